@@ -1,0 +1,350 @@
+// Package spider is the rules engine for Arachnid and Spider solitaire: the
+// position and its legal moves (Position), scoring, auto-move, and the game
+// record with undo, redo, restart, cheat detection and saving (Game).
+//
+// Position is the hot path the solver searches: a fixed-size value with
+// allocation-free move generation, Do and Undo. Game wraps it for players.
+package spider
+
+import (
+	"errors"
+	"fmt"
+
+	"cardtable/card"
+)
+
+// Piles is the number of tableau piles.
+const Piles = 10
+
+// maxPile bounds a pile's height; 104 can never be exceeded.
+const maxPile = 104
+
+// Sentinel errors. Every refusal wraps ErrIllegal; errors about files and
+// layouts wrap ErrFormat.
+var (
+	ErrIllegal = errors.New("illegal move")
+	ErrFormat  = errors.New("bad format")
+)
+
+// Variant names where the four extra face-down cards go and how scoring
+// treats undo.
+type Variant uint8
+
+// Variants.
+const (
+	// Arachnid puts the extra face-down cards on piles 1-4 (the traditional
+	// placement) and detects undo as cheating at the chosen level.
+	Arachnid Variant = iota
+	// Spider puts them on piles 1, 4, 7 and 10 and stops scoring once the
+	// player undoes, restarts or loads.
+	Spider
+)
+
+func (v Variant) String() string {
+	if v == Spider {
+		return "spider"
+	}
+	return "arachnid"
+}
+
+// ParseVariant reads "arachnid" or "spider".
+func ParseVariant(s string) (Variant, error) {
+	switch s {
+	case "arachnid", "":
+		return Arachnid, nil
+	case "spider":
+		return Spider, nil
+	}
+	return 0, fmt.Errorf("%w: variant must be arachnid or spider, not %q", ErrFormat, s)
+}
+
+// extraPiles are the piles that get a fifth face-down card.
+func (v Variant) extraPiles() [4]int {
+	if v == Spider {
+		return [4]int{0, 3, 6, 9}
+	}
+	return [4]int{0, 1, 2, 3}
+}
+
+// pile is one tableau pile: cards[0] is underneath all others, cards[n-1]
+// is the "bottom" card of the texts (the last dealt or played), and the first
+// down cards are face down.
+type pile struct {
+	n, down uint8
+	cards   [maxPile]card.Card
+}
+
+func (p *pile) bottom() card.Card {
+	if p.n == 0 {
+		return card.None
+	}
+	return p.cards[p.n-1]
+}
+
+// run is the length of the same-suit descending run at the pile's bottom,
+// among its face-up cards: the cards that may move together.
+func (p *pile) run() int {
+	if p.n == p.down {
+		return 0
+	}
+	i := int(p.n) - 1
+	for i > int(p.down) && p.cards[i-1] == p.cards[i]+1 {
+		// Same suit and one rank higher: the byte encoding makes this one compare.
+		i--
+	}
+	return int(p.n) - i
+}
+
+// Position is a Spider position: ten piles, the stock, and the suits removed.
+// It is a plain value: copying it copies the position.
+type Position struct {
+	piles    [Piles]pile
+	stock    [50]card.Card // dealing order: stock[dealt] is dealt next, to pile 1
+	stockLen uint8
+	dealt    uint8
+	removed  [8]card.Suit
+	nRemoved uint8
+	suits    uint8
+	relaxed  bool
+}
+
+// Rules are the options that change which moves are legal.
+type Rules struct {
+	// Suits is 1, 2 or 4.
+	Suits int
+	// Relaxed allows dealing a row while a pile is empty; every text forbids it.
+	Relaxed bool
+}
+
+// NewDeal lays out deal number n: four face-down rows, one more face-down
+// card on four piles (where depends on the variant), a face-up row, and the
+// fifty cards left as the stock.
+func NewDeal(n uint64, v Variant, r Rules) (*Position, error) {
+	if n == 0 {
+		return nil, fmt.Errorf("%w: deal numbers start at 1", card.ErrBadDeal)
+	}
+	if err := card.CheckSuits(r.Suits); err != nil {
+		return nil, err
+	}
+	d := card.SpiderDeal(n, r.Suits)
+	p := &Position{suits: uint8(r.Suits), relaxed: r.Relaxed}
+	i := 0
+	put := func(k int) {
+		pl := &p.piles[k]
+		pl.cards[pl.n] = d[i]
+		pl.n++
+		i++
+	}
+	for range 4 {
+		for k := range Piles {
+			put(k)
+		}
+	}
+	for _, k := range v.extraPiles() {
+		put(k)
+	}
+	for k := range Piles {
+		p.piles[k].down = p.piles[k].n
+		put(k)
+	}
+	p.stockLen = uint8(copy(p.stock[:], d[i:]))
+	return p, nil
+}
+
+// Suits is the number of suits in play: 1, 2 or 4.
+func (p *Position) Suits() int { return int(p.suits) }
+
+// Relaxed reports whether dealing onto a space is allowed.
+func (p *Position) Relaxed() bool { return p.relaxed }
+
+// Len is the number of cards in pile k (0-based).
+func (p *Position) Len(k int) int { return int(p.piles[k].n) }
+
+// Down is the number of face-down cards in pile k.
+func (p *Position) Down(k int) int { return int(p.piles[k].down) }
+
+// Card is the j-th card of pile k, counting from the card underneath all
+// others (0) to the bottom card (Len-1), face down or not.
+func (p *Position) Card(k, j int) card.Card { return p.piles[k].cards[j] }
+
+// Cards appends pile k's cards to dst, from underneath to bottom.
+func (p *Position) Cards(dst []card.Card, k int) []card.Card {
+	pl := &p.piles[k]
+	return append(dst, pl.cards[:pl.n]...)
+}
+
+// Up appends pile k's face-up cards to dst.
+func (p *Position) Up(dst []card.Card, k int) []card.Card {
+	pl := &p.piles[k]
+	return append(dst, pl.cards[pl.down:pl.n]...)
+}
+
+// Bottom is pile k's bottom card, or card.None for a space.
+func (p *Position) Bottom(k int) card.Card { return p.piles[k].bottom() }
+
+// Run is the length of the movable same-suit run at the bottom of pile k.
+func (p *Position) Run(k int) int { return p.piles[k].run() }
+
+// StockLen is the number of cards left in the stock.
+func (p *Position) StockLen() int { return int(p.stockLen - p.dealt) }
+
+// Stock appends the cards left in the stock to dst, in dealing order: the
+// first ten are the next row, for piles 1 to 10.
+func (p *Position) Stock(dst []card.Card) []card.Card {
+	return append(dst, p.stock[p.dealt:p.stockLen]...)
+}
+
+// Removed appends the suits of the completed runs removed so far.
+func (p *Position) Removed(dst []card.Suit) []card.Suit {
+	return append(dst, p.removed[:p.nRemoved]...)
+}
+
+// NumRemoved is the number of complete suits removed.
+func (p *Position) NumRemoved() int { return int(p.nRemoved) }
+
+// Spaces is the number of empty piles.
+func (p *Position) Spaces() int {
+	n := 0
+	for k := range p.piles {
+		if p.piles[k].n == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// FaceDown is the number of face-down cards in the tableau.
+func (p *Position) FaceDown() int {
+	n := 0
+	for k := range p.piles {
+		n += int(p.piles[k].down)
+	}
+	return n
+}
+
+// completeAt reports whether pile k holds a complete K..A run of one suit at
+// its bottom, all face up.
+func (p *Position) completeAt(k int) bool {
+	pl := &p.piles[k]
+	if pl.n-pl.down < 13 || pl.bottom().Rank() != card.Ace {
+		return false
+	}
+	return pl.run() >= 13
+}
+
+// CompleteRuns is the number of complete K..A runs standing in the tableau.
+// A pile can hold more than one (a run can be dealt onto).
+func (p *Position) CompleteRuns() int {
+	n := 0
+	for k := range p.piles {
+		pl := &p.piles[k]
+		i := int(pl.down)
+		for i < int(pl.n) {
+			j := i + 1
+			for j < int(pl.n) && pl.cards[j] == pl.cards[j-1]-1 {
+				j++
+			}
+			if j-i == 13 {
+				n++
+			}
+			i = j
+		}
+	}
+	return n
+}
+
+// Won reports whether the game is won: the stock is empty and all 104 cards
+// stand in complete K..A runs, removed or still in the tableau.
+func (p *Position) Won() bool {
+	if p.StockLen() != 0 {
+		return false
+	}
+	return (int(p.nRemoved)+p.CompleteRuns())*13 == 104
+}
+
+// Equal reports whether two positions are the same.
+func (p *Position) Equal(q *Position) bool {
+	if p.StockLen() != q.StockLen() || p.nRemoved != q.nRemoved ||
+		p.suits != q.suits || p.relaxed != q.relaxed || p.removed != q.removed {
+		return false
+	}
+	for i := range p.StockLen() {
+		if p.stock[int(p.dealt)+i] != q.stock[int(q.dealt)+i] {
+			return false
+		}
+	}
+	for k := range p.piles {
+		a, b := &p.piles[k], &q.piles[k]
+		if a.n != b.n || a.down != b.down {
+			return false
+		}
+		for j := range a.n {
+			if a.cards[j] != b.cards[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// counts tallies every card of the position, face down or up, in the stock
+// and in removed suits, for checking that all 104 are accounted for.
+func (p *Position) counts() map[card.Card]int {
+	m := map[card.Card]int{}
+	for k := range p.piles {
+		for _, c := range p.piles[k].cards[:p.piles[k].n] {
+			m[c]++
+		}
+	}
+	for _, c := range p.stock[p.dealt:p.stockLen] {
+		m[c]++
+	}
+	for _, s := range p.removed[:p.nRemoved] {
+		for r := card.Ace; r <= card.King; r++ {
+			m[card.New(r, s)]++
+		}
+	}
+	return m
+}
+
+// Check verifies that the position holds exactly the 104 cards of its suit
+// count: each card of the suits in play 8/suits times.
+func (p *Position) Check() error {
+	m := p.counts()
+	want := 8 / int(p.suits)
+	total := 0
+	for c, n := range m {
+		total += n
+		if !c.Valid() || c.IsJoker() {
+			return fmt.Errorf("%w: %s is not a Spider card", ErrFormat, c)
+		}
+		if n != want {
+			return fmt.Errorf("%w: %s appears %d times, want %d with %d suits", ErrFormat, c, n, want, p.suits)
+		}
+	}
+	if total != 104 || len(m) != 13*int(p.suits) {
+		return fmt.Errorf("%w: %d cards of %d kinds, want 104 of %d", ErrFormat, total, len(m), 13*int(p.suits))
+	}
+	return nil
+}
+
+// WithHidden returns a copy of p whose face-down cards and stock are
+// replaced: hidden[k] holds pile k's face-down cards, underneath first, and
+// stock the stock in dealing order. The lengths must match p's. Fair-play
+// search uses it to try out what the unseen cards could be; it does not
+// check that the result holds the right 104 cards (call Check for that).
+func (p *Position) WithHidden(hidden *[Piles][]card.Card, stock []card.Card) (Position, error) {
+	q := *p
+	if len(stock) != q.StockLen() {
+		return q, fmt.Errorf("%w: stock of %d cards, want %d", ErrFormat, len(stock), q.StockLen())
+	}
+	for k := range q.piles {
+		pl := &q.piles[k]
+		if len(hidden[k]) != int(pl.down) {
+			return q, fmt.Errorf("%w: pile %d: %d face-down cards, want %d", ErrFormat, k+1, len(hidden[k]), pl.down)
+		}
+		copy(pl.cards[:pl.down], hidden[k])
+	}
+	copy(q.stock[q.dealt:q.stockLen], stock)
+	return q, nil
+}
