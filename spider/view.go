@@ -13,10 +13,10 @@ type View struct {
 	AutoRemove bool       `json:"autoRemove"`
 	Cheat      string     `json:"cheat"`
 	Piles      []PileView `json:"piles"`
-	Stock      int        `json:"stock"`               // cards left in the stock
+	Stock      int        `json:"stock"`              // cards left in the stock
 	StockRows  [][]string `json:"stockRows,omitzero"` // with reveal only
-	Completed  []string   `json:"completed"`           // suits removed, in order
-	Score      int        `json:"score"`               // the score that counts
+	Completed  []string   `json:"completed"`          // suits removed, in order
+	Score      int        `json:"score"`              // the score that counts
 	Breakdown  GameScore  `json:"breakdown"`
 	Moves      int        `json:"moves"` // moves played
 	Won        bool       `json:"won"`
@@ -27,8 +27,8 @@ type View struct {
 
 // PileView is one pile as the player sees it.
 type PileView struct {
-	Down   int      `json:"down"`             // face-down cards
-	Up     []string `json:"up"`               // face-up cards, underneath first, bottom card last
+	Down   int      `json:"down"`            // face-down cards
+	Up     []string `json:"up"`              // face-up cards, underneath first, bottom card last
 	Hidden []string `json:"hidden,omitzero"` // the face-down cards, first dealt first: with reveal, or in the open variant
 }
 
