@@ -1,0 +1,8 @@
+package arlington
+
+import (
+	"io"
+	"strings"
+)
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }

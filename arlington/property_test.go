@@ -1,0 +1,190 @@
+package arlington
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"cardtable/card"
+)
+
+// randomGame plays a whole game choosing uniformly among the legal
+// actions, calling step after each move. It fails the test if the game
+// has not ended after maxMoves.
+func randomGame(tb testing.TB, players int, seed uint64, step func(s *State, seat int, a Action)) *State {
+	tb.Helper()
+	s, err := New(Config{Players: players, Target: 32}, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := NewRand(seed ^ 0xabcdef)
+	const maxMoves = 200000
+	for moves := 0; !s.Terminal(); moves++ {
+		if moves > maxMoves {
+			tb.Fatalf("players %d seed %d: no end after %d moves", players, seed, maxMoves)
+		}
+		seat := s.ToMove()
+		legal := s.Legal(seat)
+		if len(legal) == 0 {
+			tb.Fatalf("players %d seed %d: seat %d to move has no legal action (phase %v)", players, seed, seat, s.Phase())
+		}
+		a := legal[r.Intn(len(legal))]
+		if err := s.Apply(seat, a); err != nil {
+			tb.Fatalf("players %d seed %d: legal action %v refused: %v", players, seed, a, err)
+		}
+		if step != nil {
+			step(s, seat, a)
+		}
+	}
+	return s
+}
+
+func TestRandomGamesProperties(t *testing.T) {
+	games := 12
+	if testing.Short() {
+		games = 3
+	}
+	for players := 2; players <= 6; players++ {
+		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
+			for g := range games {
+				seed := uint64(players*1000 + g)
+				steps := 0
+				s := randomGame(t, players, seed, func(s *State, seat int, a Action) {
+					steps++
+					if err := s.CheckCards(); err != nil {
+						t.Fatalf("seed %d move %d (%d %v): %v", seed, steps, seat, a, err)
+					}
+					if err := s.CheckViews(); err != nil {
+						t.Fatalf("seed %d move %d: %v", seed, steps, err)
+					}
+					if !s.Terminal() {
+						// The view's legal actions are the state's.
+						v := s.View(s.ToMove())
+						if got, want := len(v.Legal()), len(s.Legal(s.ToMove())); got != want {
+							t.Fatalf("seed %d move %d: view lists %d legal actions, state %d", seed, steps, got, want)
+						}
+					}
+				})
+				if w := s.Winners(); len(w) == 0 {
+					t.Fatalf("seed %d: game over without a winner", seed)
+				}
+				best := 0
+				for _, x := range s.Totals() {
+					best = max(best, x)
+				}
+				if best < 32 {
+					t.Fatalf("seed %d: game ended with best total %d < 32", seed, best)
+				}
+				// The record replays to the same final state, through the
+				// text format too.
+				rec := s.Record()
+				r2, s2, err := Load(stringsReader(rec.String()))
+				if err != nil {
+					t.Fatalf("seed %d: load: %v", seed, err)
+				}
+				if len(r2.Moves) != len(rec.Moves) || !sameState(s, s2) {
+					t.Fatalf("seed %d: replayed record differs", seed)
+				}
+			}
+		})
+	}
+}
+
+// sameState compares everything observable.
+func sameState(a, b *State) bool {
+	if a.Terminal() != b.Terminal() || a.ToMove() != b.ToMove() || a.Dealer() != b.Dealer() || a.HandNumber() != b.HandNumber() {
+		return false
+	}
+	if fmt.Sprint(a.Totals(), a.Scores(), a.Graveyard()) != fmt.Sprint(b.Totals(), b.Scores(), b.Graveyard()) {
+		return false
+	}
+	for i := range a.Players() {
+		if a.Hand(i) != b.Hand(i) || fmt.Sprint(a.Table(i)) != fmt.Sprint(b.Table(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestIllegalRefusedWithoutChange tries actions that are not legal at
+// random points of random games and checks each is refused with
+// ErrIllegal and leaves the state exactly as it was.
+func TestIllegalRefusedWithoutChange(t *testing.T) {
+	games := 6
+	if testing.Short() {
+		games = 2
+	}
+	r := NewRand(99)
+	deck := FullDeck.Cards()
+	refused := 0
+	for players := 2; players <= 6; players++ {
+		for g := range games {
+			randomGame(t, players, uint64(7000+players*100+g), func(s *State, _ int, _ Action) {
+				if s.Terminal() || r.Intn(4) != 0 {
+					return
+				}
+				seat := s.ToMove()
+				legal := map[Action]bool{}
+				for _, a := range s.Legal(seat) {
+					legal[a] = true
+				}
+				for range 6 {
+					cand := randomAction(r, deck, players)
+					if legal[s.Normalize(cand)] {
+						continue
+					}
+					before := s.Clone()
+					err := s.Apply(seat, cand)
+					if err == nil {
+						t.Fatalf("action %v not in Legal was accepted (phase %v, hand %v)", cand, before.Phase(), before.Hand(seat))
+					}
+					if !errors.Is(err, ErrIllegal) {
+						t.Fatalf("refusal of %v does not wrap ErrIllegal: %v", cand, err)
+					}
+					var re *RuleError
+					if !errors.As(err, &re) || re.Rule == "" {
+						t.Fatalf("refusal of %v names no rule: %v", cand, err)
+					}
+					if !sameState(before, s) || len(before.History()) != len(s.History()) {
+						t.Fatalf("refused %v changed the state", cand)
+					}
+					refused++
+				}
+				// The wrong seat may never act.
+				other := (seat + 1) % players
+				if err := s.Apply(other, s.Legal(seat)[0]); !errors.Is(err, ErrIllegal) {
+					t.Fatalf("seat %d acted out of turn: %v", other, err)
+				}
+			})
+		}
+	}
+	if refused < 100 {
+		t.Fatalf("only %d illegal actions tried", refused)
+	}
+}
+
+func randomAction(r *Rand, deck []card.Card, players int) Action {
+	c := deck[r.Intn(len(deck))]
+	var set Set
+	for range 1 + r.Intn(4) {
+		set, _ = set.With(deck[r.Intn(len(deck))])
+	}
+	seat, idx := r.Intn(players), r.Intn(3)
+	switch r.Intn(8) {
+	case 0:
+		return Action{Kind: LeadCard, Card: c}
+	case 1:
+		return Action{Kind: PlayCard, Card: c}
+	case 2:
+		return Action{Kind: PlaySet, Set: set, Spectrum: Spectra[r.Intn(4)]}
+	case 3:
+		return Action{Kind: Pass}
+	case 4:
+		return Action{Kind: Kill}
+	case 5:
+		return Action{Kind: PlayS2, Seat: seat, Index: idx}
+	case 6:
+		return Action{Kind: AddCard, Card: c, Seat: seat, Index: idx}
+	}
+	return Action{Kind: PickUp, Card: c, Seat: seat, Index: idx}
+}

@@ -1,0 +1,190 @@
+package arlington
+
+import (
+	"fmt"
+
+	"cardtable/card"
+)
+
+// View is what one seat may know: its own hand, every table, the trick or
+// set round in play, hand sizes, scores, whose turn it is and who deals.
+// It never holds another seat's hand, the graveyard's contents or the
+// seed. It is plain data and marshals to JSON (cards as "KS", "JK").
+type View struct {
+	Seat       int          `json:"seat"`
+	Players    int          `json:"players"`
+	Target     int          `json:"target"`
+	HandNumber int          `json:"hand_number"`
+	Dealer     int          `json:"dealer"`
+	Lead       int          `json:"lead"`    // the player with the lead (who led the trick or set in play)
+	ToMove     int          `json:"to_move"` // -1 when the game is over
+	Phase      Phase        `json:"phase"`
+	Hand       Cards        `json:"hand"` // this seat's cards, highest first
+	HandSizes  []int        `json:"hand_sizes"`
+	Tables     [][]TableSet `json:"tables"`
+	Trick      []TrickCard  `json:"trick"`           // cards played to the trick in play, in order
+	Round      *Round       `json:"round,omitempty"` // the set round in play
+	Graveyard  int          `json:"graveyard"`       // how many cards (face down)
+	Totals     []int        `json:"totals"`
+	Results    []HandView   `json:"results"` // every finished hand
+	Winners    []int        `json:"winners,omitempty"`
+}
+
+// TableSet is a set on a table as everyone sees it.
+type TableSet struct {
+	Cards   Cards      `json:"cards"`
+	Spectra []Spectrum `json:"spectra"`
+	Points  int        `json:"points"`
+	Active  bool       `json:"active,omitempty"` // the active set of the round in play
+}
+
+// TrickCard is a card face up in the trick in play.
+type TrickCard struct {
+	Seat int       `json:"seat"`
+	Card card.Card `json:"-"`
+	Name string    `json:"card"`
+}
+
+// Round is the set round in play: who led it, in which spectrum, and whose
+// set is active (the last set on that seat's table).
+type Round struct {
+	Leader   int      `json:"leader"`
+	Spectrum Spectrum `json:"spectrum"`
+	Owner    int      `json:"owner"`
+}
+
+// HandView is a finished hand as everyone saw it scored.
+type HandView struct {
+	Hand   int       `json:"hand"`
+	Dealer int       `json:"dealer"`
+	Tables [][]Cards `json:"tables"`
+	Scores []int     `json:"scores"`
+}
+
+// View is seat's view of the game.
+func (s *State) View(seat int) View {
+	n := s.cfg.Players
+	v := View{
+		Seat:       seat,
+		Players:    n,
+		Target:     s.cfg.Target,
+		HandNumber: s.handNo,
+		Dealer:     s.dealer,
+		Lead:       s.lead,
+		ToMove:     s.toMove,
+		Phase:      s.phase,
+		Hand:       Cards(s.hands[seat].Cards()),
+		HandSizes:  make([]int, n),
+		Tables:     make([][]TableSet, n),
+		Trick:      []TrickCard{},
+		Graveyard:  s.grave.Len(),
+		Totals:     append([]int(nil), s.totals...),
+		Results:    make([]HandView, len(s.results)),
+		Winners:    s.Winners(),
+	}
+	for i := range n {
+		v.HandSizes[i] = s.hands[i].Len()
+		v.Tables[i] = make([]TableSet, len(s.tables[i]))
+		for k, t := range s.tables[i] {
+			v.Tables[i][k] = TableSet{Cards: Cards(t.Cards()), Spectra: SpectraOf(t), Points: Points(t)}
+		}
+	}
+	for _, p := range s.trick {
+		v.Trick = append(v.Trick, TrickCard{Seat: p.Seat, Card: p.Card, Name: p.Card.String()})
+	}
+	if s.phase == PhaseRound {
+		v.Round = &Round{Leader: s.lead, Spectrum: s.spec, Owner: s.owner}
+		v.Tables[s.owner][len(s.tables[s.owner])-1].Active = true
+	}
+	for i, r := range s.results {
+		hv := HandView{Hand: r.Hand, Dealer: r.Dealer, Tables: make([][]Cards, n), Scores: append([]int(nil), r.Scores...)}
+		for k, tab := range r.Tables {
+			hv.Tables[k] = make([]Cards, len(tab))
+			for j, t := range tab {
+				hv.Tables[k][j] = Cards(t.Cards())
+			}
+		}
+		v.Results[i] = hv
+	}
+	return v
+}
+
+// Legal lists the actions the view's seat may take, exactly as
+// State.Legal does; bots call it so that they need nothing but the view.
+func (v View) Legal() []Action {
+	if v.Phase == PhaseOver || v.ToMove != v.Seat {
+		return nil
+	}
+	p, err := v.position()
+	if err != nil {
+		return nil
+	}
+	return p.legal()
+}
+
+func (v View) position() (position, error) {
+	hand, err := SetOf(v.Hand)
+	if err != nil {
+		return position{}, err
+	}
+	p := position{phase: v.Phase, hand: hand, tables: make([][]Set, len(v.Tables))}
+	for i, tab := range v.Tables {
+		p.tables[i] = make([]Set, len(tab))
+		for k, t := range tab {
+			if p.tables[i][k], err = SetOf(t.Cards); err != nil {
+				return position{}, err
+			}
+		}
+	}
+	if v.Round != nil {
+		p.spec = v.Round.Spectrum
+		tab := p.tables[v.Round.Owner]
+		if len(tab) == 0 {
+			return position{}, fmt.Errorf("view: no active set on seat %d's table", v.Round.Owner)
+		}
+		p.active, _ = KeyIn(tab[len(tab)-1], p.spec)
+	}
+	return p, nil
+}
+
+// Set is table set i of seat's table in the view, as a Set.
+func (v View) Set(seat, i int) Set {
+	s, _ := SetOf(v.Tables[seat][i].Cards)
+	return s
+}
+
+// CheckViews verifies that every seat's view holds its own hand exactly
+// and no card of another seat's hand or the graveyard anywhere (tables and
+// the trick are public).
+func (s *State) CheckViews() error {
+	for seat := range s.cfg.Players {
+		v := s.View(seat)
+		own, err := SetOf(v.Hand)
+		if err != nil || own != s.hands[seat] {
+			return fmt.Errorf("seat %d's view holds %v, not its hand %v", seat, v.Hand, s.hands[seat].Cards())
+		}
+		var public Set
+		for _, tab := range v.Tables {
+			for _, t := range tab {
+				x, _ := SetOf(t.Cards)
+				public = public.Union(x)
+			}
+		}
+		for _, t := range v.Trick {
+			public, _ = public.With(t.Card)
+		}
+		hidden := s.grave.Mask()
+		for other := range s.cfg.Players {
+			if other != seat {
+				hidden |= s.hands[other].Mask()
+			}
+		}
+		if leak := (own.Mask() | public.Mask()) & hidden; leak != 0 {
+			return fmt.Errorf("seat %d's view holds hidden cards %v", seat, Set(leak))
+		}
+		if v.Graveyard != s.grave.Len() {
+			return fmt.Errorf("seat %d's view counts %d graveyard cards, not %d", seat, v.Graveyard, s.grave.Len())
+		}
+	}
+	return nil
+}
