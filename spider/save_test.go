@@ -1,0 +1,213 @@
+package spider
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestLoadErrors(t *testing.T) {
+	g := mustGame(t, 617, Options{Variant: Arachnid, Cheat: CheatNewCards})
+	for _, m := range []string{"move 1 2 1", "deal"} {
+		mv, _ := ParseMove(m)
+		_ = g.Play(mv) // whichever are legal on this deal
+	}
+	good := g.Save()
+	if _, err := Load(good); err != nil {
+		t.Fatalf("good save: %v\n%s", err, good)
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"empty", "", "empty"},
+		{"not a save", "hello\n", "line 1"},
+		{"future version", strings.Replace(good, SaveHeader, "cardtable spider 9", 1), "version"},
+		{"truncated", good[:strings.Index(good, "moves:")], "truncated"},
+		{"bad variant", strings.Replace(good, "variant: arachnid", "variant: klondike", 1), "line 2"},
+		{"bad suits", strings.Replace(good, "suits: 4", "suits: 3", 1), "line 3"},
+		{"bad deal", strings.Replace(good, "deal: 617", "deal: 0", 1), "line 8"},
+		{"unknown key", strings.Replace(good, "cheated: no", "color: red", 1), "unknown key"},
+		{"twice", strings.Replace(good, "open: no", "suits: 4", 1), "twice"},
+		{"bad move", good + "move 1 2 x\n", "count"},
+		{"illegal move", good + "move 1 1 1\n", "onto itself"},
+		{"position past end", strings.Replace(good, "position: ", "position: 9", 1), "past"},
+		{"no deal", strings.Replace(good, "deal: 617\n", "", 1), "deal"},
+		{"layout and deal", strings.Replace(good, "deal: 617\n", "deal: 617\npile1: KS\n", 1), "not both"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Load(tc.text)
+			if err == nil || got != nil {
+				t.Fatalf("loaded: %v", got)
+			}
+			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrIllegal) && !strings.Contains(err.Error(), "deal") {
+				t.Errorf("error %v wraps no sentinel", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCustomPositionSave(t *testing.T) {
+	p := mustLayout(t, nearWin, 4)
+	g, err := NewGameAt(p, Options{Suits: 4, Variant: Spider})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := g.Save()
+	if !strings.Contains(text, "pile8: KS QS") || strings.Contains(text, "deal:") {
+		t.Fatalf("custom save:\n%s", text)
+	}
+	h, err := Load(strings.Replace(text, "position: 0", "position: 1", 1) + "move 9 8 1\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Won() || h.Score().Total != 1000 {
+		t.Errorf("loaded near-win did not win: %+v", h.Score())
+	}
+}
+
+func TestLayoutErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"missing pile", "pile1: KS\n", "missing"},
+		{"down after up", strings.Replace(nearWin, "pile9: AS", "pile9: AS |2S", 1), "face-down card |2S after"},
+		{"all down", strings.Replace(nearWin, "pile9: AS", "pile9: |AS", 1), "need a face-up"},
+		{"bad card", strings.Replace(nearWin, "pile9: AS", "pile9: 1S", 1), "not a card"},
+		{"joker", strings.Replace(nearWin, "pile9: AS", "pile9: JK", 1), "not a card"},
+		{"too many", strings.Replace(nearWin, "pile9: AS", "pile9: AS AS", 1), "appears 3 times"},
+		{"short row", nearWin + "row1: AS\n", "want 10"},
+		{"row gap", nearWin + "row2: AS AS AS AS AS AS AS AS AS AS\n", "row1 is missing"},
+		{"bad suit", nearWin + "completed: X\n", "not a suit"},
+		{"pile11", nearWin + "pile11: AS\n", "pile11"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseLayout(tc.text, Rules{Suits: 4})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseMove(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"move 3 7 2", "move 3 7 2"}, {"m 10 1 13", "move 10 1 13"}, {"deal", "deal"},
+		{"  remove 4 ", "remove 4"}, {"MOVE 1 2 1", "move 1 2 1"},
+	} {
+		m, err := ParseMove(tc.in)
+		if err != nil || m.String() != tc.want {
+			t.Errorf("ParseMove(%q) = %v, %v", tc.in, m, err)
+		}
+	}
+	for _, bad := range []string{"", "move", "move 1 2", "move 0 2 1", "move 1 11 1", "move 1 2 0",
+		"move 1 2 14", "deal 3", "remove", "remove 12", "jump 1 2 3", "move 1 2 3 4"} {
+		if m, err := ParseMove(bad); err == nil {
+			t.Errorf("ParseMove(%q) = %v, want error", bad, m)
+		}
+	}
+}
+
+func FuzzLoad(f *testing.F) {
+	g, _ := NewGame(1, Options{Variant: Spider})
+	_ = g.Play(Cards(5, 0, 1))
+	f.Add(g.Save())
+	p, _ := ParseLayout(nearWin, Rules{Suits: 4})
+	h, _ := NewGameAt(p, Options{Suits: 4})
+	f.Add(h.Save())
+	f.Add("cardtable spider 1\nvariant: spider\nsuits: 1\ndeal: 5\nmoves:\ndeal\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		g, err := Load(text)
+		if err != nil {
+			if g != nil {
+				t.Fatal("game with error")
+			}
+			return
+		}
+		pos := g.Position()
+		if err := pos.Check(); err != nil {
+			t.Fatalf("loaded game breaks card count: %v", err)
+		}
+		again, err := Load(g.Save())
+		if err != nil {
+			t.Fatalf("re-load of saved game: %v", err)
+		}
+		if again.Save() != g.Save() {
+			t.Fatal("save is not stable")
+		}
+	})
+}
+
+func FuzzParseMove(f *testing.F) {
+	for _, s := range []string{"move 3 7 2", "deal", "remove 4", "move 10 1 13", "m 1 2 3", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMove(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseMove(m.String())
+		if err != nil || back != m {
+			t.Fatalf("%q -> %v does not round-trip", s, m)
+		}
+		p, _ := NewDeal(1, Spider, Rules{Suits: 4})
+		before := *p
+		if _, err := p.Play(m); err != nil && *p != before {
+			t.Fatal("refused move changed the position")
+		}
+	})
+}
+
+func FuzzParseLayout(f *testing.F) {
+	f.Add(nearWin)
+	p, _ := NewDeal(3, Arachnid, Rules{Suits: 2})
+	f.Add(p.FormatLayout())
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := ParseLayout(text, Rules{Suits: 4})
+		if err != nil {
+			return
+		}
+		if err := p.Check(); err != nil {
+			t.Fatal(err)
+		}
+		q, err := ParseLayout(p.FormatLayout(), Rules{Suits: 4})
+		if err != nil || !q.Equal(p) {
+			t.Fatalf("layout does not round-trip: %v", err)
+		}
+	})
+}
+
+// BenchmarkLegalDoUndo measures move generation with apply and undo over
+// random games: one op is one Legal call plus Do and Undo of every move.
+func BenchmarkLegalDoUndo(b *testing.B) {
+	var positions []Position
+	for n := uint64(1); len(positions) < 64; n++ {
+		g, _ := NewGame(n, Options{Variant: Spider})
+		var buf [256]Move
+		for i := 0; i < 40; i++ {
+			ms := g.pos.Legal(buf[:0])
+			if len(ms) == 0 {
+				break
+			}
+			_ = g.Play(ms[(i*7+int(n))%len(ms)])
+			positions = append(positions, g.pos)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var buf [256]Move
+	moves := 0
+	for i := 0; b.Loop(); i++ {
+		p := &positions[i%len(positions)]
+		ms := p.Legal(buf[:0])
+		for _, m := range ms {
+			u := p.Do(m)
+			p.Undo(m, u)
+		}
+		moves += len(ms)
+	}
+	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+}

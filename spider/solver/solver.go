@@ -1,0 +1,470 @@
+// Package solver searches Spider positions: a full-information solver that
+// proves deals winnable (Solve), a fair hint that sees only what the player
+// sees (Hint), a fair autoplayer built on it (Autoplay) and a cache of deal
+// numbers proven winnable (WinnableDeal).
+//
+// Every move the solver makes comes from the engine (spider.Position.Legal,
+// Do, Undo): the rules live only in package spider.
+package solver
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"cardtable/spider"
+)
+
+// Status is the outcome of a search.
+type Status uint8
+
+// Statuses.
+const (
+	// Unknown: a limit ran out (time, nodes, memory or the context) first.
+	Unknown Status = iota
+	// Solved: Result.Moves wins.
+	Solved
+	// Unsolvable: the search was exhaustive and found no win.
+	Unsolvable
+)
+
+func (s Status) String() string {
+	switch s {
+	case Solved:
+		return "solved"
+	case Unsolvable:
+		return "unsolvable"
+	}
+	return "unknown"
+}
+
+// Limits bound a search. A zero field means no limit of that kind.
+type Limits struct {
+	Time        time.Duration
+	Nodes       int64
+	MemoryBytes int64
+}
+
+// Result is what Solve found.
+type Result struct {
+	Status Status
+	// Moves is the winning line from the position given, when Solved.
+	Moves   []spider.Move
+	Nodes   int64
+	Elapsed time.Duration
+	// PeakBytes is the most memory the search's own tables held at once
+	// (node arrays, hash sets, queues), counted from their capacities.
+	PeakBytes int64
+}
+
+// ErrLimit is wrapped by errors that report a limit running out.
+var ErrLimit = errors.New("search limit reached")
+
+// Solve searches p with every card known for a winning line. It returns
+// Unsolvable only when the search was exhaustive (see docs/solver.md for
+// the one standing simplification: complete runs are removed at once).
+// It is deterministic for the same position and limits, except where the
+// time limit or ctx cuts it short.
+func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
+	s := newSearch(ctx, p, lim)
+	res := s.run()
+	return res
+}
+
+// attempt is one pass of the staged search with its widths.
+type attempt struct {
+	local int // nodes expanded per stage's local search
+	cands int // deal candidates tried per stage
+	total int64
+}
+
+// schedule lists the attempts: restarts with growing limits. The last is
+// unbounded, so a search that is never cut short is exhaustive.
+var schedule = []attempt{
+	{local: 400, cands: 2, total: 20_000},
+	{local: 2_000, cands: 3, total: 100_000},
+	{local: 8_000, cands: 4, total: 500_000},
+	{local: 30_000, cands: 6, total: 3_000_000},
+	{local: 120_000, cands: 10, total: 20_000_000},
+	{local: 1 << 30, cands: 1 << 30, total: 1 << 62},
+}
+
+type search struct {
+	ctx      context.Context
+	root     spider.Position
+	lim      Limits
+	start    time.Time
+	deadline time.Time
+	nodes    int64
+	stop     bool // a limit ran out or ctx was cancelled
+	peak     int64
+	live     int64 // bytes held by live stage searches
+	seen     hashSet
+	roots    hashSet
+	cut      bool // the current attempt cut something off
+	att      attempt
+	attNodes int64
+	path     []spider.Move // moves from the root to the current stage root
+	win      []spider.Move
+	// progress tracking for the best line found (Hint uses it when nothing wins)
+	bestScore int64
+	bestLine  []spider.Move
+	keepBest  bool
+}
+
+func newSearch(ctx context.Context, p *spider.Position, lim Limits) *search {
+	s := &search{ctx: ctx, root: *p, lim: lim, start: time.Now()}
+	if lim.Time > 0 {
+		s.deadline = s.start.Add(lim.Time)
+	}
+	s.bestScore = -1 << 62
+	return s
+}
+
+func (s *search) result(st Status) Result {
+	r := Result{Status: st, Nodes: s.nodes, Elapsed: time.Since(s.start), PeakBytes: s.peak}
+	if st == Solved {
+		r.Moves = s.win
+	}
+	return r
+}
+
+func (s *search) run() Result {
+	if s.root.Won() {
+		return s.result(Solved)
+	}
+	for _, a := range schedule {
+		s.att = a
+		s.attNodes = 0
+		s.cut = false
+		s.seen.reset()
+		s.roots.reset()
+		s.path = s.path[:0]
+		p := s.root
+		if s.stage(&p) {
+			return s.result(Solved)
+		}
+		if s.stop {
+			return s.result(Unknown)
+		}
+		if !s.cut {
+			return s.result(Unsolvable)
+		}
+	}
+	return s.result(Unknown)
+}
+
+// tick counts a node and checks the limits every so often.
+func (s *search) tick() bool {
+	s.nodes++
+	s.attNodes++
+	if s.attNodes > s.att.total {
+		s.cut = true
+		return false
+	}
+	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
+		s.stop = true
+		return false
+	}
+	if s.nodes&1023 == 0 {
+		if s.ctx.Err() != nil {
+			s.stop = true
+			return false
+		}
+		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
+			s.stop = true
+			return false
+		}
+	}
+	return true
+}
+
+func (s *search) account(delta int64) bool {
+	s.live += delta
+	tot := s.live + s.seen.bytes() + s.roots.bytes()
+	if tot > s.peak {
+		s.peak = tot
+	}
+	if s.lim.MemoryBytes > 0 && tot > s.lim.MemoryBytes {
+		s.stop = true
+		return false
+	}
+	return true
+}
+
+// node is one position of a stage's local search, kept as the move from its
+// parent so that memory stays small; positions are rebuilt by walking the
+// tree from the current one.
+type node struct {
+	parent int32
+	depth  int32
+	eval   int32
+	mv     spider.Move
+	u      spider.Undo
+}
+
+const nodeBytes = 20
+
+// stage searches from p, the position just after a deal (or the root): a
+// best-first search over card moves and removals inside the stage, then the
+// best end positions are dealt onto and searched in turn. It reports whether
+// it found a win (in s.win).
+func (s *search) stage(p *spider.Position) bool {
+	if !s.roots.add(hashPos(p)) {
+		return false
+	}
+	loc := newLocal(s, p)
+	defer func() { s.account(-loc.bytes()) }()
+	if loc.run() {
+		return true
+	}
+	if s.stop || p.StockLen() == 0 {
+		return false
+	}
+	cands := loc.candidates(s.att.cands)
+	base := len(s.path)
+	for _, c := range cands {
+		if s.stop || s.attNodes > s.att.total {
+			s.cut = true
+			return false
+		}
+		loc.goTo(c)
+		q := loc.cur
+		q.Do(spider.DealMove)
+		s.path = append(s.path[:base], loc.pathTo(c)...)
+		s.path = append(s.path, spider.DealMove)
+		if s.stage(&q) {
+			return true
+		}
+	}
+	s.path = s.path[:base]
+	return false
+}
+
+// local is one stage's best-first search.
+type local struct {
+	s     *search
+	root  spider.Position
+	cur   spider.Position
+	at    int32 // index of the node cur holds
+	nodes []node
+	open  nodeHeap
+	buf   [256]spider.Move
+	tmp   []int32
+	acct  int64
+}
+
+func newLocal(s *search, p *spider.Position) *local {
+	l := &local{s: s, root: *p, cur: *p}
+	l.nodes = append(l.nodes, node{parent: -1, eval: evaluate(p)})
+	s.seen.add(hashPos(p))
+	l.open.push(0, l.nodes)
+	return l
+}
+
+func (l *local) bytes() int64 {
+	return l.acct
+}
+
+func (l *local) reaccount() {
+	b := int64(cap(l.nodes))*nodeBytes + int64(cap(l.open.idx))*4 + 3*2200
+	if b != l.acct {
+		l.s.account(b - l.acct)
+		l.acct = b
+	}
+}
+
+// goTo moves cur to node i by undoing up to the common ancestor and doing
+// the moves down to i.
+func (l *local) goTo(i int32) {
+	j := i
+	l.tmp = l.tmp[:0]
+	for l.nodes[j].depth > l.nodes[l.at].depth {
+		l.tmp = append(l.tmp, j)
+		j = l.nodes[j].parent
+	}
+	for l.nodes[l.at].depth > l.nodes[j].depth {
+		n := &l.nodes[l.at]
+		l.cur.Undo(n.mv, n.u)
+		l.at = n.parent
+	}
+	for l.at != j {
+		n := &l.nodes[l.at]
+		l.cur.Undo(n.mv, n.u)
+		l.at = n.parent
+		l.tmp = append(l.tmp, j)
+		j = l.nodes[j].parent
+	}
+	for k := len(l.tmp) - 1; k >= 0; k-- {
+		l.cur.Do(l.nodes[l.tmp[k]].mv)
+	}
+	l.at = i
+}
+
+// pathTo lists the moves from the stage root to node i.
+func (l *local) pathTo(i int32) []spider.Move {
+	var out []spider.Move
+	for ; i > 0; i = l.nodes[i].parent {
+		out = append(out, l.nodes[i].mv)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// run expands nodes best first until the stage is exhausted, the local
+// budget runs out or a win turns up.
+func (l *local) run() bool {
+	s := l.s
+	expanded := 0
+	for l.open.len() > 0 {
+		if expanded >= s.att.local {
+			s.cut = true
+			return false
+		}
+		i := l.open.pop(l.nodes)
+		l.goTo(i)
+		expanded++
+		moves := l.cur.Legal(l.buf[:0])
+		// A complete run is removed at once (docs/solver.md).
+		for _, m := range moves {
+			if m.Kind == spider.Remove {
+				moves = append(moves[:0], m)
+				break
+			}
+		}
+		for _, m := range moves {
+			if m.Kind == spider.Deal || l.cur.Null(m) {
+				continue
+			}
+			if !s.tick() {
+				return false
+			}
+			u := l.cur.Do(m)
+			h := hashPos(&l.cur)
+			if s.seen.add(h) {
+				if l.cur.Won() {
+					s.win = append(append(append([]spider.Move(nil), s.path...), l.pathTo(i)...), m)
+					return true
+				}
+				e := evaluate(&l.cur)
+				l.nodes = append(l.nodes, node{parent: i, depth: l.nodes[i].depth + 1, eval: e, mv: m, u: u})
+				k := int32(len(l.nodes) - 1)
+				l.open.push(k, l.nodes)
+				if s.keepBest {
+					s.noteBest(l, k, &l.cur, e)
+				}
+			}
+			l.cur.Undo(m, u)
+		}
+		l.reaccount()
+		if s.stop {
+			return false
+		}
+	}
+	return false
+}
+
+// candidates picks up to n nodes to deal from: the best by evaluation after
+// the known next row is dealt. Only positions without a space may deal
+// (unless the rules are relaxed).
+func (l *local) candidates(n int) []int32 {
+	var pool []int32
+	for i := range l.nodes {
+		pool = append(pool, int32(i))
+	}
+	// Sort by evaluation first to bound the work of dealing.
+	slices.SortStableFunc(pool, func(a, b int32) int { return int(l.nodes[b].eval - l.nodes[a].eval) })
+	type scored struct {
+		i int32
+		e int32
+	}
+	var sc []scored
+	for _, i := range pool {
+		if len(sc) >= 4*n+8 && n < 1<<20 {
+			break
+		}
+		l.goTo(i)
+		if l.cur.Spaces() > 0 && !l.cur.Relaxed() {
+			continue
+		}
+		q := l.cur
+		q.Do(spider.DealMove)
+		sc = append(sc, scored{i, evaluate(&q)})
+	}
+	if len(sc) < len(pool) && len(sc) > n {
+		l.s.cut = true
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int { return int(b.e - a.e) })
+	if len(sc) > n {
+		sc = sc[:n]
+		l.s.cut = true
+	}
+	out := make([]int32, len(sc))
+	for k, c := range sc {
+		out[k] = c.i
+	}
+	return out
+}
+
+// noteBest remembers the line to the most advanced position seen, scored
+// by stage and evaluation, for Hint when nothing wins within its budget.
+func (s *search) noteBest(l *local, k int32, p *spider.Position, e int32) {
+	sc := int64(50-p.StockLen())*1000 + int64(e)
+	if sc <= s.bestScore {
+		return
+	}
+	s.bestScore = sc
+	s.bestLine = append(append(s.bestLine[:0], s.path...), l.pathTo(k)...)
+}
+
+// nodeHeap is a max-heap of node indices by evaluation; ties go to the
+// newer node, so plateaus are searched depth first.
+type nodeHeap struct{ idx []int32 }
+
+func (h *nodeHeap) len() int { return len(h.idx) }
+
+func less(nodes []node, a, b int32) bool { // a before b
+	ea, eb := nodes[a].eval, nodes[b].eval
+	if ea != eb {
+		return ea > eb
+	}
+	return a > b
+}
+
+func (h *nodeHeap) push(i int32, nodes []node) {
+	h.idx = append(h.idx, i)
+	j := len(h.idx) - 1
+	for j > 0 {
+		p := (j - 1) / 2
+		if !less(nodes, h.idx[j], h.idx[p]) {
+			break
+		}
+		h.idx[j], h.idx[p] = h.idx[p], h.idx[j]
+		j = p
+	}
+}
+
+func (h *nodeHeap) pop(nodes []node) int32 {
+	top := h.idx[0]
+	last := len(h.idx) - 1
+	h.idx[0] = h.idx[last]
+	h.idx = h.idx[:last]
+	j := 0
+	for {
+		l := 2*j + 1
+		if l >= last {
+			break
+		}
+		c := l
+		if r := l + 1; r < last && less(nodes, h.idx[r], h.idx[l]) {
+			c = r
+		}
+		if !less(nodes, h.idx[c], h.idx[j]) {
+			break
+		}
+		h.idx[j], h.idx[c] = h.idx[c], h.idx[j]
+		j = c
+	}
+	return top
+}
