@@ -1,8 +1,478 @@
 package cli
 
-import "context"
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"cardtable/card"
+	"cardtable/spider"
+)
 
 // runSpider dispatches the Spider subcommands.
 func runSpider(ctx context.Context, env *Env, args []string) error {
-	return subcommand(ctx, env, "spider", args, nil)
+	return subcommand(ctx, env, "spider", args, []command{
+		{"new", "print the opening tableau of a deal", runSpiderNew},
+		{"play", "play in the terminal, one command a line", runSpiderPlay},
+	})
 }
+
+// gameFlags are the flags every command that starts a Spider game shares.
+type gameFlags struct {
+	deal       string
+	variant    string
+	suits      int
+	open       bool
+	relaxed    bool
+	autoRemove bool
+	cheat      string
+	reveal     bool
+	json       bool
+}
+
+func (gf *gameFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&gf.deal, "deal", "", "deal number, 1 to 18446744073709551615 (default: a random one)")
+	fs.StringVar(&gf.variant, "variant", "arachnid", "arachnid (extra face-down cards on piles 1-4) or spider (on 1, 4, 7, 10)")
+	fs.IntVar(&gf.suits, "suits", 4, "suits in play: 1, 2 or 4")
+	fs.BoolVar(&gf.open, "open", false, "open tableau: every tableau card face up")
+	fs.BoolVar(&gf.relaxed, "relaxed", false, "allow dealing a row while a pile is empty")
+	fs.BoolVar(&gf.autoRemove, "autoremove", false, "remove a completed suit at once instead of by choice")
+	fs.StringVar(&gf.cheat, "cheat", "none", "Arachnid undo cheat detection: none, newcards or full")
+	fs.BoolVar(&gf.reveal, "reveal", false, "show face-down cards and the stock (for analysis)")
+	fs.BoolVar(&gf.json, "json", false, "print JSON")
+}
+
+// options turns the flags into game options, reporting bad values as usage
+// errors.
+func (gf *gameFlags) options() (spider.Options, error) {
+	var o spider.Options
+	var err error
+	if o.Variant, err = spider.ParseVariant(gf.variant); err != nil {
+		return o, usageErr("--variant: %v", err)
+	}
+	if err := card.CheckSuits(gf.suits); err != nil {
+		return o, usageErr("--suits: %v", err)
+	}
+	if o.Cheat, err = spider.ParseCheatLevel(gf.cheat); err != nil {
+		return o, usageErr("--cheat: %v", err)
+	}
+	o.Suits, o.Open, o.Relaxed, o.AutoRemove = gf.suits, gf.open, gf.relaxed, gf.autoRemove
+	return o, nil
+}
+
+// newGame starts the game the flags describe: the given deal, or a random
+// one (shown, so it can be replayed).
+func (gf *gameFlags) newGame() (*spider.Game, error) {
+	o, err := gf.options()
+	if err != nil {
+		return nil, err
+	}
+	n, err := gf.dealNumber()
+	if err != nil {
+		return nil, err
+	}
+	return spider.NewGame(n, o)
+}
+
+func (gf *gameFlags) dealNumber() (uint64, error) {
+	if gf.deal == "" {
+		return randomDeal(), nil
+	}
+	n, err := card.ParseDeal(gf.deal)
+	if err != nil {
+		return 0, usageErr("--deal: %v", err)
+	}
+	return n, nil
+}
+
+// randomDeal picks a deal number for a new game. Nine digits keep it easy to
+// read out and share while giving a billion deals.
+func randomDeal() uint64 { return 1 + rand.Uint64N(999_999_999) }
+
+func runSpiderNew(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider new")
+	var gf gameFlags
+	gf.register(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider new: unexpected argument %q", pos[0])
+	}
+	g, err := gf.newGame()
+	if err != nil {
+		return err
+	}
+	if gf.json {
+		return writeJSON(env.Stdout, g.View(gf.reveal))
+	}
+	fmt.Fprint(env.Stdout, renderSpider(g, gf.reveal))
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// renderSpider draws the game as text: a header, the piles as columns
+// ("##" face down; with reveal or the open variant "|3D"), and with reveal
+// the stock rows.
+func renderSpider(g *spider.Game, reveal bool) string {
+	var b strings.Builder
+	v := g.View(reveal)
+	deal := "custom position"
+	if v.Deal != 0 {
+		deal = fmt.Sprintf("deal %d", v.Deal)
+	}
+	completed := "none"
+	if len(v.Completed) > 0 {
+		completed = strings.Join(v.Completed, " ")
+	}
+	title := strings.ToUpper(v.Variant[:1]) + v.Variant[1:]
+	fmt.Fprintf(&b, "%s, %d suit(s), %s   score %d   moves %d   stock %d   completed: %s\n",
+		title, v.Suits, deal, v.Score, v.Moves, v.Stock, completed)
+	cols := make([][]string, len(v.Piles))
+	height := 0
+	for k, pv := range v.Piles {
+		for j := range pv.Down {
+			if pv.Hidden != nil {
+				cols[k] = append(cols[k], "|"+pv.Hidden[j])
+			} else {
+				cols[k] = append(cols[k], "##")
+			}
+		}
+		cols[k] = append(cols[k], pv.Up...)
+		if len(cols[k]) == 0 {
+			cols[k] = []string{"--"}
+		}
+		height = max(height, len(cols[k]))
+	}
+	for k := range cols {
+		fmt.Fprintf(&b, "%4d ", k+1)
+	}
+	b.WriteString("\n")
+	for j := range height {
+		line := ""
+		for k := range cols {
+			cell := ""
+			if j < len(cols[k]) {
+				cell = cols[k][j]
+			}
+			line += fmt.Sprintf("%4s ", cell)
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	for r, row := range v.StockRows {
+		fmt.Fprintf(&b, "row%d: %s\n", r+1, strings.Join(row, " "))
+	}
+	switch {
+	case v.Won:
+		fmt.Fprintf(&b, "You won! Score %d.\n", v.Score)
+	case v.Stuck:
+		fmt.Fprintf(&b, "No moves left. Score %d.\n", v.Score)
+	}
+	return b.String()
+}
+
+const spiderPlayHelp = `commands (piles are 1 to 10):
+  move FROM TO [COUNT]  move COUNT cards from the bottom of FROM onto TO
+                        (without COUNT: the longest run that TO accepts)
+  auto PILE [COUNT]     auto-move the bottom run (or COUNT cards) of PILE:
+                        remove a complete suit, else onto the same suit, any
+                        suit, then a space
+  deal                  deal a row from the stock
+  remove PILE           remove the complete suit at the bottom of PILE
+  undo, redo            take back a move, or replay it
+  restart               the same deal from the start
+  locate CARD           where copies of CARD (such as QH) are visible
+  column PILE           the visible cards of PILE
+  show                  print the tableau
+  save FILE             save the game; load FILE loads one
+  help, quit
+`
+
+func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider play")
+	var gf gameFlags
+	gf.register(fs)
+	load := fs.String("load", "", "load a saved game (deal and variant flags do not apply)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider play: unexpected argument %q", pos[0])
+	}
+	var g *spider.Game
+	if *load != "" {
+		if gf.deal != "" {
+			return usageErr("spider play: --deal and --load do not go together")
+		}
+		if g, err = loadSpider(*load); err != nil {
+			return err
+		}
+	} else if g, err = gf.newGame(); err != nil {
+		return err
+	}
+	s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
+	s.show(nil)
+	sc := bufio.NewScanner(env.Stdin)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if quit := s.command(ctx, line); quit {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// loadSpider reads a save file; the Spider variant stops scoring on load.
+func loadSpider(path string) (*spider.Game, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := spider.Load(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	g.MarkLoaded()
+	return g, nil
+}
+
+// saveFile writes data to path atomically, so a failed write never leaves a
+// half-written save behind.
+func saveFile(path, data string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-save-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// spiderSession is one terminal game.
+type spiderSession struct {
+	g      *spider.Game
+	env    *Env
+	reveal bool
+	json   bool
+}
+
+// show prints the state, with extra fields in JSON mode or lines of text
+// before the tableau.
+func (s *spiderSession) show(extra map[string]any, text ...string) {
+	if s.json {
+		out := map[string]any{}
+		b, _ := json.Marshal(s.g.View(s.reveal))
+		_ = json.Unmarshal(b, &out)
+		for k, v := range extra {
+			out[k] = v
+		}
+		_ = writeJSON(s.env.Stdout, out)
+		return
+	}
+	for _, t := range text {
+		fmt.Fprintln(s.env.Stdout, t)
+	}
+	fmt.Fprint(s.env.Stdout, renderSpider(s.g, s.reveal))
+}
+
+func (s *spiderSession) refuse(err error) {
+	if s.json {
+		_ = writeJSON(s.env.Stdout, map[string]string{"error": err.Error()})
+		return
+	}
+	fmt.Fprintln(s.env.Stdout, "refused:", err)
+}
+
+// command runs one line; it reports whether the session should end.
+func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
+	f := strings.Fields(line)
+	verb, args := strings.ToLower(f[0]), f[1:]
+	piles := func(want int, optional int) ([]int, error) {
+		if len(args) < want || len(args) > want+optional {
+			return nil, fmt.Errorf("%w: %s takes %d to %d numbers", spider.ErrFormat, verb, want, want+optional)
+		}
+		out := make([]int, len(args))
+		for i, a := range args {
+			n, err := strconv.Atoi(a)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%w: %q is not a number from 1 up", spider.ErrFormat, a)
+			}
+			out[i] = n
+		}
+		return out, nil
+	}
+	var err error
+	var extra map[string]any
+	var text []string
+	switch verb {
+	case "quit", "exit", "q":
+		return true
+	case "help", "?":
+		if s.json {
+			extra = map[string]any{"message": spiderPlayHelp}
+		} else {
+			fmt.Fprint(s.env.Stdout, spiderPlayHelp)
+			return false
+		}
+	case "show":
+	case "move", "m":
+		var n []int
+		if n, err = piles(2, 1); err == nil {
+			var m spider.Move
+			if len(n) == 3 {
+				m, err = spider.ParseMove(fmt.Sprintf("move %d %d %d", n[0], n[1], n[2]))
+			} else if n[0] > spider.Piles || n[1] > spider.Piles {
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+			} else {
+				m, err = s.g.Pos().Resolve(n[0]-1, n[1]-1)
+			}
+			if err == nil {
+				err = s.g.Play(m)
+			}
+		}
+	case "auto", "a":
+		var n []int
+		if n, err = piles(1, 1); err == nil {
+			count := 0
+			if len(n) == 2 {
+				count = n[1]
+			}
+			if n[0] > spider.Piles {
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+			} else {
+				var m spider.Move
+				if m, err = s.g.Auto(n[0]-1, count); err == nil {
+					text = append(text, "auto: "+m.String())
+					extra = map[string]any{"move": m.String()}
+				}
+			}
+		}
+	case "deal", "d":
+		if len(args) != 0 {
+			err = fmt.Errorf("%w: deal takes no arguments", spider.ErrFormat)
+		} else {
+			err = s.g.Play(spider.DealMove)
+		}
+	case "remove", "r":
+		var m spider.Move
+		if m, err = spider.ParseMove(line); err == nil {
+			err = s.g.Play(m)
+		}
+	case "undo", "u":
+		err = s.g.Undo()
+	case "redo":
+		err = s.g.Redo()
+	case "restart":
+		s.g.Restart()
+	case "locate", "l":
+		if len(args) != 1 {
+			err = fmt.Errorf("%w: locate takes one card, such as QH", spider.ErrFormat)
+			break
+		}
+		var c card.Card
+		if c, err = card.Parse(args[0]); err != nil {
+			break
+		}
+		locs := s.g.Locate(c)
+		out := []map[string]int{}
+		var where []string
+		for _, l := range locs {
+			out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
+			where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
+		}
+		extra = map[string]any{"card": c.String(), "locations": out}
+		if len(where) == 0 {
+			text = append(text, fmt.Sprintf("%s: not visible", c))
+		} else {
+			text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
+		}
+	case "column", "c":
+		var n []int
+		if n, err = piles(1, 0); err == nil {
+			if n[0] > spider.Piles {
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+				break
+			}
+			cs := s.g.Column(n[0] - 1)
+			names := make([]string, len(cs))
+			for i, c := range cs {
+				names[i] = c.String()
+			}
+			extra = map[string]any{"pile": n[0], "cards": names}
+			text = append(text, fmt.Sprintf("pile %d: %s", n[0], strings.Join(names, " ")))
+		}
+	case "save":
+		if len(args) != 1 {
+			err = fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
+		} else if err = saveFile(args[0], s.g.Save()); err == nil {
+			text = append(text, "saved to "+args[0])
+			extra = map[string]any{"saved": args[0]}
+		}
+	case "load":
+		if len(args) != 1 {
+			err = fmt.Errorf("%w: load takes a file name", spider.ErrFormat)
+		} else {
+			var g *spider.Game
+			if g, err = loadSpider(args[0]); err == nil {
+				s.g = g
+				text = append(text, "loaded "+args[0])
+			}
+		}
+	default:
+		if h, ok := spiderExtraCommands[verb]; ok {
+			var msg string
+			msg, err = h(ctx, s.g)
+			if err == nil {
+				text = append(text, msg)
+				extra = map[string]any{"message": msg}
+			}
+			break
+		}
+		err = fmt.Errorf("%w: unknown command %q (try help)", spider.ErrFormat, verb)
+	}
+	if err != nil {
+		if errors.Is(err, spider.ErrNothing) {
+			err = fmt.Errorf("%w", err)
+		}
+		s.refuse(err)
+		return false
+	}
+	s.show(extra, text...)
+	return false
+}
+
+// spiderExtraCommands are terminal-play commands that other packages add
+// (the solver's hint); each returns a message to print.
+var spiderExtraCommands = map[string]func(ctx context.Context, g *spider.Game) (string, error){}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cardtable/spider"
+)
+
+// run runs cardtable with args and stdin, returning stdout, stderr and the
+// exit status.
+func run(tb testing.TB, stdin string, args ...string) (string, string, int) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestSpiderNewJSON(t *testing.T) {
+	out, stderr, code := run(t, "", "spider", "new", "--deal", "1", "--variant", "spider", "--json", "--reveal")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v spider.View
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	// shared/deals/spider-deals.txt, deal 1, 4 suits.
+	if v.Deal != 1 || v.Variant != "spider" || v.Suits != 4 || v.Stock != 50 || len(v.Piles) != 10 {
+		t.Fatalf("header: %+v", v)
+	}
+	if got := strings.Join(v.Piles[0].Hidden, " ") + " / " + strings.Join(v.Piles[0].Up, " "); got != "3D AS KD 7D 3S / 8H" {
+		t.Errorf("pile 1 = %s", got)
+	}
+	if got := strings.Join(v.StockRows[0], " "); got != "QH 9S 2S QH 3C AS 4S KS 6D TD" {
+		t.Errorf("row 1 = %s", got)
+	}
+	// Without --reveal nothing hidden is printed.
+	out, _, _ = run(t, "", "spider", "new", "--deal", "1", "--variant", "spider", "--json")
+	if strings.Contains(out, "hidden") || strings.Contains(out, "stockRows") || strings.Contains(out, "3D") {
+		t.Errorf("hidden cards leak without --reveal: %s", out)
+	}
+}
+
+func TestSpiderNewText(t *testing.T) {
+	out, _, code := run(t, "", "spider", "new", "--deal", "617", "--suits", "2")
+	if code != 0 || !strings.Contains(out, "Arachnid, 2 suit(s), deal 617") || !strings.Contains(out, "##") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// A random deal is shown so it can be replayed.
+	out, _, _ = run(t, "", "spider", "new")
+	if !strings.Contains(out, "deal ") {
+		t.Errorf("random deal not shown:\n%s", out)
+	}
+}
+
+func TestSpiderBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"spider", "new", "--suits", "3"},
+		{"spider", "new", "--deal", "0"},
+		{"spider", "new", "--deal", "x"},
+		{"spider", "new", "--variant", "klondike"},
+		{"spider", "new", "--cheat", "sometimes"},
+		{"spider", "new", "--nosuch"},
+		{"spider", "play", "--deal", "1", "--load", "x.save"},
+		{"spider", "frobnicate"},
+		{"nosuch"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, stderr, code := run(t, "", args...)
+			if code != 2 || stderr == "" {
+				t.Errorf("exit %d, stderr %q; want 2 and a message", code, stderr)
+			}
+		})
+	}
+}
+
+func TestSpiderPlayScript(t *testing.T) {
+	dir := t.TempDir()
+	save := filepath.Join(dir, "g.save")
+	script := strings.Join([]string{
+		"move 6 1",     // 7H onto 8H (count resolved: 1)
+		"move 9 6 1",   // 7C onto 2D? refused
+		"move 12 1",    // no pile 12: refused
+		"locate 8H",    // visible on pile 1
+		"column 1",     // 8H 7H
+		"undo", "redo", // back and forth
+		"deal",
+		"bogus",
+		"save " + save,
+		"quit",
+		"deal", // never read
+	}, "\n")
+	out, stderr, code := run(t, script, "spider", "play", "--deal", "1", "--variant", "spider", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 11 { // start + 10 commands before quit
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	var states []map[string]any
+	for _, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("not JSON: %s", l)
+		}
+		states = append(states, m)
+	}
+	if states[1]["moves"] != 1.0 {
+		t.Errorf("after move: %v", states[1]["moves"])
+	}
+	for _, i := range []int{2, 3, 9} {
+		if _, ok := states[i]["error"]; !ok || len(states[i]) != 1 {
+			t.Errorf("line %d should be an error only: %v", i, states[i])
+		}
+	}
+	if !strings.Contains(states[2]["error"].(string), "one rank higher") {
+		t.Errorf("refusal does not name the rule: %v", states[2]["error"])
+	}
+	if locs := states[4]["locations"].([]any); len(locs) != 1 {
+		t.Errorf("locate: %v", states[4])
+	}
+	if cards := states[5]["cards"].([]any); len(cards) != 2 {
+		t.Errorf("column: %v", states[5])
+	}
+	if states[8]["stock"] != 40.0 {
+		t.Errorf("after deal stock = %v", states[8]["stock"])
+	}
+	// The save loads back to the same state.
+	b, err := os.ReadFile(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := spider.Load(string(b))
+	if err != nil || g.MovesPlayed() != 2 {
+		t.Fatalf("saved game: %v, %v", g, err)
+	}
+	out, _, code = run(t, "show\n", "spider", "play", "--load", save, "--json")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, `"moves":2`) {
+		t.Errorf("play --load: %d\n%s", code, out)
+	}
+}
+
+func TestSpiderPlayText(t *testing.T) {
+	out, _, code := run(t, "help\nmove 9 6\nauto 6\nlocate QS\nundo\nundo\nundo\n", "spider", "play", "--deal", "1", "--variant", "spider")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, want := range []string{"commands (piles are 1 to 10)", "refused: illegal move: 7C goes only on", "auto: move 6 1 1",
+		"QS: visible in pile 7", "refused: nothing to do: no move to undo"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+func TestSpiderPlayLoadBadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.save")
+	if err := os.WriteFile(path, []byte("cardtable spider 1\nvariant: spider\nsuits: 4\ndeal: 1\nmoves:\nmove 1 1 1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, "", "spider", "play", "--load", path)
+	if code != 1 || !strings.Contains(stderr, "line 6") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	// Inside a session a bad load is refused and the game goes on.
+	out, _, _ := run(t, "move 6 1\nload "+path+"\nshow\n", "spider", "play", "--deal", "1", "--variant", "spider", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[2], "line 6") || !strings.Contains(lines[3], `"moves":1`) {
+		t.Errorf("bad load in session:\n%s", out)
+	}
+}
