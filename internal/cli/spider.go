@@ -162,10 +162,11 @@ func renderSpider(g *spider.Game, reveal bool) string {
 		}
 		height = max(height, len(cols[k]))
 	}
+	head := ""
 	for k := range cols {
-		fmt.Fprintf(&b, "%4d ", k+1)
+		head += fmt.Sprintf("%4d ", k+1)
 	}
-	b.WriteString("\n")
+	b.WriteString(strings.TrimRight(head, " ") + "\n")
 	for j := range height {
 		line := ""
 		for k := range cols {
