@@ -1,0 +1,104 @@
+package bot
+
+import (
+	"fmt"
+	"testing"
+
+	"cardtable/arlington"
+)
+
+func makeBots(tb testing.TB, names []string, seed uint64) []Bot {
+	tb.Helper()
+	out := make([]Bot, len(names))
+	for i, n := range names {
+		b, err := New(n, SeatSeed(seed, i))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// Bots only ever choose legal actions, games end, and the checks hold at
+// every step.
+func TestBotsPlayWholeGames(t *testing.T) {
+	for players := 2; players <= 6; players++ {
+		t.Run(fmt.Sprint(players), func(t *testing.T) {
+			names := []string{"greedy", "random", "greedy", "random", "greedy", "random"}[:players]
+			for g := range 3 {
+				seed := uint64(players*100 + g)
+				if _, err := Play(arlington.Config{Players: players}, seed, makeBots(t, names, seed), Check); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestPlayIsReproducible(t *testing.T) {
+	names := []string{"greedy", "random", "greedy"}
+	a, err := Play(arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Play(arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
+	if a.Record().String() != b.Record().String() {
+		t.Fatal("same seeds, different games")
+	}
+}
+
+// The greedy bot should clearly beat random play: over 200 two-player
+// games with seats alternating it wins well over half.
+func TestGreedyBeatsRandom(t *testing.T) {
+	games := 200
+	if testing.Short() {
+		games = 60
+	}
+	wins := 0.0
+	for g := range games {
+		names := []string{"greedy", "random"}
+		gs := 0
+		if g%2 == 1 {
+			names[0], names[1] = names[1], names[0]
+			gs = 1
+		}
+		s, err := Play(arlington.Config{Players: 2}, uint64(g), makeBots(t, names, uint64(g)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st Stats
+		st.Add(s)
+		wins += st.Wins[gs]
+	}
+	if share := wins / float64(games); share < 0.65 {
+		t.Fatalf("greedy won %.2f of %d games against random, want > 0.65", share, games)
+	}
+}
+
+func TestNewUnknown(t *testing.T) {
+	if _, err := New("clever", 1); err == nil {
+		t.Fatal("unknown bot accepted")
+	}
+}
+
+func BenchmarkSelfplay(b *testing.B) {
+	for _, players := range []int{2, 4, 6} {
+		for _, kind := range []string{"random", "greedy"} {
+			b.Run(fmt.Sprintf("players=%d/%s", players, kind), func(b *testing.B) {
+				names := make([]string, players)
+				for i := range names {
+					names[i] = kind
+				}
+				games := 0
+				for i := 0; b.Loop(); i++ {
+					if _, err := Play(arlington.Config{Players: players}, uint64(i), makeBots(b, names, uint64(i)), nil); err != nil {
+						b.Fatal(err)
+					}
+					games++
+				}
+				b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+			})
+		}
+	}
+}
