@@ -1,0 +1,251 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func openTemp(tb testing.TB) (*DB, string) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "sub", "cardtable.db")
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func TestMigrations(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTemp(t)
+	var v int
+	if err := db.w.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v != Version() || v < 1 {
+		t.Fatalf("user_version %d, want %d", v, Version())
+	}
+	if err := db.CreateGame(ctx, GameRecord{ID: "a", Lineage: "a", Save: "x", Created: t0, Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	// Reopening applies nothing twice and keeps the data.
+	db2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db2.Game(ctx, "a"); err != nil {
+		t.Fatalf("game lost on reopen: %v", err)
+	}
+	// A database from a newer program is refused, not damaged.
+	if _, err := db2.w.Exec("PRAGMA user_version = 999"); err != nil {
+		t.Fatal(err)
+	}
+	db2.Close()
+	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("newer schema: err = %v", err)
+	}
+}
+
+func TestGames(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	g := GameRecord{ID: "g1", Lineage: "g1", Save: "save 1",
+		Summary: Summary{Variant: "spider", Suits: 2, Deal: ^uint64(0), Moves: 0, Score: 0},
+		Created: t0, Updated: t0}
+	if err := db.CreateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateGame(ctx, g); err == nil {
+		t.Fatal("duplicate id accepted")
+	}
+	got, err := db.Game(ctx, "g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != g {
+		t.Fatalf("got %+v, want %+v", got, g)
+	}
+	g.Save, g.Moves, g.Score, g.Updated = "save 2", 3, 42, t0.Add(time.Minute)
+	if err := db.UpdateGame(ctx, g, Result{Lineage: "g1", Variant: "spider", Suits: 2, Score: 42, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Game(ctx, "g1"); got != g {
+		t.Fatalf("after update got %+v, want %+v", got, g)
+	}
+	if _, err := db.Game(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown game: %v", err)
+	}
+	// Updating an unknown game changes nothing, results included.
+	err = db.UpdateGame(ctx, GameRecord{ID: "nope", Lineage: "nope"}, Result{Lineage: "nope", Variant: "spider", Suits: 2, At: t0})
+	if !errors.Is(err, ErrNotFound) {
+		t.Fatalf("update unknown: %v", err)
+	}
+	st, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grp := find(t, st, "spider", 2); grp.Played != 1 {
+		t.Fatalf("the failed update's result was kept: %+v", grp)
+	}
+}
+
+func find(tb testing.TB, gs []Group, v string, s int) Group {
+	tb.Helper()
+	for _, g := range gs {
+		if g.Variant == v && g.Suits == s {
+			return g
+		}
+	}
+	tb.Fatalf("no group %s/%d", v, s)
+	return Group{}
+}
+
+func TestResultsOncePerLineage(t *testing.T) {
+	type rec struct {
+		won   bool
+		score int
+	}
+	tests := []struct {
+		name    string
+		records []rec
+		won     bool
+		score   int
+	}{
+		{"loss", []rec{{false, 100}}, false, 100},
+		{"loss then loss keeps the first", []rec{{false, 100}, {false, 300}}, false, 100},
+		{"loss then win becomes a win", []rec{{false, 100}, {true, 900}}, true, 900},
+		{"win then loss stays a win", []rec{{true, 900}, {false, 100}}, true, 900},
+		{"win then win keeps the first", []rec{{true, 900}, {true, 500}}, true, 900},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, _ := openTemp(t)
+			for i, r := range tc.records {
+				err := db.RecordResult(ctx, Result{Lineage: "L", Variant: "arachnid", Suits: 1,
+					Won: r.won, Score: r.score, At: t0.Add(time.Duration(i) * time.Second)})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := find(t, must(db.Stats(ctx)), "arachnid", 1)
+			if g.Played != 1 || len(g.History) != 1 {
+				t.Fatalf("lineage counted %d times", g.Played)
+			}
+			if h := g.History[0]; h.Won != tc.won || h.Score != tc.score {
+				t.Fatalf("got won=%v score=%d, want %v %d", h.Won, h.Score, tc.won, tc.score)
+			}
+		})
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestStats(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	// W W L W W W L W in arachnid/4; one spider/1 win; a lost arachnid/4
+	// game with the best score.
+	seq := "WWLWWWLW"
+	for i, c := range seq {
+		score := 100 + i
+		if i == 2 {
+			score = 999
+		}
+		err := db.RecordResult(ctx, Result{Lineage: string(rune('a' + i)), Variant: "arachnid", Suits: 4,
+			Won: c == 'W', Score: score, At: t0.Add(time.Duration(i) * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.RecordResult(ctx, Result{Lineage: "s", Variant: "spider", Suits: 1, Won: true, Score: 7, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	gs, err := db.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 6 {
+		t.Fatalf("%d groups, want 6", len(gs))
+	}
+	a := find(t, gs, "arachnid", 4)
+	if a.Played != 8 || a.Won != 6 || a.CurrentStreak != 1 || a.LongestStreak != 3 || a.BestScore != 999 {
+		t.Fatalf("arachnid/4: %+v", a)
+	}
+	if r := a.WinRate(); r != 0.75 {
+		t.Fatalf("win rate %v", r)
+	}
+	for i := 1; i < len(a.History); i++ {
+		if a.History[i].At.Before(a.History[i-1].At) {
+			t.Fatal("history not in time order")
+		}
+	}
+	s := find(t, gs, "spider", 1)
+	if s.Played != 1 || s.Won != 1 || s.CurrentStreak != 1 || s.BestScore != 7 {
+		t.Fatalf("spider/1: %+v", s)
+	}
+	if e := find(t, gs, "spider", 4); e.Played != 0 || e.WinRate() != 0 || e.History == nil {
+		t.Fatalf("empty group: %+v", e)
+	}
+}
+
+func TestSavesAndSettings(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	if l, err := db.Saves(ctx); err != nil || len(l) != 0 {
+		t.Fatalf("saves of a new db: %v %v", l, err)
+	}
+	s := SaveRecord{Name: "my game ♠", Lineage: "L", Save: "text", Summary: Summary{Variant: "arachnid", Suits: 4, Deal: 617, Moves: 5, Score: 30}, Updated: t0}
+	if err := db.PutSave(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Save(ctx, s.Name); err != nil || got != s {
+		t.Fatalf("got %+v %v", got, err)
+	}
+	s.Save, s.Moves, s.Updated = "text 2", 6, t0.Add(time.Hour)
+	if err := db.PutSave(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Name: "older", Lineage: "M", Save: "t", Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := db.Saves(ctx)
+	if err != nil || len(l) != 2 || l[0].Name != s.Name || l[0].Moves != 6 || l[0].Save != "" {
+		t.Fatalf("list %+v %v", l, err)
+	}
+	if err := db.DeleteSave(ctx, s.Name); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSave(ctx, s.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("second delete: %v", err)
+	}
+	if _, err := db.Save(ctx, s.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted save: %v", err)
+	}
+
+	if js, err := db.Settings(ctx); err != nil || js != "{}" {
+		t.Fatalf("default settings %q %v", js, err)
+	}
+	for _, js := range []string{`{"animations":false}`, `{"verbose": true, "cheat":"full"}`} {
+		if err := db.PutSettings(ctx, js); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := db.Settings(ctx); got != js {
+			t.Fatalf("settings %q, want %q", got, js)
+		}
+	}
+}
