@@ -1,8 +1,260 @@
 package cli
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
-// runArlington is filled in by the Arlington work (issue 3).
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/card"
+)
+
+// runArlington dispatches the Arlington subcommands.
 func runArlington(ctx context.Context, env *Env, args []string) error {
-	return subcommand(ctx, env, "arlington", args, nil)
+	return subcommand(ctx, env, "arlington", args, []command{
+		{"set", "analyse a set: legal?, spectra, points", runArlingtonSet},
+		{"compare", "compare two sets in a spectrum: higher, lower or equal", runArlingtonCompare},
+		{"selfplay", "play bots against each other and report wins and points", runArlingtonSelfplay},
+		{"play", "play one seat in the terminal against bots", runArlingtonPlay},
+		{"bench", "measure self-play speed in games per second", runArlingtonBench},
+	})
+}
+
+// arlParseSet reads cards from one or more arguments ("SQ HT", "QS", "JK"),
+// refusing unknown cards and cards given twice as bad input.
+func arlParseSet(args []string) (arlington.Set, error) {
+	var cs []card.Card
+	for _, a := range args {
+		a = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(a), "{"), "}")
+		list, err := card.ParseList(a)
+		if err != nil {
+			return 0, usageErr("%v", err)
+		}
+		cs = append(cs, list...)
+	}
+	if len(cs) == 0 {
+		return 0, usageErr("no cards given")
+	}
+	s, err := arlington.SetOf(cs)
+	if err != nil {
+		return 0, usageErr("%v", err)
+	}
+	return s, nil
+}
+
+func runArlingtonSet(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington set")
+	asJSON := fs.Bool("json", false, `print {"legal": bool, "spectra": [...], "points": N}`)
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: cardtable arlington set [--json] CARD...  (cards as SQ, HT, C2, JK or QS)")
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	s, err := arlParseSet(pos)
+	if err != nil {
+		return err
+	}
+	info := arlington.AnalyzeSet(s)
+	if *asJSON {
+		b, err := json.Marshal(info)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	if !info.Legal {
+		fmt.Fprintf(env.Stdout, "%v: not a legal set\n", s)
+		return nil
+	}
+	names := make([]string, len(info.Spectra))
+	for i, sp := range info.Spectra {
+		names[i] = sp.String()
+	}
+	fmt.Fprintf(env.Stdout, "%v: legal set\nspectra: %s\npoints: %d\n", s, strings.Join(names, " "), info.Points)
+	return nil
+}
+
+func runArlingtonCompare(_ context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington compare")
+	spName := fs.String("spectrum", "", "aces, multiples, couples or runs (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, `usage: cardtable arlington compare --spectrum NAME "SET A" "SET B"`)
+		fs.PrintDefaults()
+	}
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *spName == "" {
+		return usageErr("compare: --spectrum is required (aces, multiples, couples or runs)")
+	}
+	sp, err := arlington.ParseSpectrum(*spName)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if len(pos) != 2 {
+		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %d arguments`, len(pos))
+	}
+	a, err := arlParseSet(pos[:1])
+	if err != nil {
+		return err
+	}
+	b, err := arlParseSet(pos[1:])
+	if err != nil {
+		return err
+	}
+	c, err := arlington.Compare(sp, a, b)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	fmt.Fprintln(env.Stdout, map[int]string{1: "higher", 0: "equal", -1: "lower"}[c])
+	return nil
+}
+
+// arlTableFlags are the flags shared by selfplay and bench.
+type arlTableFlags struct {
+	players, games, target int
+	seats                  string
+	seed                   uint64
+}
+
+func (f *arlTableFlags) register(fs interface {
+	IntVar(*int, string, int, string)
+	StringVar(*string, string, string, string)
+	Uint64Var(*uint64, string, uint64, string)
+}, games int) {
+	fs.IntVar(&f.players, "players", 4, "number of players, 2 to 6")
+	fs.IntVar(&f.games, "games", games, "number of games")
+	fs.IntVar(&f.target, "target", arlington.DefaultTarget, "total score that ends a game")
+	fs.StringVar(&f.seats, "seats", "", "bots by seat, comma-separated: greedy, random (default greedy for every seat); a shorter list repeats")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the first game; game i uses seed+i")
+}
+
+// bots makes the seat list and checks the flags.
+func (f *arlTableFlags) bots() ([]string, error) {
+	if f.players < 2 || f.players > arlington.MaxSeats {
+		return nil, usageErr("--players must be 2 to 6, not %d", f.players)
+	}
+	if f.games < 1 {
+		return nil, usageErr("--games must be at least 1")
+	}
+	if f.target < 1 {
+		return nil, usageErr("--target must be at least 1")
+	}
+	names := []string{"greedy"}
+	if f.seats != "" {
+		names = strings.Split(f.seats, ",")
+	}
+	if len(names) > f.players {
+		return nil, usageErr("--seats lists %d bots for %d players", len(names), f.players)
+	}
+	out := make([]string, f.players)
+	for i := range out {
+		out[i] = strings.TrimSpace(names[i%len(names)])
+		if _, err := bot.New(out[i], 0); err != nil {
+			return nil, usageErr("%v", err)
+		}
+	}
+	return out, nil
+}
+
+func arlMakeBots(names []string, seed uint64) []bot.Bot {
+	out := make([]bot.Bot, len(names))
+	for i, n := range names {
+		out[i], _ = bot.New(n, bot.SeatSeed(seed, i))
+	}
+	return out
+}
+
+func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington selfplay")
+	var f arlTableFlags
+	f.register(fs, 100)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	names, err := f.bots()
+	if err != nil {
+		return err
+	}
+	cfg := arlington.Config{Players: f.players, Target: f.target}
+	var st bot.Stats
+	actions := 0
+	check := func(s *arlington.State) error {
+		actions++
+		return bot.Check(s)
+	}
+	start := time.Now()
+	for g := range f.games {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seed := f.seed + uint64(g)
+		s, err := bot.Play(cfg, seed, arlMakeBots(names, seed), check)
+		if err != nil {
+			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
+		}
+		st.Add(s)
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games, target %d, seeds %d to %d\n",
+		f.players, f.games, f.target, f.seed, f.seed+uint64(f.games)-1)
+	fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s\n", "seat", "bot", "wins", "share", "points/hand")
+	for i, n := range names {
+		fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f\n", i, n, st.Wins[i], 100*st.WinShare(i), st.MeanPerHand(i))
+	}
+	fmt.Fprintf(env.Stdout, "hands: %d (%.1f a game); cards and views checked after every one of %d actions; %.1f s\n",
+		st.Hands, float64(st.Hands)/float64(st.Games), actions, elapsed.Seconds())
+	return nil
+}
+
+func runArlingtonBench(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington bench")
+	var f arlTableFlags
+	f.register(fs, 200)
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	names, err := f.bots()
+	if err != nil {
+		return err
+	}
+	cfg := arlington.Config{Players: f.players, Target: f.target}
+	actions := 0
+	start := time.Now()
+	for g := range f.games {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		seed := f.seed + uint64(g)
+		s, err := bot.Play(cfg, seed, arlMakeBots(names, seed), nil)
+		if err != nil {
+			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
+		}
+		actions += len(s.History())
+	}
+	sec := time.Since(start).Seconds()
+	fmt.Fprintf(env.Stdout, "arlington bench: %d players (%s), %d games, %d actions in %.2f s: %.1f games/s, %.0f actions/s\n",
+		f.players, strings.Join(names, ","), f.games, actions, sec, float64(f.games)/sec, float64(actions)/sec)
+	return nil
+}
+
+// arlSeed reads a --seed value, or picks one from the clock when empty.
+func arlSeed(s string) (uint64, error) {
+	if s == "" {
+		return uint64(time.Now().UnixNano()), nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, usageErr("--seed must be a whole number, not %q", s)
+	}
+	return n, nil
 }

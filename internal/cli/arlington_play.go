@@ -1,0 +1,301 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/card"
+)
+
+const arlPlayHelp = `commands (one a line):
+  help              this list
+  show              the table, your hand and whose turn it is
+  legal             list your legal actions, numbered
+  N                 take legal action number N from the last 'legal' list
+  hint              what the greedy bot would do in your place
+  auto              let the greedy bot take this action for you
+  record            print the game record so far
+  save FILE         save the game record to FILE
+  quit              stop playing
+actions (seats and table sets count from 0; sets are SEAT/SET):
+  lead 7H           lead a card (you have the lead)
+  play 7H           play a card to the trick
+  set runs 7H 8H 9H lead a set, naming its spectrum (aces, multiples,
+                    couples, runs); without a name a single card is led as a
+                    card and a larger set is in the first spectrum it fits;
+                    in a set round, respond with a higher set
+  pass              pass on the active set
+  kill              kill the active set with the S2
+  s2 2/0            play the S2 on set 0 of seat 2's table
+  add 7H 2/0        add the 7H to set 0 of seat 2's table
+  pickup 7H 2/0     swap the 7H for the joker in set 0 of seat 2's table
+cards: rank and suit in either order (7H, H7, TS, 10S, QS, SQ), JK for a joker.`
+
+func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington play")
+	players := fs.Int("players", 4, "number of players, 2 to 6")
+	seedText := fs.String("seed", "", "seed of the game (default: from the clock)")
+	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
+	botsText := fs.String("bots", "greedy", "bots for the other seats, comma-separated (greedy, random); a shorter list repeats")
+	target := fs.Int("target", arlington.DefaultTarget, "total score that ends the game")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *players < 2 || *players > arlington.MaxSeats {
+		return usageErr("--players must be 2 to 6, not %d", *players)
+	}
+	if *seat < 0 || *seat >= *players {
+		return usageErr("--seat must be 0 to %d, not %d", *players-1, *seat)
+	}
+	seed, err := arlSeed(*seedText)
+	if err != nil {
+		return err
+	}
+	s, err := arlington.New(arlington.Config{Players: *players, Target: *target}, seed)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	names := strings.Split(*botsText, ",")
+	bots := make([]bot.Bot, *players)
+	k := 0
+	for i := range bots {
+		if i == *seat {
+			continue
+		}
+		b, err := bot.New(names[k%len(names)], bot.SeatSeed(seed, i))
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		bots[i] = b
+		k++
+	}
+	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(seed, *seat))}
+	return p.run(ctx)
+}
+
+type arlPlayer struct {
+	env     *Env
+	s       *arlington.State
+	me      int
+	bots    []bot.Bot
+	helper  *bot.Greedy
+	legal   []arlington.Action
+	hand    int // the hand number last announced
+	results int
+}
+
+func (p *arlPlayer) out(format string, args ...any) { fmt.Fprintf(p.env.Stdout, format, args...) }
+
+func (p *arlPlayer) run(ctx context.Context) error {
+	p.out("Arlington: %d players, you are seat %d, seed %d, target %d. Type 'help' for commands.\n",
+		p.s.Players(), p.me, p.s.Seed(), p.s.Config().Target)
+	p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
+	in := bufio.NewScanner(p.env.Stdin)
+	prompted := false
+	for !p.s.Terminal() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.announce()
+		seat := p.s.ToMove()
+		if seat != p.me {
+			a := p.bots[seat].Act(p.s.View(seat))
+			if err := p.s.Apply(seat, a); err != nil {
+				return fmt.Errorf("bot at seat %d: %w", seat, err)
+			}
+			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
+			prompted = false
+			continue
+		}
+		if !prompted {
+			p.show()
+			prompted = true
+		}
+		p.out("> ")
+		if !in.Scan() {
+			p.out("\ninput ended before the game did\n")
+			return in.Err()
+		}
+		line := strings.TrimSpace(in.Text())
+		quit, err := p.command(line)
+		if err != nil {
+			return err
+		}
+		if quit {
+			p.out("stopped; the record so far:\n%s", p.s.Record())
+			return nil
+		}
+	}
+	p.announce()
+	p.out("game over after %d hands. totals: %s\n", p.s.HandNumber(), arlInts(p.s.Totals()))
+	w := p.s.Winners()
+	if len(w) == 1 {
+		p.out("seat %d wins%s\n", w[0], arlYou(w[0] == p.me))
+	} else {
+		p.out("seats %s share the win\n", arlInts(w))
+	}
+	return nil
+}
+
+func arlYou(b bool) string {
+	if b {
+		return " (you)"
+	}
+	return ""
+}
+
+func arlInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, " ")
+}
+
+// announce reports finished hands and a new deal.
+func (p *arlPlayer) announce() {
+	res := p.s.Results()
+	for ; p.results < len(res); p.results++ {
+		r := res[p.results]
+		p.out("hand %d scored: %s; totals %s\n", r.Hand, arlInts(r.Scores), arlInts(p.s.Totals()))
+	}
+	if !p.s.Terminal() && p.hand != p.s.HandNumber() {
+		p.hand = p.s.HandNumber()
+		p.out("hand %d: seat %d deals; seat %d has the lead\n", p.hand, p.s.Dealer(), (p.s.Dealer()+1)%p.s.Players())
+	}
+}
+
+// command handles one line; quit reports a request to stop.
+func (p *arlPlayer) command(line string) (quit bool, err error) {
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(word) {
+	case "":
+		return false, nil
+	case "help", "?":
+		p.out("%s\n", arlPlayHelp)
+		return false, nil
+	case "show":
+		p.show()
+		return false, nil
+	case "legal":
+		p.legal = p.s.Legal(p.me)
+		for i, a := range p.legal {
+			p.out("%3d  %v\n", i+1, a)
+		}
+		return false, nil
+	case "hint":
+		p.out("greedy would play: %v\n", p.helper.Act(p.s.View(p.me)))
+		return false, nil
+	case "auto":
+		a := p.helper.Act(p.s.View(p.me))
+		p.out("you (auto): %v\n", a)
+		return false, p.s.Apply(p.me, a)
+	case "record":
+		p.out("%s", p.s.Record())
+		return false, nil
+	case "save":
+		if rest == "" {
+			p.out("usage: save FILE\n")
+			return false, nil
+		}
+		if err := os.WriteFile(rest, []byte(p.s.Record().String()), 0o644); err != nil {
+			p.out("could not save: %v\n", err)
+			return false, nil
+		}
+		p.out("saved to %s\n", rest)
+		return false, nil
+	case "quit", "exit":
+		return true, nil
+	}
+	if n, err := strconv.Atoi(line); err == nil {
+		if n < 1 || n > len(p.legal) {
+			p.out("no action %d: type 'legal' for the numbered list\n", n)
+			return false, nil
+		}
+		return false, p.take(p.legal[n-1])
+	}
+	a, err := arlington.ParseAction(line)
+	if err != nil {
+		p.out("%v\ntype 'help' for commands\n", err)
+		return false, nil
+	}
+	return false, p.take(a)
+}
+
+// take applies the player's action; a refusal is reported, not fatal.
+func (p *arlPlayer) take(a arlington.Action) error {
+	err := p.s.Apply(p.me, a)
+	var re *arlington.RuleError
+	if errors.As(err, &re) {
+		p.out("refused, rule %q: %s\n", re.Rule, re.Reason)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	p.legal = nil
+	p.out("you: %v\n", p.s.History()[len(p.s.History())-1].Action)
+	return nil
+}
+
+// show prints what the player's seat may see.
+func (p *arlPlayer) show() {
+	v := p.s.View(p.me)
+	w := p.env.Stdout
+	showView(w, v)
+}
+
+func showView(w io.Writer, v arlington.View) {
+	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %d cards\n",
+		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, v.Graveyard)
+	for i := range v.Players {
+		who := ""
+		if i == v.Seat {
+			who = " (you)"
+		}
+		fmt.Fprintf(w, "seat %d%s: %d cards;", i, who, v.HandSizes[i])
+		if len(v.Tables[i]) == 0 {
+			fmt.Fprint(w, " no sets")
+		}
+		for k, t := range v.Tables[i] {
+			names := make([]string, len(t.Spectra))
+			for j, sp := range t.Spectra {
+				names[j] = sp.String()
+			}
+			active := ""
+			if t.Active {
+				active = " ACTIVE"
+			}
+			fmt.Fprintf(w, " [%d/%d %s: %s, %d pts%s]", i, k, card.Format(t.Cards), strings.Join(names, "/"), t.Points, active)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(v.Trick) > 0 {
+		parts := make([]string, len(v.Trick))
+		for i, t := range v.Trick {
+			parts[i] = fmt.Sprintf("seat %d %v", t.Seat, t.Card)
+		}
+		fmt.Fprintf(w, "trick: %s\n", strings.Join(parts, ", "))
+	}
+	if v.Round != nil {
+		fmt.Fprintf(w, "set round: seat %d led in %v; seat %d's set is active\n", v.Round.Leader, v.Round.Spectrum, v.Round.Owner)
+	}
+	fmt.Fprintf(w, "your hand: %s\n", card.Format(v.Hand))
+	switch v.Phase {
+	case arlington.PhaseLead:
+		fmt.Fprintln(w, "you have the lead: lead a card, lead a set, s2, add or pickup")
+	case arlington.PhaseTrick:
+		fmt.Fprintln(w, "play a card to the trick")
+	case arlington.PhaseRound:
+		fmt.Fprintln(w, "respond: pass, kill (with the S2) or a higher set in "+v.Round.Spectrum.String())
+	}
+}
