@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"cardtable/arlington"
+)
+
+// arlRun runs cardtable with args and stdin, returning stdout, stderr and
+// the exit status.
+func arlRun(tb testing.TB, stdin string, args ...string) (string, string, int) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestArlingtonSetJSON(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"DQ", "JK"}, `{"legal":true,"spectra":["multiples","couples","runs"],"points":8}`},
+		{[]string{"S7 H7 D7 C7 JK"}, `{"legal":false,"spectra":[],"points":0}`},
+		{[]string{"SK", "SQ"}, `{"legal":true,"spectra":["couples","runs"],"points":8}`},
+		{[]string{"QS", "KS"}, `{"legal":true,"spectra":["couples","runs"],"points":8}`},
+		{[]string{"H2"}, `{"legal":true,"spectra":["couples"],"points":2}`},
+		{[]string{"SA,HA,DA"}, `{"legal":true,"spectra":["aces","multiples"],"points":4}`},
+		{[]string{"HT", "HJ", "HQ"}, `{"legal":true,"spectra":["runs"],"points":4}`},
+		{[]string{"SA", "S2"}, `{"legal":false,"spectra":[],"points":0}`},
+		{[]string{"JK"}, `{"legal":true,"spectra":["aces","couples"],"points":2}`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := arlRun(t, "", append([]string{"arlington", "set", "--json"}, tc.args...)...)
+			if code != 0 || strings.TrimSpace(out) != tc.want {
+				t.Fatalf("exit %d, out %q, err %q; want %s", code, out, errOut, tc.want)
+			}
+			var v struct {
+				Legal   bool     `json:"legal"`
+				Spectra []string `json:"spectra"`
+				Points  int      `json:"points"`
+			}
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestArlingtonSetText(t *testing.T) {
+	out, _, code := arlRun(t, "", "arlington", "set", "DK", "DQ")
+	if code != 0 || out != "{KD, QD}: legal set\nspectra: couples runs\npoints: 8\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+	out, _, code = arlRun(t, "", "arlington", "set", "SQ", "HT")
+	if code != 0 || out != "{QS, TH}: not a legal set\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+}
+
+func TestArlingtonBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown card", []string{"set", "SQ", "XX"}, "bad card"},
+		{"card twice", []string{"set", "SQ", "QS"}, "QS given twice"},
+		{"three jokers", []string{"set", "--json", "JK", "JK", "JK"}, "more than two jokers"},
+		{"no cards", []string{"set"}, "no cards"},
+		{"compare without spectrum", []string{"compare", "SA", "HA"}, "--spectrum is required"},
+		{"compare unknown spectrum", []string{"compare", "--spectrum", "flush", "SA", "HA"}, "unknown spectrum"},
+		{"compare one set", []string{"compare", "--spectrum", "aces", "SA"}, "want two sets"},
+		{"compare not in spectrum", []string{"compare", "--spectrum", "runs", "7S JK", "7H 7D"}, "not a legal set in runs"},
+		{"compare duplicate", []string{"compare", "--spectrum", "aces", "SA SA", "HA"}, "given twice"},
+		{"selfplay players", []string{"selfplay", "--players", "7"}, "--players must be 2 to 6"},
+		{"selfplay seats", []string{"selfplay", "--players", "2", "--seats", "random,smart"}, "unknown bot"},
+		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, "3 bots for 2 players"},
+		{"play seat", []string{"play", "--players", "3", "--seat", "3"}, "--seat must be 0 to 2"},
+		{"play seed", []string{"play", "--seed", "x"}, "--seed must be a whole number"},
+		{"unknown subcommand", []string{"fly"}, "unknown subcommand"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := arlRun(t, "", append([]string{"arlington"}, tc.args...)...)
+			if code != 2 || !strings.Contains(errOut, tc.want) || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestArlingtonCompare(t *testing.T) {
+	for _, tc := range []struct {
+		sp, a, b, want string
+	}{
+		{"multiples", "7S JK", "7H JK", "equal"},
+		{"multiples", "S3 H3 D3 C3", "S7 H7 D7", "higher"},
+		{"multiples", "S7 H7 C7", "S7 H7 D7", "lower"},
+		{"multiples", "S8 C8", "H8 D8", "higher"},
+		{"couples", "H2", "SK HQ", "higher"},
+		{"couples", "H2", "CQ CJ", "lower"},
+		{"runs", "{S5, S6, S7}", "HA HK", "higher"},
+		{"aces", "JK", "SA", "equal"},
+	} {
+		t.Run(tc.sp+" "+tc.a+" "+tc.b, func(t *testing.T) {
+			out, errOut, code := arlRun(t, "", "arlington", "compare", "--spectrum", tc.sp, tc.a, tc.b)
+			if code != 0 || strings.TrimSpace(out) != tc.want {
+				t.Fatalf("exit %d, %q %q; want %s", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestArlingtonSelfplay(t *testing.T) {
+	out, errOut, code := arlRun(t, "", "arlington", "selfplay", "--players", "3", "--games", "6", "--seats", "greedy,random", "--seed", "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"3 players, 6 games", "0     greedy", "1     random", "2     greedy", "points/hand", "cards and views checked"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in\n%s", want, out)
+		}
+	}
+	// The win shares add up to the games played.
+	total := 0.0
+	for _, line := range strings.Split(out, "\n")[2:5] {
+		f := strings.Fields(line)
+		w, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		total += w
+	}
+	if total < 5.99 || total > 6.01 {
+		t.Fatalf("wins add up to %v, want 6\n%s", total, out)
+	}
+	again, _, _ := arlRun(t, "", "arlington", "selfplay", "--players", "3", "--games", "6", "--seats", "greedy,random", "--seed", "5")
+	if cut := func(s string) string { return s[:strings.LastIndex(s, "hands:")] }; cut(again) != cut(out) {
+		t.Fatal("selfplay with the same seed differs")
+	}
+}
+
+func TestArlingtonBench(t *testing.T) {
+	out, errOut, code := arlRun(t, "", "arlington", "bench", "--players", "2", "--games", "5")
+	if code != 0 || !strings.Contains(out, "games/s") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+}
+
+// A person's seat played from a script: help, listing legal actions, a
+// nonsense line, a refused action naming its rule, a numbered legal
+// action, a typed action, then the greedy helper to the end.
+func TestArlingtonPlayScript(t *testing.T) {
+	const seed = 12
+	s, err := arlington.New(arlington.Config{Players: 3}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me := s.ToMove() // the first to act, so the script's first lines apply
+	first := s.Legal(me)[0]
+	if err := s.Apply(me, first); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "game.txt")
+	script := "help\nlegal\nfly away\nkill\n1\nsave " + saved + "\n" + strings.Repeat("auto\n", 5000)
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", strconv.Itoa(seed), "--seat", strconv.Itoa(me), "--bots", "random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"Type 'help' for commands",
+		"commands (one a line)",
+		"  1  " + first.String(),
+		`bad action "fly away"`,
+		`refused, rule "The Hand"`, // kill when leading
+		"you: " + first.String(),
+		"saved to " + saved,
+		"your hand: ",
+		"game over after",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in output:\n%s", want, out[:min(len(out), 3000)])
+		}
+	}
+	// The saved record loads and its first move is the one typed.
+	f, err := os.Open(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rec, _, err := arlington.Load(f)
+	if err != nil || len(rec.Moves) == 0 || rec.Moves[0].Action != first {
+		t.Fatalf("saved record: %v %v", err, rec.Moves)
+	}
+}
+
+func TestArlingtonPlayInputEnds(t *testing.T) {
+	out, _, code := arlRun(t, "show\n", "arlington", "play", "--players", "2", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "input ended before the game did") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	out, _, code = arlRun(t, "quit\n", "arlington", "play", "--players", "2", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "arlington record 1") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+}
