@@ -1,0 +1,62 @@
+// The server's JSON API (docs/api.md). Every function returns the decoded
+// answer or throws an ApiError carrying the server's message.
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body, { text = false, raw = false } = {}) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    if (raw) {
+      init.body = body;
+      init.headers["Content-Type"] = "text/plain; charset=utf-8";
+    } else {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+    }
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, "The server cannot be reached. Is cardtable still running?");
+  }
+  if (!res.ok) {
+    let msg = res.statusText || `error ${res.status}`;
+    try {
+      const j = await res.json();
+      if (j && j.error) msg = j.error;
+    } catch { /* not JSON: keep the status text */ }
+    throw new ApiError(res.status, msg);
+  }
+  if (text) return res.text();
+  if (res.status === 204) return {};
+  const ct = res.headers.get("Content-Type") || "";
+  if (!ct.includes("json")) return {};
+  return res.json();
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  newGame: (opts) => request("POST", "api/games", opts),
+  game: (id) => request("GET", `api/games/${enc(id)}`),
+  command: (id, cmd) => request("POST", `api/games/${enc(id)}/commands`, { cmd }),
+  hint: (id) => request("GET", `api/games/${enc(id)}/hint`),
+  locate: (id, card) => request("GET", `api/games/${enc(id)}/locate?card=${enc(card)}`),
+  column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),
+  saveURL: (id) => `api/games/${enc(id)}/save`,
+  saveText: (id) => request("GET", `api/games/${enc(id)}/save`, undefined, { text: true }),
+  load: (text) => request("POST", "api/games/load", text, { raw: true }),
+  saves: () => request("GET", "api/saves"),
+  putSave: (name, id) => request("PUT", `api/saves/${enc(name)}`, { game: id }),
+  openSave: (name) => request("POST", `api/saves/${enc(name)}/open`),
+  deleteSave: (name) => request("DELETE", `api/saves/${enc(name)}`),
+  stats: () => request("GET", "api/stats"),
+  settings: () => request("GET", "api/settings"),
+  putSettings: (s) => request("PUT", "api/settings", s),
+};

@@ -1,0 +1,1399 @@
+// The Spider / Arachnid page. The server owns the game: this page shows the
+// view it is sent, turns the player's gestures into commands ("move 3 7 2",
+// "deal", "auto 4", ...) and shows the server's answer, or its refusal.
+
+import { api, ApiError } from "./api.js";
+import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard, suitIcon } from "./cards.js";
+import { scoreChart, winRateChart } from "./charts.js";
+import { beep } from "./sound.js";
+
+const $ = (sel) => document.querySelector(sel);
+const GAME_KEY = "cardtable.spider.game";
+const SETTINGS_KEY = "cardtable.spider.settings";
+
+const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+const DEFAULTS = {
+  verbose: true,
+  animations: !reducedMotion,
+  hideAreas: false,
+  fourColor: false,
+  cheat: "none",
+  newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: false, winnable: false },
+};
+
+const S = {
+  id: null,
+  view: null,
+  sel: null, // {pile, count}: count 0 = the whole run (the server fits the longest part)
+  cursor: 0,
+  settings: structuredClone(DEFAULTS),
+  hint: null, // {pile, count, to} or {stock: true}
+  located: [], // [{pile, index}]
+  endShown: "",
+  chain: Promise.resolve(),
+  pending: 0,
+  hover: null, // {pile, index} under the mouse, for the T key
+};
+
+// ---------- small helpers ----------
+
+function pileCards(k, v = S.view) {
+  const p = v.piles[k];
+  return { down: p.down, up: p.up, hidden: p.hidden || [], len: p.down + p.up.length };
+}
+
+// runLen is the length of the same-suit descending run at the bottom of pile k.
+function runLen(k, v = S.view) {
+  const up = v.piles[k].up;
+  if (!up.length) return 0;
+  let n = 1;
+  for (let i = up.length - 1; i > 0; i--) {
+    const a = up[i - 1], b = up[i];
+    if (suitOf(a) !== suitOf(b) || rankOf(a) !== rankOf(b) + 1) break;
+    n++;
+  }
+  return n;
+}
+
+function isCompleteRun(k, v = S.view) {
+  const up = v.piles[k].up;
+  return runLen(k, v) >= 13 && rankOf(up[up.length - 13]) === 13;
+}
+
+function plural(n, one, many = one + "s") { return `${n} ${n === 1 ? one : many}`; }
+
+function dealsLeft(v = S.view) { return Math.floor(v.stock / 10); }
+
+function variantLabel(v) {
+  return `${v.variant === "spider" ? "Spider" : "Arachnid"} · ${plural(v.suits, "suit")}` +
+    (v.open ? " · open" : "") + (v.relaxed ? " · relaxed" : "");
+}
+
+function dialogOpen() { return !!document.querySelector("dialog[open]"); }
+
+// ---------- messages ----------
+
+let toastTimer = 0;
+function announce(text) {
+  const live = $("#live");
+  live.textContent = "";
+  // A fresh text node after a tick makes screen readers repeat equal messages.
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+function toast(text, kind = "info", ms = 4500) {
+  const t = $("#toast");
+  t.className = kind;
+  t.querySelector(".msg").textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, ms);
+}
+
+function info(text, { quiet = false } = {}) {
+  if (!quiet) toast(text, "info");
+  announce(text);
+}
+
+// refuse reports an illegal move: a message box when verbose, else a short sound.
+function refuse(text) {
+  document.body.dataset.lastError = text;
+  if (S.settings.verbose) {
+    toast(text, "error", 6000);
+  } else {
+    beep();
+  }
+  announce(text);
+}
+
+function failure(e) {
+  const text = e instanceof ApiError ? e.message : String(e && e.message || e);
+  document.body.dataset.lastError = text;
+  toast(text, "error", 7000);
+  announce(text);
+}
+
+// ---------- layout ----------
+
+const geom = { cw: 80, ch: 112, tw: 64, th: 90, gap: 8 };
+
+function layout() {
+  const W = document.documentElement.clientWidth;
+  const H = window.innerHeight;
+  const gap = Math.round(Math.min(12, Math.max(3, W * 0.008)));
+  const pad = W < 600 ? 8 : 24;
+  let cw = Math.floor((W - pad - 9 * gap) / 10);
+  cw = Math.max(24, Math.min(cw, 110, Math.floor(H * 0.125)));
+  const ch = Math.round(cw * 1.4);
+  const tw = cw < 60 ? cw : Math.round(cw * 0.8);
+  const th = Math.round(tw * 1.4);
+  Object.assign(geom, { cw, ch, tw, th, gap, small: cw < 64 });
+  setSmallCards(geom.small);
+  const r = document.documentElement.style;
+  r.setProperty("--cw", cw + "px");
+  r.setProperty("--ch", ch + "px");
+  r.setProperty("--tw", tw + "px");
+  r.setProperty("--th", th + "px");
+  r.setProperty("--gap", gap + "px");
+}
+
+// pileOffsets returns the vertical step for face-down and face-up cards:
+// generous while the pile fits, tighter as it grows.
+function pileOffsets(down, up, avail) {
+  const ch = geom.ch;
+  // the index strip must show: it is taller on the big-index small faces
+  const strip = geom.small ? 0.34 : 0.25;
+  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : strip + 0.04);
+  const need = down * d + Math.max(0, up - 1) * u + ch;
+  if (need <= avail) return [d, u];
+  const room = Math.max(0, avail - ch);
+  d = Math.max(ch * 0.05, Math.min(d, room * 0.25 / Math.max(1, down)));
+  if (up > 1) u = Math.max(ch * (strip - 0.05), (room - down * d) / (up - 1));
+  return [d, u];
+}
+
+// ---------- rendering ----------
+
+function render({ anim = null } = {}) {
+  const v = S.view;
+  if (!v) return;
+  const before = anim && S.settings.animations ? snapshot() : null;
+  renderStatus();
+  renderStock();
+  renderCompleted();
+  renderTableau();
+  renderButtons();
+  if (before) animate(before, anim);
+  maybeEnd();
+}
+
+function renderStatus() {
+  const v = S.view;
+  $("#st-deal").textContent = v.deal ? `Deal #${v.deal}` : "Custom deal";
+  $("#st-kind").textContent = variantLabel(v);
+  $("#st-score").textContent = v.score;
+  $("#st-moves").textContent = v.moves;
+  const sc = $("#st-score").parentElement;
+  sc.title = v.breakdown.cheated ? "Cheating detected: the score is halved" :
+    v.breakdown.stopped ? "Scoring has stopped (undo, restart or load in Spider)" : "";
+  document.title = `${v.won ? "Won · " : ""}${v.deal ? "#" + v.deal + " · " : ""}${variantLabel(v)} · cardtable`;
+}
+
+function renderStock() {
+  const v = S.view, st = $("#stock");
+  const rows = dealsLeft(v);
+  const box = st.querySelector(".stock-cards");
+  box.replaceChildren();
+  for (let i = 0; i < rows; i++) {
+    const svg = cardSVG("");
+    svg.style.left = `${i * 2}px`;
+    box.appendChild(svg);
+  }
+  st.querySelector(".stock-count").textContent = rows;
+  st.classList.toggle("empty", rows === 0);
+  st.classList.toggle("hint-src", !!(S.hint && S.hint.stock));
+  st.setAttribute("aria-label", rows ? `Stock: ${plural(rows, "row")} left. Deal a row.` : "Stock: empty");
+  st.disabled = false;
+}
+
+function renderCompleted() {
+  const v = S.view, box = $("#completed");
+  box.replaceChildren();
+  if (!v.completed.length) {
+    const l = document.createElement("span");
+    l.className = "label";
+    l.textContent = "Completed suits";
+    box.appendChild(l);
+  }
+  v.completed.forEach((s, i) => {
+    const svg = cardSVG("K" + s);
+    svg.style.left = `${i * geom.tw * 0.42}px`;
+    svg.dataset.completed = i;
+    box.appendChild(svg);
+  });
+  box.setAttribute("aria-label", v.completed.length ?
+    `Completed suits: ${v.completed.map(suitName).join(", ")}` : "Completed suits: none yet");
+  box.classList.toggle("can-drop", !!(S.sel && isCompleteRun(S.sel.pile)));
+}
+
+function renderButtons() {
+  const v = S.view;
+  $("#btn-undo").disabled = !v.canUndo;
+  $("#btn-redo").disabled = !v.canRedo;
+  $("#btn-deal").disabled = v.stock === 0;
+  $("#btn-deal").title = v.stock ? `Deal a row (D): ${plural(dealsLeft(v), "row")} left` : "The stock is empty";
+}
+
+function pileLabel(k) {
+  const v = S.view, p = pileCards(k);
+  let s = `Pile ${k + 1}`;
+  if (p.len === 0) return s + ": empty";
+  const parts = [];
+  if (p.down) {
+    if (p.hidden.length) parts.push(`${p.down} covered: ${p.hidden.map(cardName).join(", ")}`);
+    else parts.push(`${p.down} face down`);
+  }
+  if (p.up.length) parts.push(`face up: ${p.up.map(cardName).join(", ")}`);
+  s += ": " + parts.join("; ");
+  const run = runLen(k, v);
+  if (run > 1) s += `. Run of ${run}`;
+  if (S.sel && S.sel.pile === k) s += `. Picked up ${plural(selCount(), "card")}`;
+  return s;
+}
+
+function selCount() {
+  if (!S.sel) return 0;
+  return S.sel.count || runLen(S.sel.pile);
+}
+
+function renderTableau() {
+  const v = S.view, tab = $("#tableau");
+  const top = tab.getBoundingClientRect().top + window.scrollY;
+  const avail = Math.max(geom.ch * 3, window.innerHeight - top - 24);
+  if (tab.children.length !== 10) {
+    tab.replaceChildren();
+    for (let k = 0; k < 10; k++) {
+      const el = document.createElement("div");
+      el.className = "pile";
+      el.id = `pile-${k}`;
+      el.dataset.pile = k;
+      el.setAttribute("role", "option");
+      tab.appendChild(el);
+    }
+  }
+  const selN = selCount();
+  for (let k = 0; k < 10; k++) {
+    const el = tab.children[k];
+    const p = pileCards(k);
+    const [dOff, uOff] = pileOffsets(p.down, p.up.length, avail);
+    const frag = document.createDocumentFragment();
+    let y = 0;
+    for (let i = 0; i < p.len; i++) {
+      const down = i < p.down;
+      const code = down ? (p.hidden[i] || "") : p.up[i - p.down];
+      const c = document.createElement("div");
+      c.className = "card " + (down ? "down" : "up");
+      if (down && code) c.classList.add("covered");
+      c.dataset.pile = k;
+      c.dataset.index = i;
+      if (code) c.dataset.card = code;
+      c.style.top = `${Math.round(y)}px`;
+      c.appendChild(cardSVG(code));
+      if (S.sel && S.sel.pile === k && i >= p.len - selN) c.classList.add("selected");
+      if (S.hint && S.hint.pile === k && i >= p.len - S.hint.count) c.classList.add("hint-src");
+      if (S.located.some((l) => l.pile === k && l.index === i)) c.classList.add("located");
+      frag.appendChild(c);
+      if (i < p.len - 1) y += down ? dOff : uOff;
+    }
+    el.replaceChildren(frag);
+    el.style.height = `${Math.round(y + geom.ch)}px`;
+    el.classList.toggle("empty", p.len === 0);
+    el.classList.toggle("cursor", S.cursor === k);
+    el.classList.toggle("hint-dst", !!(S.hint && S.hint.to === k));
+    el.setAttribute("aria-selected", S.sel && S.sel.pile === k ? "true" : "false");
+    el.setAttribute("aria-label", pileLabel(k));
+  }
+  tab.setAttribute("aria-activedescendant", `pile-${S.cursor}`);
+}
+
+// ---------- animation (FLIP: first, last, invert, play) ----------
+
+function snapshot() {
+  const rects = new Map();
+  document.querySelectorAll("#tableau .card").forEach((c) => {
+    rects.set(`${c.dataset.pile}:${c.dataset.index}`, c.getBoundingClientRect());
+  });
+  // Cards being dragged start from where the player let go.
+  document.querySelectorAll("#drag-layer .card").forEach((c) => {
+    rects.set(`${c.dataset.pile}:${c.dataset.index}`, c.getBoundingClientRect());
+  });
+  const stock = $("#stock").getBoundingClientRect();
+  return { rects, stock, view: S.view };
+}
+
+// sources pairs each card of the new view with where it stood before: cards
+// that stay keep their place, and cards that appear are matched to cards of the
+// same name that left another pile (a move, undo, redo or auto-move), or come
+// from the stock (a deal).
+function sources(oldV, newV) {
+  const pool = [];
+  const added = [];
+  for (let k = 0; k < 10; k++) {
+    const a = oldV.piles[k], b = newV.piles[k];
+    const ao = [...Array(a.down).fill("?"), ...a.up], bo = [...Array(b.down).fill("?"), ...b.up];
+    let i = 0;
+    while (i < ao.length && i < bo.length && ao[i] === bo[i] && ao[i] !== "?") i++;
+    if (i < ao.length && i < bo.length && ao[i] === "?" && bo[i] === "?") {
+      // face-down cards that stay face down keep their place
+      while (i < ao.length && i < bo.length && ao[i] === "?" && bo[i] === "?") i++;
+    }
+    for (let j = i; j < ao.length; j++) pool.push({ code: ao[j], key: `${k}:${j}`, used: false });
+    for (let j = i; j < bo.length; j++) added.push({ code: bo[j], key: `${k}:${j}`, pile: k, index: j });
+  }
+  const pairs = [];
+  for (const c of added) {
+    const src = pool.find((p) => !p.used && p.code === c.code && c.code !== "?");
+    if (src) { src.used = true; pairs.push({ to: c.key, from: src.key }); }
+    else pairs.push({ to: c.key, from: null, pile: c.pile });
+  }
+  return pairs;
+}
+
+function animate(before, kind) {
+  if (!before.view || !S.view) return;
+  const pairs = kind === "refused" ? [] : sources(before.view, S.view);
+  const dealt = S.view.stock < before.view.stock;
+  let order = 0;
+  for (const p of pairs) {
+    const el = document.querySelector(`#tableau .card[data-pile="${p.to.split(":")[0]}"][data-index="${p.to.split(":")[1]}"]`);
+    if (!el) continue;
+    const now = el.getBoundingClientRect();
+    let from = p.from ? before.rects.get(p.from) : null;
+    let delay = 0;
+    if (!from && dealt && !S.settings.hideAreas) { from = before.stock; delay = order++ * 35; }
+    if (!from) continue;
+    flip(el, from, now, delay);
+  }
+  if (kind === "refused") {
+    // a refused drop: the dragged cards fly back
+    document.querySelectorAll("#tableau .card").forEach((el) => {
+      const from = before.rects.get(`${el.dataset.pile}:${el.dataset.index}`);
+      if (from) flip(el, from, el.getBoundingClientRect(), 0);
+    });
+  }
+}
+
+function flip(el, from, to, delay) {
+  const dx = from.left - to.left, dy = from.top - to.top;
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+  const dist = Math.hypot(dx, dy);
+  el.style.zIndex = 50;
+  const a = el.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+    { duration: Math.min(320, 140 + dist * 0.25), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
+  );
+  a.onfinish = a.oncancel = () => { el.style.zIndex = ""; };
+}
+
+// ---------- the game on the server ----------
+
+function setGame(r, { message } = {}) {
+  const changed = r.id !== S.id;
+  S.id = r.id;
+  try {
+    sessionStorage.setItem(GAME_KEY, r.id);
+    localStorage.setItem(GAME_KEY, r.id);
+  } catch { /* storage may be off; the game still plays */ }
+  if (changed) {
+    S.sel = null; S.hint = null; S.located = []; S.endShown = "";
+    if (r.view.won || r.view.stuck) S.endShown = endKey(r.view);
+  }
+  S.view = r.view;
+  render();
+  if (message) info(message);
+}
+
+function busy(delta) {
+  S.pending += delta;
+  document.body.dataset.busy = S.pending > 0 ? "1" : "0";
+}
+
+// queue runs fn after every earlier request, so fast play keeps its order.
+function queue(fn) {
+  busy(1);
+  S.chain = S.chain.then(fn).catch(failure).finally(() => busy(-1));
+  return S.chain;
+}
+
+// send plays one command on the server and shows the result or the refusal.
+function send(cmd, { anim = "move" } = {}) {
+  return queue(async () => {
+    if (!S.id) return;
+    const before = S.view;
+    S.hint = null;
+    S.located = [];
+    try {
+      const r = await api.command(S.id, cmd);
+      S.sel = null;
+      S.view = r.view;
+      clearDrag();
+      render({ anim });
+      describe(cmd, r.move, before, r.view);
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
+        S.sel = null;
+        render({ anim: "refused" });
+        clearDrag();
+        refuse(e.message);
+        return;
+      }
+      clearDrag();
+      render();
+      if (e instanceof ApiError && e.status === 404) {
+        failure(new Error("This game is no longer on the server. Start a new game."));
+        return;
+      }
+      throw e;
+    }
+  });
+}
+
+// describe says what a command did, for the live region.
+function describe(cmd, move, a, b) {
+  const m = (move || cmd).trim().split(/\s+/);
+  let text = "";
+  if (m[0] === "move") {
+    const f = +m[1] - 1, t = +m[2] - 1;
+    const moved = b.piles[t].up.slice(a.piles[t].up.length);
+    const n = moved.length || +m[3] || 1;
+    const first = moved[0];
+    const onto = a.piles[t].up.length ? `onto ${cardName(a.piles[t].up[a.piles[t].up.length - 1])}` : "into the empty pile";
+    text = `Moved ${first ? cardName(first) : "cards"}${n > 1 ? ` and ${plural(n - 1, "card")} below it` : ""} from pile ${f + 1} to pile ${t + 1}, ${onto}.`;
+  } else if (m[0] === "deal") {
+    text = `Dealt a row. ${dealsLeft(b) ? plural(dealsLeft(b), "row") + " left" : "The stock is empty"}.`;
+  } else if (m[0] === "remove") {
+    text = `Removed a complete suit of ${suitName(b.completed[b.completed.length - 1] || "")}.`;
+  } else if (m[0] === "undo") text = "Took back a move.";
+  else if (m[0] === "redo") text = "Played the move again.";
+  else if (m[0] === "restart") text = "Restarted the deal.";
+  for (let k = 0; k < 10; k++) {
+    if (b.piles[k].down < a.piles[k].down && b.piles[k].up.length) {
+      const turned = b.piles[k].up[0];
+      text += ` Pile ${k + 1} turned up ${cardName(turned)}.`;
+    }
+  }
+  if (b.completed.length > a.completed.length && m[0] !== "remove") {
+    text += ` Removed a complete suit of ${suitName(b.completed[b.completed.length - 1])}.`;
+  }
+  if (text) announce(text);
+}
+
+async function startGame(opts) {
+  busy(1);
+  try {
+    const r = await api.newGame(opts);
+    setGame(r, { message: r.message });
+    announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
+    return true;
+  } catch (e) {
+    failure(e);
+    return false;
+  } finally {
+    busy(-1);
+  }
+}
+
+function newGameOptions(deal) {
+  const n = S.settings.newGame;
+  const o = { variant: n.variant, suits: +n.suits, open: !!n.open, relaxed: !!n.relaxed, autoRemove: !!n.autoRemove, cheat: S.settings.cheat, winnable: !!n.winnable };
+  if (deal) o.deal = String(deal);
+  return o;
+}
+
+// ---------- picking and dropping ----------
+
+function pick(k, count) {
+  const p = pileCards(k);
+  if (!p.up.length) {
+    refuse(`Pile ${k + 1} is empty: there is nothing to pick up.`);
+    return;
+  }
+  const run = runLen(k);
+  if (count > run) {
+    const code = p.up[p.up.length - count];
+    refuse(`The ${cardName(code)} cannot be picked up: only a same-suit run in order at the bottom of a pile moves together.`);
+    return;
+  }
+  S.sel = { pile: k, count };
+  S.cursor = k;
+  render();
+  const n = count || run;
+  announce(`Picked up ${n > 1 ? `${plural(n, "card")} from ${cardName(p.up[p.up.length - n])}` : cardName(p.up[p.up.length - 1])} on pile ${k + 1}. Choose a pile to put ${n > 1 ? "them" : "it"} on.`);
+}
+
+function dropOn(k) {
+  const s = S.sel;
+  if (!s) return;
+  if (s.pile === k) { cancelPick(); return; }
+  S.cursor = k;
+  send(`move ${s.pile + 1} ${k + 1}${s.count ? " " + s.count : ""}`);
+}
+
+function cancelPick(say = true) {
+  if (!S.sel) return;
+  S.sel = null;
+  render();
+  if (say) announce("Put the cards back.");
+}
+
+function countFrom(k, index) {
+  return pileCards(k).len - index;
+}
+
+// clickPile follows the Amiga help: click a pile to take its run, click
+// another to put it there; split picks from the chosen card.
+function clickPile(k, index, split) {
+  if (!S.view) return;
+  if (S.sel && S.sel.pile !== k) { dropOn(k); return; }
+  if (split && index >= 0) {
+    const p = pileCards(k);
+    if (index < p.down) { refuse("Face-down cards cannot be picked up."); return; }
+    pick(k, countFrom(k, index));
+    return;
+  }
+  if (S.sel) { cancelPick(); return; }
+  S.cursor = k;
+  pick(k, 0);
+}
+
+function removeFrom(k) { send(`remove ${k + 1}`); }
+
+function autoMove(k, count) {
+  S.sel = null;
+  if (!pileCards(k).up.length) { refuse(`Pile ${k + 1} is empty: there is nothing to move.`); render(); return; }
+  send(`auto ${k + 1}${count ? " " + count : ""}`);
+}
+
+function deal() {
+  S.sel = null;
+  send("deal");
+}
+
+// ---------- pointer: click, right-click, double-click, drag ----------
+
+let drag = null;
+let suppressClick = false;
+
+function cardAt(e) {
+  const c = e.target.closest && e.target.closest("#tableau .card");
+  return c ? { el: c, pile: +c.dataset.pile, index: +c.dataset.index } : null;
+}
+
+function onPointerDown(e) {
+  if (!e.isPrimary || e.button !== 0 || !S.view) return;
+  const c = cardAt(e);
+  if (!c || c.el.classList.contains("down")) return;
+  drag = { pile: c.pile, index: c.index, x0: e.clientX, y0: e.clientY, started: false, pointerId: e.pointerId };
+}
+
+function onPointerMove(e) {
+  const c = cardAt(e);
+  S.hover = c ? { pile: c.pile, index: c.index } : null;
+  if (!drag || e.pointerId !== drag.pointerId) return;
+  if (!drag.started) {
+    if (Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 6) return;
+    const count = countFrom(drag.pile, drag.index);
+    if (count > runLen(drag.pile)) {
+      const code = pileCards(drag.pile).up[pileCards(drag.pile).len - count - pileCards(drag.pile).down];
+      drag = null;
+      refuse(`${code ? "The " + cardName(code) : "That card"} cannot be moved: only a same-suit run in order at the bottom of a pile moves together.`);
+      return;
+    }
+    startDrag(count);
+  }
+  moveDrag(e.clientX, e.clientY);
+}
+
+function startDrag(count) {
+  drag.started = true;
+  drag.count = count;
+  S.sel = null;
+  render();
+  const layer = $("#drag-layer");
+  layer.replaceChildren();
+  drag.items = [];
+  document.querySelectorAll(`#tableau .card[data-pile="${drag.pile}"]`).forEach((el) => {
+    if (+el.dataset.index < drag.index) return;
+    const r = el.getBoundingClientRect();
+    const g = el.cloneNode(true);
+    g.classList.remove("selected", "hint-src", "located");
+    g.style.left = `${r.left}px`;
+    g.style.top = `${r.top}px`;
+    layer.appendChild(g);
+    el.classList.add("dragging-src");
+    drag.items.push({ g, left: r.left, top: r.top });
+  });
+  $("#completed").classList.toggle("can-drop", count === 13 && rankOf(pileCards(drag.pile).up[pileCards(drag.pile).up.length - 13]) === 13);
+}
+
+function moveDrag(x, y) {
+  const dx = x - drag.x0, dy = y - drag.y0;
+  for (const it of drag.items) it.g.style.transform = `translate(${dx}px, ${dy}px)`;
+  const t = dropTarget(x, y);
+  document.querySelectorAll(".drop-ok").forEach((el) => el.classList.remove("drop-ok"));
+  if (t === "completed") $("#completed").classList.add("drop-ok");
+  else if (t !== null && t !== drag.pile) $(`#pile-${t}`).classList.add("drop-ok");
+}
+
+// dropTarget finds where a drop at (x, y) lands: the completed area, or the
+// pile whose column is nearest, so a drop need not hit a card exactly.
+function dropTarget(x, y) {
+  const comp = $("#completed").getBoundingClientRect();
+  if (!S.settings.hideAreas && x >= comp.left - 10 && x <= comp.right + 10 && y >= comp.top - 10 && y <= comp.bottom + 10) return "completed";
+  const tab = $("#tableau").getBoundingClientRect();
+  if (y < tab.top - geom.ch * 0.5) return null;
+  let best = null, bestD = Infinity;
+  for (let k = 0; k < 10; k++) {
+    const r = $(`#pile-${k}`).getBoundingClientRect();
+    const d = x < r.left ? r.left - x : x > r.right ? x - r.right : 0;
+    if (d < bestD) { best = k; bestD = d; }
+  }
+  return bestD <= geom.gap + geom.cw * 0.5 ? best : null;
+}
+
+function onPointerUp(e) {
+  if (!drag || e.pointerId !== drag.pointerId) return;
+  const d = drag;
+  if (!d.started) { drag = null; return; }
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  document.querySelectorAll(".drop-ok").forEach((el) => el.classList.remove("drop-ok"));
+  $("#completed").classList.remove("can-drop");
+  const t = dropTarget(e.clientX, e.clientY);
+  if (t === "completed") {
+    send(`remove ${d.pile + 1}`);
+  } else if (t !== null && t !== d.pile) {
+    S.cursor = t;
+    send(`move ${d.pile + 1} ${t + 1} ${d.count}`);
+  } else {
+    // dropped nowhere: the cards go back
+    const before = snapshot();
+    clearDrag();
+    render();
+    if (S.settings.animations) animate(before, "refused");
+  }
+}
+
+function clearDrag() {
+  if (!drag) return;
+  drag = null;
+  $("#drag-layer").replaceChildren();
+  document.querySelectorAll(".dragging-src").forEach((el) => el.classList.remove("dragging-src"));
+}
+
+function onTableauClick(e) {
+  if (suppressClick || !S.view) return;
+  const pileEl = e.target.closest(".pile");
+  if (!pileEl) {
+    // a click on the felt between piles: the nearest column
+    const k = dropTarget(e.clientX, e.clientY);
+    if (k === null || k === "completed") { cancelPick(false); return; }
+    clickPile(k, -1, false);
+    return;
+  }
+  const c = cardAt(e);
+  clickPile(+pileEl.dataset.pile, c ? c.index : -1, e.shiftKey || e.altKey);
+}
+
+function onContextMenu(e) {
+  if (!S.view) return;
+  const pileEl = e.target.closest(".pile");
+  if (!pileEl) return;
+  e.preventDefault();
+  const k = +pileEl.dataset.pile;
+  if (S.sel && S.sel.pile !== k) { dropOn(k); return; }
+  const c = cardAt(e);
+  if (!c) return;
+  clickPile(k, c.index, true);
+}
+
+function onDoubleClick(e) {
+  if (!S.view) return;
+  const pileEl = e.target.closest(".pile");
+  if (!pileEl) return;
+  e.preventDefault();
+  const k = +pileEl.dataset.pile;
+  const c = cardAt(e);
+  S.sel = null;
+  if (c && (e.shiftKey || e.altKey) && !c.el.classList.contains("down")) {
+    autoMove(k, countFrom(k, c.index));
+  } else {
+    autoMove(k, 0);
+  }
+}
+
+// ---------- keyboard ----------
+
+function setCursor(k) {
+  S.cursor = (k + 10) % 10;
+  const tab = $("#tableau");
+  if (document.activeElement !== tab) tab.focus({ preventScroll: true });
+  render();
+  announce(pileLabel(S.cursor));
+}
+
+function enter() {
+  const k = S.cursor;
+  if (S.sel) {
+    if (S.sel.pile === k) cancelPick();
+    else dropOn(k);
+  } else {
+    pick(k, 0);
+  }
+}
+
+function splitKey() {
+  if (S.hover && !S.sel) {
+    clickPile(S.hover.pile, S.hover.index, true);
+    return;
+  }
+  if (S.hover && S.sel && S.sel.pile !== S.hover.pile) {
+    dropOn(S.hover.pile);
+    return;
+  }
+  const k = S.sel ? S.sel.pile : S.cursor;
+  const run = runLen(k);
+  if (!run) { refuse(`Pile ${k + 1} is empty: there is nothing to pick up.`); return; }
+  if (!S.sel) { pick(k, run); return; }
+  const n = (S.sel.count || run) - 1;
+  pick(k, n >= 1 ? n : run);
+}
+
+function growPick(delta) {
+  const k = S.sel ? S.sel.pile : S.cursor;
+  const run = runLen(k);
+  if (!run) return;
+  const cur = S.sel ? (S.sel.count || run) : 0;
+  const n = Math.max(1, Math.min(run, cur + delta));
+  pick(k, n);
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (dialogOpen()) return;
+  if (menuOpen()) { menuKey(e); return; }
+  const key = e.key;
+  const lower = key.length === 1 ? key.toLowerCase() : key;
+  if (e.ctrlKey || e.metaKey) {
+    if (lower === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
+    else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); redo(); }
+    return;
+  }
+  if (e.altKey) return;
+  if (t && t.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
+  let handled = true;
+  if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
+  else if (key === "ArrowLeft") setCursor(S.cursor - 1);
+  else if (key === "ArrowRight") setCursor(S.cursor + 1);
+  else if (key === "Home") setCursor(0);
+  else if (key === "End") setCursor(9);
+  else if (key === "ArrowUp") growPick(1);
+  else if (key === "ArrowDown") growPick(-1);
+  else if (key === "Enter" || key === " ") enter();
+  else if (key === "Escape") cancelPick();
+  else if (lower === "t") splitKey();
+  else if (lower === "a") autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0);
+  else if (lower === "x") removeFrom(S.cursor);
+  else if (lower === "d") deal();
+  else if (lower === "u") undo();
+  else if (lower === "y") redo();
+  else if (lower === "h") hint();
+  else if (lower === "n") openNew();
+  else if (lower === "r") restart();
+  else if (lower === "c") speakColumn(S.cursor);
+  else if (lower === "l") openLocate();
+  else if (lower === "s") speakStatus();
+  else if (key === "?") openDialog("#dlg-keys");
+  else handled = false;
+  if (handled) e.preventDefault();
+}
+
+function speakStatus() {
+  const v = S.view;
+  const text = `${v.deal ? "Deal " + v.deal : "Custom deal"}, ${variantLabel(v)}. Score ${v.score}, ${plural(v.moves, "move")}. ` +
+    `${dealsLeft(v) ? plural(dealsLeft(v), "row") + " left to deal" : "Stock empty"}. ${v.completed.length ? plural(v.completed.length, "suit") + " completed" : "No suits completed"}.`;
+  info(text, { quiet: true });
+}
+
+// ---------- commands from buttons and menus ----------
+
+function undo() { S.sel = null; send("undo", { anim: "undo" }); }
+function redo() { S.sel = null; send("redo"); }
+
+async function restart() {
+  const v = S.view;
+  if (!v) return;
+  if (v.moves > 0 && !v.won) {
+    const spider = v.variant === "spider";
+    const ok = await confirmBox("Restart this deal?",
+      `Every move of this game is taken back${spider ? " and scoring stops, as with undo" : v.cheat !== "none" ? "; with cheat detection on this counts as undoing them" : ""}.`, "Restart");
+    if (!ok) return;
+  }
+  S.sel = null;
+  await send("restart");
+}
+
+function hint() {
+  return queue(async () => {
+    if (!S.id) return;
+    let r;
+    try {
+      r = await api.hint(S.id);
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 501)) {
+        info(e.status === 501 ? e.message : "Hints are not available on this server yet.");
+        return;
+      }
+      throw e;
+    }
+    S.hint = parseHint(r.move || "");
+    render();
+    const text = r.text || (r.move ? `Try: ${r.move}` : "No move to suggest.");
+    info(text);
+    const at = S.hint;
+    setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
+  });
+}
+
+function parseHint(move) {
+  const m = move.trim().split(/\s+/);
+  if (m[0] === "move") {
+    const f = +m[1] - 1, t = +m[2] - 1;
+    const n = +m[3] || runLen(f);
+    return { pile: f, count: n, to: t };
+  }
+  if (m[0] === "remove") return { pile: +m[1] - 1, count: 13, to: null };
+  if (m[0] === "auto") return { pile: +m[1] - 1, count: +m[2] || runLen(+m[1] - 1), to: null };
+  if (m[0] === "deal") return { stock: true, pile: null, count: 0 };
+  return null;
+}
+
+function saveFile() {
+  if (!S.id) return;
+  const a = document.createElement("a");
+  a.href = api.saveURL(S.id);
+  a.download = `spider-${S.view.deal || "custom"}-${S.view.moves}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  info("Saving the game to a file.");
+}
+
+function loadFile(file) {
+  if (!file) return;
+  return queue(async () => {
+    const text = await file.text();
+    try {
+      const r = await api.load(text);
+      setGame(r);
+      info(`Loaded ${file.name}: ${r.view.deal ? "deal #" + r.view.deal : "custom deal"}, ${plural(r.view.moves, "move")} played.`);
+    } catch (e) {
+      failure(new Error(`Could not load ${file.name}: ${e.message}`));
+    }
+  });
+}
+
+// ---------- dialogs ----------
+
+function openDialog(sel) {
+  closeMenus();
+  const d = $(sel);
+  if (!d.open) d.showModal();
+  return d;
+}
+
+function confirmBox(title, text, yes = "OK") {
+  const d = $("#dlg-confirm");
+  $("#dlg-confirm-title").textContent = title;
+  $("#confirm-text").textContent = text;
+  $("#confirm-yes").textContent = yes;
+  d.returnValue = "";
+  openDialog("#dlg-confirm");
+  return new Promise((resolve) => {
+    d.addEventListener("close", () => resolve(d.returnValue === "yes"), { once: true });
+  });
+}
+
+function openNew() {
+  const f = $("#form-new");
+  const n = S.settings.newGame;
+  f.deal.value = "";
+  f.variant.value = n.variant;
+  f.suits.value = String(n.suits);
+  f.open.checked = !!n.open;
+  f.relaxed.checked = !!n.relaxed;
+  f.autoRemove.checked = !!n.autoRemove;
+  f.winnable.checked = !!n.winnable;
+  f.cheat.value = S.settings.cheat;
+  openDialog("#dlg-new");
+  f.deal.focus();
+}
+
+async function submitNew(e) {
+  e.preventDefault();
+  const f = $("#form-new");
+  const deal = f.deal.value.trim().replace(/^#/, "");
+  if (deal && !/^[0-9]+$/.test(deal)) {
+    f.deal.setCustomValidity("A deal number is a whole number from 1 up.");
+    f.deal.reportValidity();
+    return;
+  }
+  f.deal.setCustomValidity("");
+  S.settings.newGame = {
+    variant: f.variant.value, suits: +f.suits.value, open: f.open.checked, relaxed: f.relaxed.checked,
+    autoRemove: f.autoRemove.checked, winnable: f.winnable.checked,
+  };
+  S.settings.cheat = f.cheat.value;
+  saveSettings();
+  if (await startGame(newGameOptions(deal))) $("#dlg-new").close();
+}
+
+async function openSaves() {
+  openDialog("#dlg-saves");
+  const name = $("#save-name");
+  if (!name.value && S.view) name.value = `${S.view.variant} ${S.view.deal || "custom"}`;
+  await refreshSaves();
+}
+
+async function refreshSaves() {
+  const box = $("#saves-list");
+  try {
+    const r = await api.saves();
+    const saves = r.saves || [];
+    if (!saves.length) { box.innerHTML = `<p class="help">No saved games yet.</p>`; return; }
+    const t = document.createElement("table");
+    t.innerHTML = `<thead><tr><th>Name</th><th>Game</th><th>Moves</th><th>Score</th><th>Saved</th><th></th></tr></thead>`;
+    const tb = document.createElement("tbody");
+    for (const s of saves) {
+      const tr = document.createElement("tr");
+      const when = s.updated ? new Date(s.updated) : null;
+      const cells = [s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
+        when && !isNaN(when) ? when.toLocaleString() : ""];
+      for (const c of cells) {
+        const td = document.createElement("td");
+        td.textContent = c;
+        tr.appendChild(td);
+      }
+      const acts = document.createElement("td");
+      acts.className = "acts";
+      const open = document.createElement("button");
+      open.type = "button";
+      open.textContent = "Open";
+      open.setAttribute("aria-label", `Open ${s.name}`);
+      open.addEventListener("click", () => openSave(s.name));
+      const del = document.createElement("button");
+      del.type = "button";
+      del.textContent = "Delete";
+      del.setAttribute("aria-label", `Delete ${s.name}`);
+      del.addEventListener("click", async () => {
+        try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
+        refreshSaves();
+      });
+      acts.append(open, " ", del);
+      tr.appendChild(acts);
+      tb.appendChild(tr);
+    }
+    t.appendChild(tb);
+    box.replaceChildren(t);
+  } catch (e) {
+    box.textContent = `Saved games are not available: ${e.message}`;
+  }
+}
+
+async function openSave(name) {
+  await queue(async () => {
+    const r = await api.openSave(name);
+    setGame(r);
+    $("#dlg-saves").close();
+    info(`Opened ${name}.`);
+  });
+}
+
+async function submitSave(e) {
+  e.preventDefault();
+  const name = $("#save-name").value.trim();
+  if (!name || !S.id) return;
+  try {
+    await api.putSave(name, S.id);
+    info(`Saved as “${name}”.`);
+  } catch (err) {
+    failure(err);
+  }
+  refreshSaves();
+}
+
+let statsData = null;
+
+async function openStats() {
+  openDialog("#dlg-stats");
+  const sel = $("#stats-group");
+  try {
+    statsData = (await api.stats()).groups || [];
+  } catch (e) {
+    $("#stats-numbers").innerHTML = "";
+    $("#stats-charts").textContent = `Statistics are not available: ${e.message}`;
+    return;
+  }
+  const prev = sel.value;
+  sel.replaceChildren();
+  statsData.forEach((g, i) => {
+    const o = document.createElement("option");
+    o.value = String(i);
+    o.textContent = `${g.variant === "spider" ? "Spider" : "Arachnid"}, ${plural(g.suits, "suit")}`;
+    sel.appendChild(o);
+  });
+  let idx = statsData.findIndex((g) => S.view && g.variant === S.view.variant && g.suits === S.view.suits);
+  if (prev && statsData[+prev] && sel.dataset.touched) idx = +prev;
+  if (idx < 0) idx = 0;
+  sel.value = String(idx);
+  showStats();
+}
+
+function showStats() {
+  const g = statsData && statsData[+$("#stats-group").value];
+  const nums = $("#stats-numbers"), charts = $("#stats-charts");
+  if (!g) {
+    nums.innerHTML = "";
+    charts.innerHTML = `<p class="help">No games recorded yet. Finish or leave a game and it counts here.</p>`;
+    return;
+  }
+  const rate = g.winRate != null ? g.winRate : (g.played ? g.won / g.played : 0);
+  const pct = rate <= 1 ? Math.round(rate * 1000) / 10 : Math.round(rate * 10) / 10;
+  const items = [["Played", g.played], ["Won", g.won], ["Win rate", `${pct}%`], ["Current streak", g.currentStreak],
+    ["Longest streak", g.longestStreak], ["Best score", g.bestScore]];
+  nums.replaceChildren(...items.map(([k, v]) => {
+    const d = document.createElement("div");
+    d.innerHTML = `<dt></dt><dd></dd>`;
+    d.firstChild.textContent = k;
+    d.lastChild.textContent = v ?? "–";
+    d.dataset.stat = k.toLowerCase().replace(/ /g, "-");
+    return d;
+  }));
+  const hist = g.history || [];
+  charts.innerHTML = `<p class="chart-title">Score of each game</p>${scoreChart(hist)}<p class="chart-title">Win rate over time</p>${winRateChart(hist)}`;
+}
+
+function openColumn(k = S.cursor) {
+  openDialog("#dlg-column");
+  const box = $("#column-piles");
+  if (!box.children.length) {
+    for (let i = 0; i < 10; i++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = String(i + 1);
+      b.setAttribute("aria-label", `Pile ${i + 1}`);
+      b.addEventListener("click", () => showColumn(i));
+      box.appendChild(b);
+    }
+  }
+  showColumn(k);
+}
+
+async function showColumn(k) {
+  [...$("#column-piles").children].forEach((b, i) => b.setAttribute("aria-pressed", i === k ? "true" : "false"));
+  const text = $("#column-text"), cards = $("#column-cards");
+  try {
+    const r = await api.column(S.id, k + 1);
+    const cs = r.cards || [];
+    const down = S.view.piles[k].down;
+    text.textContent = `Pile ${k + 1}${down && !S.view.open ? ` (${down} face down)` : ""}: ${cs.length ? cs.map(cardName).join(", ") : "no visible cards"}.`;
+    cards.replaceChildren(...cs.map((c) => { const s = cardSVG(c); s.setAttribute("role", "img"); s.setAttribute("aria-label", cardName(c)); return s; }));
+  } catch (e) {
+    text.textContent = e.message;
+    cards.replaceChildren();
+  }
+}
+
+async function speakColumn(k) {
+  try {
+    const r = await api.column(S.id, k + 1);
+    const cs = r.cards || [];
+    info(`Pile ${k + 1}: ${cs.length ? cs.map(cardName).join(", ") : "no visible cards"}.`, { quiet: true });
+  } catch (e) {
+    failure(e);
+  }
+}
+
+function openLocate() {
+  openDialog("#dlg-locate");
+  $("#locate-text").textContent = "";
+  $("#locate-card").select();
+}
+
+function parseCardName(text) {
+  const c = parseCard(text);
+  if (c) return c;
+  const m = String(text).toLowerCase().match(/^\s*(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|[2-9]|10)\s+(?:of\s+)?(clubs?|diamonds?|hearts?|spades?)\s*$/);
+  if (!m) return "";
+  const ranks = { ace: "A", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9", ten: "T", jack: "J", queen: "Q", king: "K", 10: "T" };
+  return (ranks[m[1]] || m[1]) + m[2][0].toUpperCase();
+}
+
+async function submitLocate(e) {
+  e.preventDefault();
+  const raw = $("#locate-card").value;
+  const code = parseCardName(raw);
+  const out = $("#locate-text");
+  if (!code) { out.textContent = `“${raw}” is not a card: try QH, 10S or queen of hearts.`; return; }
+  try {
+    const r = await api.locate(S.id, code);
+    const locs = r.locations || [];
+    S.located = locs.map((l) => ({ pile: l.pile - 1, index: l.index }));
+    render();
+    const where = locs.map((l) => `pile ${l.pile} (card ${l.index + 1} of ${pileCards(l.pile - 1).len})`);
+    let text = locs.length ? `${cap(cardName(code))}: ${where.join(" and ")}.` : `No ${cardName(code)} is visible.`;
+    if (r.completed) text += ` ${r.completed} in a completed suit.`;
+    out.textContent = text;
+    announce(text);
+    const at = S.located;
+    setTimeout(() => { if (S.located === at) { S.located = []; render(); } }, 6000);
+  } catch (err) {
+    out.textContent = err.message;
+  }
+}
+
+function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+function openCheat() {
+  const f = $("#form-cheat");
+  f.cheat.value = S.settings.cheat;
+  $("#cheat-current").textContent = S.view ? `This game: ${S.view.variant === "spider" ? "Spider scoring stops at the first undo instead" : { none: "no detection", newcards: "new cards only", full: "full detection" }[S.view.cheat] || S.view.cheat}${S.view.breakdown.cheated ? " (cheating detected: the score is halved)" : ""}.` : "";
+  openDialog("#dlg-cheat");
+}
+
+// ---------- end of game ----------
+
+function endKey(v) { return `${S.id}:${v.moves}:${v.won}:${v.stuck}:${v.completed.length}`; }
+
+function maybeEnd() {
+  const v = S.view;
+  if (!v || !(v.won || v.stuck)) return;
+  const key = endKey(v);
+  if (S.endShown === key) return;
+  S.endShown = key;
+  setTimeout(() => showEnd(v), S.settings.animations ? 380 : 0);
+}
+
+function showEnd(v) {
+  if (v !== S.view) return;
+  $("#dlg-end-title").textContent = v.won ? "You won!" : "No moves left";
+  const b = v.breakdown;
+  $("#end-text").textContent = v.won ?
+    `Deal ${v.deal ? "#" + v.deal : "(custom)"} is solved in ${plural(v.moves, "move")}.` :
+    "No move is left that changes anything, and the stock is empty. Undo to try another way, or start again.";
+  const rows = [
+    ["Cards turned up (10 each)", b.turned],
+    ["Piles with no face-down cards (15 each)", b.columns],
+    ["Same-suit builds (2 each)", b.builds],
+    ["Complete suits (50 each)", b.complete],
+  ];
+  if (b.standingWin) rows.push(["Suits left standing beyond three (2 each)", b.standingWin]);
+  rows.push(["Total", b.total]);
+  if (b.cheated) rows.push(["Cheating detected: halved", b.counted]);
+  if (b.stopped) rows.push(["Scoring stopped at (undo, restart or load)", b.counted]);
+  if (b.cheated || b.stopped) rows.push(["Score", b.counted]);
+  const t = $("#end-breakdown");
+  t.replaceChildren(...rows.map(([k, val], i) => {
+    const tr = document.createElement("tr");
+    if (k === "Total" || i === rows.length - 1) tr.className = "total";
+    tr.innerHTML = "<td></td><td></td>";
+    tr.firstChild.textContent = k;
+    tr.lastChild.textContent = val;
+    return tr;
+  }));
+  $('#end-buttons [data-end="undo"]').hidden = v.won || !v.canUndo;
+  openDialog("#dlg-end");
+  announce(`${v.won ? "You won" : "No moves left"}. Score ${v.score}.`);
+}
+
+function onEndButton(act) {
+  $("#dlg-end").close();
+  if (act === "undo") undo();
+  else if (act === "restart") { S.sel = null; send("restart"); }
+  else if (act === "stats") openStats();
+  else if (act === "new") openNew();
+}
+
+// ---------- menus ----------
+
+function menuOpen() { return document.querySelector('[role="menu"]:not([hidden])'); }
+
+function closeMenus() {
+  document.querySelectorAll('[role="menu"]').forEach((m) => { m.hidden = true; });
+  document.querySelectorAll("[aria-haspopup]").forEach((b) => b.setAttribute("aria-expanded", "false"));
+}
+
+function toggleMenu(btn) {
+  const m = document.getElementById(btn.getAttribute("aria-controls"));
+  const open = m.hidden;
+  closeMenus();
+  if (open) {
+    m.hidden = false;
+    btn.setAttribute("aria-expanded", "true");
+    m.querySelector("button").focus();
+  }
+}
+
+function menuKey(e) {
+  const m = menuOpen();
+  const items = [...m.querySelectorAll("button")];
+  const i = items.indexOf(document.activeElement);
+  if (e.key === "Escape") {
+    e.preventDefault();
+    closeMenus();
+    document.querySelector(`[aria-controls="${m.id}"]`).focus();
+  } else if (e.key === "ArrowDown") { e.preventDefault(); items[(i + 1) % items.length].focus(); }
+  else if (e.key === "ArrowUp") { e.preventDefault(); items[(i - 1 + items.length) % items.length].focus(); }
+  else if (e.key === "Home") { e.preventDefault(); items[0].focus(); }
+  else if (e.key === "End") { e.preventDefault(); items[items.length - 1].focus(); }
+  else if (e.key === "Tab") closeMenus();
+}
+
+function menuAction(act) {
+  closeMenus();
+  switch (act) {
+    case "new": openNew(); break;
+    case "restart": restart(); break;
+    case "save-file": saveFile(); break;
+    case "load-file": $("#file-input").value = ""; $("#file-input").click(); break;
+    case "saves": openSaves(); break;
+    case "stats": openStats(); break;
+    case "keys": openDialog("#dlg-keys"); break;
+    case "column": openColumn(); break;
+    case "locate": openLocate(); break;
+    case "cheat": openCheat(); break;
+  }
+}
+
+// ---------- settings ----------
+
+function applySettings() {
+  const s = S.settings;
+  document.body.classList.toggle("hide-areas", !!s.hideAreas);
+  document.documentElement.classList.toggle("four-color", !!s.fourColor);
+  document.querySelectorAll("[data-set]").forEach((b) => b.setAttribute("aria-checked", s[b.dataset.set] ? "true" : "false"));
+}
+
+function mergeSettings(src) {
+  const out = structuredClone(DEFAULTS);
+  if (!src || typeof src !== "object") return out;
+  for (const k of Object.keys(DEFAULTS)) {
+    if (k === "newGame") Object.assign(out.newGame, typeof src.newGame === "object" ? src.newGame : {});
+    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k]) out[k] = src[k];
+  }
+  return out;
+}
+
+async function loadSettings() {
+  let s = null;
+  try {
+    s = await api.settings();
+  } catch { /* the server keeps none: fall back */ }
+  if (!s || !Object.keys(s).length) {
+    try { s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch { s = null; }
+  }
+  S.settings = mergeSettings(s);
+}
+
+function saveSettings() {
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* private mode */ }
+  api.putSettings(S.settings).catch(() => { /* localStorage keeps them */ });
+}
+
+function toggleSetting(name) {
+  S.settings[name] = !S.settings[name];
+  applySettings();
+  saveSettings();
+  layout();
+  render();
+  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits" };
+  info(`${labels[name]} ${name === "hideAreas" ? (S.settings[name] ? "" : "shown") : S.settings[name] ? "on" : "off"}`.replace(/hidden $/, "hidden") + ".");
+}
+
+// ---------- start ----------
+
+function bind() {
+  const tab = $("#tableau");
+  tab.addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove);
+  document.addEventListener("pointerup", onPointerUp);
+  document.addEventListener("pointercancel", () => { if (drag) { clearDrag(); render(); } });
+  tab.addEventListener("click", onTableauClick);
+  tab.addEventListener("contextmenu", onContextMenu);
+  tab.addEventListener("dblclick", onDoubleClick);
+  tab.addEventListener("focus", () => render());
+  document.addEventListener("keydown", onKey);
+  $("#stock").addEventListener("click", () => { if (S.view) deal(); });
+  $("#completed").addEventListener("click", () => {
+    if (S.sel) { const k = S.sel.pile; S.sel = null; removeFrom(k); }
+    else info("Pick up a complete suit, king to ace, then click here (or drag it here) to remove it.");
+  });
+  $("#btn-new").addEventListener("click", openNew);
+  $("#btn-restart").addEventListener("click", restart);
+  $("#btn-undo").addEventListener("click", undo);
+  $("#btn-redo").addEventListener("click", redo);
+  $("#btn-hint").addEventListener("click", hint);
+  $("#btn-deal").addEventListener("click", deal);
+  document.querySelectorAll("[aria-haspopup]").forEach((b) => b.addEventListener("click", (e) => { e.stopPropagation(); toggleMenu(b); }));
+  document.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => menuAction(b.dataset.act)));
+  document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
+  document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
+  document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
+  document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
+  $("#form-new").addEventListener("submit", submitNew);
+  $("#form-save").addEventListener("submit", submitSave);
+  $("#form-locate").addEventListener("submit", submitLocate);
+  $("#form-cheat").addEventListener("submit", () => {
+    S.settings.cheat = $("#form-cheat").cheat.value;
+    saveSettings();
+    info(`Cheat detection for new games: ${S.settings.cheat}.`);
+  });
+  $("#stats-group").addEventListener("change", () => { $("#stats-group").dataset.touched = "1"; showStats(); });
+  $("#file-input").addEventListener("change", (e) => loadFile(e.target.files[0]));
+  $("#toast .close").addEventListener("click", () => { $("#toast").hidden = true; });
+  let resizeTimer = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { layout(); render(); }, 60);
+  });
+  document.addEventListener("visibilitychange", () => {
+    // another tab may have played this game: show the server's state
+    if (document.visibilityState === "visible" && S.id) refresh();
+  });
+}
+
+function refresh() {
+  return queue(async () => {
+    try {
+      const r = await api.game(S.id);
+      S.view = r.view;
+      render();
+    } catch { /* keep what is shown */ }
+  });
+}
+
+async function main() {
+  installSprite();
+  layout();
+  bind();
+  busy(1);
+  try {
+    await loadSettings();
+    applySettings();
+    const params = new URLSearchParams(location.search);
+    if (params.get("deal") || params.get("new") !== null) {
+      const n = S.settings.newGame;
+      for (const k of ["variant", "suits", "cheat"]) if (params.get(k)) (k === "cheat" ? S.settings : n)[k] = k === "suits" ? +params.get(k) : params.get(k);
+      history.replaceState(null, "", location.pathname);
+      await startGame(newGameOptions(params.get("deal") || ""));
+      return;
+    }
+    let id = null;
+    try { id = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { id = null; }
+    if (id) {
+      try {
+        const r = await api.game(id);
+        setGame(r);
+        return;
+      } catch { /* gone: start a new one */ }
+    }
+    await startGame(newGameOptions(""));
+  } finally {
+    busy(-1);
+    document.body.dataset.ready = "1";
+  }
+}
+
+main();

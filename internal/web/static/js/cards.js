@@ -1,0 +1,158 @@
+// Cards drawn as SVG: one <symbol> per card face and one for the back, built
+// once into a hidden sprite; every card on the table is a small <svg> that
+// <use>s its symbol, so cards stay crisp at any size and the DOM stays light.
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+export const RANKS = "A23456789TJQK";
+export const SUITS = "CDHS";
+const RANK_NAMES = ["ace", "two", "three", "four", "five", "six", "seven",
+  "eight", "nine", "ten", "jack", "queen", "king"];
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_LABEL = { T: "10" };
+
+// Suit shapes in a 100x100 box.
+const SUIT_SHAPES = {
+  H: `<path d="M50 90C22 68 4 50 4 30 4 15 16 4 30 4c9 0 16 5 20 13 4-8 11-13 20-13 14 0 26 11 26 26 0 20-18 38-46 60z"/>`,
+  D: `<path d="M50 2 88 50 50 98 12 50z"/>`,
+  S: `<path d="M50 3C62 24 94 40 94 63c0 14-11 24-24 24-8 0-15-4-18-9 1 8 4 14 10 20H38c6-6 9-12 10-20-3 5-10 9-18 9C17 87 6 77 6 63 6 40 38 24 50 3z"/>`,
+  C: `<circle cx="50" cy="27" r="21"/><circle cx="26" cy="60" r="21"/><circle cx="74" cy="60" r="21"/><path d="M44 40h12v20H44z"/><path d="M48 58c0 16-3 29-10 40h24c-7-11-10-24-10-40z"/>`,
+};
+
+// Pip positions for 2-10: column (0 left, 1 middle, 2 right) and row 0..1.
+const PIPS = {
+  2: [[1, 0], [1, 1]],
+  3: [[1, 0], [1, .5], [1, 1]],
+  4: [[0, 0], [2, 0], [0, 1], [2, 1]],
+  5: [[0, 0], [2, 0], [1, .5], [0, 1], [2, 1]],
+  6: [[0, 0], [2, 0], [0, .5], [2, .5], [0, 1], [2, 1]],
+  7: [[0, 0], [2, 0], [1, .25], [0, .5], [2, .5], [0, 1], [2, 1]],
+  8: [[0, 0], [2, 0], [1, .25], [0, .5], [2, .5], [1, .75], [0, 1], [2, 1]],
+  9: [[0, 0], [2, 0], [0, 1 / 3], [2, 1 / 3], [1, .5], [0, 2 / 3], [2, 2 / 3], [0, 1], [2, 1]],
+  10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
+};
+
+export function rankOf(code) { return RANKS.indexOf(code[0]) + 1; }
+export function suitOf(code) { return code[1]; }
+export function isRed(code) { return code[1] === "H" || code[1] === "D"; }
+
+// cardName is the spoken name, as card.Card.Name gives it: "queen of hearts".
+export function cardName(code) {
+  const r = rankOf(code);
+  if (r < 1 || !SUIT_NAMES[code[1]]) return code;
+  return `${RANK_NAMES[r - 1]} of ${SUIT_NAMES[code[1]]}`;
+}
+export function suitName(s) { return SUIT_NAMES[s] || s; }
+
+// parseCard reads "QH", "10h", "hq" (either order, any case) into "QH", or
+// returns "" when it is not a card.
+export function parseCard(text) {
+  let t = String(text).trim().toUpperCase().replace("10", "T");
+  if (t.length !== 2) return "";
+  if (SUITS.includes(t[0]) && RANKS.includes(t[1])) t = t[1] + t[0];
+  if (!RANKS.includes(t[0]) || !SUITS.includes(t[1])) return "";
+  return t;
+}
+
+function pip(s, cx, cy, size, flip) {
+  const x = cx - size / 2, y = cy - size / 2;
+  const rot = flip ? ` transform="rotate(180 ${cx} ${cy})"` : "";
+  return `<use href="#suit-${s}" x="${x}" y="${y}" width="${size}" height="${size}"${rot}/>`;
+}
+
+// smallFaceSVG is the face for small cards (phones): a big index, which is
+// all that shows when cards overlap, and one big suit.
+function smallFaceSVG(code) {
+  const r = rankOf(code), s = suitOf(code);
+  const label = RANK_LABEL[code[0]] || code[0];
+  const fill = `var(--suit-${s})`;
+  let out = `<rect x="3" y="3" width="194" height="274" rx="18" style="fill:var(--card-face);stroke:var(--card-edge);stroke-width:5"/>`;
+  out += `<g style="fill:${fill}">`;
+  out += `<text x="${label.length > 1 ? 4 : 12}" y="88" font-size="${label.length > 1 ? 92 : 100}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
+  out += pip(s, 156, 52, 72, false);
+  if (r > 10) {
+    out += `<rect x="34" y="124" width="132" height="132" rx="12" style="fill:var(--court);stroke:${fill};stroke-width:5"/>`;
+    out += pip(s, 100, 190, 96, false);
+  } else {
+    out += pip(s, 100, 190, 120, false);
+  }
+  return out + `</g>`;
+}
+
+// faceSVG is the inside of a 200x280 card face.
+function faceSVG(code) {
+  const r = rankOf(code), s = suitOf(code);
+  const label = RANK_LABEL[code[0]] || code[0];
+  const fill = `var(--suit-${s})`;
+  let out = `<rect x="2" y="2" width="196" height="276" rx="16" style="fill:var(--card-face);stroke:var(--card-edge);stroke-width:3"/>`;
+  out += `<g style="fill:${fill}">`;
+  // The index strip stays visible when cards overlap: rank left, suit right.
+  const fs = label.length > 1 ? 62 : 68;
+  out += `<text x="12" y="62" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-6"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
+  out += pip(s, 160, 38, 56, false);
+  if (r === 1) {
+    out += pip(s, 100, 175, 120, false);
+  } else if (r <= 10) {
+    const xs = [60, 100, 140], y0 = 112, y1 = 244;
+    for (const [c, f] of PIPS[r]) out += pip(s, xs[c], y0 + f * (y1 - y0), 40, f > .5);
+  } else {
+    out += `<rect x="30" y="92" width="140" height="170" rx="10" style="fill:var(--court);stroke:${fill};stroke-width:3"/>`;
+    out += `<text x="100" y="210" font-size="104" font-weight="700" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif">${code[0]}</text>`;
+    out += pip(s, 56, 122, 30, false) + pip(s, 144, 232, 30, true);
+  }
+  out += `</g>`;
+  return out;
+}
+
+function backSVG() {
+  return `<rect x="2" y="2" width="196" height="276" rx="16" style="fill:var(--back-edge);stroke:var(--card-edge);stroke-width:3"/>` +
+    `<rect x="14" y="14" width="172" height="252" rx="8" style="fill:url(#back-pattern);stroke:var(--back-b);stroke-width:3"/>`;
+}
+
+// installSprite adds the hidden SVG holding every symbol to the document.
+export function installSprite(doc = document) {
+  if (doc.getElementById("card-sprite")) return;
+  let defs = `<pattern id="back-pattern" width="24" height="24" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
+    `<rect width="24" height="24" style="fill:var(--back-a)"/><rect width="12" height="12" style="fill:var(--back-b)"/><rect x="12" y="12" width="12" height="12" style="fill:var(--back-b)"/></pattern>`;
+  for (const s of SUITS) defs += `<symbol id="suit-${s}" viewBox="0 0 100 100">${SUIT_SHAPES[s]}</symbol>`;
+  for (const s of SUITS) {
+    for (const r of RANKS) {
+      defs += `<symbol id="card-${r}${s}" viewBox="0 0 200 280">${faceSVG(r + s)}</symbol>`;
+      defs += `<symbol id="cardsm-${r}${s}" viewBox="0 0 200 280">${smallFaceSVG(r + s)}</symbol>`;
+    }
+  }
+  defs += `<symbol id="card-back" viewBox="0 0 200 280">${backSVG()}</symbol>`;
+  const div = doc.createElement("div");
+  div.innerHTML = `<svg id="card-sprite" xmlns="${SVGNS}" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>${defs}</defs></svg>`;
+  doc.body.prepend(div.firstChild);
+}
+
+let small = false;
+
+// setSmallCards chooses the big-index faces, for cards too small for pips.
+export function setSmallCards(on) { small = !!on; }
+
+// cardSVG returns an <svg> element showing code ("KS") or the back ("").
+export function cardSVG(code, doc = document) {
+  const svg = doc.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", "0 0 200 280");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const use = doc.createElementNS(SVGNS, "use");
+  use.setAttribute("href", code ? `#${small ? "cardsm" : "card"}-${code}` : "#card-back");
+  svg.appendChild(use);
+  return svg;
+}
+
+// suitIcon returns a small inline SVG of a suit symbol.
+export function suitIcon(s, doc = document) {
+  const svg = doc.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "suit-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.style.fill = `var(--suit-${s})`;
+  const use = doc.createElementNS(SVGNS, "use");
+  use.setAttribute("href", `#suit-${s}`);
+  svg.appendChild(use);
+  return svg;
+}
