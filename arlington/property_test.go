@@ -54,6 +54,13 @@ func TestRandomGamesProperties(t *testing.T) {
 					if err := s.CheckCards(); err != nil {
 						t.Fatalf("seed %d move %d (%d %v): %v", seed, steps, seat, a, err)
 					}
+					for seat := range players {
+						for _, set := range s.Table(seat) {
+							if !Legal(set) {
+								t.Fatalf("seed %d move %d: illegal set %v on seat %d's table", seed, steps, set, seat)
+							}
+						}
+					}
 					if err := s.CheckViews(); err != nil {
 						t.Fatalf("seed %d move %d: %v", seed, steps, err)
 					}

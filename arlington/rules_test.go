@@ -412,3 +412,14 @@ func TestCutForDealer(t *testing.T) {
 		t.Fatal("no cut with a joker in 300 seeds: the joker case is not exercised")
 	}
 }
+
+// Decision: the S2 is an ordinary card inside a set; only "kill" (in a
+// round) and "s2" (with the lead) use it to kill.
+func TestS2InsideASet(t *testing.T) {
+	s := setup(t, []string{"C2 D2 5H", "S2 H2 6H", "7C"}, nil, 0)
+	do(t, s, "0 set multiples C2 D2", "1 set multiples S2 H2", "2 pass")
+	if s.ToMove() != 1 || fmt.Sprint(s.Table(1)) != "[{2S, 2H}]" {
+		t.Fatalf("to move %d, table %v", s.ToMove(), s.Table(1))
+	}
+	refused(t, s, "1 s2 1/0", "Playing the Two of Spades") // the S2 is on the table now
+}
