@@ -71,6 +71,10 @@ const (
 // FullDeck is all 54 cards.
 const FullDeck = Set(suitBits) | 2*oneJoker
 
+// Valid reports whether s is a set of real cards: no bits beyond the
+// suit cards and at most two jokers.
+func (s Set) Valid() bool { return s>>(jokerShift+2) == 0 && s.Jokers() <= 2 }
+
 // Mask is the set's suit cards as a bit mask indexed by Index.
 func (s Set) Mask() uint64 { return uint64(s) & suitBits }
 

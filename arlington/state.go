@@ -320,11 +320,22 @@ func (s *State) Winners() []int {
 	return w
 }
 
-// Hand is seat's hand. Only the server and tests should look.
-func (s *State) Hand(seat int) Set { return s.hands[seat] }
+// Hand is seat's hand (empty for no such seat). Only the server and tests
+// should look: players get a View.
+func (s *State) Hand(seat int) Set {
+	if seat < 0 || seat >= len(s.hands) {
+		return 0
+	}
+	return s.hands[seat]
+}
 
 // Table is the sets on seat's table, in the order placed.
-func (s *State) Table(seat int) []Set { return append([]Set(nil), s.tables[seat]...) }
+func (s *State) Table(seat int) []Set {
+	if seat < 0 || seat >= len(s.tables) {
+		return nil
+	}
+	return append([]Set(nil), s.tables[seat]...)
+}
 
 // Graveyard is the graveyard's contents. Only the server and tests should
 // look.
@@ -472,8 +483,27 @@ func (p position) legal() []Action {
 	return out
 }
 
+// canonical clears the fields a's kind does not use, so that equal moves
+// are == and records print exactly what was done.
+func canonical(a Action) Action {
+	switch a.Kind {
+	case LeadCard, PlayCard:
+		return Action{Kind: a.Kind, Card: a.Card}
+	case PlaySet:
+		return Action{Kind: a.Kind, Set: a.Set, Spectrum: a.Spectrum}
+	case Pass, Kill:
+		return Action{Kind: a.Kind}
+	case PlayS2:
+		return Action{Kind: a.Kind, Seat: a.Seat, Index: a.Index}
+	case AddCard, PickUp:
+		return Action{Kind: a.Kind, Card: a.Card, Seat: a.Seat, Index: a.Index}
+	}
+	return a
+}
+
 // normalize resolves an unnamed spectrum the way the rules text does.
 func (s *State) normalize(a Action) Action {
+	a = canonical(a)
 	if a.Kind != PlaySet || a.Spectrum != NoSpectrum {
 		return a
 	}
@@ -512,6 +542,9 @@ func (s *State) check(seat int, a Action) (Action, error) {
 	}
 	if seat != s.toMove {
 		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove, seat)
+	}
+	if a.Kind == PlaySet && (!a.Set.Valid() || a.Set.Empty()) {
+		return a, refuse("Sets", "not a set of cards from the deck")
 	}
 	a = s.normalize(a)
 	hand := s.hands[seat]

@@ -1,6 +1,7 @@
 package arlington
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"cardtable/card"
@@ -38,11 +39,35 @@ type TableSet struct {
 	Active  bool       `json:"active,omitempty"` // the active set of the round in play
 }
 
-// TrickCard is a card face up in the trick in play.
+// TrickCard is a card face up in the trick in play. In JSON:
+// {"seat": 1, "card": "7H"}.
 type TrickCard struct {
-	Seat int       `json:"seat"`
-	Card card.Card `json:"-"`
-	Name string    `json:"card"`
+	Seat int
+	Card card.Card
+}
+
+type trickCardJSON struct {
+	Seat int    `json:"seat"`
+	Card string `json:"card"`
+}
+
+// MarshalJSON writes the card in notation.
+func (t TrickCard) MarshalJSON() ([]byte, error) {
+	return json.Marshal(trickCardJSON{t.Seat, t.Card.String()})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (t *TrickCard) UnmarshalJSON(b []byte) error {
+	var j trickCardJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	c, err := card.Parse(j.Card)
+	if err != nil {
+		return err
+	}
+	*t = TrickCard{Seat: j.Seat, Card: c}
+	return nil
 }
 
 // Round is the set round in play: who led it, in which spectrum, and whose
@@ -61,9 +86,16 @@ type HandView struct {
 	Scores []int     `json:"scores"`
 }
 
-// View is seat's view of the game.
+// View is seat's view of the game. A seat outside 0..Players-1 gets a
+// spectator's view: Seat -1 and no hand.
 func (s *State) View(seat int) View {
 	n := s.cfg.Players
+	hand := Cards{}
+	if seat < 0 || seat >= n {
+		seat = -1
+	} else {
+		hand = Cards(s.hands[seat].Cards())
+	}
 	v := View{
 		Seat:       seat,
 		Players:    n,
@@ -73,7 +105,7 @@ func (s *State) View(seat int) View {
 		Lead:       s.lead,
 		ToMove:     s.toMove,
 		Phase:      s.phase,
-		Hand:       Cards(s.hands[seat].Cards()),
+		Hand:       hand,
 		HandSizes:  make([]int, n),
 		Tables:     make([][]TableSet, n),
 		Trick:      []TrickCard{},
@@ -90,7 +122,7 @@ func (s *State) View(seat int) View {
 		}
 	}
 	for _, p := range s.trick {
-		v.Trick = append(v.Trick, TrickCard{Seat: p.Seat, Card: p.Card, Name: p.Card.String()})
+		v.Trick = append(v.Trick, TrickCard{Seat: p.Seat, Card: p.Card})
 	}
 	if s.phase == PhaseRound {
 		v.Round = &Round{Leader: s.lead, Spectrum: s.spec, Owner: s.owner}
