@@ -480,7 +480,7 @@ func TestKeyOrderMatchesTextRule(t *testing.T) {
 		}
 		// Bias towards sets that are in some spectrum.
 		v := 2 + r.Intn(13)
-		pool[1] = append(pool[1], Set(rankMask(v)&(uint64(r.Intn(15)+1)<<((v-2)*4)))|0)
+		pool[1] = append(pool[1], Set(rankMask(v)&(uint64(r.Intn(15)+1)<<((v-2)*4))))
 	}
 	for i, sp := range Spectra {
 		for _, a := range pool[i] {

@@ -122,7 +122,7 @@ func (s *State) View(seat int) View {
 		}
 	}
 	for _, p := range s.trick {
-		v.Trick = append(v.Trick, TrickCard{Seat: p.Seat, Card: p.Card})
+		v.Trick = append(v.Trick, TrickCard(p))
 	}
 	if s.phase == PhaseRound {
 		v.Round = &Round{Leader: s.lead, Spectrum: s.spec, Owner: s.owner}
