@@ -65,6 +65,13 @@ func TestRandomGamesProperties(t *testing.T) {
 						t.Fatalf("seed %d move %d: %v", seed, steps, err)
 					}
 					if !s.Terminal() {
+						seen := map[Action]bool{}
+						for _, a := range s.Legal(s.ToMove()) {
+							if seen[a] {
+								t.Fatalf("seed %d move %d: %v listed twice", seed, steps, a)
+							}
+							seen[a] = true
+						}
 						// The view's legal actions are the state's.
 						v := s.View(s.ToMove())
 						if got, want := len(v.Legal()), len(s.Legal(s.ToMove())); got != want {

@@ -431,6 +431,9 @@ type position struct {
 func (p position) legal() []Action {
 	var out []Action
 	cards := p.hand.Cards()
+	if p.hand.Jokers() == 2 {
+		cards = cards[:len(cards)-1] // the two jokers are alike: one action each
+	}
 	switch p.phase {
 	case PhaseTrick:
 		for _, c := range cards {
