@@ -72,6 +72,19 @@ func TestRandomGamesProperties(t *testing.T) {
 							}
 							seen[a] = true
 						}
+						// Every legal action applies (checked on clones at
+						// every fifth step, to keep -race quick).
+						if steps%5 == 0 {
+							for _, a := range s.Legal(s.ToMove()) {
+								c := s.Clone()
+								if err := c.Apply(c.ToMove(), a); err != nil {
+									t.Fatalf("seed %d move %d: legal %v refused: %v", seed, steps, a, err)
+								}
+								if err := c.CheckCards(); err != nil {
+									t.Fatalf("seed %d move %d: after %v: %v", seed, steps, a, err)
+								}
+							}
+						}
 						// The view's legal actions are the state's.
 						v := s.View(s.ToMove())
 						if got, want := len(v.Legal()), len(s.Legal(s.ToMove())); got != want {
