@@ -89,7 +89,10 @@ type arlPlayer struct {
 	helper  *bot.Greedy
 	legal   []arlington.Action
 	hand    int // the hand number last announced
-	results int
+	results int // finished hands announced
+	// prompted is set once the position has been shown since the last
+	// action.
+	prompted bool
 }
 
 func (p *arlPlayer) out(format string, args ...any) { fmt.Fprintf(p.env.Stdout, format, args...) }
@@ -99,7 +102,6 @@ func (p *arlPlayer) run(ctx context.Context) error {
 		p.s.Players(), p.me, p.s.Seed(), p.s.Config().Target)
 	p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
 	in := bufio.NewScanner(p.env.Stdin)
-	prompted := false
 	for !p.s.Terminal() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -112,12 +114,12 @@ func (p *arlPlayer) run(ctx context.Context) error {
 				return fmt.Errorf("bot at seat %d: %w", seat, err)
 			}
 			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
-			prompted = false
+			p.prompted = false
 			continue
 		}
-		if !prompted {
+		if !p.prompted {
 			p.show()
-			prompted = true
+			p.prompted = true
 		}
 		p.out("> ")
 		if !in.Scan() {
@@ -198,6 +200,7 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 	case "auto":
 		a := p.helper.Act(p.s.View(p.me))
 		p.out("you (auto): %v\n", a)
+		p.prompted = false
 		return false, p.s.Apply(p.me, a)
 	case "record":
 		p.out("%s", p.s.Record())
@@ -243,6 +246,7 @@ func (p *arlPlayer) take(a arlington.Action) error {
 		return err
 	}
 	p.legal = nil
+	p.prompted = false
 	p.out("you: %v\n", p.s.History()[len(p.s.History())-1].Action)
 	return nil
 }
