@@ -49,8 +49,33 @@ func TestRandomGamesProperties(t *testing.T) {
 			for g := range games {
 				seed := uint64(players*1000 + g)
 				steps := 0
+				var trick []Played
+				trickHand, prevHand := 0, 1
 				s := randomGame(t, players, seed, func(s *State, seat int, a Action) {
 					steps++
+					defer func() { prevHand = s.HandNumber() }()
+					// The trick's taker, worked out here from the cards
+					// played: a led joker, else the highest of the led suit.
+					switch a.Kind {
+					case LeadCard:
+						trick = []Played{{seat, a.Card}}
+						trickHand = prevHand
+					case PlayCard:
+						trick = append(trick, Played{seat, a.Card})
+					}
+					if (a.Kind == LeadCard || a.Kind == PlayCard) && s.Phase() != PhaseTrick {
+						win := trick[0]
+						for _, p := range trick[1:] {
+							if win.Card != card.Joker && p.Card != card.Joker && p.Card.Suit() == trick[0].Card.Suit() && Index(p.Card) > Index(win.Card) {
+								win = p
+							}
+						}
+						sameHand := !s.Terminal() && s.HandNumber() == trickHand
+						if sameHand && (s.ToMove() != win.Seat || !s.Graveyard().Has(win.Card)) {
+							t.Fatalf("seed %d move %d: trick %v: seat %d leads, graveyard has %v: want seat %d to lead and %v buried",
+								seed, steps, trick, s.ToMove(), s.Graveyard().Has(win.Card), win.Seat, win.Card)
+						}
+					}
 					if err := s.CheckCards(); err != nil {
 						t.Fatalf("seed %d move %d (%d %v): %v", seed, steps, seat, a, err)
 					}

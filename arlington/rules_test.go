@@ -423,3 +423,25 @@ func TestS2InsideASet(t *testing.T) {
 	}
 	refused(t, s, "1 s2 1/0", "Playing the Two of Spades") // the S2 is on the table now
 }
+
+// Decision: a joker may represent any suit card not in its own set,
+// wherever that card is (another table, a hand, the graveyard).
+func TestJokerRepresentsCardsElsewhere(t *testing.T) {
+	s := setup(t, []string{"7H JK 2C", "3C"}, []string{"", "7S 7D 7C"}, 0)
+	do(t, s, "0 set multiples 7H JK", "1 pass")
+	if fmt.Sprint(s.Table(0)) != "[{7H, JK}]" {
+		t.Fatalf("table %v", s.Table(0))
+	}
+	if k, _ := KeyIn(mustSet(t, "7H JK"), Multiples); k != mustKey(t, "7S 7H", Multiples) {
+		t.Fatal("{7H, JK} should still represent {7S, 7H} with the 7S on a table")
+	}
+}
+
+func mustKey(tb testing.TB, text string, sp Spectrum) Key {
+	tb.Helper()
+	k, ok := KeyIn(mustSet(tb, text), sp)
+	if !ok {
+		tb.Fatalf("%s not in %v", text, sp)
+	}
+	return k
+}
