@@ -241,6 +241,13 @@ func (db *DB) Game(ctx context.Context, id string) (GameRecord, error) {
 	return g, nil
 }
 
+// CountGames is the number of stored games.
+func (db *DB) CountGames(ctx context.Context) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM games`).Scan(&n)
+	return n, err
+}
+
 // RecordResult records how a game lineage ended. A lineage has one entry: a
 // loss is recorded only if nothing is yet, and a win replaces a loss (the
 // player took the moves back and went on to win) but never another win.

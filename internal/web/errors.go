@@ -1,0 +1,70 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"cardtable/internal/store"
+	"cardtable/spider"
+)
+
+// Errors the handlers classify requests by. Every handler returns its error
+// to writeError, the one place that maps errors to HTTP statuses.
+var (
+	// errBadRequest: the request itself is malformed (400).
+	errBadRequest = errors.New("bad request")
+	// errUnavailable: the server is shutting down or overloaded (503).
+	errUnavailable = errors.New("unavailable")
+)
+
+// badRequest wraps a message as a bad request.
+func badRequest(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, a...))
+}
+
+// status maps an error to its HTTP status and the message the player sees.
+func status(err error) (int, string) {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (limit %d bytes)", tooBig.Limit)
+	case errors.Is(err, errBadRequest), errors.Is(err, spider.ErrFormat):
+		return http.StatusBadRequest, err.Error()
+	case errors.Is(err, store.ErrNotFound):
+		return http.StatusNotFound, err.Error()
+	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing):
+		return http.StatusUnprocessableEntity, err.Error()
+	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
+	}
+	return http.StatusInternalServerError, "internal error"
+}
+
+// writeError answers with err's status and {"error": message}. Server
+// faults are logged; their details stay in the log.
+func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	code, msg := status(err)
+	if code >= 500 {
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeJSON(w, code, errorBody{msg})
+}
+
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}

@@ -1,0 +1,741 @@
+// Package web is cardtable's HTTP server: the JSON API of docs/api.md over
+// the Spider engine and the store, and the page in static/.
+//
+// The server owns every game. The page sends commands; the engine checks
+// them; the new state is stored before the answer goes out. What the page
+// sees of a game is spider.Game.View(false): face-down cards and the stock
+// order stay on the server unless the open variant is on.
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"cardtable/card"
+	"cardtable/internal/store"
+	"cardtable/spider"
+)
+
+// Request body limits.
+const (
+	maxJSONBody     = 64 << 10 // every JSON request
+	maxSettingsBody = 16 << 10 // PUT /api/settings
+	maxSaveBody     = 1 << 20  // POST /api/games/load: a save file
+	maxSaveName     = 100      // runes in a save's name
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	Log *slog.Logger
+	// Now is the clock (tests fix it); time.Now if nil.
+	Now func() time.Time
+	// MaxGames is how many games stay in memory (default 4096); the others
+	// are read back from the database when used.
+	MaxGames int
+	// Hint finds a move to suggest; nil means no hints (501).
+	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
+	// Winnable reports whether a deal is known to be winnable, for
+	// "winnable deals only"; nil means unknown (the option is refused with
+	// a message and a random deal is dealt).
+	Winnable func(ctx context.Context, g *spider.Game) (bool, error)
+}
+
+// Server serves the API and the page. It is an http.Handler.
+type Server struct {
+	db    *store.DB
+	games *games
+	log   *slog.Logger
+	now   func() time.Time
+	opts  Options
+	h     http.Handler
+}
+
+// New returns a server over db.
+func New(db *store.DB, o Options) *Server {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxGames <= 0 {
+		o.MaxGames = 4096
+	}
+	s := &Server{db: db, log: o.Log, now: o.Now, opts: o}
+	s.games = newGames(db, o.Now, o.MaxGames)
+	s.h = s.routes()
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHTTP(w, r) }
+
+// handlerFunc is a handler that returns its error for writeError.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (s *Server) handle(f handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := f(w, r); err != nil {
+			writeError(w, r, s.log, err)
+		}
+	}
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/games", s.handle(s.createGame))
+	mux.HandleFunc("POST /api/games/load", s.handle(s.loadGame))
+	mux.HandleFunc("GET /api/games/{id}", s.handle(s.getGame))
+	mux.HandleFunc("POST /api/games/{id}/commands", s.handle(s.command))
+	mux.HandleFunc("GET /api/games/{id}/hint", s.handle(s.hint))
+	mux.HandleFunc("GET /api/games/{id}/locate", s.handle(s.locate))
+	mux.HandleFunc("GET /api/games/{id}/column/{pile}", s.handle(s.column))
+	mux.HandleFunc("GET /api/games/{id}/save", s.handle(s.saveFile))
+	mux.HandleFunc("GET /api/saves", s.handle(s.listSaves))
+	mux.HandleFunc("PUT /api/saves/{name}", s.handle(s.putSave))
+	mux.HandleFunc("POST /api/saves/{name}/open", s.handle(s.openSave))
+	mux.HandleFunc("DELETE /api/saves/{name}", s.handle(s.deleteSave))
+	mux.HandleFunc("GET /api/stats", s.handle(s.stats))
+	mux.HandleFunc("GET /api/settings", s.handle(s.getSettings))
+	mux.HandleFunc("PUT /api/settings", s.handle(s.putSettings))
+
+	static, err := fs.Sub(Static, "static")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the directory
+	}
+	files := http.FileServerFS(static)
+	// "/" catches everything else: unknown API paths get a JSON 404, other
+	// paths the page's files (GET and HEAD only).
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" {
+			if allow := allowed(mux, r); allow != "" {
+				w.Header().Set("Allow", allow)
+				writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)})
+				return
+			}
+			writeError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", store.ErrNotFound, r.Method, r.URL.Path))
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSON(w, http.StatusMethodNotAllowed, errorBody{"method not allowed"})
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+
+	var h http.Handler = mux
+	// Refuses cross-site writes (a page elsewhere posting to localhost).
+	h = http.NewCrossOriginProtection().Handler(h)
+	return securityHeaders(h)
+}
+
+// allowed lists the methods an API path has, for a 405: the catch-all "/"
+// pattern answers every method, so the mux never makes a 405 itself.
+func allowed(mux *http.ServeMux, r *http.Request) string {
+	var out []string
+	for _, m := range []string{"GET", "POST", "PUT", "DELETE"} {
+		q := r.Clone(r.Context())
+		q.Method = m
+		if _, pattern := mux.Handler(q); pattern != "/" && pattern != "" {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBody reads the whole body, up to limit bytes (413 beyond).
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, err
+		}
+		return nil, badRequest("reading the request body: %v", err)
+	}
+	return b, nil
+}
+
+// decodeJSON reads a JSON body into v: one value, no unknown fields, nothing
+// after it. An empty body is allowed when emptyOK (v keeps its defaults).
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
+	b, err := readBody(w, r, maxJSONBody)
+	if err != nil {
+		return err
+	}
+	return unmarshalStrict(b, v, emptyOK)
+}
+
+func unmarshalStrict(b []byte, v any, emptyOK bool) error {
+	if len(strings.TrimSpace(string(b))) == 0 {
+		if emptyOK {
+			return nil
+		}
+		return badRequest("empty request body; want JSON")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return badRequest("bad JSON: more than one value")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("bad JSON: data after the value")
+	}
+	return nil
+}
+
+// gameResponse is the answer about one game.
+type gameResponse struct {
+	ID      string      `json:"id"`
+	View    spider.View `json:"view"`
+	Move    string      `json:"move,omitempty"`
+	Message string      `json:"message,omitempty"`
+}
+
+func view(e *entry) gameResponse {
+	return gameResponse{ID: e.id, View: e.g.View(false)}
+}
+
+// dealNumber is the "deal" field: a string as documented, a JSON number
+// accepted too.
+type dealNumber string
+
+func (d *dealNumber) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*d = dealNumber(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return errors.New("deal must be a string of digits")
+	}
+	*d = dealNumber(n.String())
+	return nil
+}
+
+type newGameRequest struct {
+	Deal       dealNumber `json:"deal"`
+	Variant    string     `json:"variant"`
+	Suits      int        `json:"suits"`
+	Open       bool       `json:"open"`
+	Relaxed    bool       `json:"relaxed"`
+	AutoRemove bool       `json:"autoRemove"`
+	Cheat      string     `json:"cheat"`
+	Winnable   bool       `json:"winnable"`
+}
+
+func (req newGameRequest) options() (spider.Options, error) {
+	var o spider.Options
+	var err error
+	if req.Variant == "" {
+		req.Variant = "arachnid"
+	}
+	if o.Variant, err = spider.ParseVariant(strings.ToLower(req.Variant)); err != nil {
+		return o, badRequest("variant %q: want arachnid or spider", req.Variant)
+	}
+	switch req.Suits {
+	case 0:
+		o.Suits = 4
+	case 1, 2, 4:
+		o.Suits = req.Suits
+	default:
+		return o, badRequest("suits %d: want 1, 2 or 4", req.Suits)
+	}
+	if o.Cheat, err = spider.ParseCheatLevel(strings.ToLower(req.Cheat)); err != nil {
+		return o, badRequest("cheat %q: want none, newcards or full", req.Cheat)
+	}
+	o.Open, o.Relaxed, o.AutoRemove = req.Open, req.Relaxed, req.AutoRemove
+	return o, nil
+}
+
+// maxWinnableTries bounds the deals tried for "winnable deals only".
+const maxWinnableTries = 20
+
+func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
+	var req newGameRequest
+	if err := decodeJSON(w, r, &req, true); err != nil {
+		return err
+	}
+	o, err := req.options()
+	if err != nil {
+		return err
+	}
+	var g *spider.Game
+	var msg string
+	if req.Deal != "" {
+		n, err := card.ParseDeal(strings.TrimSpace(string(req.Deal)))
+		if err != nil {
+			return badRequest("deal %q: want a number from 1 to %d", string(req.Deal), card.MaxDeal)
+		}
+		if g, err = spider.NewGame(n, o); err != nil {
+			return badRequest("%v", err)
+		}
+		if req.Winnable {
+			msg = "a deal number was given: it is dealt whether or not it can be won"
+		}
+	} else {
+		if g, msg, err = s.randomGame(r.Context(), o, req.Winnable); err != nil {
+			return err
+		}
+	}
+	return s.start(w, r, g, "", msg)
+}
+
+// randomGame deals a random deal number; with winnable, one the solver
+// shows can be won, if it finds one within maxWinnableTries deals.
+func (s *Server) randomGame(ctx context.Context, o spider.Options, winnable bool) (*spider.Game, string, error) {
+	deal := func() (*spider.Game, error) {
+		n := rand.Uint64()
+		for n == 0 {
+			n = rand.Uint64()
+		}
+		return spider.NewGame(n, o)
+	}
+	if !winnable {
+		g, err := deal()
+		return g, "", err
+	}
+	if s.opts.Winnable == nil {
+		g, err := deal()
+		return g, "winnable deals need the solver, which this server does not have: this deal is random", err
+	}
+	for range maxWinnableTries {
+		g, err := deal()
+		if err != nil {
+			return nil, "", err
+		}
+		ok, err := s.opts.Winnable(ctx, g)
+		if err != nil {
+			return nil, "", err
+		}
+		if ok {
+			return g, "", nil
+		}
+	}
+	g, err := deal()
+	return g, fmt.Sprintf("no winnable deal found in %d tries: this deal is random", maxWinnableTries), err
+}
+
+func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	resp := view(e)
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+type commandRequest struct {
+	Cmd string `json:"cmd"`
+}
+
+func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
+	var req commandRequest
+	if err := decodeJSON(w, r, &req, false); err != nil {
+		return err
+	}
+	c, err := parseCommand(req.Cmd)
+	if err != nil {
+		return err
+	}
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	defer e.mu.Unlock()
+	m, moved, err := apply(e.g, c)
+	if err != nil {
+		return err // the engine changed nothing
+	}
+	if err := s.games.commit(r.Context(), e); err != nil {
+		return err
+	}
+	resp := view(e)
+	if moved {
+		resp.Move = m.String()
+	}
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+type hintResponse struct {
+	Move string `json:"move"`
+	Text string `json:"text"`
+}
+
+func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if s.opts.Hint == nil {
+		e.mu.Unlock()
+		writeJSON(w, http.StatusNotImplemented, errorBody{"hints need the solver, which this server does not have"})
+		return nil
+	}
+	// The solver works on a copy, so the game stays free for moves while
+	// it thinks; the copy comes from the save text, the one deep copy the
+	// engine offers.
+	g, err := spider.Load(e.g.Save())
+	e.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("copying game for a hint: %v", err)
+	}
+	if g.Won() {
+		writeJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
+		return nil
+	}
+	m, err := s.opts.Hint(r.Context(), g)
+	if err != nil {
+		if errors.Is(err, spider.ErrIllegal) || errors.Is(err, spider.ErrNothing) {
+			writeJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+			return nil
+		}
+		return err
+	}
+	writeJSON(w, http.StatusOK, hintResponse{Move: m.String(), Text: describe(g.Pos(), m)})
+	return nil
+}
+
+type locateResponse struct {
+	Card      string     `json:"card"`
+	Locations []location `json:"locations"`
+	Completed int        `json:"completed"`
+}
+
+type location struct {
+	Pile  int `json:"pile"`  // 1-based
+	Index int `json:"index"` // from the card underneath all others, 0-based, face-down cards counted
+}
+
+func (s *Server) locate(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query().Get("card")
+	c, err := card.Parse(q)
+	if err != nil || c.IsJoker() {
+		return badRequest("card %q: want a card such as KS or 10H", q)
+	}
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	resp := locateResponse{Card: c.String(), Locations: []location{}}
+	for _, l := range e.g.Locate(c) {
+		resp.Locations = append(resp.Locations, location{Pile: l.Pile + 1, Index: l.Index})
+	}
+	for _, su := range e.g.Pos().Removed(nil) {
+		if su == c.Suit() {
+			resp.Completed++
+		}
+	}
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+type columnResponse struct {
+	Pile  int      `json:"pile"`
+	Cards []string `json:"cards"`
+}
+
+func (s *Server) column(w http.ResponseWriter, r *http.Request) error {
+	k, err := pileArg(r.PathValue("pile"))
+	if err != nil {
+		return err
+	}
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	resp := columnResponse{Pile: k + 1, Cards: []string{}}
+	for _, c := range e.g.Column(k) {
+		resp.Cards = append(resp.Cards, c.String())
+	}
+	e.mu.Unlock()
+	writeJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+func (s *Server) saveFile(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	text, deal := e.g.Save(), e.g.Deal()
+	e.mu.Unlock()
+	name := "spider-custom.txt"
+	if deal != 0 {
+		name = fmt.Sprintf("spider-%d.txt", deal)
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, text)
+	return nil
+}
+
+// loadGame starts a game from an uploaded save file.
+func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) error {
+	b, err := readBody(w, r, maxSaveBody)
+	if err != nil {
+		return err
+	}
+	if !utf8.Valid(b) {
+		return badRequest("the save file is not UTF-8 text")
+	}
+	g, err := spider.Load(string(b))
+	if err != nil {
+		return badRequest("%v", err)
+	}
+	g.MarkLoaded()
+	return s.start(w, r, g, "", "")
+}
+
+// start stores a new game and answers 201 with it. The game named by the
+// "previous" query parameter, if any, is the one the player leaves: it
+// counts as lost if it had moves and was not won (docs/api.md).
+func (s *Server) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string) error {
+	if err := s.games.abandon(r.Context(), r.URL.Query().Get("previous")); err != nil {
+		return err
+	}
+	e, err := s.games.add(r.Context(), g, lineage)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	resp := view(e)
+	e.mu.Unlock()
+	resp.Message = msg
+	writeJSON(w, http.StatusCreated, resp)
+	return nil
+}
+
+type saveSummary struct {
+	Name    string    `json:"name"`
+	Updated time.Time `json:"updated"`
+	Deal    string    `json:"deal"` // "" for a custom position
+	Variant string    `json:"variant"`
+	Suits   int       `json:"suits"`
+	Moves   int       `json:"moves"`
+	Score   int       `json:"score"`
+}
+
+func summarize(s store.SaveRecord) saveSummary {
+	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
+		Moves: s.Moves, Score: s.Score}
+	if s.Deal != 0 {
+		out.Deal = strconv.FormatUint(s.Deal, 10)
+	}
+	return out
+}
+
+func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.db.Saves(r.Context())
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Saves []saveSummary `json:"saves"`
+	}{[]saveSummary{}}
+	for _, sv := range list {
+		out.Saves = append(out.Saves, summarize(sv))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// saveName checks a save's name: 1 to maxSaveName characters of printable
+// UTF-8, not only spaces.
+func saveName(r *http.Request) (string, error) {
+	name := r.PathValue("name")
+	if !utf8.ValidString(name) || strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > maxSaveName {
+		return "", badRequest("a save's name is 1 to %d characters", maxSaveName)
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) {
+			return "", badRequest("a save's name cannot hold control characters")
+		}
+	}
+	return name, nil
+}
+
+type putSaveRequest struct {
+	Game string `json:"game"`
+}
+
+func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	var req putSaveRequest
+	if err := decodeJSON(w, r, &req, false); err != nil {
+		return err
+	}
+	if req.Game == "" {
+		return badRequest(`want {"game": ID}`)
+	}
+	e, err := s.games.lock(r.Context(), req.Game)
+	if err != nil {
+		return err
+	}
+	rec := store.SaveRecord{Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	e.mu.Unlock()
+	if err := s.db.PutSave(r.Context(), rec); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, summarize(rec))
+	return nil
+}
+
+func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	rec, err := s.db.Save(r.Context(), name)
+	if err != nil {
+		return err
+	}
+	g, err := spider.Load(rec.Save)
+	if err != nil {
+		return fmt.Errorf("saved game %q unreadable: %v", name, err)
+	}
+	g.MarkLoaded()
+	return s.start(w, r, g, rec.Lineage, "")
+}
+
+func (s *Server) deleteSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteSave(r.Context(), name); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"deleted": name})
+	return nil
+}
+
+type statsGroup struct {
+	Variant       string         `json:"variant"`
+	Suits         int            `json:"suits"`
+	Played        int            `json:"played"`
+	Won           int            `json:"won"`
+	WinRate       float64        `json:"winRate"`
+	CurrentStreak int            `json:"currentStreak"`
+	LongestStreak int            `json:"longestStreak"`
+	BestScore     int            `json:"bestScore"`
+	History       []statsHistory `json:"history"`
+}
+
+type statsHistory struct {
+	At    time.Time `json:"at"`
+	Won   bool      `json:"won"`
+	Score int       `json:"score"`
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
+	groups, err := s.db.Stats(r.Context())
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Groups []statsGroup `json:"groups"`
+	}{[]statsGroup{}}
+	for _, g := range groups {
+		sg := statsGroup{Variant: g.Variant, Suits: g.Suits, Played: g.Played, Won: g.Won,
+			WinRate: g.WinRate(), CurrentStreak: g.CurrentStreak, LongestStreak: g.LongestStreak,
+			BestScore: g.BestScore, History: []statsHistory{}}
+		for _, h := range g.History {
+			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score})
+		}
+		out.Groups = append(out.Groups, sg)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
+	js, err := s.db.Settings(r.Context())
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, js)
+	return nil
+}
+
+func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
+	b, err := readBody(w, r, maxSettingsBody)
+	if err != nil {
+		return err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
+		return badRequest("settings must be a JSON object")
+	}
+	js := strings.TrimSpace(string(b))
+	if err := s.db.PutSettings(r.Context(), js); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	io.WriteString(w, js)
+	return nil
+}
+
+var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
+
+// short names a card for hint text: rank and suit symbol, "7♥".
+func short(c card.Card) string {
+	s := c.String()
+	return s[:len(s)-1] + suitSymbols[c.Suit()&3]
+}
+
+// describe says a move in words, naming only face-up cards.
+func describe(p *spider.Position, m spider.Move) string {
+	switch m.Kind {
+	case spider.Deal:
+		return "Deal a row from the stock."
+	case spider.Remove:
+		return fmt.Sprintf("Remove the completed suit from pile %d.", m.From+1)
+	}
+	from, to, n := int(m.From), int(m.To), int(m.Count)
+	top := p.Card(from, p.Len(from)-n)
+	what := "the " + short(top)
+	if n > 1 {
+		what = fmt.Sprintf("the %d cards from the %s down", n, short(top))
+	}
+	if p.Len(to) == 0 {
+		return fmt.Sprintf("Move %s from pile %d into the space on pile %d.", what, from+1, to+1)
+	}
+	return fmt.Sprintf("Move %s from pile %d onto the %s on pile %d.", what, from+1, short(p.Bottom(to)), to+1)
+}

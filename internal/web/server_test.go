@@ -1,0 +1,684 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"cardtable/spider"
+)
+
+func TestNewGame(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		deal uint64 // 0: random
+		opts spider.Options
+	}{
+		{"empty body is a random 4-suit arachnid deal", ``, 0, spider.Options{Suits: 4}},
+		{"deal number", `{"deal":"617"}`, 617, spider.Options{Suits: 4}},
+		{"deal as a number", `{"deal":617,"suits":1}`, 617, spider.Options{Suits: 1}},
+		{"hash deal", `{"deal":"#618","variant":"spider","suits":2}`, 618, spider.Options{Variant: spider.Spider, Suits: 2}},
+		{"every option", `{"deal":"99","variant":"spider","suits":4,"open":true,"relaxed":true,"autoRemove":true,"cheat":"full"}`,
+			99, spider.Options{Variant: spider.Spider, Suits: 4, Open: true, Relaxed: true, AutoRemove: true, Cheat: spider.CheatFull}},
+		{"random 1-suit", `{"deal":"","suits":1,"cheat":"newcards"}`, 0, spider.Options{Suits: 1, Cheat: spider.CheatNewCards}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			r := h.newGame(tc.body)
+			deal := tc.deal
+			if deal == 0 {
+				deal = r.View.Deal
+				if deal == 0 {
+					t.Fatal("random deal numbered 0")
+				}
+			}
+			g, err := spider.NewGame(deal, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := viewJSON(t, r.View), viewJSON(t, g.View(false)); got != want {
+				t.Fatalf("view\n got %s\nwant %s", got, want)
+			}
+			var again gameResponse
+			h.call("GET", "/api/games/"+r.ID, "", http.StatusOK, &again)
+			if again.ID != r.ID || viewJSON(t, again.View) != viewJSON(t, r.View) {
+				t.Fatalf("GET differs from POST: %+v", again)
+			}
+		})
+	}
+}
+
+func TestWinnableWithoutSolver(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"winnable":true}`)
+	if r.Message == "" || r.View.Deal == 0 {
+		t.Fatalf("winnable without a solver: message %q, deal %d", r.Message, r.View.Deal)
+	}
+}
+
+func TestWinnableWithSolver(t *testing.T) {
+	tries := 0
+	h := newHarness(t, Options{Winnable: func(_ context.Context, g *spider.Game) (bool, error) {
+		tries++
+		return tries == 3, nil // the third deal "can be won"
+	}})
+	r := h.newGame(`{"winnable":true}`)
+	if r.Message != "" || tries != 3 {
+		t.Fatalf("message %q after %d tries", r.Message, tries)
+	}
+}
+
+// countGames is the number of stored games.
+func (h *harness) countGames() int {
+	h.tb.Helper()
+	n, err := h.db.CountGames(context.Background())
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return n
+}
+
+func TestNewGameBadRequests(t *testing.T) {
+	tests := []struct {
+		name, body string
+		code       int
+	}{
+		{"junk", `{not json`, 400},
+		{"not an object", `[1,2]`, 400},
+		{"unknown field", `{"suit":2}`, 400},
+		{"two values", `{} {}`, 400},
+		{"trailing junk", `{"suits":2}x`, 400},
+		{"suits 3", `{"suits":3}`, 400},
+		{"variant", `{"variant":"klondike"}`, 400},
+		{"cheat", `{"cheat":"some"}`, 400},
+		{"deal 0", `{"deal":"0"}`, 400},
+		{"deal words", `{"deal":"six"}`, 400},
+		{"deal too big", `{"deal":"18446744073709551616"}`, 400},
+		{"deal negative", `{"deal":-5}`, 400},
+		{"wrong type", `{"open":"yes"}`, 400},
+		{"oversized", `{"deal":"1","x":"` + strings.Repeat("a", maxJSONBody) + `"}`, 413},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			var e errorBody
+			h.call("POST", "/api/games", tc.body, tc.code, &e)
+			if e.Error == "" {
+				t.Fatal("no error message")
+			}
+			if n := h.countGames(); n != 0 {
+				t.Fatalf("%d games stored after a refused request", n)
+			}
+		})
+	}
+}
+
+// mirror plays the same commands on a local game, the reference the
+// server's answers must match.
+func mirrorApply(tb testing.TB, g *spider.Game, cmd string) (string, error) {
+	tb.Helper()
+	c, err := parseCommand(cmd)
+	if err != nil {
+		return "", err
+	}
+	m, moved, err := apply(g, c)
+	if err != nil || !moved {
+		return "", err
+	}
+	return m.String(), nil
+}
+
+func TestCommandsMatchTheEngine(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","variant":"arachnid","suits":2,"cheat":"newcards"}`)
+	g, _ := spider.NewGame(617, spider.Options{Suits: 2, Cheat: spider.CheatNewCards})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var buf [256]spider.Move
+	step := func(cmd string) {
+		t.Helper()
+		wantMove, err := mirrorApply(t, g, cmd)
+		if err != nil {
+			h.cmd(r.ID, cmd, http.StatusUnprocessableEntity)
+			return
+		}
+		got := h.cmd(r.ID, cmd, http.StatusOK)
+		if got.Move != wantMove {
+			t.Fatalf("%s: move %q, want %q", cmd, got.Move, wantMove)
+		}
+		if a, b := viewJSON(t, got.View), viewJSON(t, g.View(false)); a != b {
+			t.Fatalf("%s: view\n got %s\nwant %s", cmd, a, b)
+		}
+		if h.stored(r.ID) != g.Save() {
+			t.Fatalf("%s: stored game differs from the engine's", cmd)
+		}
+	}
+	for i := range 150 {
+		var cmd string
+		switch x := rng.IntN(20); {
+		case x < 10:
+			legal := g.Pos().Legal(buf[:0])
+			if len(legal) == 0 {
+				cmd = "restart"
+				break
+			}
+			cmd = legal[rng.IntN(len(legal))].String()
+		case x < 12:
+			cmd = fmt.Sprintf("move %d %d", 1+rng.IntN(10), 1+rng.IntN(10))
+		case x < 15:
+			cmd = fmt.Sprintf("auto %d", 1+rng.IntN(10))
+		case x < 16:
+			cmd = fmt.Sprintf("auto %d %d", 1+rng.IntN(10), 1+rng.IntN(3))
+		case x < 18:
+			cmd = "undo"
+		case x < 19:
+			cmd = "redo"
+		default:
+			cmd = "deal"
+		}
+		if i == 120 {
+			cmd = "restart"
+		}
+		step(cmd)
+	}
+	// The whole state, redo steps and cheat flag included, survives a
+	// restart of the server.
+	want := g.Save()
+	h.restart()
+	var after gameResponse
+	h.call("GET", "/api/games/"+r.ID, "", http.StatusOK, &after)
+	if a, b := viewJSON(t, after.View), viewJSON(t, g.View(false)); a != b {
+		t.Fatalf("after restart\n got %s\nwant %s", a, b)
+	}
+	step("redo")
+	step("undo")
+	if h.stored(r.ID) != g.Save() || want == "" {
+		t.Fatal("state differs after restart")
+	}
+}
+
+func TestCommandErrorsChangeNothing(t *testing.T) {
+	tests := []struct {
+		name, body string
+		code       int
+	}{
+		{"junk JSON", `{"cmd":`, 400},
+		{"not JSON", `move 1 2 1`, 400},
+		{"unknown field", `{"command":"deal"}`, 400},
+		{"cmd not a string", `{"cmd":5}`, 400},
+		{"empty", `{"cmd":""}`, 400},
+		{"no body", ``, 400},
+		{"unknown verb", `{"cmd":"fly 1 2"}`, 400},
+		{"pile 11", `{"cmd":"move 11 2 1"}`, 400},
+		{"pile 0", `{"cmd":"move 0 2"}`, 400},
+		{"count 14", `{"cmd":"move 1 2 14"}`, 400},
+		{"count word", `{"cmd":"move 1 2 x"}`, 400},
+		{"deal with args", `{"cmd":"deal 3"}`, 400},
+		{"undo with args", `{"cmd":"undo 1"}`, 400},
+		{"auto without pile", `{"cmd":"auto"}`, 400},
+		{"auto count 0", `{"cmd":"auto 1 0"}`, 400},
+		{"long", `{"cmd":"move ` + strings.Repeat("1", 100) + `"}`, 400},
+		{"oversized", `{"cmd":"` + strings.Repeat(" ", maxJSONBody) + `deal"}`, 413},
+		{"illegal count", `{"cmd":"move 1 2 5"}`, 422},
+		{"illegal target", `{"cmd":"move 1 1 1"}`, 422},
+		{"illegal remove", `{"cmd":"remove 3"}`, 422},
+		{"nothing to undo", `{"cmd":"undo"}`, 422},
+		{"nothing to redo", `{"cmd":"redo"}`, 422},
+	}
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617"}`)
+	before := h.stored(r.ID)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := h.as(t)
+			var e errorBody
+			h.call("POST", "/api/games/"+r.ID+"/commands", tc.body, tc.code, &e)
+			if e.Error == "" {
+				t.Fatal("no error message")
+			}
+			if h.stored(r.ID) != before {
+				t.Fatal("a refused command changed the stored game")
+			}
+			var now gameResponse
+			h.call("GET", "/api/games/"+r.ID, "", http.StatusOK, &now)
+			if viewJSON(t, now.View) != viewJSON(t, r.View) {
+				t.Fatal("a refused command changed the game")
+			}
+		})
+	}
+	t.Run("rule message", func(t *testing.T) {
+		h := h.as(t)
+		var e errorBody
+		h.call("POST", "/api/games/"+r.ID+"/commands", `{"cmd":"move 1 2 5"}`, 422, &e)
+		if !strings.Contains(e.Error, "illegal") && !strings.Contains(e.Error, "pile") {
+			t.Fatalf("unhelpful message %q", e.Error)
+		}
+	})
+	t.Run("unknown game", func(t *testing.T) {
+		h := h.as(t)
+		for _, p := range []string{"/api/games/NOPE", "/api/games/NOPE/hint", "/api/games/NOPE/save",
+			"/api/games/NOPE/locate?card=KS", "/api/games/NOPE/column/1"} {
+			h.call("GET", p, "", http.StatusNotFound, &errorBody{})
+		}
+		h.call("POST", "/api/games/NOPE/commands", `{"cmd":"deal"}`, http.StatusNotFound, &errorBody{})
+	})
+}
+
+func TestRoutes(t *testing.T) {
+	h := newHarness(t, Options{})
+	code, body, hdr := h.do("GET", "/", "")
+	if code != 200 || !strings.Contains(hdr.Get("Content-Type"), "text/html") || len(body) == 0 {
+		t.Fatalf("GET /: %d %q", code, hdr.Get("Content-Type"))
+	}
+	tests := []struct {
+		method, path string
+		code         int
+	}{
+		{"GET", "/api/nothing", 404},
+		{"GET", "/api", 404},
+		{"DELETE", "/api/games", 405},
+		{"GET", "/api/games", 405},
+		{"PUT", "/api/stats", 405},
+		{"POST", "/", 405},
+		{"GET", "/no-such-file.js", 404},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method+" "+tc.path, func(t *testing.T) {
+			code, b, hdr := h.do(tc.method, tc.path, "")
+			if code != tc.code {
+				t.Fatalf("status %d, want %d", code, tc.code)
+			}
+			if strings.HasPrefix(tc.path, "/api") || tc.code == 405 {
+				var e errorBody
+				if json.Unmarshal(b, &e) != nil || e.Error == "" || !strings.HasPrefix(hdr.Get("Content-Type"), "application/json") {
+					t.Fatalf("not a JSON error: %q", b)
+				}
+			}
+		})
+	}
+	t.Run("cross-site write refused", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", "/api/games", strings.NewReader(`{}`))
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		rec := &recorder{h: http.Header{}}
+		h.s.ServeHTTP(rec, req)
+		if rec.code != http.StatusForbidden || h.countGames() != 0 {
+			t.Fatalf("cross-site POST: %d, %d games", rec.code, h.countGames())
+		}
+	})
+}
+
+type recorder struct {
+	h    http.Header
+	code int
+}
+
+func (r *recorder) Header() http.Header { return r.h }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.code == 0 {
+		r.code = 200
+	}
+	return len(b), nil
+}
+func (r *recorder) WriteHeader(c int) { r.code = c }
+
+func TestLocateAndColumn(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"5","suits":1}`)
+	g, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	bottom := g.Pos().Bottom(0)
+	var loc locateResponse
+	h.call("GET", "/api/games/"+r.ID+"/locate?card="+bottom.String(), "", 200, &loc)
+	want := g.Locate(bottom)
+	if loc.Card != bottom.String() || len(loc.Locations) != len(want) || loc.Completed != 0 {
+		t.Fatalf("locate %+v, engine %+v", loc, want)
+	}
+	for i, l := range want {
+		if loc.Locations[i] != (location{Pile: l.Pile + 1, Index: l.Index}) {
+			t.Fatalf("location %d: %+v, want %+v", i, loc.Locations[i], l)
+		}
+	}
+	h.call("GET", "/api/games/"+r.ID+"/locate?card=KH", "", 200, &loc)
+	if len(loc.Locations) != 0 {
+		t.Fatalf("KH in a spades-only game: %+v", loc)
+	}
+	for _, bad := range []string{"", "ZZ", "JK", "K"} {
+		h.call("GET", "/api/games/"+r.ID+"/locate?card="+url.QueryEscape(bad), "", 400, &errorBody{})
+	}
+	var col columnResponse
+	h.call("GET", "/api/games/"+r.ID+"/column/3", "", 200, &col)
+	if col.Pile != 3 || len(col.Cards) != 1 || col.Cards[0] != g.Pos().Bottom(2).String() {
+		t.Fatalf("column %+v", col)
+	}
+	for _, bad := range []string{"0", "11", "x"} {
+		h.call("GET", "/api/games/"+r.ID+"/column/"+bad, "", 400, &errorBody{})
+	}
+
+	// Completed suits are counted for the located card's suit.
+	h.call("POST", "/api/games/load", nearWon, 201, &r)
+	h.call("GET", "/api/games/"+r.ID+"/locate?card=AS", "", 200, &loc)
+	if loc.Completed != 7 || len(loc.Locations) != 1 || loc.Locations[0] != (location{Pile: 2, Index: 0}) {
+		t.Fatalf("locate in near-won game: %+v", loc)
+	}
+}
+
+func TestSaveDownloadAndLoad(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","variant":"spider"}`)
+	g, _ := spider.NewGame(617, spider.Options{Variant: spider.Spider})
+	var buf [256]spider.Move
+	first := g.Pos().Legal(buf[:0])[0].String()
+	h.cmd(r.ID, first, http.StatusOK)
+	code, body, hdr := h.do("GET", "/api/games/"+r.ID+"/save", "")
+	if code != 200 || !strings.HasPrefix(hdr.Get("Content-Type"), "text/plain") ||
+		!strings.Contains(hdr.Get("Content-Disposition"), `attachment; filename="spider-617.txt"`) {
+		t.Fatalf("save: %d %v", code, hdr)
+	}
+	if string(body) != h.stored(r.ID) {
+		t.Fatal("download differs from the stored game")
+	}
+	var l gameResponse
+	h.call("POST", "/api/games/load", string(body), 201, &l)
+	if l.ID == r.ID || l.View.Deal != 617 || l.View.Moves != 1 {
+		t.Fatalf("loaded %+v", l)
+	}
+	// Spider stops scoring at a load (spider-help.txt); the position is the
+	// same.
+	if !l.View.Breakdown.Stopped || fmt.Sprint(l.View.Piles) != fmt.Sprint(r2(h, r.ID).View.Piles) {
+		t.Fatalf("loaded game: %+v", l.View.Breakdown)
+	}
+
+	tests := []struct{ name, body, want string }{
+		{"empty", "", "empty"},
+		{"not a save", "hello\n", "line 1"},
+		{"bad move", strings.Replace(string(body), first, "move 1 2 13", 1), "line"},
+		{"truncated", strings.Split(string(body), "moves:")[0], "moves"},
+		{"not UTF-8", "\xff\xfe", "UTF-8"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := h.as(t)
+			n := h.countGames()
+			var e errorBody
+			h.call("POST", "/api/games/load", tc.body, 400, &e)
+			if !strings.Contains(e.Error, tc.want) || h.countGames() != n {
+				t.Fatalf("error %q (want %q), games %d -> %d", e.Error, tc.want, n, h.countGames())
+			}
+		})
+	}
+	t.Run("oversized", func(t *testing.T) {
+		h := h.as(t)
+		h.call("POST", "/api/games/load", string(body)+strings.Repeat("#\n", maxSaveBody), 413, &errorBody{})
+	})
+}
+
+func r2(h *harness, id string) gameResponse {
+	var r gameResponse
+	h.call("GET", "/api/games/"+id, "", 200, &r)
+	return r
+}
+
+func TestNamedSaves(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	h.cmd(r.ID, "auto 1", http.StatusOK)
+	var s saveSummary
+	name := "my game: ♠ 1"
+	h.call("PUT", "/api/saves/"+url.PathEscape(name), `{"game":"`+r.ID+`"}`, 200, &s)
+	if s.Name != name || s.Deal != "617" || s.Moves != 1 || s.Variant != "arachnid" || s.Suits != 1 {
+		t.Fatalf("put: %+v", s)
+	}
+	h.cmd(r.ID, "undo", http.StatusOK)
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 1 || list.Saves[0].Name != name {
+		t.Fatalf("list %+v", list)
+	}
+	var o gameResponse
+	h.call("POST", "/api/saves/"+url.PathEscape(name)+"/open", "", 201, &o)
+	if o.ID == r.ID || o.View.Moves != 1 || o.View.Deal != 617 {
+		t.Fatalf("opened %+v", o)
+	}
+	bad := []struct {
+		method, path, body string
+		code               int
+	}{
+		{"PUT", "/api/saves/x", `{"game":"NOPE"}`, 404},
+		{"PUT", "/api/saves/x", `{}`, 400},
+		{"PUT", "/api/saves/x", `{"game":1}`, 400},
+		{"PUT", "/api/saves/%20", `{"game":"` + r.ID + `"}`, 400},
+		{"PUT", "/api/saves/a%01b", `{"game":"` + r.ID + `"}`, 400},
+		{"PUT", "/api/saves/" + strings.Repeat("n", maxSaveName+1), `{"game":"` + r.ID + `"}`, 400},
+		{"POST", "/api/saves/nope/open", ``, 404},
+		{"DELETE", "/api/saves/nope", ``, 404},
+	}
+	for _, tc := range bad {
+		h.call(tc.method, tc.path, tc.body, tc.code, &errorBody{})
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 1 {
+		t.Fatalf("bad requests changed the saves: %+v", list)
+	}
+	h.call("DELETE", "/api/saves/"+url.PathEscape(name), "", 200, nil)
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 0 {
+		t.Fatalf("after delete: %+v", list)
+	}
+}
+
+func TestSettings(t *testing.T) {
+	h := newHarness(t, Options{})
+	if b := h.call("GET", "/api/settings", "", 200, nil); strings.TrimSpace(string(b)) != "{}" {
+		t.Fatalf("default settings %s", b)
+	}
+	js := `{"verbose":false,"animations":true,"cheat":"newcards","nested":{"a":[1,2]}}`
+	h.call("PUT", "/api/settings", js, 200, nil)
+	for _, bad := range []struct {
+		body string
+		code int
+	}{
+		{`[1]`, 400}, {`null`, 400}, {`"x"`, 400}, {`{"a":`, 400}, {``, 400},
+		{`{"a":"` + strings.Repeat("x", maxSettingsBody) + `"}`, 413},
+	} {
+		h.call("PUT", "/api/settings", bad.body, bad.code, &errorBody{})
+	}
+	h.restart()
+	if b := h.call("GET", "/api/settings", "", 200, nil); string(b) != js {
+		t.Fatalf("settings %s, want %s", b, js)
+	}
+}
+
+func TestStatistics(t *testing.T) {
+	h := newHarness(t, Options{})
+	t.Run("win", func(t *testing.T) {
+		h := h.as(t)
+		var r gameResponse
+		h.call("POST", "/api/games/load", nearWon, 201, &r)
+		if g := h.statsGroupOf("arachnid", 1); g.Played != 0 {
+			t.Fatalf("counted before the end: %+v", g)
+		}
+		got := h.cmd(r.ID, "move 2 1 1", 200)
+		if !got.View.Won {
+			t.Fatal("not won")
+		}
+		g := h.statsGroupOf("arachnid", 1)
+		if g.Played != 1 || g.Won != 1 || g.CurrentStreak != 1 || g.BestScore != got.View.Score || len(g.History) != 1 {
+			t.Fatalf("after a win: %+v", g)
+		}
+		// Undoing and winning again does not count twice.
+		h.cmd(r.ID, "undo", 200)
+		h.cmd(r.ID, "move 2 1 1", 200)
+		h.cmd(r.ID, "remove 1", 200)
+		if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 {
+			t.Fatalf("won twice: %+v", g)
+		}
+	})
+	t.Run("no moves left", func(t *testing.T) {
+		h := h.as(t)
+		var r gameResponse
+		h.call("POST", "/api/games/load", nearStuck, 201, &r)
+		got := h.cmd(r.ID, "move 1 2 1", 200)
+		if !got.View.Stuck {
+			t.Fatalf("not stuck: %+v", got.View)
+		}
+		g := h.statsGroupOf("spider", 2)
+		if g.Played != 1 || g.Won != 0 || g.CurrentStreak != 0 {
+			t.Fatalf("after no moves left: %+v", g)
+		}
+		// Undo, and stuck again: still one game.
+		h.cmd(r.ID, "undo", 200)
+		h.cmd(r.ID, "move 1 2 1", 200)
+		if g := h.statsGroupOf("spider", 2); g.Played != 1 {
+			t.Fatalf("counted twice: %+v", g)
+		}
+	})
+	t.Run("abandoned", func(t *testing.T) {
+		h := h.as(t)
+		a := h.newGame(`{"deal":"617","variant":"spider","suits":4}`)
+		// Leaving a game with no move played does not count.
+		b := h.newGame(`{"deal":"618","variant":"spider","suits":4}`)
+		h.call("POST", "/api/games?previous="+a.ID, `{"deal":"619","variant":"spider","suits":4}`, 201, nil)
+		if g := h.statsGroupOf("spider", 4); g.Played != 0 {
+			t.Fatalf("untouched game counted: %+v", g)
+		}
+		h.cmd(b.ID, "deal", 200)
+		h.call("POST", "/api/games?previous="+b.ID, `{"deal":"620","variant":"spider","suits":4}`, 201, nil)
+		if g := h.statsGroupOf("spider", 4); g.Played != 1 || g.Won != 0 {
+			t.Fatalf("abandoned game: %+v", g)
+		}
+		// An unknown previous game is ignored.
+		h.call("POST", "/api/games?previous=NOPE", `{}`, 201, nil)
+	})
+	t.Run("a lineage counts once", func(t *testing.T) {
+		h := h.as(t)
+		// Play a move that does not win, save, leave (a loss), open the save
+		// and win: one game, won.
+		r := h.newGame(`{"deal":"1","suits":2,"variant":"arachnid"}`)
+		h.cmd(r.ID, "deal", 200)
+		h.call("PUT", "/api/saves/keep", `{"game":"`+r.ID+`"}`, 200, nil)
+		h.call("POST", "/api/games?previous="+r.ID, `{"suits":2}`, 201, nil)
+		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 0 {
+			t.Fatalf("abandoned: %+v", g)
+		}
+		var o gameResponse
+		h.call("POST", "/api/saves/keep/open", "", 201, &o)
+		e, err := h.s.games.lock(context.Background(), o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.lineage != r.ID {
+			t.Fatalf("opened save has lineage %q, want %q", e.lineage, r.ID)
+		}
+		// Winning it is out of reach in a test; record the win as the
+		// command path does.
+		res := result(e, true, h.now())
+		e.mu.Unlock()
+		if err := h.db.RecordResult(context.Background(), res); err != nil {
+			t.Fatal(err)
+		}
+		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 1 {
+			t.Fatalf("lineage: %+v", g)
+		}
+	})
+	h.restart()
+	if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 || g.WinRate != 1 {
+		t.Fatalf("stats after restart: %+v", g)
+	}
+}
+
+// TestConcurrentTabs plays several games from several "tabs" at once (run
+// with -race) and checks that memory and database agree at the end.
+func TestConcurrentTabs(t *testing.T) {
+	h := newHarness(t, Options{MaxGames: 3}) // eviction under way too
+	const games, tabs = 6, 4
+	ids := make([]string, games)
+	for i := range ids {
+		ids[i] = h.newGame(fmt.Sprintf(`{"deal":"%d","suits":1}`, 100+i)).ID
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for tab := range games * tabs {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(tab), 9))
+			id := ids[tab%games]
+			for range 25 {
+				cmds := []string{"undo", "redo", "deal", fmt.Sprintf("auto %d", 1+rng.IntN(10))}
+				body, _ := json.Marshal(commandRequest{Cmd: cmds[rng.IntN(len(cmds))]})
+				code, _, _ := h.do("POST", "/api/games/"+id+"/commands", string(body))
+				if rng.IntN(4) == 0 {
+					h.do("GET", "/api/games/"+id, "")
+				}
+				mu.Lock()
+				codes[code]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if codes[200] == 0 || len(codes) > 2 || (len(codes) == 2 && codes[422] == 0) {
+		t.Fatalf("statuses %v: want only 200 and 422", codes)
+	}
+	mem := map[string]string{}
+	for _, id := range ids {
+		mem[id] = viewJSON(t, r2(h, id).View)
+		g, err := spider.Load(h.stored(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if viewJSON(t, g.View(false)) != mem[id] {
+			t.Fatalf("game %s: memory and database disagree", id)
+		}
+	}
+	h.restart()
+	for _, id := range ids {
+		if viewJSON(t, r2(h, id).View) != mem[id] {
+			t.Fatalf("game %s changed across a restart", id)
+		}
+	}
+}
+
+func TestHint(t *testing.T) {
+	t.Run("no solver", func(t *testing.T) {
+		h := newHarness(t, Options{})
+		r := h.newGame(`{"deal":"3"}`)
+		h.call("GET", "/api/games/"+r.ID+"/hint", "", http.StatusNotImplemented, &errorBody{})
+	})
+	t.Run("with a hinter", func(t *testing.T) {
+		first := func(_ context.Context, g *spider.Game) (spider.Move, error) {
+			var buf [256]spider.Move
+			l := g.Pos().Legal(buf[:0])
+			if len(l) == 0 {
+				return spider.Move{}, fmt.Errorf("%w: no moves", spider.ErrIllegal)
+			}
+			for _, m := range l { // a move onto a card, if any
+				if g.Pos().Len(int(m.To)) > 0 {
+					return m, nil
+				}
+			}
+			return l[0], nil
+		}
+		h := newHarness(t, Options{Hint: first})
+		var r gameResponse
+		h.call("POST", "/api/games/load", nearWon, 201, &r)
+		var hr hintResponse
+		h.call("GET", "/api/games/"+r.ID+"/hint", "", 200, &hr)
+		if hr.Move != "move 2 1 1" || hr.Text != "Move the A♠ from pile 2 onto the 2♠ on pile 1." {
+			t.Fatalf("hint %+v", hr)
+		}
+		h.call("POST", "/api/games/load", nearStuck, 201, &r)
+		h.cmd(r.ID, "move 1 2 1", 200)
+		h.call("GET", "/api/games/"+r.ID+"/hint", "", 200, &hr)
+		if hr.Move != "" || !strings.Contains(hr.Text, "No moves") {
+			t.Fatalf("stuck hint %+v", hr)
+		}
+	})
+}
