@@ -41,9 +41,12 @@ async function request(method, path, body, { text = false, raw = false } = {}) {
 }
 
 const enc = encodeURIComponent;
+const prev = (id) => (id ? `?previous=${enc(id)}` : "");
 
 export const api = {
-  newGame: (opts) => request("POST", "api/games", opts),
+  // previous names the game the player leaves: the server counts it as lost
+  // if it had moves and was not won.
+  newGame: (opts, previous) => request("POST", `api/games${prev(previous)}`, opts),
   game: (id) => request("GET", `api/games/${enc(id)}`),
   command: (id, cmd) => request("POST", `api/games/${enc(id)}/commands`, { cmd }),
   hint: (id) => request("GET", `api/games/${enc(id)}/hint`),
@@ -51,10 +54,10 @@ export const api = {
   column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),
   saveURL: (id) => `api/games/${enc(id)}/save`,
   saveText: (id) => request("GET", `api/games/${enc(id)}/save`, undefined, { text: true }),
-  load: (text) => request("POST", "api/games/load", text, { raw: true }),
+  load: (text, previous) => request("POST", `api/games/load${prev(previous)}`, text, { raw: true }),
   saves: () => request("GET", "api/saves"),
   putSave: (name, id) => request("PUT", `api/saves/${enc(name)}`, { game: id }),
-  openSave: (name) => request("POST", `api/saves/${enc(name)}/open`),
+  openSave: (name, previous) => request("POST", `api/saves/${enc(name)}/open${prev(previous)}`),
   deleteSave: (name) => request("DELETE", `api/saves/${enc(name)}`),
   stats: () => request("GET", "api/stats"),
   settings: () => request("GET", "api/settings"),

@@ -96,19 +96,34 @@ function info(text, { quiet = false } = {}) {
   announce(text);
 }
 
+const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+// pretty turns the engine's wording into the page's: "illegal move: 7H goes
+// only on ..." becomes "Illegal move: 7♥ goes only on ...".
+function pretty(text) {
+  const t = String(text).replace(/\b([A2-9TJQK]|10)([CDHS])\b/g, (_, r, s) => `${r === "T" ? "10" : r}${SUIT_SYMBOL[s]}`);
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+// spoken turns card codes into names for the screen reader.
+function spoken(text) {
+  return String(text).replace(/\b([A2-9TJQK])([CDHS])\b/g, (m) => cardName(m));
+}
+
 // refuse reports an illegal move: a message box when verbose, else a short sound.
-function refuse(text) {
+function refuse(raw) {
+  const text = pretty(raw);
   document.body.dataset.lastError = text;
   if (S.settings.verbose) {
     toast(text, "error", 6000);
   } else {
     beep();
   }
-  announce(text);
+  announce(spoken(raw));
 }
 
 function failure(e) {
-  const text = e instanceof ApiError ? e.message : String(e && e.message || e);
+  const text = pretty(e instanceof ApiError ? e.message : String(e && e.message || e));
   document.body.dataset.lastError = text;
   toast(text, "error", 7000);
   announce(text);
@@ -472,7 +487,7 @@ function describe(cmd, move, a, b) {
 async function startGame(opts) {
   busy(1);
   try {
-    const r = await api.newGame(opts);
+    const r = await api.newGame(opts, S.id);
     setGame(r, { message: r.message });
     announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
     return true;
@@ -683,7 +698,23 @@ function onTableauClick(e) {
     return;
   }
   const c = cardAt(e);
+  if (e.detail === 2) {
+    // The second click of a double-click. Re-rendering replaces the card
+    // under the pointer, so the browser may not send dblclick: act here.
+    doubleClick(+pileEl.dataset.pile, c, e.shiftKey || e.altKey);
+    return;
+  }
+  if (e.detail > 2) return;
   clickPile(+pileEl.dataset.pile, c ? c.index : -1, e.shiftKey || e.altKey);
+}
+
+let lastDouble = 0;
+
+function doubleClick(k, c, split) {
+  lastDouble = Date.now();
+  S.sel = null;
+  if (c && split && !c.el.classList.contains("down")) autoMove(k, countFrom(k, c.index));
+  else autoMove(k, 0);
 }
 
 function onContextMenu(e) {
@@ -703,14 +734,8 @@ function onDoubleClick(e) {
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  const k = +pileEl.dataset.pile;
-  const c = cardAt(e);
-  S.sel = null;
-  if (c && (e.shiftKey || e.altKey) && !c.el.classList.contains("down")) {
-    autoMove(k, countFrom(k, c.index));
-  } else {
-    autoMove(k, 0);
-  }
+  if (Date.now() - lastDouble < 700) return; // the click handler did it
+  doubleClick(+pileEl.dataset.pile, cardAt(e), e.shiftKey || e.altKey);
 }
 
 // ---------- keyboard ----------
@@ -876,7 +901,7 @@ function loadFile(file) {
   return queue(async () => {
     const text = await file.text();
     try {
-      const r = await api.load(text);
+      const r = await api.load(text, S.id);
       setGame(r);
       info(`Loaded ${file.name}: ${r.view.deal ? "deal #" + r.view.deal : "custom deal"}, ${plural(r.view.moves, "move")} played.`);
     } catch (e) {
@@ -994,7 +1019,7 @@ async function refreshSaves() {
 
 async function openSave(name) {
   await queue(async () => {
-    const r = await api.openSave(name);
+    const r = await api.openSave(name, S.id);
     setGame(r);
     $("#dlg-saves").close();
     info(`Opened ${name}.`);
@@ -1313,7 +1338,6 @@ function bind() {
   tab.addEventListener("click", onTableauClick);
   tab.addEventListener("contextmenu", onContextMenu);
   tab.addEventListener("dblclick", onDoubleClick);
-  tab.addEventListener("focus", () => render());
   document.addEventListener("keydown", onKey);
   $("#stock").addEventListener("click", () => { if (S.view) deal(); });
   $("#completed").addEventListener("click", () => {
