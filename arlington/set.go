@@ -124,11 +124,16 @@ func (s Set) Without(c card.Card) (t Set, ok bool) {
 	return s &^ (Set(1) << Index(c)), true
 }
 
-// Union is every card in s or t. Callers ensure they are disjoint.
-func (s Set) Union(t Set) Set { return s + t }
+// Union is every card in s or t, jokers counted from both (so the union
+// of two sets from one deck holds at most two).
+func (s Set) Union(t Set) Set {
+	return Set(s.Mask()|t.Mask()) | Set(min(s.Jokers()+t.Jokers(), 3))<<jokerShift
+}
 
-// Minus removes t's cards from s. Callers ensure t is a subset of s.
-func (s Set) Minus(t Set) Set { return s - t }
+// Minus is s without t's cards (and with t's jokers fewer).
+func (s Set) Minus(t Set) Set {
+	return Set(s.Mask()&^t.Mask()) | Set(max(s.Jokers()-t.Jokers(), 0))<<jokerShift
+}
 
 // Contains reports whether every card of t is in s.
 func (s Set) Contains(t Set) bool {

@@ -555,3 +555,39 @@ func pick(cs []card.Card, sub int) []card.Card {
 	}
 	return out
 }
+
+func TestSetMethods(t *testing.T) {
+	a := mustSet(t, "SA 7H JK")
+	b := mustSet(t, "7H 2C JK")
+	if got := a.Union(b).String(); got != "{AS, 7H, 2C, JK, JK}" {
+		t.Fatalf("union %s", got)
+	}
+	if got := a.Minus(b).String(); got != "{AS}" {
+		t.Fatalf("minus %s", got)
+	}
+	if !a.Contains(mustSet(t, "JK SA")) || a.Contains(b) {
+		t.Fatal("contains")
+	}
+	if _, ok := a.With(card.MustParse("7H")); ok {
+		t.Fatal("7H added twice")
+	}
+	if x, ok := a.With(card.Joker); !ok || x.Jokers() != 2 {
+		t.Fatal("second joker")
+	}
+	if x, _ := a.With(card.Joker); func() bool { _, ok := x.With(card.Joker); return ok }() {
+		t.Fatal("third joker")
+	}
+	if _, ok := a.Without(card.MustParse("2C")); ok {
+		t.Fatal("removed a card not there")
+	}
+	if !a.Valid() || (Set(1) << 60).Valid() || Set(3<<jokerShift).Valid() {
+		t.Fatal("valid")
+	}
+	if a.Len() != 3 || FullDeck.Len() != 54 || len(FullDeck.Cards()) != 54 {
+		t.Fatal("len")
+	}
+	var u Set
+	if err := u.UnmarshalText([]byte("QS JK")); err != nil || u != mustSet(t, "JK SQ") {
+		t.Fatalf("unmarshal %v %v", u, err)
+	}
+}
