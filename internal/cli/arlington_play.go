@@ -46,8 +46,22 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
 	botsText := fs.String("bots", "greedy", "bots for the other seats, comma-separated (greedy, random); a shorter list repeats")
 	target := fs.Int("target", arlington.DefaultTarget, "total score that ends the game")
+	load := fs.String("load", "", "continue the game saved in FILE (its players, target and seed)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var s *arlington.State
+	if *load != "" {
+		f, err := os.Open(*load)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		_, s, err = arlington.Load(f)
+		f.Close()
+		if err != nil {
+			return usageErr("%s: %v", *load, err)
+		}
+		*players = s.Players()
 	}
 	if *players < 2 || *players > arlington.MaxSeats {
 		return usageErr("--players must be 2 to 6, not %d", *players)
@@ -55,14 +69,16 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	if *seat < 0 || *seat >= *players {
 		return usageErr("--seat must be 0 to %d, not %d", *players-1, *seat)
 	}
-	seed, err := arlSeed(*seedText)
-	if err != nil {
-		return err
+	if s == nil {
+		seed, err := arlSeed(*seedText)
+		if err != nil {
+			return err
+		}
+		if s, err = arlington.New(arlington.Config{Players: *players, Target: *target}, seed); err != nil {
+			return usageErr("%v", err)
+		}
 	}
-	s, err := arlington.New(arlington.Config{Players: *players, Target: *target}, seed)
-	if err != nil {
-		return usageErr("%v", err)
-	}
+	seed := s.Seed()
 	names := strings.Split(*botsText, ",")
 	bots := make([]bot.Bot, *players)
 	k := 0
@@ -100,7 +116,12 @@ func (p *arlPlayer) out(format string, args ...any) { fmt.Fprintf(p.env.Stdout, 
 func (p *arlPlayer) run(ctx context.Context) error {
 	p.out("Arlington: %d players, you are seat %d, seed %d, target %d. Type 'help' for commands.\n",
 		p.s.Players(), p.me, p.s.Seed(), p.s.Config().Target)
-	p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
+	if n := len(p.s.History()); n > 0 {
+		p.out("continuing after %d actions, hand %d\n", n, p.s.HandNumber())
+		p.hand, p.results = p.s.HandNumber(), len(p.s.Results())
+	} else {
+		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
+	}
 	in := bufio.NewScanner(p.env.Stdin)
 	for !p.s.Terminal() {
 		if err := ctx.Err(); err != nil {

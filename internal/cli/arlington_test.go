@@ -212,3 +212,31 @@ func TestArlingtonPlayInputEnds(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 }
+
+// A saved game continues with --load.
+func TestArlingtonPlayLoad(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "g.txt")
+	out, _, code := arlRun(t, "auto\nauto\nauto\nsave "+saved+"\nquit\n", "arlington", "play", "--players", "2", "--seed", "4", "--bots", "random")
+	if code != 0 || !strings.Contains(out, "saved to") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	before, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := strings.Count(string(before), "\n") - 4
+	out, errOut, code := arlRun(t, strings.Repeat("auto\n", 3000), "arlington", "play", "--load", saved, "--bots", "random")
+	if code != 0 || !strings.Contains(out, "continuing after "+strconv.Itoa(n)+" actions") || !strings.Contains(out, "game over") {
+		t.Fatalf("exit %d: %s %s", code, out[:min(len(out), 500)], errOut)
+	}
+	_, errOut, code = arlRun(t, "", "arlington", "play", "--load", filepath.Join(t.TempDir(), "none"))
+	if code != 2 || errOut == "" {
+		t.Fatalf("missing file: exit %d %q", code, errOut)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.txt")
+	os.WriteFile(bad, []byte("arlington record 1\nplayers 2\ntarget 32\nseed 4\n0 kill\n"), 0o644)
+	_, errOut, code = arlRun(t, "", "arlington", "play", "--load", bad)
+	if code != 2 || !strings.Contains(errOut, "line 5") {
+		t.Fatalf("bad record: exit %d %q", code, errOut)
+	}
+}
