@@ -118,9 +118,9 @@ type browserPage struct {
 	shadow *spider.Game
 }
 
-func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int64) *browserPage {
+func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int64, opts ...chromedp.ContextOption) *browserPage {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(bctx)
+	ctx, cancel := chromedp.NewContext(bctx, opts...)
 	t.Cleanup(cancel)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancelT)
@@ -485,6 +485,34 @@ pile10:
 completed: S S H H D D
 `
 
+// stuckLayout has no move left: no spaces, an empty stock, and no bottom
+// card one rank below another.
+const stuckLayout = `
+pile1: |QC |QD KC
+pile2: |TC |TD KD
+pile3: |8C |8D JC
+pile4: |6C |6D JD
+pile5: |4C |4D 9C
+pile6: |3C |3D 9D
+pile7: |2C |2D 7C
+pile8: |AC |AD 7D
+pile9: 5C
+pile10: 5D
+completed: S S H H D C
+`
+
+// noEndScreen checks that no end screen is showing: "no moves left" only
+// when true.
+func (p *browserPage) noEndScreen() {
+	p.t.Helper()
+	time.Sleep(450 * time.Millisecond) // the end screen waits for the animation
+	var open bool
+	p.eval(`document.querySelector("#dlg-end").open`, &open)
+	if open {
+		p.t.Errorf("an end screen (%q) shows while moves are left", p.text("#dlg-end-title"))
+	}
+}
+
 // loadSaveFile loads a save file through the page's file input (what the
 // Game menu's "Load from a file" opens) and sets the shadow to it.
 func (p *browserPage) loadSaveFile(path string) {
@@ -582,7 +610,11 @@ func TestBrowserGame(t *testing.T) {
 		case spider.Deal:
 			p.waitJS(`document.querySelector("#stock").classList.contains("hint-src")`, "the hinted deal highlighted")
 		}
-		p.waitJS(fmt.Sprintf(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent === %q`, describe(p.shadow.Pos(), hint)), "the hint's text")
+		hintWord := "Deal"
+		if hint.Kind == spider.MoveCards {
+			hintWord = fmt.Sprintf("pile %d", hint.From+1)
+		}
+		p.waitJS(fmt.Sprintf(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.includes(%q)`, hintWord), "the hint's text")
 
 		// Deal a row by clicking the stock.
 		p.click(p.elementPoint("#stock"))
@@ -686,6 +718,7 @@ func TestBrowserGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.loadSaveFile(spacePath)
+		p.noEndScreen()
 		p.click(p.elementPoint("#stock"))
 		p.refused("space")
 		p.do(chromedp.MouseClickXY(p.cardPoint(1, 8).X, p.cardPoint(1, 8).Y, chromedp.ButtonRight))
@@ -705,6 +738,27 @@ func TestBrowserGame(t *testing.T) {
 		p.dblclick(p.bottomPoint(0))
 		p.play(spider.RemoveFrom(0))
 		p.expect("double-click removes the complete suit")
+		p.noEndScreen()
+
+		// A position with no move left: the end screen says so.
+		stuckPath := filepath.Join(t.TempDir(), "stuck.txt")
+		if err := os.WriteFile(stuckPath, []byte(layoutSave(t, stuckLayout)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.loadSaveFile(stuckPath)
+		if !p.shadow.Stuck() {
+			t.Fatal("stuckLayout is not stuck")
+		}
+		p.waitJS(`document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "No moves left"`, "the no-moves-left screen")
+		var undoShown bool
+		p.eval(`!document.querySelector('#end-buttons [data-end="undo"]').hidden`, &undoShown)
+		if undoShown {
+			t.Error("the no-moves-left screen offers undo with nothing to undo")
+		}
+		p.shot("desktop-1280x800-stuck")
+		p.clickSel(`#end-buttons [data-end="restart"]`)
+		p.waitJS(`!document.querySelector("#dlg-end").open`, "the end screen to close")
+		p.idle()
 
 		// The near-won position: drag a complete suit to the completed area,
 		// then finish by clicks; the end screen and statistics follow.
@@ -755,7 +809,8 @@ func TestBrowserGame(t *testing.T) {
 	})
 
 	t.Run("phone", func(t *testing.T) {
-		p := openPage(t, bctx, srv, 390, 844)
+		// A fresh browser context: a new player, with nothing stored.
+		p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
 		p.newGameByNumber(617)
 		p.noHorizontalScroll()
 		p.drag(p.bottomPoint(4), p.bottomPoint(5))

@@ -3,7 +3,7 @@
 // "deal", "auto 4", ...) and shows the server's answer, or its refusal.
 
 import { api, ApiError } from "./api.js";
-import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard, suitIcon } from "./cards.js";
+import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "./cards.js";
 import { scoreChart, winRateChart } from "./charts.js";
 import { beep } from "./sound.js";
 
@@ -222,8 +222,8 @@ function renderCompleted() {
     box.appendChild(l);
   }
   v.completed.forEach((s, i) => {
-    const svg = cardSVG("K" + s);
-    svg.style.left = `${i * geom.tw * 0.42}px`;
+    const svg = cardSVG("K" + s, { big: true });
+    svg.style.left = `${i * geom.tw * 0.5}px`;
     svg.dataset.completed = i;
     box.appendChild(svg);
   });
@@ -402,7 +402,6 @@ function setGame(r, { message } = {}) {
   } catch { /* storage may be off; the game still plays */ }
   if (changed) {
     S.sel = null; S.hint = null; S.located = []; S.endShown = "";
-    if (r.view.won || r.view.stuck) S.endShown = endKey(r.view);
   }
   S.view = r.view;
   render();
@@ -1192,11 +1191,12 @@ function maybeEnd() {
 }
 
 function showEnd(v) {
-  if (v !== S.view) return;
+  // not over a newer state, nor over a dialog the player has opened
+  if (v !== S.view || dialogOpen()) return;
   $("#dlg-end-title").textContent = v.won ? "You won!" : "No moves left";
   const b = v.breakdown;
   $("#end-text").textContent = v.won ?
-    `Deal ${v.deal ? "#" + v.deal : "(custom)"} is solved in ${plural(v.moves, "move")}.` :
+    `${v.deal ? `Deal #${v.deal} is` : "This position is"} solved in ${plural(v.moves, "move")}.` :
     "No move is left that changes anything, and the stock is empty. Undo to try another way, or start again.";
   const rows = [
     ["Cards turned up (10 each)", b.turned],

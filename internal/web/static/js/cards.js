@@ -70,11 +70,13 @@ function smallFaceSVG(code) {
   out += `<g style="fill:${fill}">`;
   out += `<text x="${label.length > 1 ? 4 : 12}" y="88" font-size="${label.length > 1 ? 92 : 100}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
   out += pip(s, 156, 52, 72, false);
+  // The body sits low, so the half of a card that shows in a pile holds
+  // only the index.
   if (r > 10) {
-    out += `<rect x="34" y="124" width="132" height="132" rx="12" style="fill:var(--court);stroke:${fill};stroke-width:5"/>`;
-    out += pip(s, 100, 190, 96, false);
+    out += `<rect x="40" y="150" width="120" height="112" rx="12" style="fill:var(--court);stroke:${fill};stroke-width:5"/>`;
+    out += pip(s, 100, 206, 80, false);
   } else {
-    out += pip(s, 100, 190, 120, false);
+    out += pip(s, 100, 206, 104, false);
   }
   return out + `</g>`;
 }
@@ -132,27 +134,15 @@ let small = false;
 // setSmallCards chooses the big-index faces, for cards too small for pips.
 export function setSmallCards(on) { small = !!on; }
 
-// cardSVG returns an <svg> element showing code ("KS") or the back ("").
-export function cardSVG(code, doc = document) {
+// cardSVG returns an <svg> element showing code ("KS") or the back ("");
+// big asks for the big-index face whatever the card size.
+export function cardSVG(code, { big = false, doc = document } = {}) {
   const svg = doc.createElementNS(SVGNS, "svg");
   svg.setAttribute("viewBox", "0 0 200 280");
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = doc.createElementNS(SVGNS, "use");
-  use.setAttribute("href", code ? `#${small ? "cardsm" : "card"}-${code}` : "#card-back");
-  svg.appendChild(use);
-  return svg;
-}
-
-// suitIcon returns a small inline SVG of a suit symbol.
-export function suitIcon(s, doc = document) {
-  const svg = doc.createElementNS(SVGNS, "svg");
-  svg.setAttribute("viewBox", "0 0 100 100");
-  svg.setAttribute("class", "suit-icon");
-  svg.setAttribute("aria-hidden", "true");
-  svg.style.fill = `var(--suit-${s})`;
-  const use = doc.createElementNS(SVGNS, "use");
-  use.setAttribute("href", `#suit-${s}`);
+  use.setAttribute("href", code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back");
   svg.appendChild(use);
   return svg;
 }
