@@ -717,7 +717,11 @@ var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
 // short names a card for hint text: rank and suit symbol, "7♥".
 func short(c card.Card) string {
 	s := c.String()
-	return s[:len(s)-1] + suitSymbols[c.Suit()&3]
+	r := s[:len(s)-1]
+	if r == "T" {
+		r = "10"
+	}
+	return r + suitSymbols[c.Suit()&3]
 }
 
 // describe says a move in words, naming only face-up cards.

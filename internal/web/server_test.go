@@ -653,20 +653,7 @@ func TestHint(t *testing.T) {
 		h.call("GET", "/api/games/"+r.ID+"/hint", "", http.StatusNotImplemented, &errorBody{})
 	})
 	t.Run("with a hinter", func(t *testing.T) {
-		first := func(_ context.Context, g *spider.Game) (spider.Move, error) {
-			var buf [256]spider.Move
-			l := g.Pos().Legal(buf[:0])
-			if len(l) == 0 {
-				return spider.Move{}, fmt.Errorf("%w: no moves", spider.ErrIllegal)
-			}
-			for _, m := range l { // a move onto a card, if any
-				if g.Pos().Len(int(m.To)) > 0 {
-					return m, nil
-				}
-			}
-			return l[0], nil
-		}
-		h := newHarness(t, Options{Hint: first})
+		h := newHarness(t, Options{Hint: firstMoveOntoACard})
 		var r gameResponse
 		h.call("POST", "/api/games/load", nearWon, 201, &r)
 		var hr hintResponse
@@ -681,4 +668,20 @@ func TestHint(t *testing.T) {
 			t.Fatalf("stuck hint %+v", hr)
 		}
 	})
+}
+
+// firstMoveOntoACard is a stand-in hinter: the first legal move onto a
+// card, else the first legal move.
+func firstMoveOntoACard(_ context.Context, g *spider.Game) (spider.Move, error) {
+	var buf [256]spider.Move
+	l := g.Pos().Legal(buf[:0])
+	if len(l) == 0 {
+		return spider.Move{}, fmt.Errorf("%w: no moves", spider.ErrIllegal)
+	}
+	for _, m := range l {
+		if g.Pos().Len(int(m.To)) > 0 {
+			return m, nil
+		}
+	}
+	return l[0], nil
 }
