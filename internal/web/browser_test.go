@@ -25,6 +25,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"cardtable/card"
 	"cardtable/internal/store"
 	"cardtable/spider"
 )
@@ -811,6 +812,8 @@ func TestBrowserGame(t *testing.T) {
 	t.Run("phone", func(t *testing.T) {
 		// A fresh browser context: a new player, with nothing stored.
 		p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
+		// The largest deal number shows exactly (beyond JavaScript's 2^53).
+		p.newGameByNumber(card.MaxDeal)
 		p.newGameByNumber(617)
 		p.noHorizontalScroll()
 		p.drag(p.bottomPoint(4), p.bottomPoint(5))

@@ -37,7 +37,13 @@ async function request(method, path, body, { text = false, raw = false } = {}) {
   if (res.status === 204) return {};
   const ct = res.headers.get("Content-Type") || "";
   if (!ct.includes("json")) return {};
-  return res.json();
+  return parseJSON(await res.text());
+}
+
+// parseJSON keeps deal numbers exact: they go up to 2^64-1, beyond the
+// integers a JavaScript number holds, so long ones are read as strings.
+export function parseJSON(text) {
+  return JSON.parse(text.replace(/"deal":\s*(\d{16,})/g, '"deal":"$1"'));
 }
 
 const enc = encodeURIComponent;

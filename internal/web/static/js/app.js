@@ -159,7 +159,7 @@ function pileOffsets(down, up, avail) {
   const ch = geom.ch;
   // the index strip must show: it is taller on the big-index small faces
   const strip = geom.small ? 0.34 : 0.25;
-  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : strip + 0.04);
+  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : strip + 0.05);
   const need = down * d + Math.max(0, up - 1) * u + ch;
   if (need <= avail) return [d, u];
   const room = Math.max(0, avail - ch);
@@ -281,7 +281,10 @@ function renderTableau() {
   for (let k = 0; k < 10; k++) {
     const el = tab.children[k];
     const p = pileCards(k);
-    const [dOff, uOff] = pileOffsets(p.down, p.up.length, avail);
+    // In the open variant the covered cards show their faces: space them
+    // like face-up cards so their index can be read.
+    const open = p.hidden.length > 0;
+    const [dOff, uOff] = open ? pileOffsets(0, p.len, avail) : pileOffsets(p.down, p.up.length, avail);
     const frag = document.createDocumentFragment();
     let y = 0;
     for (let i = 0; i < p.len; i++) {
@@ -299,7 +302,7 @@ function renderTableau() {
       if (S.hint && S.hint.pile === k && i >= p.len - S.hint.count) c.classList.add("hint-src");
       if (S.located.some((l) => l.pile === k && l.index === i)) c.classList.add("located");
       frag.appendChild(c);
-      if (i < p.len - 1) y += down ? dOff : uOff;
+      if (i < p.len - 1) y += down && !open ? dOff : uOff;
     }
     el.replaceChildren(frag);
     el.style.height = `${Math.round(y + geom.ch)}px`;
