@@ -18,11 +18,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/card"
@@ -126,9 +128,40 @@ func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancelT)
 	p := &browserPage{t: t, ctx: ctx, srv: srv}
-	p.do(chromedp.EmulateViewport(w, h))
+	p.do(chromedp.EmulateViewport(w, h)) // opens the tab
+	p.watchErrors()
 	p.load()
 	return p
+}
+
+// watchErrors fails the test if the page throws an uncaught exception (or
+// leaves a promise rejection unhandled). The watcher ends with the tab.
+func (p *browserPage) watchErrors() {
+	var mu sync.Mutex
+	var errs []string
+	events := chromedp.Events(p.ctx, runtime.ExceptionThrown) // subscribes now
+	go func() { // exits when the tab's context ends
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			mu.Lock()
+			errs = append(errs, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			mu.Unlock()
+		}
+	}()
+	p.t.Cleanup(func() { // runs before the tab closes (cleanups run last first)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range errs {
+			p.t.Errorf("page error: %s", e)
+		}
+	})
 }
 
 func (p *browserPage) load() {
