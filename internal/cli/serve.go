@@ -3,9 +3,168 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"cardtable/internal/store"
+	"cardtable/internal/web"
 )
 
-// runServe is filled in by the web work (issue 5).
+// runServe serves the browser UI: `cardtable`, `cardtable serve [--addr
+// ADDR] [--db PATH]`, and `cardtable serve bench` for the load benchmark.
 func runServe(ctx context.Context, env *Env, args []string) error {
-	return errors.New("serve: not built yet")
+	if len(args) > 0 && args[0] == "bench" {
+		return runServeBench(ctx, env, args[1:])
+	}
+	fs := newFlags(env, "serve")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	dbPath := fs.String("db", "", "SQLite database (default: "+defaultDBPath()+")")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("serve: unexpected argument %q", pos[0])
+	}
+	if *dbPath == "" {
+		*dbPath = defaultDBPath()
+	}
+	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	n, _ := db.CountGames(ctx)
+	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n)
+	return serve(ctx, log, ln, web.New(db, web.Options{Log: log}))
+}
+
+// serve runs h on ln until ctx ends, then shuts down gracefully: requests in
+// flight finish (every accepted move is already stored when answered).
+func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute, // a hint may think for a while
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	// Exits when the server stops: at Shutdown below, or on a listener error.
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// openURL is the address to give the player: a wildcard listen address is
+// reached on localhost.
+func openURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String() + "/"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+// defaultDBPath is cardtable.db in the user's data directory:
+// $XDG_DATA_HOME/cardtable, else ~/.local/share/cardtable on Unix-like
+// systems, else the OS's user configuration directory (Application Support
+// on macOS, %AppData% on Windows).
+func defaultDBPath() string {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" {
+		switch runtime.GOOS {
+		case "darwin", "windows", "ios", "plan9":
+			dir, _ = os.UserConfigDir()
+		default:
+			if home, err := os.UserHomeDir(); err == nil {
+				dir = filepath.Join(home, ".local", "share")
+			}
+		}
+	}
+	if dir == "" {
+		dir = "." // no home at all: the working directory
+	}
+	return filepath.Join(dir, "cardtable", "cardtable.db")
+}
+
+// runServeBench runs the load benchmark: simulated players over HTTP on
+// loopback against a server with a fresh database.
+func runServeBench(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "serve bench")
+	games := fs.Int("games", 1000, "games in play")
+	players := fs.Int("players", 50, "simulated players sending requests at once")
+	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
+	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("serve bench: unexpected argument %q", pos[0])
+	}
+	if *games < 1 || *players < 1 || *dur <= 0 {
+		return usageErr("serve bench: --games, --players and --duration must be positive")
+	}
+	if *dbPath == "" {
+		dir, err := os.MkdirTemp("", "cardtable-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		*dbPath = filepath.Join(dir, "bench.db")
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	// Exits when stop() cancels sctx after the measurement.
+	go func() {
+		done <- serve(sctx, slog.New(slog.DiscardHandler), ln, web.New(db, web.Options{}))
+	}()
+	res, err := web.Load(ctx, web.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
+		Players: *players, Duration: *dur})
+	stop()
+	if serr := <-done; err == nil {
+		err = serr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, res)
+	return nil
 }
