@@ -352,7 +352,9 @@ func TestServeStartsAndStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	errb := &syncBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, nil, io.Discard, errb) }()
+	go func() {
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, nil, io.Discard, errb)
+	}()
 	var url string
 	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := urlLine.FindStringSubmatch(errb.String()); m != nil {
