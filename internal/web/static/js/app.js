@@ -131,7 +131,7 @@ function failure(e) {
 
 // ---------- layout ----------
 
-const geom = { cw: 80, ch: 112, tw: 64, th: 90, gap: 8 };
+const geom = { base: 80, cw: 80, ch: 112, tw: 64, th: 90, gap: 8, small: false };
 
 function layout() {
   const W = document.documentElement.clientWidth;
@@ -143,28 +143,63 @@ function layout() {
   const ch = Math.round(cw * 1.4);
   const tw = cw < 60 ? cw : Math.round(cw * 0.8);
   const th = Math.round(tw * 1.4);
-  Object.assign(geom, { cw, ch, tw, th, gap, small: cw < 64 });
+  geom.base = cw;
+  Object.assign(geom, { tw, th, gap });
+  setCardWidth(cw);
+  const r = document.documentElement.style;
+  r.setProperty("--tw", tw + "px");
+  r.setProperty("--th", th + "px");
+  r.setProperty("--gap", gap + "px");
+}
+
+function setCardWidth(cw) {
+  const ch = Math.round(cw * 1.4);
+  Object.assign(geom, { cw, ch, small: cw < 64 });
   setSmallCards(geom.small);
   const r = document.documentElement.style;
   r.setProperty("--cw", cw + "px");
   r.setProperty("--ch", ch + "px");
-  r.setProperty("--tw", tw + "px");
-  r.setProperty("--th", th + "px");
-  r.setProperty("--gap", gap + "px");
+}
+
+// The least vertical step, as a share of the card height, that still shows
+// a face-up card's index (taller on the big-index small faces), and the
+// least for face-down cards.
+function minStep(small) { return small ? 0.33 : 0.21; }
+const MIN_DOWN = 0.05;
+
+// fitCards narrows the cards (to 70% at most) when the longest pile would
+// not fit the window's height even at the least steps; beyond that the page
+// scrolls vertically.
+function fitCards(v, avail) {
+  const base = geom.base;
+  let worst = 1;
+  for (const p of v.piles) {
+    const open = (p.hidden || []).length > 0;
+    const down = open ? 0 : p.down, up = open ? p.down + p.up.length : p.up.length;
+    worst = Math.max(worst, 1 + down * MIN_DOWN + Math.max(0, up - 1) * minStep(base < 64));
+  }
+  const fit = Math.floor(avail / worst / 1.4);
+  const cw = Math.max(Math.round(base * 0.7), Math.min(base, fit));
+  if (cw !== geom.cw) setCardWidth(cw);
 }
 
 // pileOffsets returns the vertical step for face-down and face-up cards:
 // generous while the pile fits, tighter as it grows.
 function pileOffsets(down, up, avail) {
   const ch = geom.ch;
-  // the index strip must show: it is taller on the big-index small faces
-  const strip = geom.small ? 0.34 : 0.25;
-  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : strip + 0.05);
+  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : 0.3);
   const need = down * d + Math.max(0, up - 1) * u + ch;
   if (need <= avail) return [d, u];
+  // Face-up steps shrink first, to the least that shows the index; then the
+  // face-down steps; then the face-up steps again, at their least.
   const room = Math.max(0, avail - ch);
-  d = Math.max(ch * 0.05, Math.min(d, room * 0.25 / Math.max(1, down)));
-  if (up > 1) u = Math.max(ch * (strip - 0.05), (room - down * d) / (up - 1));
+  const umin = ch * minStep(geom.small);
+  const steps = Math.max(1, up - 1);
+  u = Math.max(umin, (room - down * d) / steps);
+  if (down * d + (up - 1) * u <= room) return [d, u];
+  d = Math.max(ch * MIN_DOWN, up > 1 ? (room - (up - 1) * umin) / Math.max(1, down) : room / Math.max(1, down));
+  d = Math.min(d, ch * 0.1);
+  u = up > 1 ? Math.max(umin, (room - down * d) / steps) : u;
   return [d, u];
 }
 
@@ -265,7 +300,8 @@ function selCount() {
 function renderTableau() {
   const v = S.view, tab = $("#tableau");
   const top = tab.getBoundingClientRect().top + window.scrollY;
-  const avail = Math.max(geom.ch * 3, window.innerHeight - top - 24);
+  const avail = Math.max(geom.ch * 3, window.innerHeight - top - 8 - 16); // the tableau's padding, a margin
+  fitCards(v, avail);
   if (tab.children.length !== 10) {
     tab.replaceChildren();
     for (let k = 0; k < 10; k++) {

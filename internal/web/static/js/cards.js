@@ -89,9 +89,9 @@ function faceSVG(code) {
   let out = `<rect x="2" y="2" width="196" height="276" rx="16" style="fill:var(--card-face);stroke:var(--card-edge);stroke-width:3"/>`;
   out += `<g style="fill:${fill}">`;
   // The index strip stays visible when cards overlap: rank left, suit right.
-  const fs = label.length > 1 ? 62 : 68;
-  out += `<text x="12" y="62" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-6"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
-  out += pip(s, 160, 38, 56, false);
+  const fs = label.length > 1 ? 56 : 62;
+  out += `<text x="12" y="57" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-6"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
+  out += pip(s, 162, 35, 50, false);
   if (r === 1) {
     out += pip(s, 100, 175, 120, false);
   } else if (r <= 10) {
