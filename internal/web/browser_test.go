@@ -722,6 +722,34 @@ func TestBrowserGame(t *testing.T) {
 		p.shadow.Restart()
 		p.expect("restart")
 
+		// Letter keys: D deals, U undoes.
+		p.keys("d")
+		p.play(spider.DealMove)
+		p.expect("key D")
+		p.keys("u")
+		if err := p.shadow.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		p.expect("key U")
+
+		// Cards menu: locate a card, display a column, hide the deal and
+		// discard areas.
+		p.menu("#btn-cards-menu", `#menu-cards [data-act="locate"]`)
+		p.waitJS(`document.querySelector("#dlg-locate").open`, "the locate dialog")
+		p.do(chromedp.SendKeys(chromedp.CSS("#locate-card"), "qd\n"))
+		p.waitJS(`document.querySelector("#locate-text").textContent === "Queen of diamonds: pile 6 (card 5 of 5)."`, "the queen of diamonds located")
+		p.waitJS(`document.querySelectorAll("#pile-5 .card.located").length === 1`, "the located card highlighted")
+		p.clickSel(`#dlg-locate [data-close]`)
+		p.menu("#btn-cards-menu", `#menu-cards [data-act="column"]`)
+		p.waitJS(`document.querySelector("#dlg-column").open`, "the display column dialog")
+		p.clickSel(`#column-piles button[aria-label="Pile 4"]`)
+		p.waitJS(`document.querySelector("#column-text").textContent === "Pile 4 (5 face down): ten of hearts."`, "pile 4 displayed")
+		p.clickSel(`#dlg-column [data-close]`)
+		p.menu("#btn-cards-menu", `#menu-cards [data-set="hideAreas"]`)
+		p.waitJS(`getComputedStyle(document.querySelector("#stock")).display === "none" && getComputedStyle(document.querySelector("#completed")).display === "none"`, "the deal and discard areas hidden")
+		p.menu("#btn-cards-menu", `#menu-cards [data-set="hideAreas"]`)
+		p.waitJS(`getComputedStyle(document.querySelector("#stock")).display !== "none"`, "the deal and discard areas back")
+
 		// Settings persist: verbose off survives a reload, on the server too.
 		p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
 		p.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "verbose off")

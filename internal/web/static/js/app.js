@@ -227,6 +227,7 @@ function renderStatus() {
   const sc = $("#st-score").parentElement;
   sc.title = v.breakdown.cheated ? "Cheating detected: the score is halved" :
     v.breakdown.stopped ? "Scoring has stopped (undo, restart or load in Spider)" : "";
+  $("#st-note").textContent = v.breakdown.cheated ? "(halved)" : v.breakdown.stopped ? "(frozen)" : "";
   document.title = `${v.won ? "Won · " : ""}${v.deal ? "#" + v.deal + " · " : ""}${variantLabel(v)} · cardtable`;
 }
 
@@ -1236,7 +1237,7 @@ function showEnd(v) {
   const b = v.breakdown;
   $("#end-text").textContent = v.won ?
     `${v.deal ? `Deal #${v.deal} is` : "This position is"} solved in ${plural(v.moves, "move")}.` :
-    "No move is left that changes anything, and the stock is empty. Undo to try another way, or start again.";
+    `No move is left that changes anything${v.stock ? "" : ", and the stock is empty"}. ${v.canUndo ? "Undo to try another way, play the deal again, or start a new game." : "Play the deal again or start a new game."}`;
   const rows = [
     ["Cards turned up (10 each)", b.turned],
     ["Piles with no face-down cards (15 each)", b.columns],
