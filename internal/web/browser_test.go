@@ -140,7 +140,7 @@ func (p *browserPage) watchErrors() {
 	var mu sync.Mutex
 	var errs []string
 	events := chromedp.Events(p.ctx, runtime.ExceptionThrown) // subscribes now
-	go func() { // exits when the tab's context ends
+	go func() {                                               // exits when the tab's context ends
 		for ev, err := range events {
 			if err != nil {
 				return
