@@ -139,8 +139,10 @@ func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int
 func (p *browserPage) watchErrors() {
 	var mu sync.Mutex
 	var errs []string
-	events := chromedp.Events(p.ctx, runtime.ExceptionThrown) // subscribes now
-	go func() {                                               // exits when the tab's context ends
+	// Events subscribes at once; the goroutine exits when the tab's context
+	// ends, which ends the iteration.
+	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
+	go func() {
 		for ev, err := range events {
 			if err != nil {
 				return
