@@ -14,6 +14,8 @@ import (
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/spider"
+	"cardtable/spider/solver"
 )
 
 // runServe serves the browser UI: `cardtable`, `cardtable serve [--addr
@@ -47,7 +49,25 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	n, _ := db.CountGames(ctx)
 	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n)
-	return serve(ctx, log, ln, web.New(db, web.Options{Log: log}))
+	return serve(ctx, log, ln, web.New(db, web.Options{Log: log, Winnable: winnable}))
+}
+
+// solverSlot lets one solver search run at a time, so requests for winnable
+// deals cannot take every core from the players.
+var solverSlot = make(chan struct{}, 1)
+
+// winnable reports whether the solver proves g's deal winnable within a
+// short limit; Unknown counts as no.
+func winnable(ctx context.Context, g *spider.Game) (bool, error) {
+	select {
+	case solverSlot <- struct{}{}:
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+	defer func() { <-solverSlot }()
+	p := g.Position()
+	res := solver.Solve(ctx, &p, solver.Limits{Time: 1500 * time.Millisecond, MemoryBytes: 256 << 20})
+	return res.Status == solver.Solved, ctx.Err()
 }
 
 // serve runs h on ln until ctx ends, then shuts down gracefully: requests in

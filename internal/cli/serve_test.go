@@ -415,3 +415,19 @@ func TestOpenURL(t *testing.T) {
 		}
 	}
 }
+
+func TestWinnable(t *testing.T) {
+	g, err := spider.NewGame(617, spider.Options{Suits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := winnable(context.Background(), g)
+	if err != nil || !ok {
+		t.Fatalf("one-suit deal 617: winnable %v, %v", ok, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if ok, err := winnable(ctx, g); ok || err == nil {
+		t.Fatalf("cancelled: %v %v", ok, err)
+	}
+}

@@ -275,7 +275,7 @@ func (req newGameRequest) options() (spider.Options, error) {
 }
 
 // maxWinnableTries bounds the deals tried for "winnable deals only".
-const maxWinnableTries = 20
+const maxWinnableTries = 10
 
 func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	var req newGameRequest
