@@ -17,13 +17,27 @@ import (
 var (
 	// errBadRequest: the request itself is malformed (400).
 	errBadRequest = errors.New("bad request")
+	// errMethod: the path exists, the method does not (405).
+	errMethod = errors.New("method not allowed")
+	// errNoSolver: the server was built without what the request needs (501).
+	errNoSolver = errors.New("not available")
 	// errUnavailable: the server is shutting down or overloaded (503).
 	errUnavailable = errors.New("unavailable")
 )
 
-// badRequest wraps a message as a bad request.
+// requestError is a message for the player classified by kind; its text is
+// the message alone.
+type requestError struct {
+	kind error
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+func (e *requestError) Unwrap() error { return e.kind }
+
+// badRequest makes a bad-request error with a message for the player.
 func badRequest(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, a...))
+	return &requestError{errBadRequest, fmt.Sprintf(format, a...)}
 }
 
 // status maps an error to its HTTP status and the message the player sees.
@@ -38,6 +52,10 @@ func status(err error) (int, string) {
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing):
 		return http.StatusUnprocessableEntity, err.Error()
+	case errors.Is(err, errMethod):
+		return http.StatusMethodNotAllowed, err.Error()
+	case errors.Is(err, errNoSolver):
+		return http.StatusNotImplemented, err.Error()
 	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}

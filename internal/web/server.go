@@ -121,7 +121,8 @@ func (s *Server) routes() http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" {
 			if allow := allowed(mux, r); allow != "" {
 				w.Header().Set("Allow", allow)
-				writeJSON(w, http.StatusMethodNotAllowed, errorBody{fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)})
+				writeError(w, r, s.log, &requestError{errMethod,
+					fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)})
 				return
 			}
 			writeError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", store.ErrNotFound, r.Method, r.URL.Path))
@@ -129,7 +130,7 @@ func (s *Server) routes() http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSON(w, http.StatusMethodNotAllowed, errorBody{"method not allowed"})
+			writeError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
 			return
 		}
 		w.Header().Set("Cache-Control", "no-cache")
@@ -398,8 +399,7 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	if s.opts.Hint == nil {
 		e.mu.Unlock()
-		writeJSON(w, http.StatusNotImplemented, errorBody{"hints need the solver, which this server does not have"})
-		return nil
+		return &requestError{errNoSolver, "hints need the solver, which this server does not have"}
 	}
 	// The solver works on a copy, so the game stays free for moves while
 	// it thinks; the copy comes from the save text, the one deep copy the
