@@ -403,6 +403,36 @@ func (p *browserPage) drag(from, to point) {
 	p.do(steps...)
 }
 
+func (p *browserPage) touch(typ input.DispatchTouchEventType, pts ...point) {
+	p.t.Helper()
+	tps := []*input.TouchPoint{}
+	one := 1.0
+	for _, pt := range pts {
+		id := 0.0
+		tps = append(tps, &input.TouchPoint{X: pt.X, Y: pt.Y, RadiusX: &one, RadiusY: &one, Force: &one, ID: &id})
+	}
+	if _, err := chromedp.Call(p.ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: tps}); err != nil {
+		p.t.Fatalf("touch: %v", err)
+	}
+}
+
+func (p *browserPage) tap(pt point) {
+	p.t.Helper()
+	p.touch(input.DispatchTouchEventTypeTouchStart, pt)
+	p.touch(input.DispatchTouchEventTypeTouchEnd)
+}
+
+// touchDrag drags with a finger from one point to another.
+func (p *browserPage) touchDrag(from, to point) {
+	p.t.Helper()
+	p.touch(input.DispatchTouchEventTypeTouchStart, from)
+	const n = 12
+	for i := 1; i <= n; i++ {
+		p.touch(input.DispatchTouchEventTypeTouchMove, point{from.X + (to.X-from.X)*float64(i)/n, from.Y + (to.Y-from.Y)*float64(i)/n})
+	}
+	p.touch(input.DispatchTouchEventTypeTouchEnd)
+}
+
 func (p *browserPage) keys(keys string, mods ...chromedp.Modifier) {
 	p.t.Helper()
 	p.do(chromedp.KeyEvent(keys, chromedp.KeyModifiers(mods...)))
@@ -874,18 +904,32 @@ func TestBrowserGame(t *testing.T) {
 
 	t.Run("phone", func(t *testing.T) {
 		// A fresh browser context: a new player, with nothing stored.
+		// A phone: a fresh browser context (a new player, nothing stored), the
+		// mobile viewport and touch input.
 		p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
+		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+		p.load()
 		// The largest deal number shows exactly (beyond JavaScript's 2^53).
 		p.newGameByNumber(card.MaxDeal)
 		p.newGameByNumber(617)
 		p.noHorizontalScroll()
-		p.drag(p.bottomPoint(4), p.bottomPoint(5))
+		p.touchDrag(p.bottomPoint(4), p.bottomPoint(5))
 		p.play(spider.Cards(4, 5, 1))
-		p.expect("phone: drag JC onto QD")
-		p.click(p.bottomPoint(0))
-		p.click(p.bottomPoint(3))
+		p.expect("phone: drag JC onto QD with a finger")
+		p.tap(p.bottomPoint(0))
+		p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, "the nine picked up by a tap")
+		p.tap(p.bottomPoint(3))
 		p.play(spider.Cards(0, 3, 1))
-		p.expect("phone: click 9C then TH")
+		p.expect("phone: tap 9C then TH")
+		// A double tap is the auto-move.
+		auto, err := p.shadow.Pos().Auto(1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.tap(p.bottomPoint(1))
+		p.tap(p.bottomPoint(1))
+		p.play(auto)
+		p.expect("phone: double tap auto-move " + auto.String())
 		for i := range 5 {
 			p.clickSel("#btn-deal")
 			p.play(spider.DealMove)
@@ -898,7 +942,7 @@ func TestBrowserGame(t *testing.T) {
 		if overflow > 0 {
 			t.Errorf("phone: the piles run %vpx below the screen", overflow)
 		}
-		p.click(p.bottomPoint(2))
+		p.tap(p.bottomPoint(2))
 		p.shot("phone-390x844")
 	})
 }

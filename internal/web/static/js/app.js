@@ -624,11 +624,45 @@ function cardAt(e) {
   return c ? { el: c, pile: +c.dataset.pile, index: +c.dataset.index } : null;
 }
 
+// A touch that neither moves nor lasts is a tap. Taps are handled when the
+// finger lifts, not by the click the browser sends later (after its
+// double-tap wait), so play on a phone is immediate.
+let touchStart = null;
+let lastTouch = { t: 0, x: 0, y: 0 };
+let lastTap = { t: 0, pile: -1 };
+
 function onPointerDown(e) {
   if (!e.isPrimary || e.button !== 0 || !S.view) return;
+  if (e.pointerType !== "mouse") touchStart = { x: e.clientX, y: e.clientY, t: Date.now(), pointerId: e.pointerId };
   const c = cardAt(e);
   if (!c || c.el.classList.contains("down")) return;
   drag = { pile: c.pile, index: c.index, x0: e.clientX, y0: e.clientY, started: false, pointerId: e.pointerId };
+}
+
+function onTap(e) {
+  const ts = touchStart;
+  touchStart = null;
+  if (!ts || ts.pointerId !== e.pointerId || ts.longPress || !S.view) return;
+  lastTouch = { t: Date.now(), x: e.clientX, y: e.clientY };
+  if (Math.hypot(e.clientX - ts.x, e.clientY - ts.y) > 10 || Date.now() - ts.t > 600) return; // a drag or a long press
+  const pileEl = e.target.closest && e.target.closest("#tableau .pile");
+  const k = pileEl ? +pileEl.dataset.pile : dropTarget(e.clientX, e.clientY);
+  if (k === null || k === "completed") return;
+  const c = cardAt(e);
+  const now = Date.now();
+  if (now - lastTap.t < 400 && lastTap.pile === k) {
+    lastTap = { t: 0, pile: -1 };
+    doubleClick(k, c, false);
+    return;
+  }
+  lastTap = { t: now, pile: k };
+  clickPile(k, c ? c.index : -1, false);
+}
+
+// tapClick reports whether a click is the browser's late echo of a tap.
+function tapClick(e) {
+  if (e.pointerType === "touch" || e.pointerType === "pen") return true;
+  return Date.now() - lastTouch.t < 1500 && Math.hypot(e.clientX - lastTouch.x, e.clientY - lastTouch.y) < 30;
 }
 
 function onPointerMove(e) {
@@ -697,6 +731,14 @@ function dropTarget(x, y) {
 }
 
 function onPointerUp(e) {
+  const wasDrag = drag && e.pointerId === drag.pointerId && drag.started;
+  if (e.pointerType !== "mouse" && !wasDrag) {
+    if (drag && e.pointerId === drag.pointerId) drag = null;
+    if (e.target.closest && e.target.closest("#tableau")) onTap(e);
+    else touchStart = null;
+    return;
+  }
+  touchStart = null;
   if (!drag || e.pointerId !== drag.pointerId) return;
   const d = drag;
   if (!d.started) { drag = null; return; }
@@ -727,7 +769,7 @@ function clearDrag() {
 }
 
 function onTableauClick(e) {
-  if (suppressClick || !S.view) return;
+  if (suppressClick || !S.view || tapClick(e)) return;
   const pileEl = e.target.closest(".pile");
   if (!pileEl) {
     // a click on the felt between piles: the nearest column
@@ -758,6 +800,7 @@ function doubleClick(k, c, split) {
 
 function onContextMenu(e) {
   if (!S.view) return;
+  if (touchStart) touchStart.longPress = true; // a long press, not a tap
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
@@ -773,7 +816,7 @@ function onDoubleClick(e) {
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  if (Date.now() - lastDouble < 700) return; // the click handler did it
+  if (Date.now() - lastDouble < 700 || tapClick(e)) return; // the click or tap handler did it
   doubleClick(+pileEl.dataset.pile, cardAt(e), e.shiftKey || e.altKey);
 }
 
@@ -1374,7 +1417,7 @@ function bind() {
   tab.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
-  document.addEventListener("pointercancel", () => { if (drag) { clearDrag(); render(); } });
+  document.addEventListener("pointercancel", () => { touchStart = null; if (drag) { clearDrag(); render(); } });
   tab.addEventListener("click", onTableauClick);
   tab.addEventListener("contextmenu", onContextMenu);
   tab.addEventListener("dblclick", onDoubleClick);
