@@ -142,6 +142,7 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 	games := fs.Int("games", 1000, "games in play")
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
+	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
 	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -150,7 +151,7 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErr("serve bench: unexpected argument %q", pos[0])
 	}
-	if *games < 1 || *players < 1 || *dur <= 0 {
+	if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
 		return usageErr("serve bench: --games, --players and --duration must be positive")
 	}
 	if *dbPath == "" {
@@ -177,7 +178,7 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 		done <- serve(sctx, slog.New(slog.DiscardHandler), ln, web.New(db, web.Options{}))
 	}()
 	res, err := web.Load(ctx, web.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-		Players: *players, Duration: *dur})
+		Players: *players, Duration: *dur, Think: *think})
 	stop()
 	if serr := <-done; err == nil {
 		err = serr

@@ -27,11 +27,16 @@ type LoadConfig struct {
 	Duration time.Duration
 	MaxMoves int64
 	Seed     uint64
+	// Think is the mean pause of a player between moves (exponentially
+	// distributed), 0 for none: with it the run offers a steady load
+	// instead of saturating the server.
+	Think time.Duration
 }
 
 // LoadResult is what a load run measured.
 type LoadResult struct {
 	Games, Players int
+	Think          time.Duration
 	Moves          int64 // commands answered 200 (moves, deals, undos)
 	NewGames       int64 // games replaced during the run (stuck, won or long)
 	Errors         int64 // answers other than the expected
@@ -48,8 +53,12 @@ func (r LoadResult) MovesPerSecond() float64 {
 }
 
 func (r LoadResult) String() string {
-	return fmt.Sprintf("%d games, %d players: %d moves in %.1fs = %.0f moves/s; latency p50 %.2fms, p99 %.2fms, max %.2fms; %d games replaced, %d errors",
-		r.Games, r.Players, r.Moves, r.Elapsed.Seconds(), r.MovesPerSecond(),
+	think := ""
+	if r.Think > 0 {
+		think = fmt.Sprintf(" (thinking %v a move on average)", r.Think)
+	}
+	return fmt.Sprintf("%d games, %d players%s: %d moves in %.1fs = %.0f moves/s; latency p50 %.2fms, p99 %.2fms, max %.2fms; %d games replaced, %d errors",
+		r.Games, r.Players, think, r.Moves, r.Elapsed.Seconds(), r.MovesPerSecond(),
 		ms(r.P50), ms(r.P99), ms(r.Max), r.NewGames, r.Errors)
 }
 
@@ -211,6 +220,14 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 				if ctx.Err() != nil {
 					return
 				}
+				if cfg.Think > 0 {
+					pause := time.Duration(rng.ExpFloat64() * float64(cfg.Think))
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(pause):
+					}
+				}
 				g := mine[i]
 				cmd, ok := pick(rng, g.mirror, buf[:])
 				if !ok {
@@ -254,7 +271,7 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 		})
 	}
 	wg.Wait()
-	res := LoadResult{Games: cfg.Games, Players: cfg.Players, Elapsed: time.Since(start),
+	res := LoadResult{Games: cfg.Games, Players: cfg.Players, Think: cfg.Think, Elapsed: time.Since(start),
 		NewGames: newGames.Load(), Errors: errs.Load()}
 	var all []time.Duration
 	for _, l := range lat {
