@@ -328,6 +328,9 @@ func (p *browserPage) expect(what string) {
 		time.Sleep(40 * time.Millisecond)
 	}
 	p.idle()
+	// Cards that fly are not where they land yet: let them land before the
+	// next gesture aims at them.
+	p.waitJS(`document.getAnimations().length === 0`, "the animations to end")
 	if got := p.serverView(); !reflect.DeepEqual(got, want) {
 		p.t.Fatalf("%s: the server has\n%+v\nwant\n%+v", what, got, want)
 	}

@@ -1188,16 +1188,21 @@ function openColumn(k = S.cursor) {
   showColumn(k);
 }
 
+let columnAsk = 0;
+
 async function showColumn(k) {
   [...$("#column-piles").children].forEach((b, i) => b.setAttribute("aria-pressed", i === k ? "true" : "false"));
   const text = $("#column-text"), cards = $("#column-cards");
+  const ask = ++columnAsk; // only the latest question's answer is shown
   try {
     const r = await api.column(S.id, k + 1);
+    if (ask !== columnAsk) return;
     const cs = r.cards || [];
     const down = S.view.piles[k].down;
     text.textContent = `Pile ${k + 1}${down && !S.view.open ? ` (${down} face down)` : ""}: ${cs.length ? cs.map(cardName).join(", ") : "no visible cards"}.`;
     cards.replaceChildren(...cs.map((c) => { const s = cardSVG(c); s.setAttribute("role", "img"); s.setAttribute("aria-label", cardName(c)); return s; }));
   } catch (e) {
+    if (ask !== columnAsk) return;
     text.textContent = e.message;
     cards.replaceChildren();
   }
