@@ -30,11 +30,17 @@ var ErrNotFound = errors.New("not found")
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// errInUse is returned by Open when another process has the database open.
+var errInUse = errors.New("in use by another cardtable process")
+
 // DB is an open cardtable database. It is safe for concurrent use.
 type DB struct {
 	// w has a single connection, so writers queue in Go rather than
 	// spinning on SQLite's busy lock; r serves reads alongside (WAL mode).
 	w, r *sql.DB
+	// lock is PATH.lock, held while open: the server keeps games in memory,
+	// so two servers on one database would overwrite each other's moves.
+	lock *os.File
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -53,6 +59,24 @@ func Open(ctx context.Context, path string) (*DB, error) {
 			return nil, fmt.Errorf("store: %w", err)
 		}
 	}
+	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := lockFile(lock); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	db, err := open(ctx, path)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	db.lock = lock
+	return db, nil
+}
+
+func open(ctx context.Context, path string) (*DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -85,7 +109,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
-	return errors.Join(db.r.Close(), db.w.Close())
+	return errors.Join(db.r.Close(), db.w.Close(), db.lock.Close())
 }
 
 // Version is the schema version the embedded migrations reach.

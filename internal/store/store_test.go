@@ -55,6 +55,20 @@ func TestMigrations(t *testing.T) {
 	}
 }
 
+func TestOneProcessAtATime(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTemp(t)
+	if _, err := Open(ctx, path); !errors.Is(err, errInUse) {
+		t.Fatalf("second open: %v", err)
+	}
+	db.Close()
+	db2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("open after close: %v", err)
+	}
+	db2.Close()
+}
+
 func TestGames(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTemp(t)
