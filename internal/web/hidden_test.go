@@ -166,12 +166,25 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 				case 2:
 					get(fmt.Sprintf("%s/column/%d", id, 1+rng.IntN(10)), "")
 				case 3:
-					get(id+"/save", "")
+					_, save, _ := h.do("GET", id+"/save", "")
+					check("GET", id+"/save", save, "")
+					// A game loaded from it shows the same cards.
+					code, b, _ := h.do("POST", "/api/games/load", string(save))
+					if code != http.StatusCreated {
+						t.Fatalf("load: %d %s", code, b)
+					}
+					check("POST", "/api/games/load", b, "")
 				case 4:
 					_, b, _ := h.do("PUT", "/api/saves/scan", `{"game":"`+r.ID+`"}`)
 					check("PUT", "/api/saves/scan", b, "")
 					get("/api/saves", "")
 					get("/api/stats", "")
+					code, b, _ := h.do("POST", "/api/saves/scan/open", "")
+					if code != http.StatusCreated {
+						t.Fatalf("open: %d %s", code, b)
+					}
+					check("POST", "/api/saves/scan/open", b, "")
+					get("/api/settings", "")
 				}
 			}
 			var final gameResponse
