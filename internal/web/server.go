@@ -522,12 +522,14 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) error {
 // "previous" query parameter, if any, is the one the player leaves: it
 // counts as lost if it had moves and was not won (docs/api.md).
 func (s *Server) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string) error {
-	if err := s.games.abandon(r.Context(), r.URL.Query().Get("previous")); err != nil {
-		return err
-	}
 	e, err := s.games.add(r.Context(), g, lineage)
 	if err != nil {
 		return err
+	}
+	// Only once the new game exists is the old one left. Failing to count
+	// it is not worth refusing the new game for: logged.
+	if err := s.games.abandon(r.Context(), r.URL.Query().Get("previous")); err != nil {
+		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
 	}
 	e.mu.Lock()
 	resp := view(e)
