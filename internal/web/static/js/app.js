@@ -471,8 +471,8 @@ function send(cmd, { anim = "move" } = {}) {
       const r = await api.command(S.id, cmd);
       S.sel = null;
       S.view = r.view;
+      render({ anim }); // dragged cards fly on from where they were let go
       clearDrag();
-      render({ anim });
       describe(cmd, r.move, before, r.view);
     } catch (e) {
       if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
