@@ -738,6 +738,19 @@ func TestBrowserGame(t *testing.T) {
 			t.Fatal("loading did not start a new game")
 		}
 
+		// A damaged file is refused with the line at fault; the game stays.
+		bad := filepath.Join(t.TempDir(), "damaged.txt")
+		if err := os.WriteFile(bad, []byte(strings.Replace(saved, "moves:\n", "moves:\nmove 1 2 9\n", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		keep := p.gameID()
+		p.do(chromedp.SetUploadFiles(chromedp.CSS("#file-input"), []string{bad}))
+		p.waitJS(`(document.body.dataset.lastError || "").startsWith("Could not load damaged.txt: ") && document.body.dataset.lastError.includes("line ")`, "the damaged file refused with its line")
+		if p.gameID() != keep {
+			t.Fatal("a damaged file replaced the game")
+		}
+		p.expect("after a refused load")
+
 		// Saved games on the server: save under a name, find it listed, open it.
 		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 		p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")

@@ -480,6 +480,11 @@ function send(cmd, { anim = "move" } = {}) {
         render({ anim: "refused" });
         clearDrag();
         refuse(e.message);
+        // Another tab may have played this game meanwhile: catch up.
+        try {
+          const r = await api.game(S.id);
+          if (JSON.stringify(r.view) !== JSON.stringify(S.view)) { S.view = r.view; render(); }
+        } catch { /* keep what is shown */ }
         return;
       }
       clearDrag();
