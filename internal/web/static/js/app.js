@@ -245,7 +245,6 @@ function renderStock() {
   st.classList.toggle("empty", rows === 0);
   st.classList.toggle("hint-src", !!(S.hint && S.hint.stock));
   st.setAttribute("aria-label", rows ? `Stock: ${plural(rows, "row")} left. Deal a row.` : "Stock: empty");
-  st.disabled = false;
 }
 
 function renderCompleted() {
@@ -1312,6 +1311,7 @@ function showEnd(v) {
     return tr;
   }));
   $('#end-buttons [data-end="undo"]').hidden = v.won || !v.canUndo;
+  $('#end-buttons [data-end="restart"]').textContent = v.deal ? "Play this deal again" : "Play this position again";
   openDialog("#dlg-end");
   announce(`${v.won ? "You won" : "No moves left"}. Score ${v.score}.`);
 }
