@@ -831,6 +831,10 @@ func TestBrowserGame(t *testing.T) {
 		p.noEndScreen()
 		p.click(p.elementPoint("#stock"))
 		p.refused("space")
+		// The middle button (the Amiga's) picks up from the six of clubs;
+		// then the right button, from the five.
+		p.do(chromedp.MouseClickXY(p.cardPoint(1, 7).X, p.cardPoint(1, 7).Y, chromedp.ButtonMiddle))
+		p.waitJS(`document.querySelectorAll("#pile-1 .card.selected").length === 5`, "the split from the six of clubs")
 		p.do(chromedp.MouseClickXY(p.cardPoint(1, 8).X, p.cardPoint(1, 8).Y, chromedp.ButtonRight))
 		p.waitJS(`document.querySelectorAll("#pile-1 .card.selected").length === 4`, "the split from the five of clubs")
 		p.click(p.bottomPoint(4))

@@ -1430,6 +1430,9 @@ function bind() {
   document.addEventListener("pointercancel", () => { touchStart = null; if (drag) { clearDrag(); render(); } });
   tab.addEventListener("click", onTableauClick);
   tab.addEventListener("contextmenu", onContextMenu);
+  // The Amiga's middle button splits too (no autoscroll on the table).
+  tab.addEventListener("mousedown", (e) => { if (e.button === 1) e.preventDefault(); });
+  tab.addEventListener("auxclick", (e) => { if (e.button === 1) onContextMenu(e); });
   tab.addEventListener("dblclick", onDoubleClick);
   document.addEventListener("keydown", onKey);
   $("#stock").addEventListener("click", () => { if (S.view) deal(); });
