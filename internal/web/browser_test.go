@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -170,6 +171,9 @@ func (p *browserPage) load() {
 	p.t.Helper()
 	p.do(chromedp.Navigate(p.srv.URL + "/"))
 	p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the page to start")
+	var ms string
+	p.eval(`document.body.dataset.readyMs`, &ms)
+	p.t.Logf("page ready %s ms after navigation started", ms)
 }
 
 func (p *browserPage) do(steps ...chromedp.Action[chromedp.Void]) {
@@ -920,6 +924,12 @@ func TestBrowserGame(t *testing.T) {
 			t.Errorf("the score chart has %d points, want %d", dots, len(statsAfter.History))
 		}
 		p.shot("desktop-1280x800-statistics")
+		var times []float64
+		p.eval(`window.cardtableTimings`, &times)
+		if len(times) > 0 {
+			slices.Sort(times)
+			t.Logf("%d accepted commands, request to redrawn table: median %.1f ms, max %.1f ms", len(times), times[len(times)/2], times[len(times)-1])
+		}
 	})
 
 	t.Run("phone", func(t *testing.T) {

@@ -459,6 +459,11 @@ function queue(fn) {
   return S.chain;
 }
 
+// timings holds how long the latest commands took, request to redrawn
+// table, in milliseconds (the browser tests report them).
+const timings = [];
+window.cardtableTimings = timings;
+
 // send plays one command on the server and shows the result or the refusal.
 function send(cmd, { anim = "move" } = {}) {
   return queue(async () => {
@@ -467,11 +472,14 @@ function send(cmd, { anim = "move" } = {}) {
     S.hint = null;
     S.located = [];
     try {
+      const t0 = performance.now();
       const r = await api.command(S.id, cmd);
       S.sel = null;
       S.view = r.view;
       render({ anim }); // dragged cards fly on from where they were let go
       clearDrag();
+      timings.push(performance.now() - t0);
+      if (timings.length > 200) timings.shift();
       describe(cmd, r.move, before, r.view);
     } catch (e) {
       if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
@@ -1512,6 +1520,7 @@ async function main() {
     await startGame(newGameOptions(""));
   } finally {
     busy(-1);
+    document.body.dataset.readyMs = String(Math.round(performance.now()));
     document.body.dataset.ready = "1";
   }
 }
