@@ -49,7 +49,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	n, _ := db.CountGames(ctx)
 	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n)
-	return serve(ctx, log, ln, web.New(db, web.Options{Log: log, Winnable: winnable}))
+	opts := web.Options{Log: log, Winnable: winnable}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
+		opts.LocalOnly = true
+	}
+	return serve(ctx, log, ln, web.New(db, opts))
 }
 
 // solverSlot lets one solver search run at a time, so requests for winnable

@@ -17,6 +17,8 @@ import (
 var (
 	// errBadRequest: the request itself is malformed (400).
 	errBadRequest = errors.New("bad request")
+	// errForbidden: the request may not be served at all (403).
+	errForbidden = errors.New("forbidden")
 	// errMethod: the path exists, the method does not (405).
 	errMethod = errors.New("method not allowed")
 	// errNoSolver: the server was built without what the request needs (501).
@@ -52,6 +54,8 @@ func status(err error) (int, string) {
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing):
 		return http.StatusUnprocessableEntity, err.Error()
+	case errors.Is(err, errForbidden):
+		return http.StatusForbidden, err.Error()
 	case errors.Is(err, errMethod):
 		return http.StatusMethodNotAllowed, err.Error()
 	case errors.Is(err, errNoSolver):

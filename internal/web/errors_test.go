@@ -20,6 +20,7 @@ func TestStatus(t *testing.T) {
 		{badRequest("suits %d", 3), 400, "suits 3"},
 		{fmt.Errorf("load: %w", spider.ErrFormat), 400, "load: bad format"},
 		{fmt.Errorf("game x: %w", store.ErrNotFound), 404, "game x: not found"},
+		{&requestError{errForbidden, "host"}, 403, "host"},
 		{&requestError{errMethod, "no"}, 405, "no"},
 		{&http.MaxBytesError{Limit: 10}, 413, "request body too large (limit 10 bytes)"},
 		{fmt.Errorf("%w: 9C on QD", spider.ErrIllegal), 422, "illegal move: 9C on QD"},

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,6 +47,11 @@ type Options struct {
 	MaxGames int
 	// Hint finds a move to suggest; nil means no hints (501).
 	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
+	// LocalOnly refuses requests whose Host header names anything but
+	// localhost or an IP address: a server listening on loopback is then
+	// out of reach of DNS rebinding (a web page whose own name resolves to
+	// 127.0.0.1 reading and changing the player's games).
+	LocalOnly bool
 	// Winnable reports whether a deal is known to be winnable, for
 	// "winnable deals only"; nil means unknown (the option is refused with
 	// a message and a random deal is dealt).
@@ -140,7 +146,27 @@ func (s *Server) routes() http.Handler {
 	var h http.Handler = mux
 	// Refuses cross-site writes (a page elsewhere posting to localhost).
 	h = http.NewCrossOriginProtection().Handler(h)
+	if s.opts.LocalOnly {
+		h = s.localOnly(h)
+	}
 	return securityHeaders(h)
+}
+
+// localOnly refuses requests addressed to a host name other than localhost.
+func (s *Server) localOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		if host != "localhost" && !strings.HasSuffix(host, ".localhost") && net.ParseIP(host) == nil {
+			writeError(w, r, s.log, &requestError{errForbidden,
+				fmt.Sprintf("host %q refused: this server answers on localhost or its IP address", r.Host)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // allowed lists the methods an API path has, for a 405: the catch-all "/"
