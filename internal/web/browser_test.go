@@ -479,6 +479,10 @@ func (p *browserPage) newGameByNumber(n uint64) {
 	p.t.Helper()
 	p.clickSel("#btn-new")
 	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	// Settings are the server's, shared by every browser: set each option.
+	p.eval(`(() => { const f = document.querySelector("#form-new");
+	  for (const k of ["open", "relaxed", "autoRemove", "winnable"]) f[k].checked = false;
+	  f.cheat.value = "none"; return 1; })()`, nil)
 	p.do(
 		chromedp.SendKeys(chromedp.CSS("#new-deal"), fmt.Sprint(n)),
 		chromedp.Click(chromedp.CSS(`#form-new input[name=variant][value=arachnid]`)),
@@ -930,6 +934,58 @@ func TestBrowserGame(t *testing.T) {
 			slices.Sort(times)
 			t.Logf("%d accepted commands, request to redrawn table: median %.1f ms, max %.1f ms", len(times), times[len(times)/2], times[len(times)-1])
 		}
+	})
+
+	t.Run("options", func(t *testing.T) {
+		// Spider, two suits, open tableau and relaxed dealing through the
+		// New game dialog; Spider's scoring freezes at the first undo.
+		p := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
+		p.clickSel("#btn-new")
+		p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+		p.do(
+			chromedp.SendKeys(chromedp.CSS("#new-deal"), "#42"),
+			chromedp.Click(chromedp.CSS(`#form-new input[name=variant][value=spider]`)),
+			chromedp.Click(chromedp.CSS(`#form-new input[name=suits][value="2"]`)),
+			chromedp.Click(chromedp.CSS(`#form-new input[name=open]`)),
+			chromedp.Click(chromedp.CSS(`#form-new input[name=relaxed]`)),
+			chromedp.Click(chromedp.CSS("#new-start")),
+		)
+		p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game dialog to close")
+		g, err := spider.NewGame(42, spider.Options{Variant: spider.Spider, Suits: 2, Open: true, Relaxed: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.shadow = g
+		p.expect("Spider, 2 suits, open, relaxed, deal 42")
+		if got := p.text("#st-kind"); got != "Spider · 2 suits · open · relaxed" {
+			t.Errorf("status shows %q", got)
+		}
+		// The open tableau shows the covered cards, marked as covered.
+		var covered []string
+		p.eval(`[...document.querySelectorAll("#pile-0 .card.covered")].map((c) => c.dataset.card)`, &covered)
+		if want := g.View(false).Piles[0].Hidden; !reflect.DeepEqual(covered, want) {
+			t.Errorf("pile 1 shows covered cards %v, want %v", covered, want)
+		}
+		// The new game's options became the defaults for the next one.
+		settings := getJSON[map[string]any](t, srv.URL+"/api/settings")
+		if ng, _ := settings["newGame"].(map[string]any); ng["variant"] != "spider" || ng["suits"] != 2.0 {
+			t.Errorf("settings after a Spider 2-suit game: %v", settings)
+		}
+		p.clickSel("#btn-deal")
+		p.play(spider.DealMove)
+		p.expect("deal")
+		p.clickSel("#btn-undo")
+		if err := p.shadow.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		p.expect("undo")
+		if !p.shadow.ScoringStopped() {
+			t.Fatal("the shadow's scoring did not stop")
+		}
+		if got := p.text("#st-note"); got != "(frozen)" {
+			t.Errorf("after an undo in Spider the score note is %q, want (frozen)", got)
+		}
+		p.shot("desktop-1280x800-spider-open")
 	})
 
 	t.Run("phone", func(t *testing.T) {
