@@ -952,7 +952,7 @@ function hint() {
       r = await api.hint(S.id);
     } catch (e) {
       if (e instanceof ApiError && (e.status === 404 || e.status === 501)) {
-        info(e.status === 501 ? pretty(e.message) + "." : "Hints are not available on this server yet.");
+        info(e.status === 501 ? pretty(e.message).replace(/([^.!?])$/, "$1.") : "Hints are not available on this server yet.");
         return;
       }
       throw e;
