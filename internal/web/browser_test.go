@@ -1030,6 +1030,21 @@ func TestBrowserGame(t *testing.T) {
 		}
 		p.tap(p.bottomPoint(2))
 		p.shot("phone-390x844")
+
+		// A long press picks up from the pressed card (a split): the five of
+		// clubs of the club run, then a tap on a space puts the four there.
+		spacePath := filepath.Join(t.TempDir(), "spaces.txt")
+		if err := os.WriteFile(spacePath, []byte(layoutSave(t, spaceLayout)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.loadSaveFile(spacePath)
+		p.touch(input.DispatchTouchEventTypeTouchStart, p.cardPoint(1, 8))
+		time.Sleep(800 * time.Millisecond)
+		p.touch(input.DispatchTouchEventTypeTouchEnd)
+		p.waitJS(`document.querySelectorAll("#pile-1 .card.selected").length === 4`, "a long press to pick up four cards")
+		p.tap(p.bottomPoint(6))
+		p.play(spider.Cards(1, 6, 4))
+		p.expect("phone: long-press split into a space")
 	})
 }
 

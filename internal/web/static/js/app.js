@@ -645,7 +645,12 @@ let lastTap = { t: 0, pile: -1 };
 
 function onPointerDown(e) {
   if (!e.isPrimary || e.button !== 0 || !S.view) return;
-  if (e.pointerType !== "mouse") touchStart = { x: e.clientX, y: e.clientY, t: Date.now(), pointerId: e.pointerId };
+  if (e.pointerType !== "mouse") {
+    if (touchStart) clearTimeout(touchStart.timer);
+    const ts = { x: e.clientX, y: e.clientY, t: Date.now(), pointerId: e.pointerId, longPress: false };
+    ts.timer = setTimeout(() => longPress(ts), 500);
+    touchStart = ts;
+  }
   const c = cardAt(e);
   if (!c || c.el.classList.contains("down")) return;
   drag = { pile: c.pile, index: c.index, x0: e.clientX, y0: e.clientY, started: false, pointerId: e.pointerId };
@@ -654,8 +659,9 @@ function onPointerDown(e) {
 function onTap(e) {
   const ts = touchStart;
   touchStart = null;
-  if (!ts || ts.pointerId !== e.pointerId || ts.longPress || !S.view) return;
+  if (ts) clearTimeout(ts.timer);
   lastTouch = { t: Date.now(), x: e.clientX, y: e.clientY };
+  if (!ts || ts.pointerId !== e.pointerId || ts.longPress || !S.view) return;
   if (Math.hypot(e.clientX - ts.x, e.clientY - ts.y) > 10 || Date.now() - ts.t > 600) return; // a drag or a long press
   const pileEl = e.target.closest && e.target.closest("#tableau .pile");
   const k = pileEl ? +pileEl.dataset.pile : dropTarget(e.clientX, e.clientY);
@@ -680,6 +686,10 @@ function tapClick(e) {
 function onPointerMove(e) {
   const c = cardAt(e);
   S.hover = c ? { pile: c.pile, index: c.index } : null;
+  if (touchStart && e.pointerId === touchStart.pointerId) {
+    if (touchStart.longPress) return; // a held finger picked up; no drag now
+    if (Math.hypot(e.clientX - touchStart.x, e.clientY - touchStart.y) > 10) clearTimeout(touchStart.timer);
+  }
   if (!drag || e.pointerId !== drag.pointerId) return;
   if (!drag.started) {
     if (Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 6) return;
@@ -750,6 +760,7 @@ function onPointerUp(e) {
     else touchStart = null;
     return;
   }
+  if (touchStart) clearTimeout(touchStart.timer);
   touchStart = null;
   if (!drag || e.pointerId !== drag.pointerId) return;
   const d = drag;
@@ -812,15 +823,39 @@ function doubleClick(k, c, split) {
 
 function onContextMenu(e) {
   if (!S.view) return;
-  if (touchStart) touchStart.longPress = true; // a long press, not a tap
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  const k = +pileEl.dataset.pile;
-  if (S.sel && S.sel.pile !== k) { dropOn(k); return; }
+  if (touchStart) {
+    // a long press: the page's own timer may have handled it already
+    if (touchStart.longPress) return;
+    touchStart.longPress = true;
+    clearTimeout(touchStart.timer);
+  }
   const c = cardAt(e);
-  if (!c) return;
-  clickPile(k, c.index, true);
+  splitAt(+pileEl.dataset.pile, c ? c.index : -1);
+}
+
+// splitAt is the right-click, middle-click and long press on card index of
+// pile k: pick up from that card, or put what is picked up on pile k.
+function splitAt(k, index) {
+  if (S.sel && S.sel.pile !== k) { dropOn(k); return; }
+  if (index < 0) return;
+  clickPile(k, index, true);
+}
+
+// longPress fires when a touch stays still for half a second. Not every
+// browser turns a long press into a contextmenu event (Safari does not), so
+// the page times it itself.
+function longPress(ts) {
+  if (touchStart !== ts || ts.longPress || (drag && drag.started)) return;
+  ts.longPress = true;
+  const el = document.elementFromPoint(ts.x, ts.y);
+  const c = el && el.closest("#tableau .card");
+  const pileEl = el && el.closest("#tableau .pile");
+  if (!pileEl) return;
+  if (navigator.vibrate) navigator.vibrate(15);
+  splitAt(+pileEl.dataset.pile, c ? +c.dataset.index : -1);
 }
 
 function onDoubleClick(e) {
@@ -1435,7 +1470,11 @@ function bind() {
   tab.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
-  document.addEventListener("pointercancel", () => { touchStart = null; if (drag) { clearDrag(); render(); } });
+  document.addEventListener("pointercancel", () => {
+    if (touchStart) clearTimeout(touchStart.timer);
+    touchStart = null;
+    if (drag) { clearDrag(); render(); }
+  });
   tab.addEventListener("click", onTableauClick);
   tab.addEventListener("contextmenu", onContextMenu);
   // The Amiga's middle button splits too (no autoscroll on the table).
