@@ -77,18 +77,37 @@ type attempt struct {
 	local int // nodes expanded per stage's local search
 	cands int // deal candidates tried per stage
 	total int64
+	prune bool // skip moves that only swap a run between equal parents
+	seed  uint64
+	noise int32 // random spread added to evaluations
 }
 
-// schedule lists the attempts: restarts with growing limits. The last is
-// unbounded, so a search that is never cut short is exhaustive.
-var schedule = []attempt{
-	{local: 400, cands: 2, total: 20_000},
-	{local: 2_000, cands: 3, total: 100_000},
-	{local: 8_000, cands: 4, total: 500_000},
-	{local: 30_000, cands: 6, total: 3_000_000},
-	{local: 120_000, cands: 10, total: 20_000_000},
-	{local: 1 << 30, cands: 1 << 30, total: 1 << 62},
+// nextAttempt is the i-th pass of the search: many short randomized
+// restarts (the runs of a staged search have a heavy tail, so many short
+// tries beat one long one), with every eighth pass unpruned and twice as
+// long as the last, so that a search left to run long enough is exhaustive.
+func nextAttempt(i int) attempt {
+	if custom != nil {
+		if i < len(custom) {
+			return custom[i]
+		}
+		return attempt{}
+	}
+	if i%8 == 0 {
+		sh := min(i/8, 30)
+		return attempt{local: 300 << sh, cands: 2 << sh, total: 20_000 << sh}
+	}
+	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10, prune: true, seed: uint64(i), noise: noiseAmp}
 }
+
+// Knobs of the schedule, variables so that experiments can vary them.
+var (
+	custom      []attempt // replaces the schedule when set
+	baseLocal             = 300
+	baseTotal   int64     = 10_000
+	noiseAmp    int32     = 6
+	finalFactor           = 10 // the last stage's local budget, in local budgets
+)
 
 type search struct {
 	ctx      context.Context
@@ -134,7 +153,11 @@ func (s *search) run() Result {
 	if s.root.Won() {
 		return s.result(Solved)
 	}
-	for _, a := range schedule {
+	for i := 0; ; i++ {
+		a := nextAttempt(i)
+		if a.local == 0 {
+			break
+		}
 		s.att = a
 		s.attNodes = 0
 		s.cut = false
@@ -158,11 +181,6 @@ func (s *search) run() Result {
 // tick counts a node and checks the limits every so often.
 func (s *search) tick() bool {
 	s.nodes++
-	s.attNodes++
-	if s.attNodes > s.att.total {
-		s.cut = true
-		return false
-	}
 	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
 		s.stop = true
 		return false
@@ -244,19 +262,23 @@ func (s *search) stage(p *spider.Position) bool {
 
 // local is one stage's best-first search.
 type local struct {
-	s     *search
-	root  spider.Position
-	cur   spider.Position
-	at    int32 // index of the node cur holds
-	nodes []node
-	open  nodeHeap
-	buf   [256]spider.Move
-	tmp   []int32
-	acct  int64
+	s      *search
+	root   spider.Position
+	cur    spider.Position
+	at     int32 // index of the node cur holds
+	nodes  []node
+	open   nodeHeap
+	buf    [256]spider.Move
+	tmp    []int32
+	acct   int64
+	budget int
 }
 
 func newLocal(s *search, p *spider.Position) *local {
-	l := &local{s: s, root: *p, cur: *p}
+	l := &local{s: s, root: *p, cur: *p, budget: s.att.local}
+	if p.StockLen() == 0 {
+		l.budget *= finalFactor
+	}
 	l.nodes = append(l.nodes, node{parent: -1, eval: evaluate(p)})
 	s.seen.add(hashPos(p))
 	l.open.push(0, l.nodes)
@@ -318,13 +340,18 @@ func (l *local) run() bool {
 	s := l.s
 	expanded := 0
 	for l.open.len() > 0 {
-		if expanded >= s.att.local {
+		if expanded >= l.budget {
 			s.cut = true
 			return false
 		}
 		i := l.open.pop(l.nodes)
 		l.goTo(i)
 		expanded++
+		s.attNodes++
+		if s.attNodes > s.att.total {
+			s.cut = true
+			return false
+		}
 		moves := l.cur.Legal(l.buf[:0])
 		// A complete run is removed at once (docs/solver.md).
 		for _, m := range moves {
@@ -335,6 +362,9 @@ func (l *local) run() bool {
 		}
 		for _, m := range moves {
 			if m.Kind == spider.Deal || l.cur.Null(m) {
+				continue
+			}
+			if s.att.prune && pointless(&l.cur, m) {
 				continue
 			}
 			if !s.tick() {
@@ -348,6 +378,9 @@ func (l *local) run() bool {
 					return true
 				}
 				e := evaluate(&l.cur)
+				if s.att.noise > 0 {
+					e += int32(mix(h^s.att.seed) % uint64(s.att.noise))
+				}
 				l.nodes = append(l.nodes, node{parent: i, depth: l.nodes[i].depth + 1, eval: e, mv: m, u: u})
 				k := int32(len(l.nodes) - 1)
 				l.open.push(k, l.nodes)
@@ -467,4 +500,37 @@ func (h *nodeHeap) pop(nodes []node) int32 {
 		j = c
 	}
 	return top
+}
+
+// pointless reports a card move that only moves a run from one parent to
+// another of the same rank without joining a suit, revealing a card or
+// emptying a pile. The heuristic attempts skip these; the exhaustive one
+// does not.
+func pointless(p *spider.Position, m spider.Move) bool {
+	if m.Kind != spider.MoveCards {
+		return false
+	}
+	from, to, n := int(m.From), int(m.To), int(m.Count)
+	top := p.Len(from) - n
+	if p.Len(to) == 0 {
+		// Into a space: the first space serves as well as any other.
+		for k := range to {
+			if p.Len(k) == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if top <= p.Down(from) {
+		return false // reveals a card or empties the pile
+	}
+	parent := p.Card(from, top-1)
+	t := p.Card(from, top)
+	if parent.Rank() != t.Rank()+1 {
+		return false // leaves a break: moving mends it
+	}
+	if p.Bottom(to) == t+1 && parent != t+1 {
+		return false // joins a suit it was not joined to
+	}
+	return true
 }

@@ -1,0 +1,49 @@
+package solver
+
+import (
+	"testing"
+
+	"cardtable/spider"
+)
+
+// bruteWinnable decides a small position by trying every legal move (no
+// pruning, no eager removal), independently of the solver. It gives up
+// (ok false) after max positions.
+func bruteWinnable(tb testing.TB, p spider.Position, max int) (win, ok bool) {
+	tb.Helper()
+	seen := map[string]bool{}
+	var kb []byte
+	var dfs func() bool
+	dfs = func() bool {
+		if p.Won() {
+			return true
+		}
+		kb = kb[:0]
+		for k := range spider.Piles {
+			kb = append(kb, byte(p.Down(k)), byte(p.Len(k)))
+			for j := range p.Len(k) {
+				kb = append(kb, byte(p.Card(k, j)))
+			}
+		}
+		kb = append(kb, byte(p.StockLen()), byte(p.NumRemoved()))
+		if seen[string(kb)] || len(seen) > max {
+			return false
+		}
+		seen[string(kb)] = true
+		var buf [256]spider.Move
+		for _, m := range p.Legal(buf[:0]) {
+			if p.Null(m) {
+				continue
+			}
+			u := p.Do(m)
+			w := dfs()
+			p.Undo(m, u)
+			if w {
+				return true
+			}
+		}
+		return false
+	}
+	win = dfs()
+	return win, win || len(seen) <= max
+}

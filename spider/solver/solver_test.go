@@ -1,0 +1,333 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"cardtable/spider"
+)
+
+func layout(tb testing.TB, text string, suits int) *spider.Position {
+	tb.Helper()
+	p, err := spider.ParseLayout(text, spider.Rules{Suits: suits})
+	if err != nil {
+		tb.Fatalf("layout: %v", err)
+	}
+	return p
+}
+
+// replay plays moves from p with the engine's checked Play and reports
+// whether they win.
+func replay(tb testing.TB, p *spider.Position, moves []spider.Move) {
+	tb.Helper()
+	q := *p
+	for i, m := range moves {
+		if _, err := q.Play(m); err != nil {
+			tb.Fatalf("move %d %s: %v", i+1, m, err)
+		}
+	}
+	if !q.Won() {
+		tb.Fatalf("%d moves do not win:\n%s", len(moves), q.FormatLayout())
+	}
+}
+
+const (
+	oneMove = `pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S
+pile2: AS
+pile3:
+pile4:
+pile5:
+pile6:
+pile7:
+pile8:
+pile9:
+pile10:
+completed: S S S S S S S
+`
+	// The ace covers the two; only a space lets it step aside.
+	needSpace = `pile1: |2S AS
+pile2: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S
+pile3:
+pile4:
+pile5:
+pile6:
+pile7:
+pile8:
+pile9:
+pile10:
+completed: S S S S S S S
+`
+	// Only move: 10C onto JD, after which nothing moves.
+	deadEnd = `pile1: |AD JD
+pile2: |8D |AC 9C 2D
+pile3: |5D 4C
+pile4: KD
+pile5: 3C 9D KC
+pile6: |3D |6D 10C
+pile7: 6C
+pile8: 2C
+pile9: QC 7C 10D 8C
+pile10: JC 7D 5C QD 4D
+completed: S H D C S H
+`
+	// Moves remain for a while, but every line jams.
+	jams = `pile1: |4C 3D 9D
+pile2: |KC 6C
+pile3: |4D 3C 5C
+pile4: |JC 5D 7C 10D
+pile5: |8D |AC 9C
+pile6: |JD |2C |2D KD QC
+pile7: |7D QD
+pile8: |AD 8C
+pile9: 10C
+pile10: 6D
+completed: S H D C S H
+`
+)
+
+func TestSolveKnown(t *testing.T) {
+	tests := []struct {
+		name   string
+		text   string
+		suits  int
+		want   Status
+		nMoves int // -1: any
+	}{
+		{"one move", oneMove, 1, Solved, 1},
+		{"needs a space", needSpace, 1, Solved, -1},
+		{"dead end", deadEnd, 4, Unsolvable, 0},
+		{"jams", jams, 4, Unsolvable, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := layout(t, tc.text, tc.suits)
+			r := Solve(context.Background(), p, Limits{Nodes: 5_000_000})
+			if r.Status != tc.want {
+				t.Fatalf("status %s, want %s", r.Status, tc.want)
+			}
+			if tc.nMoves >= 0 && len(r.Moves) != tc.nMoves {
+				t.Errorf("%d moves %v, want %d", len(r.Moves), r.Moves, tc.nMoves)
+			}
+			if r.Status == Solved {
+				replay(t, p, r.Moves)
+			}
+			if win, ok := bruteWinnable(t, *p, 100_000); ok && win != (tc.want == Solved) {
+				t.Errorf("brute force says winnable=%v", win)
+			}
+		})
+	}
+}
+
+func TestSolveOneMoveIsThatMove(t *testing.T) {
+	r := Solve(context.Background(), layout(t, oneMove, 1), Limits{})
+	if len(r.Moves) != 1 || r.Moves[0].String() != "move 2 1 1" {
+		t.Fatalf("moves %v, want [move 2 1 1]", r.Moves)
+	}
+}
+
+func TestSolveWonPosition(t *testing.T) {
+	text := strings.Replace(oneMove, "pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\npile2: AS", "pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AS\npile2:", 1)
+	r := Solve(context.Background(), layout(t, text, 1), Limits{})
+	if r.Status != Solved || len(r.Moves) != 0 {
+		t.Fatalf("got %s with %d moves, want solved with none", r.Status, len(r.Moves))
+	}
+}
+
+// randomSmall lays out the 26 diamonds and clubs at random, with the other
+// six suits removed, for comparing the solver with brute force.
+func randomSmall(r *rand.Rand) string {
+	var cards []string
+	for _, su := range "DC" {
+		for _, rk := range []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"} {
+			cards = append(cards, rk+string(su))
+		}
+	}
+	r.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+	piles := make([][]string, spider.Piles)
+	for _, c := range cards {
+		k := r.IntN(spider.Piles)
+		piles[k] = append(piles[k], c)
+	}
+	var b strings.Builder
+	for k, pl := range piles {
+		fmt.Fprintf(&b, "pile%d:", k+1)
+		nd := max(len(pl)-1, 0) // mostly face down: deadlocks are common
+		if nd > 0 && r.IntN(2) == 0 {
+			nd = r.IntN(len(pl))
+		}
+		for j, c := range pl {
+			if j < nd {
+				b.WriteString(" |" + c)
+			} else {
+				b.WriteString(" " + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("completed: S H D C S H\n")
+	return b.String()
+}
+
+// TestSolveAgreesWithBruteForce checks Solve's verdicts on small random
+// positions: every win replays, and every loss is confirmed by an
+// independent exhaustive search without the solver's simplifications.
+func TestSolveAgreesWithBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	n := 400
+	if testing.Short() {
+		n = 100
+	}
+	var solved, lost, inconclusive int
+	for i := range n {
+		text := randomSmall(r)
+		p := layout(t, text, 4)
+		res := Solve(context.Background(), p, Limits{Nodes: 2_000_000})
+		switch res.Status {
+		case Solved:
+			solved++
+			replay(t, p, res.Moves) // the line is the proof
+		case Unsolvable:
+			// A loss needs the exhaustive check.
+			win, ok := bruteWinnable(t, *p, 200_000)
+			if !ok {
+				inconclusive++
+				continue
+			}
+			lost++
+			if win {
+				t.Fatalf("position %d: solver says unsolvable, brute force wins:\n%s", i, text)
+			}
+		default:
+			t.Fatalf("position %d: %s after %d nodes:\n%s", i, res.Status, res.Nodes, text)
+		}
+	}
+	t.Logf("%d solved, %d lost, %d losses too big for brute force", solved, lost, inconclusive)
+	if solved == 0 || (lost == 0 && !testing.Short()) {
+		t.Errorf("want both outcomes among the samples: %d solved, %d lost", solved, lost)
+	}
+}
+
+// TestSolutionsReplay solves whole deals and replays every line with the
+// engine's checked moves.
+func TestSolutionsReplay(t *testing.T) {
+	deals := []struct {
+		suits    int
+		from, to uint64
+	}{
+		{1, 1, 12},
+		{2, 1, 3},
+	}
+	if testing.Short() {
+		deals = deals[:1]
+		deals[0].to = 4
+	}
+	for _, d := range deals {
+		for n := d.from; n <= d.to; n++ {
+			for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
+				t.Run(fmt.Sprintf("%d-suit/deal%d/%s", d.suits, n, v), func(t *testing.T) {
+					p, err := spider.NewDeal(n, v, spider.Rules{Suits: d.suits})
+					if err != nil {
+						t.Fatal(err)
+					}
+					r := Solve(context.Background(), p, Limits{Nodes: 20_000_000})
+					if r.Status != Solved {
+						t.Fatalf("%s after %d nodes", r.Status, r.Nodes)
+					}
+					replay(t, p, r.Moves)
+				})
+			}
+		}
+	}
+}
+
+func TestSolveDeterministic(t *testing.T) {
+	p, _ := spider.NewDeal(3, spider.Arachnid, spider.Rules{Suits: 2})
+	a := Solve(context.Background(), p, Limits{Nodes: 3_000_000})
+	b := Solve(context.Background(), p, Limits{Nodes: 3_000_000})
+	if a.Status != b.Status || a.Nodes != b.Nodes || fmt.Sprint(a.Moves) != fmt.Sprint(b.Moves) {
+		t.Fatalf("two runs differ: %s %d nodes %d moves, then %s %d nodes %d moves",
+			a.Status, a.Nodes, len(a.Moves), b.Status, b.Nodes, len(b.Moves))
+	}
+}
+
+func TestSolveLimits(t *testing.T) {
+	p, _ := spider.NewDeal(13, spider.Arachnid, spider.Rules{Suits: 4})
+	t.Run("nodes", func(t *testing.T) {
+		r := Solve(context.Background(), p, Limits{Nodes: 5000})
+		if r.Status != Unknown || r.Nodes > 5000 {
+			t.Fatalf("%s after %d nodes, want unknown within 5000", r.Status, r.Nodes)
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		r := Solve(context.Background(), p, Limits{MemoryBytes: 64 << 10})
+		if r.Status != Unknown {
+			t.Fatalf("%s, want unknown", r.Status)
+		}
+		if r.PeakBytes < 64<<10 {
+			t.Fatalf("peak %d bytes: the limit should have been crossed to stop", r.PeakBytes)
+		}
+	})
+	t.Run("cancelled before", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		r := Solve(ctx, p, Limits{})
+		if r.Status != Unknown || r.Nodes > 2048 {
+			t.Fatalf("%s after %d nodes, want unknown at once", r.Status, r.Nodes)
+		}
+	})
+	t.Run("cancelled during", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan Result)
+		go func() { done <- Solve(ctx, p, Limits{Nodes: 500_000_000}) }()
+		cancel()
+		r := <-done
+		if r.Status != Unknown || r.Nodes >= 500_000_000 {
+			t.Fatalf("%s after %d nodes, want unknown before the node limit", r.Status, r.Nodes)
+		}
+	})
+}
+
+func TestStatusString(t *testing.T) {
+	for s, want := range map[Status]string{Solved: "solved", Unsolvable: "unsolvable", Unknown: "unknown"} {
+		if s.String() != want {
+			t.Errorf("%d: %q, want %q", s, s.String(), want)
+		}
+	}
+}
+
+func BenchmarkEvaluate(b *testing.B) {
+	p, _ := spider.NewDeal(1, spider.Arachnid, spider.Rules{Suits: 4})
+	for b.Loop() {
+		evaluate(p)
+	}
+}
+
+func BenchmarkHash(b *testing.B) {
+	p, _ := spider.NewDeal(1, spider.Arachnid, spider.Rules{Suits: 4})
+	for b.Loop() {
+		hashPos(p)
+	}
+}
+
+func BenchmarkSolve1Suit(b *testing.B) {
+	p, _ := spider.NewDeal(2, spider.Arachnid, spider.Rules{Suits: 1})
+	var nodes int64
+	for b.Loop() {
+		r := Solve(context.Background(), p, Limits{})
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkSolve4Suit(b *testing.B) {
+	p, _ := spider.NewDeal(1, spider.Arachnid, spider.Rules{Suits: 4})
+	var nodes int64
+	for b.Loop() {
+		r := Solve(context.Background(), p, Limits{})
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
