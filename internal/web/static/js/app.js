@@ -409,6 +409,26 @@ function animate(before, kind) {
     if (!from) continue;
     flip(el, from, now, delay);
   }
+  // A suit removed: its king flies from the pile to the completed area.
+  const nOld = before.view.completed.length, nNew = S.view.completed.length;
+  if (nNew === nOld + 1) {
+    for (let k = 0; k < 10; k++) {
+      const a = before.view.piles[k], b = S.view.piles[k];
+      const lenA = a.down + a.up.length, lenB = b.down + b.up.length;
+      const from = before.rects.get(`${k}:${lenA - 13}`);
+      const el = document.querySelector(`#completed svg[data-completed="${nNew - 1}"]`);
+      if (lenA - lenB === 13 && from && el) {
+        const to = el.getBoundingClientRect();
+        el.style.zIndex = 60;
+        el.animate(
+          [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`, transformOrigin: "0 0" },
+            { transform: "none", transformOrigin: "0 0" }],
+          { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
+        ).onfinish = () => { el.style.zIndex = ""; };
+        break;
+      }
+    }
+  }
   if (kind === "refused") {
     // a refused drop: the dragged cards fly back
     document.querySelectorAll("#tableau .card").forEach((el) => {
