@@ -1045,6 +1045,12 @@ func TestBrowserGame(t *testing.T) {
 		p.tap(p.bottomPoint(6))
 		p.play(spider.Cards(1, 6, 4))
 		p.expect("phone: long-press split into a space")
+
+		// The smallest phones in use (320 px wide) do not scroll sideways either.
+		p.do(chromedp.EmulateViewport(320, 568, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+		p.waitJS(`document.documentElement.clientWidth === 320`, "the narrow viewport")
+		time.Sleep(200 * time.Millisecond) // the page re-lays out after a resize
+		p.noHorizontalScroll()
 	})
 }
 
