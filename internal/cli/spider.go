@@ -23,6 +23,9 @@ func runSpider(ctx context.Context, env *Env, args []string) error {
 	return subcommand(ctx, env, "spider", args, []command{
 		{"new", "print the opening tableau of a deal", runSpiderNew},
 		{"play", "play in the terminal, one command a line", runSpiderPlay},
+		{"solve", "solve a deal or position with every card known", runSpiderSolve},
+		{"autoplay", "play a deal fairly, seeing only what a player sees", runSpiderAutoplay},
+		{"bench", "solve or autoplay a range of deals and summarize", runSpiderBench},
 	})
 }
 

@@ -1,0 +1,436 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"cardtable/card"
+	"cardtable/spider"
+	"cardtable/spider/solver"
+)
+
+// solveFlags are what solve and autoplay add to the game flags: where the
+// position comes from besides a deal number.
+type solveFlags struct {
+	gameFlags
+	load   string
+	layout string
+}
+
+func (sf *solveFlags) register(fs *flag.FlagSet) {
+	sf.gameFlags.register(fs)
+	fs.StringVar(&sf.load, "load", "", "start from a saved game (its current position)")
+	fs.StringVar(&sf.layout, "layout", "", "start from a position file in the layout format (docs/formats.md)")
+}
+
+// game builds the game to work on: a save, a layout or a deal.
+func (sf *solveFlags) game() (*spider.Game, error) {
+	n := 0
+	for _, s := range []string{sf.deal, sf.load, sf.layout} {
+		if s != "" {
+			n++
+		}
+	}
+	if n > 1 {
+		return nil, usageErr("give only one of --deal, --load and --layout")
+	}
+	switch {
+	case sf.load != "":
+		return loadSpider(sf.load)
+	case sf.layout != "":
+		o, err := sf.options()
+		if err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(sf.layout)
+		if err != nil {
+			return nil, err
+		}
+		p, err := spider.ParseLayout(string(b), spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", sf.layout, err)
+		}
+		return spider.NewGameAt(p, o)
+	}
+	return sf.newGame()
+}
+
+// describe names the game for summaries.
+func describe(g *spider.Game) string {
+	o := g.Options()
+	what := "custom position"
+	if g.Deal() != 0 {
+		what = fmt.Sprintf("deal %d", g.Deal())
+	}
+	return fmt.Sprintf("%s (%s, %d suit(s))", what, o.Variant, o.Suits)
+}
+
+// playable drops removals when the game removes complete suits by itself,
+// so that the lines replay in `cardtable spider play` with the same options.
+func playable(g *spider.Game, moves []spider.Move) []string {
+	out := make([]string, 0, len(moves))
+	for _, m := range moves {
+		if m.Kind == spider.Remove && g.Options().AutoRemove {
+			continue
+		}
+		out = append(out, m.String())
+	}
+	return out
+}
+
+func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider solve")
+	var sf solveFlags
+	sf.register(fs)
+	limit := fs.Duration("time", 30*time.Second, "time limit (0: none)")
+	nodes := fs.Int64("nodes", 0, "node limit (0: none)")
+	mem := fs.Int64("memory", 1<<30, "memory limit for the search tables, in bytes (0: none)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider solve: unexpected argument %q", pos[0])
+	}
+	g, err := sf.game()
+	if err != nil {
+		return err
+	}
+	r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, Nodes: *nodes, MemoryBytes: *mem})
+	moves := playable(g, r.Moves)
+	if sf.json {
+		return writeJSON(env.Stdout, map[string]any{
+			"deal":      g.Deal(),
+			"variant":   g.Options().Variant.String(),
+			"suits":     g.Options().Suits,
+			"result":    r.Status.String(),
+			"moves":     moves,
+			"nodes":     r.Nodes,
+			"seconds":   r.Elapsed.Seconds(),
+			"peakBytes": r.PeakBytes,
+		})
+	}
+	// Summary lines start with '#', which `cardtable spider play` skips, so
+	// the output can be fed to it as it is.
+	fmt.Fprintf(env.Stdout, "# %s: %s in %.2fs, %d nodes, peak %s, %d moves\n",
+		describe(g), r.Status, r.Elapsed.Seconds(), r.Nodes, mib(r.PeakBytes), len(moves))
+	for _, m := range moves {
+		fmt.Fprintln(env.Stdout, m)
+	}
+	return nil
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider autoplay")
+	var sf solveFlags
+	sf.register(fs)
+	o := solver.AutoplayOptions
+	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per move")
+	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world")
+	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider autoplay: unexpected argument %q", pos[0])
+	}
+	if o.Samples < 1 || o.Nodes < 1 {
+		return usageErr("spider autoplay: --samples and --nodes must be at least 1")
+	}
+	g, err := sf.game()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	won, played, err := solver.Autoplay(ctx, g, o)
+	if err != nil {
+		return err
+	}
+	secs := time.Since(start).Seconds()
+	moves := playable(g, played)
+	per := 0.0
+	if len(played) > 0 {
+		per = secs / float64(len(played))
+	}
+	if sf.json {
+		return writeJSON(env.Stdout, map[string]any{
+			"deal":           g.Deal(),
+			"variant":        g.Options().Variant.String(),
+			"suits":          g.Options().Suits,
+			"won":            won,
+			"moves":          moves,
+			"seconds":        secs,
+			"secondsPerMove": per,
+			"completed":      g.Pos().NumRemoved() + g.Pos().CompleteRuns(),
+		})
+	}
+	result := "lost"
+	if won {
+		result = "won"
+	}
+	fmt.Fprintf(env.Stdout, "# %s: %s in %d moves, %.1fs (%.3fs a move), %d of 8 suits complete\n",
+		describe(g), result, len(moves), secs, per, g.Pos().NumRemoved()+g.Pos().CompleteRuns())
+	for _, m := range moves {
+		fmt.Fprintln(env.Stdout, m)
+	}
+	return nil
+}
+
+// parseRange reads "A-B" or "N".
+func parseRange(s string) (from, to uint64, err error) {
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		b = a
+	}
+	if from, err = card.ParseDeal(strings.TrimSpace(a)); err != nil {
+		return 0, 0, err
+	}
+	if to, err = card.ParseDeal(strings.TrimSpace(b)); err != nil {
+		return 0, 0, err
+	}
+	if to < from {
+		return 0, 0, fmt.Errorf("%w: range %q runs backwards", card.ErrBadDeal, s)
+	}
+	return from, to, nil
+}
+
+// benchResult is one deal's line in a benchmark.
+type benchResult struct {
+	deal    uint64
+	ok      bool // solved or won
+	status  string
+	secs    float64
+	nodes   int64
+	peak    int64
+	moves   int
+	perMove float64
+	err     error
+}
+
+func runSpiderBench(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider bench")
+	mode := fs.String("mode", "solve", "solve (full information) or autoplay (fair play)")
+	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
+	variant := fs.String("variant", "arachnid", "arachnid or spider")
+	deals := fs.String("deals", "1-10", "deal numbers, A-B")
+	limit := fs.Duration("time", 30*time.Second, "time limit per deal (solve)")
+	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
+	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
+	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
+	o := solver.AutoplayOptions
+	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per move (autoplay)")
+	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world (autoplay)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider bench: unexpected argument %q", pos[0])
+	}
+	if *mode != "solve" && *mode != "autoplay" {
+		return usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
+	}
+	if err := card.CheckSuits(*suits); err != nil {
+		return usageErr("--suits: %v", err)
+	}
+	v, err := spider.ParseVariant(*variant)
+	if err != nil {
+		return usageErr("--variant: %v", err)
+	}
+	from, to, err := parseRange(*deals)
+	if err != nil {
+		return usageErr("--deals: %v", err)
+	}
+	if to-from >= 1_000_000 {
+		return usageErr("--deals: at most a million deals at a time")
+	}
+	if *jobs < 1 {
+		return usageErr("--jobs must be at least 1")
+	}
+	var rec io.Writer
+	if *record != "" {
+		f, err := os.OpenFile(*record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rec = f
+	}
+	opts := spider.Options{Variant: v, Suits: *suits}
+	one := func(n uint64) benchResult {
+		g, err := spider.NewGame(n, opts)
+		if err != nil {
+			return benchResult{deal: n, err: err}
+		}
+		if *mode == "solve" {
+			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
+			return benchResult{deal: n, ok: r.Status == solver.Solved, status: r.Status.String(),
+				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves)}
+		}
+		start := time.Now()
+		won, moves, err := solver.Autoplay(ctx, g, o)
+		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err}
+		if won {
+			res.status = "won"
+		}
+		if len(moves) > 0 {
+			res.perMove = res.secs / float64(len(moves))
+		}
+		return res
+	}
+
+	// Workers take deals in order; results print in deal order.
+	total := int(to - from + 1)
+	results := make([]benchResult, total)
+	done := make([]chan struct{}, total)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(*jobs, total) {
+		wg.Add(1)
+		go func() { // exits when next is closed
+			defer wg.Done()
+			for i := range next {
+				results[i] = one(from + uint64(i))
+				close(done[i])
+			}
+		}()
+	}
+	go func() { // exits after handing out every deal or on cancellation
+		defer close(next)
+		for i := range total {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var firstErr error
+	printed := 0
+	for i := range total {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		r := results[i]
+		printed++
+		if r.err != nil {
+			fmt.Fprintf(env.Stdout, "deal %d: error: %v\n", r.deal, r.err)
+			firstErr = cmpErr(firstErr, r.err)
+			continue
+		}
+		if *mode == "solve" {
+			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves\n",
+				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
+		} else {
+			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move\n", r.deal, r.status, r.moves, r.secs, r.perMove)
+		}
+		if rec != nil && *mode == "solve" && r.ok {
+			if _, err := fmt.Fprintf(rec, "%s %d %d\n", v, *suits, r.deal); err != nil {
+				firstErr = cmpErr(firstErr, err)
+			}
+		}
+	}
+	wg.Wait()
+	fmt.Fprintln(env.Stdout, summarize(*mode, results[:printed], *jobs))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return firstErr
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// summarize prints the counts and the time distribution of a benchmark.
+func summarize(mode string, rs []benchResult, jobs int) string {
+	var ok int
+	var secs []float64
+	var nodes int64
+	var nodeSecs, peak, perMove float64
+	for _, r := range rs {
+		if r.err != nil {
+			continue
+		}
+		if r.ok {
+			ok++
+		}
+		secs = append(secs, r.secs)
+		nodes += r.nodes
+		nodeSecs += r.secs
+		peak = max(peak, float64(r.peak))
+		perMove += r.perMove
+	}
+	slices.Sort(secs)
+	q := func(f float64) float64 {
+		if len(secs) == 0 {
+			return 0
+		}
+		return secs[min(len(secs)-1, int(f*float64(len(secs))))]
+	}
+	word := "solved"
+	if mode == "autoplay" {
+		word = "won"
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	pct := 0.0
+	if len(secs) > 0 {
+		pct = 100 * float64(ok) / float64(len(secs))
+	}
+	s := fmt.Sprintf("%s %d/%d (%.1f%%), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
+		word, ok, len(secs), pct, q(0.5), q(0.9), q(1), jobs)
+	if mode == "solve" {
+		s += fmt.Sprintf(", %.0f nodes/s, peak search tables %s, process memory %s",
+			float64(nodes)/max(nodeSecs, 1e-9), mib(int64(peak)), mib(int64(ms.Sys)))
+	} else if len(secs) > 0 {
+		s += fmt.Sprintf(", %.3fs a move on average", perMove/float64(len(secs)))
+	}
+	return s
+}
+
+// errNoHint is what the hint command reports when nothing can be played.
+var errNoHint = errors.New("no move to suggest: the game is won or stuck")
+
+// hintLine returns the hint for the terminal: the move in play notation.
+func hintLine(ctx context.Context, g *spider.Game) (string, error) {
+	m, err := solver.Hint(ctx, g)
+	if errors.Is(err, solver.ErrNoMove) {
+		return "", errNoHint
+	}
+	if err != nil {
+		return "", err
+	}
+	return m.String(), nil
+}
+
+// winnableDeal picks a deal proven winnable from the cache for the options.
+func winnableDeal(o spider.Options, pick uint64) (uint64, error) {
+	n, ok := solver.WinnableDeal(o.Variant, o.Suits, pick)
+	if !ok {
+		return 0, fmt.Errorf("no proven-winnable %s deals with %d suit(s) are cached", o.Variant, o.Suits)
+	}
+	return n, nil
+}
