@@ -7,8 +7,12 @@ import (
 	"strings"
 )
 
-// ErrBadDeal is wrapped by errors about deal numbers and suit counts.
-var ErrBadDeal = errors.New("bad deal")
+// ErrBadDeal is wrapped by errors about deal numbers; ErrBadSuits by errors
+// about Spider suit counts.
+var (
+	ErrBadDeal  = errors.New("bad deal")
+	ErrBadSuits = errors.New("bad suit count")
+)
 
 // MaxDeal is the largest deal number.
 const MaxDeal = ^uint64(0)
@@ -26,7 +30,7 @@ func ParseDeal(s string) (uint64, error) {
 // CheckSuits reports an error unless n is a Spider suit count: 1, 2 or 4.
 func CheckSuits(n int) error {
 	if n != 1 && n != 2 && n != 4 {
-		return fmt.Errorf("%w: suits must be 1, 2 or 4, not %d", ErrBadDeal, n)
+		return fmt.Errorf("%w: suits must be 1, 2 or 4, not %d", ErrBadSuits, n)
 	}
 	return nil
 }

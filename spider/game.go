@@ -76,6 +76,11 @@ func (o *Options) normalize() error {
 	if o.Cheat > CheatFull {
 		return fmt.Errorf("%w: unknown cheat level", ErrFormat)
 	}
+	if o.Variant == Spider {
+		// Spider stops scoring at the first undo instead (spider-help.txt);
+		// a cheat level there would only mislead.
+		o.Cheat = CheatNone
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package spider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -156,9 +157,18 @@ func parseLayout(lines []string, first int, r Rules) (*Position, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	p.base = uint8(max(initialDown, p.FaceDown()))
 	return p, nil
 }
 
 func lineErr(ln int, format string, a ...any) error {
-	return fmt.Errorf("%w: line %d: %s", ErrFormat, ln, fmt.Sprintf(format, a...))
+	msg := fmt.Sprintf(format, a...)
+	// Inner errors often carry the same sentinel; say it once.
+	for _, s := range []error{ErrFormat, ErrIllegal} {
+		msg = strings.ReplaceAll(msg, s.Error()+": ", "")
+	}
+	if errors.Is(fmt.Errorf(format, a...), ErrIllegal) {
+		return fmt.Errorf("%w: line %d: %s", ErrIllegal, ln, msg)
+	}
+	return fmt.Errorf("%w: line %d: %s", ErrFormat, ln, msg)
 }

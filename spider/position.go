@@ -106,6 +106,7 @@ type Position struct {
 	nRemoved uint8
 	suits    uint8
 	relaxed  bool
+	base     uint8 // face-down cards at the start, for scoring (at least 44)
 }
 
 // Rules are the options that change which moves are legal.
@@ -127,7 +128,7 @@ func NewDeal(n uint64, v Variant, r Rules) (*Position, error) {
 		return nil, err
 	}
 	d := card.SpiderDeal(n, r.Suits)
-	p := &Position{suits: uint8(r.Suits), relaxed: r.Relaxed}
+	p := &Position{suits: uint8(r.Suits), relaxed: r.Relaxed, base: initialDown}
 	i := 0
 	put := func(k int) {
 		pl := &p.piles[k]
@@ -265,7 +266,7 @@ func (p *Position) Won() bool {
 // Equal reports whether two positions are the same.
 func (p *Position) Equal(q *Position) bool {
 	if p.StockLen() != q.StockLen() || p.nRemoved != q.nRemoved ||
-		p.suits != q.suits || p.relaxed != q.relaxed || p.removed != q.removed {
+		p.suits != q.suits || p.relaxed != q.relaxed || p.removed != q.removed || p.base != q.base {
 		return false
 	}
 	for i := range p.StockLen() {

@@ -26,12 +26,13 @@ const SaveHeader = "cardtable spider 1"
 //	cheated: no                Arachnid cheat detection has fired
 //	stopped: no                Spider scoring stopped: no, or the frozen score
 //	position: 2                moves played; the moves after it can be redone
-//	moves:
+//	moves: 2                   how many move lines follow (catches a cut file)
 //	move 3 7 2
 //	deal
 //
 // The moves are the player's steps; removals made by auto-remove are not
-// written, as replaying with the same option makes them again.
+// written, as replaying with the same option makes them again. A file
+// written by hand may leave out the count after "moves:".
 func (g *Game) Save() string {
 	var b strings.Builder
 	yn := func(v bool) string {
@@ -54,7 +55,7 @@ func (g *Game) Save() string {
 	} else {
 		b.WriteString("stopped: no\n")
 	}
-	fmt.Fprintf(&b, "position: %d\nmoves:\n", g.cursor)
+	fmt.Fprintf(&b, "position: %d\nmoves: %d\n", g.cursor, len(g.steps))
 	for _, s := range g.steps {
 		b.WriteString(s.m.String())
 		b.WriteByte('\n')
@@ -103,6 +104,9 @@ func Load(text string) (*Game, error) {
 		cheated  bool
 		stopped  = -1
 		position = -1
+		posLine  int
+		count    = -1
+		countAt  int
 		seen     = map[string]bool{}
 		inMoves  bool
 		moves    []Move
@@ -115,7 +119,7 @@ func Load(text string) (*Game, error) {
 		case "no", "false":
 			return false, nil
 		}
-		return false, lineErr(ln, "want yes or no, got %q", v)
+		return false, fmt.Errorf("want yes or no, got %q", v)
 	}
 	for {
 		line, ok := next()
@@ -134,8 +138,15 @@ func Load(text string) (*Game, error) {
 			moveLine = append(moveLine, ln)
 			continue
 		}
-		if line == "moves:" {
-			inMoves = true
+		if line == "moves:" || strings.HasPrefix(line, "moves: ") {
+			inMoves, countAt = true, ln
+			if v := strings.TrimSpace(strings.TrimPrefix(line, "moves:")); v != "" {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 || n > maxSaveMoves {
+					return nil, lineErr(ln, "moves: want the number of move lines, got %q", v)
+				}
+				count = n
+			}
 			continue
 		}
 		key, val, ok := strings.Cut(line, ":")
@@ -187,6 +198,7 @@ func Load(text string) (*Game, error) {
 			}
 		case "position":
 			position, err = strconv.Atoi(val)
+			posLine = ln
 			if err == nil && position < 0 {
 				err = fmt.Errorf("negative position")
 			}
@@ -198,15 +210,23 @@ func Load(text string) (*Game, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: line %d: %v", ErrFormat, ln+1, err)
+		return nil, lineErr(ln+1, "%v", err)
 	}
+	// Errors found only at the end name the line after the last one read.
+	eof := ln + 1
 	for _, k := range []string{"variant", "suits"} {
 		if !seen[k] {
-			return nil, fmt.Errorf("%w: missing %q line", ErrFormat, k)
+			return nil, lineErr(eof, "end of file: missing \"%s:\" line", k)
 		}
 	}
 	if !inMoves {
-		return nil, fmt.Errorf("%w: missing \"moves:\" line (the file may be truncated)", ErrFormat)
+		return nil, lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
+	}
+	if count >= 0 && count != len(moves) {
+		return nil, lineErr(eof, "end of file: %d move lines, but line %d says %d (the file may be cut short)", len(moves), countAt, count)
+	}
+	if stopped >= 0 && o.Variant != Spider {
+		return nil, fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
 	}
 	var g *Game
 	var err error
@@ -222,16 +242,19 @@ func Load(text string) (*Game, error) {
 			g, err = NewGameAt(p, o)
 		}
 	default:
-		return nil, fmt.Errorf("%w: missing \"deal:\" line or layout", ErrFormat)
+		return nil, lineErr(eof, "end of file: missing \"deal:\" line or layout")
 	}
 	if err != nil {
+		if layout != nil && !strings.Contains(err.Error(), "line ") {
+			return nil, lineErr(layoutAt, "layout: %v", err)
+		}
 		return nil, err
 	}
 	if position < 0 {
 		position = len(moves)
 	}
 	if position > len(moves) {
-		return nil, fmt.Errorf("%w: position %d is past the %d moves", ErrFormat, position, len(moves))
+		return nil, lineErr(posLine, "position %d is past the %d moves", position, len(moves))
 	}
 	for i, m := range moves {
 		if err := g.pos.CheckMove(m); err != nil {

@@ -2,6 +2,7 @@ package spider
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -22,22 +23,26 @@ func TestLoadErrors(t *testing.T) {
 		{"empty", "", "empty"},
 		{"not a save", "hello\n", "line 1"},
 		{"future version", strings.Replace(good, SaveHeader, "cardtable spider 9", 1), "version"},
-		{"truncated", good[:strings.Index(good, "moves:")], "truncated"},
+		{"truncated", good[:strings.Index(good, "moves:")], "cut short"},
+		{"cut at a line", good[:strings.LastIndex(strings.TrimSuffix(good, "\n"), "\n")+1], "cut short"},
+		{"missing variant", strings.Replace(good, "variant: arachnid\n", "", 1), "line 13: end of file: missing \"variant:\""},
+		{"stopped in arachnid", strings.Replace(good, "stopped: no", "stopped: 500", 1), "only to the spider variant"},
+		{"bad count", strings.Replace(good, "moves: 1", "moves: x", 1), "number of move lines"},
 		{"bad variant", strings.Replace(good, "variant: arachnid", "variant: klondike", 1), "line 2"},
 		{"bad suits", strings.Replace(good, "suits: 4", "suits: 3", 1), "line 3"},
 		{"bad deal", strings.Replace(good, "deal: 617", "deal: 0", 1), "line 8"},
 		{"unknown key", strings.Replace(good, "cheated: no", "color: red", 1), "unknown key"},
 		{"twice", strings.Replace(good, "open: no", "suits: 4", 1), "twice"},
-		{"bad move", good + "move 1 2 x\n", "count"},
-		{"illegal move", good + "move 1 1 1\n", "onto itself"},
-		{"position past end", strings.Replace(good, "position: ", "position: 9", 1), "past"},
+		{"bad move", withMove(good, "move 1 2 x"), "line 14: count"},
+		{"illegal move", withMove(good, "move 1 1 1"), "line 14: move 1 1 1: a pile cannot move onto itself"},
+		{"position past end", strings.Replace(good, "position: ", "position: 9", 1), "line 11: position 91 is past"},
 		{"no deal", strings.Replace(good, "deal: 617\n", "", 1), "deal"},
 		{"layout and deal", strings.Replace(good, "deal: 617\n", "deal: 617\npile1: KS\n", 1), "not both"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Load(tc.text)
 			if err == nil || got != nil {
-				t.Fatalf("loaded: %v", got)
+				t.Fatalf("loaded a bad file (error %v)", err)
 			}
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrIllegal) && !strings.Contains(err.Error(), "deal") {
 				t.Errorf("error %v wraps no sentinel", err)
@@ -46,6 +51,30 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// withMove appends a move line to a save and raises its move count.
+func withMove(save, move string) string {
+	i := strings.Index(save, "moves: ")
+	j := i + strings.IndexByte(save[i:], '\n')
+	n, _ := strconv.Atoi(save[i+len("moves: ") : j])
+	return save[:i] + "moves: " + strconv.Itoa(n+1) + save[j:] + move + "\n"
+}
+
+func TestCustomPositionScore(t *testing.T) {
+	// More than 44 face-down cards: turning one up still scores 10.
+	text := complete(t, []string{"9C", "|5D 8D", "TS", "", "", "", "", "", "", ""}, "", 5, 1)
+	p := mustLayout(t, text, 4)
+	if p.FaceDown() <= 44 {
+		t.Fatalf("layout has %d face-down cards", p.FaceDown())
+	}
+	before := p.Score().Turned
+	if _, err := p.Play(Cards(1, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Score().Turned - before; got != 10 {
+		t.Errorf("turning a card up scored %d, want 10", got)
 	}
 }
 
@@ -59,7 +88,7 @@ func TestCustomPositionSave(t *testing.T) {
 	if !strings.Contains(text, "pile8: KS QS") || strings.Contains(text, "deal:") {
 		t.Fatalf("custom save:\n%s", text)
 	}
-	h, err := Load(strings.Replace(text, "position: 0", "position: 1", 1) + "move 9 8 1\n")
+	h, err := Load(withMove(strings.Replace(text, "position: 0", "position: 1", 1), "move 9 8 1"))
 	if err != nil {
 		t.Fatal(err)
 	}

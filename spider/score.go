@@ -2,7 +2,9 @@ package spider
 
 import "cardtable/card"
 
-// Initial face-down cards in every deal: four rows of ten and four more.
+// Initial face-down cards in every deal: four rows of ten and four more. A
+// custom position counts from 44, or from its own face-down cards if it has
+// more (docs/rules-spider.md #20).
 const initialDown = 44
 
 // Score is the score of a position as arachnid-rules.txt counts it (section
@@ -50,7 +52,7 @@ func (p *Position) Score() Score {
 			i = j
 		}
 	}
-	s.Turned = 10 * max(0, initialDown-down)
+	s.Turned = 10 * max(0, int(p.base)-down)
 	s.Complete = 50 * (standing + int(p.nRemoved))
 	if standing >= 4 && p.Won() {
 		s.StandingWin = 2 * (standing - 3)

@@ -224,8 +224,17 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 	}
 	var g *spider.Game
 	if *load != "" {
-		if gf.deal != "" {
-			return usageErr("spider play: --deal and --load do not go together")
+		// The save file fixes the deal and every option; a flag that would
+		// be silently ignored is refused instead.
+		var clash []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable":
+				clash = append(clash, "--"+f.Name)
+			}
+		})
+		if len(clash) > 0 {
+			return usageErr("spider play: %s do(es) not go with --load: the save file sets the deal and options", strings.Join(clash, ", "))
 		}
 		if g, err = loadSpider(*load); err != nil {
 			return err
@@ -267,21 +276,41 @@ func loadSpider(path string) (*spider.Game, error) {
 }
 
 // saveFile writes data to path atomically, so a failed write never leaves a
-// half-written save behind.
+// half-written save behind. Errors name path, never the temporary file.
 func saveFile(path, data string) error {
+	fail := func(err error) error {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		} else if le := (*os.LinkError)(nil); errors.As(err, &le) {
+			err = le.Err
+		}
+		return fmt.Errorf("cannot save to %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("cannot save to %s: it is a directory", path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-save-*")
 	if err != nil {
-		return err
+		return fail(err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.WriteString(data); err != nil {
 		tmp.Close()
-		return err
+		return fail(err)
+	}
+	// CreateTemp makes the file private; a save is an ordinary document.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return err
+		return fail(err)
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(err)
+	}
+	return nil
 }
 
 // spiderSession is one terminal game.
@@ -358,7 +387,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			if len(n) == 3 {
 				m, err = spider.ParseMove(fmt.Sprintf("move %d %d %d", n[0], n[1], n[2]))
 			} else if n[0] > spider.Piles || n[1] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
 			} else {
 				m, err = s.g.Pos().Resolve(n[0]-1, n[1]-1)
 			}
@@ -374,7 +403,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 				count = n[1]
 			}
 			if n[0] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
 			} else {
 				var m spider.Move
 				if m, err = s.g.Auto(n[0]-1, count); err == nil {
@@ -409,6 +438,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		if c, err = card.Parse(args[0]); err != nil {
 			break
 		}
+		if c.IsJoker() {
+			err = fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)
+			break
+		}
 		locs := s.g.Locate(c)
 		out := []map[string]int{}
 		var where []string
@@ -426,7 +459,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		var n []int
 		if n, err = piles(1, 0); err == nil {
 			if n[0] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrIllegal)
+				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
 				break
 			}
 			cs := s.g.Column(n[0] - 1)

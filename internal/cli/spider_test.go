@@ -176,3 +176,41 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 		t.Errorf("bad load in session:\n%s", out)
 	}
 }
+
+func TestSpiderPlayLoadRefusesGameFlags(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.save")
+	if _, _, code := run(t, "save "+path+"\n", "spider", "play", "--deal", "3"); code != 0 {
+		t.Fatal(code)
+	}
+	for _, flag := range []string{"--suits=2", "--variant=spider", "--open", "--relaxed", "--autoremove", "--cheat=full", "--deal=4"} {
+		_, stderr, code := run(t, "", "spider", "play", "--load", path, flag)
+		if code != 2 || !strings.Contains(stderr, "does not go with --load") && !strings.Contains(stderr, "do(es) not go with --load") {
+			t.Errorf("%s with --load: exit %d, %q", flag, code, stderr)
+		}
+	}
+	// --json and --reveal are about output and still apply.
+	if _, stderr, code := run(t, "", "spider", "play", "--load", path, "--json", "--reveal"); code != 0 {
+		t.Errorf("--json --reveal with --load: %d %s", code, stderr)
+	}
+}
+
+func TestSpiderSaveFile(t *testing.T) {
+	dir := t.TempDir()
+	out, _, _ := run(t, "save "+dir+"\nlocate JK\n", "spider", "play", "--deal", "3")
+	if !strings.Contains(out, "cannot save to "+dir+": it is a directory") || strings.Contains(out, ".cardtable-save") {
+		t.Errorf("save to a directory:\n%s", out)
+	}
+	if !strings.Contains(out, "no jokers in Spider") {
+		t.Errorf("locate JK:\n%s", out)
+	}
+	path := filepath.Join(dir, "g.save")
+	run(t, "save "+path+"\n", "spider", "play", "--deal", "3")
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("save file mode: %v %v", fi, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
