@@ -187,3 +187,9 @@ func (g *pythonRandom) random() float64 {
 	b := g.uint32() >> 6
 	return (float64(a)*67108864 + float64(b)) * (1.0 / 9007199254740992.0)
 }
+
+// RandomDeal turns a random 64-bit value into the number of a new random
+// deal: 1 to 999,999,999. Nine digits are easy to read out and share while
+// giving a billion deals; any larger number can still be typed. The caller
+// brings the randomness, so this package stays free of it.
+func RandomDeal(r uint64) uint64 { return 1 + r%999_999_999 }

@@ -122,3 +122,14 @@ func TestParseDeal(t *testing.T) {
 		}
 	}
 }
+
+func TestRandomDeal(t *testing.T) {
+	for _, r := range []uint64{0, 1, 999_999_998, 999_999_999, MaxDeal} {
+		if n := RandomDeal(r); n < 1 || n > 999_999_999 {
+			t.Errorf("RandomDeal(%d) = %d", r, n)
+		}
+	}
+	if RandomDeal(0) == RandomDeal(1) {
+		t.Error("different values give the same deal")
+	}
+}

@@ -97,9 +97,8 @@ func (gf *gameFlags) dealNumber() (uint64, error) {
 	return n, nil
 }
 
-// randomDeal picks a deal number for a new game. Nine digits keep it easy to
-// read out and share while giving a billion deals.
-func randomDeal() uint64 { return 1 + rand.Uint64N(999_999_999) }
+// randomDeal picks a deal number for a new game.
+func randomDeal() uint64 { return card.RandomDeal(rand.Uint64()) }
 
 func runSpiderNew(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "spider new")
