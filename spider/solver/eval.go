@@ -1,9 +1,6 @@
 package solver
 
-import (
-	"cardtable/card"
-	"cardtable/spider"
-)
+import "cardtable/spider"
 
 // Evaluation weights, tuned on deals 1-50 (docs/solver.md).
 var weights = struct {
@@ -21,29 +18,35 @@ var weights = struct {
 // what stands in the way of a win: face-down cards, and "breaks" where a
 // face-up card does not continue a same-suit run.
 func evaluate(p *spider.Position) int32 {
-	w := &weights
-	e := int32(p.NumRemoved()) * w.removed
+	e := int32(p.NumRemoved()) * weights.removed
 	for k := range spider.Piles {
-		n, d := p.Len(k), p.Down(k)
-		if n == 0 {
-			e += w.space
-			continue
+		e += pileEval(p, k)
+	}
+	return e
+}
+
+// pileEval is pile k's part of evaluate.
+func pileEval(p *spider.Position, k int) int32 {
+	w := &weights
+	n, d := p.Len(k), p.Down(k)
+	if n == 0 {
+		return w.space
+	}
+	var e int32
+	if d > 0 {
+		e -= int32(d)*w.faceDown + w.downPile
+	}
+	prev := p.Card(k, d)
+	for j := d + 1; j < n; j++ {
+		c := p.Card(k, j)
+		switch {
+		case c+1 == prev: // same suit, one lower
+		case c.Rank()+1 == prev.Rank():
+			e -= w.breakRank
+		default:
+			e -= w.breakSuit
 		}
-		if d > 0 {
-			e -= int32(d)*w.faceDown + w.downPile
-		}
-		prev := p.Card(k, d)
-		for j := d + 1; j < n; j++ {
-			c := p.Card(k, j)
-			switch {
-			case c+1 == prev: // same suit, one lower
-			case c.Rank()+1 == prev.Rank():
-				e -= w.breakRank
-			default:
-				e -= w.breakSuit
-			}
-			prev = c
-		}
+		prev = c
 	}
 	return e
 }
@@ -51,22 +54,31 @@ func evaluate(p *spider.Position) int32 {
 // hashPos hashes what matters of a position for the search: piles (their
 // face-down counts and cards), the stock dealt so far and the suits removed.
 // Once the stock is empty the order of the piles no longer matters, and the
-// hash ignores it, so positions that differ only by it count as one.
+// hash ignores it, so positions that differ only by it count as one. It is
+// a sum of per-pile terms so that a move can update it from two piles.
 func hashPos(p *spider.Position) uint64 {
-	sl := p.StockLen()
-	h := uint64(sl)*0x9e3779b97f4a7c15 ^ uint64(p.NumRemoved())<<56
+	h := hashBase(p)
 	for k := range spider.Piles {
-		n, d := p.Len(k), p.Down(k)
-		ph := uint64(n)<<8 | uint64(d)
-		for j := range n {
-			ph = (ph ^ uint64(p.Card(k, j))) * 0x100000001b3
-		}
-		if sl > 0 {
-			ph ^= uint64(k+1) * 0xc2b2ae3d27d4eb4f
-		}
-		h += mix(ph)
+		h += pileTerm(p, k)
 	}
 	return mix(h)
+}
+
+func hashBase(p *spider.Position) uint64 {
+	return uint64(p.StockLen())*0x9e3779b97f4a7c15 ^ uint64(p.NumRemoved())<<56
+}
+
+// pileTerm is pile k's part of hashPos (before the final mix).
+func pileTerm(p *spider.Position, k int) uint64 {
+	n, d := p.Len(k), p.Down(k)
+	ph := uint64(n)<<8 | uint64(d)
+	for j := range n {
+		ph = (ph ^ uint64(p.Card(k, j))) * 0x100000001b3
+	}
+	if p.StockLen() > 0 {
+		ph ^= uint64(k+1) * 0xc2b2ae3d27d4eb4f
+	}
+	return mix(ph)
 }
 
 func mix(x uint64) uint64 {
@@ -132,11 +144,4 @@ func (s *hashSet) grow() {
 		}
 		s.slots[i] = h
 	}
-}
-
-// cardsOf is a helper for tests and fair play: every card of a full deck of
-// the given suit count.
-func cardsOf(suits int) []card.Card {
-	d := card.SpiderDeck(suits)
-	return d[:]
 }

@@ -360,6 +360,16 @@ func (l *local) run() bool {
 				break
 			}
 		}
+		// Per-pile hash and evaluation terms: a move changes two piles.
+		var terms [spider.Piles]uint64
+		var evals [spider.Piles]int32
+		var sumT uint64
+		var sumE int32
+		for k := range spider.Piles {
+			terms[k], evals[k] = pileTerm(&l.cur, k), pileEval(&l.cur, k)
+			sumT += terms[k]
+			sumE += evals[k]
+		}
 		for _, m := range moves {
 			if m.Kind == spider.Deal || l.cur.Null(m) {
 				continue
@@ -371,13 +381,20 @@ func (l *local) run() bool {
 				return false
 			}
 			u := l.cur.Do(m)
-			h := hashPos(&l.cur)
+			f, t := int(m.From), int(m.To)
+			hs := sumT - terms[f] + pileTerm(&l.cur, f)
+			es := sumE - evals[f] + pileEval(&l.cur, f)
+			if m.Kind == spider.MoveCards {
+				hs += pileTerm(&l.cur, t) - terms[t]
+				es += pileEval(&l.cur, t) - evals[t]
+			}
+			h := mix(hs + hashBase(&l.cur))
 			if s.seen.add(h) {
-				if l.cur.Won() {
+				if l.cur.StockLen() == 0 && l.cur.Won() {
 					s.win = append(append(append([]spider.Move(nil), s.path...), l.pathTo(i)...), m)
 					return true
 				}
-				e := evaluate(&l.cur)
+				e := es + int32(l.cur.NumRemoved())*weights.removed
 				if s.att.noise > 0 {
 					e += int32(mix(h^s.att.seed) % uint64(s.att.noise))
 				}

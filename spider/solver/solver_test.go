@@ -331,3 +331,43 @@ func BenchmarkSolve4Suit(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// TestIncrementalHash checks that the per-pile updates the search makes
+// agree with hashing and evaluating from scratch.
+func TestIncrementalHash(t *testing.T) {
+	p, _ := spider.NewDeal(9, spider.Arachnid, spider.Rules{Suits: 4})
+	r := rand.New(rand.NewPCG(1, 1))
+	var buf [256]spider.Move
+	for step := range 300 {
+		moves := p.Legal(buf[:0])
+		if len(moves) == 0 {
+			break
+		}
+		var sumT uint64
+		var sumE int32
+		for k := range spider.Piles {
+			sumT += pileTerm(p, k)
+			sumE += pileEval(p, k)
+		}
+		m := moves[r.IntN(len(moves))]
+		if m.Kind == spider.Deal {
+			p.Do(m)
+			continue
+		}
+		before := *p
+		p.Do(m)
+		f, to := int(m.From), int(m.To)
+		hs := sumT - pileTerm(&before, f) + pileTerm(p, f)
+		es := sumE - pileEval(&before, f) + pileEval(p, f)
+		if m.Kind == spider.MoveCards {
+			hs += pileTerm(p, to) - pileTerm(&before, to)
+			es += pileEval(p, to) - pileEval(&before, to)
+		}
+		if mix(hs+hashBase(p)) != hashPos(p) {
+			t.Fatalf("step %d %s: incremental hash differs", step, m)
+		}
+		if es+int32(p.NumRemoved())*weights.removed != evaluate(p) {
+			t.Fatalf("step %d %s: incremental evaluation differs", step, m)
+		}
+	}
+}

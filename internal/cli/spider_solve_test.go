@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cardtable/spider"
+)
+
+// cmd runs cardtable with args and stdin: stdout, stderr, exit status.
+func cmd(tb testing.TB, stdin string, args ...string) (string, string, int) {
+	tb.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestSpiderSolveReplaysInPlay(t *testing.T) {
+	for _, variant := range []string{"arachnid", "spider"} {
+		t.Run(variant, func(t *testing.T) {
+			out, stderr, code := cmd(t, "", "spider", "solve", "--deal", "5", "--suits", "1", "--variant", variant)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			first, _, _ := strings.Cut(out, "\n")
+			if !strings.HasPrefix(first, "# deal 5 ("+variant+", 1 suit(s)): solved") {
+				t.Fatalf("summary %q", first)
+			}
+			// The whole output feeds terminal play, which skips '#' lines.
+			played, stderr, code := cmd(t, out, "spider", "play", "--deal", "5", "--suits", "1", "--variant", variant)
+			if code != 0 {
+				t.Fatalf("play exit %d: %s", code, stderr)
+			}
+			if strings.Contains(played, "refused") || !strings.Contains(played, "You won!") {
+				t.Fatalf("replay did not win:\n%s", played[max(0, len(played)-800):])
+			}
+		})
+	}
+}
+
+func TestSpiderSolveJSON(t *testing.T) {
+	out, stderr, code := cmd(t, "", "spider", "solve", "--deal", "3", "--suits", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Result    string   `json:"result"`
+		Moves     []string `json:"moves"`
+		Nodes     int64    `json:"nodes"`
+		Seconds   float64  `json:"seconds"`
+		PeakBytes int64    `json:"peakBytes"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if r.Result != "solved" || len(r.Moves) == 0 || r.Nodes <= 0 || r.PeakBytes <= 0 || r.Seconds < 0 {
+		t.Fatalf("%+v", r)
+	}
+	g, _ := spider.NewGame(3, spider.Options{Suits: 2})
+	for _, s := range r.Moves {
+		m, err := spider.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if !g.Won() {
+		t.Fatal("the JSON moves do not win")
+	}
+}
+
+func TestSpiderSolveLayoutAndLoad(t *testing.T) {
+	dir := t.TempDir()
+	lay := filepath.Join(dir, "dead.txt")
+	// 10C onto JD is the only move, and then nothing moves.
+	if err := os.WriteFile(lay, []byte(`pile1: |AD JD
+pile2: |8D |AC 9C 2D
+pile3: |5D 4C
+pile4: KD
+pile5: 3C 9D KC
+pile6: |3D |6D 10C
+pile7: 6C
+pile8: 2C
+pile9: QC 7C 10D 8C
+pile10: JC 7D 5C QD 4D
+completed: S H D C S H
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := cmd(t, "", "spider", "solve", "--layout", lay, "--json")
+	if code != 0 || !strings.Contains(out, `"result":"unsolvable"`) {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+
+	// A saved game is solved from its current position.
+	g, _ := spider.NewGame(8, spider.Options{Suits: 1, AutoRemove: true})
+	if err := g.Play(spider.DealMove); err != nil {
+		t.Fatal(err)
+	}
+	save := filepath.Join(dir, "game.txt")
+	if err := os.WriteFile(save, []byte(g.Save()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code = cmd(t, "", "spider", "solve", "--load", save)
+	if code != 0 || !strings.Contains(out, "custom position") && !strings.Contains(out, "deal 8") {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+	if strings.Contains(out, "remove") {
+		t.Error("with auto-remove on, removals must not be printed: play makes them")
+	}
+	played, _, _ := cmd(t, out, "spider", "play", "--load", save)
+	if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
+		t.Fatalf("replay from the save did not win:\n%s", played[max(0, len(played)-600):])
+	}
+}
+
+func TestSpiderSolveUsage(t *testing.T) {
+	tests := [][]string{
+		{"spider", "solve", "--deal", "1", "--load", "x"},
+		{"spider", "solve", "--suits", "3"},
+		{"spider", "solve", "--deal", "0"},
+		{"spider", "solve", "extra"},
+		{"spider", "bench", "--mode", "guess"},
+		{"spider", "bench", "--deals", "9-3"},
+		{"spider", "bench", "--jobs", "0"},
+		{"spider", "autoplay", "--samples", "0"},
+	}
+	for _, args := range tests {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			_, stderr, code := cmd(t, "", args...)
+			if code != 2 || stderr == "" {
+				t.Fatalf("exit %d, stderr %q; want 2 with a message", code, stderr)
+			}
+		})
+	}
+	if _, stderr, code := cmd(t, "", "spider", "solve", "--load", filepath.Join(t.TempDir(), "none")); code != 1 || stderr == "" {
+		t.Fatalf("missing file: exit %d %q", code, stderr)
+	}
+}
+
+func TestSpiderAutoplayJSON(t *testing.T) {
+	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "5", "--suits", "1", "--samples", "3", "--nodes", "10000", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Won     bool     `json:"won"`
+		Moves   []string `json:"moves"`
+		Seconds float64  `json:"seconds"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Won || len(r.Moves) == 0 {
+		t.Fatalf("won %v after %d moves", r.Won, len(r.Moves))
+	}
+	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "5", "--suits", "1")
+	if !strings.Contains(played, "You won!") {
+		t.Fatal("the autoplayed moves do not replay to a win")
+	}
+}
+
+func TestSpiderBench(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "won.txt")
+	out, stderr, code := cmd(t, "", "spider", "bench", "--mode", "solve", "--suits", "1", "--deals", "1-4", "--jobs", "2", "--record", rec)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("want 4 deal lines and a summary:\n%s", out)
+	}
+	for i, l := range lines[:4] {
+		if !strings.HasPrefix(l, "deal "+string(rune('1'+i))+": solved") {
+			t.Errorf("line %d: %q", i+1, l)
+		}
+	}
+	if !strings.HasPrefix(lines[4], "solved 4/4 (100.0%), time median") || !strings.Contains(lines[4], "nodes/s") {
+		t.Errorf("summary %q", lines[4])
+	}
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != "arachnid 1 1\narachnid 1 2\narachnid 1 3\narachnid 1 4\n" {
+		t.Errorf("record:\n%s", b)
+	}
+
+	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "5", "--samples", "3", "--nodes", "10000")
+	if code != 0 || !strings.Contains(out, "deal 5: won") || !strings.Contains(out, "won 1/1") {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+}

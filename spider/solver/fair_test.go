@@ -1,0 +1,227 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"cardtable/card"
+	"cardtable/spider"
+)
+
+// permuteHidden returns p with its face-down cards and stock shuffled among
+// themselves: a position the player cannot tell from p.
+func permuteHidden(tb testing.TB, p *spider.Position, seed uint64) spider.Position {
+	tb.Helper()
+	var all []card.Card
+	for k := range spider.Piles {
+		all = append(all, p.Cards(nil, k)[:p.Down(k)]...)
+	}
+	all = append(all, p.Stock(nil)...)
+	r := rand.New(rand.NewPCG(seed, 99))
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	var hidden [spider.Piles][]card.Card
+	for k := range spider.Piles {
+		hidden[k], all = all[:p.Down(k)], all[p.Down(k):]
+	}
+	q, err := p.WithHidden(&hidden, all)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if q.Equal(p) {
+		tb.Fatal("permuting the hidden cards changed nothing")
+	}
+	return q
+}
+
+func TestScrambleSeesOnlyVisible(t *testing.T) {
+	for _, suits := range []int{1, 2, 4} {
+		for _, open := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%d-suit open=%v", suits, open), func(t *testing.T) {
+				p, _ := spider.NewDeal(42, spider.Spider, spider.Rules{Suits: suits})
+				q := permuteHidden(t, p, 1)
+				if open {
+					q = *p // in the open variant the face-down cards are seen: only the stock differs
+					st := q.Stock(nil)
+					st[0], st[len(st)-1] = st[len(st)-1], st[0]
+					var hidden [spider.Piles][]card.Card
+					for k := range spider.Piles {
+						hidden[k] = p.Cards(nil, k)[:p.Down(k)]
+					}
+					q, _ = p.WithHidden(&hidden, st)
+				}
+				a, err := scramble(p, open, rand.New(rand.NewPCG(5, 6)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := scramble(&q, open, rand.New(rand.NewPCG(5, 6)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !a.Equal(&b) {
+					t.Fatal("scrambled views differ: they depend on unseen cards")
+				}
+				if err := a.Check(); err != nil {
+					t.Fatalf("scrambled view is not a full deck: %v", err)
+				}
+				if visibleHash(&a, open) != visibleHash(p, open) {
+					t.Fatal("the view does not look like the position")
+				}
+				if a.Equal(p) {
+					t.Fatal("the view kept the real hidden cards")
+				}
+			})
+		}
+	}
+}
+
+func TestHintIgnoresHiddenCards(t *testing.T) {
+	o := FairOptions{Samples: 3, Nodes: 4000}
+	for _, n := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
+			q := permuteHidden(t, p, n)
+			a, err := HintWith(context.Background(), p, false, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := HintWith(context.Background(), &q, false, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a != b {
+				t.Fatalf("hint %s with the real hidden cards, %s with others", a, b)
+			}
+			if err := p.CheckMove(a); err != nil {
+				t.Fatalf("hint %s is illegal: %v", a, err)
+			}
+		})
+	}
+}
+
+func TestHintKnownPositions(t *testing.T) {
+	g, err := spider.NewGameAt(layout(t, oneMove, 1), spider.Options{Suits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Hint(context.Background(), g)
+	if err != nil || m.String() != "move 2 1 1" {
+		t.Fatalf("hint %v, %v; want move 2 1 1", m, err)
+	}
+	if err := g.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Hint(context.Background(), g); !errors.Is(err, ErrNoMove) {
+		t.Fatalf("hint on a won game: %v, want ErrNoMove", err)
+	}
+	dead, _ := spider.NewGameAt(layout(t, deadEnd, 4), spider.Options{Suits: 4})
+	if err := dead.Play(spider.Cards(5, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Hint(context.Background(), dead); !errors.Is(err, ErrNoMove) {
+		t.Fatalf("hint on a stuck game: %v, want ErrNoMove", err)
+	}
+}
+
+// TestAutoplayIgnoresHiddenCards plays the same deal with the unseen cards
+// arranged two ways: until the first card is turned up the player sees the
+// same thing, so it must play the same moves.
+func TestAutoplayIgnoresHiddenCards(t *testing.T) {
+	o := FairOptions{Samples: 2, Nodes: 3000, MaxMoves: 25}
+	p, _ := spider.NewDeal(7, spider.Arachnid, spider.Rules{Suits: 4})
+	q := permuteHidden(t, p, 3)
+	play := func(pos *spider.Position) []spider.Move {
+		g, err := spider.NewGameAt(pos, spider.Options{Suits: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, moves, err := Autoplay(context.Background(), g, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return moves
+	}
+	a, b := play(p), play(&q)
+	// The common prefix runs to the first move that turns a card or deals.
+	r := *p
+	same := 0
+	for _, m := range a {
+		same++
+		if m.Kind == spider.Deal {
+			break
+		}
+		if u, _ := r.Play(m); u.Flipped() {
+			break
+		}
+	}
+	if same == 0 || len(b) < same {
+		t.Fatalf("games too short to compare: %d and %d moves", len(a), len(b))
+	}
+	if fmt.Sprint(a[:same]) != fmt.Sprint(b[:same]) {
+		t.Fatalf("the player saw the same and played differently:\n%v\n%v", a[:same], b[:same])
+	}
+}
+
+// TestAutoplayGetsOnlyViews checks the structure: the decision function is
+// handed positions whose hidden cards are not the real ones.
+func TestAutoplayGetsOnlyViews(t *testing.T) {
+	g, _ := spider.NewGame(11, spider.Options{Suits: 4})
+	calls := 0
+	dec := func(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand, avoid func(uint64) bool) (spider.Move, error) {
+		calls++
+		real := g.Position()
+		if view.Equal(&real) {
+			t.Fatal("the player was handed the real position")
+		}
+		if visibleHash(view, false) != visibleHash(&real, false) {
+			t.Fatal("the view does not show what the player sees")
+		}
+		return decide(ctx, view, open, o, rng, avoid)
+	}
+	if _, _, err := autoplay(context.Background(), g, FairOptions{Samples: 1, Nodes: 500, MaxMoves: 10}, dec); err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 {
+		t.Fatal("the player was never asked")
+	}
+}
+
+func TestAutoplayReplaysAndWins(t *testing.T) {
+	g, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 3, Nodes: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !won {
+		t.Fatalf("lost 1-suit deal 5 after %d moves", len(moves))
+	}
+	h, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	for i, m := range moves {
+		if err := h.Play(m); err != nil {
+			t.Fatalf("move %d %s: %v", i+1, m, err)
+		}
+	}
+	if !h.Won() {
+		t.Fatal("the moves do not replay to a win")
+	}
+}
+
+func TestAutoplayCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, _ := spider.NewGame(1, spider.Options{Suits: 4})
+	if _, _, err := Autoplay(ctx, g, AutoplayOptions); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+}
+
+func BenchmarkHint4Suit(b *testing.B) {
+	g, _ := spider.NewGame(1, spider.Options{Suits: 4})
+	for b.Loop() {
+		if _, err := Hint(context.Background(), g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
