@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -49,29 +50,82 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	n, _ := db.CountGames(ctx)
 	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n)
-	opts := web.Options{Log: log, Winnable: winnable}
+	opts := web.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal}
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
 		opts.LocalOnly = true
 	}
 	return serve(ctx, log, ln, web.New(db, opts))
 }
 
-// solverSlot lets one solver search run at a time, so requests for winnable
-// deals cannot take every core from the players.
-var solverSlot = make(chan struct{}, 1)
+// Solver searches on the server are bounded so that they cannot take every
+// core from the players: hints run at most one a core, deal searches one at
+// a time.
+var (
+	hintSlots  = make(chan struct{}, runtime.NumCPU())
+	dealSearch = make(chan struct{}, 1)
+)
 
-// winnable reports whether the solver proves g's deal winnable within a
-// short limit; Unknown counts as no.
-func winnable(ctx context.Context, g *spider.Game) (bool, error) {
+// acquire takes a slot, or gives up when ctx ends.
+func acquire(ctx context.Context, slots chan struct{}) error {
 	select {
-	case solverSlot <- struct{}{}:
+	case slots <- struct{}{}:
+		return nil
 	case <-ctx.Done():
-		return false, ctx.Err()
+		return ctx.Err()
 	}
-	defer func() { <-solverSlot }()
-	p := g.Position()
-	res := solver.Solve(ctx, &p, solver.Limits{Time: 1500 * time.Millisecond, MemoryBytes: 256 << 20})
-	return res.Status == solver.Solved, ctx.Err()
+}
+
+// serveHint is the fair hint (solver.Hint: it sees only what the player
+// sees), within 10 seconds.
+func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := acquire(ctx, hintSlots); err != nil {
+		return spider.Move{}, err
+	}
+	defer func() { <-hintSlots }()
+	m, err := solver.Hint(ctx, g)
+	if errors.Is(err, solver.ErrNoMove) {
+		return m, fmt.Errorf("%w: %v", web.ErrNoMove, err)
+	}
+	return m, err
+}
+
+// Winnable deal search: a deal proven winnable from the solver's cache, else
+// random deals tried with the full-information solver, each for a short
+// time (a deal is winnable when the solver finds a win).
+const (
+	winnableTries = 10
+	winnableTime  = 1500 * time.Millisecond
+)
+
+func serveWinnableDeal(ctx context.Context, o spider.Options) (uint64, bool, error) {
+	if n, ok := solver.WinnableDeal(o.Variant, o.Suits, rand.Uint64()); ok {
+		return n, true, nil
+	}
+	if err := acquire(ctx, dealSearch); err != nil {
+		return 0, false, err
+	}
+	defer func() { <-dealSearch }()
+	for range winnableTries {
+		n := rand.Uint64()
+		if n == 0 {
+			continue
+		}
+		g, err := spider.NewGame(n, o)
+		if err != nil {
+			return 0, false, err
+		}
+		p := g.Position()
+		res := solver.Solve(ctx, &p, solver.Limits{Time: winnableTime, MemoryBytes: 256 << 20})
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		if res.Status == solver.Solved {
+			return n, true, nil
+		}
+	}
+	return 0, false, nil
 }
 
 // serve runs h on ln until ctx ends, then shuts down gracefully: requests in

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"cardtable/spider"
+	"cardtable/spider/solver"
 )
 
 // TestServeChild is the server process of TestKillNine: it runs only when
@@ -420,18 +421,31 @@ func TestOpenURL(t *testing.T) {
 	}
 }
 
-func TestWinnable(t *testing.T) {
-	g, err := spider.NewGame(617, spider.Options{Suits: 1})
-	if err != nil {
-		t.Fatal(err)
+func TestServeWinnableDeal(t *testing.T) {
+	o := spider.Options{Suits: 1}
+	n, ok, err := serveWinnableDeal(context.Background(), o)
+	if err != nil || !ok || n == 0 {
+		t.Fatalf("one suit: %d %v %v", n, ok, err)
 	}
-	ok, err := winnable(context.Background(), g)
-	if err != nil || !ok {
-		t.Fatalf("one-suit deal 617: winnable %v, %v", ok, err)
+	g, _ := spider.NewGame(n, o)
+	p := g.Position()
+	if res := solver.Solve(context.Background(), &p, solver.Limits{Time: 10 * time.Second}); res.Status != solver.Solved {
+		t.Fatalf("deal %d is not shown winnable: %v", n, res.Status)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if ok, err := winnable(ctx, g); ok || err == nil {
+	if _, ok, err := serveWinnableDeal(ctx, spider.Options{Suits: 4}); ok || err == nil {
 		t.Fatalf("cancelled: %v %v", ok, err)
+	}
+}
+
+func TestServeHint(t *testing.T) {
+	g, _ := spider.NewGame(617, spider.Options{Suits: 2})
+	m, err := serveHint(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Pos().CheckMove(m); err != nil {
+		t.Fatalf("hint %v is illegal: %v", m, err)
 	}
 }

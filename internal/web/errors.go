@@ -23,6 +23,8 @@ var (
 	errMethod = errors.New("method not allowed")
 	// errNoSolver: the server was built without what the request needs (501).
 	errNoSolver = errors.New("not available")
+	// ErrNoMove is what Options.Hint wraps when there is no move to suggest.
+	ErrNoMove = errors.New("no move to suggest")
 	// errUnavailable: the server is shutting down or overloaded (503).
 	errUnavailable = errors.New("unavailable")
 )

@@ -45,17 +45,18 @@ type Options struct {
 	// MaxGames is how many games stay in memory (default 4096); the others
 	// are read back from the database when used.
 	MaxGames int
-	// Hint finds a move to suggest; nil means no hints (501).
+	// Hint finds a move to suggest, from what the player sees; an error
+	// wrapping ErrNoMove means there is none. nil: no hints (501).
 	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
 	// LocalOnly refuses requests whose Host header names anything but
 	// localhost or an IP address: a server listening on loopback is then
 	// out of reach of DNS rebinding (a web page whose own name resolves to
 	// 127.0.0.1 reading and changing the player's games).
 	LocalOnly bool
-	// Winnable reports whether a deal is known to be winnable, for
-	// "winnable deals only"; nil means unknown (the option is refused with
-	// a message and a random deal is dealt).
-	Winnable func(ctx context.Context, g *spider.Game) (bool, error)
+	// WinnableDeal finds a deal number the solver has shown can be won with
+	// these options, for "winnable deals only"; ok false when it found
+	// none. nil: no solver (the deal is random and the answer says so).
+	WinnableDeal func(ctx context.Context, o spider.Options) (deal uint64, ok bool, err error)
 }
 
 // Server serves the API and the page. It is an http.Handler.
@@ -301,8 +302,6 @@ func (req newGameRequest) options() (spider.Options, error) {
 	return o, nil
 }
 
-// maxWinnableTries bounds the deals tried for "winnable deals only".
-const maxWinnableTries = 10
 
 func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	var req newGameRequest
@@ -334,39 +333,31 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	return s.start(w, r, g, "", msg)
 }
 
-// randomGame deals a random deal number; with winnable, one the solver
-// shows can be won, if it finds one within maxWinnableTries deals.
+// randomGame deals a random deal number; with winnable, one the solver has
+// shown can be won, if it has one.
 func (s *Server) randomGame(ctx context.Context, o spider.Options, winnable bool) (*spider.Game, string, error) {
-	deal := func() (*spider.Game, error) {
-		n := rand.Uint64()
-		for n == 0 {
-			n = rand.Uint64()
-		}
-		return spider.NewGame(n, o)
+	n := rand.Uint64()
+	for n == 0 {
+		n = rand.Uint64()
 	}
-	if !winnable {
-		g, err := deal()
-		return g, "", err
-	}
-	if s.opts.Winnable == nil {
-		g, err := deal()
-		return g, "winnable deals need the solver, which this server does not have: this deal is random", err
-	}
-	for range maxWinnableTries {
-		g, err := deal()
-		if err != nil {
-			return nil, "", err
-		}
-		ok, err := s.opts.Winnable(ctx, g)
+	var msg string
+	switch {
+	case !winnable:
+	case s.opts.WinnableDeal == nil:
+		msg = "winnable deals need the solver, which this server does not have: this deal is random"
+	default:
+		w, ok, err := s.opts.WinnableDeal(ctx, o)
 		if err != nil {
 			return nil, "", err
 		}
 		if ok {
-			return g, "", nil
+			n = w
+		} else {
+			msg = "the solver found no winnable deal in time: this deal is random"
 		}
 	}
-	g, err := deal()
-	return g, fmt.Sprintf("no winnable deal found in %d tries: this deal is random", maxWinnableTries), err
+	g, err := spider.NewGame(n, o)
+	return g, msg, err
 }
 
 func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
@@ -435,17 +426,26 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("copying game for a hint: %v", err)
 	}
-	if g.Won() {
+	switch {
+	case g.Won():
 		writeJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
+		return nil
+	case g.Stuck():
+		writeJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
 		return nil
 	}
 	m, err := s.opts.Hint(r.Context(), g)
+	if errors.Is(err, ErrNoMove) {
+		writeJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+		return nil
+	}
 	if err != nil {
-		if errors.Is(err, spider.ErrIllegal) || errors.Is(err, spider.ErrNothing) {
-			writeJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
-			return nil
-		}
 		return err
+	}
+	// The hint must be a move the player can make: a wrong one is a
+	// server fault, not advice.
+	if err := g.Pos().CheckMove(m); err != nil {
+		return fmt.Errorf("hint %v: %v", m, err) // not %w: not the player's illegal move
 	}
 	writeJSON(w, http.StatusOK, hintResponse{Move: m.String(), Text: describe(g.Pos(), m)})
 	return nil

@@ -65,14 +65,36 @@ func TestWinnableWithoutSolver(t *testing.T) {
 }
 
 func TestWinnableWithSolver(t *testing.T) {
-	tries := 0
-	h := newHarness(t, Options{Winnable: func(_ context.Context, g *spider.Game) (bool, error) {
-		tries++
-		return tries == 3, nil // the third deal "can be won"
-	}})
-	r := h.newGame(`{"winnable":true}`)
-	if r.Message != "" || tries != 3 {
-		t.Fatalf("message %q after %d tries", r.Message, tries)
+	tests := []struct {
+		name    string
+		deal    uint64
+		ok      bool
+		message bool
+	}{
+		{"found", 4242, true, false},
+		{"none found", 0, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var asked spider.Options
+			h := newHarness(t, Options{WinnableDeal: func(_ context.Context, o spider.Options) (uint64, bool, error) {
+				asked = o
+				return tc.deal, tc.ok, nil
+			}})
+			r := h.newGame(`{"winnable":true,"variant":"spider","suits":2}`)
+			if (r.Message != "") != tc.message || (tc.ok && r.View.Deal != tc.deal) || r.View.Deal == 0 {
+				t.Fatalf("message %q, deal %d", r.Message, r.View.Deal)
+			}
+			if asked.Variant != spider.Spider || asked.Suits != 2 {
+				t.Fatalf("asked for %+v", asked)
+			}
+			// With a deal number the solver is not asked.
+			asked = spider.Options{}
+			r = h.newGame(`{"winnable":true,"deal":"5"}`)
+			if r.View.Deal != 5 || r.Message == "" || asked.Suits != 0 {
+				t.Fatalf("numbered deal: %+v %q", r.View.Deal, r.Message)
+			}
+		})
 	}
 }
 
@@ -667,6 +689,24 @@ func TestHint(t *testing.T) {
 		if hr.Move != "" || !strings.Contains(hr.Text, "No moves") {
 			t.Fatalf("stuck hint %+v", hr)
 		}
+	})
+	t.Run("hinter finds nothing", func(t *testing.T) {
+		h := newHarness(t, Options{Hint: func(context.Context, *spider.Game) (spider.Move, error) {
+			return spider.Move{}, fmt.Errorf("solver: %w", ErrNoMove)
+		}})
+		r := h.newGame(`{"deal":"3"}`)
+		var hr hintResponse
+		h.call("GET", "/api/games/"+r.ID+"/hint", "", 200, &hr)
+		if hr.Move != "" || hr.Text != "No moves left." {
+			t.Fatalf("hint %+v", hr)
+		}
+	})
+	t.Run("a wrong hint is a server fault", func(t *testing.T) {
+		h := newHarness(t, Options{Hint: func(context.Context, *spider.Game) (spider.Move, error) {
+			return spider.Cards(0, 1, 13), nil
+		}})
+		r := h.newGame(`{"deal":"3"}`)
+		h.call("GET", "/api/games/"+r.ID+"/hint", "", 500, &errorBody{})
 	})
 }
 
