@@ -150,7 +150,13 @@ func Load(rd io.Reader) (Record, *State, error) {
 		r.Moves = append(r.Moves, s.history[len(s.history)-1])
 	}
 	if err := sc.Err(); err != nil {
-		return bad("%v", err)
+		if errors.Is(err, bufio.ErrTooLong) {
+			line++
+			return bad("line longer than 1 MB")
+		}
+		// Not a line's fault: the reader failed (a directory, a disk
+		// error), so no line is named.
+		return Record{}, nil, fmt.Errorf("%w: cannot read it after %d lines: %w", ErrBadRecord, line, err)
 	}
 	if len(header) > 0 {
 		line++

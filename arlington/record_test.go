@@ -2,8 +2,10 @@ package arlington
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestRecordSaveLoad(t *testing.T) {
@@ -51,6 +53,33 @@ func TestRecordLoadErrors(t *testing.T) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A reader that fails is not a line's fault: the error says the record
+// could not be read, wraps the reader's error and names no line (there is
+// no line 0). A line past the 1 MB limit is named.
+func TestRecordLoadReadErrors(t *testing.T) {
+	errDisk := errors.New("disk on fire")
+	for _, tc := range []struct {
+		name string
+		r    io.Reader
+		want string
+	}{
+		{"fails at once", iotest.ErrReader(errDisk), "bad record: cannot read it after 0 lines: disk on fire"},
+		{"fails after the header", io.MultiReader(strings.NewReader("arlington record 1\nplayers 2\n"), iotest.ErrReader(errDisk)),
+			"bad record: cannot read it after 2 lines: disk on fire"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := Load(tc.r)
+			if !errors.Is(err, ErrBadRecord) || !errors.Is(err, errDisk) || err.Error() != tc.want {
+				t.Fatalf("got %v, want %q wrapping the reader's error", err, tc.want)
+			}
+		})
+	}
+	long := "arlington record 1\n# " + strings.Repeat("x", 1<<20) + "\n"
+	if _, _, err := Load(strings.NewReader(long)); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "line 2: line longer than 1 MB") {
+		t.Fatalf("long line: %v", err)
 	}
 }
 

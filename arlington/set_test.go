@@ -1,9 +1,11 @@
 package arlington
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 	"testing"
 
 	"cardtable/card"
@@ -589,5 +591,24 @@ func TestSetMethods(t *testing.T) {
 	var u Set
 	if err := u.UnmarshalText([]byte("QS JK")); err != nil || u != mustSet(t, "JK SQ") {
 		t.Fatalf("unmarshal %v %v", u, err)
+	}
+}
+
+// A spectrum name is parsed in any case and singular; an unknown one is
+// reported as a spectrum problem, not as bad cards.
+func TestParseSpectrum(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Spectrum
+	}{{"aces", Aces}, {"Multiple", Multiples}, {" COUPLES ", Couples}, {"run", Runs}} {
+		if sp, err := ParseSpectrum(tc.in); err != nil || sp != tc.want {
+			t.Errorf("ParseSpectrum(%q) = %v, %v; want %v", tc.in, sp, err, tc.want)
+		}
+	}
+	for _, in := range []string{"foo", "", "flushes"} {
+		_, err := ParseSpectrum(in)
+		if !errors.Is(err, ErrUnknownSpectrum) || errors.Is(err, ErrBadSet) || strings.Contains(err.Error(), "card") {
+			t.Errorf("ParseSpectrum(%q): %v; want an unknown-spectrum error that does not blame the cards", in, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package arlington
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
@@ -44,8 +45,12 @@ func ParseSpectrum(s string) (Spectrum, error) {
 			return sp, nil
 		}
 	}
-	return NoSpectrum, fmt.Errorf("%w: unknown spectrum %q (want aces, multiples, couples or runs)", ErrBadSet, s)
+	return NoSpectrum, fmt.Errorf("%w %q (want aces, multiples, couples or runs)", ErrUnknownSpectrum, s)
 }
+
+// ErrUnknownSpectrum is wrapped by ParseSpectrum's error: the name is the
+// problem, not the cards.
+var ErrUnknownSpectrum = errors.New("unknown spectrum")
 
 // MarshalText writes the spectrum's name.
 func (sp Spectrum) MarshalText() ([]byte, error) { return []byte(sp.String()), nil }

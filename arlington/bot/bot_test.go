@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -28,7 +30,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 			names := []string{"greedy", "random", "greedy", "random", "greedy", "random"}[:players]
 			for g := range 3 {
 				seed := uint64(players*100 + g)
-				if _, err := Play(arlington.Config{Players: players}, seed, makeBots(t, names, seed), Check); err != nil {
+				if _, err := Play(context.Background(), arlington.Config{Players: players}, seed, makeBots(t, names, seed), Check); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -38,11 +40,11 @@ func TestBotsPlayWholeGames(t *testing.T) {
 
 func TestPlayIsReproducible(t *testing.T) {
 	names := []string{"greedy", "random", "greedy"}
-	a, err := Play(arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
+	a, err := Play(context.Background(), arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Play(arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
+	b, _ := Play(context.Background(), arlington.Config{Players: 3}, 9, makeBots(t, names, 9), nil)
 	if a.Record().String() != b.Record().String() {
 		t.Fatal("same seeds, different games")
 	}
@@ -63,7 +65,7 @@ func TestGreedyBeatsRandom(t *testing.T) {
 			names[0], names[1] = names[1], names[0]
 			gs = 1
 		}
-		s, err := Play(arlington.Config{Players: 2}, uint64(g), makeBots(t, names, uint64(g)), nil)
+		s, err := Play(context.Background(), arlington.Config{Players: 2}, uint64(g), makeBots(t, names, uint64(g)), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +75,43 @@ func TestGreedyBeatsRandom(t *testing.T) {
 	}
 	if share := wins / float64(games); share < 0.65 {
 		t.Fatalf("greedy won %.2f of %d games against random, want > 0.65", share, games)
+	}
+}
+
+// Play looks at its context inside a game: cancelled before the start it
+// takes no action, and cancelled mid-game it stops within CheckEvery
+// actions, returning the game so far. The target is far beyond any game
+// these actions could finish.
+func TestPlayStopsWhenCancelled(t *testing.T) {
+	cfg := arlington.Config{Players: 4, Target: 100_000}
+	names := []string{"random", "greedy", "random", "greedy"}
+	for _, cancelAt := range []int{0, 1, 300, 1000} {
+		t.Run(fmt.Sprint(cancelAt), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if cancelAt == 0 {
+				cancel()
+			}
+			actions := 0
+			check := func(*arlington.State) error {
+				if actions == cancelAt && cancelAt > 0 {
+					cancel()
+				}
+				actions++
+				return nil
+			}
+			s, err := Play(ctx, cfg, 7, makeBots(t, names, 7), check)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err %v, want context.Canceled", err)
+			}
+			if s == nil || s.Terminal() {
+				t.Fatalf("want the unfinished game back, got %v", s)
+			}
+			played := len(s.History())
+			if played < cancelAt || played > cancelAt+CheckEvery {
+				t.Fatalf("cancelled after %d actions, stopped after %d; want at most %d more", cancelAt, played, CheckEvery)
+			}
+		})
 	}
 }
 
@@ -92,7 +131,7 @@ func BenchmarkSelfplay(b *testing.B) {
 				}
 				games := 0
 				for i := 0; b.Loop(); i++ {
-					if _, err := Play(arlington.Config{Players: players}, uint64(i), makeBots(b, names, uint64(i)), nil); err != nil {
+					if _, err := Play(context.Background(), arlington.Config{Players: players}, uint64(i), makeBots(b, names, uint64(i)), nil); err != nil {
 						b.Fatal(err)
 					}
 					games++

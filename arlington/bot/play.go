@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -14,10 +15,17 @@ const MaxMoves = 1_000_000
 // ErrTooLong is returned by Play when a game passes MaxMoves.
 var ErrTooLong = errors.New("game did not end")
 
+// CheckEvery is how many actions Play takes between looks at its
+// context: often enough that a cancelled game stops within a millisecond
+// or so, rarely enough to cost nothing measurable.
+const CheckEvery = 256
+
 // Play plays one whole game with bots[i] in seat i, each shown only its
 // seat's view. If check is not nil it is called after every action and
-// its error stops the game.
-func Play(cfg arlington.Config, seed uint64, bots []Bot, check func(*arlington.State) error) (*arlington.State, error) {
+// its error stops the game. Play stops early, returning the game so far
+// and an error wrapping ctx.Err(), once ctx is done; it looks at ctx
+// before the first action and every CheckEvery actions after.
+func Play(ctx context.Context, cfg arlington.Config, seed uint64, bots []Bot, check func(*arlington.State) error) (*arlington.State, error) {
 	if len(bots) != cfg.Players {
 		return nil, fmt.Errorf("%d bots for %d players", len(bots), cfg.Players)
 	}
@@ -33,6 +41,11 @@ func Play(cfg arlington.Config, seed uint64, bots []Bot, check func(*arlington.S
 	for moves := 0; !s.Terminal(); moves++ {
 		if moves >= MaxMoves {
 			return s, fmt.Errorf("%w after %d actions (seed %d)", ErrTooLong, moves, seed)
+		}
+		if moves%CheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return s, fmt.Errorf("stopped after %d actions: %w", moves, err)
+			}
 		}
 		seat := s.ToMove()
 		a := bots[seat].Act(s.View(seat))

@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -133,7 +136,7 @@ func (f *arlTableFlags) register(fs interface {
 }, games int) {
 	fs.IntVar(&f.players, "players", 4, "number of players, 2 to 6")
 	fs.IntVar(&f.games, "games", games, "number of games")
-	fs.IntVar(&f.target, "target", arlington.DefaultTarget, "total score that ends a game")
+	fs.IntVar(&f.target, "target", arlington.DefaultTarget, fmt.Sprintf("total score that ends a game, 1 to %d", arlMaxTarget))
 	fs.StringVar(&f.seats, "seats", "", "bots by seat, comma-separated: greedy, random (default greedy for every seat); a shorter list repeats")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the first game; game i uses seed+i")
 }
@@ -146,8 +149,12 @@ func (f *arlTableFlags) bots() ([]string, error) {
 	if f.games < 1 {
 		return nil, usageErr("--games must be at least 1")
 	}
-	if f.target < 1 {
-		return nil, usageErr("--target must be at least 1")
+	if err := arlCheckTarget(f.target); err != nil {
+		return nil, err
+	}
+	if f.seed > math.MaxUint64-uint64(f.games-1) {
+		return nil, usageErr("--seed %d with --games %d runs past the largest seed, %d (game i uses seed+i)",
+			f.seed, f.games, uint64(math.MaxUint64))
 	}
 	names := []string{"greedy"}
 	if f.seats != "" {
@@ -164,6 +171,21 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// arlMaxTarget bounds --target. The rules' target is 32; a game's cost
+// grows faster than its length (each view carries every finished hand),
+// so on the 2-core development machine a 6-player game to 1000 takes a few
+// seconds and one to 100,000 would take hours.
+const arlMaxTarget = 1000
+
+// arlCheckTarget refuses a --target outside 1 to arlMaxTarget, the same
+// for every subcommand.
+func arlCheckTarget(t int) error {
+	if t < 1 || t > arlMaxTarget {
+		return usageErr("--target must be 1 to %d, not %d (the rules play to %d)", arlMaxTarget, t, arlington.DefaultTarget)
+	}
+	return nil
 }
 
 func arlMakeBots(names []string, seed uint64) []bot.Bot {
@@ -198,7 +220,7 @@ func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		seed := f.seed + uint64(g)
-		s, err := bot.Play(cfg, seed, arlMakeBots(names, seed), check)
+		s, err := bot.Play(ctx, cfg, seed, arlMakeBots(names, seed), check)
 		if err != nil {
 			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
 		}
@@ -235,7 +257,7 @@ func runArlingtonBench(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		seed := f.seed + uint64(g)
-		s, err := bot.Play(cfg, seed, arlMakeBots(names, seed), nil)
+		s, err := bot.Play(ctx, cfg, seed, arlMakeBots(names, seed), nil)
 		if err != nil {
 			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
 		}
@@ -247,10 +269,15 @@ func runArlingtonBench(ctx context.Context, env *Env, args []string) error {
 	return nil
 }
 
-// arlSeed reads a --seed value, or picks one from the clock when empty.
+// arlSeed reads a --seed value, or picks an unguessable one when empty:
+// a seed from the clock could be found by trying the nanoseconds around
+// the start until one deals the player's own hand, and with it every
+// other hand.
 func arlSeed(s string) (uint64, error) {
 	if s == "" {
-		return uint64(time.Now().UnixNano()), nil
+		var b [8]byte
+		_, _ = crand.Read(b[:]) // never fails (crypto/rand.Read documents it)
+		return binary.LittleEndian.Uint64(b[:]), nil
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -22,8 +24,11 @@ const arlPlayHelp = `commands (one a line):
   N                 take legal action number N from the last 'legal' list
   hint              what the greedy bot would do in your place
   auto              let the greedy bot take this action for you
-  record            print the game record so far
-  save FILE         save the game record to FILE
+  record            print the game record so far (its seed only once
+                    the game is over, or if you gave --seed)
+  save FILE         save the game record to FILE, to continue later with
+                    --load FILE; the file holds the seed, which reveals
+                    every hand, so do not read it while playing on
   quit              stop playing
 actions (seats and table sets count from 0; sets are SEAT/SET):
   lead 7H           lead a card (you have the lead)
@@ -45,23 +50,34 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	seedText := fs.String("seed", "", "seed of the game (default: from the clock)")
 	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
 	botsText := fs.String("bots", "greedy", "bots for the other seats, comma-separated (greedy, random); a shorter list repeats")
-	target := fs.Int("target", arlington.DefaultTarget, "total score that ends the game")
-	load := fs.String("load", "", "continue the game saved in FILE (its players, target and seed)")
-	if _, err := parseFlags(fs, args); err != nil {
+	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
+	load := fs.String("load", "", "continue the game saved in FILE (it fixes players, target and seed)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("play: unexpected argument %q", pos[0])
 	}
 	var s *arlington.State
 	if *load != "" {
-		f, err := os.Open(*load)
-		if err != nil {
-			return usageErr("%v", err)
+		// The record fixes these; a flag that disagreed would be dropped
+		// without a word, so any of them is refused.
+		var fixed []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "players" || f.Name == "target" || f.Name == "seed" {
+				fixed = append(fixed, "--"+f.Name)
+			}
+		})
+		if len(fixed) > 0 {
+			return usageErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
 		}
-		_, s, err = arlington.Load(f)
-		f.Close()
-		if err != nil {
-			return usageErr("%s: %v", *load, err)
+		if s, err = arlLoad(*load); err != nil {
+			return err
 		}
 		*players = s.Players()
+	} else if err := arlCheckTarget(*target); err != nil {
+		return err
 	}
 	if *players < 2 || *players > arlington.MaxSeats {
 		return usageErr("--players must be 2 to 6, not %d", *players)
@@ -93,8 +109,91 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 		bots[i] = b
 		k++
 	}
-	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(seed, *seat))}
+	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(seed, *seat)),
+		seedKnown: *seedText != ""}
 	return p.run(ctx)
+}
+
+// arlLoad reads a saved game. Errors are usage errors that say whether the
+// file could not be read or which line is wrong.
+func arlLoad(name string) (*arlington.State, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, usageErr("cannot read %s: %v", name, arlOSReason(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, usageErr("cannot read %s: it is a directory", name)
+	}
+	_, s, err := arlington.Load(f)
+	if err != nil {
+		return nil, usageErr("%s: %v", name, err)
+	}
+	return s, nil
+}
+
+// arlOSReason is the reason in an error from the os package without the
+// operation and path it repeats ("no such file or directory").
+func arlOSReason(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// arlSave writes text to name so that a reader sees the old file or the
+// new one, never half of either: it writes a temporary file in the same
+// directory and renames it over name. The file gets mode 0644, like other
+// saved games. Errors name the file asked for, never the temporary one.
+func arlSave(name, text string) (err error) {
+	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
+	if name == "" {
+		return fail("no file name")
+	}
+	// Rename would replace a symbolic link rather than the file it names.
+	path := name
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		path = real
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fail("it is a directory")
+		}
+		if !fi.Mode().IsRegular() {
+			return fail("it is not a regular file")
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-arlington-*")
+	if err != nil {
+		return fail(arlOSReason(err))
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.WriteString(text); err != nil {
+		return fail(arlOSReason(err))
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(arlOSReason(err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(arlOSReason(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(arlOSReason(err))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(arlOSReason(err))
+	}
+	return nil
 }
 
 type arlPlayer struct {
@@ -109,13 +208,20 @@ type arlPlayer struct {
 	// prompted is set once the position has been shown since the last
 	// action.
 	prompted bool
+	// seedKnown is set when the player chose the seed (--seed): only then
+	// may a live game's seed be shown, as it determines every hand.
+	seedKnown bool
 }
 
 func (p *arlPlayer) out(format string, args ...any) { fmt.Fprintf(p.env.Stdout, format, args...) }
 
 func (p *arlPlayer) run(ctx context.Context) error {
-	p.out("Arlington: %d players, you are seat %d, seed %d, target %d. Type 'help' for commands.\n",
-		p.s.Players(), p.me, p.s.Seed(), p.s.Config().Target)
+	seed := "seed shown at the end"
+	if p.seedKnown {
+		seed = fmt.Sprintf("seed %d", p.s.Seed())
+	}
+	p.out("Arlington: %d players, you are seat %d, %s, target %d. Type 'help' for commands.\n",
+		p.s.Players(), p.me, seed, p.s.Config().Target)
 	if n := len(p.s.History()); n > 0 {
 		p.out("continuing after %d actions, hand %d\n", n, p.s.HandNumber())
 		p.hand, p.results = p.s.HandNumber(), len(p.s.Results())
@@ -153,12 +259,12 @@ func (p *arlPlayer) run(ctx context.Context) error {
 			return err
 		}
 		if quit {
-			p.out("stopped; the record so far:\n%s", p.s.Record())
+			p.out("stopped; the record so far:\n%s", p.record())
 			return nil
 		}
 	}
 	p.announce()
-	p.out("game over after %d hands. totals: %s\n", p.s.HandNumber(), arlInts(p.s.Totals()))
+	p.out("game over after %d hands (seed %d). totals: %s\n", p.s.HandNumber(), p.s.Seed(), arlInts(p.s.Totals()))
 	w := p.s.Winners()
 	if len(w) == 1 {
 		p.out("seat %d wins%s\n", w[0], arlYou(w[0] == p.me))
@@ -224,18 +330,23 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 		p.prompted = false
 		return false, p.s.Apply(p.me, a)
 	case "record":
-		p.out("%s", p.s.Record())
+		p.out("%s", p.record())
 		return false, nil
 	case "save":
 		if rest == "" {
 			p.out("usage: save FILE\n")
 			return false, nil
 		}
-		if err := os.WriteFile(rest, []byte(p.s.Record().String()), 0o644); err != nil {
-			p.out("could not save: %v\n", err)
+		// The file must hold the seed to continue the game; it is written
+		// but not shown (see docs/rules-arlington.md, "Terminal play").
+		if err := arlSave(rest, p.s.Record().String()); err != nil {
+			p.out("%v\n", err)
 			return false, nil
 		}
-		p.out("saved to %s\n", rest)
+		p.out("saved to %s; continue with --load %s\n", rest, rest)
+		if !p.seedKnown && !p.s.Terminal() {
+			p.out("(the file holds the seed, which reveals every hand: do not read it while you play on)\n")
+		}
 		return false, nil
 	case "quit", "exit":
 		return true, nil
@@ -253,6 +364,18 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 		return false, nil
 	}
 	return false, p.take(a)
+}
+
+// record is the game record as the player may see it: with the seed
+// once the game is over or if the player chose it, else with the seed line
+// replaced by a comment (use save to keep a game that can continue).
+func (p *arlPlayer) record() string {
+	text := p.s.Record().String()
+	if p.seedKnown || p.s.Terminal() {
+		return text
+	}
+	seedLine := fmt.Sprintf("seed %d\n", p.s.Seed())
+	return strings.Replace(text, seedLine, "# seed hidden until the game is over ('save FILE' keeps it)\n", 1)
 }
 
 // take applies the player's action; a refusal is reported, not fatal.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -76,7 +77,7 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"three jokers", []string{"set", "--json", "JK", "JK", "JK"}, "more than two jokers"},
 		{"no cards", []string{"set"}, "no cards"},
 		{"compare without spectrum", []string{"compare", "SA", "HA"}, "--spectrum is required"},
-		{"compare unknown spectrum", []string{"compare", "--spectrum", "flush", "SA", "HA"}, "unknown spectrum"},
+		{"compare unknown spectrum", []string{"compare", "--spectrum", "flush", "SA", "HA"}, `unknown spectrum "flush" (want aces, multiples, couples or runs)`},
 		{"compare one set", []string{"compare", "--spectrum", "aces", "SA"}, "want two sets"},
 		{"compare not in spectrum", []string{"compare", "--spectrum", "runs", "7S JK", "7H 7D"}, "not a legal set in runs"},
 		{"compare duplicate", []string{"compare", "--spectrum", "aces", "SA SA", "HA"}, "given twice"},
@@ -85,6 +86,14 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, "3 bots for 2 players"},
 		{"play seat", []string{"play", "--players", "3", "--seat", "3"}, "--seat must be 0 to 2"},
 		{"play seed", []string{"play", "--seed", "x"}, "--seed must be a whole number"},
+		{"play target 0", []string{"play", "--target", "0"}, "--target must be 1 to 1000, not 0"},
+		{"play target too large", []string{"play", "--target", "1001"}, "--target must be 1 to 1000, not 1001"},
+		{"selfplay target 0", []string{"selfplay", "--target", "0"}, "--target must be 1 to 1000, not 0"},
+		{"selfplay target too large", []string{"selfplay", "--target", "100000"}, "--target must be 1 to 1000, not 100000"},
+		{"bench target too large", []string{"bench", "--target", "1000000"}, "--target must be 1 to 1000"},
+		{"selfplay seeds wrap", []string{"selfplay", "--seed", "18446744073709551615", "--games", "2"}, "runs past the largest seed"},
+		{"bench seeds wrap", []string{"bench", "--seed", "18446744073709551610", "--games", "7"}, "runs past the largest seed"},
+		{"play stray argument", []string{"play", "extra"}, `unexpected argument "extra"`},
 		{"unknown subcommand", []string{"fly"}, "unknown subcommand"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -238,5 +247,184 @@ func TestArlingtonPlayLoad(t *testing.T) {
 	_, errOut, code = arlRun(t, "", "arlington", "play", "--load", bad)
 	if code != 2 || !strings.Contains(errOut, "line 5") {
 		t.Fatalf("bad record: exit %d %q", code, errOut)
+	}
+}
+
+// The unknown-spectrum message blames the spectrum, not the cards.
+func TestArlingtonCompareSpectrumMessage(t *testing.T) {
+	_, errOut, code := arlRun(t, "", "arlington", "compare", "--spectrum", "foo", "SA", "HA")
+	if code != 2 || strings.Contains(errOut, "bad card") || !strings.Contains(errOut, `unknown spectrum "foo"`) {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// The largest seed is usable for one game, and the seed range is printed
+// as played.
+func TestArlingtonSelfplayLastSeed(t *testing.T) {
+	out, errOut, code := arlRun(t, "", "arlington", "selfplay", "--players", "2", "--games", "1", "--seed", "18446744073709551615")
+	if code != 0 || !strings.Contains(out, "seeds 18446744073709551615 to 18446744073709551615") {
+		t.Fatalf("exit %d: %q %q", code, out, errOut)
+	}
+}
+
+// A cancelled context (Ctrl+C) stops selfplay and bench with an error and
+// no report, even inside a long game.
+func TestArlingtonSelfplayCancelled(t *testing.T) {
+	for _, sub := range []string{"selfplay", "bench"} {
+		t.Run(sub, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var out, errb bytes.Buffer
+			code := Run(ctx, []string{"arlington", sub, "--players", "6", "--games", "1000", "--target", "1000"}, strings.NewReader(""), &out, &errb)
+			if code != 1 || out.Len() != 0 || !strings.Contains(errb.String(), "context canceled") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+			}
+		})
+	}
+}
+
+// The seed determines every hand, so a live game never shows it unless
+// the player chose it: not at the start, not in 'record', 'save' or
+// 'quit'. It is shown at game over. The save file holds it (so the game
+// can continue), and a game continued from that file keeps it hidden too.
+func TestArlingtonPlayHidesSeed(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "g.txt")
+	script := "show\nrecord\nauto\nauto\nrecord\nsave " + saved + "\n" + strings.Repeat("auto\n", 5000)
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--bots", "random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	end := strings.Index(out, "game over after")
+	if end < 0 {
+		t.Fatalf("no game over in\n%s", out[max(0, len(out)-2000):])
+	}
+	var hands int
+	var seed uint64
+	if _, err := fmt.Sscanf(out[end:], "game over after %d hands (seed %d)", &hands, &seed); err != nil {
+		t.Fatalf("game over line %q: %v", out[end:min(len(out), end+80)], err)
+	}
+	seedText := strconv.FormatUint(seed, 10)
+	if i := strings.Index(out[:end], seedText); i >= 0 {
+		t.Fatalf("seed %s shown during the game: %q", seedText, out[max(0, i-200):i+len(seedText)])
+	}
+	for _, want := range []string{"seed shown at the end", "# seed hidden until the game is over", "do not read it while you play on"} {
+		if !strings.Contains(out[:end], want) {
+			t.Fatalf("no %q before game over", want)
+		}
+	}
+	file, err := os.ReadFile(saved)
+	if err != nil || !strings.Contains(string(file), "\nseed "+seedText+"\n") {
+		t.Fatalf("saved file lacks the seed %s: %v\n%s", seedText, err, file)
+	}
+
+	// Continue the saved game: the seed stays hidden in record and quit.
+	out, errOut, code = arlRun(t, "record\nauto\nrecord\nquit\n", "arlington", "play", "--load", saved, "--bots", "random")
+	if code != 0 || !strings.Contains(out, "continuing after") || !strings.Contains(out, "stopped;") {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if strings.Contains(out, seedText) {
+		t.Fatalf("loaded game shows its seed %s:\n%s", seedText, out)
+	}
+
+	// A seed the player gave is theirs to see.
+	out, _, code = arlRun(t, "record\nquit\n", "arlington", "play", "--players", "2", "--seed", "424242")
+	if code != 0 || !strings.Contains(out, "seed 424242, target 32") || strings.Count(out, "\nseed 424242\n") != 2 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+}
+
+// A saved game fixes players, target and seed: giving them with --load is
+// refused rather than silently ignored. --seat and --bots still apply.
+func TestArlingtonPlayLoadRefusesFixedFlags(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "g.txt")
+	if _, _, code := arlRun(t, "auto\nsave "+saved+"\nquit\n", "arlington", "play", "--players", "3", "--seed", "8"); code != 0 {
+		t.Fatal("could not save a game")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--players", "5"}, "--players and --load do not go together"},
+		{[]string{"--target", "50"}, "--target and --load do not go together"},
+		{[]string{"--seed", "8"}, "--seed and --load do not go together"},
+		{[]string{"--players", "3", "--target", "50"}, "--players, --target and --load do not go together"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := arlRun(t, "quit\n", append([]string{"arlington", "play", "--load", saved}, tc.args...)...)
+			if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "fixes its players, target and seed") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+		})
+	}
+	out, errOut, code := arlRun(t, "quit\n", "arlington", "play", "--load", saved, "--seat", "2", "--bots", "random")
+	if code != 0 || !strings.Contains(out, "you are seat 2") {
+		t.Fatalf("--seat with --load: exit %d %q %q", code, out, errOut)
+	}
+}
+
+// --load of something that is not a readable file says so, naming no line.
+func TestArlingtonPlayLoadUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"directory", dir, "cannot read " + dir + ": it is a directory"},
+		{"missing", filepath.Join(dir, "none"), "cannot read " + filepath.Join(dir, "none") + ": no such file or directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := arlRun(t, "", "arlington", "play", "--load", tc.path)
+			if code != 2 || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "line") {
+				t.Fatalf("exit %d, stderr %q; want %q", code, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// save replaces the file by renaming a complete temporary file over it:
+// another name for the old file (a hard link) keeps the old contents,
+// which an in-place write would overwrite. The file is 0644, no temporary
+// file is left, and errors name the file asked for, never the temporary.
+func TestArlingtonPlaySaveAtomic(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "g.txt")
+	link := filepath.Join(dir, "old.txt")
+	if err := os.WriteFile(saved, []byte("old game\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(saved, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	missing := filepath.Join(dir, "no", "such", "dir", "g.txt")
+	script := "save " + saved + "\nsave " + dir + "\nsave " + missing + "\nquit\n"
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "2", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"saved to " + saved,
+		"cannot save to " + dir + ": it is a directory",
+		"cannot save to " + missing + ": no such file or directory",
+	} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, ".cardtable") {
+		t.Fatalf("output names a temporary file:\n%s", out)
+	}
+	if old, _ := os.ReadFile(link); string(old) != "old game\n" {
+		t.Fatalf("the old file was written in place: %q", old)
+	}
+	got, err := os.ReadFile(saved)
+	if err != nil || !strings.HasPrefix(string(got), "arlington record 1\n") {
+		t.Fatalf("saved: %v %q", err, got)
+	}
+	if fi, err := os.Stat(saved); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v, %v; want 0644", fi.Mode(), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("files left in the directory: %v", entries)
 	}
 }
