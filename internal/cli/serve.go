@@ -229,11 +229,13 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Only the server's warnings and errors: a benchmark should have none.
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	sctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	// Exits when stop() cancels sctx after the measurement.
 	go func() {
-		done <- serve(sctx, slog.New(slog.DiscardHandler), ln, web.New(db, web.Options{}))
+		done <- serve(sctx, log, ln, web.New(db, web.Options{Log: log}))
 	}()
 	res, err := web.Load(ctx, web.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
 		Players: *players, Duration: *dur, Think: *think})

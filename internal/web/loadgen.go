@@ -197,6 +197,9 @@ func pick(rng *rand.Rand, g *spider.Game, buf []spider.Move) (string, bool) {
 // measures.
 func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 	cfg := lr.cfg
+	if err := lr.warmUp(ctx); err != nil {
+		return LoadResult{}, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if cfg.Duration > 0 {
@@ -255,7 +258,7 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 						return // the run ended mid-request
 					}
 					errs.Add(1)
-					errOnce.Do(func() { firstErr = err })
+					errOnce.Do(func() { firstErr = fmt.Errorf("%v into the run, after %v: %w", time.Since(start).Round(time.Millisecond), d.Round(time.Millisecond), err) })
 					return
 				}
 				if cfg.MaxMoves == 0 {
@@ -285,6 +288,33 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 		res.Max = all[len(all)-1]
 	}
 	return res, firstErr
+}
+
+// warmUp has every player open its connection (one GET of its first game,
+// all at once) before anything is measured: browsers keep their
+// connections, so connection setup is not what a move costs. Without it,
+// a thousand players dialling at once measure the kernel's SYN handling.
+func (lr *LoadRun) warmUp(ctx context.Context) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(lr.games))
+	for p, mine := range lr.games {
+		wg.Go(func() {
+			req, err := http.NewRequestWithContext(ctx, "GET", lr.cfg.URL+"/api/games/"+mine[0].id, nil)
+			if err != nil {
+				errs[p] = err
+				return
+			}
+			resp, err := lr.client.Do(req)
+			if err != nil {
+				errs[p] = err
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // mirrorCommand plays a command on the player's copy.
