@@ -258,7 +258,9 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 						return // the run ended mid-request
 					}
 					errs.Add(1)
-					errOnce.Do(func() { firstErr = fmt.Errorf("%v into the run, after %v: %w", time.Since(start).Round(time.Millisecond), d.Round(time.Millisecond), err) })
+					errOnce.Do(func() {
+						firstErr = fmt.Errorf("%v into the run, after %v: %w", time.Since(start).Round(time.Millisecond), d.Round(time.Millisecond), err)
+					})
 					return
 				}
 				if cfg.MaxMoves == 0 {
