@@ -168,9 +168,10 @@ func arlSave(name, text string) (err error) {
 			return fail("it is not a regular file")
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-arlington-*")
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".cardtable-arlington-*")
 	if err != nil {
-		return fail(arlOSReason(err))
+		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, arlOSReason(err)))
 	}
 	defer func() {
 		if err != nil {

@@ -404,7 +404,7 @@ func TestArlingtonPlaySaveAtomic(t *testing.T) {
 	for _, want := range []string{
 		"saved to " + saved,
 		"cannot save to " + dir + ": it is a directory",
-		"cannot save to " + missing + ": no such file or directory",
+		"cannot save to " + missing + ": cannot create a file in " + filepath.Dir(missing) + ": no such file or directory",
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in\n%s", want, out)
