@@ -302,7 +302,6 @@ func (req newGameRequest) options() (spider.Options, error) {
 	return o, nil
 }
 
-
 func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 	var req newGameRequest
 	if err := decodeJSON(w, r, &req, true); err != nil {
