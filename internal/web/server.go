@@ -335,10 +335,8 @@ func (s *Server) createGame(w http.ResponseWriter, r *http.Request) error {
 // randomGame deals a random deal number; with winnable, one the solver has
 // shown can be won, if it has one.
 func (s *Server) randomGame(ctx context.Context, o spider.Options, winnable bool) (*spider.Game, string, error) {
-	n := rand.Uint64()
-	for n == 0 {
-		n = rand.Uint64()
-	}
+	// The same range as the command line's random deals (card.RandomDeal).
+	n := card.RandomDeal(rand.Uint64())
 	var msg string
 	switch {
 	case !winnable:
