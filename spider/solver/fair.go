@@ -152,13 +152,7 @@ func decide(ctx context.Context, view *spider.Position, open bool, o FairOptions
 		if err != nil {
 			return spider.Move{}, err
 		}
-		s := newSearch(ctx, &world, Limits{Nodes: o.Nodes})
-		s.keepBest = true
-		r := s.run()
-		line, w := s.bestLine, 1.0
-		if r.Status == Solved {
-			line, w = r.Moves, 3
-		}
+		line, w := sampleLine(ctx, &world, o.Nodes, open, avoid)
 		if len(line) == 0 {
 			continue
 		}
@@ -185,6 +179,47 @@ func decide(ctx context.Context, view *spider.Position, open bool, o FairOptions
 		}
 	}
 	return moves[best], nil
+}
+
+// sampleLine is what one sampled world recommends, and how strongly: a
+// winning line if the full search finds one within its nodes, else the
+// line to the most advanced position it reached (the most rows dealt,
+// then the best evaluation).
+func sampleLine(ctx context.Context, world *spider.Position, nodes int64, open bool, avoid func(uint64) bool) ([]spider.Move, float64) {
+	s := newSearch(ctx, world, Limits{Nodes: nodes})
+	s.keepBest = true
+	if avoid != nil {
+		s.skipRoot = func(p *spider.Position, u spider.Undo) bool {
+			return !u.Flipped() && avoid(visibleHash(p, open))
+		}
+	}
+	if r := s.run(); r.Status == Solved {
+		return r.Moves, 3
+	}
+	if len(s.bestLine) > 0 && s.bestLine[0].Kind != spider.Deal {
+		return s.bestLine, 1
+	}
+	// Before dealing, turn up every card the stage can reach: search the
+	// stage alone for the position with the fewest face-down cards.
+	t := newSearch(ctx, world, Limits{Nodes: nodes})
+	t.skipRoot = s.skipRoot
+	t.att = attempt{local: 1 << 30, cands: 1, total: 1 << 62, prune: true}
+	l := newLocal(t, world)
+	if l.run() {
+		return t.win, 3
+	}
+	best, bestDown, bestEval := int32(0), world.FaceDown(), l.nodes[0].eval
+	for i := 1; i < len(l.nodes); i++ {
+		l.goTo(int32(i))
+		d := l.cur.FaceDown()
+		if d < bestDown || d == bestDown && best != 0 && l.nodes[i].eval > bestEval {
+			best, bestDown, bestEval = int32(i), d, l.nodes[i].eval
+		}
+	}
+	if best == 0 {
+		return s.bestLine, 1
+	}
+	return l.pathTo(best), 1
 }
 
 // Hint returns the move the fair player would make in g now, from what the

@@ -100,6 +100,10 @@ func nextAttempt(i int) attempt {
 	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10, prune: true, seed: uint64(i), noise: noiseAmp}
 }
 
+// dealCredit is what each card dealt adds to a position's progress when
+// the fair player compares lines that deal different numbers of rows.
+var dealCredit int64 = 6
+
 // Knobs of the schedule, variables so that experiments can vary them.
 var (
 	custom      []attempt // replaces the schedule when set
@@ -130,6 +134,9 @@ type search struct {
 	bestScore int64
 	bestLine  []spider.Move
 	keepBest  bool
+	// skipRoot, when set, vetoes first moves by the position they lead to
+	// (the fair player's positions already played through).
+	skipRoot func(p *spider.Position, u spider.Undo) bool
 }
 
 func newSearch(ctx context.Context, p *spider.Position, lim Limits) *search {
@@ -381,6 +388,10 @@ func (l *local) run() bool {
 				return false
 			}
 			u := l.cur.Do(m)
+			if s.skipRoot != nil && i == 0 && len(s.path) == 0 && s.skipRoot(&l.cur, u) {
+				l.cur.Undo(m, u)
+				continue
+			}
 			f, t := int(m.From), int(m.To)
 			hs := sumT - terms[f] + pileTerm(&l.cur, f)
 			es := sumE - evals[f] + pileEval(&l.cur, f)
@@ -460,7 +471,7 @@ func (l *local) candidates(n int) []int32 {
 // noteBest remembers the line to the most advanced position seen, scored
 // by stage and evaluation, for Hint when nothing wins within its budget.
 func (s *search) noteBest(l *local, k int32, p *spider.Position, e int32) {
-	sc := int64(50-p.StockLen())*1000 + int64(e)
+	sc := int64(50-p.StockLen())*dealCredit + int64(e)
 	if sc <= s.bestScore {
 		return
 	}
