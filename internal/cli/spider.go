@@ -40,6 +40,7 @@ type gameFlags struct {
 	cheat      string
 	reveal     bool
 	json       bool
+	winnable   bool
 }
 
 func (gf *gameFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (gf *gameFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&gf.cheat, "cheat", "none", "Arachnid undo cheat detection: none, newcards or full")
 	fs.BoolVar(&gf.reveal, "reveal", false, "show face-down cards and the stock (for analysis)")
 	fs.BoolVar(&gf.json, "json", false, "print JSON")
+	fs.BoolVar(&gf.winnable, "winnable", false, "pick a random deal the solver has proven winnable")
 }
 
 // options turns the flags into game options, reporting bad values as usage
@@ -87,6 +89,16 @@ func (gf *gameFlags) newGame() (*spider.Game, error) {
 }
 
 func (gf *gameFlags) dealNumber() (uint64, error) {
+	if gf.winnable {
+		if gf.deal != "" {
+			return 0, usageErr("--winnable picks the deal: it does not go with --deal")
+		}
+		o, err := gf.options()
+		if err != nil {
+			return 0, err
+		}
+		return winnableDeal(o, rand.Uint64())
+	}
 	if gf.deal == "" {
 		return randomDeal(), nil
 	}
@@ -206,6 +218,7 @@ const spiderPlayHelp = `commands (piles are 1 to 10):
   column PILE           the visible cards of PILE
   show                  print the tableau
   save FILE             save the game; load FILE loads one
+  hint                  suggest a move, from what you can see only
   help, quit
 `
 

@@ -411,6 +411,9 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	return s
 }
 
+// The terminal-play hint command.
+func init() { spiderExtraCommands["hint"] = hintLine }
+
 // errNoHint is what the hint command reports when nothing can be played.
 var errNoHint = errors.New("no move to suggest: the game is won or stuck")
 

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"cardtable/spider"
+	"cardtable/spider/solver"
 )
 
 // cmd runs cardtable with args and stdin: stdout, stderr, exit status.
@@ -196,5 +198,62 @@ func TestSpiderBench(t *testing.T) {
 	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "5", "--samples", "3", "--nodes", "10000")
 	if code != 0 || !strings.Contains(out, "deal 5: won") || !strings.Contains(out, "won 1/1") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+}
+
+func TestSpiderNewWinnable(t *testing.T) {
+	for _, suits := range []string{"1", "2", "4"} {
+		out, stderr, code := cmd(t, "", "spider", "new", "--winnable", "--suits", suits, "--variant", "spider", "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var v spider.View
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatal(err)
+		}
+		n, _ := strconv.Atoi(suits)
+		found := false
+		for pick := range solver.WinnableCount(spider.Spider, n) {
+			if d, _ := solver.WinnableDeal(spider.Spider, n, uint64(pick)); d == v.Deal {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s suits: deal %d is not among the proven ones", suits, v.Deal)
+		}
+	}
+	if _, _, code := cmd(t, "", "spider", "new", "--winnable", "--deal", "5"); code != 2 {
+		t.Errorf("--winnable with --deal: exit %d, want 2", code)
+	}
+	out, stderr, code := cmd(t, "quit\n", "spider", "play", "--winnable", "--suits", "1")
+	if code != 0 || !strings.Contains(out, "deal ") {
+		t.Errorf("play --winnable: exit %d %s %s", code, out, stderr)
+	}
+}
+
+func TestSpiderPlayHint(t *testing.T) {
+	out, stderr, code := cmd(t, "hint\nquit\n", "spider", "play", "--deal", "5", "--suits", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var r struct {
+		Message string `json:"message"`
+	}
+	if len(lines) < 2 || json.Unmarshal([]byte(lines[1]), &r) != nil {
+		t.Fatalf("output:\n%s", out)
+	}
+	m, err := spider.ParseMove(r.Message)
+	if err != nil {
+		t.Fatalf("hint %q: %v", r.Message, err)
+	}
+	g, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	if err := g.Play(m); err != nil {
+		t.Fatalf("hint %s is not legal: %v", m, err)
+	}
+	// Text mode prints the move on its own line before the tableau.
+	out, _, _ = cmd(t, "hint\n", "spider", "play", "--deal", "5", "--suits", "1")
+	if !strings.Contains(out, "\n"+r.Message+"\n") {
+		t.Errorf("text hint missing %q:\n%s", r.Message, out)
 	}
 }
