@@ -40,8 +40,8 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 			n++
 		}
 	}
-	if n > 1 {
-		return nil, usageErr("give only one of --deal, --load and --layout")
+	if n > 1 || n == 1 && sf.winnable {
+		return nil, usageErr("give only one of --deal, --winnable, --load and --layout")
 	}
 	switch {
 	case sf.load != "":

@@ -126,6 +126,7 @@ completed: S H D C S H
 func TestSpiderSolveUsage(t *testing.T) {
 	tests := [][]string{
 		{"spider", "solve", "--deal", "1", "--load", "x"},
+		{"spider", "solve", "--winnable", "--layout", "x"},
 		{"spider", "solve", "--suits", "3"},
 		{"spider", "solve", "--deal", "0"},
 		{"spider", "solve", "extra"},
@@ -148,7 +149,7 @@ func TestSpiderSolveUsage(t *testing.T) {
 }
 
 func TestSpiderAutoplayJSON(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "5", "--suits", "1", "--samples", "3", "--nodes", "10000", "--json")
+	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "2", "--suits", "1", "--samples", "3", "--nodes", "10000", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -163,7 +164,7 @@ func TestSpiderAutoplayJSON(t *testing.T) {
 	if !r.Won || len(r.Moves) == 0 {
 		t.Fatalf("won %v after %d moves", r.Won, len(r.Moves))
 	}
-	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "5", "--suits", "1")
+	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "2", "--suits", "1")
 	if !strings.Contains(played, "You won!") {
 		t.Fatal("the autoplayed moves do not replay to a win")
 	}
@@ -195,8 +196,8 @@ func TestSpiderBench(t *testing.T) {
 		t.Errorf("record:\n%s", b)
 	}
 
-	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "5", "--samples", "3", "--nodes", "10000")
-	if code != 0 || !strings.Contains(out, "deal 5: won") || !strings.Contains(out, "won 1/1") {
+	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "3", "--nodes", "10000")
+	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, "won 1/1") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
 }

@@ -189,15 +189,15 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 }
 
 func TestAutoplayReplaysAndWins(t *testing.T) {
-	g, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	g, _ := spider.NewGame(2, spider.Options{Suits: 1})
 	won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 3, Nodes: 10000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !won {
-		t.Fatalf("lost 1-suit deal 5 after %d moves", len(moves))
+		t.Fatalf("lost 1-suit deal 2 after %d moves", len(moves))
 	}
-	h, _ := spider.NewGame(5, spider.Options{Suits: 1})
+	h, _ := spider.NewGame(2, spider.Options{Suits: 1})
 	for i, m := range moves {
 		if err := h.Play(m); err != nil {
 			t.Fatalf("move %d %s: %v", i+1, m, err)

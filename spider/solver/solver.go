@@ -106,11 +106,12 @@ var dealCredit int64 = 6
 
 // Knobs of the schedule, variables so that experiments can vary them.
 var (
-	custom      []attempt // replaces the schedule when set
-	baseLocal             = 300
-	baseTotal   int64     = 10_000
-	noiseAmp    int32     = 6
-	finalFactor           = 10 // the last stage's local budget, in local budgets
+	custom         []attempt // replaces the schedule when set
+	baseLocal                = 300
+	baseTotal      int64     = 10_000
+	noiseAmp       int32     = 6
+	lookaheadNodes           = 30 // expansions judging each deal candidate
+	finalFactor              = 10 // the last stage's local budget, in local budgets
 )
 
 type search struct {
@@ -451,7 +452,7 @@ func (l *local) candidates(n int) []int32 {
 		}
 		q := l.cur
 		q.Do(spider.DealMove)
-		sc = append(sc, scored{i, evaluate(&q)})
+		sc = append(sc, scored{i, l.s.lookahead(&q)})
 	}
 	if len(sc) < len(pool) && len(sc) > n {
 		l.s.cut = true
@@ -466,6 +467,27 @@ func (l *local) candidates(n int) []int32 {
 		out[k] = c.i
 	}
 	return out
+}
+
+// lookahead scores a position just dealt: the best evaluation a short
+// best-first search of the new stage reaches (lookaheadNodes expansions),
+// so that candidates are judged by what the row dealt onto them allows.
+func (s *search) lookahead(q *spider.Position) int32 {
+	if lookaheadNodes == 0 {
+		return evaluate(q)
+	}
+	t := &search{ctx: s.ctx, root: *q, start: s.start, deadline: s.deadline}
+	t.att = attempt{local: lookaheadNodes, cands: 1, total: 1 << 62, prune: true}
+	l := newLocal(t, q)
+	if l.run() {
+		return 1 << 30
+	}
+	s.nodes += t.nodes
+	best := l.nodes[0].eval
+	for i := range l.nodes {
+		best = max(best, l.nodes[i].eval)
+	}
+	return best
 }
 
 // noteBest remembers the line to the most advanced position seen, scored
