@@ -100,6 +100,9 @@ const (
 )
 
 func serveWinnableDeal(ctx context.Context, o spider.Options) (uint64, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, false, err // the request is gone; nobody needs the deal
+	}
 	if n, ok := solver.WinnableDeal(o.Variant, o.Suits, rand.Uint64()); ok {
 		return n, true, nil
 	}

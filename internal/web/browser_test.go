@@ -748,7 +748,10 @@ func TestBrowserGame(t *testing.T) {
 
 		// A damaged file is refused with the line at fault; the game stays.
 		bad := filepath.Join(t.TempDir(), "damaged.txt")
-		if err := os.WriteFile(bad, []byte(strings.Replace(saved, "moves:\n", "moves:\nmove 1 2 9\n", 1)), 0o644); err != nil {
+		// The move line goes right after "moves: N".
+		at := strings.Index(saved, "moves:")
+		at += strings.IndexByte(saved[at:], '\n') + 1
+		if err := os.WriteFile(bad, []byte(saved[:at]+"move 1 2 9\n"+saved[at:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		keep := p.gameID()
