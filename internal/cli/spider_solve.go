@@ -276,8 +276,21 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		}
 		if *mode == "solve" {
 			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
-			return benchResult{deal: n, ok: r.Status == solver.Solved, status: r.Status.String(),
+			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: r.Status.String(),
 				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves)}
+			if res.ok {
+				// Every line is replayed with the engine's checked moves.
+				for _, m := range r.Moves {
+					if err := g.Play(m); err != nil {
+						res.err = fmt.Errorf("solution does not replay: %s: %w", m, err)
+						return res
+					}
+				}
+				if !g.Won() {
+					res.err = errors.New("solution does not win")
+				}
+			}
+			return res
 		}
 		start := time.Now()
 		won, moves, err := solver.Autoplay(ctx, g, o)
