@@ -238,20 +238,30 @@ func (p *Position) completeAt(k int) bool {
 func (p *Position) CompleteRuns() int {
 	n := 0
 	for k := range p.piles {
-		pl := &p.piles[k]
-		i := int(pl.down)
-		for i < int(pl.n) {
-			j := i + 1
-			for j < int(pl.n) && pl.cards[j] == pl.cards[j-1]-1 {
-				j++
-			}
-			if j-i == 13 {
-				n++
-			}
-			i = j
-		}
+		complete, _ := p.piles[k].runs()
+		n += complete
 	}
 	return n
+}
+
+// runs splits the pile's face-up cards into maximal same-suit descending
+// runs and returns how many are complete K..A runs and how many cards sit
+// on the next-higher card of their suit outside those.
+func (pl *pile) runs() (complete, builds int) {
+	i := int(pl.down)
+	for i < int(pl.n) {
+		j := i + 1
+		for j < int(pl.n) && pl.cards[j] == pl.cards[j-1]-1 {
+			j++
+		}
+		if j-i == 13 {
+			complete++
+		} else {
+			builds += j - i - 1
+		}
+		i = j
+	}
+	return complete, builds
 }
 
 // Won reports whether the game is won: the stock is empty and all 104 cards

@@ -38,19 +38,9 @@ func (p *Position) Score() Score {
 		if pl.down == 0 {
 			s.Columns += 15
 		}
-		i := int(pl.down)
-		for i < int(pl.n) {
-			j := i + 1
-			for j < int(pl.n) && pl.cards[j] == pl.cards[j-1]-1 {
-				j++
-			}
-			if j-i == 13 {
-				standing++
-			} else {
-				s.Builds += 2 * (j - i - 1)
-			}
-			i = j
-		}
+		complete, builds := pl.runs()
+		standing += complete
+		s.Builds += 2 * builds
 	}
 	s.Turned = 10 * max(0, int(p.base)-down)
 	s.Complete = 50 * (standing + int(p.nRemoved))
