@@ -258,3 +258,39 @@ func TestSpiderPlayHint(t *testing.T) {
 		t.Errorf("text hint missing %q:\n%s", r.Message, out)
 	}
 }
+
+func TestParseRange(t *testing.T) {
+	tests := []struct {
+		in       string
+		from, to uint64
+		ok       bool
+	}{
+		{"1-200", 1, 200, true},
+		{"7", 7, 7, true},
+		{" 3 - 5 ", 3, 5, true},
+		{"5-3", 0, 0, false},
+		{"0-3", 0, 0, false},
+		{"a-b", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			from, to, err := parseRange(tc.in)
+			if (err == nil) != tc.ok || tc.ok && (from != tc.from || to != tc.to) {
+				t.Fatalf("got %d-%d %v", from, to, err)
+			}
+		})
+	}
+}
+
+func FuzzParseRange(f *testing.F) {
+	for _, s := range []string{"1-200", "7", "5-3", "-", "18446744073709551615-18446744073709551615"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		from, to, err := parseRange(s)
+		if err == nil && (from == 0 || to < from) {
+			t.Fatalf("%q gave %d-%d", s, from, to)
+		}
+	})
+}

@@ -9,7 +9,6 @@ package solver
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -58,18 +57,13 @@ type Result struct {
 	PeakBytes int64
 }
 
-// ErrLimit is wrapped by errors that report a limit running out.
-var ErrLimit = errors.New("search limit reached")
-
 // Solve searches p with every card known for a winning line. It returns
 // Unsolvable only when the search was exhaustive (see docs/solver.md for
 // the one standing simplification: complete runs are removed at once).
 // It is deterministic for the same position and limits, except where the
 // time limit or ctx cuts it short.
 func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
-	s := newSearch(ctx, p, lim)
-	res := s.run()
-	return res
+	return newSearch(ctx, p, lim).run()
 }
 
 // attempt is one pass of the staged search with its widths.
@@ -87,12 +81,6 @@ type attempt struct {
 // tries beat one long one), with every eighth pass unpruned and twice as
 // long as the last, so that a search left to run long enough is exhaustive.
 func nextAttempt(i int) attempt {
-	if custom != nil {
-		if i < len(custom) {
-			return custom[i]
-		}
-		return attempt{}
-	}
 	if i%8 == 0 {
 		sh := min(i/8, 30)
 		return attempt{local: 300 << sh, cands: 2 << sh, total: 20_000 << sh}
@@ -106,12 +94,11 @@ var dealCredit int64 = 6
 
 // Knobs of the schedule, variables so that experiments can vary them.
 var (
-	custom         []attempt // replaces the schedule when set
-	baseLocal                = 300
-	baseTotal      int64     = 10_000
-	noiseAmp       int32     = 6
-	lookaheadNodes           = 30 // expansions judging each deal candidate
-	finalFactor              = 10 // the last stage's local budget, in local budgets
+	baseLocal            = 300
+	baseTotal      int64 = 10_000
+	noiseAmp       int32 = 6
+	lookaheadNodes       = 30 // expansions judging each deal candidate
+	finalFactor          = 10 // the last stage's local budget, in local budgets
 )
 
 type search struct {
@@ -161,12 +148,10 @@ func (s *search) run() Result {
 	if s.root.Won() {
 		return s.result(Solved)
 	}
+	// Without limits this ends: every eighth pass is unpruned and twice as
+	// wide as the last, so one is eventually exhaustive.
 	for i := 0; ; i++ {
-		a := nextAttempt(i)
-		if a.local == 0 {
-			break
-		}
-		s.att = a
+		s.att = nextAttempt(i)
 		s.attNodes = 0
 		s.cut = false
 		s.seen.reset()
@@ -183,7 +168,6 @@ func (s *search) run() Result {
 			return s.result(Unsolvable)
 		}
 	}
-	return s.result(Unknown)
 }
 
 // tick counts a node and checks the limits every so often.
