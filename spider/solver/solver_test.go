@@ -217,7 +217,7 @@ func TestSolutionsReplay(t *testing.T) {
 		suits    int
 		from, to uint64
 	}{
-		{1, 1, 12},
+		{1, 1, 8},
 		{2, 1, 3},
 	}
 	if testing.Short() {
