@@ -207,7 +207,6 @@ func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := arlington.Config{Players: f.players, Target: f.target}
 	var st bot.Stats
 	actions := 0
 	check := func(s *arlington.State) error {
@@ -215,16 +214,8 @@ func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
 		return bot.Check(s)
 	}
 	start := time.Now()
-	for g := range f.games {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		seed := f.seed + uint64(g)
-		s, err := bot.Play(ctx, cfg, seed, arlMakeBots(names, seed), check)
-		if err != nil {
-			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
-		}
-		st.Add(s)
+	if err := f.playGames(ctx, names, check, st.Add); err != nil {
+		return err
 	}
 	elapsed := time.Since(start)
 	fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games, target %d, seeds %d to %d\n",
@@ -249,23 +240,33 @@ func runArlingtonBench(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := arlington.Config{Players: f.players, Target: f.target}
 	actions := 0
 	start := time.Now()
+	if err := f.playGames(ctx, names, nil, func(s *arlington.State) { actions += len(s.History()) }); err != nil {
+		return err
+	}
+	sec := time.Since(start).Seconds()
+	fmt.Fprintf(env.Stdout, "arlington bench: %d players (%s), %d games, %d actions in %.2f s: %.1f games/s, %.0f actions/s\n",
+		f.players, strings.Join(names, ","), f.games, actions, sec, float64(f.games)/sec, float64(actions)/sec)
+	return nil
+}
+
+// playGames plays the flags' games with the named bots, seeds counting up
+// from --seed, calling check after every action (if not nil) and done with
+// each finished game. It stops at the first error or when ctx ends.
+func (f *arlTableFlags) playGames(ctx context.Context, names []string, check func(*arlington.State) error, done func(*arlington.State)) error {
+	cfg := arlington.Config{Players: f.players, Target: f.target}
 	for g := range f.games {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		seed := f.seed + uint64(g)
-		s, err := bot.Play(ctx, cfg, seed, arlMakeBots(names, seed), nil)
+		s, err := bot.Play(ctx, cfg, seed, arlMakeBots(names, seed), check)
 		if err != nil {
 			return fmt.Errorf("game %d (seed %d): %w", g+1, seed, err)
 		}
-		actions += len(s.History())
+		done(s)
 	}
-	sec := time.Since(start).Seconds()
-	fmt.Fprintf(env.Stdout, "arlington bench: %d players (%s), %d games, %d actions in %.2f s: %.1f games/s, %.0f actions/s\n",
-		f.players, strings.Join(names, ","), f.games, actions, sec, float64(f.games)/sec, float64(actions)/sec)
 	return nil
 }
 
