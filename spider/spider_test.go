@@ -293,39 +293,29 @@ func TestScoreParts(t *testing.T) {
 }
 
 func TestCheatDetection(t *testing.T) {
+	// Pile 1 keeps 8H face up when 7H leaves it for 8S (a plain move);
+	// 6C leaving pile 4 for 7D turns 4D up (a revealing move); dealing shows
+	// a new row.
+	layout := complete(t, []string{"|3D 8H 7H", "9C", "8S", "|4D 6C", "7D", "KS", "KH", "KD", "KC", "QS"}, "", 5, 9)
+	plain, reveal := Cards(0, 2, 1), Cards(3, 4, 1)
 	for _, tc := range []struct {
 		level       CheatLevel
-		revealUndo  bool // undo a move that turned a card up
+		move        Move
 		wantCheated bool
 	}{
-		{CheatNone, true, false},
-		{CheatNewCards, false, false},
-		{CheatNewCards, true, true},
-		{CheatFull, false, true},
+		{CheatNone, reveal, false},
+		{CheatNone, DealMove, false},
+		{CheatNewCards, plain, false},
+		{CheatNewCards, reveal, true},
+		{CheatNewCards, DealMove, true},
+		{CheatFull, plain, true},
 	} {
-		t.Run(fmt.Sprintf("%s-%v", tc.level, tc.revealUndo), func(t *testing.T) {
-			g := mustGame(t, 1, Options{Variant: Arachnid, Cheat: tc.level})
-			// Arachnid deal 1: find a move that flips and one that does not.
-			var flipMove, plainMove *Move
-			var buf [256]Move
-			for _, m := range g.pos.Legal(buf[:0]) {
-				if m.Kind != MoveCards {
-					continue
-				}
-				q := g.pos
-				if q.Do(m).Flipped() {
-					flipMove = &m
-				} else {
-					plainMove = &m
-				}
+		t.Run(fmt.Sprintf("%s-%s", tc.level, tc.move), func(t *testing.T) {
+			g, err := NewGameAt(mustLayout(t, layout, 4), Options{Variant: Arachnid, Cheat: tc.level})
+			if err != nil {
+				t.Fatal(err)
 			}
-			m := flipMove
-			if !tc.revealUndo {
-				m = plainMove
-			}
-			if m == nil {
-				t.Skip("deal has no such move")
-			}
+			m := &tc.move
 			if err := g.Play(*m); err != nil {
 				t.Fatal(err)
 			}
