@@ -312,24 +312,21 @@ func BenchmarkHash(b *testing.B) {
 	}
 }
 
-func BenchmarkSolve1Suit(b *testing.B) {
-	p, _ := spider.NewDeal(2, spider.Arachnid, spider.Rules{Suits: 1})
-	var nodes int64
-	for b.Loop() {
-		r := Solve(context.Background(), p, Limits{})
-		nodes += r.Nodes
+func BenchmarkSolve(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		deal  uint64
+		suits int
+	}{{"1suit", 2, 1}, {"4suit", 1, 4}} {
+		b.Run(bc.name, func(b *testing.B) {
+			p, _ := spider.NewDeal(bc.deal, spider.Arachnid, spider.Rules{Suits: bc.suits})
+			var nodes int64
+			for b.Loop() {
+				nodes += Solve(context.Background(), p, Limits{}).Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-}
-
-func BenchmarkSolve4Suit(b *testing.B) {
-	p, _ := spider.NewDeal(1, spider.Arachnid, spider.Rules{Suits: 4})
-	var nodes int64
-	for b.Loop() {
-		r := Solve(context.Background(), p, Limits{})
-		nodes += r.Nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 // TestIncrementalHash checks that the per-pile updates the search makes
