@@ -11,6 +11,17 @@ import (
 // (ok false) after max positions.
 func bruteWinnable(tb testing.TB, p spider.Position, max int) (win, ok bool) {
 	tb.Helper()
+	return brute(p, max, nil)
+}
+
+// isSplit reports a move of part of a same-suit run: fewer cards than the
+// run at the bottom of the pile moved from.
+func isSplit(p *spider.Position, m spider.Move) bool {
+	return m.Kind == spider.MoveCards && int(m.Count) < p.Run(int(m.From))
+}
+
+// brute is bruteWinnable over the legal moves that skip does not veto.
+func brute(p spider.Position, max int, skip func(*spider.Position, spider.Move) bool) (win, ok bool) {
 	seen := map[string]bool{}
 	var kb []byte
 	var dfs func() bool
@@ -32,7 +43,7 @@ func bruteWinnable(tb testing.TB, p spider.Position, max int) (win, ok bool) {
 		seen[string(kb)] = true
 		var buf [256]spider.Move
 		for _, m := range p.Legal(buf[:0]) {
-			if p.Null(m) {
+			if p.Null(m) || (skip != nil && skip(&p, m)) {
 				continue
 			}
 			u := p.Do(m)

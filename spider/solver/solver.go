@@ -74,18 +74,25 @@ type attempt struct {
 	prune bool // skip moves that only swap a run between equal parents
 	seed  uint64
 	noise int32 // random spread added to evaluations
+	look  int   // expansions of the lookahead judging each deal candidate
 }
 
-// nextAttempt is the i-th pass of the search: many short randomized
-// restarts (the runs of a staged search have a heavy tail, so many short
-// tries beat one long one), with every eighth pass unpruned and twice as
-// long as the last, so that a search left to run long enough is exhaustive.
+// nextAttempt is the i-th heuristic pass (i from 1): many short randomized
+// restarts, since the runs of a staged search have a heavy tail and many
+// short tries beat one long one. The passes alternate the lookahead's
+// length (lookSched): deals that one length misjudges the other often
+// solves.
 func nextAttempt(i int) attempt {
-	if i%8 == 0 {
-		sh := min(i/8, 30)
-		return attempt{local: 300 << sh, cands: 2 << sh, total: 20_000 << sh}
-	}
-	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10, prune: true, seed: uint64(i), noise: noiseAmp}
+	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10,
+		prune: true, seed: uint64(i), noise: noiseAmp, look: lookSched[i%len(lookSched)]}
+}
+
+// exhaustive is the k-th unpruned pass (k from 0), without noise and twice
+// as wide as the last, so that a search left to run long enough is
+// exhaustive.
+func exhaustive(k int) attempt {
+	sh := min(k, 30)
+	return attempt{local: 300 << sh, cands: 2 << sh, total: 20_000 << sh, look: lookaheadNodes}
 }
 
 // dealCredit is what each card dealt adds to a position's progress when
@@ -99,6 +106,12 @@ var (
 	noiseAmp       int32 = 6
 	lookaheadNodes       = 30 // expansions judging each deal candidate
 	finalFactor          = 10 // the last stage's local budget, in local budgets
+	// The heuristic passes' lookahead lengths, in turn.
+	lookSched = []int{30, 100}
+	// The unpruned passes get at most one node in exhRatio+1 of the
+	// search: they only ever finish on small positions, where they prove
+	// a loss, and on a hard deal the heuristic passes are what wins.
+	exhRatio int64 = 7
 )
 
 type search struct {
@@ -148,23 +161,40 @@ func (s *search) run() Result {
 	if s.root.Won() {
 		return s.result(Solved)
 	}
-	// Without limits this ends: every eighth pass is unpruned and twice as
-	// wide as the last, so one is eventually exhaustive.
-	for i := 0; ; i++ {
-		s.att = nextAttempt(i)
+	// The first pass is unpruned; after it an unpruned pass runs whenever
+	// they have had less than their share of the nodes. Without limits
+	// this ends: the unpruned passes double until one is exhaustive.
+	var heur, exh int64 // nodes spent by each kind of pass
+	for i, k := 1, 0; ; {
+		if k == 0 || exh*exhRatio < heur {
+			s.att = exhaustive(k)
+			k++
+		} else {
+			s.att = nextAttempt(i)
+			i++
+		}
+		before := s.nodes
 		s.attNodes = 0
 		s.cut = false
 		s.seen.reset()
 		s.roots.reset()
 		s.path = s.path[:0]
 		p := s.root
-		if s.stage(&p) {
+		won := s.stage(&p)
+		if s.att.prune {
+			heur += s.nodes - before
+		} else {
+			exh += s.nodes - before
+		}
+		if won {
 			return s.result(Solved)
 		}
 		if s.stop {
 			return s.result(Unknown)
 		}
-		if !s.cut {
+		// Only an unpruned pass that was cut nowhere is a proof: the
+		// pruned ones skip moves.
+		if !s.cut && !s.att.prune {
 			return s.result(Unsolvable)
 		}
 	}
@@ -454,14 +484,14 @@ func (l *local) candidates(n int) []int32 {
 }
 
 // lookahead scores a position just dealt: the best evaluation a short
-// best-first search of the new stage reaches (lookaheadNodes expansions),
+// best-first search of the new stage reaches (s.att.look expansions),
 // so that candidates are judged by what the row dealt onto them allows.
 func (s *search) lookahead(q *spider.Position) int32 {
-	if lookaheadNodes == 0 {
+	if s.att.look == 0 {
 		return evaluate(q)
 	}
 	t := &search{ctx: s.ctx, root: *q, start: s.start, deadline: s.deadline}
-	t.att = attempt{local: lookaheadNodes, cands: 1, total: 1 << 62, prune: true}
+	t.att = attempt{local: s.att.look, cands: 1, total: 1 << 62, prune: true}
 	l := newLocal(t, q)
 	if l.run() {
 		return 1 << 30
@@ -537,9 +567,9 @@ func (h *nodeHeap) pop(nodes []node) int32 {
 }
 
 // pointless reports a card move that only moves a run from one parent to
-// another of the same rank without joining a suit, revealing a card or
-// emptying a pile. The heuristic attempts skip these; the exhaustive one
-// does not.
+// another of the same rank without joining a suit, completing one,
+// revealing a card or emptying a pile. The heuristic passes skip these;
+// the unpruned ones do not.
 func pointless(p *spider.Position, m spider.Move) bool {
 	if m.Kind != spider.MoveCards {
 		return false
@@ -563,8 +593,8 @@ func pointless(p *spider.Position, m spider.Move) bool {
 	if parent.Rank() != t.Rank()+1 {
 		return false // leaves a break: moving mends it
 	}
-	if p.Bottom(to) == t+1 && parent != t+1 {
-		return false // joins a suit it was not joined to
+	if p.Bottom(to) == t+1 && (parent != t+1 || p.Run(to)+n >= 13) {
+		return false // joins a suit it was not joined to, or completes one
 	}
 	return true
 }

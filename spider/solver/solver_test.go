@@ -60,6 +60,24 @@ pile9:
 pile10:
 completed: S S S S S S S
 `
+	// Three spade suits are left (1-suit game, five removed). Pile 1 holds
+	// K-2 and wants an ace; the only aces in sight end the run 2S AS on
+	// pile 2, and nothing else moves: no space, and no other bottom card
+	// takes another pile's top card. The win needs the run split: AS alone
+	// onto pile 1, which completes a suit and empties a pile. After that
+	// the cards face down on pile 2 come out one by one through the space.
+	needSplit = `pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S
+pile2: |AS |KS |QS |10S |8S |6S |4S |3S |2S |AS |KS |QS |10S |8S |6S |4S |3S 2S AS
+pile3: JS
+pile4: JS
+pile5: 9S
+pile6: 9S
+pile7: 7S
+pile8: 7S
+pile9: 5S
+pile10: 5S
+completed: S S S S S
+`
 	// Only move: 10C onto JD, after which nothing moves.
 	deadEnd = `pile1: |AD JD
 pile2: |8D |AC 9C 2D
@@ -98,6 +116,7 @@ func TestSolveKnown(t *testing.T) {
 	}{
 		{"one move", oneMove, 1, Solved, 1},
 		{"needs a space", needSpace, 1, Solved, -1},
+		{"needs a split run", needSplit, 1, Solved, -1},
 		{"dead end", deadEnd, 4, Unsolvable, 0},
 		{"jams", jams, 4, Unsolvable, 0},
 	}
@@ -118,6 +137,59 @@ func TestSolveKnown(t *testing.T) {
 				t.Errorf("brute force says winnable=%v", win)
 			}
 		})
+	}
+}
+
+// TestSolveNeedsSplit checks the position whose only wins split a run:
+// the solver's line wins when replayed and splits a run, and brute force
+// over every move except splits finds no win.
+func TestSolveNeedsSplit(t *testing.T) {
+	p := layout(t, needSplit, 1)
+	r := Solve(context.Background(), p, Limits{Nodes: 5_000_000})
+	if r.Status != Solved {
+		t.Fatalf("status %s after %d nodes, want solved", r.Status, r.Nodes)
+	}
+	replay(t, p, r.Moves)
+	q, splits := *p, 0
+	for _, m := range r.Moves {
+		if isSplit(&q, m) {
+			splits++
+		}
+		q.Do(m)
+	}
+	if splits == 0 {
+		t.Errorf("the winning line %v splits no run", r.Moves)
+	}
+	win, ok := brute(*p, 100_000, isSplit)
+	if !ok || win {
+		t.Fatalf("brute force without splits: win %v, conclusive %v; want a proven loss", win, ok)
+	}
+}
+
+// TestSolveNeedsSpace checks that needSpace's win passes through a space:
+// the ace must step aside before the two can join the run.
+func TestSolveNeedsSpace(t *testing.T) {
+	p := layout(t, needSpace, 1)
+	r := Solve(context.Background(), p, Limits{Nodes: 1_000_000})
+	if r.Status != Solved {
+		t.Fatalf("status %s, want solved", r.Status)
+	}
+	replay(t, p, r.Moves)
+	q, used := *p, false
+	for _, m := range r.Moves {
+		if m.Kind == spider.MoveCards && q.Len(int(m.To)) == 0 {
+			used = true
+		}
+		q.Do(m)
+	}
+	if !used {
+		t.Errorf("the winning line %v never moves into a space", r.Moves)
+	}
+	noSpace := func(p *spider.Position, m spider.Move) bool {
+		return m.Kind == spider.MoveCards && p.Len(int(m.To)) == 0
+	}
+	if win, ok := brute(*p, 100_000, noSpace); !ok || win {
+		t.Fatalf("brute force without spaces: win %v, conclusive %v; want a proven loss", win, ok)
 	}
 }
 
