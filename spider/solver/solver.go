@@ -138,6 +138,9 @@ type search struct {
 	// skipRoot, when set, vetoes first moves by the position they lead to
 	// (the fair player's positions already played through).
 	skipRoot func(p *spider.Position, u spider.Undo) bool
+	// la and laLocal are the lookahead's search, kept between candidates.
+	la      *search
+	laLocal *local
 }
 
 func newSearch(ctx context.Context, p *spider.Position, lim Limits) *search {
@@ -297,14 +300,20 @@ type local struct {
 }
 
 func newLocal(s *search, p *spider.Position) *local {
-	l := &local{s: s, root: *p, cur: *p, budget: s.att.local}
+	l := &local{}
+	l.reset(s, p)
+	return l
+}
+
+// reset makes l a new local search from p, keeping its arrays.
+func (l *local) reset(s *search, p *spider.Position) {
+	*l = local{s: s, root: *p, cur: *p, budget: s.att.local, nodes: l.nodes[:0], open: nodeHeap{l.open.idx[:0]}, tmp: l.tmp[:0]}
 	if p.StockLen() == 0 {
 		l.budget *= finalFactor
 	}
 	l.nodes = append(l.nodes, node{parent: -1, eval: evaluate(p)})
 	s.seen.add(hashPos(p))
 	l.open.push(0, l.nodes)
-	return l
 }
 
 func (l *local) bytes() int64 {
@@ -416,7 +425,8 @@ func (l *local) run() bool {
 			}
 			h := mix(hs + hashBase(&l.cur))
 			if s.seen.add(h) {
-				if l.cur.StockLen() == 0 && l.cur.Won() {
+				// FaceDown first: it is cheap, and a won position has none.
+				if l.cur.StockLen() == 0 && l.cur.FaceDown() == 0 && l.cur.Won() {
 					s.win = append(append(append([]spider.Move(nil), s.path...), l.pathTo(i)...), m)
 					return true
 				}
@@ -490,13 +500,23 @@ func (s *search) lookahead(q *spider.Position) int32 {
 	if s.att.look == 0 {
 		return evaluate(q)
 	}
-	t := &search{ctx: s.ctx, root: *q, start: s.start, deadline: s.deadline}
+	// The lookahead's search and arrays are kept for the next candidate:
+	// there are many, and allocating each afresh kept the collector busy.
+	t := s.la
+	if t == nil {
+		t = &search{ctx: s.ctx, start: s.start, deadline: s.deadline, laLocal: new(local)}
+		s.la = t
+	}
+	t.root, t.nodes, t.stop, t.live, t.attNodes = *q, 0, false, 0, 0
+	t.seen.reset()
 	t.att = attempt{local: s.att.look, cands: 1, total: 1 << 62, prune: true}
-	l := newLocal(t, q)
-	if l.run() {
+	l := t.laLocal
+	l.reset(t, q)
+	won := l.run()
+	s.nodes += t.nodes
+	if won {
 		return 1 << 30
 	}
-	s.nodes += t.nodes
 	best := l.nodes[0].eval
 	for i := range l.nodes {
 		best = max(best, l.nodes[i].eval)

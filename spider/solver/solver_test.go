@@ -133,7 +133,10 @@ func TestSolveKnown(t *testing.T) {
 			if r.Status == Solved {
 				replay(t, p, r.Moves)
 			}
-			if win, ok := bruteWinnable(t, *p, 100_000); ok && win != (tc.want == Solved) {
+			if tc.nMoves < 0 {
+				return // too big for plain brute force: see TestSolveNeeds*
+			}
+			if win, ok := bruteWinnable(t, *p, 100_000); !ok || win != (tc.want == Solved) {
 				t.Errorf("brute force says winnable=%v", win)
 			}
 		})
