@@ -1,42 +1,63 @@
 package solver
 
-import "cardtable/spider"
+import (
+	"cardtable/card"
+	"cardtable/spider"
+)
+
+// evalWeights are the weights of an evaluation (higher is better).
+type evalWeights struct {
+	faceDown, downPile, breakSuit, breakRank, space, removed int32
+	kingBlock, upOnDown                                      int32
+}
 
 // Evaluation weights, tuned on deals 1-50 (docs/solver.md).
-var weights = struct {
-	faceDown, downPile, breakSuit, breakRank, space, removed int32
-}{
+var weights = evalWeights{
 	faceDown:  12, // each card still face down
 	downPile:  4,  // each pile that still has face-down cards
 	breakSuit: 10, // a face-up card not on the next-higher card at all
 	breakRank: 4,  // a face-up card on the next-higher card of another suit
 	space:     14, // each empty pile
 	removed:   60, // each complete suit removed
+	kingBlock: 0,  // a king directly on face-down cards
+	upOnDown:  0,  // each face-up card on a pile with face-down cards
 }
 
 // evaluate scores a position for the search: higher is better. It counts
 // what stands in the way of a win: face-down cards, and "breaks" where a
 // face-up card does not continue a same-suit run.
 func evaluate(p *spider.Position) int32 {
-	e := int32(p.NumRemoved()) * weights.removed
+	return evaluateW(p, &weights)
+}
+
+// evaluateW is evaluate with the weights w.
+func evaluateW(p *spider.Position, w *evalWeights) int32 {
+	e := int32(p.NumRemoved()) * w.removed
 	for k := range spider.Piles {
-		e += pileEval(p, k)
+		e += pileEvalW(p, k, w)
 	}
 	return e
 }
 
 // pileEval is pile k's part of evaluate.
 func pileEval(p *spider.Position, k int) int32 {
-	w := &weights
+	return pileEvalW(p, k, &weights)
+}
+
+// pileEvalW is pile k's part of evaluateW.
+func pileEvalW(p *spider.Position, k int, w *evalWeights) int32 {
 	n, d := p.Len(k), p.Down(k)
 	if n == 0 {
 		return w.space
 	}
 	var e int32
-	if d > 0 {
-		e -= int32(d)*w.faceDown + w.downPile
-	}
 	prev := p.Card(k, d)
+	if d > 0 {
+		e -= int32(d)*w.faceDown + w.downPile + int32(n-d)*w.upOnDown
+		if prev.Rank() == card.King {
+			e -= w.kingBlock
+		}
+	}
 	for j := d + 1; j < n; j++ {
 		c := p.Card(k, j)
 		switch {

@@ -75,6 +75,16 @@ type attempt struct {
 	seed  uint64
 	noise int32 // random spread added to evaluations
 	look  int   // expansions of the lookahead judging each deal candidate
+	// w are the evaluation weights of the pass; nil means weights.
+	w *evalWeights
+}
+
+// weightsOf is the evaluation weights of a pass.
+func (a *attempt) weightsOf() *evalWeights {
+	if a.w == nil {
+		return &weights
+	}
+	return a.w
 }
 
 // nextAttempt is the i-th heuristic pass (i from 1): many short randomized
@@ -84,7 +94,8 @@ type attempt struct {
 // solves.
 func nextAttempt(i int) attempt {
 	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10,
-		prune: true, seed: uint64(i), noise: noiseAmp, look: lookSched[i%len(lookSched)]}
+		prune: true, seed: uint64(i), noise: noiseAmp, look: lookSched[i%len(lookSched)],
+		w: &weightSets[(i/len(lookSched))%len(weightSets)]}
 }
 
 // exhaustive is the k-th unpruned pass (k from 0), without noise and twice
@@ -112,6 +123,17 @@ var (
 	// search: they only ever finish on small positions, where they prove
 	// a loss, and on a hard deal the heuristic passes are what wins.
 	exhRatio int64 = 7
+	// fillCands is how many positions with spaces a stage fills and deals
+	// from when too few positions may deal (local.candidates).
+	fillCands = 4
+	// The heuristic passes' evaluation weights, in turn (a pair of passes,
+	// one of each lookahead length, per set): a portfolio, since each set
+	// alone leaves deals unsolved that another solves at once.
+	weightSets = []evalWeights{
+		{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 4, space: 14, removed: 60, kingBlock: 8},
+		{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 4, space: 14, removed: 60, kingBlock: 8, upOnDown: 2},
+		{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 6, space: 14, removed: 60, kingBlock: 8, upOnDown: 1},
+	}
 )
 
 type search struct {
@@ -311,7 +333,7 @@ func (l *local) reset(s *search, p *spider.Position) {
 	if p.StockLen() == 0 {
 		l.budget *= finalFactor
 	}
-	l.nodes = append(l.nodes, node{parent: -1, eval: evaluate(p)})
+	l.nodes = append(l.nodes, node{parent: -1, eval: evaluateW(p, s.att.weightsOf())})
 	s.seen.add(hashPos(p))
 	l.open.push(0, l.nodes)
 }
@@ -396,8 +418,9 @@ func (l *local) run() bool {
 		var evals [spider.Piles]int32
 		var sumT uint64
 		var sumE int32
+		w := s.att.weightsOf()
 		for k := range spider.Piles {
-			terms[k], evals[k] = pileTerm(&l.cur, k), pileEval(&l.cur, k)
+			terms[k], evals[k] = pileTerm(&l.cur, k), pileEvalW(&l.cur, k, w)
 			sumT += terms[k]
 			sumE += evals[k]
 		}
@@ -418,10 +441,10 @@ func (l *local) run() bool {
 			}
 			f, t := int(m.From), int(m.To)
 			hs := sumT - terms[f] + pileTerm(&l.cur, f)
-			es := sumE - evals[f] + pileEval(&l.cur, f)
+			es := sumE - evals[f] + pileEvalW(&l.cur, f, w)
 			if m.Kind == spider.MoveCards {
 				hs += pileTerm(&l.cur, t) - terms[t]
-				es += pileEval(&l.cur, t) - evals[t]
+				es += pileEvalW(&l.cur, t, w) - evals[t]
 			}
 			h := mix(hs + hashBase(&l.cur))
 			if s.seen.add(h) {
@@ -430,7 +453,7 @@ func (l *local) run() bool {
 					s.win = append(append(append([]spider.Move(nil), s.path...), l.pathTo(i)...), m)
 					return true
 				}
-				e := es + int32(l.cur.NumRemoved())*weights.removed
+				e := es + int32(l.cur.NumRemoved())*w.removed
 				if s.att.noise > 0 {
 					e += int32(mix(h^s.att.seed) % uint64(s.att.noise))
 				}
@@ -466,17 +489,43 @@ func (l *local) candidates(n int) []int32 {
 		e int32
 	}
 	var sc []scored
+	var spaced []int32 // the best nodes that may not deal for their spaces
 	for _, i := range pool {
 		if len(sc) >= 4*n+8 && n < 1<<20 {
 			break
 		}
 		l.goTo(i)
 		if l.cur.Spaces() > 0 && !l.cur.Relaxed() {
+			if len(spaced) < fillCands {
+				spaced = append(spaced, i)
+			}
 			continue
 		}
 		q := l.cur
 		q.Do(spider.DealMove)
 		sc = append(sc, scored{i, l.s.lookahead(&q)})
+	}
+	// Too few positions may deal: fill the spaces of the best that may not
+	// (fillSpaces), so that a stage rich in free cards and spaces still
+	// deals. The fill moves become nodes of the stage's tree.
+	if len(sc) < n {
+		for _, i := range spaced {
+			l.goTo(i)
+			q := l.cur
+			moves, ok := fillSpaces(&q, nil)
+			if !ok {
+				continue
+			}
+			for _, m := range moves {
+				u := l.cur.Do(m)
+				l.nodes = append(l.nodes, node{parent: l.at, depth: l.nodes[l.at].depth + 1, eval: evaluate(&l.cur), mv: m, u: u})
+				l.at = int32(len(l.nodes) - 1)
+			}
+			q = l.cur
+			q.Do(spider.DealMove)
+			sc = append(sc, scored{l.at, l.s.lookahead(&q)})
+		}
+		l.reaccount()
 	}
 	if len(sc) < len(pool) && len(sc) > n {
 		l.s.cut = true
@@ -498,7 +547,7 @@ func (l *local) candidates(n int) []int32 {
 // so that candidates are judged by what the row dealt onto them allows.
 func (s *search) lookahead(q *spider.Position) int32 {
 	if s.att.look == 0 {
-		return evaluate(q)
+		return evaluateW(q, s.att.weightsOf())
 	}
 	// The lookahead's search and arrays are kept for the next candidate:
 	// there are many, and allocating each afresh kept the collector busy.
@@ -509,7 +558,7 @@ func (s *search) lookahead(q *spider.Position) int32 {
 	}
 	t.root, t.nodes, t.stop, t.live, t.attNodes = *q, 0, false, 0, 0
 	t.seen.reset()
-	t.att = attempt{local: s.att.look, cands: 1, total: 1 << 62, prune: true}
+	t.att = attempt{local: s.att.look, cands: 1, total: 1 << 62, prune: true, w: s.att.w}
 	l := t.laLocal
 	l.reset(t, q)
 	won := l.run()

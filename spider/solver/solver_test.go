@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -405,8 +406,10 @@ func BenchmarkSolve(b *testing.B) {
 }
 
 // TestIncrementalHash checks that the per-pile updates the search makes
-// agree with hashing and evaluating from scratch.
+// agree with hashing and evaluating from scratch, with the default weights
+// and with every weight set of the heuristic passes.
 func TestIncrementalHash(t *testing.T) {
+	sets := append([]evalWeights{weights}, weightSets...)
 	p, _ := spider.NewDeal(9, spider.Arachnid, spider.Rules{Suits: 4})
 	r := rand.New(rand.NewPCG(1, 1))
 	var buf [256]spider.Move
@@ -416,10 +419,12 @@ func TestIncrementalHash(t *testing.T) {
 			break
 		}
 		var sumT uint64
-		var sumE int32
+		sumE := make([]int32, len(sets))
 		for k := range spider.Piles {
 			sumT += pileTerm(p, k)
-			sumE += pileEval(p, k)
+			for j := range sets {
+				sumE[j] += pileEvalW(p, k, &sets[j])
+			}
 		}
 		m := moves[r.IntN(len(moves))]
 		if m.Kind == spider.Deal {
@@ -430,16 +435,62 @@ func TestIncrementalHash(t *testing.T) {
 		p.Do(m)
 		f, to := int(m.From), int(m.To)
 		hs := sumT - pileTerm(&before, f) + pileTerm(p, f)
-		es := sumE - pileEval(&before, f) + pileEval(p, f)
 		if m.Kind == spider.MoveCards {
 			hs += pileTerm(p, to) - pileTerm(&before, to)
-			es += pileEval(p, to) - pileEval(&before, to)
 		}
 		if mix(hs+hashBase(p)) != hashPos(p) {
 			t.Fatalf("step %d %s: incremental hash differs", step, m)
 		}
-		if es+int32(p.NumRemoved())*weights.removed != evaluate(p) {
-			t.Fatalf("step %d %s: incremental evaluation differs", step, m)
+		for j := range sets {
+			w := &sets[j]
+			es := sumE[j] - pileEvalW(&before, f, w) + pileEvalW(p, f, w)
+			if m.Kind == spider.MoveCards {
+				es += pileEvalW(p, to, w) - pileEvalW(&before, to, w)
+			}
+			if es+int32(p.NumRemoved())*w.removed != evaluateW(p, w) {
+				t.Fatalf("step %d %s: incremental evaluation (set %d) differs", step, m, j)
+			}
+		}
+	}
+	if evaluateW(p, &weights) != evaluate(p) {
+		t.Fatal("evaluate is not evaluateW with the default weights")
+	}
+}
+
+// TestEvalTerms checks each evaluation term on piles built for it.
+func TestEvalTerms(t *testing.T) {
+	w := evalWeights{faceDown: 100, downPile: 1000, breakSuit: 10000, breakRank: 100000, space: 3, kingBlock: 1_000_000, upOnDown: 10_000_000}
+	for _, c := range []struct {
+		pile string
+		want int32
+	}{
+		{"", 3},
+		{"KS QS JS", 0}, // one run, nothing face down
+		{"|5S KS", -100 - 1000 - 1_000_000 - 1e7}, // a king on a face-down card
+		{"|5S |6S QS JH 9S", -200 - 1000 - 100000 - 10000 - 3e7},
+		{"KH 3S", -10000}, // a king with nothing face down under it is fine
+	} {
+		// The rest of the two decks go on pile 2.
+		left := map[string]int{}
+		for _, s := range []string{"S", "H", "D", "C"} {
+			for _, r := range []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"} {
+				left[r+s] = 2
+			}
+		}
+		for _, f := range strings.Fields(c.pile) {
+			left[strings.TrimPrefix(f, "|")]--
+		}
+		var rest []string
+		for name, n := range left {
+			for range n {
+				rest = append(rest, name)
+			}
+		}
+		slices.Sort(rest)
+		text := "pile1: " + c.pile + "\npile2: " + strings.Join(rest, " ") + "\npile3:\npile4:\npile5:\npile6:\npile7:\npile8:\npile9:\npile10:\n"
+		p := layout(t, text, 4)
+		if got := pileEvalW(p, 0, &w); got != c.want {
+			t.Errorf("%q: %d, want %d", c.pile, got, c.want)
 		}
 	}
 }
