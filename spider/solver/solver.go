@@ -63,7 +63,9 @@ type Result struct {
 // It is deterministic for the same position and limits, except where the
 // time limit or ctx cuts it short.
 func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
-	return newSearch(ctx, p, lim).run()
+	s := newSearch(ctx, p, lim)
+	s.portfolio = weightSets
+	return s.run()
 }
 
 // attempt is one pass of the staged search with its widths.
@@ -94,8 +96,17 @@ func (a *attempt) weightsOf() *evalWeights {
 // solves.
 func nextAttempt(i int) attempt {
 	return attempt{local: baseLocal + baseLocal*i/8, cands: 2 + i/32, total: baseTotal + baseTotal*int64(i)/10,
-		prune: true, seed: uint64(i), noise: noiseAmp, look: lookSched[i%len(lookSched)],
-		w: &weightSets[(i/len(lookSched))%len(weightSets)]}
+		prune: true, seed: uint64(i), noise: noiseAmp, look: lookSched[i%len(lookSched)]}
+}
+
+// passWeights is the evaluation weights of heuristic pass i: the
+// portfolio's sets in turn, one set for each round of lookahead lengths;
+// the default weights when the search has no portfolio.
+func (s *search) passWeights(i int) *evalWeights {
+	if len(s.portfolio) == 0 {
+		return nil
+	}
+	return &s.portfolio[(i/len(lookSched))%len(s.portfolio)]
 }
 
 // exhaustive is the k-th unpruned pass (k from 0), without noise and twice
@@ -126,9 +137,11 @@ var (
 	// fillCands is how many positions with spaces a stage fills and deals
 	// from when too few positions may deal (local.candidates).
 	fillCands = 4
-	// The heuristic passes' evaluation weights, in turn (a pair of passes,
-	// one of each lookahead length, per set): a portfolio, since each set
-	// alone leaves deals unsolved that another solves at once.
+	// The heuristic passes' evaluation weights in Solve, in turn (a pair
+	// of passes, one of each lookahead length, per set): a portfolio,
+	// since each set alone leaves deals unsolved that another solves at
+	// once. A search made by newSearch alone (the fair player's) keeps the
+	// default weights.
 	weightSets = []evalWeights{
 		{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 4, space: 14, removed: 60, kingBlock: 8},
 		{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 4, space: 14, removed: 60, kingBlock: 8, upOnDown: 2},
@@ -157,6 +170,9 @@ type search struct {
 	bestScore int64
 	bestLine  []spider.Move
 	keepBest  bool
+	// portfolio, when set, is the heuristic passes' weight sets in turn
+	// (Solve sets weightSets); otherwise every pass uses weights.
+	portfolio []evalWeights
 	// skipRoot, when set, vetoes first moves by the position they lead to
 	// (the fair player's positions already played through).
 	skipRoot func(p *spider.Position, u spider.Undo) bool
@@ -196,6 +212,7 @@ func (s *search) run() Result {
 			k++
 		} else {
 			s.att = nextAttempt(i)
+			s.att.w = s.passWeights(i)
 			i++
 		}
 		before := s.nodes
