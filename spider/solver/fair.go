@@ -39,8 +39,8 @@ type FairOptions struct {
 // development machine; AutoplayOptions think about 0.06 s a move
 // (docs/solver.md).
 var (
-	HintOptions     = FairOptions{Samples: 6, Nodes: 12_000}
-	AutoplayOptions = FairOptions{Samples: 8, Nodes: 30_000}
+	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000}
+	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000}
 )
 
 // visibleHash hashes what the player sees: face-up cards, face-down and
@@ -116,111 +116,421 @@ func scramble(p *spider.Position, open bool, rng *rand.Rand) (spider.Position, e
 	return p.WithHidden(&hidden, cs)
 }
 
-// decide picks a move for the position the player sees. view must already
-// be scrambled (or be the real position of an open game's tableau): decide
-// searches sampled worlds built from it. avoid, when set, reports visible
-// positions already played through, which the player does not return to.
-func decide(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand, avoid func(uint64) bool) (spider.Move, error) {
-	var buf [256]spider.Move
-	var moves []spider.Move
-	for _, m := range view.Legal(buf[:0]) {
-		if m.Kind == spider.Remove {
-			return m, nil // a complete run is removed at once
-		}
-		if view.Null(m) {
-			continue
-		}
-		if avoid != nil && m.Kind == spider.MoveCards {
-			q := *view
-			if u := q.Do(m); !u.Flipped() && avoid(visibleHash(&q, open)) {
-				continue
-			}
-		}
-		moves = append(moves, m)
+// The fair player plans from one point where it learns something to the
+// next: a line of moves that ends with the first move that turns a card
+// face up or deals a row (or wins). Every move before that changes only
+// what the player can already see, so the line is decided by visible
+// cards alone; then the player looks again.
+//
+// plan (determinized sampling with the full solver): the player samples
+// Samples worlds (arrangements of the unseen cards that fit what it sees)
+// and solves each with the full-information solver for Nodes nodes. Every
+// world that is won proposes its winning line, cut after its first event.
+// A proposal scores voteWeight for each world that proposed the same line
+// plus the fair evaluation of the position just before the event, which
+// depends on visible cards only. A world's solver sees that world's cards,
+// so its lines can lean on knowledge the player lacks (a tangle it knows it
+// can undo); the evaluation term prefers, among lines that win somewhere,
+// the one that leaves the tidiest position, which is what a player who
+// cannot see ahead needs. When no world is won, stagePlan decides.
+//
+// stagePlan (the closure): from the view it searches the positions reached
+// without turning a card or dealing, collects the frontier (the moves that
+// end it), and judges the best few by short greedy rollouts in the sampled
+// worlds; a deal is chosen only when no card can be turned.
+
+// voteWeight is what each world proposing a line adds to its score, in
+// evaluation points (a break in a run costs 10).
+const voteWeight = 25
+
+// plan returns the line the player plays from view. view must already be
+// scrambled: plan reads none of the real hidden cards.
+func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+	if view.Won() {
+		return nil, ErrNoMove
 	}
-	if len(moves) == 0 {
-		return spider.Move{}, ErrNoMove
-	}
-	if len(moves) == 1 {
-		return moves[0], nil
-	}
-	votes := make([]float64, len(moves))
-	for range max(o.Samples, 1) {
+	samples := max(o.Samples, 1)
+	if len(unseen(view, open)) == 0 {
+		// Nothing is hidden any more: the game is a puzzle the full solver
+		// settles, with the budget of all the samples.
+		if r := Solve(ctx, view, Limits{Nodes: o.Nodes * int64(samples)}); r.Status == Solved {
+			return r.Moves, nil
+		}
 		if err := ctx.Err(); err != nil {
-			return spider.Move{}, err
+			return nil, err
 		}
-		world, err := scramble(view, open, rng)
+		samples = 0
+	}
+	type proposal struct {
+		n    int
+		eval int32 // fair evaluation just before the event
+		key  string
+		line []spider.Move
+	}
+	props := map[string]*proposal{}
+	for range samples {
+		w, err := scramble(view, open, rng)
 		if err != nil {
-			return spider.Move{}, err
+			return nil, err
 		}
-		line, w := sampleLine(ctx, &world, o.Nodes, open, avoid)
-		if len(line) == 0 {
+		r := Solve(ctx, &w, Limits{Nodes: o.Nodes})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if r.Status != Solved {
 			continue
 		}
-		if i := slices.Index(moves, line[0]); i >= 0 {
-			votes[i] += w
+		line, ev := untilEvent(&w, r.Moves)
+		k := fmt.Sprint(line)
+		if p := props[k]; p != nil {
+			p.n++
+			continue
+		}
+		props[k] = &proposal{n: 1, eval: ev, key: k, line: line}
+	}
+	var best *proposal
+	deals := func(p *proposal) bool { return len(p.line) > 0 && p.line[len(p.line)-1].Kind == spider.Deal }
+	score := func(p *proposal) int64 {
+		sc := int64(p.n)*voteWeight + int64(p.eval)
+		if deals(p) {
+			sc -= dealPenalty // a card turned is preferred to the stock
+		}
+		return sc
+	}
+	for _, p := range props {
+		// Ties go to the smaller key, so that map order cannot matter.
+		if best == nil || score(p) > score(best) || score(p) == score(best) && p.key < best.key {
+			best = p
 		}
 	}
-	best := -1
-	for i, v := range votes {
-		if v > 0 && (best < 0 || v > votes[best]) {
-			best = i
+	if best != nil && deals(best) {
+		// Every world would deal: deal only if no card can be turned.
+		if _, fr, _ := closure(view); slices.ContainsFunc(fr, func(f frontier) bool { return f.mv.Kind != spider.Deal }) {
+			best = nil
 		}
 	}
-	if best >= 0 {
-		return moves[best], nil
+	if best != nil {
+		return best.line, nil
 	}
-	// No sample liked any allowed move: take the one that looks best now.
-	be := int32(0)
-	for i, m := range moves {
-		q := *view
-		q.Do(m)
-		if e := evaluate(&q); best < 0 || e > be {
-			best, be = i, e
-		}
+	line, err := stagePlan(ctx, view, open, o, rng)
+	if errors.Is(err, ErrNoMove) && !view.Stuck() {
+		return fallbackLine(ctx, view, open, o, rng)
 	}
-	return moves[best], nil
+	return line, err
 }
 
-// sampleLine is what one sampled world recommends, and how strongly: a
-// winning line if the full search finds one within its nodes, else the
-// line to the most advanced position it reached (the most rows dealt,
-// then the best evaluation).
-func sampleLine(ctx context.Context, world *spider.Position, nodes int64, open bool, avoid func(uint64) bool) ([]spider.Move, float64) {
-	s := newSearch(ctx, world, Limits{Nodes: nodes})
+// untilEvent cuts line after its first move that turns a card or deals,
+// and returns the fair evaluation of the position before that move.
+func untilEvent(w *spider.Position, line []spider.Move) ([]spider.Move, int32) {
+	q := *w
+	ev := fairEval(&q)
+	for i, m := range line {
+		ev = fairEval(&q)
+		if u := q.Do(m); u.Flipped() || m.Kind == spider.Deal {
+			return line[:i+1], ev
+		}
+	}
+	return line, ev
+}
+
+// fallbackLine is the line to the most advanced position the solver
+// reaches in one sampled world (most rows dealt, then evaluation), up to
+// its first event. It keeps the player going where the closure search
+// found nothing to turn and no way to deal.
+func fallbackLine(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+	w, err := scramble(view, open, rng)
+	if err != nil {
+		return nil, err
+	}
+	s := newSearch(ctx, &w, Limits{Nodes: max(o.Nodes, 10_000)})
 	s.keepBest = true
-	if avoid != nil {
-		s.skipRoot = func(p *spider.Position, u spider.Undo) bool {
-			return !u.Flipped() && avoid(visibleHash(p, open))
-		}
-	}
+	var line []spider.Move
 	if r := s.run(); r.Status == Solved {
-		return r.Moves, 3
+		line = r.Moves
+	} else {
+		line = s.bestLine
 	}
-	if len(s.bestLine) > 0 && s.bestLine[0].Kind != spider.Deal {
-		return s.bestLine, 1
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	// Before dealing, turn up every card the stage can reach: search the
-	// stage alone for the position with the fewest face-down cards.
-	t := newSearch(ctx, world, Limits{Nodes: nodes})
-	t.skipRoot = s.skipRoot
-	t.att = attempt{local: 1 << 30, cands: 1, total: 1 << 62, prune: true}
-	l := newLocal(t, world)
-	if l.run() {
-		return t.win, 3
-	}
-	best, bestDown, bestEval := int32(0), world.FaceDown(), l.nodes[0].eval
-	for i := 1; i < len(l.nodes); i++ {
-		l.goTo(int32(i))
-		d := l.cur.FaceDown()
-		if d < bestDown || d == bestDown && best != 0 && l.nodes[i].eval > bestEval {
-			best, bestDown, bestEval = int32(i), d, l.nodes[i].eval
+	// Only a line that learns something (turns a card or deals) or wins is
+	// progress; anything else would circle.
+	q := w
+	for i, m := range line {
+		if u := q.Do(m); u.Flipped() || m.Kind == spider.Deal || q.Won() {
+			return line[:i+1], nil
 		}
 	}
-	if best == 0 {
-		return s.bestLine, 1
+	return nil, ErrNoMove
+}
+
+// frontier is a move that ends the closure: it turns a card or deals.
+type frontier struct {
+	at     int32 // closure node it is played from
+	mv     spider.Move
+	static int32 // evaluation, the same in every world
+	value  int64 // mean over the sampled worlds
+}
+
+// cnode is one position of the closure search.
+type cnode struct {
+	pos    spider.Position
+	parent int32
+	mv     spider.Move
+	eval   int32
+}
+
+// Knobs of stagePlan.
+const (
+	closureCap   = 4000 // closure positions explored per decision
+	flipCands    = 8    // frontier moves that turn a card, judged per decision
+	flipsPerPile = 2
+	dealCands    = 4   // positions to deal from, judged per decision
+	rolloutCap   = 300 // closure positions per step of a rollout
+	winValue     = int64(1) << 40
+	// dealPenalty makes a deal lose to any card turned: the stock is the
+	// player's reserve.
+	dealPenalty = int64(1) << 30
+)
+
+// stagePlan returns the line to the best frontier move of view's closure,
+// judged by rollouts in sampled worlds.
+func stagePlan(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+	nodes, fr, win := closure(view)
+	if win >= 0 {
+		return linePath(nodes, win, spider.Move{}), nil
 	}
-	return l.pathTo(best), 1
+	cands := pickCandidates(fr)
+	if len(cands) == 0 {
+		return nil, ErrNoMove
+	}
+	if len(cands) > 1 {
+		worlds := make([]spider.Position, max(o.Samples, 1))
+		for i := range worlds {
+			w, err := scramble(view, open, rng)
+			if err != nil {
+				return nil, err
+			}
+			worlds[i] = w
+		}
+		var rc closer
+		for ci := range cands {
+			c := &cands[ci]
+			line := linePath(nodes, c.at, c.mv)
+			var sum int64
+			for wi := range worlds {
+				q := worlds[wi]
+				for _, m := range line {
+					q.Do(m)
+				}
+				sum += rollout(&rc, &q)
+			}
+			c.value = sum / int64(len(worlds))
+			if c.mv.Kind == spider.Deal {
+				c.value -= dealPenalty
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		slices.SortStableFunc(cands, func(a, b frontier) int {
+			if a.value != b.value {
+				return cmpDesc(a.value, b.value)
+			}
+			return cmpDesc(int64(a.static), int64(b.static))
+		})
+	}
+	return linePath(nodes, cands[0].at, cands[0].mv), nil
+}
+
+func cmpDesc(a, b int64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// closure searches, best first, the positions the view reaches without
+// turning a card or dealing, and collects the frontier moves from them.
+// win is the node of a won position, or -1.
+func closure(view *spider.Position) (nodes []cnode, fr []frontier, win int32) {
+	var c closer
+	return c.run(view, closureCap)
+}
+
+// closer holds a closure search's arrays, kept from one search to the
+// next: a rollout runs dozens, and allocating each afresh (a position is
+// about 1 KB) kept the garbage collector busy.
+type closer struct {
+	nodes []cnode
+	fr    []frontier
+	idx   []node
+	open  nodeHeap
+	seen  hashSet
+}
+
+// run is closure with at most limit positions. The slices it returns are
+// c's own: they hold until c runs again.
+func (c *closer) run(view *spider.Position, limit int) (nodes []cnode, fr []frontier, win int32) {
+	nodes, fr = c.nodes[:0], c.fr[:0]
+	defer func() { c.nodes, c.fr = nodes, fr }()
+	nodes = append(nodes, cnode{pos: *view, parent: -1, eval: fairEval(view)})
+	seen := &c.seen
+	seen.reset()
+	seen.add(hashPos(view))
+	open := &c.open
+	open.idx = open.idx[:0]
+	idx := append(c.idx[:0], node{eval: nodes[0].eval})
+	defer func() { c.idx = idx }()
+	open.push(0, idx)
+	var buf [256]spider.Move
+	for open.len() > 0 && len(nodes) < limit {
+		i := open.pop(idx)
+		p := &nodes[i].pos
+		moves := p.Legal(buf[:0])
+		for _, m := range moves {
+			if m.Kind == spider.Remove {
+				moves = append(moves[:0], m) // removed at once
+				break
+			}
+		}
+		for _, m := range moves {
+			if m.Kind == spider.Deal {
+				fr = append(fr, frontier{at: i, mv: m, static: nodes[i].eval})
+				continue
+			}
+			if p.Null(m) || pointless(p, m) {
+				continue
+			}
+			q := *p
+			if u := q.Do(m); u.Flipped() {
+				fr = append(fr, frontier{at: i, mv: m, static: fairEval(&q)})
+				continue
+			}
+			if !seen.add(hashPos(&q)) {
+				continue
+			}
+			e := fairEval(&q)
+			nodes = append(nodes, cnode{pos: q, parent: i, mv: m, eval: e})
+			idx = append(idx, node{eval: e})
+			k := int32(len(nodes) - 1)
+			if q.Won() {
+				return nodes, fr, k
+			}
+			open.push(k, idx)
+			p = &nodes[i].pos // nodes may have moved
+		}
+	}
+	if view.StockLen() > 0 && !slices.ContainsFunc(fr, func(f frontier) bool { return f.mv.Kind == spider.Deal }) {
+		nodes, fr = fillFrontier(nodes, fr)
+	}
+	return nodes, fr, -1
+}
+
+// fillFrontier adds deal frontier moves for a closure that found no
+// position to deal from: the best few positions with spaces, their spaces
+// filled (fillSpaces). The fill moves become closure nodes.
+func fillFrontier(nodes []cnode, fr []frontier) ([]cnode, []frontier) {
+	order := make([]int32, len(nodes))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return int(nodes[b].eval - nodes[a].eval) })
+	var moves []spider.Move
+	added := 0
+	for _, i := range order {
+		if added == dealCands {
+			break
+		}
+		q := nodes[i].pos
+		var ok bool
+		if moves, ok = fillSpaces(&q, moves[:0]); !ok {
+			continue
+		}
+		at, p := i, nodes[i].pos
+		for _, m := range moves {
+			p.Do(m)
+			nodes = append(nodes, cnode{pos: p, parent: at, mv: m, eval: fairEval(&p)})
+			at = int32(len(nodes) - 1)
+		}
+		fr = append(fr, frontier{at: at, mv: spider.DealMove, static: nodes[at].eval})
+		added++
+	}
+	return nodes, fr
+}
+
+// pickCandidates keeps the frontier moves worth judging: the best turns
+// by evaluation (a few per pile, for variety) and the best positions to
+// deal from.
+func pickCandidates(fr []frontier) []frontier {
+	slices.SortStableFunc(fr, func(a, b frontier) int { return cmpDesc(int64(a.static), int64(b.static)) })
+	var out []frontier
+	var perPile [spider.Piles]int
+	flips, deals := 0, 0
+	for _, f := range fr {
+		if f.mv.Kind == spider.Deal {
+			if deals < dealCands {
+				out = append(out, f)
+				deals++
+			}
+			continue
+		}
+		if flips < flipCands && perPile[f.mv.From] < flipsPerPile {
+			out = append(out, f)
+			perPile[f.mv.From]++
+			flips++
+		}
+	}
+	return out
+}
+
+// linePath is the moves from the closure root to node i, then m (if any).
+func linePath(nodes []cnode, i int32, m spider.Move) []spider.Move {
+	var out []spider.Move
+	for ; i > 0; i = nodes[i].parent {
+		out = append(out, nodes[i].mv)
+	}
+	slices.Reverse(out)
+	if m != (spider.Move{}) {
+		out = append(out, m)
+	}
+	return out
+}
+
+// rollout plays on from q, a sampled world, greedily to the end of the
+// stage: while some line turns a card, take the one whose evaluation is
+// best once the card is turned. It returns the evaluation of the best
+// position reached, or winValue.
+func rollout(c *closer, q *spider.Position) int64 {
+	p := *q
+	for range 200 {
+		if p.Won() {
+			return winValue
+		}
+		nodes, fr, win := c.run(&p, rolloutCap)
+		if win >= 0 {
+			return winValue
+		}
+		best := -1
+		for i, f := range fr {
+			if f.mv.Kind != spider.Deal && (best < 0 || f.static > fr[best].static) {
+				best = i
+			}
+		}
+		if best < 0 {
+			e := nodes[0].eval
+			for i := range nodes {
+				e = max(e, nodes[i].eval)
+			}
+			return int64(e)
+		}
+		p = nodes[fr[best].at].pos
+		p.Do(fr[best].mv)
+	}
+	return int64(fairEval(&p))
 }
 
 // Hint returns the move the fair player would make in g now, from what the
@@ -241,46 +551,95 @@ func HintWith(ctx context.Context, p *spider.Position, open bool, o FairOptions)
 	if err != nil {
 		return spider.Move{}, err
 	}
-	return decide(ctx, &view, open, o, rng, nil)
+	line, err := plan(ctx, &view, open, o, rng)
+	if err != nil {
+		return spider.Move{}, err
+	}
+	return line[0], nil
 }
 
 // Autoplay plays g to the end without undo, choosing every move from the
-// visible position only. It stops when the game is won, no new move is
-// left, MaxMoves is reached (reported as lost) or ctx is cancelled (an
+// visible position only. It stops when the game is won, nothing is left
+// to play, MaxMoves is reached (reported as lost) or ctx is cancelled (an
 // error). It returns the moves it played.
 func Autoplay(ctx context.Context, g *spider.Game, o FairOptions) (won bool, moves []spider.Move, err error) {
-	return autoplay(ctx, g, o, decide)
+	return autoplay(ctx, g, o, defaultPlanner)
 }
 
-type decider func(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand, avoid func(uint64) bool) (spider.Move, error)
+// defaultPlanner is the planner Autoplay uses.
+var defaultPlanner planner = plan
 
-func autoplay(ctx context.Context, g *spider.Game, o FairOptions, dec decider) (bool, []spider.Move, error) {
+// planner is plan's shape, so that tests can watch what it is handed.
+type planner func(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error)
+
+func autoplay(ctx context.Context, g *spider.Game, o FairOptions, pl planner) (bool, []spider.Move, error) {
 	maxMoves := o.MaxMoves
 	if maxMoves <= 0 {
 		maxMoves = 1500
 	}
 	open := g.Options().Open
-	seen := map[uint64]bool{}
 	var played []spider.Move
 	for !g.Won() && len(played) < maxMoves {
 		h := visibleHash(g.Pos(), open)
-		seen[h] = true
 		rng := rand.New(rand.NewPCG(h, o.Seed^uint64(len(played))))
 		view, err := scramble(g.Pos(), open, rng)
 		if err != nil {
 			return false, played, err
 		}
-		m, err := dec(ctx, &view, open, o, rng, func(v uint64) bool { return seen[v] })
+		line, err := pl(ctx, &view, open, o, rng)
 		if errors.Is(err, ErrNoMove) {
 			break
 		}
 		if err != nil {
 			return false, played, err
 		}
-		if err := g.Play(m); err != nil {
-			return false, played, fmt.Errorf("solver: the fair player chose %s: %w", m, err)
+		// The line turns a card or deals only at its end: every move before
+		// is decided by what the player already sees.
+		for _, m := range line {
+			if len(played) >= maxMoves {
+				break
+			}
+			if err := g.Play(m); err != nil {
+				return false, played, fmt.Errorf("solver: the fair player chose %s: %w", m, err)
+			}
+			played = append(played, m)
 		}
-		played = append(played, m)
 	}
 	return g.Won(), played, nil
+}
+
+// fairWeights are the fair player's evaluation weights: as the solver's,
+// but a space and a pile cleared of face-down cards weigh more, since a
+// player who cannot see ahead needs room to manoeuvre.
+var fairWeights = struct {
+	faceDown, downPile, breakSuit, breakRank, space, removed int32
+}{12, 4, 10, 4, 14, 60}
+
+// fairEval scores a position for the fair player (higher is better).
+func fairEval(p *spider.Position) int32 {
+	w := &fairWeights
+	e := int32(p.NumRemoved()) * w.removed
+	for k := range spider.Piles {
+		n, d := p.Len(k), p.Down(k)
+		if n == 0 {
+			e += w.space
+			continue
+		}
+		if d > 0 {
+			e -= int32(d)*w.faceDown + w.downPile
+		}
+		prev := p.Card(k, d)
+		for j := d + 1; j < n; j++ {
+			c := p.Card(k, j)
+			switch {
+			case c+1 == prev:
+			case c.Rank()+1 == prev.Rank():
+				e -= w.breakRank
+			default:
+				e -= w.breakSuit
+			}
+			prev = c
+		}
+	}
+	return e
 }

@@ -169,7 +169,7 @@ func TestAutoplayIgnoresHiddenCards(t *testing.T) {
 func TestAutoplayGetsOnlyViews(t *testing.T) {
 	g, _ := spider.NewGame(11, spider.Options{Suits: 4})
 	calls := 0
-	dec := func(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand, avoid func(uint64) bool) (spider.Move, error) {
+	dec := func(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
 		calls++
 		real := g.Position()
 		if view.Equal(&real) {
@@ -178,7 +178,7 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 		if visibleHash(view, false) != visibleHash(&real, false) {
 			t.Fatal("the view does not show what the player sees")
 		}
-		return decide(ctx, view, open, o, rng, avoid)
+		return plan(ctx, view, open, o, rng)
 	}
 	if _, _, err := autoplay(context.Background(), g, FairOptions{Samples: 1, Nodes: 500, MaxMoves: 10}, dec); err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 
 func TestAutoplayReplaysAndWins(t *testing.T) {
 	g, _ := spider.NewGame(2, spider.Options{Suits: 1})
-	won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 3, Nodes: 10000})
+	won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +217,108 @@ func TestAutoplayCancel(t *testing.T) {
 	}
 }
 
-func BenchmarkHint4Suit(b *testing.B) {
-	g, _ := spider.NewGame(1, spider.Options{Suits: 4})
-	for b.Loop() {
-		if _, err := Hint(context.Background(), g); err != nil {
-			b.Fatal(err)
+// BenchmarkHint times one hint (HintOptions) on the opening of deal 1.
+func BenchmarkHint(b *testing.B) {
+	for _, suits := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("%dsuit", suits), func(b *testing.B) {
+			g, _ := spider.NewGame(1, spider.Options{Suits: suits})
+			for b.Loop() {
+				if _, err := Hint(context.Background(), g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestAutoplayKnownPositions plays constructed positions with cards face
+// down: the fair player must find the win that needs a split run or a
+// space without seeing what lies below, and must give up on a position
+// where every line jams rather than circle until MaxMoves.
+func TestAutoplayKnownPositions(t *testing.T) {
+	tests := []struct {
+		name   string
+		text   string
+		suits  int
+		won    bool
+		before int // the game must end within this many moves
+	}{
+		{"needs a split run", needSplit, 1, true, 200},
+		{"needs a space", needSpace, 1, true, 50},
+		{"jams", jams, 4, false, 100},
+		{"dead end", deadEnd, 4, false, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := layout(t, tt.text, tt.suits)
+			if p.FaceDown() == 0 {
+				t.Fatal("the position has nothing face down: it does not test fair play")
+			}
+			g, err := spider.NewGameAt(p, spider.Options{Suits: tt.suits})
+			if err != nil {
+				t.Fatal(err)
+			}
+			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 50_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if won != tt.won || len(moves) >= tt.before {
+				t.Fatalf("won=%v after %d moves, want won=%v within %d moves: %v", won, len(moves), tt.won, tt.before, moves)
+			}
+			if tt.won {
+				replay(t, p, moves)
+			}
+		})
+	}
+}
+
+// TestUntilEvent cuts solver lines after their first move that turns a
+// card or deals, and scores the position before that move.
+func TestUntilEvent(t *testing.T) {
+	for _, suits := range []int{1, 2} {
+		t.Run(fmt.Sprint(suits), func(t *testing.T) {
+			p, _ := spider.NewDeal(3, spider.Arachnid, spider.Rules{Suits: suits})
+			r := Solve(context.Background(), p, Limits{Nodes: 2_000_000})
+			if r.Status != Solved {
+				t.Fatalf("deal 3 at %d suits: %s", suits, r.Status)
+			}
+			line, ev := untilEvent(p, r.Moves)
+			if len(line) == 0 || len(line) >= len(r.Moves) {
+				t.Fatalf("cut %d of %d moves", len(line), len(r.Moves))
+			}
+			q := *p
+			for i, m := range line {
+				last := i == len(line)-1
+				if last && ev != fairEval(&q) {
+					t.Fatalf("evaluation %d, want %d before the event", ev, fairEval(&q))
+				}
+				u, err := q.Play(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if event := u.Flipped() || m.Kind == spider.Deal; event != last {
+					t.Fatalf("move %d %s: event=%v, last=%v", i+1, m, event, last)
+				}
+			}
+		})
+	}
+}
+
+// TestAutoplayDeterministic: the same game, options and seed give the same
+// play.
+func TestAutoplayDeterministic(t *testing.T) {
+	run := func() string {
+		g, _ := spider.NewGame(6, spider.Options{Suits: 1})
+		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, MaxMoves: 12, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
 		}
+		if len(moves) < 12 {
+			t.Fatalf("only %d moves played", len(moves))
+		}
+		return fmt.Sprint(moves)
+	}
+	if a, b := run(), run(); a != b {
+		t.Fatalf("same seed, different play:\n%s\n%s", a, b)
 	}
 }

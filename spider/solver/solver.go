@@ -134,6 +134,8 @@ var (
 	// search: they only ever finish on small positions, where they prove
 	// a loss, and on a hard deal the heuristic passes are what wins.
 	exhRatio int64 = 7
+	// stageCost is what opening a stage counts against a node limit.
+	stageCost int64 = 64
 	// fillCands is how many positions with spaces a stage fills and deals
 	// from when too few positions may deal (local.candidates).
 	fillCands = 4
@@ -156,7 +158,8 @@ type search struct {
 	start    time.Time
 	deadline time.Time
 	nodes    int64
-	stop     bool // a limit ran out or ctx was cancelled
+	staged   int64 // stage charges against the node limit (stageCost)
+	stop     bool  // a limit ran out or ctx was cancelled
 	peak     int64
 	live     int64 // bytes held by live stage searches
 	seen     hashSet
@@ -245,7 +248,7 @@ func (s *search) run() Result {
 // tick counts a node and checks the limits every so often.
 func (s *search) tick() bool {
 	s.nodes++
-	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
+	if s.lim.Nodes > 0 && s.nodes+s.staged >= s.lim.Nodes {
 		s.stop = true
 		return false
 	}
@@ -294,6 +297,17 @@ const nodeBytes = 20
 // it found a win (in s.win).
 func (s *search) stage(p *spider.Position) bool {
 	if !s.roots.add(hashPos(p)) {
+		return false
+	}
+	// A stage costs work beyond the nodes it generates (its arrays, the
+	// deal candidates): a node limit charges it as stageCost nodes, so
+	// that the limit bounds the time of a search that opens many tiny
+	// stages (a small lost position searched pass after pass took
+	// seconds within 200 000 nodes). The charge counts against the limit
+	// only: the schedule of passes and Result.Nodes stay as they were.
+	s.staged += stageCost
+	if s.lim.Nodes > 0 && s.nodes+s.staged >= s.lim.Nodes {
+		s.stop = true
 		return false
 	}
 	loc := newLocal(s, p)
