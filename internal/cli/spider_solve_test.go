@@ -149,7 +149,7 @@ func TestSpiderSolveUsage(t *testing.T) {
 }
 
 func TestSpiderAutoplayJSON(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "2", "--suits", "1", "--samples", "3", "--nodes", "10000", "--json")
+	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "2", "--suits", "1", "--samples", "4", "--nodes", "30000", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -196,7 +196,7 @@ func TestSpiderBench(t *testing.T) {
 		t.Errorf("record:\n%s", b)
 	}
 
-	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "3", "--nodes", "10000")
+	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000")
 	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, "won 1/1") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}

@@ -39,11 +39,6 @@ func evaluateW(p *spider.Position, w *evalWeights) int32 {
 	return e
 }
 
-// pileEval is pile k's part of evaluate.
-func pileEval(p *spider.Position, k int) int32 {
-	return pileEvalW(p, k, &weights)
-}
-
 // pileEvalW is pile k's part of evaluateW.
 func pileEvalW(p *spider.Position, k int, w *evalWeights) int32 {
 	n, d := p.Len(k), p.Down(k)

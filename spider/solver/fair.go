@@ -18,26 +18,28 @@ import (
 // works on such positions only: it cannot read the real hidden cards
 // because it is never given them.
 
-// ErrNoMove is returned when there is nothing to play: the game is won or
-// stuck.
+// ErrNoMove is returned when there is nothing to play: the game is won,
+// stuck, or (in autoplay) no line leads to a card turned, a deal or a win.
 var ErrNoMove = errors.New("no move to play")
 
-// FairOptions tune the fair player: it samples Samples possible worlds
-// (arrangements of the unseen cards) and searches each for Nodes nodes,
-// then plays the move most of them recommend.
+// FairOptions tune the fair player: for each decision it samples Samples
+// possible worlds (arrangements of the unseen cards) and solves each with
+// the full solver for Nodes nodes (see plan).
 type FairOptions struct {
 	Samples int
 	Nodes   int64
 	// MaxMoves ends an autoplayed game as lost after this many moves
-	// (0: 1500), in case the player circles.
+	// (0: 1500). Every decision turns a card, deals or wins, so a game
+	// has at most about 50 decisions: this is only a safety net.
 	MaxMoves int
 	// Seed varies the sampling; the same seed and game give the same play.
 	Seed uint64
 }
 
-// Default options: HintOptions take about 0.03 s a hint on the 2-core
-// development machine; AutoplayOptions think about 0.06 s a move
-// (docs/solver.md).
+// Default options (measured in docs/solver.md, on the shared 2-core
+// development machine): a hint with HintOptions takes 0.09-0.17 s;
+// AutoplayOptions think about 0.06 s a move at 1 suit and 0.2-0.25 s at
+// 2 and 4 suits.
 var (
 	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000}
 	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000}
