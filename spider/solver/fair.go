@@ -610,38 +610,10 @@ func autoplay(ctx context.Context, g *spider.Game, o FairOptions, pl planner) (b
 	return g.Won(), played, nil
 }
 
-// fairWeights are the fair player's evaluation weights: as the solver's,
-// but a space and a pile cleared of face-down cards weigh more, since a
-// player who cannot see ahead needs room to manoeuvre.
-var fairWeights = struct {
-	faceDown, downPile, breakSuit, breakRank, space, removed int32
-}{12, 4, 10, 4, 14, 60}
+// fairWeights are the fair player's evaluation weights: the solver's
+// defaults, without the portfolio's extra terms. They are its own so that
+// the fair player can be tuned apart from the solver.
+var fairWeights = evalWeights{faceDown: 12, downPile: 4, breakSuit: 10, breakRank: 4, space: 14, removed: 60}
 
 // fairEval scores a position for the fair player (higher is better).
-func fairEval(p *spider.Position) int32 {
-	w := &fairWeights
-	e := int32(p.NumRemoved()) * w.removed
-	for k := range spider.Piles {
-		n, d := p.Len(k), p.Down(k)
-		if n == 0 {
-			e += w.space
-			continue
-		}
-		if d > 0 {
-			e -= int32(d)*w.faceDown + w.downPile
-		}
-		prev := p.Card(k, d)
-		for j := d + 1; j < n; j++ {
-			c := p.Card(k, j)
-			switch {
-			case c+1 == prev:
-			case c.Rank()+1 == prev.Rank():
-				e -= w.breakRank
-			default:
-				e -= w.breakSuit
-			}
-			prev = c
-		}
-	}
-	return e
-}
+func fairEval(p *spider.Position) int32 { return evaluateW(p, &fairWeights) }
