@@ -136,7 +136,7 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	var sf solveFlags
 	sf.register(fs)
 	o := solver.AutoplayOptions
-	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per move")
+	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision")
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world")
 	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
 	pos, err := parseFlags(fs, args)
@@ -230,7 +230,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
 	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
 	o := solver.AutoplayOptions
-	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per move (autoplay)")
+	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision (autoplay)")
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world (autoplay)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {

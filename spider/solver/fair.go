@@ -205,16 +205,22 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 			best = p
 		}
 	}
+	var cl *closureResult
 	if best != nil && deals(best) {
 		// Every world would deal: deal only if no card can be turned.
-		if _, fr, _ := closure(view); slices.ContainsFunc(fr, func(f frontier) bool { return f.mv.Kind != spider.Deal }) {
-			best = nil
+		c := newClosure(view)
+		if slices.ContainsFunc(c.fr, func(f frontier) bool { return f.mv.Kind != spider.Deal }) {
+			best, cl = nil, &c
 		}
 	}
 	if best != nil {
 		return best.line, nil
 	}
-	line, err := stagePlan(ctx, view, open, o, rng)
+	if cl == nil {
+		c := newClosure(view)
+		cl = &c
+	}
+	line, err := stagePlan(ctx, view, cl, open, o, rng)
 	if errors.Is(err, ErrNoMove) && !view.Stuck() {
 		return fallbackLine(ctx, view, open, o, rng)
 	}
@@ -295,10 +301,23 @@ const (
 	dealPenalty = int64(1) << 30
 )
 
-// stagePlan returns the line to the best frontier move of view's closure,
-// judged by rollouts in sampled worlds.
-func stagePlan(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+// closureResult is a closure search's result, kept so that plan searches
+// a view's closure once.
+type closureResult struct {
+	nodes []cnode
+	fr    []frontier
+	win   int32
+}
+
+func newClosure(view *spider.Position) closureResult {
 	nodes, fr, win := closure(view)
+	return closureResult{nodes, fr, win}
+}
+
+// stagePlan returns the line to the best frontier move of view's closure
+// cl, judged by rollouts in sampled worlds.
+func stagePlan(ctx context.Context, view *spider.Position, cl *closureResult, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+	nodes, fr, win := cl.nodes, cl.fr, cl.win
 	if win >= 0 {
 		return linePath(nodes, win, spider.Move{}), nil
 	}

@@ -176,9 +176,6 @@ type search struct {
 	// portfolio, when set, is the heuristic passes' weight sets in turn
 	// (Solve sets weightSets); otherwise every pass uses weights.
 	portfolio []evalWeights
-	// skipRoot, when set, vetoes first moves by the position they lead to
-	// (the fair player's positions already played through).
-	skipRoot func(p *spider.Position, u spider.Undo) bool
 	// la and laLocal are the lookahead's search, kept between candidates.
 	la      *search
 	laLocal *local
@@ -466,10 +463,6 @@ func (l *local) run() bool {
 				return false
 			}
 			u := l.cur.Do(m)
-			if s.skipRoot != nil && i == 0 && len(s.path) == 0 && s.skipRoot(&l.cur, u) {
-				l.cur.Undo(m, u)
-				continue
-			}
 			f, t := int(m.From), int(m.To)
 			hs := sumT - terms[f] + pileTerm(&l.cur, f)
 			es := sumE - evals[f] + pileEvalW(&l.cur, f, w)
@@ -549,7 +542,7 @@ func (l *local) candidates(n int) []int32 {
 			}
 			for _, m := range moves {
 				u := l.cur.Do(m)
-				l.nodes = append(l.nodes, node{parent: l.at, depth: l.nodes[l.at].depth + 1, eval: evaluate(&l.cur), mv: m, u: u})
+				l.nodes = append(l.nodes, node{parent: l.at, depth: l.nodes[l.at].depth + 1, eval: evaluateW(&l.cur, l.s.att.weightsOf()), mv: m, u: u})
 				l.at = int32(len(l.nodes) - 1)
 			}
 			q = l.cur
