@@ -38,7 +38,7 @@ type FairOptions struct {
 
 // Default options (measured in docs/solver.md, on the shared 2-core
 // development machine): a hint with HintOptions takes 0.09-0.17 s;
-// AutoplayOptions think about 0.06 s a move at 1 suit and 0.2-0.25 s at
+// AutoplayOptions think about 0.04 s a move at 1 suit and 0.13-0.17 s at
 // 2 and 4 suits.
 var (
 	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000}
