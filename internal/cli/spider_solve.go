@@ -138,6 +138,7 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	o := solver.AutoplayOptions
 	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision")
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world")
+	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging candidates (0: no judge)")
 	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -146,8 +147,8 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErr("spider autoplay: unexpected argument %q", pos[0])
 	}
-	if o.Samples < 1 || o.Nodes < 1 {
-		return usageErr("spider autoplay: --samples and --nodes must be at least 1")
+	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
+		return usageErr("spider autoplay: --samples and --nodes must be at least 1, --judge-nodes at least 0")
 	}
 	g, err := sf.game()
 	if err != nil {
@@ -232,6 +233,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	o := solver.AutoplayOptions
 	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision (autoplay)")
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world (autoplay)")
+	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging (autoplay; 0: no judge)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -258,6 +260,9 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	}
 	if *jobs < 1 {
 		return usageErr("--jobs must be at least 1")
+	}
+	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
+		return usageErr("spider bench: --samples and --nodes must be at least 1, --judge-nodes at least 0")
 	}
 	var rec io.Writer
 	if *record != "" {

@@ -134,6 +134,8 @@ func TestSpiderSolveUsage(t *testing.T) {
 		{"spider", "bench", "--deals", "9-3"},
 		{"spider", "bench", "--jobs", "0"},
 		{"spider", "autoplay", "--samples", "0"},
+		{"spider", "autoplay", "--judge-nodes", "-1"},
+		{"spider", "bench", "--mode", "autoplay", "--nodes", "0"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
@@ -149,7 +151,7 @@ func TestSpiderSolveUsage(t *testing.T) {
 }
 
 func TestSpiderAutoplayJSON(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "2", "--suits", "1", "--samples", "4", "--nodes", "30000", "--json")
+	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -164,7 +166,7 @@ func TestSpiderAutoplayJSON(t *testing.T) {
 	if !r.Won || len(r.Moves) == 0 {
 		t.Fatalf("won %v after %d moves", r.Won, len(r.Moves))
 	}
-	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "2", "--suits", "1")
+	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "6", "--suits", "1")
 	if !strings.Contains(played, "You won!") {
 		t.Fatal("the autoplayed moves do not replay to a win")
 	}
@@ -196,7 +198,7 @@ func TestSpiderBench(t *testing.T) {
 		t.Errorf("record:\n%s", b)
 	}
 
-	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000")
+	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
 	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, "won 1/1") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}

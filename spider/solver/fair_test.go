@@ -78,26 +78,28 @@ func TestScrambleSeesOnlyVisible(t *testing.T) {
 }
 
 func TestHintIgnoresHiddenCards(t *testing.T) {
-	o := FairOptions{Samples: 3, Nodes: 4000}
-	for _, n := range []uint64{1, 2, 3} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
-			q := permuteHidden(t, p, n)
-			a, err := HintWith(context.Background(), p, false, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := HintWith(context.Background(), &q, false, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a != b {
-				t.Fatalf("hint %s with the real hidden cards, %s with others", a, b)
-			}
-			if err := p.CheckMove(a); err != nil {
-				t.Fatalf("hint %s is illegal: %v", a, err)
-			}
-		})
+	for _, judge := range []int64{0, 2000} {
+		o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: judge}
+		for _, n := range []uint64{1, 2, 3} {
+			t.Run(fmt.Sprintf("deal %d judge %d", n, judge), func(t *testing.T) {
+				p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
+				q := permuteHidden(t, p, n)
+				a, err := HintWith(context.Background(), p, false, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := HintWith(context.Background(), &q, false, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a != b {
+					t.Fatalf("hint %s with the real hidden cards, %s with others", a, b)
+				}
+				if err := p.CheckMove(a); err != nil {
+					t.Fatalf("hint %s is illegal: %v", a, err)
+				}
+			})
+		}
 	}
 }
 
@@ -129,38 +131,42 @@ func TestHintKnownPositions(t *testing.T) {
 // arranged two ways: until the first card is turned up the player sees the
 // same thing, so it must play the same moves.
 func TestAutoplayIgnoresHiddenCards(t *testing.T) {
-	o := FairOptions{Samples: 2, Nodes: 3000, MaxMoves: 25}
-	p, _ := spider.NewDeal(7, spider.Arachnid, spider.Rules{Suits: 4})
-	q := permuteHidden(t, p, 3)
-	play := func(pos *spider.Position) []spider.Move {
-		g, err := spider.NewGameAt(pos, spider.Options{Suits: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, moves, err := Autoplay(context.Background(), g, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return moves
-	}
-	a, b := play(p), play(&q)
-	// The common prefix runs to the first move that turns a card or deals.
-	r := *p
-	same := 0
-	for _, m := range a {
-		same++
-		if m.Kind == spider.Deal {
-			break
-		}
-		if u, _ := r.Play(m); u.Flipped() {
-			break
-		}
-	}
-	if same == 0 || len(b) < same {
-		t.Fatalf("games too short to compare: %d and %d moves", len(a), len(b))
-	}
-	if fmt.Sprint(a[:same]) != fmt.Sprint(b[:same]) {
-		t.Fatalf("the player saw the same and played differently:\n%v\n%v", a[:same], b[:same])
+	for _, judge := range []int64{0, 2000} {
+		t.Run(fmt.Sprintf("judge %d", judge), func(t *testing.T) {
+			o := FairOptions{Samples: 2, Nodes: 3000, JudgeNodes: judge, MaxMoves: 25}
+			p, _ := spider.NewDeal(7, spider.Arachnid, spider.Rules{Suits: 4})
+			q := permuteHidden(t, p, 3)
+			play := func(pos *spider.Position) []spider.Move {
+				g, err := spider.NewGameAt(pos, spider.Options{Suits: 4})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, moves, err := Autoplay(context.Background(), g, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return moves
+			}
+			a, b := play(p), play(&q)
+			// The common prefix runs to the first move that turns a card or deals.
+			r := *p
+			same := 0
+			for _, m := range a {
+				same++
+				if m.Kind == spider.Deal {
+					break
+				}
+				if u, _ := r.Play(m); u.Flipped() {
+					break
+				}
+			}
+			if same == 0 || len(b) < same {
+				t.Fatalf("games too short to compare: %d and %d moves", len(a), len(b))
+			}
+			if fmt.Sprint(a[:same]) != fmt.Sprint(b[:same]) {
+				t.Fatalf("the player saw the same and played differently:\n%v\n%v", a[:same], b[:same])
+			}
+		})
 	}
 }
 
@@ -189,22 +195,30 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 }
 
 func TestAutoplayReplaysAndWins(t *testing.T) {
-	g, _ := spider.NewGame(2, spider.Options{Suits: 1})
-	won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !won {
-		t.Fatalf("lost 1-suit deal 2 after %d moves", len(moves))
-	}
-	h, _ := spider.NewGame(2, spider.Options{Suits: 1})
-	for i, m := range moves {
-		if err := h.Play(m); err != nil {
-			t.Fatalf("move %d %s: %v", i+1, m, err)
-		}
-	}
-	if !h.Won() {
-		t.Fatal("the moves do not replay to a win")
+	tests := []struct {
+		deal  uint64
+		judge int64
+	}{{2, 0}, {6, 5000}}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("deal %d judge %d", tc.deal, tc.judge), func(t *testing.T) {
+			g, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
+			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !won {
+				t.Fatalf("lost 1-suit deal %d after %d moves", tc.deal, len(moves))
+			}
+			h, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
+			for i, m := range moves {
+				if err := h.Play(m); err != nil {
+					t.Fatalf("move %d %s: %v", i+1, m, err)
+				}
+			}
+			if !h.Won() {
+				t.Fatal("the moves do not replay to a win")
+			}
+		})
 	}
 }
 
@@ -309,7 +323,7 @@ func TestUntilEvent(t *testing.T) {
 func TestAutoplayDeterministic(t *testing.T) {
 	run := func() string {
 		g, _ := spider.NewGame(6, spider.Options{Suits: 1})
-		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, MaxMoves: 12, Seed: 1})
+		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, JudgeNodes: 3000, MaxMoves: 12, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,5 +334,50 @@ func TestAutoplayDeterministic(t *testing.T) {
 	}
 	if a, b := run(), run(); a != b {
 		t.Fatalf("same seed, different play:\n%s\n%s", a, b)
+	}
+}
+
+// TestJudgeLine: the judge's line is legal, and only its last move learns
+// something (turns a card or deals) or wins, on openings and on positions
+// later in a game.
+func TestJudgeLine(t *testing.T) {
+	o := FairOptions{Samples: 3, Nodes: 20_000, JudgeNodes: 3000}
+	for _, suits := range []int{1, 2, 4} {
+		for _, n := range []uint64{1, 5} {
+			t.Run(fmt.Sprintf("%d-suit deal %d", suits, n), func(t *testing.T) {
+				g, _ := spider.NewGame(n, spider.Options{Suits: suits})
+				rng := rand.New(rand.NewPCG(n, uint64(suits)))
+				for step := 0; step < 6 && !g.Won(); step++ {
+					view, err := scramble(g.Pos(), false, rng)
+					if err != nil {
+						t.Fatal(err)
+					}
+					line, err := judge(context.Background(), &view, false, o, o.Samples, rng)
+					if errors.Is(err, ErrNoMove) {
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(line) == 0 {
+						t.Fatal("empty line")
+					}
+					for i, m := range line {
+						q := g.Position()
+						u, err := q.Play(m)
+						if err != nil {
+							t.Fatalf("step %d move %d %s: %v", step, i+1, m, err)
+						}
+						if err := g.Play(m); err != nil {
+							t.Fatal(err)
+						}
+						event := u.Flipped() || m.Kind == spider.Deal || g.Won()
+						if last := i == len(line)-1; event != last {
+							t.Fatalf("step %d move %d %s: event=%v, last=%v", step, i+1, m, event, last)
+						}
+					}
+				}
+			})
+		}
 	}
 }
