@@ -170,50 +170,13 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 	if o.JudgeNodes > 0 && samples > 0 {
 		return judge(ctx, view, open, o, samples, rng)
 	}
-	type proposal struct {
-		n    int
-		eval int32 // fair evaluation just before the event
-		key  string
-		line []spider.Move
+	var cs candidates
+	if _, err := cs.propose(ctx, view, open, o, samples, rng); err != nil {
+		return nil, err
 	}
-	props := map[string]*proposal{}
-	for range samples {
-		w, err := scramble(view, open, rng)
-		if err != nil {
-			return nil, err
-		}
-		r := Solve(ctx, &w, Limits{Nodes: o.Nodes})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if r.Status != Solved {
-			continue
-		}
-		line, ev := untilEvent(&w, r.Moves)
-		k := fmt.Sprint(line)
-		if p := props[k]; p != nil {
-			p.n++
-			continue
-		}
-		props[k] = &proposal{n: 1, eval: ev, key: k, line: line}
-	}
-	var best *proposal
-	deals := func(p *proposal) bool { return len(p.line) > 0 && p.line[len(p.line)-1].Kind == spider.Deal }
-	score := func(p *proposal) int64 {
-		sc := int64(p.n)*voteWeight + int64(p.eval)
-		if deals(p) {
-			sc -= dealPenalty // a card turned is preferred to the stock
-		}
-		return sc
-	}
-	for _, p := range props {
-		// Ties go to the smaller key, so that map order cannot matter.
-		if best == nil || score(p) > score(best) || score(p) == score(best) && p.key < best.key {
-			best = p
-		}
-	}
+	best := cs.best()
 	var cl *closureResult
-	if best != nil && deals(best) {
+	if best != nil && best.deals() {
 		// Every world would deal: deal only if no card can be turned.
 		c := newClosure(view)
 		if slices.ContainsFunc(c.fr, func(f frontier) bool { return f.mv.Kind != spider.Deal }) {
@@ -246,55 +209,26 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 // closer to what a player who cannot see the cards needs to know, and the
 // closure's candidates give it lines that no clairvoyant solver proposed.
 func judge(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Move, error) {
-	type candidate struct {
-		votes, wins int
-		eval        int32
-		key         string
-		line        []spider.Move
-	}
-	byKey := map[string]*candidate{}
-	var cands []*candidate // in the order found, so that map order cannot matter
-	add := func(line []spider.Move, eval int32, votes int) {
-		k := fmt.Sprint(line)
-		if c := byKey[k]; c != nil {
-			c.votes += votes
-			return
-		}
-		c := &candidate{votes: votes, eval: eval, key: k, line: line}
-		byKey[k] = c
-		cands = append(cands, c)
-	}
-	worlds := make([]spider.Position, samples)
-	for i := range worlds {
-		w, err := scramble(view, open, rng)
-		if err != nil {
-			return nil, err
-		}
-		worlds[i] = w
-		r := Solve(ctx, &w, Limits{Nodes: o.Nodes})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if r.Status == Solved {
-			line, ev := untilEvent(&w, r.Moves)
-			add(line, ev, 1)
-		}
+	var cs candidates
+	worlds, err := cs.propose(ctx, view, open, o, samples, rng)
+	if err != nil {
+		return nil, err
 	}
 	cl := newClosure(view)
 	if cl.win >= 0 {
 		return linePath(cl.nodes, cl.win, spider.Move{}), nil
 	}
 	for _, f := range pickCandidates(cl.fr) {
-		add(linePath(cl.nodes, f.at, f.mv), cl.nodes[f.at].eval, 0)
+		cs.add(linePath(cl.nodes, f.at, f.mv), cl.nodes[f.at].eval, 0)
 	}
-	if len(cands) == 0 {
+	if len(cs.list) == 0 {
 		if !view.Stuck() {
 			return fallbackLine(ctx, view, open, o, rng)
 		}
 		return nil, ErrNoMove
 	}
-	if len(cands) > 1 {
-		for _, c := range cands {
+	if len(cs.list) > 1 {
+		for _, c := range cs.list {
 			for wi := range worlds {
 				q := worlds[wi]
 				for _, m := range c.line {
@@ -309,20 +243,87 @@ func judge(ctx context.Context, view *spider.Position, open bool, o FairOptions,
 			}
 		}
 	}
-	score := func(c *candidate) int64 {
-		sc := int64(c.wins)*2*voteWeight + int64(c.votes)*voteWeight + int64(c.eval)
-		if len(c.line) > 0 && c.line[len(c.line)-1].Kind == spider.Deal {
-			sc -= dealPenalty
-		}
-		return sc
+	return cs.best().line, nil
+}
+
+// candidate is a line the fair player may play, ending with its first
+// event (or a win).
+type candidate struct {
+	votes int   // sampled worlds whose solution starts with this line
+	wins  int   // sampled worlds the judge still wins after it
+	eval  int32 // fair evaluation of the position just before the event
+	key   string
+	line  []spider.Move
+}
+
+func (c *candidate) deals() bool {
+	return len(c.line) > 0 && c.line[len(c.line)-1].Kind == spider.Deal
+}
+
+// score is what the player maximizes: judged wins, votes and evaluation;
+// a card turned is preferred to the stock.
+func (c *candidate) score() int64 {
+	sc := int64(c.wins)*2*voteWeight + int64(c.votes)*voteWeight + int64(c.eval)
+	if c.deals() {
+		sc -= dealPenalty
 	}
-	best := cands[0]
-	for _, c := range cands[1:] {
-		if sc, bs := score(c), score(best); sc > bs || sc == bs && c.key < best.key {
+	return sc
+}
+
+// candidates is a decision's lines, each once, in the order found.
+type candidates struct {
+	byKey map[string]*candidate
+	list  []*candidate
+}
+
+// add adds votes to line's candidate, making it if it is new.
+func (cs *candidates) add(line []spider.Move, eval int32, votes int) {
+	k := fmt.Sprint(line)
+	if c := cs.byKey[k]; c != nil {
+		c.votes += votes
+		return
+	}
+	if cs.byKey == nil {
+		cs.byKey = map[string]*candidate{}
+	}
+	c := &candidate{votes: votes, eval: eval, key: k, line: line}
+	cs.byKey[k] = c
+	cs.list = append(cs.list, c)
+}
+
+// propose samples worlds from view and solves each for o.Nodes nodes;
+// every world won proposes its line, cut after its first event. It
+// returns the worlds.
+func (cs *candidates) propose(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Position, error) {
+	worlds := make([]spider.Position, samples)
+	for i := range worlds {
+		w, err := scramble(view, open, rng)
+		if err != nil {
+			return nil, err
+		}
+		worlds[i] = w
+		r := Solve(ctx, &w, Limits{Nodes: o.Nodes})
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if r.Status == Solved {
+			line, ev := untilEvent(&w, r.Moves)
+			cs.add(line, ev, 1)
+		}
+	}
+	return worlds, nil
+}
+
+// best is the candidate with the best score (ties to the smaller key, so
+// that the order found cannot matter), or nil.
+func (cs *candidates) best() *candidate {
+	var best *candidate
+	for _, c := range cs.list {
+		if best == nil || c.score() > best.score() || c.score() == best.score() && c.key < best.key {
 			best = c
 		}
 	}
-	return best.line, nil
+	return best
 }
 
 // untilEvent cuts line after its first move that turns a card or deals,
