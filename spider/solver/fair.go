@@ -227,23 +227,54 @@ func judge(ctx context.Context, view *spider.Position, open bool, o FairOptions,
 		}
 		return nil, ErrNoMove
 	}
-	if len(cs.list) > 1 {
-		for _, c := range cs.list {
-			for wi := range worlds {
-				q := worlds[wi]
-				for _, m := range c.line {
-					q.Do(m)
-				}
-				if r := Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}); r.Status == Solved {
-					c.wins++
-				}
+	if len(cs.list) == 1 {
+		return cs.list[0].line, nil
+	}
+	return cs.judge(ctx, worlds, o.JudgeNodes)
+}
+
+// judge plays each candidate's line in every world and solves the result
+// for nodes nodes, and returns the best candidate's line. It skips the
+// rest of a candidate's solves once even winning all of them could not
+// beat the best candidate judged so far; the choice is the same as
+// judging every candidate in full, for a fraction of the solves (a deal,
+// for one, is never judged once a card turn has been).
+func (cs *candidates) judge(ctx context.Context, worlds []spider.Position, nodes int64) ([]spider.Move, error) {
+	order := slices.Clone(cs.list)
+	// The most promising first, so that the bound cuts the most.
+	slices.SortFunc(order, func(a, b *candidate) int {
+		switch {
+		case a.better(b):
+			return -1
+		case b.better(a):
+			return 1
+		}
+		return 0
+	})
+	var best *candidate
+	for _, c := range order {
+		beaten := false
+		for wi := range worlds {
+			if best != nil && c.score()+int64(len(worlds)-wi)*2*voteWeight < best.score() {
+				beaten = true
+				break
 			}
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			q := worlds[wi]
+			for _, m := range c.line {
+				q.Do(m)
+			}
+			if r := Solve(ctx, &q, Limits{Nodes: nodes}); r.Status == Solved {
+				c.wins++
 			}
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !beaten && (best == nil || c.better(best)) {
+			best = c
+		}
 	}
-	return cs.best().line, nil
+	return best.line, nil
 }
 
 // candidate is a line the fair player may play, ending with its first
@@ -314,12 +345,18 @@ func (cs *candidates) propose(ctx context.Context, view *spider.Position, open b
 	return worlds, nil
 }
 
-// best is the candidate with the best score (ties to the smaller key, so
-// that the order found cannot matter), or nil.
+// better reports whether c beats d: a higher score, or the same score
+// and the smaller key, so that the order found cannot matter.
+func (c *candidate) better(d *candidate) bool {
+	sc, sd := c.score(), d.score()
+	return sc > sd || sc == sd && c.key < d.key
+}
+
+// best is the best candidate, or nil.
 func (cs *candidates) best() *candidate {
 	var best *candidate
 	for _, c := range cs.list {
-		if best == nil || c.score() > best.score() || c.score() == best.score() && c.key < best.key {
+		if best == nil || c.better(best) {
 			best = c
 		}
 	}
