@@ -230,16 +230,26 @@ func judge(ctx context.Context, view *spider.Position, open bool, o FairOptions,
 	if len(cs.list) == 1 {
 		return cs.list[0].line, nil
 	}
-	return cs.judge(ctx, worlds, o.JudgeNodes)
+	best := cs.judge(len(worlds), func(c *candidate, wi int) bool {
+		q := worlds[wi]
+		for _, m := range c.line {
+			q.Do(m)
+		}
+		return Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}).Status == Solved
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return best.line, nil
 }
 
-// judge plays each candidate's line in every world and solves the result
-// for nodes nodes, and returns the best candidate's line. It skips the
-// rest of a candidate's solves once even winning all of them could not
-// beat the best candidate judged so far; the choice is the same as
-// judging every candidate in full, for a fraction of the solves (a deal,
-// for one, is never judged once a card turn has been).
-func (cs *candidates) judge(ctx context.Context, worlds []spider.Position, nodes int64) ([]spider.Move, error) {
+// judge counts, for each candidate, the worlds (of n) it still wins after
+// its line (won), and returns the best candidate. It skips the rest of a
+// candidate's worlds once even winning all of them could not beat the best
+// candidate judged so far: the choice is the same as judging every
+// candidate in full, for a fraction of the solves (a deal, for one, is
+// never judged once a card turn has been).
+func (cs *candidates) judge(n int, won func(c *candidate, world int) bool) *candidate {
 	order := slices.Clone(cs.list)
 	// The most promising first, so that the bound cuts the most.
 	slices.SortFunc(order, func(a, b *candidate) int {
@@ -254,27 +264,20 @@ func (cs *candidates) judge(ctx context.Context, worlds []spider.Position, nodes
 	var best *candidate
 	for _, c := range order {
 		beaten := false
-		for wi := range worlds {
-			if best != nil && c.score()+int64(len(worlds)-wi)*2*voteWeight < best.score() {
+		for wi := range n {
+			if best != nil && c.score()+int64(n-wi)*2*voteWeight < best.score() {
 				beaten = true
 				break
 			}
-			q := worlds[wi]
-			for _, m := range c.line {
-				q.Do(m)
-			}
-			if r := Solve(ctx, &q, Limits{Nodes: nodes}); r.Status == Solved {
+			if won(c, wi) {
 				c.wins++
 			}
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
 		}
 		if !beaten && (best == nil || c.better(best)) {
 			best = c
 		}
 	}
-	return best.line, nil
+	return best
 }
 
 // candidate is a line the fair player may play, ending with its first

@@ -381,3 +381,52 @@ func TestJudgeLine(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeBoundSameChoice: the judge's bound skips worlds but never
+// changes the choice from judging every candidate in every world. Random
+// candidates (votes, evaluations, deals) and random wins stand in for the
+// solver, so that many cases where the wins decide are checked.
+func TestJudgeBoundSameChoice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var calls, full int
+	for trial := range 2000 {
+		n := 1 + rng.IntN(8)
+		k := 2 + rng.IntN(11)
+		var cut, all candidates
+		wins := map[string][]bool{}
+		for i := range k {
+			line := []spider.Move{spider.Cards(i%10, (i+1)%10, 1+i)} // a unique key
+			if rng.IntN(4) == 0 {
+				line = append(line, spider.DealMove)
+			}
+			eval, votes := int32(rng.IntN(600)-300), rng.IntN(n+1)
+			cut.add(line, eval, votes)
+			all.add(line, eval, votes)
+			p := rng.Float64()
+			w := make([]bool, n)
+			for j := range w {
+				w[j] = rng.Float64() < p
+			}
+			wins[fmt.Sprint(line)] = w
+		}
+		for _, c := range all.list {
+			for _, w := range wins[c.key] {
+				if w {
+					c.wins++
+				}
+				full++
+			}
+		}
+		got := cut.judge(n, func(c *candidate, wi int) bool {
+			calls++
+			return wins[c.key][wi]
+		})
+		if want := all.best(); got.key != want.key {
+			t.Fatalf("trial %d: judged %s (score %d), want %s (score %d)", trial, got.key, got.score(), want.key, want.score())
+		}
+	}
+	if calls >= full {
+		t.Fatalf("the bound skipped nothing: %d of %d solves", calls, full)
+	}
+	t.Logf("%d of %d solves", calls, full)
+}
