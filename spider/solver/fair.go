@@ -28,7 +28,7 @@ var ErrNoMove = errors.New("no move to play")
 type FairOptions struct {
 	Samples int
 	Nodes   int64
-	// JudgeNodes, when positive, turns on the judge (see judge): every
+	// JudgeNodes, when positive, turns on the judge (see judgePlan): every
 	// candidate line is played in every sampled world and solved for this
 	// many nodes. It costs about three times the thought and wins more
 	// games; hints leave it off to stay fast.
@@ -168,7 +168,7 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 		samples = 0
 	}
 	if o.JudgeNodes > 0 && samples > 0 {
-		return judge(ctx, view, open, o, samples, rng)
+		return judgePlan(ctx, view, open, o, samples, rng)
 	}
 	var cs candidates
 	if _, err := cs.propose(ctx, view, open, o, samples, rng); err != nil {
@@ -197,7 +197,7 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 	return line, err
 }
 
-// judge is plan with the judge on. Its candidates are the sampled worlds'
+// judgePlan is plan with the judge on. Its candidates are the sampled worlds'
 // proposals (each with its votes) and the closure's candidate frontier
 // moves (pickCandidates, no votes, scored with the evaluation of the
 // closure position they leave from). When there are two or more, each
@@ -208,7 +208,7 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 // judge asks instead how many of the worlds each line still wins, which is
 // closer to what a player who cannot see the cards needs to know, and the
 // closure's candidates give it lines that no clairvoyant solver proposed.
-func judge(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Move, error) {
+func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Move, error) {
 	var cs candidates
 	worlds, err := cs.propose(ctx, view, open, o, samples, rng)
 	if err != nil {

@@ -352,7 +352,7 @@ func TestJudgeLine(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					line, err := judge(context.Background(), &view, false, o, o.Samples, rng)
+					line, err := judgePlan(context.Background(), &view, false, o, o.Samples, rng)
 					if errors.Is(err, ErrNoMove) {
 						return
 					}
