@@ -131,14 +131,29 @@ func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
 
+// fairFlags registers the fair player's options on fs, defaulting to
+// solver.AutoplayOptions; note ends each flag's help.
+func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
+	o := solver.AutoplayOptions
+	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision"+note)
+	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world"+note)
+	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging candidates (0: no judge)"+note)
+	return &o
+}
+
+// checkFair rejects fair-player options that cannot play.
+func checkFair(o *solver.FairOptions, cmd string) error {
+	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
+		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes at least 0", cmd)
+	}
+	return nil
+}
+
 func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, "spider autoplay")
 	var sf solveFlags
 	sf.register(fs)
-	o := solver.AutoplayOptions
-	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision")
-	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world")
-	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging candidates (0: no judge)")
+	o := fairFlags(fs, "")
 	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -147,15 +162,15 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErr("spider autoplay: unexpected argument %q", pos[0])
 	}
-	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
-		return usageErr("spider autoplay: --samples and --nodes must be at least 1, --judge-nodes at least 0")
+	if err := checkFair(o, "spider autoplay"); err != nil {
+		return err
 	}
 	g, err := sf.game()
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	won, played, err := solver.Autoplay(ctx, g, o)
+	won, played, err := solver.Autoplay(ctx, g, *o)
 	if err != nil {
 		return err
 	}
@@ -230,10 +245,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
 	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
-	o := solver.AutoplayOptions
-	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision (autoplay)")
-	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world (autoplay)")
-	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging (autoplay; 0: no judge)")
+	o := fairFlags(fs, " (autoplay)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -261,8 +273,8 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	if *jobs < 1 {
 		return usageErr("--jobs must be at least 1")
 	}
-	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
-		return usageErr("spider bench: --samples and --nodes must be at least 1, --judge-nodes at least 0")
+	if err := checkFair(o, "spider bench"); err != nil {
+		return err
 	}
 	var rec io.Writer
 	if *record != "" {
@@ -298,7 +310,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			return res
 		}
 		start := time.Now()
-		won, moves, err := solver.Autoplay(ctx, g, o)
+		won, moves, err := solver.Autoplay(ctx, g, *o)
 		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err}
 		if won {
 			res.status = "won"

@@ -244,43 +244,6 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	return best.line, nil
 }
 
-// judge counts, for each candidate, the worlds (of n) it still wins after
-// its line (won), and returns the best candidate. It skips the rest of a
-// candidate's worlds once even winning all of them could not beat the best
-// candidate judged so far: the choice is the same as judging every
-// candidate in full, for a fraction of the solves (a deal, for one, is
-// never judged once a card turn has been).
-func (cs *candidates) judge(n int, won func(c *candidate, world int) bool) *candidate {
-	order := slices.Clone(cs.list)
-	// The most promising first, so that the bound cuts the most.
-	slices.SortFunc(order, func(a, b *candidate) int {
-		switch {
-		case a.better(b):
-			return -1
-		case b.better(a):
-			return 1
-		}
-		return 0
-	})
-	var best *candidate
-	for _, c := range order {
-		beaten := false
-		for wi := range n {
-			if best != nil && c.score()+int64(n-wi)*2*voteWeight < best.score() {
-				beaten = true
-				break
-			}
-			if won(c, wi) {
-				c.wins++
-			}
-		}
-		if !beaten && (best == nil || c.better(best)) {
-			best = c
-		}
-	}
-	return best
-}
-
 // candidate is a line the fair player may play, ending with its first
 // event (or a win).
 type candidate struct {
@@ -361,6 +324,43 @@ func (cs *candidates) best() *candidate {
 	var best *candidate
 	for _, c := range cs.list {
 		if best == nil || c.better(best) {
+			best = c
+		}
+	}
+	return best
+}
+
+// judge counts, for each candidate, the worlds (of n) it still wins after
+// its line (won), and returns the best candidate. It skips the rest of a
+// candidate's worlds once even winning all of them could not beat the best
+// candidate judged so far: the choice is the same as judging every
+// candidate in full, for a fraction of the solves (a deal, for one, is
+// never judged once a card turn has been).
+func (cs *candidates) judge(n int, won func(c *candidate, world int) bool) *candidate {
+	order := slices.Clone(cs.list)
+	// The most promising first, so that the bound cuts the most.
+	slices.SortFunc(order, func(a, b *candidate) int {
+		switch {
+		case a.better(b):
+			return -1
+		case b.better(a):
+			return 1
+		}
+		return 0
+	})
+	var best *candidate
+	for _, c := range order {
+		beaten := false
+		for wi := range n {
+			if best != nil && c.score()+int64(n-wi)*2*voteWeight < best.score() {
+				beaten = true
+				break
+			}
+			if won(c, wi) {
+				c.wins++
+			}
+		}
+		if !beaten && (best == nil || c.better(best)) {
 			best = c
 		}
 	}
