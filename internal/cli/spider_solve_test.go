@@ -135,6 +135,7 @@ func TestSpiderSolveUsage(t *testing.T) {
 		{"spider", "bench", "--jobs", "0"},
 		{"spider", "autoplay", "--samples", "0"},
 		{"spider", "autoplay", "--judge-nodes", "-1"},
+		{"spider", "autoplay", "--rollouts=maybe"},
 		{"spider", "bench", "--mode", "autoplay", "--nodes", "0"},
 	}
 	for _, args := range tests {

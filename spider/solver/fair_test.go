@@ -77,11 +77,18 @@ func TestScrambleSeesOnlyVisible(t *testing.T) {
 	}
 }
 
+// fairConfigs are the fair player's three ways of deciding: without the
+// judge, with it, and with it and rollouts.
+var fairConfigs = []struct {
+	judge    int64
+	rollouts bool
+}{{0, false}, {2000, false}, {2000, true}}
+
 func TestHintIgnoresHiddenCards(t *testing.T) {
-	for _, judge := range []int64{0, 2000} {
-		o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: judge}
+	for _, fc := range fairConfigs {
+		o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: fc.judge, Rollouts: fc.rollouts}
 		for _, n := range []uint64{1, 2, 3} {
-			t.Run(fmt.Sprintf("deal %d judge %d", n, judge), func(t *testing.T) {
+			t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", n, fc.judge, fc.rollouts), func(t *testing.T) {
 				p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
 				q := permuteHidden(t, p, n)
 				a, err := HintWith(context.Background(), p, false, o)
@@ -131,9 +138,9 @@ func TestHintKnownPositions(t *testing.T) {
 // arranged two ways: until the first card is turned up the player sees the
 // same thing, so it must play the same moves.
 func TestAutoplayIgnoresHiddenCards(t *testing.T) {
-	for _, judge := range []int64{0, 2000} {
-		t.Run(fmt.Sprintf("judge %d", judge), func(t *testing.T) {
-			o := FairOptions{Samples: 2, Nodes: 3000, JudgeNodes: judge, MaxMoves: 25}
+	for _, fc := range fairConfigs {
+		t.Run(fmt.Sprintf("judge %d rollouts %v", fc.judge, fc.rollouts), func(t *testing.T) {
+			o := FairOptions{Samples: 2, Nodes: 3000, JudgeNodes: fc.judge, Rollouts: fc.rollouts, MaxMoves: 25}
 			p, _ := spider.NewDeal(7, spider.Arachnid, spider.Rules{Suits: 4})
 			q := permuteHidden(t, p, 3)
 			play := func(pos *spider.Position) []spider.Move {
@@ -196,13 +203,14 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 
 func TestAutoplayReplaysAndWins(t *testing.T) {
 	tests := []struct {
-		deal  uint64
-		judge int64
-	}{{2, 0}, {6, 5000}}
+		deal     uint64
+		judge    int64
+		rollouts bool
+	}{{2, 0, false}, {6, 5000, false}, {6, 5000, true}}
 	for _, tc := range tests {
-		t.Run(fmt.Sprintf("deal %d judge %d", tc.deal, tc.judge), func(t *testing.T) {
+		t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", tc.deal, tc.judge, tc.rollouts), func(t *testing.T) {
 			g, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
-			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge})
+			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge, Rollouts: tc.rollouts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,7 +331,7 @@ func TestUntilEvent(t *testing.T) {
 func TestAutoplayDeterministic(t *testing.T) {
 	run := func() string {
 		g, _ := spider.NewGame(6, spider.Options{Suits: 1})
-		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, JudgeNodes: 3000, MaxMoves: 12, Seed: 1})
+		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, JudgeNodes: 3000, Rollouts: true, MaxMoves: 12, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,4 +437,33 @@ func TestJudgeBoundSameChoice(t *testing.T) {
 		t.Fatalf("the bound skipped nothing: %d of %d solves", calls, full)
 	}
 	t.Logf("%d of %d solves", calls, full)
+}
+
+func TestFairRollout(t *testing.T) {
+	// deadEnd's only move turns the 6D under 10C; then nothing moves.
+	dead := layout(t, deadEnd, 4)
+	after := *dead
+	if err := after.CheckMove(spider.Cards(5, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	after.Do(spider.Cards(5, 0, 1))
+	tests := []struct {
+		name  string
+		p     *spider.Position
+		suits int
+		want  int64
+	}{
+		{"a win in one move", layout(t, oneMove, 1), 1, rolloutWin},
+		// The win turns seventeen cards one at a time through a space.
+		{"a win through many cards turned", layout(t, needSplit, 1), 1, rolloutWin},
+		{"one card to turn, then stuck", dead, 4, int64(max(fairEval(dead), fairEval(&after)))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c closer
+			if got := fairRollout(&c, tt.p); got != tt.want {
+				t.Fatalf("fairRollout = %d, want %d", got, tt.want)
+			}
+		})
+	}
 }
