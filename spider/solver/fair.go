@@ -251,6 +251,9 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 				sum += fairRollout(&rc, &q)
 			}
 			c.eval = int32(sum / int64(len(worlds)))
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	best := cs.judge(len(worlds), func(c *candidate, wi int) bool {
