@@ -244,10 +244,7 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 		for _, c := range cs.list {
 			var sum int64
 			for wi := range worlds {
-				q := worlds[wi]
-				for _, m := range c.line {
-					q.Do(m)
-				}
+				q := after(worlds[wi], c.line)
 				sum += fairRollout(&rc, &q)
 			}
 			c.eval = int32(sum / int64(len(worlds)))
@@ -257,16 +254,22 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 		}
 	}
 	best := cs.judge(len(worlds), func(c *candidate, wi int) bool {
-		q := worlds[wi]
-		for _, m := range c.line {
-			q.Do(m)
-		}
+		q := after(worlds[wi], c.line)
 		return Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}).Status == Solved
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return best.line, nil
+}
+
+// after is the world w once line is played in it (a copy: w is unchanged).
+// The line is legal there: it was found on a view that looks the same.
+func after(w spider.Position, line []spider.Move) spider.Position {
+	for _, m := range line {
+		w.Do(m)
+	}
+	return w
 }
 
 // candidate is a line the fair player may play, ending with its first
@@ -505,10 +508,7 @@ func stagePlan(ctx context.Context, view *spider.Position, cl *closureResult, op
 			line := linePath(nodes, c.at, c.mv)
 			var sum int64
 			for wi := range worlds {
-				q := worlds[wi]
-				for _, m := range line {
-					q.Do(m)
-				}
+				q := after(worlds[wi], line)
 				sum += rollout(&rc, &q)
 			}
 			c.value = sum / int64(len(worlds))

@@ -442,21 +442,20 @@ func TestJudgeBoundSameChoice(t *testing.T) {
 func TestFairRollout(t *testing.T) {
 	// deadEnd's only move turns the 6D under 10C; then nothing moves.
 	dead := layout(t, deadEnd, 4)
-	after := *dead
-	if err := after.CheckMove(spider.Cards(5, 0, 1)); err != nil {
+	turned := *dead
+	if err := turned.CheckMove(spider.Cards(5, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	after.Do(spider.Cards(5, 0, 1))
+	turned.Do(spider.Cards(5, 0, 1))
 	tests := []struct {
-		name  string
-		p     *spider.Position
-		suits int
-		want  int64
+		name string
+		p    *spider.Position
+		want int64
 	}{
-		{"a win in one move", layout(t, oneMove, 1), 1, rolloutWin},
+		{"a win in one move", layout(t, oneMove, 1), rolloutWin},
 		// The win turns seventeen cards one at a time through a space.
-		{"a win through many cards turned", layout(t, needSplit, 1), 1, rolloutWin},
-		{"one card to turn, then stuck", dead, 4, int64(max(fairEval(dead), fairEval(&after)))},
+		{"a win through many cards turned", layout(t, needSplit, 1), rolloutWin},
+		{"one card to turn, then stuck", dead, int64(max(fairEval(dead), fairEval(&turned)))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
