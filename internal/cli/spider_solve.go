@@ -138,7 +138,7 @@ func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
 	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision"+note)
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world"+note)
 	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging candidates (0: no judge)"+note)
-	fs.BoolVar(&o.Rollouts, "rollouts", o.Rollouts, "with the judge, score candidates by fair rollouts in the sampled worlds (false: by the position they leave from)"+note)
+	fs.BoolVar(&o.Rollouts, "rollouts", o.Rollouts, "score candidates by fair rollouts in the sampled worlds (false: by the position they leave from; with --judge-nodes 0, rollouts alone, as hints do)"+note)
 	return &o
 }
 

@@ -31,13 +31,14 @@ type FairOptions struct {
 	// JudgeNodes, when positive, turns on the judge (see judgePlan): every
 	// candidate line is played in every sampled world and solved for this
 	// many nodes. It costs 1.3 to 2 times the thought and wins more
-	// games at 1 and 2 suits; hints leave it off to stay fast (and so
-	// have no rollouts either).
+	// games at 1 and 2 suits; hints leave it off to stay fast.
 	JudgeNodes int64
-	// Rollouts, with the judge on, scores each candidate by where fair
+	// Rollouts scores each candidate (the sampled worlds' proposals and
+	// the closure's card turns and deals, judgePlan) by where fair
 	// rollouts from its line get in the sampled worlds (fairRollout)
-	// instead of by the position it leaves from. It about doubles the
-	// thought and wins more games at 2 suits.
+	// instead of by the position it leaves from. With the judge it about
+	// doubles the thought and wins more games at 2 suits; without it
+	// (hints) it replaces the judge's solves by the rollouts alone.
 	Rollouts bool
 	// MaxMoves ends an autoplayed game as lost after this many moves
 	// (0: 1500). Every decision turns a card, deals or wins, so a game
@@ -52,7 +53,7 @@ type FairOptions struct {
 // AutoplayOptions think about 0.18 s a move at 1 suit, 0.36 s at 2 suits
 // and 0.49 s at 4 suits (two games at once on the 2 cores).
 var (
-	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000}
+	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000, Rollouts: true}
 	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true}
 )
 
@@ -174,7 +175,7 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 		}
 		samples = 0
 	}
-	if o.JudgeNodes > 0 && samples > 0 {
+	if (o.JudgeNodes > 0 || o.Rollouts) && samples > 0 {
 		return judgePlan(ctx, view, open, o, samples, rng)
 	}
 	var cs candidates
@@ -204,19 +205,21 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 	return line, err
 }
 
-// judgePlan is plan with the judge on. Its candidates are the sampled worlds'
-// proposals (each with its votes) and the closure's candidate frontier
-// moves (pickCandidates, no votes, scored with the evaluation of the
-// closure position they leave from). When there are two or more, each
-// candidate's line is played in every sampled world and the result solved
-// for JudgeNodes nodes; a candidate scores 2×voteWeight for each world it
-// wins there, voteWeight a vote and its evaluation, less dealPenalty for a
-// deal. A proposal is a line that wins in the world that found it; the
-// judge asks instead how many of the worlds each line still wins, which is
-// closer to what a player who cannot see the cards needs to know, and the
-// closure's candidates give it lines that no clairvoyant solver proposed.
-// With o.Rollouts a candidate's evaluation is the mean of fair rollouts
-// from its line in the sampled worlds instead.
+// judgePlan is plan with the judge or rollouts on. Its candidates are
+// the sampled worlds' proposals (each with its votes) and the closure's
+// candidate frontier moves (pickCandidates, no votes, scored with the
+// evaluation of the closure position they leave from). When there are two
+// or more and the judge is on, each candidate's line is played in every
+// sampled world and the result solved for JudgeNodes nodes; a candidate
+// scores 2×voteWeight for each world it wins there, voteWeight a vote and
+// its evaluation, less dealPenalty for a deal. A proposal is a line that
+// wins in the world that found it; the judge asks instead how many of the
+// worlds each line still wins, which is closer to what a player who cannot
+// see the cards needs to know, and the closure's candidates give it lines
+// that no clairvoyant solver proposed. With o.Rollouts a candidate's
+// evaluation is the mean of fair rollouts from its line in the sampled
+// worlds instead; with rollouts and no judge (hints) the choice is by
+// votes and that mean alone.
 func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Move, error) {
 	var cs candidates
 	worlds, err := cs.propose(ctx, view, open, o, samples, rng)
@@ -253,10 +256,13 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 			}
 		}
 	}
-	best := cs.judge(len(worlds), func(c *candidate, wi int) bool {
-		q := after(worlds[wi], c.line)
-		return Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}).Status == Solved
-	})
+	best := cs.best()
+	if o.JudgeNodes > 0 {
+		best = cs.judge(len(worlds), func(c *candidate, wi int) bool {
+			q := after(worlds[wi], c.line)
+			return Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}).Status == Solved
+		})
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -77,12 +77,13 @@ func TestScrambleSeesOnlyVisible(t *testing.T) {
 	}
 }
 
-// fairConfigs are the fair player's three ways of deciding: without the
-// judge, with it, and with it and rollouts.
+// fairConfigs are the fair player's four ways of deciding: without the
+// judge or rollouts, with rollouts alone (hints), with the judge, and with
+// both (autoplay).
 var fairConfigs = []struct {
 	judge    int64
 	rollouts bool
-}{{0, false}, {2000, false}, {2000, true}}
+}{{0, false}, {0, true}, {2000, false}, {2000, true}}
 
 func TestHintIgnoresHiddenCards(t *testing.T) {
 	for _, fc := range fairConfigs {
@@ -206,7 +207,7 @@ func TestAutoplayReplaysAndWins(t *testing.T) {
 		deal     uint64
 		judge    int64
 		rollouts bool
-	}{{2, 0, false}, {6, 5000, false}, {6, 5000, true}}
+	}{{2, 0, false}, {2, 0, true}, {6, 5000, false}, {6, 5000, true}}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", tc.deal, tc.judge, tc.rollouts), func(t *testing.T) {
 			g, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
@@ -240,6 +241,9 @@ func TestAutoplayCancel(t *testing.T) {
 }
 
 // BenchmarkHint times one hint (HintOptions) on the opening of deal 1.
+// BenchmarkHint times hints with HintOptions on deal 1: the opening,
+// and (mid) positions every 20 moves of a game played there, which is
+// where most hints are asked for; s/hint is their mean.
 func BenchmarkHint(b *testing.B) {
 	for _, suits := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("%dsuit", suits), func(b *testing.B) {
@@ -250,7 +254,43 @@ func BenchmarkHint(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("%dsuit/mid", suits), func(b *testing.B) {
+			ps := hintPositions(b, suits)
+			for b.Loop() {
+				for _, p := range ps {
+					if _, err := HintWith(context.Background(), p, false, HintOptions); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N*len(ps)), "s/hint")
+		})
 	}
+}
+
+// hintPositions are the positions every 20 moves (from the 20th) of a
+// game a small fair player plays on deal 1, while it is not over. The
+// player is fixed here so that changing HintOptions does not change the
+// positions timed.
+func hintPositions(tb testing.TB, suits int) []*spider.Position {
+	tb.Helper()
+	g, _ := spider.NewGame(1, spider.Options{Suits: suits})
+	_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 6, Nodes: 30_000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, _ := spider.NewGame(1, spider.Options{Suits: suits})
+	var ps []*spider.Position
+	for i, m := range moves {
+		if err := h.Play(m); err != nil {
+			tb.Fatal(err)
+		}
+		if (i+1)%20 == 0 && i+1 < len(moves) {
+			p := h.Position()
+			ps = append(ps, &p)
+		}
+	}
+	return ps
 }
 
 // TestAutoplayKnownPositions plays constructed positions with cards face
