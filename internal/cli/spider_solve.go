@@ -139,13 +139,15 @@ func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world"+note)
 	fs.Int64Var(&o.JudgeNodes, "judge-nodes", o.JudgeNodes, "search nodes per candidate line and world when judging candidates (0: no judge)"+note)
 	fs.BoolVar(&o.Rollouts, "rollouts", o.Rollouts, "score candidates by fair rollouts in the sampled worlds (false: by the position they leave from; with --judge-nodes 0, rollouts alone, as hints do)"+note)
+	fs.IntVar(&o.EndgameWorlds, "endgame-worlds", o.EndgameWorlds, "once the stock is empty, worlds the judge samples (0: --samples; both endgame flags 0: no endgame judge)"+note)
+	fs.Int64Var(&o.EndgameNodes, "endgame-nodes", o.EndgameNodes, "once the stock is empty, search nodes per candidate line and world when judging (0: --judge-nodes)"+note)
 	return &o
 }
 
 // checkFair rejects fair-player options that cannot play.
 func checkFair(o *solver.FairOptions, cmd string) error {
-	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 {
-		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes at least 0", cmd)
+	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 || o.EndgameWorlds < 0 || o.EndgameNodes < 0 {
+		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds and --endgame-nodes at least 0", cmd)
 	}
 	return nil
 }

@@ -136,6 +136,8 @@ func TestSpiderSolveUsage(t *testing.T) {
 		{"spider", "autoplay", "--samples", "0"},
 		{"spider", "autoplay", "--judge-nodes", "-1"},
 		{"spider", "autoplay", "--rollouts=maybe"},
+		{"spider", "autoplay", "--endgame-worlds", "-2"},
+		{"spider", "bench", "--mode", "autoplay", "--endgame-nodes", "-5"},
 		{"spider", "bench", "--mode", "autoplay", "--nodes", "0"},
 	}
 	for _, args := range tests {

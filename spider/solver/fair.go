@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,15 @@ type FairOptions struct {
 	// doubles the thought and wins more games at 2 suits; without it
 	// (hints) it replaces the judge's solves by the rollouts alone.
 	Rollouts bool
+	// EndgameWorlds and EndgameNodes, once the stock is empty, give the
+	// judge this many sampled worlds (0: Samples) and nodes a world (0:
+	// JudgeNodes), and its judged wins then outweigh the rest of the score
+	// (endgameWinWeight): with no row left to deal, which lines still win
+	// in most arrangements of the face-down cards is nearly the whole
+	// question, and a few decisions a game can afford a closer look. Both
+	// 0: no endgame judge.
+	EndgameWorlds int
+	EndgameNodes  int64
 	// MaxMoves ends an autoplayed game as lost after this many moves
 	// (0: 1500). Every decision turns a card, deals or wins, so a game
 	// has at most about 50 decisions: this is only a safety net.
@@ -49,12 +59,12 @@ type FairOptions struct {
 }
 
 // Default options (measured in docs/solver.md, on the shared 2-core
-// development machine): a hint with HintOptions takes 0.09-0.17 s;
-// AutoplayOptions think about 0.18 s a move at 1 suit, 0.36 s at 2 suits
-// and 0.49 s at 4 suits (two games at once on the 2 cores).
+// development machine): a hint with HintOptions takes 0.06-0.13 s;
+// AutoplayOptions think about 0.1-0.2 s a move at 1 suit, 0.2-0.36 s at
+// 2 suits and 0.49 s at 4 suits (two games at once on the 2 cores).
 var (
 	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000, Rollouts: true}
-	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true}
+	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true, EndgameWorlds: 24, EndgameNodes: 100_000}
 )
 
 // visibleHash hashes what the player sees: face-up cards, face-down and
@@ -154,8 +164,15 @@ func scramble(p *spider.Position, open bool, rng *rand.Rand) (spider.Position, e
 // worlds; a deal is chosen only when no card can be turned.
 
 // voteWeight is what each world proposing a line adds to its score, in
-// evaluation points (a break in a run costs 10).
-const voteWeight = 25
+// evaluation points (a break in a run costs 10); a world the judge still
+// wins after a line adds twice that, or endgameWinWeight once the stock is
+// empty (FairOptions.EndgameWorlds), where rollout values differ by
+// hundreds of points between lines that win nearly everywhere and lines
+// that win in half the worlds.
+const (
+	voteWeight       = 25
+	endgameWinWeight = 200
+)
 
 // plan returns the line the player plays from view. view must already be
 // scrambled: plan reads none of the real hidden cards.
@@ -219,9 +236,11 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 // that no clairvoyant solver proposed. With o.Rollouts a candidate's
 // evaluation is the mean of fair rollouts from its line in the sampled
 // worlds instead; with rollouts and no judge (hints) the choice is by
-// votes and that mean alone.
+// votes and that mean alone. Once the stock is empty the judge looks
+// harder (judgeBudget).
 func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Move, error) {
-	var cs candidates
+	nWorlds, nodes, winWeight := o.judgeBudget(view.StockLen(), samples)
+	cs := candidates{winWeight: winWeight}
 	worlds, err := cs.propose(ctx, view, open, o, samples, rng)
 	if err != nil {
 		return nil, err
@@ -258,15 +277,35 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	}
 	best := cs.best()
 	if o.JudgeNodes > 0 {
+		// More worlds in the endgame; the rollouts above scored only the
+		// first samples, which keeps them as cheap as before.
+		for len(worlds) < nWorlds {
+			w, err := scramble(view, open, rng)
+			if err != nil {
+				return nil, err
+			}
+			worlds = append(worlds, w)
+		}
 		best = cs.judge(len(worlds), func(c *candidate, wi int) bool {
 			q := after(worlds[wi], c.line)
-			return Solve(ctx, &q, Limits{Nodes: o.JudgeNodes}).Status == Solved
+			return Solve(ctx, &q, Limits{Nodes: nodes}).Status == Solved
 		})
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return best.line, nil
+}
+
+// judgeBudget is the judge's budget for a decision with stock cards in
+// the stock: how many sampled worlds, how many nodes a world, and what a
+// judged win adds to a score. Once the stock is empty it is the endgame's,
+// if the endgame options are set.
+func (o FairOptions) judgeBudget(stock, samples int) (worlds int, nodes, winWeight int64) {
+	if o.JudgeNodes > 0 && stock == 0 && (o.EndgameWorlds > 0 || o.EndgameNodes > 0) {
+		return max(samples, o.EndgameWorlds), cmp.Or(o.EndgameNodes, o.JudgeNodes), endgameWinWeight
+	}
+	return samples, o.JudgeNodes, 2 * voteWeight
 }
 
 // after is the world w once line is played in it (a copy: w is unchanged).
@@ -286,6 +325,8 @@ type candidate struct {
 	eval  int32 // fair evaluation of the position just before the event
 	key   string
 	line  []spider.Move
+	// winWeight is what each judged win adds to the score.
+	winWeight int64
 }
 
 func (c *candidate) deals() bool {
@@ -295,7 +336,7 @@ func (c *candidate) deals() bool {
 // score is what the player maximizes: judged wins, votes and evaluation;
 // a card turned is preferred to the stock.
 func (c *candidate) score() int64 {
-	sc := int64(c.wins)*2*voteWeight + int64(c.votes)*voteWeight + int64(c.eval)
+	sc := int64(c.wins)*c.winWeight + int64(c.votes)*voteWeight + int64(c.eval)
 	if c.deals() {
 		sc -= dealPenalty
 	}
@@ -306,6 +347,9 @@ func (c *candidate) score() int64 {
 type candidates struct {
 	byKey map[string]*candidate
 	list  []*candidate
+	// winWeight is what a judged win adds to a candidate's score (0:
+	// 2×voteWeight).
+	winWeight int64
 }
 
 // add adds votes to line's candidate, making it if it is new.
@@ -318,7 +362,7 @@ func (cs *candidates) add(line []spider.Move, eval int32, votes int) {
 	if cs.byKey == nil {
 		cs.byKey = map[string]*candidate{}
 	}
-	c := &candidate{votes: votes, eval: eval, key: k, line: line}
+	c := &candidate{votes: votes, eval: eval, key: k, line: line, winWeight: cmp.Or(cs.winWeight, 2*voteWeight)}
 	cs.byKey[k] = c
 	cs.list = append(cs.list, c)
 }
@@ -386,7 +430,7 @@ func (cs *candidates) judge(n int, won func(c *candidate, world int) bool) *cand
 	for _, c := range order {
 		beaten := false
 		for wi := range n {
-			if best != nil && c.score()+int64(n-wi)*2*voteWeight < best.score() {
+			if best != nil && c.score()+int64(n-wi)*c.winWeight < best.score() {
 				beaten = true
 				break
 			}

@@ -207,11 +207,12 @@ func TestAutoplayReplaysAndWins(t *testing.T) {
 		deal     uint64
 		judge    int64
 		rollouts bool
-	}{{2, 0, false}, {2, 0, true}, {6, 5000, false}, {6, 5000, true}}
+		endgame  int // EndgameWorlds
+	}{{2, 0, false, 0}, {2, 0, true, 0}, {6, 5000, false, 0}, {6, 5000, true, 0}, {6, 5000, true, 8}}
 	for _, tc := range tests {
-		t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", tc.deal, tc.judge, tc.rollouts), func(t *testing.T) {
+		t.Run(fmt.Sprintf("deal %d judge %d rollouts %v endgame %d", tc.deal, tc.judge, tc.rollouts, tc.endgame), func(t *testing.T) {
 			g, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
-			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge, Rollouts: tc.rollouts})
+			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge, Rollouts: tc.rollouts, EndgameWorlds: tc.endgame})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +241,6 @@ func TestAutoplayCancel(t *testing.T) {
 	}
 }
 
-// BenchmarkHint times one hint (HintOptions) on the opening of deal 1.
 // BenchmarkHint times hints with HintOptions on deal 1: the opening,
 // and (mid) positions every 20 moves of a game played there, which is
 // where most hints are asked for; s/hint is their mean.
@@ -505,4 +505,107 @@ func TestFairRollout(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestJudgeBudget(t *testing.T) {
+	auto := AutoplayOptions
+	tests := []struct {
+		name      string
+		o         FairOptions
+		stock     int
+		worlds    int
+		nodes     int64
+		winWeight int64
+	}{
+		{"stock left", auto, 10, 8, 25_000, 2 * voteWeight},
+		{"stock empty", auto, 0, 24, 100_000, endgameWinWeight},
+		{"endgame options unset", FairOptions{Samples: 8, JudgeNodes: 25_000}, 0, 8, 25_000, 2 * voteWeight},
+		{"endgame nodes only", FairOptions{Samples: 8, JudgeNodes: 25_000, EndgameNodes: 50_000}, 0, 8, 50_000, endgameWinWeight},
+		{"fewer endgame worlds than samples", FairOptions{Samples: 8, JudgeNodes: 25_000, EndgameWorlds: 4}, 0, 8, 25_000, endgameWinWeight},
+		{"no judge", HintOptions, 0, 6, 0, 2 * voteWeight},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w, n, ww := tc.o.judgeBudget(tc.stock, tc.o.Samples)
+			if w != tc.worlds || n != tc.nodes || ww != tc.winWeight {
+				t.Fatalf("judgeBudget(%d) = %d worlds, %d nodes, win weight %d; want %d, %d, %d", tc.stock, w, n, ww, tc.worlds, tc.nodes, tc.winWeight)
+			}
+		})
+	}
+}
+
+// TestEndgameWinsOutweighRollouts: with the stock empty a line that still
+// wins in more sampled worlds beats one whose rollouts look better; with
+// stock left the rollout value can still carry it.
+func TestEndgameWinsOutweighRollouts(t *testing.T) {
+	for _, tc := range []struct {
+		winWeight int64
+		want      string
+	}{{2 * voteWeight, "tidy"}, {endgameWinWeight, "safe"}} {
+		cs := candidates{winWeight: tc.winWeight}
+		cs.add([]spider.Move{spider.Cards(0, 1, 1)}, 0, 0) // the lines are never played here
+		cs.add([]spider.Move{spider.Cards(2, 3, 1)}, 0, 0)
+		safe, tidy := cs.list[0], cs.list[1]
+		safe.eval, tidy.eval = -300, -50
+		// safe wins in 7 of 8 worlds, tidy in 3.
+		best := cs.judge(8, func(c *candidate, wi int) bool {
+			if c == safe {
+				return wi < 7
+			}
+			return wi < 3
+		})
+		got := map[*candidate]string{safe: "safe", tidy: "tidy"}[best]
+		if got != tc.want {
+			t.Errorf("win weight %d: chose %s, want %s", tc.winWeight, got, tc.want)
+		}
+	}
+}
+
+// TestEndgameIgnoresHiddenCards: once the stock is empty the judge samples
+// more worlds; the hint there still depends on visible cards only.
+func TestEndgameIgnoresHiddenCards(t *testing.T) {
+	p := endgamePosition(t, 3, 2)
+	q := permuteHidden(t, &p, 5)
+	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
+	a, err := HintWith(context.Background(), &p, false, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := HintWith(context.Background(), &q, false, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Fatalf("hint %v with one arrangement of the face-down cards, %v with another", a, b)
+	}
+}
+
+// endgamePosition is the first position on the full-information winning
+// line of deal n with the stock empty, checked to have cards face down.
+func endgamePosition(tb testing.TB, n uint64, suits int) spider.Position {
+	tb.Helper()
+	p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: suits})
+	r := Solve(context.Background(), p, Limits{Nodes: 2_000_000})
+	if r.Status != Solved {
+		tb.Fatalf("deal %d: %v", n, r.Status)
+	}
+	q := *p
+	for _, m := range r.Moves {
+		q.Do(m)
+		if q.StockLen() == 0 {
+			break
+		}
+	}
+	if q.StockLen() != 0 || downCount(&q) < 2 {
+		tb.Fatalf("deal %d: stock %d and %d face down after the last deal", n, q.StockLen(), downCount(&q))
+	}
+	return q
+}
+
+func downCount(p *spider.Position) int {
+	n := 0
+	for k := range spider.Piles {
+		n += p.Down(k)
+	}
+	return n
 }
