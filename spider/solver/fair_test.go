@@ -91,18 +91,7 @@ func TestHintIgnoresHiddenCards(t *testing.T) {
 		for _, n := range []uint64{1, 2, 3} {
 			t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", n, fc.judge, fc.rollouts), func(t *testing.T) {
 				p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
-				q := permuteHidden(t, p, n)
-				a, err := HintWith(context.Background(), p, false, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := HintWith(context.Background(), &q, false, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if a != b {
-					t.Fatalf("hint %s with the real hidden cards, %s with others", a, b)
-				}
+				a := sameHint(t, p, permuteHidden(t, p, n), o)
 				if err := p.CheckMove(a); err != nil {
 					t.Fatalf("hint %s is illegal: %v", a, err)
 				}
@@ -565,19 +554,26 @@ func TestEndgameWinsOutweighRollouts(t *testing.T) {
 // more worlds; the hint there still depends on visible cards only.
 func TestEndgameIgnoresHiddenCards(t *testing.T) {
 	p := endgamePosition(t, 3, 2)
-	q := permuteHidden(t, &p, 5)
 	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
-	a, err := HintWith(context.Background(), &p, false, o)
+	sameHint(t, &p, permuteHidden(t, &p, 5), o)
+}
+
+// sameHint returns the hint for p, failing unless q (p with its hidden
+// cards arranged otherwise) gets the same one.
+func sameHint(tb testing.TB, p *spider.Position, q spider.Position, o FairOptions) spider.Move {
+	tb.Helper()
+	a, err := HintWith(context.Background(), p, false, o)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	b, err := HintWith(context.Background(), &q, false, o)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if a != b {
-		t.Fatalf("hint %v with one arrangement of the face-down cards, %v with another", a, b)
+		tb.Fatalf("hint %s with the real hidden cards, %s with others", a, b)
 	}
+	return a
 }
 
 // endgamePosition is the first position on the full-information winning
