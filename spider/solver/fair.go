@@ -297,10 +297,10 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	return best.line, nil
 }
 
-// judgeBudget is the judge's budget for a decision with stock cards in
-// the stock: how many sampled worlds, how many nodes a world, and what a
-// judged win adds to a score. Once the stock is empty it is the endgame's,
-// if the endgame options are set.
+// judgeBudget is the judge's budget for a decision with stock cards left
+// in the stock: how many sampled worlds, how many nodes a world, and what
+// a judged win adds to a score. Once the stock is empty it is the
+// endgame's, if the endgame options are set.
 func (o FairOptions) judgeBudget(stock, samples int) (worlds int, nodes, winWeight int64) {
 	if o.JudgeNodes > 0 && stock == 0 && (o.EndgameWorlds > 0 || o.EndgameNodes > 0) {
 		return max(samples, o.EndgameWorlds), cmp.Or(o.EndgameNodes, o.JudgeNodes), endgameWinWeight

@@ -245,6 +245,9 @@ func BenchmarkHint(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("%dsuit/mid", suits), func(b *testing.B) {
 			ps := hintPositions(b, suits)
+			if len(ps) == 0 {
+				b.Fatal("the game ended before its 20th move: no positions to time")
+			}
 			for b.Loop() {
 				for _, p := range ps {
 					if _, err := HintWith(context.Background(), p, false, HintOptions); err != nil {
