@@ -158,6 +158,7 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	sf.register(fs)
 	o := fairFlags(fs, "")
 	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
+	trace := fs.Bool("trace", false, traceHelp)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -172,19 +173,26 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	begin := g.Position()
 	start := time.Now()
 	won, played, err := solver.Autoplay(ctx, g, *o)
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
+	var tr string
+	if *trace {
+		if tr, err = traceGame(ctx, &begin, g.Options(), played); err != nil {
+			return err
+		}
+	}
 	moves := playable(g, played)
 	per := 0.0
 	if len(played) > 0 {
 		per = secs / float64(len(played))
 	}
 	if sf.json {
-		return writeJSON(env.Stdout, map[string]any{
+		out := map[string]any{
 			"deal":           g.Deal(),
 			"variant":        g.Options().Variant.String(),
 			"suits":          g.Options().Suits,
@@ -193,7 +201,11 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 			"seconds":        secs,
 			"secondsPerMove": per,
 			"completed":      g.Pos().NumRemoved() + g.Pos().CompleteRuns(),
-		})
+		}
+		if *trace {
+			out["trace"] = tr
+		}
+		return writeJSON(env.Stdout, out)
 	}
 	result := "lost"
 	if won {
@@ -201,6 +213,9 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "# %s: %s in %d moves, %.1fs (%.3fs a move), %d of 8 suits complete\n",
 		describe(g), result, len(moves), secs, per, g.Pos().NumRemoved()+g.Pos().CompleteRuns())
+	if *trace {
+		fmt.Fprintf(env.Stdout, "# trace: %s\n", tr)
+	}
 	for _, m := range moves {
 		fmt.Fprintln(env.Stdout, m)
 	}
@@ -235,7 +250,24 @@ type benchResult struct {
 	peak    int64
 	moves   int
 	perMove float64
+	trace   string // autoplay --trace
 	err     error
+}
+
+// traceHelp is the --trace flag's help.
+const traceHelp = "after the game, solve the real position (hidden cards known) after every card turned and row dealt, " +
+	"and print one letter each: W winnable, L lost, ? unknown, | a row dealt"
+
+// traceNodes bounds each of a trace's solves: about a second at 4 suits.
+const traceNodes = 3_000_000
+
+// traceGame is the trace of a game played from start, as a string.
+func traceGame(ctx context.Context, start *spider.Position, o spider.Options, moves []spider.Move) (string, error) {
+	cps, err := solver.Trace(ctx, start, o, moves, solver.Limits{Nodes: traceNodes})
+	if err != nil {
+		return "", err
+	}
+	return solver.TraceString(cps), nil
 }
 
 func runSpiderBench(ctx context.Context, env *Env, args []string) error {
@@ -248,6 +280,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
 	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
+	trace := fs.Bool("trace", false, traceHelp+" (autoplay)")
 	o := fairFlags(fs, " (autoplay)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -312,11 +345,15 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			}
 			return res
 		}
+		begin := g.Position()
 		start := time.Now()
 		won, moves, err := solver.Autoplay(ctx, g, *o)
 		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err}
 		if won {
 			res.status = "won"
+		}
+		if *trace && err == nil {
+			res.trace, res.err = traceGame(ctx, &begin, opts, moves)
 		}
 		if len(moves) > 0 {
 			res.perMove = res.secs / float64(len(moves))
@@ -374,7 +411,11 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves\n",
 				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
 		} else {
-			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move\n", r.deal, r.status, r.moves, r.secs, r.perMove)
+			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move", r.deal, r.status, r.moves, r.secs, r.perMove)
+			if *trace {
+				fmt.Fprintf(env.Stdout, " trace %s", r.trace)
+			}
+			fmt.Fprintln(env.Stdout)
 		}
 		if rec != nil && *mode == "solve" && r.ok {
 			if _, err := fmt.Fprintf(rec, "%s %d %d\n", v, *suits, r.deal); err != nil {

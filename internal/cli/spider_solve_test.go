@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,25 +154,71 @@ func TestSpiderSolveUsage(t *testing.T) {
 	}
 }
 
-func TestSpiderAutoplayJSON(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "autoplay", "--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--json")
+// TestSpiderAutoplayTrace checks --trace: a won game is winnable at every
+// checkpoint and its letters match the cards turned and rows dealt, in
+// text, JSON and bench output alike.
+func TestSpiderAutoplayTrace(t *testing.T) {
+	args := []string{"--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--trace"}
+	out, stderr, code := cmd(t, "", append([]string{"spider", "autoplay", "--json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r struct {
-		Won     bool     `json:"won"`
-		Moves   []string `json:"moves"`
-		Seconds float64  `json:"seconds"`
+		Won   bool     `json:"won"`
+		Moves []string `json:"moves"`
+		Trace string   `json:"trace"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if !r.Won || len(r.Moves) == 0 {
-		t.Fatalf("won %v after %d moves", r.Won, len(r.Moves))
+	if !r.Won {
+		t.Fatal("deal 6 was lost; the test wants a won game")
+	}
+	// Count the events by replaying the moves.
+	g, err := spider.NewGame(6, spider.Options{Suits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	down := 44
+	for i, s := range r.Moves {
+		m, err := spider.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		d := g.Pos().FaceDown()
+		if m.Kind == spider.Deal {
+			want.WriteString("|")
+		}
+		if d < down || m.Kind == spider.Deal || i == len(r.Moves)-1 {
+			want.WriteString("W")
+		}
+		down = d
+	}
+	if r.Trace != want.String() {
+		t.Fatalf("trace %q, want %q", r.Trace, want.String())
 	}
 	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "6", "--suits", "1")
 	if !strings.Contains(played, "You won!") {
 		t.Fatal("the autoplayed moves do not replay to a win")
+	}
+
+	// Text and bench output, from a weak player (any result will do).
+	weak := []string{"--deal", "2", "--suits", "1", "--samples", "1", "--nodes", "2000", "--judge-nodes", "0", "--rollouts=false", "--trace"}
+	traceRE := regexp.MustCompile(`^\|?[WL?](\|?[WL?])*$`)
+	text, stderr, code := cmd(t, "", append([]string{"spider", "autoplay"}, weak...)...)
+	lines := strings.Split(text, "\n")
+	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[1], "# trace: ") || !traceRE.MatchString(strings.TrimPrefix(lines[1], "# trace: ")) {
+		t.Fatalf("exit %d %s, text output without a trace line:\n%s", code, stderr, text[:min(len(text), 400)])
+	}
+	bench, stderr, code := cmd(t, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "2"}, weak[2:]...)...)
+	first, _, _ := strings.Cut(bench, "\n")
+	_, tr, ok := strings.Cut(first, " trace ")
+	if code != 0 || !strings.HasPrefix(first, "deal 2: ") || !ok || tr != strings.TrimPrefix(lines[1], "# trace: ") {
+		t.Fatalf("exit %d %s, bench line %q; autoplay's trace line %q", code, stderr, first, lines[1])
 	}
 }
 
