@@ -250,8 +250,11 @@ type benchResult struct {
 	peak    int64
 	moves   int
 	perMove float64
-	trace   string // autoplay --trace
-	err     error
+	// completed counts the suits removed or complete at the end (autoplay):
+	// a measure of how far a lost game got, steadier than won or lost.
+	completed int
+	trace     string // autoplay --trace
+	err       error
 }
 
 // traceHelp is the --trace flag's help.
@@ -348,7 +351,8 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		begin := g.Position()
 		start := time.Now()
 		won, moves, err := solver.Autoplay(ctx, g, *o)
-		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err}
+		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err,
+			completed: g.Pos().NumRemoved() + g.Pos().CompleteRuns()}
 		if won {
 			res.status = "won"
 		}
@@ -411,7 +415,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves\n",
 				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
 		} else {
-			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move", r.deal, r.status, r.moves, r.secs, r.perMove)
+			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move %d/8 suits", r.deal, r.status, r.moves, r.secs, r.perMove, r.completed)
 			if *trace {
 				fmt.Fprintf(env.Stdout, " trace %s", r.trace)
 			}
@@ -443,7 +447,7 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	var ok int
 	var secs []float64
 	var nodes int64
-	var nodeSecs, peak, perMove float64
+	var nodeSecs, peak, perMove, completed float64
 	for _, r := range rs {
 		if r.err != nil {
 			continue
@@ -456,6 +460,7 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		nodeSecs += r.secs
 		peak = max(peak, float64(r.peak))
 		perMove += r.perMove
+		completed += float64(r.completed)
 	}
 	slices.Sort(secs)
 	q := func(f float64) float64 {
@@ -480,7 +485,7 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		s += fmt.Sprintf(", %.0f nodes/s, peak search tables %s, process memory %s",
 			float64(nodes)/max(nodeSecs, 1e-9), mib(int64(peak)), mib(int64(ms.Sys)))
 	} else if len(secs) > 0 {
-		s += fmt.Sprintf(", %.3fs a move on average", perMove/float64(len(secs)))
+		s += fmt.Sprintf(", %.3fs a move on average, %.2f of 8 suits completed on average", perMove/float64(len(secs)), completed/float64(len(secs)))
 	}
 	return s
 }

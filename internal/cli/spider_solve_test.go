@@ -220,6 +220,11 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(first, "deal 2: ") || !ok || tr != strings.TrimPrefix(lines[1], "# trace: ") {
 		t.Fatalf("exit %d %s, bench line %q; autoplay's trace line %q", code, stderr, first, lines[1])
 	}
+	// The same game: bench counts the suits completed as autoplay does.
+	done := regexp.MustCompile(`(\d) of 8 suits complete`).FindStringSubmatch(lines[0])
+	if done == nil || !strings.Contains(first, " "+done[1]+"/8 suits trace ") {
+		t.Fatalf("bench line %q; autoplay's summary %q", first, lines[0])
+	}
 }
 
 func TestSpiderBench(t *testing.T) {
@@ -249,7 +254,8 @@ func TestSpiderBench(t *testing.T) {
 	}
 
 	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
-	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, "won 1/1") {
+	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1") ||
+		!strings.Contains(out, "8.00 of 8 suits completed on average") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
 }
