@@ -200,7 +200,7 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 			"moves":          moves,
 			"seconds":        secs,
 			"secondsPerMove": per,
-			"completed":      g.Pos().NumRemoved() + g.Pos().CompleteRuns(),
+			"completed":      suitsDone(g),
 		}
 		if *trace {
 			out["trace"] = tr
@@ -212,7 +212,7 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 		result = "won"
 	}
 	fmt.Fprintf(env.Stdout, "# %s: %s in %d moves, %.1fs (%.3fs a move), %d of 8 suits complete\n",
-		describe(g), result, len(moves), secs, per, g.Pos().NumRemoved()+g.Pos().CompleteRuns())
+		describe(g), result, len(moves), secs, per, suitsDone(g))
 	if *trace {
 		fmt.Fprintf(env.Stdout, "# trace: %s\n", tr)
 	}
@@ -256,6 +256,9 @@ type benchResult struct {
 	trace     string // autoplay --trace
 	err       error
 }
+
+// suitsDone counts g's suits removed or standing complete.
+func suitsDone(g *spider.Game) int { return g.Pos().NumRemoved() + g.Pos().CompleteRuns() }
 
 // traceHelp is the --trace flag's help.
 const traceHelp = "after the game, solve the real position (hidden cards known) after every card turned and row dealt, " +
@@ -352,7 +355,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		start := time.Now()
 		won, moves, err := solver.Autoplay(ctx, g, *o)
 		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err,
-			completed: g.Pos().NumRemoved() + g.Pos().CompleteRuns()}
+			completed: suitsDone(g)}
 		if won {
 			res.status = "won"
 		}
