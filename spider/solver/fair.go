@@ -46,8 +46,8 @@ type FairOptions struct {
 	// JudgeNodes), and its judged wins then outweigh the rest of the score
 	// (endgameWinWeight): with no row left to deal, which lines still win
 	// in most arrangements of the face-down cards is nearly the whole
-	// question, and a few decisions a game can afford a closer look. Both
-	// 0: no endgame judge.
+	// question, and a few decisions a game can afford a closer look. The
+	// rollouts use the same worlds there. Both 0: no endgame judge.
 	EndgameWorlds int
 	EndgameNodes  int64
 	// MaxMoves ends an autoplayed game as lost after this many moves
@@ -261,6 +261,19 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	if len(cs.list) == 1 {
 		return cs.list[0].line, nil
 	}
+	if o.JudgeNodes > 0 {
+		// More worlds in the endgame, for the rollouts and the judge alike:
+		// with the stock empty a rollout plays to the end of the game, and
+		// its wins are the only judgement there that never sees a card
+		// before it turns.
+		for len(worlds) < nWorlds {
+			w, err := scramble(view, open, rng)
+			if err != nil {
+				return nil, err
+			}
+			worlds = append(worlds, w)
+		}
+	}
 	if o.Rollouts {
 		var rc closer
 		for _, c := range cs.list {
@@ -277,15 +290,6 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	}
 	best := cs.best()
 	if o.JudgeNodes > 0 {
-		// More worlds in the endgame; the rollouts above scored only the
-		// first samples, which keeps them as cheap as before.
-		for len(worlds) < nWorlds {
-			w, err := scramble(view, open, rng)
-			if err != nil {
-				return nil, err
-			}
-			worlds = append(worlds, w)
-		}
 		best = cs.judge(len(worlds), func(c *candidate, wi int) bool {
 			q := after(worlds[wi], c.line)
 			return Solve(ctx, &q, Limits{Nodes: nodes}).Status == Solved

@@ -608,3 +608,40 @@ func downCount(p *spider.Position) int {
 	}
 	return n
 }
+
+// deal10Endgame is 1-suit deal 10 after the 134 moves the player makes
+// there, the stock empty: the decision where the player whose rollouts
+// saw only the first 8 of the 24 endgame worlds chose a line that went on
+// with move 8 3 1 and lost the game, and the shipped player, its rollouts
+// over all 24, takes the line below and wins.
+const deal10Endgame = `pile1: |7S |QS |2S |5S |4S KS 3S 2S AS
+pile2: |8S |6S |TS |AS 5S
+pile3:
+pile4: |8S |7S 9S JS TS 9S
+pile5: |7S |8S |QS |9S 6S 5S 4S 3S
+pile6: JS
+pile7:
+pile8: |6S |TS |AS |2S KS
+pile9: KS QS JS
+pile10: 4S 3S
+completed: S S S S S
+`
+
+// TestEndgameRolloutsUseEveryWorld plays that decision as autoplay does
+// (its sampling seeded from the visible position and the 134 moves made).
+func TestEndgameRolloutsUseEveryWorld(t *testing.T) {
+	p := layout(t, deal10Endgame, 1)
+	o := AutoplayOptions
+	rng := rand.New(rand.NewPCG(visibleHash(p, false), o.Seed^134))
+	view, err := scramble(p, false, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := plan(context.Background(), &view, false, o, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(line), "[move 10 2 2 move 1 2 2 move 5 3 4]"; got != want {
+		t.Fatalf("line %s, want %s", got, want)
+	}
+}
