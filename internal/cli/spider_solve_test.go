@@ -164,9 +164,10 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var r struct {
-		Won   bool     `json:"won"`
-		Moves []string `json:"moves"`
-		Trace string   `json:"trace"`
+		Won     bool     `json:"won"`
+		Moves   []string `json:"moves"`
+		Seconds *float64 `json:"seconds"`
+		Trace   string   `json:"trace"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
@@ -174,13 +175,16 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	if !r.Won {
 		t.Fatal("deal 6 was lost; the test wants a won game")
 	}
+	if r.Seconds == nil || *r.Seconds <= 0 {
+		t.Errorf("seconds %v: the issue's JSON wants the time taken", r.Seconds)
+	}
 	// Count the events by replaying the moves.
 	g, err := spider.NewGame(6, spider.Options{Suits: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want strings.Builder
-	down := 44
+	down := g.Pos().FaceDown()
 	for i, s := range r.Moves {
 		m, err := spider.ParseMove(s)
 		if err != nil {
