@@ -60,8 +60,8 @@ type FairOptions struct {
 
 // Default options (measured in docs/solver.md, on the shared 2-core
 // development machine): a hint with HintOptions takes 0.06-0.13 s;
-// AutoplayOptions think about 0.1-0.2 s a move at 1 suit, 0.2-0.36 s at
-// 2 suits and 0.49 s at 4 suits (two games at once on the 2 cores).
+// AutoplayOptions think 0.09 s a move at 1 suit, 0.15-0.17 s at 2 suits
+// and 0.21 s at 4 suits on deals 1-200 (one game a core).
 var (
 	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000, Rollouts: true}
 	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true, EndgameWorlds: 24, EndgameNodes: 100_000}
