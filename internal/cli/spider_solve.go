@@ -141,13 +141,18 @@ func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
 	fs.BoolVar(&o.Rollouts, "rollouts", o.Rollouts, "score candidates by fair rollouts in the sampled worlds (false: by the position they leave from; with --judge-nodes 0, rollouts alone, as hints do)"+note)
 	fs.IntVar(&o.EndgameWorlds, "endgame-worlds", o.EndgameWorlds, "once the stock is empty, worlds the judge samples (0: --samples; both endgame flags 0: no endgame judge)"+note)
 	fs.Int64Var(&o.EndgameNodes, "endgame-nodes", o.EndgameNodes, "once the stock is empty, search nodes per candidate line and world when judging (0: --judge-nodes)"+note)
+	fs.IntVar(&o.DeepCands, "deep-cands", o.DeepCands, "once the stock is empty, the judge's best candidates judged one decision deeper (0: no deep judge)"+note)
+	fs.IntVar(&o.DeepWorlds, "deep-worlds", o.DeepWorlds, "worlds the deep judge samples for the decision after a line (0: --samples)"+note)
+	fs.Int64Var(&o.DeepNodes, "deep-nodes", o.DeepNodes, "search nodes per line and world in the deep judge (0: --judge-nodes)"+note)
+	fs.IntVar(&o.DeepDown, "deep-down", o.DeepDown, "the deep judge only with at most this many cards face down (0: any number)"+note)
 	return &o
 }
 
 // checkFair rejects fair-player options that cannot play.
 func checkFair(o *solver.FairOptions, cmd string) error {
-	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 || o.EndgameWorlds < 0 || o.EndgameNodes < 0 {
-		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds and --endgame-nodes at least 0", cmd)
+	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 || o.EndgameWorlds < 0 || o.EndgameNodes < 0 ||
+		o.DeepCands < 0 || o.DeepWorlds < 0 || o.DeepNodes < 0 || o.DeepDown < 0 {
+		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds, --endgame-nodes and the --deep flags at least 0", cmd)
 	}
 	return nil
 }

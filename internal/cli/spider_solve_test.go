@@ -140,6 +140,10 @@ func TestSpiderSolveUsage(t *testing.T) {
 		{"spider", "autoplay", "--endgame-worlds", "-2"},
 		{"spider", "bench", "--mode", "autoplay", "--endgame-nodes", "-5"},
 		{"spider", "bench", "--mode", "autoplay", "--nodes", "0"},
+		{"spider", "autoplay", "--deep-cands", "-1"},
+		{"spider", "autoplay", "--deep-down", "-3"},
+		{"spider", "bench", "--mode", "autoplay", "--deep-worlds", "-1"},
+		{"spider", "bench", "--mode", "autoplay", "--deep-nodes", "x"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {

@@ -50,6 +50,17 @@ type FairOptions struct {
 	// rollouts use the same worlds there. Both 0: no endgame judge.
 	EndgameWorlds int
 	EndgameNodes  int64
+	// DeepCands, once the stock is empty and at most DeepDown cards are
+	// face down (DeepDown 0: any number), has the judge's best DeepCands
+	// candidates judged one decision deeper (deepen): for every card a
+	// line's last move can turn, how often the best next line wins once
+	// that card is seen. DeepWorlds (0: Samples) and DeepNodes (0:
+	// JudgeNodes) are the worlds and nodes of that next decision. 0 turns
+	// it off; it needs the judge (JudgeNodes).
+	DeepCands  int
+	DeepWorlds int
+	DeepNodes  int64
+	DeepDown   int
 	// MaxMoves ends an autoplayed game as lost after this many moves
 	// (0: 1500). Every decision turns a card, deals or wins, so a game
 	// has at most about 50 decisions: this is only a safety net.
@@ -60,11 +71,12 @@ type FairOptions struct {
 
 // Default options (measured in docs/solver.md, on the shared 2-core
 // development machine): a hint with HintOptions takes 0.06-0.13 s;
-// AutoplayOptions think 0.09 s a move at 1 suit, 0.15-0.17 s at 2 suits
-// and 0.21 s at 4 suits on deals 1-200 (one game a core).
+// AutoplayOptions think 0.10 s a move at 1 suit, about 0.2 s at 2 suits
+// and 0.22 s at 4 suits on deals 1-200 (one game a core).
 var (
 	HintOptions     = FairOptions{Samples: 6, Nodes: 30_000, Rollouts: true}
-	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true, EndgameWorlds: 24, EndgameNodes: 100_000}
+	AutoplayOptions = FairOptions{Samples: 8, Nodes: 200_000, JudgeNodes: 25_000, Rollouts: true, EndgameWorlds: 24, EndgameNodes: 100_000,
+		DeepCands: 4, DeepWorlds: 8, DeepDown: 12}
 )
 
 // visibleHash hashes what the player sees: face-up cards, face-down and
@@ -294,6 +306,11 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 			q := after(worlds[wi], c.line)
 			return Solve(ctx, &q, Limits{Nodes: nodes}).Status == Solved
 		})
+		if view.StockLen() == 0 && o.DeepCands > 0 && !open {
+			if best, err = cs.deepen(ctx, view, o, best, rng); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

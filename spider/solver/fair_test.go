@@ -554,11 +554,17 @@ func TestEndgameWinsOutweighRollouts(t *testing.T) {
 }
 
 // TestEndgameIgnoresHiddenCards: once the stock is empty the judge samples
-// more worlds; the hint there still depends on visible cards only.
+// more worlds, and the deep judge looks a decision further; the hint there
+// still depends on visible cards only.
 func TestEndgameIgnoresHiddenCards(t *testing.T) {
 	p := endgamePosition(t, 3, 2)
 	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
 	sameHint(t, &p, permuteHidden(t, &p, 5), o)
+	// deal41Endgame (below) has many candidates, and the deep judge judges
+	// three of them there.
+	d := layout(t, deal41Endgame, 2)
+	o.DeepCands, o.DeepWorlds = 3, 3
+	sameHint(t, d, permuteHidden(t, d, 5), o)
 }
 
 // sameHint returns the hint for p, failing unless q (p with its hidden
@@ -631,17 +637,106 @@ completed: S S S S S
 // (its sampling seeded from the visible position and the 134 moves made).
 func TestEndgameRolloutsUseEveryWorld(t *testing.T) {
 	p := layout(t, deal10Endgame, 1)
-	o := AutoplayOptions
-	rng := rand.New(rand.NewPCG(visibleHash(p, false), o.Seed^134))
-	view, err := scramble(p, false, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := plan(context.Background(), &view, false, o, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
+	line := decide(t, p, AutoplayOptions, 134)
 	if got, want := fmt.Sprint(line), "[move 10 2 2 move 1 2 2 move 5 3 4]"; got != want {
 		t.Fatalf("line %s, want %s", got, want)
 	}
+}
+
+// deal41Endgame is 2-suit deal 41 after the 142 moves the player makes
+// there, the stock empty and 10 cards face down: every candidate of the
+// judge wins nearly all its sampled worlds, and its choice loses the real
+// game, while the deep judge's choice keeps it winnable (and the player
+// goes on to win).
+const deal41Endgame = `pile1: |4S |TH |8S |JS JS TS 9S
+pile2: |5S |2S 6H 9S
+pile3: 7S 6S
+pile4: 8H
+pile5: KH QS JH
+pile6: |5H |KS 8S 7S 4S 3S 3S TS 9H
+pile7: AS
+pile8: KS QS
+pile9: |2S |QH AS
+pile10: 7H 6S 5S 4H 3H 2H AH
+completed: H H H S S
+`
+
+// TestDeepJudgeKeepsWinnable plays that decision as autoplay does (its
+// sampling seeded from the visible position and the 142 moves made), with
+// the deep judge and without, and solves the real position after each
+// choice with every card known.
+func TestDeepJudgeKeepsWinnable(t *testing.T) {
+	p := layout(t, deal41Endgame, 2)
+	choose := func(o FairOptions) []spider.Move { return decide(t, p, o, 142) }
+	winnable := func(line []spider.Move) Status {
+		q := after(*p, line)
+		return Solve(context.Background(), &q, Limits{Nodes: 5_000_000}).Status
+	}
+	deep := AutoplayOptions
+	if deep.DeepCands == 0 || p.FaceDown() > deep.DeepDown {
+		t.Fatalf("the deep judge is off here: %d candidates, %d face down (at most %d)", deep.DeepCands, p.FaceDown(), deep.DeepDown)
+	}
+	shallow := deep
+	shallow.DeepCands = 0
+	a, b := choose(deep), choose(shallow)
+	if got := winnable(a); got != Solved {
+		t.Errorf("deep judge: %v leaves the real game %v, want solved", a, got)
+	}
+	if got := winnable(b); got != Unsolvable {
+		t.Errorf("judge alone: %v leaves the real game %v, want unsolvable (the case this test pins)", b, got)
+	}
+}
+
+// TestDeepValueIgnoresHiddenCards: a line's deep value depends on the
+// visible cards and the random source only, and stays within its bounds;
+// a line whose last move turns no card has none.
+func TestDeepValueIgnoresHiddenCards(t *testing.T) {
+	p := layout(t, deal41Endgame, 2)
+	q := permuteHidden(t, p, 7)
+	o := FairOptions{Samples: 3, JudgeNodes: 3000, DeepWorlds: 3}
+	cl := newClosure(p)
+	var flips [][]spider.Move
+	for _, f := range pickCandidates(cl.fr) {
+		flips = append(flips, linePath(cl.nodes, f.at, f.mv))
+	}
+	if len(flips) < 2 {
+		t.Fatalf("%d candidate lines, want 2 or more", len(flips))
+	}
+	top := int64(o.deepWorlds() * len(unseen(p, false)))
+	for i, line := range flips[:2] {
+		va, oka, err := deepValue(context.Background(), p, line, o, rand.New(rand.NewPCG(uint64(i), 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vb, okb, err := deepValue(context.Background(), &q, line, o, rand.New(rand.NewPCG(uint64(i), 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !oka || !okb || va != vb {
+			t.Fatalf("line %v: value %d (%v) with the real hidden cards, %d (%v) with others", line, va, oka, vb, okb)
+		}
+		if va < 0 || va > top {
+			t.Fatalf("line %v: value %d, want 0 to %d", line, va, top)
+		}
+	}
+	// move 3 4 2 (7S 6S onto 8H) turns nothing.
+	if _, ok, err := deepValue(context.Background(), p, []spider.Move{spider.Cards(2, 3, 2)}, o, rand.New(rand.NewPCG(1, 1))); ok || err != nil {
+		t.Fatalf("a line that turns no card: ok=%v err=%v, want no value", ok, err)
+	}
+}
+
+// decide is the line autoplay would play from p after played moves: its
+// sampling is seeded from the visible position and the move count.
+func decide(tb testing.TB, p *spider.Position, o FairOptions, played int) []spider.Move {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(visibleHash(p, false), o.Seed^uint64(played)))
+	view, err := scramble(p, false, rng)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	line, err := plan(context.Background(), &view, false, o, rng)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return line
 }
