@@ -14,8 +14,8 @@ import (
 // wins; but a world's solver, after the line, sees that world's face-down
 // cards, so a line that leaves a choice only a clairvoyant can make right
 // counts as won. In the endgame of a traced 2-suit game (deal 41) the
-// judge's choice won 24 of 24 worlds and lost the real game, while a line
-// it ranked lower kept it winnable.
+// judge's choice lost the real game, while a line it ranked lower kept it
+// winnable.
 //
 // deepen asks instead, for each of the judge's best FairOptions.DeepCands
 // candidates: over every card the line's last move can turn (each value

@@ -644,10 +644,9 @@ func TestEndgameRolloutsUseEveryWorld(t *testing.T) {
 }
 
 // deal41Endgame is 2-suit deal 41 after the 142 moves the player makes
-// there, the stock empty and 10 cards face down: every candidate of the
-// judge wins nearly all its sampled worlds, and its choice loses the real
-// game, while the deep judge's choice keeps it winnable (and the player
-// goes on to win).
+// there, the stock empty and 10 cards face down: the judge's choice loses
+// the real game, while the deep judge's choice keeps it winnable (and the
+// player goes on to win).
 const deal41Endgame = `pile1: |4S |TH |8S |JS JS TS 9S
 pile2: |5S |2S 6H 9S
 pile3: 7S 6S
