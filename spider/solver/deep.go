@@ -43,12 +43,8 @@ func (cs *candidates) deepen(ctx context.Context, view *spider.Position, o FairO
 			return -1
 		case b == best:
 			return 1
-		case a.better(b):
-			return -1
-		case b.better(a):
-			return 1
 		}
-		return 0
+		return byScore(a, b)
 	})
 	order = order[:min(len(order), o.DeepCands)]
 	if len(order) < 2 {
@@ -185,11 +181,11 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 		}
 		worlds[i] = s
 	}
-	best, bi := -1, -1
-	var lines [][]spider.Move
-	for i, f := range cands {
+	best, tried := -1, 0
+	var bestLine []spider.Move
+	for _, f := range cands {
 		line := linePath(cl.nodes, f.at, f.mv)
-		lines = append(lines, line)
+		tried++
 		wins := 0
 		for wi := range worlds {
 			if wins+n-wi <= best {
@@ -204,20 +200,20 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 			return 0, err
 		}
 		if wins > best {
-			best, bi = wins, i
+			best, bestLine = wins, line
 		}
 		if best == n {
 			break
 		}
 	}
-	if len(lines) > 1 {
+	if tried > 1 {
 		best = 0
 		for range n {
 			s, err := scramble(w, false, rng)
 			if err != nil {
 				return 0, err
 			}
-			p := after(s, lines[bi])
+			p := after(s, bestLine)
 			if Solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
 				best++
 			}

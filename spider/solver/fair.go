@@ -418,6 +418,17 @@ func (c *candidate) better(d *candidate) bool {
 	return sc > sd || sc == sd && c.key < d.key
 }
 
+// byScore orders candidates best first (see better).
+func byScore(a, b *candidate) int {
+	switch {
+	case a.better(b):
+		return -1
+	case b.better(a):
+		return 1
+	}
+	return 0
+}
+
 // best is the best candidate, or nil.
 func (cs *candidates) best() *candidate {
 	var best *candidate
@@ -438,15 +449,7 @@ func (cs *candidates) best() *candidate {
 func (cs *candidates) judge(n int, won func(c *candidate, world int) bool) *candidate {
 	order := slices.Clone(cs.list)
 	// The most promising first, so that the bound cuts the most.
-	slices.SortFunc(order, func(a, b *candidate) int {
-		switch {
-		case a.better(b):
-			return -1
-		case b.better(a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(order, byScore)
 	var best *candidate
 	for _, c := range order {
 		beaten := false
