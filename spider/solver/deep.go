@@ -173,13 +173,9 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 	if len(cands) == 0 {
 		return 0, nil
 	}
-	worlds := make([]spider.Position, n)
-	for i := range worlds {
-		s, err := scramble(w, false, rng)
-		if err != nil {
-			return 0, err
-		}
-		worlds[i] = s
+	worlds, err := sample(nil, w, false, n, rng)
+	if err != nil {
+		return 0, err
 	}
 	best, tried := -1, 0
 	var bestLine []spider.Move
@@ -207,12 +203,14 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 		}
 	}
 	if tried > 1 {
+		// Counted in n other worlds: the best of several noisy counts
+		// overstates the line it picks.
+		fresh, err := sample(worlds[:0], w, false, n, rng)
+		if err != nil {
+			return 0, err
+		}
 		best = 0
-		for range n {
-			s, err := scramble(w, false, rng)
-			if err != nil {
-				return 0, err
-			}
+		for _, s := range fresh {
 			p := after(s, bestLine)
 			if Solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
 				best++

@@ -152,6 +152,19 @@ func scramble(p *spider.Position, open bool, rng *rand.Rand) (spider.Position, e
 	return p.WithHidden(&hidden, cs)
 }
 
+// sample appends n worlds scrambled from view to worlds: n arrangements of
+// the unseen cards that look the same to the player.
+func sample(worlds []spider.Position, view *spider.Position, open bool, n int, rng *rand.Rand) ([]spider.Position, error) {
+	for range n {
+		w, err := scramble(view, open, rng)
+		if err != nil {
+			return nil, err
+		}
+		worlds = append(worlds, w)
+	}
+	return worlds, nil
+}
+
 // The fair player plans from one point where it learns something to the
 // next: a line of moves that ends with the first move that turns a card
 // face up or deals a row (or wins). Every move before that changes only
@@ -278,12 +291,8 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 		// with the stock empty a rollout plays to the end of the game, and
 		// its wins are the only judgement there that never sees a card
 		// before it turns.
-		for len(worlds) < nWorlds {
-			w, err := scramble(view, open, rng)
-			if err != nil {
-				return nil, err
-			}
-			worlds = append(worlds, w)
+		if worlds, err = sample(worlds, view, open, nWorlds-len(worlds), rng); err != nil {
+			return nil, err
 		}
 	}
 	if o.Rollouts {
@@ -392,19 +401,20 @@ func (cs *candidates) add(line []spider.Move, eval int32, votes int) {
 // every world won proposes its line, cut after its first event. It
 // returns the worlds.
 func (cs *candidates) propose(ctx context.Context, view *spider.Position, open bool, o FairOptions, samples int, rng *rand.Rand) ([]spider.Position, error) {
-	worlds := make([]spider.Position, samples)
+	// Solve reads no random numbers, so sampling every world first draws
+	// the same worlds as sampling each before its solve.
+	worlds, err := sample(nil, view, open, samples, rng)
+	if err != nil {
+		return nil, err
+	}
 	for i := range worlds {
-		w, err := scramble(view, open, rng)
-		if err != nil {
-			return nil, err
-		}
-		worlds[i] = w
-		r := Solve(ctx, &w, Limits{Nodes: o.Nodes})
+		w := &worlds[i]
+		r := Solve(ctx, w, Limits{Nodes: o.Nodes})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if r.Status == Solved {
-			line, ev := untilEvent(&w, r.Moves)
+			line, ev := untilEvent(w, r.Moves)
 			cs.add(line, ev, 1)
 		}
 	}
@@ -568,13 +578,9 @@ func stagePlan(ctx context.Context, view *spider.Position, cl *closureResult, op
 		return nil, ErrNoMove
 	}
 	if len(cands) > 1 {
-		worlds := make([]spider.Position, max(o.Samples, 1))
-		for i := range worlds {
-			w, err := scramble(view, open, rng)
-			if err != nil {
-				return nil, err
-			}
-			worlds[i] = w
+		worlds, err := sample(nil, view, open, max(o.Samples, 1), rng)
+		if err != nil {
+			return nil, err
 		}
 		var rc closer
 		for ci := range cands {
