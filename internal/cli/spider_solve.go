@@ -145,6 +145,7 @@ func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
 	fs.IntVar(&o.DeepWorlds, "deep-worlds", o.DeepWorlds, "worlds the deep judge samples for the decision after a line (0: --samples)"+note)
 	fs.Int64Var(&o.DeepNodes, "deep-nodes", o.DeepNodes, "search nodes per line and world in the deep judge (0: --judge-nodes)"+note)
 	fs.IntVar(&o.DeepDown, "deep-down", o.DeepDown, "the deep judge only with at most this many cards face down (0: any number)"+note)
+	fs.Uint64Var(&o.Seed, "seed", o.Seed, "sampling seed: the same seed, deal and options give the same game"+note)
 	return &o
 }
 
@@ -162,7 +163,6 @@ func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
 	var sf solveFlags
 	sf.register(fs)
 	o := fairFlags(fs, "")
-	fs.Uint64Var(&o.Seed, "seed", 0, "sampling seed")
 	trace := fs.Bool("trace", false, traceHelp)
 	pos, err := parseFlags(fs, args)
 	if err != nil {

@@ -144,6 +144,8 @@ func TestSpiderSolveUsage(t *testing.T) {
 		{"spider", "autoplay", "--deep-down", "-3"},
 		{"spider", "bench", "--mode", "autoplay", "--deep-worlds", "-1"},
 		{"spider", "bench", "--mode", "autoplay", "--deep-nodes", "x"},
+		{"spider", "bench", "--mode", "autoplay", "--seed", "-1"},
+		{"spider", "autoplay", "--seed", "x"},
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
@@ -232,6 +234,37 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	done := regexp.MustCompile(`(\d) of 8 suits complete`).FindStringSubmatch(lines[0])
 	if done == nil || !strings.Contains(first, " "+done[1]+"/8 suits trace ") {
 		t.Fatalf("bench line %q; autoplay's summary %q", first, lines[0])
+	}
+}
+
+// TestSpiderSeed: --seed reaches the player in autoplay and bench alike,
+// and another seed samples other worlds (with this weak player, deal 3 at
+// 2 suits is played differently under seeds 0 and 1).
+func TestSpiderSeed(t *testing.T) {
+	weak := []string{"--suits", "2", "--samples", "2", "--nodes", "20000", "--judge-nodes", "0"}
+	moves := func(tb testing.TB, seed string) string {
+		tb.Helper()
+		bench, stderr, code := cmd(tb, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "3", "--seed", seed}, weak...)...)
+		first, _, _ := strings.Cut(bench, "\n")
+		m := regexp.MustCompile(`^deal 3: (won|lost) (\d+) moves `).FindStringSubmatch(first)
+		if code != 0 || m == nil {
+			tb.Fatalf("bench --seed %s: exit %d %s, first line %q", seed, code, stderr, first)
+		}
+		out, stderr, code := cmd(tb, "", append([]string{"spider", "autoplay", "--deal", "3", "--json", "--seed", seed}, weak...)...)
+		var r struct {
+			Won   bool     `json:"won"`
+			Moves []string `json:"moves"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			tb.Fatalf("autoplay --seed %s: exit %d %s", seed, code, stderr)
+		}
+		if (m[1] == "won") != r.Won || m[2] != strconv.Itoa(len(r.Moves)) {
+			tb.Fatalf("seed %s: bench %q, autoplay won %v in %d moves", seed, first, r.Won, len(r.Moves))
+		}
+		return strings.Join(r.Moves, ",")
+	}
+	if a, b := moves(t, "0"), moves(t, "1"); a == b {
+		t.Fatal("seeds 0 and 1 played the same game")
 	}
 }
 
