@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -487,8 +488,15 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	if len(secs) > 0 {
 		pct = 100 * float64(ok) / float64(len(secs))
 	}
-	s := fmt.Sprintf("%s %d/%d (%.1f%%), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
-		word, ok, len(secs), pct, q(0.5), q(0.9), q(1), jobs)
+	rate := fmt.Sprintf("%.1f%%", pct)
+	if mode == "autoplay" && len(secs) > 0 {
+		// A fair game's result depends on the sampling seed as well as the
+		// deal, so a win rate is an estimate; the interval says how rough.
+		lo, hi := wilson(ok, len(secs))
+		rate += fmt.Sprintf(", 95%% interval %.1f-%.1f%%", 100*lo, 100*hi)
+	}
+	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
+		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), jobs)
 	if mode == "solve" {
 		s += fmt.Sprintf(", %.0f nodes/s, peak search tables %s, process memory %s",
 			float64(nodes)/max(nodeSecs, 1e-9), mib(int64(peak)), mib(int64(ms.Sys)))
@@ -496,6 +504,18 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		s += fmt.Sprintf(", %.3fs a move on average, %.2f of 8 suits completed on average", perMove/float64(len(secs)), completed/float64(len(secs)))
 	}
 	return s
+}
+
+// wilson is the 95% Wilson score interval for k successes in n trials
+// (n > 0). Unlike p ± 1.96·se it stays inside [0, 1] and is not empty at
+// 0 or n wins, which matters for rates near 0% and 100%.
+func wilson(k, n int) (lo, hi float64) {
+	const z = 1.96
+	p, nf := float64(k)/float64(n), float64(n)
+	d := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / d
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / d
+	return max(0, mid-half), min(1, mid+half)
 }
 
 // The terminal-play hint command.

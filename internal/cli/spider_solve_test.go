@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -295,9 +296,28 @@ func TestSpiderBench(t *testing.T) {
 	}
 
 	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
-	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1") ||
+	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1 (100.0%, 95% interval 20.7-100.0%)") ||
 		!strings.Contains(out, "8.00 of 8 suits completed on average") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+}
+
+func TestWilson(t *testing.T) {
+	for _, c := range []struct {
+		k, n   int
+		lo, hi string
+	}{
+		{117, 200, "51.6", "65.1"}, // the 2-suit figure of docs/solver.md
+		{0, 10, "0.0", "27.8"},
+		{10, 10, "72.2", "100.0"},
+		{1, 1, "20.7", "100.0"},
+	} {
+		t.Run(fmt.Sprintf("%d/%d", c.k, c.n), func(t *testing.T) {
+			lo, hi := wilson(c.k, c.n)
+			if got := fmt.Sprintf("%.1f %.1f", 100*lo, 100*hi); got != c.lo+" "+c.hi {
+				t.Errorf("wilson(%d, %d) = %s, want %s %s", c.k, c.n, got, c.lo, c.hi)
+			}
+		})
 	}
 }
 
