@@ -38,7 +38,7 @@ const (
 	// writes: spider.MaxSteps move lines of at most 13 bytes ("move 10 9
 	// 13\n", 1.3 MB) and a header of at most a few KiB.
 	maxSaveBody = 2 << 20
-	maxSaveName     = 100      // runes in a save's name
+	maxSaveName = 100 // runes in a save's name
 )
 
 // Options configure a Server. The zero value is usable.
