@@ -59,6 +59,13 @@ func (c *clock) now() time.Time {
 	return c.t
 }
 
+// advance moves the clock on by d.
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 // as is the harness reporting to tb, for subtests.
 func (h *harness) as(tb testing.TB) *harness {
 	c := *h
