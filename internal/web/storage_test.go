@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -71,8 +72,15 @@ func deals(save string) int {
 // upload starts a game from a save file.
 func (h *harness) upload(text string) gameResponse {
 	h.tb.Helper()
+	code, body, _ := h.do("POST", "/api/games/load", text)
+	if code != http.StatusCreated {
+		// Not the file: it may be megabytes.
+		h.tb.Fatalf("uploading a %d-byte save: status %d: %.300s", len(text), code, body)
+	}
 	var r gameResponse
-	h.call("POST", "/api/games/load", text, http.StatusCreated, &r)
+	if err := json.Unmarshal(body, &r); err != nil {
+		h.tb.Fatal(err)
+	}
 	return r
 }
 
