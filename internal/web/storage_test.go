@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -411,4 +412,40 @@ func serve(s *Server, req *http.Request) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, req)
 	return rec
+}
+
+// TestLongCacheMemory fills the cache with games at the step limit and
+// measures the heap: it stays near the budget however many long games are
+// played, and the cache's estimate is close to the heap it measures.
+func TestLongCacheMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	const budget = 32 << 20
+	h := newHarness(t, Options{CacheBytes: budget})
+	save := shuttleSave(spider.MaxSteps)
+	heap := func() uint64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	base := heap()
+	const games = 12
+	for range games {
+		h.upload(save)
+	}
+	grown := heap() - base
+	gs := h.s.games
+	gs.mu.Lock()
+	est, n := gs.bytes, gs.lru.Len()
+	gs.mu.Unlock()
+	t.Logf("%d games of %d steps played, %d in memory: estimate %.1f MiB, heap grown by %.1f MiB, budget %d MiB",
+		games, spider.MaxSteps, n, float64(est)/(1<<20), float64(grown)/(1<<20), budget>>20)
+	if est > budget || n == 0 || n == games {
+		t.Fatalf("%d games, %d bytes estimated in memory: budget %d", n, est, budget)
+	}
+	if grown > budget*3/2 {
+		t.Fatalf("heap grew by %d bytes for a cache budget of %d", grown, budget)
+	}
 }
