@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -447,5 +448,45 @@ func TestLongCacheMemory(t *testing.T) {
 	}
 	if grown > budget*3/2 {
 		t.Fatalf("heap grew by %d bytes for a cache budget of %d", grown, budget)
+	}
+}
+
+// TestLongCreationFlood measures the database under a flood of new games
+// that are never played: its size after the flood, and after pruning and a
+// second flood as large (the pruned games' pages are reused, so the file
+// does not grow: what a flood can add is bounded by the creation rate times
+// pruneUnplayed).
+func TestLongCreationFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	const flood = 5000
+	h := newHarness(t, Options{})
+	size := func() int64 {
+		var n int64
+		for _, suffix := range []string{"", "-wal"} {
+			if fi, err := os.Stat(h.path + suffix); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}
+	empty := size()
+	for range flood {
+		h.call("POST", "/api/games", "", http.StatusCreated, nil)
+	}
+	first := size()
+	h.clk.advance(pruneUnplayed)
+	if n, err := h.s.Prune(context.Background()); err != nil || n != flood {
+		t.Fatalf("pruned %d of %d: %v", n, flood, err)
+	}
+	for range flood {
+		h.call("POST", "/api/games", "", http.StatusCreated, nil)
+	}
+	second := size()
+	t.Logf("database %d KiB empty, %d KiB after %d new games (%d bytes a game), %d KiB after pruning them and %d more",
+		empty>>10, first>>10, flood, (first-empty)/flood, second>>10, flood)
+	if second > first+first/5 {
+		t.Fatalf("the database grew from %d to %d bytes across pruning", first, second)
 	}
 }
