@@ -24,7 +24,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -251,16 +253,7 @@ func (p *browserPage) gameID() string {
 // serverView asks the server for the page's game.
 func (p *browserPage) serverView() spider.View {
 	p.t.Helper()
-	resp, err := http.Get(p.srv.URL + "/api/games/" + p.gameID())
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var r gameResponse
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		p.t.Fatal(err)
-	}
-	return r.View
+	return getJSON[gameResponse](p, p.srv.URL+"/api/games/"+p.gameID()).View
 }
 
 type domPile struct {
@@ -479,7 +472,7 @@ func (p *browserPage) newGameByNumber(n uint64) {
 	p.t.Helper()
 	p.clickSel("#btn-new")
 	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
-	// Settings are the server's, shared by every browser: set each option.
+	// Settings are the player's, shared by the browser's tabs: set each option.
 	p.eval(`(() => { const f = document.querySelector("#form-new");
 	  for (const k of ["open", "relaxed", "autoRemove", "winnable"]) f[k].checked = false;
 	  f.cheat.value = "none"; return 1; })()`, nil)
@@ -815,7 +808,7 @@ func TestBrowserGame(t *testing.T) {
 		p.idle()
 		p.load()
 		p.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "verbose still off after a reload")
-		settings := getJSON[map[string]any](t, srv.URL+"/api/settings")
+		settings := getJSON[map[string]any](p, srv.URL+"/api/settings")
 		if settings["verbose"] != false {
 			t.Errorf("server settings %v: want verbose false", settings)
 		}
@@ -887,7 +880,7 @@ func TestBrowserGame(t *testing.T) {
 
 		// The near-won position: drag a complete suit to the completed area,
 		// then finish by clicks; the end screen and statistics follow.
-		statsBefore := statsGroup4(t, srv.URL)
+		statsBefore := statsGroup4(p, srv.URL)
 		wonPath := filepath.Join(t.TempDir(), "nearwon.txt")
 		if err := os.WriteFile(wonPath, []byte(layoutSave(t, nearWonLayout)), 0o644); err != nil {
 			t.Fatal(err)
@@ -913,7 +906,7 @@ func TestBrowserGame(t *testing.T) {
 		// Statistics: one more game won, shown in the panel with its charts.
 		p.clickSel(`#end-buttons [data-end="stats"]`)
 		p.waitJS(`document.querySelector("#dlg-stats").open && document.querySelector("#stats-charts svg")`, "the statistics panel")
-		statsAfter := statsGroup4(t, srv.URL)
+		statsAfter := statsGroup4(p, srv.URL)
 		if statsAfter.Won != statsBefore.Won+1 || statsAfter.Played <= statsBefore.Played {
 			t.Errorf("statistics after the win: %+v, before: %+v", statsAfter, statsBefore)
 		}
@@ -970,7 +963,7 @@ func TestBrowserGame(t *testing.T) {
 			t.Errorf("pile 1 shows covered cards %v, want %v", covered, want)
 		}
 		// The new game's options became the defaults for the next one.
-		settings := getJSON[map[string]any](t, srv.URL+"/api/settings")
+		settings := getJSON[map[string]any](p, srv.URL+"/api/settings")
 		if ng, _ := settings["newGame"].(map[string]any); ng["variant"] != "spider" || ng["suits"] != 2.0 {
 			t.Errorf("settings after a Spider 2-suit game: %v", settings)
 		}
@@ -1080,10 +1073,26 @@ func waitDownload(tb testing.TB, dir string) string {
 	return ""
 }
 
-func getJSON[T any](tb testing.TB, url string) T {
+// getJSON reads url as the page's player: with the browser's identity
+// cookie, which the page itself cannot read (HttpOnly).
+func getJSON[T any](p *browserPage, url string) T {
+	tb := p.t
 	tb.Helper()
 	var v T
-	resp, err := http.Get(url)
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := chromedp.Run(p.ctx, func(ctx context.Context, tg *chromedp.Target) (network.GetCookiesResult, error) {
+		return cdp.Call(ctx, tg, network.GetCookies, network.GetCookiesParams{URLs: []string{url}})
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, c := range res.Cookies {
+		req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -1102,11 +1111,12 @@ func getJSON[T any](tb testing.TB, url string) T {
 }
 
 // statsGroup4 is the server's statistics for Arachnid with four suits.
-func statsGroup4(tb testing.TB, base string) statsGroup {
+func statsGroup4(p *browserPage, base string) statsGroup {
+	tb := p.t
 	tb.Helper()
 	r := getJSON[struct {
 		Groups []statsGroup `json:"groups"`
-	}](tb, base+"/api/stats")
+	}](p, base+"/api/stats")
 	for _, g := range r.Groups {
 		if g.Variant == "arachnid" && g.Suits == 4 {
 			return g
