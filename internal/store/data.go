@@ -53,10 +53,26 @@ type SaveRecord struct {
 	Updated time.Time
 }
 
+// MaxSaves is the most named saves a player may have.
+const MaxSaves = 1000
+
+// ErrTooMany is returned by PutSave for a new name when the player already
+// has MaxSaves saves.
+var ErrTooMany = errors.New("too many")
+
 // PutSave stores a named save, replacing any of the same name and player.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO saves
+		var n int
+		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM saves WHERE player = ? AND name != ?`,
+			s.Player, s.Name).Scan(&n)
+		if err != nil {
+			return err
+		}
+		if n >= MaxSaves {
+			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO saves
 			(player, name, lineage, save, variant, suits, deal, moves, score, updated)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (player, name) DO UPDATE SET lineage = excluded.lineage, save = excluded.save,

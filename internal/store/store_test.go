@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -447,5 +448,35 @@ func TestSavesAndSettings(t *testing.T) {
 	}
 	if got, _ := db.Settings(ctx, "q"); got != "{}" {
 		t.Fatalf("another player's settings: %q", got)
+	}
+}
+
+func TestSavesBounded(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		for i := range MaxSaves {
+			if _, err := tx.Exec(`INSERT INTO saves VALUES ('p', ?, 'L', 's', 'arachnid', 4, '1', 0, 0, 0)`, fmt.Sprint(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new name is refused; an existing name can still be overwritten,
+	// and another player is not affected.
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "one more", Save: "s", Updated: t0}); !errors.Is(err, ErrTooMany) {
+		t.Fatalf("save %d: %v", MaxSaves+1, err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "7", Save: "new", Updated: t0}); err != nil {
+		t.Fatalf("overwriting at the limit: %v", err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "q", Name: "one more", Save: "s", Updated: t0}); err != nil {
+		t.Fatalf("another player: %v", err)
+	}
+	if l := must(db.Saves(ctx, "p")); len(l) != MaxSaves {
+		t.Fatalf("%d saves", len(l))
 	}
 }

@@ -54,7 +54,8 @@ func status(err error) (int, string) {
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, err.Error()
-	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing), errors.Is(err, spider.ErrLimit):
+	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing), errors.Is(err, spider.ErrLimit),
+		errors.Is(err, store.ErrTooMany):
 		return http.StatusUnprocessableEntity, err.Error()
 	case errors.Is(err, errForbidden):
 		return http.StatusForbidden, err.Error()
