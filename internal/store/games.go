@@ -187,8 +187,9 @@ func (db *DB) CountGames(ctx context.Context) (int, error) {
 const pruneBatch = 500
 
 // PruneGames deletes the games last changed before idle, and the games with
-// no move played last changed before unplayed, with their logs. Named saves
-// and statistics stay. It returns how many games it deleted.
+// no move played last changed before unplayed, with their logs, then the
+// settings of players left with nothing else. Named saves and statistics
+// stay. It returns how many games it deleted.
 func (db *DB) PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error) {
 	var total int64
 	for {
@@ -204,8 +205,37 @@ func (db *DB) PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, 
 			return err
 		})
 		total += n
-		if err != nil || n < pruneBatch {
+		if err != nil {
 			return total, err
+		}
+		if n < pruneBatch {
+			return total, db.pruneSettings(ctx)
+		}
+	}
+}
+
+// pruneSettings deletes the settings of players who have nothing else
+// stored (no game, save or result): what a stream of throwaway identities
+// leaves, or a player whose games were all pruned and who never saved or
+// finished one. The legacy player's wait for their owner.
+func (db *DB) pruneSettings(ctx context.Context) error {
+	for {
+		var n int64
+		err := db.tx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE rowid IN (
+				SELECT s.rowid FROM settings s WHERE s.player != ''
+				AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player = s.player)
+				AND NOT EXISTS (SELECT 1 FROM saves v WHERE v.player = s.player)
+				AND NOT EXISTS (SELECT 1 FROM results r WHERE r.player = s.player)
+				LIMIT ?)`, pruneBatch)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		if err != nil || n < pruneBatch {
+			return err
 		}
 	}
 }

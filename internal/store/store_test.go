@@ -223,6 +223,37 @@ func TestPruneGames(t *testing.T) {
 	}
 }
 
+// TestPruneSettings: settings go once their player has nothing else
+// stored; the legacy player's stay for adoption.
+func TestPruneSettings(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	for _, p := range []string{"", "alone", "game", "save", "result"} {
+		if err := db.PutSettings(ctx, p, `{"x":1}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.CreateGame(ctx, GameRecord{ID: "g", Player: "game", Lineage: "g", Save: "s",
+		Summary: Summary{Moves: 1}, Created: t0, Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "save", Name: "n", Lineage: "l", Save: "s", Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordResult(ctx, "result", Result{Lineage: "r", Variant: "arachnid", Suits: 4, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.PruneGames(ctx, t0.Add(-time.Hour), t0.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"", "alone", "game", "save", "result"} {
+		js := must(db.Settings(ctx, p))
+		if kept := js != "{}"; kept != (p != "alone") {
+			t.Errorf("player %q: settings %s", p, js)
+		}
+	}
+}
+
 // TestLegacyRowsAdopted: a database from before players (schema 1) keeps
 // its games, saves, statistics and settings; the first player to adopt them
 // gets them all, the next finds nothing.
