@@ -8,8 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"strings"
 	"testing"
 
@@ -493,44 +491,3 @@ func TestLongCreationFlood(t *testing.T) {
 	}
 }
 
-// TestTwoTabsSmallCache is the issue's scenario as a stress test: two tabs
-// play one game while other games keep pushing it out of a small cache.
-// Every acknowledged move must be in the stored game.
-func TestTwoTabsSmallCache(t *testing.T) {
-	h := newHarness(t, Options{MaxGames: 2})
-	id := h.upload(shuttleSave(0)).ID
-	var acked atomic.Int64
-	var wg sync.WaitGroup
-	for tab := range 2 {
-		wg.Go(func() {
-			for i := range 100 {
-				// Each tab tries both directions; one is legal at a time.
-				code, body, _ := h.do("POST", "/api/games/"+id+"/commands", `{"cmd":"`+shuttleMove(i+tab)+`"}`)
-				switch code {
-				case http.StatusOK:
-					acked.Add(1)
-				case http.StatusUnprocessableEntity:
-				default:
-					t.Errorf("move: %d %s", code, body)
-					return
-				}
-			}
-		})
-	}
-	wg.Go(func() {
-		for range 60 {
-			if code, body, _ := h.do("POST", "/api/games", `{"suits":1}`); code != http.StatusCreated {
-				t.Errorf("new game: %d %s", code, body)
-				return
-			}
-		}
-	})
-	wg.Wait()
-	if r := r2(h, id); r.View.Moves != int(acked.Load()) {
-		t.Fatalf("%d moves acknowledged, %d in the game", acked.Load(), r.View.Moves)
-	}
-	h.restart()
-	if r := r2(h, id); r.View.Moves != int(acked.Load()) {
-		t.Fatalf("%d moves acknowledged, %d stored", acked.Load(), r.View.Moves)
-	}
-}
