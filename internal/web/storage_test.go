@@ -490,4 +490,3 @@ func TestLongCreationFlood(t *testing.T) {
 		t.Fatalf("the database grew from %d to %d bytes across pruning", first, second)
 	}
 }
-
