@@ -178,6 +178,15 @@ func TestStaleWriteRetried(t *testing.T) {
 	}
 }
 
+// TestUploadHoldsLongestGame: the upload limit holds the save of a game at
+// the step limit with the longest move lines, with room for the longest
+// layout header (TestLongStepLimit plays it end to end).
+func TestUploadHoldsLongestGame(t *testing.T) {
+	if n := len(shuttleSave(spider.MaxSteps)) + 4096; n > maxSaveBody {
+		t.Fatalf("a save at the step limit takes up to %d bytes, the upload limit is %d", n, maxSaveBody)
+	}
+}
+
 // TestLongStepLimit: one limit holds for play, load, store, upload and
 // export. A game at spider.MaxSteps can be played to, exported,
 // re-uploaded and read back after a restart; a move past it is refused
