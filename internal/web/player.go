@@ -55,6 +55,14 @@ func validToken(s string) bool {
 // adopts what was stored before players existed (store.AdoptLegacy).
 func (s *Server) identify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Only the API needs a player, and the page hands one out. Other
+		// files never carry the cookie, so no cache can keep and replay it
+		// to another browser.
+		page := r.URL.Path == "/" || r.URL.Path == "/index.html"
+		if !page && !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
 		token := ""
 		if c, err := r.Cookie(playerCookie); err == nil && validToken(c.Value) {
 			token = c.Value
@@ -65,8 +73,9 @@ func (s *Server) identify(next http.Handler) http.Handler {
 		}
 		id := playerID(token)
 		// A new cookie goes out at once; an old one is renewed with the
-		// page (not every API answer), so an active player's never lapses.
-		if fresh || !strings.HasPrefix(r.URL.Path, "/api/") {
+		// page (not with every API answer), so an active player's never
+		// lapses.
+		if fresh || page {
 			http.SetCookie(w, &http.Cookie{Name: playerCookie, Value: token, Path: "/",
 				MaxAge: int(playerMaxAge / time.Second), HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})

@@ -328,6 +328,10 @@ func TestPlayerCookie(t *testing.T) {
 	if c := rec.Result().Cookies(); len(c) != 1 || c[0].Value != "ABCDEFGHIJKLMNOPQRSTUVWXYZ" || c[0].MaxAge <= 0 {
 		t.Fatalf("page load cookies %v", c)
 	}
+	// The page's other files never carry it (no cache can replay it).
+	if c := serve(h.s, newRequest("GET", "/style.css")).Result().Cookies(); len(c) != 0 {
+		t.Fatalf("a static file set cookies %v", c)
+	}
 }
 
 // TestLegacyAdopted: after an upgrade, what was stored before players
