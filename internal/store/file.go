@@ -29,7 +29,7 @@ var (
 	// under the running server. Writes are refused from then on, since they
 	// would go to a file no longer at the path and be lost at the next
 	// start; only a restart (opening the file now at the path) clears it.
-	ErrReplaced = errors.New("database file deleted or replaced while in use; writes refused until the server is restarted")
+	ErrReplaced = errors.New("database file deleted or replaced while in use")
 )
 
 // dbFile is the database file held open by the server: its descriptor
@@ -98,7 +98,11 @@ func (d *dbFile) writable() error {
 // readOnly explains a failure to open or create name for writing.
 func readOnly(name string, err error) error {
 	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
-		return fmt.Errorf("%s is %w (%v): cardtable must write its database, its directory and the -wal and -shm files beside it; make them writable by this user, or use another database file", name, ErrReadOnly, err)
+		why := err
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			why = pe.Err
+		}
+		return fmt.Errorf("%s is %w (%v): cardtable must write its database, its directory and the -wal and -shm files beside it; make them writable by this user, or use another database file", name, ErrReadOnly, why)
 	}
 	return err
 }
@@ -130,7 +134,7 @@ func (d *dbFile) check() error {
 	default:
 		return nil
 	}
-	d.lost = fmt.Errorf("%s: %w (%s)", d.path, ErrReplaced, why)
+	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
 	return d.lost
 }
 
@@ -186,10 +190,10 @@ func damaged(path string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s is %w (SQLite's quick check: %v). cardtable will not use it. "+
-		"Keep the file: stop, move it aside together with its -wal and -shm files, "+
-		"and put a backup in its place, or start again with an empty database "+
-		"(the next start creates one); the sqlite3 shell's .recover command can "+
-		"copy what is still readable into a new file",
+		"Do not delete it: move it aside (with its -wal and -shm files, if any) and "+
+		"put a backup in its place, or leave it aside and start with an empty "+
+		"database (the next start creates one). The sqlite3 shell's .dump command "+
+		"can copy what is still readable into a new file (docs/api.md, \"A damaged database\")",
 		path, ErrCorrupt, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
 }
 
