@@ -39,6 +39,9 @@ type dbFile struct {
 	path string
 	f    *os.File
 	lock io.Closer // a separate lock file, where the platform needs one
+	// opened is f as opened: its device and inode are what the path must
+	// still name.
+	opened os.FileInfo
 
 	mu   sync.Mutex
 	lost error // set once the path no longer names f; sticky
@@ -65,6 +68,10 @@ func openFile(path string) (*dbFile, error) {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	d := &dbFile{path: path, f: f, lock: lock}
+	if d.opened, err = f.Stat(); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if err := d.writable(); err != nil {
 		d.Close()
 		return nil, err
@@ -108,34 +115,38 @@ func readOnly(name string, err error) error {
 }
 
 // check returns ErrReplaced if the path no longer names the open file: it
-// was deleted (no links left), renamed away, or replaced by another file
-// (another device and inode at the path). Once found, it sticks.
+// was deleted, renamed away, or replaced by another file (another device
+// and inode at the path). Once found, it sticks. The usual case costs one
+// stat of the path, compared with the file as opened.
 func (d *dbFile) check() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.lost != nil {
 		return d.lost
 	}
-	open, err := d.f.Stat()
-	if err != nil {
-		return fmt.Errorf("checking %s: %w", d.path, err)
-	}
 	now, err := os.Stat(d.path)
+	if err == nil && os.SameFile(d.opened, now) {
+		return nil
+	}
 	var why string
-	switch n, ok := links(open); {
-	case ok && n == 0:
+	switch open, ferr := d.f.Stat(); {
+	case ferr == nil && isDeleted(open):
 		why = "deleted"
 	case errors.Is(err, fs.ErrNotExist):
 		why = "no file at the path any more: renamed or moved away"
 	case err != nil:
 		return fmt.Errorf("checking %s: %w", d.path, err) // not conclusive: not kept
-	case !os.SameFile(open, now):
-		why = "another file is now at the path"
 	default:
-		return nil
+		why = "another file is now at the path"
 	}
 	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
 	return d.lost
+}
+
+// isDeleted reports whether fi's file has no names left.
+func isDeleted(fi os.FileInfo) bool {
+	n, ok := links(fi)
+	return ok && n == 0
 }
 
 // Close releases the lock. Call it after SQLite's connections are closed.
@@ -162,8 +173,11 @@ func quickCheck(ctx context.Context, db *sql.DB) error {
 		if err := rows.Scan(&s); err != nil {
 			return err
 		}
-		if s != "ok" && len(found) < 3 {
-			found = append(found, s)
+		for _, line := range strings.Split(s, "\n") {
+			// Keep the problems, not the "*** in database main ***" heading.
+			if line != "ok" && !strings.HasPrefix(line, "*** ") && len(found) < 3 {
+				found = append(found, line)
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {

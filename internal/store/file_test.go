@@ -291,3 +291,14 @@ func TestWritesRefusedWhenFileReplaced(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFileCheck is what each write transaction adds (twice: before
+// and after): an fstat of the open file and a stat of its path.
+func BenchmarkFileCheck(b *testing.B) {
+	db, _ := openTemp(b)
+	for b.Loop() {
+		if err := db.file.check(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
