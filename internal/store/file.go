@@ -168,11 +168,13 @@ func quickCheck(ctx context.Context, db *sql.DB) error {
 	}
 	defer rows.Close()
 	var found []string
+	bad := false
 	for rows.Next() {
 		var s string
 		if err := rows.Scan(&s); err != nil {
 			return err
 		}
+		bad = bad || s != "ok"
 		for _, line := range strings.Split(s, "\n") {
 			// Keep the problems, not the "*** in database main ***" heading.
 			if line != "ok" && !strings.HasPrefix(line, "*** ") && len(found) < 3 {
@@ -183,7 +185,7 @@ func quickCheck(ctx context.Context, db *sql.DB) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	if len(found) > 0 {
+	if bad {
 		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(found, "; "))
 	}
 	return nil
