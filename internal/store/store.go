@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
@@ -36,17 +34,16 @@ var ErrStale = errors.New("the game changed since it was read")
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// errInUse is returned by Open when another process has the database open.
-var errInUse = errors.New("in use by another cardtable process")
-
 // DB is an open cardtable database. It is safe for concurrent use.
 type DB struct {
 	// w has a single connection, so writers queue in Go rather than
 	// spinning on SQLite's busy lock; r serves reads alongside (WAL mode).
 	w, r *sql.DB
-	// lock is PATH.lock, held while open: the server keeps games in memory,
-	// so two servers on one database would overwrite each other's moves.
-	lock *os.File
+	// file is the database file itself, locked while open: the server
+	// keeps games in memory, so two servers on one database would
+	// overwrite each other's moves. Each write checks the path still
+	// names it (file.go).
+	file *dbFile
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -60,29 +57,20 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("store: %w", err)
-		}
-	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	file, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if err := lockFile(lock); err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("store: %s: %w", path, err)
-	}
-	db, err := open(ctx, path)
+	db, err := open(ctx, file)
 	if err != nil {
-		lock.Close()
+		file.Close()
 		return nil, err
 	}
-	db.lock = lock
 	return db, nil
 }
 
-func open(ctx context.Context, path string) (*DB, error) {
+func open(ctx context.Context, file *dbFile) (*DB, error) {
+	path := file.path
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -97,10 +85,10 @@ func open(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	db := &DB{w: w}
-	if err := db.migrate(ctx); err != nil {
+	db := &DB{w: w, file: file}
+	if err := db.check(ctx); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: %s: %w", path, err)
+		return nil, err
 	}
 	r, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -115,7 +103,7 @@ func open(ctx context.Context, path string) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
-	return errors.Join(db.r.Close(), db.w.Close(), db.lock.Close())
+	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
 }
 
 // Version is the schema version the embedded migrations reach.
@@ -167,8 +155,13 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs f in a write transaction, committing if it returns nil.
+// tx runs f in a write transaction, committing if it returns nil. It
+// refuses to write, and reports a write as failed, when the database file
+// is no longer at its path (ErrReplaced): that write would be lost.
 func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	if err := db.file.check(); err != nil {
+		return err
+	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -177,7 +170,10 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	return db.file.check()
 }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }

@@ -63,6 +63,8 @@ func status(err error) (int, string) {
 		return http.StatusMethodNotAllowed, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
+	case errors.Is(err, store.ErrReplaced):
+		return http.StatusServiceUnavailable, "the server can no longer save: its database file was deleted or replaced; restart the server"
 	case errors.Is(err, errUnavailable), errors.Is(err, store.ErrStale), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}

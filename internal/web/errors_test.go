@@ -26,6 +26,7 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("%w: 9C on QD", spider.ErrIllegal), 422, "illegal move: 9C on QD"},
 		{fmt.Errorf("%w: no move to undo", spider.ErrNothing), 422, "nothing to do: no move to undo"},
 		{&requestError{errNoSolver, "no solver"}, 501, "no solver"},
+		{fmt.Errorf("store: %w", store.ErrReplaced), 503, "the server can no longer save: its database file was deleted or replaced; restart the server"},
 		{context.Canceled, 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
 	}

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/internal/store"
+)
+
+// TestServeRefusesBadDatabase: serve will not start on a database it must
+// not or cannot use; it says why and what to do, and exits 1 at once.
+func TestServeRefusesBadDatabase(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(tb testing.TB, path string)
+		want []string
+	}{
+		{"in use", func(tb testing.TB, path string) {
+			db, err := store.Open(context.Background(), path)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { db.Close() })
+		}, []string{"in use by another cardtable server", "stop the other one"}},
+		{"not a database", func(tb testing.TB, path string) {
+			if err := os.WriteFile(path, bytes.Repeat([]byte("not a database\n"), 100), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}, []string{"is damaged", "backup"}},
+		{"read-only", func(tb testing.TB, path string) {
+			db, err := store.Open(context.Background(), path)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			db.Close()
+			makeReadOnly(tb, path)
+		}, []string{"is read-only", "writable"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cardtable.db")
+			tc.make(t, path)
+			// Were it to start serving, the timeout would end it with 0.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", path}, nil, &out, &errb)
+			msg := errb.String()
+			if code != exitFail || !strings.HasPrefix(msg, "cardtable: ") || !strings.Contains(msg, path) {
+				t.Fatalf("exit %d, stderr %q", code, msg)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("stderr %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+// makeReadOnly makes path unwritable for this process until the test ends:
+// by permission bits, or as root (who ignores them) by chattr +i. The test
+// is skipped where neither is possible.
+func makeReadOnly(tb testing.TB, path string) {
+	tb.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(path, 0o444); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { os.Chmod(path, 0o644) })
+		return
+	}
+	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+		tb.Skipf("running as root, and chattr +i is not available here to make a read-only file: %v %s", err, out)
+	}
+	tb.Cleanup(func() {
+		if out, err := exec.Command("chattr", "-i", path).CombinedOutput(); err != nil {
+			tb.Errorf("chattr -i %s: %v %s", path, err, out)
+		}
+	})
+}
+
+// TestServeDatabaseDeleted: when the database file is deleted under a
+// running server, the next write is answered 503 rather than acknowledged
+// and lost, and the server logs why.
+func TestServeDatabaseDeleted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	errb := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", path}, nil, io.Discard, errb)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("exit %d: %s", code, errb)
+		}
+	}()
+	var url string
+	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := urlLine.FindStringSubmatch(errb.String()); m != nil {
+			url = m[1]
+		}
+	}
+	if url == "" {
+		t.Fatalf("no URL logged: %s", errb)
+	}
+	if _, err := post(t, url+"api/games", `{"deal":"1"}`, http.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(url+"api/games", "application/json", strings.NewReader(`{"deal":"2"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "restart the server") {
+		t.Fatalf("write after the file was deleted: %s %s", resp.Status, body)
+	}
+	if log := errb.String(); !strings.Contains(log, "deleted or replaced") || !strings.Contains(log, "level=ERROR") {
+		t.Fatalf("not logged: %s", log)
+	}
+}

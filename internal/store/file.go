@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Errors Open and the write path classify the database file by.
+var (
+	// errInUse: another cardtable process has the database open.
+	errInUse = errors.New("in use by another cardtable server (one server per database): stop the other one first, or use another database file")
+	// ErrReadOnly: cardtable cannot write the database file or its directory.
+	ErrReadOnly = errors.New("read-only")
+	// ErrCorrupt: the database file failed SQLite's quick check.
+	ErrCorrupt = errors.New("damaged")
+	// ErrReplaced: the database file was deleted, renamed away or replaced
+	// under the running server. Writes are refused from then on, since they
+	// would go to a file no longer at the path and be lost at the next
+	// start; only a restart (opening the file now at the path) clears it.
+	ErrReplaced = errors.New("database file deleted or replaced while in use")
+)
+
+// dbFile is the database file held open by the server: its descriptor
+// carries the lock, and the path is compared with it before and after each
+// write transaction.
+type dbFile struct {
+	path string
+	f    *os.File
+	lock io.Closer // a separate lock file, where the platform needs one
+	// opened is f as opened: its device and inode are what the path must
+	// still name.
+	opened os.FileInfo
+
+	mu   sync.Mutex
+	lost error // set once the path no longer names f; sticky
+}
+
+// openFile opens and locks the database file at path (creating it and its
+// directory if needed) and checks that cardtable can write it and create
+// SQLite's -wal and -shm files beside it.
+func openFile(path string) (*dbFile, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, readOnly(path, err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, readOnly(path, err)
+	}
+	lock, err := lockDB(f, path)
+	if err != nil {
+		f.Close()
+		if errors.Is(err, errInUse) {
+			return nil, fmt.Errorf("%s is %w", path, err)
+		}
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	d := &dbFile{path: path, f: f, lock: lock}
+	if d.opened, err = f.Stat(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := d.writable(); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// writable checks, after the lock is taken, what SQLite will need to write
+// besides the database file: its directory (where the -wal and -shm files
+// are created) and those files if they exist. A read-only database found
+// here is refused at start, rather than failing every write later.
+func (d *dbFile) writable() error {
+	for _, side := range []string{d.path + "-wal", d.path + "-shm"} {
+		f, err := os.OpenFile(side, os.O_RDWR, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return readOnly(side, err)
+		}
+		f.Close() // no locks of ours on it, so closing drops nothing
+	}
+	probe, err := os.CreateTemp(filepath.Dir(d.path), ".cardtable-probe-*")
+	if err != nil {
+		return readOnly(filepath.Dir(d.path), err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
+// readOnly explains a failure to open or create name for writing.
+func readOnly(name string, err error) error {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		why := err
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			why = pe.Err
+		}
+		return fmt.Errorf("%s is %w (%v): cardtable must write its database, its directory and the -wal and -shm files beside it; make them writable by this user, or use another database file", name, ErrReadOnly, why)
+	}
+	return err
+}
+
+// check returns ErrReplaced if the path no longer names the open file: it
+// was deleted, renamed away, or replaced by another file (another device
+// and inode at the path). Once found, it sticks. The usual case costs one
+// stat of the path, compared with the file as opened.
+func (d *dbFile) check() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.lost != nil {
+		return d.lost
+	}
+	now, err := os.Stat(d.path)
+	if err == nil && os.SameFile(d.opened, now) {
+		return nil
+	}
+	var why string
+	switch open, ferr := d.f.Stat(); {
+	case ferr == nil && isDeleted(open):
+		why = "deleted"
+	case errors.Is(err, fs.ErrNotExist):
+		why = "no file at the path any more: renamed or moved away"
+	case err != nil:
+		return fmt.Errorf("checking %s: %w", d.path, err) // not conclusive: not kept
+	default:
+		why = "another file is now at the path"
+	}
+	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
+	return d.lost
+}
+
+// isDeleted reports whether fi's file has no names left.
+func isDeleted(fi os.FileInfo) bool {
+	n, ok := links(fi)
+	return ok && n == 0
+}
+
+// Close releases the lock. Call it after SQLite's connections are closed.
+func (d *dbFile) Close() error {
+	err := d.f.Close()
+	if d.lock != nil {
+		err = errors.Join(err, d.lock.Close())
+	}
+	return err
+}
+
+// quickCheck runs SQLite's PRAGMA quick_check (the integrity check without
+// matching indexes to tables: linear in the file's size) and returns what
+// it found wrong, if anything.
+func quickCheck(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var found []string
+	bad := false
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		bad = bad || s != "ok"
+		for _, line := range strings.Split(s, "\n") {
+			// Keep the problems, not the "*** in database main ***" heading.
+			if line != "ok" && !strings.HasPrefix(line, "*** ") && len(found) < 3 {
+				found = append(found, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if bad {
+		return fmt.Errorf("%w: %s", ErrCorrupt, strings.Join(found, "; "))
+	}
+	return nil
+}
+
+// damaged explains err if it says the database file is damaged or is not
+// a database at all (and returns it unchanged otherwise): what was found,
+// and what to do about it.
+func damaged(path string, err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+	}
+	if !errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	return fmt.Errorf("%s is %w (SQLite's quick check: %v). cardtable will not use it. "+
+		"Do not delete it: move it aside (with its -wal and -shm files, if any) and "+
+		"put a backup in its place, or leave it aside and start with an empty "+
+		"database (the next start creates one). The sqlite3 shell's .dump command "+
+		"can copy what is still readable into a new file (docs/api.md, \"A damaged database\")",
+		path, ErrCorrupt, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
+}
+
+// check runs the quick check and the migrations, explaining a damaged file.
+func (db *DB) check(ctx context.Context) error {
+	err := quickCheck(ctx, db.w)
+	if err == nil {
+		err = db.migrate(ctx)
+	}
+	if err == nil {
+		return nil
+	}
+	if d := damaged(db.file.path, err); errors.Is(d, ErrCorrupt) {
+		return fmt.Errorf("store: %w", d)
+	}
+	return fmt.Errorf("store: %s: %w", db.file.path, err)
+}
