@@ -60,6 +60,10 @@ func status(err error) (int, string) {
 		return http.StatusForbidden, err.Error()
 	case errors.Is(err, errMethod):
 		return http.StatusMethodNotAllowed, err.Error()
+	case errors.Is(err, errMisdirected):
+		return http.StatusMisdirectedRequest, err.Error()
+	case errors.Is(err, errTooMany):
+		return http.StatusTooManyRequests, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
 	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
