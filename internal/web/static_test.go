@@ -54,7 +54,6 @@ func TestStaticFiles(t *testing.T) {
 	if len(paths) < 5 {
 		t.Fatalf("only %d files in the page: %v", len(paths), paths)
 	}
-	gzipped := 0
 	for _, p := range paths {
 		t.Run(p, func(t *testing.T) {
 			want, err := fs.ReadFile(static, p)
@@ -89,7 +88,6 @@ func TestStaticFiles(t *testing.T) {
 				}
 				return // too small to gain from it
 			}
-			gzipped++
 			if got := gunzip(t, zipped.Body.Bytes()); !bytes.Equal(got, want) {
 				t.Fatalf("gzipped %s does not unzip to the file", p)
 			}
@@ -108,10 +106,6 @@ func TestStaticFiles(t *testing.T) {
 			}
 		})
 	}
-	if gzipped == 0 {
-		t.Fatal("no file was gzipped")
-	}
-
 	t.Run("/ is index.html", func(t *testing.T) {
 		want, _ := fs.ReadFile(static, "index.html")
 		rec := getStatic(t, h, "GET", "/")
