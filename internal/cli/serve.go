@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"cardtable/internal/store"
@@ -20,13 +22,16 @@ import (
 )
 
 // runServe serves the browser UI: `cardtable`, `cardtable serve [--addr
-// ADDR] [--db PATH]`, and `cardtable serve bench` for the load benchmark.
+// ADDR] [--host NAME[,NAME]] [--db PATH]`, and `cardtable serve bench` for
+// the load benchmark.
 func runServe(ctx context.Context, env *Env, args []string) error {
 	if len(args) > 0 && args[0] == "bench" {
 		return runServeBench(ctx, env, args[1:])
 	}
 	fs := newFlags(env, "serve")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
+		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
 	dbPath := fs.String("db", "", "SQLite database (default: "+defaultDBPath()+")")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -34,6 +39,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) > 0 {
 		return usageErr("serve: unexpected argument %q", pos[0])
+	}
+	hosts, err := parseHosts(*hostList)
+	if err != nil {
+		return err
 	}
 	if *dbPath == "" {
 		*dbPath = defaultDBPath()
@@ -48,12 +57,15 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n)
-	opts := web.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal}
-	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
-		opts.LocalOnly = true
+	if hosts == nil {
+		hosts = listenHosts(*addr, ln.Addr())
 	}
+	n, _ := db.CountGames(ctx)
+	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
+		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+	rl := web.DefaultRateLimit()
+	opts := web.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal,
+		CheckHost: true, Hosts: hosts, RateLimit: &rl}
 	srv := web.New(db, opts)
 	// The pruner deletes games past their retention (docs/api.md); it
 	// exits when serving ends, before the database closes.
@@ -67,6 +79,59 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	stop()
 	<-pruned
 	return err
+}
+
+// parseHosts reads --host: comma-separated host names or IP addresses,
+// without ports. nil when the flag is empty (the default applies).
+func parseHosts(list string) ([]string, error) {
+	var out []string
+	for item := range strings.SplitSeq(list, ",") {
+		if strings.TrimSpace(item) == "" {
+			continue
+		}
+		h, err := web.NormalizeHost(item)
+		if err != nil {
+			return nil, usageErr("serve --host: %v", err)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// listenHosts is the default of --host: the host named in --addr and the
+// address the server listens on; for a wildcard address (0.0.0.0, ::, or
+// none), every address of the machine. Loopback names need no listing:
+// the server always answers them.
+func listenHosts(addr string, ln net.Addr) []string {
+	var out []string
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		if h, err := web.NormalizeHost(host); err == nil && h != "localhost" {
+			out = append(out, h)
+		}
+	}
+	ta, ok := ln.(*net.TCPAddr)
+	if !ok {
+		return out
+	}
+	ips := []net.IP{ta.IP}
+	if ta.IP.IsUnspecified() {
+		ips = nil
+		addrs, _ := net.InterfaceAddrs() // none known: only loopback names answer
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				ips = append(ips, n.IP)
+			}
+		}
+	}
+	for _, ip := range ips {
+		if ip.IsLoopback() || ip.IsUnspecified() {
+			continue
+		}
+		if h, err := web.NormalizeHost(ip.String()); err == nil && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // Solver searches on the server are bounded so that they cannot take every

@@ -187,7 +187,7 @@ func TestReadOnlyRefused(t *testing.T) {
 		t.Run(what, func(t *testing.T) {
 			ctx := context.Background()
 			db, path := openTemp(t)
-			if err := db.PutSettings(ctx, `{"a":1}`); err != nil {
+			if err := db.PutSettings(ctx, "p", `{"a":1}`); err != nil {
 				t.Fatal(err)
 			}
 			if err := db.Close(); err != nil {
@@ -269,12 +269,12 @@ func TestWritesRefusedWhenFileReplaced(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if err := db.PutSettings(ctx, `{"n":1}`); err != nil {
+			if err := db.PutSettings(ctx, "p", `{"n":1}`); err != nil {
 				t.Fatal(err)
 			}
 			tc.change(t, path)
 			for i := range 2 {
-				if err := db.PutSettings(ctx, `{"n":2}`); !errors.Is(err, ErrReplaced) {
+				if err := db.PutSettings(ctx, "p", `{"n":2}`); !errors.Is(err, ErrReplaced) {
 					t.Fatalf("write %d after the file changed: %v", i+1, err)
 				}
 			}
@@ -284,7 +284,7 @@ func TestWritesRefusedWhenFileReplaced(t *testing.T) {
 				if err := os.Rename(path+".old", path); err != nil {
 					t.Fatal(err)
 				}
-				if err := db.PutSettings(ctx, `{"n":3}`); !errors.Is(err, ErrReplaced) {
+				if err := db.PutSettings(ctx, "p", `{"n":3}`); !errors.Is(err, ErrReplaced) {
 					t.Fatalf("write after the file came back: %v", err)
 				}
 			}

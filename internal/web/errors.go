@@ -61,6 +61,10 @@ func status(err error) (int, string) {
 		return http.StatusForbidden, err.Error()
 	case errors.Is(err, errMethod):
 		return http.StatusMethodNotAllowed, err.Error()
+	case errors.Is(err, errMisdirected):
+		return http.StatusMisdirectedRequest, err.Error()
+	case errors.Is(err, errTooMany):
+		return http.StatusTooManyRequests, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
 	case errors.Is(err, store.ErrReplaced):

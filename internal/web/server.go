@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -54,11 +53,17 @@ type Options struct {
 	// Hint finds a move to suggest, from what the player sees; an error
 	// wrapping ErrNoMove means there is none. nil: no hints (501).
 	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
-	// LocalOnly refuses requests whose Host header names anything but
-	// localhost or an IP address: a server listening on loopback is then
-	// out of reach of DNS rebinding (a web page whose own name resolves to
-	// 127.0.0.1 reading and changing the player's games).
-	LocalOnly bool
+	// CheckHost makes the server answer only requests addressed (the Host
+	// header, port aside) to a loopback name (localhost, 127.0.0.1, [::1])
+	// or to one of Hosts; others get 421. It keeps DNS-rebinding pages
+	// out (hosts.go). cardtable serve always sets it.
+	CheckHost bool
+	Hosts     []string
+	// RateLimit, if not nil, bounds how fast each player and each client
+	// address may create games and write saves (ratelimit.go). nil: no
+	// limit, for tests and the load benchmark, which create games at
+	// machine speed; cardtable serve uses DefaultRateLimit.
+	RateLimit *RateLimit
 	// WinnableDeal finds a deal number the solver has shown can be won with
 	// these options, for "winnable deals only"; ok false when it found
 	// none. nil: no solver (the deal is random and the answer says so).
@@ -72,6 +77,7 @@ type Server struct {
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
+	limit *limiter // nil without Options.RateLimit
 	h     http.Handler
 	// legacy is set while rows from before players may be waiting for
 	// their owner (see identify).
@@ -134,7 +140,10 @@ func (s *Server) routes() http.Handler {
 	if err != nil {
 		panic(err) // the embed pattern guarantees the directory
 	}
-	files := http.FileServerFS(static)
+	files, err := loadStatic(static)
+	if err != nil {
+		panic(err) // embedded files read from memory
+	}
 	// "/" catches everything else: unknown API paths get a JSON 404, other
 	// paths the page's files (GET and HEAD only).
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -153,34 +162,23 @@ func (s *Server) routes() http.Handler {
 			writeError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
 			return
 		}
-		w.Header().Set("Cache-Control", "no-cache")
-		files.ServeHTTP(w, r)
+		if err := files.serve(w, r); err != nil {
+			writeError(w, r, s.log, err)
+		}
 	})
 
 	var h http.Handler = s.identify(mux)
+	if s.opts.RateLimit != nil {
+		// Outside identify: a flood is refused before it is given identities.
+		s.limit = newLimiter(*s.opts.RateLimit)
+		h = s.rateLimit(mux, s.limit, h)
+	}
 	// Refuses cross-site writes (a page elsewhere posting to localhost).
 	h = http.NewCrossOriginProtection().Handler(h)
-	if s.opts.LocalOnly {
-		h = s.localOnly(h)
+	if s.opts.CheckHost {
+		h = s.hostCheck(s.opts.Hosts, h)
 	}
 	return securityHeaders(h)
-}
-
-// localOnly refuses requests addressed to a host name other than localhost.
-func (s *Server) localOnly(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host := r.Host
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-		if host != "localhost" && !strings.HasSuffix(host, ".localhost") && net.ParseIP(host) == nil {
-			writeError(w, r, s.log, &requestError{errForbidden,
-				fmt.Sprintf("host %q refused: this server answers on localhost or its IP address", r.Host)})
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // allowed lists the methods an API path has, for a 405: the catch-all "/"
@@ -202,6 +200,7 @@ func securityHeaders(next http.Handler) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		w.Header().Set("X-Frame-Options", "DENY")
+		w.Header().Set("Content-Security-Policy", contentSecurityPolicy)
 		next.ServeHTTP(w, r)
 	})
 }

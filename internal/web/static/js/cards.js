@@ -65,15 +65,14 @@ function pip(s, cx, cy, size, flip) {
 function smallFaceSVG(code) {
   const r = rankOf(code), s = suitOf(code);
   const label = RANK_LABEL[code[0]] || code[0];
-  const fill = `var(--suit-${s})`;
-  let out = `<rect x="3" y="3" width="194" height="274" rx="18" style="fill:var(--card-face);stroke:var(--card-edge);stroke-width:5"/>`;
-  out += `<g style="fill:${fill}">`;
+  let out = `<rect x="3" y="3" width="194" height="274" rx="18" class="c-face" stroke-width="5"/>`;
+  out += `<g class="c-suit-${s}">`;
   out += `<text x="${label.length > 1 ? 4 : 12}" y="88" font-size="${label.length > 1 ? 92 : 100}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
   out += pip(s, 156, 52, 72, false);
   // The body sits low, so the half of a card that shows in a pile holds
   // only the index.
   if (r > 10) {
-    out += `<rect x="40" y="150" width="120" height="112" rx="12" style="fill:var(--court);stroke:${fill};stroke-width:5"/>`;
+    out += `<rect x="40" y="150" width="120" height="112" rx="12" class="c-court" stroke="currentColor" stroke-width="5"/>`;
     out += pip(s, 100, 206, 80, false);
   } else {
     out += pip(s, 100, 206, 104, false);
@@ -85,9 +84,8 @@ function smallFaceSVG(code) {
 function faceSVG(code) {
   const r = rankOf(code), s = suitOf(code);
   const label = RANK_LABEL[code[0]] || code[0];
-  const fill = `var(--suit-${s})`;
-  let out = `<rect x="2" y="2" width="196" height="276" rx="16" style="fill:var(--card-face);stroke:var(--card-edge);stroke-width:3"/>`;
-  out += `<g style="fill:${fill}">`;
+  let out = `<rect x="2" y="2" width="196" height="276" rx="16" class="c-face" stroke-width="3"/>`;
+  out += `<g class="c-suit-${s}">`;
   // The index strip stays visible when cards overlap: rank left, suit right.
   const fs = label.length > 1 ? 56 : 62;
   out += `<text x="12" y="57" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-6"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
@@ -98,7 +96,7 @@ function faceSVG(code) {
     const xs = [60, 100, 140], y0 = 112, y1 = 244;
     for (const [c, f] of PIPS[r]) out += pip(s, xs[c], y0 + f * (y1 - y0), 40, f > .5);
   } else {
-    out += `<rect x="30" y="92" width="140" height="170" rx="10" style="fill:var(--court);stroke:${fill};stroke-width:3"/>`;
+    out += `<rect x="30" y="92" width="140" height="170" rx="10" class="c-court" stroke="currentColor" stroke-width="3"/>`;
     out += `<text x="100" y="210" font-size="104" font-weight="700" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif">${code[0]}</text>`;
     out += pip(s, 56, 122, 30, false) + pip(s, 144, 232, 30, true);
   }
@@ -107,15 +105,15 @@ function faceSVG(code) {
 }
 
 function backSVG() {
-  return `<rect x="2" y="2" width="196" height="276" rx="16" style="fill:var(--back-edge);stroke:var(--card-edge);stroke-width:3"/>` +
-    `<rect x="14" y="14" width="172" height="252" rx="8" style="fill:url(#back-pattern);stroke:var(--back-b);stroke-width:3"/>`;
+  return `<rect x="2" y="2" width="196" height="276" rx="16" class="c-back" stroke-width="3"/>` +
+    `<rect x="14" y="14" width="172" height="252" rx="8" fill="url(#back-pattern)" class="c-back-in" stroke-width="3"/>`;
 }
 
 // installSprite adds the hidden SVG holding every symbol to the document.
 export function installSprite(doc = document) {
   if (doc.getElementById("card-sprite")) return;
   let defs = `<pattern id="back-pattern" width="24" height="24" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
-    `<rect width="24" height="24" style="fill:var(--back-a)"/><rect width="12" height="12" style="fill:var(--back-b)"/><rect x="12" y="12" width="12" height="12" style="fill:var(--back-b)"/></pattern>`;
+    `<rect width="24" height="24" class="c-back-a"/><rect width="12" height="12" class="c-back-b"/><rect x="12" y="12" width="12" height="12" class="c-back-b"/></pattern>`;
   for (const s of SUITS) defs += `<symbol id="suit-${s}" viewBox="0 0 100 100">${SUIT_SHAPES[s]}</symbol>`;
   for (const s of SUITS) {
     for (const r of RANKS) {
@@ -125,7 +123,7 @@ export function installSprite(doc = document) {
   }
   defs += `<symbol id="card-back" viewBox="0 0 200 280">${backSVG()}</symbol>`;
   const div = doc.createElement("div");
-  div.innerHTML = `<svg id="card-sprite" xmlns="${SVGNS}" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>${defs}</defs></svg>`;
+  div.innerHTML = `<svg id="card-sprite" xmlns="${SVGNS}" width="0" height="0" aria-hidden="true"><defs>${defs}</defs></svg>`;
   doc.body.prepend(div.firstChild);
 }
 

@@ -1,0 +1,218 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// errTooMany: the player or the client address is over its rate limit (429).
+var errTooMany = errors.New("too many requests")
+
+// The rate limit keys players by the identity cookie's raw value; it does
+// not need to trust it, because the limit by address holds for anyone who
+// drops or forges the cookie.
+
+// RateLimit bounds how fast the requests that create something on the
+// server arrive: new games, loaded save files, opened saves (each a new
+// game) and save writes. Each player (by the identity cookie) and each
+// client address (IPv4 address, or IPv6 /64) has a token bucket; a request
+// needs a token from both.
+type RateLimit struct {
+	Player, Address Bucket
+	// MaxKeys bounds how many players, and how many addresses, are
+	// tracked at once; beyond it the idle ones are forgotten first.
+	MaxKeys int
+}
+
+// Bucket is a token bucket: Burst requests at once, then one per Every.
+type Bucket struct {
+	Burst int
+	Every time.Duration
+}
+
+// DefaultRateLimit is what cardtable serve uses. A player gets 60 at once
+// and then one a second: more than anyone clicking "New game" by hand, who
+// also has to look at the deal. An address gets 240 at once and two a
+// second, for players sharing one address (a household or a classroom
+// behind one router).
+func DefaultRateLimit() RateLimit {
+	return RateLimit{
+		Player:  Bucket{Burst: 60, Every: time.Second},
+		Address: Bucket{Burst: 240, Every: 500 * time.Millisecond},
+		MaxKeys: 10000,
+	}
+}
+
+// limitedRoutes are the mux patterns the rate limit applies to.
+var limitedRoutes = map[string]bool{
+	"POST /api/games":             true,
+	"POST /api/games/load":        true,
+	"POST /api/saves/{name}/open": true,
+	"PUT /api/saves/{name}":       true,
+}
+
+// limiter holds the buckets. Memory is bounded: each map holds at most
+// MaxKeys buckets.
+type limiter struct {
+	cfg     RateLimit
+	mu      sync.Mutex
+	players map[string]*bucketState
+	addrs   map[string]*bucketState
+}
+
+type bucketState struct {
+	tokens float64
+	at     time.Time // when tokens was right
+}
+
+func newLimiter(cfg RateLimit) *limiter {
+	if cfg.MaxKeys <= 0 {
+		cfg.MaxKeys = DefaultRateLimit().MaxKeys
+	}
+	return &limiter{cfg: cfg, players: map[string]*bucketState{}, addrs: map[string]*bucketState{}}
+}
+
+// allow takes a token from the player's bucket (player "" has none) and
+// the address's, or from neither; when refused, wait is how long until
+// both will have one.
+func (l *limiter) allow(player, addr string, now time.Time) (ok bool, wait time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	a := l.get(l.addrs, addr, l.cfg.Address, now)
+	wait = a.need(l.cfg.Address)
+	var p *bucketState
+	if player != "" {
+		p = l.get(l.players, player, l.cfg.Player, now)
+		wait = max(wait, p.need(l.cfg.Player))
+	}
+	if wait > 0 {
+		return false, wait
+	}
+	a.tokens--
+	if p != nil {
+		p.tokens--
+	}
+	return true, 0
+}
+
+// get returns key's bucket in m, refilled to now; a new key's bucket is
+// full. Inserting into a full map first forgets buckets that are full
+// again (forgetting them loses nothing: a new bucket is full), then, if
+// the map is still full, the quarter idle longest.
+func (l *limiter) get(m map[string]*bucketState, key string, b Bucket, now time.Time) *bucketState {
+	s := m[key]
+	if s == nil {
+		if len(m) >= l.cfg.MaxKeys {
+			l.evict(m, b, now)
+		}
+		s = &bucketState{tokens: float64(b.Burst), at: now}
+		m[key] = s
+		return s
+	}
+	s.refill(b, now)
+	return s
+}
+
+func (s *bucketState) refill(b Bucket, now time.Time) {
+	if d := now.Sub(s.at); d > 0 {
+		s.tokens = min(float64(b.Burst), s.tokens+float64(d)/float64(b.Every))
+		s.at = now
+	}
+}
+
+// need is how long until the bucket holds a token (0: it does).
+func (s *bucketState) need(b Bucket) time.Duration {
+	if s.tokens >= 1 {
+		return 0
+	}
+	return time.Duration(math.Ceil((1 - s.tokens) * float64(b.Every)))
+}
+
+func (l *limiter) evict(m map[string]*bucketState, b Bucket, now time.Time) {
+	for k, s := range m {
+		s.refill(b, now)
+		if s.tokens >= float64(b.Burst) {
+			delete(m, k)
+		}
+	}
+	if len(m) < l.cfg.MaxKeys {
+		return
+	}
+	type idle struct {
+		key string
+		at  time.Time
+	}
+	all := make([]idle, 0, len(m))
+	for k, s := range m {
+		all = append(all, idle{k, s.at})
+	}
+	slices.SortFunc(all, func(x, y idle) int { return x.at.Compare(y.at) })
+	for _, e := range all[:len(all)/4+1] {
+		delete(m, e.key)
+	}
+}
+
+// size is how many buckets are held, for tests.
+func (l *limiter) size() (players, addrs int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.players), len(l.addrs)
+}
+
+// rateLimit refuses a request to a limited route when its player or its
+// address is out of tokens: 429 with Retry-After.
+func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); !limitedRoutes[pattern] {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ok, wait := l.allow(cookieKey(r), addrKey(r), s.now())
+		if !ok {
+			secs := int(math.Ceil(wait.Seconds()))
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			writeError(w, r, s.log, &requestError{errTooMany, fmt.Sprintf(
+				"too many new games and saves from this player or address: try again in %d s", secs)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cookieKey is the identity cookie's value ("" without one); a long value
+// is hashed, so a key's size is bounded whatever the client sends.
+func cookieKey(r *http.Request) string {
+	c, err := r.Cookie(playerCookie)
+	if err != nil || c.Value == "" {
+		return ""
+	}
+	if len(c.Value) <= 64 {
+		return c.Value
+	}
+	sum := sha256.Sum256([]byte(c.Value))
+	return "#" + hex.EncodeToString(sum[:])
+}
+
+// addrKey is the client's address: an IPv4 address, or the /64 network of
+// an IPv6 address (one machine commonly holds a whole /64).
+func addrKey(r *http.Request) string {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr // not from a TCP connection (tests); still a key
+	}
+	a := ap.Addr().Unmap()
+	if a.Is6() {
+		p, _ := a.Prefix(64) // 64 is valid for IPv6
+		return p.String()
+	}
+	return a.String()
+}
