@@ -52,8 +52,12 @@ func status(err error) (int, string) {
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (limit %d bytes)", tooBig.Limit)
 	case errors.Is(err, errBadRequest), errors.Is(err, spider.ErrFormat):
 		return http.StatusBadRequest, err.Error()
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, ErrNotFound):
 		return http.StatusNotFound, err.Error()
+	case errors.Is(err, ErrConflict):
+		return http.StatusConflict, err.Error()
+	case errors.Is(err, ErrUnprocessable):
+		return http.StatusUnprocessableEntity, err.Error()
 	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing), errors.Is(err, spider.ErrLimit),
 		errors.Is(err, store.ErrTooMany):
 		return http.StatusUnprocessableEntity, err.Error()

@@ -53,12 +53,14 @@ func validToken(s string) bool {
 // identify gives every request a player: the one its cookie names, or a
 // new one, whose cookie goes out with the answer. The first new player
 // adopts what was stored before players existed (store.AdoptLegacy).
-func (s *Server) identify(next http.Handler) http.Handler {
+func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// Only the API needs a player, and the page hands one out. Other
-		// files never carry the cookie, so no cache can keep and replay it
-		// to another browser.
-		page := r.URL.Path == "/" || r.URL.Path == "/index.html"
+		// Only the API and the pages need a player, and the pages hand one
+		// out. Static files (the "/" catch-all) never carry the cookie, so
+		// no cache can keep and replay it to another browser.
+		_, pattern := mux.Handler(r)
+		page := r.URL.Path == "/" || r.URL.Path == "/index.html" ||
+			(pattern != "/" && pattern != "" && !strings.HasPrefix(r.URL.Path, "/api/"))
 		if !page && !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)
 			return

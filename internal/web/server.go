@@ -68,6 +68,8 @@ type Options struct {
 	// these options, for "winnable deals only"; ok false when it found
 	// none. nil: no solver (the deal is random and the answer says so).
 	WinnableDeal func(ctx context.Context, o spider.Options) (deal uint64, ok bool, err error)
+	// Games are other games' handlers, mounted beside Spider's.
+	Games []Routes
 }
 
 // Server serves the API and the page. It is an http.Handler.
@@ -135,6 +137,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/stats", s.handle(s.stats))
 	mux.HandleFunc("GET /api/settings", s.handle(s.getSettings))
 	mux.HandleFunc("PUT /api/settings", s.handle(s.putSettings))
+	for _, g := range s.opts.Games {
+		g.Register(mux)
+	}
 
 	static, err := fs.Sub(Static, "static")
 	if err != nil {
@@ -167,7 +172,7 @@ func (s *Server) routes() http.Handler {
 		}
 	})
 
-	var h http.Handler = s.identify(mux)
+	var h http.Handler = s.identify(mux, mux)
 	if s.opts.RateLimit != nil {
 		// Outside identify: a flood is refused before it is given identities.
 		s.limit = newLimiter(*s.opts.RateLimit)

@@ -1,0 +1,79 @@
+package web
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+)
+
+// The shared layer every game's handlers use (see docs/architecture.md):
+// error classes mapped to HTTP statuses in one place (status), JSON in and
+// out with limits, the player's identity, and Routes for mounting a game.
+
+// Error classes. A game package wraps its errors with one of these
+// (fmt.Errorf("%w: seat 3 is taken", web.ErrConflict)); WriteError answers
+// with the class's status and the error's text.
+var (
+	ErrBadRequest    = errBadRequest               // 400
+	ErrForbidden     = errForbidden                // 403
+	ErrNotFound      = errors.New("not found")     // 404
+	ErrConflict      = errors.New("conflict")      // 409
+	ErrUnprocessable = errors.New("unprocessable") // 422: the rules refuse it
+	ErrTooMany       = errTooMany                  // 429
+	ErrUnavailable   = errUnavailable              // 503
+)
+
+// HandlerFunc is a handler that returns its error for WriteError.
+type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// Handle adapts f, sending its error to WriteError.
+func Handle(log *slog.Logger, f HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := f(w, r); err != nil {
+			WriteError(w, r, log, err)
+		}
+	}
+}
+
+// WriteJSON answers with code and v as JSON (never cached).
+func WriteJSON(w http.ResponseWriter, code int, v any) { writeJSON(w, code, v) }
+
+// WriteError answers with err's status and {"error": message}; server
+// faults are logged and their details stay in the log.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	writeError(w, r, log, err)
+}
+
+// ReadJSON decodes r's body into v strictly (one value, no unknown fields),
+// reading at most limit bytes (413 beyond); other faults are 400s.
+func ReadJSON(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	b, err := readBody(w, r, limit)
+	if err != nil {
+		return err
+	}
+	return unmarshalStrict(b, v, false)
+}
+
+// Player is the id of the player the request comes from, set by the
+// identity middleware on every API request and page; "" for a request
+// that did not pass through it.
+func Player(r *http.Request) string { return playerFrom(r) }
+
+// PlayerFromCookie is the player id a raw identity cookie value stands for,
+// or "" if the value is not a valid identity.
+func PlayerFromCookie(value string) string {
+	if !validToken(value) {
+		return ""
+	}
+	return playerID(value)
+}
+
+// Routes is one game's handlers: Register adds its routes (Go 1.22 mux
+// patterns) to the server's mux. The server's middleware (security
+// headers, CSP, host check, cross-origin protection, identity, rate
+// limits) wraps every mounted route, and every mounted route's requests
+// carry a Player.
+type Routes interface{ Register(mux *http.ServeMux) }

@@ -1,0 +1,84 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// echoGame is a mounted game whose handlers answer with the player and
+// with each error class.
+type echoGame struct{}
+
+func (echoGame) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/echo/player", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
+		WriteJSON(w, http.StatusOK, map[string]string{"player": Player(r)})
+		return nil
+	}))
+	mux.HandleFunc("GET /echo/page", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, Player(r))
+	})
+	mux.HandleFunc("POST /api/echo/json", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
+		var v struct{ N int }
+		if err := ReadJSON(w, r, &v, 64); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, v)
+		return nil
+	}))
+	mux.HandleFunc("GET /api/echo/err/{class}", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
+		classes := map[string]error{"400": ErrBadRequest, "403": ErrForbidden, "404": ErrNotFound,
+			"409": ErrConflict, "422": ErrUnprocessable, "429": ErrTooMany, "503": ErrUnavailable}
+		return fmt.Errorf("%w: class %s", classes[r.PathValue("class")], r.PathValue("class"))
+	}))
+}
+
+// TestMountedGame: a game mounted through Options.Games gets the player's
+// identity on its API and its pages, strict JSON with limits, and the one
+// mapping of error classes to statuses.
+func TestMountedGame(t *testing.T) {
+	h := newHarness(t, Options{Games: []Routes{echoGame{}}})
+	var got struct{ Player string }
+	h.call("GET", "/api/echo/player", "", http.StatusOK, &got)
+	if got.Player == "" || got.Player != h.player() {
+		t.Fatalf("API player %q, want the cookie's %q", got.Player, h.player())
+	}
+	if code, body, _ := h.do("GET", "/echo/page", ""); code != http.StatusOK || string(body) != h.player() {
+		t.Fatalf("page: %d %q, want 200 and the player %q", code, body, h.player())
+	}
+	h.otherPlayer().call("GET", "/api/echo/player", "", http.StatusOK, &got)
+	if got.Player == "" || got.Player == h.player() {
+		t.Fatalf("another browser's player %q (first browser's %q)", got.Player, h.player())
+	}
+	for _, tc := range []struct {
+		body string
+		want int
+	}{{`{"N":3}`, 200}, {`{"M":3}`, 400}, {`{"N":` + strings.Repeat("1", 100) + `}`, 413}, {`{"N":1} x`, 400}} {
+		if code, body, _ := h.do("POST", "/api/echo/json", tc.body); code != tc.want {
+			t.Errorf("POST %s: %d %s, want %d", tc.body, code, body, tc.want)
+		}
+	}
+	for _, class := range []string{"400", "403", "404", "409", "422", "429", "503"} {
+		code, body, _ := h.do("GET", "/api/echo/err/"+class, "")
+		// 503's text is the server's own (busy or shutting down).
+		if fmt.Sprint(code) != class || (class != "503" && !strings.Contains(string(body), "class "+class)) {
+			t.Errorf("class %s: %d %s", class, code, body)
+		}
+	}
+}
+
+// TestPlayerFromCookie: only a token the server could have made names a
+// player, and it names the same player the middleware sees.
+func TestPlayerFromCookie(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.call("GET", "/api/settings", "", http.StatusOK, nil)
+	if got := PlayerFromCookie(h.jar.cookie.Value); got == "" || got != h.player() {
+		t.Fatalf("PlayerFromCookie = %q, want %q", got, h.player())
+	}
+	for _, bad := range []string{"", "x", strings.Repeat("a", 26), strings.Repeat("A", 27)} {
+		if got := PlayerFromCookie(bad); got != "" {
+			t.Errorf("PlayerFromCookie(%q) = %q, want \"\"", bad, got)
+		}
+	}
+}
