@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -119,7 +118,7 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 func arlLoad(name string) (*arlington.State, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, usageErr("cannot read %s: %v", name, arlOSReason(err))
+		return nil, usageErr("cannot read %s: %v", name, osReason(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -130,71 +129,6 @@ func arlLoad(name string) (*arlington.State, error) {
 		return nil, usageErr("%s: %v", name, err)
 	}
 	return s, nil
-}
-
-// arlOSReason is the reason in an error from the os package without the
-// operation and path it repeats ("no such file or directory").
-func arlOSReason(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-// arlSave writes text to name so that a reader sees the old file or the
-// new one, never half of either: it writes a temporary file in the same
-// directory and renames it over name. The file gets mode 0644, like other
-// saved games. Errors name the file asked for, never the temporary one.
-func arlSave(name, text string) (err error) {
-	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
-	if name == "" {
-		return fail("no file name")
-	}
-	// Rename would replace a symbolic link rather than the file it names.
-	path := name
-	if real, err := filepath.EvalSymlinks(name); err == nil {
-		path = real
-	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail("it is a directory")
-		}
-		if !fi.Mode().IsRegular() {
-			return fail("it is not a regular file")
-		}
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".cardtable-arlington-*")
-	if err != nil {
-		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, arlOSReason(err)))
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.WriteString(text); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(arlOSReason(err))
-	}
-	return nil
 }
 
 type arlPlayer struct {
@@ -340,7 +274,7 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 		}
 		// The file must hold the seed to continue the game; it is written
 		// but not shown (see docs/rules-arlington.md, "Terminal play").
-		if err := arlSave(rest, p.s.Record().String()); err != nil {
+		if err := saveFile(rest, p.s.Record().String()); err != nil {
 			p.out("%v\n", err)
 			return false, nil
 		}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -285,44 +284,6 @@ func loadSpider(path string) (*spider.Game, error) {
 	}
 	g.MarkLoaded()
 	return g, nil
-}
-
-// saveFile writes data to path atomically, so a failed write never leaves a
-// half-written save behind. Errors name path, never the temporary file.
-func saveFile(path, data string) error {
-	fail := func(err error) error {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		} else if le := (*os.LinkError)(nil); errors.As(err, &le) {
-			err = le.Err
-		}
-		return fmt.Errorf("cannot save to %s: %w", path, err)
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot save to %s: it is a directory", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-save-*")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	// CreateTemp makes the file private; a save is an ordinary document.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(err)
-	}
-	return nil
 }
 
 // spiderSession is one terminal game.
