@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -163,7 +162,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	} else {
 		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
 	}
-	in := bufio.NewScanner(p.env.Stdin)
+	in := newLineReader(p.env.Stdin)
 	for !p.s.Terminal() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -184,11 +183,20 @@ func (p *arlPlayer) run(ctx context.Context) error {
 			p.prompted = true
 		}
 		p.out("> ")
-		if !in.Scan() {
-			p.out("\ninput ended before the game did\n")
-			return in.Err()
+		text, err := in.next()
+		var long *longLineError
+		if errors.As(err, &long) {
+			p.out("%v\n", err)
+			continue
 		}
-		line := strings.TrimSpace(in.Text())
+		if err != nil {
+			p.out("\ninput ended before the game did\n")
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		line := strings.TrimSpace(text)
 		quit, err := p.command(line)
 		if err != nil {
 			return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -255,13 +254,25 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 	}
 	s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
 	s.show(nil)
-	sc := bufio.NewScanner(env.Stdin)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
+	in := newLineReader(env.Stdin)
+	for {
+		text, err := in.next()
+		if err == io.EOF {
+			return nil
+		}
+		var long *longLineError
+		if errors.As(err, &long) {
+			// Refused like a bad command: the game goes on.
+			s.refuse(err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		line := strings.TrimSpace(sc.Text())
+		line := strings.TrimSpace(text)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -269,7 +280,6 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 			return nil
 		}
 	}
-	return sc.Err()
 }
 
 // loadSpider reads a save file; the Spider variant stops scoring on load.
