@@ -1,7 +1,6 @@
 package spider
 
 import (
-	"bufio"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,6 +62,12 @@ func (g *Game) Save() string {
 	return b.String()
 }
 
+// MaxSaveLine is the longest line Load accepts, in bytes (without the line
+// ending). A real line is at most a few hundred bytes (a layout line);
+// the bound is the same as for terminal input (docs/formats.md, "Line
+// length").
+const MaxSaveLine = 64 << 10
+
 // maxSaveMoves bounds the moves a save file may hold, so a hostile file
 // cannot make loading take forever.
 const maxSaveMoves = 100000
@@ -70,23 +75,30 @@ const maxSaveMoves = 100000
 // Load reads a save file, replaying and checking every move. Any error names
 // the line; the caller's current game is never touched.
 func Load(text string) (*Game, error) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	ln := 0
+	rest := text
+	long := false // line ln is over MaxSaveLine
 	next := func() (string, bool) {
-		for sc.Scan() {
+		for rest != "" && !long {
+			var s string
+			s, rest, _ = strings.Cut(rest, "\n")
 			ln++
-			s := strings.TrimSpace(sc.Text())
+			if len(strings.TrimSuffix(s, "\r")) > MaxSaveLine {
+				long = true
+				break
+			}
+			s = strings.TrimSpace(s)
 			if s != "" && !strings.HasPrefix(s, "#") {
 				return s, true
 			}
 		}
 		return "", false
 	}
+	tooLong := func() error { return lineErr(ln, "longer than %d bytes, the limit", MaxSaveLine) }
 	first, ok := next()
 	if !ok {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		if long {
+			return nil, tooLong()
 		}
 		return nil, fmt.Errorf("%w: empty file", ErrFormat)
 	}
@@ -209,8 +221,8 @@ func Load(text string) (*Game, error) {
 			return nil, lineErr(ln, "%s: %v", key, err)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, lineErr(ln+1, "%v", err)
+	if long {
+		return nil, tooLong()
 	}
 	// Errors found only at the end name the line after the last one read.
 	eof := ln + 1

@@ -38,6 +38,10 @@ func TestLoadErrors(t *testing.T) {
 		{"position past end", strings.Replace(good, "position: ", "position: 9", 1), "line 11: position 91 is past"},
 		{"no deal", strings.Replace(good, "deal: 617\n", "", 1), "deal"},
 		{"layout and deal", strings.Replace(good, "deal: 617\n", "deal: 617\npile1: KS\n", 1), "not both"},
+		{"long line", strings.Replace(good, "open: no\n", "open: no\n"+strings.Repeat(" ", MaxSaveLine+1)+"\n", 1), "line 5: longer than 65536 bytes, the limit"},
+		{"long comment over 1 MB", strings.Replace(good, "open: no\n", "open: no\n#"+strings.Repeat("x", 1<<20)+"\n", 1), "line 5: longer than 65536 bytes, the limit"},
+		{"long first line", strings.Repeat("#", MaxSaveLine+1), "line 1: longer than 65536 bytes, the limit"},
+		{"long last line", good + strings.Repeat("#", MaxSaveLine+1), "line 14: longer than 65536 bytes, the limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Load(tc.text)
@@ -51,6 +55,21 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A line of exactly MaxSaveLine bytes, with or without a '\r', loads.
+func TestLoadLineAtLimit(t *testing.T) {
+	g := mustGame(t, 617, Options{})
+	comment := "#" + strings.Repeat("x", MaxSaveLine-1)
+	for _, text := range []string{
+		strings.Replace(g.Save(), "open: no\n", "open: no\n"+comment+"\n", 1),
+		strings.Replace(g.Save(), "open: no\n", "open: no\n"+comment+"\r\n", 1),
+		g.Save() + comment,
+	} {
+		if _, err := Load(text); err != nil {
+			t.Errorf("a line of %d bytes: %v", MaxSaveLine, err)
+		}
 	}
 }
 

@@ -177,7 +177,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 // grows faster than its length (each view carries every finished hand),
 // so on the 2-core development machine a 6-player game to 1000 takes a few
 // seconds and one to 100,000 would take hours.
-const arlMaxTarget = 1000
+const arlMaxTarget = arlington.MaxTarget
 
 // arlCheckTarget refuses a --target outside 1 to arlMaxTarget, the same
 // for every subcommand.

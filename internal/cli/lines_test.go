@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,5 +89,53 @@ func TestPlayLongLine(t *testing.T) {
 				t.Errorf("the action after the long line was not taken:\n%.2000s", out)
 			}
 		})
+	}
+}
+
+// A save file with a line over the limit does not load; the error names
+// the file, the line and the limit, and a session goes on with its game.
+func TestLoadLongLine(t *testing.T) {
+	dir := t.TempDir()
+	long := "# " + strings.Repeat("x", 1<<20) + "\n"
+	spiderSave := filepath.Join(dir, "spider.txt")
+	arlSave := filepath.Join(dir, "arl.txt")
+	write(t, spiderSave, "cardtable spider 1\nvariant: arachnid\n"+long+"suits: 4\ndeal: 1\nmoves: 0\n")
+	write(t, arlSave, "arlington record 1\nplayers 2\n"+long+"target 32\nseed 5\n")
+	want := func(file, sentinel string) string {
+		return file + ": " + sentinel + ": line 3: longer than 65536 bytes, the limit"
+	}
+
+	_, errOut, code := run(t, "", "spider", "play", "--load", spiderSave)
+	if code == 0 || !strings.Contains(errOut, want(spiderSave, "bad format")) {
+		t.Errorf("spider play --load: exit %d, %q", code, errOut)
+	}
+	out, _, code := run(t, "deal\nload "+spiderSave+"\ndeal\nquit\n", "spider", "play", "--deal", "1")
+	if code != 0 || !strings.Contains(out, "refused: "+want(spiderSave, "bad format")) || !strings.Contains(out, "stock 30") {
+		t.Errorf("spider load in play: exit %d\n%s", code, out)
+	}
+	_, errOut, code = arlRun(t, "", "arlington", "play", "--load", arlSave)
+	if code != 2 || !strings.Contains(errOut, want(arlSave, "bad record")) {
+		t.Errorf("arlington play --load: exit %d, %q", code, errOut)
+	}
+}
+
+// A Spider save file over maxSpiderSave is refused without reading it all
+// into memory (load /dev/zero would otherwise never end).
+func TestLoadSpiderTooLarge(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.txt")
+	write(t, big, "cardtable spider 1\n")
+	if err := os.Truncate(big, maxSpiderSave+1); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := run(t, "load "+big+"\nquit\n", "spider", "play", "--deal", "1")
+	if !strings.Contains(out, "refused: "+big+": bad format: larger than 16777216 bytes, the limit for a save file") {
+		t.Errorf("no refusal in\n%.2000s", out)
+	}
+}
+
+func write(tb testing.TB, name, text string) {
+	tb.Helper()
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
 	}
 }

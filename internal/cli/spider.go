@@ -282,11 +282,24 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 	}
 }
 
+// maxSpiderSave bounds the size of a save file load reads: 100,000 moves
+// (the most a save holds) take about 1.2 MB, and without a bound
+// `load /dev/zero` would fill memory.
+const maxSpiderSave = 16 << 20
+
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))
+	}
+	if len(b) > maxSpiderSave {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
 	}
 	g, err := spider.Load(string(b))
 	if err != nil {
