@@ -210,7 +210,7 @@ const spiderPlayHelp = `commands (piles are 1 to 10):
                         suit, then a space
   deal                  deal a row from the stock
   remove PILE           remove the complete suit at the bottom of PILE
-  undo, redo            take back a move, or replay it
+  undo [N], redo [N]    take back N moves (default 1), or replay them
   restart               the same deal from the start
   locate CARD           where copies of CARD (such as QH) are visible
   column PILE           the visible cards of PILE
@@ -350,7 +350,14 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	verb, args := strings.ToLower(f[0]), f[1:]
 	piles := func(want int, optional int) ([]int, error) {
 		if len(args) < want || len(args) > want+optional {
-			return nil, fmt.Errorf("%w: %s takes %d to %d numbers", spider.ErrFormat, verb, want, want+optional)
+			what := fmt.Sprintf("%d or %d numbers", want, want+optional)
+			switch {
+			case optional == 0:
+				what = plural(want, "number")
+			case want == 0:
+				what = "at most " + plural(optional, "number")
+			}
+			return nil, fmt.Errorf("%w: %s takes %s", spider.ErrFormat, verb, what)
 		}
 		out := make([]int, len(args))
 		for i, a := range args {
@@ -365,6 +372,15 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	var err error
 	var extra map[string]any
 	var text []string
+	// Commands that take nothing refuse an argument rather than ignore it:
+	// "quit now" or "restart 3" may be typos for something else.
+	switch verb {
+	case "quit", "exit", "q", "help", "?", "show", "restart", "deal", "d":
+		if len(args) > 0 {
+			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
+			return false
+		}
+	}
 	switch verb {
 	case "quit", "exit", "q":
 		return true
@@ -409,20 +425,22 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			}
 		}
 	case "deal", "d":
-		if len(args) != 0 {
-			err = fmt.Errorf("%w: deal takes no arguments", spider.ErrFormat)
-		} else {
-			err = s.g.Play(spider.DealMove)
-		}
+		err = s.g.Play(spider.DealMove)
 	case "remove", "r":
 		var m spider.Move
 		if m, err = spider.ParseMove(line); err == nil {
 			err = s.g.Play(m)
 		}
 	case "undo", "u":
-		err = s.g.Undo()
+		var n []int
+		if n, err = piles(0, 1); err == nil {
+			err = takeBack(s.g, count(n), s.g.MovesPlayed(), "undo", s.g.Undo)
+		}
 	case "redo":
-		err = s.g.Redo()
+		var n []int
+		if n, err = piles(0, 1); err == nil {
+			err = takeBack(s.g, count(n), len(s.g.History())-s.g.MovesPlayed(), "redo", s.g.Redo)
+		}
 	case "restart":
 		s.g.Restart()
 	case "locate", "l":
@@ -485,6 +503,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		}
 	default:
 		if h, ok := spiderExtraCommands[verb]; ok {
+			if len(args) > 0 {
+				err = fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb)
+				break
+			}
 			var msg string
 			msg, err = h(ctx, s.g)
 			if err == nil {
@@ -504,6 +526,40 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	}
 	s.show(extra, text...)
 	return false
+}
+
+// count is the optional count of undo and redo: 1 without one.
+func count(n []int) int {
+	if len(n) == 0 {
+		return 1
+	}
+	return n[0]
+}
+
+// takeBack undoes or redoes n steps, of which can are available: all of
+// them, or (when there are fewer) none, so a refused "undo 5" changes
+// nothing.
+func takeBack(g *spider.Game, n, can int, verb string, step func() error) error {
+	if n > can {
+		if can == 0 {
+			return fmt.Errorf("%w: no move to %s", spider.ErrNothing, verb)
+		}
+		return fmt.Errorf("%w: only %s to %s", spider.ErrNothing, plural(can, "move"), verb)
+	}
+	for range n {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plural is "1 move", "2 moves".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // spiderExtraCommands are terminal-play commands that other packages add
