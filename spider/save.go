@@ -235,7 +235,7 @@ func Load(text string) (*Game, error) {
 		return nil, lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
 	}
 	if count >= 0 && count != len(moves) {
-		return nil, lineErr(eof, "end of file: %d move lines, but line %d says %d (the file may be cut short)", len(moves), countAt, count)
+		return nil, lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(moves), "move line"), countAt, count)
 	}
 	if stopped >= 0 && o.Variant != Spider {
 		return nil, fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
@@ -266,7 +266,7 @@ func Load(text string) (*Game, error) {
 		position = len(moves)
 	}
 	if position > len(moves) {
-		return nil, lineErr(posLine, "position %d is past the %d moves", position, len(moves))
+		return nil, lineErr(posLine, "position %d is past the %s", position, plural(len(moves), "move"))
 	}
 	for i, m := range moves {
 		if err := g.pos.CheckMove(m); err != nil {

@@ -104,7 +104,7 @@ func runArlingtonCompare(_ context.Context, env *Env, args []string) error {
 		return usageErr("%v", err)
 	}
 	if len(pos) != 2 {
-		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %d arguments`, len(pos))
+		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
 	}
 	a, err := arlParseSet(pos[:1])
 	if err != nil {

@@ -346,14 +346,14 @@ func (p *arlPlayer) show() {
 }
 
 func showView(w io.Writer, v arlington.View) {
-	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %d cards\n",
-		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, v.Graveyard)
+	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %s\n",
+		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, plural(v.Graveyard, "card"))
 	for i := range v.Players {
 		who := ""
 		if i == v.Seat {
 			who = " (you)"
 		}
-		fmt.Fprintf(w, "seat %d%s: %d cards;", i, who, v.HandSizes[i])
+		fmt.Fprintf(w, "seat %d%s: %s;", i, who, plural(v.HandSizes[i], "card"))
 		if len(v.Tables[i]) == 0 {
 			fmt.Fprint(w, " no sets")
 		}
