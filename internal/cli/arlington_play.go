@@ -252,6 +252,15 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 	switch strings.ToLower(word) {
 	case "":
 		return false, nil
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+		// An argument is refused, not ignored: "quit now" or "auto 3"
+		// may mean something else (as in Spider's terminal play).
+		if rest != "" {
+			p.out("%s takes no arguments\n", word)
+			return false, nil
+		}
+	}
+	switch strings.ToLower(word) {
 	case "help", "?":
 		p.out("%s\n", arlPlayHelp)
 		return false, nil

@@ -97,3 +97,21 @@ func TestArlingtonMessagesCountOne(t *testing.T) {
 		t.Errorf("%s", b.String())
 	}
 }
+
+// Arlington's commands that take nothing refuse an argument: "quit now"
+// does not quit and "auto 3" takes no action; the game goes on.
+func TestArlingtonPlayRefusesArguments(t *testing.T) {
+	out, errOut, code := arlRun(t, "quit now\nauto 3\nshow x\nlegal all\nhint me\nrecord it\nhelp me\nquit\n",
+		"arlington", "play", "--players", "2", "--seed", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"quit", "auto", "show", "legal", "hint", "record", "help"} {
+		if !strings.Contains(out, "\n"+w+" takes no arguments\n") && !strings.Contains(out, "> "+w+" takes no arguments\n") {
+			t.Errorf("%s with an argument not refused:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "you (auto)") || strings.Count(out, "stopped; the record so far") != 1 {
+		t.Errorf("an argument was ignored:\n%s", out)
+	}
+}
