@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -138,4 +139,44 @@ func write(tb testing.TB, name, text string) {
 	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// FuzzLineReader checks lineReader against splitting the whole input:
+// the same lines, a line over maxLine refused with its number, nothing
+// lost after it.
+func FuzzLineReader(f *testing.F) {
+	for _, s := range []string{"", "\n", "show\nquit", "a\r\nb\r\n", "x\r", "\r\n\r\n", strings.Repeat("y", maxLine+1) + "\nz\n", strings.Repeat("y", maxLine) + "\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var want []string
+		if in != "" {
+			pieces := strings.Split(strings.TrimSuffix(in, "\n"), "\n")
+			for i, p := range pieces {
+				p = strings.TrimSuffix(p, "\r")
+				if len(p) > maxLine {
+					p = "!" + strconv.Itoa(i+1)
+				}
+				want = append(want, p)
+			}
+		}
+		lr := newLineReader(strings.NewReader(in))
+		var got []string
+		for {
+			line, err := lr.next()
+			if err == io.EOF {
+				break
+			}
+			var long *longLineError
+			if errors.As(err, &long) {
+				line = "!" + strconv.Itoa(long.line)
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, line)
+		}
+		if strings.Join(got, "\n|") != strings.Join(want, "\n|") || len(got) != len(want) {
+			t.Fatalf("got %.200q, want %.200q", got, want)
+		}
+	})
 }
