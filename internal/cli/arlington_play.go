@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -119,7 +117,7 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 func arlLoad(name string) (*arlington.State, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, usageErr("cannot read %s: %v", name, arlOSReason(err))
+		return nil, usageErr("cannot read %s: %v", name, osReason(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -130,71 +128,6 @@ func arlLoad(name string) (*arlington.State, error) {
 		return nil, usageErr("%s: %v", name, err)
 	}
 	return s, nil
-}
-
-// arlOSReason is the reason in an error from the os package without the
-// operation and path it repeats ("no such file or directory").
-func arlOSReason(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-// arlSave writes text to name so that a reader sees the old file or the
-// new one, never half of either: it writes a temporary file in the same
-// directory and renames it over name. The file gets mode 0644, like other
-// saved games. Errors name the file asked for, never the temporary one.
-func arlSave(name, text string) (err error) {
-	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
-	if name == "" {
-		return fail("no file name")
-	}
-	// Rename would replace a symbolic link rather than the file it names.
-	path := name
-	if real, err := filepath.EvalSymlinks(name); err == nil {
-		path = real
-	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail("it is a directory")
-		}
-		if !fi.Mode().IsRegular() {
-			return fail("it is not a regular file")
-		}
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".cardtable-arlington-*")
-	if err != nil {
-		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, arlOSReason(err)))
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.WriteString(text); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(arlOSReason(err))
-	}
-	return nil
 }
 
 type arlPlayer struct {
@@ -229,7 +162,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	} else {
 		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
 	}
-	in := bufio.NewScanner(p.env.Stdin)
+	in := newLineReader(p.env.Stdin)
 	for !p.s.Terminal() {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -250,11 +183,20 @@ func (p *arlPlayer) run(ctx context.Context) error {
 			p.prompted = true
 		}
 		p.out("> ")
-		if !in.Scan() {
-			p.out("\ninput ended before the game did\n")
-			return in.Err()
+		text, err := in.next()
+		var long *longLineError
+		if errors.As(err, &long) {
+			p.out("%v\n", err)
+			continue
 		}
-		line := strings.TrimSpace(in.Text())
+		if err != nil {
+			p.out("\ninput ended before the game did\n")
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		line := strings.TrimSpace(text)
 		quit, err := p.command(line)
 		if err != nil {
 			return err
@@ -310,6 +252,15 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 	switch strings.ToLower(word) {
 	case "":
 		return false, nil
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+		// An argument is refused, not ignored: "quit now" or "auto 3"
+		// may mean something else (as in Spider's terminal play).
+		if rest != "" {
+			p.out("%s takes no arguments\n", word)
+			return false, nil
+		}
+	}
+	switch strings.ToLower(word) {
 	case "help", "?":
 		p.out("%s\n", arlPlayHelp)
 		return false, nil
@@ -340,7 +291,7 @@ func (p *arlPlayer) command(line string) (quit bool, err error) {
 		}
 		// The file must hold the seed to continue the game; it is written
 		// but not shown (see docs/rules-arlington.md, "Terminal play").
-		if err := arlSave(rest, p.s.Record().String()); err != nil {
+		if err := saveFile(rest, p.s.Record().String()); err != nil {
 			p.out("%v\n", err)
 			return false, nil
 		}
@@ -404,14 +355,14 @@ func (p *arlPlayer) show() {
 }
 
 func showView(w io.Writer, v arlington.View) {
-	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %d cards\n",
-		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, v.Graveyard)
+	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %s\n",
+		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, plural(v.Graveyard, "card"))
 	for i := range v.Players {
 		who := ""
 		if i == v.Seat {
 			who = " (you)"
 		}
-		fmt.Fprintf(w, "seat %d%s: %d cards;", i, who, v.HandSizes[i])
+		fmt.Fprintf(w, "seat %d%s: %s;", i, who, plural(v.HandSizes[i], "card"))
 		if len(v.Tables[i]) == 0 {
 			fmt.Fprint(w, " no sets")
 		}
