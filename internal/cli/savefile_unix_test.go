@@ -74,12 +74,21 @@ const saveWriteErrorEnv = "CARDTABLE_TEST_SAVE_FSIZE"
 // set in a child process, since it holds for a whole process.
 func TestSaveWriteError(t *testing.T) {
 	if file := os.Getenv(saveWriteErrorEnv); file != "" {
-		lim := syscall.Rlimit{Cur: 16, Max: 16}
+		var old syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Skip("cannot read the file size limit:", err)
+		}
+		// Only the soft limit, so that it can be raised again for the
+		// test binary's own files at exit (coverage).
+		lim := syscall.Rlimit{Cur: 16, Max: old.Max}
 		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
 			t.Skip("cannot limit the file size:", err)
 		}
 		for _, g := range saveGames {
 			os.Stdout.WriteString(g.save(t, file))
+		}
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Fatal(err)
 		}
 		return
 	}

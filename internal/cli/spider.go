@@ -294,12 +294,17 @@ func loadSpider(path string) (*spider.Game, error) {
 		return nil, err
 	}
 	defer f.Close()
+	tooBig := fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxSpiderSave {
+		return nil, tooBig
+	}
+	// A device or pipe has no size to check first: read at most the limit.
 	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))
 	}
 	if len(b) > maxSpiderSave {
-		return nil, fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
+		return nil, tooBig
 	}
 	g, err := spider.Load(string(b))
 	if err != nil {
