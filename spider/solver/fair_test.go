@@ -139,10 +139,10 @@ func TestHintKnownPositions(t *testing.T) {
 
 // TestAutoplayIgnoresHiddenCards plays the same deal with the unseen cards
 // arranged two ways: until the first card is turned up the player sees the
-// same thing, so it must play the same moves. The short suite tries the
-// plainest player and autoplay's (judge and rollouts); the long one all four.
+// same thing, so it must play the same moves. The short suite tries
+// autoplay's player (judge and rollouts); the long one all four.
 func TestAutoplayIgnoresHiddenCards(t *testing.T) {
-	autoplayIgnoresHiddenCards(t, fairConfigs[0], fairConfigs[3])
+	autoplayIgnoresHiddenCards(t, fairConfigs[3])
 }
 
 func TestLongAutoplayIgnoresHiddenCards(t *testing.T) {
@@ -219,25 +219,20 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 	}
 }
 
-// TestAutoplayReplaysAndWins plays whole games: the short suite the
-// cheapest player on deal 2, TestLongAutoplayReplaysAndWins every player.
-func TestAutoplayReplaysAndWins(t *testing.T) { autoplayReplaysAndWins(t, 1) }
-
+// TestLongAutoplayReplaysAndWins plays whole deals to a win with each
+// player and replays the moves. The short suite's version is
+// TestAutoplayKnownPositions (small positions, the same checks).
 func TestLongAutoplayReplaysAndWins(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
-	autoplayReplaysAndWins(t, 5)
-}
-
-func autoplayReplaysAndWins(t *testing.T, cases int) {
 	tests := []struct {
 		deal     uint64
 		judge    int64
 		rollouts bool
 		endgame  int // EndgameWorlds
 	}{{2, 0, false, 0}, {2, 0, true, 0}, {6, 5000, false, 0}, {6, 5000, true, 0}, {6, 5000, true, 8}}
-	for _, tc := range tests[:cases] {
+	for _, tc := range tests {
 		t.Run(fmt.Sprintf("deal %d judge %d rollouts %v endgame %d", tc.deal, tc.judge, tc.rollouts, tc.endgame), func(t *testing.T) {
 			g, _ := spider.NewGame(tc.deal, spider.Options{Suits: 1})
 			won, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 4, Nodes: 30_000, JudgeNodes: tc.judge, Rollouts: tc.rollouts, EndgameWorlds: tc.endgame})
@@ -614,13 +609,13 @@ func TestEndgameWinsOutweighRollouts(t *testing.T) {
 // TestEndgameIgnoresHiddenCards: once the stock is empty the judge samples
 // more worlds, and the deep judge looks a decision further; the hint there
 // still depends on visible cards only. The short suite checks the
-// constructed endgame deal41Endgame (below), which has many candidates and
-// where the deep judge judges three of them; TestLongEndgameIgnoresHiddenCards
-// also the endgame of deal 3's winning line, without the deep judge.
+// constructed endgame deal41Endgame (below), which has many candidates,
+// with a smaller judge and deep judge (two candidates, two worlds);
+// TestLongEndgameIgnoresHiddenCards the endgame of deal 3's winning line
+// and deal41Endgame at full size.
 func TestEndgameIgnoresHiddenCards(t *testing.T) {
-	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
+	o := FairOptions{Samples: 2, Nodes: 2000, JudgeNodes: 1000, Rollouts: true, EndgameWorlds: 3, EndgameNodes: 2000, DeepCands: 2, DeepWorlds: 2}
 	d := layout(t, deal41Endgame, 2)
-	o.DeepCands, o.DeepWorlds = 3, 3
 	sameHint(t, d, permuteHidden(t, d, 5), o)
 }
 
@@ -631,6 +626,9 @@ func TestLongEndgameIgnoresHiddenCards(t *testing.T) {
 	p := endgamePosition(t, 3, 2)
 	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
 	sameHint(t, &p, permuteHidden(t, &p, 5), o)
+	d := layout(t, deal41Endgame, 2)
+	o.DeepCands, o.DeepWorlds = 3, 3
+	sameHint(t, d, permuteHidden(t, d, 5), o)
 }
 
 // sameHint returns the hint for p, failing unless q (p with its hidden
