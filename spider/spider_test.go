@@ -45,8 +45,8 @@ func allMoves() []Move {
 }
 
 func TestGoldenLayouts(t *testing.T) {
-	// The spider variant lays out exactly as shared/deals/spider-deals.txt
-	// (checked card by card in package card); here the engine's own layout
+	// The spider variant lays out exactly as the golden layouts of
+	// docs/deals.md (checked card by card in package card); here the engine's own layout
 	// must agree on a few whole deals, and arachnid must move the extra
 	// face-down cards to piles 1-4.
 	p, err := NewDeal(1, Spider, Rules{Suits: 4})
