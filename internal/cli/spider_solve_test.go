@@ -315,8 +315,12 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 
 // TestSpiderSeed: --seed reaches the player in autoplay and bench alike,
 // and another seed samples other worlds (with this weak player, deal 3 at
-// 2 suits is played differently under seeds 0 and 1).
-func TestSpiderSeed(t *testing.T) {
+// 2 suits is played differently under seeds 0 and 1). It plays four whole
+// games, so it is long.
+func TestLongSpiderSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	weak := []string{"--suits", "2", "--samples", "2", "--nodes", "20000", "--judge-nodes", "0"}
 	moves := func(tb testing.TB, seed string) string {
 		tb.Helper()
@@ -344,7 +348,18 @@ func TestSpiderSeed(t *testing.T) {
 	}
 }
 
-func TestSpiderBench(t *testing.T) {
+// TestSpiderBench: bench solves deals and records the winnable ones;
+// TestLongSpiderBench adds a whole game of fair play.
+func TestSpiderBench(t *testing.T) { spiderBench(t, false) }
+
+func TestLongSpiderBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	spiderBench(t, true)
+}
+
+func spiderBench(t *testing.T, autoplay bool) {
 	rec := filepath.Join(t.TempDir(), "won.txt")
 	out, stderr, code := cmd(t, "", "spider", "bench", "--mode", "solve", "--suits", "1", "--deals", "1-4", "--jobs", "2", "--record", rec)
 	if code != 0 {
@@ -369,7 +384,9 @@ func TestSpiderBench(t *testing.T) {
 	if string(b) != "arachnid 1 1\narachnid 1 2\narachnid 1 3\narachnid 1 4\n" {
 		t.Errorf("record:\n%s", b)
 	}
-
+	if !autoplay {
+		return
+	}
 	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
 	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1 (100.0%, 95% interval 20.7-100.0%)") ||
 		!strings.Contains(out, "8.00 of 8 suits completed on average") {
