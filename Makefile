@@ -1,10 +1,12 @@
-# The one test command (README): formatting, vet, staticcheck and every test
-# with the race detector. CI runs exactly `make test`.
+# make test: formatting, vet, staticcheck and every package's tests with the
+# race detector, in their short form (a few minutes; README "Test it").
+# make test-long: the long, exhaustive tests (named TestLong..., skipped by
+# -short). CI (.ci/run) runs both.
 GO ?= go
 
-.PHONY: test check race fuzz bench run
+.PHONY: test test-long check race browser-note bench run
 
-test: check race
+test: check browser-note race
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -13,7 +15,26 @@ check:
 	$(GO) tool staticcheck ./...
 
 race:
-	$(GO) test -race -timeout 25m ./...
+	$(GO) test -short -race -timeout 15m ./...
+
+# The long tests run without the race detector: they are the exhaustive
+# versions of short tests that already run under it, and -race would make
+# them several times slower for no new coverage of concurrent code.
+test-long: browser-note
+	$(GO) test -run '^TestLong' -timeout 40m ./...
+
+# The browser tests (internal/web, TestBrowser...) skip without Chromium;
+# a skip is silent in go test's summary, so say it here, where it is seen.
+browser-note:
+	@if [ -z "$$CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1 && \
+	   ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1 && \
+	   ! command -v chrome >/dev/null 2>&1; then \
+	  echo "************************************************************************"; \
+	  echo "* Chromium not found: the browser tests (internal/web TestBrowser...)  *"; \
+	  echo "* will be SKIPPED. Install it (Debian: apt-get install chromium) or set *"; \
+	  echo "* CHROMIUM=/path/to/chrome to run them.                                *"; \
+	  echo "************************************************************************"; \
+	fi
 
 run:
 	$(GO) run ./cmd/cardtable

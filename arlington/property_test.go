@@ -39,11 +39,17 @@ func randomGame(tb testing.TB, players int, seed uint64, step func(s *State, sea
 	return s
 }
 
-func TestRandomGamesProperties(t *testing.T) {
-	games := 12
+func TestRandomGamesProperties(t *testing.T) { randomGamesProperties(t, 3) }
+
+// TestLongRandomGamesProperties is TestRandomGamesProperties at full size (12 instead of 3).
+func TestLongRandomGamesProperties(t *testing.T) {
 	if testing.Short() {
-		games = 3
+		t.Skip("long: make test-long runs it")
 	}
+	randomGamesProperties(t, 12)
+}
+
+func randomGamesProperties(t *testing.T, games int) {
 	for players := 2; players <= 6; players++ {
 		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
 			for g := range games {
@@ -161,11 +167,17 @@ func sameState(a, b *State) bool {
 // TestIllegalRefusedWithoutChange tries actions that are not legal at
 // random points of random games and checks each is refused with
 // ErrIllegal and leaves the state exactly as it was.
-func TestIllegalRefusedWithoutChange(t *testing.T) {
-	games := 6
+func TestIllegalRefusedWithoutChange(t *testing.T) { illegalRefusedWithoutChange(t, 2) }
+
+// TestLongIllegalRefusedWithoutChange is TestIllegalRefusedWithoutChange at full size (6 instead of 2).
+func TestLongIllegalRefusedWithoutChange(t *testing.T) {
 	if testing.Short() {
-		games = 2
+		t.Skip("long: make test-long runs it")
 	}
+	illegalRefusedWithoutChange(t, 6)
+}
+
+func illegalRefusedWithoutChange(t *testing.T, games int) {
 	r := NewRand(99)
 	deck := FullDeck.Cards()
 	refused := 0

@@ -302,11 +302,17 @@ func (r *ref) compare(s *State) error {
 	return nil
 }
 
-func TestEngineMatchesReference(t *testing.T) {
-	games := 4
+func TestEngineMatchesReference(t *testing.T) { engineMatchesReference(t, 1) }
+
+// TestLongEngineMatchesReference is TestEngineMatchesReference at full size (4 instead of 1).
+func TestLongEngineMatchesReference(t *testing.T) {
 	if testing.Short() {
-		games = 1
+		t.Skip("long: make test-long runs it")
 	}
+	engineMatchesReference(t, 4)
+}
+
+func engineMatchesReference(t *testing.T, games int) {
 	compared := 0
 	for players := 2; players <= 6; players++ {
 		for g := range games {

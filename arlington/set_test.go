@@ -408,9 +408,9 @@ func checkAgainstOracle(t *testing.T, s Set) {
 
 // Every set of up to three suit cards with no joker, up to two with one,
 // up to one with two, checked against the word-by-word oracle.
-func TestSetsAgainstTextOracle(t *testing.T) {
+func TestLongSetsAgainstTextOracle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("exhaustive")
+		t.Skip("long: make test-long runs it")
 	}
 	for a := range 52 {
 		checkAgainstOracle(t, Set(1)<<a)

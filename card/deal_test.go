@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// goldenDeal is one layout from testdata/spider-deals.txt (a copy of
-// shared/deals/spider-deals.txt), with the extra face-down cards on piles
-// 1, 4, 7 and 10 as that file lays them out.
+// goldenDeal is one layout from testdata/spider-deals.txt (docs/deals.md),
+// with the extra face-down cards on piles 1, 4, 7 and 10 as that file lays
+// them out.
 type goldenDeal struct {
 	deal  uint64
 	suits int

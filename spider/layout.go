@@ -9,7 +9,7 @@ import (
 	"cardtable/card"
 )
 
-// Layout format (the same as shared/deals/spider-deals.txt, plus completed
+// Layout format (that of the golden layouts in docs/deals.md, plus completed
 // suits), one line each, in any order:
 //
 //	pile1: |3D |AS |KD |7D |3S 8H     pile 1 from underneath; '|' marks face down

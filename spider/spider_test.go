@@ -45,8 +45,8 @@ func allMoves() []Move {
 }
 
 func TestGoldenLayouts(t *testing.T) {
-	// The spider variant lays out exactly as shared/deals/spider-deals.txt
-	// (checked card by card in package card); here the engine's own layout
+	// The spider variant lays out exactly as the golden layouts of
+	// docs/deals.md (checked card by card in package card); here the engine's own layout
 	// must agree on a few whole deals, and arachnid must move the extra
 	// face-down cards to piles 1-4.
 	p, err := NewDeal(1, Spider, Rules{Suits: 4})
@@ -125,11 +125,17 @@ func TestPerftDeal1(t *testing.T) {
 // TestRandomPlay is the property test over random play: cards conserved,
 // Legal agrees exactly with CheckMove, Do/Undo restores, save/load
 // round-trips, undo-all then redo-all returns to the same state.
-func TestRandomPlay(t *testing.T) {
-	deals := 30
+func TestRandomPlay(t *testing.T) { randomPlay(t, 6) }
+
+// TestLongRandomPlay is TestRandomPlay at full size (30 instead of 6).
+func TestLongRandomPlay(t *testing.T) {
 	if testing.Short() {
-		deals = 10
+		t.Skip("long: make test-long runs it")
 	}
+	randomPlay(t, 30)
+}
+
+func randomPlay(t *testing.T, deals int) {
 	every := allMoves()
 	for i := range deals {
 		o := Options{Variant: Variant(i % 2), Suits: []int{1, 2, 4}[i%3], Relaxed: i%5 == 0,

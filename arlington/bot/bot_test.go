@@ -52,11 +52,17 @@ func TestPlayIsReproducible(t *testing.T) {
 
 // The greedy bot should clearly beat random play: over 200 two-player
 // games with seats alternating it wins well over half.
-func TestGreedyBeatsRandom(t *testing.T) {
-	games := 200
+func TestGreedyBeatsRandom(t *testing.T) { greedyBeatsRandom(t, 60) }
+
+// TestLongGreedyBeatsRandom is TestGreedyBeatsRandom at full size (200 instead of 60).
+func TestLongGreedyBeatsRandom(t *testing.T) {
 	if testing.Short() {
-		games = 60
+		t.Skip("long: make test-long runs it")
 	}
+	greedyBeatsRandom(t, 200)
+}
+
+func greedyBeatsRandom(t *testing.T, games int) {
 	wins := 0.0
 	for g := range games {
 		names := []string{"greedy", "random"}

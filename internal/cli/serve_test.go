@@ -219,11 +219,18 @@ func play(g *spider.Game, cmd string) error {
 
 // TestKillNine runs the real server in a process, kills it with SIGKILL while
 // moves are in flight, starts it again on the same database and finds every
-// acknowledged move there, several times over.
-func TestKillNine(t *testing.T) {
+// acknowledged move there: once in the short suite, five times over in
+// TestLongKillNine.
+func TestKillNine(t *testing.T) { killNine(t, 1) }
+
+func TestLongKillNine(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts server processes")
+		t.Skip("long: make test-long runs it")
 	}
+	killNine(t, 5)
+}
+
+func killNine(t *testing.T, rounds int) {
 	db := filepath.Join(t.TempDir(), "kill.db")
 	c := startChild(t, db)
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -265,7 +272,7 @@ func TestKillNine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for round := range 5 {
+	for round := range rounds {
 		// Moves stream at game A; the server dies after a few of them.
 		var wg sync.WaitGroup
 		var inflight string

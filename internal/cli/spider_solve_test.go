@@ -161,10 +161,85 @@ func TestSpiderSolveUsage(t *testing.T) {
 	}
 }
 
-// TestSpiderAutoplayTrace checks --trace: a won game is winnable at every
+// splitLayout is a 1-suit position with 17 cards face down that a small
+// fair player wins in a few dozen moves (spider/solver's needSplit).
+const splitLayout = `pile1: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S
+pile2: |AS |KS |QS |TS |8S |6S |4S |3S |2S |AS |KS |QS |TS |8S |6S |4S |3S 2S AS
+pile3: JS
+pile4: JS
+pile5: 9S
+pile6: 9S
+pile7: 7S
+pile8: 7S
+pile9: 5S
+pile10: 5S
+completed: S S S S S
+`
+
+// TestSpiderAutoplayTrace is the short form of TestLongSpiderAutoplayTrace:
+// a won game from a constructed position is winnable at every card turned,
+// in JSON and text output alike.
+func TestSpiderAutoplayTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "split.txt")
+	if err := os.WriteFile(path, []byte(splitLayout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"spider", "autoplay", "--layout", path, "--suits", "1", "--samples", "1", "--nodes", "5000", "--judge-nodes", "0",
+		"--endgame-worlds", "0", "--endgame-nodes", "0", "--deep-cands", "0", "--trace"}
+	out, stderr, code := cmd(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Won   bool     `json:"won"`
+		Moves []string `json:"moves"`
+		Trace string   `json:"trace"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Won {
+		t.Fatal("the position was lost; the test wants a won game")
+	}
+	pos, err := spider.ParseLayout(splitLayout, spider.Rules{Suits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := spider.NewGameAt(pos, spider.Options{Suits: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	down := g.Pos().FaceDown()
+	for i, s := range r.Moves {
+		m, err := spider.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		if d := g.Pos().FaceDown(); d < down || i == len(r.Moves)-1 {
+			want.WriteString("W")
+			down = d
+		}
+	}
+	if !g.Won() || r.Trace != want.String() {
+		t.Fatalf("won %v, trace %q, want %q", g.Won(), r.Trace, want.String())
+	}
+	text, _, code := cmd(t, "", args...)
+	if lines := strings.Split(text, "\n"); code != 0 || len(lines) < 2 || lines[1] != "# trace: "+r.Trace {
+		t.Fatalf("exit %d, text output without the same trace line:\n%s", code, text[:min(len(text), 400)])
+	}
+}
+
+// TestLongSpiderAutoplayTrace checks --trace: a won game is winnable at every
 // checkpoint and its letters match the cards turned and rows dealt, in
 // text, JSON and bench output alike.
-func TestSpiderAutoplayTrace(t *testing.T) {
+func TestLongSpiderAutoplayTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	args := []string{"--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--trace"}
 	out, stderr, code := cmd(t, "", append([]string{"spider", "autoplay", "--json"}, args...)...)
 	if code != 0 {
@@ -240,8 +315,12 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 
 // TestSpiderSeed: --seed reaches the player in autoplay and bench alike,
 // and another seed samples other worlds (with this weak player, deal 3 at
-// 2 suits is played differently under seeds 0 and 1).
-func TestSpiderSeed(t *testing.T) {
+// 2 suits is played differently under seeds 0 and 1). It plays four whole
+// games, so it is long.
+func TestLongSpiderSeed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	weak := []string{"--suits", "2", "--samples", "2", "--nodes", "20000", "--judge-nodes", "0"}
 	moves := func(tb testing.TB, seed string) string {
 		tb.Helper()
@@ -269,7 +348,18 @@ func TestSpiderSeed(t *testing.T) {
 	}
 }
 
-func TestSpiderBench(t *testing.T) {
+// TestSpiderBench: bench solves deals and records the winnable ones;
+// TestLongSpiderBench adds a whole game of fair play.
+func TestSpiderBench(t *testing.T) { spiderBench(t, false) }
+
+func TestLongSpiderBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	spiderBench(t, true)
+}
+
+func spiderBench(t *testing.T, autoplay bool) {
 	rec := filepath.Join(t.TempDir(), "won.txt")
 	out, stderr, code := cmd(t, "", "spider", "bench", "--mode", "solve", "--suits", "1", "--deals", "1-4", "--jobs", "2", "--record", rec)
 	if code != 0 {
@@ -294,7 +384,9 @@ func TestSpiderBench(t *testing.T) {
 	if string(b) != "arachnid 1 1\narachnid 1 2\narachnid 1 3\narachnid 1 4\n" {
 		t.Errorf("record:\n%s", b)
 	}
-
+	if !autoplay {
+		return
+	}
 	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
 	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1 (100.0%, 95% interval 20.7-100.0%)") ||
 		!strings.Contains(out, "8.00 of 8 suits completed on average") {

@@ -30,7 +30,7 @@ func TestSpiderNewJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
-	// shared/deals/spider-deals.txt, deal 1, 4 suits.
+	// Deal 1, 4 suits, as in card/testdata/spider-deals.txt (docs/deals.md).
 	if v.Deal != 1 || v.Variant != "spider" || v.Suits != 4 || v.Stock != 50 || len(v.Piles) != 10 {
 		t.Fatalf("header: %+v", v)
 	}

@@ -85,10 +85,23 @@ var fairConfigs = []struct {
 	rollouts bool
 }{{0, false}, {0, true}, {2000, false}, {2000, true}}
 
-func TestHintIgnoresHiddenCards(t *testing.T) {
+const longSkip = "long: make test-long runs it"
+
+// TestHintIgnoresHiddenCards: deal 1 in the short suite, deals 1-3 in
+// TestLongHintIgnoresHiddenCards.
+func TestHintIgnoresHiddenCards(t *testing.T) { hintIgnoresHiddenCards(t, 1) }
+
+func TestLongHintIgnoresHiddenCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	hintIgnoresHiddenCards(t, 1, 2, 3)
+}
+
+func hintIgnoresHiddenCards(t *testing.T, deals ...uint64) {
 	for _, fc := range fairConfigs {
 		o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: fc.judge, Rollouts: fc.rollouts}
-		for _, n := range []uint64{1, 2, 3} {
+		for _, n := range deals {
 			t.Run(fmt.Sprintf("deal %d judge %d rollouts %v", n, fc.judge, fc.rollouts), func(t *testing.T) {
 				p, _ := spider.NewDeal(n, spider.Arachnid, spider.Rules{Suits: 2})
 				a := sameHint(t, p, permuteHidden(t, p, n), o)
@@ -126,9 +139,24 @@ func TestHintKnownPositions(t *testing.T) {
 
 // TestAutoplayIgnoresHiddenCards plays the same deal with the unseen cards
 // arranged two ways: until the first card is turned up the player sees the
-// same thing, so it must play the same moves.
+// same thing, so it must play the same moves. The short suite tries
+// autoplay's player (judge and rollouts); the long one all four.
 func TestAutoplayIgnoresHiddenCards(t *testing.T) {
-	for _, fc := range fairConfigs {
+	autoplayIgnoresHiddenCards(t, fairConfigs[3])
+}
+
+func TestLongAutoplayIgnoresHiddenCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	autoplayIgnoresHiddenCards(t, fairConfigs...)
+}
+
+func autoplayIgnoresHiddenCards(t *testing.T, configs ...struct {
+	judge    int64
+	rollouts bool
+}) {
+	for _, fc := range configs {
 		t.Run(fmt.Sprintf("judge %d rollouts %v", fc.judge, fc.rollouts), func(t *testing.T) {
 			o := FairOptions{Samples: 2, Nodes: 3000, JudgeNodes: fc.judge, Rollouts: fc.rollouts, MaxMoves: 25}
 			p, _ := spider.NewDeal(7, spider.Arachnid, spider.Rules{Suits: 4})
@@ -191,7 +219,13 @@ func TestAutoplayGetsOnlyViews(t *testing.T) {
 	}
 }
 
-func TestAutoplayReplaysAndWins(t *testing.T) {
+// TestLongAutoplayReplaysAndWins plays whole deals to a win with each
+// player and replays the moves. The short suite's version is
+// TestAutoplayKnownPositions (small positions, the same checks).
+func TestLongAutoplayReplaysAndWins(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
 	tests := []struct {
 		deal     uint64
 		judge    int64
@@ -359,15 +393,24 @@ func TestUntilEvent(t *testing.T) {
 }
 
 // TestAutoplayDeterministic: the same game, options and seed give the same
-// play.
-func TestAutoplayDeterministic(t *testing.T) {
+// play (3 moves in the short suite, 12 in TestLongAutoplayDeterministic).
+func TestAutoplayDeterministic(t *testing.T) { autoplayDeterministic(t, 3) }
+
+func TestLongAutoplayDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	autoplayDeterministic(t, 12)
+}
+
+func autoplayDeterministic(t *testing.T, n int) {
 	run := func() string {
 		g, _ := spider.NewGame(6, spider.Options{Suits: 1})
-		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, JudgeNodes: 3000, Rollouts: true, MaxMoves: 12, Seed: 1})
+		_, moves, err := Autoplay(context.Background(), g, FairOptions{Samples: 2, Nodes: 30_000, JudgeNodes: 3000, Rollouts: true, MaxMoves: n, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(moves) < 12 {
+		if len(moves) < n {
 			t.Fatalf("only %d moves played", len(moves))
 		}
 		return fmt.Sprint(moves)
@@ -379,15 +422,25 @@ func TestAutoplayDeterministic(t *testing.T) {
 
 // TestJudgeLine: the judge's line is legal, and only its last move learns
 // something (turns a card or deals) or wins, on openings and on positions
-// later in a game.
-func TestJudgeLine(t *testing.T) {
+// later in a game. The short suite judges 2 steps of deal 1 at 1 and 4
+// suits; TestLongJudgeLine 6 steps of deals 1 and 5 at 1, 2 and 4 suits.
+func TestJudgeLine(t *testing.T) { judgeLine(t, 2, []int{1, 4}, 1) }
+
+func TestLongJudgeLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	judgeLine(t, 6, []int{1, 2, 4}, 1, 5)
+}
+
+func judgeLine(t *testing.T, steps int, suitCounts []int, deals ...uint64) {
 	o := FairOptions{Samples: 3, Nodes: 20_000, JudgeNodes: 3000}
-	for _, suits := range []int{1, 2, 4} {
-		for _, n := range []uint64{1, 5} {
+	for _, suits := range suitCounts {
+		for _, n := range deals {
 			t.Run(fmt.Sprintf("%d-suit deal %d", suits, n), func(t *testing.T) {
 				g, _ := spider.NewGame(n, spider.Options{Suits: suits})
 				rng := rand.New(rand.NewPCG(n, uint64(suits)))
-				for step := 0; step < 6 && !g.Won(); step++ {
+				for step := 0; step < steps && !g.Won(); step++ {
 					view, err := scramble(g.Pos(), false, rng)
 					if err != nil {
 						t.Fatal(err)
@@ -555,13 +608,24 @@ func TestEndgameWinsOutweighRollouts(t *testing.T) {
 
 // TestEndgameIgnoresHiddenCards: once the stock is empty the judge samples
 // more worlds, and the deep judge looks a decision further; the hint there
-// still depends on visible cards only.
+// still depends on visible cards only. The short suite checks the
+// constructed endgame deal41Endgame (below), which has many candidates,
+// with a smaller judge and deep judge (two candidates, two worlds);
+// TestLongEndgameIgnoresHiddenCards the endgame of deal 3's winning line
+// and deal41Endgame at full size.
 func TestEndgameIgnoresHiddenCards(t *testing.T) {
+	o := FairOptions{Samples: 2, Nodes: 2000, JudgeNodes: 1000, Rollouts: true, EndgameWorlds: 3, EndgameNodes: 2000, DeepCands: 2, DeepWorlds: 2}
+	d := layout(t, deal41Endgame, 2)
+	sameHint(t, d, permuteHidden(t, d, 5), o)
+}
+
+func TestLongEndgameIgnoresHiddenCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
 	p := endgamePosition(t, 3, 2)
 	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
 	sameHint(t, &p, permuteHidden(t, &p, 5), o)
-	// deal41Endgame (below) has many candidates, and the deep judge judges
-	// three of them there.
 	d := layout(t, deal41Endgame, 2)
 	o.DeepCands, o.DeepWorlds = 3, 3
 	sameHint(t, d, permuteHidden(t, d, 5), o)
@@ -633,9 +697,13 @@ pile10: 4S 3S
 completed: S S S S S
 `
 
-// TestEndgameRolloutsUseEveryWorld plays that decision as autoplay does
+// TestLongEndgameRolloutsUseEveryWorld plays that decision as autoplay does
 // (its sampling seeded from the visible position and the 134 moves made).
-func TestEndgameRolloutsUseEveryWorld(t *testing.T) {
+// It plays the shipped player's full decision, so it is long.
+func TestLongEndgameRolloutsUseEveryWorld(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
 	p := layout(t, deal10Endgame, 1)
 	line := decide(t, p, AutoplayOptions, 134)
 	if got, want := fmt.Sprint(line), "[move 10 2 2 move 1 2 2 move 5 3 4]"; got != want {
@@ -660,11 +728,15 @@ pile10: 7H 6S 5S 4H 3H 2H AH
 completed: H H H S S
 `
 
-// TestDeepJudgeKeepsWinnable plays that decision as autoplay does (its
+// TestLongDeepJudgeKeepsWinnable plays that decision as autoplay does (its
 // sampling seeded from the visible position and the 142 moves made), with
 // the deep judge and without, and solves the real position after each
-// choice with every card known.
-func TestDeepJudgeKeepsWinnable(t *testing.T) {
+// choice with every card known. It plays the shipped player's full
+// decision twice, so it is long.
+func TestLongDeepJudgeKeepsWinnable(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
 	p := layout(t, deal41Endgame, 2)
 	choose := func(o FairOptions) []spider.Move { return decide(t, p, o, 142) }
 	winnable := func(line []spider.Move) Status {
@@ -688,8 +760,18 @@ func TestDeepJudgeKeepsWinnable(t *testing.T) {
 
 // TestDeepValueIgnoresHiddenCards: a line's deep value depends on the
 // visible cards and the random source only, and stays within its bounds;
-// a line whose last move turns no card has none.
-func TestDeepValueIgnoresHiddenCards(t *testing.T) {
+// a line whose last move turns no card has none. The short suite values
+// one candidate line, TestLongDeepValueIgnoresHiddenCards two.
+func TestDeepValueIgnoresHiddenCards(t *testing.T) { deepValueIgnoresHiddenCards(t, 1) }
+
+func TestLongDeepValueIgnoresHiddenCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	deepValueIgnoresHiddenCards(t, 2)
+}
+
+func deepValueIgnoresHiddenCards(t *testing.T, lines int) {
 	p := layout(t, deal41Endgame, 2)
 	q := permuteHidden(t, p, 7)
 	o := FairOptions{Samples: 3, JudgeNodes: 3000, DeepWorlds: 3}
@@ -702,7 +784,7 @@ func TestDeepValueIgnoresHiddenCards(t *testing.T) {
 		t.Fatalf("%d candidate lines, want 2 or more", len(flips))
 	}
 	top := int64(o.deepWorlds() * len(unseen(p, false)))
-	for i, line := range flips[:2] {
+	for i, line := range flips[:lines] {
 		va, oka, err := deepValue(context.Background(), p, line, o, rand.New(rand.NewPCG(uint64(i), 1)))
 		if err != nil {
 			t.Fatal(err)

@@ -251,12 +251,19 @@ func randomSmall(r *rand.Rand) string {
 // TestSolveAgreesWithBruteForce checks Solve's verdicts on small random
 // positions: every win replays, and every loss is confirmed by an
 // independent exhaustive search without the solver's simplifications.
-func TestSolveAgreesWithBruteForce(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
-	n := 400
+func TestSolveAgreesWithBruteForce(t *testing.T) { solveAgreesWithBruteForce(t, 100) }
+
+// TestLongSolveAgreesWithBruteForce is TestSolveAgreesWithBruteForce over
+// 400 positions, where losses must be among the outcomes too.
+func TestLongSolveAgreesWithBruteForce(t *testing.T) {
 	if testing.Short() {
-		n = 100
+		t.Skip("long: make test-long runs it")
 	}
+	solveAgreesWithBruteForce(t, 400)
+}
+
+func solveAgreesWithBruteForce(t *testing.T, n int) {
+	r := rand.New(rand.NewPCG(7, 11))
 	var solved, lost, inconclusive int
 	for i := range n {
 		text := randomSmall(r)
@@ -282,14 +289,24 @@ func TestSolveAgreesWithBruteForce(t *testing.T) {
 		}
 	}
 	t.Logf("%d solved, %d lost, %d losses too big for brute force", solved, lost, inconclusive)
-	if solved == 0 || (lost == 0 && !testing.Short()) {
+	if solved == 0 || (lost == 0 && n >= 400) {
 		t.Errorf("want both outcomes among the samples: %d solved, %d lost", solved, lost)
 	}
 }
 
 // TestSolutionsReplay solves whole deals and replays every line with the
 // engine's checked moves.
-func TestSolutionsReplay(t *testing.T) {
+func TestSolutionsReplay(t *testing.T) { solutionsReplay(t, true) }
+
+// TestLongSolutionsReplay is TestSolutionsReplay over every deal listed.
+func TestLongSolutionsReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	solutionsReplay(t, false)
+}
+
+func solutionsReplay(t *testing.T, short bool) {
 	deals := []struct {
 		suits    int
 		from, to uint64
@@ -297,7 +314,7 @@ func TestSolutionsReplay(t *testing.T) {
 		{1, 1, 8},
 		{2, 1, 3},
 	}
-	if testing.Short() {
+	if short {
 		deals = deals[:1]
 		deals[0].to = 4
 	}

@@ -10,8 +10,19 @@ import (
 
 // TestWinnableCache re-solves a sample of the cached deals: the first, the
 // middle and the last of each variant and suit count (only the first for
-// four suits, to keep the test short).
-func TestWinnableCache(t *testing.T) {
+// four suits, to keep the test short). The short suite solves only the
+// first of each.
+func TestWinnableCache(t *testing.T) { winnableCache(t, false) }
+
+// TestLongWinnableCache is TestWinnableCache with the middle and last deals.
+func TestLongWinnableCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	winnableCache(t, true)
+}
+
+func winnableCache(t *testing.T, all bool) {
 	for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
 		for _, suits := range []int{1, 2, 4} {
 			n := WinnableCount(v, suits)
@@ -20,7 +31,7 @@ func TestWinnableCache(t *testing.T) {
 				continue
 			}
 			picks := []uint64{0, uint64(n / 2), uint64(n - 1)}
-			if suits == 4 || testing.Short() {
+			if suits == 4 || !all {
 				picks = picks[:1]
 			}
 			for _, pick := range picks {

@@ -150,6 +150,7 @@ function layout() {
   r.setProperty("--tw", tw + "px");
   r.setProperty("--th", th + "px");
   r.setProperty("--gap", gap + "px");
+  document.body.dataset.layoutWidth = String(W); // tests wait for it after a resize
 }
 
 function setCardWidth(cw) {
@@ -1338,6 +1339,8 @@ function endKey(v) { return `${S.id}:${v.moves}:${v.won}:${v.stuck}:${v.complete
 
 function maybeEnd() {
   const v = S.view;
+  // data-over: whether the view drawn ends the game (tests read it).
+  document.body.dataset.over = v && (v.won || v.stuck) ? "1" : "0";
   if (!v || !(v.won || v.stuck)) return;
   const key = endKey(v);
   if (S.endShown === key) return;
