@@ -826,3 +826,20 @@ func (s *State) nextResponder(from int) {
 	s.lead = s.owner
 	s.startPlay()
 }
+
+// Tables is every seat's table, shared with the state for speed (a
+// search's rollout reads it at every step): read-only, and valid only
+// until the next Apply. Table gives a copy.
+func (s *State) Tables() [][]Set { return s.tables }
+
+// Trick is the cards played to the trick in play, shared like Tables.
+func (s *State) Trick() []Played { return s.trick }
+
+// RoundOwner is the seat whose set is active in the set round in play, or
+// -1 outside a set round.
+func (s *State) RoundOwner() int {
+	if s.phase != PhaseRound {
+		return -1
+	}
+	return s.owner
+}
