@@ -118,7 +118,7 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	}
 	hard, _ := bot.LevelNamed("hard")
 	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(botSeed, *seat)),
-		hinter: bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
+		hinter:    bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
 		seedKnown: *seedText != ""}
 	return p.run(ctx)
 }
@@ -438,7 +438,6 @@ func (p *arlPlayer) record() string {
 	seedLine := fmt.Sprintf("seed %d\n", p.s.Seed())
 	return strings.Replace(text, seedLine, "# seed hidden until the game is over ('save FILE' keeps it)\n", 1)
 }
-
 
 // show prints what the player's seat may see.
 func (p *arlPlayer) show() {
