@@ -131,9 +131,13 @@ func (o *observer) check(v View) error {
 // Every seat's view (and a spectator's) holds exactly what an onlooker of
 // every public event knows, and each view's log is the same public log.
 func TestViewEqualsObserverOfPublicEvents(t *testing.T) {
+	games := 2
+	if testing.Short() {
+		games = 1
+	}
 	for players := 2; players <= 6; players++ {
 		t.Run(fmt.Sprint(players), func(t *testing.T) {
-			for g := range 2 {
+			for g := range games {
 				s, _ := New(Config{Players: players}, uint64(players*77+g))
 				o := newObserver(players)
 				seen := 0
