@@ -39,8 +39,14 @@ func New(name string, seed uint64) (Bot, error) {
 	case "greedy":
 		return NewGreedy(seed), nil
 	}
-	if lv, ok := LevelNamed(strings.ToLower(strings.TrimSpace(name))); ok {
+	key := strings.ToLower(strings.TrimSpace(name))
+	if lv, ok := LevelNamed(key); ok {
 		return NewSearch(lv, seed), nil
+	}
+	// The ISMCTS candidate at a level's budget, for measurement
+	// (docs/bots.md); not one of the offered levels.
+	if lv, ok := LevelNamed(strings.TrimPrefix(key, "ismcts-")); ok && strings.HasPrefix(key, "ismcts-") {
+		return NewISMCTS(lv, seed), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknown, name, strings.Join(Names, ", "))
 }

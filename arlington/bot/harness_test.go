@@ -20,6 +20,7 @@ func harnessBots() map[string]func(seed uint64) Bot {
 		small := lv
 		small.Worlds, small.Candidates, small.Time = 2, 3, 0
 		out[lv.Name] = func(s uint64) Bot { return NewSearch(small, s) }
+		out["ismcts-"+lv.Name] = func(s uint64) Bot { return NewISMCTS(small, s) }
 	}
 	return out
 }

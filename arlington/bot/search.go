@@ -224,57 +224,62 @@ func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, 
 		}
 		c := world.Clone()
 		c.Reseed(r.Uint64())
+		hand, before := c.HandNumber(), c.Totals()
 		if err := c.Apply(v.Seat, a); err != nil {
 			return nil, fmt.Errorf("candidate %v in a sampled world: %w", a, err)
 		}
-		x, err := rollout(c, v.Seat, r.Uint64())
+		vals, err := playOut(c, r.Uint64(), hand, before)
 		if err != nil {
 			return nil, err
 		}
-		row[i] = x
+		row[i] = vals[v.Seat]
 	}
 	return row, nil
 }
 
-// rollout plays s with greedy play for every seat to the end of the hand
-// and values it for seat me.
-func rollout(s *arlington.State, me int, seed uint64) (float64, error) {
+// playOut plays s with greedy play for every seat to the end of hand
+// (which may have ended already) and values the result for each seat: its
+// points since the totals were before less the best of the others', plus
+// winBonus (shared among winners) if the hand ended the game and it won,
+// less winBonus if it lost.
+func playOut(s *arlington.State, seed uint64, hand int, before []int) ([]float64, error) {
 	g := NewGreedy(seed)
-	hand := s.HandNumber()
-	before := s.Totals()
 	for !s.Terminal() && s.HandNumber() == hand {
 		seat := s.ToMove()
 		a, ok := g.choose(posOfState(s, seat), s.Legal(seat))
 		if !ok {
-			return 0, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
+			return nil, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
 		}
 		if err := s.Apply(seat, a); err != nil {
-			return 0, fmt.Errorf("rollout: %w", err)
+			return nil, fmt.Errorf("rollout: %w", err)
 		}
 	}
 	after := s.Totals()
-	mine := float64(after[me] - before[me])
-	other := math.Inf(-1)
-	for i := range after {
-		if i != me {
-			other = max(other, float64(after[i]-before[i]))
-		}
-	}
-	val := mine - other
-	if w := s.Winners(); w != nil {
-		won := 0.0
-		for _, seat := range w {
-			if seat == me {
-				won = 1 / float64(len(w))
+	n := len(after)
+	vals := make([]float64, n)
+	w := s.Winners()
+	for me := range n {
+		other := math.Inf(-1)
+		for i := range n {
+			if i != me {
+				other = max(other, float64(after[i]-before[i]))
 			}
 		}
-		if won > 0 {
-			val += winBonus * won
+		vals[me] = float64(after[me]-before[me]) - other
+		if w == nil {
+			continue
+		}
+		won := false
+		for _, seat := range w {
+			won = won || seat == me
+		}
+		if won {
+			vals[me] += winBonus / float64(len(w))
 		} else {
-			val -= winBonus
+			vals[me] -= winBonus
 		}
 	}
-	return val, nil
+	return vals, nil
 }
 
 // normal is a standard normal draw (sum of twelve uniforms, less six).
