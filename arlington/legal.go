@@ -268,4 +268,3 @@ func (s *State) tableLen(seat int) int {
 	}
 	return len(s.tables[seat])
 }
-

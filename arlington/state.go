@@ -425,29 +425,7 @@ func (s *State) Apply(seat int, a Action) error {
 		return err
 	}
 	s.history = append(s.history, Move{Seat: seat, Action: a})
-	ev := Event{Kind: EventMove, Seat: seat, Action: a}
-	switch a.Kind {
-	case LeadCard, PlayCard, AddCard, PickUp:
-		one, _ := Set(0).With(a.Card)
-		s.forget(seat, one)
-	case PlaySet:
-		s.forget(seat, a.Set)
-		if s.phase == PhaseRound {
-			t := s.tables[s.owner]
-			ev.ToGrave = t[len(t)-1]
-		}
-	case Kill:
-		s.forget(seat, s2Set)
-		t := s.tables[s.owner]
-		ev.ToGrave = t[len(t)-1] | s2Set
-	case PlayS2:
-		s.forget(seat, s2Set)
-		ev.ToGrave = s.tables[a.Seat][a.Index] | s2Set
-	}
-	if a.Kind == PickUp {
-		ev.ToHand = oneJoker
-	}
-	s.log(ev)
+	s.log(s.moveEvent(seat, a))
 	switch a.Kind {
 	case LeadCard:
 		s.hands[seat], _ = s.hands[seat].Without(a.Card)
@@ -496,6 +474,35 @@ func (s *State) Apply(seat int, a Action) error {
 		s.startPlay()
 	}
 	return nil
+}
+
+// moveEvent is the public event of seat's action a, about to be applied:
+// where its cards go face up. It also forgets the cards a takes from
+// the seat's hand among those known to be there.
+func (s *State) moveEvent(seat int, a Action) Event {
+	ev := Event{Kind: EventMove, Seat: seat, Action: a}
+	switch a.Kind {
+	case LeadCard, PlayCard, AddCard, PickUp:
+		one, _ := Set(0).With(a.Card)
+		s.forget(seat, one)
+	case PlaySet:
+		s.forget(seat, a.Set)
+		if s.phase == PhaseRound {
+			t := s.tables[s.owner]
+			ev.ToGrave = t[len(t)-1]
+		}
+	case Kill:
+		s.forget(seat, s2Set)
+		t := s.tables[s.owner]
+		ev.ToGrave = t[len(t)-1] | s2Set
+	case PlayS2:
+		s.forget(seat, s2Set)
+		ev.ToGrave = s.tables[a.Seat][a.Index] | s2Set
+	}
+	if a.Kind == PickUp {
+		ev.ToHand = oneJoker
+	}
+	return ev
 }
 
 // popActive takes the active set off its owner's table.
