@@ -129,7 +129,7 @@ func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.A
 		if ctx.Err() != nil {
 			break
 		}
-		if err := b.iterate(v, root, r); err != nil {
+		if err := b.iterate(ctx, v, root, r); err != nil {
 			return nil, err
 		}
 	}
@@ -141,7 +141,7 @@ func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.A
 }
 
 // iterate is one determinize-select-expand-playout-backpropagate pass.
-func (b *ISMCTS) iterate(v arlington.View, root *isNode, r *arlington.Rand) error {
+func (b *ISMCTS) iterate(ctx context.Context, v arlington.View, root *isNode, r *arlington.Rand) error {
 	s, err := arlington.Sample(v, r)
 	if err != nil {
 		return err
@@ -190,8 +190,8 @@ func (b *ISMCTS) iterate(v arlington.View, root *isNode, r *arlington.Rand) erro
 			break
 		}
 	}
-	vals, err := playOut(s, r.Uint64(), hand, before)
-	if err != nil {
+	vals, err := playOut(ctx, s, r.Uint64(), hand, before)
+	if err != nil || vals == nil {
 		return err
 	}
 	for _, n := range path {

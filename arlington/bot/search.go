@@ -39,9 +39,9 @@ type Level struct {
 // machine (docs/bots.md has the measurements); Time is the hard stop.
 var Levels = []Level{
 	{Name: "easy", Worlds: 6, Time: 100 * time.Millisecond, Noise: 2, Candidates: 6},
-	{Name: "medium", Worlds: 16, Time: 180 * time.Millisecond, Noise: 0.7, Candidates: 8},
+	{Name: "medium", Worlds: 16, Time: 150 * time.Millisecond, Noise: 0.7, Candidates: 8},
 	{Name: "hard", Worlds: 40, Time: 450 * time.Millisecond, Noise: 0.2, Candidates: 10},
-	{Name: "expert", Worlds: 96, Time: 900 * time.Millisecond, Noise: 0, Candidates: 12},
+	{Name: "expert", Worlds: 96, Time: 850 * time.Millisecond, Noise: 0, Candidates: 12},
 }
 
 // LevelNamed is the level called name.
@@ -228,8 +228,8 @@ func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, 
 		if err := c.Apply(v.Seat, a); err != nil {
 			return nil, fmt.Errorf("candidate %v in a sampled world: %w", a, err)
 		}
-		vals, err := playOut(c, r.Uint64(), hand, before)
-		if err != nil {
+		vals, err := playOut(ctx, c, r.Uint64(), hand, before)
+		if err != nil || vals == nil {
 			return nil, err
 		}
 		row[i] = vals[v.Seat]
@@ -241,10 +241,15 @@ func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, 
 // (which may have ended already) and values the result for each seat: its
 // points since the totals were before less the best of the others', plus
 // winBonus (shared among winners) if the hand ended the game and it won,
-// less winBonus if it lost.
-func playOut(s *arlington.State, seed uint64, hand int, before []int) ([]float64, error) {
+// less winBonus if it lost. It gives up (nil values, no error) if ctx
+// ends, looking every 16 actions, so that a loaded machine's slow
+// play-out cannot carry a search far past its deadline.
+func playOut(ctx context.Context, s *arlington.State, seed uint64, hand int, before []int) ([]float64, error) {
 	g := NewGreedy(seed)
-	for !s.Terminal() && s.HandNumber() == hand {
+	for k := 0; !s.Terminal() && s.HandNumber() == hand; k++ {
+		if k%16 == 15 && ctx.Err() != nil {
+			return nil, nil
+		}
 		seat := s.ToMove()
 		a, ok := g.choose(posOfState(s, seat), s.Legal(seat))
 		if !ok {

@@ -36,16 +36,21 @@ func positions(tb testing.TB, players int, seed uint64, step int) []arlington.Vi
 	return out
 }
 
-// BenchmarkLevels times one decision of each level, with its full budget
-// and time bound, on positions from greedy games (only decisions with a
+// BenchmarkLevels times one decision of each level (and the ISMCTS
+// candidate at two budgets), with its full budget and time bound, on positions from greedy games (only decisions with a
 // choice). Besides ns/op it reports decisions/s and the median and
 // largest time per decision in ms.
 func BenchmarkLevels(b *testing.B) {
 	for _, players := range []int{2, 4, 6} {
 		views := positions(b, players, 7, 5)
-		for _, lv := range Levels {
-			b.Run(fmt.Sprintf("players=%d/%s", players, lv.Name), func(b *testing.B) {
-				bot := NewSearch(lv, 1)
+		names := append([]string(nil), Names[2:]...)
+		names = append(names, "ismcts-hard", "ismcts-expert")
+		for _, name := range names {
+			b.Run(fmt.Sprintf("players=%d/%s", players, name), func(b *testing.B) {
+				bot, err := New(name, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
 				var times []time.Duration
 				i := 0
 				for b.Loop() {
