@@ -93,6 +93,18 @@ func Sample(v View, r *Rand) (*State, error) {
 	}
 	s.hands[v.Seat] = p.hand
 	s.grave = s.graveKnown
+	if err := s.dealUnseen(v, seen, r); err != nil {
+		return nil, err
+	}
+	if s.phase == PhaseOver {
+		return nil, fmt.Errorf("%w: the game is over", ErrView)
+	}
+	return s, nil
+}
+
+// dealUnseen deals the cards not in seen at random: each other hand
+// filled to its size in v, the rest onto the graveyard.
+func (s *State) dealUnseen(v View, seen Set, r *Rand) error {
 	// Deal the unseen cards: shuffle them, then fill each other hand to
 	// its size and put the rest on the graveyard.
 	unseen := FullDeck.Minus(seen).Cards()
@@ -101,28 +113,25 @@ func Sample(v View, r *Rand) (*State, error) {
 		unseen[i], unseen[j] = unseen[j], unseen[i]
 	}
 	k := 0
-	for i := range n {
+	for i := range s.cfg.Players {
 		if i == v.Seat {
 			if s.hands[i].Len() != v.HandSizes[i] {
-				return nil, fmt.Errorf("%w: hand of %d cards, size %d", ErrView, s.hands[i].Len(), v.HandSizes[i])
+				return fmt.Errorf("%w: hand of %d cards, size %d", ErrView, s.hands[i].Len(), v.HandSizes[i])
 			}
 			continue
 		}
 		need := v.HandSizes[i] - s.hands[i].Len()
 		if need < 0 || k+need > len(unseen) {
-			return nil, fmt.Errorf("%w: seat %d holds %d cards, %d known", ErrView, i, v.HandSizes[i], s.hands[i].Len())
+			return fmt.Errorf("%w: seat %d holds %d cards, %d known", ErrView, i, v.HandSizes[i], s.hands[i].Len())
 		}
 		s.hands[i] = s.hands[i].Union(setOfCards(unseen[k : k+need]))
 		k += need
 	}
 	s.grave = s.grave.Union(setOfCards(unseen[k:]))
 	if s.grave.Len() != v.Graveyard {
-		return nil, fmt.Errorf("%w: graveyard of %d cards, view counts %d", ErrView, s.grave.Len(), v.Graveyard)
+		return fmt.Errorf("%w: graveyard of %d cards, view counts %d", ErrView, s.grave.Len(), v.Graveyard)
 	}
-	if s.phase == PhaseOver {
-		return nil, fmt.Errorf("%w: the game is over", ErrView)
-	}
-	return s, nil
+	return nil
 }
 
 func setOfCards(cs []card.Card) Set {
