@@ -214,6 +214,7 @@ type arlPlayer struct {
 	helper  *bot.Greedy // plays 'auto'
 	hinter  bot.Bot     // answers 'hint'
 	in      *bufio.Scanner
+	auto    bool // the action being taken came from 'auto'
 	legal   []arlington.Action
 	hand    int // the hand number last announced
 	results int // finished hands announced
@@ -248,12 +249,17 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	p.announce()
 	err := bot.Run(ctx, p.s, seats, func(seat int, a arlington.Action) error {
 		if seat == p.me {
-			p.out("you: %v\n", p.s.History()[len(p.s.History())-1].Action)
+			who := "you"
+			if p.auto {
+				who = "you (auto)"
+			}
+			p.out("%s: %v\n", who, p.s.History()[len(p.s.History())-1].Action)
 		} else {
 			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
 		}
 		p.legal = nil
 		p.prompted = false
+		p.auto = false
 		p.announce()
 		return nil
 	})
@@ -344,6 +350,7 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 				var re *arlington.RuleError
 				if errors.As(err, &re) {
 					p.out("refused, rule %q: %s\n", re.Rule, re.Reason)
+					p.auto = false
 					continue
 				}
 				return arlington.Action{}, err
@@ -387,7 +394,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		if err != nil {
 			return nil, false, err
 		}
-		p.out("auto: ")
+		p.auto = true
 		return &a, false, nil
 	case "record":
 		p.out("%s", p.record())
