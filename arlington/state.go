@@ -130,8 +130,14 @@ type State struct {
 	spec    Spectrum // the spectrum of the set round in play
 	owner   int      // who played the active set (last set on that table)
 	totals  []int
-	results []HandResult
-	history []Move
+	results []HandResult // append-only: clones share it
+	history []Move       // append-only: clones share it
+	events  []Event      // the public event log; append-only
+	// known is, for each seat, the cards everyone knows to be in its hand
+	// (taken in a trick, a picked-up joker); graveKnown the cards everyone
+	// saw go onto the graveyard this hand.
+	known      []Set
+	graveKnown Set
 }
 
 // New starts a game: the players cut for the first dealer and the first
@@ -149,6 +155,7 @@ func New(cfg Config, seed uint64) (*State, error) {
 		hands:  make([]Set, n),
 		tables: make([][]Set, n),
 		totals: make([]int, n),
+		known:  make([]Set, n),
 	}
 	s.cutForDealer()
 	s.deal()
@@ -207,6 +214,7 @@ func (s *State) deal() {
 	s.grave, _ = SetOf(deck[k:])
 	s.trick = s.trick[:0]
 	s.lead = (s.dealer + 1) % n
+	s.log(Event{Kind: EventDeal, Seat: s.dealer})
 	s.startPlay()
 }
 
@@ -237,6 +245,7 @@ func (s *State) scoreHand() {
 		}
 	}
 	s.results = append(s.results, res)
+	s.log(Event{Kind: EventScore, Seat: -1, Scores: append([]int(nil), res.Scores...)})
 	if over {
 		// Every card goes to the graveyard, so the 54 stay accounted for.
 		for i := range n {
@@ -294,10 +303,16 @@ func (s *State) Scores() [][]int {
 	return out
 }
 
-// Results is every finished hand.
+// Results is every finished hand, copied: changing it changes nothing in
+// the game.
 func (s *State) Results() []HandResult {
 	out := make([]HandResult, len(s.results))
-	copy(out, s.results)
+	for i, r := range s.results {
+		out[i] = HandResult{Hand: r.Hand, Dealer: r.Dealer, Tables: make([][]Set, len(r.Tables)), Scores: append([]int(nil), r.Scores...)}
+		for k, t := range r.Tables {
+			out[i].Tables[k] = append([]Set(nil), t...)
+		}
+	}
 	return out
 }
 
@@ -344,7 +359,9 @@ func (s *State) Graveyard() Set { return s.grave }
 // History is every move so far.
 func (s *State) History() []Move { return append([]Move(nil), s.history...) }
 
-// Clone is an independent copy of s.
+// Clone is an independent copy of s. It is cheap: the history, results
+// and event log only ever grow, so the copy shares them (capped, so that
+// either's appends reallocate rather than write into the other's).
 func (s *State) Clone() *State {
 	c := *s
 	c.cut = append([]card.Card(nil), s.cut...)
@@ -355,8 +372,10 @@ func (s *State) Clone() *State {
 	}
 	c.trick = append([]Played(nil), s.trick...)
 	c.totals = append([]int(nil), s.totals...)
-	c.results = append([]HandResult(nil), s.results...)
-	c.history = append([]Move(nil), s.history...)
+	c.results = s.results[:len(s.results):len(s.results)]
+	c.history = s.history[:len(s.history):len(s.history)]
+	c.events = s.events[:len(s.events):len(s.events)]
+	c.known = append([]Set(nil), s.known...)
 	return &c
 }
 
@@ -398,273 +417,6 @@ func (s *State) CheckCards() error {
 	return nil
 }
 
-// activeKey is the active set's key in the round's spectrum.
-func (s *State) activeKey() Key {
-	t := s.tables[s.owner]
-	k, _ := KeyIn(t[len(t)-1], s.spec)
-	return k
-}
-
-// Legal lists every action seat may take now (nil when it is not seat's
-// turn). Sets always name their spectrum.
-func (s *State) Legal(seat int) []Action {
-	if s.phase == PhaseOver || seat != s.toMove {
-		return nil
-	}
-	p := position{phase: s.phase, hand: s.hands[seat], tables: s.tables, spec: s.spec}
-	if s.phase == PhaseRound {
-		p.active = s.activeKey()
-	}
-	return p.legal()
-}
-
-// position is what legal-move generation needs; State and View both make
-// one, so a seat's view yields exactly the state's legal actions.
-type position struct {
-	phase  Phase
-	hand   Set
-	tables [][]Set
-	spec   Spectrum
-	active Key
-}
-
-func (p position) legal() []Action {
-	var out []Action
-	cards := p.hand.Cards()
-	if p.hand.Jokers() == 2 {
-		cards = cards[:len(cards)-1] // the two jokers are alike: one action each
-	}
-	switch p.phase {
-	case PhaseTrick:
-		for _, c := range cards {
-			out = append(out, Action{Kind: PlayCard, Card: c})
-		}
-	case PhaseRound:
-		out = append(out, Action{Kind: Pass})
-		if p.hand.Has(S2) {
-			out = append(out, Action{Kind: Kill})
-		}
-		setsIn(p.hand, p.spec, func(t Set) {
-			if k, _ := KeyIn(t, p.spec); k > p.active {
-				out = append(out, Action{Kind: PlaySet, Set: t, Spectrum: p.spec})
-			}
-		})
-	case PhaseLead:
-		for _, c := range cards {
-			out = append(out, Action{Kind: LeadCard, Card: c})
-		}
-		for _, sp := range Spectra {
-			setsIn(p.hand, sp, func(t Set) {
-				out = append(out, Action{Kind: PlaySet, Set: t, Spectrum: sp})
-			})
-		}
-		hasS2 := p.hand.Has(S2)
-		for seat, tab := range p.tables {
-			for i, t := range tab {
-				if hasS2 {
-					out = append(out, Action{Kind: PlayS2, Seat: seat, Index: i})
-				}
-				for _, c := range cards {
-					if u, ok := t.With(c); ok && Legal(u) {
-						out = append(out, Action{Kind: AddCard, Card: c, Seat: seat, Index: i})
-					}
-				}
-				if t.Jokers() > 0 {
-					for _, c := range cards {
-						if c == card.Joker {
-							continue
-						}
-						u, _ := t.Without(card.Joker)
-						if u, ok := u.With(c); ok && Legal(u) {
-							out = append(out, Action{Kind: PickUp, Card: c, Seat: seat, Index: i})
-						}
-					}
-				}
-			}
-		}
-	}
-	return out
-}
-
-// canonical clears the fields a's kind does not use, so that equal moves
-// are == and records print exactly what was done.
-func canonical(a Action) Action {
-	switch a.Kind {
-	case LeadCard, PlayCard:
-		return Action{Kind: a.Kind, Card: a.Card}
-	case PlaySet:
-		return Action{Kind: a.Kind, Set: a.Set, Spectrum: a.Spectrum}
-	case Pass, Kill:
-		return Action{Kind: a.Kind}
-	case PlayS2:
-		return Action{Kind: a.Kind, Seat: a.Seat, Index: a.Index}
-	case AddCard, PickUp:
-		return Action{Kind: a.Kind, Card: a.Card, Seat: a.Seat, Index: a.Index}
-	}
-	return a
-}
-
-// normalize resolves an unnamed spectrum the way the rules text does.
-func (s *State) normalize(a Action) Action {
-	a = canonical(a)
-	if a.Kind != PlaySet || a.Spectrum != NoSpectrum {
-		return a
-	}
-	switch s.phase {
-	case PhaseRound:
-		a.Spectrum = s.spec
-	case PhaseLead:
-		if a.Set.Len() == 1 {
-			// "it is assumed that a single card is being lead as a card"
-			return Action{Kind: LeadCard, Card: a.Set.Cards()[0]}
-		}
-		if sp := DefaultSpectrum(a.Set); sp != NoSpectrum {
-			a.Spectrum = sp
-		}
-	}
-	return a
-}
-
-// Normalize is the action Apply would take for a: an unnamed spectrum
-// resolved as the rules text says (see ParseAction).
-func (s *State) Normalize(a Action) Action { return s.normalize(a) }
-
-// Check reports whether seat may take a now, with the rule it breaks if
-// not. It changes nothing.
-func (s *State) Check(seat int, a Action) error {
-	_, err := s.check(seat, a)
-	return err
-}
-
-func (s *State) check(seat int, a Action) (Action, error) {
-	if s.phase == PhaseOver {
-		return a, refuse("The Game", "the game is over")
-	}
-	if seat < 0 || seat >= s.cfg.Players {
-		return a, refuse("The Hand", "there is no seat %d", seat)
-	}
-	if seat != s.toMove {
-		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove, seat)
-	}
-	if a.Kind == PlaySet && (!a.Set.Valid() || a.Set.Empty()) {
-		return a, refuse("Sets", "not a set of cards from the deck")
-	}
-	a = s.normalize(a)
-	hand := s.hands[seat]
-	switch s.phase {
-	case PhaseTrick:
-		if a.Kind != PlayCard {
-			return a, refuse("Leading a Card", "a card was led: play a card to the trick (no passing)")
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
-		}
-		return a, nil
-	case PhaseRound:
-		switch a.Kind {
-		case Pass:
-			return a, nil
-		case Kill:
-			if !hand.Has(S2) {
-				return a, refuse("Leading a Set", "you do not hold the S2, so you cannot kill the active set")
-			}
-			return a, nil
-		case PlaySet:
-			if !hand.Contains(a.Set) {
-				return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
-			}
-			if a.Spectrum != s.spec {
-				return a, refuse("Leading a Set", "a response must be in the spectrum originally led, %v, not %v", s.spec, a.Spectrum)
-			}
-			k, ok := KeyIn(a.Set, s.spec)
-			if !ok {
-				return a, refuse("Sets", "%v is not a legal set in %v", a.Set, s.spec)
-			}
-			if k <= s.activeKey() {
-				t := s.tables[s.owner]
-				return a, refuse("Leading a Set", "%v is not higher than the active set %v in %v (it must be higher, not equal)", a.Set, t[len(t)-1], s.spec)
-			}
-			return a, nil
-		}
-		return a, refuse("Leading a Set", "a set is active: pass, kill it with the S2, or play a higher set in %v", s.spec)
-	}
-	// PhaseLead.
-	target := func(rule string) (Set, error) {
-		if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
-			return 0, refuse(rule, "there is no set %d/%d (seat %d has %d sets on the table)", a.Seat, a.Index, a.Seat, s.tableLen(a.Seat))
-		}
-		return s.tables[a.Seat][a.Index], nil
-	}
-	switch a.Kind {
-	case LeadCard:
-		if !hand.Has(a.Card) {
-			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
-		}
-		return a, nil
-	case PlaySet:
-		if !hand.Contains(a.Set) {
-			return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
-		}
-		if a.Spectrum == NoSpectrum {
-			return a, refuse("Sets", "%v is not a legal set", a.Set)
-		}
-		if !In(a.Set, a.Spectrum) {
-			if Legal(a.Set) {
-				return a, refuse("Sets", "%v is not in the %v spectrum (it is in %v)", a.Set, a.Spectrum, SpectraOf(a.Set))
-			}
-			return a, refuse("Sets", "%v is not a legal set", a.Set)
-		}
-		return a, nil
-	case PlayS2:
-		if !hand.Has(S2) {
-			return a, refuse("Playing the Two of Spades", "you do not hold the S2")
-		}
-		_, err := target("Playing the Two of Spades")
-		return a, err
-	case AddCard:
-		t, err := target("Adding to a Set")
-		if err != nil {
-			return a, err
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Adding to a Set", "%v is not in your hand", a.Card)
-		}
-		u, _ := t.With(a.Card)
-		if !Legal(u) {
-			return a, refuse("Adding to a Set", "%v would not be a legal set in any spectrum", u)
-		}
-		return a, nil
-	case PickUp:
-		t, err := target("Picking up a Joker")
-		if err != nil {
-			return a, err
-		}
-		if t.Jokers() == 0 {
-			return a, refuse("Picking up a Joker", "%v has no joker", t)
-		}
-		if a.Card == card.Joker {
-			return a, refuse("Picking up a Joker", "a joker cannot replace a joker: the swap would change nothing")
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Picking up a Joker", "%v is not in your hand", a.Card)
-		}
-		u, _ := t.Without(card.Joker)
-		u, _ = u.With(a.Card)
-		if !Legal(u) {
-			return a, refuse("Picking up a Joker", "%v would not be a legal set in any spectrum", u)
-		}
-		return a, nil
-	}
-	return a, refuse("The Hand", "you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker")
-}
-
-func (s *State) tableLen(seat int) int {
-	if seat < 0 || seat >= len(s.tables) {
-		return 0
-	}
-	return len(s.tables[seat])
-}
-
 // Apply has seat take action a. An action the rules do not allow is
 // refused with a *RuleError (wrapping ErrIllegal) and changes nothing.
 func (s *State) Apply(seat int, a Action) error {
@@ -673,6 +425,7 @@ func (s *State) Apply(seat int, a Action) error {
 		return err
 	}
 	s.history = append(s.history, Move{Seat: seat, Action: a})
+	s.log(s.moveEvent(seat, a))
 	switch a.Kind {
 	case LeadCard:
 		s.hands[seat], _ = s.hands[seat].Without(a.Card)
@@ -723,6 +476,35 @@ func (s *State) Apply(seat int, a Action) error {
 	return nil
 }
 
+// moveEvent is the public event of seat's action a, about to be applied:
+// where its cards go face up. It also forgets the cards a takes from
+// the seat's hand among those known to be there.
+func (s *State) moveEvent(seat int, a Action) Event {
+	ev := Event{Kind: EventMove, Seat: seat, Action: a}
+	switch a.Kind {
+	case LeadCard, PlayCard, AddCard, PickUp:
+		one, _ := Set(0).With(a.Card)
+		s.forget(seat, one)
+	case PlaySet:
+		s.forget(seat, a.Set)
+		if s.phase == PhaseRound {
+			t := s.tables[s.owner]
+			ev.ToGrave = t[len(t)-1]
+		}
+	case Kill:
+		s.forget(seat, s2Set)
+		t := s.tables[s.owner]
+		ev.ToGrave = t[len(t)-1] | s2Set
+	case PlayS2:
+		s.forget(seat, s2Set)
+		ev.ToGrave = s.tables[a.Seat][a.Index] | s2Set
+	}
+	if a.Kind == PickUp {
+		ev.ToHand = oneJoker
+	}
+	return ev
+}
+
 // popActive takes the active set off its owner's table.
 func (s *State) popActive() Set {
 	t := s.tables[s.owner]
@@ -754,13 +536,17 @@ func (s *State) nextInTrick(from int) {
 		}
 	}
 	taker := s.trick[win].Seat
+	var toHand, toGrave Set
 	for i, p := range s.trick {
 		if i == win {
-			s.grave, _ = s.grave.With(p.Card)
+			toGrave, _ = toGrave.With(p.Card)
 		} else {
-			s.hands[taker], _ = s.hands[taker].With(p.Card)
+			toHand, _ = toHand.With(p.Card)
 		}
 	}
+	s.grave = s.grave.Union(toGrave)
+	s.hands[taker] = s.hands[taker].Union(toHand)
+	s.log(Event{Kind: EventTake, Seat: taker, ToHand: toHand, ToGrave: toGrave})
 	s.trick = s.trick[:0]
 	s.lead = taker
 	s.startPlay()
@@ -779,4 +565,21 @@ func (s *State) nextResponder(from int) {
 	}
 	s.lead = s.owner
 	s.startPlay()
+}
+
+// Tables is every seat's table, shared with the state for speed (a
+// search's rollout reads it at every step): read-only, and valid only
+// until the next Apply. Table gives a copy.
+func (s *State) Tables() [][]Set { return s.tables }
+
+// Trick is the cards played to the trick in play, shared like Tables.
+func (s *State) Trick() []Played { return s.trick }
+
+// RoundOwner is the seat whose set is active in the set round in play, or
+// -1 outside a set round.
+func (s *State) RoundOwner() int {
+	if s.phase != PhaseRound {
+		return -1
+	}
+	return s.owner
 }

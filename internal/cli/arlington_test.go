@@ -428,3 +428,30 @@ func TestArlingtonPlaySaveAtomic(t *testing.T) {
 		t.Fatalf("files left in the directory: %v", entries)
 	}
 }
+
+// 'hint' names the hard bot's choice from the player's own view: a legal
+// action, and the game goes on unchanged until the player acts.
+func TestArlingtonPlayHint(t *testing.T) {
+	out, errOut, code := arlRun(t, "hint\nrecord\nquit\n", "arlington", "play", "--players", "2", "--seed", "4", "--bots", "random", "--bot-seed", "1", "--seat", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, after, ok := strings.Cut(out, "the hard bot would play: ")
+	if !ok {
+		t.Fatalf("no hint in\n%s", out)
+	}
+	line, _, _ := strings.Cut(after, "\n")
+	a, err := arlington.ParseAction(line)
+	if err != nil {
+		t.Fatalf("hint %q: %v", line, err)
+	}
+	rec := out[strings.Index(out, "arlington record"):]
+	rec = rec[:strings.Index(rec, "> ")]
+	_, st, err := arlington.Load(strings.NewReader(rec))
+	if err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	if err := st.Check(1, a); err != nil || st.ToMove() != 1 {
+		t.Fatalf("hint %v is not legal for seat 1 now: %v", a, err)
+	}
+}

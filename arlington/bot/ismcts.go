@@ -1,0 +1,202 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"cardtable/arlington"
+)
+
+// ISMCTS is single-observer information-set Monte Carlo tree search
+// (Cowling, Powley and Whitehouse 2012), a candidate against Search: one
+// tree over the actions of every seat from the bot's information set;
+// each iteration samples a world consistent with the view, descends the
+// tree among the actions legal in that world (UCB with availability
+// counts), adds one node and plays out to the end of the hand with greedy
+// play. It chooses the root action visited most. Budget: Level.Worlds
+// times Level.Candidates iterations (the rollouts Search would play), on
+// independent trees per goroutine whose root counts are added up.
+type ISMCTS struct {
+	lv Level
+	r  *arlington.Rand
+}
+
+// NewISMCTS returns an ISMCTS bot with lv's budget, seeded with seed.
+func NewISMCTS(lv Level, seed uint64) *ISMCTS {
+	return &ISMCTS{lv: lv, r: arlington.NewRand(seed)}
+}
+
+// Name is "ismcts-" and the level's name.
+func (b *ISMCTS) Name() string { return "ismcts-" + b.lv.Name }
+
+// uctC is the exploration constant, in points of hand difference (values
+// run over about ±20).
+const uctC = 6.0
+
+type isNode struct {
+	seat     int // who took the action leading here
+	action   arlington.Action
+	children []*isNode
+	visits   float64
+	avail    float64
+	total    float64 // value for seat, summed over visits
+}
+
+func (n *isNode) child(a arlington.Action) *isNode {
+	for _, c := range n.children {
+		if c.action == a {
+			return c
+		}
+	}
+	return nil
+}
+
+// Act searches and chooses, within the level's Time and ctx's deadline
+// (as Search.Act).
+func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err
+	}
+	p, err := posOfView(v)
+	if err != nil {
+		return arlington.Action{}, err
+	}
+	base := b.r.Uint64()
+	cands := candidates(NewGreedy(base), p, v.Legal(), b.lv.Candidates)
+	if len(cands) == 0 {
+		return arlington.Action{}, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
+	}
+	if len(cands) == 1 {
+		return cands[0], nil
+	}
+	sctx := ctx
+	if b.lv.Time > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, b.lv.Time)
+		defer cancel()
+	}
+	iters := max(1, b.lv.Worlds*max(1, b.lv.Candidates))
+	workers := b.lv.Workers
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), 4)
+	}
+	visits := make([][]float64, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		// Each goroutine grows its own tree for its share of the
+		// iterations and exits when they are done or sctx ends.
+		go func() {
+			defer wg.Done()
+			visits[w], errs[w] = b.grow(sctx, v, cands, SeatSeed(base, w), (iters+workers-1-w)/workers)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err
+	}
+	sum := make([]float64, len(cands))
+	for w := range workers {
+		if errs[w] != nil {
+			return arlington.Action{}, errs[w]
+		}
+		for i, x := range visits[w] {
+			sum[i] += x
+		}
+	}
+	best := 0
+	for i := range sum {
+		if sum[i] > sum[best] {
+			best = i
+		}
+	}
+	return cands[best], nil
+}
+
+// grow runs iters iterations on a fresh tree and returns the root
+// candidates' visit counts.
+func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.Action, seed uint64, iters int) ([]float64, error) {
+	r := arlington.NewRand(seed)
+	root := &isNode{seat: -1}
+	for _, a := range cands {
+		root.children = append(root.children, &isNode{seat: v.Seat, action: a})
+	}
+	for range iters {
+		if ctx.Err() != nil {
+			break
+		}
+		if err := b.iterate(ctx, v, root, r); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]float64, len(cands))
+	for i, c := range root.children {
+		out[i] = c.visits
+	}
+	return out, nil
+}
+
+// iterate is one determinize-select-expand-playout-backpropagate pass.
+func (b *ISMCTS) iterate(ctx context.Context, v arlington.View, root *isNode, r *arlington.Rand) error {
+	s, err := arlington.Sample(v, r)
+	if err != nil {
+		return err
+	}
+	hand, before := s.HandNumber(), s.Totals()
+	path := []*isNode{}
+	node := root
+	for !s.Terminal() && s.HandNumber() == hand {
+		seat := s.ToMove()
+		var legal []arlington.Action
+		if node == root {
+			for _, c := range root.children {
+				legal = append(legal, c.action)
+			}
+		} else {
+			legal = s.Legal(seat)
+		}
+		var fresh []arlington.Action
+		for _, a := range legal {
+			if c := node.child(a); c != nil {
+				c.avail++
+			} else {
+				fresh = append(fresh, a)
+			}
+		}
+		var next *isNode
+		if len(fresh) > 0 {
+			next = &isNode{seat: seat, action: fresh[r.Intn(len(fresh))], avail: 1}
+			node.children = append(node.children, next)
+		} else {
+			bestU := math.Inf(-1)
+			for _, a := range legal {
+				c := node.child(a)
+				u := c.total/max(c.visits, 1) + uctC*math.Sqrt(math.Log(max(c.avail, 1))/max(c.visits, 1))
+				if u > bestU {
+					next, bestU = c, u
+				}
+			}
+		}
+		if err := s.Apply(seat, next.action); err != nil {
+			return fmt.Errorf("ismcts: %w", err)
+		}
+		path = append(path, next)
+		node = next
+		if len(fresh) > 0 {
+			break
+		}
+	}
+	vals, err := playOut(ctx, s, r.Uint64(), hand, before)
+	if err != nil || vals == nil {
+		return err
+	}
+	for _, n := range path {
+		n.visits++
+		n.total += vals[n.seat]
+	}
+	return nil
+}

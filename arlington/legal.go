@@ -1,0 +1,270 @@
+package arlington
+
+import "cardtable/card"
+
+// activeKey is the active set's key in the round's spectrum.
+func (s *State) activeKey() Key {
+	t := s.tables[s.owner]
+	k, _ := KeyIn(t[len(t)-1], s.spec)
+	return k
+}
+
+// Legal lists every action seat may take now (nil when it is not seat's
+// turn). Sets always name their spectrum.
+func (s *State) Legal(seat int) []Action {
+	if s.phase == PhaseOver || seat != s.toMove {
+		return nil
+	}
+	p := position{phase: s.phase, hand: s.hands[seat], tables: s.tables, spec: s.spec}
+	if s.phase == PhaseRound {
+		p.active = s.activeKey()
+	}
+	return p.legal()
+}
+
+// position is what legal-move generation needs; State and View both make
+// one, so a seat's view yields exactly the state's legal actions.
+type position struct {
+	phase  Phase
+	hand   Set
+	tables [][]Set
+	spec   Spectrum
+	active Key
+}
+
+func (p position) legal() []Action {
+	var out []Action
+	cards := p.hand.Cards()
+	if p.hand.Jokers() == 2 {
+		cards = cards[:len(cards)-1] // the two jokers are alike: one action each
+	}
+	switch p.phase {
+	case PhaseTrick:
+		for _, c := range cards {
+			out = append(out, Action{Kind: PlayCard, Card: c})
+		}
+	case PhaseRound:
+		out = append(out, Action{Kind: Pass})
+		if p.hand.Has(S2) {
+			out = append(out, Action{Kind: Kill})
+		}
+		setsIn(p.hand, p.spec, func(t Set) {
+			if k, _ := KeyIn(t, p.spec); k > p.active {
+				out = append(out, Action{Kind: PlaySet, Set: t, Spectrum: p.spec})
+			}
+		})
+	case PhaseLead:
+		for _, c := range cards {
+			out = append(out, Action{Kind: LeadCard, Card: c})
+		}
+		for _, sp := range Spectra {
+			setsIn(p.hand, sp, func(t Set) {
+				out = append(out, Action{Kind: PlaySet, Set: t, Spectrum: sp})
+			})
+		}
+		hasS2 := p.hand.Has(S2)
+		for seat, tab := range p.tables {
+			for i, t := range tab {
+				if hasS2 {
+					out = append(out, Action{Kind: PlayS2, Seat: seat, Index: i})
+				}
+				for _, c := range cards {
+					if u, ok := t.With(c); ok && Legal(u) {
+						out = append(out, Action{Kind: AddCard, Card: c, Seat: seat, Index: i})
+					}
+				}
+				if t.Jokers() > 0 {
+					for _, c := range cards {
+						if c == card.Joker {
+							continue
+						}
+						u, _ := t.Without(card.Joker)
+						if u, ok := u.With(c); ok && Legal(u) {
+							out = append(out, Action{Kind: PickUp, Card: c, Seat: seat, Index: i})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// canonical clears the fields a's kind does not use, so that equal moves
+// are == and records print exactly what was done.
+func canonical(a Action) Action {
+	switch a.Kind {
+	case LeadCard, PlayCard:
+		return Action{Kind: a.Kind, Card: a.Card}
+	case PlaySet:
+		return Action{Kind: a.Kind, Set: a.Set, Spectrum: a.Spectrum}
+	case Pass, Kill:
+		return Action{Kind: a.Kind}
+	case PlayS2:
+		return Action{Kind: a.Kind, Seat: a.Seat, Index: a.Index}
+	case AddCard, PickUp:
+		return Action{Kind: a.Kind, Card: a.Card, Seat: a.Seat, Index: a.Index}
+	}
+	return a
+}
+
+// normalize resolves an unnamed spectrum the way the rules text does.
+func (s *State) normalize(a Action) Action {
+	a = canonical(a)
+	if a.Kind != PlaySet || a.Spectrum != NoSpectrum {
+		return a
+	}
+	switch s.phase {
+	case PhaseRound:
+		a.Spectrum = s.spec
+	case PhaseLead:
+		if a.Set.Len() == 1 {
+			// "it is assumed that a single card is being lead as a card"
+			return Action{Kind: LeadCard, Card: a.Set.Cards()[0]}
+		}
+		if sp := DefaultSpectrum(a.Set); sp != NoSpectrum {
+			a.Spectrum = sp
+		}
+	}
+	return a
+}
+
+// Normalize is the action Apply would take for a: an unnamed spectrum
+// resolved as the rules text says (see ParseAction).
+func (s *State) Normalize(a Action) Action { return s.normalize(a) }
+
+// Check reports whether seat may take a now, with the rule it breaks if
+// not. It changes nothing.
+func (s *State) Check(seat int, a Action) error {
+	_, err := s.check(seat, a)
+	return err
+}
+
+func (s *State) check(seat int, a Action) (Action, error) {
+	if s.phase == PhaseOver {
+		return a, refuse("The Game", "the game is over")
+	}
+	if seat < 0 || seat >= s.cfg.Players {
+		return a, refuse("The Hand", "there is no seat %d", seat)
+	}
+	if seat != s.toMove {
+		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove, seat)
+	}
+	if a.Kind == PlaySet && (!a.Set.Valid() || a.Set.Empty()) {
+		return a, refuse("Sets", "not a set of cards from the deck")
+	}
+	a = s.normalize(a)
+	hand := s.hands[seat]
+	switch s.phase {
+	case PhaseTrick:
+		if a.Kind != PlayCard {
+			return a, refuse("Leading a Card", "a card was led: play a card to the trick (no passing)")
+		}
+		if !hand.Has(a.Card) {
+			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
+		}
+		return a, nil
+	case PhaseRound:
+		switch a.Kind {
+		case Pass:
+			return a, nil
+		case Kill:
+			if !hand.Has(S2) {
+				return a, refuse("Leading a Set", "you do not hold the S2, so you cannot kill the active set")
+			}
+			return a, nil
+		case PlaySet:
+			if !hand.Contains(a.Set) {
+				return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
+			}
+			if a.Spectrum != s.spec {
+				return a, refuse("Leading a Set", "a response must be in the spectrum originally led, %v, not %v", s.spec, a.Spectrum)
+			}
+			k, ok := KeyIn(a.Set, s.spec)
+			if !ok {
+				return a, refuse("Sets", "%v is not a legal set in %v", a.Set, s.spec)
+			}
+			if k <= s.activeKey() {
+				t := s.tables[s.owner]
+				return a, refuse("Leading a Set", "%v is not higher than the active set %v in %v (it must be higher, not equal)", a.Set, t[len(t)-1], s.spec)
+			}
+			return a, nil
+		}
+		return a, refuse("Leading a Set", "a set is active: pass, kill it with the S2, or play a higher set in %v", s.spec)
+	}
+	// PhaseLead.
+	target := func(rule string) (Set, error) {
+		if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
+			return 0, refuse(rule, "there is no set %d/%d (seat %d has %d sets on the table)", a.Seat, a.Index, a.Seat, s.tableLen(a.Seat))
+		}
+		return s.tables[a.Seat][a.Index], nil
+	}
+	switch a.Kind {
+	case LeadCard:
+		if !hand.Has(a.Card) {
+			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
+		}
+		return a, nil
+	case PlaySet:
+		if !hand.Contains(a.Set) {
+			return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
+		}
+		if a.Spectrum == NoSpectrum {
+			return a, refuse("Sets", "%v is not a legal set", a.Set)
+		}
+		if !In(a.Set, a.Spectrum) {
+			if Legal(a.Set) {
+				return a, refuse("Sets", "%v is not in the %v spectrum (it is in %v)", a.Set, a.Spectrum, SpectraOf(a.Set))
+			}
+			return a, refuse("Sets", "%v is not a legal set", a.Set)
+		}
+		return a, nil
+	case PlayS2:
+		if !hand.Has(S2) {
+			return a, refuse("Playing the Two of Spades", "you do not hold the S2")
+		}
+		_, err := target("Playing the Two of Spades")
+		return a, err
+	case AddCard:
+		t, err := target("Adding to a Set")
+		if err != nil {
+			return a, err
+		}
+		if !hand.Has(a.Card) {
+			return a, refuse("Adding to a Set", "%v is not in your hand", a.Card)
+		}
+		u, _ := t.With(a.Card)
+		if !Legal(u) {
+			return a, refuse("Adding to a Set", "%v would not be a legal set in any spectrum", u)
+		}
+		return a, nil
+	case PickUp:
+		t, err := target("Picking up a Joker")
+		if err != nil {
+			return a, err
+		}
+		if t.Jokers() == 0 {
+			return a, refuse("Picking up a Joker", "%v has no joker", t)
+		}
+		if a.Card == card.Joker {
+			return a, refuse("Picking up a Joker", "a joker cannot replace a joker: the swap would change nothing")
+		}
+		if !hand.Has(a.Card) {
+			return a, refuse("Picking up a Joker", "%v is not in your hand", a.Card)
+		}
+		u, _ := t.Without(card.Joker)
+		u, _ = u.With(a.Card)
+		if !Legal(u) {
+			return a, refuse("Picking up a Joker", "%v would not be a legal set in any spectrum", u)
+		}
+		return a, nil
+	}
+	return a, refuse("The Hand", "you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker")
+}
+
+func (s *State) tableLen(seat int) int {
+	if seat < 0 || seat >= len(s.tables) {
+		return 0
+	}
+	return len(s.tables[seat])
+}
