@@ -3,6 +3,7 @@ package spider
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"cardtable/card"
 )
@@ -109,6 +110,14 @@ type Game struct {
 	stopAt  int
 }
 
+// MaxSteps is the most steps a game holds, played and undone ones together:
+// Play refuses a step past it and Load a save with more, so every game the
+// engine makes can be saved and loaded back.
+const MaxSteps = 100000
+
+// ErrLimit is returned by Play when the game already holds MaxSteps steps.
+var ErrLimit = errors.New("game too long")
+
 // ErrNothing is returned by Undo and Redo when there is nothing to take back
 // or replay.
 var ErrNothing = errors.New("nothing to do")
@@ -183,6 +192,18 @@ func (g *Game) Played() []Move {
 	return out
 }
 
+// Steps is the number of steps the game holds: those played and those
+// undone that can be redone (the move lines of its save).
+func (g *Game) Steps() int { return len(g.steps) }
+
+// Footprint estimates the bytes the game holds in memory, for callers
+// that keep many games and bound them by size. It is O(1).
+func (g *Game) Footprint() int {
+	// Automatic removals add at most one Undo and one pile per completed
+	// suit along the line of play: a few bytes, left out.
+	return int(unsafe.Sizeof(*g)) + cap(g.steps)*int(unsafe.Sizeof(step{}))
+}
+
 // CanUndo and CanRedo report whether Undo and Redo would do anything.
 func (g *Game) CanUndo() bool { return g.cursor > 0 }
 
@@ -194,6 +215,10 @@ func (g *Game) CanRedo() bool { return g.cursor < len(g.steps) }
 func (g *Game) Play(m Move) error {
 	if err := g.pos.CheckMove(m); err != nil {
 		return err
+	}
+	if g.cursor >= MaxSteps {
+		return fmt.Errorf("%w: this game has reached %d moves, the most one game can hold; undo or restart to play on, or start a new game",
+			ErrLimit, MaxSteps)
 	}
 	g.steps = append(g.steps[:g.cursor], g.do(m))
 	g.cursor++

@@ -63,10 +63,6 @@ func (g *Game) Save() string {
 	return b.String()
 }
 
-// maxSaveMoves bounds the moves a save file may hold, so a hostile file
-// cannot make loading take forever.
-const maxSaveMoves = 100000
-
 // Load reads a save file, replaying and checking every move. Any error names
 // the line; the caller's current game is never touched.
 func Load(text string) (*Game, error) {
@@ -127,8 +123,8 @@ func Load(text string) (*Game, error) {
 			break
 		}
 		if inMoves {
-			if len(moves) >= maxSaveMoves {
-				return nil, lineErr(ln, "more than %d moves", maxSaveMoves)
+			if len(moves) >= MaxSteps {
+				return nil, lineErr(ln, "more than %d moves", MaxSteps)
 			}
 			m, err := ParseMove(line)
 			if err != nil {
@@ -142,7 +138,7 @@ func Load(text string) (*Game, error) {
 			inMoves, countAt = true, ln
 			if v := strings.TrimSpace(strings.TrimPrefix(line, "moves:")); v != "" {
 				n, err := strconv.Atoi(v)
-				if err != nil || n < 0 || n > maxSaveMoves {
+				if err != nil || n < 0 || n > MaxSteps {
 					return nil, lineErr(ln, "moves: want the number of move lines, got %q", v)
 				}
 				count = n
@@ -256,6 +252,7 @@ func Load(text string) (*Game, error) {
 	if position > len(moves) {
 		return nil, lineErr(posLine, "position %d is past the %d moves", position, len(moves))
 	}
+	g.steps = make([]step, 0, len(moves))
 	for i, m := range moves {
 		if err := g.pos.CheckMove(m); err != nil {
 			return nil, lineErr(moveLine[i], "%s: %v", m, err)

@@ -54,7 +54,19 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.IP.IsLoopback() {
 		opts.LocalOnly = true
 	}
-	return serve(ctx, log, ln, web.New(db, opts))
+	srv := web.New(db, opts)
+	// The pruner deletes games past their retention (docs/api.md); it
+	// exits when serving ends, before the database closes.
+	pctx, stop := context.WithCancel(ctx)
+	pruned := make(chan struct{})
+	go func() {
+		defer close(pruned)
+		srv.RunPruner(pctx)
+	}()
+	err = serve(ctx, log, ln, srv)
+	stop()
+	<-pruned
+	return err
 }
 
 // Solver searches on the server are bounded so that they cannot take every

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -114,8 +115,18 @@ type gameReply struct {
 	Move string          `json:"move"`
 }
 
+// browser is one player: its identity cookie goes with every request (to
+// every test server on 127.0.0.1, cookies ignoring ports).
+var browser = func() *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		panic(err)
+	}
+	return &http.Client{Jar: jar}
+}()
+
 func post(tb testing.TB, url, body string, want int) (gameReply, error) {
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := browser.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		return gameReply{}, err
 	}
@@ -133,7 +144,7 @@ func post(tb testing.TB, url, body string, want int) (gameReply, error) {
 
 func getView(tb testing.TB, url string) gameReply {
 	tb.Helper()
-	resp, err := http.Get(url)
+	resp, err := browser.Get(url)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +34,7 @@ func TestMigrations(t *testing.T) {
 	if v != Version() || v < 1 {
 		t.Fatalf("user_version %d, want %d", v, Version())
 	}
-	if err := db.CreateGame(ctx, GameRecord{ID: "a", Lineage: "a", Save: "x", Created: t0, Updated: t0}); err != nil {
+	if err := db.CreateGame(ctx, GameRecord{ID: "a", Player: "p", Lineage: "a", Save: "x", Created: t0, Updated: t0}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -42,7 +44,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db2.Game(ctx, "a"); err != nil {
+	if _, err := db2.Game(ctx, "p", "a"); err != nil {
 		t.Fatalf("game lost on reopen: %v", err)
 	}
 	// A database from a newer program is refused, not damaged.
@@ -72,7 +74,7 @@ func TestOneProcessAtATime(t *testing.T) {
 func TestGames(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTemp(t)
-	g := GameRecord{ID: "g1", Lineage: "g1", Save: "save 1",
+	g := GameRecord{ID: "g1", Player: "p", Lineage: "g1", Save: "save 1", Log: []string{}, Version: 1,
 		Summary: Summary{Variant: "spider", Suits: 2, Deal: ^uint64(0), Moves: 0, Score: 0},
 		Created: t0, Updated: t0}
 	if err := db.CreateGame(ctx, g); err != nil {
@@ -81,34 +83,198 @@ func TestGames(t *testing.T) {
 	if err := db.CreateGame(ctx, g); err == nil {
 		t.Fatal("duplicate id accepted")
 	}
-	got, err := db.Game(ctx, "g1")
+	got, err := db.Game(ctx, "p", "g1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got != g {
+	if !reflect.DeepEqual(got, g) {
 		t.Fatalf("got %+v, want %+v", got, g)
 	}
-	g.Save, g.Moves, g.Score, g.Updated = "save 2", 3, 42, t0.Add(time.Minute)
-	if err := db.UpdateGame(ctx, g, Result{Lineage: "g1", Variant: "spider", Suits: 2, Score: 42, At: t0}); err != nil {
-		t.Fatal(err)
+	// Two commands append to the log; a snapshot replaces the save and
+	// empties it.
+	steps := []struct {
+		cmd, snap string
+		log       []string
+		save      string
+	}{
+		{"move 1 2 1", "", []string{"move 1 2 1"}, "save 1"},
+		{"undo", "", []string{"move 1 2 1", "undo"}, "save 1"},
+		{"redo", "save 2", []string{}, "save 2"},
+		{"deal", "", []string{"deal"}, "save 2"},
 	}
-	if got, _ := db.Game(ctx, "g1"); got != g {
-		t.Fatalf("after update got %+v, want %+v", got, g)
+	for i, st := range steps {
+		c := Change{ID: "g1", Player: "p", Version: int64(i + 1), Cmd: st.cmd, Snapshot: st.snap,
+			Summary: Summary{Moves: i, Score: 10 * i}, Updated: t0.Add(time.Duration(i) * time.Minute)}
+		var res []Result
+		if i == 1 {
+			res = []Result{{Lineage: "g1", Variant: "spider", Suits: 2, Score: 42, At: t0}}
+		}
+		if err := db.UpdateGame(ctx, c, res...); err != nil {
+			t.Fatalf("%s: %v", st.cmd, err)
+		}
+		got, err := db.Game(ctx, "p", "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Version != int64(i+2) || got.Save != st.save || !reflect.DeepEqual(got.Log, st.log) ||
+			got.Moves != i || got.Score != 10*i || !got.Updated.Equal(c.Updated) {
+			t.Fatalf("after %s: %+v", st.cmd, got)
+		}
 	}
-	if _, err := db.Game(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+	if _, err := db.Game(ctx, "nope", "g1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("another player's game: %v", err)
+	}
+	if _, err := db.Game(ctx, "p", "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown game: %v", err)
 	}
-	// Updating an unknown game changes nothing, results included.
-	err = db.UpdateGame(ctx, GameRecord{ID: "nope", Lineage: "nope"}, Result{Lineage: "nope", Variant: "spider", Suits: 2, At: t0})
-	if !errors.Is(err, ErrNotFound) {
-		t.Fatalf("update unknown: %v", err)
+	// Updating an unknown game, or another player's, changes nothing,
+	// results included.
+	for _, c := range []Change{{ID: "nope", Player: "p", Version: 5}, {ID: "g1", Player: "q", Version: 5}} {
+		err = db.UpdateGame(ctx, c, Result{Lineage: "x", Variant: "spider", Suits: 2, At: t0})
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("update %+v: %v", c, err)
+		}
 	}
-	st, err := db.Stats(ctx)
+	if grp := find(t, must(db.Stats(ctx, "p")), "spider", 2); grp.Played != 1 {
+		t.Fatalf("the failed update's result was kept: %+v", grp)
+	}
+	if grp := find(t, must(db.Stats(ctx, "q")), "spider", 2); grp.Played != 0 {
+		t.Fatalf("another player's statistics: %+v", grp)
+	}
+}
+
+// TestStaleChangeRefused: a change based on an older version is refused
+// and writes nothing, its results included.
+func TestStaleChangeRefused(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	if err := db.CreateGame(ctx, GameRecord{ID: "g", Player: "p", Lineage: "g", Save: "s", Created: t0, Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.UpdateGame(ctx, Change{ID: "g", Player: "p", Version: 1, Cmd: "move 1 2 1", Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	before := must(db.Game(ctx, "p", "g"))
+	for _, c := range []Change{
+		{ID: "g", Player: "p", Version: 1, Cmd: "deal", Updated: t0},
+		{ID: "g", Player: "p", Version: 1, Snapshot: "stale", Updated: t0},
+		{ID: "g", Player: "p", Version: 3, Cmd: "deal", Updated: t0},
+	} {
+		err := db.UpdateGame(ctx, c, Result{Lineage: "g", Variant: "arachnid", Suits: 4, At: t0})
+		if !errors.Is(err, ErrStale) {
+			t.Fatalf("change based on version %d: %v", c.Version, err)
+		}
+	}
+	if after := must(db.Game(ctx, "p", "g")); !reflect.DeepEqual(after, before) {
+		t.Fatalf("a stale change wrote: %+v, was %+v", after, before)
+	}
+	if grp := find(t, must(db.Stats(ctx, "p")), "arachnid", 4); grp.Played != 0 {
+		t.Fatal("a stale change's result was kept")
+	}
+}
+
+func TestPruneGames(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	day := 24 * time.Hour
+	games := []struct {
+		id    string
+		moves int
+		age   time.Duration
+		kept  bool
+	}{
+		{"fresh-unplayed", 0, time.Hour, true},
+		{"old-unplayed", 0, 2 * day, false},
+		{"played", 5, 2 * day, true},
+		{"long-idle", 5, 91 * day, false},
+	}
+	for _, g := range games {
+		at := t0.Add(-g.age)
+		if err := db.CreateGame(ctx, GameRecord{ID: g.id, Player: "p", Lineage: g.id, Save: "s",
+			Summary: Summary{Moves: g.moves}, Created: at, Updated: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A log row goes with its game.
+	if err := db.UpdateGame(ctx, Change{ID: "long-idle", Player: "p", Version: 1, Cmd: "deal",
+		Summary: Summary{Moves: 5}, Updated: t0.Add(-91 * day)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "kept", Lineage: "long-idle", Save: "s", Updated: t0.Add(-100 * day)}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := db.PruneGames(ctx, t0.Add(-90*day), t0.Add(-day))
+	if err != nil || n != 2 {
+		t.Fatalf("pruned %d: %v", n, err)
+	}
+	for _, g := range games {
+		_, err := db.Game(ctx, "p", g.id)
+		if kept := err == nil; kept != g.kept {
+			t.Errorf("%s: kept %v, want %v (%v)", g.id, kept, g.kept, err)
+		}
+	}
+	var logs int
+	if err := db.r.QueryRow(`SELECT count(*) FROM game_log`).Scan(&logs); err != nil || logs != 0 {
+		t.Fatalf("%d log rows left (%v)", logs, err)
+	}
+	if _, err := db.Save(ctx, "p", "kept"); err != nil {
+		t.Fatalf("a named save was pruned: %v", err)
+	}
+}
+
+// TestLegacyRowsAdopted: a database from before players (schema 1) keeps
+// its games, saves, statistics and settings; the first player to adopt them
+// gets them all, the next finds nothing.
+func TestLegacyRowsAdopted(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if grp := find(t, st, "spider", 2); grp.Played != 1 {
-		t.Fatalf("the failed update's result was kept: %+v", grp)
+	init, err := migrations.ReadFile("migrations/001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{string(init), "PRAGMA user_version = 1",
+		`INSERT INTO games VALUES ('g', 'g', 'old save', 'arachnid', 4, '617', 3, 20, 1, 2)`,
+		`INSERT INTO saves VALUES ('mine', 'g', 'old save', 'arachnid', 4, '617', 3, 20, 2)`,
+		`INSERT INTO results VALUES ('g', 'arachnid', 4, 1, 900, 2)`,
+		`INSERT INTO settings VALUES (1, '{"sound":false}')`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if ok, err := db.AdoptLegacy(ctx, "first"); err != nil || !ok {
+		t.Fatalf("adopt: %v %v", ok, err)
+	}
+	if ok, err := db.AdoptLegacy(ctx, "second"); err != nil || ok {
+		t.Fatalf("second adopt: %v %v", ok, err)
+	}
+	if g, err := db.Game(ctx, "first", "g"); err != nil || g.Save != "old save" || g.Version != 1 || len(g.Log) != 0 {
+		t.Fatalf("legacy game: %+v %v", g, err)
+	}
+	if s, err := db.Save(ctx, "first", "mine"); err != nil || s.Save != "old save" {
+		t.Fatalf("legacy save: %+v %v", s, err)
+	}
+	if js, err := db.Settings(ctx, "first"); err != nil || js != `{"sound":false}` {
+		t.Fatalf("legacy settings: %q %v", js, err)
+	}
+	if grp := find(t, must(db.Stats(ctx, "first")), "arachnid", 4); grp.Won != 1 {
+		t.Fatalf("legacy statistics: %+v", grp)
+	}
+	if _, err := db.Game(ctx, "second", "g"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the second player sees the legacy game: %v", err)
+	}
+	if js, _ := db.Settings(ctx, "second"); js != "{}" {
+		t.Fatalf("the second player's settings: %q", js)
 	}
 }
 
@@ -145,13 +311,13 @@ func TestResultsOncePerLineage(t *testing.T) {
 			ctx := context.Background()
 			db, _ := openTemp(t)
 			for i, r := range tc.records {
-				err := db.RecordResult(ctx, Result{Lineage: "L", Variant: "arachnid", Suits: 1,
+				err := db.RecordResult(ctx, "p", Result{Lineage: "L", Variant: "arachnid", Suits: 1,
 					Won: r.won, Score: r.score, At: t0.Add(time.Duration(i) * time.Second)})
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			g := find(t, must(db.Stats(ctx)), "arachnid", 1)
+			g := find(t, must(db.Stats(ctx, "p")), "arachnid", 1)
 			if g.Played != 1 || len(g.History) != 1 {
 				t.Fatalf("lineage counted %d times", g.Played)
 			}
@@ -180,16 +346,16 @@ func TestStats(t *testing.T) {
 		if i == 2 {
 			score = 999
 		}
-		err := db.RecordResult(ctx, Result{Lineage: string(rune('a' + i)), Variant: "arachnid", Suits: 4,
+		err := db.RecordResult(ctx, "p", Result{Lineage: string(rune('a' + i)), Variant: "arachnid", Suits: 4,
 			Won: c == 'W', Score: score, At: t0.Add(time.Duration(i) * time.Hour)})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.RecordResult(ctx, Result{Lineage: "s", Variant: "spider", Suits: 1, Won: true, Score: 7, At: t0}); err != nil {
+	if err := db.RecordResult(ctx, "p", Result{Lineage: "s", Variant: "spider", Suits: 1, Won: true, Score: 7, At: t0}); err != nil {
 		t.Fatal(err)
 	}
-	gs, err := db.Stats(ctx)
+	gs, err := db.Stats(ctx, "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,46 +386,66 @@ func TestStats(t *testing.T) {
 func TestSavesAndSettings(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTemp(t)
-	if l, err := db.Saves(ctx); err != nil || len(l) != 0 {
+	if l, err := db.Saves(ctx, "p"); err != nil || len(l) != 0 {
 		t.Fatalf("saves of a new db: %v %v", l, err)
 	}
-	s := SaveRecord{Name: "my game ♠", Lineage: "L", Save: "text", Summary: Summary{Variant: "arachnid", Suits: 4, Deal: 617, Moves: 5, Score: 30}, Updated: t0}
+	s := SaveRecord{Player: "p", Name: "my game ♠", Lineage: "L", Save: "text", Summary: Summary{Variant: "arachnid", Suits: 4, Deal: 617, Moves: 5, Score: 30}, Updated: t0}
 	if err := db.PutSave(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := db.Save(ctx, s.Name); err != nil || got != s {
+	if got, err := db.Save(ctx, "p", s.Name); err != nil || got != s {
 		t.Fatalf("got %+v %v", got, err)
 	}
 	s.Save, s.Moves, s.Updated = "text 2", 6, t0.Add(time.Hour)
 	if err := db.PutSave(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.PutSave(ctx, SaveRecord{Name: "older", Lineage: "M", Save: "t", Updated: t0}); err != nil {
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "older", Lineage: "M", Save: "t", Updated: t0}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := db.Saves(ctx)
+	l, err := db.Saves(ctx, "p")
 	if err != nil || len(l) != 2 || l[0].Name != s.Name || l[0].Moves != 6 || l[0].Save != "" {
 		t.Fatalf("list %+v %v", l, err)
 	}
-	if err := db.DeleteSave(ctx, s.Name); err != nil {
+	// Another player has none of them, and cannot delete them.
+	if l, err := db.Saves(ctx, "q"); err != nil || len(l) != 0 {
+		t.Fatalf("another player's saves: %v %v", l, err)
+	}
+	if _, err := db.Save(ctx, "q", s.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("another player's save: %v", err)
+	}
+	if err := db.DeleteSave(ctx, "q", s.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("another player's delete: %v", err)
+	}
+	// The same name for another player is another save.
+	if err := db.PutSave(ctx, SaveRecord{Player: "q", Name: s.Name, Lineage: "Q", Save: "q's", Updated: t0}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteSave(ctx, s.Name); !errors.Is(err, ErrNotFound) {
+	if got, err := db.Save(ctx, "p", s.Name); err != nil || got.Save != "text 2" {
+		t.Fatalf("overwritten by another player: %+v %v", got, err)
+	}
+	if err := db.DeleteSave(ctx, "p", s.Name); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSave(ctx, "p", s.Name); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second delete: %v", err)
 	}
-	if _, err := db.Save(ctx, s.Name); !errors.Is(err, ErrNotFound) {
+	if _, err := db.Save(ctx, "p", s.Name); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("deleted save: %v", err)
 	}
 
-	if js, err := db.Settings(ctx); err != nil || js != "{}" {
+	if js, err := db.Settings(ctx, "p"); err != nil || js != "{}" {
 		t.Fatalf("default settings %q %v", js, err)
 	}
 	for _, js := range []string{`{"animations":false}`, `{"verbose": true, "cheat":"full"}`} {
-		if err := db.PutSettings(ctx, js); err != nil {
+		if err := db.PutSettings(ctx, "p", js); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := db.Settings(ctx); got != js {
+		if got, _ := db.Settings(ctx, "p"); got != js {
 			t.Fatalf("settings %q, want %q", got, js)
 		}
+	}
+	if got, _ := db.Settings(ctx, "q"); got != "{}" {
+		t.Fatalf("another player's settings: %q", got)
 	}
 }

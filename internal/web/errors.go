@@ -54,7 +54,7 @@ func status(err error) (int, string) {
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, store.ErrNotFound):
 		return http.StatusNotFound, err.Error()
-	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing):
+	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing), errors.Is(err, spider.ErrLimit):
 		return http.StatusUnprocessableEntity, err.Error()
 	case errors.Is(err, errForbidden):
 		return http.StatusForbidden, err.Error()
@@ -62,7 +62,7 @@ func status(err error) (int, string) {
 		return http.StatusMethodNotAllowed, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
-	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, errUnavailable), errors.Is(err, store.ErrStale), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}
 	return http.StatusInternalServerError, "internal error"

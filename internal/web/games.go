@@ -1,8 +1,10 @@
 package web
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -14,42 +16,62 @@ import (
 // games is the set of games in play: the database is the truth, and recently
 // used games are kept in memory, each behind its own lock so that commands on
 // one game (from several tabs) run one at a time while other games go on in
-// parallel.
+// parallel. Memory is bounded by the games' estimated size (maxBytes), and
+// by their count (maxCount); the least recently used go first.
 type games struct {
-	db  *store.DB
-	now func() time.Time
-	max int // games kept in memory; the least recently used go beyond it
+	db       *store.DB
+	now      func() time.Time
+	maxCount int
+	maxBytes int
 
 	mu    sync.Mutex
 	cache map[string]*entry
-	clock uint64 // counts uses, for LRU eviction
+	lru   *list.List // of *entry, most recently used first
+	bytes int        // sum of the entries' sizes
+
+	// afterRead, if set, runs in load between reading a game and caching
+	// it: tests use it to change the game in that window.
+	afterRead func(id string)
 }
 
-// entry is one game in memory. mu guards every field but used.
+// entry is one game in memory. mu guards every field but elem and size.
 type entry struct {
 	mu      sync.Mutex
 	id      string
+	player  string
 	lineage string
 	g       *spider.Game
 	created time.Time
+	// version is the stored version g is at; logn the commands logged
+	// since the last snapshot, which held base steps.
+	version    int64
+	logn, base int
 	// dead means the entry left the cache (evicted, or its state could not
 	// be stored): whoever holds it must look the game up again.
 	dead bool
-	used uint64 // guarded by games.mu
+
+	elem *list.Element // guarded by games.mu
+	size int           // guarded by games.mu
 }
 
-func newGames(db *store.DB, now func() time.Time, max int) *games {
-	return &games{db: db, now: now, max: max, cache: map[string]*entry{}}
+// entryOverhead is what an entry costs beyond its game: the entry, its map
+// slot and list element, measured roughly.
+const entryOverhead = 512
+
+// snapshotMin is the fewest commands logged between two snapshots of a
+// game. Beyond it a snapshot is taken once the log is as long as the last
+// snapshot's steps, so a snapshot's cost (the whole save) is spread over
+// at least as many commands: each costs O(1) on average, and reading a
+// game back replays at most max(snapshotMin, its steps) commands.
+const snapshotMin = 1000
+
+func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games {
+	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes,
+		cache: map[string]*entry{}, lru: list.New()}
 }
 
 // newID returns a fresh unguessable game id.
 func newID() string { return rand.Text() }
-
-// record turns a game into its database row.
-func (e *entry) record(now time.Time) store.GameRecord {
-	return store.GameRecord{ID: e.id, Lineage: e.lineage, Save: e.g.Save(),
-		Summary: summary(e.g), Created: e.created, Updated: now}
-}
 
 func summary(g *spider.Game) store.Summary {
 	o := g.Options()
@@ -57,15 +79,18 @@ func summary(g *spider.Game) store.Summary {
 		Moves: g.MovesPlayed(), Score: g.Score().Counted}
 }
 
-// add stores a new game and keeps it in memory. lineage "" starts a new
-// lineage (the game's own id).
-func (gs *games) add(ctx context.Context, g *spider.Game, lineage string) (*entry, error) {
+// add stores player's new game and keeps it in memory. lineage "" starts a
+// new lineage (the game's own id).
+func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string) (*entry, error) {
 	now := gs.now()
-	e := &entry{id: newID(), g: g, lineage: lineage, created: now}
+	e := &entry{id: newID(), player: player, g: g, lineage: lineage, created: now,
+		version: 1, base: g.Steps()}
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
-	if err := gs.db.CreateGame(ctx, e.record(now)); err != nil {
+	rec := store.GameRecord{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
+		Summary: summary(g), Created: now, Updated: now}
+	if err := gs.db.CreateGame(ctx, rec); err != nil {
 		return nil, err
 	}
 	gs.mu.Lock()
@@ -74,42 +99,70 @@ func (gs *games) add(ctx context.Context, g *spider.Game, lineage string) (*entr
 	return e, nil
 }
 
-// put inserts e and evicts the least recently used games beyond max.
-// gs.mu must be held.
+// put inserts e as the most recently used game and evicts others beyond
+// the bounds. gs.mu must be held.
 func (gs *games) put(e *entry) {
-	gs.clock++
-	e.used = gs.clock
 	gs.cache[e.id] = e
-	if len(gs.cache) <= gs.max {
+	e.elem = gs.lru.PushFront(e)
+	e.size = entryOverhead + e.g.Footprint()
+	gs.bytes += e.size
+	gs.shrink(e)
+}
+
+// resize notes e's size after a change (e locked by the caller) and evicts
+// others if the cache is now over its bounds.
+func (gs *games) resize(e *entry) {
+	size := entryOverhead + e.g.Footprint()
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
+	if gs.cache[e.id] != e {
 		return
 	}
-	// Evict the older half in one pass, so eviction costs O(1) a game.
-	// Entries in use are skipped: their holders still need them live.
-	cut := gs.clock - uint64(gs.max/2)
-	for id, o := range gs.cache {
-		if o.used < cut && o.mu.TryLock() {
+	gs.bytes += size - e.size
+	e.size = size
+	gs.shrink(e)
+}
+
+// shrink evicts the least recently used games, but keep, until the cache is
+// within its bounds. Entries in use are skipped: their holders still need
+// them live. gs.mu must be held.
+func (gs *games) shrink(keep *entry) {
+	for el := gs.lru.Back(); el != nil && (gs.bytes > gs.maxBytes || gs.lru.Len() > gs.maxCount); {
+		prev := el.Prev()
+		if o := el.Value.(*entry); o != keep && o.mu.TryLock() {
 			o.dead = true
-			delete(gs.cache, id)
+			gs.remove(o)
 			o.mu.Unlock()
 		}
+		el = prev
 	}
 }
 
-// lock returns game id, locked; the caller must unlock e.mu.
-func (gs *games) lock(ctx context.Context, id string) (*entry, error) {
+// remove takes o out of the cache. gs.mu must be held.
+func (gs *games) remove(o *entry) {
+	delete(gs.cache, o.id)
+	gs.lru.Remove(o.elem)
+	gs.bytes -= o.size
+}
+
+// lock returns player's game id, locked; the caller must unlock e.mu.
+// Another player's game is not found.
+func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
 	for {
 		gs.mu.Lock()
 		e, ok := gs.cache[id]
 		if ok {
-			gs.clock++
-			e.used = gs.clock
+			gs.lru.MoveToFront(e.elem)
 		}
 		gs.mu.Unlock()
 		if !ok {
 			var err error
-			if e, err = gs.load(ctx, id); err != nil {
+			if e, err = gs.load(ctx, player, id); err != nil {
 				return nil, err
 			}
+		}
+		if e.player != player {
+			return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
 		}
 		e.mu.Lock()
 		if !e.dead {
@@ -122,26 +175,62 @@ func (gs *games) lock(ctx context.Context, id string) (*entry, error) {
 	}
 }
 
-// load reads game id from the database into the cache, unless another
-// request got there first.
-func (gs *games) load(ctx context.Context, id string) (*entry, error) {
-	rec, err := gs.db.Game(ctx, id)
-	if err != nil {
-		return nil, err
+// load reads player's game id from the database into the cache, unless
+// another request got there first.
+func (gs *games) load(ctx context.Context, player, id string) (*entry, error) {
+	for {
+		rec, err := gs.db.Game(ctx, player, id)
+		if err != nil {
+			return nil, err
+		}
+		e, err := replay(rec)
+		if err != nil {
+			return nil, err
+		}
+		if gs.afterRead != nil {
+			gs.afterRead(id)
+		}
+		gs.mu.Lock()
+		if o, ok := gs.cache[id]; ok {
+			gs.mu.Unlock()
+			return o, nil
+		}
+		// While the game is out of the cache nobody can change it (every
+		// change goes through a cached entry), but a change may have been
+		// stored since the read above, by an entry evicted since: a stale
+		// read must not be cached, or its next move would build on it.
+		v, err := gs.db.GameVersion(ctx, id)
+		if err == nil && v == rec.Version {
+			gs.put(e)
+			gs.mu.Unlock()
+			return e, nil
+		}
+		gs.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 	}
+}
+
+// replay makes the entry of a stored game: its snapshot, then its log.
+func replay(rec store.GameRecord) (*entry, error) {
+	// The server wrote this game itself: failing to read it is a server
+	// fault, not the client's (no %w).
 	g, err := spider.Load(rec.Save)
 	if err != nil {
-		// The server wrote this text itself: failing to read it is a
-		// server fault, not the client's.
-		return nil, fmt.Errorf("game %s: stored save unreadable: %v", id, err)
+		return nil, fmt.Errorf("game %s: stored save unreadable: %v", rec.ID, err)
 	}
-	gs.mu.Lock()
-	defer gs.mu.Unlock()
-	if o, ok := gs.cache[id]; ok {
-		return o, nil
+	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
+		version: rec.Version, logn: len(rec.Log), base: g.Steps()}
+	for i, cmd := range rec.Log {
+		c, err := parseCommand(cmd)
+		if err == nil {
+			_, _, err = apply(g, c)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("game %s: stored command %d %q: %v", rec.ID, i+1, cmd, err)
+		}
 	}
-	e := &entry{id: id, lineage: rec.Lineage, g: g, created: rec.Created}
-	gs.put(e)
 	return e, nil
 }
 
@@ -151,7 +240,7 @@ func (gs *games) drop(e *entry) {
 	e.dead = true
 	gs.mu.Lock()
 	if gs.cache[e.id] == e {
-		delete(gs.cache, e.id)
+		gs.remove(e)
 	}
 	gs.mu.Unlock()
 }
@@ -174,29 +263,88 @@ func result(e *entry, won bool, now time.Time) store.Result {
 		Won: won, Score: e.g.Score().Counted, At: now}
 }
 
-// commit stores e's new state (e locked) before the reply. On failure the
-// game leaves the cache, so memory never runs ahead of the database: the
-// next request sees the last stored state.
-func (gs *games) commit(ctx context.Context, e *entry) error {
+// commit stores the command cmd just applied to e (locked) before the
+// reply: a row appended to the game's log, or now and then a snapshot. The
+// write is conditional on the version e was at; on any failure, a stale
+// version included (store.ErrStale), the game leaves the cache, so memory
+// never runs ahead of the database: the next request sees the last stored
+// state.
+func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	now := gs.now()
 	// An accepted move is stored even if the player closes the tab meanwhile.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if err := gs.db.UpdateGame(ctx, e.record(now), outcome(e, now)...); err != nil {
+	c := store.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
+		Summary: summary(e.g), Updated: now}
+	snap := e.logn+1 >= max(snapshotMin, e.base)
+	if snap {
+		c.Snapshot = e.g.Save()
+	}
+	if err := gs.db.UpdateGame(ctx, c, outcome(e, now)...); err != nil {
 		gs.drop(e)
 		return err
 	}
+	e.version++
+	if snap {
+		e.logn, e.base = 0, e.g.Steps()
+	} else {
+		e.logn++
+	}
+	gs.resize(e)
 	return nil
 }
 
-// abandon records game id as lost if the player leaves it for another game
-// after playing at least one move without winning. An unknown id is ignored:
-// starting the new game matters more.
-func (gs *games) abandon(ctx context.Context, id string) error {
+// maxRetries bounds how often a command is tried again on a fresh read of
+// its game after its write was refused as stale.
+const maxRetries = 3
+
+// play applies c to player's game id and stores it, retrying on a fresh
+// read if the write was based on a stale state. It returns the entry
+// locked (the caller unlocks it), the move played and whether it was one.
+func (gs *games) play(ctx context.Context, player, id string, c command) (*entry, spider.Move, bool, error) {
+	for try := 0; ; try++ {
+		e, err := gs.lock(ctx, player, id)
+		if err != nil {
+			return nil, spider.Move{}, false, err
+		}
+		m, moved, err := apply(e.g, c)
+		if err != nil {
+			e.mu.Unlock()
+			return nil, m, false, err // the engine changed nothing
+		}
+		err = gs.commit(ctx, e, logText(c, m, moved))
+		if err == nil {
+			return e, m, moved, nil
+		}
+		e.mu.Unlock()
+		if !errors.Is(err, store.ErrStale) || try == maxRetries {
+			return nil, m, false, err
+		}
+	}
+}
+
+// logText is the command as logged: a move in full, so that replaying it
+// does not depend on how "auto" or a move without a count were resolved.
+func logText(c command, m spider.Move, moved bool) string {
+	switch {
+	case moved:
+		return m.String()
+	case c.op == opUndo:
+		return "undo"
+	case c.op == opRedo:
+		return "redo"
+	}
+	return "restart"
+}
+
+// abandon records player's game id as lost if the player leaves it for
+// another game after playing at least one move without winning. An unknown
+// id is ignored: starting the new game matters more.
+func (gs *games) abandon(ctx context.Context, player, id string) error {
 	if id == "" {
 		return nil
 	}
-	e, err := gs.lock(ctx, id)
+	e, err := gs.lock(ctx, player, id)
 	if err != nil {
 		return nil
 	}
@@ -204,5 +352,5 @@ func (gs *games) abandon(ctx context.Context, id string) error {
 	if e.g.MovesPlayed() == 0 || e.g.Won() {
 		return nil
 	}
-	return gs.db.RecordResult(context.WithoutCancel(ctx), result(e, false, gs.now()))
+	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now()))
 }

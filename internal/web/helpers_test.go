@@ -24,6 +24,9 @@ type harness struct {
 	opts Options
 
 	clk *clock
+	// jar holds the player's cookie: copies made by as share it, copies
+	// made by otherPlayer have their own.
+	jar *jar
 	// after, if set, sees every response.
 	after func(method, path string, code int, body []byte)
 }
@@ -31,7 +34,7 @@ type harness struct {
 func newHarness(tb testing.TB, o Options) *harness {
 	tb.Helper()
 	h := &harness{tb: tb, path: filepath.Join(tb.TempDir(), "test.db"),
-		clk: &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}}
+		clk: &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, jar: &jar{}}
 	if o.Now == nil {
 		o.Now = h.now
 	}
@@ -63,6 +66,30 @@ func (h *harness) as(tb testing.TB) *harness {
 	return &c
 }
 
+// jar is one browser's cookie.
+type jar struct {
+	mu     sync.Mutex
+	cookie *http.Cookie
+}
+
+// otherPlayer is the harness as seen from another browser: same server,
+// its own identity.
+func (h *harness) otherPlayer() *harness {
+	c := *h
+	c.jar = &jar{}
+	return &c
+}
+
+// player is the key of the harness's player ("" before its first request).
+func (h *harness) player() string {
+	h.jar.mu.Lock()
+	defer h.jar.mu.Unlock()
+	if h.jar.cookie == nil {
+		return ""
+	}
+	return playerID(h.jar.cookie.Value)
+}
+
 func (h *harness) open() {
 	h.tb.Helper()
 	db, err := store.Open(context.Background(), h.path)
@@ -87,8 +114,20 @@ func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 	if body != "" && strings.HasPrefix(strings.TrimSpace(body), "{") {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	h.jar.mu.Lock()
+	if h.jar.cookie != nil {
+		req.AddCookie(h.jar.cookie)
+	}
+	h.jar.mu.Unlock()
 	rec := httptest.NewRecorder()
 	h.s.ServeHTTP(rec, req)
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == playerCookie {
+			h.jar.mu.Lock()
+			h.jar.cookie = c
+			h.jar.mu.Unlock()
+		}
+	}
 	b := rec.Body.Bytes()
 	if h.after != nil {
 		h.after(method, path, rec.Code, b)
@@ -137,13 +176,19 @@ func (h *harness) cmd(id, cmd string, want int) gameResponse {
 	return r
 }
 
+// stored is the save text of the game as stored (its snapshot and log
+// replayed).
 func (h *harness) stored(id string) string {
 	h.tb.Helper()
-	rec, err := h.db.Game(context.Background(), id)
+	rec, err := h.db.Game(context.Background(), h.player(), id)
 	if err != nil {
 		h.tb.Fatal(err)
 	}
-	return rec.Save
+	e, err := replay(rec)
+	if err != nil {
+		h.tb.Fatal(err)
+	}
+	return e.g.Save()
 }
 
 // viewJSON encodes a view the way the server does, for comparisons.

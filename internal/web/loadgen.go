@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/http/cookiejar"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -91,7 +92,12 @@ func NewLoad(ctx context.Context, cfg LoadConfig) (*LoadRun, error) {
 	cfg.Players = min(cfg.Players, cfg.Games)
 	tr := &http.Transport{MaxIdleConns: cfg.Players * 2, MaxIdleConnsPerHost: cfg.Players * 2,
 		IdleConnTimeout: time.Minute}
-	lr := &LoadRun{cfg: cfg, client: &http.Client{Transport: tr, Timeout: time.Minute},
+	// One player identity (cookie) for the whole run: its games are its own.
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		return nil, err
+	}
+	lr := &LoadRun{cfg: cfg, client: &http.Client{Transport: tr, Timeout: time.Minute, Jar: jar},
 		games: make([][]*loadGame, cfg.Players)}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 1))
 	for i := range cfg.Games {

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -33,8 +34,11 @@ import (
 const (
 	maxJSONBody     = 64 << 10 // every JSON request
 	maxSettingsBody = 16 << 10 // PUT /api/settings
-	maxSaveBody     = 1 << 20  // POST /api/games/load: a save file
-	maxSaveName     = 100      // runes in a save's name
+	// POST /api/games/load: a save file. It holds every save the server
+	// writes: spider.MaxSteps move lines of at most 13 bytes ("move 10 9
+	// 13\n", 1.3 MB) and a header of at most a few KiB.
+	maxSaveBody = 2 << 20
+	maxSaveName = 100 // runes in a save's name
 )
 
 // Options configure a Server. The zero value is usable.
@@ -42,9 +46,11 @@ type Options struct {
 	Log *slog.Logger
 	// Now is the clock (tests fix it); time.Now if nil.
 	Now func() time.Time
-	// MaxGames is how many games stay in memory (default 4096); the others
-	// are read back from the database when used.
-	MaxGames int
+	// CacheBytes bounds the estimated memory of the games kept in memory
+	// (default 256 MiB), MaxGames their count (default 100,000); the least
+	// recently used beyond either are read back from the database when used.
+	CacheBytes int
+	MaxGames   int
 	// Hint finds a move to suggest, from what the player sees; an error
 	// wrapping ErrNoMove means there is none. nil: no hints (501).
 	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
@@ -67,6 +73,9 @@ type Server struct {
 	now   func() time.Time
 	opts  Options
 	h     http.Handler
+	// legacy is set while rows from before players may be waiting for
+	// their owner (see identify).
+	legacy atomic.Bool
 }
 
 // New returns a server over db.
@@ -78,10 +87,14 @@ func New(db *store.DB, o Options) *Server {
 		o.Now = time.Now
 	}
 	if o.MaxGames <= 0 {
-		o.MaxGames = 4096
+		o.MaxGames = 100000
+	}
+	if o.CacheBytes <= 0 {
+		o.CacheBytes = 256 << 20
 	}
 	s := &Server{db: db, log: o.Log, now: o.Now, opts: o}
-	s.games = newGames(db, o.Now, o.MaxGames)
+	s.games = newGames(db, o.Now, o.MaxGames, o.CacheBytes)
+	s.legacy.Store(true)
 	s.h = s.routes()
 	return s
 }
@@ -144,7 +157,7 @@ func (s *Server) routes() http.Handler {
 		files.ServeHTTP(w, r)
 	})
 
-	var h http.Handler = mux
+	var h http.Handler = s.identify(mux)
 	// Refuses cross-site writes (a page elsewhere posting to localhost).
 	h = http.NewCrossOriginProtection().Handler(h)
 	if s.opts.LocalOnly {
@@ -358,7 +371,7 @@ func (s *Server) randomGame(ctx context.Context, o spider.Options, winnable bool
 }
 
 func (s *Server) getGame(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, err := s.games.lock(r.Context(), playerFrom(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -381,18 +394,11 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, m, moved, err := s.games.play(r.Context(), playerFrom(r), r.PathValue("id"), c)
 	if err != nil {
 		return err
 	}
 	defer e.mu.Unlock()
-	m, moved, err := apply(e.g, c)
-	if err != nil {
-		return err // the engine changed nothing
-	}
-	if err := s.games.commit(r.Context(), e); err != nil {
-		return err
-	}
 	resp := view(e)
 	if moved {
 		resp.Move = m.String()
@@ -407,7 +413,7 @@ type hintResponse struct {
 }
 
 func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, err := s.games.lock(r.Context(), playerFrom(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -465,7 +471,7 @@ func (s *Server) locate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || c.IsJoker() {
 		return badRequest("card %q: want a card such as KS or 10H", q)
 	}
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, err := s.games.lock(r.Context(), playerFrom(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -493,7 +499,7 @@ func (s *Server) column(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, err := s.games.lock(r.Context(), playerFrom(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -507,7 +513,7 @@ func (s *Server) column(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) saveFile(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), r.PathValue("id"))
+	e, err := s.games.lock(r.Context(), playerFrom(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -545,13 +551,13 @@ func (s *Server) loadGame(w http.ResponseWriter, r *http.Request) error {
 // "previous" query parameter, if any, is the one the player leaves: it
 // counts as lost if it had moves and was not won (docs/api.md).
 func (s *Server) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string) error {
-	e, err := s.games.add(r.Context(), g, lineage)
+	e, err := s.games.add(r.Context(), playerFrom(r), g, lineage)
 	if err != nil {
 		return err
 	}
 	// Only once the new game exists is the old one left. Failing to count
 	// it is not worth refusing the new game for: logged.
-	if err := s.games.abandon(r.Context(), r.URL.Query().Get("previous")); err != nil {
+	if err := s.games.abandon(r.Context(), playerFrom(r), r.URL.Query().Get("previous")); err != nil {
 		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
 	}
 	e.mu.Lock()
@@ -582,7 +588,7 @@ func summarize(s store.SaveRecord) saveSummary {
 }
 
 func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.db.Saves(r.Context())
+	list, err := s.db.Saves(r.Context(), playerFrom(r))
 	if err != nil {
 		return err
 	}
@@ -627,11 +633,11 @@ func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
 	if req.Game == "" {
 		return badRequest(`want {"game": ID}`)
 	}
-	e, err := s.games.lock(r.Context(), req.Game)
+	e, err := s.games.lock(r.Context(), playerFrom(r), req.Game)
 	if err != nil {
 		return err
 	}
-	rec := store.SaveRecord{Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	rec := store.SaveRecord{Player: playerFrom(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
 	e.mu.Unlock()
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
@@ -645,7 +651,7 @@ func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.db.Save(r.Context(), name)
+	rec, err := s.db.Save(r.Context(), playerFrom(r), name)
 	if err != nil {
 		return err
 	}
@@ -662,7 +668,7 @@ func (s *Server) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.DeleteSave(r.Context(), name); err != nil {
+	if err := s.db.DeleteSave(r.Context(), playerFrom(r), name); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"deleted": name})
@@ -688,7 +694,7 @@ type statsHistory struct {
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
-	groups, err := s.db.Stats(r.Context())
+	groups, err := s.db.Stats(r.Context(), playerFrom(r))
 	if err != nil {
 		return err
 	}
@@ -709,7 +715,7 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	js, err := s.db.Settings(r.Context())
+	js, err := s.db.Settings(r.Context(), playerFrom(r))
 	if err != nil {
 		return err
 	}
@@ -729,7 +735,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("settings must be a JSON object")
 	}
 	js := strings.TrimSpace(string(b))
-	if err := s.db.PutSettings(r.Context(), js); err != nil {
+	if err := s.db.PutSettings(r.Context(), playerFrom(r), js); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -592,7 +592,7 @@ func TestStatistics(t *testing.T) {
 		}
 		var o gameResponse
 		h.call("POST", "/api/saves/keep/open", "", 201, &o)
-		e, err := h.s.games.lock(context.Background(), o.ID)
+		e, err := h.s.games.lock(context.Background(), h.player(), o.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -603,7 +603,7 @@ func TestStatistics(t *testing.T) {
 		// command path does.
 		res := result(e, true, h.now())
 		e.mu.Unlock()
-		if err := h.db.RecordResult(context.Background(), res); err != nil {
+		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
 			t.Fatal(err)
 		}
 		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 1 {

@@ -1,0 +1,258 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Result is one statistics entry: how a game lineage ended.
+type Result struct {
+	Lineage string
+	Variant string
+	Suits   int
+	Won     bool
+	Score   int
+	At      time.Time
+}
+
+// RecordResult records how one of player's game lineages ended. A lineage
+// has one entry: a loss is recorded only if nothing is yet, and a win
+// replaces a loss (the player took the moves back and went on to win) but
+// never another win.
+func (db *DB) RecordResult(ctx context.Context, player string, r Result) error {
+	return db.tx(ctx, func(tx *sql.Tx) error { return recordResult(ctx, tx, player, r) })
+}
+
+func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) error {
+	if r.Lineage == "" {
+		return errors.New("result without a lineage")
+	}
+	// Lineages are the random ids of games, so one belongs to one player;
+	// the WHERE keeps it so even if a caller mixes them up.
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
+			at = excluded.at, variant = excluded.variant, suits = excluded.suits
+		WHERE excluded.won = 1 AND results.won = 0 AND results.player = excluded.player`,
+		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At))
+	return err
+}
+
+// SaveRecord is a named saved game.
+type SaveRecord struct {
+	Player  string
+	Name    string
+	Lineage string
+	Save    string // empty in listings
+	Summary
+	Updated time.Time
+}
+
+// PutSave stores a named save, replacing any of the same name and player.
+func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO saves
+			(player, name, lineage, save, variant, suits, deal, moves, score, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (player, name) DO UPDATE SET lineage = excluded.lineage, save = excluded.save,
+				variant = excluded.variant, suits = excluded.suits, deal = excluded.deal,
+				moves = excluded.moves, score = excluded.score, updated = excluded.updated`,
+			s.Player, s.Name, s.Lineage, s.Save, s.Variant, s.Suits, strconv.FormatUint(s.Deal, 10),
+			s.Moves, s.Score, millis(s.Updated))
+		return err
+	})
+}
+
+// Saves lists player's named saves, most recently updated first, without
+// their text.
+func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT name, lineage, variant, suits, deal, moves, score,
+		updated FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []SaveRecord{}
+	for rows.Next() {
+		s := SaveRecord{Player: player}
+		var deal string
+		var updated int64
+		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated); err != nil {
+			return nil, err
+		}
+		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+		s.Updated = fromMillis(updated)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Save returns player's named save with its text.
+func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error) {
+	s := SaveRecord{Player: player}
+	var deal string
+	var updated int64
+	err := db.r.QueryRowContext(ctx, `SELECT name, lineage, save, variant, suits, deal, moves,
+		score, updated FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
+		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("saved game %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return s, err
+	}
+	s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+	s.Updated = fromMillis(updated)
+	return s, nil
+}
+
+// DeleteSave deletes player's named save.
+func (db *DB) DeleteSave(ctx context.Context, player, name string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM saves WHERE player = ? AND name = ?`, player, name)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("saved game %q: %w", name, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// Settings returns player's stored settings JSON, or "{}" if none were
+// stored.
+func (db *DB) Settings(ctx context.Context, player string) (string, error) {
+	var s string
+	err := db.r.QueryRowContext(ctx, `SELECT json FROM settings WHERE player = ?`, player).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "{}", nil
+	}
+	return s, err
+}
+
+// PutSettings stores player's settings JSON as given. The caller validates
+// it.
+func (db *DB) PutSettings(ctx context.Context, player, json string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO settings (player, json) VALUES (?, ?)
+			ON CONFLICT (player) DO UPDATE SET json = excluded.json`, player, json)
+		return err
+	})
+}
+
+// AdoptLegacy gives player every row stored before players existed (the
+// legacy player, the empty string): games, saves, statistics and settings. It reports
+// whether there was anything to adopt. Only the first caller finds any.
+func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
+	if player == "" {
+		return false, errors.New("adopting for the legacy player itself")
+	}
+	var any bool
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		any = false
+		for _, table := range []string{"games", "saves", "results", "settings"} {
+			res, err := tx.ExecContext(ctx, `UPDATE `+table+` SET player = ? WHERE player = ''`, player)
+			if err != nil {
+				return fmt.Errorf("adopting %s: %w", table, err)
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n > 0 {
+				any = true
+			}
+		}
+		return nil
+	})
+	return any, err
+}
+
+// HistoryLimit is how many of a group's latest results Stats returns in
+// History; the counts cover every result.
+const HistoryLimit = 1000
+
+// Group is the statistics of one variant and suit count.
+type Group struct {
+	Variant string
+	Suits   int
+	Played  int
+	Won     int
+	// CurrentStreak is the number of wins in a row ending with the latest
+	// game (0 if it was lost); LongestStreak the most wins in a row ever.
+	CurrentStreak int
+	LongestStreak int
+	// BestScore is the highest counted score of any game, won or lost
+	// (0 when none).
+	BestScore int
+	History   []Result // oldest first, the latest HistoryLimit
+}
+
+// WinRate is the share of games won, 0 to 1 (0 when none played).
+func (g Group) WinRate() float64 {
+	if g.Played == 0 {
+		return 0
+	}
+	return float64(g.Won) / float64(g.Played)
+}
+
+// Variants and SuitCounts fix the statistics groups and their order.
+var (
+	Variants   = []string{"arachnid", "spider"}
+	SuitCounts = []int{1, 2, 4}
+)
+
+// Stats returns player's statistics of every variant and suit count, in
+// the order of Variants then SuitCounts, including groups with no games.
+func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at
+		FROM results WHERE player = ? ORDER BY at, rowid`, player)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var groups []Group
+	index := map[string]int{}
+	key := func(v string, s int) string { return v + "/" + strconv.Itoa(s) }
+	for _, v := range Variants {
+		for _, s := range SuitCounts {
+			index[key(v, s)] = len(groups)
+			groups = append(groups, Group{Variant: v, Suits: s, History: []Result{}})
+		}
+	}
+	for rows.Next() {
+		var r Result
+		var at int64
+		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at); err != nil {
+			return nil, err
+		}
+		r.At = fromMillis(at)
+		i, ok := index[key(strings.ToLower(r.Variant), r.Suits)]
+		if !ok {
+			continue // not a group this program knows; kept, not shown
+		}
+		g := &groups[i]
+		g.Played++
+		if r.Won {
+			g.Won++
+			g.CurrentStreak++
+			g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
+		} else {
+			g.CurrentStreak = 0
+		}
+		if g.Played == 1 || r.Score > g.BestScore {
+			g.BestScore = r.Score
+		}
+		g.History = append(g.History, r)
+		if len(g.History) > HistoryLimit {
+			g.History = g.History[len(g.History)-HistoryLimit:]
+		}
+	}
+	return groups, rows.Err()
+}
