@@ -26,4 +26,4 @@ func (realClock) NewTimer(d time.Duration) Timer { return realTimer{time.NewTime
 type realTimer struct{ t *time.Timer }
 
 func (r realTimer) C() <-chan time.Time { return r.t.C }
-func (r realTimer) Stop() bool         { return r.t.Stop() }
+func (r realTimer) Stop() bool          { return r.t.Stop() }

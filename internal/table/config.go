@@ -45,15 +45,15 @@ var (
 
 // Limits. Every resource a client can grow is bounded by one of these.
 const (
-	MaxNameRunes   = 24  // display name length
-	MaxChatRunes   = 200 // one chat message
-	ChatHistory    = 50  // chat lines a table keeps (and sends on subscribe)
-	ChatBurst      = 5   // messages a player may send at once ...
+	MaxNameRunes   = 24              // display name length
+	MaxChatRunes   = 200             // one chat message
+	ChatHistory    = 50              // chat lines a table keeps (and sends on subscribe)
+	ChatBurst      = 5               // messages a player may send at once ...
 	ChatEvery      = 3 * time.Second // ... and then one per ChatEvery
-	MaxSubscribers = 64  // connections to one table (players and spectators)
-	SubBuffer      = 64  // updates queued for one subscriber before it is dropped
-	MaxPlayerIDLen = 128 // identity string length
-	MaxTarget      = 500 // a longer game would keep a table for days
+	MaxSubscribers = 64              // connections to one table (players and spectators)
+	SubBuffer      = 64              // updates queued for one subscriber before it is dropped
+	MaxPlayerIDLen = 128             // identity string length
+	MaxTarget      = 500             // a longer game would keep a table for days
 	MinTurnSeconds = 5
 	MaxTurnSeconds = 3600
 	// DefaultTurnSeconds is the turn timer of a table with a bot when its

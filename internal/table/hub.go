@@ -65,6 +65,8 @@ type Hub struct {
 
 	mu     sync.Mutex
 	tables map[string]*Table
+
+	onStale func() // tests: a stale bot answer was dropped
 }
 
 // NewHub starts a hub and restores every open table from the store; each

@@ -286,13 +286,16 @@ func (l *loop) botDone(r botResult) {
 	if l.pool[seat] == nil {
 		l.pool[seat] = r.b // its goroutine is done with it: free to reuse
 	}
-	if r.job != l.think {
+	if r.job != l.think || r.job.at != l.st.EventCount() || seat != l.st.ToMove() || !l.botPlays(seat) {
+		if r.job == l.think {
+			l.abandon()
+		}
+		if l.h.onStale != nil {
+			l.h.onStale()
+		}
 		return
 	}
 	l.abandon()
-	if r.job.at != l.st.EventCount() || seat != l.st.ToMove() || !l.botPlays(seat) {
-		return
-	}
 	if r.err != nil {
 		l.h.o.Logf("table %s: seat %d's bot: %v", l.t.id, seat, r.err)
 		l.fallback(seat)
