@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -279,3 +280,5 @@ func anyLegal(tb testing.TB, u table.Update) arlington.Action {
 }
 
 func isErr(err, target error) bool { return errors.Is(err, target) }
+
+func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }

@@ -227,12 +227,15 @@ func (h *Hub) startLocked(t *Table) {
 	go func() {
 		defer h.wg.Done()
 		t.run(h.ctx)
-		h.mu.Lock()
-		if h.tables[t.id] == t {
-			delete(h.tables, t.id)
-		}
-		h.mu.Unlock()
 	}()
+}
+
+func (h *Hub) remove(t *Table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tables[t.id] == t {
+		delete(h.tables, t.id)
+	}
 }
 
 // Table is the live table id, or ErrNotFound.

@@ -126,6 +126,7 @@ func (t *Table) run(ctx context.Context) {
 		for s := range l.subs {
 			l.drop(s, ErrClosed)
 		}
+		t.h.remove(t) // before done: once Done, the hub no longer lists it
 		close(t.done)
 	}()
 	if l.st.Terminal() {
@@ -170,6 +171,14 @@ func (l *loop) started() bool {
 		}
 	}
 	return true
+}
+
+// back notes that seat's person is back: a timed-out turn is theirs again.
+func (l *loop) back(seat int) {
+	l.seats[seat].away = false
+	if seat == l.st.ToMove() {
+		l.timedOut = -1
+	}
 }
 
 // botPlays says whether a bot acts for seat now: its own bot, a stand-in

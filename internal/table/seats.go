@@ -98,7 +98,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 		return -1, err
 	}
 	if s := l.seatOf(p.ID); s >= 0 {
-		l.seats[s].away = false
+		l.back(s)
 		if l.seats[s].name != name {
 			old := l.seats[s].name
 			l.seats[s].name = name
@@ -189,8 +189,6 @@ func (l *loop) act(player string, seat int, a arlington.Action) error {
 	if err := l.apply(mine, a); err != nil {
 		return err
 	}
-	if l.seats[mine].away {
-		l.seats[mine].away = false // acting is returning
-	}
+	l.back(mine) // acting is returning
 	return nil
 }

@@ -73,7 +73,7 @@ func (l *loop) subscribe(player string, since int) (*Sub, error) {
 	l.subs[s] = struct{}{}
 	if s.seat >= 0 {
 		l.seats[s.seat].subs++
-		l.seats[s.seat].away = false // the person is back
+		l.back(s.seat)
 	}
 	l.dirty = true
 	l.send(s, l.seatInfos())
