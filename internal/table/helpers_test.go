@@ -282,3 +282,12 @@ func anyLegal(tb testing.TB, u table.Update) arlington.Action {
 func isErr(err, target error) bool { return errors.Is(err, target) }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
+
+// roundTrip makes a round trip through t's goroutine: whatever it was doing
+// (a broadcast, say) is done when sync returns.
+func roundTrip(tb testing.TB, h *table.Hub, t *table.Table) {
+	tb.Helper()
+	if _, err := h.Record(context.Background(), t.ID()); err != nil {
+		tb.Fatal(err)
+	}
+}

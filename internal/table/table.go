@@ -44,11 +44,19 @@ func (t *Table) Summary() Summary { return *t.summary.Load() }
 
 // do runs f in the table's goroutine and returns its error; ErrClosed if
 // the table is gone. Once the goroutine has taken f it always runs it to
-// the end, so the caller's ctx ending cannot lose an acknowledgement.
+// the end, so the caller's ctx ending cannot lose an acknowledgement. The
+// answer comes after f's effects are broadcast: when do returns, every
+// subscriber has its update queued.
 func (t *Table) do(ctx context.Context, f func(*loop) error) error {
 	reply := make(chan error, 1)
+	run := func(l *loop) {
+		err := f(l)
+		l.settle()
+		l.flush()
+		reply <- err
+	}
 	select {
-	case t.cmds <- func(l *loop) { reply <- f(l) }:
+	case t.cmds <- run:
 	case <-t.done:
 		return ErrClosed
 	case <-ctx.Done():

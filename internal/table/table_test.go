@@ -92,6 +92,7 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 	// fake clock still, nothing else can happen at the table.
 	u := until(t, subs[0], func(u table.Update) bool { return u.View != nil && u.View.ToMove < 2 })
 	mover := u.View.ToMove
+	roundTrip(t, h, tb) // the update's broadcast to the others is done
 	ids := [2]string{"a", "b"}
 	other := 1 - mover
 	for range len(subs[other].Updates()) {

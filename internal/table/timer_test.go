@@ -55,10 +55,33 @@ func movedBy(seat int) func(table.Update) bool {
 	}
 }
 
-// at is s's update at the same moment as u (the same event count).
-func at(tb testing.TB, s *table.Sub, u table.Update) table.Update {
+// now is id's view of t now, from a fresh subscription.
+func now(tb testing.TB, t *table.Table, id string) table.Update {
 	tb.Helper()
-	return until(tb, s, func(x table.Update) bool { return x.View.EventCount == u.View.EventCount })
+	return next(tb, mustSub(tb, t, id, -1))
+}
+
+// autoplay plays seat for id in a goroutine until the subscription
+// ends (the test's cleanup closes it).
+func autoplay(tb testing.TB, t *table.Table, id string, seat int) {
+	sub := mustSub(tb, t, id, -1)
+	go func() {
+		acted := -1
+		for u := range sub.Updates() {
+			if u.View == nil || u.View.ToMove != seat || u.View.EventCount == acted || over(u) {
+				continue
+			}
+			acted = u.View.EventCount
+			legal := u.View.Legal()
+			if len(legal) == 0 {
+				tb.Errorf("%s: no legal action", id)
+				return
+			}
+			if err := t.Act(bg, id, seat, legal[0]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
+				tb.Errorf("%s acts: %v", id, err)
+			}
+		}
+	}()
 }
 
 func TestTurnTimer(t *testing.T) {
@@ -67,46 +90,49 @@ func TestTurnTimer(t *testing.T) {
 	tb := mustCreate(t, h, "a", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: 30, StandIn: "random"})
 	mustJoin(t, tb, "a", 0)
 	mustJoin(t, tb, "b", 1)
-	b := &player{tb: t, t: tb, id: "b", seat: 1, sub: mustSub(t, tb, "b", 0), acted: -1}
+	autoplay(t, tb, "b", 1)
+	w := mustSub(t, tb, "", 0)
 	turn := 30 * time.Second
 
 	// a never connected: at a's turn the timer runs (b is waiting) and
 	// nothing happens before it runs out.
-	u := b.until(toMove(0))
+	u := until(t, w, toMove(0))
+	roundTrip(t, h, tb)
 	if clk.armed(turn) != 1 || clk.armed(turn-time.Second) != 0 {
 		t.Fatalf("timers due within %v: %d, within %v: %d; want the turn timer alone",
 			turn, clk.armed(turn), turn-time.Second, clk.armed(turn-time.Second))
 	}
 	turnAt := u.View.EventCount
 	clk.Advance(turn)
-	u = b.until(movedBy(0))
+	u = until(t, w, movedBy(0))
 	if u.View.EventsFrom > turnAt || !u.Seats[0].Away {
 		t.Fatalf("after the timer: events from %d (a's turn at %d), seat 0 away %v", u.View.EventsFrom, turnAt, u.Seats[0].Away)
 	}
 	// Away, a's later turns are played at once, with no timer.
-	b.until(func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
-	b.until(movedBy(0))
+	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	until(t, w, movedBy(0))
 
 	// a comes back: the seat is theirs again and waits for them.
-	a := &player{tb: t, t: tb, id: "a", seat: 0, sub: mustSub(t, tb, "a", -1), acted: -1}
-	if u := next(t, a.sub); u.Seats[0].Away || u.Seat != 0 || len(u.View.Hand) != u.View.HandSizes[0] {
-		t.Fatalf("a back: away %v, seat %d, hand %v", u.Seats[0].Away, u.Seat, u.View.Hand)
+	back := now(t, tb, "a")
+	if back.Seats[0].Away || back.Seat != 0 || len(back.View.Hand) != back.View.HandSizes[0] {
+		t.Fatalf("a back: away %v, seat %d, hand %v", back.Seats[0].Away, back.Seat, back.View.Hand)
 	}
-	u = b.until(toMove(0))
-	if err := tb.Act(bg, "a", 0, anyLegal(t, at(t, a.sub, u))); err != nil {
+	u = until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount >= back.View.EventCount })
+	if err := tb.Act(bg, "a", 0, anyLegal(t, now(t, tb, "a"))); err != nil {
 		t.Fatalf("a's own turn after returning: %v", err)
 	}
 	// Connected but slow: the timer plays one action for a, who is not
-	// marked away.
-	u = b.until(func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > u.View.EventsFrom })
+	// marked away, and a's next turn waits for a again.
+	u = until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > u.View.EventsFrom })
 	turnAt = u.View.EventCount
+	roundTrip(t, h, tb)
 	clk.Advance(turn)
-	u = b.until(movedBy(0))
+	u = until(t, w, movedBy(0))
 	if u.Seats[0].Away {
 		t.Fatal("a connected player who timed out is marked away")
 	}
-	u = b.until(func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
-	if err := tb.Act(bg, "a", 0, anyLegal(t, at(t, a.sub, u))); err != nil {
+	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	if err := tb.Act(bg, "a", 0, anyLegal(t, now(t, tb, "a"))); err != nil {
 		t.Fatalf("a's next turn is theirs: %v", err)
 	}
 }
