@@ -163,7 +163,7 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 
 func TestSlowSubscriberDropped(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
-	tb := mustCreate(t, h, "c", table.Config{Players: 4, Bots: []string{"random", "random", "random", "random"}})
+	tb := mustCreate(t, h, "c", table.Config{Players: 4, Target: 12, Bots: []string{"random", "random", "random", "random"}})
 	slow := mustSub(t, tb, "", 0) // never read until the end
 	ups := collect(t, mustSub(t, tb, "", 0))
 	if len(ups) <= table.SubBuffer {
