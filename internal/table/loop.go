@@ -38,7 +38,8 @@ type loop struct {
 	chatN     int
 	buckets   map[string]*bucket
 
-	dirty bool // the game or the seats changed: broadcast
+	dirty   bool // the game or the seats changed: broadcast
+	counted bool // only the connections changed: update the summary
 }
 
 // seat is one seat at the table.

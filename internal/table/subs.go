@@ -75,8 +75,7 @@ func (l *loop) subscribe(player string, since int) (*Sub, error) {
 		l.seats[s.seat].subs++
 		l.back(s.seat)
 	}
-	l.dirty = true
-	l.send(s, l.seatInfos())
+	l.dirty = true // the flush after this command sends s its first update
 	return s, nil
 }
 
@@ -90,20 +89,27 @@ func (l *loop) drop(s *Sub, err error) {
 		s.err = err
 		close(s.c)
 	})
-	l.dirty = true
+	if s.seat >= 0 {
+		l.dirty = true // the seat's presence changed: everyone sees it
+	} else {
+		l.counted = true
+	}
 }
 
 // flush sends every subscriber an update if anything changed, and
 // publishes the lobby summary.
 func (l *loop) flush() {
-	if !l.dirty {
+	if !l.dirty && !l.counted {
 		return
 	}
-	l.dirty = false
-	seats := l.seatInfos()
-	for s := range l.subs {
-		l.send(s, seats)
+	if l.dirty {
+		l.dirty = false
+		seats := l.seatInfos()
+		for s := range l.subs {
+			l.send(s, seats)
+		}
 	}
+	l.counted = false
 	l.t.summary.Store(l.summary())
 }
 

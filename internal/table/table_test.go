@@ -163,11 +163,20 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 
 func TestSlowSubscriberDropped(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
-	tb := mustCreate(t, h, "c", table.Config{Players: 4, Target: 12, Bots: []string{"random", "random", "random", "random"}})
+	tb := mustCreate(t, h, "c", table.Config{Players: 2})
 	slow := mustSub(t, tb, "", 0) // never read until the end
-	ups := collect(t, mustSub(t, tb, "", 0))
-	if len(ups) <= table.SubBuffer {
-		t.Fatalf("a game of %d updates cannot overflow the buffer of %d", len(ups), table.SubBuffer)
+	fast := mustSub(t, tb, "", 0)
+	next(t, fast)
+	// Every chat line is an update for each subscriber; the table never
+	// waits for the slow one.
+	lines := table.SubBuffer + 5
+	for i := range lines {
+		if err := tb.Chat(bg, table.Player{ID: fmt.Sprint("s", i), Name: "S"}, fmt.Sprint(i)); err != nil {
+			t.Fatal(err)
+		}
+		if u := next(t, fast); len(u.Chat) != 1 || u.Chat[0].Text != fmt.Sprint(i) {
+			t.Fatalf("line %d: the fast subscriber got %+v", i, u.Chat)
+		}
 	}
 	n := 0
 	for range slow.Updates() {
@@ -175,6 +184,9 @@ func TestSlowSubscriberDropped(t *testing.T) {
 	}
 	if !errors.Is(slow.Err(), table.ErrSlow) || n != table.SubBuffer {
 		t.Fatalf("slow subscriber: %d updates then %v; want %d then ErrSlow", n, slow.Err(), table.SubBuffer)
+	}
+	if s := tb.Summary(); s.Watching != 1 {
+		t.Fatalf("%d connections after the drop, want 1", s.Watching)
 	}
 }
 
@@ -184,11 +196,11 @@ func TestReconnectSince(t *testing.T) {
 	mustJoin(t, tb, "p", 0)
 	watch := mustSub(t, tb, "", 0)
 	p := mustSub(t, tb, "p", 0)
-	u := until(t, p, toMove(0))
-	if err := tb.Act(bg, "p", 0, anyLegal(t, u)); err != nil {
-		t.Fatal(err)
-	}
-	seen := until(t, p, func(u table.Update) bool { return u.View.EventCount > u.View.EventsFrom }).View.EventCount
+	// p plays until the bots are to move after p's action.
+	pl := &player{tb: t, t: tb, id: "p", seat: 0, sub: p, acted: -1}
+	seen := pl.until(func(u table.Update) bool {
+		return u.View != nil && u.View.ToMove != 0 && u.View.EventCount > u.View.EventsFrom && pl.acted >= 0
+	}).View.EventCount
 	p.Close()
 	for range p.Updates() {
 		// what was queued before Close; then the channel is closed

@@ -3,6 +3,7 @@ package table_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,8 +65,12 @@ func now(tb testing.TB, t *table.Table, id string) table.Update {
 // autoplay plays seat for id in a goroutine until the subscription
 // ends (the test's cleanup closes it).
 func autoplay(tb testing.TB, t *table.Table, id string, seat int) {
+	var wg sync.WaitGroup
+	tb.Cleanup(wg.Wait) // runs after the subscription's Close (cleanups run last first)
 	sub := mustSub(tb, t, id, -1)
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		acted := -1
 		for u := range sub.Updates() {
 			if u.View == nil || u.View.ToMove != seat || u.View.EventCount == acted || over(u) {
@@ -77,17 +82,49 @@ func autoplay(tb testing.TB, t *table.Table, id string, seat int) {
 				tb.Errorf("%s: no legal action", id)
 				return
 			}
-			if err := t.Act(bg, id, seat, legal[0]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
+			if err := t.Act(bg, id, seat, legal[0]); err != nil && !errors.Is(err, table.ErrNotYourTurn) && !errors.Is(err, table.ErrClosed) {
 				tb.Errorf("%s acts: %v", id, err)
 			}
 		}
 	}()
 }
 
+// stepBot plays the first legal action when the test hands it a step,
+// so the test decides when a stand-in acts.
+type stepBot struct{ steps chan struct{} }
+
+func (stepBot) Name() string { return "step" }
+
+func (b stepBot) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	select {
+	case <-b.steps:
+		return v.Legal()[0], nil
+	case <-ctx.Done():
+		return arlington.Action{}, ctx.Err()
+	}
+}
+
+// step lets the stand-in take one action, failing if none is asked.
+func step(tb testing.TB, steps chan struct{}) {
+	tb.Helper()
+	select {
+	case steps <- struct{}{}:
+	case <-time.After(waitTimeout):
+		tb.Fatal("the stand-in was not asked to act")
+	}
+}
+
 func TestTurnTimer(t *testing.T) {
 	clk := newFakeClock()
-	h := newHub(t, newMemStore(), clk)
-	tb := mustCreate(t, h, "a", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: 30, StandIn: "random"})
+	steps := make(chan struct{})
+	bots := func(level string, seed uint64) (bot.Bot, error) {
+		if level == "step" {
+			return stepBot{steps}, nil
+		}
+		return bot.New(level, seed)
+	}
+	h := newHub(t, newMemStore(), clk, func(o *table.Options) { o.Bots = bots })
+	tb := mustCreate(t, h, "a", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: 30, StandIn: "step"})
 	mustJoin(t, tb, "a", 0)
 	mustJoin(t, tb, "b", 1)
 	autoplay(t, tb, "b", 1)
@@ -104,15 +141,17 @@ func TestTurnTimer(t *testing.T) {
 	}
 	turnAt := u.View.EventCount
 	clk.Advance(turn)
+	step(t, steps)
 	u = until(t, w, movedBy(0))
 	if u.View.EventsFrom > turnAt || !u.Seats[0].Away {
 		t.Fatalf("after the timer: events from %d (a's turn at %d), seat 0 away %v", u.View.EventsFrom, turnAt, u.Seats[0].Away)
 	}
 	// Away, a's later turns are played at once, with no timer.
-	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	step(t, steps)
 	until(t, w, movedBy(0))
 
-	// a comes back: the seat is theirs again and waits for them.
+	// a comes back: the seat is theirs again and waits for them (the
+	// stand-in may be thinking about a's turn: its answer is dropped).
 	back := now(t, tb, "a")
 	if back.Seats[0].Away || back.Seat != 0 || len(back.View.Hand) != back.View.HandSizes[0] {
 		t.Fatalf("a back: away %v, seat %d, hand %v", back.Seats[0].Away, back.Seat, back.View.Hand)
@@ -127,11 +166,14 @@ func TestTurnTimer(t *testing.T) {
 	turnAt = u.View.EventCount
 	roundTrip(t, h, tb)
 	clk.Advance(turn)
+	step(t, steps)
 	u = until(t, w, movedBy(0))
 	if u.Seats[0].Away {
 		t.Fatal("a connected player who timed out is marked away")
 	}
-	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	if u.View.ToMove != 0 { // else the stand-in's action gave a the lead
+		until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	}
 	if err := tb.Act(bg, "a", 0, anyLegal(t, now(t, tb, "a"))); err != nil {
 		t.Fatalf("a's next turn is theirs: %v", err)
 	}
