@@ -2,7 +2,6 @@ package table_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -278,8 +277,6 @@ func anyLegal(tb testing.TB, u table.Update) arlington.Action {
 	}
 	return legal[0]
 }
-
-func isErr(err, target error) bool { return errors.Is(err, target) }
 
 func stringsReader(s string) *strings.Reader { return strings.NewReader(s) }
 

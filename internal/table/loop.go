@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -311,7 +312,7 @@ func (l *loop) botDone(r botResult) {
 		l.fallback(seat)
 		return
 	}
-	if err := l.apply(seat, r.a); err != nil {
+	if err := l.botApply(seat, r.a); err != nil {
 		l.h.o.Logf("table %s: seat %d's bot chose %v: %v", l.t.id, seat, r.a, err)
 		l.fallback(seat)
 	}
@@ -334,14 +335,27 @@ func (l *loop) fallback(seat int) {
 		return
 	}
 	a := legal[arlington.NewRand(l.h.o.Seed()).Intn(len(legal))]
-	if err := l.apply(seat, a); err != nil {
+	if err := l.botApply(seat, a); err != nil {
 		l.h.o.Logf("table %s: seat %d: %v", l.t.id, seat, err)
 	}
 }
 
+// botApply applies a bot's action; if the store fails, the table tries
+// again (asking the bot afresh) a second later, and the error is nil: the
+// bot did nothing wrong. Only a refused action is returned.
+func (l *loop) botApply(seat int, a arlington.Action) error {
+	err := l.apply(seat, a)
+	if errors.Is(err, ErrStore) {
+		l.h.o.Logf("table %s: seat %d: %v", l.t.id, seat, err)
+		l.retry.arm(l.h.o.Clock, time.Second, [2]int{})
+		return nil
+	}
+	return err
+}
+
 // apply checks seat's action on a copy of the game, stores it, and only
 // then makes the copy the game: a refused or unstored action changes
-// nothing. A store error on a bot's action is retried a second later.
+// nothing.
 func (l *loop) apply(seat int, a arlington.Action) error {
 	c := l.st.Clone()
 	n := c.EventCount()
@@ -358,7 +372,6 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.AppendAction(ctx, l.t.id, l.moves, StoredMove{Seat: seat, Action: done.String()}); err != nil {
-		l.retry.arm(l.h.o.Clock, time.Second, [2]int{})
 		return fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	l.st = c

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/arlington"
+	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 )
 
@@ -223,4 +225,100 @@ func TestReconnectSince(t *testing.T) {
 	if full.View.EventsFrom != 0 || len(full.View.Events) != full.View.EventCount {
 		t.Fatalf("since -1: events from %d, %d of %d", full.View.EventsFrom, len(full.View.Events), full.View.EventCount)
 	}
+}
+
+func TestStoreFailureLosesNothing(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	tb, subs := twoPeople(t, h, table.Config{Players: 2})
+	u := until(t, subs[0], func(u table.Update) bool { return u.View != nil })
+	mover := u.View.ToMove
+	ids := [2]string{"a", "b"}
+	roundTrip(t, h, tb)
+	for range len(subs[1-mover].Updates()) {
+		next(t, subs[1-mover])
+	}
+	legal := anyLegal(t, now(t, tb, ids[mover]))
+	for range len(subs[1-mover].Updates()) {
+		next(t, subs[1-mover]) // the presence update of that subscription
+	}
+	st.setFail(errors.New("disk full"))
+	if err := tb.Act(bg, ids[mover], mover, legal); !errors.Is(err, table.ErrStore) {
+		t.Fatalf("act with the store failing: %v", err)
+	}
+	if n := len(subs[1-mover].Updates()); n != 0 || len(st.get(tb.ID()).Moves) != 0 {
+		t.Fatalf("an unstored action was broadcast (%d updates) or kept", n)
+	}
+	st.setFail(nil)
+	if err := tb.Act(bg, ids[mover], mover, legal); err != nil {
+		t.Fatalf("the same action once the store works: %v", err)
+	}
+	if u := next(t, subs[1-mover]); u.View.Events[0].Action != legal || len(st.get(tb.ID()).Moves) != 1 {
+		t.Fatalf("after the retry: events %v", u.View.Events)
+	}
+}
+
+// brokenBot always fails: the table plays a random legal action for it.
+type brokenBot struct{}
+
+func (brokenBot) Name() string { return "broken" }
+
+func (brokenBot) Act(context.Context, arlington.View) (arlington.Action, error) {
+	return arlington.Action{Kind: arlington.PlayCard}, errors.New("broken")
+}
+
+// illegalBot answers an action the rules refuse.
+type illegalBot struct{}
+
+func (illegalBot) Name() string { return "illegal" }
+
+func (illegalBot) Act(context.Context, arlington.View) (arlington.Action, error) {
+	return arlington.Action{Kind: arlington.Kill}, nil
+}
+
+func TestFailingBotsNeverStallATable(t *testing.T) {
+	bots := func(level string, seed uint64) (bot.Bot, error) {
+		switch level {
+		case "broken":
+			return brokenBot{}, nil
+		case "illegal":
+			return illegalBot{}, nil
+		}
+		return bot.New(level, seed)
+	}
+	h := newHub(t, newMemStore(), newFakeClock(), func(o *table.Options) { o.Bots = bots })
+	tb := mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"broken", "illegal"}})
+	collect(t, mustSub(t, tb, "", 0))
+}
+
+func TestBotActionRetriedAfterStoreFailure(t *testing.T) {
+	st := newMemStore()
+	st.setFail(errors.New("disk full"))
+	clk := newFakeClock()
+	logs := make(chan string, 100)
+	h := newHub(t, st, clk, func(o *table.Options) {
+		o.Logf = func(f string, a ...any) {
+			select {
+			case logs <- fmt.Sprintf(f, a...):
+			default:
+			}
+		}
+	})
+	tb := mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"random", "random"}})
+	w := mustSub(t, tb, "", 0)
+	select {
+	case l := <-logs:
+		if !strings.Contains(l, "disk full") {
+			t.Fatalf("log %q", l)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("the store failure was not reported")
+	}
+	roundTrip(t, h, tb)
+	if n := len(st.get(tb.ID()).Moves); n != 0 {
+		t.Fatalf("%d moves stored with the store failing", n)
+	}
+	st.setFail(nil)
+	clk.Advance(time.Second)
+	collect(t, w)
 }
