@@ -279,7 +279,7 @@ func TestLongLeakScan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	leakScan(t, 40, 0) // whole games to 32, 2 to 6 seats
+	leakScan(t, 25, 0) // whole games to 32, five at each of 2 to 6 seats
 }
 
 // TestLeakScanCatchesPlantedLeaks is the scan's control: a real game's
