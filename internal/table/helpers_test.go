@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -218,6 +219,25 @@ func next(tb testing.TB, s *table.Sub) table.Update {
 			tb.Fatalf("subscription ended: %v", s.Err())
 		}
 		return u
+	case <-time.After(waitTimeout):
+		tb.Fatal("no update")
+	}
+	panic("unreachable")
+}
+
+// nextOrDropped is s's next update, or ok false when the table dropped s
+// for falling behind (the subscriber then subscribes again).
+func nextOrDropped(tb testing.TB, s *table.Sub) (table.Update, bool) {
+	tb.Helper()
+	select {
+	case u, ok := <-s.Updates():
+		if !ok {
+			if errors.Is(s.Err(), table.ErrSlow) {
+				return table.Update{}, false
+			}
+			tb.Fatalf("subscription ended: %v", s.Err())
+		}
+		return u, true
 	case <-time.After(waitTimeout):
 		tb.Fatal("no update")
 	}
