@@ -53,7 +53,7 @@ type dbFile struct {
 func openFile(path string) (*dbFile, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, readOnly(path, err)
+		return nil, readOnly(dir, err)
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -61,6 +61,9 @@ func openFile(path string) (*dbFile, error) {
 	}
 	lock, err := lockDB(f, path)
 	if err != nil {
+		// Closing a descriptor drops every POSIX lock this process holds on
+		// the file, SQLite's included: harmless unless this same process
+		// already has the database open, which a server never does.
 		f.Close()
 		if errors.Is(err, errInUse) {
 			return nil, fmt.Errorf("%s is %w", path, err)
@@ -213,8 +216,9 @@ func damaged(path string, err error) error {
 		path, ErrCorrupt, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
 }
 
-// check runs the quick check and the migrations, explaining a damaged file.
-func (db *DB) check(ctx context.Context) error {
+// prepare runs the quick check and the migrations, explaining a damaged
+// file.
+func (db *DB) prepare(ctx context.Context) error {
 	err := quickCheck(ctx, db.w)
 	if err == nil {
 		err = db.migrate(ctx)

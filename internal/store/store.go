@@ -86,7 +86,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	db := &DB{w: w, file: file}
-	if err := db.check(ctx); err != nil {
+	if err := db.prepare(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
