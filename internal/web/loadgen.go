@@ -327,10 +327,10 @@ func (lr *LoadRun) warmUp(ctx context.Context) error {
 
 // mirrorCommand plays a command on the player's copy.
 func mirrorCommand(g *spider.Game, cmd string) (spider.Move, error) {
-	c, err := parseCommand(cmd)
+	c, err := spider.ParseCommand(cmd)
 	if err != nil {
 		return spider.Move{}, err
 	}
-	m, _, err := apply(g, c)
+	m, _, err := g.Apply(c)
 	return m, err
 }
