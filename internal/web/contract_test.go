@@ -85,7 +85,7 @@ func TestPlayerFromCookie(t *testing.T) {
 }
 
 // limitedGame is a mounted game with one route that creates things.
-type limitedGame struct{ echoGame }
+type limitedGame struct{}
 
 func (limitedGame) Register(mux *http.ServeMux) {
 	echoGame{}.Register(mux)
