@@ -382,3 +382,29 @@ func (g *Game) MarkLoaded() {
 		g.stopScoring()
 	}
 }
+
+// Clone returns an independent copy of g (its position, history, undo
+// state and scoring), for work such as a hint search that must not touch
+// the game being played.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.steps = make([]step, len(g.steps))
+	for i, s := range g.steps {
+		s.autos = append([]Undo(nil), s.autos...)
+		s.autoK = append([]uint8(nil), s.autoK...)
+		c.steps[i] = s
+	}
+	return &c
+}
+
+// Outcome is the rule statistics count a game by: over once it is won or
+// once no move is left (stuck counts as a loss); won tells which.
+func (g *Game) Outcome() (over, won bool) {
+	switch {
+	case g.Won():
+		return true, true
+	case g.Stuck():
+		return true, false
+	}
+	return false, false
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"cardtable/internal/loadgen"
 	"cardtable/internal/store"
 	"cardtable/internal/web"
 	"cardtable/spider"
@@ -327,7 +328,7 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 	go func() {
 		done <- serve(sctx, log, ln, web.New(db, web.Options{Log: log}))
 	}()
-	res, err := web.Load(ctx, web.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
+	res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
 		Players: *players, Duration: *dur, Think: *think})
 	stop()
 	if serr := <-done; err == nil {

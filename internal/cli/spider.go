@@ -377,10 +377,22 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	var err error
 	var extra map[string]any
 	var text []string
+	if spider.IsCommand(verb) {
+		// The game's own commands: one language with the server's.
+		var c spider.Command
+		if c, err = spider.ParseCommand(line); err == nil {
+			var m spider.Move
+			if m, _, err = s.g.Apply(c); err == nil && c.Op == spider.OpAuto {
+				text = append(text, "auto: "+m.String())
+				extra = map[string]any{"move": m.String()}
+			}
+		}
+		verb = "" // handled
+	}
 	// Commands that take nothing refuse an argument rather than ignore it:
 	// "quit now" or "restart 3" may be typos for something else.
 	switch verb {
-	case "quit", "exit", "q", "help", "?", "show", "restart", "deal", "d":
+	case "quit", "exit", "q", "help", "?", "show":
 		if len(args) > 0 {
 			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
 			return false
@@ -396,58 +408,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			fmt.Fprint(s.env.Stdout, spiderPlayHelp)
 			return false
 		}
-	case "show":
-	case "move", "m":
-		var n []int
-		if n, err = piles(2, 1); err == nil {
-			var m spider.Move
-			if len(n) == 3 {
-				m, err = spider.ParseMove(fmt.Sprintf("move %d %d %d", n[0], n[1], n[2]))
-			} else if n[0] > spider.Piles || n[1] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
-			} else {
-				m, err = s.g.Pos().Resolve(n[0]-1, n[1]-1)
-			}
-			if err == nil {
-				err = s.g.Play(m)
-			}
-		}
-	case "auto", "a":
-		var n []int
-		if n, err = piles(1, 1); err == nil {
-			count := 0
-			if len(n) == 2 {
-				count = n[1]
-			}
-			if n[0] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
-			} else {
-				var m spider.Move
-				if m, err = s.g.Auto(n[0]-1, count); err == nil {
-					text = append(text, "auto: "+m.String())
-					extra = map[string]any{"move": m.String()}
-				}
-			}
-		}
-	case "deal", "d":
-		err = s.g.Play(spider.DealMove)
-	case "remove", "r":
-		var m spider.Move
-		if m, err = spider.ParseMove(line); err == nil {
-			err = s.g.Play(m)
-		}
-	case "undo", "u":
-		var n []int
-		if n, err = piles(0, 1); err == nil {
-			err = takeBack(s.g, count(n), s.g.MovesPlayed(), "undo", s.g.Undo)
-		}
-	case "redo":
-		var n []int
-		if n, err = piles(0, 1); err == nil {
-			err = takeBack(s.g, count(n), len(s.g.History())-s.g.MovesPlayed(), "redo", s.g.Redo)
-		}
-	case "restart":
-		s.g.Restart()
+	case "show", "":
 	case "locate", "l":
 		if len(args) != 1 {
 			err = fmt.Errorf("%w: locate takes one card, such as QH", spider.ErrFormat)
@@ -531,32 +492,6 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	}
 	s.show(extra, text...)
 	return false
-}
-
-// count is the optional count of undo and redo: 1 without one.
-func count(n []int) int {
-	if len(n) == 0 {
-		return 1
-	}
-	return n[0]
-}
-
-// takeBack undoes or redoes n steps, of which can are available: all of
-// them, or (when there are fewer) none, so a refused "undo 5" changes
-// nothing.
-func takeBack(g *spider.Game, n, can int, verb string, step func() error) error {
-	if n > can {
-		if can == 0 {
-			return fmt.Errorf("%w: no move to %s", spider.ErrNothing, verb)
-		}
-		return fmt.Errorf("%w: only %s to %s", spider.ErrNothing, plural(can, "move"), verb)
-	}
-	for range n {
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // plural is "1 move", "2 moves".

@@ -77,3 +77,8 @@ func PlayerFromCookie(value string) string {
 // limits) wraps every mounted route, and every mounted route's requests
 // carry a Player.
 type Routes interface{ Register(mux *http.ServeMux) }
+
+// Limited is what a mounted game may implement besides Routes: the
+// patterns of its routes that create things (tables, games, saves), to
+// which Options.RateLimit applies, as it does to Spider's.
+type Limited interface{ Limited() []string }

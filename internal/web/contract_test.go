@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // echoGame is a mounted game whose handlers answer with the player and
@@ -79,6 +80,40 @@ func TestPlayerFromCookie(t *testing.T) {
 	for _, bad := range []string{"", "x", strings.Repeat("a", 26), strings.Repeat("A", 27)} {
 		if got := PlayerFromCookie(bad); got != "" {
 			t.Errorf("PlayerFromCookie(%q) = %q, want \"\"", bad, got)
+		}
+	}
+}
+
+// limitedGame is a mounted game with one route that creates things.
+type limitedGame struct{}
+
+func (limitedGame) Register(mux *http.ServeMux) {
+	echoGame{}.Register(mux)
+	mux.HandleFunc("POST /api/echo/create", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
+		WriteJSON(w, http.StatusCreated, map[string]string{"player": Player(r)})
+		return nil
+	}))
+}
+
+func (limitedGame) Limited() []string { return []string{"POST /api/echo/create"} }
+
+// TestMountedGameRateLimit: the routes a game names as Limited share the
+// rate limit; its other routes are not limited.
+func TestMountedGameRateLimit(t *testing.T) {
+	rl := RateLimit{Player: Bucket{Burst: 2, Every: time.Hour}, Address: Bucket{Burst: 100, Every: time.Hour}, MaxKeys: 100}
+	h := newHarness(t, Options{RateLimit: &rl, Games: []Routes{limitedGame{}}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // the cookie the limit keys on
+	for i := range 2 {
+		if code, body, _ := h.do("POST", "/api/echo/create", ""); code != http.StatusCreated {
+			t.Fatalf("create %d: %d %s", i+1, code, body)
+		}
+	}
+	if code, body, _ := h.do("POST", "/api/echo/create", ""); code != http.StatusTooManyRequests {
+		t.Fatalf("create 3 past a burst of 2: %d %s, want 429", code, body)
+	}
+	for i := range 5 {
+		if code, body, _ := h.do("GET", "/api/echo/player", ""); code != http.StatusOK {
+			t.Fatalf("unlimited route, call %d: %d %s", i+1, code, body)
 		}
 	}
 }

@@ -136,6 +136,32 @@ func TestBrowserCSP(t *testing.T) {
 				p.menu("#btn-cards-menu", `#menu-cards [data-set="fourColor"]`)
 				p.waitJS(`document.documentElement.classList.contains("four-color")`, "four-colour suits")
 				p.menu("#btn-cards-menu", `#menu-cards [data-set="fourColor"]`)
+
+				// The shared sprite (/shared/cards.js) draws Arlington's
+				// jokers too: both faces exist, and a joker shown through
+				// <use> has a size, so its symbol is not empty.
+				var joker struct {
+					Big, Small string
+					Width      float64
+				}
+				p.eval(`(() => {
+				  const big = document.querySelector("#card-JK text"), small = document.querySelector("#cardsm-JK text");
+				  const ns = "http://www.w3.org/2000/svg";
+				  const svg = document.createElementNS(ns, "svg");
+				  svg.setAttribute("viewBox", "0 0 200 280");
+				  svg.setAttribute("width", "200");
+				  svg.setAttribute("height", "280");
+				  const u = document.createElementNS(ns, "use");
+				  u.setAttribute("href", "#card-JK");
+				  svg.append(u);
+				  document.body.append(svg);
+				  const width = u.getBBox().width;
+				  svg.remove();
+				  return {big: big ? big.textContent : "", small: small ? small.textContent : "", width};
+				})()`, &joker)
+				if joker.Big != "JOKER" || joker.Small != "JK" || joker.Width < 100 {
+					t.Errorf("the joker's faces: %+v; want JOKER, JK and a card-sized drawing", joker)
+				}
 			}
 			p.idle()
 

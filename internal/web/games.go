@@ -226,9 +226,9 @@ func replay(rec store.GameRecord) (*entry, error) {
 	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
 		version: rec.Version, logn: len(rec.Log), base: g.Steps()}
 	for i, cmd := range rec.Log {
-		c, err := parseCommand(cmd)
+		c, err := spider.ParseCommand(cmd)
 		if err == nil {
-			_, _, err = apply(g, c)
+			_, _, err = g.Apply(c)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("game %s: stored command %d %q: %v", rec.ID, i+1, cmd, err)
@@ -251,11 +251,8 @@ func (gs *games) drop(e *entry) {
 // outcome is the statistics entry a game's state calls for, if any: a win
 // once won, a loss once stuck (no moves left).
 func outcome(e *entry, now time.Time) []store.Result {
-	switch {
-	case e.g.Won():
-		return []store.Result{result(e, true, now)}
-	case e.g.Stuck():
-		return []store.Result{result(e, false, now)}
+	if over, won := e.g.Outcome(); over {
+		return []store.Result{result(e, won, now)}
 	}
 	return nil
 }
@@ -304,13 +301,13 @@ const maxRetries = 3
 // play applies c to player's game id and stores it, retrying on a fresh
 // read if the write was based on a stale state. It returns the entry
 // locked (the caller unlocks it), the move played and whether it was one.
-func (gs *games) play(ctx context.Context, player, id string, c command) (*entry, spider.Move, bool, error) {
+func (gs *games) play(ctx context.Context, player, id string, c spider.Command) (*entry, spider.Move, bool, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
 		if err != nil {
 			return nil, spider.Move{}, false, err
 		}
-		m, moved, err := apply(e.g, c)
+		m, moved, err := e.g.Apply(c)
 		if err != nil {
 			e.mu.Unlock()
 			return nil, m, false, err // the engine changed nothing
@@ -328,16 +325,11 @@ func (gs *games) play(ctx context.Context, player, id string, c command) (*entry
 
 // logText is the command as logged: a move in full, so that replaying it
 // does not depend on how "auto" or a move without a count were resolved.
-func logText(c command, m spider.Move, moved bool) string {
-	switch {
-	case moved:
+func logText(c spider.Command, m spider.Move, moved bool) string {
+	if moved {
 		return m.String()
-	case c.op == opUndo:
-		return "undo"
-	case c.op == opRedo:
-		return "redo"
 	}
-	return "restart"
+	return c.String() // undo, redo (with their count) or restart
 }
 
 // abandon records player's game id as lost if the player leaves it for

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"net/netip"
@@ -52,7 +53,8 @@ func DefaultRateLimit() RateLimit {
 	}
 }
 
-// limitedRoutes are the mux patterns the rate limit applies to.
+// limitedRoutes are Spider's mux patterns the rate limit applies to;
+// mounted games add theirs (Limited).
 var limitedRoutes = map[string]bool{
 	"POST /api/games":             true,
 	"POST /api/games/load":        true,
@@ -171,8 +173,16 @@ func (l *limiter) size() (players, addrs int) {
 // rateLimit refuses a request to a limited route when its player or its
 // address is out of tokens: 429 with Retry-After.
 func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) http.Handler {
+	limited := maps.Clone(limitedRoutes)
+	for _, g := range s.opts.Games {
+		if lg, ok := g.(Limited); ok {
+			for _, p := range lg.Limited() {
+				limited[p] = true
+			}
+		}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); !limitedRoutes[pattern] {
+		if _, pattern := mux.Handler(r); !limited[pattern] {
 			next.ServeHTTP(w, r)
 			return
 		}

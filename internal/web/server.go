@@ -394,7 +394,7 @@ func (s *Server) command(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &req, false); err != nil {
 		return err
 	}
-	c, err := parseCommand(req.Cmd)
+	c, err := spider.ParseCommand(req.Cmd)
 	if err != nil {
 		return err
 	}
@@ -426,13 +426,9 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request) error {
 		return &requestError{errNoSolver, "hints need the solver, which this server does not have"}
 	}
 	// The solver works on a copy, so the game stays free for moves while
-	// it thinks; the copy comes from the save text, the one deep copy the
-	// engine offers.
-	g, err := spider.Load(e.g.Save())
+	// it thinks.
+	g := e.g.Clone()
 	e.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("copying game for a hint: %v", err)
-	}
 	switch {
 	case g.Won():
 		writeJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
@@ -777,4 +773,13 @@ func describe(p *spider.Position, m spider.Move) string {
 		return fmt.Sprintf("Move %s from pile %d into the space on pile %d.", what, from+1, to+1)
 	}
 	return fmt.Sprintf("Move %s from pile %d onto the %s on pile %d.", what, from+1, short(p.Bottom(to)), to+1)
+}
+
+// pileArg reads a pile number from a path (1 to spider.Piles), 0-based.
+func pileArg(s string) (int, error) {
+	k, err := strconv.Atoi(s)
+	if err != nil || k < 1 || k > spider.Piles {
+		return 0, badRequest("pile %q: piles are 1 to %d", s, spider.Piles)
+	}
+	return k - 1, nil
 }

@@ -147,11 +147,11 @@ func TestNewGameBadRequests(t *testing.T) {
 // server's answers must match.
 func mirrorApply(tb testing.TB, g *spider.Game, cmd string) (string, error) {
 	tb.Helper()
-	c, err := parseCommand(cmd)
+	c, err := spider.ParseCommand(cmd)
 	if err != nil {
 		return "", err
 	}
-	m, moved, err := apply(g, c)
+	m, moved, err := g.Apply(c)
 	if err != nil || !moved {
 		return "", err
 	}
@@ -243,7 +243,8 @@ func TestCommandErrorsChangeNothing(t *testing.T) {
 		{"count 14", `{"cmd":"move 1 2 14"}`, 400},
 		{"count word", `{"cmd":"move 1 2 x"}`, 400},
 		{"deal with args", `{"cmd":"deal 3"}`, 400},
-		{"undo with args", `{"cmd":"undo 1"}`, 400},
+		{"undo with a word", `{"cmd":"undo x"}`, 400},
+		{"undo with two counts", `{"cmd":"undo 1 2"}`, 400},
 		{"auto without pile", `{"cmd":"auto"}`, 400},
 		{"auto count 0", `{"cmd":"auto 1 0"}`, 400},
 		{"long", `{"cmd":"move ` + strings.Repeat("1", 100) + `"}`, 400},

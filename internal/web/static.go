@@ -88,9 +88,8 @@ func loadStatic(fsys fs.FS) (staticFiles, error) {
 				f.gzETag = `"` + tag + `-gz"`
 			}
 		}
-		files["/"+p] = f
-		if p == "index.html" {
-			files["/"] = f
+		for _, u := range urlPaths(p) {
+			files[u] = f
 		}
 		return nil
 	})
@@ -98,6 +97,27 @@ func loadStatic(fsys fs.FS) (staticFiles, error) {
 		return nil, fmt.Errorf("reading the page's files: %w", err)
 	}
 	return files, nil
+}
+
+// urlPaths are the URL paths of the static file at p (slash-separated,
+// relative to static/): shared/x is /shared/x, a game's folder is served
+// under its name (arlington/app.js is /arlington/app.js), and spider/, the
+// page at the root, is served from / (spider/app.js is /app.js). A
+// folder's index.html also answers for the folder.
+func urlPaths(p string) []string {
+	dir, rest, ok := strings.Cut(p, "/")
+	if !ok {
+		dir, rest = "", p
+	}
+	prefix := "/" + dir + "/"
+	if dir == "spider" || dir == "" {
+		prefix = "/"
+	}
+	out := []string{prefix + rest}
+	if rest == "index.html" {
+		out = append(out, prefix)
+	}
+	return out
 }
 
 // serve answers GET or HEAD for a file of the page. Directories and unknown

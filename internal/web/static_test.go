@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -60,9 +61,10 @@ func TestStaticFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plain := getStatic(t, h, "GET", "/"+p)
+			u := urlPaths(p)[0]
+			plain := getStatic(t, h, "GET", u)
 			if plain.Code != 200 || !bytes.Equal(plain.Body.Bytes(), want) {
-				t.Fatalf("GET /%s: status %d, %d bytes; want 200 and the file's %d bytes", p, plain.Code, plain.Body.Len(), len(want))
+				t.Fatalf("GET %s: status %d, %d bytes; want 200 and the file's %d bytes", u, plain.Code, plain.Body.Len(), len(want))
 			}
 			etag := plain.Header().Get("ETag")
 			if !strings.HasPrefix(etag, `"`) || len(etag) < 10 || plain.Header().Get("Content-Encoding") != "" {
@@ -74,14 +76,14 @@ func TestStaticFiles(t *testing.T) {
 			if ct := plain.Header().Get("Content-Type"); ct == "" || ct == "application/octet-stream" {
 				t.Errorf("Content-Type %q", ct)
 			}
-			if rec := getStatic(t, h, "GET", "/"+p, "If-None-Match", etag); rec.Code != 304 || rec.Body.Len() != 0 {
+			if rec := getStatic(t, h, "GET", u, "If-None-Match", etag); rec.Code != 304 || rec.Body.Len() != 0 {
 				t.Errorf("If-None-Match %s: status %d with %d bytes, want 304 and none", etag, rec.Code, rec.Body.Len())
 			}
-			if rec := getStatic(t, h, "GET", "/"+p, "If-None-Match", `"stale"`); rec.Code != 200 {
+			if rec := getStatic(t, h, "GET", u, "If-None-Match", `"stale"`); rec.Code != 200 {
 				t.Errorf("If-None-Match with an old ETag: status %d, want 200", rec.Code)
 			}
 
-			zipped := getStatic(t, h, "GET", "/"+p, "Accept-Encoding", "br, gzip;q=0.8")
+			zipped := getStatic(t, h, "GET", u, "Accept-Encoding", "br, gzip;q=0.8")
 			if zipped.Header().Get("Content-Encoding") != "gzip" {
 				if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") || strings.HasSuffix(p, ".html") {
 					t.Fatalf("%s is not gzipped for a client that takes gzip", p)
@@ -101,33 +103,33 @@ func TestStaticFiles(t *testing.T) {
 			if !strings.Contains(zipped.Header().Get("Vary"), "Accept-Encoding") || !strings.Contains(plain.Header().Get("Vary"), "Accept-Encoding") {
 				t.Errorf("no Vary: Accept-Encoding")
 			}
-			if rec := getStatic(t, h, "GET", "/"+p, "Accept-Encoding", "gzip", "If-None-Match", zetag); rec.Code != 304 {
+			if rec := getStatic(t, h, "GET", u, "Accept-Encoding", "gzip", "If-None-Match", zetag); rec.Code != 304 {
 				t.Errorf("If-None-Match on the gzipped answer: status %d, want 304", rec.Code)
 			}
 		})
 	}
 	t.Run("/ is index.html", func(t *testing.T) {
-		want, _ := fs.ReadFile(static, "index.html")
+		want, _ := fs.ReadFile(static, "spider/index.html")
 		rec := getStatic(t, h, "GET", "/")
 		if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
 			t.Fatalf("GET /: status %d, type %q", rec.Code, rec.Header().Get("Content-Type"))
 		}
 	})
 	t.Run("HEAD", func(t *testing.T) {
-		rec := getStatic(t, h, "HEAD", "/js/app.js")
+		rec := getStatic(t, h, "HEAD", "/app.js")
 		if rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Length") == "" {
 			t.Fatalf("HEAD: status %d, %d bytes, headers %v", rec.Code, rec.Body.Len(), rec.Header())
 		}
 	})
 	t.Run("no directory listings", func(t *testing.T) {
-		for _, p := range []string{"/js/", "/js", "/static/", "/nope.js", "/js/nope.js"} {
+		for _, p := range []string{"/js/", "/js", "/static/", "/nope.js", "/js/nope.js", "/spider/app.js", "/shared/", "/shared"} {
 			if rec := getStatic(t, h, "GET", p); rec.Code != 404 {
 				t.Errorf("GET %s: status %d, want 404: %.200s", p, rec.Code, rec.Body)
 			}
 		}
 	})
 	t.Run("every answer has the CSP", func(t *testing.T) {
-		for _, p := range []string{"/", "/js/app.js", "/api/stats", "/js/"} {
+		for _, p := range []string{"/", "/app.js", "/api/stats", "/js/"} {
 			rec := getStatic(t, h, "GET", p)
 			if got := rec.Header().Get("Content-Security-Policy"); got != contentSecurityPolicy {
 				t.Errorf("GET %s: Content-Security-Policy %q", p, got)
@@ -196,5 +198,34 @@ func TestAcceptsGzip(t *testing.T) {
 				t.Fatalf("acceptsGzip(%q) = %v, want %v", tc.header, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestStaticURLPaths: each folder of static/ is served where CONTRACT.md
+// says: shared modules under /shared/, a game's folder under its name, and
+// the Spider page at the root.
+func TestStaticURLPaths(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"shared/cards.js", []string{"/shared/cards.js"}},
+		{"spider/app.js", []string{"/app.js"}},
+		{"spider/index.html", []string{"/index.html", "/"}},
+		{"arlington/app.js", []string{"/arlington/app.js"}},
+		{"arlington/index.html", []string{"/arlington/index.html", "/arlington/"}},
+		{"a.js", []string{"/a.js"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			if got := urlPaths(tc.file); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+	h := newHarness(t, Options{})
+	for _, p := range []string{"/shared/api.js", "/shared/cards.js", "/shared/sound.js", "/shared/base.css", "/style.css", "/favicon.svg"} {
+		if rec := getStatic(t, h, "GET", p); rec.Code != 200 {
+			t.Errorf("GET %s: %d", p, rec.Code)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package web
+package loadgen
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cardtable/internal/store"
+	"cardtable/internal/web"
 )
 
 // BenchmarkLoad plays over HTTP on loopback with 1,000 games in play and 50
@@ -15,7 +16,7 @@ import (
 // before it is answered. It reports accepted moves per second and latency
 // percentiles. Run a fixed count for stable figures:
 //
-//	go test -run '^$' -bench Load -benchtime 20000x ./internal/web
+//	go test -run '^$' -bench Load -benchtime 20000x ./internal/loadgen
 func BenchmarkLoad(b *testing.B) {
 	for _, players := range []int{1, 50} {
 		b.Run(map[int]string{1: "players=1", 50: "players=50"}[players], func(b *testing.B) {
@@ -31,7 +32,7 @@ func benchLoad(b *testing.B, games, players int) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	srv := httptest.NewServer(New(db, Options{}))
+	srv := httptest.NewServer(web.New(db, web.Options{}))
 	defer srv.Close()
 	lr, err := NewLoad(ctx, LoadConfig{URL: srv.URL, Games: games, Players: players,
 		MaxMoves: int64(b.N), Seed: 1})
@@ -64,7 +65,7 @@ func TestLoadRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := httptest.NewServer(New(db, Options{MaxGames: 8}))
+	srv := httptest.NewServer(web.New(db, web.Options{MaxGames: 8}))
 	defer srv.Close()
 	res, err := Load(ctx, LoadConfig{URL: srv.URL, Games: 20, Players: 4, MaxMoves: 400, Duration: time.Minute, Seed: 3})
 	if err != nil {

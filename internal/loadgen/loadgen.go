@@ -1,4 +1,7 @@
-package web
+// Package loadgen plays Spider over HTTP as many simulated players at once,
+// to measure a server (cardtable serve bench, BenchmarkLoad). It speaks
+// only the JSON API of docs/api.md.
+package loadgen
 
 import (
 	"bytes"
@@ -327,10 +330,26 @@ func (lr *LoadRun) warmUp(ctx context.Context) error {
 
 // mirrorCommand plays a command on the player's copy.
 func mirrorCommand(g *spider.Game, cmd string) (spider.Move, error) {
-	c, err := parseCommand(cmd)
+	c, err := spider.ParseCommand(cmd)
 	if err != nil {
 		return spider.Move{}, err
 	}
-	m, _, err := apply(g, c)
+	m, _, err := g.Apply(c)
 	return m, err
 }
+
+// The API's request and answer shapes the run uses (docs/api.md): the
+// generator is a client like the page, so it declares its own.
+type (
+	newGameRequest struct {
+		Variant string `json:"variant"`
+		Suits   int    `json:"suits"`
+	}
+	commandRequest struct {
+		Cmd string `json:"cmd"`
+	}
+	gameResponse struct {
+		ID   string      `json:"id"`
+		View spider.View `json:"view"`
+	}
+)

@@ -32,12 +32,17 @@ const PIPS = {
   10: [[0, 0], [2, 0], [1, 1 / 6], [0, 1 / 3], [2, 1 / 3], [0, 2 / 3], [2, 2 / 3], [1, 5 / 6], [0, 1], [2, 1]],
 };
 
-export function rankOf(code) { return RANKS.indexOf(code[0]) + 1; }
-export function suitOf(code) { return code[1]; }
-export function isRed(code) { return code[1] === "H" || code[1] === "D"; }
+// JOKER is a joker's code, as card.Card.String writes it (Arlington plays
+// with two; all jokers are alike). A joker has no rank (0) and no suit ("").
+export const JOKER = "JK";
+export function isJoker(code) { return code === JOKER; }
+export function rankOf(code) { return isJoker(code) ? 0 : RANKS.indexOf(code[0]) + 1; }
+export function suitOf(code) { return isJoker(code) ? "" : code[1]; }
+export function isRed(code) { return !isJoker(code) && (code[1] === "H" || code[1] === "D"); }
 
 // cardName is the spoken name, as card.Card.Name gives it: "queen of hearts".
 export function cardName(code) {
+  if (isJoker(code)) return "joker";
   const r = rankOf(code);
   if (r < 1 || !SUIT_NAMES[code[1]]) return code;
   return `${RANK_NAMES[r - 1]} of ${SUIT_NAMES[code[1]]}`;
@@ -45,7 +50,8 @@ export function cardName(code) {
 export function suitName(s) { return SUIT_NAMES[s] || s; }
 
 // parseCard reads "QH", "10h", "hq" (either order, any case) into "QH", or
-// returns "" when it is not a card.
+// returns "" when it is not a card of the four suits (a joker is not:
+// Spider has none).
 export function parseCard(text) {
   let t = String(text).trim().toUpperCase().replace("10", "T");
   if (t.length !== 2) return "";
@@ -104,6 +110,19 @@ function faceSVG(code) {
   return out;
 }
 
+// jokerSVG is the joker's face, big or small: a star and the word, so it
+// reads as a joker even where only its index strip shows.
+function jokerSVG(small) {
+  const font = `font-weight="700" font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"`;
+  let out = `<rect x="2" y="2" width="196" height="276" rx="16" class="c-face" stroke-width="${small ? 5 : 3}"/>`;
+  out += `<g class="c-joker">`;
+  out += small
+    ? `<text x="12" y="88" font-size="84" ${font}>JK</text>`
+    : `<text x="12" y="57" font-size="46" ${font}>JOKER</text>`;
+  out += `<path d="M100 118l16 36 39 4-29 26 8 38-34-20-34 20 8-38-29-26 39-4z"/>`;
+  return out + `</g>`;
+}
+
 function backSVG() {
   return `<rect x="2" y="2" width="196" height="276" rx="16" class="c-back" stroke-width="3"/>` +
     `<rect x="14" y="14" width="172" height="252" rx="8" fill="url(#back-pattern)" class="c-back-in" stroke-width="3"/>`;
@@ -121,6 +140,8 @@ export function installSprite(doc = document) {
       defs += `<symbol id="cardsm-${r}${s}" viewBox="0 0 200 280">${smallFaceSVG(r + s)}</symbol>`;
     }
   }
+  defs += `<symbol id="card-${JOKER}" viewBox="0 0 200 280">${jokerSVG(false)}</symbol>`;
+  defs += `<symbol id="cardsm-${JOKER}" viewBox="0 0 200 280">${jokerSVG(true)}</symbol>`;
   defs += `<symbol id="card-back" viewBox="0 0 200 280">${backSVG()}</symbol>`;
   const div = doc.createElement("div");
   div.innerHTML = `<svg id="card-sprite" xmlns="${SVGNS}" width="0" height="0" aria-hidden="true"><defs>${defs}</defs></svg>`;
@@ -132,7 +153,7 @@ let small = false;
 // setSmallCards chooses the big-index faces, for cards too small for pips.
 export function setSmallCards(on) { small = !!on; }
 
-// cardSVG returns an <svg> element showing code ("KS") or the back ("");
+// cardSVG returns an <svg> element showing code ("KS", "JK") or the back ("");
 // big asks for the big-index face whatever the card size.
 export function cardSVG(code, { big = false, doc = document } = {}) {
   const svg = doc.createElementNS(SVGNS, "svg");

@@ -2,10 +2,10 @@
 // view it is sent, turns the player's gestures into commands ("move 3 7 2",
 // "deal", "auto 4", ...) and shows the server's answer, or its refusal.
 
-import { api, ApiError } from "./api.js";
-import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "./cards.js";
+import { api, ApiError } from "/shared/api.js";
+import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "/shared/cards.js";
 import { scoreChart, winRateChart } from "./charts.js";
-import { beep } from "./sound.js";
+import { beep } from "/shared/sound.js";
 
 const $ = (sel) => document.querySelector(sel);
 const GAME_KEY = "cardtable.spider.game";

@@ -1,0 +1,122 @@
+package cardtable_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The arrows of docs/architecture.md, checked on every package's non-test
+// imports: rules packages know nothing of the outside world, adapters wrap
+// one outside thing each, game web packages reach the store only through
+// interfaces they declare, and only main wires the program. (The shared
+// web layer still holds the Spider handlers, so it may import spider and
+// the store until they move to a package of their own.)
+
+const module = "cardtable/"
+
+// pure are the imports a rules package may not have: no I/O, clock or
+// randomness of its own.
+var pure = []string{"os", "net/http", "database/sql", "log", "log/slog", "time",
+	"math/rand", "math/rand/v2", "crypto/rand"}
+
+// rule forbids packages matching from (a package path, or a prefix ending in
+// "/...") to import any of deny (same form).
+type rule struct {
+	from string
+	deny []string
+	why  string
+}
+
+var rules = []rule{
+	{"card", append(pure, module+"..."), "rules packages are pure"},
+	{"spider", append(pure, module+"internal/...", module+"arlington"), "rules packages are pure"},
+	{"arlington/...", append(pure, module+"internal/...", module+"spider"), "rules packages are pure"},
+	{"arlington", append(pure, module+"internal/...", module+"spider"), "rules packages are pure"},
+	{"spider/solver", []string{"net/http", "database/sql", module + "internal/..."}, "search knows no adapter"},
+	{"internal/store", []string{"net/http", module + "internal/web", module + "internal/web/...", module + "internal/table"}, "the store is one adapter"},
+	{"internal/table", []string{"net/http", "database/sql", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
+	{"internal/web", []string{module + "arlington", module + "arlington/...", module + "internal/table"}, "the shared web layer knows no second game"},
+	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
+	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},
+	{"...", []string{module + "internal/cli"}, "only main wires the program"},
+}
+
+func TestImportArrows(t *testing.T) {
+	pkgs := imports(t, ".")
+	if len(pkgs["spider"]) == 0 || len(pkgs["internal/cli"]) == 0 {
+		t.Fatalf("found too few packages: %d", len(pkgs))
+	}
+	for _, r := range rules {
+		for pkg, imps := range pkgs {
+			if !match(r.from, pkg) || (r.from == "..." && pkg == "cmd/cardtable") {
+				continue
+			}
+			for _, imp := range imps {
+				for _, d := range r.deny {
+					if match(d, imp) && imp != module+pkg {
+						t.Errorf("%s imports %s: %s", pkg, imp, r.why)
+					}
+				}
+			}
+		}
+	}
+}
+
+// match reports whether path is pattern, or under it for "p/...".
+func match(pattern, path string) bool {
+	if pattern == "..." {
+		return true
+	}
+	if p, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return strings.HasPrefix(path, p+"/")
+	}
+	return path == pattern
+}
+
+// imports maps each package directory under root (slash-separated, relative)
+// to the imports of its non-test files.
+func imports(tb testing.TB, root string) map[string][]string {
+	tb.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !slices.Contains(out[dir], p) {
+				out[dir] = append(out[dir], p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
