@@ -54,12 +54,15 @@ func DefaultRateLimit() RateLimit {
 }
 
 // limitedRoutes are Spider's mux patterns the rate limit applies to;
-// mounted games add theirs (Limited).
+// mounted games add theirs (Limited). Settings are among them because a
+// request without a cookie is a new player, so a flood of settings writes
+// would otherwise store a new row each.
 var limitedRoutes = map[string]bool{
 	"POST /api/games":             true,
 	"POST /api/games/load":        true,
 	"POST /api/saves/{name}/open": true,
 	"PUT /api/saves/{name}":       true,
+	"PUT /api/settings":           true,
 }
 
 // limiter holds the buckets. Memory is bounded: each map holds at most
