@@ -210,3 +210,27 @@ func TestChat(t *testing.T) {
 		t.Fatal("a line break kept in a chat line")
 	}
 }
+
+// TestViewIsTheSeatsOwn: View gives a seated player their own seat's view
+// (their hand, no other), and nothing to a stranger or before the start.
+func TestViewIsTheSeatsOwn(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "c", table.Config{Players: 2})
+	mustJoin(t, tb, "alice", 0)
+	if _, err := tb.View(bg, "alice"); !errors.Is(err, table.ErrNotStarted) {
+		t.Fatalf("before the start: %v, want ErrNotStarted", err)
+	}
+	mustJoin(t, tb, "bob", 1)
+	if _, err := tb.View(bg, "eve"); !errors.Is(err, table.ErrNotSeated) {
+		t.Fatalf("a stranger: %v, want ErrNotSeated", err)
+	}
+	for seat, id := range []string{"alice", "bob"} {
+		v, err := tb.View(bg, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Seat != seat || len(v.Hand) == 0 {
+			t.Fatalf("%s: seat %d hand %v, want seat %d with cards", id, v.Seat, v.Hand, seat)
+		}
+	}
+}

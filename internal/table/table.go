@@ -97,6 +97,26 @@ func (t *Table) Act(ctx context.Context, player string, seat int, a arlington.Ac
 	return t.do(ctx, func(l *loop) error { return l.act(player, seat, a) })
 }
 
+// View is player's own seat's view now, for what needs one decision
+// rather than a stream (a hint): ErrNotSeated for a player without a
+// seat, ErrNotStarted before the game starts. It does not mark the player
+// present.
+func (t *Table) View(ctx context.Context, player string) (arlington.View, error) {
+	var v arlington.View
+	err := t.do(ctx, func(l *loop) error {
+		mine := l.seatOf(player)
+		switch {
+		case mine < 0:
+			return ErrNotSeated
+		case !l.started():
+			return ErrNotStarted
+		}
+		v = l.st.View(mine)
+		return nil
+	})
+	return v, err
+}
+
 // Chat posts a short message from p (seated or watching) to everyone at
 // the table. Messages are limited in length (MaxChatRunes) and rate
 // (ChatBurst, then one per ChatEvery).
