@@ -130,8 +130,14 @@ type State struct {
 	spec    Spectrum // the spectrum of the set round in play
 	owner   int      // who played the active set (last set on that table)
 	totals  []int
-	results []HandResult
-	history []Move
+	results []HandResult // append-only: clones share it
+	history []Move       // append-only: clones share it
+	events  []Event      // the public event log; append-only
+	// known is, for each seat, the cards everyone knows to be in its hand
+	// (taken in a trick, a picked-up joker); graveKnown the cards everyone
+	// saw go onto the graveyard this hand.
+	known      []Set
+	graveKnown Set
 }
 
 // New starts a game: the players cut for the first dealer and the first
@@ -149,6 +155,7 @@ func New(cfg Config, seed uint64) (*State, error) {
 		hands:  make([]Set, n),
 		tables: make([][]Set, n),
 		totals: make([]int, n),
+		known:  make([]Set, n),
 	}
 	s.cutForDealer()
 	s.deal()
@@ -207,6 +214,7 @@ func (s *State) deal() {
 	s.grave, _ = SetOf(deck[k:])
 	s.trick = s.trick[:0]
 	s.lead = (s.dealer + 1) % n
+	s.log(Event{Kind: EventDeal, Seat: s.dealer})
 	s.startPlay()
 }
 
@@ -237,6 +245,7 @@ func (s *State) scoreHand() {
 		}
 	}
 	s.results = append(s.results, res)
+	s.log(Event{Kind: EventScore, Seat: -1, Scores: append([]int(nil), res.Scores...)})
 	if over {
 		// Every card goes to the graveyard, so the 54 stay accounted for.
 		for i := range n {
@@ -294,10 +303,16 @@ func (s *State) Scores() [][]int {
 	return out
 }
 
-// Results is every finished hand.
+// Results is every finished hand, copied: changing it changes nothing in
+// the game.
 func (s *State) Results() []HandResult {
 	out := make([]HandResult, len(s.results))
-	copy(out, s.results)
+	for i, r := range s.results {
+		out[i] = HandResult{Hand: r.Hand, Dealer: r.Dealer, Tables: make([][]Set, len(r.Tables)), Scores: append([]int(nil), r.Scores...)}
+		for k, t := range r.Tables {
+			out[i].Tables[k] = append([]Set(nil), t...)
+		}
+	}
 	return out
 }
 
@@ -344,7 +359,9 @@ func (s *State) Graveyard() Set { return s.grave }
 // History is every move so far.
 func (s *State) History() []Move { return append([]Move(nil), s.history...) }
 
-// Clone is an independent copy of s.
+// Clone is an independent copy of s. It is cheap: the history, results
+// and event log only ever grow, so the copy shares them (capped, so that
+// either's appends reallocate rather than write into the other's).
 func (s *State) Clone() *State {
 	c := *s
 	c.cut = append([]card.Card(nil), s.cut...)
@@ -355,8 +372,10 @@ func (s *State) Clone() *State {
 	}
 	c.trick = append([]Played(nil), s.trick...)
 	c.totals = append([]int(nil), s.totals...)
-	c.results = append([]HandResult(nil), s.results...)
-	c.history = append([]Move(nil), s.history...)
+	c.results = s.results[:len(s.results):len(s.results)]
+	c.history = s.history[:len(s.history):len(s.history)]
+	c.events = s.events[:len(s.events):len(s.events)]
+	c.known = append([]Set(nil), s.known...)
 	return &c
 }
 
@@ -673,6 +692,29 @@ func (s *State) Apply(seat int, a Action) error {
 		return err
 	}
 	s.history = append(s.history, Move{Seat: seat, Action: a})
+	ev := Event{Kind: EventMove, Seat: seat, Action: a}
+	switch a.Kind {
+	case LeadCard, PlayCard, AddCard, PickUp:
+		one, _ := Set(0).With(a.Card)
+		s.forget(seat, one)
+	case PlaySet:
+		s.forget(seat, a.Set)
+		if s.phase == PhaseRound {
+			t := s.tables[s.owner]
+			ev.ToGrave = t[len(t)-1]
+		}
+	case Kill:
+		s.forget(seat, s2Set)
+		t := s.tables[s.owner]
+		ev.ToGrave = t[len(t)-1] | s2Set
+	case PlayS2:
+		s.forget(seat, s2Set)
+		ev.ToGrave = s.tables[a.Seat][a.Index] | s2Set
+	}
+	if a.Kind == PickUp {
+		ev.ToHand = oneJoker
+	}
+	s.log(ev)
 	switch a.Kind {
 	case LeadCard:
 		s.hands[seat], _ = s.hands[seat].Without(a.Card)
@@ -754,13 +796,17 @@ func (s *State) nextInTrick(from int) {
 		}
 	}
 	taker := s.trick[win].Seat
+	var toHand, toGrave Set
 	for i, p := range s.trick {
 		if i == win {
-			s.grave, _ = s.grave.With(p.Card)
+			toGrave, _ = toGrave.With(p.Card)
 		} else {
-			s.hands[taker], _ = s.hands[taker].With(p.Card)
+			toHand, _ = toHand.With(p.Card)
 		}
 	}
+	s.grave = s.grave.Union(toGrave)
+	s.hands[taker] = s.hands[taker].Union(toHand)
+	s.log(Event{Kind: EventTake, Seat: taker, ToHand: toHand, ToGrave: toGrave})
 	s.trick = s.trick[:0]
 	s.lead = taker
 	s.startPlay()
@@ -779,4 +825,21 @@ func (s *State) nextResponder(from int) {
 	}
 	s.lead = s.owner
 	s.startPlay()
+}
+
+// Tables is every seat's table, shared with the state for speed (a
+// search's rollout reads it at every step): read-only, and valid only
+// until the next Apply. Table gives a copy.
+func (s *State) Tables() [][]Set { return s.tables }
+
+// Trick is the cards played to the trick in play, shared like Tables.
+func (s *State) Trick() []Played { return s.trick }
+
+// RoundOwner is the seat whose set is active in the set round in play, or
+// -1 outside a set round.
+func (s *State) RoundOwner() int {
+	if s.phase != PhaseRound {
+		return -1
+	}
+	return s.owner
 }

@@ -29,6 +29,18 @@ type View struct {
 	Totals     []int        `json:"totals"`
 	Results    []HandView   `json:"results"` // every finished hand
 	Winners    []int        `json:"winners,omitempty"`
+	// Known is, for each seat, the cards everyone knows to be in its hand:
+	// cards it took in tricks this hand and jokers it picked up, until it
+	// plays them. GraveKnown is the cards everyone saw go onto the
+	// graveyard this hand.
+	Known      []Cards `json:"known"`
+	GraveKnown Cards   `json:"grave_known"`
+	// Events is the public event log from event number EventsFrom on
+	// (State.ViewSince); EventCount is the log's length. Together with
+	// the deal of the own hand, the log is everything the seat has seen.
+	Events     []Event `json:"events"`
+	EventsFrom int     `json:"events_from"`
+	EventCount int     `json:"event_count"`
 }
 
 // TableSet is a set on a table as everyone sees it.
@@ -86,9 +98,14 @@ type HandView struct {
 	Scores []int     `json:"scores"`
 }
 
-// View is seat's view of the game. A seat outside 0..Players-1 gets a
-// spectator's view: Seat -1 and no hand.
-func (s *State) View(seat int) View {
+// View is seat's view of the game with the whole public event log. A seat
+// outside 0..Players-1 gets a spectator's view: Seat -1 and no hand.
+func (s *State) View(seat int) View { return s.ViewSince(seat, 0) }
+
+// ViewSince is seat's view with the public events from number from on
+// only (a client that has the earlier ones asks for the rest). The events
+// are shared with the state, which never changes a logged event.
+func (s *State) ViewSince(seat, from int) View {
 	n := s.cfg.Players
 	hand := Cards{}
 	if seat < 0 || seat >= n {
@@ -113,9 +130,15 @@ func (s *State) View(seat int) View {
 		Totals:     append([]int(nil), s.totals...),
 		Results:    make([]HandView, len(s.results)),
 		Winners:    s.Winners(),
+		Known:      make([]Cards, n),
+		GraveKnown: Cards(s.graveKnown.Cards()),
+		Events:     s.Events(from),
+		EventsFrom: max(0, min(from, len(s.events))),
+		EventCount: len(s.events),
 	}
 	for i := range n {
 		v.HandSizes[i] = s.hands[i].Len()
+		v.Known[i] = Cards(s.known[i].Cards())
 		v.Tables[i] = make([]TableSet, len(s.tables[i]))
 		for k, t := range s.tables[i] {
 			v.Tables[i][k] = TableSet{Cards: Cards(t.Cards()), Spectra: SpectraOf(t), Points: Points(t)}
@@ -213,6 +236,14 @@ func (s *State) CheckViews() error {
 		}
 		if leak := (own.Mask() | public.Mask()) & hidden; leak != 0 {
 			return fmt.Errorf("seat %d's view holds hidden cards %v", seat, Set(leak))
+		}
+		for i, k := range v.Known {
+			if x, err := SetOf(k); err != nil || !s.hands[i].Contains(x) {
+				return fmt.Errorf("seat %d's view says seat %d is known to hold %v, which it does not", seat, i, k)
+			}
+		}
+		if x, err := SetOf(v.GraveKnown); err != nil || !s.grave.Contains(x) {
+			return fmt.Errorf("seat %d's view says the graveyard holds %v, which it does not", seat, v.GraveKnown)
 		}
 		if v.Graveyard != s.grave.Len() {
 			return fmt.Errorf("seat %d's view counts %d graveyard cards, not %d", seat, v.Graveyard, s.grave.Len())

@@ -4,6 +4,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,15 +13,20 @@ import (
 )
 
 // Bot chooses an action for the seat of the view it is given. It is
-// called only when that seat is to move, and must return one of
-// v.Legal().
+// called only when that seat is to move, and returns one of v.Legal(), or
+// an error: ctx ended (wrapping ctx.Err(), promptly), or the view has no
+// legal action (ErrNoAction). A bot's randomness is its own, seeded apart
+// from the deal. A Bot is not safe for concurrent use.
 type Bot interface {
 	Name() string
-	Act(v arlington.View) arlington.Action
+	Act(ctx context.Context, v arlington.View) (arlington.Action, error)
 }
 
+// ErrNoAction is returned by Act for a view whose seat may not act.
+var ErrNoAction = errors.New("no legal action in this view")
+
 // Names lists the bots New knows.
-var Names = []string{"random", "greedy"}
+var Names = []string{"random", "greedy", "easy", "medium", "hard", "expert"}
 
 // ErrUnknown is returned by New for a name it does not know.
 var ErrUnknown = errors.New("unknown bot")
@@ -33,7 +39,10 @@ func New(name string, seed uint64) (Bot, error) {
 	case "greedy":
 		return NewGreedy(seed), nil
 	}
-	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknown, name, strings.Join(Names, " or "))
+	if lv, ok := LevelNamed(strings.ToLower(strings.TrimSpace(name))); ok {
+		return NewSearch(lv, seed), nil
+	}
+	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknown, name, strings.Join(Names, ", "))
 }
 
 // Random plays a uniformly random legal action.
@@ -46,10 +55,13 @@ func NewRandom(seed uint64) *Random { return &Random{r: arlington.NewRand(seed)}
 func (*Random) Name() string { return "random" }
 
 // Act picks one legal action at random.
-func (b *Random) Act(v arlington.View) arlington.Action {
+func (b *Random) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err
+	}
 	legal := v.Legal()
 	if len(legal) == 0 {
-		return arlington.Action{}
+		return arlington.Action{}, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
 	}
-	return legal[b.r.Intn(len(legal))]
+	return legal[b.r.Intn(len(legal))], nil
 }

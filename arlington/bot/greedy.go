@@ -1,6 +1,9 @@
 package bot
 
 import (
+	"context"
+	"fmt"
+
 	"cardtable/arlington"
 	"cardtable/card"
 )
@@ -22,15 +25,74 @@ func NewGreedy(seed uint64) *Greedy { return &Greedy{r: arlington.NewRand(seed)}
 func (*Greedy) Name() string { return "greedy" }
 
 // Act chooses the best-scoring legal action by the heuristic.
-func (g *Greedy) Act(v arlington.View) arlington.Action {
-	legal := v.Legal()
-	if len(legal) == 0 {
-		return arlington.Action{}
+func (g *Greedy) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err
 	}
-	hand, _ := arlington.SetOf(v.Hand)
+	p, err := posOfView(v)
+	if err != nil {
+		return arlington.Action{}, err
+	}
+	a, ok := g.choose(p, v.Legal())
+	if !ok {
+		return a, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
+	}
+	return a, nil
+}
+
+// pos is what the greedy heuristic reads: a view's or a state's position
+// from seat me's side, so rollouts on a State need no View.
+type pos struct {
+	me     int
+	phase  arlington.Phase
+	hand   arlington.Set
+	tables [][]arlington.Set
+	owner  int // the round's active set's owner, -1 outside a set round
+	trick  []arlington.Played
+}
+
+func posOfView(v arlington.View) (pos, error) {
+	hand, err := arlington.SetOf(v.Hand)
+	if err != nil {
+		return pos{}, err
+	}
+	p := pos{me: v.Seat, phase: v.Phase, hand: hand, owner: -1, tables: make([][]arlington.Set, len(v.Tables))}
+	for i, tab := range v.Tables {
+		p.tables[i] = make([]arlington.Set, len(tab))
+		for k := range tab {
+			p.tables[i][k] = v.Set(i, k)
+		}
+	}
+	if v.Round != nil {
+		p.owner = v.Round.Owner
+	}
+	for _, t := range v.Trick {
+		p.trick = append(p.trick, arlington.Played(t))
+	}
+	return p, nil
+}
+
+func posOfState(s *arlington.State, seat int) pos {
+	return pos{me: seat, phase: s.Phase(), hand: s.Hand(seat), tables: s.Tables(), owner: s.RoundOwner(), trick: s.Trick()}
+}
+
+// activePoints is what the active set of the round in play would score.
+func (p pos) activePoints() int {
+	if p.owner < 0 || len(p.tables[p.owner]) == 0 {
+		return 0
+	}
+	tab := p.tables[p.owner]
+	return arlington.Points(tab[len(tab)-1])
+}
+
+// choose is the best-scoring of legal, ties broken at random.
+func (g *Greedy) choose(p pos, legal []arlington.Action) (arlington.Action, bool) {
+	if len(legal) == 0 {
+		return arlington.Action{}, false
+	}
 	best, bestScore, ties := legal[0], -1<<30, 0
 	for _, a := range legal {
-		sc := g.score(v, hand, a)
+		sc := g.score(p, a)
 		switch {
 		case sc > bestScore:
 			best, bestScore, ties = a, sc, 1
@@ -43,12 +105,12 @@ func (g *Greedy) Act(v arlington.View) arlington.Action {
 			}
 		}
 	}
-	return best
+	return best, true
 }
 
 // score rates a in hundredths of a point, roughly.
-func (g *Greedy) score(v arlington.View, hand arlington.Set, a arlington.Action) int {
-	me := v.Seat
+func (g *Greedy) score(p pos, a arlington.Action) int {
+	me, hand := p.me, p.hand
 	switch a.Kind {
 	case arlington.LeadCard:
 		// Leading a card we cannot use is the fallback; a high one may take
@@ -58,14 +120,14 @@ func (g *Greedy) score(v arlington.View, hand arlington.Set, a arlington.Action)
 		}
 		return rankOf(a.Card)
 	case arlington.PlayCard:
-		return g.trickScore(v, hand, a.Card)
+		return trickScore(p, a.Card)
 	case arlington.PlaySet:
 		pts := arlington.Points(a.Set)
 		sc := pts*100 - a.Set.Jokers()*60 // jokers can be picked up by others
-		if v.Phase == arlington.PhaseRound {
+		if p.phase == arlington.PhaseRound {
 			// Replacing the active set also sends it to the graveyard.
-			if v.Round != nil && v.Round.Owner != me {
-				sc += activePoints(v) * 50
+			if p.owner >= 0 && p.owner != me {
+				sc += p.activePoints() * 50
 			}
 			return sc + 100
 		}
@@ -76,20 +138,18 @@ func (g *Greedy) score(v arlington.View, hand arlington.Set, a arlington.Action)
 	case arlington.Pass:
 		return 0
 	case arlington.Kill:
-		p := activePoints(v)
-		if v.Round != nil && v.Round.Owner == me {
+		if p.owner == me {
 			return -1000
 		}
-		return p*100 - 250 // keep the S2 for sets worth it
+		return p.activePoints()*100 - 250 // keep the S2 for sets worth it
 	case arlington.PlayS2:
-		t := v.Set(a.Seat, a.Index)
-		p := arlington.Points(t)
+		t := p.tables[a.Seat][a.Index]
 		if a.Seat == me {
 			return -1000
 		}
-		return p*100 - 250
+		return arlington.Points(t)*100 - 250
 	case arlington.AddCard:
-		t := v.Set(a.Seat, a.Index)
+		t := p.tables[a.Seat][a.Index]
 		u, _ := t.With(a.Card)
 		gain := arlington.Points(u) - arlington.Points(t)
 		if a.Seat == me {
@@ -100,7 +160,7 @@ func (g *Greedy) score(v arlington.View, hand arlington.Set, a arlington.Action)
 		}
 		return -gain*100 - 100
 	case arlington.PickUp:
-		t := v.Set(a.Seat, a.Index)
+		t := p.tables[a.Seat][a.Index]
 		u, _ := t.Without(card.Joker)
 		u, _ = u.With(a.Card)
 		delta := arlington.Points(u) - arlington.Points(t)
@@ -112,20 +172,20 @@ func (g *Greedy) score(v arlington.View, hand arlington.Set, a arlington.Action)
 	return -1 << 20
 }
 
-func (g *Greedy) trickScore(v arlington.View, hand arlington.Set, c card.Card) int {
-	if len(v.Trick) == 0 {
+func trickScore(p pos, c card.Card) int {
+	if len(p.trick) == 0 {
 		return 0
 	}
-	led := v.Trick[0].Card
+	led := p.trick[0].Card
 	keep := 0
-	if useful(hand, c) {
+	if useful(p.hand, c) {
 		keep = -300
 	}
 	if led != card.Joker && c != card.Joker && c.Suit() == led.Suit() {
 		top := led
-		for _, p := range v.Trick {
-			if p.Card != card.Joker && p.Card.Suit() == led.Suit() && arlington.Higher(p.Card, top) {
-				top = p.Card
+		for _, t := range p.trick {
+			if t.Card != card.Joker && t.Card.Suit() == led.Suit() && arlington.Higher(t.Card, top) {
+				top = t.Card
 			}
 		}
 		if arlington.Higher(c, top) {
@@ -134,18 +194,6 @@ func (g *Greedy) trickScore(v arlington.View, hand arlington.Set, c card.Card) i
 		}
 	}
 	return keep - rankOf(c)
-}
-
-// activePoints is what the active set of the round in play would score.
-func activePoints(v arlington.View) int {
-	if v.Round == nil {
-		return 0
-	}
-	tab := v.Tables[v.Round.Owner]
-	if len(tab) == 0 {
-		return 0
-	}
-	return tab[len(tab)-1].Points
 }
 
 // rankOf is 0 (C2) to 51 (SA), jokers 60.

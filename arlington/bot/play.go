@@ -23,8 +23,7 @@ const CheckEvery = 256
 // Play plays one whole game with bots[i] in seat i, each shown only its
 // seat's view. If check is not nil it is called after every action and
 // its error stops the game. Play stops early, returning the game so far
-// and an error wrapping ctx.Err(), once ctx is done; it looks at ctx
-// before the first action and every CheckEvery actions after.
+// and an error wrapping ctx.Err(), once ctx is done.
 func Play(ctx context.Context, cfg arlington.Config, seed uint64, bots []Bot, check func(*arlington.State) error) (*arlington.State, error) {
 	if len(bots) != cfg.Players {
 		return nil, fmt.Errorf("%d bots for %d players", len(bots), cfg.Players)
@@ -38,27 +37,47 @@ func Play(ctx context.Context, cfg arlington.Config, seed uint64, bots []Bot, ch
 			return s, err
 		}
 	}
+	var after func(int, arlington.Action) error
+	if check != nil {
+		after = func(int, arlington.Action) error { return check(s) }
+	}
+	return s, Run(ctx, s, bots, after)
+}
+
+// Run is the one game loop (self-play, terminal play and tests): it plays
+// s on to its end, asking seats[s.ToMove()] for each action with that
+// seat's view. A person at the terminal is a Bot too. after, if not nil,
+// is called after every action; its error, a seat's error or an illegal
+// choice stops the game where it is. Run looks at ctx before the first
+// action and every CheckEvery actions after (seats see it at every Act).
+func Run(ctx context.Context, s *arlington.State, seats []Bot, after func(seat int, a arlington.Action) error) error {
+	if len(seats) != s.Players() {
+		return fmt.Errorf("%d seats for %d players", len(seats), s.Players())
+	}
 	for moves := 0; !s.Terminal(); moves++ {
 		if moves >= MaxMoves {
-			return s, fmt.Errorf("%w after %d actions (seed %d)", ErrTooLong, moves, seed)
+			return fmt.Errorf("%w after %d actions (seed %d)", ErrTooLong, moves, s.Seed())
 		}
 		if moves%CheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return s, fmt.Errorf("stopped after %d actions: %w", moves, err)
+				return fmt.Errorf("stopped after %d actions: %w", moves, err)
 			}
 		}
 		seat := s.ToMove()
-		a := bots[seat].Act(s.View(seat))
-		if err := s.Apply(seat, a); err != nil {
-			return s, fmt.Errorf("seat %d (%s) chose %v: %w", seat, bots[seat].Name(), a, err)
+		a, err := seats[seat].Act(ctx, s.View(seat))
+		if err != nil {
+			return fmt.Errorf("seat %d (%s): %w", seat, seats[seat].Name(), err)
 		}
-		if check != nil {
-			if err := check(s); err != nil {
-				return s, fmt.Errorf("after seat %d's %v: %w", seat, a, err)
+		if err := s.Apply(seat, a); err != nil {
+			return fmt.Errorf("seat %d (%s) chose %v: %w", seat, seats[seat].Name(), a, err)
+		}
+		if after != nil {
+			if err := after(seat, a); err != nil {
+				return fmt.Errorf("after seat %d's %v: %w", seat, a, err)
 			}
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // Check is the self-play check: all 54 cards accounted for and no view

@@ -137,7 +137,7 @@ func (f *arlTableFlags) register(fs interface {
 	fs.IntVar(&f.players, "players", 4, "number of players, 2 to 6")
 	fs.IntVar(&f.games, "games", games, "number of games")
 	fs.IntVar(&f.target, "target", arlington.DefaultTarget, fmt.Sprintf("total score that ends a game, 1 to %d", arlMaxTarget))
-	fs.StringVar(&f.seats, "seats", "", "bots by seat, comma-separated: greedy, random (default greedy for every seat); a shorter list repeats")
+	fs.StringVar(&f.seats, "seats", "", "bots by seat, comma-separated: "+strings.Join(bot.Names, ", ")+" (default greedy for every seat); a shorter list repeats")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the first game; game i uses seed+i")
 }
 
@@ -194,39 +194,6 @@ func arlMakeBots(names []string, seed uint64) []bot.Bot {
 		out[i], _ = bot.New(n, bot.SeatSeed(seed, i))
 	}
 	return out
-}
-
-func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington selfplay")
-	var f arlTableFlags
-	f.register(fs, 100)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	names, err := f.bots()
-	if err != nil {
-		return err
-	}
-	var st bot.Stats
-	actions := 0
-	check := func(s *arlington.State) error {
-		actions++
-		return bot.Check(s)
-	}
-	start := time.Now()
-	if err := f.playGames(ctx, names, check, st.Add); err != nil {
-		return err
-	}
-	elapsed := time.Since(start)
-	fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games, target %d, seeds %d to %d\n",
-		f.players, f.games, f.target, f.seed, f.seed+uint64(f.games)-1)
-	fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s\n", "seat", "bot", "wins", "share", "points/hand")
-	for i, n := range names {
-		fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f\n", i, n, st.Wins[i], 100*st.WinShare(i), st.MeanPerHand(i))
-	}
-	fmt.Fprintf(env.Stdout, "hands: %d (%.1f a game); cards and views checked after every one of %d actions; %.1f s\n",
-		st.Hands, float64(st.Hands)/float64(st.Games), actions, elapsed.Seconds())
-	return nil
 }
 
 func runArlingtonBench(ctx context.Context, env *Env, args []string) error {

@@ -22,7 +22,8 @@ const arlPlayHelp = `commands (one a line):
   show              the table, your hand and whose turn it is
   legal             list your legal actions, numbered
   N                 take legal action number N from the last 'legal' list
-  hint              what the greedy bot would do in your place
+  hint              what the hard bot would do in your place (it thinks
+                    for up to half a second)
   auto              let the greedy bot take this action for you
   record            print the game record so far (its seed only once
                     the game is over, or if you gave --seed)
@@ -49,7 +50,8 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	players := fs.Int("players", 4, "number of players, 2 to 6")
 	seedText := fs.String("seed", "", "seed of the game (default: from the clock)")
 	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
-	botsText := fs.String("bots", "greedy", "bots for the other seats, comma-separated (greedy, random); a shorter list repeats")
+	botsText := fs.String("bots", "medium", "bots for the other seats, comma-separated ("+strings.Join(bot.Names, ", ")+"); a shorter list repeats")
+	botSeedText := fs.String("bot-seed", "", "seed of the bots' own choices, apart from the deal (default: unguessable)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
 	load := fs.String("load", "", "continue the game saved in FILE (it fixes players, target and seed)")
 	pos, err := parseFlags(fs, args)
@@ -94,7 +96,12 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 			return usageErr("%v", err)
 		}
 	}
-	seed := s.Seed()
+	// The bots' generators are seeded apart from the deal, so that no
+	// bot's seed says anything about the cards.
+	botSeed, err := arlSeed(*botSeedText)
+	if err != nil {
+		return err
+	}
 	names := strings.Split(*botsText, ",")
 	bots := make([]bot.Bot, *players)
 	k := 0
@@ -102,14 +109,16 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 		if i == *seat {
 			continue
 		}
-		b, err := bot.New(names[k%len(names)], bot.SeatSeed(seed, i))
+		b, err := bot.New(names[k%len(names)], bot.SeatSeed(botSeed, i))
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		bots[i] = b
 		k++
 	}
-	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(seed, *seat)),
+	hard, _ := bot.LevelNamed("hard")
+	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(botSeed, *seat)),
+		hinter:    bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
 		seedKnown: *seedText != ""}
 	return p.run(ctx)
 }
@@ -202,7 +211,9 @@ type arlPlayer struct {
 	s       *arlington.State
 	me      int
 	bots    []bot.Bot
-	helper  *bot.Greedy
+	helper  *bot.Greedy // plays 'auto'
+	hinter  bot.Bot     // answers 'hint'
+	in      *bufio.Scanner
 	legal   []arlington.Action
 	hand    int // the hand number last announced
 	results int // finished hands announced
@@ -229,42 +240,33 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	} else {
 		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
 	}
-	in := bufio.NewScanner(p.env.Stdin)
-	for !p.s.Terminal() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		p.announce()
-		seat := p.s.ToMove()
-		if seat != p.me {
-			a := p.bots[seat].Act(p.s.View(seat))
-			if err := p.s.Apply(seat, a); err != nil {
-				return fmt.Errorf("bot at seat %d: %w", seat, err)
-			}
-			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
-			p.prompted = false
-			continue
-		}
-		if !p.prompted {
-			p.show()
-			p.prompted = true
-		}
-		p.out("> ")
-		if !in.Scan() {
-			p.out("\ninput ended before the game did\n")
-			return in.Err()
-		}
-		line := strings.TrimSpace(in.Text())
-		quit, err := p.command(line)
-		if err != nil {
-			return err
-		}
-		if quit {
-			p.out("stopped; the record so far:\n%s", p.record())
-			return nil
-		}
-	}
+	// One game loop for bots and people (bot.Run): the player is the
+	// seat whose Act reads commands.
+	p.in = bufio.NewScanner(p.env.Stdin)
+	seats := append([]bot.Bot(nil), p.bots...)
+	seats[p.me] = (*arlHuman)(p)
 	p.announce()
+	err := bot.Run(ctx, p.s, seats, func(seat int, a arlington.Action) error {
+		if seat == p.me {
+			p.out("you: %v\n", p.s.History()[len(p.s.History())-1].Action)
+		} else {
+			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
+		}
+		p.legal = nil
+		p.prompted = false
+		p.announce()
+		return nil
+	})
+	switch {
+	case errors.Is(err, errArlQuit):
+		p.out("stopped; the record so far:\n%s", p.record())
+		return nil
+	case errors.Is(err, errArlInputEnded):
+		p.out("\ninput ended before the game did\n")
+		return p.in.Err()
+	case err != nil:
+		return err
+	}
 	p.out("game over after %d hands (seed %d). totals: %s\n", p.s.HandNumber(), p.s.Seed(), arlInts(p.s.Totals()))
 	w := p.s.Winners()
 	if len(w) == 1 {
@@ -303,68 +305,126 @@ func (p *arlPlayer) announce() {
 	}
 }
 
-// command handles one line; quit reports a request to stop.
-func (p *arlPlayer) command(line string) (quit bool, err error) {
+// arlHuman is the player's seat in the game loop: its Act reads commands
+// until one is an action the rules allow.
+type arlHuman arlPlayer
+
+// Name is "you".
+func (*arlHuman) Name() string { return "you" }
+
+var (
+	errArlQuit       = errors.New("the player quit")
+	errArlInputEnded = errors.New("input ended")
+)
+
+// Act prompts and reads lines, answering commands, until the player gives
+// an action the rules allow (a refusal is reported and asked again).
+func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action, error) {
+	p := (*arlPlayer)(h)
+	for {
+		if err := ctx.Err(); err != nil {
+			return arlington.Action{}, err
+		}
+		if !p.prompted {
+			p.show()
+			p.prompted = true
+		}
+		p.out("> ")
+		if !p.in.Scan() {
+			return arlington.Action{}, errArlInputEnded
+		}
+		a, quit, err := p.command(ctx, strings.TrimSpace(p.in.Text()))
+		switch {
+		case err != nil:
+			return arlington.Action{}, err
+		case quit:
+			return arlington.Action{}, errArlQuit
+		case a != nil:
+			if err := p.s.Check(p.me, *a); err != nil {
+				var re *arlington.RuleError
+				if errors.As(err, &re) {
+					p.out("refused, rule %q: %s\n", re.Rule, re.Reason)
+					continue
+				}
+				return arlington.Action{}, err
+			}
+			return *a, nil
+		}
+	}
+}
+
+// command handles one line: an action to take, a request to stop, or
+// neither (the command was answered here).
+func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Action, quit bool, err error) {
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	switch strings.ToLower(word) {
 	case "":
-		return false, nil
+		return nil, false, nil
 	case "help", "?":
 		p.out("%s\n", arlPlayHelp)
-		return false, nil
+		return nil, false, nil
 	case "show":
 		p.show()
-		return false, nil
+		return nil, false, nil
 	case "legal":
 		p.legal = p.s.Legal(p.me)
 		for i, a := range p.legal {
 			p.out("%3d  %v\n", i+1, a)
 		}
-		return false, nil
+		return nil, false, nil
 	case "hint":
-		p.out("greedy would play: %v\n", p.helper.Act(p.s.View(p.me)))
-		return false, nil
+		// The hard bot's choice from the player's own view; it thinks at
+		// most its level's time.
+		a, err := p.hinter.Act(ctx, p.s.View(p.me))
+		if err != nil {
+			return nil, false, err
+		}
+		p.out("the %s bot would play: %v\n", p.hinter.Name(), a)
+		return nil, false, nil
 	case "auto":
-		a := p.helper.Act(p.s.View(p.me))
-		p.out("you (auto): %v\n", a)
-		p.prompted = false
-		return false, p.s.Apply(p.me, a)
+		a, err := p.helper.Act(ctx, p.s.View(p.me))
+		if err != nil {
+			return nil, false, err
+		}
+		p.out("auto: ")
+		return &a, false, nil
 	case "record":
 		p.out("%s", p.record())
-		return false, nil
+		return nil, false, nil
 	case "save":
 		if rest == "" {
 			p.out("usage: save FILE\n")
-			return false, nil
+			return nil, false, nil
 		}
 		// The file must hold the seed to continue the game; it is written
 		// but not shown (see docs/rules-arlington.md, "Terminal play").
 		if err := arlSave(rest, p.s.Record().String()); err != nil {
 			p.out("%v\n", err)
-			return false, nil
+			return nil, false, nil
 		}
 		p.out("saved to %s; continue with --load %s\n", rest, rest)
 		if !p.seedKnown && !p.s.Terminal() {
 			p.out("(the file holds the seed, which reveals every hand: do not read it while you play on)\n")
 		}
-		return false, nil
+		return nil, false, nil
 	case "quit", "exit":
-		return true, nil
+		return nil, true, nil
 	}
 	if n, err := strconv.Atoi(line); err == nil {
 		if n < 1 || n > len(p.legal) {
 			p.out("no action %d: type 'legal' for the numbered list\n", n)
-			return false, nil
+			return nil, false, nil
 		}
-		return false, p.take(p.legal[n-1])
+		a := p.legal[n-1]
+		return &a, false, nil
 	}
 	a, err := arlington.ParseAction(line)
 	if err != nil {
 		p.out("%v\ntype 'help' for commands\n", err)
-		return false, nil
+		return nil, false, nil
 	}
-	return false, p.take(a)
+	return &a, false, nil
 }
 
 // record is the game record as the player may see it: with the seed
@@ -377,23 +437,6 @@ func (p *arlPlayer) record() string {
 	}
 	seedLine := fmt.Sprintf("seed %d\n", p.s.Seed())
 	return strings.Replace(text, seedLine, "# seed hidden until the game is over ('save FILE' keeps it)\n", 1)
-}
-
-// take applies the player's action; a refusal is reported, not fatal.
-func (p *arlPlayer) take(a arlington.Action) error {
-	err := p.s.Apply(p.me, a)
-	var re *arlington.RuleError
-	if errors.As(err, &re) {
-		p.out("refused, rule %q: %s\n", re.Rule, re.Reason)
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	p.legal = nil
-	p.prompted = false
-	p.out("you: %v\n", p.s.History()[len(p.s.History())-1].Action)
-	return nil
 }
 
 // show prints what the player's seat may see.

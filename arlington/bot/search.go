@@ -1,0 +1,287 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// Level is a search bot's strength: how many worlds it samples, how long
+// it may think and how much noise blurs its judgement.
+type Level struct {
+	Name string
+	// Worlds is the node budget: worlds sampled per decision. Every
+	// candidate action is played out once in each world.
+	Worlds int
+	// Time bounds a decision's thinking (0: no bound but ctx's deadline).
+	// Past it the search stops and chooses from the worlds done.
+	Time time.Duration
+	// Noise is the standard deviation, in points, of the noise added to
+	// each candidate's mean value before the best is taken: it makes the
+	// weaker levels err as people do, on close calls.
+	Noise float64
+	// Candidates is how many actions, the greedy heuristic's best first,
+	// are searched; the rest are not considered.
+	Candidates int
+	// Workers is how many goroutines search (0: one per CPU, at most 4).
+	Workers int
+}
+
+// Levels are the named search levels, weakest first. Budgets are set so
+// that each answers well within its time on the 2-core development
+// machine (docs/bots.md has the measurements); Time is the hard stop.
+var Levels = []Level{
+	{Name: "easy", Worlds: 6, Time: 100 * time.Millisecond, Noise: 2, Candidates: 6},
+	{Name: "medium", Worlds: 16, Time: 180 * time.Millisecond, Noise: 0.7, Candidates: 8},
+	{Name: "hard", Worlds: 40, Time: 450 * time.Millisecond, Noise: 0.2, Candidates: 10},
+	{Name: "expert", Worlds: 96, Time: 900 * time.Millisecond, Noise: 0, Candidates: 12},
+}
+
+// LevelNamed is the level called name.
+func LevelNamed(name string) (Level, bool) {
+	for _, l := range Levels {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Level{}, false
+}
+
+// Search is perfect-information Monte Carlo: for each decision it samples
+// worlds consistent with its view (arlington.Sample: the unseen cards
+// dealt at random, the cards tricks revealed where they are known to be)
+// and plays each candidate action out in each world to the end of the
+// hand with greedy play for every seat, then takes the action with the
+// best mean: its points for the hand less the best opponent's, with a
+// bonus for winning when the hand ends the game.
+type Search struct {
+	lv Level
+	r  *arlington.Rand
+}
+
+// NewSearch returns a search bot at level lv, seeded with seed.
+func NewSearch(lv Level, seed uint64) *Search {
+	return &Search{lv: lv, r: arlington.NewRand(seed)}
+}
+
+// Name is the level's name.
+func (b *Search) Name() string { return b.lv.Name }
+
+// winBonus is a won game's worth in points of hand difference.
+const winBonus = 20
+
+// Act searches and chooses. It answers within the level's Time and ctx's
+// deadline: past either it chooses from the worlds searched so far (the
+// greedy choice if none). A cancelled ctx returns its error.
+func (b *Search) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err
+	}
+	p, err := posOfView(v)
+	if err != nil {
+		return arlington.Action{}, err
+	}
+	// Every decision draws its seeds, so a game is reproducible from the
+	// bot's seed whatever the timing of the search's goroutines.
+	base := b.r.Uint64()
+	g := NewGreedy(base)
+	cands := candidates(g, p, v.Legal(), b.lv.Candidates)
+	if len(cands) == 0 {
+		return arlington.Action{}, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
+	}
+	if len(cands) == 1 {
+		return cands[0], nil
+	}
+	sctx := ctx
+	if b.lv.Time > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, b.lv.Time)
+		defer cancel()
+	}
+	sums, done, err := b.search(sctx, v, cands, base)
+	if err := ctx.Err(); err != nil {
+		return arlington.Action{}, err // cancelled by the caller, not our own deadline
+	}
+	if err != nil {
+		return arlington.Action{}, err
+	}
+	if done == 0 {
+		return cands[0], nil
+	}
+	best, bestV := 0, math.Inf(-1)
+	for i, s := range sums {
+		val := s/float64(done) + b.lv.Noise*normal(b.r)
+		if val > bestV {
+			best, bestV = i, val
+		}
+	}
+	return cands[best], nil
+}
+
+// candidates is legal sorted by the greedy heuristic, best first, cut to
+// at most k.
+func candidates(g *Greedy, p pos, legal []arlington.Action, k int) []arlington.Action {
+	type scored struct {
+		a  arlington.Action
+		sc int
+	}
+	s := make([]scored, len(legal))
+	for i, a := range legal {
+		s[i] = scored{a, g.score(p, a)}
+	}
+	sort.SliceStable(s, func(i, j int) bool { return s[i].sc > s[j].sc })
+	if k > 0 && len(s) > k {
+		s = s[:k]
+	}
+	out := make([]arlington.Action, len(s))
+	for i := range s {
+		out[i] = s[i].a
+	}
+	return out
+}
+
+// search plays every candidate out in up to lv.Worlds sampled worlds on
+// several goroutines, and returns each candidate's summed value over the
+// worlds finished. World w is drawn from a generator seeded by (base, w)
+// and its results are summed in world order, so the answer depends only
+// on the seed and how many worlds were finished. Each goroutine exits when
+// the worlds run out or ctx ends.
+func (b *Search) search(ctx context.Context, v arlington.View, cands []arlington.Action, base uint64) ([]float64, int, error) {
+	worlds := max(1, b.lv.Worlds)
+	workers := b.lv.Workers
+	if workers <= 0 {
+		workers = min(runtime.GOMAXPROCS(0), 4)
+	}
+	workers = min(workers, worlds)
+	type result struct {
+		w   int
+		row []float64
+	}
+	var results []result
+	var next atomic.Int64
+	var firstErr error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				w := int(next.Add(1) - 1)
+				if w >= worlds || ctx.Err() != nil {
+					return
+				}
+				row, err := playWorld(ctx, v, cands, SeatSeed(base, w))
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil && ctx.Err() == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				if row != nil {
+					mu.Lock()
+					results = append(results, result{w, row})
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, 0, firstErr
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].w < results[j].w })
+	sums := make([]float64, len(cands))
+	for _, res := range results {
+		for i, x := range res.row {
+			sums[i] += x
+		}
+	}
+	return sums, len(results), nil
+}
+
+// playWorld samples one world and plays each candidate out in it. It
+// returns nil values (no error) if ctx ends part way.
+func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, seed uint64) ([]float64, error) {
+	r := arlington.NewRand(seed)
+	world, err := arlington.Sample(v, r)
+	if err != nil {
+		return nil, err
+	}
+	row := make([]float64, len(cands))
+	for i, a := range cands {
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		c := world.Clone()
+		c.Reseed(r.Uint64())
+		if err := c.Apply(v.Seat, a); err != nil {
+			return nil, fmt.Errorf("candidate %v in a sampled world: %w", a, err)
+		}
+		x, err := rollout(c, v.Seat, r.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		row[i] = x
+	}
+	return row, nil
+}
+
+// rollout plays s with greedy play for every seat to the end of the hand
+// and values it for seat me.
+func rollout(s *arlington.State, me int, seed uint64) (float64, error) {
+	g := NewGreedy(seed)
+	hand := s.HandNumber()
+	before := s.Totals()
+	for !s.Terminal() && s.HandNumber() == hand {
+		seat := s.ToMove()
+		a, ok := g.choose(posOfState(s, seat), s.Legal(seat))
+		if !ok {
+			return 0, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
+		}
+		if err := s.Apply(seat, a); err != nil {
+			return 0, fmt.Errorf("rollout: %w", err)
+		}
+	}
+	after := s.Totals()
+	mine := float64(after[me] - before[me])
+	other := math.Inf(-1)
+	for i := range after {
+		if i != me {
+			other = max(other, float64(after[i]-before[i]))
+		}
+	}
+	val := mine - other
+	if w := s.Winners(); w != nil {
+		won := 0.0
+		for _, seat := range w {
+			if seat == me {
+				won = 1 / float64(len(w))
+			}
+		}
+		if won > 0 {
+			val += winBonus * won
+		} else {
+			val -= winBonus
+		}
+	}
+	return val, nil
+}
+
+// normal is a standard normal draw (sum of twelve uniforms, less six).
+func normal(r *arlington.Rand) float64 {
+	x := 0.0
+	for range 12 {
+		x += float64(r.Uint64()>>11) / (1 << 53)
+	}
+	return x - 6
+}

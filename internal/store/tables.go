@@ -1,0 +1,219 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// The live tables of internal/table: DB implements table.Store. The store
+// keeps a table's config and seats as JSON text and its moves as the
+// engine's notation, knowing nothing of either.
+var _ table.Store = (*DB)(nil)
+
+// notFound wraps both packages' sentinels, so either errors.Is holds.
+func notFound(id string) error {
+	return fmt.Errorf("table %q: %w (%w)", id, table.ErrNotFound, ErrNotFound)
+}
+
+// CreateTable stores a new table with no moves.
+func (db *DB) CreateTable(ctx context.Context, t table.Stored) error {
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO live_tables
+			(id, creator, config, seed, seats, status, moves, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+			t.ID, t.Creator, t.Config, strconv.FormatUint(t.Seed, 10), string(seats),
+			string(table.StatusOpen), millis(t.Created), millis(t.Updated))
+		return err
+	})
+}
+
+// SaveSeats replaces table id's seats.
+func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat) error {
+	js, err := json.Marshal(seats)
+	if err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE live_tables SET seats = ?, updated = ? WHERE id = ?`,
+			string(js), millis(time.Now()), id)
+		return oneRow(res, err, id)
+	})
+}
+
+func oneRow(res sql.Result, err error, id string) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+// AppendAction stores move seq of table id. It refuses (ErrStale) a seq
+// other than the number of moves stored, so a move is never lost, doubled
+// or stored out of order; and any move on a table no longer open.
+func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE live_tables SET moves = moves + 1, updated = ?
+			WHERE id = ? AND moves = ? AND status = ?`, millis(time.Now()), id, seq, string(table.StatusOpen))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			var moves int
+			var status string
+			err := tx.QueryRowContext(ctx, `SELECT moves, status FROM live_tables WHERE id = ?`, id).Scan(&moves, &status)
+			if errors.Is(err, sql.ErrNoRows) {
+				return notFound(id)
+			}
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO live_table_moves (tbl, seq, seat, action) VALUES (?, ?, ?, ?)`,
+			id, seq, m.Seat, m.Action)
+		return err
+	})
+}
+
+// FinishTable sets table id's status (over or closed).
+func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, at time.Time) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE live_tables SET status = ?, updated = ? WHERE id = ?`,
+			string(status), millis(at), id)
+		return oneRow(res, err, id)
+	})
+}
+
+// OpenTables is every open table with its moves, oldest first.
+func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM live_tables WHERE status = ? ORDER BY created, id`,
+		string(table.StatusOpen))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]table.Stored, 0, len(ids))
+	for _, id := range ids {
+		t, err := loadTable(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// LoadTable is table id with its moves, whatever its status.
+func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return table.Stored{}, err
+	}
+	defer tx.Rollback()
+	return loadTable(ctx, tx, id)
+}
+
+func loadTable(ctx context.Context, tx *sql.Tx, id string) (table.Stored, error) {
+	var t table.Stored
+	var seed, seats, status string
+	var moves int
+	var created, updated int64
+	err := tx.QueryRowContext(ctx, `SELECT id, creator, config, seed, seats, status, moves, created, updated
+		FROM live_tables WHERE id = ?`, id).Scan(&t.ID, &t.Creator, &t.Config, &seed, &seats, &status,
+		&moves, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, notFound(id)
+	}
+	if err != nil {
+		return t, err
+	}
+	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return t, fmt.Errorf("table %q: seed: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(seats), &t.Seats); err != nil {
+		return t, fmt.Errorf("table %q: seats: %w", id, err)
+	}
+	t.Status = table.Status(status)
+	t.Created, t.Updated = fromMillis(created), fromMillis(updated)
+	rows, err := tx.QueryContext(ctx, `SELECT seat, action FROM live_table_moves WHERE tbl = ? ORDER BY seq`, id)
+	if err != nil {
+		return t, err
+	}
+	defer rows.Close()
+	t.Moves = make([]table.StoredMove, 0, moves)
+	for rows.Next() {
+		var m table.StoredMove
+		if err := rows.Scan(&m.Seat, &m.Action); err != nil {
+			return t, err
+		}
+		t.Moves = append(t.Moves, m)
+	}
+	if err := rows.Err(); err != nil {
+		return t, err
+	}
+	if len(t.Moves) != moves {
+		return t, fmt.Errorf("table %q: %d move rows, the table says %d", id, len(t.Moves), moves)
+	}
+	return t, nil
+}
+
+// PruneTables deletes the tables over or closed before before, with their
+// moves (their records can no longer be downloaded). It returns how many
+// it deleted.
+func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) {
+	var total int64
+	for {
+		var n int64
+		err := db.tx(ctx, func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM live_tables WHERE id IN (
+				SELECT id FROM live_tables WHERE status != ? AND updated < ? LIMIT ?)`,
+				string(table.StatusOpen), millis(before), pruneBatch)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		total += n
+		if err != nil || n < pruneBatch {
+			return total, err
+		}
+	}
+}

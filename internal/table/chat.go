@@ -1,0 +1,123 @@
+package table
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ChatLine is one chat message as everyone sees it.
+type ChatLine struct {
+	N    int       `json:"n"`    // its number at the table, from 1
+	Seat int       `json:"seat"` // -1: a spectator
+	Name string    `json:"name"`
+	Text string    `json:"text"`
+	At   time.Time `json:"at"`
+}
+
+// bucket is one player's chat allowance: ChatBurst messages, refilled at
+// one per ChatEvery.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+// maxBuckets bounds the chat allowances a table remembers; full ones are
+// forgotten first (forgetting a full bucket changes nothing).
+const maxBuckets = 4 * MaxSubscribers
+
+func (l *loop) allow(player string, now time.Time) bool {
+	b, ok := l.buckets[player]
+	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			for id, o := range l.buckets {
+				if o.refill(now) >= ChatBurst {
+					delete(l.buckets, id)
+				}
+			}
+			if len(l.buckets) >= maxBuckets {
+				return false
+			}
+		}
+		b = &bucket{tokens: ChatBurst, at: now}
+		l.buckets[player] = b
+	}
+	if b.refill(now) < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+func (b *bucket) refill(now time.Time) float64 {
+	if d := now.Sub(b.at); d > 0 {
+		b.tokens = min(ChatBurst, b.tokens+float64(d)/float64(ChatEvery))
+		b.at = now
+	}
+	return b.tokens
+}
+
+// cleanChat trims a message and turns line breaks and other control
+// characters into spaces; an empty or too long message is refused.
+func cleanChat(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", fmt.Errorf("%w: not UTF-8", ErrChat)
+	}
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, s))
+	if s == "" {
+		return "", fmt.Errorf("%w: empty", ErrChat)
+	}
+	if utf8.RuneCountInString(s) > MaxChatRunes {
+		return "", fmt.Errorf("%w: at most %d characters", ErrChat, MaxChatRunes)
+	}
+	return s, nil
+}
+
+func (l *loop) chat(p Player, text string) error {
+	if err := checkID(p.ID); err != nil {
+		return err
+	}
+	seat := l.seatOf(p.ID)
+	name := ""
+	if seat >= 0 {
+		name = l.seats[seat].name
+	} else {
+		var err error
+		if name, err = cleanName(p.Name); err != nil {
+			return err
+		}
+	}
+	text, err := cleanChat(text)
+	if err != nil {
+		return err
+	}
+	now := l.h.o.Clock.Now().UTC()
+	if !l.allow(p.ID, now) {
+		return ErrRateLimited
+	}
+	l.chatN++
+	l.chatLines = append(l.chatLines, ChatLine{N: l.chatN, Seat: seat, Name: name, Text: text, At: now})
+	if len(l.chatLines) > ChatHistory {
+		// A new array, so that no update sent holds a slice of this one.
+		l.chatLines = append([]ChatLine(nil), l.chatLines[len(l.chatLines)-ChatHistory:]...)
+	}
+	l.dirty = true
+	return nil
+}
+
+// chatSince is a copy of the lines after number n that are still kept.
+func (l *loop) chatSince(n int) []ChatLine {
+	first := l.chatN - len(l.chatLines) // the number before the first kept
+	i := max(0, n-first)
+	if i >= len(l.chatLines) {
+		return nil
+	}
+	return append([]ChatLine(nil), l.chatLines[i:]...)
+}

@@ -1,0 +1,171 @@
+// Package table runs live Arlington tables: people and bots at one game,
+// each in one goroutine that owns the game's state, with a numbered public
+// event log, per-receiver updates, a turn timer, chat and persistence
+// through a Store. It knows no HTTP, SQL or WebSocket: the web adapter
+// calls Hub and Table, the store package implements Store, and the wiring
+// layer hands in the bots. docs/tables.md describes how a table works.
+package table
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"cardtable/arlington"
+)
+
+// Errors, for the web layer to map in one place. Each is returned only to
+// the caller whose request it refuses; none changes the table.
+var (
+	ErrNotFound     = errors.New("no such table")
+	ErrBadConfig    = errors.New("bad table settings")
+	ErrTooMany      = errors.New("too many tables")
+	ErrTableFull    = errors.New("no open seat")
+	ErrSeatTaken    = errors.New("seat taken")
+	ErrNotSeated    = errors.New("not seated at this table")
+	ErrNotYourSeat  = errors.New("not your seat")
+	ErrNotYourTurn  = errors.New("not your turn")
+	ErrNotStarted   = errors.New("the game has not started")
+	ErrOver         = errors.New("the game is over")
+	ErrIllegal      = errors.New("illegal action") // wraps the engine's *arlington.RuleError
+	ErrBadName      = errors.New("bad display name")
+	ErrBadPlayer    = errors.New("bad player identity")
+	ErrChat         = errors.New("bad chat message")
+	ErrRateLimited  = errors.New("too many messages: wait a little")
+	ErrCrowded      = errors.New("too many connections to this table")
+	ErrClosed       = errors.New("table closed")
+	ErrSlow         = errors.New("subscriber fell behind")
+	ErrStore        = errors.New("could not store the table")
+	ErrNotOver      = errors.New("the game is not over")
+	ErrUnknownLevel = errors.New("unknown bot level")
+)
+
+// Limits. Every resource a client can grow is bounded by one of these.
+const (
+	MaxNameRunes   = 24              // display name length
+	MaxChatRunes   = 200             // one chat message
+	ChatHistory    = 50              // chat lines a table keeps (and sends on subscribe)
+	ChatBurst      = 5               // messages a player may send at once ...
+	ChatEvery      = 3 * time.Second // ... and then one per ChatEvery
+	MaxSubscribers = 64              // connections to one table (players and spectators)
+	SubBuffer      = 64              // updates queued for one subscriber before it is dropped
+	MaxPlayerIDLen = 128             // identity string length
+	MaxTarget      = 500             // a longer game would keep a table for days
+	MinTurnSeconds = 5
+	MaxTurnSeconds = 3600
+	// DefaultTurnSeconds is the turn timer of a table with a bot when its
+	// settings leave the timer out.
+	DefaultTurnSeconds = 60
+	// DefaultStandIn is the level of the bot that plays for an absent
+	// person.
+	DefaultStandIn = "medium"
+)
+
+// Config is a table's settings, chosen in the lobby.
+type Config struct {
+	Players int `json:"players"` // 2 to 6
+	Target  int `json:"target"`  // 0 means 32
+	// Bots names, for each seat, the level of the bot that sits there, or
+	// "" for a seat open to a person. Its length is Players (shorter: the
+	// rest are open).
+	Bots []string `json:"bots"`
+	// TurnSeconds is the turn timer: how long a person may take while
+	// someone else is waiting before a bot plays for them. 0 means the
+	// default (DefaultTurnSeconds with a bot at the table, off without);
+	// -1 is off.
+	TurnSeconds int `json:"turn_seconds"`
+	// StandIn is the level of the bot that plays for an absent person
+	// ("" means DefaultStandIn).
+	StandIn string `json:"stand_in"`
+}
+
+// normalize checks c and fills in its defaults; validLevel says whether a
+// bot level exists.
+func (c Config) normalize(validLevel func(string) bool) (Config, error) {
+	if c.Players < 2 || c.Players > arlington.MaxSeats {
+		return c, fmt.Errorf("%w: 2 to %d seats, not %d", ErrBadConfig, arlington.MaxSeats, c.Players)
+	}
+	if c.Target == 0 {
+		c.Target = arlington.DefaultTarget
+	}
+	if c.Target < 1 || c.Target > MaxTarget {
+		return c, fmt.Errorf("%w: target %d is not from 1 to %d", ErrBadConfig, c.Target, MaxTarget)
+	}
+	if len(c.Bots) > c.Players {
+		return c, fmt.Errorf("%w: %d seats' bots for %d seats", ErrBadConfig, len(c.Bots), c.Players)
+	}
+	bots := make([]string, c.Players)
+	copy(bots, c.Bots)
+	people := 0
+	for i, b := range bots {
+		b = strings.ToLower(strings.TrimSpace(b))
+		bots[i] = b
+		if b == "" {
+			people++
+		} else if !validLevel(b) {
+			return c, fmt.Errorf("%w: seat %d: %w %q", ErrBadConfig, i, ErrUnknownLevel, b)
+		}
+	}
+	c.Bots = bots
+	c.StandIn = strings.ToLower(strings.TrimSpace(c.StandIn))
+	if c.StandIn == "" {
+		c.StandIn = DefaultStandIn
+	}
+	if !validLevel(c.StandIn) {
+		return c, fmt.Errorf("%w: stand-in: %w %q", ErrBadConfig, ErrUnknownLevel, c.StandIn)
+	}
+	switch {
+	case c.TurnSeconds == 0 && people < c.Players:
+		c.TurnSeconds = DefaultTurnSeconds
+	case c.TurnSeconds == 0:
+		c.TurnSeconds = -1
+	case c.TurnSeconds < 0:
+		c.TurnSeconds = -1
+	case c.TurnSeconds < MinTurnSeconds || c.TurnSeconds > MaxTurnSeconds:
+		return c, fmt.Errorf("%w: turn timer %d s is not from %d to %d s", ErrBadConfig, c.TurnSeconds, MinTurnSeconds, MaxTurnSeconds)
+	}
+	return c, nil
+}
+
+func (c Config) turn() time.Duration {
+	if c.TurnSeconds <= 0 {
+		return 0
+	}
+	return time.Duration(c.TurnSeconds) * time.Second
+}
+
+// Player is a person: the identity string the server gave their browser
+// (a secret: whoever holds it acts for the seat) and the display name they
+// picked. Only the name is ever shown to others.
+type Player struct {
+	ID   string
+	Name string
+}
+
+func checkID(id string) error {
+	if id == "" || len(id) > MaxPlayerIDLen {
+		return fmt.Errorf("%w: %d bytes", ErrBadPlayer, len(id))
+	}
+	return nil
+}
+
+// cleanName trims a display name and refuses one that is empty, too long,
+// or holds control or invisible formatting characters.
+func cleanName(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", fmt.Errorf("%w: empty", ErrBadName)
+	}
+	if !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxNameRunes {
+		return "", fmt.Errorf("%w: at most %d characters", ErrBadName, MaxNameRunes)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return "", fmt.Errorf("%w: control characters", ErrBadName)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,308 @@
+package table
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+)
+
+// BotFactory makes a bot of a level with its own seed; the wiring layer
+// passes bot.New.
+type BotFactory func(level string, seed uint64) (bot.Bot, error)
+
+// Options configure a Hub. Store and Bots are required.
+type Options struct {
+	Store Store
+	Bots  BotFactory
+	// Clock is the source of time for turn timers, idle closing and chat
+	// limits (default: the real clock).
+	Clock Clock
+	// Seed draws deal and bot seeds (default: crypto/rand). Each call is
+	// a fresh draw: a table's bots never share its deal's seed.
+	Seed func() uint64
+	// MaxTables bounds the live tables (default 200); MaxPerPlayer the
+	// live tables one identity has created and not finished (default 3).
+	MaxTables, MaxPerPlayer int
+	// IdleAfter is how long a table with nobody connected stays open
+	// (default 15 minutes).
+	IdleAfter time.Duration
+	// BotTime is how long a bot may think about one action (default 5 s):
+	// past it the bot's answer is dropped and a random legal action is
+	// played in its place, so a table never waits longer on a bot.
+	BotTime time.Duration
+	// Logf reports what no caller can be told (a store error on a bot's
+	// action, a table that cannot be restored). Default: discard.
+	Logf func(format string, args ...any)
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxTables    = 200
+	DefaultMaxPerPlayer = 3
+	DefaultIdleAfter    = 15 * time.Minute
+	DefaultBotTime      = 5 * time.Second
+	// storeTimeout bounds one store write, so a stuck disk cannot hold a
+	// table's goroutine for ever.
+	storeTimeout = 10 * time.Second
+)
+
+// Hub owns the live tables. It is safe for concurrent use.
+type Hub struct {
+	o      Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	tables map[string]*Table
+
+	onStale func() // tests: a stale bot answer was dropped
+}
+
+// NewHub starts a hub and restores every open table from the store; each
+// table runs until ctx is done, Close is called or it is closed idle. A
+// table the store holds but that cannot be replayed is reported through
+// Logf and left in the store, not started.
+func NewHub(ctx context.Context, o Options) (*Hub, error) {
+	if o.Store == nil || o.Bots == nil {
+		return nil, errors.New("table: NewHub needs a Store and a BotFactory")
+	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
+	}
+	if o.Seed == nil {
+		o.Seed = cryptoSeed
+	}
+	if o.MaxTables <= 0 {
+		o.MaxTables = DefaultMaxTables
+	}
+	if o.MaxPerPlayer <= 0 {
+		o.MaxPerPlayer = DefaultMaxPerPlayer
+	}
+	if o.IdleAfter <= 0 {
+		o.IdleAfter = DefaultIdleAfter
+	}
+	if o.BotTime <= 0 {
+		o.BotTime = DefaultBotTime
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	h := &Hub{o: o, tables: map[string]*Table{}}
+	h.ctx, h.cancel = context.WithCancel(ctx)
+	stored, err := o.Store.OpenTables(ctx)
+	if err != nil {
+		h.cancel()
+		return nil, fmt.Errorf("table: restoring: %w", err)
+	}
+	for _, s := range stored {
+		t, err := h.restore(s)
+		if err != nil {
+			o.Logf("table %s not restored: %v", s.ID, err)
+			continue
+		}
+		h.start(t)
+	}
+	return h, nil
+}
+
+func cryptoSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+func (h *Hub) validLevel(level string) bool {
+	_, err := h.o.Bots(level, 0)
+	return err == nil
+}
+
+// Close stops every table and waits for their goroutines. The tables stay
+// open in the store: a new hub resumes them.
+func (h *Hub) Close() {
+	h.cancel()
+	h.wg.Wait()
+}
+
+// Create opens a new table with cfg, created by player creator (an
+// identity), and stores it before returning it. Nobody is seated yet:
+// the creator joins like anyone else.
+func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, error) {
+	if err := checkID(creator); err != nil {
+		return nil, err
+	}
+	cfg, err := cfg.normalize(h.validLevel)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.tables) >= h.o.MaxTables {
+		return nil, fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
+	}
+	mine := 0
+	for _, t := range h.tables {
+		if t.creator == creator && t.Summary().Status != StatusOver {
+			mine++
+		}
+	}
+	if mine >= h.o.MaxPerPlayer {
+		return nil, fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
+	}
+	seed := h.o.Seed()
+	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadConfig, err)
+	}
+	js, _ := json.Marshal(cfg)
+	now := h.o.Clock.Now().UTC()
+	rec := Stored{ID: rand.Text(), Creator: creator, Config: string(js), Seed: seed,
+		Seats: make([]StoredSeat, cfg.Players), Status: StatusOpen, Created: now, Updated: now}
+	if err := h.o.Store.CreateTable(ctx, rec); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	t := newTable(h, rec, cfg, st)
+	h.startLocked(t)
+	return t, nil
+}
+
+// restore rebuilds a stored table.
+func (h *Hub) restore(s Stored) (*Table, error) {
+	cfg, st, err := h.replay(s)
+	if err != nil {
+		return nil, err
+	}
+	return newTable(h, s, cfg, st), nil
+}
+
+// replay rebuilds a stored table's game by replaying its moves from its
+// seed: the same deals, the same event numbers.
+func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
+	var cfg Config
+	if err := json.Unmarshal([]byte(s.Config), &cfg); err != nil {
+		return cfg, nil, fmt.Errorf("config: %w", err)
+	}
+	cfg, err := cfg.normalize(h.validLevel)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if len(s.Seats) != cfg.Players {
+		return cfg, nil, fmt.Errorf("%d seats stored for %d players", len(s.Seats), cfg.Players)
+	}
+	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, s.Seed)
+	if err != nil {
+		return cfg, nil, err
+	}
+	for i, m := range s.Moves {
+		a, err := arlington.ParseAction(m.Action)
+		if err != nil {
+			return cfg, nil, fmt.Errorf("move %d: %w", i, err)
+		}
+		if err := st.Apply(m.Seat, a); err != nil {
+			return cfg, nil, fmt.Errorf("move %d (%d %v): %w", i, m.Seat, a, err)
+		}
+	}
+	return cfg, st, nil
+}
+
+func (h *Hub) start(t *Table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.startLocked(t)
+}
+
+func (h *Hub) startLocked(t *Table) {
+	h.tables[t.id] = t
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		t.run(h.ctx)
+	}()
+}
+
+func (h *Hub) remove(t *Table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tables[t.id] == t {
+		delete(h.tables, t.id)
+	}
+}
+
+// Table is the live table id, or ErrNotFound.
+func (h *Hub) Table(id string) (*Table, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.tables[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return t, nil
+}
+
+// List is a summary of every live table, newest first: those waiting for
+// people, in play and over (not yet closed).
+func (h *Hub) List() []Summary {
+	h.mu.Lock()
+	out := make([]Summary, 0, len(h.tables))
+	for _, t := range h.tables {
+		out = append(out, t.Summary())
+	}
+	h.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.After(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Record is table id's game in the engine's record text, live or stored.
+// The seed is in it only once the game is over (or the table was closed
+// before the end, when no one can play it on); before, its seed line is
+// a comment saying so, and arlington.Load refuses the text.
+func (h *Hub) Record(ctx context.Context, id string) (string, error) {
+	if t, err := h.Table(id); err == nil {
+		var rec string
+		err := t.do(ctx, func(l *loop) error {
+			rec = recordText(l.st.Record(), l.st.Terminal())
+			return nil
+		})
+		if err == nil {
+			return rec, nil
+		}
+		if !errors.Is(err, ErrClosed) {
+			return "", err
+		}
+	}
+	s, err := h.o.Store.LoadTable(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	_, st, err := h.replay(s)
+	if err != nil {
+		return "", fmt.Errorf("table %s: %w", id, err)
+	}
+	return recordText(st.Record(), s.Status != StatusOpen || st.Terminal()), nil
+}
+
+// recordText is r in the engine's format, with the seed line withheld
+// unless withSeed.
+func recordText(r arlington.Record, withSeed bool) string {
+	text := r.String()
+	if withSeed {
+		return text
+	}
+	line := fmt.Sprintf("seed %d\n", r.Seed)
+	return strings.Replace(text, line, "# seed withheld until the game is over\n", 1)
+}

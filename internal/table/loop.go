@@ -1,0 +1,382 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+)
+
+// loop is a table's state, owned by the table's goroutine (run): nothing
+// else reads or writes it.
+type loop struct {
+	t     *Table
+	h     *Hub
+	ctx   context.Context // the table's life: cancelled when run returns
+	cfg   Config
+	st    *arlington.State
+	moves int // actions stored
+	seats []seat
+	subs  map[*Sub]struct{}
+
+	// think is the bot decision in flight, nil if none; results is where
+	// bot goroutines hand their answers in.
+	think   *think
+	results chan botResult
+	pool    []bot.Bot // each seat's idle bot (its own or its stand-in)
+	// timedOut is the event count at which the turn timer last ran out:
+	// the stand-in plays that one action for a person still connected.
+	timedOut int
+
+	turn  timerSlot // the turn timer, armed for (seat, event count)
+	idle  timerSlot // closes the table when nobody is connected
+	retry timerSlot // tries a bot's action again after a store error
+
+	chatLines []ChatLine
+	chatN     int
+	buckets   map[string]*bucket
+
+	dirty bool // the game or the seats changed: broadcast
+}
+
+// seat is one seat at the table.
+type seat struct {
+	bot    string // the bot's level; "" for a person's seat
+	player string // the person's identity, "" while open
+	name   string
+	away   bool // the person left or timed out unconnected: a bot plays at once
+	subs   int  // the person's live subscriptions
+}
+
+// think is one bot decision: for seat, asked at event count at.
+type think struct {
+	seat, at int
+	cancel   context.CancelFunc
+	deadline timerSlot
+}
+
+type botResult struct {
+	job *think
+	b   bot.Bot
+	a   arlington.Action
+	err error
+}
+
+// timerSlot is an armed timer and what it was armed for; a nil C blocks
+// for ever in a select, which is what an unarmed slot wants.
+type timerSlot struct {
+	t   Timer
+	key [2]int
+}
+
+func (s *timerSlot) arm(c Clock, d time.Duration, key [2]int) {
+	s.stop()
+	s.t, s.key = c.NewTimer(d), key
+}
+
+func (s *timerSlot) armed(key [2]int) bool { return s.t != nil && s.key == key }
+
+func (s *timerSlot) stop() {
+	if s.t != nil {
+		s.t.Stop()
+		s.t = nil
+	}
+}
+
+func (s *timerSlot) c() <-chan time.Time {
+	if s.t == nil {
+		return nil
+	}
+	return s.t.C()
+}
+
+func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *loop {
+	l := &loop{t: t, h: t.h, cfg: cfg, st: st, moves: len(st.History()),
+		seats: make([]seat, cfg.Players), subs: map[*Sub]struct{}{},
+		results: make(chan botResult), pool: make([]bot.Bot, cfg.Players),
+		timedOut: -1, buckets: map[string]*bucket{}}
+	for i := range l.seats {
+		l.seats[i].bot = cfg.Bots[i]
+		if i < len(stored) && l.seats[i].bot == "" {
+			l.seats[i].player, l.seats[i].name = stored[i].Player, stored[i].Name
+		}
+	}
+	return l
+}
+
+// run is the table's goroutine. It returns when ctx is done (the server
+// stops: the table stays open in the store) or when the table has had
+// nobody connected for the hub's IdleAfter (it is marked closed, or stays
+// over). Before returning it cancels every bot decision in flight (their
+// goroutines exit as their Act returns) and closes every subscription.
+func (t *Table) run(ctx context.Context) {
+	l := t.l
+	var cancel context.CancelFunc
+	l.ctx, cancel = context.WithCancel(ctx)
+	defer func() {
+		cancel()
+		l.turn.stop()
+		l.idle.stop()
+		l.retry.stop()
+		if l.think != nil {
+			l.think.deadline.stop()
+		}
+		for s := range l.subs {
+			l.drop(s, ErrClosed)
+		}
+		t.h.remove(t) // before done: once Done, the hub no longer lists it
+		close(t.done)
+	}()
+	if l.st.Terminal() {
+		l.finish(StatusOver) // it ended, but the store did not hear of it
+	}
+	for {
+		l.settle()
+		l.flush()
+		var deadline <-chan time.Time
+		if l.think != nil {
+			deadline = l.think.deadline.c()
+		}
+		select {
+		case f := <-t.cmds:
+			f(l)
+		case r := <-l.results:
+			l.botDone(r)
+		case <-deadline:
+			l.botLate()
+		case <-l.turn.c():
+			l.turnOut()
+		case <-l.retry.c():
+			l.retry.stop()
+		case <-l.idle.c():
+			l.idle.stop()
+			if len(l.subs) == 0 {
+				if !l.st.Terminal() {
+					l.finish(StatusClosed)
+				}
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (l *loop) started() bool {
+	for _, s := range l.seats {
+		if s.bot == "" && s.player == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// back notes that seat's person is back: a timed-out turn is theirs again.
+func (l *loop) back(seat int) {
+	l.seats[seat].away = false
+	if seat == l.st.ToMove() {
+		l.timedOut = -1
+	}
+}
+
+// botPlays says whether a bot acts for seat now: its own bot, a stand-in
+// for a person away, or a stand-in for one turn whose timer ran out.
+func (l *loop) botPlays(seat int) bool {
+	s := l.seats[seat]
+	return s.bot != "" || s.away || l.timedOut == l.st.EventCount()
+}
+
+// settle starts or stops what the table waits on after any change: the
+// idle timer while nobody is connected; a bot decision or the turn timer
+// while the game is on and somebody is connected (with nobody there, no
+// one is kept waiting, so the table holds still until someone returns
+// or it closes idle).
+func (l *loop) settle() {
+	if len(l.subs) == 0 {
+		if l.idle.t == nil {
+			l.idle.arm(l.h.o.Clock, l.h.o.IdleAfter, [2]int{})
+		}
+	} else {
+		l.idle.stop()
+	}
+	if !l.started() || l.st.Terminal() || len(l.subs) == 0 || l.retry.t != nil {
+		l.turn.stop()
+		return
+	}
+	seat, n := l.st.ToMove(), l.st.EventCount()
+	if l.think != nil && (l.think.seat != seat || l.think.at != n || !l.botPlays(seat)) {
+		// Stale: the game moved on, or the person came back. Its answer
+		// will be dropped when it comes.
+		l.abandon()
+	}
+	if l.botPlays(seat) {
+		l.turn.stop()
+		if l.think == nil {
+			l.startThink(seat)
+		}
+		return
+	}
+	if d := l.cfg.turn(); d > 0 && l.othersConnected(seat) {
+		if !l.turn.armed([2]int{seat, n}) {
+			l.turn.arm(l.h.o.Clock, d, [2]int{seat, n})
+		}
+	} else {
+		l.turn.stop()
+	}
+}
+
+// othersConnected: someone other than seat's person is connected, and so
+// waiting for seat.
+func (l *loop) othersConnected(seat int) bool { return len(l.subs) > l.seats[seat].subs }
+
+// turnOut: the turn timer ran out. The stand-in plays this action; if the
+// person is not even connected, it plays their turns until they return.
+func (l *loop) turnOut() {
+	key := l.turn.key
+	l.turn.stop()
+	seat, n := l.st.ToMove(), l.st.EventCount()
+	if key != [2]int{seat, n} || l.st.Terminal() {
+		return
+	}
+	l.timedOut = n
+	if l.seats[seat].subs == 0 {
+		l.seats[seat].away = true
+		l.dirty = true
+	}
+}
+
+func (l *loop) startThink(seat int) {
+	level := l.seats[seat].bot
+	if level == "" {
+		level = l.cfg.StandIn
+	}
+	b := l.pool[seat]
+	l.pool[seat] = nil
+	if b == nil {
+		var err error
+		if b, err = l.h.o.Bots(level, l.h.o.Seed()); err != nil {
+			l.h.o.Logf("table %s: bot %q: %v", l.t.id, level, err)
+			l.fallback(seat)
+			return
+		}
+	}
+	v := l.st.View(seat)
+	ctx, cancel := context.WithTimeout(l.ctx, l.h.o.BotTime)
+	job := &think{seat: seat, at: l.st.EventCount(), cancel: cancel}
+	// The table does not trust a bot to honour ctx: past the deadline and
+	// a grace period the table plays on without it (botLate).
+	job.deadline.arm(l.h.o.Clock, l.h.o.BotTime+l.h.o.BotTime/2, [2]int{})
+	l.think = job
+	// The goroutine exits when Act returns (ctx ends it at the latest if
+	// the bot honours ctx) and its answer is taken, or the table is gone.
+	go func() {
+		defer cancel()
+		a, err := b.Act(ctx, v)
+		select {
+		case l.results <- botResult{job: job, b: b, a: a, err: err}:
+		case <-l.ctx.Done():
+		}
+	}()
+}
+
+// abandon drops the decision in flight: its answer will be stale.
+func (l *loop) abandon() {
+	l.think.cancel()
+	l.think.deadline.stop()
+	l.think = nil
+}
+
+// botDone takes a bot's answer: dropped if stale (the game moved on since
+// it was asked), else applied, or a random legal action if the bot failed.
+func (l *loop) botDone(r botResult) {
+	seat := r.job.seat
+	if l.pool[seat] == nil {
+		l.pool[seat] = r.b // its goroutine is done with it: free to reuse
+	}
+	if r.job != l.think || r.job.at != l.st.EventCount() || seat != l.st.ToMove() || !l.botPlays(seat) {
+		if r.job == l.think {
+			l.abandon()
+		}
+		if l.h.onStale != nil {
+			l.h.onStale()
+		}
+		return
+	}
+	l.abandon()
+	if r.err != nil {
+		l.h.o.Logf("table %s: seat %d's bot: %v", l.t.id, seat, r.err)
+		l.fallback(seat)
+		return
+	}
+	if err := l.apply(seat, r.a); err != nil {
+		l.h.o.Logf("table %s: seat %d's bot chose %v: %v", l.t.id, seat, r.a, err)
+		l.fallback(seat)
+	}
+}
+
+// botLate: the bot ignored its deadline. Its bot is left to its goroutine
+// (a new one is made next time) and a random legal action is played.
+func (l *loop) botLate() {
+	seat := l.think.seat
+	l.abandon()
+	l.h.o.Logf("table %s: seat %d's bot did not answer in time", l.t.id, seat)
+	l.fallback(seat)
+}
+
+// fallback plays a random legal action for seat, so that a failing bot
+// never stalls the table.
+func (l *loop) fallback(seat int) {
+	legal := l.st.Legal(seat)
+	if len(legal) == 0 {
+		return
+	}
+	a := legal[arlington.NewRand(l.h.o.Seed()).Intn(len(legal))]
+	if err := l.apply(seat, a); err != nil {
+		l.h.o.Logf("table %s: seat %d: %v", l.t.id, seat, err)
+	}
+}
+
+// apply checks seat's action on a copy of the game, stores it, and only
+// then makes the copy the game: a refused or unstored action changes
+// nothing. A store error on a bot's action is retried a second later.
+func (l *loop) apply(seat int, a arlington.Action) error {
+	c := l.st.Clone()
+	n := c.EventCount()
+	if err := c.Apply(seat, a); err != nil {
+		return fmt.Errorf("%w: %w", ErrIllegal, err)
+	}
+	done := a
+	for _, e := range c.Events(n) {
+		if e.Kind == arlington.EventMove {
+			done = e.Action // as the engine recorded it, its spectrum named
+			break
+		}
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	if err := l.h.o.Store.AppendAction(ctx, l.t.id, l.moves, StoredMove{Seat: seat, Action: done.String()}); err != nil {
+		l.retry.arm(l.h.o.Clock, time.Second, [2]int{})
+		return fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	l.st = c
+	l.moves++
+	l.dirty = true
+	if c.Terminal() {
+		l.finish(StatusOver)
+	}
+	return nil
+}
+
+// finish marks the table over or closed in the store. A failure is only
+// reported: an over game is replayed to its end on restart and finished
+// then; a closed one reopens and closes idle again.
+func (l *loop) finish(s Status) {
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	if err := l.h.o.Store.FinishTable(ctx, l.t.id, s, l.h.o.Clock.Now().UTC()); err != nil {
+		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
+	}
+	l.dirty = true
+}

@@ -1,0 +1,194 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// Summary is a table as the lobby lists it.
+type Summary struct {
+	ID          string     `json:"id"`
+	Players     int        `json:"players"`
+	Target      int        `json:"target"`
+	TurnSeconds int        `json:"turn_seconds"` // -1: no turn timer
+	Seats       []SeatInfo `json:"seats"`
+	OpenSeats   int        `json:"open_seats"`
+	Status      Status     `json:"status"`
+	Started     bool       `json:"started"`
+	Hand        int        `json:"hand"`
+	Totals      []int      `json:"totals"`
+	Watching    int        `json:"watching"` // connections, players' and spectators'
+	Created     time.Time  `json:"created"`
+}
+
+// SeatInfo is a seat as everyone may see it: never the identity.
+type SeatInfo struct {
+	Seat    int    `json:"seat"`
+	Bot     string `json:"bot,omitempty"`  // the level of a bot seat
+	Name    string `json:"name,omitempty"` // the person's display name
+	Open    bool   `json:"open,omitempty"` // waiting for a person
+	Present bool   `json:"present,omitempty"`
+	Away    bool   `json:"away,omitempty"` // a bot plays for the person
+}
+
+func (l *loop) seatInfos() []SeatInfo {
+	out := make([]SeatInfo, len(l.seats))
+	for i, s := range l.seats {
+		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
+			Present: s.bot == "" && s.subs > 0, Away: s.away}
+	}
+	return out
+}
+
+func (l *loop) status() Status {
+	if l.st.Terminal() {
+		return StatusOver
+	}
+	return StatusOpen
+}
+
+func (l *loop) summary() *Summary {
+	s := &Summary{ID: l.t.id, Players: l.cfg.Players, Target: l.cfg.Target,
+		TurnSeconds: l.cfg.TurnSeconds, Seats: l.seatInfos(), Status: l.status(),
+		Started: l.started(), Hand: l.st.HandNumber(), Totals: l.st.Totals(),
+		Watching: len(l.subs), Created: l.t.created}
+	for _, si := range s.Seats {
+		if si.Open {
+			s.OpenSeats++
+		}
+	}
+	return s
+}
+
+// seatOf is player's seat, or -1.
+func (l *loop) seatOf(player string) int {
+	if player == "" {
+		return -1
+	}
+	for i, s := range l.seats {
+		if s.player == player {
+			return i
+		}
+	}
+	return -1
+}
+
+func (l *loop) saveSeats() error {
+	seats := make([]StoredSeat, len(l.seats))
+	for i, s := range l.seats {
+		seats[i] = StoredSeat{Player: s.player, Name: s.name}
+	}
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	if err := l.h.o.Store.SaveSeats(ctx, l.t.id, seats); err != nil {
+		return fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	return nil
+}
+
+func (l *loop) join(p Player, want int) (int, error) {
+	if err := checkID(p.ID); err != nil {
+		return -1, err
+	}
+	name, err := cleanName(p.Name)
+	if err != nil {
+		return -1, err
+	}
+	if s := l.seatOf(p.ID); s >= 0 {
+		l.back(s)
+		if l.seats[s].name != name {
+			old := l.seats[s].name
+			l.seats[s].name = name
+			if err := l.saveSeats(); err != nil {
+				l.seats[s].name = old
+				return -1, err
+			}
+		}
+		l.dirty = true
+		return s, nil
+	}
+	if l.started() {
+		return -1, fmt.Errorf("%w: the game has started", ErrTableFull)
+	}
+	if want < -1 || want >= len(l.seats) {
+		return -1, fmt.Errorf("%w: no seat %d", ErrSeatTaken, want)
+	}
+	if want == -1 {
+		for i, s := range l.seats {
+			if s.bot == "" && s.player == "" {
+				want = i
+				break
+			}
+		}
+		if want == -1 {
+			return -1, ErrTableFull
+		}
+	}
+	if s := l.seats[want]; s.bot != "" || s.player != "" {
+		return -1, fmt.Errorf("%w: seat %d", ErrSeatTaken, want)
+	}
+	l.seats[want].player, l.seats[want].name = p.ID, name
+	if err := l.saveSeats(); err != nil {
+		l.seats[want].player, l.seats[want].name = "", ""
+		return -1, err
+	}
+	// The player's connections watching as a spectator now sit here.
+	for s := range l.subs {
+		if s.player == p.ID {
+			s.seat = want
+			l.seats[want].subs++
+		}
+	}
+	l.dirty = true
+	return want, nil
+}
+
+func (l *loop) leave(player string) error {
+	s := l.seatOf(player)
+	if s < 0 {
+		return ErrNotSeated
+	}
+	if l.started() {
+		l.seats[s].away = true
+		l.dirty = true
+		return nil
+	}
+	old := l.seats[s]
+	l.seats[s].player, l.seats[s].name = "", ""
+	if err := l.saveSeats(); err != nil {
+		l.seats[s] = old
+		return err
+	}
+	for sub := range l.subs {
+		if sub.seat == s {
+			sub.seat = -1
+		}
+	}
+	l.seats[s].subs = 0
+	l.dirty = true
+	return nil
+}
+
+func (l *loop) act(player string, seat int, a arlington.Action) error {
+	mine := l.seatOf(player)
+	switch {
+	case mine < 0:
+		return ErrNotSeated
+	case seat != -1 && seat != mine:
+		return fmt.Errorf("%w: you hold seat %d, not %d", ErrNotYourSeat, mine, seat)
+	case !l.started():
+		return ErrNotStarted
+	case l.st.Terminal():
+		return ErrOver
+	case l.st.ToMove() != mine:
+		return fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, l.st.ToMove())
+	}
+	if err := l.apply(mine, a); err != nil {
+		return err
+	}
+	l.back(mine) // acting is returning
+	return nil
+}

@@ -1,0 +1,128 @@
+package table
+
+import (
+	"sync"
+
+	"cardtable/arlington"
+)
+
+// Update is one message for one receiver, made for them alone: a seat's
+// view holds its own hand and nothing hidden from it; a spectator's holds
+// no hand. Neither holds another hand, the graveyard's contents, the deck
+// or the seed.
+type Update struct {
+	Table  string     `json:"table"`
+	Seat   int        `json:"seat"` // the receiver's seat, -1 for a spectator
+	Status Status     `json:"status"`
+	Seats  []SeatInfo `json:"seats"`
+	// View is the game as the receiver sees it, with the public events
+	// after the last update's (View.EventsFrom, View.EventCount). It is
+	// nil until every seat is taken and the game starts.
+	View *arlington.View `json:"view,omitempty"`
+	// Chat is the chat lines after the last update's (on the first update,
+	// the table's recent history).
+	Chat []ChatLine `json:"chat,omitempty"`
+}
+
+// Sub is one subscription to a table's updates.
+type Sub struct {
+	c      chan Update
+	t      *Table
+	player string
+	// Owned by the table's goroutine:
+	seat     int // -1 for a spectator
+	sent     int // events sent so far
+	chatSent int // chat lines sent so far (by number)
+	// err is set once, before c is closed.
+	once sync.Once
+	err  error
+}
+
+// Updates is the subscription's channel, closed when the subscription
+// ends (Err says why).
+func (s *Sub) Updates() <-chan Update { return s.c }
+
+// Err is why the subscription ended: ErrSlow (it fell behind: subscribe
+// again with the event count it has), ErrClosed (the table closed or the
+// subscriber closed it). Call it once Updates is closed.
+func (s *Sub) Err() error { return s.err }
+
+// Close ends the subscription. It is safe to call more than once and
+// after the table has closed.
+func (s *Sub) Close() {
+	_ = s.t.do(s.t.h.ctx, func(l *loop) error {
+		if _, ok := l.subs[s]; ok {
+			l.drop(s, ErrClosed)
+		}
+		return nil
+	})
+}
+
+func (l *loop) subscribe(player string, since int) (*Sub, error) {
+	if len(player) > MaxPlayerIDLen {
+		return nil, ErrBadPlayer
+	}
+	if len(l.subs) >= MaxSubscribers {
+		return nil, ErrCrowded
+	}
+	s := &Sub{c: make(chan Update, SubBuffer), t: l.t, player: player, seat: l.seatOf(player),
+		sent: max(0, since), chatSent: l.chatN - len(l.chatLines)}
+	if since < 0 || since > l.st.EventCount() {
+		s.sent = 0 // unknown to us: the whole log
+	}
+	l.subs[s] = struct{}{}
+	if s.seat >= 0 {
+		l.seats[s.seat].subs++
+		l.back(s.seat)
+	}
+	l.dirty = true
+	l.send(s, l.seatInfos())
+	return s, nil
+}
+
+// drop ends s: its channel closes with err.
+func (l *loop) drop(s *Sub, err error) {
+	delete(l.subs, s)
+	if s.seat >= 0 {
+		l.seats[s.seat].subs--
+	}
+	s.once.Do(func() {
+		s.err = err
+		close(s.c)
+	})
+	l.dirty = true
+}
+
+// flush sends every subscriber an update if anything changed, and
+// publishes the lobby summary.
+func (l *loop) flush() {
+	if !l.dirty {
+		return
+	}
+	l.dirty = false
+	seats := l.seatInfos()
+	for s := range l.subs {
+		l.send(s, seats)
+	}
+	l.t.summary.Store(l.summary())
+}
+
+// send queues s's update without ever blocking: a subscriber whose queue
+// is full is dropped.
+func (l *loop) send(s *Sub, seats []SeatInfo) {
+	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Seats: seats}
+	if l.started() {
+		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
+		u.View = &v
+	}
+	u.Chat = l.chatSince(s.chatSent)
+	select {
+	case s.c <- u:
+		if u.View != nil {
+			s.sent = u.View.EventCount
+		}
+		s.chatSent = l.chatN
+	default:
+		l.drop(s, ErrSlow)
+	}
+}

@@ -1,0 +1,123 @@
+package table
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// Table is one live table. Its game state is owned by one goroutine (see
+// loop); every method sends that goroutine a command and waits for its
+// answer, so the methods are safe for concurrent use and never touch the
+// state themselves.
+type Table struct {
+	id      string
+	creator string
+	created time.Time
+	h       *Hub
+	cmds    chan func(*loop)
+	done    chan struct{} // closed when the goroutine has exited
+	summary atomic.Pointer[Summary]
+	l       *loop // handed to run; only run's goroutine uses it
+}
+
+func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {
+	t := &Table{id: s.ID, creator: s.Creator, created: s.Created, h: h,
+		cmds: make(chan func(*loop)), done: make(chan struct{})}
+	t.l = newLoop(t, cfg, st, s.Seats)
+	t.summary.Store(t.l.summary())
+	return t
+}
+
+// ID is the table's identifier, fit for a shareable link.
+func (t *Table) ID() string { return t.id }
+
+// Done is closed once the table's goroutine has exited (closed idle, or
+// the hub stopped).
+func (t *Table) Done() <-chan struct{} { return t.done }
+
+// Summary is the table as the lobby shows it (no hidden information, no
+// identities). It does not wait for the table's goroutine.
+func (t *Table) Summary() Summary { return *t.summary.Load() }
+
+// do runs f in the table's goroutine and returns its error; ErrClosed if
+// the table is gone. Once the goroutine has taken f it always runs it to
+// the end, so the caller's ctx ending cannot lose an acknowledgement. The
+// answer comes after f's effects are broadcast: when do returns, every
+// subscriber has its update queued.
+func (t *Table) do(ctx context.Context, f func(*loop) error) error {
+	reply := make(chan error, 1)
+	run := func(l *loop) {
+		err := f(l)
+		l.settle()
+		l.flush()
+		reply <- err
+	}
+	select {
+	case t.cmds <- run:
+	case <-t.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return <-reply
+}
+
+// Join seats player p at seat (-1: the first open seat) and returns the
+// seat. A player already seated here gets their seat back (a reload; a
+// new display name replaces the old); a player may hold one seat. Seats
+// can be taken only before the game starts, which it does as soon as
+// every seat is taken. The seat is stored before Join returns.
+func (t *Table) Join(ctx context.Context, p Player, seat int) (int, error) {
+	var got int
+	err := t.do(ctx, func(l *loop) error {
+		var err error
+		got, err = l.join(p, seat)
+		return err
+	})
+	return got, err
+}
+
+// Leave gives up player's seat. Before the game starts the seat opens
+// again; after, the seat stays the player's and a bot plays it at once
+// until the player returns (subscribes, joins or acts).
+func (t *Table) Leave(ctx context.Context, player string) error {
+	return t.do(ctx, func(l *loop) error { return l.leave(player) })
+}
+
+// Act takes action a for seat on behalf of player. seat -1 means the
+// player's own seat; another seat is refused (ErrNotYourSeat), as is an
+// action out of turn (ErrNotYourTurn) or against the rules (ErrIllegal,
+// wrapping the engine's *arlington.RuleError). A refusal changes nothing
+// and is seen by nobody else. A nil error means the action is stored and
+// every subscriber will see it.
+func (t *Table) Act(ctx context.Context, player string, seat int, a arlington.Action) error {
+	return t.do(ctx, func(l *loop) error { return l.act(player, seat, a) })
+}
+
+// Chat posts a short message from p (seated or watching) to everyone at
+// the table. Messages are limited in length (MaxChatRunes) and rate
+// (ChatBurst, then one per ChatEvery).
+func (t *Table) Chat(ctx context.Context, p Player, text string) error {
+	return t.do(ctx, func(l *loop) error { return l.chat(p, text) })
+}
+
+// Subscribe connects player (an identity; "" or a player not seated here
+// watches as a spectator) to the table's updates. The first update is the
+// view with the public events from number since on (since < 0: all of
+// them); every later one carries the events after the last sent. A seated
+// player's subscription makes them present: a bot stops playing for them.
+// The channel is bounded: a subscriber that falls behind by SubBuffer
+// updates is dropped (its channel closed, Err ErrSlow) and should
+// subscribe again with the event count it has.
+func (t *Table) Subscribe(ctx context.Context, player string, since int) (*Sub, error) {
+	var s *Sub
+	err := t.do(ctx, func(l *loop) error {
+		var err error
+		s, err = l.subscribe(player, since)
+		return err
+	})
+	return s, err
+}

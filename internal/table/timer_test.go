@@ -1,0 +1,258 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/internal/table"
+)
+
+// player plays seat for id from its subscription: on each update where
+// the seat is to move (and that it has not acted on) it takes the first
+// legal action. until returns the first update for which stop holds
+// (having acted on it if it was the seat's turn).
+type player struct {
+	tb    testing.TB
+	t     *table.Table
+	id    string
+	seat  int
+	sub   *table.Sub
+	acted int // event count it last acted at
+}
+
+func (p *player) until(stop func(table.Update) bool) table.Update {
+	p.tb.Helper()
+	for {
+		u := next(p.tb, p.sub)
+		if u.View != nil && u.View.ToMove == p.seat && u.View.EventCount != p.acted && !over(u) {
+			p.acted = u.View.EventCount
+			if err := p.t.Act(bg, p.id, p.seat, anyLegal(p.tb, u)); err != nil {
+				p.tb.Fatalf("%s acts: %v", p.id, err)
+			}
+		}
+		if stop(u) {
+			return u
+		}
+	}
+}
+
+// movedBy: u's new events hold a move by seat.
+func movedBy(seat int) func(table.Update) bool {
+	return func(u table.Update) bool {
+		if u.View == nil {
+			return false
+		}
+		for _, e := range u.View.Events {
+			if e.Kind == arlington.EventMove && e.Seat == seat {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// now is id's view of t now, from a fresh subscription.
+func now(tb testing.TB, t *table.Table, id string) table.Update {
+	tb.Helper()
+	return next(tb, mustSub(tb, t, id, -1))
+}
+
+// autoplay plays seat for id in a goroutine until the subscription
+// ends (the test's cleanup closes it).
+func autoplay(tb testing.TB, t *table.Table, id string, seat int) {
+	sub := mustSub(tb, t, id, -1)
+	go func() {
+		acted := -1
+		for u := range sub.Updates() {
+			if u.View == nil || u.View.ToMove != seat || u.View.EventCount == acted || over(u) {
+				continue
+			}
+			acted = u.View.EventCount
+			legal := u.View.Legal()
+			if len(legal) == 0 {
+				tb.Errorf("%s: no legal action", id)
+				return
+			}
+			if err := t.Act(bg, id, seat, legal[0]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
+				tb.Errorf("%s acts: %v", id, err)
+			}
+		}
+	}()
+}
+
+func TestTurnTimer(t *testing.T) {
+	clk := newFakeClock()
+	h := newHub(t, newMemStore(), clk)
+	tb := mustCreate(t, h, "a", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: 30, StandIn: "random"})
+	mustJoin(t, tb, "a", 0)
+	mustJoin(t, tb, "b", 1)
+	autoplay(t, tb, "b", 1)
+	w := mustSub(t, tb, "", 0)
+	turn := 30 * time.Second
+
+	// a never connected: at a's turn the timer runs (b is waiting) and
+	// nothing happens before it runs out.
+	u := until(t, w, toMove(0))
+	roundTrip(t, h, tb)
+	if clk.armed(turn) != 1 || clk.armed(turn-time.Second) != 0 {
+		t.Fatalf("timers due within %v: %d, within %v: %d; want the turn timer alone",
+			turn, clk.armed(turn), turn-time.Second, clk.armed(turn-time.Second))
+	}
+	turnAt := u.View.EventCount
+	clk.Advance(turn)
+	u = until(t, w, movedBy(0))
+	if u.View.EventsFrom > turnAt || !u.Seats[0].Away {
+		t.Fatalf("after the timer: events from %d (a's turn at %d), seat 0 away %v", u.View.EventsFrom, turnAt, u.Seats[0].Away)
+	}
+	// Away, a's later turns are played at once, with no timer.
+	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	until(t, w, movedBy(0))
+
+	// a comes back: the seat is theirs again and waits for them.
+	back := now(t, tb, "a")
+	if back.Seats[0].Away || back.Seat != 0 || len(back.View.Hand) != back.View.HandSizes[0] {
+		t.Fatalf("a back: away %v, seat %d, hand %v", back.Seats[0].Away, back.Seat, back.View.Hand)
+	}
+	u = until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount >= back.View.EventCount })
+	if err := tb.Act(bg, "a", 0, anyLegal(t, now(t, tb, "a"))); err != nil {
+		t.Fatalf("a's own turn after returning: %v", err)
+	}
+	// Connected but slow: the timer plays one action for a, who is not
+	// marked away, and a's next turn waits for a again.
+	u = until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > u.View.EventsFrom })
+	turnAt = u.View.EventCount
+	roundTrip(t, h, tb)
+	clk.Advance(turn)
+	u = until(t, w, movedBy(0))
+	if u.Seats[0].Away {
+		t.Fatal("a connected player who timed out is marked away")
+	}
+	until(t, w, func(u table.Update) bool { return u.View.ToMove == 0 && u.View.EventCount > turnAt })
+	if err := tb.Act(bg, "a", 0, anyLegal(t, now(t, tb, "a"))); err != nil {
+		t.Fatalf("a's next turn is theirs: %v", err)
+	}
+}
+
+// gateBot answers the first legal action, but only once released, and
+// ignores its context: the worst a bot can do.
+type gateBot struct {
+	asked   chan arlington.View
+	release chan struct{}
+}
+
+func (g *gateBot) Name() string { return "gate" }
+
+func (g *gateBot) Act(_ context.Context, v arlington.View) (arlington.Action, error) {
+	a := v.Legal()[0]
+	g.asked <- v
+	<-g.release
+	return a, nil
+}
+
+func TestStaleBotAnswerDropped(t *testing.T) {
+	clk := newFakeClock()
+	st := newMemStore()
+	gate := &gateBot{asked: make(chan arlington.View, 1), release: make(chan struct{})}
+	bots := func(level string, seed uint64) (bot.Bot, error) {
+		if level == "gate" {
+			return gate, nil
+		}
+		return bot.New(level, seed)
+	}
+	h := newHub(t, st, clk, func(o *table.Options) { o.Bots = bots })
+	stale := make(chan struct{}, 8)
+	table.SetStaleHook(h, func() { stale <- struct{}{} })
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, TurnSeconds: 30, StandIn: "gate"})
+	mustJoin(t, tb, "a", 0)
+	mustJoin(t, tb, "b", 1)
+	b := &player{tb: t, t: tb, id: "b", seat: 1, sub: mustSub(t, tb, "b", 0), acted: -1}
+	u := b.until(toMove(0))
+	clk.Advance(30 * time.Second)
+	var v arlington.View
+	select {
+	case v = <-gate.asked:
+	case <-time.After(waitTimeout):
+		t.Fatal("the stand-in was not asked")
+	}
+	if v.EventCount != u.View.EventCount || v.Seat != 0 {
+		t.Fatalf("stand-in asked at event %d for seat %d; a's turn is at %d", v.EventCount, v.Seat, u.View.EventCount)
+	}
+	// a returns and plays another action than the stand-in's choice.
+	au := next(t, mustSub(t, tb, "a", -1))
+	legal := au.View.Legal()
+	mine := legal[len(legal)-1]
+	moves := len(st.get(tb.ID()).Moves)
+	if err := tb.Act(bg, "a", 0, mine); err != nil {
+		t.Fatal(err)
+	}
+	close(gate.release)
+	select {
+	case <-stale:
+	case <-time.After(waitTimeout):
+		t.Fatal("the stale answer was not dropped")
+	}
+	got := st.get(tb.ID()).Moves
+	if len(got) != moves+1 || got[moves].Seat != 0 {
+		t.Fatalf("moves after a's action and the stale answer: %v (had %d)", got, moves)
+	}
+	if mustParse(t, got[moves].Action) != mine {
+		t.Fatalf("stored %v, a played %v", got[moves].Action, mine)
+	}
+	// The table is not disturbed: b is to move and can.
+	b.until(movedBy(1))
+}
+
+func mustParse(tb testing.TB, s string) arlington.Action {
+	tb.Helper()
+	a, err := arlington.ParseAction(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return a
+}
+
+func TestIdleClose(t *testing.T) {
+	clk := newFakeClock()
+	st := newMemStore()
+	h := newHub(t, st, clk)
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	s := mustSub(t, tb, "", 0)
+	clk.Advance(table.DefaultIdleAfter)
+	if _, err := h.Record(bg, tb.ID()); err != nil { // a round trip: the table is live
+		t.Fatalf("a watched table closed: %v", err)
+	}
+	s.Close()
+	if _, err := h.Record(bg, tb.ID()); err != nil { // the idle timer is armed
+		t.Fatal(err)
+	}
+	clk.Advance(table.DefaultIdleAfter - time.Second)
+	if _, err := h.Table(tb.ID()); err != nil {
+		t.Fatalf("closed before its time: %v", err)
+	}
+	clk.Advance(time.Second)
+	select {
+	case <-tb.Done():
+	case <-time.After(waitTimeout):
+		t.Fatal("an idle table was not closed")
+	}
+	if _, err := h.Table(tb.ID()); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("closed table still listed: %v", err)
+	}
+	if got := st.get(tb.ID()).Status; got != table.StatusClosed {
+		t.Fatalf("stored status %q", got)
+	}
+	if err := tb.Act(bg, "a", 0, arlington.Action{Kind: arlington.Pass}); !errors.Is(err, table.ErrClosed) {
+		t.Fatalf("act on a closed table: %v", err)
+	}
+	rec, err := h.Record(bg, tb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := arlington.Load(stringsReader(rec)); err != nil {
+		t.Fatalf("a closed table's record (seed included) does not load: %v", err)
+	}
+}
