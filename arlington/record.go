@@ -2,6 +2,7 @@ package arlington
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,16 @@ type Record struct {
 
 // RecordVersion is the version of the text format written by Save.
 const RecordVersion = 1
+
+// MaxRecordLine is the longest line Load accepts, in bytes (without the
+// line ending). A real line is a few dozen bytes; the bound is the one for
+// terminal input and Spider saves (docs/formats.md, "Line length").
+const MaxRecordLine = 64 << 10
+
+// MaxTarget is the largest target Load accepts, as the command line does
+// (docs/rules-arlington.md, "Terminal play and self-play"): a game's
+// length grows with its target.
+const MaxTarget = 1000
 
 // ErrBadRecord is wrapped by every Load error.
 var ErrBadRecord = errors.New("bad record")
@@ -76,7 +87,9 @@ func (r Record) String() string {
 // error names its line. It returns the record and the replayed game.
 func Load(rd io.Reader) (Record, *State, error) {
 	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	// Room for the longest line allowed and its "\r\n": one longer is
+	// caught by the length check below, or by ErrTooLong.
+	sc.Buffer(make([]byte, 0, 4096), MaxRecordLine+2)
 	line := 0
 	bad := func(format string, args ...any) (Record, *State, error) {
 		return Record{}, nil, fmt.Errorf("%w: line %d: %s", ErrBadRecord, line, fmt.Sprintf(format, args...))
@@ -86,6 +99,9 @@ func Load(rd io.Reader) (Record, *State, error) {
 	var s *State
 	for sc.Scan() {
 		line++
+		if len(bytes.TrimSuffix(sc.Bytes(), []byte("\r"))) > MaxRecordLine {
+			return bad("longer than %d bytes, the limit", MaxRecordLine)
+		}
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
@@ -121,8 +137,10 @@ func Load(rd io.Reader) (Record, *State, error) {
 				}
 				r.Config.Players = int(num)
 			case "target":
-				if num > 1<<30 {
-					return bad("target: %d is too large", num)
+				// Config would read 0 as the default; a record says what
+				// its game was played to.
+				if num < 1 || num > MaxTarget {
+					return bad("target: %d is not 1 to %d", num, MaxTarget)
 				}
 				r.Config.Target = int(num)
 			case "seed":
@@ -152,7 +170,7 @@ func Load(rd io.Reader) (Record, *State, error) {
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			line++
-			return bad("line longer than 1 MB")
+			return bad("longer than %d bytes, the limit", MaxRecordLine)
 		}
 		// Not a line's fault: the reader failed (a directory, a disk
 		// error), so no line is named.

@@ -3,6 +3,7 @@ package arlington
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -40,6 +41,9 @@ func TestRecordLoadErrors(t *testing.T) {
 		{"bad players", "arlington record 1\nplayers 9\n", "line 2: players: 9 is more than 6"},
 		{"one player", "arlington record 1\nplayers 1\ntarget 32\nseed 1\n", "line 4: bad config"},
 		{"bad seed", "arlington record 1\nplayers 2\ntarget 32\nseed x\n", "line 4: seed: \"x\" is not a whole number"},
+		{"target 0", "arlington record 1\nplayers 2\ntarget 0\nseed 1\n", "line 3: target: 0 is not 1 to 1000"},
+		{"target 1001", "arlington record 1\nplayers 2\ntarget 1001\nseed 1\n", "line 3: target: 1001 is not 1 to 1000"},
+		{"target 5000", "arlington record 1\nplayers 2\ntarget 5000\nseed 1\n", "line 3: target: 5000 is not 1 to 1000"},
 		{"missing seed", "arlington record 1\nplayers 2\ntarget 32\n", "line 4: record ends before its \"seed\""},
 		{"bad seat", good + "7 pass\n", "line 5: want SEAT ACTION with a seat from 0 to 1"},
 		{"bad action", good + "0 dance\n", "line 5: bad action"},
@@ -58,7 +62,7 @@ func TestRecordLoadErrors(t *testing.T) {
 
 // A reader that fails is not a line's fault: the error says the record
 // could not be read, wraps the reader's error and names no line (there is
-// no line 0). A line past the 1 MB limit is named.
+// no line 0).
 func TestRecordLoadReadErrors(t *testing.T) {
 	errDisk := errors.New("disk on fire")
 	for _, tc := range []struct {
@@ -77,9 +81,31 @@ func TestRecordLoadReadErrors(t *testing.T) {
 			}
 		})
 	}
-	long := "arlington record 1\n# " + strings.Repeat("x", 1<<20) + "\n"
-	if _, _, err := Load(strings.NewReader(long)); !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "line 2: line longer than 1 MB") {
-		t.Fatalf("long line: %v", err)
+}
+
+// A line over MaxRecordLine is named with the limit, however long (past the
+// scanner's buffer or within it); one of exactly the limit loads.
+func TestRecordLoadLongLine(t *testing.T) {
+	good := "arlington record 1\nplayers 2\ntarget 32\nseed 5\n"
+	atLimit := "#" + strings.Repeat("x", MaxRecordLine-1)
+	for _, text := range []string{good + atLimit + "\n", good + atLimit + "\r\n", good + atLimit} {
+		if _, _, err := Load(strings.NewReader(text)); err != nil {
+			t.Errorf("a line of %d bytes: %v", MaxRecordLine, err)
+		}
+	}
+	for name, text := range map[string]string{
+		"one over":        good + "\n" + atLimit + "x\n0 pass\n",
+		"one over, crlf":  good + "\n" + atLimit + "x\r\n",
+		"two over":        good + "\n" + atLimit + "xx\n",
+		"over 1 MB":       good + "\n# " + strings.Repeat("x", 1<<20) + "\n",
+		"over 1 MB, last": good + "\n# " + strings.Repeat("x", 1<<20),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := Load(strings.NewReader(text))
+			if !errors.Is(err, ErrBadRecord) || !strings.Contains(err.Error(), "line 6: longer than 65536 bytes, the limit") {
+				t.Fatalf("got %v", err)
+			}
+		})
 	}
 }
 
@@ -176,4 +202,15 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("replay: %v", err)
 		}
 	})
+}
+
+// The target's bounds themselves load, and keep their value.
+func TestRecordLoadTargetBounds(t *testing.T) {
+	for _, target := range []int{1, MaxTarget} {
+		text := "arlington record 1\nplayers 2\ntarget " + strconv.Itoa(target) + "\nseed 1\n"
+		r, s, err := Load(strings.NewReader(text))
+		if err != nil || r.Config.Target != target || s.Config().Target != target {
+			t.Errorf("target %d: %v, loaded as %d", target, err, r.Config.Target)
+		}
+	}
 }

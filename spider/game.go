@@ -141,7 +141,7 @@ func NewGameAt(p *Position, o Options) (*Game, error) {
 		return nil, err
 	}
 	if p.Suits() != o.Suits {
-		return nil, fmt.Errorf("%w: the position has %d suits, the options %d", ErrFormat, p.Suits(), o.Suits)
+		return nil, fmt.Errorf("%w: the position has %s, the options %d", ErrFormat, plural(p.Suits(), "suit"), o.Suits)
 	}
 	q := *p
 	q.relaxed = o.Relaxed

@@ -116,7 +116,7 @@ func parseLayout(lines []string, first int, r Rules) (*Position, error) {
 				return nil, lineErr(ln, "row%d: %v", k, err)
 			}
 			if len(cs) != Piles {
-				return nil, lineErr(ln, "row%d has %d cards, want 10", k, len(cs))
+				return nil, lineErr(ln, "row%d has %s, want 10", k, plural(len(cs), "card"))
 			}
 			if _, dup := rowLine[k]; dup {
 				return nil, lineErr(ln, "row%d given twice", k)
@@ -159,6 +159,14 @@ func parseLayout(lines []string, first int, r Rules) (*Position, error) {
 	}
 	p.base = uint8(max(initialDown, p.FaceDown()))
 	return p, nil
+}
+
+// plural is "1 card", "2 cards": messages name counts that may be 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func lineErr(ln int, format string, a ...any) error {

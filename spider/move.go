@@ -348,9 +348,9 @@ func errEmpty(k int) error {
 }
 
 func errRun(k, run, n int) error {
-	return fmt.Errorf("%w: only a same-suit descending run moves together; the run at the bottom of pile %d is %d cards, not %d", ErrIllegal, k+1, run, n)
+	return fmt.Errorf("%w: only a same-suit descending run moves together; the run at the bottom of pile %d is %s, not %d", ErrIllegal, k+1, plural(run, "card"), n)
 }
 
 func errNoAuto(k, n int) error {
-	return fmt.Errorf("%w: no legal place for the %d card(s) at the bottom of pile %d", ErrIllegal, n, k+1)
+	return fmt.Errorf("%w: no legal place for the %s at the bottom of pile %d", ErrIllegal, plural(n, "card"), k+1)
 }

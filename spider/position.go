@@ -330,11 +330,11 @@ func (p *Position) Check() error {
 			return fmt.Errorf("%w: %s is not a Spider card", ErrFormat, c)
 		}
 		if n != want {
-			return fmt.Errorf("%w: %s appears %d times, want %d with %d suits", ErrFormat, c, n, want, p.suits)
+			return fmt.Errorf("%w: %s appears %s, want %d with %s", ErrFormat, c, plural(n, "time"), want, plural(int(p.suits), "suit"))
 		}
 	}
 	if total != 104 || len(m) != 13*int(p.suits) {
-		return fmt.Errorf("%w: %d cards of %d kinds, want 104 of %d", ErrFormat, total, len(m), 13*int(p.suits))
+		return fmt.Errorf("%w: %s of %s, want 104 of %d", ErrFormat, plural(total, "card"), plural(len(m), "kind"), 13*int(p.suits))
 	}
 	return nil
 }
@@ -347,7 +347,7 @@ func (p *Position) Check() error {
 func (p *Position) WithHidden(hidden *[Piles][]card.Card, stock []card.Card) (Position, error) {
 	q := *p
 	if len(stock) != q.StockLen() {
-		return q, fmt.Errorf("%w: stock of %d cards, want %d", ErrFormat, len(stock), q.StockLen())
+		return q, fmt.Errorf("%w: stock of %s, want %d", ErrFormat, plural(len(stock), "card"), q.StockLen())
 	}
 	for k := range q.piles {
 		pl := &q.piles[k]

@@ -1,7 +1,6 @@
 package spider
 
 import (
-	"bufio"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,26 +62,39 @@ func (g *Game) Save() string {
 	return b.String()
 }
 
+// MaxSaveLine is the longest line Load accepts, in bytes (without the line
+// ending). A real line is at most a few hundred bytes (a layout line);
+// the bound is the same as for terminal input (docs/formats.md, "Line
+// length").
+const MaxSaveLine = 64 << 10
+
 // Load reads a save file, replaying and checking every move. Any error names
 // the line; the caller's current game is never touched.
 func Load(text string) (*Game, error) {
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	ln := 0
+	rest := text
+	long := false // line ln is over MaxSaveLine
 	next := func() (string, bool) {
-		for sc.Scan() {
+		for rest != "" && !long {
+			var s string
+			s, rest, _ = strings.Cut(rest, "\n")
 			ln++
-			s := strings.TrimSpace(sc.Text())
+			if len(strings.TrimSuffix(s, "\r")) > MaxSaveLine {
+				long = true
+				break
+			}
+			s = strings.TrimSpace(s)
 			if s != "" && !strings.HasPrefix(s, "#") {
 				return s, true
 			}
 		}
 		return "", false
 	}
+	tooLong := func() error { return lineErr(ln, "longer than %d bytes, the limit", MaxSaveLine) }
 	first, ok := next()
 	if !ok {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		if long {
+			return nil, tooLong()
 		}
 		return nil, fmt.Errorf("%w: empty file", ErrFormat)
 	}
@@ -205,8 +217,8 @@ func Load(text string) (*Game, error) {
 			return nil, lineErr(ln, "%s: %v", key, err)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, lineErr(ln+1, "%v", err)
+	if long {
+		return nil, tooLong()
 	}
 	// Errors found only at the end name the line after the last one read.
 	eof := ln + 1
@@ -219,7 +231,7 @@ func Load(text string) (*Game, error) {
 		return nil, lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
 	}
 	if count >= 0 && count != len(moves) {
-		return nil, lineErr(eof, "end of file: %d move lines, but line %d says %d (the file may be cut short)", len(moves), countAt, count)
+		return nil, lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(moves), "move line"), countAt, count)
 	}
 	if stopped >= 0 && o.Variant != Spider {
 		return nil, fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
@@ -250,7 +262,7 @@ func Load(text string) (*Game, error) {
 		position = len(moves)
 	}
 	if position > len(moves) {
-		return nil, lineErr(posLine, "position %d is past the %d moves", position, len(moves))
+		return nil, lineErr(posLine, "position %d is past the %s", position, plural(len(moves), "move"))
 	}
 	g.steps = make([]step, 0, len(moves))
 	for i, m := range moves {

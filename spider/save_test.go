@@ -2,6 +2,7 @@ package spider
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,10 @@ func TestLoadErrors(t *testing.T) {
 		{"position past end", strings.Replace(good, "position: ", "position: 9", 1), "line 11: position 91 is past"},
 		{"no deal", strings.Replace(good, "deal: 617\n", "", 1), "deal"},
 		{"layout and deal", strings.Replace(good, "deal: 617\n", "deal: 617\npile1: KS\n", 1), "not both"},
+		{"long line", strings.Replace(good, "open: no\n", "open: no\n"+strings.Repeat(" ", MaxSaveLine+1)+"\n", 1), "line 5: longer than 65536 bytes, the limit"},
+		{"long comment over 1 MB", strings.Replace(good, "open: no\n", "open: no\n#"+strings.Repeat("x", 1<<20)+"\n", 1), "line 5: longer than 65536 bytes, the limit"},
+		{"long first line", strings.Repeat("#", MaxSaveLine+1), "line 1: longer than 65536 bytes, the limit"},
+		{"long last line", good + strings.Repeat("#", MaxSaveLine+1), "line 14: longer than 65536 bytes, the limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Load(tc.text)
@@ -51,6 +56,21 @@ func TestLoadErrors(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// A line of exactly MaxSaveLine bytes, with or without a '\r', loads.
+func TestLoadLineAtLimit(t *testing.T) {
+	g := mustGame(t, 617, Options{})
+	comment := "#" + strings.Repeat("x", MaxSaveLine-1)
+	for _, text := range []string{
+		strings.Replace(g.Save(), "open: no\n", "open: no\n"+comment+"\n", 1),
+		strings.Replace(g.Save(), "open: no\n", "open: no\n"+comment+"\r\n", 1),
+		g.Save() + comment,
+	} {
+		if _, err := Load(text); err != nil {
+			t.Errorf("a line of %d bytes: %v", MaxSaveLine, err)
+		}
 	}
 }
 
@@ -239,4 +259,55 @@ func BenchmarkLegalDoUndo(b *testing.B) {
 		moves += len(ms)
 	}
 	b.ReportMetric(float64(moves)/b.Elapsed().Seconds(), "moves/s")
+}
+
+// Counts of one are singular in messages ("1 card", not "1 cards").
+func TestMessagesCountOne(t *testing.T) {
+	g := mustGame(t, 617, Options{})
+	_ = g.Play(DealMove)
+	save := g.Save() // one move line
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"run", errRun(0, 1, 2), "is 1 card, not 2"},
+		{"auto", errNoAuto(0, 1), "no legal place for the 1 card at"},
+		{"count", loadErr(strings.Replace(save, "moves: 1", "moves: 2", 1)), "1 move line, but line"},
+		{"position", loadErr(strings.Replace(save, "position: 1", "position: 2", 1)), "position 2 is past the 1 move"},
+		{"row", loadErr(oneCardRow(layoutSave(t))), "row1 has 1 card, want 10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) || pluralOne.MatchString(tc.err.Error()) {
+				t.Errorf("got %v, want %q", tc.err, tc.want)
+			}
+		})
+	}
+}
+
+// pluralOne matches a count of one with a plural noun.
+var pluralOne = regexp.MustCompile(`(^|[^0-9])1 (card|move|move line|time|suit|kind)s\b`)
+
+func loadErr(text string) error {
+	_, err := Load(text)
+	return err
+}
+
+// layoutSave is a save of a custom position with a stock.
+func layoutSave(tb testing.TB) string {
+	tb.Helper()
+	g := mustGame(tb, 617, Options{})
+	p := g.Position()
+	h, err := NewGameAt(&p, Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return h.Save()
+}
+
+// oneCardRow cuts a layout's first stock row to one card.
+func oneCardRow(save string) string {
+	i := strings.Index(save, "row1: ")
+	j := i + strings.IndexByte(save[i:], '\n')
+	return save[:i] + "row1: KS" + save[j:]
 }

@@ -104,7 +104,7 @@ func runArlingtonCompare(_ context.Context, env *Env, args []string) error {
 		return usageErr("%v", err)
 	}
 	if len(pos) != 2 {
-		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %d arguments`, len(pos))
+		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
 	}
 	a, err := arlParseSet(pos[:1])
 	if err != nil {
@@ -177,7 +177,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 // grows faster than its length (each view carries every finished hand),
 // so on the 2-core development machine a 6-player game to 1000 takes a few
 // seconds and one to 100,000 would take hours.
-const arlMaxTarget = 1000
+const arlMaxTarget = arlington.MaxTarget
 
 // arlCheckTarget refuses a --target outside 1 to arlMaxTarget, the same
 // for every subcommand.

@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -128,7 +126,7 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 func arlLoad(name string) (*arlington.State, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, usageErr("cannot read %s: %v", name, arlOSReason(err))
+		return nil, usageErr("cannot read %s: %v", name, osReason(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -141,71 +139,6 @@ func arlLoad(name string) (*arlington.State, error) {
 	return s, nil
 }
 
-// arlOSReason is the reason in an error from the os package without the
-// operation and path it repeats ("no such file or directory").
-func arlOSReason(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
-
-// arlSave writes text to name so that a reader sees the old file or the
-// new one, never half of either: it writes a temporary file in the same
-// directory and renames it over name. The file gets mode 0644, like other
-// saved games. Errors name the file asked for, never the temporary one.
-func arlSave(name, text string) (err error) {
-	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
-	if name == "" {
-		return fail("no file name")
-	}
-	// Rename would replace a symbolic link rather than the file it names.
-	path := name
-	if real, err := filepath.EvalSymlinks(name); err == nil {
-		path = real
-	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fail("it is a directory")
-		}
-		if !fi.Mode().IsRegular() {
-			return fail("it is not a regular file")
-		}
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".cardtable-arlington-*")
-	if err != nil {
-		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, arlOSReason(err)))
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.WriteString(text); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(arlOSReason(err))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(arlOSReason(err))
-	}
-	return nil
-}
-
 type arlPlayer struct {
 	env     *Env
 	s       *arlington.State
@@ -213,7 +146,8 @@ type arlPlayer struct {
 	bots    []bot.Bot
 	helper  *bot.Greedy // plays 'auto'
 	hinter  bot.Bot     // answers 'hint'
-	in      *bufio.Scanner
+	in      *lineReader
+	inErr   error // why input ended (io.EOF at its end)
 	legal   []arlington.Action
 	hand    int // the hand number last announced
 	results int // finished hands announced
@@ -242,7 +176,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	}
 	// One game loop for bots and people (bot.Run): the player is the
 	// seat whose Act reads commands.
-	p.in = bufio.NewScanner(p.env.Stdin)
+	p.in = newLineReader(p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
 	p.announce()
@@ -263,7 +197,10 @@ func (p *arlPlayer) run(ctx context.Context) error {
 		return nil
 	case errors.Is(err, errArlInputEnded):
 		p.out("\ninput ended before the game did\n")
-		return p.in.Err()
+		if p.inErr == io.EOF {
+			return nil
+		}
+		return p.inErr
 	case err != nil:
 		return err
 	}
@@ -330,10 +267,17 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 			p.prompted = true
 		}
 		p.out("> ")
-		if !p.in.Scan() {
+		text, err := p.in.next()
+		var long *longLineError
+		if errors.As(err, &long) {
+			p.out("%v\n", err)
+			continue
+		}
+		if err != nil {
+			p.inErr = err
 			return arlington.Action{}, errArlInputEnded
 		}
-		a, quit, err := p.command(ctx, strings.TrimSpace(p.in.Text()))
+		a, quit, err := p.command(ctx, strings.TrimSpace(text))
 		switch {
 		case err != nil:
 			return arlington.Action{}, err
@@ -361,6 +305,15 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	switch strings.ToLower(word) {
 	case "":
 		return nil, false, nil
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+		// An argument is refused, not ignored: "quit now" or "auto 3"
+		// may mean something else (as in Spider's terminal play).
+		if rest != "" {
+			p.out("%s takes no arguments\n", word)
+			return nil, false, nil
+		}
+	}
+	switch strings.ToLower(word) {
 	case "help", "?":
 		p.out("%s\n", arlPlayHelp)
 		return nil, false, nil
@@ -399,7 +352,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		}
 		// The file must hold the seed to continue the game; it is written
 		// but not shown (see docs/rules-arlington.md, "Terminal play").
-		if err := arlSave(rest, p.s.Record().String()); err != nil {
+		if err := saveFile(rest, p.s.Record().String()); err != nil {
 			p.out("%v\n", err)
 			return nil, false, nil
 		}
@@ -447,14 +400,14 @@ func (p *arlPlayer) show() {
 }
 
 func showView(w io.Writer, v arlington.View) {
-	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %d cards\n",
-		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, v.Graveyard)
+	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %s\n",
+		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, plural(v.Graveyard, "card"))
 	for i := range v.Players {
 		who := ""
 		if i == v.Seat {
 			who = " (you)"
 		}
-		fmt.Fprintf(w, "seat %d%s: %d cards;", i, who, v.HandSizes[i])
+		fmt.Fprintf(w, "seat %d%s: %s;", i, who, plural(v.HandSizes[i], "card"))
 		if len(v.Tables[i]) == 0 {
 			fmt.Fprint(w, " no sets")
 		}

@@ -383,8 +383,8 @@ func TestArlingtonPlayLoadUnreadable(t *testing.T) {
 
 // save replaces the file by renaming a complete temporary file over it:
 // another name for the old file (a hard link) keeps the old contents,
-// which an in-place write would overwrite. The file is 0644, no temporary
-// file is left, and errors name the file asked for, never the temporary.
+// which an in-place write would overwrite. The file keeps its mode (0600
+// here), no temporary file is left, and errors name the file asked for, never the temporary.
 func TestArlingtonPlaySaveAtomic(t *testing.T) {
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "g.txt")
@@ -420,8 +420,8 @@ func TestArlingtonPlaySaveAtomic(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(got), "arlington record 1\n") {
 		t.Fatalf("saved: %v %q", err, got)
 	}
-	if fi, err := os.Stat(saved); err != nil || fi.Mode().Perm() != 0o644 {
-		t.Fatalf("mode %v, %v; want 0644", fi.Mode(), err)
+	if fi, err := os.Stat(saved); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, %v; want 0600, the mode it had", fi.Mode(), err)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {

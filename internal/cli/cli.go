@@ -60,8 +60,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		printUsage(stdout)
-		return exitOK
+		if len(args) == 1 || name != "help" {
+			printUsage(stdout)
+			return exitOK
+		}
+		// "help spider play" is "spider play -h": a command's own help.
+		name, args = args[1], append(args[1:], "-h")
 	}
 	for _, c := range commands() {
 		if c.name == name {

@@ -29,6 +29,12 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return runServeBench(ctx, env, args[1:])
 	}
 	fs := newFlags(env, "serve")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: cardtable serve [flags]         serve the browser UI\n"+
+			"       cardtable serve bench [flags]   the load benchmark (its flags: cardtable serve bench -h)\n"+
+			"flags of serve:\n")
+		fs.PrintDefaults()
+	}
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
@@ -290,7 +296,7 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 		return usageErr("serve bench: unexpected argument %q", pos[0])
 	}
 	if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-		return usageErr("serve bench: --games, --players and --duration must be positive")
+		return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
 	}
 	if *dbPath == "" {
 		dir, err := os.MkdirTemp("", "cardtable-bench-")

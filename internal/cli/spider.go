@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -212,7 +210,7 @@ const spiderPlayHelp = `commands (piles are 1 to 10):
                         suit, then a space
   deal                  deal a row from the stock
   remove PILE           remove the complete suit at the bottom of PILE
-  undo, redo            take back a move, or replay it
+  undo [N], redo [N]    take back N moves (default 1), or replay them
   restart               the same deal from the start
   locate CARD           where copies of CARD (such as QH) are visible
   column PILE           the visible cards of PILE
@@ -256,13 +254,25 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 	}
 	s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
 	s.show(nil)
-	sc := bufio.NewScanner(env.Stdin)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
+	in := newLineReader(env.Stdin)
+	for {
+		text, err := in.next()
+		if err == io.EOF {
+			return nil
+		}
+		var long *longLineError
+		if errors.As(err, &long) {
+			// Refused like a bad command: the game goes on.
+			s.refuse(err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		line := strings.TrimSpace(sc.Text())
+		line := strings.TrimSpace(text)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -270,14 +280,26 @@ func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
 			return nil
 		}
 	}
-	return sc.Err()
 }
+
+// maxSpiderSave bounds the size of a save file load reads: 100,000 moves
+// (the most a save holds) take about 1.2 MB, and without a bound
+// `load /dev/zero` would fill memory.
+const maxSpiderSave = 16 << 20
 
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))
+	}
+	if len(b) > maxSpiderSave {
+		return nil, fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
 	}
 	g, err := spider.Load(string(b))
 	if err != nil {
@@ -285,44 +307,6 @@ func loadSpider(path string) (*spider.Game, error) {
 	}
 	g.MarkLoaded()
 	return g, nil
-}
-
-// saveFile writes data to path atomically, so a failed write never leaves a
-// half-written save behind. Errors name path, never the temporary file.
-func saveFile(path, data string) error {
-	fail := func(err error) error {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		} else if le := (*os.LinkError)(nil); errors.As(err, &le) {
-			err = le.Err
-		}
-		return fmt.Errorf("cannot save to %s: %w", path, err)
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot save to %s: it is a directory", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardtable-save-*")
-	if err != nil {
-		return fail(err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(data); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	// CreateTemp makes the file private; a save is an ordinary document.
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(err)
-	}
-	return nil
 }
 
 // spiderSession is one terminal game.
@@ -366,7 +350,14 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	verb, args := strings.ToLower(f[0]), f[1:]
 	piles := func(want int, optional int) ([]int, error) {
 		if len(args) < want || len(args) > want+optional {
-			return nil, fmt.Errorf("%w: %s takes %d to %d numbers", spider.ErrFormat, verb, want, want+optional)
+			what := fmt.Sprintf("%d or %d numbers", want, want+optional)
+			switch {
+			case optional == 0:
+				what = plural(want, "number")
+			case want == 0:
+				what = "at most " + plural(optional, "number")
+			}
+			return nil, fmt.Errorf("%w: %s takes %s", spider.ErrFormat, verb, what)
 		}
 		out := make([]int, len(args))
 		for i, a := range args {
@@ -381,6 +372,15 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	var err error
 	var extra map[string]any
 	var text []string
+	// Commands that take nothing refuse an argument rather than ignore it:
+	// "quit now" or "restart 3" may be typos for something else.
+	switch verb {
+	case "quit", "exit", "q", "help", "?", "show", "restart", "deal", "d":
+		if len(args) > 0 {
+			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
+			return false
+		}
+	}
 	switch verb {
 	case "quit", "exit", "q":
 		return true
@@ -425,20 +425,22 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			}
 		}
 	case "deal", "d":
-		if len(args) != 0 {
-			err = fmt.Errorf("%w: deal takes no arguments", spider.ErrFormat)
-		} else {
-			err = s.g.Play(spider.DealMove)
-		}
+		err = s.g.Play(spider.DealMove)
 	case "remove", "r":
 		var m spider.Move
 		if m, err = spider.ParseMove(line); err == nil {
 			err = s.g.Play(m)
 		}
 	case "undo", "u":
-		err = s.g.Undo()
+		var n []int
+		if n, err = piles(0, 1); err == nil {
+			err = takeBack(s.g, count(n), s.g.MovesPlayed(), "undo", s.g.Undo)
+		}
 	case "redo":
-		err = s.g.Redo()
+		var n []int
+		if n, err = piles(0, 1); err == nil {
+			err = takeBack(s.g, count(n), len(s.g.History())-s.g.MovesPlayed(), "redo", s.g.Redo)
+		}
 	case "restart":
 		s.g.Restart()
 	case "locate", "l":
@@ -501,6 +503,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		}
 	default:
 		if h, ok := spiderExtraCommands[verb]; ok {
+			if len(args) > 0 {
+				err = fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb)
+				break
+			}
 			var msg string
 			msg, err = h(ctx, s.g)
 			if err == nil {
@@ -520,6 +526,40 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	}
 	s.show(extra, text...)
 	return false
+}
+
+// count is the optional count of undo and redo: 1 without one.
+func count(n []int) int {
+	if len(n) == 0 {
+		return 1
+	}
+	return n[0]
+}
+
+// takeBack undoes or redoes n steps, of which can are available: all of
+// them, or (when there are fewer) none, so a refused "undo 5" changes
+// nothing.
+func takeBack(g *spider.Game, n, can int, verb string, step func() error) error {
+	if n > can {
+		if can == 0 {
+			return fmt.Errorf("%w: no move to %s", spider.ErrNothing, verb)
+		}
+		return fmt.Errorf("%w: only %s to %s", spider.ErrNothing, plural(can, "move"), verb)
+	}
+	for range n {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plural is "1 move", "2 moves".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // spiderExtraCommands are terminal-play commands that other packages add

@@ -102,6 +102,9 @@ func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
 	if len(pos) > 0 {
 		return usageErr("spider solve: unexpected argument %q", pos[0])
 	}
+	if *limit < 0 || *nodes < 0 || *mem < 0 {
+		return usageErr("spider solve: --time, --nodes and --memory must be at least 0 (0: no limit)")
+	}
 	g, err := sf.game()
 	if err != nil {
 		return err
@@ -114,6 +117,7 @@ func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
 			"variant":   g.Options().Variant.String(),
 			"suits":     g.Options().Suits,
 			"result":    r.Status.String(),
+			"stoppedBy": stoppedBy(r),
 			"moves":     moves,
 			"nodes":     r.Nodes,
 			"seconds":   r.Elapsed.Seconds(),
@@ -123,11 +127,39 @@ func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
 	// Summary lines start with '#', which `cardtable spider play` skips, so
 	// the output can be fed to it as it is.
 	fmt.Fprintf(env.Stdout, "# %s: %s in %.2fs, %d nodes, peak %s, %d moves\n",
-		describe(g), r.Status, r.Elapsed.Seconds(), r.Nodes, mib(r.PeakBytes), len(moves))
+		describe(g), statusText(r), r.Elapsed.Seconds(), r.Nodes, mib(r.PeakBytes), len(moves))
 	for _, m := range moves {
 		fmt.Fprintln(env.Stdout, m)
 	}
 	return nil
+}
+
+// statusText is a search's outcome for people: "unknown" says which
+// limit stopped the search, so that the user knows what to raise.
+func statusText(r solver.Result) string {
+	switch r.StoppedBy {
+	case solver.NoLimit:
+		return r.Status.String()
+	case solver.Cancelled:
+		return r.Status.String() + " (cancelled)"
+	}
+	return fmt.Sprintf("%s (stopped by the %s)", r.Status, r.StoppedBy)
+}
+
+// stoppedBy is the JSON value for the limit that stopped a search: "time",
+// "nodes", "memory", "cancelled", or "" when none did.
+func stoppedBy(r solver.Result) string {
+	switch r.StoppedBy {
+	case solver.TimeLimit:
+		return "time"
+	case solver.NodeLimit:
+		return "nodes"
+	case solver.MemoryLimit:
+		return "memory"
+	case solver.Cancelled:
+		return "cancelled"
+	}
+	return ""
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
@@ -321,6 +353,9 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	if *jobs < 1 {
 		return usageErr("--jobs must be at least 1")
 	}
+	if *limit < 0 || *mem < 0 {
+		return usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
+	}
 	if err := checkFair(o, "spider bench"); err != nil {
 		return err
 	}
@@ -341,7 +376,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		}
 		if *mode == "solve" {
 			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
-			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: r.Status.String(),
+			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
 				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves)}
 			if res.ok {
 				// Every line is replayed with the engine's checked moves.

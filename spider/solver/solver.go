@@ -38,6 +38,32 @@ func (s Status) String() string {
 	return "unknown"
 }
 
+// Limit names what stopped a search that ended Unknown.
+type Limit uint8
+
+// Limits that stop a search.
+const (
+	NoLimit     Limit = iota // the search was not stopped
+	TimeLimit                // Limits.Time ran out
+	NodeLimit                // Limits.Nodes ran out
+	MemoryLimit              // the tables grew past Limits.MemoryBytes
+	Cancelled                // the context was cancelled or timed out
+)
+
+func (l Limit) String() string {
+	switch l {
+	case TimeLimit:
+		return "time limit"
+	case NodeLimit:
+		return "node limit"
+	case MemoryLimit:
+		return "memory limit"
+	case Cancelled:
+		return "cancelled"
+	}
+	return "none"
+}
+
 // Limits bound a search. A zero field means no limit of that kind.
 type Limits struct {
 	Time        time.Duration
@@ -49,9 +75,12 @@ type Limits struct {
 type Result struct {
 	Status Status
 	// Moves is the winning line from the position given, when Solved.
-	Moves   []spider.Move
-	Nodes   int64
-	Elapsed time.Duration
+	Moves []spider.Move
+	// StoppedBy is the limit that ended an Unknown search, NoLimit
+	// otherwise.
+	StoppedBy Limit
+	Nodes     int64
+	Elapsed   time.Duration
 	// PeakBytes is the most memory the search's own tables held at once
 	// (node arrays, hash sets, queues), counted from their capacities.
 	PeakBytes int64
@@ -160,6 +189,7 @@ type search struct {
 	nodes    int64
 	staged   int64 // stage charges against the node limit (stageCost)
 	stop     bool  // a limit ran out or ctx was cancelled
+	stopBy   Limit // which one, for Result.StoppedBy
 	peak     int64
 	live     int64 // bytes held by live stage searches
 	seen     hashSet
@@ -192,6 +222,9 @@ func newSearch(ctx context.Context, p *spider.Position, lim Limits) *search {
 
 func (s *search) result(st Status) Result {
 	r := Result{Status: st, Nodes: s.nodes, Elapsed: time.Since(s.start), PeakBytes: s.peak}
+	if st == Unknown {
+		r.StoppedBy = s.stopBy
+	}
 	if st == Solved {
 		r.Moves = s.win
 	}
@@ -242,20 +275,28 @@ func (s *search) run() Result {
 	}
 }
 
+// halt stops the search because of l; the first limit reached is the one
+// reported.
+func (s *search) halt(l Limit) {
+	if !s.stop {
+		s.stop, s.stopBy = true, l
+	}
+}
+
 // tick counts a node and checks the limits every so often.
 func (s *search) tick() bool {
 	s.nodes++
 	if s.lim.Nodes > 0 && s.nodes+s.staged >= s.lim.Nodes {
-		s.stop = true
+		s.halt(NodeLimit)
 		return false
 	}
 	if s.nodes&1023 == 0 {
 		if s.ctx.Err() != nil {
-			s.stop = true
+			s.halt(Cancelled)
 			return false
 		}
 		if !s.deadline.IsZero() && time.Now().After(s.deadline) {
-			s.stop = true
+			s.halt(TimeLimit)
 			return false
 		}
 	}
@@ -269,7 +310,7 @@ func (s *search) account(delta int64) bool {
 		s.peak = tot
 	}
 	if s.lim.MemoryBytes > 0 && tot > s.lim.MemoryBytes {
-		s.stop = true
+		s.halt(MemoryLimit)
 		return false
 	}
 	return true
@@ -304,7 +345,7 @@ func (s *search) stage(p *spider.Position) bool {
 	// only: the schedule of passes and Result.Nodes stay as they were.
 	s.staged += stageCost
 	if s.lim.Nodes > 0 && s.nodes+s.staged >= s.lim.Nodes {
-		s.stop = true
+		s.halt(NodeLimit)
 		return false
 	}
 	loc := newLocal(s, p)
@@ -580,7 +621,7 @@ func (s *search) lookahead(q *spider.Position) int32 {
 		t = &search{ctx: s.ctx, start: s.start, deadline: s.deadline, laLocal: new(local)}
 		s.la = t
 	}
-	t.root, t.nodes, t.stop, t.live, t.attNodes = *q, 0, false, 0, 0
+	t.root, t.nodes, t.stop, t.stopBy, t.live, t.attNodes = *q, 0, false, NoLimit, 0, 0
 	t.seen.reset()
 	t.att = attempt{local: s.att.look, cands: 1, total: 1 << 62, prune: true, w: s.att.w}
 	l := t.laLocal

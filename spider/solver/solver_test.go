@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/spider"
 )
@@ -207,8 +208,8 @@ func TestSolveOneMoveIsThatMove(t *testing.T) {
 func TestSolveWonPosition(t *testing.T) {
 	text := strings.Replace(oneMove, "pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\npile2: AS", "pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AS\npile2:", 1)
 	r := Solve(context.Background(), layout(t, text, 1), Limits{})
-	if r.Status != Solved || len(r.Moves) != 0 {
-		t.Fatalf("got %s with %d moves, want solved with none", r.Status, len(r.Moves))
+	if r.Status != Solved || len(r.Moves) != 0 || r.StoppedBy != NoLimit {
+		t.Fatalf("got %s (%s) with %d moves, want solved with none", r.Status, r.StoppedBy, len(r.Moves))
 	}
 }
 
@@ -333,14 +334,20 @@ func TestSolveLimits(t *testing.T) {
 	p, _ := spider.NewDeal(13, spider.Arachnid, spider.Rules{Suits: 4})
 	t.Run("nodes", func(t *testing.T) {
 		r := Solve(context.Background(), p, Limits{Nodes: 5000})
-		if r.Status != Unknown || r.Nodes > 5000 {
-			t.Fatalf("%s after %d nodes, want unknown within 5000", r.Status, r.Nodes)
+		if r.Status != Unknown || r.Nodes > 5000 || r.StoppedBy != NodeLimit {
+			t.Fatalf("%s (%s) after %d nodes, want unknown by the node limit within 5000", r.Status, r.StoppedBy, r.Nodes)
+		}
+	})
+	t.Run("time", func(t *testing.T) {
+		r := Solve(context.Background(), p, Limits{Time: time.Nanosecond})
+		if r.Status != Unknown || r.StoppedBy != TimeLimit {
+			t.Fatalf("%s (%s), want unknown by the time limit", r.Status, r.StoppedBy)
 		}
 	})
 	t.Run("memory", func(t *testing.T) {
 		r := Solve(context.Background(), p, Limits{MemoryBytes: 64 << 10})
-		if r.Status != Unknown {
-			t.Fatalf("%s, want unknown", r.Status)
+		if r.Status != Unknown || r.StoppedBy != MemoryLimit {
+			t.Fatalf("%s (%s), want unknown by the memory limit", r.Status, r.StoppedBy)
 		}
 		if r.PeakBytes < 64<<10 {
 			t.Fatalf("peak %d bytes: the limit should have been crossed to stop", r.PeakBytes)
@@ -350,8 +357,8 @@ func TestSolveLimits(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		r := Solve(ctx, p, Limits{})
-		if r.Status != Unknown || r.Nodes > 2048 {
-			t.Fatalf("%s after %d nodes, want unknown at once", r.Status, r.Nodes)
+		if r.Status != Unknown || r.Nodes > 2048 || r.StoppedBy != Cancelled {
+			t.Fatalf("%s (%s) after %d nodes, want unknown at once, cancelled", r.Status, r.StoppedBy, r.Nodes)
 		}
 	})
 	t.Run("cancelled during", func(t *testing.T) {
@@ -360,8 +367,8 @@ func TestSolveLimits(t *testing.T) {
 		go func() { done <- Solve(ctx, p, Limits{Nodes: 500_000_000}) }()
 		cancel()
 		r := <-done
-		if r.Status != Unknown || r.Nodes >= 500_000_000 {
-			t.Fatalf("%s after %d nodes, want unknown before the node limit", r.Status, r.Nodes)
+		if r.Status != Unknown || r.Nodes >= 500_000_000 || r.StoppedBy != Cancelled {
+			t.Fatalf("%s (%s) after %d nodes, want unknown before the node limit, cancelled", r.Status, r.StoppedBy, r.Nodes)
 		}
 	})
 }

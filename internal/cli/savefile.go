@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// maxLinkHops bounds how many symbolic links saveFile follows, as the
+// kernel does (ELOOP), so that a loop of links is refused.
+const maxLinkHops = 40
+
+// saveFile writes data as the file name, for the in-game `save FILE` of
+// both games (docs/formats.md, "Saving over a file"):
+//
+//   - A symbolic link is followed to the file it names, even a link to a
+//     file not there yet; the link stays a link and its target gets the
+//     save.
+//   - Anything but a regular file (a directory, a device such as
+//     /dev/full, a pipe or a socket) is refused and left alone.
+//   - The data goes to a temporary file in the target's own directory,
+//     which is synced and then renamed over the target, so a failed write
+//     (a full disk) leaves the previous save whole. A file saved over
+//     keeps its permissions; a new one gets 0644.
+//
+// Errors say "cannot save to NAME: REASON" with the name the player gave,
+// never the temporary file.
+func saveFile(name, data string) (err error) {
+	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
+	if name == "" {
+		return fail("no file name")
+	}
+	if strings.HasSuffix(name, string(filepath.Separator)) {
+		return fail("it names a directory")
+	}
+	path, err := realTarget(name)
+	if err != nil {
+		return fail(osReason(err))
+	}
+	mode := fs.FileMode(0o644)
+	switch fi, err := os.Stat(path); {
+	case err == nil && fi.IsDir():
+		return fail("it is a directory")
+	case err == nil && !fi.Mode().IsRegular():
+		return fail("it is not a regular file (a device, pipe or socket), so it is left alone")
+	case err == nil:
+		mode = fi.Mode().Perm()
+	case !errors.Is(err, fs.ErrNotExist):
+		return fail(osReason(err))
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".cardtable-save-*")
+	if err != nil {
+		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, osReason(err)))
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.WriteString(data); err != nil {
+		return fail(osReason(err))
+	}
+	// CreateTemp makes the file private; a save keeps the mode of the file
+	// it replaces, and a new one is an ordinary document.
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(osReason(err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(osReason(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(osReason(err))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(osReason(err))
+	}
+	// The rename is durable only once the directory is synced; a failure
+	// here loses nothing already on disk, so it is not reported.
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// realTarget follows name through any symbolic links to the path of the
+// file they lead to, which need not exist yet (a dangling link names the
+// file to create). The directories on the way are resolved too, so that a
+// relative link is read from where it really is.
+func realTarget(name string) (string, error) {
+	p := name
+	for range maxLinkHops {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return "", fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(p), osReason(err))
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return p, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return p, nil
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(dir, to)
+		}
+		p = to
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// osReason is the reason in an error from the os package without the
+// operation and path it repeats ("no such file or directory").
+func osReason(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,109 @@
+//go:build unix
+
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// A named pipe is refused without opening it (which would block until a
+// reader came).
+func TestSaveRefusesFIFO(t *testing.T) {
+	for _, g := range saveGames {
+		t.Run(g.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "pipe")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skip("no named pipes here:", err)
+			}
+			out := g.save(t, fifo)
+			if want := "cannot save to " + fifo + ": it is not a regular file"; !strings.Contains(out, want) {
+				t.Errorf("no %q in\n%s", want, out)
+			}
+			if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+				t.Errorf("the pipe is now %v, %v", fi.Mode(), err)
+			}
+		})
+	}
+}
+
+// A device is refused and left a device. The test makes its own copy of
+// /dev/full (character device 1, 7) where it may (as root), so that a
+// broken save replaces that copy rather than the system's; elsewhere
+// /dev/full itself is safe, as only root may replace it.
+func TestSaveRefusesDevice(t *testing.T) {
+	for _, g := range saveGames {
+		t.Run(g.name, func(t *testing.T) {
+			dev := filepath.Join(t.TempDir(), "full")
+			if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, int(unixMkdev(1, 7))); err != nil {
+				if os.Geteuid() == 0 {
+					t.Skip("cannot make a device node:", err)
+				}
+				dev = "/dev/full"
+			}
+			if fi, err := os.Stat(dev); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+				t.Skip("no character device to try:", err)
+			}
+			out := g.save(t, dev)
+			if want := "cannot save to " + dev + ": it is not a regular file"; !strings.Contains(out, want) {
+				t.Errorf("no %q in\n%s", want, out)
+			}
+			if fi, err := os.Lstat(dev); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+				t.Errorf("%s is now %v, %v", dev, fi.Mode(), err)
+			}
+		})
+	}
+}
+
+// unixMkdev is the device number of major and minor as Linux packs it
+// (also right for these small numbers on the BSDs).
+func unixMkdev(major, minor uint64) uint64 {
+	return major<<8 | minor
+}
+
+// saveWriteErrorEnv makes the test binary, run again by
+// TestSaveWriteError, save under a file size limit of a few bytes instead.
+const saveWriteErrorEnv = "CARDTABLE_TEST_SAVE_FSIZE"
+
+// A write that fails part way (here the file size limit, as a full disk
+// would) is reported, and the previous save is left whole. The limit is
+// set in a child process, since it holds for a whole process.
+func TestSaveWriteError(t *testing.T) {
+	if file := os.Getenv(saveWriteErrorEnv); file != "" {
+		lim := syscall.Rlimit{Cur: 16, Max: 16}
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &lim); err != nil {
+			t.Skip("cannot limit the file size:", err)
+		}
+		for _, g := range saveGames {
+			os.Stdout.WriteString(g.save(t, file))
+		}
+		return
+	}
+	file := filepath.Join(t.TempDir(), "game.txt")
+	old := "the previous save, left whole\n"
+	if err := os.WriteFile(file, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSaveWriteError$", "-test.v")
+	cmd.Env = append(os.Environ(), saveWriteErrorEnv+"="+file)
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "SKIP") {
+		t.Skip(string(out))
+	}
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want := "cannot save to " + file + ": file too large"; strings.Count(string(out), want) != len(saveGames) {
+		t.Errorf("want %q once for each game in\n%s", want, out)
+	}
+	if b, _ := os.ReadFile(file); string(b) != old {
+		t.Errorf("the previous save is now %q", b)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
+		t.Errorf("files left in the directory: %v", entries)
+	}
+}
