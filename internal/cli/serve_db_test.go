@@ -136,3 +136,30 @@ func TestServeDatabaseDeleted(t *testing.T) {
 		t.Fatalf("not logged: %s", log)
 	}
 }
+
+// TestServeSecondProcessRefused: a server in another process holds the
+// database; serve through a hard link or a symlink to it is refused.
+func TestServeSecondProcessRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cardtable.db")
+	c := startChild(t, path)
+	if _, err := post(t, c.url+"api/games", `{"deal":"1"}`, http.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	hard, sym := filepath.Join(dir, "hard.db"), filepath.Join(dir, "sym.db")
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(path, sym); err != nil {
+		t.Fatal(err)
+	}
+	for _, alias := range []string{hard, sym} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		var errb bytes.Buffer
+		code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", alias}, nil, io.Discard, &errb)
+		cancel()
+		if code != exitFail || !strings.Contains(errb.String(), "in use by another cardtable server") {
+			t.Errorf("serve --db %s: exit %d, %s", alias, code, errb.String())
+		}
+	}
+}

@@ -23,6 +23,9 @@ type games struct {
 	now      func() time.Time
 	maxCount int
 	maxBytes int
+	// snapMin is the fewest commands between snapshots (snapshotMin;
+	// tests lower it).
+	snapMin int
 
 	mu    sync.Mutex
 	cache map[string]*entry
@@ -66,7 +69,7 @@ const entryOverhead = 512
 const snapshotMin = 1000
 
 func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games {
-	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes,
+	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes, snapMin: snapshotMin,
 		cache: map[string]*entry{}, lru: list.New()}
 }
 
@@ -276,7 +279,7 @@ func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	defer cancel()
 	c := store.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
 		Summary: summary(e.g), Updated: now}
-	snap := e.logn+1 >= max(snapshotMin, e.base)
+	snap := e.logn+1 >= max(gs.snapMin, e.base)
 	if snap {
 		c.Snapshot = e.g.Save()
 	}

@@ -148,6 +148,47 @@ func TestStaleReadNotCached(t *testing.T) {
 	}
 }
 
+// TestSnapshots: with snapshots every few commands, a game played with
+// moves, undo, redo and restart reads back after a restart exactly as it
+// was, and its log never holds more than the snapshot rule allows.
+func TestSnapshots(t *testing.T) {
+	h := newHarness(t, Options{})
+	const every = 4
+	h.s.games.snapMin = every
+	id := h.newGame(`{"deal":"3","suits":1,"cheat":"newcards"}`).ID
+	cmds := []string{"auto 1", "auto 2", "deal", "undo", "redo", "auto 3", "auto 4", "undo", "undo",
+		"redo", "deal", "auto 5", "restart", "auto 6", "deal", "undo", "auto 7", "deal", "auto 8", "auto 9"}
+	ctx := context.Background()
+	for _, c := range cmds {
+		before := r2(h, id)
+		code, _, _ := h.do("POST", "/api/games/"+id+"/commands", `{"cmd":"`+c+`"}`)
+		if code != http.StatusOK && code != http.StatusUnprocessableEntity {
+			t.Fatalf("%s: %d", c, code)
+		}
+		rec, err := h.db.Game(ctx, h.player(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := spider.Load(rec.Save)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := max(every, g.Steps()); len(rec.Log) >= limit {
+			t.Fatalf("after %s: %d commands logged since a snapshot of %d steps", c, len(rec.Log), g.Steps())
+		}
+		after := r2(h, id)
+		if code != http.StatusOK && viewJSON(t, after.View) != viewJSON(t, before.View) {
+			t.Fatalf("a refused %s changed the game", c)
+		}
+		mem := viewJSON(t, after.View)
+		h.restart()
+		if got := viewJSON(t, r2(h, id).View); got != mem {
+			t.Fatalf("after %s the game read back differs:\n%s\nwas\n%s", c, got, mem)
+		}
+		h.s.games.snapMin = every
+	}
+}
+
 // TestStaleWriteRetried: a command applied to a game in memory whose
 // stored version has moved on is not written over it: the write is
 // refused and the command tried again on the stored game.
