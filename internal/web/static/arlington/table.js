@@ -178,6 +178,7 @@ async function preview() {
 function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "action", action: a })); selected.clear(); }
+  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
 function renderLog(v) {
@@ -224,7 +225,8 @@ $("join-form").addEventListener("submit", async (ev) => {
   saveName(name);
   try {
     await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
-    if (ws) ws.close(); // the seat's view comes with the new connection
+    // A new hello resubscribes: the seat's view comes on the same connection.
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hello", since: events.length ? events.length : -1 }));
   } catch (e) { $("error").textContent = e.message; }
 });
 connect();
