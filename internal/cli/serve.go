@@ -15,9 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"cardtable/arlington/bot"
 	"cardtable/internal/loadgen"
 	"cardtable/internal/store"
+	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/arlweb"
 	"cardtable/spider"
 	"cardtable/spider/solver"
 )
@@ -70,9 +73,20 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	n, _ := db.CountGames(ctx)
 	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
 		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+	// The live Arlington tables: the hub resumes the open ones from the
+	// database and stops (its tables stay open in the store) before the
+	// database closes.
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New,
+		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer hub.Close()
 	rl := web.DefaultRateLimit()
 	opts := web.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal,
-		CheckHost: true, Hosts: hosts, RateLimit: &rl}
+		CheckHost: true, Hosts: hosts, RateLimit: &rl,
+		Games: []web.Routes{arlweb.New(hub, arlweb.Options{Log: log})}}
 	srv := web.New(db, opts)
 	// The pruner deletes games past their retention (docs/api.md); it
 	// exits when serving ends, before the database closes.

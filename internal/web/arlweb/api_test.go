@@ -1,0 +1,148 @@
+package arlweb
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"cardtable/arlington"
+)
+
+func TestLobbyAPI(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a := e.client()
+	var l lobby
+	if code := a.do("GET", "/api/arlington/tables", nil, &l); code != http.StatusOK || len(l.Tables) != 0 {
+		t.Fatalf("empty lobby: %d %+v", code, l)
+	}
+	if l.DefaultLevel != "medium" || len(l.Levels) != 6 || l.Target != 32 {
+		t.Errorf("lobby defaults: %+v", l)
+	}
+	for _, c := range []struct {
+		name, body string
+		want       int
+	}{
+		{"one seat", `{"players":1}`, http.StatusBadRequest},
+		{"seven seats", `{"players":7}`, http.StatusBadRequest},
+		{"unknown level", `{"players":2,"bots":["","genius"]}`, http.StatusBadRequest},
+		{"unknown field", `{"players":2,"colour":"red"}`, http.StatusBadRequest},
+		{"not JSON", `{`, http.StatusBadRequest},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if code := a.do("POST", "/api/arlington/tables", c.body, nil); code != c.want {
+				t.Errorf("create %s: %d, want %d", c.body, code, c.want)
+			}
+		})
+	}
+	id := a.create("", "random", "", "greedy")
+	var got created
+	if code := a.do("GET", "/api/arlington/tables/"+id, nil, &got); code != http.StatusOK ||
+		got.Link != "/arlington/t/"+id || got.Players != 4 || got.OpenSeats != 2 || got.Target != 32 {
+		t.Errorf("get: %d %+v", code, got)
+	}
+	if code := a.do("GET", "/api/arlington/tables/nosuch", nil, nil); code != http.StatusNotFound {
+		t.Errorf("unknown table: %d", code)
+	}
+	if a.do("GET", "/api/arlington/tables", nil, &l); len(l.Tables) != 1 || l.Tables[0].ID != id {
+		t.Errorf("lobby lists %+v", l.Tables)
+	}
+	// The record before the end hides the seed: the engine refuses it.
+	resp, err := a.hc.Get(e.srv.URL + "/api/arlington/tables/" + id + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("record: %d %v", resp.StatusCode, resp.Header)
+	}
+	if _, _, err := arlington.Load(strings.NewReader(string(body))); err == nil {
+		t.Errorf("record of a game in play loads: its seed is out\n%s", body)
+	}
+	for _, p := range []string{"/arlington/", "/arlington/t/" + id} {
+		resp, err := a.hc.Get(e.srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "<html") {
+			t.Errorf("page %s: %d", p, resp.StatusCode)
+		}
+	}
+}
+
+func TestPreview(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a := e.client()
+	for _, c := range []struct {
+		name, body string
+		code       int
+		legal      bool
+		spectra    int
+	}{
+		{"pair", `{"cards":["7H","7D"]}`, 200, true, 1},
+		{"not a set", `{"cards":["7H","KD"]}`, 200, false, 0},
+		{"with a joker", `{"cards":["7H","JK"]}`, 200, true, -1},
+		{"twice", `{"cards":["7H","7H"]}`, 400, false, 0},
+		{"not a card", `{"cards":["ZZ"]}`, 400, false, 0},
+		{"not a list", `{"cards":"7H"}`, 400, false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got arlington.SetInfo
+			var out any
+			if c.code == 200 {
+				out = &got
+			}
+			code := a.do("POST", "/api/arlington/preview", c.body, out)
+			if code != c.code {
+				t.Fatalf("%s: %d, want %d", c.body, code, c.code)
+			}
+			if code != 200 {
+				return
+			}
+			if got.Legal != c.legal || (c.spectra >= 0 && len(got.Spectra) != c.spectra) || (c.legal && got.Points < 0) {
+				t.Errorf("%s: %+v", c.body, got)
+			}
+			if c.spectra < 0 && len(got.Spectra) == 0 {
+				t.Errorf("%s: no spectra", c.body)
+			}
+		})
+	}
+}
+
+func TestJoin(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b, c := e.client(), e.client(), e.client()
+	id := a.create("", "")
+	if s := a.join(id, "Ann"); s != 0 {
+		t.Errorf("Ann sits at %d", s)
+	}
+	if s := a.join(id, "Ann again"); s != 0 {
+		t.Errorf("a reload moved Ann to %d", s)
+	}
+	var got created
+	if code := a.do("POST", "/api/arlington/tables/"+id+"/join", `{"name":"Ann","seat":9}`, nil); code != http.StatusBadRequest {
+		t.Errorf("seat 9: %d", code)
+	}
+	if code := b.do("POST", "/api/arlington/tables/"+id+"/join", `{"name":"Bob","seat":0}`, nil); code != http.StatusConflict {
+		t.Errorf("Bob at Ann's seat: %d", code)
+	}
+	if code := b.do("POST", "/api/arlington/tables/"+id+"/join", `{"name":""}`, nil); code != http.StatusBadRequest {
+		t.Errorf("no name: %d", code)
+	}
+	if s := b.join(id, "Bob"); s != 1 {
+		t.Errorf("Bob sits at %d", s)
+	}
+	if code := c.do("POST", "/api/arlington/tables/"+id+"/join", `{"name":"Cy"}`, nil); code != http.StatusConflict {
+		t.Errorf("third at a full table: %d", code)
+	}
+	a.do("GET", "/api/arlington/tables/"+id, nil, &got)
+	if !got.Started || got.OpenSeats != 0 || got.Seats[0].Name != "Ann again" || got.Seats[1].Name != "Bob" {
+		t.Errorf("table after joins: %+v", got.Summary)
+	}
+	if code := c.do("POST", "/api/arlington/tables/nosuch/join", `{"name":"Cy"}`, nil); code != http.StatusNotFound {
+		t.Errorf("join unknown: %d", code)
+	}
+}

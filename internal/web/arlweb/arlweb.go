@@ -1,0 +1,236 @@
+// Package arlweb is the web adapter of live Arlington tables: the lobby and
+// table pages, a JSON API and a WebSocket per connection, on top of a hub
+// of tables (internal/table). docs/api.md ("Arlington tables") describes
+// the API and the WebSocket protocol.
+package arlweb
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// Hub is what the handlers need of the live tables; *table.Hub has it.
+type Hub interface {
+	Create(ctx context.Context, creator string, cfg table.Config) (*table.Table, error)
+	List() []table.Summary
+	Table(id string) (*table.Table, error)
+	Record(ctx context.Context, id string) (string, error)
+}
+
+// Options configure the handlers.
+type Options struct {
+	Log *slog.Logger
+	// Pages holds the pages' files (default: web.Static under "static").
+	Pages fs.FS
+	// Limits of one WebSocket connection (zero: the defaults below).
+	Limits Limits
+}
+
+// Handlers are the Arlington routes; they implement web.Routes.
+type Handlers struct {
+	hub    Hub
+	log    *slog.Logger
+	pages  fs.FS
+	limits Limits
+}
+
+// New makes the handlers for hub.
+func New(hub Hub, o Options) *Handlers {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Pages == nil {
+		sub, err := fs.Sub(web.Static, "static")
+		if err != nil {
+			panic(err) // the embed pattern guarantees the directory
+		}
+		o.Pages = sub
+	}
+	return &Handlers{hub: hub, log: o.Log, pages: o.Pages, limits: o.Limits.withDefaults()}
+}
+
+// Register adds the routes to mux (web.Routes).
+func (h *Handlers) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /arlington/{$}", h.page("arlington/index.html"))
+	mux.HandleFunc("GET /arlington/t/{id}", h.page("arlington/table.html"))
+	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
+	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
+	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))
+	mux.HandleFunc("POST /api/arlington/tables/{id}/join", h.handle(h.join))
+	mux.HandleFunc("POST /api/arlington/tables/{id}/leave", h.handle(h.leave))
+	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
+	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
+	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)
+}
+
+// handle is web.Handle with the table package's errors classified.
+func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
+	return web.Handle(h.log, func(w http.ResponseWriter, r *http.Request) error {
+		return classify(f(w, r))
+	})
+}
+
+// page serves one of the pages' HTML files (the lobby, or the table page
+// for every table id: the page reads the id from its address).
+func (h *Handlers) page(name string) http.HandlerFunc {
+	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
+		b, err := fs.ReadFile(h.pages, name)
+		if err != nil {
+			return fmt.Errorf("%w: no page %s", web.ErrNotFound, name)
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, err = w.Write(b)
+		return err
+	})
+}
+
+// lobby is the list answer.
+type lobby struct {
+	Tables       []table.Summary `json:"tables"`
+	Levels       []string        `json:"levels"`
+	DefaultLevel string          `json:"default_level"`
+	Target       int             `json:"default_target"`
+	TurnSeconds  int             `json:"default_turn_seconds"`
+}
+
+func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
+	web.WriteJSON(w, http.StatusOK, lobby{Tables: h.hub.List(), Levels: bot.Names,
+		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
+		TurnSeconds: table.DefaultTurnSeconds})
+	return nil
+}
+
+// created is the create answer: the table and its shareable link.
+type created struct {
+	table.Summary
+	Link string `json:"link"`
+}
+
+func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
+	var cfg table.Config
+	if err := web.ReadJSON(w, r, &cfg, 4<<10); err != nil {
+		return err
+	}
+	t, err := h.hub.Create(r.Context(), web.Player(r), cfg)
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusCreated, created{t.Summary(), link(t.ID())})
+	return nil
+}
+
+func link(id string) string { return "/arlington/t/" + id }
+
+func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, created{t.Summary(), link(t.ID())})
+	return nil
+}
+
+type joinRequest struct {
+	Name string `json:"name"`
+	Seat *int   `json:"seat,omitempty"` // absent: the first open seat
+}
+
+type joined struct {
+	Seat int `json:"seat"`
+}
+
+func (h *Handlers) join(w http.ResponseWriter, r *http.Request) error {
+	var req joinRequest
+	if err := web.ReadJSON(w, r, &req, 1<<10); err != nil {
+		return err
+	}
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	seat := -1
+	if req.Seat != nil {
+		seat = *req.Seat
+		if seat < 0 || seat >= arlington.MaxSeats {
+			return fmt.Errorf("%w: no seat %d", web.ErrBadRequest, seat)
+		}
+	}
+	got, err := t.Join(r.Context(), table.Player{ID: web.Player(r), Name: req.Name}, seat)
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, joined{got})
+	return nil
+}
+
+func (h *Handlers) leave(w http.ResponseWriter, r *http.Request) error {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := t.Leave(r.Context(), web.Player(r)); err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, struct{}{})
+	return nil
+}
+
+func (h *Handlers) record(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	text, err := h.hub.Record(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "arlington-"+safeName(id)+".txt"))
+	_, err = w.Write([]byte(text))
+	return err
+}
+
+// safeName keeps the letters, digits and dashes of an id for a file name.
+func safeName(id string) string {
+	b := []byte(id)
+	out := b[:0]
+	for _, c := range b {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+type previewRequest struct {
+	Cards arlington.Cards `json:"cards"`
+}
+
+// preview is what a group of cards would be as a set: legal, its spectra,
+// its points (the engine's set functions).
+func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
+	var req previewRequest
+	if err := web.ReadJSON(w, r, &req, 1<<10); err != nil {
+		return err
+	}
+	if len(req.Cards) > 54 {
+		return fmt.Errorf("%w: more cards than a deck", web.ErrBadRequest)
+	}
+	if _, err := arlington.SetOf(req.Cards); err != nil {
+		return fmt.Errorf("%w: %v", web.ErrBadRequest, err)
+	}
+	web.WriteJSON(w, http.StatusOK, arlington.Analyze(req.Cards))
+	return nil
+}
+
+// timeNow is the clock of connection limits (a variable for nothing else
+// than readability of the limiter).
+var timeNow = time.Now

@@ -1,0 +1,94 @@
+package arlweb
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// startBrowser is a headless Chromium with a fresh profile (as in the web
+// package's browser tests: missing Chromium fails in CI, skips elsewhere).
+func startBrowser(tb testing.TB) context.Context {
+	tb.Helper()
+	exe := os.Getenv("CHROMIUM")
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if exe != "" {
+			break
+		}
+		if p, err := exec.LookPath(name); err == nil {
+			exe = p
+		}
+	}
+	if exe == "" {
+		if os.Getenv("CI") == "true" {
+			tb.Fatal("chromium not found: CI must run the browser tests")
+		}
+		tb.Skip("chromium not found; browser tests skipped (they never skip in CI)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
+		chromedp.UserDataDir(tb.TempDir()), chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	tb.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(bctx); err != nil {
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	return bctx
+}
+
+// TestBrowserArlingtonSeatAndPlay: a person opens a table's link against a
+// bot, takes the seat through the page, sees the hand and plays an
+// offered action, which the hand's log then shows.
+func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("browser tests skipped with -short")
+	}
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	startCtx := startBrowser(t)
+	ctx, cancel := context.WithTimeout(startCtx, 30*time.Second)
+	defer cancel()
+	// until waits for a page condition (a JS expression) to hold.
+	until := func(cond string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
+	}
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(e.srv.URL+"/arlington/t/"+id),
+		until(`!document.getElementById("join").hidden`),
+		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
+		chromedp.Click(chromedp.CSS("#join-form button")),
+		until(`document.querySelector("#hand svg.card") && document.querySelector("#actions button")`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button").click()`),
+		until(`[...document.querySelectorAll("#log li")].some((li) => li.textContent.startsWith("Ann"))`),
+	)
+	if err != nil {
+		dctx, dcancel := context.WithTimeout(startCtx, 5*time.Second)
+		defer dcancel()
+		diag, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.getElementById("conn").textContent + " | " + document.getElementById("status").textContent + " | " + document.getElementById("error").textContent + " | join hidden " + document.getElementById("join").hidden + " | hand " + document.querySelectorAll("#hand svg").length + " | actions " + document.querySelectorAll("#actions button").length + " | log " + document.getElementById("log").textContent.slice(0, 300)`))
+		t.Fatalf("%v; page: %s", err, diag)
+	}
+	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (The wait above saw Ann's play in the hand's log.)
+	if !strings.Contains(status, "Hand 1") {
+		t.Errorf("status %q", status)
+	}
+	dir := filepath.Join("..", "testdata", "artifacts")
+	if os.MkdirAll(dir, 0o755) == nil {
+		os.WriteFile(filepath.Join(dir, "arlington-table-390.jpg"), shot, 0o644)
+	}
+}

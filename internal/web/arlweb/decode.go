@@ -1,0 +1,113 @@
+package arlweb
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"cardtable/arlington"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// Client message types (docs/api.md, "Arlington tables").
+const (
+	msgHello  = "hello"
+	msgAction = "action"
+	msgChat   = "chat"
+)
+
+// maxFrame is the largest WebSocket message a client may send; a bigger
+// one ends the connection (the library refuses it before reading it all).
+const maxFrame = 4 << 10
+
+// clientMsg is one decoded client message.
+type clientMsg struct {
+	Type   string
+	Since  int              // hello: events the client has (-1: none, a full view)
+	Name   string           // hello: display name for chat when watching
+	Action arlington.Action // action
+	Seat   int              // action: -1 means the sender's own seat
+	Text   string           // chat
+}
+
+type wireMsg struct {
+	Type   string `json:"type"`
+	Since  *int   `json:"since,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Action string `json:"action,omitempty"`
+	Seat   *int   `json:"seat,omitempty"`
+	Text   string `json:"text,omitempty"`
+}
+
+// Decode reads one client message: strict JSON (one object, no unknown
+// fields), a known type and its fields checked. Every error wraps
+// web.ErrBadRequest and names what is wrong.
+func Decode(b []byte) (clientMsg, error) {
+	var w wireMsg
+	if len(b) > maxFrame {
+		return clientMsg{}, fmt.Errorf("%w: message longer than %d bytes", web.ErrBadRequest, maxFrame)
+	}
+	if !utf8.Valid(b) {
+		return clientMsg{}, fmt.Errorf("%w: message is not UTF-8", web.ErrBadRequest)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&w); err != nil {
+		return clientMsg{}, fmt.Errorf("%w: bad JSON: %v", web.ErrBadRequest, err)
+	}
+	if d.More() {
+		return clientMsg{}, fmt.Errorf("%w: more than one JSON value", web.ErrBadRequest)
+	}
+	m := clientMsg{Type: w.Type, Since: -1, Seat: -1}
+	switch w.Type {
+	case msgHello:
+		if w.Since != nil {
+			if *w.Since < -1 {
+				return clientMsg{}, fmt.Errorf("%w: hello: since %d is negative", web.ErrBadRequest, *w.Since)
+			}
+			m.Since = *w.Since
+		}
+		name := strings.TrimSpace(w.Name)
+		if utf8.RuneCountInString(name) > table.MaxNameRunes {
+			return clientMsg{}, fmt.Errorf("%w: hello: name longer than %d characters", web.ErrBadRequest, table.MaxNameRunes)
+		}
+		m.Name = name
+		if w.Action != "" || w.Seat != nil || w.Text != "" {
+			return clientMsg{}, fmt.Errorf("%w: hello takes since and name only", web.ErrBadRequest)
+		}
+	case msgAction:
+		a, err := arlington.ParseAction(w.Action)
+		if err != nil {
+			return clientMsg{}, fmt.Errorf("%w: action %q: %v", web.ErrBadRequest, w.Action, err)
+		}
+		m.Action = a
+		if w.Seat != nil {
+			if *w.Seat < -1 || *w.Seat >= arlington.MaxSeats {
+				return clientMsg{}, fmt.Errorf("%w: action: no seat %d", web.ErrBadRequest, *w.Seat)
+			}
+			m.Seat = *w.Seat
+		}
+		if w.Since != nil || w.Name != "" || w.Text != "" {
+			return clientMsg{}, fmt.Errorf("%w: action takes action and seat only", web.ErrBadRequest)
+		}
+	case msgChat:
+		if strings.TrimSpace(w.Text) == "" {
+			return clientMsg{}, fmt.Errorf("%w: chat: empty message", web.ErrBadRequest)
+		}
+		if utf8.RuneCountInString(w.Text) > table.MaxChatRunes {
+			return clientMsg{}, fmt.Errorf("%w: chat: longer than %d characters", web.ErrBadRequest, table.MaxChatRunes)
+		}
+		m.Text = w.Text
+		if w.Since != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
+			return clientMsg{}, fmt.Errorf("%w: chat takes text only", web.ErrBadRequest)
+		}
+	case "":
+		return clientMsg{}, fmt.Errorf("%w: message without a type", web.ErrBadRequest)
+	default:
+		return clientMsg{}, fmt.Errorf("%w: unknown message type %.40q", web.ErrBadRequest, w.Type)
+	}
+	return m, nil
+}

@@ -1,0 +1,305 @@
+package arlweb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"cardtable/arlington"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// Limits bound one WebSocket connection.
+type Limits struct {
+	// Messages a client may send at once (Burst), then one per Every;
+	// beyond, each message is refused with an error, and a client that
+	// keeps sending past MaxRefused refusals in a row is disconnected.
+	Burst      int
+	Every      time.Duration
+	MaxRefused int
+	// WriteTimeout bounds one write: a client that does not read is
+	// dropped, it never holds the table up.
+	WriteTimeout time.Duration
+	// Ping is how often the server pings; HelloWait how long it waits for
+	// the client's hello before sending a full view anyway.
+	Ping      time.Duration
+	HelloWait time.Duration
+	// Outbox is how many answers (errors) may wait for the writer; a full
+	// outbox drops the connection.
+	Outbox int
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defd := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.Burst, 20)
+	defd(&l.Every, 200*time.Millisecond)
+	def(&l.MaxRefused, 100)
+	defd(&l.WriteTimeout, 10*time.Second)
+	defd(&l.Ping, 25*time.Second)
+	defd(&l.HelloWait, 5*time.Second)
+	def(&l.Outbox, 16)
+	return l
+}
+
+// Server messages.
+type viewMsg struct {
+	Type string `json:"type"` // "view"
+	table.Update
+	// Legal is every action the receiver may take now, in the engine's
+	// notation (empty when it is not their turn).
+	Legal []string `json:"legal"`
+}
+
+type errorMsg struct {
+	Type  string `json:"type"` // "error"
+	Class string `json:"class"`
+	Error string `json:"error"`
+	Rule  string `json:"rule,omitempty"` // the rules section an illegal action breaks
+}
+
+func newErrorMsg(err error) errorMsg {
+	err = classify(err)
+	m := errorMsg{Type: "error", Class: className(err), Error: err.Error()}
+	var re *arlington.RuleError
+	if errors.As(err, &re) {
+		m.Rule = re.Rule
+	}
+	if m.Class == "internal" {
+		m.Error = "internal error"
+	}
+	return m
+}
+
+func viewOf(u table.Update) viewMsg {
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}}
+	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
+		for _, a := range u.View.Legal() {
+			m.Legal = append(m.Legal, a.String())
+		}
+	}
+	return m
+}
+
+// conn is one WebSocket connection to one table.
+type conn struct {
+	h      *Handlers
+	t      *table.Table
+	c      *websocket.Conn
+	player string
+	name   string         // from hello, for a spectator's chat; owned by the reader
+	hello  chan clientMsg // reader -> writer: (re)subscribe
+	out    chan any       // reader -> writer: answers for this client
+}
+
+// ws upgrades the request and serves the connection until either side
+// ends it. Two goroutines: this one writes (updates, answers, pings); a
+// reader goroutine reads and handles client messages. The reader exits
+// when the connection's read fails (the client closed it, or the writer
+// closed it on its way out); the writer exits when the table or the
+// request ends, a write fails or times out, or the reader has exited.
+func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		web.WriteError(w, r, h.log, classify(err))
+		return
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered the request
+	}
+	c.SetReadLimit(maxFrame)
+	cn := &conn{h: h, t: t, c: c, player: web.Player(r),
+		hello: make(chan clientMsg, 1), out: make(chan any, h.limits.Outbox)}
+	ctx, cancel := context.WithCancel(r.Context())
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		defer cancel()
+		cn.read(ctx)
+	}()
+	status, reason := cn.write(ctx)
+	cancel()
+	c.Close(status, reason)
+	<-readerDone
+}
+
+// read handles client messages until the connection fails.
+func (cn *conn) read(ctx context.Context) {
+	lim := cn.h.limits
+	tokens, at, refused := float64(lim.Burst), timeNow(), 0
+	for {
+		typ, b, err := cn.c.Read(ctx)
+		if err != nil {
+			return
+		}
+		now := timeNow()
+		tokens = min(float64(lim.Burst), tokens+float64(now.Sub(at))/float64(lim.Every))
+		at = now
+		if tokens < 1 {
+			refused++
+			if refused > lim.MaxRefused {
+				cn.c.Close(websocket.StatusPolicyViolation, "too many messages")
+				return
+			}
+			cn.answer(newErrorMsg(table.ErrRateLimited))
+			continue
+		}
+		tokens--
+		refused = 0
+		if typ != websocket.MessageText {
+			cn.answer(newErrorMsg(errors.New("bad request: binary message")))
+			continue
+		}
+		m, err := Decode(b)
+		if err != nil {
+			cn.answer(newErrorMsg(err))
+			continue
+		}
+		if err := cn.handle(ctx, m); err != nil {
+			cn.answer(newErrorMsg(err))
+		}
+	}
+}
+
+// handle carries out one message; its error goes to this client only.
+func (cn *conn) handle(ctx context.Context, m clientMsg) error {
+	switch m.Type {
+	case msgHello:
+		if m.Name != "" {
+			cn.name = m.Name
+		}
+		select { // a newer hello replaces one the writer has not taken
+		case <-cn.hello:
+		default:
+		}
+		cn.hello <- m
+		return nil
+	case msgAction:
+		return cn.t.Act(ctx, cn.player, m.Seat, m.Action)
+	case msgChat:
+		return cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName()}, m.Text)
+	}
+	return nil
+}
+
+// chatName is the name a spectator's chat lines carry (a seated player's
+// carry their seat's name: the table knows it).
+func (cn *conn) chatName() string {
+	if cn.name == "" {
+		return "Spectator"
+	}
+	return cn.name
+}
+
+// answer queues m for this client; a client whose answers pile up is not
+// reading and is dropped.
+func (cn *conn) answer(m any) {
+	select {
+	case cn.out <- m:
+	default:
+		cn.c.Close(websocket.StatusPolicyViolation, "not reading")
+	}
+}
+
+// write sends the table's updates, answers and pings until the connection
+// ends; it returns the close status.
+func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
+	lim := cn.h.limits
+	var sub *table.Sub
+	defer func() {
+		if sub != nil {
+			sub.Close()
+		}
+	}()
+	var updates <-chan table.Update
+	subscribe := func(since int) error {
+		if sub != nil {
+			sub.Close()
+		}
+		s, err := cn.t.Subscribe(ctx, cn.player, since)
+		if err != nil {
+			return err
+		}
+		sub, updates = s, s.Updates()
+		return nil
+	}
+	helloWait := time.NewTimer(lim.HelloWait)
+	defer helloWait.Stop()
+	ping := time.NewTicker(lim.Ping)
+	defer ping.Stop()
+	for {
+		var msg any
+		select {
+		case <-ctx.Done():
+			return websocket.StatusGoingAway, "bye"
+		case <-cn.t.Done():
+			return websocket.StatusGoingAway, "table closed"
+		case m := <-cn.hello:
+			helloWait.Stop()
+			if err := subscribe(m.Since); err != nil {
+				msg = newErrorMsg(err)
+				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
+					cn.send(ctx, msg)
+					return websocket.StatusTryAgainLater, "cannot watch this table"
+				}
+			}
+		case <-helloWait.C:
+			if sub == nil {
+				if err := subscribe(-1); err != nil {
+					cn.send(ctx, newErrorMsg(err))
+					return websocket.StatusTryAgainLater, "cannot watch this table"
+				}
+			}
+			continue
+		case u, ok := <-updates:
+			if !ok {
+				err := sub.Err()
+				sub, updates = nil, nil
+				if errors.Is(err, table.ErrSlow) {
+					return websocket.StatusTryAgainLater, "too slow: reconnect with since"
+				}
+				return websocket.StatusGoingAway, "table closed"
+			}
+			msg = viewOf(u)
+		case m := <-cn.out:
+			msg = m
+		case <-ping.C:
+			pctx, cancel := context.WithTimeout(ctx, lim.WriteTimeout)
+			err := cn.c.Ping(pctx)
+			cancel()
+			if err != nil {
+				return websocket.StatusGoingAway, "no answer to ping"
+			}
+			continue
+		}
+		if msg != nil && !cn.send(ctx, msg) {
+			return websocket.StatusGoingAway, "write failed"
+		}
+	}
+}
+
+// send writes one message within the write timeout.
+func (cn *conn) send(ctx context.Context, m any) bool {
+	b, err := json.Marshal(m)
+	if err != nil {
+		cn.h.log.Error("arlington: encoding a message", "err", err)
+		return false
+	}
+	wctx, cancel := context.WithTimeout(ctx, cn.h.limits.WriteTimeout)
+	defer cancel()
+	return cn.c.Write(wctx, websocket.MessageText, b) == nil
+}

@@ -1,0 +1,255 @@
+package arlweb
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// mover is, of the clients, the one whose seat is to move in m's view.
+func mover(m srvMsg, seats map[int]*wsClient) (*wsClient, int) {
+	s := m.View.ToMove
+	return seats[s], s
+}
+
+func TestWSIdentity(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b, c := e.client(), e.client(), e.client()
+	id := a.create("", "")
+	sa, sb := a.join(id, "Ann"), b.join(id, "Bob")
+	wa, wb, wc := a.dial(id, -1), b.dial(id, -1), c.dial(id, -1)
+	va, vb, vc := wa.started(), wb.started(), wc.started()
+	if va.Seat != sa || vb.Seat != sb || vc.Seat != -1 {
+		t.Fatalf("seats %d %d %d", va.Seat, vb.Seat, vc.Seat)
+	}
+	if len(vc.View.Hand) != 0 || len(va.View.Hand) == 0 {
+		t.Errorf("hands: spectator %v, Ann %v", vc.View.Hand, va.View.Hand)
+	}
+	seats := map[int]*wsClient{sa: wa, sb: wb}
+	views := map[int]srvMsg{sa: va, sb: vb}
+	m, ms := mover(va, seats)
+	other, os := wb, sb
+	if ms == sb {
+		other, os = wa, sa
+	}
+	if len(views[ms].Legal) == 0 || len(views[os].Legal) != 0 {
+		t.Fatalf("legal: mover %v, other %v", views[ms].Legal, views[os].Legal)
+	}
+	legal := views[ms].Legal[0]
+	refuse := func(w *wsClient, msg map[string]any, class string) {
+		t.Helper()
+		w.send(msg)
+		got := w.waitFor(isError)
+		if got.Class != class {
+			t.Errorf("%v: %+v, want class %s", msg, got, class)
+		}
+	}
+	refuse(other, map[string]any{"type": "action", "action": legal}, "conflict")
+	refuse(other, map[string]any{"type": "action", "action": legal, "seat": ms}, "forbidden")
+	refuse(wc, map[string]any{"type": "action", "action": legal}, "forbidden")
+	refuse(wc, map[string]any{"type": "action", "action": legal, "seat": ms}, "forbidden")
+	// A card the mover does not hold: refused by the rules, with the rule.
+	notHeld := ""
+	for _, cd := range []string{"AS", "AH", "AD", "AC"} {
+		held := false
+		for _, h := range views[ms].View.Hand {
+			held = held || h.String() == cd
+		}
+		if !held {
+			notHeld = cd
+			break
+		}
+	}
+	m.send(map[string]any{"type": "action", "action": "lead " + notHeld})
+	if got := m.waitFor(isError); got.Class != "illegal" || got.Rule == "" {
+		t.Errorf("lead %s: %+v", notHeld, got)
+	}
+	// The legal action goes through and everyone sees it.
+	m.send(map[string]any{"type": "action", "action": legal})
+	n := views[ms].View.EventCount
+	for _, w := range []*wsClient{wa, wb, wc} {
+		got := w.waitFor(func(x srvMsg) bool { return isView(x) && x.View.EventCount > n })
+		if len(got.View.Events) == 0 || got.View.EventsFrom != n {
+			t.Errorf("update after the action: events from %d, %d events", got.View.EventsFrom, len(got.View.Events))
+		}
+	}
+	_ = os
+}
+
+// play has each client take its first legal action whenever a new view
+// makes it their turn, until stop says so; it returns the last view.
+func play(t testing.TB, clients []*wsClient, stop func(srvMsg) bool) {
+	var wg sync.WaitGroup
+	for _, w := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acted, last := -1, ""
+			var retry <-chan time.Time
+			for {
+				var m srvMsg
+				select {
+				case x, ok := <-w.ch:
+					if !ok {
+						t.Error("connection ended during play")
+						return
+					}
+					m = x
+				case <-retry:
+					// A client told to slow down tries again later.
+					retry = nil
+					w.send(map[string]any{"type": "action", "action": last})
+					continue
+				}
+				if m.Type == "error" {
+					if m.Class != "too_many" {
+						t.Errorf("error during play: %+v", m)
+						return
+					}
+					retry = time.After(100 * time.Millisecond)
+				}
+				if m.Type != "view" || m.View == nil {
+					continue
+				}
+				if stop(m) {
+					return
+				}
+				if len(m.Legal) > 0 && m.View.EventCount > acted {
+					acted, last = m.View.EventCount, m.Legal[0]
+					w.send(map[string]any{"type": "action", "action": last})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func handOver(m srvMsg) bool { return len(m.View.Results) > 0 }
+
+func TestLongWSFullHand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	a, b, c := e.client(), e.client(), e.client()
+	id := a.create("", "random", "", "random")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	wa, wb, wc := a.dial(id, -1), b.dial(id, -1), c.dial(id, -1)
+	play(t, []*wsClient{wa, wb}, handOver)
+	got := wc.waitFor(func(m srvMsg) bool { return isView(m) && m.View != nil && handOver(m) })
+	if len(got.View.Results[0].Scores) != 4 {
+		t.Errorf("scores %v", got.View.Results[0].Scores)
+	}
+}
+
+func TestLongWSJunkAndFlood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{Burst: 15, MaxRefused: 50})
+	a, b, j := e.client(), e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	wa, wb := a.dial(id, -1), b.dial(id, -1)
+	wa.started()
+	wb.started()
+	junk := j.dial(id, -1)
+	junk.started()
+	for _, raw := range []string{`{`, `[]`, `{"type":"dance"}`, `{"type":"action","action":"fly 7H"}`,
+		`{"type":"action","action":"pass","extra":1}`, `{"type":"chat","text":""}`, `"hello"`,
+		`{"type":"hello","since":-7}`, `{"type":"action","action":"pass","seat":44}`, "\xff\xfe"} {
+		junk.sendRaw([]byte(raw))
+		if got := junk.waitFor(isError); got.Class != "bad_request" {
+			t.Errorf("%q: %+v", raw, got)
+		}
+	}
+	// A flood: refused with errors past the burst, then disconnected.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 200 {
+			if junk.c.Write(t.Context(), 1, []byte(`{"type":"action","action":"pass"}`)) != nil {
+				return
+			}
+		}
+	}()
+	if !junk.ended() {
+		t.Error("a flooding client stays connected")
+	}
+	wg.Wait()
+	// A huge frame ends that connection only.
+	big := j.dial(id, -1)
+	big.started()
+	big.c.Write(t.Context(), 1, []byte(`{"type":"chat","text":"`+strings.Repeat("x", 10000)+`"}`))
+	if !big.ended() {
+		t.Error("a huge frame did not end the connection")
+	}
+	// Meanwhile the players play on: the first hand ends.
+	play(t, []*wsClient{wa, wb}, handOver)
+}
+
+func TestWSReconnectSince(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	sa, sb := a.join(id, "Ann"), b.join(id, "Bob")
+	wa, wb := a.dial(id, -1), b.dial(id, -1)
+	va := wa.started()
+	vb := wb.started()
+	// Play until it is Bob's turn (at most a few moves).
+	views := map[int]srvMsg{sa: va, sb: vb}
+	for views[sb].View.ToMove != sb {
+		cur := views[sa]
+		n := cur.View.EventCount
+		wa.send(map[string]any{"type": "action", "action": cur.Legal[0]})
+		views[sa] = wa.waitFor(func(m srvMsg) bool { return isView(m) && m.View.EventCount > n })
+		views[sb] = wb.waitFor(func(m srvMsg) bool { return isView(m) && m.View.EventCount > n })
+	}
+	// Ann drops; Bob moves; Ann comes back with what she has.
+	had := views[sa].View.EventCount
+	wa.c.CloseNow()
+	wb.send(map[string]any{"type": "action", "action": views[sb].Legal[0]})
+	after := wb.waitFor(func(m srvMsg) bool { return isView(m) && m.View.EventCount > had })
+	wa2 := a.dial(id, had)
+	got := wa2.started()
+	if got.Seat != sa || got.View.EventsFrom != had || got.View.EventCount < after.View.EventCount ||
+		len(got.View.Events) != got.View.EventCount-had {
+		t.Errorf("back with since %d: seat %d, events from %d, %d of %d", had, got.Seat,
+			got.View.EventsFrom, len(got.View.Events), got.View.EventCount)
+	}
+	if got.View.Events[0].Seat != sb {
+		t.Errorf("the missed event is %+v, want Bob's move", got.View.Events[0])
+	}
+	// A full view for a client that has nothing.
+	wa3 := a.dial(id, -1)
+	if full := wa3.started(); full.View.EventsFrom != 0 || len(full.View.Events) != full.View.EventCount {
+		t.Errorf("full view: from %d, %d of %d", full.View.EventsFrom, len(full.View.Events), full.View.EventCount)
+	}
+}
+
+func TestWSChat(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, c := e.client(), e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	wa, wc := a.dial(id, -1), c.dial(id, -1)
+	wc.send(map[string]any{"type": "hello", "since": -1, "name": "Watcher"})
+	wa.send(map[string]any{"type": "chat", "text": "hello all"})
+	wc.send(map[string]any{"type": "chat", "text": "hi"})
+	for _, w := range []*wsClient{wa, wc} {
+		seen := map[string]string{}
+		for len(seen) < 2 {
+			m := w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
+			for _, l := range m.Chat {
+				seen[l.Text] = l.Name
+			}
+		}
+		if seen["hello all"] != "Ann" || seen["hi"] != "Watcher" {
+			t.Errorf("chat seen %v", seen)
+		}
+	}
+}
