@@ -1,12 +1,16 @@
 package arlweb
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
 	"cardtable/arlington"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
 )
 
 func TestLobbyAPI(t *testing.T) {
@@ -145,4 +149,78 @@ func TestJoin(t *testing.T) {
 	if code := c.do("POST", "/api/arlington/tables/nosuch/join", `{"name":"Cy"}`, nil); code != http.StatusNotFound {
 		t.Errorf("join unknown: %d", code)
 	}
+}
+
+// TestHint: a seated player on their turn gets the hard bot's choice from
+// their own view, one of their legal actions; nobody else gets one, and
+// not out of turn.
+func TestHint(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b, stranger := e.client(), e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	path := "/api/arlington/tables/" + id + "/hint"
+	if code := a.do("GET", path, nil, nil); code != http.StatusConflict {
+		t.Errorf("before the game starts: %d, want 409", code)
+	}
+	b.join(id, "Bob")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := stranger.do("GET", path, nil, nil); code != http.StatusForbidden {
+		t.Errorf("a stranger: %d, want 403", code)
+	}
+	// Whoever is to move gets a hint; the other is refused.
+	views := map[*client]arlington.View{}
+	for _, c := range []*client{a, b} {
+		v := ownView(t, tb, c, e)
+		views[c] = v
+	}
+	hinted := 0
+	for c, v := range views {
+		var h hintAnswer
+		code := c.do("GET", path, nil, &h)
+		if v.ToMove != v.Seat {
+			if code != http.StatusConflict {
+				t.Errorf("seat %d out of turn: %d, want 409", v.Seat, code)
+			}
+			continue
+		}
+		if code != http.StatusOK || h.Bot != HintBot {
+			t.Fatalf("seat %d on its turn: %d %+v", v.Seat, code, h)
+		}
+		hinted++
+		legal := false
+		for _, l := range v.Legal() {
+			legal = legal || l.String() == h.Action
+		}
+		if !legal {
+			t.Errorf("hint %q is not among seat %d's legal actions %v", h.Action, v.Seat, v.Legal())
+		}
+	}
+	if hinted != 1 {
+		t.Errorf("%d seats got a hint, want the one to move", hinted)
+	}
+	if code := a.do("GET", "/api/arlington/tables/nosuch/hint", nil, nil); code != http.StatusNotFound {
+		t.Errorf("unknown table: %d, want 404", code)
+	}
+}
+
+// ownView is c's own view of table tb, read through the table the
+// handlers use (the player's identity is the cookie c holds).
+func ownView(tb testing.TB, t *table.Table, c *client, e *env) arlington.View {
+	tb.Helper()
+	u, _ := url.Parse(e.srv.URL)
+	for _, ck := range c.hc.Jar.Cookies(u) {
+		if p := web.PlayerFromCookie(ck.Value); p != "" {
+			v, err := t.View(context.Background(), p)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return v
+		}
+	}
+	tb.Fatal("no identity cookie")
+	panic("unreachable")
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -69,6 +70,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/arlington/tables/{id}/leave", h.handle(h.leave))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
+	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)
 }
 
@@ -196,6 +198,62 @@ func (h *Handlers) record(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "arlington-"+safeName(id)+".txt"))
 	_, err = w.Write([]byte(text))
 	return err
+}
+
+// Limited names the routes the server's rate limit covers (web.Limited):
+// those that create a table and the hint, a search of up to a second.
+func (h *Handlers) Limited() []string {
+	return []string{"POST /api/arlington/tables", "GET /api/arlington/tables/{id}/hint"}
+}
+
+// HintBot is the level whose choice a hint shows (issue 22: the hard bot),
+// and hintTime bounds its search.
+const (
+	HintBot  = "hard"
+	hintTime = 2 * time.Second
+)
+
+// hintSlots bounds the hints searching at once: each searches on several
+// goroutines, and the players' tables come first.
+var hintSlots = make(chan struct{}, 2)
+
+type hintAnswer struct {
+	Action string `json:"action"`
+	Bot    string `json:"bot"`
+}
+
+// hint answers the action the hard bot would take in the player's seat,
+// decided from that seat's own view (never another hand).
+func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	v, err := t.View(r.Context(), web.Player(r))
+	if err != nil {
+		return err
+	}
+	if v.ToMove != v.Seat {
+		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
+	defer cancel()
+	select {
+	case hintSlots <- struct{}{}:
+		defer func() { <-hintSlots }()
+	case <-ctx.Done():
+		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
+	}
+	b, err := bot.New(HintBot, rand.Uint64())
+	if err != nil {
+		return err
+	}
+	a, err := b.Act(ctx, v)
+	if err != nil {
+		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
+	}
+	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Bot: HintBot})
+	return nil
 }
 
 // safeName keeps the letters, digits and dashes of an id for a file name.

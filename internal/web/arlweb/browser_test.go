@@ -44,8 +44,8 @@ func startBrowser(tb testing.TB) context.Context {
 }
 
 // TestBrowserArlingtonSeatAndPlay: a person opens a table's link against a
-// bot, takes the seat through the page, sees the hand and plays an
-// offered action, which the hand's log then shows.
+// bot, takes the seat through the page, sees the hand, asks for a hint and
+// plays the action it marks, which the hand's log then shows.
 func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("browser tests skipped with -short")
@@ -65,8 +65,11 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 		until(`!document.getElementById("join").hidden`),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
 		chromedp.Click(chromedp.CSS("#join-form button")),
-		until(`document.querySelector("#hand svg.card") && document.querySelector("#actions button")`),
-		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button").click()`),
+		until(`document.querySelector("#hand svg.card") && document.querySelector("#actions button.hint-button")`),
+		// The hint marks one of the offered actions, and playing it works.
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button.hint-button").click()`),
+		until(`document.querySelector("#actions button.hinted[data-action]") && document.getElementById("preview").textContent.startsWith("Hint (hard bot): ")`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button.hinted").click()`),
 		until(`[...document.querySelectorAll("#log li")].some((li) => li.textContent.startsWith("Ann"))`),
 	)
 	if err != nil {

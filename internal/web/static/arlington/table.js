@@ -67,6 +67,7 @@ function onView(m) {
     else { events = []; if (ws) ws.close(); } // a gap: start again with a full view
   }
   if (m.chat) chat = chat.concat(m.chat).slice(-50);
+  if (m.view && last && last.view && m.view.event_count !== last.view.event_count) hinted = "";
   last = m;
   render();
 }
@@ -153,6 +154,13 @@ function renderHand(m) {
   for (const c of [...selected]) if (!v.hand.includes(c)) selected.delete(c);
   const acts = $("actions");
   acts.replaceChildren();
+  if (v.to_move === m.seat && m.legal.length) {
+    const h = el("button", "hint-button", "Hint");
+    h.type = "button";
+    h.title = "What the hard bot would play from your seat";
+    h.addEventListener("click", hint);
+    acts.appendChild(h);
+  }
   const sel = [...selected];
   for (const a of m.legal) {
     const words = a.split(" ");
@@ -161,9 +169,26 @@ function renderHand(m) {
     if (sel.length && !(cards.length >= sel.length && sel.every((c) => cards.includes(c)))) continue;
     const b = el("button", sel.length ? "match" : "", a);
     b.type = "button";
+    b.dataset.action = a;
+    if (a === hinted) b.classList.add("hinted");
     b.addEventListener("click", () => act(a));
     acts.appendChild(b);
   }
+}
+
+// hinted is the action the last hint suggested, marked among the buttons
+// until the next view.
+let hinted = "";
+
+async function hint() {
+  $("error").textContent = "";
+  try {
+    const h = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}/hint`);
+    hinted = h.action;
+    selected.clear();
+    renderHand(last);
+    $("preview").textContent = `Hint (${h.bot} bot): ${h.action}`;
+  } catch (e) { $("error").textContent = e.message; }
 }
 
 async function preview() {
