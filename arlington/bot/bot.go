@@ -41,12 +41,22 @@ func New(name string, seed uint64) (Bot, error) {
 	}
 	key := strings.ToLower(strings.TrimSpace(name))
 	if lv, ok := LevelNamed(key); ok {
+		if lv.Tree {
+			return NewISMCTS(lv, seed), nil
+		}
 		return NewSearch(lv, seed), nil
 	}
-	// The ISMCTS candidate at a level's budget, for measurement
-	// (docs/bots.md); not one of the offered levels.
-	if lv, ok := LevelNamed(strings.TrimPrefix(key, "ismcts-")); ok && strings.HasPrefix(key, "ismcts-") {
-		return NewISMCTS(lv, seed), nil
+	// A level's budget with either search, for measurement
+	// (docs/bots.md): "ismcts-hard", "pimc-expert". Not offered levels.
+	for _, pre := range []string{"ismcts-", "pimc-"} {
+		lv, ok := LevelNamed(strings.TrimPrefix(key, pre))
+		if !ok || !strings.HasPrefix(key, pre) {
+			continue
+		}
+		if pre == "ismcts-" {
+			return NewISMCTS(lv, seed), nil
+		}
+		return NewSearch(lv, seed), nil
 	}
 	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknown, name, strings.Join(Names, ", "))
 }

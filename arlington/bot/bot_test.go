@@ -127,6 +127,34 @@ func TestNewUnknown(t *testing.T) {
 	}
 }
 
+// New gives each level the search its Level says (expert: ISMCTS, the
+// others PIMC), and either search at any level's budget by prefix.
+func TestNewKinds(t *testing.T) {
+	for _, tc := range []struct{ name, kind string }{
+		{"easy", "*bot.Search"},
+		{"hard", "*bot.Search"},
+		{"expert", "*bot.ISMCTS"},
+		{"Expert ", "*bot.ISMCTS"},
+		{"pimc-expert", "*bot.Search"},
+		{"ismcts-hard", "*bot.ISMCTS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := New(tc.name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprintf("%T", b); got != tc.kind {
+				t.Fatalf("New(%q) is %s, want %s", tc.name, got, tc.kind)
+			}
+		})
+	}
+	for _, bad := range []string{"pimc-", "ismcts-greedy", "pimc-ismcts-hard"} {
+		if _, err := New(bad, 1); !errors.Is(err, ErrUnknown) {
+			t.Errorf("New(%q): err %v, want ErrUnknown", bad, err)
+		}
+	}
+}
+
 func BenchmarkSelfplay(b *testing.B) {
 	for _, players := range []int{2, 4, 6} {
 		for _, kind := range []string{"random", "greedy"} {

@@ -9,7 +9,7 @@ import (
 	"cardtable/arlington"
 )
 
-// harnessBots are every bot, the search levels cut to small budgets with
+// harnessBots are every bot, the search levels (as PIMC and as ISMCTS) cut to small budgets with
 // no time bound (so that a game is quick and reproducible under -race).
 func harnessBots() map[string]func(seed uint64) Bot {
 	out := map[string]func(uint64) Bot{
@@ -19,7 +19,7 @@ func harnessBots() map[string]func(seed uint64) Bot {
 	for _, lv := range Levels {
 		small := lv
 		small.Worlds, small.Candidates, small.Time = 2, 3, 0
-		out[lv.Name] = func(s uint64) Bot { return NewSearch(small, s) }
+		out["pimc-"+lv.Name] = func(s uint64) Bot { return NewSearch(small, s) }
 		out["ismcts-"+lv.Name] = func(s uint64) Bot { return NewISMCTS(small, s) }
 	}
 	return out

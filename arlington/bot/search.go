@@ -32,6 +32,11 @@ type Level struct {
 	Candidates int
 	// Workers is how many goroutines search (0: one per CPU, at most 4).
 	Workers int
+	// Tree makes the level an ISMCTS bot (ismcts.go) with the same
+	// budget in play-outs, instead of the PIMC Search: ISMCTS beat the
+	// search at equal budget (docs/bots.md), and the top level needs
+	// that margin over the level below.
+	Tree bool
 }
 
 // Levels are the named search levels, weakest first. Budgets are set so
@@ -41,7 +46,7 @@ var Levels = []Level{
 	{Name: "easy", Worlds: 6, Time: 100 * time.Millisecond, Noise: 2, Candidates: 6},
 	{Name: "medium", Worlds: 16, Time: 150 * time.Millisecond, Noise: 0.7, Candidates: 8},
 	{Name: "hard", Worlds: 40, Time: 450 * time.Millisecond, Noise: 0.2, Candidates: 10},
-	{Name: "expert", Worlds: 96, Time: 850 * time.Millisecond, Noise: 0, Candidates: 12},
+	{Name: "expert", Worlds: 96, Time: 850 * time.Millisecond, Noise: 0, Candidates: 12, Tree: true},
 }
 
 // LevelNamed is the level called name.

@@ -36,15 +36,15 @@ func positions(tb testing.TB, players int, seed uint64, step int) []arlington.Vi
 	return out
 }
 
-// BenchmarkLevels times one decision of each level (and the ISMCTS
-// candidate at two budgets), with its full budget and time bound, on positions from greedy games (only decisions with a
+// BenchmarkLevels times one decision of each level (and, for comparison,
+// ISMCTS at hard's budget and PIMC at expert's), with its full budget and time bound, on positions from greedy games (only decisions with a
 // choice). Besides ns/op it reports decisions/s and the median and
 // largest time per decision in ms.
 func BenchmarkLevels(b *testing.B) {
 	for _, players := range []int{2, 4, 6} {
 		views := positions(b, players, 7, 5)
 		names := append([]string(nil), Names[2:]...)
-		names = append(names, "ismcts-hard", "ismcts-expert")
+		names = append(names, "ismcts-hard", "pimc-expert")
 		for _, name := range names {
 			b.Run(fmt.Sprintf("players=%d/%s", players, name), func(b *testing.B) {
 				bot, err := New(name, 1)
