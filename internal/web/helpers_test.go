@@ -121,6 +121,17 @@ func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 	if body != "" && strings.HasPrefix(strings.TrimSpace(body), "{") {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	rec := h.serve(req)
+	b := rec.Body.Bytes()
+	if h.after != nil {
+		h.after(method, path, rec.Code, b)
+	}
+	return rec.Code, b, rec.Header()
+}
+
+// serve sends req as the harness's browser: its player cookie goes with
+// the request, and a cookie in the answer is kept.
+func (h *harness) serve(req *http.Request) *httptest.ResponseRecorder {
 	h.jar.mu.Lock()
 	if h.jar.cookie != nil {
 		req.AddCookie(h.jar.cookie)
@@ -135,11 +146,7 @@ func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 			h.jar.mu.Unlock()
 		}
 	}
-	b := rec.Body.Bytes()
-	if h.after != nil {
-		h.after(method, path, rec.Code, b)
-	}
-	return rec.Code, b, rec.Header()
+	return rec
 }
 
 // call does a request, checks its status and decodes the JSON answer into v

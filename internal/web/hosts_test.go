@@ -15,22 +15,7 @@ func hostRequest(tb testing.TB, h *harness, method, path, host, body string) *ht
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	// One browser: the harness's player cookie goes with every request.
-	h.jar.mu.Lock()
-	if h.jar.cookie != nil {
-		req.AddCookie(h.jar.cookie)
-	}
-	h.jar.mu.Unlock()
-	rec := httptest.NewRecorder()
-	h.s.ServeHTTP(rec, req)
-	for _, c := range rec.Result().Cookies() {
-		if c.Name == playerCookie {
-			h.jar.mu.Lock()
-			h.jar.cookie = c
-			h.jar.mu.Unlock()
-		}
-	}
-	return rec
+	return h.serve(req) // one browser: the harness's cookie
 }
 
 func TestHostCheck(t *testing.T) {
