@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"cardtable/arlington"
@@ -154,5 +155,30 @@ func TestSearchReproducible(t *testing.T) {
 	}
 	if fmt.Sprint(got[:3]) != fmt.Sprint(got[3:]) {
 		t.Fatalf("1 worker chose %v, 3 workers %v", got[:3], got[3:])
+	}
+}
+
+// TestISMCTSSameOnEveryMachine: expert's tree search decides the same
+// whatever GOMAXPROCS says (its tree count is fixed, not one per core).
+func TestISMCTSSameOnEveryMachine(t *testing.T) {
+	s, _ := arlington.New(arlington.Config{Players: 3}, 21)
+	v := s.View(s.ToMove())
+	lv, ok := LevelNamed("expert")
+	if !ok {
+		t.Fatal("no expert level")
+	}
+	lv.Worlds, lv.Time = 8, 0 // a small budget, no time bound: decided by nodes alone
+	var got []string
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		a, err := NewISMCTS(lv, 99).Act(context.Background(), v)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, a.String())
+	}
+	if got[0] != got[1] {
+		t.Fatalf("GOMAXPROCS 1 chose %s, 4 chose %s", got[0], got[1])
 	}
 }

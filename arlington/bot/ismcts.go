@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 
 	"cardtable/arlington"
@@ -54,6 +53,9 @@ func (n *isNode) child(a arlington.Action) *isNode {
 	return nil
 }
 
+// ismctsWorkers is how many trees a decision grows at once.
+const ismctsWorkers = 2
+
 // Act searches and chooses, within the level's Time and ctx's deadline
 // (as Search.Act).
 func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
@@ -79,9 +81,13 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 		defer cancel()
 	}
 	iters := max(1, b.lv.Worlds*max(1, b.lv.Candidates))
+	// The trees are split into a fixed number of goroutines, not one per
+	// core: each grows its own tree, so the decision depends on how many
+	// there are, and a fixed count makes it the same on every machine
+	// (two: the count its strength was measured with, docs/bots.md).
 	workers := b.lv.Workers
 	if workers <= 0 {
-		workers = min(runtime.GOMAXPROCS(0), 4)
+		workers = ismctsWorkers
 	}
 	visits := make([][]float64, workers)
 	errs := make([]error, workers)
