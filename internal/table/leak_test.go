@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -223,23 +224,39 @@ func leakGame(tb testing.TB, h *table.Hub, players, target int, seed uint64) ([]
 			defer wg.Done()
 			r := got[i]
 			rng := arlington.NewRand(seed*31 + uint64(i))
-			acted := -1
-			for u := range s.Updates() {
-				r.updates = append(r.updates, u)
-				if over(u) {
+			acted, have := -1, 0
+			for {
+				for u := range s.Updates() {
+					r.updates = append(r.updates, u)
+					if u.View != nil {
+						have = u.View.EventCount
+					}
+					if over(u) {
+						return
+					}
+					if r.seat < 0 || u.View == nil || u.View.ToMove != r.seat || u.View.EventCount == acted {
+						continue
+					}
+					acted = u.View.EventCount
+					legal := u.View.Legal()
+					if err := t.Act(bg, fmt.Sprint("p", r.seat), r.seat, legal[rng.Intn(len(legal))]); err != nil {
+						tb.Errorf("seat %d: %v", r.seat, err)
+						return
+					}
+				}
+				if !errors.Is(s.Err(), table.ErrSlow) {
+					tb.Errorf("receiver %d: subscription ended: %v", r.seat, s.Err())
 					return
 				}
-				if r.seat < 0 || u.View == nil || u.View.ToMove != r.seat || u.View.EventCount == acted {
-					continue
-				}
-				acted = u.View.EventCount
-				legal := u.View.Legal()
-				if err := t.Act(bg, fmt.Sprint("p", r.seat), r.seat, legal[rng.Intn(len(legal))]); err != nil {
-					tb.Errorf("seat %d: %v", r.seat, err)
+				// Dropped for falling behind: subscribe again from the
+				// last event received, as a client does.
+				var err error
+				if s, err = t.Subscribe(bg, fmt.Sprint("p", r.seat), have); err != nil {
+					tb.Errorf("receiver %d: subscribing again: %v", r.seat, err)
 					return
 				}
+				defer s.Close()
 			}
-			tb.Errorf("receiver %d: subscription ended: %v", r.seat, s.Err())
 		}()
 	}
 	wg.Wait()
@@ -265,9 +282,16 @@ func leakScan(tb testing.TB, games, target int) {
 				}
 			}
 		}
-		// Every action is an update for every receiver (none is dropped).
-		if moves := len(know) - 1; n < moves*len(got) {
-			tb.Fatalf("game %d: %d updates scanned for %d receivers of %d actions", g, n, len(got), moves)
+		// Every receiver got every public event, in order, with none
+		// missing (a receiver dropped for falling behind got the rest
+		// when it subscribed again).
+		for _, r := range got {
+			if err := contiguous(r.updates); err != nil {
+				tb.Fatalf("game %d: receiver %d: %v", g, r.seat, err)
+			}
+		}
+		if n < len(got) {
+			tb.Fatalf("game %d: %d updates scanned for %d receivers", g, n, len(got))
 		}
 	}
 }
@@ -365,4 +389,23 @@ func TestLeakScanCatchesPlantedLeaks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// contiguous checks that a receiver's updates carry the public events from
+// the first on, each update going on where the last stopped, to the end.
+func contiguous(ups []table.Update) error {
+	have := 0
+	for _, u := range ups {
+		if u.View == nil {
+			continue
+		}
+		if u.View.EventsFrom > have {
+			return fmt.Errorf("events %d to %d never arrived", have, u.View.EventsFrom)
+		}
+		have = max(have, u.View.EventCount)
+	}
+	if len(ups) == 0 || !over(ups[len(ups)-1]) {
+		return fmt.Errorf("the updates end before the game does")
+	}
+	return nil
 }
