@@ -45,7 +45,7 @@ var rules = []rule{
 	{"spider/solver", []string{"net/http", "database/sql", module + "internal/..."}, "search knows no adapter"},
 	// The store implements table.Store, whose record types table declares.
 	{"internal/store", []string{"net/http", module + "internal/web", module + "internal/web/..."}, "the store is one adapter"},
-	{"internal/table", []string{"net/http", "database/sql", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
+	{"internal/table", []string{"net/http", "database/sql", "github.com/coder/websocket", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
 	{"internal/web", []string{module + "arlington", module + "arlington/...", module + "internal/table"}, "the shared web layer knows no second game"},
 	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
 	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},

@@ -233,6 +233,9 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if v.ToMove < 0 {
+		return table.ErrOver
+	}
 	if v.ToMove != v.Seat {
 		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
 	}
