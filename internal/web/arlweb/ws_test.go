@@ -144,10 +144,19 @@ func TestLongWSFullHand(t *testing.T) {
 	}
 }
 
+// TestWSJunkAndFlood: junk, a flood and a huge frame from one client get
+// errors or end that client's connection only; the players go on (one
+// move here, the whole hand in TestLongWSJunkAndFlood).
+func TestWSJunkAndFlood(t *testing.T) { junkAndFlood(t, false) }
+
 func TestLongWSJunkAndFlood(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	junkAndFlood(t, true)
+}
+
+func junkAndFlood(t *testing.T, wholeHand bool) {
 	e := newEnv(t, Limits{Burst: 15, MaxRefused: 50})
 	a, b, j := e.client(), e.client(), e.client()
 	id := a.create("", "")
@@ -188,8 +197,25 @@ func TestLongWSJunkAndFlood(t *testing.T) {
 	if !big.ended() {
 		t.Error("a huge frame did not end the connection")
 	}
-	// Meanwhile the players play on: the first hand ends.
-	play(t, []*wsClient{wa, wb}, handOver)
+	// Meanwhile the players play on: the first hand ends, or (short) the
+	// player to move moves and both players see it.
+	if wholeHand {
+		play(t, []*wsClient{wa, wb}, handOver)
+		return
+	}
+	for _, w := range []*wsClient{wa, wb} {
+		cur := w.last
+		if cur.View == nil || cur.View.ToMove != cur.Seat || len(cur.Legal) == 0 {
+			continue
+		}
+		n := cur.View.EventCount
+		w.send(map[string]any{"type": "action", "action": cur.Legal[0]})
+		for _, o := range []*wsClient{wa, wb} {
+			o.waitFor(func(m srvMsg) bool { return isView(m) && m.View.EventCount > n })
+		}
+		return
+	}
+	t.Fatal("neither player was to move")
 }
 
 func TestWSReconnectSince(t *testing.T) {
