@@ -59,27 +59,12 @@ const ismctsWorkers = 2
 // Act searches and chooses, within the level's Time and ctx's deadline
 // (as Search.Act).
 func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
-	if err := ctx.Err(); err != nil {
-		return arlington.Action{}, err
+	cands, base, err := prepare(ctx, v, b.lv, b.r)
+	if err != nil || len(cands) == 1 {
+		return first(cands), err
 	}
-	p, err := posOfView(v)
-	if err != nil {
-		return arlington.Action{}, err
-	}
-	base := b.r.Uint64()
-	cands := candidates(NewGreedy(base), p, v.Legal(), b.lv.Candidates)
-	if len(cands) == 0 {
-		return arlington.Action{}, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
-	}
-	if len(cands) == 1 {
-		return cands[0], nil
-	}
-	sctx := ctx
-	if b.lv.Time > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, b.lv.Time)
-		defer cancel()
-	}
+	sctx, cancel := bound(ctx, b.lv)
+	defer cancel()
 	iters := max(1, b.lv.Worlds*max(1, b.lv.Candidates))
 	// The trees are split into a fixed number of goroutines, not one per
 	// core: each grows its own tree, so the decision depends on how many

@@ -86,30 +86,12 @@ const winBonus = 20
 // deadline: past either it chooses from the worlds searched so far (the
 // greedy choice if none). A cancelled ctx returns its error.
 func (b *Search) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
-	if err := ctx.Err(); err != nil {
-		return arlington.Action{}, err
+	cands, base, err := prepare(ctx, v, b.lv, b.r)
+	if err != nil || len(cands) == 1 {
+		return first(cands), err
 	}
-	p, err := posOfView(v)
-	if err != nil {
-		return arlington.Action{}, err
-	}
-	// Every decision draws its seeds, so a game is reproducible from the
-	// bot's seed whatever the timing of the search's goroutines.
-	base := b.r.Uint64()
-	g := NewGreedy(base)
-	cands := candidates(g, p, v.Legal(), b.lv.Candidates)
-	if len(cands) == 0 {
-		return arlington.Action{}, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
-	}
-	if len(cands) == 1 {
-		return cands[0], nil
-	}
-	sctx := ctx
-	if b.lv.Time > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, b.lv.Time)
-		defer cancel()
-	}
+	sctx, cancel := bound(ctx, b.lv)
+	defer cancel()
 	sums, done, err := b.search(sctx, v, cands, base)
 	if err := ctx.Err(); err != nil {
 		return arlington.Action{}, err // cancelled by the caller, not our own deadline
@@ -128,6 +110,43 @@ func (b *Search) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 		}
 	}
 	return cands[best], nil
+}
+
+// prepare is the start both searches share: the candidates (the greedy
+// bot's best, at most lv.Candidates) and the decision's base seed. Every
+// decision draws its seeds, so a game is reproducible from the bot's seed
+// whatever the timing of the search's goroutines. No candidate is
+// ErrNoAction; one needs no search.
+func prepare(ctx context.Context, v arlington.View, lv Level, r *arlington.Rand) ([]arlington.Action, uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	p, err := posOfView(v)
+	if err != nil {
+		return nil, 0, err
+	}
+	base := r.Uint64()
+	cands := candidates(NewGreedy(base), p, v.Legal(), lv.Candidates)
+	if len(cands) == 0 {
+		return nil, 0, fmt.Errorf("%w: seat %d", ErrNoAction, v.Seat)
+	}
+	return cands, base, nil
+}
+
+// first is cands[0], or the zero action when there is none.
+func first(cands []arlington.Action) arlington.Action {
+	if len(cands) == 0 {
+		return arlington.Action{}
+	}
+	return cands[0]
+}
+
+// bound is ctx limited to the level's time bound, if it has one.
+func bound(ctx context.Context, lv Level) (context.Context, context.CancelFunc) {
+	if lv.Time > 0 {
+		return context.WithTimeout(ctx, lv.Time)
+	}
+	return context.WithCancel(ctx)
 }
 
 // candidates is legal sorted by the greedy heuristic, best first, cut to
