@@ -1,0 +1,194 @@
+package web
+
+// The things a player keeps besides games in play: named saves,
+// statistics and settings.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"cardtable/internal/store"
+	"cardtable/spider"
+)
+
+type saveSummary struct {
+	Name    string    `json:"name"`
+	Updated time.Time `json:"updated"`
+	Deal    string    `json:"deal"` // "" for a custom position
+	Variant string    `json:"variant"`
+	Suits   int       `json:"suits"`
+	Moves   int       `json:"moves"`
+	Score   int       `json:"score"`
+}
+
+func summarize(s store.SaveRecord) saveSummary {
+	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
+		Moves: s.Moves, Score: s.Score}
+	if s.Deal != 0 {
+		out.Deal = strconv.FormatUint(s.Deal, 10)
+	}
+	return out
+}
+
+func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.db.Saves(r.Context(), playerFrom(r))
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Saves []saveSummary `json:"saves"`
+	}{[]saveSummary{}}
+	for _, sv := range list {
+		out.Saves = append(out.Saves, summarize(sv))
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// saveName checks a save's name: 1 to maxSaveName characters of printable
+// UTF-8, not only spaces.
+func saveName(r *http.Request) (string, error) {
+	name := r.PathValue("name")
+	if !utf8.ValidString(name) || strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > maxSaveName {
+		return "", badRequest("a save's name is 1 to %d characters", maxSaveName)
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) {
+			return "", badRequest("a save's name cannot hold control characters")
+		}
+	}
+	return name, nil
+}
+
+type putSaveRequest struct {
+	Game string `json:"game"`
+}
+
+func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	var req putSaveRequest
+	if err := decodeJSON(w, r, &req, false); err != nil {
+		return err
+	}
+	if req.Game == "" {
+		return badRequest(`want {"game": ID}`)
+	}
+	e, err := s.games.lock(r.Context(), playerFrom(r), req.Game)
+	if err != nil {
+		return err
+	}
+	rec := store.SaveRecord{Player: playerFrom(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	e.mu.Unlock()
+	if err := s.db.PutSave(r.Context(), rec); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, summarize(rec))
+	return nil
+}
+
+func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	rec, err := s.db.Save(r.Context(), playerFrom(r), name)
+	if err != nil {
+		return err
+	}
+	g, err := spider.Load(rec.Save)
+	if err != nil {
+		return fmt.Errorf("saved game %q unreadable: %v", name, err)
+	}
+	g.MarkLoaded()
+	return s.start(w, r, g, rec.Lineage, "")
+}
+
+func (s *Server) deleteSave(w http.ResponseWriter, r *http.Request) error {
+	name, err := saveName(r)
+	if err != nil {
+		return err
+	}
+	if err := s.db.DeleteSave(r.Context(), playerFrom(r), name); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"deleted": name})
+	return nil
+}
+
+type statsGroup struct {
+	Variant       string         `json:"variant"`
+	Suits         int            `json:"suits"`
+	Played        int            `json:"played"`
+	Won           int            `json:"won"`
+	WinRate       float64        `json:"winRate"`
+	CurrentStreak int            `json:"currentStreak"`
+	LongestStreak int            `json:"longestStreak"`
+	BestScore     int            `json:"bestScore"`
+	History       []statsHistory `json:"history"`
+}
+
+type statsHistory struct {
+	At    time.Time `json:"at"`
+	Won   bool      `json:"won"`
+	Score int       `json:"score"`
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
+	groups, err := s.db.Stats(r.Context(), playerFrom(r))
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Groups []statsGroup `json:"groups"`
+	}{[]statsGroup{}}
+	for _, g := range groups {
+		sg := statsGroup{Variant: g.Variant, Suits: g.Suits, Played: g.Played, Won: g.Won,
+			WinRate: g.WinRate(), CurrentStreak: g.CurrentStreak, LongestStreak: g.LongestStreak,
+			BestScore: g.BestScore, History: []statsHistory{}}
+		for _, h := range g.History {
+			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score})
+		}
+		out.Groups = append(out.Groups, sg)
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
+	js, err := s.db.Settings(r.Context(), playerFrom(r))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	io.WriteString(w, js)
+	return nil
+}
+
+func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
+	b, err := readBody(w, r, maxSettingsBody)
+	if err != nil {
+		return err
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
+		return badRequest("settings must be a JSON object")
+	}
+	js := strings.TrimSpace(string(b))
+	if err := s.db.PutSettings(r.Context(), playerFrom(r), js); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	io.WriteString(w, js)
+	return nil
+}
