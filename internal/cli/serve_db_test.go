@@ -93,27 +93,7 @@ func makeReadOnly(tb testing.TB, path string) {
 // and lost, and the server logs why.
 func TestServeDatabaseDeleted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cardtable.db")
-	ctx, cancel := context.WithCancel(context.Background())
-	errb := &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", path}, nil, io.Discard, errb)
-	}()
-	defer func() {
-		cancel()
-		if code := <-done; code != exitOK {
-			t.Errorf("exit %d: %s", code, errb)
-		}
-	}()
-	var url string
-	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := urlLine.FindStringSubmatch(errb.String()); m != nil {
-			url = m[1]
-		}
-	}
-	if url == "" {
-		t.Fatalf("no URL logged: %s", errb)
-	}
+	url, errb := serveInProcess(t, "--db", path)
 	if _, err := post(t, url+"api/games", `{"deal":"1"}`, http.StatusCreated); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestParseHosts(t *testing.T) {
@@ -85,28 +84,7 @@ func TestListenHosts(t *testing.T) {
 // TestServeHostFlag: the real server answers localhost and the --host
 // names, refuses others with 421, and sends its security headers.
 func TestServeHostFlag(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	errb := &syncBuffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--host", "cards.test",
-			"--db", filepath.Join(t.TempDir(), "s.db")}, nil, io.Discard, errb)
-	}()
-	defer func() {
-		cancel()
-		if code := <-done; code != exitOK {
-			t.Errorf("exit %d: %s", code, errb)
-		}
-	}()
-	var url string
-	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := urlLine.FindStringSubmatch(errb.String()); m != nil {
-			url = m[1]
-		}
-	}
-	if url == "" {
-		t.Fatalf("no URL logged: %s", errb)
-	}
+	url, _ := serveInProcess(t, "--host", "cards.test", "--db", filepath.Join(t.TempDir(), "s.db"))
 	for _, tc := range []struct {
 		host string
 		code int

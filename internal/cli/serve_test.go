@@ -368,6 +368,32 @@ func TestServeUsage(t *testing.T) {
 	}
 }
 
+// serveInProcess runs `cardtable serve --addr 127.0.0.1:0 ARGS...` in this
+// process until the test ends (then it must exit cleanly), and returns the
+// URL it logged and its log.
+func serveInProcess(t *testing.T, args ...string) (string, *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	errb := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, io.Discard, errb)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("exit %d: %s", code, errb)
+		}
+	})
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := urlLine.FindStringSubmatch(errb.String()); m != nil {
+			return m[1], errb
+		}
+	}
+	t.Fatalf("no URL logged: %s", errb)
+	return "", nil
+}
+
 func TestServeStartsAndStops(t *testing.T) {
 	// The server comes up on a free port, answers, and stops when its
 	// context ends.
