@@ -1,0 +1,169 @@
+package arlington
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"cardtable/card"
+)
+
+// TestNarratorTellsAHand: a hand's events, as the engine logs them, in
+// the words of the page's log; the narrator names the sets an add, a
+// pick-up, a kill and an S2 touch from what it was told before.
+func TestNarratorTellsAHand(t *testing.T) {
+	n := NewNarrator([]string{"Ann", "Bob", "Cleo"})
+	set := func(text string) Set { return mustSet(t, text) }
+	c := card.MustParse
+	events := []struct {
+		e    Event
+		want string
+	}{
+		{Event{Kind: EventDeal, Hand: 1, Seat: 2}, "Hand 1: Cleo deals 8 cards each; Ann has the lead."},
+		{Event{Kind: EventMove, Seat: 0, Action: Action{Kind: PlaySet, Set: set("7S 7H 7D"), Spectrum: Multiples}},
+			"Ann leads the set 7♠ 7♥ 7♦ (of a kind)."},
+		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: Pass}}, "Bob passes."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: Kill}, ToGrave: set("7S 7H 7D S2")},
+			"Cleo kills it with the S2: Ann's 7♠ 7♥ 7♦ and the S2 go to the graveyard; Cleo has the lead."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: LeadCard, Card: c("KH")}}, "Cleo leads the K♥."},
+		{Event{Kind: EventMove, Seat: 0, Action: Action{Kind: PlayCard, Card: c("TH")}}, "Ann plays the 10♥."},
+		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: PlayCard, Card: c("AH")}}, "Bob plays the A♥."},
+		{Event{Kind: EventTake, Seat: 1, ToHand: set("KH TH"), ToGrave: set("AH")},
+			"Bob takes the trick with the A♥: K♥ 10♥ go to Bob's hand."},
+		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: PlaySet, Set: set("5C 6C JK"), Spectrum: Runs}},
+			"Bob leads the set 6♣ 5♣ joker (a run)."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: PlaySet, Set: set("9D TD JD"), Spectrum: Runs}, ToGrave: set("5C 6C JK")},
+			"Cleo answers with the higher set J♦ 10♦ 9♦ (a run); Bob's 6♣ 5♣ joker go to the graveyard."},
+		{Event{Kind: EventMove, Seat: 0, Action: Action{Kind: Pass}}, "Ann passes."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: AddCard, Card: c("QD"), Seat: 2, Index: 0}},
+			"Cleo adds the Q♦ to Cleo's set J♦ 10♦ 9♦."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: PlaySet, Set: set("QS JK"), Spectrum: Couples}},
+			"Cleo leads the set Q♠ joker (a couple)."},
+		{Event{Kind: EventMove, Seat: 0, Action: Action{Kind: Pass}}, "Ann passes."},
+		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: Pass}}, "Bob passes."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: PickUp, Card: c("KS"), Seat: 2, Index: 1}, ToHand: set("JK")},
+			"Cleo puts the K♠ into Cleo's set Q♠ joker and takes its joker into hand."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: PlayS2, Seat: 2, Index: 0}, ToGrave: set("QD JD TD 9D S2")},
+			"Cleo plays the S2 on Cleo's set Q♦ J♦ 10♦ 9♦: both go to the graveyard."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: AddCard, Card: c("JS"), Seat: 2, Index: 0}},
+			"Cleo adds the J♠ to Cleo's set K♠ Q♠."},
+		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: LeadCard, Card: card.Joker}}, "Cleo leads the joker."},
+		{Event{Kind: EventTake, Seat: 2, ToGrave: set("JK")}, "Cleo takes the trick with the joker; no other cards were played."},
+		{Event{Kind: EventScore, Hand: 1, Seat: -1, Scores: []int{0, 0, 4}}, "Hand 1 is scored: Ann 0, Bob 0, Cleo 4."},
+	}
+	for i, x := range events {
+		x.e.N = i
+		if got := n.Tell(x.e); got != x.want {
+			t.Errorf("event %d (%v %v):\n got %q\nwant %q", i, x.e.Kind, x.e.Action, got, x.want)
+		}
+	}
+	if n.Told() != len(events) {
+		t.Errorf("Told %d, want %d", n.Told(), len(events))
+	}
+}
+
+// TestNarratorFollowsRandomGames: over random games the narrator, told
+// only the public events, keeps every table as the engine has it (so the
+// sets its words name are the real ones), and every sentence is words,
+// never notation or a fallback.
+func TestNarratorFollowsRandomGames(t *testing.T) {
+	for players := 2; players <= 6; players++ {
+		t.Run(fmt.Sprint(players), func(t *testing.T) {
+			names := []string{"Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"}[:players]
+			n := NewNarrator(names)
+			seed := uint64(players*31 + 5)
+			kinds := map[Kind]bool{}
+			tell := func(s *State) {
+				for _, e := range s.Events(n.Told()) {
+					w := n.Tell(e)
+					if w == "" || strings.Contains(w, "seat ") || strings.Contains(w, "%!") || !strings.HasSuffix(w, ".") {
+						t.Fatalf("event %d (%v %v): %q", e.N, e.Kind, e.Action, w)
+					}
+					if e.Kind == EventMove {
+						kinds[e.Action.Kind] = true
+						if !strings.HasPrefix(w, names[e.Seat]+" ") {
+							t.Fatalf("event %d: %q does not start with the actor %s", e.N, w, names[e.Seat])
+						}
+					}
+				}
+				for seat := range players {
+					if got, want := n.tables[seat], s.Table(seat); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+						t.Fatalf("after %d events seat %d's table: narrator %v, engine %v", n.Told(), seat, got, want)
+					}
+				}
+			}
+			s := randomGame(t, players, seed, func(s *State, _ int, _ Action) { tell(s) })
+			if n.Told() != s.EventCount() {
+				t.Errorf("told %d of %d events", n.Told(), s.EventCount())
+			}
+			for _, k := range []Kind{LeadCard, PlayCard, PlaySet, Pass} {
+				if !kinds[k] {
+					t.Errorf("the game never had a %v: the test saw too little", k)
+				}
+			}
+		})
+	}
+}
+
+// TestActionWords: every kind of action as its button names it.
+func TestActionWords(t *testing.T) {
+	v := View{Seat: 1, Phase: PhaseLead, Tables: [][]TableSet{
+		{{Cards: Cards{card.MustParse("7S"), card.Joker}}},
+		{{Cards: Cards{card.MustParse("QH"), card.MustParse("JH")}}},
+	}}
+	names := []string{"Ann", "Bob"}
+	for _, x := range []struct {
+		v    View
+		a    string
+		want string
+	}{
+		{v, "lead 7H", "Lead the 7♥"},
+		{v, "play TD", "Play the 10♦"},
+		{v, "set multiples 9S 9H", "Lead the set 9♠ 9♥ (of a kind)"},
+		{View{Seat: 1, Phase: PhaseRound}, "set multiples 9S 9H", "Answer with 9♠ 9♥ (of a kind)"},
+		{v, "pass", "Pass"},
+		{v, "kill", "Kill it with the S2"},
+		{v, "s2 0/0", "Play the S2 on Ann's 7♠ joker"},
+		{v, "add KH 1/0", "Add the K♥ to your Q♥ J♥"},
+		{v, "pickup 7D 0/0", "Put the 7♦ into Ann's 7♠ joker, take the joker"},
+	} {
+		a, err := ParseAction(x.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ActionWords(x.v, a, names); got != x.want {
+			t.Errorf("%s: got %q, want %q", x.a, got, x.want)
+		}
+	}
+}
+
+// TestWhyNotSet: each kind of illegal group is explained by the rule it
+// breaks; a legal set has no reason.
+func TestWhyNotSet(t *testing.T) {
+	for _, x := range []struct{ cards, want string }{
+		{"7S", "The 7♠ alone is not a set: a single card is a set only when it is an ace or the 2♥"},
+		{"7S 7H 7D 7C JK", "with 4 of the four 7s in it there are not 1 others"},
+		{"AS AH AD JK JK", "with 3 of the four aces in it there are not 2 others"},
+		{"5C 8C", "Not a run: the ranks of one suit must be consecutive; 2 missing between 5♣ and 8♣, and 0 joker(s)"},
+		{"5C 9C JK", "3 missing between 5♣ and 9♣, and 1 joker(s)"},
+		{"AS 2S", "aces are high"},
+		{"7S 8H", "not of one rank, not a run of one suit and not a couple"},
+		{"KS QH JD", "not of one rank"},
+	} {
+		t.Run(x.cards, func(t *testing.T) {
+			s := mustSet(t, x.cards)
+			if Legal(s) {
+				t.Fatalf("%s is legal", x.cards)
+			}
+			if got := WhyNotSet(s); !strings.Contains(got, x.want) {
+				t.Errorf("got %q, want it to contain %q", got, x.want)
+			}
+		})
+	}
+	for _, ok := range []string{"7S 7H", "AS", "H2", "JK", "JK JK", "5C 6C JK", "KS QH"} {
+		if got := WhyNotSet(mustSet(t, ok)); got != "" {
+			t.Errorf("%s is a legal set, but WhyNotSet says %q", ok, got)
+		}
+	}
+}
