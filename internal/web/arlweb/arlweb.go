@@ -71,6 +71,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
+	mux.HandleFunc("GET /api/arlington/tables/{id}/replay", h.handle(h.replay))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)
 }
 
@@ -219,6 +220,7 @@ var hintSlots = make(chan struct{}, 2)
 
 type hintAnswer struct {
 	Action string `json:"action"`
+	Words  string `json:"words"` // the action as its button names it
 	Bot    string `json:"bot"`
 }
 
@@ -255,7 +257,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
 	}
-	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Bot: HintBot})
+	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, seatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
 }
 
@@ -288,8 +290,28 @@ func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
 	if _, err := arlington.SetOf(req.Cards); err != nil {
 		return fmt.Errorf("%w: %v", web.ErrBadRequest, err)
 	}
-	web.WriteJSON(w, http.StatusOK, arlington.Analyze(req.Cards))
+	set, _ := arlington.SetOf(req.Cards)
+	ans := previewAnswer{SetInfo: arlington.AnalyzeSet(set), Why: arlington.WhyNotSet(set), As: []spectrumAs{}}
+	for _, sp := range ans.Spectra {
+		ans.As = append(ans.As, spectrumAs{sp, arlington.SpectrumWords(sp), arlington.PointsIn(set, sp)})
+	}
+	web.WriteJSON(w, http.StatusOK, ans)
 	return nil
+}
+
+// previewAnswer is the engine's analysis of a group of cards, with why it
+// is not a set (the rule it breaks) and, for a set, what it is in each
+// spectrum it fits: the player chooses among them when leading it.
+type previewAnswer struct {
+	arlington.SetInfo
+	Why string       `json:"why,omitempty"`
+	As  []spectrumAs `json:"as"`
+}
+
+type spectrumAs struct {
+	Spectrum arlington.Spectrum `json:"spectrum"`
+	Words    string             `json:"words"`
+	Points   int                `json:"points"`
 }
 
 // timeNow is the clock of connection limits (a variable for nothing else

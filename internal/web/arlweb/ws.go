@@ -60,8 +60,14 @@ type viewMsg struct {
 	Type string `json:"type"` // "view"
 	table.Update
 	// Legal is every action the receiver may take now, in the engine's
-	// notation (empty when it is not their turn).
-	Legal []string `json:"legal"`
+	// notation (empty when it is not their turn); LegalWords the same
+	// actions as the page's buttons name them.
+	Legal      []string `json:"legal"`
+	LegalWords []string `json:"legal_words"`
+	// Log is the words of each of the view's events, in order
+	// (arlington.Narrator); Names each seat's name in them.
+	Log   []string `json:"log"`
+	Names []string `json:"names"`
 }
 
 type errorMsg struct {
@@ -80,16 +86,6 @@ func newErrorMsg(err error) errorMsg {
 	}
 	if m.Class == "internal" {
 		m.Error = "internal error"
-	}
-	return m
-}
-
-func viewOf(u table.Update) viewMsg {
-	m := viewMsg{Type: "view", Update: u, Legal: []string{}}
-	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
-		for _, a := range u.View.Legal() {
-			m.Legal = append(m.Legal, a.String())
-		}
 	}
 	return m
 }
@@ -226,11 +222,15 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		}
 	}()
 	var updates <-chan table.Update
+	var nar narration
 	subscribe := func(since int) error {
 		if sub != nil {
 			sub.Close()
 		}
-		s, err := cn.t.Subscribe(ctx, cn.player, since)
+		// The whole log, always: the narration tells every event from
+		// the first, and leaves out of the message those the client has.
+		nar.restart(since)
+		s, err := cn.t.Subscribe(ctx, cn.player, -1)
 		if err != nil {
 			return err
 		}
@@ -274,7 +274,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				}
 				return websocket.StatusGoingAway, "table closed"
 			}
-			msg = viewOf(u)
+			msg = nar.message(u)
 		case m := <-cn.out:
 			msg = m
 		case <-ping.C:
