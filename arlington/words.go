@@ -272,7 +272,7 @@ func WhyNotSet(s Set) string {
 		return fmt.Sprintf("Not a run: the ranks of one suit must be consecutive; %d missing between %s and %s, and %d joker(s) to fill them (rule \"Runs\").",
 			gaps, CardWords(valueCard(lo, suit[0].Suit())), CardWords(valueCard(hi, suit[0].Suit())), j)
 	}
-	return "Not a set: these cards are not of one rank, not a run of one suit and not a couple (rule \"Spectra\")." + spectra
+	return "Not a set: these cards are not of one rank, not a run of one suit and not a couple (rule \"Sets\")." + spectra
 }
 
 // valueCard is the card of Arlington value v (2..14, ace high) in suit s.

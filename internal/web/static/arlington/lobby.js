@@ -1,4 +1,5 @@
-import { request, savedName, saveName, el } from "./common.js";
+import { request } from "/shared/api.js";
+import { savedName, saveName, el } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let levels = ["random", "greedy", "easy", "medium", "hard", "expert"];
@@ -10,7 +11,7 @@ function seatRows() {
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const lab = el("label", "", `Seat ${i + 1} `);
+    const lab = el("label", "row", `Seat ${i + 1} `);
     const sel = el("select");
     sel.dataset.seat = i;
     sel.appendChild(new Option("a person", ""));
@@ -21,9 +22,22 @@ function seatRows() {
   }
 }
 
-function describe(t) {
-  const seats = t.seats.map((s) => (s.bot ? `bot ${s.bot}` : s.open ? "open" : s.name)).join(", ");
-  return `${t.players} seats (${seats}) · to ${t.target}` + (t.started ? ` · hand ${t.hand} · ${t.totals.join("-")}` : "");
+function seatWords(t) {
+  return t.seats.map((s) => (s.bot ? `bot ${s.bot}` : s.open ? "open" : s.name)).join(", ");
+}
+
+function tableItem(t) {
+  const li = el("li");
+  const a = el("a", "table-link");
+  a.href = `/arlington/t/${t.id}`;
+  a.appendChild(el("span", "t-main", `${t.players} seats: ${seatWords(t)}`));
+  let sub = `to ${t.target} points`;
+  if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
+  if (t.open_seats > 0) sub += ` · ${t.open_seats} open`;
+  if (t.watching) sub += ` · ${t.watching} connected`;
+  a.appendChild(el("span", "t-sub", sub));
+  li.appendChild(a);
+  return li;
 }
 
 async function refresh() {
@@ -32,13 +46,7 @@ async function refresh() {
     levels = l.levels; defaultLevel = l.default_level;
     const open = $("open-tables"), play = $("play-tables");
     open.replaceChildren(); play.replaceChildren();
-    for (const t of l.tables) {
-      const li = el("li");
-      const a = el("a", "", describe(t));
-      a.href = `/arlington/t/${t.id}`;
-      li.appendChild(a);
-      (t.open_seats > 0 ? open : play).appendChild(li);
-    }
+    for (const t of l.tables) (t.open_seats > 0 ? open : play).appendChild(tableItem(t));
     if (!open.children.length) open.appendChild(el("li", "none", "none"));
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
   } catch (e) { $("msg").textContent = e.message; }
@@ -54,7 +62,7 @@ async function create(ev) {
     const t = await request("POST", "/api/arlington/tables", {
       players: bots.length, bots, target: Number($("target").value) || 0, turn_seconds: Number($("timer").value) || 0,
     });
-    await request("POST", `/api/arlington/tables/${t.id}/join`, { name });
+    await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name });
     location.href = t.link;
   } catch (e) { $("msg").textContent = e.message; }
 }

@@ -1,40 +1,34 @@
-import { request, savedName, saveName, el } from "./common.js";
-import { cardEl } from "./card.js";
+// The table page: the connection, the player's hand and actions. The
+// server sends views made for this browser (docs/api.md, "Arlington
+// tables"), with the events and legal actions already in words.
+import { request } from "/shared/api.js";
+import { installSprite, setSmallCards } from "/shared/cards.js";
+import { savedName, saveName, el } from "./common.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderLog, renderSheet, winnersText, words } from "./render.js";
+import { Replay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
+const CARD = /^([2-9TJQKA][SHDC]|JK)$/i;
 let ws = null;
 let events = []; // the public event log, as received
+let log = [];    // the words of each event
 let last = null; // the last view message
+let names = [];
 let chat = [];
-let selected = new Set();
+let selected = [];   // selected hand cards, in the order tapped
+let hinted = "";     // the action the last hint suggested, until the next view
+let showAll = false; // list every legal action, not only those for the selection
+let scoredSeen = -1; // the number of the last score event shown
 let retry = 500;
+const replay = new Replay(id);
+
+installSprite();
+const narrow = window.matchMedia("(max-width: 600px)");
+setSmallCards(narrow.matches);
+narrow.addEventListener("change", () => { setSmallCards(narrow.matches); if (last) render(); });
 
 $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
-
-function nameOf(seat) {
-  if (!last) return `seat ${seat + 1}`;
-  const s = last.seats[seat] || {};
-  return s.name || (s.bot ? `bot ${s.bot} (${seat + 1})` : `seat ${seat + 1}`);
-}
-
-function cardsOf(set) { return Array.isArray(set) ? set : typeof set === "string" ? set.split(/[ ,{}]+/).filter(Boolean) : []; }
-
-// describe puts one event in words.
-function describe(e) {
-  switch (e.kind) {
-    case "deal": return `Hand ${e.hand}: ${nameOf(e.seat)} deals.`;
-    case "move": {
-      let s = `${nameOf(e.seat)}: ${e.action}`;
-      if (e.to_hand) s += ` (takes ${cardsOf(e.to_hand).join(" ")} into hand)`;
-      if (e.to_grave) s += ` (${cardsOf(e.to_grave).join(" ")} to the graveyard)`;
-      return s;
-    }
-    case "take": return `${nameOf(e.seat)} takes the trick` + (e.to_hand ? `: ${cardsOf(e.to_hand).join(" ")} into hand` : "") + ".";
-    case "score": return `Hand scored: ${(e.scores || []).join(", ")}.`;
-  }
-  return JSON.stringify(e);
-}
 
 function connect() {
   $("conn").textContent = "connecting…";
@@ -48,8 +42,8 @@ function connect() {
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === "error") { $("error").textContent = m.error + (m.rule ? ` (rule: ${m.rule})` : ""); return; }
-    if (m.type === "view") onView(m);
+    if (m.type === "error") showError(m);
+    else if (m.type === "view") onView(m);
   };
   ws.onclose = () => {
     $("conn").textContent = "reconnecting…";
@@ -59,182 +53,247 @@ function connect() {
   };
 }
 
+// showError explains a refusal; an illegal action's message names the
+// rule it breaks.
+function showError(m) {
+  let text = m.error || "refused";
+  if (m.class === "illegal") {
+    const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
+    text = `Not allowed: ${reason}` + (m.rule ? ` (rule “${m.rule}”)` : "");
+  }
+  $("error").textContent = text;
+}
+
 function onView(m) {
   if (m.view) {
     const v = m.view;
-    if (v.events_from === 0) events = v.events.slice();
-    else if (v.events_from === events.length) events = events.concat(v.events);
-    else { events = []; if (ws) ws.close(); } // a gap: start again with a full view
+    if (v.events_from === 0) { events = v.events.slice(); log = (m.log || []).slice(); }
+    else if (v.events_from === events.length) { events = events.concat(v.events); log = log.concat(m.log || []); }
+    else { events = []; log = []; if (ws) ws.close(); return; } // a gap: start again with a full view
+    if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
   }
   if (m.chat) chat = chat.concat(m.chat).slice(-50);
-  if (m.view && last && last.view && m.view.event_count !== last.view.event_count) hinted = "";
+  names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
 }
 
 function render() {
   const m = last;
-  $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
   const v = m.view;
-  const players = $("players");
-  players.replaceChildren();
-  for (const s of m.seats) {
-    const box = el("div", "player");
-    if (v && v.to_move === s.seat) box.classList.add("to-move");
-    if (s.seat === m.seat) box.classList.add("me");
-    const flags = [s.open ? "open" : "", s.away ? "away (a bot plays)" : "", v && v.lead === s.seat ? "has the lead" : ""].filter(Boolean).join(", ");
-    box.appendChild(el("h3", "", `${nameOf(s.seat)}${s.seat === m.seat ? " (you)" : ""}`));
-    if (v) {
-      box.appendChild(el("div", "", `cards ${v.hand_sizes[s.seat]} · score ${v.totals[s.seat]}/${v.target}${flags ? " · " + flags : ""}`));
-      const sets = el("div", "sets");
-      (v.tables[s.seat] || []).forEach((ts, i) => {
-        const g = el("div", "set" + (ts.active ? " active" : ""));
-        g.title = `set ${s.seat}/${i}: ${ts.spectra.join(", ")}, ${ts.points} points`;
-        for (const c of ts.cards) g.appendChild(cardEl(c));
-        sets.appendChild(g);
-      });
-      box.appendChild(sets);
-    } else box.appendChild(el("div", "", flags || (s.bot ? "bot" : "waiting")));
-    players.appendChild(box);
-  }
-  const status = $("status");
-  if (!v) { status.textContent = m.seats.some((s) => s.open) ? "Waiting for players: share this page's address." : "Starting…"; }
-  else if (v.to_move < 0) {
-    const w = (v.winners || []).map(nameOf).join(" and ");
-    status.textContent = `Game over. Winner${(v.winners || []).length > 1 ? "s" : ""}: ${w}. Final scores ${v.totals.join(", ")}.`;
-  } else {
-    status.textContent = `Hand ${v.hand_number} · ${v.phase} · ${v.to_move === m.seat ? "your turn" : nameOf(v.to_move) + " to play"}`;
-  }
-  renderPlay(v);
-  renderHand(m);
-  renderLog(v);
+  $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
+  renderPlayers($("players"), m, names);
+  renderStatus(m);
+  renderPlay($("play"), v, names);
+  renderLast($("last"), v, events, names);
+  renderHand();
+  renderLog($("log"), v, events, log);
+  renderSheet($("sheet"), v, names);
+  renderEnd(v);
   renderChat();
 }
 
-function renderPlay(v) {
-  const play = $("play");
-  play.replaceChildren();
-  if (!v) return;
-  if (v.trick && v.trick.length) {
-    play.appendChild(el("span", "", "Trick:"));
-    for (const t of v.trick) { const c = cardEl(t.card); c.setAttribute("aria-label", `${t.card} by ${nameOf(t.seat)}`); play.appendChild(c); }
-  } else if (v.round) {
-    play.appendChild(el("span", "", `Set round (${v.round.spectrum}), led by ${nameOf(v.round.leader)}; active set: ${nameOf(v.round.owner)}'s.`));
+function renderStatus(m) {
+  const v = m.view;
+  const status = $("status");
+  if (!v) {
+    status.textContent = m.seats.some((s) => s.open) ? "Waiting for players: share this page's address." : "Starting…";
+    return;
   }
-  // The last trick stays shown until the next play.
-  const lastBox = $("last");
-  lastBox.replaceChildren();
-  const take = [...events].reverse().find((e) => e.kind === "take" || e.kind === "move");
-  if (take && take.kind === "take" && !(v.trick && v.trick.length)) {
-    lastBox.appendChild(el("span", "", `${nameOf(take.seat)} took the last trick` + (take.to_hand ? "; into hand:" : ".")));
-    for (const c of cardsOf(take.to_hand)) lastBox.appendChild(cardEl(c));
+  if (v.to_move < 0) { status.textContent = `Game over after ${v.hand_number} hand${v.hand_number > 1 ? "s" : ""}.`; return; }
+  const who = v.to_move === m.seat ? "your turn" : `${names[v.to_move]} to play`;
+  let what = "";
+  if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
+  else if (v.phase === "trick") what = "a trick";
+  else if (v.phase === "round") what = "a set round";
+  status.textContent = `Hand ${v.hand_number} · to ${v.target} points · ${what} · ${who}`;
+  // After a hand is scored, the sheet opens and says what the hand gave.
+  const scored = events.filter((e) => e.kind === "score").pop();
+  if (scored && scored.n > scoredSeen) {
+    if (scoredSeen >= 0 || scored.hand === v.hand_number - 1) {
+      $("sheet-box").open = true;
+      $("sheet-box").classList.add("fresh");
+      $("sheet-box").scrollIntoView({ block: "nearest" });
+    }
+    scoredSeen = scored.n;
+  }
+  if (scored && scored.hand === v.hand_number - 1 && v.phase === "lead" && events.length && events[events.length - 1].kind === "deal") {
+    status.textContent += ` · hand ${scored.hand} scored: ` + scored.scores.map((p, i) => `${names[i]} ${p}`).join(", ");
   }
 }
 
-function legalCards(m) {
-  const out = new Set();
-  for (const a of m.legal) for (const w of a.split(" ").slice(1)) if (/^([2-9TJQKA][SHDC]|JK)$/i.test(w)) out.add(w.toUpperCase());
+function renderEnd(v) {
+  const box = $("winners");
+  const over = v && v.to_move < 0;
+  box.hidden = !over;
+  if (!over) return;
+  box.replaceChildren(el("p", "win-text", winnersText(v, names)));
+  const b = el("button", "primary", "Watch the replay");
+  b.type = "button";
+  b.id = "btn-replay";
+  b.addEventListener("click", () => replay.open());
+  box.appendChild(b);
+  $("sheet-box").open = true;
+}
+
+// legalFor is the legal actions (with their words) that use every selected
+// card; cardsIn the cards an action plays.
+function cardsIn(a) { return a.split(" ").slice(1).filter((w) => CARD.test(w)).map((w) => w.toUpperCase()); }
+function legalFor(m, sel) {
+  const out = [];
+  m.legal.forEach((a, i) => {
+    const cs = cardsIn(a);
+    if (sel.every((c) => cs.includes(c))) out.push({ a, words: (m.legal_words || [])[i] || a, cards: cs, exact: cs.length === sel.length });
+  });
   return out;
 }
 
-function renderHand(m) {
+function renderHand() {
+  const m = last;
+  const v = m.view;
   const hand = $("hand");
   hand.replaceChildren();
-  const v = m.view;
-  if (!v || m.seat < 0) { $("actions").replaceChildren(); $("preview").textContent = ""; return; }
-  const legal = legalCards(m);
-  for (const c of v.hand) {
-    const e = cardEl(c);
-    if (legal.has(c)) e.classList.add("legal");
-    if (selected.has(c)) e.classList.add("selected");
-    e.setAttribute("tabindex", "0");
-    e.addEventListener("click", () => { selected.has(c) ? selected.delete(c) : selected.add(c); renderHand(last); preview(); });
-    hand.appendChild(e);
-  }
-  for (const c of [...selected]) if (!v.hand.includes(c)) selected.delete(c);
   const acts = $("actions");
   acts.replaceChildren();
-  if (v.to_move === m.seat && m.legal.length) {
-    const h = el("button", "hint-button", "Hint");
-    h.type = "button";
-    h.title = "What the hard bot would play from your seat";
-    h.addEventListener("click", hint);
-    acts.appendChild(h);
-  }
-  const sel = [...selected];
-  for (const a of m.legal) {
-    const words = a.split(" ");
-    const cards = words.filter((w) => /^([2-9TJQKA][SHDC]|JK)$/i.test(w)).map((w) => w.toUpperCase());
-    // With cards selected, offer the actions that use exactly those.
-    if (sel.length && !(cards.length >= sel.length && sel.every((c) => cards.includes(c)))) continue;
-    const b = el("button", sel.length ? "match" : "", a);
+  $("hand-box").classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.to_move !== m.seat));
+  if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
+  selected = selected.filter((c) => v.hand.includes(c));
+  const myTurn = v.to_move === m.seat && m.legal.length > 0;
+  // Highlighted: the cards that, with those selected, some legal action uses.
+  const usable = new Set();
+  for (const x of legalFor(m, selected)) for (const c of x.cards) usable.add(c);
+  const hintCards = hinted ? cardsIn(hinted) : [];
+  for (const c of v.hand) {
+    const b = el("button", "hand-card");
     b.type = "button";
-    b.dataset.action = a;
-    if (a === hinted) b.classList.add("hinted");
-    b.addEventListener("click", () => act(a));
+    b.dataset.card = c;
+    b.setAttribute("aria-pressed", selected.includes(c) ? "true" : "false");
+    b.setAttribute("aria-label", words(c));
+    const svg = cardEl(c);
+    svg.setAttribute("aria-hidden", "true");
+    if (myTurn && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
+    if (selected.includes(c)) b.classList.add("selected");
+    if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
+    b.appendChild(svg);
+    b.addEventListener("click", () => toggle(c));
+    hand.appendChild(b);
+  }
+  if (!myTurn) {
+    acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
+    return;
+  }
+  const h = el("button", "hint-button", "Hint");
+  h.type = "button";
+  h.title = "What the hard bot would play from your seat";
+  h.addEventListener("click", hint);
+  acts.appendChild(h);
+  if (selected.length) {
+    const clear = el("button", "", "Clear selection");
+    clear.type = "button";
+    clear.addEventListener("click", () => { selected = []; renderHand(); preview(); });
+    acts.appendChild(clear);
+  }
+  const all = legalFor(m, selected);
+  // Without a selection the card-free actions (pass, kill) and the hint's
+  // are offered, and every other one on request: a hand of eight has
+  // dozens of legal leads.
+  let shown = all;
+  if (!selected.length && !showAll && all.length > 8) {
+    shown = all.filter((x) => !x.cards.length || x.a === hinted);
+    const more = el("button", "more", `Show all ${all.length} actions`);
+    more.type = "button";
+    more.addEventListener("click", () => { showAll = true; renderHand(); });
+    acts.appendChild(more);
+    acts.appendChild(el("span", "small", "or tap cards to see what they can do"));
+  } else if (selected.length) {
+    shown = all.filter((x) => x.exact);
+  }
+  for (const x of shown) {
+    const b = el("button", "act" + (selected.length ? " match" : ""), x.words);
+    b.type = "button";
+    b.dataset.action = x.a;
+    if (x.a === hinted) b.classList.add("hinted");
+    b.addEventListener("click", () => act(x.a));
     acts.appendChild(b);
+  }
+  // A selection no legal action plays as it is may still be tried: the
+  // server refuses it and names the rule.
+  if (selected.length && !all.some((x) => x.exact)) {
+    const t = el("button", "try", `Play ${selected.map(words).join(" ")}`);
+    t.type = "button";
+    t.id = "btn-try";
+    t.dataset.action = tryAction(v, selected);
+    t.addEventListener("click", () => act(t.dataset.action));
+    acts.appendChild(t);
   }
 }
 
-// hinted is the action the last hint suggested, marked among the buttons
-// until the next view.
-let hinted = "";
+// tryAction is what a player means by playing the selected cards now.
+function tryAction(v, sel) {
+  if (v.phase === "trick") return `play ${sel[0]}`;
+  if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
+  return `set ${sel.join(" ")}`;
+}
+
+function toggle(c) {
+  const i = selected.indexOf(c);
+  if (i >= 0) selected.splice(i, 1); else selected.push(c);
+  $("error").textContent = "";
+  renderHand();
+  preview();
+}
+
+let previewSeq = 0;
+async function preview() {
+  const box = $("preview");
+  const seq = ++previewSeq;
+  if (!selected.length) { box.textContent = ""; box.className = "preview"; return; }
+  try {
+    const p = await request("POST", "/api/arlington/preview", { cards: selected });
+    if (seq !== previewSeq) return; // a later selection's answer wins
+    if (p.legal) {
+      box.className = "preview ok";
+      box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} point${x.points === 1 ? "" : "s"}`).join(" · or ")}` +
+        (p.as.length > 1 ? ". It fits more than one spectrum: choose which when you lead it." : ".");
+    } else {
+      box.className = "preview bad";
+      box.textContent = p.why;
+    }
+  } catch (e) { if (seq === previewSeq) box.textContent = e.message; }
+}
 
 async function hint() {
   $("error").textContent = "";
   try {
     const h = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}/hint`);
     hinted = h.action;
-    selected.clear();
-    renderHand(last);
-    $("preview").textContent = `Hint (${h.bot} bot): ${h.action}`;
+    selected = [];
+    renderHand();
+    $("preview").className = "preview";
+    $("preview").textContent = `Hint (${h.bot} bot): ${h.words || h.action}`;
   } catch (e) { $("error").textContent = e.message; }
-}
-
-async function preview() {
-  const box = $("preview");
-  if (!selected.size) { box.textContent = ""; return; }
-  try {
-    const p = await request("POST", "/api/arlington/preview", { cards: [...selected] });
-    box.textContent = p.legal ? `As a set: ${p.spectra.join(" or ")}, ${p.points} points.` : "Not a legal set.";
-  } catch (e) { box.textContent = e.message; }
 }
 
 function act(a) {
   $("error").textContent = "";
-  if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "action", action: a })); selected.clear(); }
-  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
-}
-
-function renderLog(v) {
-  const log = $("log");
-  log.replaceChildren();
-  const hand = v ? v.hand_number : 0;
-  for (const e of events) if (e.hand === hand) log.appendChild(el("li", "", describe(e)));
-  log.scrollTop = log.scrollHeight;
-  const sheet = $("sheet");
-  sheet.replaceChildren();
-  if (!v) return;
-  const head = el("tr");
-  head.appendChild(el("th", "", "Hand"));
-  for (let s = 0; s < v.players; s++) head.appendChild(el("th", "", nameOf(s)));
-  sheet.appendChild(head);
-  for (const r of v.results || []) {
-    const tr = el("tr");
-    tr.appendChild(el("td", "", String(r.hand)));
-    for (const x of r.scores) tr.appendChild(el("td", "", String(x)));
-    sheet.appendChild(tr);
-  }
-  const tot = el("tr");
-  tot.appendChild(el("th", "", "Total"));
-  for (const x of v.totals) tot.appendChild(el("th", "", String(x)));
-  sheet.appendChild(tot);
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type: "action", action: a }));
+    selected = [];
+    showAll = false;
+    $("preview").textContent = "";
+    renderHand();
+  } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
 function renderChat() {
   const box = $("chat");
   box.replaceChildren();
-  for (const l of chat) box.appendChild(el("li", "", `${l.name}: ${l.text}`));
+  for (const l of chat) {
+    const li = el("li");
+    li.appendChild(el("b", "", `${l.name}: `));
+    li.appendChild(document.createTextNode(l.text));
+    box.appendChild(li);
+  }
   box.scrollTop = box.scrollHeight;
 }
 
@@ -243,6 +302,7 @@ $("chat-form").addEventListener("submit", (ev) => {
   const t = $("chat-text").value.trim();
   if (t && ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
 });
+$("sheet-box").addEventListener("toggle", () => { if (!$("sheet-box").open) $("sheet-box").classList.remove("fresh"); });
 $("name").value = savedName();
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();

@@ -8,7 +8,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, { text = false, raw = false } = {}) {
+export async function request(method, path, body, { text = false, raw = false } = {}) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     if (raw) {

@@ -1,0 +1,189 @@
+// Drawing the table from a view message: the players with their sets, the
+// trick or set round in play, the last trick, the hand's log and the
+// score sheet. table.js owns the state and the hand; this module only
+// draws what it is given.
+import { cardSVG, cardName } from "/shared/cards.js";
+import { el } from "./common.js";
+
+const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// words is a card as people write it: "7♠", "10♥", "joker".
+export function words(code) {
+  if (code === "JK") return "joker";
+  return (code[0] === "T" ? "10" : code[0]) + (SUIT[code[1]] || "?");
+}
+
+// cardEl is a card picture: an <svg class="card" data-card> with its name
+// for screen readers.
+export function cardEl(code, cls = "") {
+  const svg = cardSVG(code);
+  svg.classList.add("card");
+  if (cls) for (const c of cls.split(" ")) svg.classList.add(c);
+  svg.dataset.card = code;
+  svg.removeAttribute("aria-hidden");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", cardName(code));
+  return svg;
+}
+
+// group is a row of small cards, labelled with the cards in words.
+export function group(cards, cls, label) {
+  const g = el("div", cls);
+  g.setAttribute("role", "img");
+  g.setAttribute("aria-label", label || cards.map(words).join(" "));
+  for (const c of cards) {
+    const svg = cardSVG(c);
+    svg.classList.add("card");
+    svg.dataset.card = c;
+    g.appendChild(svg);
+  }
+  return g;
+}
+
+const SPECTRUM = { aces: "aces", multiples: "of a kind", couples: "a couple", runs: "a run" };
+export function spectrumWords(s) { return SPECTRUM[s] || s; }
+
+// renderPlayers draws each seat: name, badges, cards in hand, score, the
+// cards everyone knows to be in that hand, and its table of sets.
+export function renderPlayers(box, m, names) {
+  const v = m.view;
+  box.replaceChildren();
+  for (const s of m.seats) {
+    const p = el("div", "player");
+    p.dataset.seat = s.seat;
+    if (v && v.to_move === s.seat) p.classList.add("to-move");
+    if (s.seat === m.seat) p.classList.add("me");
+    const head = el("div", "p-head");
+    head.appendChild(el("span", "p-name", names[s.seat] + (s.seat === m.seat ? " (you)" : "")));
+    const badges = [];
+    if (v && v.dealer === s.seat) badges.push("dealer");
+    if (v && v.to_move >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
+    if (v && v.to_move === s.seat) badges.push("to play");
+    if (s.open) badges.push("open seat");
+    if (s.away) badges.push("away: a bot plays");
+    else if (!s.bot && !s.open && !s.present) badges.push("not connected");
+    for (const b of badges) head.appendChild(el("span", "badge", b));
+    p.appendChild(head);
+    if (v) {
+      const line = el("div", "p-line");
+      line.appendChild(el("span", "p-count", `${v.hand_sizes[s.seat]} card${v.hand_sizes[s.seat] === 1 ? "" : "s"}`));
+      line.appendChild(el("span", "p-score", `${v.totals[s.seat]} of ${v.target} points`));
+      p.appendChild(line);
+      const known = (v.known || [])[s.seat] || [];
+      if (known.length && s.seat !== m.seat) {
+        const k = el("div", "p-known");
+        k.appendChild(el("span", "small", "known in hand: "));
+        k.appendChild(group(known, "set known", `known in hand: ${known.map(words).join(" ")}`));
+        p.appendChild(k);
+      }
+      const sets = el("div", "sets");
+      (v.tables[s.seat] || []).forEach((ts) => {
+        const label = `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} point${ts.points === 1 ? "" : "s"}${ts.active ? " (the active set)" : ""}`;
+        const g = group(ts.cards, "set" + (ts.active ? " active" : ""), label);
+        g.title = label;
+        sets.appendChild(g);
+      });
+      p.appendChild(sets);
+    }
+    box.appendChild(p);
+  }
+}
+
+// renderPlay draws the trick in play (each card with who played it) or
+// the set round.
+export function renderPlay(box, v, names) {
+  box.replaceChildren();
+  if (!v) return;
+  if (v.trick && v.trick.length) {
+    box.appendChild(el("span", "label", "Trick:"));
+    for (const t of v.trick) {
+      const f = el("figure", "played");
+      f.appendChild(cardEl(t.card));
+      f.appendChild(el("figcaption", "", names[t.seat]));
+      box.appendChild(f);
+    }
+  } else if (v.round) {
+    const owner = v.round.owner;
+    box.appendChild(el("span", "label", `Set round (${spectrumWords(v.round.spectrum)}), led by ${names[v.round.leader]}; the active set is ${names[owner]}'s:`));
+    const tab = v.tables[owner] || [];
+    if (tab.length) box.appendChild(group(tab[tab.length - 1].cards, "set active"));
+  }
+}
+
+// renderLast draws the last trick taken this hand (until the next trick
+// starts): who took it with which card, and the cards that went to their
+// hand.
+export function renderLast(box, v, events, names) {
+  box.replaceChildren();
+  if (!v || (v.trick && v.trick.length)) return;
+  let take = null;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.hand !== v.hand_number || e.kind === "deal") break;
+    if (e.kind === "take") { take = e; break; }
+    if (e.kind === "move" && /^(lead|play) /.test(e.action)) break;
+  }
+  if (!take) return;
+  const won = cardsOf(take.to_grave);
+  const got = cardsOf(take.to_hand);
+  box.appendChild(el("span", "label", `${names[take.seat]} took the last trick${won.length ? " with the " + words(won[0]) : ""}` + (got.length ? `; to ${names[take.seat]}'s hand:` : ".")));
+  if (got.length) box.appendChild(group(got, "set"));
+}
+
+export function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
+
+// renderLog lists the words of the current hand's events (of the last
+// hand once the game is over).
+export function renderLog(box, v, events, log) {
+  box.replaceChildren();
+  const hand = v ? v.hand_number : 0;
+  for (let i = 0; i < events.length; i++) {
+    if (events[i].hand !== hand) continue;
+    const li = el("li", "ev-" + events[i].kind, log[i] || "");
+    box.appendChild(li);
+  }
+  box.scrollTop = box.scrollHeight;
+}
+
+// renderSheet is the score sheet: each hand's points, the totals and the
+// target.
+export function renderSheet(table, v, names) {
+  table.replaceChildren();
+  if (!v) return;
+  const head = el("tr");
+  head.appendChild(el("th", "", "Hand"));
+  for (let s = 0; s < v.players; s++) head.appendChild(el("th", "", names[s]));
+  const thead = el("thead");
+  thead.appendChild(head);
+  table.appendChild(thead);
+  const body = el("tbody");
+  for (const r of v.results || []) {
+    const tr = el("tr");
+    tr.appendChild(el("td", "", String(r.hand)));
+    for (const x of r.scores) tr.appendChild(el("td", "", String(x)));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  const foot = el("tfoot");
+  const tot = el("tr", "total");
+  tot.appendChild(el("th", "", "Total"));
+  const best = Math.max(...v.totals);
+  v.totals.forEach((x) => tot.appendChild(el("th", x === best && x > 0 ? "lead" : "", String(x))));
+  foot.appendChild(tot);
+  const tg = el("tr", "target");
+  tg.appendChild(el("td", "", "Target"));
+  const cell = el("td", "", `${v.target}: the game ends after the hand in which someone reaches it`);
+  cell.colSpan = v.players;
+  tg.appendChild(cell);
+  foot.appendChild(tg);
+  table.appendChild(foot);
+}
+
+// winnersText announces the end: one winner, or a shared win.
+export function winnersText(v, names) {
+  const w = v.winners || [];
+  const who = w.map((s) => names[s]);
+  const list = who.length > 1 ? who.slice(0, -1).join(", ") + " and " + who[who.length - 1] : who[0];
+  const pts = w.length ? v.totals[w[0]] : 0;
+  return w.length > 1 ? `Game over: ${list} share the win with ${pts} points.` : `Game over: ${list} wins with ${pts} points.`;
+}

@@ -1,0 +1,96 @@
+// The replay of a finished game: step forward and back through its steps
+// (the deal, then each action with what followed), every hand shown: the
+// game is over, so its record with the seed is public. The server sends
+// the steps in pages (GET .../replay?from=N) as the player moves on.
+import { request } from "/shared/api.js";
+import { el } from "./common.js";
+import { group, cardEl, words, spectrumWords } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class Replay {
+  constructor(tableID) {
+    this.id = tableID;
+    this.steps = [];   // fetched steps by number (sparse)
+    this.total = 0;
+    this.names = [];
+    this.at = 0;
+    this.target = 0;
+    $("rp-first").addEventListener("click", () => this.go(0));
+    $("rp-back").addEventListener("click", () => this.go(this.at - 1));
+    $("rp-next").addEventListener("click", () => this.go(this.at + 1));
+    $("rp-last").addEventListener("click", () => this.go(this.total - 1));
+    $("rp-close").addEventListener("click", () => { $("replay").hidden = true; });
+    $("replay").addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowRight") { this.go(this.at + 1); ev.preventDefault(); }
+      if (ev.key === "ArrowLeft") { this.go(this.at - 1); ev.preventDefault(); }
+    });
+  }
+
+  async open() {
+    $("replay").hidden = false;
+    await this.go(this.at);
+    $("rp-next").focus();
+    $("replay").scrollIntoView({ block: "start" });
+  }
+
+  async fetch(from) {
+    const r = await request("GET", `/api/arlington/tables/${encodeURIComponent(this.id)}/replay?from=${from}`);
+    this.total = r.steps;
+    this.names = r.names;
+    this.target = r.target;
+    for (const s of r.page) this.steps[s.n] = s;
+  }
+
+  async go(n) {
+    try {
+      if (!this.total) await this.fetch(0);
+      n = Math.max(0, Math.min(n, this.total - 1));
+      if (!this.steps[n]) await this.fetch(Math.max(0, n - (n < this.at ? 99 : 0)));
+      this.at = n;
+      this.draw(this.steps[n]);
+    } catch (e) {
+      $("rp-words").replaceChildren(el("li", "error", e.message));
+    }
+  }
+
+  draw(s) {
+    const names = this.names;
+    $("rp-pos").textContent = `Step ${s.n + 1} of ${this.total} · hand ${s.hand}`;
+    $("rp-first").disabled = $("rp-back").disabled = s.n === 0;
+    $("rp-next").disabled = $("rp-last").disabled = s.n >= this.total - 1;
+    const w = $("rp-words");
+    w.replaceChildren();
+    for (const t of s.words || []) w.appendChild(el("li", "", t));
+    const trick = $("rp-trick");
+    trick.replaceChildren();
+    if (s.trick && s.trick.length) {
+      trick.appendChild(el("span", "label", "Trick:"));
+      for (const t of s.trick) {
+        const f = el("figure", "played");
+        f.appendChild(cardEl(t.card));
+        f.appendChild(el("figcaption", "", names[t.seat]));
+        trick.appendChild(f);
+      }
+    }
+    const seats = $("rp-seats");
+    seats.replaceChildren();
+    s.hands.forEach((hand, i) => {
+      const p = el("div", "player" + (s.to_move === i ? " to-move" : ""));
+      const head = el("div", "p-head");
+      head.appendChild(el("span", "p-name", names[i]));
+      head.appendChild(el("span", "badge", `${s.totals[i]} of ${this.target}`));
+      if (s.to_move === i) head.appendChild(el("span", "badge", "to play"));
+      p.appendChild(head);
+      p.appendChild(hand.length ? group(hand, "set rp-hand", `${names[i]}'s hand: ${hand.map(words).join(" ")}`) : el("div", "small", "no cards"));
+      const sets = el("div", "sets");
+      for (const ts of s.tables[i] || []) {
+        const g = group(ts.cards, "set" + (ts.active ? " active" : ""));
+        g.title = `${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} points`;
+        sets.appendChild(g);
+      }
+      p.appendChild(sets);
+      seats.appendChild(p);
+    });
+  }
+}
