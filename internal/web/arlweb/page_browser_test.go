@@ -129,6 +129,21 @@ func (p *tab) wait(cond, what string) {
 	}
 }
 
+// waitAcross is wait for a condition that holds after a navigation:
+// while the page changes an evaluation fails, so it asks again.
+func (p *tab) waitAcross(cond, what string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond) // polling the page for a condition
+	}
+	p.t.Fatalf("waiting for %s: not within 20 s; page: %s", what, p.diag())
+}
+
 // shot saves a screenshot as a PNG artifact.
 func (p *tab) shot(name string) {
 	p.t.Helper()
@@ -309,9 +324,13 @@ func jsString(s string) string {
 // rule; the log tells the plays in words; after the hand the score sheet
 // opens; at the end the winners are announced and the replay steps
 // through the game with every hand shown. The page breaks no part of the
-// Content-Security-Policy on the way. Screenshots:
+// Content-Security-Policy on the way. It takes 20 s or so under -race,
+// so -short skips it outside CI. Screenshots:
 // internal/web/testdata/artifacts/arlington-*.png.
 func TestBrowserArlingtonPage(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("long browser test: skipped with -short outside CI, as the web package's TestBrowserCSP")
+	}
 	seed, both, spectra := choiceSeed(t)
 	e := newSeededEnv(t, Limits{Burst: 10000}, seed)
 	a := e.client()
@@ -442,6 +461,9 @@ func TestBrowserArlingtonPage(t *testing.T) {
 // creating a table through the lobby's form, sitting down and playing a
 // few actions breaks no part of it, and a planted violation is seen.
 func TestBrowserArlingtonCSP(t *testing.T) {
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("long browser test: skipped with -short outside CI, as the web package's TestBrowserCSP")
+	}
 	e := newEnv(t, Limits{Burst: 10000})
 	bctx := startBrowser(t)
 	for _, size := range []struct {
@@ -459,7 +481,7 @@ func TestBrowserArlingtonCSP(t *testing.T) {
 			}
 			p.eval(`(() => { const n = document.getElementById("players"); n.value = "2"; n.dispatchEvent(new Event("change")); document.querySelectorAll("#seats select")[1].value = "random"; return 1; })()`, nil)
 			p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann "+size.name), chromedp.Click(chromedp.CSS("#btn-create")))
-			p.wait(`location.pathname.startsWith("/arlington/t/") && document.querySelector("#actions .hint-button")`, "the table page with Ann's turn")
+			p.waitAcross(`location.pathname.startsWith("/arlington/t/") && document.querySelector("#actions .hint-button")`, "the table page with Ann's turn")
 			for i := range 3 {
 				var s pageState
 				p.wait(`!!document.querySelector("#actions .hint-button")`, fmt.Sprintf("turn %d", i))
