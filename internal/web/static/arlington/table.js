@@ -18,7 +18,6 @@ let names = [];
 let chat = [];
 let selected = [];   // selected hand cards, in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
-let showAll = false; // list every legal action, not only those for the selection
 let scoredSeen = -1; // the number of the last score event shown
 let retry = 500;
 const replay = new Replay(id);
@@ -193,23 +192,12 @@ function renderHand() {
     clear.addEventListener("click", () => { selected = []; renderHand(); preview(); });
     acts.appendChild(clear);
   }
+  // Every legal action is a button, in words; a selection narrows them
+  // to those that play the selected cards, the exact ones first.
   const all = legalFor(m, selected);
-  // Without a selection the card-free actions (pass, kill) and the hint's
-  // are offered, and every other one on request: a hand of eight has
-  // dozens of legal leads.
-  let shown = all;
-  if (!selected.length && !showAll && all.length > 8) {
-    shown = all.filter((x) => !x.cards.length || x.a === hinted);
-    const more = el("button", "more", `Show all ${all.length} actions`);
-    more.type = "button";
-    more.addEventListener("click", () => { showAll = true; renderHand(); });
-    acts.appendChild(more);
-    acts.appendChild(el("span", "small", "or tap cards to see what they can do"));
-  } else if (selected.length) {
-    shown = all.filter((x) => x.exact);
-  }
+  const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
   for (const x of shown) {
-    const b = el("button", "act" + (selected.length ? " match" : ""), x.words);
+    const b = el("button", "act" + (selected.length && x.exact ? " match" : ""), x.words);
     b.type = "button";
     b.dataset.action = x.a;
     if (x.a === hinted) b.classList.add("hinted");
@@ -279,7 +267,6 @@ function act(a) {
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
     selected = [];
-    showAll = false;
     $("preview").textContent = "";
     renderHand();
   } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
