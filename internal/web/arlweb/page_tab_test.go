@@ -1,0 +1,249 @@
+package arlweb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The page tests' browser tab: actions, waits, screenshots, the phone
+// checks and the Content-Security-Policy witnesses.
+
+// tab is one browser tab on the page under test.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+func (p *tab) do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, steps...); err != nil {
+		p.t.Fatalf("%v; page: %s", err, p.diag())
+	}
+}
+
+// diag is what the page shows, for a failure's message.
+func (p *tab) diag() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const t = (id) => { const e = document.getElementById(id); return e ? e.textContent.slice(0, 200) : "-"; };
+	  return ["conn", "status", "error", "preview", "actions", "winners"].map((id) => id + ": " + t(id)).join(" | "); })()`))
+	return s
+}
+
+// eval runs JavaScript and decodes its JSON result into out (if not nil).
+func (p *tab) eval(js string, out any) {
+	p.t.Helper()
+	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluating %s: %v; page: %s", js, err, p.diag())
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			p.t.Fatalf("decoding %s: %v", raw, err)
+		}
+	}
+}
+
+// wait waits for a page condition (a JS expression) to hold.
+func (p *tab) wait(cond, what string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	js := `new Promise((ok) => { const f = () => (` + cond + `) ? ok(true) : setTimeout(f, 40); f(); })`
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](js, chromedp.EvalAwaitPromise)); err != nil {
+		p.t.Fatalf("waiting for %s: %v; page: %s", what, err, p.diag())
+	}
+}
+
+// waitAcross is wait for a condition that holds after a navigation:
+// while the page changes an evaluation fails, so it asks again.
+func (p *tab) waitAcross(cond, what string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond) // polling the page for a condition
+	}
+	p.t.Fatalf("waiting for %s: not within 20 s; page: %s", what, p.diag())
+}
+
+// shot saves a screenshot as a PNG artifact.
+func (p *tab) shot(name string) {
+	p.t.Helper()
+	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot()) // what the screen shows (PNG)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.MkdirAll(pageArtifacts, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pageArtifacts, name+".png"), b, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// phoneCheck: on a 390 px screen nothing scrolls sideways and every
+// visible control (buttons, hand cards, inputs, links in the bar) is at
+// least 44 px each way.
+func (p *tab) phoneCheck(where string) {
+	p.t.Helper()
+	var r struct {
+		Width int
+		Small []string
+	}
+	p.eval(`(() => {
+	  const small = [];
+	  for (const e of document.querySelectorAll("button, input, select, summary, .bar a, .table-link")) {
+	    const b = e.getBoundingClientRect();
+	    if (!b.width || !b.height || e.closest("[hidden]") || e.closest("details:not([open]) > :not(summary)")) continue;
+	    if (b.width < 44 || b.height < 44) small.push((e.id || e.className || e.tagName) + " " + Math.round(b.width) + "x" + Math.round(b.height) + " " + e.textContent.slice(0, 20));
+	  }
+	  return {width: document.documentElement.scrollWidth, small};
+	})()`, &r)
+	if r.Width > 390 {
+		p.t.Errorf("%s: the page is %d px wide on a 390 px screen: it scrolls sideways", where, r.Width)
+	}
+	for _, s := range r.Small {
+		p.t.Errorf("%s: a control smaller than 44 px: %s", where, s)
+	}
+}
+
+// cspRecorder keeps the document's Content-Security-Policy violations; it
+// is added before the page's scripts run (a script added through the
+// debugging protocol is not subject to the policy).
+const cspRecorder = `window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push({directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample, source: e.sourceFile + ":" + e.lineNumber});
+}, true);`
+
+// cspWatch installs the recorder in the tab and collects the console's
+// security messages (a second witness).
+type cspWatch struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func watchCSP(p *tab) *cspWatch {
+	p.t.Helper()
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder})
+		return err
+	}))
+	w := &cspWatch{}
+	messages := chromedp.Console(p.ctx)
+	// Ends with the tab's context, which ends the iteration.
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Source == "security" || strings.Contains(m.Text, "Content Security Policy") {
+				w.mu.Lock()
+				w.msgs = append(w.msgs, m.Text)
+				w.mu.Unlock()
+			}
+		}
+	}()
+	return w
+}
+
+func (w *cspWatch) console() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.msgs...)
+}
+
+type cspViolation struct{ Directive, Blocked, Sample, Source string }
+
+// check: the page broke no part of the policy; then the control, an
+// inline script and an inline style planted on purpose, must be refused
+// and seen by both witnesses, which shows they would have seen the page's.
+func (w *cspWatch) check(p *tab, where string) {
+	p.t.Helper()
+	var before []cspViolation
+	p.eval(`window.__csp`, &before)
+	for _, v := range before {
+		p.t.Errorf("%s violates the policy: %+v", where, v)
+	}
+	had := len(w.console())
+	p.eval(`(() => {
+	  const s = document.createElement("script");
+	  s.textContent = "window.__inlineRan = true";
+	  document.body.append(s);
+	  const d = document.createElement("div");
+	  d.setAttribute("style", "outline: 1px solid red");
+	  document.body.append(d);
+	  return 1;
+	})()`, nil)
+	p.wait(`window.__csp.some((v) => v.directive.startsWith("script-src")) && window.__csp.some((v) => v.directive.startsWith("style-src"))`, "the planted violations to be reported")
+	var ran bool
+	p.eval(`window.__inlineRan === true`, &ran)
+	if ran {
+		p.t.Errorf("%s: the planted inline script ran", where)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(w.console()) < had+2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // polling the collector for a condition
+	}
+	if got := w.console(); len(got) < had+2 {
+		b, _ := json.Marshal(got)
+		p.t.Errorf("%s: the console reported %d security messages for the 2 planted violations: %s", where, len(got)-had, b)
+	}
+}
+
+// newTab opens a tab at the given screen size.
+func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
+	ctx, cancel := chromedp.NewContext(bctx)
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancelT)
+	p := &tab{t: t, ctx: ctx}
+	p.do(chromedp.EmulateViewport(w, h))
+	p.watchErrors()
+	return p
+}
+
+// watchErrors fails the test if the page throws an uncaught exception or
+// leaves a promise rejection unhandled. The watcher ends with the tab.
+func (p *tab) watchErrors() {
+	var mu sync.Mutex
+	var errs []string
+	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
+	go func() {
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			mu.Lock()
+			errs = append(errs, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			mu.Unlock()
+		}
+	}()
+	p.t.Cleanup(func() { // runs before the tab closes (cleanups run last first)
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range errs {
+			p.t.Errorf("page error: %s", e)
+		}
+	})
+}
