@@ -56,7 +56,7 @@ func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
 func choiceSeed(tb testing.TB) (seed uint64, cards, spectra []string) {
 	tb.Helper()
 	for seed := uint64(1); seed < 5000; seed++ {
-		s, err := arlington.New(arlington.Config{Players: 2, Target: 1}, seed)
+		s, err := arlington.New(arlington.Config{Players: 2, Target: 3}, seed)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -94,21 +94,30 @@ const readState = `(() => ({
 }))()`
 
 // playOn plays the person's turns with the first offered action until
-// the game is over (bounded).
-func (p *tab) playOn() {
+// the game is over (bounded), and says how many times the score sheet
+// opened at the top of the page after a hand (closing it each time).
+func (p *tab) playOn() (handOvers int) {
 	p.t.Helper()
-	for range 400 {
+	for range 600 {
 		p.wait(`!!document.querySelector("#actions .hint-button") || !document.getElementById("winners").hidden`, "the person's turn or the end")
 		var s pageState
 		p.eval(readState, &s)
 		if s.Over {
-			return
+			return handOvers
 		}
-		p.eval(`(() => { const more = document.querySelector("#actions button.more"); if (more) more.click(); return 1; })()`, nil)
+		var shown bool
+		p.eval(`(() => { const b = document.getElementById("hand-over"); if (b.hidden) return false;
+		  if (!/^Hand \d+ is scored: /.test(document.getElementById("ho-title").textContent) || !document.querySelector("#ho-sheet tbody tr")) return false;
+		  document.getElementById("ho-close").click(); return document.getElementById("hand-over").hidden; })()`, &shown)
+		if shown {
+			handOvers++
+		}
+		p.eval(readState, &s)
 		p.eval(`(() => { const b = document.querySelector("#actions button[data-action]"); b.click(); return 1; })()`, nil)
 		p.wait(`(`+readState+`).sig !== `+jsString(s.Sig), "the action to be played")
 	}
-	p.t.Fatal("no game over after 400 of the person's actions")
+	p.t.Fatal("no game over after 600 of the person's actions")
+	return 0
 }
 
 func jsString(s string) string {
@@ -117,12 +126,12 @@ func jsString(s string) string {
 }
 
 // TestBrowserArlingtonPage plays a game to its end on a phone-sized
-// screen, against a bot, to a target of 1: the legal cards are
+// screen, against a bot, to a target of 3: the legal cards are
 // highlighted; a set of two spectra is offered once per spectrum and the
 // player chooses; a selection that is not a set is explained by the
 // preview, and playing it anyway is refused by the server naming the
-// rule; the log tells the plays in words; after the hand the score sheet
-// opens; at the end the winners are announced and the replay steps
+// rule; the log tells the plays in words; after each hand the score
+// sheet opens; at the end the winners are announced and the replay steps
 // through the game with every hand shown. The page breaks no part of the
 // Content-Security-Policy on the way. It takes 20 s or so under -race,
 // so -short skips it outside CI. Screenshots:
@@ -135,7 +144,7 @@ func TestBrowserArlingtonPage(t *testing.T) {
 	e := newSeededEnv(t, Limits{Burst: 10000}, seed)
 	a := e.client()
 	var tb created
-	if code := a.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: 1}, &tb); code != 201 {
+	if code := a.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: 3}, &tb); code != 201 {
 		t.Fatalf("create: %d", code)
 	}
 	bctx := startBrowser(t)
@@ -200,7 +209,7 @@ func TestBrowserArlingtonPage(t *testing.T) {
 	p.eval(`document.querySelectorAll("#actions button.match")[1].click(); 1`, nil)
 	p.wait(`[...document.querySelectorAll("#log li")].some((li) => li.textContent.startsWith("Ann leads the set") && li.textContent.endsWith("(`+spectra[1]+`)."))`, "the log to tell Ann's lead")
 
-	p.playOn()
+	handOvers := p.playOn()
 
 	// The end: the winners, the score sheet, the log in words.
 	var end struct {
@@ -218,6 +227,13 @@ func TestBrowserArlingtonPage(t *testing.T) {
 	if end.SheetRows < 1 || !end.SheetOpen {
 		t.Errorf("score sheet: %d hands, open %v", end.SheetRows, end.SheetOpen)
 	}
+	// After every hand but the last (the end shows the winners) the sheet
+	// opened at the top; Ann's two-card set makes a first hand to 3
+	// points likely but not certain, so the count is what the game had.
+	if handOvers != end.SheetRows-1 {
+		t.Errorf("the score sheet opened after %d hands; the game had %d before its last", handOvers, end.SheetRows-1)
+	}
+	t.Logf("%d hands", end.SheetRows)
 	notation := []string{"lead ", "play ", "set runs", "set multiples", "s2 ", "/"}
 	for _, l := range end.Log {
 		for _, n := range notation {

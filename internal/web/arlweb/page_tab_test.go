@@ -59,7 +59,7 @@ func (p *tab) eval(js string, out any) {
 // wait waits for a page condition (a JS expression) to hold.
 func (p *tab) wait(cond, what string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
 	js := `new Promise((ok) => { const f = () => (` + cond + `) ? ok(true) : setTimeout(f, 40); f(); })`
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](js, chromedp.EvalAwaitPromise)); err != nil {
@@ -71,7 +71,7 @@ func (p *tab) wait(cond, what string) {
 // while the page changes an evaluation fails, so it asks again.
 func (p *tab) waitAcross(cond, what string) {
 	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
 		if err == nil && ok {
@@ -79,7 +79,7 @@ func (p *tab) waitAcross(cond, what string) {
 		}
 		time.Sleep(50 * time.Millisecond) // polling the page for a condition
 	}
-	p.t.Fatalf("waiting for %s: not within 20 s; page: %s", what, p.diag())
+	p.t.Fatalf("waiting for %s: not within 30 s; page: %s", what, p.diag())
 }
 
 // shot saves a screenshot as a PNG artifact.
@@ -210,7 +210,7 @@ func (w *cspWatch) check(p *tab, where string) {
 func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute) // against a hung browser only: each wait has its own bound
 	t.Cleanup(cancelT)
 	p := &tab{t: t, ctx: ctx}
 	p.do(chromedp.EmulateViewport(w, h))

@@ -18,7 +18,7 @@ let names = [];
 let chat = [];
 let selected = [];   // selected hand cards, in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
-let scoredSeen = -1; // the number of the last score event shown
+let handOverSeen = -1; // the number of the last score event the sheet opened for
 let retry = 500;
 const replay = new Replay(id);
 
@@ -88,6 +88,7 @@ function render() {
   renderHand();
   renderLog($("log"), v, events, log);
   renderSheet($("sheet"), v, names);
+  renderHandOver(v);
   renderEnd(v);
   renderChat();
 }
@@ -106,19 +107,26 @@ function renderStatus(m) {
   else if (v.phase === "trick") what = "a trick";
   else if (v.phase === "round") what = "a set round";
   status.textContent = `Hand ${v.hand_number} · to ${v.target} points · ${what} · ${who}`;
-  // After a hand is scored, the sheet opens and says what the hand gave.
+}
+
+// renderHandOver shows the score sheet after each hand, at the top of
+// the page, until the player closes it: the next hand starts at once, so
+// the sheet does not wait for anyone. It opens for a hand scored while
+// the page is open, or on arrival before the next hand's first play.
+function renderHandOver(v) {
+  const box = $("hand-over");
   const scored = events.filter((e) => e.kind === "score").pop();
-  if (scored && scored.n > scoredSeen) {
-    if (scoredSeen >= 0 || scored.hand === v.hand_number - 1) {
-      $("sheet-box").open = true;
-      $("sheet-box").classList.add("fresh");
-      $("sheet-box").scrollIntoView({ block: "nearest" });
-    }
-    scoredSeen = scored.n;
+  if (!v || v.to_move < 0 || !scored) { box.hidden = true; return; }
+  if (scored.n > handOverSeen) {
+    if (handOverSeen >= 0 || events[events.length - 1].kind === "deal") box.hidden = false;
+    handOverSeen = scored.n;
+    $("sheet-box").open = true;
   }
-  if (scored && scored.hand === v.hand_number - 1 && v.phase === "lead" && events.length && events[events.length - 1].kind === "deal") {
-    status.textContent += ` · hand ${scored.hand} scored: ` + scored.scores.map((p, i) => `${names[i]} ${p}`).join(", ");
-  }
+  if (box.hidden) return;
+  const best = Math.max(...scored.scores);
+  $("ho-title").textContent = `Hand ${scored.hand} is scored: ` + scored.scores.map((p, i) => `${names[i]} ${p}`).join(", ") +
+    (best > 0 ? "." : "; no one scored.");
+  renderSheet($("ho-sheet"), v, names);
 }
 
 function renderEnd(v) {
@@ -289,7 +297,7 @@ $("chat-form").addEventListener("submit", (ev) => {
   const t = $("chat-text").value.trim();
   if (t && ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
 });
-$("sheet-box").addEventListener("toggle", () => { if (!$("sheet-box").open) $("sheet-box").classList.remove("fresh"); });
+$("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; });
 $("name").value = savedName();
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
