@@ -16,9 +16,9 @@ let log = [];    // the words of each event
 let last = null; // the last view message
 let names = [];
 let chat = [];
-let selected = [];   // selected hand cards, in the order tapped
+let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
-let handOverSeen = -1; // the number of the last score event the sheet opened for
+let handOverSeen = null; // the number of the last score event the sheet opened for (null: no view yet)
 let retry = 500;
 const replay = new Replay(id);
 
@@ -116,9 +116,13 @@ function renderStatus(m) {
 function renderHandOver(v) {
   const box = $("hand-over");
   const scored = events.filter((e) => e.kind === "score").pop();
-  if (!v || v.to_move < 0 || !scored) { box.hidden = true; return; }
+  if (!v) return;
+  if (handOverSeen === null) { // arriving: only a hand just scored counts
+    handOverSeen = !scored ? -1 : events[events.length - 1].kind === "deal" ? scored.n - 1 : scored.n;
+  }
+  if (v.to_move < 0 || !scored) { box.hidden = true; return; }
   if (scored.n > handOverSeen) {
-    if (handOverSeen >= 0 || events[events.length - 1].kind === "deal") box.hidden = false;
+    box.hidden = false;
     handOverSeen = scored.n;
     $("sheet-box").open = true;
   }
@@ -150,10 +154,31 @@ function legalFor(m, sel) {
   const out = [];
   m.legal.forEach((a, i) => {
     const cs = cardsIn(a);
-    if (sel.every((c) => cs.includes(c))) out.push({ a, words: (m.legal_words || [])[i] || a, cards: cs, exact: cs.length === sel.length });
+    if (within(sel, cs)) out.push({ a, words: (m.legal_words || [])[i] || a, cards: cs, exact: cs.length === sel.length });
   });
   return out;
 }
+
+// within reports whether every card of sel is in cs, counting repeats:
+// two jokers need two.
+function within(sel, cs) {
+  const left = cs.slice();
+  for (const c of sel) {
+    const i = left.indexOf(c);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+// A hand card's key: its code, or for a joker "JK#k" (the k-th joker in
+// the hand): the two jokers are alike but each is tapped on its own.
+function handKeys(hand) {
+  let k = 0;
+  return hand.map((c) => (c === "JK" ? `JK#${k++}` : c));
+}
+const cardOf = (key) => key.split("#")[0];
+const selCards = () => selected.map(cardOf);
 
 function renderHand() {
   const m = last;
@@ -164,27 +189,29 @@ function renderHand() {
   acts.replaceChildren();
   $("hand-box").classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.to_move !== m.seat));
   if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
-  selected = selected.filter((c) => v.hand.includes(c));
+  const keys = handKeys(v.hand);
+  selected = selected.filter((k) => keys.includes(k));
   const myTurn = v.to_move === m.seat && m.legal.length > 0;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
-  for (const x of legalFor(m, selected)) for (const c of x.cards) usable.add(c);
+  for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
   const hintCards = hinted ? cardsIn(hinted) : [];
-  for (const c of v.hand) {
+  v.hand.forEach((c, i) => {
+    const key = keys[i];
     const b = el("button", "hand-card");
     b.type = "button";
     b.dataset.card = c;
-    b.setAttribute("aria-pressed", selected.includes(c) ? "true" : "false");
+    b.setAttribute("aria-pressed", selected.includes(key) ? "true" : "false");
     b.setAttribute("aria-label", words(c));
     const svg = cardEl(c);
     svg.setAttribute("aria-hidden", "true");
     if (myTurn && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
-    if (selected.includes(c)) b.classList.add("selected");
+    if (selected.includes(key)) b.classList.add("selected");
     if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
     b.appendChild(svg);
-    b.addEventListener("click", () => toggle(c));
+    b.addEventListener("click", () => toggle(key));
     hand.appendChild(b);
-  }
+  });
   if (!myTurn) {
     acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
     return;
@@ -202,7 +229,7 @@ function renderHand() {
   }
   // Every legal action is a button, in words; a selection narrows them
   // to those that play the selected cards, the exact ones first.
-  const all = legalFor(m, selected);
+  const all = legalFor(m, selCards());
   const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
   for (const x of shown) {
     const b = el("button", "act" + (selected.length && x.exact ? " match" : ""), x.words);
@@ -215,10 +242,10 @@ function renderHand() {
   // A selection no legal action plays as it is may still be tried: the
   // server refuses it and names the rule.
   if (selected.length && !all.some((x) => x.exact)) {
-    const t = el("button", "try", `Play ${selected.map(words).join(" ")}`);
+    const t = el("button", "try", `Play ${selCards().map(words).join(" ")}`);
     t.type = "button";
     t.id = "btn-try";
-    t.dataset.action = tryAction(v, selected);
+    t.dataset.action = tryAction(v, selCards());
     t.addEventListener("click", () => act(t.dataset.action));
     acts.appendChild(t);
   }
@@ -245,7 +272,7 @@ async function preview() {
   const seq = ++previewSeq;
   if (!selected.length) { box.textContent = ""; box.className = "preview"; return; }
   try {
-    const p = await request("POST", "/api/arlington/preview", { cards: selected });
+    const p = await request("POST", "/api/arlington/preview", { cards: selCards() });
     if (seq !== previewSeq) return; // a later selection's answer wins
     if (p.legal) {
       box.className = "preview ok";
