@@ -243,3 +243,52 @@ func TestReplay(t *testing.T) {
 		t.Errorf("from=x: %d", code)
 	}
 }
+
+// TestNarrationTrim: whatever the client says it has, the message holds
+// the events from there (all of them for an unknown count) with their
+// words, and the words of an event are the same whichever message
+// carries it; later updates carry on where the first left off.
+func TestNarrationTrim(t *testing.T) {
+	st, err := arlington.New(arlington.Config{Players: 3}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		if err := st.Apply(st.ToMove(), st.Legal(st.ToMove())[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seats := []table.SeatInfo{{Seat: 0, Name: "Ann"}, {Seat: 1, Bot: "greedy"}, {Seat: 2, Name: "Ann"}}
+	n := st.EventCount()
+	full := func() table.Update { v := st.ViewSince(0, 0); return table.Update{Seat: 0, Seats: seats, View: &v} }
+	var all narration
+	all.restart(-1)
+	want := all.message(full()).Log
+	if len(want) != n || !slices.Equal(all.message(full()).Names, []string{"Ann (1)", "Bot 2 (greedy)", "Ann (3)"}) {
+		t.Fatalf("%d words for %d events; names %q", len(want), n, all.message(full()).Names)
+	}
+	for _, since := range []int{-1, 0, 3, n, n + 5} {
+		t.Run(strconv.Itoa(since), func(t *testing.T) {
+			var nr narration
+			nr.restart(since)
+			m := nr.message(full())
+			from := since
+			if since < 0 || since > n {
+				from = 0
+			}
+			if m.View.EventsFrom != from || len(m.View.Events) != n-from || !slices.Equal(m.Log, want[from:]) {
+				t.Errorf("from %d, %d events, words %q; want from %d", m.View.EventsFrom, len(m.View.Events), m.Log, from)
+			}
+			// The next update: the table sends the events after the last.
+			c := st.Clone()
+			if err := c.Apply(c.ToMove(), c.Legal(c.ToMove())[0]); err != nil {
+				t.Fatal(err)
+			}
+			v := c.ViewSince(0, n)
+			next := nr.message(table.Update{Seat: 0, Seats: seats, View: &v})
+			if len(next.Log) != len(v.Events) || len(next.Log) == 0 || next.View.EventsFrom != n {
+				t.Errorf("next update: %d words for %d events from %d", len(next.Log), len(v.Events), next.View.EventsFrom)
+			}
+		})
+	}
+}
