@@ -1,0 +1,516 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/internal/arlclient"
+)
+
+const arlConnectHelp = `commands (one a line, read when it is your turn):
+  help              this list
+  show              the table, your hand and whose turn it is
+  legal             list your legal actions, numbered
+  N                 take legal action number N from the last 'legal' list
+  hint              what the hard bot would do in your place (it thinks
+                    for up to half a second, on your own view)
+  auto              let the greedy bot take this action for you
+  record            print the table's game record so far (the server
+                    shows its seed only once the game is over)
+  say TEXT          send TEXT to the table's chat
+  quit              leave the table: the server's stand-in bot plays
+                    your seat from now on
+` + arlActionsHelp
+
+// runArlingtonConnect joins a table on a server and plays one seat, from
+// the terminal or with a local bot, to the end of the game.
+func runArlingtonConnect(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington connect")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: cardtable arlington connect LINK [--name NAME] [--seat N] [--bot LEVEL] [--log FILE]\n"+
+			"joins the table at LINK (http://HOST:PORT/arlington/t/ID) and plays a seat to the end of the game")
+		fs.PrintDefaults()
+	}
+	name := fs.String("name", "", "your display name at the table, up to 24 characters (default: Terminal, or the bot's level)")
+	seat := fs.Int("seat", -1, "the seat to take, from 0 (default: the first open one)")
+	level := fs.String("bot", "", "let a bot of this level play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
+	logName := fs.String("log", "", "write every message received from the server to FILE, one JSON object a line")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
+	case len(pos) > 1:
+		return usageErr("connect: unexpected argument %q", pos[1])
+	case *seat < -1 || *seat >= arlington.MaxSeats:
+		return usageErr("connect: --seat must be 0 to %d, not %d", arlington.MaxSeats-1, *seat)
+	}
+	c, id, err := arlclient.FromLink(pos[0])
+	if err != nil {
+		return usageErr("connect: %v", err)
+	}
+	r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1}
+	seedBase, _ := arlSeed("")
+	if *level != "" {
+		lv := strings.ToLower(strings.TrimSpace(*level))
+		if !arlOfferedLevel(lv) {
+			return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
+		}
+		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
+		if *name == "" {
+			*name = lv + " bot"
+		}
+	}
+	if *name == "" {
+		*name = "Terminal"
+	}
+	hard, _ := bot.LevelNamed("hard")
+	r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
+	r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
+	if *logName != "" {
+		f, err := os.Create(*logName)
+		if err != nil {
+			return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+		}
+		defer f.Close()
+		r.log = f
+	}
+	r.seat, err = c.Join(ctx, id, *name, *seat)
+	if err != nil {
+		return arlJoinError(err, r.link)
+	}
+	return r.run(ctx)
+}
+
+// arlJoinError says why a seat could not be taken.
+func arlJoinError(err error, link string) error {
+	var api *arlclient.APIError
+	switch {
+	case errors.Is(err, arlclient.ErrNotFound):
+		return fmt.Errorf("connect: no table at %s (a mistyped link, or the table has closed)", link)
+	case errors.As(err, &api) && api.Status == http.StatusConflict:
+		return fmt.Errorf("connect: cannot sit at %s: %s", link, api.Message)
+	case errors.As(err, &api) && api.Status == http.StatusBadRequest:
+		return usageErr("connect: %s", api.Message)
+	}
+	return fmt.Errorf("connect: %w", err)
+}
+
+// arlRemote plays one seat of a table on a server.
+type arlRemote struct {
+	env    *Env
+	client *arlclient.Client
+	sess   *arlclient.Session
+	id     string
+	link   string
+	seat   int
+	log    io.Writer // every message received, a line each (nil: none)
+
+	bot    bot.Bot // plays the seat; nil: the person at the terminal
+	helper bot.Bot // plays 'auto'
+	hinter bot.Bot // answers 'hint'
+
+	last   *arlclient.Update  // the latest view
+	fresh  bool               // last came on the current connection
+	events []arlington.Event  // the public log so far, from event 0
+	have   int                // len(events)
+	at     int                // the event count of the latest view
+	totals []int              // running totals from the score events seen
+	seats  string             // the seats line last shown
+	legal  []arlington.Action // the last 'legal' list
+	// sent is the event count at which this seat last sent an action, -1
+	// when none is waiting for its answer: no second action goes out on
+	// the same position.
+	sent     int
+	prompted bool
+	lines    <-chan arlLine
+}
+
+type arlLine struct {
+	text string
+	err  error
+}
+
+func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, format, args...) }
+
+func (r *arlRemote) run(ctx context.Context) error {
+	who := "you play it from here; type 'help' for commands"
+	if r.bot != nil {
+		who = "the " + r.bot.Name() + " bot plays it"
+	}
+	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, r.seat, who)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.sess = r.client.Open(ctx, r.id, arlclient.SessionOptions{Notef: func(format string, args ...any) {
+		fmt.Fprintf(r.env.Stderr, "cardtable: "+format+"\n", args...)
+	}})
+	defer r.sess.Close()
+	if r.bot == nil {
+		r.lines = arlReadLines(ctx, r.env.Stdin)
+	}
+	for {
+		var lines <-chan arlLine
+		if r.bot == nil && r.myTurn() && r.sent < 0 {
+			if !r.prompted {
+				showView(r.env.Stdout, r.fullView())
+				r.prompted = true
+			}
+			r.out("> ")
+			lines = r.lines
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case m, ok := <-r.sess.Messages():
+			if !ok {
+				return fmt.Errorf("connect: %w", r.sess.Err())
+			}
+			done, err := r.handle(m)
+			if err != nil || done {
+				return err
+			}
+		case l := <-lines:
+			stop, err := r.line(ctx, l)
+			if err != nil || stop {
+				return err
+			}
+		}
+		if r.bot != nil && r.myTurn() && r.sent < 0 {
+			if err := r.botAct(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// arlReadLines reads standard input a line at a time for the terminal
+// player. Its goroutine exits at the end of the input or a read error
+// (sent last), or when ctx ends while a line waits to be taken; a read
+// that blocks on a terminal lasts until the process ends.
+func arlReadLines(ctx context.Context, in io.Reader) <-chan arlLine {
+	ch := make(chan arlLine)
+	go func() {
+		lr := newLineReader(in)
+		for {
+			text, err := lr.next()
+			select {
+			case ch <- arlLine{text, err}:
+			case <-ctx.Done():
+				return
+			}
+			var long *longLineError
+			if err != nil && !errors.As(err, &long) {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// myTurn reports whether the latest view, from the current connection,
+// has this seat to act.
+func (r *arlRemote) myTurn() bool {
+	return r.fresh && r.last != nil && r.last.View != nil && r.last.Seat >= 0 &&
+		r.last.View.ToMove == r.last.Seat && !r.last.Over()
+}
+
+// fullView is the latest view with the whole event log.
+func (r *arlRemote) fullView() arlington.View {
+	v := *r.last.View
+	v.Events, v.EventsFrom = r.events, 0
+	return v
+}
+
+// handle takes one message; done is set at the game's end.
+func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
+	if m.Raw != nil && r.log != nil {
+		if _, err := fmt.Fprintf(r.log, "%s\n", m.Raw); err != nil {
+			return false, fmt.Errorf("connect: --log: %w", err)
+		}
+	}
+	switch {
+	case m.Type == arlclient.TypeConnected:
+		// Until the first view on this connection the last one may be
+		// stale, and an action sent on the lost one may never have
+		// arrived: act again only on what the new one shows.
+		r.fresh, r.sent = false, -1
+	case m.Err != nil:
+		if m.Err.Rule != "" {
+			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
+		} else {
+			r.out("refused: %s\n", arlReason(m.Err))
+		}
+		r.sent = -1
+	case m.Update != nil:
+		return r.update(m.Update)
+	}
+	return false, nil
+}
+
+// update shows what changed and reports the game's end.
+func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
+	if u.Seat < 0 {
+		return false, fmt.Errorf("connect: the table no longer seats this player (%s)", r.link)
+	}
+	r.last, r.fresh = u, true
+	for _, c := range u.Chat {
+		r.out("chat %s: %s\n", c.Name, c.Text)
+	}
+	if s := arlSeatsLine(u.Seats); s != r.seats && u.View == nil {
+		r.seats = s
+		r.out("waiting for every seat to be taken: %s\n", s)
+	}
+	if u.View == nil {
+		return false, nil
+	}
+	v := u.View
+	if v.EventsFrom > r.have {
+		// The session asked again from what it has; this view is current
+		// all the same, and the missing events follow.
+		r.out("(events %d to %d missed; asking again)\n", r.have, v.EventsFrom-1)
+	} else {
+		for _, e := range v.Events {
+			if e.N < r.have {
+				continue
+			}
+			r.events = append(r.events, e)
+			r.have++
+			r.show(u, e)
+		}
+	}
+	if v.EventCount != r.at {
+		// The game moved on: a new prompt, a new numbered list, and the
+		// answer to an action sent has come.
+		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+	}
+	if u.Over() {
+		r.out("game over after %d hands. totals: %s\n", v.HandNumber, arlInts(v.Totals))
+		if w := v.Winners; len(w) == 1 {
+			r.out("seat %d wins%s\n", w[0], arlYou(w[0] == r.seat))
+		} else {
+			r.out("seats %s share the win\n", arlInts(w))
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// show prints one public event as terminal play does.
+func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
+	switch e.Kind {
+	case arlington.EventDeal:
+		r.out("hand %d: seat %d deals; seat %d has the lead\n", e.Hand, e.Seat, (e.Seat+1)%u.View.Players)
+	case arlington.EventMove:
+		if e.Seat == r.seat {
+			r.out("you: %v\n", e.Action)
+		} else {
+			r.out("seat %d (%s): %v\n", e.Seat, arlSeatName(u.Seats, e.Seat), e.Action)
+		}
+	case arlington.EventTake:
+		r.out("seat %d takes the trick\n", e.Seat)
+	case arlington.EventScore:
+		if r.totals == nil {
+			r.totals = make([]int, len(e.Scores))
+		}
+		for i, s := range e.Scores {
+			if i < len(r.totals) {
+				r.totals[i] += s
+			}
+		}
+		r.out("hand %d scored: %s; totals %s\n", e.Hand, arlInts(e.Scores), arlInts(r.totals))
+	}
+}
+
+// arlSeatName is how a seat is named in the play by play.
+func arlSeatName(seats []arlclient.Seat, i int) string {
+	if i < 0 || i >= len(seats) {
+		return "?"
+	}
+	s := seats[i]
+	switch {
+	case s.Bot != "":
+		return s.Bot
+	case s.Away:
+		return s.Name + ", away: stand-in"
+	}
+	return s.Name
+}
+
+func arlSeatsLine(seats []arlclient.Seat) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		switch {
+		case s.Bot != "":
+			parts[i] = fmt.Sprintf("%d %s bot", i, s.Bot)
+		case s.Open:
+			parts[i] = fmt.Sprintf("%d open", i)
+		default:
+			parts[i] = fmt.Sprintf("%d %s", i, s.Name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// botAct has the seat's bot choose and sends its choice.
+func (r *arlRemote) botAct(ctx context.Context) error {
+	a, err := r.bot.Act(ctx, r.fullView())
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("connect: the %s bot: %w", r.bot.Name(), err)
+	}
+	return r.act(ctx, a)
+}
+
+// act sends a for this seat; the answer (a view or a refusal) comes as a
+// message.
+func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
+	err := r.sess.Act(ctx, a.String())
+	switch {
+	case err == nil:
+		r.sent = r.last.View.EventCount
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		// The connection is going; the session reconnects and the next
+		// view says whether it is still this seat's turn.
+		r.fresh = false
+	}
+	return nil
+}
+
+// line handles one line of the terminal player's; stop ends the session.
+func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) {
+	var long *longLineError
+	switch {
+	case errors.As(l.err, &long):
+		r.out("%v\n", l.err)
+		return false, nil
+	case l.err != nil:
+		r.out("\ninput ended before the game did\n")
+		if err := r.leave(ctx); err != nil {
+			return true, err
+		}
+		if l.err == io.EOF {
+			return true, nil
+		}
+		return true, l.err
+	}
+	line := strings.TrimSpace(l.text)
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch w := strings.ToLower(word); w {
+	case "":
+		return false, nil
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+		if rest != "" {
+			r.out("%s takes no arguments\n", word)
+			return false, nil
+		}
+		return r.command(ctx, w)
+	case "say":
+		if rest == "" {
+			r.out("usage: say TEXT\n")
+			return false, nil
+		}
+		if err := r.sess.Chat(ctx, rest); err != nil {
+			r.out("not sent: %v\n", err)
+		}
+		return false, nil
+	case "save":
+		r.out("save is for games against local bots: this game lives on the server; 'record' prints its record\n")
+		return false, nil
+	}
+	var a arlington.Action
+	if k, err := strconv.Atoi(line); err == nil {
+		if k < 1 || k > len(r.legal) {
+			r.out("no action %d: type 'legal' for the numbered list\n", k)
+			return false, nil
+		}
+		a = r.legal[k-1]
+	} else if a, err = arlington.ParseAction(line); err != nil {
+		r.out("%v\ntype 'help' for commands\n", err)
+		return false, nil
+	}
+	return false, r.act(ctx, a)
+}
+
+// command answers one of the words that take no argument.
+func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error) {
+	switch w {
+	case "help", "?":
+		r.out("%s\n", arlConnectHelp)
+	case "show":
+		showView(r.env.Stdout, r.fullView())
+	case "legal":
+		r.legal = r.last.View.Legal()
+		for i, a := range r.legal {
+			r.out("%3d  %v\n", i+1, a)
+		}
+	case "hint":
+		a, err := r.hinter.Act(ctx, r.fullView())
+		if err != nil {
+			return true, err
+		}
+		r.out("the %s bot would play: %v\n", r.hinter.Name(), a)
+	case "auto":
+		a, err := r.helper.Act(ctx, r.fullView())
+		if err != nil {
+			return true, err
+		}
+		return false, r.act(ctx, a)
+	case "record":
+		text, err := r.client.Record(ctx, r.id)
+		if err != nil {
+			r.out("no record: %v\n", err)
+			return false, nil
+		}
+		r.out("%s", text)
+	case "quit", "exit":
+		if err := r.leave(ctx); err != nil {
+			return true, err
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// leave gives the seat to the server's stand-in bot, so that nobody waits
+// for a player who has gone.
+func (r *arlRemote) leave(ctx context.Context) error {
+	if err := r.client.Leave(ctx, r.id); err != nil {
+		return fmt.Errorf("connect: leaving the table: %w", err)
+	}
+	r.out("left the table; the server's stand-in bot plays seat %d from now on\n", r.seat)
+	return nil
+}
+
+// arlReason is a refusal's message as terminal play words it: without the
+// class words the server puts before it ("unprocessable: illegal action:")
+// and the rule it names at the end, which the caller shows first.
+func arlReason(e *arlclient.ServerError) string {
+	msg := e.Message
+	for again := true; again; {
+		again = false
+		for _, p := range []string{"unprocessable: ", "illegal action: ", "conflict: ", "forbidden: ", "bad request: "} {
+			if rest, ok := strings.CutPrefix(msg, p); ok {
+				msg, again = rest, true
+			}
+		}
+	}
+	if e.Rule != "" {
+		msg = strings.TrimSuffix(msg, fmt.Sprintf(" (rule %q)", e.Rule))
+	}
+	return msg
+}
