@@ -1,0 +1,406 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// arlNewTable creates a table on the server at url and returns its link.
+func arlNewTable(tb testing.TB, url string, args ...string) string {
+	tb.Helper()
+	out, errs, code := arlRun(tb, "", append([]string{"arlington", "new-table", "--server", url}, args...)...)
+	if code != exitOK {
+		tb.Fatalf("new-table %v: exit %d: %s", args, code, errs)
+	}
+	link := strings.TrimSuffix(out, "\n")
+	if strings.Contains(link, "\n") || !strings.HasPrefix(link, strings.TrimSuffix(url, "/")+"/arlington/t/") {
+		tb.Fatalf("new-table printed %q, not a link alone", out)
+	}
+	return link
+}
+
+// arlClient is a connect run in this process.
+type arlClient struct {
+	code     int
+	out, err string
+	log      string // its --log file
+}
+
+// arlConnect starts `cardtable arlington connect LINK ARGS --log FILE`
+// and returns FILE; wait returns the client once it has exited.
+func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, wait func() arlClient) {
+	tb.Helper()
+	log = filepath.Join(tb.TempDir(), "messages.jsonl")
+	done := make(chan arlClient, 1)
+	go func() {
+		out, errs, code := arlRun(tb, stdin, append([]string{"arlington", "connect", link, "--log", log}, args...)...)
+		done <- arlClient{code, out, errs, log}
+	}()
+	return log, func() arlClient {
+		select {
+		case c := <-done:
+			return c
+		case <-time.After(3 * time.Minute):
+			tb.Fatal("connect did not end")
+			return arlClient{}
+		}
+	}
+}
+
+// arlLogged reads a --log file: one JSON object a line. It checks that
+// the views' public events arrive with nothing missing, repeated or
+// changed: the first view starts at event 0 and every later one goes on
+// from exactly the events received before it (after a reconnect too:
+// the server never restarts the log from an earlier point, which it would
+// do if it had lost events it had sent). It returns the events, the
+// messages' types and the last view.
+func arlLogged(tb testing.TB, name string) (events []arlington.Event, types []string, last map[string]any) {
+	tb.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		var obj map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+			tb.Fatalf("log line %d is not a JSON object: %v: %.200s", n, err, sc.Text())
+		}
+		typ, _ := obj["type"].(string)
+		types = append(types, typ)
+		if typ != "view" || obj["view"] == nil {
+			continue
+		}
+		var m struct {
+			View arlington.View `json:"view"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			tb.Fatalf("log line %d: %v", n, err)
+		}
+		if m.View.EventsFrom != len(events) {
+			tb.Fatalf("log line %d: events from %d after %d received", n, m.View.EventsFrom, len(events))
+		}
+		for i, e := range m.View.Events {
+			if e.N != m.View.EventsFrom+i {
+				tb.Fatalf("log line %d: event %d numbered %d", n, m.View.EventsFrom+i, e.N)
+			}
+		}
+		events = append(events, m.View.Events...)
+		if m.View.EventCount != len(events) {
+			tb.Fatalf("log line %d: %d events held, the view counts %d", n, len(events), m.View.EventCount)
+		}
+		last = obj
+	}
+	return events, types, last
+}
+
+// arlCheckFinished checks that a connect client played the game to its end.
+func arlCheckFinished(tb testing.TB, c arlClient) []arlington.Event {
+	tb.Helper()
+	if c.code != exitOK || !strings.Contains(c.out, "game over after") {
+		tb.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", c.code, c.out, c.err)
+	}
+	events, _, last := arlLogged(tb, c.log)
+	if last == nil || last["status"] != "over" {
+		tb.Fatalf("the log does not end with the game over: %v", last)
+	}
+	if k := events[len(events)-1].Kind; k != arlington.EventScore {
+		tb.Fatalf("the last event is %v, not the last hand's score", k)
+	}
+	return events
+}
+
+// arlSameEvents checks that two clients saw the same public log.
+func arlSameEvents(tb testing.TB, a, b []arlington.Event) {
+	tb.Helper()
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) {
+		tb.Fatalf("two clients saw different public logs (%d and %d events)", len(a), len(b))
+	}
+}
+
+func TestArlingtonOnlineBots(t *testing.T) {
+	// A table of two remote bots and a server bot plays to the end: both
+	// clients exit 0 with the final scores, having seen the same log.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,human,greedy", "--target", "4")
+	_, waitA := arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
+	_, waitB := arlConnect(t, link, "", "--bot", "random")
+	a, b := waitA(), waitB()
+	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
+	arlSameEvents(t, ea, eb)
+	for _, c := range []arlClient{a, b} {
+		if !strings.Contains(c.out, "totals: ") || !strings.Contains(c.out, "you: ") {
+			t.Fatalf("no final totals or own moves:\n%s", c.out)
+		}
+	}
+	// Each took an open seat, and the other's play by play names Ann.
+	var seatA, seatB int
+	if _, err := fmt.Sscanf(a.out[strings.Index(a.out, "you are seat"):], "you are seat %d", &seatA); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscanf(b.out[strings.Index(b.out, "you are seat"):], "you are seat %d", &seatB); err != nil {
+		t.Fatal(err)
+	}
+	if seatA == seatB || seatA == 2 || seatB == 2 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann): ", seatA)) {
+		t.Fatalf("seats %d and %d:\n%s\n%s", seatA, seatB, a.out, b.out)
+	}
+}
+
+func TestArlingtonConnectTerminal(t *testing.T) {
+	// A person at the terminal: commands on standard input, answered on
+	// standard output; a refused action is explained and the game goes
+	// on; 'auto' plays the rest.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3", "--turn-timer", "off")
+	script := "help\nlegal\nfly away\nkill\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
+	_, wait := arlConnect(t, link, script, "--seat", "0")
+	c := wait()
+	arlCheckFinished(t, c)
+	for _, want := range []string{
+		"you are seat 0",
+		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
+		"  1  ",                     // the numbered legal list
+		`bad action "fly away"`,
+		`refused, rule "`, // kill when nobody led a set
+		"no action 99",
+		"show takes no arguments",
+		"you: ",
+		"arlington record", // the record
+		"chat Terminal: good luck",
+		"game over after",
+	} {
+		if !strings.Contains(c.out, want) {
+			t.Errorf("no %q in:\n%s", want, c.out)
+		}
+	}
+	// The refusals were this client's alone and the log holds them.
+	_, types, _ := arlLogged(t, c.log)
+	if !strings.Contains(strings.Join(types, " "), "error") {
+		t.Fatalf("no error message logged: %v", types)
+	}
+}
+
+func TestArlingtonConnectInputEnds(t *testing.T) {
+	// Input ending before the game does leaves the table (the stand-in
+	// plays on) and exits 0, as arlington play does.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
+	_, wait := arlConnect(t, link, "legal\n")
+	c := wait()
+	if c.code != exitOK || !strings.Contains(c.out, "input ended before the game did") || !strings.Contains(c.out, "left the table") {
+		t.Fatalf("exit %d:\n%s\n%s", c.code, c.out, c.err)
+	}
+}
+
+// proxy passes TCP connections to a server and can cut them all.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+	cuts   int
+}
+
+func startProxy(tb testing.TB, target string) *proxy {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target}
+	var wg sync.WaitGroup
+	tb.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		wg.Wait()
+	})
+	// Accepts until the listener closes; each connection's two copies end
+	// when either side closes (cut closes both).
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, s)
+			p.mu.Unlock()
+			wg.Go(func() { io.Copy(s, c); s.Close(); c.Close() })
+			wg.Go(func() { io.Copy(c, s); s.Close(); c.Close() })
+		}
+	})
+	return p
+}
+
+// cut closes every connection through the proxy.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+	p.cuts++
+}
+
+func (p *proxy) url() string { return "http://" + p.ln.Addr().String() + "/" }
+
+// arlWaitEvents waits until a client's log shows at least n events.
+func arlWaitEvents(tb testing.TB, log string, n int) {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+		var m struct {
+			View *struct {
+				Count int `json:"event_count"`
+			} `json:"view"`
+		}
+		if len(lines) > 0 && json.Unmarshal(lines[len(lines)-1], &m) == nil && m.View != nil && m.View.Count >= n {
+			return
+		}
+	}
+	tb.Fatalf("the client's log did not reach %d events", n)
+}
+
+func TestArlingtonConnectReconnects(t *testing.T) {
+	// The connection drops twice during the game (the proxy cuts it): the
+	// client reconnects by itself, gets exactly what it missed, and
+	// finishes the game.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "6")
+	viaProxy := p.url() + strings.TrimPrefix(link, url)
+	log, wait := arlConnect(t, viaProxy, "", "--bot", "greedy")
+	arlWaitEvents(t, log, 5)
+	p.cut()
+	arlWaitEvents(t, log, 15)
+	p.cut()
+	c := wait()
+	arlCheckFinished(t, c)
+	if n := strings.Count(c.err, "reconnecting"); n < 2 {
+		t.Fatalf("%d reconnections reported, want 2:\n%s", n, c.err)
+	}
+	_, types, _ := arlLogged(t, log)
+	if types[0] != "view" {
+		t.Fatalf("first message %q", types[0])
+	}
+}
+
+func TestArlingtonOnlineUsage(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	full := arlNewTable(t, url, "--seats", "greedy,greedy")
+	// A port nobody listens on.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"new-table", "--seats", "human,human"}, exitUsage, "--server is required"},
+		{[]string{"new-table", "--server", "ftp://x", "--seats", "human,human"}, exitUsage, "not a server address"},
+		{[]string{"new-table", "--server", url}, exitUsage, "--seats is required"},
+		{[]string{"new-table", "--server", url, "--seats", "human"}, exitUsage, "2 to 6"},
+		{[]string{"new-table", "--server", url, "--seats", "human,h,h,h,h,h,h"}, exitUsage, "2 to 6"},
+		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `"wizard" is neither human nor a bot level`},
+		{[]string{"new-table", "--server", url, "--seats", "human,,greedy"}, exitUsage, "seat 1 is empty"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--target", "0"}, exitUsage, "--target must be"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h0m0s"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "soon"}, exitUsage, "--turn-timer"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach the server"},
+		{[]string{"connect"}, exitUsage, "link is required"},
+		{[]string{"connect", full, "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"connect", "http://localhost/spider/t/x"}, exitUsage, "not a table link"},
+		{[]string{"connect", "table-7"}, exitUsage, "not a table link"},
+		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
+		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
+		{[]string{"connect", full, "--log", filepath.Join(t.TempDir(), "no", "dir", "log")}, exitUsage, "cannot write"},
+		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
+		{[]string{"connect", full}, exitFail, "cannot sit at"},
+		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach the server"},
+		{[]string{"new-table", "-h"}, exitOK, "--seats"},
+		{[]string{"connect", "-h"}, exitOK, "--bot"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errs, code := arlRun(t, "", append([]string{"arlington"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want %d; stderr %q, want %q in it; stdout %q", code, tc.code, errs, tc.want, out)
+			}
+			if code != exitOK && out != "" {
+				t.Fatalf("stdout %q on failure", out)
+			}
+		})
+	}
+}
+
+// TestLongArlingtonRestart is the restart test of issue 21: the real
+// server in a process, remote clients playing a table, the server killed
+// (SIGKILL) mid-hand and started again on the same database and port.
+// The table resumes with nothing acknowledged lost (every client's log
+// goes on from exactly the events it had, and the clients agree), and the
+// clients reconnect by themselves and finish the game.
+func TestLongArlingtonRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	db := filepath.Join(t.TempDir(), "restart.db")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv := startChildAt(t, db, addr)
+	link := arlNewTable(t, srv.url, "--seats", "human,greedy,human", "--target", "32")
+	logA, waitA := arlConnect(t, link, "", "--bot", "greedy")
+	_, waitB := arlConnect(t, link, "", "--bot", "easy")
+	// Kill the server well into the first hand, then start it again on
+	// the same database and port.
+	arlWaitEvents(t, logA, 25)
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-srv.done
+	_, _, last := arlLogged(t, logA)
+	if last == nil || last["status"] == "over" {
+		t.Fatalf("the game was over before the kill: %v", last)
+	}
+	srv = startChildAt(t, db, addr)
+	a, b := waitA(), waitB()
+	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
+	arlSameEvents(t, ea, eb)
+	for _, c := range []arlClient{a, b} {
+		if !strings.Contains(c.err, "reconnecting") {
+			t.Fatalf("the client did not report a reconnection:\n%s", c.err)
+		}
+	}
+	t.Logf("%d events; the server restarted after event %v", len(ea), last["view"].(map[string]any)["event_count"])
+}
