@@ -60,25 +60,33 @@ func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, 
 	}
 }
 
-// arlLogged reads a --log file: one JSON object a line. It checks that
-// the views' public events arrive with nothing missing, repeated or
-// changed: the first view starts at event 0 and every later one goes on
-// from exactly the events received before it (after a reconnect too:
-// the server never restarts the log from an earlier point, which it would
-// do if it had lost events it had sent). It returns the events, the
-// messages' types and the last view.
+// arlLogged reads a --log file (arlCheckLog) and fails tb on a fault.
 func arlLogged(tb testing.TB, name string) (events []arlington.Event, types []string, last map[string]any) {
 	tb.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	events, types, last, err = arlCheckLog(b)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return events, types, last
+}
+
+// arlCheckLog reads a --log file's text: one JSON object a line. It checks
+// that the views' public events arrive with nothing missing or repeated:
+// the first view starts at event 0 and every later one goes on from
+// exactly the events received before it, after a reconnect too (a server
+// that had lost events it sent would start the log again from an earlier
+// point). It returns the events, the messages' types and the last view.
+func arlCheckLog(b []byte) (events []arlington.Event, types []string, last map[string]any, err error) {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 16<<20)
 	for n := 1; sc.Scan(); n++ {
 		var obj map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
-			tb.Fatalf("log line %d is not a JSON object: %v: %.200s", n, err, sc.Text())
+			return nil, nil, nil, fmt.Errorf("line %d is not a JSON object: %v: %.200s", n, err, sc.Text())
 		}
 		typ, _ := obj["type"].(string)
 		types = append(types, typ)
@@ -89,23 +97,56 @@ func arlLogged(tb testing.TB, name string) (events []arlington.Event, types []st
 			View arlington.View `json:"view"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			tb.Fatalf("log line %d: %v", n, err)
+			return nil, nil, nil, fmt.Errorf("line %d: %v", n, err)
 		}
 		if m.View.EventsFrom != len(events) {
-			tb.Fatalf("log line %d: events from %d after %d received", n, m.View.EventsFrom, len(events))
+			return nil, nil, nil, fmt.Errorf("line %d: events from %d after %d received", n, m.View.EventsFrom, len(events))
 		}
 		for i, e := range m.View.Events {
 			if e.N != m.View.EventsFrom+i {
-				tb.Fatalf("log line %d: event %d numbered %d", n, m.View.EventsFrom+i, e.N)
+				return nil, nil, nil, fmt.Errorf("line %d: event %d numbered %d", n, m.View.EventsFrom+i, e.N)
 			}
 		}
 		events = append(events, m.View.Events...)
 		if m.View.EventCount != len(events) {
-			tb.Fatalf("log line %d: %d events held, the view counts %d", n, len(events), m.View.EventCount)
+			return nil, nil, nil, fmt.Errorf("line %d: %d events held, the view counts %d", n, len(events), m.View.EventCount)
 		}
 		last = obj
 	}
-	return events, types, last
+	return events, types, last, sc.Err()
+}
+
+func TestArlCheckLogCatchesLoss(t *testing.T) {
+	// The control of the restart test's check: a log whose events start
+	// again from an earlier point (a server that lost what it had sent),
+	// skip some, or is not JSON, is caught.
+	view := func(from, count int) string {
+		var evs []string
+		for n := from; n < count; n++ {
+			evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
+		}
+		return fmt.Sprintf(`{"type":"view","seat":0,"status":"open","view":{"events":[%s],"events_from":%d,"event_count":%d}}`,
+			strings.Join(evs, ","), from, count)
+	}
+	tests := []struct {
+		name, log, want string
+	}{
+		{"good", view(0, 3) + "\n" + `{"type":"error","error":"x"}` + "\n" + view(3, 5) + "\n", ""},
+		{"lost", view(0, 3) + "\n" + view(0, 2) + "\n", "events from 0 after 3"},
+		{"skipped", view(0, 3) + "\n" + view(4, 5) + "\n", "events from 4 after 3"},
+		{"not json", view(0, 3) + "\nhello\n", "not a JSON object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			events, _, _, err := arlCheckLog([]byte(tc.log))
+			if tc.want == "" && (err != nil || len(events) != 5) {
+				t.Fatalf("%d events, %v", len(events), err)
+			}
+			if tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
 
 // arlCheckFinished checks that a connect client played the game to its end.
@@ -175,7 +216,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 	for _, want := range []string{
 		"you are seat 0",
 		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
-		"  1  ",                     // the numbered legal list
+		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
 		`refused, rule "`, // kill when nobody led a set
 		"no action 99",
