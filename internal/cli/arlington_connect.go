@@ -59,7 +59,7 @@ func runArlingtonConnect(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return usageErr("connect: %v", err)
 	}
-	r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1}
+	r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
 	seedBase, _ := arlSeed("")
 	if *level != "" {
 		lv := strings.ToLower(strings.TrimSpace(*level))
@@ -131,7 +131,11 @@ type arlRemote struct {
 	// sent is the event count at which this seat last sent an action, -1
 	// when none is waiting for its answer: no second action goes out on
 	// the same position.
-	sent     int
+	sent int
+	// mine is the event count at which this client last sent an action
+	// (-1: none): a move of this seat numbered so is its own, any other
+	// the stand-in's.
+	mine     int
 	prompted bool
 	lines    <-chan arlLine
 }
@@ -311,8 +315,12 @@ func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
 	case arlington.EventDeal:
 		r.out("hand %d: seat %d deals; seat %d has the lead\n", e.Hand, e.Seat, (e.Seat+1)%u.View.Players)
 	case arlington.EventMove:
-		if e.Seat == r.seat {
+		if e.Seat == r.seat && e.N == r.mine {
 			r.out("you: %v\n", e.Action)
+		} else if e.Seat == r.seat {
+			// Not this client's: the server's stand-in bot played while
+			// this seat was away or its turn timer ran out.
+			r.out("you (stand-in): %v\n", e.Action)
 		} else {
 			r.out("seat %d (%s): %v\n", e.Seat, arlSeatName(u.Seats, e.Seat), e.Action)
 		}
@@ -380,6 +388,7 @@ func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
 	switch {
 	case err == nil:
 		r.sent = r.last.View.EventCount
+		r.mine = r.sent
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -251,11 +253,12 @@ func TestArlingtonConnectInputEnds(t *testing.T) {
 
 // proxy passes TCP connections to a server and can cut them all.
 type proxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	conns  []net.Conn
-	cuts   int
+	ln      net.Listener
+	target  string
+	blocked atomic.Bool // new connections are closed at once
+	mu      sync.Mutex
+	conns   []net.Conn
+	cuts    int
 }
 
 func startProxy(tb testing.TB, target string) *proxy {
@@ -278,6 +281,10 @@ func startProxy(tb testing.TB, target string) *proxy {
 			c, err := ln.Accept()
 			if err != nil {
 				return
+			}
+			if p.blocked.Load() {
+				c.Close()
+				continue
 			}
 			s, err := net.Dial("tcp", target)
 			if err != nil {
@@ -346,6 +353,89 @@ func TestArlingtonConnectReconnects(t *testing.T) {
 	_, types, _ := arlLogged(t, log)
 	if types[0] != "view" {
 		t.Fatalf("first message %q", types[0])
+	}
+}
+
+func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
+	// A player whose connection is gone past the turn timer: the server's
+	// stand-in plays the seat (marked away) while the other player is
+	// there; when the connection comes back the player has the seat again
+	// and plays on to the end.
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	link := arlNewTable(t, url, "--seats", "human,human", "--target", "32", "--turn-timer", "5s")
+	// A is a person at the terminal whose lines the test hands over one
+	// at a time, so the game moves only as fast as the test lets it.
+	pr, pw := io.Pipe()
+	logA := filepath.Join(t.TempDir(), "a.jsonl")
+	doneA := make(chan arlClient, 1)
+	go func() {
+		out, errb := &syncBuffer{}, &syncBuffer{}
+		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "0", "--log", logA}, pr, out, errb)
+		pr.Close()
+		doneA <- arlClient{code, out.String(), errb.String(), logA}
+	}()
+	feed, stop, fed := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() { // exits when A's input is closed or the test ends
+		defer close(fed)
+		for {
+			select {
+			case <-feed:
+				if _, err := io.WriteString(pw, "auto\n"); err != nil {
+					return
+				}
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer func() { close(stop); pw.Close(); <-fed }()
+	logB, waitB := arlConnect(t, p.url()+strings.TrimPrefix(link, url), "", "--bot", "greedy", "--seat", "1")
+	// feedUntil plays A's turns until A's log holds want after the first
+	// line holding after.
+	feedUntil := func(after, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; {
+			if time.Now().After(deadline) {
+				t.Fatalf("A's log never showed %s after %s", want, after)
+			}
+			b, _ := os.ReadFile(logA)
+			if i := bytes.Index(b, []byte(after)); i >= 0 && bytes.Contains(b[i:], []byte(want)) {
+				return
+			}
+			select {
+			case feed <- struct{}{}:
+			case <-time.After(50 * time.Millisecond): // A is not reading: look again
+			}
+		}
+	}
+	arlWaitEvents(t, logB, 3)
+	p.blocked.Store(true)
+	p.cut()
+	away := `{"seat":1,"name":"greedy bot","away":true}`
+	feedUntil("", away)
+	p.blocked.Store(false)
+	feedUntil(away, `{"seat":1,"name":"greedy bot","present":true}],"view"`)
+	go func() { // A plays the rest; the loop ends with A's input
+		for {
+			select {
+			case feed <- struct{}{}:
+			case <-fed:
+				return
+			}
+			// (fed closes when the feeder exits, at the latest when the
+			// test ends.)
+		}
+	}()
+	a, b := <-doneA, waitB()
+	arlCheckFinished(t, a)
+	arlCheckFinished(t, b)
+	standIn := strings.Index(b.out, "you (stand-in): ")
+	if standIn < 0 || !strings.Contains(b.out[standIn:], "\nyou: ") {
+		t.Fatalf("no stand-in's move followed by the player's own:\n%s", b.out)
 	}
 }
 
@@ -434,7 +524,7 @@ func TestLongArlingtonRestart(t *testing.T) {
 	if last == nil || last["status"] == "over" {
 		t.Fatalf("the game was over before the kill: %v", last)
 	}
-	srv = startChildAt(t, db, addr)
+	startChildAt(t, db, addr) // its cleanup stops it
 	a, b := waitA(), waitB()
 	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
 	arlSameEvents(t, ea, eb)
