@@ -1,6 +1,7 @@
 package arlclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -301,4 +302,27 @@ func TestSessionGivesUp(t *testing.T) {
 		t.Fatalf("ended with %v", s.Err())
 	}
 	s.Close()
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(view(0, 2)))
+	f.Add([]byte(`{"type":"error","class":"illegal","error":"no","rule":"The Hand"}`))
+	f.Add([]byte(`{"type":"later","x":1}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"type":"view","view":{"phase":"nonsense"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decode(b)
+		if err != nil {
+			return
+		}
+		// What decodes is kept whole for the log, and its kind matches
+		// its type.
+		if !bytes.Equal(m.Raw, b) || (m.Type == TypeView) != (m.Update != nil) || (m.Type == TypeError) != (m.Err != nil) {
+			t.Fatalf("%q: %+v", b, m)
+		}
+		var obj map[string]any
+		if json.Unmarshal(b, &obj) != nil {
+			t.Fatalf("%q decoded but is not a JSON object", b)
+		}
+	})
 }

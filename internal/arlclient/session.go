@@ -1,6 +1,7 @@
 package arlclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -343,6 +344,9 @@ func decode(b []byte) (Message, error) {
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
 		return Message{}, fmt.Errorf("a message from the server is not JSON: %w", err)
+	}
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return Message{}, fmt.Errorf("a message from the server is not a JSON object: %.40q", b)
 	}
 	m := Message{Type: head.Type, Raw: b}
 	switch head.Type {

@@ -136,7 +136,8 @@ type arlRemote struct {
 	// (-1: none): a move of this seat numbered so is its own, any other
 	// the stand-in's.
 	mine     int
-	prompted bool
+	prompted bool // the table was shown for this position
+	asked    bool // the prompt is out, waiting for a line
 	lines    <-chan arlLine
 }
 
@@ -169,7 +170,10 @@ func (r *arlRemote) run(ctx context.Context) error {
 				showView(r.env.Stdout, r.fullView())
 				r.prompted = true
 			}
-			r.out("> ")
+			if !r.asked {
+				r.out("> ")
+				r.asked = true
+			}
 			lines = r.lines
 		}
 		select {
@@ -184,6 +188,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 				return err
 			}
 		case l := <-lines:
+			r.asked = false
 			stop, err := r.line(ctx, l)
 			if err != nil || stop {
 				return err
@@ -295,7 +300,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	if v.EventCount != r.at {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
-		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
 	}
 	if u.Over() {
 		r.out("game over after %d hands. totals: %s\n", v.HandNumber, arlInts(v.Totals))
