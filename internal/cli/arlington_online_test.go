@@ -253,13 +253,13 @@ func TestArlingtonConnectInputEnds(t *testing.T) {
 
 // proxy passes TCP connections to a server and can cut them all.
 type proxy struct {
-	ln      net.Listener
-	target  string
+	ln       net.Listener
+	target   string
 	blocked  atomic.Bool  // new connections are closed at once
 	accepted atomic.Int32 // connections passed on
-	mu      sync.Mutex
-	conns   []net.Conn
-	cuts    int
+	mu       sync.Mutex
+	conns    []net.Conn
+	cuts     int
 }
 
 func startProxy(tb testing.TB, target string) *proxy {
