@@ -48,6 +48,9 @@ var rules = []rule{
 	{"internal/table", []string{"net/http", "database/sql", "github.com/coder/websocket", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
 	{"internal/web", []string{module + "arlington", module + "arlington/...", module + "internal/table"}, "the shared web layer knows no second game"},
 	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
+	// The table client meets the server at the wire, as any other client
+	// would: it knows the rules' views and notation, not the server.
+	{"internal/arlclient", []string{"database/sql", module + "internal/...", module + "arlington/bot", module + "spider", module + "spider/..."}, "the table client speaks the wire protocol only"},
 	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},
 	{"...", []string{module + "internal/cli"}, "only main wires the program"},
 }

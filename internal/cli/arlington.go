@@ -24,6 +24,8 @@ func runArlington(ctx context.Context, env *Env, args []string) error {
 		{"selfplay", "play bots against each other and report wins and points", runArlingtonSelfplay},
 		{"play", "play one seat in the terminal against bots", runArlingtonPlay},
 		{"bench", "measure self-play speed in games per second", runArlingtonBench},
+		{"new-table", "create a table on a server and print its link", runArlingtonNewTable},
+		{"connect", "join a table on a server and play a seat, or let a bot play it", runArlingtonConnect},
 	})
 }
 

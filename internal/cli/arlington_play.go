@@ -29,7 +29,11 @@ const arlPlayHelp = `commands (one a line):
                     --load FILE; the file holds the seed, which reveals
                     every hand, so do not read it while playing on
   quit              stop playing
-actions (seats and table sets count from 0; sets are SEAT/SET):
+` + arlActionsHelp
+
+// arlActionsHelp is the part of the help that names the actions: the
+// same for terminal play against bots and at an online table.
+const arlActionsHelp = `actions (seats and table sets count from 0; sets are SEAT/SET):
   lead 7H           lead a card (you have the lead)
   play 7H           play a card to the trick
   set runs 7H 8H 9H lead a set, naming its spectrum (aces, multiples,

@@ -47,7 +47,7 @@ func commands() []command {
 	return []command{
 		{"serve", "serve the browser UI (the default with no arguments)", runServe},
 		{"spider", "Arachnid and Spider: new, play, solve, autoplay, bench", runSpider},
-		{"arlington", "Arlington: set, compare, selfplay, play, bench", runArlington},
+		{"arlington", "Arlington: set, compare, selfplay, play, bench, new-table, connect", runArlington},
 	}
 }
 

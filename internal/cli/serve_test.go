@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -35,7 +36,8 @@ func TestServeChild(t *testing.T) {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, strings.NewReader(""), os.Stdout, os.Stderr)
+	addr := cmp.Or(os.Getenv("CARDTABLE_SERVE_ADDR"), "127.0.0.1:0")
+	code := Run(ctx, []string{"serve", "--addr", addr, "--db", db}, strings.NewReader(""), os.Stdout, os.Stderr)
 	os.Exit(code)
 }
 
@@ -68,8 +70,14 @@ var urlLine = regexp.MustCompile(`url=(http://\S+/)`)
 
 func startChild(tb testing.TB, db string) *child {
 	tb.Helper()
+	return startChildAt(tb, db, "")
+}
+
+// startChildAt starts the server process on addr ("": a free port).
+func startChildAt(tb testing.TB, db, addr string) *child {
+	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServeChild$", "-test.v=false")
-	cmd.Env = append(os.Environ(), "CARDTABLE_SERVE_DB="+db)
+	cmd.Env = append(os.Environ(), "CARDTABLE_SERVE_DB="+db, "CARDTABLE_SERVE_ADDR="+addr)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatal(err)

@@ -1,0 +1,320 @@
+// Package arlclient is a client of cardtable's Arlington table API: the
+// HTTP calls that create, find and join a table (docs/api.md, "Arlington
+// tables") and a WebSocket session that follows one table, reconnecting by
+// itself. It speaks the wire protocol only: it knows the rules package's
+// View and notation, never the server's own packages, so a client built on
+// it meets the server exactly where any other program would.
+package arlclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// Errors. An answer of the server that refuses a request is an *APIError;
+// these classify the ones a caller acts on.
+var (
+	ErrBadLink     = errors.New("not a table link")
+	ErrBadServer   = errors.New("not a server address")
+	ErrUnreachable = errors.New("cannot reach the server")
+	ErrNotFound    = errors.New("no such table")
+	ErrRefused     = errors.New("refused by the server")
+)
+
+// APIError is an answer of the server other than success: its status and
+// the message it gave.
+type APIError struct {
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("server answered %d %s", e.Status, http.StatusText(e.Status))
+	}
+	return fmt.Sprintf("server answered %d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
+}
+
+// Is makes a 404 an ErrNotFound and every refusal an ErrRefused.
+func (e *APIError) Is(target error) bool {
+	return target == ErrRefused || target == ErrNotFound && e.Status == http.StatusNotFound
+}
+
+// Client talks to one server with one identity: the server's identity
+// cookie, kept in memory for the client's life. Whoever holds it acts for
+// the seat it took.
+type Client struct {
+	base *url.URL // scheme, host and any path before /arlington or /api
+	hc   *http.Client
+}
+
+// requestTimeout bounds one HTTP call (not the WebSocket, which lives on).
+const requestTimeout = 30 * time.Second
+
+// maxAnswer bounds an HTTP answer read into memory: a summary or a record
+// (a record of the longest game is a few hundred KB).
+const maxAnswer = 8 << 20
+
+// New is a client of the server at address ("http://host:port", with or
+// without a trailing slash; https too).
+func New(address string) (*Client, error) {
+	u, err := url.Parse(strings.TrimSpace(address))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("%w: %q (want http://HOST:PORT)", ErrBadServer, address)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = ""
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{base: u, hc: &http.Client{Jar: jar}}, nil
+}
+
+// FromLink reads a table's shareable link (http://HOST:PORT/arlington/t/ID)
+// and returns a client of its server and the table's id.
+func FromLink(link string) (*Client, string, error) {
+	link = strings.TrimSpace(link)
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", fmt.Errorf("%w: %q (want http://HOST:PORT/arlington/t/ID)", ErrBadLink, link)
+	}
+	prefix, id, ok := strings.Cut(strings.TrimSuffix(u.Path, "/"), "/arlington/t/")
+	if !ok || !validID(id) {
+		return nil, "", fmt.Errorf("%w: %q (want http://HOST:PORT/arlington/t/ID)", ErrBadLink, link)
+	}
+	c, err := New(u.Scheme + "://" + u.Host + prefix)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %q: %w", ErrBadLink, link, err)
+	}
+	return c, id, nil
+}
+
+// validID accepts what can be a table id (the server's are 26 characters
+// of base32); it keeps a mistyped link from becoming a request path.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Link is the shareable address of table id on this client's server.
+func (c *Client) Link(id string) string {
+	return c.base.String() + "/arlington/t/" + id
+}
+
+// TableConfig is a new table's settings (POST /api/arlington/tables).
+type TableConfig struct {
+	Players int `json:"players"`
+	// Bots names each seat's bot level, "" for a seat open to a person.
+	Bots []string `json:"bots"`
+	// Target is the score that ends the game (0: the server's default, 32).
+	Target int `json:"target"`
+	// TurnSeconds is the turn timer: 0 the server's default, -1 off.
+	TurnSeconds int `json:"turn_seconds"`
+}
+
+// Table is a table as the server describes it (a Summary).
+type Table struct {
+	ID          string `json:"id"`
+	Link        string `json:"link"` // the path; Client.Link makes the address
+	Players     int    `json:"players"`
+	Target      int    `json:"target"`
+	TurnSeconds int    `json:"turn_seconds"`
+	Seats       []Seat `json:"seats"`
+	OpenSeats   int    `json:"open_seats"`
+	Status      string `json:"status"` // "open" or "over"
+	Started     bool   `json:"started"`
+	Hand        int    `json:"hand"`
+	Totals      []int  `json:"totals"`
+}
+
+// Seat is a seat as everyone sees it.
+type Seat struct {
+	Seat    int    `json:"seat"`
+	Bot     string `json:"bot,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Open    bool   `json:"open,omitempty"`
+	Present bool   `json:"present,omitempty"`
+	Away    bool   `json:"away,omitempty"`
+}
+
+// Lobby is the server's list answer: its tables and the bot levels it
+// offers.
+type Lobby struct {
+	Tables []Table  `json:"tables"`
+	Levels []string `json:"levels"`
+}
+
+// Lobby lists the server's tables and bot levels.
+func (c *Client) Lobby(ctx context.Context) (Lobby, error) {
+	var l Lobby
+	return l, c.call(ctx, http.MethodGet, "/api/arlington/tables", nil, &l)
+}
+
+// Create makes a table; nobody is seated at it yet.
+func (c *Client) Create(ctx context.Context, cfg TableConfig) (Table, error) {
+	var t Table
+	return t, c.call(ctx, http.MethodPost, "/api/arlington/tables", cfg, &t)
+}
+
+// Table describes table id.
+func (c *Client) Table(ctx context.Context, id string) (Table, error) {
+	var t Table
+	return t, c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id, nil, &t)
+}
+
+// Join takes a seat at table id under name: seat, or the first open one
+// for seat -1. Joining again with the same identity returns the same seat.
+func (c *Client) Join(ctx context.Context, id, name string, seat int) (int, error) {
+	req := struct {
+		Name string `json:"name"`
+		Seat *int   `json:"seat,omitempty"`
+	}{Name: name}
+	if seat >= 0 {
+		req.Seat = &seat
+	}
+	var ans struct {
+		Seat int `json:"seat"`
+	}
+	if err := c.call(ctx, http.MethodPost, "/api/arlington/tables/"+id+"/join", req, &ans); err != nil {
+		return -1, err
+	}
+	return ans.Seat, nil
+}
+
+// Leave gives up the seat: before the start it opens again; after it the
+// server's stand-in bot plays it until this identity returns.
+func (c *Client) Leave(ctx context.Context, id string) error {
+	return c.call(ctx, http.MethodPost, "/api/arlington/tables/"+id+"/leave", struct{}{}, nil)
+}
+
+// Record is table id's game record in the engine's format (the seed only
+// once the game is over).
+func (c *Client) Record(ctx context.Context, id string) (string, error) {
+	var b bytes.Buffer
+	err := c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id+"/record", nil, &b)
+	return b.String(), err
+}
+
+// call sends one request and decodes the answer into out (a *bytes.Buffer
+// takes the body as it is). A refusal is an *APIError; a failure to reach
+// the server wraps ErrUnreachable.
+func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base.String()+path, body)
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w at %s: %w", ErrUnreachable, c.base, errors.Unwrap(err))
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err != nil {
+		return fmt.Errorf("%w at %s: reading the answer: %w", ErrUnreachable, c.base, err)
+	}
+	if len(b) > maxAnswer {
+		return fmt.Errorf("%s %s: answer longer than %d bytes", method, path, maxAnswer)
+	}
+	if resp.StatusCode/100 != 2 {
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(b, &e) != nil || e.Error == "" {
+			e.Error = strings.TrimSpace(string(b))
+			if len(e.Error) > 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+				e.Error = "" // a page, not a message
+			}
+		}
+		return &APIError{Status: resp.StatusCode, Message: e.Error}
+	}
+	switch o := out.(type) {
+	case nil:
+		return nil
+	case *bytes.Buffer:
+		o.Write(b)
+		return nil
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return fmt.Errorf("%s %s: the server's answer is not what this client reads: %w", method, path, err)
+	}
+	return nil
+}
+
+// The WebSocket's messages (docs/api.md, "WebSocket").
+
+// Update is one "view" message: the table as this client's identity sees
+// it.
+type Update struct {
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"` // this client's seat, -1 watching
+	Status string `json:"status"`
+	Seats  []Seat `json:"seats"`
+	// View is nil until every seat is taken. Its Events are the ones from
+	// View.EventsFrom to View.EventCount.
+	View  *arlington.View `json:"view"`
+	Legal []string        `json:"legal"`
+	Chat  []ChatLine      `json:"chat"`
+}
+
+// Over reports whether the update shows the game over.
+func (u *Update) Over() bool {
+	return u.Status == "over" || u.View != nil && u.View.Phase == arlington.PhaseOver
+}
+
+// ChatLine is one line of the table's chat.
+type ChatLine struct {
+	N    int    `json:"n"`
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// ServerError is an "error" message: the server refused this client's
+// last message; nothing changed at the table.
+type ServerError struct {
+	Class   string `json:"class"`
+	Message string `json:"error"`
+	Rule    string `json:"rule"`
+}
+
+func (e *ServerError) Error() string {
+	if e.Rule != "" {
+		return fmt.Sprintf("rule %q: %s", e.Rule, e.Message)
+	}
+	return e.Message
+}

@@ -1,0 +1,328 @@
+package arlclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+func TestFromLink(t *testing.T) {
+	tests := []struct {
+		link, base, id string
+		bad            bool
+	}{
+		{link: "http://127.0.0.1:8080/arlington/t/ABC234", base: "http://127.0.0.1:8080", id: "ABC234"},
+		{link: " https://cards.example/arlington/t/X7/ ", base: "https://cards.example", id: "X7"},
+		{link: "http://host/games/arlington/t/ID", base: "http://host/games", id: "ID"},
+		{link: "http://host/arlington/t/", bad: true},
+		{link: "http://host/arlington/t/a/b", bad: true},
+		{link: "http://host/arlington/t/../../api", bad: true},
+		{link: "http://host/spider/t/ID", bad: true},
+		{link: "ftp://host/arlington/t/ID", bad: true},
+		{link: "/arlington/t/ID", bad: true},
+		{link: "ID", bad: true},
+		{link: "http://host/arlington/t/" + strings.Repeat("A", 65), bad: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.link, func(t *testing.T) {
+			c, id, err := FromLink(tc.link)
+			if tc.bad {
+				if !errors.Is(err, ErrBadLink) {
+					t.Fatalf("got %v %q, want ErrBadLink", err, id)
+				}
+				return
+			}
+			if err != nil || id != tc.id || c.base.String() != tc.base {
+				t.Fatalf("got %v %q %v", c, id, err)
+			}
+			if got := c.Link(id); got != tc.base+"/arlington/t/"+tc.id {
+				t.Fatalf("link %s", got)
+			}
+		})
+	}
+}
+
+func FuzzFromLink(f *testing.F) {
+	f.Add("http://127.0.0.1:8080/arlington/t/ABC234")
+	f.Add("https://h/x/arlington/t/ID/")
+	f.Fuzz(func(t *testing.T, link string) {
+		c, id, err := FromLink(link)
+		if err != nil {
+			if !errors.Is(err, ErrBadLink) {
+				t.Fatalf("%q: %v is not ErrBadLink", link, err)
+			}
+			return
+		}
+		// A good link names a table id the API path can hold as it is,
+		// and makes the same link again.
+		if !validID(id) {
+			t.Fatalf("%q: id %q", link, id)
+		}
+		c2, id2, err := FromLink(c.Link(id))
+		if err != nil || id2 != id || c2.base.String() != c.base.String() {
+			t.Fatalf("%q: link %q reads back as %v %q %v", link, c.Link(id), c2, id2, err)
+		}
+	})
+}
+
+func TestNewRefusesBadServer(t *testing.T) {
+	for _, s := range []string{"", "localhost:8080", "ws://h", "http://", "http://h/?q=1"} {
+		if _, err := New(s); !errors.Is(err, ErrBadServer) {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+func TestCallErrors(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/arlington/tables/FULL/join":
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusConflict)
+			fmt.Fprint(w, `{"error":"conflict: no open seat"}`)
+		case "/api/arlington/tables/JUNK":
+			fmt.Fprint(w, `{"id": 7}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var api *APIError
+	if _, err := c.Join(ctx, "FULL", "Ann", -1); !errors.As(err, &api) || api.Status != 409 ||
+		api.Message != "conflict: no open seat" || !errors.Is(err, ErrRefused) || errors.Is(err, ErrNotFound) {
+		t.Fatalf("full: %v", err)
+	}
+	if _, err := c.Table(ctx, "GONE"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("gone: %v", err)
+	}
+	if _, err := c.Table(ctx, "JUNK"); err == nil || !strings.Contains(err.Error(), "not what this client reads") {
+		t.Fatalf("junk: %v", err)
+	}
+	srv.Close()
+	if _, err := c.Table(ctx, "ANY"); !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("closed server: %v", err)
+	}
+}
+
+// fakeTable is a WebSocket end that a test drives: each connection's
+// hello arrives on hellos, and the connection is handed to the test.
+type fakeTable struct {
+	srv    *httptest.Server
+	conns  chan *websocket.Conn
+	hellos chan map[string]any
+	cookie chan string
+	gone   atomic.Bool
+}
+
+func newFakeTable(tb testing.TB) *fakeTable {
+	f := &fakeTable{conns: make(chan *websocket.Conn, 4), hellos: make(chan map[string]any, 4), cookie: make(chan string, 4)}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/arlington/tables/T1/join" {
+			http.SetCookie(w, &http.Cookie{Name: "cardtable_player", Value: "SECRET", Path: "/"})
+			fmt.Fprint(w, `{"seat":1}`)
+			return
+		}
+		if r.URL.Path != "/api/arlington/tables/T1/ws" || f.gone.Load() {
+			http.NotFound(w, r)
+			return
+		}
+		c, _ := r.Cookie("cardtable_player")
+		if c != nil {
+			f.cookie <- c.Value
+		} else {
+			f.cookie <- ""
+		}
+		conn, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		_, b, err := conn.Read(r.Context())
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		f.hellos <- m
+		// The connection is hijacked: it outlives this handler, and the
+		// test reads and writes it.
+		f.conns <- conn
+	}))
+	tb.Cleanup(f.srv.Close)
+	return f
+}
+
+// view is a view message with events from..count.
+func view(from, count int) string {
+	var evs []string
+	for n := from; n < count; n++ {
+		evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
+	}
+	return fmt.Sprintf(`{"type":"view","table":"T1","seat":1,"status":"open","seats":[],"view":{"seat":1,"players":2,"phase":"lead",`+
+		`"events":[%s],"events_from":%d,"event_count":%d},"legal":[]}`, strings.Join(evs, ","), from, count)
+}
+
+func next(tb testing.TB, s *Session) Message {
+	tb.Helper()
+	select {
+	case m, ok := <-s.Messages():
+		if !ok {
+			tb.Fatalf("session ended: %v", s.Err())
+		}
+		return m
+	case <-time.After(10 * time.Second):
+		tb.Fatal("no message")
+	}
+	return Message{}
+}
+
+func recv[T any](tb testing.TB, c chan T) T {
+	tb.Helper()
+	select {
+	case v := <-c:
+		return v
+	case <-time.After(10 * time.Second):
+		tb.Fatal("nothing came")
+	}
+	var zero T
+	return zero
+}
+
+func TestSessionReconnectsWithSince(t *testing.T) {
+	f := newFakeTable(t)
+	c, err := New(f.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Join(ctx, "T1", "Ann", -1); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Open(ctx, "T1", SessionOptions{Backoff: 10 * time.Millisecond})
+	defer s.Close()
+
+	// First connection: the identity cookie goes with the upgrade, the
+	// hello asks for everything (-1), a view with events 0..2 comes.
+	if got := recv(t, f.cookie); got != "SECRET" {
+		t.Fatalf("cookie %q", got)
+	}
+	if h := recv(t, f.hellos); h["type"] != "hello" || h["since"] != -1.0 {
+		t.Fatalf("first hello %v", h)
+	}
+	conn := recv(t, f.conns)
+	if m := next(t, s); m.Type != TypeConnected {
+		t.Fatalf("first message %q", m.Type)
+	}
+	conn.Write(ctx, websocket.MessageText, []byte(view(0, 3)))
+	if m := next(t, s); m.Update == nil || m.Update.View.EventCount != 3 || string(m.Raw) != view(0, 3) {
+		t.Fatalf("view %+v", m)
+	}
+	// An action goes out on the connection.
+	if err := s.Act(ctx, "pass"); err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := conn.Read(ctx)
+	if err != nil || string(b) != `{"type":"action","action":"pass"}` {
+		t.Fatalf("action %s %v", b, err)
+	}
+	conn.Write(ctx, websocket.MessageText, []byte(`{"type":"error","class":"illegal","error":"no","rule":"The Hand"}`))
+	if m := next(t, s); m.Err == nil || m.Err.Rule != "The Hand" || m.Err.Class != "illegal" {
+		t.Fatalf("error %+v", m)
+	}
+
+	// The connection drops: the session dials again and asks for what
+	// it does not have.
+	conn.CloseNow()
+	if h := recv(t, f.hellos); h["since"] != 3.0 {
+		t.Fatalf("hello after reconnecting %v", h)
+	}
+	conn = recv(t, f.conns)
+	if m := next(t, s); m.Type != TypeConnected {
+		t.Fatalf("after reconnecting: %q", m.Type)
+	}
+	// A gap (events 5.. when it holds 3): the session asks again on the
+	// same connection.
+	conn.Write(ctx, websocket.MessageText, []byte(view(5, 6)))
+	next(t, s)
+	_, b, err = conn.Read(ctx)
+	if err != nil || string(b) != `{"type":"hello","since":3}` {
+		t.Fatalf("after a gap: %s %v", b, err)
+	}
+	conn.CloseNow()
+
+	// The table is gone (404): the session ends with ErrNotFound.
+	f.gone.Store(true)
+	for {
+		m, ok := <-s.Messages()
+		if !ok {
+			break
+		}
+		if m.Type != TypeConnected && m.Type != TypeView {
+			t.Fatalf("unexpected %+v", m)
+		}
+	}
+	if !errors.Is(s.Err(), ErrNotFound) {
+		t.Fatalf("ended with %v", s.Err())
+	}
+	if err := s.Act(ctx, "pass"); !errors.Is(err, ErrOffline) {
+		t.Fatalf("act after the end: %v", err)
+	}
+}
+
+func TestSessionGivesUp(t *testing.T) {
+	// A server that stays out of reach: the session ends once GiveUp has
+	// passed, with ErrUnreachable.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c, _ := New("http://" + addr)
+	s := c.Open(context.Background(), "T1", SessionOptions{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, GiveUp: 50 * time.Millisecond})
+	for range s.Messages() {
+		t.Fatal("a message from nowhere")
+	}
+	if !errors.Is(s.Err(), ErrUnreachable) {
+		t.Fatalf("ended with %v", s.Err())
+	}
+	s.Close()
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(view(0, 2)))
+	f.Add([]byte(`{"type":"error","class":"illegal","error":"no","rule":"The Hand"}`))
+	f.Add([]byte(`{"type":"later","x":1}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"type":"view","view":{"phase":"nonsense"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decode(b)
+		if err != nil {
+			return
+		}
+		// What decodes is kept whole for the log, and its kind matches
+		// its type.
+		if !bytes.Equal(m.Raw, b) || (m.Type == TypeView) != (m.Update != nil) || (m.Type == TypeError) != (m.Err != nil) {
+			t.Fatalf("%q: %+v", b, m)
+		}
+		var obj map[string]any
+		if json.Unmarshal(b, &obj) != nil {
+			t.Fatalf("%q decoded but is not a JSON object", b)
+		}
+	})
+}

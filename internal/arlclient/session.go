@@ -1,0 +1,365 @@
+package arlclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Message is one message the server sent, or the session's own notice of
+// a new connection (Type "connected", Raw nil).
+type Message struct {
+	Type   string       // "view", "error", or "connected"
+	Raw    []byte       // the message as received (one JSON object); nil for "connected"
+	Update *Update      // for "view"
+	Err    *ServerError // for "error"
+}
+
+// Message types.
+const (
+	TypeView      = "view"
+	TypeError     = "error"
+	TypeConnected = "connected"
+)
+
+// ErrOffline is Send's error while the session has no connection: the
+// session is reconnecting, and the next view will say where the table is.
+var ErrOffline = errors.New("not connected")
+
+// SessionOptions tune a session; the zero value is the defaults.
+type SessionOptions struct {
+	// Backoff is the first wait before reconnecting; it doubles up to
+	// MaxBackoff (defaults 0.5 s and 8 s, as the table page's).
+	Backoff, MaxBackoff time.Duration
+	// GiveUp is how long the session keeps trying to reach a server it
+	// lost before it ends with ErrUnreachable (default 10 minutes).
+	GiveUp time.Duration
+	// Notef, if set, hears of lost and regained connections.
+	Notef func(format string, args ...any)
+}
+
+func (o SessionOptions) withDefaults() SessionOptions {
+	if o.Backoff <= 0 {
+		o.Backoff = 500 * time.Millisecond
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 8 * time.Second
+	}
+	if o.GiveUp <= 0 {
+		o.GiveUp = 10 * time.Minute
+	}
+	if o.Notef == nil {
+		o.Notef = func(string, ...any) {}
+	}
+	return o
+}
+
+// Limits of one connection.
+const (
+	// maxMessage bounds a message read from the server: a view holds the
+	// whole current game and, on a first update, its public event log (a
+	// few hundred KB for the longest games).
+	maxMessage = 16 << 20
+	// writeTimeout bounds one message sent; pingEvery is how often the
+	// session checks the server still answers, within pingTimeout.
+	writeTimeout = 10 * time.Second
+	pingEvery    = 20 * time.Second
+	pingTimeout  = 15 * time.Second
+)
+
+// Session follows one table over a WebSocket. It says hello with the
+// number of public events it has delivered, so after a reconnect the
+// server sends only what was missed, and it reconnects by itself (waits
+// doubling from Backoff to MaxBackoff) when the connection drops or the
+// server restarts, until Close, ctx's end, a table that is gone, or GiveUp
+// of failing to reach the server.
+type Session struct {
+	c    *Client
+	id   string
+	o    SessionOptions
+	msgs chan Message
+	stop context.CancelFunc
+	done chan struct{}
+
+	mu   sync.Mutex
+	conn *websocket.Conn // nil while offline
+	err  error           // why the session ended; set before msgs closes
+}
+
+// Open starts following table id. Every message arrives on Messages, in
+// order; the session waits for the reader (a reader that falls far behind
+// is dropped by the server, and the session catches up on reconnecting).
+func (c *Client) Open(ctx context.Context, id string, o SessionOptions) *Session {
+	ctx, stop := context.WithCancel(ctx)
+	s := &Session{c: c, id: id, o: o.withDefaults(), msgs: make(chan Message), stop: stop, done: make(chan struct{})}
+	// The session's goroutine exits when ctx ends (Close), the table is
+	// gone, or the server stays out of reach for GiveUp; it closes msgs.
+	go s.run(ctx)
+	return s
+}
+
+// Messages is the session's messages, closed when the session ends (Err
+// says why).
+func (s *Session) Messages() <-chan Message { return s.msgs }
+
+// Err is why the session ended; call it once Messages is closed.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close ends the session and waits for its goroutine.
+func (s *Session) Close() {
+	s.stop()
+	<-s.done
+}
+
+// Act sends an action in the engine's notation for this identity's seat.
+// A refusal comes back as an "error" message, an effect as a "view".
+func (s *Session) Act(ctx context.Context, action string) error {
+	return s.send(ctx, struct {
+		Type   string `json:"type"`
+		Action string `json:"action"`
+	}{"action", action})
+}
+
+// Chat sends a line to the table's chat.
+func (s *Session) Chat(ctx context.Context, text string) error {
+	return s.send(ctx, struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{"chat", text})
+}
+
+func (s *Session) send(ctx context.Context, m any) error {
+	s.mu.Lock()
+	conn := s.conn
+	s.mu.Unlock()
+	if conn == nil {
+		return ErrOffline
+	}
+	return write(ctx, conn, m)
+}
+
+func write(ctx context.Context, conn *websocket.Conn, m any) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	return conn.Write(ctx, websocket.MessageText, b)
+}
+
+func (s *Session) end(err error) {
+	s.mu.Lock()
+	s.err = err
+	s.mu.Unlock()
+	close(s.msgs)
+	close(s.done)
+}
+
+// run connects, reads, and reconnects until the session ends.
+func (s *Session) run(ctx context.Context) {
+	have := -1 // events delivered so far; -1: none yet, ask for all
+	wait := s.o.Backoff
+	var lostAt time.Time // when the server was last lost; zero while connected
+	for {
+		conn, err := s.dial(ctx)
+		if err == nil {
+			var got bool
+			have, got, err = s.serve(ctx, conn, have)
+			if got {
+				wait, lostAt = s.o.Backoff, time.Time{}
+			}
+		}
+		if ctx.Err() != nil {
+			s.end(ctx.Err())
+			return
+		}
+		if errors.Is(err, ErrNotFound) || errors.Is(err, errFatal) {
+			s.end(err)
+			return
+		}
+		if lostAt.IsZero() {
+			lostAt = time.Now()
+		} else if time.Since(lostAt) > s.o.GiveUp {
+			s.end(fmt.Errorf("%w at %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, err))
+			return
+		}
+		s.o.Notef("connection to the table lost (%v); reconnecting in %v", err, wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.end(ctx.Err())
+			return
+		case <-t.C:
+		}
+		wait = min(2*wait, s.o.MaxBackoff)
+	}
+}
+
+// errFatal marks an answer to the WebSocket request that trying again
+// will not change (the request is refused as such).
+var errFatal = errors.New("the server refuses this client")
+
+// dial opens the table's WebSocket with this client's identity cookie.
+func (s *Session) dial(ctx context.Context) (*websocket.Conn, error) {
+	u := *s.c.base
+	switch u.Scheme {
+	case "https":
+		u.Scheme = "wss"
+	default:
+		u.Scheme = "ws"
+	}
+	u.Path += "/api/arlington/tables/" + s.id + "/ws"
+	dctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	defer cancel()
+	conn, resp, err := websocket.Dial(dctx, u.String(), &websocket.DialOptions{HTTPClient: s.c.hc})
+	if err != nil {
+		if resp != nil {
+			switch resp.StatusCode {
+			case http.StatusNotFound:
+				return nil, fmt.Errorf("%w: %s", ErrNotFound, s.id)
+			case http.StatusBadRequest, http.StatusForbidden:
+				return nil, fmt.Errorf("%w: %d %s", errFatal, resp.StatusCode, http.StatusText(resp.StatusCode))
+			}
+		}
+		return nil, err
+	}
+	conn.SetReadLimit(maxMessage)
+	return conn, nil
+}
+
+// serve says hello and delivers the connection's messages until it
+// fails; it returns the events delivered and whether anything came.
+func (s *Session) serve(ctx context.Context, conn *websocket.Conn, have int) (int, bool, error) {
+	defer conn.CloseNow()
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := write(cctx, conn, hello(have)); err != nil {
+		return have, false, err
+	}
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.conn = nil
+		s.mu.Unlock()
+	}()
+	// The pinger finds a server that went silent without closing (a lost
+	// network); it exits when this connection is done.
+	pinged := make(chan struct{})
+	go func() {
+		defer close(pinged)
+		s.ping(cctx, conn)
+	}()
+	defer func() { cancel(); <-pinged }()
+	got := false
+	if !s.deliver(ctx, Message{Type: TypeConnected}) {
+		return have, got, ctx.Err()
+	}
+	for {
+		typ, b, err := conn.Read(cctx)
+		if err != nil {
+			return have, got, err
+		}
+		got = true
+		if typ != websocket.MessageText {
+			continue
+		}
+		m, err := decode(b)
+		if err != nil {
+			s.o.Notef("%v", err)
+			continue
+		}
+		if u := m.Update; u != nil && u.View != nil {
+			if have >= 0 && u.View.EventsFrom > have {
+				// A gap (the server skipped events this client never
+				// had): ask again from what it has.
+				if err := write(cctx, conn, hello(have)); err != nil {
+					return have, got, err
+				}
+			}
+			have = u.View.EventCount
+		}
+		if !s.deliver(ctx, m) {
+			return have, got, ctx.Err()
+		}
+	}
+}
+
+func hello(since int) any {
+	return struct {
+		Type  string `json:"type"`
+		Since int    `json:"since"`
+	}{"hello", since}
+}
+
+func (s *Session) deliver(ctx context.Context, m Message) bool {
+	select {
+	case s.msgs <- m:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// ping checks every pingEvery that the server answers; it closes a
+// connection whose server does not, and returns when ctx ends.
+func (s *Session) ping(ctx context.Context, conn *websocket.Conn) {
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+			err := conn.Ping(pctx)
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				conn.CloseNow()
+				return
+			}
+		}
+	}
+}
+
+// decode reads one server message; a message of an unknown type is kept
+// (Raw) for the log, with neither Update nor Err.
+func decode(b []byte) (Message, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return Message{}, fmt.Errorf("a message from the server is not JSON: %w", err)
+	}
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return Message{}, fmt.Errorf("a message from the server is not a JSON object: %.40q", b)
+	}
+	m := Message{Type: head.Type, Raw: b}
+	switch head.Type {
+	case TypeView:
+		m.Update = new(Update)
+		if err := json.Unmarshal(b, m.Update); err != nil {
+			return Message{}, fmt.Errorf("a view from the server does not read: %w", err)
+		}
+	case TypeError:
+		m.Err = new(ServerError)
+		if err := json.Unmarshal(b, m.Err); err != nil {
+			return Message{}, fmt.Errorf("an error from the server does not read: %w", err)
+		}
+	}
+	return m, nil
+}

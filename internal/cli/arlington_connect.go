@@ -1,0 +1,389 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/internal/arlclient"
+)
+
+// runArlingtonConnect joins a table on a server and plays one seat, from
+// the terminal or with a local bot, to the end of the game.
+func runArlingtonConnect(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington connect")
+	fs.Usage = func() {
+		fmt.Fprintln(env.Stderr, "usage: cardtable arlington connect LINK [--name NAME] [--seat N] [--bot LEVEL] [--log FILE]\n"+
+			"joins the table at LINK (http://HOST:PORT/arlington/t/ID) and plays a seat to the end of the game")
+		fs.PrintDefaults()
+	}
+	name := fs.String("name", "", "your display name at the table, up to 24 characters (default: Terminal, or the bot's level)")
+	seat := fs.Int("seat", -1, "the seat to take, from 0 (default: the first open one)")
+	level := fs.String("bot", "", "let a bot of this level play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
+	logName := fs.String("log", "", "write every message received from the server to FILE, one JSON object a line")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
+	case len(pos) > 1:
+		return usageErr("connect: unexpected argument %q", pos[1])
+	case *seat < -1 || *seat >= arlington.MaxSeats:
+		return usageErr("connect: --seat must be 0 to %d, not %d", arlington.MaxSeats-1, *seat)
+	}
+	c, id, err := arlclient.FromLink(pos[0])
+	if err != nil {
+		return usageErr("connect: %v", err)
+	}
+	r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
+	seedBase, _ := arlSeed("")
+	if *level != "" {
+		lv := strings.ToLower(strings.TrimSpace(*level))
+		if !arlOfferedLevel(lv) {
+			return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
+		}
+		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
+		if *name == "" {
+			*name = lv + " bot"
+		}
+	}
+	if *name == "" {
+		*name = "Terminal"
+	}
+	hard, _ := bot.LevelNamed("hard")
+	r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
+	r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
+	if *logName != "" {
+		f, err := os.Create(*logName)
+		if err != nil {
+			return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+		}
+		defer f.Close()
+		r.log = f
+	}
+	r.seat, err = c.Join(ctx, id, *name, *seat)
+	if err != nil {
+		return arlJoinError(err, r.link)
+	}
+	return r.run(ctx)
+}
+
+// arlJoinError says why a seat could not be taken.
+func arlJoinError(err error, link string) error {
+	var api *arlclient.APIError
+	switch {
+	case errors.Is(err, arlclient.ErrNotFound):
+		return fmt.Errorf("connect: no table at %s (a mistyped link, or the table has closed)", link)
+	case errors.As(err, &api) && api.Status == http.StatusConflict:
+		return fmt.Errorf("connect: cannot sit at %s: %s", link, api.Message)
+	case errors.As(err, &api) && api.Status == http.StatusBadRequest:
+		return usageErr("connect: %s", api.Message)
+	}
+	return fmt.Errorf("connect: %w", err)
+}
+
+// arlRemote plays one seat of a table on a server.
+type arlRemote struct {
+	env    *Env
+	client *arlclient.Client
+	sess   *arlclient.Session
+	id     string
+	link   string
+	seat   int
+	log    io.Writer // every message received, a line each (nil: none)
+
+	bot    bot.Bot // plays the seat; nil: the person at the terminal
+	helper bot.Bot // plays 'auto'
+	hinter bot.Bot // answers 'hint'
+
+	last   *arlclient.Update  // the latest view
+	fresh  bool               // last came on the current connection
+	events []arlington.Event  // the public log so far, from event 0
+	have   int                // len(events)
+	at     int                // the event count of the latest view
+	totals []int              // running totals from the score events seen
+	seats  string             // the seats line last shown
+	legal  []arlington.Action // the last 'legal' list
+	// sent is the event count at which this seat last sent an action, -1
+	// when none is waiting for its answer: no second action goes out on
+	// the same position.
+	sent int
+	// mine is the event count at which this client last sent an action
+	// (-1: none): a move of this seat numbered so is its own, any other
+	// the stand-in's.
+	mine     int
+	prompted bool // the table was shown for this position
+	asked    bool // the prompt is out, waiting for a line
+	lines    <-chan arlLine
+}
+
+type arlLine struct {
+	text string
+	err  error
+}
+
+func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, format, args...) }
+
+func (r *arlRemote) run(ctx context.Context) error {
+	who := "you play it from here; type 'help' for commands"
+	if r.bot != nil {
+		who = "the " + r.bot.Name() + " bot plays it"
+	}
+	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, r.seat, who)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.sess = r.client.Open(ctx, r.id, arlclient.SessionOptions{Notef: func(format string, args ...any) {
+		fmt.Fprintf(r.env.Stderr, "cardtable: "+format+"\n", args...)
+	}})
+	defer r.sess.Close()
+	if r.bot == nil {
+		r.lines = arlReadLines(ctx, r.env.Stdin)
+	}
+	for {
+		var lines <-chan arlLine
+		if r.bot == nil && r.myTurn() && r.sent < 0 {
+			if !r.prompted {
+				showView(r.env.Stdout, r.fullView())
+				r.prompted = true
+			}
+			if !r.asked {
+				r.out("> ")
+				r.asked = true
+			}
+			lines = r.lines
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case m, ok := <-r.sess.Messages():
+			if !ok {
+				return fmt.Errorf("connect: %w", r.sess.Err())
+			}
+			done, err := r.handle(m)
+			if err != nil || done {
+				return err
+			}
+		case l := <-lines:
+			r.asked = false
+			stop, err := r.line(ctx, l)
+			if err != nil || stop {
+				return err
+			}
+		}
+		if r.bot != nil && r.myTurn() && r.sent < 0 {
+			if err := r.botAct(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// arlReadLines reads standard input a line at a time for the terminal
+// player. Its goroutine exits at the end of the input or a read error
+// (sent last), or when ctx ends while a line waits to be taken; a read
+// that blocks on a terminal lasts until the process ends.
+func arlReadLines(ctx context.Context, in io.Reader) <-chan arlLine {
+	ch := make(chan arlLine)
+	go func() {
+		lr := newLineReader(in)
+		for {
+			text, err := lr.next()
+			select {
+			case ch <- arlLine{text, err}:
+			case <-ctx.Done():
+				return
+			}
+			var long *longLineError
+			if err != nil && !errors.As(err, &long) {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// myTurn reports whether the latest view, from the current connection,
+// has this seat to act.
+func (r *arlRemote) myTurn() bool {
+	return r.fresh && r.last != nil && r.last.View != nil && r.last.Seat >= 0 &&
+		r.last.View.ToMove == r.last.Seat && !r.last.Over()
+}
+
+// fullView is the latest view with the whole event log.
+func (r *arlRemote) fullView() arlington.View {
+	v := *r.last.View
+	v.Events, v.EventsFrom = r.events, 0
+	return v
+}
+
+// handle takes one message; done is set at the game's end.
+func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
+	if m.Raw != nil && r.log != nil {
+		if _, err := fmt.Fprintf(r.log, "%s\n", m.Raw); err != nil {
+			return false, fmt.Errorf("connect: --log: %w", err)
+		}
+	}
+	switch {
+	case m.Type == arlclient.TypeConnected:
+		// Until the first view on this connection the last one may be
+		// stale, and an action sent on the lost one may never have
+		// arrived: act again only on what the new one shows.
+		r.fresh, r.sent = false, -1
+	case m.Err != nil:
+		if m.Err.Rule != "" {
+			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
+		} else {
+			r.out("refused: %s\n", arlReason(m.Err))
+		}
+		r.sent = -1
+	case m.Update != nil:
+		return r.update(m.Update)
+	}
+	return false, nil
+}
+
+// update shows what changed and reports the game's end.
+func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
+	if u.Seat < 0 {
+		return false, fmt.Errorf("connect: the table no longer seats this player (%s)", r.link)
+	}
+	r.last, r.fresh = u, true
+	for _, c := range u.Chat {
+		r.out("chat %s: %s\n", c.Name, c.Text)
+	}
+	if s := arlSeatsLine(u.Seats); s != r.seats && u.View == nil {
+		r.seats = s
+		r.out("waiting for every seat to be taken: %s\n", s)
+	}
+	if u.View == nil {
+		return false, nil
+	}
+	v := u.View
+	if v.EventsFrom > r.have {
+		// The session asked again from what it has; this view is current
+		// all the same, and the missing events follow.
+		r.out("(events %d to %d missed; asking again)\n", r.have, v.EventsFrom-1)
+	} else {
+		for _, e := range v.Events {
+			if e.N < r.have {
+				continue
+			}
+			r.events = append(r.events, e)
+			r.have++
+			r.show(u, e)
+		}
+	}
+	if v.EventCount != r.at {
+		// The game moved on: a new prompt, a new numbered list, and the
+		// answer to an action sent has come.
+		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
+	}
+	if u.Over() {
+		r.out("game over after %d hands. totals: %s\n", v.HandNumber, arlInts(v.Totals))
+		if w := v.Winners; len(w) == 1 {
+			r.out("seat %d wins%s\n", w[0], arlYou(w[0] == r.seat))
+		} else {
+			r.out("seats %s share the win\n", arlInts(w))
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// show prints one public event as terminal play does.
+func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
+	switch e.Kind {
+	case arlington.EventDeal:
+		r.out("hand %d: seat %d deals; seat %d has the lead\n", e.Hand, e.Seat, (e.Seat+1)%u.View.Players)
+	case arlington.EventMove:
+		if e.Seat == r.seat && e.N == r.mine {
+			r.out("you: %v\n", e.Action)
+		} else if e.Seat == r.seat {
+			// Not this client's: the server's stand-in bot played while
+			// this seat was away or its turn timer ran out.
+			r.out("you (stand-in): %v\n", e.Action)
+		} else {
+			r.out("seat %d (%s): %v\n", e.Seat, arlSeatName(u.Seats, e.Seat), e.Action)
+		}
+	case arlington.EventTake:
+		r.out("seat %d takes the trick\n", e.Seat)
+	case arlington.EventScore:
+		if r.totals == nil {
+			r.totals = make([]int, len(e.Scores))
+		}
+		for i, s := range e.Scores {
+			if i < len(r.totals) {
+				r.totals[i] += s
+			}
+		}
+		r.out("hand %d scored: %s; totals %s\n", e.Hand, arlInts(e.Scores), arlInts(r.totals))
+	}
+}
+
+// arlSeatName is how a seat is named in the play by play.
+func arlSeatName(seats []arlclient.Seat, i int) string {
+	if i < 0 || i >= len(seats) {
+		return "?"
+	}
+	s := seats[i]
+	switch {
+	case s.Bot != "":
+		return s.Bot
+	case s.Away:
+		return s.Name + ", away: stand-in"
+	}
+	return s.Name
+}
+
+func arlSeatsLine(seats []arlclient.Seat) string {
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		switch {
+		case s.Bot != "":
+			parts[i] = fmt.Sprintf("%d %s bot", i, s.Bot)
+		case s.Open:
+			parts[i] = fmt.Sprintf("%d open", i)
+		default:
+			parts[i] = fmt.Sprintf("%d %s", i, s.Name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// botAct has the seat's bot choose and sends its choice.
+func (r *arlRemote) botAct(ctx context.Context) error {
+	a, err := r.bot.Act(ctx, r.fullView())
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("connect: the %s bot: %w", r.bot.Name(), err)
+	}
+	return r.act(ctx, a)
+}
+
+// act sends a for this seat; the answer (a view or a refusal) comes as a
+// message.
+func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
+	err := r.sess.Act(ctx, a.String())
+	switch {
+	case err == nil:
+		r.sent = r.last.View.EventCount
+		r.mine = r.sent
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		// The connection is going; the session reconnects and the next
+		// view says whether it is still this seat's turn.
+		r.fresh = false
+	}
+	return nil
+}

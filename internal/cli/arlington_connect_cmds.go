@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"cardtable/arlington"
+	"cardtable/internal/arlclient"
+)
+
+// The terminal player's commands at an online table.
+
+const arlConnectHelp = `commands (one a line, read when it is your turn):
+  help              this list
+  show              the table, your hand and whose turn it is
+  legal             list your legal actions, numbered
+  N                 take legal action number N from the last 'legal' list
+  hint              what the hard bot would do in your place (it thinks
+                    for up to half a second, on your own view)
+  auto              let the greedy bot take this action for you
+  record            print the table's game record so far (the server
+                    shows its seed only once the game is over)
+  say TEXT          send TEXT to the table's chat
+  quit              leave the table: the server's stand-in bot plays
+                    your seat from now on
+` + arlActionsHelp
+
+// line handles one line of the terminal player's; stop ends the session.
+func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) {
+	var long *longLineError
+	switch {
+	case errors.As(l.err, &long):
+		r.out("%v\n", l.err)
+		return false, nil
+	case l.err != nil:
+		r.out("\ninput ended before the game did\n")
+		if err := r.leave(ctx); err != nil {
+			return true, err
+		}
+		if l.err == io.EOF {
+			return true, nil
+		}
+		return true, l.err
+	}
+	line := strings.TrimSpace(l.text)
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch w := strings.ToLower(word); w {
+	case "":
+		return false, nil
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+		if rest != "" {
+			r.out("%s takes no arguments\n", word)
+			return false, nil
+		}
+		return r.command(ctx, w)
+	case "say":
+		if rest == "" {
+			r.out("usage: say TEXT\n")
+			return false, nil
+		}
+		if err := r.sess.Chat(ctx, rest); err != nil {
+			r.out("not sent: %v\n", err)
+		}
+		return false, nil
+	case "save":
+		r.out("save is for games against local bots: this game lives on the server; 'record' prints its record\n")
+		return false, nil
+	}
+	var a arlington.Action
+	if k, err := strconv.Atoi(line); err == nil {
+		if k < 1 || k > len(r.legal) {
+			r.out("no action %d: type 'legal' for the numbered list\n", k)
+			return false, nil
+		}
+		a = r.legal[k-1]
+	} else if a, err = arlington.ParseAction(line); err != nil {
+		r.out("%v\ntype 'help' for commands\n", err)
+		return false, nil
+	}
+	return false, r.act(ctx, a)
+}
+
+// command answers one of the words that take no argument.
+func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error) {
+	switch w {
+	case "help", "?":
+		r.out("%s\n", arlConnectHelp)
+	case "show":
+		showView(r.env.Stdout, r.fullView())
+	case "legal":
+		r.legal = r.last.View.Legal()
+		for i, a := range r.legal {
+			r.out("%3d  %v\n", i+1, a)
+		}
+	case "hint":
+		a, err := r.hinter.Act(ctx, r.fullView())
+		if err != nil {
+			return true, err
+		}
+		r.out("the %s bot would play: %v\n", r.hinter.Name(), a)
+	case "auto":
+		a, err := r.helper.Act(ctx, r.fullView())
+		if err != nil {
+			return true, err
+		}
+		return false, r.act(ctx, a)
+	case "record":
+		text, err := r.client.Record(ctx, r.id)
+		if err != nil {
+			r.out("no record: %v\n", err)
+			return false, nil
+		}
+		r.out("%s", text)
+	case "quit", "exit":
+		if err := r.leave(ctx); err != nil {
+			return true, err
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// leave gives the seat to the server's stand-in bot, so that nobody waits
+// for a player who has gone.
+func (r *arlRemote) leave(ctx context.Context) error {
+	if err := r.client.Leave(ctx, r.id); err != nil {
+		return fmt.Errorf("connect: leaving the table: %w", err)
+	}
+	r.out("left the table; the server's stand-in bot plays seat %d from now on\n", r.seat)
+	return nil
+}
+
+// arlReason is a refusal's message as terminal play words it: without the
+// class words the server puts before it ("unprocessable: illegal action:")
+// and the rule it names at the end, which the caller shows first.
+func arlReason(e *arlclient.ServerError) string {
+	msg := e.Message
+	for again := true; again; {
+		again = false
+		for _, p := range []string{"unprocessable: ", "illegal action: ", "conflict: ", "forbidden: ", "bad request: "} {
+			if rest, ok := strings.CutPrefix(msg, p); ok {
+				msg, again = rest, true
+			}
+		}
+	}
+	if e.Rule != "" {
+		msg = strings.TrimSuffix(msg, fmt.Sprintf(" (rule %q)", e.Rule))
+	}
+	return msg
+}

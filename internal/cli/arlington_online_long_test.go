@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The long tests of the online client, and the proxy that cuts its
+// connections.
+
+// proxy passes TCP connections to a server and can cut them all.
+type proxy struct {
+	ln       net.Listener
+	target   string
+	blocked  atomic.Bool  // new connections are closed at once
+	accepted atomic.Int32 // connections passed on
+	mu       sync.Mutex
+	conns    []net.Conn
+	cuts     int
+}
+
+func startProxy(tb testing.TB, target string) *proxy {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: target}
+	var wg sync.WaitGroup
+	tb.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		wg.Wait()
+	})
+	// Accepts until the listener closes; each connection's two copies end
+	// when either side closes (cut closes both).
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if p.blocked.Load() {
+				c.Close()
+				continue
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, s)
+			p.mu.Unlock()
+			p.accepted.Add(1)
+			wg.Go(func() { io.Copy(s, c); s.Close(); c.Close() })
+			wg.Go(func() { io.Copy(c, s); s.Close(); c.Close() })
+		}
+	})
+	return p
+}
+
+// cut closes every connection through the proxy.
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+	p.cuts++
+}
+
+func (p *proxy) url() string { return "http://" + p.ln.Addr().String() + "/" }
+
+// arlWaitEvents waits until a client's log shows at least n events.
+func arlWaitEvents(tb testing.TB, log string, n int) {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+		var m struct {
+			View *struct {
+				Count int `json:"event_count"`
+			} `json:"view"`
+		}
+		if len(lines) > 0 && json.Unmarshal(lines[len(lines)-1], &m) == nil && m.View != nil && m.View.Count >= n {
+			return
+		}
+	}
+	tb.Fatalf("the client's log did not reach %d events", n)
+}
+
+// arlLines counts a log's lines.
+func arlLines(tb testing.TB, log string) int {
+	tb.Helper()
+	b, _ := os.ReadFile(log)
+	return bytes.Count(b, []byte("\n"))
+}
+
+func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
+	// A player whose connection is gone past the turn timer: the server's
+	// stand-in plays the seat (marked away) while the other player is
+	// there; when the connection comes back the player has the seat again
+	// and plays on to the end.
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	link := arlNewTable(t, url, "--seats", "human,human", "--target", "32", "--turn-timer", "5s")
+	// A is a person at the terminal whose lines the test hands over one
+	// at a time, so the game moves only as fast as the test lets it.
+	pr, pw := io.Pipe()
+	logA := filepath.Join(t.TempDir(), "a.jsonl")
+	doneA := make(chan arlClient, 1)
+	go func() {
+		out, errb := &syncBuffer{}, &syncBuffer{}
+		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "0", "--log", logA}, pr, out, errb)
+		pr.Close()
+		doneA <- arlClient{code, out.String(), errb.String(), logA}
+	}()
+	feed, stop, fed := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() { // exits when A's input is closed or the test ends
+		defer close(fed)
+		for {
+			select {
+			case <-feed:
+				if _, err := io.WriteString(pw, "auto\n"); err != nil {
+					return
+				}
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer func() { close(stop); pw.Close(); <-fed }()
+	logB, waitB := arlConnect(t, p.url()+strings.TrimPrefix(link, url), "", "--bot", "greedy", "--seat", "1")
+	// feedUntil plays A's turns until A's log holds want after the first
+	// line holding after.
+	feedUntil := func(after, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); ; {
+			if time.Now().After(deadline) {
+				t.Fatalf("A's log never showed %s after %s", want, after)
+			}
+			b, _ := os.ReadFile(logA)
+			if i := bytes.Index(b, []byte(after)); i >= 0 && bytes.Contains(b[i:], []byte(want)) {
+				return
+			}
+			select {
+			case feed <- struct{}{}:
+			case <-time.After(50 * time.Millisecond): // A is not reading: look again
+			}
+		}
+	}
+	arlWaitEvents(t, logB, 3)
+	p.blocked.Store(true)
+	p.cut()
+	away := `{"seat":1,"name":"greedy bot","away":true}`
+	feedUntil("", away)
+	p.blocked.Store(false)
+	feedUntil(away, `{"seat":1,"name":"greedy bot","present":true}],"view"`)
+	go func() { // A plays the rest; the loop ends with A's input
+		for {
+			select {
+			case feed <- struct{}{}:
+			case <-fed:
+				return
+			}
+			// (fed closes when the feeder exits, at the latest when the
+			// test ends.)
+		}
+	}()
+	a, b := <-doneA, waitB()
+	arlCheckFinished(t, a)
+	arlCheckFinished(t, b)
+	standIn := strings.Index(b.out, "you (stand-in): ")
+	if standIn < 0 || !strings.Contains(b.out[standIn:], "\nyou: ") {
+		t.Fatalf("no stand-in's move followed by the player's own:\n%s", b.out)
+	}
+}
+
+// TestLongArlingtonRestart is the restart test of issue 21: the real
+// server in a process, remote clients playing a table, the server killed
+// (SIGKILL) mid-hand and started again on the same database and port.
+// The table resumes with nothing acknowledged lost (every client's log
+// goes on from exactly the events it had, and the clients agree), and the
+// clients reconnect by themselves and finish the game.
+func TestLongArlingtonRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	db := filepath.Join(t.TempDir(), "restart.db")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	srv := startChildAt(t, db, addr)
+	link := arlNewTable(t, srv.url, "--seats", "human,greedy,human", "--target", "32")
+	logA, waitA := arlConnect(t, link, "", "--bot", "greedy")
+	_, waitB := arlConnect(t, link, "", "--bot", "easy")
+	// Kill the server well into the first hand, then start it again on
+	// the same database and port.
+	arlWaitEvents(t, logA, 25)
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-srv.done
+	_, _, last := arlLogged(t, logA)
+	if last == nil || last["status"] == "over" {
+		t.Fatalf("the game was over before the kill: %v", last)
+	}
+	startChildAt(t, db, addr) // its cleanup stops it
+	a, b := waitA(), waitB()
+	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
+	arlSameEvents(t, ea, eb)
+	for _, c := range []arlClient{a, b} {
+		if !strings.Contains(c.err, "reconnecting") {
+			t.Fatalf("the client did not report a reconnection:\n%s", c.err)
+		}
+	}
+	t.Logf("%d events; the server restarted after event %v", len(ea), last["view"].(map[string]any)["event_count"])
+}

@@ -1,0 +1,334 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/arlington"
+)
+
+// arlNewTable creates a table on the server at url and returns its link.
+func arlNewTable(tb testing.TB, url string, args ...string) string {
+	tb.Helper()
+	out, errs, code := arlRun(tb, "", append([]string{"arlington", "new-table", "--server", url}, args...)...)
+	if code != exitOK {
+		tb.Fatalf("new-table %v: exit %d: %s", args, code, errs)
+	}
+	link := strings.TrimSuffix(out, "\n")
+	if strings.Contains(link, "\n") || !strings.HasPrefix(link, strings.TrimSuffix(url, "/")+"/arlington/t/") {
+		tb.Fatalf("new-table printed %q, not a link alone", out)
+	}
+	return link
+}
+
+// arlClient is a connect run in this process.
+type arlClient struct {
+	code     int
+	out, err string
+	log      string // its --log file
+}
+
+// arlConnect starts `cardtable arlington connect LINK ARGS --log FILE`
+// and returns FILE; wait returns the client once it has exited.
+func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, wait func() arlClient) {
+	tb.Helper()
+	log = filepath.Join(tb.TempDir(), "messages.jsonl")
+	done := make(chan arlClient, 1)
+	go func() {
+		out, errs, code := arlRun(tb, stdin, append([]string{"arlington", "connect", link, "--log", log}, args...)...)
+		done <- arlClient{code, out, errs, log}
+	}()
+	return log, func() arlClient {
+		select {
+		case c := <-done:
+			return c
+		case <-time.After(3 * time.Minute):
+			tb.Fatal("connect did not end")
+			return arlClient{}
+		}
+	}
+}
+
+// arlLogged reads a --log file (arlCheckLog) and fails tb on a fault.
+func arlLogged(tb testing.TB, name string) (events []arlington.Event, types []string, last map[string]any) {
+	tb.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	events, types, last, err = arlCheckLog(b)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return events, types, last
+}
+
+// arlCheckLog reads a --log file's text: one JSON object a line. It checks
+// that the views' public events arrive with nothing missing or repeated:
+// the first view starts at event 0 and every later one goes on from
+// exactly the events received before it, after a reconnect too (a server
+// that had lost events it sent would start the log again from an earlier
+// point). It returns the events, the messages' types and the last view.
+func arlCheckLog(b []byte) (events []arlington.Event, types []string, last map[string]any, err error) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		var obj map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+			return nil, nil, nil, fmt.Errorf("line %d is not a JSON object: %v: %.200s", n, err, sc.Text())
+		}
+		typ, _ := obj["type"].(string)
+		types = append(types, typ)
+		if typ != "view" || obj["view"] == nil {
+			continue
+		}
+		var m struct {
+			View arlington.View `json:"view"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return nil, nil, nil, fmt.Errorf("line %d: %v", n, err)
+		}
+		if m.View.EventsFrom != len(events) {
+			return nil, nil, nil, fmt.Errorf("line %d: events from %d after %d received", n, m.View.EventsFrom, len(events))
+		}
+		for i, e := range m.View.Events {
+			if e.N != m.View.EventsFrom+i {
+				return nil, nil, nil, fmt.Errorf("line %d: event %d numbered %d", n, m.View.EventsFrom+i, e.N)
+			}
+		}
+		events = append(events, m.View.Events...)
+		if m.View.EventCount != len(events) {
+			return nil, nil, nil, fmt.Errorf("line %d: %d events held, the view counts %d", n, len(events), m.View.EventCount)
+		}
+		last = obj
+	}
+	return events, types, last, sc.Err()
+}
+
+func TestArlCheckLogCatchesLoss(t *testing.T) {
+	// The control of the restart test's check: a log whose events start
+	// again from an earlier point (a server that lost what it had sent),
+	// skip some, or is not JSON, is caught.
+	view := func(from, count int) string {
+		var evs []string
+		for n := from; n < count; n++ {
+			evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
+		}
+		return fmt.Sprintf(`{"type":"view","seat":0,"status":"open","view":{"events":[%s],"events_from":%d,"event_count":%d}}`,
+			strings.Join(evs, ","), from, count)
+	}
+	tests := []struct {
+		name, log, want string
+	}{
+		{"good", view(0, 3) + "\n" + `{"type":"error","error":"x"}` + "\n" + view(3, 5) + "\n", ""},
+		{"lost", view(0, 3) + "\n" + view(0, 2) + "\n", "events from 0 after 3"},
+		{"skipped", view(0, 3) + "\n" + view(4, 5) + "\n", "events from 4 after 3"},
+		{"not json", view(0, 3) + "\nhello\n", "not a JSON object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			events, _, _, err := arlCheckLog([]byte(tc.log))
+			if tc.want == "" && (err != nil || len(events) != 5) {
+				t.Fatalf("%d events, %v", len(events), err)
+			}
+			if tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// arlCheckFinished checks that a connect client played the game to its end.
+func arlCheckFinished(tb testing.TB, c arlClient) []arlington.Event {
+	tb.Helper()
+	if c.code != exitOK || !strings.Contains(c.out, "game over after") {
+		tb.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", c.code, c.out, c.err)
+	}
+	events, _, last := arlLogged(tb, c.log)
+	if last == nil || last["status"] != "over" {
+		tb.Fatalf("the log does not end with the game over: %v", last)
+	}
+	if k := events[len(events)-1].Kind; k != arlington.EventScore {
+		tb.Fatalf("the last event is %v, not the last hand's score", k)
+	}
+	return events
+}
+
+// arlSameEvents checks that two clients saw the same public log.
+func arlSameEvents(tb testing.TB, a, b []arlington.Event) {
+	tb.Helper()
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) {
+		tb.Fatalf("two clients saw different public logs (%d and %d events)", len(a), len(b))
+	}
+}
+
+func TestArlingtonOnlineBots(t *testing.T) {
+	// A table of two remote bots and a server bot plays to the end: both
+	// clients exit 0 with the final scores, having seen the same log.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,human,greedy", "--target", "4")
+	_, waitA := arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
+	_, waitB := arlConnect(t, link, "", "--bot", "random")
+	a, b := waitA(), waitB()
+	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
+	arlSameEvents(t, ea, eb)
+	for _, c := range []arlClient{a, b} {
+		if !strings.Contains(c.out, "totals: ") || !strings.Contains(c.out, "you: ") {
+			t.Fatalf("no final totals or own moves:\n%s", c.out)
+		}
+	}
+	// Each took an open seat, and the other's play by play names Ann.
+	var seatA, seatB int
+	if _, err := fmt.Sscanf(a.out[strings.Index(a.out, "you are seat"):], "you are seat %d", &seatA); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscanf(b.out[strings.Index(b.out, "you are seat"):], "you are seat %d", &seatB); err != nil {
+		t.Fatal(err)
+	}
+	if seatA == seatB || seatA == 2 || seatB == 2 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann): ", seatA)) {
+		t.Fatalf("seats %d and %d:\n%s\n%s", seatA, seatB, a.out, b.out)
+	}
+}
+
+func TestArlingtonConnectTerminal(t *testing.T) {
+	// A person at the terminal: commands on standard input, answered on
+	// standard output; a refused action is explained and the game goes
+	// on; 'auto' plays the rest.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3", "--turn-timer", "off")
+	script := "help\nlegal\nfly away\nkill\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
+	_, wait := arlConnect(t, link, script, "--seat", "0")
+	c := wait()
+	arlCheckFinished(t, c)
+	for _, want := range []string{
+		"you are seat 0",
+		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
+		"  1  ", // the numbered legal list
+		`bad action "fly away"`,
+		`refused, rule "`, // kill when nobody led a set
+		"no action 99",
+		"show takes no arguments",
+		"you: ",
+		"arlington record", // the record
+		"chat Terminal: good luck",
+		"game over after",
+	} {
+		if !strings.Contains(c.out, want) {
+			t.Errorf("no %q in:\n%s", want, c.out)
+		}
+	}
+	// The refusals were this client's alone and the log holds them.
+	_, types, _ := arlLogged(t, c.log)
+	if !strings.Contains(strings.Join(types, " "), "error") {
+		t.Fatalf("no error message logged: %v", types)
+	}
+}
+
+func TestArlingtonConnectInputEnds(t *testing.T) {
+	// Input ending before the game does leaves the table (the stand-in
+	// plays on) and exits 0, as arlington play does.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
+	_, wait := arlConnect(t, link, "legal\n")
+	c := wait()
+	if c.code != exitOK || !strings.Contains(c.out, "input ended before the game did") || !strings.Contains(c.out, "left the table") {
+		t.Fatalf("exit %d:\n%s\n%s", c.code, c.out, c.err)
+	}
+}
+
+func TestArlingtonConnectReconnects(t *testing.T) {
+	// The connection drops twice during the game (the proxy cuts it): the
+	// client reconnects by itself, gets exactly what it missed, and
+	// finishes the game.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3")
+	viaProxy := p.url() + strings.TrimPrefix(link, url)
+	log, wait := arlConnect(t, viaProxy, "", "--bot", "greedy")
+	arlWaitEvents(t, log, 3)
+	for cut := range 2 {
+		// The game holds while nobody is connected, so it goes on from
+		// where each cut left it. The second cut comes once the client
+		// has a new connection (one more passed on, and a new message
+		// logged after this cut).
+		lines, conns := arlLines(t, log), p.accepted.Load()
+		p.cut()
+		for deadline := time.Now().Add(time.Minute); p.accepted.Load() == conns || arlLines(t, log) <= lines; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("cut %d: no new connection", cut)
+			}
+		}
+	}
+	c := wait()
+	arlCheckFinished(t, c)
+	if n := strings.Count(c.err, "reconnecting"); n < 2 {
+		t.Fatalf("%d reconnections reported, want 2:\n%s", n, c.err)
+	}
+	_, types, _ := arlLogged(t, log)
+	if types[0] != "view" {
+		t.Fatalf("first message %q", types[0])
+	}
+}
+
+func TestArlingtonOnlineUsage(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	full := arlNewTable(t, url, "--seats", "greedy,greedy")
+	// A port nobody listens on.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"new-table", "--seats", "human,human"}, exitUsage, "--server is required"},
+		{[]string{"new-table", "--server", "ftp://x", "--seats", "human,human"}, exitUsage, "not a server address"},
+		{[]string{"new-table", "--server", url}, exitUsage, "--seats is required"},
+		{[]string{"new-table", "--server", url, "--seats", "human"}, exitUsage, "2 to 6"},
+		{[]string{"new-table", "--server", url, "--seats", "human,h,h,h,h,h,h"}, exitUsage, "2 to 6"},
+		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `"wizard" is neither human nor a bot level`},
+		{[]string{"new-table", "--server", url, "--seats", "human,,greedy"}, exitUsage, "seat 1 is empty"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--target", "0"}, exitUsage, "--target must be"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h0m0s"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "soon"}, exitUsage, "--turn-timer"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach the server"},
+		{[]string{"connect"}, exitUsage, "link is required"},
+		{[]string{"connect", full, "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"connect", "http://localhost/spider/t/x"}, exitUsage, "not a table link"},
+		{[]string{"connect", "table-7"}, exitUsage, "not a table link"},
+		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
+		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
+		{[]string{"connect", full, "--log", filepath.Join(t.TempDir(), "no", "dir", "log")}, exitUsage, "cannot write"},
+		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
+		{[]string{"connect", full}, exitFail, "cannot sit at"},
+		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach the server"},
+		{[]string{"new-table", "-h"}, exitOK, "--seats"},
+		{[]string{"connect", "-h"}, exitOK, "--bot"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errs, code := arlRun(t, "", append([]string{"arlington"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want %d; stderr %q, want %q in it; stdout %q", code, tc.code, errs, tc.want, out)
+			}
+			if code != exitOK && out != "" {
+				t.Fatalf("stdout %q on failure", out)
+			}
+		})
+	}
+}
