@@ -5,5 +5,6 @@ package table
 func SetStaleHook(h *Hub, f func()) { h.onStale = f }
 
 // SetPruneHook has f called after each pruning round of a hub made with o,
-// with how many tables the round deleted.
+// with how many tables the round deleted, once the next round's timer is
+// armed.
 func SetPruneHook(o *Options, f func(int64)) { o.onPrune = f }

@@ -31,10 +31,10 @@ func (h *Hub) prune(p Pruner) {
 		case n > 0:
 			h.o.Logf("pruned %d finished tables older than %v", n, h.o.KeepRecords)
 		}
-		if h.o.onPrune != nil {
+		t := h.o.Clock.NewTimer(h.o.PruneEvery)
+		if h.o.onPrune != nil { // once the next round is timed
 			h.o.onPrune(n)
 		}
-		t := h.o.Clock.NewTimer(h.o.PruneEvery)
 		select {
 		case <-h.ctx.Done():
 			t.Stop()

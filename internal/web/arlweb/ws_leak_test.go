@@ -201,13 +201,14 @@ func scanGame(t *testing.T, hs []*heard, know *leakscan.Knowledge, what string) 
 	}
 }
 
-// TestLongWSLeakScan: ten whole games to 32, two at each of 2 to 6 seats.
+// TestLongWSLeakScan: twenty whole games to 32, four at each of 2 to 6
+// seats.
 func TestLongWSLeakScan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, leakLimits)
-	for g := range 10 {
+	for g := range 20 {
 		players := 2 + g%5
 		hs, rec := wsLeakGame(t, e, players, 0, uint64(g+1))
 		know, err := leakscan.Replay(rec)
