@@ -86,13 +86,26 @@ func newTab(tb testing.TB, bctx context.Context, name string) *tab {
 	tb.Helper()
 	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 	tb.Cleanup(cancel)
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
-			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
-		return err
-	}), chromedp.EmulateViewport(390, 844))
-	if err != nil {
-		tb.Fatalf("%s: opening a browser context: %v", name, err)
+	// The first Run on a context must not carry a timeout (it would end
+	// the tab), so the wait is bounded here: cancelling the context ends
+	// the Run.
+	done := make(chan error, 1)
+	go func() {
+		done <- chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
+				page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
+			return err
+		}), chromedp.EmulateViewport(390, 844))
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Fatalf("%s: opening a browser context: %v", name, err)
+		}
+	case <-time.After(browserWait):
+		cancel()
+		<-done
+		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
 	}
 	return &tab{tb: tb, name: name, ctx: ctx}
 }

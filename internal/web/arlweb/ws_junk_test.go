@@ -71,7 +71,7 @@ func TestWSJunkWhileOthersPlay(t *testing.T) {
 			n = m.View.EventCount + 1
 		}
 	}
-	act := fmt.Sprintf(`{"type":"action","action":"pass","seat":%%d}`)
+	const act = `{"type":"action","action":"pass","seat":%d}` // for the seat %d
 	junk := []struct {
 		name, raw string
 		binary    bool

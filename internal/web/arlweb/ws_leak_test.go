@@ -48,7 +48,7 @@ func (c *client) listen(tb testing.TB, id string, seat int, rng *arlington.Rand,
 	u := "ws" + strings.TrimPrefix(c.e.srv.URL, "http") + "/api/arlington/tables/" + id + "/ws"
 	have, acted := -1, -1
 	for range 5 {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		conn, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: c.hc})
 		if err != nil {
 			cancel()
