@@ -25,9 +25,11 @@ import (
 // (A flood past the limit and a huge frame end the connection:
 // TestWSJunkAndFlood.)
 func TestWSJunkWhileOthersPlay(t *testing.T) {
-	// 20 messages at once, then 20 a second: Ann's junk and moves stay
-	// within it, her flood of 40 in a burst does not.
-	e := newEnv(t, Limits{Burst: 20, Every: 50 * time.Millisecond})
+	// 100 messages at once, then 10 a second: Ann's junk and moves (she
+	// may lead many times in a row, as fast as the table answers) stay
+	// within it; her flood of 140 in a burst does not, and stays short
+	// of the 100 refusals in a row that end a connection.
+	e := newEnv(t, Limits{Burst: 100, Every: 100 * time.Millisecond, MaxRefused: 100})
 	a, b, s := e.client(), e.client(), e.client()
 	var got created
 	cfg := table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: -1}
@@ -138,7 +140,7 @@ func TestWSJunkWhileOthersPlay(t *testing.T) {
 		played[v.Seat]++
 		cur = settled(cur.View.EventCount + 1)
 	}
-	const flood = 40 // past the burst of 20, far short of 100 refusals
+	const flood = 140
 	for range flood {
 		sendJunk(fmt.Sprintf(act, sb), false)
 	}
@@ -154,7 +156,7 @@ func TestWSJunkWhileOthersPlay(t *testing.T) {
 		}
 	}
 	if tooMany == 0 {
-		t.Error("a flood of 40 messages was never told to slow down")
+		t.Errorf("a flood of %d messages was never told to slow down", flood)
 	}
 	n := cur.View.EventCount
 	v := viewAt(wb, "Bob", n)
