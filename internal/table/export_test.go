@@ -3,3 +3,8 @@ package table
 // SetStaleHook has f called (in the table's goroutine) each time a stale
 // bot answer is dropped, so tests can wait for the drop.
 func SetStaleHook(h *Hub, f func()) { h.onStale = f }
+
+// SetPruneHook has f called after each pruning round of a hub made with o,
+// with how many tables the round deleted, once the next round's timer is
+// armed.
+func SetPruneHook(o *Options, f func(int64)) { o.onPrune = f }

@@ -40,9 +40,17 @@ type Options struct {
 	// past it the bot's answer is dropped and a random legal action is
 	// played in its place, so a table never waits longer on a bot.
 	BotTime time.Duration
+	// KeepRecords is how long the store keeps a finished table (over, or
+	// closed idle) after it finished, so that its record can be
+	// downloaded (default 90 days; negative: kept for ever). The hub
+	// prunes older ones at its start and every PruneEvery (default an
+	// hour) if the Store can (Pruner).
+	KeepRecords, PruneEvery time.Duration
 	// Logf reports what no caller can be told (a store error on a bot's
 	// action, a table that cannot be restored). Default: discard.
 	Logf func(format string, args ...any)
+
+	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 }
 
 // Defaults of Options.
@@ -51,6 +59,8 @@ const (
 	DefaultMaxPerPlayer = 3
 	DefaultIdleAfter    = 15 * time.Minute
 	DefaultBotTime      = 5 * time.Second
+	DefaultKeepRecords  = 90 * 24 * time.Hour
+	DefaultPruneEvery   = time.Hour
 	// storeTimeout bounds one store write, so a stuck disk cannot hold a
 	// table's goroutine for ever.
 	storeTimeout = 10 * time.Second
@@ -95,6 +105,12 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.BotTime <= 0 {
 		o.BotTime = DefaultBotTime
 	}
+	if o.KeepRecords == 0 {
+		o.KeepRecords = DefaultKeepRecords
+	}
+	if o.PruneEvery <= 0 {
+		o.PruneEvery = DefaultPruneEvery
+	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -112,6 +128,13 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 			continue
 		}
 		h.start(t)
+	}
+	if p, ok := o.Store.(Pruner); ok && o.KeepRecords > 0 {
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.prune(p)
+		}()
 	}
 	return h, nil
 }

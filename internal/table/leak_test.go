@@ -1,198 +1,22 @@
 package table_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
 	"cardtable/arlington"
 	"cardtable/card"
 	"cardtable/internal/table"
+	"cardtable/internal/table/leakscan"
 )
 
-// The leak scan: every update each seat and a spectator received in whole
-// games is checked against what that receiver may know at that moment,
-// worked out apart from the views: by replaying the game's record and
-// noting the cards each seat was dealt and every card that went face up.
-
-// moment is what may be known when the game's event log had a given
-// length.
-type moment struct {
-	hand   int                     // the hand in play
-	hands  []arlington.Set         // every seat's hand (the truth)
-	public map[int]arlington.Set   // per hand: every card seen face up in it so far
-	dealt  map[int][]arlington.Set // per hand: each seat's dealt cards
-	over   bool
-}
-
-// knowledge replays rec and returns the moment at each event count.
-func knowledge(tb testing.TB, rec string) (map[int]moment, uint64) {
-	tb.Helper()
-	r, _, err := arlington.Load(strings.NewReader(rec))
-	if err != nil {
-		tb.Fatalf("record: %v", err)
-	}
-	s, err := arlington.New(r.Config, r.Seed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	public := map[int]arlington.Set{}
-	dealt := map[int][]arlington.Set{}
-	out := map[int]moment{}
-	note := func() {
-		h := s.HandNumber()
-		if _, ok := dealt[h]; !ok && !s.Terminal() {
-			d := make([]arlington.Set, s.Players())
-			for i := range d {
-				d[i] = s.Hand(i)
-			}
-			dealt[h] = d
-		}
-		m := moment{hand: h, hands: make([]arlington.Set, s.Players()), public: map[int]arlington.Set{},
-			dealt: map[int][]arlington.Set{}, over: s.Terminal()}
-		for i := range m.hands {
-			m.hands[i] = s.Hand(i)
-		}
-		for k, v := range public {
-			m.public[k] = v
-		}
-		for k, v := range dealt {
-			m.dealt[k] = v
-		}
-		out[s.EventCount()] = m
-	}
-	note()
-	for _, mv := range r.Moves {
-		h := s.HandNumber()
-		public[h] = public[h].Union(actionCards(mv.Action))
-		if err := s.Apply(mv.Seat, mv.Action); err != nil {
-			tb.Fatal(err)
-		}
-		note()
-	}
-	return out, r.Seed
-}
-
-// actionCards is the cards an action shows face up.
-func actionCards(a arlington.Action) arlington.Set {
-	var x arlington.Set
-	switch a.Kind {
-	case arlington.LeadCard, arlington.PlayCard, arlington.AddCard, arlington.PickUp:
-		x, _ = x.With(a.Card)
-	case arlington.PlaySet:
-		x = a.Set
-	case arlington.Kill, arlington.PlayS2:
-		x, _ = x.With(arlington.S2)
-	}
-	return x
-}
-
-func setOf(tb testing.TB, cs []card.Card) arlington.Set {
-	x, err := arlington.SetOf(cs)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return x
-}
-
-var cardToken = regexp.MustCompile(`\b(?:[2-9TJQKA][CDHS]|JK)\b`)
-
-// scan checks one update received by seat (-1: a spectator) and returns
-// what it must not have known, or nil.
-func scan(tb testing.TB, know map[int]moment, seed uint64, seat int, u table.Update) error {
-	if u.View == nil {
-		return nil
-	}
-	v := u.View
-	m, ok := know[v.EventCount]
-	if !ok {
-		return fmt.Errorf("update at event count %d, which the game never had", v.EventCount)
-	}
-	allowed := func(h int) arlington.Set {
-		x := m.public[h]
-		if seat >= 0 && m.dealt[h] != nil {
-			x = x.Union(m.dealt[h][seat])
-		}
-		return x
-	}
-	check := func(where string, h int, x arlington.Set) error {
-		if a := allowed(h); !a.Contains(x) {
-			return fmt.Errorf("%s names %v, not known to seat %d at event %d", where, x.Minus(a), seat, v.EventCount)
-		}
-		return nil
-	}
-	hand := setOf(tb, v.Hand)
-	if seat >= 0 && hand != m.hands[seat] {
-		return fmt.Errorf("seat %d's hand shows %v, holds %v", seat, hand, m.hands[seat])
-	}
-	if seat < 0 && !hand.Empty() {
-		return fmt.Errorf("a spectator is shown a hand %v", hand)
-	}
-	var now arlington.Set
-	for _, tab := range v.Tables {
-		for _, t := range tab {
-			now = now.Union(setOf(tb, t.Cards))
-		}
-	}
-	for _, t := range v.Trick {
-		now, _ = now.With(t.Card)
-	}
-	for _, k := range v.Known {
-		now = now.Union(setOf(tb, k))
-	}
-	now = now.Union(setOf(tb, v.GraveKnown))
-	if err := check("the table, trick or known cards", m.hand, now); err != nil {
-		return err
-	}
-	for _, e := range v.Events {
-		x := actionCards(e.Action).Union(e.ToHand).Union(e.ToGrave)
-		if err := check(fmt.Sprintf("event %d", e.N), e.Hand, x); err != nil {
-			return err
-		}
-	}
-	for _, r := range v.Results {
-		for _, tab := range r.Tables {
-			for _, t := range tab {
-				if err := check(fmt.Sprintf("hand %d's result", r.Hand), r.Hand, setOf(tb, t)); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	// Whatever the fields: every card the message names anywhere must be
-	// one the receiver has seen in some hand, and the seed is never in it
-	// before the game is over.
-	u.Chat = nil // people may type card names
-	js, err := json.Marshal(u)
-	if err != nil {
-		return err
-	}
-	var ever arlington.Set
-	for h := range m.public {
-		ever = ever.Union(allowed(h))
-	}
-	for h := range m.dealt {
-		ever = ever.Union(allowed(h))
-	}
-	for _, tok := range cardToken.FindAllString(string(js), -1) {
-		c, err := card.Parse(tok)
-		if err != nil {
-			continue
-		}
-		if !ever.Has(c) {
-			return fmt.Errorf("the message names %v, never known to seat %d", c, seat)
-		}
-	}
-	if !m.over && strings.Contains(string(js), strconv.FormatUint(seed, 10)) {
-		return fmt.Errorf("the message holds the seed before the game is over")
-	}
-	return nil
-}
+// The leak scan (package leakscan): every update each seat and a
+// spectator received in whole games is checked against what that receiver
+// may know at that moment, worked out apart from the views from the game's
+// record.
 
 // received is every update one receiver got.
 type received struct {
@@ -272,12 +96,15 @@ func leakScan(tb testing.TB, games, target int) {
 	for g := range games {
 		players := 2 + g%5
 		got, rec := leakGame(tb, h, players, target, uint64(g+1))
-		know, seed := knowledge(tb, rec)
+		know, err := leakscan.Replay(rec)
+		if err != nil {
+			tb.Fatal(err)
+		}
 		n := 0
 		for _, r := range got {
 			for _, u := range r.updates {
 				n++
-				if err := scan(tb, know, seed, r.seat, u); err != nil {
+				if err := know.Check(r.seat, u, nil); err != nil {
 					tb.Fatalf("game %d (%d players): %v", g, players, err)
 				}
 			}
@@ -311,7 +138,11 @@ func TestLongLeakScan(t *testing.T) {
 func TestLeakScanCatchesPlantedLeaks(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
 	got, rec := leakGame(t, h, 4, 8, 99)
-	know, seed := knowledge(t, rec)
+	know, err := leakscan.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := know.Seed
 	spectator, seat0 := got[0], got[1]
 	if spectator.seat != -1 || seat0.seat != 0 {
 		t.Fatal("receivers out of order")
@@ -325,17 +156,17 @@ func TestLeakScanCatchesPlantedLeaks(t *testing.T) {
 			if u.View == nil || len(u.View.Events) == 0 || u.View.EventCount < 12 {
 				continue
 			}
-			m := know[u.View.EventCount]
+			m := know.At[u.View.EventCount]
 			var ever arlington.Set
-			for _, p := range m.public {
+			for _, p := range m.Public {
 				ever = ever.Union(p)
 			}
-			for s, hand := range m.hands {
+			for s, hand := range m.Hands {
 				if s == r.seat {
 					continue
 				}
 				for _, c := range hand.Cards() {
-					if c != card.Joker && !m.public[m.hand].Has(c) && (r.seat < 0 || !m.dealt[m.hand][r.seat].Has(c)) &&
+					if c != card.Joker && !m.Public[m.Hand].Has(c) && (r.seat < 0 || !m.Dealt[m.Hand][r.seat].Has(c)) &&
 						(!never || !ever.Has(c)) {
 						return u, c
 					}
@@ -378,13 +209,13 @@ func TestLeakScanCatchesPlantedLeaks(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			u, hidden := pick(c.r, c.never)
-			if err := scan(t, know, seed, c.r.seat, u); err != nil {
+			if err := know.Check(c.r.seat, u, nil); err != nil {
 				t.Fatalf("the update is flagged before the plant: %v", err)
 			}
 			v := *u.View
 			u.View = &v
 			c.plant(&v, &u, hidden)
-			if err := scan(t, know, seed, c.r.seat, u); err == nil {
+			if err := know.Check(c.r.seat, u, nil); err == nil {
 				t.Fatalf("planted %v: not caught", hidden)
 			}
 		})

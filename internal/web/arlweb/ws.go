@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -29,8 +30,8 @@ type Limits struct {
 	// the client's hello before sending a full view anyway.
 	Ping      time.Duration
 	HelloWait time.Duration
-	// Outbox is how many answers (errors) may wait for the writer; a full
-	// outbox drops the connection.
+	// Outbox is how many answers (errors) may wait for the writer; while
+	// it is full the reader waits.
 	Outbox int
 }
 
@@ -151,22 +152,22 @@ func (cn *conn) read(ctx context.Context) {
 				cn.c.Close(websocket.StatusPolicyViolation, "too many messages")
 				return
 			}
-			cn.answer(newErrorMsg(table.ErrRateLimited))
+			cn.answer(ctx, newErrorMsg(table.ErrRateLimited))
 			continue
 		}
 		tokens--
 		refused = 0
 		if typ != websocket.MessageText {
-			cn.answer(newErrorMsg(errors.New("bad request: binary message")))
+			cn.answer(ctx, newErrorMsg(fmt.Errorf("%w: binary message", web.ErrBadRequest)))
 			continue
 		}
 		m, err := Decode(b)
 		if err != nil {
-			cn.answer(newErrorMsg(err))
+			cn.answer(ctx, newErrorMsg(err))
 			continue
 		}
 		if err := cn.handle(ctx, m); err != nil {
-			cn.answer(newErrorMsg(err))
+			cn.answer(ctx, newErrorMsg(err))
 		}
 	}
 }
@@ -201,13 +202,15 @@ func (cn *conn) chatName() string {
 	return cn.name
 }
 
-// answer queues m for this client; a client whose answers pile up is not
-// reading and is dropped.
-func (cn *conn) answer(m any) {
+// answer queues m for this client. While the outbox is full the reader
+// waits (the connection's context ends the wait): a flooding client is
+// read no faster than its answers are written, so it is never dropped for
+// its own answers piling up, and one that does not read at all is dropped
+// by the write timeout.
+func (cn *conn) answer(ctx context.Context, m any) {
 	select {
 	case cn.out <- m:
-	default:
-		cn.c.Close(websocket.StatusPolicyViolation, "not reading")
+	case <-ctx.Done():
 	}
 }
 

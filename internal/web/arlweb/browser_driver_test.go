@@ -1,0 +1,250 @@
+package arlweb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// The table page as the browser tests drive it: every selector and every
+// piece of page script the tests rely on is here, so a change to the page
+// is answered in this one place. The page keeps these element ids (the
+// page's contract with the tests): join, join-form, name, status, players,
+// hand, actions, error, log, sheet, conn.
+const (
+	selJoin      = `#join`
+	selName      = `#name`
+	selJoinSend  = `#join-form button`
+	selHandCards = `#hand [data-card]`            // one element per card, its code in data-card
+	selLegal     = `#actions button[data-action]` // one button per legal action
+	selActions   = `#actions button`
+	selLog       = `#log li`
+	selScores    = `#sheet td` // a cell of a scored hand's row
+)
+
+// hooks runs in every document of a driven page before the page's own
+// scripts. It wraps the WebSocket so that a test can
+//   - read what the page received: __ws.seat (the receiver's seat in the
+//     last view), __ws.seats (the seats, as the protocol has them),
+//     __ws.toMove, __ws.results (hands scored), __ws.count (the last
+//     view's event count) and __ws.views (each view's [events_from,
+//     event_count]);
+//   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
+//     a new connection goes to an address that refuses it, so the page's
+//     own reconnect loop keeps failing until offline is false again);
+//
+// and it plays for the person while sessionStorage "auto" is "1" (kept
+// across a reload): whenever a legal action is offered, it clicks the
+// first, then waits for the page to redraw the actions before clicking
+// again.
+const hooks = `(() => {
+  const W = window.WebSocket;
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [] };
+  ws.drop = () => { for (const s of ws.socks) s.close(); };
+  function Wrapped(url, protocols) {
+    const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
+    ws.socks.push(s);
+    s.addEventListener("message", (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch { return; }
+      if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; }
+      if (m.type === "view" && m.view) {
+        ws.toMove = m.view.to_move; ws.results = (m.view.results || []).length; ws.views.push([m.view.events_from, m.view.event_count]); ws.count = m.view.event_count; }
+    });
+    return s;
+  }
+  Wrapped.prototype = W.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Wrapped[k] = W[k];
+  window.WebSocket = Wrapped;
+  let pending = null;
+  setInterval(() => {
+    if (sessionStorage.getItem("auto") !== "1" || (pending && pending.isConnected)) return;
+    const b = document.querySelector(%q);
+    if (b) { pending = b; b.click(); }
+  }, 100);
+})();`
+
+// tab is one person's (or a spectator's) page in a browser context of its
+// own: its own cookies, so its own identity.
+type tab struct {
+	tb   testing.TB
+	name string
+	ctx  context.Context
+}
+
+// newTab opens a fresh browser context in the browser bctx, with the
+// hooks installed for every page it loads.
+func newTab(tb testing.TB, bctx context.Context, name string) *tab {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	tb.Cleanup(cancel)
+	// The first Run on a context must not carry a timeout (it would end
+	// the tab), so the wait is bounded here: cancelling the context ends
+	// the Run.
+	done := make(chan error, 1)
+	go func() {
+		done <- chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
+				page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
+			return err
+		}), chromedp.EmulateViewport(390, 844))
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Fatalf("%s: opening a browser context: %v", name, err)
+		}
+	case <-time.After(browserWait):
+		cancel()
+		<-done
+		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
+	}
+	return &tab{tb: tb, name: name, ctx: ctx}
+}
+
+// browserWait bounds each wait for the page (generous: the machine is
+// shared, the server runs under -race).
+const browserWait = 45 * time.Second
+
+// do runs actions within browserWait; a failure ends the test with what
+// the page shows.
+func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.tb.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.tb.Fatalf("%s: %v; page: %s", p.name, err, p.diag())
+	}
+}
+
+// until waits for a condition on the page (a JS expression) to hold.
+func (p *tab) until(cond string) {
+	p.tb.Helper()
+	p.do(untilJS(cond))
+}
+
+func untilJS(cond string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
+}
+
+// eval evaluates a JS expression into v's type.
+func eval[T any](p *tab, expr string) T {
+	p.tb.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.tb.Fatalf("%s: %s: %v; page: %s", p.name, expr, err, p.diag())
+	}
+	return v
+}
+
+// diag is what the page shows, for a failure message.
+func (p *tab) diag() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["conn", "status", "error"].map((i) => i + ": " + (document.getElementById(i) || {}).textContent).join(" | ")`+
+		` + " | hand " + document.querySelectorAll(`+q(selHandCards)+`).length + " | actions " + document.querySelectorAll(`+q(selActions)+`).length`+
+		` + " | events " + (window.__ws ? window.__ws.count : "?")`))
+	if err != nil {
+		return "(unreadable: " + err.Error() + ")"
+	}
+	return s
+}
+
+// q quotes s as a JS string.
+func q(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// open loads table id's page and waits for its first view.
+func (p *tab) open(base, id string) {
+	p.tb.Helper()
+	p.do(chromedp.Navigate(base + "/arlington/t/" + id))
+	p.until(`window.__ws && window.__ws.seats.length > 0`)
+}
+
+// join takes a seat through the page's form, as name, and waits until the
+// page's connection has the seat.
+func (p *tab) join(name string) {
+	p.tb.Helper()
+	p.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	p.do(chromedp.SendKeys(chromedp.CSS(selName), name), chromedp.Click(chromedp.CSS(selJoinSend)))
+	p.until(`window.__ws.seat >= 0`)
+}
+
+// hand is the cards the page shows in the person's hand.
+func (p *tab) hand() []string {
+	p.tb.Helper()
+	return eval[[]string](p, `[...document.querySelectorAll(`+q(selHandCards)+`)].map((e) => e.dataset.card)`)
+}
+
+// count is the number of elements sel matches.
+func (p *tab) count(sel string) int {
+	p.tb.Helper()
+	return eval[int](p, `document.querySelectorAll(`+q(sel)+`).length`)
+}
+
+// events is the event count of the last view the page received.
+func (p *tab) events() int {
+	p.tb.Helper()
+	return eval[int](p, `window.__ws.count`)
+}
+
+// play clicks the first legal action and waits until the page has a view
+// past the event count it had.
+func (p *tab) play() {
+	p.tb.Helper()
+	n := p.events()
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(selLegal) + `).click()`))
+	p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
+}
+
+// auto turns the page's player on or off (it survives a reload).
+func (p *tab) auto(on bool) {
+	p.tb.Helper()
+	v := "0"
+	if on {
+		v = "1"
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem("auto", ` + q(v) + `)`))
+}
+
+// offline drops the page's WebSocket and holds it down (true), or lets
+// the page's reconnect loop through again (false).
+func (p *tab) offline(on bool) {
+	p.tb.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__ws.offline = %v; if (%v) window.__ws.drop()`, on, on)))
+}
+
+// views is every [events_from, event_count] of the views received since
+// the page loaded.
+func (p *tab) views() [][2]int {
+	p.tb.Helper()
+	return eval[[][2]int](p, `window.__ws.views`)
+}
+
+// shot saves a screenshot as a test artifact (as the web package's browser
+// tests do: internal/web/testdata/artifacts).
+func (p *tab) shot(file string) {
+	p.tb.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
+	defer cancel()
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		p.tb.Fatalf("%s: screenshot: %v", p.name, err)
+	}
+	dir := filepath.Join("..", "testdata", "artifacts")
+	if os.MkdirAll(dir, 0o755) == nil {
+		os.WriteFile(filepath.Join(dir, file), b, 0o644)
+	}
+}
