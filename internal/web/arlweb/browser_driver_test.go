@@ -74,15 +74,15 @@ const hooks = `(() => {
 
 // tab is one person's (or a spectator's) page in a browser context of its
 // own: its own cookies, so its own identity.
-type tab struct {
+type seatTab struct {
 	tb   testing.TB
 	name string
 	ctx  context.Context
 }
 
-// newTab opens a fresh browser context in the browser bctx, with the
+// newSeatTab opens a fresh browser context in the browser bctx, with the
 // hooks installed for every page it loads.
-func newTab(tb testing.TB, bctx context.Context, name string) *tab {
+func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 	tb.Helper()
 	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 	tb.Cleanup(cancel)
@@ -107,7 +107,7 @@ func newTab(tb testing.TB, bctx context.Context, name string) *tab {
 		<-done
 		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
 	}
-	return &tab{tb: tb, name: name, ctx: ctx}
+	return &seatTab{tb: tb, name: name, ctx: ctx}
 }
 
 // browserWait bounds each wait for the page (generous: the machine is
@@ -116,7 +116,7 @@ const browserWait = 45 * time.Second
 
 // do runs actions within browserWait; a failure ends the test with what
 // the page shows.
-func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
+func (p *seatTab) do(actions ...chromedp.Action[chromedp.Void]) {
 	p.tb.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
 	defer cancel()
@@ -126,7 +126,7 @@ func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 }
 
 // until waits for a condition on the page (a JS expression) to hold.
-func (p *tab) until(cond string) {
+func (p *seatTab) until(cond string) {
 	p.tb.Helper()
 	p.do(untilJS(cond))
 }
@@ -136,7 +136,7 @@ func untilJS(cond string) chromedp.Action[chromedp.Void] {
 }
 
 // eval evaluates a JS expression into v's type.
-func eval[T any](p *tab, expr string) T {
+func eval[T any](p *seatTab, expr string) T {
 	p.tb.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
 	defer cancel()
@@ -148,7 +148,7 @@ func eval[T any](p *tab, expr string) T {
 }
 
 // diag is what the page shows, for a failure message.
-func (p *tab) diag() string {
+func (p *seatTab) diag() string {
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["conn", "status", "error"].map((i) => i + ": " + (document.getElementById(i) || {}).textContent).join(" | ")`+
@@ -167,7 +167,7 @@ func q(s string) string {
 }
 
 // open loads table id's page and waits for its first view.
-func (p *tab) open(base, id string) {
+func (p *seatTab) open(base, id string) {
 	p.tb.Helper()
 	p.do(chromedp.Navigate(base + "/arlington/t/" + id))
 	p.until(`window.__ws && window.__ws.seats.length > 0`)
@@ -175,7 +175,7 @@ func (p *tab) open(base, id string) {
 
 // join takes a seat through the page's form, as name, and waits until the
 // page's connection has the seat.
-func (p *tab) join(name string) {
+func (p *seatTab) join(name string) {
 	p.tb.Helper()
 	p.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
 	p.do(chromedp.SendKeys(chromedp.CSS(selName), name), chromedp.Click(chromedp.CSS(selJoinSend)))
@@ -183,26 +183,26 @@ func (p *tab) join(name string) {
 }
 
 // hand is the cards the page shows in the person's hand.
-func (p *tab) hand() []string {
+func (p *seatTab) hand() []string {
 	p.tb.Helper()
 	return eval[[]string](p, `[...document.querySelectorAll(`+q(selHandCards)+`)].map((e) => e.dataset.card)`)
 }
 
 // count is the number of elements sel matches.
-func (p *tab) count(sel string) int {
+func (p *seatTab) count(sel string) int {
 	p.tb.Helper()
 	return eval[int](p, `document.querySelectorAll(`+q(sel)+`).length`)
 }
 
 // events is the event count of the last view the page received.
-func (p *tab) events() int {
+func (p *seatTab) events() int {
 	p.tb.Helper()
 	return eval[int](p, `window.__ws.count`)
 }
 
 // play clicks the first legal action and waits until the page has a view
 // past the event count it had.
-func (p *tab) play() {
+func (p *seatTab) play() {
 	p.tb.Helper()
 	n := p.events()
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(selLegal) + `).click()`))
@@ -210,7 +210,7 @@ func (p *tab) play() {
 }
 
 // auto turns the page's player on or off (it survives a reload).
-func (p *tab) auto(on bool) {
+func (p *seatTab) auto(on bool) {
 	p.tb.Helper()
 	v := "0"
 	if on {
@@ -221,21 +221,21 @@ func (p *tab) auto(on bool) {
 
 // offline drops the page's WebSocket and holds it down (true), or lets
 // the page's reconnect loop through again (false).
-func (p *tab) offline(on bool) {
+func (p *seatTab) offline(on bool) {
 	p.tb.Helper()
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__ws.offline = %v; if (%v) window.__ws.drop()`, on, on)))
 }
 
 // views is every [events_from, event_count] of the views received since
 // the page loaded.
-func (p *tab) views() [][2]int {
+func (p *seatTab) views() [][2]int {
 	p.tb.Helper()
 	return eval[[][2]int](p, `window.__ws.views`)
 }
 
 // shot saves a screenshot as a test artifact (as the web package's browser
 // tests do: internal/web/testdata/artifacts).
-func (p *tab) shot(file string) {
+func (p *seatTab) shot(file string) {
 	p.tb.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
 	defer cancel()

@@ -34,13 +34,13 @@ func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
-	ann, bob, watcher := newTab(t, bctx, "Ann"), newTab(t, bctx, "Bob"), newTab(t, bctx, "watcher")
+	ann, bob, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Bob"), newSeatTab(t, bctx, "watcher")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
 	bob.open(e.srv.URL, id)
 	bob.join("Bob")
 	watcher.open(e.srv.URL, id)
-	people := []*tab{ann, bob}
+	people := []*seatTab{ann, bob}
 	for _, p := range people {
 		p.until(`document.querySelectorAll(` + q(selHandCards) + `).length > 0`)
 	}
@@ -57,7 +57,7 @@ func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 	if !eval[bool](watcher, `document.querySelector(`+q(selJoin)+`).hidden`) {
 		t.Error("the spectator is offered a seat at a full table")
 	}
-	mover := func() (*tab, *tab) {
+	mover := func() (*seatTab, *seatTab) {
 		t.Helper()
 		to := eval[int](ann, `window.__ws.toMove`)
 		m, o := ann, bob
@@ -81,7 +81,7 @@ func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 	// A move through the page reaches everyone.
 	n := m.events()
 	m.play()
-	for _, p := range []*tab{o, watcher} {
+	for _, p := range []*seatTab{o, watcher} {
 		p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
 	}
 	if watcher.count(selLog) == 0 {
@@ -125,7 +125,7 @@ func TestLongBrowserArlington(t *testing.T) {
 	}
 	id := got.ID
 	bctx := startBrowser(t)
-	ann, bob, watcher := newTab(t, bctx, "Ann"), newTab(t, bctx, "Bob"), newTab(t, bctx, "watcher")
+	ann, bob, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Bob"), newSeatTab(t, bctx, "watcher")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
 	bob.open(e.srv.URL, id)
@@ -169,7 +169,7 @@ func TestLongBrowserArlington(t *testing.T) {
 	watcher.until(`window.__ws.results > 0`)
 	ann.auto(false)
 	bob.auto(false)
-	for _, p := range []*tab{ann, bob, watcher} {
+	for _, p := range []*seatTab{ann, bob, watcher} {
 		p.until(`window.__ws.results > 0 && document.querySelectorAll(` + q(selScores) + `).length >= 5`)
 	}
 	if s := eval[int](ann, `window.__ws.seat`); s != annSeat {
