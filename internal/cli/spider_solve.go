@@ -119,6 +119,7 @@ func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
 			"result":    r.Status.String(),
 			"stoppedBy": stoppedBy(r),
 			"moves":     moves,
+			"found":     r.Found,
 			"nodes":     r.Nodes,
 			"seconds":   r.Elapsed.Seconds(),
 			"peakBytes": r.PeakBytes,
@@ -287,6 +288,7 @@ type benchResult struct {
 	nodes   int64
 	peak    int64
 	moves   int
+	found   int // solve: the line's length as the search found it, before shortening
 	perMove float64
 	// completed counts the suits removed or complete at the end (autoplay):
 	// a measure of how far a lost game got, steadier than won or lost.
@@ -377,7 +379,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		if *mode == "solve" {
 			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
 			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
-				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves)}
+				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found}
 			if res.ok {
 				// Every line is replayed with the engine's checked moves.
 				for _, m := range r.Moves {
@@ -456,8 +458,12 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			continue
 		}
 		if *mode == "solve" {
-			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves\n",
+			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
 				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
+			if r.ok {
+				fmt.Fprintf(env.Stdout, " (found %d)", r.found)
+			}
+			fmt.Fprintln(env.Stdout)
 		} else {
 			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move %d/8 suits", r.deal, r.status, r.moves, r.secs, r.perMove, r.completed)
 			if *trace {
@@ -490,6 +496,7 @@ func cmpErr(a, b error) error {
 func summarize(mode string, rs []benchResult, jobs int) string {
 	var ok int
 	var secs []float64
+	var moves, found []int // solve: the lines of the deals solved
 	var nodes int64
 	var nodeSecs, peak, perMove, completed float64
 	for _, r := range rs {
@@ -498,6 +505,8 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		}
 		if r.ok {
 			ok++
+			moves = append(moves, r.moves)
+			found = append(found, r.found)
 		}
 		secs = append(secs, r.secs)
 		nodes += r.nodes
@@ -533,6 +542,13 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
 		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), jobs)
 	if mode == "solve" {
+		if len(moves) > 0 {
+			// Lines count every move: card moves, deals and removals.
+			slices.Sort(moves)
+			slices.Sort(found)
+			s += fmt.Sprintf(", line median %d moves p90 %d (as found: median %d)",
+				moves[len(moves)/2], moves[min(len(moves)-1, int(0.9*float64(len(moves))))], found[len(found)/2])
+		}
 		s += fmt.Sprintf(", %.0f nodes/s, peak search tables %s, process memory %s",
 			float64(nodes)/max(nodeSecs, 1e-9), mib(int64(peak)), mib(int64(ms.Sys)))
 	} else if len(secs) > 0 {

@@ -369,12 +369,25 @@ func spiderBench(t *testing.T, autoplay bool) {
 	if len(lines) != 5 {
 		t.Fatalf("want 4 deal lines and a summary:\n%s", out)
 	}
+	lineRe := regexp.MustCompile(` (\d+) moves \(found (\d+)\)$`)
 	for i, l := range lines[:4] {
 		if !strings.HasPrefix(l, "deal "+string(rune('1'+i))+": solved") {
 			t.Errorf("line %d: %q", i+1, l)
 		}
+		// The line as shortened, then as the search found it.
+		m := lineRe.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("line %d: no moves and found: %q", i+1, l)
+			continue
+		}
+		moves, _ := strconv.Atoi(m[1])
+		found, _ := strconv.Atoi(m[2])
+		if moves == 0 || found < moves {
+			t.Errorf("line %d: %s moves, found %s: %q", i+1, m[1], m[2], l)
+		}
 	}
-	if !strings.HasPrefix(lines[4], "solved 4/4 (100.0%), time median") || !strings.Contains(lines[4], "nodes/s") {
+	if !strings.HasPrefix(lines[4], "solved 4/4 (100.0%), time median") || !strings.Contains(lines[4], "nodes/s") ||
+		!regexp.MustCompile(`, line median \d+ moves p90 \d+ \(as found: median \d+\)`).MatchString(lines[4]) {
 		t.Errorf("summary %q", lines[4])
 	}
 	b, err := os.ReadFile(rec)

@@ -160,7 +160,7 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 		return full, nil
 	}
 	if len(unseen(w, false)) == 0 {
-		if Solve(ctx, w, Limits{Nodes: nodes * int64(n)}).Status == Solved {
+		if solve(ctx, w, Limits{Nodes: nodes * int64(n)}).Status == Solved {
 			return full, nil
 		}
 		return 0, ctx.Err()
@@ -188,7 +188,7 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 				break // cannot beat the best so far
 			}
 			p := after(worlds[wi], line)
-			if Solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
+			if solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
 				wins++
 			}
 		}
@@ -212,7 +212,7 @@ func nextBest(ctx context.Context, w *spider.Position, n int, nodes int64, rng *
 		best = 0
 		for _, s := range fresh {
 			p := after(s, bestLine)
-			if Solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
+			if solve(ctx, &p, Limits{Nodes: nodes}).Status == Solved {
 				best++
 			}
 		}

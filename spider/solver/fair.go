@@ -208,9 +208,10 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 	samples := max(o.Samples, 1)
 	if len(unseen(view, open)) == 0 {
 		// Nothing is hidden any more: the game is a puzzle the full solver
-		// settles, with the budget of all the samples.
-		if r := Solve(ctx, view, Limits{Nodes: o.Nodes * int64(samples)}); r.Status == Solved {
-			return r.Moves, nil
+		// settles, with the budget of all the samples. The player plays
+		// the whole line, so it is shortened (its win is kept).
+		if r := solve(ctx, view, Limits{Nodes: o.Nodes * int64(samples)}); r.Status == Solved {
+			return Shorten(view, r.Moves), nil
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -313,7 +314,7 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	if o.JudgeNodes > 0 {
 		best = cs.judge(len(worlds), func(c *candidate, wi int) bool {
 			q := after(worlds[wi], c.line)
-			return Solve(ctx, &q, Limits{Nodes: nodes}).Status == Solved
+			return solve(ctx, &q, Limits{Nodes: nodes}).Status == Solved
 		})
 		if view.StockLen() == 0 && o.DeepCands > 0 && !open {
 			if best, err = cs.deepen(ctx, view, o, best, rng); err != nil {
@@ -409,7 +410,7 @@ func (cs *candidates) propose(ctx context.Context, view *spider.Position, open b
 	}
 	for i := range worlds {
 		w := &worlds[i]
-		r := Solve(ctx, w, Limits{Nodes: o.Nodes})
+		r := solve(ctx, w, Limits{Nodes: o.Nodes})
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -42,7 +42,7 @@ func Trace(ctx context.Context, start *spider.Position, o spider.Options, moves 
 			continue
 		}
 		down = d
-		r := Solve(ctx, g.Pos(), lim)
+		r := solve(ctx, g.Pos(), lim)
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
