@@ -153,6 +153,11 @@ let small = false;
 // setSmallCards chooses the big-index faces, for cards too small for pips.
 export function setSmallCards(on) { small = !!on; }
 
+// cardHref is the sprite symbol that shows code ("KS", "JK") or the back ("").
+function cardHref(code, big) {
+  return code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back";
+}
+
 // cardSVG returns an <svg> element showing code ("KS", "JK") or the back ("");
 // big asks for the big-index face whatever the card size.
 export function cardSVG(code, { big = false, doc = document } = {}) {
@@ -161,7 +166,16 @@ export function cardSVG(code, { big = false, doc = document } = {}) {
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = doc.createElementNS(SVGNS, "use");
-  use.setAttribute("href", code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back");
+  use.setAttribute("href", cardHref(code, big));
   svg.appendChild(use);
   return svg;
+}
+
+// setCardFace makes an <svg> from cardSVG show code instead, in place: a
+// page that keeps its card nodes across redraws keeps the node under a
+// pointer that is pressed, so the press and its release meet on one node.
+export function setCardFace(svg, code, { big = false } = {}) {
+  const use = svg.firstChild;
+  const href = cardHref(code, big);
+  if (use.getAttribute("href") !== href) use.setAttribute("href", href);
 }
