@@ -1,0 +1,198 @@
+package web
+
+// Browser tests for how playing the Spider page feels (issue 24): input
+// that straddles a redraw, long piles, auto-complete, the win, the phone
+// layout and the card faces. They reuse browser_test.go's page helpers.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"cardtable/spider"
+)
+
+// otherTab plays cmd on the page's game as another tab of the same player
+// would (the same cookie), without the page knowing.
+func (p *browserPage) otherTab(cmd string) {
+	p.t.Helper()
+	var status int
+	p.eval(fmt.Sprintf(`fetch("api/games/" + encodeURIComponent(sessionStorage.getItem("cardtable.spider.game")) + "/commands",
+	  { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ cmd: %q }) }).then((r) => r.status)`, cmd), &status)
+	if status != 200 {
+		p.t.Fatalf("another tab's %q: status %d", cmd, status)
+	}
+}
+
+// catchUp makes the page fetch its game and redraw, as it does when the
+// player comes back to its tab.
+func (p *browserPage) catchUp() {
+	p.t.Helper()
+	p.eval(`document.dispatchEvent(new Event("visibilitychange")), 1`, nil)
+}
+
+func (p *browserPage) mouse(typ input.DispatchMouseEventType, pt point) {
+	p.t.Helper()
+	p.do(chromedp.MouseEvent(typ, pt.X, pt.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+}
+
+// writeLayout writes a save file of a constructed position and returns its path.
+func writeLayout(tb testing.TB, layout string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "layout.txt")
+	if err := os.WriteFile(path, []byte(layoutSave(tb, layout)), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// longPileLayout has a 25-card pile of 5 face-down and 20 face-up cards and
+// one of 25 face-up cards, with queens and jacks all along them.
+const longPileLayout = `
+pile1: |5D |6D |7D |8D |9D KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H AS KD QC JD TC 9C 8C 7C
+pile2: KH QS JH TS 9H 8S 7H 6S 5H 4S 3H 2S AH KC QD JC TD 9D 8D 7D 6C 5C 4C 3C 2C
+pile3: AC
+pile4: KD QD JD TD
+pile5: 6D 5D 4D 3D 2D AD
+pile6: 4D 3D 2D AD
+pile7:
+pile8:
+pile9:
+pile10:
+completed: S H C
+`
+
+// indexJS measures, for every face-up card covered by the next card of its
+// pile, the strip of it that shows and how far down its index reaches: the
+// rank's ink (the glyphs as drawn, the tail of a Q included, measured by a
+// canvas in the card's font) and the suit sign beside it.
+const indexJS = `(() => {
+  const g = document.createElement("canvas").getContext("2d");
+  const out = [];
+  for (const pile of document.querySelectorAll("#tableau .pile")) {
+    const cards = [...pile.querySelectorAll(".card")];
+    for (let i = 0; i + 1 < cards.length; i++) {
+      const c = cards[i];
+      if (!c.dataset.card) continue;
+      const sym = document.querySelector(c.querySelector("use").getAttribute("href"));
+      const text = sym.querySelector("text");
+      const r = c.getBoundingClientRect();
+      const scale = r.width / 200;
+      g.font = text.getAttribute("font-weight") + " " + (+text.getAttribute("font-size") * scale) + "px " + text.getAttribute("font-family");
+      const m = g.measureText(text.textContent);
+      const pip = sym.querySelector("use");
+      out.push({
+        Card: c.dataset.card,
+        Ink: +text.getAttribute("y") * scale + m.actualBoundingBoxDescent,
+        Pip: (+pip.getAttribute("y") + +pip.getAttribute("height")) * scale,
+        Visible: cards[i + 1].getBoundingClientRect().top - r.top,
+      });
+    }
+  }
+  return out;
+})()`
+
+type indexStrip struct {
+	Card              string
+	Ink, Pip, Visible float64
+}
+
+// indexShows checks that every covered face-up card shows its whole index.
+func (p *browserPage) indexShows(what string) {
+	p.t.Helper()
+	var strips []indexStrip
+	p.eval(indexJS, &strips)
+	if len(strips) < 40 {
+		p.t.Fatalf("%s: measured %d covered cards, want the long piles' 40 or more", what, len(strips))
+	}
+	for _, s := range strips {
+		if s.Ink > s.Visible || s.Pip > s.Visible {
+			p.t.Errorf("%s: %s shows %.1f px of itself, but its index reaches %.1f px (rank) and %.1f px (suit)", what, s.Card, s.Visible, s.Ink, s.Pip)
+		}
+	}
+}
+
+// noVerticalScroll checks that the page is no taller than the window.
+func (p *browserPage) noVerticalScroll(what string) {
+	p.t.Helper()
+	var over float64
+	p.eval(`document.documentElement.scrollHeight - window.innerHeight`, &over)
+	if over > 0 {
+		p.t.Errorf("%s: the page scrolls by %v px", what, over)
+	}
+}
+
+func TestBrowserSpiderPage(t *testing.T) {
+	bctx := startBrowser(t)
+	srv := pageServer(t)
+
+	t.Run("input during a redraw", func(t *testing.T) {
+		p := openPage(t, bctx, srv, 1280, 800)
+		p.newGameByNumber(617)
+		// Deal 617 opens 9C 2C 2D TH JC QD 5S 3S 3D 4D. The button goes down
+		// on the nine of clubs; another tab's move redraws the table; the
+		// release still picks the nine up.
+		nine := p.bottomPoint(0)
+		p.mouse(input.DispatchMouseEventTypeMousePressed, nine)
+		p.otherTab("move 5 6")
+		p.play(spider.Cards(4, 5, 1))
+		p.catchUp()
+		p.expect("another tab's move, drawn while the button is down")
+		p.mouse(input.DispatchMouseEventTypeMouseReleased, nine)
+		p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, "the nine picked up by a click that straddled a redraw")
+		p.click(p.bottomPoint(3))
+		p.play(spider.Cards(0, 3, 1))
+		p.expect("9C onto TH")
+
+		// The stock: pressed, redrawn, released: it deals.
+		stock := p.elementPoint("#stock")
+		p.mouse(input.DispatchMouseEventTypeMousePressed, stock)
+		p.otherTab("move 8 10")
+		p.play(spider.Cards(7, 9, 1))
+		p.catchUp()
+		p.expect("another tab's move, drawn while the stock is pressed")
+		p.mouse(input.DispatchMouseEventTypeMouseReleased, stock)
+		p.play(spider.DealMove)
+		p.expect("a deal by a click on the stock that straddled a redraw")
+	})
+
+	t.Run("phone stock tap during a redraw", func(t *testing.T) {
+		p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
+		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+		p.load()
+		p.newGameByNumber(617)
+		stock := p.elementPoint("#stock")
+		p.touch(input.DispatchTouchEventTypeTouchStart, stock)
+		p.otherTab("move 5 6")
+		p.play(spider.Cards(4, 5, 1))
+		p.catchUp()
+		p.expect("another tab's move, drawn while a finger is on the stock")
+		p.touch(input.DispatchTouchEventTypeTouchEnd)
+		p.play(spider.DealMove)
+		p.expect("a deal by a tap on the stock that straddled a redraw")
+	})
+
+	t.Run("long piles", func(t *testing.T) {
+		for _, size := range []struct {
+			name  string
+			w, h  int64
+			phone bool
+		}{{"desktop-1280x800", 1280, 800, false}, {"phone-390x844", 390, 844, true}} {
+			t.Run(size.name, func(t *testing.T) {
+				p := openPage(t, bctx, srv, size.w, size.h, chromedp.WithNewBrowserContext())
+				if size.phone {
+					p.do(chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+					p.load()
+				}
+				p.loadSaveFile(writeLayout(t, longPileLayout))
+				p.noVerticalScroll("two 25-card piles")
+				p.indexShows("two 25-card piles")
+				p.shot("long-piles-" + size.name)
+			})
+		}
+	})
+}
