@@ -5,15 +5,22 @@ package web
 // layout and the card faces. They reuse browser_test.go's page helpers.
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"cardtable/internal/store"
 	"cardtable/spider"
+	"cardtable/spider/solver"
 )
 
 // otherTab plays cmd on the page's game as another tab of the same player
@@ -193,6 +200,127 @@ func TestBrowserSpiderPage(t *testing.T) {
 				p.indexShows("two 25-card piles")
 				p.shot("long-piles-" + size.name)
 			})
+		}
+	})
+}
+
+// solverHint is the server's real hint (the solver), as cardtable serve has it.
+func solverHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
+	m, err := solver.Hint(ctx, g)
+	if errors.Is(err, solver.ErrNoMove) {
+		return m, fmt.Errorf("%w: %v", ErrNoMove, err)
+	}
+	return m, err
+}
+
+// solverPageServer is pageServer with the solver's hints.
+func solverPageServer(tb testing.TB) *httptest.Server {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "cardtable.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(New(db, Options{Hint: solverHint}))
+	tb.Cleanup(func() {
+		srv.Close()
+		db.Close()
+	})
+	return srv
+}
+
+// finishLayout has every card face up and the stock dealt: three moves win
+// (the heart run into a space, the spades home, the hearts home), each
+// completed suit removed at once.
+const finishLayout = `
+pile1: KH QH JH TH 9H 8H 7H 6S 5S 4S 3S 2S AS
+pile2: KS QS JS TS 9S 8S 7S 6H 5H 4H 3H 2H AH
+pile3:
+pile4:
+pile5:
+pile6:
+pile7:
+pile8:
+pile9:
+pile10:
+completed: C C D D S H
+`
+
+// writeAutoRemoveLayout writes a save file of layout with completed suits
+// removed automatically.
+func writeAutoRemoveLayout(tb testing.TB, layout string) string {
+	tb.Helper()
+	pos, err := spider.ParseLayout(layout, spider.Rules{Suits: 4})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := spider.NewGameAt(pos, spider.Options{Variant: spider.Arachnid, Suits: 4, AutoRemove: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "finish.txt")
+	if err := os.WriteFile(path, []byte(g.Save()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+func TestBrowserSpiderFinish(t *testing.T) {
+	bctx := startBrowser(t)
+	srv := solverPageServer(t)
+
+	t.Run("finish, celebration and sounds", func(t *testing.T) {
+		p := openPage(t, bctx, srv, 1280, 800)
+		// A new player's games remove completed suits automatically.
+		p.clickSel("#btn-new")
+		p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+		var autoRemove bool
+		p.eval(`document.querySelector("#form-new").autoRemove.checked`, &autoRemove)
+		if !autoRemove {
+			t.Error("the New game dialog does not remove completed suits automatically by default")
+		}
+		p.clickSel(`#form-new [data-close]`)
+		p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+		p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound effects on")
+
+		p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
+		p.waitJS(`!document.querySelector("#btn-finish").hidden`, "the Finish button, every card being face up")
+		p.clickSel("#btn-finish")
+		p.waitJS(`document.querySelectorAll("#celebration .fly").length > 0`, "the win cascade")
+		p.shot("finish-celebration-1280x800")
+		p.waitJS(`document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "You won!"`, "the win screen after the cascade")
+		if v := p.serverView(); !v.Won || len(v.Completed) != 8 {
+			t.Errorf("after Finish the server has won %v with %d suits completed", v.Won, len(v.Completed))
+		}
+		var sounds []string
+		p.eval(`window.cardtableSounds`, &sounds)
+		for _, want := range []string{"move", "complete", "win"} {
+			if !slices.Contains(sounds, want) {
+				t.Errorf("sounds played %v: no %q", sounds, want)
+			}
+		}
+		var left int
+		p.eval(`document.querySelectorAll("#celebration .fly").length`, &left)
+		if left != 0 {
+			t.Errorf("%d cascade cards stay on the screen after the win screen opened", left)
+		}
+	})
+
+	t.Run("reduced motion", func(t *testing.T) {
+		p := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
+		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		p.load()
+		p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
+		p.waitJS(`!document.querySelector("#btn-finish").hidden`, "the Finish button")
+		p.keys("f")
+		p.waitJS(`document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "You won!"`, "the win screen")
+		var celebrated string
+		p.eval(`document.body.dataset.celebrating || ""`, &celebrated)
+		if celebrated != "" {
+			t.Errorf("with reduced motion asked for, the cascade played (data-celebrating=%q)", celebrated)
 		}
 	})
 }

@@ -61,23 +61,28 @@ export function animate(S, before, kind) {
     flip(el, from, now, delay);
   }
   // A suit removed: its king flies from the pile to the completed area.
+  // The suit's pile is the one that lost the most cards (a remove takes 13;
+  // a move that completes a suit removed automatically takes the run it
+  // landed on), and the king stood where that pile now ends.
   const nOld = before.view.completed.length, nNew = S.view.completed.length;
-  if (nNew === nOld + 1) {
+  const el = document.querySelector(`#completed svg[data-completed="${nNew - 1}"]`);
+  if (nNew === nOld + 1 && el) {
+    let best = -1, lost = 0;
     for (let k = 0; k < 10; k++) {
       const a = before.view.piles[k], b = S.view.piles[k];
-      const lenA = a.down + a.up.length, lenB = b.down + b.up.length;
-      const from = before.rects.get(`${k}:${lenA - 13}`);
-      const el = document.querySelector(`#completed svg[data-completed="${nNew - 1}"]`);
-      if (lenA - lenB === 13 && from && el) {
-        const to = el.getBoundingClientRect();
-        el.style.zIndex = 60;
-        el.animate(
-          [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`, transformOrigin: "0 0" },
-            { transform: "none", transformOrigin: "0 0" }],
-          { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
-        ).onfinish = () => { el.style.zIndex = ""; };
-        break;
-      }
+      const d = (a.down + a.up.length) - (b.down + b.up.length);
+      if (d > lost) { lost = d; best = k; }
+    }
+    const b = best >= 0 ? S.view.piles[best] : null;
+    const from = b ? before.rects.get(`${best}:${b.down + b.up.length}`) : null;
+    if (from) {
+      const to = el.getBoundingClientRect();
+      el.style.zIndex = 60;
+      el.animate(
+        [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`, transformOrigin: "0 0" },
+          { transform: "none", transformOrigin: "0 0" }],
+        { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
+      ).onfinish = () => { el.style.zIndex = ""; };
     }
   }
   if (kind === "refused") {

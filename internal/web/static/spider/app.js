@@ -7,7 +7,8 @@ import { installSprite, cardSVG, cardName, suitName, rankOf, suitOf, parseCard }
 import { geom, layout, renderStock, renderCompleted, renderTableau } from "./render.js";
 import { snapshot, animate } from "./anim.js";
 import { scoreChart, winRateChart } from "./charts.js";
-import { beep } from "/shared/sound.js";
+import { beep, playEffect, played } from "/shared/sound.js";
+import { cascade, stop as stopCascade, celebrating } from "./celebrate.js";
 
 const $ = (sel) => document.querySelector(sel);
 const GAME_KEY = "cardtable.spider.game";
@@ -20,8 +21,11 @@ const DEFAULTS = {
   animations: !reducedMotion,
   hideAreas: false,
   fourColor: false,
+  sound: false,
   cheat: "none",
-  newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: false, winnable: false },
+  // Completed suits go at once, as in Microsoft's Spider; the New game
+  // dialog keeps the choice.
+  newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: true, winnable: false },
 };
 
 const S = {
@@ -36,6 +40,8 @@ const S = {
   chain: Promise.resolve(),
   pending: 0,
   hover: null, // {pile, index} under the mouse, for the T key
+  celebration: null, // a promise while the win celebration plays
+  finishing: false, // the Finish button is playing the rest
 };
 
 // ---------- small helpers ----------
@@ -161,6 +167,11 @@ function renderStatus() {
 
 function renderButtons() {
   const v = S.view;
+  const fin = $("#btn-finish");
+  const can = canFinish();
+  if (can && fin.hidden) announce("Every card is face up: Finish (F) plays the rest.");
+  fin.hidden = !can;
+  fin.disabled = S.finishing;
   $("#btn-undo").disabled = !v.canUndo;
   $("#btn-redo").disabled = !v.canRedo;
   $("#btn-deal").disabled = v.stock === 0;
@@ -222,6 +233,7 @@ function queue(fn) {
 // table, in milliseconds (the browser tests report them).
 const timings = [];
 window.cardtableTimings = timings;
+window.cardtableSounds = played; // the effects played, for the tests
 
 // send plays one command on the server and shows the result or the refusal.
 function send(cmd, { anim = "move" } = {}) {
@@ -235,6 +247,8 @@ function send(cmd, { anim = "move" } = {}) {
       const r = await api.command(S.id, cmd);
       S.sel = null;
       S.view = r.view;
+      effects(before, r.view);
+      if (r.view.won && !before.won) celebrate();
       render({ anim }); // dragged cards fly on from where they were let go
       clearDrag();
       timings.push(performance.now() - t0);
@@ -262,6 +276,73 @@ function send(cmd, { anim = "move" } = {}) {
       throw e;
     }
   });
+}
+
+// effects plays the sound for what a command did, when sounds are on.
+function effects(a, b) {
+  if (!S.settings.sound) return;
+  if (b.won && !a.won) playEffect("win");
+  else if (b.completed.length > a.completed.length) playEffect("complete");
+  else if (b.stock < a.stock) playEffect("deal");
+  else if (b.moves !== a.moves) playEffect("move");
+}
+
+// celebrate starts the win cascade once the last suit has flown to the
+// completed area; not with animations off or reduced motion asked for.
+function celebrate() {
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!S.settings.animations || reduce) return;
+  const id = S.id;
+  const p = new Promise((res) => setTimeout(res, 360)).then(() => {
+    if (S.id !== id || !S.view || !S.view.won || S.settings.hideAreas) return;
+    return cascade(S.view.completed, $("#completed").getBoundingClientRect(), geom.tw, geom.th);
+  });
+  S.celebration = p;
+  p.finally(() => { if (S.celebration === p) S.celebration = null; });
+}
+
+// canFinish: every card is face up and the stock is dealt, so nothing is
+// left to find out and the rest is mechanical.
+function canFinish(v = S.view) {
+  return !!v && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
+}
+
+// finish plays the rest of a game whose cards are all face up, one action
+// for the player: the server's hint for each move (its solver sees every
+// card now, so its line wins), each move shown as it is played. It stops
+// at a win, a refusal, a position seen before, or when the hint has none.
+async function finish() {
+  if (S.finishing || !canFinish()) return;
+  S.finishing = true;
+  renderButtons();
+  const id = S.id;
+  try {
+    const seen = new Set();
+    for (let n = 0; n < 500 && S.id === id && S.view && !S.view.won; n++) {
+      const key = JSON.stringify([S.view.piles, S.view.completed]);
+      if (seen.has(key)) break;
+      seen.add(key);
+      let r;
+      try {
+        r = await api.hint(S.id);
+      } catch (e) {
+        failure(e);
+        return;
+      }
+      if (!r.move) {
+        info(`Cannot finish from here: ${r.text || "the solver has no move"}`);
+        return;
+      }
+      const moves = S.view.moves;
+      await send(r.move);
+      if (!S.view || S.view.moves === moves) return; // refused
+      // a beat between moves, so the player sees each one
+      if (S.settings.animations) await new Promise((res) => setTimeout(res, 160));
+    }
+  } finally {
+    S.finishing = false;
+    if (S.view) renderButtons();
+  }
 }
 
 // describe says what a command did, for the live region.
@@ -676,6 +757,7 @@ function growPick(delta) {
 }
 
 function onKey(e) {
+  if (celebrating()) { e.preventDefault(); stopCascade(); return; }
   const t = e.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
   if (dialogOpen()) return;
@@ -706,6 +788,7 @@ function onKey(e) {
   else if (lower === "u") undo();
   else if (lower === "y") redo();
   else if (lower === "h") hint();
+  else if (lower === "f") finish();
   else if (lower === "n") openNew();
   else if (lower === "r") restart();
   else if (lower === "c") speakColumn(S.cursor);
@@ -1086,7 +1169,9 @@ function maybeEnd() {
   const key = endKey(v);
   if (S.endShown === key) return;
   S.endShown = key;
-  setTimeout(() => showEnd(v), S.settings.animations ? 380 : 0);
+  // After the celebration, if one plays (a click or key cuts it short).
+  const wait = S.celebration || new Promise((res) => setTimeout(res, S.settings.animations ? 380 : 0));
+  wait.then(() => showEnd(v));
 }
 
 function showEnd(v) {
@@ -1223,7 +1308,7 @@ function toggleSetting(name) {
   saveSettings();
   layout();
   render();
-  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits" };
+  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
   info(`${labels[name]} ${name === "hideAreas" ? (S.settings[name] ? "" : "shown") : S.settings[name] ? "on" : "off"}`.replace(/hidden $/, "hidden") + ".");
 }
 
@@ -1258,6 +1343,9 @@ function bind() {
   $("#btn-redo").addEventListener("click", redo);
   $("#btn-hint").addEventListener("click", hint);
   $("#btn-deal").addEventListener("click", deal);
+  $("#btn-finish").addEventListener("click", finish);
+  // A click or tap anywhere cuts the win celebration short.
+  document.addEventListener("pointerdown", () => { if (celebrating()) stopCascade(); }, true);
   document.querySelectorAll("[aria-haspopup]").forEach((b) => b.addEventListener("click", (e) => { e.stopPropagation(); toggleMenu(b); }));
   document.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => menuAction(b.dataset.act)));
   document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
