@@ -324,3 +324,74 @@ func TestBrowserSpiderFinish(t *testing.T) {
 		}
 	})
 }
+
+// small lists the elements matching sel (the visible ones) smaller than
+// 44 by 44 px, the least touch target.
+func (p *browserPage) small(sel string) []string {
+	p.t.Helper()
+	var out []string
+	p.eval(fmt.Sprintf(`[...document.querySelectorAll(%q)].filter((e) => e.getClientRects().length > 0).map((e) => {
+	  const r = e.getBoundingClientRect();
+	  return r.width < 44 || r.height < 44 ? (e.id || e.textContent.trim()) + " " + Math.round(r.width) + "x" + Math.round(r.height) : "";
+	}).filter(Boolean)`, sel), &out)
+	return out
+}
+
+func TestBrowserSpiderPhone(t *testing.T) {
+	bctx := startBrowser(t)
+	srv := pageServer(t)
+	p := openPage(t, bctx, srv, 390, 844)
+	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
+	p.load()
+	p.newGameByNumber(617)
+	p.noHorizontalScroll()
+
+	// Restart is in the bar, and every control is a 44 px target.
+	var restart bool
+	p.eval(`document.querySelector("#btn-restart").getClientRects().length > 0`, &restart)
+	if !restart {
+		t.Error("phone: no Restart button in the bar")
+	}
+	if s := p.small(".toolbar > button, .menu > button, #stock"); len(s) > 0 {
+		t.Errorf("phone: controls smaller than 44x44 px: %v", s)
+	}
+	p.tap(p.elementPoint("#btn-game-menu"))
+	p.waitJS(`!document.querySelector("#menu-game").hidden`, "the Game menu")
+	if s := p.small(`#menu-game [role="menuitem"]`); len(s) > 0 {
+		t.Errorf("phone: menu items smaller than 44x44 px: %v", s)
+	}
+	// The help opens at its top, not scrolled to its Close button.
+	p.tap(p.elementPoint(`#menu-game [data-act="keys"]`))
+	p.waitJS(`document.querySelector("#dlg-keys").open`, "the help")
+	var help struct{ ScrollTop, Overflow, HeadTop, DlgTop float64 }
+	p.eval(`(() => { const d = document.querySelector("#dlg-keys");
+	  return { ScrollTop: d.scrollTop, Overflow: d.scrollHeight - d.clientHeight,
+	    HeadTop: d.querySelector("h2").getBoundingClientRect().top, DlgTop: d.getBoundingClientRect().top }; })()`, &help)
+	if help.Overflow <= 0 {
+		t.Fatalf("phone: the help fits the screen (overflow %v): the test shows nothing", help.Overflow)
+	}
+	if help.ScrollTop != 0 || help.HeadTop < help.DlgTop {
+		t.Errorf("phone: the help opens scrolled by %v px (heading at %v, dialog at %v)", help.ScrollTop, help.HeadTop, help.DlgTop)
+	}
+	p.shot("phone-390x844-help")
+	if s := p.small(`#dlg-keys .buttons button`); len(s) > 0 {
+		t.Errorf("phone: dialog buttons smaller than 44x44 px: %v", s)
+	}
+	p.clickSel(`#dlg-keys [data-close]`)
+	p.waitJS(`!document.querySelector("#dlg-keys").open`, "the help to close")
+
+	// The piles spread down into the room below them: after a deal, a
+	// face-up card shows at least 60% of itself.
+	p.tap(p.elementPoint("#stock"))
+	p.play(spider.DealMove)
+	p.expect("phone: a deal")
+	var step struct{ Step, Height float64 }
+	p.eval(`(() => { const cs = document.querySelectorAll("#pile-0 .card.up");
+	  const a = cs[cs.length - 2].getBoundingClientRect(), b = cs[cs.length - 1].getBoundingClientRect();
+	  return { Step: b.top - a.top, Height: a.height }; })()`, &step)
+	if step.Step < 0.6*step.Height {
+		t.Errorf("phone: a face-up card shows %v of its %v px while the screen has room", step.Step, step.Height)
+	}
+	p.noHorizontalScroll()
+	p.shot("phone-390x844-dealt")
+}

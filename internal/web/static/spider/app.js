@@ -171,6 +171,7 @@ function renderButtons() {
   const can = canFinish();
   if (can && fin.hidden) announce("Every card is face up: Finish (F) plays the rest.");
   fin.hidden = !can;
+  document.body.classList.toggle("can-finish", can);
   fin.disabled = S.finishing;
   $("#btn-undo").disabled = !v.canUndo;
   $("#btn-redo").disabled = !v.canRedo;
@@ -889,7 +890,12 @@ function loadFile(file) {
 function openDialog(sel) {
   closeMenus();
   const d = $(sel);
-  if (!d.open) d.showModal();
+  if (!d.open) {
+    d.showModal();
+    // Opening focuses the first button, which in a long dialog (the help)
+    // is at its foot and scrolls it there: a dialog opens at its top.
+    d.scrollTop = 0;
+  }
   return d;
 }
 
