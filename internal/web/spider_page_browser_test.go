@@ -395,3 +395,49 @@ func TestBrowserSpiderPhone(t *testing.T) {
 	p.noHorizontalScroll()
 	p.shot("phone-390x844-dealt")
 }
+
+func TestBrowserSpiderCardFaces(t *testing.T) {
+	bctx := startBrowser(t)
+	srv := pageServer(t)
+	p := openPage(t, bctx, srv, 1280, 800)
+
+	// No suit sign is drawn upside down: reversed, a spade reads as a heart.
+	var reversed int
+	p.eval(`[...document.querySelectorAll('#card-sprite use[href^="#suit-"]')].filter((u) => /rotate/.test(u.getAttribute("transform") || "") || /rotate/.test(u.parentElement.getAttribute("transform") || "") && !u.closest("g[clip-path]")).length`, &reversed)
+	if reversed != 0 {
+		t.Errorf("%d suit signs are drawn upside down", reversed)
+	}
+	// Court cards are pictures: a face and the rank's headwear, not a
+	// letter; king, queen and jack differ; on the small faces too.
+	var courts []struct {
+		ID    string
+		Texts int
+		Faces int
+		HTML  string
+	}
+	p.eval(`["K", "Q", "J"].flatMap((r) => ["card", "cardsm"].map((kind) => {
+	  const s = document.querySelector("#" + kind + "-" + r + "S");
+	  return { ID: s.id, Texts: s.querySelectorAll("text").length, Faces: s.querySelectorAll(".c-skin").length, HTML: s.innerHTML.replace(/[KQJ]S/g, "") };
+	}))`, &courts)
+	seen := map[string]string{}
+	for _, c := range courts {
+		if c.Texts != 1 || c.Faces == 0 {
+			t.Errorf("%s: %d texts (want the index only) and %d drawn faces", c.ID, c.Texts, c.Faces)
+		}
+		if other, ok := seen[c.HTML]; ok {
+			t.Errorf("%s is drawn the same as %s", c.ID, other)
+		}
+		seen[c.HTML] = c.ID
+	}
+	// A showcase of faces, big and small, for the artifacts.
+	p.eval(`(() => {
+	  const box = document.createElement("div");
+	  box.id = "showcase";
+	  const codes = ["KS", "QH", "JD", "KC", "QS", "JH", "KH", "QD", "JC", "TS", "9S", "8C", "7H", "AS", "6S"];
+	  box.innerHTML = ["card", "cardsm"].map((kind) => codes.map((c) =>
+	    '<svg viewBox="0 0 200 280" width="' + (kind === "card" ? 120 : 60) + '" height="' + (kind === "card" ? 168 : 84) + '"><use href="#' + kind + "-" + c + '"/></svg>').join("")).join("<br>");
+	  document.querySelector("#tableau").replaceWith(box);
+	  return 1;
+	})()`, nil)
+	p.shot("card-faces")
+}

@@ -49,7 +49,7 @@ function setCardWidth(cw) {
 // still shows a face-up card's whole index, descenders included (the tail
 // of a Q, the hook of a J): cards.js keeps the index within it (taller on
 // the big-index small faces). MIN_DOWN is the least for face-down cards.
-export function minStep(small) { return small ? 0.37 : 0.2; }
+export function minStep(small) { return small ? 0.37 : 0.21; }
 const MIN_DOWN = 0.05;
 
 // The least card width fitCards narrows to, as a share of the window's:
