@@ -202,6 +202,10 @@ func TestBrowserSpiderPage(t *testing.T) {
 			})
 		}
 	})
+
+	t.Run("finish", func(t *testing.T) { testFinish(t, bctx) })
+	t.Run("phone", func(t *testing.T) { testPhone(t, bctx, srv) })
+	t.Run("card faces", func(t *testing.T) { testCardFaces(t, bctx, srv) })
 }
 
 // solverHint is the server's real hint (the solver), as cardtable serve has it.
@@ -264,12 +268,12 @@ func writeAutoRemoveLayout(tb testing.TB, layout string) string {
 	return path
 }
 
-func TestBrowserSpiderFinish(t *testing.T) {
-	bctx := startBrowser(t)
+// testFinish: Finish, the win celebration, sounds, reduced motion.
+func testFinish(t *testing.T, bctx context.Context) {
 	srv := solverPageServer(t)
 
 	t.Run("finish, celebration and sounds", func(t *testing.T) {
-		p := openPage(t, bctx, srv, 1280, 800)
+		p := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
 		// A new player's games remove completed suits automatically.
 		p.clickSel("#btn-new")
 		p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
@@ -337,10 +341,9 @@ func (p *browserPage) small(sel string) []string {
 	return out
 }
 
-func TestBrowserSpiderPhone(t *testing.T) {
-	bctx := startBrowser(t)
-	srv := pageServer(t)
-	p := openPage(t, bctx, srv, 390, 844)
+// testPhone: the page on a 390x844 phone.
+func testPhone(t *testing.T, bctx context.Context, srv *httptest.Server) {
+	p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
 	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
 	p.load()
 	p.newGameByNumber(617)
@@ -396,10 +399,9 @@ func TestBrowserSpiderPhone(t *testing.T) {
 	p.shot("phone-390x844-dealt")
 }
 
-func TestBrowserSpiderCardFaces(t *testing.T) {
-	bctx := startBrowser(t)
-	srv := pageServer(t)
-	p := openPage(t, bctx, srv, 1280, 800)
+// testCardFaces: court cards and pips.
+func testCardFaces(t *testing.T, bctx context.Context, srv *httptest.Server) {
+	p := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
 
 	// No suit sign is drawn upside down: reversed, a spade reads as a heart.
 	var reversed int
