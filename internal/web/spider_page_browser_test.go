@@ -290,6 +290,10 @@ func testFinish(t *testing.T, bctx context.Context) {
 		p.waitJS(`!document.querySelector("#btn-finish").hidden`, "the Finish button, every card being face up")
 		p.clickSel("#btn-finish")
 		p.waitJS(`document.querySelectorAll("#celebration .fly").length > 0`, "the win cascade")
+		// The cards fly: some are well away from the completed area.
+		p.waitJS(`(() => { const c = document.querySelector("#completed").getBoundingClientRect();
+		  return [...document.querySelectorAll("#celebration .fly")].filter((e) => {
+		    const r = e.getBoundingClientRect(); return Math.abs(r.left - c.left) > 300 || r.top - c.top > 300; }).length >= 5; })()`, "cards of the cascade in flight")
 		p.shot("finish-celebration-1280x800")
 		p.waitJS(`document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "You won!"`, "the win screen after the cascade")
 		if v := p.serverView(); !v.Won || len(v.Completed) != 8 {

@@ -36,7 +36,7 @@ function path(x, y, vx, vy, w, h, cw, ch) {
 
 // cascade throws the cards of the completed suits (codes like "S", "H")
 // from the completed area at rect from. It resolves when the last card is
-// off the screen, or when stop() ends it early.
+// off the screen (about four seconds at most), or when stop() ends it early.
 export function cascade(suits, from, cw, ch) {
   stop();
   const layer = document.querySelector("#celebration");
@@ -56,8 +56,11 @@ export function cascade(suits, from, cw, ch) {
     el.style.width = `${cw}px`;
     el.style.height = `${ch}px`;
     layer.prepend(el); // the king on top, as on the completed pile
-    const dir = n % 3 === 0 ? 1 : -1;
-    const vx = dir * (260 + ((n * 97) % 300));
+    // Thrown left or right (more to the right: the completed area is on
+    // the left), fast enough to be off the screen within about two seconds.
+    const dir = n % 3 === 0 ? -1 : 1;
+    const dist = dir > 0 ? w - x : x + cw;
+    const vx = dir * Math.max(260 + ((n * 97) % 300), dist / 2.2);
     const vy = -((n * 53) % 500);
     const p = path(x, y, vx, vy, w, h, cw, ch);
     anims.push(el.animate(p.frames, { duration: p.ms, delay: n * gap, fill: "both", easing: "linear" }));
