@@ -289,6 +289,7 @@ func testFinish(t *testing.T, bctx context.Context) {
 		p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
 		p.waitJS(`!document.querySelector("#btn-finish").hidden`, "the Finish button, every card being face up")
 		p.clickSel("#btn-finish")
+		p.waitJS(`document.body.dataset.over === "1"`, "the game won by Finish")
 		p.waitJS(`document.querySelectorAll("#celebration .fly").length > 0`, "the win cascade")
 		// The cards fly: some are well away from the completed area.
 		p.waitJS(`(() => { const c = document.querySelector("#completed").getBoundingClientRect();
