@@ -956,7 +956,8 @@ func TestBrowserGame(t *testing.T) {
 			chromedp.Click(chromedp.CSS("#new-start")),
 		)
 		p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game dialog to close")
-		g, err := spider.NewGame(42, spider.Options{Variant: spider.Spider, Suits: 2, Open: true, Relaxed: true})
+		// A fresh player's default removes completed suits automatically.
+		g, err := spider.NewGame(42, spider.Options{Variant: spider.Spider, Suits: 2, Open: true, Relaxed: true, AutoRemove: true})
 		if err != nil {
 			t.Fatal(err)
 		}

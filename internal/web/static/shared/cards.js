@@ -10,12 +10,15 @@ const RANK_NAMES = ["ace", "two", "three", "four", "five", "six", "seven",
   "eight", "nine", "ten", "jack", "queen", "king"];
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_LABEL = { T: "10" };
+const FONT = "system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 
 // Suit shapes in a 100x100 box.
 const SUIT_SHAPES = {
   H: `<path d="M50 90C22 68 4 50 4 30 4 15 16 4 30 4c9 0 16 5 20 13 4-8 11-13 20-13 14 0 26 11 26 26 0 20-18 38-46 60z"/>`,
   D: `<path d="M50 2 88 50 50 98 12 50z"/>`,
-  S: `<path d="M50 3C62 24 94 40 94 63c0 14-11 24-24 24-8 0-15-4-18-9 1 8 4 14 10 20H38c6-6 9-12 10-20-3 5-10 9-18 9C17 87 6 77 6 63 6 40 38 24 50 3z"/>`,
+  // The spade's point is sharp and its foot broad and flat, so it cannot
+  // pass for a heart (round lobes, no foot).
+  S: `<path d="M50 2C60 22 94 38 94 61c0 13-10 22-22 22-8 0-14-3-18-8 0 8 5 15 14 21H36c9-6 14-13 14-21-4 5-10 8-18 8C20 83 6 74 6 61 6 38 40 22 50 2z"/>`,
   C: `<circle cx="50" cy="27" r="21"/><circle cx="26" cy="60" r="21"/><circle cx="74" cy="60" r="21"/><path d="M44 40h12v20H44z"/><path d="M48 58c0 16-3 29-10 40h24c-7-11-10-24-10-40z"/>`,
 };
 
@@ -60,10 +63,68 @@ export function parseCard(text) {
   return t;
 }
 
-function pip(s, cx, cy, size, flip) {
+// pip draws a suit sign centred at (cx, cy). Always upright: reversed,
+// a spade reads as a heart and a club as a clover leaf.
+function pip(s, cx, cy, size) {
   const x = cx - size / 2, y = cy - size / 2;
-  const rot = flip ? ` transform="rotate(180 ${cx} ${cy})"` : "";
-  return `<use href="#suit-${s}" x="${x}" y="${y}" width="${size}" height="${size}"${rot}/>`;
+  return `<use href="#suit-${s}" x="${x}" y="${y}" width="${size}" height="${size}"/>`;
+}
+
+// courtFigure is the top half of a court card's picture, original to
+// cardtable: a stylised bust in a 140x85 box (the court frame's upper
+// half), its robe in the suit's colour with the suit sign on the chest,
+// and the headwear telling the rank: the king's crown and beard, the
+// queen's tiara and long hair, the jack's cap and feather.
+function courtFigure(r, s) {
+  let out = "";
+  // the robe, shoulders and a trimmed collar
+  out += `<path d="M14 85C16 66 28 56 46 53h48c18 3 30 13 32 32z" class="c-robe"/>`;
+  out += `<path d="M56 53l14 20 14-20" class="c-trim" stroke-width="3"/>`;
+  out += pip(s, 70, 73, 16).replace("<use", `<use class="c-chest"`);
+  if (r === 12) {
+    // long hair behind the face
+    out += `<path d="M50 58c-6-18-4-40 20-44 24 4 26 26 20 44z" class="c-hair"/>`;
+  }
+  // the face
+  out += `<ellipse cx="70" cy="36" rx="13" ry="16" class="c-skin" stroke-width="2"/>`;
+  out += `<path d="M64 33h3M73 33h3" class="c-line" stroke-width="2.5" stroke-linecap="round"/>`;
+  out += `<path d="M66 43q4 3 8 0" class="c-line" stroke-width="2" fill="none" stroke-linecap="round"/>`;
+  if (r === 13) {
+    // beard and crown
+    out += `<path d="M57 40c2 14 8 19 13 19s11-5 13-19c-4 5-8 7-13 7s-9-2-13-7z" class="c-hair"/>`;
+    out += `<path d="M55 24l-3-20 10 10 8-13 8 13 10-10-3 20z" class="c-gold" stroke-width="2"/>`;
+  } else if (r === 12) {
+    // tiara
+    out += `<path d="M57 23q13-12 26 0l-3 3q-10-7-20 0z" class="c-gold" stroke-width="2"/>`;
+    out += `<circle cx="70" cy="12" r="4" class="c-gold" stroke-width="2"/>`;
+  } else {
+    // cap with a feather
+    out += `<path d="M54 27q2-16 16-17 14 1 16 17z" class="c-robe"/>`;
+    out += `<path d="M84 16q14-14 22-8-10 0-20 12z" class="c-gold" stroke-width="1.5"/>`;
+  }
+  return out;
+}
+
+// courtSVG is a court card's picture in the frame (x, y, w, h): the
+// figure and its mirror image, as on real court cards, so it reads either
+// way up; single draws the upper figure only, filling the frame (the
+// small faces, where only the top of the body shows).
+function courtSVG(r, s, x, y, w, h, single) {
+  const fig = courtFigure(r, s);
+  let out = `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="10" class="c-court" stroke="currentColor" stroke-width="3"/>`;
+  if (single) {
+    const k = Math.min(w / 140, h / 85);
+    const dx = x + (w - 140 * k) / 2, dy = y + h - 85 * k;
+    return out + `<g transform="translate(${dx} ${dy}) scale(${k})">${fig}</g>`;
+  }
+  const k = Math.min(w / 140, h / 2 / 85);
+  const dx = x + (w - 140 * k) / 2;
+  const half = `<g transform="translate(${dx} ${y}) scale(${k})">${fig}</g>`;
+  out += `<clipPath id="court-clip-${r}${s}"><rect x="${x}" y="${y}" width="${w}" height="${h / 2}"/></clipPath>`;
+  out += `<g clip-path="url(#court-clip-${r}${s})">${half}</g>`;
+  out += `<g transform="rotate(180 ${x + w / 2} ${y + h / 2})" clip-path="url(#court-clip-${r}${s})">${half}</g>`;
+  out += `<path d="M${x + 4} ${y + h / 2}H${x + w - 4}" stroke="currentColor" stroke-width="2"/>`;
+  return out;
 }
 
 // smallFaceSVG is the face for small cards (phones): a big index, which is
@@ -73,15 +134,16 @@ function smallFaceSVG(code) {
   const label = RANK_LABEL[code[0]] || code[0];
   let out = `<rect x="3" y="3" width="194" height="274" rx="18" class="c-face" stroke-width="5"/>`;
   out += `<g class="c-suit-${s}">`;
-  out += `<text x="${label.length > 1 ? 4 : 12}" y="88" font-size="${label.length > 1 ? 92 : 100}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
-  out += pip(s, 156, 52, 72, false);
+  // The index, descenders included, stays within the top 37% (render.js's
+  // least step for these faces), so a Q keeps its tail and a J its hook.
+  out += `<text x="${label.length > 1 ? 4 : 12}" y="82" font-size="${label.length > 1 ? 84 : 92}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="${FONT}">${label}</text>`;
+  out += pip(s, 156, 48, 68);
   // The body sits low, so the half of a card that shows in a pile holds
   // only the index.
   if (r > 10) {
-    out += `<rect x="40" y="150" width="120" height="112" rx="12" class="c-court" stroke="currentColor" stroke-width="5"/>`;
-    out += pip(s, 100, 206, 80, false);
+    out += courtSVG(r, s, 34, 140, 132, 124, true);
   } else {
-    out += pip(s, 100, 206, 104, false);
+    out += pip(s, 100, 206, 104);
   }
   return out + `</g>`;
 }
@@ -93,18 +155,18 @@ function faceSVG(code) {
   let out = `<rect x="2" y="2" width="196" height="276" rx="16" class="c-face" stroke-width="3"/>`;
   out += `<g class="c-suit-${s}">`;
   // The index strip stays visible when cards overlap: rank left, suit right.
-  const fs = label.length > 1 ? 56 : 62;
-  out += `<text x="12" y="57" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-6"' : ""} font-family="system-ui, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif">${label}</text>`;
-  out += pip(s, 162, 35, 50, false);
+  // It stays, descenders included, within the top 21% of the card
+  // (render.js's least step), so a Q keeps its tail and a J its hook.
+  const fs = label.length > 1 ? 46 : 50;
+  out += `<text x="12" y="46" font-size="${fs}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-5"' : ""} font-family="${FONT}">${label}</text>`;
+  out += pip(s, 162, 29, 38);
   if (r === 1) {
-    out += pip(s, 100, 175, 120, false);
+    out += pip(s, 100, 175, 120);
   } else if (r <= 10) {
     const xs = [60, 100, 140], y0 = 112, y1 = 244;
-    for (const [c, f] of PIPS[r]) out += pip(s, xs[c], y0 + f * (y1 - y0), 40, f > .5);
+    for (const [c, f] of PIPS[r]) out += pip(s, xs[c], y0 + f * (y1 - y0), 40);
   } else {
-    out += `<rect x="30" y="92" width="140" height="170" rx="10" class="c-court" stroke="currentColor" stroke-width="3"/>`;
-    out += `<text x="100" y="210" font-size="104" font-weight="700" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif">${code[0]}</text>`;
-    out += pip(s, 56, 122, 30, false) + pip(s, 144, 232, 30, true);
+    out += courtSVG(r, s, 30, 84, 140, 182, false);
   }
   out += `</g>`;
   return out;
@@ -153,6 +215,11 @@ let small = false;
 // setSmallCards chooses the big-index faces, for cards too small for pips.
 export function setSmallCards(on) { small = !!on; }
 
+// cardHref is the sprite symbol that shows code ("KS", "JK") or the back ("").
+function cardHref(code, big) {
+  return code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back";
+}
+
 // cardSVG returns an <svg> element showing code ("KS", "JK") or the back ("");
 // big asks for the big-index face whatever the card size.
 export function cardSVG(code, { big = false, doc = document } = {}) {
@@ -161,7 +228,16 @@ export function cardSVG(code, { big = false, doc = document } = {}) {
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = doc.createElementNS(SVGNS, "use");
-  use.setAttribute("href", code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back");
+  use.setAttribute("href", cardHref(code, big));
   svg.appendChild(use);
   return svg;
+}
+
+// setCardFace makes an <svg> from cardSVG show code instead, in place: a
+// page that keeps its card nodes across redraws keeps the node under a
+// pointer that is pressed, so the press and its release meet on one node.
+export function setCardFace(svg, code, { big = false } = {}) {
+  const use = svg.firstChild;
+  const href = cardHref(code, big);
+  if (use.getAttribute("href") !== href) use.setAttribute("href", href);
 }

@@ -3,9 +3,12 @@
 // "deal", "auto 4", ...) and shows the server's answer, or its refusal.
 
 import { api, ApiError } from "/shared/api.js";
-import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "/shared/cards.js";
+import { installSprite, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "/shared/cards.js";
+import { geom, layout, renderStock, renderCompleted, renderTableau } from "./render.js";
+import { snapshot, animate } from "./anim.js";
 import { scoreChart, winRateChart } from "./charts.js";
-import { beep } from "/shared/sound.js";
+import { beep, playEffect, played } from "/shared/sound.js";
+import { cascade, stop as stopCascade, celebrating } from "./celebrate.js";
 
 const $ = (sel) => document.querySelector(sel);
 const GAME_KEY = "cardtable.spider.game";
@@ -18,8 +21,11 @@ const DEFAULTS = {
   animations: !reducedMotion,
   hideAreas: false,
   fourColor: false,
+  sound: false,
   cheat: "none",
-  newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: false, winnable: false },
+  // Completed suits go at once, as in Microsoft's Spider; the New game
+  // dialog keeps the choice.
+  newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: true, winnable: false },
 };
 
 const S = {
@@ -34,6 +40,8 @@ const S = {
   chain: Promise.resolve(),
   pending: 0,
   hover: null, // {pile, index} under the mouse, for the T key
+  celebration: null, // a promise while the win celebration plays
+  finishing: false, // the Finish button is playing the rest
 };
 
 // ---------- small helpers ----------
@@ -129,93 +137,18 @@ function failure(e) {
   announce(text);
 }
 
-// ---------- layout ----------
-
-const geom = { base: 80, cw: 80, ch: 112, tw: 64, th: 90, gap: 8, small: false };
-
-function layout() {
-  const W = document.documentElement.clientWidth;
-  const H = window.innerHeight;
-  const gap = Math.round(Math.min(12, Math.max(3, W * 0.008)));
-  const pad = W < 600 ? 8 : 24;
-  let cw = Math.floor((W - pad - 9 * gap) / 10);
-  cw = Math.max(24, Math.min(cw, 110, Math.floor(H * 0.125)));
-  const ch = Math.round(cw * 1.4);
-  const tw = cw < 60 ? cw : Math.round(cw * 0.8);
-  const th = Math.round(tw * 1.4);
-  geom.base = cw;
-  Object.assign(geom, { tw, th, gap });
-  setCardWidth(cw);
-  const r = document.documentElement.style;
-  r.setProperty("--tw", tw + "px");
-  r.setProperty("--th", th + "px");
-  r.setProperty("--gap", gap + "px");
-  document.body.dataset.layoutWidth = String(W); // tests wait for it after a resize
-}
-
-function setCardWidth(cw) {
-  const ch = Math.round(cw * 1.4);
-  Object.assign(geom, { cw, ch, small: cw < 64 });
-  setSmallCards(geom.small);
-  const r = document.documentElement.style;
-  r.setProperty("--cw", cw + "px");
-  r.setProperty("--ch", ch + "px");
-}
-
-// The least vertical step, as a share of the card height, that still shows
-// a face-up card's index (taller on the big-index small faces), and the
-// least for face-down cards.
-function minStep(small) { return small ? 0.33 : 0.21; }
-const MIN_DOWN = 0.05;
-
-// fitCards narrows the cards (to 70% at most) when the longest pile would
-// not fit the window's height even at the least steps; beyond that the page
-// scrolls vertically.
-function fitCards(v, avail) {
-  const base = geom.base;
-  let worst = 1;
-  for (const p of v.piles) {
-    const open = (p.hidden || []).length > 0;
-    const down = open ? 0 : p.down, up = open ? p.down + p.up.length : p.up.length;
-    worst = Math.max(worst, 1 + down * MIN_DOWN + Math.max(0, up - 1) * minStep(base < 64));
-  }
-  const fit = Math.floor(avail / worst / 1.4);
-  const cw = Math.max(Math.round(base * 0.7), Math.min(base, fit));
-  if (cw !== geom.cw) setCardWidth(cw);
-}
-
-// pileOffsets returns the vertical step for face-down and face-up cards:
-// generous while the pile fits, tighter as it grows.
-function pileOffsets(down, up, avail) {
-  const ch = geom.ch;
-  let d = ch * 0.1, u = ch * (geom.small ? 0.5 : 0.3);
-  const need = down * d + Math.max(0, up - 1) * u + ch;
-  if (need <= avail) return [d, u];
-  // Face-up steps shrink first, to the least that shows the index; then the
-  // face-down steps; then the face-up steps again, at their least.
-  const room = Math.max(0, avail - ch);
-  const umin = ch * minStep(geom.small);
-  const steps = Math.max(1, up - 1);
-  u = Math.max(umin, (room - down * d) / steps);
-  if (down * d + (up - 1) * u <= room) return [d, u];
-  d = Math.max(ch * MIN_DOWN, up > 1 ? (room - (up - 1) * umin) / Math.max(1, down) : room / Math.max(1, down));
-  d = Math.min(d, ch * 0.1);
-  u = up > 1 ? Math.max(umin, (room - down * d) / steps) : u;
-  return [d, u];
-}
-
-// ---------- rendering ----------
+// ---------- rendering (render.js draws the table) ----------
 
 function render({ anim = null } = {}) {
   const v = S.view;
   if (!v) return;
-  const before = anim && S.settings.animations ? snapshot() : null;
+  const before = anim && S.settings.animations ? snapshot(S) : null;
   renderStatus();
-  renderStock();
-  renderCompleted();
-  renderTableau();
+  renderStock(S);
+  renderCompleted(S, !!(S.sel && isCompleteRun(S.sel.pile)));
+  renderTableau(S, { selCount, pileLabel, drag });
   renderButtons();
-  if (before) animate(before, anim);
+  if (before) animate(S, before, anim);
   maybeEnd();
 }
 
@@ -232,44 +165,14 @@ function renderStatus() {
   document.title = `${v.won ? "Won · " : ""}${v.deal ? "#" + v.deal + " · " : ""}${variantLabel(v)} · cardtable`;
 }
 
-function renderStock() {
-  const v = S.view, st = $("#stock");
-  const rows = dealsLeft(v);
-  const box = st.querySelector(".stock-cards");
-  box.replaceChildren();
-  for (let i = 0; i < rows; i++) {
-    const svg = cardSVG("");
-    svg.style.left = `${i * 2}px`;
-    box.appendChild(svg);
-  }
-  st.querySelector(".stock-count").textContent = rows;
-  st.classList.toggle("empty", rows === 0);
-  st.classList.toggle("hint-src", !!(S.hint && S.hint.stock));
-  st.setAttribute("aria-label", rows ? `Stock: ${plural(rows, "row")} left. Deal a row.` : "Stock: empty");
-}
-
-function renderCompleted() {
-  const v = S.view, box = $("#completed");
-  box.replaceChildren();
-  if (!v.completed.length) {
-    const l = document.createElement("span");
-    l.className = "label";
-    l.textContent = "Completed suits";
-    box.appendChild(l);
-  }
-  v.completed.forEach((s, i) => {
-    const svg = cardSVG("K" + s, { big: true });
-    svg.style.left = `${i * geom.tw * 0.5}px`;
-    svg.dataset.completed = i;
-    box.appendChild(svg);
-  });
-  box.setAttribute("aria-label", v.completed.length ?
-    `Completed suits: ${v.completed.map(suitName).join(", ")}` : "Completed suits: none yet");
-  box.classList.toggle("can-drop", !!(S.sel && isCompleteRun(S.sel.pile)));
-}
-
 function renderButtons() {
   const v = S.view;
+  const fin = $("#btn-finish");
+  const can = canFinish();
+  if (can && fin.hidden) announce("Every card is face up: Finish (F) plays the rest.");
+  fin.hidden = !can;
+  document.body.classList.toggle("can-finish", can);
+  fin.disabled = S.finishing;
   $("#btn-undo").disabled = !v.canUndo;
   $("#btn-redo").disabled = !v.canRedo;
   $("#btn-deal").disabled = v.stock === 0;
@@ -296,159 +199,6 @@ function pileLabel(k) {
 function selCount() {
   if (!S.sel) return 0;
   return S.sel.count || runLen(S.sel.pile);
-}
-
-function renderTableau() {
-  const v = S.view, tab = $("#tableau");
-  const top = tab.getBoundingClientRect().top + window.scrollY;
-  const avail = Math.max(geom.ch * 3, window.innerHeight - top - 8 - 16); // the tableau's padding, a margin
-  fitCards(v, avail);
-  if (tab.children.length !== 10) {
-    tab.replaceChildren();
-    for (let k = 0; k < 10; k++) {
-      const el = document.createElement("div");
-      el.className = "pile";
-      el.id = `pile-${k}`;
-      el.dataset.pile = k;
-      el.setAttribute("role", "option");
-      tab.appendChild(el);
-    }
-  }
-  const selN = selCount();
-  for (let k = 0; k < 10; k++) {
-    const el = tab.children[k];
-    const p = pileCards(k);
-    // In the open variant the covered cards show their faces: space them
-    // like face-up cards so their index can be read.
-    const open = p.hidden.length > 0;
-    const [dOff, uOff] = open ? pileOffsets(0, p.len, avail) : pileOffsets(p.down, p.up.length, avail);
-    const frag = document.createDocumentFragment();
-    let y = 0;
-    for (let i = 0; i < p.len; i++) {
-      const down = i < p.down;
-      const code = down ? (p.hidden[i] || "") : p.up[i - p.down];
-      const c = document.createElement("div");
-      c.className = "card " + (down ? "down" : "up");
-      if (down && code) c.classList.add("covered");
-      c.dataset.pile = k;
-      c.dataset.index = i;
-      if (code) c.dataset.card = code;
-      c.style.top = `${Math.round(y)}px`;
-      c.appendChild(cardSVG(code));
-      if (S.sel && S.sel.pile === k && i >= p.len - selN) c.classList.add("selected");
-      if (S.hint && S.hint.pile === k && i >= p.len - S.hint.count) c.classList.add("hint-src");
-      if (S.located.some((l) => l.pile === k && l.index === i)) c.classList.add("located");
-      frag.appendChild(c);
-      if (i < p.len - 1) y += down && !open ? dOff : uOff;
-    }
-    el.replaceChildren(frag);
-    el.style.height = `${Math.round(y + geom.ch)}px`;
-    el.classList.toggle("empty", p.len === 0);
-    el.classList.toggle("cursor", S.cursor === k);
-    el.classList.toggle("hint-dst", !!(S.hint && S.hint.to === k));
-    el.setAttribute("aria-selected", S.sel && S.sel.pile === k ? "true" : "false");
-    el.setAttribute("aria-label", pileLabel(k));
-  }
-  tab.setAttribute("aria-activedescendant", `pile-${S.cursor}`);
-}
-
-// ---------- animation (FLIP: first, last, invert, play) ----------
-
-function snapshot() {
-  const rects = new Map();
-  document.querySelectorAll("#tableau .card").forEach((c) => {
-    rects.set(`${c.dataset.pile}:${c.dataset.index}`, c.getBoundingClientRect());
-  });
-  // Cards being dragged start from where the player let go.
-  document.querySelectorAll("#drag-layer .card").forEach((c) => {
-    rects.set(`${c.dataset.pile}:${c.dataset.index}`, c.getBoundingClientRect());
-  });
-  const stock = $("#stock").getBoundingClientRect();
-  return { rects, stock, view: S.view };
-}
-
-// sources pairs each card of the new view with where it stood before: cards
-// that stay keep their place, and cards that appear are matched to cards of the
-// same name that left another pile (a move, undo, redo or auto-move), or come
-// from the stock (a deal).
-function sources(oldV, newV) {
-  const pool = [];
-  const added = [];
-  for (let k = 0; k < 10; k++) {
-    const a = oldV.piles[k], b = newV.piles[k];
-    const ao = [...Array(a.down).fill("?"), ...a.up], bo = [...Array(b.down).fill("?"), ...b.up];
-    let i = 0;
-    while (i < ao.length && i < bo.length && ao[i] === bo[i] && ao[i] !== "?") i++;
-    if (i < ao.length && i < bo.length && ao[i] === "?" && bo[i] === "?") {
-      // face-down cards that stay face down keep their place
-      while (i < ao.length && i < bo.length && ao[i] === "?" && bo[i] === "?") i++;
-    }
-    for (let j = i; j < ao.length; j++) pool.push({ code: ao[j], key: `${k}:${j}`, used: false });
-    for (let j = i; j < bo.length; j++) added.push({ code: bo[j], key: `${k}:${j}`, pile: k, index: j });
-  }
-  const pairs = [];
-  for (const c of added) {
-    const src = pool.find((p) => !p.used && p.code === c.code && c.code !== "?");
-    if (src) { src.used = true; pairs.push({ to: c.key, from: src.key }); }
-    else pairs.push({ to: c.key, from: null, pile: c.pile });
-  }
-  return pairs;
-}
-
-function animate(before, kind) {
-  if (!before.view || !S.view) return;
-  const pairs = kind === "refused" ? [] : sources(before.view, S.view);
-  const dealt = S.view.stock < before.view.stock;
-  let order = 0;
-  for (const p of pairs) {
-    const el = document.querySelector(`#tableau .card[data-pile="${p.to.split(":")[0]}"][data-index="${p.to.split(":")[1]}"]`);
-    if (!el) continue;
-    const now = el.getBoundingClientRect();
-    let from = p.from ? before.rects.get(p.from) : null;
-    let delay = 0;
-    if (!from && dealt && !S.settings.hideAreas) { from = before.stock; delay = order++ * 35; }
-    if (!from) continue;
-    flip(el, from, now, delay);
-  }
-  // A suit removed: its king flies from the pile to the completed area.
-  const nOld = before.view.completed.length, nNew = S.view.completed.length;
-  if (nNew === nOld + 1) {
-    for (let k = 0; k < 10; k++) {
-      const a = before.view.piles[k], b = S.view.piles[k];
-      const lenA = a.down + a.up.length, lenB = b.down + b.up.length;
-      const from = before.rects.get(`${k}:${lenA - 13}`);
-      const el = document.querySelector(`#completed svg[data-completed="${nNew - 1}"]`);
-      if (lenA - lenB === 13 && from && el) {
-        const to = el.getBoundingClientRect();
-        el.style.zIndex = 60;
-        el.animate(
-          [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px) scale(${from.width / to.width})`, transformOrigin: "0 0" },
-            { transform: "none", transformOrigin: "0 0" }],
-          { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
-        ).onfinish = () => { el.style.zIndex = ""; };
-        break;
-      }
-    }
-  }
-  if (kind === "refused") {
-    // a refused drop: the dragged cards fly back
-    document.querySelectorAll("#tableau .card").forEach((el) => {
-      const from = before.rects.get(`${el.dataset.pile}:${el.dataset.index}`);
-      if (from) flip(el, from, el.getBoundingClientRect(), 0);
-    });
-  }
-}
-
-function flip(el, from, to, delay) {
-  const dx = from.left - to.left, dy = from.top - to.top;
-  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
-  const dist = Math.hypot(dx, dy);
-  el.style.zIndex = 50;
-  const a = el.animate(
-    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-    { duration: Math.min(320, 140 + dist * 0.25), delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
-  );
-  a.onfinish = a.oncancel = () => { el.style.zIndex = ""; };
 }
 
 // ---------- the game on the server ----------
@@ -484,6 +234,7 @@ function queue(fn) {
 // table, in milliseconds (the browser tests report them).
 const timings = [];
 window.cardtableTimings = timings;
+window.cardtableSounds = played; // the effects played, for the tests
 
 // send plays one command on the server and shows the result or the refusal.
 function send(cmd, { anim = "move" } = {}) {
@@ -497,6 +248,8 @@ function send(cmd, { anim = "move" } = {}) {
       const r = await api.command(S.id, cmd);
       S.sel = null;
       S.view = r.view;
+      effects(before, r.view);
+      if (r.view.won && !before.won) celebrate();
       render({ anim }); // dragged cards fly on from where they were let go
       clearDrag();
       timings.push(performance.now() - t0);
@@ -524,6 +277,73 @@ function send(cmd, { anim = "move" } = {}) {
       throw e;
     }
   });
+}
+
+// effects plays the sound for what a command did, when sounds are on.
+function effects(a, b) {
+  if (!S.settings.sound) return;
+  if (b.won && !a.won) playEffect("win");
+  else if (b.completed.length > a.completed.length) playEffect("complete");
+  else if (b.stock < a.stock) playEffect("deal");
+  else if (b.moves !== a.moves) playEffect("move");
+}
+
+// celebrate starts the win cascade once the last suit has flown to the
+// completed area; not with animations off or reduced motion asked for.
+function celebrate() {
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (!S.settings.animations || reduce) return;
+  const id = S.id;
+  const p = new Promise((res) => setTimeout(res, 360)).then(() => {
+    if (S.id !== id || !S.view || !S.view.won || S.settings.hideAreas) return;
+    return cascade(S.view.completed, $("#completed").getBoundingClientRect(), geom.tw, geom.th);
+  });
+  S.celebration = p;
+  p.finally(() => { if (S.celebration === p) S.celebration = null; });
+}
+
+// canFinish: every card is face up and the stock is dealt, so nothing is
+// left to find out and the rest is mechanical.
+function canFinish(v = S.view) {
+  return !!v && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
+}
+
+// finish plays the rest of a game whose cards are all face up, one action
+// for the player: the server's hint for each move (its solver sees every
+// card now, so its line wins), each move shown as it is played. It stops
+// at a win, a refusal, a position seen before, or when the hint has none.
+async function finish() {
+  if (S.finishing || !canFinish()) return;
+  S.finishing = true;
+  renderButtons();
+  const id = S.id;
+  try {
+    const seen = new Set();
+    for (let n = 0; n < 500 && S.id === id && S.view && !S.view.won; n++) {
+      const key = JSON.stringify([S.view.piles, S.view.completed]);
+      if (seen.has(key)) break;
+      seen.add(key);
+      let r;
+      try {
+        r = await api.hint(S.id);
+      } catch (e) {
+        failure(e);
+        return;
+      }
+      if (!r.move) {
+        info(`Cannot finish from here: ${r.text || "the solver has no move"}`);
+        return;
+      }
+      const moves = S.view.moves;
+      await send(r.move);
+      if (!S.view || S.view.moves === moves) return; // refused
+      // a beat between moves, so the player sees each one
+      if (S.settings.animations) await new Promise((res) => setTimeout(res, 160));
+    }
+  } finally {
+    S.finishing = false;
+    if (S.view) renderButtons();
+  }
 }
 
 // describe says what a command did, for the live region.
@@ -650,52 +470,54 @@ function deal() {
 // ---------- pointer: click, right-click, double-click, drag ----------
 
 let drag = null;
-let suppressClick = false;
 
 function cardAt(e) {
   const c = e.target.closest && e.target.closest("#tableau .card");
   return c ? { el: c, pile: +c.dataset.pile, index: +c.dataset.index } : null;
 }
 
-// A touch that neither moves nor lasts is a tap. Taps are handled when the
-// finger lifts, not by the click the browser sends later (after its
-// double-tap wait), so play on a phone is immediate.
-let touchStart = null;
-let lastTouch = { t: 0, x: 0, y: 0 };
+// A press that neither moves nor (for a finger) lasts is a click or a tap.
+// Both are handled when the button or finger lifts, from the pointer
+// events, not from the click the browser sends after them: the browser
+// drops that click when a redraw replaced the node pressed, and sends a
+// tap's click only after its double-tap wait. So play is immediate, and a
+// press and release that straddle a redraw (a command's answer arriving)
+// still act.
+let press = null; // {x, y, t, pointerId, touch, longPress, timer}
 let lastTap = { t: 0, pile: -1 };
+let lastTouch = { t: 0, x: 0, y: 0 };
+const DOUBLE_MS = 500; // the usual double-click time
 
 function onPointerDown(e) {
   if (!e.isPrimary || e.button !== 0 || !S.view) return;
-  if (e.pointerType !== "mouse") {
-    if (touchStart) clearTimeout(touchStart.timer);
-    const ts = { x: e.clientX, y: e.clientY, t: Date.now(), pointerId: e.pointerId, longPress: false };
-    ts.timer = setTimeout(() => longPress(ts), 500);
-    touchStart = ts;
+  if (press) clearTimeout(press.timer);
+  const touch = e.pointerType !== "mouse";
+  press = { x: e.clientX, y: e.clientY, t: Date.now(), pointerId: e.pointerId, touch, longPress: false };
+  if (touch) {
+    const ps = press;
+    ps.timer = setTimeout(() => longPress(ps), 500);
   }
   const c = cardAt(e);
   if (!c || c.el.classList.contains("down")) return;
   drag = { pile: c.pile, index: c.index, x0: e.clientX, y0: e.clientY, started: false, pointerId: e.pointerId };
 }
 
-function onTap(e) {
-  const ts = touchStart;
-  touchStart = null;
-  if (ts) clearTimeout(ts.timer);
-  lastTouch = { t: Date.now(), x: e.clientX, y: e.clientY };
-  if (!ts || ts.pointerId !== e.pointerId || ts.longPress || !S.view) return;
-  if (Math.hypot(e.clientX - ts.x, e.clientY - ts.y) > 10 || Date.now() - ts.t > 600) return; // a drag or a long press
+// onClick acts on a click or tap that ended at e, pressed as ps.
+function onClick(e, ps) {
+  if (ps.touch) lastTouch = { t: Date.now(), x: e.clientX, y: e.clientY };
   const pileEl = e.target.closest && e.target.closest("#tableau .pile");
   const k = pileEl ? +pileEl.dataset.pile : dropTarget(e.clientX, e.clientY);
-  if (k === null || k === "completed") return;
-  const c = cardAt(e);
+  if (k === null || k === "completed") { cancelPick(false); return; }
+  const c = pileEl ? cardAt(e) : null;
+  const split = e.shiftKey || e.altKey;
   const now = Date.now();
-  if (now - lastTap.t < 400 && lastTap.pile === k) {
+  if (now - lastTap.t < DOUBLE_MS && lastTap.pile === k) {
     lastTap = { t: 0, pile: -1 };
-    doubleClick(k, c, false);
+    doubleClick(k, c, split);
     return;
   }
   lastTap = { t: now, pile: k };
-  clickPile(k, c ? c.index : -1, false);
+  clickPile(k, c ? c.index : -1, split);
 }
 
 // tapClick reports whether a click is the browser's late echo of a tap.
@@ -707,9 +529,9 @@ function tapClick(e) {
 function onPointerMove(e) {
   const c = cardAt(e);
   S.hover = c ? { pile: c.pile, index: c.index } : null;
-  if (touchStart && e.pointerId === touchStart.pointerId) {
-    if (touchStart.longPress) return; // a held finger picked up; no drag now
-    if (Math.hypot(e.clientX - touchStart.x, e.clientY - touchStart.y) > 10) clearTimeout(touchStart.timer);
+  if (press && e.pointerId === press.pointerId) {
+    if (press.longPress) return; // a held finger picked up; no drag now
+    if (Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) clearTimeout(press.timer);
   }
   if (!drag || e.pointerId !== drag.pointerId) return;
   if (!drag.started) {
@@ -738,11 +560,10 @@ function startDrag(count) {
     if (+el.dataset.index < drag.index) return;
     const r = el.getBoundingClientRect();
     const g = el.cloneNode(true);
-    g.classList.remove("selected", "hint-src", "located");
+    g.classList.remove("selected", "hint-src", "located", "dragging-src");
     g.style.left = `${r.left}px`;
     g.style.top = `${r.top}px`;
     layer.appendChild(g);
-    el.classList.add("dragging-src");
     drag.items.push({ g, left: r.left, top: r.top });
   });
   $("#completed").classList.toggle("can-drop", count === 13 && rankOf(pileCards(drag.pile).up[pileCards(drag.pile).up.length - 13]) === 13);
@@ -774,20 +595,17 @@ function dropTarget(x, y) {
 }
 
 function onPointerUp(e) {
-  const wasDrag = drag && e.pointerId === drag.pointerId && drag.started;
-  if (e.pointerType !== "mouse" && !wasDrag) {
-    if (drag && e.pointerId === drag.pointerId) drag = null;
-    if (e.target.closest && e.target.closest("#tableau")) onTap(e);
-    else touchStart = null;
+  const ps = press && press.pointerId === e.pointerId ? press : null;
+  if (ps) { clearTimeout(ps.timer); press = null; }
+  const d = drag && e.pointerId === drag.pointerId ? drag : null;
+  if (!d || !d.started) {
+    if (d) drag = null;
+    if (!ps || ps.longPress || !S.view) return;
+    if (Math.hypot(e.clientX - ps.x, e.clientY - ps.y) > 10) return; // a drag that never started
+    if (ps.touch && Date.now() - ps.t > 600) return; // a long press
+    onClick(e, ps);
     return;
   }
-  if (touchStart) clearTimeout(touchStart.timer);
-  touchStart = null;
-  if (!drag || e.pointerId !== drag.pointerId) return;
-  const d = drag;
-  if (!d.started) { drag = null; return; }
-  suppressClick = true;
-  setTimeout(() => { suppressClick = false; }, 0);
   document.querySelectorAll(".drop-ok").forEach((el) => el.classList.remove("drop-ok"));
   $("#completed").classList.remove("can-drop");
   const t = dropTarget(e.clientX, e.clientY);
@@ -798,10 +616,10 @@ function onPointerUp(e) {
     send(`move ${d.pile + 1} ${t + 1} ${d.count}`);
   } else {
     // dropped nowhere: the cards go back
-    const before = snapshot();
+    const before = snapshot(S);
     clearDrag();
     render();
-    if (S.settings.animations) animate(before, "refused");
+    if (S.settings.animations) animate(S, before, "refused");
   }
 }
 
@@ -812,25 +630,30 @@ function clearDrag() {
   document.querySelectorAll(".dragging-src").forEach((el) => el.classList.remove("dragging-src"));
 }
 
-function onTableauClick(e) {
-  if (suppressClick || !S.view || tapClick(e)) return;
-  const pileEl = e.target.closest(".pile");
-  if (!pileEl) {
-    // a click on the felt between piles: the nearest column
-    const k = dropTarget(e.clientX, e.clientY);
-    if (k === null || k === "completed") { cancelPick(false); return; }
-    clickPile(k, -1, false);
-    return;
-  }
-  const c = cardAt(e);
-  if (e.detail === 2) {
-    // The second click of a double-click. Re-rendering replaces the card
-    // under the pointer, so the browser may not send dblclick: act here.
-    doubleClick(+pileEl.dataset.pile, c, e.shiftKey || e.altKey);
-    return;
-  }
-  if (e.detail > 2) return;
-  clickPile(+pileEl.dataset.pile, c ? c.index : -1, e.shiftKey || e.altKey);
+// The stock deals on the release of a press that began on it, for the same
+// reason: a deal answered meanwhile redraws the stock under the pointer.
+let stockPress = null;
+
+function onStockDown(e) {
+  if (!e.isPrimary || e.button !== 0) return;
+  stockPress = { pointerId: e.pointerId };
+}
+
+function onStockUp(e) {
+  const ps = stockPress;
+  if (!ps || ps.pointerId !== e.pointerId) return;
+  stockPress = null;
+  const r = $("#stock").getBoundingClientRect();
+  const slack = 6; // a finger that slid a little off the stock still deals
+  if (e.clientX < r.left - slack || e.clientX > r.right + slack || e.clientY < r.top - slack || e.clientY > r.bottom + slack) return;
+  if (S.view) deal();
+}
+
+function onStockClick(e) {
+  // Mouse and finger deal on release (onStockUp); this is the keyboard's
+  // Enter or Space on the focused stock.
+  if (e.pointerType === "mouse" || e.pointerType === "touch" || e.pointerType === "pen" || e.detail > 0) return;
+  if (S.view) deal();
 }
 
 let lastDouble = 0;
@@ -847,11 +670,11 @@ function onContextMenu(e) {
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  if (touchStart) {
+  if (press && press.touch) {
     // a long press: the page's own timer may have handled it already
-    if (touchStart.longPress) return;
-    touchStart.longPress = true;
-    clearTimeout(touchStart.timer);
+    if (press.longPress) return;
+    press.longPress = true;
+    clearTimeout(press.timer);
   }
   const c = cardAt(e);
   splitAt(+pileEl.dataset.pile, c ? c.index : -1);
@@ -868,10 +691,10 @@ function splitAt(k, index) {
 // longPress fires when a touch stays still for half a second. Not every
 // browser turns a long press into a contextmenu event (Safari does not), so
 // the page times it itself.
-function longPress(ts) {
-  if (touchStart !== ts || ts.longPress || (drag && drag.started)) return;
-  ts.longPress = true;
-  const el = document.elementFromPoint(ts.x, ts.y);
+function longPress(ps) {
+  if (press !== ps || ps.longPress || (drag && drag.started)) return;
+  ps.longPress = true;
+  const el = document.elementFromPoint(ps.x, ps.y);
   const c = el && el.closest("#tableau .card");
   const pileEl = el && el.closest("#tableau .pile");
   if (!pileEl) return;
@@ -884,7 +707,7 @@ function onDoubleClick(e) {
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  if (Date.now() - lastDouble < 700 || tapClick(e)) return; // the click or tap handler did it
+  if (Date.now() - lastDouble < 700 || tapClick(e)) return; // the pointer handler did it
   doubleClick(+pileEl.dataset.pile, cardAt(e), e.shiftKey || e.altKey);
 }
 
@@ -935,6 +758,7 @@ function growPick(delta) {
 }
 
 function onKey(e) {
+  if (celebrating()) { e.preventDefault(); stopCascade(); return; }
   const t = e.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
   if (dialogOpen()) return;
@@ -965,6 +789,7 @@ function onKey(e) {
   else if (lower === "u") undo();
   else if (lower === "y") redo();
   else if (lower === "h") hint();
+  else if (lower === "f") finish();
   else if (lower === "n") openNew();
   else if (lower === "r") restart();
   else if (lower === "c") speakColumn(S.cursor);
@@ -1065,7 +890,12 @@ function loadFile(file) {
 function openDialog(sel) {
   closeMenus();
   const d = $(sel);
-  if (!d.open) d.showModal();
+  if (!d.open) {
+    d.showModal();
+    // Opening focuses the first button, which in a long dialog (the help)
+    // is at its foot and scrolls it there: a dialog opens at its top.
+    d.scrollTop = 0;
+  }
   return d;
 }
 
@@ -1345,7 +1175,9 @@ function maybeEnd() {
   const key = endKey(v);
   if (S.endShown === key) return;
   S.endShown = key;
-  setTimeout(() => showEnd(v), S.settings.animations ? 380 : 0);
+  // After the celebration, if one plays (a click or key cuts it short).
+  const wait = S.celebration || new Promise((res) => setTimeout(res, S.settings.animations ? 380 : 0));
+  wait.then(() => showEnd(v));
 }
 
 function showEnd(v) {
@@ -1482,7 +1314,7 @@ function toggleSetting(name) {
   saveSettings();
   layout();
   render();
-  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits" };
+  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
   info(`${labels[name]} ${name === "hideAreas" ? (S.settings[name] ? "" : "shown") : S.settings[name] ? "on" : "off"}`.replace(/hidden $/, "hidden") + ".");
 }
 
@@ -1493,19 +1325,20 @@ function bind() {
   tab.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
-  document.addEventListener("pointercancel", () => {
-    if (touchStart) clearTimeout(touchStart.timer);
-    touchStart = null;
+  document.addEventListener("pointercancel", (e) => {
+    if (press && press.pointerId === e.pointerId) { clearTimeout(press.timer); press = null; }
+    if (stockPress && stockPress.pointerId === e.pointerId) stockPress = null;
     if (drag) { clearDrag(); render(); }
   });
-  tab.addEventListener("click", onTableauClick);
   tab.addEventListener("contextmenu", onContextMenu);
   // The Amiga's middle button splits too (no autoscroll on the table).
   tab.addEventListener("mousedown", (e) => { if (e.button === 1) e.preventDefault(); });
   tab.addEventListener("auxclick", (e) => { if (e.button === 1) onContextMenu(e); });
   tab.addEventListener("dblclick", onDoubleClick);
   document.addEventListener("keydown", onKey);
-  $("#stock").addEventListener("click", () => { if (S.view) deal(); });
+  $("#stock").addEventListener("pointerdown", onStockDown);
+  document.addEventListener("pointerup", onStockUp);
+  $("#stock").addEventListener("click", onStockClick);
   $("#completed").addEventListener("click", () => {
     if (S.sel) { const k = S.sel.pile; S.sel = null; removeFrom(k); }
     else info("Pick up a complete suit, king to ace, then click here (or drag it here) to remove it.");
@@ -1516,6 +1349,9 @@ function bind() {
   $("#btn-redo").addEventListener("click", redo);
   $("#btn-hint").addEventListener("click", hint);
   $("#btn-deal").addEventListener("click", deal);
+  $("#btn-finish").addEventListener("click", finish);
+  // A click or tap anywhere cuts the win celebration short.
+  document.addEventListener("pointerdown", () => { if (celebrating()) stopCascade(); }, true);
   document.querySelectorAll("[aria-haspopup]").forEach((b) => b.addEventListener("click", (e) => { e.stopPropagation(); toggleMenu(b); }));
   document.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => menuAction(b.dataset.act)));
   document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
