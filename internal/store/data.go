@@ -7,18 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
-)
 
-// Result is one statistics entry: how a game lineage ended.
-type Result struct {
-	Lineage string
-	Variant string
-	Suits   int
-	Won     bool
-	Score   int
-	At      time.Time
-}
+	"cardtable/internal/record"
+)
 
 // RecordResult records how one of player's game lineages ended. A lineage
 // has one entry: a loss is recorded only if nothing is yet, and a win
@@ -43,22 +34,12 @@ func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) erro
 	return err
 }
 
-// SaveRecord is a named saved game.
-type SaveRecord struct {
-	Player  string
-	Name    string
-	Lineage string
-	Save    string // empty in listings
-	Summary
-	Updated time.Time
-}
-
 // MaxSaves is the most named saves a player may have.
 const MaxSaves = 1000
 
 // ErrTooMany is returned by PutSave for a new name when the player already
 // has MaxSaves saves.
-var ErrTooMany = errors.New("too many")
+var ErrTooMany = record.ErrTooMany
 
 // PutSave stores a named save, replacing any of the same name and player.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
@@ -193,30 +174,6 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 // HistoryLimit is how many of a group's latest results Stats returns in
 // History; the counts cover every result.
 const HistoryLimit = 1000
-
-// Group is the statistics of one variant and suit count.
-type Group struct {
-	Variant string
-	Suits   int
-	Played  int
-	Won     int
-	// CurrentStreak is the number of wins in a row ending with the latest
-	// game (0 if it was lost); LongestStreak the most wins in a row ever.
-	CurrentStreak int
-	LongestStreak int
-	// BestScore is the highest counted score of any game, won or lost
-	// (0 when none).
-	BestScore int
-	History   []Result // oldest first, the latest HistoryLimit
-}
-
-// WinRate is the share of games won, 0 to 1 (0 when none played).
-func (g Group) WinRate() float64 {
-	if g.Played == 0 {
-		return 0
-	}
-	return float64(g.Won) / float64(g.Played)
-}
 
 // Variants and SuitCounts fix the statistics groups and their order.
 var (

@@ -7,50 +7,20 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"cardtable/internal/record"
 )
 
-// Summary is what listings show of a game: copied from its save text.
-type Summary struct {
-	Variant string
-	Suits   int
-	Deal    uint64 // 0 for a custom position
-	Moves   int
-	Score   int
-}
-
-// GameRecord is a stored game in play.
-type GameRecord struct {
-	ID     string
-	Player string
-	// Lineage groups a game with the games opened from its named saves:
-	// statistics count a lineage once.
-	Lineage string
-	// Save is the game's last snapshot (spider save format) and Log the
-	// commands accepted since, oldest first: replaying Log on Save gives
-	// the game.
-	Save string
-	Log  []string
-	// Version counts the game's writes; a Change must name the version it
-	// was based on.
-	Version int64
-	Summary
-	Created, Updated time.Time
-}
-
-// Change is one accepted command on a stored game.
-type Change struct {
-	ID, Player string
-	// Version is the version the command was applied to; the change is
-	// refused (ErrStale) if the stored game is at another.
-	Version int64
-	// Cmd is appended to the game's log.
-	Cmd string
-	// Snapshot, if not empty, is the whole game after Cmd: it replaces the
-	// save and empties the log (Cmd included, being in it).
-	Snapshot string
-	Summary
-	Updated time.Time
-}
+// The record types of Spider play are declared in internal/record, which
+// the Spider handlers import too; these names keep the store's API.
+type (
+	Summary    = record.Summary
+	GameRecord = record.Game
+	Change     = record.Change
+	Result     = record.Result
+	SaveRecord = record.Save
+	Group      = record.Group
+)
 
 // CreateGame stores a new game at version 1 with an empty log (g.Log and
 // g.Version are ignored).

@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 // The things a player keeps besides games in play: named saves,
 // statistics and settings.
@@ -14,7 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"cardtable/internal/store"
+	"cardtable/internal/record"
+	"cardtable/internal/web"
 	"cardtable/spider"
 )
 
@@ -28,7 +29,7 @@ type saveSummary struct {
 	Score   int       `json:"score"`
 }
 
-func summarize(s store.SaveRecord) saveSummary {
+func summarize(s record.Save) saveSummary {
 	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
 		Moves: s.Moves, Score: s.Score}
 	if s.Deal != 0 {
@@ -37,8 +38,8 @@ func summarize(s store.SaveRecord) saveSummary {
 	return out
 }
 
-func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.db.Saves(r.Context(), playerFrom(r))
+func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.db.Saves(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
 	for _, sv := range list {
 		out.Saves = append(out.Saves, summarize(sv))
 	}
-	writeJSON(w, http.StatusOK, out)
+	web.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -71,7 +72,7 @@ type putSaveRequest struct {
 	Game string `json:"game"`
 }
 
-func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
@@ -83,25 +84,25 @@ func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
 	if req.Game == "" {
 		return badRequest(`want {"game": ID}`)
 	}
-	e, err := s.games.lock(r.Context(), playerFrom(r), req.Game)
+	e, err := s.games.lock(r.Context(), web.Player(r), req.Game)
 	if err != nil {
 		return err
 	}
-	rec := store.SaveRecord{Player: playerFrom(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
 	e.mu.Unlock()
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, summarize(rec))
+	web.WriteJSON(w, http.StatusOK, summarize(rec))
 	return nil
 }
 
-func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) openSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
 	}
-	rec, err := s.db.Save(r.Context(), playerFrom(r), name)
+	rec, err := s.db.Save(r.Context(), web.Player(r), name)
 	if err != nil {
 		return err
 	}
@@ -113,15 +114,15 @@ func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
 	return s.start(w, r, g, rec.Lineage, "")
 }
 
-func (s *Server) deleteSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
 	}
-	if err := s.db.DeleteSave(r.Context(), playerFrom(r), name); err != nil {
+	if err := s.db.DeleteSave(r.Context(), web.Player(r), name); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"deleted": name})
+	web.WriteJSON(w, http.StatusOK, map[string]string{"deleted": name})
 	return nil
 }
 
@@ -143,8 +144,8 @@ type statsHistory struct {
 	Score int       `json:"score"`
 }
 
-func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
-	groups, err := s.db.Stats(r.Context(), playerFrom(r))
+func (s *Handlers) stats(w http.ResponseWriter, r *http.Request) error {
+	groups, err := s.db.Stats(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -160,12 +161,12 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Groups = append(out.Groups, sg)
 	}
-	writeJSON(w, http.StatusOK, out)
+	web.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
-func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	js, err := s.db.Settings(r.Context(), playerFrom(r))
+func (s *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
+	js, err := s.db.Settings(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -175,8 +176,8 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(w, r, maxSettingsBody)
+func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
+	b, err := web.ReadBody(w, r, maxSettingsBody)
 	if err != nil {
 		return err
 	}
@@ -185,7 +186,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("settings must be a JSON object")
 	}
 	js := strings.TrimSpace(string(b))
-	if err := s.db.PutSettings(r.Context(), playerFrom(r), js); err != nil {
+	if err := s.db.PutSettings(r.Context(), web.Player(r), js); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

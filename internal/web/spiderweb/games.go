@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 import (
 	"container/list"
@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"cardtable/internal/store"
+	"cardtable/internal/record"
 	"cardtable/spider"
 )
 
@@ -19,7 +19,7 @@ import (
 // parallel. Memory is bounded by the games' estimated size (maxBytes), and
 // by their count (maxCount); the least recently used go first.
 type games struct {
-	db       *store.DB
+	db       GameStore
 	now      func() time.Time
 	maxCount int
 	maxBytes int
@@ -68,7 +68,7 @@ const entryOverhead = 512
 // game back replays at most max(snapshotMin, its steps) commands.
 const snapshotMin = 1000
 
-func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games {
+func newGames(db GameStore, now func() time.Time, maxCount, maxBytes int) *games {
 	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes, snapMin: snapshotMin,
 		cache: map[string]*entry{}, lru: list.New()}
 }
@@ -76,9 +76,9 @@ func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games
 // newID returns a fresh unguessable game id.
 func newID() string { return rand.Text() }
 
-func summary(g *spider.Game) store.Summary {
+func summary(g *spider.Game) record.Summary {
 	o := g.Options()
-	return store.Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
+	return record.Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
 		Moves: g.MovesPlayed(), Score: g.Score().Counted}
 }
 
@@ -91,7 +91,7 @@ func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
-	rec := store.GameRecord{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
+	rec := record.Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
 		Summary: summary(g), Created: now, Updated: now}
 	if err := gs.db.CreateGame(ctx, rec); err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
 			}
 		}
 		if e.player != player {
-			return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+			return nil, fmt.Errorf("game %q: %w", id, record.ErrNotFound)
 		}
 		e.mu.Lock()
 		if !e.dead {
@@ -216,7 +216,7 @@ func (gs *games) load(ctx context.Context, player, id string) (*entry, error) {
 }
 
 // replay makes the entry of a stored game: its snapshot, then its log.
-func replay(rec store.GameRecord) (*entry, error) {
+func replay(rec record.Game) (*entry, error) {
 	// The server wrote this game itself: failing to read it is a server
 	// fault, not the client's (no %w).
 	g, err := spider.Load(rec.Save)
@@ -250,23 +250,23 @@ func (gs *games) drop(e *entry) {
 
 // outcome is the statistics entry a game's state calls for, if any: a win
 // once won, a loss once stuck (no moves left).
-func outcome(e *entry, now time.Time) []store.Result {
+func outcome(e *entry, now time.Time) []record.Result {
 	if over, won := e.g.Outcome(); over {
-		return []store.Result{result(e, won, now)}
+		return []record.Result{result(e, won, now)}
 	}
 	return nil
 }
 
-func result(e *entry, won bool, now time.Time) store.Result {
+func result(e *entry, won bool, now time.Time) record.Result {
 	o := e.g.Options()
-	return store.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
+	return record.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
 		Won: won, Score: e.g.Score().Counted, At: now}
 }
 
 // commit stores the command cmd just applied to e (locked) before the
 // reply: a row appended to the game's log, or now and then a snapshot. The
 // write is conditional on the version e was at; on any failure, a stale
-// version included (store.ErrStale), the game leaves the cache, so memory
+// version included (record.ErrStale), the game leaves the cache, so memory
 // never runs ahead of the database: the next request sees the last stored
 // state.
 func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
@@ -274,7 +274,7 @@ func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	// An accepted move is stored even if the player closes the tab meanwhile.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	c := store.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
+	c := record.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
 		Summary: summary(e.g), Updated: now}
 	snap := e.logn+1 >= max(gs.snapMin, e.base)
 	if snap {
@@ -317,7 +317,7 @@ func (gs *games) play(ctx context.Context, player, id string, c spider.Command) 
 			return e, m, moved, nil
 		}
 		e.mu.Unlock()
-		if !errors.Is(err, store.ErrStale) || try == maxRetries {
+		if !errors.Is(err, record.ErrStale) || try == maxRetries {
 			return nil, m, false, err
 		}
 	}
