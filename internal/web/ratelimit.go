@@ -22,8 +22,9 @@ var errTooMany = errors.New("too many requests")
 // drops or forges the cookie.
 
 // RateLimit bounds how fast the requests that create something on the
-// server arrive: new games, loaded save files, opened saves (each a new
-// game) and save writes. Each player (by the identity cookie) and each
+// server arrive: the routes each mounted game names (Limited), such as
+// Spider's new games, loaded save files, opened saves and save writes, or
+// Arlington's new tables. Each player (by the identity cookie) and each
 // client address (IPv4 address, or IPv6 /64) has a token bucket; a request
 // needs a token from both.
 type RateLimit struct {

@@ -19,16 +19,39 @@ import (
 	"cardtable/spider"
 )
 
-// gameResponse is the answer about one game.
+// gameResponse is the answer about one game. Version counts the commands
+// the server has accepted on the game (1 when it starts): a command may
+// name the version its tab shows (commandRequest.Version).
 type gameResponse struct {
 	ID      string      `json:"id"`
+	Version int64       `json:"version"`
 	View    spider.View `json:"view"`
 	Move    string      `json:"move,omitempty"`
 	Message string      `json:"message,omitempty"`
 }
 
 func view(e *entry) gameResponse {
-	return gameResponse{ID: e.id, View: e.g.View(false)}
+	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false)}
+}
+
+// behindError refuses a command meant for another version of its game than
+// the stored one: another tab or window played it meanwhile. It carries the
+// game as it stands, which the refusal (409) sends, so the tab catches up.
+type behindError struct {
+	game gameResponse
+}
+
+func (e *behindError) Error() string {
+	return "this game changed in another tab or window: here it is as it stands now"
+}
+
+func (e *behindError) Unwrap() error { return web.ErrConflict }
+
+// behindResponse is the 409 answer to a command behind its game: the
+// error, and the game as the answer about it has it.
+type behindResponse struct {
+	Error string `json:"error"`
+	gameResponse
 }
 
 // dealNumber is the "deal" field: a string as documented, a JSON number
@@ -152,6 +175,11 @@ func (s *Handlers) getGame(w http.ResponseWriter, r *http.Request) error {
 
 type commandRequest struct {
 	Cmd string `json:"cmd"`
+	// Version, if given, is the version of the game the command was based
+	// on: the page sends the one its view came with, so that a tab showing
+	// an old state cannot undo or move on another tab's newer one. Clients
+	// that leave it out (the load generator, scripts) are not checked.
+	Version int64 `json:"version,omitempty"`
 }
 
 func (s *Handlers) command(w http.ResponseWriter, r *http.Request) error {
@@ -163,7 +191,15 @@ func (s *Handlers) command(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, m, moved, err := s.games.play(r.Context(), web.Player(r), r.PathValue("id"), c)
+	if req.Version < 0 {
+		return badRequest("version %d: versions start at 1", req.Version)
+	}
+	e, m, moved, err := s.games.play(r.Context(), web.Player(r), r.PathValue("id"), c, req.Version)
+	var behind *behindError
+	if errors.As(err, &behind) {
+		web.WriteJSON(w, http.StatusConflict, behindResponse{Error: behind.Error(), gameResponse: behind.game})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -301,10 +301,18 @@ const maxRetries = 3
 // play applies c to player's game id and stores it, retrying on a fresh
 // read if the write was based on a stale state. It returns the entry
 // locked (the caller unlocks it), the move played and whether it was one.
-func (gs *games) play(ctx context.Context, player, id string, c spider.Command) (*entry, spider.Move, bool, error) {
+// base, if not 0, is the version of the game the command was meant for (the
+// one the player's tab shows): at any other version the command is refused
+// with a *behindError holding the game as it stands.
+func (gs *games) play(ctx context.Context, player, id string, c spider.Command, base int64) (*entry, spider.Move, bool, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
 		if err != nil {
+			return nil, spider.Move{}, false, err
+		}
+		if base != 0 && base != e.version {
+			err := &behindError{view(e)}
+			e.mu.Unlock()
 			return nil, spider.Move{}, false, err
 		}
 		m, moved, err := e.g.Apply(c)

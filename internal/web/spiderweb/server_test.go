@@ -556,3 +556,59 @@ func firstMoveOntoACard(_ context.Context, g *spider.Game) (spider.Move, error) 
 	}
 	return l[0], nil
 }
+
+// TestStaleTab: a command based on a version of the game other than the
+// stored one (a tab that has not seen another tab's move) is refused with
+// 409 and the game as it stands, and changes nothing; a command without a
+// version (older clients, the load generator) is not checked.
+func TestStaleTab(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.newGame(`{"deal":"617","suits":1}`)
+	if g.Version != 1 {
+		t.Fatalf("a new game is at version %d, want 1", g.Version)
+	}
+	send := func(cmd string, version int64) (int, behindResponse) {
+		t.Helper()
+		body, _ := json.Marshal(commandRequest{Cmd: cmd, Version: version})
+		code, b, _ := h.do("POST", "/api/games/"+g.ID+"/commands", string(body))
+		var r behindResponse
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v in %s", cmd, err, b)
+		}
+		return code, r
+	}
+	// Tab A deals, based on what it shows.
+	code, a := send("deal", 1)
+	if code != http.StatusOK || a.Version != 2 || a.View.Moves != 1 {
+		t.Fatalf("deal at version 1: %d, version %d, %d moves", code, a.Version, a.View.Moves)
+	}
+	// Tab B still shows version 1 and asks to undo: refused.
+	code, b := send("undo", 1)
+	if code != http.StatusConflict || b.Error == "" || b.ID != g.ID || b.Version != 2 {
+		t.Fatalf("stale undo: %d %+v, want 409 with the game at version 2", code, b)
+	}
+	if viewJSON(t, b.View) != viewJSON(t, a.View) {
+		t.Fatalf("the refusal carries\n%+v\nwant the game as it stands\n%+v", b.View, a.View)
+	}
+	if r := r2(h, g.ID); r.Version != 2 || r.View.Moves != 1 || viewJSON(t, r.View) != viewJSON(t, a.View) {
+		t.Fatalf("after the refused undo the game is at version %d with %d moves", r.Version, r.View.Moves)
+	}
+	// A version ahead of the game is refused the same way.
+	if code, _ := send("undo", 7); code != http.StatusConflict {
+		t.Fatalf("undo at version 7 of a game at 2: %d, want 409", code)
+	}
+	// Caught up, tab B's undo goes through.
+	if code, r := send("undo", 2); code != http.StatusOK || r.Version != 3 || r.View.Moves != 0 {
+		t.Fatalf("undo at version 2: %d, version %d, %d moves", code, r.Version, r.View.Moves)
+	}
+	// Without a version, no check.
+	if code, r := send("redo", 0); code != http.StatusOK || r.Version != 4 || r.View.Moves != 1 {
+		t.Fatalf("redo without a version: %d, version %d, %d moves", code, r.Version, r.View.Moves)
+	}
+	h.call("POST", "/api/games/"+g.ID+"/commands", `{"cmd":"undo","version":-1}`, http.StatusBadRequest, &errorBody{})
+	// The version survives a restart (it is the stored one).
+	h.restart()
+	if code, r := send("undo", 4); code != http.StatusOK || r.Version != 5 {
+		t.Fatalf("undo at version 4 after a restart: %d, version %d", code, r.Version)
+	}
+}

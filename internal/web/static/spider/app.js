@@ -503,6 +503,7 @@ function send(cmd, { anim = "move" } = {}) {
       if (timings.length > 200) timings.shift();
       describe(cmd, r.move, before, r.view);
     } catch (e) {
+      if (behind(e)) return;
       if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
         S.sel = null;
         render({ anim: "refused" });
@@ -524,6 +525,21 @@ function send(cmd, { anim = "move" } = {}) {
       throw e;
     }
   });
+}
+
+// behind catches up after a command refused for being behind its game
+// (another tab played it meanwhile): the refusal carries the game as it
+// stands, which is shown, and the player is told why nothing happened.
+function behind(e) {
+  if (!(e instanceof ApiError) || e.status !== 409 || !e.body || !e.body.view || e.body.id !== S.id) return false;
+  S.sel = null;
+  S.hint = null;
+  clearDrag();
+  S.view = e.body.view;
+  render();
+  document.body.dataset.caughtUp = String(e.body.version);
+  info("This game changed in another tab or window: here it is as it stands now.");
+  return true;
 }
 
 // describe says what a command did, for the live region.
@@ -566,6 +582,40 @@ async function startGame(opts) {
   } catch (e) {
     failure(e);
     return false;
+  } finally {
+    busy(-1);
+  }
+}
+
+// linkOptions are the options of the game a link starts (?deal=N, ?new,
+// with variant, suits and cheat if named). A link to a deal names the game
+// by itself: what it leaves out is the default, never the player's settings
+// (an open tableau, relaxed dealing, winnable deals), so it deals the same
+// game for everyone. ?new without a deal is "a new game as I like them":
+// the player's settings, the link's parameters over them. The settings
+// themselves are left as they are.
+function linkOptions(params) {
+  const deal = (params.get("deal") || "").trim().replace(/^#/, "");
+  const o = deal ? { ...DEFAULTS.newGame, cheat: DEFAULTS.cheat, deal } : newGameOptions("");
+  if (params.get("variant")) o.variant = params.get("variant");
+  if (params.get("suits")) o.suits = +params.get("suits");
+  if (params.get("cheat")) o.cheat = params.get("cheat");
+  return o;
+}
+
+// startFromLink starts the game a link names, leaving the game this browser
+// was playing: the server counts that one as lost if it had moves and was
+// not won, as the new-game dialog does.
+async function startFromLink(params) {
+  let previous = null;
+  try { previous = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { previous = null; }
+  busy(1);
+  try {
+    const r = await api.newGame(linkOptions(params), previous);
+    setGame(r, { message: r.message });
+    announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
+  } catch (e) {
+    failure(e);
   } finally {
     busy(-1);
   }
@@ -1564,10 +1614,8 @@ async function main() {
     applySettings();
     const params = new URLSearchParams(location.search);
     if (params.get("deal") || params.get("new") !== null) {
-      const n = S.settings.newGame;
-      for (const k of ["variant", "suits", "cheat"]) if (params.get(k)) (k === "cheat" ? S.settings : n)[k] = k === "suits" ? +params.get(k) : params.get(k);
       history.replaceState(null, "", location.pathname);
-      await startGame(newGameOptions(params.get("deal") || ""));
+      await startFromLink(params);
       return;
     }
     let id = null;
