@@ -54,7 +54,11 @@ type Game struct {
 	// was based on.
 	Version int64
 	Summary
+	// Updated is the time of the latest command (Created until one).
 	Created, Updated time.Time
+	// Played is the active play time up to Updated (docs/api.md, "Play
+	// time").
+	Played time.Duration
 }
 
 // Change is one accepted command on a stored game.
@@ -70,6 +74,8 @@ type Change struct {
 	Snapshot string
 	Summary
 	Updated time.Time
+	// Played is the game's active play time after Cmd.
+	Played time.Duration
 }
 
 // Result is one statistics entry: how a game lineage ended.
@@ -80,6 +86,9 @@ type Result struct {
 	Won     bool
 	Score   int
 	At      time.Time
+	// Played is the game's active play time when it ended (0: not timed,
+	// a result from before play time was kept).
+	Played time.Duration
 }
 
 // Save is a named saved game.
@@ -90,6 +99,7 @@ type Save struct {
 	Save    string // empty in listings
 	Summary
 	Updated time.Time
+	Played  time.Duration // the game's play time when saved
 }
 
 // Group is the statistics of one variant and suit count.
@@ -105,7 +115,11 @@ type Group struct {
 	// BestScore is the highest counted score of any game, won or lost
 	// (0 when none).
 	BestScore int
-	History   []Result // oldest first, the latest entries
+	// BestTime and AverageTime are the shortest and the mean play time of
+	// the timed wins (TimedWins of them; both 0 when there are none).
+	BestTime, AverageTime time.Duration
+	TimedWins             int
+	History               []Result // oldest first, the latest entries
 }
 
 // WinRate is the share of games won, 0 to 1 (0 when none played).

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"cardtable/internal/record"
 )
@@ -25,12 +26,12 @@ func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) erro
 	}
 	// Lineages are the random ids of games, so one belongs to one player;
 	// the WHERE keeps it so even if a caller mixes them up.
-	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at, played)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
-			at = excluded.at, variant = excluded.variant, suits = excluded.suits
+			at = excluded.at, variant = excluded.variant, suits = excluded.suits, played = excluded.played
 		WHERE excluded.won = 1 AND results.won = 0 AND results.player = excluded.player`,
-		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At))
+		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At), r.Played.Milliseconds())
 	return err
 }
 
@@ -54,13 +55,14 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO saves
-			(player, name, lineage, save, variant, suits, deal, moves, score, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (player, name) DO UPDATE SET lineage = excluded.lineage, save = excluded.save,
 				variant = excluded.variant, suits = excluded.suits, deal = excluded.deal,
-				moves = excluded.moves, score = excluded.score, updated = excluded.updated`,
+				moves = excluded.moves, score = excluded.score, updated = excluded.updated,
+				played = excluded.played`,
 			s.Player, s.Name, s.Lineage, s.Save, s.Variant, s.Suits, strconv.FormatUint(s.Deal, 10),
-			s.Moves, s.Score, millis(s.Updated))
+			s.Moves, s.Score, millis(s.Updated), s.Played.Milliseconds())
 		return err
 	})
 }
@@ -69,7 +71,7 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 // their text.
 func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT name, lineage, variant, suits, deal, moves, score,
-		updated FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
+		updated, played FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +80,13 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 	for rows.Next() {
 		s := SaveRecord{Player: player}
 		var deal string
-		var updated int64
-		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated); err != nil {
+		var updated, played int64
+		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played); err != nil {
 			return nil, err
 		}
 		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
 		s.Updated = fromMillis(updated)
+		s.Played = time.Duration(played) * time.Millisecond
 		out = append(out, s)
 	}
 	return out, rows.Err()
@@ -93,10 +96,10 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error) {
 	s := SaveRecord{Player: player}
 	var deal string
-	var updated int64
+	var updated, played int64
 	err := db.r.QueryRowContext(ctx, `SELECT name, lineage, save, variant, suits, deal, moves,
-		score, updated FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
-		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated)
+		score, updated, played FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
+		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("saved game %q: %w", name, ErrNotFound)
 	}
@@ -105,6 +108,7 @@ func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error)
 	}
 	s.Deal, _ = strconv.ParseUint(deal, 10, 64)
 	s.Updated = fromMillis(updated)
+	s.Played = time.Duration(played) * time.Millisecond
 	return s, nil
 }
 
@@ -184,7 +188,7 @@ var (
 // Stats returns player's statistics of every variant and suit count, in
 // the order of Variants then SuitCounts, including groups with no games.
 func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at
+	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at, played
 		FROM results WHERE player = ? ORDER BY at, rowid`, player)
 	if err != nil {
 		return nil, err
@@ -201,11 +205,12 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 	}
 	for rows.Next() {
 		var r Result
-		var at int64
-		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at); err != nil {
+		var at, played int64
+		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at, &played); err != nil {
 			return nil, err
 		}
 		r.At = fromMillis(at)
+		r.Played = time.Duration(played) * time.Millisecond
 		i, ok := index[key(strings.ToLower(r.Variant), r.Suits)]
 		if !ok {
 			continue // not a group this program knows; kept, not shown
@@ -216,6 +221,14 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 			g.Won++
 			g.CurrentStreak++
 			g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
+			if r.Played > 0 {
+				if g.TimedWins == 0 || r.Played < g.BestTime {
+					g.BestTime = r.Played
+				}
+				// AverageTime holds the sum until the end.
+				g.TimedWins++
+				g.AverageTime += r.Played
+			}
 		} else {
 			g.CurrentStreak = 0
 		}
@@ -225,6 +238,11 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		g.History = append(g.History, r)
 		if len(g.History) > HistoryLimit {
 			g.History = g.History[len(g.History)-HistoryLimit:]
+		}
+	}
+	for i := range groups {
+		if g := &groups[i]; g.TimedWins > 0 {
+			g.AverageTime /= time.Duration(g.TimedWins)
 		}
 	}
 	return groups, rows.Err()

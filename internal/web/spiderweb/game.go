@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"cardtable/card"
@@ -21,17 +22,20 @@ import (
 
 // gameResponse is the answer about one game. Version counts the commands
 // the server has accepted on the game (1 when it starts): a command may
-// name the version its tab shows (commandRequest.Version).
+// name the version its tab shows (commandRequest.Version). Clock is its
+// play time (playtime.go).
 type gameResponse struct {
 	ID      string      `json:"id"`
 	Version int64       `json:"version"`
 	View    spider.View `json:"view"`
+	Clock   playClock   `json:"clock"`
 	Move    string      `json:"move,omitempty"`
 	Message string      `json:"message,omitempty"`
 }
 
-func view(e *entry) gameResponse {
-	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false)}
+// view is the answer about e (locked) at now.
+func view(e *entry, now time.Time) gameResponse {
+	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false), Clock: clockOf(e, now)}
 }
 
 // behindError refuses a command meant for another version of its game than
@@ -134,7 +138,7 @@ func (s *Handlers) createGame(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return s.start(w, r, g, "", msg)
+	return s.start(w, r, g, "", msg, 0)
 }
 
 // randomGame deals a random deal number; with winnable, one the solver has
@@ -167,7 +171,7 @@ func (s *Handlers) getGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	resp := view(e)
+	resp := view(e, s.now())
 	e.mu.Unlock()
 	web.WriteJSON(w, http.StatusOK, resp)
 	return nil
@@ -204,7 +208,7 @@ func (s *Handlers) command(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer e.mu.Unlock()
-	resp := view(e)
+	resp := view(e, s.now())
 	if moved {
 		resp.Move = m.String()
 	}
@@ -244,14 +248,14 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("%v", err)
 	}
 	g.MarkLoaded()
-	return s.start(w, r, g, "", "")
+	return s.start(w, r, g, "", "", 0)
 }
 
 // start stores a new game and answers 201 with it. The game named by the
 // "previous" query parameter, if any, is the one the player leaves: it
 // counts as lost if it had moves and was not won (docs/api.md).
-func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string) error {
-	e, err := s.games.add(r.Context(), web.Player(r), g, lineage)
+func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string, played time.Duration) error {
+	e, err := s.games.add(r.Context(), web.Player(r), g, lineage, played)
 	if err != nil {
 		return err
 	}
@@ -261,7 +265,7 @@ func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game,
 		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
 	}
 	e.mu.Lock()
-	resp := view(e)
+	resp := view(e, s.now())
 	e.mu.Unlock()
 	resp.Message = msg
 	web.WriteJSON(w, http.StatusCreated, resp)

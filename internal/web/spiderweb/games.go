@@ -52,6 +52,10 @@ type entry struct {
 	// dead means the entry left the cache (evicted, or its state could not
 	// be stored): whoever holds it must look the game up again.
 	dead bool
+	// played is the active play time up to last, the time of the latest
+	// command (or of the start): see playtime.go.
+	played time.Duration
+	last   time.Time
 
 	elem *list.Element // guarded by games.mu
 	size int           // guarded by games.mu
@@ -83,16 +87,17 @@ func summary(g *spider.Game) record.Summary {
 }
 
 // add stores player's new game and keeps it in memory. lineage "" starts a
-// new lineage (the game's own id).
-func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string) (*entry, error) {
+// new lineage (the game's own id); played is the play time it starts with
+// (an opened save's).
+func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration) (*entry, error) {
 	now := gs.now()
 	e := &entry{id: newID(), player: player, g: g, lineage: lineage, created: now,
-		version: 1, base: g.Steps()}
+		version: 1, base: g.Steps(), played: played, last: now}
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
 	rec := record.Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
-		Summary: summary(g), Created: now, Updated: now}
+		Summary: summary(g), Created: now, Updated: now, Played: played}
 	if err := gs.db.CreateGame(ctx, rec); err != nil {
 		return nil, err
 	}
@@ -224,7 +229,7 @@ func replay(rec record.Game) (*entry, error) {
 		return nil, fmt.Errorf("game %s: stored save unreadable: %v", rec.ID, err)
 	}
 	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
-		version: rec.Version, logn: len(rec.Log), base: g.Steps()}
+		version: rec.Version, logn: len(rec.Log), base: g.Steps(), played: rec.Played, last: rec.Updated}
 	for i, cmd := range rec.Log {
 		c, err := spider.ParseCommand(cmd)
 		if err == nil {
@@ -249,18 +254,18 @@ func (gs *games) drop(e *entry) {
 }
 
 // outcome is the statistics entry a game's state calls for, if any: a win
-// once won, a loss once stuck (no moves left).
-func outcome(e *entry, now time.Time) []record.Result {
+// once won, a loss once stuck (no moves left). played is its play time.
+func outcome(e *entry, now time.Time, played time.Duration) []record.Result {
 	if over, won := e.g.Outcome(); over {
-		return []record.Result{result(e, won, now)}
+		return []record.Result{result(e, won, now, played)}
 	}
 	return nil
 }
 
-func result(e *entry, won bool, now time.Time) record.Result {
+func result(e *entry, won bool, now time.Time, played time.Duration) record.Result {
 	o := e.g.Options()
 	return record.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
-		Won: won, Score: e.g.Score().Counted, At: now}
+		Won: won, Score: e.g.Score().Counted, At: now, Played: played}
 }
 
 // commit stores the command cmd just applied to e (locked) before the
@@ -274,17 +279,19 @@ func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	// An accepted move is stored even if the player closes the tab meanwhile.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	played := e.played + activeGap(e.last, now)
 	c := record.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
-		Summary: summary(e.g), Updated: now}
+		Summary: summary(e.g), Updated: now, Played: played}
 	snap := e.logn+1 >= max(gs.snapMin, e.base)
 	if snap {
 		c.Snapshot = e.g.Save()
 	}
-	if err := gs.db.UpdateGame(ctx, c, outcome(e, now)...); err != nil {
+	if err := gs.db.UpdateGame(ctx, c, outcome(e, now, played)...); err != nil {
 		gs.drop(e)
 		return err
 	}
 	e.version++
+	e.played, e.last = played, now
 	if snap {
 		e.logn, e.base = 0, e.g.Steps()
 	} else {
@@ -311,7 +318,7 @@ func (gs *games) play(ctx context.Context, player, id string, c spider.Command, 
 			return nil, spider.Move{}, false, err
 		}
 		if base != 0 && base != e.version {
-			err := &behindError{view(e)}
+			err := &behindError{view(e, gs.now())}
 			e.mu.Unlock()
 			return nil, spider.Move{}, false, err
 		}
@@ -355,5 +362,5 @@ func (gs *games) abandon(ctx context.Context, player, id string) error {
 	if e.g.MovesPlayed() == 0 || e.g.Won() {
 		return nil
 	}
-	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now()))
+	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now(), e.played))
 }

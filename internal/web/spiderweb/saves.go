@@ -88,7 +88,7 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now(), Played: e.played}
 	e.mu.Unlock()
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
@@ -111,7 +111,7 @@ func (s *Handlers) openSave(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("saved game %q unreadable: %v", name, err)
 	}
 	g.MarkLoaded()
-	return s.start(w, r, g, rec.Lineage, "")
+	return s.start(w, r, g, rec.Lineage, "", rec.Played)
 }
 
 func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
@@ -127,21 +127,28 @@ func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 }
 
 type statsGroup struct {
-	Variant       string         `json:"variant"`
-	Suits         int            `json:"suits"`
-	Played        int            `json:"played"`
-	Won           int            `json:"won"`
-	WinRate       float64        `json:"winRate"`
-	CurrentStreak int            `json:"currentStreak"`
-	LongestStreak int            `json:"longestStreak"`
-	BestScore     int            `json:"bestScore"`
-	History       []statsHistory `json:"history"`
+	Variant       string  `json:"variant"`
+	Suits         int     `json:"suits"`
+	Played        int     `json:"played"`
+	Won           int     `json:"won"`
+	WinRate       float64 `json:"winRate"`
+	CurrentStreak int     `json:"currentStreak"`
+	LongestStreak int     `json:"longestStreak"`
+	BestScore     int     `json:"bestScore"`
+	// BestTime and AverageTime are the shortest and the mean play time of
+	// the won games that were timed (TimedWins of them), in milliseconds;
+	// 0 when there are none.
+	BestTime    int64          `json:"bestTime"`
+	AverageTime int64          `json:"averageTime"`
+	TimedWins   int            `json:"timedWins"`
+	History     []statsHistory `json:"history"`
 }
 
 type statsHistory struct {
 	At    time.Time `json:"at"`
 	Won   bool      `json:"won"`
 	Score int       `json:"score"`
+	Time  int64     `json:"time,omitempty"` // play time in milliseconds, if timed
 }
 
 func (s *Handlers) stats(w http.ResponseWriter, r *http.Request) error {
@@ -155,9 +162,10 @@ func (s *Handlers) stats(w http.ResponseWriter, r *http.Request) error {
 	for _, g := range groups {
 		sg := statsGroup{Variant: g.Variant, Suits: g.Suits, Played: g.Played, Won: g.Won,
 			WinRate: g.WinRate(), CurrentStreak: g.CurrentStreak, LongestStreak: g.LongestStreak,
-			BestScore: g.BestScore, History: []statsHistory{}}
+			BestScore: g.BestScore, BestTime: g.BestTime.Milliseconds(), AverageTime: g.AverageTime.Milliseconds(),
+			TimedWins: g.TimedWins, History: []statsHistory{}}
 		for _, h := range g.History {
-			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score})
+			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score, Time: h.Played.Milliseconds()})
 		}
 		out.Groups = append(out.Groups, sg)
 	}

@@ -163,7 +163,7 @@ func TestStatistics(t *testing.T) {
 		}
 		// Winning it is out of reach in a test; record the win as the
 		// command path does.
-		res := result(e, true, h.now())
+		res := result(e, true, h.now(), e.played)
 		e.mu.Unlock()
 		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
 			t.Fatal(err)
