@@ -15,9 +15,25 @@ export class ApiError extends Error {
 // by a tab that has not seen another tab's move.
 const versions = new Map();
 
+// clocks holds, per game id, the play time of the latest answer about it
+// ({played, since, cap, running} in ms, docs/api.md "Play time") and when
+// it came (at, performance.now()).
+const clocks = new Map();
+
 function noteVersion(r) {
   if (r && typeof r.id === "string" && Number.isInteger(r.version)) versions.set(r.id, r.version);
+  if (r && typeof r.id === "string" && r.clock) clocks.set(r.id, { ...r.clock, at: performance.now() });
   return r;
+}
+
+// playTime is game id's play time now, in ms, as the server would count it
+// for a command made now (null when no answer about it came yet), and
+// whether its clock is running.
+export function playTime(id) {
+  const c = clocks.get(id);
+  if (!c) return null;
+  const idle = c.running ? Math.min(c.since + (performance.now() - c.at), c.cap) : 0;
+  return { ms: c.played + idle, running: c.running && c.since + (performance.now() - c.at) < c.cap };
 }
 
 async function request(method, path, body, { text = false, raw = false } = {}) {

@@ -2,7 +2,7 @@
 // view it is sent, turns the player's gestures into commands ("move 3 7 2",
 // "deal", "auto 4", ...) and shows the server's answer, or its refusal.
 
-import { api, ApiError } from "/shared/api.js";
+import { api, ApiError, playTime } from "/shared/api.js";
 import { installSprite, setSmallCards, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "/shared/cards.js";
 import { scoreChart, winRateChart } from "./charts.js";
 import { beep } from "/shared/sound.js";
@@ -540,6 +540,36 @@ function behind(e) {
   document.body.dataset.caughtUp = String(e.body.version);
   info("This game changed in another tab or window: here it is as it stands now.");
   return true;
+}
+
+// ---------- the game timer ----------
+
+// formatTime writes a play time: m:ss, or h:mm:ss from an hour.
+function formatTime(ms) {
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+// tickTimer shows the game's play time, running as the server counts it
+// (a pause counts up to two minutes; a finished game's clock stands).
+function tickTimer() {
+  const el = $("#st-time");
+  const t = S.id && playTime(S.id);
+  if (!el || !t) return;
+  el.textContent = formatTime(t.ms);
+  el.dataset.running = t.running ? "1" : "0";
+}
+
+function startTimer() {
+  tickTimer();
+  setInterval(tickTimer, 500);
+}
+
+// timeStats are the statistics panel's play-time lines.
+function timeStats(g) {
+  const has = g.timedWins > 0;
+  return [["Best time", has ? formatTime(g.bestTime) : "–"], ["Average time", has ? formatTime(g.averageTime) : "–"]];
 }
 
 // describe says what a command did, for the live region.
@@ -1277,7 +1307,7 @@ function showStats() {
   const rate = g.winRate != null ? g.winRate : (g.played ? g.won / g.played : 0);
   const pct = rate <= 1 ? Math.round(rate * 1000) / 10 : Math.round(rate * 10) / 10;
   const items = [["Played", g.played], ["Won", g.won], ["Win rate", `${pct}%`], ["Current streak", g.currentStreak],
-    ["Longest streak", g.longestStreak], ["Best score", g.bestScore]];
+    ["Longest streak", g.longestStreak], ["Best score", g.bestScore], ...timeStats(g)];
   nums.replaceChildren(...items.map(([k, v]) => {
     const d = document.createElement("div");
     d.innerHTML = `<dt></dt><dd></dd>`;
@@ -1608,6 +1638,7 @@ async function main() {
   installSprite();
   layout();
   bind();
+  startTimer();
   busy(1);
   try {
     await loadSettings();
