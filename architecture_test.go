@@ -15,9 +15,9 @@ import (
 // The arrows of docs/architecture.md, checked on every package's non-test
 // imports: rules packages know nothing of the outside world, adapters wrap
 // one outside thing each, game web packages reach the store only through
-// interfaces they declare, and only main wires the program. (The shared
-// web layer still holds the Spider handlers, so it may import spider and
-// the store until they move to a package of their own.)
+// interfaces they declare, and only main wires the program. The shared web
+// layer knows no game at all: each game's handlers live in a package of
+// their own under it.
 
 const module = "cardtable/"
 
@@ -46,7 +46,10 @@ var rules = []rule{
 	// The store implements table.Store, whose record types table declares.
 	{"internal/store", []string{"net/http", module + "internal/web", module + "internal/web/..."}, "the store is one adapter"},
 	{"internal/table", []string{"net/http", "database/sql", "github.com/coder/websocket", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
-	{"internal/web", []string{module + "arlington", module + "arlington/...", module + "internal/table"}, "the shared web layer knows no second game"},
+	{"internal/web", []string{module + "card", module + "spider", module + "spider/...", module + "arlington", module + "arlington/...",
+		module + "internal/table", module + "internal/store", module + "internal/record", "database/sql"}, "the shared web layer knows no game and no store"},
+	// Spider's records are plain data shared by the store and spiderweb.
+	{"internal/record", []string{"net/http", "database/sql", module + "..."}, "records are plain data"},
 	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
 	// The table client meets the server at the wire, as any other client
 	// would: it knows the rules' views and notation, not the server.

@@ -21,6 +21,7 @@ import (
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 	"cardtable/internal/web/arlweb"
+	"cardtable/internal/web/spiderweb"
 	"cardtable/spider"
 	"cardtable/spider/solver"
 )
@@ -83,18 +84,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
+	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal})
 	rl := web.DefaultRateLimit()
-	opts := web.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal,
-		CheckHost: true, Hosts: hosts, RateLimit: &rl,
-		Games: []web.Routes{arlweb.New(hub, arlweb.Options{Log: log})}}
-	srv := web.New(db, opts)
-	// The pruner deletes games past their retention (docs/api.md); it
-	// exits when serving ends, before the database closes.
+	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
+		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
+	// The pruner deletes Spider games past their retention (docs/api.md);
+	// it exits when serving ends, before the database closes.
 	pctx, stop := context.WithCancel(ctx)
 	pruned := make(chan struct{})
 	go func() {
 		defer close(pruned)
-		srv.RunPruner(pctx)
+		sp.RunPruner(pctx)
 	}()
 	err = serve(ctx, log, ln, srv)
 	stop()
@@ -188,7 +188,7 @@ func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
 	defer func() { <-hintSlots }()
 	m, err := solver.Hint(ctx, g)
 	if errors.Is(err, solver.ErrNoMove) {
-		return m, fmt.Errorf("%w: %v", web.ErrNoMove, err)
+		return m, fmt.Errorf("%w: %v", spiderweb.ErrNoMove, err)
 	}
 	return m, err
 }
@@ -340,7 +340,8 @@ func runServeBench(ctx context.Context, env *Env, args []string) error {
 	done := make(chan error, 1)
 	// Exits when stop() cancels sctx after the measurement.
 	go func() {
-		done <- serve(sctx, log, ln, web.New(db, web.Options{Log: log}))
+		sp := spiderweb.New(db, spiderweb.Options{Log: log})
+		done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
 	}()
 	res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
 		Players: *players, Duration: *dur, Think: *think})

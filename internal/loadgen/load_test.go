@@ -9,7 +9,13 @@ import (
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/spiderweb"
 )
+
+// spiderServer is the web layer with the Spider handlers over db.
+func spiderServer(db *store.DB, o spiderweb.Options) *web.Server {
+	return web.New(web.Options{Games: []web.Routes{spiderweb.New(db, o)}})
+}
 
 // BenchmarkLoad plays over HTTP on loopback with 1,000 games in play and 50
 // players sending moves at once (each owns 20 games); every move is stored
@@ -32,7 +38,7 @@ func benchLoad(b *testing.B, games, players int) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	srv := httptest.NewServer(web.New(db, web.Options{}))
+	srv := httptest.NewServer(spiderServer(db, spiderweb.Options{}))
 	defer srv.Close()
 	lr, err := NewLoad(ctx, LoadConfig{URL: srv.URL, Games: games, Players: players,
 		MaxMoves: int64(b.N), Seed: 1})
@@ -65,7 +71,7 @@ func TestLoadRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := httptest.NewServer(web.New(db, web.Options{MaxGames: 8}))
+	srv := httptest.NewServer(spiderServer(db, spiderweb.Options{MaxGames: 8}))
 	defer srv.Close()
 	res, err := Load(ctx, LoadConfig{URL: srv.URL, Games: 20, Players: 4, MaxMoves: 400, Duration: time.Minute, Seed: 3})
 	if err != nil {

@@ -8,17 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// Result is one statistics entry: how a game lineage ended.
-type Result struct {
-	Lineage string
-	Variant string
-	Suits   int
-	Won     bool
-	Score   int
-	At      time.Time
-}
+	"cardtable/internal/record"
+)
 
 // RecordResult records how one of player's game lineages ended. A lineage
 // has one entry: a loss is recorded only if nothing is yet, and a win
@@ -34,23 +26,13 @@ func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) erro
 	}
 	// Lineages are the random ids of games, so one belongs to one player;
 	// the WHERE keeps it so even if a caller mixes them up.
-	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at, played)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
-			at = excluded.at, variant = excluded.variant, suits = excluded.suits
+			at = excluded.at, variant = excluded.variant, suits = excluded.suits, played = excluded.played
 		WHERE excluded.won = 1 AND results.won = 0 AND results.player = excluded.player`,
-		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At))
+		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At), r.Played.Milliseconds())
 	return err
-}
-
-// SaveRecord is a named saved game.
-type SaveRecord struct {
-	Player  string
-	Name    string
-	Lineage string
-	Save    string // empty in listings
-	Summary
-	Updated time.Time
 }
 
 // MaxSaves is the most named saves a player may have.
@@ -58,7 +40,7 @@ const MaxSaves = 1000
 
 // ErrTooMany is returned by PutSave for a new name when the player already
 // has MaxSaves saves.
-var ErrTooMany = errors.New("too many")
+var ErrTooMany = record.ErrTooMany
 
 // PutSave stores a named save, replacing any of the same name and player.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
@@ -73,13 +55,14 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO saves
-			(player, name, lineage, save, variant, suits, deal, moves, score, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (player, name) DO UPDATE SET lineage = excluded.lineage, save = excluded.save,
 				variant = excluded.variant, suits = excluded.suits, deal = excluded.deal,
-				moves = excluded.moves, score = excluded.score, updated = excluded.updated`,
+				moves = excluded.moves, score = excluded.score, updated = excluded.updated,
+				played = excluded.played`,
 			s.Player, s.Name, s.Lineage, s.Save, s.Variant, s.Suits, strconv.FormatUint(s.Deal, 10),
-			s.Moves, s.Score, millis(s.Updated))
+			s.Moves, s.Score, millis(s.Updated), s.Played.Milliseconds())
 		return err
 	})
 }
@@ -88,7 +71,7 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 // their text.
 func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT name, lineage, variant, suits, deal, moves, score,
-		updated FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
+		updated, played FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
 	if err != nil {
 		return nil, err
 	}
@@ -97,12 +80,13 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 	for rows.Next() {
 		s := SaveRecord{Player: player}
 		var deal string
-		var updated int64
-		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated); err != nil {
+		var updated, played int64
+		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played); err != nil {
 			return nil, err
 		}
 		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
 		s.Updated = fromMillis(updated)
+		s.Played = time.Duration(played) * time.Millisecond
 		out = append(out, s)
 	}
 	return out, rows.Err()
@@ -112,10 +96,10 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error) {
 	s := SaveRecord{Player: player}
 	var deal string
-	var updated int64
+	var updated, played int64
 	err := db.r.QueryRowContext(ctx, `SELECT name, lineage, save, variant, suits, deal, moves,
-		score, updated FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
-		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated)
+		score, updated, played FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
+		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("saved game %q: %w", name, ErrNotFound)
 	}
@@ -124,6 +108,7 @@ func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error)
 	}
 	s.Deal, _ = strconv.ParseUint(deal, 10, 64)
 	s.Updated = fromMillis(updated)
+	s.Played = time.Duration(played) * time.Millisecond
 	return s, nil
 }
 
@@ -194,30 +179,6 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 // History; the counts cover every result.
 const HistoryLimit = 1000
 
-// Group is the statistics of one variant and suit count.
-type Group struct {
-	Variant string
-	Suits   int
-	Played  int
-	Won     int
-	// CurrentStreak is the number of wins in a row ending with the latest
-	// game (0 if it was lost); LongestStreak the most wins in a row ever.
-	CurrentStreak int
-	LongestStreak int
-	// BestScore is the highest counted score of any game, won or lost
-	// (0 when none).
-	BestScore int
-	History   []Result // oldest first, the latest HistoryLimit
-}
-
-// WinRate is the share of games won, 0 to 1 (0 when none played).
-func (g Group) WinRate() float64 {
-	if g.Played == 0 {
-		return 0
-	}
-	return float64(g.Won) / float64(g.Played)
-}
-
 // Variants and SuitCounts fix the statistics groups and their order.
 var (
 	Variants   = []string{"arachnid", "spider"}
@@ -227,7 +188,7 @@ var (
 // Stats returns player's statistics of every variant and suit count, in
 // the order of Variants then SuitCounts, including groups with no games.
 func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at
+	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at, played
 		FROM results WHERE player = ? ORDER BY at, rowid`, player)
 	if err != nil {
 		return nil, err
@@ -244,11 +205,12 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 	}
 	for rows.Next() {
 		var r Result
-		var at int64
-		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at); err != nil {
+		var at, played int64
+		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at, &played); err != nil {
 			return nil, err
 		}
 		r.At = fromMillis(at)
+		r.Played = time.Duration(played) * time.Millisecond
 		i, ok := index[key(strings.ToLower(r.Variant), r.Suits)]
 		if !ok {
 			continue // not a group this program knows; kept, not shown
@@ -259,6 +221,14 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 			g.Won++
 			g.CurrentStreak++
 			g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
+			if r.Played > 0 {
+				if g.TimedWins == 0 || r.Played < g.BestTime {
+					g.BestTime = r.Played
+				}
+				// AverageTime holds the sum until the end.
+				g.TimedWins++
+				g.AverageTime += r.Played
+			}
 		} else {
 			g.CurrentStreak = 0
 		}
@@ -268,6 +238,11 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		g.History = append(g.History, r)
 		if len(g.History) > HistoryLimit {
 			g.History = g.History[len(g.History)-HistoryLimit:]
+		}
+	}
+	for i := range groups {
+		if g := &groups[i]; g.TimedWins > 0 {
+			g.AverageTime /= time.Duration(g.TimedWins)
 		}
 	}
 	return groups, rows.Err()

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 
+	"cardtable/internal/record"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -29,7 +30,7 @@ var (
 	// under the running server. Writes are refused from then on, since they
 	// would go to a file no longer at the path and be lost at the next
 	// start; only a restart (opening the file now at the path) clears it.
-	ErrReplaced = errors.New("database file deleted or replaced while in use")
+	ErrReplaced = record.ErrReplaced
 )
 
 // dbFile is the database file held open by the server: its descriptor

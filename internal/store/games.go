@@ -7,50 +7,20 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"cardtable/internal/record"
 )
 
-// Summary is what listings show of a game: copied from its save text.
-type Summary struct {
-	Variant string
-	Suits   int
-	Deal    uint64 // 0 for a custom position
-	Moves   int
-	Score   int
-}
-
-// GameRecord is a stored game in play.
-type GameRecord struct {
-	ID     string
-	Player string
-	// Lineage groups a game with the games opened from its named saves:
-	// statistics count a lineage once.
-	Lineage string
-	// Save is the game's last snapshot (spider save format) and Log the
-	// commands accepted since, oldest first: replaying Log on Save gives
-	// the game.
-	Save string
-	Log  []string
-	// Version counts the game's writes; a Change must name the version it
-	// was based on.
-	Version int64
-	Summary
-	Created, Updated time.Time
-}
-
-// Change is one accepted command on a stored game.
-type Change struct {
-	ID, Player string
-	// Version is the version the command was applied to; the change is
-	// refused (ErrStale) if the stored game is at another.
-	Version int64
-	// Cmd is appended to the game's log.
-	Cmd string
-	// Snapshot, if not empty, is the whole game after Cmd: it replaces the
-	// save and empties the log (Cmd included, being in it).
-	Snapshot string
-	Summary
-	Updated time.Time
-}
+// The record types of Spider play are declared in internal/record, which
+// the Spider handlers import too; these names keep the store's API.
+type (
+	Summary    = record.Summary
+	GameRecord = record.Game
+	Change     = record.Change
+	Result     = record.Result
+	SaveRecord = record.Save
+	Group      = record.Group
+)
 
 // CreateGame stores a new game at version 1 with an empty log (g.Log and
 // g.Version are ignored).
@@ -58,10 +28,10 @@ func (db *DB) CreateGame(ctx context.Context, g GameRecord) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO games
 			(id, player, lineage, save, variant, suits, deal, moves, score, created, updated,
-			 version, logn)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0)`,
+			 version, logn, played)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?)`,
 			g.ID, g.Player, g.Lineage, g.Save, g.Variant, g.Suits, strconv.FormatUint(g.Deal, 10),
-			g.Moves, g.Score, millis(g.Created), millis(g.Updated))
+			g.Moves, g.Score, millis(g.Created), millis(g.Updated), g.Played.Milliseconds())
 		return err
 	})
 }
@@ -77,14 +47,16 @@ func (db *DB) UpdateGame(ctx context.Context, c Change, results ...Result) error
 		var err error
 		if c.Snapshot != "" {
 			err = tx.QueryRowContext(ctx, `UPDATE games SET save = ?, logn = 0, moves = ?, score = ?,
-				updated = ?, version = version + 1
+				updated = ?, played = ?, version = version + 1
 				WHERE id = ? AND player = ? AND version = ? RETURNING logn`,
-				c.Snapshot, c.Moves, c.Score, millis(c.Updated), c.ID, c.Player, c.Version).Scan(&logn)
+				c.Snapshot, c.Moves, c.Score, millis(c.Updated), c.Played.Milliseconds(),
+				c.ID, c.Player, c.Version).Scan(&logn)
 		} else {
 			err = tx.QueryRowContext(ctx, `UPDATE games SET logn = logn + 1, moves = ?, score = ?,
-				updated = ?, version = version + 1
+				updated = ?, played = ?, version = version + 1
 				WHERE id = ? AND player = ? AND version = ? RETURNING logn`,
-				c.Moves, c.Score, millis(c.Updated), c.ID, c.Player, c.Version).Scan(&logn)
+				c.Moves, c.Score, millis(c.Updated), c.Played.Milliseconds(),
+				c.ID, c.Player, c.Version).Scan(&logn)
 		}
 		if errors.Is(err, sql.ErrNoRows) {
 			var v int64
@@ -123,7 +95,7 @@ func (db *DB) UpdateGame(ctx context.Context, c Change, results ...Result) error
 func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	var g GameRecord
 	var deal string
-	var created, updated, logn int64
+	var created, updated, logn, played int64
 	// One read transaction, so the log matches the row.
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -131,9 +103,9 @@ func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	}
 	defer tx.Rollback()
 	err = tx.QueryRowContext(ctx, `SELECT id, player, lineage, save, variant, suits, deal, moves,
-		score, created, updated, version, logn FROM games WHERE id = ? AND player = ?`, id, player).Scan(
+		score, created, updated, version, logn, played FROM games WHERE id = ? AND player = ?`, id, player).Scan(
 		&g.ID, &g.Player, &g.Lineage, &g.Save, &g.Variant, &g.Suits, &deal, &g.Moves, &g.Score,
-		&created, &updated, &g.Version, &logn)
+		&created, &updated, &g.Version, &logn, &played)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -142,6 +114,7 @@ func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	}
 	g.Deal, _ = strconv.ParseUint(deal, 10, 64)
 	g.Created, g.Updated = fromMillis(created), fromMillis(updated)
+	g.Played = time.Duration(played) * time.Millisecond
 	rows, err := tx.QueryContext(ctx, `SELECT cmd FROM game_log WHERE game = ? ORDER BY seq`, id)
 	if err != nil {
 		return g, err

@@ -20,16 +20,17 @@ import (
 	"strconv"
 	"time"
 
+	"cardtable/internal/record"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
 // ErrNotFound is returned when a game or a save does not exist, or belongs
 // to another player.
-var ErrNotFound = errors.New("not found")
+var ErrNotFound = record.ErrNotFound
 
 // ErrStale is returned when a write is based on a version of a game that is
 // no longer the stored one: the write is refused, nothing changes.
-var ErrStale = errors.New("the game changed since it was read")
+var ErrStale = record.ErrStale
 
 //go:embed migrations/*.sql
 var migrations embed.FS

@@ -487,7 +487,7 @@ func TestSavesBounded(t *testing.T) {
 	db, _ := openTemp(t)
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		for i := range MaxSaves {
-			if _, err := tx.Exec(`INSERT INTO saves VALUES ('p', ?, 'L', 's', 'arachnid', 4, '1', 0, 0, 0)`, fmt.Sprint(i)); err != nil {
+			if _, err := tx.Exec(`INSERT INTO saves (player, name, lineage, save, variant, suits, deal, moves, score, updated) VALUES ('p', ?, 'L', 's', 'arachnid', 4, '1', 0, 0, 0)`, fmt.Sprint(i)); err != nil {
 				return err
 			}
 		}

@@ -23,16 +23,6 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return b, nil
 }
 
-// decodeJSON reads a JSON body into v: one value, no unknown fields, nothing
-// after it. An empty body is allowed when emptyOK (v keeps its defaults).
-func decodeJSON(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) error {
-	b, err := readBody(w, r, maxJSONBody)
-	if err != nil {
-		return err
-	}
-	return unmarshalStrict(b, v, emptyOK)
-}
-
 func unmarshalStrict(b []byte, v any, emptyOK bool) error {
 	if len(strings.TrimSpace(string(b))) == 0 {
 		if emptyOK {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 )
@@ -21,7 +22,21 @@ var (
 	ErrUnprocessable = errors.New("unprocessable") // 422: the rules refuse it
 	ErrTooMany       = errTooMany                  // 429
 	ErrUnavailable   = errUnavailable              // 503
+	// ErrNotImplemented: the server was built without what the request
+	// needs (a solver, say).
+	ErrNotImplemented = errNoSolver // 501
 )
+
+// Errorf is an error of class (one of the classes above) whose text, the
+// message the player sees, is the formatted message alone.
+func Errorf(class error, format string, a ...any) error {
+	return &requestError{class, fmt.Sprintf(format, a...)}
+}
+
+// Public is err with msg as the message the player sees in place of the
+// generic one a server fault (5xx) gets; err itself still goes to the log.
+// For faults the player can act on ("restart the server").
+func Public(err error, msg string) error { return &public{err, msg} }
 
 // HandlerFunc is a handler that returns its error for WriteError.
 type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
@@ -46,6 +61,16 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	writeError(w, r, log, err)
 }
+
+// ReadBody reads r's whole body, at most limit bytes (413 beyond; other
+// faults are 400s).
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	return readBody(w, r, limit)
+}
+
+// DecodeJSON decodes b into v strictly: one value, no unknown fields,
+// nothing after it; an empty b is refused. Its errors are 400s.
+func DecodeJSON(b []byte, v any) error { return unmarshalStrict(b, v, false) }
 
 // ReadJSON decodes r's body into v strictly (one value, no unknown fields),
 // reading at most limit bytes (413 beyond); other faults are 400s.

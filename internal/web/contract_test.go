@@ -72,8 +72,8 @@ func TestMountedGame(t *testing.T) {
 // TestPlayerFromCookie: only a token the server could have made names a
 // player, and it names the same player the middleware sees.
 func TestPlayerFromCookie(t *testing.T) {
-	h := newHarness(t, Options{})
-	h.call("GET", "/api/settings", "", http.StatusOK, nil)
+	h := newHarness(t, Options{Games: []Routes{echoGame{}}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
 	if got := PlayerFromCookie(h.jar.cookie.Value); got == "" || got != h.player() {
 		t.Fatalf("PlayerFromCookie = %q, want %q", got, h.player())
 	}

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-
-	"cardtable/internal/store"
-	"cardtable/spider"
 )
 
 // Errors the handlers classify requests by. Every handler returns its error
@@ -23,8 +20,6 @@ var (
 	errMethod = errors.New("method not allowed")
 	// errNoSolver: the server was built without what the request needs (501).
 	errNoSolver = errors.New("not available")
-	// ErrNoMove is what Options.Hint wraps when there is no move to suggest.
-	ErrNoMove = errors.New("no move to suggest")
 	// errUnavailable: the server is shutting down or overloaded (503).
 	errUnavailable = errors.New("unavailable")
 )
@@ -50,16 +45,13 @@ func status(err error) (int, string) {
 	switch {
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (limit %d bytes)", tooBig.Limit)
-	case errors.Is(err, errBadRequest), errors.Is(err, spider.ErrFormat):
+	case errors.Is(err, errBadRequest):
 		return http.StatusBadRequest, err.Error()
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, ErrNotFound):
+	case errors.Is(err, ErrNotFound):
 		return http.StatusNotFound, err.Error()
 	case errors.Is(err, ErrConflict):
 		return http.StatusConflict, err.Error()
 	case errors.Is(err, ErrUnprocessable):
-		return http.StatusUnprocessableEntity, err.Error()
-	case errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrNothing), errors.Is(err, spider.ErrLimit),
-		errors.Is(err, store.ErrTooMany):
 		return http.StatusUnprocessableEntity, err.Error()
 	case errors.Is(err, errForbidden):
 		return http.StatusForbidden, err.Error()
@@ -71,18 +63,30 @@ func status(err error) (int, string) {
 		return http.StatusTooManyRequests, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
-	case errors.Is(err, store.ErrReplaced):
-		return http.StatusServiceUnavailable, "the server can no longer save: its database file was deleted or replaced; restart the server"
-	case errors.Is(err, errUnavailable), errors.Is(err, store.ErrStale), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}
 	return http.StatusInternalServerError, "internal error"
 }
 
+// public is an error with the message the player sees in place of a
+// server fault's generic one (Public).
+type public struct {
+	err error
+	msg string
+}
+
+func (e *public) Error() string { return e.err.Error() }
+func (e *public) Unwrap() error { return e.err }
+
 // writeError answers with err's status and {"error": message}. Server
 // faults are logged; their details stay in the log.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	code, msg := status(err)
+	var p *public
+	if code >= 500 && errors.As(err, &p) {
+		msg = p.msg
+	}
 	if code >= 500 {
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

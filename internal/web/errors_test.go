@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
-
-	"cardtable/internal/store"
-	"cardtable/spider"
 )
 
 func TestStatus(t *testing.T) {
@@ -18,16 +16,15 @@ func TestStatus(t *testing.T) {
 		msg  string
 	}{
 		{badRequest("suits %d", 3), 400, "suits 3"},
-		{fmt.Errorf("load: %w", spider.ErrFormat), 400, "load: bad format"},
-		{fmt.Errorf("game x: %w", store.ErrNotFound), 404, "game x: not found"},
+		{Errorf(ErrBadRequest, "suits %d", 3), 400, "suits 3"},
+		{fmt.Errorf("game x: %w", ErrNotFound), 404, "game x: not found"},
 		{&requestError{errForbidden, "host"}, 403, "host"},
 		{&requestError{errMethod, "no"}, 405, "no"},
 		{&http.MaxBytesError{Limit: 10}, 413, "request body too large (limit 10 bytes)"},
-		{fmt.Errorf("%w: 9C on QD", spider.ErrIllegal), 422, "illegal move: 9C on QD"},
-		{fmt.Errorf("%w: no move to undo", spider.ErrNothing), 422, "nothing to do: no move to undo"},
-		{&requestError{errNoSolver, "no solver"}, 501, "no solver"},
-		{fmt.Errorf("store: %w", store.ErrReplaced), 503, "the server can no longer save: its database file was deleted or replaced; restart the server"},
+		{Errorf(ErrUnprocessable, "9C on QD"), 422, "9C on QD"},
+		{Errorf(ErrNotImplemented, "no solver"), 501, "no solver"},
 		{context.Canceled, 503, "server busy or shutting down; try again"},
+		{fmt.Errorf("%w: table stopped", ErrUnavailable), 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
 	}
 	for _, tc := range tests {
@@ -37,5 +34,27 @@ func TestStatus(t *testing.T) {
 				t.Fatalf("got %d %q, want %d %q", code, msg, tc.code, tc.msg)
 			}
 		})
+	}
+}
+
+// TestPublic: a server fault given a message for the player answers with
+// it, and its own text goes to the log only; a message never replaces a
+// client error's.
+func TestPublic(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+		msg  string
+	}{
+		{Public(fmt.Errorf("%w: /x.db gone", ErrUnavailable), "restart the server"), 503, "restart the server"},
+		{Public(errors.New("disk on fire"), "the disk is on fire"), 500, "the disk is on fire"},
+		{Public(Errorf(ErrConflict, "seat taken"), "hidden"), 409, "seat taken"},
+	} {
+		rec := httptest.NewRecorder()
+		WriteError(rec, httptest.NewRequest("GET", "/", nil), nil, tc.err)
+		var body errorBody
+		if rec.Code != tc.code || !decodes(rec.Body.Bytes(), &body) || body.Error != tc.msg {
+			t.Errorf("%v: %d %s, want %d %q", tc.err, rec.Code, rec.Body, tc.code, tc.msg)
+		}
 	}
 }

@@ -1,45 +1,37 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"cardtable/internal/store"
-	"cardtable/spider"
 )
 
-// harness is a server over a fresh database in a temporary directory.
+// harness is a server of the games in its options (the tests mount small
+// games of their own; the Spider handlers are tested in spiderweb).
 type harness struct {
 	tb   testing.TB
-	path string
-	db   *store.DB
 	s    *Server
 	opts Options
 
 	clk *clock
-	// jar holds the player's cookie: copies made by as share it, copies
-	// made by otherPlayer have their own.
+	// jar holds the player's cookie: copies made by otherPlayer have
+	// their own.
 	jar *jar
-	// after, if set, sees every response.
-	after func(method, path string, code int, body []byte)
 }
 
 func newHarness(tb testing.TB, o Options) *harness {
 	tb.Helper()
-	h := &harness{tb: tb, path: filepath.Join(tb.TempDir(), "test.db"),
+	h := &harness{tb: tb,
 		clk: &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, jar: &jar{}}
 	if o.Now == nil {
 		o.Now = h.now
 	}
 	h.opts = o
-	h.open()
+	h.s = New(o)
 	return h
 }
 
@@ -57,20 +49,6 @@ func (c *clock) now() time.Time {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(time.Second)
 	return c.t
-}
-
-// advance moves the clock on by d.
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-// as is the harness reporting to tb, for subtests.
-func (h *harness) as(tb testing.TB) *harness {
-	c := *h
-	c.tb = tb
-	return &c
 }
 
 // jar is one browser's cookie.
@@ -97,24 +75,6 @@ func (h *harness) player() string {
 	return playerID(h.jar.cookie.Value)
 }
 
-func (h *harness) open() {
-	h.tb.Helper()
-	db, err := store.Open(context.Background(), h.path)
-	if err != nil {
-		h.tb.Fatal(err)
-	}
-	h.tb.Cleanup(func() { db.Close() })
-	h.db, h.s = db, New(db, h.opts)
-}
-
-// restart drops the server and its memory and opens the database again: what
-// a restarted process sees.
-func (h *harness) restart() {
-	h.tb.Helper()
-	h.db.Close()
-	h.open()
-}
-
 func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 	h.tb.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
@@ -123,9 +83,6 @@ func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 	}
 	rec := h.serve(req)
 	b := rec.Body.Bytes()
-	if h.after != nil {
-		h.after(method, path, rec.Code, b)
-	}
 	return rec.Code, b, rec.Header()
 }
 
@@ -168,119 +125,5 @@ func (h *harness) call(method, path, body string, want int, v any) []byte {
 	return b
 }
 
-func (h *harness) newGame(body string) gameResponse {
-	h.tb.Helper()
-	var r gameResponse
-	h.call("POST", "/api/games", body, http.StatusCreated, &r)
-	if r.ID == "" {
-		h.tb.Fatal("no game id")
-	}
-	return r
-}
-
-func (h *harness) cmd(id, cmd string, want int) gameResponse {
-	h.tb.Helper()
-	var r gameResponse
-	body, _ := json.Marshal(commandRequest{Cmd: cmd})
-	if want != http.StatusOK {
-		h.call("POST", "/api/games/"+id+"/commands", string(body), want, nil)
-		return r
-	}
-	h.call("POST", "/api/games/"+id+"/commands", string(body), want, &r)
-	return r
-}
-
-// stored is the save text of the game as stored (its snapshot and log
-// replayed).
-func (h *harness) stored(id string) string {
-	h.tb.Helper()
-	rec, err := h.db.Game(context.Background(), h.player(), id)
-	if err != nil {
-		h.tb.Fatal(err)
-	}
-	e, err := replay(rec)
-	if err != nil {
-		h.tb.Fatal(err)
-	}
-	return e.g.Save()
-}
-
-// viewJSON encodes a view the way the server does, for comparisons.
-func viewJSON(tb testing.TB, v spider.View) string {
-	tb.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(b)
-}
-
-// statsGroupOf finds one group in GET /api/stats.
-func (h *harness) statsGroupOf(variant string, suits int) statsGroup {
-	h.tb.Helper()
-	var st struct {
-		Groups []statsGroup `json:"groups"`
-	}
-	h.call("GET", "/api/stats", "", http.StatusOK, &st)
-	for _, g := range st.Groups {
-		if g.Variant == variant && g.Suits == suits {
-			return g
-		}
-	}
-	h.tb.Fatalf("no stats group %s/%d", variant, suits)
-	return statsGroup{}
-}
-
-// nearWon is a one-suit position a move from a win: pile 2's ace goes on
-// pile 1's king-to-two run.
-const nearWon = `cardtable spider 1
-variant: arachnid
-suits: 1
-open: no
-relaxed: no
-autoremove: no
-cheat: none
-pile1: KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S
-pile2: AS
-pile3:
-pile4:
-pile5:
-pile6:
-pile7:
-pile8:
-pile9:
-pile10:
-completed: S S S S S S S
-cheated: no
-stopped: no
-position: 0
-moves:
-`
-
-// nearStuck is a two-suit position where moving pile 1's 6H onto pile 2's
-// 7H (the only move) leaves no move at all: the bottom cards are then A, 6H
-// (on 7H), K K J J 9 9 3 3, no bottom card one below another's, no space, no
-// stock.
-const nearStuck = `cardtable spider 1
-variant: spider
-suits: 2
-open: no
-relaxed: no
-autoremove: no
-cheat: none
-pile1: |AS 6H
-pile2: |2S 7H
-pile3: |4S |5S KS
-pile4: |6S |7S KH
-pile5: |8S JS
-pile6: |10S JH
-pile7: |QS 9S
-pile8: |AH 9H
-pile9: |2H |4H 3S
-pile10: |5H |8H |10H |QH 3H
-completed: S S S H H H
-cheated: no
-stopped: no
-position: 0
-moves:
-`
+// decodes reports whether b is JSON that decodes into v.
+func decodes(b []byte, v any) bool { return json.Unmarshal(b, v) == nil }

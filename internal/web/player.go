@@ -52,7 +52,7 @@ func validToken(s string) bool {
 
 // identify gives every request a player: the one its cookie names, or a
 // new one, whose cookie goes out with the answer. The first new player
-// adopts what was stored before players existed (store.AdoptLegacy).
+// adopts what was stored before players existed (Options.Adopt).
 func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only the API and the pages need a player, and the pages hand one
@@ -83,7 +83,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 				SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
 		}
 		if fresh && s.legacy.Load() {
-			if err := s.adoptLegacy(r.Context(), id); err != nil {
+			if err := s.adopt(r.Context(), id); err != nil {
 				writeError(w, r, s.log, err)
 				return
 			}
@@ -92,15 +92,16 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 	})
 }
 
-// adoptLegacy gives player the rows stored before players existed, if any
-// are left: only the first new player after an upgrade finds any.
-func (s *Server) adoptLegacy(ctx context.Context, player string) error {
-	ok, err := s.db.AdoptLegacy(context.WithoutCancel(ctx), player)
+// adopt hands player what was stored before players existed
+// (Options.Adopt), until a call succeeds: only the first new player after
+// an upgrade finds anything.
+func (s *Server) adopt(ctx context.Context, player string) error {
+	ok, err := s.opts.Adopt(context.WithoutCancel(ctx), player)
 	if err != nil {
 		return err
 	}
 	if ok {
-		s.log.InfoContext(ctx, "stored games, saves, statistics and settings from before players adopted by a new player")
+		s.log.InfoContext(ctx, "what was stored before players adopted by a new player")
 	}
 	s.legacy.Store(false)
 	return nil

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"net/http"
 	"net/netip"
@@ -23,8 +22,9 @@ var errTooMany = errors.New("too many requests")
 // drops or forges the cookie.
 
 // RateLimit bounds how fast the requests that create something on the
-// server arrive: new games, loaded save files, opened saves (each a new
-// game) and save writes. Each player (by the identity cookie) and each
+// server arrive: the routes each mounted game names (Limited), such as
+// Spider's new games, loaded save files, opened saves and save writes, or
+// Arlington's new tables. Each player (by the identity cookie) and each
 // client address (IPv4 address, or IPv6 /64) has a token bucket; a request
 // needs a token from both.
 type RateLimit struct {
@@ -51,18 +51,6 @@ func DefaultRateLimit() RateLimit {
 		Address: Bucket{Burst: 240, Every: 500 * time.Millisecond},
 		MaxKeys: 10000,
 	}
-}
-
-// limitedRoutes are Spider's mux patterns the rate limit applies to;
-// mounted games add theirs (Limited). Settings are among them because a
-// request without a cookie is a new player, so a flood of settings writes
-// would otherwise store a new row each.
-var limitedRoutes = map[string]bool{
-	"POST /api/games":             true,
-	"POST /api/games/load":        true,
-	"POST /api/saves/{name}/open": true,
-	"PUT /api/saves/{name}":       true,
-	"PUT /api/settings":           true,
 }
 
 // limiter holds the buckets. Memory is bounded: each map holds at most
@@ -176,7 +164,7 @@ func (l *limiter) size() (players, addrs int) {
 // rateLimit refuses a request to a limited route when its player or its
 // address is out of tokens: 429 with Retry-After.
 func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) http.Handler {
-	limited := maps.Clone(limitedRoutes)
+	limited := map[string]bool{}
 	for _, g := range s.opts.Games {
 		if lg, ok := g.(Limited); ok {
 			for _, p := range lg.Limited() {

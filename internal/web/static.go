@@ -11,8 +11,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"cardtable/internal/store"
 )
 
 // contentSecurityPolicy is sent with every answer. The page is only files
@@ -129,7 +127,7 @@ func urlPaths(p string) []string {
 func (files staticFiles) serve(w http.ResponseWriter, r *http.Request) error {
 	f := files[r.URL.Path]
 	if f == nil {
-		return fmt.Errorf("%w: no file %s", store.ErrNotFound, r.URL.Path)
+		return fmt.Errorf("%w: no file %s", ErrNotFound, r.URL.Path)
 	}
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)

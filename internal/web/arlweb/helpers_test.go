@@ -40,7 +40,7 @@ func newEnv(tb testing.TB, lim Limits) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := web.New(db, web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}})
+	s := web.New(web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}})
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()

@@ -2,10 +2,38 @@
 // answer or throws an ApiError carrying the server's message.
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.body = body; // the decoded error answer, when it is JSON
   }
+}
+
+// versions holds, per game id, the version of the game the latest answer
+// about it came with: a Spider command names it, and the server refuses
+// (409, with the game as it stands) a command behind the stored game, sent
+// by a tab that has not seen another tab's move.
+const versions = new Map();
+
+// clocks holds, per game id, the play time of the latest answer about it
+// ({played, since, cap, running} in ms, docs/api.md "Play time") and when
+// it came (at, performance.now()).
+const clocks = new Map();
+
+function noteVersion(r) {
+  if (r && typeof r.id === "string" && Number.isInteger(r.version)) versions.set(r.id, r.version);
+  if (r && typeof r.id === "string" && r.clock) clocks.set(r.id, { ...r.clock, at: performance.now() });
+  return r;
+}
+
+// playTime is game id's play time now, in ms, as the server would count it
+// for a command made now (null when no answer about it came yet), and
+// whether its clock is running.
+export function playTime(id) {
+  const c = clocks.get(id);
+  if (!c) return null;
+  const idle = c.running ? Math.min(c.since + (performance.now() - c.at), c.cap) : 0;
+  return { ms: c.played + idle, running: c.running && c.since + (performance.now() - c.at) < c.cap };
 }
 
 export async function request(method, path, body, { text = false, raw = false } = {}) {
@@ -27,17 +55,19 @@ export async function request(method, path, body, { text = false, raw = false } 
   }
   if (!res.ok) {
     let msg = res.statusText || `error ${res.status}`;
+    let body = null;
     try {
-      const j = await res.json();
-      if (j && j.error) msg = j.error;
+      body = parseJSON(await res.text());
+      if (body && body.error) msg = body.error;
+      noteVersion(body);
     } catch { /* not JSON: keep the status text */ }
-    throw new ApiError(res.status, msg);
+    throw new ApiError(res.status, msg, body);
   }
   if (text) return res.text();
   if (res.status === 204) return {};
   const ct = res.headers.get("Content-Type") || "";
   if (!ct.includes("json")) return {};
-  return parseJSON(await res.text());
+  return noteVersion(parseJSON(await res.text()));
 }
 
 // parseJSON keeps deal numbers exact: they go up to 2^64-1, beyond the
@@ -54,7 +84,7 @@ export const api = {
   // if it had moves and was not won.
   newGame: (opts, previous) => request("POST", `api/games${prev(previous)}`, opts),
   game: (id) => request("GET", `api/games/${enc(id)}`),
-  command: (id, cmd) => request("POST", `api/games/${enc(id)}/commands`, { cmd }),
+  command: (id, cmd) => request("POST", `api/games/${enc(id)}/commands`, { cmd, version: versions.get(id) }),
   hint: (id) => request("GET", `api/games/${enc(id)}/hint`),
   locate: (id, card) => request("GET", `api/games/${enc(id)}/locate?card=${enc(card)}`),
   column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),

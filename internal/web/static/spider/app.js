@@ -2,7 +2,7 @@
 // view it is sent, turns the player's gestures into commands ("move 3 7 2",
 // "deal", "auto 4", ...) and shows the server's answer, or its refusal.
 
-import { api, ApiError } from "/shared/api.js";
+import { api, ApiError, playTime } from "/shared/api.js";
 import { installSprite, cardSVG, cardName, suitName, rankOf, suitOf, parseCard } from "/shared/cards.js";
 import { geom, layout, renderStock, renderCompleted, renderTableau } from "./render.js";
 import { snapshot, animate } from "./anim.js";
@@ -256,6 +256,7 @@ function send(cmd, { anim = "move" } = {}) {
       if (timings.length > 200) timings.shift();
       describe(cmd, r.move, before, r.view);
     } catch (e) {
+      if (behind(e)) return;
       if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
         S.sel = null;
         render({ anim: "refused" });
@@ -346,6 +347,51 @@ async function finish() {
   }
 }
 
+// behind catches up after a command refused for being behind its game
+// (another tab played it meanwhile): the refusal carries the game as it
+// stands, which is shown, and the player is told why nothing happened.
+function behind(e) {
+  if (!(e instanceof ApiError) || e.status !== 409 || !e.body || !e.body.view || e.body.id !== S.id) return false;
+  S.sel = null;
+  S.hint = null;
+  clearDrag();
+  S.view = e.body.view;
+  render();
+  document.body.dataset.caughtUp = String(e.body.version);
+  info("This game changed in another tab or window: here it is as it stands now.");
+  return true;
+}
+
+// ---------- the game timer ----------
+
+// formatTime writes a play time: m:ss, or h:mm:ss from an hour.
+function formatTime(ms) {
+  const s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+// tickTimer shows the game's play time, running as the server counts it
+// (a pause counts up to two minutes; a finished game's clock stands).
+function tickTimer() {
+  const el = $("#st-time");
+  const t = S.id && playTime(S.id);
+  if (!el || !t) return;
+  el.textContent = formatTime(t.ms);
+  el.dataset.running = t.running ? "1" : "0";
+}
+
+function startTimer() {
+  tickTimer();
+  setInterval(tickTimer, 500);
+}
+
+// timeStats are the statistics panel's play-time lines.
+function timeStats(g) {
+  const has = g.timedWins > 0;
+  return [["Best time", has ? formatTime(g.bestTime) : "–"], ["Average time", has ? formatTime(g.averageTime) : "–"]];
+}
+
 // describe says what a command did, for the live region.
 function describe(cmd, move, a, b) {
   const m = (move || cmd).trim().split(/\s+/);
@@ -386,6 +432,40 @@ async function startGame(opts) {
   } catch (e) {
     failure(e);
     return false;
+  } finally {
+    busy(-1);
+  }
+}
+
+// linkOptions are the options of the game a link starts (?deal=N, ?new,
+// with variant, suits and cheat if named). A link to a deal names the game
+// by itself: what it leaves out is the default, never the player's settings
+// (an open tableau, relaxed dealing, winnable deals), so it deals the same
+// game for everyone. ?new without a deal is "a new game as I like them":
+// the player's settings, the link's parameters over them. The settings
+// themselves are left as they are.
+function linkOptions(params) {
+  const deal = (params.get("deal") || "").trim().replace(/^#/, "");
+  const o = deal ? { ...DEFAULTS.newGame, cheat: DEFAULTS.cheat, deal } : newGameOptions("");
+  if (params.get("variant")) o.variant = params.get("variant");
+  if (params.get("suits")) o.suits = +params.get("suits");
+  if (params.get("cheat")) o.cheat = params.get("cheat");
+  return o;
+}
+
+// startFromLink starts the game a link names, leaving the game this browser
+// was playing: the server counts that one as lost if it had moves and was
+// not won, as the new-game dialog does.
+async function startFromLink(params) {
+  let previous = null;
+  try { previous = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { previous = null; }
+  busy(1);
+  try {
+    const r = await api.newGame(linkOptions(params), previous);
+    setGame(r, { message: r.message });
+    announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
+  } catch (e) {
+    failure(e);
   } finally {
     busy(-1);
   }
@@ -1057,7 +1137,7 @@ function showStats() {
   const rate = g.winRate != null ? g.winRate : (g.played ? g.won / g.played : 0);
   const pct = rate <= 1 ? Math.round(rate * 1000) / 10 : Math.round(rate * 10) / 10;
   const items = [["Played", g.played], ["Won", g.won], ["Win rate", `${pct}%`], ["Current streak", g.currentStreak],
-    ["Longest streak", g.longestStreak], ["Best score", g.bestScore]];
+    ["Longest streak", g.longestStreak], ["Best score", g.bestScore], ...timeStats(g)];
   nums.replaceChildren(...items.map(([k, v]) => {
     const d = document.createElement("div");
     d.innerHTML = `<dt></dt><dd></dd>`;
@@ -1394,16 +1474,15 @@ async function main() {
   installSprite();
   layout();
   bind();
+  startTimer();
   busy(1);
   try {
     await loadSettings();
     applySettings();
     const params = new URLSearchParams(location.search);
     if (params.get("deal") || params.get("new") !== null) {
-      const n = S.settings.newGame;
-      for (const k of ["variant", "suits", "cheat"]) if (params.get(k)) (k === "cheat" ? S.settings : n)[k] = k === "suits" ? +params.get(k) : params.get(k);
       history.replaceState(null, "", location.pathname);
-      await startGame(newGameOptions(params.get("deal") || ""));
+      await startFromLink(params);
       return;
     }
     let id = null;

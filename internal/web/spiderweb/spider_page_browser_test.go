@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 // Browser tests for how playing the Spider page feels (issue 24): input
 // that straddles a redraw, long piles, auto-complete, the win, the phone

@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 import (
 	"database/sql"

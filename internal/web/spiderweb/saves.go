@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 // The things a player keeps besides games in play: named saves,
 // statistics and settings.
@@ -14,7 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"cardtable/internal/store"
+	"cardtable/internal/record"
+	"cardtable/internal/web"
 	"cardtable/spider"
 )
 
@@ -28,7 +29,7 @@ type saveSummary struct {
 	Score   int       `json:"score"`
 }
 
-func summarize(s store.SaveRecord) saveSummary {
+func summarize(s record.Save) saveSummary {
 	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
 		Moves: s.Moves, Score: s.Score}
 	if s.Deal != 0 {
@@ -37,8 +38,8 @@ func summarize(s store.SaveRecord) saveSummary {
 	return out
 }
 
-func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
-	list, err := s.db.Saves(r.Context(), playerFrom(r))
+func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.db.Saves(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func (s *Server) listSaves(w http.ResponseWriter, r *http.Request) error {
 	for _, sv := range list {
 		out.Saves = append(out.Saves, summarize(sv))
 	}
-	writeJSON(w, http.StatusOK, out)
+	web.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -71,7 +72,7 @@ type putSaveRequest struct {
 	Game string `json:"game"`
 }
 
-func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
@@ -83,25 +84,25 @@ func (s *Server) putSave(w http.ResponseWriter, r *http.Request) error {
 	if req.Game == "" {
 		return badRequest(`want {"game": ID}`)
 	}
-	e, err := s.games.lock(r.Context(), playerFrom(r), req.Game)
+	e, err := s.games.lock(r.Context(), web.Player(r), req.Game)
 	if err != nil {
 		return err
 	}
-	rec := store.SaveRecord{Player: playerFrom(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now()}
+	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now(), Played: e.played}
 	e.mu.Unlock()
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, summarize(rec))
+	web.WriteJSON(w, http.StatusOK, summarize(rec))
 	return nil
 }
 
-func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) openSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
 	}
-	rec, err := s.db.Save(r.Context(), playerFrom(r), name)
+	rec, err := s.db.Save(r.Context(), web.Player(r), name)
 	if err != nil {
 		return err
 	}
@@ -110,41 +111,48 @@ func (s *Server) openSave(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("saved game %q unreadable: %v", name, err)
 	}
 	g.MarkLoaded()
-	return s.start(w, r, g, rec.Lineage, "")
+	return s.start(w, r, g, rec.Lineage, "", rec.Played)
 }
 
-func (s *Server) deleteSave(w http.ResponseWriter, r *http.Request) error {
+func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
 		return err
 	}
-	if err := s.db.DeleteSave(r.Context(), playerFrom(r), name); err != nil {
+	if err := s.db.DeleteSave(r.Context(), web.Player(r), name); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"deleted": name})
+	web.WriteJSON(w, http.StatusOK, map[string]string{"deleted": name})
 	return nil
 }
 
 type statsGroup struct {
-	Variant       string         `json:"variant"`
-	Suits         int            `json:"suits"`
-	Played        int            `json:"played"`
-	Won           int            `json:"won"`
-	WinRate       float64        `json:"winRate"`
-	CurrentStreak int            `json:"currentStreak"`
-	LongestStreak int            `json:"longestStreak"`
-	BestScore     int            `json:"bestScore"`
-	History       []statsHistory `json:"history"`
+	Variant       string  `json:"variant"`
+	Suits         int     `json:"suits"`
+	Played        int     `json:"played"`
+	Won           int     `json:"won"`
+	WinRate       float64 `json:"winRate"`
+	CurrentStreak int     `json:"currentStreak"`
+	LongestStreak int     `json:"longestStreak"`
+	BestScore     int     `json:"bestScore"`
+	// BestTime and AverageTime are the shortest and the mean play time of
+	// the won games that were timed (TimedWins of them), in milliseconds;
+	// 0 when there are none.
+	BestTime    int64          `json:"bestTime"`
+	AverageTime int64          `json:"averageTime"`
+	TimedWins   int            `json:"timedWins"`
+	History     []statsHistory `json:"history"`
 }
 
 type statsHistory struct {
 	At    time.Time `json:"at"`
 	Won   bool      `json:"won"`
 	Score int       `json:"score"`
+	Time  int64     `json:"time,omitempty"` // play time in milliseconds, if timed
 }
 
-func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
-	groups, err := s.db.Stats(r.Context(), playerFrom(r))
+func (s *Handlers) stats(w http.ResponseWriter, r *http.Request) error {
+	groups, err := s.db.Stats(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -154,18 +162,19 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) error {
 	for _, g := range groups {
 		sg := statsGroup{Variant: g.Variant, Suits: g.Suits, Played: g.Played, Won: g.Won,
 			WinRate: g.WinRate(), CurrentStreak: g.CurrentStreak, LongestStreak: g.LongestStreak,
-			BestScore: g.BestScore, History: []statsHistory{}}
+			BestScore: g.BestScore, BestTime: g.BestTime.Milliseconds(), AverageTime: g.AverageTime.Milliseconds(),
+			TimedWins: g.TimedWins, History: []statsHistory{}}
 		for _, h := range g.History {
-			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score})
+			sg.History = append(sg.History, statsHistory{At: h.At, Won: h.Won, Score: h.Score, Time: h.Played.Milliseconds()})
 		}
 		out.Groups = append(out.Groups, sg)
 	}
-	writeJSON(w, http.StatusOK, out)
+	web.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
-func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	js, err := s.db.Settings(r.Context(), playerFrom(r))
+func (s *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
+	js, err := s.db.Settings(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
@@ -175,8 +184,8 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
-	b, err := readBody(w, r, maxSettingsBody)
+func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
+	b, err := web.ReadBody(w, r, maxSettingsBody)
 	if err != nil {
 		return err
 	}
@@ -185,7 +194,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("settings must be a JSON object")
 	}
 	js := strings.TrimSpace(string(b))
-	if err := s.db.PutSettings(r.Context(), playerFrom(r), js); err != nil {
+	if err := s.db.PutSettings(r.Context(), web.Player(r), js); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

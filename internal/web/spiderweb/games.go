@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 import (
 	"container/list"
@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"cardtable/internal/store"
+	"cardtable/internal/record"
 	"cardtable/spider"
 )
 
@@ -19,7 +19,7 @@ import (
 // parallel. Memory is bounded by the games' estimated size (maxBytes), and
 // by their count (maxCount); the least recently used go first.
 type games struct {
-	db       *store.DB
+	db       GameStore
 	now      func() time.Time
 	maxCount int
 	maxBytes int
@@ -52,6 +52,10 @@ type entry struct {
 	// dead means the entry left the cache (evicted, or its state could not
 	// be stored): whoever holds it must look the game up again.
 	dead bool
+	// played is the active play time up to last, the time of the latest
+	// command (or of the start): see playtime.go.
+	played time.Duration
+	last   time.Time
 
 	elem *list.Element // guarded by games.mu
 	size int           // guarded by games.mu
@@ -68,7 +72,7 @@ const entryOverhead = 512
 // game back replays at most max(snapshotMin, its steps) commands.
 const snapshotMin = 1000
 
-func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games {
+func newGames(db GameStore, now func() time.Time, maxCount, maxBytes int) *games {
 	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes, snapMin: snapshotMin,
 		cache: map[string]*entry{}, lru: list.New()}
 }
@@ -76,23 +80,24 @@ func newGames(db *store.DB, now func() time.Time, maxCount, maxBytes int) *games
 // newID returns a fresh unguessable game id.
 func newID() string { return rand.Text() }
 
-func summary(g *spider.Game) store.Summary {
+func summary(g *spider.Game) record.Summary {
 	o := g.Options()
-	return store.Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
+	return record.Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
 		Moves: g.MovesPlayed(), Score: g.Score().Counted}
 }
 
 // add stores player's new game and keeps it in memory. lineage "" starts a
-// new lineage (the game's own id).
-func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string) (*entry, error) {
+// new lineage (the game's own id); played is the play time it starts with
+// (an opened save's).
+func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration) (*entry, error) {
 	now := gs.now()
 	e := &entry{id: newID(), player: player, g: g, lineage: lineage, created: now,
-		version: 1, base: g.Steps()}
+		version: 1, base: g.Steps(), played: played, last: now}
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
-	rec := store.GameRecord{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
-		Summary: summary(g), Created: now, Updated: now}
+	rec := record.Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
+		Summary: summary(g), Created: now, Updated: now, Played: played}
 	if err := gs.db.CreateGame(ctx, rec); err != nil {
 		return nil, err
 	}
@@ -165,7 +170,7 @@ func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
 			}
 		}
 		if e.player != player {
-			return nil, fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+			return nil, fmt.Errorf("game %q: %w", id, record.ErrNotFound)
 		}
 		e.mu.Lock()
 		if !e.dead {
@@ -216,7 +221,7 @@ func (gs *games) load(ctx context.Context, player, id string) (*entry, error) {
 }
 
 // replay makes the entry of a stored game: its snapshot, then its log.
-func replay(rec store.GameRecord) (*entry, error) {
+func replay(rec record.Game) (*entry, error) {
 	// The server wrote this game itself: failing to read it is a server
 	// fault, not the client's (no %w).
 	g, err := spider.Load(rec.Save)
@@ -224,7 +229,7 @@ func replay(rec store.GameRecord) (*entry, error) {
 		return nil, fmt.Errorf("game %s: stored save unreadable: %v", rec.ID, err)
 	}
 	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
-		version: rec.Version, logn: len(rec.Log), base: g.Steps()}
+		version: rec.Version, logn: len(rec.Log), base: g.Steps(), played: rec.Played, last: rec.Updated}
 	for i, cmd := range rec.Log {
 		c, err := spider.ParseCommand(cmd)
 		if err == nil {
@@ -249,24 +254,24 @@ func (gs *games) drop(e *entry) {
 }
 
 // outcome is the statistics entry a game's state calls for, if any: a win
-// once won, a loss once stuck (no moves left).
-func outcome(e *entry, now time.Time) []store.Result {
+// once won, a loss once stuck (no moves left). played is its play time.
+func outcome(e *entry, now time.Time, played time.Duration) []record.Result {
 	if over, won := e.g.Outcome(); over {
-		return []store.Result{result(e, won, now)}
+		return []record.Result{result(e, won, now, played)}
 	}
 	return nil
 }
 
-func result(e *entry, won bool, now time.Time) store.Result {
+func result(e *entry, won bool, now time.Time, played time.Duration) record.Result {
 	o := e.g.Options()
-	return store.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
-		Won: won, Score: e.g.Score().Counted, At: now}
+	return record.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
+		Won: won, Score: e.g.Score().Counted, At: now, Played: played}
 }
 
 // commit stores the command cmd just applied to e (locked) before the
 // reply: a row appended to the game's log, or now and then a snapshot. The
 // write is conditional on the version e was at; on any failure, a stale
-// version included (store.ErrStale), the game leaves the cache, so memory
+// version included (record.ErrStale), the game leaves the cache, so memory
 // never runs ahead of the database: the next request sees the last stored
 // state.
 func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
@@ -274,17 +279,19 @@ func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	// An accepted move is stored even if the player closes the tab meanwhile.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	c := store.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
-		Summary: summary(e.g), Updated: now}
+	played := e.played + activeGap(e.last, now)
+	c := record.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
+		Summary: summary(e.g), Updated: now, Played: played}
 	snap := e.logn+1 >= max(gs.snapMin, e.base)
 	if snap {
 		c.Snapshot = e.g.Save()
 	}
-	if err := gs.db.UpdateGame(ctx, c, outcome(e, now)...); err != nil {
+	if err := gs.db.UpdateGame(ctx, c, outcome(e, now, played)...); err != nil {
 		gs.drop(e)
 		return err
 	}
 	e.version++
+	e.played, e.last = played, now
 	if snap {
 		e.logn, e.base = 0, e.g.Steps()
 	} else {
@@ -301,10 +308,18 @@ const maxRetries = 3
 // play applies c to player's game id and stores it, retrying on a fresh
 // read if the write was based on a stale state. It returns the entry
 // locked (the caller unlocks it), the move played and whether it was one.
-func (gs *games) play(ctx context.Context, player, id string, c spider.Command) (*entry, spider.Move, bool, error) {
+// base, if not 0, is the version of the game the command was meant for (the
+// one the player's tab shows): at any other version the command is refused
+// with a *behindError holding the game as it stands.
+func (gs *games) play(ctx context.Context, player, id string, c spider.Command, base int64) (*entry, spider.Move, bool, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
 		if err != nil {
+			return nil, spider.Move{}, false, err
+		}
+		if base != 0 && base != e.version {
+			err := &behindError{view(e, gs.now())}
+			e.mu.Unlock()
 			return nil, spider.Move{}, false, err
 		}
 		m, moved, err := e.g.Apply(c)
@@ -317,7 +332,7 @@ func (gs *games) play(ctx context.Context, player, id string, c spider.Command) 
 			return e, m, moved, nil
 		}
 		e.mu.Unlock()
-		if !errors.Is(err, store.ErrStale) || try == maxRetries {
+		if !errors.Is(err, record.ErrStale) || try == maxRetries {
 			return nil, m, false, err
 		}
 	}
@@ -347,5 +362,5 @@ func (gs *games) abandon(ctx context.Context, player, id string) error {
 	if e.g.MovesPlayed() == 0 || e.g.Won() {
 		return nil
 	}
-	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now()))
+	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now(), e.played))
 }

@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 import (
 	"context"
@@ -330,7 +330,7 @@ func TestRoutes(t *testing.T) {
 		req, _ := http.NewRequest("POST", "/api/games", strings.NewReader(`{}`))
 		req.Header.Set("Sec-Fetch-Site", "cross-site")
 		rec := &recorder{h: http.Header{}}
-		h.s.ServeHTTP(rec, req)
+		h.srv.ServeHTTP(rec, req)
 		if rec.code != http.StatusForbidden || h.countGames() != 0 {
 			t.Fatalf("cross-site POST: %d, %d games", rec.code, h.countGames())
 		}
@@ -447,176 +447,6 @@ func r2(h *harness, id string) gameResponse {
 	return r
 }
 
-func TestNamedSaves(t *testing.T) {
-	h := newHarness(t, Options{})
-	r := h.newGame(`{"deal":"617","suits":1}`)
-	h.cmd(r.ID, "auto 1", http.StatusOK)
-	var s saveSummary
-	name := "my game: ♠ 1"
-	h.call("PUT", "/api/saves/"+url.PathEscape(name), `{"game":"`+r.ID+`"}`, 200, &s)
-	if s.Name != name || s.Deal != "617" || s.Moves != 1 || s.Variant != "arachnid" || s.Suits != 1 {
-		t.Fatalf("put: %+v", s)
-	}
-	h.cmd(r.ID, "undo", http.StatusOK)
-	var list struct {
-		Saves []saveSummary `json:"saves"`
-	}
-	h.call("GET", "/api/saves", "", 200, &list)
-	if len(list.Saves) != 1 || list.Saves[0].Name != name {
-		t.Fatalf("list %+v", list)
-	}
-	var o gameResponse
-	h.call("POST", "/api/saves/"+url.PathEscape(name)+"/open", "", 201, &o)
-	if o.ID == r.ID || o.View.Moves != 1 || o.View.Deal != 617 {
-		t.Fatalf("opened %+v", o)
-	}
-	bad := []struct {
-		method, path, body string
-		code               int
-	}{
-		{"PUT", "/api/saves/x", `{"game":"NOPE"}`, 404},
-		{"PUT", "/api/saves/x", `{}`, 400},
-		{"PUT", "/api/saves/x", `{"game":1}`, 400},
-		{"PUT", "/api/saves/%20", `{"game":"` + r.ID + `"}`, 400},
-		{"PUT", "/api/saves/a%01b", `{"game":"` + r.ID + `"}`, 400},
-		{"PUT", "/api/saves/" + strings.Repeat("n", maxSaveName+1), `{"game":"` + r.ID + `"}`, 400},
-		{"POST", "/api/saves/nope/open", ``, 404},
-		{"DELETE", "/api/saves/nope", ``, 404},
-	}
-	for _, tc := range bad {
-		h.call(tc.method, tc.path, tc.body, tc.code, &errorBody{})
-	}
-	h.call("GET", "/api/saves", "", 200, &list)
-	if len(list.Saves) != 1 {
-		t.Fatalf("bad requests changed the saves: %+v", list)
-	}
-	h.call("DELETE", "/api/saves/"+url.PathEscape(name), "", 200, nil)
-	h.call("GET", "/api/saves", "", 200, &list)
-	if len(list.Saves) != 0 {
-		t.Fatalf("after delete: %+v", list)
-	}
-}
-
-func TestSettings(t *testing.T) {
-	h := newHarness(t, Options{})
-	if b := h.call("GET", "/api/settings", "", 200, nil); strings.TrimSpace(string(b)) != "{}" {
-		t.Fatalf("default settings %s", b)
-	}
-	js := `{"verbose":false,"animations":true,"cheat":"newcards","nested":{"a":[1,2]}}`
-	h.call("PUT", "/api/settings", js, 200, nil)
-	for _, bad := range []struct {
-		body string
-		code int
-	}{
-		{`[1]`, 400}, {`null`, 400}, {`"x"`, 400}, {`{"a":`, 400}, {``, 400},
-		{`{"a":"` + strings.Repeat("x", maxSettingsBody) + `"}`, 413},
-	} {
-		h.call("PUT", "/api/settings", bad.body, bad.code, &errorBody{})
-	}
-	h.restart()
-	if b := h.call("GET", "/api/settings", "", 200, nil); string(b) != js {
-		t.Fatalf("settings %s, want %s", b, js)
-	}
-}
-
-func TestStatistics(t *testing.T) {
-	h := newHarness(t, Options{})
-	t.Run("win", func(t *testing.T) {
-		h := h.as(t)
-		var r gameResponse
-		h.call("POST", "/api/games/load", nearWon, 201, &r)
-		if g := h.statsGroupOf("arachnid", 1); g.Played != 0 {
-			t.Fatalf("counted before the end: %+v", g)
-		}
-		got := h.cmd(r.ID, "move 2 1 1", 200)
-		if !got.View.Won {
-			t.Fatal("not won")
-		}
-		g := h.statsGroupOf("arachnid", 1)
-		if g.Played != 1 || g.Won != 1 || g.CurrentStreak != 1 || g.BestScore != got.View.Score || len(g.History) != 1 {
-			t.Fatalf("after a win: %+v", g)
-		}
-		// Undoing and winning again does not count twice.
-		h.cmd(r.ID, "undo", 200)
-		h.cmd(r.ID, "move 2 1 1", 200)
-		h.cmd(r.ID, "remove 1", 200)
-		if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 {
-			t.Fatalf("won twice: %+v", g)
-		}
-	})
-	t.Run("no moves left", func(t *testing.T) {
-		h := h.as(t)
-		var r gameResponse
-		h.call("POST", "/api/games/load", nearStuck, 201, &r)
-		got := h.cmd(r.ID, "move 1 2 1", 200)
-		if !got.View.Stuck {
-			t.Fatalf("not stuck: %+v", got.View)
-		}
-		g := h.statsGroupOf("spider", 2)
-		if g.Played != 1 || g.Won != 0 || g.CurrentStreak != 0 {
-			t.Fatalf("after no moves left: %+v", g)
-		}
-		// Undo, and stuck again: still one game.
-		h.cmd(r.ID, "undo", 200)
-		h.cmd(r.ID, "move 1 2 1", 200)
-		if g := h.statsGroupOf("spider", 2); g.Played != 1 {
-			t.Fatalf("counted twice: %+v", g)
-		}
-	})
-	t.Run("abandoned", func(t *testing.T) {
-		h := h.as(t)
-		a := h.newGame(`{"deal":"617","variant":"spider","suits":4}`)
-		// Leaving a game with no move played does not count.
-		b := h.newGame(`{"deal":"618","variant":"spider","suits":4}`)
-		h.call("POST", "/api/games?previous="+a.ID, `{"deal":"619","variant":"spider","suits":4}`, 201, nil)
-		if g := h.statsGroupOf("spider", 4); g.Played != 0 {
-			t.Fatalf("untouched game counted: %+v", g)
-		}
-		h.cmd(b.ID, "deal", 200)
-		h.call("POST", "/api/games?previous="+b.ID, `{"deal":"620","variant":"spider","suits":4}`, 201, nil)
-		if g := h.statsGroupOf("spider", 4); g.Played != 1 || g.Won != 0 {
-			t.Fatalf("abandoned game: %+v", g)
-		}
-		// An unknown previous game is ignored.
-		h.call("POST", "/api/games?previous=NOPE", `{}`, 201, nil)
-	})
-	t.Run("a lineage counts once", func(t *testing.T) {
-		h := h.as(t)
-		// Play a move that does not win, save, leave (a loss), open the save
-		// and win: one game, won.
-		r := h.newGame(`{"deal":"1","suits":2,"variant":"arachnid"}`)
-		h.cmd(r.ID, "deal", 200)
-		h.call("PUT", "/api/saves/keep", `{"game":"`+r.ID+`"}`, 200, nil)
-		h.call("POST", "/api/games?previous="+r.ID, `{"suits":2}`, 201, nil)
-		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 0 {
-			t.Fatalf("abandoned: %+v", g)
-		}
-		var o gameResponse
-		h.call("POST", "/api/saves/keep/open", "", 201, &o)
-		e, err := h.s.games.lock(context.Background(), h.player(), o.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.lineage != r.ID {
-			t.Fatalf("opened save has lineage %q, want %q", e.lineage, r.ID)
-		}
-		// Winning it is out of reach in a test; record the win as the
-		// command path does.
-		res := result(e, true, h.now())
-		e.mu.Unlock()
-		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
-			t.Fatal(err)
-		}
-		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 1 {
-			t.Fatalf("lineage: %+v", g)
-		}
-	})
-	h.restart()
-	if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 || g.WinRate != 1 {
-		t.Fatalf("stats after restart: %+v", g)
-	}
-}
-
 // TestConcurrentTabs plays several games from several "tabs" at once (run
 // with -race) and checks that memory and database agree at the end.
 func TestConcurrentTabs(t *testing.T) {
@@ -725,4 +555,60 @@ func firstMoveOntoACard(_ context.Context, g *spider.Game) (spider.Move, error) 
 		}
 	}
 	return l[0], nil
+}
+
+// TestStaleTab: a command based on a version of the game other than the
+// stored one (a tab that has not seen another tab's move) is refused with
+// 409 and the game as it stands, and changes nothing; a command without a
+// version (older clients, the load generator) is not checked.
+func TestStaleTab(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.newGame(`{"deal":"617","suits":1}`)
+	if g.Version != 1 {
+		t.Fatalf("a new game is at version %d, want 1", g.Version)
+	}
+	send := func(cmd string, version int64) (int, behindResponse) {
+		t.Helper()
+		body, _ := json.Marshal(commandRequest{Cmd: cmd, Version: version})
+		code, b, _ := h.do("POST", "/api/games/"+g.ID+"/commands", string(body))
+		var r behindResponse
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("%s: %v in %s", cmd, err, b)
+		}
+		return code, r
+	}
+	// Tab A deals, based on what it shows.
+	code, a := send("deal", 1)
+	if code != http.StatusOK || a.Version != 2 || a.View.Moves != 1 {
+		t.Fatalf("deal at version 1: %d, version %d, %d moves", code, a.Version, a.View.Moves)
+	}
+	// Tab B still shows version 1 and asks to undo: refused.
+	code, b := send("undo", 1)
+	if code != http.StatusConflict || b.Error == "" || b.ID != g.ID || b.Version != 2 {
+		t.Fatalf("stale undo: %d %+v, want 409 with the game at version 2", code, b)
+	}
+	if viewJSON(t, b.View) != viewJSON(t, a.View) {
+		t.Fatalf("the refusal carries\n%+v\nwant the game as it stands\n%+v", b.View, a.View)
+	}
+	if r := r2(h, g.ID); r.Version != 2 || r.View.Moves != 1 || viewJSON(t, r.View) != viewJSON(t, a.View) {
+		t.Fatalf("after the refused undo the game is at version %d with %d moves", r.Version, r.View.Moves)
+	}
+	// A version ahead of the game is refused the same way.
+	if code, _ := send("undo", 7); code != http.StatusConflict {
+		t.Fatalf("undo at version 7 of a game at 2: %d, want 409", code)
+	}
+	// Caught up, tab B's undo goes through.
+	if code, r := send("undo", 2); code != http.StatusOK || r.Version != 3 || r.View.Moves != 0 {
+		t.Fatalf("undo at version 2: %d, version %d, %d moves", code, r.Version, r.View.Moves)
+	}
+	// Without a version, no check.
+	if code, r := send("redo", 0); code != http.StatusOK || r.Version != 4 || r.View.Moves != 1 {
+		t.Fatalf("redo without a version: %d, version %d, %d moves", code, r.Version, r.View.Moves)
+	}
+	h.call("POST", "/api/games/"+g.ID+"/commands", `{"cmd":"undo","version":-1}`, http.StatusBadRequest, &errorBody{})
+	// The version survives a restart (it is the stored one).
+	h.restart()
+	if code, r := send("undo", 4); code != http.StatusOK || r.Version != 5 {
+		t.Fatalf("undo at version 4 after a restart: %d, version %d", code, r.Version)
+	}
 }

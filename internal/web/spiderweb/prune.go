@@ -1,4 +1,4 @@
-package web
+package spiderweb
 
 import (
 	"context"
@@ -15,7 +15,7 @@ const (
 )
 
 // Prune deletes the games past their retention and returns how many.
-func (s *Server) Prune(ctx context.Context) (int64, error) {
+func (s *Handlers) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
 	return s.db.PruneGames(ctx, now.Add(-pruneIdle), now.Add(-pruneUnplayed))
 }
@@ -23,7 +23,7 @@ func (s *Server) Prune(ctx context.Context) (int64, error) {
 // RunPruner prunes now and then every pruneEvery, until ctx ends: it
 // returns then (its only exit). Failures are logged and tried again at the
 // next round.
-func (s *Server) RunPruner(ctx context.Context) {
+func (s *Handlers) RunPruner(ctx context.Context) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {

@@ -1,0 +1,131 @@
+// Package record holds what a Spider player keeps on the server, as the
+// store writes it and the Spider handlers read it: games in play, named
+// saves, results and statistics, and the errors of their storage. Both
+// internal/store and internal/web/spiderweb import it, so neither imports
+// the other (docs/architecture.md).
+package record
+
+import (
+	"errors"
+	"time"
+)
+
+// Errors of the storage. The store returns them wrapped (%w); the Spider
+// handlers map them to the web layer's error classes.
+var (
+	// ErrNotFound: a game or a save does not exist, or belongs to another
+	// player.
+	ErrNotFound = errors.New("not found")
+	// ErrStale: a write is based on a version of a game that is no longer
+	// the stored one; it is refused and nothing changes.
+	ErrStale = errors.New("the game changed since it was read")
+	// ErrTooMany: a new named save when the player already has the most
+	// saves a player may keep.
+	ErrTooMany = errors.New("too many")
+	// ErrReplaced: the database file was deleted, renamed away or replaced
+	// under the running server. Writes are refused from then on, since they
+	// would go to a file no longer at the path and be lost at the next
+	// start; only a restart (opening the file now at the path) clears it.
+	ErrReplaced = errors.New("database file deleted or replaced while in use")
+)
+
+// Summary is what listings show of a game: copied from its save text.
+type Summary struct {
+	Variant string
+	Suits   int
+	Deal    uint64 // 0 for a custom position
+	Moves   int
+	Score   int
+}
+
+// Game is a stored game in play.
+type Game struct {
+	ID     string
+	Player string
+	// Lineage groups a game with the games opened from its named saves:
+	// statistics count a lineage once.
+	Lineage string
+	// Save is the game's last snapshot (spider save format) and Log the
+	// commands accepted since, oldest first: replaying Log on Save gives
+	// the game.
+	Save string
+	Log  []string
+	// Version counts the game's writes; a Change must name the version it
+	// was based on.
+	Version int64
+	Summary
+	// Updated is the time of the latest command (Created until one).
+	Created, Updated time.Time
+	// Played is the active play time up to Updated (docs/api.md, "Play
+	// time").
+	Played time.Duration
+}
+
+// Change is one accepted command on a stored game.
+type Change struct {
+	ID, Player string
+	// Version is the version the command was applied to; the change is
+	// refused (ErrStale) if the stored game is at another.
+	Version int64
+	// Cmd is appended to the game's log.
+	Cmd string
+	// Snapshot, if not empty, is the whole game after Cmd: it replaces the
+	// save and empties the log (Cmd included, being in it).
+	Snapshot string
+	Summary
+	Updated time.Time
+	// Played is the game's active play time after Cmd.
+	Played time.Duration
+}
+
+// Result is one statistics entry: how a game lineage ended.
+type Result struct {
+	Lineage string
+	Variant string
+	Suits   int
+	Won     bool
+	Score   int
+	At      time.Time
+	// Played is the game's active play time when it ended (0: not timed,
+	// a result from before play time was kept).
+	Played time.Duration
+}
+
+// Save is a named saved game.
+type Save struct {
+	Player  string
+	Name    string
+	Lineage string
+	Save    string // empty in listings
+	Summary
+	Updated time.Time
+	Played  time.Duration // the game's play time when saved
+}
+
+// Group is the statistics of one variant and suit count.
+type Group struct {
+	Variant string
+	Suits   int
+	Played  int
+	Won     int
+	// CurrentStreak is the number of wins in a row ending with the latest
+	// game (0 if it was lost); LongestStreak the most wins in a row ever.
+	CurrentStreak int
+	LongestStreak int
+	// BestScore is the highest counted score of any game, won or lost
+	// (0 when none).
+	BestScore int
+	// BestTime and AverageTime are the shortest and the mean play time of
+	// the timed wins (TimedWins of them; both 0 when there are none).
+	BestTime, AverageTime time.Duration
+	TimedWins             int
+	History               []Result // oldest first, the latest entries
+}
+
+// WinRate is the share of games won, 0 to 1 (0 when none played).
+func (g Group) WinRate() float64 {
+	if g.Played == 0 {
+		return 0
+	}
+	return float64(g.Won) / float64(g.Played)
+}

@@ -1,0 +1,156 @@
+package spiderweb
+
+// Help for the player: a hint, where a card is, a pile's cards.
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"cardtable/card"
+	"cardtable/internal/web"
+	"cardtable/spider"
+)
+
+type hintResponse struct {
+	Move string `json:"move"`
+	Text string `json:"text"`
+}
+
+func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
+	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if s.opts.Hint == nil {
+		e.mu.Unlock()
+		return web.Errorf(web.ErrNotImplemented, "hints need the solver, which this server does not have")
+	}
+	// The solver works on a copy, so the game stays free for moves while
+	// it thinks.
+	g := e.g.Clone()
+	e.mu.Unlock()
+	switch {
+	case g.Won():
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
+		return nil
+	case g.Stuck():
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+		return nil
+	}
+	m, err := s.opts.Hint(r.Context(), g)
+	if errors.Is(err, ErrNoMove) {
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// The hint must be a move the player can make: a wrong one is a
+	// server fault, not advice.
+	if err := g.Pos().CheckMove(m); err != nil {
+		return fmt.Errorf("hint %v: %v", m, err) // not %w: not the player's illegal move
+	}
+	web.WriteJSON(w, http.StatusOK, hintResponse{Move: m.String(), Text: describe(g.Pos(), m)})
+	return nil
+}
+
+type locateResponse struct {
+	Card      string     `json:"card"`
+	Locations []location `json:"locations"`
+	Completed int        `json:"completed"`
+}
+
+type location struct {
+	Pile  int `json:"pile"`  // 1-based
+	Index int `json:"index"` // from the card underneath all others, 0-based, face-down cards counted
+}
+
+func (s *Handlers) locate(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query().Get("card")
+	c, err := card.Parse(q)
+	if err != nil || c.IsJoker() {
+		return badRequest("card %q: want a card such as KS or 10H", q)
+	}
+	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	resp := locateResponse{Card: c.String(), Locations: []location{}}
+	for _, l := range e.g.Locate(c) {
+		resp.Locations = append(resp.Locations, location{Pile: l.Pile + 1, Index: l.Index})
+	}
+	for _, su := range e.g.Pos().Removed(nil) {
+		if su == c.Suit() {
+			resp.Completed++
+		}
+	}
+	e.mu.Unlock()
+	web.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+type columnResponse struct {
+	Pile  int      `json:"pile"`
+	Cards []string `json:"cards"`
+}
+
+func (s *Handlers) column(w http.ResponseWriter, r *http.Request) error {
+	k, err := pileArg(r.PathValue("pile"))
+	if err != nil {
+		return err
+	}
+	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	resp := columnResponse{Pile: k + 1, Cards: []string{}}
+	for _, c := range e.g.Column(k) {
+		resp.Cards = append(resp.Cards, c.String())
+	}
+	e.mu.Unlock()
+	web.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+var suitSymbols = [4]string{"♣", "♦", "♥", "♠"}
+
+// short names a card for hint text: rank and suit symbol, "7♥".
+func short(c card.Card) string {
+	s := c.String()
+	r := s[:len(s)-1]
+	if r == "T" {
+		r = "10"
+	}
+	return r + suitSymbols[c.Suit()&3]
+}
+
+// describe says a move in words, naming only face-up cards.
+func describe(p *spider.Position, m spider.Move) string {
+	switch m.Kind {
+	case spider.Deal:
+		return "Deal a row from the stock."
+	case spider.Remove:
+		return fmt.Sprintf("Remove the completed suit from pile %d.", m.From+1)
+	}
+	from, to, n := int(m.From), int(m.To), int(m.Count)
+	top := p.Card(from, p.Len(from)-n)
+	what := "the " + short(top)
+	if n > 1 {
+		what = fmt.Sprintf("the %d cards from the %s down", n, short(top))
+	}
+	if p.Len(to) == 0 {
+		return fmt.Sprintf("Move %s from pile %d into the space on pile %d.", what, from+1, to+1)
+	}
+	return fmt.Sprintf("Move %s from pile %d onto the %s on pile %d.", what, from+1, short(p.Bottom(to)), to+1)
+}
+
+// pileArg reads a pile number from a path (1 to spider.Piles), 0-based.
+func pileArg(s string) (int, error) {
+	k, err := strconv.Atoi(s)
+	if err != nil || k < 1 || k > spider.Piles {
+		return 0, badRequest("pile %q: piles are 1 to %d", s, spider.Piles)
+	}
+	return k - 1, nil
+}

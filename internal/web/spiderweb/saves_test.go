@@ -1,0 +1,179 @@
+package spiderweb
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestNamedSaves(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	h.cmd(r.ID, "auto 1", http.StatusOK)
+	var s saveSummary
+	name := "my game: ♠ 1"
+	h.call("PUT", "/api/saves/"+url.PathEscape(name), `{"game":"`+r.ID+`"}`, 200, &s)
+	if s.Name != name || s.Deal != "617" || s.Moves != 1 || s.Variant != "arachnid" || s.Suits != 1 {
+		t.Fatalf("put: %+v", s)
+	}
+	h.cmd(r.ID, "undo", http.StatusOK)
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 1 || list.Saves[0].Name != name {
+		t.Fatalf("list %+v", list)
+	}
+	var o gameResponse
+	h.call("POST", "/api/saves/"+url.PathEscape(name)+"/open", "", 201, &o)
+	if o.ID == r.ID || o.View.Moves != 1 || o.View.Deal != 617 {
+		t.Fatalf("opened %+v", o)
+	}
+	bad := []struct {
+		method, path, body string
+		code               int
+	}{
+		{"PUT", "/api/saves/x", `{"game":"NOPE"}`, 404},
+		{"PUT", "/api/saves/x", `{}`, 400},
+		{"PUT", "/api/saves/x", `{"game":1}`, 400},
+		{"PUT", "/api/saves/%20", `{"game":"` + r.ID + `"}`, 400},
+		{"PUT", "/api/saves/a%01b", `{"game":"` + r.ID + `"}`, 400},
+		{"PUT", "/api/saves/" + strings.Repeat("n", maxSaveName+1), `{"game":"` + r.ID + `"}`, 400},
+		{"POST", "/api/saves/nope/open", ``, 404},
+		{"DELETE", "/api/saves/nope", ``, 404},
+	}
+	for _, tc := range bad {
+		h.call(tc.method, tc.path, tc.body, tc.code, &errorBody{})
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 1 {
+		t.Fatalf("bad requests changed the saves: %+v", list)
+	}
+	h.call("DELETE", "/api/saves/"+url.PathEscape(name), "", 200, nil)
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 0 {
+		t.Fatalf("after delete: %+v", list)
+	}
+}
+
+func TestSettings(t *testing.T) {
+	h := newHarness(t, Options{})
+	if b := h.call("GET", "/api/settings", "", 200, nil); strings.TrimSpace(string(b)) != "{}" {
+		t.Fatalf("default settings %s", b)
+	}
+	js := `{"verbose":false,"animations":true,"cheat":"newcards","nested":{"a":[1,2]}}`
+	h.call("PUT", "/api/settings", js, 200, nil)
+	for _, bad := range []struct {
+		body string
+		code int
+	}{
+		{`[1]`, 400}, {`null`, 400}, {`"x"`, 400}, {`{"a":`, 400}, {``, 400},
+		{`{"a":"` + strings.Repeat("x", maxSettingsBody) + `"}`, 413},
+	} {
+		h.call("PUT", "/api/settings", bad.body, bad.code, &errorBody{})
+	}
+	h.restart()
+	if b := h.call("GET", "/api/settings", "", 200, nil); string(b) != js {
+		t.Fatalf("settings %s, want %s", b, js)
+	}
+}
+
+func TestStatistics(t *testing.T) {
+	h := newHarness(t, Options{})
+	t.Run("win", func(t *testing.T) {
+		h := h.as(t)
+		var r gameResponse
+		h.call("POST", "/api/games/load", nearWon, 201, &r)
+		if g := h.statsGroupOf("arachnid", 1); g.Played != 0 {
+			t.Fatalf("counted before the end: %+v", g)
+		}
+		got := h.cmd(r.ID, "move 2 1 1", 200)
+		if !got.View.Won {
+			t.Fatal("not won")
+		}
+		g := h.statsGroupOf("arachnid", 1)
+		if g.Played != 1 || g.Won != 1 || g.CurrentStreak != 1 || g.BestScore != got.View.Score || len(g.History) != 1 {
+			t.Fatalf("after a win: %+v", g)
+		}
+		// Undoing and winning again does not count twice.
+		h.cmd(r.ID, "undo", 200)
+		h.cmd(r.ID, "move 2 1 1", 200)
+		h.cmd(r.ID, "remove 1", 200)
+		if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 {
+			t.Fatalf("won twice: %+v", g)
+		}
+	})
+	t.Run("no moves left", func(t *testing.T) {
+		h := h.as(t)
+		var r gameResponse
+		h.call("POST", "/api/games/load", nearStuck, 201, &r)
+		got := h.cmd(r.ID, "move 1 2 1", 200)
+		if !got.View.Stuck {
+			t.Fatalf("not stuck: %+v", got.View)
+		}
+		g := h.statsGroupOf("spider", 2)
+		if g.Played != 1 || g.Won != 0 || g.CurrentStreak != 0 {
+			t.Fatalf("after no moves left: %+v", g)
+		}
+		// Undo, and stuck again: still one game.
+		h.cmd(r.ID, "undo", 200)
+		h.cmd(r.ID, "move 1 2 1", 200)
+		if g := h.statsGroupOf("spider", 2); g.Played != 1 {
+			t.Fatalf("counted twice: %+v", g)
+		}
+	})
+	t.Run("abandoned", func(t *testing.T) {
+		h := h.as(t)
+		a := h.newGame(`{"deal":"617","variant":"spider","suits":4}`)
+		// Leaving a game with no move played does not count.
+		b := h.newGame(`{"deal":"618","variant":"spider","suits":4}`)
+		h.call("POST", "/api/games?previous="+a.ID, `{"deal":"619","variant":"spider","suits":4}`, 201, nil)
+		if g := h.statsGroupOf("spider", 4); g.Played != 0 {
+			t.Fatalf("untouched game counted: %+v", g)
+		}
+		h.cmd(b.ID, "deal", 200)
+		h.call("POST", "/api/games?previous="+b.ID, `{"deal":"620","variant":"spider","suits":4}`, 201, nil)
+		if g := h.statsGroupOf("spider", 4); g.Played != 1 || g.Won != 0 {
+			t.Fatalf("abandoned game: %+v", g)
+		}
+		// An unknown previous game is ignored.
+		h.call("POST", "/api/games?previous=NOPE", `{}`, 201, nil)
+	})
+	t.Run("a lineage counts once", func(t *testing.T) {
+		h := h.as(t)
+		// Play a move that does not win, save, leave (a loss), open the save
+		// and win: one game, won.
+		r := h.newGame(`{"deal":"1","suits":2,"variant":"arachnid"}`)
+		h.cmd(r.ID, "deal", 200)
+		h.call("PUT", "/api/saves/keep", `{"game":"`+r.ID+`"}`, 200, nil)
+		h.call("POST", "/api/games?previous="+r.ID, `{"suits":2}`, 201, nil)
+		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 0 {
+			t.Fatalf("abandoned: %+v", g)
+		}
+		var o gameResponse
+		h.call("POST", "/api/saves/keep/open", "", 201, &o)
+		e, err := h.s.games.lock(context.Background(), h.player(), o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.lineage != r.ID {
+			t.Fatalf("opened save has lineage %q, want %q", e.lineage, r.ID)
+		}
+		// Winning it is out of reach in a test; record the win as the
+		// command path does.
+		res := result(e, true, h.now(), e.played)
+		e.mu.Unlock()
+		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
+			t.Fatal(err)
+		}
+		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 1 {
+			t.Fatalf("lineage: %+v", g)
+		}
+	})
+	h.restart()
+	if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 || g.WinRate != 1 {
+		t.Fatalf("stats after restart: %+v", g)
+	}
+}
