@@ -38,7 +38,7 @@ func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(db, web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}}))
+	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}}))
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

@@ -21,7 +21,7 @@ func TestBrowserDealLink(t *testing.T) {
 	}
 	var code int
 	p.eval(`fetch("api/settings", {method: "PUT", headers: {"Content-Type": "application/json"},
-	  body: JSON.stringify({newGame: {variant: "spider", suits: 1, open: true, relaxed: true, autoRemove: true, winnable: false}})}).then((r) => r.status)`, &code)
+	  body: JSON.stringify({newGame: {variant: "spider", suits: 1, open: true, relaxed: true, autoRemove: false, winnable: false}})}).then((r) => r.status)`, &code)
 	if code != 200 {
 		t.Fatalf("storing the settings: %d", code)
 	}
@@ -36,7 +36,7 @@ func TestBrowserDealLink(t *testing.T) {
 		t.Fatalf("the game left for the link: played %d, won %d; want it counted as a loss", g.Played, g.Won)
 	}
 	v := p.serverView()
-	if v.Deal != 617 || v.Variant != "arachnid" || v.Suits != 4 || v.Open || v.Relaxed || v.AutoRemove || v.Moves != 0 {
+	if v.Deal != 617 || v.Variant != "arachnid" || v.Suits != 4 || v.Open || v.Relaxed || !v.AutoRemove || v.Moves != 0 {
 		t.Fatalf("?deal=617 started %+v; want deal 617 as named, without the player's settings", v)
 	}
 	p.shot("deal-link")

@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/store"
+	"cardtable/internal/web"
 	"cardtable/spider"
 	"cardtable/spider/solver"
 )
@@ -224,7 +225,8 @@ func solverPageServer(tb testing.TB) *httptest.Server {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(New(db, Options{Hint: solverHint}))
+	sp := New(db, Options{Hint: solverHint})
+	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy}))
 	tb.Cleanup(func() {
 		srv.Close()
 		db.Close()
