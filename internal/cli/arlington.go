@@ -24,6 +24,7 @@ func runArlington(ctx context.Context, env *Env, args []string) error {
 		{"selfplay", "play bots against each other and report wins and points", runArlingtonSelfplay},
 		{"play", "play one seat in the terminal against bots", runArlingtonPlay},
 		{"bench", "measure self-play speed in games per second", runArlingtonBench},
+		{"loadtest", "load benchmark of live tables: simulated people over WebSockets", runArlingtonLoadtest},
 	})
 }
 
