@@ -104,6 +104,11 @@ type memory struct {
 	PeakHeapMB   float64 `json:"peak_heap_mb"`
 	PeakSysMB    float64 `json:"peak_go_sys_mb"`
 	PeakRoutines int     `json:"peak_goroutines"`
+	// CPUSeconds is the server process's CPU time (user and system)
+	// during the measured play; ClientCPUSeconds the load generator's
+	// (this process's, less the server's when it runs here too).
+	CPUSeconds       float64 `json:"cpu_s"`
+	ClientCPUSeconds float64 `json:"client_cpu_s"`
 }
 
 // loadReport is the --json output.
@@ -173,14 +178,24 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		defer close(watched)
 		mem.watch(wctx)
 	}()
+	var cpu0, self0 float64
 	res, err := loadgen.RunArlington(ctx, loadgen.ArlConfig{URL: url, Tables: f.tables, People: f.people,
-		Bots: f.bots, BotLevel: f.botLevel, Target: f.target, Duration: f.duration, Think: f.think, Seed: f.seed})
+		Bots: f.bots, BotLevel: f.botLevel, Target: f.target, Duration: f.duration, Think: f.think, Seed: f.seed,
+		OnPlay: func() { cpu0, self0 = procCPU(mem.pid), procCPU(os.Getpid()) }})
+	cpu, self := procCPU(mem.pid)-cpu0, procCPU(os.Getpid())-self0
 	stopWatch()
 	<-watched
 	if err != nil {
 		return fmt.Errorf("arlington loadtest: %w", err)
 	}
 	m := mem.result()
+	if mem.pid != 0 {
+		m.CPUSeconds = cpu
+	}
+	m.ClientCPUSeconds = self
+	if mem.self {
+		m.ClientCPUSeconds = 0 // not told apart
+	}
 	rep := loadReport{Tables: res.Tables, People: res.People, Bots: res.Bots,
 		ThinkMS: float64(f.think.Milliseconds()), SetupS: res.Setup.Seconds(), ElapsedS: res.Elapsed.Seconds(),
 		Actions: res.Actions, ActionsPerS: res.ActionsPerSecond(), Over: res.Over, Errors: res.Errors,
@@ -203,6 +218,11 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		if m.PeakHeapMB > 0 {
 			fmt.Fprintf(env.Stdout, "; Go heap in use at most %.0f MB, from the OS %.0f MB; %d goroutines at most",
 				m.PeakHeapMB, m.PeakSysMB, m.PeakRoutines)
+		}
+		fmt.Fprintln(env.Stdout)
+		fmt.Fprintf(env.Stdout, "CPU time during the play: server %.1fs (%.2f ms an action)", m.CPUSeconds, 1000*m.CPUSeconds/float64(max(1, res.Actions)))
+		if m.ClientCPUSeconds > 0 {
+			fmt.Fprintf(env.Stdout, ", load generator %.1fs", m.ClientCPUSeconds)
 		}
 		fmt.Fprintln(env.Stdout)
 	}
@@ -516,6 +536,36 @@ func (w *memWatch) result() memory {
 	defer w.mu.Unlock()
 	return w.m
 }
+
+// procCPU is a process's CPU time so far (user and system), in seconds;
+// 0 where unknown.
+func procCPU(pid int) float64 {
+	if pid == 0 {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseFloat(f[11], 64)
+	stime, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return (utime + stime) / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, 100 on every Linux port.
+const clockTicks = 100
 
 // procMemory is a process's resident memory now and at its peak
 // (VmRSS and VmHWM of /proc/PID/status), in MB; 0 where unknown.

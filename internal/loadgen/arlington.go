@@ -37,6 +37,8 @@ type ArlConfig struct {
 	Seed  uint64
 	// Dialers is how many tables are set up at once (default 32).
 	Dialers int
+	// OnPlay, if set, is called when the play begins, after setup.
+	OnPlay func()
 }
 
 // Latency is the distribution of one kind of latency.
@@ -114,6 +116,9 @@ type arlRun struct {
 	errMu  sync.Mutex
 	first  error
 	tables []*arlTable
+	// wg holds the people's readers and their actions on the way; all
+	// exit when the run's context ends.
+	wg sync.WaitGroup
 }
 
 func (r *arlRun) fail(err error) {
@@ -177,18 +182,20 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	defer cancel()
 	res := ArlResult{Tables: cfg.Tables, People: cfg.People, Bots: cfg.Bots, Think: cfg.Think}
 	t0 := time.Now()
-	var readers sync.WaitGroup
 	defer func() {
 		cancel()
-		readers.Wait()
+		r.wg.Wait()
 	}()
-	if err := r.setUp(runCtx, &readers); err != nil {
+	if err := r.setUp(runCtx); err != nil {
 		return res, err
 	}
 	res.Setup = time.Since(t0)
 
 	playCtx, stop := context.WithTimeout(runCtx, cfg.Duration)
 	defer stop()
+	if cfg.OnPlay != nil {
+		cfg.OnPlay()
+	}
 	begin := time.Now()
 	close(r.start)
 	<-playCtx.Done()
@@ -196,8 +203,8 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	cancel() // the readers stop: their connections close
-	readers.Wait()
+	cancel() // the readers and actions stop: their connections close
+	r.wg.Wait()
 
 	var actor, others []time.Duration
 	for _, t := range r.tables {
@@ -216,8 +223,8 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 }
 
 // setUp creates, joins and connects every table, Dialers at a time; each
-// connected person's reader runs (in readers) until ctx ends.
-func (r *arlRun) setUp(ctx context.Context, readers *sync.WaitGroup) error {
+// connected person's reader runs (in r.wg) until ctx ends.
+func (r *arlRun) setUp(ctx context.Context) error {
 	next := make(chan int)
 	errc := make(chan error, r.cfg.Dialers)
 	var wg sync.WaitGroup
@@ -232,7 +239,7 @@ func (r *arlRun) setUp(ctx context.Context, readers *sync.WaitGroup) error {
 				}
 				r.tables[i] = t
 				for _, p := range t.people {
-					readers.Go(func() { r.read(ctx, p) })
+					r.wg.Go(func() { r.read(ctx, p) })
 				}
 			}
 		})
@@ -378,9 +385,10 @@ type serverMsg struct {
 	Error string   `json:"error"`
 }
 
-// read is p's reader: it times the views, and acts when it is p's turn
-// (after thinking: nothing else arrives while p's table waits for p). It
-// returns when ctx ends, the game is over or the connection fails.
+// read is p's reader: it times the views and, when it is p's turn,
+// starts p's action (thinking in a goroutine of its own: the reader goes
+// on reading, so the connection answers the server's pings). It returns
+// when ctx ends, the game is over or the connection fails.
 func (r *arlRun) read(ctx context.Context, p *person) {
 	defer p.c.CloseNow()
 	for {
@@ -414,9 +422,17 @@ func (r *arlRun) read(ctx context.Context, p *person) {
 		if m.View.ToMove != p.seat || len(m.Legal) == 0 || m.View.EventCount <= p.acted {
 			continue
 		}
-		if !r.act(ctx, p, m.View.EventCount, m.Legal) {
-			return
+		// The choice and the pause are drawn here, so p's generator has
+		// one user. The table waits for p: p has at most one action on
+		// its way, and the next view for p comes after it.
+		p.acted = m.View.EventCount
+		a := m.Legal[p.rng.IntN(len(m.Legal))]
+		var pause time.Duration
+		if r.cfg.Think > 0 {
+			pause = time.Duration(p.rng.ExpFloat64() * float64(r.cfg.Think))
 		}
+		count := m.View.EventCount
+		r.wg.Go(func() { r.act(ctx, p, count, a, pause) })
 	}
 }
 
@@ -438,25 +454,24 @@ func (p *person) time(count int, now time.Time) {
 	}
 }
 
-// act thinks, then sends a random legal action; false when the run is
-// over.
-func (r *arlRun) act(ctx context.Context, p *person, count int, legal []string) bool {
+// act waits for the play to begin, thinks for pause, then sends action a
+// (chosen from the view with count events). It returns when it has sent
+// it or ctx ends.
+func (r *arlRun) act(ctx context.Context, p *person, count int, a string, pause time.Duration) {
 	select {
 	case <-r.start:
 	case <-ctx.Done():
-		return false
+		return
 	}
-	if r.cfg.Think > 0 {
-		pause := time.NewTimer(time.Duration(p.rng.ExpFloat64() * float64(r.cfg.Think)))
+	if pause > 0 {
+		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():
-			pause.Stop()
-			return false
-		case <-pause.C:
+			t.Stop()
+			return
+		case <-t.C:
 		}
 	}
-	a := legal[p.rng.IntN(len(legal))]
-	p.acted = count
 	t := p.t
 	t.mu.Lock()
 	t.seq++
@@ -466,8 +481,7 @@ func (r *arlRun) act(ctx context.Context, p *person, count int, legal []string) 
 		if ctx.Err() == nil {
 			r.fail(fmt.Errorf("table %s seat %d: sending %q: %w", t.id, p.seat, a, err))
 		}
-		return false
+		return
 	}
 	r.acts.Add(1)
-	return true
 }

@@ -44,6 +44,8 @@ type DB struct {
 	// overwrite each other's moves. Each write checks the path still
 	// names it (file.go).
 	file *dbFile
+	// app commits the live tables' actions in batches (batch.go).
+	app *appender
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -98,11 +100,13 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db.r = r
+	db.app = startAppender(db)
 	return db, nil
 }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.app.stop()
 	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
 }
 
