@@ -116,3 +116,24 @@ func TestAppendAfterClose(t *testing.T) {
 		t.Fatalf("after Close: %v", err)
 	}
 }
+
+// The WAL is checkpointed by the background checkpointer, not inside a
+// commit: the connections have the automatic checkpoint off, and a
+// checkpoint copies every committed page.
+func TestCheckpointInBackground(t *testing.T) {
+	db, _ := openTemp(t)
+	var auto int
+	if err := db.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&auto); err != nil || auto != 0 {
+		t.Fatalf("wal_autocheckpoint = %d, %v; want 0", auto, err)
+	}
+	createTables(t, db, "a", "b", "c")
+	for seq := range 20 {
+		if err := db.AppendAction(context.Background(), "a", seq, table.StoredMove{Action: "pass"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, done, err := db.checkpoint(context.Background())
+	if err != nil || log == 0 || done != log {
+		t.Fatalf("checkpoint: %d of %d pages, %v", done, log, err)
+	}
+}

@@ -46,6 +46,8 @@ type DB struct {
 	file *dbFile
 	// app commits the live tables' actions in batches (batch.go).
 	app *appender
+	// ckpt checkpoints the WAL in the background (checkpoint.go).
+	ckpt *checkpointer
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -78,6 +80,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "wal_autocheckpoint(0)") // checkpoint.go checkpoints
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
 	w, err := sql.Open("sqlite", dsn)
@@ -101,12 +104,14 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	r.SetMaxIdleConns(4)
 	db.r = r
 	db.app = startAppender(db)
+	db.ckpt = startCheckpointer(db)
 	return db, nil
 }
 
 // Close closes the database.
 func (db *DB) Close() error {
 	db.app.stop()
+	db.ckpt.stop()
 	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
 }
 
