@@ -149,6 +149,7 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	before := loadAvg()
 	url := f.server
 	var mem *memWatch
+	var child *loadChild
 	switch {
 	case f.server != "":
 		mem = newMemWatch("", f.pid)
@@ -165,8 +166,8 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		mem = newMemWatch("in-process (server and clients)", os.Getpid())
 		mem.self = true
 	default:
-		child, err := startLoadServer(ctx, env, f)
-		if err != nil {
+		var err error
+		if child, err = startLoadServer(ctx, env, f); err != nil {
 			return err
 		}
 		defer child.stop()
@@ -185,6 +186,9 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	cpu, self := procCPU(mem.pid)-cpu0, procCPU(os.Getpid())-self0
 	stopWatch()
 	<-watched
+	if child != nil {
+		child.stop() // its last runtime figures come as it stops
+	}
 	if err != nil {
 		return fmt.Errorf("arlington loadtest: %w", err)
 	}
@@ -384,16 +388,20 @@ func loadtestServe(ctx context.Context, env *Env, f loadtestFlags) error {
 	}
 	done := make(chan error, 1)
 	go func() { done <- serve(sctx, log, ln, srv) }() // exits when sctx ends
+	report := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		_ = enc.Encode(serverLine{HeapMB: mb(ms.HeapInuse), SysMB: mb(ms.Sys), Goroutines: runtime.NumGoroutine()})
+	}
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
 		case err := <-done:
+			report() // the last figures, for a run shorter than a tick
 			return err
 		case <-tick.C:
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			_ = enc.Encode(serverLine{HeapMB: mb(ms.HeapInuse), SysMB: mb(ms.Sys), Goroutines: runtime.NumGoroutine()})
+			report()
 		}
 	}
 }
@@ -407,6 +415,7 @@ type loadChild struct {
 	url   string
 	mem   *memWatch
 	read  chan struct{} // closed when its standard output is read to the end
+	once  sync.Once
 }
 
 // startLoadServer starts this program with --serve-only and waits for the
@@ -468,13 +477,16 @@ func startLoadServer(ctx context.Context, env *Env, f loadtestFlags) (*loadChild
 	return nil, errors.New("arlington loadtest: the server process did not start")
 }
 
-// stop ends the child (its standard input closes) and waits for it.
+// stop ends the child (its standard input closes) and waits for it; it
+// may be called again.
 func (c *loadChild) stop() {
-	c.stdin.Close()
-	t := time.AfterFunc(30*time.Second, func() { _ = c.cmd.Process.Kill() })
-	defer t.Stop()
-	<-c.read
-	_ = c.cmd.Wait()
+	c.once.Do(func() {
+		c.stdin.Close()
+		t := time.AfterFunc(30*time.Second, func() { _ = c.cmd.Process.Kill() })
+		defer t.Stop()
+		<-c.read
+		_ = c.cmd.Wait()
+	})
 }
 
 // memWatch samples a process's memory while the run plays.
