@@ -114,3 +114,12 @@ func TestLoadtestServeOnly(t *testing.T) {
 		t.Fatalf("serve-only exit %d", code)
 	}
 }
+
+// serve --max-tables bounds the live tables (the load test of 1,000
+// tables against cardtable serve needs more than the default 200).
+func TestServeMaxTablesUsage(t *testing.T) {
+	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
+	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -310,23 +311,43 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 const playerCookie = "cardtable_player"
 
 // post sends a JSON request as the identity cookie (none: a new one) and
-// returns the identity the answer sets, or the same one.
+// returns the identity the answer sets, or the same one. A rate-limited
+// request (429: a server creating tables for one address only so fast)
+// is sent again after the wait the answer asks for.
 func (r *arlRun) post(ctx context.Context, path, cookie string, body any, want int, v any) (string, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", r.cfg.URL+path, strings.NewReader(string(b)))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if cookie != "" {
-		req.AddCookie(&http.Cookie{Name: playerCookie, Value: cookie})
-	}
-	resp, err := r.hc.Do(req)
-	if err != nil {
-		return "", err
+	var resp *http.Response
+	for {
+		req, err := http.NewRequestWithContext(ctx, "POST", r.cfg.URL+path, strings.NewReader(string(b)))
+		if err != nil {
+			return "", err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if cookie != "" {
+			req.AddCookie(&http.Cookie{Name: playerCookie, Value: cookie})
+		}
+		if resp, err = r.hc.Do(req); err != nil {
+			return "", err
+		}
+		if resp.StatusCode != http.StatusTooManyRequests {
+			break
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		wait := time.Second
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+			wait = time.Duration(secs) * time.Second
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return "", ctx.Err()
+		case <-t.C:
+		}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))

@@ -19,6 +19,12 @@ import (
 // people do, so the per-connection message limit is lifted.
 func arlServer(tb testing.TB, tables int) string {
 	tb.Helper()
+	return arlServerWith(tb, tables, web.Options{})
+}
+
+// arlServerWith is arlServer with the web layer's options o.
+func arlServerWith(tb testing.TB, tables int, o web.Options) string {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "load.db"))
 	if err != nil {
@@ -28,7 +34,8 @@ func arlServer(tb testing.TB, tables int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(db, web.Options{Games: []web.Routes{arlweb.New(hub, arlweb.Options{Limits: arlweb.Limits{Burst: 1000, Every: time.Millisecond}})}}))
+	o.Games = []web.Routes{arlweb.New(hub, arlweb.Options{Limits: arlweb.Limits{Burst: 1000, Every: time.Millisecond}})}
+	srv := httptest.NewServer(web.New(db, o))
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
@@ -84,6 +91,26 @@ func TestArlingtonLoadBots(t *testing.T) {
 		Duration: 300 * time.Millisecond, Seed: 3})
 	if err == nil {
 		t.Fatal("a fourth table on a server of three was set up")
+	}
+}
+
+// A server that rate-limits table creation (as cardtable serve does, per
+// address) gets its tables created at the pace it asks for (429 and
+// Retry-After), not an error.
+func TestLongArlingtonLoadRateLimited(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	rl := web.RateLimit{Player: web.Bucket{Burst: 10, Every: time.Millisecond},
+		Address: web.Bucket{Burst: 1, Every: 300 * time.Millisecond}, MaxKeys: 100}
+	url := arlServerWith(t, 3, web.Options{RateLimit: &rl})
+	res, err := RunArlington(context.Background(), ArlConfig{URL: url, Tables: 3, People: 2,
+		Duration: 100 * time.Millisecond, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Errors != 0 || res.Actions == 0 {
+		t.Fatalf("result %v", res)
 	}
 }
 
