@@ -32,7 +32,8 @@ func TestLoadtestUsage(t *testing.T) {
 		{"one seat", []string{"--people", "1"}, "2 to 6 seats in all"},
 		{"seven seats", []string{"--people", "4", "--bots", "3"}, "2 to 6 seats in all"},
 		{"no duration", []string{"--duration", "0s"}, "--duration must be positive"},
-		{"negative think", []string{"--think", "-1s"}, "--think at least 0"},
+		{"negative think", []string{"--think", "-1s"}, "--think and --max-actions at least 0"},
+		{"negative actions", []string{"--max-actions", "-1"}, "--think and --max-actions at least 0"},
 		{"server and in-process", []string{"--server", "http://127.0.0.1:1", "--in-process"}, "--server excludes"},
 		{"pid alone", []string{"--pid", "1"}, "--pid goes with --server"},
 		{"stray argument", []string{"now"}, `unexpected argument "now"`},
@@ -49,7 +50,8 @@ func TestLoadtestUsage(t *testing.T) {
 // loadJSON runs a small load test with --json and decodes its report.
 func loadJSON(t *testing.T, args ...string) loadReport {
 	t.Helper()
-	args = append([]string{"arlington", "loadtest", "--tables", "3", "--duration", "300ms", "--think", "20ms", "--json"}, args...)
+	args = append([]string{"arlington", "loadtest", "--tables", "3", "--duration", "1m", "--max-actions", "20",
+		"--think", "20ms", "--json"}, args...)
 	out, errOut, code := arlRun(t, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -58,7 +60,7 @@ func loadJSON(t *testing.T, args ...string) loadReport {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if rep.Errors != 0 || rep.Actions == 0 || rep.All.N == 0 || rep.Others.N == 0 || rep.All.P99 <= 0 {
+	if rep.Errors != 0 || rep.Actor.N < 20 || rep.Others.N == 0 || rep.All.P99 <= 0 {
 		t.Fatalf("report %+v", rep)
 	}
 	return rep

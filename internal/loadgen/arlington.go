@@ -29,8 +29,10 @@ type ArlConfig struct {
 	BotLevel string // the bots' level ("" is random: the cheapest)
 	Target   int    // the game's target score (0: the server's default)
 	// Duration is how long the people play once every table is set up
-	// and connected (setup is not measured).
-	Duration time.Duration
+	// and connected (setup is not measured); the play stops sooner once
+	// MaxActions actions are acknowledged, if MaxActions > 0.
+	Duration   time.Duration
+	MaxActions int64
 	// Think is a person's mean pause before acting (exponentially
 	// distributed), 0 for none. It sets the action rate: one table has
 	// one action in flight at a time, so Tables/Think actions a second.
@@ -75,6 +77,7 @@ type ArlResult struct {
 	Actions              int64         // actions sent by the people
 	Over                 int64         // tables whose game ended during the run
 	Errors               int64         // error messages, refused requests, dropped connections
+	Missed               int64         // views not timed: their reader lagged sentKept actions behind
 	FirstError           string
 	Actor, Others, All   Latency
 }
@@ -95,8 +98,8 @@ func (r ArlResult) String() string {
 	}
 	fmt.Fprintf(&b, "%d tables, %d people and %d bots each, %s: set up in %.1fs\n",
 		r.Tables, r.People, r.Bots, think, r.Setup.Seconds())
-	fmt.Fprintf(&b, "%d actions in %.1fs = %.0f actions/s; %d games over; %d errors\n",
-		r.Actions, r.Elapsed.Seconds(), r.ActionsPerSecond(), r.Over, r.Errors)
+	fmt.Fprintf(&b, "%d actions in %.1fs = %.0f actions/s; %d games over; %d errors; %d views not timed\n",
+		r.Actions, r.Elapsed.Seconds(), r.ActionsPerSecond(), r.Over, r.Errors, r.Missed)
 	fmt.Fprintf(&b, "action to view, all receivers: %v\n", r.All)
 	fmt.Fprintf(&b, "  at the actor:    %v\n", r.Actor)
 	fmt.Fprintf(&b, "  at the others:   %v", r.Others)
@@ -112,6 +115,7 @@ type arlRun struct {
 	hc     *http.Client
 	start  chan struct{} // closed when every table is connected: play
 	errs   atomic.Int64
+	missed atomic.Int64
 	over   atomic.Int64
 	acts   atomic.Int64
 	errMu  sync.Mutex
@@ -120,6 +124,18 @@ type arlRun struct {
 	// wg holds the people's readers and their actions on the way; all
 	// exit when the run's context ends.
 	wg sync.WaitGroup
+	// acked counts the actions acknowledged (timed at their actor);
+	// enough is closed when it reaches MaxActions.
+	acked      atomic.Int64
+	enough     chan struct{}
+	enoughOnce sync.Once
+}
+
+// ack counts an acknowledged action.
+func (r *arlRun) ack() {
+	if n := r.acked.Add(1); r.cfg.MaxActions > 0 && n >= r.cfg.MaxActions {
+		r.enoughOnce.Do(func() { close(r.enough) })
+	}
 }
 
 func (r *arlRun) fail(err error) {
@@ -131,19 +147,30 @@ func (r *arlRun) fail(err error) {
 	}
 }
 
-// arlTable is one table and the action in flight at it: the person who
-// sends an action notes when and at which event count, and every person
-// at the table times the first view past that count.
+// arlTable is one table and the actions sent at it: the person who sends
+// an action notes when and at which event count, and every person at the
+// table times the first view past that count.
 type arlTable struct {
 	id     string
 	people []*person
 
-	mu     sync.Mutex
-	seq    int       // actions sent at this table
-	sentAt time.Time // when action seq was sent
-	before int       // the event count it was sent at
+	mu   sync.Mutex
+	seq  int                  // actions sent at this table
+	sent [sentKept]sentAction // the latest actions sent, action n at n % sentKept
+}
+
+// sentAction is one action sent at a table, for timing its views.
+type sentAction struct {
+	seq    int       // its number at the table, from 1
+	at     time.Time // when it was sent
+	before int       // the event count it was chosen at
 	actor  int       // its seat
 }
+
+// sentKept is how many of a table's latest actions the people can still
+// time: a person whose reader lags further behind than that loses those
+// samples (counted in ArlResult.Missed, never silently).
+const sentKept = 16
 
 // person is one simulated person: an identity, a seat and a WebSocket.
 type person struct {
@@ -176,7 +203,7 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	tr := &http.Transport{MaxIdleConns: cfg.Dialers * 2, MaxIdleConnsPerHost: cfg.Dialers * 2,
 		IdleConnTimeout: time.Minute}
 	r := &arlRun{cfg: cfg, hc: &http.Client{Transport: tr, Timeout: time.Minute},
-		start: make(chan struct{}), tables: make([]*arlTable, cfg.Tables)}
+		start: make(chan struct{}), enough: make(chan struct{}), tables: make([]*arlTable, cfg.Tables)}
 	defer tr.CloseIdleConnections()
 
 	runCtx, cancel := context.WithCancel(ctx)
@@ -199,7 +226,10 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	}
 	begin := time.Now()
 	close(r.start)
-	<-playCtx.Done()
+	select {
+	case <-playCtx.Done():
+	case <-r.enough:
+	}
 	res.Elapsed = time.Since(begin)
 	if err := ctx.Err(); err != nil {
 		return res, err
@@ -216,7 +246,7 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	}
 	all := append(slices.Clone(actor), others...)
 	res.Actor, res.Others, res.All = latencyOf(actor), latencyOf(others), latencyOf(all)
-	res.Actions, res.Over, res.Errors = r.acts.Load(), r.over.Load(), r.errs.Load()
+	res.Actions, res.Over, res.Errors, res.Missed = r.acts.Load(), r.over.Load(), r.errs.Load(), r.missed.Load()
 	if r.first != nil {
 		res.FirstError = r.first.Error()
 	}
@@ -282,7 +312,7 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &arlTable{id: made.ID, before: -1}
+	t := &arlTable{id: made.ID}
 	for s := range cfg.People {
 		p := &person{t: t, seat: s, cookie: cookie, acted: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<8|uint64(s)))}
@@ -312,8 +342,8 @@ const playerCookie = "cardtable_player"
 
 // post sends a JSON request as the identity cookie (none: a new one) and
 // returns the identity the answer sets, or the same one. A rate-limited
-// request (429: a server creating tables for one address only so fast)
-// is sent again after the wait the answer asks for.
+// request (429 with Retry-After: a server creating tables for one address
+// only so fast) is sent again after the wait the answer asks for.
 func (r *arlRun) post(ctx context.Context, path, cookie string, body any, want int, v any) (string, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
@@ -332,15 +362,15 @@ func (r *arlRun) post(ctx context.Context, path, cookie string, body any, want i
 		if resp, err = r.hc.Do(req); err != nil {
 			return "", err
 		}
-		if resp.StatusCode != http.StatusTooManyRequests {
+		// Only a rate limit says when to come back; a 429 without
+		// Retry-After (too many tables open) is final.
+		secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if resp.StatusCode != http.StatusTooManyRequests || err != nil || secs < 1 {
 			break
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		wait := time.Second
-		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
-			wait = time.Duration(secs) * time.Second
-		}
+		wait := time.Duration(secs) * time.Second
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -391,118 +421,4 @@ func send(ctx context.Context, c *websocket.Conn, m any) error {
 		return err
 	}
 	return c.Write(ctx, websocket.MessageText, b)
-}
-
-// serverMsg is what a person reads of a server message: no more than it
-// needs to time a view and to act.
-type serverMsg struct {
-	Type   string `json:"type"`
-	Status string `json:"status"`
-	View   *struct {
-		ToMove     int `json:"to_move"`
-		EventCount int `json:"event_count"`
-	} `json:"view"`
-	Legal []string `json:"legal"`
-	Error string   `json:"error"`
-}
-
-// read is p's reader: it times the views and, when it is p's turn,
-// starts p's action (thinking in a goroutine of its own: the reader goes
-// on reading, so the connection answers the server's pings). It returns
-// when ctx ends, the game is over or the connection fails.
-func (r *arlRun) read(ctx context.Context, p *person) {
-	defer p.c.CloseNow()
-	for {
-		_, b, err := p.c.Read(ctx)
-		now := time.Now()
-		if err != nil {
-			if ctx.Err() == nil {
-				r.fail(fmt.Errorf("table %s seat %d: connection ended: %w", p.t.id, p.seat, err))
-			}
-			return
-		}
-		var m serverMsg
-		if err := json.Unmarshal(b, &m); err != nil {
-			r.fail(fmt.Errorf("table %s seat %d: bad message: %w", p.t.id, p.seat, err))
-			return
-		}
-		switch {
-		case m.Type == "error":
-			r.fail(fmt.Errorf("table %s seat %d: %s", p.t.id, p.seat, m.Error))
-			continue
-		case m.Type != "view" || m.View == nil:
-			continue // not started yet (a seat still connecting)
-		}
-		p.time(m.View.EventCount, now)
-		if m.Status != "open" || m.View.ToMove < 0 {
-			if p.seat == 0 {
-				r.over.Add(1)
-			}
-			return
-		}
-		if m.View.ToMove != p.seat || len(m.Legal) == 0 || m.View.EventCount <= p.acted {
-			continue
-		}
-		// The choice and the pause are drawn here, so p's generator has
-		// one user. The table waits for p: p has at most one action on
-		// its way, and the next view for p comes after it.
-		p.acted = m.View.EventCount
-		a := m.Legal[p.rng.IntN(len(m.Legal))]
-		var pause time.Duration
-		if r.cfg.Think > 0 {
-			pause = time.Duration(p.rng.ExpFloat64() * float64(r.cfg.Think))
-		}
-		count := m.View.EventCount
-		r.wg.Go(func() { r.act(ctx, p, count, a, pause) })
-	}
-}
-
-// time records the latency of the action in flight at p's table if this
-// view (with count events) is the first p sees that includes it.
-func (p *person) time(count int, now time.Time) {
-	t := p.t
-	t.mu.Lock()
-	seq, sent, before, actor := t.seq, t.sentAt, t.before, t.actor
-	t.mu.Unlock()
-	if seq == p.seen || count <= before {
-		return
-	}
-	p.seen = seq
-	if actor == p.seat {
-		p.actor = append(p.actor, now.Sub(sent))
-	} else {
-		p.others = append(p.others, now.Sub(sent))
-	}
-}
-
-// act waits for the play to begin, thinks for pause, then sends action a
-// (chosen from the view with count events). It returns when it has sent
-// it or ctx ends.
-func (r *arlRun) act(ctx context.Context, p *person, count int, a string, pause time.Duration) {
-	select {
-	case <-r.start:
-	case <-ctx.Done():
-		return
-	}
-	if pause > 0 {
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
-		}
-	}
-	t := p.t
-	t.mu.Lock()
-	t.seq++
-	t.sentAt, t.before, t.actor = time.Now(), count, p.seat
-	t.mu.Unlock()
-	if err := send(ctx, p.c, map[string]any{"type": "action", "action": a}); err != nil {
-		if ctx.Err() == nil {
-			r.fail(fmt.Errorf("table %s seat %d: sending %q: %w", t.id, p.seat, a, err))
-		}
-		return
-	}
-	r.acts.Add(1)
 }
