@@ -26,6 +26,7 @@ func runArlington(ctx context.Context, env *Env, args []string) error {
 		{"bench", "measure self-play speed in games per second", runArlingtonBench},
 		{"new-table", "create a table on a server and print its link", runArlingtonNewTable},
 		{"connect", "join a table on a server and play a seat, or let a bot play it", runArlingtonConnect},
+		{"loadtest", "load benchmark of live tables: simulated people over WebSockets", runArlingtonLoadtest},
 	})
 }
 

@@ -44,12 +44,16 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
 	dbPath := fs.String("db", "", "SQLite database (default: "+defaultDBPath()+")")
+	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usageErr("serve: unexpected argument %q", pos[0])
+	}
+	if *maxTables < 1 {
+		return usageErr("serve: --max-tables must be positive")
 	}
 	hosts, err := parseHosts(*hostList)
 	if err != nil {
@@ -77,7 +81,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	// The live Arlington tables: the hub resumes the open ones from the
 	// database and stops (its tables stay open in the store) before the
 	// database closes.
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New,
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: *maxTables,
 		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		ln.Close()

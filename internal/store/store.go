@@ -45,6 +45,10 @@ type DB struct {
 	// overwrite each other's moves. Each write checks the path still
 	// names it (file.go).
 	file *dbFile
+	// app commits the live tables' actions in batches (batch.go).
+	app *appender
+	// ckpt checkpoints the WAL in the background (checkpoint.go).
+	ckpt *checkpointer
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -77,6 +81,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "wal_autocheckpoint(0)") // checkpoint.go checkpoints
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
 	w, err := sql.Open("sqlite", dsn)
@@ -99,11 +104,15 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db.r = r
+	db.app = startAppender(db)
+	db.ckpt = startCheckpointer(db)
 	return db, nil
 }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.app.stop()
+	db.ckpt.stop()
 	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
 }
 

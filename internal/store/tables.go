@@ -67,32 +67,38 @@ func oneRow(res sql.Result, err error, id string) error {
 
 // AppendAction stores move seq of table id. It refuses (ErrStale) a seq
 // other than the number of moves stored, so a move is never lost, doubled
-// or stored out of order; and any move on a table no longer open.
+// or stored out of order; and any move on a table no longer open. The
+// move is committed when it returns nil; moves of several tables arriving
+// together are committed in one transaction (batch.go).
 func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE live_tables SET moves = moves + 1, updated = ?
-			WHERE id = ? AND moves = ? AND status = ?`, millis(time.Now()), id, seq, string(table.StatusOpen))
+	return db.app.append(ctx, appendReq{id: id, seq: seq, m: m})
+}
+
+// appendOne stores one move in tx. refused is why the move is refused,
+// with nothing changed; err is a failure of the transaction itself.
+func appendOne(ctx context.Context, tx *sql.Tx, r appendReq, now int64) (refused, err error) {
+	res, err := tx.ExecContext(ctx, `UPDATE live_tables SET moves = moves + 1, updated = ?
+		WHERE id = ? AND moves = ? AND status = ?`, now, r.id, r.seq, string(table.StatusOpen))
+	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, err
+	} else if n == 0 {
+		var moves int
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT moves, status FROM live_tables WHERE id = ?`, r.id).Scan(&moves, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(r.id), nil
+		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			var moves int
-			var status string
-			err := tx.QueryRowContext(ctx, `SELECT moves, status FROM live_tables WHERE id = ?`, id).Scan(&moves, &status)
-			if errors.Is(err, sql.ErrNoRows) {
-				return notFound(id)
-			}
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale)
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO live_table_moves (tbl, seq, seat, action) VALUES (?, ?, ?, ?)`,
-			id, seq, m.Seat, m.Action)
-		return err
-	})
+		return fmt.Errorf("table %q (%s) has %d moves, not %d: %w", r.id, status, moves, r.seq, ErrStale), nil
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO live_table_moves (tbl, seq, seat, action) VALUES (?, ?, ?, ?)`,
+		r.id, r.seq, r.m.Seat, r.m.Action)
+	return nil, err
 }
 
 // FinishTable sets table id's status (over or closed).

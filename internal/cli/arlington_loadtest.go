@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"cardtable/internal/loadgen"
+)
+
+// The targets of issue 21 for 1,000 tables on a 2-core machine.
+const (
+	targetP99    = 50 * time.Millisecond
+	targetMemory = 500 << 20
+)
+
+// loadtestFlags are the flags of arlington loadtest.
+type loadtestFlags struct {
+	tables, people, bots int
+	botLevel             string
+	target               int
+	duration, think      time.Duration
+	maxActions           int64
+	seed                 uint64
+	server, db, cpuprof  string
+	pid                  int
+	inProcess, serveOnly bool
+	asJSON               bool
+}
+
+// runArlingtonLoadtest is the load benchmark of live tables: simulated
+// people over real WebSockets on loopback (docs/tables.md, "Load test").
+// By default the server runs in a child process (this program, with
+// --serve-only) so that its memory is measured apart from the clients'.
+func runArlingtonLoadtest(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "arlington loadtest")
+	var f loadtestFlags
+	fs.IntVar(&f.tables, "tables", 1000, "tables in play at once")
+	fs.IntVar(&f.people, "people", 3, "seats per table held by simulated people, each with its own identity and WebSocket")
+	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the server's bots")
+	fs.StringVar(&f.botLevel, "bot-level", "random", "the bots' level")
+	fs.IntVar(&f.target, "target", 0, "the games' target score (0: the default, 32)")
+	fs.DurationVar(&f.duration, "duration", time.Minute, "how long to measure, once every table is connected")
+	fs.Int64Var(&f.maxActions, "max-actions", 0, "stop sooner, once this many actions are acknowledged (0: no limit)")
+	fs.DurationVar(&f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the people's choices")
+	fs.StringVar(&f.server, "server", "", "a running server's URL (default: start one on a temporary database)")
+	fs.IntVar(&f.pid, "pid", 0, "with --server: the server's process id, to read its memory")
+	fs.BoolVar(&f.inProcess, "in-process", false, "run the server in this process (its memory then includes the clients')")
+	fs.StringVar(&f.db, "db", "", "the started server's SQLite database (default: a temporary file, removed after)")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this file")
+	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
+		"and stop when standard input ends (what loadtest runs in its child process)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("arlington loadtest: unexpected argument %q", pos[0])
+	}
+	if f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6 {
+		return usageErr("arlington loadtest: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
+	}
+	if f.duration <= 0 || f.think < 0 || f.maxActions < 0 {
+		return usageErr("arlington loadtest: --duration must be positive, --think and --max-actions at least 0")
+	}
+	if f.server != "" && (f.inProcess || f.db != "" || f.cpuprof != "") {
+		return usageErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
+	}
+	if f.pid != 0 && f.server == "" {
+		return usageErr("arlington loadtest: --pid goes with --server")
+	}
+	if f.serveOnly {
+		return loadtestServe(ctx, env, f)
+	}
+	return loadtestRun(ctx, env, f)
+}
+
+// memory is what the run knows of the server's memory. RSS figures come
+// from /proc/PID/status; the Go figures from the server's runtime (a
+// child reports them; in-process they are this process's).
+type memory struct {
+	Process      string  `json:"process"` // "child", "in-process (server and clients)", "pid N", "" unknown
+	PeakRSSMB    float64 `json:"peak_rss_mb"`
+	EndRSSMB     float64 `json:"end_rss_mb"`
+	PeakHeapMB   float64 `json:"peak_heap_mb"`
+	PeakSysMB    float64 `json:"peak_go_sys_mb"`
+	PeakRoutines int     `json:"peak_goroutines"`
+	// CPUSeconds is the server process's CPU time (user and system)
+	// during the measured play; ClientCPUSeconds the load generator's
+	// (this process's, less the server's when it runs here too).
+	CPUSeconds       float64 `json:"cpu_s"`
+	ClientCPUSeconds float64 `json:"client_cpu_s"`
+}
+
+// loadReport is the --json output.
+type loadReport struct {
+	Tables, People, Bots int
+	ThinkMS              float64 `json:"think_ms"`
+	SetupS               float64 `json:"setup_s"`
+	ElapsedS             float64 `json:"elapsed_s"`
+	Actions              int64   `json:"actions"`
+	ActionsPerS          float64 `json:"actions_per_s"`
+	Over                 int64   `json:"games_over"`
+	Errors               int64   `json:"errors"`
+	Missed               int64   `json:"views_not_timed"`
+	FirstError           string  `json:"first_error,omitempty"`
+	All                  latMS   `json:"all"`
+	Actor                latMS   `json:"actor"`
+	Others               latMS   `json:"others"`
+	Memory               memory  `json:"server_memory"`
+	LoadBefore           string  `json:"loadavg_before"`
+	LoadAfter            string  `json:"loadavg_after"`
+	CPUs                 int     `json:"cpus"`
+	TargetMet            bool    `json:"target_met"`
+}
+
+type latMS struct {
+	N   int     `json:"n"`
+	P50 float64 `json:"p50_ms"`
+	P90 float64 `json:"p90_ms"`
+	P99 float64 `json:"p99_ms"`
+	Max float64 `json:"max_ms"`
+}
+
+func latOf(l loadgen.Latency) latMS {
+	f := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return latMS{N: l.N, P50: f(l.P50), P90: f(l.P90), P99: f(l.P99), Max: f(l.Max)}
+}
+
+func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
+	before := loadAvg()
+	url := f.server
+	var mem *memWatch
+	var child *loadChild
+	switch {
+	case f.server != "":
+		mem = newMemWatch("", f.pid)
+		if f.pid != 0 {
+			mem.m.Process = "pid " + strconv.Itoa(f.pid)
+		}
+	case f.inProcess:
+		stop, u, err := loadtestInProcess(ctx, env, f)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		url = u
+		mem = newMemWatch("in-process (server and clients)", os.Getpid())
+		mem.self = true
+	default:
+		var err error
+		if child, err = startLoadServer(ctx, env, f); err != nil {
+			return err
+		}
+		defer child.stop()
+		url, mem = child.url, child.mem
+	}
+	wctx, stopWatch := context.WithCancel(ctx)
+	watched := make(chan struct{})
+	go func() { // exits when stopWatch is called below
+		defer close(watched)
+		mem.watch(wctx)
+	}()
+	var cpu0, self0 float64
+	res, err := loadgen.RunArlington(ctx, loadgen.ArlConfig{URL: url, Tables: f.tables, People: f.people,
+		Bots: f.bots, BotLevel: f.botLevel, Target: f.target, Duration: f.duration, MaxActions: f.maxActions, Think: f.think, Seed: f.seed,
+		OnPlay: func() { cpu0, self0 = procCPU(mem.pid), procCPU(os.Getpid()) }})
+	cpu, self := procCPU(mem.pid)-cpu0, procCPU(os.Getpid())-self0
+	stopWatch()
+	<-watched
+	if child != nil {
+		child.stop() // its last runtime figures come as it stops
+	}
+	if err != nil {
+		return fmt.Errorf("arlington loadtest: %w", err)
+	}
+	m := mem.result()
+	if mem.pid != 0 {
+		m.CPUSeconds = cpu
+	}
+	m.ClientCPUSeconds = self
+	if mem.self {
+		m.ClientCPUSeconds = 0 // not told apart
+	}
+	rep := loadReport{Tables: res.Tables, People: res.People, Bots: res.Bots,
+		ThinkMS: float64(f.think.Milliseconds()), SetupS: res.Setup.Seconds(), ElapsedS: res.Elapsed.Seconds(),
+		Actions: res.Actions, ActionsPerS: res.ActionsPerSecond(), Over: res.Over, Errors: res.Errors, Missed: res.Missed,
+		FirstError: res.FirstError, All: latOf(res.All), Actor: latOf(res.Actor), Others: latOf(res.Others),
+		Memory: m, LoadBefore: before, LoadAfter: loadAvg(), CPUs: runtime.NumCPU()}
+	rep.TargetMet = res.Errors == 0 && res.All.P99 < targetP99 && m.PeakRSSMB > 0 && m.PeakRSSMB < targetMemory>>20
+	if f.asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	printLoadReport(env.Stdout, res, rep)
+	return nil
+}
+
+// printLoadReport writes the result for a person to read.
+func printLoadReport(w io.Writer, res loadgen.ArlResult, rep loadReport) {
+	m := rep.Memory
+	fmt.Fprintln(w, res)
+	if m.Process == "" {
+		fmt.Fprintln(w, "server memory: not measured (give --pid with --server)")
+	} else {
+		fmt.Fprintf(w, "server memory (%s): peak RSS %.0f MB, RSS at the end %.0f MB", m.Process, m.PeakRSSMB, m.EndRSSMB)
+		if m.PeakHeapMB > 0 {
+			fmt.Fprintf(w, "; Go heap in use at most %.0f MB, from the OS %.0f MB; %d goroutines at most",
+				m.PeakHeapMB, m.PeakSysMB, m.PeakRoutines)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "CPU time during the play: server %.1fs (%.2f ms an action)", m.CPUSeconds, 1000*m.CPUSeconds/float64(max(1, res.Actions)))
+		if m.ClientCPUSeconds > 0 {
+			fmt.Fprintf(w, ", load generator %.1fs", m.ClientCPUSeconds)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "load average before %s, after %s (%d CPUs)\n", rep.LoadBefore, rep.LoadAfter, rep.CPUs)
+	verdict := "met"
+	if !rep.TargetMet {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(w, "target (p99 under %v, server under %d MB, no errors): %s\n", targetP99, targetMemory>>20, verdict)
+}
+
+// loadAvg is /proc/loadavg's three averages ("" where there is none).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) < 3 {
+		return ""
+	}
+	return strings.Join(fields[:3], " ")
+}

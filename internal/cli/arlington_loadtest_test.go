@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// asMain makes this test binary act as cardtable when the environment
+// says so: arlington loadtest starts its server as a child process of
+// its own program (os.Executable), which in a test is this binary.
+const asMain = "CARDTABLE_TEST_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asMain) == "1" {
+		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestLoadtestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no tables", []string{"--tables", "0"}, "--tables and --people must be positive"},
+		{"one seat", []string{"--people", "1"}, "2 to 6 seats in all"},
+		{"seven seats", []string{"--people", "4", "--bots", "3"}, "2 to 6 seats in all"},
+		{"no duration", []string{"--duration", "0s"}, "--duration must be positive"},
+		{"negative think", []string{"--think", "-1s"}, "--think and --max-actions at least 0"},
+		{"negative actions", []string{"--max-actions", "-1"}, "--think and --max-actions at least 0"},
+		{"server and in-process", []string{"--server", "http://127.0.0.1:1", "--in-process"}, "--server excludes"},
+		{"pid alone", []string{"--pid", "1"}, "--pid goes with --server"},
+		{"stray argument", []string{"now"}, `unexpected argument "now"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := arlRun(t, "", append([]string{"arlington", "loadtest"}, tc.args...)...)
+			if code != exitUsage || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, errOut, exitUsage, tc.want)
+			}
+		})
+	}
+}
+
+// loadJSON runs a small load test with --json and decodes its report.
+func loadJSON(t *testing.T, args ...string) loadReport {
+	t.Helper()
+	args = append([]string{"arlington", "loadtest", "--tables", "3", "--duration", "1m", "--max-actions", "20",
+		"--think", "20ms", "--json"}, args...)
+	out, errOut, code := arlRun(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep loadReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Errors != 0 || rep.Actor.N < 20 || rep.Others.N == 0 || rep.All.P99 <= 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	return rep
+}
+
+// The default: the server runs in a child process, whose memory is read
+// apart from the load generator's.
+func TestLongLoadtestChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	t.Setenv(asMain, "1")
+	rep := loadJSON(t)
+	m := rep.Memory
+	if m.Process != "child" || m.PeakRSSMB <= 0 || m.PeakHeapMB <= 0 || m.PeakRoutines == 0 {
+		t.Fatalf("server memory %+v", m)
+	}
+}
+
+func TestLoadtestInProcess(t *testing.T) {
+	rep := loadJSON(t, "--in-process")
+	if m := rep.Memory; !strings.HasPrefix(m.Process, "in-process") || m.PeakRSSMB <= 0 {
+		t.Fatalf("memory %+v", m)
+	}
+}
+
+// --serve-only prints its URL, serves a load test from another process
+// (--server) and stops when its standard input ends.
+func TestLoadtestServeOnly(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		var errb strings.Builder
+		done <- Run(context.Background(), []string{"arlington", "loadtest", "--serve-only", "--tables", "2"}, inR, outW, &errb)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		t.Fatal("no first line")
+	}
+	var first serverLine
+	if err := json.Unmarshal(lines.Bytes(), &first); err != nil || !strings.HasPrefix(first.URL, "http://127.0.0.1:") {
+		t.Fatalf("first line %q: %v", lines.Text(), err)
+	}
+	go io.Copy(io.Discard, outR) // the memory lines
+	rep := loadJSON(t, "--server", first.URL, "--tables", "2")
+	if rep.Memory.Process != "" {
+		t.Fatalf("memory of an unknown process: %+v", rep.Memory)
+	}
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve-only exit %d", code)
+	}
+}
+
+// serve --max-tables bounds the live tables (the load test of 1,000
+// tables against cardtable serve needs more than the default 200).
+func TestServeMaxTablesUsage(t *testing.T) {
+	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
+	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+func createTables(tb testing.TB, db *DB, ids ...string) {
+	tb.Helper()
+	for _, id := range ids {
+		s := table.Stored{ID: id, Creator: "c", Config: "{}", Seats: make([]table.StoredSeat, 2),
+			Status: table.StatusOpen, Created: t0, Updated: t0}
+		if err := db.CreateTable(context.Background(), s); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+func movesOf(tb testing.TB, db *DB, id string) []table.StoredMove {
+	tb.Helper()
+	s, err := db.LoadTable(context.Background(), id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s.Moves
+}
+
+// One batch holds actions of several tables: a refused one is answered
+// alone and the others are stored; a transaction that fails stores none
+// of its actions and tells every caller.
+func TestAppendBatch(t *testing.T) {
+	db, _ := openTemp(t)
+	createTables(t, db, "a", "b", "c", "d")
+	req := func(id string, seq int) appendReq {
+		return appendReq{id: id, seq: seq, m: table.StoredMove{Seat: 1, Action: "lead 7H"}, err: make(chan error, 1)}
+	}
+	t.Run("refusals answered alone", func(t *testing.T) {
+		batch := []appendReq{req("a", 0), req("b", 5), req("none", 0), req("c", 0)}
+		db.app.commit(batch)
+		for i, want := range []error{nil, ErrStale, table.ErrNotFound, nil} {
+			if err := <-batch[i].err; !errors.Is(err, want) || (want == nil && err != nil) {
+				t.Errorf("request %d (%s %d): %v, want %v", i, batch[i].id, batch[i].seq, err, want)
+			}
+		}
+		for id, n := range map[string]int{"a": 1, "b": 0, "c": 1} {
+			if got := movesOf(t, db, id); len(got) != n {
+				t.Errorf("table %s: %d moves stored, want %d", id, len(got), n)
+			}
+		}
+	})
+	t.Run("failed transaction stores nothing", func(t *testing.T) {
+		// A move row already there (a damaged table): the insert fails.
+		if _, err := db.w.Exec(`INSERT INTO live_table_moves (tbl, seq, seat, action) VALUES ('d', 0, 0, 'pass')`); err != nil {
+			t.Fatal(err)
+		}
+		batch := []appendReq{req("a", 1), req("d", 0)}
+		db.app.commit(batch)
+		for i := range batch {
+			if err := <-batch[i].err; err == nil {
+				t.Errorf("request %d answered stored in a failed transaction", i)
+			}
+		}
+		if got := movesOf(t, db, "a"); len(got) != 1 {
+			t.Errorf("table a: %d moves stored, want the 1 from before", len(got))
+		}
+	})
+}
+
+// Many tables storing their actions at once (each waiting for its own
+// before the next, as a table does) get every action stored in order.
+func TestAppendConcurrent(t *testing.T) {
+	db, _ := openTemp(t)
+	const tables, each = 20, 10
+	ids := make([]string, tables)
+	for i := range ids {
+		ids[i] = fmt.Sprint("t", i)
+	}
+	createTables(t, db, ids...)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			for seq := range each {
+				m := table.StoredMove{Seat: seq % 2, Action: fmt.Sprint("play ", seq)}
+				if err := db.AppendAction(context.Background(), id, seq, m); err != nil {
+					t.Errorf("%s %d: %v", id, seq, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, id := range ids {
+		got := movesOf(t, db, id)
+		if len(got) != each {
+			t.Fatalf("%s: %d moves stored, want %d", id, len(got), each)
+		}
+		for seq, m := range got {
+			if m.Action != fmt.Sprint("play ", seq) {
+				t.Fatalf("%s move %d is %q", id, seq, m.Action)
+			}
+		}
+	}
+}
+
+// After Close, an action is refused at once (it does not hang).
+func TestAppendAfterClose(t *testing.T) {
+	db, _ := openTemp(t)
+	createTables(t, db, "a")
+	db.Close()
+	if err := db.AppendAction(context.Background(), "a", 0, table.StoredMove{Action: "pass"}); !errors.Is(err, errClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// The WAL is checkpointed by the background checkpointer, not inside a
+// commit: the connections have the automatic checkpoint off, and a
+// checkpoint copies every committed page.
+func TestCheckpointInBackground(t *testing.T) {
+	db, _ := openTemp(t)
+	var auto int
+	if err := db.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&auto); err != nil || auto != 0 {
+		t.Fatalf("wal_autocheckpoint = %d, %v; want 0", auto, err)
+	}
+	createTables(t, db, "a", "b", "c")
+	for seq := range 20 {
+		if err := db.AppendAction(context.Background(), "a", seq, table.StoredMove{Action: "pass"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log, done, err := db.checkpoint(context.Background())
+	if err != nil || log == 0 || done != log {
+		t.Fatalf("checkpoint: %d of %d pages, %v", done, log, err)
+	}
+}
