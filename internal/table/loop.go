@@ -360,7 +360,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	c := l.st.Clone()
 	n := c.EventCount()
 	if err := c.Apply(seat, a); err != nil {
-		return fmt.Errorf("%w: %w", ErrIllegal, err)
+		return illegal{err}
 	}
 	done := a
 	for _, e := range c.Events(n) {
@@ -394,3 +394,11 @@ func (l *loop) finish(s Status) {
 	}
 	l.dirty = true
 }
+
+// illegal is an action the engine refused: it is ErrIllegal and the
+// engine's error, and says only the engine's words, which already name
+// the rule ("illegal action: ... (rule ...)"), not the class twice.
+type illegal struct{ err error }
+
+func (e illegal) Error() string   { return e.err.Error() }
+func (e illegal) Unwrap() []error { return []error{ErrIllegal, e.err} }

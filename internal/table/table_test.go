@@ -151,6 +151,9 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 			if errors.Is(c.want, table.ErrIllegal) && !errors.Is(err, arlington.ErrIllegal) {
 				t.Fatalf("err = %v does not wrap the engine's reason", err)
 			}
+			if n := strings.Count(err.Error(), "illegal action"); errors.Is(c.want, table.ErrIllegal) && n != 1 {
+				t.Fatalf("err = %q says \"illegal action\" %d times, want once", err, n)
+			}
 		})
 	}
 	if n := len(st.get(tb.ID()).Moves); n != before {
