@@ -246,3 +246,20 @@ func TestAnalyzeLeavesGameAlone(t *testing.T) {
 		t.Errorf("analysed %d moves, the game has %d played", a.Moves, g.MovesPlayed())
 	}
 }
+
+// BenchmarkAnalyze analyses the lost 4-suit game PlayGreedy makes of
+// deal 1 with the command line's default limits (`spider analyze bench`
+// gives the median and p90 over many games).
+func BenchmarkAnalyze(b *testing.B) {
+	g, err := spider.NewGame(1, spider.Options{Suits: 4})
+	if err != nil {
+		b.Fatal(err)
+	}
+	PlayGreedy(g, 2000)
+	var solves int
+	for b.Loop() {
+		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}, Total: Limits{Time: time.Minute}})
+		solves = a.Solves
+	}
+	b.ReportMetric(float64(solves), "solves")
+}
