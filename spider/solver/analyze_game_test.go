@@ -320,3 +320,31 @@ func TestAnalyzeDealtGame(t *testing.T) {
 		replayLine(t, g, a.LastWinnable, a.Line)
 	}
 }
+
+// TestLongAnalyzeFourSuitGames analyses lost 4-suit games of PlayGreedy:
+// few solves for their length, something proven winnable, and lines that
+// win from their point.
+func TestLongAnalyzeFourSuitGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	for _, deal := range []uint64{1, 11} {
+		g, err := spider.NewGame(deal, spider.Options{Suits: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		PlayGreedy(g, 2000)
+		if g.Won() {
+			t.Fatalf("deal %d: the greedy player won", deal)
+		}
+		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}})
+		t.Logf("deal %d: %d moves, last winnable %d, first lost %d, %d solves, %d nodes", deal, a.Moves, a.LastWinnable, a.FirstLost(), a.Solves, a.Nodes)
+		if a.LastWinnable < 0 || a.LastWinnable >= a.Moves {
+			t.Fatalf("deal %d: last winnable %d of %d moves", deal, a.LastWinnable, a.Moves)
+		}
+		if bound := 2*logBound(a.Moves) + maxBoosts; a.Solves > bound {
+			t.Errorf("deal %d: %d solves for %d points, want at most %d", deal, a.Solves, a.Moves+1, bound)
+		}
+		replayLine(t, g, a.LastWinnable, a.Line)
+	}
+}
