@@ -152,8 +152,8 @@ func timeline(a *solver.Analysis) string {
 // back to its point, so that the output replays as it is in
 // `cardtable spider play --load FILE`.
 func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []string) {
-	fmt.Fprintf(w, "# %s, %d moves: %d positions solved, %d nodes, %.1fs\n",
-		describe(g), a.Moves, a.Solves, a.Nodes, a.Elapsed.Seconds())
+	fmt.Fprintf(w, "# %s, %s: %s solved, %d nodes, %.1fs\n",
+		describe(g), plural(a.Moves, "move"), plural(a.Solves, "position"), a.Nodes, a.Elapsed.Seconds())
 	fmt.Fprintf(w, "# timeline from move 0: %s (W winnable, L lost, ? unknown)\n", timeline(a))
 	if a.StoppedBy != solver.NoLimit {
 		fmt.Fprintf(w, "# the analysis was stopped by its %s before it was done\n", a.StoppedBy)
@@ -177,15 +177,15 @@ func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []strin
 	case lost == a.LastWinnable+1:
 		fmt.Fprintf(w, "# Move %d lost it: from there no line wins.\n", lost)
 	case lost >= 0:
-		fmt.Fprintf(w, "# It was lost by move %d; moves %d to %d are unknown within the limits.\n", lost, a.LastWinnable+1, lost-1)
+		fmt.Fprintf(w, "# It was lost by move %d; %s unknown within the limits.\n", lost, span(a.LastWinnable+1, lost-1))
 	case a.LastWinnable < a.Moves:
-		fmt.Fprintf(w, "# Moves %d to %d are unknown within the limits.\n", a.LastWinnable+1, a.Moves)
+		fmt.Fprintf(w, "# %s unknown within the limits.\n", strings.ToUpper(span(a.LastWinnable+1, a.Moves)[:1])+span(a.LastWinnable+1, a.Moves)[1:])
 	}
 	if a.LastWinnable < 0 {
 		return
 	}
 	back := a.Moves - a.LastWinnable
-	fmt.Fprintf(w, "# A winning line from move %d, %d moves", a.LastWinnable, len(line))
+	fmt.Fprintf(w, "# A winning line from move %d, %s", a.LastWinnable, plural(len(line), "move"))
 	if back > 0 {
 		fmt.Fprintf(w, " (in `cardtable spider play --load FILE`: undo %d, then these):\n", back)
 		fmt.Fprintf(w, "undo %d\n", back)
@@ -266,6 +266,14 @@ func runAnalyzeBench(ctx context.Context, env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
 		len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
 	return nil
+}
+
+// span names moves from to to: "move 8 is", "moves 8 to 40 are".
+func span(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("move %d is", from)
+	}
+	return fmt.Sprintf("moves %d to %d are", from, to)
 }
 
 func orNone(k int) string {
