@@ -191,7 +191,7 @@ func TestAnalyzeKnownGames(t *testing.T) {
 	}
 }
 
-// TestLongAnalyzeSmallGames checks the analysis of 30 games on random
+// TestLongAnalyzeSmallGames checks the analysis of 15 games on random
 // small positions (randomSmall's, and two in three randomStock's, with a
 // stock row, kept only if a random move throws the win away: about a
 // hundred tries each) against brute force at the points that matter.
@@ -202,7 +202,7 @@ func TestLongAnalyzeSmallGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	analyzeSmallGames(t, 30, true)
+	analyzeSmallGames(t, 15, true)
 }
 
 func analyzeSmallGames(t *testing.T, want int, stocks bool) {
