@@ -46,8 +46,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve the browser UI (the default with no arguments)", runServe},
-		{"spider", "Arachnid and Spider: new, play, solve, autoplay, bench", runSpider},
-		{"arlington", "Arlington: set, compare, selfplay, play, bench, new-table, connect", runArlington},
+		{"spider", "Arachnid and Spider: new, play, solve, autoplay, bench, analyze", runSpider},
+		{"arlington", "Arlington: set, compare, selfplay, play, bench, new-table, connect, loadtest", runArlington},
 	}
 }
 

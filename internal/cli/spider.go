@@ -24,6 +24,7 @@ func runSpider(ctx context.Context, env *Env, args []string) error {
 		{"solve", "solve a deal or position with every card known", runSpiderSolve},
 		{"autoplay", "play a deal fairly, seeing only what a player sees", runSpiderAutoplay},
 		{"bench", "solve or autoplay a range of deals and summarize", runSpiderBench},
+		{"analyze", "find where a saved game was lost, with every card known", runSpiderAnalyze},
 	})
 }
 

@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"cardtable/card"
+	"cardtable/spider"
+	"cardtable/spider/solver"
+)
+
+// analyzeFlags are the limits of an analysis (docs/analysis.md).
+type analyzeFlags struct {
+	total    time.Duration
+	posNodes int64
+	posTime  time.Duration
+	memory   int64
+}
+
+func (af *analyzeFlags) register(fs interface {
+	DurationVar(*time.Duration, string, time.Duration, string)
+	Int64Var(*int64, string, int64, string)
+}) {
+	fs.DurationVar(&af.total, "time", time.Minute, "time limit for the whole analysis (0: none)")
+	fs.Int64Var(&af.posNodes, "position-nodes", 1_000_000, "node limit for each position's solve (0: none)")
+	fs.DurationVar(&af.posTime, "position-time", 0, "time limit for each position's solve (0: none)")
+	fs.Int64Var(&af.memory, "memory", 1<<30, "memory limit for each solve's search tables, in bytes (0: none)")
+}
+
+func (af *analyzeFlags) limits(cmd string) (solver.AnalyzeLimits, error) {
+	if af.total < 0 || af.posNodes < 0 || af.posTime < 0 || af.memory < 0 {
+		return solver.AnalyzeLimits{}, usageErr("%s: --time, --position-nodes, --position-time and --memory must be at least 0 (0: no limit)", cmd)
+	}
+	return solver.AnalyzeLimits{
+		Position: solver.Limits{Nodes: af.posNodes, Time: af.posTime, MemoryBytes: af.memory},
+		Total:    solver.Limits{Time: af.total},
+	}, nil
+}
+
+// runSpiderAnalyze is `spider analyze --load FILE` and `spider analyze
+// bench`.
+func runSpiderAnalyze(ctx context.Context, env *Env, args []string) error {
+	if len(args) > 0 && args[0] == "bench" {
+		return runAnalyzeBench(ctx, env, args[1:])
+	}
+	fs := newFlags(env, "spider analyze")
+	load := fs.String("load", "", "the saved game to analyse (a save of `spider play` or the page's export)")
+	jsonOut := fs.Bool("json", false, "print JSON")
+	var af analyzeFlags
+	af.register(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider analyze: unexpected argument %q", pos[0])
+	}
+	if *load == "" {
+		return usageErr("spider analyze: --load FILE is required (or `spider analyze bench`)")
+	}
+	lim, err := af.limits("spider analyze")
+	if err != nil {
+		return err
+	}
+	g, err := loadSpider(*load)
+	if err != nil {
+		if errors.Is(err, spider.ErrFormat) {
+			return usageErr("%v", err)
+		}
+		return err
+	}
+	a := solver.Analyze(ctx, g, lim)
+	if a.StoppedBy == solver.Cancelled && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	line := playable(g, a.Line)
+	if *jsonOut {
+		return writeJSON(env.Stdout, analysisJSON(g, a, line))
+	}
+	writeAnalysis(env.Stdout, g, a, line)
+	return nil
+}
+
+// pointJSON is one point of the JSON output.
+type pointJSON struct {
+	Move   int    `json:"move"`
+	Result string `json:"result"`
+	// Basis: "solve" (this position was solved), "implied" (it follows
+	// from another point) or "none" (not solved, nothing implies it).
+	Basis string `json:"basis"`
+	// The solve of this position, when it was solved.
+	Nodes     int64   `json:"nodes,omitempty"`
+	Seconds   float64 `json:"seconds,omitempty"`
+	StoppedBy string  `json:"stoppedBy,omitempty"`
+}
+
+// analysisJSON is the object `spider analyze --json` prints
+// (docs/analysis.md).
+func analysisJSON(g *spider.Game, a *solver.Analysis, line []string) map[string]any {
+	pts := make([]pointJSON, len(a.Points))
+	for i, p := range a.Points {
+		pj := pointJSON{Move: p.Move, Result: p.Verdict.String(), Basis: p.Basis.String()}
+		if p.Solve != nil {
+			pj.Nodes, pj.Seconds, pj.StoppedBy = p.Solve.Nodes, p.Solve.Elapsed.Seconds(), stoppedBy(*p.Solve)
+		}
+		pts[i] = pj
+	}
+	opt := func(k int) any {
+		if k < 0 {
+			return nil
+		}
+		return k
+	}
+	stopped := ""
+	if a.StoppedBy != solver.NoLimit {
+		stopped = stoppedBy(solver.Result{StoppedBy: a.StoppedBy})
+	}
+	return map[string]any{
+		"deal":         g.Deal(),
+		"variant":      g.Options().Variant.String(),
+		"suits":        g.Options().Suits,
+		"moves":        a.Moves,
+		"points":       pts,
+		"lastWinnable": opt(a.LastWinnable),
+		"firstLost":    opt(a.FirstLost()),
+		"line":         line,
+		"complete":     a.Complete(),
+		"solves":       a.Solves,
+		"nodes":        a.Nodes,
+		"seconds":      a.Elapsed.Seconds(),
+		"stoppedBy":    stopped,
+	}
+}
+
+// timeline is one letter a point: W winnable, L lost, ? unknown.
+func timeline(a *solver.Analysis) string {
+	var b strings.Builder
+	for _, p := range a.Points {
+		b.WriteByte(map[solver.Verdict]byte{solver.Winnable: 'W', solver.Lost: 'L', solver.Undecided: '?'}[p.Verdict])
+	}
+	return b.String()
+}
+
+// writeAnalysis prints the summary for people. Its lines start with '#'
+// except the winning line, preceded by the undo that takes the saved game
+// back to its point, so that the output replays as it is in
+// `cardtable spider play --load FILE`.
+func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []string) {
+	fmt.Fprintf(w, "# %s, %s: %s solved, %d nodes, %.1fs\n",
+		describe(g), plural(a.Moves, "move"), plural(a.Solves, "position"), a.Nodes, a.Elapsed.Seconds())
+	fmt.Fprintf(w, "# timeline from move 0: %s (W winnable, L lost, ? unknown)\n", timeline(a))
+	if a.StoppedBy != solver.NoLimit {
+		fmt.Fprintf(w, "# the analysis was stopped by its %s before it was done\n", a.StoppedBy)
+	}
+	lost := a.FirstLost()
+	switch {
+	case g.Won():
+		fmt.Fprintln(w, "# The game was won.")
+		return
+	case a.LastWinnable == a.Moves:
+		fmt.Fprintf(w, "# The game can still be won from its last position (move %d).\n", a.Moves)
+	case a.LastWinnable < 0 && lost == 0:
+		fmt.Fprintln(w, "# The deal cannot be won: its opening is proven lost.")
+		return
+	case a.LastWinnable < 0:
+		fmt.Fprintln(w, "# No position of the game was proven winnable within the limits.")
+	default:
+		fmt.Fprintf(w, "# The game could still be won after move %d.\n", a.LastWinnable)
+	}
+	switch {
+	case lost == a.LastWinnable+1:
+		fmt.Fprintf(w, "# Move %d lost it: from there no line wins.\n", lost)
+	case lost >= 0:
+		fmt.Fprintf(w, "# It was lost by move %d; %s unknown within the limits.\n", lost, span(a.LastWinnable+1, lost-1))
+	case a.LastWinnable < a.Moves:
+		fmt.Fprintf(w, "# %s unknown within the limits.\n", strings.ToUpper(span(a.LastWinnable+1, a.Moves)[:1])+span(a.LastWinnable+1, a.Moves)[1:])
+	}
+	if a.LastWinnable < 0 {
+		return
+	}
+	back := a.Moves - a.LastWinnable
+	fmt.Fprintf(w, "# A winning line from move %d, %s", a.LastWinnable, plural(len(line), "move"))
+	if back > 0 {
+		fmt.Fprintf(w, " (in `cardtable spider play --load FILE`: undo %d, then these):\n", back)
+		fmt.Fprintf(w, "undo %d\n", back)
+	} else {
+		fmt.Fprintln(w, ":")
+	}
+	for _, m := range line {
+		fmt.Fprintln(w, m)
+	}
+}
+
+// runAnalyzeBench analyses lost games made by solver.PlayGreedy on a range
+// of deals and prints each one's time and a summary (median, p90).
+func runAnalyzeBench(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, "spider analyze bench")
+	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
+	variant := fs.String("variant", "arachnid", "arachnid or spider")
+	deals := fs.String("deals", "1-20", "deal numbers, A-B")
+	maxMoves := fs.Int("max-moves", 2000, "most moves the greedy player makes in a game")
+	var af analyzeFlags
+	af.register(fs)
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("spider analyze bench: unexpected argument %q", pos[0])
+	}
+	if err := card.CheckSuits(*suits); err != nil {
+		return usageErr("--suits: %v", err)
+	}
+	v, err := spider.ParseVariant(*variant)
+	if err != nil {
+		return usageErr("--variant: %v", err)
+	}
+	from, to, err := parseRange(*deals)
+	if err != nil {
+		return usageErr("--deals: %v", err)
+	}
+	if to-from >= 100_000 {
+		return usageErr("--deals: at most 100 000 deals at a time")
+	}
+	if *maxMoves < 1 || *maxMoves > spider.MaxSteps {
+		return usageErr("--max-moves: 1 to %d", spider.MaxSteps)
+	}
+	lim, err := af.limits("spider analyze bench")
+	if err != nil {
+		return err
+	}
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(env.Stdout, "# load average at the start: %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
+	}
+	var secs []float64
+	var solves, lostGames int
+	for n := from; n <= to; n++ {
+		g, err := spider.NewGame(n, spider.Options{Variant: v, Suits: *suits})
+		if err != nil {
+			return err
+		}
+		solver.PlayGreedy(g, *maxMoves)
+		a := solver.Analyze(ctx, g, lim)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := checkLine(g, a); err != nil {
+			return fmt.Errorf("deal %d: %w", n, err)
+		}
+		secs = append(secs, a.Elapsed.Seconds())
+		solves += a.Solves
+		if !g.Won() {
+			lostGames++
+		}
+		fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %d solves, %d nodes, %.2fs\n",
+			n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), a.Solves, a.Nodes, a.Elapsed.Seconds())
+	}
+	slices.Sort(secs)
+	q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
+	fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
+		len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
+	return nil
+}
+
+// span names moves from to to: "move 8 is", "moves 8 to 40 are".
+func span(from, to int) string {
+	if from == to {
+		return fmt.Sprintf("move %d is", from)
+	}
+	return fmt.Sprintf("moves %d to %d are", from, to)
+}
+
+func orNone(k int) string {
+	if k < 0 {
+		return "none"
+	}
+	return fmt.Sprint(k)
+}
+
+// checkLine replays an analysis's line on a copy of g taken back to its
+// point, with the engine's checked moves: it must win.
+func checkLine(g *spider.Game, a *solver.Analysis) error {
+	if a.LastWinnable < 0 {
+		return nil
+	}
+	c := g.Clone()
+	for c.MovesPlayed() > a.LastWinnable {
+		if err := c.Undo(); err != nil {
+			return err
+		}
+	}
+	for _, m := range a.Line {
+		if err := c.Play(m); err != nil {
+			return fmt.Errorf("the line from move %d does not replay: %s: %w", a.LastWinnable, m, err)
+		}
+	}
+	if !c.Won() {
+		return fmt.Errorf("the line from move %d does not win", a.LastWinnable)
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cardtable/spider"
+	"cardtable/spider/solver"
+)
+
+// deadEndSave is a save of a custom position whose one move leads
+// nowhere (spider/solver's deadEnd): both of its points are lost.
+const deadEndSave = `cardtable spider 1
+variant: arachnid
+suits: 4
+pile1: |AD JD
+pile2: |8D |AC 9C 2D
+pile3: |5D 4C
+pile4: KD
+pile5: 3C 9D KC
+pile6: |3D |6D 10C
+pile7: 6C
+pile8: 2C
+pile9: QC 7C 10D 8C
+pile10: JC 7D 5C QD 4D
+completed: S H D C S H
+moves: 1
+move 6 1 1
+`
+
+func TestSpiderAnalyzeLost(t *testing.T) {
+	save := filepath.Join(t.TempDir(), "lost.txt")
+	write(t, save, deadEndSave)
+	out, stderr, code := cmd(t, "", "spider", "analyze", "--load", save, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Moves  int
+		Points []struct {
+			Move          int
+			Result, Basis string
+		}
+		LastWinnable *int
+		FirstLost    *int
+		Line         []string
+		Complete     bool
+		Solves       int
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got.Moves != 1 || len(got.Points) != 2 || got.LastWinnable != nil || got.FirstLost == nil || *got.FirstLost != 0 ||
+		len(got.Line) != 0 || !got.Complete {
+		t.Fatalf("got %+v", got)
+	}
+	for k, p := range got.Points {
+		if p.Move != k || p.Result != "lost" {
+			t.Errorf("point %d: %+v, want lost", k, p)
+		}
+	}
+	if got.Points[1].Basis != "solve" {
+		t.Errorf("the end was not solved first: %+v", got.Points)
+	}
+	out, _, code = cmd(t, "", "spider", "analyze", "--load", save)
+	if code != 0 || !strings.Contains(out, "timeline from move 0: LL") || !strings.Contains(out, "cannot be won") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// The summary for people is also a script for play: fed to `spider play
+// --load FILE` it undoes the moves after the last winnable point and plays
+// the line, which wins.
+func TestSpiderAnalyzeTextReplaysInPlay(t *testing.T) {
+	for _, autoRemove := range []bool{false, true} {
+		g, err := spider.NewGame(5, spider.Options{Suits: 1, AutoRemove: autoRemove})
+		if err != nil {
+			t.Fatal(err)
+		}
+		solver.PlayGreedy(g, 6)
+		save := filepath.Join(t.TempDir(), "game.txt")
+		write(t, save, g.Save())
+
+		// Analyze's own verdict (everything winnable: the line starts at
+		// the end, no undo).
+		out, stderr, code := cmd(t, "", "spider", "analyze", "--load", save)
+		if code != 0 || !strings.Contains(out, "can still be won from its last position") {
+			t.Fatalf("exit %d %s:\n%s", code, stderr, out)
+		}
+		if autoRemove && strings.Contains(out, "remove") {
+			t.Error("with auto-remove on, removals must not be printed: play makes them")
+		}
+		played, _, _ := cmd(t, out, "spider", "play", "--load", save)
+		if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
+			t.Fatalf("replay did not win:\n%s", played[max(0, len(played)-600):])
+		}
+
+		// An analysis whose last winnable point is two moves back: the
+		// text undoes two moves first.
+		c := g.Clone()
+		for range 2 {
+			if err := c.Undo(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := solver.Solve(context.Background(), c.Pos(), solver.Limits{Nodes: 2_000_000})
+		if r.Status != solver.Solved {
+			t.Fatalf("move %d: %s", c.MovesPlayed(), r.Status)
+		}
+		a := &solver.Analysis{Moves: g.MovesPlayed(), LastWinnable: c.MovesPlayed(), Line: r.Moves,
+			Points: make([]solver.Point, g.MovesPlayed()+1)}
+		var b bytes.Buffer
+		writeAnalysis(&b, g, a, playable(g, r.Moves))
+		if !strings.Contains(b.String(), "\nundo 2\n") {
+			t.Fatalf("no undo in:\n%s", b.String())
+		}
+		played, _, _ = cmd(t, b.String(), "spider", "play", "--load", save)
+		if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
+			t.Fatalf("replay after undo 2 did not win:\n%s", played[max(0, len(played)-600):])
+		}
+	}
+}
+
+func TestSpiderAnalyzeUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	write(t, bad, "cardtable spider 1\nvariant: arachnid\nsuits: 4\ndeal: 1\nmoves: 1\nmove 1 2 9\n")
+	ok := filepath.Join(dir, "ok.txt")
+	write(t, ok, deadEndSave)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"spider", "analyze"}, 2, "--load FILE is required"},
+		{[]string{"spider", "analyze", "--load", ok, "extra"}, 2, "unexpected argument"},
+		{[]string{"spider", "analyze", "--load", ok, "--time", "-1s"}, 2, "at least 0"},
+		{[]string{"spider", "analyze", "--load", ok, "--position-nodes", "x"}, 2, "position-nodes"},
+		{[]string{"spider", "analyze", "--nope"}, 2, "nope"},
+		{[]string{"spider", "analyze", "--load", bad}, 2, "line 6"},
+		{[]string{"spider", "analyze", "--load", filepath.Join(dir, "none")}, 1, "no such file"},
+		{[]string{"spider", "analyze", "bench", "--deals", "9-3"}, 2, "backwards"},
+		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, 2, "max-moves"},
+		{[]string{"spider", "analyze", "bench", "--suits", "3"}, 2, "suits"},
+		{[]string{"spider", "analyze", "bench", "x"}, 2, "unexpected argument"},
+	} {
+		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
+			out, stderr, code := cmd(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || out != "" {
+				t.Fatalf("exit %d, stderr %q, out %q; want %d and %q", code, stderr, out, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// A short bench: each game's line replays (the command checks it) and the
+// summary gives the median and p90.
+func TestSpiderAnalyzeBench(t *testing.T) {
+	out, stderr, code := cmd(t, "", "spider", "analyze", "bench", "--suits", "1", "--deals", "3-4", "--max-moves", "40")
+	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "deal 4: ") || !strings.Contains(out, "# 2 games") ||
+		!strings.Contains(out, "median") || !strings.Contains(out, "p90") {
+		t.Fatalf("exit %d %s:\n%s", code, stderr, out)
+	}
+}
