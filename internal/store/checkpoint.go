@@ -12,10 +12,17 @@ import (
 // disk: a commit that draws it waits for two fsyncs, which on a busy disk
 // take up to a second, and every table's action waits behind that commit.
 // So the connections open with the automatic checkpoint off
-// (wal_autocheckpoint(0)) and a goroutine checkpoints every
+// (wal_autocheckpoint only as a backstop, walBackstop) and a goroutine checkpoints every
 // checkpointEvery on a connection of its own, in PASSIVE mode: it copies
 // what no reader still needs and never blocks the writer. Durability is
 // unchanged: a commit is in the WAL before it returns, as before.
+
+// walBackstop is the WAL size, in pages, at which SQLite checkpoints
+// inside the commit after all (its automatic checkpoint): the background
+// pass keeps the WAL far below it at a thousand tables' pace, but a flood
+// of writes within one second (TestLongCreationFlood: 5,000 new games)
+// would otherwise grow the WAL, and so the files, by about 19 KB a write.
+const walBackstop = 4000
 
 // checkpointEvery is how often the WAL is copied into the database file;
 // the WAL holds at most about this long's writes beyond what readers pin.

@@ -81,7 +81,10 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	q.Add("_pragma", "wal_autocheckpoint(0)") // checkpoint.go checkpoints
+	// checkpoint.go checkpoints in the background; the automatic one stays
+	// as a backstop at walBackstop pages, so a burst of writes faster than
+	// the background pass cannot grow the WAL without bound.
+	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walBackstop))
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + path + "?" + q.Encode()
 	w, err := sql.Open("sqlite", dsn)
