@@ -77,6 +77,13 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 		diag, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.getElementById("conn").textContent + " | " + document.getElementById("status").textContent + " | " + document.getElementById("error").textContent + " | join hidden " + document.getElementById("join").hidden + " | hand " + document.querySelectorAll("#hand svg").length + " | actions " + document.querySelectorAll("#actions button").length + " | log " + document.getElementById("log").textContent.slice(0, 300)`))
 		t.Fatalf("%v; page: %s", err, diag)
 	}
+	// Taking the seat sent a new hello while the spectator's updates were
+	// still arriving: the overlap is no gap, so the page never dropped its
+	// connection to start again.
+	resyncs, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.resyncs || "0"`))
+	if err != nil || resyncs != "0" {
+		t.Errorf("the page restarted its connection %s times (%v)", resyncs, err)
+	}
 	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#status")))
 	if err != nil {
 		t.Fatal(err)

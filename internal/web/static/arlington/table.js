@@ -66,9 +66,19 @@ function showError(m) {
 function onView(m) {
   if (m.view) {
     const v = m.view;
-    if (v.events_from === 0) { events = v.events.slice(); log = (m.log || []).slice(); }
-    else if (v.events_from === events.length) { events = events.concat(v.events); log = log.concat(m.log || []); }
-    else { events = []; log = []; if (ws) ws.close(); return; } // a gap: start again with a full view
+    // The log is the same for everyone and events_from numbers it: a view
+    // may repeat events this page has (a new hello crossed updates still
+    // on their way, as after taking a seat), which it replaces; only a
+    // gap means events were missed.
+    if (v.events_from <= events.length) {
+      events = events.slice(0, v.events_from).concat(v.events);
+      log = log.slice(0, v.events_from).concat(m.log || []);
+    } else { // a gap: start again with a full view
+      events = []; log = [];
+      document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
+      if (ws) ws.close();
+      return;
+    }
     if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
   }
   if (m.chat) chat = chat.concat(m.chat).slice(-50);
