@@ -54,9 +54,11 @@ type analysisResponse struct {
 	Points       []analysisPoint `json:"points"`
 	LastWinnable *int            `json:"lastWinnable"`
 	Line         []string        `json:"line"`
-	Complete     bool            `json:"complete"`
-	StoppedBy    string          `json:"stoppedBy,omitempty"`
-	Steps        []spider.View   `json:"steps"`
+	// LineText says each move of Line in words, as a hint does.
+	LineText  []string      `json:"lineText"`
+	Complete  bool          `json:"complete"`
+	StoppedBy string        `json:"stoppedBy,omitempty"`
+	Steps     []spider.View `json:"steps"`
 }
 
 func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
@@ -100,7 +102,7 @@ func analysisAnswer(g *spider.Game, a *Analysis) (analysisResponse, error) {
 	if len(a.Results) != n+1 {
 		return analysisResponse{}, fmt.Errorf("analysis of %d points for a game of %d moves", len(a.Results), n)
 	}
-	resp := analysisResponse{Moves: n, Points: make([]analysisPoint, n+1), Line: []string{},
+	resp := analysisResponse{Moves: n, Points: make([]analysisPoint, n+1), Line: []string{}, LineText: []string{},
 		Complete: a.Complete, StoppedBy: a.StoppedBy, Steps: []spider.View{}}
 	for k, res := range a.Results {
 		resp.Points[k] = analysisPoint{Move: k, Result: res}
@@ -120,17 +122,19 @@ func analysisAnswer(g *spider.Game, a *Analysis) (analysisResponse, error) {
 	for _, m := range a.Line {
 		// The line is the solver's: a move it cannot replay is a server
 		// fault, not the player's (no %w).
+		text := describe(c.Pos(), m)
 		if err := c.Play(m); err != nil {
 			return resp, fmt.Errorf("analysis line from move %d: %v: %v", k, m, err)
 		}
 		resp.Line = append(resp.Line, m.String())
+		resp.LineText = append(resp.LineText, text)
 		resp.Steps = append(resp.Steps, c.View(true))
 	}
 	return resp, nil
 }
 
 // errGivenUp refuses a command on a game the player gave up.
-var errGivenUp = web.Errorf(web.ErrConflict, "this game was given up for its analysis: start a new game or play the deal again")
+var errGivenUp = web.Errorf(web.ErrConflict, "this game was given up for its analysis: it takes no more moves; start a new game (the New game dialog takes its deal number to play it again)")
 
 // giveUp readies player's game id for its analysis: it must be over (won
 // or stuck) or, with giveUp, is given up now (counted as lost, and closed

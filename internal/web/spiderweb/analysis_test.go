@@ -52,6 +52,9 @@ func checkLine(tb testing.TB, g *spider.Game, r analysisResponse) {
 			tb.Fatal(err)
 		}
 	}
+	if len(r.LineText) != len(r.Line) {
+		tb.Fatalf("%d move texts for a line of %d moves", len(r.LineText), len(r.Line))
+	}
 	if len(r.Steps) != len(r.Line)+1 {
 		tb.Fatalf("%d steps for a line of %d moves", len(r.Steps), len(r.Line))
 	}

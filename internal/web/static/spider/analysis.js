@@ -138,7 +138,7 @@ function show(i, anim = null) {
   const k = A.res.lastWinnable;
   const line = A.res.line;
   let text = i === 0 ? `After move ${k} of the game, every card shown. Forward plays the winning line, ${line.length} moves.` :
-    `Winning line, move ${i} of ${line.length}: ${line[i - 1]}.`;
+    `Winning line, move ${i} of ${line.length}: ${A.res.lineText[i - 1] || line[i - 1]}`;
   if (i === steps.length - 1 && steps[i].won) text += " The game is won.";
   $("#an-step").textContent = text;
   buttons();
