@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -210,18 +211,24 @@ func TestAnalysisOfAGameOver(t *testing.T) {
 // with Retry-After and changes nothing; once the first is done it runs.
 func TestAnalysisOneAtATime(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
+	var calls atomic.Int32
 	h := newHarness(t, Options{Analyze: func(ctx context.Context, g *spider.Game) (*Analysis, error) {
-		once.Do(func() {
+		// The first analysis waits for the test; any other runs at once.
+		if calls.Add(1) == 1 {
 			close(entered)
 			<-release
-		})
+		}
 		return solverAnalyze(ctx, g)
 	}})
+	// Released at the end whatever happens, so a failure does not leave
+	// the first request hanging.
+	var freed sync.Once
+	free := func() { freed.Do(func() { close(release) }) }
+	t.Cleanup(free)
 	var first, second gameResponse
 	h.call("POST", "/api/games/load", nearWon, 201, &first)
 	h.call("POST", "/api/games/load", nearWon, 201, &second)
-	done := make(chan int)
+	done := make(chan int, 1)
 	go func() {
 		code, _, _ := h.do("POST", "/api/games/"+first.ID+"/analysis", `{"giveUp":true}`)
 		done <- code
@@ -236,7 +243,7 @@ func TestAnalysisOneAtATime(t *testing.T) {
 	if g.GaveUp {
 		t.Fatal("a refused analysis gave the game up")
 	}
-	close(release)
+	free()
 	if code := <-done; code != http.StatusOK {
 		t.Fatalf("first analysis: %d", code)
 	}
