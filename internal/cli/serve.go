@@ -88,7 +88,8 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
-	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal})
+	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal,
+		Analyze: serveAnalyze})
 	rl := web.DefaultRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
@@ -195,6 +196,41 @@ func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
 		return m, fmt.Errorf("%w: %v", spiderweb.ErrNoMove, err)
 	}
 	return m, err
+}
+
+// analysisLimits bound one analysis on the server: the command line's
+// per-position default, 20 s in all, and smaller search tables than the
+// command line's (a server has other work). The handler runs one at a time.
+var analysisLimits = solver.AnalyzeLimits{
+	Position: solver.Limits{Nodes: 1_000_000, MemoryBytes: 256 << 20},
+	Total:    solver.Limits{Time: 20 * time.Second},
+}
+
+// serveAnalyze is the analysis of a game that is over (the handler checks
+// that it is), within analysisLimits and the request's context.
+func serveAnalyze(ctx context.Context, g *spider.Game) (*spiderweb.Analysis, error) {
+	a := solver.Analyze(ctx, g, analysisLimits)
+	if err := ctx.Err(); err != nil {
+		return nil, err // the player is gone
+	}
+	return webAnalysis(a), nil
+}
+
+// webAnalysis is a in the web handlers' terms.
+func webAnalysis(a *solver.Analysis) *spiderweb.Analysis {
+	out := &spiderweb.Analysis{LastWinnable: a.LastWinnable, Line: a.Line, Complete: a.Complete()}
+	for _, p := range a.Points {
+		out.Results = append(out.Results, p.Verdict.String())
+	}
+	switch a.StoppedBy {
+	case solver.TimeLimit:
+		out.StoppedBy = "time"
+	case solver.NodeLimit:
+		out.StoppedBy = "nodes"
+	case solver.Cancelled:
+		out.StoppedBy = "cancelled"
+	}
+	return out
 }
 
 // Winnable deal search: a deal proven winnable from the solver's cache, else

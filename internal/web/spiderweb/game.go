@@ -29,13 +29,16 @@ type gameResponse struct {
 	Version int64       `json:"version"`
 	View    spider.View `json:"view"`
 	Clock   playClock   `json:"clock"`
-	Move    string      `json:"move,omitempty"`
-	Message string      `json:"message,omitempty"`
+	// GaveUp: the player gave this game up for its analysis (it takes no
+	// more commands).
+	GaveUp  bool   `json:"gaveUp,omitempty"`
+	Move    string `json:"move,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // view is the answer about e (locked) at now.
 func view(e *entry, now time.Time) gameResponse {
-	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false), Clock: clockOf(e, now)}
+	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false), Clock: clockOf(e, now), GaveUp: e.gaveUp}
 }
 
 // behindError refuses a command meant for another version of its game than

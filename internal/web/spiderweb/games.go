@@ -56,6 +56,9 @@ type entry struct {
 	// command (or of the start): see playtime.go.
 	played time.Duration
 	last   time.Time
+	// gaveUp: the player gave the game up for its analysis; it takes no
+	// more commands. Kept in memory only (docs/analysis.md "The page").
+	gaveUp bool
 
 	elem *list.Element // guarded by games.mu
 	size int           // guarded by games.mu
@@ -321,6 +324,10 @@ func (gs *games) play(ctx context.Context, player, id string, c spider.Command, 
 			err := &behindError{view(e, gs.now())}
 			e.mu.Unlock()
 			return nil, spider.Move{}, false, err
+		}
+		if e.gaveUp {
+			e.mu.Unlock()
+			return nil, spider.Move{}, false, errGivenUp
 		}
 		m, moved, err := e.g.Apply(c)
 		if err != nil {

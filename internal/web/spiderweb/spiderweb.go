@@ -75,6 +75,9 @@ type Options struct {
 	// these options, for "winnable deals only"; ok false when it found
 	// none. nil: no solver (the deal is random and the answer says so).
 	WinnableDeal func(ctx context.Context, o spider.Options) (deal uint64, ok bool, err error)
+	// Analyze analyses a game that is over (solver.Analyze within the
+	// server's limits; it must honour ctx). nil: no analysis (501).
+	Analyze func(ctx context.Context, g *spider.Game) (*Analysis, error)
 }
 
 // Handlers are the Spider routes; they implement web.Routes and
@@ -85,6 +88,8 @@ type Handlers struct {
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
+	// analyses holds a token while an analysis runs: one at a time.
+	analyses chan struct{}
 }
 
 // New makes the handlers over db.
@@ -101,7 +106,7 @@ func New(db Store, o Options) *Handlers {
 	if o.CacheBytes <= 0 {
 		o.CacheBytes = 256 << 20
 	}
-	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o,
+	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1),
 		games: newGames(db, o.Now, o.MaxGames, o.CacheBytes)}
 }
 
@@ -115,6 +120,7 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/games/{id}/locate", s.handle(s.locate))
 	mux.HandleFunc("GET /api/games/{id}/column/{pile}", s.handle(s.column))
 	mux.HandleFunc("GET /api/games/{id}/save", s.handle(s.saveFile))
+	mux.HandleFunc("POST /api/games/{id}/analysis", s.handle(s.analysis))
 	mux.HandleFunc("GET /api/saves", s.handle(s.listSaves))
 	mux.HandleFunc("PUT /api/saves/{name}", s.handle(s.putSave))
 	mux.HandleFunc("POST /api/saves/{name}/open", s.handle(s.openSave))
@@ -125,13 +131,14 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 }
 
 // Limited are the routes the rate limit applies to (web.Limited): those
-// that create a game or write a save. Settings are among them because a
+// that create a game or write a save, and the analysis (seconds of a core). Settings are among them because a
 // request without a cookie is a new player, so a flood of settings writes
 // would otherwise store a new row each.
 func (s *Handlers) Limited() []string {
 	return []string{
 		"POST /api/games",
 		"POST /api/games/load",
+		"POST /api/games/{id}/analysis",
 		"POST /api/saves/{name}/open",
 		"PUT /api/saves/{name}",
 		"PUT /api/settings",

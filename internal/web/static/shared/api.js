@@ -88,6 +88,8 @@ export const api = {
   hint: (id) => request("GET", `api/games/${enc(id)}/hint`),
   locate: (id, card) => request("GET", `api/games/${enc(id)}/locate?card=${enc(card)}`),
   column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),
+  // giveUp ends a game still in play (it counts as lost) for its analysis.
+  analysis: (id, giveUp) => request("POST", `api/games/${enc(id)}/analysis`, { giveUp }),
   saveURL: (id) => `api/games/${enc(id)}/save`,
   saveText: (id) => request("GET", `api/games/${enc(id)}/save`, undefined, { text: true }),
   load: (text, previous) => request("POST", `api/games/load${prev(previous)}`, text, { raw: true }),

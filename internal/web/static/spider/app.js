@@ -9,6 +9,7 @@ import { snapshot, animate } from "./anim.js";
 import { scoreChart, winRateChart } from "./charts.js";
 import { beep, playEffect, played } from "/shared/sound.js";
 import { cascade, stop as stopCascade, celebrating } from "./celebrate.js";
+import { initAnalysis, analyse, reviewing } from "./analysis.js";
 
 const $ = (sel) => document.querySelector(sel);
 const GAME_KEY = "cardtable.spider.game";
@@ -42,6 +43,7 @@ const S = {
   hover: null, // {pile, index} under the mouse, for the T key
   celebration: null, // a promise while the win celebration plays
   finishing: false, // the Finish button is playing the rest
+  gaveUp: false, // the player gave this game up for its analysis
 };
 
 // ---------- small helpers ----------
@@ -206,6 +208,7 @@ function selCount() {
 function setGame(r, { message } = {}) {
   const changed = r.id !== S.id;
   S.id = r.id;
+  S.gaveUp = !!r.gaveUp;
   try {
     sessionStorage.setItem(GAME_KEY, r.id);
     localStorage.setItem(GAME_KEY, r.id);
@@ -238,6 +241,11 @@ window.cardtableSounds = played; // the effects played, for the tests
 
 // send plays one command on the server and shows the result or the refusal.
 function send(cmd, { anim = "move" } = {}) {
+  if (reviewing()) {
+    info("The table shows the analysis: close it (Back to the game) to play.");
+    clearDrag();
+    return S.chain;
+  }
   return queue(async () => {
     if (!S.id) return;
     const before = S.view;
@@ -1250,8 +1258,8 @@ function endKey(v) { return `${S.id}:${v.moves}:${v.won}:${v.stuck}:${v.complete
 function maybeEnd() {
   const v = S.view;
   // data-over: whether the view drawn ends the game (tests read it).
-  document.body.dataset.over = v && (v.won || v.stuck) ? "1" : "0";
-  if (!v || !(v.won || v.stuck)) return;
+  document.body.dataset.over = v && (v.won || v.stuck || S.gaveUp) ? "1" : "0";
+  if (!v || !(v.won || v.stuck) || reviewing()) return;
   const key = endKey(v);
   if (S.endShown === key) return;
   S.endShown = key;
@@ -1262,7 +1270,7 @@ function maybeEnd() {
 
 function showEnd(v) {
   // not over a newer state, nor over a dialog the player has opened
-  if (v !== S.view || dialogOpen()) return;
+  if (v !== S.view || dialogOpen() || reviewing()) return;
   $("#dlg-end-title").textContent = v.won ? "You won!" : "No moves left";
   const b = v.breakdown;
   $("#end-text").textContent = v.won ?
@@ -1300,6 +1308,7 @@ function onEndButton(act) {
   else if (act === "restart") { S.sel = null; send("restart"); }
   else if (act === "stats") openStats();
   else if (act === "new") openNew();
+  else if (act === "analyse") analyse();
 }
 
 // ---------- menus ----------
@@ -1346,6 +1355,7 @@ function menuAction(act) {
     case "load-file": $("#file-input").value = ""; $("#file-input").click(); break;
     case "saves": openSaves(); break;
     case "stats": openStats(); break;
+    case "analyse": analyse(); break;
     case "keys": openDialog("#dlg-keys"); break;
     case "column": openColumn(); break;
     case "locate": openLocate(); break;
@@ -1437,6 +1447,7 @@ function bind() {
   document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
   document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
+  initAnalysis({ S, render, info, announce, confirmBox, queue, failure });
   document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
   $("#form-new").addEventListener("submit", submitNew);
   $("#form-save").addEventListener("submit", submitSave);

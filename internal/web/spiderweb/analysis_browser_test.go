@@ -1,0 +1,164 @@
+package spiderweb
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/store"
+	"cardtable/internal/web"
+	"cardtable/spider"
+)
+
+// analysisPageServer is pageServer with the solver's analysis.
+func analysisPageServer(tb testing.TB) *httptest.Server {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "cardtable.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sp := New(db, Options{Hint: firstMoveHint, Analyze: solverAnalyze})
+	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy}))
+	tb.Cleanup(func() {
+		srv.Close()
+		db.Close()
+	})
+	return srv
+}
+
+// TestBrowserAnalysis: a game given up from the Game menu is analysed; the
+// page shows its timeline with the last winnable move marked, goes to that
+// point and steps through the winning line to the win and back, then
+// shows the game again, which takes no more moves and counts as lost.
+// At 1280x800 and as a 390x844 phone.
+func TestBrowserAnalysis(t *testing.T) {
+	bctx := startBrowser(t)
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+		t.Run(size.name, func(t *testing.T) {
+			srv := analysisPageServer(t)
+			p := openPage(t, bctx, srv, size.w, size.h, chromedp.WithNewBrowserContext())
+			p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
+			// The hearts from pile 2 into the space on pile 3: still winnable.
+			p.drag(p.cardPoint(1, 7), p.bottomPoint(2))
+			p.play(spider.Cards(1, 2, 6))
+			p.expect("the hearts moved into a space")
+
+			p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+			if txt := p.text("#confirm-text"); !strings.Contains(txt, "hidden cards") || !strings.Contains(txt, "counts as lost") {
+				t.Errorf("the confirmation says %q: want the hidden cards and the loss said plainly", txt)
+			}
+			p.clickSel("#confirm-yes")
+			p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
+			p.idle()
+
+			var marks []string
+			p.eval(`[...document.querySelectorAll("#an-timeline .pt")].map((e) => e.className + "|" + e.getAttribute("aria-label"))`, &marks)
+			want := []string{"pt winnable|After move 0: winnable", "pt winnable last|After move 1: winnable"}
+			if !reflect.DeepEqual(marks, want) {
+				t.Errorf("timeline %q, want %q", marks, want)
+			}
+			if txt := p.text("#an-ranges"); !strings.Contains(txt, "winnable: moves 0 to 1") {
+				t.Errorf("the timeline in words: %q", txt)
+			}
+			if size.name == "phone" {
+				p.fitsPhone()
+			}
+			p.shot("analysis-timeline-" + size.name)
+
+			// The line the server found, replayed on the game here.
+			a, err := solverAnalyze(context.Background(), p.shadow)
+			if err != nil || a.LastWinnable != 1 || len(a.Line) == 0 {
+				t.Fatalf("analysis %+v, %v", a, err)
+			}
+			c := p.shadow.Clone()
+			views := []spider.View{c.View(true)}
+			for _, m := range a.Line {
+				if err := c.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				views = append(views, c.View(true))
+			}
+			p.clickSel("#an-goto")
+			p.showsStep(0, views[0])
+			for i := 1; i < len(views); i++ {
+				p.clickSel("#an-fwd")
+				p.showsStep(i, views[i])
+			}
+			if !views[len(views)-1].Won || !strings.Contains(p.text("#an-step"), "The game is won.") {
+				t.Errorf("the last step (%q) is not the win", p.text("#an-step"))
+			}
+			var state struct{ FwdDisabled, EndOpen bool }
+			p.eval(`({FwdDisabled: document.querySelector("#an-fwd").disabled, EndOpen: document.querySelector("#dlg-end").open})`, &state)
+			if !state.FwdDisabled || state.EndOpen {
+				t.Errorf("at the win: forward disabled %v, end screen open %v; want true, false", state.FwdDisabled, state.EndOpen)
+			}
+			p.shot("analysis-won-" + size.name)
+			p.clickSel("#an-back")
+			p.showsStep(len(views)-2, views[len(views)-2])
+
+			p.clickSel("#an-close")
+			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+			p.expect("the game again after the analysis")
+			// Given up: no more moves, and a loss in the statistics.
+			p.clickSel("#btn-undo")
+			p.refused("given up")
+			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
+				t.Errorf("statistics after giving up: %+v", st)
+			}
+		})
+	}
+}
+
+// showsStep waits until the page shows step i of the analysis's line, v.
+func (p *browserPage) showsStep(i int, v spider.View) {
+	p.t.Helper()
+	p.waitJS(fmt.Sprintf(`document.body.dataset.review === "%d"`, i), fmt.Sprintf("step %d", i))
+	want := domOf(v)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := p.dom()
+		if reflect.DeepEqual(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.shot("mismatch-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+			p.t.Fatalf("step %d: the page shows\n%+v\nwant\n%+v", i, got, want)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// fitsPhone checks that the analysis panel fits a phone's screen and its
+// buttons are touch targets of at least 44 px.
+func (p *browserPage) fitsPhone() {
+	p.t.Helper()
+	p.noHorizontalScroll()
+	var r struct {
+		Right, Width, Bottom, Height float64
+		Small                        []string
+	}
+	p.eval(`(() => {
+	  const a = document.querySelector("#analysis").getBoundingClientRect();
+	  const small = [...document.querySelectorAll("#analysis button:not([hidden])")]
+	    .filter((b) => { const r = b.getBoundingClientRect(); return r.height < 44 || r.width < 44; })
+	    .map((b) => b.id);
+	  return {Right: a.right, Width: innerWidth, Bottom: a.bottom, Height: innerHeight, Small: small};
+	})()`, &r)
+	if r.Right > r.Width || r.Bottom > r.Height {
+		p.t.Errorf("the analysis panel (right %v, bottom %v) leaves the %vx%v screen", r.Right, r.Bottom, r.Width, r.Height)
+	}
+	if len(r.Small) > 0 {
+		p.t.Errorf("analysis buttons under 44 px: %v", r.Small)
+	}
+}

@@ -1,0 +1,158 @@
+// The analysis of a game that is over (docs/analysis.md "The page"): the
+// server solves every position of the game with the hidden cards known
+// and says where it was lost. This module shows its timeline and steps
+// through the winning line from the last winnable move, card by card, on
+// the table (a review: no command is sent meanwhile).
+
+import { api, ApiError } from "/shared/api.js";
+
+const $ = (sel) => document.querySelector(sel);
+
+const WORDS = { winnable: "winnable", lost: "lost", unknown: "unknown" };
+
+// A is the analysis shown: {res, i} (i: the step shown, -1: the game as
+// it stands) or null.
+let A = null;
+let host = null; // {S, render, info, announce, confirmBox, queue, failure}
+
+export function initAnalysis(h) {
+  host = h;
+  $("#an-goto").addEventListener("click", () => show(0));
+  $("#an-back").addEventListener("click", () => show(A.i - 1, "undo"));
+  $("#an-fwd").addEventListener("click", () => show(A.i + 1, "move"));
+  $("#an-close").addEventListener("click", close);
+}
+
+// reviewing reports whether the table shows a position of the analysis
+// rather than the game: commands wait until it is closed.
+export function reviewing() { return !!A && A.i >= 0; }
+
+function over(S) { return S.view && (S.view.won || S.view.stuck || S.gaveUp); }
+
+// analyse asks for the analysis of the game shown; a game still in play is
+// given up first, once the player agrees.
+export async function analyse() {
+  const { S, confirmBox, info, queue, failure } = host;
+  if (!S.id) return;
+  const giveUp = !over(S);
+  const ok = await confirmBox(giveUp ? "Give up and analyse?" : "Analyse this game?",
+    "The analysis looks at the hidden cards (the face-down cards and the stock) to find the last move " +
+    "after which this game could still be won, and a winning line from there. " +
+    (giveUp ? "So the game ends here: it counts as lost in the statistics, and no more moves can be made in it." :
+      "The game is over, so it counts as finished as it is."),
+    giveUp ? "Give up and analyse" : "Analyse");
+  if (!ok) return;
+  info("Analysing the game: this takes a few seconds, 20 at most…");
+  document.body.dataset.analysing = "1";
+  await queue(async () => {
+    try {
+      const res = await api.analysis(S.id, giveUp);
+      S.gaveUp = !!res.game.gaveUp;
+      S.view = res.game.view;
+      open(res);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 503) {
+        info("Another analysis is running on the server: try again in a few seconds.");
+        return;
+      }
+      failure(e);
+    } finally {
+      document.body.dataset.analysing = "0";
+    }
+  });
+}
+
+function verdictText(res) {
+  const k = res.lastWinnable;
+  if (res.points.every((p) => p.result === "winnable")) {
+    return res.line.length ? `The game could still be won at its last move: a winning line takes ${res.line.length} more moves.` :
+      "Every position of this game was winnable, and it was won.";
+  }
+  if (k === null) return "No position of this game could be shown winnable within the time limits.";
+  const next = res.points[k + 1];
+  const where = k === 0 ? "at the start" : `after move ${k}`;
+  let s = `The game could still be won ${where} (highlighted). `;
+  if (next && next.result === "lost") s += `Move ${k + 1} lost it: from there no line wins. `;
+  else s += `It was lost somewhere after that; the next moves are unknown within the time limits. `;
+  return s + `A winning line from there takes ${res.line.length} moves.`;
+}
+
+// ranges says the timeline in words: "winnable: moves 0-12; lost: 13-45".
+function ranges(points) {
+  const parts = [];
+  for (let i = 0; i < points.length;) {
+    let j = i;
+    while (j + 1 < points.length && points[j + 1].result === points[i].result) j++;
+    parts.push(`${WORDS[points[i].result]}: ${i === j ? `move ${i}` : `moves ${i} to ${j}`}`);
+    i = j + 1;
+  }
+  return parts.join("; ");
+}
+
+function open(res) {
+  A = { res, i: -1 };
+  const panel = $("#analysis");
+  $("#an-summary").textContent = verdictText(res);
+  $("#an-ranges").textContent = `Move 0 is the start. After each move, ${ranges(res.points)}.`;
+  const tl = $("#an-timeline");
+  tl.replaceChildren(...res.points.map((p) => {
+    const m = document.createElement("span");
+    m.className = `pt ${p.result}` + (p.move === res.lastWinnable ? " last" : "");
+    m.title = `After move ${p.move}: ${WORDS[p.result]}`;
+    m.setAttribute("role", "listitem");
+    m.setAttribute("aria-label", m.title);
+    return m;
+  }));
+  const steps = res.steps.length > 1;
+  $("#an-goto").hidden = !steps;
+  $("#an-goto").textContent = res.lastWinnable === 0 ? "Go to the start" : `Go to move ${res.lastWinnable}`;
+  $("#an-step").textContent = "";
+  // The "Analysing…" message would lie over the panel's buttons.
+  $("#toast").hidden = true;
+  document.body.classList.add("analysis-open");
+  panel.hidden = false;
+  buttons();
+  host.render();
+  host.announce($("#an-summary").textContent);
+  (steps ? $("#an-goto") : $("#an-close")).focus();
+}
+
+function buttons() {
+  const n = A.res.steps.length;
+  $("#an-back").hidden = $("#an-fwd").hidden = A.i < 0;
+  $("#an-back").disabled = A.i <= 0;
+  $("#an-fwd").disabled = A.i >= n - 1;
+  document.body.dataset.review = A.i >= 0 ? String(A.i) : "";
+}
+
+// show puts step i of the line on the table.
+function show(i, anim = null) {
+  const { S, render, announce } = host;
+  const steps = A.res.steps;
+  if (i < 0 || i >= steps.length) return;
+  if (A.i < 0) A.game = S.view;
+  A.i = i;
+  S.sel = null; S.hint = null; S.located = [];
+  S.view = steps[i];
+  render({ anim });
+  const k = A.res.lastWinnable;
+  const line = A.res.line;
+  let text = i === 0 ? `After move ${k} of the game, every card shown. Forward plays the winning line, ${line.length} moves.` :
+    `Winning line, move ${i} of ${line.length}: ${A.res.lineText[i - 1] || line[i - 1]}`;
+  if (i === steps.length - 1 && steps[i].won) text += " The game is won.";
+  $("#an-step").textContent = text;
+  buttons();
+  announce(text);
+}
+
+// close leaves the analysis and shows the game as it stands again.
+function close() {
+  if (!A) return;
+  const { S, render } = host;
+  if (A.i >= 0 && A.game) S.view = A.game;
+  A = null;
+  $("#analysis").hidden = true;
+  document.body.classList.remove("analysis-open");
+  document.body.dataset.review = "";
+  render();
+}
