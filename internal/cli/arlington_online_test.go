@@ -206,7 +206,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 	// on; 'auto' plays the rest.
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3", "--turn-timer", "off")
-	script := "help\nlegal\nfly away\nkill\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
+	script := "help\nlegal\nfly away\nlead 7H\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
 	_, wait := arlConnect(t, link, script, "--seat", "0")
 	c := wait()
 	arlCheckFinished(t, c)
@@ -215,7 +215,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
 		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
-		`refused, rule "`, // kill when nobody led a set
+		`refused, rule "`, // a lead at the first turn: seat 1 has the lead, whatever it plays
 		"no action 99",
 		"show takes no arguments",
 		"you: ",
