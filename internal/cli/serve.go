@@ -88,7 +88,11 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
-	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: serveWinnableDeal,
+	pool := solver.NewPool()
+	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
+		return serveWinnableDeal(ctx, pool, o)
+	}
+	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
 		Analyze: serveAnalyze})
 	rl := web.DefaultRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
@@ -101,9 +105,18 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		defer close(pruned)
 		sp.RunPruner(pctx)
 	}()
+	// The topper proves fresh random deals for "winnable deals only" in
+	// the background (docs/solver.md, "The winnable pool"); it exits when
+	// serving ends.
+	topped := make(chan struct{})
+	go func() {
+		defer close(topped)
+		pool.Top(pctx, poolTop(log))
+	}()
 	err = serve(ctx, log, ln, srv)
 	stop()
 	<-pruned
+	<-topped
 	return err
 }
 
@@ -241,11 +254,35 @@ const (
 	winnableTime  = 1500 * time.Millisecond
 )
 
-func serveWinnableDeal(ctx context.Context, o spider.Options) (uint64, bool, error) {
+// poolTop is how the server tops up its winnable pool: one solve at a
+// time, each bounded by nodes (about a second at four suits), with a pause
+// between, so it uses at most about a sixth of one core.
+func poolTop(log *slog.Logger) solver.TopOptions {
+	var kinds []spider.Options
+	for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
+		for _, s := range []int{1, 2, 4} {
+			kinds = append(kinds, spider.Options{Variant: v, Suits: s})
+		}
+	}
+	return solver.TopOptions{
+		Kinds:  kinds,
+		Limits: solver.Limits{Nodes: 3_000_000, MemoryBytes: 256 << 20},
+		Pause:  5 * time.Second,
+		Random: rand.Uint64,
+		Proven: func(o spider.Options, n uint64) {
+			log.Debug("winnable pool: deal proven", "variant", o.Variant.String(), "suits", o.Suits, "deal", n)
+		},
+	}
+}
+
+// serveWinnableDeal draws from the pool (instant); only a combination the
+// pool has nothing for is searched on the request.
+func serveWinnableDeal(ctx context.Context, pool *solver.Pool, o spider.Options) (uint64, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, false, err // the request is gone; nobody needs the deal
 	}
-	if n, ok := solver.WinnableDeal(o.Variant, o.Suits, rand.Uint64()); ok {
+	random := func(n uint64) uint64 { return rand.Uint64N(n) }
+	if n, ok := pool.Draw(o.Variant, o.Suits, web.PlayerFromContext(ctx), random); ok {
 		return n, true, nil
 	}
 	if err := acquire(ctx, dealSearch); err != nil {

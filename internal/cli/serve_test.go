@@ -475,7 +475,7 @@ func TestOpenURL(t *testing.T) {
 
 func TestServeWinnableDeal(t *testing.T) {
 	o := spider.Options{Suits: 1}
-	n, ok, err := serveWinnableDeal(context.Background(), o)
+	n, ok, err := serveWinnableDeal(context.Background(), solver.NewPool(), o)
 	if err != nil || !ok || n == 0 {
 		t.Fatalf("one suit: %d %v %v", n, ok, err)
 	}
@@ -486,7 +486,7 @@ func TestServeWinnableDeal(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, ok, err := serveWinnableDeal(ctx, spider.Options{Suits: 4}); ok || err == nil {
+	if _, ok, err := serveWinnableDeal(ctx, solver.NewPool(), spider.Options{Suits: 4}); ok || err == nil {
 		t.Fatalf("cancelled: %v %v", ok, err)
 	}
 }

@@ -25,6 +25,7 @@ func runSpider(ctx context.Context, env *Env, args []string) error {
 		{"autoplay", "play a deal fairly, seeing only what a player sees", runSpiderAutoplay},
 		{"bench", "solve or autoplay a range of deals and summarize", runSpiderBench},
 		{"analyze", "find where a saved game was lost, with every card known", runSpiderAnalyze},
+		{"pool", "prove deals spread over the whole range winnable, for the winnable pool", runSpiderPool},
 	})
 }
 

@@ -14,7 +14,7 @@ type echoGame struct{}
 
 func (echoGame) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/echo/player", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
-		WriteJSON(w, http.StatusOK, map[string]string{"player": Player(r)})
+		WriteJSON(w, http.StatusOK, map[string]string{"player": Player(r), "ctx": PlayerFromContext(r.Context())})
 		return nil
 	}))
 	mux.HandleFunc("GET /echo/page", func(w http.ResponseWriter, r *http.Request) {
@@ -40,10 +40,13 @@ func (echoGame) Register(mux *http.ServeMux) {
 // mapping of error classes to statuses.
 func TestMountedGame(t *testing.T) {
 	h := newHarness(t, Options{Games: []Routes{echoGame{}}})
-	var got struct{ Player string }
+	var got struct{ Player, Ctx string }
 	h.call("GET", "/api/echo/player", "", http.StatusOK, &got)
 	if got.Player == "" || got.Player != h.player() {
 		t.Fatalf("API player %q, want the cookie's %q", got.Player, h.player())
+	}
+	if got.Ctx != got.Player {
+		t.Fatalf("PlayerFromContext %q, want %q", got.Ctx, got.Player)
 	}
 	if code, body, _ := h.do("GET", "/echo/page", ""); code != http.StatusOK || string(body) != h.player() {
 		t.Fatalf("page: %d %q, want 200 and the player %q", code, body, h.player())

@@ -31,6 +31,14 @@ func playerFrom(r *http.Request) string {
 	return p
 }
 
+// PlayerFromContext is the player of the request whose context ctx is (or
+// derives from), "" when it did not go through identify. Server-side only:
+// it is the key the database stores, never the cookie's token.
+func PlayerFromContext(ctx context.Context) string {
+	p, _ := ctx.Value(playerKey{}).(string)
+	return p
+}
+
 // playerID is the key of a token: what the database stores.
 func playerID(token string) string {
 	sum := sha256.Sum256([]byte(token))

@@ -14,8 +14,13 @@ import (
 //
 //	cardtable spider bench --mode solve --variant arachnid --suits 4 --deals 1-200 --record spider/solver/winnable.txt
 //
-// for each variant and suit count (docs/solver.md); TestWinnableCache
-// re-solves a sample of the entries.
+// for each variant and suit count (docs/solver.md). Most lines are the pool
+// of deals spread over the whole range, appended by
+//
+//	cardtable spider pool --variant arachnid --suits 4 --count 2000 >> spider/solver/winnable.txt
+//
+// (docs/solver.md, "The winnable pool"). TestWinnableCache re-solves a
+// sample of the entries.
 //
 //go:embed winnable.txt
 var winnableText string

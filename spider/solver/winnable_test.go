@@ -8,13 +8,13 @@ import (
 	"cardtable/spider"
 )
 
-// TestWinnableCache re-solves a sample of the cached deals: the first, the
-// middle and the last of each variant and suit count (only the first for
-// four suits, to keep the test short). The short suite solves only the
-// first of each.
+// TestWinnableCache re-solves a sample of the cached deals, a few seconds'
+// worth: the first (a low deal number) at one and four suits, and the last
+// (a pool deal from the whole range; docs/solver.md) at one and two.
 func TestWinnableCache(t *testing.T) { winnableCache(t, false) }
 
-// TestLongWinnableCache is TestWinnableCache with the middle and last deals.
+// TestLongWinnableCache re-solves eight deals of each variant and suit
+// count, spread over the file.
 func TestLongWinnableCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -30,9 +30,17 @@ func winnableCache(t *testing.T, all bool) {
 				t.Errorf("%s %d suits: no cached deals", v, suits)
 				continue
 			}
-			picks := []uint64{0, uint64(n / 2), uint64(n - 1)}
-			if suits == 4 || !all {
+			picks := []uint64{0, uint64(n - 1)}
+			switch {
+			case all:
+				picks = nil
+				for i := range 8 {
+					picks = append(picks, uint64(i*(n-1)/7))
+				}
+			case suits == 4:
 				picks = picks[:1]
+			case suits == 2:
+				picks = picks[1:]
 			}
 			for _, pick := range picks {
 				deal, ok := WinnableDeal(v, suits, pick)
@@ -71,5 +79,36 @@ func TestWinnableDealPicks(t *testing.T) {
 	}
 	if _, ok := WinnableDeal(spider.Arachnid, 3, 0); ok {
 		t.Error("3 suits has no cache")
+	}
+}
+
+// TestWinnablePool checks the pool part of the embedded file: for each
+// variant and suit count, at least poolMin deals from the whole range
+// (past the low numbers), spread over it.
+func TestWinnablePool(t *testing.T) {
+	for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
+		for _, suits := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%s/%d-suit", v, suits), func(t *testing.T) {
+				var pool, low, high int
+				for _, n := range winnable()[variantSuits{v, suits}] {
+					if n < 1_000_000 {
+						continue
+					}
+					pool++
+					if n < 1<<62 {
+						low++
+					}
+					if n >= 3<<62 {
+						high++
+					}
+				}
+				if want := poolMin[suits]; pool < want {
+					t.Errorf("%d pool deals, want at least %d", pool, want)
+				}
+				if low < pool/5 || high < pool/5 {
+					t.Errorf("%d pool deals, %d in the lowest quarter of the range and %d in the highest", pool, low, high)
+				}
+			})
+		}
 	}
 }
