@@ -117,12 +117,6 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	// KNOWN BUG (issue 21 stays open for it): since the page's narration
-	// was merged, the client cut off past the turn timer reconnects and is
-	// sent one view, then nothing more, and the other player never sees it
-	// present again. Skipped until fixed, not deleted: it is the test of
-	// the fix.
-	t.Skip("known bug: a reconnecting connect client stops receiving (see the 26 November note)")
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
 	link := arlNewTable(t, url, "--seats", "human,human", "--target", "32", "--turn-timer", "5s")
@@ -176,7 +170,18 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	p.cut()
 	away := `{"seat":1,"name":"greedy bot","away":true}`
 	feedUntil("", away)
+	// While B is away its stand-in plays at once, so A is not fed until B
+	// is back: fed, A and the stand-in would finish the game in the
+	// seconds B's reconnect backoff (up to 8 s) waits, and B would come
+	// back to a game that is over. A's turns meanwhile go to its turn
+	// timer, a move every 5 s.
+	cutAt := arlLines(t, logB)
 	p.blocked.Store(false)
+	for deadline := time.Now().Add(time.Minute); arlLines(t, logB) <= cutAt; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("B did not reconnect within a minute of the proxy letting it through")
+		}
+	}
 	feedUntil(away, `{"seat":1,"name":"greedy bot","present":true}],"view"`)
 	go func() { // A plays the rest; the loop ends with A's input
 		for {
