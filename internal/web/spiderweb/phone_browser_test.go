@@ -6,8 +6,8 @@ package spiderweb
 import (
 	"context"
 	"fmt"
-	"strings"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -114,7 +114,7 @@ pile9:
 pile10:
 `
 
-// phoneTable is the phone's tableau as measured: a card's size, the steps
+// phoneTable is the tableau as measured (on a phone, mostly): a card's size, the steps
 // of pile 1 (face down, face up) and how far down the piles reach.
 type phoneTable struct {
 	CardW, CardH     float64
@@ -189,6 +189,14 @@ func TestBrowserPhoneCards(t *testing.T) {
 	p.noVerticalScroll("a 25-card pile")
 	p.indexShows("a 25-card pile")
 	p.shot("phone-390x844-long-pile")
+
+	// The desktop keeps its cards: 100x140 px at 1280x800, the usual faces.
+	d := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
+	d.newGameByNumber(617)
+	m = d.phoneTable()
+	if m.Tall || m.CardW != 100 || m.CardH != 140 {
+		t.Errorf("desktop 1280x800: cards of %.0fx%.0f px (tall faces %v), want 100x140 and the usual faces", m.CardW, m.CardH, m.Tall)
+	}
 }
 
 // phonePage opens the page as a 390x844 phone (touch, scale 2).
