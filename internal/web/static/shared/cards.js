@@ -166,7 +166,7 @@ function tallFaceSVG(code) {
   out += `<text x="${label.length > 1 ? 4 : 12}" y="82" transform="scale(1 1.4)" font-size="${label.length > 1 ? 84 : 92}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="${FONT}">${label}</text>`;
   out += pip(s, 156, 66, 76);
   if (r > 10) {
-    out += courtSVG(r, s, 30, 172, 140, 176, true);
+    out += courtSVG(r, s, 30, 218, 140, 130, true);
   } else {
     out += pip(s, 100, 266, 120);
   }
