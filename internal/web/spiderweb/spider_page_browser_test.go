@@ -90,12 +90,14 @@ const indexJS = `(() => {
       const text = sym.querySelector("text");
       const r = c.getBoundingClientRect();
       const scale = r.width / 200;
+      // the tall faces stretch the index upwards: scale(1 sy)
+      const sy = +((text.getAttribute("transform") || "").match(/scale\(1[ ,]+([0-9.]+)\)/) || [0, 1])[1];
       g.font = text.getAttribute("font-weight") + " " + (+text.getAttribute("font-size") * scale) + "px " + text.getAttribute("font-family");
       const m = g.measureText(text.textContent);
       const pip = sym.querySelector("use");
       out.push({
         Card: c.dataset.card,
-        Ink: +text.getAttribute("y") * scale + m.actualBoundingBoxDescent,
+        Ink: (+text.getAttribute("y") * scale + m.actualBoundingBoxDescent) * sy,
         Pip: (+pip.getAttribute("y") + +pip.getAttribute("height")) * scale,
         Visible: cards[i + 1].getBoundingClientRect().top - r.top,
       });

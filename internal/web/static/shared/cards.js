@@ -148,6 +148,31 @@ function smallFaceSVG(code) {
   return out + `</g>`;
 }
 
+// TALL is the height of the tall faces (200 wide): a phone held upright
+// has room below its ten narrow piles, so its cards are taller than the
+// usual 1.4 (docs/page.md, "Phones held upright").
+export const TALL = 360;
+
+// tallFaceSVG is the face for tall small cards: the small face's index
+// drawn 1.4 times taller (the width holds no more), so it reads larger in
+// the strip that shows, and one big suit or the court picture below.
+function tallFaceSVG(code) {
+  const r = rankOf(code), s = suitOf(code);
+  const label = RANK_LABEL[code[0]] || code[0];
+  let out = `<rect x="3" y="3" width="194" height="${TALL - 6}" rx="18" class="c-face" stroke-width="5"/>`;
+  out += `<g class="c-suit-${s}">`;
+  // The index, descenders included, stays within the top 42% (render.js's
+  // least step for these faces): the text is stretched upwards only.
+  out += `<text x="${label.length > 1 ? 4 : 12}" y="82" transform="scale(1 1.4)" font-size="${label.length > 1 ? 84 : 92}" font-weight="700" ${label.length > 1 ? 'letter-spacing="-10"' : ""} font-family="${FONT}">${label}</text>`;
+  out += pip(s, 156, 66, 76);
+  if (r > 10) {
+    out += courtSVG(r, s, 30, 218, 140, 130, true);
+  } else {
+    out += pip(s, 100, 266, 120);
+  }
+  return out + `</g>`;
+}
+
 // faceSVG is the inside of a 200x280 card face.
 function faceSVG(code) {
   const r = rankOf(code), s = suitOf(code);
@@ -185,9 +210,9 @@ function jokerSVG(small) {
   return out + `</g>`;
 }
 
-function backSVG() {
-  return `<rect x="2" y="2" width="196" height="276" rx="16" class="c-back" stroke-width="3"/>` +
-    `<rect x="14" y="14" width="172" height="252" rx="8" fill="url(#back-pattern)" class="c-back-in" stroke-width="3"/>`;
+function backSVG(h = 280) {
+  return `<rect x="2" y="2" width="196" height="${h - 4}" rx="16" class="c-back" stroke-width="3"/>` +
+    `<rect x="14" y="14" width="172" height="${h - 28}" rx="8" fill="url(#back-pattern)" class="c-back-in" stroke-width="3"/>`;
 }
 
 // installSprite adds the hidden SVG holding every symbol to the document.
@@ -200,11 +225,13 @@ export function installSprite(doc = document) {
     for (const r of RANKS) {
       defs += `<symbol id="card-${r}${s}" viewBox="0 0 200 280">${faceSVG(r + s)}</symbol>`;
       defs += `<symbol id="cardsm-${r}${s}" viewBox="0 0 200 280">${smallFaceSVG(r + s)}</symbol>`;
+      defs += `<symbol id="cardtl-${r}${s}" viewBox="0 0 200 ${TALL}">${tallFaceSVG(r + s)}</symbol>`;
     }
   }
   defs += `<symbol id="card-${JOKER}" viewBox="0 0 200 280">${jokerSVG(false)}</symbol>`;
   defs += `<symbol id="cardsm-${JOKER}" viewBox="0 0 200 280">${jokerSVG(true)}</symbol>`;
   defs += `<symbol id="card-back" viewBox="0 0 200 280">${backSVG()}</symbol>`;
+  defs += `<symbol id="cardtl-back" viewBox="0 0 200 ${TALL}">${backSVG(TALL)}</symbol>`;
   const div = doc.createElement("div");
   div.innerHTML = `<svg id="card-sprite" xmlns="${SVGNS}" width="0" height="0" aria-hidden="true"><defs>${defs}</defs></svg>`;
   doc.body.prepend(div.firstChild);
@@ -215,20 +242,28 @@ let small = false;
 // setSmallCards chooses the big-index faces, for cards too small for pips.
 export function setSmallCards(on) { small = !!on; }
 
-// cardHref is the sprite symbol that shows code ("KS", "JK") or the back ("").
-function cardHref(code, big) {
-  return code ? `#${small || big ? "cardsm" : "card"}-${code}` : "#card-back";
+// cardHref is the sprite symbol that shows code ("KS", "JK") or the back
+// (""); tall asks for the tall faces (no joker has one: a tall joker is
+// drawn as a small one).
+function cardHref(code, big, tall) {
+  if (tall && code !== JOKER) return `#cardtl-${code || "back"}`;
+  return code ? `#${small || big || tall ? "cardsm" : "card"}-${code}` : "#card-back";
+}
+
+function viewBox(code, tall) {
+  return `0 0 200 ${tall && code !== JOKER ? TALL : 280}`;
 }
 
 // cardSVG returns an <svg> element showing code ("KS", "JK") or the back ("");
-// big asks for the big-index face whatever the card size.
-export function cardSVG(code, { big = false, doc = document } = {}) {
+// big asks for the big-index face whatever the card size, tall for the tall
+// faces (200x360, for a phone's tableau).
+export function cardSVG(code, { big = false, tall = false, doc = document } = {}) {
   const svg = doc.createElementNS(SVGNS, "svg");
-  svg.setAttribute("viewBox", "0 0 200 280");
+  svg.setAttribute("viewBox", viewBox(code, tall));
   svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
   const use = doc.createElementNS(SVGNS, "use");
-  use.setAttribute("href", cardHref(code, big));
+  use.setAttribute("href", cardHref(code, big, tall));
   svg.appendChild(use);
   return svg;
 }
@@ -236,8 +271,10 @@ export function cardSVG(code, { big = false, doc = document } = {}) {
 // setCardFace makes an <svg> from cardSVG show code instead, in place: a
 // page that keeps its card nodes across redraws keeps the node under a
 // pointer that is pressed, so the press and its release meet on one node.
-export function setCardFace(svg, code, { big = false } = {}) {
+export function setCardFace(svg, code, { big = false, tall = false } = {}) {
   const use = svg.firstChild;
-  const href = cardHref(code, big);
+  const href = cardHref(code, big, tall);
   if (use.getAttribute("href") !== href) use.setAttribute("href", href);
+  const box = viewBox(code, tall);
+  if (svg.getAttribute("viewBox") !== box) svg.setAttribute("viewBox", box);
 }

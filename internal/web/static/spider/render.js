@@ -6,11 +6,11 @@
 // change), so a press whose release comes after a redraw still lands on the
 // node it started on. Replacing the nodes lost such clicks and taps.
 
-import { setSmallCards, cardSVG, setCardFace, suitName } from "/shared/cards.js";
+import { setSmallCards, cardSVG, setCardFace, suitName, TALL } from "/shared/cards.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-export const geom = { base: 80, cw: 80, ch: 112, tw: 64, th: 90, gap: 8, small: false, phone: false };
+export const geom = { base: 80, cw: 80, ch: 112, tw: 64, th: 90, gap: 8, small: false, phone: false, tall: false };
 
 // layout sizes the cards for the window: ten piles across, and cards no
 // taller than an eighth of the window.
@@ -36,9 +36,13 @@ export function layout() {
   document.body.dataset.layoutWidth = String(W); // tests wait for it after a resize
 }
 
-function setCardWidth(cw) {
-  const ch = Math.round(cw * 1.4);
-  Object.assign(geom, { cw, ch, small: cw < 64 });
+// The tall faces' height for their width (cards.js): 1.8 against the usual 1.4.
+const TALL_RATIO = TALL / 200;
+
+// setCardWidth sets the tableau's card size: tall, a phone's tall faces.
+function setCardWidth(cw, tall = false) {
+  const ch = Math.round(cw * (tall ? TALL_RATIO : 1.4));
+  Object.assign(geom, { cw, ch, small: cw < 64, tall });
   setSmallCards(geom.small);
   const r = document.documentElement.style;
   r.setProperty("--cw", cw + "px");
@@ -48,8 +52,9 @@ function setCardWidth(cw) {
 // minStep is the least vertical step, as a share of the card height, that
 // still shows a face-up card's whole index, descenders included (the tail
 // of a Q, the hook of a J): cards.js keeps the index within it (taller on
-// the big-index small faces). MIN_DOWN is the least for face-down cards.
-export function minStep(small) { return small ? 0.37 : 0.21; }
+// the big-index small faces, taller still on the tall ones, where the index
+// is drawn taller). MIN_DOWN is the least for face-down cards.
+export function minStep(small, tall = false) { return tall ? 0.42 : small ? 0.37 : 0.21; }
 const MIN_DOWN = 0.05;
 
 // The least card width fitCards narrows to, as a share of the window's:
@@ -60,19 +65,27 @@ const LEAST_WIDTH = 0.6;
 // window's height even at the least steps; beyond that the page scrolls
 // vertically. Cards big enough for pips stay so: narrowing them into the
 // big-index faces would need longer steps, not shorter.
+//
+// A phone held upright takes the tall faces while the longest pile fits
+// them at the least steps (most of a game), else the usual small ones.
 function fitCards(v, avail) {
   const base = geom.base;
-  let worst = 1;
+  let worst = 1, worstTall = 1;
   for (const p of v.piles) {
     const open = (p.hidden || []).length > 0;
     const down = open ? 0 : p.down, up = open ? p.down + p.up.length : p.up.length;
     worst = Math.max(worst, 1 + down * MIN_DOWN + Math.max(0, up - 1) * minStep(base < 64));
+    worstTall = Math.max(worstTall, 1 + down * MIN_DOWN + Math.max(0, up - 1) * minStep(true, true));
+  }
+  if (geom.phone && base < 64 && Math.round(base * TALL_RATIO) * worstTall <= avail) {
+    if (base !== geom.cw || !geom.tall) setCardWidth(base, true);
+    return;
   }
   const fit = Math.floor(avail / worst / 1.4);
   let least = Math.round(base * LEAST_WIDTH);
   if (base >= 64) least = Math.max(64, least);
   const cw = Math.max(Math.min(least, base), Math.min(base, fit));
-  if (cw !== geom.cw) setCardWidth(cw);
+  if (cw !== geom.cw || geom.tall) setCardWidth(cw);
 }
 
 // pileOffsets returns the vertical step for face-down and face-up cards:
@@ -80,13 +93,15 @@ function fitCards(v, avail) {
 export function pileOffsets(down, up, avail) {
   const ch = geom.ch;
   let d = ch * (geom.phone ? 0.16 : 0.1);
-  let u = ch * (geom.phone ? 0.7 : geom.small ? 0.5 : 0.3);
+  // On a phone a face-up card shows 70% of itself, and at least 44 px on
+  // the tall faces: a fingertip's target.
+  let u = geom.phone ? Math.max(ch * 0.7, geom.tall ? 44 : 0) : ch * (geom.small ? 0.5 : 0.3);
   const need = down * d + Math.max(0, up - 1) * u + ch;
   if (need <= avail) return [d, u];
   // Face-up steps shrink first, to the least that shows the index; then the
   // face-down steps; then the face-up steps again, at their least.
   const room = Math.max(0, avail - ch);
-  const umin = ch * minStep(geom.small);
+  const umin = ch * minStep(geom.small, geom.tall);
   const steps = Math.max(1, up - 1);
   u = Math.max(umin, (room - down * d) / steps);
   if (down * d + (up - 1) * u <= room) return [d, u];
@@ -213,10 +228,10 @@ export function renderTableau(S, ctx) {
       let c = cards[i];
       if (!c) {
         c = document.createElement("div");
-        c.appendChild(cardSVG(code));
+        c.appendChild(cardSVG(code, { tall: geom.tall }));
         el.appendChild(c);
       } else {
-        setCardFace(c.firstChild, code);
+        setCardFace(c.firstChild, code, { tall: geom.tall });
       }
       let cls = "card " + (down ? "down" : "up");
       if (down && code) cls += " covered";

@@ -1,0 +1,110 @@
+// The keyboard: the help's keys for piles, picking up, splitting and the
+// commands (docs/page.md, "Moving cards").
+
+import { stop as stopCascade, celebrating } from "./celebrate.js";
+import { runLen, plural, dealsLeft, variantLabel, dialogOpen, $, S } from "./state.js";
+import { announce, info, refuse } from "./messages.js";
+import { openNew } from "./newgame.js";
+import { openDialog, menuOpen, menuKey } from "./dialogs.js";
+import { speakColumn, openLocate } from "./tools.js";
+
+// The page's actions that live in app.js, given by initKeys.
+let render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint;
+
+export function initKeys(ctx) {
+  ({ render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint } = ctx);
+}
+
+function setCursor(k) {
+  S.cursor = (k + 10) % 10;
+  const tab = $("#tableau");
+  if (document.activeElement !== tab) tab.focus({ preventScroll: true });
+  render();
+  announce(pileLabel(S.cursor));
+}
+
+function enter() {
+  const k = S.cursor;
+  if (S.sel) {
+    if (S.sel.pile === k) cancelPick();
+    else dropOn(k);
+  } else {
+    pick(k, 0);
+  }
+}
+
+function splitKey() {
+  if (S.hover && !S.sel) {
+    clickPile(S.hover.pile, S.hover.index, true);
+    return;
+  }
+  if (S.hover && S.sel && S.sel.pile !== S.hover.pile) {
+    dropOn(S.hover.pile);
+    return;
+  }
+  const k = S.sel ? S.sel.pile : S.cursor;
+  const run = runLen(k);
+  if (!run) { refuse(`Pile ${k + 1} is empty: there is nothing to pick up.`); return; }
+  if (!S.sel) { pick(k, run); return; }
+  const n = (S.sel.count || run) - 1;
+  pick(k, n >= 1 ? n : run);
+}
+
+function growPick(delta) {
+  const k = S.sel ? S.sel.pile : S.cursor;
+  const run = runLen(k);
+  if (!run) return;
+  const cur = S.sel ? (S.sel.count || run) : 0;
+  const n = Math.max(1, Math.min(run, cur + delta));
+  pick(k, n);
+}
+
+export function onKey(e) {
+  if (celebrating()) { e.preventDefault(); stopCascade(); return; }
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (dialogOpen()) return;
+  if (menuOpen()) { menuKey(e); return; }
+  const key = e.key;
+  const lower = key.length === 1 ? key.toLowerCase() : key;
+  if (e.ctrlKey || e.metaKey) {
+    if (lower === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
+    else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); redo(); }
+    return;
+  }
+  if (e.altKey) return;
+  if (t && t.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
+  let handled = true;
+  if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
+  else if (key === "ArrowLeft") setCursor(S.cursor - 1);
+  else if (key === "ArrowRight") setCursor(S.cursor + 1);
+  else if (key === "Home") setCursor(0);
+  else if (key === "End") setCursor(9);
+  else if (key === "ArrowUp") growPick(1);
+  else if (key === "ArrowDown") growPick(-1);
+  else if (key === "Enter" || key === " ") enter();
+  else if (key === "Escape") cancelPick();
+  else if (lower === "t") splitKey();
+  else if (lower === "a") autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0);
+  else if (lower === "x") removeFrom(S.cursor);
+  else if (lower === "d") deal();
+  else if (lower === "u") undo();
+  else if (lower === "y") redo();
+  else if (lower === "h") hint();
+  else if (lower === "f") finish();
+  else if (lower === "n") openNew();
+  else if (lower === "r") restart();
+  else if (lower === "c") speakColumn(S.cursor);
+  else if (lower === "l") openLocate();
+  else if (lower === "s") speakStatus();
+  else if (key === "?") openDialog("#dlg-keys");
+  else handled = false;
+  if (handled) e.preventDefault();
+}
+
+function speakStatus() {
+  const v = S.view;
+  const text = `${v.deal ? "Deal " + v.deal : "Custom deal"}, ${variantLabel(v)}. Score ${v.score}, ${plural(v.moves, "move")}. ` +
+    `${dealsLeft(v) ? plural(dealsLeft(v), "row") + " left to deal" : "Stock empty"}. ${v.completed.length ? plural(v.completed.length, "suit") + " completed" : "No suits completed"}.`;
+  info(text, { quiet: true });
+}

@@ -1,0 +1,92 @@
+// Messages: the message box, the screen reader's live region, refused
+// moves (a box when verbose, else a beep) and what a command did.
+
+import { ApiError } from "/shared/api.js";
+import { cardName, suitName } from "/shared/cards.js";
+import { beep } from "/shared/sound.js";
+import { plural, dealsLeft, $, S } from "./state.js";
+
+let toastTimer = 0;
+export function announce(text) {
+  const live = $("#live");
+  live.textContent = "";
+  // A fresh text node after a tick makes screen readers repeat equal messages.
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+function toast(text, kind = "info", ms = 4500) {
+  const t = $("#toast");
+  t.className = kind;
+  t.querySelector(".msg").textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, ms);
+}
+
+export function info(text, { quiet = false } = {}) {
+  if (!quiet) toast(text, "info");
+  announce(text);
+}
+
+const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+// pretty turns the engine's wording into the page's: "illegal move: 7H goes
+// only on ..." becomes "Illegal move: 7♥ goes only on ...".
+export function pretty(text) {
+  const t = String(text).replace(/\b([A2-9TJQK]|10)([CDHS])\b/g, (_, r, s) => `${r === "T" ? "10" : r}${SUIT_SYMBOL[s]}`);
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+// spoken turns card codes into names for the screen reader.
+function spoken(text) {
+  return String(text).replace(/\b([A2-9TJQK])([CDHS])\b/g, (m) => cardName(m));
+}
+
+// refuse reports an illegal move: a message box when verbose, else a short sound.
+export function refuse(raw) {
+  const text = pretty(raw);
+  document.body.dataset.lastError = text;
+  if (S.settings.verbose) {
+    toast(text, "error", 6000);
+  } else {
+    beep();
+  }
+  announce(spoken(raw));
+}
+
+export function failure(e) {
+  const text = pretty(e instanceof ApiError ? e.message : String(e && e.message || e));
+  document.body.dataset.lastError = text;
+  toast(text, "error", 7000);
+  announce(text);
+}
+
+// describe says what a command did, for the live region.
+export function describe(cmd, move, a, b) {
+  const m = (move || cmd).trim().split(/\s+/);
+  let text = "";
+  if (m[0] === "move") {
+    const f = +m[1] - 1, t = +m[2] - 1;
+    const moved = b.piles[t].up.slice(a.piles[t].up.length);
+    const n = moved.length || +m[3] || 1;
+    const first = moved[0];
+    const onto = a.piles[t].up.length ? `onto ${cardName(a.piles[t].up[a.piles[t].up.length - 1])}` : "into the empty pile";
+    text = `Moved ${first ? cardName(first) : "cards"}${n > 1 ? ` and ${plural(n - 1, "card")} below it` : ""} from pile ${f + 1} to pile ${t + 1}, ${onto}.`;
+  } else if (m[0] === "deal") {
+    text = `Dealt a row. ${dealsLeft(b) ? plural(dealsLeft(b), "row") + " left" : "The stock is empty"}.`;
+  } else if (m[0] === "remove") {
+    text = `Removed a complete suit of ${suitName(b.completed[b.completed.length - 1] || "")}.`;
+  } else if (m[0] === "undo") text = "Took back a move.";
+  else if (m[0] === "redo") text = "Played the move again.";
+  else if (m[0] === "restart") text = "Restarted the deal.";
+  for (let k = 0; k < 10; k++) {
+    if (b.piles[k].down < a.piles[k].down && b.piles[k].up.length) {
+      const turned = b.piles[k].up[0];
+      text += ` Pile ${k + 1} turned up ${cardName(turned)}.`;
+    }
+  }
+  if (b.completed.length > a.completed.length && m[0] !== "remove") {
+    text += ` Removed a complete suit of ${suitName(b.completed[b.completed.length - 1])}.`;
+  }
+  if (text) announce(text);
+}

@@ -1,0 +1,37 @@
+// Settings: kept by the server for the player, copied to localStorage.
+
+import { api } from "/shared/api.js";
+import { SETTINGS_KEY, DEFAULTS, S } from "./state.js";
+
+export function applySettings() {
+  const s = S.settings;
+  document.body.classList.toggle("hide-areas", !!s.hideAreas);
+  document.documentElement.classList.toggle("four-color", !!s.fourColor);
+  document.querySelectorAll("[data-set]").forEach((b) => b.setAttribute("aria-checked", s[b.dataset.set] ? "true" : "false"));
+}
+
+function mergeSettings(src) {
+  const out = structuredClone(DEFAULTS);
+  if (!src || typeof src !== "object") return out;
+  for (const k of Object.keys(DEFAULTS)) {
+    if (k === "newGame") Object.assign(out.newGame, typeof src.newGame === "object" ? src.newGame : {});
+    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k]) out[k] = src[k];
+  }
+  return out;
+}
+
+export async function loadSettings() {
+  let s = null;
+  try {
+    s = await api.settings();
+  } catch { /* the server keeps none: fall back */ }
+  if (!s || !Object.keys(s).length) {
+    try { s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch { s = null; }
+  }
+  S.settings = mergeSettings(s);
+}
+
+export function saveSettings() {
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* private mode */ }
+  api.putSettings(S.settings).catch(() => { /* localStorage keeps them */ });
+}
