@@ -25,13 +25,18 @@ import (
 // *store.DB has it. Every method is the player's: another player's game is
 // not found (record.ErrNotFound).
 type GameStore interface {
-	CreateGame(ctx context.Context, g record.Game) error
+	// CreateGame stores g, and the results given, in one transaction.
+	CreateGame(ctx context.Context, g record.Game, results ...record.Result) error
 	Game(ctx context.Context, player, id string) (record.Game, error)
 	GameVersion(ctx context.Context, id string) (int64, error)
 	// UpdateGame stores c, and the results given, in one transaction;
 	// record.ErrStale if the game is no longer at c.Version.
 	UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error
 	RecordResult(ctx context.Context, player string, r record.Result) error
+	// GiveUp marks the game, at version, given up for its analysis and
+	// records r as its lineage's final loss, in one transaction;
+	// record.ErrStale if the game is no longer at version.
+	GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error
 	// PruneGames deletes the games unchanged since idle, and those with no
 	// move played unchanged since unplayed.
 	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
