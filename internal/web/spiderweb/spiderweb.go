@@ -129,6 +129,7 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/saves", s.handle(s.listSaves))
 	mux.HandleFunc("PUT /api/saves/{name}", s.handle(s.putSave))
 	mux.HandleFunc("POST /api/saves/{name}/open", s.handle(s.openSave))
+	mux.HandleFunc("POST /api/saves/{name}/analysis", s.handle(s.analyseSave))
 	mux.HandleFunc("DELETE /api/saves/{name}", s.handle(s.deleteSave))
 	mux.HandleFunc("GET /api/stats", s.handle(s.stats))
 	mux.HandleFunc("GET /api/settings", s.handle(s.getSettings))
@@ -136,7 +137,7 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 }
 
 // Limited are the routes the rate limit applies to (web.Limited): those
-// that create a game or write a save, and the analysis (seconds of a core). Settings are among them because a
+// that create a game or write a save, and the analyses (seconds of a core). Settings are among them because a
 // request without a cookie is a new player, so a flood of settings writes
 // would otherwise store a new row each.
 func (s *Handlers) Limited() []string {
@@ -145,6 +146,7 @@ func (s *Handlers) Limited() []string {
 		"POST /api/games/load",
 		"POST /api/games/{id}/analysis",
 		"POST /api/saves/{name}/open",
+		"POST /api/saves/{name}/analysis",
 		"PUT /api/saves/{name}",
 		"PUT /api/settings",
 	}
