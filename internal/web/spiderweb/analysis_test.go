@@ -244,6 +244,16 @@ func TestAnalysisOneAtATime(t *testing.T) {
 	if g.GaveUp {
 		t.Fatal("a refused analysis gave the game up")
 	}
+	// A save's analysis is refused the same way, before opening it.
+	h.call("PUT", "/api/saves/s", `{"game":"`+second.ID+`"}`, 200, nil)
+	n := h.countGames()
+	code, body, hdr = h.do("POST", "/api/saves/s/analysis?previous="+second.ID, `{"giveUp":true}`)
+	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" {
+		t.Fatalf("a save's analysis meanwhile: %d %s, Retry-After %q", code, body, hdr.Get("Retry-After"))
+	}
+	if h.countGames() != n || h.saveList()["s"].GaveUp {
+		t.Fatal("a refused analysis of a save opened it or gave it up")
+	}
 	free()
 	if code := <-done; code != http.StatusOK {
 		t.Fatalf("first analysis: %d", code)

@@ -1,6 +1,7 @@
 package spiderweb
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -247,4 +248,40 @@ func TestAnalyseSave(t *testing.T) {
 			t.Fatalf("stuck lineage stats: %+v", st)
 		}
 	})
+}
+
+// TestGivenUpStoredFirst: the mark and the loss are in the database before
+// the analysis runs, so before anything is answered; both routes, each on
+// a lineage of its own.
+func TestGivenUpStoredFirst(t *testing.T) {
+	var h *harness
+	var checked int
+	h = newHarness(t, Options{Analyze: func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		checked++
+		marked := 0
+		for _, s := range h.saveList() {
+			if s.GaveUp {
+				marked++
+			}
+		}
+		if marked != checked {
+			t.Errorf("analysis %d runs with %d saves' lineages stored as given up", checked, marked)
+		}
+		if st := h.statsGroupOf("arachnid", 1); st.Played != checked {
+			t.Errorf("analysis %d runs with %d losses stored", checked, st.Played)
+		}
+		return solverAnalyze(ctx, g)
+	}})
+	first, second := h.upload(nearWon), h.upload(nearWon)
+	h.call("PUT", "/api/saves/first", `{"game":"`+first.ID+`"}`, http.StatusOK, nil)
+	h.call("PUT", "/api/saves/second", `{"game":"`+second.ID+`"}`, http.StatusOK, nil)
+	h.analyse(first.ID, `{"giveUp":true}`, http.StatusOK)
+	stored, err := h.db.Game(context.Background(), h.player(), first.ID)
+	if err != nil || !stored.GaveUp {
+		t.Fatalf("stored game %+v, %v", stored, err)
+	}
+	h.analyseSave("second", "", `{"giveUp":true}`, http.StatusCreated)
+	if checked != 2 {
+		t.Fatalf("the analyser ran %d times, want 2", checked)
+	}
 }
