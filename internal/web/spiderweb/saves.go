@@ -97,9 +97,10 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// Read back for the lineage's given-up mark, which the game alone
-	// does not know.
-	if rec, err = s.db.Save(r.Context(), rec.Player, name); err != nil {
-		return err
+	// does not know. The save is stored: if the read fails (a delete
+	// meanwhile), the answer is what was written.
+	if back, err := s.db.Save(r.Context(), rec.Player, name); err == nil {
+		rec = back
 	}
 	web.WriteJSON(w, http.StatusOK, summarize(rec))
 	return nil
