@@ -59,6 +59,9 @@ type Game struct {
 	// Played is the active play time up to Updated (docs/api.md, "Play
 	// time").
 	Played time.Duration
+	// GaveUp: the game was given up (or, not won, analysed) for its
+	// analysis, which showed the hidden cards: it takes no more commands.
+	GaveUp bool
 }
 
 // Change is one accepted command on a stored game.
@@ -89,6 +92,10 @@ type Result struct {
 	// Played is the game's active play time when it ended (0: not timed,
 	// a result from before play time was kept).
 	Played time.Duration
+	// GaveUp: the lineage was given up for its analysis. Recorded with a
+	// loss, it makes the lineage's loss final: no later win replaces it. A
+	// lineage already won stays won.
+	GaveUp bool
 }
 
 // Save is a named saved game.
@@ -100,6 +107,10 @@ type Save struct {
 	Summary
 	Updated time.Time
 	Played  time.Duration // the game's play time when saved
+	// GaveUp: the save's lineage was given up for its analysis (read only:
+	// it is the lineage's, Result.GaveUp). A game opened from it plays, but
+	// its win does not count.
+	GaveUp bool
 }
 
 // Group is the statistics of one variant and suit count.

@@ -15,7 +15,9 @@ import (
 // RecordResult records how one of player's game lineages ended. A lineage
 // has one entry: a loss is recorded only if nothing is yet, and a win
 // replaces a loss (the player took the moves back and went on to win) but
-// never another win.
+// never another win, nor a loss made final by giving the lineage up for
+// its analysis (Result.GaveUp). Recording a given-up loss makes an
+// existing loss final and leaves a win as it is.
 func (db *DB) RecordResult(ctx context.Context, player string, r Result) error {
 	return db.tx(ctx, func(tx *sql.Tx) error { return recordResult(ctx, tx, player, r) })
 }
@@ -24,14 +26,21 @@ func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) erro
 	if r.Lineage == "" {
 		return errors.New("result without a lineage")
 	}
+	if r.GaveUp && r.Won {
+		return errors.New("a given-up result cannot be a win")
+	}
 	// Lineages are the random ids of games, so one belongs to one player;
 	// the WHERE keeps it so even if a caller mixes them up.
-	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at, played)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
+	upsert := `ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
 			at = excluded.at, variant = excluded.variant, suits = excluded.suits, played = excluded.played
-		WHERE excluded.won = 1 AND results.won = 0 AND results.player = excluded.player`,
-		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At), r.Played.Milliseconds())
+		WHERE excluded.won = 1 AND results.won = 0 AND results.gave_up = 0 AND results.player = excluded.player`
+	if r.GaveUp {
+		upsert = `ON CONFLICT (lineage) DO UPDATE SET gave_up = 1
+		WHERE results.won = 0 AND results.player = excluded.player`
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at, played, gave_up)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) `+upsert,
+		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At), r.Played.Milliseconds(), r.GaveUp)
 	return err
 }
 
@@ -67,11 +76,17 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 	})
 }
 
+// saveGaveUp is the column of a saves row s saying whether its lineage was
+// given up (Save.GaveUp): its results entry's mark, found by the key.
+const saveGaveUp = `coalesce((SELECT r.gave_up FROM results r
+		WHERE r.lineage = s.lineage AND r.player = s.player), 0)`
+
 // Saves lists player's named saves, most recently updated first, without
 // their text.
 func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT name, lineage, variant, suits, deal, moves, score,
-		updated, played FROM saves WHERE player = ? ORDER BY updated DESC, name`, player)
+	rows, err := db.r.QueryContext(ctx, `SELECT s.name, s.lineage, s.variant, s.suits, s.deal, s.moves,
+		s.score, s.updated, s.played, `+saveGaveUp+` FROM saves s WHERE s.player = ?
+		ORDER BY s.updated DESC, s.name`, player)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +96,7 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 		s := SaveRecord{Player: player}
 		var deal string
 		var updated, played int64
-		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played); err != nil {
+		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played, &s.GaveUp); err != nil {
 			return nil, err
 		}
 		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
@@ -97,9 +112,9 @@ func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error)
 	s := SaveRecord{Player: player}
 	var deal string
 	var updated, played int64
-	err := db.r.QueryRowContext(ctx, `SELECT name, lineage, save, variant, suits, deal, moves,
-		score, updated, played FROM saves WHERE player = ? AND name = ?`, player, name).Scan(
-		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played)
+	err := db.r.QueryRowContext(ctx, `SELECT s.name, s.lineage, s.save, s.variant, s.suits, s.deal, s.moves,
+		s.score, s.updated, s.played, `+saveGaveUp+` FROM saves s WHERE s.player = ? AND s.name = ?`, player, name).Scan(
+		&s.Name, &s.Lineage, &s.Save, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played, &s.GaveUp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("saved game %q: %w", name, ErrNotFound)
 	}

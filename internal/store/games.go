@@ -23,16 +23,26 @@ type (
 )
 
 // CreateGame stores a new game at version 1 with an empty log (g.Log and
-// g.Version are ignored).
-func (db *DB) CreateGame(ctx context.Context, g GameRecord) error {
+// g.Version are ignored), and in the same transaction the results given
+// (see RecordResult): a game opened already given up stores its mark and
+// its loss together.
+func (db *DB) CreateGame(ctx context.Context, g GameRecord, results ...Result) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO games
 			(id, player, lineage, save, variant, suits, deal, moves, score, created, updated,
-			 version, logn, played)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?)`,
+			 version, logn, played, gave_up)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?)`,
 			g.ID, g.Player, g.Lineage, g.Save, g.Variant, g.Suits, strconv.FormatUint(g.Deal, 10),
-			g.Moves, g.Score, millis(g.Created), millis(g.Updated), g.Played.Milliseconds())
-		return err
+			g.Moves, g.Score, millis(g.Created), millis(g.Updated), g.Played.Milliseconds(), g.GaveUp)
+		if err != nil {
+			return err
+		}
+		for _, r := range results {
+			if err := recordResult(ctx, tx, g.Player, r); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -59,16 +69,7 @@ func (db *DB) UpdateGame(ctx context.Context, c Change, results ...Result) error
 				c.ID, c.Player, c.Version).Scan(&logn)
 		}
 		if errors.Is(err, sql.ErrNoRows) {
-			var v int64
-			err := tx.QueryRowContext(ctx, `SELECT version FROM games WHERE id = ? AND player = ?`,
-				c.ID, c.Player).Scan(&v)
-			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("game %q: %w", c.ID, ErrNotFound)
-			}
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("game %q at version %d, the change was based on %d: %w", c.ID, v, c.Version, ErrStale)
+			return missed(ctx, tx, c.Player, c.ID, c.Version)
 		}
 		if err != nil {
 			return err
@@ -91,11 +92,53 @@ func (db *DB) UpdateGame(ctx context.Context, c Change, results ...Result) error
 	})
 }
 
+// missed is the error of a conditional write to player's game id at
+// version that changed no row: the game is not found, or is at another
+// version.
+func missed(ctx context.Context, tx *sql.Tx, player, id string, version int64) error {
+	var v int64
+	err := tx.QueryRowContext(ctx, `SELECT version FROM games WHERE id = ? AND player = ?`,
+		id, player).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("game %q at version %d, the change was based on %d: %w", id, v, version, ErrStale)
+}
+
+// GiveUp marks player's game id, at version, as given up for its analysis
+// (docs/analysis.md "The web route"): it takes no more commands. In the
+// same transaction it records r, the loss, as final for the lineage
+// (Result.GaveUp). The game's version goes up by one, as with a command.
+// ErrStale and ErrNotFound as for UpdateGame; nothing is written then.
+func (db *DB) GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r Result) error {
+	if r.Won {
+		return errors.New("giving up a game with a win")
+	}
+	r.GaveUp = true
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE games SET gave_up = 1, updated = ?, version = version + 1
+			WHERE id = ? AND player = ? AND version = ?`, millis(at), id, player, version)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return missed(ctx, tx, player, id, version)
+		}
+		return recordResult(ctx, tx, player, r)
+	})
+}
+
 // Game returns player's stored game id, with its log.
 func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	var g GameRecord
 	var deal string
 	var created, updated, logn, played int64
+	var gaveUp bool
 	// One read transaction, so the log matches the row.
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -103,9 +146,9 @@ func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	}
 	defer tx.Rollback()
 	err = tx.QueryRowContext(ctx, `SELECT id, player, lineage, save, variant, suits, deal, moves,
-		score, created, updated, version, logn, played FROM games WHERE id = ? AND player = ?`, id, player).Scan(
+		score, created, updated, version, logn, played, gave_up FROM games WHERE id = ? AND player = ?`, id, player).Scan(
 		&g.ID, &g.Player, &g.Lineage, &g.Save, &g.Variant, &g.Suits, &deal, &g.Moves, &g.Score,
-		&created, &updated, &g.Version, &logn, &played)
+		&created, &updated, &g.Version, &logn, &played, &gaveUp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return g, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
@@ -115,6 +158,7 @@ func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	g.Deal, _ = strconv.ParseUint(deal, 10, 64)
 	g.Created, g.Updated = fromMillis(created), fromMillis(updated)
 	g.Played = time.Duration(played) * time.Millisecond
+	g.GaveUp = gaveUp
 	rows, err := tx.QueryContext(ctx, `SELECT cmd FROM game_log WHERE game = ? ORDER BY seq`, id)
 	if err != nil {
 		return g, err

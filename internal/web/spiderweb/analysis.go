@@ -6,9 +6,11 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
+	"cardtable/internal/record"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
@@ -66,22 +68,69 @@ func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &req, true); err != nil {
 		return err
 	}
-	if s.opts.Analyze == nil {
-		return web.Errorf(web.ErrNotImplemented, "the analysis needs the solver, which this server does not have")
+	release, err := s.analysisSlot(w)
+	if err != nil {
+		return err
 	}
-	// One analysis at a time on the whole server: each is seconds of a
-	// core. Taken before the game is given up, so a refusal changes nothing.
-	select {
-	case s.analyses <- struct{}{}:
-		defer func() { <-s.analyses }()
-	default:
-		w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
-		return web.Errorf(web.ErrUnavailable, "another analysis is running: try again in %d s", analysisRetry)
-	}
+	defer release()
 	g, game, err := s.games.giveUp(r.Context(), web.Player(r), r.PathValue("id"), req.GiveUp)
 	if err != nil {
 		return err
 	}
+	return s.analyse(w, r, g, game, http.StatusOK)
+}
+
+// analyseSave analyses a named save (docs/api.md): the save opened as a
+// new game, given up unless it is won (with giveUp when it is still in
+// play), and that game's analysis. The save stays as it is.
+func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
+	var req analysisRequest
+	if err := decodeJSON(w, r, &req, true); err != nil {
+		return err
+	}
+	release, err := s.analysisSlot(w)
+	if err != nil {
+		return err
+	}
+	defer release()
+	rec, g, err := s.loadSave(r)
+	if err != nil {
+		return err
+	}
+	if over, _ := g.Outcome(); !over && !req.GiveUp {
+		return errInPlay
+	}
+	e, err := s.add(r, g, rec.Lineage, rec.Played, true)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	c, game := e.g.Clone(), view(e, s.now())
+	e.mu.Unlock()
+	return s.analyse(w, r, c, game, http.StatusCreated)
+}
+
+// analysisSlot takes the server's one analysis slot, or refuses with 503
+// and Retry-After; the caller calls release when done. It is taken before
+// anything changes, so a refusal changes nothing. 501 without an analyser.
+func (s *Handlers) analysisSlot(w http.ResponseWriter) (release func(), err error) {
+	if s.opts.Analyze == nil {
+		return nil, web.Errorf(web.ErrNotImplemented, "the analysis needs the solver, which this server does not have")
+	}
+	// One analysis at a time on the whole server: each is seconds of a
+	// core.
+	select {
+	case s.analyses <- struct{}{}:
+		return func() { <-s.analyses }, nil
+	default:
+		w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
+		return nil, web.Errorf(web.ErrUnavailable, "another analysis is running: try again in %d s", analysisRetry)
+	}
+}
+
+// analyse analyses g, a copy of the game game is the answer about, and
+// answers with code.
+func (s *Handlers) analyse(w http.ResponseWriter, r *http.Request, g *spider.Game, game gameResponse, code int) error {
 	a, err := s.opts.Analyze(r.Context(), g)
 	if err != nil {
 		return err
@@ -91,7 +140,7 @@ func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	resp.Game = game
-	web.WriteJSON(w, http.StatusOK, resp)
+	web.WriteJSON(w, code, resp)
 	return nil
 }
 
@@ -133,29 +182,50 @@ func analysisAnswer(g *spider.Game, a *Analysis) (analysisResponse, error) {
 	return resp, nil
 }
 
-// errGivenUp refuses a command on a game the player gave up.
-var errGivenUp = web.Errorf(web.ErrConflict, "this game was given up for its analysis: it takes no more moves; start a new game (the New game dialog takes its deal number to play it again)")
+// errGivenUp refuses a command on a game given up for its analysis.
+var errGivenUp = web.Errorf(web.ErrConflict, "this game was given up for its analysis, which showed its hidden cards: it takes no more moves; start a new game (the New game dialog takes its deal number to play it again)")
+
+// errInPlay refuses the analysis of a game in play not given up.
+var errInPlay = web.Errorf(web.ErrConflict,
+	"this game is still in play: the analysis uses the hidden cards, so it is only for a game that is over (give it up first)")
 
 // giveUp readies player's game id for its analysis: it must be over (won
-// or stuck) or, with giveUp, is given up now (counted as lost, and closed
-// to commands). It returns a copy of the game and the answer about it.
+// or stuck) or, with giveUp, is given up now. A game not won is closed to
+// commands from then on, a stuck one too (it could take moves back and
+// play the winning line the analysis shows), and its lineage's loss is
+// made final; the mark and the loss are stored before anything is
+// answered. It returns a copy of the game and the answer about it.
 func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*spider.Game, gameResponse, error) {
-	e, err := gs.lock(ctx, player, id)
-	if err != nil {
-		return nil, gameResponse{}, err
-	}
-	defer e.mu.Unlock()
-	if over, _ := e.g.Outcome(); !over && !e.gaveUp {
-		if !giveUp {
-			return nil, gameResponse{}, web.Errorf(web.ErrConflict,
-				"this game is still in play: the analysis uses the hidden cards, so it is only for a game that is over (give it up first)")
-		}
-		// The loss is stored before the game closes: if it cannot be, the
-		// game stays in play.
-		if err := gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now(), e.played)); err != nil {
+	for try := 0; ; try++ {
+		e, err := gs.lock(ctx, player, id)
+		if err != nil {
 			return nil, gameResponse{}, err
 		}
-		e.gaveUp = true
+		if over, won := e.g.Outcome(); !won && !e.gaveUp {
+			if !over && !giveUp {
+				e.mu.Unlock()
+				return nil, gameResponse{}, errInPlay
+			}
+			now := gs.now()
+			// The mark and the loss are stored before the game closes:
+			// if they cannot be, the game stays as it was.
+			err := gs.db.GiveUp(context.WithoutCancel(ctx), player, id, e.version, now, result(e, false, now, e.played))
+			if err != nil {
+				stale := errors.Is(err, record.ErrStale)
+				if stale {
+					gs.drop(e)
+				}
+				e.mu.Unlock()
+				if stale && try < maxRetries {
+					continue
+				}
+				return nil, gameResponse{}, err
+			}
+			e.version++
+			e.gaveUp = true
+		}
+		c, game := e.g.Clone(), view(e, gs.now())
+		e.mu.Unlock()
+		return c, game, nil
 	}
-	return e.g.Clone(), view(e, gs.now()), nil
 }

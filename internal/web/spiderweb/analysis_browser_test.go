@@ -33,11 +33,13 @@ func analysisPageServer(tb testing.TB) *httptest.Server {
 	return srv
 }
 
-// TestBrowserAnalysis: a game given up from the Game menu is analysed; the
-// page shows its timeline with the last winnable move marked, goes to that
-// point and steps through the winning line to the win and back, then
-// shows the game again, which takes no more moves and counts as lost.
-// At 1280x800 and as a 390x844 phone.
+// TestBrowserAnalysis: a game is analysed, given up from the Game menu
+// (1280x800) or as a named save from the saved-games list (a 390x844
+// phone); the page shows its timeline with the last winnable move marked,
+// goes to that point and steps through the winning line to the win and
+// back, then shows the game again, which takes no more moves and counts as
+// lost. The save is then listed as given up, and analysing it again from
+// the list shows the timeline again on a new game, closed too.
 func TestBrowserAnalysis(t *testing.T) {
 	bctx := startBrowser(t)
 	for _, size := range []struct {
@@ -52,24 +54,26 @@ func TestBrowserAnalysis(t *testing.T) {
 			p.drag(p.cardPoint(1, 7), p.bottomPoint(2))
 			p.play(spider.Cards(1, 2, 6))
 			p.expect("the hearts moved into a space")
+			const save = "Before the analysis"
+			p.saveAs(save)
 
-			p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+			if size.name == "desktop" {
+				p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+			} else {
+				p.saveAction("Analyse", save)
+			}
 			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
 			if txt := p.text("#confirm-text"); !strings.Contains(txt, "hidden cards") || !strings.Contains(txt, "counts as lost") {
 				t.Errorf("the confirmation says %q: want the hidden cards and the loss said plainly", txt)
 			}
+			before := p.gameID()
 			p.clickSel("#confirm-yes")
-			p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
-			p.idle()
-
-			var marks []string
-			p.eval(`[...document.querySelectorAll("#an-timeline .pt")].map((e) => e.className + "|" + e.getAttribute("aria-label"))`, &marks)
-			want := []string{"pt winnable|After move 0: winnable", "pt winnable last|After move 1: winnable"}
-			if !reflect.DeepEqual(marks, want) {
-				t.Errorf("timeline %q, want %q", marks, want)
-			}
-			if txt := p.text("#an-ranges"); !strings.Contains(txt, "winnable: moves 0 to 1") {
-				t.Errorf("the timeline in words: %q", txt)
+			p.analysisShown()
+			if size.name == "phone" {
+				if p.gameID() == before || p.text("#dlg-saves[open]") != "" {
+					t.Errorf("the save's analysis left the page on game %s (it was on %s), the list open %v",
+						p.gameID(), before, p.text("#dlg-saves[open]") != "")
+				}
 			}
 			if size.name == "phone" {
 				p.fitsPhone()
@@ -116,8 +120,80 @@ func TestBrowserAnalysis(t *testing.T) {
 			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
 				t.Errorf("statistics after giving up: %+v", st)
 			}
+
+			// The save's game was given up: the list says so, and its
+			// analysis opens a new game, closed, with the same timeline.
+			p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+			p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`,
+				save+" (given up)"), "the save listed as given up")
+			p.shot("analysis-saves-" + size.name)
+			before = p.gameID()
+			p.saveAction("Analyse", save)
+			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+			if txt := p.text("#confirm-text"); !strings.Contains(txt, "given up already") {
+				t.Errorf("the confirmation for a given-up save says %q", txt)
+			}
+			p.clickSel("#confirm-yes")
+			p.analysisShown()
+			if p.gameID() == before {
+				t.Error("the save's analysis did not open its game")
+			}
+			p.clickSel("#an-close")
+			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+			p.expect("the save's game after its analysis")
+			p.clickSel("#btn-undo")
+			p.refused("given up")
+			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
+				t.Errorf("statistics after analysing the save: %+v", st)
+			}
 		})
 	}
+}
+
+// analysisShown waits for the analysis panel of the game played in
+// TestBrowserAnalysis and checks its timeline: moves 0 and 1 winnable, 1
+// the last.
+func (p *browserPage) analysisShown() {
+	p.t.Helper()
+	p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
+	p.idle()
+	var marks []string
+	p.eval(`[...document.querySelectorAll("#an-timeline .pt")].map((e) => e.className + "|" + e.getAttribute("aria-label"))`, &marks)
+	want := []string{"pt winnable|After move 0: winnable", "pt winnable last|After move 1: winnable"}
+	if !reflect.DeepEqual(marks, want) {
+		p.t.Errorf("timeline %q, want %q", marks, want)
+	}
+	if txt := p.text("#an-ranges"); !strings.Contains(txt, "winnable: moves 0 to 1") {
+		p.t.Errorf("the timeline in words: %q", txt)
+	}
+}
+
+// saveAs saves the page's game under name from the saved-games dialog,
+// and closes it.
+func (p *browserPage) saveAs(name string) {
+	p.t.Helper()
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")
+	p.eval(`document.querySelector("#save-name").value = ""`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), name))
+	p.clickSel(`#form-save button[type=submit]`)
+	p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`, name), "the save listed")
+	p.clickSel(`#dlg-saves [data-close]`)
+	p.waitJS(`!document.querySelector("#dlg-saves").open`, "the saved games dialog to close")
+}
+
+// saveAction clicks the button act ("Open", "Analyse", "Delete") of save
+// name in the saved-games list, opening the list if it is closed.
+func (p *browserPage) saveAction(act, name string) {
+	p.t.Helper()
+	var open bool
+	p.eval(`document.querySelector("#dlg-saves").open`, &open)
+	if !open {
+		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	}
+	sel := fmt.Sprintf(`#saves-list button[aria-label=%q]`, act+" "+name)
+	p.waitJS(fmt.Sprintf(`!!document.querySelector(%q)`, sel), "the save's "+act+" button")
+	p.clickSel(sel)
 }
 
 // showsStep waits until the page shows step i of the analysis's line, v.

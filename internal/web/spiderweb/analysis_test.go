@@ -164,7 +164,8 @@ func TestAnalysisOfAGameOver(t *testing.T) {
 		h.call("POST", "/api/games/load", nearStuck, 201, &r)
 		h.cmd(r.ID, "move 1 2 1", 200)
 		a := h.analyse(r.ID, "", http.StatusOK)
-		if a.Game.GaveUp || a.LastWinnable != nil || len(a.Steps) != 0 || len(a.Line) != 0 ||
+		// Closed by its analysis, as a game given up is (giveup_test.go).
+		if !a.Game.GaveUp || a.LastWinnable != nil || len(a.Steps) != 0 || len(a.Line) != 0 ||
 			!slices.Equal(results(a), []string{"lost", "lost"}) {
 			t.Fatalf("analysis %+v", a)
 		}
@@ -242,6 +243,16 @@ func TestAnalysisOneAtATime(t *testing.T) {
 	h.call("GET", "/api/games/"+second.ID, "", 200, &g)
 	if g.GaveUp {
 		t.Fatal("a refused analysis gave the game up")
+	}
+	// A save's analysis is refused the same way, before opening it.
+	h.call("PUT", "/api/saves/s", `{"game":"`+second.ID+`"}`, 200, nil)
+	n := h.countGames()
+	code, body, hdr = h.do("POST", "/api/saves/s/analysis?previous="+second.ID, `{"giveUp":true}`)
+	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" {
+		t.Fatalf("a save's analysis meanwhile: %d %s, Retry-After %q", code, body, hdr.Get("Retry-After"))
+	}
+	if h.countGames() != n || h.saveList()["s"].GaveUp {
+		t.Fatal("a refused analysis of a save opened it or gave it up")
 	}
 	free()
 	if code := <-done; code != http.StatusOK {

@@ -29,8 +29,8 @@ type gameResponse struct {
 	Version int64       `json:"version"`
 	View    spider.View `json:"view"`
 	Clock   playClock   `json:"clock"`
-	// GaveUp: the player gave this game up for its analysis (it takes no
-	// more commands).
+	// GaveUp: the player gave this game up for its analysis, or had it
+	// analysed once stuck: it takes no more commands.
 	GaveUp  bool   `json:"gaveUp,omitempty"`
 	Move    string `json:"move,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -141,7 +141,7 @@ func (s *Handlers) createGame(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return s.start(w, r, g, "", msg, 0)
+	return s.start(w, r, g, "", msg, 0, false)
 }
 
 // randomGame deals a random deal number; with winnable, one the solver has
@@ -251,21 +251,17 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("%v", err)
 	}
 	g.MarkLoaded()
-	return s.start(w, r, g, "", "", 0)
+	return s.start(w, r, g, "", "", 0, false)
 }
 
 // start stores a new game and answers 201 with it. The game named by the
 // "previous" query parameter, if any, is the one the player leaves: it
-// counts as lost if it had moves and was not won (docs/api.md).
-func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string, played time.Duration) error {
-	e, err := s.games.add(r.Context(), web.Player(r), g, lineage, played)
+// counts as lost if it had moves and was not won (docs/api.md). gaveUp
+// starts it given up (games.add).
+func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string, played time.Duration, gaveUp bool) error {
+	e, err := s.add(r, g, lineage, played, gaveUp)
 	if err != nil {
 		return err
-	}
-	// Only once the new game exists is the old one left. Failing to count
-	// it is not worth refusing the new game for: logged.
-	if err := s.games.abandon(r.Context(), web.Player(r), r.URL.Query().Get("previous")); err != nil {
-		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
 	}
 	e.mu.Lock()
 	resp := view(e, s.now())
@@ -273,4 +269,19 @@ func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game,
 	resp.Message = msg
 	web.WriteJSON(w, http.StatusCreated, resp)
 	return nil
+}
+
+// add stores the requester's new game (games.add), then leaves the game
+// named by the "previous" query parameter.
+func (s *Handlers) add(r *http.Request, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (*entry, error) {
+	e, err := s.games.add(r.Context(), web.Player(r), g, lineage, played, gaveUp)
+	if err != nil {
+		return nil, err
+	}
+	// Only once the new game exists is the old one left. Failing to count
+	// it is not worth refusing the new game for: logged.
+	if err := s.games.abandon(r.Context(), web.Player(r), r.URL.Query().Get("previous")); err != nil {
+		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
+	}
+	return e, nil
 }

@@ -56,8 +56,9 @@ type entry struct {
 	// command (or of the start): see playtime.go.
 	played time.Duration
 	last   time.Time
-	// gaveUp: the player gave the game up for its analysis; it takes no
-	// more commands. Kept in memory only (docs/analysis.md "The page").
+	// gaveUp: the player gave the game up for its analysis (or had a
+	// stuck game analysed); it takes no more commands. Stored with the
+	// game (docs/analysis.md "The web route").
 	gaveUp bool
 
 	elem *list.Element // guarded by games.mu
@@ -91,17 +92,25 @@ func summary(g *spider.Game) record.Summary {
 
 // add stores player's new game and keeps it in memory. lineage "" starts a
 // new lineage (the game's own id); played is the play time it starts with
-// (an opened save's).
-func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration) (*entry, error) {
+// (an opened save's). With gaveUp, the game starts given up for its
+// analysis unless it is won: closed to commands, its lineage's loss
+// recorded as final in the same write.
+func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (*entry, error) {
 	now := gs.now()
 	e := &entry{id: newID(), player: player, g: g, lineage: lineage, created: now,
-		version: 1, base: g.Steps(), played: played, last: now}
+		version: 1, base: g.Steps(), played: played, last: now, gaveUp: gaveUp && !g.Won()}
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
 	rec := record.Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
-		Summary: summary(g), Created: now, Updated: now, Played: played}
-	if err := gs.db.CreateGame(ctx, rec); err != nil {
+		Summary: summary(g), Created: now, Updated: now, Played: played, GaveUp: e.gaveUp}
+	var results []record.Result
+	if e.gaveUp {
+		loss := result(e, false, now, played)
+		loss.GaveUp = true
+		results = append(results, loss)
+	}
+	if err := gs.db.CreateGame(ctx, rec, results...); err != nil {
 		return nil, err
 	}
 	gs.mu.Lock()
@@ -232,7 +241,8 @@ func replay(rec record.Game) (*entry, error) {
 		return nil, fmt.Errorf("game %s: stored save unreadable: %v", rec.ID, err)
 	}
 	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
-		version: rec.Version, logn: len(rec.Log), base: g.Steps(), played: rec.Played, last: rec.Updated}
+		version: rec.Version, logn: len(rec.Log), base: g.Steps(), played: rec.Played, last: rec.Updated,
+		gaveUp: rec.GaveUp}
 	for i, cmd := range rec.Log {
 		c, err := spider.ParseCommand(cmd)
 		if err == nil {

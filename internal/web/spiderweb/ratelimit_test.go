@@ -99,6 +99,8 @@ func TestRateLimit(t *testing.T) {
 			{"POST", "/api/games/load", save},
 			{"PUT", "/api/saves/x", `{"game":"nope"}`},
 			{"POST", "/api/saves/x/open", ""},
+			{"POST", "/api/saves/x/analysis", `{"giveUp":true}`},
+			{"POST", "/api/games/x/analysis", `{"giveUp":true}`},
 			{"PUT", "/api/settings", `{"a":1}`},
 		} {
 			refused(t, limitedRequest(t, h, r.method, r.path, r.body, "alice", a), r.method+" "+r.path)

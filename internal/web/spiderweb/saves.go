@@ -27,11 +27,14 @@ type saveSummary struct {
 	Suits   int       `json:"suits"`
 	Moves   int       `json:"moves"`
 	Score   int       `json:"score"`
+	// GaveUp: the save's game was given up for its analysis; a game
+	// opened from it plays, but its win does not count.
+	GaveUp bool `json:"gaveUp,omitempty"`
 }
 
 func summarize(s record.Save) saveSummary {
 	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
-		Moves: s.Moves, Score: s.Score}
+		Moves: s.Moves, Score: s.Score, GaveUp: s.GaveUp}
 	if s.Deal != 0 {
 		out.Deal = strconv.FormatUint(s.Deal, 10)
 	}
@@ -93,25 +96,49 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
+	// Read back for the lineage's given-up mark, which the game alone
+	// does not know. The save is stored: if the read fails (a delete
+	// meanwhile), the answer is what was written.
+	if back, err := s.db.Save(r.Context(), rec.Player, name); err == nil {
+		rec = back
+	}
 	web.WriteJSON(w, http.StatusOK, summarize(rec))
 	return nil
 }
 
 func (s *Handlers) openSave(w http.ResponseWriter, r *http.Request) error {
-	name, err := saveName(r)
+	rec, g, err := s.loadSave(r)
 	if err != nil {
 		return err
+	}
+	msg := ""
+	if rec.GaveUp {
+		msg = givenUpSave
+	}
+	return s.start(w, r, g, rec.Lineage, msg, rec.Played, false)
+}
+
+// givenUpSave is the message of a game opened from a save whose lineage
+// was given up for its analysis (docs/analysis.md "The web route").
+const givenUpSave = "this game was given up for its analysis, which showed its hidden cards: it stays lost in the statistics, and a win from this save does not count"
+
+// loadSave reads the requester's save named in the path, as a game
+// (counted as loaded for Spider's scoring).
+func (s *Handlers) loadSave(r *http.Request) (record.Save, *spider.Game, error) {
+	name, err := saveName(r)
+	if err != nil {
+		return record.Save{}, nil, err
 	}
 	rec, err := s.db.Save(r.Context(), web.Player(r), name)
 	if err != nil {
-		return err
+		return rec, nil, err
 	}
 	g, err := spider.Load(rec.Save)
 	if err != nil {
-		return fmt.Errorf("saved game %q unreadable: %v", name, err)
+		return rec, nil, fmt.Errorf("saved game %q unreadable: %v", name, err)
 	}
 	g.MarkLoaded()
-	return s.start(w, r, g, rec.Lineage, "", rec.Played)
+	return rec, g, nil
 }
 
 func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {

@@ -25,13 +25,18 @@ import (
 // *store.DB has it. Every method is the player's: another player's game is
 // not found (record.ErrNotFound).
 type GameStore interface {
-	CreateGame(ctx context.Context, g record.Game) error
+	// CreateGame stores g, and the results given, in one transaction.
+	CreateGame(ctx context.Context, g record.Game, results ...record.Result) error
 	Game(ctx context.Context, player, id string) (record.Game, error)
 	GameVersion(ctx context.Context, id string) (int64, error)
 	// UpdateGame stores c, and the results given, in one transaction;
 	// record.ErrStale if the game is no longer at c.Version.
 	UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error
 	RecordResult(ctx context.Context, player string, r record.Result) error
+	// GiveUp marks the game, at version, given up for its analysis and
+	// records r as its lineage's final loss, in one transaction;
+	// record.ErrStale if the game is no longer at version.
+	GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error
 	// PruneGames deletes the games unchanged since idle, and those with no
 	// move played unchanged since unplayed.
 	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
@@ -124,6 +129,7 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/saves", s.handle(s.listSaves))
 	mux.HandleFunc("PUT /api/saves/{name}", s.handle(s.putSave))
 	mux.HandleFunc("POST /api/saves/{name}/open", s.handle(s.openSave))
+	mux.HandleFunc("POST /api/saves/{name}/analysis", s.handle(s.analyseSave))
 	mux.HandleFunc("DELETE /api/saves/{name}", s.handle(s.deleteSave))
 	mux.HandleFunc("GET /api/stats", s.handle(s.stats))
 	mux.HandleFunc("GET /api/settings", s.handle(s.getSettings))
@@ -131,7 +137,7 @@ func (s *Handlers) Register(mux *http.ServeMux) {
 }
 
 // Limited are the routes the rate limit applies to (web.Limited): those
-// that create a game or write a save, and the analysis (seconds of a core). Settings are among them because a
+// that create a game or write a save, and the analyses (seconds of a core). Settings are among them because a
 // request without a cookie is a new player, so a flood of settings writes
 // would otherwise store a new row each.
 func (s *Handlers) Limited() []string {
@@ -140,6 +146,7 @@ func (s *Handlers) Limited() []string {
 		"POST /api/games/load",
 		"POST /api/games/{id}/analysis",
 		"POST /api/saves/{name}/open",
+		"POST /api/saves/{name}/analysis",
 		"PUT /api/saves/{name}",
 		"PUT /api/settings",
 	}

@@ -26,6 +26,12 @@ function noteVersion(r) {
   return r;
 }
 
+// noteGame notes the version and clock of an analysis answer's game.
+function noteGame(r) {
+  if (r) noteVersion(r.game);
+  return r;
+}
+
 // playTime is game id's play time now, in ms, as the server would count it
 // for a command made now (null when no answer about it came yet), and
 // whether its clock is running.
@@ -89,7 +95,11 @@ export const api = {
   locate: (id, card) => request("GET", `api/games/${enc(id)}/locate?card=${enc(card)}`),
   column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),
   // giveUp ends a game still in play (it counts as lost) for its analysis.
-  analysis: (id, giveUp) => request("POST", `api/games/${enc(id)}/analysis`, { giveUp }),
+  // Giving up changes the game's version, which the answer's game carries.
+  analysis: (id, giveUp) => request("POST", `api/games/${enc(id)}/analysis`, { giveUp }).then(noteGame),
+  // analyseSave opens a named save as a new game, given up, and analyses it.
+  analyseSave: (name, giveUp, previous) =>
+    request("POST", `api/saves/${enc(name)}/analysis${prev(previous)}`, { giveUp }).then(noteGame),
   saveURL: (id) => `api/games/${enc(id)}/save`,
   saveText: (id) => request("GET", `api/games/${enc(id)}/save`, undefined, { text: true }),
   load: (text, previous) => request("POST", `api/games/load${prev(previous)}`, text, { raw: true }),

@@ -13,7 +13,7 @@ const WORDS = { winnable: "winnable", lost: "lost", unknown: "unknown" };
 // A is the analysis shown: {res, i} (i: the step shown, -1: the game as
 // it stands) or null.
 let A = null;
-let host = null; // {S, render, info, announce, confirmBox, queue, failure}
+let host = null; // {S, render, info, announce, confirmBox, queue, failure, setGame}
 
 export function initAnalysis(h) {
   host = h;
@@ -32,7 +32,7 @@ function over(S) { return S.view && (S.view.won || S.view.stuck || S.gaveUp); }
 // analyse asks for the analysis of the game shown; a game still in play is
 // given up first, once the player agrees.
 export async function analyse() {
-  const { S, confirmBox, info, queue, failure } = host;
+  const { S, confirmBox } = host;
   if (!S.id) return;
   const giveUp = !over(S);
   const ok = await confirmBox(giveUp ? "Give up and analyse?" : "Analyse this game?",
@@ -42,13 +42,50 @@ export async function analyse() {
       "The game is over, so it counts as finished as it is."),
     giveUp ? "Give up and analyse" : "Analyse");
   if (!ok) return;
+  await request(() => api.analysis(S.id, giveUp), (res) => {
+    S.gaveUp = !!res.game.gaveUp;
+    S.view = res.game.view;
+  });
+}
+
+// analyseSaveButton is the saved-games list's Analyse action for save s
+// (an entry of GET /api/saves).
+export function analyseSaveButton(s) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = "Analyse";
+  b.setAttribute("aria-label", `Analyse ${s.name}`);
+  b.addEventListener("click", () => analyseSave(s));
+  return b;
+}
+
+// analyseSave analyses a named save, once the player agrees: the server
+// opens it as a new game, given up unless it is won, which the page then
+// shows (the game left counts as when another is opened). The save stays.
+async function analyseSave(s) {
+  const { S, confirmBox, setGame } = host;
+  const ok = await confirmBox(`Analyse “${s.name}”?`,
+    "The analysis opens this saved game and looks at its hidden cards (the face-down cards and the stock) " +
+    "to find the last move after which it could still be won, and a winning line from there. " +
+    (s.gaveUp ? "This game was given up already: it stays lost in the statistics." :
+      "So the game ends there: unless it is over, it counts as lost in the statistics and no more moves " +
+      "can be made in it. The save stays, but a win from it will no longer count."),
+    "Analyse");
+  if (!ok) return;
+  $("#dlg-saves").close();
+  await request(() => api.analyseSave(s.name, true, S.id), (res) => setGame(res.game, { ended: true }));
+}
+
+// request runs call, the analysis request, in the page's queue; show puts
+// the answer's game on the page before the panel opens.
+async function request(call, show) {
+  const { info, queue, failure } = host;
   info("Analysing the game: this takes a few seconds, 20 at most…");
   document.body.dataset.analysing = "1";
   await queue(async () => {
     try {
-      const res = await api.analysis(S.id, giveUp);
-      S.gaveUp = !!res.game.gaveUp;
-      S.view = res.game.view;
+      const res = await call();
+      show(res);
       open(res);
     } catch (e) {
       if (e instanceof ApiError && e.status === 503) {

@@ -8,7 +8,7 @@ import { geom, layout, renderStock, renderCompleted, renderTableau } from "./ren
 import { snapshot, animate } from "./anim.js";
 import { playEffect, played } from "/shared/sound.js";
 import { cascade, stop as stopCascade, celebrating } from "./celebrate.js";
-import { initAnalysis, analyse, reviewing } from "./analysis.js";
+import { initAnalysis, analyse, analyseSaveButton, reviewing } from "./analysis.js";
 import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, countFrom, $, GAME_KEY, S } from "./state.js";
 import { announce, info, pretty, refuse, failure, describe } from "./messages.js";
 import { startTimer, openStats, showStats } from "./stats.js";
@@ -17,7 +17,7 @@ import { initInput, clearDrag, drag } from "./input.js";
 import { initKeys, onKey } from "./keys.js";
 import { openDialog, confirmBox, closeMenus, toggleMenu } from "./dialogs.js";
 import { initTools, openColumn, openLocate, submitLocate, openCheat } from "./tools.js";
-import { maybeEnd } from "./end.js";
+import { maybeEnd, endKey } from "./end.js";
 import { applySettings, loadSettings, saveSettings } from "./settings.js";
 
 // ---------- rendering (render.js draws the table) ----------
@@ -86,7 +86,8 @@ function selCount() {
 
 // ---------- the game on the server ----------
 
-function setGame(r, { message } = {}) {
+// ended: the game's end screen is not wanted (an analysis shows it).
+function setGame(r, { message, ended = false } = {}) {
   const changed = r.id !== S.id;
   S.id = r.id;
   S.gaveUp = !!r.gaveUp;
@@ -95,7 +96,7 @@ function setGame(r, { message } = {}) {
     localStorage.setItem(GAME_KEY, r.id);
   } catch { /* storage may be off; the game still plays */ }
   if (changed) {
-    S.sel = null; S.hint = null; S.located = []; S.endShown = "";
+    S.sel = null; S.hint = null; S.located = []; S.endShown = ended ? endKey(r.view) : "";
   }
   S.view = r.view;
   render();
@@ -415,7 +416,7 @@ async function refreshSaves() {
     for (const s of saves) {
       const tr = document.createElement("tr");
       const when = s.updated ? new Date(s.updated) : null;
-      const cells = [s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
+      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
         when && !isNaN(when) ? when.toLocaleString() : ""];
       for (const c of cells) {
         const td = document.createElement("td");
@@ -437,7 +438,7 @@ async function refreshSaves() {
         try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
         refreshSaves();
       });
-      acts.append(open, " ", del);
+      acts.append(open, " ", analyseSaveButton(s), " ", del);
       tr.appendChild(acts);
       tb.appendChild(tr);
     }
@@ -453,7 +454,7 @@ async function openSave(name) {
     const r = await api.openSave(name, S.id);
     setGame(r);
     $("#dlg-saves").close();
-    info(`Opened ${name}.`);
+    info(r.message ? `Opened ${name}: ${r.message}.` : `Opened ${name}.`);
   });
 }
 
@@ -536,7 +537,7 @@ function bind() {
   document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
   document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
-  initAnalysis({ S, render, info, announce, confirmBox, queue, failure });
+  initAnalysis({ S, render, info, announce, confirmBox, queue, failure, setGame });
   document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
   $("#form-new").addEventListener("submit", submitNew);
   $("#form-save").addEventListener("submit", submitSave);

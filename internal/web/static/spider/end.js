@@ -5,7 +5,7 @@ import { plural, dialogOpen, $, S } from "./state.js";
 import { announce } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 
-function endKey(v) { return `${S.id}:${v.moves}:${v.won}:${v.stuck}:${v.completed.length}`; }
+export function endKey(v) { return `${S.id}:${v.moves}:${v.won}:${v.stuck}:${v.completed.length}`; }
 
 export function maybeEnd() {
   const v = S.view;

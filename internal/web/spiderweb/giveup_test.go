@@ -1,0 +1,287 @@
+package spiderweb
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"cardtable/spider"
+)
+
+// saveList is GET /api/saves by name.
+func (h *harness) saveList() map[string]saveSummary {
+	h.tb.Helper()
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	h.call("GET", "/api/saves", "", http.StatusOK, &list)
+	out := map[string]saveSummary{}
+	for _, s := range list.Saves {
+		out[s.Name] = s
+	}
+	return out
+}
+
+// analyseSave is POST /api/saves/{name}/analysis with body and query.
+func (h *harness) analyseSave(name, query, body string, want int) analysisResponse {
+	h.tb.Helper()
+	var r analysisResponse
+	if want != http.StatusCreated {
+		h.call("POST", "/api/saves/"+name+"/analysis"+query, body, want, &errorBody{})
+		return r
+	}
+	h.call("POST", "/api/saves/"+name+"/analysis"+query, body, want, &r)
+	return r
+}
+
+// TestGivenUpDurable: a game given up for its analysis refuses every
+// command once the server has forgotten it, after a restart or once it
+// left the cache, and its loss is not replaced: the mark is stored before
+// the analysis answers.
+func TestGivenUpDurable(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		forget func(h *harness, id string)
+	}{
+		{"restart", Options{}, func(h *harness, id string) { h.restart() }},
+		{"evicted", Options{MaxGames: 1}, func(h *harness, id string) {
+			h.upload(nearWon) // the cache holds one game: this one
+			if h.cached(id) {
+				h.tb.Fatal("the given-up game is still in memory")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opts.Analyze = solverAnalyze
+			h := newHarness(t, tc.opts)
+			r := h.upload(nearWon)
+			a := h.analyse(r.ID, `{"giveUp":true}`, http.StatusOK)
+			if !a.Game.GaveUp || a.Game.Version != r.Version+1 {
+				t.Fatalf("given up: %+v", a.Game)
+			}
+			tc.forget(h, r.ID)
+			var got gameResponse
+			h.call("GET", "/api/games/"+r.ID, "", http.StatusOK, &got)
+			if !got.GaveUp || got.Version != a.Game.Version {
+				t.Fatalf("read back: %+v, want given up at version %d", got, a.Game.Version)
+			}
+			// The winning move, a restart of the game: all refused.
+			for _, cmd := range []string{"move 2 1 1", "restart", "auto 2"} {
+				var e errorBody
+				body := `{"cmd":"` + cmd + `"}`
+				h.call("POST", "/api/games/"+r.ID+"/commands", body, http.StatusConflict, &e)
+				if e.Error != errGivenUp.Error() {
+					t.Fatalf("%s: %q", cmd, e.Error)
+				}
+			}
+			if st := h.statsGroupOf("arachnid", 1); st.Played != 1 || st.Won != 0 {
+				t.Fatalf("stats: %+v", st)
+			}
+			// Asked again, the analysis needs no giving up and changes nothing.
+			if again := h.analyse(r.ID, "", http.StatusOK); again.Game.Version != a.Game.Version {
+				t.Fatalf("second analysis moved the game to version %d", again.Game.Version)
+			}
+		})
+	}
+}
+
+// TestAnalysedStuckGameClosed: a stuck game's analysis shows a winning
+// line from an earlier move; undoing to play it would turn the recorded
+// loss into a win, so the analysis closes the game as giving up does.
+func TestAnalysedStuckGameClosed(t *testing.T) {
+	h := newHarness(t, Options{Analyze: solverAnalyze})
+	r := h.upload(nearStuck)
+	h.cmd(r.ID, "move 1 2 1", http.StatusOK)
+	a := h.analyse(r.ID, "", http.StatusOK)
+	if !a.Game.GaveUp || !a.Game.View.Stuck {
+		t.Fatalf("analysed stuck game: %+v", a.Game)
+	}
+	h.restart()
+	h.cmd(r.ID, "undo", http.StatusConflict)
+	if st := h.statsGroupOf("spider", 2); st.Played != 1 || st.Won != 0 {
+		t.Fatalf("stats: %+v", st)
+	}
+}
+
+// TestGivenUpSaves: a named save of a game given up for its analysis
+// still opens and plays, but its lineage's loss is final: a win from the
+// save does not replace it ("save, give up, open the save, win").
+func TestGivenUpSaves(t *testing.T) {
+	h := newHarness(t, Options{Analyze: solverAnalyze})
+	r := h.upload(nearWon)
+	h.call("PUT", "/api/saves/before", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	if h.saveList()["before"].GaveUp {
+		t.Fatal("a save marked given up before anything was")
+	}
+	h.analyse(r.ID, `{"giveUp":true}`, http.StatusOK)
+	var after saveSummary
+	h.call("PUT", "/api/saves/after", `{"game":"`+r.ID+`"}`, http.StatusOK, &after)
+	if !after.GaveUp {
+		t.Fatal("a save of the given-up game is not marked")
+	}
+	for name, s := range h.saveList() {
+		if !s.GaveUp {
+			t.Fatalf("save %q of a given-up lineage not marked: %+v", name, s)
+		}
+	}
+	for _, name := range []string{"before", "after"} {
+		var o gameResponse
+		h.call("POST", "/api/saves/"+name+"/open", "", http.StatusCreated, &o)
+		if o.GaveUp || o.Message != givenUpSave {
+			t.Fatalf("opened %s: given up %v, message %q", name, o.GaveUp, o.Message)
+		}
+		h.cmd(o.ID, "move 2 1 1", http.StatusOK)
+		if won := h.cmd(o.ID, "remove 1", http.StatusOK); !won.View.Won {
+			t.Fatalf("%s: not won: %+v", name, won.View)
+		}
+		if st := h.statsGroupOf("arachnid", 1); st.Played != 1 || st.Won != 0 {
+			t.Fatalf("after winning from save %s: %+v; want the loss kept", name, st)
+		}
+	}
+	// Another lineage is not affected: its save's win replaces its loss.
+	o := h.upload(nearWon)
+	h.call("PUT", "/api/saves/other", `{"game":"`+o.ID+`"}`, http.StatusOK, nil)
+	h.cmd(o.ID, "move 2 1 1", http.StatusOK)
+	var p gameResponse
+	h.call("POST", "/api/saves/other/open?previous="+o.ID, "", http.StatusCreated, &p)
+	if p.Message != "" || h.saveList()["other"].GaveUp {
+		t.Fatalf("another lineage marked given up: %q", p.Message)
+	}
+	h.cmd(p.ID, "move 2 1 1", http.StatusOK)
+	h.cmd(p.ID, "remove 1", http.StatusOK)
+	if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 1 {
+		t.Fatalf("stats with another lineage won: %+v", st)
+	}
+}
+
+// TestAnalyseSave: POST /api/saves/{name}/analysis opens the save as a
+// new game, given up unless won, and answers with its analysis; the save
+// stays, marked.
+func TestAnalyseSave(t *testing.T) {
+	t.Run("refused", func(t *testing.T) {
+		h := newHarness(t, Options{})
+		r := h.upload(nearWon)
+		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+		h.analyseSave("s", "", `{"giveUp":true}`, http.StatusNotImplemented)
+		h = newHarness(t, Options{Analyze: solverAnalyze})
+		r = h.upload(nearWon)
+		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+		n := h.countGames()
+		for _, tc := range []struct {
+			h          *harness
+			name, body string
+			want       int
+		}{
+			{h, "s", "", http.StatusConflict},
+			{h, "s", `{"giveUp":false}`, http.StatusConflict},
+			{h, "s", `{"giveUp":1}`, http.StatusBadRequest},
+			{h, "nope", `{"giveUp":true}`, http.StatusNotFound},
+			{h, "%20", `{"giveUp":true}`, http.StatusBadRequest},
+			{h.otherPlayer(), "s", `{"giveUp":true}`, http.StatusNotFound},
+		} {
+			tc.h.analyseSave(tc.name, "", tc.body, tc.want)
+		}
+		if h.countGames() != n || h.saveList()["s"].GaveUp || h.statsGroupOf("arachnid", 1).Played != 0 {
+			t.Fatal("a refused analysis of a save changed something")
+		}
+	})
+	t.Run("in play", func(t *testing.T) {
+		h := newHarness(t, Options{Analyze: solverAnalyze})
+		r := h.upload(nearWon)
+		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+		left := h.newGame(`{"deal":"3","suits":1}`)
+		h.cmd(left.ID, "deal", http.StatusOK)
+		a := h.analyseSave("s", "?previous="+left.ID, `{"giveUp":true}`, http.StatusCreated)
+		if a.Game.ID == "" || a.Game.ID == r.ID || !a.Game.GaveUp || a.Moves != 0 {
+			t.Fatalf("analysis game %+v", a.Game)
+		}
+		g, err := spider.Load(nearWon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLine(t, g, a)
+		// The save's lineage lost, the game left abandoned.
+		if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
+			t.Fatalf("stats: %+v", st)
+		}
+		h.cmd(a.Game.ID, "move 2 1 1", http.StatusConflict)
+		// The save stays, marked; the original game of the lineage plays
+		// on, but its win no longer counts.
+		if s, ok := h.saveList()["s"]; !ok || !s.GaveUp {
+			t.Fatalf("the save after its analysis: %+v %v", s, ok)
+		}
+		h.cmd(r.ID, "move 2 1 1", http.StatusOK)
+		h.cmd(r.ID, "remove 1", http.StatusOK)
+		if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
+			t.Fatalf("stats after the lineage's other game won: %+v", st)
+		}
+	})
+	t.Run("over", func(t *testing.T) {
+		h := newHarness(t, Options{Analyze: solverAnalyze})
+		won := h.upload(nearWon)
+		h.cmd(won.ID, "move 2 1 1", http.StatusOK)
+		h.cmd(won.ID, "remove 1", http.StatusOK)
+		h.call("PUT", "/api/saves/won", `{"game":"`+won.ID+`"}`, http.StatusOK, nil)
+		stuck := h.upload(nearStuck)
+		h.cmd(stuck.ID, "move 1 2 1", http.StatusOK)
+		h.call("PUT", "/api/saves/stuck", `{"game":"`+stuck.ID+`"}`, http.StatusOK, nil)
+
+		a := h.analyseSave("won", "", "", http.StatusCreated)
+		if a.Game.GaveUp || !a.Game.View.Won || a.LastWinnable == nil || *a.LastWinnable != 2 {
+			t.Fatalf("analysis of a won save: %+v", a)
+		}
+		if h.saveList()["won"].GaveUp {
+			t.Fatal("a won save marked given up")
+		}
+		a = h.analyseSave("stuck", "", "", http.StatusCreated)
+		if !a.Game.GaveUp || !a.Game.View.Stuck || a.LastWinnable != nil {
+			t.Fatalf("analysis of a stuck save: %+v", a)
+		}
+		if !h.saveList()["stuck"].GaveUp {
+			t.Fatal("a stuck save's lineage not marked")
+		}
+		if st := h.statsGroupOf("arachnid", 1); st.Played != 1 || st.Won != 1 {
+			t.Fatalf("won lineage stats: %+v", st)
+		}
+		if st := h.statsGroupOf("spider", 2); st.Played != 1 || st.Won != 0 {
+			t.Fatalf("stuck lineage stats: %+v", st)
+		}
+	})
+}
+
+// TestGivenUpStoredFirst: the mark and the loss are in the database before
+// the analysis runs, so before anything is answered; both routes, each on
+// a lineage of its own.
+func TestGivenUpStoredFirst(t *testing.T) {
+	var h *harness
+	var checked int
+	h = newHarness(t, Options{Analyze: func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		checked++
+		marked := 0
+		for _, s := range h.saveList() {
+			if s.GaveUp {
+				marked++
+			}
+		}
+		if marked != checked {
+			t.Errorf("analysis %d runs with %d saves' lineages stored as given up", checked, marked)
+		}
+		if st := h.statsGroupOf("arachnid", 1); st.Played != checked {
+			t.Errorf("analysis %d runs with %d losses stored", checked, st.Played)
+		}
+		return solverAnalyze(ctx, g)
+	}})
+	first, second := h.upload(nearWon), h.upload(nearWon)
+	h.call("PUT", "/api/saves/first", `{"game":"`+first.ID+`"}`, http.StatusOK, nil)
+	h.call("PUT", "/api/saves/second", `{"game":"`+second.ID+`"}`, http.StatusOK, nil)
+	h.analyse(first.ID, `{"giveUp":true}`, http.StatusOK)
+	stored, err := h.db.Game(context.Background(), h.player(), first.ID)
+	if err != nil || !stored.GaveUp {
+		t.Fatalf("stored game %+v, %v", stored, err)
+	}
+	h.analyseSave("second", "", `{"giveUp":true}`, http.StatusCreated)
+	if checked != 2 {
+		t.Fatalf("the analyser ran %d times, want 2", checked)
+	}
+}
