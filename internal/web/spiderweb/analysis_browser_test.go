@@ -127,6 +127,15 @@ func TestBrowserAnalysis(t *testing.T) {
 			p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`,
 				save+" (given up)"), "the save listed as given up")
 			p.shot("analysis-saves-" + size.name)
+			// The list fits its dialog: no sideways scroll on a phone.
+			var wide []int
+			p.eval(`(() => { const d = document.querySelector("#dlg-saves"); return [d.scrollWidth, d.clientWidth]; })()`, &wide)
+			if len(wide) != 2 {
+				t.Fatalf("the saved games dialog's widths: %v", wide)
+			}
+			if wide[0] > wide[1] {
+				t.Errorf("the saved games dialog scrolls sideways: content %d px wide in a dialog of %d px", wide[0], wide[1])
+			}
 			before = p.gameID()
 			p.saveAction("Analyse", save)
 			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")

@@ -418,11 +418,15 @@ async function refreshSaves() {
       const when = s.updated ? new Date(s.updated) : null;
       const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
         when && !isNaN(when) ? when.toLocaleString() : ""];
-      for (const c of cells) {
+      // The labels name the cells where a phone stacks them without the
+      // header row (style.css).
+      const labels = ["", "Game", "Moves", "Score", "Saved"];
+      cells.forEach((c, i) => {
         const td = document.createElement("td");
         td.textContent = c;
+        if (labels[i]) td.dataset.label = labels[i];
         tr.appendChild(td);
-      }
+      });
       const acts = document.createElement("td");
       acts.className = "acts";
       const open = document.createElement("button");
