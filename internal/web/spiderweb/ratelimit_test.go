@@ -73,8 +73,9 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("%s: Retry-After %q, want 1 to 60 seconds", what, rec.Header().Get("Retry-After"))
 		}
 		var e errorBody
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || !strings.Contains(e.Error, "try again in") {
-			t.Errorf("%s: body %s, want a JSON error saying when to try again", what, rec.Body)
+		want := "too many requests like this one from this player or address: try again in " + rec.Header().Get("Retry-After") + " s"
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error != want {
+			t.Errorf("%s: body %s, want a JSON error %q", what, rec.Body, want)
 		}
 	}
 
