@@ -18,18 +18,17 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
@@ -142,36 +141,8 @@ func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int
 }
 
 // watchErrors fails the test if the page throws an uncaught exception (or
-// leaves a promise rejection unhandled). The watcher ends with the tab.
-func (p *browserPage) watchErrors() {
-	var mu sync.Mutex
-	var errs []string
-	// Events subscribes at once; the goroutine exits when the tab's context
-	// ends, which ends the iteration.
-	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			d := ev.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil && d.Exception.Description != "" {
-				msg += " " + d.Exception.Description
-			}
-			mu.Lock()
-			errs = append(errs, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
-			mu.Unlock()
-		}
-	}()
-	p.t.Cleanup(func() { // runs before the tab closes (cleanups run last first)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range errs {
-			p.t.Errorf("page error: %s", e)
-		}
-	})
-}
+// leaves a promise rejection unhandled): webtest.WatchErrors.
+func (p *browserPage) watchErrors() { webtest.WatchErrors(p.ctx, p.t) }
 
 func (p *browserPage) load() {
 	p.t.Helper()
