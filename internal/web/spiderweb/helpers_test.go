@@ -95,11 +95,7 @@ func (h *harness) otherPlayer() *harness {
 
 // player is the key of the harness's player ("" before its first request).
 func (h *harness) player() string {
-	c := h.jar.Cookie(playerCookie)
-	if c == nil {
-		return ""
-	}
-	return web.PlayerFromCookie(c.Value)
+	return web.PlayerFromCookie(h.jar.Value(playerCookie)) // "" for no cookie
 }
 
 func (h *harness) open() {

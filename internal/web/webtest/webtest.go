@@ -54,6 +54,14 @@ func (j *Jar) Cookie(name string) *http.Cookie {
 	return j.cookies[name]
 }
 
+// Value is the value of the cookie named name, "" if none was set.
+func (j *Jar) Value(name string) string {
+	if c := j.Cookie(name); c != nil {
+		return c.Value
+	}
+	return ""
+}
+
 // Serve sends req to h as this browser: its cookies go with the request,
 // and the cookies the answer sets are kept.
 func (j *Jar) Serve(h http.Handler, req *http.Request) *httptest.ResponseRecorder {

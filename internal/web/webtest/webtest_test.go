@@ -46,8 +46,8 @@ func TestJar(t *testing.T) {
 			t.Errorf("answer %q, want %q", got, step.want)
 		}
 	}
-	if c := a.Cookie("id"); c == nil || c.Value != "v1" {
-		t.Errorf("cookie %v, want id=v1", c)
+	if c := a.Cookie("id"); c == nil || c.Value != "v1" || a.Value("id") != "v1" || b.Value("none") != "" {
+		t.Errorf("cookie %v (value %q), want id=v1", c, a.Value("id"))
 	}
 	if rec := a.Do(h, "POST", "/", `{"x": 1}`); rec.Code != http.StatusOK {
 		t.Errorf("POST: %d", rec.Code)
