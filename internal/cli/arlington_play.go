@@ -144,18 +144,19 @@ func arlLoad(name string) (*arlington.State, error) {
 }
 
 type arlPlayer struct {
-	env     *Env
-	s       *arlington.State
-	me      int
-	bots    []bot.Bot
-	helper  *bot.Greedy // plays 'auto'
-	hinter  bot.Bot     // answers 'hint'
-	in      *lineReader
-	inErr   error // why input ended (io.EOF at its end)
-	auto    bool  // the action being taken came from 'auto'
-	legal   []arlington.Action
-	hand    int // the hand number last announced
-	results int // finished hands announced
+	env    *Env
+	s      *arlington.State
+	me     int
+	bots   []bot.Bot
+	helper *bot.Greedy // plays 'auto'
+	hinter bot.Bot     // answers 'hint'
+	in     *lineReader
+	inErr  error // why input ended (io.EOF at its end)
+	auto   bool  // the action being taken came from 'auto'
+	legal  []arlington.Action
+	// nar tells the public events in the words of the page's log
+	// (arlington.Narrator); it has told every event before nar.Told().
+	nar *arlington.Narrator
 	// prompted is set once the position has been shown since the last
 	// action.
 	prompted bool
@@ -173,9 +174,14 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	}
 	p.out("Arlington: %d players, you are seat %d, %s, target %d. Type 'help' for commands.\n",
 		p.s.Players(), p.me, seed, p.s.Config().Target)
+	p.nar = arlington.NewNarrator(p.seatNames())
 	if n := len(p.s.History()); n > 0 {
 		p.out("continuing after %d actions, hand %d\n", n, p.s.HandNumber())
-		p.hand, p.results = p.s.HandNumber(), len(p.s.Results())
+		// The narrator follows the whole game (an added card names its
+		// set); what was played before the save is not told again.
+		for _, e := range p.s.Events(0) {
+			p.nar.Tell(e)
+		}
 	} else {
 		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
 	}
@@ -184,21 +190,16 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	p.in = newLineReader(p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
-	p.announce()
+	p.tell("")
 	err := bot.Run(ctx, p.s, seats, func(seat int, a arlington.Action) error {
-		if seat == p.me {
-			who := "you"
-			if p.auto {
-				who = "you (auto)"
-			}
-			p.out("%s: %v\n", who, p.s.History()[len(p.s.History())-1].Action)
-		} else {
-			p.out("seat %d (%s): %v\n", seat, p.bots[seat].Name(), a)
+		mark := ""
+		if seat == p.me && p.auto {
+			mark = "auto: "
 		}
+		p.tell(mark)
 		p.legal = nil
 		p.prompted = false
 		p.auto = false
-		p.announce()
 		return nil
 	})
 	switch {
@@ -239,16 +240,33 @@ func arlInts(xs []int) string {
 	return strings.Join(parts, " ")
 }
 
-// announce reports finished hands and a new deal.
-func (p *arlPlayer) announce() {
-	res := p.s.Results()
-	for ; p.results < len(res); p.results++ {
-		r := res[p.results]
-		p.out("hand %d scored: %s; totals %s\n", r.Hand, arlInts(r.Scores), arlInts(p.s.Totals()))
+// seatNames are the seats as the narration names them: numbered from 0,
+// as the commands number them ("add 7H 2/0"), with the bot's level or
+// "you".
+func (p *arlPlayer) seatNames() []string {
+	names := make([]string, p.s.Players())
+	for i := range names {
+		if i == p.me {
+			names[i] = fmt.Sprintf("seat %d (you)", i)
+		} else {
+			names[i] = fmt.Sprintf("seat %d (%s)", i, p.bots[i].Name())
+		}
 	}
-	if !p.s.Terminal() && p.hand != p.s.HandNumber() {
-		p.hand = p.s.HandNumber()
-		p.out("hand %d: seat %d deals; seat %d has the lead\n", p.hand, p.s.Dealer(), (p.s.Dealer()+1)%p.s.Players())
+	return names
+}
+
+// tell prints the public events not yet told, one sentence each, in the
+// words of the table page's log; mark goes before the first (it says an
+// action came from 'auto'). A scored hand is followed by the totals.
+func (p *arlPlayer) tell(mark string) {
+	for _, e := range p.s.Events(p.nar.Told()) {
+		p.out("%s%s\n", mark, p.nar.Tell(e))
+		mark = ""
+		if e.Kind == arlington.EventScore {
+			// An action scores at most one hand, so the totals now are
+			// the totals after it.
+			p.out("totals after hand %d: %s\n", e.Hand, arlInts(p.s.Totals()))
+		}
 	}
 }
 

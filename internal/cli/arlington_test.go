@@ -189,8 +189,8 @@ func TestArlingtonPlayScript(t *testing.T) {
 		"commands (one a line)",
 		"  1  " + first.String(),
 		`bad action "fly away"`,
-		`refused, rule "The Hand"`, // kill when leading
-		"you: " + first.String(),
+		`refused, rule "The Hand"`,  // kill when leading
+		arlTold(s, me, "random")[1], // the typed action, in words
 		"saved to " + saved,
 		"your hand: ",
 		"game over after",
@@ -208,6 +208,63 @@ func TestArlingtonPlayScript(t *testing.T) {
 	rec, _, err := arlington.Load(f)
 	if err != nil || len(rec.Moves) == 0 || rec.Moves[0].Action != first {
 		t.Fatalf("saved record: %v %v", err, rec.Moves)
+	}
+}
+
+// arlTold is every public event of s so far as arlington play tells it:
+// seat me is "you", the others bots of level bots.
+func arlTold(s *arlington.State, me int, bots string) []string {
+	names := make([]string, s.Players())
+	for i := range names {
+		names[i] = fmt.Sprintf("seat %d (%s)", i, bots)
+	}
+	names[me] = fmt.Sprintf("seat %d (you)", me)
+	n := arlington.NewNarrator(names)
+	var out []string
+	for _, e := range s.Events(0) {
+		out = append(out, n.Tell(e))
+	}
+	return out
+}
+
+// Terminal play tells every public event, the bots' moves and the
+// player's own, in the words of the table page's log (arlington.Narrator),
+// in order, and never as notation; a move made by 'auto' is marked.
+func TestArlingtonPlayNarrates(t *testing.T) {
+	script := strings.Repeat("auto\n", 12) + "quit\n"
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", "7", "--seat", "1", "--bots", "random", "--bot-seed", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	play, rec, ok := strings.Cut(out, "stopped; the record so far:\n")
+	if !ok {
+		t.Fatalf("the game ended before the script did:\n%s", out[max(0, len(out)-2000):])
+	}
+	_, s, err := arlington.Load(strings.NewReader(rec))
+	if err != nil {
+		t.Fatalf("record: %v\n%s", err, rec)
+	}
+	told := arlTold(s, 1, "random")
+	if len(told) < 40 {
+		t.Fatalf("only %d events in the record", len(told))
+	}
+	rest := play
+	for i, w := range told {
+		at := strings.Index(rest, w+"\n")
+		if at < 0 {
+			t.Fatalf("event %d %q not told (in order) in:\n%s", i, w, play[max(0, len(play)-len(rest)-500):])
+		}
+		rest = rest[at+len(w):]
+	}
+	for line := range strings.Lines(play) {
+		for _, old := range []string{"seat 0 (random): ", "seat 2 (random): ", "you: ", "you (auto): "} {
+			if strings.Contains(line, old) {
+				t.Errorf("a move in notation: %q", line)
+			}
+		}
+	}
+	if !strings.Contains(play, "auto: seat 1 (you) ") {
+		t.Errorf("no move marked as auto's in:\n%s", play[:min(len(play), 3000)])
 	}
 }
 

@@ -111,7 +111,7 @@ func TestArlingtonPlayRefusesArguments(t *testing.T) {
 			t.Errorf("%s with an argument not refused:\n%s", w, out)
 		}
 	}
-	if strings.Contains(out, "you (auto)") || strings.Count(out, "stopped; the record so far") != 1 {
+	if strings.Contains(out, "auto: ") || strings.Count(out, "stopped; the record so far") != 1 {
 		t.Errorf("an argument was ignored:\n%s", out)
 	}
 }

@@ -77,7 +77,7 @@ func TestMountedGame(t *testing.T) {
 func TestPlayerFromCookie(t *testing.T) {
 	h := newHarness(t, Options{Games: []Routes{echoGame{}}})
 	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
-	if got := PlayerFromCookie(h.jar.cookie.Value); got == "" || got != h.player() {
+	if got := PlayerFromCookie(h.jar.Cookie(playerCookie).Value); got == "" || got != h.player() {
 		t.Fatalf("PlayerFromCookie = %q, want %q", got, h.player())
 	}
 	for _, bad := range []string{"", "x", strings.Repeat("a", 26), strings.Repeat("A", 27)} {

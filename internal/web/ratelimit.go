@@ -181,8 +181,10 @@ func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) ht
 		if !ok {
 			secs := int(math.Ceil(wait.Seconds()))
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			// The words are the shared layer's, so they name no game's
+			// things: the route is the one the player just used.
 			writeError(w, r, s.log, &requestError{errTooMany, fmt.Sprintf(
-				"too many new games and saves from this player or address: try again in %d s", secs)})
+				"too many requests like this one from this player or address: try again in %d s", secs)})
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -4,22 +4,11 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
-
-// manualClock is a clock that moves only when told.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *manualClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
 
 // TestRateLimitNormalPlayer: with the default limits, a player who starts
 // a game every second for an hour after 60 at once, and four players
@@ -67,9 +56,9 @@ func TestRateLimitNormalPlayer(t *testing.T) {
 // TestRateLimitBounded: however many players and addresses come, each map
 // holds at most MaxKeys buckets, and buckets full again are the first to go.
 func TestRateLimitBounded(t *testing.T) {
-	clk := &manualClock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := &webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)} // moves only when told
 	rl := RateLimit{Player: Bucket{Burst: 3, Every: time.Second}, Address: Bucket{Burst: 3, Every: time.Second}, MaxKeys: 50}
-	h := newHarness(t, Options{RateLimit: &rl, Now: clk.now, Games: []Routes{limitedGame{}}})
+	h := newHarness(t, Options{RateLimit: &rl, Now: clk.Now, Games: []Routes{limitedGame{}}})
 	for i := range 400 {
 		addr := fmt.Sprintf("10.%d.%d.1:1000", i/256, i%256)
 		req := httptest.NewRequest("POST", "/api/echo/create", nil)
@@ -93,7 +82,7 @@ func TestRateLimitBounded(t *testing.T) {
 
 	t.Run("idle buckets go first", func(t *testing.T) {
 		l := newLimiter(rl)
-		now := clk.now()
+		now := clk.Now()
 		// The flooder empties its bucket; then 49 others come and go.
 		for range 3 {
 			l.allow("", "flooder", now)

@@ -202,9 +202,15 @@ func (h *Handlers) record(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Limited names the routes the server's rate limit covers (web.Limited):
-// those that create a table and the hint, a search of up to a second.
+// those that create a table, the hint (a search of up to a second) and the
+// replay (each page replays the game from its deal, thousands of moves in
+// a long game).
 func (h *Handlers) Limited() []string {
-	return []string{"POST /api/arlington/tables", "GET /api/arlington/tables/{id}/hint"}
+	return []string{
+		"POST /api/arlington/tables",
+		"GET /api/arlington/tables/{id}/hint",
+		"GET /api/arlington/tables/{id}/replay",
+	}
 }
 
 // HintBot is the level whose choice a hint shows (issue 22: the hard bot),

@@ -3,46 +3,23 @@ package arlweb
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
-// startBrowser is a headless Chromium with a fresh profile (as in the web
-// package's browser tests: a missing Chromium fails under
-// CARDTABLE_REQUIRE_BROWSER=1, as in CI, and skips loudly elsewhere). The
-// test is quick (a few seconds), so it runs in the short suite.
+// startBrowser is a headless Chromium with a fresh profile
+// (webtest.StartBrowser: a missing Chromium fails under
+// CARDTABLE_REQUIRE_BROWSER=1 or CI=true, and skips loudly elsewhere).
+// The test is quick (a few seconds), so it runs in the short suite.
 func startBrowser(tb testing.TB) context.Context {
 	tb.Helper()
-	exe := os.Getenv("CHROMIUM")
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if exe != "" {
-			break
-		}
-		if p, err := exec.LookPath(name); err == nil {
-			exe = p
-		}
-	}
-	if exe == "" {
-		if os.Getenv("CARDTABLE_REQUIRE_BROWSER") == "1" || os.Getenv("CI") == "true" {
-			tb.Fatal("chromium not found: CARDTABLE_REQUIRE_BROWSER=1 (as in CI) requires the browser tests to run")
-		}
-		tb.Skip("CHROMIUM NOT FOUND: ARLINGTON BROWSER TESTS SKIPPED (install chromium or set CHROMIUM)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
-		chromedp.UserDataDir(tb.TempDir()), chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	tb.Cleanup(func() { cancelBrowser(); cancelAlloc() })
-	if err := chromedp.Do(bctx); err != nil {
-		tb.Fatalf("starting chromium: %v", err)
-	}
-	return bctx
+	return webtest.StartBrowser(tb)
 }
 
 // TestBrowserArlingtonSeatAndPlay: a person opens a table's link against a

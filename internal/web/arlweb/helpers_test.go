@@ -31,6 +31,13 @@ type env struct {
 
 func newEnv(tb testing.TB, lim Limits) *env {
 	tb.Helper()
+	return newEnvWeb(tb, lim, web.Options{})
+}
+
+// newEnvWeb is newEnv with the shared layer's options wo (a rate limit, a
+// clock); its Games are the Arlington handlers.
+func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
 	if err != nil {
@@ -40,7 +47,8 @@ func newEnv(tb testing.TB, lim Limits) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := web.New(web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}})
+	wo.Games = []web.Routes{New(hub, Options{Limits: lim})}
+	s := web.New(wo)
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()

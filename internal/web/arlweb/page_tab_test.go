@@ -3,7 +3,6 @@ package arlweb
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,9 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // The page tests' browser tab: actions, waits, screenshots, the phone
@@ -219,31 +219,5 @@ func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 }
 
 // watchErrors fails the test if the page throws an uncaught exception or
-// leaves a promise rejection unhandled. The watcher ends with the tab.
-func (p *tab) watchErrors() {
-	var mu sync.Mutex
-	var errs []string
-	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			d := ev.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil && d.Exception.Description != "" {
-				msg += " " + d.Exception.Description
-			}
-			mu.Lock()
-			errs = append(errs, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
-			mu.Unlock()
-		}
-	}()
-	p.t.Cleanup(func() { // runs before the tab closes (cleanups run last first)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range errs {
-			p.t.Errorf("page error: %s", e)
-		}
-	})
-}
+// leaves a promise rejection unhandled: webtest.WatchErrors.
+func (p *tab) watchErrors() { webtest.WatchErrors(p.ctx, p.t) }

@@ -14,78 +14,32 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
 // artifactDir keeps the screenshots (gitignored).
 const artifactDir = "testdata/artifacts"
 
-// chromiumPath finds Chromium ($CHROMIUM, else chromium, chromium-browser,
-// google-chrome or chrome on the PATH). Without it the browser tests skip,
-// saying so; with CARDTABLE_REQUIRE_BROWSER=1 (which .ci/run sets) a missing
-// browser fails the test instead: a browser test skipped in CI is a defect.
-func chromiumPath(tb testing.TB) string {
-	tb.Helper()
-	if p := os.Getenv("CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	const msg = "CHROMIUM NOT FOUND: the browser tests did NOT run (install Debian's chromium, or set CHROMIUM=/path/to/chrome)"
-	if os.Getenv("CARDTABLE_REQUIRE_BROWSER") == "1" {
-		tb.Fatal(msg + "; CARDTABLE_REQUIRE_BROWSER=1 makes that a failure")
-	}
-	tb.Skip(msg)
-	return ""
-}
-
-// startBrowser starts a headless Chromium with a fresh profile and returns
-// its context; the browser stops when the test ends.
+// startBrowser starts a headless Chromium with a fresh profile
+// (webtest.StartBrowser: a missing Chromium skips, or fails in CI); the
+// browser stops when the test ends.
 func startBrowser(tb testing.TB) context.Context {
 	tb.Helper()
-	exe := chromiumPath(tb)
-	profile := tb.TempDir() // created first, so removed after the browser exits
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(profile),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	tb.Cleanup(func() {
-		cancelBrowser()
-		cancelAlloc()
-	})
-	if err := chromedp.Do(bctx); err != nil { // starts the browser
-		tb.Fatalf("starting chromium: %v", err)
-	}
-	return bctx
+	return webtest.StartBrowser(tb)
 }
 
 // firstMoveHint is the test server's hint: the first legal move that changes
@@ -142,36 +96,8 @@ func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int
 }
 
 // watchErrors fails the test if the page throws an uncaught exception (or
-// leaves a promise rejection unhandled). The watcher ends with the tab.
-func (p *browserPage) watchErrors() {
-	var mu sync.Mutex
-	var errs []string
-	// Events subscribes at once; the goroutine exits when the tab's context
-	// ends, which ends the iteration.
-	events := chromedp.Events(p.ctx, runtime.ExceptionThrown)
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			d := ev.ExceptionDetails
-			msg := d.Text
-			if d.Exception != nil && d.Exception.Description != "" {
-				msg += " " + d.Exception.Description
-			}
-			mu.Lock()
-			errs = append(errs, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
-			mu.Unlock()
-		}
-	}()
-	p.t.Cleanup(func() { // runs before the tab closes (cleanups run last first)
-		mu.Lock()
-		defer mu.Unlock()
-		for _, e := range errs {
-			p.t.Errorf("page error: %s", e)
-		}
-	})
-}
+// leaves a promise rejection unhandled): webtest.WatchErrors.
+func (p *browserPage) watchErrors() { webtest.WatchErrors(p.ctx, p.t) }
 
 func (p *browserPage) load() {
 	p.t.Helper()

@@ -6,13 +6,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
@@ -39,7 +38,7 @@ type harness struct {
 	clk *clock
 	// jar holds the player's cookie: copies made by as share it, copies
 	// made by otherPlayer have their own.
-	jar *jar
+	jar *webtest.Jar
 	// after, if set, sees every response.
 	after func(method, path string, code int, body []byte)
 }
@@ -54,7 +53,7 @@ func newHarness(tb testing.TB, o Options) *harness {
 func newServerHarness(tb testing.TB, o Options, wo web.Options) *harness {
 	tb.Helper()
 	h := &harness{tb: tb, path: filepath.Join(tb.TempDir(), "test.db"),
-		clk: &clock{t: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}, jar: &jar{}}
+		clk: &clock{webtest.Clock{T: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC), Step: time.Second}}, jar: &webtest.Jar{}}
 	if o.Now == nil {
 		o.Now = h.now
 	}
@@ -70,24 +69,14 @@ func newServerHarness(tb testing.TB, o Options, wo web.Options) *harness {
 // ordered.
 func (h *harness) now() time.Time { return h.clk.now() }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// clock is the shared test clock (webtest.Clock) under the names these
+// tests call; one that moves only when told has no Step.
+type clock struct{ webtest.Clock }
 
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Second)
-	return c.t
-}
+func (c *clock) now() time.Time { return c.Now() }
 
 // advance moves the clock on by d.
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func (c *clock) advance(d time.Duration) { c.Advance(d) }
 
 // as is the harness reporting to tb, for subtests.
 func (h *harness) as(tb testing.TB) *harness {
@@ -96,28 +85,17 @@ func (h *harness) as(tb testing.TB) *harness {
 	return &c
 }
 
-// jar is one browser's cookie.
-type jar struct {
-	mu     sync.Mutex
-	cookie *http.Cookie
-}
-
 // otherPlayer is the harness as seen from another browser: same server,
 // its own identity.
 func (h *harness) otherPlayer() *harness {
 	c := *h
-	c.jar = &jar{}
+	c.jar = &webtest.Jar{}
 	return &c
 }
 
 // player is the key of the harness's player ("" before its first request).
 func (h *harness) player() string {
-	h.jar.mu.Lock()
-	defer h.jar.mu.Unlock()
-	if h.jar.cookie == nil {
-		return ""
-	}
-	return web.PlayerFromCookie(h.jar.cookie.Value)
+	return web.PlayerFromCookie(h.jar.Value(playerCookie)) // "" for no cookie
 }
 
 func (h *harness) open() {
@@ -144,11 +122,7 @@ func (h *harness) restart() {
 
 func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 	h.tb.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
-	if body != "" && strings.HasPrefix(strings.TrimSpace(body), "{") {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	rec := h.serve(req)
+	rec := h.jar.Do(h.srv, method, path, body)
 	b := rec.Body.Bytes()
 	if h.after != nil {
 		h.after(method, path, rec.Code, b)
@@ -159,21 +133,7 @@ func (h *harness) do(method, path, body string) (int, []byte, http.Header) {
 // serve sends req as the harness's browser: its player cookie goes with
 // the request, and a cookie in the answer is kept.
 func (h *harness) serve(req *http.Request) *httptest.ResponseRecorder {
-	h.jar.mu.Lock()
-	if h.jar.cookie != nil {
-		req.AddCookie(h.jar.cookie)
-	}
-	h.jar.mu.Unlock()
-	rec := httptest.NewRecorder()
-	h.srv.ServeHTTP(rec, req)
-	for _, c := range rec.Result().Cookies() {
-		if c.Name == playerCookie {
-			h.jar.mu.Lock()
-			h.jar.cookie = c
-			h.jar.mu.Unlock()
-		}
-	}
-	return rec
+	return h.jar.Serve(h.srv, req)
 }
 
 // call does a request, checks its status and decodes the JSON answer into v
@@ -181,18 +141,7 @@ func (h *harness) serve(req *http.Request) *httptest.ResponseRecorder {
 func (h *harness) call(method, path, body string, want int, v any) []byte {
 	h.tb.Helper()
 	code, b, hdr := h.do(method, path, body)
-	if code != want {
-		h.tb.Fatalf("%s %s %q: status %d, want %d: %s", method, path, body, code, want, b)
-	}
-	if ct := hdr.Get("Content-Type"); v != nil && !strings.HasPrefix(ct, "application/json") {
-		h.tb.Fatalf("%s %s: content type %q", method, path, ct)
-	}
-	if v != nil {
-		if err := json.Unmarshal(b, v); err != nil {
-			h.tb.Fatalf("%s %s: %v in %s", method, path, err, b)
-		}
-	}
-	return b
+	return webtest.Check(h.tb, method, path, body, want, code, hdr, b, v)
 }
 
 func (h *harness) newGame(body string) gameResponse {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
 
 // TestPlayTime: a game's play time counts the pauses between its commands,
@@ -11,7 +13,7 @@ import (
 // restart and a named save; and the statistics keep the best and the mean
 // time of won games.
 func TestPlayTime(t *testing.T) {
-	clk := &manualClock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
 	h := newHarness(t, Options{Now: clk.now})
 	const capMs = int64(idleCap / time.Millisecond)
 	check := func(what string, got playClock, played, since int64, running bool) {

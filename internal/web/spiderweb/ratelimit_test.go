@@ -7,30 +7,12 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
-
-// manualClock is a clock that moves only when told.
-type manualClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *manualClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *manualClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // limitedRequest sends a request from addr with the player cookie (none if
 // player is "").
@@ -50,7 +32,7 @@ func limitedRequest(tb testing.TB, h *harness, method, path, body, player, addr 
 }
 
 func TestRateLimit(t *testing.T) {
-	clk := &manualClock{t: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
 	rl := web.RateLimit{Player: web.Bucket{Burst: 5, Every: time.Minute}, Address: web.Bucket{Burst: 12, Every: time.Minute}, MaxKeys: 1000}
 	h := newServerHarness(t, Options{Now: clk.now}, web.Options{RateLimit: &rl})
 	create := func(player, addr string) *httptest.ResponseRecorder {
@@ -73,8 +55,9 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("%s: Retry-After %q, want 1 to 60 seconds", what, rec.Header().Get("Retry-After"))
 		}
 		var e errorBody
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || !strings.Contains(e.Error, "try again in") {
-			t.Errorf("%s: body %s, want a JSON error saying when to try again", what, rec.Body)
+		want := "too many requests like this one from this player or address: try again in " + rec.Header().Get("Retry-After") + " s"
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error != want {
+			t.Errorf("%s: body %s, want a JSON error %q", what, rec.Body, want)
 		}
 	}
 

@@ -1,0 +1,93 @@
+package arlweb
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// TestRateLimit: every costly Arlington route (a new table, a hint, a
+// replay) is limited per player: a burst past the player's bucket gets
+// 429 with Retry-After and a JSON error, while another player at the
+// same address is answered as usual and the flooded player's other
+// requests still go through. The message is the shared layer's, with no
+// Spider words in it.
+func TestRateLimit(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
+	rl := web.RateLimit{Player: web.Bucket{Burst: 3, Every: time.Minute}, Address: web.Bucket{Burst: 1000, Every: time.Second}}
+	e := newEnvWeb(t, Limits{}, web.Options{RateLimit: &rl, Now: func() time.Time { return t0 }})
+	tb, err := e.hub.Create(context.Background(), "someone", table.Config{Players: 2, Bots: []string{"", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tb.Summary().ID
+	for _, r := range []struct {
+		name, method, path, body string
+	}{
+		{"new table", "POST", "/api/arlington/tables", `{"players": 2, "bots": ["", "random"]}`},
+		{"hint", "GET", "/api/arlington/tables/" + id + "/hint", ""},
+		{"replay", "GET", "/api/arlington/tables/" + id + "/replay", ""},
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			// Each flooder and bystander is a new player with a cookie
+			// (a request without one is limited by the address alone).
+			flooder, other := e.client(), e.client()
+			for _, c := range []*client{flooder, other} {
+				if code := c.do("GET", "/api/arlington/tables", nil, nil); code != http.StatusOK {
+					t.Fatalf("lobby: %d", code)
+				}
+			}
+			for i := range rl.Player.Burst {
+				if code, _, _ := c429(t, flooder, r.method, r.path, r.body); code == http.StatusTooManyRequests {
+					t.Fatalf("request %d of the burst of %d refused", i+1, rl.Player.Burst)
+				}
+			}
+			code, msg, retry := c429(t, flooder, r.method, r.path, r.body)
+			if code != http.StatusTooManyRequests {
+				t.Fatalf("request past the burst: %d, want 429", code)
+			}
+			if secs, err := strconv.Atoi(retry); err != nil || secs < 1 || secs > 60 {
+				t.Errorf("Retry-After %q, want 1 to 60 seconds", retry)
+			}
+			// The shared layer's words, which name no game's things.
+			if want := "too many requests like this one from this player or address: try again in " + retry + " s"; msg != want {
+				t.Errorf("message %q, want %q", msg, want)
+			}
+			if code, _, _ := c429(t, other, r.method, r.path, r.body); code == http.StatusTooManyRequests {
+				t.Errorf("another player at the same address: 429")
+			}
+			if code := flooder.do("GET", "/api/arlington/tables/"+id, nil, nil); code != http.StatusOK {
+				t.Errorf("the flooder's unlimited request: %d, want 200", code)
+			}
+		})
+	}
+}
+
+// c429 sends a request as c and returns its status, the JSON error's
+// message (if any) and the Retry-After header.
+func c429(tb testing.TB, c *client, method, path, body string) (code int, msg, retry string) {
+	tb.Helper()
+	req, _ := http.NewRequest(method, c.e.srv.URL+path, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		tb.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var e struct {
+		Error string `json:"error"`
+	}
+	_ = json.Unmarshal(b, &e) // a success answers no error
+	return resp.StatusCode, e.Error, resp.Header.Get("Retry-After")
+}
