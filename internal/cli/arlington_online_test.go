@@ -3,8 +3,10 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -55,6 +57,64 @@ func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, 
 			return arlClient{}
 		}
 	}
+}
+
+// arlTerminal starts `cardtable arlington connect LINK ARGS --log FILE`
+// for a person at the terminal whose lines the test hands over one at a
+// time, so the game moves only as fast as the test lets it. feed hands
+// over one "auto" (false if the client took none for a minute); finish
+// feeds "auto" until the client exits and returns it.
+func arlTerminal(tb testing.TB, link string, args ...string) (log string, feed func() bool, finish func() arlClient) {
+	tb.Helper()
+	log = filepath.Join(tb.TempDir(), "terminal.jsonl")
+	pr, pw := io.Pipe()
+	done := make(chan arlClient, 1)
+	go func() {
+		out, errb := &syncBuffer{}, &syncBuffer{}
+		code := Run(context.Background(), append([]string{"arlington", "connect", link, "--log", log}, args...), pr, out, errb)
+		pr.Close() // a line still being written fails, and the writer exits
+		done <- arlClient{code, out.String(), errb.String(), log}
+	}()
+	lines, stop := make(chan struct{}), make(chan struct{})
+	// The writer exits when the test ends (stop) or the client has
+	// stopped reading (the pipe is closed).
+	go func() {
+		for {
+			select {
+			case <-lines:
+				if _, err := io.WriteString(pw, "auto\n"); err != nil {
+					return
+				}
+			case <-stop:
+				return
+			}
+		}
+	}()
+	tb.Cleanup(func() { close(stop); pw.Close() })
+	feed = func() bool {
+		select {
+		case lines <- struct{}{}:
+			return true
+		case <-time.After(time.Minute):
+			return false
+		}
+	}
+	finish = func() arlClient {
+		tb.Helper()
+		deadline := time.NewTimer(3 * time.Minute)
+		defer deadline.Stop()
+		for {
+			select {
+			case c := <-done:
+				return c
+			case lines <- struct{}{}:
+			case <-deadline.C:
+				tb.Fatal("connect did not end")
+				return arlClient{}
+			}
+		}
+	}
+	return log, feed, finish
 }
 
 // arlLogged reads a --log file (arlCheckLog) and fails tb on a fault.
@@ -249,18 +309,23 @@ func TestArlingtonConnectInputEnds(t *testing.T) {
 func TestArlingtonConnectReconnects(t *testing.T) {
 	// The connection drops twice during the game (the proxy cuts it): the
 	// client reconnects by itself, gets exactly what it missed, and
-	// finishes the game.
+	// finishes the game. The seat is a person at the terminal fed one line
+	// at a time, so the game cannot end before a cut: with two bots it
+	// could, on a busy machine, between the first events and the cut.
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	p := startProxy(t, strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"))
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3")
 	viaProxy := p.url() + strings.TrimPrefix(link, url)
-	log, wait := arlConnect(t, viaProxy, "", "--bot", "greedy")
-	arlWaitEvents(t, log, 3)
+	log, feed, finish := arlTerminal(t, viaProxy)
+	arlWaitEvents(t, log, 1)
 	for cut := range 2 {
 		// The game holds while nobody is connected, so it goes on from
-		// where each cut left it. The second cut comes once the client
-		// has a new connection (one more passed on, and a new message
-		// logged after this cut).
+		// where each cut left it. A line goes in before each cut, and
+		// the second cut comes once the client has a new connection (one
+		// more passed on, and a new message logged after this cut).
+		if !feed() {
+			t.Fatalf("cut %d: the client took no line", cut)
+		}
 		lines, conns := arlLines(t, log), p.accepted.Load()
 		p.cut()
 		for deadline := time.Now().Add(time.Minute); p.accepted.Load() == conns || arlLines(t, log) <= lines; time.Sleep(10 * time.Millisecond) {
@@ -269,7 +334,7 @@ func TestArlingtonConnectReconnects(t *testing.T) {
 			}
 		}
 	}
-	c := wait()
+	c := finish()
 	arlCheckFinished(t, c)
 	if n := strings.Count(c.err, "reconnecting"); n < 2 {
 		t.Fatalf("%d reconnections reported, want 2:\n%s", n, c.err)
