@@ -104,14 +104,15 @@ type arlRemote struct {
 	helper bot.Bot // plays 'auto'
 	hinter bot.Bot // answers 'hint'
 
-	last   *arlclient.Update  // the latest view
-	fresh  bool               // last came on the current connection
-	events []arlington.Event  // the public log so far, from event 0
-	have   int                // len(events)
-	at     int                // the event count of the latest view
-	totals []int              // running totals from the score events seen
-	seats  string             // the seats line last shown
-	legal  []arlington.Action // the last 'legal' list
+	last   *arlclient.Update   // the latest view
+	fresh  bool                // last came on the current connection
+	events []arlington.Event   // the public log so far, from event 0
+	have   int                 // len(events)
+	at     int                 // the event count of the latest view
+	totals []int               // running totals from the score events seen
+	nar    *arlington.Narrator // tells the events in words; nil until the first
+	seats  string              // the seats line last shown
+	legal  []arlington.Action  // the last 'legal' list
 	// sent is the event count at which this seat last sent an action, -1
 	// when none is waiting for its answer: no second action goes out on
 	// the same position.
@@ -298,24 +299,24 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	return false, nil
 }
 
-// show prints one public event as terminal play does.
+// show prints one public event in the words of the table page's log and
+// of `arlington play` (arlington.Narrator), which follows the game from
+// its first event (events arrive in order, from 0). A move of this seat
+// that this client did not send is marked: the server's stand-in bot
+// played it while the seat was away or its turn timer ran out. A scored
+// hand is followed by the totals.
 func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
-	switch e.Kind {
-	case arlington.EventDeal:
-		r.out("hand %d: seat %d deals; seat %d has the lead\n", e.Hand, e.Seat, (e.Seat+1)%u.View.Players)
-	case arlington.EventMove:
-		if e.Seat == r.seat && e.N == r.mine {
-			r.out("you: %v\n", e.Action)
-		} else if e.Seat == r.seat {
-			// Not this client's: the server's stand-in bot played while
-			// this seat was away or its turn timer ran out.
-			r.out("you (stand-in): %v\n", e.Action)
-		} else {
-			r.out("seat %d (%s): %v\n", e.Seat, arlSeatName(u.Seats, e.Seat), e.Action)
-		}
-	case arlington.EventTake:
-		r.out("seat %d takes the trick\n", e.Seat)
-	case arlington.EventScore:
+	names := r.seatNames(u.Seats)
+	if r.nar == nil {
+		r.nar = arlington.NewNarrator(names)
+	}
+	r.nar.SetNames(names)
+	mark := ""
+	if e.Kind == arlington.EventMove && e.Seat == r.seat && e.N != r.mine {
+		mark = "stand-in: "
+	}
+	r.out("%s%s\n", mark, r.nar.Tell(e))
+	if e.Kind == arlington.EventScore {
 		if r.totals == nil {
 			r.totals = make([]int, len(e.Scores))
 		}
@@ -324,8 +325,23 @@ func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
 				r.totals[i] += s
 			}
 		}
-		r.out("hand %d scored: %s; totals %s\n", e.Hand, arlInts(e.Scores), arlInts(r.totals))
+		r.out("totals after hand %d: %s\n", e.Hand, arlInts(r.totals))
 	}
+}
+
+// seatNames are the seats as the narration names them: numbered from 0,
+// as the commands number them, with "you", the person's name or the
+// bot's level.
+func (r *arlRemote) seatNames(seats []arlclient.Seat) []string {
+	names := make([]string, len(seats))
+	for i := range seats {
+		if i == r.seat {
+			names[i] = fmt.Sprintf("seat %d (you)", i)
+		} else {
+			names[i] = fmt.Sprintf("seat %d (%s)", i, arlSeatName(seats, i))
+		}
+	}
+	return names
 }
 
 // arlSeatName is how a seat is named in the play by play.

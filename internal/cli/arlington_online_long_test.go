@@ -197,8 +197,8 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	a, b := <-doneA, waitB()
 	arlCheckFinished(t, a)
 	arlCheckFinished(t, b)
-	standIn := strings.Index(b.out, "you (stand-in): ")
-	if standIn < 0 || !strings.Contains(b.out[standIn:], "\nyou: ") {
+	standIn := strings.Index(b.out, "stand-in: seat 1 (you) ")
+	if standIn < 0 || !strings.Contains(b.out[standIn:], "\nseat 1 (you) ") {
 		t.Fatalf("no stand-in's move followed by the player's own:\n%s", b.out)
 	}
 }

@@ -243,7 +243,7 @@ func TestArlingtonOnlineBots(t *testing.T) {
 	ea, eb := arlCheckFinished(t, a), arlCheckFinished(t, b)
 	arlSameEvents(t, ea, eb)
 	for _, c := range []arlClient{a, b} {
-		if !strings.Contains(c.out, "totals: ") || !strings.Contains(c.out, "you: ") {
+		if !strings.Contains(c.out, "totals: ") || !strings.Contains(c.out, " (you) ") {
 			t.Fatalf("no final totals or own moves:\n%s", c.out)
 		}
 	}
@@ -255,8 +255,21 @@ func TestArlingtonOnlineBots(t *testing.T) {
 	if _, err := fmt.Sscanf(b.out[strings.Index(b.out, "you are seat"):], "you are seat %d", &seatB); err != nil {
 		t.Fatal(err)
 	}
-	if seatA == seatB || seatA == 2 || seatB == 2 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann): ", seatA)) {
+	if seatA == seatB || seatA == 2 || seatB == 2 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann) ", seatA)) {
 		t.Fatalf("seats %d and %d:\n%s\n%s", seatA, seatB, a.out, b.out)
+	}
+	// B tells every event of the game, in order, in the words of the
+	// page's log (arlington.Narrator), naming itself "you".
+	names := make([]string, 3)
+	names[seatA], names[seatB], names[2] = fmt.Sprintf("seat %d (Ann)", seatA), fmt.Sprintf("seat %d (you)", seatB), "seat 2 (greedy)"
+	nar, rest := arlington.NewNarrator(names), b.out
+	for _, e := range eb {
+		want := nar.Tell(e) + "\n"
+		i := strings.Index(rest, want)
+		if i < 0 {
+			t.Fatalf("event %d is not told as %q after what came before:\n%s", e.N, want, b.out)
+		}
+		rest = rest[i+len(want):]
 	}
 }
 
@@ -278,7 +291,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 		`refused, rule "`, // a lead at the first turn: seat 1 has the lead, whatever it plays
 		"no action 99",
 		"show takes no arguments",
-		"you: ",
+		"seat 0 (you) ",
 		"arlington record", // the record
 		"chat Terminal: good luck",
 		"game over after",
