@@ -49,6 +49,7 @@ type beamer struct {
 	next     []spider.Position
 	cands    []bcand
 	evals    []int32
+	limit    int // positions the search may generate
 	seen     hashSet
 	buf      [256]spider.Move
 	gen      int
@@ -82,6 +83,7 @@ func (b *beamer) eval(p *spider.Position, piles int32) int32 {
 }
 
 func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool) {
+	b.limit = limit
 	b.cur = append(b.cur[:0], *p)
 	b.levels = append(b.levels[:0], []bnode{{parent: -1, rm: -1}})
 	b.seen.reset()
@@ -94,6 +96,9 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 		for i := range b.cur {
 			if won := b.expand(int32(i)); won >= 0 {
 				return b.line(b.cands[won]), true
+			}
+			if b.gen >= b.limit {
+				return nil, false
 			}
 		}
 		if len(b.cands) == 0 {
@@ -174,6 +179,9 @@ func (b *beamer) expand(i int32) int {
 	for _, m := range p.Legal(b.buf[:0]) {
 		if m.Kind == spider.Remove || p.Null(m) || pointless(p, m) {
 			continue
+		}
+		if b.gen >= b.limit {
+			return -1
 		}
 		b.gen++
 		if m.Kind == spider.Deal {

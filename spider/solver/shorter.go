@@ -62,7 +62,8 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
 	}
 	keep := func(cand []spider.Move, limit int64) {
-		if len(cand) == 0 || len(cand) >= len(line) || out() {
+		// A line as found is long: only shortened can it be compared.
+		if len(cand) == 0 || out() {
 			return
 		}
 		cand = shorten(p, cand, shortenLimit(limit))
