@@ -13,8 +13,8 @@ import (
 // a multiple of the nodes the search took, so that they cost a small
 // multiple of the solve and never change its verdict:
 //
-//   - beam searches over the whole game (beam.go), whose lines are short
-//     where they win (mostly at 1 and 2 suits);
+//   - at 1 and 2 suits, beam searches over the whole game (beam.go),
+//     whose lines are short where they win;
 //   - the staged search again with a stronger preference for short lines
 //     (againPenalty), which finds shorter lines at 4 suits but solves
 //     fewer deals within a budget, so it cannot be the first search.
@@ -72,6 +72,11 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		}
 	}
 	for _, c := range beams {
+		if p.Suits() >= 4 {
+			// Measured: at 4 suits the beam wins no deal (it deals
+			// into dead ends, or wanders without dealing).
+			break
+		}
 		n := room(min(max(beamFactor*nodes, beamMin), beamMax))
 		if n <= 0 || out() {
 			break
