@@ -38,8 +38,11 @@ var (
 	beamMax      int64 = 1_500_000
 	againPenalty int32 = 4
 	// againFactor is the second staged search's node budget, in nodes of
-	// the first.
+	// the first, and againMin its least: a deal the first search solved
+	// quickly often needs several times its nodes with the stronger
+	// preference, and such a budget is still cheap.
 	againFactor int64 = 2
+	againMin    int64 = 1_000_000
 )
 
 // shorter looks for a winning line from p shorter than line, which the
@@ -90,7 +93,7 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 			keep(cand, int64(b.gen))
 		}
 	}
-	if n := room(againFactor * nodes); n > 0 && !out() {
+	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() {
 		l := lim
 		l.Nodes = n
 		if lim.Time > 0 {
