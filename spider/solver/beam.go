@@ -78,10 +78,15 @@ func beamSearch(p *spider.Position, width, limit int) ([]spider.Move, bool) {
 	return b.run(p, width, limit)
 }
 
+// eval is the beam's evaluation of p given the sum of its piles' terms.
 func (b *beamer) eval(p *spider.Position, piles int32) int32 {
 	return piles + int32(p.NumRemoved())*b.w.removed - int32(p.StockLen())*b.stock
 }
 
+// run is beamSearch with b's weights, ctx and deadline. Its memory is
+// small and bounded: two levels of positions (width of them, about a
+// kilobyte each), the candidates of a level, a move a position kept and
+// the hashes of the positions kept.
 func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool) {
 	b.limit = limit
 	b.cur = append(b.cur[:0], *p)
