@@ -140,10 +140,17 @@ func (a *Analysis) FirstLost() int {
 func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	w := &walker{g: g.Clone()}
 	n := g.MovesPlayed()
+	// The probes want verdicts; only the line of the last winnable point
+	// is shown, so only it gets the further searches for a shorter line.
 	solve := func(ctx context.Context, k int, l Limits) Result {
-		return Solve(ctx, w.at(k), l)
+		return solveShort(ctx, w.at(k), l, false)
 	}
 	a := analyze(ctx, n, solve, lim)
+	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
+		t := time.Now()
+		a.Line, _ = shorter(ctx, w.at(k), lim.Position, t, a.Line, a.Points[k].Solve.Nodes)
+		a.Elapsed += time.Since(t)
+	}
 	if a.LastWinnable >= 0 && g.Options().AutoRemove {
 		a.Line = withoutRemovals(a.Line)
 	}

@@ -37,7 +37,8 @@ func ProveWinnable(ctx context.Context, n uint64, v spider.Variant, suits int, l
 	if err != nil {
 		return Result{}, false
 	}
-	r := Solve(ctx, p, lim)
+	// A verdict is all a pool keeps: no further search for a short line.
+	r := solveShort(ctx, p, lim, false)
 	return r, r.Status == Solved
 }
 

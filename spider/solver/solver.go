@@ -99,7 +99,18 @@ type Result struct {
 // lines"): its search prefers positions reached in fewer moves, and the
 // line found is shortened (see shorten) before it is returned;
 // Result.Found is its length as found.
+//
+// Once it has a win, Solve spends a small multiple of the search's nodes
+// on further searches for a shorter line (shorter); Result.Nodes counts
+// them too. They never change the verdict.
 func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
+	return solveShort(ctx, p, lim, true)
+}
+
+// solveShort is Solve; with again false it skips the further searches
+// for a shorter line, for callers that want only a verdict (the pool) or
+// shorten one line of many themselves (Analyze).
+func solveShort(ctx context.Context, p *spider.Position, lim Limits, again bool) Result {
 	start := time.Now()
 	s := newSearch(ctx, p, lim)
 	s.portfolio = weightSets
@@ -108,6 +119,11 @@ func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
 	if r.Status == Solved {
 		r.Found = len(r.Moves)
 		r.Moves = shorten(p, r.Moves, shortenLimit(r.Nodes))
+		if again {
+			var extra int64
+			r.Moves, extra = shorter(ctx, p, lim, start, r.Moves, r.Nodes)
+			r.Nodes += extra
+		}
 		r.Elapsed = time.Since(start)
 	}
 	return r

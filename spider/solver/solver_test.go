@@ -315,8 +315,10 @@ func solutionsReplay(t *testing.T, short bool) {
 		{2, 1, 3},
 	}
 	if short {
+		// Two deals: Solve's further searches for a short line (issue 24)
+		// cost several times its search at 1 suit.
 		deals = deals[:1]
-		deals[0].to = 4
+		deals[0].to = 2
 	}
 	for _, d := range deals {
 		for n := d.from; n <= d.to; n++ {

@@ -1,0 +1,114 @@
+package solver
+
+import (
+	"context"
+	"time"
+
+	"cardtable/spider"
+)
+
+// Looking for a shorter line once Solve has a win (docs/solver.md,
+// "Shorter lines"). The staged search decides whether a deal is won; once
+// it has a line, two more searches look for a shorter one, each bounded by
+// a multiple of the nodes the search took, so that they cost a small
+// multiple of the solve and never change its verdict:
+//
+//   - at 1 and 2 suits, beam searches over the whole game (beam.go),
+//     whose lines are short where they win;
+//   - the staged search again with a stronger preference for short lines
+//     (againPenalty), which finds shorter lines at 4 suits but solves
+//     fewer deals within a budget, so it cannot be the first search.
+//
+// Every line is shortened (shorten) and replayed with the engine's checked
+// moves; the shortest that wins is kept.
+
+// A beam of the portfolio: its width and the weight of a face-down card.
+type beamConf struct {
+	width    int
+	faceDown int32
+}
+
+// Knobs of the passes, variables so that experiments can vary them.
+var (
+	// beams are the beam searches run, in turn; each may generate
+	// beamFactor times the search's nodes, within [beamMin, beamMax].
+	beams              = []beamConf{{100, 12}, {200, 16}}
+	beamFactor   int64 = 2
+	beamMin      int64 = 300_000
+	beamMax      int64 = 1_500_000
+	againPenalty int32 = 4
+	// againFactor is the second staged search's node budget, in nodes of
+	// the first, and againMin its least: a deal the first search solved
+	// quickly often needs several times its nodes with the stronger
+	// preference, and such a budget is still cheap.
+	againFactor int64 = 2
+	againMin    int64 = 1_000_000
+)
+
+// shorter looks for a winning line from p shorter than line, which the
+// search found in nodes nodes under lim (started at start). It returns
+// the shortest line found and the nodes it generated. It stays within
+// what lim leaves (nodes, time, ctx).
+func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Time, line []spider.Move, nodes int64) ([]spider.Move, int64) {
+	var spent int64
+	room := func(want int64) int64 {
+		if lim.Nodes > 0 {
+			want = min(want, lim.Nodes-nodes-spent)
+		}
+		return want
+	}
+	var deadline time.Time
+	if lim.Time > 0 {
+		deadline = start.Add(lim.Time)
+	}
+	out := func() bool {
+		return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
+	}
+	keep := func(cand []spider.Move, limit int64) {
+		// A line as found is long: only shortened can it be compared.
+		if len(cand) == 0 || out() {
+			return
+		}
+		cand = shorten(p, cand, shortenLimit(limit))
+		if len(cand) < len(line) && wins(p, cand) {
+			line = cand
+		}
+	}
+	for _, c := range beams {
+		if p.Suits() >= 4 {
+			// Measured: at 4 suits the beam wins no deal (it deals
+			// into dead ends, or wanders without dealing).
+			break
+		}
+		n := room(min(max(beamFactor*nodes, beamMin), beamMax))
+		if n <= 0 || out() {
+			break
+		}
+		w := weightSets[0]
+		w.faceDown = c.faceDown
+		b := &beamer{ctx: ctx, deadline: deadline, w: &w, stock: beamStock}
+		cand, ok := b.run(p, c.width, int(n))
+		spent += int64(b.gen)
+		if ok {
+			keep(cand, int64(b.gen))
+		}
+	}
+	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() {
+		l := lim
+		l.Nodes = n
+		if lim.Time > 0 {
+			l.Time = lim.Time - time.Since(start)
+		}
+		if lim.Time == 0 || l.Time > 0 {
+			s := newSearch(ctx, p, l)
+			s.portfolio = weightSets
+			s.depthPen = againPenalty
+			r := s.run()
+			spent += r.Nodes
+			if r.Status == Solved {
+				keep(r.Moves, r.Nodes)
+			}
+		}
+	}
+	return line, spent
+}
