@@ -289,21 +289,23 @@ func serveWinnableDeal(ctx context.Context, pool *solver.Pool, o spider.Options)
 		return 0, false, err
 	}
 	defer func() { <-dealSearch }()
+	suits := o.Suits
+	if suits == 0 {
+		suits = 4 // as spider.NewGame reads it
+	}
 	for range winnableTries {
 		n := rand.Uint64()
 		if n == 0 {
 			continue
 		}
-		g, err := spider.NewGame(n, o)
-		if err != nil {
-			return 0, false, err
-		}
-		p := g.Position()
-		res := solver.Solve(ctx, &p, solver.Limits{Time: winnableTime, MemoryBytes: 256 << 20})
+		// A verdict is all this needs: ProveWinnable skips Solve's further
+		// searches for a short line. It proves the deal under the strict
+		// rules, which the relaxed variant's deals also satisfy.
+		_, ok := solver.ProveWinnable(ctx, n, o.Variant, suits, solver.Limits{Time: winnableTime, MemoryBytes: 256 << 20})
 		if err := ctx.Err(); err != nil {
 			return 0, false, err
 		}
-		if res.Status == solver.Solved {
+		if ok {
 			return n, true, nil
 		}
 	}
