@@ -107,6 +107,10 @@ func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
 	e.mu.Lock()
 	c, game := e.g.Clone(), view(e, s.now())
 	e.mu.Unlock()
+	if game.GaveUp {
+		// The store closed the lineage's other games with it.
+		s.games.forgetLineage(e)
+	}
 	return s.analyse(w, r, c, game, http.StatusCreated)
 }
 
@@ -193,8 +197,9 @@ var errInPlay = web.Errorf(web.ErrConflict,
 // or stuck) or, with giveUp, is given up now. A game not won is closed to
 // commands from then on, a stuck one too (it could take moves back and
 // play the winning line the analysis shows), and its lineage's loss is
-// made final; the mark and the loss are stored before anything is
-// answered. It returns a copy of the game and the answer about it.
+// made final, which closes the lineage's other games too (games opened
+// from its saves: forgetLineage); the mark and the loss are stored before
+// anything is answered. It returns a copy of the game and the answer about it.
 func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*spider.Game, gameResponse, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
@@ -208,8 +213,11 @@ func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*s
 			}
 			now := gs.now()
 			// The mark and the loss are stored before the game closes:
-			// if they cannot be, the game stays as it was.
-			err := gs.db.GiveUp(context.WithoutCancel(ctx), player, id, e.version, now, result(e, false, now, e.played))
+			// if they cannot be, the game stays as it was. Stored even if
+			// the player leaves meanwhile, within a move's bound (commit).
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+			err := gs.db.GiveUp(wctx, player, id, e.version, now, result(e, false, now, e.played))
+			cancel()
 			if err != nil {
 				stale := errors.Is(err, record.ErrStale)
 				if stale {
@@ -223,6 +231,11 @@ func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*s
 			}
 			e.version++
 			e.gaveUp = true
+			c, game := e.g.Clone(), view(e, gs.now())
+			e.mu.Unlock()
+			// The store closed the lineage's other games with it.
+			gs.forgetLineage(e)
+			return c, game, nil
 		}
 		c, game := e.g.Clone(), view(e, gs.now())
 		e.mu.Unlock()

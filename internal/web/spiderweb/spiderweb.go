@@ -34,7 +34,8 @@ type GameStore interface {
 	UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error
 	RecordResult(ctx context.Context, player string, r record.Result) error
 	// GiveUp marks the game, at version, given up for its analysis and
-	// records r as its lineage's final loss, in one transaction;
+	// records r as its lineage's final loss, in one transaction, giving
+	// up the lineage's other games too (unless it was won);
 	// record.ErrStale if the game is no longer at version.
 	GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error
 	// PruneGames deletes the games unchanged since idle, and those with no
@@ -47,6 +48,9 @@ type GameStore interface {
 type KeepStore interface {
 	Saves(ctx context.Context, player string) ([]record.Save, error)
 	Save(ctx context.Context, player, name string) (record.Save, error)
+	// LineageGivenUp is whether player's lineage was given up for its
+	// analysis (record.Save.GaveUp).
+	LineageGivenUp(ctx context.Context, player, lineage string) (bool, error)
 	PutSave(ctx context.Context, s record.Save) error
 	DeleteSave(ctx context.Context, player, name string) error
 	Stats(ctx context.Context, player string) ([]record.Group, error)
