@@ -5,9 +5,12 @@ package spiderweb
 // hidden cards, so it is only for games that are won, stuck or given up.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"cardtable/internal/record"
@@ -111,8 +114,55 @@ func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
 		// The store closed the lineage's other games with it.
 		s.games.forgetLineage(e)
 	}
-	return s.analyse(w, r, c, game, http.StatusCreated)
+	if err := s.analyse(w, r, c, game, http.StatusCreated); err != nil {
+		// The new game is stored and the game shown left: the refusal
+		// names it, so the page can show it and analyse it again.
+		return &openedError{err, game}
+	}
+	return nil
 }
+
+// openedError is the failure of a request that opened a game before it
+// failed (a save's analysis): the answer carries that game ("game", as
+// docs/api.md says), so the client does not lose it.
+type openedError struct {
+	err  error
+	game gameResponse
+}
+
+func (e *openedError) Error() string { return e.err.Error() }
+func (e *openedError) Unwrap() error { return e.err }
+
+// writeOpened answers err, of the request that opened game, as the web
+// layer answers any error, with the game added.
+func writeOpened(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error, game gameResponse) {
+	c := &captured{header: http.Header{}, code: http.StatusOK}
+	web.WriteError(c, r, log, err)
+	var body struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(c.body.Bytes(), &body) != nil {
+		body.Error = "internal error"
+	}
+	for k, v := range c.header {
+		w.Header()[k] = v
+	}
+	web.WriteJSON(w, c.code, struct {
+		Error string       `json:"error"`
+		Game  gameResponse `json:"game"`
+	}{body.Error, game})
+}
+
+// captured is an answer kept in memory (writeOpened).
+type captured struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (c *captured) Header() http.Header         { return c.header }
+func (c *captured) Write(b []byte) (int, error) { return c.body.Write(b) }
+func (c *captured) WriteHeader(code int)        { c.code = code }
 
 // analysisSlot takes the server's one analysis slot, or refuses with 503
 // and Retry-After; the caller calls release when done. It is taken before

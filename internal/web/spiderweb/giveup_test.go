@@ -2,6 +2,7 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -391,5 +392,37 @@ func TestGiveUpWriteBounded(t *testing.T) {
 	}
 	if !ds.ok || ds.deadline.After(start.Add(writeTimeout+time.Second)) {
 		t.Fatalf("the give-up's write had deadline %v (set %v), want within %v", ds.deadline, ds.ok, writeTimeout)
+	}
+}
+
+// TestAnalyseSaveFailed: when the analysis of a save fails after its game
+// was opened (given up, the game shown left), the refusal names that game,
+// which is stored, given up, and can be analysed again.
+func TestAnalyseSaveFailed(t *testing.T) {
+	fail := true
+	h := newHarness(t, Options{Analyze: func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		if fail {
+			return nil, errors.New("solver fault")
+		}
+		return solverAnalyze(ctx, g)
+	}})
+	r := h.upload(nearWon)
+	h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	var e struct {
+		Error string       `json:"error"`
+		Game  gameResponse `json:"game"`
+	}
+	h.call("POST", "/api/saves/s/analysis", `{"giveUp":true}`, http.StatusInternalServerError, &e)
+	if e.Error != "internal error" || e.Game.ID == "" || e.Game.ID == r.ID || !e.Game.GaveUp {
+		t.Fatalf("failed analysis answered %+v", e)
+	}
+	var got gameResponse
+	h.call("GET", "/api/games/"+e.Game.ID, "", http.StatusOK, &got)
+	if !got.GaveUp || got.Version != e.Game.Version {
+		t.Fatalf("the opened game read back: %+v", got)
+	}
+	fail = false
+	if a := h.analyse(e.Game.ID, "", http.StatusOK); a.Game.ID != e.Game.ID || a.LastWinnable == nil {
+		t.Fatalf("analysed again: %+v", a)
 	}
 }

@@ -12,6 +12,7 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -167,6 +168,12 @@ func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error)
 // handle is web.Handle with the engine's and the store's errors classified.
 func (s *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(s.log, func(w http.ResponseWriter, r *http.Request) error {
-		return classify(f(w, r))
+		err := classify(f(w, r))
+		var o *openedError
+		if errors.As(err, &o) {
+			writeOpened(w, r, s.log, err, o.game)
+			return nil
+		}
+		return err
 	})
 }
