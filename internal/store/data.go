@@ -17,7 +17,8 @@ import (
 // replaces a loss (the player took the moves back and went on to win) but
 // never another win, nor a loss made final by giving the lineage up for
 // its analysis (Result.GaveUp). Recording a given-up loss makes an
-// existing loss final and leaves a win as it is.
+// existing loss final and leaves a win as it is; once final, every game
+// of the lineage still open is given up too (its version goes up by one).
 func (db *DB) RecordResult(ctx context.Context, player string, r Result) error {
 	return db.tx(ctx, func(tx *sql.Tx) error { return recordResult(ctx, tx, player, r) })
 }
@@ -41,7 +42,27 @@ func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) erro
 	_, err := tx.ExecContext(ctx, `INSERT INTO results (player, lineage, variant, suits, won, score, at, played, gave_up)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) `+upsert,
 		player, r.Lineage, r.Variant, r.Suits, r.Won, r.Score, millis(r.At), r.Played.Milliseconds(), r.GaveUp)
+	if err != nil || !r.GaveUp {
+		return err
+	}
+	// The lineage's loss is final (unless it was won first): its other
+	// games, opened from its saves, are closed too, so none plays on to a
+	// win that would not count (docs/analysis.md "The web route"). Each
+	// changes version, so a tab showing one catches up.
+	_, err = tx.ExecContext(ctx, `UPDATE games SET gave_up = 1, version = version + 1
+		WHERE player = ? AND lineage = ? AND gave_up = 0
+		AND EXISTS (SELECT 1 FROM results r WHERE r.lineage = ? AND r.player = ? AND r.gave_up = 1)`,
+		player, r.Lineage, r.Lineage, player)
 	return err
+}
+
+// LineageGivenUp reports whether player's lineage was given up for its
+// analysis (Result.GaveUp): the mark a save of it carries (Save.GaveUp).
+func (db *DB) LineageGivenUp(ctx context.Context, player, lineage string) (bool, error) {
+	var gaveUp bool
+	err := db.r.QueryRowContext(ctx, `SELECT coalesce((SELECT gave_up FROM results
+		WHERE lineage = ? AND player = ?), 0)`, lineage, player).Scan(&gaveUp)
+	return gaveUp, err
 }
 
 // MaxSaves is the most named saves a player may have.

@@ -111,8 +111,9 @@ func missed(ctx context.Context, tx *sql.Tx, player, id string, version int64) e
 // GiveUp marks player's game id, at version, as given up for its analysis
 // (docs/analysis.md "The web route"): it takes no more commands. In the
 // same transaction it records r, the loss, as final for the lineage
-// (Result.GaveUp). The game's version goes up by one, as with a command.
-// ErrStale and ErrNotFound as for UpdateGame; nothing is written then.
+// (Result.GaveUp), which gives up the lineage's other games too, unless
+// the lineage was won (RecordResult). The game's version goes up by one,
+// as with a command. ErrStale and ErrNotFound as for UpdateGame; nothing is written then.
 func (db *DB) GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r Result) error {
 	if r.Won {
 		return errors.New("giving up a game with a win")

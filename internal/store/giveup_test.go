@@ -196,3 +196,70 @@ func TestGiveUpGame(t *testing.T) {
 		t.Fatalf("created given up, recorded %+v", grp)
 	}
 }
+
+// TestGiveUpClosesLineage: giving a game up gives up every other open game
+// of its lineage (opened from its saves), each at a new version, whether
+// by GiveUp or by a game created given up; other lineages and players are
+// untouched, and a lineage won before keeps its other games open.
+func TestGiveUpClosesLineage(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	mk := func(player, id, lineage string) {
+		t.Helper()
+		g := GameRecord{ID: id, Player: player, Lineage: lineage, Save: "s", Created: t0, Updated: t0,
+			Summary: Summary{Variant: "spider", Suits: 2}}
+		if err := db.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := func(player, id string) (bool, int64) {
+		t.Helper()
+		g := must(db.Game(ctx, player, id))
+		return g.GaveUp, g.Version
+	}
+	mk("p", "a", "L")
+	mk("p", "b", "L")
+	mk("p", "c", "M")
+	mk("q", "d", "N")
+	loss := Result{Lineage: "L", Variant: "spider", Suits: 2, At: t0}
+	if err := db.GiveUp(ctx, "p", "a", 1, t0, loss); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		player, id string
+		gaveUp     bool
+		version    int64
+	}{{"p", "a", true, 2}, {"p", "b", true, 2}, {"p", "c", false, 1}, {"q", "d", false, 1}} {
+		if g, v := state(tc.player, tc.id); g != tc.gaveUp || v != tc.version {
+			t.Errorf("game %s: given up %v at version %d, want %v at %d", tc.id, g, v, tc.gaveUp, tc.version)
+		}
+	}
+	// A game created given up (a save's analysis) closes its lineage too.
+	mk("p", "c2", "M")
+	g := GameRecord{ID: "c3", Player: "p", Lineage: "M", Save: "s", Created: t0, Updated: t0, GaveUp: true}
+	if err := db.CreateGame(ctx, g, Result{Lineage: "M", Variant: "spider", Suits: 2, GaveUp: true, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"c", "c2"} {
+		if g, v := state("p", id); !g || v != 2 {
+			t.Errorf("game %s of a lineage created given up: given up %v at version %d", id, g, v)
+		}
+	}
+	// A lineage won first stays won, its games open.
+	mk("p", "w1", "W")
+	mk("p", "w2", "W")
+	if err := db.RecordResult(ctx, "p", Result{Lineage: "W", Variant: "spider", Suits: 2, Won: true, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.GiveUp(ctx, "p", "w1", 1, t0, Result{Lineage: "W", Variant: "spider", Suits: 2, At: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if g, v := state("p", "w2"); g || v != 1 {
+		t.Errorf("a won lineage's other game: given up %v at version %d", g, v)
+	}
+	for lineage, want := range map[string]bool{"L": true, "W": false, "nope": false} {
+		if got := must(db.LineageGivenUp(ctx, "p", lineage)); got != want {
+			t.Errorf("LineageGivenUp(%s) = %v, want %v", lineage, got, want)
+		}
+	}
+}

@@ -5,9 +5,12 @@ package spiderweb
 // hidden cards, so it is only for games that are won, stuck or given up.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"cardtable/internal/record"
@@ -107,8 +110,59 @@ func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
 	e.mu.Lock()
 	c, game := e.g.Clone(), view(e, s.now())
 	e.mu.Unlock()
-	return s.analyse(w, r, c, game, http.StatusCreated)
+	if game.GaveUp {
+		// The store closed the lineage's other games with it.
+		s.games.forgetLineage(e)
+	}
+	if err := s.analyse(w, r, c, game, http.StatusCreated); err != nil {
+		// The new game is stored and the game shown left: the refusal
+		// names it, so the page can show it and analyse it again.
+		return &openedError{err, game}
+	}
+	return nil
 }
+
+// openedError is the failure of a request that opened a game before it
+// failed (a save's analysis): the answer carries that game ("game", as
+// docs/api.md says), so the client does not lose it.
+type openedError struct {
+	err  error
+	game gameResponse
+}
+
+func (e *openedError) Error() string { return e.err.Error() }
+func (e *openedError) Unwrap() error { return e.err }
+
+// writeOpened answers err, of the request that opened game, as the web
+// layer answers any error, with the game added.
+func writeOpened(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error, game gameResponse) {
+	c := &captured{header: http.Header{}, code: http.StatusOK}
+	web.WriteError(c, r, log, err)
+	var body struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(c.body.Bytes(), &body) != nil {
+		body.Error = "internal error"
+	}
+	for k, v := range c.header {
+		w.Header()[k] = v
+	}
+	web.WriteJSON(w, c.code, struct {
+		Error string       `json:"error"`
+		Game  gameResponse `json:"game"`
+	}{body.Error, game})
+}
+
+// captured is an answer kept in memory (writeOpened).
+type captured struct {
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (c *captured) Header() http.Header         { return c.header }
+func (c *captured) Write(b []byte) (int, error) { return c.body.Write(b) }
+func (c *captured) WriteHeader(code int)        { c.code = code }
 
 // analysisSlot takes the server's one analysis slot, or refuses with 503
 // and Retry-After; the caller calls release when done. It is taken before
@@ -193,8 +247,9 @@ var errInPlay = web.Errorf(web.ErrConflict,
 // or stuck) or, with giveUp, is given up now. A game not won is closed to
 // commands from then on, a stuck one too (it could take moves back and
 // play the winning line the analysis shows), and its lineage's loss is
-// made final; the mark and the loss are stored before anything is
-// answered. It returns a copy of the game and the answer about it.
+// made final, which closes the lineage's other games too (games opened
+// from its saves: forgetLineage); the mark and the loss are stored before
+// anything is answered. It returns a copy of the game and the answer about it.
 func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*spider.Game, gameResponse, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
@@ -208,8 +263,11 @@ func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*s
 			}
 			now := gs.now()
 			// The mark and the loss are stored before the game closes:
-			// if they cannot be, the game stays as it was.
-			err := gs.db.GiveUp(context.WithoutCancel(ctx), player, id, e.version, now, result(e, false, now, e.played))
+			// if they cannot be, the game stays as it was. Stored even if
+			// the player leaves meanwhile, within a move's bound (commit).
+			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+			err := gs.db.GiveUp(wctx, player, id, e.version, now, result(e, false, now, e.played))
+			cancel()
 			if err != nil {
 				stale := errors.Is(err, record.ErrStale)
 				if stale {
@@ -223,6 +281,11 @@ func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*s
 			}
 			e.version++
 			e.gaveUp = true
+			c, game := e.g.Clone(), view(e, gs.now())
+			e.mu.Unlock()
+			// The store closed the lineage's other games with it.
+			gs.forgetLineage(e)
+			return c, game, nil
 		}
 		c, game := e.g.Clone(), view(e, gs.now())
 		e.mu.Unlock()

@@ -2,29 +2,33 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
 
-// analysisPageServer is pageServer with the solver's analysis.
-func analysisPageServer(tb testing.TB) *httptest.Server {
+// analysisPageServer is pageServer with analyze as its analysis.
+func analysisPageServer(tb testing.TB, analyze func(context.Context, *spider.Game) (*Analysis, error)) *httptest.Server {
 	tb.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "cardtable.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sp := New(db, Options{Hint: firstMoveHint, Analyze: solverAnalyze})
+	sp := New(db, Options{Hint: firstMoveHint, Analyze: analyze})
 	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy}))
 	tb.Cleanup(func() {
 		srv.Close()
@@ -47,7 +51,7 @@ func TestBrowserAnalysis(t *testing.T) {
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
-			srv := analysisPageServer(t)
+			srv := analysisPageServer(t, solverAnalyze)
 			p := openPage(t, bctx, srv, size.w, size.h, chromedp.WithNewBrowserContext())
 			p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
 			// The hearts from pile 2 into the space on pile 3: still winnable.
@@ -115,7 +119,8 @@ func TestBrowserAnalysis(t *testing.T) {
 			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 			p.expect("the game again after the analysis")
 			// Given up: no more moves, and a loss in the statistics.
-			p.clickSel("#btn-undo")
+			p.closedControls()
+			p.keys("u")
 			p.refused("given up")
 			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
 				t.Errorf("statistics after giving up: %+v", st)
@@ -150,7 +155,8 @@ func TestBrowserAnalysis(t *testing.T) {
 			p.clickSel("#an-close")
 			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 			p.expect("the save's game after its analysis")
-			p.clickSel("#btn-undo")
+			p.closedControls()
+			p.keys("u")
 			p.refused("given up")
 			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
 				t.Errorf("statistics after analysing the save: %+v", st)
@@ -158,6 +164,179 @@ func TestBrowserAnalysis(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserAnalysisClosed: a stuck game (deal 1) analysed from its end
+// screen is closed: the confirmation says no more moves, undo included;
+// the toolbar offers no undo, redo, deal or restart; a second tab on the
+// game learns it when its stale undo is refused; after a reload the end
+// screen offers no undo, and "Play this deal again" starts a new game of
+// the deal. Then a save's analysis that fails after opening its game
+// leaves the page on that game, which is analysed again from the menu.
+// The analyser is a stand-in that finds nothing (the analysis itself is
+// TestBrowserAnalysis's).
+func TestBrowserAnalysisClosed(t *testing.T) {
+	bctx := startBrowser(t)
+	var failNext atomic.Bool
+	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		if failNext.CompareAndSwap(true, false) {
+			return nil, errors.New("solver fault")
+		}
+		res := make([]string, g.MovesPlayed()+1)
+		for i := range res {
+			res[i] = "unknown"
+		}
+		return &Analysis{Results: res, LastWinnable: -1}, nil
+	})
+	a := openPage(t, bctx, srv, 1280, 800)
+	path := filepath.Join(t.TempDir(), "stuck-deal.txt")
+	if err := os.WriteFile(path, []byte(stuckDeal1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.loadSaveFile(path)
+	if !a.shadow.Stuck() || a.shadow.Deal() != 1 {
+		t.Fatal("stuckDeal1 is not a stuck game of deal 1")
+	}
+	const endOpen = `document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "No moves left"`
+	a.waitJS(endOpen, "the no-moves-left screen")
+	// A second tab on the game, its end screen dismissed.
+	b := openPage(t, bctx, srv, 1280, 800)
+	b.shadow = a.shadow
+	if b.gameID() != a.gameID() {
+		t.Fatalf("the tabs show games %s and %s", a.gameID(), b.gameID())
+	}
+	b.waitJS(endOpen, "tab B's end screen")
+	b.keys(kb.Escape)
+	b.waitJS(`!document.querySelector("#dlg-end").open`, "tab B's end screen to close")
+
+	a.clickSel(`#end-buttons [data-end="analyse"]`)
+	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := a.text("#confirm-text"); !strings.Contains(txt, "no more moves") || !strings.Contains(txt, "undo included") {
+		t.Errorf("the confirmation for a stuck game says %q: want no more moves, undo included", txt)
+	}
+	a.clickSel("#confirm-yes")
+	a.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
+	a.clickSel("#an-close")
+	a.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+	a.closedControls()
+	a.keys("u")
+	a.refused("given up")
+
+	// Tab B still shows the game open: its undo is refused and it learns.
+	b.keys("u")
+	b.waitJS(`document.querySelector("#btn-undo").disabled`, "tab B to learn the game was given up")
+	b.idle()
+	b.closedControls()
+	b.expect("tab B after the refused undo")
+
+	// Reloaded, the end screen offers no undo; the deal is played again
+	// as a new game.
+	closed := a.gameID()
+	a.load()
+	a.waitJS(endOpen, "the end screen after a reload")
+	var end struct {
+		Undo, Again bool
+		Text, Label string
+	}
+	a.eval(`(() => { const q = (s) => document.querySelector(s);
+	  return {Undo: !q('#end-buttons [data-end="undo"]').hidden, Again: !q('#end-buttons [data-end="restart"]').hidden,
+	    Text: q("#end-text").textContent, Label: q('#end-buttons [data-end="restart"]').textContent}; })()`, &end)
+	if end.Undo || strings.Contains(end.Text, "Undo") || !end.Again || end.Label != "Play this deal again" {
+		t.Errorf("the end screen of the closed game: %+v", end)
+	}
+	a.shot("analysis-closed-end")
+	a.clickSel(`#end-buttons [data-end="restart"]`)
+	a.waitJS(fmt.Sprintf(`sessionStorage.getItem("cardtable.spider.game") !== %q`, closed), "a new game of the deal")
+	g, err := spider.NewGame(1, spider.Options{Variant: spider.Spider, Suits: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.shadow = g
+	a.expect("deal 1 again")
+	var open bool
+	a.eval(`!document.querySelector("#btn-deal").disabled && !document.querySelector("#btn-restart").disabled`, &open)
+	if !open {
+		t.Error("the new game of the deal is not open to moves")
+	}
+
+	// A save's analysis that fails after opening its game: the page shows
+	// that game (given up), which the Game menu analyses again.
+	const save = "Fresh deal"
+	a.saveAs(save)
+	fresh := a.gameID()
+	failNext.Store(true)
+	a.saveAction("Analyse", save)
+	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	a.clickSel("#confirm-yes")
+	a.waitJS(`(document.body.dataset.lastError || "") !== ""`, "the failure said")
+	a.idle()
+	if id := a.gameID(); id == fresh || id == closed {
+		t.Fatalf("after the failed analysis the page shows game %s, not the save's new game", id)
+	}
+	a.closedControls()
+	a.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := a.text("#confirm-text"); !strings.Contains(txt, "given up already") {
+		t.Errorf("the confirmation for the opened game says %q", txt)
+	}
+	a.clickSel("#confirm-yes")
+	a.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis, again")
+}
+
+// closedControls checks that the toolbar offers no command a game given
+// up takes no more: undo, redo, deal, restart (and the menu's restart).
+func (p *browserPage) closedControls() {
+	p.t.Helper()
+	var enabled []string
+	p.eval(`["#btn-undo", "#btn-redo", "#btn-deal", "#btn-restart", '#menu-game [data-act="restart"]']
+	  .filter((s) => !document.querySelector(s).disabled)`, &enabled)
+	if len(enabled) > 0 {
+		p.t.Errorf("a given-up game offers %v", enabled)
+	}
+}
+
+// stuckDeal1 is deal 1 of Spider (4 suits) played until no move is left
+// (found by random play; 28 moves, the stock dealt).
+const stuckDeal1 = `cardtable spider 1
+variant: spider
+suits: 4
+open: no
+relaxed: no
+autoremove: no
+cheat: none
+deal: 1
+cheated: no
+stopped: no
+position: 28
+moves: 28
+move 10 5 1
+move 4 8 1
+move 2 8 1
+move 5 10 1
+move 10 5 1
+deal
+deal
+move 5 9 1
+move 4 9 1
+deal
+move 6 2 1
+move 6 8 1
+deal
+move 4 1 1
+move 6 5 1
+deal
+move 7 4 1
+move 6 5 1
+move 6 2 1
+move 9 6 1
+move 4 8 1
+move 9 3 1
+move 4 6 1
+move 1 8 1
+move 5 8 1
+move 2 8 1
+move 10 2 1
+move 2 5 2
+`
 
 // analysisShown waits for the analysis panel of the game played in
 // TestBrowserAnalysis and checks its timeline: moves 0 and 1 winnable, 1

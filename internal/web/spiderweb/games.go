@@ -255,6 +255,32 @@ func replay(rec record.Game) (*entry, error) {
 	return e, nil
 }
 
+// writeTimeout bounds a write the player does not wait on (a move's, a
+// give-up's): it goes on if the tab closes, but not for ever, since it
+// holds the game's lock.
+const writeTimeout = 30 * time.Second
+
+// forgetLineage drops from the cache every other game of e's player and
+// lineage, once the store has given them up with e (store.RecordResult):
+// read back, each refuses commands as any given-up game does. A command
+// already under way on one finds its write stale and reads the game back.
+// No entry lock may be held by the caller, since it takes theirs.
+func (gs *games) forgetLineage(e *entry) {
+	var others []*entry
+	gs.mu.Lock()
+	for _, o := range gs.cache {
+		if o != e && o.player == e.player && o.lineage == e.lineage {
+			others = append(others, o)
+		}
+	}
+	gs.mu.Unlock()
+	for _, o := range others {
+		o.mu.Lock()
+		gs.drop(o)
+		o.mu.Unlock()
+	}
+}
+
 // drop forgets e (locked by the caller) so the next request reloads the game
 // from the database: used when its new state could not be stored.
 func (gs *games) drop(e *entry) {
@@ -290,7 +316,7 @@ func result(e *entry, won bool, now time.Time, played time.Duration) record.Resu
 func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
 	now := gs.now()
 	// An accepted move is stored even if the player closes the tab meanwhile.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 	defer cancel()
 	played := e.played + activeGap(e.last, now)
 	c := record.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,

@@ -2,9 +2,15 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"cardtable/internal/record"
+	"cardtable/internal/store"
 	"cardtable/spider"
 )
 
@@ -206,15 +212,14 @@ func TestAnalyseSave(t *testing.T) {
 			t.Fatalf("stats: %+v", st)
 		}
 		h.cmd(a.Game.ID, "move 2 1 1", http.StatusConflict)
-		// The save stays, marked; the original game of the lineage plays
-		// on, but its win no longer counts.
+		// The save stays, marked; the original game of the lineage, which
+		// the analysis showed the hidden cards of, is given up with it.
 		if s, ok := h.saveList()["s"]; !ok || !s.GaveUp {
 			t.Fatalf("the save after its analysis: %+v %v", s, ok)
 		}
-		h.cmd(r.ID, "move 2 1 1", http.StatusOK)
-		h.cmd(r.ID, "remove 1", http.StatusOK)
+		checkClosed(t, h, r)
 		if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
-			t.Fatalf("stats after the lineage's other game won: %+v", st)
+			t.Fatalf("stats after the analysis: %+v", st)
 		}
 	})
 	t.Run("over", func(t *testing.T) {
@@ -283,5 +288,141 @@ func TestGivenUpStoredFirst(t *testing.T) {
 	h.analyseSave("second", "", `{"giveUp":true}`, http.StatusCreated)
 	if checked != 2 {
 		t.Fatalf("the analyser ran %d times, want 2", checked)
+	}
+}
+
+// checkClosed checks that game r, shown at r.Version in a tab, is now
+// given up: read back it says so at a newer version, and every command is
+// refused, from a tab behind it (the refusal carries the game, marked) as
+// from one up to date.
+func checkClosed(tb testing.TB, h *harness, r gameResponse) {
+	tb.Helper()
+	var got gameResponse
+	h.call("GET", "/api/games/"+r.ID, "", http.StatusOK, &got)
+	if !got.GaveUp || got.Version <= r.Version {
+		tb.Fatalf("game %s read back: given up %v at version %d (was %d)", r.ID, got.GaveUp, got.Version, r.Version)
+	}
+	var behind behindResponse
+	h.call("POST", "/api/games/"+r.ID+"/commands", fmt.Sprintf(`{"cmd":"move 2 1 1","version":%d}`, r.Version),
+		http.StatusConflict, &behind)
+	if !behind.GaveUp || behind.Version != got.Version {
+		tb.Fatalf("a stale tab's move: %+v", behind)
+	}
+	for _, cmd := range []string{"move 2 1 1", "undo", "restart"} {
+		var e errorBody
+		h.call("POST", "/api/games/"+r.ID+"/commands", fmt.Sprintf(`{"cmd":%q,"version":%d}`, cmd, got.Version),
+			http.StatusConflict, &e)
+		if e.Error != errGivenUp.Error() {
+			tb.Fatalf("%s: %q", cmd, e.Error)
+		}
+	}
+}
+
+// TestGiveUpClosesLineage: giving a game up, on either route, gives up
+// the other games of its lineage the player has open (the lineage's loss
+// is final and the hidden cards were shown), in memory as in the store;
+// other lineages play on.
+func TestGiveUpClosesLineage(t *testing.T) {
+	t.Run("game", func(t *testing.T) {
+		h := newHarness(t, Options{Analyze: solverAnalyze})
+		r := h.upload(nearWon)
+		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+		var o gameResponse
+		h.call("POST", "/api/saves/s/open", "", http.StatusCreated, &o)
+		other := h.upload(nearWon)
+		if !h.cached(o.ID) || !h.cached(r.ID) {
+			t.Fatal("the test needs the games in memory")
+		}
+		h.analyse(r.ID, `{"giveUp":true}`, http.StatusOK)
+		checkClosed(t, h, o)
+		h.cmd(other.ID, "move 2 1 1", http.StatusOK)
+	})
+	t.Run("save", func(t *testing.T) {
+		h := newHarness(t, Options{Analyze: solverAnalyze})
+		r := h.upload(nearWon)
+		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+		var o gameResponse
+		h.call("POST", "/api/saves/s/open", "", http.StatusCreated, &o)
+		h.analyseSave("s", "", `{"giveUp":true}`, http.StatusCreated)
+		checkClosed(t, h, r)
+		checkClosed(t, h, o)
+		// After the give-up a save still opens and plays, as before.
+		var p gameResponse
+		h.call("POST", "/api/saves/s/open", "", http.StatusCreated, &p)
+		h.cmd(p.ID, "move 2 1 1", http.StatusOK)
+	})
+}
+
+// deadlineStore is the store, noting the deadline GiveUp is called with.
+type deadlineStore struct {
+	*store.DB
+	deadline time.Time
+	ok       bool
+}
+
+func (d *deadlineStore) GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error {
+	d.deadline, d.ok = ctx.Deadline()
+	return d.DB.GiveUp(ctx, player, id, version, at, r)
+}
+
+// TestGiveUpWriteBounded: the give-up's write outlives the request (the
+// player may close the tab) but is bounded as a move's is, since it holds
+// the game's lock and the analysis slot.
+func TestGiveUpWriteBounded(t *testing.T) {
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ds := &deadlineStore{DB: db}
+	gs := newGames(ds, time.Now, 10, 1<<30)
+	g, err := spider.Load(nearWon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := gs.add(context.Background(), "p", g, "", 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	start := time.Now()
+	if _, _, err := gs.giveUp(ctx, "p", e.id, true); err != nil {
+		t.Fatal(err)
+	}
+	if !ds.ok || ds.deadline.After(start.Add(writeTimeout+time.Second)) {
+		t.Fatalf("the give-up's write had deadline %v (set %v), want within %v", ds.deadline, ds.ok, writeTimeout)
+	}
+}
+
+// TestAnalyseSaveFailed: when the analysis of a save fails after its game
+// was opened (given up, the game shown left), the refusal names that game,
+// which is stored, given up, and can be analysed again.
+func TestAnalyseSaveFailed(t *testing.T) {
+	fail := true
+	h := newHarness(t, Options{Analyze: func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		if fail {
+			return nil, errors.New("solver fault")
+		}
+		return solverAnalyze(ctx, g)
+	}})
+	r := h.upload(nearWon)
+	h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	var e struct {
+		Error string       `json:"error"`
+		Game  gameResponse `json:"game"`
+	}
+	h.call("POST", "/api/saves/s/analysis", `{"giveUp":true}`, http.StatusInternalServerError, &e)
+	if e.Error != "internal error" || e.Game.ID == "" || e.Game.ID == r.ID || !e.Game.GaveUp {
+		t.Fatalf("failed analysis answered %+v", e)
+	}
+	var got gameResponse
+	h.call("GET", "/api/games/"+e.Game.ID, "", http.StatusOK, &got)
+	if !got.GaveUp || got.Version != e.Game.Version {
+		t.Fatalf("the opened game read back: %+v", got)
+	}
+	fail = false
+	if a := h.analyse(e.Game.ID, "", http.StatusOK); a.Game.ID != e.Game.ID || a.LastWinnable == nil {
+		t.Fatalf("analysed again: %+v", a)
 	}
 }

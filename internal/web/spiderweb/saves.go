@@ -96,11 +96,10 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
-	// Read back for the lineage's given-up mark, which the game alone
-	// does not know. The save is stored: if the read fails (a delete
-	// meanwhile), the answer is what was written.
-	if back, err := s.db.Save(r.Context(), rec.Player, name); err == nil {
-		rec = back
+	// The lineage's given-up mark, which the game alone does not know.
+	// The save is stored: if the read fails, the answer goes without it.
+	if gaveUp, err := s.db.LineageGivenUp(r.Context(), rec.Player, rec.Lineage); err == nil {
+		rec.GaveUp = gaveUp
 	}
 	web.WriteJSON(w, http.StatusOK, summarize(rec))
 	return nil

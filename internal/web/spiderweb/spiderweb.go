@@ -12,6 +12,7 @@ package spiderweb
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -34,7 +35,8 @@ type GameStore interface {
 	UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error
 	RecordResult(ctx context.Context, player string, r record.Result) error
 	// GiveUp marks the game, at version, given up for its analysis and
-	// records r as its lineage's final loss, in one transaction;
+	// records r as its lineage's final loss, in one transaction, giving
+	// up the lineage's other games too (unless it was won);
 	// record.ErrStale if the game is no longer at version.
 	GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error
 	// PruneGames deletes the games unchanged since idle, and those with no
@@ -47,6 +49,9 @@ type GameStore interface {
 type KeepStore interface {
 	Saves(ctx context.Context, player string) ([]record.Save, error)
 	Save(ctx context.Context, player, name string) (record.Save, error)
+	// LineageGivenUp is whether player's lineage was given up for its
+	// analysis (record.Save.GaveUp).
+	LineageGivenUp(ctx context.Context, player, lineage string) (bool, error)
 	PutSave(ctx context.Context, s record.Save) error
 	DeleteSave(ctx context.Context, player, name string) error
 	Stats(ctx context.Context, player string) ([]record.Group, error)
@@ -163,6 +168,12 @@ func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error)
 // handle is web.Handle with the engine's and the store's errors classified.
 func (s *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(s.log, func(w http.ResponseWriter, r *http.Request) error {
-		return classify(f(w, r))
+		err := classify(f(w, r))
+		var o *openedError
+		if errors.As(err, &o) {
+			writeOpened(w, r, s.log, err, o.game)
+			return nil
+		}
+		return err
 	})
 }

@@ -35,11 +35,17 @@ export async function analyse() {
   const { S, confirmBox } = host;
   if (!S.id) return;
   const giveUp = !over(S);
+  // A stuck game could still take moves back to play the line the
+  // analysis shows: the analysis closes it too (docs/analysis.md).
+  const stuck = !giveUp && !S.view.won && !S.gaveUp;
   const ok = await confirmBox(giveUp ? "Give up and analyse?" : "Analyse this game?",
     "The analysis looks at the hidden cards (the face-down cards and the stock) to find the last move " +
     "after which this game could still be won, and a winning line from there. " +
-    (giveUp ? "So the game ends here: it counts as lost in the statistics, and no more moves can be made in it." :
-      "The game is over, so it counts as finished as it is."),
+    (giveUp ? "So the game ends here: it counts as lost in the statistics, and no more moves can be made in it, undo included." :
+      stuck ? "No moves are left, so it counts as lost in the statistics; the analysis makes that final: " +
+        "the game takes no more moves after it, undo included." :
+      S.gaveUp ? "This game was given up already: it stays lost in the statistics." :
+      "The game is won: it stays won as it is."),
     giveUp ? "Give up and analyse" : "Analyse");
   if (!ok) return;
   await request(() => api.analysis(S.id, giveUp), (res) => {
@@ -68,12 +74,22 @@ async function analyseSave(s) {
     "The analysis opens this saved game and looks at its hidden cards (the face-down cards and the stock) " +
     "to find the last move after which it could still be won, and a winning line from there. " +
     (s.gaveUp ? "This game was given up already: it stays lost in the statistics." :
-      "So the game ends there: unless it is over, it counts as lost in the statistics and no more moves " +
-      "can be made in it. The save stays, but a win from it will no longer count."),
+      "So the game ends there: unless it was won, it counts as lost in the statistics (a stuck one too), " +
+      "for good, and no more moves can be made in it, undo included, nor in a game of it you have open. " +
+      "The save stays, but a win from it will no longer count."),
     "Analyse");
   if (!ok) return;
   $("#dlg-saves").close();
-  await request(() => api.analyseSave(s.name, true, S.id), (res) => setGame(res.game, { ended: true }));
+  await request(async () => {
+    try {
+      return await api.analyseSave(s.name, true, S.id);
+    } catch (e) {
+      // The save was opened (given up) before the analysis failed: show
+      // that game, which can be analysed again from the Game menu.
+      if (e instanceof ApiError && e.body && e.body.game) setGame(e.body.game, { ended: true });
+      throw e;
+    }
+  }, (res) => setGame(res.game, { ended: true }));
 }
 
 // request runs call, the analysis request, in the page's queue; show puts

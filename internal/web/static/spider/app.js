@@ -56,11 +56,18 @@ function renderButtons() {
   fin.hidden = !can;
   document.body.classList.toggle("can-finish", can);
   fin.disabled = S.finishing;
-  $("#btn-undo").disabled = !v.canUndo;
-  $("#btn-redo").disabled = !v.canRedo;
-  $("#btn-deal").disabled = v.stock === 0;
-  $("#btn-deal").title = v.stock ? `Deal a row (D): ${plural(dealsLeft(v), "row")} left` : "The stock is empty";
+  // A game given up for its analysis takes no more commands (docs/analysis.md).
+  const closed = S.gaveUp;
+  $("#btn-undo").disabled = closed || !v.canUndo;
+  $("#btn-redo").disabled = closed || !v.canRedo;
+  $("#btn-deal").disabled = closed || v.stock === 0;
+  $("#btn-deal").title = closed ? CLOSED : v.stock ? `Deal a row (D): ${plural(dealsLeft(v), "row")} left` : "The stock is empty";
+  $("#btn-restart").disabled = closed;
+  $('#menu-game [data-act="restart"]').disabled = closed;
 }
+
+// CLOSED says why a game given up for its analysis takes no more moves.
+const CLOSED = "This game was given up for its analysis, which showed its hidden cards: it takes no more moves, undo included. Start a new game (New game takes its deal number to play it again).";
 
 function pileLabel(k) {
   const v = S.view, p = pileCards(k);
@@ -128,6 +135,13 @@ function send(cmd, { anim = "move" } = {}) {
     clearDrag();
     return S.chain;
   }
+  if (S.gaveUp) {
+    S.sel = null;
+    clearDrag();
+    render({ anim: "refused" });
+    refuse(CLOSED);
+    return S.chain;
+  }
   return queue(async () => {
     if (!S.id) return;
     const before = S.view;
@@ -155,7 +169,11 @@ function send(cmd, { anim = "move" } = {}) {
         // Another tab may have played this game meanwhile: catch up.
         try {
           const r = await api.game(S.id);
-          if (JSON.stringify(r.view) !== JSON.stringify(S.view)) { S.view = r.view; render(); }
+          if (JSON.stringify(r.view) !== JSON.stringify(S.view) || !!r.gaveUp !== S.gaveUp) {
+            S.view = r.view;
+            S.gaveUp = !!r.gaveUp; // given up in another tab
+            render();
+          }
         } catch { /* keep what is shown */ }
         return;
       }
@@ -196,7 +214,7 @@ function celebrate() {
 // canFinish: every card is face up and the stock is dealt, so nothing is
 // left to find out and the rest is mechanical.
 function canFinish(v = S.view) {
-  return !!v && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
+  return !!v && !S.gaveUp && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
 }
 
 // finish plays the rest of a game whose cards are all face up, one action
@@ -246,6 +264,7 @@ function behind(e) {
   S.hint = null;
   clearDrag();
   S.view = e.body.view;
+  S.gaveUp = !!e.body.gaveUp; // it may have been given up there
   render();
   document.body.dataset.caughtUp = String(e.body.version);
   info("This game changed in another tab or window: here it is as it stands now.");
@@ -480,10 +499,20 @@ async function submitSave(e) {
 function onEndButton(act) {
   $("#dlg-end").close();
   if (act === "undo") undo();
-  else if (act === "restart") { S.sel = null; send("restart"); }
+  else if (act === "restart") { S.sel = null; if (S.gaveUp) playAgain(); else send("restart"); }
   else if (act === "stats") openStats();
   else if (act === "new") openNew();
   else if (act === "analyse") analyse();
+}
+
+// playAgain starts a new game of the deal shown, with its options: a game
+// given up for its analysis cannot be restarted (docs/analysis.md), and a
+// new game of its deal number is how to play it again.
+function playAgain() {
+  const v = S.view;
+  if (!v || !v.deal) return;
+  startGame({ ...newGameOptions(v.deal), variant: v.variant, suits: v.suits, open: v.open, relaxed: v.relaxed,
+    autoRemove: v.autoRemove, cheat: v.cheat });
 }
 
 // ---------- menus and settings ----------
@@ -570,6 +599,7 @@ function refresh() {
     try {
       const r = await api.game(S.id);
       S.view = r.view;
+      S.gaveUp = !!r.gaveUp; // given up in another tab meanwhile
       render();
     } catch { /* keep what is shown */ }
   });

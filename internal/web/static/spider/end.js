@@ -27,7 +27,7 @@ function showEnd(v) {
   const b = v.breakdown;
   $("#end-text").textContent = v.won ?
     `${v.deal ? `Deal #${v.deal} is` : "This position is"} solved in ${plural(v.moves, "move")}.` :
-    `No move is left that changes anything${v.stock ? "" : ", and the stock is empty"}. ${v.canUndo ? "Undo to try another way, play the deal again, or start a new game." : "Play the deal again or start a new game."}`;
+    `No move is left that changes anything${v.stock ? "" : ", and the stock is empty"}. ${next(v)}`;
   const rows = [
     ["Cards turned up (10 each)", b.turned],
     ["Piles with no face-down cards (15 each)", b.columns],
@@ -48,8 +48,20 @@ function showEnd(v) {
     tr.lastChild.textContent = val;
     return tr;
   }));
-  $('#end-buttons [data-end="undo"]').hidden = v.won || !v.canUndo;
+  // A game closed by its analysis takes no undo nor restart: its deal is
+  // played again as a new game (app.js), a custom position not at all.
+  $('#end-buttons [data-end="undo"]').hidden = v.won || !v.canUndo || S.gaveUp;
+  $('#end-buttons [data-end="restart"]').hidden = S.gaveUp && !v.deal;
   $('#end-buttons [data-end="restart"]').textContent = v.deal ? "Play this deal again" : "Play this position again";
   openDialog("#dlg-end");
   announce(`${v.won ? "You won" : "No moves left"}. Score ${v.score}.`);
+}
+
+// next says what the player can do after a game ends stuck.
+function next(v) {
+  if (S.gaveUp) {
+    return "This game was analysed, so it takes no more moves, undo included. " +
+      (v.deal ? "Play the deal again as a new game, or start another one." : "Start a new game.");
+  }
+  return v.canUndo ? "Undo to try another way, play the deal again, or start a new game." : "Play the deal again or start a new game.";
 }
