@@ -8,7 +8,8 @@ import { geom, layout, renderStock, renderCompleted, renderTableau } from "./ren
 import { snapshot, animate } from "./anim.js";
 import { playEffect, played } from "/shared/sound.js";
 import { cascade, stop as stopCascade, celebrating } from "./celebrate.js";
-import { initAnalysis, analyse, analyseSaveButton, reviewing } from "./analysis.js";
+import { initAnalysis, analyse, reviewing } from "./analysis.js";
+import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
 import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, countFrom, $, GAME_KEY, S } from "./state.js";
 import { announce, info, pretty, refuse, failure, describe } from "./messages.js";
 import { startTimer, openStats, showStats } from "./stats.js";
@@ -389,111 +390,6 @@ function parseHint(move) {
   return null;
 }
 
-function saveFile() {
-  if (!S.id) return;
-  const a = document.createElement("a");
-  a.href = api.saveURL(S.id);
-  a.download = `spider-${S.view.deal || "custom"}-${S.view.moves}.txt`;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  info("Saving the game to a file.");
-}
-
-function loadFile(file) {
-  if (!file) return;
-  return queue(async () => {
-    const text = await file.text();
-    try {
-      const r = await api.load(text, S.id);
-      setGame(r);
-      info(`Loaded ${file.name}: ${r.view.deal ? "deal #" + r.view.deal : "custom deal"}, ${plural(r.view.moves, "move")} played.`);
-    } catch (e) {
-      failure(new Error(`Could not load ${file.name}: ${e.message}`));
-    }
-  });
-}
-
-// ---------- saved games (the Game menu's Saved games dialog) ----------
-
-async function openSaves() {
-  openDialog("#dlg-saves");
-  const name = $("#save-name");
-  if (!name.value && S.view) name.value = `${S.view.variant} ${S.view.deal || "custom"}`;
-  await refreshSaves();
-}
-
-async function refreshSaves() {
-  const box = $("#saves-list");
-  try {
-    const r = await api.saves();
-    const saves = r.saves || [];
-    if (!saves.length) { box.innerHTML = `<p class="help">No saved games yet.</p>`; return; }
-    const t = document.createElement("table");
-    t.innerHTML = `<thead><tr><th>Name</th><th>Game</th><th>Moves</th><th>Score</th><th>Saved</th><th></th></tr></thead>`;
-    const tb = document.createElement("tbody");
-    for (const s of saves) {
-      const tr = document.createElement("tr");
-      const when = s.updated ? new Date(s.updated) : null;
-      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
-        when && !isNaN(when) ? when.toLocaleString() : ""];
-      // The labels name the cells where a phone stacks them without the
-      // header row (style.css).
-      const labels = ["", "Game", "Moves", "Score", "Saved"];
-      cells.forEach((c, i) => {
-        const td = document.createElement("td");
-        td.textContent = c;
-        if (labels[i]) td.dataset.label = labels[i];
-        tr.appendChild(td);
-      });
-      const acts = document.createElement("td");
-      acts.className = "acts";
-      const open = document.createElement("button");
-      open.type = "button";
-      open.textContent = "Open";
-      open.setAttribute("aria-label", `Open ${s.name}`);
-      open.addEventListener("click", () => openSave(s.name));
-      const del = document.createElement("button");
-      del.type = "button";
-      del.textContent = "Delete";
-      del.setAttribute("aria-label", `Delete ${s.name}`);
-      del.addEventListener("click", async () => {
-        try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
-        refreshSaves();
-      });
-      acts.append(open, " ", analyseSaveButton(s), " ", del);
-      tr.appendChild(acts);
-      tb.appendChild(tr);
-    }
-    t.appendChild(tb);
-    box.replaceChildren(t);
-  } catch (e) {
-    box.textContent = `Saved games are not available: ${e.message}`;
-  }
-}
-
-async function openSave(name) {
-  await queue(async () => {
-    const r = await api.openSave(name, S.id);
-    setGame(r);
-    $("#dlg-saves").close();
-    info(r.message ? `Opened ${name}: ${r.message}.` : `Opened ${name}.`);
-  });
-}
-
-async function submitSave(e) {
-  e.preventDefault();
-  const name = $("#save-name").value.trim();
-  if (!name || !S.id) return;
-  try {
-    await api.putSave(name, S.id);
-    info(`Saved as “${name}”.`);
-  } catch (err) {
-    failure(err);
-  }
-  refreshSaves();
-}
-
 // ---------- the end screen's buttons (end.js shows it) ----------
 
 function onEndButton(act) {
@@ -571,6 +467,7 @@ function bind() {
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
   document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   initAnalysis({ S, render, info, announce, confirmBox, queue, failure, setGame });
+  initSaves({ queue, setGame });
   document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
   $("#form-new").addEventListener("submit", submitNew);
   $("#form-save").addEventListener("submit", submitSave);

@@ -1,0 +1,117 @@
+// Saving and opening games: to a file and from one, and the Game menu's
+// Saved games dialog (a save's Analyse action is analysis.js's).
+
+import { api } from "/shared/api.js";
+import { $, S, plural } from "./state.js";
+import { info, failure } from "./messages.js";
+import { openDialog } from "./dialogs.js";
+import { analyseSaveButton } from "./analysis.js";
+
+let host = null; // {queue, setGame}: app.js's, which owns the game on the page
+
+export function initSaves(h) { host = h; }
+
+export function saveFile() {
+  if (!S.id) return;
+  const a = document.createElement("a");
+  a.href = api.saveURL(S.id);
+  a.download = `spider-${S.view.deal || "custom"}-${S.view.moves}.txt`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  info("Saving the game to a file.");
+}
+
+export function loadFile(file) {
+  if (!file) return;
+  return host.queue(async () => {
+    const text = await file.text();
+    try {
+      const r = await api.load(text, S.id);
+      host.setGame(r);
+      info(`Loaded ${file.name}: ${r.view.deal ? "deal #" + r.view.deal : "custom deal"}, ${plural(r.view.moves, "move")} played.`);
+    } catch (e) {
+      failure(new Error(`Could not load ${file.name}: ${e.message}`));
+    }
+  });
+}
+
+// ---------- saved games (the Game menu's Saved games dialog) ----------
+
+export async function openSaves() {
+  openDialog("#dlg-saves");
+  const name = $("#save-name");
+  if (!name.value && S.view) name.value = `${S.view.variant} ${S.view.deal || "custom"}`;
+  await refreshSaves();
+}
+
+async function refreshSaves() {
+  const box = $("#saves-list");
+  try {
+    const r = await api.saves();
+    const saves = r.saves || [];
+    if (!saves.length) { box.innerHTML = `<p class="help">No saved games yet.</p>`; return; }
+    const t = document.createElement("table");
+    t.innerHTML = `<thead><tr><th>Name</th><th>Game</th><th>Moves</th><th>Score</th><th>Saved</th><th></th></tr></thead>`;
+    const tb = document.createElement("tbody");
+    for (const s of saves) {
+      const tr = document.createElement("tr");
+      const when = s.updated ? new Date(s.updated) : null;
+      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
+        when && !isNaN(when) ? when.toLocaleString() : ""];
+      // The labels name the cells where a phone stacks them without the
+      // header row (style.css).
+      const labels = ["", "Game", "Moves", "Score", "Saved"];
+      cells.forEach((c, i) => {
+        const td = document.createElement("td");
+        td.textContent = c;
+        if (labels[i]) td.dataset.label = labels[i];
+        tr.appendChild(td);
+      });
+      const acts = document.createElement("td");
+      acts.className = "acts";
+      const open = document.createElement("button");
+      open.type = "button";
+      open.textContent = "Open";
+      open.setAttribute("aria-label", `Open ${s.name}`);
+      open.addEventListener("click", () => openSave(s.name));
+      const del = document.createElement("button");
+      del.type = "button";
+      del.textContent = "Delete";
+      del.setAttribute("aria-label", `Delete ${s.name}`);
+      del.addEventListener("click", async () => {
+        try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
+        refreshSaves();
+      });
+      acts.append(open, " ", analyseSaveButton(s), " ", del);
+      tr.appendChild(acts);
+      tb.appendChild(tr);
+    }
+    t.appendChild(tb);
+    box.replaceChildren(t);
+  } catch (e) {
+    box.textContent = `Saved games are not available: ${e.message}`;
+  }
+}
+
+async function openSave(name) {
+  await host.queue(async () => {
+    const r = await api.openSave(name, S.id);
+    host.setGame(r);
+    $("#dlg-saves").close();
+    info(r.message ? `Opened ${name}: ${r.message}.` : `Opened ${name}.`);
+  });
+}
+
+export async function submitSave(e) {
+  e.preventDefault();
+  const name = $("#save-name").value.trim();
+  if (!name || !S.id) return;
+  try {
+    await api.putSave(name, S.id);
+    info(`Saved as “${name}”.`);
+  } catch (err) {
+    failure(err);
+  }
+  refreshSaves();
+}
