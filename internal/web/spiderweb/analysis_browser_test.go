@@ -283,11 +283,12 @@ func TestBrowserAnalysisClosed(t *testing.T) {
 }
 
 // closedControls checks that the toolbar offers no command a game given
-// up takes no more: undo, redo, deal, restart (and the menu's restart).
+// up takes no more: undo, redo, deal, restart (and the menu's restart),
+// nor a hint at a move it would refuse.
 func (p *browserPage) closedControls() {
 	p.t.Helper()
 	var enabled []string
-	p.eval(`["#btn-undo", "#btn-redo", "#btn-deal", "#btn-restart", '#menu-game [data-act="restart"]']
+	p.eval(`["#btn-undo", "#btn-redo", "#btn-deal", "#btn-restart", "#btn-hint", '#menu-game [data-act="restart"]']
 	  .filter((s) => !document.querySelector(s).disabled)`, &enabled)
 	if len(enabled) > 0 {
 		p.t.Errorf("a given-up game offers %v", enabled)

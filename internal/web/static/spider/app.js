@@ -64,6 +64,7 @@ function renderButtons() {
   $("#btn-deal").disabled = closed || v.stock === 0;
   $("#btn-deal").title = closed ? CLOSED : v.stock ? `Deal a row (D): ${plural(dealsLeft(v), "row")} left` : "The stock is empty";
   $("#btn-restart").disabled = closed;
+  $("#btn-hint").disabled = closed; // no move to suggest: the game takes none
   $('#menu-game [data-act="restart"]').disabled = closed;
 }
 
@@ -356,6 +357,7 @@ async function restart() {
 }
 
 function hint() {
+  if (S.gaveUp) { refuse(CLOSED); return; }
   return queue(async () => {
     if (!S.id) return;
     let r;
