@@ -43,7 +43,10 @@ type beamer struct {
 	ctx      context.Context
 	deadline time.Time // zero: none
 	w        *evalWeights
-	stock    int32 // what each card still in the stock costs the evaluation
+	fw       *fullWeights // when set, the full-information evaluation (beam4.go) instead of w
+	perStage bool         // keep width positions for each number of rows left in the stock
+	per      []int        // positions kept at this level for each number of rows left
+	stock    int32        // what each card still in the stock costs the evaluation
 	levels   [][]bnode
 	cur      []spider.Position
 	next     []spider.Position
@@ -57,7 +60,19 @@ type beamer struct {
 
 // full is the beam's evaluation of p, computed afresh.
 func (b *beamer) full(p *spider.Position) int32 {
-	return b.eval(p, evaluateW(p, b.w)-int32(p.NumRemoved())*b.w.removed)
+	var e int32
+	for k := range spider.Piles {
+		e += b.pile(p, k)
+	}
+	return b.eval(p, e)
+}
+
+// pile is pile k's part of the beam's evaluation.
+func (b *beamer) pile(p *spider.Position, k int) int32 {
+	if b.fw != nil {
+		return pileFull(p, k, b.fw)
+	}
+	return pileEvalW(p, k, b.w)
 }
 
 // beamStock is what each card still in the stock costs a position's
@@ -80,6 +95,9 @@ func beamSearch(p *spider.Position, width, limit int) ([]spider.Move, bool) {
 
 // eval is the beam's evaluation of p given the sum of its piles' terms.
 func (b *beamer) eval(p *spider.Position, piles int32) int32 {
+	if b.fw != nil {
+		return piles + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen())*b.fw.stock
+	}
 	return piles + int32(p.NumRemoved())*b.w.removed - int32(p.StockLen())*b.stock
 }
 
@@ -109,15 +127,46 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 		if len(b.cands) == 0 {
 			return nil, false
 		}
-		b.best(2 * width)
+		if b.fw != nil {
+			// Positions met before (at this level or an earlier one)
+			// are left out before the cut, so that a beam on a plateau
+			// keeps its width instead of dying out.
+			kept := b.cands[:0]
+			for _, c := range b.cands {
+				if !b.seen.has(c.h) {
+					kept = append(kept, c)
+				}
+			}
+			b.cands = kept
+		}
+		if b.perStage {
+			b.per = append(b.per[:0], make([]int, (p.StockLen()+spider.Piles-1)/spider.Piles+1)...)
+			slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+		} else {
+			b.best(2 * width)
+		}
 		lv := make([]bnode, 0, min(width, len(b.cands)))
 		b.next = b.next[:0]
 		for _, c := range b.cands {
-			if len(lv) >= width {
+			if !b.perStage && len(lv) >= width {
 				break
+			}
+			var g int
+			if b.perStage {
+				left := b.cur[c.parent].StockLen()
+				if c.mv.Kind == spider.Deal {
+					left -= min(left, spider.Piles)
+				}
+				g = (left + spider.Piles - 1) / spider.Piles
+				if b.per[g] >= width {
+					continue
+				}
 			}
 			if !b.seen.add(c.h) {
 				continue
+			}
+			if b.perStage {
+				b.per[g]++
 			}
 			q := b.cur[c.parent]
 			rm := b.step(&q, c.mv)
@@ -177,7 +226,7 @@ func (b *beamer) expand(i int32) int {
 	var sumT uint64
 	var sumE int32
 	for k := range spider.Piles {
-		terms[k], evals[k] = pileTerm(p, k), pileEvalW(p, k, b.w)
+		terms[k], evals[k] = pileTerm(p, k), b.pile(p, k)
 		sumT += terms[k]
 		sumE += evals[k]
 	}
@@ -215,7 +264,7 @@ func (b *beamer) expand(i int32) int {
 			}
 		} else {
 			hs := sumT - terms[f] + pileTerm(p, f) + pileTerm(p, t) - terms[t]
-			es := sumE - evals[f] + pileEvalW(p, f, b.w) + pileEvalW(p, t, b.w) - evals[t]
+			es := sumE - evals[f] + b.pile(p, f) + b.pile(p, t) - evals[t]
 			h, e = mix(hs+hashBase(p)), b.eval(p, es)
 		}
 		p.Undo(m, u)

@@ -15,6 +15,8 @@ import (
 //
 //   - at 1 and 2 suits, beam searches over the whole game (beam.go),
 //     whose lines are short where they win;
+//   - at 4 suits, beams with the full-information evaluation and a beam
+//     for each number of rows dealt (beam4.go);
 //   - the staged search again with a stronger preference for short lines
 //     (againPenalty), which finds shorter lines at 4 suits but solves
 //     fewer deals within a budget, so it cannot be the first search.
@@ -41,6 +43,16 @@ var (
 	// the first, and againMin its least: a deal the first search solved
 	// quickly often needs several times its nodes with the stronger
 	// preference, and such a budget is still cheap.
+	// fullBeams are the widths of the beams run at 4 suits, in turn, with
+	// the full-information evaluation and a beam for each number of rows
+	// dealt (beam4.go); each may generate fullFactor times the search's
+	// nodes, within [fullMin, fullMax]. When one of them shortens the
+	// line, the second staged search is skipped: measured, it rarely
+	// beats a beam's line, and it costs about as much as one.
+	fullBeams         = []int{200, 300}
+	fullFactor  int64 = 3
+	fullMin     int64 = 3_000_000
+	fullMax     int64 = 4_000_000
 	againFactor int64 = 2
 	againMin    int64 = 1_000_000
 )
@@ -76,8 +88,9 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 	}
 	for _, c := range beams {
 		if p.Suits() >= 4 {
-			// Measured: at 4 suits the beam wins no deal (it deals
-			// into dead ends, or wanders without dealing).
+			// Measured: at 4 suits this beam wins no deal (it deals
+			// into dead ends, or wanders without dealing); the
+			// full-information beams below do.
 			break
 		}
 		n := room(min(max(beamFactor*nodes, beamMin), beamMax))
@@ -93,7 +106,25 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 			keep(cand, int64(b.gen))
 		}
 	}
-	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() {
+	beamWon := false
+	for _, width := range fullBeams {
+		if p.Suits() < 4 {
+			break
+		}
+		n := room(min(max(fullFactor*nodes, fullMin), fullMax))
+		if n <= 0 || out() {
+			break
+		}
+		b := &beamer{ctx: ctx, deadline: deadline, fw: &full4, perStage: true}
+		cand, ok := b.run(p, width, int(n))
+		spent += int64(b.gen)
+		if ok {
+			was := len(line)
+			keep(cand, int64(b.gen))
+			beamWon = beamWon || len(line) < was
+		}
+	}
+	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() && !beamWon {
 		l := lim
 		l.Nodes = n
 		if lim.Time > 0 {
