@@ -46,16 +46,21 @@ type beamer struct {
 	fw       *fullWeights // when set, the full-information evaluation (beam4.go) instead of w
 	perStage bool         // keep width positions for each number of rows left in the stock
 	per      []int        // positions kept at this level for each number of rows left
-	stock    int32        // what each card still in the stock costs the evaluation
-	levels   [][]bnode
-	cur      []spider.Position
-	next     []spider.Position
-	cands    []bcand
-	evals    []int32
-	limit    int // positions the search may generate
-	seen     hashSet
-	buf      [256]spider.Move
-	gen      int
+	// maxLevels, when not zero, ends the search after that many levels:
+	// a beam that has not won by then would find a line longer than the
+	// one it is to beat (measured: lines that wander so long barely
+	// shorten, and a beam that wanders spends its whole budget).
+	maxLevels int
+	stock     int32 // what each card still in the stock costs the evaluation
+	levels    [][]bnode
+	cur       []spider.Position
+	next      []spider.Position
+	cands     []bcand
+	evals     []int32
+	limit     int // positions the search may generate
+	seen      hashSet
+	buf       [256]spider.Move
+	gen       int
 }
 
 // full is the beam's evaluation of p, computed afresh.
@@ -111,7 +116,7 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 	b.levels = append(b.levels[:0], []bnode{{parent: -1, rm: -1}})
 	b.seen.reset()
 	b.seen.add(hashPos(p))
-	for len(b.cur) > 0 && b.gen < limit {
+	for len(b.cur) > 0 && b.gen < limit && (b.maxLevels == 0 || len(b.levels) <= b.maxLevels) {
 		if b.ctx != nil && b.ctx.Err() != nil || !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return nil, false
 		}

@@ -115,7 +115,7 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		if n <= 0 || out() {
 			break
 		}
-		b := &beamer{ctx: ctx, deadline: deadline, fw: &full4, perStage: true}
+		b := &beamer{ctx: ctx, deadline: deadline, fw: &full4, perStage: true, maxLevels: len(line)}
 		cand, ok := b.run(p, width, int(n))
 		spent += int64(b.gen)
 		if ok {
