@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -146,7 +147,7 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 		}
 		if b.perStage {
 			b.per = append(b.per[:0], make([]int, (p.StockLen()+spider.Piles-1)/spider.Piles+1)...)
-			slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+			b.bestPer(2 * width)
 		} else {
 			b.best(2 * width)
 		}
@@ -158,11 +159,7 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 			}
 			var g int
 			if b.perStage {
-				left := b.cur[c.parent].StockLen()
-				if c.mv.Kind == spider.Deal {
-					left -= min(left, spider.Piles)
-				}
-				g = (left + spider.Piles - 1) / spider.Piles
+				g = b.group(c)
 				if b.per[g] >= width {
 					continue
 				}
@@ -203,6 +200,44 @@ func (b *beamer) best(n int) {
 		}
 		b.cands = kept
 	}
+	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+}
+
+// group is the beam a candidate joins in a beam per stage: the number of
+// rows left in the stock after its move.
+func (b *beamer) group(c bcand) int {
+	left := b.cur[c.parent].StockLen()
+	if c.mv.Kind == spider.Deal {
+		left -= min(left, spider.Piles)
+	}
+	return (left + spider.Piles - 1) / spider.Piles
+}
+
+// bestPer is best for a beam per stage: it keeps about the n best
+// candidates of each group and sorts them best first, ties in the order
+// met.
+func (b *beamer) bestPer(n int) {
+	cut := make([]int32, len(b.per))
+	for g := range b.per {
+		b.evals = b.evals[:0]
+		for _, c := range b.cands {
+			if b.group(c) == g {
+				b.evals = append(b.evals, c.eval)
+			}
+		}
+		cut[g] = math.MinInt32
+		if len(b.evals) > n {
+			slices.Sort(b.evals)
+			cut[g] = b.evals[len(b.evals)-n]
+		}
+	}
+	kept := b.cands[:0]
+	for _, c := range b.cands {
+		if c.eval >= cut[b.group(c)] {
+			kept = append(kept, c)
+		}
+	}
+	b.cands = kept
 	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
 }
 
