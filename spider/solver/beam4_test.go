@@ -114,3 +114,21 @@ func TestLongSolveUsesFullBeam4Suits(t *testing.T) {
 		t.Errorf("%d moves, want fewer than 170", len(r.Moves))
 	}
 }
+
+// TestSolveFullBeamTwoSuits: at 2 suits too, Solve's line comes from the
+// full-information beam where it is shorter (deal 5: 138 moves with the
+// beams it replaced, measured with bench) and replays as a win.
+func TestSolveFullBeamTwoSuits(t *testing.T) {
+	p, err := spider.NewDeal(5, spider.Spider, spider.Rules{Suits: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Solve(context.Background(), p, Limits{Nodes: 5_000_000})
+	if r.Status != Solved {
+		t.Fatalf("status %v", r.Status)
+	}
+	replay(t, p, r.Moves)
+	if len(r.Moves) >= 130 {
+		t.Errorf("%d moves, want fewer than 130", len(r.Moves))
+	}
+}
