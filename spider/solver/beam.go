@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math"
 	"slices"
 	"time"
 
@@ -43,21 +44,41 @@ type beamer struct {
 	ctx      context.Context
 	deadline time.Time // zero: none
 	w        *evalWeights
-	stock    int32 // what each card still in the stock costs the evaluation
-	levels   [][]bnode
-	cur      []spider.Position
-	next     []spider.Position
-	cands    []bcand
-	evals    []int32
-	limit    int // positions the search may generate
-	seen     hashSet
-	buf      [256]spider.Move
-	gen      int
+	fw       *fullWeights // when set, the full-information evaluation (beam4.go) instead of w
+	perStage bool         // keep width positions for each number of rows left in the stock
+	per      []int        // positions kept at this level for each number of rows left
+	// maxLevels, when not zero, ends the search after that many levels:
+	// a beam that has not won by then would find a line longer than the
+	// one it is to beat (measured: lines that wander so long barely
+	// shorten, and a beam that wanders spends its whole budget).
+	maxLevels int
+	stock     int32 // what each card still in the stock costs the evaluation
+	levels    [][]bnode
+	cur       []spider.Position
+	next      []spider.Position
+	cands     []bcand
+	evals     []int32
+	limit     int // positions the search may generate
+	seen      hashSet
+	buf       [256]spider.Move
+	gen       int
 }
 
 // full is the beam's evaluation of p, computed afresh.
 func (b *beamer) full(p *spider.Position) int32 {
-	return b.eval(p, evaluateW(p, b.w)-int32(p.NumRemoved())*b.w.removed)
+	var e int32
+	for k := range spider.Piles {
+		e += b.pile(p, k)
+	}
+	return b.eval(p, e)
+}
+
+// pile is pile k's part of the beam's evaluation.
+func (b *beamer) pile(p *spider.Position, k int) int32 {
+	if b.fw != nil {
+		return pileFull(p, k, b.fw)
+	}
+	return pileEvalW(p, k, b.w)
 }
 
 // beamStock is what each card still in the stock costs a position's
@@ -80,6 +101,9 @@ func beamSearch(p *spider.Position, width, limit int) ([]spider.Move, bool) {
 
 // eval is the beam's evaluation of p given the sum of its piles' terms.
 func (b *beamer) eval(p *spider.Position, piles int32) int32 {
+	if b.fw != nil {
+		return piles + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen())*b.fw.stock
+	}
 	return piles + int32(p.NumRemoved())*b.w.removed - int32(p.StockLen())*b.stock
 }
 
@@ -93,7 +117,7 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 	b.levels = append(b.levels[:0], []bnode{{parent: -1, rm: -1}})
 	b.seen.reset()
 	b.seen.add(hashPos(p))
-	for len(b.cur) > 0 && b.gen < limit {
+	for len(b.cur) > 0 && b.gen < limit && (b.maxLevels == 0 || len(b.levels) <= b.maxLevels) {
 		if b.ctx != nil && b.ctx.Err() != nil || !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return nil, false
 		}
@@ -109,15 +133,42 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 		if len(b.cands) == 0 {
 			return nil, false
 		}
-		b.best(2 * width)
+		if b.fw != nil {
+			// Positions met before (at this level or an earlier one)
+			// are left out before the cut, so that a beam on a plateau
+			// keeps its width instead of dying out.
+			kept := b.cands[:0]
+			for _, c := range b.cands {
+				if !b.seen.has(c.h) {
+					kept = append(kept, c)
+				}
+			}
+			b.cands = kept
+		}
+		if b.perStage {
+			b.per = append(b.per[:0], make([]int, (p.StockLen()+spider.Piles-1)/spider.Piles+1)...)
+			b.bestPer(2 * width)
+		} else {
+			b.best(2 * width)
+		}
 		lv := make([]bnode, 0, min(width, len(b.cands)))
 		b.next = b.next[:0]
 		for _, c := range b.cands {
-			if len(lv) >= width {
+			if !b.perStage && len(lv) >= width {
 				break
+			}
+			var g int
+			if b.perStage {
+				g = b.group(c)
+				if b.per[g] >= width {
+					continue
+				}
 			}
 			if !b.seen.add(c.h) {
 				continue
+			}
+			if b.perStage {
+				b.per[g]++
 			}
 			q := b.cur[c.parent]
 			rm := b.step(&q, c.mv)
@@ -152,6 +203,44 @@ func (b *beamer) best(n int) {
 	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
 }
 
+// group is the beam a candidate joins in a beam per stage: the number of
+// rows left in the stock after its move.
+func (b *beamer) group(c bcand) int {
+	left := b.cur[c.parent].StockLen()
+	if c.mv.Kind == spider.Deal {
+		left -= min(left, spider.Piles)
+	}
+	return (left + spider.Piles - 1) / spider.Piles
+}
+
+// bestPer is best for a beam per stage: it keeps about the n best
+// candidates of each group and sorts them best first, ties in the order
+// met.
+func (b *beamer) bestPer(n int) {
+	cut := make([]int32, len(b.per))
+	for g := range b.per {
+		b.evals = b.evals[:0]
+		for _, c := range b.cands {
+			if b.group(c) == g {
+				b.evals = append(b.evals, c.eval)
+			}
+		}
+		cut[g] = math.MinInt32
+		if len(b.evals) > n {
+			slices.Sort(b.evals)
+			cut[g] = b.evals[len(b.evals)-n]
+		}
+	}
+	kept := b.cands[:0]
+	for _, c := range b.cands {
+		if c.eval >= cut[b.group(c)] {
+			kept = append(kept, c)
+		}
+	}
+	b.cands = kept
+	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+}
+
 // step makes mv on q and the removal it allows, and reports the pile of
 // that removal, or -1.
 func (b *beamer) step(q *spider.Position, mv spider.Move) int8 {
@@ -177,7 +266,7 @@ func (b *beamer) expand(i int32) int {
 	var sumT uint64
 	var sumE int32
 	for k := range spider.Piles {
-		terms[k], evals[k] = pileTerm(p, k), pileEvalW(p, k, b.w)
+		terms[k], evals[k] = pileTerm(p, k), b.pile(p, k)
 		sumT += terms[k]
 		sumE += evals[k]
 	}
@@ -215,7 +304,7 @@ func (b *beamer) expand(i int32) int {
 			}
 		} else {
 			hs := sumT - terms[f] + pileTerm(p, f) + pileTerm(p, t) - terms[t]
-			es := sumE - evals[f] + pileEvalW(p, f, b.w) + pileEvalW(p, t, b.w) - evals[t]
+			es := sumE - evals[f] + b.pile(p, f) + b.pile(p, t) - evals[t]
 			h, e = mix(hs+hashBase(p)), b.eval(p, es)
 		}
 		p.Undo(m, u)

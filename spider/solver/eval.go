@@ -121,6 +121,25 @@ func (s *hashSet) reset() {
 
 func (s *hashSet) bytes() int64 { return int64(len(s.slots)) * 8 }
 
+// has reports whether h is in the set.
+func (s *hashSet) has(h uint64) bool {
+	if h == 0 {
+		h = 1
+	}
+	if len(s.slots) == 0 {
+		return false
+	}
+	m := uint64(len(s.slots) - 1)
+	for i := h & m; ; i = (i + 1) & m {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
 // add inserts h and reports whether it was new.
 func (s *hashSet) add(h uint64) bool {
 	if h == 0 {

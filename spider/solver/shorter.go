@@ -13,8 +13,9 @@ import (
 // a multiple of the nodes the search took, so that they cost a small
 // multiple of the solve and never change its verdict:
 //
-//   - at 1 and 2 suits, beam searches over the whole game (beam.go),
-//     whose lines are short where they win;
+//   - beam searches over the whole game with the full-information
+//     evaluation and a beam for each number of rows dealt (beam.go,
+//     beam4.go), whose lines are short where they win;
 //   - the staged search again with a stronger preference for short lines
 //     (againPenalty), which finds shorter lines at 4 suits but solves
 //     fewer deals within a budget, so it cannot be the first search.
@@ -30,19 +31,42 @@ type beamConf struct {
 
 // Knobs of the passes, variables so that experiments can vary them.
 var (
-	// beams are the beam searches run, in turn; each may generate
-	// beamFactor times the search's nodes, within [beamMin, beamMax].
-	beams              = []beamConf{{100, 12}, {200, 16}}
-	beamFactor   int64 = 2
-	beamMin      int64 = 300_000
-	beamMax      int64 = 1_500_000
+	// beams are the beam searches of 1 and 2 suits with the evaluation
+	// of the search, run in turn; each may generate beamFactor times the
+	// search's nodes, within [beamMin, beamMax]. Since 26 November 04:55
+	// none run: the full-information beam (fullBeamsFew) gives shorter
+	// lines at 1 and 2 suits for fewer nodes than both of these
+	// (docs/solver.md, "Shorter lines", 6).
+	beams      []beamConf
+	beamFactor int64 = 2
+	beamMin    int64 = 300_000
+	beamMax    int64 = 1_500_000
+
+	// fullBeams (4 suits) and fullBeamsFew (1 and 2 suits) are the widths
+	// of the beams with the full-information evaluation and a beam for
+	// each number of rows dealt (beam4.go), run in turn; each may
+	// generate fullFactor times the search's nodes, within [fullMin,
+	// fullMax] ([fullMinFew, fullMax] at 1 and 2 suits).
+	//
+	// Every beam stops once it is as long as the line to beat, and when a
+	// beam shortens the line the second staged search is skipped:
+	// measured, it then rarely shortens it further (on deals 1-100 at 1
+	// and at 2 suits, one line came out longer: 2 suits, deal 58, 137 → 144).
+	fullBeams          = []int{200, 300}
+	fullBeamsFew       = []int{100}
+	fullFactor   int64 = 3
+	fullMin      int64 = 3_000_000
+	fullMinFew   int64 = 1_500_000
+	fullMax      int64 = 4_000_000
+
+	// againPenalty is the second staged search's depth penalty,
+	// againFactor its node budget, in nodes of the first, and againMin its
+	// least: a deal the first search solved quickly often needs several
+	// times its nodes with the stronger preference, and such a budget is
+	// still cheap.
 	againPenalty int32 = 4
-	// againFactor is the second staged search's node budget, in nodes of
-	// the first, and againMin its least: a deal the first search solved
-	// quickly often needs several times its nodes with the stronger
-	// preference, and such a budget is still cheap.
-	againFactor int64 = 2
-	againMin    int64 = 1_000_000
+	againFactor  int64 = 2
+	againMin     int64 = 1_000_000
 )
 
 // shorter looks for a winning line from p shorter than line, which the
@@ -74,9 +98,10 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 			line = cand
 		}
 	}
+	beamWon := false
 	for _, c := range beams {
 		if p.Suits() >= 4 {
-			// Measured: at 4 suits the beam wins no deal (it deals
+			// Measured: at 4 suits this beam wins no deal (it deals
 			// into dead ends, or wanders without dealing).
 			break
 		}
@@ -87,13 +112,34 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		w := weightSets[0]
 		w.faceDown = c.faceDown
 		b := &beamer{ctx: ctx, deadline: deadline, w: &w, stock: beamStock}
+		b.maxLevels = len(line)
 		cand, ok := b.run(p, c.width, int(n))
 		spent += int64(b.gen)
 		if ok {
+			was := len(line)
 			keep(cand, int64(b.gen))
+			beamWon = beamWon || len(line) < was
 		}
 	}
-	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() {
+	widths, least := fullBeams, fullMin
+	if p.Suits() < 4 {
+		widths, least = fullBeamsFew, fullMinFew
+	}
+	for _, width := range widths {
+		n := room(min(max(fullFactor*nodes, least), fullMax))
+		if n <= 0 || out() {
+			break
+		}
+		b := &beamer{ctx: ctx, deadline: deadline, fw: &full4, perStage: true, maxLevels: len(line)}
+		cand, ok := b.run(p, width, int(n))
+		spent += int64(b.gen)
+		if ok {
+			was := len(line)
+			keep(cand, int64(b.gen))
+			beamWon = beamWon || len(line) < was
+		}
+	}
+	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() && !beamWon {
 		l := lim
 		l.Nodes = n
 		if lim.Time > 0 {

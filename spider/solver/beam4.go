@@ -1,0 +1,45 @@
+package solver
+
+import (
+	"cardtable/card"
+	"cardtable/spider"
+)
+
+// fullWeights are the weights of the full-information evaluation of the
+// beam at 4 suits (docs/solver.md, "Shorter lines"): every card is known,
+// face-down ones too, so a break can be counted where it lies.
+type fullWeights struct {
+	brk     int32 // a card not on the next-higher card of its suit (a king at the foot of a pile is not)
+	rankBrk int32 // a face-up card on the next-higher card of another suit
+	down    int32 // each card still face down, on top of its break
+	space   int32 // each empty pile
+	removed int32 // each complete suit removed
+	stock   int32 // each card still in the stock
+}
+
+var full4 = fullWeights{brk: 10, rankBrk: 5, down: 3, space: 10, removed: 0, stock: 10}
+
+// pileFull is pile k's part of the full-information evaluation.
+func pileFull(p *spider.Position, k int, w *fullWeights) int32 {
+	n, d := p.Len(k), p.Down(k)
+	if n == 0 {
+		return w.space
+	}
+	e := -int32(d) * w.down
+	prev := p.Card(k, 0)
+	if prev.Rank() != card.King {
+		e -= w.brk
+	}
+	for j := 1; j < n; j++ {
+		c := p.Card(k, j)
+		switch {
+		case c+1 == prev:
+		case j > d && c.Rank()+1 == prev.Rank():
+			e -= w.rankBrk
+		default:
+			e -= w.brk
+		}
+		prev = c
+	}
+	return e
+}
