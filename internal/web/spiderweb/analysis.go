@@ -66,12 +66,19 @@ type analysisResponse struct {
 	Steps     []spider.View `json:"steps"`
 }
 
-func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
-	var req analysisRequest
+// analysisStart reads an analysis request and takes the server's one
+// analysis slot (analysisSlot), before anything changes; the caller calls
+// release when done.
+func (s *Handlers) analysisStart(w http.ResponseWriter, r *http.Request) (req analysisRequest, release func(), err error) {
 	if err := decodeJSON(w, r, &req, true); err != nil {
-		return err
+		return req, nil, err
 	}
-	release, err := s.analysisSlot(w)
+	release, err = s.analysisSlot(w)
+	return req, release, err
+}
+
+func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
+	req, release, err := s.analysisStart(w, r)
 	if err != nil {
 		return err
 	}
@@ -87,11 +94,7 @@ func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
 // new game, given up unless it is won (with giveUp when it is still in
 // play), and that game's analysis. The save stays as it is.
 func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
-	var req analysisRequest
-	if err := decodeJSON(w, r, &req, true); err != nil {
-		return err
-	}
-	release, err := s.analysisSlot(w)
+	req, release, err := s.analysisStart(w, r)
 	if err != nil {
 		return err
 	}
