@@ -36,7 +36,8 @@ type bcand struct {
 	parent int32
 	mv     spider.Move
 	eval   int32
-	h      uint64
+	g      uint8  // its group in a beam per stage (rows left in the stock after mv), else 0
+	h      uint64 // its hash, or 0 until hashOf computes it
 }
 
 // beamer holds a beam search's arrays, reused from level to level.
@@ -46,7 +47,6 @@ type beamer struct {
 	w        *evalWeights
 	fw       *fullWeights // when set, the full-information evaluation (beam4.go) instead of w
 	perStage bool         // keep width positions for each number of rows left in the stock
-	per      []int        // positions kept at this level for each number of rows left
 	// maxLevels, when not zero, ends the search after that many levels:
 	// a beam that has not won by then would find a line longer than the
 	// one it is to beat (measured: lines that wander so long barely
@@ -56,12 +56,23 @@ type beamer struct {
 	levels    [][]bnode
 	cur       []spider.Position
 	next      []spider.Position
-	cands     []bcand
-	evals     []int32
-	limit     int // positions the search may generate
-	seen      hashSet
-	buf       [256]spider.Move
-	gen       int
+	// terms and pe hold, for each position of cur, its piles' terms of
+	// the hash (pileTerm) and of the evaluation (pile); nextTerms and
+	// nextPe the same for next. A child differs from its parent in the
+	// piles its move touches only, so only those are computed again.
+	terms, nextTerms [][spider.Piles]uint64
+	pe, nextPe       [][spider.Piles]int32
+	cands            []bcand
+	order            []int32 // the candidates' indexes, best first (sortCands)
+	count            []int32 // sortCands' buckets
+	keys             []uint64
+	kept             []int32 // indexes of the candidates that may join the next level
+	cut              []int32 // per group: the least evaluation kept, once cnt reaches the cut
+	cnt              []int   // per group: candidates kept so far
+	limit            int     // positions the search may generate
+	seen             hashSet
+	buf              [256]spider.Move
+	gen              int
 }
 
 // full is the beam's evaluation of p, computed afresh.
@@ -114,9 +125,18 @@ func (b *beamer) eval(p *spider.Position, piles int32) int32 {
 func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool) {
 	b.limit = limit
 	b.cur = append(b.cur[:0], *p)
+	b.terms = append(b.terms[:0], [spider.Piles]uint64{})
+	b.pe = append(b.pe[:0], [spider.Piles]int32{})
+	for k := range spider.Piles {
+		b.terms[0][k], b.pe[0][k] = pileTerm(p, k), b.pile(p, k)
+	}
 	b.levels = append(b.levels[:0], []bnode{{parent: -1, rm: -1}})
 	b.seen.reset()
 	b.seen.add(hashPos(p))
+	groups := 1
+	if b.perStage {
+		groups = (p.StockLen()+spider.Piles-1)/spider.Piles + 1
+	}
 	for len(b.cur) > 0 && b.gen < limit && (b.maxLevels == 0 || len(b.levels) <= b.maxLevels) {
 		if b.ctx != nil && b.ctx.Err() != nil || !b.deadline.IsZero() && time.Now().After(b.deadline) {
 			return nil, false
@@ -133,112 +153,155 @@ func (b *beamer) run(p *spider.Position, width, limit int) ([]spider.Move, bool)
 		if len(b.cands) == 0 {
 			return nil, false
 		}
-		if b.fw != nil {
-			// Positions met before (at this level or an earlier one)
-			// are left out before the cut, so that a beam on a plateau
-			// keeps its width instead of dying out.
-			kept := b.cands[:0]
-			for _, c := range b.cands {
-				if !b.seen.has(c.h) {
-					kept = append(kept, c)
-				}
-			}
-			b.cands = kept
-		}
-		if b.perStage {
-			b.per = append(b.per[:0], make([]int, (p.StockLen()+spider.Piles-1)/spider.Piles+1)...)
-			b.bestPer(2 * width)
-		} else {
-			b.best(2 * width)
-		}
-		lv := make([]bnode, 0, min(width, len(b.cands)))
-		b.next = b.next[:0]
-		for _, c := range b.cands {
-			if !b.perStage && len(lv) >= width {
-				break
-			}
-			var g int
-			if b.perStage {
-				g = b.group(c)
-				if b.per[g] >= width {
-					continue
-				}
-			}
-			if !b.seen.add(c.h) {
-				continue
-			}
-			if b.perStage {
-				b.per[g]++
-			}
-			q := b.cur[c.parent]
-			rm := b.step(&q, c.mv)
-			lv = append(lv, bnode{parent: c.parent, mv: c.mv, rm: rm})
-			b.next = append(b.next, q)
-		}
-		b.levels = append(b.levels, lv)
+		b.choose(2*width, groups)
+		b.nextLevel(width, groups)
 		b.cur, b.next = b.next, b.cur
+		b.terms, b.nextTerms = b.nextTerms, b.terms
+		b.pe, b.nextPe = b.nextPe, b.pe
 	}
 	return nil, false
 }
 
-// best sorts the candidates best first, ties in the order met (so that
-// the search is deterministic), keeping only about the n best: sorting
-// them all took most of the beam's time.
-func (b *beamer) best(n int) {
-	if len(b.cands) > n {
-		b.evals = b.evals[:0]
-		for _, c := range b.cands {
-			b.evals = append(b.evals, c.eval)
+// nextLevel makes the next level from the candidates choose kept, best
+// first: at most width of them (width of each group in a beam per
+// stage), each a position not met before.
+func (b *beamer) nextLevel(width, groups int) {
+	per := b.cnt[:groups]
+	clear(per)
+	lv := make([]bnode, 0, min(width, len(b.kept)))
+	b.next, b.nextTerms, b.nextPe = b.next[:0], b.nextTerms[:0], b.nextPe[:0]
+	for _, i := range b.kept {
+		c := &b.cands[i]
+		if !b.perStage && len(lv) >= width {
+			break
 		}
-		slices.Sort(b.evals)
-		cut := b.evals[len(b.evals)-n]
-		kept := b.cands[:0]
-		for _, c := range b.cands {
-			if c.eval >= cut {
-				kept = append(kept, c)
+		if b.perStage && per[c.g] >= width {
+			continue
+		}
+		if !b.seen.add(b.hashOf(c)) {
+			continue
+		}
+		per[c.g]++
+		b.next = append(b.next, b.cur[c.parent])
+		q := &b.next[len(b.next)-1]
+		rm := b.step(q, c.mv)
+		lv = append(lv, bnode{parent: c.parent, mv: c.mv, rm: rm})
+		b.nextTerms = append(b.nextTerms, b.terms[c.parent])
+		b.nextPe = append(b.nextPe, b.pe[c.parent])
+		t, e := &b.nextTerms[len(b.nextTerms)-1], &b.nextPe[len(b.nextPe)-1]
+		if c.mv.Kind == spider.Deal {
+			for k := range spider.Piles {
+				t[k], e[k] = pileTerm(q, k), b.pile(q, k)
+			}
+		} else {
+			// A removal after a card move is from one of its piles.
+			for _, k := range [2]int{int(c.mv.From), int(c.mv.To)} {
+				t[k], e[k] = pileTerm(q, k), b.pile(q, k)
 			}
 		}
-		b.cands = kept
 	}
-	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+	b.levels = append(b.levels, lv)
 }
 
-// group is the beam a candidate joins in a beam per stage: the number of
-// rows left in the stock after its move.
-func (b *beamer) group(c bcand) int {
-	left := b.cur[c.parent].StockLen()
-	if c.mv.Kind == spider.Deal {
-		left -= min(left, spider.Piles)
+// choose lists in b.kept the candidates that may join the next level,
+// best first, ties in the order met (so that the search is
+// deterministic): about the n best of each group (of all candidates when
+// the beam is not per stage), all those as good as the n-th. With the
+// full-information evaluation, positions met before (at this level or an
+// earlier one) are left out before the cut, so that a beam on a plateau
+// keeps its width instead of dying out. Only the candidates that come
+// before the cut are hashed: sorting, not hashing, decides which those
+// are. (Sorting all candidates once took a third of the beam's time.)
+func (b *beamer) choose(n, groups int) {
+	b.sortCands()
+	b.cut = append(b.cut[:0], make([]int32, groups)...)
+	b.cnt = append(b.cnt[:0], make([]int, groups)...)
+	b.kept = b.kept[:0]
+	for _, i := range b.order {
+		c := &b.cands[i]
+		if b.cnt[c.g] >= n && c.eval < b.cut[c.g] {
+			continue
+		}
+		if b.fw != nil && b.seen.has(b.hashOf(c)) {
+			continue
+		}
+		b.kept = append(b.kept, i)
+		b.cnt[c.g]++
+		if b.cnt[c.g] == n {
+			b.cut[c.g] = c.eval
+		}
 	}
-	return (left + spider.Piles - 1) / spider.Piles
 }
 
-// bestPer is best for a beam per stage: it keeps about the n best
-// candidates of each group and sorts them best first, ties in the order
-// met.
-func (b *beamer) bestPer(n int) {
-	cut := make([]int32, len(b.per))
-	for g := range b.per {
-		b.evals = b.evals[:0]
-		for _, c := range b.cands {
-			if b.group(c) == g {
-				b.evals = append(b.evals, c.eval)
-			}
-		}
-		cut[g] = math.MinInt32
-		if len(b.evals) > n {
-			slices.Sort(b.evals)
-			cut[g] = b.evals[len(b.evals)-n]
-		}
-	}
-	kept := b.cands[:0]
+// sortCands puts in b.order the indexes of the candidates, higher
+// evaluations first, ties in the order met. Evaluations span a few
+// hundred points, so a counting sort does it in one pass; a wider span
+// (never seen) is sorted by comparison.
+func (b *beamer) sortCands() {
+	lo, hi := int32(math.MaxInt32), int32(math.MinInt32)
 	for _, c := range b.cands {
-		if c.eval >= cut[b.group(c)] {
-			kept = append(kept, c)
-		}
+		lo, hi = min(lo, c.eval), max(hi, c.eval)
 	}
-	b.cands = kept
-	slices.SortStableFunc(b.cands, func(x, y bcand) int { return int(y.eval) - int(x.eval) })
+	b.order = slices.Grow(b.order[:0], len(b.cands))[:len(b.cands)]
+	span := int64(hi) - int64(lo) + 1
+	if span > int64(4*len(b.cands)+4096) {
+		b.keys = b.keys[:0]
+		for i, c := range b.cands {
+			// The sign bit flipped and the rest inverted: higher first.
+			b.keys = append(b.keys, uint64(uint32(c.eval)^0x7fffffff)<<32|uint64(i))
+		}
+		slices.Sort(b.keys)
+		for j, key := range b.keys {
+			b.order[j] = int32(uint32(key))
+		}
+		return
+	}
+	// Bucket v holds the evaluation hi-v; count[v] becomes where it starts.
+	b.count = append(b.count[:0], make([]int32, span+1)...)
+	for _, c := range b.cands {
+		b.count[hi-c.eval+1]++
+	}
+	for v := 1; v < len(b.count); v++ {
+		b.count[v] += b.count[v-1]
+	}
+	for i, c := range b.cands {
+		v := hi - c.eval
+		b.order[b.count[v]] = int32(i)
+		b.count[v]++
+	}
+}
+
+// hashOf is c's hash (hashPos of the child), computed the first time it
+// is asked for from its parent's pile terms and the two piles its move
+// changes.
+func (b *beamer) hashOf(c *bcand) uint64 {
+	if c.h != 0 {
+		return c.h
+	}
+	p, t := &b.cur[c.parent], &b.terms[c.parent]
+	var sum uint64
+	for _, x := range t {
+		sum += x
+	}
+	f, to := int(c.mv.From), int(c.mv.To)
+	u := p.Do(c.mv)
+	c.h = nonzero(mix(sum - t[f] + pileTerm(p, f) + pileTerm(p, to) - t[to] + hashBase(p)))
+	p.Undo(c.mv, u)
+	return c.h
+}
+
+// nonzero is h, or 1 for 0: the hash set stores 0 as 1, and a candidate's
+// hash 0 means "not computed yet".
+func nonzero(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
+// rows is the number of rows in a stock of left cards.
+func rows(left int) uint8 {
+	return uint8((left + spider.Piles - 1) / spider.Piles)
 }
 
 // step makes mv on q and the removal it allows, and reports the pile of
@@ -258,17 +321,19 @@ func (b *beamer) step(q *spider.Position, mv spider.Move) int8 {
 }
 
 // expand adds the children of the i-th position of the beam to the
-// candidates; it returns the index of a child that wins, or -1.
+// candidates; it returns the index of a child that wins, or -1. A card
+// move's child is evaluated from its parent's pile terms and the two
+// piles it changes, and hashed only if choose needs it (hashOf).
 func (b *beamer) expand(i int32) int {
-	p := &b.cur[i]
-	var terms [spider.Piles]uint64
-	var evals [spider.Piles]int32
-	var sumT uint64
+	p, pe := &b.cur[i], &b.pe[i]
 	var sumE int32
-	for k := range spider.Piles {
-		terms[k], evals[k] = pileTerm(p, k), b.pile(p, k)
-		sumT += terms[k]
-		sumE += evals[k]
+	for _, e := range pe {
+		sumE += e
+	}
+	var g, gDeal uint8
+	if b.perStage {
+		left := p.StockLen()
+		g, gDeal = rows(left), rows(left-min(left, spider.Piles))
 	}
 	for _, m := range p.Legal(b.buf[:0]) {
 		if m.Kind == spider.Remove || p.Null(m) || pointless(p, m) {
@@ -281,11 +346,15 @@ func (b *beamer) expand(i int32) int {
 		if m.Kind == spider.Deal {
 			q := *p
 			b.step(&q, m)
-			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: b.full(&q), h: hashPos(&q)})
+			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: b.full(&q), g: gDeal, h: nonzero(hashPos(&q))})
 			continue
 		}
-		u := p.Do(m)
 		f, t := int(m.From), int(m.To)
+		var lost, turned int32
+		if b.fw != nil {
+			lost, turned = leaveFull(p, f, int(m.Count), b.fw)
+		}
+		u := p.Do(m)
 		var h uint64
 		var e int32
 		if complete(p, t) || complete(p, f) {
@@ -296,19 +365,26 @@ func (b *beamer) expand(i int32) int {
 				k = f
 			}
 			q.Do(spider.RemoveFrom(k))
-			h, e = hashPos(&q), b.full(&q)
+			h, e = nonzero(hashPos(&q)), b.full(&q)
 			if q.StockLen() == 0 && q.FaceDown() == 0 && q.Won() {
 				p.Undo(m, u)
-				b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, h: h})
+				b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g, h: h})
 				return len(b.cands) - 1
 			}
 		} else {
-			hs := sumT - terms[f] + pileTerm(p, f) + pileTerm(p, t) - terms[t]
-			es := sumE - evals[f] + b.pile(p, f) + b.pile(p, t) - evals[t]
-			h, e = mix(hs+hashBase(p)), b.eval(p, es)
+			var ef, et int32
+			if b.fw != nil {
+				ef, et = pe[f]-lost+turned, arriveFull(p, t, int(m.Count), pe[t], b.fw)
+				if p.Len(f) == 0 {
+					ef = b.fw.space
+				}
+			} else {
+				ef, et = b.pile(p, f), b.pile(p, t)
+			}
+			e = b.eval(p, sumE-pe[f]+ef+et-pe[t])
 		}
 		p.Undo(m, u)
-		b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, h: h})
+		b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g, h: h})
 	}
 	return -1
 }

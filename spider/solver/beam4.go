@@ -43,3 +43,53 @@ func pileFull(p *spider.Position, k int, w *fullWeights) int32 {
 	}
 	return e
 }
+
+// fullCard is the j-th card of pile k's part of pileFull, the pile
+// having d cards face down: its break, if any (the face-down charge
+// aside).
+func fullCard(p *spider.Position, k, j, d int, w *fullWeights) int32 {
+	c := p.Card(k, j)
+	if j == 0 {
+		if c.Rank() != card.King {
+			return -w.brk
+		}
+		return 0
+	}
+	prev := p.Card(k, j-1)
+	switch {
+	case c+1 == prev:
+		return 0
+	case j > d && c.Rank()+1 == prev.Rank():
+		return -w.rankBrk
+	}
+	return -w.brk
+}
+
+// leaveFull prepares pileFull of pile f after n cards leave it (p before
+// the move): what those cards counted, and what turning the card they
+// uncover gives back (its face-down charge). While the pile is not
+// empty, its new pileFull is the old one less lost plus turned.
+func leaveFull(p *spider.Position, f, n int, w *fullWeights) (lost, turned int32) {
+	l, d := p.Len(f), p.Down(f)
+	for j := l - n; j < l; j++ {
+		lost += fullCard(p, f, j, d, w)
+	}
+	if l-n == d && d > 0 {
+		turned = w.down
+	}
+	return lost, turned
+}
+
+// arriveFull is pileFull of pile t after n cards came onto it (p after
+// the move), from was, its pileFull before.
+func arriveFull(p *spider.Position, t, n int, was int32, w *fullWeights) int32 {
+	l, d := p.Len(t), p.Down(t)
+	e := was
+	if l == n {
+		e = 0 // was a space
+	}
+	for j := l - n; j < l; j++ {
+		e += fullCard(p, t, j, d, w)
+	}
+	return e
+}
