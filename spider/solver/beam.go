@@ -335,10 +335,7 @@ func (b *beamer) expand(i int32) int {
 		left := p.StockLen()
 		g, gDeal = rows(left), rows(left-min(left, spider.Piles))
 	}
-	for _, m := range p.Legal(b.buf[:0]) {
-		if m.Kind == spider.Remove || p.Null(m) || pointless(p, m) {
-			continue
-		}
+	for _, m := range searchMoves(p, b.buf[:0]) {
 		if b.gen >= b.limit {
 			return -1
 		}

@@ -181,9 +181,9 @@ func (s *stager) search(p *spider.Position, bound, limit int) ([]spider.Move, bo
 		if int(g)+int(s.h) >= bound || int(g)+1 >= bound {
 			continue
 		}
-		for _, m := range s.cur.Legal(s.buf[:0]) {
-			if m.Kind != spider.MoveCards || s.cur.Null(m) || pointless(&s.cur, m) {
-				continue
+		for _, m := range searchMoves(&s.cur, s.buf[:0]) {
+			if m.Kind != spider.MoveCards {
+				continue // the stock is empty: never
 			}
 			s.gen++
 			u, rm, ru := s.do(m)
