@@ -37,6 +37,7 @@ type bcand struct {
 	mv     spider.Move
 	eval   int32
 	g      uint8  // its group in a beam per stage (rows left in the stock after mv), else 0
+	lazy   bool   // h was computed by hashOf, which left the two piles' terms in ft
 	h      uint64 // its hash, or 0 until hashOf computes it
 }
 
@@ -66,10 +67,12 @@ type beamer struct {
 	order            []int32 // the candidates' indexes, best first (sortCands)
 	count            []int32 // sortCands' buckets
 	keys             []uint64
-	kept             []int32 // indexes of the candidates that may join the next level
-	cut              []int32 // per group: the least evaluation kept, once cnt reaches the cut
-	cnt              []int   // per group: candidates kept so far
-	limit            int     // positions the search may generate
+	kept             []int32     // indexes of the candidates that may join the next level
+	ft               [][2]uint64 // per candidate: its move's piles' terms after it (hashOf)
+	slot             []uint64    // lookAhead's reads of seen
+	cut              []int32     // per group: the least evaluation kept, once cnt reaches the cut
+	cnt              []int       // per group: candidates kept so far
+	limit            int         // positions the search may generate
 	seen             hashSet
 	buf              [256]spider.Move
 	gen              int
@@ -178,25 +181,39 @@ func (b *beamer) nextLevel(width, groups int) {
 		if b.perStage && per[c.g] >= width {
 			continue
 		}
-		if !b.seen.add(b.hashOf(c)) {
+		if !b.seen.add(b.hashOf(i)) {
 			continue
 		}
 		per[c.g]++
-		b.next = append(b.next, b.cur[c.parent])
+		parent := &b.cur[c.parent]
+		var lost, turned int32
+		f, to, n := int(c.mv.From), int(c.mv.To), int(c.mv.Count)
+		if b.fw != nil && c.mv.Kind == spider.MoveCards {
+			lost, turned = leaveFull(parent, f, n, b.fw)
+		}
+		b.next = append(b.next, *parent)
 		q := &b.next[len(b.next)-1]
 		rm := b.step(q, c.mv)
 		lv = append(lv, bnode{parent: c.parent, mv: c.mv, rm: rm})
 		b.nextTerms = append(b.nextTerms, b.terms[c.parent])
 		b.nextPe = append(b.nextPe, b.pe[c.parent])
 		t, e := &b.nextTerms[len(b.nextTerms)-1], &b.nextPe[len(b.nextPe)-1]
-		if c.mv.Kind == spider.Deal {
+		switch {
+		case c.mv.Kind == spider.Deal:
 			for k := range spider.Piles {
 				t[k], e[k] = pileTerm(q, k), b.pile(q, k)
 			}
-		} else {
+		case rm >= 0 || !c.lazy || b.fw == nil:
 			// A removal after a card move is from one of its piles.
-			for _, k := range [2]int{int(c.mv.From), int(c.mv.To)} {
+			for _, k := range [2]int{f, to} {
 				t[k], e[k] = pileTerm(q, k), b.pile(q, k)
+			}
+		default:
+			// As expand and hashOf found them.
+			t[f], t[to] = b.ft[i][0], b.ft[i][1]
+			e[f], e[to] = e[f]-lost+turned, arriveFull(q, to, n, e[to], b.fw)
+			if q.Len(f) == 0 {
+				e[f] = b.fw.space
 			}
 		}
 	}
@@ -217,20 +234,48 @@ func (b *beamer) choose(n, groups int) {
 	b.cut = append(b.cut[:0], make([]int32, groups)...)
 	b.cnt = append(b.cnt[:0], make([]int, groups)...)
 	b.kept = b.kept[:0]
-	for _, i := range b.order {
-		c := &b.cands[i]
-		if b.cnt[c.g] >= n && c.eval < b.cut[c.g] {
-			continue
+	for order := b.order; len(order) > 0; {
+		batch := order
+		if b.fw != nil {
+			batch = b.lookAhead(order, n)
 		}
-		if b.fw != nil && b.seen.has(b.hashOf(c)) {
-			continue
+		for j, i := range batch {
+			c := &b.cands[i]
+			if b.cnt[c.g] >= n && c.eval < b.cut[c.g] {
+				continue
+			}
+			if b.fw != nil && b.seen.hasAt(c.h, b.slot[j]) {
+				continue
+			}
+			b.kept = append(b.kept, i)
+			b.cnt[c.g]++
+			if b.cnt[c.g] == n {
+				b.cut[c.g] = c.eval
+			}
 		}
-		b.kept = append(b.kept, i)
-		b.cnt[c.g]++
-		if b.cnt[c.g] == n {
-			b.cut[c.g] = c.eval
+		order = order[len(batch):]
+	}
+}
+
+// lookAhead hashes the next candidates of order that the cut leaves in
+// (up to a batch of them: the cut may move within it), and reads their
+// home slots in the set of positions met (b.slot, for seen.hasAt), one
+// read after the other: the set is a few megabytes, and reads that do not
+// wait for each other overlap. It returns the batch, to be taken in
+// order.
+func (b *beamer) lookAhead(order []int32, n int) []int32 {
+	const size = 32
+	batch := order[:min(size, len(order))]
+	for _, i := range batch {
+		if c := &b.cands[i]; b.cnt[c.g] < n || c.eval >= b.cut[c.g] {
+			b.hashOf(i)
 		}
 	}
+	b.slot = b.slot[:0]
+	for _, i := range batch {
+		b.slot = append(b.slot, b.seen.home(b.cands[i].h))
+	}
+	return batch
 }
 
 // sortCands puts in b.order the indexes of the candidates, higher
@@ -271,10 +316,11 @@ func (b *beamer) sortCands() {
 	}
 }
 
-// hashOf is c's hash (hashPos of the child), computed the first time it
-// is asked for from its parent's pile terms and the two piles its move
-// changes.
-func (b *beamer) hashOf(c *bcand) uint64 {
+// hashOf is the i-th candidate's hash (hashPos of the child), computed
+// the first time it is asked for from its parent's pile terms and the two
+// piles its move changes (whose terms it keeps in ft).
+func (b *beamer) hashOf(i int32) uint64 {
+	c := &b.cands[i]
 	if c.h != 0 {
 		return c.h
 	}
@@ -285,8 +331,13 @@ func (b *beamer) hashOf(c *bcand) uint64 {
 	}
 	f, to := int(c.mv.From), int(c.mv.To)
 	u := p.Do(c.mv)
-	c.h = nonzero(mix(sum - t[f] + pileTerm(p, f) + pileTerm(p, to) - t[to] + hashBase(p)))
+	tf, tt := pileTerm(p, f), pileTerm(p, to)
+	c.h = nonzero(mix(sum - t[f] + tf + tt - t[to] + hashBase(p)))
 	p.Undo(c.mv, u)
+	if len(b.ft) < len(b.cands) {
+		b.ft = slices.Grow(b.ft, len(b.cands)-len(b.ft))[:len(b.cands)]
+	}
+	b.ft[i], c.lazy = [2]uint64{tf, tt}, true
 	return c.h
 }
 

@@ -140,6 +140,33 @@ func (s *hashSet) has(h uint64) bool {
 	}
 }
 
+// home is what h's first slot holds (0 for an empty set): with it, hasAt
+// answers has(h) without reading the set again when it holds h or
+// nothing, the common cases.
+func (s *hashSet) home(h uint64) uint64 {
+	if h == 0 {
+		h = 1
+	}
+	if len(s.slots) == 0 {
+		return 0
+	}
+	return s.slots[h&uint64(len(s.slots)-1)]
+}
+
+// hasAt is has(h), given home(h) read since the set last changed.
+func (s *hashSet) hasAt(h, home uint64) bool {
+	if h == 0 {
+		h = 1
+	}
+	switch home {
+	case h:
+		return true
+	case 0:
+		return false
+	}
+	return s.has(h)
+}
+
 // add inserts h and reports whether it was new.
 func (s *hashSet) add(h uint64) bool {
 	if h == 0 {
