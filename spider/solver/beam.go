@@ -325,6 +325,14 @@ func (b *beamer) hashOf(i int32) uint64 {
 		return c.h
 	}
 	p, t := &b.cur[c.parent], &b.terms[c.parent]
+	if c.mv.Kind == spider.Deal {
+		// Every pile changes (dealt without a removal: with one, expand
+		// hashed it).
+		u := p.Do(c.mv)
+		c.h = nonzero(hashPos(p))
+		p.Undo(c.mv, u)
+		return c.h
+	}
 	var sum uint64
 	for _, x := range t {
 		sum += x
@@ -392,9 +400,7 @@ func (b *beamer) expand(i int32) int {
 		}
 		b.gen++
 		if m.Kind == spider.Deal {
-			q := *p
-			b.step(&q, m)
-			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: b.full(&q), g: gDeal, h: nonzero(hashPos(&q))})
+			b.cands = append(b.cands, b.dealt(i, m, gDeal))
 			continue
 		}
 		f, t := int(m.From), int(m.To)
@@ -435,6 +441,37 @@ func (b *beamer) expand(i int32) int {
 		b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g, h: h})
 	}
 	return -1
+}
+
+// dealt is the candidate of the deal m from the i-th position of the
+// beam, in group g. Without a removal after it, its piles are evaluated
+// from its parent's, and its hash waits for hashOf.
+func (b *beamer) dealt(i int32, m spider.Move, g uint8) bcand {
+	p, pe := &b.cur[i], &b.pe[i]
+	u := p.Do(m)
+	for k := range spider.Piles {
+		if complete(p, k) {
+			p.Undo(m, u)
+			q := *p
+			b.step(&q, m)
+			return bcand{parent: i, mv: m, eval: b.full(&q), g: g, h: nonzero(hashPos(&q))}
+		}
+	}
+	var es int32
+	for k := range spider.Piles {
+		if b.fw == nil {
+			es += b.pile(p, k)
+			continue
+		}
+		n := p.Len(k)
+		if n > 1 {
+			es += pe[k]
+		} // else it was a space: a relaxed deal
+		es += fullCard(p, k, n-1, p.Down(k), b.fw)
+	}
+	e := b.eval(p, es)
+	p.Undo(m, u)
+	return bcand{parent: i, mv: m, eval: e, g: g}
 }
 
 // line lists the moves from the start to the candidate c (which is not
