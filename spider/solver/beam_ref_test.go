@@ -70,18 +70,6 @@ func (b *refBeamer) pile(p *spider.Position, k int) int32 {
 	return pileEvalW(p, k, b.w)
 }
 
-
-// beamSearch looks for a win from p with a beam of width w, generating at
-// most limit positions. It returns the line, removals included, and
-// whether it found one.
-func refBeamSearch(p *spider.Position, width, limit int) ([]spider.Move, bool) {
-	if p.Won() {
-		return nil, true
-	}
-	b := &refBeamer{w: &weightSets[0], stock: beamStock}
-	return b.run(p, width, limit)
-}
-
 // eval is the beam's evaluation of p given the sum of its piles' terms.
 func (b *refBeamer) eval(p *spider.Position, piles int32) int32 {
 	if b.fw != nil {
