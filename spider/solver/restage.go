@@ -42,7 +42,7 @@ type stager struct {
 	at    int32
 	nodes []anode
 	open  []aentry
-	seen  map[uint64]int16
+	seen  gmap
 	tmp   []int32
 	buf   [256]spider.Move
 	h     int32 // the estimate for cur
@@ -81,10 +81,7 @@ func (s *stager) start(p *spider.Position) {
 	s.cur, s.at, s.h, s.gen = *p, 0, 0, 0
 	s.nodes = append(s.nodes[:0], anode{parent: -1, rm: -1})
 	s.open = s.open[:0]
-	if s.seen == nil {
-		s.seen = make(map[uint64]int16)
-	}
-	clear(s.seen)
+	s.seen.reset()
 	for k := range spider.Piles {
 		for j := range p.Len(k) {
 			s.add(p.Card(k, j), under(p, k, j))
@@ -181,6 +178,14 @@ func (s *stager) search(p *spider.Position, bound, limit int) ([]spider.Move, bo
 		if int(g)+int(s.h) >= bound || int(g)+1 >= bound {
 			continue
 		}
+		// A child's hash is its parent's with the terms of the two piles
+		// its move changes (a removal is from one of them).
+		var terms [spider.Piles]uint64
+		var sum uint64
+		for k := range spider.Piles {
+			terms[k] = pileTerm(&s.cur, k)
+			sum += terms[k]
+		}
 		for _, m := range searchMoves(&s.cur, s.buf[:0]) {
 			if m.Kind != spider.MoveCards {
 				continue // the stock is empty: never
@@ -189,9 +194,10 @@ func (s *stager) search(p *spider.Position, bound, limit int) ([]spider.Move, bo
 			u, rm, ru := s.do(m)
 			if h := s.h; int(g)+1+int(h) < bound {
 				// The stock is empty: the hash ignores the piles' order.
-				key := hashPos(&s.cur)
-				if old, ok := s.seen[key]; !ok || old > g+1 {
-					s.seen[key] = g + 1
+				f, t := int(m.From), int(m.To)
+				key := mix(sum - terms[f] + pileTerm(&s.cur, f) + pileTerm(&s.cur, t) - terms[t] + hashBase(&s.cur))
+				if old, ok := s.seen.get(key); !ok || old > g+1 {
+					s.seen.set(key, g+1)
 					s.nodes = append(s.nodes, anode{parent: i, g: g + 1, mv: m, u: u, rm: rm, ru: ru})
 					s.push(int32(len(s.nodes)-1), h)
 				}
@@ -300,4 +306,71 @@ func lastStage(p *spider.Position, moves []spider.Move, limit int) []spider.Move
 		return moves
 	}
 	return append(moves[:i:i], better...)
+}
+
+// gmap maps the hashes of the positions a stage search met to the fewest
+// card moves it reached them in: a map[uint64]int16 with open addressing,
+// which the search's many look-ups read faster.
+type gmap struct {
+	keys  []uint64 // 0: empty
+	vals  []int16
+	n     int
+	zero  bool // whether key 0 is in the map, with value zeroV
+	zeroV int16
+}
+
+func (m *gmap) reset() {
+	clear(m.keys)
+	m.n, m.zero = 0, false
+}
+
+func (m *gmap) get(key uint64) (int16, bool) {
+	if key == 0 {
+		return m.zeroV, m.zero
+	}
+	if len(m.keys) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(m.keys) - 1)
+	for i := key & mask; ; i = (i + 1) & mask {
+		switch m.keys[i] {
+		case key:
+			return m.vals[i], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+func (m *gmap) set(key uint64, v int16) {
+	if key == 0 {
+		m.zero, m.zeroV = true, v
+		return
+	}
+	if 4*(m.n+1) > 3*len(m.keys) {
+		m.grow()
+	}
+	mask := uint64(len(m.keys) - 1)
+	for i := key & mask; ; i = (i + 1) & mask {
+		switch m.keys[i] {
+		case key:
+			m.vals[i] = v
+			return
+		case 0:
+			m.keys[i], m.vals[i] = key, v
+			m.n++
+			return
+		}
+	}
+}
+
+func (m *gmap) grow() {
+	keys, vals := m.keys, m.vals
+	n := max(2*len(keys), 1<<12)
+	m.keys, m.vals, m.n = make([]uint64, n), make([]int16, n), 0
+	for i, k := range keys {
+		if k != 0 {
+			m.set(k, vals[i])
+		}
+	}
 }
