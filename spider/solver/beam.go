@@ -186,10 +186,11 @@ func (b *beamer) nextLevel(width, groups int) {
 		}
 		per[c.g]++
 		parent := &b.cur[c.parent]
-		var lost, turned int32
+		var lost, turned, et int32
 		f, to, n := int(c.mv.From), int(c.mv.To), int(c.mv.Count)
 		if b.fw != nil && c.mv.Kind == spider.MoveCards {
 			lost, turned = leaveFull(parent, f, n, b.fw)
+			et = arriveFull(parent, f, to, n, b.pe[c.parent][to], b.fw)
 		}
 		b.next = append(b.next, *parent)
 		q := &b.next[len(b.next)-1]
@@ -211,7 +212,7 @@ func (b *beamer) nextLevel(width, groups int) {
 		default:
 			// As expand and hashOf found them.
 			t[f], t[to] = b.ft[i][0], b.ft[i][1]
-			e[f], e[to] = e[f]-lost+turned, arriveFull(q, to, n, e[to], b.fw)
+			e[f], e[to] = e[f]-lost+turned, et
 			if q.Len(f) == 0 {
 				e[f] = b.fw.space
 			}
@@ -337,11 +338,10 @@ func (b *beamer) hashOf(i int32) uint64 {
 	for _, x := range t {
 		sum += x
 	}
-	f, to := int(c.mv.From), int(c.mv.To)
-	u := p.Do(c.mv)
-	tf, tt := pileTerm(p, f), pileTerm(p, to)
+	f, to, n := int(c.mv.From), int(c.mv.To), int(c.mv.Count)
+	tf, tt := termLeave(p, f, n), termArrive(p, f, to, n)
+	// A card move without a removal leaves hashBase as it was.
 	c.h = nonzero(mix(sum - t[f] + tf + tt - t[to] + hashBase(p)))
-	p.Undo(c.mv, u)
 	if len(b.ft) < len(b.cands) {
 		b.ft = slices.Grow(b.ft, len(b.cands)-len(b.ft))[:len(b.cands)]
 	}
@@ -403,10 +403,17 @@ func (b *beamer) expand(i int32) int {
 			b.cands = append(b.cands, b.dealt(i, m, gDeal))
 			continue
 		}
-		f, t := int(m.From), int(m.To)
-		var lost, turned int32
-		if b.fw != nil {
-			lost, turned = leaveFull(p, f, int(m.Count), b.fw)
+		f, t, n := int(m.From), int(m.To), int(m.Count)
+		if b.fw != nil && !completesAfter(p, f, t, n) {
+			// The child is its parent with two piles changed: evaluate
+			// those without making the move.
+			lost, turned := leaveFull(p, f, n, b.fw)
+			ef, et := pe[f]-lost+turned, arriveFull(p, f, t, n, pe[t], b.fw)
+			if p.Len(f) == n {
+				ef = b.fw.space
+			}
+			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: b.eval(p, sumE-pe[f]+ef+et-pe[t]), g: g})
+			continue
 		}
 		u := p.Do(m)
 		var h uint64
@@ -426,16 +433,7 @@ func (b *beamer) expand(i int32) int {
 				return len(b.cands) - 1
 			}
 		} else {
-			var ef, et int32
-			if b.fw != nil {
-				ef, et = pe[f]-lost+turned, arriveFull(p, t, int(m.Count), pe[t], b.fw)
-				if p.Len(f) == 0 {
-					ef = b.fw.space
-				}
-			} else {
-				ef, et = b.pile(p, f), b.pile(p, t)
-			}
-			e = b.eval(p, sumE-pe[f]+ef+et-pe[t])
+			e = b.eval(p, sumE-pe[f]+b.pile(p, f)+b.pile(p, t)-pe[t])
 		}
 		p.Undo(m, u)
 		b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g, h: h})

@@ -79,17 +79,3 @@ func leaveFull(p *spider.Position, f, n int, w *fullWeights) (lost, turned int32
 	}
 	return lost, turned
 }
-
-// arriveFull is pileFull of pile t after n cards came onto it (p after
-// the move), from was, its pileFull before.
-func arriveFull(p *spider.Position, t, n int, was int32, w *fullWeights) int32 {
-	l, d := p.Len(t), p.Down(t)
-	e := was
-	if l == n {
-		e = 0 // was a space
-	}
-	for j := l - n; j < l; j++ {
-		e += fullCard(p, t, j, d, w)
-	}
-	return e
-}

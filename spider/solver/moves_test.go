@@ -4,101 +4,178 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"cardtable/spider"
 )
 
-// moveCheck compares searchMoves with filtering Legal and counts what the
-// filter met.
-type moveCheck struct {
-	positions, spaces, nulls, pointless int
-}
+const coveredRun = `pile1: |9C KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D AD 5C
+pile2: 6C
+pile3: KC
+pile4: QC
+pile5: JC 10C
+pile6: 8C
+pile7: 7C
+pile8: 4C 3C
+pile9: 2C
+pile10: AC
+completed: S H S H D C
+`
 
-func (mc *moveCheck) check(t testing.TB, p *spider.Position) {
-	t.Helper()
-	var buf, got [256]spider.Move
-	var want []spider.Move
-	for _, m := range p.Legal(buf[:0]) {
-		switch {
-		case m.Kind == spider.Remove:
-		case p.Null(m):
-			mc.nulls++
-		case pointless(p, m):
-			mc.pointless++
-		default:
-			want = append(want, m)
+// walkPositions are positions for the tests of the searches' shortcuts:
+// along random games (removals made at once, as the searches make them)
+// of every suit count, relaxed dealing too, of small endgames, and along
+// the beam's winning lines of 1-suit deals and one move beside them,
+// where spaces, null moves and removals are common.
+func walkPositions(tb testing.TB) map[string][]spider.Position {
+	tb.Helper()
+	out := map[string][]spider.Position{}
+	var buf [256]spider.Move
+	walk := func(name string, p *spider.Position, r *rand.Rand, steps int) {
+		for range steps {
+			out[name] = append(out[name], *p)
+			all := p.Legal(buf[:0])
+			if len(all) == 0 {
+				return
+			}
+			m := all[r.IntN(len(all))]
+			if all[0].Kind == spider.Remove {
+				m = all[0]
+			}
+			p.Do(m)
 		}
 	}
-	if g := searchMoves(p, got[:0]); !slices.Equal(g, want) {
-		t.Fatalf("searchMoves %v, want %v", g, want)
+	for _, suits := range []int{1, 2, 4} {
+		for _, relaxed := range []bool{false, true} {
+			name := fmt.Sprintf("suits%d/relaxed%v", suits, relaxed)
+			r := rand.New(rand.NewPCG(uint64(suits), 7))
+			for deal := uint64(1); deal <= 4; deal++ {
+				p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: suits, Relaxed: relaxed})
+				if err != nil {
+					tb.Fatal(err)
+				}
+				walk(name, p, r, 300)
+			}
+		}
 	}
-	mc.positions++
-	if p.Spaces() > 0 {
-		mc.spaces++
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 20 {
+		walk("endgames", layout(tb, randomSmall(r), 4), r, 60)
 	}
+	// A complete run that a deal covered, uncovered by a move.
+	walk("covered run", layout(tb, coveredRun, 4), r, 5)
+	// The same with its king face down: twelve cards, no complete run.
+	walk("covered run", layout(tb, strings.Replace(coveredRun, "|9C KD", "|9C |KD", 1), 4), r, 5)
+	for deal := uint64(1); deal <= 2; deal++ {
+		p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: 1})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		line, ok := beamSearch(p, 100, 1_000_000)
+		if !ok {
+			tb.Fatalf("deal %d: the beam did not win", deal)
+		}
+		for _, m := range line {
+			out["beam lines"] = append(out["beam lines"], *p)
+			for _, c := range p.Legal(buf[:0]) {
+				q := *p
+				q.Do(c)
+				out["beam lines"] = append(out["beam lines"], q)
+			}
+			p.Do(m)
+		}
+	}
+	return out
 }
 
 // TestSearchMovesFiltersLegal: searchMoves gives the moves of Legal less
 // removals, null moves and pointless ones, in the same order (the beam's
-// ties, and so its lines, depend on the order): on the positions along
-// random games at every suit count, relaxed dealing too, and along the
-// beam's winning lines of 1-suit deals and one move beside them (where
-// spaces and null moves are common).
+// ties, and so its lines, depend on the order).
 func TestSearchMovesFiltersLegal(t *testing.T) {
-	var buf [256]spider.Move
-	for _, suits := range []int{1, 2, 4} {
-		for _, relaxed := range []bool{false, true} {
-			t.Run(fmt.Sprintf("suits%d/relaxed%v", suits, relaxed), func(t *testing.T) {
-				var mc moveCheck
-				rng := rand.New(rand.NewPCG(uint64(suits), 7))
-				for deal := uint64(1); deal <= 4; deal++ {
-					p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: suits, Relaxed: relaxed})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for range 300 {
-						mc.check(t, p)
-						all := p.Legal(buf[:0])
-						if len(all) == 0 {
-							break
-						}
-						m := all[rng.IntN(len(all))]
-						if all[0].Kind == spider.Remove {
-							m = all[0] // removals first, as the searches make them
-						}
-						p.Do(m)
+	var buf, got [256]spider.Move
+	spaces, nulls, pointlessOnes := 0, 0, 0
+	for name, ps := range walkPositions(t) {
+		t.Run(name, func(t *testing.T) {
+			for i := range ps {
+				p := &ps[i]
+				var want []spider.Move
+				for _, m := range p.Legal(buf[:0]) {
+					switch {
+					case m.Kind == spider.Remove:
+					case p.Null(m):
+						nulls++
+					case pointless(p, m):
+						pointlessOnes++
+					default:
+						want = append(want, m)
 					}
 				}
-				if mc.positions < 300 || mc.pointless == 0 {
-					t.Errorf("%+v", mc)
+				if g := searchMoves(p, got[:0]); !slices.Equal(g, want) {
+					t.Fatalf("%s\nsearchMoves %v, want %v", p.FormatLayout(), g, want)
 				}
-			})
-		}
+				if p.Spaces() > 0 {
+					spaces++
+				}
+			}
+		})
 	}
-	t.Run("beam lines", func(t *testing.T) {
-		var mc moveCheck
-		for deal := uint64(1); deal <= 2; deal++ {
-			p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			line, ok := beamSearch(p, 100, 1_000_000)
-			if !ok {
-				t.Fatalf("deal %d: the beam did not win", deal)
-			}
-			for _, m := range line {
-				mc.check(t, p)
-				for _, c := range p.Legal(buf[:0]) {
+	// The positions must meet what the filter is about.
+	if spaces == 0 || nulls == 0 || pointlessOnes == 0 {
+		t.Errorf("%d positions with a space, %d null moves, %d pointless ones", spaces, nulls, pointlessOnes)
+	}
+}
+
+// TestAfterMoveAgrees: what after.go and leaveFull read from the
+// position before a card move agrees with making the move and computing
+// afresh: whether a run is complete at either pile, the two piles' hash
+// terms and their full-information evaluations.
+func TestAfterMoveAgrees(t *testing.T) {
+	var buf [256]spider.Move
+	completes, turns := 0, 0
+	for name, ps := range walkPositions(t) {
+		t.Run(name, func(t *testing.T) {
+			for i := range ps {
+				p := &ps[i]
+				for _, m := range p.Legal(buf[:0]) {
+					if m.Kind != spider.MoveCards {
+						continue
+					}
+					f, to, n := int(m.From), int(m.To), int(m.Count)
 					q := *p
-					q.Do(c)
-					mc.check(t, &q)
+					q.Do(m)
+					where := func() string { return fmt.Sprintf("%s\n%s", p.FormatLayout(), m) }
+					want := complete(&q, to) || complete(&q, f)
+					if got := completesAfter(p, f, to, n); got != want {
+						t.Fatalf("%s: completesAfter %v, want %v", where(), got, want)
+					}
+					if want {
+						completes++
+						continue
+					}
+					if got, want := termLeave(p, f, n), pileTerm(&q, f); got != want {
+						t.Fatalf("%s: termLeave %x, want %x", where(), got, want)
+					}
+					if got, want := termArrive(p, f, to, n), pileTerm(&q, to); got != want {
+						t.Fatalf("%s: termArrive %x, want %x", where(), got, want)
+					}
+					lost, turned := leaveFull(p, f, n, &full4)
+					if turned != 0 {
+						turns++
+					}
+					if q.Len(f) > 0 {
+						if got, want := pileFull(p, f, &full4)-lost+turned, pileFull(&q, f, &full4); got != want {
+							t.Fatalf("%s: leaving %d, want %d", where(), got, want)
+						}
+					}
+					if got, want := arriveFull(p, f, to, n, pileFull(p, to, &full4), &full4), pileFull(&q, to, &full4); got != want {
+						t.Fatalf("%s: arriveFull %d, want %d", where(), got, want)
+					}
 				}
-				p.Do(m)
 			}
-		}
-		if mc.spaces == 0 || mc.nulls == 0 || mc.pointless == 0 {
-			t.Errorf("%+v", mc)
-		}
-	})
+		})
+	}
+	if completes == 0 || turns == 0 {
+		t.Errorf("%d moves completed a run, %d turned a card: too few", completes, turns)
+	}
 }
