@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"cardtable/card"
 	"cardtable/spider"
 )
 
@@ -442,34 +443,60 @@ func (b *beamer) expand(i int32) int {
 }
 
 // dealt is the candidate of the deal m from the i-th position of the
-// beam, in group g. Without a removal after it, its piles are evaluated
-// from its parent's, and its hash waits for hashOf.
+// beam, in group g. Without a removal after it, the full-information
+// evaluation is its parent's with a card on each pile, read without
+// dealing, and its hash waits for hashOf.
 func (b *beamer) dealt(i int32, m spider.Move, g uint8) bcand {
 	p, pe := &b.cur[i], &b.pe[i]
+	if b.fw != nil {
+		var st [50]card.Card
+		row := p.Stock(st[:0])
+		var es int32
+		for k := range spider.Piles {
+			c := row[k]
+			if p.Len(k) == 0 {
+				// A relaxed deal onto a space.
+				if c.Rank() != card.King {
+					es -= b.fw.brk
+				}
+				continue
+			}
+			es += pe[k]
+			switch u := p.Bottom(k); {
+			case c+1 == u:
+				if c.Rank() == card.Ace && p.Run(k)+1 >= 13 {
+					return b.dealtInFull(i, m, g) // a removal follows
+				}
+			case c.Rank()+1 == u.Rank():
+				es -= b.fw.rankBrk
+			default:
+				es -= b.fw.brk
+			}
+		}
+		e := es + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen()-spider.Piles)*b.fw.stock
+		return bcand{parent: i, mv: m, eval: e, g: g}
+	}
 	u := p.Do(m)
 	for k := range spider.Piles {
 		if complete(p, k) {
 			p.Undo(m, u)
-			q := *p
-			b.step(&q, m)
-			return bcand{parent: i, mv: m, eval: b.full(&q), g: g, h: nonzero(hashPos(&q))}
+			return b.dealtInFull(i, m, g)
 		}
 	}
 	var es int32
 	for k := range spider.Piles {
-		if b.fw == nil {
-			es += b.pile(p, k)
-			continue
-		}
-		n := p.Len(k)
-		if n > 1 {
-			es += pe[k]
-		} // else it was a space: a relaxed deal
-		es += fullCard(p, k, n-1, p.Down(k), b.fw)
+		es += b.pile(p, k)
 	}
 	e := b.eval(p, es)
 	p.Undo(m, u)
 	return bcand{parent: i, mv: m, eval: e, g: g}
+}
+
+// dealtInFull is dealt's candidate evaluated and hashed afresh.
+func (b *beamer) dealtInFull(i int32, m spider.Move, g uint8) bcand {
+	q := b.cur[i]
+	b.step(&q, m)
+	return bcand{parent: i, mv: m, eval: b.full(&q), g: g, h: nonzero(hashPos(&q))}
 }
 
 // line lists the moves from the start to the candidate c (which is not
