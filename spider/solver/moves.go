@@ -17,7 +17,7 @@ import (
 func searchMoves(p *spider.Position, dst []spider.Move) []spider.Move {
 	var n, down, run [spider.Piles]int
 	var bottom [spider.Piles]card.Card
-	var byRank [card.King + 2]uint16 // the piles whose bottom card has that rank
+	var byRank [card.King + 1]uint16 // the piles whose bottom card has that rank
 	space := -1                      // the first space
 	for k := range spider.Piles {
 		n[k] = p.Len(k)
@@ -30,6 +30,13 @@ func searchMoves(p *spider.Position, dst []spider.Move) []spider.Move {
 		down[k], run[k], bottom[k] = p.Down(k), p.Run(k), p.Bottom(k)
 		byRank[bottom[k].Rank()] |= 1 << k
 	}
+	// upTo[r] is the piles whose bottom card has rank r or lower: a pile
+	// has one bottom card, so the piles of ranks a+1 to b are
+	// upTo[b] ^ upTo[a].
+	var upTo [card.King + 1]uint16
+	for rank := card.Ace; rank <= card.King; rank++ {
+		upTo[rank] = upTo[rank-1] ^ byRank[rank]
+	}
 	for s := range spider.Piles {
 		r := run[s]
 		if r == 0 {
@@ -38,11 +45,8 @@ func searchMoves(p *spider.Position, dst []spider.Move) []spider.Move {
 		// The piles a run of s may go onto, in the order of the piles: a
 		// bottom card up to r ranks above s's (never s itself), or the
 		// first space (into another one is pointless).
-		var onto uint16
 		low := int(bottom[s].Rank())
-		for rank := low + 1; rank <= min(low+r, int(card.King)); rank++ {
-			onto |= byRank[rank]
-		}
+		onto := upTo[min(low+r, int(card.King))] ^ upTo[low]
 		if space >= 0 {
 			onto |= 1 << space
 		}
