@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"cardtable/spider"
@@ -28,8 +29,23 @@ completed: S H S H D C
 // of every suit count, relaxed dealing too, of small endgames, and along
 // the beam's winning lines of 1-suit deals and one move beside them,
 // where spaces, null moves and removals are common.
+// They are made once for the tests that use them.
 func walkPositions(tb testing.TB) map[string][]spider.Position {
 	tb.Helper()
+	walked.once.Do(func() { walked.ps, walked.err = makeWalkPositions() })
+	if walked.err != nil {
+		tb.Fatal(walked.err)
+	}
+	return walked.ps
+}
+
+var walked struct {
+	once sync.Once
+	ps   map[string][]spider.Position
+	err  error
+}
+
+func makeWalkPositions() (map[string][]spider.Position, error) {
 	out := map[string][]spider.Position{}
 	var buf [256]spider.Move
 	walk := func(name string, p *spider.Position, r *rand.Rand, steps int) {
@@ -53,28 +69,37 @@ func walkPositions(tb testing.TB) map[string][]spider.Position {
 			for deal := uint64(1); deal <= 4; deal++ {
 				p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: suits, Relaxed: relaxed})
 				if err != nil {
-					tb.Fatal(err)
+					return nil, err
 				}
 				walk(name, p, r, 300)
 			}
 		}
 	}
 	r := rand.New(rand.NewPCG(4, 4))
-	for range 20 {
-		walk("endgames", layout(tb, randomSmall(r), 4), r, 60)
+	texts := []string{
+		// A complete run that a deal covered, uncovered by a move.
+		coveredRun,
+		// The same with its king face down: twelve cards, no complete run.
+		strings.Replace(coveredRun, "|9C KD", "|9C |KD", 1),
 	}
-	// A complete run that a deal covered, uncovered by a move.
-	walk("covered run", layout(tb, coveredRun, 4), r, 5)
-	// The same with its king face down: twelve cards, no complete run.
-	walk("covered run", layout(tb, strings.Replace(coveredRun, "|9C KD", "|9C |KD", 1), 4), r, 5)
-	for deal := uint64(1); deal <= 2; deal++ {
+	for range 20 {
+		texts = append(texts, randomSmall(r))
+	}
+	for i, text := range texts {
+		p, err := spider.ParseLayout(text, spider.Rules{Suits: 4})
+		if err != nil {
+			return nil, err
+		}
+		walk(fmt.Sprintf("layouts/%d", i), p, r, 60)
+	}
+	for deal := uint64(1); deal <= 1; deal++ {
 		p, err := spider.NewDeal(deal, spider.Spider, spider.Rules{Suits: 1})
 		if err != nil {
-			tb.Fatal(err)
+			return nil, err
 		}
 		line, ok := beamSearch(p, 100, 1_000_000)
 		if !ok {
-			tb.Fatalf("deal %d: the beam did not win", deal)
+			return nil, fmt.Errorf("deal %d: the beam did not win", deal)
 		}
 		for _, m := range line {
 			out["beam lines"] = append(out["beam lines"], *p)
@@ -86,7 +111,7 @@ func walkPositions(tb testing.TB) map[string][]spider.Position {
 			p.Do(m)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // TestSearchMovesFiltersLegal: searchMoves gives the moves of Legal less
