@@ -281,20 +281,35 @@ func parseRange(s string) (from, to uint64, err error) {
 
 // benchResult is one deal's line in a benchmark.
 type benchResult struct {
-	deal    uint64
-	ok      bool // solved or won
-	status  string
-	secs    float64
-	nodes   int64
-	peak    int64
-	moves   int
-	found   int // solve: the line's length as the search found it, before shortening
+	deal   uint64
+	ok     bool // solved or won
+	status string
+	secs   float64
+	nodes  int64
+	peak   int64
+	moves  int
+	found  int // solve: the line's length as the search found it, before shortening
+	// byHand is what a player makes of the line on a page that removes
+	// complete suits itself (the default): its card moves and deals.
+	byHand  int
 	perMove float64
 	// completed counts the suits removed or complete at the end (autoplay):
 	// a measure of how far a lost game got, steadier than won or lost.
 	completed int
 	trace     string // autoplay --trace
 	err       error
+}
+
+// byHand counts the moves of line a player makes when complete suits are
+// removed for them: every move but the removals.
+func byHand(line []spider.Move) int {
+	n := 0
+	for _, m := range line {
+		if m.Kind != spider.Remove {
+			n++
+		}
+	}
+	return n
 }
 
 // suitsDone counts g's suits removed or standing complete.
@@ -379,7 +394,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 		if *mode == "solve" {
 			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
 			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
-				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found}
+				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
 			if res.ok {
 				// Every line is replayed with the engine's checked moves.
 				for _, m := range r.Moves {
@@ -461,7 +476,7 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
 				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
 			if r.ok {
-				fmt.Fprintf(env.Stdout, " (found %d)", r.found)
+				fmt.Fprintf(env.Stdout, " (found %d, %d by hand)", r.found, r.byHand)
 			}
 			fmt.Fprintln(env.Stdout)
 		} else {
@@ -496,7 +511,7 @@ func cmpErr(a, b error) error {
 func summarize(mode string, rs []benchResult, jobs int) string {
 	var ok int
 	var secs []float64
-	var moves, found []int // solve: the lines of the deals solved
+	var moves, found, hand []int // solve: the lines of the deals solved
 	var nodes int64
 	var nodeSecs, peak, perMove, completed float64
 	for _, r := range rs {
@@ -507,6 +522,7 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 			ok++
 			moves = append(moves, r.moves)
 			found = append(found, r.found)
+			hand = append(hand, r.byHand)
 		}
 		secs = append(secs, r.secs)
 		nodes += r.nodes
@@ -543,11 +559,14 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), jobs)
 	if mode == "solve" {
 		if len(moves) > 0 {
-			// Lines count every move: card moves, deals and removals.
+			// Lines count every move: card moves, deals and removals; "by
+			// hand" leaves out the removals, which the page makes itself.
 			slices.Sort(moves)
 			slices.Sort(found)
-			s += fmt.Sprintf(", line median %d moves p90 %d (as found: median %d)",
-				moves[len(moves)/2], moves[min(len(moves)-1, int(0.9*float64(len(moves))))], found[len(found)/2])
+			slices.Sort(hand)
+			s += fmt.Sprintf(", line median %d moves p90 %d (as found: median %d; by hand: median %d p90 %d)",
+				moves[len(moves)/2], moves[min(len(moves)-1, int(0.9*float64(len(moves))))], found[len(found)/2],
+				hand[len(hand)/2], hand[min(len(hand)-1, int(0.9*float64(len(hand))))])
 		}
 		s += fmt.Sprintf(", %.0f nodes/s, peak search tables %s, process memory %s",
 			float64(nodes)/max(nodeSecs, 1e-9), mib(int64(peak)), mib(int64(ms.Sys)))

@@ -369,7 +369,7 @@ func spiderBench(t *testing.T, autoplay bool) {
 	if len(lines) != 5 {
 		t.Fatalf("want 4 deal lines and a summary:\n%s", out)
 	}
-	lineRe := regexp.MustCompile(` (\d+) moves \(found (\d+)\)$`)
+	lineRe := regexp.MustCompile(` (\d+) moves \(found (\d+), (\d+) by hand\)$`)
 	for i, l := range lines[:4] {
 		if !strings.HasPrefix(l, "deal "+string(rune('1'+i))+": solved") {
 			t.Errorf("line %d: %q", i+1, l)
@@ -382,12 +382,18 @@ func spiderBench(t *testing.T, autoplay bool) {
 		}
 		moves, _ := strconv.Atoi(m[1])
 		found, _ := strconv.Atoi(m[2])
+		hand, _ := strconv.Atoi(m[3])
 		if moves == 0 || found < moves {
 			t.Errorf("line %d: %s moves, found %s: %q", i+1, m[1], m[2], l)
 		}
+		// A won line removes all eight suits, and a player makes none of
+		// those removals on a page that removes suits itself.
+		if hand != moves-8 {
+			t.Errorf("line %d: %d by hand, want %d (every move but 8 removals): %q", i+1, hand, moves-8, l)
+		}
 	}
 	if !strings.HasPrefix(lines[4], "solved 4/4 (100.0%), time median") || !strings.Contains(lines[4], "nodes/s") ||
-		!regexp.MustCompile(`, line median \d+ moves p90 \d+ \(as found: median \d+\)`).MatchString(lines[4]) {
+		!regexp.MustCompile(`, line median \d+ moves p90 \d+ \(as found: median \d+; by hand: median \d+ p90 \d+\)`).MatchString(lines[4]) {
 		t.Errorf("summary %q", lines[4])
 	}
 	b, err := os.ReadFile(rec)

@@ -17,7 +17,7 @@ type fullWeights struct {
 	stock   int32 // each card still in the stock
 }
 
-var full4 = fullWeights{brk: 10, rankBrk: 5, down: 3, space: 10, removed: 0, stock: 10}
+var full4 = fullWeights{brk: 10, rankBrk: 12, down: 3, space: 10, removed: 0, stock: 10}
 
 // pileFull is pile k's part of the full-information evaluation.
 func pileFull(p *spider.Position, k int, w *fullWeights) int32 {
