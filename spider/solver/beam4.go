@@ -17,7 +17,18 @@ type fullWeights struct {
 	stock   int32 // each card still in the stock
 }
 
+// full4 counts a card on the next-higher card of another suit as worse
+// than a plain break (12 against 10): such a build looks like progress but
+// must be undone, and the beam that preferred it (5, until 26 November
+// 07:10 UTC) built across suits and undid it later. On 4-suit deals 1-24
+// (width 300, 8 million positions, beam alone) 5 won 18 with a median
+// line of 173, 12 won 21 with 138 (docs/solver.md, "Shorter lines", 6).
 var full4 = fullWeights{brk: 10, rankBrk: 12, down: 3, space: 10, removed: 0, stock: 10}
+
+// fullBuild is full4 as it was, a cross-suit build at half a break: it
+// wins some deals full4 does not (2-suit deal 5), so it is the fallback
+// when no beam with full4 has won.
+var fullBuild = fullWeights{brk: 10, rankBrk: 5, down: 3, space: 10, removed: 0, stock: 10}
 
 // pileFull is pile k's part of the full-information evaluation.
 func pileFull(p *spider.Position, k int, w *fullWeights) int32 {

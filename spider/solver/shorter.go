@@ -125,12 +125,12 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 	if p.Suits() < 4 {
 		widths, least = fullBeamsFew, fullMinFew
 	}
-	for _, width := range widths {
+	fullBeam := func(width int, w *fullWeights) {
 		n := room(min(max(fullFactor*nodes, least), fullMax))
 		if n <= 0 || out() {
-			break
+			return
 		}
-		b := &beamer{ctx: ctx, deadline: deadline, fw: &full4, perStage: true, maxLevels: len(line)}
+		b := &beamer{ctx: ctx, deadline: deadline, fw: w, perStage: true, maxLevels: len(line)}
 		cand, ok := b.run(p, width, int(n))
 		spent += int64(b.gen)
 		if ok {
@@ -138,6 +138,15 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 			keep(cand, int64(b.gen))
 			beamWon = beamWon || len(line) < was
 		}
+	}
+	for _, width := range widths {
+		fullBeam(width, &full4)
+	}
+	if !beamWon && p.Suits() > 1 {
+		// None won: the former weights, which win some deals full4 does
+		// not (at 1 suit no card lies on another suit's card, so they
+		// are the same weights).
+		fullBeam(widths[len(widths)-1], &fullBuild)
 	}
 	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() && !beamWon {
 		l := lim
