@@ -67,6 +67,13 @@ var (
 	againPenalty int32 = 4
 	againFactor  int64 = 2
 	againMin     int64 = 1_000_000
+
+	// nbFactor is the budget of the shortcut pass through the line's
+	// neighbourhood (neighbor.go), in nodes of the first search, within
+	// [nbMin, nbMax].
+	nbFactor int64 = 1
+	nbMin    int64 = 200_000
+	nbMax    int64 = 2_000_000
 )
 
 // shorter looks for a winning line from p shorter than line, which the
@@ -154,6 +161,14 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 			if r.Status == Solved {
 				keep(r.Moves, r.Nodes)
 			}
+		}
+	}
+	// Last, on the best line only: shortcuts through its neighbourhood.
+	if n := room(min(max(nbFactor*nodes, nbMin), nbMax)); nbFactor > 0 && n > 0 && !out() {
+		cand, gen := neighbors(ctx, deadline, p, line, int(n))
+		spent += gen
+		if len(cand) < len(line) && wins(p, cand) {
+			line = cand
 		}
 	}
 	return line, spent
