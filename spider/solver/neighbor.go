@@ -39,15 +39,21 @@ var (
 	// position of the line first, then 2, and so on while the budget
 	// lasts; the line is spliced after each depth.
 	nbDepth = 3
+	// nbEndDepth is how much deeper the positions after the last deal
+	// are searched: there the graph has one node for positions that
+	// differ only by the order of their piles, and most shortcuts found
+	// are there (measured, docs/solver.md).
+	nbEndDepth = 1
 	// nbRoot bounds the positions one root's search may generate at one
 	// depth, so that a few positions with many moves cannot take the
 	// budget of the rest of the line.
 	nbRoot = 20_000
 )
 
-var nbCut = true
-
-var nbTrace func(d, gen int, old, new []spider.Move)
+// wonKey is the key of every won position, whether its last run was
+// removed or not (a position's hash is never taken as it: a chance of one
+// in 2⁶⁴).
+const wonKey = 0x5eed_0f_a11_5017e5
 
 // nedge is an edge of the graph: a step from node from leads to node to.
 type nedge struct{ from, to int32 }
@@ -57,7 +63,7 @@ type nedge struct{ from, to int32 }
 type nbGraph struct {
 	ctx      context.Context
 	deadline time.Time // zero: none
-	index    hashIndex // node of each key
+	slots    []int32   // index of the nodes by key (node)
 	keys     []uint64  // key of each node
 	rem      []int8    // depth each node was searched to from it, -1 none
 	edges    []nedge
@@ -71,21 +77,25 @@ type nbGraph struct {
 
 // neighbors returns a line from p at most as long as line (a winning line
 // from p), shortened through its neighbourhood graph, and the positions
-// generated, at most limit. The result replays as a win.
+// generated, at most limit. The result replays as a win. It is
+// deterministic, except where ctx or the deadline cut it short.
 func neighbors(ctx context.Context, deadline time.Time, p *spider.Position, line []spider.Move, limit int) ([]spider.Move, int64) {
+	if !wins(p, line) {
+		return line, 0
+	}
 	g := &nbGraph{ctx: ctx, deadline: deadline, limit: limit, won: -1}
-	g.bufs = make([][256]spider.Move, nbDepth+1)
+	g.bufs = make([][256]spider.Move, nbDepth+nbEndDepth+1)
 	for d := 1; d <= nbDepth && !g.spent(); d++ {
 		for !g.spent() {
 			cand, ok := g.round(p, line, d)
-			if ok && nbCut {
-				cand = cutLine(p, cand)
-			}
-			if !ok || len(cand) >= len(line) || !wins(p, cand) {
+			if !ok {
 				break
 			}
-			if nbTrace != nil {
-				nbTrace(d, g.gen, line, cand)
+			// The path may leave out what cutting cannot, and open cuts
+			// of its own.
+			cand = cutLine(p, cand)
+			if len(cand) >= len(line) || !wins(p, cand) {
+				break
 			}
 			line = cand
 			// The new line's positions are in the graph already;
@@ -101,22 +111,28 @@ func (g *nbGraph) spent() bool {
 	return g.gen >= g.limit || g.stopped
 }
 
-// round searches to depth d around every position of line (a winning line
-// from p) and returns the shortest line through the graph, if it has one.
-func (g *nbGraph) round(p *spider.Position, line []spider.Move, d int) ([]spider.Move, bool) {
+// nbLine is a line's part of the graph: its positions and their nodes.
+type nbLine struct {
+	prefix []spider.Move // the removals the line starts with
+	pos    []spider.Position
+	nodes  []int32
+}
+
+// addLine adds the positions of line, a winning line from p, and its
+// steps to the graph.
+func (g *nbGraph) addLine(p *spider.Position, line []spider.Move) nbLine {
 	q := *p
-	var out []spider.Move
+	var l nbLine
 	// Runs complete at the start are removed first, as in the line.
 	i := 0
 	for i < len(line) && line[i].Kind == spider.Remove {
 		q.Do(line[i])
-		out = append(out, line[i])
+		l.prefix = append(l.prefix, line[i])
 		i++
 	}
-	start := q
 	prev := g.node(hashPos(&q))
-	roots := []int32{prev}
-	rootPos := []spider.Position{q}
+	l.nodes = append(l.nodes, prev)
+	l.pos = append(l.pos, q)
 	for i < len(line) {
 		q.Do(line[i])
 		i++
@@ -125,38 +141,41 @@ func (g *nbGraph) round(p *spider.Position, line []spider.Move, d int) ([]spider
 			i++
 		}
 		x := g.node(hashPos(&q))
-		g.edges = append(g.edges, nedge{prev, x})
 		if q.Won() {
+			// With the last run standing or removed: one node.
+			x = g.node(wonKey)
 			g.won = x
 		}
-		roots = append(roots, x)
-		rootPos = append(rootPos, q)
+		g.edges = append(g.edges, nedge{prev, x})
+		l.nodes = append(l.nodes, x)
+		l.pos = append(l.pos, q)
 		prev = x
 	}
-	for k := range roots {
+	return l
+}
+
+// round searches to depth d around every position of line (a winning
+// line from p), nbEndDepth more after the last deal, and returns the
+// shortest line through the graph, if it has one.
+func (g *nbGraph) round(p *spider.Position, line []spider.Move, d int) ([]spider.Move, bool) {
+	l := g.addLine(p, line)
+	for k := range l.nodes {
 		if g.spent() {
 			break
 		}
 		g.rootEnd = min(g.gen+nbRoot, g.limit)
-		g.expand(&rootPos[k], roots[k], d)
+		r := d
+		if l.pos[k].StockLen() == 0 {
+			r += nbEndDepth
+		}
+		g.expand(&l.pos[k], l.nodes[k], r)
 	}
-	path := g.shortest(roots[0])
+	path := g.shortest(l.nodes[0])
 	if path == nil {
 		return nil, false
 	}
-	return rebuild(&start, path, g.keys, out)
-}
-
-// node returns the node of key, adding it if new.
-func (g *nbGraph) node(key uint64) int32 {
-	x, ok := g.index.get(key)
-	if !ok {
-		x = int32(len(g.keys))
-		g.keys = append(g.keys, key)
-		g.rem = append(g.rem, -1)
-		g.index.put(key, x)
-	}
-	return x
+	keepLast := len(line) > 0 && line[len(line)-1].Kind == spider.Remove
+	return rebuild(&l.pos[0], path, g.keys, l.prefix, keepLast)
 }
 
 // expand searches r steps deep from q, whose node is x: depth first, each
@@ -177,10 +196,10 @@ func (g *nbGraph) expand(q *spider.Position, x int32, r int) {
 		sum += terms[k]
 	}
 	for _, m := range q.Legal(g.bufs[r][:0]) {
-		if m.Kind == spider.Remove || q.Null(m) || pointless(q, m) {
+		if m.Kind == spider.Remove || q.Null(m) || laterSpace(q, m) {
 			continue
 		}
-		if g.gen >= g.rootEnd {
+		if g.gen >= g.rootEnd || g.stopped {
 			return
 		}
 		g.gen++
@@ -213,11 +232,15 @@ func (g *nbGraph) expand(q *spider.Position, x int32, r int) {
 // child notes the step from node x to c, whose key is key, and searches
 // on from c with r-1 steps left.
 func (g *nbGraph) child(c *spider.Position, x int32, key uint64, first bool, r int) {
+	won := c.StockLen() == 0 && c.NumRemoved()*13 == 104
+	if won {
+		key = wonKey
+	}
 	y := g.node(key)
 	if first {
 		g.edges = append(g.edges, nedge{x, y})
 	}
-	if c.StockLen() == 0 && c.NumRemoved()*13 == 104 {
+	if won {
 		g.won = y
 		return
 	}
@@ -300,12 +323,16 @@ func (g *nbGraph) shortest(s int32) []int32 {
 
 // rebuild turns a path of nodes from start into moves, appended to out:
 // at each node the legal move (a card move or the deal, with the removals
-// it allows) whose result has the next node's key. It reports false if
-// some node has no such move (a hash collision).
-func rebuild(start *spider.Position, path []int32, keys []uint64, out []spider.Move) ([]spider.Move, bool) {
+// it allows) whose result has the next node's key; the last node is the
+// won one. The removals after the winning move are made only if keepLast
+// (as in the line it replaces: the game is won with the last run standing
+// too). It reports false if some node has no such move (a hash
+// collision).
+func rebuild(start *spider.Position, path []int32, keys []uint64, out []spider.Move, keepLast bool) ([]spider.Move, bool) {
 	q := *start
 	var buf [256]spider.Move
-	for _, y := range path[1:] {
+	for i, y := range path[1:] {
+		last := i == len(path)-2
 		found := false
 		for _, m := range q.Legal(buf[:0]) {
 			if m.Kind == spider.Remove {
@@ -313,9 +340,13 @@ func rebuild(start *spider.Position, path []int32, keys []uint64, out []spider.M
 			}
 			c := q
 			stepRemove(&c, m, nil)
-			if hashPos(&c) == keys[y] {
+			if last && c.StockLen() == 0 && c.NumRemoved()*13 == 104 || !last && hashPos(&c) == keys[y] {
 				out = append(out, m)
-				stepRemove(&q, m, &out)
+				if last && !keepLast {
+					q.Do(m)
+				} else {
+					stepRemove(&q, m, &out)
+				}
 				found = true
 				break
 			}
@@ -327,64 +358,52 @@ func rebuild(start *spider.Position, path []int32, keys []uint64, out []spider.M
 	return out, q.Won()
 }
 
-// hashIndex maps nonzero 64-bit keys to node numbers (open addressing).
-type hashIndex struct {
-	keys []uint64
-	vals []int32
-	n    int
-}
-
-func (h *hashIndex) get(k uint64) (int32, bool) {
-	if k == 0 {
-		k = 1
+// node returns the node of key, adding it if new. The index is open
+// addressing over node numbers (plus one: zero is an empty slot), the
+// keys themselves being in g.keys: 4 bytes a slot.
+func (g *nbGraph) node(key uint64) int32 {
+	if 4*(len(g.keys)+1) > 3*len(g.slots) {
+		g.grow()
 	}
-	if len(h.keys) == 0 {
-		return 0, false
-	}
-	m := uint64(len(h.keys) - 1)
-	for i := k & m; ; i = (i + 1) & m {
-		switch h.keys[i] {
-		case k:
-			return h.vals[i], true
-		case 0:
-			return 0, false
+	m := uint64(len(g.slots) - 1)
+	i := key & m
+	for ; g.slots[i] != 0; i = (i + 1) & m {
+		if x := g.slots[i] - 1; g.keys[x] == key {
+			return x
 		}
 	}
+	x := int32(len(g.keys))
+	g.keys = append(g.keys, key)
+	g.rem = append(g.rem, -1)
+	g.slots[i] = x + 1
+	return x
 }
 
-// put adds k, which must not be in the index yet.
-func (h *hashIndex) put(k uint64, v int32) {
-	if k == 0 {
-		k = 1
-	}
-	if 4*(h.n+1) > 3*len(h.keys) {
-		h.grow()
-	}
-	m := uint64(len(h.keys) - 1)
-	i := k & m
-	for h.keys[i] != 0 {
-		i = (i + 1) & m
-	}
-	h.keys[i], h.vals[i] = k, v
-	h.n++
-}
-
-func (h *hashIndex) grow() {
-	oldK, oldV := h.keys, h.vals
-	n := 2 * len(oldK)
-	if n == 0 {
-		n = 1 << 12
-	}
-	h.keys, h.vals = make([]uint64, n), make([]int32, n)
+// grow doubles the index.
+func (g *nbGraph) grow() {
+	n := max(2*len(g.slots), 1<<12)
+	g.slots = make([]int32, n)
 	m := uint64(n - 1)
-	for j, k := range oldK {
-		if k == 0 {
-			continue
-		}
-		i := k & m
-		for h.keys[i] != 0 {
+	for x, key := range g.keys {
+		i := key & m
+		for g.slots[i] != 0 {
 			i = (i + 1) & m
 		}
-		h.keys[i], h.vals[i] = k, oldV[j]
+		g.slots[i] = int32(x) + 1
 	}
+}
+
+// laterSpace reports whether m moves cards into a space when an earlier
+// pile is a space too and the stock is empty: then the two moves lead to
+// positions that differ only by the order of the piles, one node.
+func laterSpace(q *spider.Position, m spider.Move) bool {
+	if m.Kind != spider.MoveCards || q.StockLen() > 0 || q.Len(int(m.To)) > 0 {
+		return false
+	}
+	for k := range int(m.To) {
+		if q.Len(k) == 0 && k != int(m.From) {
+			return true
+		}
+	}
+	return false
 }

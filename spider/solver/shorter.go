@@ -68,12 +68,14 @@ var (
 	againFactor  int64 = 2
 	againMin     int64 = 1_000_000
 
-	// nbFactor is the budget of the shortcut pass through the line's
-	// neighbourhood (neighbor.go), in nodes of the first search, within
-	// [nbMin, nbMax].
-	nbFactor int64 = 1
-	nbMin    int64 = 200_000
-	nbMax    int64 = 2_000_000
+	// nbShare is the budget of the shortcut pass through the line's
+	// neighbourhood (neighbor.go), in nodes of the first search: a
+	// nbShare-th of them, within [nbMin, nbMax]. Its tables take about
+	// nbBytes bytes a position generated, within Limits.MemoryBytes.
+	nbShare int64 = 2
+	nbMin   int64 = 100_000
+	nbMax   int64 = 4_000_000
+	nbBytes int64 = 64
 )
 
 // shorter looks for a winning line from p shorter than line, which the
@@ -164,7 +166,11 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		}
 	}
 	// Last, on the best line only: shortcuts through its neighbourhood.
-	if n := room(min(max(nbFactor*nodes, nbMin), nbMax)); nbFactor > 0 && n > 0 && !out() {
+	n := room(min(max(nodes/nbShare, nbMin), nbMax))
+	if lim.MemoryBytes > 0 {
+		n = min(n, lim.MemoryBytes/nbBytes)
+	}
+	if n > 0 && !out() {
 		cand, gen := neighbors(ctx, deadline, p, line, int(n))
 		spent += gen
 		if len(cand) < len(line) && wins(p, cand) {
