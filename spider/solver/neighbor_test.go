@@ -68,7 +68,7 @@ func TestNeighborsShortcutBeforeDeal(t *testing.T) {
 	if short := Shorten(p, line); len(short) != len(line) {
 		t.Fatalf("Shorten cut %d moves to %d: the test wants a line it cannot cut", len(line), len(short))
 	}
-	const limit = 50_000
+	const limit = 25_000 // measured: the pass finds a shorter line from 20 000
 	got, gen := neighbors(context.Background(), time.Time{}, p, line, limit)
 	replay(t, p, got)
 	if len(got) >= len(line) {
@@ -124,7 +124,7 @@ func TestNeighborsRenamesPiles(t *testing.T) {
 		t.Errorf("rebuilt %v, want the moves from pile 10 taken from pile 9", got)
 	}
 
-	short, _ := neighbors(context.Background(), time.Time{}, p, line, 50_000)
+	short, _ := neighbors(context.Background(), time.Time{}, p, line, 5_000)
 	replay(t, p, short)
 	if len(short) >= len(line) {
 		t.Errorf("%d moves, want fewer than %d", len(short), len(line))
@@ -157,5 +157,29 @@ func TestNeighborsBudget(t *testing.T) {
 	bad := append(slices.Clone(line[:3]), spider.RemoveFrom(0))
 	if got, gen := neighbors(context.Background(), time.Time{}, p, bad, 5_000); !slices.Equal(got, bad) || gen != 0 {
 		t.Errorf("a line that does not win: %v after %d positions", got, gen)
+	}
+}
+
+// TestShorterNeighborsWithinNodeLimit: in Solve's further searches the
+// pass spends only what a node limit leaves (the searches before it leave
+// it its share), and shortens the line when it has room. The position is
+// small, so the pass is made to run at 1 suit.
+func TestShorterNeighborsWithinNodeLimit(t *testing.T) {
+	defer func(s int) { nbSuits = s }(nbSuits)
+	nbSuits = 1
+	p := layout(t, detourLayout, 1)
+	line := moves(t, detourLine)
+	const nodes = 10_000 // as if the first search had taken that many
+	for _, room := range []int64{0, 500, 5_000, 30_000} {
+		t.Run(fmt.Sprint(room), func(t *testing.T) {
+			got, spent := shorter(context.Background(), p, Limits{Nodes: nodes + room}, time.Now(), line, nodes)
+			replay(t, p, got)
+			if spent > room {
+				t.Errorf("%d nodes spent, %d left by the limit", spent, room)
+			}
+			if len(got) > len(line) || room >= 30_000 && len(got) >= len(line) {
+				t.Errorf("%d moves from %d", len(got), len(line))
+			}
+		})
 	}
 }
