@@ -180,7 +180,8 @@ func (g *nbGraph) round(p *spider.Position, line []spider.Move, d int) ([]spider
 
 // expand searches r steps deep from q, whose node is x: depth first, each
 // node again only when it is reached with more depth left than before.
-// The first search of a node adds its edges. It makes its moves on q and
+// The first search of a node adds its edges (where a root's cap cut that
+// search short, the edges found so far). It makes its moves on q and
 // takes them back, so q is as it was when it returns.
 func (g *nbGraph) expand(q *spider.Position, x int32, r int) {
 	if int(g.rem[x]) >= r || g.gen >= g.rootEnd || g.stopped {
