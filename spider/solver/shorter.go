@@ -71,8 +71,9 @@ var (
 
 	// nbShare is the budget of the shortcut pass through the line's
 	// neighbourhood (neighbor.go), in nodes of the first search: a
-	// nbShare-th of them, within [nbMin, nbMax]. Its tables take about
-	// nbBytes bytes a position generated, within Limits.MemoryBytes. It
+	// nbShare-th of them, within [nbMin, nbMax]. Its tables are counted
+	// as nbBytes bytes a position generated (measured: about 20 at their
+	// peak), within Limits.MemoryBytes. It
 	// runs with nbSuits suits or more: at 1 and 2 suits it shortened
 	// lines by 0.2 moves a deal for 5-6% more nodes (docs/solver.md).
 	nbShare int64 = 2
