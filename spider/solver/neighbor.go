@@ -224,10 +224,15 @@ func (g *nbGraph) expand(q *spider.Position, x int32, r int) {
 			g.child(&c, x, hashPos(&c), first, r)
 			continue
 		}
-		key := mix(sum - terms[f] - terms[t] + pileTerm(q, f) + pileTerm(q, t) + hashBase(q))
-		g.child(q, x, key, first, r)
+		g.child(q, x, movedKey(q, &terms, sum, f, t), first, r)
 		q.Undo(m, u)
 	}
+}
+
+// movedKey is hashPos(q) after a card move from pile f to pile t, given
+// the pile terms before it and their sum (TestNeighborsMovedKey).
+func movedKey(q *spider.Position, terms *[spider.Piles]uint64, sum uint64, f, t int) uint64 {
+	return mix(sum - terms[f] - terms[t] + pileTerm(q, f) + pileTerm(q, t) + hashBase(q))
 }
 
 // child notes the step from node x to c, whose key is key, and searches

@@ -183,3 +183,45 @@ func TestShorterNeighborsWithinNodeLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestNeighborsMovedKey: the key the pass computes from two piles after a
+// card move is the position's hashPos, before and after the last deal.
+func TestNeighborsMovedKey(t *testing.T) {
+	deal, err := spider.NewDeal(3, spider.Spider, spider.Rules{Suits: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		p    *spider.Position
+	}{
+		{"stock", layout(t, detourLayout, 1)},
+		{"spaces", layout(t, spacesLayout, 1)},
+		{"deal", deal},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.p
+			var terms [spider.Piles]uint64
+			var sum uint64
+			for k := range spider.Piles {
+				terms[k] = pileTerm(p, k)
+				sum += terms[k]
+			}
+			n := 0
+			for _, m := range p.Legal(nil) {
+				if m.Kind != spider.MoveCards {
+					continue
+				}
+				q := *p
+				q.Do(m)
+				if got, want := movedKey(&q, &terms, sum, int(m.From), int(m.To)), hashPos(&q); got != want {
+					t.Errorf("%s: key %x, hashPos %x", m, got, want)
+				}
+				n++
+			}
+			if n == 0 {
+				t.Error("no card move tried")
+			}
+		})
+	}
+}
