@@ -148,7 +148,13 @@ func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	a := analyze(ctx, n, solve, lim)
 	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
 		t := time.Now()
-		a.Line, _ = shorter(ctx, w.at(k), lim.Position, t, a.Line, a.Points[k].Solve.Nodes)
+		// The further searches get a position's node limit of their own:
+		// within what the probe left, a 4-suit beam had no room at all.
+		l := lim.Position
+		if l.Nodes > 0 {
+			l.Nodes += a.Points[k].Solve.Nodes
+		}
+		a.Line, _ = shorter(ctx, w.at(k), l, t, a.Line, a.Points[k].Solve.Nodes)
 		a.Elapsed += time.Since(t)
 	}
 	if a.LastWinnable >= 0 && g.Options().AutoRemove {
