@@ -147,20 +147,54 @@ func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	}
 	a := analyze(ctx, n, solve, lim)
 	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
-		t := time.Now()
-		// The further searches get a position's node limit of their own:
-		// within what the probe left, a 4-suit beam had no room at all.
-		l := lim.Position
-		if l.Nodes > 0 {
-			l.Nodes += a.Points[k].Solve.Nodes
+		probe := a.Points[k].Solve.Nodes
+		if l, ok := lineLimits(lim, a, probe); ok {
+			t := time.Now()
+			var extra int64
+			a.Line, extra = shorter(ctx, w.at(k), l, t, a.Line, probe)
+			a.Nodes += extra
+			a.Elapsed += time.Since(t)
 		}
-		a.Line, _ = shorter(ctx, w.at(k), l, t, a.Line, a.Points[k].Solve.Nodes)
-		a.Elapsed += time.Since(t)
 	}
 	if a.LastWinnable >= 0 && g.Options().AutoRemove {
 		a.Line = withoutRemovals(a.Line)
 	}
 	return a
+}
+
+// lineLimits are the limits of the further searches for the shown line,
+// made after the probes (a) of which the last winnable point's took probe
+// nodes, or false when the total leaves them nothing. They get a
+// position's node limit of their own rather than what the probe left of
+// it: on the server (a million nodes a position) a 4-suit probe often
+// left the beams no room at all. The total still bounds them: its nodes
+// and time left.
+func lineLimits(lim AnalyzeLimits, a *Analysis, probe int64) (Limits, bool) {
+	l := lim.Position
+	allowed := l.Nodes
+	if tn := lim.Total.Nodes; tn > 0 {
+		left := tn - a.Nodes
+		if left <= 0 {
+			return l, false
+		}
+		if allowed == 0 || left < allowed {
+			allowed = left
+		}
+	}
+	if allowed > 0 {
+		// shorter counts the probe's nodes against the limit.
+		l.Nodes = probe + allowed
+	}
+	if tt := lim.Total.Time; tt > 0 {
+		left := tt - a.Elapsed
+		if left <= 0 {
+			return l, false
+		}
+		if l.Time == 0 || left < l.Time {
+			l.Time = left
+		}
+	}
+	return l, true
 }
 
 // withoutRemovals drops the removals from a line, for a game that makes

@@ -263,3 +263,46 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 	b.ReportMetric(float64(solves), "solves")
 }
+
+// TestAnalyzeLineSearchesBounded: the further searches for the shown line
+// get a position's node limit of their own, their nodes count in the
+// analysis's, and the total bounds them.
+func TestAnalyzeLineSearchesBounded(t *testing.T) {
+	g, err := spider.NewGame(3, spider.Options{Suits: 1, Variant: spider.Spider})
+	if err != nil {
+		t.Fatal(err)
+	}
+	PlayGreedy(g, 30)
+	const pos = 200_000
+	a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: pos}})
+	k := a.LastWinnable
+	if k < 0 || len(a.Line) == 0 {
+		t.Fatalf("no winnable point: %+v", a.Points)
+	}
+	var probes int64
+	for _, pt := range a.Points {
+		if pt.Solve != nil {
+			probes += pt.Solve.Nodes
+		}
+	}
+	extra := a.Nodes - probes
+	if extra <= 0 || extra > pos {
+		t.Errorf("further searches: %d nodes, want some and at most a position's %d", extra, pos)
+	}
+	// The total leaves them 20 000 nodes: the probes are the same (no
+	// probe's limit binds), the further searches stay within the rest.
+	total := probes + 20_000
+	b := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: pos}, Total: Limits{Nodes: total}})
+	if b.LastWinnable != k {
+		t.Fatalf("last winnable %d, then %d", k, b.LastWinnable)
+	}
+	if b.Nodes <= probes || b.Nodes > total {
+		t.Errorf("with a total of %d: %d nodes (probes %d)", total, b.Nodes, probes)
+	}
+	// A total the probes spend leaves them nothing (the last probe's
+	// limit binds then, so its nodes may differ).
+	c := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: pos}, Total: Limits{Nodes: probes}})
+	if c.Nodes > probes {
+		t.Errorf("with a total of %d: %d nodes", probes, c.Nodes)
+	}
+}

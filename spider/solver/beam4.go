@@ -25,12 +25,21 @@ type fullWeights struct {
 // line of 173, 12 won 21 with 138 (docs/solver.md, "Shorter lines", 6).
 var full4 = fullWeights{brk: 10, rankBrk: 12, down: 3, space: 10, removed: 0, stock: 10}
 
+// full4Strict counts such a build as worse still (15): on the same deals
+// as a beam of width 300 it won 19 with a median of 136, and beside a
+// beam of width 200 with full4 it gave 4-suit deals 1-40 a median line of
+// 137 against 140 for two beams with full4, in less time.
+var full4Strict = fullWeights{brk: 10, rankBrk: 15, down: 3, space: 10, removed: 0, stock: 10}
+
 // fullBuild is full4 as it was, a cross-suit build at half a break: it
 // wins some deals full4 does not (2-suit deal 5), so it is the fallback
-// when no beam with full4 has won.
+// when no other beam has won.
 var fullBuild = fullWeights{brk: 10, rankBrk: 5, down: 3, space: 10, removed: 0, stock: 10}
 
-// pileFull is pile k's part of the full-information evaluation.
+// pileFull is pile k's part of the full-information evaluation. Its rule
+// for a break is written again, for speed, in fullCard, arriveFull and the
+// beam's dealtInFull: a change here goes there too (TestAfterMoveAgrees
+// and TestBeamMatchesReference compare them).
 func pileFull(p *spider.Position, k int, w *fullWeights) int32 {
 	n, d := p.Len(k), p.Down(k)
 	if n == 0 {

@@ -401,19 +401,20 @@ func beamMatchesReference(t *testing.T, width, limit int) {
 	}
 	modes := []struct {
 		name      string
-		full      bool
+		full      *fullWeights // nil: the search's evaluation
 		perStage  bool
 		maxLevels int
-	}{{"full-per-stage", true, true, 0}, {"full", true, false, 0}, {"search-eval", false, false, 0},
-		{"search-eval-per-stage", false, true, 0}, {"full-per-stage-levels", true, true, 12}}
+	}{{"full-per-stage", &full4, true, 0}, {"full", &full4, false, 0}, {"search-eval", nil, false, 0},
+		{"search-eval-per-stage", nil, true, 0}, {"full-per-stage-levels", &full4, true, 12},
+		{"build-per-stage", &fullBuild, true, 0}}
 	won := 0
 	for _, s := range starts {
 		for _, m := range modes {
 			t.Run(s.name+"/"+m.name, func(t *testing.T) {
 				b := &beamer{perStage: m.perStage, maxLevels: m.maxLevels}
 				ref := &refBeamer{perStage: m.perStage, maxLevels: m.maxLevels}
-				if m.full {
-					b.fw, ref.fw = &full4, &full4
+				if m.full != nil {
+					b.fw, ref.fw = m.full, m.full
 				} else {
 					b.w, b.stock = &weightSets[0], beamStock
 					ref.w, ref.stock = &weightSets[0], beamStock

@@ -163,6 +163,9 @@ func (g *nbGraph) round(p *spider.Position, line []spider.Move, d int) ([]spider
 		if g.spent() {
 			break
 		}
+		if l.pos[k].Won() {
+			break // nothing to search past a win
+		}
 		g.rootEnd = min(g.gen+nbRoot, g.limit)
 		r := d
 		if l.pos[k].StockLen() == 0 {

@@ -9,8 +9,8 @@ import (
 
 // Looking for a shorter line once Solve has a win (docs/solver.md,
 // "Shorter lines"). The staged search decides whether a deal is won; once
-// it has a line, two more searches look for a shorter one, each bounded by
-// a multiple of the nodes the search took, so that they cost a small
+// it has a line, more searches look for a shorter one, each bounded by a
+// multiple of the nodes the search took, so that they cost a small
 // multiple of the solve and never change its verdict:
 //
 //   - beam searches over the whole game with the full-information
@@ -18,43 +18,34 @@ import (
 //     beam4.go), whose lines are short where they win;
 //   - the staged search again with a stronger preference for short lines
 //     (againPenalty), which finds shorter lines at 4 suits but solves
-//     fewer deals within a budget, so it cannot be the first search.
+//     fewer deals within a budget, so it cannot be the first search;
+//   - last, at 4 suits, shortcuts through the neighbourhood of the best
+//     line (neighbor.go).
 //
 // Every line is shortened (shorten) and replayed with the engine's checked
-// moves; the shortest that wins is kept. Last, at 4 suits, shortcuts
-// through the neighbourhood of that line (neighbor.go).
+// moves; the shortest that wins is kept.
 
-// A beam of the portfolio: its width and the weight of a face-down card.
-type beamConf struct {
-	width    int
-	faceDown int32
+// fullBeam is a beam of the portfolio: its width and its weights.
+type fullBeam struct {
+	width int
+	w     *fullWeights
 }
 
 // Knobs of the passes, variables so that experiments can vary them.
 var (
-	// beams are the beam searches of 1 and 2 suits with the evaluation
-	// of the search, run in turn; each may generate beamFactor times the
-	// search's nodes, within [beamMin, beamMax]. Since 26 November 04:55
-	// none run: the full-information beam (fullBeamsFew) gives shorter
-	// lines at 1 and 2 suits for fewer nodes than both of these
-	// (docs/solver.md, "Shorter lines", 6).
-	beams      []beamConf
-	beamFactor int64 = 2
-	beamMin    int64 = 300_000
-	beamMax    int64 = 1_500_000
-
-	// fullBeams (4 suits) and fullBeamsFew (1 and 2 suits) are the widths
-	// of the beams with the full-information evaluation and a beam for
-	// each number of rows dealt (beam4.go), run in turn; each may
-	// generate fullFactor times the search's nodes, within [fullMin,
-	// fullMax] ([fullMinFew, fullMax] at 1 and 2 suits).
+	// fullBeams (4 suits) and fullBeamsFew (1 and 2 suits) are the beams
+	// with the full-information evaluation and a beam for each number of
+	// rows dealt (beam4.go), run in turn; each may generate fullFactor
+	// times the search's nodes, within [fullMin, fullMax] ([fullMinFew,
+	// fullMax] at 1 and 2 suits). When none of them wins, one more runs
+	// with fullBuild, as wide as the last.
 	//
 	// Every beam stops once it is as long as the line to beat, and when a
 	// beam shortens the line the second staged search is skipped:
 	// measured, it then rarely shortens it further (on deals 1-100 at 1
 	// and at 2 suits, one line came out longer: 2 suits, deal 58, 137 → 144).
-	fullBeams          = []int{200, 300}
-	fullBeamsFew       = []int{100}
+	fullBeams          = []fullBeam{{200, &full4}, {300, &full4Strict}}
+	fullBeamsFew       = []fullBeam{{100, &full4}}
 	fullFactor   int64 = 3
 	fullMin      int64 = 3_000_000
 	fullMinFew   int64 = 1_500_000
@@ -83,123 +74,143 @@ var (
 	nbSuits       = 4
 )
 
+// improver holds what the further searches share: the position, the
+// limits and what is left of them, and the best line so far.
+type improver struct {
+	ctx      context.Context
+	p        *spider.Position
+	lim      Limits
+	start    time.Time
+	deadline time.Time // zero: none
+	nodes    int64     // the first search's
+	spent    int64     // the further searches'
+	// reserve is kept out of what the searches before the shortcut pass
+	// may spend, so that under a node limit the pass has its share.
+	reserve int64
+	line    []spider.Move
+}
+
 // shorter looks for a winning line from p shorter than line, which the
 // search found in nodes nodes under lim (started at start). It returns
 // the shortest line found and the nodes it generated. It stays within
 // what lim leaves (nodes, time, ctx).
 func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Time, line []spider.Move, nodes int64) ([]spider.Move, int64) {
-	var spent int64
-	// The shortcut pass at the end is the cheapest for what it finds: under
-	// a node limit the searches before it leave it its share (the
-	// analysis gives a position a million nodes, which a beam at 4 suits
-	// would spend in vain).
-	var reserve int64
-	if p.Suits() >= nbSuits {
-		reserve = min(max(nodes/nbShare, nbMin), nbMax)
-	}
-	room := func(want int64) int64 {
-		if lim.Nodes > 0 {
-			want = min(want, lim.Nodes-nodes-spent-reserve)
-		}
-		return want
-	}
-	var deadline time.Time
+	im := &improver{ctx: ctx, p: p, lim: lim, start: start, nodes: nodes, line: line}
 	if lim.Time > 0 {
-		deadline = start.Add(lim.Time)
+		im.deadline = start.Add(lim.Time)
 	}
-	out := func() bool {
-		return ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline)
+	if p.Suits() >= nbSuits {
+		// The shortcut pass is the cheapest for what it finds: the
+		// analysis gives a position a million nodes, which a beam at 4
+		// suits would spend in vain.
+		im.reserve = min(max(nodes/nbShare, nbMin), nbMax)
 	}
-	keep := func(cand []spider.Move, limit int64) {
-		// A line as found is long: only shortened can it be compared.
-		if len(cand) == 0 || out() {
+	beamWon := im.beams()
+	if !beamWon {
+		im.again()
+	}
+	im.shortcut()
+	return im.line, im.spent
+}
+
+// room is want cut to what the node limit leaves.
+func (im *improver) room(want int64) int64 {
+	if im.lim.Nodes > 0 {
+		want = min(want, im.lim.Nodes-im.nodes-im.spent-im.reserve)
+	}
+	return want
+}
+
+// out reports whether the context or the time limit has ended the search.
+func (im *improver) out() bool {
+	return im.ctx.Err() != nil || !im.deadline.IsZero() && time.Now().After(im.deadline)
+}
+
+// keep makes cand the best line if, shortened, it is shorter and wins.
+// limit sizes the shortening's work.
+func (im *improver) keep(cand []spider.Move, limit int64) bool {
+	// A line as found is long: only shortened can it be compared.
+	if len(cand) == 0 || im.out() {
+		return false
+	}
+	cand = shorten(im.p, cand, shortenLimit(limit))
+	if len(cand) < len(im.line) && wins(im.p, cand) {
+		im.line = cand
+		return true
+	}
+	return false
+}
+
+// beams runs the full-information beams and reports whether one of them
+// shortened the line.
+func (im *improver) beams() bool {
+	portfolio, least := fullBeams, fullMin
+	if im.p.Suits() < 4 {
+		portfolio, least = fullBeamsFew, fullMinFew
+	}
+	run := func(width int, w *fullWeights) bool {
+		n := im.room(min(max(fullFactor*im.nodes, least), fullMax))
+		if n <= 0 || im.out() {
+			return false
+		}
+		b := &beamer{ctx: im.ctx, deadline: im.deadline, fw: w, perStage: true, maxLevels: len(im.line)}
+		cand, ok := b.run(im.p, width, int(n))
+		im.spent += int64(b.gen)
+		return ok && im.keep(cand, int64(b.gen))
+	}
+	won := false
+	for _, c := range portfolio {
+		won = run(c.width, c.w) || won
+	}
+	if !won && im.p.Suits() > 1 {
+		// None won: the former weights, which win some deals the
+		// others do not (at 1 suit no card lies on another suit's card,
+		// so all these weights are the same).
+		won = run(portfolio[len(portfolio)-1].width, &fullBuild)
+	}
+	return won
+}
+
+// again runs the staged search again with a stronger preference for short
+// lines.
+func (im *improver) again() {
+	n := im.room(max(againFactor*im.nodes, againMin))
+	if n <= 0 || im.out() {
+		return
+	}
+	l := im.lim
+	l.Nodes = n
+	if im.lim.Time > 0 {
+		l.Time = im.lim.Time - time.Since(im.start)
+		if l.Time <= 0 {
 			return
 		}
-		cand = shorten(p, cand, shortenLimit(limit))
-		if len(cand) < len(line) && wins(p, cand) {
-			line = cand
-		}
 	}
-	beamWon := false
-	for _, c := range beams {
-		if p.Suits() >= 4 {
-			// Measured: at 4 suits this beam wins no deal (it deals
-			// into dead ends, or wanders without dealing).
-			break
-		}
-		n := room(min(max(beamFactor*nodes, beamMin), beamMax))
-		if n <= 0 || out() {
-			break
-		}
-		w := weightSets[0]
-		w.faceDown = c.faceDown
-		b := &beamer{ctx: ctx, deadline: deadline, w: &w, stock: beamStock}
-		b.maxLevels = len(line)
-		cand, ok := b.run(p, c.width, int(n))
-		spent += int64(b.gen)
-		if ok {
-			was := len(line)
-			keep(cand, int64(b.gen))
-			beamWon = beamWon || len(line) < was
-		}
+	s := newSearch(im.ctx, im.p, l)
+	s.portfolio = weightSets
+	s.depthPen = againPenalty
+	r := s.run()
+	im.spent += r.Nodes
+	if r.Status == Solved {
+		im.keep(r.Moves, r.Nodes)
 	}
-	widths, least := fullBeams, fullMin
-	if p.Suits() < 4 {
-		widths, least = fullBeamsFew, fullMinFew
+}
+
+// shortcut runs the shortcut pass through the best line's neighbourhood,
+// with the reserve the searches before it left.
+func (im *improver) shortcut() {
+	n := im.reserve
+	im.reserve = 0
+	n = im.room(n)
+	if im.lim.MemoryBytes > 0 {
+		n = min(n, im.lim.MemoryBytes/nbBytes)
 	}
-	fullBeam := func(width int, w *fullWeights) {
-		n := room(min(max(fullFactor*nodes, least), fullMax))
-		if n <= 0 || out() {
-			return
-		}
-		b := &beamer{ctx: ctx, deadline: deadline, fw: w, perStage: true, maxLevels: len(line)}
-		cand, ok := b.run(p, width, int(n))
-		spent += int64(b.gen)
-		if ok {
-			was := len(line)
-			keep(cand, int64(b.gen))
-			beamWon = beamWon || len(line) < was
-		}
+	if n <= 0 || im.out() {
+		return
 	}
-	for _, width := range widths {
-		fullBeam(width, &full4)
+	cand, gen := neighbors(im.ctx, im.deadline, im.p, im.line, int(n))
+	im.spent += gen
+	if len(cand) < len(im.line) && wins(im.p, cand) {
+		im.line = cand
 	}
-	if !beamWon && p.Suits() > 1 {
-		// None won: the former weights, which win some deals full4 does
-		// not (at 1 suit no card lies on another suit's card, so they
-		// are the same weights).
-		fullBeam(widths[len(widths)-1], &fullBuild)
-	}
-	if n := room(max(againFactor*nodes, againMin)); n > 0 && !out() && !beamWon {
-		l := lim
-		l.Nodes = n
-		if lim.Time > 0 {
-			l.Time = lim.Time - time.Since(start)
-		}
-		if lim.Time == 0 || l.Time > 0 {
-			s := newSearch(ctx, p, l)
-			s.portfolio = weightSets
-			s.depthPen = againPenalty
-			r := s.run()
-			spent += r.Nodes
-			if r.Status == Solved {
-				keep(r.Moves, r.Nodes)
-			}
-		}
-	}
-	// Last, on the best line only: shortcuts through its neighbourhood.
-	n := reserve
-	reserve = 0
-	n = room(n)
-	if lim.MemoryBytes > 0 {
-		n = min(n, lim.MemoryBytes/nbBytes)
-	}
-	if n > 0 && !out() {
-		cand, gen := neighbors(ctx, deadline, p, line, int(n))
-		spent += gen
-		if len(cand) < len(line) && wins(p, cand) {
-			line = cand
-		}
-	}
-	return line, spent
 }
