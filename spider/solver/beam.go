@@ -84,7 +84,11 @@ func (b *beamer) full(p *spider.Position) int32 {
 	for k := range spider.Piles {
 		e += b.pile(p, k)
 	}
-	return b.eval(p, e)
+	e = b.eval(p, e)
+	if b.fw != nil {
+		e += landFull(p, b.fw)
+	}
+	return e
 }
 
 // pile is pile k's part of the beam's evaluation.
@@ -252,6 +256,10 @@ func (b *beamer) expand(i int32) int {
 	for _, e := range pe {
 		sumE += e
 	}
+	var land int32 // landFull(p), for a card move's child
+	if b.fw != nil {
+		land = landFull(p, b.fw)
+	}
 	var g, gDeal uint8
 	if b.perStage {
 		left := p.StockLen()
@@ -275,7 +283,11 @@ func (b *beamer) expand(i int32) int {
 			if p.Len(f) == n {
 				ef = b.fw.space
 			}
-			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: b.eval(p, sumE-pe[f]+ef+et-pe[t]), g: g})
+			e := b.eval(p, sumE-pe[f]+ef+et-pe[t])
+			if b.fw.land != 0 {
+				e += land + b.landMoved(p, f, t, n)
+			}
+			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g})
 			continue
 		}
 		u := p.Do(m)
@@ -297,11 +309,39 @@ func (b *beamer) expand(i int32) int {
 			}
 		} else {
 			e = b.eval(p, sumE-pe[f]+b.pile(p, f)+b.pile(p, t)-pe[t])
+			if b.fw != nil {
+				e += landFull(p, b.fw)
+			}
 		}
 		p.Undo(m, u)
 		b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g, h: h})
 	}
 	return -1
+}
+
+// landMoved is what moving the n cards at the end of pile f onto pile t
+// changes in landFull(p): the two piles' tops change.
+func (b *beamer) landMoved(p *spider.Position, f, t, n int) int32 {
+	if p.StockLen() == 0 {
+		return 0
+	}
+	var st [50]card.Card
+	row := p.Stock(st[:0])
+	on := func(k int, top card.Card) int32 {
+		if row[k]+1 == top {
+			return b.fw.land
+		}
+		return 0
+	}
+	lf, lt := p.Len(f), p.Len(t)
+	d := -on(f, p.Card(f, lf-1)) + on(t, p.Card(f, lf-1))
+	if lf > n {
+		d += on(f, p.Card(f, lf-n-1))
+	}
+	if lt > 0 {
+		d -= on(t, p.Card(t, lt-1))
+	}
+	return d
 }
 
 // dealt is the candidate of the deal m from the i-th position of the
@@ -336,6 +376,15 @@ func (b *beamer) dealt(i int32, m spider.Move, g uint8) bcand {
 			}
 		}
 		e := es + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen()-spider.Piles)*b.fw.stock
+		if b.fw.land != 0 && len(row) > spider.Piles {
+			// landFull after the deal: the row dealt is the tops, the
+			// row after it lands on them.
+			for k := range spider.Piles {
+				if row[spider.Piles+k]+1 == row[k] {
+					e += b.fw.land
+				}
+			}
+		}
 		return bcand{parent: i, mv: m, eval: e, g: g}
 	}
 	u := p.Do(m)

@@ -15,6 +15,7 @@ type fullWeights struct {
 	space   int32 // each empty pile
 	removed int32 // each complete suit removed
 	stock   int32 // each card still in the stock
+	land    int32 // each pile the next row's card will land on in suit (landFull)
 }
 
 // full4 counts a card on the next-higher card of another suit as worse
@@ -31,10 +32,38 @@ var full4 = fullWeights{brk: 10, rankBrk: 12, down: 3, space: 10, removed: 0, st
 // 137 against 140 for two beams with full4, in less time.
 var full4Strict = fullWeights{brk: 10, rankBrk: 15, down: 3, space: 10, removed: 0, stock: 10}
 
+// full1 is full4 with a credit of 10 for each pile the next row's card
+// lands on in suit (landFull), for 1 suit: on 1-suit deals 1-40 (width
+// 100, 3 million positions, the beam alone) it took the median line from
+// 102 to 96; at 2 and 4 suits it changed little (2 suits deals 1-20: 115
+// both; 4 suits deals 1-24 at width 300: 138 both, mean 142.2 → 138.1,
+// one deal fewer won), so they keep full4 as measured.
+var full1 = fullWeights{brk: 10, rankBrk: 12, down: 3, space: 10, removed: 0, stock: 10, land: 10}
+
 // fullBuild is full4 as it was, a cross-suit build at half a break: it
 // wins some deals full4 does not (2-suit deal 5), so it is the fallback
 // when no other beam has won.
 var fullBuild = fullWeights{brk: 10, rankBrk: 5, down: 3, space: 10, removed: 0, stock: 10}
+
+// landFull is the credit for the piles whose top card is the next-higher
+// card of its suit to the card the next row deals onto them: that card
+// will not have to move. Without it a position only learns how well the
+// row lands once it has dealt, and the beam of 1 suit dealt onto tops
+// that left most dealt cards to move (docs/solver.md, "Shorter lines", 6).
+func landFull(p *spider.Position, w *fullWeights) int32 {
+	if w.land == 0 || p.StockLen() == 0 {
+		return 0
+	}
+	var st [50]card.Card
+	row := p.Stock(st[:0])
+	var e int32
+	for k := range spider.Piles {
+		if n := p.Len(k); n > 0 && row[k]+1 == p.Card(k, n-1) {
+			e += w.land
+		}
+	}
+	return e
+}
 
 // pileFull is pile k's part of the full-information evaluation. Its rule
 // for a break is written again, for speed, in fullCard, arriveFull and the

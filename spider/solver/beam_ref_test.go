@@ -73,7 +73,7 @@ func (b *refBeamer) pile(p *spider.Position, k int) int32 {
 // eval is the beam's evaluation of p given the sum of its piles' terms.
 func (b *refBeamer) eval(p *spider.Position, piles int32) int32 {
 	if b.fw != nil {
-		return piles + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen())*b.fw.stock
+		return piles + int32(p.NumRemoved())*b.fw.removed - int32(p.StockLen())*b.fw.stock + landFull(p, b.fw)
 	}
 	return piles + int32(p.NumRemoved())*b.w.removed - int32(p.StockLen())*b.stock
 }
@@ -406,7 +406,7 @@ func beamMatchesReference(t *testing.T, width, limit int) {
 		maxLevels int
 	}{{"full-per-stage", &full4, true, 0}, {"full", &full4, false, 0}, {"search-eval", nil, false, 0},
 		{"search-eval-per-stage", nil, true, 0}, {"full-per-stage-levels", &full4, true, 12},
-		{"build-per-stage", &fullBuild, true, 0}}
+		{"build-per-stage", &fullBuild, true, 0}, {"land-per-stage", &full1, true, 0}}
 	won := 0
 	for _, s := range starts {
 		for _, m := range modes {

@@ -33,7 +33,7 @@ type fullBeam struct {
 
 // Knobs of the passes, variables so that experiments can vary them.
 var (
-	// fullBeams (4 suits) and fullBeamsFew (1 and 2 suits) are the beams
+	// fullBeams (4 suits), fullBeamsFew (2 suits) and fullBeamsOne are the beams
 	// with the full-information evaluation and a beam for each number of
 	// rows dealt (beam4.go), run in turn; each may generate fullFactor
 	// times the search's nodes, within [fullMin, fullMax] ([fullMinFew,
@@ -46,6 +46,7 @@ var (
 	// and at 2 suits, one line came out longer: 2 suits, deal 58, 137 → 144).
 	fullBeams          = []fullBeam{{200, &full4}, {300, &full4Strict}}
 	fullBeamsFew       = []fullBeam{{100, &full4}}
+	fullBeamsOne       = []fullBeam{{100, &full1}}
 	fullFactor   int64 = 3
 	fullMin      int64 = 3_000_000
 	fullMinFew   int64 = 1_500_000
@@ -145,7 +146,10 @@ func (im *improver) keep(cand []spider.Move, limit int64) bool {
 // shortened the line.
 func (im *improver) beams() bool {
 	portfolio, least := fullBeams, fullMin
-	if im.p.Suits() < 4 {
+	switch {
+	case im.p.Suits() == 1:
+		portfolio, least = fullBeamsOne, fullMinFew
+	case im.p.Suits() < 4:
 		portfolio, least = fullBeamsFew, fullMinFew
 	}
 	run := func(width int, w *fullWeights) bool {
