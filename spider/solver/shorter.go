@@ -166,10 +166,11 @@ func (im *improver) beams() bool {
 	for _, c := range portfolio {
 		won = run(c.width, c.w) || won
 	}
-	if !won && im.p.Suits() > 1 {
+	if !won {
 		// None won: the former weights, which win some deals the
 		// others do not (at 1 suit no card lies on another suit's card,
-		// so all these weights are the same).
+		// so they are full1 without the landing credit; 1-suit deal 2:
+		// the beam with full1 dies out, this one wins).
 		won = run(portfolio[len(portfolio)-1].width, &fullBuild)
 	}
 	return won
