@@ -256,9 +256,14 @@ func (b *beamer) expand(i int32) int {
 	for _, e := range pe {
 		sumE += e
 	}
-	var land int32 // landFull(p), for a card move's child
+	var land int32                   // landFull(p), for a card move's child
+	var next [spider.Piles]card.Card // the next row, when land counts
 	if b.fw != nil {
 		land = landFull(p, b.fw)
+		if b.fw.land != 0 && p.StockLen() > 0 {
+			var st [50]card.Card
+			copy(next[:], p.Stock(st[:0]))
+		}
 	}
 	var g, gDeal uint8
 	if b.perStage {
@@ -285,7 +290,7 @@ func (b *beamer) expand(i int32) int {
 			}
 			e := b.eval(p, sumE-pe[f]+ef+et-pe[t])
 			if b.fw.land != 0 {
-				e += land + b.landMoved(p, f, t, n)
+				e += land + b.landMoved(p, &next, f, t, n)
 			}
 			b.cands = append(b.cands, bcand{parent: i, mv: m, eval: e, g: g})
 			continue
@@ -320,13 +325,12 @@ func (b *beamer) expand(i int32) int {
 }
 
 // landMoved is what moving the n cards at the end of pile f onto pile t
-// changes in landFull(p): the two piles' tops change.
-func (b *beamer) landMoved(p *spider.Position, f, t, n int) int32 {
+// changes in landFull(p), row being p's next row: the two piles' tops
+// change.
+func (b *beamer) landMoved(p *spider.Position, row *[spider.Piles]card.Card, f, t, n int) int32 {
 	if p.StockLen() == 0 {
 		return 0
 	}
-	var st [50]card.Card
-	row := p.Stock(st[:0])
 	on := func(k int, top card.Card) int32 {
 		if row[k]+1 == top {
 			return b.fw.land
