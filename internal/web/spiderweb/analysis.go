@@ -181,7 +181,10 @@ func (s *Handlers) analysisSlot(w http.ResponseWriter) (release func(), err erro
 		return func() { <-s.analyses }, nil
 	default:
 		w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
-		return nil, web.Errorf(web.ErrUnavailable, "another analysis is running: try again in %d s", analysisRetry)
+		// Said as it is: the page tells this refusal from the other
+		// 503s (a database replaced, a save that kept meeting changes).
+		msg := fmt.Sprintf("another analysis is running on the server: try again in %d s", analysisRetry)
+		return nil, web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg)
 	}
 }
 

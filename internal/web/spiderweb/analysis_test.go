@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -238,6 +239,11 @@ func TestAnalysisOneAtATime(t *testing.T) {
 	code, body, hdr := h.do("POST", "/api/games/"+second.ID+"/analysis", `{"giveUp":true}`)
 	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" {
 		t.Fatalf("second analysis: %d %s, Retry-After %q", code, body, hdr.Get("Retry-After"))
+	}
+	// The refusal says why, so the page can tell it from the other 503s
+	// (which say the server is busy or its database is gone).
+	if !strings.Contains(string(body), `"another analysis is running on the server: try again in `+hdr.Get("Retry-After")+` s"`) {
+		t.Errorf("second analysis: body %s", body)
 	}
 	var g gameResponse
 	h.call("GET", "/api/games/"+second.ID, "", 200, &g)

@@ -5,6 +5,7 @@
 // the table (a review: no command is sent meanwhile).
 
 import { api, ApiError } from "/shared/api.js";
+import { pretty } from "./messages.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -104,8 +105,10 @@ async function request(call, show) {
       show(res);
       open(res);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 503) {
-        info("Another analysis is running on the server: try again in a few seconds.");
+      if (e instanceof ApiError && e.status === 503 && /^another analysis is running/.test(e.message)) {
+        // Busy, not broken: said as news. Any other 503 (a database
+        // replaced, a save that kept meeting changes) is an error.
+        info(pretty(e.message));
         return;
       }
       failure(e);
