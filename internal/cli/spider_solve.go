@@ -332,6 +332,56 @@ func traceGame(ctx context.Context, start *spider.Position, o spider.Options, mo
 }
 
 func runSpiderBench(ctx context.Context, env *Env, args []string) error {
+	b, err := parseBench(env, args)
+	if err != nil {
+		return err
+	}
+	var rec io.Writer
+	if b.record != "" {
+		f, err := os.OpenFile(b.record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rec = f
+	}
+	var firstErr error
+	results := runDeals(ctx, b.from, int(b.to-b.from+1), b.jobs, func(n uint64) benchResult { return b.one(ctx, n) },
+		func(r benchResult) {
+			if r.err != nil {
+				fmt.Fprintf(env.Stdout, "deal %d: error: %v\n", r.deal, r.err)
+				firstErr = cmpErr(firstErr, r.err)
+				return
+			}
+			b.print(env.Stdout, r)
+			if rec != nil && b.mode == "solve" && r.ok {
+				if _, err := fmt.Fprintf(rec, "%s %d %d\n", b.opts.Variant, b.opts.Suits, r.deal); err != nil {
+					firstErr = cmpErr(firstErr, err)
+				}
+			}
+		})
+	fmt.Fprintln(env.Stdout, summarize(b.mode, results, b.jobs))
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return firstErr
+}
+
+// bench is a `spider bench` run as its flags set it.
+type bench struct {
+	mode     string
+	opts     spider.Options
+	from, to uint64
+	limit    time.Duration
+	mem      int64
+	jobs     int
+	record   string
+	trace    bool
+	fair     *solver.FairOptions
+}
+
+// parseBench reads and checks `spider bench`'s flags.
+func parseBench(env *Env, args []string) (*bench, error) {
 	fs := newFlags(env, "spider bench")
 	mode := fs.String("mode", "solve", "solve (full information) or autoplay (fair play)")
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
@@ -345,103 +395,119 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 	o := fairFlags(fs, " (autoplay)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pos) > 0 {
-		return usageErr("spider bench: unexpected argument %q", pos[0])
+		return nil, usageErr("spider bench: unexpected argument %q", pos[0])
 	}
 	if *mode != "solve" && *mode != "autoplay" {
-		return usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
+		return nil, usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
 	}
 	if err := card.CheckSuits(*suits); err != nil {
-		return usageErr("--suits: %v", err)
+		return nil, usageErr("--suits: %v", err)
 	}
 	v, err := spider.ParseVariant(*variant)
 	if err != nil {
-		return usageErr("--variant: %v", err)
+		return nil, usageErr("--variant: %v", err)
 	}
 	from, to, err := parseRange(*deals)
 	if err != nil {
-		return usageErr("--deals: %v", err)
+		return nil, usageErr("--deals: %v", err)
 	}
 	if to-from >= 1_000_000 {
-		return usageErr("--deals: at most a million deals at a time")
+		return nil, usageErr("--deals: at most a million deals at a time")
 	}
 	if *jobs < 1 {
-		return usageErr("--jobs must be at least 1")
+		return nil, usageErr("--jobs must be at least 1")
 	}
 	if *limit < 0 || *mem < 0 {
-		return usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
+		return nil, usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
 	}
 	if err := checkFair(o, "spider bench"); err != nil {
-		return err
+		return nil, err
 	}
-	var rec io.Writer
-	if *record != "" {
-		f, err := os.OpenFile(*record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		rec = f
+	return &bench{mode: *mode, opts: spider.Options{Variant: v, Suits: *suits}, from: from, to: to,
+		limit: *limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
+}
+
+// one runs deal n.
+func (b *bench) one(ctx context.Context, n uint64) benchResult {
+	g, err := spider.NewGame(n, b.opts)
+	if err != nil {
+		return benchResult{deal: n, err: err}
 	}
-	opts := spider.Options{Variant: v, Suits: *suits}
-	one := func(n uint64) benchResult {
-		g, err := spider.NewGame(n, opts)
-		if err != nil {
-			return benchResult{deal: n, err: err}
-		}
-		if *mode == "solve" {
-			r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, MemoryBytes: *mem})
-			res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
-				secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
-			if res.ok {
-				// Every line is replayed with the engine's checked moves.
-				for _, m := range r.Moves {
-					if err := g.Play(m); err != nil {
-						res.err = fmt.Errorf("solution does not replay: %s: %w", m, err)
-						return res
-					}
-				}
-				if !g.Won() {
-					res.err = errors.New("solution does not win")
+	if b.mode == "solve" {
+		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: b.limit, MemoryBytes: b.mem})
+		res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
+			secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
+		if res.ok {
+			// Every line is replayed with the engine's checked moves.
+			for _, m := range r.Moves {
+				if err := g.Play(m); err != nil {
+					res.err = fmt.Errorf("solution does not replay: %s: %w", m, err)
+					return res
 				}
 			}
-			return res
-		}
-		begin := g.Position()
-		start := time.Now()
-		won, moves, err := solver.Autoplay(ctx, g, *o)
-		res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err,
-			completed: suitsDone(g)}
-		if won {
-			res.status = "won"
-		}
-		if *trace && err == nil {
-			res.trace, res.err = traceGame(ctx, &begin, opts, moves)
-		}
-		if len(moves) > 0 {
-			res.perMove = res.secs / float64(len(moves))
+			if !g.Won() {
+				res.err = errors.New("solution does not win")
+			}
 		}
 		return res
 	}
+	begin := g.Position()
+	start := time.Now()
+	won, moves, err := solver.Autoplay(ctx, g, *b.fair)
+	res := benchResult{deal: n, ok: won, status: "lost", secs: time.Since(start).Seconds(), moves: len(moves), err: err,
+		completed: suitsDone(g)}
+	if won {
+		res.status = "won"
+	}
+	if b.trace && err == nil {
+		res.trace, res.err = traceGame(ctx, &begin, b.opts, moves)
+	}
+	if len(moves) > 0 {
+		res.perMove = res.secs / float64(len(moves))
+	}
+	return res
+}
 
-	// Workers take deals in order; results print in deal order.
-	total := int(to - from + 1)
+// print writes a deal's line.
+func (b *bench) print(w io.Writer, r benchResult) {
+	if b.mode == "solve" {
+		fmt.Fprintf(w, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
+			r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
+		if r.ok {
+			fmt.Fprintf(w, " (found %d, %d by hand)", r.found, r.byHand)
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintf(w, "deal %d: %s %d moves %.1fs %.3fs/move %d/8 suits", r.deal, r.status, r.moves, r.secs, r.perMove, r.completed)
+	if b.trace {
+		fmt.Fprintf(w, " trace %s", r.trace)
+	}
+	fmt.Fprintln(w)
+}
+
+// runDeals runs one on deals from, from+1, ... (total of them), jobs at
+// once, and hands each result to done in deal order as soon as it and
+// those before it are in. It returns the results handed over: all, or
+// those before a cancellation.
+func runDeals(ctx context.Context, from uint64, total, jobs int, one func(uint64) benchResult, done func(benchResult)) []benchResult {
 	results := make([]benchResult, total)
-	done := make([]chan struct{}, total)
-	for i := range done {
-		done[i] = make(chan struct{})
+	ready := make([]chan struct{}, total)
+	for i := range ready {
+		ready[i] = make(chan struct{})
 	}
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(*jobs, total) {
+	for range min(jobs, total) {
 		wg.Add(1)
 		go func() { // exits when next is closed
 			defer wg.Done()
 			for i := range next {
 				results[i] = one(from + uint64(i))
-				close(done[i])
+				close(ready[i])
 			}
 		}()
 	}
@@ -455,49 +521,20 @@ func runSpiderBench(ctx context.Context, env *Env, args []string) error {
 			}
 		}
 	}()
-	var firstErr error
-	printed := 0
+	handed := 0
 	for i := range total {
 		select {
-		case <-done[i]:
+		case <-ready[i]:
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
 			break
 		}
-		r := results[i]
-		printed++
-		if r.err != nil {
-			fmt.Fprintf(env.Stdout, "deal %d: error: %v\n", r.deal, r.err)
-			firstErr = cmpErr(firstErr, r.err)
-			continue
-		}
-		if *mode == "solve" {
-			fmt.Fprintf(env.Stdout, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
-				r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
-			if r.ok {
-				fmt.Fprintf(env.Stdout, " (found %d, %d by hand)", r.found, r.byHand)
-			}
-			fmt.Fprintln(env.Stdout)
-		} else {
-			fmt.Fprintf(env.Stdout, "deal %d: %s %d moves %.1fs %.3fs/move %d/8 suits", r.deal, r.status, r.moves, r.secs, r.perMove, r.completed)
-			if *trace {
-				fmt.Fprintf(env.Stdout, " trace %s", r.trace)
-			}
-			fmt.Fprintln(env.Stdout)
-		}
-		if rec != nil && *mode == "solve" && r.ok {
-			if _, err := fmt.Fprintf(rec, "%s %d %d\n", v, *suits, r.deal); err != nil {
-				firstErr = cmpErr(firstErr, err)
-			}
-		}
+		done(results[i])
+		handed++
 	}
 	wg.Wait()
-	fmt.Fprintln(env.Stdout, summarize(*mode, results[:printed], *jobs))
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return firstErr
+	return results[:handed]
 }
 
 func cmpErr(a, b error) error {
