@@ -48,14 +48,7 @@ func termLeave(p *spider.Position, f, n int) uint64 {
 	if l == d && d > 0 {
 		d--
 	}
-	ph := uint64(l)<<8 | uint64(d)
-	for j := range l {
-		ph = (ph ^ uint64(p.Card(f, j))) * 0x100000001b3
-	}
-	if p.StockLen() > 0 {
-		ph ^= uint64(f+1) * 0xc2b2ae3d27d4eb4f
-	}
-	return mix(ph)
+	return prefixTerm(p, f, l, d)
 }
 
 // termArrive is pileTerm of t after n cards of f come onto it.

@@ -101,17 +101,24 @@ func TestLongSolveUsesFullBeam4Suits(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
-	p, err := spider.NewDeal(16, spider.Spider, spider.Rules{Suits: 4})
+	solveShorterThan(t, 16, 4, 20_000_000, 170)
+}
+
+// solveShorterThan solves deal n of the Spider layout at suits suits
+// within nodes and wants a line of fewer than most moves that replays.
+func solveShorterThan(t testing.TB, n uint64, suits int, nodes int64, most int) {
+	t.Helper()
+	p, err := spider.NewDeal(n, spider.Spider, spider.Rules{Suits: suits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Solve(context.Background(), p, Limits{Nodes: 20_000_000})
+	r := Solve(context.Background(), p, Limits{Nodes: nodes})
 	if r.Status != Solved {
 		t.Fatalf("status %v", r.Status)
 	}
 	replay(t, p, r.Moves)
-	if len(r.Moves) >= 170 {
-		t.Errorf("%d moves, want fewer than 170", len(r.Moves))
+	if len(r.Moves) >= most {
+		t.Errorf("%d moves, want fewer than %d", len(r.Moves), most)
 	}
 }
 
@@ -121,16 +128,5 @@ func TestLongSolveUsesFullBeam4Suits(t *testing.T) {
 // deal the beam with full4 does not win and the fallback with fullBuild
 // does (without the fallback: 138 moves).
 func TestSolveFullBeamTwoSuits(t *testing.T) {
-	p, err := spider.NewDeal(5, spider.Spider, spider.Rules{Suits: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Solve(context.Background(), p, Limits{Nodes: 5_000_000})
-	if r.Status != Solved {
-		t.Fatalf("status %v", r.Status)
-	}
-	replay(t, p, r.Moves)
-	if len(r.Moves) >= 130 {
-		t.Errorf("%d moves, want fewer than 130", len(r.Moves))
-	}
+	solveShorterThan(t, 5, 2, 5_000_000, 130)
 }

@@ -86,7 +86,12 @@ func hashBase(p *spider.Position) uint64 {
 
 // pileTerm is pile k's part of hashPos (before the final mix).
 func pileTerm(p *spider.Position, k int) uint64 {
-	n, d := p.Len(k), p.Down(k)
+	return prefixTerm(p, k, p.Len(k), p.Down(k))
+}
+
+// prefixTerm is pileTerm of pile k cut to its first n cards, d of them
+// face down: what the pile is once cards leave it (termLeave).
+func prefixTerm(p *spider.Position, k, n, d int) uint64 {
 	ph := uint64(n)<<8 | uint64(d)
 	for j := range n {
 		ph = (ph ^ uint64(p.Card(k, j))) * 0x100000001b3
