@@ -8,7 +8,8 @@ import { snapshot, animate } from "./anim.js";
 import { pileCards, runLen, countFrom, $, S } from "./state.js";
 import { refuse } from "./messages.js";
 
-// The page's actions that live in app.js, given by initInput.
+// The page's actions (drawing in app.js, send in game.js, the rest in
+// play.js), given by initInput from app.js.
 let render, send, dropOn, cancelPick, clickPile, autoMove, deal;
 
 // initInput takes the page's actions and listens to the pointer on the

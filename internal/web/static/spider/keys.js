@@ -8,7 +8,8 @@ import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
 
-// The page's actions that live in app.js, given by initKeys.
+// The page's actions (render and pileLabel in app.js, the rest in
+// play.js), given by initKeys from app.js.
 let render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint;
 
 export function initKeys(ctx) {

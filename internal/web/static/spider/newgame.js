@@ -7,7 +7,7 @@ import { announce, failure } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 import { saveSettings } from "./settings.js";
 
-// The page's actions that live in app.js, given by initNewGame.
+// The page's game plumbing (game.js), given by initNewGame from app.js.
 let setGame, busy;
 
 export function initNewGame(ctx) {

@@ -1,0 +1,181 @@
+// The player's actions: picking up and dropping, dealing, undo and redo,
+// restart, the hint, and finishing a game whose cards are all face up.
+// Each becomes a command sent by game.js; drawing lives in app.js, given
+// by initPlay.
+
+import { api, ApiError } from "/shared/api.js";
+import { cardName } from "/shared/cards.js";
+import { pileCards, runLen, plural, countFrom, S } from "./state.js";
+import { announce, info, pretty, refuse, failure } from "./messages.js";
+import { confirmBox } from "./dialogs.js";
+import { send, queue, CLOSED } from "./game.js";
+
+// The page's drawing, which lives in app.js, given by initPlay.
+let render, renderButtons;
+
+export function initPlay(ctx) {
+  ({ render, renderButtons } = ctx);
+}
+
+// canFinish: every card is face up and the stock is dealt, so nothing is
+// left to find out and the rest is mechanical.
+export function canFinish(v = S.view) {
+  return !!v && !S.gaveUp && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
+}
+
+// finish plays the rest of a game whose cards are all face up, one action
+// for the player: the server's hint for each move (its solver sees every
+// card now, so its line wins), each move shown as it is played. It stops
+// at a win, a refusal, a position seen before, or when the hint has none.
+export async function finish() {
+  if (S.finishing || !canFinish()) return;
+  S.finishing = true;
+  renderButtons();
+  const id = S.id;
+  try {
+    const seen = new Set();
+    for (let n = 0; n < 500 && S.id === id && S.view && !S.view.won; n++) {
+      const key = JSON.stringify([S.view.piles, S.view.completed]);
+      if (seen.has(key)) break;
+      seen.add(key);
+      let r;
+      try {
+        r = await api.hint(S.id);
+      } catch (e) {
+        failure(e);
+        return;
+      }
+      if (!r.move) {
+        info(`Cannot finish from here: ${r.text || "the solver has no move"}`);
+        return;
+      }
+      const moves = S.view.moves;
+      await send(r.move);
+      if (!S.view || S.view.moves === moves) return; // refused
+      // a beat between moves, so the player sees each one
+      if (S.settings.animations) await new Promise((res) => setTimeout(res, 160));
+    }
+  } finally {
+    S.finishing = false;
+    if (S.view) renderButtons();
+  }
+}
+
+// ---------- picking and dropping ----------
+
+export function pick(k, count) {
+  const p = pileCards(k);
+  if (!p.up.length) {
+    refuse(`Pile ${k + 1} is empty: there is nothing to pick up.`);
+    return;
+  }
+  const run = runLen(k);
+  if (count > run) {
+    const code = p.up[p.up.length - count];
+    refuse(`The ${cardName(code)} cannot be picked up: only a same-suit run in order at the bottom of a pile moves together.`);
+    return;
+  }
+  S.sel = { pile: k, count };
+  S.cursor = k;
+  render();
+  const n = count || run;
+  announce(`Picked up ${n > 1 ? `${plural(n, "card")} from ${cardName(p.up[p.up.length - n])}` : cardName(p.up[p.up.length - 1])} on pile ${k + 1}. Choose a pile to put ${n > 1 ? "them" : "it"} on.`);
+}
+
+export function dropOn(k) {
+  const s = S.sel;
+  if (!s) return;
+  if (s.pile === k) { cancelPick(); return; }
+  S.cursor = k;
+  send(`move ${s.pile + 1} ${k + 1}${s.count ? " " + s.count : ""}`);
+}
+
+export function cancelPick(say = true) {
+  if (!S.sel) return;
+  S.sel = null;
+  render();
+  if (say) announce("Put the cards back.");
+}
+
+// clickPile follows the Amiga help: click a pile to take its run, click
+// another to put it there; split picks from the chosen card.
+export function clickPile(k, index, split) {
+  if (!S.view) return;
+  if (S.sel && S.sel.pile !== k) { dropOn(k); return; }
+  if (split && index >= 0) {
+    const p = pileCards(k);
+    if (index < p.down) { refuse("Face-down cards cannot be picked up."); return; }
+    pick(k, countFrom(k, index));
+    return;
+  }
+  if (S.sel) { cancelPick(); return; }
+  S.cursor = k;
+  pick(k, 0);
+}
+
+export function removeFrom(k) { send(`remove ${k + 1}`); }
+
+export function autoMove(k, count) {
+  S.sel = null;
+  if (!pileCards(k).up.length) { refuse(`Pile ${k + 1} is empty: there is nothing to move.`); render(); return; }
+  send(`auto ${k + 1}${count ? " " + count : ""}`);
+}
+
+export function deal() {
+  S.sel = null;
+  send("deal");
+}
+
+// ---------- commands from buttons and menus ----------
+
+export function undo() { S.sel = null; send("undo", { anim: "undo" }); }
+export function redo() { S.sel = null; send("redo"); }
+
+export async function restart() {
+  const v = S.view;
+  if (!v) return;
+  if (v.moves > 0 && !v.won) {
+    const spider = v.variant === "spider";
+    const ok = await confirmBox("Restart this deal?",
+      `Every move of this game is taken back${spider ? " and scoring stops, as with undo" : v.cheat !== "none" ? "; with cheat detection on this counts as undoing them" : ""}.`, "Restart");
+    if (!ok) return;
+  }
+  S.sel = null;
+  await send("restart");
+}
+
+export function hint() {
+  if (S.gaveUp) { refuse(CLOSED); return; }
+  return queue(async () => {
+    if (!S.id) return;
+    let r;
+    try {
+      r = await api.hint(S.id);
+    } catch (e) {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 501)) {
+        info(e.status === 501 ? pretty(e.message).replace(/([^.!?])$/, "$1.") : "Hints are not available on this server yet.");
+        return;
+      }
+      throw e;
+    }
+    S.hint = parseHint(r.move || "");
+    render();
+    const text = r.text || (r.move ? `Try: ${r.move}` : "No move to suggest.");
+    info(text);
+    const at = S.hint;
+    setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
+  });
+}
+
+function parseHint(move) {
+  const m = move.trim().split(/\s+/);
+  if (m[0] === "move") {
+    const f = +m[1] - 1, t = +m[2] - 1;
+    const n = +m[3] || runLen(f);
+    return { pile: f, count: n, to: t };
+  }
+  if (m[0] === "remove") return { pile: +m[1] - 1, count: 13, to: null };
+  if (m[0] === "auto") return { pile: +m[1] - 1, count: +m[2] || runLen(+m[1] - 1), to: null };
+  if (m[0] === "deal") return { stock: true, pile: null, count: 0 };
+  return null;
+}
