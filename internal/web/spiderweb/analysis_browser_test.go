@@ -61,107 +61,131 @@ func TestBrowserAnalysis(t *testing.T) {
 			const save = "Before the analysis"
 			p.saveAs(save)
 
-			if size.name == "desktop" {
-				p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
-			} else {
-				p.saveAction("Analyse", save)
-			}
-			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
-			if txt := p.text("#confirm-text"); !strings.Contains(txt, "hidden cards") || !strings.Contains(txt, "counts as lost") {
-				t.Errorf("the confirmation says %q: want the hidden cards and the loss said plainly", txt)
-			}
-			before := p.gameID()
-			p.clickSel("#confirm-yes")
-			p.analysisShown()
-			if size.name == "phone" {
-				if p.gameID() == before || p.text("#dlg-saves[open]") != "" {
-					t.Errorf("the save's analysis left the page on game %s (it was on %s), the list open %v",
-						p.gameID(), before, p.text("#dlg-saves[open]") != "")
-				}
-			}
-			if size.name == "phone" {
-				p.fitsPhone()
-			}
-			p.shot("analysis-timeline-" + size.name)
-
-			// The line the server found, replayed on the game here.
-			a, err := solverAnalyze(context.Background(), p.shadow)
-			if err != nil || a.LastWinnable != 1 || len(a.Line) == 0 {
-				t.Fatalf("analysis %+v, %v", a, err)
-			}
-			c := p.shadow.Clone()
-			views := []spider.View{c.View(true)}
-			for _, m := range a.Line {
-				if err := c.Play(m); err != nil {
-					t.Fatal(err)
-				}
-				views = append(views, c.View(true))
-			}
-			p.clickSel("#an-goto")
-			p.showsStep(0, views[0])
-			for i := 1; i < len(views); i++ {
-				p.clickSel("#an-fwd")
-				p.showsStep(i, views[i])
-			}
-			if !views[len(views)-1].Won || !strings.Contains(p.text("#an-step"), "The game is won.") {
-				t.Errorf("the last step (%q) is not the win", p.text("#an-step"))
-			}
-			var state struct{ FwdDisabled, EndOpen bool }
-			p.eval(`({FwdDisabled: document.querySelector("#an-fwd").disabled, EndOpen: document.querySelector("#dlg-end").open})`, &state)
-			if !state.FwdDisabled || state.EndOpen {
-				t.Errorf("at the win: forward disabled %v, end screen open %v; want true, false", state.FwdDisabled, state.EndOpen)
-			}
-			p.shot("analysis-won-" + size.name)
-			p.clickSel("#an-back")
-			p.showsStep(len(views)-2, views[len(views)-2])
-
-			p.clickSel("#an-close")
-			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
-			p.expect("the game again after the analysis")
+			p.giveUpForAnalysis(size.name, save)
+			p.stepThroughLine(size.name)
 			// Given up: no more moves, and a loss in the statistics.
-			p.closedControls()
-			p.keys("u")
-			p.refused("given up")
-			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
-				t.Errorf("statistics after giving up: %+v", st)
-			}
-
-			// The save's game was given up: the list says so, and its
-			// analysis opens a new game, closed, with the same timeline.
-			p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
-			p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`,
-				save+" (given up)"), "the save listed as given up")
-			p.shot("analysis-saves-" + size.name)
-			// The list fits its dialog: no sideways scroll on a phone.
-			var wide []int
-			p.eval(`(() => { const d = document.querySelector("#dlg-saves"); return [d.scrollWidth, d.clientWidth]; })()`, &wide)
-			if len(wide) != 2 {
-				t.Fatalf("the saved games dialog's widths: %v", wide)
-			}
-			if wide[0] > wide[1] {
-				t.Errorf("the saved games dialog scrolls sideways: content %d px wide in a dialog of %d px", wide[0], wide[1])
-			}
-			before = p.gameID()
-			p.saveAction("Analyse", save)
-			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
-			if txt := p.text("#confirm-text"); !strings.Contains(txt, "given up already") {
-				t.Errorf("the confirmation for a given-up save says %q", txt)
-			}
-			p.clickSel("#confirm-yes")
-			p.analysisShown()
-			if p.gameID() == before {
-				t.Error("the save's analysis did not open its game")
-			}
-			p.clickSel("#an-close")
-			p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
-			p.expect("the save's game after its analysis")
-			p.closedControls()
-			p.keys("u")
-			p.refused("given up")
-			if st := statsGroup4(p, srv.URL); st.Played != 1 || st.Won != 0 {
-				t.Errorf("statistics after analysing the save: %+v", st)
-			}
+			p.closeAnalysisGivenUp(srv.URL, "the game again after the analysis", "giving up")
+			p.analyseGivenUpSave(size.name, save)
+			p.closeAnalysisGivenUp(srv.URL, "the save's game after its analysis", "analysing the save")
 		})
+	}
+}
+
+// giveUpForAnalysis asks for the analysis of the game played, from the
+// Game menu on the desktop or as the save named save from the saved-games
+// list on the phone, checks what the confirmation says, gives the game up
+// and waits for the timeline (TestBrowserAnalysis).
+func (p *browserPage) giveUpForAnalysis(size, save string) {
+	t := p.t
+	t.Helper()
+	if size == "desktop" {
+		p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+	} else {
+		p.saveAction("Analyse", save)
+	}
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := p.text("#confirm-text"); !strings.Contains(txt, "hidden cards") || !strings.Contains(txt, "counts as lost") {
+		t.Errorf("the confirmation says %q: want the hidden cards and the loss said plainly", txt)
+	}
+	before := p.gameID()
+	p.clickSel("#confirm-yes")
+	p.analysisShown()
+	if size == "phone" {
+		if p.gameID() == before || p.text("#dlg-saves[open]") != "" {
+			t.Errorf("the save's analysis left the page on game %s (it was on %s), the list open %v",
+				p.gameID(), before, p.text("#dlg-saves[open]") != "")
+		}
+	}
+	if size == "phone" {
+		p.fitsPhone()
+	}
+	p.shot("analysis-timeline-" + size)
+}
+
+// stepThroughLine goes to the last winnable move of the analysis shown and
+// steps through the line the server found, replayed on the game here, to
+// the win, and one step back (TestBrowserAnalysis).
+func (p *browserPage) stepThroughLine(size string) {
+	t := p.t
+	t.Helper()
+	a, err := solverAnalyze(context.Background(), p.shadow)
+	if err != nil || a.LastWinnable != 1 || len(a.Line) == 0 {
+		t.Fatalf("analysis %+v, %v", a, err)
+	}
+	c := p.shadow.Clone()
+	views := []spider.View{c.View(true)}
+	for _, m := range a.Line {
+		if err := c.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		views = append(views, c.View(true))
+	}
+	p.clickSel("#an-goto")
+	p.showsStep(0, views[0])
+	for i := 1; i < len(views); i++ {
+		p.clickSel("#an-fwd")
+		p.showsStep(i, views[i])
+	}
+	if !views[len(views)-1].Won || !strings.Contains(p.text("#an-step"), "The game is won.") {
+		t.Errorf("the last step (%q) is not the win", p.text("#an-step"))
+	}
+	var state struct{ FwdDisabled, EndOpen bool }
+	p.eval(`({FwdDisabled: document.querySelector("#an-fwd").disabled, EndOpen: document.querySelector("#dlg-end").open})`, &state)
+	if !state.FwdDisabled || state.EndOpen {
+		t.Errorf("at the win: forward disabled %v, end screen open %v; want true, false", state.FwdDisabled, state.EndOpen)
+	}
+	p.shot("analysis-won-" + size)
+	p.clickSel("#an-back")
+	p.showsStep(len(views)-2, views[len(views)-2])
+}
+
+// closeAnalysisGivenUp closes the analysis and checks the game shown
+// (expect's name what) is given up: its controls are closed, its undo is
+// refused, and the statistics at base count one game played, lost (a
+// failure says "statistics after" and after).
+func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
+	t := p.t
+	t.Helper()
+	p.clickSel("#an-close")
+	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+	p.expect(what)
+	p.closedControls()
+	p.keys("u")
+	p.refused("given up")
+	if st := statsGroup4(p, base); st.Played != 1 || st.Won != 0 {
+		t.Errorf("statistics after %s: %+v", after, st)
+	}
+}
+
+// analyseGivenUpSave checks that the save named save, whose game was given
+// up, is listed so, in a list that fits its dialog, and that its analysis
+// opens a new game with the same timeline (TestBrowserAnalysis).
+func (p *browserPage) analyseGivenUpSave(size, save string) {
+	t := p.t
+	t.Helper()
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`,
+		save+" (given up)"), "the save listed as given up")
+	p.shot("analysis-saves-" + size)
+	// The list fits its dialog: no sideways scroll on a phone.
+	var wide []int
+	p.eval(`(() => { const d = document.querySelector("#dlg-saves"); return [d.scrollWidth, d.clientWidth]; })()`, &wide)
+	if len(wide) != 2 {
+		t.Fatalf("the saved games dialog's widths: %v", wide)
+	}
+	if wide[0] > wide[1] {
+		t.Errorf("the saved games dialog scrolls sideways: content %d px wide in a dialog of %d px", wide[0], wide[1])
+	}
+	before := p.gameID()
+	p.saveAction("Analyse", save)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := p.text("#confirm-text"); !strings.Contains(txt, "given up already") {
+		t.Errorf("the confirmation for a given-up save says %q", txt)
+	}
+	p.clickSel("#confirm-yes")
+	p.analysisShown()
+	if p.gameID() == before {
+		t.Error("the save's analysis did not open its game")
 	}
 }
 
@@ -196,30 +220,18 @@ func TestBrowserAnalysisClosed(t *testing.T) {
 	if !a.shadow.Stuck() || a.shadow.Deal() != 1 {
 		t.Fatal("stuckDeal1 is not a stuck game of deal 1")
 	}
-	const endOpen = `document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "No moves left"`
-	a.waitJS(endOpen, "the no-moves-left screen")
+	a.waitJS(stuckEndOpen, "the no-moves-left screen")
 	// A second tab on the game, its end screen dismissed.
 	b := openPage(t, bctx, srv, 1280, 800)
 	b.shadow = a.shadow
 	if b.gameID() != a.gameID() {
 		t.Fatalf("the tabs show games %s and %s", a.gameID(), b.gameID())
 	}
-	b.waitJS(endOpen, "tab B's end screen")
+	b.waitJS(stuckEndOpen, "tab B's end screen")
 	b.keys(kb.Escape)
 	b.waitJS(`!document.querySelector("#dlg-end").open`, "tab B's end screen to close")
 
-	a.clickSel(`#end-buttons [data-end="analyse"]`)
-	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
-	if txt := a.text("#confirm-text"); !strings.Contains(txt, "no more moves") || !strings.Contains(txt, "undo included") {
-		t.Errorf("the confirmation for a stuck game says %q: want no more moves, undo included", txt)
-	}
-	a.clickSel("#confirm-yes")
-	a.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
-	a.clickSel("#an-close")
-	a.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
-	a.closedControls()
-	a.keys("u")
-	a.refused("given up")
+	a.analyseStuck()
 
 	// Tab B still shows the game open: its undo is refused and it learns.
 	b.keys("u")
@@ -228,58 +240,95 @@ func TestBrowserAnalysisClosed(t *testing.T) {
 	b.closedControls()
 	b.expect("tab B after the refused undo")
 
-	// Reloaded, the end screen offers no undo; the deal is played again
-	// as a new game.
 	closed := a.gameID()
-	a.load()
-	a.waitJS(endOpen, "the end screen after a reload")
+	a.reloadAndPlayAgain(closed)
+	a.failedSaveAnalysis(&failNext, closed)
+}
+
+// stuckEndOpen is true while the end screen of a stuck game is open.
+const stuckEndOpen = `document.querySelector("#dlg-end").open && document.querySelector("#dlg-end-title").textContent === "No moves left"`
+
+// analyseStuck analyses the stuck game from its end screen, checks what
+// the confirmation says, closes the analysis and checks the game is closed
+// (TestBrowserAnalysisClosed).
+func (p *browserPage) analyseStuck() {
+	t := p.t
+	t.Helper()
+	p.clickSel(`#end-buttons [data-end="analyse"]`)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := p.text("#confirm-text"); !strings.Contains(txt, "no more moves") || !strings.Contains(txt, "undo included") {
+		t.Errorf("the confirmation for a stuck game says %q: want no more moves, undo included", txt)
+	}
+	p.clickSel("#confirm-yes")
+	p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
+	p.clickSel("#an-close")
+	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+	p.closedControls()
+	p.keys("u")
+	p.refused("given up")
+}
+
+// reloadAndPlayAgain reloads the page on the closed game (id closed):
+// the end screen offers no undo, and the deal is played again as a new
+// game, open to moves (TestBrowserAnalysisClosed).
+func (p *browserPage) reloadAndPlayAgain(closed string) {
+	t := p.t
+	t.Helper()
+	p.load()
+	p.waitJS(stuckEndOpen, "the end screen after a reload")
 	var end struct {
 		Undo, Again bool
 		Text, Label string
 	}
-	a.eval(`(() => { const q = (s) => document.querySelector(s);
+	p.eval(`(() => { const q = (s) => document.querySelector(s);
 	  return {Undo: !q('#end-buttons [data-end="undo"]').hidden, Again: !q('#end-buttons [data-end="restart"]').hidden,
 	    Text: q("#end-text").textContent, Label: q('#end-buttons [data-end="restart"]').textContent}; })()`, &end)
 	if end.Undo || strings.Contains(end.Text, "Undo") || !end.Again || end.Label != "Play this deal again" {
 		t.Errorf("the end screen of the closed game: %+v", end)
 	}
-	a.shot("analysis-closed-end")
-	a.clickSel(`#end-buttons [data-end="restart"]`)
-	a.waitJS(fmt.Sprintf(`sessionStorage.getItem("cardtable.spider.game") !== %q`, closed), "a new game of the deal")
+	p.shot("analysis-closed-end")
+	p.clickSel(`#end-buttons [data-end="restart"]`)
+	p.waitJS(fmt.Sprintf(`sessionStorage.getItem("cardtable.spider.game") !== %q`, closed), "a new game of the deal")
 	g, err := spider.NewGame(1, spider.Options{Variant: spider.Spider, Suits: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.shadow = g
-	a.expect("deal 1 again")
+	p.shadow = g
+	p.expect("deal 1 again")
 	var open bool
-	a.eval(`!document.querySelector("#btn-deal").disabled && !document.querySelector("#btn-restart").disabled`, &open)
+	p.eval(`!document.querySelector("#btn-deal").disabled && !document.querySelector("#btn-restart").disabled`, &open)
 	if !open {
 		t.Error("the new game of the deal is not open to moves")
 	}
+}
 
-	// A save's analysis that fails after opening its game: the page shows
-	// that game (given up), which the Game menu analyses again.
+// failedSaveAnalysis saves the game shown and analyses the save with the
+// analyser failing (failNext) after the save's game is opened: the page
+// shows that game (given up, neither the one saved nor closed), which the
+// Game menu analyses again (TestBrowserAnalysisClosed).
+func (p *browserPage) failedSaveAnalysis(failNext *atomic.Bool, closed string) {
+	t := p.t
+	t.Helper()
 	const save = "Fresh deal"
-	a.saveAs(save)
-	fresh := a.gameID()
+	p.saveAs(save)
+	fresh := p.gameID()
 	failNext.Store(true)
-	a.saveAction("Analyse", save)
-	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
-	a.clickSel("#confirm-yes")
-	a.waitJS(`(document.body.dataset.lastError || "") !== ""`, "the failure said")
-	a.idle()
-	if id := a.gameID(); id == fresh || id == closed {
+	p.saveAction("Analyse", save)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	p.clickSel("#confirm-yes")
+	p.waitJS(`(document.body.dataset.lastError || "") !== ""`, "the failure said")
+	p.idle()
+	if id := p.gameID(); id == fresh || id == closed {
 		t.Fatalf("after the failed analysis the page shows game %s, not the save's new game", id)
 	}
-	a.closedControls()
-	a.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
-	a.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
-	if txt := a.text("#confirm-text"); !strings.Contains(txt, "given up already") {
+	p.closedControls()
+	p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	if txt := p.text("#confirm-text"); !strings.Contains(txt, "given up already") {
 		t.Errorf("the confirmation for the opened game says %q", txt)
 	}
-	a.clickSel("#confirm-yes")
-	a.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis, again")
+	p.clickSel("#confirm-yes")
+	p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis, again")
 }
 
 // closedControls checks that the toolbar offers no command a game given
