@@ -1,7 +1,6 @@
 package spiderweb
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -31,34 +30,54 @@ func limitedRequest(tb testing.TB, h *harness, method, path, body, player, addr 
 	return rec
 }
 
+// wantRateLimited checks that rec is a refusal for too many requests: 429,
+// a Retry-After of 1 to 60 seconds, and a JSON error saying when to try
+// again. what names the request in a failure.
+func wantRateLimited(tb testing.TB, rec *httptest.ResponseRecorder, what string) {
+	tb.Helper()
+	if rec.Code != 429 {
+		tb.Fatalf("%s: status %d, want 429: %s", what, rec.Code, rec.Body)
+	}
+	secs, err := strconv.Atoi(rec.Header().Get("Retry-After"))
+	if err != nil || secs < 1 || secs > 60 {
+		tb.Errorf("%s: Retry-After %q, want 1 to 60 seconds", what, rec.Header().Get("Retry-After"))
+	}
+	var e errorBody
+	want := "too many requests like this one from this player or address: try again in " + rec.Header().Get("Retry-After") + " s"
+	if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error != want {
+		tb.Errorf("%s: body %s, want a JSON error %q", what, rec.Body, want)
+	}
+}
+
+// rateRoute is a request TestRateLimit sends: method, path and body.
+type rateRoute struct{ method, path, body string }
+
+// limitedRoutes are the routes that create something, each rate-limited
+// (save is the body of the load).
+func limitedRoutes(save string) []rateRoute {
+	return []rateRoute{
+		{"POST", "/api/games/load", save},
+		{"PUT", "/api/saves/x", `{"game":"nope"}`},
+		{"POST", "/api/saves/x/open", ""},
+		{"POST", "/api/saves/x/analysis", `{"giveUp":true}`},
+		{"POST", "/api/games/x/analysis", `{"giveUp":true}`},
+		{"PUT", "/api/settings", `{"a":1}`},
+	}
+}
+
+// unlimitedRoutes are routes that create nothing, never rate-limited.
+var unlimitedRoutes = []rateRoute{
+	{"GET", "/api/stats", ""},
+	{"GET", "/api/saves", ""},
+	{"GET", "/", ""},
+}
+
 func TestRateLimit(t *testing.T) {
 	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
 	rl := web.RateLimit{Player: web.Bucket{Burst: 5, Every: time.Minute}, Address: web.Bucket{Burst: 12, Every: time.Minute}, MaxKeys: 1000}
 	h := newServerHarness(t, Options{Now: clk.now}, web.Options{RateLimit: &rl})
 	create := func(player, addr string) *httptest.ResponseRecorder {
 		return limitedRequest(t, h, "POST", "/api/games", `{"deal":"617"}`, player, addr)
-	}
-	games := func() int {
-		n, err := h.db.CountGames(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	refused := func(t *testing.T, rec *httptest.ResponseRecorder, what string) {
-		t.Helper()
-		if rec.Code != 429 {
-			t.Fatalf("%s: status %d, want 429: %s", what, rec.Code, rec.Body)
-		}
-		secs, err := strconv.Atoi(rec.Header().Get("Retry-After"))
-		if err != nil || secs < 1 || secs > 60 {
-			t.Errorf("%s: Retry-After %q, want 1 to 60 seconds", what, rec.Header().Get("Retry-After"))
-		}
-		var e errorBody
-		want := "too many requests like this one from this player or address: try again in " + rec.Header().Get("Retry-After") + " s"
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error != want {
-			t.Errorf("%s: body %s, want a JSON error %q", what, rec.Body, want)
-		}
 	}
 
 	const a = "192.0.2.10:5000"
@@ -68,33 +87,22 @@ func TestRateLimit(t *testing.T) {
 				t.Fatalf("game %d: status %d: %s", i+1, rec.Code, rec.Body)
 			}
 		}
-		before := games()
+		before := h.countGames()
 		for i := range 20 {
-			refused(t, create("alice", a), fmt.Sprintf("flood request %d", i+1))
+			wantRateLimited(t, create("alice", a), fmt.Sprintf("flood request %d", i+1))
 		}
-		if n := games(); n != before {
+		if n := h.countGames(); n != before {
 			t.Fatalf("%d games stored after refused requests, want %d", n, before)
 		}
 	})
 	t.Run("every creating route is limited", func(t *testing.T) {
 		save := "Spider 4 suits\nDeal 617\n"
-		for _, r := range []struct{ method, path, body string }{
-			{"POST", "/api/games/load", save},
-			{"PUT", "/api/saves/x", `{"game":"nope"}`},
-			{"POST", "/api/saves/x/open", ""},
-			{"POST", "/api/saves/x/analysis", `{"giveUp":true}`},
-			{"POST", "/api/games/x/analysis", `{"giveUp":true}`},
-			{"PUT", "/api/settings", `{"a":1}`},
-		} {
-			refused(t, limitedRequest(t, h, r.method, r.path, r.body, "alice", a), r.method+" "+r.path)
+		for _, r := range limitedRoutes(save) {
+			wantRateLimited(t, limitedRequest(t, h, r.method, r.path, r.body, "alice", a), r.method+" "+r.path)
 		}
 	})
 	t.Run("other routes are not limited", func(t *testing.T) {
-		for _, r := range []struct{ method, path, body string }{
-			{"GET", "/api/stats", ""},
-			{"GET", "/api/saves", ""},
-			{"GET", "/", ""},
-		} {
+		for _, r := range unlimitedRoutes {
 			if rec := limitedRequest(t, h, r.method, r.path, r.body, "alice", a); rec.Code == 429 {
 				t.Errorf("%s %s: 429", r.method, r.path)
 			}
@@ -112,8 +120,8 @@ func TestRateLimit(t *testing.T) {
 				t.Fatalf("game %d: status %d: %s", i+1, rec.Code, rec.Body)
 			}
 		}
-		refused(t, create("", b), "no cookie")
-		refused(t, create("fresh-cookie", b), "a new cookie")
+		wantRateLimited(t, create("", b), "no cookie")
+		wantRateLimited(t, create("fresh-cookie", b), "a new cookie")
 	})
 	t.Run("an IPv6 flooder is one address across its /64", func(t *testing.T) {
 		for i := range rl.Address.Burst {
@@ -121,7 +129,7 @@ func TestRateLimit(t *testing.T) {
 				t.Fatalf("game %d: status %d: %s", i+1, rec.Code, rec.Body)
 			}
 		}
-		refused(t, create("", "[2001:db8:1:2:ffff::1]:4000"), "the same /64")
+		wantRateLimited(t, create("", "[2001:db8:1:2:ffff::1]:4000"), "the same /64")
 		if rec := create("", "[2001:db8:1:3::1]:4000"); rec.Code != 201 {
 			t.Fatalf("another /64: status %d", rec.Code)
 		}
@@ -131,6 +139,6 @@ func TestRateLimit(t *testing.T) {
 		if rec := create("alice", a); rec.Code != 201 {
 			t.Fatalf("a minute later: status %d: %s", rec.Code, rec.Body)
 		}
-		refused(t, create("alice", a), "the minute's token spent")
+		wantRateLimited(t, create("alice", a), "the minute's token spent")
 	})
 }
