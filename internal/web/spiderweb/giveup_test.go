@@ -165,94 +165,109 @@ func TestGivenUpSaves(t *testing.T) {
 // new game, given up unless won, and answers with its analysis; the save
 // stays, marked.
 func TestAnalyseSave(t *testing.T) {
-	t.Run("refused", func(t *testing.T) {
-		h := newHarness(t, Options{})
-		r := h.upload(nearWon)
-		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
-		h.analyseSave("s", "", `{"giveUp":true}`, http.StatusNotImplemented)
-		h = newHarness(t, Options{Analyze: solverAnalyze})
-		r = h.upload(nearWon)
-		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
-		n := h.countGames()
-		for _, tc := range []struct {
-			h          *harness
-			name, body string
-			want       int
-		}{
-			{h, "s", "", http.StatusConflict},
-			{h, "s", `{"giveUp":false}`, http.StatusConflict},
-			{h, "s", `{"giveUp":1}`, http.StatusBadRequest},
-			{h, "nope", `{"giveUp":true}`, http.StatusNotFound},
-			{h, "%20", `{"giveUp":true}`, http.StatusBadRequest},
-			{h.otherPlayer(), "s", `{"giveUp":true}`, http.StatusNotFound},
-		} {
-			tc.h.analyseSave(tc.name, "", tc.body, tc.want)
-		}
-		if h.countGames() != n || h.saveList()["s"].GaveUp || h.statsGroupOf("arachnid", 1).Played != 0 {
-			t.Fatal("a refused analysis of a save changed something")
-		}
-	})
-	t.Run("in play", func(t *testing.T) {
-		h := newHarness(t, Options{Analyze: solverAnalyze})
-		r := h.upload(nearWon)
-		h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
-		left := h.newGame(`{"deal":"3","suits":1}`)
-		h.cmd(left.ID, "deal", http.StatusOK)
-		a := h.analyseSave("s", "?previous="+left.ID, `{"giveUp":true}`, http.StatusCreated)
-		if a.Game.ID == "" || a.Game.ID == r.ID || !a.Game.GaveUp || a.Moves != 0 {
-			t.Fatalf("analysis game %+v", a.Game)
-		}
-		g, err := spider.Load(nearWon)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkLine(t, g, a)
-		// The save's lineage lost, the game left abandoned.
-		if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
-			t.Fatalf("stats: %+v", st)
-		}
-		h.cmd(a.Game.ID, "move 2 1 1", http.StatusConflict)
-		// The save stays, marked; the original game of the lineage, which
-		// the analysis showed the hidden cards of, is given up with it.
-		if s, ok := h.saveList()["s"]; !ok || !s.GaveUp {
-			t.Fatalf("the save after its analysis: %+v %v", s, ok)
-		}
-		checkClosed(t, h, r)
-		if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
-			t.Fatalf("stats after the analysis: %+v", st)
-		}
-	})
-	t.Run("over", func(t *testing.T) {
-		h := newHarness(t, Options{Analyze: solverAnalyze})
-		won := h.upload(nearWon)
-		h.cmd(won.ID, "move 2 1 1", http.StatusOK)
-		h.cmd(won.ID, "remove 1", http.StatusOK)
-		h.call("PUT", "/api/saves/won", `{"game":"`+won.ID+`"}`, http.StatusOK, nil)
-		stuck := h.upload(nearStuck)
-		h.cmd(stuck.ID, "move 1 2 1", http.StatusOK)
-		h.call("PUT", "/api/saves/stuck", `{"game":"`+stuck.ID+`"}`, http.StatusOK, nil)
+	t.Run("refused", analyseSaveRefused)
+	t.Run("in play", analyseSaveInPlay)
+	t.Run("over", analyseSaveOver)
+}
 
-		a := h.analyseSave("won", "", "", http.StatusCreated)
-		if a.Game.GaveUp || !a.Game.View.Won || a.LastWinnable == nil || *a.LastWinnable != 2 {
-			t.Fatalf("analysis of a won save: %+v", a)
-		}
-		if h.saveList()["won"].GaveUp {
-			t.Fatal("a won save marked given up")
-		}
-		a = h.analyseSave("stuck", "", "", http.StatusCreated)
-		if !a.Game.GaveUp || !a.Game.View.Stuck || a.LastWinnable != nil {
-			t.Fatalf("analysis of a stuck save: %+v", a)
-		}
-		if !h.saveList()["stuck"].GaveUp {
-			t.Fatal("a stuck save's lineage not marked")
-		}
-		if st := h.statsGroupOf("arachnid", 1); st.Played != 1 || st.Won != 1 {
-			t.Fatalf("won lineage stats: %+v", st)
-		}
-		if st := h.statsGroupOf("spider", 2); st.Played != 1 || st.Won != 0 {
-			t.Fatalf("stuck lineage stats: %+v", st)
-		}
-	})
+// analyseSaveRefused: an analysis of a save is refused without an
+// analyser, without giveUp for a game in play, on bad input, for no such
+// save and for another player's; a refusal changes nothing
+// (TestAnalyseSave).
+func analyseSaveRefused(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.upload(nearWon)
+	h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	h.analyseSave("s", "", `{"giveUp":true}`, http.StatusNotImplemented)
+	h = newHarness(t, Options{Analyze: solverAnalyze})
+	r = h.upload(nearWon)
+	h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	n := h.countGames()
+	for _, tc := range []struct {
+		h          *harness
+		name, body string
+		want       int
+	}{
+		{h, "s", "", http.StatusConflict},
+		{h, "s", `{"giveUp":false}`, http.StatusConflict},
+		{h, "s", `{"giveUp":1}`, http.StatusBadRequest},
+		{h, "nope", `{"giveUp":true}`, http.StatusNotFound},
+		{h, "%20", `{"giveUp":true}`, http.StatusBadRequest},
+		{h.otherPlayer(), "s", `{"giveUp":true}`, http.StatusNotFound},
+	} {
+		tc.h.analyseSave(tc.name, "", tc.body, tc.want)
+	}
+	if h.countGames() != n || h.saveList()["s"].GaveUp || h.statsGroupOf("arachnid", 1).Played != 0 {
+		t.Fatal("a refused analysis of a save changed something")
+	}
+}
+
+// analyseSaveInPlay: a save of a game in play, analysed, opens a new game
+// given up; the save's lineage is lost, the game left abandoned, and the
+// save stays, marked (TestAnalyseSave).
+func analyseSaveInPlay(t *testing.T) {
+	h := newHarness(t, Options{Analyze: solverAnalyze})
+	r := h.upload(nearWon)
+	h.call("PUT", "/api/saves/s", `{"game":"`+r.ID+`"}`, http.StatusOK, nil)
+	left := h.newGame(`{"deal":"3","suits":1}`)
+	h.cmd(left.ID, "deal", http.StatusOK)
+	a := h.analyseSave("s", "?previous="+left.ID, `{"giveUp":true}`, http.StatusCreated)
+	if a.Game.ID == "" || a.Game.ID == r.ID || !a.Game.GaveUp || a.Moves != 0 {
+		t.Fatalf("analysis game %+v", a.Game)
+	}
+	g, err := spider.Load(nearWon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLine(t, g, a)
+	// The save's lineage lost, the game left abandoned.
+	if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
+		t.Fatalf("stats: %+v", st)
+	}
+	h.cmd(a.Game.ID, "move 2 1 1", http.StatusConflict)
+	// The save stays, marked; the original game of the lineage, which
+	// the analysis showed the hidden cards of, is given up with it.
+	if s, ok := h.saveList()["s"]; !ok || !s.GaveUp {
+		t.Fatalf("the save after its analysis: %+v %v", s, ok)
+	}
+	checkClosed(t, h, r)
+	if st := h.statsGroupOf("arachnid", 1); st.Played != 2 || st.Won != 0 {
+		t.Fatalf("stats after the analysis: %+v", st)
+	}
+}
+
+// analyseSaveOver: a won save is analysed without giving it up, a stuck
+// one is marked given up, and each lineage counts once (TestAnalyseSave).
+func analyseSaveOver(t *testing.T) {
+	h := newHarness(t, Options{Analyze: solverAnalyze})
+	won := h.upload(nearWon)
+	h.cmd(won.ID, "move 2 1 1", http.StatusOK)
+	h.cmd(won.ID, "remove 1", http.StatusOK)
+	h.call("PUT", "/api/saves/won", `{"game":"`+won.ID+`"}`, http.StatusOK, nil)
+	stuck := h.upload(nearStuck)
+	h.cmd(stuck.ID, "move 1 2 1", http.StatusOK)
+	h.call("PUT", "/api/saves/stuck", `{"game":"`+stuck.ID+`"}`, http.StatusOK, nil)
+
+	a := h.analyseSave("won", "", "", http.StatusCreated)
+	if a.Game.GaveUp || !a.Game.View.Won || a.LastWinnable == nil || *a.LastWinnable != 2 {
+		t.Fatalf("analysis of a won save: %+v", a)
+	}
+	if h.saveList()["won"].GaveUp {
+		t.Fatal("a won save marked given up")
+	}
+	a = h.analyseSave("stuck", "", "", http.StatusCreated)
+	if !a.Game.GaveUp || !a.Game.View.Stuck || a.LastWinnable != nil {
+		t.Fatalf("analysis of a stuck save: %+v", a)
+	}
+	if !h.saveList()["stuck"].GaveUp {
+		t.Fatal("a stuck save's lineage not marked")
+	}
+	if st := h.statsGroupOf("arachnid", 1); st.Played != 1 || st.Won != 1 {
+		t.Fatalf("won lineage stats: %+v", st)
+	}
+	if st := h.statsGroupOf("spider", 2); st.Played != 1 || st.Won != 0 {
+		t.Fatalf("stuck lineage stats: %+v", st)
+	}
 }
 
 // TestGivenUpStoredFirst: the mark and the loss are in the database before
