@@ -109,6 +109,80 @@ func arlLines(tb testing.TB, log string) int {
 	return bytes.Count(b, []byte("\n"))
 }
 
+// fedClient is an Arlington client whose terminal input lines ("auto")
+// the test hands over one at a time.
+type fedClient struct {
+	log  string         // its --log file
+	done chan arlClient // the client once it has exited
+	feed chan struct{}  // a send hands over one line
+	fed  chan struct{}  // closed when the feeder exits
+	end  func()         // closes the client's input and waits for the feeder
+}
+
+// startFedClient connects a fedClient to link at seat 0, logging to log.
+// The caller defers its end.
+func startFedClient(link, log string) *fedClient {
+	pr, pw := io.Pipe()
+	c := &fedClient{log: log, done: make(chan arlClient, 1), feed: make(chan struct{}), fed: make(chan struct{})}
+	go func() {
+		out, errb := &syncBuffer{}, &syncBuffer{}
+		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "0", "--log", log}, pr, out, errb)
+		pr.Close()
+		c.done <- arlClient{code, out.String(), errb.String(), log}
+	}()
+	stop := make(chan struct{})
+	go func() { // exits when the client's input is closed or the test ends
+		defer close(c.fed)
+		for {
+			select {
+			case <-c.feed:
+				if _, err := io.WriteString(pw, "auto\n"); err != nil {
+					return
+				}
+			case <-stop:
+				return
+			}
+		}
+	}()
+	c.end = func() { close(stop); pw.Close(); <-c.fed }
+	return c
+}
+
+// feedUntil plays the client's turns until its log holds want after the
+// first line holding after.
+func (c *fedClient) feedUntil(tb testing.TB, after, want string) {
+	tb.Helper()
+	for deadline := time.Now().Add(time.Minute); ; {
+		if time.Now().After(deadline) {
+			tb.Fatalf("A's log never showed %s after %s", want, after)
+		}
+		b, _ := os.ReadFile(c.log)
+		if i := bytes.Index(b, []byte(after)); i >= 0 && bytes.Contains(b[i:], []byte(want)) {
+			return
+		}
+		select {
+		case c.feed <- struct{}{}:
+		case <-time.After(50 * time.Millisecond): // A is not reading: look again
+		}
+	}
+}
+
+// feedRest plays the rest of the client's game; its loop ends with the
+// client's input.
+func (c *fedClient) feedRest() {
+	go func() {
+		for {
+			select {
+			case c.feed <- struct{}{}:
+			case <-c.fed:
+				return
+			}
+			// (fed closes when the feeder exits, at the latest when the
+			// test ends.)
+		}
+	}()
+}
+
 func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	// A player whose connection is gone past the turn timer: the server's
 	// stand-in plays the seat (marked away) while the other player is
@@ -122,54 +196,14 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	link := arlNewTable(t, url, "--seats", "human,human", "--target", "32", "--turn-timer", "5s")
 	// A is a person at the terminal whose lines the test hands over one
 	// at a time, so the game moves only as fast as the test lets it.
-	pr, pw := io.Pipe()
-	logA := filepath.Join(t.TempDir(), "a.jsonl")
-	doneA := make(chan arlClient, 1)
-	go func() {
-		out, errb := &syncBuffer{}, &syncBuffer{}
-		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "0", "--log", logA}, pr, out, errb)
-		pr.Close()
-		doneA <- arlClient{code, out.String(), errb.String(), logA}
-	}()
-	feed, stop, fed := make(chan struct{}), make(chan struct{}), make(chan struct{})
-	go func() { // exits when A's input is closed or the test ends
-		defer close(fed)
-		for {
-			select {
-			case <-feed:
-				if _, err := io.WriteString(pw, "auto\n"); err != nil {
-					return
-				}
-			case <-stop:
-				return
-			}
-		}
-	}()
-	defer func() { close(stop); pw.Close(); <-fed }()
+	a := startFedClient(link, filepath.Join(t.TempDir(), "a.jsonl"))
+	defer a.end()
 	logB, waitB := arlConnect(t, p.url()+strings.TrimPrefix(link, url), "", "--bot", "greedy", "--seat", "1")
-	// feedUntil plays A's turns until A's log holds want after the first
-	// line holding after.
-	feedUntil := func(after, want string) {
-		t.Helper()
-		for deadline := time.Now().Add(time.Minute); ; {
-			if time.Now().After(deadline) {
-				t.Fatalf("A's log never showed %s after %s", want, after)
-			}
-			b, _ := os.ReadFile(logA)
-			if i := bytes.Index(b, []byte(after)); i >= 0 && bytes.Contains(b[i:], []byte(want)) {
-				return
-			}
-			select {
-			case feed <- struct{}{}:
-			case <-time.After(50 * time.Millisecond): // A is not reading: look again
-			}
-		}
-	}
 	arlWaitEvents(t, logB, 3)
 	p.blocked.Store(true)
 	p.cut()
 	away := `{"seat":1,"name":"greedy bot","away":true}`
-	feedUntil("", away)
+	a.feedUntil(t, "", away)
 	// While B is away its stand-in plays at once, so A is not fed until B
 	// is back: fed, A and the stand-in would finish the game in the
 	// seconds B's reconnect backoff (up to 8 s) waits, and B would come
@@ -182,24 +216,14 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 			t.Fatal("B did not reconnect within a minute of the proxy letting it through")
 		}
 	}
-	feedUntil(away, `{"seat":1,"name":"greedy bot","present":true}],"view"`)
-	go func() { // A plays the rest; the loop ends with A's input
-		for {
-			select {
-			case feed <- struct{}{}:
-			case <-fed:
-				return
-			}
-			// (fed closes when the feeder exits, at the latest when the
-			// test ends.)
-		}
-	}()
-	a, b := <-doneA, waitB()
-	arlCheckFinished(t, a)
-	arlCheckFinished(t, b)
-	standIn := strings.Index(b.out, "stand-in: seat 1 (you) ")
-	if standIn < 0 || !strings.Contains(b.out[standIn:], "\nseat 1 (you) ") {
-		t.Fatalf("no stand-in's move followed by the player's own:\n%s", b.out)
+	a.feedUntil(t, away, `{"seat":1,"name":"greedy bot","present":true}],"view"`)
+	a.feedRest() // A plays the rest
+	ca, cb := <-a.done, waitB()
+	arlCheckFinished(t, ca)
+	arlCheckFinished(t, cb)
+	standIn := strings.Index(cb.out, "stand-in: seat 1 (you) ")
+	if standIn < 0 || !strings.Contains(cb.out[standIn:], "\nseat 1 (you) ") {
+		t.Fatalf("no stand-in's move followed by the player's own:\n%s", cb.out)
 	}
 }
 
