@@ -109,6 +109,7 @@ func landing(p *spider.Position) int {
 type lineParts struct {
 	moves, removals, deals int
 	atStart                int    // pairs of the layout
+	footKings              int    // kings at the foot of a layout pile
 	settle, other          int    // card moves that settle a pair, and the others
 	landed                 [5]int // dealt cards landing on their next card, per deal
 	space, kingSpace       int    // card moves into a space, kings among them
@@ -118,6 +119,11 @@ type lineParts struct {
 func partsOf(p *spider.Position, line []spider.Move) lineParts {
 	q := *p
 	lp := lineParts{moves: len(line), atStart: pairs(&q)}
+	for k := range spider.Piles {
+		if q.Len(k) > 0 && q.Card(k, 0).Rank() == card.King {
+			lp.footKings++
+		}
+	}
 	for _, m := range line {
 		switch m.Kind {
 		case spider.Deal:
@@ -193,6 +199,9 @@ func TestMeasureLineParts(t *testing.T) {
 		mean(func(l lineParts) int { return l.landed[0] }), mean(func(l lineParts) int { return l.landed[1] }),
 		mean(func(l lineParts) int { return l.landed[2] }), mean(func(l lineParts) int { return l.landed[3] }),
 		mean(func(l lineParts) int { return l.landed[4] }))
+	t.Logf("kings not at the foot of a pile %s (of %d); pairs gone without a move (kings removed where they lie) %s",
+		mean(func(l lineParts) int { return 8 - l.footKings }), 8,
+		mean(func(l lineParts) int { return l.atStart + 50 - l.landed[0] - l.landed[1] - l.landed[2] - l.landed[3] - l.landed[4] - l.settle }))
 	t.Logf("card moves before each deal and after the last: %s %s %s %s %s %s",
 		mean(func(l lineParts) int { return l.stage[0] }), mean(func(l lineParts) int { return l.stage[1] }),
 		mean(func(l lineParts) int { return l.stage[2] }), mean(func(l lineParts) int { return l.stage[3] }),
