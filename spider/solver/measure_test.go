@@ -201,7 +201,9 @@ func TestMeasureLineParts(t *testing.T) {
 		mean(func(l lineParts) int { return l.landed[4] }))
 	t.Logf("kings not at the foot of a pile %s (of %d); pairs gone without a move (kings removed where they lie) %s",
 		mean(func(l lineParts) int { return 8 - l.footKings }), 8,
-		mean(func(l lineParts) int { return l.atStart + 50 - l.landed[0] - l.landed[1] - l.landed[2] - l.landed[3] - l.landed[4] - l.settle }))
+		mean(func(l lineParts) int {
+			return l.atStart + 50 - l.landed[0] - l.landed[1] - l.landed[2] - l.landed[3] - l.landed[4] - l.settle
+		}))
 	t.Logf("card moves before each deal and after the last: %s %s %s %s %s %s",
 		mean(func(l lineParts) int { return l.stage[0] }), mean(func(l lineParts) int { return l.stage[1] }),
 		mean(func(l lineParts) int { return l.stage[2] }), mean(func(l lineParts) int { return l.stage[3] }),
