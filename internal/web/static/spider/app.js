@@ -516,8 +516,8 @@ async function main() {
     const params = new URLSearchParams(location.search);
     if (params.get("deal") || params.get("new") !== null) {
       history.replaceState(null, "", location.pathname);
-      await startFromLink(params);
-      return;
+      // A refused link (its error is shown) leaves the game as it was.
+      if (await startFromLink(params)) return;
     }
     let id = null;
     try { id = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { id = null; }

@@ -47,7 +47,9 @@ function linkOptions(params) {
 
 // startFromLink starts the game a link names, leaving the game this browser
 // was playing: the server counts that one as lost if it had moves and was
-// not won, as the new-game dialog does.
+// not won, as the new-game dialog does. It reports whether it started one:
+// a link the server refuses (a bad deal number) leaves nothing, and the
+// page then goes on with the game it had (app.js).
 export async function startFromLink(params) {
   let previous = null;
   try { previous = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { previous = null; }
@@ -56,8 +58,10 @@ export async function startFromLink(params) {
     const r = await api.newGame(linkOptions(params), previous);
     setGame(r, { message: r.message });
     announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
+    return true;
   } catch (e) {
     failure(e);
+    return false;
   } finally {
     busy(-1);
   }
