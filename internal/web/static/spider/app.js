@@ -494,6 +494,9 @@ function bind() {
 }
 
 function refresh() {
+  // The table shows a step of the analysis: keep it. Its game, over,
+  // cannot have changed; "Back to the game" shows it again.
+  if (reviewing()) return S.chain;
   return queue(async () => {
     try {
       const r = await api.game(S.id);
