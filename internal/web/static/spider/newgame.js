@@ -3,7 +3,7 @@
 
 import { api } from "/shared/api.js";
 import { variantLabel, $, GAME_KEY, DEFAULTS, S } from "./state.js";
-import { announce, failure } from "./messages.js";
+import { announce, failure, pretty } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 import { saveSettings } from "./settings.js";
 
@@ -14,7 +14,9 @@ export function initNewGame(ctx) {
   ({ setGame, busy } = ctx);
 }
 
-export async function startGame(opts) {
+// startGame starts a game with opts; inDialog: the New game dialog asked,
+// so a refusal is said in it too (the message box lies behind its backdrop).
+export async function startGame(opts, { inDialog = false } = {}) {
   busy(1);
   try {
     const r = await api.newGame(opts, S.id);
@@ -23,6 +25,10 @@ export async function startGame(opts) {
     return true;
   } catch (e) {
     failure(e);
+    if (inDialog) {
+      $("#new-error").textContent = pretty(e.message);
+      $("#new-error").hidden = false;
+    }
     return false;
   } finally {
     busy(-1);
@@ -85,6 +91,7 @@ export function openNew() {
   f.autoRemove.checked = !!n.autoRemove;
   f.winnable.checked = !!n.winnable;
   f.cheat.value = S.settings.cheat;
+  $("#new-error").hidden = true;
   openDialog("#dlg-new");
   f.deal.focus();
 }
@@ -99,11 +106,12 @@ export async function submitNew(e) {
     return;
   }
   f.deal.setCustomValidity("");
+  $("#new-error").hidden = true;
   S.settings.newGame = {
     variant: f.variant.value, suits: +f.suits.value, open: f.open.checked, relaxed: f.relaxed.checked,
     autoRemove: f.autoRemove.checked, winnable: f.winnable.checked,
   };
   S.settings.cheat = f.cheat.value;
   saveSettings();
-  if (await startGame(newGameOptions(deal))) $("#dlg-new").close();
+  if (await startGame(newGameOptions(deal), { inDialog: true })) $("#dlg-new").close();
 }
