@@ -16,6 +16,10 @@ export function announce(text) {
 
 function toast(text, kind = "info", ms = 4500) {
   const t = $("#toast");
+  // A modal dialog dims the page and makes it inert: while one is open the
+  // box goes into it, so it shows above the backdrop and its × works.
+  const host = document.querySelector("dialog[open]") || document.body;
+  if (t.parentElement !== host) host.appendChild(t);
   t.className = kind;
   t.querySelector(".msg").textContent = text;
   t.hidden = false;
@@ -54,10 +58,11 @@ export function refuse(raw) {
   announce(spoken(raw));
 }
 
-export function failure(e) {
+// failure reports an error; box: false when the caller shows it itself.
+export function failure(e, { box = true } = {}) {
   const text = pretty(e instanceof ApiError ? e.message : String(e && e.message || e));
   document.body.dataset.lastError = text;
-  toast(text, "error", 7000);
+  if (box) toast(text, "error", 7000);
   announce(text);
 }
 

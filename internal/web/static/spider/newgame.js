@@ -15,7 +15,7 @@ export function initNewGame(ctx) {
 }
 
 // startGame starts a game with opts; inDialog: the New game dialog asked,
-// so a refusal is said in it too (the message box lies behind its backdrop).
+// so a refusal is said in it, by the number typed.
 export async function startGame(opts, { inDialog = false } = {}) {
   busy(1);
   try {
@@ -24,7 +24,7 @@ export async function startGame(opts, { inDialog = false } = {}) {
     announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
     return true;
   } catch (e) {
-    failure(e);
+    failure(e, { box: !inDialog });
     if (inDialog) {
       $("#new-error").textContent = pretty(e.message);
       $("#new-error").hidden = false;

@@ -46,3 +46,42 @@ func TestBrowserNewGameRefused(t *testing.T) {
 		t.Errorf("the dialog opens again with the old refusal %q", p.text("#new-error"))
 	}
 }
+
+// TestBrowserMessageOverDialog: a message while a dialog is open (here the
+// saved games list, opening a save deleted meanwhile) shows above the
+// dialog's backdrop and its × closes it; before, the box stayed behind
+// the backdrop, dimmed, and the × could not be reached.
+func TestBrowserMessageOverDialog(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.saveAs("gone")
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`!!document.querySelector('#saves-list button[aria-label="Open gone"]')`, "the save listed")
+	var code int
+	p.eval(`fetch("api/saves/gone", {method: "DELETE"}).then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("deleting the save: %d", code)
+	}
+	p.clickSel(`#saves-list button[aria-label="Open gone"]`)
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast").classList.contains("error")`, "the error")
+	if msg := p.text("#toast .msg"); !strings.Contains(msg, "not found") {
+		t.Errorf("the message says %q, want the save not found", msg)
+	}
+	// On top: the point in the middle of its × hits the ×, not the backdrop.
+	var onTop bool
+	p.eval(`(() => { const r = document.querySelector("#toast .close").getBoundingClientRect();
+	  const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+	  return !!e && !!e.closest("#toast .close"); })()`, &onTop)
+	if !onTop {
+		p.shot("message-under-dialog")
+		t.Fatal("the message box is behind the open dialog's backdrop")
+	}
+	p.shot("message-over-dialog")
+	p.click(p.elementPoint("#toast .close"))
+	p.waitJS(`document.querySelector("#toast").hidden`, "the × to close the message")
+	var open bool
+	p.eval(`document.querySelector("#dlg-saves").open`, &open)
+	if !open {
+		t.Error("closing the message closed the dialog")
+	}
+}
