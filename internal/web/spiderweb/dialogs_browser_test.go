@@ -1,6 +1,7 @@
 package spiderweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -83,5 +84,24 @@ func TestBrowserMessageOverDialog(t *testing.T) {
 	p.eval(`document.querySelector("#dlg-saves").open`, &open)
 	if !open {
 		t.Error("closing the message closed the dialog")
+	}
+}
+
+// TestBrowserToggleMessages: each Cards menu switch says its new state in
+// words; turning "Hide deal and discard" off said "Deal and discard areas
+// hidden shown."
+func TestBrowserToggleMessages(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	for _, c := range []struct{ set, want string }{
+		{"hideAreas", "Deal and discard areas hidden."},
+		{"hideAreas", "Deal and discard areas shown."},
+		{"verbose", "Verbose messages off."},
+		{"verbose", "Verbose messages on."},
+		{"fourColor", "Four-colour suits on."},
+		{"fourColor", "Four-colour suits off."},
+	} {
+		p.menu("#btn-cards-menu", fmt.Sprintf(`#menu-cards [data-set=%q]`, c.set))
+		p.waitJS(fmt.Sprintf(`document.querySelector("#toast .msg").textContent === %q`, c.want), "the message "+c.want)
 	}
 }

@@ -438,8 +438,9 @@ function toggleSetting(name) {
   saveSettings();
   layout();
   render();
-  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
-  info(`${labels[name]} ${name === "hideAreas" ? (S.settings[name] ? "" : "shown") : S.settings[name] ? "on" : "off"}`.replace(/hidden $/, "hidden") + ".");
+  const on = S.settings[name];
+  const labels = { verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
+  info(name === "hideAreas" ? `Deal and discard areas ${on ? "hidden" : "shown"}.` : `${labels[name]} ${on ? "on" : "off"}.`);
 }
 
 // ---------- start ----------
