@@ -3,6 +3,7 @@ package spiderweb
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -38,4 +39,38 @@ func TestBrowserDropThenPick(t *testing.T) {
 	p.waitJS(`document.querySelectorAll("#pile-2 .card.selected").length === 6`, "the hearts picked up")
 	p.idle()
 	p.expect("the hearts picked up, not moved")
+}
+
+// TestBrowserDropOnce: a second click on the pile the cards were just put
+// on, before the server's answer (a double-click from habit, a slow
+// network), does not send the move again. Before, the cards stayed picked
+// up until the answer, so the second click sent "move 2 3" once more,
+// refused here, and legal whenever the card turned up fitted. (The second
+// click now reads the pile as it is shown until the answer: empty here.)
+func TestBrowserDropOnce(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	path := filepath.Join(t.TempDir(), "drop.txt")
+	if err := os.WriteFile(path, []byte(layoutSave(t, finishLayout)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.loadSaveFile(path)
+	// Commands take a while to answer, so the second click comes first.
+	p.eval(`(() => { const f = window.fetch; window.fetch = (u, o) =>
+	  String(u).includes("/commands") ? new Promise((r) => setTimeout(r, 400)).then(() => f(u, o)) : f(u, o); return 1; })()`, nil)
+	var sent int
+	p.eval(`(() => { window.commandsSent = 0; const f = window.fetch; window.fetch = (u, o) => {
+	  if (String(u).includes("/commands")) window.commandsSent++; return f(u, o); }; return 0; })()`, &sent)
+
+	p.click(p.bottomPoint(1)) // picks up the hearts
+	p.click(p.bottomPoint(2)) // puts them into the space
+	p.click(p.bottomPoint(2)) // again, before the answer
+	p.play(spider.Cards(1, 2, 6))
+	p.expect("the hearts moved into the space once")
+	p.eval(`window.commandsSent`, &sent)
+	var lastError string
+	p.eval(`document.body.dataset.lastError || ""`, &lastError)
+	if sent != 1 || strings.Contains(lastError, "llegal") {
+		t.Errorf("%d commands sent, refusal %q; want the move sent once", sent, lastError)
+	}
 }
