@@ -464,3 +464,29 @@ func TestBrowserAnalysisStepKept(t *testing.T) {
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect("the game again after the analysis")
 }
+
+// TestBrowserGivenUpResumed: a game given up for its analysis, shown again
+// by a reload, says why its controls are disabled; before, the toolbar
+// came back greyed out without a word until a gesture was refused.
+func TestBrowserGivenUpResumed(t *testing.T) {
+	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		res := make([]string, g.MovesPlayed()+1)
+		for i := range res {
+			res[i] = "unknown"
+		}
+		return &Analysis{Results: res, LastWinnable: -1}, nil
+	})
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	var code int
+	p.eval(`fetch("api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",
+	  {method: "POST", headers: {"Content-Type": "application/json"}, body: '{"giveUp": true}'}).then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("giving the game up: %d", code)
+	}
+	p.load()
+	p.waitJS(`!document.querySelector("#toast").hidden`, "a message on the given-up game")
+	if msg := p.text("#toast .msg"); !strings.Contains(msg, "given up") || !strings.Contains(msg, "no more moves") {
+		t.Errorf("the page says %q; want that the game was given up and takes no more moves", msg)
+	}
+	p.closedControls()
+}

@@ -532,7 +532,9 @@ async function main() {
     if (id) {
       try {
         const r = await api.game(id);
-        setGame(r);
+        // A given-up game's controls are disabled: say why (a stuck
+        // one's end screen says it).
+        setGame(r, r.gaveUp && !r.view.stuck ? { message: CLOSED } : {});
         return;
       } catch { /* gone: start a new one */ }
     }
