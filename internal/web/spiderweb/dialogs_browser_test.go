@@ -105,3 +105,18 @@ func TestBrowserToggleMessages(t *testing.T) {
 		p.waitJS(fmt.Sprintf(`document.querySelector("#toast .msg").textContent === %q`, c.want), "the message "+c.want)
 	}
 }
+
+// TestBrowserSavesListGame: the saved games list names a save's game as
+// the status bar does ("Arachnid · 4 suits · #617"); it said "arachnid
+// 4♠ #617", which reads as a four of spades.
+func TestBrowserSavesListGame(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.newGameByNumber(617)
+	p.saveAs("monday")
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`!!document.querySelector('#saves-list td[data-label="Game"]')`, "the list")
+	if got, want := p.text(`#saves-list td[data-label="Game"]`), "Arachnid · 4 suits · #617"; got != want {
+		t.Errorf("the list names the game %q, want %q", got, want)
+	}
+}
