@@ -120,3 +120,20 @@ func TestBrowserSavesListGame(t *testing.T) {
 		t.Errorf("the list names the game %q, want %q", got, want)
 	}
 }
+
+// TestBrowserPhoneMessageWidth: on a 390x844 phone a long message takes
+// the screen's width (92%), not half of it: the box was placed at the
+// middle and shrank to the half it had left, a column of short lines.
+func TestBrowserPhoneMessageWidth(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 390, 844)
+	p.keys("h") // a hint: a sentence longer than the screen is wide
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.length > 40`, "the hint")
+	var w float64
+	p.eval(`document.querySelector("#toast").getBoundingClientRect().width`, &w)
+	if w < 0.85*390 {
+		p.shot("phone-message-narrow")
+		t.Errorf("the message box is %.0f px wide on a 390 px screen, want about 92%% of it", w)
+	}
+	p.noHorizontalScroll()
+}
