@@ -1,6 +1,7 @@
 package spiderweb
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,5 +73,27 @@ func TestBrowserDropOnce(t *testing.T) {
 	p.eval(`document.body.dataset.lastError || ""`, &lastError)
 	if sent != 1 || strings.Contains(lastError, "llegal") {
 		t.Errorf("%d commands sent, refusal %q; want the move sent once", sent, lastError)
+	}
+}
+
+// TestBrowserSpokenMoveRemoved: the live region names the cards a move
+// carried also when they completed a suit that went at once: "Moved six
+// of spades and 5 cards below it ... Removed a complete suit of spades."
+// It said "Moved cards and 5 cards below it", the cards being gone from
+// the pile they were put on.
+func TestBrowserSpokenMoveRemoved(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
+	p.drag(p.cardPoint(1, 7), p.bottomPoint(2)) // the hearts into the space
+	p.play(spider.Cards(1, 2, 6))
+	p.expect("the hearts moved into a space")
+	p.drag(p.cardPoint(0, 7), p.bottomPoint(1)) // the spades home: removed
+	p.play(spider.Cards(0, 1, 6))
+	p.expect("the spades completed and removed")
+	const want = "Moved six of spades and 5 cards below it from pile 1 to pile 2, onto seven of spades."
+	p.waitJS(fmt.Sprintf(`document.querySelector("#live").textContent.startsWith(%q)`, want), "the move spoken: "+want)
+	if got := p.text("#live"); !strings.Contains(got, "Removed a complete suit of spades") {
+		t.Errorf("the live region says %q; want the removed suit said too", got)
 	}
 }
