@@ -476,3 +476,66 @@ func (p *browserPage) fitsPhone() {
 		p.t.Errorf("analysis buttons under 44 px: %v", r.Small)
 	}
 }
+
+// TestBrowserAnalysisStepKept: a tab shown again (visibilitychange) while
+// it shows a step of the analysis keeps that step on the table; the
+// game's own position comes back with "Back to the game". Before, the tab
+// put the game's position under the panel, which still named the step.
+func TestBrowserAnalysisStepKept(t *testing.T) {
+	srv := analysisPageServer(t, solverAnalyze)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
+	p.drag(p.cardPoint(1, 7), p.bottomPoint(2))
+	p.play(spider.Cards(1, 2, 6))
+	p.expect("the hearts moved into a space")
+	p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	p.clickSel("#confirm-yes")
+	p.analysisShown()
+
+	a, err := solverAnalyze(context.Background(), p.shadow)
+	if err != nil || len(a.Line) == 0 {
+		t.Fatalf("analysis %+v, %v", a, err)
+	}
+	c := p.shadow.Clone()
+	if err := c.Play(a.Line[0]); err != nil {
+		t.Fatal(err)
+	}
+	p.clickSel("#an-goto")
+	p.clickSel("#an-fwd")
+	p.showsStep(1, c.View(true))
+	// The tab is shown again, as when the player comes back to it.
+	p.eval(`document.dispatchEvent(new Event("visibilitychange")), 1`, nil)
+	p.idle()
+	p.showsStep(1, c.View(true))
+
+	p.clickSel("#an-close")
+	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+	p.expect("the game again after the analysis")
+}
+
+// TestBrowserGivenUpResumed: a game given up for its analysis, shown again
+// by a reload, says why its controls are disabled; before, the toolbar
+// came back greyed out without a word until a gesture was refused.
+func TestBrowserGivenUpResumed(t *testing.T) {
+	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		res := make([]string, g.MovesPlayed()+1)
+		for i := range res {
+			res[i] = "unknown"
+		}
+		return &Analysis{Results: res, LastWinnable: -1}, nil
+	})
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	var code int
+	p.eval(`fetch("api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",
+	  {method: "POST", headers: {"Content-Type": "application/json"}, body: '{"giveUp": true}'}).then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("giving the game up: %d", code)
+	}
+	p.load()
+	p.waitJS(`!document.querySelector("#toast").hidden`, "a message on the given-up game")
+	if msg := p.text("#toast .msg"); !strings.Contains(msg, "given up") || !strings.Contains(msg, "no more moves") {
+		t.Errorf("the page says %q; want that the game was given up and takes no more moves", msg)
+	}
+	p.closedControls()
+}

@@ -1,6 +1,7 @@
 package spiderweb
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -61,5 +62,35 @@ func TestBrowserDealLink(t *testing.T) {
 	  return {variant: f.variant.value, suits: f.suits.value, open: f.open.checked}; })()`, &form)
 	if form.Variant != "spider" || form.Suits != "1" || !form.Open {
 		t.Fatalf("after the links the new-game dialog offers %+v; want the player's settings (spider, 1 suit, open)", form)
+	}
+}
+
+// TestBrowserBadDealLink: a link the server refuses (a deal that is not a
+// number, a suit count it does not deal) says why and leaves the player on
+// the game they were playing, which it does not count as left; before, the
+// page showed an empty table.
+func TestBrowserBadDealLink(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.keys("d")
+	p.waitJS(`document.querySelector("#st-moves").textContent === "1"`, "the deal")
+	p.idle()
+	id := p.gameID()
+	want := domOf(p.serverView())
+	for _, query := range []string{"?deal=abc", "?deal=617&suits=3"} {
+		p.do(chromedp.Navigate(srv.URL + "/" + query))
+		p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the page to start "+query)
+		p.waitJS(`(document.body.dataset.lastError || "") !== ""`, "the refusal of "+query)
+		if got := p.gameID(); got != id {
+			t.Errorf("%s: the page shows game %s, want the game it had, %s", query, got, id)
+		}
+		if got := p.dom(); !reflect.DeepEqual(got, want) {
+			p.shot("bad-link")
+			t.Fatalf("%s: the page shows\n%+v\nwant the game it had\n%+v", query, got, want)
+		}
+		p.eval(`delete document.body.dataset.lastError`, nil)
+	}
+	if g := statsGroup4(p, srv.URL); g.Played != 0 {
+		t.Errorf("a refused link counted the game it did not leave: played %d", g.Played)
 	}
 }

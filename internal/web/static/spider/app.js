@@ -137,8 +137,9 @@ function toggleSetting(name) {
   saveSettings();
   layout();
   render();
-  const labels = { hideAreas: "Deal and discard areas hidden", verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
-  info(`${labels[name]} ${name === "hideAreas" ? (S.settings[name] ? "" : "shown") : S.settings[name] ? "on" : "off"}`.replace(/hidden $/, "hidden") + ".");
+  const on = S.settings[name];
+  const labels = { verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
+  info(name === "hideAreas" ? `Deal and discard areas ${on ? "hidden" : "shown"}.` : `${labels[name]} ${on ? "on" : "off"}.`);
 }
 
 // ---------- start ----------
@@ -207,15 +208,17 @@ async function main() {
     const params = new URLSearchParams(location.search);
     if (params.get("deal") || params.get("new") !== null) {
       history.replaceState(null, "", location.pathname);
-      await startFromLink(params);
-      return;
+      // A refused link (its error is shown) leaves the game as it was.
+      if (await startFromLink(params)) return;
     }
     let id = null;
     try { id = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { id = null; }
     if (id) {
       try {
         const r = await api.game(id);
-        setGame(r);
+        // A given-up game's controls are disabled: say why (a stuck
+        // one's end screen says it).
+        setGame(r, r.gaveUp && !r.view.stuck ? { message: CLOSED } : {});
         return;
       } catch { /* gone: start a new one */ }
     }

@@ -158,6 +158,9 @@ function behind(e) {
 }
 
 export function refresh() {
+  // The table shows a step of the analysis: keep it. Its game, over,
+  // cannot have changed; "Back to the game" shows it again.
+  if (reviewing()) return S.chain;
   return queue(async () => {
     try {
       const r = await api.game(S.id);

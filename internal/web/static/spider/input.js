@@ -77,12 +77,16 @@ function onClick(e, ps) {
   const c = pileEl ? cardAt(e) : null;
   const split = e.shiftKey || e.altKey;
   const now = Date.now();
-  if (now - lastTap.t < DOUBLE_MS && lastTap.pile === k) {
+  // A click that puts cards down is no first click of a double-click: a
+  // pick from that pile right after it (to carry the cards on) is a pick.
+  const drop = !!(S.sel && S.sel.pile !== k);
+  if (drop) lastDrop = now;
+  if (!drop && now - lastTap.t < DOUBLE_MS && lastTap.pile === k) {
     lastTap = { t: 0, pile: -1 };
     doubleClick(k, c, split);
     return;
   }
-  lastTap = { t: now, pile: k };
+  lastTap = drop ? { t: 0, pile: -1 } : { t: now, pile: k };
   clickPile(k, c ? c.index : -1, split);
 }
 
@@ -223,6 +227,7 @@ function onStockClick(e) {
 }
 
 let lastDouble = 0;
+let lastDrop = 0; // when a click last put cards down (onClick)
 
 function doubleClick(k, c, split) {
   lastDouble = Date.now();
@@ -273,6 +278,7 @@ function onDoubleClick(e) {
   const pileEl = e.target.closest(".pile");
   if (!pileEl) return;
   e.preventDefault();
-  if (Date.now() - lastDouble < 700 || tapClick(e)) return; // the pointer handler did it
+  // The pointer handler did it, or the pair's first click put cards down.
+  if (Date.now() - lastDouble < 700 || Date.now() - lastDrop < 700 || tapClick(e)) return;
   doubleClick(+pileEl.dataset.pile, cardAt(e), e.shiftKey || e.altKey);
 }

@@ -16,6 +16,10 @@ export function announce(text) {
 
 function toast(text, kind = "info", ms = 4500) {
   const t = $("#toast");
+  // A modal dialog dims the page and makes it inert: while one is open the
+  // box goes into it, so it shows above the backdrop and its × works.
+  const host = document.querySelector("dialog[open]") || document.body;
+  if (t.parentElement !== host) host.appendChild(t);
   t.className = kind;
   t.querySelector(".msg").textContent = text;
   t.hidden = false;
@@ -54,10 +58,11 @@ export function refuse(raw) {
   announce(spoken(raw));
 }
 
-export function failure(e) {
+// failure reports an error; box: false when the caller shows it itself.
+export function failure(e, { box = true } = {}) {
   const text = pretty(e instanceof ApiError ? e.message : String(e && e.message || e));
   document.body.dataset.lastError = text;
-  toast(text, "error", 7000);
+  if (box) toast(text, "error", 7000);
   announce(text);
 }
 
@@ -67,8 +72,10 @@ export function describe(cmd, move, a, b) {
   let text = "";
   if (m[0] === "move") {
     const f = +m[1] - 1, t = +m[2] - 1;
-    const moved = b.piles[t].up.slice(a.piles[t].up.length);
-    const n = moved.length || +m[3] || 1;
+    // The cards that left pile f (those put on pile t may have gone on,
+    // as a completed suit removed at once).
+    const n = +m[3] || b.piles[t].up.length - a.piles[t].up.length || 1;
+    const moved = a.piles[f].up.slice(-n);
     const first = moved[0];
     const onto = a.piles[t].up.length ? `onto ${cardName(a.piles[t].up[a.piles[t].up.length - 1])}` : "into the empty pile";
     text = `Moved ${first ? cardName(first) : "cards"}${n > 1 ? ` and ${plural(n - 1, "card")} below it` : ""} from pile ${f + 1} to pile ${t + 1}, ${onto}.`;

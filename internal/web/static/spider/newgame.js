@@ -3,7 +3,7 @@
 
 import { api } from "/shared/api.js";
 import { variantLabel, $, GAME_KEY, DEFAULTS, S } from "./state.js";
-import { announce, failure } from "./messages.js";
+import { announce, failure, pretty } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 import { saveSettings } from "./settings.js";
 
@@ -14,7 +14,9 @@ export function initNewGame(ctx) {
   ({ setGame, busy } = ctx);
 }
 
-export async function startGame(opts) {
+// startGame starts a game with opts; inDialog: the New game dialog asked,
+// so a refusal is said in it, by the number typed.
+export async function startGame(opts, { inDialog = false } = {}) {
   busy(1);
   try {
     const r = await api.newGame(opts, S.id);
@@ -22,7 +24,11 @@ export async function startGame(opts) {
     announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
     return true;
   } catch (e) {
-    failure(e);
+    failure(e, { box: !inDialog });
+    if (inDialog) {
+      $("#new-error").textContent = pretty(e.message);
+      $("#new-error").hidden = false;
+    }
     return false;
   } finally {
     busy(-1);
@@ -47,7 +53,9 @@ function linkOptions(params) {
 
 // startFromLink starts the game a link names, leaving the game this browser
 // was playing: the server counts that one as lost if it had moves and was
-// not won, as the new-game dialog does.
+// not won, as the new-game dialog does. It reports whether it started one:
+// a link the server refuses (a bad deal number) leaves nothing, and the
+// page then goes on with the game it had (app.js).
 export async function startFromLink(params) {
   let previous = null;
   try { previous = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { previous = null; }
@@ -56,8 +64,10 @@ export async function startFromLink(params) {
     const r = await api.newGame(linkOptions(params), previous);
     setGame(r, { message: r.message });
     announce(`New game: ${r.view.deal ? "deal " + r.view.deal : "custom deal"}, ${variantLabel(r.view)}.`);
+    return true;
   } catch (e) {
     failure(e);
+    return false;
   } finally {
     busy(-1);
   }
@@ -81,6 +91,7 @@ export function openNew() {
   f.autoRemove.checked = !!n.autoRemove;
   f.winnable.checked = !!n.winnable;
   f.cheat.value = S.settings.cheat;
+  $("#new-error").hidden = true;
   openDialog("#dlg-new");
   f.deal.focus();
 }
@@ -95,11 +106,12 @@ export async function submitNew(e) {
     return;
   }
   f.deal.setCustomValidity("");
+  $("#new-error").hidden = true;
   S.settings.newGame = {
     variant: f.variant.value, suits: +f.suits.value, open: f.open.checked, relaxed: f.relaxed.checked,
     autoRemove: f.autoRemove.checked, winnable: f.winnable.checked,
   };
   S.settings.cheat = f.cheat.value;
   saveSettings();
-  if (await startGame(newGameOptions(deal))) $("#dlg-new").close();
+  if (await startGame(newGameOptions(deal), { inDialog: true })) $("#dlg-new").close();
 }

@@ -87,7 +87,11 @@ export function dropOn(k) {
   if (!s) return;
   if (s.pile === k) { cancelPick(); return; }
   S.cursor = k;
+  // Put down now, not at the answer: a second click meanwhile must not
+  // send the move again (a card turned up might fit and move too).
+  S.sel = null;
   send(`move ${s.pile + 1} ${k + 1}${s.count ? " " + s.count : ""}`);
+  render();
 }
 
 export function cancelPick(say = true) {

@@ -2,7 +2,7 @@
 // Saved games dialog (a save's Analyse action is analysis.js's).
 
 import { api } from "/shared/api.js";
-import { $, S, plural } from "./state.js";
+import { $, S, plural, variantLabel } from "./state.js";
 import { info, failure } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 import { analyseSaveButton } from "./analysis.js";
@@ -57,7 +57,8 @@ async function refreshSaves() {
     for (const s of saves) {
       const tr = document.createElement("tr");
       const when = s.updated ? new Date(s.updated) : null;
-      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, `${s.variant || ""} ${s.suits ? s.suits + "♠" : ""} ${s.deal ? "#" + s.deal : ""}`.trim(), s.moves ?? "", s.score ?? "",
+      const game = `${variantLabel({ variant: s.variant, suits: s.suits })} · ${s.deal ? "#" + s.deal : "custom deal"}`;
+      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, game, s.moves ?? "", s.score ?? "",
         when && !isNaN(when) ? when.toLocaleString() : ""];
       // The labels name the cells where a phone stacks them without the
       // header row (style.css).

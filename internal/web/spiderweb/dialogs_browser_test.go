@@ -1,0 +1,139 @@
+package spiderweb
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserNewGameRefused: a deal number the server refuses (0, past
+// 2^64-1) is said in the New game dialog itself, which stays open with
+// what was typed; before, the message went to the message box behind the
+// dialog's backdrop, dimmed and out of reach. A good number then starts
+// the game and the message is gone the next time the dialog opens.
+func TestBrowserNewGameRefused(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	before := p.gameID()
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	for _, deal := range []string{"0", "18446744073709551616"} {
+		p.eval(`document.querySelector("#new-deal").value = "", 1`, nil)
+		p.do(chromedp.SendKeys(chromedp.CSS("#new-deal"), deal), chromedp.Click(chromedp.CSS("#new-start")))
+		p.waitJS(`!document.querySelector("#new-error").hidden`, "the refusal in the dialog for "+deal)
+		if msg := p.text("#new-error"); !strings.Contains(msg, deal) || !strings.Contains(msg, "want a number") {
+			t.Errorf("deal %s: the dialog says %q, want the server's reason", deal, msg)
+		}
+		var open bool
+		p.eval(`document.querySelector("#dlg-new").open`, &open)
+		if !open || p.gameID() != before {
+			t.Fatalf("deal %s: dialog open %v, game %s (was %s); want the dialog open on the same game", deal, open, p.gameID(), before)
+		}
+	}
+	p.shot("new-game-refused")
+	p.eval(`document.querySelector("#new-deal").value = "", 1`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#new-deal"), "617"), chromedp.Click(chromedp.CSS("#new-start")))
+	p.waitJS(`!document.querySelector("#dlg-new").open`, "the dialog to close on a good number")
+	if p.serverView().Deal != 617 {
+		t.Fatalf("the page plays deal %d, want 617", p.serverView().Deal)
+	}
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog again")
+	var hidden bool
+	p.eval(`document.querySelector("#new-error").hidden`, &hidden)
+	if !hidden {
+		t.Errorf("the dialog opens again with the old refusal %q", p.text("#new-error"))
+	}
+}
+
+// TestBrowserMessageOverDialog: a message while a dialog is open (here the
+// saved games list, opening a save deleted meanwhile) shows above the
+// dialog's backdrop and its × closes it; before, the box stayed behind
+// the backdrop, dimmed, and the × could not be reached.
+func TestBrowserMessageOverDialog(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.saveAs("gone")
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`!!document.querySelector('#saves-list button[aria-label="Open gone"]')`, "the save listed")
+	var code int
+	p.eval(`fetch("api/saves/gone", {method: "DELETE"}).then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("deleting the save: %d", code)
+	}
+	p.clickSel(`#saves-list button[aria-label="Open gone"]`)
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast").classList.contains("error")`, "the error")
+	if msg := p.text("#toast .msg"); !strings.Contains(msg, "not found") {
+		t.Errorf("the message says %q, want the save not found", msg)
+	}
+	// On top: the point in the middle of its × hits the ×, not the backdrop.
+	var onTop bool
+	p.eval(`(() => { const r = document.querySelector("#toast .close").getBoundingClientRect();
+	  const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+	  return !!e && !!e.closest("#toast .close"); })()`, &onTop)
+	if !onTop {
+		p.shot("message-under-dialog")
+		t.Fatal("the message box is behind the open dialog's backdrop")
+	}
+	p.shot("message-over-dialog")
+	p.click(p.elementPoint("#toast .close"))
+	p.waitJS(`document.querySelector("#toast").hidden`, "the × to close the message")
+	var open bool
+	p.eval(`document.querySelector("#dlg-saves").open`, &open)
+	if !open {
+		t.Error("closing the message closed the dialog")
+	}
+}
+
+// TestBrowserToggleMessages: each Cards menu switch says its new state in
+// words; turning "Hide deal and discard" off said "Deal and discard areas
+// hidden shown."
+func TestBrowserToggleMessages(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	for _, c := range []struct{ set, want string }{
+		{"hideAreas", "Deal and discard areas hidden."},
+		{"hideAreas", "Deal and discard areas shown."},
+		{"verbose", "Verbose messages off."},
+		{"verbose", "Verbose messages on."},
+		{"fourColor", "Four-colour suits on."},
+		{"fourColor", "Four-colour suits off."},
+	} {
+		p.menu("#btn-cards-menu", fmt.Sprintf(`#menu-cards [data-set=%q]`, c.set))
+		p.waitJS(fmt.Sprintf(`document.querySelector("#toast .msg").textContent === %q`, c.want), "the message "+c.want)
+	}
+}
+
+// TestBrowserSavesListGame: the saved games list names a save's game as
+// the status bar does ("Arachnid · 4 suits · #617"); it said "arachnid
+// 4♠ #617", which reads as a four of spades.
+func TestBrowserSavesListGame(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.newGameByNumber(617)
+	p.saveAs("monday")
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`!!document.querySelector('#saves-list td[data-label="Game"]')`, "the list")
+	if got, want := p.text(`#saves-list td[data-label="Game"]`), "Arachnid · 4 suits · #617"; got != want {
+		t.Errorf("the list names the game %q, want %q", got, want)
+	}
+}
+
+// TestBrowserPhoneMessageWidth: on a 390x844 phone a long message takes
+// the screen's width (92%), not half of it: the box was placed at the
+// middle and shrank to the half it had left, a column of short lines.
+func TestBrowserPhoneMessageWidth(t *testing.T) {
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 390, 844)
+	p.keys("h") // a hint: a sentence longer than the screen is wide
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.length > 40`, "the hint")
+	var w float64
+	p.eval(`document.querySelector("#toast").getBoundingClientRect().width`, &w)
+	if w < 0.85*390 {
+		p.shot("phone-message-narrow")
+		t.Errorf("the message box is %.0f px wide on a 390 px screen, want about 92%% of it", w)
+	}
+	p.noHorizontalScroll()
+}
