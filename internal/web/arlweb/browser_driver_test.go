@@ -35,8 +35,8 @@ const (
 //   - read what the page received: __ws.seat (the receiver's seat in the
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
-//     view's event count) and __ws.views (each view's [events_from,
-//     event_count]);
+//     view's event count), __ws.views (each view's [events_from,
+//     event_count]) and __ws.chat (chat lines received, repeats counted);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
 //     own reconnect loop keeps failing until offline is false again);
@@ -47,7 +47,7 @@ const (
 // again.
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [] };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], chat: 0 };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
@@ -55,7 +55,7 @@ const hooks = `(() => {
     s.addEventListener("message", (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
-      if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; }
+      if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; }
       if (m.type === "view" && m.view) {
         ws.toMove = m.view.to_move; ws.results = (m.view.results || []).length; ws.views.push([m.view.events_from, m.view.event_count]); ws.count = m.view.event_count; }
     });

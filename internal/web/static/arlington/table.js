@@ -81,10 +81,20 @@ function onView(m) {
     }
     if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
   }
-  if (m.chat) chat = chat.concat(m.chat).slice(-50);
+  if (m.chat) chat = mergeChat(chat, m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
+}
+
+// mergeChat adds the lines the page does not show yet: every new
+// subscription (after taking a seat, or back after a drop) is sent the
+// table's recent chat again. A line is its number and time (a server
+// restart numbers its chat from 1 again).
+function mergeChat(have, got) {
+  const key = (l) => `${l.n}|${l.at}`;
+  const seen = new Set(have.map(key));
+  return have.concat(got.filter((l) => !seen.has(key(l)))).slice(-50);
 }
 
 function render() {
