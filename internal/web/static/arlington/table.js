@@ -19,6 +19,10 @@ let chat = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
 let handOverSeen = null; // the number of the last score event the sheet opened for (null: no view yet)
+// sentAt is the event count at which this page sent an action, -1 if none
+// is waiting: until the server answers (a view past that count, or an
+// error) the action buttons are disabled, so a double tap sends once.
+let sentAt = -1;
 let retry = 500;
 const replay = new Replay(id);
 
@@ -45,6 +49,7 @@ function connect() {
     else if (m.type === "view") onView(m);
   };
   ws.onclose = () => {
+    sentAt = -1; // an action in flight is answered by the next view, or was lost
     $("conn").textContent = "reconnecting…";
     ws = null;
     setTimeout(connect, retry);
@@ -55,6 +60,7 @@ function connect() {
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks.
 function showError(m) {
+  if (sentAt >= 0) { sentAt = -1; if (last) renderHand(); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -212,6 +218,7 @@ function renderHand() {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const myTurn = v.to_move === m.seat && m.legal.length > 0;
+  const waiting = sentAt === v.event_count;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -256,6 +263,7 @@ function renderHand() {
     b.type = "button";
     b.dataset.action = x.a;
     if (x.a === hinted) b.classList.add("hinted");
+    b.disabled = waiting;
     b.addEventListener("click", () => act(x.a));
     acts.appendChild(b);
   }
@@ -266,6 +274,7 @@ function renderHand() {
     t.type = "button";
     t.id = "btn-try";
     t.dataset.action = tryAction(v, selCards());
+    t.disabled = waiting;
     t.addEventListener("click", () => act(t.dataset.action));
     acts.appendChild(t);
   }
@@ -321,6 +330,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
+    sentAt = last.view.event_count;
     selected = [];
     $("preview").textContent = "";
     renderHand();
