@@ -23,6 +23,9 @@ let handOverSeen = null; // the number of the last score event the sheet opened 
 // is waiting: until the server answers (a view past that count, or an
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
+// turnSeconds is the table's turn timer (0: none), from its summary: on
+// the player's turn the page says a bot will play it if they wait too long.
+let turnSeconds = 0;
 let retry = 500;
 const replay = new Replay(id);
 
@@ -243,6 +246,10 @@ function renderHand() {
     acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
     return;
   }
+  if (turnSeconds > 0) {
+    const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
+    acts.appendChild(el("p", "small turn-timer", `Turn timer: if others are waiting, after ${t} a bot plays this turn for you.`));
+  }
   const h = el("button", "hint-button", "Hint");
   h.type = "button";
   h.title = "What the hard bot would play from your seat";
@@ -367,3 +374,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("error").textContent = e.message; }
 });
 connect();
+request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
+  turnSeconds = Math.max(0, t.turn_seconds || 0);
+  if (last) renderHand();
+}).catch(() => { /* the page plays on without the timer's note */ });
