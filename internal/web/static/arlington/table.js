@@ -110,6 +110,7 @@ function render() {
   const m = last;
   const v = m.view;
   $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
+  $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names);
   renderStatus(m);
   renderPlay($("play"), v, names);
@@ -360,6 +361,11 @@ $("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const t = $("chat-text").value.trim();
   if (t && ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
+});
+// Leaving before the start opens the seat for someone else; the table's
+// next view shows this page as a spectator again, with the join form.
+$("leave").addEventListener("click", async () => {
+  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
 });
 $("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; });
 $("name").value = savedName();
