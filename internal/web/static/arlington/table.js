@@ -288,9 +288,11 @@ function renderHand() {
   }
 }
 
-// tryAction is what a player means by playing the selected cards now.
+// tryAction is what a player means by playing the selected cards now:
+// one card led, else a set. (One card to a trick is always offered, so
+// only several come here; sending them as a set has the server refuse it
+// with the rule, where sending the first card alone would play it.)
 function tryAction(v, sel) {
-  if (v.phase === "trick") return `play ${sel[0]}`;
   if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
   return `set ${sel.join(" ")}`;
 }
