@@ -10,7 +10,8 @@ import (
 // score sheet, open, stays within the screen. Six columns of names ("Bot
 // 2 (greedy)", a long display name) made the sheet about 650 px wide,
 // and the page (which never scrolls sideways) cut the last seats' scores
-// off where nobody could reach them.
+// off where nobody could reach them; on a desktop it ran out of the side
+// column, off the screen.
 func TestBrowserArlingtonSheetOnPhone(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random", "random", "random", "random", "random")
@@ -28,4 +29,14 @@ func TestBrowserArlingtonSheetOnPhone(t *testing.T) {
 		t.Errorf("at 390 px with six seats the page is %.0f px wide, the sheet's cells end at %.0f px, the screen is %.0f px", w.Page, w.Cells, w.Screen)
 	}
 	ann.shot("arlington-sheet-six-390.jpg")
+	// On a desktop the sheet is in the side column (320 px): it stays in it.
+	ann.do(chromedp.EmulateViewport(1280, 800))
+	ann.until(`document.querySelector(".side").getBoundingClientRect().left > 640`)
+	type side struct{ Side, Cells float64 }
+	d := eval[side](ann, `({side: document.querySelector(".side").getBoundingClientRect().right,
+	  cells: Math.max(...[...document.querySelectorAll("#sheet th, #sheet td")].map((c) => c.getBoundingClientRect().right))})`)
+	if d.Cells > d.Side {
+		t.Errorf("at 1280 px with six seats the sheet's cells end at %.0f px, past the side column's %.0f px", d.Cells, d.Side)
+	}
+	ann.shot("arlington-sheet-six-1280.jpg")
 }
