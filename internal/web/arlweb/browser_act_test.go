@@ -7,13 +7,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonDoubleTap: a second tap on an action before the
+// TestLongBrowserArlingtonDoubleTap (long: a browser, several seconds under
+// -race; make test-long runs it): a second tap on an action before the
 // server has answered the first sends nothing: the offered actions wait
 // for the answer. Before, the page drew the same buttons again at once,
 // so a double tap sent the action twice and the second was refused ("not
 // your turn", or the card no longer in hand), an error the player had
 // not caused.
-func TestBrowserArlingtonDoubleTap(t *testing.T) {
+func TestLongBrowserArlingtonDoubleTap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	bctx := startBrowser(t)

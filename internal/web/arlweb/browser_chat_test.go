@@ -9,13 +9,17 @@ import (
 // selChat is one line of the table page's chat.
 const selChat = `#chat li`
 
-// TestBrowserArlingtonChatOnce: every new subscription is sent the
+// TestLongBrowserArlingtonChatOnce (long: a browser, several seconds under
+// -race; make test-long runs it): every new subscription is sent the
 // table's recent chat again (taking a seat says hello anew, and so does
 // a page back after a dropped connection); the page shows each line once
 // all the same. Before the fix the page appended the history again, so a
 // spectator who sat down, or anyone whose connection dropped, saw every
 // line twice.
-func TestBrowserArlingtonChatOnce(t *testing.T) {
+func TestLongBrowserArlingtonChatOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	bctx := startBrowser(t)

@@ -6,12 +6,16 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonLeaveBeforeStart: before the game starts a person
+// TestLongBrowserArlingtonLeaveBeforeStart (long: a browser, several seconds under
+// -race; make test-long runs it): before the game starts a person
 // can give up their seat from the table page; the seat opens for someone
 // else and the page offers the join form again. Before, the page had no
 // way to leave (only the API did): someone who sat at the wrong table
 // held a seat the game could not start without.
-func TestBrowserArlingtonLeaveBeforeStart(t *testing.T) {
+func TestLongBrowserArlingtonLeaveBeforeStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "", "random")
 	bctx := startBrowser(t)

@@ -10,11 +10,15 @@ import (
 	"cardtable/internal/table"
 )
 
-// TestBrowserArlingtonLobbyGameOver: a finished game stays listed while
+// TestLongBrowserArlingtonLobbyGameOver (long: a browser, several seconds under
+// -race; make test-long runs it): a finished game stays listed while
 // its table is open (people read the end, watch the replay); the lobby
 // says it is over. It was listed among the tables in play with its hand
 // and scores as if still going.
-func TestBrowserArlingtonLobbyGameOver(t *testing.T) {
+func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	c := e.client()
 	var got created

@@ -6,13 +6,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonSheetOnPhone: at six seats on a phone (390 px) the
+// TestLongBrowserArlingtonSheetOnPhone (long: a browser, several seconds under
+// -race; make test-long runs it): at six seats on a phone (390 px) the
 // score sheet, open, stays within the screen. Six columns of names ("Bot
 // 2 (greedy)", a long display name) made the sheet about 650 px wide,
 // and the page (which never scrolls sideways) cut the last seats' scores
 // off where nobody could reach them; on a desktop it ran out of the side
 // column, off the screen.
-func TestBrowserArlingtonSheetOnPhone(t *testing.T) {
+func TestLongBrowserArlingtonSheetOnPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random", "random", "random", "random", "random")
 	bctx := startBrowser(t)

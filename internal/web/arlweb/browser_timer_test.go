@@ -8,12 +8,16 @@ import (
 	"cardtable/internal/table"
 )
 
-// TestBrowserArlingtonTurnTimerSaid: at a table with a turn timer the
+// TestLongBrowserArlingtonTurnTimerSaid (long: a browser, several seconds under
+// -race; make test-long runs it): at a table with a turn timer the
 // page tells the player, on their turn, that a bot plays the turn for
 // them after that long; at a table without one it says nothing. Before,
 // nothing on the page mentioned the timer, and players saw "Ann passes."
 // in the log for a turn they had not played.
-func TestBrowserArlingtonTurnTimerSaid(t *testing.T) {
+func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
 	for _, c := range []struct {

@@ -6,11 +6,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonTrickNames: the name under each card of the trick
+// TestLongBrowserArlingtonTrickNames (long: a browser, several seconds under
+// -race; make test-long runs it): the name under each card of the trick
 // in play is shown whole ("Bot 2 (random)" on two lines), on a phone and
 // a desktop. It was cut to "Bot 2 (ra…", and two long names alike could
 // not be told apart.
-func TestBrowserArlingtonTrickNames(t *testing.T) {
+func TestLongBrowserArlingtonTrickNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
 	for _, size := range []struct {

@@ -8,11 +8,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonTryTwoInTrick: in a trick, two cards selected and
+// TestLongBrowserArlingtonTryTwoInTrick (long: a browser, several seconds under
+// -race; make test-long runs it): in a trick, two cards selected and
 // "Play" tried is refused with the rule (one card goes to a trick), and
 // nothing is played. Before, the page sent the first card alone and it
 // was played, though the button read "Play 8♣ A♦".
-func TestBrowserArlingtonTryTwoInTrick(t *testing.T) {
+func TestLongBrowserArlingtonTryTwoInTrick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
