@@ -23,6 +23,16 @@ let handOverSeen = null; // the number of the last score event the sheet opened 
 // is waiting: until the server answers (a view past that count, or an
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
+// standIn holds the numbers of the events that are moves of this page's
+// seat that this page did not send: the server's stand-in bot played them
+// (the turn timer ran out, or the person was away), and the log says so.
+// mineFrom is the event count at which this page last sent an action,
+// until a move of its seat at or after it arrives (-1: none waiting); it
+// outlives a dropped connection, so an action sent just before the drop
+// is still known as the player's own. Only events that arrive while the
+// page is open are judged: after a reload the page cannot tell.
+const standIn = new Set();
+let mineFrom = -1;
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
@@ -63,7 +73,7 @@ function connect() {
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks.
 function showError(m) {
-  if (sentAt >= 0) { sentAt = -1; if (last) renderHand(); }
+  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -80,8 +90,10 @@ function onView(m) {
     // on their way, as after taking a seat), which it replaces; only a
     // gap means events were missed.
     if (v.events_from <= events.length) {
+      const had = events.length;
       events = events.slice(0, v.events_from).concat(v.events);
       log = log.slice(0, v.events_from).concat(m.log || []);
+      if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
     } else { // a gap: start again with a full view
       events = []; log = [];
       document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
@@ -94,6 +106,17 @@ function onView(m) {
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
+}
+
+// noteStandIn judges the moves of seat among the events from number from
+// on: the first at or after the action this page sent is the player's,
+// any other the stand-in's.
+function noteStandIn(from, seat) {
+  for (const e of events.slice(from)) {
+    if (e.kind !== "move" || e.seat !== seat) continue;
+    if (mineFrom >= 0 && e.n >= mineFrom) mineFrom = -1;
+    else standIn.add(e.n);
+  }
 }
 
 // mergeChat adds the lines the page does not show yet: every new
@@ -116,7 +139,7 @@ function render() {
   renderPlay($("play"), v, names);
   renderLast($("last"), v, events, names);
   renderHand();
-  renderLog($("log"), v, events, log);
+  renderLog($("log"), v, events, log, standIn);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
   renderEnd(v);
@@ -340,7 +363,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
-    sentAt = last.view.event_count;
+    sentAt = mineFrom = last.view.event_count;
     selected = [];
     $("preview").textContent = "";
     renderHand();
