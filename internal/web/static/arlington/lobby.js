@@ -32,7 +32,8 @@ function tableItem(t) {
   a.href = `/arlington/t/${t.id}`;
   a.appendChild(el("span", "t-main", `${t.players} seats: ${seatWords(t)}`));
   let sub = `to ${t.target} points`;
-  if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
+  if (t.status === "over") sub += ` · game over after hand ${t.hand} · final scores ${t.totals.join("-")}`;
+  else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
   if (t.open_seats > 0) sub += ` · ${t.open_seats} open`;
   if (t.watching) sub += ` · ${t.watching} connected`;
   a.appendChild(el("span", "t-sub", sub));

@@ -133,13 +133,15 @@ export function renderLast(box, v, events, names) {
 export function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
 
 // renderLog lists the words of the current hand's events (of the last
-// hand once the game is over).
-export function renderLog(box, v, events, log) {
+// hand once the game is over); the numbers in standIn are moves the
+// stand-in bot made for the player, and say so.
+export function renderLog(box, v, events, log, standIn = new Set()) {
   box.replaceChildren();
   const hand = v ? v.hand_number : 0;
   for (let i = 0; i < events.length; i++) {
     if (events[i].hand !== hand) continue;
-    const li = el("li", "ev-" + events[i].kind, log[i] || "");
+    const bot = standIn.has(events[i].n);
+    const li = el("li", "ev-" + events[i].kind + (bot ? " stand-in" : ""), (bot ? "A bot played for you: " : "") + (log[i] || ""));
     box.appendChild(li);
   }
   box.scrollTop = box.scrollHeight;

@@ -19,6 +19,23 @@ let chat = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
 let handOverSeen = null; // the number of the last score event the sheet opened for (null: no view yet)
+// sentAt is the event count at which this page sent an action, -1 if none
+// is waiting: until the server answers (a view past that count, or an
+// error) the action buttons are disabled, so a double tap sends once.
+let sentAt = -1;
+// standIn holds the numbers of the events that are moves of this page's
+// seat that this page did not send: the server's stand-in bot played them
+// (the turn timer ran out, or the person was away), and the log says so.
+// mineFrom is the event count at which this page last sent an action,
+// until a move of its seat at or after it arrives (-1: none waiting); it
+// outlives a dropped connection, so an action sent just before the drop
+// is still known as the player's own. Only events that arrive while the
+// page is open are judged: after a reload the page cannot tell.
+const standIn = new Set();
+let mineFrom = -1;
+// turnSeconds is the table's turn timer (0: none), from its summary: on
+// the player's turn the page says a bot will play it if they wait too long.
+let turnSeconds = 0;
 let retry = 500;
 const replay = new Replay(id);
 
@@ -45,6 +62,7 @@ function connect() {
     else if (m.type === "view") onView(m);
   };
   ws.onclose = () => {
+    sentAt = -1; // an action in flight is answered by the next view, or was lost
     $("conn").textContent = "reconnecting…";
     ws = null;
     setTimeout(connect, retry);
@@ -55,6 +73,7 @@ function connect() {
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks.
 function showError(m) {
+  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -71,8 +90,10 @@ function onView(m) {
     // on their way, as after taking a seat), which it replaces; only a
     // gap means events were missed.
     if (v.events_from <= events.length) {
+      const had = events.length;
       events = events.slice(0, v.events_from).concat(v.events);
       log = log.slice(0, v.events_from).concat(m.log || []);
+      if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
     } else { // a gap: start again with a full view
       events = []; log = [];
       document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
@@ -81,22 +102,44 @@ function onView(m) {
     }
     if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
   }
-  if (m.chat) chat = chat.concat(m.chat).slice(-50);
+  if (m.chat) chat = mergeChat(chat, m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
+}
+
+// noteStandIn judges the moves of seat among the events from number from
+// on: the first at or after the action this page sent is the player's,
+// any other the stand-in's.
+function noteStandIn(from, seat) {
+  for (const e of events.slice(from)) {
+    if (e.kind !== "move" || e.seat !== seat) continue;
+    if (mineFrom >= 0 && e.n >= mineFrom) mineFrom = -1;
+    else standIn.add(e.n);
+  }
+}
+
+// mergeChat adds the lines the page does not show yet: every new
+// subscription (after taking a seat, or back after a drop) is sent the
+// table's recent chat again. A line is its number and time (a server
+// restart numbers its chat from 1 again).
+function mergeChat(have, got) {
+  const key = (l) => `${l.n}|${l.at}`;
+  const seen = new Set(have.map(key));
+  return have.concat(got.filter((l) => !seen.has(key(l)))).slice(-50);
 }
 
 function render() {
   const m = last;
   const v = m.view;
   $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
+  $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names);
   renderStatus(m);
   renderPlay($("play"), v, names);
   renderLast($("last"), v, events, names);
   renderHand();
-  renderLog($("log"), v, events, log);
+  renderLog($("log"), v, events, log, standIn);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
   renderEnd(v);
@@ -202,6 +245,7 @@ function renderHand() {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const myTurn = v.to_move === m.seat && m.legal.length > 0;
+  const waiting = sentAt === v.event_count;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -226,6 +270,10 @@ function renderHand() {
     acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
     return;
   }
+  if (turnSeconds > 0) {
+    const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
+    acts.appendChild(el("p", "small turn-timer", `Turn timer: if others are waiting, after ${t} a bot plays this turn for you.`));
+  }
   const h = el("button", "hint-button", "Hint");
   h.type = "button";
   h.title = "What the hard bot would play from your seat";
@@ -246,6 +294,7 @@ function renderHand() {
     b.type = "button";
     b.dataset.action = x.a;
     if (x.a === hinted) b.classList.add("hinted");
+    b.disabled = waiting;
     b.addEventListener("click", () => act(x.a));
     acts.appendChild(b);
   }
@@ -256,14 +305,17 @@ function renderHand() {
     t.type = "button";
     t.id = "btn-try";
     t.dataset.action = tryAction(v, selCards());
+    t.disabled = waiting;
     t.addEventListener("click", () => act(t.dataset.action));
     acts.appendChild(t);
   }
 }
 
-// tryAction is what a player means by playing the selected cards now.
+// tryAction is what a player means by playing the selected cards now:
+// one card led, else a set. (One card to a trick is always offered, so
+// only several come here; sending them as a set has the server refuse it
+// with the rule, where sending the first card alone would play it.)
 function tryAction(v, sel) {
-  if (v.phase === "trick") return `play ${sel[0]}`;
   if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
   return `set ${sel.join(" ")}`;
 }
@@ -311,6 +363,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
+    sentAt = mineFrom = last.view.event_count;
     selected = [];
     $("preview").textContent = "";
     renderHand();
@@ -334,6 +387,11 @@ $("chat-form").addEventListener("submit", (ev) => {
   const t = $("chat-text").value.trim();
   if (t && ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
 });
+// Leaving before the start opens the seat for someone else; the table's
+// next view shows this page as a spectator again, with the join form.
+$("leave").addEventListener("click", async () => {
+  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
+});
 $("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; });
 $("name").value = savedName();
 $("join-form").addEventListener("submit", async (ev) => {
@@ -347,3 +405,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("error").textContent = e.message; }
 });
 connect();
+request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
+  turnSeconds = Math.max(0, t.turn_seconds || 0);
+  if (last) renderHand();
+}).catch(() => { /* the page plays on without the timer's note */ });

@@ -1,0 +1,46 @@
+package arlweb
+
+import (
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+// TestLobbyTargetBounds: the lobby's target field offers what the server
+// accepts (1 to table.MaxTarget), so the browser's own check of the field
+// catches a target the server would refuse. It offered up to 1000 (the
+// engine's bound for a record), and a table to 600 was refused only after
+// the form was sent.
+func TestLobbyTargetBounds(t *testing.T) {
+	e := newEnv(t, Limits{})
+	res, err := http.Get(e.srv.URL + "/arlington/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /arlington/: %d %v", res.StatusCode, err)
+	}
+	input := regexp.MustCompile(`<input id="target"[^>]*>`).Find(b)
+	if input == nil {
+		t.Fatal("the lobby has no target field")
+	}
+	for _, c := range []struct {
+		attr string
+		want int
+	}{{"min", 1}, {"max", table.MaxTarget}} {
+		m := regexp.MustCompile(` ` + c.attr + `="(\d+)"`).FindSubmatch(input)
+		if m == nil {
+			t.Errorf("the target field %s has no %s", input, c.attr)
+			continue
+		}
+		if got, _ := strconv.Atoi(string(m[1])); got != c.want {
+			t.Errorf("the target field's %s is %d, the server's is %d", c.attr, got, c.want)
+		}
+	}
+}
