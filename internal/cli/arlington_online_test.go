@@ -279,7 +279,10 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 	// on; 'auto' plays the rest.
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3", "--turn-timer", "off")
-	script := "help\nlegal\nfly away\nlead 7H\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
+	// "lead 7H" twice: the first is refused unless this seat has the lead
+	// and holds the 7H (the cut for the dealer is random), and then the
+	// second is, the card being gone; so one of them is refused.
+	script := "help\nlegal\nfly away\nlead 7H\nlead 7H\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
 	_, wait := arlConnect(t, link, script, "--seat", "0")
 	c := wait()
 	arlCheckFinished(t, c)
@@ -288,7 +291,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
 		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
-		`refused, rule "`, // a lead at the first turn: seat 1 has the lead, whatever it plays
+		`refused, rule "`, // one of the two leads of the 7H
 		"no action 99",
 		"show takes no arguments",
 		"seat 0 (you) ",
