@@ -477,11 +477,14 @@ func (p *browserPage) fitsPhone() {
 	}
 }
 
-// TestBrowserAnalysisStepKept: a tab shown again (visibilitychange) while
+// TestLongBrowserAnalysisStepKept: a tab shown again (visibilitychange) while
 // it shows a step of the analysis keeps that step on the table; the
 // game's own position comes back with "Back to the game". Before, the tab
 // put the game's position under the panel, which still named the step.
-func TestBrowserAnalysisStepKept(t *testing.T) {
+func TestLongBrowserAnalysisStepKept(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := analysisPageServer(t, solverAnalyze)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
@@ -514,10 +517,13 @@ func TestBrowserAnalysisStepKept(t *testing.T) {
 	p.expect("the game again after the analysis")
 }
 
-// TestBrowserGivenUpResumed: a game given up for its analysis, shown again
+// TestLongBrowserGivenUpResumed: a game given up for its analysis, shown again
 // by a reload, says why its controls are disabled; before, the toolbar
 // came back greyed out without a word until a gesture was refused.
-func TestBrowserGivenUpResumed(t *testing.T) {
+func TestLongBrowserGivenUpResumed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
 		res := make([]string, g.MovesPlayed()+1)
 		for i := range res {

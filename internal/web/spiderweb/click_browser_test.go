@@ -12,7 +12,7 @@ import (
 	"cardtable/spider"
 )
 
-// TestBrowserDropThenPick: a click that puts cards down on a pile is not
+// TestLongBrowserDropThenPick: a click that puts cards down on a pile is not
 // the first click of a double-click. Picking up from that pile at once
 // after (the hearts just moved into a space, to carry them on) picks them
 // up; it is no auto-move, neither by the page's own pairing of clicks nor
@@ -20,7 +20,10 @@ import (
 // Before, the hearts flew on to the 7♠ by themselves. The page's clock is
 // held still, so the pair is within the double-click time however slowly
 // the machine runs.
-func TestBrowserDropThenPick(t *testing.T) {
+func TestLongBrowserDropThenPick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	path := filepath.Join(t.TempDir(), "drop.txt")
@@ -42,13 +45,16 @@ func TestBrowserDropThenPick(t *testing.T) {
 	p.expect("the hearts picked up, not moved")
 }
 
-// TestBrowserDropOnce: a second click on the pile the cards were just put
+// TestLongBrowserDropOnce: a second click on the pile the cards were just put
 // on, before the server's answer (a double-click from habit, a slow
 // network), does not send the move again. Before, the cards stayed picked
 // up until the answer, so the second click sent "move 2 3" once more,
 // refused here, and legal whenever the card turned up fitted. (The second
 // click now reads the pile as it is shown until the answer: empty here.)
-func TestBrowserDropOnce(t *testing.T) {
+func TestLongBrowserDropOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	path := filepath.Join(t.TempDir(), "drop.txt")
@@ -76,12 +82,15 @@ func TestBrowserDropOnce(t *testing.T) {
 	}
 }
 
-// TestBrowserSpokenMoveRemoved: the live region names the cards a move
+// TestLongBrowserSpokenMoveRemoved: the live region names the cards a move
 // carried also when they completed a suit that went at once: "Moved six
 // of spades and 5 cards below it ... Removed a complete suit of spades."
 // It said "Moved cards and 5 cards below it", the cards being gone from
 // the pile they were put on.
-func TestBrowserSpokenMoveRemoved(t *testing.T) {
+func TestLongBrowserSpokenMoveRemoved(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))

@@ -8,12 +8,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserNewGameRefused: a deal number the server refuses (0, past
+// TestLongBrowserNewGameRefused: a deal number the server refuses (0, past
 // 2^64-1) is said in the New game dialog itself, which stays open with
 // what was typed; before, the message went to the message box behind the
 // dialog's backdrop, dimmed and out of reach. A good number then starts
 // the game and the message is gone the next time the dialog opens.
-func TestBrowserNewGameRefused(t *testing.T) {
+func TestLongBrowserNewGameRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	before := p.gameID()
@@ -48,11 +51,14 @@ func TestBrowserNewGameRefused(t *testing.T) {
 	}
 }
 
-// TestBrowserMessageOverDialog: a message while a dialog is open (here the
+// TestLongBrowserMessageOverDialog: a message while a dialog is open (here the
 // saved games list, opening a save deleted meanwhile) shows above the
 // dialog's backdrop and its × closes it; before, the box stayed behind
 // the backdrop, dimmed, and the × could not be reached.
-func TestBrowserMessageOverDialog(t *testing.T) {
+func TestLongBrowserMessageOverDialog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.saveAs("gone")
@@ -87,10 +93,13 @@ func TestBrowserMessageOverDialog(t *testing.T) {
 	}
 }
 
-// TestBrowserToggleMessages: each Cards menu switch says its new state in
+// TestLongBrowserToggleMessages: each Cards menu switch says its new state in
 // words; turning "Hide deal and discard" off said "Deal and discard areas
 // hidden shown."
-func TestBrowserToggleMessages(t *testing.T) {
+func TestLongBrowserToggleMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	for _, c := range []struct{ set, want string }{
@@ -106,10 +115,13 @@ func TestBrowserToggleMessages(t *testing.T) {
 	}
 }
 
-// TestBrowserSavesListGame: the saved games list names a save's game as
+// TestLongBrowserSavesListGame: the saved games list names a save's game as
 // the status bar does ("Arachnid · 4 suits · #617"); it said "arachnid
 // 4♠ #617", which reads as a four of spades.
-func TestBrowserSavesListGame(t *testing.T) {
+func TestLongBrowserSavesListGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.newGameByNumber(617)
@@ -121,10 +133,13 @@ func TestBrowserSavesListGame(t *testing.T) {
 	}
 }
 
-// TestBrowserPhoneMessageWidth: on a 390x844 phone a long message takes
+// TestLongBrowserPhoneMessageWidth: on a 390x844 phone a long message takes
 // the screen's width (92%), not half of it: the box was placed at the
 // middle and shrank to the half it had left, a column of short lines.
-func TestBrowserPhoneMessageWidth(t *testing.T) {
+func TestLongBrowserPhoneMessageWidth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 390, 844)
 	p.keys("h") // a hint: a sentence longer than the screen is wide

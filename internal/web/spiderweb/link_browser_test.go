@@ -65,11 +65,14 @@ func TestBrowserDealLink(t *testing.T) {
 	}
 }
 
-// TestBrowserBadDealLink: a link the server refuses (a deal that is not a
+// TestLongBrowserBadDealLink: a link the server refuses (a deal that is not a
 // number, a suit count it does not deal) says why and leaves the player on
 // the game they were playing, which it does not count as left; before, the
 // page showed an empty table.
-func TestBrowserBadDealLink(t *testing.T) {
+func TestLongBrowserBadDealLink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.keys("d")
