@@ -141,12 +141,13 @@ func untilJS(cond string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
 }
 
-// eval evaluates a JS expression into v's type.
-func eval[T any](p *seatTab, expr string) T {
+// eval evaluates a JS expression into v's type (with
+// chromedp.EvalAwaitPromise, the value a promise resolves to).
+func eval[T any](p *seatTab, expr string, opts ...chromedp.EvaluateOption) T {
 	p.tb.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		p.tb.Fatalf("%s: %s: %v; page: %s", p.name, expr, err, p.diag())
 	}

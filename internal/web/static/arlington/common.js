@@ -5,6 +5,9 @@ const NAME_KEY = "arlington.name";
 export function savedName() { try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; } }
 export function saveName(n) { try { localStorage.setItem(NAME_KEY, n); } catch { /* private mode: not kept */ } }
 
+// points is the word for n points: "1 point", "0 points", "32 points".
+export function points(n) { return n === 1 ? "point" : "points"; }
+
 export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

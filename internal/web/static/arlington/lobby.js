@@ -1,5 +1,5 @@
 import { request } from "/shared/api.js";
-import { savedName, saveName, el } from "./common.js";
+import { savedName, saveName, el, points } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let levels = ["random", "greedy", "easy", "medium", "hard", "expert"];
@@ -31,7 +31,7 @@ function tableItem(t) {
   const a = el("a", "table-link");
   a.href = `/arlington/t/${t.id}`;
   a.appendChild(el("span", "t-main", `${t.players} seats: ${seatWords(t)}`));
-  let sub = `to ${t.target} points`;
+  let sub = `to ${t.target} ${points(t.target)}`;
   if (t.status === "over") sub += ` · game over after hand ${t.hand} · final scores ${t.totals.join("-")}`;
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
   if (t.open_seats > 0) sub += ` · ${t.open_seats} open`;

@@ -3,7 +3,7 @@
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
 import { cardSVG, cardName } from "/shared/cards.js";
-import { el } from "./common.js";
+import { el, points } from "./common.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -67,7 +67,7 @@ export function renderPlayers(box, m, names) {
     if (v) {
       const line = el("div", "p-line");
       line.appendChild(el("span", "p-count", `${v.hand_sizes[s.seat]} card${v.hand_sizes[s.seat] === 1 ? "" : "s"}`));
-      line.appendChild(el("span", "p-score", `${v.totals[s.seat]} of ${v.target} points`));
+      line.appendChild(el("span", "p-score", `${v.totals[s.seat]} of ${v.target} ${points(v.target)}`));
       p.appendChild(line);
       const known = (v.known || [])[s.seat] || [];
       if (known.length && s.seat !== m.seat) {
@@ -78,7 +78,7 @@ export function renderPlayers(box, m, names) {
       }
       const sets = el("div", "sets");
       (v.tables[s.seat] || []).forEach((ts) => {
-        const label = `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} point${ts.points === 1 ? "" : "s"}${ts.active ? " (the active set)" : ""}`;
+        const label = `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} ${points(ts.points)}${ts.active ? " (the active set)" : ""}`;
         const g = group(ts.cards, "set" + (ts.active ? " active" : ""), label);
         g.title = label;
         sets.appendChild(g);
@@ -187,5 +187,5 @@ export function winnersText(v, names) {
   const who = w.map((s) => names[s]);
   const list = who.length > 1 ? who.slice(0, -1).join(", ") + " and " + who[who.length - 1] : who[0];
   const pts = w.length ? v.totals[w[0]] : 0;
-  return w.length > 1 ? `Game over: ${list} share the win with ${pts} points.` : `Game over: ${list} wins with ${pts} points.`;
+  return w.length > 1 ? `Game over: ${list} share the win with ${pts} ${points(pts)}.` : `Game over: ${list} wins with ${pts} ${points(pts)}.`;
 }

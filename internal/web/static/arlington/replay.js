@@ -3,7 +3,7 @@
 // game is over, so its record with the seed is public. The server sends
 // the steps in pages (GET .../replay?from=N) as the player moves on.
 import { request } from "/shared/api.js";
-import { el } from "./common.js";
+import { el, points } from "./common.js";
 import { group, cardEl, words, spectrumWords } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,7 +86,7 @@ export class Replay {
       const sets = el("div", "sets");
       for (const ts of s.tables[i] || []) {
         const g = group(ts.cards, "set" + (ts.active ? " active" : ""));
-        g.title = `${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} points`;
+        g.title = `${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} ${points(ts.points)}`;
         sets.appendChild(g);
       }
       p.appendChild(sets);

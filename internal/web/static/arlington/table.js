@@ -3,7 +3,7 @@
 // tables"), with the events and legal actions already in words.
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el } from "./common.js";
+import { savedName, saveName, el, points } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderLog, renderSheet, winnersText, words } from "./render.js";
 import { Replay } from "./replay.js";
 
@@ -159,7 +159,7 @@ function renderStatus(m) {
   if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
   else if (v.phase === "trick") what = "a trick";
   else if (v.phase === "round") what = "a set round";
-  status.textContent = `Hand ${v.hand_number} · to ${v.target} points · ${what} · ${who}`;
+  status.textContent = `Hand ${v.hand_number} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // renderHandOver shows the score sheet after each hand, at the top of
@@ -338,7 +338,7 @@ async function preview() {
     if (seq !== previewSeq) return; // a later selection's answer wins
     if (p.legal) {
       box.className = "preview ok";
-      box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} point${x.points === 1 ? "" : "s"}`).join(" · or ")}` +
+      box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} ${points(x.points)}`).join(" · or ")}` +
         (p.as.length > 1 ? ". It fits more than one spectrum: choose which when you lead it." : ".");
     } else {
       box.className = "preview bad";
