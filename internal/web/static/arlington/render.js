@@ -112,10 +112,13 @@ export function renderPlay(box, v, names) {
 
 // renderLast draws the last trick taken this hand (until the next trick
 // starts): who took it with which card, and the cards that went to their
-// hand.
+// hand. Once any of those cards has left that hand (laid in a set, or
+// every hand gone to the graveyard at scoring) the line would name cards
+// no longer there, so it goes: the view's known cards say which are still
+// in the hand. Nothing shows after the game's end.
 export function renderLast(box, v, events, names) {
   box.replaceChildren();
-  if (!v || (v.trick && v.trick.length)) return;
+  if (!v || v.to_move < 0 || (v.trick && v.trick.length)) return;
   let take = null;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
@@ -126,6 +129,12 @@ export function renderLast(box, v, events, names) {
   if (!take) return;
   const won = cardsOf(take.to_grave);
   const got = cardsOf(take.to_hand);
+  const held = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
+  for (const c of got) {
+    const i = held.indexOf(c);
+    if (i < 0) return;
+    held.splice(i, 1);
+  }
   box.appendChild(el("span", "label", `${names[take.seat]} took the last trick${won.length ? " with the " + words(won[0]) : ""}` + (got.length ? `; to ${names[take.seat]}'s hand:` : ".")));
   if (got.length) box.appendChild(group(got, "set"));
 }
