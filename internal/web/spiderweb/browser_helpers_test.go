@@ -520,6 +520,13 @@ func (p *browserPage) noEndScreen() {
 	}
 }
 
+// loadLayout loads a save file of a constructed position (a layout, see
+// layoutSave) through the page's file input, as loadSaveFile does.
+func (p *browserPage) loadLayout(layout string) {
+	p.t.Helper()
+	p.loadSaveFile(writeLayout(p.t, layout))
+}
+
 // loadSaveFile loads a save file through the page's file input (what the
 // Game menu's "Load from a file" opens) and sets the shadow to it.
 func (p *browserPage) loadSaveFile(path string) {

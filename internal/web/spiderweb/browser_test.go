@@ -244,11 +244,7 @@ func TestBrowserGame(t *testing.T) {
 
 		// A constructed position with spaces: dealing is refused; split a run
 		// with a right-click and with the T key; double-click removes a suit.
-		spacePath := filepath.Join(t.TempDir(), "spaces.txt")
-		if err := os.WriteFile(spacePath, []byte(layoutSave(t, spaceLayout)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.loadSaveFile(spacePath)
+		p.loadLayout(spaceLayout)
 		p.noEndScreen()
 		p.click(p.elementPoint("#stock"))
 		p.refused("space")
@@ -276,11 +272,7 @@ func TestBrowserGame(t *testing.T) {
 		p.noEndScreen()
 
 		// A position with no move left: the end screen says so.
-		stuckPath := filepath.Join(t.TempDir(), "stuck.txt")
-		if err := os.WriteFile(stuckPath, []byte(layoutSave(t, stuckLayout)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.loadSaveFile(stuckPath)
+		p.loadLayout(stuckLayout)
 		if !p.shadow.Stuck() {
 			t.Fatal("stuckLayout is not stuck")
 		}
@@ -298,11 +290,7 @@ func TestBrowserGame(t *testing.T) {
 		// The near-won position: drag a complete suit to the completed area,
 		// then finish by clicks; the end screen and statistics follow.
 		statsBefore := statsGroup4(p, srv.URL)
-		wonPath := filepath.Join(t.TempDir(), "nearwon.txt")
-		if err := os.WriteFile(wonPath, []byte(layoutSave(t, nearWonLayout)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.loadSaveFile(wonPath)
+		p.loadLayout(nearWonLayout)
 		p.drag(p.cardPoint(0, 0), p.elementPoint("#completed"))
 		p.play(spider.RemoveFrom(0))
 		p.expect("drag a complete suit to the completed area")
@@ -447,11 +435,7 @@ func TestBrowserGame(t *testing.T) {
 
 		// A long press picks up from the pressed card (a split): the five of
 		// clubs of the club run, then a tap on a space puts the four there.
-		spacePath := filepath.Join(t.TempDir(), "spaces.txt")
-		if err := os.WriteFile(spacePath, []byte(layoutSave(t, spaceLayout)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.loadSaveFile(spacePath)
+		p.loadLayout(spaceLayout)
 		// The finger stays down until the page's long-press timer has picked
 		// the cards up; they stay picked up after it lifts.
 		p.touch(input.DispatchTouchEventTypeTouchStart, p.cardPoint(1, 8))

@@ -2,8 +2,6 @@ package spiderweb
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,11 +24,7 @@ func TestLongBrowserDropThenPick(t *testing.T) {
 	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
-	path := filepath.Join(t.TempDir(), "drop.txt")
-	if err := os.WriteFile(path, []byte(layoutSave(t, finishLayout)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p.loadSaveFile(path)
+	p.loadLayout(finishLayout)
 	p.eval(`(() => { const t0 = Date.now(); window.realNow = Date.now; Date.now = () => t0; return 1; })()`, nil)
 	defer p.eval(`(Date.now = window.realNow, 1)`, nil)
 
@@ -57,11 +51,7 @@ func TestLongBrowserDropOnce(t *testing.T) {
 	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
-	path := filepath.Join(t.TempDir(), "drop.txt")
-	if err := os.WriteFile(path, []byte(layoutSave(t, finishLayout)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p.loadSaveFile(path)
+	p.loadLayout(finishLayout)
 	// Commands take a while to answer, so the second click comes first.
 	p.eval(`(() => { const f = window.fetch; window.fetch = (u, o) =>
 	  String(u).includes("/commands") ? new Promise((r) => setTimeout(r, 400)).then(() => f(u, o)) : f(u, o); return 1; })()`, nil)

@@ -167,7 +167,7 @@ func TestBrowserPhoneCards(t *testing.T) {
 
 	// The middle of a game: the piles reach down into the lower half, each
 	// face-up card a 44 px target.
-	p.loadSaveFile(writeLayout(t, completeLayout(t, phoneMidPiles)))
+	p.loadLayout(completeLayout(t, phoneMidPiles))
 	m = p.phoneTable()
 	if m.UpStep < 44 {
 		t.Errorf("mid-game: a face-up card shows %.1f px of itself, want 44 px (a fingertip) while the piles fit", m.UpStep)
@@ -180,7 +180,7 @@ func TestBrowserPhoneCards(t *testing.T) {
 	p.shot("phone-390x844-mid-game")
 
 	// A 25-card pile and a 20-card one fit, still tall, every index shown.
-	p.loadSaveFile(writeLayout(t, completeLayout(t, phoneLongPiles)))
+	p.loadLayout(completeLayout(t, phoneLongPiles))
 	m = p.phoneTable()
 	if !m.Tall || m.CardH < 60 {
 		t.Errorf("a 25-card pile: cards of %.0fx%.0f px (tall faces %v), want the tall faces still", m.CardW, m.CardH, m.Tall)

@@ -198,7 +198,7 @@ func TestBrowserSpiderPage(t *testing.T) {
 					p.do(chromedp.EmulateViewport(size.w, size.h, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
 					p.load()
 				}
-				p.loadSaveFile(writeLayout(t, longPileLayout))
+				p.loadLayout(longPileLayout)
 				p.noVerticalScroll("two 25-card piles")
 				p.indexShows("two 25-card piles")
 				p.shot("long-piles-" + size.name)

@@ -2,8 +2,6 @@ package spiderweb
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"cardtable/spider"
@@ -25,11 +23,7 @@ func clockText(ms int64) string {
 func TestBrowserTimer(t *testing.T) {
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
-	wonPath := filepath.Join(t.TempDir(), "nearwon.txt")
-	if err := os.WriteFile(wonPath, []byte(layoutSave(t, nearWonLayout)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p.loadSaveFile(wonPath)
+	p.loadLayout(nearWonLayout)
 	p.waitJS(`document.querySelector("#st-time").dataset.running === "1"`, "the timer to run")
 	p.waitJS(`document.querySelector("#st-time").textContent !== "0:00"`, "the timer to count a second")
 
