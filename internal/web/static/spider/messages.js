@@ -73,8 +73,10 @@ export function describe(cmd, move, a, b) {
   if (m[0] === "move") {
     const f = +m[1] - 1, t = +m[2] - 1;
     // The cards that left pile f (those put on pile t may have gone on,
-    // as a completed suit removed at once).
-    const n = +m[3] || b.piles[t].up.length - a.piles[t].up.length || 1;
+    // as a completed suit removed at once). The server's move names its
+    // count; without one, what pile t gained, never less than one card
+    // (a removal can leave it shorter than before).
+    const n = +m[3] || Math.max(1, b.piles[t].up.length - a.piles[t].up.length);
     const moved = a.piles[f].up.slice(-n);
     const first = moved[0];
     const onto = a.piles[t].up.length ? `onto ${cardName(a.piles[t].up[a.piles[t].up.length - 1])}` : "into the empty pile";
