@@ -47,9 +47,10 @@ var rules = []rule{
 	{"internal/store", []string{"net/http", module + "internal/web", module + "internal/web/..."}, "the store is one adapter"},
 	{"internal/table", []string{"net/http", "database/sql", "github.com/coder/websocket", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
 	{"internal/web", []string{module + "card", module + "spider", module + "spider/...", module + "arlington", module + "arlington/...",
-		module + "internal/table", module + "internal/store", module + "internal/record", "database/sql"}, "the shared web layer knows no game and no store"},
-	// Spider's records are plain data shared by the store and spiderweb.
-	{"internal/record", []string{"net/http", "database/sql", module + "..."}, "records are plain data"},
+		module + "internal/table", module + "internal/store", module + "internal/spidergame", "database/sql"}, "the shared web layer knows no game and no store"},
+	// The Spider game service declares the store interfaces and their
+	// record types, as internal/table does for tables.
+	{"internal/spidergame", []string{"net/http", "database/sql", module + "internal/...", module + "arlington", module + "arlington/..."}, "games in play have no HTTP or SQL"},
 	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
 	// The table client meets the server at the wire, as any other client
 	// would: it knows the rules' views and notation, not the server.

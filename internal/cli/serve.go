@@ -103,7 +103,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	pruned := make(chan struct{})
 	go func() {
 		defer close(pruned)
-		sp.RunPruner(pctx)
+		sp.Games().RunPruner(pctx)
 	}()
 	// The topper proves fresh random deals for "winnable deals only" in
 	// the background (docs/solver.md, "The winnable pool"); it exits when

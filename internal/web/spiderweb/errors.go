@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
@@ -19,13 +19,16 @@ var classes = []struct {
 	err, class error
 }{
 	{spider.ErrFormat, web.ErrBadRequest},
-	{record.ErrNotFound, web.ErrNotFound},
+	{spidergame.ErrNotFound, web.ErrNotFound},
 	{spider.ErrIllegal, web.ErrUnprocessable},
 	{spider.ErrNothing, web.ErrUnprocessable},
 	{spider.ErrLimit, web.ErrUnprocessable},
-	{record.ErrTooMany, web.ErrUnprocessable},
-	{record.ErrStale, web.ErrUnavailable},
-	{record.ErrReplaced, web.ErrUnavailable},
+	{spidergame.ErrTooMany, web.ErrUnprocessable},
+	{spidergame.ErrStale, web.ErrUnavailable},
+	{spidergame.ErrReplaced, web.ErrUnavailable},
+	{spidergame.ErrGivenUp, web.ErrConflict},
+	{spidergame.ErrInPlay, web.ErrConflict},
+	{spidergame.ErrBehind, web.ErrConflict},
 }
 
 // replaced is what the player is told when the database file is gone: only
@@ -51,7 +54,7 @@ func classify(err error) error {
 			break
 		}
 	}
-	if errors.Is(err, record.ErrReplaced) {
+	if errors.Is(err, spidergame.ErrReplaced) {
 		return web.Public(err, replaced)
 	}
 	return err

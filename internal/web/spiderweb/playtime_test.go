@@ -5,20 +5,21 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web/webtest"
 )
 
 // TestPlayTime: a game's play time counts the pauses between its commands,
-// each up to idleCap; every answer carries the clock; it survives a
+// each up to spidergame.IdleCap; every answer carries the clock; it survives a
 // restart and a named save; and the statistics keep the best and the mean
 // time of won games.
 func TestPlayTime(t *testing.T) {
 	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
 	h := newHarness(t, Options{Now: clk.now})
-	const capMs = int64(idleCap / time.Millisecond)
-	check := func(what string, got playClock, played, since int64, running bool) {
+	const capMs = int64(spidergame.IdleCap / time.Millisecond)
+	check := func(what string, got spidergame.Clock, played, since int64, running bool) {
 		t.Helper()
-		want := playClock{Played: played, Since: since, Cap: capMs, Running: running}
+		want := spidergame.Clock{Played: played, Since: since, Cap: capMs, Running: running}
 		if got != want {
 			t.Fatalf("%s: clock %+v, want %+v", what, got, want)
 		}

@@ -1,34 +1,34 @@
-package spiderweb
+package spidergame
 
 // Play time (docs/api.md, "Play time"): the server counts the time a game
 // is played, from its commands. The time between two commands (or between
-// the start and the first one) counts in full up to idleCap; a longer pause
-// counts as idleCap, since the player most likely stepped away. The page
+// the start and the first one) counts in full up to IdleCap; a longer pause
+// counts as IdleCap, since the player most likely stepped away. The page
 // shows the same count running, and statistics keep the time of each won
 // game.
 
 import "time"
 
-// idleCap is the most a pause between two commands adds to a game's play
+// IdleCap is the most a pause between two commands adds to a game's play
 // time.
-const idleCap = 2 * time.Minute
+const IdleCap = 2 * time.Minute
 
 // activeGap is what the pause from last to now adds to the play time.
 func activeGap(last, now time.Time) time.Duration {
-	return min(max(now.Sub(last), 0), idleCap)
+	return min(max(now.Sub(last), 0), IdleCap)
 }
 
-// playClock is a game's play time as an answer carries it. The page shows
+// Clock is a game's play time as an answer carries it. The page shows
 // Played + min(Since + the time since the answer came, Cap) while Running:
 // the time the server would record for a command made at that moment.
-type playClock struct {
+type Clock struct {
 	// Played is the play time up to the latest command (or the start), in
 	// milliseconds.
 	Played int64 `json:"played"`
 	// Since is how long before the answer that command came, in
 	// milliseconds.
 	Since int64 `json:"since"`
-	// Cap is idleCap, in milliseconds.
+	// Cap is IdleCap, in milliseconds.
 	Cap int64 `json:"cap"`
 	// Running: the game is not over (not won and not stuck), so its clock
 	// runs until the next pause longer than Cap.
@@ -36,8 +36,8 @@ type playClock struct {
 }
 
 // clockOf is e's (locked) clock at now.
-func clockOf(e *entry, now time.Time) playClock {
+func clockOf(e *entry, now time.Time) Clock {
 	over, _ := e.g.Outcome()
-	return playClock{Played: e.played.Milliseconds(), Since: max(now.Sub(e.last), 0).Milliseconds(),
-		Cap: idleCap.Milliseconds(), Running: !over}
+	return Clock{Played: e.played.Milliseconds(), Since: max(now.Sub(e.last), 0).Milliseconds(),
+		Cap: IdleCap.Milliseconds(), Running: !over}
 }
