@@ -54,7 +54,9 @@ var layers = []layer{
 	// The game services: what a server keeps of games in play, with the
 	// store interfaces they need and their row types.
 	{"internal/spidergame", []string{"spider"}, []string{"net/http", "database/sql"}, "Spider games in play; no HTTP, no SQL"},
-	{"internal/table", []string{"arlington", "arlington/bot"}, []string{"net/http", "database/sql", "github.com/coder/websocket"},
+	// Bots are wired, not imported: table declares the Bot it seats, and
+	// the wiring hands in arlington/bot's (tests import them too).
+	{"internal/table", []string{"arlington"}, []string{"net/http", "database/sql", "github.com/coder/websocket"},
 		"live Arlington tables; no HTTP, no SQL"},
 	{"internal/table/leakscan", []string{"card", "arlington", "internal/table"}, nil, "for tests of tables"},
 	// The store implements the services' store interfaces, importing them
@@ -65,7 +67,7 @@ var layers = []layer{
 	{"internal/web", nil, []string{"database/sql"}, "the shared HTTP layer"},
 	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql"},
 		"Spider's HTTP adapter"},
-	{"internal/web/arlweb", []string{"arlington", "arlington/bot", "internal/table", "internal/web"}, []string{"database/sql"},
+	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql"},
 		"Arlington's HTTP and WebSocket adapter"},
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
 	// Clients meet the server at the wire, as any other client would.
@@ -73,7 +75,7 @@ var layers = []layer{
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
 	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store",
 		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
-		"internal/arlclient", "internal/loadgen"}, nil, "the wiring: flags, files, streams"},
+		"internal/arlclient", "internal/loadgen"}, nil, "the wiring: the only importer of the bots and the store"},
 	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},
 }
 

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"cardtable/arlington/bot"
 	"cardtable/internal/loadgen"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
@@ -81,7 +80,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	// The live Arlington tables: the hub resumes the open ones from the
 	// database and stops (its tables stay open in the store) before the
 	// database closes.
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: *maxTables,
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: *maxTables,
 		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		ln.Close()
@@ -96,7 +95,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		Analyze: serveAnalyze})
 	rl := web.DefaultRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
-		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
+		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
 	// The pruner deletes Spider games past their retention (docs/api.md);
 	// it exits when serving ends, before the database closes.
 	pctx, stop := context.WithCancel(ctx)

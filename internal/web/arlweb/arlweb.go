@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -34,14 +33,23 @@ type Options struct {
 	Pages fs.FS
 	// Limits of one WebSocket connection (zero: the defaults below).
 	Limits Limits
+	// Levels are the bot levels the lobby offers (the wiring passes
+	// arlington/bot's Names; the hub checks a table's levels itself).
+	Levels []string
+	// Hint makes the bot whose choice a hint shows, the HintBot level,
+	// afresh for each hint with the seed given (the wiring passes
+	// arlington/bot's). nil: no hints (501).
+	Hint func(seed uint64) (table.Bot, error)
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
 type Handlers struct {
-	hub    Hub
-	log    *slog.Logger
-	pages  fs.FS
-	limits Limits
+	hub     Hub
+	log     *slog.Logger
+	pages   fs.FS
+	limits  Limits
+	levels  []string
+	newHint func(seed uint64) (table.Bot, error)
 }
 
 // New makes the handlers for hub.
@@ -56,7 +64,8 @@ func New(hub Hub, o Options) *Handlers {
 		}
 		o.Pages = sub
 	}
-	return &Handlers{hub: hub, log: o.Log, pages: o.Pages, limits: o.Limits.withDefaults()}
+	return &Handlers{hub: hub, log: o.Log, pages: o.Pages, limits: o.Limits.withDefaults(),
+		levels: append([]string{}, o.Levels...), newHint: o.Hint}
 }
 
 // Register adds the routes to mux (web.Routes).
@@ -107,7 +116,7 @@ type lobby struct {
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	web.WriteJSON(w, http.StatusOK, lobby{Tables: h.hub.List(), Levels: bot.Names,
+	web.WriteJSON(w, http.StatusOK, lobby{Tables: h.hub.List(), Levels: h.levels,
 		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
 		TurnSeconds: table.DefaultTurnSeconds})
 	return nil
@@ -213,8 +222,8 @@ func (h *Handlers) Limited() []string {
 	}
 }
 
-// HintBot is the level whose choice a hint shows (issue 22: the hard bot),
-// and hintTime bounds its search.
+// HintBot is the level whose choice a hint shows (the hard bot; the
+// wiring makes it, Options.Hint), and hintTime bounds its search.
 const (
 	HintBot  = "hard"
 	hintTime = 2 * time.Second
@@ -233,6 +242,9 @@ type hintAnswer struct {
 // hint answers the action the hard bot would take in the player's seat,
 // decided from that seat's own view (never another hand).
 func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
+	if h.newHint == nil {
+		return web.Errorf(web.ErrNotImplemented, "hints need a bot, which this server does not have")
+	}
 	t, err := h.hub.Table(r.PathValue("id"))
 	if err != nil {
 		return err
@@ -255,7 +267,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	case <-ctx.Done():
 		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
 	}
-	b, err := bot.New(HintBot, rand.Uint64())
+	b, err := h.newHint(rand.Uint64())
 	if err != nil {
 		return err
 	}
