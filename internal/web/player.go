@@ -24,9 +24,10 @@ const (
 
 type playerKey struct{}
 
-// playerFrom is the player the request comes from: the key identify put in
-// its context ("" only for a request that did not go through identify).
-func playerFrom(r *http.Request) string {
+// Player is the id of the player the request comes from: the key the
+// identity middleware put in its context on every API request and page
+// ("" only for a request that did not go through it).
+func Player(r *http.Request) string {
 	p, _ := r.Context().Value(playerKey{}).(string)
 	return p
 }
@@ -92,7 +93,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		}
 		if fresh && s.legacy.Load() {
 			if err := s.adopt(r.Context(), id); err != nil {
-				writeError(w, r, s.log, err)
+				WriteError(w, r, s.log, err)
 				return
 			}
 		}

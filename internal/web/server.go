@@ -91,20 +91,20 @@ func (s *Server) routes() http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" {
 			if allow := allowed(mux, r); allow != "" {
 				w.Header().Set("Allow", allow)
-				writeError(w, r, s.log, &requestError{errMethod,
+				WriteError(w, r, s.log, &requestError{errMethod,
 					fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)})
 				return
 			}
-			writeError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", ErrNotFound, r.Method, r.URL.Path))
+			WriteError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", ErrNotFound, r.Method, r.URL.Path))
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
+			WriteError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
 			return
 		}
 		if err := files.serve(w, r); err != nil {
-			writeError(w, r, s.log, err)
+			WriteError(w, r, s.log, err)
 		}
 	})
 

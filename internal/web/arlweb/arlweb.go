@@ -87,7 +87,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 // handle is web.Handle with the table package's errors classified.
 func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(h.log, func(w http.ResponseWriter, r *http.Request) error {
-		return classify(f(w, r))
+		return web.Classify(f(w, r), classes)
 	})
 }
 

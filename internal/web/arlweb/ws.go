@@ -79,8 +79,8 @@ type errorMsg struct {
 }
 
 func newErrorMsg(err error) errorMsg {
-	err = classify(err)
-	m := errorMsg{Type: "error", Class: className(err), Error: err.Error()}
+	err = web.Classify(err, classes)
+	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: err.Error()}
 	var re *arlington.RuleError
 	if errors.As(err, &re) {
 		m.Rule = re.Rule
@@ -111,7 +111,7 @@ type conn struct {
 func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	t, err := h.hub.Table(r.PathValue("id"))
 	if err != nil {
-		web.WriteError(w, r, h.log, classify(err))
+		web.WriteError(w, r, h.log, web.Classify(err, classes))
 		return
 	}
 	c, err := websocket.Accept(w, r, nil)

@@ -118,13 +118,13 @@ func (s *Handlers) Limited() []string {
 // an upgrade finds any).
 func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	ok, err := s.db.AdoptLegacy(ctx, player)
-	return ok, classify(err)
+	return ok, web.Classify(err, classes)
 }
 
 // handle is web.Handle with the engine's and the store's errors classified.
 func (s *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(s.log, func(w http.ResponseWriter, r *http.Request) error {
-		err := classify(f(w, r))
+		err := web.Classify(f(w, r), classes)
 		var o *openedError
 		if errors.As(err, &o) {
 			writeOpened(w, r, s.log, err, o.game)
