@@ -36,7 +36,11 @@ type loop struct {
 
 	chatLines []ChatLine
 	chatN     int
-	buckets   map[string]*bucket
+	// words are the events told in words, one for each event from the
+	// first, by nar (words.go).
+	words   []string
+	nar     *arlington.Narrator
+	buckets map[string]*bucket
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary

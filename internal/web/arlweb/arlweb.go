@@ -275,7 +275,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
 	}
-	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, seatNames(t.Summary().Seats)), Bot: HintBot})
+	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
 }
 
