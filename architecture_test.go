@@ -73,9 +73,11 @@ var layers = []layer{
 	// Clients meet the server at the wire, as any other client would.
 	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
+	// Build information imports no package of the program.
+	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},
 	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store",
 		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
-		"internal/arlclient", "internal/loadgen"}, nil, "the wiring: the only importer of the bots and the store"},
+		"internal/arlclient", "internal/loadgen", "internal/buildinfo"}, nil, "the wiring: the only importer of the bots and the store"},
 	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},
 }
 
