@@ -47,7 +47,8 @@ function renderStatus() {
   sc.title = v.breakdown.cheated ? "Cheating detected: the score is halved" :
     v.breakdown.stopped ? "Scoring has stopped (undo, restart or load in Spider)" : "";
   $("#st-note").textContent = v.breakdown.cheated ? "(halved)" : v.breakdown.stopped ? "(frozen)" : "";
-  document.title = `${v.won ? "Won · " : ""}${v.deal ? "#" + v.deal + " · " : ""}${variantLabel(v)} · cardtable`;
+  // The page's name first, then the game: "Spider solitaire · #617 · cardtable".
+  document.title = `${v.won ? "Won · " : ""}Spider solitaire · ${v.deal ? "#" + v.deal : "custom deal"} · cardtable`;
 }
 
 function renderButtons() {
