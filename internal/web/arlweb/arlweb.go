@@ -100,11 +100,11 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 
 // lobby is the list answer.
 type lobby struct {
-	Tables       []lobbyTable    `json:"tables"`
-	Levels       []string        `json:"levels"`
-	DefaultLevel string          `json:"default_level"`
-	Target       int             `json:"default_target"`
-	TurnSeconds  int             `json:"default_turn_seconds"`
+	Tables       []lobbyTable `json:"tables"`
+	Levels       []string     `json:"levels"`
+	DefaultLevel string       `json:"default_level"`
+	Target       int          `json:"default_target"`
+	TurnSeconds  int          `json:"default_turn_seconds"`
 }
 
 // lobbyTable is a table in the list: its summary, and whether the
