@@ -33,8 +33,12 @@ function pictures() {
   installSprite();
   // Spider: three columns of a tableau, face-down cards under runs.
   const sp = $("pic-spider");
-  const cols = [["", "", "KS", "QS", "JS"], ["", "TH", "9H"], ["", "", "", "8S", "7S", "6S"]];
-  cols.forEach((col, i) => col.forEach((c, j) => place(sp, c, 14 + i * 62, 6 + j * 16)));
+  const cols = [["", "KS", "QS", "JS"], ["", "", "TH", "9H"], ["", "8S", "7S", "6S", "5S"]];
+  // A face-down card shows a thin strip, a face-up one its index.
+  cols.forEach((col, i) => {
+    let y = 4;
+    for (const c of col) { place(sp, c, 14 + i * 62, y); y += c ? 22 : 12; }
+  });
   // Arlington: a hand of cards held in a fan.
   const arl = $("pic-arlington");
   ["7H", "7C", "7S", "JK", "QD"].forEach((c, i) => place(arl, c, 30 + i * 26, 22 + Math.abs(i - 2) * 5, (i - 2) * 10));
