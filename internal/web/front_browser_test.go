@@ -200,3 +200,33 @@ func (p *sitePage) keyboardReaches(sels ...string) {
 		p.t.Errorf("the Tab key never reaches %s", s)
 	}
 }
+
+// TestBrowserCourtChestSigns: the court cards' pictures (shared/cards.js,
+// drawn on every page) show the figure twice, the lower one mirrored, and
+// each figure's chest carries the suit sign upright: a spade turned over
+// reads as a heart with a stalk. Each face of the sprite that has a court
+// picture in two halves has two chest signs, neither under the mirror's
+// rotation.
+func TestBrowserCourtChestSigns(t *testing.T) {
+	srv := siteServer(t)
+	p := openSite(t, webtest.StartBrowser(t), srv, 1280, 800)
+	p.open("/", frontReady)
+	var bad []string
+	p.eval(`(() => {
+	  const bad = [];
+	  for (const r of "JQK") for (const s of "CDHS") {
+	    const sym = document.getElementById("card-" + r + s);
+	    const chest = [...sym.querySelectorAll("use.c-chest")];
+	    if (chest.length !== 2) bad.push(r + s + ": " + chest.length + " chest signs");
+	    for (const u of chest) {
+	      for (let e = u.parentElement; e && e !== sym; e = e.parentElement) {
+	        if ((e.getAttribute("transform") || "").includes("rotate")) { bad.push(r + s + ": a chest sign turned over"); break; }
+	      }
+	    }
+	  }
+	  return bad;
+	})()`, &bad)
+	for _, b := range bad {
+		t.Error(b)
+	}
+}

@@ -150,6 +150,9 @@ func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect(what)
 	p.closedControls()
+	// Its clock stands, as a won game's does (it ran on, the time climbing
+	// with every control disabled).
+	p.waitJS(`document.querySelector("#st-time").dataset.running === "0"`, "the game's clock to stand")
 	p.keys("u")
 	p.refused("given up")
 	if st := statsGroup4(p, base); st.Played != 1 || st.Won != 0 {
