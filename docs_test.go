@@ -58,7 +58,7 @@ var docPlaceholders = map[string]string{
 	"D": "10s", "FILE": "game.txt", "PATH": "cardtable.db", "URL": "http://127.0.0.1:8080",
 	"LINK": "http://127.0.0.1:8080/arlington/t/1", "NAME": "Ann", "LEVEL": "medium",
 	"SPEC": "human,medium", "PID": "1", "CARD": "7H", "ADDR": "127.0.0.1:8080",
-	"HOST": "127.0.0.1", "PORT": "8080", "ID": "1", "DIR": "backups",
+	"HOST": "127.0.0.1", "PORT": "8080", "ID": "1", "DIR": "backups", "COMMAND": "spider",
 }
 
 func TestDocsCommands(t *testing.T) {
