@@ -56,6 +56,8 @@ var rules = []rule{
 	{"internal/arlclient", []string{"database/sql", module + "internal/...", module + "arlington/bot", module + "spider", module + "spider/..."}, "the table client speaks the wire protocol only"},
 	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},
 	{"...", []string{module + "internal/cli"}, "only main wires the program"},
+	// Build information is plain data any package may report.
+	{"internal/buildinfo", []string{module + "..."}, "build information imports no package of the program"},
 	// Test plumbing shared by the web packages' tests: only their _test.go
 	// files import it (these rules read non-test files only), and it
 	// imports no package of the program, so that internal/web's own tests
