@@ -26,9 +26,9 @@ import (
 //
 //   - cardtable ... (also go run ./cmd/cardtable ..., after VAR=value or
 //     chrt -f N): the built program is run with the same arguments and
-//     --help; it must exit 0, and each word that names a subcommand of a
-//     command that has subcommands must be one of them (asked of the
-//     program's own help, so it holds for any flag library);
+//     --help; it must exit 0, and a word after a command whose help lists
+//     subcommands must be one of them (cobra answers --help after an
+//     unknown word with the parent's help and status 0);
 //   - go test ...: every package must exist; -run and -bench must match at
 //     least one test or benchmark there (read from the _test.go files the
 //     -tags select, as go test -list would); an unanchored -bench must not
@@ -119,7 +119,11 @@ func TestDocsCommandsCatchRot(t *testing.T) {
 		{"go test -tags measure -run TestMeasure ./spider/solver -args -nosuch 1", false},
 		{"cardtable spider play --deal N --suits 4", true},
 		{"cardtable spider play --no-such-flag", false},
+		{"cardtable spider play -deal 5", false},
 		{"cardtable spider nosuch", false},
+		{"cardtable nosuch --addr 127.0.0.1:8080", false},
+		{"cardtable completion bash", true},
+		{"cardtable arlington connect LINK --seat 1", true},
 		{"cardtable spider new --suits notanumber", false},
 		{"GOMAXPROCS=1 go run ./cmd/cardtable spider bench --mode solve|autoplay [--jobs J]", true},
 		{"cardtable spider analyze --load game.txt | cardtable spider play --nosuch", false},
@@ -426,17 +430,19 @@ func (c *docChecker) checkCardtable(args []string) error {
 			break
 		}
 		if !slices.Contains(h.subs, args[i]) {
-			if i == 0 {
-				break // cardtable with arguments of its default command
-			}
-			return fmt.Errorf("%q is not a subcommand of cardtable %s (it has %s)",
-				args[i], strings.Join(args[:i], " "), strings.Join(h.subs, ", "))
+			return fmt.Errorf("%q is not a subcommand of %s (it has %s)", args[i],
+				strings.Join(append([]string{"cardtable"}, args[:i]...), " "), strings.Join(h.subs, ", "))
 		}
 	}
 	return c.helpOf(args).err
 }
 
-var helpSub = regexp.MustCompile(`(?m)^  ([a-z][a-z0-9-]*) {2,}\S`)
+// helpCommands finds the list of subcommands in a command's help: the
+// lines after a "Commands:" heading, up to a blank line.
+var (
+	helpCommands = regexp.MustCompile(`(?m)^(?:Available )?[Cc]ommands:[ \t]*\n((?:  .*\n)+)`)
+	helpSub      = regexp.MustCompile(`(?m)^  ([a-z][a-z0-9-]*)(?: |$)`)
+)
 
 func (c *docChecker) helpOf(args []string) docHelp {
 	key := strings.Join(args, "\x00")
@@ -460,8 +466,8 @@ func (c *docChecker) helpOf(args []string) docHelp {
 	if err != nil {
 		h.err = fmt.Errorf("cardtable %s --help: %v\n%s", strings.Join(args, " "), err, out.String())
 	}
-	for _, m := range helpSub.FindAllStringSubmatch(out.String(), -1) {
-		if m[1] != "help" && m[1] != "completion" || len(args) == 0 {
+	for _, list := range helpCommands.FindAllStringSubmatch(out.String(), -1) {
+		for _, m := range helpSub.FindAllStringSubmatch(list[1], -1) {
 			h.subs = append(h.subs, m[1])
 		}
 	}

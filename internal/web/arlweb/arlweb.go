@@ -213,7 +213,7 @@ func (h *Handlers) Limited() []string {
 	}
 }
 
-// HintBot is the level whose choice a hint shows (issue 22: the hard bot),
+// HintBot is the level whose choice a hint shows (the hard bot),
 // and hintTime bounds its search.
 const (
 	HintBot  = "hard"

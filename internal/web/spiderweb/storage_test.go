@@ -95,7 +95,7 @@ func (h *harness) cached(id string) bool {
 	return ok
 }
 
-// TestStaleReadNotCached is the cache-eviction race of issue 23: a game
+// TestStaleReadNotCached is a cache-eviction race: a game
 // read from the database just before another request stores a move on it
 // and it is evicted must not be cached (and then built on) in its older
 // state. The test puts the other request in that window with a hook, no
