@@ -80,3 +80,39 @@ func TestDocsSpeakOfTheProductControl(t *testing.T) {
 		}
 	}
 }
+
+var mdLink = regexp.MustCompile(`\]\(([^)#\s]+\.md)(?:#[^)]*)?\)`)
+
+// docs/README.md lists every document in docs/, and every link from one
+// document to another leads somewhere.
+func TestDocsIndexAndLinks(t *testing.T) {
+	docs, err := filepath.Glob("docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile("docs/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if name := filepath.Base(d); name != "README.md" && !strings.Contains(string(index), "]("+name+")") {
+			t.Errorf("docs/README.md does not list %s", name)
+		}
+	}
+	links := 0
+	for _, f := range append([]string{"README.md", "CONTRIBUTING.md", "CHANGELOG.md"}, docs...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(data), -1) {
+			links++
+			if _, err := os.Stat(filepath.Join(filepath.Dir(f), m[1])); err != nil {
+				t.Errorf("%s links to %s, which does not exist", f, m[1])
+			}
+		}
+	}
+	if links < 20 {
+		t.Errorf("found only %d links: is the pattern broken?", links)
+	}
+}
