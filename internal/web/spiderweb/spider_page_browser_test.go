@@ -1,6 +1,6 @@
 package spiderweb
 
-// Browser tests for how playing the Spider page feels (issue 24): input
+// Browser tests for how playing the Spider page feels: input
 // that straddles a redraw, long piles, auto-complete, the win, the phone
 // layout and the card faces. They reuse browser_test.go's page helpers.
 
