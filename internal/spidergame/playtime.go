@@ -30,8 +30,10 @@ type Clock struct {
 	Since int64 `json:"since"`
 	// Cap is IdleCap, in milliseconds.
 	Cap int64 `json:"cap"`
-	// Running: the game is not over (not won and not stuck), so its clock
-	// runs until the next pause longer than Cap.
+	// Running: the game is not over (not won, not stuck, not given up
+	// for its analysis), so its clock runs until the next pause longer
+	// than Cap. A given-up game takes no more commands: its clock stands
+	// at its last command, as a won game's stands at the winning move.
 	Running bool `json:"running"`
 }
 
@@ -39,5 +41,5 @@ type Clock struct {
 func clockOf(e *entry, now time.Time) Clock {
 	over, _ := e.g.Outcome()
 	return Clock{Played: e.played.Milliseconds(), Since: max(now.Sub(e.last), 0).Milliseconds(),
-		Cap: IdleCap.Milliseconds(), Running: !over}
+		Cap: IdleCap.Milliseconds(), Running: !over && !e.gaveUp}
 }

@@ -68,7 +68,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		// out. Static files (the "/" catch-all) never carry the cookie, so
 		// no cache can keep and replay it to another browser.
 		_, pattern := mux.Handler(r)
-		page := r.URL.Path == "/" || r.URL.Path == "/index.html" ||
+		page := s.pages[r.URL.Path] ||
 			(pattern != "/" && pattern != "" && !strings.HasPrefix(r.URL.Path, "/api/"))
 		if !page && !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)

@@ -6,6 +6,7 @@ package arlweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -108,18 +109,42 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 
 // lobby is the list answer.
 type lobby struct {
-	Tables       []table.Summary `json:"tables"`
-	Levels       []string        `json:"levels"`
-	DefaultLevel string          `json:"default_level"`
-	Target       int             `json:"default_target"`
-	TurnSeconds  int             `json:"default_turn_seconds"`
+	Tables       []lobbyTable `json:"tables"`
+	Levels       []string     `json:"levels"`
+	DefaultLevel string       `json:"default_level"`
+	Target       int          `json:"default_target"`
+	TurnSeconds  int          `json:"default_turn_seconds"`
+}
+
+// lobbyTable is a table in the list: its summary, and whether the
+// requester holds one of its seats (the front page's "your tables").
+type lobbyTable struct {
+	table.Summary
+	Yours bool `json:"yours,omitempty"`
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	web.WriteJSON(w, http.StatusOK, lobby{Tables: h.hub.List(), Levels: h.levels,
+	sums := h.hub.List()
+	tables := make([]lobbyTable, len(sums))
+	for i, s := range sums {
+		tables[i] = lobbyTable{Summary: s, Yours: h.seated(r.Context(), s.ID, web.Player(r))}
+	}
+	web.WriteJSON(w, http.StatusOK, lobby{Tables: tables, Levels: h.levels,
 		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
 		TurnSeconds: table.DefaultTurnSeconds})
 	return nil
+}
+
+// seated: player holds a seat at table id. The summary names no one, so
+// the table's own goroutine is asked (one short call a table; the hub
+// holds at most its max-tables).
+func (h *Handlers) seated(ctx context.Context, id, player string) bool {
+	t, err := h.hub.Table(id)
+	if err != nil {
+		return false // closed since the list was made
+	}
+	_, err = t.View(ctx, player)
+	return err == nil || errors.Is(err, table.ErrNotStarted)
 }
 
 // created is the create answer: the table and its shareable link.

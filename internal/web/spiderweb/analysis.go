@@ -1,6 +1,6 @@
 package spiderweb
 
-// The analysis of a game that is over (issue 24, docs/analysis.md "The
+// The analysis of a game that is over (docs/analysis.md "The
 // page"): where it was lost, and a winning line from there. It reads the
 // hidden cards, so it is only for games that are won, stuck or given up.
 

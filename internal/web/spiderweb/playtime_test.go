@@ -70,3 +70,24 @@ func TestPlayTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayTimeGivenUp: a game given up for its analysis takes no more
+// moves, so its clock stands, as a won or stuck game's does; it ran on
+// (running, and the page's timer climbing with every control disabled).
+func TestPlayTimeGivenUp(t *testing.T) {
+	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
+	h := newHarness(t, Options{Now: clk.now, Analyze: solverAnalyze})
+	g := h.upload(nearWon)
+	clk.advance(20 * time.Second)
+	h.cmd(g.ID, "move 1 3 1", http.StatusOK)
+	clk.advance(10 * time.Second)
+	a := h.analyse(g.ID, `{"giveUp":true}`, http.StatusOK)
+	if !a.Game.GaveUp || a.Game.Clock.Running {
+		t.Fatalf("the given-up game's clock in the analysis answer: %+v (given up %v), want it stopped", a.Game.Clock, a.Game.GaveUp)
+	}
+	clk.advance(time.Hour)
+	got := r2(h, g.ID)
+	if got.Clock.Running || got.Clock.Played != a.Game.Clock.Played {
+		t.Fatalf("an hour after giving up: clock %+v, want it standing at %d ms", got.Clock, a.Game.Clock.Played)
+	}
+}
