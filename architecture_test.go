@@ -70,6 +70,8 @@ var layers = []layer{
 	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql"},
 		"Arlington's HTTP and WebSocket adapter"},
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
+	// A throwaway PostgreSQL for the store tests: no program file imports it.
+	{"internal/pgtest", nil, nil, "for tests of the stores: a PostgreSQL server of their own"},
 	// Clients meet the server at the wire, as any other client would.
 	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
