@@ -39,8 +39,9 @@ func newRoot(env *Env) *cobra.Command {
 
 	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
 		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
-			"kept in a SQLite database. Each flag may also be set in the environment:\n"+
-			"--foo-bar as CARDTABLE_FOO_BAR; a flag on the command line wins.",
+			"kept in a SQLite database, or in PostgreSQL with --db postgres://USER@HOST/DB.\n"+
+			"Each flag may also be set in the environment: --foo-bar as CARDTABLE_FOO_BAR\n"+
+			"(CARDTABLE_DB keeps a database password out of ps); a flag on the command line wins.",
 		runServe)
 	serve.PreRunE = envDefaults
 	markEnvFlags(serve.Flags())
@@ -83,7 +84,14 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
 
-	root.AddCommand(serve, spider, arl, versionCmd(env, bi))
+	db := group("db", "the server's database: copy it between SQLite and PostgreSQL")
+	db.AddCommand(leaf(env, "copy", "copy a whole database into a new one, SQLite or PostgreSQL, and check the copy",
+		"Copy every row of the database --from into the new database --to, then check both\n"+
+			"hold the same rows (a count and a SHA-256 per table). Each is a --db value: a SQLite\n"+
+			"file, or postgres://USER@HOST/DB?... for PostgreSQL. The target must be empty (a new\n"+
+			"file, or a database with no cardtable rows); stop the server of the source first.", runDBCopy))
+
+	root.AddCommand(serve, spider, arl, db, versionCmd(env, bi))
 	root.SetHelpCommand(helpCmd(root))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

@@ -34,8 +34,9 @@ func runServe(fs *pflag.FlagSet) runFunc {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
-	dbPath := fs.String("db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
-		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
+	dbPath := fs.String("db", "", "the database: a SQLite file (default: cardtable/cardtable.db in the user's\n"+
+		"data directory: $XDG_DATA_HOME, else ~/.local/share on Linux), or PostgreSQL:\n"+
+		"postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=...]")
 	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
@@ -53,7 +54,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			*dbPath = defaultDBPath()
 		}
 		log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-		db, err := store.Open(ctx, *dbPath)
+		db, dbName, err := openStore(ctx, *dbPath)
 		if err != nil {
 			return err
 		}
@@ -66,7 +67,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			hosts = listenHosts(*addr, ln.Addr())
 		}
 		n, _ := db.CountGames(ctx)
-		log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
+		log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", dbName, "games", n,
 			"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 		// The live Arlington tables: the hub resumes the open ones from the
 		// database and stops (its tables stay open in the store) before the
