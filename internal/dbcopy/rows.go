@@ -5,7 +5,12 @@
 // other. Times are Unix milliseconds, as both stores keep them.
 package dbcopy
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+)
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
@@ -78,4 +83,71 @@ type Store interface {
 	// Import stores rows of table, each the table's struct, in one
 	// transaction: all of them or none.
 	Import(ctx context.Context, table string, rows []any) error
+}
+
+// Columns are each table's columns, in the order of its row struct's
+// fields: the stores read and write rows through them (Scan, Values).
+var Columns = map[string][]string{
+	"games": {"id", "player", "lineage", "save", "variant", "suits", "deal", "moves", "score", "created",
+		"updated", "version", "logn", "played", "gave_up"},
+	"game_log":         {"game", "seq", "cmd"},
+	"saves":            {"player", "name", "lineage", "save", "variant", "suits", "deal", "moves", "score", "updated", "played"},
+	"results":          {"player", "lineage", "variant", "suits", "won", "score", "at", "played", "gave_up"},
+	"settings":         {"player", "json"},
+	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated"},
+	"live_table_moves": {"tbl", "seq", "seat", "action"},
+}
+
+var rowTypes = map[string]reflect.Type{
+	"games": reflect.TypeFor[Game](), "game_log": reflect.TypeFor[GameLog](), "saves": reflect.TypeFor[Save](),
+	"results": reflect.TypeFor[Result](), "settings": reflect.TypeFor[Setting](),
+	"live_tables": reflect.TypeFor[Table](), "live_table_moves": reflect.TypeFor[TableMove](),
+}
+
+// Scan reads a row of table with scan (database/sql's Rows.Scan, or
+// pgx's), its columns selected in the order of Columns.
+func Scan(table string, scan func(dest ...any) error) (any, error) {
+	t, ok := rowTypes[table]
+	if !ok {
+		return nil, fmt.Errorf("no table %q", table)
+	}
+	v := reflect.New(t).Elem()
+	dest := make([]any, v.NumField())
+	for i := range dest {
+		dest[i] = v.Field(i).Addr().Interface()
+	}
+	if err := scan(dest...); err != nil {
+		return nil, err
+	}
+	return v.Interface(), nil
+}
+
+// Values are row's fields, in the order of its table's Columns; an error
+// if row is not a row of table.
+func Values(table string, row any) ([]any, error) {
+	v := reflect.ValueOf(row)
+	if t, ok := rowTypes[table]; !ok || v.Type() != t {
+		return nil, fmt.Errorf("a %T is not a row of %s", row, table)
+	}
+	out := make([]any, v.NumField())
+	for i := range out {
+		out[i] = v.Field(i).Interface()
+	}
+	return out, nil
+}
+
+// Select is the query of table's rows, ordered by order.
+func Select(table, order string) string {
+	return "SELECT " + strings.Join(Columns[table], ", ") + " FROM " + table + " ORDER BY " + order
+}
+
+// Insert is the statement inserting one row of table, its values written
+// by placeholder (i from 1).
+func Insert(table string, placeholder func(i int) string) string {
+	cols := Columns[table]
+	ph := make([]string, len(cols))
+	for i := range ph {
+		ph[i] = placeholder(i + 1)
+	}
+	return "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(ph, ", ") + ")"
 }

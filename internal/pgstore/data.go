@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -195,10 +194,6 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	return any, err
 }
 
-// HistoryLimit is how many of a group's latest results Stats returns in
-// History; the counts cover every result.
-const HistoryLimit = 1000
-
 // Stats returns player's statistics of every variant and suit count, in
 // the order of spidergame's groups, including groups with no games.
 func (db *DB) Stats(ctx context.Context, player string) ([]spidergame.Group, error) {
@@ -208,7 +203,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]spidergame.Group, err
 		return nil, err
 	}
 	defer rows.Close()
-	st := newStats()
+	st := spidergame.NewTally()
 	for rows.Next() {
 		var r spidergame.Result
 		var at, played int64
@@ -217,71 +212,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]spidergame.Group, err
 		}
 		r.At = fromMillis(at)
 		r.Played = time.Duration(played) * time.Millisecond
-		st.add(r)
+		st.Add(r)
 	}
-	return st.done(), rows.Err()
-}
-
-// Variants and SuitCounts fix the statistics groups and their order (as
-// the SQLite store's).
-var (
-	Variants   = []string{"arachnid", "spider"}
-	SuitCounts = []int{1, 2, 4}
-)
-
-type stats struct {
-	groups []spidergame.Group
-	index  map[string]int
-}
-
-func key(v string, s int) string { return v + "/" + strconv.Itoa(s) }
-
-func newStats() *stats {
-	st := &stats{index: map[string]int{}}
-	for _, v := range Variants {
-		for _, s := range SuitCounts {
-			st.index[key(v, s)] = len(st.groups)
-			st.groups = append(st.groups, spidergame.Group{Variant: v, Suits: s, History: []spidergame.Result{}})
-		}
-	}
-	return st
-}
-
-func (st *stats) add(r spidergame.Result) {
-	i, ok := st.index[key(strings.ToLower(r.Variant), r.Suits)]
-	if !ok {
-		return // not a group this program knows; kept, not shown
-	}
-	g := &st.groups[i]
-	g.Played++
-	if r.Won {
-		g.Won++
-		g.CurrentStreak++
-		g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
-		if r.Played > 0 {
-			if g.TimedWins == 0 || r.Played < g.BestTime {
-				g.BestTime = r.Played
-			}
-			g.TimedWins++
-			g.AverageTime += r.Played // the sum until done
-		}
-	} else {
-		g.CurrentStreak = 0
-	}
-	if g.Played == 1 || r.Score > g.BestScore {
-		g.BestScore = r.Score
-	}
-	g.History = append(g.History, r)
-	if len(g.History) > HistoryLimit {
-		g.History = g.History[len(g.History)-HistoryLimit:]
-	}
-}
-
-func (st *stats) done() []spidergame.Group {
-	for i := range st.groups {
-		if g := &st.groups[i]; g.TimedWins > 0 {
-			g.AverageTime /= time.Duration(g.TimedWins)
-		}
-	}
-	return st.groups
+	return st.Groups(), rows.Err()
 }

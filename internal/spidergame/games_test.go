@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"cardtable/internal/spidergame"
 	"cardtable/internal/pgtest"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/store"
 	"cardtable/internal/storetest"
 	"cardtable/internal/web/webtest"

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"cardtable/internal/spidergame"
@@ -211,18 +210,9 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	return any, err
 }
 
-// HistoryLimit is how many of a group's latest results Stats returns in
-// History; the counts cover every result.
-const HistoryLimit = 1000
-
-// Variants and SuitCounts fix the statistics groups and their order.
-var (
-	Variants   = []string{"arachnid", "spider"}
-	SuitCounts = []int{1, 2, 4}
-)
-
 // Stats returns player's statistics of every variant and suit count, in
-// the order of Variants then SuitCounts, including groups with no games.
+// the order of spidergame.Variants then SuitCounts, including groups with
+// no games (spidergame.Tally counts them).
 func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at, played
 		FROM results WHERE player = ? ORDER BY at, rowid`, player)
@@ -230,15 +220,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var groups []Group
-	index := map[string]int{}
-	key := func(v string, s int) string { return v + "/" + strconv.Itoa(s) }
-	for _, v := range Variants {
-		for _, s := range SuitCounts {
-			index[key(v, s)] = len(groups)
-			groups = append(groups, Group{Variant: v, Suits: s, History: []Result{}})
-		}
-	}
+	tally := spidergame.NewTally()
 	for rows.Next() {
 		var r Result
 		var at, played int64
@@ -247,39 +229,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		}
 		r.At = fromMillis(at)
 		r.Played = time.Duration(played) * time.Millisecond
-		i, ok := index[key(strings.ToLower(r.Variant), r.Suits)]
-		if !ok {
-			continue // not a group this program knows; kept, not shown
-		}
-		g := &groups[i]
-		g.Played++
-		if r.Won {
-			g.Won++
-			g.CurrentStreak++
-			g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
-			if r.Played > 0 {
-				if g.TimedWins == 0 || r.Played < g.BestTime {
-					g.BestTime = r.Played
-				}
-				// AverageTime holds the sum until the end.
-				g.TimedWins++
-				g.AverageTime += r.Played
-			}
-		} else {
-			g.CurrentStreak = 0
-		}
-		if g.Played == 1 || r.Score > g.BestScore {
-			g.BestScore = r.Score
-		}
-		g.History = append(g.History, r)
-		if len(g.History) > HistoryLimit {
-			g.History = g.History[len(g.History)-HistoryLimit:]
-		}
+		tally.Add(r)
 	}
-	for i := range groups {
-		if g := &groups[i]; g.TimedWins > 0 {
-			g.AverageTime /= time.Duration(g.TimedWins)
-		}
-	}
-	return groups, rows.Err()
+	return tally.Groups(), rows.Err()
 }
