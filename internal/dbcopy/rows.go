@@ -151,3 +151,24 @@ func Insert(table string, placeholder func(i int) string) string {
 	}
 	return "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(ph, ", ") + ")"
 }
+
+// Rows is what database/sql's and pgx's query results have in common.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// Each calls each for every row of table in rows, selected by Select.
+func Each(table string, rows Rows, each func(row any) error) error {
+	for rows.Next() {
+		row, err := Scan(table, rows.Scan)
+		if err != nil {
+			return err
+		}
+		if err := each(row); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

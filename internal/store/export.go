@@ -35,16 +35,7 @@ func (db *DB) Export(ctx context.Context, table string, each func(row any) error
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		row, err := dbcopy.Scan(table, rows.Scan)
-		if err != nil {
-			return err
-		}
-		if err := each(row); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return dbcopy.Each(table, rows, each)
 }
 
 // Import stores rows of table in one transaction.
