@@ -50,6 +50,11 @@ func TestMigrations(t *testing.T) {
 		v != pgstore.Version() || rows != 1 || v < 1 {
 		t.Fatalf("schema version %d in %d rows (%v), want %d in 1", v, rows, err, pgstore.Version())
 	}
+	// The test server listens on loopback only (internal/pgtest).
+	var listen string
+	if err := conn.QueryRow(ctx, "SHOW listen_addresses").Scan(&listen); err != nil || listen != "127.0.0.1" {
+		t.Fatalf("listen_addresses %q, %v", listen, err)
+	}
 	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = 999`); err != nil {
 		t.Fatal(err)
 	}

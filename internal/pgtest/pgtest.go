@@ -63,8 +63,10 @@ func required() bool {
 	return os.Getenv("CI") == "true" || os.Getenv("CARDTABLE_REQUIRE_POSTGRES") == "1"
 }
 
-// DB creates a fresh, empty database on the shared server (starting the
-// server on first use) and returns its URL, postgres://... on 127.0.0.1.
+// DB makes a fresh, empty schema on the shared server (starting the
+// server on first use) and returns the URL that works in it alone,
+// postgres://... on 127.0.0.1 with its search_path: to a store, a
+// database of its own.
 func DB(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() { shared, failure = start() })
@@ -87,10 +89,10 @@ func DB(tb testing.TB) string {
 		tb.Fatalf("PostgreSQL: %v", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
 		tb.Fatalf("PostgreSQL: %v", err)
 	}
-	return shared.url(name)
+	return shared.url("postgres") + "&search_path=" + name
 }
 
 func (s *server) url(db string) string {
@@ -101,6 +103,9 @@ func (s *server) url(db string) string {
 // /usr/lib/postgresql/*/bin, else the PATH.
 func binDir() (string, error) {
 	if d := os.Getenv("PG_BIN"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err != nil {
+			return "", fmt.Errorf("%w in PG_BIN: %w", errMissing, err)
+		}
 		return d, nil
 	}
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")

@@ -213,15 +213,9 @@ func TestStaleReadNotCached(t *testing.T) {
 
 // TestSnapshots: with snapshots every few commands, a game played with
 // moves, undo, redo and restart reads back after a restart exactly as it
-// was, and its log never holds more than the snapshot rule allows; on
-// both stores.
+// was, and its log never holds more than the snapshot rule allows.
 func TestSnapshots(t *testing.T) {
-	for _, b := range storetest.Backends() {
-		t.Run(b.Name, func(t *testing.T) { snapshots(t, newHarnessOn(t, b, spidergame.Options{})) })
-	}
-}
-
-func snapshots(t *testing.T, h *harness) {
+	h := newHarness(t, spidergame.Options{})
 	const every = 4
 	h.gs.SetSnapshotMin(every)
 	id := h.start(3, spider.Options{Suits: 1, Cheat: spider.CheatNewCards})
