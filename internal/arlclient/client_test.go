@@ -174,7 +174,7 @@ func view(from, count int) string {
 		evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
 	}
 	return fmt.Sprintf(`{"type":"view","table":"T1","seat":1,"status":"open","seats":[],"view":{"seat":1,"players":2,"phase":"lead",`+
-		`"events":[%s],"events_from":%d,"event_count":%d},"legal":[]}`, strings.Join(evs, ","), from, count)
+		`"events":[%s],"eventsFrom":%d,"eventCount":%d},"legal":[]}`, strings.Join(evs, ","), from, count)
 }
 
 func next(tb testing.TB, s *Session) Message {

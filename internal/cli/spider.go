@@ -144,8 +144,8 @@ func renderSpider(g *spider.Game, reveal bool) string {
 		completed = strings.Join(v.Completed, " ")
 	}
 	title := strings.ToUpper(v.Variant[:1]) + v.Variant[1:]
-	fmt.Fprintf(&b, "%s, %d suit(s), %s   score %d   moves %d   stock %d   completed: %s\n",
-		title, v.Suits, deal, v.Score, v.Moves, v.Stock, completed)
+	fmt.Fprintf(&b, "%s, %s, %s   score %d   moves %d   stock %d   completed: %s\n",
+		title, plural(v.Suits, "suit"), deal, v.Score, v.Moves, v.Stock, completed)
 	cols := make([][]string, len(v.Piles))
 	height := 0
 	for k, pv := range v.Piles {
@@ -229,7 +229,11 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 				}
 			})
 			if len(clash) > 0 {
-				return usageErr("spider play: %s do(es) not go with --load: the save file sets the deal and options", strings.Join(clash, ", "))
+				verb := "does"
+			if len(clash) > 1 {
+				verb = "do"
+			}
+			return usageErr("spider play: %s %s not go with --load: the save file sets the deal and options", strings.Join(clash, ", "), verb)
 			}
 			if g, err = loadSpider(*load); err != nil {
 				return err

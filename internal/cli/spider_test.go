@@ -49,7 +49,7 @@ func TestSpiderNewJSON(t *testing.T) {
 
 func TestSpiderNewText(t *testing.T) {
 	out, _, code := run(t, "", "spider", "new", "--deal", "617", "--suits", "2")
-	if code != 0 || !strings.Contains(out, "Arachnid, 2 suit(s), deal 617") || !strings.Contains(out, "##") {
+	if code != 0 || !strings.Contains(out, "Arachnid, 2 suits, deal 617") || !strings.Contains(out, "##") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	// A random deal is shown so it can be replayed.
@@ -184,7 +184,8 @@ func TestSpiderPlayLoadRefusesGameFlags(t *testing.T) {
 	}
 	for _, flag := range []string{"--suits=2", "--variant=spider", "--open", "--relaxed", "--autoremove", "--cheat=full", "--deal=4"} {
 		_, stderr, code := run(t, "", "spider", "play", "--load", path, flag)
-		if code != 2 || !strings.Contains(stderr, "does not go with --load") && !strings.Contains(stderr, "do(es) not go with --load") {
+		name, _, _ := strings.Cut(flag, "=")
+		if code != 2 || !strings.Contains(stderr, name+" does not go with --load") {
 			t.Errorf("%s with --load: exit %d, %q", flag, code, stderr)
 		}
 	}

@@ -101,9 +101,9 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 type lobby struct {
 	Tables       []table.Summary `json:"tables"`
 	Levels       []string        `json:"levels"`
-	DefaultLevel string          `json:"default_level"`
-	Target       int             `json:"default_target"`
-	TurnSeconds  int             `json:"default_turn_seconds"`
+	DefaultLevel string          `json:"defaultLevel"`
+	Target       int             `json:"defaultTarget"`
+	TurnSeconds  int             `json:"defaultTurnSeconds"`
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {

@@ -64,7 +64,7 @@ type viewMsg struct {
 	// notation (empty when it is not their turn); LegalWords the same
 	// actions as the page's buttons name them.
 	Legal      []string `json:"legal"`
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
 	// Log is the words of each of the view's events, in order
 	// (arlington.Narrator); Names each seat's name in them.
 	Log   []string `json:"log"`
