@@ -36,6 +36,7 @@ func newRoot(env *Env) *cobra.Command {
 	bi := buildinfo.Read()
 	root.Version = bi.Version
 	root.SetVersionTemplate(bi.String() + "\n")
+	root.Flags().BoolP("version", "v", false, "print the version, commit and commit time")
 
 	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
 		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
@@ -87,6 +88,14 @@ func newRoot(env *Env) *cobra.Command {
 	root.SetHelpCommand(helpCmd(root))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" { // cobra's: its words in this help's style
+			c.Short = "print a shell completion script: bash, zsh, fish or powershell"
+			for _, s := range c.Commands() {
+				s.Short = "print the completion script for " + s.Name()
+			}
+		}
+	}
 	return root
 }
 
@@ -131,7 +140,7 @@ func helpCmd(root *cobra.Command) *cobra.Command {
 func versionCmd(env *Env, bi buildinfo.Info) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "print the version, commit and build date",
+		Short: "print the version, commit and commit time",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := fmt.Fprintln(env.Stdout, bi.String())

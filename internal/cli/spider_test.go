@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -213,5 +214,39 @@ func TestSpiderSaveFile(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+// Every command and short form spider play's help lists is one the game
+// knows (no "unknown command"), and the quitting ones stop it.
+func TestSpiderPlayHelpListsRealCommands(t *testing.T) {
+	verb := regexp.MustCompile(`^  ([a-z]+)`)
+	short := regexp.MustCompile(`\(([^)]*)\)`)
+	var verbs []string
+	for line := range strings.Lines(spiderPlayHelp) {
+		m := verb.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		verbs = append(verbs, m[1])
+		// The short forms: "(m)", "(q, exit)"; not "(default 1)".
+		if s := short.FindStringSubmatch(line); s != nil && !strings.Contains(strings.ReplaceAll(s[1], ", ", ""), " ") {
+			verbs = append(verbs, strings.Split(s[1], ", ")...)
+		}
+	}
+	if len(verbs) < 20 {
+		t.Fatalf("only %d commands read from the help: %v", len(verbs), verbs)
+	}
+	for _, v := range verbs {
+		t.Run(v, func(t *testing.T) {
+			out, errOut, code := run(t, v+"\ndeal\nquit\n", "spider", "play", "--deal", "1")
+			if code != 0 || strings.Contains(out, "unknown command") {
+				t.Fatalf("exit %d: %s%s", code, out, errOut)
+			}
+			quits := v == "quit" || v == "q" || v == "exit"
+			if dealt := strings.Contains(out, "stock 40"); dealt == quits {
+				t.Errorf("%s: the deal after it was taken: %v", v, dealt)
+			}
+		})
 	}
 }
