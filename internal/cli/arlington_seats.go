@@ -57,15 +57,6 @@ func arlParseAction(line string) (arlington.Action, error) {
 	return a, nil
 }
 
-// arlSeatList is seats as people number them: "2 3".
-func arlSeatList(seats []int) string {
-	parts := make([]string, len(seats))
-	for i, s := range seats {
-		parts[i] = strconv.Itoa(arlSeat(s))
-	}
-	return strings.Join(parts, " ")
-}
-
 // arlWinners says who won: each winner's name, seat and points.
 // names[i] names seat i ("medium", "Ann"); me is the player's seat.
 func arlWinners(winners, totals []int, names []string, me int) string {

@@ -61,7 +61,7 @@ func newRoot(env *Env) *cobra.Command {
 			"Prove deals spread over the whole deal range winnable and print them as\n"+
 				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),
 	)
-	analyze := leaf(env, "analyze", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
+	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
 	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)
 
@@ -76,7 +76,7 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "play", "play one seat in the terminal against bots",
 			"Play one seat in the terminal against bots: one command a line on standard input.\n\n"+arlPlayHelp, runArlingtonPlay),
 		leaf(env, "bench", "measure self-play speed in games per second", "", runArlingtonBench),
-		leaf(env, "new-table", "create a table on a server and print its link",
+		leaf(env, "new-table --server URL --seats SPEC", "create a table on a server and print its link",
 			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
 		leaf(env, "connect LINK", "join a table on a server and play a seat, or let a bot play it",
 			"Join the table at LINK (http://HOST:PORT/arlington/t/ID) and play a seat to the end of\n"+

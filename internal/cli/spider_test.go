@@ -153,7 +153,7 @@ func TestSpiderPlayText(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, want := range []string{"commands (piles are 1 to 10)", "refused: illegal move: 7C goes only on", "auto: move 6 1 1",
+	for _, want := range []string{"commands, one a line (piles are 1 to 10", "refused: illegal move: 7C goes only on", "auto: move 6 1 1",
 		"QS: visible in pile 7", "refused: nothing to do: no move to undo"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
