@@ -481,7 +481,9 @@ func (c *docChecker) helpOf(args []string) docHelp {
 var goTestValueFlags = []string{"run", "bench", "benchtime", "count", "timeout", "tags", "cpu",
 	"parallel", "skip", "list", "coverprofile", "cpuprofile", "memprofile", "o", "exec", "shuffle"}
 
-var goTestBoolFlags = []string{"v", "short", "race", "benchmem", "json", "failfast", "cover"}
+// goTestBoolFlags are go test's own bool flags, and -update, which the
+// golden-file tests define.
+var goTestBoolFlags = []string{"v", "short", "race", "benchmem", "json", "failfast", "cover", "update"}
 
 func (c *docChecker) checkGoTest(args []string) error {
 	flags := map[string]string{}
