@@ -348,6 +348,7 @@ func newDocChecker(t testing.TB) *docChecker {
 	if docBinErr != nil {
 		t.Fatal(docBinErr)
 	}
+	statSources(t)
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -357,6 +358,28 @@ func newDocChecker(t testing.TB) *docChecker {
 		targets[m[1]] = true
 	}
 	return &docChecker{t: t, bin: docBin, dir: t.TempDir(), make: targets, help: map[string]docHelp{}, pkgs: map[string]*pkgNames{}}
+}
+
+// statSources looks at every source file of the program, so that go test's
+// cache, which knows only the files a test touches, runs the check again
+// when a command or flag changes and the docs do not.
+func statSources(t testing.TB) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func goTool() string {
