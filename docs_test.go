@@ -25,7 +25,7 @@ import (
 // as flags, subcommands, tests and benchmarks change:
 //
 //   - cardtable ... (also go run ./cmd/cardtable ..., after VAR=value or
-//     chrt -f N): the built program is run with the same arguments and
+//     chrt -f N; VAR=value may come before any command): the built program is run with the same arguments and
 //     --help; it must exit 0, and a word after a command whose help lists
 //     subcommands must be one of them (cobra answers --help after an
 //     unknown word with the parent's help and status 0);
@@ -49,7 +49,7 @@ import (
 
 // docPrefixes are the beginnings that make a code line a command.
 var docPrefixes = []string{"cardtable", "go test ", "go run ", "go build ", "go install ",
-	"go vet ", "make", "GOMAXPROCS=", "chrt "}
+	"go vet ", "make", "chrt "}
 
 // docPlaceholders are the capitalised words docs write for a value the
 // reader chooses, and the sample each is checked with.
@@ -126,6 +126,8 @@ func TestDocsCommandsCatchRot(t *testing.T) {
 		{"cardtable arlington connect LINK --seat 1", true},
 		{"cardtable spider new --suits notanumber", false},
 		{"GOMAXPROCS=1 go run ./cmd/cardtable spider bench --mode solve|autoplay [--jobs J]", true},
+		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestScreenshots ./internal/web/", true},
+		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestNoSuchScreenshots ./internal/web/", false},
 		{"cardtable spider analyze --load game.txt | cardtable spider play --nosuch", false},
 		{"make test", true},
 		{"make nosuch", false},
@@ -207,7 +209,10 @@ func docCommands(text string) []docCommand {
 	return out
 }
 
+var envPrefix = regexp.MustCompile(`^(?:[A-Z][A-Z0-9_]*=\S*\s+)+`)
+
 func isDocCommand(s string) bool {
+	s = envPrefix.ReplaceAllString(s, "") // VAR=value cardtable ...
 	for _, p := range docPrefixes {
 		if strings.HasPrefix(s, p) {
 			// "cardtable" alone or followed by a space: not cardtable_player.
@@ -343,6 +348,7 @@ func newDocChecker(t testing.TB) *docChecker {
 	if docBinErr != nil {
 		t.Fatal(docBinErr)
 	}
+	statSources(t)
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -352,6 +358,28 @@ func newDocChecker(t testing.TB) *docChecker {
 		targets[m[1]] = true
 	}
 	return &docChecker{t: t, bin: docBin, dir: t.TempDir(), make: targets, help: map[string]docHelp{}, pkgs: map[string]*pkgNames{}}
+}
+
+// statSources looks at every source file of the program, so that go test's
+// cache, which knows only the files a test touches, runs the check again
+// when a command or flag changes and the docs do not.
+func statSources(t testing.TB) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			_, err = os.Stat(path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func goTool() string {
