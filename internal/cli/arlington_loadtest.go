@@ -16,7 +16,7 @@ import (
 	"cardtable/internal/loadgen"
 )
 
-// The targets of issue 21 for 1,000 tables on a 2-core machine.
+// The goals for 1,000 tables on a 2-core machine (docs/tables.md).
 const (
 	targetP99    = 50 * time.Millisecond
 	targetMemory = 500 << 20

@@ -227,7 +227,7 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	}
 }
 
-// TestLongArlingtonRestart is the restart test of issue 21: the real
+// TestLongArlingtonRestart is the restart test of live tables: the real
 // server in a process, remote clients playing a table, the server killed
 // (SIGKILL) mid-hand and started again on the same database and port.
 // The table resumes with nothing acknowledged lost (every client's log

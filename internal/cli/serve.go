@@ -17,7 +17,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"cardtable/arlington/bot"
 	"cardtable/internal/loadgen"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
@@ -72,7 +71,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 		// The live Arlington tables: the hub resumes the open ones from the
 		// database and stops (its tables stay open in the store) before the
 		// database closes.
-		hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: *maxTables,
+		hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: *maxTables,
 			Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 		if err != nil {
 			ln.Close()
@@ -87,14 +86,14 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			Analyze: serveAnalyze})
 		rl := web.DefaultRateLimit()
 		srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
-			Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
+			Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
 		// The pruner deletes Spider games past their retention (docs/api.md);
 		// it exits when serving ends, before the database closes.
 		pctx, stop := context.WithCancel(ctx)
 		pruned := make(chan struct{})
 		go func() {
 			defer close(pruned)
-			sp.RunPruner(pctx)
+			sp.Games().RunPruner(pctx)
 		}()
 		// The topper proves fresh random deals for "winnable deals only" in
 		// the background (docs/solver.md, "The winnable pool"); it exits when

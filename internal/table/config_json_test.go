@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 )
 
@@ -29,7 +28,7 @@ func TestStoredConfigOldKeysLoad(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, Clock: newFakeClock(), BotTime: time.Hour})
+	h, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Clock: newFakeClock(), BotTime: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
