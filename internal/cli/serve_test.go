@@ -467,7 +467,7 @@ func TestOpenURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := openURL(a); got != tc.want {
+		if got := openURL(a, false); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.addr, got, tc.want)
 		}
 	}

@@ -177,3 +177,11 @@ func (s *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 		return err
 	})
 }
+
+// CacheStats is the games held in memory: their estimated bytes and their
+// count (for metrics).
+func (s *Handlers) CacheStats() (bytes, games int) {
+	s.games.mu.Lock()
+	defer s.games.mu.Unlock()
+	return s.games.bytes, len(s.games.cache)
+}
