@@ -27,7 +27,11 @@ func ParseProxies(list string) ([]netip.Prefix, error) {
 			continue
 		}
 		if p, err := netip.ParsePrefix(item); err == nil {
-			out = append(out, netip.PrefixFrom(p.Addr().Unmap(), min(p.Bits(), p.Addr().Unmap().BitLen())).Masked())
+			bits := p.Bits()
+			if p.Addr().Is4In6() {
+				bits = max(0, bits-96)
+			}
+			out = append(out, netip.PrefixFrom(p.Addr().Unmap(), bits).Masked())
 			continue
 		}
 		a, err := netip.ParseAddr(item)
