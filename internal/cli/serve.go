@@ -81,8 +81,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	timed := timedStore{DB: db, m: metrics}
 	// The live Arlington tables: the hub resumes the open ones from the
 	// database and stops (its tables stay open in the store) before the
-	// database closes.
-	hub, err = table.NewHub(ctx, table.Options{Store: timed, Bots: bot.New, MaxTables: o.maxTables,
+	// database closes, after the web server: the pages are told the
+	// server is restarting, not that their table closed.
+	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: bot.New, MaxTables: o.maxTables,
 		Observer: metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

@@ -66,7 +66,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-var urlLine = regexp.MustCompile(`url=(http://\S+/)`)
+var urlLine = regexp.MustCompile(`url=(https?://\S+/)`)
 
 func startChild(tb testing.TB, db string) *child {
 	tb.Helper()
