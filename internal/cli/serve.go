@@ -103,7 +103,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		hosts = listenHosts(o.addr, ln.Addr())
 	}
 	hosts = append(hosts, domains...)
-	rl := web.DefaultRateLimit()
+	rl := serveRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
@@ -139,6 +139,10 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	<-topped
 	return err
 }
+
+// serveRateLimit is the server's rate limit (a variable so that a test can
+// make it small enough to reach).
+var serveRateLimit = web.DefaultRateLimit
 
 // parseHosts reads --host: comma-separated host names or IP addresses,
 // without ports. nil when the flag is empty (the default applies).

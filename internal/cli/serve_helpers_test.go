@@ -8,8 +8,8 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
-	"errors"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -101,6 +101,9 @@ func selfSigned(tb testing.TB, dir string, names ...string) (certFile, keyFile s
 	return certFile, keyFile, pool
 }
 
+// logURL finds the URL the server logs, in either log format.
+var logURL = regexp.MustCompile(`url(?:=|":")(https?://[^\s"]+/)`)
+
 // served is `cardtable serve` running in this process.
 type served struct {
 	url  string
@@ -131,7 +134,7 @@ func startServe(t *testing.T, args ...string) *served {
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for s.url == "" {
-		if m := urlLine.FindStringSubmatch(s.log.String()); m != nil {
+		if m := logURL.FindStringSubmatch(s.log.String()); m != nil {
 			s.url = m[1]
 			break
 		}
