@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -145,7 +146,7 @@ func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
 		Cache:      autocert.DirCache(dir),
-		HostPolicy: autocert.HostWhitelist(domains...),
+		HostPolicy: domainPolicy(domains),
 		Email:      o.acmeEmail,
 	}
 	if o.acmeDirectory != "" || o.acmeCA != "" {
@@ -165,6 +166,21 @@ func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
 		m.Client = c
 	}
 	return m, nil
+}
+
+// domainPolicy lets certificates be asked for only for domains. Unlike
+// autocert.HostWhitelist it ignores a port and letter case: the http-01
+// challenge's Host names the port when the challenge listener is not on 80.
+func domainPolicy(domains []string) autocert.HostPolicy {
+	return func(_ context.Context, host string) error {
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if n, err := web.NormalizeHost(host); err == nil && slices.Contains(domains, n) {
+			return nil
+		}
+		return fmt.Errorf("acme: %q is not one of the --acme domains", host)
+	}
 }
 
 // redirectHTTPS sends plain-HTTP visitors to the same page over HTTPS on
