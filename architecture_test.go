@@ -54,6 +54,11 @@ var rules = []rule{
 	// The table client meets the server at the wire, as any other client
 	// would: it knows the rules' views and notation, not the server.
 	{"internal/arlclient", []string{"database/sql", module + "internal/...", module + "arlington/bot", module + "spider", module + "spider/..."}, "the table client speaks the wire protocol only"},
+	// Figures reach Prometheus through small observer interfaces.
+	{"internal/web", []string{"github.com/prometheus/..."}, "the web layer reports to its Observer"},
+	{"internal/web/...", []string{"github.com/prometheus/..."}, "the web layer reports to its Observer"},
+	{"internal/table", []string{"github.com/prometheus/..."}, "live tables report to their Observer"},
+	{"internal/obs", []string{module + "..."}, "metrics know the observer interfaces' methods, not the packages"},
 	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},
 	{"...", []string{module + "internal/cli"}, "only main wires the program"},
 	// Test plumbing shared by the web packages' tests: only their _test.go

@@ -72,7 +72,7 @@ func (w errorLineWriter) Write(p []byte) (int, error) {
 			addr = host
 		}
 	}
-	w.events.Event(context.Background(), slog.LevelWarn, "connection refused", reason, addr, "err", line)
+	w.events.Event(context.Background(), slog.LevelWarn, "connection error", reason, addr, "err", line)
 	return len(p), nil
 }
 
