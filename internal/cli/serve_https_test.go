@@ -2,10 +2,13 @@ package cli
 
 import (
 	"crypto/tls"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cardtable/internal/web"
 )
 
 // TestServeHTTPS: with --tls-cert and --tls-key the server speaks HTTPS,
@@ -97,5 +100,29 @@ func TestServeTLSUsage(t *testing.T) {
 		"--tls-key", db + ".nope"}, nil, &out, &errb)
 	if code != exitFail || !strings.Contains(errb.String(), "--tls-cert") {
 		t.Fatalf("missing certificate files: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestServerErrorLog: the HTTP server's own error lines (a failed TLS
+// handshake) are logged with their reason and the client's address, and
+// bounded like the other connection events.
+func TestServerErrorLog(t *testing.T) {
+	buf := &syncBuffer{}
+	events := web.NewEventLog(slog.New(slog.NewTextHandler(buf, nil)), 2, nil)
+	l := serverErrorLog(events)
+	for range 5 {
+		l.Printf("http: TLS handshake error from 192.0.2.9:51234: EOF")
+	}
+	l.Printf("http: Accept error: too many open files; retrying in 5ms")
+	out := buf.String()
+	if n := strings.Count(out, `reason="TLS handshake error" client=192.0.2.9`); n != 2 {
+		t.Fatalf("%d handshake lines of 5, want the 2 allowed:\n%s", n, out)
+	}
+	if !strings.Contains(out, `reason="http server error"`) {
+		t.Fatalf("the other error is not logged:\n%s", out)
+	}
+	events.Flush()
+	if !strings.Contains(buf.String(), `summary="suppressed 3 similar"`) {
+		t.Fatalf("no summary:\n%s", buf.String())
 	}
 }
