@@ -65,6 +65,9 @@ func (s *Server) observe(mux *http.ServeMux, next http.Handler) http.Handler {
 		r = r.WithContext(ctx)
 		next.ServeHTTP(sw, r)
 		_, pattern := mux.Handler(r)
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			pattern = r.URL.Path // answered before the mux
+		}
 		s.obs.Request(pattern, sw.code(), time.Since(start))
 		if !ws {
 			return
