@@ -107,7 +107,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
-	units, err := openUnits(&o, ln, domains, hosts, srv, metrics.Handler(), serverErrorLog(events))
+	units, err := openUnits(&o, ln, domains, hosts, srv, metrics.Handler(), log, serverErrorLog(events))
 	if err != nil {
 		return err
 	}

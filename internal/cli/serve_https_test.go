@@ -2,11 +2,14 @@ package cli
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/internal/web"
 )
@@ -124,5 +127,67 @@ func TestServerErrorLog(t *testing.T) {
 	events.Flush()
 	if !strings.Contains(buf.String(), `summary="suppressed 3 similar"`) {
 		t.Fatalf("no summary:\n%s", buf.String())
+	}
+}
+
+// TestCertFilesReload: new certificate files (a renewal) are served
+// without a restart, once the check interval has passed; files that do
+// not load leave the old certificate in service.
+func TestCertFilesReload(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile, _ := selfSigned(t, dir, "localhost")
+	buf := &syncBuffer{}
+	c, err := loadCertFiles(certFile, keyFile, slog.New(slog.NewTextHandler(buf, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := func() string {
+		cert, err := c.get(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf, err := x509.ParseCertificate(cert.Certificate[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return leaf.SerialNumber.String()
+	}
+	first := serial()
+	// Renewed: new files, later modification times.
+	sub := filepath.Join(dir, "new")
+	os.Mkdir(sub, 0o700)
+	newCert, newKey, _ := selfSigned(t, sub, "localhost")
+	later := time.Now().Add(time.Minute)
+	for _, p := range [][2]string{{newCert, certFile}, {newKey, keyFile}} {
+		b, err := os.ReadFile(p[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p[1], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p[1], later, later)
+	}
+	if s := serial(); s != first {
+		t.Fatalf("files checked again before the interval")
+	}
+	c.mu.Lock()
+	c.checked = time.Time{} // the interval has passed
+	c.mu.Unlock()
+	second := serial()
+	if second == first {
+		t.Fatal("the renewed certificate is not served")
+	}
+	// A broken pair keeps the last good certificate.
+	if err := os.WriteFile(keyFile, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later = later.Add(time.Minute)
+	os.Chtimes(keyFile, later, later)
+	c.mu.Lock()
+	c.checked = time.Time{}
+	c.mu.Unlock()
+	if s := serial(); s != second || !strings.Contains(buf.String(), "not loaded") {
+		t.Fatalf("after a broken key: serial %s (want %s), log %q", s, second, buf)
 	}
 }

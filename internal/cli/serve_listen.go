@@ -80,7 +80,7 @@ func (w errorLineWriter) Write(p []byte) (int, error) {
 // certificate or ACME, else HTTP), the plain-HTTP redirect, the metrics.
 // ln is the main listener, opened already; on an error every listener is
 // closed.
-func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []string, h, metrics http.Handler, errLog *log.Logger) (units []unit, err error) {
+func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []string, h, metrics http.Handler, logger *slog.Logger, errLog *log.Logger) (units []unit, err error) {
 	defer func() {
 		if err != nil {
 			ln.Close()
@@ -93,11 +93,11 @@ func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []str
 	var challenge func(http.Handler) http.Handler
 	switch {
 	case o.tlsCert != "":
-		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
+		files, err := loadCertFiles(o.tlsCert, o.tlsKey, logger)
 		if err != nil {
 			return nil, fmt.Errorf("serve: --tls-cert/--tls-key: %w", err)
 		}
-		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}}
+		tlsConf = &tls.Config{GetCertificate: files.get}
 	case len(domains) > 0:
 		m, err := acmeManager(o, domains)
 		if err != nil {
