@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"log/slog"
+	"net"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -137,4 +139,37 @@ func TestLongServeSIGTERM(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("the table after a restart: %s", resp.Status)
 	}
+}
+
+// TestServeStopDeadline: a request still running at the stop deadline is
+// cut (its context ends) and the stop is still clean.
+func TestServeStopDeadline(t *testing.T) {
+	old := shutdownTimeout
+	shutdownTimeout = 200 * time.Millisecond
+	defer func() { shutdownTimeout = old }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, cut := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		close(cut)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, slog.New(slog.DiscardHandler), ln, h) }()
+	go http.Get("http://" + ln.Addr().String() + "/") // its error is the point
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("stop with a request past the deadline: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stop waited for the request past its deadline")
+	}
+	<-cut
 }
