@@ -15,7 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"cardtable/arlington/bot"
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/buildinfo"
 	"cardtable/internal/loadgen"
 	"cardtable/internal/obs"
 	"cardtable/internal/store"
@@ -29,26 +31,19 @@ import (
 
 // runServe serves the browser UI: `cardtable`, `cardtable serve [flags]`
 // (serve_opts.go), and `cardtable serve bench` for the load benchmark.
-func runServe(ctx context.Context, env *Env, args []string) error {
-	if len(args) > 0 && args[0] == "bench" {
-		return runServeBench(ctx, env, args[1:])
-	}
-	fs := newFlags(env, "serve")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: cardtable serve [flags]         serve the browser UI\n"+
-			"       cardtable serve bench [flags]   the load benchmark (its flags: cardtable serve bench -h)\n"+
-			"flags of serve:\n")
-		fs.PrintDefaults()
-	}
+func runServe(fs *pflag.FlagSet) runFunc {
 	var o serveOptions
 	o.register(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("serve: unexpected argument %q", pos[0])
+		}
+		return o.serve(ctx, env)
 	}
-	if len(pos) > 0 {
-		return usageErr("serve: unexpected argument %q", pos[0])
-	}
+}
+
+// serve runs the server o describes until ctx ends.
+func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -74,16 +69,17 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub
 	var sp *spiderweb.Handlers
-	metrics := obs.New(obs.Gauges{
+	bi := buildinfo.Read()
+	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
 		LiveTables: func() int { return len(hub.List()) },
-		Cache:      func() (int, int) { return sp.CacheStats() },
+		Cache:      func() (int, int) { return sp.Games().CacheStats() },
 	})
 	timed := timedStore{DB: db, m: metrics}
 	// The live Arlington tables: the hub resumes the open ones from the
 	// database and stops (its tables stay open in the store) before the
 	// database closes, after the web server: the pages are told the
 	// server is restarting, not that their table closed.
-	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: bot.New, MaxTables: o.maxTables,
+	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
 		Observer: metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -106,7 +102,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	rl := serveRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
 		Ready: db, Observer: metrics, Events: events,
-		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
+		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
 	units, err := openUnits(&o, ln, domains, hosts, srv, metrics.Handler(), log, serverErrorLog(events))
 	if err != nil {
 		return err
@@ -123,7 +119,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	pruned := make(chan struct{})
 	go func() {
 		defer close(pruned)
-		sp.RunPruner(pctx)
+		sp.Games().RunPruner(pctx)
 	}()
 	// The topper proves fresh random deals for "winnable deals only" in
 	// the background (docs/solver.md, "The winnable pool"); it exits when
@@ -383,58 +379,56 @@ func defaultDBPath() string {
 
 // runServeBench runs the load benchmark: simulated players over HTTP on
 // loopback against a server with a fresh database.
-func runServeBench(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "serve bench")
+func runServeBench(fs *pflag.FlagSet) runFunc {
 	games := fs.Int("games", 1000, "games in play")
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
 	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
 	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("serve bench: unexpected argument %q", pos[0])
-	}
-	if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-		return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
-	}
-	if *dbPath == "" {
-		dir, err := os.MkdirTemp("", "cardtable-bench-")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("serve bench: unexpected argument %q", pos[0])
+		}
+		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
+			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
+		}
+		if *dbPath == "" {
+			dir, err := os.MkdirTemp("", "cardtable-bench-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			*dbPath = filepath.Join(dir, "bench.db")
+		}
+		db, err := store.Open(ctx, *dbPath)
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
-		*dbPath = filepath.Join(dir, "bench.db")
+		defer db.Close()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		// Only the server's warnings and errors: a benchmark should have none.
+		log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		sctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		// Exits when stop() cancels sctx after the measurement.
+		go func() {
+			sp := spiderweb.New(db, spiderweb.Options{Log: log})
+			done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
+		}()
+		res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
+			Players: *players, Duration: *dur, Think: *think})
+		stop()
+		if serr := <-done; err == nil {
+			err = serr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, res)
+		return nil
 	}
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	// Only the server's warnings and errors: a benchmark should have none.
-	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	// Exits when stop() cancels sctx after the measurement.
-	go func() {
-		sp := spiderweb.New(db, spiderweb.Options{Log: log})
-		done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
-	}()
-	res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-		Players: *players, Duration: *dur, Think: *think})
-	stop()
-	if serr := <-done; err == nil {
-		err = serr
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stdout, res)
-	return nil
 }

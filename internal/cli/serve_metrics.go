@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"cardtable/internal/obs"
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 )
@@ -40,17 +40,17 @@ func (s timedStore) FinishTable(ctx context.Context, id string, st table.Status,
 	return s.DB.FinishTable(ctx, id, st, at)
 }
 
-func (s timedStore) CreateGame(ctx context.Context, g record.Game, results ...record.Result) error {
+func (s timedStore) CreateGame(ctx context.Context, g spidergame.Game, results ...spidergame.Result) error {
 	defer s.time("create_game", time.Now())
 	return s.DB.CreateGame(ctx, g, results...)
 }
 
-func (s timedStore) UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error {
+func (s timedStore) UpdateGame(ctx context.Context, c spidergame.Change, results ...spidergame.Result) error {
 	defer s.time("update_game", time.Now())
 	return s.DB.UpdateGame(ctx, c, results...)
 }
 
-func (s timedStore) PutSave(ctx context.Context, sv record.Save) error {
+func (s timedStore) PutSave(ctx context.Context, sv spidergame.Save) error {
 	defer s.time("put_save", time.Now())
 	return s.DB.PutSave(ctx, sv)
 }

@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"cardtable/internal/table"
 )
@@ -38,11 +39,12 @@ const (
 	defaultHTTPAddr = ":80" // with --acme: redirects and http-01 challenges
 )
 
-func (o *serveOptions) register(fs *flag.FlagSet) {
+func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "", "address to listen on (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
-	fs.StringVar(&o.db, "db", "", "SQLite database (default: "+defaultDBPath()+")")
+	fs.StringVar(&o.db, "db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
+		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after the leaf); needs --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")

@@ -5,8 +5,8 @@
 package obs
 
 import (
+	"cmp"
 	"net/http"
-	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -30,7 +30,10 @@ type Metrics struct {
 }
 
 // Gauges are figures read when /metrics is scraped; nil ones are left out.
+// Version and Commit label cardtable_build_info ("unknown" if empty).
 type Gauges struct {
+	Version, Commit string
+
 	LiveTables func() int
 	// Cache is the Spider games held in memory: their estimated bytes
 	// and their count.
@@ -74,7 +77,7 @@ func New(g Gauges) *Metrics {
 	})
 	m.reg.MustRegister(m.requests, m.duration, m.websockets, m.actions, m.broadcast, m.dbWrites, m.botThink,
 		m.rateLimited, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	version, commit := buildInfo()
+	version, commit := cmp.Or(g.Version, "unknown"), cmp.Or(g.Commit, "unknown")
 	info := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "cardtable_build_info", Help: "The running build: always 1, its version and commit as labels.",
 		ConstLabels: prometheus.Labels{"version": version, "commit": commit},
@@ -95,25 +98,6 @@ func New(g Gauges) *Metrics {
 		}, func() float64 { _, n := g.Cache(); return float64(n) }))
 	}
 	return m
-}
-
-// buildInfo is the main module's version and VCS revision ("unknown" when
-// the binary does not say).
-func buildInfo() (version, commit string) {
-	version, commit = "unknown", "unknown"
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return
-	}
-	if v := bi.Main.Version; v != "" {
-		version = v
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && s.Value != "" {
-			commit = s.Value
-		}
-	}
-	return
 }
 
 // Handler serves the metrics in Prometheus's text format.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"cardtable/arlington/bot"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -28,7 +27,7 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, Logf: t.Logf})
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
