@@ -140,6 +140,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 	status, reason := cn.write(ctx)
 	cancel()
+	web.SetCloseReason(r.Context(), reason)
 	c.Close(status, reason)
 	<-readerDone
 }
@@ -257,6 +258,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		select {
 		case <-ctx.Done():
 			return websocket.StatusGoingAway, "bye"
+		case <-web.Restarting(ctx):
+			// The page shows the reason and reconnects.
+			return websocket.StatusServiceRestart, web.RestartReason
 		case <-cn.t.Done():
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:

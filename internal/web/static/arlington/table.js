@@ -61,9 +61,10 @@ function connect() {
     if (m.type === "error") showError(m);
     else if (m.type === "view") onView(m);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
-    $("conn").textContent = "reconnecting…";
+    // 1012: the server is restarting (an update); it is back in a moment.
+    $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
     ws = null;
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
