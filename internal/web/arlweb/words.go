@@ -52,7 +52,7 @@ func (nr *narration) restart(since int) { nr.n, nr.trim = nil, max(0, since) }
 // notation and in words, and the seats' names.
 func (nr *narration) message(u table.Update) viewMsg {
 	names := seatNames(u.Seats)
-	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}, Log: []string{}, Names: names}
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}, LegalPoints: [][]int{}, Log: []string{}, Names: names}
 	if u.View == nil {
 		return m
 	}
@@ -77,6 +77,7 @@ func (nr *narration) message(u table.Update) viewMsg {
 		for _, a := range v.Legal() {
 			m.Legal = append(m.Legal, a.String())
 			m.LegalWords = append(m.LegalWords, arlington.ActionWords(v, a, names))
+			m.LegalPoints = append(m.LegalPoints, arlington.PointsChange(v, a))
 		}
 	}
 	return m

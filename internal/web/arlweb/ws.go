@@ -65,6 +65,10 @@ type viewMsg struct {
 	// actions as the page's buttons name them.
 	Legal      []string `json:"legal"`
 	LegalWords []string `json:"legal_words"`
+	// LegalPoints is, for each legal action, what it does to each seat's
+	// points on the tables (arlington.PointsChange): the page shows it
+	// on the action's button and never scores anything itself.
+	LegalPoints [][]int `json:"legal_points"`
 	// Log is the words of each of the view's events, in order
 	// (arlington.Narrator); Names each seat's name in them.
 	Log   []string `json:"log"`
