@@ -73,6 +73,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/replay", h.handle(h.replay))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)
+	mux.HandleFunc("GET /api/arlington/code/{code}", h.handle(h.byCode))
 }
 
 // handle is web.Handle with the table package's errors classified.
@@ -113,10 +114,16 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// created is the create answer: the table and its shareable link.
+// created is the create answer: the table, its shareable link and its
+// code (invite.go).
 type created struct {
 	table.Summary
 	Link string `json:"link"`
+	Code string `json:"code"`
+}
+
+func (h *Handlers) summary(t *table.Table) created {
+	return created{t.Summary(), link(t.ID()), tableCode(t.ID())}
 }
 
 func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
@@ -128,7 +135,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	web.WriteJSON(w, http.StatusCreated, created{t.Summary(), link(t.ID())})
+	web.WriteJSON(w, http.StatusCreated, h.summary(t))
 	return nil
 }
 
@@ -139,7 +146,7 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	web.WriteJSON(w, http.StatusOK, created{t.Summary(), link(t.ID())})
+	web.WriteJSON(w, http.StatusOK, h.summary(t))
 	return nil
 }
 
