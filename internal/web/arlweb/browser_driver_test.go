@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -101,7 +102,7 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
 				page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
 			return err
-		}), chromedp.EmulateViewport(390, 844))
+		}), chromedp.EmulateViewport(390, 844), reducedMotion())
 	}()
 	select {
 	case err := <-done:
@@ -114,6 +115,18 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
 	}
 	return &seatTab{tb: tb, name: name, ctx: ctx}
+}
+
+// reducedMotion has the page's media queries see prefers-reduced-motion:
+// the table page then shows play at once (speed "instant"), so tests that
+// play whole games are not paced for a person's eyes. The pacing test
+// picks a speed itself.
+func reducedMotion() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+		return err
+	})
 }
 
 // browserWait bounds each wait for the page (generous: the machine is

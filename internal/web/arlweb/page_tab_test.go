@@ -213,7 +213,7 @@ func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute) // against a hung browser only: each wait has its own bound
 	t.Cleanup(cancelT)
 	p := &tab{t: t, ctx: ctx}
-	p.do(chromedp.EmulateViewport(w, h))
+	p.do(chromedp.EmulateViewport(w, h), reducedMotion())
 	p.watchErrors()
 	return p
 }
