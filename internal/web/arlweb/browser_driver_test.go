@@ -37,7 +37,7 @@ const (
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
 //     view's event count), __ws.views (each view's [events_from,
-//     event_count]), __ws.chat (chat lines received, repeats counted) and
+//     event_count]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted) and
 //     __ws.sent (each action the page sent, in notation);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
@@ -49,7 +49,7 @@ const (
 // again.
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], chat: 0, sent: [] };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [] };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
@@ -64,7 +64,8 @@ const hooks = `(() => {
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; }
       if (m.type === "view" && m.view) {
-        ws.toMove = m.view.to_move; ws.results = (m.view.results || []).length; ws.views.push([m.view.events_from, m.view.event_count]); ws.count = m.view.event_count; }
+        ws.toMove = m.view.to_move; ws.results = (m.view.results || []).length; ws.views.push([m.view.events_from, m.view.event_count]); ws.count = m.view.event_count;
+        for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind }); }
     });
     return s;
   }
