@@ -12,9 +12,11 @@ const GROUPS = [
   { id: "kill", verbs: ["kill", "s2"], title: "Kill a set with the S2" },
   { id: "pass", verbs: ["pass"], title: "Pass" },
 ];
-// A group of more than this many is folded until opened (or a selection
-// narrows it): a hand with a joker offers dozens of ways to add a card.
-const FOLD = 6;
+// A group of sets or additions of more than this many is folded until
+// opened (or a selection narrows it): a hand with a joker offers dozens of
+// ways to add a card. Cards to lead or play (eight at most) never fold.
+const FOLD = 8;
+const FOLDS = new Set(["set", "add"]);
 
 export function groupOf(action) {
   const verb = action.split(" ")[0];
@@ -54,7 +56,7 @@ export function renderActions(box, xs, o) {
   for (const g of GROUPS) {
     const list = byGroup.get(g.id);
     if (!list) continue;
-    const folded = list.length > FOLD && !selecting && !list.some((x) => x.a === hinted);
+    const folded = FOLDS.has(g.id) && list.length > FOLD && !selecting && !list.some((x) => x.a === hinted);
     const wrap = el(folded ? "details" : "div", "act-group");
     wrap.dataset.group = g.id;
     const title = g.id === "set" && o.round ? "Answer with a higher set" : g.title;
