@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -138,6 +141,19 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 	if !seen["lead"] || !seen["set"] {
 		t.Errorf("groups %v: want a lead and a set group", seen)
 	}
+	// A screen reader hears each action with its points: the buttons'
+	// names in the browser's accessibility tree.
+	p.do(chromedp.Evaluate[chromedp.Void](`for (const d of document.querySelectorAll("#actions details")) d.open = true; document.getElementById("hand-box").scrollIntoView()`))
+	p.screen("arlington-actions-390.png")
+	names := p.axButtons()
+	for _, g := range groups {
+		for i, s := range g.Actions {
+			words := eval[string](p, `document.querySelector('#actions button[data-action="`+s+`"] .act-words').textContent`)
+			if want := words + ": " + g.Points[i]; !names[want] {
+				t.Errorf("no button named %q in the accessibility tree", want)
+			}
+		}
+	}
 	// Focus stays on a card through the redraws a selection makes.
 	key := func(k string) chromedp.Action[chromedp.Void] { return chromedp.KeyEvent(k) }
 	p.do(chromedp.Focus(chromedp.CSS(`#hand button[data-card="`+both[0]+`"]`)), key("\r"))
@@ -203,7 +219,7 @@ func TestLongBrowserArlingtonPaced(t *testing.T) {
 	// The taken trick is on the table while a later play is already here.
 	p.until(`(() => { const h = document.querySelector("#play.held");
 	  return h && h.querySelectorAll("figure").length === 3 && window.__ws.evs.some((e) => e.kind === "move" && e.n > +h.dataset.take); })()`)
-	p.shot("arlington-held-trick-390.jpg")
+	p.screen("arlington-held-trick-390.png")
 	p.auto(false)
 	// A click clears it.
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("play").click()`))
@@ -359,4 +375,27 @@ func (p *seatTab) screen(file string) {
 	if os.MkdirAll(pageArtifacts, 0o755) == nil {
 		os.WriteFile(filepath.Join(pageArtifacts, file), b, 0o644)
 	}
+}
+
+// axButtons is the names of the buttons in the page's accessibility tree.
+func (p *seatTab) axButtons() map[string]bool {
+	p.tb.Helper()
+	out := map[string]bool{}
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+		if err != nil {
+			return err
+		}
+		for _, n := range res.Nodes {
+			if n.Ignored || n.Role == nil || n.Name == nil || strings.Trim(string(n.Role.Value), `"`) != "button" {
+				continue
+			}
+			var name string
+			if json.Unmarshal(n.Name.Value, &name) == nil {
+				out[name] = true
+			}
+		}
+		return nil
+	}))
+	return out
 }
