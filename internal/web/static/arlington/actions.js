@@ -80,7 +80,7 @@ export function renderActions(box, xs, o) {
       b.type = "button";
       b.dataset.action = x.a;
       const pw = pointsWords(x.delta, me, names);
-      const pts = el("span", "pts" + (x.delta && x.delta[me] > 0 ? " gain" : x.delta && x.delta.some((d) => d < 0) ? " hurt" : ""), pw || "");
+      const pts = el("span", "pts" + (x.delta && x.delta[me] > 0 ? " gain" : x.delta && x.delta.some((d) => d < 0) ? " hurt" : ""), pw === "no points" ? "0" : pw);
       pts.setAttribute("aria-hidden", "true");
       b.appendChild(pts);
       b.appendChild(el("span", "act-words", x.words));
