@@ -222,6 +222,22 @@ export function renderSheet(table, v, names) {
   table.appendChild(foot);
 }
 
+// statusText is the line under the bar: whose turn, which phase, the
+// target.
+export function statusText(m, names) {
+  const v = m.view;
+  if (!v) {
+    return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
+  }
+  if (v.to_move < 0) return `Game over after ${v.hand_number} hand${v.hand_number > 1 ? "s" : ""}.`;
+  const who = v.to_move === m.seat ? "your turn" : `${names[v.to_move]} to play`;
+  let what = "";
+  if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
+  else if (v.phase === "trick") what = "a trick";
+  else if (v.phase === "round") what = "a set round";
+  return `Hand ${v.hand_number} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
+}
+
 // winnersText announces the end: one winner, or a shared win.
 export function winnersText(v, names) {
   const w = v.winners || [];

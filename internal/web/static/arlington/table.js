@@ -5,13 +5,14 @@
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
 import { savedName, saveName, el, points } from "./common.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick } from "./render.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, SPEEDS, savedSpeed, saveSpeed } from "./pace.js";
 import { renderActions } from "./actions.js";
 import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
+import { installInvite, showCode } from "./invite.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -217,7 +218,7 @@ function render() {
   $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
-  renderStatus(m);
+  $("status").textContent = statusText(m, names);
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand();
@@ -226,22 +227,6 @@ function render() {
   renderHandOver(v);
   renderEnd(v);
   renderChat();
-}
-
-function renderStatus(m) {
-  const v = m.view;
-  const status = $("status");
-  if (!v) {
-    status.textContent = m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
-    return;
-  }
-  if (v.to_move < 0) { status.textContent = `Game over after ${v.hand_number} hand${v.hand_number > 1 ? "s" : ""}.`; return; }
-  const who = v.to_move === m.seat ? "your turn" : `${names[v.to_move]} to play`;
-  let what = "";
-  if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
-  else if (v.phase === "trick") what = "a trick";
-  else if (v.phase === "round") what = "a set round";
-  status.textContent = `Hand ${v.hand_number} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // renderHandOver shows the score sheet after each hand, at the top of
@@ -508,22 +493,10 @@ installKeys({
   clear: () => { if (selected.length) clearSelection(); },
 });
 
-// The invitation: the link to copy and the table's short code.
-$("copy-link").addEventListener("click", async () => {
-  const url = $("invite-link").value;
-  try {
-    await navigator.clipboard.writeText(url);
-    $("copy-msg").textContent = "Link copied.";
-  } catch {
-    $("invite-link").select();
-    $("copy-msg").textContent = "Select the link and copy it.";
-  }
-});
-$("invite-link").value = `${location.origin}/arlington/t/${encodeURIComponent(id)}`;
-
+installInvite(id);
 connect();
 request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
   turnSeconds = Math.max(0, t.turn_seconds || 0);
-  $("invite-code").textContent = t.code || "";
+  showCode(t.code);
   if (last) renderHand();
 }).catch(() => { /* the page plays on without the timer's note and the code */ });
