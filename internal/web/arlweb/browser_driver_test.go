@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // The table page as the browser tests drive it: every selector and every
@@ -130,9 +132,9 @@ func reducedMotion() chromedp.Action[chromedp.Void] {
 	})
 }
 
-// browserWait bounds each wait for the page (generous: the machine is
-// shared, the server runs under -race).
-const browserWait = 45 * time.Second
+// browserWait bounds each wait for the page: webtest's bound of a step
+// (generous: the machine is shared, the server runs under -race).
+const browserWait = webtest.StepTimeout
 
 // do runs actions within browserWait; a failure ends the test with what
 // the page shows.
