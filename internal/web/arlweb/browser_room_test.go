@@ -20,16 +20,20 @@ import (
 	"cardtable/internal/table"
 )
 
-// createTable makes a table through the API: seats ("" a person, else a
-// bot level) and target (0: the default). The turn timer is off.
-func createTable(tb testing.TB, e *env, target int, seats ...string) created {
+// openTable makes a table through the API, seats ("" a person, else a
+// bot level) to target (0: the default) without a turn timer, and opens
+// its page as name in a new browser (the page's seat not yet taken).
+func openTable(tb testing.TB, e *env, name string, target int, seats ...string) (created, context.Context, *seatTab) {
 	tb.Helper()
 	var got created
 	cfg := table.Config{Players: len(seats), Bots: seats, Target: target, TurnSeconds: -1}
 	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
 		tb.Fatalf("create: %d", code)
 	}
-	return got
+	bctx := startBrowser(tb)
+	p := newSeatTab(tb, bctx, name)
+	p.open(e.srv.URL, got.ID)
+	return got, bctx, p
 }
 
 // TestLongBrowserArlingtonTurnOnScreen (long: a browser, a hand of four
@@ -43,11 +47,8 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{Burst: 10000})
-	tab := createTable(t, e, 0, "", "random", "random", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Alice")
+	_, _, p := openTable(t, e, "Alice", 0, "", "random", "random", "random")
 	p.do(chromedp.EmulateViewport(1280, 800))
-	p.open(e.srv.URL, tab.ID)
 	p.join("Alice")
 	// Alice plays her first action each turn until a turn comes with the
 	// sheet open and the table busy (a trick in play or a set laid): the
@@ -103,10 +104,7 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 	}
 	seed, both, _ := choiceSeed(t)
 	e := newSeededEnv(t, Limits{Burst: 10000}, seed)
-	tab := createTable(t, e, 3, "", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
-	p.open(e.srv.URL, tab.ID)
+	_, _, p := openTable(t, e, "Ann", 3, "", "random")
 	p.join("Ann")
 	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
 	type group struct {
@@ -207,12 +205,7 @@ func TestLongBrowserArlingtonPaced(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{Burst: 10000})
-	tab := createTable(t, e, 0, "", "random", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
-	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
-	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.removeItem("arlington.speed")`))
-	p.open(e.srv.URL, tab.ID)
+	_, _, p := openTable(t, e, "Ann", 0, "", "random", "random") // a new browser: no speed kept
 	if s := eval[string](p, `document.getElementById("speed").value`); s != "instant" {
 		t.Errorf("with reduced motion the speed is %q, want instant", s)
 	}
@@ -242,10 +235,7 @@ func TestLongBrowserArlingtonWholeLog(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{Burst: 10000})
-	tab := createTable(t, e, 0, "", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
-	p.open(e.srv.URL, tab.ID)
+	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	p.join("Ann")
 	p.auto(true)
 	p.until(`document.querySelector('#log section[data-hand="2"] li')`)
@@ -288,10 +278,7 @@ func TestLongBrowserArlingtonReconnect(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{Burst: 10000})
-	tab := createTable(t, e, 0, "", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
-	p.open(e.srv.URL, tab.ID)
+	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	p.join("Ann")
 	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
 	p.offline(true)
@@ -327,10 +314,7 @@ func TestLongBrowserArlingtonInvite(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{Burst: 10000})
-	tab := createTable(t, e, 0, "", "", "random")
-	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
-	p.open(e.srv.URL, tab.ID)
+	tab, bctx, p := openTable(t, e, "Ann", 0, "", "", "random")
 	p.until(`document.getElementById("invite-code").textContent !== ""`)
 	if code := eval[string](p, `document.getElementById("invite-code").textContent`); code != tab.Code {
 		t.Errorf("the page shows the code %q, the table's is %q", code, tab.Code)
