@@ -20,23 +20,28 @@ import (
 	"cardtable/spider"
 )
 
-// TestScreenshots makes the README's pictures from the real server in
+// TestLongScreenshots makes the README's pictures from the real server in
 // Chromium at 1280x800: the front page (docs/img/front.png), a Spider game
 // in play (spider.png) and an Arlington table in the middle of a hand
-// against bots (arlington.png). It runs only when CARDTABLE_SCREENSHOTS
+// against bots (arlington.png), each under 300 KB. CARDTABLE_SCREENSHOTS
 // names the folder to write them to (relative to the module's root):
 //
-//	CARDTABLE_SCREENSHOTS=docs/img go test -run TestScreenshots ./internal/web/
+//	CARDTABLE_SCREENSHOTS=docs/img go test -run TestLongScreenshots ./internal/web/
+//
+// Without it they go to a temporary folder: the long suite checks that
+// they can be made and stay small.
 //
 // The Spider game is deal 617 (Spider, two suits) played by a fixed rule,
 // so the picture is the same each time; the Arlington hand depends on the
 // bots' play and the table's random deal.
-func TestScreenshots(t *testing.T) {
+func TestLongScreenshots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	dir := os.Getenv("CARDTABLE_SCREENSHOTS")
 	if dir == "" {
-		t.Skip("set CARDTABLE_SCREENSHOTS=docs/img to make the README's screenshots")
-	}
-	if !filepath.IsAbs(dir) {
+		dir = t.TempDir()
+	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(moduleRoot(t), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -217,6 +222,12 @@ func (p *sitePage) screenshot(path string) {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("%s: %d KB", path, out.Len()/1024)
+	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
+		p.t.Errorf("%s is %dx%d, want 1280x800", path, b.Dx(), b.Dy())
+	}
+	if out.Len() >= 300<<10 {
+		p.t.Errorf("%s is %d KB, want under 300 KB", path, out.Len()>>10)
+	}
 }
 
 // paletted is img in the 256 colours it uses most (each the mean of the
