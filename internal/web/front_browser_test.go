@@ -181,9 +181,15 @@ func TestLongBrowserFrontPage(t *testing.T) {
 			p.follow(`header nav.site a[href="/"]`, frontReady)
 			p.follow("#go-arlington", lobbyReady)
 			p.follow(`header nav.site a[href="/spider/"]`, spiderReady)
-			// The lobby is one click from the Spider page.
+			// The lobby is one click from the Spider page, and one key:
+			// Enter on the focused link follows it (the page's own keys
+			// take Enter to pick up and drop cards).
 			p.follow(`#bar nav.site a[href="/arlington/"]`, lobbyReady)
 			p.noSideways("the lobby")
+			p.follow(`header nav.site a[href="/spider/"]`, spiderReady)
+			p.eval(`document.querySelector('#bar nav.site a[href="/arlington/"]').focus(), 1`, nil)
+			p.step("pressing Enter on the Arlington link", chromedp.KeyEvent("\r"))
+			p.wait(lobbyReady, "the lobby after Enter on the Spider page's Arlington link")
 
 			// Opening the save from the front page plays it on the Spider page.
 			p.follow(`header nav.site a[href="/"]`, frontReady)

@@ -61,13 +61,30 @@ func TestLongScreenshots(t *testing.T) {
 	p.fetch("PUT", "/api/saves/Tuesday%20evening", `{"game": "`+p.spiderGame()+`"}`, nil)
 	p.open("/spider/", spiderReady)
 	p.wait(`document.getAnimations().length === 0`, "the cards to land")
-	p.screenshot(filepath.Join(dir, "spider.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "spider.png")))
 
 	p.arlingtonMidHand()
-	p.screenshot(filepath.Join(dir, "arlington.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "arlington.png")))
 
 	p.open("/", frontReady)
-	p.screenshot(filepath.Join(dir, "front.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "front.png")))
+}
+
+// readme checks a README picture: 1280x800, under 300 KB.
+func readme(tb testing.TB, s shot) {
+	tb.Helper()
+	if s.w != 1280 || s.h != 800 {
+		tb.Errorf("%s is %dx%d, want 1280x800", s.path, s.w, s.h)
+	}
+	if s.bytes >= 300<<10 {
+		tb.Errorf("%s is %d KB, want under 300 KB", s.path, s.bytes>>10)
+	}
+}
+
+// shot is a screenshot written: where, its size in pixels and in bytes.
+type shot struct {
+	path        string
+	w, h, bytes int
 }
 
 // moduleRoot is the folder of go.mod above the test's folder.
@@ -202,7 +219,7 @@ func (p *sitePage) arlingtonMidHand() {
 // screenshot writes what the tab shows to path as a PNG of 256 colours at
 // the best compression: the felt's gradient makes Chromium's full-colour
 // PNGs three times larger, and the README wants them small.
-func (p *sitePage) screenshot(path string) {
+func (p *sitePage) screenshot(path string) shot {
 	p.t.Helper()
 	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
 	defer cancel()
@@ -222,12 +239,7 @@ func (p *sitePage) screenshot(path string) {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("%s: %d KB", path, out.Len()/1024)
-	if b := img.Bounds(); b.Dx() != 1280 || b.Dy() != 800 {
-		p.t.Errorf("%s is %dx%d, want 1280x800", path, b.Dx(), b.Dy())
-	}
-	if out.Len() >= 300<<10 {
-		p.t.Errorf("%s is %d KB, want under 300 KB", path, out.Len()>>10)
-	}
+	return shot{path, img.Bounds().Dx(), img.Bounds().Dy(), out.Len()}
 }
 
 // paletted is img in the 256 colours it uses most (each the mean of the
