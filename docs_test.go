@@ -126,7 +126,7 @@ func TestDocsCommandsCatchRot(t *testing.T) {
 		{"cardtable arlington connect LINK --seat 1", true},
 		{"cardtable spider new --suits notanumber", false},
 		{"GOMAXPROCS=1 go run ./cmd/cardtable spider bench --mode solve|autoplay [--jobs J]", true},
-		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestScreenshots ./internal/web/", true},
+		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestLongScreenshots ./internal/web/", true},
 		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestNoSuchScreenshots ./internal/web/", false},
 		{"cardtable spider analyze --load game.txt | cardtable spider play --nosuch", false},
 		{"make test", true},
