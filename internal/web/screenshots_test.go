@@ -177,7 +177,7 @@ func (p *sitePage) arlingtonMidHand() {
 		ID   string
 		Link string
 	}
-	if code := p.fetch("POST", "/api/arlington/tables", `{"players": 4, "bots": ["", "medium", "medium", "medium"], "turn_seconds": -1}`, &tb); code != http.StatusCreated {
+	if code := p.fetch("POST", "/api/arlington/tables", `{"players": 4, "bots": ["", "medium", "medium", "medium"], "turnSeconds": -1}`, &tb); code != http.StatusCreated {
 		p.t.Fatalf("creating the table: %d", code)
 	}
 	if code := p.fetch("POST", "/api/arlington/tables/"+tb.ID+"/join", `{"name": "Ann"}`, nil); code != http.StatusOK {

@@ -19,7 +19,7 @@ import (
 // pageMsg is a view message with the words the page shows.
 type pageMsg struct {
 	srvMsg
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
 	Log        []string `json:"log"`
 	Names      []string `json:"names"`
 }

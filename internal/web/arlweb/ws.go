@@ -65,7 +65,7 @@ type viewMsg struct {
 	// actions as the page's buttons name them. The events' words (log)
 	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
 }
 
 // message is update u as the client receives it: the table's update with

@@ -1,7 +1,7 @@
 // Package spiderweb is the web adapter of Spider: the JSON API of
-// docs/api.md over the Spider engine and a store of games, saves,
-// statistics and settings, mounted on the shared web layer as a
-// web.Routes. The page itself (static/spider/, served at /) is served by
+// docs/api.md over the service of games in play (internal/spidergame) and
+// a store of saves, statistics and settings, mounted on the shared web
+// layer as a web.Routes. The page itself (static/spider/, served at /) is served by
 // the web layer with the other static files.
 //
 // The server owns every game. The page sends commands; the engine checks

@@ -51,14 +51,14 @@ export function renderPlayers(box, m, names) {
   for (const s of m.seats) {
     const p = el("div", "player");
     p.dataset.seat = s.seat;
-    if (v && v.to_move === s.seat) p.classList.add("to-move");
+    if (v && v.toMove === s.seat) p.classList.add("to-move");
     if (s.seat === m.seat) p.classList.add("me");
     const head = el("div", "p-head");
     head.appendChild(el("span", "p-name", names[s.seat] + (s.seat === m.seat ? " (you)" : "")));
     const badges = [];
     if (v && v.dealer === s.seat) badges.push("dealer");
-    if (v && v.to_move >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
-    if (v && v.to_move === s.seat) badges.push("to play");
+    if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
+    if (v && v.toMove === s.seat) badges.push("to play");
     if (s.open) badges.push("open seat");
     if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
@@ -66,7 +66,7 @@ export function renderPlayers(box, m, names) {
     p.appendChild(head);
     if (v) {
       const line = el("div", "p-line");
-      line.appendChild(el("span", "p-count", `${v.hand_sizes[s.seat]} card${v.hand_sizes[s.seat] === 1 ? "" : "s"}`));
+      line.appendChild(el("span", "p-count", `${v.handSizes[s.seat]} card${v.handSizes[s.seat] === 1 ? "" : "s"}`));
       line.appendChild(el("span", "p-score", `${v.totals[s.seat]} of ${v.target} ${points(v.target)}`));
       p.appendChild(line);
       const known = (v.known || [])[s.seat] || [];
@@ -118,17 +118,17 @@ export function renderPlay(box, v, names) {
 // in the hand. Nothing shows after the game's end.
 export function renderLast(box, v, events, names) {
   box.replaceChildren();
-  if (!v || v.to_move < 0 || (v.trick && v.trick.length)) return;
+  if (!v || v.toMove < 0 || (v.trick && v.trick.length)) return;
   let take = null;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e.hand !== v.hand_number || e.kind === "deal") break;
+    if (e.hand !== v.handNumber || e.kind === "deal") break;
     if (e.kind === "take") { take = e; break; }
     if (e.kind === "move" && /^(lead|play) /.test(e.action)) break;
   }
   if (!take) return;
-  const won = cardsOf(take.to_grave);
-  const got = cardsOf(take.to_hand);
+  const won = cardsOf(take.toGrave);
+  const got = cardsOf(take.toHand);
   const held = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
   for (const c of got) {
     const i = held.indexOf(c);
@@ -146,7 +146,7 @@ export function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filte
 // stand-in bot made for the player, and say so.
 export function renderLog(box, v, events, log, standIn = new Set()) {
   box.replaceChildren();
-  const hand = v ? v.hand_number : 0;
+  const hand = v ? v.handNumber : 0;
   for (let i = 0; i < events.length; i++) {
     if (events[i].hand !== hand) continue;
     const bot = standIn.has(events[i].n);

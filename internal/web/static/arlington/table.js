@@ -85,14 +85,14 @@ function showError(m) {
 function onView(m) {
   if (m.view) {
     const v = m.view;
-    // The log is the same for everyone and events_from numbers it: a view
+    // The log is the same for everyone and eventsFrom numbers it: a view
     // may repeat events this page has (a new hello crossed updates still
     // on their way, as after taking a seat), which it replaces; only a
     // gap means events were missed.
-    if (v.events_from <= events.length) {
+    if (v.eventsFrom <= events.length) {
       const had = events.length;
-      events = events.slice(0, v.events_from).concat(v.events);
-      log = log.slice(0, v.events_from).concat(m.log || []);
+      events = events.slice(0, v.eventsFrom).concat(v.events);
+      log = log.slice(0, v.eventsFrom).concat(m.log || []);
       if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
     } else { // a gap: start again with a full view
       events = []; log = [];
@@ -100,7 +100,7 @@ function onView(m) {
       if (ws) ws.close();
       return;
     }
-    if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
+    if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
   }
   if (m.chat) chat = mergeChat(chat, m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
@@ -153,13 +153,13 @@ function renderStatus(m) {
     status.textContent = m.seats.some((s) => s.open) ? "Waiting for players: share this page's address." : "Starting…";
     return;
   }
-  if (v.to_move < 0) { status.textContent = `Game over after ${v.hand_number} hand${v.hand_number > 1 ? "s" : ""}.`; return; }
-  const who = v.to_move === m.seat ? "your turn" : `${names[v.to_move]} to play`;
+  if (v.toMove < 0) { status.textContent = `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`; return; }
+  const who = v.toMove === m.seat ? "your turn" : `${names[v.toMove]} to play`;
   let what = "";
-  if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
+  if (v.phase === "lead") what = v.toMove === m.seat ? "you have the lead" : `${names[v.toMove]} has the lead`;
   else if (v.phase === "trick") what = "a trick";
   else if (v.phase === "round") what = "a set round";
-  status.textContent = `Hand ${v.hand_number} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
+  status.textContent = `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // renderHandOver shows the score sheet after each hand, at the top of
@@ -173,7 +173,7 @@ function renderHandOver(v) {
   if (handOverSeen === null) { // arriving: only a hand just scored counts
     handOverSeen = !scored ? -1 : events[events.length - 1].kind === "deal" ? scored.n - 1 : scored.n;
   }
-  if (v.to_move < 0 || !scored) { box.hidden = true; return; }
+  if (v.toMove < 0 || !scored) { box.hidden = true; return; }
   if (scored.n > handOverSeen) {
     box.hidden = false;
     handOverSeen = scored.n;
@@ -188,7 +188,7 @@ function renderHandOver(v) {
 
 function renderEnd(v) {
   const box = $("winners");
-  const over = v && v.to_move < 0;
+  const over = v && v.toMove < 0;
   box.hidden = !over;
   if (!over) return;
   box.replaceChildren(el("p", "win-text", winnersText(v, names)));
@@ -207,7 +207,7 @@ function legalFor(m, sel) {
   const out = [];
   m.legal.forEach((a, i) => {
     const cs = cardsIn(a);
-    if (within(sel, cs)) out.push({ a, words: (m.legal_words || [])[i] || a, cards: cs, exact: cs.length === sel.length });
+    if (within(sel, cs)) out.push({ a, words: (m.legalWords || [])[i] || a, cards: cs, exact: cs.length === sel.length });
   });
   return out;
 }
@@ -240,12 +240,12 @@ function renderHand() {
   hand.replaceChildren();
   const acts = $("actions");
   acts.replaceChildren();
-  $("hand-box").classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.to_move !== m.seat));
+  $("hand-box").classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.toMove !== m.seat));
   if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
-  const myTurn = v.to_move === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.event_count;
+  const myTurn = v.toMove === m.seat && m.legal.length > 0;
+  const waiting = sentAt === v.eventCount;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -267,7 +267,7 @@ function renderHand() {
     hand.appendChild(b);
   });
   if (!myTurn) {
-    acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
+    acts.appendChild(el("span", "small", v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`));
     return;
   }
   if (turnSeconds > 0) {
@@ -363,7 +363,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
-    sentAt = mineFrom = last.view.event_count;
+    sentAt = mineFrom = last.view.eventCount;
     selected = [];
     $("preview").textContent = "";
     renderHand();
@@ -406,6 +406,6 @@ $("join-form").addEventListener("submit", async (ev) => {
 });
 connect();
 request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
-  turnSeconds = Math.max(0, t.turn_seconds || 0);
+  turnSeconds = Math.max(0, t.turnSeconds || 0);
   if (last) renderHand();
 }).catch(() => { /* the page plays on without the timer's note */ });
