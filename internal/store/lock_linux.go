@@ -40,3 +40,22 @@ func lockDB(f *os.File, _ string) (io.Closer, error) {
 	}
 	return nil, err
 }
+
+// sharedFirst is the first byte of SQLite's shared-lock range.
+const sharedFirst = 0x40000002
+
+// holdShared takes a read lock on a byte of SQLite's shared range through
+// f (an open-file-description lock, which conflicts with SQLite's own
+// locks even in this process), so SQLite cannot take the exclusive lock it
+// checkpoints under when its last connection closes. The returned func
+// releases it.
+func holdShared(f *os.File) (func(), error) {
+	lk := syscall.Flock_t{Type: syscall.F_RDLCK, Whence: io.SeekStart, Start: sharedFirst, Len: 1}
+	if err := syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk); err != nil {
+		return func() {}, err
+	}
+	return func() {
+		lk.Type = syscall.F_UNLCK
+		syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk)
+	}, nil
+}

@@ -49,6 +49,11 @@ type DB struct {
 	app *appender
 	// ckpt checkpoints the WAL in the background (checkpoint.go).
 	ckpt *checkpointer
+	// pageSize is the database's page size, for the WAL's size in pages.
+	pageSize int
+	// retired: the file was swapped and made whole (swap.go); under
+	// file.ckptMu.
+	retired bool
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -81,32 +86,42 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	// checkpoint.go checkpoints in the background; the automatic one stays
-	// as a backstop at walBackstop pages, so a burst of writes faster than
-	// the background pass cannot grow the WAL without bound.
-	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walBackstop))
+	// checkpoint.go checkpoints in the background, and the writer at
+	// walBackstop pages; SQLite's automatic checkpoint is off, so that
+	// every change to the database file is the store's own (swap.go).
+	q.Add("_pragma", "wal_autocheckpoint(0)")
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn)
+	// mode=rw: SQLite never creates a file at the path (conn.go).
+	q.Set("mode", "rw")
+	c, err := newConnector("file:"+path+"?"+q.Encode(), file)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
+	w, err := openPool(ctx, c, 1)
+	if err != nil {
+		if d := damaged(path, err); errors.Is(d, ErrCorrupt) {
+			return nil, fmt.Errorf("store: %w", d)
+		}
+		return nil, err
+	}
 	db := &DB{w: w, file: file}
 	if err := db.prepare(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn)
+	r, err := openPool(ctx, c, poolSize)
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
-	r.SetMaxOpenConns(4)
-	r.SetMaxIdleConns(4)
 	db.r = r
+	if err := db.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&db.pageSize); err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	file.noteSides()
+	file.noteOwnChange()
 	db.app = startAppender(db)
 	db.ckpt = startCheckpointer(db)
 	return db, nil
@@ -116,7 +131,16 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 func (db *DB) Close() error {
 	db.app.stop()
 	db.ckpt.stop()
-	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
+	after := func() error { return nil }
+	if db.swapped() {
+		if db.file.inPlace {
+			after = db.closeOverwritten()
+		} else {
+			db.retire(context.Background())
+		}
+	}
+	err := errors.Join(db.r.Close(), db.w.Close())
+	return errors.Join(err, after(), db.file.Close())
 }
 
 // Version is the schema version the embedded migrations reach.
@@ -173,6 +197,7 @@ func (db *DB) migrate(ctx context.Context) error {
 // is no longer at its path (ErrReplaced): that write would be lost.
 func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	if err := db.file.check(); err != nil {
+		db.retire(ctx)
 		return err
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
@@ -186,7 +211,12 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	return db.file.check()
+	if err := db.file.check(); err != nil {
+		db.retire(ctx)
+		return err
+	}
+	db.backstop(ctx)
+	return nil
 }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fillSaves stores n games, each with a named save of a ~2 KB text: the
+// acknowledged writes the swap tests count afterwards.
+func fillSaves(tb testing.TB, db *DB, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	text := strings.Repeat("move 3 7 2\n", 200)
+	for i := range n {
+		id := fmt.Sprint("g", i)
+		if err := db.CreateGame(ctx, GameRecord{ID: id, Player: "p", Lineage: id, Save: text, Created: t0, Updated: t0}); err != nil {
+			tb.Fatal(err)
+		}
+		if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: id, Lineage: id, Save: text, Updated: t0}); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// readParallel runs readers goroutines each listing the saves rounds times
+// (the reader pool grows to its size); read errors are returned.
+func readParallel(db *DB, readers, rounds int) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, readers*rounds)
+	for range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range rounds {
+				if _, err := db.Saves(context.Background(), "p"); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return errors.Join(func() (all []error) {
+		for err := range errs {
+			all = append(all, err)
+		}
+		return all
+	}()...)
+}
+
+// checkFile opens path with plain database/sql (not the store, which
+// would migrate or refuse it) and returns its saves count after SQLite's
+// integrity check passed.
+func checkFile(tb testing.TB, path string) int {
+	tb.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	var ok string
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+		tb.Fatalf("integrity check of %s: %q %v", path, ok, err)
+	}
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM saves").Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// TestRenamedUnderServerLosesNothing: the database file renamed while the
+// store is open (mv ct.db moved.db), then read by many readers at once
+// (which used to open new connections by path: they created an empty file
+// at the path and deleted the original's WAL) and written: every
+// acknowledged write is in the renamed file, which passes SQLite's
+// integrity check; nothing is created at the old path; writes are refused
+// with ErrReplaced.
+func TestRenamedUnderServerLosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path, moved := filepath.Join(dir, "ct.db"), filepath.Join(dir, "moved.db")
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const games = 25
+	fillSaves(t, db, games)
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := readParallel(db, 16, 10); err != nil {
+		t.Errorf("reads after the rename: %v", err)
+	}
+	err = db.PutSave(context.Background(), SaveRecord{Player: "p", Name: "late", Lineage: "x", Save: "s", Updated: t0})
+	if !errors.Is(err, ErrReplaced) || !strings.Contains(err.Error(), "renamed") {
+		t.Fatalf("write after the rename: %v", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a file was created at the old path: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkFile(t, moved); n != games {
+		t.Fatalf("the renamed file has %d saves, want the %d acknowledged", n, games)
+	}
+}
