@@ -18,10 +18,12 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"cardtable/internal/record"
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned when a game or a save does not exist, or belongs
@@ -31,6 +33,10 @@ var ErrNotFound = record.ErrNotFound
 // ErrStale is returned when a write is based on a version of a game that is
 // no longer the stored one: the write is refused, nothing changes.
 var ErrStale = record.ErrStale
+
+// ErrDiskFull is returned when a write failed because the database could
+// not grow: nothing of it was stored.
+var ErrDiskFull = record.ErrDiskFull
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -202,14 +208,14 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return full(err)
 	}
 	if err := f(tx); err != nil {
 		tx.Rollback()
-		return err
+		return full(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return err
+		return full(err)
 	}
 	if err := db.file.check(); err != nil {
 		db.retire(ctx)
@@ -217,6 +223,17 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	}
 	db.backstop(ctx)
 	return nil
+}
+
+// full classifies a write that failed for want of room (SQLite's
+// SQLITE_FULL: the disk is full or the database at its max_page_count;
+// ENOSPC from a write SQLite did not map) as ErrDiskFull, once, here.
+func full(err error) error {
+	var se *sqlite.Error
+	if (errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL) || errors.Is(err, syscall.ENOSPC) {
+		return fmt.Errorf("%w: %w", ErrDiskFull, err)
+	}
+	return err
 }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }

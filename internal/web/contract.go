@@ -22,6 +22,8 @@ var (
 	ErrUnprocessable = errors.New("unprocessable") // 422: the rules refuse it
 	ErrTooMany       = errTooMany                  // 429
 	ErrUnavailable   = errUnavailable              // 503
+	// ErrInsufficientStorage: the server's storage is full (507).
+	ErrInsufficientStorage = errors.New("insufficient storage")
 	// ErrNotImplemented: the server was built without what the request
 	// needs (a solver, say).
 	ErrNotImplemented = errNoSolver // 501

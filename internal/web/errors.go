@@ -63,6 +63,8 @@ func status(err error) (int, string) {
 		return http.StatusTooManyRequests, err.Error()
 	case errors.Is(err, errNoSolver):
 		return http.StatusNotImplemented, err.Error()
+	case errors.Is(err, ErrInsufficientStorage):
+		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
 	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}

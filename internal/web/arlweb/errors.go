@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"cardtable/arlington"
+	"cardtable/internal/record"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -35,6 +36,7 @@ var classes = []struct {
 	{table.ErrIllegal, web.ErrUnprocessable},
 	{table.ErrClosed, web.ErrUnavailable},
 	{table.ErrSlow, web.ErrUnavailable},
+	{record.ErrDiskFull, web.ErrInsufficientStorage}, // before ErrStore, which wraps it
 	{table.ErrStore, web.ErrUnavailable},
 	{arlington.ErrBadAction, web.ErrBadRequest},
 	{arlington.ErrBadSet, web.ErrBadRequest},
@@ -77,6 +79,8 @@ func className(err error) string {
 		return "too_many"
 	case errors.Is(err, web.ErrUnavailable):
 		return "unavailable"
+	case errors.Is(err, web.ErrInsufficientStorage):
+		return "storage_full"
 	}
 	return "internal"
 }

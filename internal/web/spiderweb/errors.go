@@ -26,11 +26,15 @@ var classes = []struct {
 	{record.ErrTooMany, web.ErrUnprocessable},
 	{record.ErrStale, web.ErrUnavailable},
 	{record.ErrReplaced, web.ErrUnavailable},
+	{record.ErrDiskFull, web.ErrInsufficientStorage},
 }
 
 // replaced is what the player is told when the database file is gone: only
 // a restart helps.
 const replaced = "the server can no longer save: its database file was deleted or replaced; restart the server"
+
+// diskFull is what the player is told when the database cannot grow.
+const diskFull = "the server's disk is full: this was not saved; try again later"
 
 // classified is an error with its class; its text is the error's own, so
 // the player reads the same message.
@@ -53,6 +57,9 @@ func classify(err error) error {
 	}
 	if errors.Is(err, record.ErrReplaced) {
 		return web.Public(err, replaced)
+	}
+	if errors.Is(err, record.ErrDiskFull) {
+		return web.Public(err, diskFull)
 	}
 	return err
 }

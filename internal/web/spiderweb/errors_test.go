@@ -28,6 +28,7 @@ func TestErrorStatus(t *testing.T) {
 		{fmt.Errorf("%w: 1000 saved games", store.ErrTooMany), 422, "too many: 1000 saved games"},
 		{web.Errorf(web.ErrNotImplemented, "no solver"), 501, "no solver"},
 		{fmt.Errorf("store: %w", store.ErrReplaced), 503, "the server can no longer save: its database file was deleted or replaced; restart the server"},
+		{fmt.Errorf("store: %w: database or disk is full (13)", store.ErrDiskFull), 507, "the server's disk is full: this was not saved; try again later"},
 		{fmt.Errorf("game x: %w", store.ErrStale), 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
 	}
