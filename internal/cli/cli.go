@@ -48,6 +48,8 @@ func commands() []command {
 		{"serve", "serve the browser UI (the default with no arguments)", runServe},
 		{"spider", "Arachnid and Spider: new, play, solve, autoplay, bench, analyze", runSpider},
 		{"arlington", "Arlington: set, compare, selfplay, play, bench, new-table, connect, loadtest", runArlington},
+		{"backup", "copy the database while the server runs: --db PATH --to FILE", runBackup},
+		{"restore", "put a backup in place while no server runs: --db PATH --from FILE", runRestore},
 	}
 }
 

@@ -234,3 +234,6 @@ func put(tb testing.TB, url, body string, want int) {
 		tb.Fatalf("PUT %s: %s %s", url, resp.Status, b)
 	}
 }
+
+// sqlOpenRO opens the database at path read-only with plain database/sql.
+func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }

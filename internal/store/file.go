@@ -81,6 +81,12 @@ func openFile(path string) (*dbFile, error) {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	d := &dbFile{path: path, f: f, lock: lock}
+	// The lock is the file's; the -wal and -shm go by the path. A server
+	// whose file was swapped away may still have those open (swap.go).
+	if err := sideInUse(path); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("%w (a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop that server first", err)
+	}
 	if d.opened, err = f.Stat(); err != nil {
 		d.Close()
 		return nil, err

@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -58,4 +59,34 @@ func holdShared(f *os.File) (func(), error) {
 		lk.Type = syscall.F_UNLCK
 		syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk)
 	}, nil
+}
+
+// fOFDGetLK is F_OFD_GETLK.
+const fOFDGetLK = 36
+
+// shmDMS is the byte of the -shm file every SQLite connection using it
+// holds a read lock on (its "dead man switch").
+const shmDMS = 128
+
+// sideInUse reports whether some process, this one included, still has
+// SQLite's -shm beside path open: a server whose database file was
+// swapped away still uses the -wal and -shm at the path, and a database
+// put there must not meet them.
+func sideInUse(path string) error {
+	f, err := os.Open(path + "-shm")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: shmDMS, Len: 1}
+	if err := syscall.FcntlFlock(f.Fd(), fOFDGetLK, &lk); err != nil {
+		return nil // no answer (an old kernel): not known to be in use
+	}
+	if lk.Type != syscall.F_UNLCK {
+		return fmt.Errorf("%s-shm is %w", path, errInUse)
+	}
+	return nil
 }
