@@ -45,6 +45,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
 	dbPath := fs.String("db", "", "SQLite database (default: "+defaultDBPath()+")")
 	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	maxSaves := fs.Int("max-saves", store.DefaultSaveQuota.Count, "named saves a player keeps at most")
+	maxSaveMB := fs.Int64("max-save-mb", store.DefaultSaveQuota.Bytes>>20, "MiB of named saves a player keeps at most")
+	dailyMB := fs.Int64("daily-mb", web.DefaultDailyBytes>>20, "MiB of uploads and named saves a client address may store a day")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -54,6 +57,9 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	if *maxTables < 1 {
 		return usageErr("serve: --max-tables must be positive")
+	}
+	if *maxSaves < 1 || *maxSaveMB < 1 || *maxSaveMB > 1<<20 || *dailyMB < 1 || *dailyMB > 1<<20 {
+		return usageErr("serve: --max-saves, --max-save-mb and --daily-mb must be positive (the MiB at most 1048576)")
 	}
 	hosts, err := parseHosts(*hostList)
 	if err != nil {
@@ -68,6 +74,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	db.SetSaveQuota(store.SaveQuota{Count: *maxSaves, Bytes: *maxSaveMB << 20})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -93,6 +100,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 		return serveWinnableDeal(ctx, pool, o)
 	}
 	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
+		DailyBytes: &web.DailyBytes{Limit: *dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
 		Analyze: serveAnalyze})
 	rl := web.DefaultRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,

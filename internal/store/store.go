@@ -55,6 +55,8 @@ type DB struct {
 	app *appender
 	// ckpt checkpoints the WAL in the background (checkpoint.go).
 	ckpt *checkpointer
+	// quota bounds each player's named saves (data.go).
+	quota SaveQuota
 	// pageSize is the database's page size, for the WAL's size in pages.
 	pageSize int
 	// retired: the file was swapped and made whole (swap.go); under
@@ -110,7 +112,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 		}
 		return nil, err
 	}
-	db := &DB{w: w, file: file}
+	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
 		w.Close()
 		return nil, err

@@ -93,6 +93,9 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	}
 	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now(), Played: e.played}
 	e.mu.Unlock()
+	if err := s.opts.DailyBytes.Charge(r, int64(len(rec.Save)), s.now()); err != nil {
+		return err
+	}
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
