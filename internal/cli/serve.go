@@ -101,7 +101,7 @@ func runServe(ctx context.Context, env *Env, args []string) error {
 	}
 	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
 		DailyBytes: &web.DailyBytes{Limit: *dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
-		Analyze: serveAnalyze})
+		Analyze:    serveAnalyze})
 	rl := web.DefaultRateLimit()
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
