@@ -184,3 +184,40 @@ func TestRestoredUnderServerNotDamaged(t *testing.T) {
 		})
 	}
 }
+
+// TestSecondStoreWaitsForSwappedOne: after a file is put at the path under
+// an open store (mv), another store on the path is refused while the first
+// still has the -wal and -shm at the path open, so the two never share
+// them; once the first has found the swap and let go of them, it opens.
+func TestSecondStoreWaitsForSwappedOne(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "backup.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fillSaves(t, db, 3)
+	copyDB(t, db, backup)
+	if err := os.Rename(backup, path); err != nil {
+		t.Fatal(err)
+	}
+	if db2, err := Open(ctx, path); !errors.Is(err, errInUse) || !strings.Contains(err.Error(), "-shm") {
+		if err == nil {
+			db2.Close()
+		}
+		t.Fatalf("second store while the first holds the -shm: %v", err)
+	}
+	if err := db.PutSettings(ctx, "p", "{}"); !errors.Is(err, ErrReplaced) {
+		t.Fatalf("write after the swap: %v", err)
+	}
+	db2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("second store once the first let go: %v", err)
+	}
+	defer db2.Close()
+	if l, err := db2.Saves(ctx, "p"); err != nil || len(l) != 3 {
+		t.Fatalf("the second store reads %d saves, %v; want the backup's 3", len(l), err)
+	}
+}
