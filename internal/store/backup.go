@@ -108,8 +108,9 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 // (checkCopy), copied beside path, synced and renamed over path, so path
 // names either the old database or the whole backup, never a mixture. The
 // old database, if any, is kept as path.replaced-TIME (with its -wal,
-// renamed to go with it); the old -shm is removed, so nothing of the old
-// database is ever replayed into the backup. It returns the old
+// renamed to go with it; a -wal with no database is moved aside too); the
+// old -shm is removed, so nothing of the old database is ever replayed
+// into the backup. It returns the old
 // database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	if fi, err := os.Stat(from); err != nil {
@@ -136,15 +137,20 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	if _, err := checkCopy(ctx, tmp); err != nil {
 		return "", fmt.Errorf("restore: the copy of %s: %w; nothing changed", from, err)
 	}
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	wal := path + ".stale-" + stamp + "-wal" // a -wal without its database
 	if target.opened.Size() > 0 {
-		kept = fmt.Sprintf("%s.replaced-%s", path, time.Now().UTC().Format("20060102T150405Z"))
+		kept = path + ".replaced-" + stamp
 		if err := os.Link(path, kept); err != nil {
 			return "", fmt.Errorf("restore: keeping the old database: %w", err)
 		}
-		if err := os.Rename(path+"-wal", kept+"-wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		wal = kept + "-wal"
+	}
+	if err := os.Rename(path+"-wal", wal); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if kept != "" {
 			os.Remove(kept)
-			return "", fmt.Errorf("restore: keeping the old database's WAL: %w", err)
 		}
+		return "", fmt.Errorf("restore: moving the old -wal aside: %w", err)
 	}
 	if err := os.Remove(path + "-shm"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return kept, fmt.Errorf("restore: %w", err)

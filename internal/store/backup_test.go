@@ -72,12 +72,14 @@ func TestRestore(t *testing.T) {
 	// copying the files while the store is open.
 	crashed := filepath.Join(dir, "crashed")
 	os.Mkdir(crashed, 0o755)
+	var wal []byte
 	for _, suffix := range []string{"", "-wal"} {
 		b, err := os.ReadFile(path + suffix)
 		if err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(crashed, "ct.db"+suffix), b, 0o644)
+		wal = b
 	}
 	db.Close()
 	path = filepath.Join(crashed, "ct.db")
@@ -99,4 +101,16 @@ func TestRestore(t *testing.T) {
 		t.Fatalf("open after restore: %v", err)
 	}
 	db.Close()
+	// A -wal left without its database (deleted by hand) is moved aside,
+	// not replayed into the backup.
+	gone := filepath.Join(dir, "gone.db")
+	if err := os.WriteFile(gone+"-wal", wal, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, gone, backup); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkFile(t, gone); n != 5 {
+		t.Fatalf("restored beside a stale -wal: %d saves, want 5", n)
+	}
 }

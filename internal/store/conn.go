@@ -30,7 +30,6 @@ import (
 
 // fileConnector dials SQLite connections for one locked database file.
 type fileConnector struct {
-	dsn  string
 	file *dbFile
 	base driver.Connector
 }
@@ -40,7 +39,7 @@ func newConnector(dsn string, file *dbFile) (*fileConnector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fileConnector{dsn: dsn, file: file, base: base}, nil
+	return &fileConnector{file: file, base: base}, nil
 }
 
 // Connect opens a connection only while the path names the locked file,
