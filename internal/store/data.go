@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 )
 
 // RecordResult records how one of player's game lineages ended. A lineage
@@ -93,7 +93,7 @@ func (db *DB) SetSaveQuota(q SaveQuota) {
 
 // ErrTooMany is returned by PutSave for a save beyond the player's quota
 // (a new name past the count, or more bytes than the quota leaves).
-var ErrTooMany = record.ErrTooMany
+var ErrTooMany = spidergame.ErrTooMany
 
 // SaveUsage is what player's named saves take, other than the one named
 // except (""): their count and bytes of text.

@@ -8,11 +8,9 @@ import (
 	"io"
 	"os"
 	"syscall"
-)
 
-// fOFDSetLK is F_OFD_SETLK (Linux 3.15 and later), missing from package
-// syscall.
-const fOFDSetLK = 37
+	"golang.org/x/sys/unix"
+)
 
 // lockByte is the byte of the database file the lock covers. SQLite's own
 // POSIX locks sit at 0x40000000-0x400001FF (the pending byte, the reserved
@@ -30,7 +28,7 @@ const lockByte = 0x3FFFFFFF
 // closed or the process dies, kill -9 included. Nothing else needs closing.
 func lockDB(f *os.File, _ string) (io.Closer, error) {
 	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: lockByte, Len: 1}
-	err := syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk)
+	err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk) // Linux 3.15 and later
 	if errors.Is(err, syscall.EINVAL) {
 		// A kernel before 3.15: flock on the same file, which does not
 		// touch SQLite's POSIX locks on a local file system.
@@ -52,17 +50,14 @@ const sharedFirst = 0x40000002
 // releases it.
 func holdShared(f *os.File) (func(), error) {
 	lk := syscall.Flock_t{Type: syscall.F_RDLCK, Whence: io.SeekStart, Start: sharedFirst, Len: 1}
-	if err := syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk); err != nil {
+	if err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
 		return func() {}, err
 	}
 	return func() {
 		lk.Type = syscall.F_UNLCK
-		syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk)
+		syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
 	}, nil
 }
-
-// fOFDGetLK is F_OFD_GETLK.
-const fOFDGetLK = 36
 
 // shmDMS is the byte of the -shm file every SQLite connection using it
 // holds a read lock on (its "dead man switch").
@@ -82,7 +77,7 @@ func sideInUse(path string) error {
 	}
 	defer f.Close()
 	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: shmDMS, Len: 1}
-	if err := syscall.FcntlFlock(f.Fd(), fOFDGetLK, &lk); err != nil {
+	if err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err != nil {
 		return nil // no answer (an old kernel): not known to be in use
 	}
 	if lk.Type != syscall.F_UNLCK {

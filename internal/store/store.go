@@ -21,22 +21,23 @@ import (
 	"syscall"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/table"
 	"modernc.org/sqlite" // also the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned when a game or a save does not exist, or belongs
 // to another player.
-var ErrNotFound = record.ErrNotFound
+var ErrNotFound = spidergame.ErrNotFound
 
 // ErrStale is returned when a write is based on a version of a game that is
 // no longer the stored one: the write is refused, nothing changes.
-var ErrStale = record.ErrStale
+var ErrStale = spidergame.ErrStale
 
 // ErrDiskFull is returned when a write failed because the database could
 // not grow: nothing of it was stored.
-var ErrDiskFull = record.ErrDiskFull
+var ErrDiskFull = spidergame.ErrDiskFull
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -233,7 +234,9 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 func full(err error) error {
 	var se *sqlite.Error
 	if (errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL) || errors.Is(err, syscall.ENOSPC) {
-		return fmt.Errorf("%w: %w", ErrDiskFull, err)
+		// Both games' sentinels: a table's write reaches the web layer
+		// through the table package, a Spider game's through spidergame.
+		return fmt.Errorf("%w: %w", errors.Join(ErrDiskFull, table.ErrDiskFull), err)
 	}
 	return err
 }

@@ -46,7 +46,7 @@ func (d *DailyBytes) Charge(r *http.Request, n int64, now time.Time) error {
 	used := d.count[key]
 	if used+n > d.Limit {
 		wait := time.Unix((today+1)*86400, 0).Sub(now).Round(time.Minute)
-		return &requestError{errTooMany, fmt.Sprintf(
+		return &requestError{ErrTooMany, fmt.Sprintf(
 			"this address has stored %.1f MB today, the most an address may store in a day; try again in %s (after midnight UTC)",
 			float64(used)/1e6, wait)}
 	}

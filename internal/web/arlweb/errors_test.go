@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"cardtable/internal/record"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -19,16 +18,16 @@ func TestStoreErrorStatus(t *testing.T) {
 		code  int
 		class string
 	}{
-		{fmt.Errorf("%w: %w", table.ErrStore, record.ErrDiskFull), http.StatusInsufficientStorage, "storage_full"},
+		{fmt.Errorf("%w: %w", table.ErrStore, table.ErrDiskFull), http.StatusInsufficientStorage, "storage_full"},
 		{fmt.Errorf("%w: database is locked", table.ErrStore), http.StatusServiceUnavailable, "unavailable"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.class, func(t *testing.T) {
-			err := classify(tc.err)
+			err := web.Classify(tc.err, classes)
 			rec := httptest.NewRecorder()
 			web.WriteError(rec, httptest.NewRequest("POST", "/", nil), nil, err)
-			if rec.Code != tc.code || className(err) != tc.class {
-				t.Fatalf("got %d %s, class %s; want %d %s", rec.Code, rec.Body, className(err), tc.code, tc.class)
+			if rec.Code != tc.code || web.ClassName(err) != tc.class {
+				t.Fatalf("got %d %s, class %s; want %d %s", rec.Code, rec.Body, web.ClassName(err), tc.code, tc.class)
 			}
 		})
 	}
