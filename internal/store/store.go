@@ -141,7 +141,8 @@ func (db *DB) Close() error {
 	db.app.stop()
 	db.ckpt.stop()
 	after := func() error { return nil }
-	if db.swapped() {
+	// Looked for now too: a swap since the last write and tick.
+	if errors.Is(db.file.check(), ErrReplaced) {
 		if db.file.inPlace {
 			after = db.closeOverwritten()
 		} else {

@@ -102,13 +102,6 @@ func removeSide(name string, was os.FileInfo, aside string) error {
 	return os.Remove(name)
 }
 
-// swapped reports whether the database file was swapped (check's error).
-func (db *DB) swapped() bool {
-	db.file.mu.Lock()
-	defer db.file.mu.Unlock()
-	return db.file.lost != nil
-}
-
 // retire makes the open file whole by itself and removes the -wal and
 // -shm at the path, once the file was swapped away (not for an overwrite
 // in place: see above). It runs at most once successfully; a checkpoint

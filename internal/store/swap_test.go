@@ -221,3 +221,28 @@ func TestSecondStoreWaitsForSwappedOne(t *testing.T) {
 		t.Fatalf("the second store reads %d saves, %v; want the backup's 3", len(l), err)
 	}
 }
+
+// TestRenamedThenClosed: a file renamed just before the store closes (no
+// write or checkpoint in between) still gets every acknowledged write,
+// which SQLite alone leaves in the -wal at the old path.
+func TestRenamedThenClosed(t *testing.T) {
+	dir := t.TempDir()
+	path, moved := filepath.Join(dir, "ct.db"), filepath.Join(dir, "moved.db")
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillSaves(t, db, 8)
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkFile(t, moved); n != 8 {
+		t.Fatalf("the renamed file has %d saves, want 8", n)
+	}
+	if left, _ := filepath.Glob(path + "*"); len(left) != 0 {
+		t.Fatalf("left at the old path: %v", left)
+	}
+}
