@@ -41,6 +41,7 @@ var (
 	ErrClosed       = errors.New("table closed")
 	ErrSlow         = errors.New("subscriber fell behind")
 	ErrStore        = errors.New("could not store the table")
+	ErrDiskFull     = errors.New("the store's disk is full") // the store wraps it; ErrStore wraps the store's error
 	ErrNotOver      = errors.New("the game is not over")
 	ErrUnknownLevel = errors.New("unknown bot level")
 )
