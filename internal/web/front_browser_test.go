@@ -23,7 +23,8 @@ document.addEventListener("securitypolicyviolation", (e) => { window.__csp.push(
 // TestBrowserFrontPage (the quick one): on a phone the front page offers
 // both games, each with its picture and its line, links the Arlington
 // lobby from its header, says there is nothing open yet, does not scroll
-// sideways and keeps to the Content-Security-Policy.
+// sideways and keeps to the Content-Security-Policy; and the court cards
+// of the sprite every page shares carry their chest signs upright.
 func TestBrowserFrontPage(t *testing.T) {
 	srv := siteServer(t)
 	p := openSite(t, webtest.StartBrowser(t), srv, 390, 844)
@@ -42,6 +43,7 @@ func TestBrowserFrontPage(t *testing.T) {
 	}
 	p.eval(`(() => { const d = document.createElement("div"); d.setAttribute("style", "outline: 1px solid red"); document.body.append(d); return 1; })()`, nil)
 	p.wait(`window.__csp.length > 0`, "the planted inline style to be reported")
+	p.courtChestSigns()
 	if got := p.text("#spider-games"); !strings.Contains(got, "No game in progress") {
 		t.Errorf("a new player's Spider list says %q", got)
 	}
@@ -228,16 +230,14 @@ func (p *sitePage) keyboardReaches(sels ...string) {
 	}
 }
 
-// TestBrowserCourtChestSigns: the court cards' pictures (shared/cards.js,
-// drawn on every page) show the figure twice, the lower one mirrored, and
-// each figure's chest carries the suit sign upright: a spade turned over
-// reads as a heart with a stalk. Each face of the sprite that has a court
+// courtChestSigns: the court cards' pictures (shared/cards.js, drawn on
+// every page) show the figure twice, the lower one mirrored, and each
+// figure's chest carries the suit sign upright: a spade turned over reads
+// as a heart with a stalk. Each face of the sprite that has a court
 // picture in two halves has two chest signs, neither under the mirror's
 // rotation.
-func TestBrowserCourtChestSigns(t *testing.T) {
-	srv := siteServer(t)
-	p := openSite(t, webtest.StartBrowser(t), srv, 1280, 800)
-	p.open("/", frontReady)
+func (p *sitePage) courtChestSigns() {
+	p.t.Helper()
 	var bad []string
 	p.eval(`(() => {
 	  const bad = [];
@@ -254,6 +254,6 @@ func TestBrowserCourtChestSigns(t *testing.T) {
 	  return bad;
 	})()`, &bad)
 	for _, b := range bad {
-		t.Error(b)
+		p.t.Error(b)
 	}
 }
