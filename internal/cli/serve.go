@@ -31,10 +31,10 @@ import (
 // ADDR] [--host NAME[,NAME]] [--db PATH]`, and `cardtable serve bench` for
 // the load benchmark.
 func runServe(fs *pflag.FlagSet) runFunc {
-	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on, HOST:PORT")
 	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
-	dbPath := fs.String("db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
+	dbPath := fs.String("db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
 		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	return func(ctx context.Context, env *Env, pos []string) error {
@@ -375,7 +375,7 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
 	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
-	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
+	dbPath := fs.String("db", "", "SQLite database `file` (default: a temporary file, removed after)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
