@@ -112,9 +112,9 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 type lobby struct {
 	Tables       []lobbyTable `json:"tables"`
 	Levels       []string     `json:"levels"`
-	DefaultLevel string       `json:"default_level"`
-	Target       int          `json:"default_target"`
-	TurnSeconds  int          `json:"default_turn_seconds"`
+	DefaultLevel string       `json:"defaultLevel"`
+	Target       int          `json:"defaultTarget"`
+	TurnSeconds  int          `json:"defaultTurnSeconds"`
 }
 
 // lobbyTable is a table in the list: its summary, and whether the

@@ -38,8 +38,8 @@ const (
 //   - read what the page received: __ws.seat (the receiver's seat in the
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
-//     view's event count), __ws.views (each view's [events_from,
-//     event_count]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted) and
+//     view's event count), __ws.views (each view's [eventsFrom,
+//     eventCount]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted) and
 //     __ws.sent (each action the page sent, in notation);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
@@ -66,7 +66,7 @@ const hooks = `(() => {
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; }
       if (m.type === "view" && m.view) {
-        ws.toMove = m.view.to_move; ws.results = (m.view.results || []).length; ws.views.push([m.view.events_from, m.view.event_count]); ws.count = m.view.event_count;
+        ws.toMove = m.view.toMove; ws.results = (m.view.results || []).length; ws.views.push([m.view.eventsFrom, m.view.eventCount]); ws.count = m.view.eventCount;
         for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind }); }
     });
     return s;
@@ -249,7 +249,7 @@ func (p *seatTab) offline(on bool) {
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__ws.offline = %v; if (%v) window.__ws.drop()`, on, on)))
 }
 
-// views is every [events_from, event_count] of the views received since
+// views is every [eventsFrom, eventCount] of the views received since
 // the page loaded.
 func (p *seatTab) views() [][2]int {
 	p.tb.Helper()

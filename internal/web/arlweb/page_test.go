@@ -19,8 +19,8 @@ import (
 // pageMsg is a view message with the words the page shows.
 type pageMsg struct {
 	srvMsg
-	LegalWords  []string `json:"legal_words"`
-	LegalPoints [][]int  `json:"legal_points"`
+	LegalWords  []string `json:"legalWords"`
+	LegalPoints [][]int  `json:"legalPoints"`
 	Log         []string `json:"log"`
 	Names       []string `json:"names"`
 }

@@ -65,11 +65,11 @@ type viewMsg struct {
 	// actions as the page's buttons name them. The events' words (log)
 	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
 	// LegalPoints is, for each legal action, what it does to each seat's
 	// points on the tables (arlington.PointsChange): the page shows it
 	// on the action's button and never scores anything itself.
-	LegalPoints [][]int `json:"legal_points"`
+	LegalPoints [][]int `json:"legalPoints"`
 }
 
 // message is update u as the client receives it: the table's update with
@@ -145,6 +145,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 	status, reason := cn.write(ctx)
 	cancel()
+	web.SetCloseReason(r.Context(), reason)
 	c.Close(status, reason)
 	<-readerDone
 }
@@ -262,6 +263,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		select {
 		case <-ctx.Done():
 			return websocket.StatusGoingAway, "bye"
+		case <-web.Restarting(ctx):
+			// The page shows the reason and reconnects.
+			return websocket.StatusServiceRestart, web.RestartReason
 		case <-cn.t.Done():
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:

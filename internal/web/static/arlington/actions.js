@@ -1,5 +1,5 @@
 // The legal actions, grouped by what they do, each with its points as the
-// server tells them (legal_points: the change of every seat's points on
+// server tells them (legalPoints: the change of every seat's points on
 // the tables; the page scores nothing itself).
 import { el, points } from "./common.js";
 

@@ -14,7 +14,7 @@ export function legalFor(m, sel) {
   m.legal.forEach((a, i) => {
     const cs = cardsIn(a);
     if (within(sel, cs)) {
-      out.push({ a, words: (m.legal_words || [])[i] || a, delta: (m.legal_points || [])[i], cards: cs, exact: cs.length === sel.length });
+      out.push({ a, words: (m.legalWords || [])[i] || a, delta: (m.legalPoints || [])[i], cards: cs, exact: cs.length === sel.length });
     }
   });
   return out;

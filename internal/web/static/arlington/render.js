@@ -69,14 +69,14 @@ export function renderPlayers(box, m, names, arrive) {
   for (const s of m.seats) {
     const p = el("div", "player");
     p.dataset.seat = s.seat;
-    if (v && v.to_move === s.seat) p.classList.add("to-move");
+    if (v && v.toMove === s.seat) p.classList.add("to-move");
     if (s.seat === m.seat) p.classList.add("me");
     const head = el("div", "p-head");
     head.appendChild(el("span", "p-name", names[s.seat] + (s.seat === m.seat ? " (you)" : "")));
     const badges = [];
     if (v && v.dealer === s.seat) badges.push("dealer");
-    if (v && v.to_move >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
-    if (v && v.to_move === s.seat) badges.push("to play");
+    if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
+    if (v && v.toMove === s.seat) badges.push("to play");
     if (s.open) badges.push("open seat");
     if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
@@ -84,7 +84,7 @@ export function renderPlayers(box, m, names, arrive) {
     p.appendChild(head);
     if (v) {
       const line = el("div", "p-line");
-      line.appendChild(el("span", "p-count", `${v.hand_sizes[s.seat]} card${v.hand_sizes[s.seat] === 1 ? "" : "s"}`));
+      line.appendChild(el("span", "p-count", `${v.handSizes[s.seat]} card${v.handSizes[s.seat] === 1 ? "" : "s"}`));
       line.appendChild(el("span", "p-score", playerScore(v.totals[s.seat], v.target)));
       p.appendChild(line);
       const known = (v.known || [])[s.seat] || [];
@@ -154,7 +154,7 @@ export function heldTrick(events, take) {
     cards.unshift({ seat: e.seat, card });
     if (verb === "lead") break;
   }
-  return { n: take.n, seat: take.seat, card: cardsOf(take.to_grave)[0] || "", cards };
+  return { n: take.n, seat: take.seat, card: cardsOf(take.toGrave)[0] || "", cards };
 }
 
 // renderLast draws the last trick taken this hand (until the next trick
@@ -165,17 +165,17 @@ export function heldTrick(events, take) {
 // in the hand. Nothing shows after the game's end.
 export function renderLast(box, v, events, names, trickShown) {
   box.replaceChildren();
-  if (!v || v.to_move < 0 || (v.trick && v.trick.length) || trickShown) return;
+  if (!v || v.toMove < 0 || (v.trick && v.trick.length) || trickShown) return;
   let take = null;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
-    if (e.hand !== v.hand_number || e.kind === "deal") break;
+    if (e.hand !== v.handNumber || e.kind === "deal") break;
     if (e.kind === "take") { take = e; break; }
     if (e.kind === "move" && /^(lead|play) /.test(e.action)) break;
   }
   if (!take) return;
-  const won = cardsOf(take.to_grave);
-  const got = cardsOf(take.to_hand);
+  const won = cardsOf(take.toGrave);
+  const got = cardsOf(take.toHand);
   const inHand = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
   for (const c of got) {
     const i = inHand.indexOf(c);
@@ -229,13 +229,13 @@ export function statusText(m, names) {
   if (!v) {
     return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
   }
-  if (v.to_move < 0) return `Game over after ${v.hand_number} hand${v.hand_number > 1 ? "s" : ""}.`;
-  const who = v.to_move === m.seat ? "your turn" : `${names[v.to_move]} to play`;
+  if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
+  const who = v.toMove === m.seat ? "your turn" : `${names[v.toMove]} to play`;
   let what = "";
-  if (v.phase === "lead") what = v.to_move === m.seat ? "you have the lead" : `${names[v.to_move]} has the lead`;
+  if (v.phase === "lead") what = v.toMove === m.seat ? "you have the lead" : `${names[v.toMove]} has the lead`;
   else if (v.phase === "trick") what = "a trick";
   else if (v.phase === "round") what = "a set round";
-  return `Hand ${v.hand_number} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
+  return `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // winnersText announces the end: one winner, or a shared win.

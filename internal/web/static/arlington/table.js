@@ -84,13 +84,14 @@ function connect() {
     else if (m.type === "view") {
       // The answer to the player's own action is shown at once: the pause
       // after the play before it would only make the page feel slow.
-      if (answerAt >= 0 && m.view && m.view.event_count > answerAt) { answerAt = -1; pacer.skip(); }
+      if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
       pacer.push(m);
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
-    $("conn").textContent = "reconnecting…";
+    // 1012: the server is restarting (an update); it is back in a moment.
+    $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
     ws = null;
     const ms = Math.round(retry / 2 + Math.random() * retry / 2);
     document.body.dataset.retryMs = String(ms);
@@ -125,11 +126,11 @@ function show(m, burst) {
   let fresh = [];
   if (m.view) {
     const v = m.view;
-    // The log is the same for everyone and events_from numbers it: a view
+    // The log is the same for everyone and eventsFrom numbers it: a view
     // may repeat events this page has (a new hello crossed updates still
     // on their way, as after taking a seat), which it replaces; only a
     // gap means events were missed.
-    if (v.events_from > events.length) { // a gap: start again with a full view
+    if (v.eventsFrom > events.length) { // a gap: start again with a full view
       events = []; log = [];
       document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
       if (ws) ws.close();
@@ -137,10 +138,10 @@ function show(m, burst) {
     }
     const had = events.length;
     const first = last === null || !last.view;
-    events = events.slice(0, v.events_from).concat(v.events);
-    log = log.slice(0, v.events_from).concat(m.log || []);
+    events = events.slice(0, v.eventsFrom).concat(v.events);
+    log = log.slice(0, v.eventsFrom).concat(m.log || []);
     if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
-    if (last && last.view && v.event_count !== last.view.event_count) { hinted = ""; $("error").textContent = ""; }
+    if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
   }
@@ -150,7 +151,7 @@ function show(m, burst) {
   render();
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
-  const nowMine = !!(m.view && m.view.to_move === m.seat && m.legal.length);
+  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length);
   if (nowMine && !myTurn) { say("Your turn."); bringTurnIntoView(); }
   myTurn = nowMine;
   if (fresh.some((f) => f.e.kind === "take")) return "trick";
@@ -173,7 +174,7 @@ function followTrick(fresh, v) {
       arrive = { seat: s, index: i };
     }
   }
-  if (v.to_move < 0) held = null;
+  if (v.toMove < 0) held = null;
 }
 
 // noteStandIn judges the moves of seat among the events from number from
@@ -246,7 +247,7 @@ function renderHandOver(v) {
   if (handOverSeen === null) { // arriving: only a hand just scored counts
     handOverSeen = !scored ? -1 : events[events.length - 1].kind === "deal" ? scored.n - 1 : scored.n;
   }
-  if (v.to_move < 0 || !scored) { box.hidden = true; return; }
+  if (v.toMove < 0 || !scored) { box.hidden = true; return; }
   if (scored.n > handOverSeen) {
     box.hidden = false;
     handOverSeen = scored.n;
@@ -261,7 +262,7 @@ function renderHandOver(v) {
 
 function renderEnd(v) {
   const box = $("winners");
-  const over = v && v.to_move < 0;
+  const over = v && v.toMove < 0;
   box.hidden = !over;
   if (!over) return;
   if (box.querySelector("#btn-replay")) return; // drawn already (keeps focus on the button)
@@ -285,12 +286,12 @@ function renderHand() {
   hand.replaceChildren();
   const acts = $("actions");
   acts.replaceChildren();
-  box.classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.to_move !== m.seat));
+  box.classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.toMove !== m.seat));
   if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
-  const mine = v.to_move === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.event_count;
+  const mine = v.toMove === m.seat && m.legal.length > 0;
+  const waiting = sentAt === v.eventCount;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -313,7 +314,7 @@ function renderHand() {
     hand.appendChild(b);
   });
   if (!mine) {
-    acts.appendChild(el("span", "small", v.to_move < 0 ? "" : `Waiting for ${names[v.to_move]}…`));
+    acts.appendChild(el("span", "small", v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`));
     restore(box, keep);
     return;
   }
@@ -416,7 +417,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
-    sentAt = mineFrom = answerAt = last.view.event_count;
+    sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
     $("preview").textContent = "";
     renderHand();
@@ -502,7 +503,7 @@ installKeys({
 installInvite(id);
 connect();
 request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
-  turnSeconds = Math.max(0, t.turn_seconds || 0);
+  turnSeconds = Math.max(0, t.turnSeconds || 0);
   showCode(t.code);
   if (last) renderHand();
 }).catch(() => { /* the page plays on without the timer's note and the code */ });
