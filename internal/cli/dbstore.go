@@ -20,6 +20,8 @@ type serverStore interface {
 	table.Pruner
 	dbcopy.Store
 	CountGames(ctx context.Context) (int, error)
+	// Ping is the readiness check's (web.Pinger).
+	Ping(ctx context.Context) error
 	Close() error
 }
 
@@ -29,18 +31,33 @@ var (
 )
 
 // openStore opens the database a --db value names: a postgres:// (or
-// postgresql://) URL is PostgreSQL, anything else a SQLite file. It also
-// returns the value to show (a URL without its password).
-func openStore(ctx context.Context, db string) (serverStore, string, error) {
+// postgresql://) URL is PostgreSQL, anything else a SQLite file; with the
+// named saves a player may keep (0: the default). It also returns the
+// value to show (a URL without its password).
+func openStore(ctx context.Context, db string, saves int, saveBytes int64) (serverStore, string, error) {
 	if pgstore.IsURL(db) {
 		s, err := pgstore.Open(ctx, db)
-		return s, pgstore.Redact(db), err
+		if err != nil {
+			return nil, pgstore.Redact(db), err // a nil *DB is not a nil interface
+		}
+		s.SetSaveQuota(pgstore.SaveQuota{Count: saves, Bytes: saveBytes})
+		return s, pgstore.Redact(db), nil
 	}
 	s, err := store.Open(ctx, db)
 	if err != nil {
-		return nil, db, err // a nil *store.DB is not a nil interface
+		return nil, db, err
 	}
+	s.SetSaveQuota(store.SaveQuota{Count: saves, Bytes: saveBytes})
 	return s, db, nil
+}
+
+// sqliteOnly refuses a PostgreSQL URL for a command that works on the
+// SQLite file alone, saying what to use instead.
+func sqliteOnly(cmd, db, instead string) error {
+	if pgstore.IsURL(db) {
+		return usageErr("%s of a PostgreSQL database: %s", cmd, instead)
+	}
+	return nil
 }
 
 // runDBCopy is `cardtable db copy --from SRC --to DST`: the whole database
@@ -59,12 +76,12 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		if *from == *to {
 			return usageErr("db copy: --from and --to name the same database")
 		}
-		src, srcName, err := openStore(ctx, *from)
+		src, srcName, err := openStore(ctx, *from, 0, 0)
 		if err != nil {
 			return fmt.Errorf("db copy: the source: %w", err)
 		}
 		defer src.Close()
-		dst, dstName, err := openStore(ctx, *to)
+		dst, dstName, err := openStore(ctx, *to, 0, 0)
 		if err != nil {
 			return fmt.Errorf("db copy: the target: %w", err)
 		}

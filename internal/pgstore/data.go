@@ -56,11 +56,36 @@ func (db *DB) LineageGivenUp(ctx context.Context, player, lineage string) (bool,
 	return gaveUp, err
 }
 
-// MaxSaves is the most named saves a player may have.
-const MaxSaves = 1000
+// SaveQuota bounds what one player keeps in named saves, as in the SQLite
+// store (spidergame.SaveQuota).
+type SaveQuota = spidergame.SaveQuota
 
-// PutSave stores a named save, replacing any of the same name and player;
-// a new name past MaxSaves is refused (ErrTooMany).
+// SetSaveQuota sets the per-player bounds PutSave enforces (a zero field:
+// its default). Call it before serving.
+func (db *DB) SetSaveQuota(q SaveQuota) { db.quota = q.OrDefault() }
+
+// SaveUsage is what player's named saves take, other than the one named
+// except (""): their count and bytes of text.
+func (db *DB) SaveUsage(ctx context.Context, player, except string) (SaveQuota, error) {
+	return saveUsage(ctx, db.pool, player, except)
+}
+
+// querier is the pool or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+func saveUsage(ctx context.Context, q querier, player, except string) (SaveQuota, error) {
+	var u SaveQuota
+	// octet_length: the stored size in bytes, as SQLite counts it.
+	err := q.QueryRow(ctx, `SELECT count(*), coalesce(sum(octet_length(save)), 0)
+		FROM saves WHERE player = $1 AND name != $2`, player, except).Scan(&u.Count, &u.Bytes)
+	return u, err
+}
+
+// PutSave stores a named save, replacing any of the same name and player,
+// within the player's quota (SetSaveQuota): refused with ErrTooMany and
+// what to do, nothing changed.
 func (db *DB) PutSave(ctx context.Context, s spidergame.Save) error {
 	return db.tx(ctx, func(tx pgx.Tx) error {
 		// Two servers saving for one player at once would both count
@@ -68,14 +93,12 @@ func (db *DB) PutSave(ctx context.Context, s spidergame.Save) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('saves ' || $1))`, s.Player); err != nil {
 			return err
 		}
-		var n int
-		err := tx.QueryRow(ctx, `SELECT count(*) FROM saves WHERE player = $1 AND name != $2`,
-			s.Player, s.Name).Scan(&n)
+		u, err := saveUsage(ctx, tx, s.Player, s.Name)
 		if err != nil {
 			return err
 		}
-		if n >= MaxSaves {
-			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
+		if err := db.quota.Admit(u, len(s.Save)); err != nil {
+			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO saves
 			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)
@@ -145,7 +168,7 @@ func (db *DB) Save(ctx context.Context, player, name string) (spidergame.Save, e
 
 // DeleteSave deletes player's named save.
 func (db *DB) DeleteSave(ctx context.Context, player, name string) error {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM saves WHERE player = $1 AND name = $2`, player, name)
+	tag, err := db.exec(ctx, `DELETE FROM saves WHERE player = $1 AND name = $2`, player, name)
 	if err != nil {
 		return err
 	}
@@ -168,7 +191,7 @@ func (db *DB) Settings(ctx context.Context, player string) (string, error) {
 
 // PutSettings stores player's settings JSON as given.
 func (db *DB) PutSettings(ctx context.Context, player, json string) error {
-	_, err := db.pool.Exec(ctx, `INSERT INTO settings (player, json) VALUES ($1, $2)
+	_, err := db.exec(ctx, `INSERT INTO settings (player, json) VALUES ($1, $2)
 		ON CONFLICT (player) DO UPDATE SET json = excluded.json`, player, json)
 	return err
 }

@@ -202,7 +202,7 @@ func (db *DB) pruneLoop(ctx context.Context, query string, args ...any) (int64, 
 	args = append(args, pruneBatch)
 	var total int64
 	for {
-		tag, err := db.pool.Exec(ctx, query, args...)
+		tag, err := db.exec(ctx, query, args...)
 		if err != nil {
 			return total, err
 		}

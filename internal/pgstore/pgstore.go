@@ -24,9 +24,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"cardtable/internal/spidergame"
+	"cardtable/internal/table"
 )
 
 // The sentinel errors are the services', as the SQLite store's are.
@@ -42,7 +44,8 @@ var migrations embed.FS
 // DB is an open cardtable database on a PostgreSQL server. It is safe for
 // concurrent use.
 type DB struct {
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	quota SaveQuota // set before serving (SetSaveQuota)
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database
@@ -69,7 +72,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
 	}
-	db := &DB{pool: pool}
+	db := &DB{pool: pool, quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
@@ -84,6 +87,14 @@ func Redact(s string) string {
 		return "the PostgreSQL URL"
 	}
 	return u.Redacted()
+}
+
+// Ping proves the database answers now, for the server's readiness check.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("pgstore: %w", err)
+	}
+	return nil
 }
 
 // Close closes the connections.
@@ -154,7 +165,24 @@ func (db *DB) migrate(ctx context.Context) error {
 // tx runs f in a transaction, committing if it returns nil: a nil from tx
 // is a commit.
 func (db *DB) tx(ctx context.Context, f func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.pool, f)
+	return full(pgx.BeginFunc(ctx, db.pool, f))
+}
+
+// exec is one statement, its own transaction.
+func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	tag, err := db.pool.Exec(ctx, sql, args...)
+	return tag, full(err)
+}
+
+// full classifies a write the server had no room for (SQLSTATE 53100,
+// disk_full) as ErrDiskFull, both services' sentinels, as the SQLite
+// store does.
+func full(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "53100" {
+		return fmt.Errorf("%w: %w", errors.Join(spidergame.ErrDiskFull, table.ErrDiskFull), err)
+	}
+	return err
 }
 
 // read runs f in a read-only snapshot, so rows read together agree (a

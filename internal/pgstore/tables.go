@@ -33,7 +33,7 @@ func (db *DB) CreateTable(ctx context.Context, t table.Stored) error {
 	if err != nil {
 		return err
 	}
-	_, err = db.pool.Exec(ctx, `INSERT INTO live_tables
+	_, err = db.exec(ctx, `INSERT INTO live_tables
 		(id, creator, config, seed, seats, status, moves, created, updated)
 		VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8)`,
 		t.ID, t.Creator, t.Config, strconv.FormatUint(t.Seed, 10), string(seats),
@@ -47,7 +47,7 @@ func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat
 	if err != nil {
 		return err
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3`,
+	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3`,
 		string(js), millis(time.Now()), id)
 	return oneRow(tag, err, id)
 }
@@ -74,7 +74,7 @@ func oneRow(tag pgconn.CommandTag, err error, id string) error {
 // of the pool's connections side by side and groups their WAL flushes
 // itself, so the SQLite store's batching goroutine has no use here.
 func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
-	tag, err := db.pool.Exec(ctx, `WITH up AS (
+	tag, err := db.exec(ctx, `WITH up AS (
 			UPDATE live_tables SET moves = moves + 1, updated = $1
 			WHERE id = $2 AND moves = $3 AND status = $4 RETURNING id)
 		INSERT INTO live_table_moves (tbl, seq, seat, action) SELECT id, $3, $5, $6 FROM up`,
@@ -103,7 +103,7 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 
 // FinishTable sets table id's status (over or closed).
 func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, at time.Time) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3`,
+	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3`,
 		string(status), millis(at), id)
 	return oneRow(tag, err, id)
 }

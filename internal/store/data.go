@@ -64,24 +64,52 @@ func (db *DB) LineageGivenUp(ctx context.Context, player, lineage string) (bool,
 	return gaveUp, err
 }
 
-// MaxSaves is the most named saves a player may have.
-const MaxSaves = 1000
+// SaveQuota bounds what one player keeps in named saves
+// (spidergame.SaveQuota, which both stores enforce alike).
+type SaveQuota = spidergame.SaveQuota
 
-// ErrTooMany is returned by PutSave for a new name when the player already
-// has MaxSaves saves.
+// DefaultSaveQuota is what a player may keep unless the server is told
+// otherwise.
+var DefaultSaveQuota = spidergame.DefaultSaveQuota
+
+// SetSaveQuota sets the per-player bounds PutSave enforces (a zero field:
+// its default). Call it before serving.
+func (db *DB) SetSaveQuota(q SaveQuota) { db.quota = q.OrDefault() }
+
+// ErrTooMany is returned by PutSave for a save beyond the player's quota
+// (a new name past the count, or more bytes than the quota leaves).
 var ErrTooMany = spidergame.ErrTooMany
 
-// PutSave stores a named save, replacing any of the same name and player.
+// SaveUsage is what player's named saves take, other than the one named
+// except (""): their count and bytes of text.
+func (db *DB) SaveUsage(ctx context.Context, player, except string) (SaveQuota, error) {
+	return saveUsage(ctx, db.r, player, except)
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func saveUsage(ctx context.Context, q querier, player, except string) (SaveQuota, error) {
+	var u SaveQuota
+	// octet_length reads the stored size, not the text.
+	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(octet_length(save)), 0)
+		FROM saves WHERE player = ? AND name != ?`, player, except).Scan(&u.Count, &u.Bytes)
+	return u, err
+}
+
+// PutSave stores a named save, replacing any of the same name and player,
+// within the player's quota (SetSaveQuota): refused with ErrTooMany and
+// what to do, nothing changed.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM saves WHERE player = ? AND name != ?`,
-			s.Player, s.Name).Scan(&n)
+		u, err := saveUsage(ctx, tx, s.Player, s.Name)
 		if err != nil {
 			return err
 		}
-		if n >= MaxSaves {
-			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
+		if err := db.quota.Admit(u, len(s.Save)); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO saves
 			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)

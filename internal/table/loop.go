@@ -44,6 +44,9 @@ type loop struct {
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
+	// acted holds when each action applied since the last broadcast
+	// began, for Observer.Acted.
+	acted []time.Time
 }
 
 // seat is one seat at the table.
@@ -278,7 +281,9 @@ func (l *loop) startThink(seat int) {
 	// the bot honours ctx) and its answer is taken, or the table is gone.
 	go func() {
 		defer cancel()
+		began := time.Now()
 		a, err := b.Act(ctx, v)
+		l.h.o.Observer.BotThought(level, time.Since(began))
 		select {
 		case l.results <- botResult{job: job, b: b, a: a, err: err}:
 		case <-l.ctx.Done():
@@ -360,6 +365,7 @@ func (l *loop) botApply(seat int, a arlington.Action) error {
 // then makes the copy the game: a refused or unstored action changes
 // nothing.
 func (l *loop) apply(seat int, a arlington.Action) error {
+	began := time.Now() // the real clock: a figure for the observer
 	c := l.st.Clone()
 	n := c.EventCount()
 	if err := c.Apply(seat, a); err != nil {
@@ -380,6 +386,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	l.st = c
 	l.moves++
 	l.dirty = true
+	l.acted = append(l.acted, began)
 	if c.Terminal() {
 		l.finish(StatusOver)
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"sync"
+	"time"
 
 	"cardtable/arlington"
 )
@@ -118,6 +119,10 @@ func (l *loop) flush() {
 	}
 	l.counted = false
 	l.t.summary.Store(l.summary())
+	for _, t := range l.acted {
+		l.h.o.Observer.Acted(time.Since(t))
+	}
+	l.acted = l.acted[:0]
 }
 
 // send queues s's update without ever blocking: a subscriber whose queue
