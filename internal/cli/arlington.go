@@ -140,7 +140,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		names = strings.Split(f.seats, ",")
 	}
 	if len(names) > f.players {
-		return nil, usageErr("--seats lists %d bots for %d players", len(names), f.players)
+		return nil, usageErr("--seats lists %s for %d players", plural(len(names), "bot"), f.players)
 	}
 	out := make([]string, f.players)
 	for i := range out {

@@ -66,6 +66,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	defer db.Close()
+	db.SetSaveQuota(store.SaveQuota{Count: o.maxSaves, Bytes: o.maxSaveMB << 20})
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub
 	var sp *spiderweb.Handlers
@@ -90,7 +91,8 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return serveWinnableDeal(ctx, pool, o)
 	}
 	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
-		Analyze: serveAnalyze})
+		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
+		Analyze:    serveAnalyze})
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

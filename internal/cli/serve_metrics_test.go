@@ -58,13 +58,6 @@ func TestServeMetrics(t *testing.T) {
 	conn := watchTable(t, t.Context(), browser, s.url, id)
 	defer conn.Close(websocket.StatusNormalClosure, "")
 
-	var m map[string]float64
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		m = scrape(t, maddr)
-		if m["cardtable_arlington_actions_total"] >= 10 || time.Now().After(deadline) {
-			break
-		}
-	}
 	positive := []string{
 		`cardtable_http_requests_total{code="201",route="POST /api/games"}`,
 		`cardtable_http_requests_total{code="201",route="POST /api/arlington/tables"}`,
@@ -80,6 +73,15 @@ func TestServeMetrics(t *testing.T) {
 		`cardtable_spider_cache_bytes`,
 		`cardtable_spider_cache_games`,
 		`go_goroutines`,
+	}
+	// Actions are counted as they are played and their writes timed once
+	// their batch commits, so wait for every series, not only the count.
+	var m map[string]float64
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		m = scrape(t, maddr)
+		if (m["cardtable_arlington_actions_total"] >= 10 && allPositive(m, positive)) || time.Now().After(deadline) {
+			break
+		}
 	}
 	for _, k := range positive {
 		if m[k] <= 0 {
@@ -116,4 +118,14 @@ func TestServeMetrics(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("/metrics on the public listener: %s, want 404", resp.Status)
 	}
+}
+
+// allPositive reports whether every series in keys is above zero in m.
+func allPositive(m map[string]float64, keys []string) bool {
+	for _, k := range keys {
+		if m[k] <= 0 {
+			return false
+		}
+	}
+	return true
 }

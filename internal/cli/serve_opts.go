@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"cardtable/internal/store"
 	"cardtable/internal/table"
+	"cardtable/internal/web"
 )
 
 // serveOptions are cardtable serve's flags, registered in one place
@@ -18,6 +20,11 @@ type serveOptions struct {
 	hosts     string
 	db        string
 	maxTables int
+
+	// What a player and an address may store (docs/operating.md).
+	maxSaves  int
+	maxSaveMB int64
+	dailyMB   int64
 
 	// HTTPS (docs/hosting.md "HTTPS").
 	tlsCert, tlsKey  string
@@ -46,6 +53,9 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.db, "db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
 		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	fs.IntVar(&o.maxSaves, "max-saves", store.DefaultSaveQuota.Count, "named saves a player keeps at most")
+	fs.Int64Var(&o.maxSaveMB, "max-save-mb", store.DefaultSaveQuota.Bytes>>20, "MiB of named saves a player keeps at most")
+	fs.Int64Var(&o.dailyMB, "daily-mb", web.DefaultDailyBytes>>20, "MiB of uploads and named saves a client address may store a day")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after the leaf); needs --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.acme, "acme", "", "serve HTTPS for these domains, comma-separated, with certificates obtained and renewed\n"+
@@ -67,6 +77,9 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 func (o *serveOptions) check() error {
 	if o.maxTables < 1 {
 		return usageErr("serve: --max-tables must be positive")
+	}
+	if o.maxSaves < 1 || o.maxSaveMB < 1 || o.maxSaveMB > 1<<20 || o.dailyMB < 1 || o.dailyMB > 1<<20 {
+		return usageErr("serve: --max-saves, --max-save-mb and --daily-mb must be positive (the MiB at most 1048576)")
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageErr("serve: --tls-cert and --tls-key go together")

@@ -320,8 +320,8 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		lo, hi := wilson(ok, len(secs))
 		rate += fmt.Sprintf(", 95%% interval %.1f-%.1f%%", 100*lo, 100*hi)
 	}
-	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
-		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), jobs)
+	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %s",
+		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), plural(jobs, "job"))
 	if mode == "solve" {
 		if len(moves) > 0 {
 			// Lines count every move: card moves, deals and removals; "by

@@ -65,17 +65,22 @@ type viewMsg struct {
 	// actions as the page's buttons name them. The events' words (log)
 	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
+	// LegalPoints is, for each legal action, what it does to each seat's
+	// points on the tables (arlington.PointsChange): the page shows it
+	// on the action's button and never scores anything itself.
+	LegalPoints [][]int `json:"legalPoints"`
 }
 
 // message is update u as the client receives it: the table's update with
-// the legal actions in notation and in words.
+// the legal actions in notation, in words and with their points.
 func message(u table.Update) viewMsg {
-	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}}
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}, LegalPoints: [][]int{}}
 	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
 		for _, a := range u.View.Legal() {
 			m.Legal = append(m.Legal, a.String())
 			m.LegalWords = append(m.LegalWords, arlington.ActionWords(*u.View, a, u.Names))
+			m.LegalPoints = append(m.LegalPoints, arlington.PointsChange(*u.View, a))
 		}
 	}
 	return m
