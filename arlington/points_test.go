@@ -62,3 +62,34 @@ func TestPointsChange(t *testing.T) {
 		t.Errorf("an action on a set that is not there: %v, want no change", got)
 	}
 }
+
+// BenchmarkPointsChange: the points of every legal action of one view,
+// as the server adds them to each view message for the player to move
+// (a position with sets on the tables and many actions).
+func BenchmarkPointsChange(b *testing.B) {
+	s, err := New(Config{Players: 4, Target: 32}, 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := NewRand(7)
+	best, bestN := s.Clone(), 0
+	for moves := 0; !s.Terminal() && moves < 400; moves++ {
+		seat := s.ToMove()
+		legal := s.Legal(seat)
+		if len(legal) > bestN {
+			best, bestN = s.Clone(), len(legal)
+		}
+		if err := s.Apply(seat, legal[r.Intn(len(legal))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	v := best.View(best.ToMove())
+	legal := v.Legal()
+	b.ResetTimer()
+	for range b.N {
+		for _, a := range legal {
+			PointsChange(v, a)
+		}
+	}
+	b.ReportMetric(float64(len(legal)), "actions")
+}

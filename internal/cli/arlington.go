@@ -71,7 +71,7 @@ func runArlingtonSet(fs *pflag.FlagSet) runFunc {
 }
 
 func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
-	spName := fs.String("spectrum", "", "aces, multiples, couples or runs (required)")
+	spName := fs.String("spectrum", "", "the spectrum: aces, multiples, couples or runs (required)")
 	return func(_ context.Context, env *Env, pos []string) error {
 		var err error
 		if *spName == "" {

@@ -51,11 +51,11 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.Int64Var(&f.maxActions, "max-actions", 0, "stop sooner, once this many actions are acknowledged (0: no limit)")
 	fs.DurationVar(&f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the people's choices")
-	fs.StringVar(&f.server, "server", "", "a running server's URL (default: start one on a temporary database)")
+	fs.StringVar(&f.server, "server", "", "a running server's `URL` (default: start one on a temporary database)")
 	fs.IntVar(&f.pid, "pid", 0, "with --server: the server's process id, to read its memory")
 	fs.BoolVar(&f.inProcess, "in-process", false, "run the server in this process (its memory then includes the clients')")
-	fs.StringVar(&f.db, "db", "", "the started server's SQLite database (default: a temporary file, removed after)")
-	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this file")
+	fs.StringVar(&f.db, "db", "", "the started server's SQLite database `file` (default: a temporary file, removed after)")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this `file`")
 	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
 		"and stop when standard input ends (what loadtest runs in its child process)")
 	_ = fs.MarkHidden("serve-only") // internal: the child process's flag

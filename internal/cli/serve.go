@@ -386,7 +386,7 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
 	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
-	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
+	dbPath := fs.String("db", "", "SQLite database `file` (default: a temporary file, removed after)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {

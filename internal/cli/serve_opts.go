@@ -47,10 +47,10 @@ const (
 )
 
 func (o *serveOptions) register(fs *pflag.FlagSet) {
-	fs.StringVar(&o.addr, "addr", "", "address to listen on (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
+	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
-	fs.StringVar(&o.db, "db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
+	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
 		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	fs.IntVar(&o.maxSaves, "max-saves", store.DefaultSaveQuota.Count, "named saves a player keeps at most")

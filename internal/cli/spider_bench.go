@@ -120,7 +120,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 	limit := fs.Duration("time", 30*time.Second, "time limit per deal (solve)")
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
-	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
+	record := fs.String("record", "", "append the deals proven winnable to this `file` as 'VARIANT SUITS DEAL' lines")
 	trace := fs.Bool("trace", false, traceHelp+" (autoplay)")
 	o := fairFlags(fs, " (autoplay)")
 	return func(pos []string) (*bench, error) {

@@ -25,8 +25,8 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	sf.gameFlags.register(fs)
-	fs.StringVar(&sf.load, "load", "", "start from a saved game (its current position)")
-	fs.StringVar(&sf.layout, "layout", "", "start from a position file in the layout format (docs/formats.md)")
+	fs.StringVar(&sf.load, "load", "", "start from the game saved in `FILE` (its current position)")
+	fs.StringVar(&sf.layout, "layout", "", "start from a position `file` in the layout format (docs/formats.md)")
 }
 
 // game builds the game to work on: a save, a layout or a deal.

@@ -29,6 +29,7 @@ let handOverSeen = null; // the number of the last score event the sheet opened 
 // is waiting: until the server answers (a view past that count, or an
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
+let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
 // standIn holds the numbers of the events that are moves of this page's
 // seat that this page did not send: the server's stand-in bot played them
 // (the turn timer ran out, or the person was away), and the log says so.
@@ -80,7 +81,12 @@ function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") showError(m);
-    else if (m.type === "view") pacer.push(m);
+    else if (m.type === "view") {
+      // The answer to the player's own action is shown at once: the pause
+      // after the play before it would only make the page feel slow.
+      if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
+      pacer.push(m);
+    }
   };
   ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
@@ -411,7 +417,7 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
-    sentAt = mineFrom = last.view.eventCount;
+    sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
     $("preview").textContent = "";
     renderHand();
