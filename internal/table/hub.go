@@ -76,6 +76,12 @@ type Hub struct {
 	mu     sync.Mutex
 	tables map[string]*Table
 
+	// wmu guards watching: each identity's spectator connections, all
+	// tables together (at most MaxWatching). A lock of its own, taken by
+	// the tables' goroutines, never held while waiting on anything.
+	wmu      sync.Mutex
+	watching map[string]int
+
 	onStale func() // tests: a stale bot answer was dropped
 }
 
@@ -114,7 +120,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	h := &Hub{o: o, tables: map[string]*Table{}}
+	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	stored, err := o.Store.OpenTables(ctx)
 	if err != nil {
@@ -258,6 +264,27 @@ func (h *Hub) remove(t *Table) {
 	defer h.mu.Unlock()
 	if h.tables[t.id] == t {
 		delete(h.tables, t.id)
+	}
+}
+
+// watch counts one more spectator connection of player, unless they
+// already hold MaxWatching.
+func (h *Hub) watch(player string) bool {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	if h.watching[player] >= MaxWatching {
+		return false
+	}
+	h.watching[player]++
+	return true
+}
+
+// unwatch counts one spectator connection of player less.
+func (h *Hub) unwatch(player string) {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	if h.watching[player]--; h.watching[player] <= 0 {
+		delete(h.watching, player)
 	}
 }
 

@@ -21,6 +21,7 @@ type loop struct {
 	moves int // actions stored
 	seats []seat
 	subs  map[*Sub]struct{}
+	subN  uint64 // subscriptions made so far, to number them
 
 	// think is the bot decision in flight, nil if none; results is where
 	// bot goroutines hand their answers in.

@@ -24,6 +24,7 @@ var classes = []struct {
 	{table.ErrTooMany, web.ErrTooMany},
 	{table.ErrRateLimited, web.ErrTooMany},
 	{table.ErrCrowded, web.ErrTooMany},
+	{table.ErrReplaced, web.ErrConflict},
 	{table.ErrTableFull, web.ErrConflict},
 	{table.ErrSeatTaken, web.ErrConflict},
 	{table.ErrNotStarted, web.ErrConflict},

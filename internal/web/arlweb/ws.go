@@ -275,6 +275,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				if errors.Is(err, table.ErrSlow) {
 					return websocket.StatusTryAgainLater, "too slow: reconnect with since"
 				}
+				if errors.Is(err, table.ErrReplaced) {
+					return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
+				}
 				return websocket.StatusGoingAway, "table closed"
 			}
 			msg = nar.message(u)
