@@ -35,7 +35,7 @@ type Sub struct {
 	n        uint64 // its number at the table: the oldest has the lowest
 	watching bool   // counted among its player's spectator connections (Hub.watch)
 	sent     int    // events sent so far
-	chatSent int // chat lines sent so far (by number)
+	chatSent int    // chat lines sent so far (by number)
 	// err is set once, before c is closed.
 	once sync.Once
 	err  error
