@@ -1,10 +1,16 @@
 package table_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 )
 
@@ -117,5 +123,128 @@ func TestSpectatorShareAcrossTables(t *testing.T) {
 	more, err := subscribeAll(t, b, "spy", table.MaxWatching)
 	if len(more) != table.MaxWatching-2 || !errors.Is(err, table.ErrCrowded) {
 		t.Fatalf("after taking a seat: %d more spectator connections, then %v", len(more), err)
+	}
+}
+
+func TestTablesPerAddressAndReserve(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock(), func(o *table.Options) {
+		o.MaxTables, o.MaxPerAddress, o.Reserve = 10, 3, 2
+	})
+	cfg := table.Config{Players: 2}
+	for _, c := range []struct {
+		creator, addr string
+		ok            bool
+	}{
+		{"a1", "1.1.1.1", true}, {"a2", "1.1.1.1", true}, {"a3", "1.1.1.1", true},
+		{"a4", "1.1.1.1", false}, // fresh identities from one address: bounded
+		{"b1", "2.2.2.2", true}, {"b2", "2.2.2.2", true}, {"b3", "2.2.2.2", true},
+		{"c1", "3.3.3.3", true}, {"c2", "3.3.3.3", true}, // 8 open: the last 2 are kept
+		{"c3", "3.3.3.3", false}, // the address has a table open
+		{"b1", "5.5.5.5", false}, // the identity has a table open
+		{"d1", "4.4.4.4", true}, {"e1", "6.6.6.6", true},
+		{"f1", "7.7.7.7", false}, // all 10 open
+	} {
+		_, err := h.CreateFrom(bg, c.creator, c.addr, cfg)
+		if c.ok && err != nil || !c.ok && !errors.Is(err, table.ErrTooMany) {
+			t.Fatalf("%s from %s: %v (want ok %v)", c.creator, c.addr, err, c.ok)
+		}
+	}
+}
+
+// turns is a bot level whose decisions wait until the test lets one end,
+// noting which table's bot started each and how many ran at once.
+type turns struct {
+	mu            sync.Mutex
+	running, most int
+	started       chan string
+	release       chan struct{}
+}
+
+type turnBot struct {
+	g    *turns
+	name string
+}
+
+func (turnBot) Name() string { return "gate" }
+
+func (b turnBot) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	g := b.g
+	g.mu.Lock()
+	g.running++
+	g.most = max(g.most, g.running)
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.running--
+		g.mu.Unlock()
+	}()
+	g.started <- b.name
+	select {
+	case <-g.release:
+		return v.Legal()[0], nil
+	case <-ctx.Done():
+		return arlington.Action{}, ctx.Err()
+	}
+}
+
+func (g *turns) factory(level string, seed uint64) (bot.Bot, error) {
+	if name, ok := strings.CutPrefix(level, "gate"); ok {
+		return turnBot{g, name}, nil
+	}
+	return bot.New(level, seed)
+}
+
+// TestBotWorkersShared: with one worker, three watched bot tables think
+// one at a time, taking turns in the order they asked; a table waiting
+// for a worker has no deadline running (its bot has not started).
+func TestBotWorkersShared(t *testing.T) {
+	g := &turns{started: make(chan string, 16), release: make(chan struct{})}
+	clk := newFakeClock()
+	h := newHub(t, newMemStore(), clk, func(o *table.Options) { o.Bots = g.factory; o.BotWorkers = 1 })
+	tables := map[string]*table.Table{}
+	for _, name := range []string{"a", "b", "c"} {
+		tables[name] = mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"gate" + name, "gate" + name}})
+	}
+	startedOf := func() string {
+		t.Helper()
+		select {
+		case s := <-g.started:
+			return s
+		case <-time.After(waitTimeout):
+			t.Fatal("no bot started")
+		}
+		panic("unreachable")
+	}
+	subs := map[string]*table.Sub{}
+	subs["a"] = mustSub(t, tables["a"], "", -1)
+	if s := startedOf(); s != "a" {
+		t.Fatalf("%s started", s)
+	}
+	subs["b"] = mustSub(t, tables["b"], "", -1)
+	subs["c"] = mustSub(t, tables["c"], "", -1)
+	if n := table.BotsWaiting(h); n != 2 {
+		t.Fatalf("%d decisions waiting for a worker, want 2", n)
+	}
+	roundTrip(t, h, tables["a"]) // a has taken its start
+	if n := clk.armed(24 * time.Hour); n != 1 {
+		t.Fatalf("%d deadlines running, want 1 (the thinking bot's)", n)
+	}
+	var order []string
+	for thinking := "a"; len(order) < 6; {
+		g.release <- struct{}{}
+		next := startedOf()
+		// The released table's move is broadcast once it has asked for
+		// its next decision.
+		until(t, subs[thinking], func(u table.Update) bool { return movedBy(0)(u) || movedBy(1)(u) })
+		order = append(order, next)
+		thinking = next
+	}
+	if got := strings.Join(order, ""); got != "bcabca" {
+		t.Fatalf("turns %s, want bcabca", got)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.most != 1 {
+		t.Fatalf("%d decisions at once with one worker", g.most)
 	}
 }

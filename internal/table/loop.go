@@ -27,7 +27,8 @@ type loop struct {
 	// bot goroutines hand their answers in.
 	think   *think
 	results chan botResult
-	pool    []bot.Bot // each seat's idle bot (its own or its stand-in)
+	begun   chan *think // a bot goroutine got its worker
+	pool    []bot.Bot   // each seat's idle bot (its own or its stand-in)
 	// timedOut is the event count at which the turn timer last ran out:
 	// the stand-in plays that one action for a person still connected.
 	timedOut int
@@ -98,7 +99,7 @@ func (s *timerSlot) c() <-chan time.Time {
 func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *loop {
 	l := &loop{t: t, h: t.h, cfg: cfg, st: st, moves: len(st.History()),
 		seats: make([]seat, cfg.Players), subs: map[*Sub]struct{}{},
-		results: make(chan botResult), pool: make([]bot.Bot, cfg.Players),
+		results: make(chan botResult), begun: make(chan *think), pool: make([]bot.Bot, cfg.Players),
 		timedOut: -1, buckets: map[string]*bucket{}}
 	for i := range l.seats {
 		l.seats[i].bot = cfg.Bots[i]
@@ -145,6 +146,8 @@ func (t *Table) run(ctx context.Context) {
 		select {
 		case f := <-t.cmds:
 			f(l)
+		case j := <-l.begun:
+			l.begin(j)
 		case r := <-l.results:
 			l.botDone(r)
 		case <-deadline:
@@ -266,22 +269,48 @@ func (l *loop) startThink(seat int) {
 		}
 	}
 	v := l.st.View(seat)
-	ctx, cancel := context.WithTimeout(l.ctx, l.h.o.BotTime)
+	ctx, cancel := context.WithCancel(l.ctx)
 	job := &think{seat: seat, at: l.st.EventCount(), cancel: cancel}
-	// The table does not trust a bot to honour ctx: past the deadline and
-	// a grace period the table plays on without it (botLate).
-	job.deadline.arm(l.h.o.Clock, l.h.o.BotTime+l.h.o.BotTime/2, [2]int{})
 	l.think = job
-	// The goroutine exits when Act returns (ctx ends it at the latest if
-	// the bot honours ctx) and its answer is taken, or the table is gone.
+	tk := l.h.workers.ask() // here, in the table's goroutine: the queue's order is the asking order
+	// The goroutine waits for a worker, tells the table it starts (the
+	// deadline runs from then, not from the wait), asks the bot and hands
+	// the answer in. It exits when its answer is taken, or earlier when
+	// the decision is abandoned or the table is gone (ctx); Act returns at
+	// BotTime if the bot honours its context. It gives its worker back
+	// as soon as Act returns.
 	go func() {
 		defer cancel()
-		a, err := b.Act(ctx, v)
+		select {
+		case <-tk.ready:
+		case <-ctx.Done():
+			l.h.workers.done(tk)
+			return
+		}
+		select {
+		case l.begun <- job:
+		case <-ctx.Done():
+			l.h.workers.done(tk)
+			return
+		}
+		actx, acancel := context.WithTimeout(ctx, l.h.o.BotTime)
+		a, err := b.Act(actx, v)
+		acancel()
+		l.h.workers.done(tk)
 		select {
 		case l.results <- botResult{job: job, b: b, a: a, err: err}:
 		case <-l.ctx.Done():
 		}
 	}()
+}
+
+// begin: job's bot has a worker and starts thinking. The table does not
+// trust a bot to honour its context: past BotTime and a grace period from
+// now it plays on without it (botLate).
+func (l *loop) begin(job *think) {
+	if job == l.think {
+		job.deadline.arm(l.h.o.Clock, l.h.o.BotTime+l.h.o.BotTime/2, [2]int{})
+	}
 }
 
 // abandon drops the decision in flight: its answer will be stale.

@@ -15,6 +15,7 @@ import (
 type Table struct {
 	id      string
 	creator string
+	addr    string // the client address it was created from ("" unknown or restored)
 	created time.Time
 	h       *Hub
 	cmds    chan func(*loop)

@@ -205,6 +205,11 @@ func cookieKey(r *http.Request) string {
 	return "#" + hex.EncodeToString(sum[:])
 }
 
+// ClientAddr is the client address a request comes from, as the server's
+// limits key it (addrKey): the games' handlers use it for their own
+// bounds by address, so every limit by address agrees on who the client is.
+func ClientAddr(r *http.Request) string { return addrKey(r) }
+
 // addrKey is the client's address: an IPv4 address, or the /64 network of
 // an IPv6 address (one machine commonly holds a whole /64).
 func addrKey(r *http.Request) string {

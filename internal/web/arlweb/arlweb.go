@@ -21,7 +21,7 @@ import (
 
 // Hub is what the handlers need of the live tables; *table.Hub has it.
 type Hub interface {
-	Create(ctx context.Context, creator string, cfg table.Config) (*table.Table, error)
+	CreateFrom(ctx context.Context, creator, addr string, cfg table.Config) (*table.Table, error)
 	List() []table.Summary
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
@@ -124,7 +124,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err := web.ReadJSON(w, r, &cfg, 4<<10); err != nil {
 		return err
 	}
-	t, err := h.hub.Create(r.Context(), web.Player(r), cfg)
+	t, err := h.hub.CreateFrom(r.Context(), web.Player(r), web.ClientAddr(r), cfg)
 	if err != nil {
 		return err
 	}
