@@ -248,3 +248,84 @@ func TestBotWorkersShared(t *testing.T) {
 		t.Fatalf("%d decisions at once with one worker", g.most)
 	}
 }
+
+// triedStore is memStore, failing every action while fail is set and
+// telling the test of each try.
+type triedStore struct {
+	*memStore
+	tried chan struct{}
+}
+
+func (s triedStore) AppendAction(ctx context.Context, id string, seq int, mv table.StoredMove) error {
+	err := s.memStore.AppendAction(ctx, id, seq, mv)
+	select { // the test reads each try while the store fails; later ones may pass unread
+	case s.tried <- struct{}{}:
+	default:
+	}
+	return err
+}
+
+// TestBotRetryBacksOff: with the database gone, a bot's action is tried
+// again after waits doubling from RetryMin to RetryMax, each drawn from
+// the upper half of its step, with one log line per step; once the store
+// works again the game goes on and the recovery is logged.
+func TestBotRetryBacksOff(t *testing.T) {
+	st := triedStore{newMemStore(), make(chan struct{}, 1)}
+	st.setFail(errors.New("no such table: moves"))
+	clk := newFakeClock()
+	var mu sync.Mutex
+	var logs []string
+	h := newHub(t, st, clk, func(o *table.Options) {
+		o.Logf = func(f string, a ...any) {
+			mu.Lock()
+			logs = append(logs, fmt.Sprintf(f, a...))
+			mu.Unlock()
+		}
+	})
+	tb := mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"random", "random"}})
+	w := mustSub(t, tb, "", 0)
+	tried := func() {
+		t.Helper()
+		select {
+		case <-st.tried:
+		case <-time.After(waitTimeout):
+			t.Fatal("the action was not tried again")
+		}
+		roundTrip(t, h, tb) // the retry is armed
+	}
+	var steps []time.Duration
+	for fails := 1; fails <= 8; fails++ {
+		tried()
+		step := min(table.RetryMax, table.RetryMin<<(fails-1))
+		if clk.armed(step) != 1 || clk.armed(step/2-time.Millisecond) != 0 {
+			t.Fatalf("failure %d: the retry is not armed within %s to %s", fails, step/2, step)
+		}
+		steps = append(steps, step)
+		clk.Advance(step)
+	}
+	tried()
+	mu.Lock()
+	n := len(logs)
+	for _, l := range logs {
+		if !strings.Contains(l, "no such table: moves") {
+			t.Errorf("log %q", l)
+		}
+	}
+	mu.Unlock()
+	// 1, 2, 4, 8, 16 and 30 s: six steps, six lines for nine failures.
+	if n != 6 {
+		t.Fatalf("%d log lines for 9 failures over the steps %v, want 6", n, steps)
+	}
+	if got := len(st.get(tb.ID()).Moves); got != 0 {
+		t.Fatalf("%d moves stored with the store failing", got)
+	}
+	st.setFail(nil)
+	clk.Advance(table.RetryMax)
+	tried()
+	until(t, w, func(u table.Update) bool { return movedBy(0)(u) || movedBy(1)(u) })
+	mu.Lock()
+	defer mu.Unlock()
+	if last := logs[len(logs)-1]; !strings.Contains(last, "stored again after 9 failures") {
+		t.Fatalf("last log %q", last)
+	}
+}

@@ -36,6 +36,7 @@ type loop struct {
 	turn  timerSlot // the turn timer, armed for (seat, event count)
 	idle  timerSlot // closes the table when nobody is connected
 	retry timerSlot // tries a bot's action again after a store error
+	fails int       // the store errors in a row on bots' actions
 
 	chatLines []ChatLine
 	chatN     int
@@ -371,13 +372,12 @@ func (l *loop) fallback(seat int) {
 }
 
 // botApply applies a bot's action; if the store fails, the table tries
-// again (asking the bot afresh) a second later, and the error is nil: the
-// bot did nothing wrong. Only a refused action is returned.
+// again (asking the bot afresh) after a backoff (retry.go), and the error
+// is nil: the bot did nothing wrong. Only a refused action is returned.
 func (l *loop) botApply(seat int, a arlington.Action) error {
 	err := l.apply(seat, a)
 	if errors.Is(err, ErrStore) {
-		l.h.o.Logf("table %s: seat %d: %v", l.t.id, seat, err)
-		l.retry.arm(l.h.o.Clock, time.Second, [2]int{})
+		l.storeFailed(seat, err)
 		return nil
 	}
 	return err
@@ -407,6 +407,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	l.st = c
 	l.moves++
 	l.dirty = true
+	l.storeWorks()
 	if c.Terminal() {
 		l.finish(StatusOver)
 	}
