@@ -1,7 +1,9 @@
 package arlweb
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"cardtable/internal/table"
@@ -29,5 +31,52 @@ func TestTablesPerAddress(t *testing.T) {
 	t.Logf("refused: %s", refused.Error)
 	if n := len(e.hub.List()); n != table.DefaultMaxPerAddr {
 		t.Fatalf("%d tables open", n)
+	}
+}
+
+// TestPagesETag: the lobby and the table page carry an ETag made from
+// their content; asking again with it gets 304 without a body, and a
+// stale tag the page again.
+func TestPagesETag(t *testing.T) {
+	e := newEnv(t, Limits{})
+	get := func(path, tag string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", e.srv.URL+path, nil)
+		if tag != "" {
+			req.Header.Set("If-None-Match", tag)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	tags := map[string]string{}
+	for _, path := range []string{"/arlington/", "/arlington/t/SOMETABLE"} {
+		resp, body := get(path, "")
+		tag := resp.Header.Get("ETag")
+		if resp.StatusCode != http.StatusOK || len(body) == 0 || !strings.HasPrefix(tag, `"`) {
+			t.Fatalf("%s: %d, %d bytes, ETag %q", path, resp.StatusCode, len(body), tag)
+		}
+		if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
+			t.Errorf("%s: Cache-Control %q", path, cc)
+		}
+		tags[path] = tag
+		resp, body = get(path, tag)
+		if resp.StatusCode != http.StatusNotModified || len(body) != 0 {
+			t.Fatalf("%s with its ETag: %d, %d bytes; want 304 and no body", path, resp.StatusCode, len(body))
+		}
+		if resp, _ := get(path, `"stale"`); resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s with a stale ETag: %d", path, resp.StatusCode)
+		}
+	}
+	if tags["/arlington/"] == tags["/arlington/t/SOMETABLE"] {
+		t.Fatal("two different pages share an ETag")
+	}
+	// Every table's page is the same file: one ETag.
+	if resp, _ := get("/arlington/t/OTHER", ""); resp.Header.Get("ETag") != tags["/arlington/t/SOMETABLE"] {
+		t.Fatal("the table page's ETag depends on the table")
 	}
 }
