@@ -42,6 +42,7 @@ type Handlers struct {
 	log    *slog.Logger
 	pages  map[string]*web.Page // the lobby and table pages, by file name; nil: missing
 	limits Limits
+	conns  addrConns // WebSocket connections open, by client address
 }
 
 // New makes the handlers for hub.

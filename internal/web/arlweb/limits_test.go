@@ -1,10 +1,14 @@
 package arlweb
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"cardtable/internal/table"
 )
@@ -80,3 +84,55 @@ func TestPagesETag(t *testing.T) {
 		t.Fatal("the table page's ETag depends on the table")
 	}
 }
+
+// TestConnectionsPerAddress: however many identities a client makes up,
+// its address holds at most Limits.PerAddress WebSocket connections; the
+// next is refused with 429 before the upgrade, and a closed connection
+// gives its place back.
+func TestConnectionsPerAddress(t *testing.T) {
+	e := newEnv(t, Limits{PerAddress: 3})
+	id := e.client().create("", "random")
+	var open []*wsClient
+	for range 3 {
+		w := e.client().dial(id, -1)
+		w.waitFor(isView)
+		open = append(open, w)
+	}
+	u := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/api/arlington/tables/" + id + "/ws"
+	dial := func() (*websocket.Conn, int) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, resp, err := websocket.Dial(ctx, u, nil)
+		if err != nil {
+			if resp == nil {
+				t.Fatalf("dial: %v", err)
+			}
+			return nil, resp.StatusCode
+		}
+		t.Cleanup(func() { c.CloseNow() })
+		return c, http.StatusSwitchingProtocols
+	}
+	if _, code := dial(); code != http.StatusTooManyRequests {
+		t.Fatalf("a fourth connection from the address: %d, want 429", code)
+	}
+	open[0].c.Close(websocket.StatusNormalClosure, "")
+	if !open[0].ended() {
+		t.Fatal("the closed connection did not end")
+	}
+	// The server counts the connection out when its handler returns,
+	// just after the close: try again until it has, within a bound.
+	deadline := time.Now().Add(waitTimeoutWS)
+	for {
+		c, code := dial()
+		if c != nil {
+			break
+		}
+		if code != http.StatusTooManyRequests || time.Now().After(deadline) {
+			t.Fatalf("after one closed: %d", code)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitTimeoutWS bounds a wait for the server to notice a closed connection.
+const waitTimeoutWS = 10 * time.Second
