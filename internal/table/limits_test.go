@@ -329,3 +329,42 @@ func TestBotRetryBacksOff(t *testing.T) {
 		t.Fatalf("last log %q", last)
 	}
 }
+
+// TestRunawayBotGivesBackItsWorker: a bot that ignores its context holds
+// its worker only until the table gives up on it (1.5 × BotTime): then
+// the next table's bot starts, although the runaway one still runs.
+func TestRunawayBotGivesBackItsWorker(t *testing.T) {
+	g := &turns{started: make(chan string, 16), release: make(chan struct{})}
+	runaway := &gateBot{asked: make(chan arlington.View, 1), release: make(chan struct{})}
+	factory := func(level string, seed uint64) (bot.Bot, error) {
+		if level == "runaway" {
+			return runaway, nil
+		}
+		return g.factory(level, seed)
+	}
+	clk := newFakeClock()
+	h := newHub(t, newMemStore(), clk, func(o *table.Options) { o.Bots = factory; o.BotWorkers = 1 })
+	t.Cleanup(func() { close(runaway.release) }) // before the hub closes
+	a := mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"runaway", "runaway"}})
+	b := mustCreate(t, h, "c", table.Config{Players: 2, Target: 8, Bots: []string{"gateb", "gateb"}})
+	mustSub(t, a, "", -1)
+	select {
+	case <-runaway.asked:
+	case <-time.After(waitTimeout):
+		t.Fatal("the runaway bot was not asked")
+	}
+	mustSub(t, b, "", -1)
+	if n := table.BotsWaiting(h); n != 1 {
+		t.Fatalf("%d decisions waiting, want b's", n)
+	}
+	roundTrip(t, h, a) // a's deadline is armed
+	clk.Advance(2 * time.Hour)
+	select {
+	case s := <-g.started:
+		if s != "b" {
+			t.Fatalf("%s started", s)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("the runaway bot kept the only worker")
+	}
+}

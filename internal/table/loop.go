@@ -58,6 +58,7 @@ type seat struct {
 // think is one bot decision: for seat, asked at event count at.
 type think struct {
 	seat, at int
+	tk       *ticket // its place in the bot workers' queue, or its worker
 	cancel   context.CancelFunc
 	deadline timerSlot
 }
@@ -127,6 +128,7 @@ func (t *Table) run(ctx context.Context) {
 		l.retry.stop()
 		if l.think != nil {
 			l.think.deadline.stop()
+			l.h.workers.done(l.think.tk)
 		}
 		for s := range l.subs {
 			l.drop(s, ErrClosed)
@@ -271,9 +273,9 @@ func (l *loop) startThink(seat int) {
 	}
 	v := l.st.View(seat)
 	ctx, cancel := context.WithCancel(l.ctx)
-	job := &think{seat: seat, at: l.st.EventCount(), cancel: cancel}
-	l.think = job
 	tk := l.h.workers.ask() // here, in the table's goroutine: the queue's order is the asking order
+	job := &think{seat: seat, at: l.st.EventCount(), tk: tk, cancel: cancel}
+	l.think = job
 	// The goroutine waits for a worker, tells the table it starts (the
 	// deadline runs from then, not from the wait), asks the bot and hands
 	// the answer in. It exits when its answer is taken, or earlier when
@@ -314,9 +316,11 @@ func (l *loop) begin(job *think) {
 	}
 }
 
-// abandon drops the decision in flight: its answer will be stale.
+// abandon drops the decision in flight: its answer will be stale. Its
+// worker goes back to the pool now, even if its bot ignores the cancel.
 func (l *loop) abandon() {
 	l.think.cancel()
+	l.h.workers.done(l.think.tk)
 	l.think.deadline.stop()
 	l.think = nil
 }

@@ -21,8 +21,8 @@ type workers struct {
 // ticket is one decision's place in the queue; ready is closed once it
 // holds a worker.
 type ticket struct {
-	ready   chan struct{}
-	granted bool // guarded by workers.mu
+	ready          chan struct{}
+	granted, given bool // guarded by workers.mu; given: done was called
 }
 
 func newWorkers(n int) *workers { return &workers{free: n} }
@@ -47,10 +47,17 @@ func (t *ticket) grant() {
 }
 
 // done gives t's worker to the next in the queue, or leaves the queue if
-// t has none yet. Each ticket's holder calls it once.
+// t has none yet. Calls after the first do nothing: the decision's
+// goroutine calls it when its bot returns, and the table when it
+// abandons the decision, so that a bot ignoring its context holds a
+// worker no longer than the table waits for it.
 func (w *workers) done(t *ticket) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if t.given {
+		return
+	}
+	t.given = true
 	if !t.granted {
 		if i := slices.Index(w.queue, t); i >= 0 {
 			w.queue = slices.Delete(w.queue, i, i+1)
