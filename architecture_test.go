@@ -1,6 +1,8 @@
 package cardtable_test
 
 import (
+	"flag"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -12,12 +14,16 @@ import (
 	"testing"
 )
 
-// The arrows of docs/architecture.md, checked on every package's non-test
-// imports: rules packages know nothing of the outside world, adapters wrap
-// one outside thing each, game web packages reach the store only through
-// interfaces they declare, and only main wires the program. The shared web
-// layer knows no game at all: each game's handlers live in a package of
-// their own under it.
+// The import rules of the program, in one place: layers lists every
+// package of the module with the module packages its non-test files may
+// import and the outside packages they may not. A package missing from the
+// list fails TestImportRules until its arrows are written here, and
+// docs/architecture.md shows this list (TestArchitectureDoc keeps it the
+// same: go test -run TestArchitectureDoc -update . rewrites it).
+//
+// Only non-test files are checked: tests may import what they need to run
+// the real thing (the store under a service's tests, bots at a live table,
+// webtest, leakscan).
 
 const module = "cardtable/"
 
@@ -26,70 +32,154 @@ const module = "cardtable/"
 var pure = []string{"os", "net/http", "database/sql", "log", "log/slog", "time",
 	"math/rand", "math/rand/v2", "crypto/rand"}
 
-// rule forbids packages matching from (a package path, or a prefix ending in
-// "/...") to import any of deny (same form).
-type rule struct {
-	from string
+// layer is one package's rule: the module packages it may import (by
+// directory; none but these) and the other packages it may not (a path, or
+// a prefix ending in "/...").
+type layer struct {
+	pkg  string
+	may  []string
 	deny []string
 	why  string
 }
 
-var rules = []rule{
-	{"card", append(pure, module+"..."), "rules packages are pure"},
-	{"spider", append(pure, module+"internal/...", module+"arlington"), "rules packages are pure"},
-	// Search bots read the clock for their deadlines, as the solver does;
-	// their randomness comes from seeds.
-	{"arlington/bot", []string{"os", "net/http", "database/sql", "log", "log/slog", "math/rand", "math/rand/v2",
-		"crypto/rand", module + "internal/...", module + "spider"}, "search knows no adapter"},
-	{"arlington", append(pure, module+"internal/...", module+"spider"), "rules packages are pure"},
-	{"spider/solver", []string{"net/http", "database/sql", module + "internal/..."}, "search knows no adapter"},
-	// The store implements table.Store, whose record types table declares.
-	{"internal/store", []string{"net/http", module + "internal/web", module + "internal/web/..."}, "the store is one adapter"},
-	{"internal/table", []string{"net/http", "database/sql", "github.com/coder/websocket", module + "internal/store", module + "internal/web", module + "internal/web/..."}, "live tables have no HTTP or SQL"},
-	{"internal/web", []string{module + "card", module + "spider", module + "spider/...", module + "arlington", module + "arlington/...",
-		module + "internal/table", module + "internal/store", module + "internal/record", "database/sql"}, "the shared web layer knows no game and no store"},
-	// Spider's records are plain data shared by the store and spiderweb.
-	{"internal/record", []string{"net/http", "database/sql", module + "..."}, "records are plain data"},
-	{"internal/web/...", []string{module + "internal/store", "database/sql"}, "game handlers declare the store interfaces they need"},
-	// The table client meets the server at the wire, as any other client
-	// would: it knows the rules' views and notation, not the server.
-	{"internal/arlclient", []string{"database/sql", module + "internal/...", module + "arlington/bot", module + "spider", module + "spider/..."}, "the table client speaks the wire protocol only"},
-	{"internal/loadgen", []string{module + "internal/store", module + "internal/web", module + "internal/web/..."}, "the load generator is an HTTP client"},
-	{"...", []string{module + "internal/cli"}, "only main wires the program"},
-	// Test plumbing shared by the web packages' tests: only their _test.go
-	// files import it (these rules read non-test files only), and it
-	// imports no package of the program, so that internal/web's own tests
-	// can use it without an import cycle.
-	{"...", []string{module + "internal/web/webtest"}, "webtest is for _test.go files only"},
-	{"internal/web/webtest", []string{module + "..."}, "test plumbing imports no package of the program"},
+var layers = []layer{
+	{"card", nil, pure, "rules: pure"},
+	{"spider", []string{"card"}, pure, "rules: pure"},
+	{"arlington", []string{"card"}, pure, "rules: pure"},
+	// Search reads the clock for its deadlines; its randomness comes from
+	// seeds.
+	{"spider/solver", []string{"card", "spider"}, []string{"net/http", "database/sql"}, "search over the rules"},
+	{"arlington/bot", []string{"card", "arlington"}, []string{"os", "net/http", "database/sql", "log", "log/slog",
+		"math/rand", "math/rand/v2", "crypto/rand"}, "computer players over the rules"},
+	// The game services: what a server keeps of games in play, with the
+	// store interfaces they need and their row types.
+	{"internal/spidergame", []string{"spider"}, []string{"net/http", "database/sql"}, "Spider games in play; no HTTP, no SQL"},
+	// Bots are wired, not imported: table declares the Bot it seats, and
+	// the wiring hands in arlington/bot's (tests import them too).
+	{"internal/table", []string{"arlington"}, []string{"net/http", "database/sql", "github.com/coder/websocket"},
+		"live Arlington tables; no HTTP, no SQL"},
+	{"internal/table/leakscan", []string{"card", "arlington", "internal/table"}, nil, "for tests of tables"},
+	// The store implements the services' store interfaces, importing them
+	// for their row types.
+	{"internal/store", []string{"internal/spidergame", "internal/table"}, []string{"net/http"}, "one adapter: SQLite"},
+	// The shared web layer knows no game and no store: games come as
+	// Routes, identities as options.
+	{"internal/web", nil, []string{"database/sql"}, "the shared HTTP layer"},
+	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql"},
+		"Spider's HTTP adapter"},
+	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql"},
+		"Arlington's HTTP and WebSocket adapter"},
+	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
+	// Clients meet the server at the wire, as any other client would.
+	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
+	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
+	// Build information imports no package of the program.
+	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},
+	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store",
+		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
+		"internal/arlclient", "internal/loadgen", "internal/buildinfo"}, nil, "the wiring: the only importer of the bots and the store"},
+	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},
 }
 
-func TestImportArrows(t *testing.T) {
+// TestImportRules checks every package's non-test imports against layers.
+func TestImportRules(t *testing.T) {
 	pkgs := imports(t, ".")
 	if len(pkgs["spider"]) == 0 || len(pkgs["internal/cli"]) == 0 {
 		t.Fatalf("found too few packages: %d", len(pkgs))
 	}
-	for _, r := range rules {
-		for pkg, imps := range pkgs {
-			if !match(r.from, pkg) || (r.from == "..." && pkg == "cmd/cardtable") {
+	listed := map[string]layer{}
+	for _, l := range layers {
+		listed[l.pkg] = l
+		if _, ok := pkgs[l.pkg]; !ok {
+			t.Errorf("%s is in the import rules but is no package: remove it", l.pkg)
+		}
+	}
+	for pkg, imps := range pkgs {
+		l, ok := listed[pkg]
+		if !ok {
+			t.Errorf("%s is a new package: write its arrows in architecture_test.go (layers) and docs/architecture.md", pkg)
+			continue
+		}
+		for _, imp := range imps {
+			if own, ok := strings.CutPrefix(imp, module); ok {
+				if !slices.Contains(l.may, own) {
+					t.Errorf("%s imports %s, which its rule does not allow (%s)", pkg, own, l.why)
+				}
 				continue
 			}
-			for _, imp := range imps {
-				for _, d := range r.deny {
-					if match(d, imp) && imp != module+pkg {
-						t.Errorf("%s imports %s: %s", pkg, imp, r.why)
-					}
+			for _, d := range l.deny {
+				if match(d, imp) {
+					t.Errorf("%s imports %s: %s", pkg, imp, l.why)
 				}
 			}
 		}
 	}
 }
 
+var update = flag.Bool("update", false, "rewrite docs/architecture.md's import rules from layers")
+
+// Markers of the import rules' table in docs/architecture.md.
+const (
+	docBegin = "<!-- import rules: from architecture_test.go (layers); go test -run TestArchitectureDoc -update . -->\n"
+	docEnd   = "<!-- end of import rules -->\n"
+)
+
+// TestArchitectureDoc: docs/architecture.md shows the import rules as
+// layers holds them.
+func TestArchitectureDoc(t *testing.T) {
+	const path = "docs/architecture.md"
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	before, rest, ok1 := strings.Cut(doc, docBegin)
+	_, after, ok2 := strings.Cut(rest, docEnd)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no import rules between its markers:\n%s%s", path, docBegin, docEnd)
+	}
+	want := before + docBegin + rulesTable() + docEnd + after
+	if want == doc {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s's import rules differ from architecture_test.go: go test -run TestArchitectureDoc -update . rewrites them", path)
+}
+
+// rulesTable is layers as a Markdown table.
+func rulesTable() string {
+	var b strings.Builder
+	b.WriteString("| package | may import (of this module) | may not import | what it is |\n|---|---|---|---|\n")
+	code := func(list []string) string {
+		if len(list) == 0 {
+			return "nothing"
+		}
+		var out []string
+		for _, p := range list {
+			out = append(out, "`"+p+"`")
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, l := range layers {
+		deny := code(l.deny)
+		if slices.Equal(l.deny, pure) {
+			deny = "the clock, randomness, I/O: " + deny
+		}
+		if len(l.deny) == 0 {
+			deny = ""
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", l.pkg, code(l.may), deny, l.why)
+	}
+	return b.String()
+}
+
 // match reports whether path is pattern, or under it for "p/...".
 func match(pattern, path string) bool {
-	if pattern == "..." {
-		return true
-	}
 	if p, ok := strings.CutSuffix(pattern, "/..."); ok {
 		return strings.HasPrefix(path, p+"/")
 	}
@@ -123,6 +213,9 @@ func imports(tb testing.TB, root string) map[string][]string {
 			return err
 		}
 		dir := filepath.ToSlash(filepath.Dir(path))
+		if out[dir] == nil {
+			out[dir] = []string{}
+		}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !slices.Contains(out[dir], p) {

@@ -13,7 +13,7 @@ import (
 // The rules package stays pure: no I/O, clock or randomness of its own,
 // so bots and the server can clone and search it (project standard). The
 // bots have no I/O or global randomness either; they may use package time,
-// since a search must answer within its level's time (issue 22), and do
+// since a search must answer within its level's time, and do
 // so only through a context's deadline.
 func TestRulesPackageImports(t *testing.T) {
 	pure := []string{"os", "net/http", "database/sql", "log", "time", "math/rand", "math/rand/v2", "crypto/rand"}

@@ -289,6 +289,10 @@ type Update struct {
 	View  *arlington.View `json:"view"`
 	Legal []string        `json:"legal"`
 	Chat  []ChatLine      `json:"chat"`
+	// Log is the table's words for each of View's events, in order, and
+	// Names each seat's name in them: the sentences the page shows.
+	Log   []string `json:"log"`
+	Names []string `json:"names"`
 }
 
 // Over reports whether the update shows the game over.

@@ -169,12 +169,14 @@ func newFakeTable(tb testing.TB) *fakeTable {
 
 // view is a view message with events from..count.
 func view(from, count int) string {
-	var evs []string
+	var evs, words []string
 	for n := from; n < count; n++ {
 		evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
+		words = append(words, `"Ann passes."`)
 	}
 	return fmt.Sprintf(`{"type":"view","table":"T1","seat":1,"status":"open","seats":[],"view":{"seat":1,"players":2,"phase":"lead",`+
-		`"events":[%s],"events_from":%d,"event_count":%d},"legal":[]}`, strings.Join(evs, ","), from, count)
+		`"events":[%s],"events_from":%d,"event_count":%d},"legal":[],"log":[%s],"names":["Ann","Bob"]}`,
+		strings.Join(evs, ","), from, count, strings.Join(words, ","))
 }
 
 func next(tb testing.TB, s *Session) Message {
@@ -229,7 +231,8 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 		t.Fatalf("first message %q", m.Type)
 	}
 	conn.Write(ctx, websocket.MessageText, []byte(view(0, 3)))
-	if m := next(t, s); m.Update == nil || m.Update.View.EventCount != 3 || string(m.Raw) != view(0, 3) {
+	if m := next(t, s); m.Update == nil || m.Update.View.EventCount != 3 || string(m.Raw) != view(0, 3) ||
+		len(m.Update.Log) != 3 || m.Update.Log[2] != "Ann passes." || len(m.Update.Names) != 2 {
 		t.Fatalf("view %+v", m)
 	}
 	// An action goes out on the connection.

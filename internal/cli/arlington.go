@@ -11,24 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
 	"cardtable/card"
 )
-
-// runArlington dispatches the Arlington subcommands.
-func runArlington(ctx context.Context, env *Env, args []string) error {
-	return subcommand(ctx, env, "arlington", args, []command{
-		{"set", "analyse a set: legal?, spectra, points", runArlingtonSet},
-		{"compare", "compare two sets in a spectrum: higher, lower or equal", runArlingtonCompare},
-		{"selfplay", "play bots against each other and report wins and points", runArlingtonSelfplay},
-		{"play", "play one seat in the terminal against bots", runArlingtonPlay},
-		{"bench", "measure self-play speed in games per second", runArlingtonBench},
-		{"new-table", "create a table on a server and print its link", runArlingtonNewTable},
-		{"connect", "join a table on a server and play a seat, or let a bot play it", runArlingtonConnect},
-		{"loadtest", "load benchmark of live tables: simulated people over WebSockets", runArlingtonLoadtest},
-	})
-}
 
 // arlParseSet reads cards from one or more arguments ("SQ HT", "QS", "JK"),
 // refusing unknown cards and cards given twice as bad input.
@@ -52,77 +40,65 @@ func arlParseSet(args []string) (arlington.Set, error) {
 	return s, nil
 }
 
-func runArlingtonSet(_ context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington set")
+func runArlingtonSet(fs *pflag.FlagSet) runFunc {
 	asJSON := fs.Bool("json", false, `print {"legal": bool, "spectra": [...], "points": N}`)
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: cardtable arlington set [--json] CARD...  (cards as SQ, HT, C2, JK or QS)")
-		fs.PrintDefaults()
-	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	s, err := arlParseSet(pos)
-	if err != nil {
-		return err
-	}
-	info := arlington.AnalyzeSet(s)
-	if *asJSON {
-		b, err := json.Marshal(info)
+	return func(_ context.Context, env *Env, pos []string) error {
+		var err error
+		s, err := arlParseSet(pos)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(env.Stdout, string(b))
+		info := arlington.AnalyzeSet(s)
+		if *asJSON {
+			b, err := json.Marshal(info)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(env.Stdout, string(b))
+			return nil
+		}
+		if !info.Legal {
+			fmt.Fprintf(env.Stdout, "%v: not a legal set\n", s)
+			return nil
+		}
+		names := make([]string, len(info.Spectra))
+		for i, sp := range info.Spectra {
+			names[i] = sp.String()
+		}
+		fmt.Fprintf(env.Stdout, "%v: legal set\nspectra: %s\npoints: %d\n", s, strings.Join(names, " "), info.Points)
 		return nil
 	}
-	if !info.Legal {
-		fmt.Fprintf(env.Stdout, "%v: not a legal set\n", s)
-		return nil
-	}
-	names := make([]string, len(info.Spectra))
-	for i, sp := range info.Spectra {
-		names[i] = sp.String()
-	}
-	fmt.Fprintf(env.Stdout, "%v: legal set\nspectra: %s\npoints: %d\n", s, strings.Join(names, " "), info.Points)
-	return nil
 }
 
-func runArlingtonCompare(_ context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington compare")
+func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
 	spName := fs.String("spectrum", "", "aces, multiples, couples or runs (required)")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, `usage: cardtable arlington compare --spectrum NAME "SET A" "SET B"`)
-		fs.PrintDefaults()
+	return func(_ context.Context, env *Env, pos []string) error {
+		var err error
+		if *spName == "" {
+			return usageErr("compare: --spectrum is required (aces, multiples, couples or runs)")
+		}
+		sp, err := arlington.ParseSpectrum(*spName)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if len(pos) != 2 {
+			return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
+		}
+		a, err := arlParseSet(pos[:1])
+		if err != nil {
+			return err
+		}
+		b, err := arlParseSet(pos[1:])
+		if err != nil {
+			return err
+		}
+		c, err := arlington.Compare(sp, a, b)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		fmt.Fprintln(env.Stdout, map[int]string{1: "higher", 0: "equal", -1: "lower"}[c])
+		return nil
 	}
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if *spName == "" {
-		return usageErr("compare: --spectrum is required (aces, multiples, couples or runs)")
-	}
-	sp, err := arlington.ParseSpectrum(*spName)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if len(pos) != 2 {
-		return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
-	}
-	a, err := arlParseSet(pos[:1])
-	if err != nil {
-		return err
-	}
-	b, err := arlParseSet(pos[1:])
-	if err != nil {
-		return err
-	}
-	c, err := arlington.Compare(sp, a, b)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	fmt.Fprintln(env.Stdout, map[int]string{1: "higher", 0: "equal", -1: "lower"}[c])
-	return nil
 }
 
 // arlTableFlags are the flags shared by selfplay and bench.
@@ -199,26 +175,27 @@ func arlMakeBots(names []string, seed uint64) []bot.Bot {
 	return out
 }
 
-func runArlingtonBench(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington bench")
+func runArlingtonBench(fs *pflag.FlagSet) runFunc {
 	var f arlTableFlags
 	f.register(fs, 200)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("unexpected argument %q", pos[0])
+		}
+		names, err := f.bots()
+		if err != nil {
+			return err
+		}
+		actions := 0
+		start := time.Now()
+		if err := f.playGames(ctx, names, nil, func(s *arlington.State) { actions += len(s.History()) }); err != nil {
+			return err
+		}
+		sec := time.Since(start).Seconds()
+		fmt.Fprintf(env.Stdout, "arlington bench: %d players (%s), %d games, %d actions in %.2f s: %.1f games/s, %.0f actions/s\n",
+			f.players, strings.Join(names, ","), f.games, actions, sec, float64(f.games)/sec, float64(actions)/sec)
+		return nil
 	}
-	names, err := f.bots()
-	if err != nil {
-		return err
-	}
-	actions := 0
-	start := time.Now()
-	if err := f.playGames(ctx, names, nil, func(s *arlington.State) { actions += len(s.History()) }); err != nil {
-		return err
-	}
-	sec := time.Since(start).Seconds()
-	fmt.Fprintf(env.Stdout, "arlington bench: %d players (%s), %d games, %d actions in %.2f s: %.1f games/s, %.0f actions/s\n",
-		f.players, strings.Join(names, ","), f.games, actions, sec, float64(f.games)/sec, float64(actions)/sec)
-	return nil
 }
 
 // playGames plays the flags' games with the named bots, seeds counting up

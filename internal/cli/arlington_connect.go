@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
 	"cardtable/internal/arlclient"
@@ -16,64 +18,57 @@ import (
 
 // runArlingtonConnect joins a table on a server and plays one seat, from
 // the terminal or with a local bot, to the end of the game.
-func runArlingtonConnect(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington connect")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: cardtable arlington connect LINK [--name NAME] [--seat N] [--bot LEVEL] [--log FILE]\n"+
-			"joins the table at LINK (http://HOST:PORT/arlington/t/ID) and plays a seat to the end of the game")
-		fs.PrintDefaults()
-	}
+func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	name := fs.String("name", "", "your display name at the table, up to 24 characters (default: Terminal, or the bot's level)")
-	seat := fs.Int("seat", -1, "the seat to take, from 0 (default: the first open one)")
+	seat := fs.Int("seat", 0, "the seat to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this level play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
 	logName := fs.String("log", "", "write every message received from the server to FILE, one JSON object a line")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	switch {
-	case len(pos) == 0:
-		return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
-	case len(pos) > 1:
-		return usageErr("connect: unexpected argument %q", pos[1])
-	case *seat < -1 || *seat >= arlington.MaxSeats:
-		return usageErr("connect: --seat must be 0 to %d, not %d", arlington.MaxSeats-1, *seat)
-	}
-	c, id, err := arlclient.FromLink(pos[0])
-	if err != nil {
-		return usageErr("connect: %v", err)
-	}
-	r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
-	seedBase, _ := arlSeed("")
-	if *level != "" {
-		lv := strings.ToLower(strings.TrimSpace(*level))
-		if !arlOfferedLevel(lv) {
-			return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		switch {
+		case len(pos) == 0:
+			return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
+		case len(pos) > 1:
+			return usageErr("connect: unexpected argument %q", pos[1])
+		case *seat < 0 || *seat > arlington.MaxSeats:
+			return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, *seat)
 		}
-		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
-		if *name == "" {
-			*name = lv + " bot"
-		}
-	}
-	if *name == "" {
-		*name = "Terminal"
-	}
-	hard, _ := bot.LevelNamed("hard")
-	r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
-	r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
-	if *logName != "" {
-		f, err := os.Create(*logName)
+		c, id, err := arlclient.FromLink(pos[0])
 		if err != nil {
-			return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+			return usageErr("connect: %v", err)
 		}
-		defer f.Close()
-		r.log = f
+		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
+		seedBase, _ := arlSeed("")
+		if *level != "" {
+			lv := strings.ToLower(strings.TrimSpace(*level))
+			if !arlOfferedLevel(lv) {
+				return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
+			}
+			r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
+			if *name == "" {
+				*name = lv + " bot"
+			}
+		}
+		if *name == "" {
+			*name = "Terminal"
+		}
+		hard, _ := bot.LevelNamed("hard")
+		r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
+		r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
+		if *logName != "" {
+			f, err := os.Create(*logName)
+			if err != nil {
+				return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+			}
+			defer f.Close()
+			r.log = f
+		}
+		r.seat, err = c.Join(ctx, id, *name, *seat-1) // the wire counts from 0; -1: any seat
+		if err != nil {
+			return arlJoinError(err, r.link)
+		}
+		return r.run(ctx)
 	}
-	r.seat, err = c.Join(ctx, id, *name, *seat)
-	if err != nil {
-		return arlJoinError(err, r.link)
-	}
-	return r.run(ctx)
 }
 
 // arlJoinError says why a seat could not be taken.

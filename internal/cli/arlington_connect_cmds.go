@@ -136,7 +136,8 @@ func (r *arlRemote) leave(ctx context.Context) error {
 }
 
 // arlReason is a refusal's message as terminal play words it: without the
-// class words the server puts before it ("unprocessable: illegal action:")
+// class words servers before the shared classifier put before it
+// ("unprocessable: illegal action:"), the engine's "illegal action: ",
 // and the rule it names at the end, which the caller shows first.
 func arlReason(e *arlclient.ServerError) string {
 	msg := e.Message

@@ -11,10 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/internal/loadgen"
 )
 
-// The targets of issue 21 for 1,000 tables on a 2-core machine.
+// The goals for 1,000 tables on a 2-core machine (docs/tables.md).
 const (
 	targetP99    = 50 * time.Millisecond
 	targetMemory = 500 << 20
@@ -38,8 +40,7 @@ type loadtestFlags struct {
 // people over real WebSockets on loopback (docs/tables.md, "Load test").
 // By default the server runs in a child process (this program, with
 // --serve-only) so that its memory is measured apart from the clients'.
-func runArlingtonLoadtest(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington loadtest")
+func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	var f loadtestFlags
 	fs.IntVar(&f.tables, "tables", 1000, "tables in play at once")
 	fs.IntVar(&f.people, "people", 3, "seats per table held by simulated people, each with its own identity and WebSocket")
@@ -57,30 +58,29 @@ func runArlingtonLoadtest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this file")
 	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
 		"and stop when standard input ends (what loadtest runs in its child process)")
+	_ = fs.MarkHidden("serve-only") // internal: the child process's flag
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("arlington loadtest: unexpected argument %q", pos[0])
+		}
+		if f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6 {
+			return usageErr("arlington loadtest: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
+		}
+		if f.duration <= 0 || f.think < 0 || f.maxActions < 0 {
+			return usageErr("arlington loadtest: --duration must be positive, --think and --max-actions at least 0")
+		}
+		if f.server != "" && (f.inProcess || f.db != "" || f.cpuprof != "") {
+			return usageErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
+		}
+		if f.pid != 0 && f.server == "" {
+			return usageErr("arlington loadtest: --pid goes with --server")
+		}
+		if f.serveOnly {
+			return loadtestServe(ctx, env, f)
+		}
+		return loadtestRun(ctx, env, f)
 	}
-	if len(pos) > 0 {
-		return usageErr("arlington loadtest: unexpected argument %q", pos[0])
-	}
-	if f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6 {
-		return usageErr("arlington loadtest: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
-	}
-	if f.duration <= 0 || f.think < 0 || f.maxActions < 0 {
-		return usageErr("arlington loadtest: --duration must be positive, --think and --max-actions at least 0")
-	}
-	if f.server != "" && (f.inProcess || f.db != "" || f.cpuprof != "") {
-		return usageErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
-	}
-	if f.pid != 0 && f.server == "" {
-		return usageErr("arlington loadtest: --pid goes with --server")
-	}
-	if f.serveOnly {
-		return loadtestServe(ctx, env, f)
-	}
-	return loadtestRun(ctx, env, f)
 }
 
 // memory is what the run knows of the server's memory. RSS figures come

@@ -21,7 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"cardtable/arlington/bot"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -39,7 +38,7 @@ func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int
 	if err != nil {
 		return nil, nil, err
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: tables,
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: tables,
 		MaxPerAddress: -1, Reserve: -1,
 		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
@@ -47,7 +46,7 @@ func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int
 		return nil, nil, err
 	}
 	srv := web.New(web.Options{Log: log, CheckHost: true,
-		Games: []web.Routes{arlweb.New(hub, arlweb.Options{Log: log})}})
+		Games: []web.Routes{arlweb.New(hub, arlOptions(log))}})
 	return srv, func() { hub.Close(); db.Close() }, nil
 }
 

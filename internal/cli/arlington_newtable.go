@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
 	"cardtable/internal/arlclient"
@@ -21,54 +23,47 @@ const (
 )
 
 // runArlingtonNewTable creates a table on a server and prints its link.
-func runArlingtonNewTable(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington new-table")
-	fs.Usage = func() {
-		fmt.Fprintln(env.Stderr, "usage: cardtable arlington new-table --server URL --seats SPEC [--target T] [--turn-timer D]\n"+
-			"creates a table and prints its link alone on standard output")
-		fs.PrintDefaults()
-	}
+func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 	server := fs.String("server", "", "the server's address, as http://HOST:PORT (required)")
 	seats := fs.String("seats", "", "one entry a seat, comma-separated: 'human' for a seat open to a person,\n"+
 		"or a bot level ("+strings.Join(bot.Names, ", ")+"); 2 to 6 seats (required)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
 	timer := fs.String("turn-timer", "", "how long a person may take before the stand-in bot plays for them,\n"+
 		"5s to 1h, or 'off' (default: the server's, 60s at a table with a bot, off without)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("new-table: unexpected argument %q", pos[0])
+		}
+		if *server == "" {
+			return usageErr("new-table: --server is required (http://HOST:PORT)")
+		}
+		c, err := arlclient.New(*server)
+		if err != nil {
+			return usageErr("new-table: %v", err)
+		}
+		bots, err := arlParseSeats(*seats)
+		if err != nil {
+			return err
+		}
+		if err := arlCheckTarget(*target); err != nil {
+			return err
+		}
+		turn, err := arlParseTurnTimer(*timer)
+		if err != nil {
+			return err
+		}
+		t, err := c.Create(ctx, arlclient.TableConfig{Players: len(bots), Bots: bots, Target: *target, TurnSeconds: turn})
+		var api *arlclient.APIError
+		if errors.As(err, &api) && api.Status == http.StatusBadRequest {
+			return usageErr("new-table: %v", err) // the server found the settings wrong
+		}
+		if err != nil {
+			return fmt.Errorf("new-table: %w", err)
+		}
+		fmt.Fprintln(env.Stdout, c.Link(t.ID))
+		return nil
 	}
-	if len(pos) > 0 {
-		return usageErr("new-table: unexpected argument %q", pos[0])
-	}
-	if *server == "" {
-		return usageErr("new-table: --server is required (http://HOST:PORT)")
-	}
-	c, err := arlclient.New(*server)
-	if err != nil {
-		return usageErr("new-table: %v", err)
-	}
-	bots, err := arlParseSeats(*seats)
-	if err != nil {
-		return err
-	}
-	if err := arlCheckTarget(*target); err != nil {
-		return err
-	}
-	turn, err := arlParseTurnTimer(*timer)
-	if err != nil {
-		return err
-	}
-	t, err := c.Create(ctx, arlclient.TableConfig{Players: len(bots), Bots: bots, Target: *target, TurnSeconds: turn})
-	var api *arlclient.APIError
-	if errors.As(err, &api) && api.Status == http.StatusBadRequest {
-		return usageErr("new-table: %v", err) // the server found the settings wrong
-	}
-	if err != nil {
-		return fmt.Errorf("new-table: %w", err)
-	}
-	fmt.Fprintln(env.Stdout, c.Link(t.ID))
-	return nil
 }
 
 // arlParseSeats reads --seats: "human" (a seat open to a person) or a bot

@@ -126,7 +126,7 @@ func startFedClient(link, log string) *fedClient {
 	c := &fedClient{log: log, done: make(chan arlClient, 1), feed: make(chan struct{}), fed: make(chan struct{})}
 	go func() {
 		out, errb := &syncBuffer{}, &syncBuffer{}
-		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "0", "--log", log}, pr, out, errb)
+		code := Run(context.Background(), []string{"arlington", "connect", link, "--seat", "1", "--log", log}, pr, out, errb)
 		pr.Close()
 		c.done <- arlClient{code, out.String(), errb.String(), log}
 	}()
@@ -198,7 +198,7 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	// at a time, so the game moves only as fast as the test lets it.
 	a := startFedClient(link, filepath.Join(t.TempDir(), "a.jsonl"))
 	defer a.end()
-	logB, waitB := arlConnect(t, p.url()+strings.TrimPrefix(link, url), "", "--bot", "greedy", "--seat", "1")
+	logB, waitB := arlConnect(t, p.url()+strings.TrimPrefix(link, url), "", "--bot", "greedy", "--seat", "2")
 	arlWaitEvents(t, logB, 3)
 	p.blocked.Store(true)
 	p.cut()
@@ -227,7 +227,7 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	}
 }
 
-// TestLongArlingtonRestart is the restart test of issue 21: the real
+// TestLongArlingtonRestart is the restart test of live tables: the real
 // server in a process, remote clients playing a table, the server killed
 // (SIGKILL) mid-hand and started again on the same database and port.
 // The table resumes with nothing acknowledged lost (every client's log

@@ -3,12 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
@@ -47,8 +48,7 @@ const arlActionsHelp = `actions (seats and table sets count from 0; sets are SEA
   pickup 7H 2/0     swap the 7H for the joker in set 0 of seat 2's table
 cards: rank and suit in either order (7H, H7, TS, 10S, QS, SQ), JK for a joker.`
 
-func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington play")
+func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	players := fs.Int("players", 4, "number of players, 2 to 6")
 	seedText := fs.String("seed", "", "seed of the game (default: from the clock)")
 	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
@@ -56,73 +56,72 @@ func runArlingtonPlay(ctx context.Context, env *Env, args []string) error {
 	botSeedText := fs.String("bot-seed", "", "seed of the bots' own choices, apart from the deal (default: unguessable)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
 	load := fs.String("load", "", "continue the game saved in FILE (it fixes players, target and seed)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("play: unexpected argument %q", pos[0])
-	}
-	var s *arlington.State
-	if *load != "" {
-		// The record fixes these; a flag that disagreed would be dropped
-		// without a word, so any of them is refused.
-		var fixed []string
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "players" || f.Name == "target" || f.Name == "seed" {
-				fixed = append(fixed, "--"+f.Name)
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("play: unexpected argument %q", pos[0])
+		}
+		var s *arlington.State
+		if *load != "" {
+			// The record fixes these; a flag that disagreed would be dropped
+			// without a word, so any of them is refused.
+			var fixed []string
+			fs.Visit(func(f *pflag.Flag) {
+				if f.Name == "players" || f.Name == "target" || f.Name == "seed" {
+					fixed = append(fixed, "--"+f.Name)
+				}
+			})
+			if len(fixed) > 0 {
+				return usageErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
 			}
-		})
-		if len(fixed) > 0 {
-			return usageErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
-		}
-		if s, err = arlLoad(*load); err != nil {
+			if s, err = arlLoad(*load); err != nil {
+				return err
+			}
+			*players = s.Players()
+		} else if err := arlCheckTarget(*target); err != nil {
 			return err
 		}
-		*players = s.Players()
-	} else if err := arlCheckTarget(*target); err != nil {
-		return err
-	}
-	if *players < 2 || *players > arlington.MaxSeats {
-		return usageErr("--players must be 2 to 6, not %d", *players)
-	}
-	if *seat < 0 || *seat >= *players {
-		return usageErr("--seat must be 0 to %d, not %d", *players-1, *seat)
-	}
-	if s == nil {
-		seed, err := arlSeed(*seedText)
+		if *players < 2 || *players > arlington.MaxSeats {
+			return usageErr("--players must be 2 to 6, not %d", *players)
+		}
+		if *seat < 0 || *seat >= *players {
+			return usageErr("--seat must be 0 to %d, not %d", *players-1, *seat)
+		}
+		if s == nil {
+			seed, err := arlSeed(*seedText)
+			if err != nil {
+				return err
+			}
+			if s, err = arlington.New(arlington.Config{Players: *players, Target: *target}, seed); err != nil {
+				return usageErr("%v", err)
+			}
+		}
+		// The bots' generators are seeded apart from the deal, so that no
+		// bot's seed says anything about the cards.
+		botSeed, err := arlSeed(*botSeedText)
 		if err != nil {
 			return err
 		}
-		if s, err = arlington.New(arlington.Config{Players: *players, Target: *target}, seed); err != nil {
-			return usageErr("%v", err)
+		names := strings.Split(*botsText, ",")
+		bots := make([]bot.Bot, *players)
+		k := 0
+		for i := range bots {
+			if i == *seat {
+				continue
+			}
+			b, err := bot.New(names[k%len(names)], bot.SeatSeed(botSeed, i))
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			bots[i] = b
+			k++
 		}
+		hard, _ := bot.LevelNamed("hard")
+		p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(botSeed, *seat)),
+			hinter:    bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
+			seedKnown: *seedText != ""}
+		return p.run(ctx)
 	}
-	// The bots' generators are seeded apart from the deal, so that no
-	// bot's seed says anything about the cards.
-	botSeed, err := arlSeed(*botSeedText)
-	if err != nil {
-		return err
-	}
-	names := strings.Split(*botsText, ",")
-	bots := make([]bot.Bot, *players)
-	k := 0
-	for i := range bots {
-		if i == *seat {
-			continue
-		}
-		b, err := bot.New(names[k%len(names)], bot.SeatSeed(botSeed, i))
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		bots[i] = b
-		k++
-	}
-	hard, _ := bot.LevelNamed("hard")
-	p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(botSeed, *seat)),
-		hinter:    bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
-		seedKnown: *seedText != ""}
-	return p.run(ctx)
 }
 
 // arlLoad reads a saved game. Errors are usage errors that say whether the

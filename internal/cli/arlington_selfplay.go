@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
 )
@@ -43,52 +45,53 @@ type arlDeal struct {
 	points                []float64
 }
 
-func runArlingtonSelfplay(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "arlington selfplay")
+func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 	var f arlTableFlags
 	f.register(fs, 100)
 	dup := fs.Bool("duplicate", false, "play each deal once per rotation of the seats, so the luck of the cards cancels (--games counts deals)")
 	jobs := fs.Int("jobs", 1, "deals played at once")
 	asJSON := fs.Bool("json", false, "print one JSON object: games, seats (bot, wins, winShare, winShareCI95, meanPoints)")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	names, err := f.bots()
-	if err != nil {
-		return err
-	}
-	if *jobs < 1 || *jobs > 64 {
-		return usageErr("--jobs must be 1 to 64, not %d", *jobs)
-	}
-	start := time.Now()
-	deals, err := f.playDeals(ctx, env, names, *dup, *jobs)
-	if err != nil {
-		return err
-	}
-	rep := arlReport(names, deals, *dup)
-	rep.Target, rep.Seconds = f.target, time.Since(start).Seconds()
-	if *asJSON {
-		b, err := json.Marshal(rep)
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("unexpected argument %q", pos[0])
+		}
+		names, err := f.bots()
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(env.Stdout, string(b))
+		if *jobs < 1 || *jobs > 64 {
+			return usageErr("--jobs must be 1 to 64, not %d", *jobs)
+		}
+		start := time.Now()
+		deals, err := f.playDeals(ctx, env, names, *dup, *jobs)
+		if err != nil {
+			return err
+		}
+		rep := arlReport(names, deals, *dup)
+		rep.Target, rep.Seconds = f.target, time.Since(start).Seconds()
+		if *asJSON {
+			b, err := json.Marshal(rep)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(env.Stdout, string(b))
+			return nil
+		}
+		kind := ""
+		if *dup {
+			kind = fmt.Sprintf(" (%d deals, duplicate: each played with the seats rotated)", len(deals))
+		}
+		fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games%s, target %d, seeds %d to %d\n",
+			f.players, rep.Games, kind, f.target, f.seed, f.seed+uint64(f.games)-1)
+		fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s  %12s  %s\n", "seat", "bot", "wins", "share", "points/hand", "points/game", "share 95% CI")
+		for i, st := range rep.Seats {
+			fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f  %12.2f  %.1f%%-%.1f%%\n", i, st.Bot, st.Wins, 100*st.WinShare,
+				st.PointsPerHand, st.MeanPoints, 100*st.WinShareCI95[0], 100*st.WinShareCI95[1])
+		}
+		fmt.Fprintf(env.Stdout, "hands: %d (%.1f a game); cards and views checked after every one of %d actions; %.1f s\n",
+			rep.Hands, float64(rep.Hands)/float64(rep.Games), rep.Actions, rep.Seconds)
 		return nil
 	}
-	kind := ""
-	if *dup {
-		kind = fmt.Sprintf(" (%d deals, duplicate: each played with the seats rotated)", len(deals))
-	}
-	fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games%s, target %d, seeds %d to %d\n",
-		f.players, rep.Games, kind, f.target, f.seed, f.seed+uint64(f.games)-1)
-	fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s  %12s  %s\n", "seat", "bot", "wins", "share", "points/hand", "points/game", "share 95% CI")
-	for i, st := range rep.Seats {
-		fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f  %12.2f  %.1f%%-%.1f%%\n", i, st.Bot, st.Wins, 100*st.WinShare,
-			st.PointsPerHand, st.MeanPoints, 100*st.WinShareCI95[0], 100*st.WinShareCI95[1])
-	}
-	fmt.Fprintf(env.Stdout, "hands: %d (%.1f a game); cards and views checked after every one of %d actions; %.1f s\n",
-		rep.Hands, float64(rep.Hands)/float64(rep.Games), rep.Actions, rep.Seconds)
-	return nil
 }
 
 // arlReport sums the deals. The confidence intervals treat deals as the

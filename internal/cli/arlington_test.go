@@ -94,7 +94,8 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"selfplay seeds wrap", []string{"selfplay", "--seed", "18446744073709551615", "--games", "2"}, "runs past the largest seed"},
 		{"bench seeds wrap", []string{"bench", "--seed", "18446744073709551610", "--games", "7"}, "runs past the largest seed"},
 		{"play stray argument", []string{"play", "extra"}, `unexpected argument "extra"`},
-		{"unknown subcommand", []string{"fly"}, "unknown subcommand"},
+		{"unknown subcommand", []string{"fly"}, `unknown command "fly" for "cardtable arlington"`},
+		{"no subcommand", nil, "arlington: missing subcommand"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errOut, code := arlRun(t, "", append([]string{"arlington"}, tc.args...)...)

@@ -1,15 +1,18 @@
 // Package cli holds cardtable's subcommands and wires the packages together:
 // it is the one place that knows about flags, files, standard streams and
-// exit codes.
+// exit codes. The command tree is built with cobra (commands.go).
 package cli
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes: 0 success, 1 a failure while running, 2 bad usage or bad input.
@@ -30,125 +33,100 @@ type Env struct {
 // errUsage marks an error as bad usage or bad input (exit status 2).
 var errUsage = errors.New("usage")
 
+// errBadCall marks a usage error in how the command was called (a bad
+// flag, an unknown command): the message ends with a pointer to the
+// command's help.
+var errBadCall = fmt.Errorf("%w", errUsage)
+
 // usageErr wraps a message as a usage error.
 func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
 }
 
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, env *Env, args []string) error
+// badCall wraps a message as an error in how the command was called.
+func badCall(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", errBadCall, fmt.Sprintf(format, a...))
 }
 
-// commands lists the top-level subcommands. Each game keeps its own
-// subcommands in its own file.
-func commands() []command {
-	return []command{
-		{"serve", "serve the browser UI (the default with no arguments)", runServe},
-		{"spider", "Arachnid and Spider: new, play, solve, autoplay, bench, analyze", runSpider},
-		{"arlington", "Arlington: set, compare, selfplay, play, bench, new-table, connect, loadtest", runArlington},
-	}
-}
+// runFunc runs a command once its flags are parsed; pos holds the
+// positional arguments.
+type runFunc func(ctx context.Context, env *Env, pos []string) error
 
 // Run runs cardtable with args (without the program name) and returns the
 // process exit status.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
-	if len(args) == 0 {
-		args = []string{"serve"}
+	root := newRoot(env)
+	if args == nil {
+		args = []string{} // cobra reads os.Args for nil
 	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) == 1 || name != "help" {
-			printUsage(stdout)
-			return exitOK
-		}
-		// "help spider play" is "spider play -h": a command's own help.
-		name, args = args[1], append(args[1:], "-h")
-	}
-	for _, c := range commands() {
-		if c.name == name {
-			return exitCode(env, c.run(ctx, env, args[1:]))
-		}
-	}
-	fmt.Fprintf(stderr, "cardtable: unknown command %q\n", name)
-	printUsage(stderr)
-	return exitUsage
-}
-
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cardtable [command] [flags]")
-	fmt.Fprintln(w, "commands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "Run 'cardtable COMMAND -h' for a command's flags.")
+	root.SetArgs(args)
+	c, err := root.ExecuteContextC(ctx)
+	return exitCode(env, c, err)
 }
 
 // exitCode reports err on standard error and maps it to an exit status.
-func exitCode(env *Env, err error) int {
+func exitCode(env *Env, c *cobra.Command, err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(env.Stderr, "cardtable:", strings.TrimPrefix(err.Error(), "usage: "))
+		if errors.Is(err, errBadCall) && c != nil {
+			fmt.Fprintf(env.Stderr, "Run '%s --help' for usage.\n", c.CommandPath())
+		}
 		return exitUsage
 	}
 	fmt.Fprintln(env.Stderr, "cardtable:", err)
 	return exitFail
 }
 
-// newFlags makes a flag set that reports errors instead of exiting, with its
-// usage text on env's standard error.
-func newFlags(env *Env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	return fs
-}
+// singleDash finds a long flag written with one dash in pflag's error
+// ("unknown shorthand flag: 'd' in -deal").
+var singleDash = regexp.MustCompile(`in -([A-Za-z][A-Za-z0-9-]+)`)
 
-// parseFlags parses args, turning flag errors into usage errors. Flags may
-// come before or after positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%w: %s", errUsage, err)
+// flagError turns a flag parsing error into a usage error naming the
+// command; a long flag written with one dash (-deal, as Go's flag package
+// took it) is named with the two it needs.
+func flagError(c *cobra.Command, err error) error {
+	if m := singleDash.FindStringSubmatch(err.Error()); m != nil {
+		name, _, _ := strings.Cut(m[1], "=")
+		if c.Flags().Lookup(name) != nil {
+			return badCall("%s-%s: long flags take two dashes: --%s", cmdPrefix(c), m[1], m[1])
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
 	}
+	return badCall("%s%v", cmdPrefix(c), err)
 }
 
-// subcommand dispatches args[0] among subs for a game's command.
-func subcommand(ctx context.Context, env *Env, game string, args []string, subs []command) error {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		w := env.Stdout
-		if len(args) == 0 {
-			w = env.Stderr
-		}
-		fmt.Fprintf(w, "usage: cardtable %s SUBCOMMAND [flags]\n", game)
-		for _, c := range subs {
-			fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-		}
-		if len(args) == 0 {
-			return usageErr("%s: missing subcommand", game)
-		}
+// cmdPrefix is "spider solve: " for a message about that command; nothing
+// for the root command (the message starts "cardtable: ").
+func cmdPrefix(c *cobra.Command) string {
+	if !c.HasParent() {
+		return ""
+	}
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ") + ": "
+}
+
+// noArgsOrSub refuses positional arguments to a command that has
+// subcommands and takes none itself: the argument is an unknown command.
+func noArgsOrSub(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
 		return nil
 	}
-	for _, c := range subs {
-		if c.name == args[0] {
-			return c.run(ctx, env, args[1:])
-		}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], c.CommandPath())
+	c.SuggestionsMinimumDistance = 2
+	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 	}
-	return usageErr("%s: unknown subcommand %q", game, args[0])
+	return badCall("%s", msg)
+}
+
+// groupRun is the run of a command that only holds subcommands.
+func groupRun(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return badCall("%smissing subcommand", cmdPrefix(c))
+	}
+	return noArgsOrSub(c, args)
 }

@@ -15,7 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"cardtable/arlington/bot"
+	"github.com/spf13/pflag"
+
 	"cardtable/internal/loadgen"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
@@ -29,95 +30,85 @@ import (
 // runServe serves the browser UI: `cardtable`, `cardtable serve [--addr
 // ADDR] [--host NAME[,NAME]] [--db PATH]`, and `cardtable serve bench` for
 // the load benchmark.
-func runServe(ctx context.Context, env *Env, args []string) error {
-	if len(args) > 0 && args[0] == "bench" {
-		return runServeBench(ctx, env, args[1:])
-	}
-	fs := newFlags(env, "serve")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: cardtable serve [flags]         serve the browser UI\n"+
-			"       cardtable serve bench [flags]   the load benchmark (its flags: cardtable serve bench -h)\n"+
-			"flags of serve:\n")
-		fs.PrintDefaults()
-	}
+func runServe(fs *pflag.FlagSet) runFunc {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
-	dbPath := fs.String("db", "", "SQLite database (default: "+defaultDBPath()+")")
+	dbPath := fs.String("db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
+		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("serve: unexpected argument %q", pos[0])
+		}
+		if *maxTables < 1 {
+			return usageErr("serve: --max-tables must be positive")
+		}
+		hosts, err := parseHosts(*hostList)
+		if err != nil {
+			return err
+		}
+		if *dbPath == "" {
+			*dbPath = defaultDBPath()
+		}
+		log := slog.New(slog.NewTextHandler(env.Stderr, nil))
+		db, err := store.Open(ctx, *dbPath)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		if hosts == nil {
+			hosts = listenHosts(*addr, ln.Addr())
+		}
+		n, _ := db.CountGames(ctx)
+		log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
+			"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+		// The live Arlington tables: the hub resumes the open ones from the
+		// database and stops (its tables stay open in the store) before the
+		// database closes.
+		hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: *maxTables,
+			Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("serve: %w", err)
+		}
+		defer hub.Close()
+		pool := solver.NewPool()
+		winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
+			return serveWinnableDeal(ctx, pool, o)
+		}
+		sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
+			Analyze: serveAnalyze})
+		rl := web.DefaultRateLimit()
+		srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
+			Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
+		// The pruner deletes Spider games past their retention (docs/api.md);
+		// it exits when serving ends, before the database closes.
+		pctx, stop := context.WithCancel(ctx)
+		pruned := make(chan struct{})
+		go func() {
+			defer close(pruned)
+			sp.Games().RunPruner(pctx)
+		}()
+		// The topper proves fresh random deals for "winnable deals only" in
+		// the background (docs/solver.md, "The winnable pool"); it exits when
+		// serving ends.
+		topped := make(chan struct{})
+		go func() {
+			defer close(topped)
+			pool.Top(pctx, poolTop(log))
+		}()
+		err = serve(ctx, log, ln, srv)
+		stop()
+		<-pruned
+		<-topped
 		return err
 	}
-	if len(pos) > 0 {
-		return usageErr("serve: unexpected argument %q", pos[0])
-	}
-	if *maxTables < 1 {
-		return usageErr("serve: --max-tables must be positive")
-	}
-	hosts, err := parseHosts(*hostList)
-	if err != nil {
-		return err
-	}
-	if *dbPath == "" {
-		*dbPath = defaultDBPath()
-	}
-	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	if hosts == nil {
-		hosts = listenHosts(*addr, ln.Addr())
-	}
-	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
-		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
-	// The live Arlington tables: the hub resumes the open ones from the
-	// database and stops (its tables stay open in the store) before the
-	// database closes.
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: *maxTables,
-		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
-	if err != nil {
-		ln.Close()
-		return fmt.Errorf("serve: %w", err)
-	}
-	defer hub.Close()
-	pool := solver.NewPool()
-	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
-		return serveWinnableDeal(ctx, pool, o)
-	}
-	sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
-		Analyze: serveAnalyze})
-	rl := web.DefaultRateLimit()
-	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
-		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlweb.Options{Log: log})}})
-	// The pruner deletes Spider games past their retention (docs/api.md);
-	// it exits when serving ends, before the database closes.
-	pctx, stop := context.WithCancel(ctx)
-	pruned := make(chan struct{})
-	go func() {
-		defer close(pruned)
-		sp.RunPruner(pctx)
-	}()
-	// The topper proves fresh random deals for "winnable deals only" in
-	// the background (docs/solver.md, "The winnable pool"); it exits when
-	// serving ends.
-	topped := make(chan struct{})
-	go func() {
-		defer close(topped)
-		pool.Top(pctx, poolTop(log))
-	}()
-	err = serve(ctx, log, ln, srv)
-	stop()
-	<-pruned
-	<-topped
-	return err
 }
 
 // parseHosts reads --host: comma-separated host names or IP addresses,
@@ -379,58 +370,56 @@ func defaultDBPath() string {
 
 // runServeBench runs the load benchmark: simulated players over HTTP on
 // loopback against a server with a fresh database.
-func runServeBench(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "serve bench")
+func runServeBench(fs *pflag.FlagSet) runFunc {
 	games := fs.Int("games", 1000, "games in play")
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
 	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
 	dbPath := fs.String("db", "", "SQLite database (default: a temporary file, removed after)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("serve bench: unexpected argument %q", pos[0])
-	}
-	if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-		return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
-	}
-	if *dbPath == "" {
-		dir, err := os.MkdirTemp("", "cardtable-bench-")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("serve bench: unexpected argument %q", pos[0])
+		}
+		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
+			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
+		}
+		if *dbPath == "" {
+			dir, err := os.MkdirTemp("", "cardtable-bench-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			*dbPath = filepath.Join(dir, "bench.db")
+		}
+		db, err := store.Open(ctx, *dbPath)
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
-		*dbPath = filepath.Join(dir, "bench.db")
+		defer db.Close()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		// Only the server's warnings and errors: a benchmark should have none.
+		log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		sctx, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		// Exits when stop() cancels sctx after the measurement.
+		go func() {
+			sp := spiderweb.New(db, spiderweb.Options{Log: log})
+			done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
+		}()
+		res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
+			Players: *players, Duration: *dur, Think: *think})
+		stop()
+		if serr := <-done; err == nil {
+			err = serr
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, res)
+		return nil
 	}
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	// Only the server's warnings and errors: a benchmark should have none.
-	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	// Exits when stop() cancels sctx after the measurement.
-	go func() {
-		sp := spiderweb.New(db, spiderweb.Options{Log: log})
-		done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
-	}()
-	res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-		Players: *players, Duration: *dur, Think: *think})
-	stop()
-	if serr := <-done; err == nil {
-		err = serr
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stdout, res)
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -12,22 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/card"
 	"cardtable/spider"
 )
-
-// runSpider dispatches the Spider subcommands.
-func runSpider(ctx context.Context, env *Env, args []string) error {
-	return subcommand(ctx, env, "spider", args, []command{
-		{"new", "print the opening tableau of a deal", runSpiderNew},
-		{"play", "play in the terminal, one command a line", runSpiderPlay},
-		{"solve", "solve a deal or position with every card known", runSpiderSolve},
-		{"autoplay", "play a deal fairly, seeing only what a player sees", runSpiderAutoplay},
-		{"bench", "solve or autoplay a range of deals and summarize", runSpiderBench},
-		{"analyze", "find where a saved game was lost, with every card known", runSpiderAnalyze},
-		{"pool", "prove deals spread over the whole range winnable, for the winnable pool", runSpiderPool},
-	})
-}
 
 // gameFlags are the flags every command that starts a Spider game shares.
 type gameFlags struct {
@@ -43,7 +31,7 @@ type gameFlags struct {
 	winnable   bool
 }
 
-func (gf *gameFlags) register(fs *flag.FlagSet) {
+func (gf *gameFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&gf.deal, "deal", "", "deal number, 1 to 18446744073709551615 (default: a random one)")
 	fs.StringVar(&gf.variant, "variant", "arachnid", "arachnid (extra face-down cards on piles 1-4) or spider (on 1, 4, 7, 10)")
 	fs.IntVar(&gf.suits, "suits", 4, "suits in play: 1, 2 or 4")
@@ -112,26 +100,24 @@ func (gf *gameFlags) dealNumber() (uint64, error) {
 // randomDeal picks a deal number for a new game.
 func randomDeal() uint64 { return card.RandomDeal(rand.Uint64()) }
 
-func runSpiderNew(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider new")
+func runSpiderNew(fs *pflag.FlagSet) runFunc {
 	var gf gameFlags
 	gf.register(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider new: unexpected argument %q", pos[0])
+		}
+		g, err := gf.newGame()
+		if err != nil {
+			return err
+		}
+		if gf.json {
+			return writeJSON(env.Stdout, g.View(gf.reveal))
+		}
+		fmt.Fprint(env.Stdout, renderSpider(g, gf.reveal))
+		return nil
 	}
-	if len(pos) > 0 {
-		return usageErr("spider new: unexpected argument %q", pos[0])
-	}
-	g, err := gf.newGame()
-	if err != nil {
-		return err
-	}
-	if gf.json {
-		return writeJSON(env.Stdout, g.View(gf.reveal))
-	}
-	fmt.Fprint(env.Stdout, renderSpider(g, gf.reveal))
-	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -222,64 +208,62 @@ const spiderPlayHelp = `commands (piles are 1 to 10):
   help, quit
 `
 
-func runSpiderPlay(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider play")
+func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	var gf gameFlags
 	gf.register(fs)
 	load := fs.String("load", "", "load a saved game (deal and variant flags do not apply)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("spider play: unexpected argument %q", pos[0])
-	}
-	var g *spider.Game
-	if *load != "" {
-		// The save file fixes the deal and every option; a flag that would
-		// be silently ignored is refused instead.
-		var clash []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable":
-				clash = append(clash, "--"+f.Name)
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider play: unexpected argument %q", pos[0])
+		}
+		var g *spider.Game
+		if *load != "" {
+			// The save file fixes the deal and every option; a flag that would
+			// be silently ignored is refused instead.
+			var clash []string
+			fs.Visit(func(f *pflag.Flag) {
+				switch f.Name {
+				case "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable":
+					clash = append(clash, "--"+f.Name)
+				}
+			})
+			if len(clash) > 0 {
+				return usageErr("spider play: %s do(es) not go with --load: the save file sets the deal and options", strings.Join(clash, ", "))
 			}
-		})
-		if len(clash) > 0 {
-			return usageErr("spider play: %s do(es) not go with --load: the save file sets the deal and options", strings.Join(clash, ", "))
-		}
-		if g, err = loadSpider(*load); err != nil {
+			if g, err = loadSpider(*load); err != nil {
+				return err
+			}
+		} else if g, err = gf.newGame(); err != nil {
 			return err
 		}
-	} else if g, err = gf.newGame(); err != nil {
-		return err
-	}
-	s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
-	s.show(nil)
-	in := newLineReader(env.Stdin)
-	for {
-		text, err := in.next()
-		if err == io.EOF {
-			return nil
-		}
-		var long *longLineError
-		if errors.As(err, &long) {
-			// Refused like a bad command: the game goes on.
-			s.refuse(err)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		line := strings.TrimSpace(text)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if quit := s.command(ctx, line); quit {
-			return nil
+		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
+		s.show(nil)
+		in := newLineReader(env.Stdin)
+		for {
+			text, err := in.next()
+			if err == io.EOF {
+				return nil
+			}
+			var long *longLineError
+			if errors.As(err, &long) {
+				// Refused like a bad command: the game goes on.
+				s.refuse(err)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			line := strings.TrimSpace(text)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if quit := s.command(ctx, line); quit {
+				return nil
+			}
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/card"
 	"cardtable/spider"
 	"cardtable/spider/solver"
@@ -45,46 +47,41 @@ func (af *analyzeFlags) limits(cmd string) (solver.AnalyzeLimits, error) {
 
 // runSpiderAnalyze is `spider analyze --load FILE` and `spider analyze
 // bench`.
-func runSpiderAnalyze(ctx context.Context, env *Env, args []string) error {
-	if len(args) > 0 && args[0] == "bench" {
-		return runAnalyzeBench(ctx, env, args[1:])
-	}
-	fs := newFlags(env, "spider analyze")
-	load := fs.String("load", "", "the saved game to analyse (a save of `spider play` or the page's export)")
+func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
+	load := fs.String("load", "", "the saved game to analyse: a save of spider play, or the page's export")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	var af analyzeFlags
 	af.register(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("spider analyze: unexpected argument %q", pos[0])
-	}
-	if *load == "" {
-		return usageErr("spider analyze: --load FILE is required (or `spider analyze bench`)")
-	}
-	lim, err := af.limits("spider analyze")
-	if err != nil {
-		return err
-	}
-	g, err := loadSpider(*load)
-	if err != nil {
-		if errors.Is(err, spider.ErrFormat) {
-			return usageErr("%v", err)
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider analyze: unexpected argument %q", pos[0])
 		}
-		return err
+		if *load == "" {
+			return usageErr("spider analyze: --load FILE is required (or `spider analyze bench`)")
+		}
+		lim, err := af.limits("spider analyze")
+		if err != nil {
+			return err
+		}
+		g, err := loadSpider(*load)
+		if err != nil {
+			if errors.Is(err, spider.ErrFormat) {
+				return usageErr("%v", err)
+			}
+			return err
+		}
+		a := solver.Analyze(ctx, g, lim)
+		if a.StoppedBy == solver.Cancelled && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		line := playable(g, a.Line)
+		if *jsonOut {
+			return writeJSON(env.Stdout, analysisJSON(g, a, line))
+		}
+		writeAnalysis(env.Stdout, g, a, line)
+		return nil
 	}
-	a := solver.Analyze(ctx, g, lim)
-	if a.StoppedBy == solver.Cancelled && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	line := playable(g, a.Line)
-	if *jsonOut {
-		return writeJSON(env.Stdout, analysisJSON(g, a, line))
-	}
-	writeAnalysis(env.Stdout, g, a, line)
-	return nil
 }
 
 // pointJSON is one point of the JSON output.
@@ -199,73 +196,71 @@ func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []strin
 
 // runAnalyzeBench analyses lost games made by solver.PlayGreedy on a range
 // of deals and prints each one's time and a summary (median, p90).
-func runAnalyzeBench(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider analyze bench")
+func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
 	variant := fs.String("variant", "arachnid", "arachnid or spider")
 	deals := fs.String("deals", "1-20", "deal numbers, A-B")
 	maxMoves := fs.Int("max-moves", 2000, "most moves the greedy player makes in a game")
 	var af analyzeFlags
 	af.register(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("spider analyze bench: unexpected argument %q", pos[0])
-	}
-	if err := card.CheckSuits(*suits); err != nil {
-		return usageErr("--suits: %v", err)
-	}
-	v, err := spider.ParseVariant(*variant)
-	if err != nil {
-		return usageErr("--variant: %v", err)
-	}
-	from, to, err := parseRange(*deals)
-	if err != nil {
-		return usageErr("--deals: %v", err)
-	}
-	if to-from >= 100_000 {
-		return usageErr("--deals: at most 100 000 deals at a time")
-	}
-	if *maxMoves < 1 || *maxMoves > spider.MaxSteps {
-		return usageErr("--max-moves: 1 to %d", spider.MaxSteps)
-	}
-	lim, err := af.limits("spider analyze bench")
-	if err != nil {
-		return err
-	}
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		fmt.Fprintf(env.Stdout, "# load average at the start: %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
-	}
-	var secs []float64
-	var solves, lostGames int
-	for n := from; n <= to; n++ {
-		g, err := spider.NewGame(n, spider.Options{Variant: v, Suits: *suits})
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider analyze bench: unexpected argument %q", pos[0])
+		}
+		if err := card.CheckSuits(*suits); err != nil {
+			return usageErr("--suits: %v", err)
+		}
+		v, err := spider.ParseVariant(*variant)
+		if err != nil {
+			return usageErr("--variant: %v", err)
+		}
+		from, to, err := parseRange(*deals)
+		if err != nil {
+			return usageErr("--deals: %v", err)
+		}
+		if to-from >= 100_000 {
+			return usageErr("--deals: at most 100 000 deals at a time")
+		}
+		if *maxMoves < 1 || *maxMoves > spider.MaxSteps {
+			return usageErr("--max-moves: 1 to %d", spider.MaxSteps)
+		}
+		lim, err := af.limits("spider analyze bench")
 		if err != nil {
 			return err
 		}
-		solver.PlayGreedy(g, *maxMoves)
-		a := solver.Analyze(ctx, g, lim)
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+			fmt.Fprintf(env.Stdout, "# load average at the start: %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
 		}
-		if err := checkLine(g, a); err != nil {
-			return fmt.Errorf("deal %d: %w", n, err)
+		var secs []float64
+		var solves, lostGames int
+		for n := from; n <= to; n++ {
+			g, err := spider.NewGame(n, spider.Options{Variant: v, Suits: *suits})
+			if err != nil {
+				return err
+			}
+			solver.PlayGreedy(g, *maxMoves)
+			a := solver.Analyze(ctx, g, lim)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := checkLine(g, a); err != nil {
+				return fmt.Errorf("deal %d: %w", n, err)
+			}
+			secs = append(secs, a.Elapsed.Seconds())
+			solves += a.Solves
+			if !g.Won() {
+				lostGames++
+			}
+			fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %d solves, %d nodes, %.2fs\n",
+				n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), a.Solves, a.Nodes, a.Elapsed.Seconds())
 		}
-		secs = append(secs, a.Elapsed.Seconds())
-		solves += a.Solves
-		if !g.Won() {
-			lostGames++
-		}
-		fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %d solves, %d nodes, %.2fs\n",
-			n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), a.Solves, a.Nodes, a.Elapsed.Seconds())
+		slices.Sort(secs)
+		q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
+		fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
+			len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
+		return nil
 	}
-	slices.Sort(secs)
-	q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
-	fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
-		len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
-	return nil
 }
 
 // span names moves from to to: "move 8 is", "moves 8 to 40 are".

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/card"
 	"cardtable/spider"
 	"cardtable/spider/solver"
@@ -56,40 +58,43 @@ func byHand(line []spider.Move) int {
 // suitsDone counts g's suits removed or standing complete.
 func suitsDone(g *spider.Game) int { return g.Pos().NumRemoved() + g.Pos().CompleteRuns() }
 
-func runSpiderBench(ctx context.Context, env *Env, args []string) error {
-	b, err := parseBench(env, args)
-	if err != nil {
-		return err
-	}
-	var rec io.Writer
-	if b.record != "" {
-		f, err := os.OpenFile(b.record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+func runSpiderBench(fs *pflag.FlagSet) runFunc {
+	parse := benchFlags(fs)
+	return func(ctx context.Context, env *Env, pos []string) error {
+		b, err := parse(pos)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		rec = f
-	}
-	var firstErr error
-	results := runDeals(ctx, b.from, int(b.to-b.from+1), b.jobs, func(n uint64) benchResult { return b.one(ctx, n) },
-		func(r benchResult) {
-			if r.err != nil {
-				fmt.Fprintf(env.Stdout, "deal %d: error: %v\n", r.deal, r.err)
-				firstErr = cmpErr(firstErr, r.err)
-				return
+		var rec io.Writer
+		if b.record != "" {
+			f, err := os.OpenFile(b.record, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return err
 			}
-			b.print(env.Stdout, r)
-			if rec != nil && b.mode == "solve" && r.ok {
-				if _, err := fmt.Fprintf(rec, "%s %d %d\n", b.opts.Variant, b.opts.Suits, r.deal); err != nil {
-					firstErr = cmpErr(firstErr, err)
+			defer f.Close()
+			rec = f
+		}
+		var firstErr error
+		results := runDeals(ctx, b.from, int(b.to-b.from+1), b.jobs, func(n uint64) benchResult { return b.one(ctx, n) },
+			func(r benchResult) {
+				if r.err != nil {
+					fmt.Fprintf(env.Stdout, "deal %d: error: %v\n", r.deal, r.err)
+					firstErr = cmpErr(firstErr, r.err)
+					return
 				}
-			}
-		})
-	fmt.Fprintln(env.Stdout, summarize(b.mode, results, b.jobs))
-	if ctx.Err() != nil {
-		return ctx.Err()
+				b.print(env.Stdout, r)
+				if rec != nil && b.mode == "solve" && r.ok {
+					if _, err := fmt.Fprintf(rec, "%s %d %d\n", b.opts.Variant, b.opts.Suits, r.deal); err != nil {
+						firstErr = cmpErr(firstErr, err)
+					}
+				}
+			})
+		fmt.Fprintln(env.Stdout, summarize(b.mode, results, b.jobs))
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return firstErr
 	}
-	return firstErr
 }
 
 // bench is a `spider bench` run as its flags set it.
@@ -105,9 +110,9 @@ type bench struct {
 	fair     *solver.FairOptions
 }
 
-// parseBench reads and checks `spider bench`'s flags.
-func parseBench(env *Env, args []string) (*bench, error) {
-	fs := newFlags(env, "spider bench")
+// benchFlags registers `spider bench`'s flags on fs; the function it
+// returns checks them.
+func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 	mode := fs.String("mode", "solve", "solve (full information) or autoplay (fair play)")
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
 	variant := fs.String("variant", "arachnid", "arachnid or spider")
@@ -118,41 +123,39 @@ func parseBench(env *Env, args []string) (*bench, error) {
 	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
 	trace := fs.Bool("trace", false, traceHelp+" (autoplay)")
 	o := fairFlags(fs, " (autoplay)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return nil, err
+	return func(pos []string) (*bench, error) {
+		if len(pos) > 0 {
+			return nil, usageErr("spider bench: unexpected argument %q", pos[0])
+		}
+		if *mode != "solve" && *mode != "autoplay" {
+			return nil, usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
+		}
+		if err := card.CheckSuits(*suits); err != nil {
+			return nil, usageErr("--suits: %v", err)
+		}
+		v, err := spider.ParseVariant(*variant)
+		if err != nil {
+			return nil, usageErr("--variant: %v", err)
+		}
+		from, to, err := parseRange(*deals)
+		if err != nil {
+			return nil, usageErr("--deals: %v", err)
+		}
+		if to-from >= 1_000_000 {
+			return nil, usageErr("--deals: at most a million deals at a time")
+		}
+		if *jobs < 1 {
+			return nil, usageErr("--jobs must be at least 1")
+		}
+		if *limit < 0 || *mem < 0 {
+			return nil, usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
+		}
+		if err := checkFair(o, "spider bench"); err != nil {
+			return nil, err
+		}
+		return &bench{mode: *mode, opts: spider.Options{Variant: v, Suits: *suits}, from: from, to: to,
+			limit: *limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
 	}
-	if len(pos) > 0 {
-		return nil, usageErr("spider bench: unexpected argument %q", pos[0])
-	}
-	if *mode != "solve" && *mode != "autoplay" {
-		return nil, usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
-	}
-	if err := card.CheckSuits(*suits); err != nil {
-		return nil, usageErr("--suits: %v", err)
-	}
-	v, err := spider.ParseVariant(*variant)
-	if err != nil {
-		return nil, usageErr("--variant: %v", err)
-	}
-	from, to, err := parseRange(*deals)
-	if err != nil {
-		return nil, usageErr("--deals: %v", err)
-	}
-	if to-from >= 1_000_000 {
-		return nil, usageErr("--deals: at most a million deals at a time")
-	}
-	if *jobs < 1 {
-		return nil, usageErr("--jobs must be at least 1")
-	}
-	if *limit < 0 || *mem < 0 {
-		return nil, usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
-	}
-	if err := checkFair(o, "spider bench"); err != nil {
-		return nil, err
-	}
-	return &bench{mode: *mode, opts: spider.Options{Variant: v, Suits: *suits}, from: from, to: to,
-		limit: *limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
 }
 
 // one runs deal n.

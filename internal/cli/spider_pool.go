@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"cardtable/card"
 	"cardtable/spider"
 	"cardtable/spider/solver"
@@ -16,8 +18,7 @@ import (
 // deals tried are solver.PoolCandidate(seed, variant, suits, i) for i from
 // --from on, so the same flags print the same deals and a later run with
 // --from at the last run's end appends new ones.
-func runSpiderPool(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider pool")
+func runSpiderPool(fs *pflag.FlagSet) runFunc {
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
 	variant := fs.String("variant", "arachnid", "arachnid or spider")
 	count := fs.Int("count", 2000, "stop after this many deals proven winnable")
@@ -27,67 +28,66 @@ func runSpiderPool(ctx context.Context, env *Env, args []string) error {
 	limit := fs.Duration("time", 0, "time limit per deal (0: none)")
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (0: none)")
 	jobs := fs.Int("jobs", 1, "deals solved at once (one core each)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("spider pool: unexpected argument %q", pos[0])
-	}
-	if err := card.CheckSuits(*suits); err != nil {
-		return usageErr("--suits: %v", err)
-	}
-	v, err := spider.ParseVariant(*variant)
-	if err != nil {
-		return usageErr("--variant: %v", err)
-	}
-	if *count < 1 || *count > 1_000_000 {
-		return usageErr("--count must be 1 to 1000000")
-	}
-	if *jobs < 1 || *jobs > 64 {
-		return usageErr("--jobs must be 1 to 64")
-	}
-	if *nodes < 0 || *limit < 0 || *mem < 0 {
-		return usageErr("spider pool: --nodes, --time and --memory must be at least 0 (0: no limit)")
-	}
-	lim := solver.Limits{Nodes: *nodes, Time: *limit, MemoryBytes: *mem}
-	start := time.Now()
-	proven, tried := 0, uint64(0)
-	i := *from
-	// Deals are solved in batches of --jobs and printed in index order, so
-	// the output does not depend on --jobs.
-	for proven < *count && ctx.Err() == nil {
-		batch := make([]uint64, *jobs)
-		ok := make([]bool, *jobs)
-		done := make(chan int)
-		for j := range batch {
-			batch[j] = solver.PoolCandidate(*seed, v, *suits, i+uint64(j))
-			go func() { // exits after one solve (ctx cuts it short)
-				if batch[j] != 0 {
-					_, ok[j] = solver.ProveWinnable(ctx, batch[j], v, *suits, lim)
-				}
-				done <- j
-			}()
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider pool: unexpected argument %q", pos[0])
 		}
-		for range batch {
-			<-done
+		if err := card.CheckSuits(*suits); err != nil {
+			return usageErr("--suits: %v", err)
 		}
-		if ctx.Err() != nil {
-			break
+		v, err := spider.ParseVariant(*variant)
+		if err != nil {
+			return usageErr("--variant: %v", err)
 		}
-		for j, n := range batch {
-			tried++
-			i++
-			if ok[j] {
-				proven++
-				fmt.Fprintf(env.Stdout, "%s %d %d\n", v, *suits, n)
-				if proven == *count {
-					break
+		if *count < 1 || *count > 1_000_000 {
+			return usageErr("--count must be 1 to 1000000")
+		}
+		if *jobs < 1 || *jobs > 64 {
+			return usageErr("--jobs must be 1 to 64")
+		}
+		if *nodes < 0 || *limit < 0 || *mem < 0 {
+			return usageErr("spider pool: --nodes, --time and --memory must be at least 0 (0: no limit)")
+		}
+		lim := solver.Limits{Nodes: *nodes, Time: *limit, MemoryBytes: *mem}
+		start := time.Now()
+		proven, tried := 0, uint64(0)
+		i := *from
+		// Deals are solved in batches of --jobs and printed in index order, so
+		// the output does not depend on --jobs.
+		for proven < *count && ctx.Err() == nil {
+			batch := make([]uint64, *jobs)
+			ok := make([]bool, *jobs)
+			done := make(chan int)
+			for j := range batch {
+				batch[j] = solver.PoolCandidate(*seed, v, *suits, i+uint64(j))
+				go func() { // exits after one solve (ctx cuts it short)
+					if batch[j] != 0 {
+						_, ok[j] = solver.ProveWinnable(ctx, batch[j], v, *suits, lim)
+					}
+					done <- j
+				}()
+			}
+			for range batch {
+				<-done
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			for j, n := range batch {
+				tried++
+				i++
+				if ok[j] {
+					proven++
+					fmt.Fprintf(env.Stdout, "%s %d %d\n", v, *suits, n)
+					if proven == *count {
+						break
+					}
 				}
 			}
 		}
+		fmt.Fprintf(env.Stdout, "# spider pool --variant %s --suits %d --seed %d --nodes %d: indexes %d-%d, %d proven of %d tried, %.0fs (next: --from %d)\n",
+			v, *suits, *seed, *nodes, *from, i-1, proven, tried, time.Since(start).Seconds(), i)
+		return ctx.Err()
 	}
-	fmt.Fprintf(env.Stdout, "# spider pool --variant %s --suits %d --seed %d --nodes %d: indexes %d-%d, %d proven of %d tried, %.0fs (next: --from %d)\n",
-		v, *suits, *seed, *nodes, *from, i-1, proven, tried, time.Since(start).Seconds(), i)
-	return ctx.Err()
 }

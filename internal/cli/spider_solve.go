@@ -3,11 +3,12 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"cardtable/card"
 	"cardtable/spider"
@@ -22,7 +23,7 @@ type solveFlags struct {
 	layout string
 }
 
-func (sf *solveFlags) register(fs *flag.FlagSet) {
+func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	sf.gameFlags.register(fs)
 	fs.StringVar(&sf.load, "load", "", "start from a saved game (its current position)")
 	fs.StringVar(&sf.layout, "layout", "", "start from a position file in the layout format (docs/formats.md)")
@@ -83,51 +84,49 @@ func playable(g *spider.Game, moves []spider.Move) []string {
 	return out
 }
 
-func runSpiderSolve(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider solve")
+func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 	var sf solveFlags
 	sf.register(fs)
 	limit := fs.Duration("time", 30*time.Second, "time limit (0: none)")
 	nodes := fs.Int64("nodes", 0, "node limit (0: none)")
 	mem := fs.Int64("memory", 1<<30, "memory limit for the search tables, in bytes (0: none)")
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider solve: unexpected argument %q", pos[0])
+		}
+		if *limit < 0 || *nodes < 0 || *mem < 0 {
+			return usageErr("spider solve: --time, --nodes and --memory must be at least 0 (0: no limit)")
+		}
+		g, err := sf.game()
+		if err != nil {
+			return err
+		}
+		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, Nodes: *nodes, MemoryBytes: *mem})
+		moves := playable(g, r.Moves)
+		if sf.json {
+			return writeJSON(env.Stdout, map[string]any{
+				"deal":      g.Deal(),
+				"variant":   g.Options().Variant.String(),
+				"suits":     g.Options().Suits,
+				"result":    r.Status.String(),
+				"stoppedBy": stoppedBy(r),
+				"moves":     moves,
+				"found":     r.Found,
+				"nodes":     r.Nodes,
+				"seconds":   r.Elapsed.Seconds(),
+				"peakBytes": r.PeakBytes,
+			})
+		}
+		// Summary lines start with '#', which `cardtable spider play` skips, so
+		// the output can be fed to it as it is.
+		fmt.Fprintf(env.Stdout, "# %s: %s in %.2fs, %d nodes, peak %s, %d moves\n",
+			describe(g), statusText(r), r.Elapsed.Seconds(), r.Nodes, mib(r.PeakBytes), len(moves))
+		for _, m := range moves {
+			fmt.Fprintln(env.Stdout, m)
+		}
+		return nil
 	}
-	if len(pos) > 0 {
-		return usageErr("spider solve: unexpected argument %q", pos[0])
-	}
-	if *limit < 0 || *nodes < 0 || *mem < 0 {
-		return usageErr("spider solve: --time, --nodes and --memory must be at least 0 (0: no limit)")
-	}
-	g, err := sf.game()
-	if err != nil {
-		return err
-	}
-	r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, Nodes: *nodes, MemoryBytes: *mem})
-	moves := playable(g, r.Moves)
-	if sf.json {
-		return writeJSON(env.Stdout, map[string]any{
-			"deal":      g.Deal(),
-			"variant":   g.Options().Variant.String(),
-			"suits":     g.Options().Suits,
-			"result":    r.Status.String(),
-			"stoppedBy": stoppedBy(r),
-			"moves":     moves,
-			"found":     r.Found,
-			"nodes":     r.Nodes,
-			"seconds":   r.Elapsed.Seconds(),
-			"peakBytes": r.PeakBytes,
-		})
-	}
-	// Summary lines start with '#', which `cardtable spider play` skips, so
-	// the output can be fed to it as it is.
-	fmt.Fprintf(env.Stdout, "# %s: %s in %.2fs, %d nodes, peak %s, %d moves\n",
-		describe(g), statusText(r), r.Elapsed.Seconds(), r.Nodes, mib(r.PeakBytes), len(moves))
-	for _, m := range moves {
-		fmt.Fprintln(env.Stdout, m)
-	}
-	return nil
 }
 
 // statusText is a search's outcome for people: "unknown" says which
@@ -162,7 +161,7 @@ func mib(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
 
 // fairFlags registers the fair player's options on fs, defaulting to
 // solver.AutoplayOptions; note ends each flag's help.
-func fairFlags(fs *flag.FlagSet, note string) *solver.FairOptions {
+func fairFlags(fs *pflag.FlagSet, note string) *solver.FairOptions {
 	o := solver.AutoplayOptions
 	fs.IntVar(&o.Samples, "samples", o.Samples, "possible worlds sampled per decision"+note)
 	fs.Int64Var(&o.Nodes, "nodes", o.Nodes, "search nodes per sampled world"+note)
@@ -187,73 +186,71 @@ func checkFair(o *solver.FairOptions, cmd string) error {
 	return nil
 }
 
-func runSpiderAutoplay(ctx context.Context, env *Env, args []string) error {
-	fs := newFlags(env, "spider autoplay")
+func runSpiderAutoplay(fs *pflag.FlagSet) runFunc {
 	var sf solveFlags
 	sf.register(fs)
 	o := fairFlags(fs, "")
 	trace := fs.Bool("trace", false, traceHelp)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("spider autoplay: unexpected argument %q", pos[0])
-	}
-	if err := checkFair(o, "spider autoplay"); err != nil {
-		return err
-	}
-	g, err := sf.game()
-	if err != nil {
-		return err
-	}
-	begin := g.Position()
-	start := time.Now()
-	won, played, err := solver.Autoplay(ctx, g, *o)
-	if err != nil {
-		return err
-	}
-	secs := time.Since(start).Seconds()
-	var tr string
-	if *trace {
-		if tr, err = traceGame(ctx, &begin, g.Options(), played); err != nil {
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider autoplay: unexpected argument %q", pos[0])
+		}
+		if err := checkFair(o, "spider autoplay"); err != nil {
 			return err
 		}
-	}
-	moves := playable(g, played)
-	per := 0.0
-	if len(played) > 0 {
-		per = secs / float64(len(played))
-	}
-	if sf.json {
-		out := map[string]any{
-			"deal":           g.Deal(),
-			"variant":        g.Options().Variant.String(),
-			"suits":          g.Options().Suits,
-			"won":            won,
-			"moves":          moves,
-			"seconds":        secs,
-			"secondsPerMove": per,
-			"completed":      suitsDone(g),
+		g, err := sf.game()
+		if err != nil {
+			return err
 		}
+		begin := g.Position()
+		start := time.Now()
+		won, played, err := solver.Autoplay(ctx, g, *o)
+		if err != nil {
+			return err
+		}
+		secs := time.Since(start).Seconds()
+		var tr string
 		if *trace {
-			out["trace"] = tr
+			if tr, err = traceGame(ctx, &begin, g.Options(), played); err != nil {
+				return err
+			}
 		}
-		return writeJSON(env.Stdout, out)
+		moves := playable(g, played)
+		per := 0.0
+		if len(played) > 0 {
+			per = secs / float64(len(played))
+		}
+		if sf.json {
+			out := map[string]any{
+				"deal":           g.Deal(),
+				"variant":        g.Options().Variant.String(),
+				"suits":          g.Options().Suits,
+				"won":            won,
+				"moves":          moves,
+				"seconds":        secs,
+				"secondsPerMove": per,
+				"completed":      suitsDone(g),
+			}
+			if *trace {
+				out["trace"] = tr
+			}
+			return writeJSON(env.Stdout, out)
+		}
+		result := "lost"
+		if won {
+			result = "won"
+		}
+		fmt.Fprintf(env.Stdout, "# %s: %s in %d moves, %.1fs (%.3fs a move), %d of 8 suits complete\n",
+			describe(g), result, len(moves), secs, per, suitsDone(g))
+		if *trace {
+			fmt.Fprintf(env.Stdout, "# trace: %s\n", tr)
+		}
+		for _, m := range moves {
+			fmt.Fprintln(env.Stdout, m)
+		}
+		return nil
 	}
-	result := "lost"
-	if won {
-		result = "won"
-	}
-	fmt.Fprintf(env.Stdout, "# %s: %s in %d moves, %.1fs (%.3fs a move), %d of 8 suits complete\n",
-		describe(g), result, len(moves), secs, per, suitsDone(g))
-	if *trace {
-		fmt.Fprintf(env.Stdout, "# trace: %s\n", tr)
-	}
-	for _, m := range moves {
-		fmt.Fprintln(env.Stdout, m)
-	}
-	return nil
 }
 
 // parseRange reads "A-B" or "N".

@@ -258,7 +258,7 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 		t.Fatal("deal 6 was lost; the test wants a won game")
 	}
 	if r.Seconds == nil || *r.Seconds <= 0 {
-		t.Errorf("seconds %v: the issue's JSON wants the time taken", r.Seconds)
+		t.Errorf("seconds %v: the JSON must give the time taken", r.Seconds)
 	}
 	// Count the events by replaying the moves.
 	g, err := spider.NewGame(6, spider.Options{Suits: 1})

@@ -16,20 +16,21 @@ func TestHelpCommand(t *testing.T) {
 		code int
 		want string // in stdout and stderr together
 	}{
-		{[]string{"help"}, 0, "usage: cardtable [command] [flags]"},
-		{[]string{"help", "spider"}, 0, "usage: cardtable spider SUBCOMMAND"},
-		{[]string{"help", "arlington"}, 0, "usage: cardtable arlington SUBCOMMAND"},
-		{[]string{"help", "spider", "solve"}, 0, "-nodes"},
-		{[]string{"help", "serve"}, 0, "cardtable serve bench"},
-		{[]string{"serve", "-h"}, 0, "cardtable serve bench"},
+		{[]string{"help"}, 0, "Usage:\n  cardtable [flags]\n  cardtable COMMAND\n"},
+		{[]string{"help", "spider"}, 0, "Usage:\n  cardtable spider COMMAND\n"},
+		{[]string{"help", "arlington"}, 0, "Usage:\n  cardtable arlington COMMAND\n"},
+		{[]string{"help", "spider", "solve"}, 0, "--nodes"},
+		{[]string{"help", "serve"}, 0, "cardtable serve COMMAND\n"},
+		{[]string{"serve", "-h"}, 0, "\n  bench "},
 		{[]string{"help", "nosuch"}, 2, `unknown command "nosuch"`},
+		{[]string{"help", "spider", "fly"}, 2, `unknown command "fly" for "cardtable spider"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := run(t, "", tc.args...)
 			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 				t.Errorf("exit %d, want %d; no %q in\n%s%s", code, tc.code, tc.want, out, errOut)
 			}
-			if len(tc.args) > 1 && tc.code == 0 && strings.Contains(out+errOut, "usage: cardtable [command]") {
+			if len(tc.args) > 1 && tc.code == 0 && strings.Contains(out+errOut, "\n  cardtable COMMAND\n") {
 				t.Errorf("the top-level usage, not the command's:\n%s%s", out, errOut)
 			}
 		})

@@ -30,7 +30,7 @@ func arlServerWith(tb testing.TB, tables int, o web.Options) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, MaxTables: tables, Logf: tb.Logf})
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: func(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }, MaxTables: tables, Logf: tb.Logf})
 	if err != nil {
 		tb.Fatal(err)
 	}

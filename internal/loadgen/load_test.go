@@ -22,7 +22,7 @@ func spiderServer(db *store.DB, o spiderweb.Options) *web.Server {
 // before it is answered. It reports accepted moves per second and latency
 // percentiles. Run a fixed count for stable figures:
 //
-//	go test -run '^$' -bench Load -benchtime 20000x ./internal/loadgen
+//	go test -run '^$' -bench '^BenchmarkLoad$' -benchtime 20000x ./internal/loadgen
 func BenchmarkLoad(b *testing.B) {
 	for _, players := range []int{1, 50} {
 		b.Run(map[int]string{1: "players=1", 50: "players=50"}[players], func(b *testing.B) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 )
 
 // RecordResult records how one of player's game lineages ended. A lineage
@@ -70,7 +70,7 @@ const MaxSaves = 1000
 
 // ErrTooMany is returned by PutSave for a new name when the player already
 // has MaxSaves saves.
-var ErrTooMany = record.ErrTooMany
+var ErrTooMany = spidergame.ErrTooMany
 
 // PutSave stores a named save, replacing any of the same name and player.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {

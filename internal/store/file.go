@@ -13,7 +13,7 @@ import (
 	"sync"
 	"syscall"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -30,7 +30,7 @@ var (
 	// under the running server. Writes are refused from then on, since they
 	// would go to a file no longer at the path and be lost at the next
 	// start; only a restart (opening the file now at the path) clears it.
-	ErrReplaced = record.ErrReplaced
+	ErrReplaced = spidergame.ErrReplaced
 )
 
 // dbFile is the database file held open by the server: its descriptor

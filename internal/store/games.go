@@ -8,18 +8,19 @@ import (
 	"strconv"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 )
 
-// The record types of Spider play are declared in internal/record, which
-// the Spider handlers import too; these names keep the store's API.
+// The record types of Spider play are declared in internal/spidergame,
+// whose store interfaces these methods implement; these names keep the
+// store's API.
 type (
-	Summary    = record.Summary
-	GameRecord = record.Game
-	Change     = record.Change
-	Result     = record.Result
-	SaveRecord = record.Save
-	Group      = record.Group
+	Summary    = spidergame.Summary
+	GameRecord = spidergame.Game
+	Change     = spidergame.Change
+	Result     = spidergame.Result
+	SaveRecord = spidergame.Save
+	Group      = spidergame.Group
 )
 
 // CreateGame stores a new game at version 1 with an empty log (g.Log and

@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 	"syscall"
-)
 
-// fOFDSetLK is F_OFD_SETLK (Linux 3.15 and later), missing from package
-// syscall.
-const fOFDSetLK = 37
+	"golang.org/x/sys/unix"
+)
 
 // lockByte is the byte of the database file the lock covers. SQLite's own
 // POSIX locks sit at 0x40000000-0x400001FF (the pending byte, the reserved
@@ -29,7 +27,7 @@ const lockByte = 0x3FFFFFFF
 // closed or the process dies, kill -9 included. Nothing else needs closing.
 func lockDB(f *os.File, _ string) (io.Closer, error) {
 	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: lockByte, Len: 1}
-	err := syscall.FcntlFlock(f.Fd(), fOFDSetLK, &lk)
+	err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk) // Linux 3.15 and later
 	if errors.Is(err, syscall.EINVAL) {
 		// A kernel before 3.15: flock on the same file, which does not
 		// touch SQLite's POSIX locks on a local file system.

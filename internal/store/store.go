@@ -20,17 +20,17 @@ import (
 	"strconv"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
 // ErrNotFound is returned when a game or a save does not exist, or belongs
 // to another player.
-var ErrNotFound = record.ErrNotFound
+var ErrNotFound = spidergame.ErrNotFound
 
 // ErrStale is returned when a write is based on a version of a game that is
 // no longer the stored one: the write is refused, nothing changes.
-var ErrStale = record.ErrStale
+var ErrStale = spidergame.ErrStale
 
 //go:embed migrations/*.sql
 var migrations embed.FS

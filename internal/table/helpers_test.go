@@ -193,7 +193,7 @@ type hubOpt func(*table.Options)
 // test levels of extra.
 func newHub(tb testing.TB, st table.Store, clk *fakeClock, opts ...hubOpt) *table.Hub {
 	tb.Helper()
-	o := table.Options{Store: st, Bots: bot.New, Clock: clk, BotTime: time.Hour}
+	o := table.Options{Store: st, Bots: newBot, Clock: clk, BotTime: time.Hour}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -308,3 +308,6 @@ func roundTrip(tb testing.TB, h *table.Hub, t *table.Table) {
 		tb.Fatal(err)
 	}
 }
+
+// newBot is the bots of arlington/bot as the wiring hands them to a hub.
+func newBot(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }

@@ -14,12 +14,21 @@ import (
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 )
 
-// BotFactory makes a bot of a level with its own seed; the wiring layer
-// passes bot.New.
-type BotFactory func(level string, seed uint64) (bot.Bot, error)
+// Bot chooses an action for the seat of the view it is given, which is to
+// move: one of v.Legal(), or an error (ctx ended, promptly, or no legal
+// action). A table asks one bot one question at a time. The bots of
+// arlington/bot have it; the wiring layer hands them in (BotFactory), so
+// that this package depends on no bot.
+type Bot interface {
+	Name() string
+	Act(ctx context.Context, v arlington.View) (arlington.Action, error)
+}
+
+// BotFactory makes a bot of a level with its own seed (the wiring layer
+// passes arlington/bot's New); an unknown level is an error.
+type BotFactory func(level string, seed uint64) (Bot, error)
 
 // Options configure a Hub. Store and Bots are required.
 type Options struct {

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 )
 
@@ -27,7 +26,7 @@ func TestKillChild(t *testing.T) {
 	}
 	ctx := context.Background()
 	db := openDB(t, path)
-	h, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New})
+	h, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
 	if err != nil {
 		t.Fatal(err)
 	}

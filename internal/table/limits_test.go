@@ -187,7 +187,7 @@ func (b turnBot) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 	}
 }
 
-func (g *turns) factory(level string, seed uint64) (bot.Bot, error) {
+func (g *turns) factory(level string, seed uint64) (table.Bot, error) {
 	if name, ok := strings.CutPrefix(level, "gate"); ok {
 		return turnBot{g, name}, nil
 	}
@@ -336,7 +336,7 @@ func TestBotRetryBacksOff(t *testing.T) {
 func TestRunawayBotGivesBackItsWorker(t *testing.T) {
 	g := &turns{started: make(chan string, 16), release: make(chan struct{})}
 	runaway := &gateBot{asked: make(chan arlington.View, 1), release: make(chan struct{})}
-	factory := func(level string, seed uint64) (bot.Bot, error) {
+	factory := func(level string, seed uint64) (table.Bot, error) {
 		if level == "runaway" {
 			return runaway, nil
 		}

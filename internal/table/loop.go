@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 )
 
 // loop is a table's state, owned by the table's goroutine (run): nothing
@@ -28,7 +27,7 @@ type loop struct {
 	think   *think
 	results chan botResult
 	begun   chan *think // a bot goroutine got its worker
-	pool    []bot.Bot   // each seat's idle bot (its own or its stand-in)
+	pool    []Bot       // each seat's idle bot (its own or its stand-in)
 	// timedOut is the event count at which the turn timer last ran out:
 	// the stand-in plays that one action for a person still connected.
 	timedOut int
@@ -40,7 +39,11 @@ type loop struct {
 
 	chatLines []ChatLine
 	chatN     int
-	buckets   map[string]*bucket
+	// words are the events told in words, one for each event from the
+	// first, by nar (words.go).
+	words   []string
+	nar     *arlington.Narrator
+	buckets map[string]*bucket
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
@@ -65,7 +68,7 @@ type think struct {
 
 type botResult struct {
 	job *think
-	b   bot.Bot
+	b   Bot
 	a   arlington.Action
 	err error
 }
@@ -101,7 +104,7 @@ func (s *timerSlot) c() <-chan time.Time {
 func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *loop {
 	l := &loop{t: t, h: t.h, cfg: cfg, st: st, moves: len(st.History()),
 		seats: make([]seat, cfg.Players), subs: map[*Sub]struct{}{},
-		results: make(chan botResult), begun: make(chan *think), pool: make([]bot.Bot, cfg.Players),
+		results: make(chan botResult), begun: make(chan *think), pool: make([]Bot, cfg.Players),
 		timedOut: -1, buckets: map[string]*bucket{}}
 	for i := range l.seats {
 		l.seats[i].bot = cfg.Bots[i]

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 )
@@ -43,7 +42,7 @@ func TestRestartResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cardtable.db")
 	db := openDB(t, path)
 	opts := func(db *store.DB, clk table.Clock) table.Options {
-		return table.Options{Store: db, Bots: bot.New, Clock: clk, BotTime: time.Hour}
+		return table.Options{Store: db, Bots: newBot, Clock: clk, BotTime: time.Hour}
 	}
 	h1, err := table.NewHub(ctx, opts(db, newFakeClock()))
 	if err != nil {

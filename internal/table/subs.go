@@ -20,6 +20,11 @@ type Update struct {
 	// after the last update's (View.EventsFrom, View.EventCount). It is
 	// nil until every seat is taken and the game starts.
 	View *arlington.View `json:"view,omitempty"`
+	// Log is the words of each of View's events, in order, told once by
+	// the table (arlington.Narrator), the same for every receiver; Names
+	// is each seat's name in them (SeatNames).
+	Log   []string `json:"log"`
+	Names []string `json:"names"`
 	// Chat is the chat lines after the last update's (on the first update,
 	// the table's recent history).
 	Chat []ChatLine `json:"chat,omitempty"`
@@ -152,8 +157,10 @@ func (l *loop) flush() {
 	if l.dirty {
 		l.dirty = false
 		seats := l.seatInfos()
+		names := SeatNames(seats)
+		l.tell(names)
 		for s := range l.subs {
-			l.send(s, seats)
+			l.send(s, seats, names)
 		}
 	}
 	l.counted = false
@@ -162,11 +169,12 @@ func (l *loop) flush() {
 
 // send queues s's update without ever blocking: a subscriber whose queue
 // is full is dropped.
-func (l *loop) send(s *Sub, seats []SeatInfo) {
-	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Seats: seats}
+func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
+	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Seats: seats, Names: names, Log: []string{}}
 	if l.started() {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
 		u.View = &v
+		u.Log = l.wordsOf(v.EventsFrom, v.EventCount)
 	}
 	u.Chat = l.chatSince(s.chatSent)
 	select {

@@ -288,7 +288,7 @@ func (illegalBot) Act(context.Context, arlington.View) (arlington.Action, error)
 }
 
 func TestFailingBotsNeverStallATable(t *testing.T) {
-	bots := func(level string, seed uint64) (bot.Bot, error) {
+	bots := func(level string, seed uint64) (table.Bot, error) {
 		switch level {
 		case "broken":
 			return brokenBot{}, nil

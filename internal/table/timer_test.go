@@ -117,7 +117,7 @@ func step(tb testing.TB, steps chan struct{}) {
 func TestTurnTimer(t *testing.T) {
 	clk := newFakeClock()
 	steps := make(chan struct{})
-	bots := func(level string, seed uint64) (bot.Bot, error) {
+	bots := func(level string, seed uint64) (table.Bot, error) {
 		if level == "step" {
 			return stepBot{steps}, nil
 		}
@@ -199,7 +199,7 @@ func TestStaleBotAnswerDropped(t *testing.T) {
 	clk := newFakeClock()
 	st := newMemStore()
 	gate := &gateBot{asked: make(chan arlington.View, 1), release: make(chan struct{})}
-	bots := func(level string, seed uint64) (bot.Bot, error) {
+	bots := func(level string, seed uint64) (table.Bot, error) {
 		if level == "gate" {
 			return gate, nil
 		}

@@ -10,8 +10,9 @@ import (
 	"strings"
 )
 
-// readBody reads the whole body, up to limit bytes (413 beyond).
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+// ReadBody reads r's whole body, at most limit bytes (413 beyond; other
+// faults are 400s).
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooBig *http.MaxBytesError
@@ -23,11 +24,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return b, nil
 }
 
-func unmarshalStrict(b []byte, v any, emptyOK bool) error {
+// DecodeJSON decodes b into v strictly: one value, no unknown fields,
+// nothing after it; an empty b is refused. Its errors are 400s.
+func DecodeJSON(b []byte, v any) error {
 	if len(strings.TrimSpace(string(b))) == 0 {
-		if emptyOK {
-			return nil
-		}
 		return badRequest("empty request body; want JSON")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(b)))
@@ -42,4 +42,14 @@ func unmarshalStrict(b []byte, v any, emptyOK bool) error {
 		return badRequest("bad JSON: data after the value")
 	}
 	return nil
+}
+
+// ReadJSON decodes r's body into v strictly (DecodeJSON), reading at most
+// limit bytes (413 beyond).
+func ReadJSON(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
+	b, err := ReadBody(w, r, limit)
+	if err != nil {
+		return err
+	}
+	return DecodeJSON(b, v)
 }

@@ -8,24 +8,90 @@ import (
 )
 
 // The shared layer every game's handlers use (see docs/architecture.md):
-// error classes mapped to HTTP statuses in one place (status), JSON in and
-// out with limits, the player's identity, and Routes for mounting a game.
+// error classes (a game's errors classified once, Classify, and mapped to
+// HTTP statuses in one place, status), JSON in and out with limits
+// (body.go), the player's identity (player.go), and Routes for mounting a
+// game.
 
-// Error classes. A game package wraps its errors with one of these
-// (fmt.Errorf("%w: seat 3 is taken", web.ErrConflict)); WriteError answers
-// with the class's status and the error's text.
+// Error classes. A game package gives its errors one of these: its
+// sentinel errors through Classify, its own messages with Errorf (or
+// fmt.Errorf("%w: ...", web.ErrConflict)); WriteError answers with the
+// class's status and the error's text.
 var (
-	ErrBadRequest    = errBadRequest               // 400
-	ErrForbidden     = errForbidden                // 403
-	ErrNotFound      = errors.New("not found")     // 404
-	ErrConflict      = errors.New("conflict")      // 409
-	ErrUnprocessable = errors.New("unprocessable") // 422: the rules refuse it
-	ErrTooMany       = errTooMany                  // 429
-	ErrUnavailable   = errUnavailable              // 503
+	ErrBadRequest    = errors.New("bad request")       // 400
+	ErrForbidden     = errors.New("forbidden")         // 403
+	ErrNotFound      = errors.New("not found")         // 404
+	ErrConflict      = errors.New("conflict")          // 409
+	ErrUnprocessable = errors.New("unprocessable")     // 422: the rules refuse it
+	ErrTooMany       = errors.New("too many requests") // 429: over a rate limit
 	// ErrNotImplemented: the server was built without what the request
 	// needs (a solver, say).
-	ErrNotImplemented = errNoSolver // 501
+	ErrNotImplemented = errors.New("not available") // 501
+	// ErrUnavailable: the server is shutting down or overloaded, or the
+	// store cannot serve the request now.
+	ErrUnavailable = errors.New("unavailable") // 503
 )
+
+// Class gives a game's sentinel error (matched with errors.Is) a web error
+// class. Public, if not "", is the message the player sees of a 5xx class
+// in place of the generic one (see Public).
+type Class struct {
+	Err, Class error
+	Public     string
+}
+
+// classified is an error with its class; its text is the error's own, so
+// the player reads the same message.
+type classified struct{ err, class error }
+
+func (c *classified) Error() string   { return c.err.Error() }
+func (c *classified) Unwrap() []error { return []error{c.err, c.class} }
+
+// Classify gives err the class of the first of classes whose Err it is,
+// keeping its text; err is unchanged if it is nil, has a class already, or
+// is none of them (WriteError answers it 500). Each game's handlers list
+// their classes once and classify every error they answer, on HTTP and on
+// WebSocket alike.
+func Classify(err error, classes []Class) error {
+	if err == nil {
+		return nil
+	}
+	if code, _ := status(err); code != http.StatusInternalServerError {
+		return err
+	}
+	for _, c := range classes {
+		if errors.Is(err, c.Err) {
+			err = &classified{err, c.Class}
+			if c.Public != "" {
+				err = Public(err, c.Public)
+			}
+			return err
+		}
+	}
+	return err
+}
+
+// ClassName is the short name of err's class, as WebSocket error messages
+// carry it (docs/api.md).
+func ClassName(err error) string {
+	switch {
+	case errors.Is(err, ErrBadRequest):
+		return "bad_request"
+	case errors.Is(err, ErrForbidden):
+		return "forbidden"
+	case errors.Is(err, ErrNotFound):
+		return "not_found"
+	case errors.Is(err, ErrConflict):
+		return "conflict"
+	case errors.Is(err, ErrUnprocessable):
+		return "illegal"
+	case errors.Is(err, ErrTooMany):
+		return "too_many"
+	case errors.Is(err, ErrUnavailable):
+		return "unavailable"
+	}
+	return "internal"
+}
 
 // Errorf is an error of class (one of the classes above) whose text, the
 // message the player sees, is the formatted message alone.
@@ -49,43 +115,6 @@ func Handle(log *slog.Logger, f HandlerFunc) http.HandlerFunc {
 		}
 	}
 }
-
-// WriteJSON answers with code and v as JSON (never cached).
-func WriteJSON(w http.ResponseWriter, code int, v any) { writeJSON(w, code, v) }
-
-// WriteError answers with err's status and {"error": message}; server
-// faults are logged and their details stay in the log.
-func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	writeError(w, r, log, err)
-}
-
-// ReadBody reads r's whole body, at most limit bytes (413 beyond; other
-// faults are 400s).
-func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	return readBody(w, r, limit)
-}
-
-// DecodeJSON decodes b into v strictly: one value, no unknown fields,
-// nothing after it; an empty b is refused. Its errors are 400s.
-func DecodeJSON(b []byte, v any) error { return unmarshalStrict(b, v, false) }
-
-// ReadJSON decodes r's body into v strictly (one value, no unknown fields),
-// reading at most limit bytes (413 beyond); other faults are 400s.
-func ReadJSON(w http.ResponseWriter, r *http.Request, v any, limit int64) error {
-	b, err := readBody(w, r, limit)
-	if err != nil {
-		return err
-	}
-	return unmarshalStrict(b, v, false)
-}
-
-// Player is the id of the player the request comes from, set by the
-// identity middleware on every API request and page; "" for a request
-// that did not pass through it.
-func Player(r *http.Request) string { return playerFrom(r) }
 
 // PlayerFromCookie is the player id a raw identity cookie value stands for,
 // or "" if the value is not a valid identity.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -118,5 +119,44 @@ func TestMountedGameRateLimit(t *testing.T) {
 		if code, body, _ := h.do("GET", "/api/echo/player", ""); code != http.StatusOK {
 			t.Fatalf("unlimited route, call %d: %d %s", i+1, code, body)
 		}
+	}
+}
+
+// TestClassify: a game's sentinel error gets its class and keeps its text;
+// one with a class already keeps it; a Public message replaces a 5xx's
+// generic one; an unknown error stays a server fault; and each class has
+// its WebSocket name.
+func TestClassify(t *testing.T) {
+	errA, errB, errGone := errors.New("seat taken"), errors.New("busy"), errors.New("file gone")
+	classes := []Class{{Err: errA, Class: ErrConflict}, {Err: errB, Class: ErrNotFound},
+		{Err: errGone, Class: ErrUnavailable, Public: "restart the server"}}
+	tests := []struct {
+		name string
+		err  error
+		code int
+		msg  string
+		cls  string
+	}{
+		{"sentinel", fmt.Errorf("seat 2: %w", errA), 409, "seat 2: seat taken", "conflict"},
+		{"classed already", fmt.Errorf("%w: %w", ErrForbidden, errA), 403, "forbidden: seat taken", "forbidden"},
+		{"public", fmt.Errorf("db: %w", errGone), 503, "restart the server", "unavailable"},
+		{"unknown", errors.New("disk on fire"), 500, "internal error", "internal"},
+		{"illegal", Errorf(ErrUnprocessable, "no"), 422, "no", "illegal"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Classify(tc.err, classes)
+			code, msg := status(err)
+			var p *public
+			if code >= 500 && errors.As(err, &p) {
+				msg = p.msg
+			}
+			if code != tc.code || msg != tc.msg || ClassName(err) != tc.cls {
+				t.Fatalf("got %d %q %s, want %d %q %s", code, msg, ClassName(err), tc.code, tc.msg, tc.cls)
+			}
+		})
+	}
+	if Classify(nil, classes) != nil {
+		t.Fatal("nil classified as an error")
 	}
 }

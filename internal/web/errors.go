@@ -9,20 +9,11 @@ import (
 	"net/http"
 )
 
-// Errors the handlers classify requests by. Every handler returns its error
-// to writeError, the one place that maps errors to HTTP statuses.
-var (
-	// errBadRequest: the request itself is malformed (400).
-	errBadRequest = errors.New("bad request")
-	// errForbidden: the request may not be served at all (403).
-	errForbidden = errors.New("forbidden")
-	// errMethod: the path exists, the method does not (405).
-	errMethod = errors.New("method not allowed")
-	// errNoSolver: the server was built without what the request needs (501).
-	errNoSolver = errors.New("not available")
-	// errUnavailable: the server is shutting down or overloaded (503).
-	errUnavailable = errors.New("unavailable")
-)
+// errMethod: the path exists, the method does not (405). The other error
+// classes are the contract's (contract.go); every handler returns its
+// error to WriteError, and status is the one place that maps errors to
+// HTTP statuses.
+var errMethod = errors.New("method not allowed")
 
 // requestError is a message for the player classified by kind; its text is
 // the message alone.
@@ -36,7 +27,7 @@ func (e *requestError) Unwrap() error { return e.kind }
 
 // badRequest makes a bad-request error with a message for the player.
 func badRequest(format string, a ...any) error {
-	return &requestError{errBadRequest, fmt.Sprintf(format, a...)}
+	return &requestError{ErrBadRequest, fmt.Sprintf(format, a...)}
 }
 
 // status maps an error to its HTTP status and the message the player sees.
@@ -45,7 +36,7 @@ func status(err error) (int, string) {
 	switch {
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (limit %d bytes)", tooBig.Limit)
-	case errors.Is(err, errBadRequest):
+	case errors.Is(err, ErrBadRequest):
 		return http.StatusBadRequest, err.Error()
 	case errors.Is(err, ErrNotFound):
 		return http.StatusNotFound, err.Error()
@@ -53,17 +44,17 @@ func status(err error) (int, string) {
 		return http.StatusConflict, err.Error()
 	case errors.Is(err, ErrUnprocessable):
 		return http.StatusUnprocessableEntity, err.Error()
-	case errors.Is(err, errForbidden):
+	case errors.Is(err, ErrForbidden):
 		return http.StatusForbidden, err.Error()
 	case errors.Is(err, errMethod):
 		return http.StatusMethodNotAllowed, err.Error()
 	case errors.Is(err, errMisdirected):
 		return http.StatusMisdirectedRequest, err.Error()
-	case errors.Is(err, errTooMany):
+	case errors.Is(err, ErrTooMany):
 		return http.StatusTooManyRequests, err.Error()
-	case errors.Is(err, errNoSolver):
+	case errors.Is(err, ErrNotImplemented):
 		return http.StatusNotImplemented, err.Error()
-	case errors.Is(err, errUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}
 	return http.StatusInternalServerError, "internal error"
@@ -79,9 +70,12 @@ type public struct {
 func (e *public) Error() string { return e.err.Error() }
 func (e *public) Unwrap() error { return e.err }
 
-// writeError answers with err's status and {"error": message}. Server
-// faults are logged; their details stay in the log.
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+// WriteError answers with err's status and {"error": message}. Server
+// faults are logged (log nil: not logged); their details stay in the log.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	code, msg := status(err)
 	var p *public
 	if code >= 500 && errors.As(err, &p) {
@@ -90,14 +84,15 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if code >= 500 {
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	writeJSON(w, code, errorBody{msg})
+	WriteJSON(w, code, errorBody{msg})
 }
 
 type errorBody struct {
 	Error string `json:"error"`
 }
 
-func writeJSON(w http.ResponseWriter, code int, v any) {
+// WriteJSON answers with code and v as JSON (never cached).
+func WriteJSON(w http.ResponseWriter, code int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		code, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)

@@ -18,7 +18,7 @@ func TestStatus(t *testing.T) {
 		{badRequest("suits %d", 3), 400, "suits 3"},
 		{Errorf(ErrBadRequest, "suits %d", 3), 400, "suits 3"},
 		{fmt.Errorf("game x: %w", ErrNotFound), 404, "game x: not found"},
-		{&requestError{errForbidden, "host"}, 403, "host"},
+		{&requestError{ErrForbidden, "host"}, 403, "host"},
 		{&requestError{errMethod, "no"}, 405, "no"},
 		{&http.MaxBytesError{Limit: 10}, 413, "request body too large (limit 10 bytes)"},
 		{Errorf(ErrUnprocessable, "9C on QD"), 422, "9C on QD"},

@@ -101,6 +101,6 @@ func (s *Server) hostCheck(hosts []string, next http.Handler) http.Handler {
 			msg = fmt.Sprintf("host %q refused: this server answers only the names it was started for; "+
 				"to reach it by this name, start it with cardtable serve --host %s", r.Host, h)
 		}
-		writeError(w, r, s.log, &requestError{errMisdirected, msg})
+		WriteError(w, r, s.log, &requestError{errMisdirected, msg})
 	})
 }

@@ -24,9 +24,10 @@ const (
 
 type playerKey struct{}
 
-// playerFrom is the player the request comes from: the key identify put in
-// its context ("" only for a request that did not go through identify).
-func playerFrom(r *http.Request) string {
+// Player is the id of the player the request comes from: the key the
+// identity middleware put in its context on every API request and page
+// ("" only for a request that did not go through it).
+func Player(r *http.Request) string {
 	p, _ := r.Context().Value(playerKey{}).(string)
 	return p
 }
@@ -67,7 +68,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		// out. Static files (the "/" catch-all) never carry the cookie, so
 		// no cache can keep and replay it to another browser.
 		_, pattern := mux.Handler(r)
-		page := r.URL.Path == "/" || r.URL.Path == "/index.html" ||
+		page := s.pages[r.URL.Path] ||
 			(pattern != "/" && pattern != "" && !strings.HasPrefix(r.URL.Path, "/api/"))
 		if !page && !strings.HasPrefix(r.URL.Path, "/api/") {
 			next.ServeHTTP(w, r)
@@ -92,7 +93,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		}
 		if fresh && s.legacy.Load() {
 			if err := s.adopt(r.Context(), id); err != nil {
-				writeError(w, r, s.log, err)
+				WriteError(w, r, s.log, err)
 				return
 			}
 		}

@@ -3,7 +3,6 @@ package web
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -13,9 +12,6 @@ import (
 	"sync"
 	"time"
 )
-
-// errTooMany: the player or the client address is over its rate limit (429).
-var errTooMany = errors.New("too many requests")
 
 // The rate limit keys players by the identity cookie's raw value; it does
 // not need to trust it, because the limit by address holds for anyone who
@@ -183,7 +179,7 @@ func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) ht
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			// The words are the shared layer's, so they name no game's
 			// things: the route is the one the player just used.
-			writeError(w, r, s.log, &requestError{errTooMany, fmt.Sprintf(
+			WriteError(w, r, s.log, &requestError{ErrTooMany, fmt.Sprintf(
 				"too many requests like this one from this player or address: try again in %d s", secs)})
 			return
 		}

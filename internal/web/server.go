@@ -51,6 +51,9 @@ type Server struct {
 	opts  Options
 	limit *limiter // nil without Options.RateLimit
 	h     http.Handler
+	// pages are the URL paths of the static HTML pages (the front page,
+	// the Spider page), which hand out the identity cookie (identify).
+	pages map[string]bool
 	// legacy is set while Options.Adopt has yet to succeed (see identify).
 	legacy atomic.Bool
 }
@@ -85,26 +88,33 @@ func (s *Server) routes() http.Handler {
 	if err != nil {
 		panic(err) // embedded files read from memory
 	}
+	s.pages = files.pages()
 	// "/" catches everything else: unknown API paths get a JSON 404, other
 	// paths the page's files (GET and HEAD only).
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" {
 			if allow := allowed(mux, r); allow != "" {
 				w.Header().Set("Allow", allow)
-				writeError(w, r, s.log, &requestError{errMethod,
+				WriteError(w, r, s.log, &requestError{errMethod,
 					fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, allow)})
 				return
 			}
-			writeError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", ErrNotFound, r.Method, r.URL.Path))
+			WriteError(w, r, s.log, fmt.Errorf("%w: no API endpoint %s %s", ErrNotFound, r.Method, r.URL.Path))
 			return
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
+			WriteError(w, r, s.log, &requestError{errMethod, r.Method + " " + r.URL.Path + ": method not allowed"})
+			return
+		}
+		if spiderLink(r) {
+			// A deal link from before the front page (/?deal=617) still
+			// deals: the Spider page moved to /spider/.
+			http.Redirect(w, r, "/spider/?"+r.URL.RawQuery, http.StatusMovedPermanently)
 			return
 		}
 		if err := files.serve(w, r); err != nil {
-			writeError(w, r, s.log, err)
+			WriteError(w, r, s.log, err)
 		}
 	})
 
@@ -120,6 +130,17 @@ func (s *Server) routes() http.Handler {
 		h = s.hostCheck(s.opts.Hosts, h)
 	}
 	return securityHeaders(h)
+}
+
+// spiderLink: r is a link to the Spider page as it was written when that
+// page was the front page: / with the parameters the Spider page reads
+// (deal, new).
+func spiderLink(r *http.Request) bool {
+	if r.URL.Path != "/" && r.URL.Path != "/index.html" {
+		return false
+	}
+	q := r.URL.Query()
+	return q.Has("deal") || q.Has("new")
 }
 
 // allowed lists the methods an API path has, for a 405: the catch-all "/"

@@ -33,7 +33,7 @@ type staticFile struct {
 	etag, gzETag string
 }
 
-// staticFiles are the page's files by URL path; "/" is index.html. Built
+// staticFiles are the page's files by URL path; "/" is the front page. Built
 // once at startup from the embedded files, so each answer is a map lookup.
 type staticFiles map[string]*staticFile
 
@@ -126,21 +126,32 @@ func (p *Page) Serve(w http.ResponseWriter, r *http.Request) { p.f.serve(w, r) }
 
 // urlPaths are the URL paths of the static file at p (slash-separated,
 // relative to static/): shared/x is /shared/x, a game's folder is served
-// under its name (arlington/app.js is /arlington/app.js), and spider/, the
-// page at the root, is served from / (spider/app.js is /app.js). A
-// folder's index.html also answers for the folder.
+// under its name (spider/app.js is /spider/app.js), and front/, the front
+// page, is served from / (front/front.js is /front.js). A folder's
+// index.html also answers for the folder.
 func urlPaths(p string) []string {
 	dir, rest, ok := strings.Cut(p, "/")
 	if !ok {
 		dir, rest = "", p
 	}
 	prefix := "/" + dir + "/"
-	if dir == "spider" || dir == "" {
+	if dir == "front" || dir == "" {
 		prefix = "/"
 	}
 	out := []string{prefix + rest}
 	if rest == "index.html" {
 		out = append(out, prefix)
+	}
+	return out
+}
+
+// pages are the URL paths that answer with an HTML page.
+func (files staticFiles) pages() map[string]bool {
+	out := map[string]bool{}
+	for u, f := range files {
+		if strings.HasPrefix(f.ctype, "text/html") {
+			out[u] = true
+		}
 	}
 	return out
 }

@@ -108,28 +108,28 @@ func TestStaticFiles(t *testing.T) {
 			}
 		})
 	}
-	t.Run("/ is index.html", func(t *testing.T) {
-		want, _ := fs.ReadFile(static, "spider/index.html")
+	t.Run("/ is the front page", func(t *testing.T) {
+		want, _ := fs.ReadFile(static, "front/index.html")
 		rec := getStatic(t, h, "GET", "/")
 		if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
 			t.Fatalf("GET /: status %d, type %q", rec.Code, rec.Header().Get("Content-Type"))
 		}
 	})
 	t.Run("HEAD", func(t *testing.T) {
-		rec := getStatic(t, h, "HEAD", "/app.js")
+		rec := getStatic(t, h, "HEAD", "/spider/app.js")
 		if rec.Code != 200 || rec.Body.Len() != 0 || rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Length") == "" {
 			t.Fatalf("HEAD: status %d, %d bytes, headers %v", rec.Code, rec.Body.Len(), rec.Header())
 		}
 	})
 	t.Run("no directory listings", func(t *testing.T) {
-		for _, p := range []string{"/js/", "/js", "/static/", "/nope.js", "/js/nope.js", "/spider/app.js", "/shared/", "/shared"} {
+		for _, p := range []string{"/js/", "/js", "/static/", "/nope.js", "/js/nope.js", "/app.js", "/front/", "/front/front.js", "/spider/nope.js", "/shared/", "/shared"} {
 			if rec := getStatic(t, h, "GET", p); rec.Code != 404 {
 				t.Errorf("GET %s: status %d, want 404: %.200s", p, rec.Code, rec.Body)
 			}
 		}
 	})
 	t.Run("every answer has the CSP", func(t *testing.T) {
-		for _, p := range []string{"/", "/app.js", "/api/stats", "/js/"} {
+		for _, p := range []string{"/", "/spider/", "/spider/app.js", "/api/stats", "/js/"} {
 			rec := getStatic(t, h, "GET", p)
 			if got := rec.Header().Get("Content-Security-Policy"); got != contentSecurityPolicy {
 				t.Errorf("GET %s: Content-Security-Policy %q", p, got)
@@ -203,15 +203,17 @@ func TestAcceptsGzip(t *testing.T) {
 
 // TestStaticURLPaths: each folder of static/ is served where CONTRACT.md
 // says: shared modules under /shared/, a game's folder under its name, and
-// the Spider page at the root.
+// the front page at the root.
 func TestStaticURLPaths(t *testing.T) {
 	for _, tc := range []struct {
 		file string
 		want []string
 	}{
 		{"shared/cards.js", []string{"/shared/cards.js"}},
-		{"spider/app.js", []string{"/app.js"}},
-		{"spider/index.html", []string{"/index.html", "/"}},
+		{"spider/app.js", []string{"/spider/app.js"}},
+		{"spider/index.html", []string{"/spider/index.html", "/spider/"}},
+		{"front/front.js", []string{"/front.js"}},
+		{"front/index.html", []string{"/index.html", "/"}},
 		{"arlington/app.js", []string{"/arlington/app.js"}},
 		{"arlington/index.html", []string{"/arlington/index.html", "/arlington/"}},
 		{"a.js", []string{"/a.js"}},
@@ -223,7 +225,7 @@ func TestStaticURLPaths(t *testing.T) {
 		})
 	}
 	h := newHarness(t, Options{})
-	for _, p := range []string{"/shared/api.js", "/shared/cards.js", "/shared/sound.js", "/shared/base.css", "/style.css", "/favicon.svg"} {
+	for _, p := range []string{"/shared/api.js", "/shared/cards.js", "/shared/sound.js", "/shared/base.css", "/spider/style.css", "/favicon.svg", "/front.css"} {
 		if rec := getStatic(t, h, "GET", p); rec.Code != 200 {
 			t.Errorf("GET %s: %d", p, rec.Code)
 		}

@@ -7,7 +7,7 @@ import (
 	"cardtable/spider"
 )
 
-// Analysis of a finished game (issue 24, docs/analysis.md): the real
+// Analysis of a finished game (docs/analysis.md): the real
 // position after each of the game's moves is solved with every card known,
 // to find the last move after which the game could still be won and a
 // winning line from there. Like Trace it reads the hidden cards, so it is

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkShorter times the further searches (shorter) on the first
-// search's line of 4-suit deals, the part of Solve that issue 24 adds.
+// search's line of 4-suit deals, the part of Solve after its verdict.
 // The first search runs before the timer; the further searches' budgets
 // are multiples of its nodes, so the work per op is fixed.
 func BenchmarkShorter(b *testing.B) {

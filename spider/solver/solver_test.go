@@ -317,7 +317,7 @@ func solutionsReplay(t *testing.T, short bool) {
 		{2, 1, 3},
 	}
 	if short {
-		// Two deals: Solve's further searches for a short line (issue 24)
+		// Two deals: Solve's further searches for a short line
 		// cost several times its search at 1 suit.
 		deals = deals[:1]
 		deals[0].to = 2

@@ -2,8 +2,10 @@ package arlweb
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -223,4 +225,30 @@ func ownView(tb testing.TB, t *table.Table, c *client, e *env) arlington.View {
 	}
 	tb.Fatal("no identity cookie")
 	panic("unreachable")
+}
+
+// TestBotsAsOptions: the lobby offers the levels the handlers are given and
+// hints need the hint bot they are given: without them, no levels and 501.
+func TestBotsAsOptions(t *testing.T) {
+	e := newEnv(t, Limits{})
+	bare := httptest.NewServer(web.New(web.Options{Games: []web.Routes{New(e.hub, Options{})}}))
+	defer bare.Close()
+	resp, err := http.Get(bare.URL + "/api/arlington/tables")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l lobby
+	err = json.NewDecoder(resp.Body).Decode(&l)
+	resp.Body.Close()
+	if err != nil || l.Levels == nil || len(l.Levels) != 0 {
+		t.Fatalf("lobby without levels: %v %+v", err, l)
+	}
+	resp, err = http.Get(bare.URL + "/api/arlington/tables/" + e.client().create("", "random") + "/hint")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotImplemented {
+		t.Fatalf("a hint without a hint bot: %d, want 501", resp.StatusCode)
+	}
 }

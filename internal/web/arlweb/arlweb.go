@@ -6,6 +6,7 @@ package arlweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -34,15 +34,24 @@ type Options struct {
 	Pages fs.FS
 	// Limits of one WebSocket connection (zero: the defaults below).
 	Limits Limits
+	// Levels are the bot levels the lobby offers (the wiring passes
+	// arlington/bot's Names; the hub checks a table's levels itself).
+	Levels []string
+	// Hint makes the bot whose choice a hint shows, the HintBot level,
+	// afresh for each hint with the seed given (the wiring passes
+	// arlington/bot's). nil: no hints (501).
+	Hint func(seed uint64) (table.Bot, error)
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
 type Handlers struct {
-	hub    Hub
-	log    *slog.Logger
-	pages  map[string]*web.Page // the lobby and table pages, by file name; nil: missing
-	limits Limits
-	conns  addrConns // WebSocket connections open, by client address
+	hub     Hub
+	log     *slog.Logger
+	pages   map[string]*web.Page // the lobby and table pages, by file name; nil: missing
+	limits  Limits
+	conns   addrConns // WebSocket connections open, by client address
+	levels  []string
+	newHint func(seed uint64) (table.Bot, error)
 }
 
 // New makes the handlers for hub.
@@ -57,7 +66,8 @@ func New(hub Hub, o Options) *Handlers {
 		}
 		o.Pages = sub
 	}
-	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults()}
+	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
+		levels: append([]string{}, o.Levels...), newHint: o.Hint}
 	for _, name := range []string{lobbyPage, tablePage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail
@@ -92,7 +102,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 // handle is web.Handle with the table package's errors classified.
 func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(h.log, func(w http.ResponseWriter, r *http.Request) error {
-		return classify(f(w, r))
+		return web.Classify(f(w, r), classes)
 	})
 }
 
@@ -113,18 +123,42 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 
 // lobby is the list answer.
 type lobby struct {
-	Tables       []table.Summary `json:"tables"`
-	Levels       []string        `json:"levels"`
-	DefaultLevel string          `json:"default_level"`
-	Target       int             `json:"default_target"`
-	TurnSeconds  int             `json:"default_turn_seconds"`
+	Tables       []lobbyTable `json:"tables"`
+	Levels       []string     `json:"levels"`
+	DefaultLevel string       `json:"default_level"`
+	Target       int          `json:"default_target"`
+	TurnSeconds  int          `json:"default_turn_seconds"`
+}
+
+// lobbyTable is a table in the list: its summary, and whether the
+// requester holds one of its seats (the front page's "your tables").
+type lobbyTable struct {
+	table.Summary
+	Yours bool `json:"yours,omitempty"`
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	web.WriteJSON(w, http.StatusOK, lobby{Tables: h.hub.List(), Levels: bot.Names,
+	sums := h.hub.List()
+	tables := make([]lobbyTable, len(sums))
+	for i, s := range sums {
+		tables[i] = lobbyTable{Summary: s, Yours: h.seated(r.Context(), s.ID, web.Player(r))}
+	}
+	web.WriteJSON(w, http.StatusOK, lobby{Tables: tables, Levels: h.levels,
 		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
 		TurnSeconds: table.DefaultTurnSeconds})
 	return nil
+}
+
+// seated: player holds a seat at table id. The summary names no one, so
+// the table's own goroutine is asked (one short call a table; the hub
+// holds at most its max-tables).
+func (h *Handlers) seated(ctx context.Context, id, player string) bool {
+	t, err := h.hub.Table(id)
+	if err != nil {
+		return false // closed since the list was made
+	}
+	_, err = t.View(ctx, player)
+	return err == nil || errors.Is(err, table.ErrNotStarted)
 }
 
 // created is the create answer: the table and its shareable link.
@@ -227,8 +261,8 @@ func (h *Handlers) Limited() []string {
 	}
 }
 
-// HintBot is the level whose choice a hint shows (issue 22: the hard bot),
-// and hintTime bounds its search.
+// HintBot is the level whose choice a hint shows (the hard bot; the
+// wiring makes it, Options.Hint), and hintTime bounds its search.
 const (
 	HintBot  = "hard"
 	hintTime = 2 * time.Second
@@ -247,6 +281,9 @@ type hintAnswer struct {
 // hint answers the action the hard bot would take in the player's seat,
 // decided from that seat's own view (never another hand).
 func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
+	if h.newHint == nil {
+		return web.Errorf(web.ErrNotImplemented, "hints need a bot, which this server does not have")
+	}
 	t, err := h.hub.Table(r.PathValue("id"))
 	if err != nil {
 		return err
@@ -269,7 +306,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	case <-ctx.Done():
 		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
 	}
-	b, err := bot.New(HintBot, rand.Uint64())
+	b, err := h.newHint(rand.Uint64())
 	if err != nil {
 		return err
 	}
@@ -277,7 +314,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
 	}
-	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, seatNames(t.Summary().Seats)), Bot: HintBot})
+	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
 }
 

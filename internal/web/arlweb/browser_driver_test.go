@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // The table page as the browser tests drive it: every selector and every
@@ -116,9 +118,9 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 	return &seatTab{tb: tb, name: name, ctx: ctx}
 }
 
-// browserWait bounds each wait for the page (generous: the machine is
-// shared, the server runs under -race).
-const browserWait = 45 * time.Second
+// browserWait bounds each wait for the page: webtest's bound of a step
+// (generous: the machine is shared, the server runs under -race).
+const browserWait = webtest.StepTimeout
 
 // do runs actions within browserWait; a failure ends the test with what
 // the page shows.

@@ -43,11 +43,11 @@ func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, BotTime: time.Second, Logf: tb.Logf})
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: tb.Logf})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	wo.Games = []web.Routes{New(hub, Options{Limits: lim})}
+	wo.Games = []web.Routes{New(hub, wired(lim))}
 	s := web.New(wo)
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
@@ -240,4 +240,14 @@ func (w *wsClient) ended() bool {
 func (w *wsClient) started() srvMsg {
 	w.tb.Helper()
 	return w.waitFor(func(m srvMsg) bool { return m.Type == "view" && m.View != nil })
+}
+
+// newBot is the bots of arlington/bot as the wiring hands them to a hub.
+func newBot(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }
+
+// wired is the handlers' options as cardtable serve sets them: the bots'
+// levels and the hint bot, and lim.
+func wired(lim Limits) Options {
+	return Options{Limits: lim, Levels: bot.Names,
+		Hint: func(seed uint64) (table.Bot, error) { return bot.New(HintBot, seed) }}
 }

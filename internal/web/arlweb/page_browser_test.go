@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"cardtable/arlington"
-	"cardtable/arlington/bot"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -33,12 +32,12 @@ func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: bot.New, BotTime: time.Second, Logf: tb.Logf,
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: tb.Logf,
 		Seed: func() uint64 { return seed }})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{New(hub, Options{Limits: lim})}}))
+	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{New(hub, wired(lim))}}))
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()

@@ -26,9 +26,10 @@ type tab struct {
 	ctx context.Context
 }
 
+// do runs browser actions as one step, bounded (webtest.Do).
 func (p *tab) do(steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
+	if err := webtest.Do(p.ctx, "a browser action", steps...); err != nil {
 		p.t.Fatalf("%v; page: %s", err, p.diag())
 	}
 }
@@ -43,16 +44,11 @@ func (p *tab) diag() string {
 }
 
 // eval runs JavaScript and decodes its JSON result into out (if not nil).
+// bounded (webtest.Eval).
 func (p *tab) eval(js string, out any) {
 	p.t.Helper()
-	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("evaluating %s: %v; page: %s", js, err, p.diag())
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			p.t.Fatalf("decoding %s: %v", raw, err)
-		}
+	if err := webtest.Eval(p.ctx, js, out); err != nil {
+		p.t.Fatalf("%v; page: %s", err, p.diag())
 	}
 }
 
@@ -68,24 +64,21 @@ func (p *tab) wait(cond, what string) {
 }
 
 // waitAcross is wait for a condition that holds after a navigation:
-// while the page changes an evaluation fails, so it asks again.
+// while the page changes an evaluation fails, so it asks again
+// (webtest.Wait).
 func (p *tab) waitAcross(cond, what string) {
 	p.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
-		if err == nil && ok {
-			return
-		}
-		time.Sleep(50 * time.Millisecond) // polling the page for a condition
+	if err := webtest.Wait(p.ctx, cond, what); err != nil {
+		p.t.Fatalf("%v; page: %s", err, p.diag())
 	}
-	p.t.Fatalf("waiting for %s: not within 30 s; page: %s", what, p.diag())
 }
 
 // shot saves a screenshot as a PNG artifact.
 func (p *tab) shot(name string) {
 	p.t.Helper()
-	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot()) // what the screen shows (PNG)
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	b, err := chromedp.Run(sctx, chromedp.CaptureScreenshot()) // what the screen shows (PNG)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -207,13 +200,9 @@ func (w *cspWatch) check(p *tab, where string) {
 }
 
 // newTab opens a tab at the given screen size.
+// Every step in it has its own bound (webtest.StepTimeout).
 func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
-	ctx, cancel := chromedp.NewContext(bctx)
-	t.Cleanup(cancel)
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute) // against a hung browser only: each wait has its own bound
-	t.Cleanup(cancelT)
-	p := &tab{t: t, ctx: ctx}
-	p.do(chromedp.EmulateViewport(w, h))
+	p := &tab{t: t, ctx: webtest.OpenTab(t, bctx, w, h)}
 	p.watchErrors()
 	return p
 }

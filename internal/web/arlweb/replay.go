@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cardtable/arlington"
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -72,7 +73,7 @@ func (h *Handlers) replay(w http.ResponseWriter, r *http.Request) error {
 		names[i] = fmt.Sprintf("Seat %d", i+1)
 	}
 	if t, err := h.hub.Table(id); err == nil {
-		names = seatNames(t.Summary().Seats)
+		names = table.SeatNames(t.Summary().Seats)
 	}
 	page, err := replaySteps(rec, names, from, ReplayPage)
 	if err != nil {

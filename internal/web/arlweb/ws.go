@@ -70,13 +70,23 @@ type viewMsg struct {
 	table.Update
 	// Legal is every action the receiver may take now, in the engine's
 	// notation (empty when it is not their turn); LegalWords the same
-	// actions as the page's buttons name them.
+	// actions as the page's buttons name them. The events' words (log)
+	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
 	LegalWords []string `json:"legal_words"`
-	// Log is the words of each of the view's events, in order
-	// (arlington.Narrator); Names each seat's name in them.
-	Log   []string `json:"log"`
-	Names []string `json:"names"`
+}
+
+// message is update u as the client receives it: the table's update with
+// the legal actions in notation and in words.
+func message(u table.Update) viewMsg {
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}}
+	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
+		for _, a := range u.View.Legal() {
+			m.Legal = append(m.Legal, a.String())
+			m.LegalWords = append(m.LegalWords, arlington.ActionWords(*u.View, a, u.Names))
+		}
+	}
+	return m
 }
 
 type errorMsg struct {
@@ -87,8 +97,8 @@ type errorMsg struct {
 }
 
 func newErrorMsg(err error) errorMsg {
-	err = classify(err)
-	m := errorMsg{Type: "error", Class: className(err), Error: err.Error()}
+	err = web.Classify(err, classes)
+	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: err.Error()}
 	var re *arlington.RuleError
 	if errors.As(err, &re) {
 		m.Rule = re.Rule
@@ -119,7 +129,7 @@ type conn struct {
 func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	t, err := h.hub.Table(r.PathValue("id"))
 	if err != nil {
-		web.WriteError(w, r, h.log, classify(err))
+		web.WriteError(w, r, h.log, web.Classify(err, classes))
 		return
 	}
 	addr := web.ClientAddr(r)
@@ -239,15 +249,13 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		}
 	}()
 	var updates <-chan table.Update
-	var nar narration
 	subscribe := func(since int) error {
 		if sub != nil {
 			sub.Close()
 		}
-		// The whole log, always: the narration tells every event from
-		// the first, and leaves out of the message those the client has.
-		nar.restart(since)
-		s, err := cn.t.Subscribe(ctx, cn.player, -1)
+		// The table sends the events from since on (all of them for a
+		// count it never reached), each with its words.
+		s, err := cn.t.Subscribe(ctx, cn.player, since)
 		if err != nil {
 			return err
 		}
@@ -294,7 +302,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				}
 				return websocket.StatusGoingAway, "table closed"
 			}
-			msg = nar.message(u)
+			msg = message(u)
 		case m := <-cn.out:
 			msg = m
 		case <-ping.C:

@@ -1,19 +1,17 @@
 package spiderweb
 
-// The analysis of a game that is over (issue 24, docs/analysis.md "The
+// The analysis of a game that is over (docs/analysis.md "The
 // page"): where it was lost, and a winning line from there. It reads the
 // hidden cards, so it is only for games that are won, stuck or given up.
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
@@ -83,11 +81,11 @@ func (s *Handlers) analysis(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer release()
-	g, game, err := s.games.giveUp(r.Context(), web.Player(r), r.PathValue("id"), req.GiveUp)
+	g, game, err := s.games.GiveUp(r.Context(), web.Player(r), r.PathValue("id"), req.GiveUp)
 	if err != nil {
 		return err
 	}
-	return s.analyse(w, r, g, game, http.StatusOK)
+	return s.analyse(w, r, g, response(game), http.StatusOK)
 }
 
 // analyseSave analyses a named save (docs/api.md): the save opened as a
@@ -104,19 +102,15 @@ func (s *Handlers) analyseSave(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if over, _ := g.Outcome(); !over && !req.GiveUp {
-		return errInPlay
+		return spidergame.ErrInPlay
 	}
-	e, err := s.add(r, g, rec.Lineage, rec.Played, true)
+	// The service owns g once started: the analysis works on a copy.
+	c := g.Clone()
+	started, err := s.add(r, g, rec.Lineage, rec.Played, true)
 	if err != nil {
 		return err
 	}
-	e.mu.Lock()
-	c, game := e.g.Clone(), view(e, s.now())
-	e.mu.Unlock()
-	if game.GaveUp {
-		// The store closed the lineage's other games with it.
-		s.games.forgetLineage(e)
-	}
+	game := response(started)
 	if err := s.analyse(w, r, c, game, http.StatusCreated); err != nil {
 		// The new game is stored and the game shown left: the refusal
 		// names it, so the page can show it and analyse it again.
@@ -240,61 +234,4 @@ func analysisAnswer(g *spider.Game, a *Analysis) (analysisResponse, error) {
 		resp.Steps = append(resp.Steps, c.View(true))
 	}
 	return resp, nil
-}
-
-// errGivenUp refuses a command on a game given up for its analysis.
-var errGivenUp = web.Errorf(web.ErrConflict, "this game was given up for its analysis, which showed its hidden cards: it takes no more moves; start a new game (the New game dialog takes its deal number to play it again)")
-
-// errInPlay refuses the analysis of a game in play not given up.
-var errInPlay = web.Errorf(web.ErrConflict,
-	"this game is still in play: the analysis uses the hidden cards, so it is only for a game that is over (give it up first)")
-
-// giveUp readies player's game id for its analysis: it must be over (won
-// or stuck) or, with giveUp, is given up now. A game not won is closed to
-// commands from then on, a stuck one too (it could take moves back and
-// play the winning line the analysis shows), and its lineage's loss is
-// made final, which closes the lineage's other games too (games opened
-// from its saves: forgetLineage); the mark and the loss are stored before
-// anything is answered. It returns a copy of the game and the answer about it.
-func (gs *games) giveUp(ctx context.Context, player, id string, giveUp bool) (*spider.Game, gameResponse, error) {
-	for try := 0; ; try++ {
-		e, err := gs.lock(ctx, player, id)
-		if err != nil {
-			return nil, gameResponse{}, err
-		}
-		if over, won := e.g.Outcome(); !won && !e.gaveUp {
-			if !over && !giveUp {
-				e.mu.Unlock()
-				return nil, gameResponse{}, errInPlay
-			}
-			now := gs.now()
-			// The mark and the loss are stored before the game closes:
-			// if they cannot be, the game stays as it was. Stored even if
-			// the player leaves meanwhile, within a move's bound (commit).
-			wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
-			err := gs.db.GiveUp(wctx, player, id, e.version, now, result(e, false, now, e.played))
-			cancel()
-			if err != nil {
-				stale := errors.Is(err, record.ErrStale)
-				if stale {
-					gs.drop(e)
-				}
-				e.mu.Unlock()
-				if stale && try < maxRetries {
-					continue
-				}
-				return nil, gameResponse{}, err
-			}
-			e.version++
-			e.gaveUp = true
-			c, game := e.g.Clone(), view(e, gs.now())
-			e.mu.Unlock()
-			// The store closed the lineage's other games with it.
-			gs.forgetLineage(e)
-			return c, game, nil
-		}
-		c, game := e.g.Clone(), view(e, gs.now())
-		e.mu.Unlock()
-		return c, game, nil
-	}
 }

@@ -150,6 +150,9 @@ func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect(what)
 	p.closedControls()
+	// Its clock stands, as a won game's does (it ran on, the time climbing
+	// with every control disabled).
+	p.waitJS(`document.querySelector("#st-time").dataset.running === "0"`, "the game's clock to stand")
 	p.keys("u")
 	p.refused("given up")
 	if st := statsGroup4(p, base); st.Played != 1 || st.Won != 0 {
@@ -415,7 +418,7 @@ func (p *browserPage) saveAs(name string) {
 	p.eval(`document.querySelector("#save-name").value = ""`, nil)
 	p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), name))
 	p.clickSel(`#form-save button[type=submit]`)
-	p.waitJS(fmt.Sprintf(`[...document.querySelectorAll("#saves-list td")].some((td) => td.textContent === %q)`, name), "the save listed")
+	p.savesListed(name)
 	p.clickSel(`#dlg-saves [data-close]`)
 	p.waitJS(`!document.querySelector("#dlg-saves").open`, "the saved games dialog to close")
 }
@@ -429,9 +432,17 @@ func (p *browserPage) saveAction(act, name string) {
 	if !open {
 		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 	}
-	sel := fmt.Sprintf(`#saves-list button[aria-label=%q]`, act+" "+name)
-	p.waitJS(fmt.Sprintf(`!!document.querySelector(%q)`, sel), "the save's "+act+" button")
-	p.clickSel(sel)
+	p.savesListed(name)
+	p.clickSel(fmt.Sprintf(`#saves-list button[aria-label=%q]`, act+" "+name))
+}
+
+// savesListed waits until the saved-games list has finished refreshing
+// (no request of it under way) and lists the save name: a button found
+// before the refresh ends may be replaced under the click.
+func (p *browserPage) savesListed(name string) {
+	p.t.Helper()
+	p.waitJS(fmt.Sprintf(`document.querySelector("#saves-list").getAttribute("aria-busy") === "false" &&
+	  !!document.querySelector(%q)`, fmt.Sprintf(`#saves-list button[aria-label=%q]`, "Open "+name)), "the refreshed list with "+name)
 }
 
 // showsStep waits until the page shows step i of the analysis's line, v.
@@ -533,7 +544,7 @@ func TestLongBrowserGivenUpResumed(t *testing.T) {
 	})
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	var code int
-	p.eval(`fetch("api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",
+	p.eval(`fetch("/api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",
 	  {method: "POST", headers: {"Content-Type": "application/json"}, body: '{"giveUp": true}'}).then((r) => r.status)`, &code)
 	if code != 200 {
 		t.Fatalf("giving the game up: %d", code)

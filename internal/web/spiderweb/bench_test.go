@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"cardtable/internal/web/webtest"
 )
 
 // BenchmarkCommand is the cost of one move (the HTTP handler, the engine and
@@ -17,11 +19,11 @@ func BenchmarkCommand(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("moves=%d", n), func(b *testing.B) {
 			h := newHarness(b, Options{})
-			id := h.upload(shuttleSave(n)).ID
+			id := h.upload(webtest.ShuttleSave(n)).ID
 			path := "/api/games/" + id + "/commands"
 			i := n
 			for b.Loop() {
-				code, body, _ := h.do("POST", path, `{"cmd":"`+shuttleMove(i)+`"}`)
+				code, body, _ := h.do("POST", path, `{"cmd":"`+webtest.ShuttleMove(i)+`"}`)
 				if code != http.StatusOK {
 					b.Fatalf("move %d: %d %s", i, code, body)
 				}

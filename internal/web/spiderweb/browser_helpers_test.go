@@ -80,16 +80,12 @@ type browserPage struct {
 	shadow *spider.Game
 }
 
+// openPage opens a tab at w×h on the Spider page. Every step the helpers
+// take in it has its own bound (webtest.StepTimeout), so a step that
+// cannot finish fails naming itself, not the whole test at its timeout.
 func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int64, opts ...chromedp.ContextOption) *browserPage {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(bctx, opts...)
-	t.Cleanup(cancel)
-	// A bound against a hung browser only (each wait has its own): a whole
-	// subtest takes ~15 s on a quiet machine and 90 s at a load average of 25.
-	ctx, cancelT := context.WithTimeout(ctx, 5*time.Minute)
-	t.Cleanup(cancelT)
-	p := &browserPage{t: t, ctx: ctx, srv: srv}
-	p.do(chromedp.EmulateViewport(w, h)) // opens the tab
+	p := &browserPage{t: t, ctx: webtest.OpenTab(t, bctx, w, h, opts...), srv: srv}
 	p.watchErrors()
 	p.load()
 	return p
@@ -101,49 +97,47 @@ func (p *browserPage) watchErrors() { webtest.WatchErrors(p.ctx, p.t) }
 
 func (p *browserPage) load() {
 	p.t.Helper()
-	p.do(chromedp.Navigate(p.srv.URL + "/"))
+	p.do(chromedp.Navigate(p.srv.URL + spiderPage))
 	p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the page to start")
 	var ms string
 	p.eval(`document.body.dataset.readyMs`, &ms)
 	p.t.Logf("page ready %s ms after navigation started", ms)
 }
 
+// spiderPage is the Spider page's address on the server.
+const spiderPage = "/spider/"
+
+// do runs browser actions as one step, bounded (webtest.Do); a failure
+// ends the test at the caller's line.
 func (p *browserPage) do(steps ...chromedp.Action[chromedp.Void]) {
 	p.t.Helper()
-	if err := chromedp.Do(p.ctx, steps...); err != nil {
+	p.step("a browser action", steps...)
+}
+
+// step is do with the step named in the failure.
+func (p *browserPage) step(what string, steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := webtest.Do(p.ctx, what, steps...); err != nil {
 		p.t.Fatalf("browser: %v", err)
 	}
 }
 
-// eval runs JavaScript and decodes its JSON result into out (if not nil).
+// eval runs JavaScript and decodes its JSON result into out (if not nil),
+// bounded (webtest.Eval).
 func (p *browserPage) eval(js string, out any) {
 	p.t.Helper()
-	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("evaluating %s: %v", js, err)
-	}
-	if out != nil {
-		if err := json.Unmarshal(raw, out); err != nil {
-			p.t.Fatalf("decoding %s: %v", raw, err)
-		}
+	if err := webtest.Eval(p.ctx, js, out); err != nil {
+		p.t.Fatal(err)
 	}
 }
 
-// waitJS waits until the JavaScript condition holds.
+// waitJS waits until the JavaScript condition holds, bounded
+// (webtest.Wait); on failure a screenshot shows the page.
 func (p *browserPage) waitJS(cond, what string) {
 	p.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		var ok bool
-		p.eval(fmt.Sprintf(`!!(%s)`, cond), &ok)
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
-			p.t.Fatalf("timed out waiting for %s (%s)", what, cond)
-		}
-		time.Sleep(40 * time.Millisecond)
+	if err := webtest.Wait(p.ctx, cond, what); err != nil {
+		p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+		p.t.Fatal(err)
 	}
 }
 
@@ -154,7 +148,9 @@ func (p *browserPage) idle() {
 
 func (p *browserPage) shot(name string) {
 	p.t.Helper()
-	buf, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	buf, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return
@@ -341,7 +337,9 @@ func (p *browserPage) touch(typ input.DispatchTouchEventType, pts ...point) {
 		id := 0.0
 		tps = append(tps, &input.TouchPoint{X: pt.X, Y: pt.Y, RadiusX: &one, RadiusY: &one, Force: &one, ID: &id})
 	}
-	if _, err := chromedp.Call(p.ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: tps}); err != nil {
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(sctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: tps}); err != nil {
 		p.t.Fatalf("touch: %v", err)
 	}
 }
@@ -370,7 +368,7 @@ func (p *browserPage) keys(keys string, mods ...chromedp.Modifier) {
 
 func (p *browserPage) clickSel(sel string) {
 	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS(sel)))
+	p.step("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
 }
 
 // menu opens a toolbar menu and picks an item.
@@ -406,7 +404,7 @@ func (p *browserPage) newGameByNumber(n uint64) {
 	p.eval(`(() => { const f = document.querySelector("#form-new");
 	  for (const k of ["open", "relaxed", "autoRemove", "winnable"]) f[k].checked = false;
 	  f.cheat.value = "none"; return 1; })()`, nil)
-	p.do(
+	p.step("filling in the new game dialog",
 		chromedp.SendKeys(chromedp.CSS("#new-deal"), fmt.Sprint(n)),
 		chromedp.Click(chromedp.CSS(`#form-new input[name=variant][value=arachnid]`)),
 		chromedp.Click(chromedp.CSS(`#form-new input[name=suits][value="4"]`)),
@@ -532,7 +530,7 @@ func (p *browserPage) loadLayout(layout string) {
 func (p *browserPage) loadSaveFile(path string) {
 	p.t.Helper()
 	before := p.gameID()
-	p.do(chromedp.SetUploadFiles(chromedp.CSS("#file-input"), []string{path}))
+	p.step("choosing the save file", chromedp.SetUploadFiles(chromedp.CSS("#file-input"), []string{path}))
 	p.waitJS(fmt.Sprintf(`sessionStorage.getItem("cardtable.spider.game") !== %q`, before), "the loaded game")
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -577,7 +575,9 @@ func getJSON[T any](p *browserPage, url string) T {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res, err := chromedp.Run(p.ctx, func(ctx context.Context, tg *chromedp.Target) (network.GetCookiesResult, error) {
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	res, err := chromedp.Run(sctx, func(ctx context.Context, tg *chromedp.Target) (network.GetCookiesResult, error) {
 		return cdp.Call(ctx, tg, network.GetCookies, network.GetCookiesParams{URLs: []string{url}})
 	})
 	if err != nil {
@@ -586,7 +586,7 @@ func getJSON[T any](p *browserPage, url string) T {
 	for _, c := range res.Cookies {
 		req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: webtest.StepTimeout}).Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}

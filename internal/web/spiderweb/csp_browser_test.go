@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
@@ -79,12 +80,8 @@ func TestBrowserCSP(t *testing.T) {
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
-			ctx, cancel := chromedp.NewContext(bctx)
-			t.Cleanup(cancel)
-			ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
-			t.Cleanup(cancelT)
+			ctx := webtest.OpenTab(t, bctx, size.w, size.h)
 			p := &browserPage{t: t, ctx: ctx, srv: srv}
-			p.do(chromedp.EmulateViewport(size.w, size.h)) // opens the tab
 			p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
 					page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder})

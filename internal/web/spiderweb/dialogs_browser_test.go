@@ -62,14 +62,18 @@ func TestLongBrowserMessageOverDialog(t *testing.T) {
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.saveAs("gone")
+	// The dialog refreshes its list as it opens: the list to click in is
+	// the refreshed one, drawn before the save goes (the list the dialog
+	// showed last time is still there meanwhile, and the refresh replaces
+	// its buttons).
 	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
-	p.waitJS(`!!document.querySelector('#saves-list button[aria-label="Open gone"]')`, "the save listed")
+	p.savesListed("gone")
 	var code int
-	p.eval(`fetch("api/saves/gone", {method: "DELETE"}).then((r) => r.status)`, &code)
+	p.eval(`fetch("/api/saves/gone", {method: "DELETE"}).then((r) => r.status)`, &code)
 	if code != 200 {
 		t.Fatalf("deleting the save: %d", code)
 	}
-	p.clickSel(`#saves-list button[aria-label="Open gone"]`)
+	p.clickSel(`#saves-list[aria-busy="false"] button[aria-label="Open gone"]`)
 	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast").classList.contains("error")`, "the error")
 	if msg := p.text("#toast .msg"); !strings.Contains(msg, "not found") {
 		t.Errorf("the message says %q, want the save not found", msg)

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
@@ -13,48 +13,23 @@ import (
 // ErrNoMove is what Options.Hint wraps when there is no move to suggest.
 var ErrNoMove = errors.New("no move to suggest")
 
-// classes maps the engine's and the store's sentinel errors to the web
-// layer's error classes, in this one place.
-var classes = []struct {
-	err, class error
-}{
-	{spider.ErrFormat, web.ErrBadRequest},
-	{record.ErrNotFound, web.ErrNotFound},
-	{spider.ErrIllegal, web.ErrUnprocessable},
-	{spider.ErrNothing, web.ErrUnprocessable},
-	{spider.ErrLimit, web.ErrUnprocessable},
-	{record.ErrTooMany, web.ErrUnprocessable},
-	{record.ErrStale, web.ErrUnavailable},
-	{record.ErrReplaced, web.ErrUnavailable},
-}
-
-// replaced is what the player is told when the database file is gone: only
-// a restart helps.
-const replaced = "the server can no longer save: its database file was deleted or replaced; restart the server"
-
-// classified is an error with its class; its text is the error's own, so
-// the player reads the same message.
-type classified struct{ err, class error }
-
-func (c *classified) Error() string   { return c.err.Error() }
-func (c *classified) Unwrap() []error { return []error{c.err, c.class} }
-
-// classify gives err its web error class (err unchanged if it has none of
-// the classes above: the web layer classifies the rest, or answers 500).
-func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	for _, c := range classes {
-		if errors.Is(err, c.err) {
-			err = &classified{err, c.class}
-			break
-		}
-	}
-	if errors.Is(err, record.ErrReplaced) {
-		return web.Public(err, replaced)
-	}
-	return err
+// classes gives the engine's and the service's sentinel errors their web
+// error classes (web.Classify), in this one place.
+var classes = []web.Class{
+	{Err: spider.ErrFormat, Class: web.ErrBadRequest},
+	{Err: spidergame.ErrNotFound, Class: web.ErrNotFound},
+	{Err: spider.ErrIllegal, Class: web.ErrUnprocessable},
+	{Err: spider.ErrNothing, Class: web.ErrUnprocessable},
+	{Err: spider.ErrLimit, Class: web.ErrUnprocessable},
+	{Err: spidergame.ErrTooMany, Class: web.ErrUnprocessable},
+	{Err: spidergame.ErrStale, Class: web.ErrUnavailable},
+	// When the database file is gone only a restart helps: the player is
+	// told so.
+	{Err: spidergame.ErrReplaced, Class: web.ErrUnavailable,
+		Public: "the server can no longer save: its database file was deleted or replaced; restart the server"},
+	{Err: spidergame.ErrGivenUp, Class: web.ErrConflict},
+	{Err: spidergame.ErrInPlay, Class: web.ErrConflict},
+	{Err: spidergame.ErrBehind, Class: web.ErrConflict},
 }
 
 // badRequest makes a bad-request error with a message for the player.

@@ -34,7 +34,7 @@ func TestErrorStatus(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.err.Error(), func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			web.WriteError(rec, httptest.NewRequest("GET", "/", nil), nil, classify(tc.err))
+			web.WriteError(rec, httptest.NewRequest("GET", "/", nil), nil, web.Classify(tc.err, classes))
 			var e errorBody
 			if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || rec.Code != tc.code || e.Error != tc.msg {
 				t.Fatalf("got %d %s, want %d %q", rec.Code, rec.Body, tc.code, tc.msg)

@@ -16,19 +16,20 @@ import (
 	"unicode/utf8"
 
 	"cardtable/card"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
 
-// gameResponse is the answer about one game. Version counts the commands
-// the server has accepted on the game (1 when it starts): a command may
-// name the version its tab shows (commandRequest.Version). Clock is its
-// play time (playtime.go).
+// gameResponse is the answer about one game (spidergame.Snapshot). Version
+// counts the commands the server has accepted on the game (1 when it
+// starts): a command may name the version its tab shows
+// (commandRequest.Version). Clock is its play time.
 type gameResponse struct {
-	ID      string      `json:"id"`
-	Version int64       `json:"version"`
-	View    spider.View `json:"view"`
-	Clock   playClock   `json:"clock"`
+	ID      string           `json:"id"`
+	Version int64            `json:"version"`
+	View    spider.View      `json:"view"`
+	Clock   spidergame.Clock `json:"clock"`
 	// GaveUp: the player gave this game up for its analysis, or had it
 	// analysed once stuck: it takes no more commands.
 	GaveUp  bool   `json:"gaveUp,omitempty"`
@@ -36,26 +37,14 @@ type gameResponse struct {
 	Message string `json:"message,omitempty"`
 }
 
-// view is the answer about e (locked) at now.
-func view(e *entry, now time.Time) gameResponse {
-	return gameResponse{ID: e.id, Version: e.version, View: e.g.View(false), Clock: clockOf(e, now), GaveUp: e.gaveUp}
+// response is the answer about the game g.
+func response(g spidergame.Snapshot) gameResponse {
+	return gameResponse{ID: g.ID, Version: g.Version, View: g.View, Clock: g.Clock, GaveUp: g.GaveUp}
 }
 
-// behindError refuses a command meant for another version of its game than
-// the stored one: another tab or window played it meanwhile. It carries the
-// game as it stands, which the refusal (409) sends, so the tab catches up.
-type behindError struct {
-	game gameResponse
-}
-
-func (e *behindError) Error() string {
-	return "this game changed in another tab or window: here it is as it stands now"
-}
-
-func (e *behindError) Unwrap() error { return web.ErrConflict }
-
-// behindResponse is the 409 answer to a command behind its game: the
-// error, and the game as the answer about it has it.
+// behindResponse is the 409 answer to a command behind its game
+// (spidergame.BehindError): the error, and the game as the answer about it
+// has it.
 type behindResponse struct {
 	Error string `json:"error"`
 	gameResponse
@@ -170,13 +159,11 @@ func (s *Handlers) randomGame(ctx context.Context, o spider.Options, winnable bo
 }
 
 func (s *Handlers) getGame(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	g, err := s.games.Get(r.Context(), web.Player(r), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	resp := view(e, s.now())
-	e.mu.Unlock()
-	web.WriteJSON(w, http.StatusOK, resp)
+	web.WriteJSON(w, http.StatusOK, response(g))
 	return nil
 }
 
@@ -201,31 +188,30 @@ func (s *Handlers) command(w http.ResponseWriter, r *http.Request) error {
 	if req.Version < 0 {
 		return badRequest("version %d: versions start at 1", req.Version)
 	}
-	e, m, moved, err := s.games.play(r.Context(), web.Player(r), r.PathValue("id"), c, req.Version)
-	var behind *behindError
+	g, move, err := s.games.Play(r.Context(), web.Player(r), r.PathValue("id"), c, req.Version)
+	var behind *spidergame.BehindError
 	if errors.As(err, &behind) {
-		web.WriteJSON(w, http.StatusConflict, behindResponse{Error: behind.Error(), gameResponse: behind.game})
+		web.WriteJSON(w, http.StatusConflict, behindResponse{Error: behind.Error(), gameResponse: response(behind.Game)})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	defer e.mu.Unlock()
-	resp := view(e, s.now())
-	if moved {
-		resp.Move = m.String()
-	}
+	resp := response(g)
+	resp.Move = move
 	web.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
 
 func (s *Handlers) saveFile(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	var text string
+	var deal uint64
+	err := s.games.Read(r.Context(), web.Player(r), r.PathValue("id"), func(g *spider.Game) {
+		text, deal = g.Save(), g.Deal()
+	})
 	if err != nil {
 		return err
 	}
-	text, deal := e.g.Save(), e.g.Deal()
-	e.mu.Unlock()
 	name := "spider-custom.txt"
 	if deal != 0 {
 		name = fmt.Sprintf("spider-%d.txt", deal)
@@ -257,31 +243,20 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 // start stores a new game and answers 201 with it. The game named by the
 // "previous" query parameter, if any, is the one the player leaves: it
 // counts as lost if it had moves and was not won (docs/api.md). gaveUp
-// starts it given up (games.add).
+// starts it given up (spidergame.Service.Start).
 func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string, played time.Duration, gaveUp bool) error {
-	e, err := s.add(r, g, lineage, played, gaveUp)
+	game, err := s.add(r, g, lineage, played, gaveUp)
 	if err != nil {
 		return err
 	}
-	e.mu.Lock()
-	resp := view(e, s.now())
-	e.mu.Unlock()
+	resp := response(game)
 	resp.Message = msg
 	web.WriteJSON(w, http.StatusCreated, resp)
 	return nil
 }
 
-// add stores the requester's new game (games.add), then leaves the game
-// named by the "previous" query parameter.
-func (s *Handlers) add(r *http.Request, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (*entry, error) {
-	e, err := s.games.add(r.Context(), web.Player(r), g, lineage, played, gaveUp)
-	if err != nil {
-		return nil, err
-	}
-	// Only once the new game exists is the old one left. Failing to count
-	// it is not worth refusing the new game for: logged.
-	if err := s.games.abandon(r.Context(), web.Player(r), r.URL.Query().Get("previous")); err != nil {
-		s.log.WarnContext(r.Context(), "recording an abandoned game", "game", r.URL.Query().Get("previous"), "err", err)
-	}
-	return e, nil
+// add stores the requester's new game, leaving the game named by the
+// "previous" query parameter (spidergame.Service.Start).
+func (s *Handlers) add(r *http.Request, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (spidergame.Snapshot, error) {
+	return s.games.Start(r.Context(), web.Player(r), g, lineage, played, gaveUp, r.URL.Query().Get("previous"))
 }

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
-	"time"
 
-	"cardtable/internal/record"
-	"cardtable/internal/store"
+	"cardtable/internal/spidergame"
 	"cardtable/spider"
 )
 
@@ -77,7 +74,7 @@ func TestGivenUpDurable(t *testing.T) {
 				var e errorBody
 				body := `{"cmd":"` + cmd + `"}`
 				h.call("POST", "/api/games/"+r.ID+"/commands", body, http.StatusConflict, &e)
-				if e.Error != errGivenUp.Error() {
+				if e.Error != spidergame.ErrGivenUp.Error() {
 					t.Fatalf("%s: %q", cmd, e.Error)
 				}
 			}
@@ -327,7 +324,7 @@ func checkClosed(tb testing.TB, h *harness, r gameResponse) {
 		var e errorBody
 		h.call("POST", "/api/games/"+r.ID+"/commands", fmt.Sprintf(`{"cmd":%q,"version":%d}`, cmd, got.Version),
 			http.StatusConflict, &e)
-		if e.Error != errGivenUp.Error() {
+		if e.Error != spidergame.ErrGivenUp.Error() {
 			tb.Fatalf("%s: %q", cmd, e.Error)
 		}
 	}
@@ -366,48 +363,6 @@ func TestGiveUpClosesLineage(t *testing.T) {
 		h.call("POST", "/api/saves/s/open", "", http.StatusCreated, &p)
 		h.cmd(p.ID, "move 2 1 1", http.StatusOK)
 	})
-}
-
-// deadlineStore is the store, noting the deadline GiveUp is called with.
-type deadlineStore struct {
-	*store.DB
-	deadline time.Time
-	ok       bool
-}
-
-func (d *deadlineStore) GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error {
-	d.deadline, d.ok = ctx.Deadline()
-	return d.DB.GiveUp(ctx, player, id, version, at, r)
-}
-
-// TestGiveUpWriteBounded: the give-up's write outlives the request (the
-// player may close the tab) but is bounded as a move's is, since it holds
-// the game's lock and the analysis slot.
-func TestGiveUpWriteBounded(t *testing.T) {
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ds := &deadlineStore{DB: db}
-	gs := newGames(ds, time.Now, 10, 1<<30)
-	g, err := spider.Load(nearWon)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := gs.add(context.Background(), "p", g, "", 0, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	start := time.Now()
-	if _, _, err := gs.giveUp(ctx, "p", e.id, true); err != nil {
-		t.Fatal(err)
-	}
-	if !ds.ok || ds.deadline.After(start.Add(writeTimeout+time.Second)) {
-		t.Fatalf("the give-up's write had deadline %v (set %v), want within %v", ds.deadline, ds.ok, writeTimeout)
-	}
 }
 
 // TestAnalyseSaveFailed: when the analysis of a save fails after its game

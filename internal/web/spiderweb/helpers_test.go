@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/spidergame"
 	"cardtable/internal/store"
 	"cardtable/internal/web"
 	"cardtable/internal/web/webtest"
@@ -174,11 +175,11 @@ func (h *harness) stored(id string) string {
 	if err != nil {
 		h.tb.Fatal(err)
 	}
-	e, err := replay(rec)
+	g, err := spidergame.Replay(rec)
 	if err != nil {
 		h.tb.Fatal(err)
 	}
-	return e.g.Save()
+	return g.Save()
 }
 
 // viewJSON encodes a view the way the server does, for comparisons.

@@ -19,18 +19,20 @@ type hintResponse struct {
 }
 
 func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
-	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	// The solver works on a copy, so the game stays free for moves while
+	// it thinks.
+	var g *spider.Game
+	err := s.games.Read(r.Context(), web.Player(r), r.PathValue("id"), func(game *spider.Game) {
+		if s.opts.Hint != nil {
+			g = game.Clone()
+		}
+	})
 	if err != nil {
 		return err
 	}
 	if s.opts.Hint == nil {
-		e.mu.Unlock()
 		return web.Errorf(web.ErrNotImplemented, "hints need the solver, which this server does not have")
 	}
-	// The solver works on a copy, so the game stays free for moves while
-	// it thinks.
-	g := e.g.Clone()
-	e.mu.Unlock()
 	switch {
 	case g.Won():
 		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
@@ -73,20 +75,20 @@ func (s *Handlers) locate(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || c.IsJoker() {
 		return badRequest("card %q: want a card such as KS or 10H", q)
 	}
-	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	resp := locateResponse{Card: c.String(), Locations: []location{}}
+	err = s.games.Read(r.Context(), web.Player(r), r.PathValue("id"), func(g *spider.Game) {
+		for _, l := range g.Locate(c) {
+			resp.Locations = append(resp.Locations, location{Pile: l.Pile + 1, Index: l.Index})
+		}
+		for _, su := range g.Pos().Removed(nil) {
+			if su == c.Suit() {
+				resp.Completed++
+			}
+		}
+	})
 	if err != nil {
 		return err
 	}
-	resp := locateResponse{Card: c.String(), Locations: []location{}}
-	for _, l := range e.g.Locate(c) {
-		resp.Locations = append(resp.Locations, location{Pile: l.Pile + 1, Index: l.Index})
-	}
-	for _, su := range e.g.Pos().Removed(nil) {
-		if su == c.Suit() {
-			resp.Completed++
-		}
-	}
-	e.mu.Unlock()
 	web.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
@@ -101,15 +103,15 @@ func (s *Handlers) column(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	e, err := s.games.lock(r.Context(), web.Player(r), r.PathValue("id"))
+	resp := columnResponse{Pile: k + 1, Cards: []string{}}
+	err = s.games.Read(r.Context(), web.Player(r), r.PathValue("id"), func(g *spider.Game) {
+		for _, c := range g.Column(k) {
+			resp.Cards = append(resp.Cards, c.String())
+		}
+	})
 	if err != nil {
 		return err
 	}
-	resp := columnResponse{Pile: k + 1, Cards: []string{}}
-	for _, c := range e.g.Column(k) {
-		resp.Cards = append(resp.Cards, c.String())
-	}
-	e.mu.Unlock()
 	web.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }

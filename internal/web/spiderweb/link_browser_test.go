@@ -21,16 +21,18 @@ func TestBrowserDealLink(t *testing.T) {
 		t.Fatalf("before the link: %d games counted", g.Played)
 	}
 	var code int
-	p.eval(`fetch("api/settings", {method: "PUT", headers: {"Content-Type": "application/json"},
+	p.eval(`fetch("/api/settings", {method: "PUT", headers: {"Content-Type": "application/json"},
 	  body: JSON.stringify({newGame: {variant: "spider", suits: 1, open: true, relaxed: true, autoRemove: false, winnable: false}})}).then((r) => r.status)`, &code)
 	if code != 200 {
 		t.Fatalf("storing the settings: %d", code)
 	}
 
+	// The links are written as they were when the Spider page was the
+	// front page (/?deal=617): the server sends them on to /spider/.
 	open := func(query string) {
 		t.Helper()
 		p.do(chromedp.Navigate(srv.URL + "/" + query))
-		p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the page to start "+query)
+		p.waitJS(`location.pathname === "/spider/" && document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the Spider page to start "+query)
 	}
 	open("?deal=617")
 	if g := statsGroup4(p, srv.URL); g.Played != 1 || g.Won != 0 {

@@ -1,6 +1,6 @@
 package spiderweb
 
-// Browser test for the phone's tall cards (issue 24, "Phone": larger cards
+// Browser test for the phone's tall cards (docs/page.md: larger cards
 // using the empty half of the screen below the tableau).
 
 import (

@@ -5,20 +5,21 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web/webtest"
 )
 
 // TestPlayTime: a game's play time counts the pauses between its commands,
-// each up to idleCap; every answer carries the clock; it survives a
+// each up to spidergame.IdleCap; every answer carries the clock; it survives a
 // restart and a named save; and the statistics keep the best and the mean
 // time of won games.
 func TestPlayTime(t *testing.T) {
 	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
 	h := newHarness(t, Options{Now: clk.now})
-	const capMs = int64(idleCap / time.Millisecond)
-	check := func(what string, got playClock, played, since int64, running bool) {
+	const capMs = int64(spidergame.IdleCap / time.Millisecond)
+	check := func(what string, got spidergame.Clock, played, since int64, running bool) {
 		t.Helper()
-		want := playClock{Played: played, Since: since, Cap: capMs, Running: running}
+		want := spidergame.Clock{Played: played, Since: since, Cap: capMs, Running: running}
 		if got != want {
 			t.Fatalf("%s: clock %+v, want %+v", what, got, want)
 		}
@@ -67,5 +68,26 @@ func TestPlayTime(t *testing.T) {
 		if last := st.History[len(st.History)-1]; last.Time != secs*1000 {
 			t.Fatalf("the history's time of win %d: %d ms", i+1, last.Time)
 		}
+	}
+}
+
+// TestPlayTimeGivenUp: a game given up for its analysis takes no more
+// moves, so its clock stands, as a won or stuck game's does; it ran on
+// (running, and the page's timer climbing with every control disabled).
+func TestPlayTimeGivenUp(t *testing.T) {
+	clk := &clock{webtest.Clock{T: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}} // moves only when told
+	h := newHarness(t, Options{Now: clk.now, Analyze: solverAnalyze})
+	g := h.upload(nearWon)
+	clk.advance(20 * time.Second)
+	h.cmd(g.ID, "move 1 3 1", http.StatusOK)
+	clk.advance(10 * time.Second)
+	a := h.analyse(g.ID, `{"giveUp":true}`, http.StatusOK)
+	if !a.Game.GaveUp || a.Game.Clock.Running {
+		t.Fatalf("the given-up game's clock in the analysis answer: %+v (given up %v), want it stopped", a.Game.Clock, a.Game.GaveUp)
+	}
+	clk.advance(time.Hour)
+	got := r2(h, g.ID)
+	if got.Clock.Running || got.Clock.Played != a.Game.Clock.Played {
+		t.Fatalf("an hour after giving up: clock %+v, want it standing at %d ms", got.Clock, a.Game.Clock.Played)
 	}
 }

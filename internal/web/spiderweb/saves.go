@@ -14,7 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
@@ -32,7 +32,7 @@ type saveSummary struct {
 	GaveUp bool `json:"gaveUp,omitempty"`
 }
 
-func summarize(s record.Save) saveSummary {
+func summarize(s spidergame.Save) saveSummary {
 	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
 		Moves: s.Moves, Score: s.Score, GaveUp: s.GaveUp}
 	if s.Deal != 0 {
@@ -87,12 +87,11 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if req.Game == "" {
 		return badRequest(`want {"game": ID}`)
 	}
-	e, err := s.games.lock(r.Context(), web.Player(r), req.Game)
+	rec, err := s.games.Saved(r.Context(), web.Player(r), req.Game)
 	if err != nil {
 		return err
 	}
-	rec := record.Save{Player: web.Player(r), Name: name, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Updated: s.now(), Played: e.played}
-	e.mu.Unlock()
+	rec.Name, rec.Updated = name, s.now()
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
@@ -123,10 +122,10 @@ const givenUpSave = "this game was given up for its analysis, which showed its h
 
 // loadSave reads the requester's save named in the path, as a game
 // (counted as loaded for Spider's scoring).
-func (s *Handlers) loadSave(r *http.Request) (record.Save, *spider.Game, error) {
+func (s *Handlers) loadSave(r *http.Request) (spidergame.Save, *spider.Game, error) {
 	name, err := saveName(r)
 	if err != nil {
-		return record.Save{}, nil, err
+		return spidergame.Save{}, nil, err
 	}
 	rec, err := s.db.Save(r.Context(), web.Player(r), name)
 	if err != nil {

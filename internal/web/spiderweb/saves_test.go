@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"cardtable/internal/spidergame"
 )
 
 func TestNamedSaves(t *testing.T) {
@@ -154,17 +156,17 @@ func TestStatistics(t *testing.T) {
 		}
 		var o gameResponse
 		h.call("POST", "/api/saves/keep/open", "", 201, &o)
-		e, err := h.s.games.lock(context.Background(), h.player(), o.ID)
+		sv, err := h.s.Games().Saved(context.Background(), h.player(), o.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.lineage != r.ID {
-			t.Fatalf("opened save has lineage %q, want %q", e.lineage, r.ID)
+		if sv.Lineage != r.ID {
+			t.Fatalf("opened save has lineage %q, want %q", sv.Lineage, r.ID)
 		}
 		// Winning it is out of reach in a test; record the win as the
 		// command path does.
-		res := result(e, true, h.now(), e.played)
-		e.mu.Unlock()
+		res := spidergame.Result{Lineage: sv.Lineage, Variant: sv.Variant, Suits: sv.Suits, Won: true,
+			Score: sv.Score, At: h.now(), Played: sv.Played}
 		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 package spiderweb
 
-// Browser tests for how playing the Spider page feels (issue 24): input
+// Browser tests for how playing the Spider page feels: input
 // that straddles a redraw, long piles, auto-complete, the win, the phone
 // layout and the card faces. They reuse browser_test.go's page helpers.
 
@@ -29,7 +29,7 @@ import (
 func (p *browserPage) otherTab(cmd string) {
 	p.t.Helper()
 	var status int
-	p.eval(fmt.Sprintf(`fetch("api/games/" + encodeURIComponent(sessionStorage.getItem("cardtable.spider.game")) + "/commands",
+	p.eval(fmt.Sprintf(`fetch("/api/games/" + encodeURIComponent(sessionStorage.getItem("cardtable.spider.game")) + "/commands",
 	  { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ cmd: %q }) }).then((r) => r.status)`, cmd), &status)
 	if status != 200 {
 		p.t.Fatalf("another tab's %q: status %d", cmd, status)

@@ -1,7 +1,7 @@
 // Package spiderweb is the web adapter of Spider: the JSON API of
-// docs/api.md over the Spider engine and a store of games, saves,
-// statistics and settings, mounted on the shared web layer as a
-// web.Routes. The page itself (static/spider/, served at /) is served by
+// docs/api.md over the service of games in play (internal/spidergame) and
+// a store of saves, statistics and settings, mounted on the shared web
+// layer as a web.Routes. The page itself (static/spider/, served at /) is served by
 // the web layer with the other static files.
 //
 // The server owns every game. The page sends commands; the engine checks
@@ -17,65 +17,22 @@ import (
 	"net/http"
 	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
 )
 
-// GameStore keeps the games in play and the results they end with;
-// *store.DB has it. Every method is the player's: another player's game is
-// not found (record.ErrNotFound).
-type GameStore interface {
-	// CreateGame stores g, and the results given, in one transaction.
-	CreateGame(ctx context.Context, g record.Game, results ...record.Result) error
-	Game(ctx context.Context, player, id string) (record.Game, error)
-	GameVersion(ctx context.Context, id string) (int64, error)
-	// UpdateGame stores c, and the results given, in one transaction;
-	// record.ErrStale if the game is no longer at c.Version.
-	UpdateGame(ctx context.Context, c record.Change, results ...record.Result) error
-	RecordResult(ctx context.Context, player string, r record.Result) error
-	// GiveUp marks the game, at version, given up for its analysis and
-	// records r as its lineage's final loss, in one transaction, giving
-	// up the lineage's other games too (unless it was won);
-	// record.ErrStale if the game is no longer at version.
-	GiveUp(ctx context.Context, player, id string, version int64, at time.Time, r record.Result) error
-	// PruneGames deletes the games unchanged since idle, and those with no
-	// move played unchanged since unplayed.
-	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
-}
-
-// KeepStore keeps what a player has besides games in play: named saves,
-// statistics and settings; *store.DB has it.
-type KeepStore interface {
-	Saves(ctx context.Context, player string) ([]record.Save, error)
-	Save(ctx context.Context, player, name string) (record.Save, error)
-	// LineageGivenUp is whether player's lineage was given up for its
-	// analysis (record.Save.GaveUp).
-	LineageGivenUp(ctx context.Context, player, lineage string) (bool, error)
-	PutSave(ctx context.Context, s record.Save) error
-	DeleteSave(ctx context.Context, player, name string) error
-	Stats(ctx context.Context, player string) ([]record.Group, error)
-	Settings(ctx context.Context, player string) (string, error)
-	PutSettings(ctx context.Context, player, json string) error
-	// AdoptLegacy gives player the rows stored before players existed,
-	// reporting whether there were any.
-	AdoptLegacy(ctx context.Context, player string) (bool, error)
-}
-
-// Store is all the handlers need of the database.
-type Store interface {
-	GameStore
-	KeepStore
-}
+// Store is all the handlers need of the database (the games in play go
+// through the service, spidergame.Service, which New makes over it).
+type Store = spidergame.Store
 
 // Options configure the handlers. The zero value is usable.
 type Options struct {
 	Log *slog.Logger
 	// Now is the clock (tests fix it); time.Now if nil.
 	Now func() time.Time
-	// CacheBytes bounds the estimated memory of the games kept in memory
-	// (default 256 MiB), MaxGames their count (default 100,000); the least
-	// recently used beyond either are read back from the database when used.
+	// CacheBytes and MaxGames bound the games kept in memory
+	// (spidergame.Options).
 	CacheBytes int
 	MaxGames   int
 	// Hint finds a move to suggest, from what the player sees; an error
@@ -94,7 +51,7 @@ type Options struct {
 // web.Limited.
 type Handlers struct {
 	db    Store
-	games *games
+	games *spidergame.Service
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
@@ -102,7 +59,8 @@ type Handlers struct {
 	analyses chan struct{}
 }
 
-// New makes the handlers over db.
+// New makes the handlers over db, with a service of the games in play
+// (spidergame.New) of their own.
 func New(db Store, o Options) *Handlers {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -110,15 +68,13 @@ func New(db Store, o Options) *Handlers {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.MaxGames <= 0 {
-		o.MaxGames = 100000
-	}
-	if o.CacheBytes <= 0 {
-		o.CacheBytes = 256 << 20
-	}
-	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1),
-		games: newGames(db, o.Now, o.MaxGames, o.CacheBytes)}
+	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames})
+	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1), games: games}
 }
+
+// Games is the service of the games in play the handlers serve (for the
+// wiring: its pruner).
+func (s *Handlers) Games() *spidergame.Service { return s.games }
 
 // Register adds the routes to mux (web.Routes).
 func (s *Handlers) Register(mux *http.ServeMux) {
@@ -162,13 +118,13 @@ func (s *Handlers) Limited() []string {
 // an upgrade finds any).
 func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	ok, err := s.db.AdoptLegacy(ctx, player)
-	return ok, classify(err)
+	return ok, web.Classify(err, classes)
 }
 
 // handle is web.Handle with the engine's and the store's errors classified.
 func (s *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(s.log, func(w http.ResponseWriter, r *http.Request) error {
-		err := classify(f(w, r))
+		err := web.Classify(f(w, r), classes)
 		var o *openedError
 		if errors.As(err, &o) {
 			writeOpened(w, r, s.log, err, o.game)

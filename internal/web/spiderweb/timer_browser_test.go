@@ -1,8 +1,14 @@
 package spiderweb
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 
 	"cardtable/spider"
 )
@@ -58,4 +64,64 @@ func TestBrowserTimer(t *testing.T) {
 		t.Fatalf("the panel shows best time %q, average %q; want %s", shown["best-time"], shown["average-time"], want)
 	}
 	p.shot("timer-statistics")
+}
+
+// timesSeen records, from the start of each document, every text the
+// timer shows (before the page's scripts run, so nothing is missed).
+const timesSeen = `window.__times = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const el = document.getElementById("st-time");
+  window.__times.push(el.textContent);
+  new MutationObserver(() => window.__times.push(el.textContent)).observe(el, {childList: true, characterData: true, subtree: true});
+});`
+
+// TestLongBrowserTimerAfterReload: after a reload the timer shows nothing
+// until the game comes, then the game's time: it showed 0:00 for the
+// moment the game took to come, then jumped.
+func TestLongBrowserTimerAfterReload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	// Two seconds of play, then a command: the game's time is 0:02.
+	p.waitJS(`document.querySelector("#st-time").textContent === "0:02"`, "two seconds on the timer")
+	p.keys("d")
+	p.waitJS(`document.querySelector("#st-moves").textContent === "1"`, "the deal")
+	p.idle()
+	p.step("recording the timer", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: timesSeen})
+		return err
+	}))
+	p.load()
+	p.waitJS(`window.__times.length > 1`, "the timer to show the game's time")
+	var seen []string
+	p.eval(`window.__times`, &seen)
+	for _, s := range seen {
+		if s == "0:00" || s == "0:01" {
+			t.Fatalf("after the reload the timer showed %q (all it showed: %q); want nothing, then 0:02 or more", s, seen)
+		}
+	}
+}
+
+// TestLongBrowserHintSpokenInWords: the hint's text is written with suit
+// signs ("the 7♥") and spoken with names ("the seven of hearts"), as every
+// other announcement; the screen reader was given the signs.
+func TestLongBrowserHintSpokenInWords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	srv := pageServer(t)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	p.newGameByNumber(617)
+	p.clickSel("#btn-hint")
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.startsWith("Move the ")`, "the hint's text")
+	p.waitJS(`document.querySelector("#live").textContent.startsWith("Move the ")`, "the hint spoken")
+	written, said := p.text("#toast .msg"), p.text("#live")
+	if !strings.ContainsAny(written, "♣♦♥♠") {
+		t.Errorf("the hint reads %q: want the cards with their suit signs", written)
+	}
+	if strings.ContainsAny(said, "♣♦♥♠") || !strings.Contains(said, " of ") {
+		t.Errorf("the hint is spoken as %q: want the cards named in words", said)
+	}
 }

@@ -35,6 +35,7 @@ function tableItem(t) {
   if (t.status === "over") sub += ` · game over after hand ${t.hand} · final scores ${t.totals.join("-")}`;
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
   if (t.open_seats > 0) sub += ` · ${t.open_seats} open`;
+  if (t.yours) sub += " · your seat";
   if (t.watching) sub += ` · ${t.watching} connected`;
   a.appendChild(el("span", "t-sub", sub));
   li.appendChild(a);

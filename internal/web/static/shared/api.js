@@ -88,26 +88,26 @@ const prev = (id) => (id ? `?previous=${enc(id)}` : "");
 export const api = {
   // previous names the game the player leaves: the server counts it as lost
   // if it had moves and was not won.
-  newGame: (opts, previous) => request("POST", `api/games${prev(previous)}`, opts),
-  game: (id) => request("GET", `api/games/${enc(id)}`),
-  command: (id, cmd) => request("POST", `api/games/${enc(id)}/commands`, { cmd, version: versions.get(id) }),
-  hint: (id) => request("GET", `api/games/${enc(id)}/hint`),
-  locate: (id, card) => request("GET", `api/games/${enc(id)}/locate?card=${enc(card)}`),
-  column: (id, pile) => request("GET", `api/games/${enc(id)}/column/${pile}`),
+  newGame: (opts, previous) => request("POST", `/api/games${prev(previous)}`, opts),
+  game: (id) => request("GET", `/api/games/${enc(id)}`),
+  command: (id, cmd) => request("POST", `/api/games/${enc(id)}/commands`, { cmd, version: versions.get(id) }),
+  hint: (id) => request("GET", `/api/games/${enc(id)}/hint`),
+  locate: (id, card) => request("GET", `/api/games/${enc(id)}/locate?card=${enc(card)}`),
+  column: (id, pile) => request("GET", `/api/games/${enc(id)}/column/${pile}`),
   // giveUp ends a game still in play (it counts as lost) for its analysis.
   // Giving up changes the game's version, which the answer's game carries.
-  analysis: (id, giveUp) => request("POST", `api/games/${enc(id)}/analysis`, { giveUp }).then(noteGame),
+  analysis: (id, giveUp) => request("POST", `/api/games/${enc(id)}/analysis`, { giveUp }).then(noteGame),
   // analyseSave opens a named save as a new game, given up, and analyses it.
   analyseSave: (name, giveUp, previous) =>
-    request("POST", `api/saves/${enc(name)}/analysis${prev(previous)}`, { giveUp }).then(noteGame),
-  saveURL: (id) => `api/games/${enc(id)}/save`,
-  saveText: (id) => request("GET", `api/games/${enc(id)}/save`, undefined, { text: true }),
-  load: (text, previous) => request("POST", `api/games/load${prev(previous)}`, text, { raw: true }),
-  saves: () => request("GET", "api/saves"),
-  putSave: (name, id) => request("PUT", `api/saves/${enc(name)}`, { game: id }),
-  openSave: (name, previous) => request("POST", `api/saves/${enc(name)}/open${prev(previous)}`),
-  deleteSave: (name) => request("DELETE", `api/saves/${enc(name)}`),
-  stats: () => request("GET", "api/stats"),
-  settings: () => request("GET", "api/settings"),
-  putSettings: (s) => request("PUT", "api/settings", s),
+    request("POST", `/api/saves/${enc(name)}/analysis${prev(previous)}`, { giveUp }).then(noteGame),
+  saveURL: (id) => `/api/games/${enc(id)}/save`,
+  saveText: (id) => request("GET", `/api/games/${enc(id)}/save`, undefined, { text: true }),
+  load: (text, previous) => request("POST", `/api/games/load${prev(previous)}`, text, { raw: true }),
+  saves: () => request("GET", "/api/saves"),
+  putSave: (name, id) => request("PUT", `/api/saves/${enc(name)}`, { game: id }),
+  openSave: (name, previous) => request("POST", `/api/saves/${enc(name)}/open${prev(previous)}`),
+  deleteSave: (name) => request("DELETE", `/api/saves/${enc(name)}`),
+  stats: () => request("GET", "/api/stats"),
+  settings: () => request("GET", "/api/settings"),
+  putSettings: (s) => request("PUT", "/api/settings", s),
 };

@@ -74,13 +74,14 @@ function pip(s, cx, cy, size) {
 // cardtable: a stylised bust in a 140x85 box (the court frame's upper
 // half), its robe in the suit's colour with the suit sign on the chest,
 // and the headwear telling the rank: the king's crown and beard, the
-// queen's tiara and long hair, the jack's cap and feather.
-function courtFigure(r, s) {
+// queen's tiara and long hair, the jack's cap and feather. Without chest,
+// the suit sign is left out, for courtSVG to draw upright in each half.
+function courtFigure(r, s, chest = true) {
   let out = "";
   // the robe, shoulders and a trimmed collar
   out += `<path d="M14 85C16 66 28 56 46 53h48c18 3 30 13 32 32z" class="c-robe"/>`;
   out += `<path d="M56 53l14 20 14-20" class="c-trim" stroke-width="3"/>`;
-  out += pip(s, 70, 73, 16).replace("<use", `<use class="c-chest"`);
+  if (chest) out += chestPip(s, 70, 73, 16);
   if (r === 12) {
     // long hair behind the face
     out += `<path d="M50 58c-6-18-4-40 20-44 24 4 26 26 20 44z" class="c-hair"/>`;
@@ -105,25 +106,33 @@ function courtFigure(r, s) {
   return out;
 }
 
+// chestPip is the suit sign on a court figure's chest.
+function chestPip(s, cx, cy, size) {
+  return pip(s, cx, cy, size).replace("<use", `<use class="c-chest"`);
+}
+
 // courtSVG is a court card's picture in the frame (x, y, w, h): the
 // figure and its mirror image, as on real court cards, so it reads either
 // way up; single draws the upper figure only, filling the frame (the
 // small faces, where only the top of the body shows).
 function courtSVG(r, s, x, y, w, h, single) {
-  const fig = courtFigure(r, s);
   let out = `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="10" class="c-court" stroke="currentColor" stroke-width="3"/>`;
   if (single) {
     const k = Math.min(w / 140, h / 85);
     const dx = x + (w - 140 * k) / 2, dy = y + h - 85 * k;
-    return out + `<g transform="translate(${dx} ${dy}) scale(${k})">${fig}</g>`;
+    return out + `<g transform="translate(${dx} ${dy}) scale(${k})">${courtFigure(r, s)}</g>`;
   }
   const k = Math.min(w / 140, h / 2 / 85);
   const dx = x + (w - 140 * k) / 2;
-  const half = `<g transform="translate(${dx} ${y}) scale(${k})">${fig}</g>`;
+  const half = `<g transform="translate(${dx} ${y}) scale(${k})">${courtFigure(r, s, false)}</g>`;
   out += `<clipPath id="court-clip-${r}${s}"><rect x="${x}" y="${y}" width="${w}" height="${h / 2}"/></clipPath>`;
   out += `<g clip-path="url(#court-clip-${r}${s})">${half}</g>`;
   out += `<g transform="rotate(180 ${x + w / 2} ${y + h / 2})" clip-path="url(#court-clip-${r}${s})">${half}</g>`;
   out += `<path d="M${x + 4} ${y + h / 2}H${x + w - 4}" stroke="currentColor" stroke-width="2"/>`;
+  // The chest signs go on upright in both halves (pip): the mirrored
+  // half's sign turned over made a spade read as a heart with a stalk.
+  const cx = dx + 70 * k, cy = y + 73 * k;
+  out += chestPip(s, cx, cy, 16 * k) + chestPip(s, 2 * x + w - cx, 2 * y + h - cy, 16 * k);
   return out;
 }
 

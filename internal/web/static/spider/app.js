@@ -11,7 +11,7 @@ import { initAnalysis, analyse } from "./analysis.js";
 import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
 import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, $, GAME_KEY, S } from "./state.js";
 import { announce, info, failure } from "./messages.js";
-import { startTimer, openStats, showStats } from "./stats.js";
+import { startTimer, openStats, showStats, showTime } from "./stats.js";
 import { initNewGame, startGame, startFromLink, newGameOptions, openNew, submitNew } from "./newgame.js";
 import { initInput, drag } from "./input.js";
 import { initKeys, onKey } from "./keys.js";
@@ -43,11 +43,13 @@ function renderStatus() {
   $("#st-kind").textContent = variantLabel(v);
   $("#st-score").textContent = v.score;
   $("#st-moves").textContent = v.moves;
+  showTime();
   const sc = $("#st-score").parentElement;
   sc.title = v.breakdown.cheated ? "Cheating detected: the score is halved" :
     v.breakdown.stopped ? "Scoring has stopped (undo, restart or load in Spider)" : "";
   $("#st-note").textContent = v.breakdown.cheated ? "(halved)" : v.breakdown.stopped ? "(frozen)" : "";
-  document.title = `${v.won ? "Won · " : ""}${v.deal ? "#" + v.deal + " · " : ""}${variantLabel(v)} · cardtable`;
+  // The page's name first, then the game: "Spider solitaire · #617 · cardtable".
+  document.title = `${v.won ? "Won · " : ""}Spider solitaire · ${v.deal ? "#" + v.deal : "custom deal"} · cardtable`;
 }
 
 function renderButtons() {

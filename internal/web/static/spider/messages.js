@@ -27,9 +27,10 @@ function toast(text, kind = "info", ms = 4500) {
   toastTimer = setTimeout(() => { t.hidden = true; }, ms);
 }
 
-export function info(text, { quiet = false } = {}) {
+// say is the spoken text, when it differs from the written one.
+export function info(text, { quiet = false, say = text } = {}) {
   if (!quiet) toast(text, "info");
-  announce(text);
+  announce(say);
 }
 
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -39,6 +40,15 @@ const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export function pretty(text) {
   const t = String(text).replace(/\b([A2-9TJQK]|10)([CDHS])\b/g, (_, r, s) => `${r === "T" ? "10" : r}${SUIT_SYMBOL[s]}`);
   return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+const SYMBOL_SUIT = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+
+// inWords turns cards written with suit signs ("the 7♥", "10♠") into
+// names ("the seven of hearts"), for the screen reader, as every other
+// announcement names them.
+export function inWords(text) {
+  return String(text).replace(/(10|[A2-9JQK])([♣♦♥♠])/g, (_, r, s) => cardName((r === "10" ? "T" : r) + SYMBOL_SUIT[s]));
 }
 
 // spoken turns card codes into names for the screen reader.

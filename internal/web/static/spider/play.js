@@ -6,7 +6,7 @@
 import { api, ApiError } from "/shared/api.js";
 import { cardName } from "/shared/cards.js";
 import { pileCards, runLen, plural, countFrom, S } from "./state.js";
-import { announce, info, pretty, refuse, failure } from "./messages.js";
+import { announce, info, inWords, pretty, refuse, failure } from "./messages.js";
 import { confirmBox } from "./dialogs.js";
 import { send, queue, CLOSED } from "./game.js";
 
@@ -20,7 +20,9 @@ export function initPlay(ctx) {
 // canFinish: every card is face up and the stock is dealt, so nothing is
 // left to find out and the rest is mechanical.
 export function canFinish(v = S.view) {
-  return !!v && !S.gaveUp && !v.won && v.stock === 0 && v.piles.every((p) => p.down === 0);
+  // Every card in sight: none face down, or (open tableau) each face-down
+  // card shown veiled (hidden lists them).
+  return !!v && !S.gaveUp && !v.won && v.stock === 0 && v.piles.every((p) => p.down === (p.hidden || []).length);
 }
 
 // finish plays the rest of a game whose cards are all face up, one action
@@ -165,7 +167,7 @@ export function hint() {
     S.hint = parseHint(r.move || "");
     render();
     const text = r.text || (r.move ? `Try: ${r.move}` : "No move to suggest.");
-    info(text);
+    info(text, { say: inWords(text) });
     const at = S.hint;
     setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
   });

@@ -45,10 +45,18 @@ export async function openSaves() {
   await refreshSaves();
 }
 
+// refreshes counts the list's refreshes: only the latest one draws, so an
+// answer overtaken by a newer request never puts back an older list.
+let refreshes = 0;
+
 async function refreshSaves() {
   const box = $("#saves-list");
+  const mine = ++refreshes;
+  // aria-busy: the list is being replaced (tests wait for it to clear).
+  box.setAttribute("aria-busy", "true");
   try {
     const r = await api.saves();
+    if (mine !== refreshes) return;
     const saves = r.saves || [];
     if (!saves.length) { box.innerHTML = `<p class="help">No saved games yet.</p>`; return; }
     const t = document.createElement("table");
@@ -91,7 +99,9 @@ async function refreshSaves() {
     t.appendChild(tb);
     box.replaceChildren(t);
   } catch (e) {
-    box.textContent = `Saved games are not available: ${e.message}`;
+    if (mine === refreshes) box.textContent = `Saved games are not available: ${e.message}`;
+  } finally {
+    if (mine === refreshes) box.setAttribute("aria-busy", "false");
   }
 }
 

@@ -15,6 +15,11 @@ function formatTime(ms) {
 
 // tickTimer shows the game's play time, running as the server counts it
 // (a pause counts up to two minutes; a finished game's clock stands).
+// Nothing shows until the game's first answer: a reload showed 0:00 for
+// the moment the game took to come. showTime is it, for the page to call
+// as soon as a game is drawn.
+export function showTime() { tickTimer(); }
+
 function tickTimer() {
   const el = $("#st-time");
   const t = S.id && playTime(S.id);

@@ -1,4 +1,4 @@
-package spiderweb
+package spidergame
 
 import (
 	"context"
@@ -6,24 +6,24 @@ import (
 )
 
 // Game retention (docs/api.md, "Storage"): a game nobody has changed for
-// pruneIdle is deleted, and one with no move played after pruneUnplayed.
+// PruneIdle is deleted, and one with no move played after PruneUnplayed.
 // Named saves and statistics are never pruned.
 const (
-	pruneIdle     = 90 * 24 * time.Hour
-	pruneUnplayed = 24 * time.Hour
+	PruneIdle     = 90 * 24 * time.Hour
+	PruneUnplayed = 24 * time.Hour
 	pruneEvery    = time.Hour
 )
 
 // Prune deletes the games past their retention and returns how many.
-func (s *Handlers) Prune(ctx context.Context) (int64, error) {
+func (s *Service) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
-	return s.db.PruneGames(ctx, now.Add(-pruneIdle), now.Add(-pruneUnplayed))
+	return s.db.PruneGames(ctx, now.Add(-PruneIdle), now.Add(-PruneUnplayed))
 }
 
 // RunPruner prunes now and then every pruneEvery, until ctx ends: it
 // returns then (its only exit). Failures are logged and tried again at the
 // next round.
-func (s *Handlers) RunPruner(ctx context.Context) {
+func (s *Service) RunPruner(ctx context.Context) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
 	for {

@@ -1,12 +1,12 @@
-package spiderweb
+package spidergame_test
 
 import (
 	"fmt"
 	"runtime"
 	"testing"
-	"time"
 
-	"cardtable/internal/record"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/web/webtest"
 )
 
 // TestCacheEstimate: what the cache counts for a game is within 30% of
@@ -17,8 +17,8 @@ import (
 func TestCacheEstimate(t *testing.T) {
 	for _, c := range []struct{ moves, games int }{{200, 200}, {10000, 20}} {
 		t.Run(fmt.Sprintf("moves=%d", c.moves), func(t *testing.T) {
-			save := shuttleSave(c.moves)
-			gs := newGames(nil, time.Now, 1<<30, 1<<40)
+			save := webtest.ShuttleSave(c.moves)
+			gs := spidergame.New(nil, spidergame.Options{CacheBytes: 1 << 40, MaxGames: 1 << 30})
 			// Ballast keeps the heap's goal above its 4 MiB floor, so
 			// that the goal moves with what the games hold.
 			ballast := make([]byte, 16<<20)
@@ -26,21 +26,18 @@ func TestCacheEstimate(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			for i := range c.games {
-				e, err := replay(record.Game{ID: fmt.Sprint(i), Save: save})
-				if err != nil {
+				if err := gs.Keep(fmt.Sprint(i), save); err != nil {
 					t.Fatal(err)
 				}
-				gs.mu.Lock()
-				gs.put(e)
-				gs.mu.Unlock()
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			runtime.KeepAlive(ballast)
-			if gs.lru.Len() != c.games {
-				t.Fatalf("%d games cached of %d", gs.lru.Len(), c.games)
+			n, bytes := gs.Use()
+			if n != c.games {
+				t.Fatalf("%d games cached of %d", n, c.games)
 			}
-			est := float64(gs.bytes) / float64(c.games)
+			est := float64(bytes) / float64(c.games)
 			live := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(c.games)
 			goal := float64(int64(after.NextGC)-int64(before.NextGC)) / float64(c.games)
 			t.Logf("per game: estimate %.0f B, heap goal grew %.0f B (estimate/goal %.2f), live heap grew %.0f B (estimate/live %.2f)",

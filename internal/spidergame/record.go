@@ -1,9 +1,9 @@
-// Package record holds what a Spider player keeps on the server, as the
-// store writes it and the Spider handlers read it: games in play, named
-// saves, results and statistics, and the errors of their storage. Both
-// internal/store and internal/web/spiderweb import it, so neither imports
-// the other (docs/architecture.md).
-package record
+package spidergame
+
+// What a Spider player keeps on the server, as the store writes it and the
+// service reads it: games in play, named saves, results and statistics,
+// and the errors of their storage. The store imports this package for
+// these types alone (docs/architecture.md).
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 )
 
 // Errors of the storage. The store returns them wrapped (%w); the Spider
-// handlers map them to the web layer's error classes.
+// web adapter maps them to its error classes.
 var (
 	// ErrNotFound: a game or a save does not exist, or belongs to another
 	// player.

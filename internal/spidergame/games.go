@@ -1,4 +1,4 @@
-package spiderweb
+package spidergame
 
 import (
 	"container/list"
@@ -11,33 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"cardtable/internal/record"
 	"cardtable/spider"
 )
-
-// games is the set of games in play: the database is the truth, and recently
-// used games are kept in memory, each behind its own lock so that commands on
-// one game (from several tabs) run one at a time while other games go on in
-// parallel. Memory is bounded by the games' estimated size (maxBytes), and
-// by their count (maxCount); the least recently used go first.
-type games struct {
-	db       GameStore
-	now      func() time.Time
-	maxCount int
-	maxBytes int
-	// snapMin is the fewest commands between snapshots (snapshotMin;
-	// tests lower it).
-	snapMin int
-
-	mu    sync.Mutex
-	cache map[string]*entry
-	lru   *list.List // of *entry, most recently used first
-	bytes int        // sum of the entries' sizes
-
-	// afterRead, if set, runs in load between reading a game and caching
-	// it: tests use it to change the game in that window.
-	afterRead func(id string)
-}
 
 // entry is one game in memory. mu guards every field but elem and size.
 type entry struct {
@@ -63,8 +38,8 @@ type entry struct {
 	// game (docs/analysis.md "The web route").
 	gaveUp bool
 
-	elem *list.Element // guarded by games.mu
-	size int           // guarded by games.mu
+	elem *list.Element // guarded by Service.mu
+	size int           // guarded by Service.mu
 }
 
 // entryOverhead is what an entry costs beyond its game: the entry, its map
@@ -100,17 +75,12 @@ var gcPercent = func() int {
 // game back replays at most max(snapshotMin, its steps) commands.
 const snapshotMin = 1000
 
-func newGames(db GameStore, now func() time.Time, maxCount, maxBytes int) *games {
-	return &games{db: db, now: now, maxCount: maxCount, maxBytes: maxBytes, snapMin: snapshotMin,
-		cache: map[string]*entry{}, lru: list.New()}
-}
-
 // newID returns a fresh unguessable game id.
 func newID() string { return rand.Text() }
 
-func summary(g *spider.Game) record.Summary {
+func summary(g *spider.Game) Summary {
 	o := g.Options()
-	return record.Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
+	return Summary{Variant: o.Variant.String(), Suits: o.Suits, Deal: g.Deal(),
 		Moves: g.MovesPlayed(), Score: g.Score().Counted}
 }
 
@@ -119,16 +89,16 @@ func summary(g *spider.Game) record.Summary {
 // (an opened save's). With gaveUp, the game starts given up for its
 // analysis unless it is won: closed to commands, its lineage's loss
 // recorded as final in the same write.
-func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (*entry, error) {
+func (gs *Service) add(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration, gaveUp bool) (*entry, error) {
 	now := gs.now()
 	e := &entry{id: newID(), player: player, g: g, lineage: lineage, created: now,
 		version: 1, base: g.Steps(), played: played, last: now, gaveUp: gaveUp && !g.Won()}
 	if e.lineage == "" {
 		e.lineage = e.id
 	}
-	rec := record.Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
+	rec := Game{ID: e.id, Player: player, Lineage: e.lineage, Save: g.Save(),
 		Summary: summary(g), Created: now, Updated: now, Played: played, GaveUp: e.gaveUp}
-	var results []record.Result
+	var results []Result
 	if e.gaveUp {
 		loss := result(e, false, now, played)
 		loss.GaveUp = true
@@ -145,7 +115,7 @@ func (gs *games) add(ctx context.Context, player string, g *spider.Game, lineage
 
 // put inserts e as the most recently used game and evicts others beyond
 // the bounds. gs.mu must be held.
-func (gs *games) put(e *entry) {
+func (gs *Service) put(e *entry) {
 	gs.cache[e.id] = e
 	e.elem = gs.lru.PushFront(e)
 	e.size = entrySize(e.g)
@@ -155,7 +125,7 @@ func (gs *games) put(e *entry) {
 
 // resize notes e's size after a change (e locked by the caller) and evicts
 // others if the cache is now over its bounds.
-func (gs *games) resize(e *entry) {
+func (gs *Service) resize(e *entry) {
 	size := entrySize(e.g)
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
@@ -170,7 +140,7 @@ func (gs *games) resize(e *entry) {
 // shrink evicts the least recently used games, but keep, until the cache is
 // within its bounds. Entries in use are skipped: their holders still need
 // them live. gs.mu must be held.
-func (gs *games) shrink(keep *entry) {
+func (gs *Service) shrink(keep *entry) {
 	for el := gs.lru.Back(); el != nil && (gs.bytes > gs.maxBytes || gs.lru.Len() > gs.maxCount); {
 		prev := el.Prev()
 		if o := el.Value.(*entry); o != keep && o.mu.TryLock() {
@@ -183,7 +153,7 @@ func (gs *games) shrink(keep *entry) {
 }
 
 // remove takes o out of the cache. gs.mu must be held.
-func (gs *games) remove(o *entry) {
+func (gs *Service) remove(o *entry) {
 	delete(gs.cache, o.id)
 	gs.lru.Remove(o.elem)
 	gs.bytes -= o.size
@@ -191,7 +161,7 @@ func (gs *games) remove(o *entry) {
 
 // lock returns player's game id, locked; the caller must unlock e.mu.
 // Another player's game is not found.
-func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
+func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) {
 	for {
 		gs.mu.Lock()
 		e, ok := gs.cache[id]
@@ -206,7 +176,7 @@ func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
 			}
 		}
 		if e.player != player {
-			return nil, fmt.Errorf("game %q: %w", id, record.ErrNotFound)
+			return nil, fmt.Errorf("game %q: %w", id, ErrNotFound)
 		}
 		e.mu.Lock()
 		if !e.dead {
@@ -221,7 +191,7 @@ func (gs *games) lock(ctx context.Context, player, id string) (*entry, error) {
 
 // load reads player's game id from the database into the cache, unless
 // another request got there first.
-func (gs *games) load(ctx context.Context, player, id string) (*entry, error) {
+func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) {
 	for {
 		rec, err := gs.db.Game(ctx, player, id)
 		if err != nil {
@@ -257,7 +227,7 @@ func (gs *games) load(ctx context.Context, player, id string) (*entry, error) {
 }
 
 // replay makes the entry of a stored game: its snapshot, then its log.
-func replay(rec record.Game) (*entry, error) {
+func replay(rec Game) (*entry, error) {
 	// The server wrote this game itself: failing to read it is a server
 	// fault, not the client's (no %w).
 	g, err := spider.Load(rec.Save)
@@ -289,7 +259,7 @@ const writeTimeout = 30 * time.Second
 // read back, each refuses commands as any given-up game does. A command
 // already under way on one finds its write stale and reads the game back.
 // No entry lock may be held by the caller, since it takes theirs.
-func (gs *games) forgetLineage(e *entry) {
+func (gs *Service) forgetLineage(e *entry) {
 	var others []*entry
 	gs.mu.Lock()
 	for _, o := range gs.cache {
@@ -307,7 +277,7 @@ func (gs *games) forgetLineage(e *entry) {
 
 // drop forgets e (locked by the caller) so the next request reloads the game
 // from the database: used when its new state could not be stored.
-func (gs *games) drop(e *entry) {
+func (gs *Service) drop(e *entry) {
 	e.dead = true
 	gs.mu.Lock()
 	if gs.cache[e.id] == e {
@@ -318,32 +288,32 @@ func (gs *games) drop(e *entry) {
 
 // outcome is the statistics entry a game's state calls for, if any: a win
 // once won, a loss once stuck (no moves left). played is its play time.
-func outcome(e *entry, now time.Time, played time.Duration) []record.Result {
+func outcome(e *entry, now time.Time, played time.Duration) []Result {
 	if over, won := e.g.Outcome(); over {
-		return []record.Result{result(e, won, now, played)}
+		return []Result{result(e, won, now, played)}
 	}
 	return nil
 }
 
-func result(e *entry, won bool, now time.Time, played time.Duration) record.Result {
+func result(e *entry, won bool, now time.Time, played time.Duration) Result {
 	o := e.g.Options()
-	return record.Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
+	return Result{Lineage: e.lineage, Variant: o.Variant.String(), Suits: o.Suits,
 		Won: won, Score: e.g.Score().Counted, At: now, Played: played}
 }
 
 // commit stores the command cmd just applied to e (locked) before the
 // reply: a row appended to the game's log, or now and then a snapshot. The
 // write is conditional on the version e was at; on any failure, a stale
-// version included (record.ErrStale), the game leaves the cache, so memory
+// version included (ErrStale), the game leaves the cache, so memory
 // never runs ahead of the database: the next request sees the last stored
 // state.
-func (gs *games) commit(ctx context.Context, e *entry, cmd string) error {
+func (gs *Service) commit(ctx context.Context, e *entry, cmd string) error {
 	now := gs.now()
 	// An accepted move is stored even if the player closes the tab meanwhile.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 	defer cancel()
 	played := e.played + activeGap(e.last, now)
-	c := record.Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
+	c := Change{ID: e.id, Player: e.player, Version: e.version, Cmd: cmd,
 		Summary: summary(e.g), Updated: now, Played: played}
 	snap := e.logn+1 >= max(gs.snapMin, e.base)
 	if snap {
@@ -373,21 +343,21 @@ const maxRetries = 3
 // locked (the caller unlocks it), the move played and whether it was one.
 // base, if not 0, is the version of the game the command was meant for (the
 // one the player's tab shows): at any other version the command is refused
-// with a *behindError holding the game as it stands.
-func (gs *games) play(ctx context.Context, player, id string, c spider.Command, base int64) (*entry, spider.Move, bool, error) {
+// with a *BehindError holding the game as it stands.
+func (gs *Service) play(ctx context.Context, player, id string, c spider.Command, base int64) (*entry, spider.Move, bool, error) {
 	for try := 0; ; try++ {
 		e, err := gs.lock(ctx, player, id)
 		if err != nil {
 			return nil, spider.Move{}, false, err
 		}
 		if base != 0 && base != e.version {
-			err := &behindError{view(e, gs.now())}
+			err := &BehindError{snapshot(e, gs.now())}
 			e.mu.Unlock()
 			return nil, spider.Move{}, false, err
 		}
 		if e.gaveUp {
 			e.mu.Unlock()
-			return nil, spider.Move{}, false, errGivenUp
+			return nil, spider.Move{}, false, ErrGivenUp
 		}
 		m, moved, err := e.g.Apply(c)
 		if err != nil {
@@ -399,7 +369,7 @@ func (gs *games) play(ctx context.Context, player, id string, c spider.Command, 
 			return e, m, moved, nil
 		}
 		e.mu.Unlock()
-		if !errors.Is(err, record.ErrStale) || try == maxRetries {
+		if !errors.Is(err, ErrStale) || try == maxRetries {
 			return nil, m, false, err
 		}
 	}
@@ -417,7 +387,7 @@ func logText(c spider.Command, m spider.Move, moved bool) string {
 // abandon records player's game id as lost if the player leaves it for
 // another game after playing at least one move without winning. An unknown
 // id is ignored: starting the new game matters more.
-func (gs *games) abandon(ctx context.Context, player, id string) error {
+func (gs *Service) abandon(ctx context.Context, player, id string) error {
 	if id == "" {
 		return nil
 	}

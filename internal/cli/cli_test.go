@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden help files in testdata/help")
+
+// commandPaths lists every command of the tree but cobra's hidden ones, as
+// argument lists ("spider", "solve").
+func commandPaths(c *cobra.Command, path []string) [][]string {
+	out := [][]string{path}
+	for _, s := range c.Commands() {
+		if s.Hidden {
+			continue
+		}
+		out = append(out, commandPaths(s, append(slices.Clone(path), s.Name()))...)
+	}
+	return out
+}
+
+// Every command's --help matches its golden file in testdata/help (one a
+// command; "cardtable.txt" for the root, "spider_solve.txt" for spider
+// solve). A command without a file, or a file without a command, fails:
+// run `go test ./internal/cli -run TestHelpGolden -update` and review
+// the diff.
+func TestHelpGolden(t *testing.T) {
+	dir := filepath.Join("testdata", "help")
+	if *update {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{}
+	for _, path := range commandPaths(newRoot(&Env{}), nil) {
+		name := "cardtable.txt"
+		if len(path) > 0 {
+			name = strings.Join(path, "_") + ".txt"
+		}
+		want[name] = true
+		t.Run(name, func(t *testing.T) {
+			out, errOut, code := run(t, "", append(path, "--help")...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			file := filepath.Join(dir, name)
+			if *update {
+				if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			golden, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("no golden help for %q (a new command? run with -update): %v", strings.Join(path, " "), err)
+			}
+			if out != string(golden) {
+				t.Errorf("help of %q differs from %s (run with -update if intended):\n%s", strings.Join(path, " "), file, out)
+			}
+		})
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			t.Errorf("%s: no such command (remove the file, or run with -update)", f)
+		}
+	}
+	if len(files) == 0 && !*update {
+		t.Error("no golden help files")
+	}
+}
+
+// Every command's help has the same layout: a description, a Usage
+// section whose first line starts with the command's path, and flags
+// with two dashes.
+func TestHelpLayout(t *testing.T) {
+	for _, path := range commandPaths(newRoot(&Env{}), nil) {
+		t.Run(strings.Join(path, " "), func(t *testing.T) {
+			out, _, _ := run(t, "", append(path, "-h")...)
+			desc, usage, ok := strings.Cut(out, "\n\nUsage:\n  ")
+			if !ok || strings.TrimSpace(desc) == "" {
+				t.Fatalf("no description or Usage section:\n%s", out)
+			}
+			if want := strings.Join(append([]string{"cardtable"}, path...), " "); !strings.HasPrefix(usage, want) {
+				t.Errorf("synopsis %q does not start with %q", strings.SplitN(usage, "\n", 2)[0], want)
+			}
+			for _, bad := range []string{"do(es)", "suit(s)", " 1 seats", "(default: the first open one) (default"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("help says %q:\n%s", bad, out)
+				}
+			}
+		})
+	}
+}
+
+// A bad flag is a usage error: exit status 2, a message naming the flag
+// and where to find the command's help on stderr, nothing on stdout (the
+// command did not run).
+func TestBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"spider", "solve", "--nope"}, "cardtable: spider solve: unknown flag: --nope\nRun 'cardtable spider solve --help' for usage.\n"},
+		{[]string{"spider", "solve", "-deal", "5"}, "cardtable: spider solve: -deal: long flags take two dashes: --deal\n"},
+		{[]string{"spider", "play", "--suits", "x"}, `cardtable: spider play: invalid argument "x" for "--suits" flag`},
+		{[]string{"spider", "play", "--deal"}, "cardtable: spider play: flag needs an argument: --deal\n"},
+		{[]string{"arlington", "connect", "--seat", "two", "http://x/arlington/t/A"}, "Run 'cardtable arlington connect --help' for usage.\n"},
+		{[]string{"--nope"}, "cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
+		{[]string{"nosuch"}, "cardtable: unknown command \"nosuch\" for \"cardtable\"\n"},
+		{[]string{"spidr"}, "(did you mean spider?)"},
+		{[]string{"spider"}, "cardtable: spider: missing subcommand\nRun 'cardtable spider --help' for usage.\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := run(t, "help\nquit\n", tc.args...)
+			if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, no output and %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// The server's flags may come from the environment; the command line wins,
+// and a bad value names the variable without echoing it.
+func TestServeEnvDefaults(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "x.db")
+	t.Setenv("CARDTABLE_MAX_TABLES", "0")
+	_, errOut, code := run(t, "", "serve", "--db", db)
+	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+		t.Errorf("CARDTABLE_MAX_TABLES=0 not read: exit %d, %q", code, errOut)
+	}
+	// The flag wins: the run gets past --max-tables to the bad --host.
+	_, errOut, code = run(t, "", "--max-tables", "5", "--host", "bad host", "--db", db)
+	if code != exitUsage || !strings.Contains(errOut, "--host") {
+		t.Errorf("--max-tables did not win over the variable: exit %d, %q", code, errOut)
+	}
+	t.Setenv("CARDTABLE_MAX_TABLES", "secret-ish")
+	_, errOut, code = run(t, "", "serve", "--db", db)
+	if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_MAX_TABLES: not a valid int for --max-tables") ||
+		strings.Contains(errOut, "secret-ish") {
+		t.Errorf("bad variable: exit %d, %q", code, errOut)
+	}
+	// Only serve's flags: the variable does not reach other commands.
+	t.Setenv("CARDTABLE_JSON", "x")
+	if _, errOut, code := run(t, "", "spider", "new", "--deal", "1"); code != 0 {
+		t.Errorf("spider new read the environment: exit %d, %q", code, errOut)
+	}
+}
+
+// `cardtable --version` and `cardtable version` print the build.
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, errOut, code := run(t, "", args...)
+		if code != 0 || !strings.HasPrefix(out, "cardtable ") || !strings.Contains(out, ", commit ") || errOut != "" {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	if _, _, code := run(t, "", "version", "extra"); code == 0 {
+		t.Error("version took an argument")
+	}
+}
+
+// `cardtable completion SHELL` prints a completion script.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		out, errOut, code := run(t, "", "completion", sh)
+		if code != 0 || !strings.Contains(out, "cardtable") || len(out) < 1000 {
+			t.Errorf("%s: exit %d, %d bytes, %q", sh, code, len(out), errOut)
+		}
+	}
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/buildinfo"
+)
+
+// newRoot builds cardtable's command tree. The root command is also serve
+// (`cardtable` and `cardtable --addr X` serve), with serve's flags.
+func newRoot(env *Env) *cobra.Command {
+	root := leaf(env, "cardtable", "play Arachnid, Spider and Arlington: a server with a browser UI, and a command line",
+		"cardtable plays Arachnid and Spider solitaire and Arlington: a server with a browser UI,\n"+
+			"and a command line for scripting, solving and terminal play. With no command it serves\n"+
+			"the browser UI (cardtable serve).\n\n"+
+			"Flags are long and take two dashes (--deal 5 or --deal=5). Shell completion:\n"+
+			"cardtable completion bash|zsh|fish|powershell (see cardtable completion --help).",
+		runServe)
+	root.Args = noArgsOrSub
+	root.PreRunE = envDefaults
+	markEnvFlags(root.Flags())
+	root.SilenceErrors, root.SilenceUsage = true, true
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetIn(env.Stdin)
+	root.SetFlagErrorFunc(flagError)
+	root.SetHelpFunc(helpFunc)
+	root.SetUsageFunc(func(c *cobra.Command) error {
+		_, err := fmt.Fprint(c.ErrOrStderr(), usageText(c))
+		return err
+	})
+	bi := buildinfo.Read()
+	root.Version = bi.Version
+	root.SetVersionTemplate(bi.String() + "\n")
+
+	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
+		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
+			"kept in a SQLite database. Each flag may also be set in the environment:\n"+
+			"--foo-bar as CARDTABLE_FOO_BAR; a flag on the command line wins.",
+		runServe)
+	serve.PreRunE = envDefaults
+	markEnvFlags(serve.Flags())
+	serve.AddCommand(leaf(env, "bench", "load benchmark: simulated players against a server on a fresh database",
+		"Measure the server under load: simulated players send moves over HTTP on loopback\n"+
+			"to a server on a fresh database, and the request rate and latencies are printed.",
+		runServeBench))
+
+	spider := group("spider", "Arachnid and Spider solitaire: deals, terminal play, solver, benchmarks")
+	spider.AddCommand(
+		leaf(env, "new", "print the opening tableau of a deal", "", runSpiderNew),
+		leaf(env, "play", "play in the terminal, one command a line", "Play in the terminal: read one command a line from standard input.\n\n"+spiderPlayHelp, runSpiderPlay),
+		leaf(env, "solve", "solve a deal or position with every card known", "", runSpiderSolve),
+		leaf(env, "autoplay", "play a deal fairly, seeing only what a player sees", "", runSpiderAutoplay),
+		leaf(env, "bench", "solve or autoplay a range of deals and summarize", "", runSpiderBench),
+		leaf(env, "pool", "prove deals spread over the whole range winnable, for the winnable pool",
+			"Prove deals spread over the whole deal range winnable and print them as\n"+
+				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),
+	)
+	analyze := leaf(env, "analyze", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
+	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
+	spider.AddCommand(analyze)
+
+	arl := group("arlington", "Arlington: sets, self-play, terminal play, live tables")
+	arl.AddCommand(
+		leaf(env, "set CARD...", "analyse a set: legal?, spectra, points",
+			"Analyse a set: whether it is legal, its spectra and its points.\n"+
+				"Cards are rank and suit in either order (SQ, QS, HT, C2), JK a joker; one argument\n"+
+				"may hold several cards (\"SQ HQ\").", runArlingtonSet),
+		leaf(env, `compare --spectrum NAME "SET A" "SET B"`, "compare two sets in a spectrum: higher, lower or equal", "", runArlingtonCompare),
+		leaf(env, "selfplay", "play bots against each other and report wins and points", "", runArlingtonSelfplay),
+		leaf(env, "play", "play one seat in the terminal against bots",
+			"Play one seat in the terminal against bots: one command a line on standard input.\n\n"+arlPlayHelp, runArlingtonPlay),
+		leaf(env, "bench", "measure self-play speed in games per second", "", runArlingtonBench),
+		leaf(env, "new-table", "create a table on a server and print its link",
+			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
+		leaf(env, "connect LINK", "join a table on a server and play a seat, or let a bot play it",
+			"Join the table at LINK (http://HOST:PORT/arlington/t/ID) and play a seat to the end of\n"+
+				"the game, from the terminal (one command a line) or with a bot.\n\n"+arlConnectHelp, runArlingtonConnect),
+		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
+	)
+
+	root.AddCommand(serve, spider, arl, versionCmd(env, bi))
+	root.SetHelpCommand(helpCmd(root))
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	return root
+}
+
+// leaf makes a command whose flags setup registers; use is its name and
+// arguments. long defaults to short.
+func leaf(env *Env, use, short, long string, setup func(*pflag.FlagSet) runFunc) *cobra.Command {
+	c := &cobra.Command{Use: use, Short: short, Long: long, Args: cobra.ArbitraryArgs}
+	run := setup(c.Flags())
+	c.RunE = func(c *cobra.Command, args []string) error { return run(c.Context(), env, args) }
+	return c
+}
+
+// groupAnnotation marks a command that only holds subcommands.
+const groupAnnotation = "group"
+
+// group makes a command that only holds subcommands; alone or with an
+// unknown subcommand it is a usage error.
+func group(name, short string) *cobra.Command {
+	return &cobra.Command{Use: name, Short: short, Args: cobra.ArbitraryArgs, RunE: groupRun,
+		Annotations: map[string]string{groupAnnotation: "true"}}
+}
+
+// helpCmd is `cardtable help [COMMAND...]`: the command's own help; an
+// unknown command is a usage error.
+func helpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND...]",
+		Short: "help for any command (the same as COMMAND --help)",
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				return noArgsOrSub(c, rest)
+			}
+			c.InitDefaultHelpFlag()
+			c.InitDefaultVersionFlag()
+			return c.Help()
+		},
+	}
+}
+
+// versionCmd is `cardtable version`, the same as `cardtable --version`.
+func versionCmd(env *Env, bi buildinfo.Info) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "print the version, commit and build date",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintln(env.Stdout, bi.String())
+			return err
+		},
+	}
+}
+
+// helpFunc prints a command's help: its description and usage.
+func helpFunc(c *cobra.Command, _ []string) {
+	text := c.Long
+	if text == "" {
+		text = strings.ToUpper(c.Short[:1]) + c.Short[1:] + "."
+	}
+	fmt.Fprintf(c.OutOrStdout(), "%s\n\n%s", strings.TrimRight(text, "\n"), usageText(c))
+}
+
+// usageText is the usage of every command in one layout: synopsis lines,
+// subcommands, flags with their defaults.
+func usageText(c *cobra.Command) string {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	if c.Runnable() && c.Annotations[groupAnnotation] == "" {
+		fmt.Fprintf(&b, "  %s\n", c.UseLine())
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "  %s COMMAND\n", c.CommandPath())
+		b.WriteString("\nCommands:\n")
+		for _, s := range c.Commands() {
+			if s.IsAvailableCommand() || s.Name() == "help" {
+				fmt.Fprintf(&b, "  %-*s %s\n", c.NamePadding(), s.Name(), s.Short)
+			}
+		}
+	}
+	if c.HasAvailableLocalFlags() {
+		fmt.Fprintf(&b, "\nFlags:\n%s\n", strings.TrimRight(c.LocalFlags().FlagUsages(), " \n"))
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "\nRun '%s COMMAND --help' for a command's help.\n", c.CommandPath())
+	}
+	return b.String()
+}

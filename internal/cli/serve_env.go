@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// The server's flags may be set in the environment: --foo-bar as
+// CARDTABLE_FOO_BAR (docs/cli.md). A flag given on the command line wins;
+// the environment keeps a secret such as a database URL out of `ps`.
+
+// envName is the environment variable of flag name.
+func envName(name string) string {
+	return "CARDTABLE_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// envFlag reports whether a flag may come from the environment.
+func envFlag(f *pflag.Flag) bool {
+	return f.Name != "help" && f.Name != "version"
+}
+
+// markEnvFlags names each flag's variable in its help.
+func markEnvFlags(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		if envFlag(f) {
+			f.Usage += " [env " + envName(f.Name) + "]"
+		}
+	})
+}
+
+// envDefaults sets each flag not given on the command line from its
+// variable, if set; a bad value is a usage error naming the variable.
+func envDefaults(c *cobra.Command, _ []string) error {
+	var err error
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed || !envFlag(f) {
+			return
+		}
+		v, ok := os.LookupEnv(envName(f.Name))
+		if !ok {
+			return
+		}
+		if serr := f.Value.Set(v); serr != nil {
+			// The value is not echoed: it may be a secret.
+			err = usageErr("%s: not a valid %s for --%s", envName(f.Name), f.Value.Type(), f.Name)
+		}
+	})
+	return err
+}

@@ -1,0 +1,99 @@
+package webtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// StepTimeout bounds each browser step: an action, an evaluation or a wait
+// for a page condition. A step that cannot finish (a click on a node that
+// never shows, a page that never gets ready) fails on its own, naming
+// itself, long before the test's timeout. Generous: the machine is shared
+// and the server runs under -race, where a page's start takes seconds.
+const StepTimeout = 45 * time.Second
+
+// OpenTab opens a new tab in the browser bctx (chromedp.NewContext with
+// opts) with a w×h viewport, and returns its context; the tab closes when
+// the test ends. The tab's first run must not carry a timeout (it would
+// end the tab with it), so that one is bounded from outside.
+func OpenTab(tb testing.TB, bctx context.Context, w, h int64, opts ...chromedp.ContextOption) context.Context {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(bctx, opts...)
+	tb.Cleanup(cancel)
+	done := make(chan error, 1)
+	// Exits when the run ends, which cancel (below or at cleanup) forces.
+	go func() { done <- chromedp.Do(ctx, chromedp.EmulateViewport(w, h)) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Fatalf("opening a tab: %v", err)
+		}
+	case <-time.After(StepTimeout):
+		cancel()
+		<-done
+		tb.Fatalf("opening a tab: not within %v", StepTimeout)
+	}
+	return ctx
+}
+
+// Do runs the actions in the tab ctx within StepTimeout; the error names
+// the step (what).
+func Do(ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) error {
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	if err := chromedp.Do(sctx, actions...); err != nil {
+		return fmt.Errorf("%s (a step bounded at %v): %w", what, StepTimeout, err)
+	}
+	return nil
+}
+
+// Eval evaluates js in the tab ctx (awaiting a promise it returns) within
+// StepTimeout and decodes its JSON value into out (if not nil).
+func Eval(ctx context.Context, js string, out any) error {
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	raw, err := chromedp.Run(sctx, chromedp.Evaluate[json.RawMessage](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return fmt.Errorf("evaluating %.200s (a step bounded at %v): %w", js, StepTimeout, err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return fmt.Errorf("decoding %.200s: %w", raw, err)
+		}
+	}
+	return nil
+}
+
+// ErrWait is the error of a condition that did not come to hold in time.
+var ErrWait = errors.New("the page condition did not hold")
+
+// Wait waits until the JavaScript condition cond holds in the tab ctx,
+// within StepTimeout, asking every 40 ms. An evaluation that fails (the
+// tab is between two documents after a click on a link) is asked again,
+// so a condition on the page a navigation leads to can be waited for.
+func Wait(ctx context.Context, cond, what string) error {
+	deadline := time.Now().Add(StepTimeout)
+	var last error
+	for {
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](`!!(`+cond+`)`))
+		cancel()
+		if err == nil && ok {
+			return nil
+		}
+		last = err
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			if last != nil {
+				return fmt.Errorf("%w within %v: %s (%s); last evaluation: %v", ErrWait, StepTimeout, what, cond, last)
+			}
+			return fmt.Errorf("%w within %v: %s (%s)", ErrWait, StepTimeout, what, cond)
+		}
+		time.Sleep(40 * time.Millisecond) // polling the page for the condition
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package cardtable_test
+
+const raceEnabled = true
