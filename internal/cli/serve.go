@@ -37,6 +37,8 @@ func runServe(fs *pflag.FlagSet) runFunc {
 	dbPath := fs.String("db", "", "SQLite database (default: cardtable/cardtable.db in the user's data directory:\n"+
 		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
 	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	botWorkers := fs.Int("bot-workers", 0, "Arlington bot decisions running at once, all tables together\n"+
+		"(0: one fewer than the cores Go uses, at least one)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -44,6 +46,9 @@ func runServe(fs *pflag.FlagSet) runFunc {
 		}
 		if *maxTables < 1 {
 			return usageErr("serve: --max-tables must be positive")
+		}
+		if *botWorkers < 0 {
+			return usageErr("serve: --bot-workers must not be negative")
 		}
 		hosts, err := parseHosts(*hostList)
 		if err != nil {
@@ -72,7 +77,8 @@ func runServe(fs *pflag.FlagSet) runFunc {
 		// database and stops (its tables stay open in the store) before the
 		// database closes.
 		hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: *maxTables,
-			Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+			BotWorkers: *botWorkers,
+			Logf:       func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 		if err != nil {
 			ln.Close()
 			return fmt.Errorf("serve: %w", err)
