@@ -70,13 +70,17 @@ type eventJSON struct {
 	Kind    EventKind `json:"kind"`
 	Seat    int       `json:"seat"`
 	Action  *Action   `json:"action,omitempty"`
-	ToHand  *Set      `json:"to_hand,omitempty"`
-	ToGrave *Set      `json:"to_grave,omitempty"`
+	ToHand  *Set      `json:"toHand,omitempty"`
+	ToGrave *Set      `json:"toGrave,omitempty"`
 	Scores  []int     `json:"scores,omitempty"`
+	// The keys of releases before the lowerCamel ones, read (never
+	// written) for one release: a client may meet an older server.
+	OldToHand  *Set `json:"to_hand,omitempty"`
+	OldToGrave *Set `json:"to_grave,omitempty"`
 }
 
 // MarshalJSON writes an event with only the fields its kind uses, cards in
-// notation: {"n":12,"hand":1,"kind":"take","seat":2,"to_hand":"7H 9H","to_grave":"KH"}.
+// notation: {"n":12,"hand":1,"kind":"take","seat":2,"toHand":"7H 9H","toGrave":"KH"}.
 func (e Event) MarshalJSON() ([]byte, error) {
 	j := eventJSON{N: e.N, Hand: e.Hand, Kind: e.Kind, Seat: e.Seat, Scores: e.Scores}
 	if e.Kind == EventMove {
@@ -104,11 +108,12 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	if j.Action != nil {
 		e.Action = *j.Action
 	}
-	if j.ToHand != nil {
-		e.ToHand = *j.ToHand
-	}
-	if j.ToGrave != nil {
-		e.ToGrave = *j.ToGrave
+	for _, x := range []struct{ to, newKey, oldKey *Set }{{&e.ToHand, j.ToHand, j.OldToHand}, {&e.ToGrave, j.ToGrave, j.OldToGrave}} {
+		if x.newKey != nil {
+			*x.to = *x.newKey
+		} else if x.oldKey != nil {
+			*x.to = *x.oldKey
+		}
 	}
 	return nil
 }

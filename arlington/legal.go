@@ -145,10 +145,10 @@ func (s *State) check(seat int, a Action) (Action, error) {
 		return a, refuse("The Game", "the game is over")
 	}
 	if seat < 0 || seat >= s.cfg.Players {
-		return a, refuse("The Hand", "there is no seat %d", seat)
+		return a, refuse("The Hand", "there is no seat %d", seat+1) // people count seats from 1
 	}
 	if seat != s.toMove {
-		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove, seat)
+		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove+1, seat+1)
 	}
 	if a.Kind == PlaySet && (!a.Set.Valid() || a.Set.Empty()) {
 		return a, refuse("Sets", "not a set of cards from the deck")
@@ -195,7 +195,7 @@ func (s *State) check(seat int, a Action) (Action, error) {
 	// PhaseLead.
 	target := func(rule string) (Set, error) {
 		if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
-			return 0, refuse(rule, "there is no set %d/%d (seat %d has %d sets on the table)", a.Seat, a.Index, a.Seat, s.tableLen(a.Seat))
+			return 0, refuse(rule, "there is no set %d on seat %d's table (it has %d)", a.Index+1, a.Seat+1, s.tableLen(a.Seat))
 		}
 		return s.tables[a.Seat][a.Index], nil
 	}

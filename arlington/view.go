@@ -15,13 +15,13 @@ type View struct {
 	Seat       int          `json:"seat"`
 	Players    int          `json:"players"`
 	Target     int          `json:"target"`
-	HandNumber int          `json:"hand_number"`
+	HandNumber int          `json:"handNumber"`
 	Dealer     int          `json:"dealer"`
-	Lead       int          `json:"lead"`    // the player with the lead (who led the trick or set in play)
-	ToMove     int          `json:"to_move"` // -1 when the game is over
+	Lead       int          `json:"lead"`   // the player with the lead (who led the trick or set in play)
+	ToMove     int          `json:"toMove"` // -1 when the game is over
 	Phase      Phase        `json:"phase"`
 	Hand       Cards        `json:"hand"` // this seat's cards, highest first
-	HandSizes  []int        `json:"hand_sizes"`
+	HandSizes  []int        `json:"handSizes"`
 	Tables     [][]TableSet `json:"tables"`
 	Trick      []TrickCard  `json:"trick"`           // cards played to the trick in play, in order
 	Round      *Round       `json:"round,omitempty"` // the set round in play
@@ -34,13 +34,51 @@ type View struct {
 	// plays them. GraveKnown is the cards everyone saw go onto the
 	// graveyard this hand.
 	Known      []Cards `json:"known"`
-	GraveKnown Cards   `json:"grave_known"`
+	GraveKnown Cards   `json:"graveKnown"`
 	// Events is the public event log from event number EventsFrom on
 	// (State.ViewSince); EventCount is the log's length. Together with
 	// the deal of the own hand, the log is everything the seat has seen.
 	Events     []Event `json:"events"`
-	EventsFrom int     `json:"events_from"`
-	EventCount int     `json:"event_count"`
+	EventsFrom int     `json:"eventsFrom"`
+	EventCount int     `json:"eventCount"`
+}
+
+// viewOldKeys are the keys of a view before they were lowerCamel, read
+// (never written) for one release: a client may meet an older server.
+type viewOldKeys struct {
+	HandNumber *int   `json:"hand_number"`
+	ToMove     *int   `json:"to_move"`
+	HandSizes  []int  `json:"hand_sizes"`
+	GraveKnown *Cards `json:"grave_known"`
+	EventsFrom *int   `json:"events_from"`
+	EventCount *int   `json:"event_count"`
+}
+
+// UnmarshalJSON reads a view, with the keys of the previous release too.
+func (v *View) UnmarshalJSON(b []byte) error {
+	type plain View // without this method
+	if err := json.Unmarshal(b, (*plain)(v)); err != nil {
+		return err
+	}
+	var old viewOldKeys
+	if err := json.Unmarshal(b, &old); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		to  *int
+		old *int
+	}{{&v.HandNumber, old.HandNumber}, {&v.ToMove, old.ToMove}, {&v.EventsFrom, old.EventsFrom}, {&v.EventCount, old.EventCount}} {
+		if f.old != nil {
+			*f.to = *f.old
+		}
+	}
+	if old.HandSizes != nil {
+		v.HandSizes = old.HandSizes
+	}
+	if old.GraveKnown != nil {
+		v.GraveKnown = *old.GraveKnown
+	}
+	return nil
 }
 
 // TableSet is a set on a table as everyone sees it.

@@ -118,7 +118,11 @@ func (n *Narrator) Tell(e Event) string {
 		if e.ToHand.Empty() {
 			return s + "; no other cards were played."
 		}
-		return s + fmt.Sprintf(": %s go to %s's hand.", SetWords(e.ToHand), who)
+		verb := "go"
+		if e.ToHand.Len() == 1 {
+			verb = "goes"
+		}
+		return s + fmt.Sprintf(": %s %s to %s's hand.", SetWords(e.ToHand), verb, who)
 	case EventScore:
 		for i := range n.tables { // scored sets go to the graveyard
 			n.tables[i] = nil

@@ -31,6 +31,8 @@ func TestNarratorTellsAHand(t *testing.T) {
 		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: PlayCard, Card: c("AH")}}, "Bob plays the A♥."},
 		{Event{Kind: EventTake, Seat: 1, ToHand: set("KH TH"), ToGrave: set("AH")},
 			"Bob takes the trick with the A♥: K♥ 10♥ go to Bob's hand."},
+		{Event{Kind: EventTake, Seat: 0, ToHand: set("8H"), ToGrave: set("AH")},
+			"Ann takes the trick with the A♥: 8♥ goes to Ann's hand."},
 		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: PlaySet, Set: set("5C 6C JK"), Spectrum: Runs}},
 			"Bob leads the set 6♣ 5♣ joker (a run)."},
 		{Event{Kind: EventMove, Seat: 2, Action: Action{Kind: PlaySet, Set: set("9D TD JD"), Spectrum: Runs}, ToGrave: set("5C 6C JK")},

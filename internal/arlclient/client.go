@@ -128,7 +128,7 @@ type TableConfig struct {
 	// Target is the score that ends the game (0: the server's default, 32).
 	Target int `json:"target"`
 	// TurnSeconds is the turn timer: 0 the server's default, -1 off.
-	TurnSeconds int `json:"turn_seconds"`
+	TurnSeconds int `json:"turnSeconds"`
 }
 
 // Table is a table as the server describes it (a Summary).
@@ -137,13 +137,36 @@ type Table struct {
 	Link        string `json:"link"` // the path; Client.Link makes the address
 	Players     int    `json:"players"`
 	Target      int    `json:"target"`
-	TurnSeconds int    `json:"turn_seconds"`
+	TurnSeconds int    `json:"turnSeconds"`
 	Seats       []Seat `json:"seats"`
-	OpenSeats   int    `json:"open_seats"`
+	OpenSeats   int    `json:"openSeats"`
 	Status      string `json:"status"` // "open" or "over"
 	Started     bool   `json:"started"`
 	Hand        int    `json:"hand"`
 	Totals      []int  `json:"totals"`
+}
+
+// UnmarshalJSON reads a table, with the keys of the previous release too
+// (turn_seconds, open_seats): a client may meet an older server. They are
+// read for one release.
+func (t *Table) UnmarshalJSON(b []byte) error {
+	type plain Table // without this method
+	var j struct {
+		plain
+		OldTurnSeconds *int `json:"turn_seconds"`
+		OldOpenSeats   *int `json:"open_seats"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*t = Table(j.plain)
+	if j.OldTurnSeconds != nil && t.TurnSeconds == 0 {
+		t.TurnSeconds = *j.OldTurnSeconds
+	}
+	if j.OldOpenSeats != nil && t.OpenSeats == 0 {
+		t.OpenSeats = *j.OldOpenSeats
+	}
+	return nil
 }
 
 // Seat is a seat as everyone sees it.

@@ -175,7 +175,7 @@ func view(from, count int) string {
 		words = append(words, `"Ann passes."`)
 	}
 	return fmt.Sprintf(`{"type":"view","table":"T1","seat":1,"status":"open","seats":[],"view":{"seat":1,"players":2,"phase":"lead",`+
-		`"events":[%s],"events_from":%d,"event_count":%d},"legal":[],"log":[%s],"names":["Ann","Bob"]}`,
+		`"events":[%s],"eventsFrom":%d,"eventCount":%d},"legal":[],"log":[%s],"names":["Ann","Bob"]}`,
 		strings.Join(evs, ","), from, count, strings.Join(words, ","))
 }
 

@@ -71,7 +71,7 @@ func runArlingtonSet(fs *pflag.FlagSet) runFunc {
 }
 
 func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
-	spName := fs.String("spectrum", "", "aces, multiples, couples or runs (required)")
+	spName := fs.String("spectrum", "", "the spectrum: aces, multiples, couples or runs (required)")
 	return func(_ context.Context, env *Env, pos []string) error {
 		var err error
 		if *spName == "" {
@@ -140,7 +140,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		names = strings.Split(f.seats, ",")
 	}
 	if len(names) > f.players {
-		return nil, usageErr("--seats lists %d bots for %d players", len(names), f.players)
+		return nil, usageErr("--seats lists %s for %d players", plural(len(names), "bot"), f.players)
 	}
 	out := make([]string, f.players)
 	for i := range out {

@@ -19,10 +19,10 @@ import (
 // runArlingtonConnect joins a table on a server and plays one seat, from
 // the terminal or with a local bot, to the end of the game.
 func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
-	name := fs.String("name", "", "your display name at the table, up to 24 characters (default: Terminal, or the bot's level)")
-	seat := fs.Int("seat", 0, "the seat to take, counting from 1 (default: the first open one)")
-	level := fs.String("bot", "", "let a bot of this level play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
-	logName := fs.String("log", "", "write every message received from the server to FILE, one JSON object a line")
+	name := fs.String("name", "", "your display `name` at the table, up to 24 characters (default: Terminal, or the bot's level)")
+	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
+	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
+	logName := fs.String("log", "", "write every message received from the server to `FILE`, one JSON object a line")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		switch {
@@ -45,6 +45,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 				return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
 			}
 			r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
+			r.level = lv
 			if *name == "" {
 				*name = lv + " bot"
 			}
@@ -96,6 +97,7 @@ type arlRemote struct {
 	log    io.Writer // every message received, a line each (nil: none)
 
 	bot    bot.Bot // plays the seat; nil: the person at the terminal
+	level  string  // the bot's level, as the lobby names it
 	helper bot.Bot // plays 'auto'
 	hinter bot.Bot // answers 'hint'
 
@@ -131,9 +133,9 @@ func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, 
 func (r *arlRemote) run(ctx context.Context) error {
 	who := "you play it from here; type 'help' for commands"
 	if r.bot != nil {
-		who = "the " + r.bot.Name() + " bot plays it"
+		who = "the " + r.level + " bot plays it"
 	}
-	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, r.seat, who)
+	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, arlSeat(r.seat), who)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.sess = r.client.Open(ctx, r.id, arlclient.SessionOptions{Notef: func(format string, args ...any) {
@@ -284,11 +286,11 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	}
 	if u.Over() {
 		r.out("game over after %d hands. totals: %s\n", v.HandNumber, arlInts(v.Totals))
-		if w := v.Winners; len(w) == 1 {
-			r.out("seat %d wins%s\n", w[0], arlYou(w[0] == r.seat))
-		} else {
-			r.out("seats %s share the win\n", arlInts(w))
+		names := make([]string, len(u.Seats))
+		for i := range names {
+			names[i] = arlSeatName(u.Seats, i)
 		}
+		r.out("%s\n", arlWinners(v.Winners, v.Totals, names, r.seat))
 		return true, nil
 	}
 	return false, nil
@@ -324,16 +326,16 @@ func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
 	}
 }
 
-// seatNames are the seats as the narration names them: numbered from 0,
+// seatNames are the seats as the narration names them: numbered from 1,
 // as the commands number them, with "you", the person's name or the
 // bot's level.
 func (r *arlRemote) seatNames(seats []arlclient.Seat) []string {
 	names := make([]string, len(seats))
 	for i := range seats {
 		if i == r.seat {
-			names[i] = fmt.Sprintf("seat %d (you)", i)
+			names[i] = fmt.Sprintf("seat %d (you)", arlSeat(i))
 		} else {
-			names[i] = fmt.Sprintf("seat %d (%s)", i, arlSeatName(seats, i))
+			names[i] = fmt.Sprintf("seat %d (%s)", arlSeat(i), arlSeatName(seats, i))
 		}
 	}
 	return names
@@ -359,11 +361,11 @@ func arlSeatsLine(seats []arlclient.Seat) string {
 	for i, s := range seats {
 		switch {
 		case s.Bot != "":
-			parts[i] = fmt.Sprintf("%d %s bot", i, s.Bot)
+			parts[i] = fmt.Sprintf("%d %s bot", arlSeat(i), s.Bot)
 		case s.Open:
-			parts[i] = fmt.Sprintf("%d open", i)
+			parts[i] = fmt.Sprintf("%d open", arlSeat(i))
 		default:
-			parts[i] = fmt.Sprintf("%d %s", i, s.Name)
+			parts[i] = fmt.Sprintf("%d %s", arlSeat(i), s.Name)
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -376,7 +378,7 @@ func (r *arlRemote) botAct(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("connect: the %s bot: %w", r.bot.Name(), err)
+		return fmt.Errorf("connect: the %s bot: %w", r.level, err)
 	}
 	return r.act(ctx, a)
 }

@@ -78,7 +78,7 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 			return false, nil
 		}
 		a = r.legal[k-1]
-	} else if a, err = arlington.ParseAction(line); err != nil {
+	} else if a, err = arlParseAction(line); err != nil {
 		r.out("%v\ntype 'help' for commands\n", err)
 		return false, nil
 	}
@@ -95,14 +95,14 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 	case "legal":
 		r.legal = r.last.View.Legal()
 		for i, a := range r.legal {
-			r.out("%3d  %v\n", i+1, a)
+			r.out("%3d  %s\n", i+1, arlActionText(a))
 		}
 	case "hint":
 		a, err := r.hinter.Act(ctx, r.fullView())
 		if err != nil {
 			return true, err
 		}
-		r.out("the %s bot would play: %v\n", r.hinter.Name(), a)
+		r.out("the %s bot would play: %s\n", r.hinter.Name(), arlActionText(a))
 	case "auto":
 		a, err := r.helper.Act(ctx, r.fullView())
 		if err != nil {
@@ -131,7 +131,7 @@ func (r *arlRemote) leave(ctx context.Context) error {
 	if err := r.client.Leave(ctx, r.id); err != nil {
 		return fmt.Errorf("connect: leaving the table: %w", err)
 	}
-	r.out("left the table; the server's stand-in bot plays seat %d from now on\n", r.seat)
+	r.out("left the table; the server's stand-in bot plays seat %d from now on\n", arlSeat(r.seat))
 	return nil
 }
 

@@ -51,11 +51,11 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.Int64Var(&f.maxActions, "max-actions", 0, "stop sooner, once this many actions are acknowledged (0: no limit)")
 	fs.DurationVar(&f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the people's choices")
-	fs.StringVar(&f.server, "server", "", "a running server's URL (default: start one on a temporary database)")
+	fs.StringVar(&f.server, "server", "", "a running server's `URL` (default: start one on a temporary database)")
 	fs.IntVar(&f.pid, "pid", 0, "with --server: the server's process id, to read its memory")
 	fs.BoolVar(&f.inProcess, "in-process", false, "run the server in this process (its memory then includes the clients')")
-	fs.StringVar(&f.db, "db", "", "the started server's SQLite database (default: a temporary file, removed after)")
-	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this file")
+	fs.StringVar(&f.db, "db", "", "the started server's SQLite database `file` (default: a temporary file, removed after)")
+	fs.StringVar(&f.cpuprof, "cpuprofile", "", "write the started server's CPU profile to this `file`")
 	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
 		"and stop when standard input ends (what loadtest runs in its child process)")
 	_ = fs.MarkHidden("serve-only") // internal: the child process's flag
@@ -88,46 +88,48 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 // child reports them; in-process they are this process's).
 type memory struct {
 	Process      string  `json:"process"` // "child", "in-process (server and clients)", "pid N", "" unknown
-	PeakRSSMB    float64 `json:"peak_rss_mb"`
-	EndRSSMB     float64 `json:"end_rss_mb"`
-	PeakHeapMB   float64 `json:"peak_heap_mb"`
-	PeakSysMB    float64 `json:"peak_go_sys_mb"`
-	PeakRoutines int     `json:"peak_goroutines"`
+	PeakRSSMB    float64 `json:"peakRssMb"`
+	EndRSSMB     float64 `json:"endRssMb"`
+	PeakHeapMB   float64 `json:"peakHeapMb"`
+	PeakSysMB    float64 `json:"peakGoSysMb"`
+	PeakRoutines int     `json:"peakGoroutines"`
 	// CPUSeconds is the server process's CPU time (user and system)
 	// during the measured play; ClientCPUSeconds the load generator's
 	// (this process's, less the server's when it runs here too).
-	CPUSeconds       float64 `json:"cpu_s"`
-	ClientCPUSeconds float64 `json:"client_cpu_s"`
+	CPUSeconds       float64 `json:"cpuSeconds"`
+	ClientCPUSeconds float64 `json:"clientCpuSeconds"`
 }
 
 // loadReport is the --json output.
 type loadReport struct {
-	Tables, People, Bots int
-	ThinkMS              float64 `json:"think_ms"`
-	SetupS               float64 `json:"setup_s"`
-	ElapsedS             float64 `json:"elapsed_s"`
-	Actions              int64   `json:"actions"`
-	ActionsPerS          float64 `json:"actions_per_s"`
-	Over                 int64   `json:"games_over"`
-	Errors               int64   `json:"errors"`
-	Missed               int64   `json:"views_not_timed"`
-	FirstError           string  `json:"first_error,omitempty"`
-	All                  latMS   `json:"all"`
-	Actor                latMS   `json:"actor"`
-	Others               latMS   `json:"others"`
-	Memory               memory  `json:"server_memory"`
-	LoadBefore           string  `json:"loadavg_before"`
-	LoadAfter            string  `json:"loadavg_after"`
-	CPUs                 int     `json:"cpus"`
-	TargetMet            bool    `json:"target_met"`
+	Tables      int     `json:"tables"`
+	People      int     `json:"people"`
+	Bots        int     `json:"bots"`
+	ThinkMS     float64 `json:"thinkMs"`
+	SetupS      float64 `json:"setupSeconds"`
+	ElapsedS    float64 `json:"elapsedSeconds"`
+	Actions     int64   `json:"actions"`
+	ActionsPerS float64 `json:"actionsPerSecond"`
+	Over        int64   `json:"gamesOver"`
+	Errors      int64   `json:"errors"`
+	Missed      int64   `json:"viewsNotTimed"`
+	FirstError  string  `json:"firstError,omitempty"`
+	All         latMS   `json:"all"`
+	Actor       latMS   `json:"actor"`
+	Others      latMS   `json:"others"`
+	Memory      memory  `json:"serverMemory"`
+	LoadBefore  string  `json:"loadavgBefore"`
+	LoadAfter   string  `json:"loadavgAfter"`
+	CPUs        int     `json:"cpus"`
+	TargetMet   bool    `json:"targetMet"`
 }
 
 type latMS struct {
 	N   int     `json:"n"`
-	P50 float64 `json:"p50_ms"`
-	P90 float64 `json:"p90_ms"`
-	P99 float64 `json:"p99_ms"`
-	Max float64 `json:"max_ms"`
+	P50 float64 `json:"p50Ms"`
+	P90 float64 `json:"p90Ms"`
+	P99 float64 `json:"p99Ms"`
+	Max float64 `json:"maxMs"`
 }
 
 func latOf(l loadgen.Latency) latMS {

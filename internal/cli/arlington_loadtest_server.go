@@ -121,8 +121,8 @@ func startProfile(path string) (func(), error) {
 // then its runtime's memory every half second.
 type serverLine struct {
 	URL        string  `json:"url,omitempty"`
-	HeapMB     float64 `json:"heap_mb"`
-	SysMB      float64 `json:"sys_mb"`
+	HeapMB     float64 `json:"heapMb"`
+	SysMB      float64 `json:"sysMb"`
 	Goroutines int     `json:"goroutines"`
 }
 

@@ -14,22 +14,23 @@ import (
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
 	"cardtable/internal/arlclient"
+	"cardtable/internal/table"
 )
 
 // Turn timer bounds of a live table (the server's, docs/tables.md).
 const (
-	arlMinTurn = 5 * time.Second
-	arlMaxTurn = time.Hour
+	arlMinTurn = table.MinTurnSeconds * time.Second
+	arlMaxTurn = table.MaxTurnSeconds * time.Second
 )
 
 // runArlingtonNewTable creates a table on a server and prints its link.
 func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
-	server := fs.String("server", "", "the server's address, as http://HOST:PORT (required)")
-	seats := fs.String("seats", "", "one entry a seat, comma-separated: 'human' for a seat open to a person,\n"+
+	server := fs.String("server", "", "the server's `URL`, as http://HOST:PORT (required)")
+	seats := fs.String("seats", "", "`list` of the seats, comma-separated: 'human' for a seat open to a person,\n"+
 		"or a bot level ("+strings.Join(bot.Names, ", ")+"); 2 to 6 seats (required)")
-	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
-	timer := fs.String("turn-timer", "", "how long a person may take before the stand-in bot plays for them,\n"+
-		"5s to 1h, or 'off' (default: the server's, 60s at a table with a bot, off without)")
+	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d (a live table's limit)", table.MaxTarget))
+	timer := fs.String("turn-timer", "", fmt.Sprintf("how long a person may take before the stand-in bot plays for them,\n"+
+		"%s to %s, or 'off' (default: %ds at a table with a bot, off without)", shortDur(arlMinTurn), shortDur(arlMaxTurn), table.DefaultTurnSeconds))
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -46,8 +47,8 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if err := arlCheckTarget(*target); err != nil {
-			return err
+		if *target < 1 || *target > table.MaxTarget {
+			return usageErr("new-table: --target must be 1 to %d (a live table's limit), not %d", table.MaxTarget, *target)
 		}
 		turn, err := arlParseTurnTimer(*timer)
 		if err != nil {
@@ -74,7 +75,7 @@ func arlParseSeats(spec string) ([]string, error) {
 	}
 	items := strings.Split(spec, ",")
 	if len(items) < 2 || len(items) > arlington.MaxSeats {
-		return nil, usageErr("new-table: --seats lists %d seats; a table has 2 to %d", len(items), arlington.MaxSeats)
+		return nil, usageErr("new-table: --seats lists %s; a table has 2 to %d", plural(len(items), "seat"), arlington.MaxSeats)
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -83,10 +84,10 @@ func arlParseSeats(spec string) ([]string, error) {
 		case it == "human":
 			out[i] = ""
 		case it == "":
-			return nil, usageErr("new-table: --seats: seat %d is empty (want human or a bot level)", i)
+			return nil, usageErr("new-table: --seats: seat %d is empty (want human or a bot level)", arlSeat(i))
 		default:
 			if !arlOfferedLevel(it) {
-				return nil, usageErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", i, it, strings.Join(bot.Names, ", "))
+				return nil, usageErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))
 			}
 			out[i] = it
 		}
@@ -113,7 +114,19 @@ func arlParseTurnTimer(s string) (int, error) {
 		return 0, usageErr("new-table: --turn-timer %q: want a duration such as 30s or 2m, or off", s)
 	}
 	if d < arlMinTurn || d > arlMaxTurn || d%time.Second != 0 {
-		return 0, usageErr("new-table: --turn-timer %v: want whole seconds from %v to %v, or off", d, arlMinTurn, arlMaxTurn)
+		return 0, usageErr("new-table: --turn-timer %v: want whole seconds from %s to %s, or off", d, shortDur(arlMinTurn), shortDur(arlMaxTurn))
 	}
 	return int(d / time.Second), nil
+}
+
+// shortDur is d as people write it: "1h", not "1h0m0s".
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -92,7 +92,7 @@ func arlWaitEvents(tb testing.TB, log string, n int) {
 		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
 		var m struct {
 			View *struct {
-				Count int `json:"event_count"`
+				Count int `json:"eventCount"`
 			} `json:"view"`
 		}
 		if len(lines) > 0 && json.Unmarshal(lines[len(lines)-1], &m) == nil && m.View != nil && m.View.Count >= n {
@@ -268,5 +268,5 @@ func TestLongArlingtonRestart(t *testing.T) {
 			t.Fatalf("the client did not report a reconnection:\n%s", c.err)
 		}
 	}
-	t.Logf("%d events; the server restarted after event %v", len(ea), last["view"].(map[string]any)["event_count"])
+	t.Logf("%d events; the server restarted after event %v", len(ea), last["view"].(map[string]any)["eventCount"])
 }

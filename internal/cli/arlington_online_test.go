@@ -182,7 +182,7 @@ func TestArlCheckLogCatchesLoss(t *testing.T) {
 		for n := from; n < count; n++ {
 			evs = append(evs, fmt.Sprintf(`{"n":%d,"hand":1,"kind":"move","seat":0,"action":"pass"}`, n))
 		}
-		return fmt.Sprintf(`{"type":"view","seat":0,"status":"open","view":{"events":[%s],"events_from":%d,"event_count":%d}}`,
+		return fmt.Sprintf(`{"type":"view","seat":0,"status":"open","view":{"events":[%s],"eventsFrom":%d,"eventCount":%d}}`,
 			strings.Join(evs, ","), from, count)
 	}
 	tests := []struct {
@@ -255,13 +255,14 @@ func TestArlingtonOnlineBots(t *testing.T) {
 	if _, err := fmt.Sscanf(b.out[strings.Index(b.out, "you are seat"):], "you are seat %d", &seatB); err != nil {
 		t.Fatal(err)
 	}
-	if seatA == seatB || seatA == 2 || seatB == 2 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann) ", seatA)) {
+	// Seats count from 1 at the terminal: the server's bot sits at 3.
+	if seatA == seatB || seatA == 3 || seatB == 3 || !strings.Contains(b.out, fmt.Sprintf("seat %d (Ann) ", seatA)) {
 		t.Fatalf("seats %d and %d:\n%s\n%s", seatA, seatB, a.out, b.out)
 	}
 	// B tells every event of the game, in order, in the words of the
 	// page's log (arlington.Narrator), naming itself "you".
 	names := make([]string, 3)
-	names[seatA], names[seatB], names[2] = fmt.Sprintf("seat %d (Ann)", seatA), fmt.Sprintf("seat %d (you)", seatB), "seat 2 (greedy)"
+	names[seatA-1], names[seatB-1], names[2] = fmt.Sprintf("seat %d (Ann)", seatA), fmt.Sprintf("seat %d (you)", seatB), "seat 3 (greedy)"
 	nar, rest := arlington.NewNarrator(names), b.out
 	for _, e := range eb {
 		want := nar.Tell(e) + "\n"
@@ -287,14 +288,14 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 	c := wait()
 	arlCheckFinished(t, c)
 	for _, want := range []string{
-		"you are seat 0",
-		"say TEXT", "pickup 7H 2/0", // the help, with the actions' part of arlington play's
+		"you are seat 1",
+		"say TEXT", "pickup 7H 3/1", // the help, with the actions' part of arlington play's
 		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
 		`refused, rule "`, // one of the two leads of the 7H
 		"no action 99",
 		"show takes no arguments",
-		"seat 0 (you) ",
+		"seat 1 (you) ",
 		"arlington record", // the record
 		"chat Terminal: good luck",
 		"game over after",
@@ -382,9 +383,9 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"new-table", "--server", url, "--seats", "human"}, exitUsage, "2 to 6"},
 		{[]string{"new-table", "--server", url, "--seats", "human,h,h,h,h,h,h"}, exitUsage, "2 to 6"},
 		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `"wizard" is neither human nor a bot level`},
-		{[]string{"new-table", "--server", url, "--seats", "human,,greedy"}, exitUsage, "seat 1 is empty"},
+		{[]string{"new-table", "--server", url, "--seats", "human,,greedy"}, exitUsage, "seat 2 is empty"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--target", "0"}, exitUsage, "--target must be"},
-		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h0m0s"},
+		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "soon"}, exitUsage, "--turn-timer"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach the server"},

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +34,7 @@ const arlPlayHelp = `commands (one a line):
 
 // arlActionsHelp is the part of the help that names the actions: the
 // same for terminal play against bots and at an online table.
-const arlActionsHelp = `actions (seats and table sets count from 0; sets are SEAT/SET):
+const arlActionsHelp = `actions (seats and the sets on a table count from 1; SEAT/SET names a set):
   lead 7H           lead a card (you have the lead)
   play 7H           play a card to the trick
   set runs 7H 8H 9H lead a set, naming its spectrum (aces, multiples,
@@ -42,20 +42,20 @@ const arlActionsHelp = `actions (seats and table sets count from 0; sets are SEA
                     card and a larger set is in the first spectrum it fits;
                     in a set round, respond with a higher set
   pass              pass on the active set
-  kill              kill the active set with the S2
-  s2 2/0            play the S2 on set 0 of seat 2's table
-  add 7H 2/0        add the 7H to set 0 of seat 2's table
-  pickup 7H 2/0     swap the 7H for the joker in set 0 of seat 2's table
+  kill              kill the active set with the S2 (when you hold it)
+  s2 3/1            play the S2 on set 1 of seat 3's table
+  add 7H 3/1        add the 7H to set 1 of seat 3's table
+  pickup 7H 3/1     swap the 7H for the joker in set 1 of seat 3's table
 cards: rank and suit in either order (7H, H7, TS, 10S, QS, SQ), JK for a joker.`
 
 func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	players := fs.Int("players", 4, "number of players, 2 to 6")
-	seedText := fs.String("seed", "", "seed of the game (default: from the clock)")
-	seat := fs.Int("seat", 0, "your seat, 0 to players-1")
+	seedText := fs.String("seed", "", "seed of the game (default: an unguessable one, shown at the end)")
+	seat := fs.Int("seat", 1, "your seat, 1 to --players")
 	botsText := fs.String("bots", "medium", "bots for the other seats, comma-separated ("+strings.Join(bot.Names, ", ")+"); a shorter list repeats")
 	botSeedText := fs.String("bot-seed", "", "seed of the bots' own choices, apart from the deal (default: unguessable)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
-	load := fs.String("load", "", "continue the game saved in FILE (it fixes players, target and seed)")
+	load := fs.String("load", "", "continue the game saved in `FILE` (it fixes players, target and seed; those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -84,9 +84,10 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 		if *players < 2 || *players > arlington.MaxSeats {
 			return usageErr("--players must be 2 to 6, not %d", *players)
 		}
-		if *seat < 0 || *seat >= *players {
-			return usageErr("--seat must be 0 to %d, not %d", *players-1, *seat)
+		if *seat < 1 || *seat > *players {
+			return usageErr("--seat must be 1 to %d, not %d", *players, *seat)
 		}
+		me := *seat - 1 // the engine counts seats from 0
 		if s == nil {
 			seed, err := arlSeed(*seedText)
 			if err != nil {
@@ -104,12 +105,14 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 		}
 		names := strings.Split(*botsText, ",")
 		bots := make([]bot.Bot, *players)
+		levels := make([]string, *players) // as the player named them
 		k := 0
 		for i := range bots {
-			if i == *seat {
+			if i == me {
 				continue
 			}
-			b, err := bot.New(names[k%len(names)], bot.SeatSeed(botSeed, i))
+			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
+			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -117,7 +120,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			k++
 		}
 		hard, _ := bot.LevelNamed("hard")
-		p := &arlPlayer{env: env, s: s, me: *seat, bots: bots, helper: bot.NewGreedy(bot.SeatSeed(botSeed, *seat)),
+		p := &arlPlayer{env: env, s: s, me: me, bots: bots, levels: levels, helper: bot.NewGreedy(bot.SeatSeed(botSeed, me)),
 			hinter:    bot.NewSearch(hard, bot.SeatSeed(botSeed, *players)),
 			seedKnown: *seedText != ""}
 		return p.run(ctx)
@@ -127,14 +130,11 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 // arlLoad reads a saved game. Errors are usage errors that say whether the
 // file could not be read or which line is wrong.
 func arlLoad(name string) (*arlington.State, error) {
-	f, err := os.Open(name)
+	f, err := openSaveFile(name)
 	if err != nil {
-		return nil, usageErr("cannot read %s: %v", name, osReason(err))
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, usageErr("cannot read %s: it is a directory", name)
-	}
 	_, s, err := arlington.Load(f)
 	if err != nil {
 		return nil, usageErr("%s: %v", name, err)
@@ -145,8 +145,9 @@ func arlLoad(name string) (*arlington.State, error) {
 type arlPlayer struct {
 	env    *Env
 	s      *arlington.State
-	me     int
+	me     int // the player's seat, from 0
 	bots   []bot.Bot
+	levels []string    // each bot's level as the player named it
 	helper *bot.Greedy // plays 'auto'
 	hinter bot.Bot     // answers 'hint'
 	in     *lineReader
@@ -172,7 +173,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 		seed = fmt.Sprintf("seed %d", p.s.Seed())
 	}
 	p.out("Arlington: %d players, you are seat %d, %s, target %d. Type 'help' for commands.\n",
-		p.s.Players(), p.me, seed, p.s.Config().Target)
+		p.s.Players(), arlSeat(p.me), seed, p.s.Config().Target)
 	p.nar = arlington.NewNarrator(p.seatNames())
 	if n := len(p.s.History()); n > 0 {
 		p.out("continuing after %d actions, hand %d\n", n, p.s.HandNumber())
@@ -182,7 +183,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 			p.nar.Tell(e)
 		}
 	} else {
-		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), p.s.Dealer())
+		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), arlSeat(p.s.Dealer()))
 	}
 	// One game loop for bots and people (bot.Run): the player is the
 	// seat whose Act reads commands.
@@ -215,20 +216,8 @@ func (p *arlPlayer) run(ctx context.Context) error {
 		return err
 	}
 	p.out("game over after %d hands (seed %d). totals: %s\n", p.s.HandNumber(), p.s.Seed(), arlInts(p.s.Totals()))
-	w := p.s.Winners()
-	if len(w) == 1 {
-		p.out("seat %d wins%s\n", w[0], arlYou(w[0] == p.me))
-	} else {
-		p.out("seats %s share the win\n", arlInts(w))
-	}
+	p.out("%s\n", arlWinners(p.s.Winners(), p.s.Totals(), p.levels, p.me))
 	return nil
-}
-
-func arlYou(b bool) string {
-	if b {
-		return " (you)"
-	}
-	return ""
 }
 
 func arlInts(xs []int) string {
@@ -239,16 +228,16 @@ func arlInts(xs []int) string {
 	return strings.Join(parts, " ")
 }
 
-// seatNames are the seats as the narration names them: numbered from 0,
-// as the commands number them ("add 7H 2/0"), with the bot's level or
+// seatNames are the seats as the narration names them: numbered from 1,
+// as the commands number them ("add 7H 3/1"), with the bot's level or
 // "you".
 func (p *arlPlayer) seatNames() []string {
 	names := make([]string, p.s.Players())
 	for i := range names {
 		if i == p.me {
-			names[i] = fmt.Sprintf("seat %d (you)", i)
+			names[i] = fmt.Sprintf("seat %d (you)", arlSeat(i))
 		} else {
-			names[i] = fmt.Sprintf("seat %d (%s)", i, p.bots[i].Name())
+			names[i] = fmt.Sprintf("seat %d (%s)", arlSeat(i), p.levels[i])
 		}
 	}
 	return names
@@ -351,7 +340,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	case "legal":
 		p.legal = p.s.Legal(p.me)
 		for i, a := range p.legal {
-			p.out("%3d  %v\n", i+1, a)
+			p.out("%3d  %s\n", i+1, arlActionText(a))
 		}
 		return nil, false, nil
 	case "hint":
@@ -361,7 +350,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		if err != nil {
 			return nil, false, err
 		}
-		p.out("the %s bot would play: %v\n", p.hinter.Name(), a)
+		p.out("the %s bot would play: %s\n", p.hinter.Name(), arlActionText(a))
 		return nil, false, nil
 	case "auto":
 		a, err := p.helper.Act(ctx, p.s.View(p.me))
@@ -400,7 +389,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		a := p.legal[n-1]
 		return &a, false, nil
 	}
-	a, err := arlington.ParseAction(line)
+	a, err := arlParseAction(line)
 	if err != nil {
 		p.out("%v\ntype 'help' for commands\n", err)
 		return nil, false, nil
@@ -429,13 +418,13 @@ func (p *arlPlayer) show() {
 
 func showView(w io.Writer, v arlington.View) {
 	fmt.Fprintf(w, "-- hand %d, dealer seat %d, totals %s (target %d), graveyard %s\n",
-		v.HandNumber, v.Dealer, arlInts(v.Totals), v.Target, plural(v.Graveyard, "card"))
+		v.HandNumber, arlSeat(v.Dealer), arlInts(v.Totals), v.Target, plural(v.Graveyard, "card"))
 	for i := range v.Players {
 		who := ""
 		if i == v.Seat {
 			who = " (you)"
 		}
-		fmt.Fprintf(w, "seat %d%s: %s;", i, who, plural(v.HandSizes[i], "card"))
+		fmt.Fprintf(w, "seat %d%s: %s;", arlSeat(i), who, plural(v.HandSizes[i], "card"))
 		if len(v.Tables[i]) == 0 {
 			fmt.Fprint(w, " no sets")
 		}
@@ -448,19 +437,19 @@ func showView(w io.Writer, v arlington.View) {
 			if t.Active {
 				active = " ACTIVE"
 			}
-			fmt.Fprintf(w, " [%d/%d %s: %s, %d pts%s]", i, k, card.Format(t.Cards), strings.Join(names, "/"), t.Points, active)
+			fmt.Fprintf(w, " [%d/%d %s: %s, %s%s]", arlSeat(i), k+1, card.Format(t.Cards), strings.Join(names, "/"), plural(t.Points, "point"), active)
 		}
 		fmt.Fprintln(w)
 	}
 	if len(v.Trick) > 0 {
 		parts := make([]string, len(v.Trick))
 		for i, t := range v.Trick {
-			parts[i] = fmt.Sprintf("seat %d %v", t.Seat, t.Card)
+			parts[i] = fmt.Sprintf("seat %d %v", arlSeat(t.Seat), t.Card)
 		}
 		fmt.Fprintf(w, "trick: %s\n", strings.Join(parts, ", "))
 	}
 	if v.Round != nil {
-		fmt.Fprintf(w, "set round: seat %d led in %v; seat %d's set is active\n", v.Round.Leader, v.Round.Spectrum, v.Round.Owner)
+		fmt.Fprintf(w, "set round: seat %d led in %v; seat %d's set is active\n", arlSeat(v.Round.Leader), v.Round.Spectrum, arlSeat(v.Round.Owner))
 	}
 	fmt.Fprintf(w, "your hand: %s\n", card.Format(v.Hand))
 	switch v.Phase {
@@ -469,6 +458,10 @@ func showView(w io.Writer, v arlington.View) {
 	case arlington.PhaseTrick:
 		fmt.Fprintln(w, "play a card to the trick")
 	case arlington.PhaseRound:
-		fmt.Fprintln(w, "respond: pass, kill (with the S2) or a higher set in "+v.Round.Spectrum.String())
+		kill := ""
+		if slices.Contains(v.Hand, arlington.S2) {
+			kill = ", kill (with your S2)"
+		}
+		fmt.Fprintf(w, "respond: pass%s or a higher set in %v\n", kill, v.Round.Spectrum)
 	}
 }

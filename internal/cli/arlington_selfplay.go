@@ -19,7 +19,7 @@ type arlSeatStats struct {
 	Bot           string     `json:"bot"`
 	Wins          float64    `json:"wins"` // a shared win counts 1/k to each of k winners
 	WinShare      float64    `json:"winShare"`
-	WinShareCI95  [2]float64 `json:"winShareCI95"`
+	WinShareCI95  [2]float64 `json:"winShareCi95"`
 	MeanPoints    float64    `json:"meanPoints"` // final total, per game
 	PointsPerHand float64    `json:"pointsPerHand"`
 }
@@ -50,7 +50,7 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 	f.register(fs, 100)
 	dup := fs.Bool("duplicate", false, "play each deal once per rotation of the seats, so the luck of the cards cancels (--games counts deals)")
 	jobs := fs.Int("jobs", 1, "deals played at once")
-	asJSON := fs.Bool("json", false, "print one JSON object: games, seats (bot, wins, winShare, winShareCI95, meanPoints)")
+	asJSON := fs.Bool("json", false, "print one JSON object: games, seats (bot, wins, winShare, winShareCi95, meanPoints)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
 			return usageErr("unexpected argument %q", pos[0])

@@ -84,7 +84,8 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"selfplay players", []string{"selfplay", "--players", "7"}, "--players must be 2 to 6"},
 		{"selfplay seats", []string{"selfplay", "--players", "2", "--seats", "random,smart"}, "unknown bot"},
 		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, "3 bots for 2 players"},
-		{"play seat", []string{"play", "--players", "3", "--seat", "3"}, "--seat must be 0 to 2"},
+		{"play seat", []string{"play", "--players", "3", "--seat", "4"}, "--seat must be 1 to 3, not 4"},
+		{"play seat 0", []string{"play", "--players", "3", "--seat", "0"}, "--seat must be 1 to 3, not 0"},
 		{"play seed", []string{"play", "--seed", "x"}, "--seed must be a whole number"},
 		{"play target 0", []string{"play", "--target", "0"}, "--target must be 1 to 1000, not 0"},
 		{"play target too large", []string{"play", "--target", "1001"}, "--target must be 1 to 1000, not 1001"},
@@ -181,14 +182,14 @@ func TestArlingtonPlayScript(t *testing.T) {
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "game.txt")
 	script := "help\nlegal\nfly away\nkill\n1\nsave " + saved + "\n" + strings.Repeat("auto\n", 5000)
-	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", strconv.Itoa(seed), "--seat", strconv.Itoa(me), "--bots", "random")
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", strconv.Itoa(seed), "--seat", strconv.Itoa(me+1), "--bots", "random")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
 		"Type 'help' for commands",
 		"commands (one a line)",
-		"  1  " + first.String(),
+		"  1  " + arlActionText(first),
 		`bad action "fly away"`,
 		`refused, rule "The Hand"`,  // kill when leading
 		arlTold(s, me, "random")[1], // the typed action, in words
@@ -217,9 +218,9 @@ func TestArlingtonPlayScript(t *testing.T) {
 func arlTold(s *arlington.State, me int, bots string) []string {
 	names := make([]string, s.Players())
 	for i := range names {
-		names[i] = fmt.Sprintf("seat %d (%s)", i, bots)
+		names[i] = fmt.Sprintf("seat %d (%s)", i+1, bots)
 	}
-	names[me] = fmt.Sprintf("seat %d (you)", me)
+	names[me] = fmt.Sprintf("seat %d (you)", me+1)
 	n := arlington.NewNarrator(names)
 	var out []string
 	for _, e := range s.Events(0) {
@@ -233,7 +234,7 @@ func arlTold(s *arlington.State, me int, bots string) []string {
 // in order, and never as notation; a move made by 'auto' is marked.
 func TestArlingtonPlayNarrates(t *testing.T) {
 	script := strings.Repeat("auto\n", 12) + "quit\n"
-	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", "7", "--seat", "1", "--bots", "random", "--bot-seed", "1")
+	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", "7", "--seat", "2", "--bots", "random", "--bot-seed", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -258,13 +259,13 @@ func TestArlingtonPlayNarrates(t *testing.T) {
 		rest = rest[at+len(w):]
 	}
 	for line := range strings.Lines(play) {
-		for _, old := range []string{"seat 0 (random): ", "seat 2 (random): ", "you: ", "you (auto): "} {
+		for _, old := range []string{"seat 1 (random): ", "seat 3 (random): ", "you: ", "you (auto): "} {
 			if strings.Contains(line, old) {
 				t.Errorf("a move in notation: %q", line)
 			}
 		}
 	}
-	if !strings.Contains(play, "auto: seat 1 (you) ") {
+	if !strings.Contains(play, "auto: seat 2 (you) ") {
 		t.Errorf("no move marked as auto's in:\n%s", play[:min(len(play), 3000)])
 	}
 }
@@ -490,7 +491,7 @@ func TestArlingtonPlaySaveAtomic(t *testing.T) {
 // 'hint' names the hard bot's choice from the player's own view: a legal
 // action, and the game goes on unchanged until the player acts.
 func TestArlingtonPlayHint(t *testing.T) {
-	out, errOut, code := arlRun(t, "hint\nrecord\nquit\n", "arlington", "play", "--players", "2", "--seed", "4", "--bots", "random", "--bot-seed", "1", "--seat", "1")
+	out, errOut, code := arlRun(t, "hint\nrecord\nquit\n", "arlington", "play", "--players", "2", "--seed", "4", "--bots", "random", "--bot-seed", "1", "--seat", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -499,7 +500,7 @@ func TestArlingtonPlayHint(t *testing.T) {
 		t.Fatalf("no hint in\n%s", out)
 	}
 	line, _, _ := strings.Cut(after, "\n")
-	a, err := arlington.ParseAction(line)
+	a, err := arlParseAction(line) // seats and sets counted from 1
 	if err != nil {
 		t.Fatalf("hint %q: %v", line, err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -177,5 +178,35 @@ func TestCompletion(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "cardtable") || len(out) < 1000 {
 			t.Errorf("%s: exit %d, %d bytes, %q", sh, code, len(out), errOut)
 		}
+	}
+}
+
+// `cardtable` with serve's flags, or with none at all, serves: the root
+// command is serve (its flags from the environment too).
+func TestRootServes(t *testing.T) {
+	t.Run("flags", func(t *testing.T) {
+		url, _ := runServer(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "a.db"))
+		getOK(t, url)
+	})
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("CARDTABLE_ADDR", "127.0.0.1:0")
+		t.Setenv("CARDTABLE_DB", filepath.Join(t.TempDir(), "b.db"))
+		url, errb := runServer(t)
+		getOK(t, url)
+		if !strings.Contains(errb.String(), "b.db") {
+			t.Errorf("CARDTABLE_DB not used: %s", errb)
+		}
+	})
+}
+
+func getOK(t *testing.T, url string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
 	}
 }

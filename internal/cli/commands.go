@@ -36,6 +36,7 @@ func newRoot(env *Env) *cobra.Command {
 	bi := buildinfo.Read()
 	root.Version = bi.Version
 	root.SetVersionTemplate(bi.String() + "\n")
+	root.Flags().BoolP("version", "v", false, "print the version, commit and commit time")
 
 	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
 		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
@@ -60,7 +61,7 @@ func newRoot(env *Env) *cobra.Command {
 			"Prove deals spread over the whole deal range winnable and print them as\n"+
 				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),
 	)
-	analyze := leaf(env, "analyze", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
+	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
 	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)
 
@@ -75,7 +76,7 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "play", "play one seat in the terminal against bots",
 			"Play one seat in the terminal against bots: one command a line on standard input.\n\n"+arlPlayHelp, runArlingtonPlay),
 		leaf(env, "bench", "measure self-play speed in games per second", "", runArlingtonBench),
-		leaf(env, "new-table", "create a table on a server and print its link",
+		leaf(env, "new-table --server URL --seats SPEC", "create a table on a server and print its link",
 			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
 		leaf(env, "connect LINK", "join a table on a server and play a seat, or let a bot play it",
 			"Join the table at LINK (http://HOST:PORT/arlington/t/ID) and play a seat to the end of\n"+
@@ -83,10 +84,26 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
 
-	root.AddCommand(serve, spider, arl, versionCmd(env, bi))
+	backup := leaf(env, "backup --to FILE", "copy the database, checked, while the server runs",
+		"Write a consistent copy of the database to a new file while a server may be running on it,\n"+
+			"check it (SQLite's integrity check) and only then give it its name. An existing file is\n"+
+			"never overwritten. See docs/operating.md, \"Backups and restore\".", runBackup)
+	restore := leaf(env, "restore --from FILE", "put a backup in place of the database while no server runs",
+		"Put a backup in place of the database: refused while a server holds it; the backup is\n"+
+			"checked first and renamed into place whole; the database it replaces is kept beside it\n"+
+			"(PATH.replaced-TIME). See docs/operating.md, \"Backups and restore\".", runRestore)
+	root.AddCommand(serve, spider, arl, backup, restore, versionCmd(env, bi))
 	root.SetHelpCommand(helpCmd(root))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" { // cobra's: its words in this help's style
+			c.Short = "print a shell completion script: bash, zsh, fish or powershell"
+			for _, s := range c.Commands() {
+				s.Short = "print the completion script for " + s.Name()
+			}
+		}
+	}
 	return root
 }
 
@@ -131,7 +148,7 @@ func helpCmd(root *cobra.Command) *cobra.Command {
 func versionCmd(env *Env, bi buildinfo.Info) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "print the version, commit and build date",
+		Short: "print the version, commit and commit time",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := fmt.Fprintln(env.Stdout, bi.String())

@@ -86,7 +86,7 @@ func TestPlayLongLine(t *testing.T) {
 				t.Errorf("no refusal in\n%.2000s", out)
 			}
 			_, after, _ := strings.Cut(out, "the limit")
-			if strings.Count(out, "auto: seat 0 (you) ") != 2 || !strings.Contains(after, "auto: seat 0 (you) ") {
+			if strings.Count(out, "auto: seat 1 (you) ") != 2 || !strings.Contains(after, "auto: seat 1 (you) ") {
 				t.Errorf("the action after the long line was not taken:\n%.2000s", out)
 			}
 		})

@@ -66,7 +66,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-var urlLine = regexp.MustCompile(`url=(http://\S+/)`)
+var urlLine = regexp.MustCompile(`url=(https?://\S+/)`)
 
 func startChild(tb testing.TB, db string) *child {
 	tb.Helper()
@@ -381,11 +381,18 @@ func TestServeUsage(t *testing.T) {
 // URL it logged and its log.
 func serveInProcess(t *testing.T, args ...string) (string, *syncBuffer) {
 	t.Helper()
+	return runServer(t, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+}
+
+// runServer runs cardtable with args, which must start the server, until
+// the test ends (then it must exit cleanly), and returns the URL it logs.
+func runServer(t *testing.T, args ...string) (string, *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	errb := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), nil, io.Discard, errb)
+		done <- Run(ctx, args, nil, io.Discard, errb)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -467,7 +474,7 @@ func TestOpenURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := openURL(a); got != tc.want {
+		if got := openURL(a, false); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.addr, got, tc.want)
 		}
 	}

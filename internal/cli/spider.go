@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 
@@ -144,8 +143,8 @@ func renderSpider(g *spider.Game, reveal bool) string {
 		completed = strings.Join(v.Completed, " ")
 	}
 	title := strings.ToUpper(v.Variant[:1]) + v.Variant[1:]
-	fmt.Fprintf(&b, "%s, %d suit(s), %s   score %d   moves %d   stock %d   completed: %s\n",
-		title, v.Suits, deal, v.Score, v.Moves, v.Stock, completed)
+	fmt.Fprintf(&b, "%s, %s, %s   score %d   moves %d   stock %d   completed: %s\n",
+		title, plural(v.Suits, "suit"), deal, v.Score, v.Moves, v.Stock, completed)
 	cols := make([][]string, len(v.Piles))
 	height := 0
 	for k, pv := range v.Piles {
@@ -190,28 +189,32 @@ func renderSpider(g *spider.Game, reveal bool) string {
 	return b.String()
 }
 
-const spiderPlayHelp = `commands (piles are 1 to 10):
-  move FROM TO [COUNT]  move COUNT cards from the bottom of FROM onto TO
+const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in brackets):
+  move FROM TO [COUNT]  (m) move COUNT cards from the bottom of FROM onto TO
                         (without COUNT: the longest run that TO accepts)
-  auto PILE [COUNT]     auto-move the bottom run (or COUNT cards) of PILE:
+  auto PILE [COUNT]     (a) auto-move the bottom run (or COUNT cards) of PILE:
                         remove a complete suit, else onto the same suit, any
                         suit, then a space
-  deal                  deal a row from the stock
-  remove PILE           remove the complete suit at the bottom of PILE
-  undo [N], redo [N]    take back N moves (default 1), or replay them
+  deal                  (d) deal a row from the stock
+  remove PILE           (r) remove the complete suit at the bottom of PILE
+  undo [N]              (u) take back N moves (default 1)
+  redo [N]              replay N moves taken back (default 1)
   restart               the same deal from the start
-  locate CARD           where copies of CARD (such as QH) are visible
-  column PILE           the visible cards of PILE
+  locate CARD           (l) where copies of CARD (such as QH) are visible
+  column PILE           (c) the visible cards of PILE
   show                  print the tableau
-  save FILE             save the game; load FILE loads one
+  save FILE             save the game
+  load FILE             load a saved game
   hint                  suggest a move, from what you can see only
-  help, quit
+  help                  (?) this list
+  quit                  (q, exit) stop
+lines starting with # are skipped, so a solver's output replays as it is.
 `
 
 func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	var gf gameFlags
 	gf.register(fs)
-	load := fs.String("load", "", "load a saved game (deal and variant flags do not apply)")
+	load := fs.String("load", "", "load the game saved in `FILE` (it sets the deal and options: those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -229,7 +232,11 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 				}
 			})
 			if len(clash) > 0 {
-				return usageErr("spider play: %s do(es) not go with --load: the save file sets the deal and options", strings.Join(clash, ", "))
+				verb := "does"
+				if len(clash) > 1 {
+					verb = "do"
+				}
+				return usageErr("spider play: %s %s not go with --load: the save file sets the deal and options", strings.Join(clash, ", "), verb)
 			}
 			if g, err = loadSpider(*load); err != nil {
 				return err
@@ -275,16 +282,16 @@ const maxSpiderSave = 16 << 20
 
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	f, err := os.Open(path)
+	f, err := openSaveFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	tooBig := fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxSpiderSave {
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxSpiderSave {
 		return nil, tooBig
 	}
-	// A device or pipe has no size to check first: read at most the limit.
+	// The file may grow while read: read at most the limit.
 	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))

@@ -120,7 +120,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 	limit := fs.Duration("time", 30*time.Second, "time limit per deal (solve)")
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
-	record := fs.String("record", "", "append the deals proven winnable to this file as 'VARIANT SUITS DEAL' lines")
+	record := fs.String("record", "", "append the deals proven winnable to this `file` as 'VARIANT SUITS DEAL' lines")
 	trace := fs.Bool("trace", false, traceHelp+" (autoplay)")
 	o := fairFlags(fs, " (autoplay)")
 	return func(pos []string) (*bench, error) {
@@ -320,8 +320,8 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		lo, hi := wilson(ok, len(secs))
 		rate += fmt.Sprintf(", 95%% interval %.1f-%.1f%%", 100*lo, 100*hi)
 	}
-	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %d job(s)",
-		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), jobs)
+	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %s",
+		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), plural(jobs, "job"))
 	if mode == "solve" {
 		if len(moves) > 0 {
 			// Lines count every move: card moves, deals and removals; "by

@@ -25,8 +25,8 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	sf.gameFlags.register(fs)
-	fs.StringVar(&sf.load, "load", "", "start from a saved game (its current position)")
-	fs.StringVar(&sf.layout, "layout", "", "start from a position file in the layout format (docs/formats.md)")
+	fs.StringVar(&sf.load, "load", "", "start from the game saved in `FILE` (its current position)")
+	fs.StringVar(&sf.layout, "layout", "", "start from a position `file` in the layout format (docs/formats.md)")
 }
 
 // game builds the game to work on: a save, a layout or a deal.
@@ -68,7 +68,7 @@ func describe(g *spider.Game) string {
 	if g.Deal() != 0 {
 		what = fmt.Sprintf("deal %d", g.Deal())
 	}
-	return fmt.Sprintf("%s (%s, %d suit(s))", what, o.Variant, o.Suits)
+	return fmt.Sprintf("%s (%s, %s)", what, o.Variant, plural(o.Suits, "suit"))
 }
 
 // playable drops removals when the game removes complete suits by itself,
@@ -309,7 +309,7 @@ func hintLine(ctx context.Context, g *spider.Game) (string, error) {
 func winnableDeal(o spider.Options, pick uint64) (uint64, error) {
 	n, ok := solver.WinnableDeal(o.Variant, o.Suits, pick)
 	if !ok {
-		return 0, fmt.Errorf("no proven-winnable %s deals with %d suit(s) are cached", o.Variant, o.Suits)
+		return 0, fmt.Errorf("no proven-winnable %s deals with %s are cached", o.Variant, plural(o.Suits, "suit"))
 	}
 	return n, nil
 }

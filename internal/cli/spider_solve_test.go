@@ -32,7 +32,7 @@ func TestSpiderSolveReplaysInPlay(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			first, _, _ := strings.Cut(out, "\n")
-			if !strings.HasPrefix(first, "# deal 5 ("+variant+", 1 suit(s)): solved") {
+			if !strings.HasPrefix(first, "# deal 5 ("+variant+", 1 suit): solved") {
 				t.Fatalf("summary %q", first)
 			}
 			// The whole output feeds terminal play, which skips '#' lines.

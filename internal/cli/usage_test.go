@@ -94,7 +94,7 @@ func TestArlingtonMessagesCountOne(t *testing.T) {
 	// hand sizes are the other counts shown).
 	var b strings.Builder
 	showView(&b, arlington.View{Players: 2, HandSizes: []int{1, 2}, Tables: make([][]arlington.TableSet, 2), Totals: []int{0, 0}, Graveyard: 1})
-	if !strings.Contains(b.String(), "graveyard 1 card\n") || !strings.Contains(b.String(), "seat 0 (you): 1 card;") || !strings.Contains(b.String(), "seat 1: 2 cards;") {
+	if !strings.Contains(b.String(), "graveyard 1 card\n") || !strings.Contains(b.String(), "seat 1 (you): 1 card;") || !strings.Contains(b.String(), "seat 2: 2 cards;") {
 		t.Errorf("%s", b.String())
 	}
 }

@@ -307,7 +307,7 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 	var made struct {
 		ID string `json:"id"`
 	}
-	body := map[string]any{"players": len(bots), "bots": bots, "target": cfg.Target, "turn_seconds": -1}
+	body := map[string]any{"players": len(bots), "bots": bots, "target": cfg.Target, "turnSeconds": -1}
 	cookie, err := r.post(ctx, "/api/arlington/tables", "", body, http.StatusCreated, &made)
 	if err != nil {
 		return nil, err

@@ -16,8 +16,8 @@ type serverMsg struct {
 	Type   string `json:"type"`
 	Status string `json:"status"`
 	View   *struct {
-		ToMove     int `json:"to_move"`
-		EventCount int `json:"event_count"`
+		ToMove     int `json:"toMove"`
+		EventCount int `json:"eventCount"`
 	} `json:"view"`
 	Legal []string `json:"legal"`
 	Error string   `json:"error"`

@@ -7,6 +7,8 @@
 package table
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -40,6 +42,7 @@ var (
 	ErrClosed       = errors.New("table closed")
 	ErrSlow         = errors.New("subscriber fell behind")
 	ErrStore        = errors.New("could not store the table")
+	ErrDiskFull     = errors.New("the store's disk is full") // the store wraps it; ErrStore wraps the store's error
 	ErrNotOver      = errors.New("the game is not over")
 	ErrUnknownLevel = errors.New("unknown bot level")
 )
@@ -79,10 +82,36 @@ type Config struct {
 	// someone else is waiting before a bot plays for them. 0 means the
 	// default (DefaultTurnSeconds with a bot at the table, off without);
 	// -1 is off.
-	TurnSeconds int `json:"turn_seconds"`
+	TurnSeconds int `json:"turnSeconds"`
 	// StandIn is the level of the bot that plays for an absent person
 	// ("" means DefaultStandIn).
-	StandIn string `json:"stand_in"`
+	StandIn string `json:"standIn"`
+}
+
+// UnmarshalJSON reads a config strictly (an unknown key is an error), with
+// the keys of the previous release too: turn_seconds and stand_in, which
+// configs stored by that release hold. They are read for one release and
+// never written.
+func (c *Config) UnmarshalJSON(b []byte) error {
+	type plain Config // without this method
+	var j struct {
+		plain
+		OldTurnSeconds *int    `json:"turn_seconds"`
+		OldStandIn     *string `json:"stand_in"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return err
+	}
+	*c = Config(j.plain)
+	if j.OldTurnSeconds != nil && c.TurnSeconds == 0 {
+		c.TurnSeconds = *j.OldTurnSeconds
+	}
+	if j.OldStandIn != nil && c.StandIn == "" {
+		c.StandIn = *j.OldStandIn
+	}
+	return nil
 }
 
 // normalize checks c and fills in its defaults; validLevel says whether a

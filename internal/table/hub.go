@@ -30,6 +30,22 @@ type Bot interface {
 // passes arlington/bot's New); an unknown level is an error.
 type BotFactory func(level string, seed uint64) (Bot, error)
 
+// Observer is told what the tables do, for metrics; the wiring layer
+// implements it. Its methods are called from the tables' goroutines and
+// the bots' and must be quick.
+type Observer interface {
+	// Acted: an action was applied, stored and its update queued for
+	// every connection, d after it began.
+	Acted(d time.Duration)
+	// BotThought: a bot of level took d to choose an action.
+	BotThought(level string, d time.Duration)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Acted(time.Duration)              {}
+func (nopObserver) BotThought(string, time.Duration) {}
+
 // Options configure a Hub. Store and Bots are required.
 type Options struct {
 	Store Store
@@ -73,6 +89,9 @@ type Options struct {
 	// Logf reports what no caller can be told (a store error on a bot's
 	// action, a table that cannot be restored). Default: discard.
 	Logf func(format string, args ...any)
+	// Observer is told of actions and bot decisions, for metrics
+	// (default: nobody).
+	Observer Observer
 
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 }
@@ -155,6 +174,9 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
+	}
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
 	}
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers)}
 	h.ctx, h.cancel = context.WithCancel(ctx)

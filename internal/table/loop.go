@@ -47,6 +47,9 @@ type loop struct {
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
+	// acted holds when each action applied since the last broadcast
+	// began, for Observer.Acted.
+	acted []time.Time
 }
 
 // seat is one seat at the table.
@@ -300,7 +303,9 @@ func (l *loop) startThink(seat int) {
 			return
 		}
 		actx, acancel := context.WithTimeout(ctx, l.h.o.BotTime)
+		began := time.Now()
 		a, err := b.Act(actx, v)
+		l.h.o.Observer.BotThought(level, time.Since(began))
 		acancel()
 		l.h.workers.done(tk)
 		select {
@@ -394,6 +399,7 @@ func (l *loop) botApply(seat int, a arlington.Action) error {
 // then makes the copy the game: a refused or unstored action changes
 // nothing.
 func (l *loop) apply(seat int, a arlington.Action) error {
+	began := time.Now() // the real clock: a figure for the observer
 	c := l.st.Clone()
 	n := c.EventCount()
 	if err := c.Apply(seat, a); err != nil {
@@ -415,6 +421,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	l.moves++
 	l.dirty = true
 	l.storeWorks()
+	l.acted = append(l.acted, began)
 	if c.Terminal() {
 		l.finish(StatusOver)
 	}

@@ -13,9 +13,9 @@ type Summary struct {
 	ID          string     `json:"id"`
 	Players     int        `json:"players"`
 	Target      int        `json:"target"`
-	TurnSeconds int        `json:"turn_seconds"` // -1: no turn timer
+	TurnSeconds int        `json:"turnSeconds"` // -1: no turn timer
 	Seats       []SeatInfo `json:"seats"`
-	OpenSeats   int        `json:"open_seats"`
+	OpenSeats   int        `json:"openSeats"`
 	Status      Status     `json:"status"`
 	Started     bool       `json:"started"`
 	Hand        int        `json:"hand"`

@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"cardtable/arlington"
 )
@@ -165,6 +166,10 @@ func (l *loop) flush() {
 	}
 	l.counted = false
 	l.t.summary.Store(l.summary())
+	for _, t := range l.acted {
+		l.h.o.Observer.Acted(time.Since(t))
+	}
+	l.acted = l.acted[:0]
 }
 
 // send queues s's update without ever blocking: a subscriber whose queue

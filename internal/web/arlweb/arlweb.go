@@ -97,6 +97,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/replay", h.handle(h.replay))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)
+	mux.HandleFunc("GET /api/arlington/code/{code}", h.handle(h.byCode))
 }
 
 // handle is web.Handle with the table package's errors classified.
@@ -125,9 +126,9 @@ func (h *Handlers) page(name string) http.HandlerFunc {
 type lobby struct {
 	Tables       []lobbyTable `json:"tables"`
 	Levels       []string     `json:"levels"`
-	DefaultLevel string       `json:"default_level"`
-	Target       int          `json:"default_target"`
-	TurnSeconds  int          `json:"default_turn_seconds"`
+	DefaultLevel string       `json:"defaultLevel"`
+	Target       int          `json:"defaultTarget"`
+	TurnSeconds  int          `json:"defaultTurnSeconds"`
 }
 
 // lobbyTable is a table in the list: its summary, and whether the
@@ -161,10 +162,16 @@ func (h *Handlers) seated(ctx context.Context, id, player string) bool {
 	return err == nil || errors.Is(err, table.ErrNotStarted)
 }
 
-// created is the create answer: the table and its shareable link.
+// created is the create answer: the table, its shareable link and its
+// code (invite.go).
 type created struct {
 	table.Summary
 	Link string `json:"link"`
+	Code string `json:"code"`
+}
+
+func (h *Handlers) summary(t *table.Table) created {
+	return created{t.Summary(), link(t.ID()), tableCode(t.ID())}
 }
 
 func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
@@ -172,11 +179,11 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err := web.ReadJSON(w, r, &cfg, 4<<10); err != nil {
 		return err
 	}
-	t, err := h.hub.CreateFrom(r.Context(), web.Player(r), web.ClientAddr(r), cfg)
+	t, err := h.hub.CreateFrom(r.Context(), web.Player(r), web.AddrKey(r), cfg)
 	if err != nil {
 		return err
 	}
-	web.WriteJSON(w, http.StatusCreated, created{t.Summary(), link(t.ID())})
+	web.WriteJSON(w, http.StatusCreated, h.summary(t))
 	return nil
 }
 
@@ -187,7 +194,7 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	web.WriteJSON(w, http.StatusOK, created{t.Summary(), link(t.ID())})
+	web.WriteJSON(w, http.StatusOK, h.summary(t))
 	return nil
 }
 

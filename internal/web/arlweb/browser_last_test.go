@@ -36,12 +36,12 @@ func TestLongBrowserArlingtonLastTrickStale(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := eval[string](p, `import("/arlington/render.js").then((m) => {
 			  const box = document.createElement("div");
-			  const v = { hand_number: 2, to_move: 0, phase: "round", trick: [], known: `+c.known+` };
+			  const v = { handNumber: 2, toMove: 0, phase: "round", trick: [], known: `+c.known+` };
 			  const events = [
 			    { n: 40, hand: 2, kind: "move", seat: 0, action: "lead KH" },
 			    { n: 41, hand: 2, kind: "move", seat: 1, action: "play 7H" },
 			    { n: 42, hand: 2, kind: "move", seat: 0, action: "play 7C" },
-			    { n: 43, hand: 2, kind: "take", seat: 1, to_hand: "7C 7H", to_grave: "KH" },
+			    { n: 43, hand: 2, kind: "take", seat: 1, toHand: "7C 7H", toGrave: "KH" },
 			    { n: 44, hand: 2, kind: "move", seat: 1, action: `+q(c.set)+` },
 			  ];
 			  m.renderLast(box, v, events, ["Ann", "Bob"]);

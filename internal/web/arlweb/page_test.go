@@ -19,9 +19,10 @@ import (
 // pageMsg is a view message with the words the page shows.
 type pageMsg struct {
 	srvMsg
-	LegalWords []string `json:"legal_words"`
-	Log        []string `json:"log"`
-	Names      []string `json:"names"`
+	LegalWords  []string `json:"legalWords"`
+	LegalPoints [][]int  `json:"legalPoints"`
+	Log         []string `json:"log"`
+	Names       []string `json:"names"`
 }
 
 // pageConn is a WebSocket client that keeps the words of view messages.

@@ -30,7 +30,7 @@ type replayStep struct {
 	Tables [][]arlington.TableSet `json:"tables"`
 	Trick  []arlington.TrickCard  `json:"trick"` // as it lay; a trick taken in this step is shown complete
 	Totals []int                  `json:"totals"`
-	ToMove int                    `json:"to_move"`
+	ToMove int                    `json:"toMove"`
 	Sheet  []arlington.HandView   `json:"sheet,omitempty"` // the hands scored so far, on the steps that score one
 }
 

@@ -35,7 +35,7 @@ type Limits struct {
 	// it is full the reader waits.
 	Outbox int
 	// PerAddress bounds the WebSocket connections open from one client
-	// address (web.ClientAddr), all tables together; past it a new one is
+	// address (web.AddrKey), all tables together; past it a new one is
 	// refused with 429 before the upgrade. The table's own shares (seats,
 	// spectators, an identity's) hold whatever identities a client makes
 	// up; this holds the total.
@@ -73,17 +73,22 @@ type viewMsg struct {
 	// actions as the page's buttons name them. The events' words (log)
 	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
-	LegalWords []string `json:"legal_words"`
+	LegalWords []string `json:"legalWords"`
+	// LegalPoints is, for each legal action, what it does to each seat's
+	// points on the tables (arlington.PointsChange): the page shows it
+	// on the action's button and never scores anything itself.
+	LegalPoints [][]int `json:"legalPoints"`
 }
 
 // message is update u as the client receives it: the table's update with
-// the legal actions in notation and in words.
+// the legal actions in notation, in words and with their points.
 func message(u table.Update) viewMsg {
-	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}}
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}, LegalPoints: [][]int{}}
 	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
 		for _, a := range u.View.Legal() {
 			m.Legal = append(m.Legal, a.String())
 			m.LegalWords = append(m.LegalWords, arlington.ActionWords(*u.View, a, u.Names))
+			m.LegalPoints = append(m.LegalPoints, arlington.PointsChange(*u.View, a))
 		}
 	}
 	return m
@@ -132,7 +137,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, r, h.log, web.Classify(err, classes))
 		return
 	}
-	addr := web.ClientAddr(r)
+	addr := web.AddrKey(r)
 	if !h.conns.add(addr, h.limits.PerAddress) {
 		web.WriteError(w, r, h.log, fmt.Errorf("%w: %d connections open from your address", web.ErrTooMany, h.limits.PerAddress))
 		return
@@ -154,6 +159,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 	status, reason := cn.write(ctx)
 	cancel()
+	web.SetCloseReason(r.Context(), reason)
 	c.Close(status, reason)
 	<-readerDone
 }
@@ -271,6 +277,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		select {
 		case <-ctx.Done():
 			return websocket.StatusGoingAway, "bye"
+		case <-web.Restarting(ctx):
+			// The page shows the reason and reconnects.
+			return websocket.StatusServiceRestart, web.RestartReason
 		case <-cn.t.Done():
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:

@@ -284,8 +284,8 @@ func TestWSLeakScan(t *testing.T) {
 		}},
 		{"the graveyard's contents", spectator, false, func(f map[string]any, c card.Card) {
 			v := view(f)
-			g, _ := v["grave_known"].([]any)
-			v["grave_known"] = append(g, c.String())
+			g, _ := v["graveKnown"].([]any)
+			v["graveKnown"] = append(g, c.String())
 		}},
 		{"the seed while the game is live", spectator, false, func(f map[string]any, _ card.Card) {
 			f["seed"] = strconv.FormatUint(know.Seed, 10)

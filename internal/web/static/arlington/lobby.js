@@ -34,7 +34,7 @@ function tableItem(t) {
   let sub = `to ${t.target} ${points(t.target)}`;
   if (t.status === "over") sub += ` · game over after hand ${t.hand} · final scores ${t.totals.join("-")}`;
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
-  if (t.open_seats > 0) sub += ` · ${t.open_seats} open`;
+  if (t.openSeats > 0) sub += ` · ${t.openSeats} open`;
   if (t.yours) sub += " · your seat";
   if (t.watching) sub += ` · ${t.watching} connected`;
   a.appendChild(el("span", "t-sub", sub));
@@ -45,10 +45,10 @@ function tableItem(t) {
 async function refresh() {
   try {
     const l = await request("GET", "/api/arlington/tables");
-    levels = l.levels; defaultLevel = l.default_level;
+    levels = l.levels; defaultLevel = l.defaultLevel;
     const open = $("open-tables"), play = $("play-tables");
     open.replaceChildren(); play.replaceChildren();
-    for (const t of l.tables) (t.open_seats > 0 ? open : play).appendChild(tableItem(t));
+    for (const t of l.tables) (t.openSeats > 0 ? open : play).appendChild(tableItem(t));
     if (!open.children.length) open.appendChild(el("li", "none", "none"));
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
   } catch (e) { $("msg").textContent = e.message; }
@@ -62,13 +62,24 @@ async function create(ev) {
   const bots = [...$("seats").querySelectorAll("select")].map((s) => s.value);
   try {
     const t = await request("POST", "/api/arlington/tables", {
-      players: bots.length, bots, target: Number($("target").value) || 0, turn_seconds: Number($("timer").value) || 0,
+      players: bots.length, bots, target: Number($("target").value) || 0, turnSeconds: Number($("timer").value) || 0,
     });
     await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name });
     location.href = t.link;
   } catch (e) { $("msg").textContent = e.message; }
 }
 
+// A table's code (told by a friend) leads to its page.
+async function byCode(ev) {
+  ev.preventDefault();
+  const code = $("code").value.trim();
+  try {
+    const t = await request("GET", `/api/arlington/code/${encodeURIComponent(code)}`);
+    location.href = t.link;
+  } catch (e) { $("msg").textContent = e.message; }
+}
+
+$("code-form").addEventListener("submit", byCode);
 $("name").value = savedName();
 $("name").addEventListener("change", () => saveName($("name").value.trim()));
 $("players").addEventListener("change", seatRows);

@@ -76,11 +76,11 @@ export class Replay {
     const seats = $("rp-seats");
     seats.replaceChildren();
     s.hands.forEach((hand, i) => {
-      const p = el("div", "player" + (s.to_move === i ? " to-move" : ""));
+      const p = el("div", "player" + (s.toMove === i ? " to-move" : ""));
       const head = el("div", "p-head");
       head.appendChild(el("span", "p-name", names[i]));
       head.appendChild(el("span", "badge", `${s.totals[i]} of ${this.target}`));
-      if (s.to_move === i) head.appendChild(el("span", "badge", "to play"));
+      if (s.toMove === i) head.appendChild(el("span", "badge", "to play"));
       p.appendChild(head);
       p.appendChild(hand.length ? group(hand, "set rp-hand", `${names[i]}'s hand: ${hand.map(words).join(" ")}`) : el("div", "small", "no cards"));
       const sets = el("div", "sets");

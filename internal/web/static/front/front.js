@@ -124,7 +124,7 @@ function tableItem(t) {
   let sub = seatWords(t);
   if (t.status === "over") sub += " · game over";
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
-  else sub += ` · ${t.open_seats} open`;
+  else sub += ` · ${t.openSeats} open`;
   li.append(a, el("span", "sub", sub));
   return li;
 }
@@ -136,7 +136,7 @@ async function arlingtonTables() {
   try {
     const l = await request("GET", "/api/arlington/tables");
     const mine = l.tables.filter((t) => t.yours);
-    const open = l.tables.filter((t) => !t.yours && t.open_seats > 0 && t.status !== "over");
+    const open = l.tables.filter((t) => !t.yours && t.openSeats > 0 && t.status !== "over");
     const shown = [...mine, ...open];
     for (const t of shown.slice(0, SHOWN)) list.appendChild(tableItem(t));
     if (shown.length > SHOWN) list.appendChild(el("li", "more", `and ${shown.length - SHOWN} more in the lobby`));
