@@ -80,7 +80,8 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	// database closes, after the web server: the pages are told the
 	// server is restarting, not that their table closed.
 	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
-		Observer: metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+		BotWorkers: o.botWorkers,
+		Observer:   metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"io"
+	"math"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -94,7 +95,10 @@ func TestServeMetrics(t *testing.T) {
 		t.Errorf("websockets %v, cached games %v, live tables %v: want 1 each", m["cardtable_websocket_connections"],
 			m["cardtable_spider_cache_games"], m["cardtable_arlington_live_tables"])
 	}
-	if n, sum := m["cardtable_arlington_action_broadcast_seconds_count"], m["cardtable_arlington_action_broadcast_seconds_sum"]; n != m["cardtable_arlington_actions_total"] || sum/n > 1 {
+	// One broadcast per action; the series are read one after another
+	// while the bots play on, so the two counts may differ by an action
+	// or two.
+	if n, sum := m["cardtable_arlington_action_broadcast_seconds_count"], m["cardtable_arlington_action_broadcast_seconds_sum"]; math.Abs(n-m["cardtable_arlington_actions_total"]) > 2 || sum/n > 1 {
 		t.Errorf("%v broadcasts averaging %v s for %v actions", n, sum/n, m["cardtable_arlington_actions_total"])
 	}
 	var info bool
