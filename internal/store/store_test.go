@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -333,41 +332,3 @@ func TestSavesAndSettings(t *testing.T) {
 	}
 }
 
-// TestSavesBounded: a player's named saves are bounded in count and in
-// bytes (SaveQuota); past either, a save is refused with what to do, an
-// existing name can still be overwritten within the bytes, and another
-// player is not affected.
-func TestSavesBounded(t *testing.T) {
-	ctx := context.Background()
-	db, _ := openTemp(t)
-	db.SetSaveQuota(SaveQuota{Count: 5, Bytes: 10000})
-	put := func(player, name string, size int) error {
-		return db.PutSave(ctx, SaveRecord{Player: player, Name: name, Save: strings.Repeat("s", size), Updated: t0})
-	}
-	for i := range 5 {
-		if err := put("p", fmt.Sprint(i), 1000); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err := put("p", "one more", 10)
-	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "you have 5 saved games (the most a player keeps); delete one to save another") {
-		t.Fatalf("save 6: %v", err)
-	}
-	if err := put("p", "3", 2000); err != nil {
-		t.Fatalf("overwriting at the limit: %v", err)
-	}
-	// 4 × 1000 + 2000 bytes stored; 4000 + 6001 is past 10,000.
-	err = put("p", "3", 6001)
-	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "a player keeps; delete some to save it") {
-		t.Fatalf("past the bytes: %v", err)
-	}
-	if u, err := db.SaveUsage(ctx, "p", ""); err != nil || u != (SaveQuota{Count: 5, Bytes: 6000}) {
-		t.Fatalf("usage %+v, %v", u, err)
-	}
-	if err := put("q", "one more", 9000); err != nil {
-		t.Fatalf("another player: %v", err)
-	}
-	if l := must(db.Saves(ctx, "p")); len(l) != 5 {
-		t.Fatalf("%d saves", len(l))
-	}
-}

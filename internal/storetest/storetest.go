@@ -26,6 +26,9 @@ type Store interface {
 	table.Pruner
 	dbcopy.Store
 	CountGames(ctx context.Context) (int, error)
+	SetSaveQuota(q spidergame.SaveQuota)
+	SaveUsage(ctx context.Context, player, except string) (spidergame.SaveQuota, error)
+	Ping(ctx context.Context) error
 	Close() error
 }
 

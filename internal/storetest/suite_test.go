@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -506,8 +507,89 @@ func TestReopen(t *testing.T) {
 		}
 		s.Close()
 		s2 := storetest.OpenTB(t, db)
+		if err := s2.Ping(ctx); err != nil {
+			t.Fatalf("ping: %v", err)
+		}
 		if _, err := s2.Game(ctx, "p", "a"); err != nil {
 			t.Fatalf("game lost on reopen: %v", err)
 		}
 	})
+}
+
+// TestSavesBounded: a player's named saves are bounded in count and in
+// bytes (SaveQuota); past either, a save is refused with what to do, an
+// existing name can still be overwritten within the bytes, and another
+// player is not affected. For PostgreSQL, saves of one player sent at once
+// to two stores (servers) stay within the bound too.
+func TestSavesBounded(t *testing.T) {
+	each(t, func(t *testing.T, b storetest.Backend, url string, db storetest.Store) {
+		savesBounded(t, db)
+		if b.Shared {
+			savesRaced(t, url, db)
+		}
+	})
+}
+
+func savesBounded(t *testing.T, db storetest.Store) {
+	ctx := context.Background()
+	db.SetSaveQuota(spidergame.SaveQuota{Count: 5, Bytes: 10000})
+	put := func(player, name string, size int) error {
+		return db.PutSave(ctx, spidergame.Save{Player: player, Name: name, Save: strings.Repeat("s", size), Updated: t0})
+	}
+	for i := range 5 {
+		if err := put("p", fmt.Sprint(i), 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := put("p", "one more", 10)
+	if !errors.Is(err, spidergame.ErrTooMany) || !strings.Contains(err.Error(), "you have 5 saved games (the most a player keeps); delete one to save another") {
+		t.Fatalf("save 6: %v", err)
+	}
+	if err := put("p", "3", 2000); err != nil {
+		t.Fatalf("overwriting at the limit: %v", err)
+	}
+	// 4 × 1000 + 2000 bytes stored; 4000 + 6001 is past 10,000.
+	err = put("p", "3", 6001)
+	if !errors.Is(err, spidergame.ErrTooMany) || !strings.Contains(err.Error(), "a player keeps; delete some to save it") {
+		t.Fatalf("past the bytes: %v", err)
+	}
+	if u, err := db.SaveUsage(ctx, "p", ""); err != nil || u != (spidergame.SaveQuota{Count: 5, Bytes: 6000}) {
+		t.Fatalf("usage %+v, %v", u, err)
+	}
+	if err := put("q", "one more", 9000); err != nil {
+		t.Fatalf("another player: %v", err)
+	}
+	if l := must(db.Saves(ctx, "p")); len(l) != 5 {
+		t.Fatalf("%d saves", len(l))
+	}
+}
+
+// savesRaced: two stores on one database, each with the bound of 5 saves,
+// get 10 new saves of one player at once: 5 are stored, 5 refused.
+func savesRaced(t *testing.T, url string, db storetest.Store) {
+	ctx := context.Background()
+	other := storetest.OpenTB(t, url)
+	q := spidergame.SaveQuota{Count: 5, Bytes: 1 << 20}
+	db.SetSaveQuota(q)
+	other.SetSaveQuota(q)
+	var wg sync.WaitGroup
+	errs := make([]error, 10)
+	for i := range errs {
+		st := []storetest.Store{db, other}[i%2]
+		wg.Go(func() {
+			errs[i] = st.PutSave(ctx, spidergame.Save{Player: "race", Name: fmt.Sprint(i), Save: "s", Updated: t0})
+		})
+	}
+	wg.Wait()
+	refused := 0
+	for _, err := range errs {
+		if errors.Is(err, spidergame.ErrTooMany) {
+			refused++
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l := must(db.Saves(ctx, "race")); len(l) != 5 || refused != 5 {
+		t.Fatalf("%d saves stored, %d refused", len(l), refused)
+	}
 }
