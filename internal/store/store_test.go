@@ -331,4 +331,3 @@ func TestSavesAndSettings(t *testing.T) {
 		t.Fatalf("another player's settings: %q", got)
 	}
 }
-
