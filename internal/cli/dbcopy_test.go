@@ -106,3 +106,15 @@ func TestDBCopy(t *testing.T) {
 		t.Fatalf("an unreachable source: exit %d: %s", code, errOut)
 	}
 }
+
+// TestBackupRefusesPostgres: backup and restore work on the SQLite file;
+// given a PostgreSQL URL they say what to use instead.
+func TestBackupRefusesPostgres(t *testing.T) {
+	url := "postgres://u@127.0.0.1:1/db"
+	for _, args := range [][]string{{"backup", "--db", url, "--to", "x.db"}, {"restore", "--db", url, "--from", "x.db"}} {
+		_, errOut, code := run(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, args[0]+" of a PostgreSQL database: use pg_") {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}
