@@ -55,3 +55,21 @@ func TestArlWinners(t *testing.T) {
 		}
 	}
 }
+
+// Whatever is typed is read or refused without a panic, and an action read
+// is shown as text that reads back as the same action.
+func FuzzArlParseAction(f *testing.F) {
+	for _, s := range []string{"add 7H 3/1", "s2 6/55", "pickup JK 1/1", "lead 7H", "kill", "add 7H 0/0", "s2 99/99", "add 7H 3//1", "set multiples 7H JK"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		a, err := arlParseAction(line)
+		if err != nil {
+			return
+		}
+		b, err := arlParseAction(arlActionText(a))
+		if err != nil || b != a {
+			t.Fatalf("%q read as %v, shown as %q, read back as %v (%v)", line, a, arlActionText(a), b, err)
+		}
+	})
+}
