@@ -56,7 +56,7 @@ var layers = []layer{
 	{"internal/spidergame", []string{"spider"}, []string{"net/http", "database/sql"}, "Spider games in play; no HTTP, no SQL"},
 	// Bots are wired, not imported: table declares the Bot it seats, and
 	// the wiring hands in arlington/bot's (tests import them too).
-	{"internal/table", []string{"arlington"}, []string{"net/http", "database/sql", "github.com/coder/websocket"},
+	{"internal/table", []string{"arlington"}, []string{"net/http", "database/sql", "github.com/coder/websocket", "github.com/prometheus/..."},
 		"live Arlington tables; no HTTP, no SQL"},
 	{"internal/table/leakscan", []string{"card", "arlington", "internal/table"}, nil, "for tests of tables"},
 	// The store implements the services' store interfaces, importing them
@@ -64,11 +64,14 @@ var layers = []layer{
 	{"internal/store", []string{"internal/spidergame", "internal/table"}, []string{"net/http"}, "one adapter: SQLite"},
 	// The shared web layer knows no game and no store: games come as
 	// Routes, identities as options.
-	{"internal/web", nil, []string{"database/sql"}, "the shared HTTP layer"},
-	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql"},
+	// Figures for /metrics leave the web layer and the tables through
+	// small Observer interfaces: only internal/obs imports Prometheus.
+	{"internal/web", nil, []string{"database/sql", "github.com/prometheus/..."}, "the shared HTTP layer"},
+	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
 		"Spider's HTTP adapter"},
-	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql"},
+	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
 		"Arlington's HTTP and WebSocket adapter"},
+	{"internal/obs", nil, nil, "Prometheus metrics behind the observer interfaces"},
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
 	// Clients meet the server at the wire, as any other client would.
 	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
@@ -77,7 +80,7 @@ var layers = []layer{
 	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},
 	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store",
 		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
-		"internal/arlclient", "internal/loadgen", "internal/buildinfo"}, nil, "the wiring: the only importer of the bots and the store"},
+		"internal/arlclient", "internal/loadgen", "internal/buildinfo", "internal/obs"}, nil, "the wiring: the only importer of the bots and the store"},
 	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},
 }
 

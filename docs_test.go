@@ -5,27 +5,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/build"
-	"go/parser"
-	"go/token"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"cardtable/internal/cli"
 )
 
 // Every command the README and docs show is checked here, so none can rot
 // as flags, subcommands, tests and benchmarks change:
 //
 //   - cardtable ... (also go run ./cmd/cardtable ..., after VAR=value or
-//     chrt -f N; VAR=value may come before any command): the built program is run with the same arguments and
+//     chrt -f N; VAR=value may come before any command): the command line
+//     (cli.Run, what cmd/cardtable runs) is given the same arguments and
 //     --help; it must exit 0, and a word after a command whose help lists
 //     subcommands must be one of them (cobra answers --help after an
 //     unknown word with the parent's help and status 0);
@@ -84,7 +81,7 @@ func TestDocsCommands(t *testing.T) {
 	if len(all) < 20 {
 		t.Errorf("found only %d commands in the docs: is the extraction broken?", len(all))
 	}
-	// A few at a time: most of the time is the program starting.
+	// A few at a time.
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for _, f := range all {
@@ -126,7 +123,7 @@ func TestDocsCommandsCatchRot(t *testing.T) {
 		{"cardtable arlington connect LINK --seat 1", true},
 		{"cardtable spider new --suits notanumber", false},
 		{"GOMAXPROCS=1 go run ./cmd/cardtable spider bench --mode solve|autoplay [--jobs J]", true},
-		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestScreenshots ./internal/web/", true},
+		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestLongScreenshots ./internal/web/", true},
 		{"CARDTABLE_SCREENSHOTS=docs/img go test -run TestNoSuchScreenshots ./internal/web/", false},
 		{"cardtable spider analyze --load game.txt | cardtable spider play --nosuch", false},
 		{"make test", true},
@@ -304,8 +301,6 @@ func substitutePlaceholders(w string) string {
 
 type docChecker struct {
 	t    testing.TB
-	bin  string
-	dir  string
 	make map[string]bool
 
 	mu   sync.Mutex
@@ -319,36 +314,9 @@ type docHelp struct {
 	out  string
 }
 
-var (
-	docBinOnce sync.Once
-	docBin     string
-	docBinErr  error
-)
-
-// newDocChecker builds cardtable once per test binary, with -race when the
-// test runs under it so the build reuses the packages the test run compiled.
+// newDocChecker reads the Makefile's targets.
 func newDocChecker(t testing.TB) *docChecker {
 	t.Helper()
-	docBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cardtable-docs")
-		if err != nil {
-			docBinErr = err
-			return
-		}
-		docBin = filepath.Join(dir, "cardtable")
-		args := []string{"build", "-o", docBin}
-		if raceEnabled {
-			args = append(args, "-race")
-		}
-		out, err := exec.Command(goTool(), append(args, "./cmd/cardtable")...).CombinedOutput()
-		if err != nil {
-			docBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if docBinErr != nil {
-		t.Fatal(docBinErr)
-	}
-	statSources(t)
 	mk, err := os.ReadFile("Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -357,36 +325,7 @@ func newDocChecker(t testing.TB) *docChecker {
 	for _, m := range regexp.MustCompile(`(?m)^([A-Za-z0-9_.-]+)[ \t]*:([^=]|$)`).FindAllStringSubmatch(string(mk), -1) {
 		targets[m[1]] = true
 	}
-	return &docChecker{t: t, bin: docBin, dir: t.TempDir(), make: targets, help: map[string]docHelp{}, pkgs: map[string]*pkgNames{}}
-}
-
-// statSources looks at every source file of the program, so that go test's
-// cache, which knows only the files a test touches, runs the check again
-// when a command or flag changes and the docs do not.
-func statSources(t testing.TB) {
-	t.Helper()
-	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			_, err = os.Stat(path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(build.Default.GOROOT, "bin", "go")
+	return &docChecker{t: t, make: targets, help: map[string]docHelp{}, pkgs: map[string]*pkgNames{}}
 }
 
 func (c *docChecker) check(text string) error {
@@ -480,19 +419,13 @@ func (c *docChecker) helpOf(args []string) docHelp {
 	if ok {
 		return h
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, c.bin, append(slices.Clone(args), "--help")...)
+	// The command line itself answers, as the program would: cli.Run is
+	// what cmd/cardtable calls. --help stops every command before it runs.
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.Stdin = strings.NewReader("")
-	// A race-enabled program waits a second at exit by default.
-	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
-	cmd.Dir = c.dir // a command that ran anyway writes nothing in the checkout
-	err := cmd.Run()
+	code := cli.Run(context.Background(), append(slices.Clone(args), "--help"), strings.NewReader(""), &out, &out)
 	h = docHelp{out: out.String()}
-	if err != nil {
-		h.err = fmt.Errorf("cardtable %s --help: %v\n%s", strings.Join(args, " "), err, out.String())
+	if code != 0 {
+		h.err = fmt.Errorf("cardtable %s --help: exit status %d\n%s", strings.Join(args, " "), code, out.String())
 	}
 	for _, list := range helpCommands.FindAllStringSubmatch(out.String(), -1) {
 		for _, m := range helpSub.FindAllStringSubmatch(list[1], -1) {
@@ -663,6 +596,11 @@ type pkgNames struct {
 	flags             []string // flags the tests define (flag.String("name", ...))
 }
 
+var (
+	testFuncDecl = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Example|Fuzz)\w*)\(`)
+	testFlagDecl = regexp.MustCompile(`\bflag\.\w+\("([^"]+)"`)
+)
+
 // namesIn reads the tests and benchmarks of the package in dir that go test
 // builds with tags, as go test -list would print them, without building.
 func (c *docChecker) namesIn(dir, tags string) (*pkgNames, error) {
@@ -681,46 +619,27 @@ func (c *docChecker) namesIn(dir, tags string) (*pkgNames, error) {
 		return nil, err
 	}
 	n := &pkgNames{}
-	fset := token.NewFileSet()
 	for _, f := range files {
 		if ok, err := ctx.MatchFile(dir, filepath.Base(f)); err != nil || !ok {
 			continue
 		}
-		af, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range af.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil {
-				continue
-			}
-			switch name := fd.Name.Name; {
+		// gofmt puts a top-level func at the start of its line; a method
+		// starts "func (".
+		for _, m := range testFuncDecl.FindAllStringSubmatch(string(data), -1) {
+			switch name := m[1]; {
 			case testFunc(name, "Benchmark"):
 				n.benchmarks = append(n.benchmarks, name)
 			case testFunc(name, "Test") || testFunc(name, "Example") || testFunc(name, "Fuzz"):
 				n.tests = append(n.tests, name)
 			}
 		}
-		ast.Inspect(af, func(x ast.Node) bool {
-			call, ok := x.(*ast.CallExpr)
-			if !ok || len(call.Args) == 0 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := sel.X.(*ast.Ident); !ok || id.Name != "flag" {
-				return true
-			}
-			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if s, err := strconv.Unquote(lit.Value); err == nil {
-					n.flags = append(n.flags, s)
-				}
-			}
-			return true
-		})
+		for _, m := range testFlagDecl.FindAllStringSubmatch(string(data), -1) {
+			n.flags = append(n.flags, m[1])
+		}
 	}
 	c.pkgs[key] = n
 	return n, nil

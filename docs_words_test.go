@@ -49,6 +49,12 @@ func TestDocsSpeakOfTheProduct(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
+			// Most lines have none of the words: skip them before the
+			// regexp, which is slow under -race.
+			if low := strings.ToLower(line); !strings.Contains(low, "issue") &&
+				!strings.Contains(low, "session") && !strings.Contains(low, "qa pass") {
+				continue
+			}
 			if m := makingWords.FindString(line); m != "" {
 				t.Errorf("%s:%d: %q speaks of how cardtable was made; say it of the product:\n\t%s", f, i+1, m, strings.TrimSpace(line))
 			}

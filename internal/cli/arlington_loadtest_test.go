@@ -125,3 +125,12 @@ func TestServeMaxTablesUsage(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// serve --bot-workers sizes the bots' shared pool; a negative size is a
+// usage error.
+func TestServeBotWorkersUsage(t *testing.T) {
+	_, errOut, code := arlRun(t, "", "serve", "--bot-workers", "-1", "--db", t.TempDir()+"/x.db")
+	if code != exitUsage || !strings.Contains(errOut, "--bot-workers must not be negative") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

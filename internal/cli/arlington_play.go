@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,14 +130,11 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 // arlLoad reads a saved game. Errors are usage errors that say whether the
 // file could not be read or which line is wrong.
 func arlLoad(name string) (*arlington.State, error) {
-	f, err := os.Open(name)
+	f, err := openSaveFile(name)
 	if err != nil {
-		return nil, usageErr("cannot read %s: %v", name, osReason(err))
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, usageErr("cannot read %s: it is a directory", name)
-	}
 	_, s, err := arlington.Load(f)
 	if err != nil {
 		return nil, usageErr("%s: %v", name, err)

@@ -84,7 +84,15 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
 
-	root.AddCommand(serve, spider, arl, versionCmd(env, bi))
+	backup := leaf(env, "backup --to FILE", "copy the database, checked, while the server runs",
+		"Write a consistent copy of the database to a new file while a server may be running on it,\n"+
+			"check it (SQLite's integrity check) and only then give it its name. An existing file is\n"+
+			"never overwritten. See docs/operating.md, \"Backups and restore\".", runBackup)
+	restore := leaf(env, "restore --from FILE", "put a backup in place of the database while no server runs",
+		"Put a backup in place of the database: refused while a server holds it; the backup is\n"+
+			"checked first and renamed into place whole; the database it replaces is kept beside it\n"+
+			"(PATH.replaced-TIME). See docs/operating.md, \"Backups and restore\".", runRestore)
+	root.AddCommand(serve, spider, arl, backup, restore, versionCmd(env, bi))
 	root.SetHelpCommand(helpCmd(root))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // maxLinkHops bounds how many symbolic links saveFile follows, as the
@@ -134,4 +135,37 @@ func osReason(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// openSaveFile opens name for reading a save (both games' load): anything
+// but a regular file is refused, as saveFile refuses to write one. Opening
+// a FIFO waits for a writer, and reading a device may never end; so the
+// name is checked first, opened without blocking, and the opened file
+// checked again (the name could change in between).
+func openSaveFile(name string) (*os.File, error) {
+	notRegular := func(fi fs.FileInfo) error {
+		if fi.IsDir() {
+			return fmt.Errorf("cannot read %s: it is a directory", name)
+		}
+		return fmt.Errorf("cannot read %s: it is not a regular file (a device, pipe or socket)", name)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, osReason(err))
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(fi)
+	}
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", name, osReason(err))
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", name, osReason(err))
+		}
+		return nil, notRegular(fi)
+	}
+	return f, nil
 }

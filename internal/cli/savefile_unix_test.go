@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // A named pipe is refused without opening it (which would block until a
@@ -114,5 +115,59 @@ func TestSaveWriteError(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
 		t.Errorf("files left in the directory: %v", entries)
+	}
+}
+
+// Loading from a named pipe (or any file not a regular one) is refused at
+// once, as saving to one is: opening a pipe would wait for a writer for
+// ever, deaf to Ctrl-C.
+func TestLoadRefusesFIFO(t *testing.T) {
+	tests := []struct {
+		name, stdin string
+		args        []string
+		code        int
+	}{
+		{"spider --load", "", []string{"spider", "play", "--load", "FIFO"}, exitFail},
+		{"spider load", "load FIFO\nquit\n", []string{"spider", "play", "--deal", "1"}, exitOK},
+		{"arlington --load", "", []string{"arlington", "play", "--load", "FIFO"}, exitUsage},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "pipe")
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Skip("no named pipes here:", err)
+			}
+			args := append([]string(nil), tc.args...)
+			for i, a := range args {
+				if a == "FIFO" {
+					args[i] = fifo
+				}
+			}
+			stdin := strings.ReplaceAll(tc.stdin, "FIFO", fifo)
+			type result struct {
+				out, errOut string
+				code        int
+			}
+			done := make(chan result, 1)
+			go func() {
+				out, errOut, code := cmd(t, stdin, args...)
+				done <- result{out, errOut, code}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(10 * time.Second):
+				// Let the blocked open end (a writer comes and goes), so
+				// the command returns, then fail.
+				if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+					w.Close()
+				}
+				<-done
+				t.Fatal("the load waited on the pipe")
+			}
+			if r.code != tc.code || !strings.Contains(r.out+r.errOut, "cannot read "+fifo+": it is not a regular file") {
+				t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.errOut)
+			}
+		})
 	}
 }

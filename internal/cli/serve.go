@@ -17,7 +17,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"cardtable/internal/buildinfo"
 	"cardtable/internal/loadgen"
+	"cardtable/internal/obs"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -27,89 +29,119 @@ import (
 	"cardtable/spider/solver"
 )
 
-// runServe serves the browser UI: `cardtable`, `cardtable serve [--addr
-// ADDR] [--host NAME[,NAME]] [--db PATH]`, and `cardtable serve bench` for
-// the load benchmark.
+// runServe serves the browser UI: `cardtable`, `cardtable serve [flags]`
+// (serve_opts.go), and `cardtable serve bench` for the load benchmark.
 func runServe(fs *pflag.FlagSet) runFunc {
-	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on, HOST:PORT")
-	hostList := fs.String("host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
-		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::)")
-	dbPath := fs.String("db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
-		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
-	maxTables := fs.Int("max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	var o serveOptions
+	o.register(fs)
 	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
 		if len(pos) > 0 {
 			return usageErr("serve: unexpected argument %q", pos[0])
 		}
-		if *maxTables < 1 {
-			return usageErr("serve: --max-tables must be positive")
-		}
-		hosts, err := parseHosts(*hostList)
-		if err != nil {
-			return err
-		}
-		if *dbPath == "" {
-			*dbPath = defaultDBPath()
-		}
-		log := slog.New(slog.NewTextHandler(env.Stderr, nil))
-		db, err := store.Open(ctx, *dbPath)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		ln, err := net.Listen("tcp", *addr)
-		if err != nil {
-			return fmt.Errorf("serve: %w", err)
-		}
-		if hosts == nil {
-			hosts = listenHosts(*addr, ln.Addr())
-		}
-		n, _ := db.CountGames(ctx)
-		log.Info("cardtable serving", "url", openURL(ln.Addr()), "db", *dbPath, "games", n,
-			"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
-		// The live Arlington tables: the hub resumes the open ones from the
-		// database and stops (its tables stay open in the store) before the
-		// database closes.
-		hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: *maxTables,
-			Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("serve: %w", err)
-		}
-		defer hub.Close()
-		pool := solver.NewPool()
-		winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
-			return serveWinnableDeal(ctx, pool, o)
-		}
-		sp := spiderweb.New(db, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
-			Analyze: serveAnalyze})
-		rl := web.DefaultRateLimit()
-		srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl,
-			Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
-		// The pruner deletes Spider games past their retention (docs/api.md);
-		// it exits when serving ends, before the database closes.
-		pctx, stop := context.WithCancel(ctx)
-		pruned := make(chan struct{})
-		go func() {
-			defer close(pruned)
-			sp.Games().RunPruner(pctx)
-		}()
-		// The topper proves fresh random deals for "winnable deals only" in
-		// the background (docs/solver.md, "The winnable pool"); it exits when
-		// serving ends.
-		topped := make(chan struct{})
-		go func() {
-			defer close(topped)
-			pool.Top(pctx, poolTop(log))
-		}()
-		err = serve(ctx, log, ln, srv)
-		stop()
-		<-pruned
-		<-topped
-		return err
+		return o.serve(ctx, env)
 	}
 }
+
+// serve runs the server o describes until ctx ends.
+func (o serveOptions) serve(ctx context.Context, env *Env) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	hosts, err := parseHosts(o.hosts)
+	if err != nil {
+		return err
+	}
+	domains, err := o.acmeDomains()
+	if err != nil {
+		return err
+	}
+	proxies, err := web.ParseProxies(o.trustedProxy)
+	if err != nil {
+		return usageErr("serve --trusted-proxy: %v", err)
+	}
+	log := newLogger(env.Stderr, o.logFormat)
+	events := web.NewEventLog(log, 0, nil)
+	db, err := store.Open(ctx, o.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetSaveQuota(store.SaveQuota{Count: o.maxSaves, Bytes: o.maxSaveMB << 20})
+	// The figures of /metrics; the gauges read hub and sp once serving.
+	var hub *table.Hub
+	var sp *spiderweb.Handlers
+	bi := buildinfo.Read()
+	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
+		LiveTables: func() int { return len(hub.List()) },
+		Cache:      func() (int, int) { return sp.Games().CacheStats() },
+	})
+	timed := timedStore{DB: db, m: metrics}
+	// The live Arlington tables: the hub resumes the open ones from the
+	// database and stops (its tables stay open in the store) before the
+	// database closes, after the web server: the pages are told the
+	// server is restarting, not that their table closed.
+	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
+		BotWorkers: o.botWorkers,
+		Observer:   metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer hub.Close()
+	pool := solver.NewPool()
+	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
+		return serveWinnableDeal(ctx, pool, o)
+	}
+	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
+		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
+		Analyze:    serveAnalyze})
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	if hosts == nil {
+		hosts = listenHosts(o.addr, ln.Addr())
+	}
+	hosts = append(hosts, domains...)
+	rl := serveRateLimit()
+	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
+		Ready: db, Observer: metrics, Events: events,
+		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
+	units, err := openUnits(&o, ln, domains, hosts, srv, metrics.Handler(), log, serverErrorLog(events))
+	if err != nil {
+		return err
+	}
+	n, _ := db.CountGames(ctx)
+	log.Info("cardtable serving", "url", openURL(ln.Addr(), units[0].tls), "db", o.db, "games", n,
+		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+	for _, u := range units[1:] {
+		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
+	}
+	// The pruner deletes Spider games past their retention (docs/api.md);
+	// it exits when serving ends, before the database closes.
+	pctx, stop := context.WithCancel(ctx)
+	pruned := make(chan struct{})
+	go func() {
+		defer close(pruned)
+		sp.Games().RunPruner(pctx)
+	}()
+	// The topper proves fresh random deals for "winnable deals only" in
+	// the background (docs/solver.md, "The winnable pool"); it exits when
+	// serving ends.
+	topped := make(chan struct{})
+	go func() {
+		defer close(topped)
+		pool.Top(pctx, poolTop(log))
+	}()
+	err = serveUnits(ctx, log, units, srv)
+	stop()
+	<-pruned
+	<-topped
+	return err
+}
+
+// serveRateLimit is the server's rate limit (a variable so that a test can
+// make it small enough to reach).
+var serveRateLimit = web.DefaultRateLimit
 
 // parseHosts reads --host: comma-separated host names or IP addresses,
 // without ports. nil when the flag is empty (the default applies).
@@ -303,47 +335,27 @@ func serveWinnableDeal(ctx context.Context, pool *solver.Pool, o spider.Options)
 	return 0, false, nil
 }
 
-// serve runs h on ln until ctx ends, then shuts down gracefully: requests in
-// flight finish (every accepted move is already stored when answered).
+// serve runs h on ln until ctx ends, then shuts down gracefully (the load
+// benchmark's server).
 func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      2 * time.Minute, // a hint may think for a while
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	errc := make(chan error, 1)
-	// Exits when the server stops: at Shutdown below, or on a listener error.
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return serveUnits(ctx, log, []unit{{name: "main", ln: ln, srv: newHTTPServer(h, nil)}}, nil)
 }
 
 // openURL is the address to give the player: a wildcard listen address is
 // reached on localhost.
-func openURL(a net.Addr) string {
+func openURL(a net.Addr, https bool) string {
+	scheme := "http://"
+	if https {
+		scheme = "https://"
+	}
 	host, port, err := net.SplitHostPort(a.String())
 	if err != nil {
-		return "http://" + a.String() + "/"
+		return scheme + a.String() + "/"
 	}
 	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
 		host = "localhost"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/"
+	return scheme + net.JoinHostPort(host, port) + "/"
 }
 
 // defaultDBPath is cardtable.db in the user's data directory:

@@ -3,12 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,3 +147,93 @@ func TestServeSecondProcessRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDatabaseRenamed: the database file renamed under a running
+// server (mv ct.db moved.db) after games were played and saved, then many
+// parallel reads: the renamed file holds every acknowledged save by itself
+// and passes SQLite's integrity check, nothing is created at the old path,
+// and the next write is answered 503 with what to do.
+func TestServeDatabaseRenamed(t *testing.T) {
+	dir := t.TempDir()
+	path, moved := filepath.Join(dir, "ct.db"), filepath.Join(dir, "moved.db")
+	url, _ := serveInProcess(t, "--db", path)
+	const games = 10
+	for i := range games {
+		g, err := post(t, url+"api/games", fmt.Sprintf(`{"deal":"%d"}`, i+1), http.StatusCreated)
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(t, url+"api/saves/s"+fmt.Sprint(i), `{"game":"`+g.ID+`"}`, http.StatusOK)
+	}
+	if err := os.Rename(path, moved); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				resp, err := browser.Get(url + "api/saves")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK || strings.Count(string(b), `"name"`) != games {
+					t.Errorf("GET /api/saves after the rename: %s %s", resp.Status, b)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	resp, err := http.Post(url+"api/games", "application/json", strings.NewReader(`{"deal":"99"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "restart the server") {
+		t.Fatalf("write after the rename: %s %s", resp.Status, body)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a file was created at the old path: %v", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+moved+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var ok string
+	var n int
+	if err := db.QueryRow("PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+		t.Fatalf("integrity check: %q %v", ok, err)
+	}
+	if err := db.QueryRow("SELECT count(*) FROM saves").Scan(&n); err != nil || n != games {
+		t.Fatalf("the renamed file has %d saves (%v), want the %d acknowledged", n, err, games)
+	}
+}
+
+// put sends a PUT with a JSON body and fails the test on another status.
+func put(tb testing.TB, url, body string, want int) {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := browser.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != want {
+		tb.Fatalf("PUT %s: %s %s", url, resp.Status, b)
+	}
+}
+
+// sqlOpenRO opens the database at path read-only with plain database/sql.
+func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }

@@ -66,7 +66,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-var urlLine = regexp.MustCompile(`url=(http://\S+/)`)
+var urlLine = regexp.MustCompile(`url=(https?://\S+/)`)
 
 func startChild(tb testing.TB, db string) *child {
 	tb.Helper()
@@ -474,7 +474,7 @@ func TestOpenURL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := openURL(a); got != tc.want {
+		if got := openURL(a, false); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.addr, got, tc.want)
 		}
 	}

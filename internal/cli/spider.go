@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 
@@ -283,16 +282,16 @@ const maxSpiderSave = 16 << 20
 
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	f, err := os.Open(path)
+	f, err := openSaveFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	tooBig := fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > maxSpiderSave {
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxSpiderSave {
 		return nil, tooBig
 	}
-	// A device or pipe has no size to check first: read at most the limit.
+	// The file may grow while read: read at most the limit.
 	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))

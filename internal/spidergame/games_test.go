@@ -299,7 +299,8 @@ func TestCacheBoundedByMemory(t *testing.T) {
 
 // TestLongCacheMemory fills the cache with games at the step limit and
 // measures the heap: it stays near the budget however many long games are
-// played, and the cache's estimate is close to the heap it measures.
+// played (the estimate counts the collector's headroom too, so the live
+// heap is about half of it: TestCacheEstimate).
 func TestLongCacheMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")

@@ -27,6 +27,9 @@ var (
 	// would go to a file no longer at the path and be lost at the next
 	// start; only a restart (opening the file now at the path) clears it.
 	ErrReplaced = errors.New("database file deleted or replaced while in use")
+	// ErrDiskFull: the database could not grow (its disk is full, or its
+	// size limit reached); the write was not stored.
+	ErrDiskFull = errors.New("database disk full")
 )
 
 // Summary is what listings show of a game: copied from its save text.

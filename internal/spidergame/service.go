@@ -259,3 +259,11 @@ func Replay(rec Game) (*spider.Game, error) {
 	}
 	return e.g, nil
 }
+
+// CacheStats is the games held in memory: their estimated bytes and their
+// count (for metrics).
+func (gs *Service) CacheStats() (bytes, games int) {
+	gs.mu.Lock()
+	defer gs.mu.Unlock()
+	return gs.bytes, len(gs.cache)
+}

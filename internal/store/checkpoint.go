@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"os"
 	"sync"
 	"time"
 )
@@ -11,18 +14,20 @@ import (
 // with synchronous=NORMAL a checkpoint is when the files are synced to
 // disk: a commit that draws it waits for two fsyncs, which on a busy disk
 // take up to a second, and every table's action waits behind that commit.
-// So the connections open with the automatic checkpoint off
-// (wal_autocheckpoint only as a backstop, walBackstop) and a goroutine checkpoints every
-// checkpointEvery on a connection of its own, in PASSIVE mode: it copies
-// what no reader still needs and never blocks the writer. Durability is
-// unchanged: a commit is in the WAL before it returns, as before.
+// So the connections open with the automatic checkpoint off and a
+// goroutine checkpoints every checkpointEvery on a connection of its own,
+// in PASSIVE mode: it copies what no reader still needs and never blocks
+// the writer. Durability is unchanged: a commit is in the WAL before it
+// returns, as before. Every checkpoint is the store's own (the writer's
+// backstop, walBackstop, included), so the store knows each change it
+// made to the database file and can tell another's (swap.go).
 
-// walBackstop is the WAL size, in pages, at which SQLite checkpoints
-// inside the commit after all (its automatic checkpoint): the background
+// walBackstop is the WAL size, in pages, at which the writer checkpoints
+// after its commit (as SQLite's automatic checkpoint would): the background
 // pass keeps the WAL far below it at a thousand tables' pace, but a flood
 // of writes within one second (TestLongCreationFlood: 5,000 new games)
 // would otherwise grow the WAL, and so the files, by about 19 KB a write.
-const walBackstop = 4000
+var walBackstop int64 = 4000 // a variable for the test of the backstop
 
 // checkpointEvery is how often the WAL is copied into the database file;
 // the WAL holds at most about this long's writes beyond what readers pin.
@@ -58,8 +63,12 @@ func (c *checkpointer) run() {
 			return
 		case <-tick.C:
 			// A failure (the disk, a lock) is retried at the next tick;
-			// closing the database checkpoints whatever is left.
-			_, _, _ = c.db.checkpoint(context.Background())
+			// closing the database checkpoints whatever is left. A file
+			// swapped while no write came is found here.
+			_, _, err := c.db.checkpoint(context.Background())
+			if errors.Is(err, ErrReplaced) {
+				c.db.retire(context.Background())
+			}
 		}
 	}
 }
@@ -68,9 +77,31 @@ func (c *checkpointer) run() {
 // (PASSIVE: as far as readers allow, without waiting for anyone). It
 // returns the WAL's pages and how many of them are now in the file.
 func (db *DB) checkpoint(ctx context.Context) (log, done int, err error) {
+	return db.checkpointOn(ctx, db.r)
+}
+
+// checkpointOn checkpoints through pool, after checking the file is still
+// the one opened and unchanged by others, and notes the file as left.
+func (db *DB) checkpointOn(ctx context.Context, pool *sql.DB) (log, done int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
+	db.file.ckptMu.Lock()
+	defer db.file.ckptMu.Unlock()
+	if err := db.file.verify(true); err != nil {
+		return 0, 0, err
+	}
+	defer db.file.noteOwnChange()
 	var busy int
-	err = db.r.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &done)
+	err = pool.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &done)
 	return log, done, err
+}
+
+// backstop checkpoints after a commit when the WAL has grown past
+// walBackstop pages (a flood of writes faster than the background pass).
+func (db *DB) backstop(ctx context.Context) {
+	fi, err := os.Stat(db.file.path + "-wal")
+	if err != nil || fi.Size() < walBackstop*int64(db.pageSize) {
+		return
+	}
+	_, _, _ = db.checkpointOn(ctx, db.w)
 }

@@ -65,24 +65,70 @@ func (db *DB) LineageGivenUp(ctx context.Context, player, lineage string) (bool,
 	return gaveUp, err
 }
 
-// MaxSaves is the most named saves a player may have.
-const MaxSaves = 1000
+// SaveQuota bounds what one player keeps in named saves: their count, and
+// their total size (bytes of save text). Named saves are never pruned, so
+// without it a player could grow the database without end (a save at
+// spider's move limit is about 1.3 MB).
+type SaveQuota struct {
+	Count int
+	Bytes int64
+}
 
-// ErrTooMany is returned by PutSave for a new name when the player already
-// has MaxSaves saves.
+// DefaultSaveQuota is what a player may keep unless the server is told
+// otherwise (docs/api.md, "Named saved games"): 50 saves, 64 MiB, so fifty
+// saves of the longest games still fit.
+var DefaultSaveQuota = SaveQuota{Count: 50, Bytes: 64 << 20}
+
+// SetSaveQuota sets the per-player bounds PutSave enforces (a zero field:
+// its default). Call it before serving.
+func (db *DB) SetSaveQuota(q SaveQuota) {
+	if q.Count <= 0 {
+		q.Count = DefaultSaveQuota.Count
+	}
+	if q.Bytes <= 0 {
+		q.Bytes = DefaultSaveQuota.Bytes
+	}
+	db.quota = q
+}
+
+// ErrTooMany is returned by PutSave for a save beyond the player's quota
+// (a new name past the count, or more bytes than the quota leaves).
 var ErrTooMany = spidergame.ErrTooMany
 
-// PutSave stores a named save, replacing any of the same name and player.
+// SaveUsage is what player's named saves take, other than the one named
+// except (""): their count and bytes of text.
+func (db *DB) SaveUsage(ctx context.Context, player, except string) (SaveQuota, error) {
+	return saveUsage(ctx, db.r, player, except)
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func saveUsage(ctx context.Context, q querier, player, except string) (SaveQuota, error) {
+	var u SaveQuota
+	// octet_length reads the stored size, not the text.
+	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(octet_length(save)), 0)
+		FROM saves WHERE player = ? AND name != ?`, player, except).Scan(&u.Count, &u.Bytes)
+	return u, err
+}
+
+// PutSave stores a named save, replacing any of the same name and player,
+// within the player's quota (SetSaveQuota): refused with ErrTooMany and
+// what to do, nothing changed.
 func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM saves WHERE player = ? AND name != ?`,
-			s.Player, s.Name).Scan(&n)
+		u, err := saveUsage(ctx, tx, s.Player, s.Name)
 		if err != nil {
 			return err
 		}
-		if n >= MaxSaves {
-			return fmt.Errorf("%w: %d saved games, the most a player can keep; delete some first", ErrTooMany, n)
+		if u.Count >= db.quota.Count {
+			return fmt.Errorf("%w: you have %d saved games (the most a player keeps); delete one to save another", ErrTooMany, u.Count)
+		}
+		if u.Bytes+int64(len(s.Save)) > db.quota.Bytes {
+			return fmt.Errorf("%w: your saved games take %s and this one %s more, past the %s a player keeps; delete some to save it",
+				ErrTooMany, megabytes(u.Bytes), megabytes(int64(len(s.Save))), megabytes(db.quota.Bytes))
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO saves
 			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)
@@ -283,3 +329,6 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 	}
 	return groups, rows.Err()
 }
+
+// megabytes writes n bytes for a player: "1.3 MB".
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

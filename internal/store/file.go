@@ -45,7 +45,16 @@ type dbFile struct {
 	opened os.FileInfo
 
 	mu   sync.Mutex
-	lost error // set once the path no longer names f; sticky
+	lost error // set once the file was swapped; sticky
+	// inPlace: the swap was an overwrite of f itself (swap.go).
+	inPlace bool
+	// last is f's modification time and size after this process's own
+	// latest change to it (swap.go); ckptMu is held by whoever changes it.
+	last   fileStamp
+	ckptMu sync.Mutex
+	// wal and shm are SQLite's -wal and -shm files beside f as the store
+	// opened them, so that only those are ever removed (swap.go).
+	wal, shm os.FileInfo
 }
 
 // openFile opens and locks the database file at path (creating it and its
@@ -72,6 +81,12 @@ func openFile(path string) (*dbFile, error) {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	d := &dbFile{path: path, f: f, lock: lock}
+	// The lock is the file's; the -wal and -shm go by the path. A server
+	// whose file was swapped away may still have those open (swap.go).
+	if err := sideInUse(path); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("%w (a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop that server first", err)
+	}
 	if d.opened, err = f.Stat(); err != nil {
 		d.Close()
 		return nil, err
@@ -118,30 +133,39 @@ func readOnly(name string, err error) error {
 	return err
 }
 
-// check returns ErrReplaced if the path no longer names the open file: it
-// was deleted, renamed away, or replaced by another file (another device
-// and inode at the path). Once found, it sticks. The usual case costs one
-// stat of the path, compared with the file as opened.
-func (d *dbFile) check() error {
+// check returns ErrReplaced if the database file was swapped: the path no
+// longer names the open file (deleted, renamed away, another file put
+// there), or the open file was overwritten in place (swap.go). Once
+// found, it sticks. The usual case costs a stat of the path and an fstat
+// of the file, compared with what they were.
+func (d *dbFile) check() error { return d.verify(false) }
+
+// verify is check; ckptHeld says the caller holds ckptMu (it checkpoints).
+func (d *dbFile) verify(ckptHeld bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.lost != nil {
 		return d.lost
 	}
 	now, err := os.Stat(d.path)
-	if err == nil && os.SameFile(d.opened, now) {
-		return nil
-	}
 	var why string
-	switch open, ferr := d.f.Stat(); {
-	case ferr == nil && isDeleted(open):
-		why = "deleted"
-	case errors.Is(err, fs.ErrNotExist):
-		why = "no file at the path any more: renamed or moved away"
-	case err != nil:
-		return fmt.Errorf("checking %s: %w", d.path, err) // not conclusive: not kept
-	default:
-		why = "another file is now at the path"
+	if err == nil && os.SameFile(d.opened, now) {
+		why = d.overwritten(ckptHeld)
+		if why == "" {
+			return nil
+		}
+		d.inPlace = true
+	} else {
+		switch open, ferr := d.f.Stat(); {
+		case ferr == nil && isDeleted(open):
+			why = "deleted"
+		case errors.Is(err, fs.ErrNotExist):
+			why = "no file at the path any more: renamed or moved away"
+		case err != nil:
+			return fmt.Errorf("checking %s: %w", d.path, err) // not conclusive: not kept
+		default:
+			why = "another file is now at the path"
+		}
 	}
 	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
 	return d.lost

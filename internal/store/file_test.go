@@ -324,3 +324,29 @@ func BenchmarkQuickCheck(b *testing.B) {
 		b.ReportMetric(float64(fi.Size())/1e6, "MB")
 	}
 }
+
+// TestDiskFull: a write the database has no room for (SQLITE_FULL, here
+// from PRAGMA max_page_count, as a full disk gives it) fails with
+// ErrDiskFull, stores nothing, and the database stays usable.
+func TestDiskFull(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	var pages int
+	if err := db.w.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.w.Exec(fmt.Sprintf("PRAGMA max_page_count = %d", pages+8)); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("move 3 7 2\n", 10000) // 110 KB: more than 8 pages
+	err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "big", Lineage: "l", Save: big, Updated: t0})
+	if !errors.Is(err, ErrDiskFull) {
+		t.Fatalf("write past the limit: %v", err)
+	}
+	if _, err := db.Save(ctx, "p", "big"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the refused save was stored: %v", err)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "small", Lineage: "l", Save: "s", Updated: t0}); err != nil {
+		t.Fatalf("a write that fits, after: %v", err)
+	}
+}

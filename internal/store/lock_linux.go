@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -37,4 +38,50 @@ func lockDB(f *os.File, _ string) (io.Closer, error) {
 		return nil, errInUse
 	}
 	return nil, err
+}
+
+// sharedFirst is the first byte of SQLite's shared-lock range.
+const sharedFirst = 0x40000002
+
+// holdShared takes a read lock on a byte of SQLite's shared range through
+// f (an open-file-description lock, which conflicts with SQLite's own
+// locks even in this process), so SQLite cannot take the exclusive lock it
+// checkpoints under when its last connection closes. The returned func
+// releases it.
+func holdShared(f *os.File) (func(), error) {
+	lk := syscall.Flock_t{Type: syscall.F_RDLCK, Whence: io.SeekStart, Start: sharedFirst, Len: 1}
+	if err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
+		return func() {}, err
+	}
+	return func() {
+		lk.Type = syscall.F_UNLCK
+		syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk)
+	}, nil
+}
+
+// shmDMS is the byte of the -shm file every SQLite connection using it
+// holds a read lock on (its "dead man switch").
+const shmDMS = 128
+
+// sideInUse reports whether some process, this one included, still has
+// SQLite's -shm beside path open: a server whose database file was
+// swapped away still uses the -wal and -shm at the path, and a database
+// put there must not meet them.
+func sideInUse(path string) error {
+	f, err := os.Open(path + "-shm")
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: shmDMS, Len: 1}
+	if err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_GETLK, &lk); err != nil {
+		return nil // no answer (an old kernel): not known to be in use
+	}
+	if lk.Type != syscall.F_UNLCK {
+		return fmt.Errorf("%s-shm is %w", path, errInUse)
+	}
+	return nil
 }

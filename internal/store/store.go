@@ -18,10 +18,13 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"cardtable/internal/spidergame"
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"cardtable/internal/table"
+	"modernc.org/sqlite" // also the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned when a game or a save does not exist, or belongs
@@ -31,6 +34,10 @@ var ErrNotFound = spidergame.ErrNotFound
 // ErrStale is returned when a write is based on a version of a game that is
 // no longer the stored one: the write is refused, nothing changes.
 var ErrStale = spidergame.ErrStale
+
+// ErrDiskFull is returned when a write failed because the database could
+// not grow: nothing of it was stored.
+var ErrDiskFull = spidergame.ErrDiskFull
 
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -49,6 +56,13 @@ type DB struct {
 	app *appender
 	// ckpt checkpoints the WAL in the background (checkpoint.go).
 	ckpt *checkpointer
+	// quota bounds each player's named saves (data.go).
+	quota SaveQuota
+	// pageSize is the database's page size, for the WAL's size in pages.
+	pageSize int
+	// retired: the file was swapped and made whole (swap.go); under
+	// file.ckptMu.
+	retired bool
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -81,32 +95,42 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	// checkpoint.go checkpoints in the background; the automatic one stays
-	// as a backstop at walBackstop pages, so a burst of writes faster than
-	// the background pass cannot grow the WAL without bound.
-	q.Add("_pragma", fmt.Sprintf("wal_autocheckpoint(%d)", walBackstop))
+	// checkpoint.go checkpoints in the background, and the writer at
+	// walBackstop pages; SQLite's automatic checkpoint is off, so that
+	// every change to the database file is the store's own (swap.go).
+	q.Add("_pragma", "wal_autocheckpoint(0)")
 	q.Set("_txlock", "immediate")
-	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn)
+	// mode=rw: SQLite never creates a file at the path (conn.go).
+	q.Set("mode", "rw")
+	c, err := newConnector("file:"+path+"?"+q.Encode(), file)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	db := &DB{w: w, file: file}
+	w, err := openPool(ctx, c, 1)
+	if err != nil {
+		if d := damaged(path, err); errors.Is(d, ErrCorrupt) {
+			return nil, fmt.Errorf("store: %w", d)
+		}
+		return nil, err
+	}
+	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn)
+	r, err := openPool(ctx, c, poolSize)
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, err
 	}
-	r.SetMaxOpenConns(4)
-	r.SetMaxIdleConns(4)
 	db.r = r
+	if err := db.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&db.pageSize); err != nil {
+		r.Close()
+		w.Close()
+		return nil, fmt.Errorf("store: %s: %w", path, err)
+	}
+	file.noteSides()
+	file.noteOwnChange()
 	db.app = startAppender(db)
 	db.ckpt = startCheckpointer(db)
 	return db, nil
@@ -116,7 +140,17 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 func (db *DB) Close() error {
 	db.app.stop()
 	db.ckpt.stop()
-	return errors.Join(db.r.Close(), db.w.Close(), db.file.Close())
+	after := func() error { return nil }
+	// Looked for now too: a swap since the last write and tick.
+	if errors.Is(db.file.check(), ErrReplaced) {
+		if db.file.inPlace {
+			after = db.closeOverwritten()
+		} else {
+			db.retire(context.Background())
+		}
+	}
+	err := errors.Join(db.r.Close(), db.w.Close())
+	return errors.Join(err, after(), db.file.Close())
 }
 
 // Version is the schema version the embedded migrations reach.
@@ -173,20 +207,39 @@ func (db *DB) migrate(ctx context.Context) error {
 // is no longer at its path (ErrReplaced): that write would be lost.
 func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	if err := db.file.check(); err != nil {
+		db.retire(ctx)
 		return err
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return full(err)
 	}
 	if err := f(tx); err != nil {
 		tx.Rollback()
-		return err
+		return full(err)
 	}
 	if err := tx.Commit(); err != nil {
+		return full(err)
+	}
+	if err := db.file.check(); err != nil {
+		db.retire(ctx)
 		return err
 	}
-	return db.file.check()
+	db.backstop(ctx)
+	return nil
+}
+
+// full classifies a write that failed for want of room (SQLite's
+// SQLITE_FULL: the disk is full or the database at its max_page_count;
+// ENOSPC from a write SQLite did not map) as ErrDiskFull, once, here.
+func full(err error) error {
+	var se *sqlite.Error
+	if (errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL) || errors.Is(err, syscall.ENOSPC) {
+		// Both games' sentinels: a table's write reaches the web layer
+		// through the table package, a Spider game's through spidergame.
+		return fmt.Errorf("%w: %w", errors.Join(ErrDiskFull, table.ErrDiskFull), err)
+	}
+	return err
 }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }

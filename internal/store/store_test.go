@@ -482,32 +482,41 @@ func TestSavesAndSettings(t *testing.T) {
 	}
 }
 
+// TestSavesBounded: a player's named saves are bounded in count and in
+// bytes (SaveQuota); past either, a save is refused with what to do, an
+// existing name can still be overwritten within the bytes, and another
+// player is not affected.
 func TestSavesBounded(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTemp(t)
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		for i := range MaxSaves {
-			if _, err := tx.Exec(`INSERT INTO saves (player, name, lineage, save, variant, suits, deal, moves, score, updated) VALUES ('p', ?, 'L', 's', 'arachnid', 4, '1', 0, 0, 0)`, fmt.Sprint(i)); err != nil {
-				return err
-			}
+	db.SetSaveQuota(SaveQuota{Count: 5, Bytes: 10000})
+	put := func(player, name string, size int) error {
+		return db.PutSave(ctx, SaveRecord{Player: player, Name: name, Save: strings.Repeat("s", size), Updated: t0})
+	}
+	for i := range 5 {
+		if err := put("p", fmt.Sprint(i), 1000); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	// A new name is refused; an existing name can still be overwritten,
-	// and another player is not affected.
-	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "one more", Save: "s", Updated: t0}); !errors.Is(err, ErrTooMany) {
-		t.Fatalf("save %d: %v", MaxSaves+1, err)
+	err := put("p", "one more", 10)
+	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "you have 5 saved games (the most a player keeps); delete one to save another") {
+		t.Fatalf("save 6: %v", err)
 	}
-	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "7", Save: "new", Updated: t0}); err != nil {
+	if err := put("p", "3", 2000); err != nil {
 		t.Fatalf("overwriting at the limit: %v", err)
 	}
-	if err := db.PutSave(ctx, SaveRecord{Player: "q", Name: "one more", Save: "s", Updated: t0}); err != nil {
+	// 4 × 1000 + 2000 bytes stored; 4000 + 6001 is past 10,000.
+	err = put("p", "3", 6001)
+	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "a player keeps; delete some to save it") {
+		t.Fatalf("past the bytes: %v", err)
+	}
+	if u, err := db.SaveUsage(ctx, "p", ""); err != nil || u != (SaveQuota{Count: 5, Bytes: 6000}) {
+		t.Fatalf("usage %+v, %v", u, err)
+	}
+	if err := put("q", "one more", 9000); err != nil {
 		t.Fatalf("another player: %v", err)
 	}
-	if l := must(db.Saves(ctx, "p")); len(l) != MaxSaves {
+	if l := must(db.Saves(ctx, "p")); len(l) != 5 {
 		t.Fatalf("%d saves", len(l))
 	}
 }

@@ -24,6 +24,8 @@ var (
 	ErrConflict      = errors.New("conflict")          // 409
 	ErrUnprocessable = errors.New("unprocessable")     // 422: the rules refuse it
 	ErrTooMany       = errors.New("too many requests") // 429: over a rate limit
+	// ErrInsufficientStorage: the server's storage is full (507).
+	ErrInsufficientStorage = errors.New("insufficient storage")
 	// ErrNotImplemented: the server was built without what the request
 	// needs (a solver, say).
 	ErrNotImplemented = errors.New("not available") // 501
@@ -89,6 +91,8 @@ func ClassName(err error) string {
 		return "too_many"
 	case errors.Is(err, ErrUnavailable):
 		return "unavailable"
+	case errors.Is(err, ErrInsufficientStorage):
+		return "storage_full"
 	}
 	return "internal"
 }

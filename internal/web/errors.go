@@ -54,6 +54,8 @@ func status(err error) (int, string) {
 		return http.StatusTooManyRequests, err.Error()
 	case errors.Is(err, ErrNotImplemented):
 		return http.StatusNotImplemented, err.Error()
+	case errors.Is(err, ErrInsufficientStorage):
+		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}

@@ -1,26 +1,49 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/web/webtest"
 )
 
+// cspRecorder keeps the document's Content-Security-Policy violations;
+// added before the page's scripts run.
+const cspRecorder = `window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => { window.__csp.push(e.violatedDirective + " " + e.blockedURI + " " + e.sample); }, true);`
+
 // TestBrowserFrontPage (the quick one): on a phone the front page offers
 // both games, each with its picture and its line, links the Arlington
-// lobby from its header, says there is nothing open yet, and does not
-// scroll sideways.
+// lobby from its header, says there is nothing open yet, does not scroll
+// sideways and keeps to the Content-Security-Policy; and the court cards
+// of the sprite every page shares carry their chest signs upright.
 func TestBrowserFrontPage(t *testing.T) {
 	srv := siteServer(t)
 	p := openSite(t, webtest.StartBrowser(t), srv, 390, 844)
+	p.step("recording policy violations", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspRecorder})
+		return err
+	}))
 	p.open("/", frontReady)
 	p.frontOffersBoth("the phone")
+	// The page breaks no part of the Content-Security-Policy; the control,
+	// an inline style planted on purpose, shows the recorder sees one.
+	var violations []string
+	p.eval(`window.__csp`, &violations)
+	if len(violations) != 0 {
+		t.Errorf("the front page violates the policy: %q", violations)
+	}
+	p.eval(`(() => { const d = document.createElement("div"); d.setAttribute("style", "outline: 1px solid red"); document.body.append(d); return 1; })()`, nil)
+	p.wait(`window.__csp.length > 0`, "the planted inline style to be reported")
+	p.courtChestSigns()
 	if got := p.text("#spider-games"); !strings.Contains(got, "No game in progress") {
 		t.Errorf("a new player's Spider list says %q", got)
 	}
@@ -160,9 +183,15 @@ func TestLongBrowserFrontPage(t *testing.T) {
 			p.follow(`header nav.site a[href="/"]`, frontReady)
 			p.follow("#go-arlington", lobbyReady)
 			p.follow(`header nav.site a[href="/spider/"]`, spiderReady)
-			// The lobby is one click from the Spider page.
+			// The lobby is one click from the Spider page, and one key:
+			// Enter on the focused link follows it (the page's own keys
+			// take Enter to pick up and drop cards).
 			p.follow(`#bar nav.site a[href="/arlington/"]`, lobbyReady)
 			p.noSideways("the lobby")
+			p.follow(`header nav.site a[href="/spider/"]`, spiderReady)
+			p.eval(`document.querySelector('#bar nav.site a[href="/arlington/"]').focus(), 1`, nil)
+			p.step("pressing Enter on the Arlington link", chromedp.KeyEvent("\r"))
+			p.wait(lobbyReady, "the lobby after Enter on the Spider page's Arlington link")
 
 			// Opening the save from the front page plays it on the Spider page.
 			p.follow(`header nav.site a[href="/"]`, frontReady)
@@ -201,16 +230,14 @@ func (p *sitePage) keyboardReaches(sels ...string) {
 	}
 }
 
-// TestBrowserCourtChestSigns: the court cards' pictures (shared/cards.js,
-// drawn on every page) show the figure twice, the lower one mirrored, and
-// each figure's chest carries the suit sign upright: a spade turned over
-// reads as a heart with a stalk. Each face of the sprite that has a court
+// courtChestSigns: the court cards' pictures (shared/cards.js, drawn on
+// every page) show the figure twice, the lower one mirrored, and each
+// figure's chest carries the suit sign upright: a spade turned over reads
+// as a heart with a stalk. Each face of the sprite that has a court
 // picture in two halves has two chest signs, neither under the mirror's
 // rotation.
-func TestBrowserCourtChestSigns(t *testing.T) {
-	srv := siteServer(t)
-	p := openSite(t, webtest.StartBrowser(t), srv, 1280, 800)
-	p.open("/", frontReady)
+func (p *sitePage) courtChestSigns() {
+	p.t.Helper()
 	var bad []string
 	p.eval(`(() => {
 	  const bad = [];
@@ -227,6 +254,6 @@ func TestBrowserCourtChestSigns(t *testing.T) {
 	  return bad;
 	})()`, &bad)
 	for _, b := range bad {
-		t.Error(b)
+		p.t.Error(b)
 	}
 }

@@ -89,7 +89,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		if fresh || page {
 			http.SetCookie(w, &http.Cookie{Name: playerCookie, Value: token, Path: "/",
 				MaxAge: int(playerMaxAge / time.Second), HttpOnly: true,
-				SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil})
+				SameSite: http.SameSiteLaxMode, Secure: IsHTTPS(r)})
 		}
 		if fresh && s.legacy.Load() {
 			if err := s.adopt(r.Context(), id); err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	"net/netip"
@@ -169,13 +170,17 @@ func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) ht
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); !limited[pattern] {
+		_, pattern := mux.Handler(r)
+		if !limited[pattern] {
 			next.ServeHTTP(w, r)
 			return
 		}
 		ok, wait := l.allow(cookieKey(r), addrKey(r), s.now())
 		if !ok {
 			secs := int(math.Ceil(wait.Seconds()))
+			s.obs.RateLimited()
+			s.events.Event(r.Context(), slog.LevelWarn, "request refused", "rate limited", ClientAddr(r),
+				"route", pattern)
 			w.Header().Set("Retry-After", strconv.Itoa(secs))
 			// The words are the shared layer's, so they name no game's
 			// things: the route is the one the player just used.
@@ -200,6 +205,12 @@ func cookieKey(r *http.Request) string {
 	sum := sha256.Sum256([]byte(c.Value))
 	return "#" + hex.EncodeToString(sum[:])
 }
+
+// AddrKey is the client address a request comes from as the limits by
+// address key it (addrKey: ClientAddr's address, an IPv6 one as its /64):
+// the games' handlers use it for their own bounds by address, so every
+// limit by address agrees on who the client is.
+func AddrKey(r *http.Request) string { return addrKey(r) }
 
 // addrKey is the client's address: an IPv4 address, or the /64 network of
 // an IPv6 address (one machine commonly holds a whole /64).

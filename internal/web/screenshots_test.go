@@ -20,23 +20,28 @@ import (
 	"cardtable/spider"
 )
 
-// TestScreenshots makes the README's pictures from the real server in
+// TestLongScreenshots makes the README's pictures from the real server in
 // Chromium at 1280x800: the front page (docs/img/front.png), a Spider game
 // in play (spider.png) and an Arlington table in the middle of a hand
-// against bots (arlington.png). It runs only when CARDTABLE_SCREENSHOTS
+// against bots (arlington.png), each under 300 KB. CARDTABLE_SCREENSHOTS
 // names the folder to write them to (relative to the module's root):
 //
-//	CARDTABLE_SCREENSHOTS=docs/img go test -run TestScreenshots ./internal/web/
+//	CARDTABLE_SCREENSHOTS=docs/img go test -run TestLongScreenshots ./internal/web/
+//
+// Without it they go to a temporary folder: the long suite checks that
+// they can be made and stay small.
 //
 // The Spider game is deal 617 (Spider, two suits) played by a fixed rule,
 // so the picture is the same each time; the Arlington hand depends on the
 // bots' play and the table's random deal.
-func TestScreenshots(t *testing.T) {
+func TestLongScreenshots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	dir := os.Getenv("CARDTABLE_SCREENSHOTS")
 	if dir == "" {
-		t.Skip("set CARDTABLE_SCREENSHOTS=docs/img to make the README's screenshots")
-	}
-	if !filepath.IsAbs(dir) {
+		dir = t.TempDir()
+	} else if !filepath.IsAbs(dir) {
 		dir = filepath.Join(moduleRoot(t), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -56,13 +61,30 @@ func TestScreenshots(t *testing.T) {
 	p.fetch("PUT", "/api/saves/Tuesday%20evening", `{"game": "`+p.spiderGame()+`"}`, nil)
 	p.open("/spider/", spiderReady)
 	p.wait(`document.getAnimations().length === 0`, "the cards to land")
-	p.screenshot(filepath.Join(dir, "spider.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "spider.png")))
 
 	p.arlingtonMidHand()
-	p.screenshot(filepath.Join(dir, "arlington.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "arlington.png")))
 
 	p.open("/", frontReady)
-	p.screenshot(filepath.Join(dir, "front.png"))
+	readme(t, p.screenshot(filepath.Join(dir, "front.png")))
+}
+
+// readme checks a README picture: 1280x800, under 300 KB.
+func readme(tb testing.TB, s shot) {
+	tb.Helper()
+	if s.w != 1280 || s.h != 800 {
+		tb.Errorf("%s is %dx%d, want 1280x800", s.path, s.w, s.h)
+	}
+	if s.bytes >= 300<<10 {
+		tb.Errorf("%s is %d KB, want under 300 KB", s.path, s.bytes>>10)
+	}
+}
+
+// shot is a screenshot written: where, its size in pixels and in bytes.
+type shot struct {
+	path        string
+	w, h, bytes int
 }
 
 // moduleRoot is the folder of go.mod above the test's folder.
@@ -197,7 +219,7 @@ func (p *sitePage) arlingtonMidHand() {
 // screenshot writes what the tab shows to path as a PNG of 256 colours at
 // the best compression: the felt's gradient makes Chromium's full-colour
 // PNGs three times larger, and the README wants them small.
-func (p *sitePage) screenshot(path string) {
+func (p *sitePage) screenshot(path string) shot {
 	p.t.Helper()
 	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
 	defer cancel()
@@ -217,6 +239,7 @@ func (p *sitePage) screenshot(path string) {
 		p.t.Fatal(err)
 	}
 	p.t.Logf("%s: %d KB", path, out.Len()/1024)
+	return shot{path, img.Bounds().Dx(), img.Bounds().Dy(), out.Len()}
 }
 
 // paletted is img in the 256 colours it uses most (each the mean of the

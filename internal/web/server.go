@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -42,6 +44,18 @@ type Options struct {
 	// to the first new browser"), reporting whether there was anything.
 	// Its error is answered (WriteError) and the request goes no further.
 	Adopt func(ctx context.Context, player string) (adopted bool, err error)
+	// TrustedProxies are the addresses whose X-Forwarded-For,
+	// X-Forwarded-Proto and Forwarded headers are believed (proxy.go);
+	// from anyone else those headers are ignored.
+	TrustedProxies []netip.Prefix
+	// Ready, if set, is asked by /readyz whether the database can be
+	// written (health.go).
+	Ready Pinger
+	// Observer, if set, is told of every request (observe.go).
+	Observer Observer
+	// Events, if set, logs refused and closed connections and rate-limit
+	// refusals, bounded (events.go); default: Log, EventsPerMinute.
+	Events *EventLog
 }
 
 // Server serves the mounted games and the pages. It is an http.Handler.
@@ -56,6 +70,14 @@ type Server struct {
 	pages map[string]bool
 	// legacy is set while Options.Adopt has yet to succeed (see identify).
 	legacy atomic.Bool
+
+	obs    Observer
+	events *EventLog
+	// drain closes when the server starts stopping (Drain); inflight
+	// counts the requests being handled (Wait).
+	drain     chan struct{}
+	drainOnce sync.Once
+	inflight  sync.WaitGroup
 }
 
 // New returns a server of the games in o.
@@ -66,7 +88,13 @@ func New(o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Server{log: o.Log, now: o.Now, opts: o}
+	s := &Server{log: o.Log, now: o.Now, opts: o, obs: o.Observer, events: o.Events, drain: make(chan struct{})}
+	if s.obs == nil {
+		s.obs = nopObserver{}
+	}
+	if s.events == nil {
+		s.events = NewEventLog(o.Log, 0, nil)
+	}
 	s.legacy.Store(o.Adopt != nil)
 	s.h = s.routes()
 	return s
@@ -129,7 +157,9 @@ func (s *Server) routes() http.Handler {
 	if s.opts.CheckHost {
 		h = s.hostCheck(s.opts.Hosts, h)
 	}
-	return securityHeaders(h)
+	h = s.health(h)
+	h = s.observe(mux, h)
+	return securityHeaders(realClient(s.opts.TrustedProxies, h))
 }
 
 // spiderLink: r is a link to the Spider page as it was written when that

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -38,7 +39,7 @@ const (
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
 //     view's event count), __ws.views (each view's [eventsFrom,
-//     eventCount]), __ws.chat (chat lines received, repeats counted) and
+//     eventCount]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted) and
 //     __ws.sent (each action the page sent, in notation);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
@@ -50,7 +51,7 @@ const (
 // again.
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], chat: 0, sent: [] };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [] };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
@@ -65,7 +66,8 @@ const hooks = `(() => {
       try { m = JSON.parse(ev.data); } catch { return; }
       if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; }
       if (m.type === "view" && m.view) {
-        ws.toMove = m.view.toMove; ws.results = (m.view.results || []).length; ws.views.push([m.view.eventsFrom, m.view.eventCount]); ws.count = m.view.eventCount; }
+        ws.toMove = m.view.toMove; ws.results = (m.view.results || []).length; ws.views.push([m.view.eventsFrom, m.view.eventCount]); ws.count = m.view.eventCount;
+        for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind }); }
     });
     return s;
   }
@@ -103,7 +105,7 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
 				page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
 			return err
-		}), chromedp.EmulateViewport(390, 844))
+		}), chromedp.EmulateViewport(390, 844), reducedMotion())
 	}()
 	select {
 	case err := <-done:
@@ -116,6 +118,18 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
 	}
 	return &seatTab{tb: tb, name: name, ctx: ctx}
+}
+
+// reducedMotion has the page's media queries see prefers-reduced-motion:
+// the table page then shows play at once (speed "instant"), so tests that
+// play whole games are not paced for a person's eyes. The pacing test
+// picks a speed itself.
+func reducedMotion() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+		return err
+	})
 }
 
 // browserWait bounds each wait for the page: webtest's bound of a step

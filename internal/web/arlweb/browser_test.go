@@ -36,7 +36,7 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
 	}
 	err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(390, 844),
+		chromedp.EmulateViewport(390, 844), reducedMotion(),
 		chromedp.Navigate(e.srv.URL+"/arlington/t/"+id),
 		until(`!document.getElementById("join").hidden`),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),

@@ -61,6 +61,11 @@ func Decode(b []byte) (clientMsg, error) {
 	if d.More() {
 		return clientMsg{}, fmt.Errorf("%w: more than one JSON value", web.ErrBadRequest)
 	}
+	// encoding/json keeps the last of two equal keys; a message that says
+	// two things at once is refused instead of half-heard.
+	if k, ok := duplicateKey(b); ok {
+		return clientMsg{}, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
+	}
 	m := clientMsg{Type: w.Type, Since: -1, Seat: -1}
 	switch w.Type {
 	case msgHello:
@@ -110,4 +115,34 @@ func Decode(b []byte) (clientMsg, error) {
 		return clientMsg{}, fmt.Errorf("%w: unknown message type %.40q", web.ErrBadRequest, w.Type)
 	}
 	return m, nil
+}
+
+// duplicateKey reports a key that b's top-level object (valid JSON, one
+// object of scalars as the wire message is) has twice. Keys are compared
+// as encoding/json matches fields: without regard to case.
+func duplicateKey(b []byte) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := t.(string)
+		if seen[strings.ToLower(k)] {
+			return k, true
+		}
+		seen[strings.ToLower(k)] = true
+		// The value: a scalar is one token; an array or object (which the
+		// strict decode has refused already) ends the scan.
+		if t, err := d.Token(); err != nil {
+			return "", false
+		} else if _, nested := t.(json.Delim); nested {
+			return "", false
+		}
+	}
+	return "", false
 }

@@ -19,6 +19,7 @@ var classes = []web.Class{
 	{Err: table.ErrTooMany, Class: web.ErrTooMany},
 	{Err: table.ErrRateLimited, Class: web.ErrTooMany},
 	{Err: table.ErrCrowded, Class: web.ErrTooMany},
+	{Err: table.ErrReplaced, Class: web.ErrConflict},
 	{Err: table.ErrTableFull, Class: web.ErrConflict},
 	{Err: table.ErrSeatTaken, Class: web.ErrConflict},
 	{Err: table.ErrNotStarted, Class: web.ErrConflict},
@@ -30,6 +31,9 @@ var classes = []web.Class{
 	{Err: table.ErrIllegal, Class: web.ErrUnprocessable},
 	{Err: table.ErrClosed, Class: web.ErrUnavailable},
 	{Err: table.ErrSlow, Class: web.ErrUnavailable},
+	// Before ErrStore, which wraps it.
+	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,
+		Public: "the server's disk is full: this was not saved; try again later"},
 	{Err: table.ErrStore, Class: web.ErrUnavailable},
 	{Err: arlington.ErrBadAction, Class: web.ErrBadRequest},
 	{Err: arlington.ErrBadSet, Class: web.ErrBadRequest},

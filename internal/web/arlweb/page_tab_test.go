@@ -203,6 +203,7 @@ func (w *cspWatch) check(p *tab, where string) {
 // Every step in it has its own bound (webtest.StepTimeout).
 func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 	p := &tab{t: t, ctx: webtest.OpenTab(t, bctx, w, h)}
+	p.do(reducedMotion())
 	p.watchErrors()
 	return p
 }

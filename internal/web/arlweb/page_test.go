@@ -19,9 +19,10 @@ import (
 // pageMsg is a view message with the words the page shows.
 type pageMsg struct {
 	srvMsg
-	LegalWords []string `json:"legalWords"`
-	Log        []string `json:"log"`
-	Names      []string `json:"names"`
+	LegalWords  []string `json:"legalWords"`
+	LegalPoints [][]int  `json:"legalPoints"`
+	Log         []string `json:"log"`
+	Names       []string `json:"names"`
 }
 
 // pageConn is a WebSocket client that keeps the words of view messages.
@@ -77,7 +78,8 @@ func (p *pageConn) view() pageMsg {
 }
 
 // TestWSLogInWords: every view message carries each of its events in
-// words and each legal action as its button names it; a client back with
+// words and each legal action as its button names it, with its points
+// (checkLegalPoints); a client back with
 // since gets the words of the events it missed exactly as a client that
 // saw them all got them (the server's narrator follows the whole log
 // whatever the client had).
@@ -118,6 +120,7 @@ func TestWSLogInWords(t *testing.T) {
 				t.Errorf("legal %q is named %q: notation, not words", cur.Legal[i], l)
 			}
 		}
+		checkLegalPoints(t, cur)
 		n := cur.View.EventCount
 		w.send(map[string]any{"type": "action", "action": cur.Legal[0]})
 		for va.View.EventCount <= n {

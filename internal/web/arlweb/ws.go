@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -33,6 +34,12 @@ type Limits struct {
 	// Outbox is how many answers (errors) may wait for the writer; while
 	// it is full the reader waits.
 	Outbox int
+	// PerAddress bounds the WebSocket connections open from one client
+	// address (web.AddrKey), all tables together; past it a new one is
+	// refused with 429 before the upgrade. The table's own shares (seats,
+	// spectators, an identity's) hold whatever identities a client makes
+	// up; this holds the total.
+	PerAddress int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -53,6 +60,7 @@ func (l Limits) withDefaults() Limits {
 	defd(&l.Ping, 25*time.Second)
 	defd(&l.HelloWait, 5*time.Second)
 	def(&l.Outbox, 16)
+	def(&l.PerAddress, 128)
 	return l
 }
 
@@ -66,16 +74,21 @@ type viewMsg struct {
 	// and the seats' names (names) are the table's (table.Update).
 	Legal      []string `json:"legal"`
 	LegalWords []string `json:"legalWords"`
+	// LegalPoints is, for each legal action, what it does to each seat's
+	// points on the tables (arlington.PointsChange): the page shows it
+	// on the action's button and never scores anything itself.
+	LegalPoints [][]int `json:"legalPoints"`
 }
 
 // message is update u as the client receives it: the table's update with
-// the legal actions in notation and in words.
+// the legal actions in notation, in words and with their points.
 func message(u table.Update) viewMsg {
-	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}}
+	m := viewMsg{Type: "view", Update: u, Legal: []string{}, LegalWords: []string{}, LegalPoints: [][]int{}}
 	if u.View != nil && u.Seat >= 0 && u.View.ToMove == u.Seat {
 		for _, a := range u.View.Legal() {
 			m.Legal = append(m.Legal, a.String())
 			m.LegalWords = append(m.LegalWords, arlington.ActionWords(*u.View, a, u.Names))
+			m.LegalPoints = append(m.LegalPoints, arlington.PointsChange(*u.View, a))
 		}
 	}
 	return m
@@ -124,6 +137,12 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, r, h.log, web.Classify(err, classes))
 		return
 	}
+	addr := web.AddrKey(r)
+	if !h.conns.add(addr, h.limits.PerAddress) {
+		web.WriteError(w, r, h.log, fmt.Errorf("%w: %d connections open from your address", web.ErrTooMany, h.limits.PerAddress))
+		return
+	}
+	defer h.conns.done(addr)
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered the request
@@ -140,6 +159,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	}()
 	status, reason := cn.write(ctx)
 	cancel()
+	web.SetCloseReason(r.Context(), reason)
 	c.Close(status, reason)
 	<-readerDone
 }
@@ -257,6 +277,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		select {
 		case <-ctx.Done():
 			return websocket.StatusGoingAway, "bye"
+		case <-web.Restarting(ctx):
+			// The page shows the reason and reconnects.
+			return websocket.StatusServiceRestart, web.RestartReason
 		case <-cn.t.Done():
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
@@ -282,6 +305,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				sub, updates = nil, nil
 				if errors.Is(err, table.ErrSlow) {
 					return websocket.StatusTryAgainLater, "too slow: reconnect with since"
+				}
+				if errors.Is(err, table.ErrReplaced) {
+					return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
 				}
 				return websocket.StatusGoingAway, "table closed"
 			}
@@ -313,4 +339,32 @@ func (cn *conn) send(ctx context.Context, m any) bool {
 	wctx, cancel := context.WithTimeout(ctx, cn.h.limits.WriteTimeout)
 	defer cancel()
 	return cn.c.Write(wctx, websocket.MessageText, b) == nil
+}
+
+// addrConns counts the WebSocket connections open from each client address.
+type addrConns struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// add counts one more connection from addr, unless it has max open.
+func (a *addrConns) add(addr string, max int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n == nil {
+		a.n = map[string]int{}
+	}
+	if a.n[addr] >= max {
+		return false
+	}
+	a.n[addr]++
+	return true
+}
+
+func (a *addrConns) done(addr string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n[addr]--; a.n[addr] <= 0 {
+		delete(a.n, addr)
+	}
 }

@@ -27,6 +27,8 @@ var classes = []web.Class{
 	// told so.
 	{Err: spidergame.ErrReplaced, Class: web.ErrUnavailable,
 		Public: "the server can no longer save: its database file was deleted or replaced; restart the server"},
+	{Err: spidergame.ErrDiskFull, Class: web.ErrInsufficientStorage,
+		Public: "the server's disk is full: this was not saved; try again later"},
 	{Err: spidergame.ErrGivenUp, Class: web.ErrConflict},
 	{Err: spidergame.ErrInPlay, Class: web.ErrConflict},
 	{Err: spidergame.ErrBehind, Class: web.ErrConflict},

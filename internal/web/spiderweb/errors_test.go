@@ -25,9 +25,10 @@ func TestErrorStatus(t *testing.T) {
 		{fmt.Errorf("game x: %w", store.ErrNotFound), 404, "game x: not found"},
 		{fmt.Errorf("%w: 9C on QD", spider.ErrIllegal), 422, "illegal move: 9C on QD"},
 		{fmt.Errorf("%w: no move to undo", spider.ErrNothing), 422, "nothing to do: no move to undo"},
-		{fmt.Errorf("%w: 1000 saved games", store.ErrTooMany), 422, "too many: 1000 saved games"},
+		{fmt.Errorf("%w: you have 50 saved games", store.ErrTooMany), 422, "too many: you have 50 saved games"},
 		{web.Errorf(web.ErrNotImplemented, "no solver"), 501, "no solver"},
 		{fmt.Errorf("store: %w", store.ErrReplaced), 503, "the server can no longer save: its database file was deleted or replaced; restart the server"},
+		{fmt.Errorf("store: %w: database or disk is full (13)", store.ErrDiskFull), 507, "the server's disk is full: this was not saved; try again later"},
 		{fmt.Errorf("game x: %w", store.ErrStale), 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
 	}

@@ -237,6 +237,9 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("%v", err)
 	}
 	g.MarkLoaded()
+	if err := s.opts.DailyBytes.Charge(r, int64(len(b)), s.now()); err != nil {
+		return err
+	}
 	return s.start(w, r, g, "", "", 0, false)
 }
 

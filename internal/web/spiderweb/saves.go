@@ -92,6 +92,9 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rec.Name, rec.Updated = name, s.now()
+	if err := s.opts.DailyBytes.Charge(r, int64(len(rec.Save)), s.now()); err != nil {
+		return err
+	}
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	// Analyze analyses a game that is over (solver.Analyze within the
 	// server's limits; it must honour ctx). nil: no analysis (501).
 	Analyze func(ctx context.Context, g *spider.Game) (*Analysis, error)
+	// DailyBytes bounds the bytes of uploaded save files and named saves
+	// each client address stores a day (docs/api.md); nil: no bound.
+	DailyBytes *web.DailyBytes
 }
 
 // Handlers are the Spider routes; they implement web.Routes and

@@ -69,6 +69,17 @@ async function create(ev) {
   } catch (e) { $("msg").textContent = e.message; }
 }
 
+// A table's code (told by a friend) leads to its page.
+async function byCode(ev) {
+  ev.preventDefault();
+  const code = $("code").value.trim();
+  try {
+    const t = await request("GET", `/api/arlington/code/${encodeURIComponent(code)}`);
+    location.href = t.link;
+  } catch (e) { $("msg").textContent = e.message; }
+}
+
+$("code-form").addEventListener("submit", byCode);
 $("name").value = savedName();
 $("name").addEventListener("change", () => saveName($("name").value.trim()));
 $("players").addEventListener("change", seatRows);

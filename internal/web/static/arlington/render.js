@@ -13,6 +13,24 @@ export function words(code) {
   return (code[0] === "T" ? "10" : code[0]) + (SUIT[code[1]] || "?");
 }
 
+// cardWordsIn writes the card codes in a server's message as the page
+// writes cards: "{7H, 7C, 5H}" becomes "7♥ 7♣ 5♥", a lone "QS" "Q♠".
+export function cardWordsIn(text) {
+  const code = /^([2-9TJQKA][SHDC]|JK)$/;
+  return String(text)
+    .replace(/\{([^{}]*)\}/g, (all, inner) => {
+      const cs = inner.split(/[\s,]+/).filter(Boolean);
+      return cs.length && cs.every((c) => code.test(c)) ? cs.map(words).join(" ") : all;
+    })
+    .replace(/\b([2-9TJQKA][SHDC]|JK)\b/g, (c) => words(c));
+}
+
+// playerScore is a seat's total against the target: "5 of 12 points"
+// below it, "16 points (target 12)" once reached ("16 of 12" read oddly).
+export function playerScore(total, target) {
+  return total < target ? `${total} of ${target} ${points(target)}` : `${total} ${points(total)} (target ${target})`;
+}
+
 // cardEl is a card picture: an <svg class="card" data-card> with its name
 // for screen readers.
 export function cardEl(code, cls = "") {
@@ -45,7 +63,7 @@ export function spectrumWords(s) { return SPECTRUM[s] || s; }
 
 // renderPlayers draws each seat: name, badges, cards in hand, score, the
 // cards everyone knows to be in that hand, and its table of sets.
-export function renderPlayers(box, m, names) {
+export function renderPlayers(box, m, names, arrive) {
   const v = m.view;
   box.replaceChildren();
   for (const s of m.seats) {
@@ -67,7 +85,7 @@ export function renderPlayers(box, m, names) {
     if (v) {
       const line = el("div", "p-line");
       line.appendChild(el("span", "p-count", `${v.handSizes[s.seat]} card${v.handSizes[s.seat] === 1 ? "" : "s"}`));
-      line.appendChild(el("span", "p-score", `${v.totals[s.seat]} of ${v.target} ${points(v.target)}`));
+      line.appendChild(el("span", "p-score", playerScore(v.totals[s.seat], v.target)));
       p.appendChild(line);
       const known = (v.known || [])[s.seat] || [];
       if (known.length && s.seat !== m.seat) {
@@ -77,9 +95,10 @@ export function renderPlayers(box, m, names) {
         p.appendChild(k);
       }
       const sets = el("div", "sets");
-      (v.tables[s.seat] || []).forEach((ts) => {
+      (v.tables[s.seat] || []).forEach((ts, i) => {
         const label = `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} ${points(ts.points)}${ts.active ? " (the active set)" : ""}`;
-        const g = group(ts.cards, "set" + (ts.active ? " active" : ""), label);
+        const fresh = arrive && arrive.seat === s.seat && arrive.index === i;
+        const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh ? " arrive" : ""), label);
         g.title = label;
         sets.appendChild(g);
       });
@@ -89,18 +108,31 @@ export function renderPlayers(box, m, names) {
   }
 }
 
-// renderPlay draws the trick in play (each card with who played it) or
-// the set round.
-export function renderPlay(box, v, names) {
+// renderPlay draws the trick in play (each card with who played it), or
+// the trick just taken (held: complete, with who took it, until the next
+// lead or a click), or the set round. arrive.trick marks the newest card.
+export function renderPlay(box, v, names, held, arrive) {
   box.replaceChildren();
+  box.classList.remove("held");
   if (!v) return;
-  if (v.trick && v.trick.length) {
-    box.appendChild(el("span", "label", "Trick:"));
-    for (const t of v.trick) {
-      const f = el("figure", "played");
-      f.appendChild(cardEl(t.card));
+  const trick = v.trick && v.trick.length ? v.trick : held ? held.cards : [];
+  if (trick.length) {
+    const done = !(v.trick && v.trick.length);
+    box.appendChild(el("span", "label", done ? `${names[held.seat]} takes the trick with the ${words(held.card)}:` : "Trick:"));
+    trick.forEach((t, i) => {
+      const f = el("figure", "played" + (done && t.card === held.card && t.seat === held.seat ? " taker" : ""));
+      const c = cardEl(t.card);
+      if (arrive && arrive.trick && i === trick.length - 1) c.classList.add("arrive");
+      f.appendChild(c);
       f.appendChild(el("figcaption", "", names[t.seat]));
       box.appendChild(f);
+    });
+    if (done) {
+      box.classList.add("held");
+      box.dataset.take = held.n;
+      const b = el("button", "clear-trick", "Clear the trick");
+      b.type = "button";
+      box.appendChild(b);
     }
   } else if (v.round) {
     const owner = v.round.owner;
@@ -110,15 +142,30 @@ export function renderPlay(box, v, names) {
   }
 }
 
+// heldTrick is the trick that take (an event of events) took: its cards
+// in the order played, who took it with which card.
+export function heldTrick(events, take) {
+  const cards = [];
+  for (let i = events.indexOf(take) - 1; i >= 0; i--) {
+    const e = events[i];
+    if (e.kind !== "move") break;
+    const [verb, card] = e.action.split(" ");
+    if (verb !== "play" && verb !== "lead") break;
+    cards.unshift({ seat: e.seat, card });
+    if (verb === "lead") break;
+  }
+  return { n: take.n, seat: take.seat, card: cardsOf(take.toGrave)[0] || "", cards };
+}
+
 // renderLast draws the last trick taken this hand (until the next trick
 // starts): who took it with which card, and the cards that went to their
 // hand. Once any of those cards has left that hand (laid in a set, or
 // every hand gone to the graveyard at scoring) the line would name cards
 // no longer there, so it goes: the view's known cards say which are still
 // in the hand. Nothing shows after the game's end.
-export function renderLast(box, v, events, names) {
+export function renderLast(box, v, events, names, trickShown) {
   box.replaceChildren();
-  if (!v || v.toMove < 0 || (v.trick && v.trick.length)) return;
+  if (!v || v.toMove < 0 || (v.trick && v.trick.length) || trickShown) return;
   let take = null;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
@@ -129,32 +176,17 @@ export function renderLast(box, v, events, names) {
   if (!take) return;
   const won = cardsOf(take.toGrave);
   const got = cardsOf(take.toHand);
-  const held = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
+  const inHand = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
   for (const c of got) {
-    const i = held.indexOf(c);
+    const i = inHand.indexOf(c);
     if (i < 0) return;
-    held.splice(i, 1);
+    inHand.splice(i, 1);
   }
   box.appendChild(el("span", "label", `${names[take.seat]} took the last trick${won.length ? " with the " + words(won[0]) : ""}` + (got.length ? `; to ${names[take.seat]}'s hand:` : ".")));
   if (got.length) box.appendChild(group(got, "set"));
 }
 
 export function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
-
-// renderLog lists the words of the current hand's events (of the last
-// hand once the game is over); the numbers in standIn are moves the
-// stand-in bot made for the player, and say so.
-export function renderLog(box, v, events, log, standIn = new Set()) {
-  box.replaceChildren();
-  const hand = v ? v.handNumber : 0;
-  for (let i = 0; i < events.length; i++) {
-    if (events[i].hand !== hand) continue;
-    const bot = standIn.has(events[i].n);
-    const li = el("li", "ev-" + events[i].kind + (bot ? " stand-in" : ""), (bot ? "A bot played for you: " : "") + (log[i] || ""));
-    box.appendChild(li);
-  }
-  box.scrollTop = box.scrollHeight;
-}
 
 // renderSheet is the score sheet: each hand's points, the totals and the
 // target.
@@ -188,6 +220,22 @@ export function renderSheet(table, v, names) {
   tg.appendChild(cell);
   foot.appendChild(tg);
   table.appendChild(foot);
+}
+
+// statusText is the line under the bar: whose turn, which phase, the
+// target.
+export function statusText(m, names) {
+  const v = m.view;
+  if (!v) {
+    return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
+  }
+  if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
+  const who = v.toMove === m.seat ? "your turn" : `${names[v.toMove]} to play`;
+  let what = "";
+  if (v.phase === "lead") what = v.toMove === m.seat ? "you have the lead" : `${names[v.toMove]} has the lead`;
+  else if (v.phase === "trick") what = "a trick";
+  else if (v.phase === "round") what = "a set round";
+  return `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // winnersText announces the end: one winner, or a shared win.

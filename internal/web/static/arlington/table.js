@@ -1,19 +1,25 @@
 // The table page: the connection, the player's hand and actions. The
 // server sends views made for this browser (docs/api.md, "Arlington
-// tables"), with the events and legal actions already in words.
+// tables"), with the events and legal actions already in words and the
+// points of each action; the page paces what it shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
 import { savedName, saveName, el, points } from "./common.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderLog, renderSheet, winnersText, words } from "./render.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
+import { GameLog } from "./log.js";
+import { Pacer, SPEEDS, savedSpeed, saveSpeed } from "./pace.js";
+import { renderActions } from "./actions.js";
+import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
+import { installKeys } from "./keys.js";
+import { installInvite, showCode } from "./invite.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
-const CARD = /^([2-9TJQKA][SHDC]|JK)$/i;
 let ws = null;
-let events = []; // the public event log, as received
+let events = []; // the public event log, as shown
 let log = [];    // the words of each event
-let last = null; // the last view message
+let last = null; // the last view message shown
 let names = [];
 let chat = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
@@ -23,6 +29,7 @@ let handOverSeen = null; // the number of the last score event the sheet opened 
 // is waiting: until the server answers (a view past that count, or an
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
+let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
 // standIn holds the numbers of the events that are moves of this page's
 // seat that this page did not send: the server's stand-in bot played them
 // (the turn timer ran out, or the person was away), and the log says so.
@@ -36,8 +43,16 @@ let mineFrom = -1;
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
-let retry = 500;
+// held is the trick last taken, shown complete until the next lead or a
+// click; arrive marks what the last shown move put down (animated).
+let held = null;
+let arrive = null;
+let myTurn = false;
+const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
+const gameLog = new GameLog($("log"), $("log-filter"));
+let speed = savedSpeed();
+const pacer = new Pacer(show, speed);
 
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -46,66 +61,120 @@ narrow.addEventListener("change", () => { setSmallCards(narrow.matches); if (las
 
 $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 
+// The connection. A dropped one is tried again soon (at most about 2 s
+// apart, with jitter so a restarted server is not hit by every page at
+// once) and at once when the page is shown again or the network returns.
+let retry = 250;
+let retryTimer = 0;
 function connect() {
+  retryTimer = 0;
   $("conn").textContent = "connecting…";
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(id)}/ws`);
   ws.onopen = () => {
-    retry = 500;
+    retry = 250;
     $("conn").textContent = "connected";
+    if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
     ws.send(JSON.stringify({ type: "hello", since: events.length ? events.length : -1, name: savedName() || undefined }));
   };
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") showError(m);
-    else if (m.type === "view") onView(m);
+    else if (m.type === "view") {
+      // The answer to the player's own action is shown at once: the pause
+      // after the play before it would only make the page feel slow.
+      if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
+      pacer.push(m);
+    }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
-    $("conn").textContent = "reconnecting…";
+    // 1012: the server is restarting (an update); it is back in a moment.
+    $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
     ws = null;
-    setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    const ms = Math.round(retry / 2 + Math.random() * retry / 2);
+    document.body.dataset.retryMs = String(ms);
+    retryTimer = setTimeout(connect, ms);
+    retry = Math.min(retry * 2, 2000);
   };
 }
+function reconnectNow() {
+  if (ws || !retryTimer) return;
+  clearTimeout(retryTimer);
+  connect();
+}
+window.addEventListener("online", reconnectNow);
+document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
 
 // showError explains a refusal; an illegal action's message names the
-// rule it breaks.
+// rule it breaks, its cards written as the page writes them.
 function showError(m) {
   if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
-    text = `Not allowed: ${reason}` + (m.rule ? ` (rule “${m.rule}”)` : "");
+    text = `Not allowed: ${cardWordsIn(reason)}` + (m.rule ? ` (rule “${m.rule}”)` : "");
   }
   $("error").textContent = text;
+  say(text);
 }
 
-function onView(m) {
+// show draws one view message (the pacer calls it) and says how long to
+// pause after it: "trick" after a trick taken, "move" after a play.
+function show(m, burst) {
+  let fresh = [];
   if (m.view) {
     const v = m.view;
     // The log is the same for everyone and eventsFrom numbers it: a view
     // may repeat events this page has (a new hello crossed updates still
     // on their way, as after taking a seat), which it replaces; only a
     // gap means events were missed.
-    if (v.eventsFrom <= events.length) {
-      const had = events.length;
-      events = events.slice(0, v.eventsFrom).concat(v.events);
-      log = log.slice(0, v.eventsFrom).concat(m.log || []);
-      if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
-    } else { // a gap: start again with a full view
+    if (v.eventsFrom > events.length) { // a gap: start again with a full view
       events = []; log = [];
       document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
       if (ws) ws.close();
-      return;
+      return "";
     }
+    const had = events.length;
+    const first = last === null || !last.view;
+    events = events.slice(0, v.eventsFrom).concat(v.events);
+    log = log.slice(0, v.eventsFrom).concat(m.log || []);
+    if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
     if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
+    if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
+    followTrick(fresh, v);
   }
   if (m.chat) chat = mergeChat(chat, m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
+  if (burst && fresh.length > 1) fresh = fresh.slice(-1);
+  for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
+  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length);
+  if (nowMine && !myTurn) { say("Your turn."); bringTurnIntoView(); }
+  myTurn = nowMine;
+  if (fresh.some((f) => f.e.kind === "take")) return "trick";
+  return fresh.some((f) => f.e.kind === "move") ? "move" : "";
+}
+
+// followTrick keeps the completed trick (until the next lead) and notes
+// what the newest move put down, for its animation.
+function followTrick(fresh, v) {
+  arrive = null;
+  for (const { e } of fresh) {
+    if (e.kind === "take") held = heldTrick(events, e);
+    if (e.kind !== "move") continue;
+    const verb = e.action.split(" ")[0];
+    if (verb !== "play" && verb !== "pass") held = null; // a new lead (or a set answered, a kill)
+    if (verb === "lead" || verb === "play") arrive = { trick: true };
+    else if (verb === "set") arrive = { seat: e.seat, index: (v.tables[e.seat] || []).length - 1 };
+    else if (verb === "add" || verb === "pickup") {
+      const [s, i] = e.action.split(" ").pop().split("/").map(Number);
+      arrive = { seat: s, index: i };
+    }
+  }
+  if (v.toMove < 0) held = null;
 }
 
 // noteStandIn judges the moves of seat among the events from number from
@@ -129,37 +198,42 @@ function mergeChat(have, got) {
   return have.concat(got.filter((l) => !seen.has(key(l)))).slice(-50);
 }
 
+// say tells a screen reader what happened, in the page's live region (the
+// last few lines stay, so one arriving mid-sentence is not lost).
+function say(text) {
+  if (!text) return;
+  const box = $("say");
+  box.appendChild(el("p", "", text));
+  while (box.children.length > 4) box.firstElementChild.remove();
+}
+
+// bringTurnIntoView scrolls the hand and the actions onto the screen when
+// the player's turn comes (the score sheet opened at the top pushes them
+// below the fold on a laptop).
+function bringTurnIntoView() {
+  const box = $("hand-box");
+  const r = box.getBoundingClientRect();
+  const bar = document.querySelector(".bar");
+  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  if (r.top >= top && r.bottom <= window.innerHeight) return;
+  box.scrollIntoView({ block: r.height > window.innerHeight - top ? "start" : "end" });
+}
+
 function render() {
   const m = last;
   const v = m.view;
   $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
-  renderPlayers($("players"), m, names);
-  renderStatus(m);
-  renderPlay($("play"), v, names);
-  renderLast($("last"), v, events, names);
+  renderPlayers($("players"), m, names, arrive);
+  $("status").textContent = statusText(m, names);
+  renderPlay($("play"), v, names, held, arrive);
+  renderLast($("last"), v, events, names, held);
   renderHand();
-  renderLog($("log"), v, events, log, standIn);
+  gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
   renderEnd(v);
   renderChat();
-}
-
-function renderStatus(m) {
-  const v = m.view;
-  const status = $("status");
-  if (!v) {
-    status.textContent = m.seats.some((s) => s.open) ? "Waiting for players: share this page's address." : "Starting…";
-    return;
-  }
-  if (v.toMove < 0) { status.textContent = `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`; return; }
-  const who = v.toMove === m.seat ? "your turn" : `${names[v.toMove]} to play`;
-  let what = "";
-  if (v.phase === "lead") what = v.toMove === m.seat ? "you have the lead" : `${names[v.toMove]} has the lead`;
-  else if (v.phase === "trick") what = "a trick";
-  else if (v.phase === "round") what = "a set round";
-  status.textContent = `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${what} · ${who}`;
 }
 
 // renderHandOver shows the score sheet after each hand, at the top of
@@ -191,6 +265,7 @@ function renderEnd(v) {
   const over = v && v.toMove < 0;
   box.hidden = !over;
   if (!over) return;
+  if (box.querySelector("#btn-replay")) return; // drawn already (keeps focus on the button)
   box.replaceChildren(el("p", "win-text", winnersText(v, names)));
   const b = el("button", "primary", "Watch the replay");
   b.type = "button";
@@ -200,51 +275,22 @@ function renderEnd(v) {
   $("sheet-box").open = true;
 }
 
-// legalFor is the legal actions (with their words) that use every selected
-// card; cardsIn the cards an action plays.
-function cardsIn(a) { return a.split(" ").slice(1).filter((w) => CARD.test(w)).map((w) => w.toUpperCase()); }
-function legalFor(m, sel) {
-  const out = [];
-  m.legal.forEach((a, i) => {
-    const cs = cardsIn(a);
-    if (within(sel, cs)) out.push({ a, words: (m.legalWords || [])[i] || a, cards: cs, exact: cs.length === sel.length });
-  });
-  return out;
-}
-
-// within reports whether every card of sel is in cs, counting repeats:
-// two jokers need two.
-function within(sel, cs) {
-  const left = cs.slice();
-  for (const c of sel) {
-    const i = left.indexOf(c);
-    if (i < 0) return false;
-    left.splice(i, 1);
-  }
-  return true;
-}
-
-// A hand card's key: its code, or for a joker "JK#k" (the k-th joker in
-// the hand): the two jokers are alike but each is tapped on its own.
-function handKeys(hand) {
-  let k = 0;
-  return hand.map((c) => (c === "JK" ? `JK#${k++}` : c));
-}
-const cardOf = (key) => key.split("#")[0];
 const selCards = () => selected.map(cardOf);
 
 function renderHand() {
   const m = last;
   const v = m.view;
+  const box = $("hand-box");
+  const keep = place(box);
   const hand = $("hand");
   hand.replaceChildren();
   const acts = $("actions");
   acts.replaceChildren();
-  $("hand-box").classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.toMove !== m.seat));
+  box.classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.toMove !== m.seat));
   if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
-  const myTurn = v.toMove === m.seat && m.legal.length > 0;
+  const mine = v.toMove === m.seat && m.legal.length > 0;
   const waiting = sentAt === v.eventCount;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
@@ -255,51 +301,44 @@ function renderHand() {
     const b = el("button", "hand-card");
     b.type = "button";
     b.dataset.card = c;
+    b.dataset.key = key;
     b.setAttribute("aria-pressed", selected.includes(key) ? "true" : "false");
     b.setAttribute("aria-label", words(c));
     const svg = cardEl(c);
     svg.setAttribute("aria-hidden", "true");
-    if (myTurn && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
+    if (mine && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
     if (selected.includes(key)) b.classList.add("selected");
     if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
     b.appendChild(svg);
     b.addEventListener("click", () => toggle(key));
     hand.appendChild(b);
   });
-  if (!myTurn) {
+  if (!mine) {
     acts.appendChild(el("span", "small", v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`));
+    restore(box, keep);
     return;
   }
   if (turnSeconds > 0) {
     const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
     acts.appendChild(el("p", "small turn-timer", `Turn timer: if others are waiting, after ${t} a bot plays this turn for you.`));
   }
+  const tools = el("div", "act-tools");
   const h = el("button", "hint-button", "Hint");
   h.type = "button";
-  h.title = "What the hard bot would play from your seat";
+  h.id = "btn-hint";
+  h.title = "What the hard bot would play from your seat (key H)";
   h.addEventListener("click", hint);
-  acts.appendChild(h);
+  tools.appendChild(h);
   if (selected.length) {
     const clear = el("button", "", "Clear selection");
     clear.type = "button";
-    clear.addEventListener("click", () => { selected = []; renderHand(); preview(); });
-    acts.appendChild(clear);
-  }
-  // Every legal action is a button, in words; a selection narrows them
-  // to those that play the selected cards, the exact ones first.
-  const all = legalFor(m, selCards());
-  const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
-  for (const x of shown) {
-    const b = el("button", "act" + (selected.length && x.exact ? " match" : ""), x.words);
-    b.type = "button";
-    b.dataset.action = x.a;
-    if (x.a === hinted) b.classList.add("hinted");
-    b.disabled = waiting;
-    b.addEventListener("click", () => act(x.a));
-    acts.appendChild(b);
+    clear.id = "btn-clear";
+    clear.addEventListener("click", clearSelection);
+    tools.appendChild(clear);
   }
   // A selection no legal action plays as it is may still be tried: the
   // server refuses it and names the rule.
+  const all = legalFor(m, selCards());
   if (selected.length && !all.some((x) => x.exact)) {
     const t = el("button", "try", `Play ${selCards().map(words).join(" ")}`);
     t.type = "button";
@@ -307,8 +346,16 @@ function renderHand() {
     t.dataset.action = tryAction(v, selCards());
     t.disabled = waiting;
     t.addEventListener("click", () => act(t.dataset.action));
-    acts.appendChild(t);
+    tools.appendChild(t);
   }
+  acts.appendChild(tools);
+  // Every legal action is a button, in words with its points, grouped by
+  // what it does; a selection narrows them to those that play the
+  // selected cards, the exact ones first.
+  const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
+  renderActions(acts, shown, { me: m.seat, names, open: openGroups, selecting: selected.length > 0, hinted, waiting,
+    round: v.phase === "round", onAct: act });
+  restore(box, keep);
 }
 
 // tryAction is what a player means by playing the selected cards now:
@@ -328,6 +375,12 @@ function toggle(c) {
   preview();
 }
 
+function clearSelection() {
+  selected = [];
+  renderHand();
+  preview();
+}
+
 let previewSeq = 0;
 async function preview() {
   const box = $("preview");
@@ -342,7 +395,7 @@ async function preview() {
         (p.as.length > 1 ? ". It fits more than one spectrum: choose which when you lead it." : ".");
     } else {
       box.className = "preview bad";
-      box.textContent = p.why;
+      box.textContent = cardWordsIn(p.why);
     }
   } catch (e) { if (seq === previewSeq) box.textContent = e.message; }
 }
@@ -356,6 +409,7 @@ async function hint() {
     renderHand();
     $("preview").className = "preview";
     $("preview").textContent = `Hint (${h.bot} bot): ${h.words || h.action}`;
+    say($("preview").textContent);
   } catch (e) { $("error").textContent = e.message; }
 }
 
@@ -363,18 +417,31 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
-    sentAt = mineFrom = last.view.eventCount;
+    sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
     $("preview").textContent = "";
     renderHand();
   } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
+// playSelection plays what the selected cards make: the one action that
+// plays exactly them, or (several spectra) the first of those to choose
+// from, or the try button's guess.
+function playSelection() {
+  if (!last || !selected.length) return;
+  const exact = [...document.querySelectorAll("#actions button.match:not(:disabled)")];
+  if (exact.length === 1) exact[0].click();
+  else if (exact.length > 1) { exact[0].focus(); say(`Choose: ${exact.map((b) => b.getAttribute("aria-label")).join("; or ")}.`); }
+  else if ($("btn-try") && !$("btn-try").disabled) $("btn-try").click();
+}
+
 function renderChat() {
   const box = $("chat");
+  if (box.children.length === chat.length && (!chat.length || box.lastElementChild.dataset.key === `${chat[chat.length - 1].n}|${chat[chat.length - 1].at}`)) return;
   box.replaceChildren();
   for (const l of chat) {
     const li = el("li");
+    li.dataset.key = `${l.n}|${l.at}`;
     li.appendChild(el("b", "", `${l.name}: `));
     li.appendChild(document.createTextNode(l.text));
     box.appendChild(li);
@@ -393,6 +460,13 @@ $("leave").addEventListener("click", async () => {
   try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
 });
 $("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; });
+// A click on the completed trick clears it (and ends the pause after it).
+$("play").addEventListener("click", () => {
+  if (!held) return;
+  held = null;
+  if (last) render();
+  pacer.skip();
+});
 $("name").value = savedName();
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -404,8 +478,32 @@ $("join-form").addEventListener("submit", async (ev) => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hello", since: events.length ? events.length : -1 }));
   } catch (e) { $("error").textContent = e.message; }
 });
+
+// The speed of play: kept in the browser; the animations follow it.
+function applySpeed() {
+  for (const k of Object.keys(SPEEDS)) document.body.classList.toggle(`speed-${k}`, k === speed);
+}
+$("speed").value = speed;
+$("speed").addEventListener("change", () => {
+  speed = $("speed").value;
+  saveSpeed(speed);
+  pacer.setSpeed(speed);
+  applySpeed();
+});
+applySpeed();
+
+installKeys({
+  pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
+  play: playSelection,
+  hint: () => { const b = $("btn-hint"); if (b) b.click(); },
+  chat: () => { $("chat-box").open = true; $("chat-text").focus(); },
+  clear: () => { if (selected.length) clearSelection(); },
+});
+
+installInvite(id);
 connect();
 request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
   turnSeconds = Math.max(0, t.turnSeconds || 0);
+  showCode(t.code);
   if (last) renderHand();
-}).catch(() => { /* the page plays on without the timer's note */ });
+}).catch(() => { /* the page plays on without the timer's note and the code */ });

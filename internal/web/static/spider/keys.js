@@ -75,6 +75,8 @@ export function onKey(e) {
   }
   if (e.altKey) return;
   if (t && t.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
+  // Enter on a focused link (the header's) follows it.
+  if (t && t.closest && t.closest("a[href]") && key === "Enter") return;
   let handled = true;
   if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
   else if (key === "ArrowLeft") setCursor(S.cursor - 1);

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/store"
+)
+
+// runBackup is "cardtable backup": a consistent copy of the database while
+// a server may be running on it (store.Backup; docs/operating.md).
+func runBackup(fs *pflag.FlagSet) runFunc {
+	db := fs.String("db", "", "SQLite database to copy (default: the one serve uses)")
+	to := fs.String("to", "", "the backup file to write; it must not exist (required)")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("backup: unexpected argument %q", pos[0])
+		}
+		if *to == "" {
+			return usageErr("backup: --to FILE is required")
+		}
+		if *db == "" {
+			*db = defaultDBPath()
+		}
+		if err := store.Backup(ctx, *db, *to); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "backed up %s to %s (integrity check: ok)\n", *db, *to)
+		return nil
+	}
+}
+
+// runRestore is "cardtable restore": the backup put in place of the
+// database while no server uses it (store.Restore; docs/operating.md).
+func runRestore(fs *pflag.FlagSet) runFunc {
+	db := fs.String("db", "", "SQLite database to replace (default: the one serve uses)")
+	from := fs.String("from", "", "the backup file to restore (required)")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("restore: unexpected argument %q", pos[0])
+		}
+		if *from == "" {
+			return usageErr("restore: --from FILE is required")
+		}
+		if *db == "" {
+			*db = defaultDBPath()
+		}
+		kept, err := store.Restore(ctx, *db, *from)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "restored %s from %s\n", *db, *from)
+		if kept != "" {
+			fmt.Fprintf(env.Stdout, "the database it replaced is kept as %s\n", kept)
+		}
+		return nil
+	}
+}

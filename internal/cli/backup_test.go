@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestBackupRestoreBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"backup"},
+		{"backup", "--db", "x.db"},
+		{"backup", "--to", "b.db", "extra"},
+		{"backup", "--nope"},
+		{"restore"},
+		{"restore", "--db", "x.db"},
+		{"restore", "--from"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var errb bytes.Buffer
+			if code := Run(context.Background(), args, nil, io.Discard, &errb); code != exitUsage {
+				t.Fatalf("exit %d, stderr %q", code, errb.String())
+			}
+		})
+	}
+}
+
+// TestBackupRestore: a backup of a running server's database holds its
+// games; restore is refused while that server runs and works once it is
+// gone (killed here, its last moves only in the WAL): the restored
+// database is the backup, and the replaced one is kept aside whole.
+func TestBackupRestore(t *testing.T) {
+	dir := t.TempDir()
+	path, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "backup.db")
+	c := startChild(t, path)
+	for i := range 3 {
+		if _, err := post(t, c.url+"api/games", fmt.Sprintf(`{"deal":"%d"}`, i+1), http.StatusCreated); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(want int, wantText string, args ...string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), args, nil, &out, &errb)
+		if code != want || !strings.Contains(out.String()+errb.String(), wantText) {
+			t.Fatalf("%v: exit %d, out %q, err %q", args, code, out.String(), errb.String())
+		}
+	}
+	run(exitOK, "integrity check: ok", "backup", "--db", path, "--to", backup)
+	run(exitFail, "already exists", "backup", "--db", path, "--to", backup)
+	run(exitFail, "in use by another cardtable server", "restore", "--db", path, "--from", backup)
+	if _, err := post(t, c.url+"api/games", `{"deal":"9"}`, http.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-c.done
+	run(exitOK, "kept as "+path+".replaced-", "restore", "--db", path, "--from", backup)
+	if n := countRows(t, path, "games"); n != 3 {
+		t.Fatalf("restored database has %d games, want the backup's 3", n)
+	}
+	kept, _ := filepath.Glob(path + ".replaced-*[0-9]Z")
+	if len(kept) != 1 || countRows(t, kept[0], "games") != 4 {
+		t.Fatalf("the replaced database was not kept whole: %v", kept)
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		t.Fatal("the old WAL is still beside the restored database")
+	}
+}
+
+// countRows counts table's rows in the database at path (its WAL
+// included), read-only.
+func countRows(tb testing.TB, path, table string) int {
+	tb.Helper()
+	db, err := sqlOpenRO(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}

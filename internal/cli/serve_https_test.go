@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/internal/web"
+)
+
+// TestServeHTTPS: with --tls-cert and --tls-key the server speaks HTTPS,
+// HTTP/2 when the client offers it; the identity cookie is Secure; the
+// plain-HTTP listener of --http-redirect-addr only redirects to HTTPS.
+func TestServeHTTPS(t *testing.T) {
+	dir := t.TempDir()
+	cert, key, pool := selfSigned(t, dir, "localhost", "127.0.0.1")
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--tls-cert", cert, "--tls-key", key,
+		"--http-redirect-addr", "127.0.0.1:0")
+	if !strings.HasPrefix(s.url, "https://127.0.0.1:") {
+		t.Fatalf("served at %s, want https://127.0.0.1:...", s.url)
+	}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(s.url + "arlington/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 2 {
+		t.Fatalf("GET over HTTPS: %s %s, want 200 over HTTP/2", resp.Proto, resp.Status)
+	}
+	cookies := resp.Cookies()
+	if len(cookies) != 1 || !cookies[0].Secure || !cookies[0].HttpOnly {
+		t.Fatalf("cookies %v: want the identity cookie, Secure and HttpOnly", cookies)
+	}
+
+	// Plain HTTP on the main port is refused (a TLS server answers 400).
+	resp, err = http.Get(strings.Replace(s.url, "https:", "http:", 1))
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Fatalf("plain HTTP to the HTTPS port: %s", resp.Status)
+		}
+	}
+
+	redirect := s.listenAddr(t, "redirect")
+	port := s.url[strings.LastIndex(s.url, ":")+1 : len(s.url)-1]
+	for _, tc := range []struct {
+		method, host, want string
+		code               int
+	}{
+		{"GET", "127.0.0.1", "https://127.0.0.1:" + port + "/arlington/?x=1", http.StatusMovedPermanently},
+		{"GET", "localhost:80", "https://localhost:" + port + "/arlington/?x=1", http.StatusMovedPermanently},
+		{"GET", "evil.example", "", http.StatusMisdirectedRequest},
+		{"POST", "127.0.0.1", "", http.StatusBadRequest},
+	} {
+		req, _ := http.NewRequest(tc.method, "http://"+redirect+"/arlington/?x=1", nil)
+		req.Host = tc.host
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || resp.Header.Get("Location") != tc.want {
+			t.Errorf("%s Host %s on the redirect listener: %s to %q, want %d to %q",
+				tc.method, tc.host, resp.Status, resp.Header.Get("Location"), tc.code, tc.want)
+		}
+	}
+}
+
+// TestServeTLSUsage: the HTTPS flags' mistakes are usage errors.
+func TestServeTLSUsage(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "x.db")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tls-cert", "c.pem"}, "go together"},
+		{[]string{"--acme", "example.org", "--tls-cert", "c", "--tls-key", "k"}, "give one"},
+		{[]string{"--acme-email", "a@example.org"}, "need --acme"},
+		{[]string{"--http-redirect-addr", ":8081"}, "needs --tls-cert or --acme"},
+		{[]string{"--acme", "localhost"}, "domain names with a dot"},
+		{[]string{"--acme", "192.0.2.1"}, "domain names with a dot"},
+		{[]string{"--trusted-proxy", "proxy.example"}, "CIDR"},
+		{[]string{"--log-format", "xml"}, "text or json"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb strings.Builder
+			code := Run(t.Context(), append([]string{"serve", "--db", db}, tc.args...), nil, &out, &errb)
+			if code != exitUsage || !strings.Contains(errb.String(), tc.want) {
+				t.Fatalf("exit %d, want %d; stderr %q (want %q)", code, exitUsage, errb.String(), tc.want)
+			}
+		})
+	}
+	var out, errb strings.Builder
+	code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--tls-cert", db + ".nope",
+		"--tls-key", db + ".nope"}, nil, &out, &errb)
+	if code != exitFail || !strings.Contains(errb.String(), "--tls-cert") {
+		t.Fatalf("missing certificate files: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestServerErrorLog: the HTTP server's own error lines (a failed TLS
+// handshake) are logged with their reason and the client's address, and
+// bounded like the other connection events.
+func TestServerErrorLog(t *testing.T) {
+	buf := &syncBuffer{}
+	events := web.NewEventLog(slog.New(slog.NewTextHandler(buf, nil)), 2, nil)
+	l := serverErrorLog(events)
+	for range 5 {
+		l.Printf("http: TLS handshake error from 192.0.2.9:51234: EOF")
+	}
+	l.Printf("http: Accept error: too many open files; retrying in 5ms")
+	out := buf.String()
+	if n := strings.Count(out, `reason="TLS handshake error" client=192.0.2.9`); n != 2 {
+		t.Fatalf("%d handshake lines of 5, want the 2 allowed:\n%s", n, out)
+	}
+	if !strings.Contains(out, `reason="http server error"`) {
+		t.Fatalf("the other error is not logged:\n%s", out)
+	}
+	events.Flush()
+	if !strings.Contains(buf.String(), `summary="suppressed 3 similar"`) {
+		t.Fatalf("no summary:\n%s", buf.String())
+	}
+}
+
+// TestCertFilesReload: new certificate files (a renewal) are served
+// without a restart, once the check interval has passed; files that do
+// not load leave the old certificate in service.
+func TestCertFilesReload(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile, _ := selfSigned(t, dir, "localhost")
+	buf := &syncBuffer{}
+	c, err := loadCertFiles(certFile, keyFile, slog.New(slog.NewTextHandler(buf, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial := func() string {
+		cert, err := c.get(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaf, err := x509.ParseCertificate(cert.Certificate[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return leaf.SerialNumber.String()
+	}
+	first := serial()
+	// Renewed: new files, later modification times.
+	sub := filepath.Join(dir, "new")
+	os.Mkdir(sub, 0o700)
+	newCert, newKey, _ := selfSigned(t, sub, "localhost")
+	later := time.Now().Add(time.Minute)
+	for _, p := range [][2]string{{newCert, certFile}, {newKey, keyFile}} {
+		b, err := os.ReadFile(p[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p[1], b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p[1], later, later)
+	}
+	if s := serial(); s != first {
+		t.Fatalf("files checked again before the interval")
+	}
+	c.mu.Lock()
+	c.checked = time.Time{} // the interval has passed
+	c.mu.Unlock()
+	second := serial()
+	if second == first {
+		t.Fatal("the renewed certificate is not served")
+	}
+	// A broken pair keeps the last good certificate.
+	if err := os.WriteFile(keyFile, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later = later.Add(time.Minute)
+	os.Chtimes(keyFile, later, later)
+	c.mu.Lock()
+	c.checked = time.Time{}
+	c.mu.Unlock()
+	if s := serial(); s != second || !strings.Contains(buf.String(), "not loaded") {
+		t.Fatalf("after a broken key: serial %s (want %s), log %q", s, second, buf)
+	}
+}

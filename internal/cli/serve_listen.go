@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/acme"
+	"golang.org/x/crypto/acme/autocert"
+
+	"cardtable/internal/web"
+)
+
+// unit is one listener and the server on it.
+type unit struct {
+	name string
+	ln   net.Listener
+	srv  *http.Server
+	tls  bool // srv.TLSConfig is set: serve HTTPS
+}
+
+// shutdownTimeout bounds a graceful stop, so that the process exits within
+// 10 s of SIGTERM with the database flushed (a variable for tests).
+var shutdownTimeout = 8 * time.Second
+
+// newHTTPServer is the http.Server of every listener; errLog takes its
+// own error lines (TLS handshake failures and the like).
+func newHTTPServer(h http.Handler, errLog *log.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      2 * time.Minute, // a hint may think for a while
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          errLog,
+	}
+}
+
+// serverErrorLog routes http.Server's error lines through the bounded
+// event log: a flood of failed handshakes is a few lines a minute.
+func serverErrorLog(events *web.EventLog) *log.Logger {
+	return log.New(errorLineWriter{events}, "", 0)
+}
+
+type errorLineWriter struct{ events *web.EventLog }
+
+var fromAddr = regexp.MustCompile(`from (\S+?):? `)
+
+func (w errorLineWriter) Write(p []byte) (int, error) {
+	line := strings.TrimSpace(string(p))
+	reason := "http server error"
+	if strings.Contains(line, "TLS handshake error") {
+		reason = "TLS handshake error"
+	}
+	addr := ""
+	if m := fromAddr.FindStringSubmatch(line + " "); m != nil {
+		addr = m[1]
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			addr = host
+		}
+	}
+	w.events.Event(context.Background(), slog.LevelWarn, "connection error", reason, addr, "err", line)
+	return len(p), nil
+}
+
+// openUnits opens the listeners o asks for: the main one (HTTPS with a
+// certificate or ACME, else HTTP), the plain-HTTP redirect, the metrics.
+// ln is the main listener, opened already; on an error every listener is
+// closed.
+func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []string, h, metrics http.Handler, logger *slog.Logger, errLog *log.Logger) (units []unit, err error) {
+	defer func() {
+		if err != nil {
+			ln.Close()
+			for _, u := range units[min(1, len(units)):] {
+				u.ln.Close()
+			}
+		}
+	}()
+	var tlsConf *tls.Config
+	var challenge func(http.Handler) http.Handler
+	switch {
+	case o.tlsCert != "":
+		files, err := loadCertFiles(o.tlsCert, o.tlsKey, logger)
+		if err != nil {
+			return nil, fmt.Errorf("serve: --tls-cert/--tls-key: %w", err)
+		}
+		tlsConf = &tls.Config{GetCertificate: files.get}
+	case len(domains) > 0:
+		m, err := acmeManager(o, domains)
+		if err != nil {
+			return nil, err
+		}
+		tlsConf = m.TLSConfig()
+		challenge = m.HTTPHandler
+	}
+	main := unit{name: "main", ln: ln, srv: newHTTPServer(h, errLog)}
+	if tlsConf != nil {
+		tlsConf.MinVersion = tls.VersionTLS12
+		main.srv.TLSConfig, main.tls = tlsConf, true
+	}
+	units = append(units, main)
+	if o.httpRedirectAddr != "" {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		var rh http.Handler = redirectHTTPS(port, allowed)
+		if challenge != nil {
+			rh = challenge(rh) // answers /.well-known/acme-challenge/, redirects the rest
+		}
+		rln, err := net.Listen("tcp", o.httpRedirectAddr)
+		if err != nil {
+			return units, fmt.Errorf("serve --http-redirect-addr: %w", err)
+		}
+		units = append(units, unit{name: "redirect", ln: rln, srv: newHTTPServer(rh, errLog)})
+	}
+	if o.metricsAddr != "" {
+		mln, err := net.Listen("tcp", o.metricsAddr)
+		if err != nil {
+			return units, fmt.Errorf("serve --metrics-addr: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", metrics)
+		units = append(units, unit{name: "metrics", ln: mln, srv: newHTTPServer(mux, errLog)})
+	}
+	return units, nil
+}
+
+// acmeManager obtains and renews the domains' certificates, keeping them
+// (and the ACME account key) in acme/ beside the database.
+func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
+	dir := filepath.Join(filepath.Dir(o.db), "acme")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("serve --acme: %w", err)
+	}
+	m := &autocert.Manager{
+		Prompt:     autocert.AcceptTOS,
+		Cache:      autocert.DirCache(dir),
+		HostPolicy: domainPolicy(domains),
+		Email:      o.acmeEmail,
+	}
+	if o.acmeDirectory != "" || o.acmeCA != "" {
+		c := &acme.Client{DirectoryURL: o.acmeDirectory}
+		if o.acmeCA != "" {
+			pem, err := os.ReadFile(o.acmeCA)
+			if err != nil {
+				return nil, fmt.Errorf("serve --acme-ca: %w", err)
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, usageErr("serve --acme-ca: %s holds no PEM certificate", o.acmeCA)
+			}
+			c.HTTPClient = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+				TLSClientConfig: &tls.Config{RootCAs: pool}, Proxy: http.ProxyFromEnvironment}}
+		}
+		m.Client = c
+	}
+	return m, nil
+}
+
+// domainPolicy lets certificates be asked for only for domains. Unlike
+// autocert.HostWhitelist it ignores a port and letter case: the http-01
+// challenge's Host names the port when the challenge listener is not on 80.
+func domainPolicy(domains []string) autocert.HostPolicy {
+	return func(_ context.Context, host string) error {
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		if n, err := web.NormalizeHost(host); err == nil && slices.Contains(domains, n) {
+			return nil
+		}
+		return fmt.Errorf("acme: %q is not one of the --acme domains", host)
+	}
+}
+
+// redirectHTTPS sends plain-HTTP visitors to the same page over HTTPS on
+// httpsPort; a host the server does not answer gets 421, as on the main
+// listener, so the redirect is never a way elsewhere.
+func redirectHTTPS(httpsPort string, allowed []string) http.Handler {
+	ok := map[string]bool{}
+	for _, h := range allowed {
+		ok[h] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		n, err := web.NormalizeHost(host)
+		if err != nil || !(ok[n] || n == "localhost" || strings.HasPrefix(n, "127.") || n == "::1") {
+			http.Error(w, "this server does not answer that host name", http.StatusMisdirectedRequest)
+			return
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			http.Error(w, "use HTTPS", http.StatusBadRequest)
+			return
+		}
+		if httpsPort != "443" {
+			host = net.JoinHostPort(n, httpsPort)
+		} else if strings.Contains(n, ":") {
+			host = "[" + n + "]"
+		} else {
+			host = n
+		}
+		http.Redirect(w, r, "https://"+host+r.URL.RequestURI(), http.StatusMovedPermanently)
+	})
+}
+
+// drainer is the web server's side of a graceful stop.
+type drainer interface {
+	Drain()
+	Wait(ctx context.Context) error
+}
+
+// serveUnits serves every unit until ctx ends (or one fails), then stops
+// gracefully within shutdownTimeout: the listeners close, requests in
+// flight finish (every accepted move is already stored when answered), the
+// web server's WebSockets are told the server is restarting (d), and their
+// handlers are waited for.
+func serveUnits(ctx context.Context, log *slog.Logger, units []unit, d drainer) error {
+	errc := make(chan error, len(units))
+	for _, u := range units {
+		// Exits when its server stops: at Shutdown below, or on a
+		// listener error.
+		go func() {
+			var err error
+			if u.tls {
+				err = u.srv.ServeTLS(u.ln, "", "")
+			} else {
+				err = u.srv.Serve(u.ln)
+			}
+			errc <- fmt.Errorf("serve (%s listener): %w", u.name, err)
+		}()
+	}
+	var failed error
+	running := len(units)
+	select {
+	case failed = <-errc:
+		running--
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	done := make(chan error, len(units))
+	for _, u := range units {
+		// Exits when Shutdown returns: by sctx's end at the latest.
+		go func() {
+			err := u.srv.Shutdown(sctx)
+			if errors.Is(err, context.DeadlineExceeded) {
+				// Out of time: what is still running is cut (every
+				// accepted move is stored already); the stop is clean.
+				log.Warn("requests still running at the stop deadline were cut", "listener", u.name)
+				err = u.srv.Close()
+			}
+			done <- err
+		}()
+	}
+	errs := []error{failed}
+	if d != nil {
+		d.Drain()
+		if err := d.Wait(sctx); err != nil {
+			log.Warn("connections still open at the stop deadline", "err", err)
+		}
+	}
+	for range units {
+		errs = append(errs, <-done)
+	}
+	for range running {
+		if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"cardtable/internal/obs"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+)
+
+// timedStore is the database with its writes timed for /metrics
+// (cardtable_db_write_seconds): the live tables' writes and Spider's
+// moves, new games and saves. Everything else passes through.
+type timedStore struct {
+	*store.DB
+	m *obs.Metrics
+}
+
+func (s timedStore) time(op string, began time.Time) { s.m.DBWrite(op, time.Since(began)) }
+
+func (s timedStore) CreateTable(ctx context.Context, t table.Stored) error {
+	defer s.time("create_table", time.Now())
+	return s.DB.CreateTable(ctx, t)
+}
+
+func (s timedStore) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat) error {
+	defer s.time("save_seats", time.Now())
+	return s.DB.SaveSeats(ctx, id, seats)
+}
+
+func (s timedStore) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	defer s.time("append_action", time.Now())
+	return s.DB.AppendAction(ctx, id, seq, m)
+}
+
+func (s timedStore) FinishTable(ctx context.Context, id string, st table.Status, at time.Time) error {
+	defer s.time("finish_table", time.Now())
+	return s.DB.FinishTable(ctx, id, st, at)
+}
+
+func (s timedStore) CreateGame(ctx context.Context, g spidergame.Game, results ...spidergame.Result) error {
+	defer s.time("create_game", time.Now())
+	return s.DB.CreateGame(ctx, g, results...)
+}
+
+func (s timedStore) UpdateGame(ctx context.Context, c spidergame.Change, results ...spidergame.Result) error {
+	defer s.time("update_game", time.Now())
+	return s.DB.UpdateGame(ctx, c, results...)
+}
+
+func (s timedStore) PutSave(ctx context.Context, sv spidergame.Save) error {
+	defer s.time("put_save", time.Now())
+	return s.DB.PutSave(ctx, sv)
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// serveOptions are cardtable serve's flags, registered in one place
+// (register) and checked in one (check).
+type serveOptions struct {
+	addr       string
+	hosts      string
+	db         string
+	maxTables  int
+	botWorkers int
+
+	// What a player and an address may store (docs/operating.md).
+	maxSaves  int
+	maxSaveMB int64
+	dailyMB   int64
+
+	// HTTPS (docs/hosting.md "HTTPS").
+	tlsCert, tlsKey  string
+	acme             string // domains, comma-separated
+	acmeEmail        string
+	acmeDirectory    string
+	acmeCA           string
+	httpRedirectAddr string
+
+	trustedProxy string // docs/hosting.md "Behind a proxy"
+	metricsAddr  string // docs/hosting.md "Health and metrics"
+	logFormat    string // docs/hosting.md "Logs"
+}
+
+// Default listen addresses.
+const (
+	defaultAddr     = "127.0.0.1:8080"
+	defaultACMEAddr = ":443"
+	defaultHTTPAddr = ":80" // with --acme: redirects and http-01 challenges
+)
+
+func (o *serveOptions) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
+	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
+		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
+	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
+		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
+	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	fs.IntVar(&o.botWorkers, "bot-workers", 0, "Arlington bot decisions running at once, all tables together\n"+
+		"(0: one fewer than the cores Go uses, at least one)")
+	fs.IntVar(&o.maxSaves, "max-saves", store.DefaultSaveQuota.Count, "named saves a player keeps at most")
+	fs.Int64Var(&o.maxSaveMB, "max-save-mb", store.DefaultSaveQuota.Bytes>>20, "MiB of named saves a player keeps at most")
+	fs.Int64Var(&o.dailyMB, "daily-mb", web.DefaultDailyBytes>>20, "MiB of uploads and named saves a client address may store a day")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after the leaf); needs --tls-key")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+	fs.StringVar(&o.acme, "acme", "", "serve HTTPS for these domains, comma-separated, with certificates obtained and renewed\n"+
+		"automatically over ACME (Let's Encrypt by default); they are kept in acme/ beside the database")
+	fs.StringVar(&o.acmeEmail, "acme-email", "", "contact address given to the ACME server (expiry and problem notices)")
+	fs.StringVar(&o.acmeDirectory, "acme-directory", "", "directory URL of another ACME server (default: Let's Encrypt's)")
+	fs.StringVar(&o.acmeCA, "acme-ca", "", "trust this CA certificate (PEM) for the ACME server's own HTTPS (a private ACME server)")
+	fs.StringVar(&o.httpRedirectAddr, "http-redirect-addr", "", "also listen for plain HTTP here, only to redirect to HTTPS and\n"+
+		"answer ACME http-01 challenges (default "+defaultHTTPAddr+" with --acme, none otherwise; \"off\": none)")
+	fs.StringVar(&o.trustedProxy, "trusted-proxy", "", "addresses or CIDR prefixes, comma-separated, of reverse proxies whose\n"+
+		"X-Forwarded-For, X-Forwarded-Proto and Forwarded headers are believed (default: none, the headers are ignored)")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve Prometheus metrics at /metrics on this address, a listener of\n"+
+		"its own (loopback recommended; default: no metrics served)")
+	fs.StringVar(&o.logFormat, "log-format", "text", "log lines as text (key=value) or json")
+}
+
+// check validates the flags together and fills in the defaults that
+// depend on others.
+func (o *serveOptions) check() error {
+	if o.maxTables < 1 {
+		return usageErr("serve: --max-tables must be positive")
+	}
+	if o.botWorkers < 0 {
+		return usageErr("serve: --bot-workers must not be negative")
+	}
+	if o.maxSaves < 1 || o.maxSaveMB < 1 || o.maxSaveMB > 1<<20 || o.dailyMB < 1 || o.dailyMB > 1<<20 {
+		return usageErr("serve: --max-saves, --max-save-mb and --daily-mb must be positive (the MiB at most 1048576)")
+	}
+	if (o.tlsCert == "") != (o.tlsKey == "") {
+		return usageErr("serve: --tls-cert and --tls-key go together")
+	}
+	if o.acme != "" && o.tlsCert != "" {
+		return usageErr("serve: --acme and --tls-cert are two ways to get a certificate: give one")
+	}
+	if o.acme == "" && (o.acmeEmail != "" || o.acmeDirectory != "" || o.acmeCA != "") {
+		return usageErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
+	}
+	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
+		return usageErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
+	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return usageErr("serve: --log-format is text or json, not %q", o.logFormat)
+	}
+	if o.addr == "" {
+		o.addr = defaultAddr
+		if o.acme != "" {
+			o.addr = defaultACMEAddr
+		}
+	}
+	switch {
+	case o.httpRedirectAddr == "off":
+		o.httpRedirectAddr = ""
+	case o.httpRedirectAddr == "" && o.acme != "":
+		o.httpRedirectAddr = defaultHTTPAddr
+	}
+	if o.db == "" {
+		o.db = defaultDBPath()
+	}
+	return nil
+}
+
+// acmeDomains is --acme as a list of normalized names.
+func (o *serveOptions) acmeDomains() ([]string, error) {
+	if o.acme == "" {
+		return nil, nil
+	}
+	names, err := parseHosts(o.acme)
+	if err != nil {
+		return nil, fmt.Errorf("serve --acme: %w", err)
+	}
+	for _, n := range names {
+		if !strings.Contains(n, ".") || strings.Trim(n, "0123456789.:") == "" {
+			return nil, usageErr("serve --acme: %q: certificates are for domain names with a dot (example.org), not addresses", n)
+		}
+	}
+	return names, nil
+}
+
+// newLogger makes the server's logger in --log-format.
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}

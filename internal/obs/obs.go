@@ -1,0 +1,137 @@
+// Package obs holds the server's Prometheus metrics: it implements the
+// observer interfaces of the web layer (web.Observer) and of the live
+// tables (table.Observer), times database writes, and serves /metrics.
+// The packages that produce the figures do not import Prometheus.
+package obs
+
+import (
+	"cmp"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics is one server's collectors, in a registry of their own.
+type Metrics struct {
+	reg *prometheus.Registry
+
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	websockets  prometheus.Gauge
+	actions     prometheus.Counter
+	broadcast   prometheus.Histogram
+	dbWrites    *prometheus.HistogramVec
+	botThink    *prometheus.HistogramVec
+	rateLimited prometheus.Counter
+}
+
+// Gauges are figures read when /metrics is scraped; nil ones are left out.
+// Version and Commit label cardtable_build_info ("unknown" if empty).
+type Gauges struct {
+	Version, Commit string
+
+	LiveTables func() int
+	// Cache is the Spider games held in memory: their estimated bytes
+	// and their count.
+	Cache func() (bytes, games int)
+}
+
+// latency buckets: 100 µs to about 6.5 s.
+var latency = prometheus.ExponentialBuckets(0.0001, 2, 17)
+
+// New makes the collectors, with the process's and Go runtime's own.
+func New(g Gauges) *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "cardtable_http_requests_total",
+		Help: "HTTP requests by route pattern and status.",
+	}, []string{"route", "code"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "cardtable_http_request_duration_seconds", Help: "HTTP request time by route pattern (a WebSocket's whole life).",
+		Buckets: latency,
+	}, []string{"route"})
+	m.websockets = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "cardtable_websocket_connections", Help: "Open WebSocket connections.",
+	})
+	m.actions = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "cardtable_arlington_actions_total", Help: "Arlington actions applied (rate() gives actions per second).",
+	})
+	m.broadcast = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "cardtable_arlington_action_broadcast_seconds",
+		Help:    "Time from an Arlington action's arrival to its update queued for every connection (the store write included).",
+		Buckets: latency,
+	})
+	m.dbWrites = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "cardtable_db_write_seconds", Help: "Database write time by operation.", Buckets: latency,
+	}, []string{"op"})
+	m.botThink = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "cardtable_bot_think_seconds", Help: "Time a bot took to choose an action, by level.",
+		Buckets: prometheus.ExponentialBuckets(0.0001, 2, 18),
+	}, []string{"level"})
+	m.rateLimited = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "cardtable_rate_limit_refusals_total", Help: "Requests refused by the rate limit.",
+	})
+	m.reg.MustRegister(m.requests, m.duration, m.websockets, m.actions, m.broadcast, m.dbWrites, m.botThink,
+		m.rateLimited, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	version, commit := cmp.Or(g.Version, "unknown"), cmp.Or(g.Commit, "unknown")
+	info := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "cardtable_build_info", Help: "The running build: always 1, its version and commit as labels.",
+		ConstLabels: prometheus.Labels{"version": version, "commit": commit},
+	})
+	info.Set(1)
+	m.reg.MustRegister(info)
+	if g.LiveTables != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_arlington_live_tables", Help: "Live Arlington tables.",
+		}, func() float64 { return float64(g.LiveTables()) }))
+	}
+	if g.Cache != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_spider_cache_bytes", Help: "Estimated memory of the Spider games held in memory.",
+		}, func() float64 { b, _ := g.Cache(); return float64(b) }))
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_spider_cache_games", Help: "Spider games held in memory.",
+		}, func() float64 { _, n := g.Cache(); return float64(n) }))
+	}
+	return m
+}
+
+// Handler serves the metrics in Prometheus's text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// Request implements web.Observer.
+func (m *Metrics) Request(pattern string, status int, d time.Duration) {
+	if pattern == "" {
+		pattern = "none"
+	}
+	m.requests.WithLabelValues(pattern, strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(pattern).Observe(d.Seconds())
+}
+
+// WebSocket implements web.Observer.
+func (m *Metrics) WebSocket(delta int) { m.websockets.Add(float64(delta)) }
+
+// RateLimited implements web.Observer.
+func (m *Metrics) RateLimited() { m.rateLimited.Inc() }
+
+// Acted implements table.Observer.
+func (m *Metrics) Acted(d time.Duration) {
+	m.actions.Inc()
+	m.broadcast.Observe(d.Seconds())
+}
+
+// BotThought implements table.Observer.
+func (m *Metrics) BotThought(level string, d time.Duration) {
+	m.botThink.WithLabelValues(level).Observe(d.Seconds())
+}
+
+// DBWrite records one database write of kind op that took d.
+func (m *Metrics) DBWrite(op string, d time.Duration) {
+	m.dbWrites.WithLabelValues(op).Observe(d.Seconds())
+}

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Errors of Backup and Restore.
+var (
+	// ErrExists: the backup's destination already exists; it is never
+	// overwritten.
+	ErrExists = errors.New("already exists")
+	// ErrBadBackup: the file to restore is not a sound cardtable database
+	// this program can open.
+	ErrBadBackup = errors.New("not a usable backup")
+)
+
+// Backup writes a consistent copy of the database at path to the new file
+// to, while a server may be using the database. It reads through a
+// read-only connection of its own (the server's lock is not needed:
+// SQLite lets any number of processes read a WAL database while one
+// writes) with VACUUM INTO, which copies one read transaction's snapshot:
+// everything committed before it began, nothing after. The copy is made
+// beside to under a temporary name, checked (SQLite's integrity check),
+// synced, and then given its name by a hard link, which fails rather than
+// replace a file that appeared meanwhile.
+func Backup(ctx context.Context, path, to string) error {
+	if _, err := os.Lstat(to); err == nil {
+		return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
+	}
+	if fi, err := os.Stat(path); err != nil {
+		return fmt.Errorf("backup: database %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return fmt.Errorf("backup: %s is not a regular file", path)
+	}
+	src, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer src.Close()
+	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
+	defer os.Remove(tmp)
+	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		return fmt.Errorf("backup of %s: %w", path, err)
+	}
+	if _, err := checkCopy(ctx, tmp); err != nil {
+		return fmt.Errorf("backup of %s: the copy failed its check, nothing written: %w", path, err)
+	}
+	if err := syncFile(tmp); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	if err := os.Link(tmp, to); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
+		}
+		return fmt.Errorf("backup: %w", err)
+	}
+	return syncDir(filepath.Dir(to))
+}
+
+// checkCopy checks a database file that is not in use (a backup, or a
+// copy about to be restored): SQLite's full integrity check, and a schema
+// version this program knows or can migrate. It returns that version.
+func checkCopy(ctx context.Context, path string) (int, error) {
+	// immutable: the file is not in use, so SQLite takes no locks and
+	// creates no -shm beside it.
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&immutable=1")
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrBadBackup, err)
+	}
+	if version < 1 || version > Version() {
+		return 0, fmt.Errorf("%w: schema version %d; this program knows 1 to %d", ErrBadBackup, version, Version())
+	}
+	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrBadBackup, err)
+	}
+	defer rows.Close()
+	var first string
+	for rows.Next() {
+		if err := rows.Scan(&first); err != nil {
+			return 0, err
+		}
+		if first != "ok" {
+			return 0, fmt.Errorf("%w: SQLite's integrity check: %s", ErrBadBackup, first)
+		}
+	}
+	return version, rows.Err()
+}
+
+// Restore puts the backup from in place of the database at path, only
+// while no server uses it: it takes the database's lock (lock_*.go), and
+// refuses if a server holds it, or still has the -wal and -shm at path
+// open (a server whose file was swapped). The backup is checked first
+// (checkCopy), copied beside path, synced and renamed over path, so path
+// names either the old database or the whole backup, never a mixture. The
+// old database, if any, is kept as path.replaced-TIME (with its -wal,
+// renamed to go with it; a -wal with no database is moved aside too); the
+// old -shm is removed, so nothing of the old database is ever replayed
+// into the backup. It returns the old
+// database's new name ("" if there was none).
+func Restore(ctx context.Context, path, from string) (kept string, err error) {
+	if fi, err := os.Stat(from); err != nil {
+		return "", fmt.Errorf("restore: backup %w", err)
+	} else if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("restore: %s is not a regular file", from)
+	}
+	if _, err := checkCopy(ctx, from); err != nil {
+		return "", fmt.Errorf("restore: %s: %w; nothing changed", from, err)
+	}
+	target, err := openFile(path)
+	if err != nil {
+		return "", fmt.Errorf("restore: %w", err)
+	}
+	defer target.Close()
+	if err := sideInUse(path); err != nil {
+		return "", fmt.Errorf("restore: %w", err)
+	}
+	tmp, err := copyBeside(path, from)
+	if err != nil {
+		return "", fmt.Errorf("restore: %w", err)
+	}
+	defer os.Remove(tmp)
+	if _, err := checkCopy(ctx, tmp); err != nil {
+		return "", fmt.Errorf("restore: the copy of %s: %w; nothing changed", from, err)
+	}
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	wal := path + ".stale-" + stamp + "-wal" // a -wal without its database
+	if target.opened.Size() > 0 {
+		kept = path + ".replaced-" + stamp
+		if err := os.Link(path, kept); err != nil {
+			return "", fmt.Errorf("restore: keeping the old database: %w", err)
+		}
+		wal = kept + "-wal"
+	}
+	if err := os.Rename(path+"-wal", wal); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if kept != "" {
+			os.Remove(kept)
+		}
+		return "", fmt.Errorf("restore: moving the old -wal aside: %w", err)
+	}
+	if err := os.Remove(path + "-shm"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return kept, fmt.Errorf("restore: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return kept, fmt.Errorf("restore: %w", err)
+	}
+	return kept, syncDir(filepath.Dir(path))
+}
+
+// copyBeside copies from to a new temporary file in path's directory,
+// synced, and returns its name.
+func copyBeside(path, from string) (string, error) {
+	in, err := os.Open(from)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".restore-*")
+	if err != nil {
+		return "", readOnly(filepath.Dir(path), err)
+	}
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(out.Name())
+		return "", err
+	}
+	return out.Name(), nil
+}
+
+func syncFile(name string) error {
+	f, err := os.OpenFile(name, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	return errors.Join(err, f.Close())
+}
+
+// syncDir makes a rename or link in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	return errors.Join(err, d.Close())
+}

@@ -1,0 +1,148 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"time"
+)
+
+// A database file swapped under the running server is found before
+// anything more is written to it (file.go, check), and the store then
+// keeps what it acknowledged and leaves nothing that could damage the
+// file now at the path. The ways a file is swapped, and what each needs:
+//
+//   - renamed or moved away (mv ct.db moved.db): the open file is still
+//     the database, but SQLite's -wal beside the old path no longer goes
+//     with it, and SQLite will not checkpoint a moved file when it
+//     closes. retire checkpoints the whole WAL into the open file at
+//     once, so moved.db holds every acknowledged write by itself, then
+//     removes the -wal and -shm at the old path: a file put there later
+//     (a backup restored with mv) must not have this WAL replayed into it.
+//   - replaced (mv backup.db ct.db) or deleted: the same, the open file
+//     being the one replaced; nothing of the new file is touched.
+//   - overwritten in place (cp backup.db ct.db): same inode, other bytes.
+//     Found by the file's modification time and size: in WAL mode only a
+//     checkpoint writes the database file, and every checkpoint is this
+//     store's own (checkpoint.go; SQLite's automatic one is off), which
+//     notes the time and size it left; any other change is someone
+//     else's. (The header's change counter is not enough: in WAL mode
+//     SQLite bumps it only when page 1 changes, so a copy taken since the
+//     last such commit carries the same counter. PRAGMA data_version only
+//     sees commits made through SQLite.) The WAL's pages belong to the
+//     file as it was, so nothing more is checkpointed: at Close the store
+//     holds a lock that keeps SQLite from checkpointing into the copied
+//     file, and moves the WAL aside.
+//
+// A change of the file's metadata only (chmod, a hard link) changes
+// neither time nor size and is not taken for a swap; touch(1) on the live
+// file is, harmlessly: writes stop until a restart.
+
+// fileStamp is what an overwrite changes.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
+
+// overwritten says why the open file was changed by someone else since
+// this process last changed it ("" if it was not, or if a checkpoint of
+// ours is changing it now: then the next check looks). Called with mu.
+func (d *dbFile) overwritten(ckptHeld bool) string {
+	if !ckptHeld {
+		if !d.ckptMu.TryLock() {
+			return ""
+		}
+		defer d.ckptMu.Unlock()
+	}
+	if d.last == (fileStamp{}) {
+		return "" // still opening: noted once the pools are open
+	}
+	fi, err := d.f.Stat()
+	if err != nil || stampOf(fi) == d.last {
+		return ""
+	}
+	return "the file was overwritten in place, by a copy over it or another program writing it"
+}
+
+// noteOwnChange records the file as this process left it, after a
+// checkpoint of ours (ckptMu held) or at open.
+func (d *dbFile) noteOwnChange() {
+	if fi, err := d.f.Stat(); err == nil {
+		d.mu.Lock()
+		d.last = stampOf(fi)
+		d.mu.Unlock()
+	}
+}
+
+// noteSides records SQLite's -wal and -shm beside the file as opened.
+func (d *dbFile) noteSides() {
+	d.wal, _ = os.Stat(d.path + "-wal")
+	d.shm, _ = os.Stat(d.path + "-shm")
+}
+
+// removeSide removes name if it is still the side file the store opened
+// (was): never one that came with a file put at the path since. aside, if
+// not empty, moves it to name+aside instead.
+func removeSide(name string, was os.FileInfo, aside string) error {
+	now, err := os.Stat(name)
+	if was == nil || errors.Is(err, fs.ErrNotExist) || (err == nil && !os.SameFile(was, now)) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if aside != "" {
+		return os.Rename(name, name+aside)
+	}
+	return os.Remove(name)
+}
+
+// retire makes the open file whole by itself and removes the -wal and
+// -shm at the path, once the file was swapped away (not for an overwrite
+// in place: see above). It runs at most once successfully; a checkpoint
+// that readers kept from finishing is tried again at the next tick and at
+// Close.
+func (db *DB) retire(ctx context.Context) {
+	d := db.file
+	d.ckptMu.Lock()
+	defer d.ckptMu.Unlock()
+	if db.retired || d.inPlace {
+		return
+	}
+	var busy, log, done int
+	err := db.w.QueryRowContext(ctx, "PRAGMA wal_checkpoint(FULL)").Scan(&busy, &log, &done)
+	if err == nil && (busy != 0 || done < log) {
+		err = fmt.Errorf("checkpoint incomplete: %d of %d pages", done, log)
+	}
+	if err == nil {
+		err = errors.Join(removeSide(d.path+"-wal", d.wal, ""), removeSide(d.path+"-shm", d.shm, ""))
+	}
+	if err != nil {
+		slog.Error("store: keeping the swapped database file whole", "path", d.path, "err", err)
+		return
+	}
+	db.retired = true
+	slog.Error("store: the database file was swapped under the server; every write it acknowledged is in the file it had open, and writes are refused until a restart",
+		"path", d.path, "why", d.lost)
+}
+
+// closeOverwritten keeps SQLite, closing, from checkpointing the WAL into
+// a file that was overwritten in place (it would mix two databases), and
+// afterwards moves that WAL aside so no later open replays it.
+func (db *DB) closeOverwritten() (after func() error) {
+	unlock, err := holdShared(db.file.f)
+	if err != nil {
+		slog.Error("store: cannot stop the closing checkpoint", "path", db.file.path, "err", err)
+	}
+	return func() error {
+		unlock()
+		aside := fmt.Sprintf(".overwritten-%d", time.Now().Unix())
+		return errors.Join(removeSide(db.file.path+"-wal", db.file.wal, aside),
+			removeSide(db.file.path+"-shm", db.file.shm, ""))
+	}
+}

@@ -1,0 +1,70 @@
+package arlweb
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// TestBrowserArlingtonServerRestart: when the server stops, a watching
+// page says the server is restarting and, once a server answers again,
+// reconnects by itself.
+func TestBrowserArlingtonServerRestart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	// Two servers over the same tables, as before and after a restart;
+	// the listener passes each request to the current one.
+	newServer := func() *web.Server { return web.New(web.Options{Games: []web.Routes{New(hub, Options{})}}) }
+	var cur atomic.Pointer[web.Server]
+	old := newServer()
+	cur.Store(old)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
+	defer srv.Close()
+	e := &env{tb: t, srv: srv, hub: hub}
+	id := e.client().create("", "random")
+
+	bctx, bcancel := context.WithTimeout(startBrowser(t), 30*time.Second)
+	defer bcancel()
+	until := func(cond string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 20); f(); })`, chromedp.EvalAwaitPromise)
+	}
+	err = chromedp.Do(bctx,
+		chromedp.Navigate(srv.URL+"/arlington/t/"+id),
+		until(`document.getElementById("conn").textContent === "connected"`),
+		// Every text the connection line shows from now on.
+		chromedp.Evaluate[chromedp.Void](`window.connSeen = []; new MutationObserver(() => connSeen.push(document.getElementById("conn").textContent)).observe(document.getElementById("conn"), {childList: true, characterData: true, subtree: true})`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur.Store(newServer())
+	old.Drain()
+	err = chromedp.Do(bctx, until(`connSeen.includes("server restarting: reconnecting…") && connSeen.at(-1) === "connected"`))
+	seen, serr := chromedp.Run(bctx, chromedp.Evaluate[[]string](`connSeen`))
+	if err != nil || serr != nil {
+		t.Fatalf("%v; the connection line showed %q", err, seen)
+	}
+	if seen[0] != "server restarting: reconnecting…" {
+		t.Errorf("the connection line showed %q", seen)
+	}
+}

@@ -1,0 +1,45 @@
+package arlweb
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestTableCode: a new table has a six-character code of the unambiguous
+// alphabet, the same in the create answer and the table's summary; the
+// code as a friend types it (lower case, a space) finds the table; a
+// code no table has is not found, and junk is a bad request.
+func TestTableCode(t *testing.T) {
+	e := newEnv(t, Limits{})
+	c := e.client()
+	var a, b created
+	if code := c.do("POST", "/api/arlington/tables", map[string]any{"players": 2, "bots": []string{"", "random"}}, &a); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if code := c.do("POST", "/api/arlington/tables", map[string]any{"players": 2, "bots": []string{"", "random"}}, &b); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	if len(a.Code) != 6 || strings.Trim(a.Code, codeAlphabet) != "" || a.Code == b.Code {
+		t.Fatalf("codes %q and %q", a.Code, b.Code)
+	}
+	var got created
+	if code := c.do("GET", "/api/arlington/tables/"+a.ID, nil, &got); code != http.StatusOK || got.Code != a.Code {
+		t.Fatalf("summary: %d, code %q, want %q", code, got.Code, a.Code)
+	}
+	typed := strings.ToLower(a.Code[:3] + " " + a.Code[3:])
+	got = created{}
+	if code := c.do("GET", "/api/arlington/code/"+strings.ReplaceAll(typed, " ", "%20"), nil, &got); code != http.StatusOK || got.ID != a.ID || got.Link != "/arlington/t/"+a.ID {
+		t.Fatalf("by code %q: %d, table %q link %q, want %q", typed, code, got.ID, got.Link, a.ID)
+	}
+	missing := "222222"
+	if missing == a.Code || missing == b.Code {
+		missing = "333333"
+	}
+	for path, want := range map[string]int{"/api/arlington/code/" + missing: http.StatusNotFound,
+		"/api/arlington/code/ABC": http.StatusBadRequest, "/api/arlington/code/O0O0O0": http.StatusBadRequest} {
+		if code := c.do("GET", path, nil, nil); code != want {
+			t.Errorf("%s: %d, want %d", path, code, want)
+		}
+	}
+}

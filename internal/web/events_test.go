@@ -1,0 +1,135 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cardtable/internal/web/webtest"
+)
+
+// lockedBuffer is a log destination safe for concurrent writers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// lines decodes the JSON log lines written so far.
+func (l *lockedBuffer) lines(tb testing.TB) []map[string]any {
+	tb.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for line := range strings.Lines(l.b.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			tb.Fatalf("log line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestEventLogBound: a flood of one reason writes the minute's share, then
+// one summary line with the number left out; another reason has its own
+// share, and the next minute starts afresh.
+func TestEventLogBound(t *testing.T) {
+	buf := &lockedBuffer{}
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 5, 0, time.UTC)}
+	e := NewEventLog(slog.New(slog.NewJSONHandler(buf, nil)), 5, clk.Now)
+	ctx := context.Background()
+	for i := range 10000 {
+		e.Event(ctx, slog.LevelWarn, "request refused", "rate limited", fmt.Sprint("192.0.2.", i%200))
+	}
+	for range 3 {
+		e.Event(ctx, slog.LevelInfo, "websocket closed", "bye", "192.0.2.1")
+	}
+	lines := buf.lines(t)
+	if len(lines) != 8 {
+		t.Fatalf("%d lines after 10,003 events, want 5 + 3", len(lines))
+	}
+	if l := lines[0]; l["reason"] != "rate limited" || l["client"] != "192.0.2.0" || l["msg"] != "request refused" {
+		t.Fatalf("first line %v", l)
+	}
+	clk.T = clk.T.Add(time.Minute) // the next event closes the minute
+	e.Event(ctx, slog.LevelWarn, "request refused", "rate limited", "192.0.2.1")
+	lines = buf.lines(t)
+	if len(lines) != 10 {
+		t.Fatalf("%d lines, want 8 + a summary + the new minute's first", len(lines))
+	}
+	sum := lines[8]
+	if sum["summary"] != "suppressed 9995 similar" || sum["reason"] != "rate limited" || sum["suppressed"] != 9995.0 {
+		t.Fatalf("summary line %v", sum)
+	}
+	if lines[9]["msg"] != "request refused" {
+		t.Fatalf("the new minute's first event was not logged: %v", lines[9])
+	}
+	// Flush writes the summary without waiting for another event.
+	for range 7 {
+		e.Event(ctx, slog.LevelWarn, "request refused", "rate limited", "192.0.2.1")
+	}
+	e.Flush()
+	lines = buf.lines(t)
+	if last := lines[len(lines)-1]; last["summary"] != "suppressed 3 similar" {
+		t.Fatalf("after Flush: %v", last)
+	}
+}
+
+// TestEventLogReasonsBounded: reasons past maxReasons share one count, so
+// the counts cannot grow with what clients send.
+func TestEventLogReasonsBounded(t *testing.T) {
+	buf := &lockedBuffer{}
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+	e := NewEventLog(slog.New(slog.NewJSONHandler(buf, nil)), 1, clk.Now)
+	for i := range 1000 {
+		e.Event(context.Background(), slog.LevelInfo, "x", fmt.Sprint("reason ", i), "a")
+	}
+	e.mu.Lock()
+	n := len(e.counts)
+	e.mu.Unlock()
+	if n > maxReasons+1 {
+		t.Fatalf("%d reasons counted, bound %d", n, maxReasons+1)
+	}
+	if got := len(buf.lines(t)); got > maxReasons+1 {
+		t.Fatalf("%d lines for 1000 reasons", got)
+	}
+}
+
+// TestRateLimitRefusalLogged: a refusal is logged with the client's
+// address and the reason, bounded.
+func TestRateLimitRefusalLogged(t *testing.T) {
+	buf := &lockedBuffer{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	rl := RateLimit{Player: Bucket{Burst: 1, Every: time.Hour}, Address: Bucket{Burst: 1, Every: time.Hour}, MaxKeys: 10}
+	s := New(Options{Log: log, RateLimit: &rl, Games: []Routes{limitedGame{}}, Events: NewEventLog(log, 3, nil)})
+	for range 50 {
+		r := httptest.NewRequest("POST", "/api/echo/create", nil)
+		r.RemoteAddr = "192.0.2.77:999"
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	var refused int
+	for _, l := range buf.lines(t) {
+		if l["reason"] == "rate limited" && l["msg"] == "request refused" {
+			refused++
+			if l["client"] != "192.0.2.77" || l["route"] != "POST /api/echo/create" {
+				t.Fatalf("line %v", l)
+			}
+		}
+	}
+	if refused != 3 {
+		t.Fatalf("%d refusal lines for 49 refusals, want the minute's 3", refused)
+	}
+}

@@ -1,0 +1,68 @@
+// What the hand and the actions need beyond drawing: which legal actions
+// use the selected cards, the hand cards' keys, and keeping the keyboard's
+// place when they are drawn again.
+
+const CARD = /^([2-9TJQKA][SHDC]|JK)$/i;
+
+// cardsIn is the cards an action plays.
+export function cardsIn(a) { return a.split(" ").slice(1).filter((w) => CARD.test(w)).map((w) => w.toUpperCase()); }
+
+// legalFor is the legal actions (with their words and points) that use
+// every selected card.
+export function legalFor(m, sel) {
+  const out = [];
+  m.legal.forEach((a, i) => {
+    const cs = cardsIn(a);
+    if (within(sel, cs)) {
+      out.push({ a, words: (m.legalWords || [])[i] || a, delta: (m.legalPoints || [])[i], cards: cs, exact: cs.length === sel.length });
+    }
+  });
+  return out;
+}
+
+// within reports whether every card of sel is in cs, counting repeats:
+// two jokers need two.
+function within(sel, cs) {
+  const left = cs.slice();
+  for (const c of sel) {
+    const i = left.indexOf(c);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+// A hand card's key: its code, or for a joker "JK#k" (the k-th joker in
+// the hand): the two jokers are alike but each is tapped on its own.
+export function handKeys(hand) {
+  let k = 0;
+  return hand.map((c) => (c === "JK" ? `JK#${k++}` : c));
+}
+export const cardOf = (key) => key.split("#")[0];
+
+// Focus across a redraw: the hand and the actions are drawn anew after
+// every view, which would drop the keyboard's place onto <body>. place()
+// notes where focus is (a hand card by key, an action by notation or id,
+// with its position); restore() puts it back on the same control, or the
+// next sensible one: the control now at that position, the first action,
+// the first card.
+export function place(box) {
+  const f = document.activeElement;
+  if (!f || !box.contains(f)) return null;
+  const list = [...box.querySelectorAll(f.closest("#hand") ? "#hand button" : "#actions button")];
+  return { hand: !!f.closest("#hand"), key: f.dataset.key || "", action: f.dataset.action || "", id: f.id || "", at: list.indexOf(f) };
+}
+
+export function restore(box, p) {
+  if (!p) return;
+  const usable = (b) => b && !b.disabled && b.offsetParent !== null;
+  const hand = [...box.querySelectorAll("#hand button")];
+  const acts = [...box.querySelectorAll("#actions button")].filter(usable);
+  let to = null;
+  if (p.hand) to = hand.find((b) => b.dataset.key === p.key) || hand[Math.min(p.at, hand.length - 1)];
+  else {
+    to = acts.find((b) => (p.action && b.dataset.action === p.action) || (p.id && b.id === p.id));
+    if (!to) to = acts[Math.min(p.at, acts.length - 1)] || acts.find((b) => b.dataset.action) || hand[0];
+  }
+  if (usable(to) && document.activeElement !== to) to.focus({ preventScroll: true });
+}

@@ -1,0 +1,21 @@
+// The table's keys (listed in the page's "Keys" help): P pass, S play the
+// selected cards, H hint, C chat, Escape clear the selection, the arrow
+// keys move along the hand. Keys typed into a field are the field's.
+
+export function installKeys(on) {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+    const t = ev.target;
+    if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
+    if (t && t.closest && t.closest("#replay")) return; // the replay has its own arrow keys
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const run = { p: on.pass, s: on.play, h: on.hint, c: on.chat, Escape: on.clear }[k];
+    if (run) { ev.preventDefault(); run(); return; }
+    if ((k === "ArrowLeft" || k === "ArrowRight") && t && t.closest && t.closest("#hand")) {
+      const cards = [...document.querySelectorAll("#hand button")];
+      const i = cards.indexOf(t.closest("button"));
+      const to = cards[i + (k === "ArrowLeft" ? -1 : 1)];
+      if (to) { ev.preventDefault(); to.focus(); }
+    }
+  });
+}

@@ -1,0 +1,61 @@
+// The whole game's log, grouped by hand: every event in words, kept when
+// the next hand is dealt (a hand-ending kill stays readable), rebuilt from
+// the server's log after a reload (each connection is sent the whole game
+// from event 0), and searchable with a filter box.
+import { el } from "./common.js";
+
+export class GameLog {
+  constructor(box, filter) {
+    this.box = box;
+    this.filter = filter;
+    this.shown = 0; // events drawn
+    this.groups = new Map(); // hand -> its <ol>
+    filter.addEventListener("input", () => this.applyFilter());
+  }
+
+  // render draws the events the log lacks; a log that changed under what
+  // is drawn (a new subscription replaced it) is drawn again from the start.
+  render(events, words, standIn, rebuild) {
+    if (rebuild || events.length < this.shown) {
+      this.box.replaceChildren();
+      this.groups.clear();
+      this.shown = 0;
+    }
+    const atEnd = this.box.scrollTop + this.box.clientHeight >= this.box.scrollHeight - 8;
+    for (let i = this.shown; i < events.length; i++) {
+      const e = events[i];
+      let ol = this.groups.get(e.hand);
+      if (!ol) {
+        const sec = el("section", "log-hand");
+        sec.dataset.hand = e.hand;
+        sec.appendChild(el("h3", "", `Hand ${e.hand}`));
+        ol = el("ol");
+        sec.appendChild(ol);
+        this.box.appendChild(sec);
+        this.groups.set(e.hand, ol);
+      }
+      const bot = standIn.has(e.n);
+      const li = el("li", "ev-" + e.kind + (bot ? " stand-in" : ""), (bot ? "A bot played for you: " : "") + (words[i] || ""));
+      li.dataset.n = e.n;
+      ol.appendChild(li);
+      this.match(li);
+    }
+    this.shown = events.length;
+    this.hideEmpty();
+    if (atEnd) this.box.scrollTop = this.box.scrollHeight;
+  }
+
+  match(li) {
+    const q = this.filter.value.trim().toLowerCase();
+    li.hidden = q !== "" && !li.textContent.toLowerCase().includes(q);
+  }
+
+  applyFilter() {
+    for (const li of this.box.querySelectorAll("li")) this.match(li);
+    this.hideEmpty();
+  }
+
+  hideEmpty() {
+    for (const ol of this.groups.values()) ol.parentElement.hidden = ![...ol.children].some((li) => !li.hidden);
+  }
+}

@@ -1,0 +1,73 @@
+// Pacing what the player sees: the server (and its bots) answer in a few
+// milliseconds, so a trick would appear and vanish at once. Views are
+// shown one at a time, each followed by a pause a person can follow; the
+// server stays fast, only this page waits. The speed is the player's
+// (kept in the browser); with prefers-reduced-motion it is "instant" until
+// the player picks another.
+
+const KEY = "arlington.speed";
+// Per speed: the pause after a card or set is played, and after a trick
+// is taken (the completed trick stays on the table meanwhile), in ms.
+export const SPEEDS = {
+  slow: { move: 1400, trick: 3200, anim: 450 },
+  normal: { move: 800, trick: 1800, anim: 300 },
+  fast: { move: 350, trick: 800, anim: 160 },
+  instant: { move: 0, trick: 0, anim: 0 },
+};
+
+export function savedSpeed() {
+  let s = "";
+  try { s = localStorage.getItem(KEY) || ""; } catch { /* private mode */ }
+  if (SPEEDS[s]) return s;
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "normal";
+}
+
+export function saveSpeed(s) {
+  try { localStorage.setItem(KEY, s); } catch { /* private mode: not kept */ }
+}
+
+// A Pacer shows queued messages one at a time: show(m) draws one and
+// says how long to wait before the next ("move", "trick" or "" for no
+// pause). A backlog (back after a drop, or a tab in the background) is
+// shown at once: pacing what the player missed would only hold them up.
+export class Pacer {
+  constructor(show, speed) {
+    this.show = show;
+    this.speed = speed;
+    this.queue = [];
+    this.timer = 0;
+    this.holding = false;
+  }
+
+  push(m) {
+    this.queue.push(m);
+    if (!this.holding) this.pump();
+  }
+
+  // skip ends the current pause (a click on the completed trick).
+  skip() {
+    if (!this.holding) return;
+    clearTimeout(this.timer);
+    this.holding = false;
+    this.pump();
+  }
+
+  setSpeed(s) {
+    this.speed = s;
+    if (s === "instant") this.skip();
+  }
+
+  pump() {
+    while (this.queue.length) {
+      const m = this.queue.shift();
+      const burst = this.queue.length > 30 || document.hidden;
+      const pause = this.show(m, burst);
+      const ms = burst || !pause ? 0 : SPEEDS[this.speed][pause];
+      if (ms > 0) {
+        this.holding = true;
+        this.timer = setTimeout(() => { this.holding = false; this.pump(); }, ms);
+        return;
+      }
+    }
+  }
+}

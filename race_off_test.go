@@ -1,5 +1,0 @@
-//go:build !race
-
-package cardtable_test
-
-const raceEnabled = false
