@@ -29,6 +29,7 @@ export const S = {
   cursor: 0,
   settings: structuredClone(DEFAULTS),
   hint: null, // {pile, count, to} or {stock: true}
+  hintCycle: null, // {view, moves, i}: the ranked hints for the view shown
   located: [], // [{pile, index}]
   endShown: "",
   chain: Promise.resolve(),
