@@ -109,7 +109,8 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	m, err := s.opts.Hint(r.Context(), g)
 	if errors.Is(err, ErrNoMove) {
-		web.WriteJSON(w, http.StatusOK, hintAnswer(g.Pos(), m, false))
+		// The solver sees nothing worth doing: no list either, as before.
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
 		return nil
 	}
 	if err != nil {
