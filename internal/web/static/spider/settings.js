@@ -1,12 +1,16 @@
 // Settings: kept by the server for the player, copied to localStorage.
 
 import { api } from "/shared/api.js";
-import { SETTINGS_KEY, DEFAULTS, S } from "./state.js";
+import { SETTINGS_KEY, DEFAULTS, CHOICES, S } from "./state.js";
 
 export function applySettings() {
   const s = S.settings;
   document.body.classList.toggle("hide-areas", !!s.hideAreas);
-  document.documentElement.classList.toggle("four-color", !!s.fourColor);
+  const root = document.documentElement;
+  root.classList.toggle("four-color", !!s.fourColor);
+  for (const k of ["back", "table"]) {
+    for (const c of CHOICES[k]) root.classList.toggle(`${k}-${c}`, s[k] === c && c !== DEFAULTS[k]);
+  }
   document.querySelectorAll("[data-set]").forEach((b) => b.setAttribute("aria-checked", s[b.dataset.set] ? "true" : "false"));
 }
 
@@ -15,6 +19,7 @@ function mergeSettings(src) {
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(DEFAULTS)) {
     if (k === "newGame") Object.assign(out.newGame, typeof src.newGame === "object" ? src.newGame : {});
+    else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
     else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k]) out[k] = src[k];
   }
   return out;
