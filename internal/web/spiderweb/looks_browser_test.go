@@ -32,10 +32,13 @@ func (p *browserPage) statusScore(label string, score int) {
 		label, fmt.Sprint(score)), fmt.Sprintf("the status bar to show %s %d", label, score))
 }
 
-// TestBrowserWindowsScore: the Windows Spider score is a setting; the
+// TestLongBrowserWindowsScore: the Windows Spider score is a setting; the
 // status bar shows it, a removal and an undo each cost a point, and the
 // choice is kept by the server and localStorage across a reload.
-func TestBrowserWindowsScore(t *testing.T) {
+func TestLongBrowserWindowsScore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it; spider.TestWindowsScoreActions is the quick version")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.loadLayout(nearWonLayout)
@@ -95,10 +98,13 @@ type looks struct {
 	Text, Ring float64
 }
 
-// TestBrowserCardBacksAndTables: each card back and table colour is drawn
+// TestLongBrowserCardBacksAndTables: each card back and table colour is drawn
 // as chosen, keeps the text and the focus ring readable, and is kept
 // across a reload.
-func TestBrowserCardBacksAndTables(t *testing.T) {
+func TestLongBrowserCardBacksAndTables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	var def looks
@@ -128,9 +134,12 @@ func TestBrowserCardBacksAndTables(t *testing.T) {
 	}
 }
 
-// TestBrowserLooksDialogPhone: on a 390x844 phone the dialog fits the
+// TestLongBrowserLooksDialogPhone: on a 390x844 phone the dialog fits the
 // screen, its Done button within reach, nothing sideways.
-func TestBrowserLooksDialogPhone(t *testing.T) {
+func TestLongBrowserLooksDialogPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 390, 844)
 	p.chooseLook("table", "blue")
