@@ -6,12 +6,24 @@ import { SETTINGS_KEY, DEFAULTS, CHOICES, S } from "./state.js";
 export function applySettings() {
   const s = S.settings;
   document.body.classList.toggle("hide-areas", !!s.hideAreas);
+  document.documentElement.classList.toggle("four-color", !!s.fourColor);
+  applyLooks(s);
+  document.querySelectorAll("[data-set]").forEach((b) => b.setAttribute("aria-checked", s[b.dataset.set] ? "true" : "false"));
+}
+
+// applyLooks shows settings s's card back and table colour (classes on
+// <html>, shared/base.css); the front page's pictures use it too.
+export function applyLooks(s) {
   const root = document.documentElement;
-  root.classList.toggle("four-color", !!s.fourColor);
   for (const k of ["back", "table"]) {
     for (const c of CHOICES[k]) root.classList.toggle(`${k}-${c}`, s[k] === c && c !== DEFAULTS[k]);
   }
-  document.querySelectorAll("[data-set]").forEach((b) => b.setAttribute("aria-checked", s[b.dataset.set] ? "true" : "false"));
+}
+
+// storedLooks applies the looks this browser last saved (localStorage), for
+// pages that do not load the settings from the server.
+export function storedLooks() {
+  try { applyLooks(mergeSettings(JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"))); } catch { /* none kept */ }
 }
 
 function mergeSettings(src) {
