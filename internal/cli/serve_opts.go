@@ -51,8 +51,9 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
-	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
-		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
+	fs.StringVar(&o.db, "db", "", "the `database`: a SQLite file (default: cardtable/cardtable.db in the user's data\n"+
+		"directory: $XDG_DATA_HOME, else ~/.local/share on Linux), or PostgreSQL:\n"+
+		"postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=...]")
 	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
 	fs.IntVar(&o.botWorkers, "bot-workers", 0, "Arlington bot decisions running at once, all tables together\n"+
 		"(0: one fewer than the cores Go uses, at least one)")
