@@ -71,8 +71,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	var sp *spiderweb.Handlers
 	bi := buildinfo.Read()
 	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
-		LiveTables: func() int { return len(hub.List()) },
-		Cache:      func() (int, int) { return sp.Games().CacheStats() },
+		LiveTables:  func() int { return len(hub.List()) },
+		Cache:       func() (int, int) { return sp.Games().CacheStats() },
+		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
 	timed := timedStore{serverStore: db, m: metrics}
 	// The live Arlington tables: the hub resumes the open ones from the

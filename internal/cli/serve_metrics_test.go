@@ -71,6 +71,7 @@ func TestServeMetrics(t *testing.T) {
 		`cardtable_bot_think_seconds_count{level="random"}`,
 		`cardtable_spider_cache_bytes`,
 		`cardtable_spider_cache_games`,
+		`cardtable_spider_cache_budget_bytes`,
 		`go_goroutines`,
 	}
 	// Actions are counted as they are played and their writes timed once
@@ -93,6 +94,10 @@ func TestServeMetrics(t *testing.T) {
 	if m["cardtable_websocket_connections"] != 1 || m["cardtable_spider_cache_games"] != 1 || m["cardtable_arlington_live_tables"] != 1 {
 		t.Errorf("websockets %v, cached games %v, live tables %v: want 1 each", m["cardtable_websocket_connections"],
 			m["cardtable_spider_cache_games"], m["cardtable_arlington_live_tables"])
+	}
+	// The budget beside the estimate it bounds: the default, 256 MiB.
+	if b, c := m["cardtable_spider_cache_budget_bytes"], m["cardtable_spider_cache_bytes"]; b != 256<<20 || c > b {
+		t.Errorf("cache budget %v bytes, estimate %v: want a budget of %d and the estimate within it", b, c, 256<<20)
 	}
 	// One broadcast per action. The bots play on while the series are
 	// read, and an action is counted when played but its broadcast once

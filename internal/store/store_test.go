@@ -23,6 +23,36 @@ func openTemp(tb testing.TB) (*DB, string) {
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+// TestPageCacheBounded: every connection of both pools has the page cache
+// the store sets, whatever the library's default.
+func TestPageCacheBounded(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	for _, p := range []struct {
+		name string
+		pool *sql.DB
+		n    int
+	}{{"writer", db.w, 1}, {"readers", db.r, poolSize}} {
+		t.Run(p.name, func(t *testing.T) {
+			// Held at once, so that each is a different connection.
+			for i := range p.n {
+				c, err := p.pool.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				var kib int
+				if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+					t.Fatal(err)
+				}
+				if kib != -pageCacheKiB {
+					t.Errorf("connection %d: cache_size %d, want %d (KiB)", i, kib, -pageCacheKiB)
+				}
+			}
+		})
+	}
+}
+
 func TestMigrations(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTemp(t)
