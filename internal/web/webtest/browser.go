@@ -88,25 +88,12 @@ func launch(exe, dir string) (bctx context.Context, stop func()) {
 // openContext opens a tab in a new browser context of the browser b,
 // closed (tab and browser context) when the test ends. Tabs a test opens
 // from the returned context (chromedp.NewContext) share its browser
-// context. Its first run must not carry a timeout (it would end the tab
-// with it), so that one is bounded from outside.
+// context.
 func openContext(tb testing.TB, b context.Context) context.Context {
 	tb.Helper()
 	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
 	tb.Cleanup(cancel)
-	done := make(chan error, 1)
-	// Exits when the run ends, which cancel (below or at cleanup) forces.
-	go func() { done <- chromedp.Do(ctx) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			tb.Fatalf("opening a browser context: %v", err)
-		}
-	case <-time.After(StepTimeout):
-		cancel()
-		<-done
-		tb.Fatalf("opening a browser context: not within %v", StepTimeout)
-	}
+	firstRun(tb, ctx, cancel, "opening a browser context")
 	return ctx
 }
 
