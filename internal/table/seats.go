@@ -140,8 +140,13 @@ func (l *loop) join(p Player, want int) (int, error) {
 		if s.player == p.ID {
 			s.seat = want
 			l.seats[want].subs++
+			if s.watching {
+				s.watching = false
+				l.h.unwatch(p.ID)
+			}
 		}
 	}
+	l.trimSeat(want)
 	l.dirty = true
 	return want, nil
 }
