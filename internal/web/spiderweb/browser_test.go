@@ -30,6 +30,7 @@ func TestBrowserGame(t *testing.T) {
 	enabled := true
 	if _, err := chromedp.CallBrowser(bctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads, EventsEnabled: &enabled,
+		BrowserContextID: chromedp.FromContext(bctx).BrowserContextID, // the test's own, in a shared browser
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -90,8 +90,20 @@ func TestScannerFindsLeaks(t *testing.T) {
 }
 
 // TestNoResponseCarriesHiddenCards plays games through every endpoint and
-// scans everything the server sends against what the player may see.
-func TestNoResponseCarriesHiddenCards(t *testing.T) {
+// scans everything the server sends against what the player may see; 50
+// steps a game here, 250 in TestLongNoResponseCarriesHiddenCards.
+func TestNoResponseCarriesHiddenCards(t *testing.T) { noResponseCarriesHiddenCards(t, 50) }
+
+func TestLongNoResponseCarriesHiddenCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long test: make test-long runs it")
+	}
+	noResponseCarriesHiddenCards(t, 250)
+}
+
+// noResponseCarriesHiddenCards plays each game steps steps, restarting it
+// four fifths of the way.
+func noResponseCarriesHiddenCards(t *testing.T, steps int) {
 	tests := []struct {
 		name string
 		deal uint64
@@ -154,7 +166,7 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 			id = "/api/games/" + r.ID
 			rng := rand.New(rand.NewPCG(5, uint64(len(tc.name))))
 			var buf [256]spider.Move
-			for step := range 250 {
+			for step := range steps {
 				var cmd string
 				legal := g.Pos().Legal(buf[:0])
 				switch x := rng.IntN(10); {
@@ -167,7 +179,7 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 				default:
 					cmd = []string{"undo", "redo", "deal", "restart", "move 1 2"}[rng.IntN(5)]
 				}
-				if step == 200 {
+				if step == steps*4/5 {
 					cmd = "restart"
 				}
 				mirrorApply(t, g, cmd) // the mirror takes the command, or refuses it as the server will

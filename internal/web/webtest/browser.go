@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -35,15 +36,38 @@ func ChromiumPath(tb testing.TB) string {
 	return ""
 }
 
-// StartBrowser starts a headless Chromium with a fresh profile and
-// returns its context; the browser stops when the test ends.
+// StartBrowser returns the context of a fresh tab for tb in a headless
+// Chromium; everything it opened closes when the test ends. In a package
+// whose TestMain runs its tests through Main, the tab is in a browser
+// context of its own (its own cookies and storage, like a fresh incognito
+// window) in the one browser the package's tests share: starting Chromium
+// under -race costs seconds of CPU, a browser context milliseconds.
+// Elsewhere each call starts a browser of its own with a fresh profile.
 func StartBrowser(tb testing.TB) context.Context {
 	tb.Helper()
 	exe := ChromiumPath(tb)
+	if sharing() {
+		b, err := sharedBrowser(exe)
+		if err != nil {
+			tb.Fatalf("starting chromium: %v", err)
+		}
+		return openContext(tb, b)
+	}
 	profile := tb.TempDir() // created first, so removed after the browser exits
+	bctx, stop := launch(exe, profile)
+	tb.Cleanup(stop)
+	if err := chromedp.Do(bctx); err != nil { // starts the browser
+		tb.Fatalf("starting chromium: %v", err)
+	}
+	return bctx
+}
+
+// launch makes the context of a headless Chromium with its profile in
+// dir; its first run starts the browser, and stop ends it.
+func launch(exe, dir string) (bctx context.Context, stop func()) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(profile),
+		chromedp.UserDataDir(dir),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -55,14 +79,94 @@ func StartBrowser(tb testing.TB) context.Context {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	tb.Cleanup(func() {
+	return bctx, func() {
 		cancelBrowser()
 		cancelAlloc()
-	})
-	if err := chromedp.Do(bctx); err != nil { // starts the browser
-		tb.Fatalf("starting chromium: %v", err)
 	}
-	return bctx
+}
+
+// openContext opens a tab in a new browser context of the browser b,
+// closed (tab and browser context) when the test ends. Tabs a test opens
+// from the returned context (chromedp.NewContext) share its browser
+// context.
+func openContext(tb testing.TB, b context.Context) context.Context {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
+	tb.Cleanup(cancel)
+	firstRun(tb, ctx, cancel, "opening a browser context")
+	return ctx
+}
+
+// shared is the browser of a package whose TestMain calls Main.
+var shared struct {
+	mu      sync.Mutex
+	on      bool // Main runs the tests
+	ctx     context.Context
+	stop    func()
+	profile string
+}
+
+func sharing() bool {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	return shared.on
+}
+
+// Main runs a package's tests (call it from TestMain) with one Chromium
+// shared by the tests that call StartBrowser, started by the first of
+// them and stopped, its profile removed, when the tests end.
+func Main(m *testing.M) {
+	shared.mu.Lock()
+	shared.on = true
+	shared.mu.Unlock()
+	defer stopShared()
+	m.Run()
+}
+
+// sharedBrowser is the shared browser's context, started on first use and
+// started again if it has stopped (crashed), so one crash fails one test.
+func sharedBrowser(exe string) (context.Context, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.ctx != nil && shared.ctx.Err() == nil {
+		return shared.ctx, nil
+	}
+	stopSharedLocked()
+	dir, err := os.MkdirTemp("", "cardtable-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	bctx, stop := launch(exe, dir)
+	shared.ctx, shared.stop, shared.profile = bctx, stop, dir
+	done := make(chan error, 1)
+	// Exits when the start ends, which stop (below) forces.
+	go func() { done <- chromedp.Do(bctx) }()
+	select {
+	case err = <-done:
+	case <-time.After(StepTimeout):
+		err = fmt.Errorf("not within %v", StepTimeout)
+	}
+	if err != nil {
+		stopSharedLocked()
+		return nil, err
+	}
+	return bctx, nil
+}
+
+func stopShared() {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	stopSharedLocked()
+}
+
+func stopSharedLocked() {
+	if shared.stop != nil {
+		shared.stop()
+	}
+	if shared.profile != "" {
+		os.RemoveAll(shared.profile)
+	}
+	shared.ctx, shared.stop, shared.profile = nil, nil, ""
 }
 
 // WatchErrors fails tb if the browser tab of ctx throws an uncaught

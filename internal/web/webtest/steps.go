@@ -20,26 +20,33 @@ const StepTimeout = 45 * time.Second
 
 // OpenTab opens a new tab in the browser bctx (chromedp.NewContext with
 // opts) with a w×h viewport, and returns its context; the tab closes when
-// the test ends. The tab's first run must not carry a timeout (it would
-// end the tab with it), so that one is bounded from outside.
+// the test ends.
 func OpenTab(tb testing.TB, bctx context.Context, w, h int64, opts ...chromedp.ContextOption) context.Context {
 	tb.Helper()
 	ctx, cancel := chromedp.NewContext(bctx, opts...)
 	tb.Cleanup(cancel)
+	firstRun(tb, ctx, cancel, "opening a tab", chromedp.EmulateViewport(w, h))
+	return ctx
+}
+
+// firstRun runs a new tab's first actions, which open it. That run must
+// not carry a timeout (it would end the tab with it), so it is bounded
+// from outside: cancel (the tab's) ends it after StepTimeout.
+func firstRun(tb testing.TB, ctx context.Context, cancel func(), what string, actions ...chromedp.Action[chromedp.Void]) {
+	tb.Helper()
 	done := make(chan error, 1)
 	// Exits when the run ends, which cancel (below or at cleanup) forces.
-	go func() { done <- chromedp.Do(ctx, chromedp.EmulateViewport(w, h)) }()
+	go func() { done <- chromedp.Do(ctx, actions...) }()
 	select {
 	case err := <-done:
 		if err != nil {
-			tb.Fatalf("opening a tab: %v", err)
+			tb.Fatalf("%s: %v", what, err)
 		}
 	case <-time.After(StepTimeout):
 		cancel()
 		<-done
-		tb.Fatalf("opening a tab: not within %v", StepTimeout)
+		tb.Fatalf("%s: not within %v", what, StepTimeout)
 	}
-	return ctx
 }
 
 // Do runs the actions in the tab ctx within StepTimeout; the error names
