@@ -73,6 +73,7 @@ func New(hub Hub, o Options) *Handlers {
 func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /arlington/{$}", h.page("arlington/index.html"))
 	mux.HandleFunc("GET /arlington/t/{id}", h.page("arlington/table.html"))
+	mux.HandleFunc("GET /arlington/rules", h.page("arlington/rules.html"))
 	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
 	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
 	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))

@@ -4,7 +4,7 @@
 // points of each action; the page paces what it shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, points } from "./common.js";
+import { savedName, saveName, el, points, ruleHref } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
@@ -114,7 +114,17 @@ function showError(m) {
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
-    text = `Not allowed: ${cardWordsIn(reason)}` + (m.rule ? ` (rule “${m.rule}”)` : "");
+    text = `Not allowed: ${cardWordsIn(reason)}`;
+    if (m.rule) {
+      // The rule's name links to its section of the rules page.
+      const a = el("a", "rule-link", `rule “${m.rule}”`);
+      a.href = ruleHref(m.rule);
+      a.target = "_blank";
+      a.rel = "noopener";
+      $("error").replaceChildren(text + " (", a, ")");
+      say(`${text} (rule “${m.rule}”)`);
+      return;
+    }
   }
   $("error").textContent = text;
   say(text);
