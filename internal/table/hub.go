@@ -204,15 +204,15 @@ func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, e
 	if len(h.tables) >= h.o.MaxTables {
 		return nil, fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
 	}
-	mine := 0
-	for _, t := range h.tables {
-		if t.creator == creator && t.Summary().Status != StatusOver {
-			mine++
-		}
+	if err := h.roomLocked(creator); err != nil {
+		return nil, err
 	}
-	if mine >= h.o.MaxPerPlayer {
-		return nil, fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
-	}
+	return h.createLocked(ctx, creator, cfg, rand.Text(), make([]StoredSeat, cfg.Players))
+}
+
+// createLocked stores and starts a table of the normalized cfg, with id
+// and seats, under h.mu, once the limits are checked.
+func (h *Hub) createLocked(ctx context.Context, creator string, cfg Config, id string, seats []StoredSeat) (*Table, error) {
 	seed := h.o.Seed()
 	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, seed)
 	if err != nil {
@@ -220,8 +220,8 @@ func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, e
 	}
 	js, _ := json.Marshal(cfg)
 	now := h.o.Clock.Now().UTC()
-	rec := Stored{ID: rand.Text(), Creator: creator, Config: string(js), Seed: seed,
-		Seats: make([]StoredSeat, cfg.Players), Status: StatusOpen, Created: now, Updated: now}
+	rec := Stored{ID: id, Creator: creator, Config: string(js), Seed: seed,
+		Seats: seats, Status: StatusOpen, Created: now, Updated: now}
 	if err := h.o.Store.CreateTable(ctx, rec); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrStore, err)
 	}
@@ -359,4 +359,22 @@ func recordText(r arlington.Record, withSeed bool) string {
 	}
 	line := fmt.Sprintf("seed %d\n", r.Seed)
 	return strings.Replace(text, line, "# seed withheld until the game is over\n", 1)
+}
+
+// roomLocked refuses a new table past MaxTables, or past MaxPerPlayer
+// unfinished tables created by creator; under h.mu.
+func (h *Hub) roomLocked(creator string) error {
+	if len(h.tables) >= h.o.MaxTables {
+		return fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
+	}
+	mine := 0
+	for _, t := range h.tables {
+		if t.creator == creator && t.Summary().Status != StatusOver {
+			mine++
+		}
+	}
+	if mine >= h.o.MaxPerPlayer {
+		return fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
+	}
+	return nil
 }

@@ -56,6 +56,9 @@ type Stored struct {
 type StoredSeat struct {
 	Player string `json:"player,omitempty"`
 	Name   string `json:"name,omitempty"`
+	// Reserved: the seat is held for Player (a rematch) until they take
+	// it or give it up; they are not seated yet.
+	Reserved bool `json:"reserved,omitempty"`
 }
 
 // StoredMove is one action: the seat that took it and the action in the
