@@ -25,6 +25,7 @@ type Hub interface {
 	List() []table.Summary
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
+	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
 }
 
 // Options configure the handlers.
@@ -79,6 +80,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/join", h.handle(h.join))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/leave", h.handle(h.leave))
+	mux.HandleFunc("POST /api/arlington/tables/{id}/rematch", h.handle(h.rematch))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
@@ -182,6 +184,23 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	web.WriteJSON(w, http.StatusOK, h.summary(t))
+	return nil
+}
+
+// rematched is the rematch answer: the new table and the asker's seat.
+type rematched struct {
+	created
+	Seat int `json:"seat"`
+}
+
+// rematch makes (or finds) the table where a finished game's seats play
+// again and seats the asker there (table.Hub.Rematch).
+func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
+	t, seat, err := h.hub.Rematch(r.Context(), r.PathValue("id"), web.Player(r))
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusCreated, rematched{h.summary(t), seat})
 	return nil
 }
 
