@@ -61,7 +61,7 @@ type seat struct {
 	away   bool // the person left or timed out unconnected: a bot plays at once
 	// reserved: held for player (a rematch), who has not taken it yet.
 	reserved bool
-	subs   int  // the person's live subscriptions
+	subs     int // the person's live subscriptions
 }
 
 // think is one bot decision: for seat, asked at event count at.

@@ -12,13 +12,13 @@ import (
 // no hand. Neither holds another hand, the graveyard's contents, the deck
 // or the seed.
 type Update struct {
-	Table  string     `json:"table"`
-	Seat   int        `json:"seat"` // the receiver's seat, -1 for a spectator
-	Status Status     `json:"status"`
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"` // the receiver's seat, -1 for a spectator
+	Status Status `json:"status"`
 	// Rematch is the table where these seats play again, once someone
 	// asked for it after the game's end (Hub.Rematch).
-	Rematch string `json:"rematch,omitempty"`
-	Seats  []SeatInfo `json:"seats"`
+	Rematch string     `json:"rematch,omitempty"`
+	Seats   []SeatInfo `json:"seats"`
 	// View is the game as the receiver sees it, with the public events
 	// after the last update's (View.EventsFrom, View.EventCount). It is
 	// nil until every seat is taken and the game starts.
