@@ -26,6 +26,7 @@ type Hub interface {
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
 	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
+	Games(ctx context.Context, player string) ([]table.Game, error)
 }
 
 // Options configure the handlers.
@@ -75,6 +76,8 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /arlington/{$}", h.page("arlington/index.html"))
 	mux.HandleFunc("GET /arlington/t/{id}", h.page("arlington/table.html"))
 	mux.HandleFunc("GET /arlington/rules", h.page("arlington/rules.html"))
+	mux.HandleFunc("GET /arlington/games", h.page("arlington/games.html"))
+	mux.HandleFunc("GET /api/arlington/games", h.handle(h.games))
 	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
 	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
 	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))
@@ -201,6 +204,27 @@ func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	web.WriteJSON(w, http.StatusCreated, rematched{h.summary(t), seat})
+	return nil
+}
+
+// games is the requester's finished games (table.Hub.Games), each with
+// its table's link, where the replay opens.
+func (h *Handlers) games(w http.ResponseWriter, r *http.Request) error {
+	games, err := h.hub.Games(r.Context(), web.Player(r))
+	if err != nil {
+		return err
+	}
+	type game struct {
+		table.Game
+		Link string `json:"link"`
+	}
+	out := make([]game, len(games))
+	for i, g := range games {
+		out[i] = game{g, link(g.ID)}
+	}
+	web.WriteJSON(w, http.StatusOK, struct {
+		Games []game `json:"games"`
+	}{out})
 	return nil
 }
 

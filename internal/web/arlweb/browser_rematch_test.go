@@ -16,7 +16,7 @@ import (
 // bot finish a game to 1 point; Ann asks to play again and lands at the
 // new table; Bob's page says the rematch is ready, and his click takes
 // him there; each sits one seat on from where they sat, the bot too, and
-// the game starts.
+// the game starts. Ann's games then list the finished game and replay it.
 func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -62,4 +62,17 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	// The bot moved on too, and with every seat taken the game starts.
 	ann.until(`window.__ws.seats.length === 3 && window.__ws.seats[2].bot === "random"`)
 	ann.until(`document.querySelector("#hand svg")`)
+
+	// Ann's games list the finished one, with her seat marked and its
+	// replay opening from the deal.
+	ann.do(chromedp.Navigate(e.srv.URL + "/arlington/games"))
+	ann.until(`document.querySelector("#games li.game button")`)
+	if n := ann.count("#games li.game"); n != 1 {
+		t.Errorf("Ann's games list %d games, want the one finished", n)
+	}
+	if text := eval[string](ann, `document.querySelector("#games li.game").textContent`); !strings.Contains(text, "Ann (you)") || !strings.Contains(text, "to 1") {
+		t.Errorf("Ann's game reads %q", text)
+	}
+	ann.do(chromedp.Click(chromedp.CSS("#games li.game button")))
+	ann.until(`document.getElementById("rp-pos").textContent.startsWith("Step 1 of ")`)
 }

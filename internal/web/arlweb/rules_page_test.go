@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/table"
 )
 
 // citedRules are the rule names the engine can give in a refusal: every
@@ -124,4 +126,25 @@ func jsList(names []string) string {
 		q[i] = `"` + strings.ReplaceAll(n, `"`, `\"`) + `"`
 	}
 	return "[" + strings.Join(q, ",") + "]"
+}
+
+// TestGamesAPIEmpty: a new player's games are an empty list, and the page
+// that shows them is served.
+func TestGamesAPIEmpty(t *testing.T) {
+	e := newEnv(t, Limits{})
+	var got struct {
+		Games []table.Game `json:"games"`
+	}
+	if code := e.client().do("GET", "/api/arlington/games", nil, &got); code != http.StatusOK || got.Games == nil || len(got.Games) != 0 {
+		t.Errorf("GET /api/arlington/games: %d %+v, want 200 and an empty list", code, got)
+	}
+	res, err := http.Get(e.srv.URL + "/arlington/games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), `<h1>Your games</h1>`) {
+		t.Errorf("GET /arlington/games: %d", res.StatusCode)
+	}
 }
