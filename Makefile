@@ -4,9 +4,9 @@
 # -short). CI (.ci/run) runs both.
 GO ?= go
 
-.PHONY: test test-long check race browser-note bench run
+.PHONY: test test-long check race browser-note pg-note bench run
 
-test: check browser-note race
+test: check browser-note pg-note race
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -36,6 +36,18 @@ browser-note:
 	  echo "* Chromium not found: the browser tests (internal/web TestBrowser...)  *"; \
 	  echo "* will be SKIPPED. Install it (Debian: apt-get install chromium) or set *"; \
 	  echo "* CHROMIUM=/path/to/chrome to run them.                                *"; \
+	  echo "************************************************************************"; \
+	fi
+
+# The PostgreSQL store tests (internal/storetest and the restart tests)
+# start a server of their own and skip without its binaries; say so here.
+pg-note:
+	@if [ -z "$$PG_BIN" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && \
+	   ! command -v initdb >/dev/null 2>&1; then \
+	  echo "************************************************************************"; \
+	  echo "* PostgreSQL not found: the PostgreSQL store tests will be SKIPPED.    *"; \
+	  echo "* Install it (Debian: apt-get install postgresql) or set PG_BIN to the *"; \
+	  echo "* directory of initdb and postgres to run them.                        *"; \
 	  echo "************************************************************************"; \
 	fi
 

@@ -61,7 +61,11 @@ var layers = []layer{
 	{"internal/table/leakscan", []string{"card", "arlington", "internal/table"}, nil, "for tests of tables"},
 	// The store implements the services' store interfaces, importing them
 	// for their row types.
-	{"internal/store", []string{"internal/spidergame", "internal/table"}, []string{"net/http"}, "one adapter: SQLite"},
+	{"internal/store", []string{"internal/spidergame", "internal/table", "internal/dbcopy"}, []string{"net/http"}, "one adapter: SQLite"},
+	{"internal/pgstore", []string{"internal/spidergame", "internal/table", "internal/dbcopy"}, []string{"net/http", "database/sql"},
+		"one adapter: PostgreSQL (pgx)"},
+	// Copies meet the stores as plain rows, with no SQL of either.
+	{"internal/dbcopy", nil, []string{"database/sql", "net/http"}, "a whole database copied between stores, and checked"},
 	// The shared web layer knows no game and no store: games come as
 	// Routes, identities as options.
 	// Figures for /metrics leave the web layer and the tables through
@@ -73,14 +77,18 @@ var layers = []layer{
 		"Arlington's HTTP and WebSocket adapter"},
 	{"internal/obs", nil, nil, "Prometheus metrics behind the observer interfaces"},
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
+	// A throwaway PostgreSQL for the store tests: no program file imports it.
+	{"internal/pgtest", nil, nil, "for tests of the stores: a PostgreSQL server of their own"},
+	{"internal/storetest", []string{"internal/store", "internal/pgstore", "internal/pgtest", "internal/spidergame",
+		"internal/table", "internal/dbcopy"}, nil, "for tests: the same tests against every store"},
 	// Clients meet the server at the wire, as any other client would.
 	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
 	// Build information imports no package of the program.
 	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},
-	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store",
+	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store", "internal/pgstore", "internal/dbcopy",
 		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
-		"internal/arlclient", "internal/loadgen", "internal/buildinfo", "internal/obs"}, nil, "the wiring: the only importer of the bots and the store"},
+		"internal/arlclient", "internal/loadgen", "internal/buildinfo", "internal/obs"}, nil, "the wiring: the only importer of the bots and the stores"},
 	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},
 }
 

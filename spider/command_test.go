@@ -2,6 +2,7 @@ package spider
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -111,7 +112,10 @@ func TestApplyAndClone(t *testing.T) {
 		t.Fatal("a fresh deal is over")
 	}
 	redo, _ := ParseCommand("redo 2")
-	if _, _, err := g.Apply(redo); err != nil || g.Save() != c.Save() {
+	// The Windows score's action count differs (four more actions); the
+	// game is otherwise the clone's.
+	noActions := func(s string) string { return regexp.MustCompile(`(?m)^actions: \d+\n`).ReplaceAllString(s, "") }
+	if _, _, err := g.Apply(redo); err != nil || noActions(g.Save()) != noActions(c.Save()) || g.Actions() != c.Actions()+4 {
 		t.Fatalf("redo 2: %v; the game differs from its clone", err)
 	}
 }

@@ -108,6 +108,9 @@ type Game struct {
 	cheated bool // Arachnid: cheating detected, the score is halved
 	stopped bool // Spider: scoring stopped at stoppedAt
 	stopAt  int
+	// actions counts what the player did, undos included, for the
+	// Windows score (WindowsScore); it is not taken back by undo.
+	actions int
 }
 
 // MaxSteps is the most steps a game holds, played and undone ones together:
@@ -222,6 +225,7 @@ func (g *Game) Play(m Move) error {
 	}
 	g.steps = append(g.steps[:g.cursor], g.do(m))
 	g.cursor++
+	g.actions++
 	return nil
 }
 
@@ -270,6 +274,7 @@ func (g *Game) Undo() error {
 	g.noteTakeBack(s.reveals)
 	g.undoStep(s)
 	g.cursor--
+	g.actions++
 	return nil
 }
 
@@ -304,6 +309,7 @@ func (g *Game) Redo() error {
 	}
 	g.steps[g.cursor] = g.do(g.steps[g.cursor].m)
 	g.cursor++
+	g.actions++
 	return nil
 }
 
@@ -317,6 +323,7 @@ func (g *Game) Restart() {
 			reveals = reveals || s.reveals
 		}
 		g.noteTakeBack(reveals)
+		g.actions++
 	}
 	g.pos = g.start
 	g.steps = nil
@@ -341,11 +348,19 @@ type GameScore struct {
 	Counted int  `json:"counted"`
 	Cheated bool `json:"cheated"`
 	Stopped bool `json:"stopped"`
+	// Windows is the familiar Microsoft Spider score (WindowsScore), which
+	// the page offers as an option.
+	Windows int `json:"windows"`
 }
+
+// Actions is how many actions the player made in this game: moves, deals,
+// undos, redos and restarts, none taken back.
+func (g *Game) Actions() int { return g.actions }
 
 // Score is the current score with the game's cheat and scoring state.
 func (g *Game) Score() GameScore {
 	s := GameScore{Score: g.pos.Score(), Cheated: g.cheated, Stopped: g.stopped}
+	s.Windows = WindowsScore(g.actions, s.Complete/50)
 	switch {
 	case g.stopped:
 		s.Counted = g.stopAt

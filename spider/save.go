@@ -24,6 +24,7 @@ const SaveHeader = "cardtable spider 1"
 //	deal: 617                  or, for a custom position, its layout lines
 //	cheated: no                Arachnid cheat detection has fired
 //	stopped: no                Spider scoring stopped: no, or the frozen score
+//	actions: 5                 optional: actions for the Windows score, when not the position
 //	position: 2                moves played; the moves after it can be redone
 //	moves: 2                   how many move lines follow (catches a cut file)
 //	move 3 7 2
@@ -53,6 +54,9 @@ func (g *Game) Save() string {
 		fmt.Fprintf(&b, "stopped: %d\n", g.stopAt)
 	} else {
 		b.WriteString("stopped: no\n")
+	}
+	if g.actions != g.cursor {
+		fmt.Fprintf(&b, "actions: %d\n", g.actions)
 	}
 	fmt.Fprintf(&b, "position: %d\nmoves: %d\n", g.cursor, len(g.steps))
 	for _, s := range g.steps {
@@ -111,6 +115,7 @@ func Load(text string) (*Game, error) {
 		layoutAt int
 		cheated  bool
 		stopped  = -1
+		actions  = -1
 		position = -1
 		posLine  int
 		count    = -1
@@ -204,6 +209,11 @@ func Load(text string) (*Game, error) {
 					err = fmt.Errorf("score %d out of range", stopped)
 				}
 			}
+		case "actions":
+			actions, err = strconv.Atoi(val)
+			if err == nil && (actions < 0 || actions > 10*MaxSteps) {
+				err = fmt.Errorf("%d out of range (0 to %d)", actions, 10*MaxSteps)
+			}
 		case "position":
 			position, err = strconv.Atoi(val)
 			posLine = ln
@@ -277,6 +287,10 @@ func Load(text string) (*Game, error) {
 		g.cursor--
 	}
 	g.cheated = cheated
+	g.actions = g.cursor
+	if actions >= 0 {
+		g.actions = actions
+	}
 	if stopped >= 0 {
 		g.stopped, g.stopAt = true, stopped
 	}

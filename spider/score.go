@@ -134,3 +134,18 @@ func (p *Position) Column(k int, open bool) []card.Card {
 	}
 	return append([]card.Card(nil), pl.cards[pl.down:pl.n]...)
 }
+
+// The familiar score of Microsoft's Spider (docs/rules-spider.md #24):
+// a game starts at WindowsStart, each action costs one point and each
+// complete suit earns WindowsSuit.
+const (
+	WindowsStart = 500
+	WindowsSuit  = 100
+)
+
+// WindowsScore is that score after actions actions (moves, deals, undos,
+// redos and restarts the player made) with suits complete suits, removed or
+// standing. It never goes below 0.
+func WindowsScore(actions, suits int) int {
+	return max(0, WindowsStart-actions+WindowsSuit*suits)
+}

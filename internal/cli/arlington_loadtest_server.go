@@ -30,14 +30,16 @@ import (
 // loadServer builds the server a load test runs: the same parts as
 // cardtable serve (store, hub, Arlington routes, the web layer with its
 // host check and per-connection limits), with room for tables tables and
-// no rate limit on creating them (one address creates them all; playing
-// is not rate limited by it anyway). stop ends the hub and the database.
+// no rate limit nor bound by address on creating them (one address
+// creates them all; playing is not limited by either). stop ends the hub
+// and the database.
 func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int) (*web.Server, func(), error) {
 	db, err := store.Open(ctx, dbPath)
 	if err != nil {
 		return nil, nil, err
 	}
 	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: tables,
+		MaxPerAddress: -1, Reserve: -1,
 		Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		db.Close()

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"cardtable/internal/pgtest"
 )
 
 // asMain makes this test binary act as cardtable when the environment
@@ -19,7 +21,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 func TestLoadtestUsage(t *testing.T) {
@@ -122,6 +124,15 @@ func TestLoadtestServeOnly(t *testing.T) {
 func TestServeMaxTablesUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
 	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// serve --bot-workers sizes the bots' shared pool; a negative size is a
+// usage error.
+func TestServeBotWorkersUsage(t *testing.T) {
+	_, errOut, code := arlRun(t, "", "serve", "--bot-workers", "-1", "--db", t.TempDir()+"/x.db")
+	if code != exitUsage || !strings.Contains(errOut, "--bot-workers must not be negative") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -221,8 +221,9 @@ func TestLongArlingtonConnectAwayAndBack(t *testing.T) {
 	ca, cb := <-a.done, waitB()
 	arlCheckFinished(t, ca)
 	arlCheckFinished(t, cb)
-	standIn := strings.Index(cb.out, "stand-in: seat 1 (you) ")
-	if standIn < 0 || !strings.Contains(cb.out[standIn:], "\nseat 1 (you) ") {
+	// B sits in seat 2 as a person reads it (1 on the wire, as above).
+	standIn := strings.Index(cb.out, "stand-in: seat 2 (you) ")
+	if standIn < 0 || !strings.Contains(cb.out[standIn:], "\nseat 2 (you) ") {
 		t.Fatalf("no stand-in's move followed by the player's own:\n%s", cb.out)
 	}
 }

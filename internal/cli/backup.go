@@ -24,6 +24,9 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 		if *db == "" {
 			*db = defaultDBPath()
 		}
+		if err := sqliteOnly("backup", *db, "use pg_dump (docs/scaling.md)"); err != nil {
+			return err
+		}
 		if err := store.Backup(ctx, *db, *to); err != nil {
 			return err
 		}
@@ -46,6 +49,9 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		}
 		if *db == "" {
 			*db = defaultDBPath()
+		}
+		if err := sqliteOnly("restore", *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
+			return err
 		}
 		kept, err := store.Restore(ctx, *db, *from)
 		if err != nil {

@@ -40,8 +40,9 @@ func newRoot(env *Env) *cobra.Command {
 
 	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
 		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
-			"kept in a SQLite database. Each flag may also be set in the environment:\n"+
-			"--foo-bar as CARDTABLE_FOO_BAR; a flag on the command line wins.",
+			"kept in a SQLite database, or in PostgreSQL with --db postgres://USER@HOST/DB.\n"+
+			"Each flag may also be set in the environment: --foo-bar as CARDTABLE_FOO_BAR\n"+
+			"(CARDTABLE_DB keeps a database password out of ps); a flag on the command line wins.",
 		runServe)
 	serve.PreRunE = envDefaults
 	markEnvFlags(serve.Flags())
@@ -84,6 +85,13 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
 
+	db := group("db", "the server's database: copy it between SQLite and PostgreSQL")
+	db.AddCommand(leaf(env, "copy", "copy a whole database into a new one, SQLite or PostgreSQL, and check the copy",
+		"Copy every row of the database --from into the new database --to, then check both\n"+
+			"hold the same rows (a count and a SHA-256 per table). Each is a --db value: a SQLite\n"+
+			"file, or postgres://USER@HOST/DB?... for PostgreSQL. The target must be empty (a new\n"+
+			"file, or a database with no cardtable rows); stop the server of the source first.", runDBCopy))
+
 	backup := leaf(env, "backup --to FILE", "copy the database, checked, while the server runs",
 		"Write a consistent copy of the database to a new file while a server may be running on it,\n"+
 			"check it (SQLite's integrity check) and only then give it its name. An existing file is\n"+
@@ -92,7 +100,7 @@ func newRoot(env *Env) *cobra.Command {
 		"Put a backup in place of the database: refused while a server holds it; the backup is\n"+
 			"checked first and renamed into place whole; the database it replaces is kept beside it\n"+
 			"(PATH.replaced-TIME). See docs/operating.md, \"Backups and restore\".", runRestore)
-	root.AddCommand(serve, spider, arl, backup, restore, versionCmd(env, bi))
+	root.AddCommand(serve, spider, arl, backup, restore, db, versionCmd(env, bi))
 	root.SetHelpCommand(helpCmd(root))
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

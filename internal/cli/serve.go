@@ -61,27 +61,28 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	}
 	log := newLogger(env.Stderr, o.logFormat)
 	events := web.NewEventLog(log, 0, nil)
-	db, err := store.Open(ctx, o.db)
+	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	db.SetSaveQuota(store.SaveQuota{Count: o.maxSaves, Bytes: o.maxSaveMB << 20})
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub
 	var sp *spiderweb.Handlers
 	bi := buildinfo.Read()
 	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
-		LiveTables: func() int { return len(hub.List()) },
-		Cache:      func() (int, int) { return sp.Games().CacheStats() },
+		LiveTables:  func() int { return len(hub.List()) },
+		Cache:       func() (int, int) { return sp.Games().CacheStats() },
+		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
-	timed := timedStore{DB: db, m: metrics}
+	timed := timedStore{serverStore: db, m: metrics}
 	// The live Arlington tables: the hub resumes the open ones from the
 	// database and stops (its tables stay open in the store) before the
 	// database closes, after the web server: the pages are told the
 	// server is restarting, not that their table closed.
 	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
-		Observer: metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+		BotWorkers: o.botWorkers,
+		Observer:   metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -110,7 +111,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(ln.Addr(), units[0].tls), "db", o.db, "games", n,
+	log.Info("cardtable serving", "url", openURL(ln.Addr(), units[0].tls), "db", dbName, "games", n,
 		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())

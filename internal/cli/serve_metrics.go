@@ -6,7 +6,6 @@ import (
 
 	"cardtable/internal/obs"
 	"cardtable/internal/spidergame"
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 )
 
@@ -14,7 +13,7 @@ import (
 // (cardtable_db_write_seconds): the live tables' writes and Spider's
 // moves, new games and saves. Everything else passes through.
 type timedStore struct {
-	*store.DB
+	serverStore
 	m *obs.Metrics
 }
 
@@ -22,35 +21,35 @@ func (s timedStore) time(op string, began time.Time) { s.m.DBWrite(op, time.Sinc
 
 func (s timedStore) CreateTable(ctx context.Context, t table.Stored) error {
 	defer s.time("create_table", time.Now())
-	return s.DB.CreateTable(ctx, t)
+	return s.serverStore.CreateTable(ctx, t)
 }
 
 func (s timedStore) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat) error {
 	defer s.time("save_seats", time.Now())
-	return s.DB.SaveSeats(ctx, id, seats)
+	return s.serverStore.SaveSeats(ctx, id, seats)
 }
 
 func (s timedStore) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
 	defer s.time("append_action", time.Now())
-	return s.DB.AppendAction(ctx, id, seq, m)
+	return s.serverStore.AppendAction(ctx, id, seq, m)
 }
 
 func (s timedStore) FinishTable(ctx context.Context, id string, st table.Status, at time.Time) error {
 	defer s.time("finish_table", time.Now())
-	return s.DB.FinishTable(ctx, id, st, at)
+	return s.serverStore.FinishTable(ctx, id, st, at)
 }
 
 func (s timedStore) CreateGame(ctx context.Context, g spidergame.Game, results ...spidergame.Result) error {
 	defer s.time("create_game", time.Now())
-	return s.DB.CreateGame(ctx, g, results...)
+	return s.serverStore.CreateGame(ctx, g, results...)
 }
 
 func (s timedStore) UpdateGame(ctx context.Context, c spidergame.Change, results ...spidergame.Result) error {
 	defer s.time("update_game", time.Now())
-	return s.DB.UpdateGame(ctx, c, results...)
+	return s.serverStore.UpdateGame(ctx, c, results...)
 }
 
 func (s timedStore) PutSave(ctx context.Context, sv spidergame.Save) error {
 	defer s.time("put_save", time.Now())
-	return s.DB.PutSave(ctx, sv)
+	return s.serverStore.PutSave(ctx, sv)
 }

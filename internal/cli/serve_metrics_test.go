@@ -71,6 +71,7 @@ func TestServeMetrics(t *testing.T) {
 		`cardtable_bot_think_seconds_count{level="random"}`,
 		`cardtable_spider_cache_bytes`,
 		`cardtable_spider_cache_games`,
+		`cardtable_spider_cache_budget_bytes`,
 		`go_goroutines`,
 	}
 	// Actions are counted as they are played and their writes timed once
@@ -94,8 +95,24 @@ func TestServeMetrics(t *testing.T) {
 		t.Errorf("websockets %v, cached games %v, live tables %v: want 1 each", m["cardtable_websocket_connections"],
 			m["cardtable_spider_cache_games"], m["cardtable_arlington_live_tables"])
 	}
-	if n, sum := m["cardtable_arlington_action_broadcast_seconds_count"], m["cardtable_arlington_action_broadcast_seconds_sum"]; n != m["cardtable_arlington_actions_total"] || sum/n > 1 {
-		t.Errorf("%v broadcasts averaging %v s for %v actions", n, sum/n, m["cardtable_arlington_actions_total"])
+	// The budget beside the estimate it bounds: the default, 256 MiB.
+	if b, c := m["cardtable_spider_cache_budget_bytes"], m["cardtable_spider_cache_bytes"]; b != 256<<20 || c > b {
+		t.Errorf("cache budget %v bytes, estimate %v: want a budget of %d and the estimate within it", b, c, 256<<20)
+	}
+	// One broadcast per action. The bots play on while the series are
+	// read, and an action is counted when played but its broadcast once
+	// its batch commits, so: never more broadcasts than actions (two
+	// spare for the series being read one after another), and every
+	// action counted now is broadcast soon after.
+	if n, sum, acts := m["cardtable_arlington_action_broadcast_seconds_count"], m["cardtable_arlington_action_broadcast_seconds_sum"], m["cardtable_arlington_actions_total"]; n > acts+2 || sum/n > 1 {
+		t.Errorf("%v broadcasts averaging %v s for %v actions", n, sum/n, acts)
+	}
+	for acts, deadline := m["cardtable_arlington_actions_total"], time.Now().Add(20*time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if n := scrape(t, maddr)["cardtable_arlington_action_broadcast_seconds_count"]; n >= acts {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("%v actions played, only %v broadcast 20 s later", acts, n)
+		}
 	}
 	var info bool
 	for k, v := range m {

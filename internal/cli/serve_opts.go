@@ -16,10 +16,11 @@ import (
 // serveOptions are cardtable serve's flags, registered in one place
 // (register) and checked in one (check).
 type serveOptions struct {
-	addr      string
-	hosts     string
-	db        string
-	maxTables int
+	addr       string
+	hosts      string
+	db         string
+	maxTables  int
+	botWorkers int
 
 	// What a player and an address may store (docs/operating.md).
 	maxSaves  int
@@ -50,9 +51,12 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
-	fs.StringVar(&o.db, "db", "", "SQLite database `file` (default: cardtable/cardtable.db in the user's data directory:\n"+
-		"$XDG_DATA_HOME, else ~/.local/share on Linux)")
+	fs.StringVar(&o.db, "db", "", "the `database`: a SQLite file (default: cardtable/cardtable.db in the user's data\n"+
+		"directory: $XDG_DATA_HOME, else ~/.local/share on Linux), or PostgreSQL:\n"+
+		"postgres://USER[:PASSWORD]@HOST[:PORT]/DB[?sslmode=...]")
 	fs.IntVar(&o.maxTables, "max-tables", table.DefaultMaxTables, "live Arlington tables at most")
+	fs.IntVar(&o.botWorkers, "bot-workers", 0, "Arlington bot decisions running at once, all tables together\n"+
+		"(0: one fewer than the cores Go uses, at least one)")
 	fs.IntVar(&o.maxSaves, "max-saves", store.DefaultSaveQuota.Count, "named saves a player keeps at most")
 	fs.Int64Var(&o.maxSaveMB, "max-save-mb", store.DefaultSaveQuota.Bytes>>20, "MiB of named saves a player keeps at most")
 	fs.Int64Var(&o.dailyMB, "daily-mb", web.DefaultDailyBytes>>20, "MiB of uploads and named saves a client address may store a day")
@@ -77,6 +81,9 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 func (o *serveOptions) check() error {
 	if o.maxTables < 1 {
 		return usageErr("serve: --max-tables must be positive")
+	}
+	if o.botWorkers < 0 {
+		return usageErr("serve: --bot-workers must not be negative")
 	}
 	if o.maxSaves < 1 || o.maxSaveMB < 1 || o.maxSaveMB > 1<<20 || o.dailyMB < 1 || o.dailyMB > 1<<20 {
 		return usageErr("serve: --max-saves, --max-save-mb and --daily-mb must be positive (the MiB at most 1048576)")

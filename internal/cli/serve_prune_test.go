@@ -4,22 +4,29 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"cardtable/internal/store"
+	"cardtable/internal/pgstore"
+	"cardtable/internal/storetest"
 	"cardtable/internal/table"
 )
 
 // TestServePrunesFinishedTables: `cardtable serve` prunes the tables that
 // finished longer ago than the retention (table.DefaultKeepRecords) as it
-// starts, and keeps the records of the newer ones downloadable.
+// starts, and keeps the records of the newer ones downloadable; on either
+// store, PostgreSQL named by CARDTABLE_DB (the environment's --db).
 func TestServePrunesFinishedTables(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.db")
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) { servePrunes(t, b) })
+	}
+}
+
+func servePrunes(t *testing.T, b storetest.Backend) {
+	path := b.New(t)
 	ctx := context.Background()
-	db, err := store.Open(ctx, path)
+	db, err := storetest.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +46,17 @@ func TestServePrunesFinishedTables(t *testing.T) {
 	finished("old", table.DefaultKeepRecords+24*time.Hour)
 	finished("recent", table.DefaultKeepRecords-24*time.Hour)
 	db.Close()
-	url, _ := serveInProcess(t, "--db", path)
+	var url string
+	var logged *syncBuffer
+	if b.Shared {
+		t.Setenv("CARDTABLE_DB", path)
+		url, logged = serveInProcess(t)
+		if want := pgstore.Redact(path); !strings.Contains(logged.String(), want) {
+			t.Fatalf("the server does not say it serves %s: %s", want, logged)
+		}
+	} else {
+		url, _ = serveInProcess(t, "--db", path)
+	}
 	get := func(id string) (int, string) {
 		t.Helper()
 		resp, err := http.Get(url + "api/arlington/tables/" + id + "/record")

@@ -30,7 +30,8 @@ func arlServerWith(tb testing.TB, tables int, o web.Options) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: func(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }, MaxTables: tables, Logf: tb.Logf})
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: func(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }, MaxTables: tables,
+		MaxPerAddress: -1, Reserve: -1, Logf: tb.Logf}) // one address plays every table, as in arlington loadtest
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -36,8 +36,9 @@ type Gauges struct {
 
 	LiveTables func() int
 	// Cache is the Spider games held in memory: their estimated bytes
-	// and their count.
-	Cache func() (bytes, games int)
+	// and their count; CacheBudget is the bound on those bytes.
+	Cache       func() (bytes, games int)
+	CacheBudget func() int
 }
 
 // latency buckets: 100 µs to about 6.5 s.
@@ -96,6 +97,12 @@ func New(g Gauges) *Metrics {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "cardtable_spider_cache_games", Help: "Spider games held in memory.",
 		}, func() float64 { _, n := g.Cache(); return float64(n) }))
+	}
+	if g.CacheBudget != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_spider_cache_budget_bytes",
+			Help: "The bound on cardtable_spider_cache_bytes: least recently used games leave memory past it.",
+		}, func() float64 { return float64(g.CacheBudget()) }))
 	}
 	return m
 }

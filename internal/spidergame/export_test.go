@@ -22,3 +22,16 @@ func (gs *Service) Use() (games, bytes int) {
 	defer gs.mu.Unlock()
 	return gs.lru.Len(), gs.bytes
 }
+
+// Keep replays save as game id and keeps it in the cache, as a read from
+// the store does.
+func (gs *Service) Keep(id, save string) error {
+	e, err := replay(Game{ID: id, Save: save})
+	if err != nil {
+		return err
+	}
+	gs.mu.Lock()
+	gs.put(e)
+	gs.mu.Unlock()
+	return nil
+}

@@ -6,6 +6,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -43,6 +45,28 @@ type entry struct {
 // entryOverhead is what an entry costs beyond its game: the entry, its map
 // slot and list element, measured roughly.
 const entryOverhead = 512
+
+// entrySize is what keeping g costs the process: its live bytes (entry and
+// game, which TestCacheEstimate finds within a few percent of the heap they
+// hold) times the garbage collector's headroom, since the heap grows to
+// (1 + GOGC/100) times its live bytes before a collection (twice, by
+// default). Counting live bytes alone let a full cache take twice its
+// budget and more.
+func entrySize(g *spider.Game) int {
+	return (entryOverhead + g.Footprint()) * (100 + gcPercent) / 100
+}
+
+// gcPercent is GOGC as the runtime reads it at start (100 unless set; off
+// counts as 0: no headroom, the heap is never collected anyway).
+var gcPercent = func() int {
+	if p, err := strconv.Atoi(os.Getenv("GOGC")); err == nil && p >= 0 {
+		return p
+	}
+	if os.Getenv("GOGC") == "off" {
+		return 0
+	}
+	return 100
+}()
 
 // snapshotMin is the fewest commands logged between two snapshots of a
 // game. Beyond it a snapshot is taken once the log is as long as the last
@@ -94,7 +118,7 @@ func (gs *Service) add(ctx context.Context, player string, g *spider.Game, linea
 func (gs *Service) put(e *entry) {
 	gs.cache[e.id] = e
 	e.elem = gs.lru.PushFront(e)
-	e.size = entryOverhead + e.g.Footprint()
+	e.size = entrySize(e.g)
 	gs.bytes += e.size
 	gs.shrink(e)
 }
@@ -102,7 +126,7 @@ func (gs *Service) put(e *entry) {
 // resize notes e's size after a change (e locked by the caller) and evicts
 // others if the cache is now over its bounds.
 func (gs *Service) resize(e *entry) {
-	size := entryOverhead + e.g.Footprint()
+	size := entrySize(e.g)
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
 	if gs.cache[e.id] != e {

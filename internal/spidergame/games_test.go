@@ -4,45 +4,51 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"cardtable/internal/pgtest"
 	"cardtable/internal/spidergame"
 	"cardtable/internal/store"
+	"cardtable/internal/storetest"
 	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
 // player is the one player of these tests.
 const player = "p"
 
-// harness is the service over a fresh SQLite store in a temporary
-// directory, as the server wires it.
+// harness is the service over a fresh store (SQLite in a temporary
+// directory unless a test names another backend), as the server wires it.
 type harness struct {
 	tb   testing.TB
-	path string
-	db   *store.DB
+	path string // the --db value
+	db   storetest.Store
 	gs   *spidergame.Service
 	opts spidergame.Options
 }
 
 func newHarness(tb testing.TB, o spidergame.Options) *harness {
 	tb.Helper()
-	h := &harness{tb: tb, path: filepath.Join(tb.TempDir(), "test.db"), opts: o}
+	return newHarnessOn(tb, storetest.Backends()[0], o)
+}
+
+func newHarnessOn(tb testing.TB, b storetest.Backend, o spidergame.Options) *harness {
+	tb.Helper()
+	h := &harness{tb: tb, path: b.New(tb), opts: o}
 	h.open()
 	return h
 }
 
 func (h *harness) open() {
 	h.tb.Helper()
-	db, err := store.Open(context.Background(), h.path)
-	if err != nil {
-		h.tb.Fatal(err)
-	}
-	h.tb.Cleanup(func() { db.Close() })
+	db := storetest.OpenTB(h.tb, h.path)
 	h.db, h.gs = db, spidergame.New(db, h.opts)
 }
 
@@ -248,18 +254,30 @@ func TestSnapshots(t *testing.T) {
 
 // TestStaleWriteRetried: a command applied to a game in memory whose
 // stored version has moved on is not written over it: the write is
-// refused and the command tried again on the stored game.
+// refused and the command tried again on the stored game. On PostgreSQL
+// the other writer is a store of its own, as another server would be.
 func TestStaleWriteRetried(t *testing.T) {
-	h := newHarness(t, spidergame.Options{})
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			h := newHarnessOn(t, b, spidergame.Options{})
+			other := h.db
+			if b.Shared {
+				other = storetest.OpenTB(t, h.path)
+			}
+			staleWriteRetried(t, h, other)
+		})
+	}
+}
+
+func staleWriteRetried(t *testing.T, h *harness, other storetest.Store) {
 	id := h.start(1, oneSuit)
 	ctx := context.Background()
-	// Another writer (the store directly) deals a row; the service's
-	// memory does not know.
-	rec, err := h.db.Game(ctx, player, id)
+	// Another writer deals a row; the service's memory does not know.
+	rec, err := other.Game(ctx, player, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = h.db.UpdateGame(ctx, spidergame.Change{ID: id, Player: player, Version: rec.Version, Cmd: "deal",
+	err = other.UpdateGame(ctx, spidergame.Change{ID: id, Player: player, Version: rec.Version, Cmd: "deal",
 		Summary: spidergame.Summary{Moves: 1}, Updated: time.Now()})
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +317,8 @@ func TestCacheBoundedByMemory(t *testing.T) {
 
 // TestLongCacheMemory fills the cache with games at the step limit and
 // measures the heap: it stays near the budget however many long games are
-// played, and the cache's estimate is close to the heap it measures.
+// played (the estimate counts the collector's headroom too, so the live
+// heap is about half of it: TestCacheEstimate).
 func TestLongCacheMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")

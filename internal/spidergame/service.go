@@ -267,3 +267,6 @@ func (gs *Service) CacheStats() (bytes, games int) {
 	defer gs.mu.Unlock()
 	return gs.bytes, len(gs.cache)
 }
+
+// CacheBudget is the bound on the games' estimated bytes (for metrics).
+func (gs *Service) CacheBudget() int { return gs.maxBytes }

@@ -94,3 +94,7 @@ func openPool(ctx context.Context, c *fileConnector, n int) (*sql.DB, error) {
 
 // poolSize is the reader pool's size: readers beyond it wait for one.
 const poolSize = 4
+
+// pageCacheKiB bounds each connection's SQLite page cache: with the
+// writer, (1 + poolSize) × 2 MiB = 10 MiB for the store at most.
+const pageCacheKiB = 2048

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"cardtable/internal/spidergame"
@@ -65,31 +64,17 @@ func (db *DB) LineageGivenUp(ctx context.Context, player, lineage string) (bool,
 	return gaveUp, err
 }
 
-// SaveQuota bounds what one player keeps in named saves: their count, and
-// their total size (bytes of save text). Named saves are never pruned, so
-// without it a player could grow the database without end (a save at
-// spider's move limit is about 1.3 MB).
-type SaveQuota struct {
-	Count int
-	Bytes int64
-}
+// SaveQuota bounds what one player keeps in named saves
+// (spidergame.SaveQuota, which both stores enforce alike).
+type SaveQuota = spidergame.SaveQuota
 
 // DefaultSaveQuota is what a player may keep unless the server is told
-// otherwise (docs/api.md, "Named saved games"): 50 saves, 64 MiB, so fifty
-// saves of the longest games still fit.
-var DefaultSaveQuota = SaveQuota{Count: 50, Bytes: 64 << 20}
+// otherwise.
+var DefaultSaveQuota = spidergame.DefaultSaveQuota
 
 // SetSaveQuota sets the per-player bounds PutSave enforces (a zero field:
 // its default). Call it before serving.
-func (db *DB) SetSaveQuota(q SaveQuota) {
-	if q.Count <= 0 {
-		q.Count = DefaultSaveQuota.Count
-	}
-	if q.Bytes <= 0 {
-		q.Bytes = DefaultSaveQuota.Bytes
-	}
-	db.quota = q
-}
+func (db *DB) SetSaveQuota(q SaveQuota) { db.quota = q.OrDefault() }
 
 // ErrTooMany is returned by PutSave for a save beyond the player's quota
 // (a new name past the count, or more bytes than the quota leaves).
@@ -123,12 +108,8 @@ func (db *DB) PutSave(ctx context.Context, s SaveRecord) error {
 		if err != nil {
 			return err
 		}
-		if u.Count >= db.quota.Count {
-			return fmt.Errorf("%w: you have %d saved games (the most a player keeps); delete one to save another", ErrTooMany, u.Count)
-		}
-		if u.Bytes+int64(len(s.Save)) > db.quota.Bytes {
-			return fmt.Errorf("%w: your saved games take %s and this one %s more, past the %s a player keeps; delete some to save it",
-				ErrTooMany, megabytes(u.Bytes), megabytes(int64(len(s.Save))), megabytes(db.quota.Bytes))
+		if err := db.quota.Admit(u, len(s.Save)); err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO saves
 			(player, name, lineage, save, variant, suits, deal, moves, score, updated, played)
@@ -257,18 +238,9 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	return any, err
 }
 
-// HistoryLimit is how many of a group's latest results Stats returns in
-// History; the counts cover every result.
-const HistoryLimit = 1000
-
-// Variants and SuitCounts fix the statistics groups and their order.
-var (
-	Variants   = []string{"arachnid", "spider"}
-	SuitCounts = []int{1, 2, 4}
-)
-
 // Stats returns player's statistics of every variant and suit count, in
-// the order of Variants then SuitCounts, including groups with no games.
+// the order of spidergame.Variants then SuitCounts, including groups with
+// no games (spidergame.Tally counts them).
 func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at, played
 		FROM results WHERE player = ? ORDER BY at, rowid`, player)
@@ -276,15 +248,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	var groups []Group
-	index := map[string]int{}
-	key := func(v string, s int) string { return v + "/" + strconv.Itoa(s) }
-	for _, v := range Variants {
-		for _, s := range SuitCounts {
-			index[key(v, s)] = len(groups)
-			groups = append(groups, Group{Variant: v, Suits: s, History: []Result{}})
-		}
-	}
+	tally := spidergame.NewTally()
 	for rows.Next() {
 		var r Result
 		var at, played int64
@@ -293,42 +257,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		}
 		r.At = fromMillis(at)
 		r.Played = time.Duration(played) * time.Millisecond
-		i, ok := index[key(strings.ToLower(r.Variant), r.Suits)]
-		if !ok {
-			continue // not a group this program knows; kept, not shown
-		}
-		g := &groups[i]
-		g.Played++
-		if r.Won {
-			g.Won++
-			g.CurrentStreak++
-			g.LongestStreak = max(g.LongestStreak, g.CurrentStreak)
-			if r.Played > 0 {
-				if g.TimedWins == 0 || r.Played < g.BestTime {
-					g.BestTime = r.Played
-				}
-				// AverageTime holds the sum until the end.
-				g.TimedWins++
-				g.AverageTime += r.Played
-			}
-		} else {
-			g.CurrentStreak = 0
-		}
-		if g.Played == 1 || r.Score > g.BestScore {
-			g.BestScore = r.Score
-		}
-		g.History = append(g.History, r)
-		if len(g.History) > HistoryLimit {
-			g.History = g.History[len(g.History)-HistoryLimit:]
-		}
+		tally.Add(r)
 	}
-	for i := range groups {
-		if g := &groups[i]; g.TimedWins > 0 {
-			g.AverageTime /= time.Duration(g.TimedWins)
-		}
-	}
-	return groups, rows.Err()
+	return tally.Groups(), rows.Err()
 }
-
-// megabytes writes n bytes for a player: "1.3 MB".
-func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

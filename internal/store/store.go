@@ -99,6 +99,10 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	// walBackstop pages; SQLite's automatic checkpoint is off, so that
 	// every change to the database file is the store's own (swap.go).
 	q.Add("_pragma", "wal_autocheckpoint(0)")
+	// Each connection keeps a page cache of its own, outside the Go heap
+	// (the server's RSS, not its go_memstats): bounded here, not left to
+	// the library's default (docs/operating.md "Memory").
+	q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", pageCacheKiB))
 	q.Set("_txlock", "immediate")
 	// mode=rw: SQLite never creates a file at the path (conn.go).
 	q.Set("mode", "rw")

@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +22,36 @@ func openTemp(tb testing.TB) (*DB, string) {
 }
 
 var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// TestPageCacheBounded: every connection of both pools has the page cache
+// the store sets, whatever the library's default.
+func TestPageCacheBounded(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	for _, p := range []struct {
+		name string
+		pool *sql.DB
+		n    int
+	}{{"writer", db.w, 1}, {"readers", db.r, poolSize}} {
+		t.Run(p.name, func(t *testing.T) {
+			// Held at once, so that each is a different connection.
+			for i := range p.n {
+				c, err := p.pool.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				var kib int
+				if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&kib); err != nil {
+					t.Fatal(err)
+				}
+				if kib != -pageCacheKiB {
+					t.Errorf("connection %d: cache_size %d, want %d (KiB)", i, kib, -pageCacheKiB)
+				}
+			}
+		})
+	}
+}
 
 func TestMigrations(t *testing.T) {
 	ctx := context.Background()
@@ -72,156 +100,8 @@ func TestOneProcessAtATime(t *testing.T) {
 	db2.Close()
 }
 
-func TestGames(t *testing.T) {
-	ctx := context.Background()
-	db, _ := openTemp(t)
-	g := GameRecord{ID: "g1", Player: "p", Lineage: "g1", Save: "save 1", Log: []string{}, Version: 1,
-		Summary: Summary{Variant: "spider", Suits: 2, Deal: ^uint64(0), Moves: 0, Score: 0},
-		Created: t0, Updated: t0}
-	if err := db.CreateGame(ctx, g); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.CreateGame(ctx, g); err == nil {
-		t.Fatal("duplicate id accepted")
-	}
-	got, err := db.Game(ctx, "p", "g1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, g) {
-		t.Fatalf("got %+v, want %+v", got, g)
-	}
-	// Two commands append to the log; a snapshot replaces the save and
-	// empties it.
-	steps := []struct {
-		cmd, snap string
-		log       []string
-		save      string
-	}{
-		{"move 1 2 1", "", []string{"move 1 2 1"}, "save 1"},
-		{"undo", "", []string{"move 1 2 1", "undo"}, "save 1"},
-		{"redo", "save 2", []string{}, "save 2"},
-		{"deal", "", []string{"deal"}, "save 2"},
-	}
-	for i, st := range steps {
-		c := Change{ID: "g1", Player: "p", Version: int64(i + 1), Cmd: st.cmd, Snapshot: st.snap,
-			Summary: Summary{Moves: i, Score: 10 * i}, Updated: t0.Add(time.Duration(i) * time.Minute)}
-		var res []Result
-		if i == 1 {
-			res = []Result{{Lineage: "g1", Variant: "spider", Suits: 2, Score: 42, At: t0}}
-		}
-		if err := db.UpdateGame(ctx, c, res...); err != nil {
-			t.Fatalf("%s: %v", st.cmd, err)
-		}
-		got, err := db.Game(ctx, "p", "g1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Version != int64(i+2) || got.Save != st.save || !reflect.DeepEqual(got.Log, st.log) ||
-			got.Moves != i || got.Score != 10*i || !got.Updated.Equal(c.Updated) {
-			t.Fatalf("after %s: %+v", st.cmd, got)
-		}
-	}
-	if _, err := db.Game(ctx, "nope", "g1"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("another player's game: %v", err)
-	}
-	if _, err := db.Game(ctx, "p", "nope"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("unknown game: %v", err)
-	}
-	// Updating an unknown game, or another player's, changes nothing,
-	// results included.
-	for _, c := range []Change{{ID: "nope", Player: "p", Version: 5}, {ID: "g1", Player: "q", Version: 5}} {
-		err = db.UpdateGame(ctx, c, Result{Lineage: "x", Variant: "spider", Suits: 2, At: t0})
-		if !errors.Is(err, ErrNotFound) {
-			t.Fatalf("update %+v: %v", c, err)
-		}
-	}
-	if grp := find(t, must(db.Stats(ctx, "p")), "spider", 2); grp.Played != 1 {
-		t.Fatalf("the failed update's result was kept: %+v", grp)
-	}
-	if grp := find(t, must(db.Stats(ctx, "q")), "spider", 2); grp.Played != 0 {
-		t.Fatalf("another player's statistics: %+v", grp)
-	}
-}
-
-// TestStaleChangeRefused: a change based on an older version is refused
-// and writes nothing, its results included.
-func TestStaleChangeRefused(t *testing.T) {
-	ctx := context.Background()
-	db, _ := openTemp(t)
-	if err := db.CreateGame(ctx, GameRecord{ID: "g", Player: "p", Lineage: "g", Save: "s", Created: t0, Updated: t0}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.UpdateGame(ctx, Change{ID: "g", Player: "p", Version: 1, Cmd: "move 1 2 1", Updated: t0}); err != nil {
-		t.Fatal(err)
-	}
-	before := must(db.Game(ctx, "p", "g"))
-	for _, c := range []Change{
-		{ID: "g", Player: "p", Version: 1, Cmd: "deal", Updated: t0},
-		{ID: "g", Player: "p", Version: 1, Snapshot: "stale", Updated: t0},
-		{ID: "g", Player: "p", Version: 3, Cmd: "deal", Updated: t0},
-	} {
-		err := db.UpdateGame(ctx, c, Result{Lineage: "g", Variant: "arachnid", Suits: 4, At: t0})
-		if !errors.Is(err, ErrStale) {
-			t.Fatalf("change based on version %d: %v", c.Version, err)
-		}
-	}
-	if after := must(db.Game(ctx, "p", "g")); !reflect.DeepEqual(after, before) {
-		t.Fatalf("a stale change wrote: %+v, was %+v", after, before)
-	}
-	if grp := find(t, must(db.Stats(ctx, "p")), "arachnid", 4); grp.Played != 0 {
-		t.Fatal("a stale change's result was kept")
-	}
-}
-
-func TestPruneGames(t *testing.T) {
-	ctx := context.Background()
-	db, _ := openTemp(t)
-	day := 24 * time.Hour
-	games := []struct {
-		id    string
-		moves int
-		age   time.Duration
-		kept  bool
-	}{
-		{"fresh-unplayed", 0, time.Hour, true},
-		{"old-unplayed", 0, 2 * day, false},
-		{"played", 5, 2 * day, true},
-		{"long-idle", 5, 91 * day, false},
-	}
-	for _, g := range games {
-		at := t0.Add(-g.age)
-		if err := db.CreateGame(ctx, GameRecord{ID: g.id, Player: "p", Lineage: g.id, Save: "s",
-			Summary: Summary{Moves: g.moves}, Created: at, Updated: at}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A log row goes with its game.
-	if err := db.UpdateGame(ctx, Change{ID: "long-idle", Player: "p", Version: 1, Cmd: "deal",
-		Summary: Summary{Moves: 5}, Updated: t0.Add(-91 * day)}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "kept", Lineage: "long-idle", Save: "s", Updated: t0.Add(-100 * day)}); err != nil {
-		t.Fatal(err)
-	}
-	n, err := db.PruneGames(ctx, t0.Add(-90*day), t0.Add(-day))
-	if err != nil || n != 2 {
-		t.Fatalf("pruned %d: %v", n, err)
-	}
-	for _, g := range games {
-		_, err := db.Game(ctx, "p", g.id)
-		if kept := err == nil; kept != g.kept {
-			t.Errorf("%s: kept %v, want %v (%v)", g.id, kept, g.kept, err)
-		}
-	}
-	var logs int
-	if err := db.r.QueryRow(`SELECT count(*) FROM game_log`).Scan(&logs); err != nil || logs != 0 {
-		t.Fatalf("%d log rows left (%v)", logs, err)
-	}
-	if _, err := db.Save(ctx, "p", "kept"); err != nil {
-		t.Fatalf("a named save was pruned: %v", err)
-	}
-}
+// The behaviour of every store method is tested against both stores by
+// the same tests, in internal/storetest; here, what is SQLite's own.
 
 // TestPruneSettings: settings go once their player has nothing else
 // stored; the legacy player's stay for adoption.
@@ -479,44 +359,5 @@ func TestSavesAndSettings(t *testing.T) {
 	}
 	if got, _ := db.Settings(ctx, "q"); got != "{}" {
 		t.Fatalf("another player's settings: %q", got)
-	}
-}
-
-// TestSavesBounded: a player's named saves are bounded in count and in
-// bytes (SaveQuota); past either, a save is refused with what to do, an
-// existing name can still be overwritten within the bytes, and another
-// player is not affected.
-func TestSavesBounded(t *testing.T) {
-	ctx := context.Background()
-	db, _ := openTemp(t)
-	db.SetSaveQuota(SaveQuota{Count: 5, Bytes: 10000})
-	put := func(player, name string, size int) error {
-		return db.PutSave(ctx, SaveRecord{Player: player, Name: name, Save: strings.Repeat("s", size), Updated: t0})
-	}
-	for i := range 5 {
-		if err := put("p", fmt.Sprint(i), 1000); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err := put("p", "one more", 10)
-	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "you have 5 saved games (the most a player keeps); delete one to save another") {
-		t.Fatalf("save 6: %v", err)
-	}
-	if err := put("p", "3", 2000); err != nil {
-		t.Fatalf("overwriting at the limit: %v", err)
-	}
-	// 4 × 1000 + 2000 bytes stored; 4000 + 6001 is past 10,000.
-	err = put("p", "3", 6001)
-	if !errors.Is(err, ErrTooMany) || !strings.Contains(err.Error(), "a player keeps; delete some to save it") {
-		t.Fatalf("past the bytes: %v", err)
-	}
-	if u, err := db.SaveUsage(ctx, "p", ""); err != nil || u != (SaveQuota{Count: 5, Bytes: 6000}) {
-		t.Fatalf("usage %+v, %v", u, err)
-	}
-	if err := put("q", "one more", 9000); err != nil {
-		t.Fatalf("another player: %v", err)
-	}
-	if l := must(db.Saves(ctx, "p")); len(l) != 5 {
-		t.Fatalf("%d saves", len(l))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"cardtable/arlington"
 )
 
 // ChatLine is one chat message as everyone sees it.
@@ -26,7 +28,7 @@ type bucket struct {
 
 // maxBuckets bounds the chat allowances a table remembers; full ones are
 // forgotten first (forgetting a full bucket changes nothing).
-const maxBuckets = 4 * MaxSubscribers
+const maxBuckets = 4 * (MaxSpectators + arlington.MaxSeats*MaxSeatConns)
 
 func (l *loop) allow(player string, now time.Time) bool {
 	b, ok := l.buckets[player]

@@ -38,6 +38,7 @@ var (
 	ErrChat         = errors.New("bad chat message")
 	ErrRateLimited  = errors.New("too many messages: wait a little")
 	ErrCrowded      = errors.New("too many connections to this table")
+	ErrReplaced     = errors.New("replaced by a newer connection to the same seat")
 	ErrClosed       = errors.New("table closed")
 	ErrSlow         = errors.New("subscriber fell behind")
 	ErrStore        = errors.New("could not store the table")
@@ -53,7 +54,9 @@ const (
 	ChatHistory    = 50              // chat lines a table keeps (and sends on subscribe)
 	ChatBurst      = 5               // messages a player may send at once ...
 	ChatEvery      = 3 * time.Second // ... and then one per ChatEvery
-	MaxSubscribers = 64              // connections to one table (players and spectators)
+	MaxSpectators  = 32              // spectator connections to one table
+	MaxSeatConns   = 4               // one seated person's connections to their table (more replace the oldest)
+	MaxWatching    = 16              // spectator connections one identity holds, all tables together
 	SubBuffer      = 64              // updates queued for one subscriber before it is dropped
 	MaxPlayerIDLen = 128             // identity string length
 	MaxTarget      = 500             // a longer game would keep a table for days

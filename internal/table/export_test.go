@@ -8,3 +8,6 @@ func SetStaleHook(h *Hub, f func()) { h.onStale = f }
 // with how many tables the round deleted, once the next round's timer is
 // armed.
 func SetPruneHook(o *Options, f func(int64)) { o.onPrune = f }
+
+// BotsWaiting is how many bot decisions wait for a worker.
+func BotsWaiting(h *Hub) int { return h.workers.waiting() }

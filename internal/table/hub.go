@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -58,6 +59,20 @@ type Options struct {
 	// MaxTables bounds the live tables (default 200); MaxPerPlayer the
 	// live tables one identity has created and not finished (default 3).
 	MaxTables, MaxPerPlayer int
+	// MaxPerAddress bounds the live tables (finished ones too, until they
+	// close) created from one client address (default 20; negative: no
+	// bound), so fresh identities from one address cannot fill the lobby.
+	MaxPerAddress int
+	// Reserve is how many of the last places under MaxTables go only to a
+	// creator with no unfinished table open, neither their identity nor
+	// their address (default MaxTables/10; negative: none).
+	Reserve int
+	// BotWorkers bounds the bot decisions running at once, all tables
+	// together (default GOMAXPROCS-1, at least 1): a table whose bot is to
+	// act waits its turn for a worker, in the order the tables asked, so
+	// however many tables are watched the server keeps a core for
+	// everything else.
+	BotWorkers int
 	// IdleAfter is how long a table with nobody connected stays open
 	// (default 15 minutes).
 	IdleAfter time.Duration
@@ -85,6 +100,7 @@ type Options struct {
 const (
 	DefaultMaxTables    = 200
 	DefaultMaxPerPlayer = 3
+	DefaultMaxPerAddr   = 20
 	DefaultIdleAfter    = 15 * time.Minute
 	DefaultBotTime      = 5 * time.Second
 	DefaultKeepRecords  = 90 * 24 * time.Hour
@@ -103,6 +119,14 @@ type Hub struct {
 
 	mu     sync.Mutex
 	tables map[string]*Table
+
+	// wmu guards watching: each identity's spectator connections, all
+	// tables together (at most MaxWatching). A lock of its own, taken by
+	// the tables' goroutines, never held while waiting on anything.
+	wmu      sync.Mutex
+	watching map[string]int
+
+	workers *workers // the bot decisions' shared pool
 
 	onStale func() // tests: a stale bot answer was dropped
 }
@@ -127,6 +151,15 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.MaxPerPlayer <= 0 {
 		o.MaxPerPlayer = DefaultMaxPerPlayer
 	}
+	if o.MaxPerAddress == 0 {
+		o.MaxPerAddress = DefaultMaxPerAddr
+	}
+	if o.Reserve == 0 {
+		o.Reserve = o.MaxTables / 10
+	}
+	if o.BotWorkers <= 0 {
+		o.BotWorkers = max(1, runtime.GOMAXPROCS(0)-1)
+	}
 	if o.IdleAfter <= 0 {
 		o.IdleAfter = DefaultIdleAfter
 	}
@@ -145,7 +178,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.Observer == nil {
 		o.Observer = nopObserver{}
 	}
-	h := &Hub{o: o, tables: map[string]*Table{}}
+	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers)}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	stored, err := o.Store.OpenTables(ctx)
 	if err != nil {
@@ -190,8 +223,16 @@ func (h *Hub) Close() {
 
 // Create opens a new table with cfg, created by player creator (an
 // identity), and stores it before returning it. Nobody is seated yet:
-// the creator joins like anyone else.
+// the creator joins like anyone else. It is CreateFrom an unknown address.
 func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, error) {
+	return h.CreateFrom(ctx, creator, "", cfg)
+}
+
+// CreateFrom is Create for a creator whose request came from client
+// address addr ("" unknown): the tables one address opens are bounded
+// (MaxPerAddress), and the last Reserve places go only to a creator
+// whose identity and address have no unfinished table open.
+func (h *Hub) CreateFrom(ctx context.Context, creator, addr string, cfg Config) (*Table, error) {
 	if err := checkID(creator); err != nil {
 		return nil, err
 	}
@@ -201,18 +242,15 @@ func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, e
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.tables) >= h.o.MaxTables {
-		return nil, fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
-	}
-	if err := h.roomLocked(creator); err != nil {
+	if err := h.mayCreate(creator, addr); err != nil {
 		return nil, err
 	}
-	return h.createLocked(ctx, creator, cfg, rand.Text(), make([]StoredSeat, cfg.Players))
+	return h.createLocked(ctx, creator, addr, cfg, rand.Text(), make([]StoredSeat, cfg.Players))
 }
 
 // createLocked stores and starts a table of the normalized cfg, with id
 // and seats, under h.mu, once the limits are checked.
-func (h *Hub) createLocked(ctx context.Context, creator string, cfg Config, id string, seats []StoredSeat) (*Table, error) {
+func (h *Hub) createLocked(ctx context.Context, creator, addr string, cfg Config, id string, seats []StoredSeat) (*Table, error) {
 	seed := h.o.Seed()
 	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, seed)
 	if err != nil {
@@ -226,8 +264,39 @@ func (h *Hub) createLocked(ctx context.Context, creator string, cfg Config, id s
 		return nil, fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	t := newTable(h, rec, cfg, st)
+	t.addr = addr
 	h.startLocked(t)
 	return t, nil
+}
+
+// mayCreate says whether creator, from addr, may open one more table.
+// h.mu must be held.
+func (h *Hub) mayCreate(creator, addr string) error {
+	if len(h.tables) >= h.o.MaxTables {
+		return fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
+	}
+	mine, fromAddr, openAddr := 0, 0, 0
+	for _, t := range h.tables {
+		open := t.Summary().Status != StatusOver
+		if t.creator == creator && open {
+			mine++
+		}
+		if addr != "" && t.addr == addr {
+			fromAddr++
+			if open {
+				openAddr++
+			}
+		}
+	}
+	switch {
+	case mine >= h.o.MaxPerPlayer:
+		return fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
+	case h.o.MaxPerAddress > 0 && fromAddr >= h.o.MaxPerAddress:
+		return fmt.Errorf("%w: %d tables open from your address", ErrTooMany, fromAddr)
+	case h.o.Reserve > 0 && len(h.tables) >= h.o.MaxTables-h.o.Reserve && mine+openAddr > 0:
+		return fmt.Errorf("%w: the last %d of %d places are kept for players with no table open", ErrTooMany, h.o.Reserve, h.o.MaxTables)
+	}
+	return nil
 }
 
 // restore rebuilds a stored table.
@@ -289,6 +358,27 @@ func (h *Hub) remove(t *Table) {
 	defer h.mu.Unlock()
 	if h.tables[t.id] == t {
 		delete(h.tables, t.id)
+	}
+}
+
+// watch counts one more spectator connection of player, unless they
+// already hold MaxWatching.
+func (h *Hub) watch(player string) bool {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	if h.watching[player] >= MaxWatching {
+		return false
+	}
+	h.watching[player]++
+	return true
+}
+
+// unwatch counts one spectator connection of player less.
+func (h *Hub) unwatch(player string) {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	if h.watching[player]--; h.watching[player] <= 0 {
+		delete(h.watching, player)
 	}
 }
 
@@ -359,22 +449,4 @@ func recordText(r arlington.Record, withSeed bool) string {
 	}
 	line := fmt.Sprintf("seed %d\n", r.Seed)
 	return strings.Replace(text, line, "# seed withheld until the game is over\n", 1)
-}
-
-// roomLocked refuses a new table past MaxTables, or past MaxPerPlayer
-// unfinished tables created by creator; under h.mu.
-func (h *Hub) roomLocked(creator string) error {
-	if len(h.tables) >= h.o.MaxTables {
-		return fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
-	}
-	mine := 0
-	for _, t := range h.tables {
-		if t.creator == creator && t.Summary().Status != StatusOver {
-			mine++
-		}
-	}
-	if mine >= h.o.MaxPerPlayer {
-		return fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
-	}
-	return nil
 }

@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"cardtable/arlington"
+	"cardtable/internal/storetest"
 	"cardtable/internal/table"
 )
 
@@ -54,13 +54,18 @@ func TestKillChild(t *testing.T) {
 }
 
 // TestRestartAfterKill9 kills a server process (SIGKILL) in the middle of a
-// hand; a new hub on its database restores the table with every action
-// the dead server acknowledged.
+// hand; a new hub on its database (SQLite, and PostgreSQL) restores the
+// table with every action the dead server acknowledged.
 func TestRestartAfterKill9(t *testing.T) {
 	if os.Getenv(killChildEnv) != "" {
 		t.Skip("in the child")
 	}
-	path := filepath.Join(t.TempDir(), "cardtable.db")
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) { restartAfterKill9(t, b.New(t)) })
+	}
+}
+
+func restartAfterKill9(t *testing.T, path string) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestKillChild$")
 	cmd.Env = append(os.Environ(), killChildEnv+"="+path)
 	stdin, err := cmd.StdinPipe()

@@ -37,8 +37,17 @@ func leakGame(tb testing.TB, h *table.Hub, players, target int, seed uint64) ([]
 	for seat := range players - 1 {
 		mustJoin(tb, t, fmt.Sprint("p", seat), seat)
 	}
+	// The spectator is a new identity each game: one identity may watch
+	// only MaxWatching tables at once, and a finished game's table stays
+	// watched until the test ends.
+	who := func(seat int) string {
+		if seat < 0 {
+			return fmt.Sprint("watcher", seed)
+		}
+		return fmt.Sprint("p", seat)
+	}
 	for seat := -1; seat < players-1; seat++ {
-		subs = append(subs, mustSub(tb, t, fmt.Sprint("p", seat), 0)) // "p-1" holds no seat: a spectator
+		subs = append(subs, mustSub(tb, t, who(seat), 0))
 		got = append(got, &received{seat: seat})
 	}
 	var wg sync.WaitGroup
@@ -75,7 +84,7 @@ func leakGame(tb testing.TB, h *table.Hub, players, target int, seed uint64) ([]
 				// Dropped for falling behind: subscribe again from the
 				// last event received, as a client does.
 				var err error
-				if s, err = t.Subscribe(bg, fmt.Sprint("p", r.seat), have); err != nil {
+				if s, err = t.Subscribe(bg, who(r.seat), have); err != nil {
 					tb.Errorf("receiver %d: subscribing again: %v", r.seat, err)
 					return
 				}

@@ -20,12 +20,14 @@ type loop struct {
 	moves int // actions stored
 	seats []seat
 	subs  map[*Sub]struct{}
+	subN  uint64 // subscriptions made so far, to number them
 
 	// think is the bot decision in flight, nil if none; results is where
 	// bot goroutines hand their answers in.
 	think   *think
 	results chan botResult
-	pool    []Bot // each seat's idle bot (its own or its stand-in)
+	begun   chan *think // a bot goroutine got its worker
+	pool    []Bot       // each seat's idle bot (its own or its stand-in)
 	// timedOut is the event count at which the turn timer last ran out:
 	// the stand-in plays that one action for a person still connected.
 	timedOut int
@@ -33,6 +35,7 @@ type loop struct {
 	turn  timerSlot // the turn timer, armed for (seat, event count)
 	idle  timerSlot // closes the table when nobody is connected
 	retry timerSlot // tries a bot's action again after a store error
+	fails int       // the store errors in a row on bots' actions
 
 	chatLines []ChatLine
 	chatN     int
@@ -67,6 +70,7 @@ type seat struct {
 // think is one bot decision: for seat, asked at event count at.
 type think struct {
 	seat, at int
+	tk       *ticket // its place in the bot workers' queue, or its worker
 	cancel   context.CancelFunc
 	deadline timerSlot
 }
@@ -109,7 +113,7 @@ func (s *timerSlot) c() <-chan time.Time {
 func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *loop {
 	l := &loop{t: t, h: t.h, cfg: cfg, st: st, moves: len(st.History()),
 		seats: make([]seat, cfg.Players), subs: map[*Sub]struct{}{},
-		results: make(chan botResult), pool: make([]Bot, cfg.Players),
+		results: make(chan botResult), begun: make(chan *think), pool: make([]Bot, cfg.Players),
 		timedOut: -1, buckets: map[string]*bucket{}}
 	for i := range l.seats {
 		l.seats[i].bot = cfg.Bots[i]
@@ -137,6 +141,7 @@ func (t *Table) run(ctx context.Context) {
 		l.retry.stop()
 		if l.think != nil {
 			l.think.deadline.stop()
+			l.h.workers.done(l.think.tk)
 		}
 		for s := range l.subs {
 			l.drop(s, ErrClosed)
@@ -157,6 +162,8 @@ func (t *Table) run(ctx context.Context) {
 		select {
 		case f := <-t.cmds:
 			f(l)
+		case j := <-l.begun:
+			l.begin(j)
 		case r := <-l.results:
 			l.botDone(r)
 		case <-deadline:
@@ -278,19 +285,36 @@ func (l *loop) startThink(seat int) {
 		}
 	}
 	v := l.st.View(seat)
-	ctx, cancel := context.WithTimeout(l.ctx, l.h.o.BotTime)
-	job := &think{seat: seat, at: l.st.EventCount(), cancel: cancel}
-	// The table does not trust a bot to honour ctx: past the deadline and
-	// a grace period the table plays on without it (botLate).
-	job.deadline.arm(l.h.o.Clock, l.h.o.BotTime+l.h.o.BotTime/2, [2]int{})
+	ctx, cancel := context.WithCancel(l.ctx)
+	tk := l.h.workers.ask() // here, in the table's goroutine: the queue's order is the asking order
+	job := &think{seat: seat, at: l.st.EventCount(), tk: tk, cancel: cancel}
 	l.think = job
-	// The goroutine exits when Act returns (ctx ends it at the latest if
-	// the bot honours ctx) and its answer is taken, or the table is gone.
+	// The goroutine waits for a worker, tells the table it starts (the
+	// deadline runs from then, not from the wait), asks the bot and hands
+	// the answer in. It exits when its answer is taken, or earlier when
+	// the decision is abandoned or the table is gone (ctx); Act returns at
+	// BotTime if the bot honours its context. It gives its worker back
+	// as soon as Act returns.
 	go func() {
 		defer cancel()
+		select {
+		case <-tk.ready:
+		case <-ctx.Done():
+			l.h.workers.done(tk)
+			return
+		}
+		select {
+		case l.begun <- job:
+		case <-ctx.Done():
+			l.h.workers.done(tk)
+			return
+		}
+		actx, acancel := context.WithTimeout(ctx, l.h.o.BotTime)
 		began := time.Now()
-		a, err := b.Act(ctx, v)
+		a, err := b.Act(actx, v)
 		l.h.o.Observer.BotThought(level, time.Since(began))
+		acancel()
+		l.h.workers.done(tk)
 		select {
 		case l.results <- botResult{job: job, b: b, a: a, err: err}:
 		case <-l.ctx.Done():
@@ -298,9 +322,20 @@ func (l *loop) startThink(seat int) {
 	}()
 }
 
-// abandon drops the decision in flight: its answer will be stale.
+// begin: job's bot has a worker and starts thinking. The table does not
+// trust a bot to honour its context: past BotTime and a grace period from
+// now it plays on without it (botLate).
+func (l *loop) begin(job *think) {
+	if job == l.think {
+		job.deadline.arm(l.h.o.Clock, l.h.o.BotTime+l.h.o.BotTime/2, [2]int{})
+	}
+}
+
+// abandon drops the decision in flight: its answer will be stale. Its
+// worker goes back to the pool now, even if its bot ignores the cancel.
 func (l *loop) abandon() {
 	l.think.cancel()
+	l.h.workers.done(l.think.tk)
 	l.think.deadline.stop()
 	l.think = nil
 }
@@ -356,13 +391,12 @@ func (l *loop) fallback(seat int) {
 }
 
 // botApply applies a bot's action; if the store fails, the table tries
-// again (asking the bot afresh) a second later, and the error is nil: the
-// bot did nothing wrong. Only a refused action is returned.
+// again (asking the bot afresh) after a backoff (retry.go), and the error
+// is nil: the bot did nothing wrong. Only a refused action is returned.
 func (l *loop) botApply(seat int, a arlington.Action) error {
 	err := l.apply(seat, a)
 	if errors.Is(err, ErrStore) {
-		l.h.o.Logf("table %s: seat %d: %v", l.t.id, seat, err)
-		l.retry.arm(l.h.o.Clock, time.Second, [2]int{})
+		l.storeFailed(seat, err)
 		return nil
 	}
 	return err
@@ -393,6 +427,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	l.st = c
 	l.moves++
 	l.dirty = true
+	l.storeWorks()
 	l.acted = append(l.acted, began)
 	if c.Terminal() {
 		l.finish(StatusOver)

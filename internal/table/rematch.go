@@ -73,10 +73,10 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, 
 		// Made before and no longer live (closed idle, or over).
 		return nil, fmt.Errorf("%w: the rematch table %s has closed", ErrNotFound, id)
 	}
-	if err := h.roomLocked(creator); err != nil {
+	if err := h.mayCreate(creator, ""); err != nil {
 		return nil, err
 	}
-	return h.createLocked(ctx, creator, cfg, id, seats)
+	return h.createLocked(ctx, creator, "", cfg, id, seats)
 }
 
 // turned is the table's settings and seats for a rematch: every seat

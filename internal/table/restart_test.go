@@ -3,24 +3,30 @@ package table_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"cardtable/arlington"
-	"cardtable/internal/store"
+	"cardtable/internal/pgtest"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/storetest"
 	"cardtable/internal/table"
 )
 
-func openDB(tb testing.TB, path string) *store.DB {
+// openDB opens the database db names (a SQLite file or a PostgreSQL
+// URL), as the server does.
+func openDB(tb testing.TB, db string) storetest.Store {
 	tb.Helper()
-	db, err := store.Open(context.Background(), path)
+	s, err := storetest.Open(context.Background(), db)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return db
+	return s
 }
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func movesOf(tb testing.TB, rec string) []string {
 	tb.Helper()
@@ -33,15 +39,20 @@ func movesOf(tb testing.TB, rec string) []string {
 	return out
 }
 
-// TestRestartResumes: a table stored through the real SQLite store is
-// stopped mid-hand; a new hub on the reopened database restores it with
-// every acknowledged action, the event numbering goes on, and the game
-// plays to its end.
+// TestRestartResumes: a table stored through the real store (SQLite, and
+// PostgreSQL) is stopped mid-hand; a new hub on the reopened database
+// restores it with every acknowledged action, the event numbering goes
+// on, and the game plays to its end.
 func TestRestartResumes(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) { restartResumes(t, b.New(t)) })
+	}
+}
+
+func restartResumes(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cardtable.db")
 	db := openDB(t, path)
-	opts := func(db *store.DB, clk table.Clock) table.Options {
+	opts := func(db table.Store, clk table.Clock) table.Options {
 		return table.Options{Store: db, Bots: newBot, Clock: clk, BotTime: time.Hour}
 	}
 	h1, err := table.NewHub(ctx, opts(db, newFakeClock()))
@@ -138,7 +149,7 @@ func TestRestartResumes(t *testing.T) {
 	if _, s, err := arlington.Load(strings.NewReader(final)); err != nil || !s.Terminal() {
 		t.Fatalf("final record: %v", err)
 	}
-	if _, err := db2.LoadTable(ctx, "nope"); !errors.Is(err, table.ErrNotFound) || !errors.Is(err, store.ErrNotFound) {
+	if _, err := db2.LoadTable(ctx, "nope"); !errors.Is(err, table.ErrNotFound) || !errors.Is(err, spidergame.ErrNotFound) {
 		t.Fatalf("missing table: %v", err)
 	}
 }

@@ -152,8 +152,13 @@ func (l *loop) seated(seat int) {
 		if s.player == l.seats[seat].player {
 			s.seat = seat
 			l.seats[seat].subs++
+			if s.watching {
+				s.watching = false
+				l.h.unwatch(s.player)
+			}
 		}
 	}
+	l.trimSeat(seat)
 	l.dirty = true
 }
 

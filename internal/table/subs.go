@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -39,9 +40,11 @@ type Sub struct {
 	t      *Table
 	player string
 	// Owned by the table's goroutine:
-	seat     int // -1 for a spectator
-	sent     int // events sent so far
-	chatSent int // chat lines sent so far (by number)
+	seat     int    // -1 for a spectator
+	n        uint64 // its number at the table: the oldest has the lowest
+	watching bool   // counted among its player's spectator connections (Hub.watch)
+	sent     int    // events sent so far
+	chatSent int    // chat lines sent so far (by number)
 	// err is set once, before c is closed.
 	once sync.Once
 	err  error
@@ -67,30 +70,74 @@ func (s *Sub) Close() {
 	})
 }
 
+// subscribe connects player. A seated person always gets in: past
+// MaxSeatConns connections to their seat the oldest is dropped
+// (ErrReplaced), since a reload or a dropped network leaves connections
+// the server has not yet seen end. Spectators have a share of their own
+// (MaxSpectators a table, MaxWatching an identity across every table),
+// so however many a client opens, the seated people are never locked out.
 func (l *loop) subscribe(player string, since int) (*Sub, error) {
 	if len(player) > MaxPlayerIDLen {
 		return nil, ErrBadPlayer
 	}
-	if len(l.subs) >= MaxSubscribers {
-		return nil, ErrCrowded
+	seat := l.seatOf(player)
+	watching := false
+	if seat < 0 {
+		if n := l.spectators(); n >= MaxSpectators {
+			return nil, fmt.Errorf("%w: %d spectators, the most a table takes", ErrCrowded, n)
+		}
+		if player != "" {
+			if !l.h.watch(player) {
+				return nil, fmt.Errorf("%w: you are watching with %d connections, the most one player may", ErrCrowded, MaxWatching)
+			}
+			watching = true
+		}
 	}
-	s := &Sub{c: make(chan Update, SubBuffer), t: l.t, player: player, seat: l.seatOf(player),
-		sent: max(0, since), chatSent: l.chatN - len(l.chatLines)}
+	l.subN++
+	s := &Sub{c: make(chan Update, SubBuffer), t: l.t, player: player, seat: seat, n: l.subN,
+		watching: watching, sent: max(0, since), chatSent: l.chatN - len(l.chatLines)}
 	if since < 0 || since > l.st.EventCount() {
 		s.sent = 0 // unknown to us: the whole log
 	}
 	l.subs[s] = struct{}{}
 	if s.seat >= 0 {
 		l.seats[s.seat].subs++
+		l.trimSeat(s.seat)
 		l.back(s.seat)
 	}
 	l.dirty = true // the flush after this command sends s its first update
 	return s, nil
 }
 
+// spectators is how many connections watch without a seat.
+func (l *loop) spectators() int {
+	n := len(l.subs)
+	for _, s := range l.seats {
+		n -= s.subs
+	}
+	return n
+}
+
+// trimSeat drops the oldest connections of seat beyond MaxSeatConns.
+func (l *loop) trimSeat(seat int) {
+	for l.seats[seat].subs > MaxSeatConns {
+		var oldest *Sub
+		for s := range l.subs {
+			if s.seat == seat && (oldest == nil || s.n < oldest.n) {
+				oldest = s
+			}
+		}
+		l.drop(oldest, ErrReplaced)
+	}
+}
+
 // drop ends s: its channel closes with err.
 func (l *loop) drop(s *Sub, err error) {
 	delete(l.subs, s)
+	if s.watching {
+		s.watching = false
+		l.h.unwatch(s.player)
+	}
 	if s.seat >= 0 {
 		l.seats[s.seat].subs--
 	}

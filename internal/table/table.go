@@ -15,6 +15,7 @@ import (
 type Table struct {
 	id      string
 	creator string
+	addr    string // the client address it was created from ("" unknown or restored)
 	created time.Time
 	h       *Hub
 	cmds    chan func(*loop)
@@ -131,7 +132,10 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 // player's subscription makes them present: a bot stops playing for them.
 // The channel is bounded: a subscriber that falls behind by SubBuffer
 // updates is dropped (its channel closed, Err ErrSlow) and should
-// subscribe again with the event count it has.
+// subscribe again with the event count it has. A seated player always
+// gets in (past MaxSeatConns their oldest connection ends, ErrReplaced);
+// a spectator past the table's MaxSpectators or their own MaxWatching is
+// refused with ErrCrowded.
 func (t *Table) Subscribe(ctx context.Context, player string, since int) (*Sub, error) {
 	var s *Sub
 	err := t.do(ctx, func(l *loop) error {

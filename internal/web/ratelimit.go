@@ -206,6 +206,12 @@ func cookieKey(r *http.Request) string {
 	return "#" + hex.EncodeToString(sum[:])
 }
 
+// AddrKey is the client address a request comes from as the limits by
+// address key it (addrKey: ClientAddr's address, an IPv6 one as its /64):
+// the games' handlers use it for their own bounds by address, so every
+// limit by address agrees on who the client is.
+func AddrKey(r *http.Request) string { return addrKey(r) }
+
 // addrKey is the client's address: an IPv4 address, or the /64 network of
 // an IPv6 address (one machine commonly holds a whole /64).
 func addrKey(r *http.Request) string {

@@ -65,26 +65,9 @@ func loadStatic(fsys fs.FS) (staticFiles, error) {
 		if err != nil {
 			return err
 		}
-		f := &staticFile{name: path.Base(p), body: body, ctype: contentTypes[path.Ext(p)]}
-		if f.ctype == "" {
-			f.ctype = "application/octet-stream"
-		}
-		sum := sha256.Sum256(body)
-		tag := hex.EncodeToString(sum[:16])
-		f.etag = `"` + tag + `"`
-		if compressible(f.ctype) {
-			var buf bytes.Buffer
-			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // the level is valid
-			zw.Write(body)
-			if err := zw.Close(); err != nil {
-				return err
-			}
-			if buf.Len() < len(body) {
-				f.gz = buf.Bytes()
-				// A different encoding is a different representation: its
-				// own strong ETag.
-				f.gzETag = `"` + tag + `-gz"`
-			}
+		f, err := newStaticFile(p, body)
+		if err != nil {
+			return err
 		}
 		for _, u := range urlPaths(p) {
 			files[u] = f
@@ -96,6 +79,50 @@ func loadStatic(fsys fs.FS) (staticFiles, error) {
 	}
 	return files, nil
 }
+
+// newStaticFile is the file at p (its name gives its type) ready to serve.
+func newStaticFile(p string, body []byte) (*staticFile, error) {
+	f := &staticFile{name: path.Base(p), body: body, ctype: contentTypes[path.Ext(p)]}
+	if f.ctype == "" {
+		f.ctype = "application/octet-stream"
+	}
+	sum := sha256.Sum256(body)
+	tag := hex.EncodeToString(sum[:16])
+	f.etag = `"` + tag + `"`
+	if compressible(f.ctype) {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // the level is valid
+		zw.Write(body)
+		if err := zw.Close(); err != nil {
+			return nil, err
+		}
+		if buf.Len() < len(body) {
+			f.gz = buf.Bytes()
+			// A different encoding is a different representation: its
+			// own strong ETag.
+			f.gzETag = `"` + tag + `-gz"`
+		}
+	}
+	return f, nil
+}
+
+// Page is one file a game's handlers serve themselves (a page under a
+// route of theirs), served as the page's files are: from memory, gzipped
+// when asked, with "no-cache" and an ETag made from its content, so an
+// unchanged page costs a 304 (If-None-Match).
+type Page struct{ f *staticFile }
+
+// NewPage prepares body, the file at name (its extension gives the type).
+func NewPage(name string, body []byte) (*Page, error) {
+	f, err := newStaticFile(name, body)
+	if err != nil {
+		return nil, err
+	}
+	return &Page{f}, nil
+}
+
+// Serve answers a GET or HEAD with the page.
+func (p *Page) Serve(w http.ResponseWriter, r *http.Request) { p.f.serve(w, r) }
 
 // urlPaths are the URL paths of the static file at p (slash-separated,
 // relative to static/): shared/x is /shared/x, a game's folder is served
@@ -140,6 +167,11 @@ func (files staticFiles) serve(w http.ResponseWriter, r *http.Request) error {
 	if f == nil {
 		return fmt.Errorf("%w: no file %s", ErrNotFound, r.URL.Path)
 	}
+	f.serve(w, r)
+	return nil
+}
+
+func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)
 	h.Set("Cache-Control", "no-cache")
@@ -154,7 +186,6 @@ func (files staticFiles) serve(w http.ResponseWriter, r *http.Request) error {
 	h.Set("ETag", etag)
 	// ServeContent answers If-None-Match (304), HEAD and ranges.
 	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(body))
-	return nil
 }
 
 // acceptsGzip: an Accept-Encoding header accepts gzip: gzip listed

@@ -21,7 +21,7 @@ import (
 
 // Hub is what the handlers need of the live tables; *table.Hub has it.
 type Hub interface {
-	Create(ctx context.Context, creator string, cfg table.Config) (*table.Table, error)
+	CreateFrom(ctx context.Context, creator, addr string, cfg table.Config) (*table.Table, error)
 	List() []table.Summary
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
@@ -49,8 +49,9 @@ type Options struct {
 type Handlers struct {
 	hub     Hub
 	log     *slog.Logger
-	pages   fs.FS
+	pages   map[string]*web.Page // the lobby and table pages, by file name; nil: missing
 	limits  Limits
+	conns   addrConns // WebSocket connections open, by client address
 	levels  []string
 	newHint func(seed uint64) (table.Bot, error)
 }
@@ -67,16 +68,31 @@ func New(hub Hub, o Options) *Handlers {
 		}
 		o.Pages = sub
 	}
-	return &Handlers{hub: hub, log: o.Log, pages: o.Pages, limits: o.Limits.withDefaults(),
+	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
 		levels: append([]string{}, o.Levels...), newHint: o.Hint}
+	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
+		if b, err := fs.ReadFile(o.Pages, name); err == nil {
+			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail
+		}
+	}
+	return h
 }
+
+// The pages' files. They hold no per-request data (the table page reads
+// its table's id from its address), so each has one ETag, its content's.
+const (
+	lobbyPage = "arlington/index.html"
+	tablePage = "arlington/table.html"
+	rulesPage = "arlington/rules.html"
+	gamesPage = "arlington/games.html"
+)
 
 // Register adds the routes to mux (web.Routes).
 func (h *Handlers) Register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /arlington/{$}", h.page("arlington/index.html"))
-	mux.HandleFunc("GET /arlington/t/{id}", h.page("arlington/table.html"))
-	mux.HandleFunc("GET /arlington/rules", h.page("arlington/rules.html"))
-	mux.HandleFunc("GET /arlington/games", h.page("arlington/games.html"))
+	mux.HandleFunc("GET /arlington/{$}", h.page(lobbyPage))
+	mux.HandleFunc("GET /arlington/t/{id}", h.page(tablePage))
+	mux.HandleFunc("GET /arlington/rules", h.page(rulesPage))
+	mux.HandleFunc("GET /arlington/games", h.page(gamesPage))
 	mux.HandleFunc("GET /api/arlington/games", h.handle(h.games))
 	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
 	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
@@ -100,17 +116,17 @@ func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 }
 
 // page serves one of the pages' HTML files (the lobby, or the table page
-// for every table id: the page reads the id from its address).
+// for every table id: the page reads the id from its address), as the
+// shared layer serves the page's files: "no-cache", an ETag, 304 for an
+// unchanged page.
 func (h *Handlers) page(name string) http.HandlerFunc {
 	return h.handle(func(w http.ResponseWriter, r *http.Request) error {
-		b, err := fs.ReadFile(h.pages, name)
-		if err != nil {
+		p := h.pages[name]
+		if p == nil {
 			return fmt.Errorf("%w: no page %s", web.ErrNotFound, name)
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		_, err = w.Write(b)
-		return err
+		p.Serve(w, r)
+		return nil
 	})
 }
 
@@ -171,7 +187,7 @@ func (h *Handlers) create(w http.ResponseWriter, r *http.Request) error {
 	if err := web.ReadJSON(w, r, &cfg, 4<<10); err != nil {
 		return err
 	}
-	t, err := h.hub.Create(r.Context(), web.Player(r), cfg)
+	t, err := h.hub.CreateFrom(r.Context(), web.Player(r), web.AddrKey(r), cfg)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ var classes = []web.Class{
 	{Err: table.ErrTooMany, Class: web.ErrTooMany},
 	{Err: table.ErrRateLimited, Class: web.ErrTooMany},
 	{Err: table.ErrCrowded, Class: web.ErrTooMany},
+	{Err: table.ErrReplaced, Class: web.ErrConflict},
 	{Err: table.ErrTableFull, Class: web.ErrConflict},
 	{Err: table.ErrSeatTaken, Class: web.ErrConflict},
 	{Err: table.ErrNotStarted, Class: web.ErrConflict},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/coder/websocket"
@@ -33,6 +34,12 @@ type Limits struct {
 	// Outbox is how many answers (errors) may wait for the writer; while
 	// it is full the reader waits.
 	Outbox int
+	// PerAddress bounds the WebSocket connections open from one client
+	// address (web.AddrKey), all tables together; past it a new one is
+	// refused with 429 before the upgrade. The table's own shares (seats,
+	// spectators, an identity's) hold whatever identities a client makes
+	// up; this holds the total.
+	PerAddress int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -53,6 +60,7 @@ func (l Limits) withDefaults() Limits {
 	defd(&l.Ping, 25*time.Second)
 	defd(&l.HelloWait, 5*time.Second)
 	def(&l.Outbox, 16)
+	def(&l.PerAddress, 128)
 	return l
 }
 
@@ -129,6 +137,12 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		web.WriteError(w, r, h.log, web.Classify(err, classes))
 		return
 	}
+	addr := web.AddrKey(r)
+	if !h.conns.add(addr, h.limits.PerAddress) {
+		web.WriteError(w, r, h.log, fmt.Errorf("%w: %d connections open from your address", web.ErrTooMany, h.limits.PerAddress))
+		return
+	}
+	defer h.conns.done(addr)
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered the request
@@ -292,6 +306,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				if errors.Is(err, table.ErrSlow) {
 					return websocket.StatusTryAgainLater, "too slow: reconnect with since"
 				}
+				if errors.Is(err, table.ErrReplaced) {
+					return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
+				}
 				return websocket.StatusGoingAway, "table closed"
 			}
 			msg = message(u)
@@ -322,4 +339,32 @@ func (cn *conn) send(ctx context.Context, m any) bool {
 	wctx, cancel := context.WithTimeout(ctx, cn.h.limits.WriteTimeout)
 	defer cancel()
 	return cn.c.Write(wctx, websocket.MessageText, b) == nil
+}
+
+// addrConns counts the WebSocket connections open from each client address.
+type addrConns struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// add counts one more connection from addr, unless it has max open.
+func (a *addrConns) add(addr string, max int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n == nil {
+		a.n = map[string]int{}
+	}
+	if a.n[addr] >= max {
+		return false
+	}
+	a.n[addr]++
+	return true
+}
+
+func (a *addrConns) done(addr string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.n[addr]--; a.n[addr] <= 0 {
+		delete(a.n, addr)
+	}
 }

@@ -113,6 +113,7 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 				t.Fatal(err)
 			}
 			responses, sawHidden := 0, false
+			var id string
 			check := func(method, path string, body []byte, extra string) {
 				t.Helper()
 				responses++
@@ -126,13 +127,31 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 				_, b, _ := h.do("GET", path, "")
 				check("GET", path, b, extra)
 			}
+			// The hint lists many moves, naming a visible card once for each
+			// it takes part in: each suggestion is scanned on its own, and
+			// the answer must hold nothing but them.
+			getHint := func() {
+				t.Helper()
+				_, b, _ := h.do("GET", id+"/hint", "")
+				var hr hintResponse
+				if err := json.Unmarshal(b, &hr); err != nil {
+					t.Fatalf("hint: %v: %s", err, b)
+				}
+				if again, _ := json.Marshal(hr); string(again) != strings.TrimSpace(string(b)) {
+					t.Fatalf("the hint sends more than its moves:\n%s", b)
+				}
+				check("GET", id+"/hint", []byte(hr.Move+" "+hr.Text), "")
+				for _, m := range hr.Moves {
+					check("GET", id+"/hint "+m.Move, []byte(m.Text), "")
+				}
+			}
 			code, b, _ := h.do("POST", "/api/games", tc.body)
 			if code != http.StatusCreated {
 				t.Fatalf("new game: %d %s", code, b)
 			}
 			check("POST", "/api/games", b, "")
 			json.Unmarshal(b, &r)
-			id := "/api/games/" + r.ID
+			id = "/api/games/" + r.ID
 			rng := rand.New(rand.NewPCG(5, uint64(len(tc.name))))
 			var buf [256]spider.Move
 			for step := range 250 {
@@ -159,7 +178,7 @@ func TestNoResponseCarriesHiddenCards(t *testing.T) {
 				switch step % 5 {
 				case 0:
 					get(id, "")
-					get(id+"/hint", "")
+					getHint()
 				case 1:
 					c := card.New(card.Rank(1+rng.IntN(13)), card.Suit(rng.IntN(4)))
 					get(id+"/locate?card="+c.String(), c.String())

@@ -16,6 +16,72 @@ import (
 type hintResponse struct {
 	Move string `json:"move"`
 	Text string `json:"text"`
+	// Moves are every useful legal move, best first (ranked): the page
+	// shows the next one at each further press of Hint.
+	Moves []hintMove `json:"moves"`
+}
+
+type hintMove struct {
+	Move string `json:"move"`
+	Text string `json:"text"`
+}
+
+// ranked lists the legal moves of p worth suggesting, best first
+// (docs/page.md "Hint"): best (the solver's move), then removals, moves
+// onto the next card of the same suit, moves onto another suit's card,
+// the whole run into the first space, and the deal; ties by pile.
+// It reads only face-up cards and counts, as the player sees them.
+func ranked(p *spider.Position, best spider.Move, hasBest bool) []spider.Move {
+	var buf [256]spider.Move
+	var tiers [5][]spider.Move
+	space := -1
+	for k := range spider.Piles {
+		if p.Len(k) == 0 {
+			space = k
+			break
+		}
+	}
+	for _, m := range p.Legal(buf[:0]) {
+		if p.Null(m) || (hasBest && m == best) {
+			continue
+		}
+		switch {
+		case m.Kind == spider.Remove:
+			tiers[0] = append(tiers[0], m)
+		case m.Kind == spider.Deal:
+			tiers[4] = append(tiers[4], m)
+		case p.Len(int(m.To)) == 0:
+			if int(m.To) == space && int(m.Count) == p.Run(int(m.From)) {
+				tiers[3] = append(tiers[3], m)
+			}
+		case p.Card(int(m.From), p.Len(int(m.From))-int(m.Count)).Suit() == p.Bottom(int(m.To)).Suit():
+			tiers[1] = append(tiers[1], m)
+		default:
+			tiers[2] = append(tiers[2], m)
+		}
+	}
+	var out []spider.Move
+	if hasBest {
+		out = append(out, best)
+	}
+	for _, t := range tiers {
+		out = append(out, t...)
+	}
+	return out
+}
+
+// hintAnswer is the answer for a hint: the ranked moves, described.
+func hintAnswer(p *spider.Position, best spider.Move, hasBest bool) hintResponse {
+	resp := hintResponse{Moves: []hintMove{}}
+	for _, m := range ranked(p, best, hasBest) {
+		resp.Moves = append(resp.Moves, hintMove{Move: m.String(), Text: describe(p, m)})
+	}
+	if len(resp.Moves) == 0 {
+		resp.Text = "No moves left."
+		return resp
+	}
+	resp.Move, resp.Text = resp.Moves[0].Move, resp.Moves[0].Text
+	return resp
 }
 
 func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
@@ -35,15 +101,16 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case g.Won():
-		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "The game is won."})
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "The game is won.", Moves: []hintMove{}})
 		return nil
 	case g.Stuck():
-		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
 		return nil
 	}
 	m, err := s.opts.Hint(r.Context(), g)
 	if errors.Is(err, ErrNoMove) {
-		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left."})
+		// The solver sees nothing worth doing: no list either, as before.
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
 		return nil
 	}
 	if err != nil {
@@ -54,7 +121,7 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if err := g.Pos().CheckMove(m); err != nil {
 		return fmt.Errorf("hint %v: %v", m, err) // not %w: not the player's illegal move
 	}
-	web.WriteJSON(w, http.StatusOK, hintResponse{Move: m.String(), Text: describe(g.Pos(), m)})
+	web.WriteJSON(w, http.StatusOK, hintAnswer(g.Pos(), m, true))
 	return nil
 }
 

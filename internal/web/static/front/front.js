@@ -6,6 +6,7 @@
 import { api, request } from "/shared/api.js";
 import { installSprite, cardSVG } from "/shared/cards.js";
 import { GAME_KEY, plural, variantLabel } from "/spider/state.js";
+import { storedLooks } from "/spider/settings.js";
 
 const $ = (id) => document.getElementById(id);
 // The lists show this many entries each; the games' own pages have the rest.
@@ -30,6 +31,8 @@ function place(box, code, x, y, deg = 0) {
 }
 
 function pictures() {
+  // The Spider page's chosen card back and table colour, as kept in this browser.
+  storedLooks();
   installSprite();
   // Spider: three columns of a tableau, face-down cards under runs.
   const sp = $("pic-spider");

@@ -9,7 +9,8 @@ import { snapshot, animate } from "./anim.js";
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { initAnalysis, analyse } from "./analysis.js";
 import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
-import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, $, GAME_KEY, S } from "./state.js";
+import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, $, GAME_KEY, S } from "./state.js";
+import { openLooks, bindLooks } from "./looks.js";
 import { announce, info, failure } from "./messages.js";
 import { startTimer, openStats, showStats, showTime } from "./stats.js";
 import { initNewGame, startGame, startFromLink, newGameOptions, openNew, submitNew } from "./newgame.js";
@@ -41,13 +42,16 @@ function renderStatus() {
   const v = S.view;
   $("#st-deal").textContent = v.deal ? `Deal #${v.deal}` : "Custom deal";
   $("#st-kind").textContent = variantLabel(v);
-  $("#st-score").textContent = v.score;
+  $("#st-score").textContent = shownScore(v);
   $("#st-moves").textContent = v.moves;
   showTime();
   const sc = $("#st-score").parentElement;
-  sc.title = v.breakdown.cheated ? "Cheating detected: the score is halved" :
+  const win = windowsScore();
+  $("#st-score-label").textContent = win ? "Windows score" : "Score";
+  sc.title = win ? "Windows Spider score: 500 to start, one off each action (undo too), 100 for each complete suit" :
+    v.breakdown.cheated ? "Cheating detected: the score is halved" :
     v.breakdown.stopped ? "Scoring has stopped (undo, restart or load in Spider)" : "";
-  $("#st-note").textContent = v.breakdown.cheated ? "(halved)" : v.breakdown.stopped ? "(frozen)" : "";
+  $("#st-note").textContent = win ? "" : v.breakdown.cheated ? "(halved)" : v.breakdown.stopped ? "(frozen)" : "";
   // The page's name first, then the game: "Spider solitaire · #617 · cardtable".
   document.title = `${v.won ? "Won · " : ""}Spider solitaire · ${v.deal ? "#" + v.deal : "custom deal"} · cardtable`;
 }
@@ -130,6 +134,7 @@ function menuAction(act) {
     case "column": openColumn(); break;
     case "locate": openLocate(); break;
     case "cheat": openCheat(); break;
+    case "looks": openLooks(); break;
   }
 }
 
@@ -183,6 +188,7 @@ function bind() {
     saveSettings();
     info(`Cheat detection for new games: ${S.settings.cheat}.`);
   });
+  bindLooks(render);
   $("#stats-group").addEventListener("change", () => { $("#stats-group").dataset.touched = "1"; showStats(); });
   $("#file-input").addEventListener("change", (e) => loadFile(e.target.files[0]));
   $("#toast .close").addEventListener("click", () => { $("#toast").hidden = true; });

@@ -1,7 +1,7 @@
 // The end screen: when a game is won or stuck, the score broken down.
 
 import { reviewing } from "./analysis.js";
-import { plural, dialogOpen, $, S } from "./state.js";
+import { plural, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
 import { announce } from "./messages.js";
 import { openDialog } from "./dialogs.js";
 
@@ -39,6 +39,7 @@ function showEnd(v) {
   if (b.cheated) rows.push(["Cheating detected: halved", b.counted]);
   if (b.stopped) rows.push(["Scoring stopped at (undo, restart or load)", b.counted]);
   if (b.cheated || b.stopped) rows.push(["Score", b.counted]);
+  if (windowsScore()) rows.push(["Windows Spider score (500, one off an action, 100 a suit)", b.windows]);
   const t = $("#end-breakdown");
   t.replaceChildren(...rows.map(([k, val], i) => {
     const tr = document.createElement("tr");
@@ -54,7 +55,7 @@ function showEnd(v) {
   $('#end-buttons [data-end="restart"]').hidden = S.gaveUp && !v.deal;
   $('#end-buttons [data-end="restart"]').textContent = v.deal ? "Play this deal again" : "Play this position again";
   openDialog("#dlg-end");
-  announce(`${v.won ? "You won" : "No moves left"}. Score ${v.score}.`);
+  announce(`${v.won ? "You won" : "No moves left"}. ${windowsScore() ? "Windows score" : "Score"} ${shownScore(v)}.`);
 }
 
 // next says what the player can do after a game ends stuck.

@@ -2,7 +2,7 @@
 // commands (docs/page.md, "Moving cards").
 
 import { stop as stopCascade, celebrating } from "./celebrate.js";
-import { runLen, plural, dealsLeft, variantLabel, dialogOpen, $, S } from "./state.js";
+import { runLen, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
 import { announce, info, refuse } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
@@ -107,7 +107,7 @@ export function onKey(e) {
 
 function speakStatus() {
   const v = S.view;
-  const text = `${v.deal ? "Deal " + v.deal : "Custom deal"}, ${variantLabel(v)}. Score ${v.score}, ${plural(v.moves, "move")}. ` +
+  const text = `${v.deal ? "Deal " + v.deal : "Custom deal"}, ${variantLabel(v)}. ${windowsScore() ? "Windows score" : "Score"} ${shownScore(v)}, ${plural(v.moves, "move")}. ` +
     `${dealsLeft(v) ? plural(dealsLeft(v), "row") + " left to deal" : "Stock empty"}. ${v.completed.length ? plural(v.completed.length, "suit") + " completed" : "No suits completed"}.`;
   info(text, { quiet: true });
 }

@@ -150,10 +150,21 @@ export async function restart() {
   await send("restart");
 }
 
+// hint shows the server's best move; each further press on the same
+// position shows the next of its ranked moves, wrapping round, as
+// Microsoft's Spider does (docs/page.md "Hint"). Any new view (a move,
+// undo, another tab) starts the list again.
 export function hint() {
   if (S.gaveUp) { refuse(CLOSED); return; }
+  const c = S.hintCycle;
+  if (c && c.view === S.view && c.moves.length > 1) {
+    c.i = (c.i + 1) % c.moves.length;
+    showHint(c.moves[c.i], c.i, c.moves.length);
+    return;
+  }
   return queue(async () => {
     if (!S.id) return;
+    const view = S.view;
     let r;
     try {
       r = await api.hint(S.id);
@@ -164,13 +175,20 @@ export function hint() {
       }
       throw e;
     }
-    S.hint = parseHint(r.move || "");
-    render();
-    const text = r.text || (r.move ? `Try: ${r.move}` : "No move to suggest.");
-    info(text, { say: inWords(text) });
-    const at = S.hint;
-    setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
+    const moves = Array.isArray(r.moves) && r.moves.length ? r.moves : [{ move: r.move || "", text: r.text }];
+    S.hintCycle = S.view === view ? { view, moves, i: 0 } : null;
+    showHint(moves[0], 0, moves.length);
   });
+}
+
+function showHint(h, i, n) {
+  S.hint = parseHint(h.move || "");
+  render();
+  let text = h.text || (h.move ? `Try: ${h.move}` : "No move to suggest.");
+  if (n > 1) text += ` (Hint ${i + 1} of ${n}.)`;
+  info(text, { say: inWords(text) });
+  const at = S.hint;
+  setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
 }
 
 function parseHint(move) {

@@ -17,6 +17,11 @@ export const DEFAULTS = {
   fourColor: false,
   sound: false,
   cheat: "none",
+  // The score shown: "arachnid" (the texts' count) or "windows" (500, one
+  // off an action, 100 a suit); the card back and the table's colour.
+  scoring: "arachnid",
+  back: "blue",
+  table: "green",
   // Completed suits go at once, as in Microsoft's Spider; the New game
   // dialog keeps the choice.
   newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: true, winnable: false },
@@ -29,6 +34,7 @@ export const S = {
   cursor: 0,
   settings: structuredClone(DEFAULTS),
   hint: null, // {pile, count, to} or {stock: true}
+  hintCycle: null, // {view, moves, i}: the ranked hints for the view shown
   located: [], // [{pile, index}]
   endShown: "",
   chain: Promise.resolve(),
@@ -61,6 +67,19 @@ export function isCompleteRun(k, v = S.view) {
   const up = v.piles[k].up;
   return runLen(k, v) >= 13 && rankOf(up[up.length - 13]) === 13;
 }
+
+// CHOICES are the values each choice setting may take.
+export const CHOICES = {
+  scoring: ["arachnid", "windows"],
+  back: ["blue", "red", "green", "plain"],
+  table: ["green", "blue", "grey", "dark"],
+};
+
+// windowsScore: the status bar and end screen show the Windows score.
+export function windowsScore() { return S.settings.scoring === "windows"; }
+
+// shownScore is the score the player chose to see.
+export function shownScore(v = S.view) { return windowsScore() ? v.breakdown.windows : v.score; }
 
 export function plural(n, one, many = one + "s") { return `${n} ${n === 1 ? one : many}`; }
 

@@ -77,7 +77,7 @@ export function showStats() {
   const rate = g.winRate != null ? g.winRate : (g.played ? g.won / g.played : 0);
   const pct = rate <= 1 ? Math.round(rate * 1000) / 10 : Math.round(rate * 10) / 10;
   const items = [["Played", g.played], ["Won", g.won], ["Win rate", `${pct}%`], ["Current streak", g.currentStreak],
-    ["Longest streak", g.longestStreak], ["Best score", g.bestScore], ...timeStats(g)];
+    ["Longest streak", g.longestStreak], [S.settings.scoring === "windows" ? "Best score (Arachnid count)" : "Best score", g.bestScore], ...timeStats(g)];
   nums.replaceChildren(...items.map(([k, v]) => {
     const d = document.createElement("div");
     d.innerHTML = `<dt></dt><dd></dd>`;

@@ -1,4 +1,4 @@
-package store
+package storetest_test
 
 import (
 	"context"
@@ -6,15 +6,20 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/storetest"
 	"cardtable/internal/table"
 )
 
 // TestPlayerTables: a player's finished tables, the latest to end first,
 // bounded by the limit; not open or closed ones, not other players', not
-// one where a seat is only held for them; with their moves.
+// one where a seat is only held for them; with their moves. Both
+// backends.
 func TestPlayerTables(t *testing.T) {
+	each(t, func(t *testing.T, _ storetest.Backend, _ string, db storetest.Store) { playerTables(t, db) })
+}
+
+func playerTables(t *testing.T, db storetest.Store) {
 	ctx := context.Background()
-	db, _ := openTemp(t)
 	add := func(id string, seats []table.StoredSeat, status table.Status, ended time.Time) {
 		t.Helper()
 		rec := table.Stored{ID: id, Creator: "c", Config: `{"players":2}`, Seed: 1,

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/internal/dbcopy"
+	"cardtable/internal/pgtest"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/storetest"
+	"cardtable/internal/table"
+)
+
+// fill stores rows in every table of the database at db.
+func fill(t *testing.T, db string) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := storetest.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for i, id := range []string{"b", "a", "Ä", "c"} {
+		g := spidergame.Game{ID: id, Player: "p" + id, Lineage: id, Save: "save " + id, Created: t0, Updated: t0,
+			Summary: spidergame.Summary{Variant: "spider", Suits: 2, Deal: 1<<63 + uint64(i)}}
+		if err := s.CreateGame(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateGame(ctx, spidergame.Change{ID: id, Player: g.Player, Version: 1, Cmd: "deal", Updated: t0},
+			spidergame.Result{Lineage: id, Variant: "spider", Suits: 2, Won: i%2 == 0, At: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutSave(ctx, spidergame.Save{Player: g.Player, Name: "n " + id, Lineage: id, Save: "s", Updated: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.PutSettings(ctx, g.Player, `{"v":"`+id+`"}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},
+			Created: t0, Updated: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendAction(ctx, "t"+id, 0, table.StoredMove{Seat: 0, Action: "lead 7H"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func sums(t *testing.T, db string) []dbcopy.Sum {
+	t.Helper()
+	s, err := storetest.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out, err := dbcopy.Sums(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDBCopy: SQLite to PostgreSQL and back gives the same rows, checked
+// by the command and again here; a non-empty target is refused and left
+// as it was; bad flags are usage errors.
+func TestDBCopy(t *testing.T) {
+	dir := t.TempDir()
+	from, back := filepath.Join(dir, "from.db"), filepath.Join(dir, "back.db")
+	fill(t, from)
+	pg := pgtest.DB(t)
+	for _, c := range [][2]string{{from, pg}, {pg, back}} {
+		out, errOut, code := run(t, "", "db", "copy", "--from", c[0], "--to", c[1])
+		if code != exitOK || !strings.Contains(out, "checked, the same on both sides") || !strings.Contains(out, "live_table_moves") {
+			t.Fatalf("copy %s to %s: exit %d: %s%s", c[0], c[1], code, out, errOut)
+		}
+	}
+	want := sums(t, from)
+	if want[0].Rows != 4 || want[len(want)-1].Rows != 4 {
+		t.Fatalf("the source's sums: %+v", want)
+	}
+	if got := sums(t, pg); !reflect.DeepEqual(got, want) {
+		t.Fatalf("PostgreSQL copy %+v, source %+v", got, want)
+	}
+	if got := sums(t, back); !reflect.DeepEqual(got, want) {
+		t.Fatalf("copied back %+v, source %+v", got, want)
+	}
+	// Onto a database with rows: refused, nothing written.
+	_, errOut, code := run(t, "", "db", "copy", "--from", back, "--to", pg)
+	if code == exitOK || !strings.Contains(errOut, "not empty") {
+		t.Fatalf("copy onto a full database: exit %d: %s", code, errOut)
+	}
+	if got := sums(t, pg); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the refused copy wrote: %+v", got)
+	}
+	for _, args := range [][]string{{"--from", from}, {"--from", from, "--to", from}, {"--to", pg, "x"}} {
+		if _, errOut, code := run(t, "", append([]string{"db", "copy"}, args...)...); code != exitUsage {
+			t.Fatalf("db copy %v: exit %d: %s", args, code, errOut)
+		}
+	}
+	if _, errOut, code := run(t, "", "db", "copy", "--from", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2", "--to", back); code == exitOK || !strings.Contains(errOut, "the source") {
+		t.Fatalf("an unreachable source: exit %d: %s", code, errOut)
+	}
+}
+
+// TestBackupRefusesPostgres: backup and restore work on the SQLite file;
+// given a PostgreSQL URL they say what to use instead.
+func TestBackupRefusesPostgres(t *testing.T) {
+	url := "postgres://u@127.0.0.1:1/db"
+	for _, args := range [][]string{{"backup", "--db", url, "--to", "x.db"}, {"restore", "--db", url, "--from", "x.db"}} {
+		_, errOut, code := run(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, args[0]+" of a PostgreSQL database: use pg_") {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/dbcopy"
+	"cardtable/internal/pgstore"
+	"cardtable/internal/spidergame"
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+)
+
+// serverStore is what a server needs of its database; both stores have it.
+type serverStore interface {
+	spidergame.Store
+	table.Store
+	table.Pruner
+	dbcopy.Store
+	CountGames(ctx context.Context) (int, error)
+	// Ping is the readiness check's (web.Pinger).
+	Ping(ctx context.Context) error
+	Close() error
+}
+
+var (
+	_ serverStore = (*store.DB)(nil)
+	_ serverStore = (*pgstore.DB)(nil)
+)
+
+// openStore opens the database a --db value names: a postgres:// (or
+// postgresql://) URL is PostgreSQL, anything else a SQLite file; with the
+// named saves a player may keep (0: the default). It also returns the
+// value to show (a URL without its password).
+func openStore(ctx context.Context, db string, saves int, saveBytes int64) (serverStore, string, error) {
+	if pgstore.IsURL(db) {
+		s, err := pgstore.Open(ctx, db)
+		if err != nil {
+			return nil, pgstore.Redact(db), err // a nil *DB is not a nil interface
+		}
+		s.SetSaveQuota(pgstore.SaveQuota{Count: saves, Bytes: saveBytes})
+		return s, pgstore.Redact(db), nil
+	}
+	s, err := store.Open(ctx, db)
+	if err != nil {
+		return nil, db, err
+	}
+	s.SetSaveQuota(store.SaveQuota{Count: saves, Bytes: saveBytes})
+	return s, db, nil
+}
+
+// sqliteOnly refuses a PostgreSQL URL for a command that works on the
+// SQLite file alone, saying what to use instead.
+func sqliteOnly(cmd, db, instead string) error {
+	if pgstore.IsURL(db) {
+		return usageErr("%s of a PostgreSQL database: %s", cmd, instead)
+	}
+	return nil
+}
+
+// runDBCopy is `cardtable db copy --from SRC --to DST`: the whole database
+// SRC copied into DST (each a --db value: a SQLite file or a postgres://
+// URL), which must be empty, then checked table by table.
+func runDBCopy(fs *pflag.FlagSet) runFunc {
+	from := fs.String("from", "", "the database to copy: a SQLite file, or postgres://USER@HOST/DB")
+	to := fs.String("to", "", "the new database to copy into (empty or not yet there): a SQLite file, or postgres://...")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		if len(pos) > 0 {
+			return usageErr("db copy: unexpected argument %q", pos[0])
+		}
+		if *from == "" || *to == "" {
+			return usageErr("db copy: --from and --to are both needed")
+		}
+		if *from == *to {
+			return usageErr("db copy: --from and --to name the same database")
+		}
+		src, srcName, err := openStore(ctx, *from, 0, 0)
+		if err != nil {
+			return fmt.Errorf("db copy: the source: %w", err)
+		}
+		defer src.Close()
+		dst, dstName, err := openStore(ctx, *to, 0, 0)
+		if err != nil {
+			return fmt.Errorf("db copy: the target: %w", err)
+		}
+		defer dst.Close()
+		sums, err := dbcopy.Copy(ctx, src, dst)
+		if err != nil {
+			return fmt.Errorf("db copy %s to %s: %w", srcName, dstName, err)
+		}
+		fmt.Fprintf(env.Stdout, "copied %s to %s; checked, the same on both sides:\n", srcName, dstName)
+		for _, s := range sums {
+			fmt.Fprintf(env.Stdout, "  %-17s %8d rows  sha256 %.16s\n", s.Table, s.Rows, s.Hash)
+		}
+		return nil
+	}
+}

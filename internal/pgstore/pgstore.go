@@ -1,0 +1,196 @@
+// Package pgstore keeps cardtable's games, saves, statistics, settings and
+// live tables in PostgreSQL (github.com/jackc/pgx/v5), with the same
+// guarantees as the SQLite store (internal/store): a write that returns
+// nil is committed; a game's writes are conditional on its version
+// (ErrStale); a table's moves are appended in sequence only, which holds
+// across processes (a conditional update and the (table, seq) key); named
+// saves are bounded; old games and finished tables are pruned. The schema
+// comes from the embedded migrations, applied at Open.
+//
+// Durability is PostgreSQL's: a commit returns once its WAL is flushed,
+// unless the server runs with synchronous_commit off (do not, for
+// cardtable: an acknowledged move could be lost in a crash).
+package pgstore
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"cardtable/internal/spidergame"
+	"cardtable/internal/table"
+)
+
+// The sentinel errors are the services', as the SQLite store's are.
+var (
+	ErrNotFound = spidergame.ErrNotFound
+	ErrStale    = spidergame.ErrStale
+	ErrTooMany  = spidergame.ErrTooMany
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is an open cardtable database on a PostgreSQL server. It is safe for
+// concurrent use.
+type DB struct {
+	pool  *pgxpool.Pool
+	quota SaveQuota // set before serving (SetSaveQuota)
+}
+
+// IsURL reports whether a --db value names a PostgreSQL database
+// (postgres:// or postgresql://) rather than a SQLite file.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// poolSize is the connections a server keeps unless the URL says
+// (pool_max_conns): writes of many tables and games go on in parallel.
+const poolSize = 16
+
+// Open connects to the database at url (postgres://USER@HOST/DB?...) and
+// brings its schema up to date.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = poolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+	}
+	db := &DB{pool: pool, quota: spidergame.DefaultSaveQuota}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+	}
+	return db, nil
+}
+
+// Redact is url without its password, for messages and logs.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "the PostgreSQL URL"
+	}
+	return u.Redacted()
+}
+
+// Ping proves the database answers now, for the server's readiness check.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("pgstore: %w", err)
+	}
+	return nil
+}
+
+// Close closes the connections.
+func (db *DB) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Version is the schema version the embedded migrations reach.
+func Version() int {
+	names, _ := migrationNames()
+	return len(names)
+}
+
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// migrateLock is the advisory lock key under which migrations run, so two
+// servers starting together apply each migration once.
+const migrateLock = 0x63617264 // "card"
+
+// migrate applies the migrations the database has not seen, in one
+// transaction with the schema version (cardtable_schema): all or nothing.
+// A database from a newer program is refused, not touched.
+func (db *DB) migrate(ctx context.Context) error {
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS cardtable_schema (version integer NOT NULL)`); err != nil {
+			return fmt.Errorf("reading schema version: %w", err)
+		}
+		have := 0
+		err := tx.QueryRow(ctx, `SELECT version FROM cardtable_schema`).Scan(&have)
+		if errors.Is(err, pgx.ErrNoRows) {
+			_, err = tx.Exec(ctx, `INSERT INTO cardtable_schema (version) VALUES (0)`)
+		}
+		if err != nil {
+			return fmt.Errorf("reading schema version: %w", err)
+		}
+		if have > len(names) {
+			return fmt.Errorf("database schema version %d is newer than this program's %d", have, len(names))
+		}
+		for i := have; i < len(names); i++ {
+			text, err := migrations.ReadFile(names[i])
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, string(text)); err != nil {
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
+		}
+		_, err = tx.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, len(names))
+		return err
+	})
+}
+
+// tx runs f in a transaction, committing if it returns nil: a nil from tx
+// is a commit.
+func (db *DB) tx(ctx context.Context, f func(pgx.Tx) error) error {
+	return full(pgx.BeginFunc(ctx, db.pool, f))
+}
+
+// exec is one statement, its own transaction.
+func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	tag, err := db.pool.Exec(ctx, sql, args...)
+	return tag, full(err)
+}
+
+// full classifies a write the server had no room for (SQLSTATE 53100,
+// disk_full) as ErrDiskFull, both services' sentinels, as the SQLite
+// store does.
+func full(err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "53100" {
+		return fmt.Errorf("%w: %w", errors.Join(spidergame.ErrDiskFull, table.ErrDiskFull), err)
+	}
+	return err
+}
+
+// read runs f in a read-only snapshot, so rows read together agree (a
+// game and its log, a table and its moves).
+func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f)
+}
+
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }

@@ -1,0 +1,228 @@
+package pgstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"cardtable/internal/table"
+)
+
+// The live tables of internal/table: DB implements table.Store and
+// table.Pruner, keeping a table's config and seats as JSON text and its
+// moves as the engine's notation.
+var (
+	_ table.Store  = (*DB)(nil)
+	_ table.Pruner = (*DB)(nil)
+)
+
+// notFound wraps both services' sentinels, so either errors.Is holds.
+func notFound(id string) error {
+	return fmt.Errorf("table %q: %w (%w)", id, table.ErrNotFound, ErrNotFound)
+}
+
+// CreateTable stores a new table with no moves.
+func (db *DB) CreateTable(ctx context.Context, t table.Stored) error {
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return err
+	}
+	_, err = db.exec(ctx, `INSERT INTO live_tables
+		(id, creator, config, seed, seats, status, moves, created, updated)
+		VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8)`,
+		t.ID, t.Creator, t.Config, strconv.FormatUint(t.Seed, 10), string(seats),
+		string(table.StatusOpen), millis(t.Created), millis(t.Updated))
+	return err
+}
+
+// SaveSeats replaces table id's seats.
+func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat) error {
+	js, err := json.Marshal(seats)
+	if err != nil {
+		return err
+	}
+	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3`,
+		string(js), millis(time.Now()), id)
+	return oneRow(tag, err, id)
+}
+
+func oneRow(tag pgconn.CommandTag, err error, id string) error {
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound(id)
+	}
+	return nil
+}
+
+// AppendAction stores move seq of table id, committed when it returns
+// nil. It refuses (ErrStale) a seq other than the number of moves stored,
+// and any move on a table no longer open, changing nothing. One statement,
+// so one round trip: the update moves the table's count on only from seq
+// (concurrent writers of one table queue on its row lock, and the later
+// ones find the count moved), and the move is inserted only if it did;
+// the (tbl, seq) key refuses a doubled move whatever wrote it.
+//
+// Each action is its own transaction: PostgreSQL commits the transactions
+// of the pool's connections side by side and groups their WAL flushes
+// itself, so the SQLite store's batching goroutine has no use here.
+func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	tag, err := db.exec(ctx, `WITH up AS (
+			UPDATE live_tables SET moves = moves + 1, updated = $1
+			WHERE id = $2 AND moves = $3 AND status = $4 RETURNING id)
+		INSERT INTO live_table_moves (tbl, seq, seat, action) SELECT id, $3, $5, $6 FROM up`,
+		millis(time.Now()), id, seq, string(table.StatusOpen), m.Seat, m.Action)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation: the move is there
+		return fmt.Errorf("table %q already has move %d: %w", id, seq, ErrStale)
+	}
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 1 {
+		return nil
+	}
+	var moves int
+	var status string
+	err = db.pool.QueryRow(ctx, `SELECT moves, status FROM live_tables WHERE id = $1`, id).Scan(&moves, &status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return notFound(id)
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale)
+}
+
+// FinishTable sets table id's status (over or closed).
+func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, at time.Time) error {
+	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3`,
+		string(status), millis(at), id)
+	return oneRow(tag, err, id)
+}
+
+// OpenTables is every open table with its moves, oldest first.
+func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
+	var out []table.Stored
+	err := db.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
+			string(table.StatusOpen))
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		out = make([]table.Stored, 0, len(ids))
+		for _, id := range ids {
+			t, err := loadTable(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// LoadTable is table id with its moves, whatever its status.
+func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
+	var t table.Stored
+	err := db.read(ctx, func(tx pgx.Tx) error {
+		var err error
+		t, err = loadTable(ctx, tx, id)
+		return err
+	})
+	return t, err
+}
+
+func loadTable(ctx context.Context, tx pgx.Tx, id string) (table.Stored, error) {
+	var t table.Stored
+	var seed, seats, status string
+	var moves int
+	var created, updated int64
+	err := tx.QueryRow(ctx, `SELECT id, creator, config, seed, seats, status, moves, created, updated
+		FROM live_tables WHERE id = $1`, id).Scan(&t.ID, &t.Creator, &t.Config, &seed, &seats, &status,
+		&moves, &created, &updated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return t, notFound(id)
+	}
+	if err != nil {
+		return t, err
+	}
+	if t.Seed, err = strconv.ParseUint(seed, 10, 64); err != nil {
+		return t, fmt.Errorf("table %q: seed: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(seats), &t.Seats); err != nil {
+		return t, fmt.Errorf("table %q: seats: %w", id, err)
+	}
+	t.Status = table.Status(status)
+	t.Created, t.Updated = fromMillis(created), fromMillis(updated)
+	rows, err := tx.Query(ctx, `SELECT seat, action FROM live_table_moves WHERE tbl = $1 ORDER BY seq`, id)
+	if err != nil {
+		return t, err
+	}
+	t.Moves, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (table.StoredMove, error) {
+		var m table.StoredMove
+		err := r.Scan(&m.Seat, &m.Action)
+		return m, err
+	})
+	if err != nil {
+		return t, err
+	}
+	if t.Moves == nil {
+		t.Moves = []table.StoredMove{}
+	}
+	if len(t.Moves) != moves {
+		return t, fmt.Errorf("table %q: %d move rows, the table says %d", id, len(t.Moves), moves)
+	}
+	return t, nil
+}
+
+// PruneTables deletes the tables over or closed before before, with their
+// moves. It returns how many it deleted.
+func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) {
+	return db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
+		SELECT id FROM live_tables WHERE status != $1 AND updated < $2 LIMIT $3)`,
+		string(table.StatusOpen), millis(before))
+}
+
+// PlayerTables is at most limit tables over with player in a seat (not
+// only held for them), the latest to end first, with their moves. The
+// seats are JSON text, read for every finished table; pruning
+// (KeepRecords) bounds how many there are.
+func (db *DB) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
+	var out []table.Stored
+	err := db.read(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
+			SELECT 1 FROM jsonb_array_elements(seats::jsonb) AS s
+			WHERE s->>'player' = $2 AND coalesce((s->>'reserved')::boolean, false) = false)
+			ORDER BY updated DESC, id COLLATE "C" LIMIT $3`, string(table.StatusOver), player, limit)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return err
+		}
+		out = make([]table.Stored, 0, len(ids))
+		for _, id := range ids {
+			t, err := loadTable(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out, err
+}
