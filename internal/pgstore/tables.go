@@ -110,10 +110,16 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 
 // OpenTables is every open table with its moves, oldest first.
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
+	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
+		string(table.StatusOpen))
+}
+
+// loadTables is the tables whose ids query selects, in its order, with
+// their moves, read in one transaction.
+func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]table.Stored, error) {
 	var out []table.Stored
 	err := db.read(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
-			string(table.StatusOpen))
+		rows, err := tx.Query(ctx, query, args...)
 		if err != nil {
 			return err
 		}
@@ -194,4 +200,15 @@ func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) 
 	return db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
 		SELECT id FROM live_tables WHERE status != $1 AND updated < $2 LIMIT $3)`,
 		string(table.StatusOpen), millis(before))
+}
+
+// PlayerTables is at most limit tables over with player in a seat (not
+// only held for them), the latest to end first, with their moves. The
+// seats are JSON text, read for every finished table; pruning
+// (KeepRecords) bounds how many there are.
+func (db *DB) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
+	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
+		SELECT 1 FROM jsonb_array_elements(seats::jsonb) AS s
+		WHERE s->>'player' = $2 AND coalesce((s->>'reserved')::boolean, false) = false)
+		ORDER BY updated DESC, id COLLATE "C" LIMIT $3`, string(table.StatusOver), player, limit)
 }

@@ -112,13 +112,19 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 
 // OpenTables is every open table with its moves, oldest first.
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
+	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = ? ORDER BY created, id`,
+		string(table.StatusOpen))
+}
+
+// loadTables is the tables whose ids query selects, in its order, with
+// their moves, read in one transaction.
+func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]table.Stored, error) {
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM live_tables WHERE status = ? ORDER BY created, id`,
-		string(table.StatusOpen))
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -222,4 +228,15 @@ func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) 
 			return total, err
 		}
 	}
+}
+
+// PlayerTables is at most limit tables over with player in a seat (not
+// only held for them), the latest to end first, with their moves. The
+// seats are JSON, so this reads every finished table's seats; pruning
+// (KeepRecords) bounds how many there are.
+func (db *DB) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
+	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = ? AND EXISTS (
+		SELECT 1 FROM json_each(live_tables.seats)
+		WHERE json_extract(value, '$.player') = ? AND coalesce(json_extract(value, '$.reserved'), 0) = 0)
+		ORDER BY updated DESC, id LIMIT ?`, string(table.StatusOver), player, limit)
 }

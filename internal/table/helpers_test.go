@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +85,19 @@ func (m *memStore) OpenTables(context.Context) ([]table.Stored, error) {
 		}
 	}
 	return out, nil
+}
+
+func (m *memStore) PlayerTables(_ context.Context, player string, limit int) ([]table.Stored, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []table.Stored
+	for _, t := range m.tables {
+		if t.Status == table.StatusOver && slices.ContainsFunc(t.Seats, func(s table.StoredSeat) bool { return s.Player == player && !s.Reserved }) {
+			out = append(out, m.copyOf(t))
+		}
+	}
+	slices.SortFunc(out, func(a, b table.Stored) int { return b.Updated.Compare(a.Updated) })
+	return out[:min(limit, len(out))], nil
 }
 
 func (m *memStore) LoadTable(_ context.Context, id string) (table.Stored, error) {

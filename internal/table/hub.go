@@ -245,6 +245,12 @@ func (h *Hub) CreateFrom(ctx context.Context, creator, addr string, cfg Config) 
 	if err := h.mayCreate(creator, addr); err != nil {
 		return nil, err
 	}
+	return h.createLocked(ctx, creator, addr, cfg, rand.Text(), make([]StoredSeat, cfg.Players))
+}
+
+// createLocked stores and starts a table of the normalized cfg, with id
+// and seats, under h.mu, once the limits are checked.
+func (h *Hub) createLocked(ctx context.Context, creator, addr string, cfg Config, id string, seats []StoredSeat) (*Table, error) {
 	seed := h.o.Seed()
 	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, seed)
 	if err != nil {
@@ -252,8 +258,8 @@ func (h *Hub) CreateFrom(ctx context.Context, creator, addr string, cfg Config) 
 	}
 	js, _ := json.Marshal(cfg)
 	now := h.o.Clock.Now().UTC()
-	rec := Stored{ID: rand.Text(), Creator: creator, Config: string(js), Seed: seed,
-		Seats: make([]StoredSeat, cfg.Players), Status: StatusOpen, Created: now, Updated: now}
+	rec := Stored{ID: id, Creator: creator, Config: string(js), Seed: seed,
+		Seats: seats, Status: StatusOpen, Created: now, Updated: now}
 	if err := h.o.Store.CreateTable(ctx, rec); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrStore, err)
 	}

@@ -45,6 +45,10 @@ type loop struct {
 	nar     *arlington.Narrator
 	buckets map[string]*bucket
 
+	// rematch is the table made to play again with these seats, once
+	// someone asked for it (rematch.go).
+	rematch string
+
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
 	// acted holds when each action applied since the last broadcast
@@ -58,7 +62,9 @@ type seat struct {
 	player string // the person's identity, "" while open
 	name   string
 	away   bool // the person left or timed out unconnected: a bot plays at once
-	subs   int  // the person's live subscriptions
+	// reserved: held for player (a rematch), who has not taken it yet.
+	reserved bool
+	subs     int // the person's live subscriptions
 }
 
 // think is one bot decision: for seat, asked at event count at.
@@ -113,6 +119,7 @@ func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *lo
 		l.seats[i].bot = cfg.Bots[i]
 		if i < len(stored) && l.seats[i].bot == "" {
 			l.seats[i].player, l.seats[i].name = stored[i].Player, stored[i].Name
+			l.seats[i].reserved = stored[i].Reserved && stored[i].Player != ""
 		}
 	}
 	return l
@@ -181,7 +188,7 @@ func (t *Table) run(ctx context.Context) {
 
 func (l *loop) started() bool {
 	for _, s := range l.seats {
-		if s.bot == "" && s.player == "" {
+		if s.bot == "" && (s.player == "" || s.reserved) {
 			return false
 		}
 	}

@@ -32,13 +32,15 @@ type SeatInfo struct {
 	Open    bool   `json:"open,omitempty"` // waiting for a person
 	Present bool   `json:"present,omitempty"`
 	Away    bool   `json:"away,omitempty"` // a bot plays for the person
+	// Reserved: held for Name (a rematch) until they take it or give it up.
+	Reserved bool `json:"reserved,omitempty"`
 }
 
 func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0, Away: s.away}
+			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved}
 	}
 	return out
 }
@@ -63,13 +65,14 @@ func (l *loop) summary() *Summary {
 	return s
 }
 
-// seatOf is player's seat, or -1.
+// seatOf is player's seat, or -1 (a seat only reserved for them is not
+// theirs yet: reservedFor).
 func (l *loop) seatOf(player string) int {
 	if player == "" {
 		return -1
 	}
 	for i, s := range l.seats {
-		if s.player == player {
+		if s.player == player && !s.reserved {
 			return i
 		}
 	}
@@ -79,7 +82,7 @@ func (l *loop) seatOf(player string) int {
 func (l *loop) saveSeats() error {
 	seats := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
-		seats[i] = StoredSeat{Player: s.player, Name: s.name}
+		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved}
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -110,6 +113,9 @@ func (l *loop) join(p Player, want int) (int, error) {
 		l.dirty = true
 		return s, nil
 	}
+	if r := l.reservedFor(p.ID); r >= 0 && (want == -1 || want == r) {
+		return r, l.takeReserved(r, name)
+	}
 	if l.started() {
 		return -1, fmt.Errorf("%w: the game has started", ErrTableFull)
 	}
@@ -135,24 +141,32 @@ func (l *loop) join(p Player, want int) (int, error) {
 		l.seats[want].player, l.seats[want].name = "", ""
 		return -1, err
 	}
-	// The player's connections watching as a spectator now sit here.
+	l.seated(want)
+	return want, nil
+}
+
+// seated moves the connections of seat's new person, watching as a
+// spectator until now, to the seat.
+func (l *loop) seated(seat int) {
 	for s := range l.subs {
-		if s.player == p.ID {
-			s.seat = want
-			l.seats[want].subs++
+		if s.player == l.seats[seat].player {
+			s.seat = seat
+			l.seats[seat].subs++
 			if s.watching {
 				s.watching = false
-				l.h.unwatch(p.ID)
+				l.h.unwatch(s.player)
 			}
 		}
 	}
-	l.trimSeat(want)
+	l.trimSeat(seat)
 	l.dirty = true
-	return want, nil
 }
 
 func (l *loop) leave(player string) error {
 	s := l.seatOf(player)
+	if s < 0 {
+		s = l.reservedFor(player) // giving up a seat held for them
+	}
 	if s < 0 {
 		return ErrNotSeated
 	}
@@ -162,7 +176,7 @@ func (l *loop) leave(player string) error {
 		return nil
 	}
 	old := l.seats[s]
-	l.seats[s].player, l.seats[s].name = "", ""
+	l.seats[s].player, l.seats[s].name, l.seats[s].reserved = "", "", false
 	if err := l.saveSeats(); err != nil {
 		l.seats[s] = old
 		return err

@@ -25,6 +25,10 @@ type Store interface {
 	// LoadTable is one table, whatever its status, with its moves; an
 	// error wrapping ErrNotFound if there is none.
 	LoadTable(ctx context.Context, id string) (Stored, error)
+	// PlayerTables is at most limit tables whose game ended (StatusOver)
+	// with player (an identity) in one of its seats, the latest to end
+	// first, each with its moves.
+	PlayerTables(ctx context.Context, player string, limit int) ([]Stored, error)
 }
 
 // Status is where a table is in its life.
@@ -56,6 +60,9 @@ type Stored struct {
 type StoredSeat struct {
 	Player string `json:"player,omitempty"`
 	Name   string `json:"name,omitempty"`
+	// Reserved: the seat is held for Player (a rematch) until they take
+	// it or give it up; they are not seated yet.
+	Reserved bool `json:"reserved,omitempty"`
 }
 
 // StoredMove is one action: the seat that took it and the action in the

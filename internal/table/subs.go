@@ -13,10 +13,13 @@ import (
 // no hand. Neither holds another hand, the graveyard's contents, the deck
 // or the seed.
 type Update struct {
-	Table  string     `json:"table"`
-	Seat   int        `json:"seat"` // the receiver's seat, -1 for a spectator
-	Status Status     `json:"status"`
-	Seats  []SeatInfo `json:"seats"`
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"` // the receiver's seat, -1 for a spectator
+	Status Status `json:"status"`
+	// Rematch is the table where these seats play again, once someone
+	// asked for it after the game's end (Hub.Rematch).
+	Rematch string     `json:"rematch,omitempty"`
+	Seats   []SeatInfo `json:"seats"`
 	// View is the game as the receiver sees it, with the public events
 	// after the last update's (View.EventsFrom, View.EventCount). It is
 	// nil until every seat is taken and the game starts.
@@ -175,7 +178,7 @@ func (l *loop) flush() {
 // send queues s's update without ever blocking: a subscriber whose queue
 // is full is dropped.
 func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
-	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Seats: seats, Names: names, Log: []string{}}
+	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Rematch: l.rematch, Seats: seats, Names: names, Log: []string{}}
 	if l.started() {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
 		u.View = &v

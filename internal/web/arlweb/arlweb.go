@@ -25,6 +25,8 @@ type Hub interface {
 	List() []table.Summary
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
+	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
+	Games(ctx context.Context, player string) ([]table.Game, error)
 }
 
 // Options configure the handlers.
@@ -68,7 +70,7 @@ func New(hub Hub, o Options) *Handlers {
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
 		levels: append([]string{}, o.Levels...), newHint: o.Hint}
-	for _, name := range []string{lobbyPage, tablePage} {
+	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail
 		}
@@ -81,17 +83,23 @@ func New(hub Hub, o Options) *Handlers {
 const (
 	lobbyPage = "arlington/index.html"
 	tablePage = "arlington/table.html"
+	rulesPage = "arlington/rules.html"
+	gamesPage = "arlington/games.html"
 )
 
 // Register adds the routes to mux (web.Routes).
 func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /arlington/{$}", h.page(lobbyPage))
 	mux.HandleFunc("GET /arlington/t/{id}", h.page(tablePage))
+	mux.HandleFunc("GET /arlington/rules", h.page(rulesPage))
+	mux.HandleFunc("GET /arlington/games", h.page(gamesPage))
+	mux.HandleFunc("GET /api/arlington/games", h.handle(h.games))
 	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
 	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
 	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/join", h.handle(h.join))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/leave", h.handle(h.leave))
+	mux.HandleFunc("POST /api/arlington/tables/{id}/rematch", h.handle(h.rematch))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
@@ -195,6 +203,44 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	web.WriteJSON(w, http.StatusOK, h.summary(t))
+	return nil
+}
+
+// rematched is the rematch answer: the new table and the asker's seat.
+type rematched struct {
+	created
+	Seat int `json:"seat"`
+}
+
+// rematch makes (or finds) the table where a finished game's seats play
+// again and seats the asker there (table.Hub.Rematch).
+func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
+	t, seat, err := h.hub.Rematch(r.Context(), r.PathValue("id"), web.Player(r))
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusCreated, rematched{h.summary(t), seat})
+	return nil
+}
+
+// games is the requester's finished games (table.Hub.Games), each with
+// its table's link, where the replay opens.
+func (h *Handlers) games(w http.ResponseWriter, r *http.Request) error {
+	games, err := h.hub.Games(r.Context(), web.Player(r))
+	if err != nil {
+		return err
+	}
+	type game struct {
+		table.Game
+		Link string `json:"link"`
+	}
+	out := make([]game, len(games))
+	for i, g := range games {
+		out[i] = game{g, link(g.ID)}
+	}
+	web.WriteJSON(w, http.StatusOK, struct {
+		Games []game `json:"games"`
+	}{out})
 	return nil
 }
 

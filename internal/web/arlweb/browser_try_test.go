@@ -44,6 +44,10 @@ func TestLongBrowserArlingtonTryTwoInTrick(t *testing.T) {
 	if !strings.HasPrefix(msg, "Not allowed: ") || !strings.Contains(msg, "Leading a Card") {
 		t.Errorf("%q in a trick: the page says %q, want a refusal naming the rule", label, msg)
 	}
+	// The rule's name links to its section of the rules page.
+	if href := eval[string](other, `(document.querySelector("#error a.rule-link") || {}).pathname + (document.querySelector("#error a.rule-link") || {}).hash`); href != "/arlington/rules#leading-a-card" {
+		t.Errorf("the refusal links the rule to %q, want /arlington/rules#leading-a-card", href)
+	}
 	if got, h := other.events(), other.hand(); got != n || !slices.Equal(h, hand) {
 		t.Errorf("%q in a trick changed the game: events %d -> %d, hand %v -> %v", label, n, got, hand, h)
 	}

@@ -14,3 +14,9 @@ export function el(tag, cls, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
+
+// ruleHref is the rules page's section for a rule the engine names in a
+// refusal ("Leading a Set" -> /arlington/rules#leading-a-set).
+export function ruleHref(rule) {
+  return "/arlington/rules#" + rule.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}

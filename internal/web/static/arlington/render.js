@@ -78,7 +78,8 @@ export function renderPlayers(box, m, names, arrive) {
     if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
     if (v && v.toMove === s.seat) badges.push("to play");
     if (s.open) badges.push("open seat");
-    if (s.away) badges.push("away: a bot plays");
+    if (s.reserved) badges.push("held for a rematch");
+    else if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
     for (const b of badges) head.appendChild(el("span", "badge", b));
     p.appendChild(head);
@@ -227,6 +228,7 @@ export function renderSheet(table, v, names) {
 export function statusText(m, names) {
   const v = m.view;
   if (!v) {
+    if (m.seats.some((s) => s.reserved) && !m.seats.some((s) => s.open)) return "Waiting for the players asked to the rematch: take your held seat.";
     return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;

@@ -8,8 +8,43 @@ import { group, cardEl, words, spectrumWords } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
+// replayBox is the replay's panel, made once: before the element with id
+// "say" where the page has one (the table page), else at the end of <main>.
+function replayBox() {
+  if ($("replay")) return $("replay");
+  const box = el("section", "panel replay");
+  box.id = "replay";
+  box.hidden = true;
+  box.setAttribute("aria-labelledby", "h-replay");
+  const h = el("h2", "", "Replay");
+  h.id = "h-replay";
+  const pos = el("p", "rp-pos");
+  pos.id = "rp-pos";
+  pos.setAttribute("aria-live", "polite");
+  const bar = el("div", "replay-bar");
+  for (const [id, text, label] of [["rp-first", "Start", "To the start"], ["rp-back", "◀ Back", "Step back"],
+    ["rp-next", "Next ▶", "Step forward"], ["rp-last", "End", "To the end"], ["rp-close", "Close", ""]]) {
+    const b = el("button", "", text);
+    b.type = "button";
+    b.id = id;
+    if (label) b.setAttribute("aria-label", label);
+    bar.append(b);
+  }
+  const parts = [["ol", "rp-words", "rp-words"], ["div", "rp-trick", "play"], ["div", "rp-seats", "players"]].map(([tag, id, cls]) => {
+    const e = el(tag, cls);
+    e.id = id;
+    return e;
+  });
+  box.append(h, pos, bar, ...parts);
+  const say = $("say");
+  if (say) say.before(box);
+  else document.querySelector("main").append(box);
+  return box;
+}
+
 export class Replay {
   constructor(tableID) {
+    replayBox();
     this.id = tableID;
     this.steps = [];   // fetched steps by number (sparse)
     this.total = 0;

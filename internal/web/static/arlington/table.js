@@ -4,7 +4,7 @@
 // points of each action; the page paces what it shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, points } from "./common.js";
+import { savedName, saveName, el, points, ruleHref } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
@@ -114,7 +114,17 @@ function showError(m) {
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
-    text = `Not allowed: ${cardWordsIn(reason)}` + (m.rule ? ` (rule “${m.rule}”)` : "");
+    text = `Not allowed: ${cardWordsIn(reason)}`;
+    if (m.rule) {
+      // The rule's name links to its section of the rules page.
+      const a = el("a", "rule-link", `rule “${m.rule}”`);
+      a.href = ruleHref(m.rule);
+      a.target = "_blank";
+      a.rel = "noopener";
+      $("error").replaceChildren(text + " (", a, ")");
+      say(`${text} (rule “${m.rule}”)`);
+      return;
+    }
   }
   $("error").textContent = text;
   say(text);
@@ -265,14 +275,40 @@ function renderEnd(v) {
   const over = v && v.toMove < 0;
   box.hidden = !over;
   if (!over) return;
-  if (box.querySelector("#btn-replay")) return; // drawn already (keeps focus on the button)
-  box.replaceChildren(el("p", "win-text", winnersText(v, names)));
-  const b = el("button", "primary", "Watch the replay");
-  b.type = "button";
-  b.id = "btn-replay";
-  b.addEventListener("click", () => replay.open());
-  box.appendChild(b);
-  $("sheet-box").open = true;
+  if (!box.querySelector("#btn-replay")) { // drawn once (keeps focus on the button)
+    box.replaceChildren(el("p", "win-text", winnersText(v, names)));
+    const b = el("button", "primary", "Watch the replay");
+    b.type = "button";
+    b.id = "btn-replay";
+    b.addEventListener("click", () => replay.open());
+    box.appendChild(b);
+    $("sheet-box").open = true;
+  }
+  renderRematch(box);
+}
+
+// renderRematch offers a seated person the same seats again: "Play again"
+// makes the rematch table (or finds it, once someone has), seats them there
+// and goes to it; once it exists every seated page says so.
+function renderRematch(box) {
+  let b = $("btn-rematch");
+  if (!last || last.seat < 0) { if (b) b.remove(); return; }
+  if (!b) {
+    b = el("button", "", "");
+    b.type = "button";
+    b.id = "btn-rematch";
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      try {
+        const t = await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/rematch`);
+        location.assign(t.link);
+      } catch (e) { $("error").textContent = e.message; b.disabled = false; }
+    });
+    box.appendChild(b);
+  }
+  const text = last.rematch ? "Rematch ready: join" : "Play again";
+  if (b.textContent !== text) b.textContent = text;
+  b.classList.toggle("primary", !!last.rematch);
 }
 
 const selCards = () => selected.map(cardOf);

@@ -1,0 +1,52 @@
+package table_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// TestGames: a player's finished games, the latest first, each with the
+// seats' names, the totals, the winners and the player's seat; a game in
+// play and other players' games are not in it.
+func TestGames(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	ctx := context.Background()
+	first := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1})
+	mustJoin(t, first, "a", 0)
+	mustJoin(t, first, "b", 1)
+	playOut(t, first, map[int]string{0: "a", 1: "b"})
+	clk.Advance(time.Minute)
+	second := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", ""}})
+	mustJoin(t, second, "a", 1)
+	playOut(t, second, map[int]string{1: "a"})
+	playing := mustCreate(t, h, "a", table.Config{Players: 2, Bots: []string{"random", ""}})
+	mustJoin(t, playing, "a", 1)
+
+	games, err := h.Games(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(games) != 2 || games[0].ID != second.ID() || games[1].ID != first.ID() {
+		t.Fatalf("a's games: %+v, want the second then the first", games)
+	}
+	g := games[0]
+	if g.Seat != 1 || !slices.Equal(g.Names, []string{"Bot 1 (random)", "name a"}) || g.Target != 1 {
+		t.Errorf("the game against the bot: %+v", g)
+	}
+	best := slices.Max(g.Totals)
+	if best < 1 || len(g.Winners) == 0 || g.Totals[g.Winners[0]] != best {
+		t.Errorf("totals %v and winners %v: the winner does not have the best total", g.Totals, g.Winners)
+	}
+	if b, err := h.Games(ctx, "b"); err != nil || len(b) != 1 || b[0].ID != first.ID() || b[0].Seat != 1 {
+		t.Errorf("b's games: %+v, %v; want the first, at seat 1", b, err)
+	}
+	if c, err := h.Games(ctx, "c"); err != nil || len(c) != 0 {
+		t.Errorf("c's games: %+v, %v; want none", c, err)
+	}
+}

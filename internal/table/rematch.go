@@ -1,0 +1,130 @@
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base32"
+	"fmt"
+)
+
+// Rematch is the table where old's seats play again: made at the first
+// asking, after the game's end, by a person seated there (others get the
+// same table). Its settings are old's; its seats are old's turned by one
+// (old seat i sits at i+1, the last at 0): each bot keeps its level, each
+// person's seat is held for them until they take it (Join) or give it up
+// (Leave), when anyone may take it. The asker takes theirs at once. The
+// new table is stored, seats held, before Rematch returns; old's updates
+// then carry its id (Update.Rematch). Its id is derived from old's, so a
+// second asking finds it even if old's link was lost.
+func (h *Hub) Rematch(ctx context.Context, oldID, player string) (*Table, int, error) {
+	old, err := h.Table(oldID)
+	if err != nil {
+		return nil, -1, err
+	}
+	var (
+		cfg   Config
+		seats []StoredSeat
+		me    Player
+	)
+	err = old.do(ctx, func(l *loop) error {
+		mine := l.seatOf(player)
+		switch {
+		case mine < 0:
+			return ErrNotSeated
+		case !l.st.Terminal():
+			return ErrNotOver
+		}
+		cfg, seats = l.turned()
+		me = Player{ID: player, Name: l.seats[mine].name}
+		return nil
+	})
+	if err != nil {
+		return nil, -1, err
+	}
+	t, err := h.rematchTable(ctx, rematchID(oldID), player, cfg, seats)
+	if err != nil {
+		return nil, -1, err
+	}
+	seat, err := t.Join(ctx, me, -1)
+	if err != nil {
+		return nil, -1, err
+	}
+	id := t.ID()
+	err = old.do(ctx, func(l *loop) error {
+		if l.rematch != id {
+			l.rematch, l.dirty = id, true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, -1, err
+	}
+	return t, seat, nil
+}
+
+// rematchTable is the live table id, or a new one stored with seats.
+func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, seats []StoredSeat) (*Table, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t, ok := h.tables[id]; ok {
+		return t, nil
+	}
+	if _, err := h.o.Store.LoadTable(ctx, id); err == nil {
+		// Made before and no longer live (closed idle, or over).
+		return nil, fmt.Errorf("%w: the rematch table %s has closed", ErrNotFound, id)
+	}
+	if err := h.mayCreate(creator, ""); err != nil {
+		return nil, err
+	}
+	return h.createLocked(ctx, creator, "", cfg, id, seats)
+}
+
+// turned is the table's settings and seats for a rematch: every seat
+// moved one place on, each person's held for them.
+func (l *loop) turned() (Config, []StoredSeat) {
+	n := len(l.seats)
+	cfg := l.cfg
+	cfg.Bots = make([]string, n)
+	seats := make([]StoredSeat, n)
+	for i, s := range l.seats {
+		j := (i + 1) % n
+		cfg.Bots[j] = s.bot
+		if s.bot == "" && s.player != "" {
+			seats[j] = StoredSeat{Player: s.player, Name: s.name, Reserved: true}
+		}
+	}
+	return cfg, seats
+}
+
+// rematchID is the id of table id's rematch: a hash of it, in the
+// alphabet and length of the ids rand.Text makes.
+func rematchID(id string) string {
+	sum := sha256.Sum256([]byte("rematch\x00" + id))
+	return base32.StdEncoding.EncodeToString(sum[:])[:26]
+}
+
+// reservedFor is the seat held for player, or -1.
+func (l *loop) reservedFor(player string) int {
+	if player == "" {
+		return -1
+	}
+	for i, s := range l.seats {
+		if s.reserved && s.player == player {
+			return i
+		}
+	}
+	return -1
+}
+
+// takeReserved seats the person a seat is held for, under name; stored
+// before it counts.
+func (l *loop) takeReserved(seat int, name string) error {
+	old := l.seats[seat]
+	l.seats[seat].reserved, l.seats[seat].name = false, name
+	if err := l.saveSeats(); err != nil {
+		l.seats[seat] = old
+		return err
+	}
+	l.seated(seat)
+	return nil
+}

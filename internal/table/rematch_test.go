@@ -1,0 +1,127 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+// playOut plays t's game to its end: each person in seats (seat → player)
+// plays a random legal action on their turn; the bots play their own.
+func playOut(tb testing.TB, t *table.Table, seats map[int]string) {
+	tb.Helper()
+	w := mustSub(tb, t, "", -1)
+	rng := rand.New(rand.NewPCG(1, 2)) // random play makes sets: a game to 1 ends
+	for {
+		u := next(tb, w)
+		if over(u) {
+			return
+		}
+		if u.View == nil {
+			continue
+		}
+		p, ok := seats[u.View.ToMove]
+		if !ok {
+			continue
+		}
+		v, err := t.View(context.Background(), p)
+		if err != nil || v.ToMove != v.Seat {
+			continue // an older update: the move was made
+		}
+		legal := v.Legal()
+		if err := t.Act(context.Background(), p, -1, legal[rng.IntN(len(legal))]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
+			tb.Fatalf("%s acts: %v", p, err)
+		}
+	}
+}
+
+// TestRematch: after a game's end a seated person asks to play again and
+// gets a new table with the same settings, the seats turned by one, the
+// bot keeping its level, each person's seat held for them (stored before
+// the answer), the asker seated; the old table's updates name it; a
+// second asking, by the other person, gets the same table and their held
+// seat, which nobody else could take; the game starts.
+func TestRematch(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	ctx := context.Background()
+	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 2)
+	if _, _, err := h.Rematch(ctx, old.ID(), "a"); !errors.Is(err, table.ErrNotOver) {
+		t.Fatalf("a rematch before the end: %v, want ErrNotOver", err)
+	}
+	oldSub := mustSub(t, old, "b", -1)
+	playOut(t, old, map[int]string{0: "a", 2: "b"})
+	if _, _, err := h.Rematch(ctx, old.ID(), "c"); !errors.Is(err, table.ErrNotSeated) {
+		t.Fatalf("a rematch asked by someone not seated: %v, want ErrNotSeated", err)
+	}
+	nt, seat, err := h.Rematch(ctx, old.ID(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seat != 1 {
+		t.Errorf("the asker, at seat 0, sits at %d in the rematch, want 1", seat)
+	}
+	stored := st.get(nt.ID())
+	want := []table.StoredSeat{{Player: "b", Name: "name b", Reserved: true}, {Player: "a", Name: "name a"}, {}}
+	for i := range want {
+		if stored.Seats[i] != want[i] {
+			t.Errorf("stored seat %d: %+v, want %+v", i, stored.Seats[i], want[i])
+		}
+	}
+	sum := nt.Summary()
+	if sum.Target != 1 || sum.Seats[2].Bot != "random" || !sum.Seats[0].Reserved || sum.Seats[0].Name != "name b" || sum.Started {
+		t.Errorf("the rematch is %+v, want target 1, the bot at seat 2, seat 0 held for b, not started", sum)
+	}
+	if u := until(t, oldSub, func(u table.Update) bool { return u.Rematch != "" }); u.Rematch != nt.ID() {
+		t.Errorf("the old table names the rematch %q, want %q", u.Rematch, nt.ID())
+	}
+	// Nobody else takes b's held seat; b, asking too, gets the same table
+	// and takes it.
+	if _, err := nt.Join(ctx, table.Player{ID: "c", Name: "C"}, 0); !errors.Is(err, table.ErrSeatTaken) {
+		t.Errorf("someone else takes the held seat: %v, want ErrSeatTaken", err)
+	}
+	again, got, err := h.Rematch(ctx, old.ID(), "b")
+	if err != nil || again != nt || got != 0 {
+		t.Fatalf("the second asking: %v at seat %d, %v; want the same table, seat 0", again, got, err)
+	}
+	if s := nt.Summary(); !s.Started || s.Seats[0].Reserved {
+		t.Errorf("with b seated the rematch is %+v, want started", s)
+	}
+}
+
+// TestRematchSeatGivenUp: a person who gives up the seat held for them
+// frees it for anyone, and the held seat survives a restart.
+func TestRematchSeatGivenUp(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	ctx := context.Background()
+	old := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 1)
+	playOut(t, old, map[int]string{0: "a", 1: "b"})
+	nt, _, err := h.Rematch(ctx, old.ID(), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := nt.ID()
+	h.Close()
+	h2 := newHub(t, st, newFakeClock())
+	nt, err = h2.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := nt.Summary(); !s.Seats[1].Reserved || s.Seats[1].Name != "name a" {
+		t.Fatalf("after a restart seat 1 is %+v, want held for a", s.Seats[1])
+	}
+	if err := nt.Leave(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJoin(t, nt, "c", -1); got != 1 {
+		t.Errorf("c sits at %d, want the seat a gave up", got)
+	}
+}
