@@ -61,6 +61,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	}
 	log := newLogger(env.Stderr, o.logFormat)
 	events := web.NewEventLog(log, 0, nil)
+	// Last of all (defers run in reverse), once nothing logs events any
+	// more: the minute's "suppressed N similar" summaries are not lost.
+	defer events.Flush()
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		return err

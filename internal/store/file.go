@@ -60,7 +60,14 @@ type dbFile struct {
 // openFile opens and locks the database file at path (creating it and its
 // directory if needed) and checks that cardtable can write it and create
 // SQLite's -wal and -shm files beside it.
+//
+// A database this process already holds is refused before anything is
+// opened (held): closing a descriptor on it, or on its -wal or -shm, would
+// drop SQLite's POSIX locks on them.
 func openFile(path string) (*dbFile, error) {
+	if err := heldHere(path); err != nil {
+		return nil, err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, readOnly(dir, err)
@@ -95,10 +102,56 @@ func openFile(path string) (*dbFile, error) {
 		d.Close()
 		return nil, err
 	}
+	held.add(d)
 	return d, nil
 }
 
-// writable checks, after the lock is taken, what SQLite will need to write
+// held is the set of database files this process has open, so that no
+// second open of one (nor of the -wal and -shm by its path) ever happens
+// here: see openFile. Its mutex also guards each file's wal and shm.
+var held = heldFiles{files: map[*dbFile]bool{}}
+
+type heldFiles struct {
+	mu    sync.Mutex
+	files map[*dbFile]bool
+}
+
+func (h *heldFiles) add(d *dbFile) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.files[d] = true
+}
+
+func (h *heldFiles) remove(d *dbFile) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.files, d)
+}
+
+// heldHere refuses a database this process holds, by stat alone: the
+// same file by any name, or a path whose -shm is one a held store still
+// uses (its file was swapped away and it has not yet let go of the -wal
+// and -shm at the path: swap.go).
+func heldHere(path string) error {
+	abs, _ := filepath.Abs(path)
+	now, err := os.Stat(path)
+	shm, shmErr := os.Stat(path + "-shm")
+	held.mu.Lock()
+	defer held.mu.Unlock()
+	for d := range held.files {
+		if err == nil && os.SameFile(d.opened, now) {
+			return fmt.Errorf("%s is %w", path, errInUse)
+		}
+		dAbs, _ := filepath.Abs(d.path)
+		if (d.shm == nil && dAbs == abs) || (d.shm != nil && shmErr == nil && os.SameFile(d.shm, shm)) {
+			return fmt.Errorf("%s-shm is %w (a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop that server first", path, errInUse)
+		}
+	}
+	return nil
+}
+
+// writable checks, after the lock is taken and before SQLite opens the
+// database, what SQLite will need to write
 // besides the database file: its directory (where the -wal and -shm files
 // are created) and those files if they exist. A read-only database found
 // here is refused at start, rather than failing every write later.
@@ -111,7 +164,10 @@ func (d *dbFile) writable() error {
 		if err != nil {
 			return readOnly(side, err)
 		}
-		f.Close() // no locks of ours on it, so closing drops nothing
+		// No locks of ours on it (SQLite has not opened it in this process:
+		// openFile refuses a held database), so closing drops nothing. Never
+		// call this once SQLite has the database open (Ping does not).
+		f.Close()
 	}
 	probe, err := os.CreateTemp(filepath.Dir(d.path), ".cardtable-probe-*")
 	if err != nil {
@@ -179,6 +235,7 @@ func isDeleted(fi os.FileInfo) bool {
 
 // Close releases the lock. Call it after SQLite's connections are closed.
 func (d *dbFile) Close() error {
+	held.remove(d)
 	err := d.f.Close()
 	if d.lock != nil {
 		err = errors.Join(err, d.lock.Close())

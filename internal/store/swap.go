@@ -81,8 +81,11 @@ func (d *dbFile) noteOwnChange() {
 
 // noteSides records SQLite's -wal and -shm beside the file as opened.
 func (d *dbFile) noteSides() {
-	d.wal, _ = os.Stat(d.path + "-wal")
-	d.shm, _ = os.Stat(d.path + "-shm")
+	wal, _ := os.Stat(d.path + "-wal")
+	shm, _ := os.Stat(d.path + "-shm")
+	held.mu.Lock()
+	defer held.mu.Unlock()
+	d.wal, d.shm = wal, shm
 }
 
 // removeSide removes name if it is still the side file the store opened

@@ -15,13 +15,32 @@ type pinger struct{ err error }
 
 func (p *pinger) Ping(context.Context) error { return p.err }
 
+// fakeClock is a clock tests move by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 // TestHealth: /healthz answers while the process lives; /readyz only
 // while the database takes writes and the server is not stopping, with
 // the reason otherwise. Both answer any Host (a load balancer probes by
 // address), past the host check.
 func TestHealth(t *testing.T) {
 	p := &pinger{}
-	s := New(Options{CheckHost: true, Ready: p})
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	s := New(Options{CheckHost: true, Ready: p, Now: clock.Now})
 	get := func(path string) (int, string) {
 		r := httptest.NewRequest("GET", path, nil)
 		r.Host = "10.1.2.3:8080" // not an allowed host
@@ -39,10 +58,15 @@ func TestHealth(t *testing.T) {
 		t.Fatalf("the page by address: %d, want the host check's 421", code)
 	}
 	p.err = errors.New("database is read-only")
+	if code, _ := get("/readyz"); code != http.StatusOK {
+		t.Fatalf("readyz within a second of a good probe: %d, want the reused answer", code)
+	}
+	clock.Add(readyFresh)
 	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "read-only") {
 		t.Fatalf("readyz, database failing: %d %q", code, body)
 	}
 	p.err = nil
+	clock.Add(readyFresh)
 	s.Drain()
 	s.Drain() // twice is harmless
 	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "stopping") {
@@ -92,5 +116,80 @@ func TestObserver(t *testing.T) {
 	}
 	if o.limited != 1 {
 		t.Errorf("%d refusals counted, want 1", o.limited)
+	}
+}
+
+// slowPinger counts its probes; each waits for release, and started
+// receives as the first begins.
+type slowPinger struct {
+	mu      sync.Mutex
+	n       int
+	started chan struct{}
+	release chan struct{}
+}
+
+func (p *slowPinger) Ping(ctx context.Context) error {
+	p.mu.Lock()
+	p.n++
+	p.mu.Unlock()
+	select {
+	case p.started <- struct{}{}:
+	default: // the test waits for the first probe only
+	}
+	select {
+	case <-p.release:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *slowPinger) count() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n
+}
+
+// TestReadyProbesBounded: /readyz is outside the rate limit, so however
+// many ask at once, the database sees one probe a second: callers during a
+// probe share it, and its answer is reused until readyFresh has passed.
+func TestReadyProbesBounded(t *testing.T) {
+	p := &slowPinger{started: make(chan struct{}, 4), release: make(chan struct{})}
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	// A limit of one request an hour: /readyz stays exempt from it.
+	limit := &RateLimit{Player: Bucket{Burst: 1, Every: time.Hour}, Address: Bucket{Burst: 1, Every: time.Hour}, MaxKeys: 10}
+	s := New(Options{Ready: p, Now: clock.Now, RateLimit: limit})
+	get := func() int {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest("GET", "/readyz", nil))
+		return rec.Code
+	}
+	const n = 200
+	codes := make(chan int, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() { codes <- get() })
+	}
+	<-p.started // a probe is under way; every other caller waits for it or reuses it
+	close(p.release)
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusOK {
+			t.Fatalf("a concurrent /readyz answered %d", c)
+		}
+	}
+	if got := p.count(); got != 1 {
+		t.Fatalf("%d concurrent /readyz ran %d probes, want 1", n, got)
+	}
+	for range n {
+		get()
+	}
+	if got := p.count(); got != 1 {
+		t.Fatalf("within a second: %d probes, want 1", got)
+	}
+	clock.Add(readyFresh)
+	if get(); p.count() != 2 {
+		t.Fatalf("after a second: %d probes, want 2", p.count())
 	}
 }

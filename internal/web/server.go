@@ -22,7 +22,8 @@ import (
 // Options configure a Server. The zero value is usable.
 type Options struct {
 	Log *slog.Logger
-	// Now is the clock of the rate limit (tests fix it); time.Now if nil.
+	// Now is the clock of the rate limit and of the readiness probe's
+	// reuse (tests fix it); time.Now if nil.
 	Now func() time.Time
 	// CheckHost makes the server answer only requests addressed (the Host
 	// header, port aside) to a loopback name (localhost, 127.0.0.1, [::1])
@@ -73,6 +74,7 @@ type Server struct {
 
 	obs    Observer
 	events *EventLog
+	ready  *readiness // nil without Options.Ready
 	// drain closes when the server starts stopping (Drain); inflight
 	// counts the requests being handled (Wait).
 	drain     chan struct{}
@@ -89,6 +91,9 @@ func New(o Options) *Server {
 		o.Now = time.Now
 	}
 	s := &Server{log: o.Log, now: o.Now, opts: o, obs: o.Observer, events: o.Events, drain: make(chan struct{})}
+	if o.Ready != nil {
+		s.ready = &readiness{ping: o.Ready, now: o.Now}
+	}
 	if s.obs == nil {
 		s.obs = nopObserver{}
 	}
