@@ -272,6 +272,10 @@ type analysis struct {
 	// round is the deepening round: its solves get 2^round times
 	// Position's limits (deepen).
 	round int
+	// lostTurn: in the deepening rounds the two frontiers take turns,
+	// so that the time left is spent on both sides of the boundary; the
+	// lost frontier's is next.
+	lostTurn bool
 	// gallop is how many losses the lost frontier proved in a row this
 	// round: its next probe is 2^gallop points below hi.
 	gallop int
@@ -356,6 +360,7 @@ func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration,
 // note records the solve of point k and moves the frontiers.
 func (s *analysis) note(k int, r Result, prove bool) {
 	s.res[k] = &r
+	s.lostTurn = !prove
 	if prove {
 		s.atLost[k] = s.round
 		if r.Status == Unsolvable {
@@ -440,6 +445,10 @@ func (s *analysis) probe() (k int, lost bool) {
 	//     a point is left unknown the probes gallop down from hi (hi-1,
 	//     hi-2, hi-4...), then bisect.
 	//
+	// In the first round 3 waits for 2 to have nothing left; in the
+	// deepening rounds, with larger limits, they take turns, so that a
+	// total running out still leaves both sides tried.
+	//
 	// A winnable point found in 3 moves lo above the unknowns below it
 	// (they are then implied winnable) and 2 resumes from there. Each
 	// frontier takes about log2 of its interval in solves, and ends next
@@ -450,6 +459,18 @@ func (s *analysis) probe() (k int, lost bool) {
 	if s.res[s.n] == nil {
 		return s.n, false
 	}
+	w, l := s.winProbe(), s.lostProbe()
+	switch {
+	case w >= 0 && (l < 0 || s.round == 0 || !s.lostTurn):
+		return w, false
+	case l >= 0:
+		return l, true
+	}
+	return -1, false
+}
+
+// winProbe is the winnable frontier's next point this round, or -1.
+func (s *analysis) winProbe() int {
 	b := s.hi
 	for k := s.lo + 1; k < s.hi; k++ {
 		if s.tried(k, false) {
@@ -458,8 +479,13 @@ func (s *analysis) probe() (k int, lost bool) {
 		}
 	}
 	if b-s.lo >= 2 {
-		return (s.lo + b) / 2, false // lo >= -1 and b > lo+1: the sum is at least 0
+		return (s.lo + b) / 2 // lo >= -1 and b > lo+1: the sum is at least 0
 	}
+	return -1
+}
+
+// lostProbe is the lost frontier's next point this round, or -1.
+func (s *analysis) lostProbe() int {
 	a := s.lo
 	for k := s.hi - 1; k > s.lo; k-- {
 		if s.tried(k, true) {
@@ -468,14 +494,14 @@ func (s *analysis) probe() (k int, lost bool) {
 		}
 	}
 	if s.hi-a < 2 {
-		return -1, false
+		return -1
 	}
 	if a == s.lo {
 		// Nothing unknown below hi yet: gallop down from hi, as losses
 		// are cheapest to prove near the game's end.
-		return max(s.lo+1, s.hi-1<<min(s.gallop, 30)), true
+		return max(s.lo+1, s.hi-1<<min(s.gallop, 30))
 	}
-	return (a + s.hi + 1) / 2, true // the upper middle: a+1 when hi is a+2
+	return (a + s.hi + 1) / 2 // the upper middle: a+1 when hi is a+2
 }
 
 // fill writes the points: each solved one with its verdict, the others
