@@ -201,7 +201,7 @@ func boundaryText(a *solver.Analysis, total time.Duration) string {
 	}
 	within := "within its limits"
 	if a.StoppedBy == solver.TimeLimit && total > 0 {
-		within = "within " + shortDuration(total)
+		within = "within " + shortDur(total)
 	}
 	from, to := a.Band()
 	unknown := span(from, to) + " unknown"
@@ -216,18 +216,6 @@ func boundaryText(a *solver.Analysis, total time.Duration) string {
 		return fmt.Sprintf("Lost somewhere between the start and move %d: the search could not decide %s (%s; nothing was proven winnable).", lost, within, unknown)
 	}
 	return fmt.Sprintf("Lost somewhere between moves %d and %d: the search could not decide %s (%s).", k, lost, within, unknown)
-}
-
-// shortDuration writes d as a person would: "1m", "20s", "1m30s".
-func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
 }
 
 // runAnalyzeBench analyses lost games made by solver.PlayGreedy on a range
