@@ -257,7 +257,7 @@ func serveAnalyze(ctx context.Context, g *spider.Game) (*spiderweb.Analysis, err
 
 // webAnalysis is a in the web handlers' terms.
 func webAnalysis(a *solver.Analysis) *spiderweb.Analysis {
-	out := &spiderweb.Analysis{LastWinnable: a.LastWinnable, Line: a.Line, Complete: a.Complete()}
+	out := &spiderweb.Analysis{LastWinnable: a.LastWinnable, Line: a.Line, Complete: a.Complete(), TimeLimit: analysisLimits.Total.Time}
 	for _, p := range a.Points {
 		out.Results = append(out.Results, p.Verdict.String())
 	}

@@ -79,7 +79,7 @@ func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
 		if *jsonOut {
 			return writeJSON(env.Stdout, analysisJSON(g, a, line))
 		}
-		writeAnalysis(env.Stdout, g, a, line)
+		writeAnalysis(env.Stdout, g, a, line, af.total)
 		return nil
 	}
 }
@@ -118,6 +118,11 @@ func analysisJSON(g *spider.Game, a *solver.Analysis, line []string) map[string]
 	if a.StoppedBy != solver.NoLimit {
 		stopped = stoppedBy(solver.Result{StoppedBy: a.StoppedBy})
 	}
+	var band any
+	if !a.Exact() {
+		from, to := a.Band()
+		band = map[string]int{"from": from, "to": to}
+	}
 	return map[string]any{
 		"deal":         g.Deal(),
 		"variant":      g.Options().Variant.String(),
@@ -128,6 +133,9 @@ func analysisJSON(g *spider.Game, a *solver.Analysis, line []string) map[string]
 		"firstLost":    opt(a.FirstLost()),
 		"line":         line,
 		"complete":     a.Complete(),
+		"exact":        a.Exact(),
+		"band":         band,
+		"rounds":       a.Rounds,
 		"solves":       a.Solves,
 		"nodes":        a.Nodes,
 		"seconds":      a.Elapsed.Seconds(),
@@ -147,37 +155,20 @@ func timeline(a *solver.Analysis) string {
 // writeAnalysis prints the summary for people. Its lines start with '#'
 // except the winning line, preceded by the undo that takes the saved game
 // back to its point, so that the output replays as it is in
-// `cardtable spider play --load FILE`.
-func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []string) {
+// `cardtable spider play --load FILE`. total is the analysis's time
+// limit, named when it left the answer open.
+func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []string, total time.Duration) {
 	fmt.Fprintf(w, "# %s, %s: %s solved, %d nodes, %.1fs\n",
 		describe(g), plural(a.Moves, "move"), plural(a.Solves, "position"), a.Nodes, a.Elapsed.Seconds())
 	fmt.Fprintf(w, "# timeline from move 0: %s (W winnable, L lost, ? unknown)\n", timeline(a))
 	if a.StoppedBy != solver.NoLimit {
 		fmt.Fprintf(w, "# the analysis was stopped by its %s before it was done\n", a.StoppedBy)
 	}
-	lost := a.FirstLost()
-	switch {
-	case g.Won():
+	if g.Won() {
 		fmt.Fprintln(w, "# The game was won.")
 		return
-	case a.LastWinnable == a.Moves:
-		fmt.Fprintf(w, "# The game can still be won from its last position (move %d).\n", a.Moves)
-	case a.LastWinnable < 0 && lost == 0:
-		fmt.Fprintln(w, "# The deal cannot be won: its opening is proven lost.")
-		return
-	case a.LastWinnable < 0:
-		fmt.Fprintln(w, "# No position of the game was proven winnable within the limits.")
-	default:
-		fmt.Fprintf(w, "# The game could still be won after move %d.\n", a.LastWinnable)
 	}
-	switch {
-	case lost == a.LastWinnable+1:
-		fmt.Fprintf(w, "# Move %d lost it: from there no line wins.\n", lost)
-	case lost >= 0:
-		fmt.Fprintf(w, "# It was lost by move %d; %s unknown within the limits.\n", lost, span(a.LastWinnable+1, lost-1))
-	case a.LastWinnable < a.Moves:
-		fmt.Fprintf(w, "# %s unknown within the limits.\n", strings.ToUpper(span(a.LastWinnable+1, a.Moves)[:1])+span(a.LastWinnable+1, a.Moves)[1:])
-	}
+	fmt.Fprintf(w, "# %s\n", boundaryText(a, total))
 	if a.LastWinnable < 0 {
 		return
 	}
@@ -192,6 +183,39 @@ func writeAnalysis(w io.Writer, g *spider.Game, a *solver.Analysis, line []strin
 	for _, m := range line {
 		fmt.Fprintln(w, m)
 	}
+}
+
+// boundaryText says where the game was lost and how sure that is: exact
+// when a proven winnable point is next to a proven lost one, otherwise
+// the band the search left open and why (docs/analysis.md).
+func boundaryText(a *solver.Analysis, total time.Duration) string {
+	k, lost := a.LastWinnable, a.FirstLost()
+	if a.Exact() {
+		switch {
+		case k == a.Moves:
+			return fmt.Sprintf("The game can still be won from its last position (move %d) (exact).", a.Moves)
+		case k < 0:
+			return "The deal cannot be won: its opening is proven lost (exact)."
+		}
+		return fmt.Sprintf("Lost at move %d (exact): the game could still be won after move %d, and from move %d no line wins.", lost, k, lost)
+	}
+	within := "within its limits"
+	if a.StoppedBy == solver.TimeLimit && total > 0 {
+		within = "within " + shortDur(total)
+	}
+	from, to := a.Band()
+	unknown := span(from, to) + " unknown"
+	after := fmt.Sprintf("move %d", k)
+	if k < 0 {
+		after = "the start"
+	}
+	if lost < 0 {
+		return fmt.Sprintf("Lost somewhere after %s, if at all: the search could not decide %s (%s).", after, within, unknown)
+	}
+	if k < 0 {
+		return fmt.Sprintf("Lost somewhere between the start and move %d: the search could not decide %s (%s; nothing was proven winnable).", lost, within, unknown)
+	}
+	return fmt.Sprintf("Lost somewhere between moves %d and %d: the search could not decide %s (%s).", k, lost, within, unknown)
 }
 
 // runAnalyzeBench analyses lost games made by solver.PlayGreedy on a range
@@ -233,7 +257,8 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 			fmt.Fprintf(env.Stdout, "# load average at the start: %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
 		}
 		var secs []float64
-		var solves, lostGames int
+		var solves, lostGames, exact int
+		var widths []int
 		for n := from; n <= to; n++ {
 			g, err := spider.NewGame(n, spider.Options{Variant: v, Suits: *suits})
 			if err != nil {
@@ -252,13 +277,27 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 			if !g.Won() {
 				lostGames++
 			}
-			fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %d solves, %d nodes, %.2fs\n",
-				n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), a.Solves, a.Nodes, a.Elapsed.Seconds())
+			sure := "exact"
+			if a.Exact() {
+				exact++
+			} else {
+				from, to := a.Band()
+				widths = append(widths, to-from+1)
+				sure = fmt.Sprintf("band %d-%d", from, to)
+			}
+			fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %s, %d solves, %d rounds, %d nodes, %.2fs\n",
+				n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), sure, a.Solves, a.Rounds, a.Nodes, a.Elapsed.Seconds())
 		}
 		slices.Sort(secs)
 		q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
 		fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
 			len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
+		band := "-"
+		if len(widths) > 0 {
+			slices.Sort(widths)
+			band = fmt.Sprint(widths[len(widths)/2])
+		}
+		fmt.Fprintf(env.Stdout, "# exact in %d of %d games; median band width where not exact: %s points\n", exact, len(secs), band)
 		return nil
 	}
 }

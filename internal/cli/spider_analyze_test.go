@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/spider"
 	"cardtable/spider/solver"
@@ -49,13 +50,15 @@ func TestSpiderAnalyzeLost(t *testing.T) {
 		FirstLost    *int
 		Line         []string
 		Complete     bool
+		Exact        bool
+		Band         *struct{ From, To int }
 		Solves       int
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if got.Moves != 1 || len(got.Points) != 2 || got.LastWinnable != nil || got.FirstLost == nil || *got.FirstLost != 0 ||
-		len(got.Line) != 0 || !got.Complete {
+		len(got.Line) != 0 || !got.Complete || !got.Exact || got.Band != nil {
 		t.Fatalf("got %+v", got)
 	}
 	for k, p := range got.Points {
@@ -67,7 +70,7 @@ func TestSpiderAnalyzeLost(t *testing.T) {
 		t.Errorf("the end was not solved first: %+v", got.Points)
 	}
 	out, _, code = cmd(t, "", "spider", "analyze", "--load", save)
-	if code != 0 || !strings.Contains(out, "timeline from move 0: LL") || !strings.Contains(out, "cannot be won") {
+	if code != 0 || !strings.Contains(out, "timeline from move 0: LL") || !strings.Contains(out, "cannot be won: its opening is proven lost (exact)") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
@@ -114,7 +117,7 @@ func TestSpiderAnalyzeTextReplaysInPlay(t *testing.T) {
 		a := &solver.Analysis{Moves: g.MovesPlayed(), LastWinnable: c.MovesPlayed(), Line: r.Moves,
 			Points: make([]solver.Point, g.MovesPlayed()+1)}
 		var b bytes.Buffer
-		writeAnalysis(&b, g, a, playable(g, r.Moves))
+		writeAnalysis(&b, g, a, playable(g, r.Moves), time.Minute)
 		if !strings.Contains(b.String(), "\nundo 2\n") {
 			t.Fatalf("no undo in:\n%s", b.String())
 		}
@@ -164,5 +167,59 @@ func TestSpiderAnalyzeBench(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "deal 4: ") || !strings.Contains(out, "# 2 games") ||
 		!strings.Contains(out, "median") || !strings.Contains(out, "p90") {
 		t.Fatalf("exit %d %s:\n%s", code, stderr, out)
+	}
+}
+
+// verdicts makes an analysis of len(v) points from letters: W winnable,
+// L lost, ? unknown.
+func verdicts(v string, stopped solver.Limit) *solver.Analysis {
+	a := &solver.Analysis{Moves: len(v) - 1, LastWinnable: strings.LastIndexByte(v, 'W'), StoppedBy: stopped}
+	for k, c := range v {
+		p := solver.Point{Move: k}
+		switch c {
+		case 'W':
+			p.Verdict = solver.Winnable
+		case 'L':
+			p.Verdict = solver.Lost
+		}
+		a.Points = append(a.Points, p)
+	}
+	return a
+}
+
+// The summary says how sure it is: exact only with a proven winnable
+// point next to a proven lost one, otherwise the band and why it is open.
+func TestSpiderAnalyzeBoundaryText(t *testing.T) {
+	for _, tc := range []struct {
+		points  string
+		stopped solver.Limit
+		exact   bool
+		want    string
+	}{
+		{"WWWLL", solver.NoLimit, true, "Lost at move 3 (exact): the game could still be won after move 2, and from move 3 no line wins."},
+		{"WWWWW", solver.NoLimit, true, "can still be won from its last position (move 4) (exact)"},
+		{"LLL", solver.NoLimit, true, "its opening is proven lost (exact)"},
+		{"WW???LL", solver.TimeLimit, false, "Lost somewhere between moves 1 and 5: the search could not decide within 1m (moves 2 to 4 are unknown)."},
+		{"WW?LL", solver.NoLimit, false, "Lost somewhere between moves 1 and 3: the search could not decide within its limits (move 2 is unknown)."},
+		{"WW???", solver.TimeLimit, false, "Lost somewhere after move 1, if at all: the search could not decide within 1m (moves 2 to 4 are unknown)."},
+		{"???LL", solver.TimeLimit, false, "Lost somewhere between the start and move 3"},
+	} {
+		t.Run(tc.points, func(t *testing.T) {
+			a := verdicts(tc.points, tc.stopped)
+			if a.Exact() != tc.exact {
+				t.Fatalf("exact %v, want %v", a.Exact(), tc.exact)
+			}
+			got := boundaryText(a, time.Minute)
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			if strings.Contains(got, "exact") != tc.exact {
+				t.Errorf("%q: says exact %v", got, !tc.exact)
+			}
+			j := analysisJSON(&spider.Game{}, a, nil)
+			if j["exact"] != tc.exact || (j["band"] == nil) != tc.exact {
+				t.Errorf("JSON exact %v band %v", j["exact"], j["band"])
+			}
+		})
 	}
 }

@@ -109,6 +109,34 @@ type Analysis struct {
 	// when one stopped the analysis before it had tried every position it
 	// meant to, NoLimit otherwise.
 	StoppedBy Limit
+	// Rounds is the number of deepening rounds made: the last solves had
+	// up to 2^Rounds times the position limits.
+	Rounds int
+}
+
+// Exact reports whether the boundary is proven on both sides: the last
+// winnable point is proven winnable and the next one proven lost (or the
+// game's edge: the opening proven lost, the last position winnable). It
+// is Complete said of the boundary: with verdicts monotone along the
+// game, both hold together.
+func (a *Analysis) Exact() bool {
+	lost := a.FirstLost()
+	if lost < 0 {
+		lost = a.Moves + 1
+	}
+	return lost == a.LastWinnable+1
+}
+
+// Band is the points still unknown when the boundary is not exact: from
+// LastWinnable+1 to FirstLost-1 (to the last point, Moves, when none is
+// proven lost). The move that lost the game is one of moves from to
+// to+1 (move k leads from point k-1 to point k).
+func (a *Analysis) Band() (from, to int) {
+	to = a.FirstLost() - 1
+	if to < 0 {
+		to = a.Moves
+	}
+	return a.LastWinnable + 1, to
 }
 
 // Complete reports whether every point is decided: winnable or lost.
@@ -142,8 +170,8 @@ func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	n := g.MovesPlayed()
 	// The probes want verdicts; only the line of the last winnable point
 	// is shown, so only it gets the further searches for a shorter line.
-	solve := func(ctx context.Context, k int, l Limits) Result {
-		return solveShort(ctx, w.at(k), l, false)
+	solve := func(ctx context.Context, k int, l Limits, prove bool) Result {
+		return solveMode(ctx, w.at(k), l, false, prove)
 	}
 	a := analyze(ctx, n, solve, lim)
 	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
@@ -229,29 +257,49 @@ func (w *walker) at(k int) *spider.Position {
 	return w.g.Pos()
 }
 
-// solveFunc solves the position after k moves within l.
-type solveFunc func(ctx context.Context, k int, l Limits) Result
+// solveFunc solves the position after k moves within l; prove asks for
+// the search that proves losses (only unpruned passes), for a point
+// believed lost.
+type solveFunc func(ctx context.Context, k int, l Limits, prove bool) Result
 
 // analysis is the state of analyze's search over points 0..n.
 type analysis struct {
 	n      int
-	res    []*Result // res[k]: the solve of point k, nil if not solved
+	res    []*Result // res[k]: the last solve of point k, nil if not solved
+	at     []int     // at[k]: the last round point k was solved in (-1: none)
+	atLost []int     // atLost[k]: the same for its solves as a lost point
 	lo, hi int       // largest proven winnable (-1: none), smallest proven lost (n+1: none)
-	boosts int       // escalations of the opening done (next)
+	// round is the deepening round: its solves get 2^round times
+	// Position's limits (deepen).
+	round int
+	// lostTurn: in the deepening rounds the two frontiers take turns,
+	// so that the time left is spent on both sides of the boundary; the
+	// lost frontier's is next.
+	lostTurn bool
+	// gallop is how many losses the lost frontier proved in a row this
+	// round: its next probe is 2^gallop points below hi.
+	gallop int
 }
 
 // analyze finds the verdicts of points 0..n with solve, probing them in
-// probeOrder until it has nothing left to probe or a limit stops it.
+// probeOrder, then again with doubled limits each round (deepen), until
+// the boundary is exact, a limit stops it or the rounds run out.
 func analyze(ctx context.Context, n int, solve solveFunc, lim AnalyzeLimits) *Analysis {
 	start := time.Now()
-	s := &analysis{n: n, res: make([]*Result, n+1), lo: -1, hi: n + 1}
+	s := &analysis{n: n, res: make([]*Result, n+1), at: make([]int, n+1), atLost: make([]int, n+1), lo: -1, hi: n + 1}
+	for k := range s.at {
+		s.at[k], s.atLost[k] = -1, -1
+	}
 	a := &Analysis{Moves: n}
 	for {
-		k, scale := s.next()
+		k, prove := s.probe()
 		if k < 0 {
+			if s.deepen(lim) {
+				continue
+			}
 			break
 		}
-		l, stop := s.budget(lim, scale, time.Since(start), a.Nodes)
+		l, stop := s.budget(lim, float64(uint64(1)<<s.round), time.Since(start), a.Nodes)
 		if stop != NoLimit {
 			a.StoppedBy = stop
 			break
@@ -260,30 +308,35 @@ func analyze(ctx context.Context, n int, solve solveFunc, lim AnalyzeLimits) *An
 			a.StoppedBy = Cancelled
 			break
 		}
-		r := solve(ctx, k, l)
+		r := solve(ctx, k, l, prove)
 		a.Nodes += r.Nodes
 		if r.StoppedBy == Cancelled {
 			// A solve cut by the context says nothing of its position:
-			// it stays not solved.
+			// it stays as it was.
 			a.StoppedBy = Cancelled
 			break
 		}
 		a.Solves++
-		s.note(k, r)
+		s.note(k, r, prove)
 	}
 	a.Elapsed = time.Since(start)
+	a.Rounds = s.round
 	s.fill(a)
 	return a
 }
 
 // budget is the limits of the next solve: Position's times scale, cut to
 // what is left of Total. It reports the total limit that has run out, if
-// one has.
+// one has. The deepening rounds leave lineReserve of the total time to
+// the searches for a shorter line made after them.
 func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration, nodes int64) (Limits, Limit) {
 	l := lim.Position
 	l.Time = time.Duration(float64(l.Time) * scale)
 	l.Nodes = int64(float64(l.Nodes) * scale)
 	if t := lim.Total.Time; t > 0 {
+		if s.round > 0 {
+			t -= time.Duration(float64(t) * lineReserve)
+		}
 		left := t - spent
 		if left <= 0 {
 			return l, TimeLimit
@@ -305,8 +358,17 @@ func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration,
 }
 
 // note records the solve of point k and moves the frontiers.
-func (s *analysis) note(k int, r Result) {
+func (s *analysis) note(k int, r Result, prove bool) {
 	s.res[k] = &r
+	s.lostTurn = !prove
+	if prove {
+		s.atLost[k] = s.round
+		if r.Status == Unsolvable {
+			s.gallop++
+		}
+	} else {
+		s.at[k] = s.round
+	}
 	switch r.Status {
 	case Solved:
 		s.lo = max(s.lo, k)
@@ -315,46 +377,53 @@ func (s *analysis) note(k int, r Result) {
 	}
 }
 
-// Escalation: when no point is proven winnable once both frontiers are
-// done, the opening is solved again with boostFactor times the last
-// budget, up to maxBoosts times (within the total limits): an analysis
-// that finds nothing winnable tells the player nothing, and if any point
-// is winnable the opening is. Other unknown points are not solved again,
-// as most of them are lost positions no budget would decide.
+// Deepening: once a round has nothing left to probe and points between
+// the frontiers are still unknown, the next round probes that band again
+// with twice the limits, up to maxRounds rounds (2^maxRounds times
+// Position's limits) and within the total limits. On lost 4-suit games
+// the default million nodes a position left long bands unknown that 8
+// million decided (docs/analysis.md). A doubling wastes at most the
+// half of the nodes spent on the rounds before the last, which is
+// cheaper than guessing the budget a position needs.
 //
-// The lost frontier's probes get lostShare of Position's limits: a loss
-// is proven only by an exhaustive search, which finishes quickly on the
-// small positions near a game's end or not at all (on six lost 4-suit
-// games every loss proven took at most about 200 000 nodes, while the
-// unknown probes each spent the whole million they had).
+// The lost frontier's probes use the search that proves losses: every
+// pass unpruned (search.exhOnly). A loss is proven only by an unpruned
+// pass that nothing cut, and a normal solve gives those passes one node
+// in eight: on the last position of a lost 4-suit game (greedy play,
+// Spider layout, deal 1) the proving search proved the loss in 3.2
+// million nodes where a normal solve had not within 4 million.
 const (
-	boostFactor = 4
-	maxBoosts   = 3
-	lostShare   = 0.25
+	maxRounds   = 8
+	lineReserve = 0.1
 )
 
-// next is the point to probe next and the factor of Position's limits to
-// solve it with, or -1 when there is none (probeOrder).
-func (s *analysis) next() (int, float64) {
-	if k, lost := s.probe(); k >= 0 {
-		if lost {
-			return k, lostShare
-		}
-		return k, 1
+// deepen starts the next round if one can decide more: the boundary is
+// not exact, Position has a limit to double, and rounds are left.
+func (s *analysis) deepen(lim AnalyzeLimits) bool {
+	if s.hi == s.lo+1 || s.round >= maxRounds || (lim.Position.Nodes == 0 && lim.Position.Time == 0) {
+		return false
 	}
-	if s.lo < 0 && s.hi > 0 && s.boosts < maxBoosts && s.res[0] != nil && s.res[0].Status == Unknown {
-		s.boosts++
-		scale := 1.0
-		for range s.boosts {
-			scale *= boostFactor
-		}
-		return 0, scale
-	}
-	return -1, 0
+	s.round++
+	s.gallop = 0
+	return true
 }
 
-// probe is the point to probe next at the normal budget, or -1; lost
-// reports a probe of the lost frontier.
+// tried reports a point solved in this round, as a lost point when lost
+// is set, or one that a larger budget would not decide (its solve ran out
+// of memory, which a larger node or time limit does not change).
+func (s *analysis) tried(k int, lost bool) bool {
+	r := s.res[k]
+	switch {
+	case r == nil:
+		return false
+	case r.StoppedBy == MemoryLimit, s.atLost[k] == s.round:
+		return true
+	}
+	return !lost && s.at[k] == s.round
+}
+
+// probe is the point to probe next in this round, or -1; lost reports a
+// probe of the lost frontier, made with the search that proves losses.
 func (s *analysis) probe() (k int, lost bool) {
 	// probeOrder: along a game the positions winnable form a prefix
 	// 0..t (a position one move before a winnable one is winnable), so
@@ -365,43 +434,74 @@ func (s *analysis) probe() (k int, lost bool) {
 	//     or abandoned still winnable) one solve decides every point.
 	//  2. The winnable frontier: between lo (the largest point proven
 	//     winnable, -1 for none) and b, the smallest point above it that
-	//     was solved and is unknown or lost (hi when none is), probe the
-	//     middle. An unknown point counts as lost here: most unknowns
-	//     are lost positions whose loss is too large to prove.
+	//     was tried this round and is unknown or lost (hi when none is),
+	//     probe the middle. An unknown point counts as lost here: most
+	//     unknowns are lost positions whose loss is too large to prove.
 	//  3. The lost frontier: once 2 has nothing left, between a, the
-	//     largest point below hi solved unknown, and hi, probe the
-	//     middle; an unknown counts as winnable here. This narrows the
-	//     band of points left unknown from above.
+	//     largest point below hi tried this round as a lost point and
+	//     unknown (lo when none is), and hi, probe the middle with the
+	//     search that proves losses; an unknown counts as winnable here.
+	//     This narrows the band of points left unknown from above. Until
+	//     a point is left unknown the probes gallop down from hi (hi-1,
+	//     hi-2, hi-4...), then bisect.
+	//
+	// In the first round 3 waits for 2 to have nothing left; in the
+	// deepening rounds, with larger limits, they take turns, so that a
+	// total running out still leaves both sides tried.
 	//
 	// A winnable point found in 3 moves lo above the unknowns below it
 	// (they are then implied winnable) and 2 resumes from there. Each
-	// frontier takes about log2 of its interval in solves. The search
-	// stops when both have nothing left; points strictly between the two
-	// bands of unknowns may stay not solved, and are reported unknown.
+	// frontier takes about log2 of its interval in solves, and ends next
+	// to its proven point (lo+1, hi-1): a round tries both sides of the
+	// boundary. The round ends when both have nothing left; points
+	// strictly between the two bands of unknowns may stay not solved, and
+	// are reported unknown.
 	if s.res[s.n] == nil {
 		return s.n, false
 	}
+	w, l := s.winProbe(), s.lostProbe()
+	switch {
+	case w >= 0 && (l < 0 || s.round == 0 || !s.lostTurn):
+		return w, false
+	case l >= 0:
+		return l, true
+	}
+	return -1, false
+}
+
+// winProbe is the winnable frontier's next point this round, or -1.
+func (s *analysis) winProbe() int {
 	b := s.hi
 	for k := s.lo + 1; k < s.hi; k++ {
-		if s.res[k] != nil {
+		if s.tried(k, false) {
 			b = k
 			break
 		}
 	}
 	if b-s.lo >= 2 {
-		return (s.lo + b) / 2, false // lo >= -1 and b > lo+1: the sum is at least 0
+		return (s.lo + b) / 2 // lo >= -1 and b > lo+1: the sum is at least 0
 	}
-	a := -1
+	return -1
+}
+
+// lostProbe is the lost frontier's next point this round, or -1.
+func (s *analysis) lostProbe() int {
+	a := s.lo
 	for k := s.hi - 1; k > s.lo; k-- {
-		if s.res[k] != nil {
+		if s.tried(k, true) {
 			a = k
 			break
 		}
 	}
-	if a >= 0 && s.hi-a >= 2 {
-		return (a + s.hi) / 2, true
+	if s.hi-a < 2 {
+		return -1
 	}
-	return -1, false
+	if a == s.lo {
+		// Nothing unknown below hi yet: gallop down from hi, as losses
+		// are cheapest to prove near the game's end.
+		return max(s.lo+1, s.hi-1<<min(s.gallop, 30))
+	}
+	return (a + s.hi + 1) / 2 // the upper middle: a+1 when hi is a+2
 }
 
 // fill writes the points: each solved one with its verdict, the others

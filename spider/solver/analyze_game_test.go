@@ -311,7 +311,7 @@ func TestAnalyzeDealtGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		PlayGreedy(g, 2000)
-		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}})
+		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}, Total: Limits{Nodes: 40_000_000}})
 		t.Logf("deal %d: %d moves, won %v, last winnable %d, first lost %d, %d solves", deal, a.Moves, g.Won(), a.LastWinnable, a.FirstLost(), a.Solves)
 		if a.LastWinnable < 0 {
 			t.Fatalf("deal %d: nothing winnable", deal)
@@ -339,12 +339,12 @@ func TestLongAnalyzeFourSuitGames(t *testing.T) {
 		if g.Won() {
 			t.Fatalf("deal %d: the greedy player won", deal)
 		}
-		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}})
+		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 1_000_000}, Total: Limits{Nodes: 40_000_000}})
 		t.Logf("deal %d: %d moves, last winnable %d, first lost %d, %d solves, %d nodes", deal, a.Moves, a.LastWinnable, a.FirstLost(), a.Solves, a.Nodes)
 		if a.LastWinnable < 0 || a.LastWinnable >= a.Moves {
 			t.Fatalf("deal %d: last winnable %d of %d moves", deal, a.LastWinnable, a.Moves)
 		}
-		if bound := 2*logBound(a.Moves) + maxBoosts; a.Solves > bound {
+		if bound := (1 + a.Rounds) * 2 * logBound(a.Moves); a.Solves > bound {
 			t.Errorf("deal %d: %d solves for %d points, want at most %d", deal, a.Solves, a.Moves+1, bound)
 		}
 		replayLine(t, g, a.LastWinnable, a.Line)

@@ -21,7 +21,7 @@ type oracle struct {
 	nodes   int64 // what each solve reports
 }
 
-func (o *oracle) solve(_ context.Context, k int, l Limits) Result {
+func (o *oracle) solve(_ context.Context, k int, l Limits, _ bool) Result {
 	o.calls[k]++
 	r := Result{Nodes: o.nodes}
 	switch {
@@ -113,16 +113,25 @@ func TestAnalyzeOrder(t *testing.T) {
 				}
 				a = analyze(ctx, n, o.solve, lim)
 				checkAnalysis(t, a, n, last)
+				// Unknown points are probed again in each deepening
+				// round (the oracle never decides them), at most once
+				// by each frontier; the others once.
 				for k, c := range o.calls {
-					if c > 1 && k != 0 {
-						t.Errorf("point %d solved %d times", k, c)
+					if c > 1 && !o.unknown[k] {
+						t.Errorf("point %d, decidable, solved %d times", k, c)
+					}
+					if c > 2*(1+maxRounds) {
+						t.Errorf("point %d solved %d times, more than twice in each of 1+%d rounds", k, c, maxRounds)
 					}
 				}
-				if o.calls[0] > 1+maxBoosts {
-					t.Errorf("opening solved %d times", o.calls[0])
-				}
-				if bound := 2*logBound(n) + maxBoosts; a.Solves > bound {
+				if bound := (1 + maxRounds) * 2 * logBound(n); a.Solves > bound {
 					t.Errorf("%d solves with unknowns, want at most %d", a.Solves, bound)
+				}
+				if a.Exact() != a.Complete() {
+					t.Errorf("exact %v, complete %v", a.Exact(), a.Complete())
+				}
+				if a.Exact() && (a.LastWinnable != last) {
+					t.Errorf("exact, with last winnable %d, truth %d", a.LastWinnable, last)
 				}
 				for k := range n + 1 {
 					if !o.unknown[k] && o.calls[k] > 0 && a.Points[k].Verdict == Undecided {
@@ -134,27 +143,125 @@ func TestAnalyzeOrder(t *testing.T) {
 	}
 }
 
-// TestAnalyzeBoostsOpening: when nothing is proven winnable the opening is
-// solved again with a growing budget, and one that succeeds gives the
-// line.
-func TestAnalyzeBoostsOpening(t *testing.T) {
-	var budgets []int64
-	solve := func(_ context.Context, k int, l Limits) Result {
-		if k == 0 {
-			budgets = append(budgets, l.Nodes)
-			if l.Nodes >= 16_000 {
-				return Result{Status: Solved, Moves: []spider.Move{spider.DealMove}, Nodes: 10_000}
-			}
-		}
+// ladder is a made-up game of n+1 points whose answer needs larger
+// budgets near the boundary, as real games do: points up to last are
+// winnable, and a solve finds the win only with at least win(k) nodes;
+// the others are lost, proven only with at least lose(k) nodes (never
+// when lose(k) is 0). It counts each point's solves and the nodes given.
+type ladder struct {
+	last      int
+	win, lose func(k int) int64
+	calls     map[int]int
+}
+
+func (o *ladder) solve(_ context.Context, k int, l Limits, _ bool) Result {
+	o.calls[k]++
+	need := o.win(k)
+	st := Solved
+	if k > o.last {
+		need, st = o.lose(k), Unsolvable
+	}
+	if need == 0 || l.Nodes < need {
 		return Result{Status: Unknown, StoppedBy: NodeLimit, Nodes: l.Nodes}
 	}
-	a := analyze(context.Background(), 30, solve, AnalyzeLimits{Position: Limits{Nodes: 1000}})
-	if want := []int64{1000, 4000, 16_000}; fmt.Sprint(budgets) != fmt.Sprint(want) {
-		t.Errorf("the opening's budgets %v, want %v", budgets, want)
+	r := Result{Status: st, Nodes: need}
+	if st == Solved {
+		r.Moves = []spider.Move{spider.DealMove}
 	}
-	if a.LastWinnable != 0 || len(a.Line) != 1 || a.Points[0].Verdict != Winnable {
-		t.Errorf("last winnable %d, line %v, want 0 with the boosted solve's line", a.LastWinnable, a.Line)
-	}
+	return r
+}
+
+// TestAnalyzeDeepens: a band that the first round leaves unknown, and
+// larger limits decide, is decided within the total; exact is claimed
+// only with a proven winnable point next to a proven lost one, and the
+// band is the points between them otherwise.
+func TestAnalyzeDeepens(t *testing.T) {
+	const n, last = 80, 40
+	ctx := context.Background()
+	pos := AnalyzeLimits{Position: Limits{Nodes: 1000}}
+	// Winnable points up to 20 take 500 nodes, then twice as many every
+	// 4 points: point 40 needs 16 000 (round 4). Lost points need 16 000
+	// next to the boundary, halving every 4 points.
+	win := func(k int) int64 { return 500 << max(0, (k-17)/4) }
+	lose := func(k int) int64 { return 16_000 >> min(6, (k-last-1)/4) }
+	t.Run("decided by deepening", func(t *testing.T) {
+		o := &ladder{last: last, win: win, lose: lose, calls: map[int]int{}}
+		lim := pos
+		lim.Total.Nodes = 5_000_000
+		a := analyze(ctx, n, o.solve, lim)
+		checkAnalysis(t, a, n, last)
+		if !a.Exact() || a.LastWinnable != last || a.FirstLost() != last+1 || a.StoppedBy != NoLimit {
+			t.Fatalf("exact %v, last winnable %d, first lost %d, stopped by %s; want exact at %d/%d", a.Exact(), a.LastWinnable, a.FirstLost(), a.StoppedBy, last, last+1)
+		}
+		if a.Rounds < 4 || a.Nodes > lim.Total.Nodes {
+			t.Errorf("%d rounds, %d nodes: want the 4 doublings point 40 needs, within %d nodes", a.Rounds, a.Nodes, lim.Total.Nodes)
+		}
+		// The first round could not prove point 40: deepening did.
+		if a.Points[last].Solve == nil || a.Points[last].Solve.Nodes != win(last) || win(last) <= pos.Position.Nodes {
+			t.Errorf("point %d solved %d times, last %+v", last, o.calls[last], a.Points[last].Solve)
+		}
+	})
+	t.Run("total too small", func(t *testing.T) {
+		o := &ladder{last: last, win: win, lose: lose, calls: map[int]int{}}
+		lim := pos
+		lim.Total.Nodes = 60_000
+		a := analyze(ctx, n, o.solve, lim)
+		checkAnalysis(t, a, n, last)
+		from, to := a.Band()
+		if a.Exact() || a.StoppedBy != NodeLimit || from != a.LastWinnable+1 || to != a.FirstLost()-1 || from > to {
+			t.Fatalf("exact %v, band %d-%d, last winnable %d, first lost %d, stopped by %s", a.Exact(), from, to, a.LastWinnable, a.FirstLost(), a.StoppedBy)
+		}
+		if from > last+1 || to < last {
+			t.Errorf("band %d-%d misses the boundary %d/%d", from, to, last, last+1)
+		}
+	})
+	t.Run("lost side never proven", func(t *testing.T) {
+		// The winnable side is found; no loss is provable: no exact
+		// answer, whatever the budget, and the band runs to the end.
+		o := &ladder{last: last, win: win, lose: func(int) int64 { return 0 }, calls: map[int]int{}}
+		a := analyze(ctx, n, o.solve, pos)
+		checkAnalysis(t, a, n, last)
+		from, to := a.Band()
+		if a.Exact() || a.Complete() || a.LastWinnable != last || from != last+1 || to != n || a.Rounds != maxRounds {
+			t.Fatalf("exact %v, last winnable %d, band %d-%d, %d rounds; want not exact, %d, band %d-%d after %d rounds",
+				a.Exact(), a.LastWinnable, from, to, a.Rounds, last, last+1, n, maxRounds)
+		}
+	})
+	t.Run("winnable side never proven", func(t *testing.T) {
+		// Losses are proven; the win at the boundary needs more than the
+		// last round gives: not exact, the last winnable below the truth.
+		o := &ladder{last: last, win: func(k int) int64 { return map[bool]int64{true: 500, false: 1 << 40}[k < 30] }, lose: lose, calls: map[int]int{}}
+		a := analyze(ctx, n, o.solve, pos)
+		checkAnalysis(t, a, n, last)
+		from, to := a.Band()
+		if a.Exact() || a.LastWinnable != 29 || a.FirstLost() != last+1 || from != 30 || to != last {
+			t.Fatalf("exact %v, last winnable %d, first lost %d, band %d-%d; want a band 30-40", a.Exact(), a.LastWinnable, a.FirstLost(), from, to)
+		}
+	})
+	t.Run("memory", func(t *testing.T) {
+		// A solve that ran out of memory is not tried again: more nodes
+		// would not change it.
+		calls := map[int]int{}
+		solve := func(_ context.Context, k int, l Limits, _ bool) Result {
+			calls[k]++
+			if k == n {
+				return Result{Status: Unsolvable, Nodes: 10}
+			}
+			if k == 0 {
+				return Result{Status: Solved, Moves: []spider.Move{spider.DealMove}, Nodes: 10}
+			}
+			return Result{Status: Unknown, StoppedBy: MemoryLimit, Nodes: 10}
+		}
+		a := analyze(ctx, n, solve, pos)
+		for k, c := range calls {
+			if c > 1 {
+				t.Errorf("point %d solved %d times after running out of memory", k, c)
+			}
+		}
+		if a.Exact() {
+			t.Error("exact with unknown points")
+		}
+	})
 }
 
 // TestAnalyzeLimits: the total limits and the context stop an analysis;
@@ -175,7 +282,7 @@ func TestAnalyzeLimits(t *testing.T) {
 	})
 	t.Run("total nodes cut the last solve", func(t *testing.T) {
 		var got []int64
-		solve := func(_ context.Context, k int, l Limits) Result {
+		solve := func(_ context.Context, k int, l Limits, _ bool) Result {
 			got = append(got, l.Nodes)
 			return Result{Status: Unknown, StoppedBy: NodeLimit, Nodes: l.Nodes}
 		}
@@ -186,7 +293,7 @@ func TestAnalyzeLimits(t *testing.T) {
 	})
 	t.Run("total time", func(t *testing.T) {
 		var got []time.Duration
-		solve := func(_ context.Context, k int, l Limits) Result {
+		solve := func(_ context.Context, k int, l Limits, _ bool) Result {
 			got = append(got, l.Time)
 			return Result{Status: Unknown, StoppedBy: TimeLimit}
 		}
@@ -201,12 +308,12 @@ func TestAnalyzeLimits(t *testing.T) {
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		o := &oracle{last: last, unknown: map[int]bool{}, calls: map[int]int{}}
-		solve := func(ctx context.Context, k int, l Limits) Result {
+		solve := func(ctx context.Context, k int, l Limits, _ bool) Result {
 			if len(o.calls) == 3 {
 				cancel()
 				return Result{Status: Unknown, StoppedBy: Cancelled, Nodes: 7}
 			}
-			return o.solve(ctx, k, l)
+			return o.solve(ctx, k, l, false)
 		}
 		a := analyze(ctx, n, solve, AnalyzeLimits{})
 		checkAnalysis(t, a, n, last)

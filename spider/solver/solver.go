@@ -110,8 +110,15 @@ func Solve(ctx context.Context, p *spider.Position, lim Limits) Result {
 // for a shorter line, for callers that want only a verdict (the pool) or
 // shorten one line of many themselves (Analyze).
 func solveShort(ctx context.Context, p *spider.Position, lim Limits, again bool) Result {
+	return solveMode(ctx, p, lim, again, false)
+}
+
+// solveMode is solveShort; with exhOnly every pass is unpruned, for the
+// analysis's probes of points believed lost (search.exhOnly).
+func solveMode(ctx context.Context, p *spider.Position, lim Limits, again, exhOnly bool) Result {
 	start := time.Now()
 	s := newSearch(ctx, p, lim)
+	s.exhOnly = exhOnly
 	s.portfolio = weightSets
 	s.depthPen = depthPenalty
 	r := s.run()
@@ -256,6 +263,10 @@ type search struct {
 	// depthPen is taken off a node's evaluation for each move from its
 	// stage's start (Solve sets depthPenalty; 0 otherwise).
 	depthPen int32
+	// exhOnly makes every pass unpruned: the search that proves a loss
+	// (analysis of a point believed lost) spends all its nodes on the
+	// passes that can prove one.
+	exhOnly bool
 	// la and laLocal are the lookahead's search, kept between candidates.
 	la      *search
 	laLocal *local
@@ -290,7 +301,7 @@ func (s *search) run() Result {
 	// this ends: the unpruned passes double until one is exhaustive.
 	var heur, exh int64 // nodes spent by each kind of pass
 	for i, k := 1, 0; ; {
-		if k == 0 || exh*exhRatio < heur {
+		if k == 0 || s.exhOnly || exh*exhRatio < heur {
 			s.att = exhaustive(k)
 			k++
 		} else {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
@@ -30,6 +31,9 @@ type Analysis struct {
 	// StoppedBy names the total limit that cut the analysis short
 	// ("time", "nodes", "cancelled"), "" when none did.
 	StoppedBy string
+	// TimeLimit is the analysis's total time limit, which the page names
+	// when the answer is left open by it (0: none).
+	TimeLimit time.Duration
 }
 
 // analysisRetry is the Retry-After, in seconds, of a request refused
@@ -58,10 +62,42 @@ type analysisResponse struct {
 	LastWinnable *int            `json:"lastWinnable"`
 	Line         []string        `json:"line"`
 	// LineText says each move of Line in words, as a hint does.
-	LineText  []string      `json:"lineText"`
-	Complete  bool          `json:"complete"`
-	StoppedBy string        `json:"stoppedBy,omitempty"`
-	Steps     []spider.View `json:"steps"`
+	LineText []string `json:"lineText"`
+	Complete bool     `json:"complete"`
+	// Exact: the last winnable point is proven winnable and the next one
+	// proven lost (or the game's edge). Otherwise Band is the points left
+	// unknown between them.
+	Exact bool          `json:"exact"`
+	Band  *analysisBand `json:"band"`
+	// LimitSeconds is the time limit that left the band open, when it
+	// was the time limit.
+	LimitSeconds float64       `json:"limitSeconds,omitempty"`
+	StoppedBy    string        `json:"stoppedBy,omitempty"`
+	Steps        []spider.View `json:"steps"`
+}
+
+// analysisBand is the points left unknown, From to To.
+type analysisBand struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// sureness is how sure an analysis of results is (solver.Analysis.Exact
+// and Band, said of the web's results): exact when the last winnable
+// point k is next to the first lost one (the opening lost when k is -1,
+// the end winnable when none is lost), otherwise the band between them.
+func sureness(results []string, k int) (bool, *analysisBand) {
+	lost := len(results)
+	for i, r := range results {
+		if r == "lost" {
+			lost = i
+			break
+		}
+	}
+	if lost == k+1 {
+		return true, nil
+	}
+	return false, &analysisBand{From: k + 1, To: lost - 1}
 }
 
 // analysisStart reads an analysis request and takes the server's one
@@ -209,6 +245,10 @@ func analysisAnswer(g *spider.Game, a *Analysis) (analysisResponse, error) {
 		Complete: a.Complete, StoppedBy: a.StoppedBy, Steps: []spider.View{}}
 	for k, res := range a.Results {
 		resp.Points[k] = analysisPoint{Move: k, Result: res}
+	}
+	resp.Exact, resp.Band = sureness(a.Results, a.LastWinnable)
+	if !resp.Exact && a.StoppedBy == "time" && a.TimeLimit > 0 {
+		resp.LimitSeconds = a.TimeLimit.Seconds()
 	}
 	k := a.LastWinnable
 	if k < 0 || k > n {

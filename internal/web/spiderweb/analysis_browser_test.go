@@ -556,3 +556,62 @@ func TestLongBrowserGivenUpResumed(t *testing.T) {
 	}
 	p.closedControls()
 }
+
+// TestBrowserAnalysisSureness: the panel says how sure the answer is, in
+// words: the band of moves left unknown and the time limit that left it
+// open, or the exact move that lost the game.
+func TestBrowserAnalysisSureness(t *testing.T) {
+	bctx := startBrowser(t)
+	var calls atomic.Int32
+	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
+		exact := calls.Add(1) == 2
+		n := g.MovesPlayed()
+		a := &Analysis{LastWinnable: 1, Results: make([]string, n+1), StoppedBy: "time", TimeLimit: 20 * time.Second}
+		for i := range a.Results {
+			switch {
+			case i <= 1:
+				a.Results[i] = "winnable"
+			case exact || i >= n-1:
+				a.Results[i] = "lost"
+			default:
+				a.Results[i] = "unknown"
+			}
+		}
+		return a, nil
+	})
+	p := openPage(t, bctx, srv, 1280, 800)
+	dir := t.TempDir()
+	n := 0
+	for i, want := range []func(n int) string{
+		func(n int) string {
+			return fmt.Sprintf("Lost somewhere between moves 1 and %d: the analysis could not decide within 20 s (moves 2 to %d are unknown).", n-1, n-2)
+		},
+		func(int) string { return "Lost at move 2 (exact): the game could still be won after move 1" },
+	} {
+		// A file of another name each time: choosing the same file again
+		// is no change for the file input.
+		path := filepath.Join(dir, fmt.Sprintf("stuck-deal-%d.txt", i))
+		if err := os.WriteFile(path, []byte(stuckDeal1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.loadSaveFile(path)
+		n = p.shadow.MovesPlayed()
+		p.waitJS(stuckEndOpen, "the no-moves-left screen")
+		p.clickSel(`#end-buttons [data-end="analyse"]`)
+		p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+		p.clickSel("#confirm-yes")
+		p.waitJS(`!document.querySelector("#analysis").hidden`, "the analysis")
+		got := p.text("#an-summary")
+		if w := want(n); !strings.Contains(got, w) {
+			t.Errorf("the panel says %q, want %q", got, w)
+		}
+		if strings.Contains(got, "exact") != (calls.Load() == 2) {
+			t.Errorf("the panel says %q: exact only for the exact answer", got)
+		}
+		p.clickSel("#an-close")
+		p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
+	}
+	if calls.Load() != 2 {
+		t.Fatalf("%d analyses, want 2", calls.Load())
+	}
+}

@@ -118,18 +118,32 @@ async function request(call, show) {
   });
 }
 
+// verdictText says where the game was lost and how sure that is: exact
+// when a proven winnable move is next to a proven lost one, otherwise
+// the band of moves the analysis could not decide (docs/analysis.md).
 function verdictText(res) {
   const k = res.lastWinnable;
   if (res.points.every((p) => p.result === "winnable")) {
     return res.line.length ? `The game could still be won at its last move: a winning line takes ${res.line.length} more moves.` :
       "Every position of this game was winnable, and it was won.";
   }
-  if (k === null) return "No position of this game could be shown winnable within the time limits.";
-  const next = res.points[k + 1];
-  const where = k === 0 ? "at the start" : `after move ${k}`;
-  let s = `The game could still be won ${where} (highlighted). `;
-  if (next && next.result === "lost") s += `Move ${k + 1} lost it: from there no line wins. `;
-  else s += `It was lost somewhere after that; the next moves are unknown within the time limits. `;
+  const lostAt = res.points.findIndex((p) => p.result === "lost");
+  const within = res.limitSeconds ? `within ${res.limitSeconds} s` : "within its limits";
+  let s;
+  if (res.exact) {
+    if (k === null) return "This deal could not be won: its opening is proven lost (exact).";
+    s = `Lost at move ${lostAt} (exact): the game could still be won ${k === 0 ? "at the start" : `after move ${k}`} (highlighted), ` +
+      `and from move ${lostAt} no line wins. `;
+  } else {
+    const b = res.band;
+    const open = b.from === b.to ? `move ${b.from} is unknown` : `moves ${b.from} to ${b.to} are unknown`;
+    const start = k === null || k === 0;
+    const where = lostAt < 0 ? `after ${start ? "the start" : `move ${k}`}, if at all` :
+      start ? `between the start and move ${lostAt}` : `between moves ${k} and ${lostAt}`;
+    s = `Lost somewhere ${where}: the analysis could not decide ${within} (${open}). `;
+    if (k === null) return s + "No position of this game could be shown winnable.";
+    s += `The game could still be won ${k === 0 ? "at the start" : `after move ${k}`} (highlighted). `;
+  }
   return s + `A winning line from there takes ${res.line.length} moves.`;
 }
 
