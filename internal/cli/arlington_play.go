@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,15 +128,14 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// arlLoad reads a saved game. Errors are usage errors that say whether the
-// file could not be read or which line is wrong.
+// arlLoad reads a saved game. Errors say whether the file could not be
+// read or which line is wrong.
 func arlLoad(name string) (*arlington.State, error) {
-	f, err := openSaveFile(name)
+	b, err := readInputFile(name, maxArlSave, "an Arlington save file")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+		return nil, err
 	}
-	defer f.Close()
-	_, s, err := arlington.Load(f)
+	_, s, err := arlington.Load(bytes.NewReader(b))
 	if err != nil {
 		return nil, usageErr("%s: %v", name, err)
 	}

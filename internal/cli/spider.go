@@ -275,33 +275,15 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// maxSpiderSave bounds the size of a save file load reads: 100,000 moves
-// (the most a save holds) take about 1.2 MB, and without a bound
-// `load /dev/zero` would fill memory.
-const maxSpiderSave = 16 << 20
-
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	f, err := openSaveFile(path)
+	b, err := readInputFile(path, maxSpiderSave, "a Spider save file")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	tooBig := fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxSpiderSave {
-		return nil, tooBig
-	}
-	// The file may grow while read: read at most the limit.
-	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))
-	}
-	if len(b) > maxSpiderSave {
-		return nil, tooBig
-	}
 	g, err := spider.Load(string(b))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
 	}
 	g.MarkLoaded()
 	return g, nil
@@ -458,6 +440,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			if g, err = loadSpider(args[0]); err == nil {
 				s.g = g
 				text = append(text, "loaded "+args[0])
+			} else {
+				// In play a bad file is refused like any command; the
+				// exit-status mark is for --load.
+				err = fmt.Errorf("%w: %s", spider.ErrFormat, strings.TrimPrefix(err.Error(), "usage: "))
 			}
 		}
 	default:
