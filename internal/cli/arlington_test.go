@@ -134,7 +134,7 @@ func TestArlingtonSelfplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"3 players, 6 games", "0     greedy", "1     random", "2     greedy", "points/hand", "cards and views checked"} {
+	for _, want := range []string{"3 players, 6 games", "\n1     greedy", "\n2     random", "\n3     greedy", "points/hand", "cards and views checked"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in\n%s", want, out)
 		}
