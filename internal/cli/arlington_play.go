@@ -26,7 +26,8 @@ const arlPlayHelp = `commands (one a line):
                     for up to half a second)
   auto              let the greedy bot take this action for you
   record            print the game record so far (its seed only once
-                    the game is over, or if you gave --seed)
+                    the game is over, or if you gave --seed); it is data,
+                    so its seats count from 0
   save FILE         save the game record to FILE, to continue later with
                     --load FILE; the file holds the seed, which reveals
                     every hand, so do not read it while playing on
@@ -204,7 +205,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	})
 	switch {
 	case errors.Is(err, errArlQuit):
-		p.out("stopped; the record so far:\n%s", p.record())
+		p.out("stopped; the record so far:\n%s%s", recordNote, p.record())
 		return nil
 	case errors.Is(err, errArlInputEnded):
 		p.out("\ninput ended before the game did\n")
@@ -360,7 +361,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		p.auto = true
 		return &a, false, nil
 	case "record":
-		p.out("%s", p.record())
+		p.out("%s%s", recordNote, p.record())
 		return nil, false, nil
 	case "save":
 		if rest == "" {
@@ -396,6 +397,11 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	}
 	return &a, false, nil
 }
+
+// recordNote heads a record printed among lines that count seats from 1:
+// the record is the save file's data format, which counts from 0
+// (docs/cli.md); a '#' line, so the text still loads.
+const recordNote = "# the game record: data, so seats count from 0 (seat 1 above is 0 here)\n"
 
 // record is the game record as the player may see it: with the seed
 // once the game is over or if the player chose it, else with the seed line

@@ -391,6 +391,11 @@ func TestArlingtonPlayHidesSeed(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "seed 424242, target 32") || strings.Count(out, "\nseed 424242\n") != 2 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
+	// The record counts seats from 0 among lines that count from 1: each
+	// printed record says so on a line of its own, which loads as a comment.
+	if n := strings.Count(out, recordNote); n != 2 {
+		t.Fatalf("%d notes that the record counts seats from 0, want 2:\n%s", n, out)
+	}
 }
 
 // A saved game fixes players, target and seed: giving them with --load is
