@@ -57,7 +57,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	botsText := fs.String("bots", "medium", "bots for the other seats, comma-separated ("+strings.Join(bot.Names, ", ")+"); a shorter list repeats")
 	botSeedText := fs.String("bot-seed", "", "seed of the bots' own choices, apart from the deal (default: unguessable)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
-	load := fs.String("load", "", "continue the game saved in `FILE` (it fixes players, target and seed; those flags are refused with it)")
+	load := fs.String("load", "", "continue the game saved in `file` (it fixes players, target and seed; those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {

@@ -214,7 +214,7 @@ lines starting with # are skipped, so a solver's output replays as it is.
 func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	var gf gameFlags
 	gf.register(fs)
-	load := fs.String("load", "", "load the game saved in `FILE` (it sets the deal and options: those flags are refused with it)")
+	load := fs.String("load", "", "load the game saved in `file` (it sets the deal and options: those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {

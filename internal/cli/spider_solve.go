@@ -24,7 +24,7 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	sf.gameFlags.register(fs)
-	fs.StringVar(&sf.load, "load", "", "start from the game saved in `FILE` (its current position)")
+	fs.StringVar(&sf.load, "load", "", "start from the game saved in `file` (its current position)")
 	fs.StringVar(&sf.layout, "layout", "", "start from a position `file` in the layout format (docs/formats.md)")
 }
 
