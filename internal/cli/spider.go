@@ -443,7 +443,12 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			} else {
 				// In play a bad file is refused like any command; the
 				// exit-status mark is for --load.
-				err = fmt.Errorf("%w: %s", spider.ErrFormat, strings.TrimPrefix(err.Error(), "usage: "))
+				msg := strings.TrimPrefix(err.Error(), "usage: ")
+				if errors.Is(err, spider.ErrFormat) {
+					err = renamedErr{msg, err}
+				} else {
+					err = fmt.Errorf("%w: %s", spider.ErrFormat, msg)
+				}
 			}
 		}
 	default:
@@ -484,3 +489,12 @@ func plural(n int, noun string) string {
 // spiderExtraCommands are terminal-play commands that other packages add
 // (the solver's hint); each returns a message to print.
 var spiderExtraCommands = map[string]func(ctx context.Context, g *spider.Game) (string, error){}
+
+// renamedErr is err with the message msg.
+type renamedErr struct {
+	msg string
+	err error
+}
+
+func (e renamedErr) Error() string { return e.msg }
+func (e renamedErr) Unwrap() error { return e.err }
