@@ -22,7 +22,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	name := fs.String("name", "", "your display `name` at the table, up to 24 characters (default: Terminal, or the bot's level)")
 	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
-	logName := fs.String("log", "", "write every message received from the server to `FILE`, one JSON object a line")
+	logName := fs.String("log", "", "write every message received from the server to `file`, one JSON object a line")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		switch {

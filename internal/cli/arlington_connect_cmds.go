@@ -115,7 +115,7 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 			r.out("no record: %v\n", err)
 			return false, nil
 		}
-		r.out("%s", text)
+		r.out("%s%s", recordNote, text)
 	case "quit", "exit":
 		if err := r.leave(ctx); err != nil {
 			return true, err

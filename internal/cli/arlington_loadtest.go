@@ -51,7 +51,7 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.Int64Var(&f.maxActions, "max-actions", 0, "stop sooner, once this many actions are acknowledged (0: no limit)")
 	fs.DurationVar(&f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the people's choices")
-	fs.StringVar(&f.server, "server", "", "a running server's `URL` (default: start one on a temporary database)")
+	fs.StringVar(&f.server, "server", "", "a running server's `url` (default: start one on a temporary database)")
 	fs.IntVar(&f.pid, "pid", 0, "with --server: the server's process id, to read its memory")
 	fs.BoolVar(&f.inProcess, "in-process", false, "run the server in this process (its memory then includes the clients')")
 	fs.StringVar(&f.db, "db", "", "the started server's SQLite database `file` (default: a temporary file, removed after)")

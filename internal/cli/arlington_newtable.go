@@ -25,7 +25,7 @@ const (
 
 // runArlingtonNewTable creates a table on a server and prints its link.
 func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
-	server := fs.String("server", "", "the server's `URL`, as http://HOST:PORT (required)")
+	server := fs.String("server", "", "the server's `url`, as http://HOST:PORT (required)")
 	seats := fs.String("seats", "", "`list` of the seats, comma-separated: 'human' for a seat open to a person,\n"+
 		"or a bot level ("+strings.Join(bot.Names, ", ")+"); 2 to 6 seats (required)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d (a live table's limit)", table.MaxTarget))

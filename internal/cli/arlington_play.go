@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,7 +26,8 @@ const arlPlayHelp = `commands (one a line):
                     for up to half a second)
   auto              let the greedy bot take this action for you
   record            print the game record so far (its seed only once
-                    the game is over, or if you gave --seed)
+                    the game is over, or if you gave --seed); it is data,
+                    so its seats count from 0
   save FILE         save the game record to FILE, to continue later with
                     --load FILE; the file holds the seed, which reveals
                     every hand, so do not read it while playing on
@@ -55,7 +57,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	botsText := fs.String("bots", "medium", "bots for the other seats, comma-separated ("+strings.Join(bot.Names, ", ")+"); a shorter list repeats")
 	botSeedText := fs.String("bot-seed", "", "seed of the bots' own choices, apart from the deal (default: unguessable)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d", arlMaxTarget))
-	load := fs.String("load", "", "continue the game saved in `FILE` (it fixes players, target and seed; those flags are refused with it)")
+	load := fs.String("load", "", "continue the game saved in `file` (it fixes players, target and seed; those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -127,15 +129,14 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// arlLoad reads a saved game. Errors are usage errors that say whether the
-// file could not be read or which line is wrong.
+// arlLoad reads a saved game. Errors say whether the file could not be
+// read or which line is wrong.
 func arlLoad(name string) (*arlington.State, error) {
-	f, err := openSaveFile(name)
+	b, err := readInputFile(name, maxArlSave, "an Arlington save file")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+		return nil, err
 	}
-	defer f.Close()
-	_, s, err := arlington.Load(f)
+	_, s, err := arlington.Load(bytes.NewReader(b))
 	if err != nil {
 		return nil, usageErr("%s: %v", name, err)
 	}
@@ -204,7 +205,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	})
 	switch {
 	case errors.Is(err, errArlQuit):
-		p.out("stopped; the record so far:\n%s", p.record())
+		p.out("stopped; the record so far:\n%s%s", recordNote, p.record())
 		return nil
 	case errors.Is(err, errArlInputEnded):
 		p.out("\ninput ended before the game did\n")
@@ -360,7 +361,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		p.auto = true
 		return &a, false, nil
 	case "record":
-		p.out("%s", p.record())
+		p.out("%s%s", recordNote, p.record())
 		return nil, false, nil
 	case "save":
 		if rest == "" {
@@ -396,6 +397,11 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	}
 	return &a, false, nil
 }
+
+// recordNote heads a record printed among lines that count seats from 1:
+// the record is the save file's data format, which counts from 0
+// (docs/cli.md); a '#' line, so the text still loads.
+const recordNote = "# the game record: data, so seats count from 0 (seat 1 above is 0 here)\n"
 
 // record is the game record as the player may see it: with the seed
 // once the game is over or if the player chose it, else with the seed line

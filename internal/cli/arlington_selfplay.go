@@ -85,7 +85,7 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 			f.players, rep.Games, kind, f.target, f.seed, f.seed+uint64(f.games)-1)
 		fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s  %12s  %s\n", "seat", "bot", "wins", "share", "points/hand", "points/game", "share 95% CI")
 		for i, st := range rep.Seats {
-			fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f  %12.2f  %.1f%%-%.1f%%\n", i, st.Bot, st.Wins, 100*st.WinShare,
+			fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f  %12.2f  %.1f%%-%.1f%%\n", i+1, st.Bot, st.Wins, 100*st.WinShare,
 				st.PointsPerHand, st.MeanPoints, 100*st.WinShareCI95[0], 100*st.WinShareCI95[1])
 		}
 		fmt.Fprintf(env.Stdout, "hands: %d (%.1f a game); cards and views checked after every one of %d actions; %.1f s\n",

@@ -134,7 +134,7 @@ func TestArlingtonSelfplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"3 players, 6 games", "0     greedy", "1     random", "2     greedy", "points/hand", "cards and views checked"} {
+	for _, want := range []string{"3 players, 6 games", "\n1     greedy", "\n2     random", "\n3     greedy", "points/hand", "cards and views checked"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in\n%s", want, out)
 		}
@@ -390,6 +390,11 @@ func TestArlingtonPlayHidesSeed(t *testing.T) {
 	out, _, code = arlRun(t, "record\nquit\n", "arlington", "play", "--players", "2", "--seed", "424242")
 	if code != 0 || !strings.Contains(out, "seed 424242, target 32") || strings.Count(out, "\nseed 424242\n") != 2 {
 		t.Fatalf("exit %d: %s", code, out)
+	}
+	// The record counts seats from 0 among lines that count from 1: each
+	// printed record says so on a line of its own, which loads as a comment.
+	if n := strings.Count(out, recordNote); n != 2 {
+		t.Fatalf("%d notes that the record counts seats from 0, want 2:\n%s", n, out)
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 // runBackup is "cardtable backup": a consistent copy of the database while
 // a server may be running on it (store.Backup; docs/operating.md).
 func runBackup(fs *pflag.FlagSet) runFunc {
-	db := fs.String("db", "", "SQLite database to copy (default: the one serve uses)")
-	to := fs.String("to", "", "the backup file to write; it must not exist (required)")
+	db := fs.String("db", "", "SQLite database `file` to copy (default: the one serve uses)")
+	to := fs.String("to", "", "the backup `file` to write; it must not exist (required)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
 			return usageErr("backup: unexpected argument %q", pos[0])
@@ -38,8 +38,8 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 // runRestore is "cardtable restore": the backup put in place of the
 // database while no server uses it (store.Restore; docs/operating.md).
 func runRestore(fs *pflag.FlagSet) runFunc {
-	db := fs.String("db", "", "SQLite database to replace (default: the one serve uses)")
-	from := fs.String("from", "", "the backup file to restore (required)")
+	db := fs.String("db", "", "SQLite database `file` to replace (default: the one serve uses)")
+	from := fs.String("from", "", "the backup `file` to restore (required)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
 			return usageErr("restore: unexpected argument %q", pos[0])

@@ -61,9 +61,57 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		args = []string{} // cobra reads os.Args for nil
 	}
 	root.SetArgs(args)
+	if c, err := oneDashLong(root, args); err != nil {
+		return exitCode(env, c, err)
+	}
 	c, err := root.ExecuteContextC(ctx)
 	return exitCode(env, c, err)
 }
+
+// oneDashLong refuses a long flag of the command written with one dash
+// (-deal, -version, -help, as Go's flag package took them) before cobra
+// parses it: pflag would read -version as -v then an unknown 'e'. A word
+// that is the value of the flag before it is left alone.
+func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
+	c, _, err := root.Find(args)
+	if err != nil || c == nil {
+		return nil, nil // cobra reports it
+	}
+	c.InitDefaultHelpFlag()
+	lookup := func(name string) *pflag.Flag {
+		if f := c.Flags().Lookup(name); f != nil {
+			return f
+		}
+		return c.InheritedFlags().Lookup(name)
+	}
+	value := false // args[i] is the value of the flag before it
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if value {
+			value = false
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, eq := strings.Cut(a[2:], "=")
+			if f := lookup(name); f != nil && !eq && f.NoOptDefVal == "" {
+				value = true
+			}
+			continue
+		}
+		if len(a) < 3 || a[0] != '-' || !isLetter(a[1]) {
+			continue
+		}
+		name, _, _ := strings.Cut(a[1:], "=")
+		if len(name) > 1 && lookup(name) != nil {
+			return c, badCall("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
+		}
+	}
+	return nil, nil
+}
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // exitCode reports err on standard error and maps it to an exit status.
 func exitCode(env *Env, c *cobra.Command, err error) int {
@@ -94,7 +142,7 @@ func flagError(c *cobra.Command, err error) error {
 	if m := singleDash.FindStringSubmatch(err.Error()); m != nil {
 		name, _, _ := strings.Cut(m[1], "=")
 		if c.Flags().Lookup(name) != nil {
-			return badCall("%s-%s: long flags take two dashes: --%s", cmdPrefix(c), m[1], m[1])
+			return badCall("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
 		}
 	}
 	return badCall("%s%v", cmdPrefix(c), err)

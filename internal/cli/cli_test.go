@@ -113,7 +113,12 @@ func TestBadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"spider", "solve", "--nope"}, "cardtable: spider solve: unknown flag: --nope\nRun 'cardtable spider solve --help' for usage.\n"},
-		{[]string{"spider", "solve", "-deal", "5"}, "cardtable: spider solve: -deal: long flags take two dashes: --deal\n"},
+		{[]string{"spider", "solve", "-deal", "5"}, "cardtable: spider solve: -deal: use --deal (long flags take two dashes)\nRun 'cardtable spider solve --help' for usage.\n"},
+		{[]string{"spider", "new", "-deal=5"}, "cardtable: spider new: -deal: use --deal (long flags take two dashes)\n"},
+		{[]string{"spider", "new", "-help"}, "cardtable: spider new: -help: use --help (long flags take two dashes)\n"},
+		{[]string{"-version"}, "cardtable: -version: use --version (long flags take two dashes)\nRun 'cardtable --help' for usage.\n"},
+		{[]string{"-help"}, "cardtable: -help: use --help (long flags take two dashes)\n"},
+		{[]string{"arlington", "selfplay", "-games", "4"}, "cardtable: arlington selfplay: -games: use --games (long flags take two dashes)\n"},
 		{[]string{"spider", "play", "--suits", "x"}, `cardtable: spider play: invalid argument "x" for "--suits" flag`},
 		{[]string{"spider", "play", "--deal"}, "cardtable: spider play: flag needs an argument: --deal\n"},
 		{[]string{"arlington", "connect", "--seat", "two", "http://x/arlington/t/A"}, "Run 'cardtable arlington connect --help' for usage.\n"},

@@ -57,7 +57,7 @@ func newRoot(env *Env) *cobra.Command {
 		leaf(env, "play", "play in the terminal, one command a line", "Play in the terminal: read one command a line from standard input.\n\n"+spiderPlayHelp, runSpiderPlay),
 		leaf(env, "solve", "solve a deal or position with every card known", "", runSpiderSolve),
 		leaf(env, "autoplay", "play a deal fairly, seeing only what a player sees", "", runSpiderAutoplay),
-		leaf(env, "bench", "solve or autoplay a range of deals and summarize", "", runSpiderBench),
+		leaf(env, "bench", "solve or autoplay a range of deals and summarise", "", runSpiderBench),
 		leaf(env, "pool", "prove deals spread over the whole range winnable, for the winnable pool",
 			"Prove deals spread over the whole deal range winnable and print them as\n"+
 				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),

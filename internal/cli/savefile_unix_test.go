@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,16 +121,22 @@ func TestSaveWriteError(t *testing.T) {
 
 // Loading from a named pipe (or any file not a regular one) is refused at
 // once, as saving to one is: opening a pipe would wait for a writer for
-// ever, deaf to Ctrl-C.
+// ever, deaf to Ctrl-C. Every file a command reads goes the same way, with
+// the same exit status (2, bad input).
 func TestLoadRefusesFIFO(t *testing.T) {
 	tests := []struct {
 		name, stdin string
 		args        []string
 		code        int
 	}{
-		{"spider --load", "", []string{"spider", "play", "--load", "FIFO"}, exitFail},
+		{"spider --load", "", []string{"spider", "play", "--load", "FIFO"}, exitUsage},
 		{"spider load", "load FIFO\nquit\n", []string{"spider", "play", "--deal", "1"}, exitOK},
 		{"arlington --load", "", []string{"arlington", "play", "--load", "FIFO"}, exitUsage},
+		{"solve --layout", "", []string{"spider", "solve", "--layout", "FIFO"}, exitUsage},
+		{"autoplay --layout", "", []string{"spider", "autoplay", "--layout", "FIFO"}, exitUsage},
+		{"solve --load", "", []string{"spider", "solve", "--load", "FIFO"}, exitUsage},
+		{"analyze --load", "", []string{"spider", "analyze", "--load", "FIFO"}, exitUsage},
+		{"serve --tls-cert", "", []string{"serve", "--addr", "127.0.0.1:0", "--tls-cert", "FIFO", "--tls-key", "FIFO"}, exitUsage},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -167,6 +174,33 @@ func TestLoadRefusesFIFO(t *testing.T) {
 			}
 			if r.code != tc.code || !strings.Contains(r.out+r.errOut, "cannot read "+fifo+": it is not a regular file") {
 				t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.errOut)
+			}
+		})
+	}
+}
+
+// A device that never ends (/dev/zero) is refused before a byte is read,
+// and a regular file over its format's limit is refused without being
+// parsed: neither fills memory.
+func TestInputFileBounds(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(big, []byte(strings.Repeat("#\n", maxLayout/2+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"spider", "solve", "--layout", "/dev/zero"}, "cannot read /dev/zero: it is not a regular file"},
+		{[]string{"spider", "autoplay", "--layout", "/dev/zero"}, "cannot read /dev/zero: it is not a regular file"},
+		{[]string{"arlington", "play", "--load", "/dev/zero"}, "cannot read /dev/zero: it is not a regular file"},
+		{[]string{"spider", "solve", "--layout", big}, fmt.Sprintf("cannot read %s: larger than %d bytes, the limit for a layout file", big, maxLayout)},
+		{[]string{"spider", "solve", "--layout", filepath.Join(t.TempDir(), "none")}, "no such file or directory"},
+	} {
+		t.Run(strings.Join(tc.args[:3], " "), func(t *testing.T) {
+			out, errOut, code := run(t, "quit\n", tc.args...)
+			if code != exitUsage || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, out %q, err %q; want exit 2 and %q", code, out, errOut, tc.want)
 			}
 		})
 	}

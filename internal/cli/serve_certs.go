@@ -32,7 +32,7 @@ func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, erro
 	if err != nil {
 		return nil, err
 	}
-	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	cert, err := c.load()
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	if err != nil || stamp == c.stamp {
 		return c.cert, nil // a file missing for a moment (being replaced): keep the old pair
 	}
-	cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+	cert, err := c.load()
 	if err != nil {
 		c.log.Warn("new certificate files not loaded; serving the old certificate",
 			"err", fmt.Sprintf("%v", err))
@@ -73,4 +73,18 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	c.cert, c.stamp = &cert, stamp
 	c.log.Info("certificate files loaded again", "cert", c.certFile)
 	return c.cert, nil
+}
+
+// load reads the pair as every file a user names is read (readInputFile):
+// a FIFO or a device given as --tls-cert is refused, not waited on.
+func (c *certFiles) load() (tls.Certificate, error) {
+	certPEM, err := readInputFile(c.certFile, maxPEM, "a PEM file")
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	keyPEM, err := readInputFile(c.keyFile, maxPEM, "a PEM file")
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.X509KeyPair(certPEM, keyPEM)
 }

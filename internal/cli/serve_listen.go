@@ -152,7 +152,7 @@ func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
 	if o.acmeDirectory != "" || o.acmeCA != "" {
 		c := &acme.Client{DirectoryURL: o.acmeDirectory}
 		if o.acmeCA != "" {
-			pem, err := os.ReadFile(o.acmeCA)
+			pem, err := readInputFile(o.acmeCA, maxPEM, "a PEM file")
 			if err != nil {
 				return nil, fmt.Errorf("serve --acme-ca: %w", err)
 			}

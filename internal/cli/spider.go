@@ -214,7 +214,7 @@ lines starting with # are skipped, so a solver's output replays as it is.
 func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	var gf gameFlags
 	gf.register(fs)
-	load := fs.String("load", "", "load the game saved in `FILE` (it sets the deal and options: those flags are refused with it)")
+	load := fs.String("load", "", "load the game saved in `file` (it sets the deal and options: those flags are refused with it)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -275,33 +275,15 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// maxSpiderSave bounds the size of a save file load reads: 100,000 moves
-// (the most a save holds) take about 1.2 MB, and without a bound
-// `load /dev/zero` would fill memory.
-const maxSpiderSave = 16 << 20
-
 // loadSpider reads a save file; the Spider variant stops scoring on load.
 func loadSpider(path string) (*spider.Game, error) {
-	f, err := openSaveFile(path)
+	b, err := readInputFile(path, maxSpiderSave, "a Spider save file")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	tooBig := fmt.Errorf("%s: %w: larger than %d bytes, the limit for a save file", path, spider.ErrFormat, maxSpiderSave)
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxSpiderSave {
-		return nil, tooBig
-	}
-	// The file may grow while read: read at most the limit.
-	b, err := io.ReadAll(io.LimitReader(f, maxSpiderSave+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, osReason(err))
-	}
-	if len(b) > maxSpiderSave {
-		return nil, tooBig
-	}
 	g, err := spider.Load(string(b))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
 	}
 	g.MarkLoaded()
 	return g, nil
@@ -458,6 +440,15 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			if g, err = loadSpider(args[0]); err == nil {
 				s.g = g
 				text = append(text, "loaded "+args[0])
+			} else {
+				// In play a bad file is refused like any command; the
+				// exit-status mark is for --load.
+				msg := strings.TrimPrefix(err.Error(), "usage: ")
+				if errors.Is(err, spider.ErrFormat) {
+					err = renamedErr{msg, err}
+				} else {
+					err = fmt.Errorf("%w: %s", spider.ErrFormat, msg)
+				}
 			}
 		}
 	default:
@@ -498,3 +489,12 @@ func plural(n int, noun string) string {
 // spiderExtraCommands are terminal-play commands that other packages add
 // (the solver's hint); each returns a message to print.
 var spiderExtraCommands = map[string]func(ctx context.Context, g *spider.Game) (string, error){}
+
+// renamedErr is err with the message msg.
+type renamedErr struct {
+	msg string
+	err error
+}
+
+func (e renamedErr) Error() string { return e.msg }
+func (e renamedErr) Unwrap() error { return e.err }

@@ -48,7 +48,7 @@ func (af *analyzeFlags) limits(cmd string) (solver.AnalyzeLimits, error) {
 // runSpiderAnalyze is `spider analyze --load FILE` and `spider analyze
 // bench`.
 func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
-	load := fs.String("load", "", "the saved game to analyse, `FILE`: a save of spider play, or the page's export (required)")
+	load := fs.String("load", "", "the saved game to analyse, `file`: a save of spider play, or the page's export (required)")
 	jsonOut := fs.Bool("json", false, "print JSON")
 	var af analyzeFlags
 	af.register(fs)

@@ -145,7 +145,7 @@ func TestSpiderAnalyzeUsage(t *testing.T) {
 		{[]string{"spider", "analyze", "--load", ok, "--position-nodes", "x"}, 2, "position-nodes"},
 		{[]string{"spider", "analyze", "--nope"}, 2, "nope"},
 		{[]string{"spider", "analyze", "--load", bad}, 2, "line 6"},
-		{[]string{"spider", "analyze", "--load", filepath.Join(dir, "none")}, 1, "no such file"},
+		{[]string{"spider", "analyze", "--load", filepath.Join(dir, "none")}, 2, "no such file"},
 		{[]string{"spider", "analyze", "bench", "--deals", "9-3"}, 2, "backwards"},
 		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, 2, "max-moves"},
 		{[]string{"spider", "analyze", "bench", "--suits", "3"}, 2, "suits"},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ type solveFlags struct {
 
 func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	sf.gameFlags.register(fs)
-	fs.StringVar(&sf.load, "load", "", "start from the game saved in `FILE` (its current position)")
+	fs.StringVar(&sf.load, "load", "", "start from the game saved in `file` (its current position)")
 	fs.StringVar(&sf.layout, "layout", "", "start from a position `file` in the layout format (docs/formats.md)")
 }
 
@@ -48,13 +47,13 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := os.ReadFile(sf.layout)
+		b, err := readInputFile(sf.layout, maxLayout, "a layout file")
 		if err != nil {
 			return nil, err
 		}
 		p, err := spider.ParseLayout(string(b), spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sf.layout, err)
+			return nil, fmt.Errorf("%w: %s: %w", errUsage, sf.layout, err)
 		}
 		return spider.NewGameAt(p, o)
 	}

@@ -156,7 +156,7 @@ func TestSpiderSolveUsage(t *testing.T) {
 			}
 		})
 	}
-	if _, stderr, code := cmd(t, "", "spider", "solve", "--load", filepath.Join(t.TempDir(), "none")); code != 1 || stderr == "" {
+	if _, stderr, code := cmd(t, "", "spider", "solve", "--load", filepath.Join(t.TempDir(), "none")); code != exitUsage || stderr == "" {
 		t.Fatalf("missing file: exit %d %q", code, stderr)
 	}
 }

@@ -167,7 +167,7 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stderr, code := run(t, "", "spider", "play", "--load", path)
-	if code != 1 || !strings.Contains(stderr, "line 6") {
+	if code != exitUsage || !strings.Contains(stderr, "line 6") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	// Inside a session a bad load is refused and the game goes on.
