@@ -1,6 +1,6 @@
 // Package arlclient is a client of cardtable's Arlington table API: the
 // HTTP calls that create, find and join a table (docs/api.md, "Arlington
-// tables") and a WebSocket session that follows one table, reconnecting by
+// tables") and a Follower that keeps up with one table over a WebSocket, reconnecting by
 // itself. It speaks the wire protocol only: it knows the rules package's
 // View and notation, never the server's own packages, so a client built on
 // it meets the server exactly where any other program would.

@@ -179,12 +179,12 @@ func view(from, count int) string {
 		strings.Join(evs, ","), from, count, strings.Join(words, ","))
 }
 
-func next(tb testing.TB, s *Session) Message {
+func next(tb testing.TB, s *Follower) Message {
 	tb.Helper()
 	select {
 	case m, ok := <-s.Messages():
 		if !ok {
-			tb.Fatalf("session ended: %v", s.Err())
+			tb.Fatalf("follower ended: %v", s.Err())
 		}
 		return m
 	case <-time.After(10 * time.Second):
@@ -215,7 +215,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 	if _, err := c.Join(ctx, "T1", "Ann", -1); err != nil {
 		t.Fatal(err)
 	}
-	s := c.Open(ctx, "T1", SessionOptions{Backoff: 10 * time.Millisecond})
+	s := c.Open(ctx, "T1", FollowOptions{Backoff: 10 * time.Millisecond})
 	defer s.Close()
 
 	// First connection: the identity cookie goes with the upgrade, the
@@ -248,7 +248,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 		t.Fatalf("error %+v", m)
 	}
 
-	// The connection drops: the session dials again and asks for what
+	// The connection drops: the follower dials again and asks for what
 	// it does not have.
 	conn.CloseNow()
 	if h := recv(t, f.hellos); h["since"] != 3.0 {
@@ -258,7 +258,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 	if m := next(t, s); m.Type != TypeConnected {
 		t.Fatalf("after reconnecting: %q", m.Type)
 	}
-	// A gap (events 5.. when it holds 3): the session asks again on the
+	// A gap (events 5.. when it holds 3): the follower asks again on the
 	// same connection.
 	conn.Write(ctx, websocket.MessageText, []byte(view(5, 6)))
 	next(t, s)
@@ -268,7 +268,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 	}
 	conn.CloseNow()
 
-	// The table is gone (404): the session ends with ErrNotFound.
+	// The table is gone (404): the follower ends with ErrNotFound.
 	f.gone.Store(true)
 	for {
 		m, ok := <-s.Messages()
@@ -288,7 +288,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 }
 
 func TestSessionGivesUp(t *testing.T) {
-	// A server that stays out of reach: the session ends once GiveUp has
+	// A server that stays out of reach: the follower ends once GiveUp has
 	// passed, with ErrUnreachable.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -297,7 +297,7 @@ func TestSessionGivesUp(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	c, _ := New("http://" + addr)
-	s := c.Open(context.Background(), "T1", SessionOptions{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, GiveUp: 50 * time.Millisecond})
+	s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, GiveUp: 50 * time.Millisecond})
 	for range s.Messages() {
 		t.Fatal("a message from nowhere")
 	}

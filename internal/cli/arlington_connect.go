@@ -90,7 +90,7 @@ func arlJoinError(err error, link string) error {
 type arlRemote struct {
 	env    *Env
 	client *arlclient.Client
-	sess   *arlclient.Session
+	sess   *arlclient.Follower
 	id     string
 	link   string
 	seat   int
@@ -138,7 +138,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, arlSeat(r.seat), who)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.sess = r.client.Open(ctx, r.id, arlclient.SessionOptions{Notef: func(format string, args ...any) {
+	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {
 		fmt.Fprintf(r.env.Stderr, "cardtable: "+format+"\n", args...)
 	}})
 	defer r.sess.Close()
@@ -266,7 +266,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	}
 	v := u.View
 	if v.EventsFrom > r.have {
-		// The session asked again from what it has; this view is current
+		// The follower asked again from what it has; this view is current
 		// all the same, and the missing events follow.
 		r.out("(events %d to %d missed; asking again)\n", r.have, v.EventsFrom-1)
 	} else {
@@ -394,7 +394,7 @@ func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:
-		// The connection is going; the session reconnects and the next
+		// The connection is going; the follower reconnects and the next
 		// view says whether it is still this seat's turn.
 		r.fresh = false
 	}

@@ -29,7 +29,7 @@ const arlConnectHelp = `commands (one a line, read when it is your turn):
                     your seat from now on
 ` + arlActionsHelp
 
-// line handles one line of the terminal player's; stop ends the session.
+// line handles one line of the terminal player's; stop ends play.
 func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) {
 	var long *longLineError
 	switch {

@@ -23,7 +23,7 @@ func (e *longLineError) Error() string {
 // lineReader reads terminal input a line at a time. Unlike bufio.Scanner,
 // a line over maxLine does not end the input: it is read to its end and
 // dropped as it comes (never held whole), and the caller is told, so that
-// the session goes on with the next line.
+// play goes on with the next line.
 type lineReader struct {
 	r *bufio.Reader
 	n int // lines read so far

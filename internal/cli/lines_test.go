@@ -57,7 +57,7 @@ func TestLineReader(t *testing.T) {
 
 // An input line over the limit is refused with a message naming the line
 // and the limit, and the game goes on: the moves before and after it
-// count. Before, a line over 1 MB ended a Spider session (the game lost)
+// count. Before, a line over 1 MB ended Spider play in the terminal (the game lost)
 // and one over 64 KB ended an Arlington one.
 func TestPlayLongLine(t *testing.T) {
 	for size, long := range map[string]string{
@@ -94,7 +94,7 @@ func TestPlayLongLine(t *testing.T) {
 }
 
 // A save file with a line over the limit does not load; the error names
-// the file, the line and the limit, and a session goes on with its game.
+// the file, the line and the limit, and play goes on with its game.
 func TestLoadLongLine(t *testing.T) {
 	dir := t.TempDir()
 	long := "# " + strings.Repeat("x", 1<<20) + "\n"

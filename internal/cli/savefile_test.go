@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// saveGames are the two games' terminal sessions, each saving to a file:
+// saveGames are the two games' terminal play, each saving to a file:
 // the script's output and the first line a good save starts with.
 var saveGames = []struct {
 	name   string
@@ -89,7 +89,7 @@ func TestSaveFollowsSymlinks(t *testing.T) {
 }
 
 // A directory, a link to one, a name ending in a separator and a loop of
-// links are refused and left as they were; the session goes on. Devices
+// links are refused and left as they were; play goes on. Devices
 // and pipes: savefile_unix_test.go.
 func TestSaveRefusesNonRegular(t *testing.T) {
 	for _, g := range saveGames {

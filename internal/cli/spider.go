@@ -324,7 +324,7 @@ func (s *spiderSession) refuse(err error) {
 	fmt.Fprintln(s.env.Stdout, "refused:", err)
 }
 
-// command runs one line; it reports whether the session should end.
+// command runs one line; it reports whether play should end.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
 	verb, args := strings.ToLower(f[0]), f[1:]

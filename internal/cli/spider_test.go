@@ -170,11 +170,11 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, "line 6") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
-	// Inside a session a bad load is refused and the game goes on.
+	// During play a bad load is refused and the game goes on.
 	out, _, _ := run(t, "move 6 1\nload "+path+"\nshow\n", "spider", "play", "--deal", "1", "--variant", "spider", "--json")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[2], "line 6") || !strings.Contains(lines[3], `"moves":1`) {
-		t.Errorf("bad load in session:\n%s", out)
+		t.Errorf("bad load during play:\n%s", out)
 	}
 }
 

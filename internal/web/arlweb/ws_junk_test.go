@@ -19,7 +19,7 @@ import (
 // spectator: bad JSON, an unknown type, an unknown action, a binary frame,
 // an action out of turn, actions for the other person's seat and for the
 // bot's, an overlong chat line, then a flood short of the disconnection
-// limit. Each gets an error of its class for her alone; her session goes
+// limit. Each gets an error of its class for her alone; her connection goes
 // on (she receives every update and her own moves go through); the others
 // receive no error and the game holds only the moves really played.
 // (A flood past the limit and a huge frame end the connection:
@@ -132,7 +132,7 @@ func TestWSJunkWhileOthersPlay(t *testing.T) {
 		cur = settled(n + 1)
 	}
 	// A flood short of the limit, on Bob's turn: refused, then too_many,
-	// and the session goes on: Ann sees Bob's move.
+	// and the connection goes on: Ann sees Bob's move.
 	for cur.View.ToMove != sb {
 		w, who := wa, "Ann"
 		v := viewAt(w, who, cur.View.EventCount)

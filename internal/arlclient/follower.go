@@ -13,7 +13,7 @@ import (
 	"github.com/coder/websocket"
 )
 
-// Message is one message the server sent, or the session's own notice of
+// Message is one message the server sent, or the follower's own notice of
 // a new connection (Type "connected", Raw nil).
 type Message struct {
 	Type   string       // "view", "error", or "connected"
@@ -29,23 +29,23 @@ const (
 	TypeConnected = "connected"
 )
 
-// ErrOffline is Send's error while the session has no connection: the
-// session is reconnecting, and the next view will say where the table is.
+// ErrOffline is Send's error while the follower has no connection: the
+// follower is reconnecting, and the next view will say where the table is.
 var ErrOffline = errors.New("not connected")
 
-// SessionOptions tune a session; the zero value is the defaults.
-type SessionOptions struct {
+// FollowOptions tune a follower; the zero value is the defaults.
+type FollowOptions struct {
 	// Backoff is the first wait before reconnecting; it doubles up to
 	// MaxBackoff (defaults 0.5 s and 8 s, as the table page's).
 	Backoff, MaxBackoff time.Duration
-	// GiveUp is how long the session keeps trying to reach a server it
+	// GiveUp is how long the follower keeps trying to reach a server it
 	// lost before it ends with ErrUnreachable (default 10 minutes).
 	GiveUp time.Duration
 	// Notef, if set, hears of lost and regained connections.
 	Notef func(format string, args ...any)
 }
 
-func (o SessionOptions) withDefaults() SessionOptions {
+func (o FollowOptions) withDefaults() FollowOptions {
 	if o.Backoff <= 0 {
 		o.Backoff = 500 * time.Millisecond
 	}
@@ -68,63 +68,63 @@ const (
 	// few hundred KB for the longest games).
 	maxMessage = 16 << 20
 	// writeTimeout bounds one message sent; pingEvery is how often the
-	// session checks the server still answers, within pingTimeout.
+	// follower checks the server still answers, within pingTimeout.
 	writeTimeout = 10 * time.Second
 	pingEvery    = 20 * time.Second
 	pingTimeout  = 15 * time.Second
 )
 
-// Session follows one table over a WebSocket. It says hello with the
+// Follower follows one table over a WebSocket. It says hello with the
 // number of public events it has delivered, so after a reconnect the
 // server sends only what was missed, and it reconnects by itself (waits
 // doubling from Backoff to MaxBackoff) when the connection drops or the
 // server restarts, until Close, ctx's end, a table that is gone, or GiveUp
 // of failing to reach the server.
-type Session struct {
+type Follower struct {
 	c    *Client
 	id   string
-	o    SessionOptions
+	o    FollowOptions
 	msgs chan Message
 	stop context.CancelFunc
 	done chan struct{}
 
 	mu   sync.Mutex
 	conn *websocket.Conn // nil while offline
-	err  error           // why the session ended; set before msgs closes
+	err  error           // why the follower ended; set before msgs closes
 }
 
 // Open starts following table id. Every message arrives on Messages, in
-// order; the session waits for the reader (a reader that falls far behind
-// is dropped by the server, and the session catches up on reconnecting).
-func (c *Client) Open(ctx context.Context, id string, o SessionOptions) *Session {
+// order; the follower waits for the reader (a reader that falls far behind
+// is dropped by the server, and the follower catches up on reconnecting).
+func (c *Client) Open(ctx context.Context, id string, o FollowOptions) *Follower {
 	ctx, stop := context.WithCancel(ctx)
-	s := &Session{c: c, id: id, o: o.withDefaults(), msgs: make(chan Message), stop: stop, done: make(chan struct{})}
-	// The session's goroutine exits when ctx ends (Close), the table is
+	s := &Follower{c: c, id: id, o: o.withDefaults(), msgs: make(chan Message), stop: stop, done: make(chan struct{})}
+	// The follower's goroutine exits when ctx ends (Close), the table is
 	// gone, or the server stays out of reach for GiveUp; it closes msgs.
 	go s.run(ctx)
 	return s
 }
 
-// Messages is the session's messages, closed when the session ends (Err
+// Messages is the follower's messages, closed when the follower ends (Err
 // says why).
-func (s *Session) Messages() <-chan Message { return s.msgs }
+func (s *Follower) Messages() <-chan Message { return s.msgs }
 
-// Err is why the session ended; call it once Messages is closed.
-func (s *Session) Err() error {
+// Err is why the follower ended; call it once Messages is closed.
+func (s *Follower) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
 
-// Close ends the session and waits for its goroutine.
-func (s *Session) Close() {
+// Close ends the follower and waits for its goroutine.
+func (s *Follower) Close() {
 	s.stop()
 	<-s.done
 }
 
 // Act sends an action in the engine's notation for this identity's seat.
 // A refusal comes back as an "error" message, an effect as a "view".
-func (s *Session) Act(ctx context.Context, action string) error {
+func (s *Follower) Act(ctx context.Context, action string) error {
 	return s.send(ctx, struct {
 		Type   string `json:"type"`
 		Action string `json:"action"`
@@ -132,14 +132,14 @@ func (s *Session) Act(ctx context.Context, action string) error {
 }
 
 // Chat sends a line to the table's chat.
-func (s *Session) Chat(ctx context.Context, text string) error {
+func (s *Follower) Chat(ctx context.Context, text string) error {
 	return s.send(ctx, struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{"chat", text})
 }
 
-func (s *Session) send(ctx context.Context, m any) error {
+func (s *Follower) send(ctx context.Context, m any) error {
 	s.mu.Lock()
 	conn := s.conn
 	s.mu.Unlock()
@@ -159,7 +159,7 @@ func write(ctx context.Context, conn *websocket.Conn, m any) error {
 	return conn.Write(ctx, websocket.MessageText, b)
 }
 
-func (s *Session) end(err error) {
+func (s *Follower) end(err error) {
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
@@ -167,8 +167,8 @@ func (s *Session) end(err error) {
 	close(s.done)
 }
 
-// run connects, reads, and reconnects until the session ends.
-func (s *Session) run(ctx context.Context) {
+// run connects, reads, and reconnects until the follower ends.
+func (s *Follower) run(ctx context.Context) {
 	have := -1 // events delivered so far; -1: none yet, ask for all
 	wait := s.o.Backoff
 	var lostAt time.Time // when the server was last lost; zero while connected
@@ -213,7 +213,7 @@ func (s *Session) run(ctx context.Context) {
 var errFatal = errors.New("the server refuses this client")
 
 // dial opens the table's WebSocket with this client's identity cookie.
-func (s *Session) dial(ctx context.Context) (*websocket.Conn, error) {
+func (s *Follower) dial(ctx context.Context) (*websocket.Conn, error) {
 	u := *s.c.base
 	switch u.Scheme {
 	case "https":
@@ -242,7 +242,7 @@ func (s *Session) dial(ctx context.Context) (*websocket.Conn, error) {
 
 // serve says hello and delivers the connection's messages until it
 // fails; it returns the events delivered and whether anything came.
-func (s *Session) serve(ctx context.Context, conn *websocket.Conn, have int) (int, bool, error) {
+func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (int, bool, error) {
 	defer conn.CloseNow()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -306,7 +306,7 @@ func hello(since int) any {
 	}{"hello", since}
 }
 
-func (s *Session) deliver(ctx context.Context, m Message) bool {
+func (s *Follower) deliver(ctx context.Context, m Message) bool {
 	select {
 	case s.msgs <- m:
 		return true
@@ -317,7 +317,7 @@ func (s *Session) deliver(ctx context.Context, m Message) bool {
 
 // ping checks every pingEvery that the server answers; it closes a
 // connection whose server does not, and returns when ctx ends.
-func (s *Session) ping(ctx context.Context, conn *websocket.Conn) {
+func (s *Follower) ping(ctx context.Context, conn *websocket.Conn) {
 	t := time.NewTicker(pingEvery)
 	defer t.Stop()
 	for {
