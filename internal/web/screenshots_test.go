@@ -211,8 +211,10 @@ func (p *sitePage) arlingtonMidHand() {
 		var before int
 		p.eval(`document.querySelectorAll("#log li").length`, &before)
 		p.eval(`document.querySelector("#actions button[data-action]").click(), 1`, nil)
-		// The player's action and the bots' after it are in the log.
-		p.wait(fmt.Sprintf(`document.querySelectorAll("#log li").length > %d + 1 && %s`, before, myTurn), "the player's next turn")
+		// The player's action is in the log and it is their turn again:
+		// after the bots' plays, or at once when the action keeps the lead
+		// (a kill with the S2 does).
+		p.wait(fmt.Sprintf(`document.querySelectorAll("#log li").length > %d && %s`, before, myTurn), "the player's next turn")
 	}
 }
 
