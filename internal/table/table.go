@@ -21,7 +21,7 @@ type Table struct {
 	cmds    chan func(*loop)
 	done    chan struct{} // closed when the goroutine has exited
 	summary atomic.Pointer[Summary]
-	l       *loop // handed to run; only run's goroutine uses it
+	l       *loop  // handed to run; only run's goroutine uses it
 	born    uint64 // its place in the hub's starts (Hub.gen)
 	moved   atomic.Bool
 }
