@@ -205,8 +205,8 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 		return nil, err
 	}
 	type claim struct {
-		id    string
-		epoch int64
+		ID    string
+		Epoch int64
 	}
 	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
 	if err != nil || len(claims) == 0 {
@@ -215,8 +215,8 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	ids := make([]string, len(claims))
 	n.mu.Lock()
 	for i, c := range claims {
-		ids[i] = c.id
-		n.epochs[c.id] = c.epoch
+		ids[i] = c.ID
+		n.epochs[c.ID] = c.Epoch
 	}
 	n.mu.Unlock()
 	return n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
