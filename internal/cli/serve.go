@@ -103,7 +103,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if node != nil {
 		claims = node
 		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 			defer cancel()
 			if err := node.Close(cctx); err != nil {
 				log.Warn("leaving the servers' registry", "err", err)
