@@ -198,14 +198,18 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 		return nil, nil
 	}
 	var orphans, servers, least, mine int
+	var self bool
 	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining FROM servers s WHERE `+alive+`)
 		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open'
 				AND (t.owner IS NULL OR t.owner NOT IN (SELECT id FROM live))),
 			(SELECT count(*) FROM live WHERE NOT draining),
 			(SELECT coalesce(min(load), 0) FROM live WHERE NOT draining),
-			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2)`,
-		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine)
-	if err != nil || orphans == 0 {
+			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2),
+			EXISTS (SELECT 1 FROM live WHERE id = $2)`,
+		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine, &self)
+	if err != nil || orphans == 0 || !self {
+		// Nothing to take; or this server's own lease ran out (it could
+		// not reach the database): it renews it before taking anything.
 		return nil, err
 	}
 	share := int(math.Ceil(float64(orphans) / float64(max(1, servers))))
