@@ -44,21 +44,7 @@ func startProc(t *testing.T, bin string, args ...string) *proc {
 	// Exits when the process does.
 	go func() { p.exited <- p.cmd.Wait() }()
 	t.Cleanup(p.kill)
-	for deadline := time.Now().Add(30 * time.Second); p.url == ""; {
-		if m := urlLine.FindStringSubmatch(p.logs.String()); m != nil {
-			p.url = m[1]
-			break
-		}
-		select {
-		case err := <-p.exited:
-			p.exited <- err
-			t.Fatalf("the server exited (%v): %s", err, p.logs)
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no URL logged: %s", p.logs)
-		}
-	}
+	p.url = awaitURL(t, p.logs, p.exited, 30*time.Second)
 	return p
 }
 
