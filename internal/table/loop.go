@@ -120,6 +120,7 @@ func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *lo
 		if i < len(stored) && l.seats[i].bot == "" {
 			l.seats[i].player, l.seats[i].name = stored[i].Player, stored[i].Name
 			l.seats[i].reserved = stored[i].Reserved && stored[i].Player != ""
+			l.seats[i].away = stored[i].Away && stored[i].Player != ""
 		}
 	}
 	return l
@@ -205,7 +206,7 @@ func (l *loop) started() bool {
 
 // back notes that seat's person is back: a timed-out turn is theirs again.
 func (l *loop) back(seat int) {
-	l.seats[seat].away = false
+	l.setAway(seat, false)
 	if seat == l.st.ToMove() {
 		l.timedOut = -1
 	}
@@ -272,7 +273,7 @@ func (l *loop) turnOut() {
 	}
 	l.timedOut = n
 	if l.seats[seat].subs == 0 {
-		l.seats[seat].away = true
+		l.setAway(seat, true)
 		l.dirty = true
 	}
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -82,7 +83,7 @@ func (l *loop) seatOf(player string) int {
 func (l *loop) saveSeats() error {
 	seats := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
-		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved}
+		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away}
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -171,7 +172,7 @@ func (l *loop) leave(player string) error {
 		return ErrNotSeated
 	}
 	if l.started() {
-		l.seats[s].away = true
+		l.setAway(s, true)
 		l.dirty = true
 		return nil
 	}
@@ -189,6 +190,20 @@ func (l *loop) leave(player string) error {
 	l.seats[s].subs = 0
 	l.dirty = true
 	return nil
+}
+
+// setAway marks seat's person away (a stand-in plays for them) or back,
+// and stores it if it changed, so that a restart or another server goes
+// on the same way. A store failure is only reported: the table goes on
+// with it as it is here.
+func (l *loop) setAway(seat int, away bool) {
+	if l.seats[seat].away == away {
+		return
+	}
+	l.seats[seat].away = away
+	if err := l.saveSeats(); err != nil && !errors.Is(err, ErrMoved) {
+		l.h.o.Logf("table %s: storing seat %d away=%v: %v", l.t.id, seat, away, err)
+	}
 }
 
 func (l *loop) act(player string, seat int, a arlington.Action) error {
