@@ -244,7 +244,18 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 		n.epochs[c.ID] = c.Epoch
 	}
 	n.mu.Unlock()
-	return n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	stored, err := n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	if err != nil {
+		// Claimed but not loaded: given back, for the next scan (here or
+		// elsewhere), rather than held by a server that does not run them.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), n.o.Lease)
+		defer cancel()
+		if rerr := n.Release(rctx, ids); rerr != nil {
+			n.o.Logf("giving back %d tables not loaded: %v", len(ids), rerr)
+		}
+		return nil, err
+	}
+	return stored, nil
 }
 
 // Held is which of the tables this server claimed it still holds
