@@ -229,10 +229,6 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	if err != nil {
 		return nil, err
 	}
-	type claim struct {
-		ID    string
-		Epoch int64
-	}
 	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
 	if err != nil || len(claims) == 0 {
 		return nil, err
@@ -258,6 +254,12 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	return stored, nil
 }
 
+// claim is a table's id and epoch, as a claim wrote them.
+type claim struct {
+	ID    string
+	Epoch int64
+}
+
 // Held is which of the tables this server claimed it still holds
 // (table.Claims): another server may have taken the others.
 func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
@@ -265,18 +267,19 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	var id string
-	var epoch int64
-	n.mu.Lock()
+	n.mu.Lock() // not while reading: every write of a table asks for it
 	defer n.mu.Unlock()
-	_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error {
-		if e, ok := n.epochs[id]; ok && e == epoch {
-			out[id] = true
+	for _, c := range claims {
+		if e, ok := n.epochs[c.ID]; ok && e == c.Epoch {
+			out[c.ID] = true
 		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // Release gives ids up, those this server still holds, so that another
