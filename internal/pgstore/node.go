@@ -345,12 +345,16 @@ func (n *Node) Route(ctx context.Context, id string) (Route, error) {
 	return r, nil
 }
 
-// Least is the live server, not stopping, that runs the fewest tables:
-// its id and address (this server's own when it is the one, or when no
-// other is alive). Ties go to a random one of them.
+// Least is the live server, not stopping, that holds the fewest open
+// tables now (counted, not as of its heartbeat, so that a burst of new
+// tables spreads): its id and address (this server's own when it is the
+// one, or when no other is alive). Ties go to a random one of them.
 func (n *Node) Least(ctx context.Context) (id, addr string, err error) {
-	err = n.db.pool.QueryRow(ctx, `SELECT s.id, s.addr FROM servers s WHERE `+alive+` AND NOT s.draining
-		ORDER BY s.load, random() LIMIT 1`, secs(n.o.Lease)).Scan(&id, &addr)
+	err = n.db.pool.QueryRow(ctx, `SELECT s.id, s.addr FROM servers s
+		LEFT JOIN (SELECT owner, count(*) AS n FROM live_tables WHERE status = 'open' AND owner IS NOT NULL
+			GROUP BY owner) c ON c.owner = s.id
+		WHERE `+alive+` AND NOT s.draining
+		ORDER BY coalesce(c.n, 0), random() LIMIT 1`, secs(n.o.Lease)).Scan(&id, &addr)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return n.id, n.o.Addr, nil
 	}
