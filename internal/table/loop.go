@@ -444,7 +444,8 @@ func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	at := l.h.o.Clock.Now().UTC()
-	rated, err := false, error(nil)
+	var err error
+	rated := false // a rated game's end: stored with its ratings
 	if s == StatusOver {
 		rated, err = l.finishRated(ctx, at)
 	}
