@@ -51,7 +51,14 @@ func TestBrowserArlingtonRatingsShown(t *testing.T) {
 			t.Errorf("leaderboard row %d reads %q, want %q", i, rows[i], want)
 		}
 	}
-	p.shot("arlington-ratings-leaderboard.png")
+	// At a phone's width and a laptop's, the leaderboard fits the page.
+	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
+		p.do(chromedp.EmulateViewport(size[0], size[1]))
+		if !eval[bool](p, `document.documentElement.scrollWidth <= innerWidth && document.querySelector("#leaderboard li").getBoundingClientRect().width > 0`) {
+			t.Errorf("at %dx%d the leaderboard does not fit the page", size[0], size[1])
+		}
+		p.shot(fmt.Sprintf("arlington-ratings-leaderboard-%dx%d.png", size[0], size[1]))
+	}
 }
 
 // seatsShown is how the lobby names sum's seats: each with its rating,
