@@ -82,9 +82,9 @@ func seatsShown(tb testing.TB, sum created) []string {
 // TestLongBrowserArlingtonRatings (long: a whole game in the browser,
 // several seconds under -race; make test-long runs it): a person creates a rated table against a
 // bot in the lobby's form (rated is ticked by default), plays the game
-// to 1 point to its end, and the lobby then shows the table as rated with
-// the person's new rating and the bot level's beside their names, the
-// same as the ratings the store keeps; the leaderboard says no one has
+// to 1 point to its end, and the table page and then the lobby show the
+// person's new rating and the bot level's beside their names (the lobby
+// saying the table is rated), the same as the ratings the store keeps; the leaderboard says no one has
 // enough games yet.
 func TestLongBrowserArlingtonRatings(t *testing.T) {
 	if testing.Short() {
@@ -121,6 +121,11 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 		t.Fatalf("the table: %d %+v", code, sum)
 	}
 	want := seatsShown(t, sum)
+	// The table page shows each seat's new rating too.
+	for _, s := range sum.Seats {
+		ann.until(fmt.Sprintf(`[...document.querySelectorAll('#players [data-seat="%d"] .badge')].some((b) => b.textContent === "rating %d")`, s.Seat, s.Rating))
+	}
+	ann.shot("arlington-ratings-table.png")
 	if sum.Seats[1].Rating == rating.Shown(rating.Bot("random")) {
 		t.Errorf("the bot's rating did not move from its start: %+v", sum.Seats)
 	}
