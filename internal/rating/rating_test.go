@@ -133,3 +133,13 @@ func TestShown(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRate is one six-player game's update.
+func BenchmarkRate(b *testing.B) {
+	m := Default()
+	teams := solo(m.New(), Bot("expert"), Bot("hard"), m.New(), Bot("random"), Rating{30, 3})
+	ranks := []int{2, 1, 3, 3, 6, 5}
+	for b.Loop() {
+		m.Rate(teams, ranks)
+	}
+}
