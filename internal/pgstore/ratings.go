@@ -19,18 +19,27 @@ var _ table.Rater = (*DB)(nil)
 // was counted when it ended). The entrants' rows are locked, in key order
 // (so two games' ends cannot deadlock), before they are read: two servers
 // ending games with the same bot level update it one after the other.
+// Once this server joined the registry, the table must be its claim, as
+// for every write of a table (ErrMoved).
 func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end table.RatedEnd) error {
+	cond, owner, epoch, err := db.fenced(id, 5, 6)
+	if err != nil {
+		return err
+	}
 	return db.tx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND status = $4`,
-			string(table.StatusOver), millis(at), id, string(table.StatusOpen))
+		tag, err := tx.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND status = $4 AND `+cond,
+			string(table.StatusOver), millis(at), id, string(table.StatusOpen), owner, epoch)
 		if err != nil {
 			return err
 		}
-		if tag.RowsAffected() == 0 { // no such table, or it finished before
-			var one int
-			err := tx.QueryRow(ctx, `SELECT 1 FROM live_tables WHERE id = $1`, id).Scan(&one)
+		if tag.RowsAffected() == 0 { // no such table, it finished before, or it moved
+			var status string
+			err := tx.QueryRow(ctx, `SELECT status FROM live_tables WHERE id = $1`, id).Scan(&status)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return notFound(id)
+			}
+			if err == nil && status == string(table.StatusOpen) {
+				return db.refused(id) // still open: another server holds it
 			}
 			return err
 		}
