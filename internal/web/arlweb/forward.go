@@ -148,8 +148,10 @@ func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
 		},
 		Transport: forwardTransport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// Debug: while a dead server's tables are taken over, every
+			// client's retry fails here once; the take-over is logged.
 			if !errors.Is(err, context.Canceled) {
-				h.log.Warn("arlington: forwarding to the table's server", "addr", addr, "err", err)
+				h.log.Debug("arlington: forwarding to the table's server", "addr", addr, "err", err)
 			}
 			unavailable(w, r, "the table's server does not answer")
 		},
