@@ -113,7 +113,24 @@ func tablePath(r *http.Request) (id string, isNew bool) {
 		return "", false
 	}
 	id, _, _ = strings.Cut(rest, "/")
+	if !plausibleID(id) {
+		return "", false // no table has it: answered here, no look-up
+	}
 	return id, false
+}
+
+// plausibleID: id could be a table's (letters and digits, as rand.Text
+// makes them), so that junk costs no look-up in the database.
+func plausibleID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // unavailable answers 503 with Retry-After: the table is between servers.
