@@ -21,7 +21,20 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
 		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(pgtest.Main(m))
+	os.Exit(isolated(m))
+}
+
+// isolated runs the tests with a data directory of their own, so no test
+// reads or writes the user's own database (a command run without --db
+// uses it).
+func isolated(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "cardtable-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_DATA_HOME", dir)
+	return pgtest.Main(m)
 }
 
 func TestLoadtestUsage(t *testing.T) {
