@@ -48,6 +48,9 @@ type loop struct {
 	// rematch is the table made to play again with these seats, once
 	// someone asked for it (rematch.go).
 	rematch string
+	// playingOut: everyone left a rated game, and the stand-ins play it
+	// to its end with nobody connected (playsOut).
+	playingOut bool
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
@@ -177,6 +180,9 @@ func (t *Table) run(ctx context.Context) {
 		case <-l.idle.c():
 			l.idle.stop()
 			if len(l.subs) == 0 {
+				if l.playsOut() {
+					continue
+				}
 				if !l.st.Terminal() {
 					l.finish(StatusClosed)
 				}
@@ -216,7 +222,7 @@ func (l *loop) botPlays(seat int) bool {
 // idle timer while nobody is connected; a bot decision or the turn timer
 // while the game is on and somebody is connected (with nobody there, no
 // one is kept waiting, so the table holds still until someone returns
-// or it closes idle).
+// or it closes idle, or plays out a rated game: playsOut).
 func (l *loop) settle() {
 	if len(l.subs) == 0 {
 		if l.idle.t == nil {
@@ -225,7 +231,7 @@ func (l *loop) settle() {
 	} else {
 		l.idle.stop()
 	}
-	if !l.started() || l.st.Terminal() || len(l.subs) == 0 || l.retry.t != nil {
+	if !l.started() || l.st.Terminal() || (len(l.subs) == 0 && !l.playingOut) || l.retry.t != nil {
 		l.turn.stop()
 		return
 	}

@@ -242,3 +242,20 @@ func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 	}
 	return true, nil
 }
+
+// playsOut is called when a table nobody is connected to would close
+// idle. A rated game still on is played to its end instead, every
+// person's seat by the stand-in, and rated then: leaving must not spare
+// a losing player their rating. It reports whether it does so.
+func (l *loop) playsOut() bool {
+	if _, ok := l.h.o.Store.(Rater); !ok || !l.cfg.Rated || !l.started() || l.st.Terminal() {
+		return false
+	}
+	for i := range l.seats {
+		if l.seats[i].bot == "" {
+			l.seats[i].away = true
+		}
+	}
+	l.playingOut, l.dirty = true, true
+	return true
+}

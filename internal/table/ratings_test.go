@@ -138,3 +138,42 @@ func TestRatedEndOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRatedGameLeftIsPlayedOut: a person losing at a rated table cannot
+// escape the rating by going away: when nobody is connected any more,
+// the stand-in plays every person's seat to the end instead of the table
+// closing idle, and the end rates the game. A casual table still closes.
+func TestRatedGameLeftIsPlayedOut(t *testing.T) {
+	for _, rated := range []bool{true, false} {
+		t.Run(map[bool]string{true: "rated", false: "casual"}[rated], func(t *testing.T) {
+			db := openStore(t)
+			clk := newFakeClock()
+			h := newHub(t, db, clk)
+			tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"},
+				TurnSeconds: -1, StandIn: "random", Rated: rated})
+			mustJoin(t, tb, "a", 0)
+			deadline := time.After(waitTimeout)
+			for done := false; !done; {
+				clk.Advance(table.DefaultIdleAfter)
+				select {
+				case <-tb.Done():
+					done = true
+				case <-deadline:
+					t.Fatal("the table never closed")
+				case <-time.After(10 * time.Millisecond): // the next idle round
+				}
+			}
+			s, err := db.LoadTable(context.Background(), tb.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ratingsOf(t, db, "p:a", "bot:random")
+			if rated && (s.Status != table.StatusOver || got["p:a"].Games != 1 || got["bot:random"].Games != 1) {
+				t.Fatalf("a rated game left by everyone: %s, ratings %+v", s.Status, got)
+			}
+			if !rated && (s.Status != table.StatusClosed || len(got) != 0) {
+				t.Fatalf("a casual game left by everyone: %s, ratings %+v", s.Status, got)
+			}
+		})
+	}
+}
