@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"cardtable/internal/rating"
@@ -258,4 +259,15 @@ func (l *loop) playsOut() bool {
 	}
 	l.playingOut, l.dirty = true, true
 	return true
+}
+
+// checkRated refuses, at a table's creation, a rated table with no seat
+// for a person: bots playing bots would move the bot levels' ratings,
+// against which people are rated, with nobody playing. (Only at
+// creation: a table stored so before still restores.)
+func (c Config) checkRated() error {
+	if c.Rated && !slices.Contains(c.Bots, "") {
+		return fmt.Errorf("%w: a rated table needs a seat for a person", ErrBadConfig)
+	}
+	return nil
 }

@@ -177,3 +177,18 @@ func TestRatedGameLeftIsPlayedOut(t *testing.T) {
 		})
 	}
 }
+
+// TestRatedNeedsAPerson: a rated table with no seat for a person is
+// refused; bots playing bots (random against itself, say) would move
+// the levels' ratings, which people's ratings are measured against,
+// without anyone playing.
+func TestRatedNeedsAPerson(t *testing.T) {
+	h := newHub(t, openStore(t), newFakeClock())
+	_, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}, Rated: true})
+	if !errors.Is(err, table.ErrBadConfig) {
+		t.Fatalf("a rated table of bots only: %v, want ErrBadConfig", err)
+	}
+	if _, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}}); err != nil {
+		t.Fatalf("a casual table of bots only: %v", err)
+	}
+}
