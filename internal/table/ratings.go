@@ -262,12 +262,19 @@ func (l *loop) playsOut() bool {
 }
 
 // checkRated refuses, at a table's creation, a rated table with no seat
-// for a person: bots playing bots would move the bot levels' ratings,
-// against which people are rated, with nobody playing. (Only at
-// creation: a table stored so before still restores.)
+// for a person (bots playing bots would move the bot levels' ratings,
+// against which people are rated, with nobody playing) or with the turn
+// timer off (a losing person could hold the game unfinished, and so
+// unrated, for ever). Only at creation: a table stored so before still
+// restores.
 func (c Config) checkRated() error {
-	if c.Rated && !slices.Contains(c.Bots, "") {
+	switch {
+	case !c.Rated:
+		return nil
+	case !slices.Contains(c.Bots, ""):
 		return fmt.Errorf("%w: a rated table needs a seat for a person", ErrBadConfig)
+	case c.TurnSeconds < 0:
+		return fmt.Errorf("%w: a rated table needs a turn timer", ErrBadConfig)
 	}
 	return nil
 }

@@ -150,7 +150,7 @@ func TestRatedGameLeftIsPlayedOut(t *testing.T) {
 			clk := newFakeClock()
 			h := newHub(t, db, clk)
 			tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"},
-				TurnSeconds: -1, StandIn: "random", Rated: rated})
+				StandIn: "random", Rated: rated})
 			mustJoin(t, tb, "a", 0)
 			deadline := time.After(waitTimeout)
 			for done := false; !done; {
@@ -190,5 +190,32 @@ func TestRatedNeedsAPerson(t *testing.T) {
 	}
 	if _, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}}); err != nil {
 		t.Fatalf("a casual table of bots only: %v", err)
+	}
+}
+
+// TestRatedNeedsATurnTimer: a person who stops playing a rated game
+// while still connected would hold it unfinished for ever (and so
+// unrated) without a turn timer: a rated table gets the default timer
+// even with no bot, and turning it off is refused. A casual table of
+// people keeps no timer by default.
+func TestRatedNeedsATurnTimer(t *testing.T) {
+	h := newHub(t, openStore(t), newFakeClock())
+	ctx := context.Background()
+	people := []string{"", ""}
+	if _, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, TurnSeconds: -1, Rated: true}); !errors.Is(err, table.ErrBadConfig) {
+		t.Fatalf("a rated table with the timer off: %v, want ErrBadConfig", err)
+	}
+	for _, rated := range []bool{true, false} {
+		tb, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, Rated: rated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := -1
+		if rated {
+			want = table.DefaultTurnSeconds
+		}
+		if got := tb.Summary().TurnSeconds; got != want {
+			t.Errorf("rated %v: turn timer %d s by default, want %d", rated, got, want)
+		}
 	}
 }
