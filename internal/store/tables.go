@@ -208,8 +208,17 @@ func loadTable(ctx context.Context, tx *sql.Tx, id string) (table.Stored, error)
 
 // PruneTables deletes the tables over or closed before before, with their
 // moves (their records can no longer be downloaded). It returns how many
-// it deleted.
+// it deleted. It also deletes the ratings of people not rated since
+// before who have too few games for the leaderboard (pruneRatings).
 func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) {
+	n, err := db.pruneTables(ctx, before)
+	if err != nil {
+		return n, err
+	}
+	return n, db.pruneRatings(ctx, before)
+}
+
+func (db *DB) pruneTables(ctx context.Context, before time.Time) (int64, error) {
 	var total int64
 	for {
 		var n int64
