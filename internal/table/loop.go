@@ -51,6 +51,8 @@ type loop struct {
 	// playingOut: everyone left a rated game, and the stand-ins play it
 	// to its end with nobody connected (playsOut).
 	playingOut bool
+	// endStored: the game's end (and, rated, its ratings) is stored.
+	endStored bool
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
@@ -183,8 +185,11 @@ func (t *Table) run(ctx context.Context) {
 				if l.playsOut() {
 					continue
 				}
-				if !l.st.Terminal() {
+				switch {
+				case !l.st.Terminal():
 					l.finish(StatusClosed)
+				case !l.endStored: // the store failed at the end: once more
+					l.finish(StatusOver)
 				}
 				return
 			}
@@ -444,8 +449,9 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 }
 
 // finish marks the table over or closed in the store. A failure is only
-// reported: an over game is replayed to its end on restart and finished
-// then; a closed one reopens and closes idle again.
+// reported: an over game is finished again when the table closes idle,
+// or else replayed to its end on restart and finished then; a closed one
+// reopens and closes idle again.
 func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -461,6 +467,7 @@ func (l *loop) finish(s Status) {
 	if err != nil {
 		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
 	}
+	l.endStored = s == StatusOver && err == nil
 	l.dirty = true
 }
 

@@ -219,3 +219,42 @@ func TestRatedNeedsATurnTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestRatedEndRetried: a store error at a rated game's end (the server
+// staying up) does not leave the game unrated until some later restart:
+// the table tries the end again when it closes idle.
+func TestRatedEndRetried(t *testing.T) {
+	db := openStore(t)
+	st := &endFails{DB: db}
+	st.fail.Store(true)
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}, StandIn: "random", Rated: true})
+	mustJoin(t, tb, "a", 0)
+	clk.Advance(table.DefaultIdleAfter) // nobody there: the stand-in plays the game out
+	deadline := time.After(waitTimeout)
+	for tb.Summary().Status != table.StatusOver {
+		select {
+		case <-deadline:
+			t.Fatal("the game never ended")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	roundTrip(t, h, tb)
+	if got := ratingsOf(t, db, "p:a"); len(got) != 0 {
+		t.Fatalf("rated though the end was not stored: %+v", got)
+	}
+	st.fail.Store(false)
+	clk.Advance(table.DefaultIdleAfter)
+	select {
+	case <-tb.Done():
+	case <-deadline:
+		t.Fatal("the table never closed")
+	}
+	if got := ratingsOf(t, db, "p:a"); got["p:a"].Games != 1 {
+		t.Fatalf("after the table closed: %+v", got)
+	}
+	if s, err := db.LoadTable(context.Background(), tb.ID()); err != nil || s.Status != table.StatusOver {
+		t.Fatalf("the table after it closed: %v, %v", s.Status, err)
+	}
+}
