@@ -94,22 +94,10 @@ func ratingsIn(ctx context.Context, q rowsQuerier, keys []string) ([]table.Ratin
 // their tables pruned, they are what a stream of throwaway identities
 // leaves. A person back later starts afresh.
 func (db *DB) pruneRatings(ctx context.Context, before time.Time) error {
-	for {
-		var n int64
-		err := db.tx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM ratings WHERE entrant IN (
-				SELECT entrant FROM ratings WHERE bot = 0 AND games < ? AND updated < ? LIMIT ?)`,
-				table.MinRankedGames, millis(before), pruneBatch)
-			if err != nil {
-				return err
-			}
-			n, err = res.RowsAffected()
-			return err
-		})
-		if err != nil || n < pruneBatch {
-			return err
-		}
-	}
+	_, err := db.pruneLoop(ctx, `DELETE FROM ratings WHERE entrant IN (
+		SELECT entrant FROM ratings WHERE bot = 0 AND games < ? AND updated < ? LIMIT ?)`,
+		table.MinRankedGames, millis(before))
+	return err
 }
 
 // Ratings is the stored ratings among keys (at most a table's seats).

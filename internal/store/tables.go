@@ -219,24 +219,9 @@ func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) 
 }
 
 func (db *DB) pruneTables(ctx context.Context, before time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int64
-		err := db.tx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM live_tables WHERE id IN (
-				SELECT id FROM live_tables WHERE status != ? AND updated < ? LIMIT ?)`,
-				string(table.StatusOpen), millis(before), pruneBatch)
-			if err != nil {
-				return err
-			}
-			n, err = res.RowsAffected()
-			return err
-		})
-		total += n
-		if err != nil || n < pruneBatch {
-			return total, err
-		}
-	}
+	return db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
+		SELECT id FROM live_tables WHERE status != ? AND updated < ? LIMIT ?)`,
+		string(table.StatusOpen), millis(before))
 }
 
 // PlayerTables is at most limit tables over with player in a seat (not
