@@ -253,7 +253,9 @@ func (l *loop) settle() {
 		}
 		return
 	}
-	if d := l.cfg.turn(); d > 0 && l.othersConnected(seat) {
+	// At a rated table the result is waiting too: a person alone with
+	// bots may not stall the game, and its rating, for ever.
+	if d := l.cfg.turn(); d > 0 && (l.othersConnected(seat) || l.cfg.Rated) {
 		if !l.turn.armed([2]int{seat, n}) {
 			l.turn.arm(l.h.o.Clock, d, [2]int{seat, n})
 		}

@@ -258,3 +258,33 @@ func TestRatedEndRetried(t *testing.T) {
 		t.Fatalf("the table after it closed: %v, %v", s.Status, err)
 	}
 }
+
+// TestRatedTimerAlone: at a rated table a person alone with bots who
+// stays connected but stops playing would hold the game unfinished, and
+// unrated, for ever; so the turn timer runs there too (the stand-in plays
+// that one action), where a casual table lets a slow player alone with
+// bots take their time.
+func TestRatedTimerAlone(t *testing.T) {
+	for _, rated := range []bool{true, false} {
+		t.Run(map[bool]string{true: "rated", false: "casual"}[rated], func(t *testing.T) {
+			clk := newFakeClock()
+			h := newHub(t, openStore(t), clk)
+			tb := mustCreate(t, h, "a", table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: 30, Rated: rated})
+			mustJoin(t, tb, "a", 0)
+			s := mustSub(t, tb, "a", 0)
+			until(t, s, toMove(0))
+			roundTrip(t, h, tb)
+			turn := 30 * time.Second
+			if got, want := clk.armed(turn), map[bool]int{true: 1, false: 0}[rated]; got != want {
+				t.Fatalf("timers due within %v at the person's turn: %d, want %d", turn, got, want)
+			}
+			if !rated {
+				return
+			}
+			clk.Advance(turn)
+			if u := until(t, s, movedBy(0)); u.Seats[0].Away {
+				t.Fatal("a connected person whose timer ran out is marked away")
+			}
+		})
+	}
+}
