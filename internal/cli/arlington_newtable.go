@@ -30,7 +30,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		"or a bot level ("+strings.Join(bot.Names, ", ")+"); 2 to 6 seats (required)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d (a live table's limit)", table.MaxTarget))
 	timer := fs.String("turn-timer", "", fmt.Sprintf("how long a person may take before the stand-in bot plays for them,\n"+
-		"%s to %s, or 'off' (default: %ds at a table with a bot, off without)", shortDur(arlMinTurn), shortDur(arlMaxTurn), table.DefaultTurnSeconds))
+		"%s to %s, or 'off' (default: %ds at a table with a bot or a rated one, off without)", shortDur(arlMinTurn), shortDur(arlMaxTurn), table.DefaultTurnSeconds))
 	rated := fs.Bool("rated", false, "a rated table: the game's end updates every player's rating (default: casual)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error

@@ -257,11 +257,22 @@ func loadTable(ctx context.Context, tx pgx.Tx, id string) (table.Stored, error) 
 }
 
 // PruneTables deletes the tables over or closed before before, with their
-// moves. It returns how many it deleted.
+// moves. It returns how many it deleted. It also deletes the ratings of
+// people not rated since before with too few games for the leaderboard.
 func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) {
-	return db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
+	n, err := db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
 		SELECT id FROM live_tables WHERE status != $1 AND updated < $2 LIMIT $3)`,
 		string(table.StatusOpen), millis(before))
+	if err != nil {
+		return n, err
+	}
+	// The ratings of people not rated since before, with too few games
+	// for the leaderboard: what throwaway identities leave (as the
+	// SQLite store's pruneRatings).
+	_, err = db.pruneLoop(ctx, `DELETE FROM ratings WHERE entrant IN (
+		SELECT entrant FROM ratings WHERE NOT bot AND games < $1 AND updated < $2 LIMIT $3)`,
+		table.MinRankedGames, millis(before))
+	return n, err
 }
 
 // PlayerTables is at most limit tables over with player in a seat (not

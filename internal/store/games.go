@@ -210,27 +210,13 @@ const pruneBatch = 500
 // settings of players left with nothing else. Named saves and statistics
 // stay. It returns how many games it deleted.
 func (db *DB) PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int64
-		err := db.tx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id IN (
-				SELECT id FROM games WHERE updated < ? OR (moves = 0 AND updated < ?) LIMIT ?)`,
-				millis(idle), millis(unplayed), pruneBatch)
-			if err != nil {
-				return err
-			}
-			n, err = res.RowsAffected()
-			return err
-		})
-		total += n
-		if err != nil {
-			return total, err
-		}
-		if n < pruneBatch {
-			return total, db.pruneSettings(ctx)
-		}
+	total, err := db.pruneLoop(ctx, `DELETE FROM games WHERE id IN (
+		SELECT id FROM games WHERE updated < ? OR (moves = 0 AND updated < ?) LIMIT ?)`,
+		millis(idle), millis(unplayed))
+	if err != nil {
+		return total, err
 	}
+	return total, db.pruneSettings(ctx)
 }
 
 // pruneSettings deletes the settings of players who have nothing else
@@ -238,23 +224,34 @@ func (db *DB) PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, 
 // leaves, or a player whose games were all pruned and who never saved or
 // finished one. The legacy player's wait for their owner.
 func (db *DB) pruneSettings(ctx context.Context) error {
+	_, err := db.pruneLoop(ctx, `DELETE FROM settings WHERE rowid IN (
+		SELECT s.rowid FROM settings s WHERE s.player != ''
+		AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM saves v WHERE v.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM results r WHERE r.player = s.player)
+		LIMIT ?)`)
+	return err
+}
+
+// pruneLoop runs query, a DELETE whose last argument is its batch's
+// LIMIT, one transaction a batch, until a batch deletes fewer than
+// pruneBatch rows; it returns how many it deleted.
+func (db *DB) pruneLoop(ctx context.Context, query string, args ...any) (int64, error) {
+	args = append(args, pruneBatch)
+	var total int64
 	for {
 		var n int64
 		err := db.tx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM settings WHERE rowid IN (
-				SELECT s.rowid FROM settings s WHERE s.player != ''
-				AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player = s.player)
-				AND NOT EXISTS (SELECT 1 FROM saves v WHERE v.player = s.player)
-				AND NOT EXISTS (SELECT 1 FROM results r WHERE r.player = s.player)
-				LIMIT ?)`, pruneBatch)
+			res, err := tx.ExecContext(ctx, query, args...)
 			if err != nil {
 				return err
 			}
 			n, err = res.RowsAffected()
 			return err
 		})
+		total += n
 		if err != nil || n < pruneBatch {
-			return err
+			return total, err
 		}
 	}
 }

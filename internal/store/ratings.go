@@ -89,6 +89,17 @@ func ratingsIn(ctx context.Context, q rowsQuerier, keys []string) ([]table.Ratin
 		strings.Repeat(", ?", len(keys)-1)+`)`, args...))
 }
 
+// pruneRatings deletes the ratings of people last rated before before
+// with fewer than table.MinRankedGames games: never on the leaderboard,
+// their tables pruned, they are what a stream of throwaway identities
+// leaves. A person back later starts afresh.
+func (db *DB) pruneRatings(ctx context.Context, before time.Time) error {
+	_, err := db.pruneLoop(ctx, `DELETE FROM ratings WHERE entrant IN (
+		SELECT entrant FROM ratings WHERE bot = 0 AND games < ? AND updated < ? LIMIT ?)`,
+		table.MinRankedGames, millis(before))
+	return err
+}
+
 // Ratings is the stored ratings among keys (at most a table's seats).
 func (db *DB) Ratings(ctx context.Context, keys []string) ([]table.Rating, error) {
 	return ratingsIn(ctx, db.r, keys)

@@ -208,26 +208,20 @@ func loadTable(ctx context.Context, tx *sql.Tx, id string) (table.Stored, error)
 
 // PruneTables deletes the tables over or closed before before, with their
 // moves (their records can no longer be downloaded). It returns how many
-// it deleted.
+// it deleted. It also deletes the ratings of people not rated since
+// before who have too few games for the leaderboard (pruneRatings).
 func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int64
-		err := db.tx(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM live_tables WHERE id IN (
-				SELECT id FROM live_tables WHERE status != ? AND updated < ? LIMIT ?)`,
-				string(table.StatusOpen), millis(before), pruneBatch)
-			if err != nil {
-				return err
-			}
-			n, err = res.RowsAffected()
-			return err
-		})
-		total += n
-		if err != nil || n < pruneBatch {
-			return total, err
-		}
+	n, err := db.pruneTables(ctx, before)
+	if err != nil {
+		return n, err
 	}
+	return n, db.pruneRatings(ctx, before)
+}
+
+func (db *DB) pruneTables(ctx context.Context, before time.Time) (int64, error) {
+	return db.pruneLoop(ctx, `DELETE FROM live_tables WHERE id IN (
+		SELECT id FROM live_tables WHERE status != ? AND updated < ? LIMIT ?)`,
+		string(table.StatusOpen), millis(before))
 }
 
 // PlayerTables is at most limit tables over with player in a seat (not

@@ -150,3 +150,38 @@ func TestRatingsConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// TestRatingsPruned: a stream of throwaway identities each finishing a
+// rated game would grow the ratings for ever; pruning the finished
+// tables also deletes the ratings of people with fewer than
+// MinRankedGames games (never on the leaderboard) not updated since the
+// same time. Ranked people, bot levels and recent players stay. Both
+// backends.
+func TestRatingsPruned(t *testing.T) {
+	each(t, func(t *testing.T, _ storetest.Backend, _ string, db storetest.Store) {
+		ctx := context.Background()
+		end := func(id string, at time.Time, keys ...string) {
+			t.Helper()
+			openTable(t, db, id)
+			if err := db.FinishRated(ctx, id, at, bump(keys, "x", 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range table.MinRankedGames {
+			end(fmt.Sprintf("r%d", i), t0, "p:ranked")
+		}
+		end("o", t0, "p:once", "bot:random")
+		end("n", t0.Add(2*time.Hour), "p:recent")
+		if _, err := db.PruneTables(ctx, t0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for _, r := range must(db.Ratings(ctx, []string{"p:ranked", "p:once", "bot:random", "p:recent"})) {
+			left = append(left, r.Key)
+		}
+		slices.Sort(left)
+		if want := []string{"bot:random", "p:ranked", "p:recent"}; !slices.Equal(left, want) {
+			t.Fatalf("ratings after pruning: %v, want %v", left, want)
+		}
+	})
+}

@@ -66,8 +66,8 @@ const (
 	MaxTarget      = 500             // a longer game would keep a table for days
 	MinTurnSeconds = 5
 	MaxTurnSeconds = 3600
-	// DefaultTurnSeconds is the turn timer of a table with a bot when its
-	// settings leave the timer out.
+	// DefaultTurnSeconds is the turn timer of a table with a bot, or a
+	// rated one, when its settings leave the timer out.
 	DefaultTurnSeconds = 60
 	// DefaultStandIn is the level of the bot that plays for an absent
 	// person.
@@ -84,8 +84,8 @@ type Config struct {
 	Bots []string `json:"bots"`
 	// TurnSeconds is the turn timer: how long a person may take while
 	// someone else is waiting before a bot plays for them. 0 means the
-	// default (DefaultTurnSeconds with a bot at the table, off without);
-	// -1 is off.
+	// default (DefaultTurnSeconds with a bot at the table or when rated,
+	// off without); -1 is off (refused when rated).
 	TurnSeconds int `json:"turnSeconds"`
 	// StandIn is the level of the bot that plays for an absent person
 	// ("" means DefaultStandIn).
@@ -157,7 +157,7 @@ func (c Config) normalize(validLevel func(string) bool) (Config, error) {
 		return c, fmt.Errorf("%w: stand-in: %w %q", ErrBadConfig, ErrUnknownLevel, c.StandIn)
 	}
 	switch {
-	case c.TurnSeconds == 0 && people < c.Players:
+	case c.TurnSeconds == 0 && (people < c.Players || c.Rated):
 		c.TurnSeconds = DefaultTurnSeconds
 	case c.TurnSeconds == 0:
 		c.TurnSeconds = -1

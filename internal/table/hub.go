@@ -285,6 +285,9 @@ func (h *Hub) CreateFrom(ctx context.Context, creator, addr string, cfg Config) 
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.checkRated(); err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err := h.mayCreate(creator, addr); err != nil {

@@ -48,6 +48,11 @@ type loop struct {
 	// rematch is the table made to play again with these seats, once
 	// someone asked for it (rematch.go).
 	rematch string
+	// playingOut: everyone left a rated game, and the stand-ins play it
+	// to its end with nobody connected (playsOut).
+	playingOut bool
+	// endStored: the game's end (and, rated, its ratings) is stored.
+	endStored bool
 
 	dirty   bool // the game or the seats changed: broadcast
 	counted bool // only the connections changed: update the summary
@@ -186,8 +191,14 @@ func (t *Table) run(ctx context.Context) {
 		case <-l.idle.c():
 			l.idle.stop()
 			if len(l.subs) == 0 {
-				if !l.st.Terminal() {
+				if l.playsOut() {
+					continue
+				}
+				switch {
+				case !l.st.Terminal():
 					l.finish(StatusClosed)
+				case !l.endStored: // the store failed at the end: once more
+					l.finish(StatusOver)
 				}
 				return
 			}
@@ -225,7 +236,7 @@ func (l *loop) botPlays(seat int) bool {
 // idle timer while nobody is connected; a bot decision or the turn timer
 // while the game is on and somebody is connected (with nobody there, no
 // one is kept waiting, so the table holds still until someone returns
-// or it closes idle).
+// or it closes idle, or plays out a rated game: playsOut).
 func (l *loop) settle() {
 	if len(l.subs) == 0 {
 		if l.idle.t == nil {
@@ -234,7 +245,7 @@ func (l *loop) settle() {
 	} else {
 		l.idle.stop()
 	}
-	if !l.started() || l.st.Terminal() || len(l.subs) == 0 || l.retry.t != nil {
+	if !l.started() || l.st.Terminal() || (len(l.subs) == 0 && !l.playingOut) || l.retry.t != nil {
 		l.turn.stop()
 		return
 	}
@@ -251,7 +262,9 @@ func (l *loop) settle() {
 		}
 		return
 	}
-	if d := l.cfg.turn(); d > 0 && l.othersConnected(seat) {
+	// At a rated table the result is waiting too: a person alone with
+	// bots may not stall the game, and its rating, for ever.
+	if d := l.cfg.turn(); d > 0 && (l.othersConnected(seat) || l.cfg.Rated) {
 		if !l.turn.armed([2]int{seat, n}) {
 			l.turn.arm(l.h.o.Clock, d, [2]int{seat, n})
 		}
@@ -450,8 +463,9 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 }
 
 // finish marks the table over or closed in the store. A failure is only
-// reported: an over game is replayed to its end on restart and finished
-// then; a closed one reopens and closes idle again.
+// reported: an over game is finished again when the table closes idle,
+// or else replayed to its end on restart and finished then; a closed one
+// reopens and closes idle again.
 func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -467,6 +481,7 @@ func (l *loop) finish(s Status) {
 	if l.checkMoved(err) != nil {
 		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
 	}
+	l.endStored = s == StatusOver && err == nil
 	l.dirty = true
 }
 

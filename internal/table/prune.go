@@ -6,8 +6,10 @@ import (
 )
 
 // Pruner deletes the tables that finished (over, or closed idle) before
-// a time, with their moves, and says how many; *store.DB has it. A Store
-// without it keeps every record.
+// a time, with their moves, and says how many; with them, the ratings of
+// people last rated before then with fewer than MinRankedGames games
+// (docs/tables.md, "Ratings"). *store.DB has it. A Store without it keeps
+// every record.
 type Pruner interface {
 	PruneTables(ctx context.Context, before time.Time) (int64, error)
 }

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"cardtable/internal/rating"
@@ -241,4 +242,39 @@ func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 		l.showRatings(shown)
 	}
 	return true, nil
+}
+
+// playsOut is called when a table nobody is connected to would close
+// idle. A rated game still on is played to its end instead, every
+// person's seat by the stand-in, and rated then: leaving must not spare
+// a losing player their rating. It reports whether it does so.
+func (l *loop) playsOut() bool {
+	if _, ok := l.h.o.Store.(Rater); !ok || !l.cfg.Rated || !l.started() || l.st.Terminal() {
+		return false
+	}
+	for i := range l.seats {
+		if l.seats[i].bot == "" {
+			l.seats[i].away = true
+		}
+	}
+	l.playingOut, l.dirty = true, true
+	return true
+}
+
+// checkRated refuses, at a table's creation, a rated table with no seat
+// for a person (bots playing bots would move the bot levels' ratings,
+// against which people are rated, with nobody playing) or with the turn
+// timer off (a losing person could hold the game unfinished, and so
+// unrated, for ever). Only at creation: a table stored so before still
+// restores.
+func (c Config) checkRated() error {
+	switch {
+	case !c.Rated:
+		return nil
+	case !slices.Contains(c.Bots, ""):
+		return fmt.Errorf("%w: a rated table needs a seat for a person", ErrBadConfig)
+	case c.TurnSeconds < 0:
+		return fmt.Errorf("%w: a rated table needs a turn timer", ErrBadConfig)
+	}
+	return nil
 }

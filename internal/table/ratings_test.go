@@ -138,3 +138,153 @@ func TestRatedEndOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRatedGameLeftIsPlayedOut: a person losing at a rated table cannot
+// escape the rating by going away: when nobody is connected any more,
+// the stand-in plays every person's seat to the end instead of the table
+// closing idle, and the end rates the game. A casual table still closes.
+func TestRatedGameLeftIsPlayedOut(t *testing.T) {
+	for _, rated := range []bool{true, false} {
+		t.Run(map[bool]string{true: "rated", false: "casual"}[rated], func(t *testing.T) {
+			db := openStore(t)
+			clk := newFakeClock()
+			h := newHub(t, db, clk)
+			tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"},
+				StandIn: "random", Rated: rated})
+			mustJoin(t, tb, "a", 0)
+			deadline := time.After(waitTimeout)
+			for done := false; !done; {
+				clk.Advance(table.DefaultIdleAfter)
+				select {
+				case <-tb.Done():
+					done = true
+				case <-deadline:
+					t.Fatal("the table never closed")
+				case <-time.After(10 * time.Millisecond): // the next idle round
+				}
+			}
+			s, err := db.LoadTable(context.Background(), tb.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ratingsOf(t, db, "p:a", "bot:random")
+			if rated && (s.Status != table.StatusOver || got["p:a"].Games != 1 || got["bot:random"].Games != 1) {
+				t.Fatalf("a rated game left by everyone: %s, ratings %+v", s.Status, got)
+			}
+			if !rated && (s.Status != table.StatusClosed || len(got) != 0) {
+				t.Fatalf("a casual game left by everyone: %s, ratings %+v", s.Status, got)
+			}
+		})
+	}
+}
+
+// TestRatedNeedsAPerson: a rated table with no seat for a person is
+// refused; bots playing bots (random against itself, say) would move
+// the levels' ratings, which people's ratings are measured against,
+// without anyone playing.
+func TestRatedNeedsAPerson(t *testing.T) {
+	h := newHub(t, openStore(t), newFakeClock())
+	_, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}, Rated: true})
+	if !errors.Is(err, table.ErrBadConfig) {
+		t.Fatalf("a rated table of bots only: %v, want ErrBadConfig", err)
+	}
+	if _, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}}); err != nil {
+		t.Fatalf("a casual table of bots only: %v", err)
+	}
+}
+
+// TestRatedNeedsATurnTimer: a person who stops playing a rated game
+// while still connected would hold it unfinished for ever (and so
+// unrated) without a turn timer: a rated table gets the default timer
+// even with no bot, and turning it off is refused. A casual table of
+// people keeps no timer by default.
+func TestRatedNeedsATurnTimer(t *testing.T) {
+	h := newHub(t, openStore(t), newFakeClock())
+	ctx := context.Background()
+	people := []string{"", ""}
+	if _, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, TurnSeconds: -1, Rated: true}); !errors.Is(err, table.ErrBadConfig) {
+		t.Fatalf("a rated table with the timer off: %v, want ErrBadConfig", err)
+	}
+	for _, rated := range []bool{true, false} {
+		tb, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, Rated: rated})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := -1
+		if rated {
+			want = table.DefaultTurnSeconds
+		}
+		if got := tb.Summary().TurnSeconds; got != want {
+			t.Errorf("rated %v: turn timer %d s by default, want %d", rated, got, want)
+		}
+	}
+}
+
+// TestRatedEndRetried: a store error at a rated game's end (the server
+// staying up) does not leave the game unrated until some later restart:
+// the table tries the end again when it closes idle.
+func TestRatedEndRetried(t *testing.T) {
+	db := openStore(t)
+	st := &endFails{DB: db}
+	st.fail.Store(true)
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}, StandIn: "random", Rated: true})
+	mustJoin(t, tb, "a", 0)
+	clk.Advance(table.DefaultIdleAfter) // nobody there: the stand-in plays the game out
+	deadline := time.After(waitTimeout)
+	for tb.Summary().Status != table.StatusOver {
+		select {
+		case <-deadline:
+			t.Fatal("the game never ended")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	roundTrip(t, h, tb)
+	if got := ratingsOf(t, db, "p:a"); len(got) != 0 {
+		t.Fatalf("rated though the end was not stored: %+v", got)
+	}
+	st.fail.Store(false)
+	clk.Advance(table.DefaultIdleAfter)
+	select {
+	case <-tb.Done():
+	case <-deadline:
+		t.Fatal("the table never closed")
+	}
+	if got := ratingsOf(t, db, "p:a"); got["p:a"].Games != 1 {
+		t.Fatalf("after the table closed: %+v", got)
+	}
+	if s, err := db.LoadTable(context.Background(), tb.ID()); err != nil || s.Status != table.StatusOver {
+		t.Fatalf("the table after it closed: %v, %v", s.Status, err)
+	}
+}
+
+// TestRatedTimerAlone: at a rated table a person alone with bots who
+// stays connected but stops playing would hold the game unfinished, and
+// unrated, for ever; so the turn timer runs there too (the stand-in plays
+// that one action), where a casual table lets a slow player alone with
+// bots take their time.
+func TestRatedTimerAlone(t *testing.T) {
+	for _, rated := range []bool{true, false} {
+		t.Run(map[bool]string{true: "rated", false: "casual"}[rated], func(t *testing.T) {
+			clk := newFakeClock()
+			h := newHub(t, openStore(t), clk)
+			tb := mustCreate(t, h, "a", table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: 30, Rated: rated})
+			mustJoin(t, tb, "a", 0)
+			s := mustSub(t, tb, "a", 0)
+			until(t, s, toMove(0))
+			roundTrip(t, h, tb)
+			turn := 30 * time.Second
+			if got, want := clk.armed(turn), map[bool]int{true: 1, false: 0}[rated]; got != want {
+				t.Fatalf("timers due within %v at the person's turn: %d, want %d", turn, got, want)
+			}
+			if !rated {
+				return
+			}
+			clk.Advance(turn)
+			if u := until(t, s, movedBy(0)); u.Seats[0].Away {
+				t.Fatal("a connected person whose timer ran out is marked away")
+			}
+		})
+	}
+}

@@ -13,7 +13,8 @@ import (
 // page tells the player, on their turn, that a bot plays the turn for
 // them after that long; at a table without one it says nothing. Before,
 // nothing on the page mentioned the timer, and players saw "Ann passes."
-// in the log for a turn they had not played.
+// in the log for a turn they had not played. At a rated table, where the
+// timer runs even with nobody else there, it says so.
 func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -23,11 +24,16 @@ func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		seconds int
+		rated   bool
 		want    string
-	}{{"timer", 90, "after 1 min 30 s a bot plays this turn for you"}, {"off", -1, ""}} {
+	}{
+		{"timer", 90, false, "if others are waiting, after 1 min 30 s a bot plays this turn for you"},
+		{"rated", 90, true, "this game is rated: after 1 min 30 s a bot plays this turn for you"},
+		{"off", -1, false, ""},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			var got created
-			cfg := table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: c.seconds}
+			cfg := table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: c.seconds, Rated: c.rated}
 			if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
 				t.Fatalf("create: %d", code)
 			}

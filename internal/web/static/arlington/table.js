@@ -43,6 +43,9 @@ let mineFrom = -1;
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
+// rated: the table is rated, where the timer runs even with nobody else
+// connected (the result is waiting).
+let rated = false;
 // held is the trick last taken, shown complete until the next lead or a
 // click; arrive marks what the last shown move put down (animated).
 let held = null;
@@ -356,7 +359,8 @@ function renderHand() {
   }
   if (turnSeconds > 0) {
     const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
-    acts.appendChild(el("p", "small turn-timer", `Turn timer: if others are waiting, after ${t} a bot plays this turn for you.`));
+    const when = rated ? "this game is rated: " : "if others are waiting, ";
+    acts.appendChild(el("p", "small turn-timer", `Turn timer: ${when}after ${t} a bot plays this turn for you.`));
   }
   const tools = el("div", "act-tools");
   const h = el("button", "hint-button", "Hint");
@@ -540,6 +544,7 @@ installInvite(id);
 connect();
 request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
   turnSeconds = Math.max(0, t.turnSeconds || 0);
+  rated = t.rated === true;
   showCode(t.code);
   if (last) renderHand();
 }).catch(() => { /* the page plays on without the timer's note and the code */ });
