@@ -1,0 +1,69 @@
+package solver
+
+import "context"
+
+// proofs is what the solves of one analysis share: the table of
+// positions proven lost (lostTable), and the proof of the point next to
+// the first proven loss, kept between rounds so that the next round
+// carries it on instead of starting it again.
+type proofs struct {
+	w    *walker
+	n    int // the game's last point
+	lost *lostTable
+	// memory is Position's memory limit: the prover kept between rounds
+	// and the table count against the solves' (0: no limit).
+	memory int64
+	k      int     // the point pr proves
+	pr     *prover // nil: none kept
+}
+
+// lostShare is the share of a solve's memory limit the table of lost
+// positions may hold; without a limit it holds up to lostMax positions.
+const (
+	lostShare = 4
+	lostMax   = 1 << 26
+)
+
+func newProofs(w *walker, last int, memory int64) *proofs {
+	n := lostMax
+	if memory > 0 {
+		// At most 3 slots in 4 are used: a position takes at most 16 bytes.
+		n = int(min(int64(n), memory/lostShare/16))
+	}
+	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
+}
+
+// solve is the analysis's solveFunc: a point believed lost goes to the
+// prover, carried on from the last round's when it is the same point;
+// the others to the solver, which finds wins.
+func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result {
+	if pf.memory > 0 {
+		held := pf.lost.set.bytes()
+		if pf.pr != nil && !(lost && pf.k == k) {
+			held += pf.pr.bytes()
+		}
+		if l.MemoryBytes = pf.memory - held; l.MemoryBytes <= 0 {
+			pf.pr = nil // the kept proof gives way
+			l.MemoryBytes = max(pf.memory-pf.lost.set.bytes(), 1)
+		}
+	}
+	p := pf.w.at(k)
+	// The game's end with the stock dealt goes to the prover too: it is
+	// mostly lost, and proven so at once, where the solver would often
+	// spend its whole limit; a won end is won either way.
+	if !lost && (k != pf.n || p.StockLen() > 0) {
+		return solveMode(ctx, p, l, false, false)
+	}
+	if pf.pr == nil || pf.k != k {
+		pf.k, pf.pr = k, newProver(p, pf.lost)
+	}
+	r := pf.pr.resume(ctx, l)
+	if r.Status != Unknown || r.StoppedBy == MemoryLimit || r.StoppedBy == Cancelled {
+		pf.pr = nil
+	}
+	if r.Status == Solved {
+		// A depth-first line wanders: shortened as the solver's are.
+		r.Moves = shorten(p, r.Moves, shortenLimit(r.Nodes))
+	}
+	return r
+}
