@@ -238,6 +238,26 @@ func TestAnalyzeDeepens(t *testing.T) {
 			t.Fatalf("exact %v, last winnable %d, first lost %d, band %d-%d; want a band 30-40", a.Exact(), a.LastWinnable, a.FirstLost(), from, to)
 		}
 	})
+	t.Run("a hard point next to the winnable side", func(t *testing.T) {
+		// Point 30 is never solved; the points above it are, with more
+		// nodes than the first round gives: the deepening rounds step
+		// past it, and point 30 is then implied winnable.
+		hard := func(k int) int64 {
+			switch {
+			case k < 30:
+				return 500
+			case k == 30:
+				return 1 << 40
+			}
+			return 4000
+		}
+		o := &ladder{last: last, win: hard, lose: lose, calls: map[int]int{}}
+		a := analyze(ctx, n, o.solve, pos)
+		checkAnalysis(t, a, n, last)
+		if !a.Exact() || a.LastWinnable != last || a.Points[30].Basis != Implied {
+			t.Fatalf("exact %v, last winnable %d, point 30 %s (%s); want exact at %d, point 30 implied", a.Exact(), a.LastWinnable, a.Points[30].Verdict, a.Points[30].Basis, last)
+		}
+	})
 	t.Run("memory", func(t *testing.T) {
 		// A solve that ran out of memory is not tried again: more nodes
 		// would not change it.
