@@ -212,7 +212,9 @@ func lineLimits(lim AnalyzeLimits, a *Analysis, probe int64) (Limits, bool) {
 		l.Nodes = probe + allowed
 	}
 	if tt := lim.Total.Time; tt > 0 {
-		left := tt - a.Elapsed
+		// A search checks its time every so often, and a loaded machine
+		// can leave it waiting: a fortieth of the total is kept for that.
+		left := tt - tt/40 - a.Elapsed
 		if left <= 0 {
 			return l, false
 		}

@@ -27,8 +27,9 @@ const (
 func newProofs(w *walker, last int, memory int64) *proofs {
 	n := lostMax
 	if memory > 0 {
-		// At most 3 slots in 4 are used: a position takes at most 16 bytes.
-		n = int(min(int64(n), memory/lostShare/16))
+		// A set is at least a quarter full after it grows (3 in 4 at
+		// most before): a position takes at most 22 bytes of slots.
+		n = int(min(int64(n), memory/lostShare/24))
 	}
 	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
 }
