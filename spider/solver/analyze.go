@@ -387,7 +387,6 @@ func (s *analysis) note(k int, r Result, prove bool) {
 // million nodes where a normal solve had not within 4 million.
 const (
 	maxRounds   = 8
-	winTries    = 2 // points the winnable frontier tries a deepening round
 	lineReserve = 0.1
 )
 
@@ -461,23 +460,6 @@ func (s *analysis) probe() (k int, lost bool) {
 
 // winProbe is the winnable frontier's next point this round, or -1.
 func (s *analysis) winProbe() int {
-	if s.round > 0 {
-		// The deepening rounds spend their larger limits next to the
-		// boundary: the points above lo in turn, past up to winTries-1
-		// left unknown (how hard a solve is varies from one point to
-		// the next: on a greedy game of deal 1 one solved in 2.5 million
-		// nodes where the point below it was unknown at 4 million).
-		left := 0
-		for k := s.lo + 1; k < s.hi; k++ {
-			if !s.tried(k, false) {
-				return k
-			}
-			if left++; left >= winTries {
-				break
-			}
-		}
-		return -1
-	}
 	b := s.hi
 	for k := s.lo + 1; k < s.hi; k++ {
 		if s.tried(k, false) {

@@ -59,7 +59,7 @@ func TestProveAgreesWithSolver(t *testing.T) {
 // the same proof made at once, with the same nodes in all.
 func TestProveResumes(t *testing.T) {
 	g := greedyGame(t, 2)
-	p := (&walker{g: g}).at(g.MovesPlayed() - 6)
+	p := (&walker{g: g}).at(g.MovesPlayed() - 5)
 	whole := prove(context.Background(), p, Limits{}, nil)
 	if whole.Status != Unsolvable || whole.Nodes < 10_000 {
 		t.Fatalf("a lost point of a greedy game: %s in %d nodes, want unsolvable in 10 000 or more", whole.Status, whole.Nodes)
