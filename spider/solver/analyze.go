@@ -449,6 +449,12 @@ func (s *analysis) probe() (k int, lost bool) {
 		return s.n, false
 	}
 	w, l := s.winProbe(), s.lostProbe()
+	if k := s.hi - 1; l < 0 && w >= 0 && s.round > 0 && s.lostTurn && k > s.lo && s.res[k].StoppedBy != MemoryLimit {
+		// The proof of hi-1 is carried on, not started again (proofs):
+		// it takes its turn after each of the winnable frontier's
+		// probes, so that both sides get the same share of a round.
+		l = k
+	}
 	switch {
 	case w >= 0 && (l < 0 || s.round == 0 || !s.lostTurn):
 		return w, false

@@ -18,11 +18,15 @@ type oracle struct {
 	last    int
 	unknown map[int]bool
 	calls   map[int]int
-	nodes   int64 // what each solve reports
+	proofs  map[int]int // the calls as a point believed lost
+	nodes   int64       // what each solve reports
 }
 
-func (o *oracle) solve(_ context.Context, k int, l Limits, _ bool) Result {
+func (o *oracle) solve(_ context.Context, k int, l Limits, lost bool) Result {
 	o.calls[k]++
+	if lost && o.proofs != nil {
+		o.proofs[k]++
+	}
 	r := Result{Nodes: o.nodes}
 	switch {
 	case o.unknown[k]:
@@ -104,7 +108,7 @@ func TestAnalyzeOrder(t *testing.T) {
 				// A band of unknown points just after the last winnable
 				// one (lost positions too big to prove), and random
 				// unknowns elsewhere.
-				o = &oracle{last: last, unknown: map[int]bool{}, calls: map[int]int{}}
+				o = &oracle{last: last, unknown: map[int]bool{}, calls: map[int]int{}, proofs: map[int]int{}}
 				for k := last + 1; k <= min(n-1, last+1+n/10); k++ {
 					o.unknown[k] = true
 				}
@@ -115,13 +119,18 @@ func TestAnalyzeOrder(t *testing.T) {
 				checkAnalysis(t, a, n, last)
 				// Unknown points are probed again in each deepening
 				// round (the oracle never decides them), at most once
-				// by each frontier; the others once.
+				// by the winnable frontier; the lost frontier carries
+				// its proof on after each of those probes (the prover
+				// resumes: no work is repeated). The others once.
 				for k, c := range o.calls {
 					if c > 1 && !o.unknown[k] {
 						t.Errorf("point %d, decidable, solved %d times", k, c)
 					}
-					if c > 2*(1+maxRounds) {
-						t.Errorf("point %d solved %d times, more than twice in each of 1+%d rounds", k, c, maxRounds)
+					if w := c - o.proofs[k]; w > 1+maxRounds {
+						t.Errorf("point %d solved %d times by the winnable frontier, more than once in each of 1+%d rounds", k, w, maxRounds)
+					}
+					if p := o.proofs[k]; p > (1+maxRounds)*(1+logBound(n)) {
+						t.Errorf("point %d proved %d times, more than after each winnable probe in 1+%d rounds", k, p, maxRounds)
 					}
 				}
 				if bound := (1 + maxRounds) * 2 * logBound(n); a.Solves > bound {
