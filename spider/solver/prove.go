@@ -114,8 +114,10 @@ func (pr *prover) resume(ctx context.Context, lim Limits) Result {
 	if lim.Time > 0 {
 		pr.deadline = start.Add(lim.Time)
 	}
+	var peak int64
 	if pr.status == Unknown {
 		pr.run()
+		peak = pr.bytes()
 		if pr.status == Unsolvable {
 			pr.lost.addAll(&pr.seen)
 		}
@@ -124,7 +126,7 @@ func (pr *prover) resume(ctx context.Context, lim Limits) Result {
 			pr.moves, pr.stack = nil, nil
 		}
 	}
-	r := Result{Status: pr.status, Nodes: pr.nodes - before, Elapsed: time.Since(start), PeakBytes: pr.bytes()}
+	r := Result{Status: pr.status, Nodes: pr.nodes - before, Elapsed: time.Since(start), PeakBytes: peak}
 	switch pr.status {
 	case Unknown:
 		r.StoppedBy = pr.stopBy

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"testing"
+	"time"
 
 	"cardtable/spider"
 )
@@ -133,4 +134,22 @@ func greedyGame(tb testing.TB, d uint64) *spider.Game {
 	}
 	PlayGreedy(g, 2000)
 	return g
+}
+
+// TestProveLimits: the memory limit, the time limit and the context stop
+// a proof, each named.
+func TestProveLimits(t *testing.T) {
+	g := greedyGame(t, 2)
+	p := (&walker{g: g}).at(g.MovesPlayed() - 5)
+	if r := prove(context.Background(), p, Limits{MemoryBytes: 64 << 10}, nil); r.Status != Unknown || r.StoppedBy != MemoryLimit || r.PeakBytes <= 64<<10 {
+		t.Errorf("memory: %s, stopped by %s, peak %d bytes", r.Status, r.StoppedBy, r.PeakBytes)
+	}
+	if r := prove(context.Background(), p, Limits{Time: time.Nanosecond}, nil); r.Status != Unknown || r.StoppedBy != TimeLimit {
+		t.Errorf("time: %s, stopped by %s", r.Status, r.StoppedBy)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r := prove(ctx, p, Limits{}, nil); r.Status != Unknown || r.StoppedBy != Cancelled {
+		t.Errorf("cancelled: %s, stopped by %s", r.Status, r.StoppedBy)
+	}
 }
