@@ -333,6 +333,7 @@ func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration,
 		if s.round > 0 {
 			t -= time.Duration(float64(t) * lineReserve)
 		}
+		t -= lim.Total.Time / 40 // as in lineLimits
 		left := t - spent
 		if left <= 0 {
 			return l, TimeLimit
