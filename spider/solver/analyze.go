@@ -170,10 +170,8 @@ func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	n := g.MovesPlayed()
 	// The probes want verdicts; only the line of the last winnable point
 	// is shown, so only it gets the further searches for a shorter line.
-	solve := func(ctx context.Context, k int, l Limits, prove bool) Result {
-		return solveMode(ctx, w.at(k), l, false, prove)
-	}
-	a := analyze(ctx, n, solve, lim)
+	pf := newProofs(w, n, lim.Position.MemoryBytes)
+	a := analyze(ctx, n, pf.solve, lim)
 	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
 		probe := a.Points[k].Solve.Nodes
 		if l, ok := lineLimits(lim, a, probe); ok {
@@ -214,7 +212,9 @@ func lineLimits(lim AnalyzeLimits, a *Analysis, probe int64) (Limits, bool) {
 		l.Nodes = probe + allowed
 	}
 	if tt := lim.Total.Time; tt > 0 {
-		left := tt - a.Elapsed
+		// A search checks its time every so often, and a loaded machine
+		// can leave it waiting: a fortieth of the total is kept for that.
+		left := tt - tt/40 - a.Elapsed
 		if left <= 0 {
 			return l, false
 		}
@@ -258,8 +258,7 @@ func (w *walker) at(k int) *spider.Position {
 }
 
 // solveFunc solves the position after k moves within l; prove asks for
-// the search that proves losses (only unpruned passes), for a point
-// believed lost.
+// the search that proves losses (the prover), for a point believed lost.
 type solveFunc func(ctx context.Context, k int, l Limits, prove bool) Result
 
 // analysis is the state of analyze's search over points 0..n.
@@ -276,9 +275,6 @@ type analysis struct {
 	// so that the time left is spent on both sides of the boundary; the
 	// lost frontier's is next.
 	lostTurn bool
-	// gallop is how many losses the lost frontier proved in a row this
-	// round: its next probe is 2^gallop points below hi.
-	gallop int
 }
 
 // analyze finds the verdicts of points 0..n with solve, probing them in
@@ -337,6 +333,7 @@ func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration,
 		if s.round > 0 {
 			t -= time.Duration(float64(t) * lineReserve)
 		}
+		t -= lim.Total.Time / 40 // as in lineLimits
 		left := t - spent
 		if left <= 0 {
 			return l, TimeLimit
@@ -363,9 +360,6 @@ func (s *analysis) note(k int, r Result, prove bool) {
 	s.lostTurn = !prove
 	if prove {
 		s.atLost[k] = s.round
-		if r.Status == Unsolvable {
-			s.gallop++
-		}
 	} else {
 		s.at[k] = s.round
 	}
@@ -404,7 +398,6 @@ func (s *analysis) deepen(lim AnalyzeLimits) bool {
 		return false
 	}
 	s.round++
-	s.gallop = 0
 	return true
 }
 
@@ -437,29 +430,32 @@ func (s *analysis) probe() (k int, lost bool) {
 	//     was tried this round and is unknown or lost (hi when none is),
 	//     probe the middle. An unknown point counts as lost here: most
 	//     unknowns are lost positions whose loss is too large to prove.
-	//  3. The lost frontier: once 2 has nothing left, between a, the
-	//     largest point below hi tried this round as a lost point and
-	//     unknown (lo when none is), and hi, probe the middle with the
-	//     search that proves losses; an unknown counts as winnable here.
-	//     This narrows the band of points left unknown from above. Until
-	//     a point is left unknown the probes gallop down from hi (hi-1,
-	//     hi-2, hi-4...), then bisect.
+	//  3. The lost frontier: once 2 has nothing left, the point just
+	//     below hi, with the prover (lostProbe), and again below each
+	//     loss it proves, until one is left unknown. This narrows the
+	//     band of points left unknown from above.
 	//
 	// In the first round 3 waits for 2 to have nothing left; in the
 	// deepening rounds, with larger limits, they take turns, so that a
 	// total running out still leaves both sides tried.
 	//
 	// A winnable point found in 3 moves lo above the unknowns below it
-	// (they are then implied winnable) and 2 resumes from there. Each
-	// frontier takes about log2 of its interval in solves, and ends next
-	// to its proven point (lo+1, hi-1): a round tries both sides of the
-	// boundary. The round ends when both have nothing left; points
+	// (they are then implied winnable) and 2 resumes from there. The
+	// winnable frontier takes about log2 of its interval in solves; both
+	// end next to their proven point (lo+1, hi-1): a round tries both
+	// sides of the boundary. The round ends when both have nothing left; points
 	// strictly between the two bands of unknowns may stay not solved, and
 	// are reported unknown.
 	if s.res[s.n] == nil {
 		return s.n, false
 	}
 	w, l := s.winProbe(), s.lostProbe()
+	if k := s.hi - 1; l < 0 && w >= 0 && s.round > 0 && s.lostTurn && k > s.lo && s.res[k].StoppedBy != MemoryLimit {
+		// The proof of hi-1 is carried on, not started again (proofs):
+		// it takes its turn after each of the winnable frontier's
+		// probes, so that both sides get the same share of a round.
+		l = k
+	}
 	switch {
 	case w >= 0 && (l < 0 || s.round == 0 || !s.lostTurn):
 		return w, false
@@ -484,24 +480,18 @@ func (s *analysis) winProbe() int {
 	return -1
 }
 
-// lostProbe is the lost frontier's next point this round, or -1.
+// lostProbe is the lost frontier's next point this round, or -1: the
+// point just below hi, until it has been tried this round. The prover
+// keeps the positions of each loss it proves (proofs), so proving hi-1
+// after hi costs only what hi-1 reaches beyond hi; a point further down
+// reaches all hi-1 does, so once hi-1 is left unknown the points below
+// it would cost more and wait for the next round.
 func (s *analysis) lostProbe() int {
-	a := s.lo
-	for k := s.hi - 1; k > s.lo; k-- {
-		if s.tried(k, true) {
-			a = k
-			break
-		}
-	}
-	if s.hi-a < 2 {
+	k := s.hi - 1
+	if k <= s.lo || s.tried(k, true) {
 		return -1
 	}
-	if a == s.lo {
-		// Nothing unknown below hi yet: gallop down from hi, as losses
-		// are cheapest to prove near the game's end.
-		return max(s.lo+1, s.hi-1<<min(s.gallop, 30))
-	}
-	return (a + s.hi + 1) / 2 // the upper middle: a+1 when hi is a+2
+	return k
 }
 
 // fill writes the points: each solved one with its verdict, the others

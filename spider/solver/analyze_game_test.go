@@ -301,6 +301,41 @@ func TestAnalyzeWonGame(t *testing.T) {
 	}
 }
 
+// TestAnalyzeWinnableEnd: a game abandoned with its stock dealt and its
+// end still winnable, on a position whose win the loss prover does not
+// find within its share (spaces and free cards make a large space to
+// search depth-first): the end is decided in one solve all the same (the
+// solver takes the rest of the limit), and the line wins from it.
+func TestAnalyzeWinnableEnd(t *testing.T) {
+	// One of randomSmall's positions: the solver wins it in 2 000 nodes.
+	const open = `pile1: |QC |6C |3D |10C 8C
+pile2: AD
+pile3: |7C 10D
+pile4: |9D 2C
+pile5: 7D
+pile6: |5D |KD |8D 5C
+pile7: QD JC
+pile8: KC 3C 4D
+pile9: |4C 9C
+pile10: |2D |JD |6D AC
+completed: S H D C S H
+`
+	p := layout(t, open, 4)
+	lim := Limits{Nodes: 1_000_000}
+	if r := prove(context.Background(), p, Limits{Nodes: lim.Nodes / endShare}, nil); r.Status != Unknown {
+		t.Fatalf("the prover decides the position (%s): the test needs one it does not", r.Status)
+	}
+	g, err := spider.NewGameAt(p, spider.Options{Suits: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Analyze(context.Background(), g, AnalyzeLimits{Position: lim})
+	if a.Solves != 1 || a.LastWinnable != 0 || !a.Exact() {
+		t.Fatalf("%d solves, last winnable %d, exact %v; want 1 solve, winnable", a.Solves, a.LastWinnable, a.Exact())
+	}
+	replayLine(t, g, 0, a.Line)
+}
+
 // TestAnalyzeDealtGame: a 1-suit deal played by PlayGreedy; the analysis
 // takes about log2 of its moves in solves, and its line wins from its
 // point.

@@ -1,0 +1,264 @@
+package solver
+
+import (
+	"context"
+	"time"
+	"unsafe"
+
+	"cardtable/spider"
+)
+
+// The loss prover: a depth-first search over every move of a position
+// (card moves, removals, deals), each position visited once. When it ends
+// without a win, every position it visited is lost: all that can be
+// reached from them was visited too. The analysis keeps those positions
+// in a table shared along the game (lostTable), and a later proof stops
+// at any position in it: points of a game reach many of the same
+// positions, so proving a point lost after a later one was costs only
+// what the earlier point reaches beyond it.
+//
+// The staged search proves losses with its unpruned passes, which start
+// again with twice the widths each time and judge every deal candidate
+// with a lookahead; the prover visits each position once and keeps what
+// a finished proof learned. It follows the solver's one simplification
+// (docs/solver.md): a complete run is removed at once.
+
+// lostTable is a set of positions proven lost, shared by the proofs of
+// one analysis. It holds at most max positions: once full, it takes no
+// more (what it holds stays true).
+type lostTable struct {
+	set hashSet
+	max int
+}
+
+// has reports whether h is a position proven lost.
+func (t *lostTable) has(h uint64) bool { return t != nil && t.set.has(h) }
+
+// addAll adds the positions of s, as far as room allows.
+func (t *lostTable) addAll(s *hashSet) {
+	if t == nil {
+		return
+	}
+	for _, h := range s.slots {
+		if h != 0 && t.set.n < t.max {
+			t.set.add(h)
+		}
+	}
+}
+
+// proveFrame is one position on the prover's path: its moves are
+// moves[start:end], next the next to try; mv and u led to it.
+type proveFrame struct {
+	start, end, next int32
+	mv               spider.Move
+	u                spider.Undo
+	// terms are the position's per-pile hash terms (pileTerm) and sum
+	// their sum with hashBase: a card move changes two of them.
+	terms [spider.Piles]uint64
+	sum   uint64
+}
+
+// prover is one proof's state. It can be resumed with more nodes: the
+// analysis gives the point next to its first proven loss a larger budget
+// each round, and the search carries on where it stopped.
+type prover struct {
+	ctx      context.Context
+	lim      Limits
+	deadline time.Time
+	nodes    int64 // nodes of all its runs
+	stopBy   Limit
+	status   Status // Unknown until the search ends
+	line     []spider.Move
+	lost     *lostTable
+	p        spider.Position // the position of the top frame
+	seen     hashSet
+	moves    []spider.Move
+	stack    []proveFrame
+	buf      [256]spider.Move
+}
+
+// newProver is a proof of p, not started; lost may be nil.
+func newProver(p *spider.Position, lost *lostTable) *prover {
+	pr := &prover{p: *p, lost: lost}
+	switch h := hashPos(p); {
+	case p.Won():
+		pr.status = Solved
+	case lost.has(h):
+		pr.status = Unsolvable
+	default:
+		pr.seen.add(h)
+		var terms [spider.Piles]uint64
+		allTerms(p, &terms)
+		pr.push(p, spider.Move{}, 0, &terms)
+	}
+	return pr
+}
+
+// prove searches p exhaustively within lim: Solved with a winning line,
+// Unsolvable when no line wins (the positions visited then go into lost),
+// or Unknown when a limit stopped it. lost may be nil.
+func prove(ctx context.Context, p *spider.Position, lim Limits, lost *lostTable) Result {
+	return newProver(p, lost).resume(ctx, lim)
+}
+
+// resume carries the search on until it ends or a limit of lim stops
+// it; lim bounds this run (its nodes, its time) and the memory the proof
+// holds. The Result's Nodes and Elapsed are this run's.
+func (pr *prover) resume(ctx context.Context, lim Limits) Result {
+	start := time.Now()
+	before := pr.nodes
+	if lim.Nodes > 0 {
+		lim.Nodes += pr.nodes
+	}
+	pr.ctx, pr.lim, pr.deadline, pr.stopBy = ctx, lim, time.Time{}, NoLimit
+	if lim.Time > 0 {
+		pr.deadline = start.Add(lim.Time)
+	}
+	var peak int64
+	if pr.status == Unknown {
+		pr.run()
+		peak = pr.bytes()
+		if pr.status == Unsolvable {
+			pr.lost.addAll(&pr.seen)
+		}
+		if pr.status != Unknown {
+			pr.seen = hashSet{}
+			pr.moves, pr.stack = nil, nil
+		}
+	}
+	r := Result{Status: pr.status, Nodes: pr.nodes - before, Elapsed: time.Since(start), PeakBytes: peak}
+	switch pr.status {
+	case Unknown:
+		r.StoppedBy = pr.stopBy
+	case Solved:
+		r.Moves = pr.line
+		r.Found = len(pr.line)
+	}
+	return r
+}
+
+func (pr *prover) bytes() int64 {
+	return pr.seen.bytes() + int64(cap(pr.moves))*4 + int64(cap(pr.stack))*int64(unsafe.Sizeof(proveFrame{}))
+}
+
+// push adds the frame of position p, reached by mv, whose per-pile hash
+// terms are terms.
+func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms *[spider.Piles]uint64) {
+	start := int32(len(pr.moves))
+	moves := p.Legal(pr.buf[:0])
+	for _, m := range moves {
+		if m.Kind == spider.Remove {
+			// A complete run is removed at once (docs/solver.md).
+			moves = append(moves[:0], m)
+			break
+		}
+	}
+	// Moves that turn a card or empty a pile first, the deal last: the
+	// order decides nothing in a proof, but finds a win sooner.
+	for pass := range 3 {
+		for _, m := range moves {
+			if !p.Null(m) && moveClass(p, m) == pass {
+				pr.moves = append(pr.moves, m)
+			}
+		}
+	}
+	end := int32(len(pr.moves))
+	pr.stack = append(pr.stack, proveFrame{start: start, end: end, next: start, mv: mv, u: u, terms: *terms})
+	f := &pr.stack[len(pr.stack)-1]
+	f.sum = hashBase(p)
+	for _, t := range f.terms {
+		f.sum += t
+	}
+}
+
+// allTerms sets terms to p's per-pile hash terms.
+func allTerms(p *spider.Position, terms *[spider.Piles]uint64) {
+	for k := range spider.Piles {
+		terms[k] = pileTerm(p, k)
+	}
+}
+
+// tick counts a node and checks the limits every so often.
+func (pr *prover) tick() bool {
+	if pr.lim.Nodes > 0 && pr.nodes >= pr.lim.Nodes {
+		pr.stopBy = NodeLimit
+		return false
+	}
+	pr.nodes++
+	if pr.nodes&1023 == 0 {
+		if pr.ctx.Err() != nil {
+			pr.stopBy = Cancelled
+			return false
+		}
+		if !pr.deadline.IsZero() && time.Now().After(pr.deadline) {
+			pr.stopBy = TimeLimit
+			return false
+		}
+		if pr.lim.MemoryBytes > 0 && pr.bytes() > pr.lim.MemoryBytes {
+			pr.stopBy = MemoryLimit
+			return false
+		}
+	}
+	return true
+}
+
+// run carries the depth-first search on from the top frame until it
+// ends (status) or a limit stops it.
+func (pr *prover) run() {
+	p := &pr.p
+	var terms [spider.Piles]uint64
+	for len(pr.stack) > 0 {
+		f := &pr.stack[len(pr.stack)-1]
+		if f.next == f.end {
+			pr.moves = pr.moves[:f.start]
+			if len(pr.stack) > 1 {
+				p.Undo(f.mv, f.u)
+			}
+			pr.stack = pr.stack[:len(pr.stack)-1]
+			continue
+		}
+		if !pr.tick() {
+			return
+		}
+		m := pr.moves[f.next]
+		f.next++
+		u := p.Do(m)
+		// The child's hash from the two piles a card move changes.
+		terms = f.terms
+		var h uint64
+		if m.Kind == spider.MoveCards {
+			from, to := int(m.From), int(m.To)
+			terms[from], terms[to] = pileTerm(p, from), pileTerm(p, to)
+			h = mix(f.sum - f.terms[from] - f.terms[to] + terms[from] + terms[to])
+		} else {
+			allTerms(p, &terms)
+			h = hashPos(p)
+		}
+		if !pr.seen.add(h) || pr.lost.has(h) {
+			p.Undo(m, u)
+			continue
+		}
+		if p.StockLen() == 0 && p.FaceDown() == 0 && p.Won() {
+			line := make([]spider.Move, 0, len(pr.stack))
+			for _, g := range pr.stack[1:] {
+				line = append(line, g.mv)
+			}
+			pr.status, pr.line = Solved, append(line, m)
+			return
+		}
+		pr.push(p, m, u, &terms)
+	}
+	pr.status = Unsolvable
+}
+
+// moveClass orders a frame's moves: 0 for a removal or a card move that
+// turns a card or empties a pile, 2 for the deal, 1 for the others.
+func moveClass(p *spider.Position, m spider.Move) int {
+	switch {
+	case m.Kind == spider.Deal:
+		return 2
+	case m.Kind == spider.Remove || int(m.Count)+p.Down(int(m.From)) >= p.Len(int(m.From)):
+		return 0
+	}
+	return 1
+}
