@@ -20,7 +20,7 @@ import (
 type memStore struct {
 	mu     sync.Mutex
 	tables map[string]*table.Stored
-	fail   error // returned by AppendAction when set
+	fail   error // returned by AppendAction and AppendChat when set
 }
 
 func newMemStore() *memStore { return &memStore{tables: map[string]*table.Stored{}} }
@@ -61,6 +61,28 @@ func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.
 		return fmt.Errorf("move %d on a %s table with %d moves", seq, t.Status, len(t.Moves))
 	}
 	t.Moves = append(t.Moves, mv)
+	return nil
+}
+
+func (m *memStore) AppendChat(_ context.Context, id string, l table.ChatLine, keep int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fail != nil {
+		return m.fail
+	}
+	t, ok := m.tables[id]
+	if !ok {
+		return table.ErrNotFound
+	}
+	last := 0
+	if len(t.Chat) > 0 {
+		last = t.Chat[len(t.Chat)-1].N
+	}
+	if l.N != last+1 {
+		return fmt.Errorf("chat line %d after line %d", l.N, last)
+	}
+	t.Chat = append(t.Chat, l)
+	t.Chat = append([]table.ChatLine(nil), t.Chat[max(0, len(t.Chat)-keep):]...)
 	return nil
 }
 
@@ -114,6 +136,7 @@ func (m *memStore) copyOf(t *table.Stored) table.Stored {
 	c := *t
 	c.Seats = append([]table.StoredSeat(nil), t.Seats...)
 	c.Moves = append([]table.StoredMove(nil), t.Moves...)
+	c.Chat = append([]table.ChatLine(nil), t.Chat...)
 	return c
 }
 
