@@ -160,7 +160,8 @@ func (gs *Service) remove(o *entry) {
 }
 
 // lock returns player's game id, locked; the caller must unlock e.mu.
-// Another player's game is not found.
+// Another player's game is not found. On a Shared database the game is
+// the one last stored, whichever server stored it (current).
 func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) {
 	for {
 		gs.mu.Lock()
@@ -180,13 +181,45 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 		}
 		e.mu.Lock()
 		if !e.dead {
-			return e, nil
+			ok, err := gs.current(ctx, e)
+			if err != nil {
+				e.mu.Unlock()
+				return nil, err
+			}
+			if ok {
+				return e, nil
+			}
 		}
 		e.mu.Unlock()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// current reports whether e (locked) is the game as stored, on a Shared
+// database where another server may have stored a move or a give-up on
+// it, or pruned it, since it was cached: one read of its version (the
+// commands on a game come one at a time, under e.mu, so the version
+// cannot move on through this server meanwhile). An entry found behind
+// leaves the cache, for a fresh read. Alone on its database the service
+// trusts its cache.
+func (gs *Service) current(ctx context.Context, e *entry) (bool, error) {
+	if !gs.shared {
+		return true, nil
+	}
+	v, err := gs.db.GameVersion(ctx, e.id)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			gs.drop(e) // pruned by another server
+		}
+		return false, err
+	}
+	if v != e.version {
+		gs.drop(e)
+		return false, nil
+	}
+	return true, nil
 }
 
 // load reads player's game id from the database into the cache, unless
@@ -209,10 +242,11 @@ func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) 
 			gs.mu.Unlock()
 			return o, nil
 		}
-		// While the game is out of the cache nobody can change it (every
-		// change goes through a cached entry), but a change may have been
-		// stored since the read above, by an entry evicted since: a stale
-		// read must not be cached, or its next move would build on it.
+		// While the game is out of the cache this server cannot change
+		// it (every change goes through a cached entry), but a change may
+		// have been stored since the read above, by an entry evicted
+		// since, or by another server: a stale read must not be cached,
+		// or its next move would build on it.
 		v, err := gs.db.GameVersion(ctx, id)
 		if err == nil && v == rec.Version {
 			gs.put(e)
