@@ -88,14 +88,7 @@ func TestTwoServersTakeTurns(t *testing.T) {
 					t.Fatalf("turn %d: a command for version %d: %v", i, version-1, err)
 				}
 			}
-			rec, err := db.Game(ctx, player, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := spidergame.Replay(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rec, g := storedGame(t, db, id)
 			if rec.Version != version || g.MovesPlayed() != start+turns {
 				t.Fatalf("stored version %d with %d moves, want %d with %d", rec.Version, g.MovesPlayed(), version, start+turns)
 			}
@@ -156,14 +149,7 @@ func TestTwoServersAtOnce(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			rec, err := db.Game(ctx, player, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stored, err := spidergame.Replay(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rec, stored := storedGame(t, db, id)
 			if n := deals(stored.Save()); n != acked || acked == 0 || acked > 5 {
 				t.Fatalf("%d deals acknowledged, %d stored", acked, n)
 			}
@@ -187,4 +173,18 @@ func loadSave(tb testing.TB, text string) *spider.Game {
 		tb.Fatal(err)
 	}
 	return g
+}
+
+// storedGame is game id as db holds it: its row and the game replayed.
+func storedGame(tb testing.TB, db storetest.Store, id string) (spidergame.Game, *spider.Game) {
+	tb.Helper()
+	rec, err := db.Game(context.Background(), player, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := spidergame.Replay(rec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rec, g
 }

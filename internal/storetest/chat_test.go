@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync"
 	"testing"
 	"time"
 
@@ -104,38 +103,11 @@ func TestChatTwoWriters(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		writers := writersOf(t, b, db, s)
-		if len(writers) == 1 {
-			writers = append(writers, s)
-		}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		stored := map[string]int{}
-		for w, st := range writers {
-			for i := range tables {
-				id := fmt.Sprint("t", i)
-				wg.Go(func() {
-					for n := 1; n <= lines; {
-						l := chatLine(n)
-						l.Text = fmt.Sprint("writer ", w, " line ", n)
-						err := st.AppendChat(ctx, id, l, keep)
-						switch {
-						case err == nil:
-							mu.Lock()
-							stored[fmt.Sprint(id, "/", n)]++
-							mu.Unlock()
-							n++
-						case errors.Is(err, spidergame.ErrStale):
-							n++ // the other writer has it: go on from the next
-						default:
-							t.Errorf("%s line %d: %v", id, n, err)
-							return
-						}
-					}
-				})
-			}
-		}
-		wg.Wait()
+		stored := race(t, writersOf(t, b, db, s), tables, 1, lines+1, func(st storetest.Store, w int, id string, n int) error {
+			l := chatLine(n)
+			l.Text = fmt.Sprint("writer ", w, " line ", n)
+			return st.AppendChat(ctx, id, l, keep)
+		})
 		for i := range tables {
 			id := fmt.Sprint("t", i)
 			got := must(s.LoadTable(ctx, id)).Chat

@@ -47,15 +47,24 @@ func (m *memStore) SaveSeats(_ context.Context, id string, seats []table.StoredS
 	return nil
 }
 
-func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.StoredMove) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// writable is table id for a write (m.mu held), or the failure set.
+func (m *memStore) writable(id string) (*table.Stored, error) {
 	if m.fail != nil {
-		return m.fail
+		return nil, m.fail
 	}
 	t, ok := m.tables[id]
 	if !ok {
-		return table.ErrNotFound
+		return nil, table.ErrNotFound
+	}
+	return t, nil
+}
+
+func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.StoredMove) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.writable(id)
+	if err != nil {
+		return err
 	}
 	if seq != len(t.Moves) || t.Status != table.StatusOpen {
 		return fmt.Errorf("move %d on a %s table with %d moves", seq, t.Status, len(t.Moves))
@@ -67,12 +76,9 @@ func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.
 func (m *memStore) AppendChat(_ context.Context, id string, l table.ChatLine, keep int) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.fail != nil {
-		return m.fail
-	}
-	t, ok := m.tables[id]
-	if !ok {
-		return table.ErrNotFound
+	t, err := m.writable(id)
+	if err != nil {
+		return err
 	}
 	last := 0
 	if len(t.Chat) > 0 {
