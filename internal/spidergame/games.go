@@ -170,9 +170,10 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 			gs.lru.MoveToFront(e.elem)
 		}
 		gs.mu.Unlock()
+		checked := false // e was read just now, its version checked
 		if !ok {
 			var err error
-			if e, err = gs.load(ctx, player, id); err != nil {
+			if e, checked, err = gs.load(ctx, player, id); err != nil {
 				return nil, err
 			}
 		}
@@ -181,12 +182,16 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 		}
 		e.mu.Lock()
 		if !e.dead {
-			ok, err := gs.current(ctx, e)
+			fresh := checked
+			var err error
+			if !fresh {
+				fresh, err = gs.current(ctx, e)
+			}
 			if err != nil {
 				e.mu.Unlock()
 				return nil, err
 			}
-			if ok {
+			if fresh {
 				return e, nil
 			}
 		}
@@ -223,16 +228,17 @@ func (gs *Service) current(ctx context.Context, e *entry) (bool, error) {
 }
 
 // load reads player's game id from the database into the cache, unless
-// another request got there first.
-func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) {
+// another request got there first (then checked is false: that entry is
+// as old as it is).
+func (gs *Service) load(ctx context.Context, player, id string) (e *entry, checked bool, err error) {
 	for {
 		rec, err := gs.db.Game(ctx, player, id)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		e, err := replay(rec)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if gs.afterRead != nil {
 			gs.afterRead(id)
@@ -240,7 +246,7 @@ func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) 
 		gs.mu.Lock()
 		if o, ok := gs.cache[id]; ok {
 			gs.mu.Unlock()
-			return o, nil
+			return o, false, nil
 		}
 		// While the game is out of the cache this server cannot change
 		// it (every change goes through a cached entry), but a change may
@@ -251,11 +257,11 @@ func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) 
 		if err == nil && v == rec.Version {
 			gs.put(e)
 			gs.mu.Unlock()
-			return e, nil
+			return e, true, nil
 		}
 		gs.mu.Unlock()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }

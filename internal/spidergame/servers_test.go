@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"cardtable/internal/spidergame"
 	"cardtable/internal/storetest"
@@ -187,4 +188,29 @@ func storedGame(tb testing.TB, db storetest.Store, id string) (spidergame.Game, 
 		tb.Fatal(err)
 	}
 	return rec, g
+}
+
+// TestSharedPrunedElsewhere: a game another server pruned from the shared
+// database is not found, not served from memory.
+func TestSharedPrunedElsewhere(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			gs, db := servers(t, b, spidergame.Options{Shared: true})
+			ctx := context.Background()
+			s, err := gs[0].Start(ctx, player, loadSave(t, webtest.ShuttleSave(2)), "", 0, false, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			later := time.Now().Add(time.Hour)
+			if n, err := db.PruneGames(ctx, later, later); err != nil || n != 1 {
+				t.Fatalf("pruned %d: %v", n, err)
+			}
+			if _, err := gs[0].Get(ctx, player, s.ID); !errors.Is(err, spidergame.ErrNotFound) {
+				t.Fatalf("a pruned game: %v", err)
+			}
+			if gs[0].Cached(s.ID) {
+				t.Fatal("a pruned game kept in memory")
+			}
+		})
+	}
 }
