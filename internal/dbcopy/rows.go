@@ -14,7 +14,7 @@ import (
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
-var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat"}
+var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings"}
 
 // Game is a row of games (a Spider game in play).
 type Game struct {
@@ -83,6 +83,16 @@ type TableChat struct {
 	At         int64
 }
 
+// Rating is a row of ratings (an Arlington player's or bot level's
+// rating).
+type Rating struct {
+	Entrant, Name string
+	Bot           bool
+	Mu, Sigma     float64
+	Games         int
+	Updated       int64
+}
+
 // Store is what a copy needs of each store.
 type Store interface {
 	// Export calls each for every row of table (one of Tables), as the
@@ -106,6 +116,7 @@ var Columns = map[string][]string{
 	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated", "chat"},
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
 	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},
+	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated"},
 }
 
 var rowTypes = map[string]reflect.Type{
@@ -113,6 +124,7 @@ var rowTypes = map[string]reflect.Type{
 	"results": reflect.TypeFor[Result](), "settings": reflect.TypeFor[Setting](),
 	"live_tables": reflect.TypeFor[Table](), "live_table_moves": reflect.TypeFor[TableMove](),
 	"live_table_chat": reflect.TypeFor[TableChat](),
+	"ratings":         reflect.TypeFor[Rating](),
 }
 
 // Scan reads a row of table with scan (database/sql's Rows.Scan, or
