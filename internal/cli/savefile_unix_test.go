@@ -136,7 +136,8 @@ func TestLoadRefusesFIFO(t *testing.T) {
 		{"autoplay --layout", "", []string{"spider", "autoplay", "--layout", "FIFO"}, exitUsage},
 		{"solve --load", "", []string{"spider", "solve", "--load", "FIFO"}, exitUsage},
 		{"analyze --load", "", []string{"spider", "analyze", "--load", "FIFO"}, exitUsage},
-		{"serve --tls-cert", "", []string{"serve", "--addr", "127.0.0.1:0", "--tls-cert", "FIFO", "--tls-key", "FIFO"}, exitUsage},
+		// A database of its own: never the one in the home directory.
+		{"serve --tls-cert", "", []string{"serve", "--addr", "127.0.0.1:0", "--db", "DB", "--tls-cert", "FIFO", "--tls-key", "FIFO"}, exitUsage},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,8 +147,11 @@ func TestLoadRefusesFIFO(t *testing.T) {
 			}
 			args := append([]string(nil), tc.args...)
 			for i, a := range args {
-				if a == "FIFO" {
+				switch a {
+				case "FIFO":
 					args[i] = fifo
+				case "DB":
+					args[i] = filepath.Join(filepath.Dir(fifo), "cardtable.db")
 				}
 			}
 			stdin := strings.ReplaceAll(tc.stdin, "FIFO", fifo)
