@@ -248,10 +248,16 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 		t.Fatalf("error %+v", m)
 	}
 
+	// A chat line (number 4) comes.
+	conn.Write(ctx, websocket.MessageText, []byte(`{"type":"view","table":"t","seat":0,"status":"open","seats":[],"chat":[{"n":4,"seat":0,"name":"Ann","text":"hi"}]}`))
+	if m := next(t, s); m.Update == nil || len(m.Update.Chat) != 1 {
+		t.Fatalf("chat %+v", m)
+	}
+
 	// The connection drops: the follower dials again and asks for what
-	// it does not have.
+	// it does not have, events and chat.
 	conn.CloseNow()
-	if h := recv(t, f.hellos); h["since"] != 3.0 {
+	if h := recv(t, f.hellos); h["since"] != 3.0 || h["chat"] != 4.0 {
 		t.Fatalf("hello after reconnecting %v", h)
 	}
 	conn = recv(t, f.conns)
@@ -263,7 +269,7 @@ func TestSessionReconnectsWithSince(t *testing.T) {
 	conn.Write(ctx, websocket.MessageText, []byte(view(5, 6)))
 	next(t, s)
 	_, b, err = conn.Read(ctx)
-	if err != nil || string(b) != `{"type":"hello","since":3}` {
+	if err != nil || string(b) != `{"type":"hello","since":3,"chat":4}` {
 		t.Fatalf("after a gap: %s %v", b, err)
 	}
 	conn.CloseNow()

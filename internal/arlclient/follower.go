@@ -75,8 +75,8 @@ const (
 )
 
 // Follower follows one table over a WebSocket. It says hello with the
-// number of public events it has delivered, so after a reconnect the
-// server sends only what was missed, and it reconnects by itself (waits
+// number of public events it has delivered and of the last chat line, so
+// after a reconnect the server sends only what was missed, and it reconnects by itself (waits
 // doubling from Backoff to MaxBackoff) when the connection drops or the
 // server restarts, until Close, ctx's end, a table that is gone, or GiveUp
 // of failing to reach the server.
@@ -87,6 +87,9 @@ type Follower struct {
 	msgs chan Message
 	stop context.CancelFunc
 	done chan struct{}
+	// chat is the number of the last chat line delivered (-1 none);
+	// owned by the follower's goroutine.
+	chat int
 
 	mu   sync.Mutex
 	conn *websocket.Conn // nil while offline
@@ -98,7 +101,7 @@ type Follower struct {
 // is dropped by the server, and the follower catches up on reconnecting).
 func (c *Client) Open(ctx context.Context, id string, o FollowOptions) *Follower {
 	ctx, stop := context.WithCancel(ctx)
-	s := &Follower{c: c, id: id, o: o.withDefaults(), msgs: make(chan Message), stop: stop, done: make(chan struct{})}
+	s := &Follower{c: c, id: id, o: o.withDefaults(), msgs: make(chan Message), stop: stop, done: make(chan struct{}), chat: -1}
 	// The follower's goroutine exits when ctx ends (Close), the table is
 	// gone, or the server stays out of reach for GiveUp; it closes msgs.
 	go s.run(ctx)
@@ -246,7 +249,7 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 	defer conn.CloseNow()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if err := write(cctx, conn, hello(have)); err != nil {
+	if err := write(cctx, conn, hello(have, s.chat)); err != nil {
 		return have, false, err
 	}
 	s.mu.Lock()
@@ -287,11 +290,14 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 			if have >= 0 && u.View.EventsFrom > have {
 				// A gap (the server skipped events this client never
 				// had): ask again from what it has.
-				if err := write(cctx, conn, hello(have)); err != nil {
+				if err := write(cctx, conn, hello(have, s.chat)); err != nil {
 					return have, got, err
 				}
 			}
 			have = u.View.EventCount
+		}
+		if u := m.Update; u != nil && len(u.Chat) > 0 {
+			s.chat = u.Chat[len(u.Chat)-1].N
 		}
 		if !s.deliver(ctx, m) {
 			return have, got, ctx.Err()
@@ -299,11 +305,12 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 	}
 }
 
-func hello(since int) any {
+func hello(since, chat int) any {
 	return struct {
 		Type  string `json:"type"`
 		Since int    `json:"since"`
-	}{"hello", since}
+		Chat  int    `json:"chat"`
+	}{"hello", since, chat}
 }
 
 func (s *Follower) deliver(ctx context.Context, m Message) bool {

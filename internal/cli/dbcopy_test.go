@@ -48,6 +48,10 @@ func fill(t *testing.T, db string) {
 		if err := s.AppendAction(ctx, "t"+id, 0, table.StoredMove{Seat: 0, Action: "lead 7H"}); err != nil {
 			t.Fatal(err)
 		}
+		line := table.ChatLine{N: 1, Seat: i - 1, Name: "Ñame " + id, Text: "hi ♠ " + id, At: t0.Add(time.Duration(i) * time.Millisecond)}
+		if err := s.AppendChat(ctx, "t"+id, line, table.ChatHistory); err != nil {
+			t.Fatal(err)
+		}
 		r := table.Rating{Key: "p:" + id, Name: id, Bot: i%2 == 0, Mu: 25 + float64(i)/3, Sigma: 8.0 / 7, Games: i + 1}
 		if err := s.FinishRated(ctx, "t"+id, t0, table.RatedEnd{Keys: []string{r.Key},
 			Update: func([]table.Rating) []table.Rating { return []table.Rating{r} }}); err != nil {
@@ -80,7 +84,7 @@ func TestDBCopy(t *testing.T) {
 	pg := pgtest.DB(t)
 	for _, c := range [][2]string{{from, pg}, {pg, back}} {
 		out, errOut, code := run(t, "", "db", "copy", "--from", c[0], "--to", c[1])
-		if code != exitOK || !strings.Contains(out, "checked, the same on both sides") || !strings.Contains(out, "live_table_moves") {
+		if code != exitOK || !strings.Contains(out, "checked, the same on both sides") || !strings.Contains(out, "live_table_chat") {
 			t.Fatalf("copy %s to %s: exit %d: %s%s", c[0], c[1], code, out, errOut)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"cardtable/internal/buildinfo"
 	"cardtable/internal/loadgen"
 	"cardtable/internal/obs"
+	"cardtable/internal/pgstore"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -142,7 +143,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
 		return serveWinnableDeal(ctx, pool, o)
 	}
-	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
+	// On PostgreSQL other servers may write the same games: each use of a
+	// cached one checks its stored version.
+	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
 		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
 		Analyze:    serveAnalyze})
 	if hosts == nil {

@@ -34,6 +34,11 @@ func (s timedStore) AppendAction(ctx context.Context, id string, seq int, m tabl
 	return s.serverStore.AppendAction(ctx, id, seq, m)
 }
 
+func (s timedStore) AppendChat(ctx context.Context, id string, l table.ChatLine, keep int) error {
+	defer s.time("append_chat", time.Now())
+	return s.serverStore.AppendChat(ctx, id, l, keep)
+}
+
 func (s timedStore) FinishTable(ctx context.Context, id string, st table.Status, at time.Time) error {
 	defer s.time("finish_table", time.Now())
 	return s.serverStore.FinishTable(ctx, id, st, at)

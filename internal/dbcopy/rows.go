@@ -14,7 +14,7 @@ import (
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
-var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "ratings"}
+var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings"}
 
 // Game is a row of games (a Spider game in play).
 type Game struct {
@@ -65,6 +65,7 @@ type Table struct {
 	ID, Creator, Config, Seed, Seats, Status string
 	Moves                                    int
 	Created, Updated                         int64
+	Chat                                     int // the number of its last chat line
 }
 
 // TableMove is a row of live_table_moves (one action at a table).
@@ -72,6 +73,14 @@ type TableMove struct {
 	Table     string
 	Seq, Seat int
 	Action    string
+}
+
+// TableChat is a row of live_table_chat (one chat line at a table).
+type TableChat struct {
+	Table      string
+	N, Seat    int
+	Name, Text string
+	At         int64
 }
 
 // Rating is a row of ratings (an Arlington player's or bot level's
@@ -104,8 +113,9 @@ var Columns = map[string][]string{
 	"saves":            {"player", "name", "lineage", "save", "variant", "suits", "deal", "moves", "score", "updated", "played"},
 	"results":          {"player", "lineage", "variant", "suits", "won", "score", "at", "played", "gave_up"},
 	"settings":         {"player", "json"},
-	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated"},
+	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated", "chat"},
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
+	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},
 	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated"},
 }
 
@@ -113,7 +123,8 @@ var rowTypes = map[string]reflect.Type{
 	"games": reflect.TypeFor[Game](), "game_log": reflect.TypeFor[GameLog](), "saves": reflect.TypeFor[Save](),
 	"results": reflect.TypeFor[Result](), "settings": reflect.TypeFor[Setting](),
 	"live_tables": reflect.TypeFor[Table](), "live_table_moves": reflect.TypeFor[TableMove](),
-	"ratings": reflect.TypeFor[Rating](),
+	"live_table_chat": reflect.TypeFor[TableChat](),
+	"ratings":         reflect.TypeFor[Rating](),
 }
 
 // Scan reads a row of table with scan (database/sql's Rows.Scan, or

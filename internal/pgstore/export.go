@@ -19,8 +19,8 @@ var exportOrder = map[string]string{
 	"games": `id COLLATE "C"`, "game_log": `game COLLATE "C", seq`,
 	"saves": `player COLLATE "C", name COLLATE "C"`, "results": "at, n",
 	"settings": `player COLLATE "C"`, "live_tables": `id COLLATE "C"`,
-	"live_table_moves": `tbl COLLATE "C", seq`,
-	"ratings":          `entrant COLLATE "C"`,
+	"live_table_moves": `tbl COLLATE "C", seq`, "live_table_chat": `tbl COLLATE "C", n`,
+	"ratings": `entrant COLLATE "C"`,
 }
 
 // Export calls each for every row of table, in one read snapshot.

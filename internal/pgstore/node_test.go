@@ -105,6 +105,7 @@ func TestNodeFencing(t *testing.T) {
 		"append": func() error { return a.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "stale"}) },
 		"seats":  func() error { return a.SaveSeats(ctx, "T1", []table.StoredSeat{{Player: "x"}, {}}) },
 		"finish": func() error { return a.FinishTable(ctx, "T1", table.StatusClosed, time.Now()) },
+		"chat":   func() error { return a.AppendChat(ctx, "T1", table.ChatLine{N: 1, Name: "x", Text: "stale"}, 50) },
 	} {
 		if err := write(); !errors.Is(err, table.ErrMoved) {
 			t.Fatalf("%s by the old server: %v, want ErrMoved", name, err)
@@ -115,6 +116,9 @@ func TestNodeFencing(t *testing.T) {
 	}
 	if err := b.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "m1"}); err != nil {
 		t.Fatalf("the new server's write: %v", err)
+	}
+	if err := b.AppendChat(ctx, "T1", table.ChatLine{N: 1, Name: "y", Text: "hi"}, 50); err != nil {
+		t.Fatalf("the new server's chat: %v", err)
 	}
 	// A wrong sequence is refused on the new server too, and says moved.
 	if err := b.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "again"}); !errors.Is(err, pgstore.ErrStale) || !errors.Is(err, table.ErrMoved) {

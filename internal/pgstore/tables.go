@@ -170,7 +170,7 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 	return err
 }
 
-// OpenTables is every open table with its moves, oldest first.
+// OpenTables is every open table with its moves and chat, oldest first.
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
 	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
 		string(table.StatusOpen))
@@ -202,7 +202,7 @@ func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]tabl
 	return out, err
 }
 
-// LoadTable is table id with its moves, whatever its status.
+// LoadTable is table id with its moves and chat, whatever its status.
 func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
 	var t table.Stored
 	err := db.read(ctx, func(tx pgx.Tx) error {
@@ -253,7 +253,8 @@ func loadTable(ctx context.Context, tx pgx.Tx, id string) (table.Stored, error) 
 	if len(t.Moves) != moves {
 		return t, fmt.Errorf("table %q: %d move rows, the table says %d", id, len(t.Moves), moves)
 	}
-	return t, nil
+	t.Chat, err = loadChat(ctx, tx, id)
+	return t, err
 }
 
 // PruneTables deletes the tables over or closed before before, with their

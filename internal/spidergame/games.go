@@ -160,7 +160,8 @@ func (gs *Service) remove(o *entry) {
 }
 
 // lock returns player's game id, locked; the caller must unlock e.mu.
-// Another player's game is not found.
+// Another player's game is not found. On a Shared database the game is
+// the one last stored, whichever server stored it (current).
 func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) {
 	for {
 		gs.mu.Lock()
@@ -169,9 +170,10 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 			gs.lru.MoveToFront(e.elem)
 		}
 		gs.mu.Unlock()
+		checked := false // e was read just now, its version checked
 		if !ok {
 			var err error
-			if e, err = gs.load(ctx, player, id); err != nil {
+			if e, checked, err = gs.load(ctx, player, id); err != nil {
 				return nil, err
 			}
 		}
@@ -180,7 +182,18 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 		}
 		e.mu.Lock()
 		if !e.dead {
-			return e, nil
+			fresh := checked
+			var err error
+			if !fresh {
+				fresh, err = gs.current(ctx, e)
+			}
+			if err != nil {
+				e.mu.Unlock()
+				return nil, err
+			}
+			if fresh {
+				return e, nil
+			}
 		}
 		e.mu.Unlock()
 		if err := ctx.Err(); err != nil {
@@ -189,17 +202,43 @@ func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) 
 	}
 }
 
+// current reports whether e (locked) is the game as stored, on a Shared
+// database where another server may have stored a move or a give-up on
+// it, or pruned it, since it was cached: one read of its version (the
+// commands on a game come one at a time, under e.mu, so the version
+// cannot move on through this server meanwhile). An entry found behind
+// leaves the cache, for a fresh read. Alone on its database the service
+// trusts its cache.
+func (gs *Service) current(ctx context.Context, e *entry) (bool, error) {
+	if !gs.shared {
+		return true, nil
+	}
+	v, err := gs.db.GameVersion(ctx, e.id)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			gs.drop(e) // pruned by another server
+		}
+		return false, err
+	}
+	if v != e.version {
+		gs.drop(e)
+		return false, nil
+	}
+	return true, nil
+}
+
 // load reads player's game id from the database into the cache, unless
-// another request got there first.
-func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) {
+// another request got there first (then checked is false: that entry is
+// as old as it is).
+func (gs *Service) load(ctx context.Context, player, id string) (e *entry, checked bool, err error) {
 	for {
 		rec, err := gs.db.Game(ctx, player, id)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		e, err := replay(rec)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if gs.afterRead != nil {
 			gs.afterRead(id)
@@ -207,21 +246,22 @@ func (gs *Service) load(ctx context.Context, player, id string) (*entry, error) 
 		gs.mu.Lock()
 		if o, ok := gs.cache[id]; ok {
 			gs.mu.Unlock()
-			return o, nil
+			return o, false, nil
 		}
-		// While the game is out of the cache nobody can change it (every
-		// change goes through a cached entry), but a change may have been
-		// stored since the read above, by an entry evicted since: a stale
-		// read must not be cached, or its next move would build on it.
+		// While the game is out of the cache this server cannot change
+		// it (every change goes through a cached entry), but a change may
+		// have been stored since the read above, by an entry evicted
+		// since, or by another server: a stale read must not be cached,
+		// or its next move would build on it.
 		v, err := gs.db.GameVersion(ctx, id)
 		if err == nil && v == rec.Version {
 			gs.put(e)
 			gs.mu.Unlock()
-			return e, nil
+			return e, true, nil
 		}
 		gs.mu.Unlock()
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }

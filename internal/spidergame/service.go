@@ -74,10 +74,19 @@ type Options struct {
 	// recently used beyond either are read back from the database when used.
 	CacheBytes int
 	MaxGames   int
+	// Shared: other servers write the same database (PostgreSQL). Each
+	// use of a cached game then first reads its stored version (one
+	// indexed row) and reads the game again if another server moved it on
+	// or pruned it, so no server serves, or builds a move on, a game older
+	// than the last one stored. Without it (a SQLite file, which one
+	// process holds) the cache is trusted as it is; versioned writes still
+	// refuse a stale state either way.
+	Shared bool
 }
 
 // Service is the set of games in play: the database is the truth, and
-// recently used games are kept in memory, each behind its own lock so that
+// recently used games are kept in memory (checked against the stored
+// version on each use when the database is Shared), each behind its own lock so that
 // commands on one game (from several tabs) run one at a time while other
 // games go on in parallel. Memory is bounded by the games' estimated size
 // (maxBytes), and by their count (maxCount); the least recently used go
@@ -89,6 +98,7 @@ type Service struct {
 	now      func() time.Time
 	maxCount int
 	maxBytes int
+	shared   bool // Options.Shared
 	// snapMin is the fewest commands between snapshots (snapshotMin;
 	// tests lower it).
 	snapMin int
@@ -118,7 +128,7 @@ func New(db GameStore, o Options) *Service {
 		o.CacheBytes = 256 << 20
 	}
 	return &Service{db: db, log: o.Log, now: o.Now, maxCount: o.MaxGames, maxBytes: o.CacheBytes,
-		snapMin: snapshotMin, cache: map[string]*entry{}, lru: list.New()}
+		shared: o.Shared, snapMin: snapshotMin, cache: map[string]*entry{}, lru: list.New()}
 }
 
 // Snapshot is a game as it stands at one version: what a player is shown

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cardtable/internal/table"
 )
 
 // TestBackupWhileOpen: a backup taken while the store is open and being
@@ -16,12 +18,28 @@ func TestBackupWhileOpen(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTemp(t)
 	fillSaves(t, db, 12) // in the WAL, not yet checkpointed
+	line := table.ChatLine{N: 1, Seat: -1, Name: "Ann", Text: "hello ♦", At: t0}
+	if err := db.CreateTable(ctx, table.Stored{ID: "t", Config: "{}", Seats: []table.StoredSeat{{}, {}}, Created: t0, Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendChat(ctx, "t", line, table.ChatHistory); err != nil {
+		t.Fatal(err)
+	}
 	to := filepath.Join(t.TempDir(), "backup.db")
 	if err := Backup(ctx, path, to); err != nil {
 		t.Fatal(err)
 	}
 	if n := checkFile(t, to); n != 12 {
 		t.Fatalf("backup has %d saves, want 12", n)
+	}
+	b, err := Open(ctx, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := b.LoadTable(ctx, "t")
+	b.Close()
+	if err != nil || len(tb.Chat) != 1 || tb.Chat[0] != line {
+		t.Fatalf("the backup's table chat: %+v, %v", tb.Chat, err)
 	}
 	if err := Backup(ctx, path, to); !errors.Is(err, ErrExists) {
 		t.Fatalf("backup over an existing file: %v", err)

@@ -16,7 +16,7 @@ var _ dbcopy.Store = (*DB)(nil)
 // byte order (SQLite's BINARY collation); results as statistics read them.
 var exportOrder = map[string]string{
 	"games": "id", "game_log": "game, seq", "saves": "player, name", "results": "at, rowid",
-	"settings": "player", "live_tables": "id", "live_table_moves": "tbl, seq",
+	"settings": "player", "live_tables": "id", "live_table_moves": "tbl, seq", "live_table_chat": "tbl, n",
 	"ratings": "entrant",
 }
 

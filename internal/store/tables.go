@@ -110,7 +110,7 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 	})
 }
 
-// OpenTables is every open table with its moves, oldest first.
+// OpenTables is every open table with its moves and chat, oldest first.
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
 	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = ? ORDER BY created, id`,
 		string(table.StatusOpen))
@@ -152,7 +152,7 @@ func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]tabl
 	return out, nil
 }
 
-// LoadTable is table id with its moves, whatever its status.
+// LoadTable is table id with its moves and chat, whatever its status.
 func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
 	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -203,7 +203,8 @@ func loadTable(ctx context.Context, tx *sql.Tx, id string) (table.Stored, error)
 	if len(t.Moves) != moves {
 		return t, fmt.Errorf("table %q: %d move rows, the table says %d", id, len(t.Moves), moves)
 	}
-	return t, nil
+	t.Chat, err = loadChat(ctx, tx, id)
+	return t, err
 }
 
 // PruneTables deletes the tables over or closed before before, with their

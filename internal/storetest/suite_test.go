@@ -452,36 +452,9 @@ func TestAppendTwoWriters(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		writers := writersOf(t, b, db, s)
-		if len(writers) == 1 {
-			writers = append(writers, s)
-		}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		stored := map[string]int{}
-		for w, st := range writers {
-			for i := range tables {
-				id := fmt.Sprint("t", i)
-				wg.Go(func() {
-					for seq := 0; seq < moves; {
-						err := st.AppendAction(ctx, id, seq, table.StoredMove{Seat: w, Action: fmt.Sprint("play ", seq)})
-						switch {
-						case err == nil:
-							mu.Lock()
-							stored[fmt.Sprint(id, "/", seq)]++
-							mu.Unlock()
-							seq++
-						case errors.Is(err, spidergame.ErrStale):
-							seq++ // the other writer has it: go on from the next
-						default:
-							t.Errorf("%s %d: %v", id, seq, err)
-							return
-						}
-					}
-				})
-			}
-		}
-		wg.Wait()
+		stored := race(t, writersOf(t, b, db, s), tables, 0, moves, func(st storetest.Store, w int, id string, seq int) error {
+			return st.AppendAction(ctx, id, seq, table.StoredMove{Seat: w, Action: fmt.Sprint("play ", seq)})
+		})
 		for i := range tables {
 			id := fmt.Sprint("t", i)
 			got := must(s.LoadTable(ctx, id))
@@ -495,6 +468,45 @@ func TestAppendTwoWriters(t *testing.T) {
 			}
 		}
 	})
+}
+
+// race has two writers (two stores on a shared database, else the one
+// twice) write items from to n-1 of tables t0, t1, ... at once, each
+// writer going on to the next item once its write is stored or refused as
+// stale (the other writer has it). It returns how often each "table/item"
+// was acknowledged.
+func race(t *testing.T, writers []storetest.Store, tables, from, n int, write func(st storetest.Store, w int, id string, i int) error) map[string]int {
+	t.Helper()
+	if len(writers) == 1 {
+		writers = append(writers, writers[0])
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	stored := map[string]int{}
+	for w, st := range writers {
+		for i := range tables {
+			id := fmt.Sprint("t", i)
+			wg.Go(func() {
+				for k := from; k < n; {
+					err := write(st, w, id, k)
+					switch {
+					case err == nil:
+						mu.Lock()
+						stored[fmt.Sprint(id, "/", k)]++
+						mu.Unlock()
+						k++
+					case errors.Is(err, spidergame.ErrStale):
+						k++ // the other writer has it: go on from the next
+					default:
+						t.Errorf("%s %d: %v", id, k, err)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return stored
 }
 
 // TestReopen: a reopened database keeps its rows and applies no migration

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -100,18 +101,44 @@ func (l *loop) chat(p Player, text string) error {
 	if err != nil {
 		return err
 	}
-	now := l.h.o.Clock.Now().UTC()
+	// Milliseconds, as the store keeps it: a line read back after a
+	// restart is the line sent before.
+	now := l.h.o.Clock.Now().UTC().Truncate(time.Millisecond)
 	if !l.allow(p.ID, now) {
 		return ErrRateLimited
 	}
-	l.chatN++
-	l.chatLines = append(l.chatLines, ChatLine{N: l.chatN, Seat: seat, Name: name, Text: text, At: now})
+	line := ChatLine{N: l.chatN + 1, Seat: seat, Name: name, Text: text, At: now}
+	// Stored before anyone sees it, so a restarted table (or the server
+	// that takes it over) has the same chat.
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	if err := l.h.o.Store.AppendChat(ctx, l.t.id, line, ChatHistory); err != nil {
+		return fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	l.addChat(line)
+	l.dirty = true
+	return nil
+}
+
+// addChat keeps line, the table's newest, and forgets the lines beyond
+// ChatHistory.
+func (l *loop) addChat(line ChatLine) {
+	l.chatN = line.N
+	l.chatLines = append(l.chatLines, line)
 	if len(l.chatLines) > ChatHistory {
 		// A new array, so that no update sent holds a slice of this one.
 		l.chatLines = append([]ChatLine(nil), l.chatLines[len(l.chatLines)-ChatHistory:]...)
 	}
-	l.dirty = true
-	return nil
+}
+
+// restoreChat takes the chat lines a stored table kept, oldest first: the
+// numbering goes on from the last.
+func (l *loop) restoreChat(lines []ChatLine) {
+	for _, line := range lines {
+		if line.N > l.chatN {
+			l.addChat(line)
+		}
+	}
 }
 
 // chatSince is a copy of the lines after number n that are still kept.

@@ -20,7 +20,7 @@ import (
 type memStore struct {
 	mu     sync.Mutex
 	tables map[string]*table.Stored
-	fail   error // returned by AppendAction when set
+	fail   error // returned by AppendAction and AppendChat when set
 }
 
 func newMemStore() *memStore { return &memStore{tables: map[string]*table.Stored{}} }
@@ -47,20 +47,48 @@ func (m *memStore) SaveSeats(_ context.Context, id string, seats []table.StoredS
 	return nil
 }
 
-func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.StoredMove) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// writable is table id for a write (m.mu held), or the failure set.
+func (m *memStore) writable(id string) (*table.Stored, error) {
 	if m.fail != nil {
-		return m.fail
+		return nil, m.fail
 	}
 	t, ok := m.tables[id]
 	if !ok {
-		return table.ErrNotFound
+		return nil, table.ErrNotFound
+	}
+	return t, nil
+}
+
+func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.StoredMove) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.writable(id)
+	if err != nil {
+		return err
 	}
 	if seq != len(t.Moves) || t.Status != table.StatusOpen {
 		return fmt.Errorf("move %d on a %s table with %d moves", seq, t.Status, len(t.Moves))
 	}
 	t.Moves = append(t.Moves, mv)
+	return nil
+}
+
+func (m *memStore) AppendChat(_ context.Context, id string, l table.ChatLine, keep int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, err := m.writable(id)
+	if err != nil {
+		return err
+	}
+	last := 0
+	if len(t.Chat) > 0 {
+		last = t.Chat[len(t.Chat)-1].N
+	}
+	if l.N != last+1 {
+		return fmt.Errorf("chat line %d after line %d", l.N, last)
+	}
+	t.Chat = append(t.Chat, l)
+	t.Chat = append([]table.ChatLine(nil), t.Chat[max(0, len(t.Chat)-keep):]...)
 	return nil
 }
 
@@ -114,6 +142,7 @@ func (m *memStore) copyOf(t *table.Stored) table.Stored {
 	c := *t
 	c.Seats = append([]table.StoredSeat(nil), t.Seats...)
 	c.Moves = append([]table.StoredMove(nil), t.Moves...)
+	c.Chat = append([]table.ChatLine(nil), t.Chat...)
 	return c
 }
 

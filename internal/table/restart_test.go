@@ -3,7 +3,9 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +153,113 @@ func restartResumes(t *testing.T, path string) {
 	}
 	if _, err := db2.LoadTable(ctx, "nope"); !errors.Is(err, table.ErrNotFound) || !errors.Is(err, spidergame.ErrNotFound) {
 		t.Fatalf("missing table: %v", err)
+	}
+}
+
+// TestRestartKeepsChat: chat lines are stored before anyone sees them; a
+// table restored on a new hub (after a restart, or on another server) has
+// its last ChatHistory lines as they were sent, a client back with the
+// number of the last line it has gets each later line once and in order,
+// and the numbering goes on.
+func TestRestartKeepsChat(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) { restartKeepsChat(t, b.New(t)) })
+	}
+}
+
+func restartKeepsChat(t *testing.T, path string) {
+	ctx := context.Background()
+	db := openDB(t, path)
+	clk := newFakeClock()
+	h1 := newHub(t, db, clk)
+	tb := mustCreate(t, h1, "p", table.Config{Players: 2})
+	id := tb.ID()
+	mustJoin(t, tb, "p", 0)
+	w := mustSub(t, tb, "", -1)
+	next(t, w)
+	const said = table.ChatHistory + 7
+	var seen []table.ChatLine // what the watcher was sent, in order
+	for i := 1; i <= said; i++ {
+		who := table.Player{ID: fmt.Sprint("s", i), Name: "Spectator"}
+		if i%5 == 0 {
+			who.ID = "p" // from the seat, within its rate
+			clk.Advance(table.ChatEvery)
+		}
+		if err := tb.Chat(ctx, who, fmt.Sprint("line ", i, " ♣")); err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, next(t, w).Chat...)
+	}
+	for i, l := range seen {
+		if l.N != i+1 || l.Text != fmt.Sprint("line ", i+1, " ♣") {
+			t.Fatalf("sent line %d: %+v", i, l)
+		}
+	}
+	h1.Close()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db2 := openDB(t, path)
+	defer db2.Close()
+	h2 := newHub(t, db2, newFakeClock())
+	tb2, err := h2.Table(id)
+	if err != nil {
+		t.Fatalf("not restored: %v", err)
+	}
+	if got := next(t, mustSub(t, tb2, "", -1)).Chat; !reflect.DeepEqual(got, seen[said-table.ChatHistory:]) {
+		t.Fatalf("a new client's chat after the restart:\n%+v\nwant the last %d sent:\n%+v", got, table.ChatHistory, seen[said-table.ChatHistory:])
+	}
+	have := said - 3
+	back, err := tb2.SubscribeChat(ctx, "p", -1, have)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, back).Chat; !reflect.DeepEqual(got, seen[have:]) {
+		t.Fatalf("a client back with line %d got %+v, want lines %d to %d", have, got, have+1, said)
+	}
+	if err := tb2.Chat(ctx, table.Player{ID: "p"}, "after"); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, back).Chat; len(got) != 1 || got[0].N != said+1 || got[0].Seat != 0 || got[0].Text != "after" {
+		t.Fatalf("the next line: %+v", got)
+	}
+	full, err := tb2.SubscribeChat(ctx, "", -1, said+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, full).Chat; len(got) != 0 {
+		t.Fatalf("a client with every line got %+v again", got)
+	}
+	stored, err := db2.LoadTable(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(stored.Chat); n != table.ChatHistory || stored.Chat[n-1].N != said+1 || stored.Chat[0].N != said+2-table.ChatHistory {
+		t.Fatalf("stored chat: %d lines, %+v ... %+v", n, stored.Chat[0], stored.Chat[n-1])
+	}
+}
+
+// TestChatStoredBeforeSent: a line the store refuses is an error for its
+// sender and reaches nobody; the next line takes its number.
+func TestChatStoredBeforeSent(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	w := mustSub(t, tb, "", -1)
+	next(t, w)
+	st.setFail(errors.New("disk gone"))
+	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "lost"); !errors.Is(err, table.ErrStore) {
+		t.Fatalf("chat with the store failing: %v", err)
+	}
+	st.setFail(nil)
+	if err := tb.Chat(bg, table.Player{ID: "y", Name: "Y"}, "kept"); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(t, w).Chat; len(got) != 1 || got[0].N != 1 || got[0].Text != "kept" {
+		t.Fatalf("sent %+v, want only line 1, kept", got)
+	}
+	if c := st.get(tb.ID()).Chat; len(c) != 1 || c[0].Text != "kept" {
+		t.Fatalf("stored %+v", c)
 	}
 }

@@ -17,13 +17,21 @@ type Store interface {
 	// AppendAction stores move number seq (from 0); it must refuse any seq
 	// but the number of moves stored, so nothing is lost or doubled.
 	AppendAction(ctx context.Context, id string, seq int, m StoredMove) error
+	// AppendChat stores chat line l of table id (numbered from 1) and
+	// deletes the table's lines numbered keep or more below it, in one
+	// transaction: the store keeps a table's last keep lines. It must
+	// refuse, storing nothing, any number but one past the last stored
+	// (1 for the first), so a line is never lost or doubled, whoever
+	// writes.
+	AppendChat(ctx context.Context, id string, l ChatLine, keep int) error
 	// FinishTable marks the table over or closed; OpenTables no longer
 	// returns it, LoadTable still does.
 	FinishTable(ctx context.Context, id string, status Status, at time.Time) error
-	// OpenTables is every table whose status is StatusOpen, with its moves.
+	// OpenTables is every table whose status is StatusOpen, with its
+	// moves and chat.
 	OpenTables(ctx context.Context) ([]Stored, error)
-	// LoadTable is one table, whatever its status, with its moves; an
-	// error wrapping ErrNotFound if there is none.
+	// LoadTable is one table, whatever its status, with its moves and
+	// chat; an error wrapping ErrNotFound if there is none.
 	LoadTable(ctx context.Context, id string) (Stored, error)
 	// PlayerTables is at most limit tables whose game ended (StatusOver)
 	// with player (an identity) in one of its seats, the latest to end
@@ -50,6 +58,9 @@ type Stored struct {
 	Seed    uint64 // the deal's seed: never sent until the game is over
 	Seats   []StoredSeat
 	Moves   []StoredMove
+	// Chat is the table's last chat lines kept (at most the keep of
+	// AppendChat), oldest first; LoadTable and OpenTables fill it.
+	Chat    []ChatLine
 	Status  Status
 	Created time.Time
 	Updated time.Time

@@ -76,7 +76,7 @@ func (s *Sub) Close() {
 // the server has not yet seen end. Spectators have a share of their own
 // (MaxSpectators a table, MaxWatching an identity across every table),
 // so however many a client opens, the seated people are never locked out.
-func (l *loop) subscribe(player string, since int) (*Sub, error) {
+func (l *loop) subscribe(player string, since, chat int) (*Sub, error) {
 	if len(player) > MaxPlayerIDLen {
 		return nil, ErrBadPlayer
 	}
@@ -98,6 +98,9 @@ func (l *loop) subscribe(player string, since int) (*Sub, error) {
 		watching: watching, sent: max(0, since), chatSent: l.chatN - len(l.chatLines)}
 	if since < 0 || since > l.st.EventCount() {
 		s.sent = 0 // unknown to us: the whole log
+	}
+	if chat >= 0 && chat <= l.chatN {
+		s.chatSent = max(s.chatSent, chat) // the lines after the client's, of those kept
 	}
 	l.subs[s] = struct{}{}
 	if s.seat >= 0 {

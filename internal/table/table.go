@@ -30,6 +30,7 @@ func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {
 	t := &Table{id: s.ID, creator: s.Creator, created: s.Created, h: h,
 		cmds: make(chan func(*loop)), done: make(chan struct{})}
 	t.l = newLoop(t, cfg, st, s.Seats)
+	t.l.restoreChat(s.Chat)
 	t.summary.Store(t.l.summary())
 	return t
 }
@@ -143,10 +144,19 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 // a spectator past the table's MaxSpectators or their own MaxWatching is
 // refused with ErrCrowded.
 func (t *Table) Subscribe(ctx context.Context, player string, since int) (*Sub, error) {
+	return t.SubscribeChat(ctx, player, since, -1)
+}
+
+// SubscribeChat is Subscribe for a client that already has the table's
+// chat lines up to number chat: its first update carries only the lines
+// after it that the table still keeps (ChatHistory), so a reconnecting
+// client gets each line once. chat < 0, or a number the table never
+// reached, means none: the first update carries every line kept.
+func (t *Table) SubscribeChat(ctx context.Context, player string, since, chat int) (*Sub, error) {
 	var s *Sub
 	err := t.do(ctx, func(l *loop) error {
 		var err error
-		s, err = l.subscribe(player, since)
+		s, err = l.subscribe(player, since, chat)
 		return err
 	})
 	return s, err

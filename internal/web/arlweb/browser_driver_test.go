@@ -39,7 +39,8 @@ const (
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
 //     view's event count), __ws.views (each view's [eventsFrom,
-//     eventCount]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted) and
+//     eventCount]), __ws.evs (each event received: {n, kind}), __ws.chat (chat lines received, repeats counted), __ws.viewSock (the
+//     index in __ws.socks of the connection the last view came on) and
 //     __ws.sent (each action the page sent, in notation);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
@@ -51,7 +52,7 @@ const (
 // again.
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [] };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], viewSock: -1 };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
@@ -64,7 +65,7 @@ const hooks = `(() => {
     s.addEventListener("message", (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch { return; }
-      if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; }
+      if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; ws.viewSock = ws.socks.indexOf(s); }
       if (m.type === "view" && m.view) {
         ws.toMove = m.view.toMove; ws.results = (m.view.results || []).length; ws.views.push([m.view.eventsFrom, m.view.eventCount]); ws.count = m.view.eventCount;
         for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind }); }

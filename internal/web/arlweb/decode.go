@@ -27,6 +27,7 @@ const maxFrame = 4 << 10
 type clientMsg struct {
 	Type   string
 	Since  int              // hello: events the client has (-1: none, a full view)
+	Chat   int              // hello: the number of the last chat line the client has (-1: none)
 	Name   string           // hello: display name for chat when watching
 	Action arlington.Action // action
 	Seat   int              // action: -1 means the sender's own seat
@@ -36,6 +37,7 @@ type clientMsg struct {
 type wireMsg struct {
 	Type   string `json:"type"`
 	Since  *int   `json:"since,omitempty"`
+	Chat   *int   `json:"chat,omitempty"`
 	Name   string `json:"name,omitempty"`
 	Action string `json:"action,omitempty"`
 	Seat   *int   `json:"seat,omitempty"`
@@ -66,7 +68,7 @@ func Decode(b []byte) (clientMsg, error) {
 	if k, ok := duplicateKey(b); ok {
 		return clientMsg{}, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
 	}
-	m := clientMsg{Type: w.Type, Since: -1, Seat: -1}
+	m := clientMsg{Type: w.Type, Since: -1, Chat: -1, Seat: -1}
 	switch w.Type {
 	case msgHello:
 		if w.Since != nil {
@@ -75,13 +77,19 @@ func Decode(b []byte) (clientMsg, error) {
 			}
 			m.Since = *w.Since
 		}
+		if w.Chat != nil {
+			if *w.Chat < -1 {
+				return clientMsg{}, fmt.Errorf("%w: hello: chat %d is negative", web.ErrBadRequest, *w.Chat)
+			}
+			m.Chat = *w.Chat
+		}
 		name := strings.TrimSpace(w.Name)
 		if utf8.RuneCountInString(name) > table.MaxNameRunes {
 			return clientMsg{}, fmt.Errorf("%w: hello: name longer than %d characters", web.ErrBadRequest, table.MaxNameRunes)
 		}
 		m.Name = name
 		if w.Action != "" || w.Seat != nil || w.Text != "" {
-			return clientMsg{}, fmt.Errorf("%w: hello takes since and name only", web.ErrBadRequest)
+			return clientMsg{}, fmt.Errorf("%w: hello takes since, chat and name only", web.ErrBadRequest)
 		}
 	case msgAction:
 		a, err := arlington.ParseAction(w.Action)
@@ -95,7 +103,7 @@ func Decode(b []byte) (clientMsg, error) {
 			}
 			m.Seat = *w.Seat
 		}
-		if w.Since != nil || w.Name != "" || w.Text != "" {
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Text != "" {
 			return clientMsg{}, fmt.Errorf("%w: action takes action and seat only", web.ErrBadRequest)
 		}
 	case msgChat:
@@ -106,7 +114,7 @@ func Decode(b []byte) (clientMsg, error) {
 			return clientMsg{}, fmt.Errorf("%w: chat: longer than %d characters", web.ErrBadRequest, table.MaxChatRunes)
 		}
 		m.Text = w.Text
-		if w.Since != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
 			return clientMsg{}, fmt.Errorf("%w: chat takes text only", web.ErrBadRequest)
 		}
 	case "":

@@ -18,6 +18,7 @@ func TestDecodeDuplicateKeys(t *testing.T) {
 		{`{"type":"hello","type":"chat","text":"hi"}`, "type"},
 		{`{"type":"chat","text":"a","Text":"b"}`, "Text"},
 		{`{"type":"hello","since":1,"since":2}`, "since"},
+		{`{"type":"hello","chat":1,"chat":2}`, "chat"},
 	} {
 		t.Run(c.in, func(t *testing.T) {
 			_, err := Decode([]byte(c.in))
@@ -26,9 +27,25 @@ func TestDecodeDuplicateKeys(t *testing.T) {
 			}
 		})
 	}
-	for _, ok := range []string{`{"type":"action","action":"kill"}`, `{"type":"chat","text":"{\"text\":1,\"text\":2}"}`, `{"type":"hello","since":2}`} {
+	for _, ok := range []string{`{"type":"action","action":"kill"}`, `{"type":"chat","text":"{\"text\":1,\"text\":2}"}`, `{"type":"hello","since":2}`, `{"type":"hello","since":2,"chat":7}`} {
 		if _, err := Decode([]byte(ok)); err != nil {
 			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+// TestDecodeHelloChat: hello carries the last chat line the client has
+// (-1 or absent: none); a negative number, or chat on another message, is
+// refused.
+func TestDecodeHelloChat(t *testing.T) {
+	for in, want := range map[string]int{`{"type":"hello"}`: -1, `{"type":"hello","chat":-1}`: -1, `{"type":"hello","since":3,"chat":12}`: 12} {
+		if m, err := Decode([]byte(in)); err != nil || m.Chat != want {
+			t.Errorf("%s: chat %d, %v; want %d", in, m.Chat, err, want)
+		}
+	}
+	for _, in := range []string{`{"type":"hello","chat":-2}`, `{"type":"hello","chat":"x"}`, `{"type":"chat","text":"hi","chat":3}`, `{"type":"action","action":"pass","chat":3}`} {
+		if _, err := Decode([]byte(in)); !errors.Is(err, web.ErrBadRequest) {
+			t.Errorf("%s: %v, want a bad request", in, err)
 		}
 	}
 }

@@ -255,13 +255,14 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		}
 	}()
 	var updates <-chan table.Update
-	subscribe := func(since int) error {
+	subscribe := func(since, chat int) error {
 		if sub != nil {
 			sub.Close()
 		}
 		// The table sends the events from since on (all of them for a
-		// count it never reached), each with its words.
-		s, err := cn.t.Subscribe(ctx, cn.player, since)
+		// count it never reached), each with its words, and the chat
+		// lines after the client's last.
+		s, err := cn.t.SubscribeChat(ctx, cn.player, since, chat)
 		if err != nil {
 			return err
 		}
@@ -287,7 +288,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
 			helloWait.Stop()
-			if err := subscribe(m.Since); err != nil {
+			if err := subscribe(m.Since, m.Chat); err != nil {
 				msg = newErrorMsg(err)
 				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
 					cn.send(ctx, msg)
@@ -296,7 +297,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			}
 		case <-helloWait.C:
 			if sub == nil {
-				if err := subscribe(-1); err != nil {
+				if err := subscribe(-1, -1); err != nil {
 					cn.send(ctx, newErrorMsg(err))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}

@@ -35,6 +35,8 @@ type Options struct {
 	// (spidergame.Options).
 	CacheBytes int
 	MaxGames   int
+	// Shared: other servers write the same database (spidergame.Options).
+	Shared bool
 	// Hint finds a move to suggest, from what the player sees; an error
 	// wrapping ErrNoMove means there is none. nil: no hints (501).
 	Hint func(ctx context.Context, g *spider.Game) (spider.Move, error)
@@ -71,7 +73,8 @@ func New(db Store, o Options) *Handlers {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames})
+	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames,
+		Shared: o.Shared})
 	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1), games: games}
 }
 

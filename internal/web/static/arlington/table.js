@@ -78,7 +78,7 @@ function connect() {
     retry = 250;
     $("conn").textContent = "connected";
     if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
-    ws.send(JSON.stringify({ type: "hello", since: events.length ? events.length : -1, name: savedName() || undefined }));
+    ws.send(JSON.stringify(hello({ name: savedName() || undefined })));
   };
   ws.onmessage = (ev) => {
     let m;
@@ -201,10 +201,18 @@ function noteStandIn(from, seat) {
   }
 }
 
-// mergeChat adds the lines the page does not show yet: every new
-// subscription (after taking a seat, or back after a drop) is sent the
-// table's recent chat again. A line is its number and time (a server
-// restart numbers its chat from 1 again).
+// hello is the message that (re)subscribes: the events and the chat
+// lines the page has, so the server sends only what comes after.
+function hello(more) {
+  const m = { type: "hello", since: events.length ? events.length : -1, ...more };
+  if (chat.length) m.chat = chat[chat.length - 1].n;
+  return m;
+}
+
+// mergeChat adds the lines the page does not show yet. The hello names
+// the last line the page has, so the server sends each line once; a line
+// is still its number and time, so that one sent again (a database
+// restored from an older backup numbers its lines again) shows once.
 function mergeChat(have, got) {
   const key = (l) => `${l.n}|${l.at}`;
   const seen = new Set(have.map(key));
@@ -515,7 +523,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   try {
     await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
     // A new hello resubscribes: the seat's view comes on the same connection.
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hello", since: events.length ? events.length : -1 }));
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(hello({})));
   } catch (e) { $("error").textContent = e.message; }
 });
 
