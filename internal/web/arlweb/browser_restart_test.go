@@ -14,6 +14,7 @@ import (
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserArlingtonServerRestart: when the server stops, a watching
@@ -67,4 +68,5 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 	if seen[0] != "server restarting: reconnecting…" {
 		t.Errorf("the connection line showed %q", seen)
 	}
+	webtest.Screenshot(t, bctx, "reconnected")
 }

@@ -19,10 +19,6 @@ import (
 	"cardtable/internal/web"
 )
 
-// pageArtifacts is where the page tests' screenshots go (gitignored, as
-// the web package's: internal/web/testdata/artifacts).
-var pageArtifacts = filepath.Join("..", "testdata", "artifacts")
-
 // newSeededEnv is newEnv whose tables all deal from seed (and whose bots
 // draw from it too), so a test knows the cards.
 func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
