@@ -3,12 +3,9 @@ package arlweb
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -31,11 +27,7 @@ import (
 func TestBrowserArlingtonGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testDB(t, ctx)
 	newHub := func() *table.Hub {
 		h, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: t.Logf})
 		if err != nil {
@@ -43,16 +35,11 @@ func TestBrowserArlingtonGames(t *testing.T) {
 		}
 		return h
 	}
-	// The listener passes each request to the current server: the one
-	// before the restart, then the one after.
-	var cur atomic.Pointer[web.Server]
-	serve := func(h *table.Hub) {
-		cur.Store(web.New(web.Options{Games: []web.Routes{New(h, wired(Limits{Burst: 10000}))}}))
+	server := func(h *table.Hub) *web.Server {
+		return web.New(web.Options{Games: []web.Routes{New(h, wired(Limits{Burst: 10000}))}})
 	}
 	before := newHub()
-	serve(before)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
-	defer srv.Close()
+	srv, restart := switchable(t, server(before))
 	e := &env{tb: t, srv: srv, hub: before}
 
 	ann := e.client()
@@ -72,7 +59,7 @@ func TestBrowserArlingtonGames(t *testing.T) {
 	before.Close()
 	after := newHub()
 	defer after.Close()
-	serve(after)
+	restart(server(after))
 	if _, err := after.Table(tb.ID); err == nil {
 		t.Fatal("the finished table came back to the hub: the test would not see a stored game's names")
 	}
@@ -81,10 +68,7 @@ func TestBrowserArlingtonGames(t *testing.T) {
 	cookies := ann.hc.Jar.Cookies(u)
 	want := []string{"Ann", "Bot 2 (random)"}
 	bctx := startBrowser(t)
-	for _, size := range []struct {
-		name string
-		w, h int64
-	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+	for _, size := range screens {
 		t.Run(size.name, func(t *testing.T) {
 			p := newTab(t, bctx, size.w, size.h)
 			csp := watchCSP(p)

@@ -277,10 +277,7 @@ func TestBrowserArlingtonCSP(t *testing.T) {
 	}
 	e := newEnv(t, Limits{Burst: 10000})
 	bctx := startBrowser(t)
-	for _, size := range []struct {
-		name string
-		w, h int64
-	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+	for _, size := range screens {
 		t.Run(size.name, func(t *testing.T) {
 			p := newTab(t, bctx, size.w, size.h)
 			csp := watchCSP(p)

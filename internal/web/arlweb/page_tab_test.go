@@ -19,6 +19,13 @@ import (
 // The page tests' browser tab: actions, waits, screenshots, the phone
 // checks and the Content-Security-Policy witnesses.
 
+// screens are the two screens the pages are checked on: a desktop's
+// 1280×800 and a phone's 390×844.
+var screens = []struct {
+	name string
+	w, h int64
+}{{"desktop", 1280, 800}, {"phone", 390, 844}}
+
 // tab is one browser tab on the page under test.
 type tab struct {
 	t     *testing.T
