@@ -28,7 +28,8 @@ type Level struct {
 	// weaker levels err as people do, on close calls.
 	Noise float64
 	// Candidates is how many actions, the greedy heuristic's best first,
-	// are searched; the rest are not considered.
+	// are searched, besides the lead of the lowest card (candidates);
+	// the rest are not considered.
 	Candidates int
 	// Workers is how many goroutines search (0: one per CPU, at most 4).
 	Workers int
