@@ -141,13 +141,13 @@ func (g *Greedy) score(p pos, a arlington.Action) int {
 		if p.owner == me {
 			return -1000
 		}
-		return p.activePoints()*100 - 250 // keep the S2 for sets worth it
+		return p.activePoints()*100 - p.s2Reserve()
 	case arlington.PlayS2:
 		t := p.tables[a.Seat][a.Index]
 		if a.Seat == me {
 			return -1000
 		}
-		return arlington.Points(t)*100 - 250
+		return arlington.Points(t)*100 - p.s2Reserve()
 	case arlington.AddCard:
 		t := p.tables[a.Seat][a.Index]
 		u, _ := t.With(a.Card)
@@ -170,6 +170,17 @@ func (g *Greedy) score(p pos, a arlington.Action) int {
 		return delta*100 + 150 // a joker in hand is worth having
 	}
 	return -1 << 20
+}
+
+// s2Reserve is what holding on to the S2 is worth, in the score's
+// hundredths: kept, it can kill a set worth more later. As the last card
+// in hand it has no later (it can only be thrown into someone's trick,
+// and a kill with it ends the hand), so any opposing set is worth it.
+func (p pos) s2Reserve() int {
+	if p.hand.Len() == 1 {
+		return 0
+	}
+	return 250
 }
 
 func trickScore(p pos, c card.Card) int {

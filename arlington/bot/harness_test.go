@@ -44,6 +44,16 @@ func (c sampleCheck) Act(ctx context.Context, v arlington.View) (arlington.Actio
 	if err := arlington.SameKnowledge(v, w.View(v.Seat)); err != nil {
 		return arlington.Action{}, err
 	}
+	// The searches' own worlds (the S2 placed as a kept card) too.
+	if w, err = sample(v, c.r); err != nil {
+		return arlington.Action{}, fmt.Errorf("sample: %w", err)
+	}
+	if err := w.CheckCards(); err != nil {
+		return arlington.Action{}, fmt.Errorf("sampled world: %w", err)
+	}
+	if err := arlington.SameKnowledge(v, worldView(w, v)); err != nil {
+		return arlington.Action{}, err
+	}
 	return c.Bot.Act(ctx, v)
 }
 

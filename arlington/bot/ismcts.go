@@ -133,7 +133,7 @@ func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.A
 
 // iterate is one determinize-select-expand-playout-backpropagate pass.
 func (b *ISMCTS) iterate(ctx context.Context, v arlington.View, root *isNode, r *arlington.Rand) error {
-	s, err := arlington.Sample(v, r)
+	s, err := sample(v, r)
 	if err != nil {
 		return err
 	}

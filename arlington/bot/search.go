@@ -28,7 +28,8 @@ type Level struct {
 	// weaker levels err as people do, on close calls.
 	Noise float64
 	// Candidates is how many actions, the greedy heuristic's best first,
-	// are searched; the rest are not considered.
+	// are searched, besides the lead of the lowest card (candidates);
+	// the rest are not considered.
 	Candidates int
 	// Workers is how many goroutines search (0: one per CPU, at most 4).
 	Workers int
@@ -60,8 +61,9 @@ func LevelNamed(name string) (Level, bool) {
 }
 
 // Search is perfect-information Monte Carlo: for each decision it samples
-// worlds consistent with its view (arlington.Sample: the unseen cards
-// dealt at random, the cards tricks revealed where they are known to be)
+// worlds consistent with its view (sample: the unseen cards dealt at
+// random but the S2 as a kept card, the cards tricks revealed where they
+// are known to be)
 // and plays each candidate action out in each world to the end of the
 // hand with greedy play for every seat, then takes the action with the
 // best mean: its points for the hand less the best opponent's, with a
@@ -150,7 +152,11 @@ func bound(ctx context.Context, lv Level) (context.Context, context.CancelFunc) 
 }
 
 // candidates is legal sorted by the greedy heuristic, best first, cut to
-// at most k.
+// at most k, and then the lead of the lowest card if the cut dropped it.
+// The heuristic ranks leading a card it could use below everything and
+// prefers the high ones, so a cut keeps the costly leads; the lowest card
+// is the cheap one, the lead that strips a seat down to its last card
+// (perhaps the S2) before a set is risked.
 func candidates(g *Greedy, p pos, legal []arlington.Action, k int) []arlington.Action {
 	type scored struct {
 		a  arlington.Action
@@ -161,7 +167,17 @@ func candidates(g *Greedy, p pos, legal []arlington.Action, k int) []arlington.A
 		s[i] = scored{a, g.score(p, a)}
 	}
 	sort.SliceStable(s, func(i, j int) bool { return s[i].sc > s[j].sc })
+	low := -1
+	for i, x := range s {
+		if x.a.Kind == arlington.LeadCard && (low < 0 || rankOf(x.a.Card) < rankOf(s[low].a.Card)) {
+			low = i
+		}
+	}
 	if k > 0 && len(s) > k {
+		if low >= k {
+			s[k] = s[low]
+			k++
+		}
 		s = s[:k]
 	}
 	out := make([]arlington.Action, len(s))
@@ -237,7 +253,7 @@ func (b *Search) search(ctx context.Context, v arlington.View, cands []arlington
 // returns nil values (no error) if ctx ends part way.
 func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, seed uint64) ([]float64, error) {
 	r := arlington.NewRand(seed)
-	world, err := arlington.Sample(v, r)
+	world, err := sample(v, r)
 	if err != nil {
 		return nil, err
 	}

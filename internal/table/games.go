@@ -40,16 +40,41 @@ func (h *Hub) Games(ctx context.Context, player string) ([]Game, error) {
 			continue
 		}
 		g := Game{ID: s.ID, Ended: s.Updated, Target: cfg.Target, Seat: -1,
-			Totals: st.Totals(), Winners: st.Winners()}
-		infos := make([]SeatInfo, len(s.Seats))
+			Totals: st.Totals(), Winners: st.Winners(), Names: storedNames(s, cfg)}
 		for i, seat := range s.Seats {
-			infos[i] = SeatInfo{Seat: i, Bot: cfg.Bots[i], Name: seat.Name}
 			if seat.Player == player && !seat.Reserved {
 				g.Seat = i
 			}
 		}
-		g.Names = SeatNames(infos)
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// Names is the names of table id's seats (SeatNames: people by name, bots
+// by seat and level): the live table's, or the stored ones once the table
+// has left the hub (a finished game after a restart), so that a replay
+// names the players however long ago the game ended.
+func (h *Hub) Names(ctx context.Context, id string) ([]string, error) {
+	if t, err := h.Table(id); err == nil {
+		return SeatNames(t.Summary().Seats), nil
+	}
+	s, err := h.o.Store.LoadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := h.storedConfig(s)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", id, err)
+	}
+	return storedNames(s, cfg), nil
+}
+
+// storedNames is the seats' names of a stored table whose config is cfg.
+func storedNames(s Stored, cfg Config) []string {
+	infos := make([]SeatInfo, len(s.Seats))
+	for i, seat := range s.Seats {
+		infos[i] = SeatInfo{Seat: i, Bot: cfg.Bots[i], Name: seat.Name}
+	}
+	return SeatNames(infos)
 }

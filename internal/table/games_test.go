@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -48,5 +49,33 @@ func TestGames(t *testing.T) {
 	}
 	if c, err := h.Games(ctx, "c"); err != nil || len(c) != 0 {
 		t.Errorf("c's games: %+v, %v; want none", c, err)
+	}
+}
+
+// TestNamesAfterRestart: a table's seat names (people by name, bots by
+// level) are the live table's, and after a restart, when a finished game
+// is no longer in the hub, the stored ones: never "Seat N" for a player.
+func TestNamesAfterRestart(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	ctx := context.Background()
+	g := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}})
+	mustJoin(t, g, "a", 0)
+	want := []string{"name a", "Bot 2 (random)"}
+	if got, err := h.Names(ctx, g.ID()); err != nil || !slices.Equal(got, want) {
+		t.Errorf("live table: %q, %v; want %q", got, err, want)
+	}
+	playOut(t, g, map[int]string{0: "a"})
+
+	again := newHub(t, st, clk) // the server restarted: only open tables come back
+	if _, err := again.Table(g.ID()); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("the finished table is live after the restart: %v", err)
+	}
+	if got, err := again.Names(ctx, g.ID()); err != nil || !slices.Equal(got, want) {
+		t.Errorf("finished table after a restart: %q, %v; want %q", got, err, want)
+	}
+	if _, err := again.Names(ctx, "nosuchtable"); !errors.Is(err, table.ErrNotFound) {
+		t.Errorf("an unknown table: %v, want ErrNotFound", err)
 	}
 }

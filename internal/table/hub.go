@@ -359,16 +359,9 @@ func (h *Hub) restore(s Stored) (*Table, error) {
 // replay rebuilds a stored table's game by replaying its moves from its
 // seed: the same deals, the same event numbers.
 func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
-	var cfg Config
-	if err := json.Unmarshal([]byte(s.Config), &cfg); err != nil {
-		return cfg, nil, fmt.Errorf("config: %w", err)
-	}
-	cfg, err := cfg.normalize(h.validLevel)
+	cfg, err := h.storedConfig(s)
 	if err != nil {
 		return cfg, nil, err
-	}
-	if len(s.Seats) != cfg.Players {
-		return cfg, nil, fmt.Errorf("%d seats stored for %d players", len(s.Seats), cfg.Players)
 	}
 	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, s.Seed)
 	if err != nil {
@@ -384,6 +377,22 @@ func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
 		}
 	}
 	return cfg, st, nil
+}
+
+// storedConfig is a stored table's config, checked against its seats.
+func (h *Hub) storedConfig(s Stored) (Config, error) {
+	var cfg Config
+	if err := json.Unmarshal([]byte(s.Config), &cfg); err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	cfg, err := cfg.normalize(h.validLevel)
+	if err != nil {
+		return cfg, err
+	}
+	if len(s.Seats) != cfg.Players {
+		return cfg, fmt.Errorf("%d seats stored for %d players", len(s.Seats), cfg.Players)
+	}
+	return cfg, nil
 }
 
 func (h *Hub) start(t *Table) {

@@ -42,7 +42,7 @@ func TestLongScreenshots(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(moduleRoot(t), dir)
+		dir = filepath.Join(webtest.ModuleRoot(t), dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -85,24 +85,6 @@ func readme(tb testing.TB, s shot) {
 type shot struct {
 	path        string
 	w, h, bytes int
-}
-
-// moduleRoot is the folder of go.mod above the test's folder.
-func moduleRoot(tb testing.TB) string {
-	d, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			tb.Fatal("no go.mod above the test's folder")
-		}
-		d = up
-	}
 }
 
 func (p *sitePage) spiderGame() string {

@@ -28,6 +28,7 @@ type Hub interface {
 	Record(ctx context.Context, id string) (string, error)
 	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
 	Games(ctx context.Context, player string) ([]table.Game, error)
+	Names(ctx context.Context, id string) ([]string, error)
 	Leaderboard(ctx context.Context) ([]table.Ranked, error)
 }
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -86,9 +84,10 @@ const hooks = `(() => {
 // tab is one person's (or a spectator's) page in a browser context of its
 // own: its own cookies, so its own identity.
 type seatTab struct {
-	tb   testing.TB
-	name string
-	ctx  context.Context
+	tb    testing.TB
+	name  string
+	ctx   context.Context
+	shots int // screenshots taken
 }
 
 // newSeatTab opens a fresh browser context in the browser bctx, with the
@@ -118,7 +117,15 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 		<-done
 		tb.Fatalf("%s: the browser opened no context within %v", name, browserWait)
 	}
-	return &seatTab{tb: tb, name: name, ctx: ctx}
+	p := &seatTab{tb: tb, name: name, ctx: ctx}
+	// A tab that took no screenshot of its own leaves one of where the
+	// test ended (before the tab closes: cleanups run last first).
+	tb.Cleanup(func() {
+		if p.shots == 0 {
+			webtest.Screenshot(tb, ctx, name+"-end")
+		}
+	})
+	return p
 }
 
 // reducedMotion has the page's media queries see prefers-reduced-motion:
@@ -257,18 +264,10 @@ func (p *seatTab) views() [][2]int {
 	return eval[[][2]int](p, `window.__ws.views`)
 }
 
-// shot saves a screenshot as a test artifact (as the web package's browser
-// tests do: internal/web/testdata/artifacts).
-func (p *seatTab) shot(file string) {
+// shot writes a screenshot of a checked state as a test artifact, when
+// webtest.ArtifactsEnv names a folder (webtest.Screenshot).
+func (p *seatTab) shot(what string) {
 	p.tb.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
-	defer cancel()
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
-	if err != nil {
-		p.tb.Fatalf("%s: screenshot: %v", p.name, err)
-	}
-	dir := filepath.Join("..", "testdata", "artifacts")
-	if os.MkdirAll(dir, 0o755) == nil {
-		os.WriteFile(filepath.Join(dir, file), b, 0o644)
-	}
+	p.shots++
+	webtest.Screenshot(p.tb, p.ctx, what)
 }

@@ -23,7 +23,7 @@ func TestLongBrowserArlingtonLeaveBeforeStart(t *testing.T) {
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
 	ann.until(`!document.getElementById("seated").hidden`)
-	ann.shot("arlington-seated-390.jpg")
+	ann.shot("arlington-seated-390")
 	ann.do(chromedp.Click(chromedp.CSS(`#leave`)))
 	ann.until(`window.__ws.seat === -1 && !document.querySelector(` + q(selJoin) + `).hidden && document.getElementById("seated").hidden`)
 	// Both seats for people are open again: two others fill the table.

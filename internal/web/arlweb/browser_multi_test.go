@@ -103,8 +103,8 @@ func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 	if v := o.views(); !caughtUp(v, had) {
 		t.Errorf("%s back from event %d: views %v, none from %d on", o.name, had, v, had)
 	}
-	ann.shot("arlington-people-ann-390.jpg")
-	watcher.shot("arlington-people-spectator-390.jpg")
+	ann.shot("arlington-people-ann-390")
+	watcher.shot("arlington-people-spectator-390")
 }
 
 // TestLongBrowserArlington: two people (each in a browser context of their
@@ -175,7 +175,7 @@ func TestLongBrowserArlington(t *testing.T) {
 	if s := eval[int](ann, `window.__ws.seat`); s != annSeat {
 		t.Errorf("Ann ends the hand in seat %d, joined in %d", s, annSeat)
 	}
-	ann.shot("arlington-hand-ann-390.jpg")
-	bob.shot("arlington-hand-bob-390.jpg")
-	watcher.shot("arlington-hand-spectator-390.jpg")
+	ann.shot("arlington-hand-ann-390")
+	bob.shot("arlington-hand-bob-390")
+	watcher.shot("arlington-hand-spectator-390")
 }

@@ -57,7 +57,7 @@ func TestBrowserArlingtonRatingsShown(t *testing.T) {
 		if !eval[bool](p, `document.documentElement.scrollWidth <= innerWidth && document.querySelector("#leaderboard li").getBoundingClientRect().width > 0`) {
 			t.Errorf("at %dx%d the leaderboard does not fit the page", size[0], size[1])
 		}
-		p.shot(fmt.Sprintf("arlington-ratings-leaderboard-%dx%d.png", size[0], size[1]))
+		p.shot(fmt.Sprintf("arlington-ratings-leaderboard-%dx%d", size[0], size[1]))
 	}
 }
 
@@ -125,7 +125,7 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 	for _, s := range sum.Seats {
 		ann.until(fmt.Sprintf(`[...document.querySelectorAll('#players [data-seat="%d"] .badge')].some((b) => b.textContent === "rating %d")`, s.Seat, s.Rating))
 	}
-	ann.shot("arlington-ratings-table.png")
+	ann.shot("arlington-ratings-table")
 	if sum.Seats[1].Rating == rating.Shown(rating.Bot("random")) {
 		t.Errorf("the bot's rating did not move from its start: %+v", sum.Seats)
 	}
@@ -135,5 +135,5 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 	if !strings.Contains(text, "2 seats: "+strings.Join(want, ", ")) || !strings.Contains(text, "rated") {
 		t.Errorf("the lobby lists the game as %q, want the ratings %v and 'rated'", text, want)
 	}
-	ann.shot("arlington-ratings-lobby.png")
+	ann.shot("arlington-ratings-lobby")
 }

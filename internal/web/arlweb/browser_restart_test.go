@@ -2,18 +2,14 @@ package arlweb
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserArlingtonServerRestart: when the server stops, a watching
@@ -22,24 +18,16 @@ import (
 func TestBrowserArlingtonServerRestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := testDB(t, ctx)
 	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer hub.Close()
-	// Two servers over the same tables, as before and after a restart;
-	// the listener passes each request to the current one.
+	// Two servers over the same tables, as before and after a restart.
 	newServer := func() *web.Server { return web.New(web.Options{Games: []web.Routes{New(hub, Options{})}}) }
-	var cur atomic.Pointer[web.Server]
 	old := newServer()
-	cur.Store(old)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
-	defer srv.Close()
+	srv, restart := switchable(t, old)
 	e := &env{tb: t, srv: srv, hub: hub}
 	id := e.client().create("", "random")
 
@@ -57,7 +45,7 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cur.Store(newServer())
+	restart(newServer())
 	old.Drain()
 	err = chromedp.Do(bctx, until(`connSeen.includes("server restarting: reconnecting…") && connSeen.at(-1) === "connected"`))
 	seen, serr := chromedp.Run(bctx, chromedp.Evaluate[[]string](`connSeen`))
@@ -67,4 +55,5 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 	if seen[0] != "server restarting: reconnecting…" {
 		t.Errorf("the connection line showed %q", seen)
 	}
+	webtest.Screenshot(t, bctx, "reconnected")
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -69,7 +67,7 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 			t.Errorf("on the player's turn with the score sheet open, %s spans %.0f to %.0f px: off the screen (%.0f px, the bar ends at %.0f; the page is %.0f px)", sel, b.Top, b.Bottom, b.Screen, b.Bar, b.Page)
 		}
 	}
-	p.screen("arlington-turn-1280.png")
+	p.shot("arlington-turn-1280")
 	// The sheet's names, at the top and in the side column, break between
 	// words only: no word spans two lines.
 	split := eval[[]string](p, `(() => {
@@ -142,7 +140,7 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 	// A screen reader hears each action with its points: the buttons'
 	// names in the browser's accessibility tree.
 	p.do(chromedp.Evaluate[chromedp.Void](`for (const d of document.querySelectorAll("#actions details")) d.open = true; document.getElementById("hand-box").scrollIntoView()`))
-	p.screen("arlington-actions-390.png")
+	p.shot("arlington-actions-390")
 	names := p.axButtons()
 	for _, g := range groups {
 		for i, s := range g.Actions {
@@ -219,7 +217,7 @@ func TestLongBrowserArlingtonPaced(t *testing.T) {
 	// The taken trick is on the table while a later play is already here.
 	p.until(`(() => { const h = document.querySelector("#play.held");
 	  return h && h.querySelectorAll("figure").length === 3 && window.__ws.evs.some((e) => e.kind === "move" && e.n > +h.dataset.take); })()`)
-	p.screen("arlington-held-trick-390.png")
+	p.shot("arlington-held-trick-390")
 	p.auto(false)
 	// A click clears it.
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("play").click()`))
@@ -350,21 +348,6 @@ func TestLongBrowserArlingtonInvite(t *testing.T) {
 		if !ok {
 			time.Sleep(50 * time.Millisecond) // polling a page that is navigating
 		}
-	}
-}
-
-// screen saves what the screen shows (the viewport, PNG) as a test
-// artifact.
-func (p *seatTab) screen(file string) {
-	p.tb.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, browserWait)
-	defer cancel()
-	b, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.tb.Fatalf("%s: screenshot: %v", p.name, err)
-	}
-	if os.MkdirAll(pageArtifacts, 0o755) == nil {
-		os.WriteFile(filepath.Join(pageArtifacts, file), b, 0o644)
 	}
 }
 

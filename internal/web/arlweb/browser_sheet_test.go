@@ -32,7 +32,7 @@ func TestLongBrowserArlingtonSheetOnPhone(t *testing.T) {
 	if w.Page > w.Screen || w.Cells > w.Screen {
 		t.Errorf("at 390 px with six seats the page is %.0f px wide, the sheet's cells end at %.0f px, the screen is %.0f px", w.Page, w.Cells, w.Screen)
 	}
-	ann.shot("arlington-sheet-six-390.jpg")
+	ann.shot("arlington-sheet-six-390")
 	// On a desktop the sheet is in the side column (320 px): it stays in it.
 	ann.do(chromedp.EmulateViewport(1280, 800))
 	ann.until(`document.querySelector(".side").getBoundingClientRect().left > 640`)
@@ -42,5 +42,5 @@ func TestLongBrowserArlingtonSheetOnPhone(t *testing.T) {
 	if d.Cells > d.Side {
 		t.Errorf("at 1280 px with six seats the sheet's cells end at %.0f px, past the side column's %.0f px", d.Cells, d.Side)
 	}
-	ann.shot("arlington-sheet-six-1280.jpg")
+	ann.shot("arlington-sheet-six-1280")
 }

@@ -2,8 +2,6 @@ package arlweb
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,16 +63,9 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// (The wait above saw Ann's play in the hand's log.)
 	if !strings.Contains(status, "Hand 1") {
 		t.Errorf("status %q", status)
 	}
-	dir := filepath.Join("..", "testdata", "artifacts")
-	if os.MkdirAll(dir, 0o755) == nil {
-		os.WriteFile(filepath.Join(dir, "arlington-table-390.jpg"), shot, 0o644)
-	}
+	webtest.Screenshot(t, ctx, "arlington-table-390")
 }

@@ -49,7 +49,7 @@ func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
 			if c.want == "" && say != "" || !strings.Contains(say, c.want) {
 				t.Errorf("on the player's turn the page says %q about the turn timer, want %q", say, c.want)
 			}
-			p.shot("arlington-turn-timer-" + c.name + "-390.jpg")
+			p.shot("arlington-turn-timer-" + c.name + "-390")
 		})
 	}
 }

@@ -37,7 +37,7 @@ func TestLongBrowserArlingtonTrickNames(t *testing.T) {
 			  return true;
 			})()`)
 			p.auto(false)
-			p.shot("arlington-trick-names-" + size.name + ".jpg")
+			p.shot("arlington-trick-names-" + size.name)
 			if clipped := eval[[]string](p, `window.__clipped`); len(clipped) > 0 {
 				t.Errorf("names cut short under the trick's cards: %q", clipped)
 			}

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,4 +251,26 @@ func newBot(level string, seed uint64) (table.Bot, error) { return bot.New(level
 func wired(lim Limits) Options {
 	return Options{Limits: lim, Levels: bot.Names,
 		Hint: func(seed uint64) (table.Bot, error) { return bot.New(HintBot, seed) }}
+}
+
+// testDB is a fresh database in the test's folder, closed at its end.
+func testDB(tb testing.TB, ctx context.Context) *store.DB {
+	tb.Helper()
+	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// switchable is a listener that passes each request to the current
+// server, first until the test calls the returned function with the next
+// (a restart under a page); it closes at the test's end.
+func switchable(tb testing.TB, first *web.Server) (*httptest.Server, func(*web.Server)) {
+	var cur atomic.Pointer[web.Server]
+	cur.Store(first)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { cur.Load().ServeHTTP(w, r) }))
+	tb.Cleanup(srv.Close)
+	return srv, func(s *web.Server) { cur.Store(s) }
 }

@@ -19,10 +19,6 @@ import (
 	"cardtable/internal/web"
 )
 
-// pageArtifacts is where the page tests' screenshots go (gitignored, as
-// the web package's: internal/web/testdata/artifacts).
-var pageArtifacts = filepath.Join("..", "testdata", "artifacts")
-
 // newSeededEnv is newEnv whose tables all deal from seed (and whose bots
 // draw from it too), so a test knows the cards.
 func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
@@ -281,10 +277,7 @@ func TestBrowserArlingtonCSP(t *testing.T) {
 	}
 	e := newEnv(t, Limits{Burst: 10000})
 	bctx := startBrowser(t)
-	for _, size := range []struct {
-		name string
-		w, h int64
-	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+	for _, size := range screens {
 		t.Run(size.name, func(t *testing.T) {
 			p := newTab(t, bctx, size.w, size.h)
 			csp := watchCSP(p)

@@ -3,8 +3,7 @@ package arlweb
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -20,10 +19,18 @@ import (
 // The page tests' browser tab: actions, waits, screenshots, the phone
 // checks and the Content-Security-Policy witnesses.
 
+// screens are the two screens the pages are checked on: a desktop's
+// 1280×800 and a phone's 390×844.
+var screens = []struct {
+	name string
+	w, h int64
+}{{"desktop", 1280, 800}, {"phone", 390, 844}}
+
 // tab is one browser tab on the page under test.
 type tab struct {
-	t   *testing.T
-	ctx context.Context
+	t     *testing.T
+	ctx   context.Context
+	shots int // screenshots taken
 }
 
 // do runs browser actions as one step, bounded (webtest.Do).
@@ -73,21 +80,12 @@ func (p *tab) waitAcross(cond, what string) {
 	}
 }
 
-// shot saves a screenshot as a PNG artifact.
-func (p *tab) shot(name string) {
+// shot writes a screenshot of a checked state as a test artifact, when
+// webtest.ArtifactsEnv names a folder (webtest.Screenshot).
+func (p *tab) shot(what string) {
 	p.t.Helper()
-	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
-	defer cancel()
-	b, err := chromedp.Run(sctx, chromedp.CaptureScreenshot()) // what the screen shows (PNG)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.MkdirAll(pageArtifacts, 0o755); err != nil {
-		p.t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(pageArtifacts, name+".png"), b, 0o644); err != nil {
-		p.t.Fatal(err)
-	}
+	p.shots++
+	webtest.Screenshot(p.t, p.ctx, what)
 }
 
 // phoneCheck: on a 390 px screen nothing scrolls sideways and every
@@ -203,6 +201,13 @@ func (w *cspWatch) check(p *tab, where string) {
 // Every step in it has its own bound (webtest.StepTimeout).
 func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 	p := &tab{t: t, ctx: webtest.OpenTab(t, bctx, w, h)}
+	// A tab that took no screenshot of its own leaves one of where the
+	// test ended (before the tab closes: cleanups run last first).
+	t.Cleanup(func() {
+		if p.shots == 0 {
+			webtest.Screenshot(t, p.ctx, fmt.Sprintf("end-%dx%d", w, h))
+		}
+	})
 	p.do(reducedMotion())
 	p.watchErrors()
 	return p

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"cardtable/arlington"
-	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -68,12 +67,14 @@ func (h *Handlers) replay(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("table %s: its record: %w", id, err)
 	}
-	names := make([]string, rec.Config.Players)
-	for i := range names {
-		names[i] = fmt.Sprintf("Seat %d", i+1)
+	// The players' names (bots by level), also once the table has left
+	// the hub: the games page replays games from long ago.
+	names, err := h.hub.Names(r.Context(), id)
+	if err != nil {
+		return err
 	}
-	if t, err := h.hub.Table(id); err == nil {
-		names = table.SeatNames(t.Summary().Seats)
+	if len(names) != rec.Config.Players {
+		return fmt.Errorf("table %s: %d names for %d players", id, len(names), rec.Config.Players)
 	}
 	page, err := replaySteps(rec, names, from, ReplayPage)
 	if err != nil {
