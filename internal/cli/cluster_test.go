@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cardtable/internal/pgtest"
+)
+
+// The cluster harness: a PostgreSQL of the test's own (internal/pgtest),
+// real `cardtable serve` processes on it (this test binary acting as the
+// program, asMain) and a real nginx in front, spreading requests and
+// WebSockets over them in turn, with no stickiness. Tests kill servers
+// with SIGKILL and start them again.
+
+// testCluster is a running cluster.
+type testCluster struct {
+	db    string   // the PostgreSQL URL every server uses
+	c     *cluster // the servers
+	proxy string   // nginx: http://127.0.0.1:PORT/
+}
+
+// startTestCluster starts PostgreSQL, n servers and nginx; all stop when
+// the test ends. Without nginx or PostgreSQL the test skips saying so,
+// or fails under CI=true.
+func startTestCluster(t *testing.T, n int) *testCluster {
+	t.Helper()
+	needService(t, "nginx", "/usr/sbin/nginx")
+	db := pgtest.DB(t)
+	t.Setenv(asMain, "1") // the servers are this binary, acting as cardtable
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := startCluster(ctx, exe, db, n, "--trusted-proxy", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i, nd := range c.nodes {
+			if !nd.stop(30 * time.Second) {
+				t.Errorf("server %d did not stop in 30 s of SIGTERM: %s", i+1, nd.tail())
+			}
+		}
+	})
+	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	startNginx(t, balancerServer(listen, c.nodes), listen)
+	return &testCluster{db: db, c: c, proxy: "http://" + listen + "/"}
+}
+
+// balancerServer is the nginx configuration of a load balancer in front
+// of nodes: round robin (nginx's default), no stickiness, WebSocket
+// upgrades passed through, and a server refusing connections skipped
+// for 2 s before it is tried again. deploy/nginx.conf is the same for
+// three fixed servers.
+func balancerServer(listen string, nodes []*node) string {
+	var up strings.Builder
+	for _, n := range nodes {
+		fmt.Fprintf(&up, "\t\tserver %s max_fails=1 fail_timeout=2s;\n", n.addr)
+	}
+	return fmt.Sprintf(`upstream cardtable {
+%s	}
+	server {
+		listen %s;
+		location / {
+			proxy_pass http://cardtable;
+			proxy_http_version 1.1;
+			proxy_set_header Host $http_host;
+			proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+			proxy_set_header X-Forwarded-Proto $scheme;
+			proxy_set_header Upgrade $http_upgrade;
+			proxy_set_header Connection $connection_upgrade;
+			proxy_read_timeout 1h;
+			proxy_next_upstream error timeout;
+		}
+	}
+`, up.String(), listen)
+}
+
+// TestClusterNginxConfig is the quick check of the harness's load
+// balancer: nginx accepts the configuration it is given (nginx -t),
+// with an upstream line for each server.
+func TestClusterNginxConfig(t *testing.T) {
+	exe := needService(t, "nginx", "/usr/sbin/nginx")
+	dir := t.TempDir()
+	nodes := []*node{{addr: "127.0.0.1:1"}, {addr: "127.0.0.1:2"}, {addr: "127.0.0.1:3"}}
+	conf := balancerServer("127.0.0.1:4", nodes)
+	if c := strings.Count(conf, "max_fails=1"); c != 3 {
+		t.Fatalf("%d upstream servers in:\n%s", c, conf)
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root;"
+	}
+	full := fmt.Sprintf("%s\ndaemon off;\npid %[2]s/nginx.pid;\nerror_log %[2]s/error.log;\nevents {}\nhttp {\n"+
+		"map $http_upgrade $connection_upgrade { default upgrade; '' close; }\n%[3]s}\n", user, dir, conf)
+	path := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(path, []byte(full), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(exe, "-t", "-c", path, "-p", dir, "-e", filepath.Join(dir, "error.log")).CombinedOutput()
+	if err != nil || !bytes.Contains(out, []byte("test is successful")) {
+		t.Fatalf("nginx -t: %v\n%s\n%s", err, out, full)
+	}
+}
+
+// logState is what a connect client's --log says of its table now: the
+// last view's event count, whose turn it is, and whether the game is
+// over.
+type logState struct {
+	count, toMove int
+	over          bool
+}
+
+// readLogState reads a client's log (it may be mid-write: a last line
+// that is not JSON yet is skipped).
+func readLogState(path string) logState {
+	b, _ := os.ReadFile(path)
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		var m struct {
+			Status string `json:"status"`
+			View   *struct {
+				Count  int `json:"eventCount"`
+				ToMove int `json:"toMove"`
+			} `json:"view"`
+		}
+		if json.Unmarshal(lines[i], &m) == nil && m.View != nil {
+			return logState{count: m.View.Count, toMove: m.View.ToMove, over: m.Status == "over"}
+		}
+	}
+	return logState{toMove: -1}
+}

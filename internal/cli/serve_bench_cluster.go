@@ -1,0 +1,382 @@
+package cli
+
+// serve bench --servers N / --target URLS: live Arlington tables played
+// through several servers on one database, as through a load balancer
+// without stickiness, optionally killing servers in turn for the time a
+// table takes to move on (docs/scaling.md, "Measuring").
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"cardtable/internal/loadgen"
+	"cardtable/internal/pgstore"
+)
+
+// clusterFlags are serve bench's flags of the live-table mode.
+type clusterFlags struct {
+	servers, tables, people, bots int
+	kills, serverProcs            int
+	target, db                    string
+	killEvery, think, duration    time.Duration
+	asJSON                        bool
+}
+
+// addClusterFlags adds the live-table mode's flags to serve bench.
+func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
+	fs.IntVar(&f.servers, "servers", 0, "start this many cardtable serve processes on --db (a SQLite file for one, a postgres:// URL\n"+
+		"for any number) and play live Arlington tables through them in turn, as a load balancer would")
+	fs.StringVar(&f.target, "target", "", "play live Arlington tables through these running servers' `urls`, comma-separated\n"+
+		"(started with --trusted-proxy 127.0.0.1 and --max-tables; --db, if given, is only read for PostgreSQL's counts)")
+	fs.IntVar(&f.tables, "tables", 300, "live tables in play (with --servers or --target)")
+	fs.IntVar(&f.people, "people", 3, "seats per table held by simulated people, each with its own WebSocket")
+	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the servers' bots (their actions are not timed)")
+	fs.IntVar(&f.kills, "kills", 0, "kill -9 a server this many times during the play, each in turn, and time how long its\n"+
+		"tables take to move on (the play lasts as long as the kills need; needs --servers 2 or more)")
+	fs.DurationVar(&f.killEvery, "kill-every", 10*time.Second, "time between kills; the killed server is started again just before the next")
+	fs.IntVar(&f.serverProcs, "server-procs", 0, "GOMAXPROCS of each started server (0: the Go default)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the live-table result as one JSON object")
+}
+
+// clusterReport is the live-table mode's result (--json).
+type clusterReport struct {
+	Servers     int          `json:"servers"`
+	Store       string       `json:"store"` // "sqlite" or "postgres"
+	Tables      int          `json:"tables"`
+	People      int          `json:"people"`
+	Bots        int          `json:"bots"`
+	ThinkMS     float64      `json:"thinkMs"`
+	ElapsedS    float64      `json:"elapsedSeconds"`
+	Actions     int64        `json:"actions"`
+	Acked       int          `json:"acknowledged"`
+	ActionsPerS float64      `json:"actionsPerSecond"`
+	Errors      int64        `json:"errors"`
+	FirstError  string       `json:"firstError,omitempty"`
+	Reconnects  int64        `json:"reconnects"`
+	Lost        int64        `json:"lost"`
+	All         latMS        `json:"actionToView"`
+	Others      latMS        `json:"actionToBroadcast"`
+	Kills       int          `json:"kills"`
+	Failover    latMS        `json:"failover"`
+	Stuck       int          `json:"tablesNotMovingOn"`
+	RSS         []nodeMemory `json:"serverMemory,omitempty"`
+	PG          *pgPerAction `json:"postgresPerAction,omitempty"`
+	LoadBefore  string       `json:"loadavgBefore"`
+	LoadAfter   string       `json:"loadavgAfter"`
+	CPUs        int          `json:"cpus"`
+}
+
+// nodeMemory is one server's resident memory (/proc/PID/status), over
+// all its processes (a killed server's restarts included).
+type nodeMemory struct {
+	Server    int     `json:"server"`
+	PeakRSSMB float64 `json:"peakRssMb"`
+	EndRSSMB  float64 `json:"endRssMb"`
+}
+
+// pgPerAction is PostgreSQL's work over the play (pg_stat_database)
+// divided by the acknowledged actions.
+type pgPerAction struct {
+	Commits  float64 `json:"commits"`
+	Inserted float64 `json:"rowsInserted"`
+	Updated  float64 `json:"rowsUpdated"`
+	Deleted  float64 `json:"rowsDeleted"`
+}
+
+// benchCluster runs the live-table mode.
+func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
+	isPG := pgstore.IsURL(f.db)
+	switch {
+	case f.servers > 0 && f.target != "":
+		return usageErr("serve bench: --servers or --target, not both")
+	case f.servers > 1 && !isPG:
+		return usageErr("serve bench: --servers %d needs --db postgres://...: a SQLite file has one server", f.servers)
+	case f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6:
+		return usageErr("serve bench: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
+	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
+		return usageErr("serve bench: --kills needs --servers 2 or more")
+	case f.kills > 0 && f.killEvery < time.Second:
+		return usageErr("serve bench: --kill-every must be at least 1s")
+	}
+	before := loadAvg()
+	var cl *cluster
+	urls := strings.Split(f.target, ",")
+	if f.servers > 0 {
+		db := f.db
+		if db == "" {
+			dir, err := os.MkdirTemp("", "cardtable-bench-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			db = dir + "/bench.db"
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		extra := []string{"--trusted-proxy", "127.0.0.1", "--max-tables", strconv.Itoa(2*f.tables + 20)}
+		if f.serverProcs > 0 {
+			os.Setenv("GOMAXPROCS", strconv.Itoa(f.serverProcs))
+		}
+		cl, err = startCluster(ctx, exe, db, f.servers, extra...)
+		os.Unsetenv("GOMAXPROCS")
+		if err != nil {
+			return fmt.Errorf("serve bench: %w", err)
+		}
+		defer cl.close()
+		urls = cl.urls()
+	}
+	dur := f.duration
+	if f.kills > 0 {
+		dur = time.Duration(f.kills+1) * f.killEvery
+	}
+	mem := newNodeMemWatch(cl)
+	var pg0 pgstore.WriteStats
+	var pgErr error
+	killer := &killRun{cl: cl, every: f.killEvery, n: f.kills}
+	wctx, stopWatch := context.WithCancel(ctx)
+	var bg sync.WaitGroup
+	// The sampler and the killer exit when stopWatch ends the play.
+	bg.Go(func() { mem.watch(wctx) })
+	res, err := loadgen.RunArlington(ctx, loadgen.ArlConfig{URLs: urls, Tables: f.tables, People: f.people,
+		Bots: f.bots, Duration: dur, Think: f.think, Seed: 1,
+		ForwardedFor: true, Reconnect: true,
+		OnPlay: func() {
+			if isPG {
+				pg0, pgErr = pgstore.ReadWriteStats(ctx, f.db)
+			}
+			bg.Go(func() { killer.run(wctx) })
+		}})
+	stopWatch()
+	bg.Wait()
+	if err != nil {
+		return fmt.Errorf("serve bench: %w", err)
+	}
+	rep := clusterReport{Servers: max(f.servers, len(urls)), Store: "sqlite", Tables: res.Tables, People: res.People, Bots: res.Bots,
+		ThinkMS: float64(f.think.Milliseconds()), ElapsedS: res.Elapsed.Seconds(), Actions: res.Actions, Acked: res.Actor.N,
+		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
+		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
+		RSS: mem.result(), LoadBefore: before, CPUs: runtime.NumCPU()}
+	if killer.err != nil && rep.FirstError == "" {
+		rep.FirstError = killer.err.Error()
+	}
+	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages)
+	if isPG {
+		rep.Store = "postgres"
+		if pgErr == nil {
+			rep.PG, pgErr = pgDelta(ctx, f.db, pg0, res.Actor.N)
+		}
+		if pgErr != nil {
+			fmt.Fprintf(env.Stderr, "serve bench: PostgreSQL's counts not read: %v\n", pgErr)
+		}
+	}
+	rep.LoadAfter = loadAvg()
+	if f.asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	printClusterReport(env.Stdout, res, rep)
+	return nil
+}
+
+// pgDelta reads PostgreSQL's counts again once they have settled (each
+// server connection publishes its counts when idle, at most once a
+// second: two readings a second apart that agree) and divides the work
+// since before by acked actions.
+func pgDelta(ctx context.Context, url string, before pgstore.WriteStats, acked int) (*pgPerAction, error) {
+	var last pgstore.WriteStats
+	for i := range 10 {
+		s, err := pgstore.ReadWriteStats(ctx, url)
+		if err != nil {
+			return nil, err
+		}
+		// Our own reading is one commit: the same counts but for it are
+		// settled.
+		if i > 0 && s.Inserted == last.Inserted && s.Updated == last.Updated && s.Commits <= last.Commits+1 {
+			break
+		}
+		last = s
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(1100 * time.Millisecond): // PostgreSQL's publishing interval, and a little
+		}
+	}
+	d := last.Minus(before)
+	n := float64(max(1, acked))
+	return &pgPerAction{Commits: float64(d.Commits) / n, Inserted: float64(d.Inserted) / n,
+		Updated: float64(d.Updated) / n, Deleted: float64(d.Deleted) / n}, nil
+}
+
+// killRun kills the cluster's servers in turn during the play: every
+// `every`, the previously killed server is started again and the next one
+// is killed with SIGKILL.
+type killRun struct {
+	cl    *cluster
+	every time.Duration
+	n     int
+	at    []time.Time // when each kill was sent
+	err   error
+}
+
+func (k *killRun) run(ctx context.Context) {
+	if k.n == 0 || k.cl == nil {
+		return
+	}
+	var down *node
+	for i := range k.n {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(k.every / 2):
+		}
+		if down != nil {
+			if err := down.start(ctx); err != nil {
+				k.err = err
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(k.every - k.every/2):
+		}
+		down = k.cl.nodes[i%len(k.cl.nodes)]
+		k.at = append(k.at, time.Now())
+		down.kill()
+	}
+	if down != nil {
+		if err := down.start(ctx); err != nil {
+			k.err = err
+		}
+	}
+}
+
+// failoverTimes is, for each kill, how long each table whose people lost
+// a connection within a second of it took to move on (the first new event
+// any of them saw after the kill), and how many never moved on.
+func failoverTimes(kills []time.Time, outs []loadgen.Outage) (latMS, int) {
+	var times []time.Duration
+	stuck := 0
+	for _, at := range kills {
+		first := map[string]time.Time{}
+		hit := map[string]bool{}
+		for _, o := range outs {
+			if o.Ended.Before(at) || o.Ended.After(at.Add(time.Second)) {
+				continue
+			}
+			hit[o.Table] = true
+			if !o.MovedOn.IsZero() && (first[o.Table].IsZero() || o.MovedOn.Before(first[o.Table])) {
+				first[o.Table] = o.MovedOn
+			}
+		}
+		for id := range hit {
+			m, ok := first[id]
+			if !ok {
+				stuck++
+				continue
+			}
+			times = append(times, m.Sub(at))
+		}
+	}
+	slices.Sort(times)
+	return latOf(latencyOf(times)), stuck
+}
+
+// latencyOf is the distribution of d (sorted).
+func latencyOf(d []time.Duration) loadgen.Latency {
+	if len(d) == 0 {
+		return loadgen.Latency{}
+	}
+	at := func(p int) time.Duration { return d[min(len(d)-1, len(d)*p/100)] }
+	return loadgen.Latency{N: len(d), P50: at(50), P90: at(90), P99: at(99), Max: d[len(d)-1]}
+}
+
+// nodeMemWatch samples every server's resident memory while the run
+// plays.
+type nodeMemWatch struct {
+	cl  *cluster
+	mu  sync.Mutex
+	mem []nodeMemory
+}
+
+func newNodeMemWatch(cl *cluster) *nodeMemWatch {
+	w := &nodeMemWatch{cl: cl}
+	if cl != nil {
+		for i := range cl.nodes {
+			w.mem = append(w.mem, nodeMemory{Server: i + 1})
+		}
+	}
+	return w
+}
+
+// watch samples every half second until ctx ends.
+func (w *nodeMemWatch) watch(ctx context.Context) {
+	if w.cl == nil {
+		return
+	}
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		w.sample()
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (w *nodeMemWatch) sample() {
+	for i, n := range w.cl.nodes {
+		rss, hwm := procMemory(n.pid())
+		w.mu.Lock()
+		if rss > 0 {
+			w.mem[i].EndRSSMB = rss
+		}
+		w.mem[i].PeakRSSMB = max(w.mem[i].PeakRSSMB, rss, hwm)
+		w.mu.Unlock()
+	}
+}
+
+func (w *nodeMemWatch) result() []nodeMemory {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.mem)
+}
+
+// printClusterReport writes the live-table result for a person to read.
+func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
+	fmt.Fprintf(w, "%d server(s) on %s\n", rep.Servers, rep.Store)
+	fmt.Fprintln(w, res)
+	fmt.Fprintf(w, "reconnections %d; acknowledged events lost or changed: %d\n", rep.Reconnects, rep.Lost)
+	if rep.Kills > 0 {
+		f := rep.Failover
+		fmt.Fprintf(w, "failover over %d kills (%d tables hit): p50 %.0fms, p99 %.0fms, max %.0fms; tables not moving on: %d\n",
+			rep.Kills, f.N+rep.Stuck, f.P50, f.P99, f.Max, rep.Stuck)
+	}
+	for _, m := range rep.RSS {
+		fmt.Fprintf(w, "server %d: peak RSS %.0f MB, at the end %.0f MB\n", m.Server, m.PeakRSSMB, m.EndRSSMB)
+	}
+	if p := rep.PG; p != nil {
+		fmt.Fprintf(w, "PostgreSQL per acknowledged action: %.2f commits, %.2f rows inserted, %.2f updated, %.2f deleted\n",
+			p.Commits, p.Inserted, p.Updated, p.Deleted)
+	}
+	fmt.Fprintf(w, "load average before %s, after %s (%d CPUs)\n", rep.LoadBefore, rep.LoadAfter, rep.CPUs)
+}

@@ -1,0 +1,218 @@
+package cli
+
+// Several `cardtable serve` processes on one database, started by this
+// program: the servers of `serve bench --servers N`, and of the tests
+// that kill them.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// servedURL finds the URL a server logs as it starts (text log format).
+var servedURL = regexp.MustCompile(`msg="cardtable serving" url=(https?://\S+/)`)
+
+// nodeLogKept is how much of a server's log a node keeps: the latest
+// lines, for an error message.
+const nodeLogKept = 64 << 10
+
+// node is one `cardtable serve` process on a fixed loopback address, so
+// that a restart comes back where it was (as a machine restarted by its
+// service manager would).
+type node struct {
+	exe  string
+	args []string // after "serve"
+	env  []string
+	addr string // 127.0.0.1:PORT
+	url  string // http://127.0.0.1:PORT/
+
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	logs []byte        // its log's last nodeLogKept bytes, over every start
+}
+
+// newNode is a server of this program (exe: os.Executable) on a free
+// loopback port with the database db (given in the environment, so that
+// a password stays out of ps) and extra serve flags. It is not started.
+func newNode(exe, db string, extra ...string) (*node, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	args := append([]string{"--addr", addr, "--log-format", "text"}, extra...)
+	return &node{exe: exe, args: args, addr: addr, url: "http://" + addr + "/",
+		env: append(os.Environ(), "CARDTABLE_DB="+db)}, nil
+}
+
+// start runs the server and waits until it logs its URL (a minute at
+// most: a server taking over tables may take a while).
+func (n *node) start(ctx context.Context) error {
+	n.mu.Lock()
+	cmd := exec.Command(n.exe, append([]string{"serve"}, n.args...)...)
+	cmd.Env = n.env
+	n.mu.Unlock()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	n.mu.Lock()
+	n.cmd, n.done = cmd, done
+	n.mu.Unlock()
+	up := make(chan struct{})
+	// Reads the log until the process exits (its stderr closes).
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(nil, 1<<20)
+		seen := false
+		for sc.Scan() {
+			n.note(sc.Bytes())
+			if !seen && servedURL.Match(sc.Bytes()) {
+				seen = true
+				close(up)
+			}
+		}
+		_, _ = io.Copy(io.Discard, stderr)
+		_ = cmd.Wait()
+	}()
+	select {
+	case <-up:
+		return nil
+	case <-done:
+		return fmt.Errorf("server %s exited as it started: %s", n.addr, n.tail())
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
+	n.kill()
+	return fmt.Errorf("server %s did not start in a minute: %s", n.addr, n.tail())
+}
+
+// note keeps a log line.
+func (n *node) note(line []byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.logs = append(n.logs, line...)
+	n.logs = append(n.logs, '\n')
+	if len(n.logs) > nodeLogKept {
+		n.logs = append(n.logs[:0], n.logs[len(n.logs)-nodeLogKept:]...)
+	}
+}
+
+// tail is the server's latest log lines.
+func (n *node) tail() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return string(n.logs)
+}
+
+// pid is the running process's id (0: none).
+func (n *node) pid() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.cmd == nil || n.cmd.Process == nil {
+		return 0
+	}
+	select {
+	case <-n.done:
+		return 0
+	default:
+		return n.cmd.Process.Pid
+	}
+}
+
+// kill ends the process with SIGKILL (nothing flushed, nothing handed
+// over) and waits for it.
+func (n *node) kill() {
+	n.signal(syscall.SIGKILL, 0)
+}
+
+// stop sends SIGTERM (the server hands its tables over and exits) and
+// waits up to grace for it, then kills it. It reports whether the
+// process exited on its own.
+func (n *node) stop(grace time.Duration) bool {
+	return n.signal(syscall.SIGTERM, grace)
+}
+
+func (n *node) signal(sig syscall.Signal, grace time.Duration) bool {
+	n.mu.Lock()
+	cmd, done := n.cmd, n.done
+	n.mu.Unlock()
+	if cmd == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	_ = cmd.Process.Signal(sig)
+	if sig != syscall.SIGKILL {
+		select {
+		case <-done:
+			return true
+		case <-time.After(grace):
+			_ = cmd.Process.Kill()
+		}
+	}
+	<-done
+	return sig == syscall.SIGKILL
+}
+
+// cluster is the nodes of one run.
+type cluster struct {
+	nodes []*node
+}
+
+// startCluster starts n servers of exe on db, each with extra flags, one
+// after another (each applies pending migrations under its lock).
+func startCluster(ctx context.Context, exe, db string, n int, extra ...string) (*cluster, error) {
+	c := &cluster{}
+	for range n {
+		nd, err := newNode(exe, db, extra...)
+		if err != nil {
+			c.close()
+			return nil, err
+		}
+		if err := nd.start(ctx); err != nil {
+			c.close()
+			return nil, err
+		}
+		c.nodes = append(c.nodes, nd)
+	}
+	return c, nil
+}
+
+// urls is every server's URL without its final slash.
+func (c *cluster) urls() []string {
+	var u []string
+	for _, n := range c.nodes {
+		u = append(u, strings.TrimSuffix(n.url, "/"))
+	}
+	return u
+}
+
+// close stops every server (SIGTERM, then SIGKILL after 30 s).
+func (c *cluster) close() {
+	var wg sync.WaitGroup
+	for _, n := range c.nodes {
+		wg.Go(func() { n.stop(30 * time.Second) })
+	}
+	wg.Wait()
+}
