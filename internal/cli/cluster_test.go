@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ import (
 // testCluster is a running cluster.
 type testCluster struct {
 	db    string   // the PostgreSQL URL every server uses
-	c     *cluster // the servers
+	c     *fleet // the servers
 	proxy string   // nginx: http://127.0.0.1:PORT/
 }
 
@@ -42,7 +43,7 @@ func startTestCluster(t *testing.T, n int) *testCluster {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := startCluster(ctx, exe, db, n, "--trusted-proxy", "127.0.0.1")
+	c, err := startFleet(ctx, exe, db, n, "--trusted-proxy", "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,49 +55,54 @@ func startTestCluster(t *testing.T, n int) *testCluster {
 		}
 	})
 	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	startNginx(t, balancerServer(listen, c.nodes), listen)
+	startNginx(t, deployNginx(t, listen, c.nodes), listen)
 	return &testCluster{db: db, c: c, proxy: "http://" + listen + "/"}
 }
 
-// balancerServer is the nginx configuration of a load balancer in front
-// of nodes: round robin (nginx's default), no stickiness, WebSocket
-// upgrades passed through, and a server refusing connections skipped
-// for 2 s before it is tried again. deploy/nginx.conf is the same for
-// three fixed servers.
-func balancerServer(listen string, nodes []*node) string {
+// deployNginx is the load balancer's configuration as shipped
+// (deploy/nginx.conf) for the tests' nginx: its upstream servers
+// replaced by nodes and its listen address by listen. The map it brings
+// is left out, since startNginx's http block has it.
+func deployNginx(tb testing.TB, listen string, nodes []*node) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "deploy", "nginx.conf"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	conf := string(b)
+	servers := upstreamLine.FindAllStringSubmatch(conf, -1)
+	if len(servers) != 3 || !strings.Contains(conf, "listen 80;") || !strings.Contains(conf, mapLine) {
+		tb.Fatalf("deploy/nginx.conf: want three upstream servers, listen 80 and the upgrade map:\n%s", conf)
+	}
 	var up strings.Builder
 	for _, n := range nodes {
-		fmt.Fprintf(&up, "\t\tserver %s max_fails=1 fail_timeout=2s;\n", n.addr)
+		fmt.Fprintf(&up, "    server %s %s;\n", n.addr, servers[0][2])
 	}
-	return fmt.Sprintf(`upstream cardtable {
-%s	}
-	server {
-		listen %s;
-		location / {
-			proxy_pass http://cardtable;
-			proxy_http_version 1.1;
-			proxy_set_header Host $http_host;
-			proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-			proxy_set_header X-Forwarded-Proto $scheme;
-			proxy_set_header Upgrade $http_upgrade;
-			proxy_set_header Connection $connection_upgrade;
-			proxy_read_timeout 1h;
-			proxy_next_upstream error timeout;
-		}
+	conf = strings.Replace(conf, servers[0][0], up.String(), 1)
+	for _, s := range servers[1:] {
+		conf = strings.Replace(conf, s[0], "", 1)
 	}
-`, up.String(), listen)
+	conf = strings.Replace(conf, "listen 80;", "listen "+listen+";", 1)
+	return strings.Replace(conf, mapLine, "", 1)
 }
 
+// upstreamLine is a server line of deploy/nginx.conf's upstream: the
+// address, then its parameters.
+var upstreamLine = regexp.MustCompile(`(?m)^[ \t]*server (\S+:8080) ([^;]*);\n`)
+
+const mapLine = "map $http_upgrade $connection_upgrade { default upgrade; '' close; }"
+
 // TestClusterNginxConfig is the quick check of the harness's load
-// balancer: nginx accepts the configuration it is given (nginx -t),
-// with an upstream line for each server.
+// balancer: the shipped deploy/nginx.conf, made the tests', keeps its
+// parameters for each server and nginx accepts it (nginx -t).
 func TestClusterNginxConfig(t *testing.T) {
 	exe := needService(t, "nginx", "/usr/sbin/nginx")
 	dir := t.TempDir()
-	nodes := []*node{{addr: "127.0.0.1:1"}, {addr: "127.0.0.1:2"}, {addr: "127.0.0.1:3"}}
-	conf := balancerServer("127.0.0.1:4", nodes)
-	if c := strings.Count(conf, "max_fails=1"); c != 3 {
-		t.Fatalf("%d upstream servers in:\n%s", c, conf)
+	nodes := []*node{{addr: "127.0.0.1:1"}, {addr: "127.0.0.1:2"}}
+	conf := deployNginx(t, "127.0.0.1:4", nodes)
+	if c := strings.Count(conf, "max_fails=1 fail_timeout=2s;"); c != 2 || strings.Contains(conf, "cardtable1") ||
+		!strings.Contains(conf, "listen 127.0.0.1:4;") {
+		t.Fatalf("the upstream servers or the listen address not replaced:\n%s", conf)
 	}
 	user := ""
 	if os.Geteuid() == 0 {

@@ -110,7 +110,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		return usageErr("serve bench: --kill-every must be at least 1s")
 	}
 	before := loadAvg()
-	var cl *cluster
+	var cl *fleet
 	urls := strings.Split(f.target, ",")
 	if f.servers > 0 {
 		db := f.db
@@ -130,7 +130,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		if f.serverProcs > 0 {
 			os.Setenv("GOMAXPROCS", strconv.Itoa(f.serverProcs))
 		}
-		cl, err = startCluster(ctx, exe, db, f.servers, extra...)
+		cl, err = startFleet(ctx, exe, db, f.servers, extra...)
 		os.Unsetenv("GOMAXPROCS")
 		if err != nil {
 			return fmt.Errorf("serve bench: %w", err)
@@ -224,11 +224,11 @@ func pgDelta(ctx context.Context, url string, before pgstore.WriteStats, acked i
 		Updated: float64(d.Updated) / n, Deleted: float64(d.Deleted) / n}, nil
 }
 
-// killRun kills the cluster's servers in turn during the play: every
+// killRun kills the servers in turn during the play: every
 // `every`, the previously killed server is started again and the next one
 // is killed with SIGKILL.
 type killRun struct {
-	cl    *cluster
+	cl    *fleet
 	every time.Duration
 	n     int
 	at    []time.Time // when each kill was sent
@@ -311,12 +311,12 @@ func latencyOf(d []time.Duration) loadgen.Latency {
 // nodeMemWatch samples every server's resident memory while the run
 // plays.
 type nodeMemWatch struct {
-	cl  *cluster
+	cl  *fleet
 	mu  sync.Mutex
 	mem []nodeMemory
 }
 
-func newNodeMemWatch(cl *cluster) *nodeMemWatch {
+func newNodeMemWatch(cl *fleet) *nodeMemWatch {
 	w := &nodeMemWatch{cl: cl}
 	if cl != nil {
 		for i := range cl.nodes {

@@ -175,15 +175,15 @@ func (n *node) signal(sig syscall.Signal, grace time.Duration) bool {
 	return sig == syscall.SIGKILL
 }
 
-// cluster is the nodes of one run.
-type cluster struct {
+// fleet is the servers of one run.
+type fleet struct {
 	nodes []*node
 }
 
-// startCluster starts n servers of exe on db, each with extra flags, one
+// startFleet starts n servers of exe on db, each with extra flags, one
 // after another (each applies pending migrations under its lock).
-func startCluster(ctx context.Context, exe, db string, n int, extra ...string) (*cluster, error) {
-	c := &cluster{}
+func startFleet(ctx context.Context, exe, db string, n int, extra ...string) (*fleet, error) {
+	c := &fleet{}
 	for range n {
 		nd, err := newNode(exe, db, extra...)
 		if err != nil {
@@ -200,7 +200,7 @@ func startCluster(ctx context.Context, exe, db string, n int, extra ...string) (
 }
 
 // urls is every server's URL without its final slash.
-func (c *cluster) urls() []string {
+func (c *fleet) urls() []string {
 	var u []string
 	for _, n := range c.nodes {
 		u = append(u, strings.TrimSuffix(n.url, "/"))
@@ -209,7 +209,7 @@ func (c *cluster) urls() []string {
 }
 
 // close stops every server (SIGTERM, then SIGKILL after 30 s).
-func (c *cluster) close() {
+func (c *fleet) close() {
 	var wg sync.WaitGroup
 	for _, n := range c.nodes {
 		wg.Go(func() { n.stop(30 * time.Second) })
