@@ -79,17 +79,62 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
 	timed := timedStore{serverStore: db, m: metrics}
-	// The live Arlington tables: the hub resumes the open ones from the
-	// database and stops (its tables stay open in the store) before the
-	// database closes, after the web server: the pages are told the
-	// server is restarting, not that their table closed.
-	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
-		BotWorkers: o.botWorkers,
-		Observer:   metrics, Logf: func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }})
+	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
+	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	// On PostgreSQL the server joins the others sharing the database
+	// (serve_cluster.go); it leaves after its hub has stopped and given
+	// its tables back.
+	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
+		if hub == nil {
+			return nil
+		}
+		return hub.List()
+	}, logf)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	var claims table.Claims
+	if node != nil {
+		claims = node
+		defer func() {
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := node.Close(cctx); err != nil {
+				log.Warn("leaving the servers' registry", "err", err)
+			}
+		}()
+		log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
+			"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+	}
+	// The live Arlington tables: the hub resumes the open ones from the
+	// database (on PostgreSQL, its share of those no server runs) and
+	// stops (its tables stay open in the store, given back to the other
+	// servers) before the database closes, after the web server: the
+	// pages are told the server is restarting, not that their table
+	// closed.
+	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
+		BotWorkers: o.botWorkers, Claims: claims, ScanEvery: clusterTiming.scan,
+		Observer: metrics, Logf: logf})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
 	defer hub.Close()
+	if node != nil {
+		// Stopping: no more tables for this server, from now on.
+		go func() {
+			<-ctx.Done()
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if err := node.Drain(dctx); err != nil {
+				log.Warn("marking the server stopping", "err", err)
+			}
+		}()
+	}
 	pool := solver.NewPool()
 	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
 		return serveWinnableDeal(ctx, pool, o)
@@ -97,19 +142,20 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Hint: serveHint, WinnableDeal: winnable,
 		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
 		Analyze:    serveAnalyze})
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 	if hosts == nil {
 		hosts = listenHosts(o.addr, ln.Addr())
 	}
 	hosts = append(hosts, domains...)
 	rl := serveRateLimit()
+	ao := arlOptions(log)
+	if node != nil {
+		ao.Cluster = cluster{node}
+	}
+	arl := arlweb.New(hub, ao)
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
 		Ready: db, Observer: metrics, Events: events,
-		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arlweb.New(hub, arlOptions(log))}})
-	units, err := openUnits(&o, ln, domains, hosts, srv, metrics.Handler(), log, serverErrorLog(events))
+		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
+	units, err := openUnits(&o, ln, domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
 	if err != nil {
 		return err
 	}

@@ -16,11 +16,14 @@ import (
 // serveOptions are cardtable serve's flags, registered in one place
 // (register) and checked in one (check).
 type serveOptions struct {
-	addr       string
-	hosts      string
-	db         string
-	maxTables  int
-	botWorkers int
+	addr string
+	// internalAddr is where the other servers on the same PostgreSQL
+	// database reach this one (docs/scaling.md "Several servers").
+	internalAddr string
+	hosts        string
+	db           string
+	maxTables    int
+	botWorkers   int
 
 	// What a player and an address may store (docs/operating.md).
 	maxSaves  int
@@ -49,6 +52,9 @@ const (
 
 func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
+	fs.StringVar(&o.internalAddr, "internal-addr", "", "`HOST:PORT` where the other servers sharing a PostgreSQL database reach\n"+
+		"this one, to forward a table's requests to it (default: the listen address,\n"+
+		"a 0.0.0.0 or :: host replaced by the machine's name; unused on SQLite)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
 	fs.StringVar(&o.db, "db", "", "the `database`: a SQLite file (default: cardtable/cardtable.db in the user's data\n"+

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,6 +47,9 @@ var migrations embed.FS
 type DB struct {
 	pool  *pgxpool.Pool
 	quota SaveQuota // set before serving (SetSaveQuota)
+	// node is this server in the registry once it joined (Join): its
+	// claims fence every write of a table. nil: one server alone.
+	node atomic.Pointer[Node]
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database

@@ -33,12 +33,50 @@ func (db *DB) CreateTable(ctx context.Context, t table.Stored) error {
 	if err != nil {
 		return err
 	}
+	var owner any // NULL: one server alone
+	n := db.node.Load()
+	if n != nil {
+		owner = n.id
+	}
 	_, err = db.exec(ctx, `INSERT INTO live_tables
-		(id, creator, config, seed, seats, status, moves, created, updated)
-		VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8)`,
+		(id, creator, config, seed, seats, status, moves, created, updated, owner, epoch)
+		VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9, 1)`,
 		t.ID, t.Creator, t.Config, strconv.FormatUint(t.Seed, 10), string(seats),
-		string(table.StatusOpen), millis(t.Created), millis(t.Updated))
+		string(table.StatusOpen), millis(t.Created), millis(t.Updated), owner)
+	if err == nil && n != nil {
+		n.claimed(t.ID)
+	}
 	return err
+}
+
+// fenced is the condition a write of table id adds ($a the owner, $b the
+// epoch) and their values: once this server joined the registry (Join),
+// the table must be its claim, else the write is refused (ErrMoved)
+// without being sent. Alone, the condition holds for every row.
+func (db *DB) fenced(id string, a, b int) (cond string, owner any, epoch any, err error) {
+	n := db.node.Load()
+	if n == nil {
+		return fmt.Sprintf("($%d::text IS NULL AND $%d::bigint IS NULL)", a, b), nil, nil, nil
+	}
+	o, e, ok := n.fence(id)
+	if !ok {
+		return "", nil, nil, moved(id)
+	}
+	return fmt.Sprintf("owner = $%d AND epoch = $%d", a, b), o, e, nil
+}
+
+// moved is the refusal of a write of a table this server no longer holds.
+func moved(id string) error {
+	return fmt.Errorf("table %q: %w", id, table.ErrMoved)
+}
+
+// refused is why a fenced write of table id changed no row: the table is
+// gone, or (this server having joined the registry) it moved.
+func (db *DB) refused(id string) error {
+	if db.node.Load() != nil {
+		return moved(id)
+	}
+	return notFound(id)
 }
 
 // SaveSeats replaces table id's seats.
@@ -47,19 +85,16 @@ func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3`,
-		string(js), millis(time.Now()), id)
-	return oneRow(tag, err, id)
-}
-
-func oneRow(tag pgconn.CommandTag, err error, id string) error {
+	cond, owner, epoch, err := db.fenced(id, 4, 5)
 	if err != nil {
 		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return notFound(id)
+	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3 AND `+cond,
+		string(js), millis(time.Now()), id, owner, epoch)
+	if err == nil && tag.RowsAffected() == 0 {
+		return db.refused(id)
 	}
-	return nil
+	return err
 }
 
 // AppendAction stores move seq of table id, committed when it returns
@@ -73,15 +108,23 @@ func oneRow(tag pgconn.CommandTag, err error, id string) error {
 // Each action is its own transaction: PostgreSQL commits the transactions
 // of the pool's connections side by side and groups their WAL flushes
 // itself, so the SQLite store's batching goroutine has no use here.
+//
+// Once this server joined the registry (Join), the update also requires
+// the table to be this server's claim (fenced), and every refusal wraps
+// table.ErrMoved as well: another server wrote or holds the table.
 func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	cond, owner, epoch, err := db.fenced(id, 7, 8)
+	if err != nil {
+		return err
+	}
 	tag, err := db.exec(ctx, `WITH up AS (
 			UPDATE live_tables SET moves = moves + 1, updated = $1
-			WHERE id = $2 AND moves = $3 AND status = $4 RETURNING id)
+			WHERE id = $2 AND moves = $3 AND status = $4 AND `+cond+` RETURNING id)
 		INSERT INTO live_table_moves (tbl, seq, seat, action) SELECT id, $3, $5, $6 FROM up`,
-		millis(time.Now()), id, seq, string(table.StatusOpen), m.Seat, m.Action)
+		millis(time.Now()), id, seq, string(table.StatusOpen), m.Seat, m.Action, owner, epoch)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "23505" { // unique_violation: the move is there
-		return fmt.Errorf("table %q already has move %d: %w", id, seq, ErrStale)
+		return db.stale(fmt.Errorf("table %q already has move %d: %w", id, seq, ErrStale))
 	}
 	if err != nil {
 		return err
@@ -98,14 +141,33 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale)
+	if db.node.Load() != nil && moves == seq && status == string(table.StatusOpen) {
+		return moved(id) // only the claim failed
+	}
+	return db.stale(fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale))
+}
+
+// stale is err, also table.ErrMoved once this server joined the registry:
+// a move refused there means another server wrote the table.
+func (db *DB) stale(err error) error {
+	if db.node.Load() != nil {
+		return fmt.Errorf("%w (%w)", err, table.ErrMoved)
+	}
+	return err
 }
 
 // FinishTable sets table id's status (over or closed).
 func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, at time.Time) error {
-	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3`,
-		string(status), millis(at), id)
-	return oneRow(tag, err, id)
+	cond, owner, epoch, err := db.fenced(id, 4, 5)
+	if err != nil {
+		return err
+	}
+	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND `+cond,
+		string(status), millis(at), id, owner, epoch)
+	if err == nil && tag.RowsAffected() == 0 {
+		return db.refused(id)
+	}
+	return err
 }
 
 // OpenTables is every open table with its moves, oldest first.

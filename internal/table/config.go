@@ -45,6 +45,10 @@ var (
 	ErrDiskFull     = errors.New("the store's disk is full") // the store wraps it; ErrStore wraps the store's error
 	ErrNotOver      = errors.New("the game is not over")
 	ErrUnknownLevel = errors.New("unknown bot level")
+	// ErrMoved: the store refused a write of a table because another
+	// server holds it now (Claims); this server drops the table and its
+	// connections reconnect, to reach it where it runs.
+	ErrMoved = errors.New("the table moved to another server: reconnect")
 )
 
 // Limits. Every resource a client can grow is bounded by one of these.

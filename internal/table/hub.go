@@ -92,6 +92,11 @@ type Options struct {
 	// Observer is told of actions and bot decisions, for metrics
 	// (default: nobody).
 	Observer Observer
+	// Claims share the tables with other servers over one store (nil:
+	// this hub runs every open table); ScanEvery is how often the hub
+	// takes orphaned tables and drops those it lost (default 1 s).
+	Claims    Claims
+	ScanEvery time.Duration
 
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 }
@@ -105,6 +110,7 @@ const (
 	DefaultBotTime      = 5 * time.Second
 	DefaultKeepRecords  = 90 * 24 * time.Hour
 	DefaultPruneEvery   = time.Hour
+	DefaultScanEvery    = time.Second
 	// storeTimeout bounds one store write, so a stuck disk cannot hold a
 	// table's goroutine for ever.
 	storeTimeout = 10 * time.Second
@@ -119,6 +125,7 @@ type Hub struct {
 
 	mu     sync.Mutex
 	tables map[string]*Table
+	gen    uint64 // tables started so far (Table.born), under mu
 
 	// wmu guards watching: each identity's spectator connections, all
 	// tables together (at most MaxWatching). A lock of its own, taken by
@@ -178,20 +185,29 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.Observer == nil {
 		o.Observer = nopObserver{}
 	}
+	if o.ScanEvery <= 0 {
+		o.ScanEvery = DefaultScanEvery
+	}
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers)}
 	h.ctx, h.cancel = context.WithCancel(ctx)
-	stored, err := o.Store.OpenTables(ctx)
-	if err != nil {
-		h.cancel()
-		return nil, fmt.Errorf("table: restoring: %w", err)
-	}
-	for _, s := range stored {
-		t, err := h.restore(s)
+	if o.Claims != nil {
+		// The tables are shared: this hub takes its part of them (the
+		// orphans) now and at every scan (claims.go).
+		h.takeOrphans()
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.scan()
+		}()
+	} else {
+		stored, err := o.Store.OpenTables(ctx)
 		if err != nil {
-			o.Logf("table %s not restored: %v", s.ID, err)
-			continue
+			h.cancel()
+			return nil, fmt.Errorf("table: restoring: %w", err)
 		}
-		h.start(t)
+		for _, s := range stored {
+			h.startStored(s)
+		}
 	}
 	if p, ok := o.Store.(Pruner); ok && o.KeepRecords > 0 {
 		h.wg.Add(1)
@@ -215,10 +231,35 @@ func (h *Hub) validLevel(level string) bool {
 }
 
 // Close stops every table and waits for their goroutines. The tables stay
-// open in the store: a new hub resumes them.
+// open in the store: a new hub resumes them. With Claims they are then
+// released, so that another server takes them at once.
 func (h *Hub) Close() {
+	h.mu.Lock()
+	ids := make([]string, 0, len(h.tables))
+	for id := range h.tables {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
 	h.cancel()
 	h.wg.Wait()
+	if h.o.Claims != nil && len(ids) > 0 {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), storeTimeout)
+		defer cancel()
+		if err := h.o.Claims.Release(ctx, ids); err != nil {
+			h.o.Logf("releasing %d tables: %v", len(ids), err)
+		}
+	}
+}
+
+// startStored restores a stored table and starts it; one that cannot be
+// replayed is reported and left in the store.
+func (h *Hub) startStored(s Stored) {
+	t, err := h.restore(s)
+	if err != nil {
+		h.o.Logf("table %s not restored: %v", s.ID, err)
+		return
+	}
+	h.start(t)
 }
 
 // Create opens a new table with cfg, created by player creator (an
@@ -345,6 +386,8 @@ func (h *Hub) start(t *Table) {
 }
 
 func (h *Hub) startLocked(t *Table) {
+	h.gen++
+	t.born = h.gen
 	h.tables[t.id] = t
 	h.wg.Add(1)
 	go func() {

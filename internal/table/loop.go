@@ -143,9 +143,14 @@ func (t *Table) run(ctx context.Context) {
 			l.think.deadline.stop()
 			l.h.workers.done(l.think.tk)
 		}
-		for s := range l.subs {
-			l.drop(s, ErrClosed)
+		why := ErrClosed
+		if t.Moved() {
+			why = ErrMoved
 		}
+		for s := range l.subs {
+			l.drop(s, why)
+		}
+		t.h.released(t)
 		t.h.remove(t) // before done: once Done, the hub no longer lists it
 		close(t.done)
 	}()
@@ -153,6 +158,9 @@ func (t *Table) run(ctx context.Context) {
 		l.finish(StatusOver) // it ended, but the store did not hear of it
 	}
 	for {
+		if t.Moved() {
+			return // another server holds it now
+		}
 		l.settle()
 		l.flush()
 		var deadline <-chan time.Time
@@ -395,6 +403,9 @@ func (l *loop) fallback(seat int) {
 // is nil: the bot did nothing wrong. Only a refused action is returned.
 func (l *loop) botApply(seat int, a arlington.Action) error {
 	err := l.apply(seat, a)
+	if errors.Is(err, ErrMoved) {
+		return nil // the table stops here; its new server goes on
+	}
 	if errors.Is(err, ErrStore) {
 		l.storeFailed(seat, err)
 		return nil
@@ -422,7 +433,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.AppendAction(ctx, l.t.id, l.moves, StoredMove{Seat: seat, Action: done.String()}); err != nil {
-		return fmt.Errorf("%w: %w", ErrStore, err)
+		return fmt.Errorf("%w: %w", ErrStore, l.checkMoved(err))
 	}
 	l.st = c
 	l.moves++
@@ -441,7 +452,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	if err := l.h.o.Store.FinishTable(ctx, l.t.id, s, l.h.o.Clock.Now().UTC()); err != nil {
+	if err := l.h.o.Store.FinishTable(ctx, l.t.id, s, l.h.o.Clock.Now().UTC()); l.checkMoved(err) != nil {
 		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
 	}
 	l.dirty = true

@@ -87,7 +87,7 @@ func (l *loop) saveSeats() error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.SaveSeats(ctx, l.t.id, seats); err != nil {
-		return fmt.Errorf("%w: %w", ErrStore, err)
+		return fmt.Errorf("%w: %w", ErrStore, l.checkMoved(err))
 	}
 	return nil
 }

@@ -71,3 +71,23 @@ type StoredMove struct {
 	Seat   int
 	Action string
 }
+
+// Claims share the open tables between several servers over one store,
+// each table run by exactly one of them (the PostgreSQL store's registry
+// of servers has it). Without Claims (Options.Claims nil: one server, as
+// on SQLite) every open table is this hub's and it restores them all at
+// its start. With Claims the hub takes orphans (tables no live server
+// runs) every ScanEvery, drops the tables it no longer holds, and
+// releases its tables when it stops so that the others take them at once.
+// The store fences every write of a table by the claim: a write of a
+// table this server no longer holds fails with ErrMoved.
+type Claims interface {
+	// Take claims up to room open tables that no live server runs and
+	// returns them with their moves, read after the claim.
+	Take(ctx context.Context, room int) ([]Stored, error)
+	// Held is the set of tables this server holds now (its claims
+	// another server has not taken since).
+	Held(ctx context.Context) (map[string]bool, error)
+	// Release gives tables up so that another server takes them now.
+	Release(ctx context.Context, ids []string) error
+}

@@ -21,7 +21,9 @@ type Table struct {
 	cmds    chan func(*loop)
 	done    chan struct{} // closed when the goroutine has exited
 	summary atomic.Pointer[Summary]
-	l       *loop // handed to run; only run's goroutine uses it
+	l       *loop  // handed to run; only run's goroutine uses it
+	born    uint64 // its place in the hub's starts (Hub.gen)
+	moved   atomic.Bool
 }
 
 func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {
@@ -31,6 +33,10 @@ func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {
 	t.summary.Store(t.l.summary())
 	return t
 }
+
+// Moved reports whether the table stopped here because another server
+// holds it now (ErrMoved): its connections should reconnect to reach it.
+func (t *Table) Moved() bool { return t.moved.Load() }
 
 // ID is the table's identifier, fit for a shareable link.
 func (t *Table) ID() string { return t.id }

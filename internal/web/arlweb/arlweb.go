@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"sort"
 	"time"
 
 	"cardtable/arlington"
@@ -43,6 +44,10 @@ type Options struct {
 	// afresh for each hint with the seed given (the wiring passes
 	// arlington/bot's). nil: no hints (501).
 	Hint func(seed uint64) (table.Bot, error)
+	// Cluster, if set, is the servers this one shares the tables with
+	// (forward.go): the lobby lists their tables too, and Forward sends
+	// each table's requests to its server.
+	Cluster Cluster
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
@@ -54,6 +59,7 @@ type Handlers struct {
 	conns   addrConns // WebSocket connections open, by client address
 	levels  []string
 	newHint func(seed uint64) (table.Bot, error)
+	cluster Cluster
 }
 
 // New makes the handlers for hub.
@@ -69,7 +75,7 @@ func New(hub Hub, o Options) *Handlers {
 		o.Pages = sub
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
-		levels: append([]string{}, o.Levels...), newHint: o.Hint}
+		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster}
 	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail
@@ -147,15 +153,47 @@ type lobbyTable struct {
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	sums := h.hub.List()
-	tables := make([]lobbyTable, len(sums))
-	for i, s := range sums {
-		tables[i] = lobbyTable{Summary: s, Yours: h.seated(r.Context(), s.ID, web.Player(r))}
-	}
+	tables := h.all(r.Context(), web.Player(r))
 	web.WriteJSON(w, http.StatusOK, lobby{Tables: tables, Levels: h.levels,
 		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
 		TurnSeconds: table.DefaultTurnSeconds})
 	return nil
+}
+
+// all is every live table, this server's and (with a Cluster) the other
+// servers', newest first, each marked if player holds a seat there. The
+// others' are as their last heartbeat listed them; if they cannot be
+// read, the lobby shows this server's alone.
+func (h *Handlers) all(ctx context.Context, player string) []lobbyTable {
+	sums := h.hub.List()
+	tables := make([]lobbyTable, 0, len(sums))
+	here := map[string]bool{}
+	for _, s := range sums {
+		here[s.ID] = true
+		tables = append(tables, lobbyTable{Summary: s, Yours: h.seated(ctx, s.ID, player)})
+	}
+	if h.cluster == nil {
+		return tables
+	}
+	others, yours, err := h.cluster.Others(ctx, player)
+	if err != nil {
+		h.log.Warn("arlington: the other servers' tables", "err", err)
+		return tables
+	}
+	for _, s := range others {
+		if !here[s.ID] { // a table just moved here may still be in its old server's list
+			here[s.ID] = true
+			tables = append(tables, lobbyTable{Summary: s, Yours: yours[s.ID]})
+		}
+	}
+	sort.SliceStable(tables, func(i, j int) bool {
+		a, b := tables[i].Summary, tables[j].Summary
+		if !a.Created.Equal(b.Created) {
+			return a.Created.After(b.Created)
+		}
+		return a.ID < b.ID
+	})
+	return tables
 }
 
 // seated: player holds a seat at table id. The summary names no one, so

@@ -30,6 +30,7 @@ var classes = []web.Class{
 	{Err: table.ErrNotYourSeat, Class: web.ErrForbidden},
 	{Err: table.ErrIllegal, Class: web.ErrUnprocessable},
 	{Err: table.ErrClosed, Class: web.ErrUnavailable},
+	{Err: table.ErrMoved, Class: web.ErrUnavailable, Public: "the table moved to another server: reconnect"},
 	{Err: table.ErrSlow, Class: web.ErrUnavailable},
 	// Before ErrStore, which wraps it.
 	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,

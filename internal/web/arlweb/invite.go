@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -54,22 +55,23 @@ func (h *Handlers) byCode(w http.ResponseWriter, r *http.Request) error {
 	if code == "" {
 		return fmt.Errorf("%w: a table code is %d letters and digits", web.ErrBadRequest, codeLen)
 	}
-	found := ""
-	for _, s := range h.hub.List() {
-		if tableCode(s.ID) == code {
-			if found != "" {
+	var found *table.Summary
+	for _, t := range h.all(r.Context(), "") {
+		if tableCode(t.ID) == code {
+			if found != nil {
 				return fmt.Errorf("%w: code %s names two tables: use the link", web.ErrConflict, code)
 			}
-			found = s.ID
+			found = &t.Summary
 		}
 	}
-	if found == "" {
+	if found == nil {
 		return fmt.Errorf("%w: no table has the code %s", web.ErrNotFound, code)
 	}
-	t, err := h.hub.Table(found)
-	if err != nil {
-		return err
+	if t, err := h.hub.Table(found.ID); err == nil {
+		web.WriteJSON(w, http.StatusOK, h.summary(t))
+		return nil
 	}
-	web.WriteJSON(w, http.StatusOK, h.summary(t))
+	// Another server's table, as its lobby listed it.
+	web.WriteJSON(w, http.StatusOK, created{*found, link(found.ID), code})
 	return nil
 }

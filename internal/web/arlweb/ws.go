@@ -281,6 +281,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			// The page shows the reason and reconnects.
 			return websocket.StatusServiceRestart, web.RestartReason
 		case <-cn.t.Done():
+			if cn.t.Moved() {
+				return websocket.StatusServiceRestart, movedReason
+			}
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
 			helloWait.Stop()
@@ -309,6 +312,9 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				if errors.Is(err, table.ErrReplaced) {
 					return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
 				}
+				if errors.Is(err, table.ErrMoved) {
+					return websocket.StatusServiceRestart, movedReason
+				}
 				return websocket.StatusGoingAway, "table closed"
 			}
 			msg = message(u)
@@ -328,6 +334,11 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		}
 	}
 }
+
+// movedReason closes the connections of a table that moved to another
+// server (1012, as a restart): the page and the client reconnect, and
+// reach it there.
+const movedReason = "table moved: reconnect"
 
 // send writes one message within the write timeout.
 func (cn *conn) send(ctx context.Context, m any) bool {

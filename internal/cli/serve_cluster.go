@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"cardtable/internal/pgstore"
+	"cardtable/internal/table"
+	"cardtable/internal/web/arlweb"
+)
+
+// Several servers on one PostgreSQL database (docs/scaling.md, "Several
+// servers"): each joins the registry of servers, shares the live tables
+// through it (table.Claims), and forwards a table's requests to the
+// server that runs it (arlweb.Forward). On SQLite there is one server and
+// none of this is made.
+
+// clusterTiming is the registry's lease and heartbeat (zero: pgstore's
+// defaults) and the hub's scan (zero: table's default); tests shorten
+// them.
+var clusterTiming struct{ lease, beat, scan time.Duration }
+
+// joinCluster registers the server if db is PostgreSQL: addr is its
+// internal address, tables what it runs. nil on SQLite.
+func joinCluster(ctx context.Context, db serverStore, addr string, tables func() []table.Summary, logf func(string, ...any)) (*pgstore.Node, error) {
+	pg, ok := db.(*pgstore.DB)
+	if !ok {
+		return nil, nil
+	}
+	n, err := pg.Join(ctx, pgstore.NodeOptions{Addr: addr, Lease: clusterTiming.lease, Beat: clusterTiming.beat,
+		Tables: tables, Logf: logf})
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	return n, nil
+}
+
+// internalAddr is --internal-addr, or the listen address with a wildcard
+// host replaced by the machine's name.
+func internalAddr(flag string, ln net.Addr) string {
+	if flag != "" {
+		return flag
+	}
+	host, port, err := net.SplitHostPort(ln.String())
+	if err != nil {
+		return ln.String()
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		if name, err := os.Hostname(); err == nil && name != "" {
+			host = name
+		} else {
+			host = "127.0.0.1"
+		}
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// cluster is the registry as arlweb.Cluster sees it.
+type cluster struct{ n *pgstore.Node }
+
+var _ arlweb.Cluster = cluster{}
+
+func (c cluster) Where(ctx context.Context, id string) (arlweb.Place, error) {
+	r, err := c.n.Route(ctx, id)
+	switch {
+	case err != nil:
+		return arlweb.Place{}, err
+	case r.Addr != "" && !r.Self:
+		return arlweb.Place{Addr: r.Addr}, nil
+	case r.Open || (r.Self && r.Addr != ""):
+		// Open with no live server (or held here and not started yet):
+		// being taken over.
+		return arlweb.Place{Wait: true}, nil
+	}
+	return arlweb.Place{Here: true}, nil
+}
+
+func (c cluster) ForNew(ctx context.Context) (string, error) {
+	id, addr, err := c.n.Least(ctx)
+	if err != nil || id == c.n.ID() {
+		return "", err
+	}
+	return addr, nil
+}
+
+func (c cluster) Others(ctx context.Context, player string) ([]table.Summary, map[string]bool, error) {
+	return c.n.Others(ctx, player)
+}

@@ -1,0 +1,8 @@
+package pgstore
+
+// Crash stops the heartbeat and nothing else, as a server that stalled or
+// died would: its claims stay written, and expire with the lease.
+func (n *Node) Crash() {
+	close(n.stop)
+	<-n.done
+}

@@ -1,0 +1,363 @@
+package pgstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"cardtable/internal/table"
+)
+
+// Several servers on one database (docs/scaling.md, "Several servers"):
+// each is a Node, a row of the servers table renewed every Beat. A server
+// whose heartbeat is older than Lease is dead, and the open tables it ran
+// are orphans that the others take (Take). One heartbeat renews the lease
+// of every table its server runs: the tables' rows are not written to
+// keep them.
+//
+// A table's owner and epoch are written only by claims (Take, creation)
+// and releases; every write of the table (AppendAction, SaveSeats,
+// FinishTable) is conditional on both being this server's claim, in the
+// same statement, so a server that lost a table can never write to it
+// again, whatever it believes.
+
+// NodeOptions configure a Node.
+type NodeOptions struct {
+	// Addr is where the other servers reach this one (HOST:PORT), for
+	// forwarding.
+	Addr string
+	// Lease is how long a server is believed alive after its last
+	// heartbeat (default 5 s); Beat how often it renews it (default 1 s).
+	Lease, Beat time.Duration
+	// Tables is what the server runs now, for its load and the lobby of
+	// the others (default: nothing).
+	Tables func() []table.Summary
+	// Logf reports a heartbeat that failed (default: discard).
+	Logf func(format string, args ...any)
+}
+
+// Defaults of NodeOptions.
+const (
+	DefaultLease = 5 * time.Second
+	DefaultBeat  = time.Second
+	// takeBatch bounds the tables one Take claims: the rest wait for the
+	// next scan, a second later, so a server is never swamped.
+	takeBatch = 200
+	// forgetAfter: a server dead this long has its row deleted.
+	forgetAfter = time.Hour
+)
+
+// Node is this server in the registry of servers. Its methods are safe
+// for concurrent use.
+type Node struct {
+	db *DB
+	id string
+	o  NodeOptions
+
+	mu     sync.Mutex
+	epochs map[string]int64 // the tables this server claimed, and at which epoch
+	lobby  string           // the lobby text last written
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+var _ table.Claims = (*Node)(nil)
+
+// Join registers this server and starts its heartbeat; from then on the
+// store's table writes are fenced by this server's claims. Close ends it.
+func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Beat <= 0 {
+		o.Beat = DefaultBeat
+	}
+	if o.Tables == nil {
+		o.Tables = func() []table.Summary { return nil }
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	n := &Node{db: db, id: rand.Text()[:16], o: o, epochs: map[string]int64{},
+		stop: make(chan struct{}), done: make(chan struct{})}
+	if _, err := db.exec(ctx, `INSERT INTO servers (id, addr) VALUES ($1, $2)`, n.id, o.Addr); err != nil {
+		return nil, fmt.Errorf("pgstore: registering the server: %w", err)
+	}
+	db.node.Store(n)
+	// The heartbeat: renews the lease every Beat until Close.
+	go func() {
+		defer close(n.done)
+		t := time.NewTicker(o.Beat)
+		defer t.Stop()
+		for {
+			select {
+			case <-n.stop:
+				return
+			case <-t.C:
+				bctx, cancel := context.WithTimeout(context.Background(), o.Lease)
+				if err := n.beat(bctx); err != nil {
+					o.Logf("server heartbeat: %v", err)
+				}
+				cancel()
+			}
+		}
+	}()
+	return n, nil
+}
+
+// ID is the server's id in the registry.
+func (n *Node) ID() string { return n.id }
+
+// secs is d for make_interval.
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+// beat renews the lease, with the load and, if it changed, the lobby; a
+// row found gone (the others took this server for dead and forgot it) is
+// made again.
+func (n *Node) beat(ctx context.Context) error {
+	sums := n.o.Tables()
+	var lobby any // NULL: unchanged
+	if b, err := json.Marshal(sums); err == nil && string(b) != n.lobby {
+		lobby = string(b)
+	}
+	tag, err := n.db.exec(ctx, `UPDATE servers SET heartbeat = clock_timestamp(), load = $2,
+		lobby = coalesce($3, lobby) WHERE id = $1`, n.id, len(sums), lobby)
+	if err == nil && tag.RowsAffected() == 0 {
+		_, err = n.db.exec(ctx, `INSERT INTO servers (id, addr, load, lobby) VALUES ($1, $2, $3, coalesce($4, '[]'))`,
+			n.id, n.o.Addr, len(sums), lobby)
+	}
+	if err == nil && lobby != nil {
+		n.lobby = lobby.(string)
+	}
+	return err
+}
+
+// Drain marks the server stopping: it is no longer chosen for new
+// tables, and takes none.
+func (n *Node) Drain(ctx context.Context) error {
+	_, err := n.db.exec(ctx, `UPDATE servers SET draining = true WHERE id = $1`, n.id)
+	return err
+}
+
+// Close stops the heartbeat, gives up every table the server still holds
+// (the others take them at their next scan, not after the lease) and
+// removes its row.
+func (n *Node) Close(ctx context.Context) error {
+	select {
+	case <-n.stop:
+		return nil
+	default:
+	}
+	close(n.stop)
+	<-n.done
+	n.mu.Lock()
+	clear(n.epochs)
+	n.mu.Unlock()
+	_, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
+	if err == nil {
+		_, err = n.db.exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
+	}
+	return err
+}
+
+// alive is the SQL condition that server row s is alive ($1: the lease).
+const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
+
+// Take claims up to room open tables that no live server runs and returns
+// them with their moves, read after the claim (table.Claims). A server
+// takes its share of the orphans, and none while it runs more tables than
+// the least loaded live server plus that share, so the orphans of a dead
+// server spread over the survivors.
+func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
+	if room <= 0 {
+		return nil, nil
+	}
+	var orphans, servers, least, mine int
+	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining FROM servers s WHERE `+alive+`)
+		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open'
+				AND (t.owner IS NULL OR t.owner NOT IN (SELECT id FROM live))),
+			(SELECT count(*) FROM live WHERE NOT draining),
+			(SELECT coalesce(min(load), 0) FROM live WHERE NOT draining),
+			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2)`,
+		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine)
+	if err != nil || orphans == 0 {
+		return nil, err
+	}
+	share := int(math.Ceil(float64(orphans) / float64(max(1, servers))))
+	if mine > least+share {
+		return nil, nil // a lighter server takes them
+	}
+	k := min(share, room, takeBatch)
+	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
+		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND (t.owner IS NULL
+			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
+			ORDER BY t.updated LIMIT $3 FOR UPDATE SKIP LOCKED)
+		RETURNING id, epoch`, secs(n.o.Lease), n.id, k)
+	if err != nil {
+		return nil, err
+	}
+	type claim struct {
+		ID    string
+		Epoch int64
+	}
+	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
+	if err != nil || len(claims) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(claims))
+	n.mu.Lock()
+	for i, c := range claims {
+		ids[i] = c.ID
+		n.epochs[c.ID] = c.Epoch
+	}
+	n.mu.Unlock()
+	return n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+}
+
+// Held is which of the tables this server claimed it still holds
+// (table.Claims): another server may have taken the others.
+func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
+	rows, err := n.db.pool.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	var id string
+	var epoch int64
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error {
+		if e, ok := n.epochs[id]; ok && e == epoch {
+			out[id] = true
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Release gives ids up, those this server still holds, so that another
+// server takes them at once (table.Claims).
+func (n *Node) Release(ctx context.Context, ids []string) error {
+	n.mu.Lock()
+	for _, id := range ids {
+		delete(n.epochs, id)
+	}
+	n.mu.Unlock()
+	_, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1 AND id = ANY($2)`, n.id, ids)
+	return err
+}
+
+// claimed records a table this server made (CreateTable): its first
+// epoch.
+func (n *Node) claimed(id string) {
+	n.mu.Lock()
+	n.epochs[id] = 1
+	n.mu.Unlock()
+}
+
+// fence is the owner and epoch a write of table id must find: ok false if
+// this server does not hold it (the write is refused unsent).
+func (n *Node) fence(id string) (owner string, epoch int64, ok bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	epoch, ok = n.epochs[id]
+	return n.id, epoch, ok
+}
+
+// Route is where a table runs, for forwarding.
+type Route struct {
+	Found bool   // the store has the table
+	Open  bool   // it is open (not over or closed)
+	Owner string // the server that holds it ("" none)
+	Addr  string // that server's address, if it is alive
+	Self  bool   // this server holds it
+}
+
+// Route says where table id runs.
+func (n *Node) Route(ctx context.Context, id string) (Route, error) {
+	var r Route
+	var status string
+	var owner, addr *string
+	var live *bool
+	err := n.db.pool.QueryRow(ctx, `SELECT t.status, t.owner, s.addr, `+alive+`
+		FROM live_tables t LEFT JOIN servers s ON s.id = t.owner WHERE t.id = $2`,
+		secs(n.o.Lease), id).Scan(&status, &owner, &addr, &live)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return r, nil
+	}
+	if err != nil {
+		return r, err
+	}
+	r.Found, r.Open = true, status == string(table.StatusOpen)
+	if owner != nil {
+		r.Owner, r.Self = *owner, *owner == n.id
+	}
+	if addr != nil && live != nil && *live {
+		r.Addr = *addr
+	}
+	return r, nil
+}
+
+// Least is the live server, not stopping, that runs the fewest tables:
+// its id and address (this server's own when it is the one, or when no
+// other is alive). Ties go to a random one of them.
+func (n *Node) Least(ctx context.Context) (id, addr string, err error) {
+	err = n.db.pool.QueryRow(ctx, `SELECT s.id, s.addr FROM servers s WHERE `+alive+` AND NOT s.draining
+		ORDER BY s.load, random() LIMIT 1`, secs(n.o.Lease)).Scan(&id, &addr)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return n.id, n.o.Addr, nil
+	}
+	return id, addr, err
+}
+
+// Others is the lobby of the other live servers (their tables as their
+// last heartbeat listed them), and which of those tables player holds a
+// seat at.
+func (n *Node) Others(ctx context.Context, player string) ([]table.Summary, map[string]bool, error) {
+	rows, err := n.db.pool.Query(ctx, `SELECT s.lobby FROM servers s WHERE `+alive+` AND s.id <> $2`,
+		secs(n.o.Lease), n.id)
+	if err != nil {
+		return nil, nil, err
+	}
+	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []table.Summary
+	for _, t := range texts {
+		var sums []table.Summary
+		if json.Unmarshal([]byte(t), &sums) == nil {
+			out = append(out, sums...)
+		}
+	}
+	yours := map[string]bool{}
+	if player == "" || len(out) == 0 {
+		return out, yours, nil
+	}
+	rows, err = n.db.pool.Query(ctx, `SELECT t.id FROM live_tables t WHERE t.owner IS NOT NULL AND t.owner <> $1
+		AND t.status <> 'closed' AND EXISTS (SELECT 1 FROM jsonb_array_elements(t.seats::jsonb) AS e
+		WHERE e->>'player' = $2 AND coalesce((e->>'reserved')::boolean, false) = false)`, n.id, player)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	for _, id := range ids {
+		yours[id] = true
+	}
+	return out, yours, err
+}
+
+// forget deletes the rows of servers dead for forgetAfter.
+func (n *Node) forget(ctx context.Context) error {
+	_, err := n.db.exec(ctx, `DELETE FROM servers s WHERE NOT (s.heartbeat > clock_timestamp() - make_interval(secs => $1))`,
+		secs(forgetAfter))
+	return err
+}

@@ -1,0 +1,182 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"cardtable/internal/pgstore"
+	"cardtable/internal/pgtest"
+	"cardtable/internal/table"
+)
+
+// Short leases, so that the tests wait little; a scan is a Take.
+const (
+	testLease = 600 * time.Millisecond
+	testBeat  = 100 * time.Millisecond
+)
+
+// twoServers opens the database url twice (two pools, as two processes)
+// and joins each to the registry.
+func twoServers(t *testing.T, url string) (a, b *pgstore.DB, na, nb *pgstore.Node) {
+	t.Helper()
+	ctx := context.Background()
+	join := func() (*pgstore.DB, *pgstore.Node) {
+		db, err := pgstore.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		n, err := db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Close(context.Background()) })
+		return db, n
+	}
+	a, na = join()
+	b, nb = join()
+	return a, b, na, nb
+}
+
+func newStored(id string) table.Stored {
+	now := time.Now().UTC()
+	return table.Stored{ID: id, Creator: "p", Config: `{"players":2}`, Seed: 1,
+		Seats: make([]table.StoredSeat, 2), Status: table.StatusOpen, Created: now, Updated: now}
+}
+
+// takeWithin calls n.Take until it returns a table, for at most d.
+func takeWithin(t *testing.T, n *pgstore.Node, d time.Duration) []table.Stored {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		got, err := n.Take(context.Background(), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 {
+			return got
+		}
+		time.Sleep(testBeat) // the next scan
+	}
+	t.Fatalf("nothing taken in %v", d)
+	return nil
+}
+
+// TestNodeFencing: a table belongs to the server that made it; while that
+// server's heartbeat lives no other takes it; once it stops (a crash:
+// nothing released) another takes the table with its moves, and from
+// then on every write of the old server is refused with ErrMoved, even
+// one whose sequence number is right, while the new server's go on.
+func TestNodeFencing(t *testing.T) {
+	ctx := context.Background()
+	a, b, na, nb := twoServers(t, pgtest.DB(t))
+	if err := a.CreateTable(ctx, newStored("T1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AppendAction(ctx, "T1", 0, table.StoredMove{Seat: 0, Action: "m0"}); err != nil {
+		t.Fatal(err)
+	}
+	// B writing A's table is refused unsent: it holds no claim.
+	if err := b.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "b"}); !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("a write of a table another server holds: %v, want ErrMoved", err)
+	}
+	// A lives: B takes nothing, over more than a lease.
+	for range 2 * int(testLease/testBeat) {
+		if got, err := nb.Take(ctx, 10); err != nil || len(got) > 0 {
+			t.Fatalf("took %d tables of a live server (%v)", len(got), err)
+		}
+		time.Sleep(testBeat)
+	}
+	held, err := na.Held(ctx)
+	if err != nil || !held["T1"] {
+		t.Fatalf("A holds %v (%v)", held, err)
+	}
+	na.Crash()
+	got := takeWithin(t, nb, 10*testLease)
+	if len(got) != 1 || got[0].ID != "T1" || len(got[0].Moves) != 1 {
+		t.Fatalf("B took %+v", got)
+	}
+	// A, stalled but alive, still believes it holds T1: refused, though
+	// seq 1 is the next move.
+	for name, write := range map[string]func() error{
+		"append": func() error { return a.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "stale"}) },
+		"seats":  func() error { return a.SaveSeats(ctx, "T1", []table.StoredSeat{{Player: "x"}, {}}) },
+		"finish": func() error { return a.FinishTable(ctx, "T1", table.StatusClosed, time.Now()) },
+	} {
+		if err := write(); !errors.Is(err, table.ErrMoved) {
+			t.Fatalf("%s by the old server: %v, want ErrMoved", name, err)
+		}
+	}
+	if held, err := na.Held(ctx); err != nil || held["T1"] {
+		t.Fatalf("A still holds %v (%v)", held, err)
+	}
+	if err := b.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "m1"}); err != nil {
+		t.Fatalf("the new server's write: %v", err)
+	}
+	// A wrong sequence is refused on the new server too, and says moved.
+	if err := b.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "again"}); !errors.Is(err, pgstore.ErrStale) || !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("a doubled move: %v, want ErrStale and ErrMoved", err)
+	}
+	s, err := b.LoadTable(ctx, "T1")
+	if err != nil || len(s.Moves) != 2 || s.Moves[0].Action != "m0" || s.Moves[1].Action != "m1" || s.Seats[0].Player != "" || s.Status != table.StatusOpen {
+		t.Fatalf("stored %+v (%v)", s, err)
+	}
+}
+
+// TestNodeRelease: a server that stops gives its tables back, and another
+// takes them at once, long before the lease would have run out.
+func TestNodeRelease(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	const long = time.Hour
+	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"R1", "R2", "R3"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	nb, err := b.Join(ctx, pgstore.NodeOptions{Addr: "b:1", Lease: long})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nb.Close(ctx)
+	if r, err := nb.Route(ctx, "R1"); err != nil || r.Addr != "a:1" || r.Self || !r.Open {
+		t.Fatalf("route of A's table from B: %+v (%v)", r, err)
+	}
+	if err := na.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 { // ties are drawn at random: never the server stopping
+		if id, _, err := nb.Least(ctx); err != nil || id != nb.ID() {
+			t.Fatalf("least loaded: %s (%v), want B: A is stopping", id, err)
+		}
+	}
+	if got, err := nb.Take(ctx, 10); err != nil || len(got) != 0 {
+		t.Fatalf("took %d tables of a server still stopping (%v)", len(got), err)
+	}
+	if err := na.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err := nb.Take(ctx, 10)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("took %d tables given back (%v), want 3", len(got), err)
+	}
+	if r, err := nb.Route(ctx, "R2"); err != nil || !r.Self {
+		t.Fatalf("route after the take: %+v (%v)", r, err)
+	}
+}

@@ -1,0 +1,126 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sharing tables between servers (Options.Claims): the scan takes orphaned
+// tables and drops those another server took; a store write refused with
+// ErrMoved drops its table at once.
+
+// scan takes orphans and drops lost tables every ScanEvery until the hub
+// stops (its context ends), its only exit. The real clock: the leases it
+// works with are the store's.
+func (h *Hub) scan() {
+	t := time.NewTicker(h.o.ScanEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case <-t.C:
+		}
+		h.dropLost()
+		h.takeOrphans()
+	}
+}
+
+// dropLost stops the tables this hub runs but no longer holds (another
+// server took them while this one could not renew its lease). Tables
+// started after the question was asked are not judged by its answer.
+func (h *Hub) dropLost() {
+	h.mu.Lock()
+	gen := h.gen
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+	defer cancel()
+	held, err := h.o.Claims.Held(ctx)
+	if err != nil {
+		if h.ctx.Err() == nil {
+			h.o.Logf("checking the tables held: %v", err)
+		}
+		return
+	}
+	h.mu.Lock()
+	var lost []*Table
+	for id, t := range h.tables {
+		if t.born <= gen && !held[id] {
+			lost = append(lost, t)
+		}
+	}
+	h.mu.Unlock()
+	for _, t := range lost {
+		h.o.Logf("table %s: another server holds it now; dropped here", t.id)
+		t.lose(ctx)
+	}
+}
+
+// takeOrphans claims what orphaned tables this hub has room for and
+// starts them from their stored moves. A table still running here under
+// an older claim is stopped first.
+func (h *Hub) takeOrphans() {
+	h.mu.Lock()
+	room := h.o.MaxTables - len(h.tables)
+	h.mu.Unlock()
+	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+	defer cancel()
+	stored, err := h.o.Claims.Take(ctx, room)
+	if err != nil {
+		if h.ctx.Err() == nil {
+			h.o.Logf("taking orphaned tables: %v", err)
+		}
+		return
+	}
+	for _, s := range stored {
+		if old, err := h.Table(s.ID); err == nil {
+			old.lose(ctx)
+			select {
+			case <-old.Done():
+			case <-ctx.Done():
+				return
+			}
+		}
+		h.startStored(s)
+	}
+	if len(stored) > 0 {
+		h.o.Logf("took %d orphaned tables", len(stored))
+	}
+}
+
+// lose stops the table: another server holds it. Its connections end
+// with ErrMoved.
+func (t *Table) lose(ctx context.Context) {
+	_ = t.do(ctx, func(l *loop) error {
+		l.lose()
+		return nil
+	})
+}
+
+// lose marks the table moved: run returns after the current command.
+func (l *loop) lose() {
+	l.t.moved.Store(true)
+}
+
+// checkMoved notes a store error saying the table moved, and returns err.
+func (l *loop) checkMoved(err error) error {
+	if errors.Is(err, ErrMoved) {
+		l.lose()
+	}
+	return err
+}
+
+// released gives a table that stopped here for good (closed idle, or
+// over and left) back, so no server is named its owner; one that moved
+// or stops with the hub is not (Close releases those together).
+func (h *Hub) released(t *Table) {
+	if h.o.Claims == nil || t.Moved() || h.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+	defer cancel()
+	if err := h.o.Claims.Release(ctx, []string{t.id}); err != nil {
+		h.o.Logf("table %s: releasing: %v", t.id, err)
+	}
+}

@@ -1,0 +1,166 @@
+package arlweb
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"time"
+
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// Several servers sharing the tables (docs/scaling.md, "Several
+// servers"): each table runs on one of them, and a request or WebSocket
+// for it may reach any. The one that gets it forwards it to the table's
+// server (Forward), once: a forwarded request is marked (ForwardedHeader)
+// and never forwarded again.
+
+// Cluster is what the handlers need of the servers sharing the tables;
+// the wiring makes it over the PostgreSQL store's registry of servers.
+// nil (Options.Cluster): this server runs every table.
+type Cluster interface {
+	// Where is where table id runs: this server (Place.Here), the
+	// server at Place.Addr, or none right now (Place.Wait: it is being
+	// taken over; ask again in a moment).
+	Where(ctx context.Context, id string) (Place, error)
+	// ForNew is the address of the server a new table goes to (the least
+	// loaded): "" for this one.
+	ForNew(ctx context.Context) (string, error)
+	// Others is the tables the other servers run, as the lobby lists
+	// them, and which of them player holds a seat at.
+	Others(ctx context.Context, player string) ([]table.Summary, map[string]bool, error)
+}
+
+// Place is where a table runs: Here (this server, or nowhere: a finished
+// table's record, or no such table), at Addr (HOST:PORT), or nowhere yet
+// (Wait).
+type Place struct {
+	Here bool
+	Addr string
+	Wait bool
+}
+
+// ForwardedHeader marks a request one server forwarded to another.
+const ForwardedHeader = "X-Cardtable-Forwarded"
+
+// retryAfter is the Retry-After, in seconds, of a table being taken over.
+const retryAfter = "1"
+
+// Forward wraps the server's handler (all of it: the table's server then
+// applies the checks, limits and identity of an ordinary request) so that
+// a request for a table another server runs is forwarded there, and a
+// new table is made on the least loaded server. A forwarded request for
+// a table this server does not run (it moved in between) is answered 503
+// with Retry-After: the page and the client reconnect. Without a Cluster
+// it is next.
+func (h *Handlers) Forward(next http.Handler) http.Handler {
+	if h.cluster == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, isNew := tablePath(r)
+		if id == "" && !isNew {
+			next.ServeHTTP(w, r)
+			return
+		}
+		forwarded := r.Header.Get(ForwardedHeader) != ""
+		if isNew {
+			addr, err := h.cluster.ForNew(r.Context())
+			if forwarded || err != nil || addr == "" {
+				next.ServeHTTP(w, r) // here: a failed look-up makes the table here
+				return
+			}
+			h.proxy(w, r, addr)
+			return
+		}
+		if _, err := h.hub.Table(id); err == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p, err := h.cluster.Where(r.Context(), id)
+		switch {
+		case err != nil:
+			h.log.Warn("arlington: where a table runs", "table", id, "err", err)
+			unavailable(w, r, "the table's server cannot be found now")
+		case p.Here:
+			next.ServeHTTP(w, r)
+		case p.Wait || forwarded:
+			unavailable(w, r, "the table is moving to another server")
+		default:
+			h.proxy(w, r, p.Addr)
+		}
+	})
+}
+
+// tablePath is the table id of a table's API path, or isNew for the
+// request that makes a table.
+func tablePath(r *http.Request) (id string, isNew bool) {
+	const prefix = "/api/arlington/tables"
+	rest, ok := strings.CutPrefix(r.URL.Path, prefix)
+	if !ok {
+		return "", false
+	}
+	if rest == "" || rest == "/" {
+		return "", r.Method == http.MethodPost
+	}
+	rest, ok = strings.CutPrefix(rest, "/")
+	if !ok {
+		return "", false
+	}
+	id, _, _ = strings.Cut(rest, "/")
+	return id, false
+}
+
+// unavailable answers 503 with Retry-After: the table is between servers.
+func unavailable(w http.ResponseWriter, r *http.Request, why string) {
+	w.Header().Set("Retry-After", retryAfter)
+	web.WriteJSON(w, http.StatusServiceUnavailable, struct {
+		Error string `json:"error"`
+	}{why + ": try again in a moment"})
+}
+
+// proxy forwards r to the server at addr, WebSocket upgrades too. The
+// client's address goes on in X-Forwarded-For (the other servers must be
+// among that server's --trusted-proxy for it to be believed); the Host
+// is kept, so the host check and cookies work as on the first server.
+func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(&url.URL{Scheme: "http", Host: addr})
+			pr.Out.Host = pr.In.Host
+			for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Proto", "Forwarded"} {
+				if v := pr.In.Header.Values(k); len(v) > 0 {
+					pr.Out.Header[k] = v
+				}
+			}
+			if host, _, err := net.SplitHostPort(pr.In.RemoteAddr); err == nil {
+				if prior := pr.Out.Header.Get("X-Forwarded-For"); prior != "" {
+					host = strings.Join(pr.Out.Header.Values("X-Forwarded-For"), ", ") + ", " + host
+				}
+				pr.Out.Header.Set("X-Forwarded-For", host)
+			}
+			pr.Out.Header.Set(ForwardedHeader, "1")
+		},
+		Transport: forwardTransport,
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if !errors.Is(err, context.Canceled) {
+				h.log.Warn("arlington: forwarding to the table's server", "addr", addr, "err", err)
+			}
+			unavailable(w, r, "the table's server does not answer")
+		},
+	}
+	rp.ServeHTTP(w, r)
+}
+
+// forwardTransport carries forwarded requests between servers: kept-alive
+// connections, and a short dial so a dead server is found fast.
+var forwardTransport = &http.Transport{
+	DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	MaxIdleConnsPerHost: 64,
+	IdleConnTimeout:     90 * time.Second,
+}
