@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"cardtable/arlington"
 	"cardtable/card"
 	"cardtable/internal/table"
@@ -21,7 +23,7 @@ import (
 )
 
 // clusterServers is how many servers the long cluster test runs.
-const clusterServers = 1
+const clusterServers = 3
 
 // clusterSeat is one remote client of the long cluster test: a person at
 // the terminal (arlington connect), whose "auto" lines the test hands
@@ -108,7 +110,34 @@ func TestLongClusterKills(t *testing.T) {
 			clients = append(clients, s.finish())
 		}
 		checkClusterTable(t, tc, ct, clients)
+		// Every table's server was killed under it at least once (each
+		// server is, while the games are paused short of their end): it
+		// changed hands, and its clients reconnected by themselves.
+		if e := tableEpoch(t, tc.db, ct.id); len(tc.c.nodes) > 1 && e < 2 {
+			t.Errorf("table %s: epoch %d: it never changed servers", ct.id, e)
+		}
+		for _, c := range clients {
+			if !strings.Contains(c.err, "reconnecting") {
+				t.Errorf("table %s: a client did not report a reconnection:\n%s", ct.id, c.err)
+			}
+		}
 	}
+}
+
+// tableEpoch is how many servers have held a table (its epoch, 1 at
+// creation and one more at each take-over), read from the database.
+func tableEpoch(t *testing.T, db, id string) int64 {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	var e int64
+	if err := conn.QueryRow(t.Context(), "SELECT epoch FROM live_tables WHERE id = $1", id).Scan(&e); err != nil {
+		t.Fatalf("table %s: %v", id, err)
+	}
+	return e
 }
 
 // feedSeat hands s's client an "auto" line whenever its log shows its

@@ -24,9 +24,9 @@ import (
 
 // testCluster is a running cluster.
 type testCluster struct {
-	db    string   // the PostgreSQL URL every server uses
+	db    string // the PostgreSQL URL every server uses
 	c     *fleet // the servers
-	proxy string   // nginx: http://127.0.0.1:PORT/
+	proxy string // nginx: http://127.0.0.1:PORT/
 }
 
 // startTestCluster starts PostgreSQL, n servers and nginx; all stop when

@@ -44,7 +44,7 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the servers' bots (their actions are not timed)")
 	fs.IntVar(&f.kills, "kills", 0, "kill -9 a server this many times during the play, each in turn, and time how long its\n"+
 		"tables take to move on (the play lasts as long as the kills need; needs --servers 2 or more)")
-	fs.DurationVar(&f.killEvery, "kill-every", 10*time.Second, "time between kills; the killed server is started again just before the next")
+	fs.DurationVar(&f.killEvery, "kill-every", 15*time.Second, "time between kills; the killed server is started again four fifths of the way to the next")
 	fs.IntVar(&f.serverProcs, "server-procs", 0, "GOMAXPROCS of each started server (0: the Go default)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the live-table result as one JSON object")
 }
@@ -140,7 +140,8 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	}
 	dur := f.duration
 	if f.kills > 0 {
-		dur = time.Duration(f.kills+1) * f.killEvery
+		// Room after the last kill for its tables to move on.
+		dur = time.Duration(f.kills+2) * f.killEvery
 	}
 	mem := newNodeMemWatch(cl)
 	var pg0 pgstore.WriteStats
@@ -224,9 +225,10 @@ func pgDelta(ctx context.Context, url string, before pgstore.WriteStats, acked i
 		Updated: float64(d.Updated) / n, Deleted: float64(d.Deleted) / n}, nil
 }
 
-// killRun kills the servers in turn during the play: every
-// `every`, the previously killed server is started again and the next one
-// is killed with SIGKILL.
+// killRun kills the servers in turn during the play: one every `every`
+// with SIGKILL, started again four fifths of the way to the next kill (so
+// its tables have been taken over by the survivors first, and every
+// server is up when the next is killed).
 type killRun struct {
 	cl    *fleet
 	every time.Duration
@@ -239,31 +241,30 @@ func (k *killRun) run(ctx context.Context) {
 	if k.n == 0 || k.cl == nil {
 		return
 	}
-	var down *node
+	wait := func(d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+			return true
+		}
+	}
+	back := k.every * 4 / 5
 	for i := range k.n {
-		select {
-		case <-ctx.Done():
+		if !wait(k.every - back) {
 			return
-		case <-time.After(k.every / 2):
 		}
-		if down != nil {
-			if err := down.start(ctx); err != nil {
-				k.err = err
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(k.every - k.every/2):
-		}
-		down = k.cl.nodes[i%len(k.cl.nodes)]
+		down := k.cl.nodes[i%len(k.cl.nodes)]
 		k.at = append(k.at, time.Now())
 		down.kill()
-	}
-	if down != nil {
+		if !wait(back) {
+			return
+		}
 		if err := down.start(ctx); err != nil {
 			k.err = err
+			return
 		}
 	}
 }
