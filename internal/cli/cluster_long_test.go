@@ -104,6 +104,7 @@ func TestLongClusterKills(t *testing.T) {
 		}
 	}
 	allowed.Store(1 << 40)
+	t.Logf("the kills are over; the games play to their end")
 	for _, ct := range tables {
 		var clients []arlClient
 		for _, s := range ct.seats {

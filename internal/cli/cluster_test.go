@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -48,11 +49,17 @@ func startTestCluster(t *testing.T, n int) *testCluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		start := time.Now()
+		var wg sync.WaitGroup
 		for i, nd := range c.nodes {
-			if !nd.stop(30 * time.Second) {
-				t.Errorf("server %d did not stop in 30 s of SIGTERM: %s", i+1, nd.tail())
-			}
+			wg.Go(func() {
+				if !nd.stop(30 * time.Second) {
+					t.Errorf("server %d did not stop in 30 s of SIGTERM: %s", i+1, nd.tail())
+				}
+			})
 		}
+		wg.Wait()
+		t.Logf("the servers stopped in %v", time.Since(start).Round(time.Millisecond))
 	})
 	listen := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	startNginx(t, deployNginx(t, listen, c.nodes), listen)
