@@ -77,10 +77,16 @@ func TestLongClusterKills(t *testing.T) {
 		for _, s := range ct.seats {
 			// Exits at the game's end, when stop closes, or when the
 			// client takes no line for a minute.
-			feeders.Go(func() { errc <- feedSeat(s, &allowed, stop) })
+			feeders.Go(func() {
+				if err := feedSeat(s, &allowed, stop); err != nil {
+					errc <- err
+				}
+			})
 		}
 	}
-	defer func() { close(stop); feeders.Wait() }()
+	var stopOnce sync.Once
+	halt := func() { stopOnce.Do(func() { close(stop) }); feeders.Wait() }
+	defer halt()
 	const step = 12 // events between kills
 	kills := max(3, clusterServers)
 	for k := range kills {
@@ -103,8 +109,16 @@ func TestLongClusterKills(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The feeders play the games to their end and exit; then each
+	// client, done, is collected.
 	allowed.Store(1 << 40)
 	t.Logf("the kills are over; the games play to their end")
+	feeders.Wait()
+	select {
+	case err := <-errc:
+		t.Fatal(err)
+	default:
+	}
 	for _, ct := range tables {
 		var clients []arlClient
 		for _, s := range ct.seats {
@@ -198,9 +212,7 @@ func waitTables(t *testing.T, tables []*clusterTable, n int, errc <-chan error) 
 		}
 		select {
 		case err := <-errc:
-			if err != nil {
-				t.Fatal(err)
-			}
+			t.Fatal(err)
 		case <-tick.C:
 		}
 		if time.Now().After(deadline) {
