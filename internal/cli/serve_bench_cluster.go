@@ -83,6 +83,9 @@ type nodeMemory struct {
 	Server    int     `json:"server"`
 	PeakRSSMB float64 `json:"peakRssMb"`
 	EndRSSMB  float64 `json:"endRssMb"`
+	// CPUSeconds is the server's CPU time (user and system) during the
+	// play; -1 when its process changed (killed and started again).
+	CPUSeconds float64 `json:"cpuSeconds"`
 }
 
 // pgPerAction is PostgreSQL's work over the play (pg_stat_database)
@@ -155,11 +158,13 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		Bots: f.bots, Duration: dur, Think: f.think, Seed: 1,
 		ForwardedFor: true, Reconnect: true,
 		OnPlay: func() {
+			mem.begin()
 			if isPG {
 				pg0, pgErr = pgstore.ReadWriteStats(ctx, f.db)
 			}
 			bg.Go(func() { killer.run(wctx) })
 		}})
+	mem.end()
 	stopWatch()
 	bg.Wait()
 	if err != nil {
@@ -310,11 +315,39 @@ func latencyOf(d []time.Duration) loadgen.Latency {
 }
 
 // nodeMemWatch samples every server's resident memory while the run
-// plays.
+// plays, and reads their CPU time at its start (begin) and end (end).
 type nodeMemWatch struct {
-	cl  *fleet
-	mu  sync.Mutex
-	mem []nodeMemory
+	cl   *fleet
+	mu   sync.Mutex
+	mem  []nodeMemory
+	pids []int
+	cpu0 []float64
+}
+
+// begin notes each server's process and CPU time as the play begins.
+func (w *nodeMemWatch) begin() {
+	if w.cl == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, n := range w.cl.nodes {
+		p := n.pid()
+		w.pids, w.cpu0 = append(w.pids, p), append(w.cpu0, procCPU(p))
+	}
+}
+
+// end reads each server's CPU time used since begin.
+func (w *nodeMemWatch) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := range w.pids {
+		if p := w.cl.nodes[i].pid(); p != w.pids[i] || p == 0 {
+			w.mem[i].CPUSeconds = -1
+			continue
+		}
+		w.mem[i].CPUSeconds = procCPU(w.pids[i]) - w.cpu0[i]
+	}
 }
 
 func newNodeMemWatch(cl *fleet) *nodeMemWatch {
@@ -373,7 +406,22 @@ func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
 			rep.Kills, f.N+rep.Stuck, f.P50, f.P99, f.Max, rep.Stuck)
 	}
 	for _, m := range rep.RSS {
-		fmt.Fprintf(w, "server %d: peak RSS %.0f MB, at the end %.0f MB\n", m.Server, m.PeakRSSMB, m.EndRSSMB)
+		fmt.Fprintf(w, "server %d: peak RSS %.0f MB, at the end %.0f MB", m.Server, m.PeakRSSMB, m.EndRSSMB)
+		if m.CPUSeconds >= 0 {
+			fmt.Fprintf(w, "; CPU %.1f s during the play", m.CPUSeconds)
+		}
+		fmt.Fprintln(w)
+	}
+	var cpu float64
+	for _, m := range rep.RSS {
+		if m.CPUSeconds < 0 {
+			cpu = -1
+			break
+		}
+		cpu += m.CPUSeconds
+	}
+	if cpu > 0 && rep.Acked > 0 {
+		fmt.Fprintf(w, "servers' CPU per acknowledged action: %.2f ms\n", 1000*cpu/float64(rep.Acked))
 	}
 	if p := rep.PG; p != nil {
 		fmt.Fprintf(w, "PostgreSQL per acknowledged action: %.2f commits, %.2f rows inserted, %.2f updated, %.2f deleted\n",
