@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -87,11 +88,12 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	// On PostgreSQL the server joins the others sharing the database
 	// (serve_cluster.go); it leaves after its hub has stopped and given
 	// its tables back.
+	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
 	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
-		if hub == nil {
-			return nil
+		if h := live.Load(); h != nil {
+			return h.List()
 		}
-		return hub.List()
+		return nil
 	}, logf)
 	if err != nil {
 		ln.Close()
@@ -101,7 +103,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if node != nil {
 		claims = node
 		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 			defer cancel()
 			if err := node.Close(cctx); err != nil {
 				log.Warn("leaving the servers' registry", "err", err)
@@ -124,6 +126,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
+	live.Store(hub)
 	if node != nil {
 		// Stopping: no more tables for this server, from now on.
 		go func() {

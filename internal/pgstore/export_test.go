@@ -6,3 +6,6 @@ func (n *Node) Crash() {
 	close(n.stop)
 	<-n.done
 }
+
+// DB is the store n registered with.
+func (n *Node) DB() *DB { return n.db }

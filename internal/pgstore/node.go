@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -47,11 +48,14 @@ type NodeOptions struct {
 const (
 	DefaultLease = 5 * time.Second
 	DefaultBeat  = time.Second
-	// takeBatch bounds the tables one Take claims: the rest wait for the
-	// next scan, a second later, so a server is never swamped.
-	takeBatch = 200
-	// forgetAfter: a server dead this long has its row deleted.
+	// takeBatch bounds the tables one Take claims (and loads): the rest
+	// wait for the next scan, a second later, so a server is never
+	// swamped.
+	takeBatch = 500
+	// forgetAfter: a server dead this long has its row deleted, looked
+	// for every forgetEvery heartbeats.
 	forgetAfter = time.Hour
+	forgetEvery = 600
 )
 
 // Node is this server in the registry of servers. Its methods are safe
@@ -64,6 +68,11 @@ type Node struct {
 	mu     sync.Mutex
 	epochs map[string]int64 // the tables this server claimed, and at which epoch
 	lobby  string           // the lobby text last written
+	// others is the other servers' lobby as last read, reused for a Beat.
+	others   []table.Summary
+	othersAt time.Time
+
+	draining atomic.Bool
 
 	stop chan struct{}
 	done chan struct{}
@@ -97,7 +106,7 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 		defer close(n.done)
 		t := time.NewTicker(o.Beat)
 		defer t.Stop()
-		for {
+		for beats := 1; ; beats++ {
 			select {
 			case <-n.stop:
 				return
@@ -105,6 +114,11 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 				bctx, cancel := context.WithTimeout(context.Background(), o.Lease)
 				if err := n.beat(bctx); err != nil {
 					o.Logf("server heartbeat: %v", err)
+				}
+				if beats%forgetEvery == 0 {
+					if err := n.forget(bctx); err != nil {
+						o.Logf("forgetting dead servers: %v", err)
+					}
 				}
 				cancel()
 			}
@@ -143,6 +157,7 @@ func (n *Node) beat(ctx context.Context) error {
 // Drain marks the server stopping: it is no longer chosen for new
 // tables, and takes none.
 func (n *Node) Drain(ctx context.Context) error {
+	n.draining.Store(true)
 	_, err := n.db.exec(ctx, `UPDATE servers SET draining = true WHERE id = $1`, n.id)
 	return err
 }
@@ -172,30 +187,40 @@ func (n *Node) Close(ctx context.Context) error {
 const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
 
 // Take claims up to room open tables that no live server runs and returns
-// them with their moves, read after the claim (table.Claims). A server
-// takes its share of the orphans, and none while it runs more tables than
-// the least loaded live server plus that share, so the orphans of a dead
-// server spread over the survivors.
+// them with their moves, read after the claim (table.Claims). The least
+// loaded live server takes all it can; another takes its share of the
+// orphans (divided by the live servers), and none while it runs more
+// tables than the least loaded plus that share; so the orphans of a dead
+// server spread over the survivors, the lightest first, and none waits
+// for a later scan while a server could take it now.
 func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
-	if room <= 0 {
+	if room <= 0 || n.draining.Load() {
 		return nil, nil
 	}
 	var orphans, servers, least, mine int
+	var self bool
 	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining FROM servers s WHERE `+alive+`)
 		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open'
 				AND (t.owner IS NULL OR t.owner NOT IN (SELECT id FROM live))),
 			(SELECT count(*) FROM live WHERE NOT draining),
 			(SELECT coalesce(min(load), 0) FROM live WHERE NOT draining),
-			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2)`,
-		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine)
-	if err != nil || orphans == 0 {
+			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2),
+			EXISTS (SELECT 1 FROM live WHERE id = $2)`,
+		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine, &self)
+	if err != nil || orphans == 0 || !self {
+		// Nothing to take; or this server's own lease ran out (it could
+		// not reach the database): it renews it before taking anything.
 		return nil, err
 	}
 	share := int(math.Ceil(float64(orphans) / float64(max(1, servers))))
-	if mine > least+share {
+	k := share
+	switch {
+	case mine <= least:
+		k = orphans // the least loaded takes all it can: none waits a scan
+	case mine > least+share:
 		return nil, nil // a lighter server takes them
 	}
-	k := min(share, room, takeBatch)
+	k = min(k, room, takeBatch)
 	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
 		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND (t.owner IS NULL
 			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
@@ -322,14 +347,48 @@ func (n *Node) Least(ctx context.Context) (id, addr string, err error) {
 // last heartbeat listed them), and which of those tables player holds a
 // seat at.
 func (n *Node) Others(ctx context.Context, player string) ([]table.Summary, map[string]bool, error) {
-	rows, err := n.db.pool.Query(ctx, `SELECT s.lobby FROM servers s WHERE `+alive+` AND s.id <> $2`,
-		secs(n.o.Lease), n.id)
+	out, err := n.othersLobby(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	yours := map[string]bool{}
+	if player == "" || len(out) == 0 {
+		return out, yours, nil
+	}
+	ids := make([]string, len(out))
+	for i, s := range out {
+		ids[i] = s.ID
+	}
+	rows, err := n.db.pool.Query(ctx, `SELECT t.id FROM live_tables t WHERE t.id = ANY($1)
+		AND EXISTS (SELECT 1 FROM jsonb_array_elements(t.seats::jsonb) AS e
+		WHERE e->>'player' = $2 AND coalesce((e->>'reserved')::boolean, false) = false)`, ids, player)
 	if err != nil {
 		return nil, nil, err
+	}
+	mine, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	for _, id := range mine {
+		yours[id] = true
+	}
+	return out, yours, err
+}
+
+// othersLobby is the other live servers' tables, read at most once a
+// Beat (they change no faster): the copy is shared, never changed.
+func (n *Node) othersLobby(ctx context.Context) ([]table.Summary, error) {
+	n.mu.Lock()
+	if time.Since(n.othersAt) < n.o.Beat {
+		defer n.mu.Unlock()
+		return n.others, nil
+	}
+	n.mu.Unlock()
+	rows, err := n.db.pool.Query(ctx, `SELECT s.lobby FROM servers s WHERE `+alive+` AND s.id <> $2`,
+		secs(n.o.Lease), n.id)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
 	}
 	var out []table.Summary
 	for _, t := range texts {
@@ -338,21 +397,10 @@ func (n *Node) Others(ctx context.Context, player string) ([]table.Summary, map[
 			out = append(out, sums...)
 		}
 	}
-	yours := map[string]bool{}
-	if player == "" || len(out) == 0 {
-		return out, yours, nil
-	}
-	rows, err = n.db.pool.Query(ctx, `SELECT t.id FROM live_tables t WHERE t.owner IS NOT NULL AND t.owner <> $1
-		AND t.status <> 'closed' AND EXISTS (SELECT 1 FROM jsonb_array_elements(t.seats::jsonb) AS e
-		WHERE e->>'player' = $2 AND coalesce((e->>'reserved')::boolean, false) = false)`, n.id, player)
-	if err != nil {
-		return nil, nil, err
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	for _, id := range ids {
-		yours[id] = true
-	}
-	return out, yours, err
+	n.mu.Lock()
+	n.others, n.othersAt = out, time.Now()
+	n.mu.Unlock()
+	return out, nil
 }
 
 // forget deletes the rows of servers dead for forgetAfter.

@@ -114,6 +114,10 @@ const (
 	// storeTimeout bounds one store write, so a stuck disk cannot hold a
 	// table's goroutine for ever.
 	storeTimeout = 10 * time.Second
+	// releaseTimeout bounds giving the tables back at Close: a server
+	// stopping exits within seconds even if the store does not answer
+	// (the others then take the tables when its lease runs out).
+	releaseTimeout = 2 * time.Second
 )
 
 // Hub owns the live tables. It is safe for concurrent use.
@@ -243,7 +247,7 @@ func (h *Hub) Close() {
 	h.cancel()
 	h.wg.Wait()
 	if h.o.Claims != nil && len(ids) > 0 {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), storeTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
 		defer cancel()
 		if err := h.o.Claims.Release(ctx, ids); err != nil {
 			h.o.Logf("releasing %d tables: %v", len(ids), err)

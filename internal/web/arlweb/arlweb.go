@@ -200,6 +200,9 @@ func (h *Handlers) all(ctx context.Context, player string) []lobbyTable {
 // the table's own goroutine is asked (one short call a table; the hub
 // holds at most its max-tables).
 func (h *Handlers) seated(ctx context.Context, id, player string) bool {
+	if player == "" {
+		return false
+	}
 	t, err := h.hub.Table(id)
 	if err != nil {
 		return false // closed since the list was made

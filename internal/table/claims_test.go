@@ -1,0 +1,160 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/internal/pgstore"
+	"cardtable/internal/pgtest"
+	"cardtable/internal/table"
+)
+
+// TestMovedDropsTable: a write the store refuses because another server
+// holds the table (ErrMoved) stops the table here: the action is refused,
+// the table is gone from the hub, and its subscriptions end with ErrMoved
+// (their connections reconnect, to the table's new server).
+func TestMovedDropsTable(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	mustJoin(t, tb, "p", 0)
+	sub := mustSub(t, tb, "p", -1)
+	u := until(t, sub, toMove(0))
+	st.setFail(fmt.Errorf("taken: %w", table.ErrMoved))
+	if err := tb.Act(bg, "p", 0, anyLegal(t, u)); !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("act on a table that moved: %v", err)
+	}
+	<-tb.Done()
+	if !tb.Moved() {
+		t.Fatal("the table does not say it moved")
+	}
+	for range sub.Updates() {
+	}
+	if !errors.Is(sub.Err(), table.ErrMoved) {
+		t.Fatalf("subscription ended with %v, want ErrMoved", sub.Err())
+	}
+	if _, err := h.Table(tb.ID()); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("the hub still lists it: %v", err)
+	}
+}
+
+// server is one server of a test: its own connections to the database,
+// its place in the registry, its hub.
+type server struct {
+	db  *pgstore.DB
+	n   *pgstore.Node
+	hub *table.Hub
+	// live is hub once made, for the heartbeat's goroutine.
+	live atomic.Pointer[table.Hub]
+}
+
+// Short leases, so that a take-over comes within a second.
+const (
+	testLease = 500 * time.Millisecond
+	testBeat  = 100 * time.Millisecond
+	testScan  = 100 * time.Millisecond
+)
+
+func startServer(t *testing.T, url string) *server {
+	t.Helper()
+	ctx := context.Background()
+	db, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{db: db}
+	s.n, err = db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat,
+		Tables: func() []table.Summary {
+			if h := s.live.Load(); h != nil {
+				return h.List()
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.hub, err = table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Clock: newFakeClock(), BotTime: time.Hour,
+		Claims: s.n, ScanEvery: testScan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.live.Store(s.hub)
+	t.Cleanup(func() {
+		s.hub.Close()
+		s.n.Close(context.Background())
+		s.db.Close()
+	})
+	return s
+}
+
+// TestTakeOverAfterCrash: two servers share one database. A table runs on
+// A; A's connections to the database die (a crash: nothing given back),
+// and B takes the table from its stored moves once A's lease runs out.
+// Every action A acknowledged is there, none twice; the player
+// reconnects to B with the event count they had, and the game (its bots
+// too) plays to the end there.
+func TestTakeOverAfterCrash(t *testing.T) {
+	url := pgtest.DB(t)
+	a := startServer(t, url)
+	b := startServer(t, url)
+	tb := mustCreate(t, a.hub, "p", table.Config{Players: 3, Target: 12, Bots: []string{"", "random", "random"}})
+	id := tb.ID()
+	if _, err := b.hub.Table(id); err == nil {
+		t.Fatal("B runs A's table")
+	}
+	mustJoin(t, tb, "p", 0)
+	p := &player{tb: t, t: tb, id: "p", seat: 0, sub: mustSub(t, tb, "p", 0), acted: -1}
+	u := p.until(func(u table.Update) bool { return u.View != nil && u.View.EventCount >= 12 && u.View.ToMove == 0 })
+	acked, err := a.hub.Record(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := movesOf(t, acked)
+	crashed := time.Now()
+	a.db.Close() // A can no longer write anything, nor renew its lease
+	var tb2 *table.Table
+	for tb2 == nil {
+		if tb2, err = b.hub.Table(id); err != nil {
+			tb2 = nil
+			if time.Since(crashed) > 10*time.Second {
+				t.Fatal("B did not take the table in 10 s")
+			}
+			time.Sleep(testScan / 2) // B's next scan
+		}
+	}
+	t.Logf("taken over %v after the crash (lease %v)", time.Since(crashed).Round(time.Millisecond), testLease)
+	seen := u.View.EventCount
+	p2 := &player{tb: t, t: tb2, id: "p", seat: 0, sub: mustSub(t, tb2, "p", seen), acted: -1}
+	first := next(t, p2.sub)
+	if first.View == nil || first.View.EventsFrom != seen {
+		t.Fatalf("reconnected since %d: %+v", seen, first.View)
+	}
+	if !over(first) && first.View.ToMove == 0 {
+		p2.acted = first.View.EventCount
+		if err := tb2.Act(bg, "p", 0, anyLegal(t, first)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p2.until(over)
+	final, err := b.hub.Record(bg, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := movesOf(t, final)
+	if len(after) < len(before) || strings.Join(after[:len(before)], "\n") != strings.Join(before, "\n") {
+		t.Fatalf("acknowledged moves lost:\nbefore %v\nafter  %v", before, after)
+	}
+	if _, s, err := arlington.Load(strings.NewReader(final)); err != nil || !s.Terminal() {
+		t.Fatalf("the record replays to its end: %v", err)
+	}
+	stored, err := b.db.LoadTable(bg, id)
+	if err != nil || stored.Status != table.StatusOver || len(stored.Moves) != len(after) {
+		t.Fatalf("stored %s with %d moves (%v), the record has %d", stored.Status, len(stored.Moves), err, len(after))
+	}
+}
