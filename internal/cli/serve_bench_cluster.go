@@ -7,7 +7,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -190,12 +189,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	}
 	rep.LoadAfter = loadAvg()
 	if f.asJSON {
-		b, err := json.Marshal(rep)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, string(b))
-		return nil
+		return printJSONLine(env.Stdout, rep)
 	}
 	printClusterReport(env.Stdout, res, rep)
 	return nil
@@ -365,16 +359,7 @@ func (w *nodeMemWatch) watch(ctx context.Context) {
 	if w.cl == nil {
 		return
 	}
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		w.sample()
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
+	sampleEvery(ctx, 500*time.Millisecond, w.sample)
 }
 
 func (w *nodeMemWatch) sample() {
