@@ -92,7 +92,7 @@ func (r *arlRun) read(ctx context.Context, p *person) {
 // from the start (after a reconnect) must hold at least as many, the
 // last one seen unchanged; otherwise an acknowledged event was lost or
 // the history changed. It notes when a table p lost its connection to
-// moves on again.
+// (once or more) moves on again.
 func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, now time.Time) {
 	if from <= p.have-1 && p.have > 0 {
 		i := p.have - 1 - from
@@ -102,8 +102,10 @@ func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, no
 				p.t.id, p.seat, p.have, from, count))
 		}
 	}
-	if n := len(p.outages); n > 0 && p.outages[n-1].MovedOn.IsZero() && count > p.outages[n-1].EventsBeforeLoss {
-		p.outages[n-1].MovedOn = now
+	// Every outage since the table last moved on for p ends here (a
+	// connection may end again, at a take-over, before the table moves).
+	for i := len(p.outages) - 1; i >= 0 && p.outages[i].MovedOn.IsZero() && count > p.outages[i].EventsBeforeLoss; i-- {
+		p.outages[i].MovedOn = now
 	}
 	if count > p.have && len(evs) > 0 && from+len(evs) == count {
 		p.have, p.lastEv = count, bytes.Clone(evs[len(evs)-1])
