@@ -67,6 +67,7 @@ type clusterReport struct {
 	All         latMS        `json:"actionToView"`
 	Others      latMS        `json:"actionToBroadcast"`
 	Kills       int          `json:"kills"`
+	KillError   string       `json:"killError,omitempty"` // why the kills stopped early
 	Failover    latMS        `json:"failover"`
 	Stuck       int          `json:"tablesNotMovingOn"`
 	RSS         []nodeMemory `json:"serverMemory,omitempty"`
@@ -174,8 +175,8 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
 		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
 		RSS: mem.result(), LoadBefore: before, CPUs: runtime.NumCPU()}
-	if killer.err != nil && rep.FirstError == "" {
-		rep.FirstError = killer.err.Error()
+	if killer.err != nil {
+		rep.KillError = killer.err.Error()
 	}
 	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages)
 	if isPG {
@@ -389,6 +390,9 @@ func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
 		f := rep.Failover
 		fmt.Fprintf(w, "failover over %d kills (%d tables hit): p50 %.0fms, p99 %.0fms, max %.0fms; tables not moving on: %d\n",
 			rep.Kills, f.N+rep.Stuck, f.P50, f.P99, f.Max, rep.Stuck)
+	}
+	if rep.KillError != "" {
+		fmt.Fprintf(w, "the kills stopped early: %s\n", rep.KillError)
 	}
 	for _, m := range rep.RSS {
 		fmt.Fprintf(w, "server %d: peak RSS %.0f MB, at the end %.0f MB", m.Server, m.PeakRSSMB, m.EndRSSMB)
