@@ -82,8 +82,9 @@ func TestLongServeBenchServers(t *testing.T) {
 		t.Fatalf("%d lost, %d errors (%s)", rep.Lost, rep.Errors, rep.FirstError)
 	case rep.Acked < 20 || rep.All.P99 <= 0:
 		t.Fatalf("%d actions acknowledged, %+v", rep.Acked, rep.All)
-	case rep.Kills != 1 || rep.Failover.N == 0 || rep.Stuck != 0 || rep.Reconnects == 0:
-		t.Fatalf("%d kills: failover %+v, %d tables not moving on, %d reconnections", rep.Kills, rep.Failover, rep.Stuck, rep.Reconnects)
+	case rep.Kills != 1 || rep.KillError != "" || rep.Failover.N == 0 || rep.Stuck != 0 || rep.Reconnects == 0:
+		t.Fatalf("%d kills (%s): failover %+v, %d tables not moving on, %d reconnections", rep.Kills, rep.KillError,
+			rep.Failover, rep.Stuck, rep.Reconnects)
 	case len(rep.RSS) != 2 || rep.RSS[0].PeakRSSMB <= 0 || rep.RSS[1].PeakRSSMB <= 0:
 		t.Fatalf("memory %+v", rep.RSS)
 	case rep.PG == nil || rep.PG.Commits < 1 || rep.PG.Inserted < 1:

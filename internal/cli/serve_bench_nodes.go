@@ -96,12 +96,12 @@ func (n *node) start(ctx context.Context) error {
 	case <-up:
 		return nil
 	case <-done:
-		return fmt.Errorf("server %s exited as it started: %s", n.addr, n.tail())
+		return fmt.Errorf("server %s exited as it started: %s", n.addr, lastLines(n.tail(), 5))
 	case <-ctx.Done():
 	case <-time.After(time.Minute):
 	}
 	n.kill()
-	return fmt.Errorf("server %s did not start in a minute: %s", n.addr, n.tail())
+	return fmt.Errorf("server %s did not start in a minute: %s", n.addr, lastLines(n.tail(), 5))
 }
 
 // note keeps a log line.
@@ -120,6 +120,12 @@ func (n *node) tail() string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return string(n.logs)
+}
+
+// lastLines is the last n lines of s.
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // pid is the running process's id (0: none).
