@@ -86,6 +86,11 @@ type nodeMemory struct {
 	// CPUSeconds is the server's CPU time (user and system) during the
 	// play; -1 when its process changed (killed and started again).
 	CPUSeconds float64 `json:"cpuSeconds"`
+	// Warnings and Errors count the server's log lines of those levels
+	// over the run; FirstError is the first error line.
+	Warnings   int    `json:"warnings"`
+	Errors     int    `json:"errors"`
+	FirstError string `json:"firstError,omitempty"`
 }
 
 // pgPerAction is PostgreSQL's work over the play (pg_stat_database)
@@ -378,7 +383,11 @@ func (w *nodeMemWatch) sample() {
 func (w *nodeMemWatch) result() []nodeMemory {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return slices.Clone(w.mem)
+	m := slices.Clone(w.mem)
+	for i := range m {
+		m[i].Warnings, m[i].Errors, m[i].FirstError = w.cl.nodes[i].logCounts()
+	}
+	return m
 }
 
 // printClusterReport writes the live-table result for a person to read.
@@ -399,7 +408,10 @@ func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
 		if m.CPUSeconds >= 0 {
 			fmt.Fprintf(w, "; CPU %.1f s during the play", m.CPUSeconds)
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "; logged %d warnings, %d errors\n", m.Warnings, m.Errors)
+		if m.FirstError != "" {
+			fmt.Fprintf(w, "  first error: %.300s\n", m.FirstError)
+		}
 	}
 	var cpu float64
 	for _, m := range rep.RSS {

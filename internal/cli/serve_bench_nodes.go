@@ -6,6 +6,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -40,6 +41,10 @@ type node struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the process has exited
 	logs []byte        // its log's last nodeLogKept bytes, over every start
+	// warns and errs count its log's warnings and errors over every
+	// start; firstErr is the first error line.
+	warns, errs int
+	firstErr    string
 }
 
 // newNode is a server of this program (exe: os.Executable) on a free
@@ -108,11 +113,27 @@ func (n *node) start(ctx context.Context) error {
 func (n *node) note(line []byte) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	switch {
+	case bytes.Contains(line, []byte(" level=ERROR ")):
+		if n.errs++; n.firstErr == "" {
+			n.firstErr = string(line)
+		}
+	case bytes.Contains(line, []byte(" level=WARN ")):
+		n.warns++
+	}
 	n.logs = append(n.logs, line...)
 	n.logs = append(n.logs, '\n')
 	if len(n.logs) > nodeLogKept {
 		n.logs = append(n.logs[:0], n.logs[len(n.logs)-nodeLogKept:]...)
 	}
+}
+
+// logCounts is how many warnings and errors the server logged, and its
+// first error.
+func (n *node) logCounts() (warns, errs int, first string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.warns, n.errs, n.firstErr
 }
 
 // tail is the server's latest log lines.
