@@ -68,8 +68,10 @@ type clusterReport struct {
 	Others      latMS        `json:"actionToBroadcast"`
 	Kills       int          `json:"kills"`
 	KillError   string       `json:"killError,omitempty"` // why the kills stopped early
-	Failover    latMS        `json:"failover"`
-	Stuck       int          `json:"tablesNotMovingOn"`
+	Failover    latMS        `json:"failover"`            // kill to a view again, by the table's new server
+	Stuck       int          `json:"tablesNotServedAgain"`
+	MovedOn     latMS        `json:"movedOn"` // kill to the table's next event (a person's pause included)
+	NotMovedOn  int          `json:"tablesNotMovingOn"`
 	RSS         []nodeMemory `json:"serverMemory,omitempty"`
 	PG          *pgPerAction `json:"postgresPerAction,omitempty"`
 	LoadBefore  string       `json:"loadavgBefore"`
@@ -183,7 +185,8 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	if killer.err != nil {
 		rep.KillError = killer.err.Error()
 	}
-	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages)
+	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages, servedAgain)
+	rep.MovedOn, rep.NotMovedOn = failoverTimes(killer.at, res.Outages, movedOn)
 	if isPG {
 		rep.Store = "postgres"
 		if pgErr == nil {
@@ -275,11 +278,12 @@ func (k *killRun) run(ctx context.Context) {
 }
 
 // failoverTimes is, for each kill, how long each table whose people lost
-// a connection within a second of it took to move on (the first new event
-// any of them saw after the kill), and how many never moved on.
-func failoverTimes(kills []time.Time, outs []loadgen.Outage) (latMS, int) {
+// a connection within a second of it took until when (the earliest of its
+// people's: the first view after the kill, or the first new event), and
+// how many tables never got there.
+func failoverTimes(kills []time.Time, outs []loadgen.Outage, when func(loadgen.Outage) time.Time) (latMS, int) {
 	var times []time.Duration
-	stuck := 0
+	never := 0
 	for _, at := range kills {
 		first := map[string]time.Time{}
 		hit := map[string]bool{}
@@ -288,22 +292,25 @@ func failoverTimes(kills []time.Time, outs []loadgen.Outage) (latMS, int) {
 				continue
 			}
 			hit[o.Table] = true
-			if !o.MovedOn.IsZero() && (first[o.Table].IsZero() || o.MovedOn.Before(first[o.Table])) {
-				first[o.Table] = o.MovedOn
+			if w := when(o); !w.IsZero() && (first[o.Table].IsZero() || w.Before(first[o.Table])) {
+				first[o.Table] = w
 			}
 		}
 		for id := range hit {
 			m, ok := first[id]
 			if !ok {
-				stuck++
+				never++
 				continue
 			}
 			times = append(times, m.Sub(at))
 		}
 	}
 	slices.Sort(times)
-	return latOf(latencyOf(times)), stuck
+	return latOf(latencyOf(times)), never
 }
+
+func servedAgain(o loadgen.Outage) time.Time { return o.Served }
+func movedOn(o loadgen.Outage) time.Time     { return o.MovedOn }
 
 // latencyOf is the distribution of d (sorted).
 func latencyOf(d []time.Duration) loadgen.Latency {
@@ -396,9 +403,11 @@ func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
 	fmt.Fprintln(w, res)
 	fmt.Fprintf(w, "reconnections %d; acknowledged events lost or changed: %d\n", rep.Reconnects, rep.Lost)
 	if rep.Kills > 0 {
-		f := rep.Failover
-		fmt.Fprintf(w, "failover over %d kills (%d tables hit): p50 %.0fms, p99 %.0fms, max %.0fms; tables not moving on: %d\n",
+		f, m := rep.Failover, rep.MovedOn
+		fmt.Fprintf(w, "failover over %d kills (%d tables hit), kill to a view of the table again: p50 %.0fms, p99 %.0fms, max %.0fms; never: %d\n",
 			rep.Kills, f.N+rep.Stuck, f.P50, f.P99, f.Max, rep.Stuck)
+		fmt.Fprintf(w, "  kill to the table's next event (a person's pause included): p50 %.0fms, p99 %.0fms, max %.0fms; never: %d\n",
+			m.P50, m.P99, m.Max, rep.NotMovedOn)
 	}
 	if rep.KillError != "" {
 		fmt.Fprintf(w, "the kills stopped early: %s\n", rep.KillError)

@@ -35,23 +35,28 @@ func TestServeBenchClusterUsage(t *testing.T) {
 }
 
 // TestFailoverTimes: a kill's tables are those whose people lost a
-// connection within a second of it; each is timed to the first view any
-// of them had of the table moving on; a table that never moved on is
-// counted apart, and an outage unrelated to a kill is not a table hit.
+// connection within a second of it; each is timed to the earliest view
+// any of them had again (or of the table moving on); a table that never
+// got there is counted apart, and an outage unrelated to a kill is not a
+// table hit.
 func TestFailoverTimes(t *testing.T) {
 	k := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return k.Add(time.Duration(ms) * time.Millisecond) }
 	outs := []loadgen.Outage{
-		{Table: "a", Seat: 0, Ended: at(10), MovedOn: at(6000)},
-		{Table: "a", Seat: 1, Ended: at(20), MovedOn: at(5500)}, // the earlier view counts
-		{Table: "b", Seat: 0, Ended: at(300), MovedOn: at(700)},
-		{Table: "c", Seat: 0, Ended: at(500)},                     // never moved on
-		{Table: "d", Seat: 0, Ended: at(-50), MovedOn: at(100)},   // before the kill
-		{Table: "e", Seat: 0, Ended: at(2000), MovedOn: at(2100)}, // long after it
+		{Table: "a", Seat: 0, Ended: at(10), Served: at(5000), MovedOn: at(6000)},
+		{Table: "a", Seat: 1, Ended: at(20), Served: at(5100), MovedOn: at(5500)}, // the earlier of each counts
+		{Table: "b", Seat: 0, Ended: at(300), Served: at(400), MovedOn: at(700)},
+		{Table: "c", Seat: 0, Ended: at(500), Served: at(900)},                      // never moved on
+		{Table: "d", Seat: 0, Ended: at(-50), Served: at(60), MovedOn: at(100)},     // before the kill
+		{Table: "e", Seat: 0, Ended: at(2000), Served: at(2050), MovedOn: at(2100)}, // long after it
 	}
-	lat, stuck := failoverTimes([]time.Time{k}, outs)
-	if lat.N != 2 || stuck != 1 || lat.P50 != 5500 || lat.Max != 5500 {
-		t.Fatalf("%+v, %d stuck; want 2 tables timed (0.7 s and 5.5 s) and 1 stuck", lat, stuck)
+	lat, never := failoverTimes([]time.Time{k}, outs, movedOn)
+	if lat.N != 2 || never != 1 || lat.P50 != 5500 || lat.Max != 5500 {
+		t.Fatalf("moved on: %+v, %d never; want 2 tables timed (0.7 s and 5.5 s) and 1 never", lat, never)
+	}
+	lat, never = failoverTimes([]time.Time{k}, outs, servedAgain)
+	if lat.N != 3 || never != 0 || lat.P50 != 900 || lat.Max != 5000 {
+		t.Fatalf("served again: %+v, %d never; want 3 tables timed (0.4, 0.9 and 5 s)", lat, never)
 	}
 }
 
@@ -82,7 +87,7 @@ func TestLongServeBenchServers(t *testing.T) {
 		t.Fatalf("%d lost, %d errors (%s)", rep.Lost, rep.Errors, rep.FirstError)
 	case rep.Acked < 20 || rep.All.P99 <= 0:
 		t.Fatalf("%d actions acknowledged, %+v", rep.Acked, rep.All)
-	case rep.Kills != 1 || rep.KillError != "" || rep.Failover.N == 0 || rep.Stuck != 0 || rep.Reconnects == 0:
+	case rep.Kills != 1 || rep.KillError != "" || rep.Failover.N == 0 || rep.Stuck != 0 || rep.NotMovedOn != 0 || rep.Reconnects == 0:
 		t.Fatalf("%d kills (%s): failover %+v, %d tables not moving on, %d reconnections", rep.Kills, rep.KillError,
 			rep.Failover, rep.Stuck, rep.Reconnects)
 	case len(rep.RSS) != 2 || rep.RSS[0].PeakRSSMB <= 0 || rep.RSS[1].PeakRSSMB <= 0:

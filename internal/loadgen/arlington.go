@@ -100,14 +100,16 @@ type ArlResult struct {
 	Actor, Others, All   Latency
 }
 
-// Outage is one person's connection ending during play: when it ended
-// and when that person next saw the table move on (a view with an event
-// it had not seen before the end; zero if never).
+// Outage is one person's connection ending during play: when it ended,
+// when that person next had a view of the table (a server running it
+// answered again), and when it next saw the table move on (a view with
+// an event it had not seen before the end, which waits for someone's
+// action too). Zero: never.
 type Outage struct {
-	Table            string
-	Seat             int
-	Ended, MovedOn   time.Time
-	EventsBeforeLoss int // events the person had seen when the connection ended
+	Table                  string
+	Seat                   int
+	Ended, Served, MovedOn time.Time
+	EventsBeforeLoss       int // events the person had seen when the connection ended
 }
 
 // ActionsPerSecond is the people's actions per second over the run.

@@ -102,8 +102,12 @@ func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, no
 				p.t.id, p.seat, p.have, from, count))
 		}
 	}
-	// Every outage since the table last moved on for p ends here (a
-	// connection may end again, at a take-over, before the table moves).
+	// Every outage since p last had a view, or since the table last
+	// moved on for p, ends here (a connection may end again, at a
+	// take-over, before either).
+	for i := len(p.outages) - 1; i >= 0 && p.outages[i].Served.IsZero(); i-- {
+		p.outages[i].Served = now
+	}
 	for i := len(p.outages) - 1; i >= 0 && p.outages[i].MovedOn.IsZero() && count > p.outages[i].EventsBeforeLoss; i-- {
 		p.outages[i].MovedOn = now
 	}

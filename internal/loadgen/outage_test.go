@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// TestSeeEvents: a table moving on ends every outage since it last moved
-// on (a connection may end twice before it does), and a view from the
-// start that lacks or changes an event seen before is counted lost.
+// TestSeeEvents: a view ends the outage before it (the table is served
+// again); a table moving on ends every outage since it last moved on (a
+// connection may end twice before it does); and a view from the start
+// that lacks or changes an event seen before is counted lost.
 func TestSeeEvents(t *testing.T) {
 	ev := func(n int) json.RawMessage { return json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`) }
 	evs := func(from, to int) []json.RawMessage {
@@ -32,6 +33,9 @@ func TestSeeEvents(t *testing.T) {
 	for i, o := range p.outages {
 		if !o.MovedOn.Equal(moved) {
 			t.Fatalf("outage %d: moved on at %v, want %v", i, o.MovedOn, moved)
+		}
+		if want := t0.Add(time.Duration(2*i+1) * time.Second); !o.Served.Equal(want) {
+			t.Fatalf("outage %d: served again at %v, want %v", i, o.Served, want)
 		}
 	}
 	if r.lost.Load() != 0 {
