@@ -44,7 +44,7 @@ func startTestCluster(t *testing.T, n int) *testCluster {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := startFleet(ctx, exe, db, n, "--trusted-proxy", "127.0.0.1")
+	c, err := startFleet(ctx, exe, db, n, nil, "--trusted-proxy", "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,14 @@ package cli
 // serve bench --servers N / --target URLS: live Arlington tables played
 // through several servers on one database, as through a load balancer
 // without stickiness, optionally killing servers in turn for the time a
-// table takes to move on (docs/scaling.md, "Measuring").
+// table takes to move on (docs/scaling.md, "The benchmark").
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -119,33 +120,21 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	case f.kills > 0 && f.killEvery < time.Second:
 		return usageErr("serve bench: --kill-every must be at least 1s")
 	}
+	urls := strings.Split(f.target, ",")
+	for _, u := range urls {
+		if f.target != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return usageErr("serve bench: --target %q: want http://HOST:PORT", u)
+		}
+	}
 	before := loadAvg()
 	var cl *fleet
-	urls := strings.Split(f.target, ",")
 	if f.servers > 0 {
-		db := f.db
-		if db == "" {
-			dir, err := os.MkdirTemp("", "cardtable-bench-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(dir)
-			db = dir + "/bench.db"
-		}
-		exe, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		extra := []string{"--trusted-proxy", "127.0.0.1", "--max-tables", strconv.Itoa(2*f.tables + 20)}
-		if f.serverProcs > 0 {
-			os.Setenv("GOMAXPROCS", strconv.Itoa(f.serverProcs))
-		}
-		cl, err = startFleet(ctx, exe, db, f.servers, extra...)
-		os.Unsetenv("GOMAXPROCS")
-		if err != nil {
+		var stop func()
+		var err error
+		if cl, stop, err = startBenchServers(ctx, f); err != nil {
 			return fmt.Errorf("serve bench: %w", err)
 		}
-		defer cl.close()
+		defer stop()
 		urls = cl.urls()
 	}
 	dur := f.duration
@@ -177,18 +166,9 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	if err != nil {
 		return fmt.Errorf("serve bench: %w", err)
 	}
-	rep := clusterReport{Servers: max(f.servers, len(urls)), Store: "sqlite", Tables: res.Tables, People: res.People, Bots: res.Bots,
-		ThinkMS: float64(f.think.Milliseconds()), ElapsedS: res.Elapsed.Seconds(), Actions: res.Actions, Acked: res.Actor.N,
-		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
-		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
-		RSS: mem.result(), LoadBefore: before, CPUs: runtime.NumCPU()}
-	if killer.err != nil {
-		rep.KillError = killer.err.Error()
-	}
-	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages, servedAgain)
-	rep.MovedOn, rep.NotMovedOn = failoverTimes(killer.at, res.Outages, movedOn)
+	rep := newClusterReport(f, res, killer, mem)
+	rep.Servers, rep.LoadBefore = max(f.servers, len(urls)), before
 	if isPG {
-		rep.Store = "postgres"
 		if pgErr == nil {
 			rep.PG, pgErr = pgDelta(ctx, f.db, pg0, res.Actor.N)
 		}
@@ -202,6 +182,58 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	}
 	printClusterReport(env.Stdout, res, rep)
 	return nil
+}
+
+// startBenchServers starts f.servers servers of this program on f.db (a
+// temporary SQLite file if none), each on a loopback port, trusting this
+// client to name its people's addresses, with room for every table;
+// stop stops them and removes a temporary database.
+func startBenchServers(ctx context.Context, f clusterFlags) (cl *fleet, stop func(), err error) {
+	db, cleanup := f.db, func() {}
+	if db == "" {
+		dir, err := os.MkdirTemp("", "cardtable-bench-")
+		if err != nil {
+			return nil, nil, err
+		}
+		db, cleanup = filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	var env []string
+	if f.serverProcs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(f.serverProcs))
+	}
+	extra := []string{"--trusted-proxy", "127.0.0.1", "--max-tables", strconv.Itoa(2*f.tables + 20)}
+	if cl, err = startFleet(ctx, exe, db, f.servers, env, extra...); err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return cl, func() { cl.close(); cleanup() }, nil
+}
+
+// newClusterReport is the report of a run but its server count, load
+// before and PostgreSQL's counts.
+func newClusterReport(f clusterFlags, res loadgen.ArlResult, killer *killRun, mem *nodeMemWatch) clusterReport {
+	rep := clusterReport{Store: "unknown", Tables: res.Tables, People: res.People, Bots: res.Bots,
+		ThinkMS: float64(f.think.Milliseconds()), ElapsedS: res.Elapsed.Seconds(), Actions: res.Actions, Acked: res.Actor.N,
+		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
+		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
+		RSS: mem.result(), CPUs: runtime.NumCPU()}
+	switch {
+	case pgstore.IsURL(f.db):
+		rep.Store = "postgres"
+	case f.servers > 0:
+		rep.Store = "sqlite"
+	}
+	if killer.err != nil {
+		rep.KillError = killer.err.Error()
+	}
+	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages, servedAgain)
+	rep.MovedOn, rep.NotMovedOn = failoverTimes(killer.at, res.Outages, movedOn)
+	return rep
 }
 
 // pgDelta reads PostgreSQL's counts again once they have settled (each

@@ -22,6 +22,7 @@ func TestServeBenchClusterUsage(t *testing.T) {
 		{"no tables", []string{"--servers", "1", "--tables", "0"}, "--tables and --people must be positive"},
 		{"seven seats", []string{"--servers", "1", "--people", "4", "--bots", "3"}, "2 to 6 seats in all"},
 		{"kills alone", []string{"--servers", "1", "--kills", "2"}, "--kills needs --servers 2 or more"},
+		{"target not a url", []string{"--target", "127.0.0.1:8080"}, `--target "127.0.0.1:8080": want http://HOST:PORT`},
 		{"kills too often", []string{"--servers", "2", "--db", "postgres://x@127.0.0.1:1/x", "--kills", "2",
 			"--kill-every", "10ms"}, "--kill-every must be at least 1s"},
 	} {

@@ -49,8 +49,9 @@ type node struct {
 
 // newNode is a server of this program (exe: os.Executable) on a free
 // loopback port with the database db (given in the environment, so that
-// a password stays out of ps) and extra serve flags. It is not started.
-func newNode(exe, db string, extra ...string) (*node, error) {
+// a password stays out of ps), env added to this process's environment
+// and extra serve flags. It is not started.
+func newNode(exe, db string, env []string, extra ...string) (*node, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -59,7 +60,7 @@ func newNode(exe, db string, extra ...string) (*node, error) {
 	ln.Close()
 	args := append([]string{"--addr", addr, "--log-format", "text"}, extra...)
 	return &node{exe: exe, args: args, addr: addr, url: "http://" + addr + "/",
-		env: append(os.Environ(), "CARDTABLE_DB="+db)}, nil
+		env: append(append(os.Environ(), env...), "CARDTABLE_DB="+db)}, nil
 }
 
 // start runs the server and waits until it logs its URL (a minute at
@@ -207,12 +208,13 @@ type fleet struct {
 	nodes []*node
 }
 
-// startFleet starts n servers of exe on db, each with extra flags, one
-// after another (each applies pending migrations under its lock).
-func startFleet(ctx context.Context, exe, db string, n int, extra ...string) (*fleet, error) {
+// startFleet starts n servers of exe on db, each with env and extra
+// flags, one after another (each applies pending migrations under its
+// lock).
+func startFleet(ctx context.Context, exe, db string, n int, env []string, extra ...string) (*fleet, error) {
 	c := &fleet{}
 	for range n {
-		nd, err := newNode(exe, db, extra...)
+		nd, err := newNode(exe, db, env, extra...)
 		if err != nil {
 			c.close()
 			return nil, err
