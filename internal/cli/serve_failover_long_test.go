@@ -44,21 +44,7 @@ func startProc(t *testing.T, bin string, args ...string) *proc {
 	// Exits when the process does.
 	go func() { p.exited <- p.cmd.Wait() }()
 	t.Cleanup(p.kill)
-	for deadline := time.Now().Add(30 * time.Second); p.url == ""; {
-		if m := urlLine.FindStringSubmatch(p.logs.String()); m != nil {
-			p.url = m[1]
-			break
-		}
-		select {
-		case err := <-p.exited:
-			p.exited <- err
-			t.Fatalf("the server exited (%v): %s", err, p.logs)
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no URL logged: %s", p.logs)
-		}
-	}
+	p.url = awaitURL(t, p.logs, p.exited, 30*time.Second)
 	return p
 }
 
@@ -177,7 +163,9 @@ func (p *seatPlayer) resumed(at time.Time) time.Time {
 // stored game, in order, the stored moves replaying cleanly: nothing
 // acknowledged is lost or applied twice. It logs the failover times
 // (kill to the table's first view again) with their p50 and p99; the
-// kills are CARDTABLE_FAILOVER_KILLS (default 3).
+// kills are CARDTABLE_FAILOVER_KILLS (default 3). Last, a server is
+// stopped with SIGTERM (a rolling restart): it exits 0 within 10 s and
+// its tables are back on the others at once.
 func TestLongFailoverKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three server processes killed in turn; TestServersShareTables is the quick version")
@@ -231,8 +219,11 @@ func TestLongFailoverKills(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	var times []time.Duration
-	for round := range kills {
+	var times, handoffs []time.Duration
+	// Each round kills a server with -9; the last stops one with SIGTERM
+	// (a rolling restart), which hands its tables over at once.
+	for round := range kills + 1 {
+		term := round == kills
 		// The victim: the server holding the most tables in play.
 		held := map[string][]string{}
 		rows, err := conn.Query(ctx, `SELECT s.addr, t.id FROM live_tables t JOIN servers s ON s.id = t.owner WHERE t.status = 'open'`)
@@ -262,12 +253,29 @@ func TestLongFailoverKills(t *testing.T) {
 		procs = slices.Delete(procs, victim, victim+1)
 		mu.Unlock()
 		killed := time.Now()
-		dead.kill()
+		if term {
+			dead.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case err := <-dead.exited:
+				dead.exited <- err
+				if err != nil {
+					t.Fatalf("exit after SIGTERM: %v: %s", err, dead.logs)
+				}
+			case <-time.After(stopBound):
+				t.Fatalf("still running %v after SIGTERM", stopBound)
+			}
+		} else {
+			dead.kill()
+		}
 		for _, id := range ids {
 			p := players[slices.IndexFunc(players, func(p *seatPlayer) bool { return p.id == id })]
 			for {
 				if at := p.resumed(killed); !at.IsZero() {
-					times = append(times, at.Sub(killed))
+					if term {
+						handoffs = append(handoffs, at.Sub(killed))
+					} else {
+						times = append(times, at.Sub(killed))
+					}
 					break
 				}
 				if time.Since(killed) > 30*time.Second {
@@ -275,6 +283,10 @@ func TestLongFailoverKills(t *testing.T) {
 				}
 				time.Sleep(20 * time.Millisecond) // the player's next view
 			}
+		}
+		if term {
+			t.Logf("SIGTERM: %d tables back in %v (the stop included)", len(ids), handoffs)
+			break
 		}
 		t.Logf("round %d: %d tables back in %v", round, len(ids), times[len(times)-len(ids):])
 		np := startProc(t, bin, args...)

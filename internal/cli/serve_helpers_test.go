@@ -132,23 +132,30 @@ func startServe(t *testing.T, args ...string) *served {
 			t.Errorf("the server did not stop in 15 s: %s", s.log)
 		}
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for s.url == "" {
-		if m := logURL.FindStringSubmatch(s.log.String()); m != nil {
-			s.url = m[1]
-			break
+	s.url = awaitURL(t, s.log, s.done, 20*time.Second)
+	return s
+}
+
+// awaitURL waits, for at most within, until a server logs its URL in log
+// and returns it; a server that ends first (a value on done, put back)
+// fails the test.
+func awaitURL[T any](tb testing.TB, log *syncBuffer, done chan T, within time.Duration) string {
+	tb.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if m := logURL.FindStringSubmatch(log.String()); m != nil {
+			return m[1]
 		}
 		select {
-		case code := <-s.done:
-			s.done <- code
-			t.Fatalf("serve exited %d: %s", code, s.log)
+		case v := <-done:
+			done <- v
+			tb.Fatalf("the server exited (%v): %s", v, log)
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no URL logged: %s", s.log)
+			tb.Fatalf("no URL logged: %s", log)
 		}
 	}
-	return s
 }
 
 // listenAddr is the address the server logged for its named listener

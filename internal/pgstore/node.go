@@ -229,10 +229,6 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	if err != nil {
 		return nil, err
 	}
-	type claim struct {
-		ID    string
-		Epoch int64
-	}
 	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
 	if err != nil || len(claims) == 0 {
 		return nil, err
@@ -244,7 +240,24 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 		n.epochs[c.ID] = c.Epoch
 	}
 	n.mu.Unlock()
-	return n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	stored, err := n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	if err != nil {
+		// Claimed but not loaded: given back, for the next scan (here or
+		// elsewhere), rather than held by a server that does not run them.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), n.o.Lease)
+		defer cancel()
+		if rerr := n.Release(rctx, ids); rerr != nil {
+			n.o.Logf("giving back %d tables not loaded: %v", len(ids), rerr)
+		}
+		return nil, err
+	}
+	return stored, nil
+}
+
+// claim is a table's id and epoch, as a claim wrote them.
+type claim struct {
+	ID    string
+	Epoch int64
 }
 
 // Held is which of the tables this server claimed it still holds
@@ -254,18 +267,19 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	var id string
-	var epoch int64
-	n.mu.Lock()
+	n.mu.Lock() // not while reading: every write of a table asks for it
 	defer n.mu.Unlock()
-	_, err = pgx.ForEachRow(rows, []any{&id, &epoch}, func() error {
-		if e, ok := n.epochs[id]; ok && e == epoch {
-			out[id] = true
+	for _, c := range claims {
+		if e, ok := n.epochs[c.ID]; ok && e == c.Epoch {
+			out[c.ID] = true
 		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // Release gives ids up, those this server still holds, so that another
@@ -331,12 +345,16 @@ func (n *Node) Route(ctx context.Context, id string) (Route, error) {
 	return r, nil
 }
 
-// Least is the live server, not stopping, that runs the fewest tables:
-// its id and address (this server's own when it is the one, or when no
-// other is alive). Ties go to a random one of them.
+// Least is the live server, not stopping, that holds the fewest open
+// tables now (counted, not as of its heartbeat, so that a burst of new
+// tables spreads): its id and address (this server's own when it is the
+// one, or when no other is alive). Ties go to a random one of them.
 func (n *Node) Least(ctx context.Context) (id, addr string, err error) {
-	err = n.db.pool.QueryRow(ctx, `SELECT s.id, s.addr FROM servers s WHERE `+alive+` AND NOT s.draining
-		ORDER BY s.load, random() LIMIT 1`, secs(n.o.Lease)).Scan(&id, &addr)
+	err = n.db.pool.QueryRow(ctx, `SELECT s.id, s.addr FROM servers s
+		LEFT JOIN (SELECT owner, count(*) AS n FROM live_tables WHERE status = 'open' AND owner IS NOT NULL
+			GROUP BY owner) c ON c.owner = s.id
+		WHERE `+alive+` AND NOT s.draining
+		ORDER BY coalesce(c.n, 0), random() LIMIT 1`, secs(n.o.Lease)).Scan(&id, &addr)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return n.id, n.o.Addr, nil
 	}

@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -158,6 +159,14 @@ func TestNodeRelease(t *testing.T) {
 	if r, err := nb.Route(ctx, "R1"); err != nil || r.Addr != "a:1" || r.Self || !r.Open {
 		t.Fatalf("route of A's table from B: %+v (%v)", r, err)
 	}
+	for range 5 { // A holds 3 tables, B none
+		if id, _, err := na.Least(ctx); err != nil || id != nb.ID() {
+			t.Fatalf("least loaded: %s (%v), want B", id, err)
+		}
+	}
+	if err := b.CreateTable(ctx, newStored("B1")); err != nil {
+		t.Fatal(err)
+	}
 	if err := na.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +182,7 @@ func TestNodeRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := nb.Take(ctx, 10)
-	if err != nil || len(got) != 3 {
+	if err != nil || len(got) != 3 || slices.ContainsFunc(got, func(s table.Stored) bool { return s.ID == "B1" }) {
 		t.Fatalf("took %d tables given back (%v), want 3", len(got), err)
 	}
 	if r, err := nb.Route(ctx, "R2"); err != nil || !r.Self {

@@ -158,3 +158,44 @@ func TestTakeOverAfterCrash(t *testing.T) {
 		t.Fatalf("stored %s with %d moves (%v), the record has %d", stored.Status, len(stored.Moves), err, len(after))
 	}
 }
+
+// TestAwaySurvivesRestart: a person who left a game in play is stored as
+// away, so a restarted hub (or another server taking the table) has the
+// stand-in play for them at once, as before, rather than waiting on their
+// turn timer.
+func TestAwaySurvivesRestart(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h1, err := table.NewHub(bg, table.Options{Store: st, Bots: newBot, Clock: clk, BotTime: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := mustCreate(t, h1, "p", table.Config{Players: 2, Target: 500, Bots: []string{"", "random"}})
+	mustJoin(t, tb, "p", 0)
+	if err := tb.Leave(bg, "p"); err != nil {
+		t.Fatal(err)
+	}
+	if s := st.get(tb.ID()).Seats[0]; !s.Away || s.Player != "p" {
+		t.Fatalf("stored seat after leaving: %+v", s)
+	}
+	h1.Close()
+	h2 := newHub(t, st, clk) // the clock never moves: no turn timer runs out
+	tb2, err := h2.Table(tb.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := tb2.Summary().Seats[0]; !s.Away {
+		t.Fatalf("restored seat: %+v", s)
+	}
+	sub := mustSub(t, tb2, "", -1)
+	defer sub.Close()
+	next(t, sub)
+	until(t, sub, movedBy(0))
+	// Back: stored too.
+	if _, err := tb2.Join(bg, table.Player{ID: "p", Name: "P"}, -1); err != nil {
+		t.Fatal(err)
+	}
+	if s := st.get(tb.ID()).Seats[0]; s.Away {
+		t.Fatalf("stored seat after returning: %+v", s)
+	}
+}

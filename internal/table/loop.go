@@ -65,6 +65,7 @@ type seat struct {
 	// reserved: held for player (a rematch), who has not taken it yet.
 	reserved bool
 	subs     int // the person's live subscriptions
+	rating   int // the shown rating (rating.Shown) of the bot level or person; 0: none
 }
 
 // think is one bot decision: for seat, asked at event count at.
@@ -120,6 +121,7 @@ func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *lo
 		if i < len(stored) && l.seats[i].bot == "" {
 			l.seats[i].player, l.seats[i].name = stored[i].Player, stored[i].Name
 			l.seats[i].reserved = stored[i].Reserved && stored[i].Player != ""
+			l.seats[i].away = stored[i].Away && stored[i].Player != ""
 		}
 	}
 	return l
@@ -154,6 +156,7 @@ func (t *Table) run(ctx context.Context) {
 		t.h.remove(t) // before done: once Done, the hub no longer lists it
 		close(t.done)
 	}()
+	l.loadRatings(-1)
 	if l.st.Terminal() {
 		l.finish(StatusOver) // it ended, but the store did not hear of it
 	}
@@ -205,7 +208,7 @@ func (l *loop) started() bool {
 
 // back notes that seat's person is back: a timed-out turn is theirs again.
 func (l *loop) back(seat int) {
-	l.seats[seat].away = false
+	l.setAway(seat, false)
 	if seat == l.st.ToMove() {
 		l.timedOut = -1
 	}
@@ -272,7 +275,7 @@ func (l *loop) turnOut() {
 	}
 	l.timedOut = n
 	if l.seats[seat].subs == 0 {
-		l.seats[seat].away = true
+		l.setAway(seat, true)
 		l.dirty = true
 	}
 }
@@ -452,7 +455,16 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	if err := l.h.o.Store.FinishTable(ctx, l.t.id, s, l.h.o.Clock.Now().UTC()); l.checkMoved(err) != nil {
+	at := l.h.o.Clock.Now().UTC()
+	var err error
+	rated := false // a rated game's end: stored with its ratings
+	if s == StatusOver {
+		rated, err = l.finishRated(ctx, at)
+	}
+	if !rated {
+		err = l.h.o.Store.FinishTable(ctx, l.t.id, s, at)
+	}
+	if l.checkMoved(err) != nil {
 		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
 	}
 	l.dirty = true

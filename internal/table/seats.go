@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,6 +15,7 @@ type Summary struct {
 	Players     int        `json:"players"`
 	Target      int        `json:"target"`
 	TurnSeconds int        `json:"turnSeconds"` // -1: no turn timer
+	Rated       bool       `json:"rated"`
 	Seats       []SeatInfo `json:"seats"`
 	OpenSeats   int        `json:"openSeats"`
 	Status      Status     `json:"status"`
@@ -34,13 +36,16 @@ type SeatInfo struct {
 	Away    bool   `json:"away,omitempty"` // a bot plays for the person
 	// Reserved: held for Name (a rematch) until they take it or give it up.
 	Reserved bool `json:"reserved,omitempty"`
+	// Rating is the shown rating of the bot level or person (0: none
+	// yet), for the lobby (docs/tables.md, "Ratings").
+	Rating int `json:"rating,omitempty"`
 }
 
 func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved}
+			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved, Rating: s.rating}
 	}
 	return out
 }
@@ -54,7 +59,7 @@ func (l *loop) status() Status {
 
 func (l *loop) summary() *Summary {
 	s := &Summary{ID: l.t.id, Players: l.cfg.Players, Target: l.cfg.Target,
-		TurnSeconds: l.cfg.TurnSeconds, Seats: l.seatInfos(), Status: l.status(),
+		TurnSeconds: l.cfg.TurnSeconds, Rated: l.cfg.Rated, Seats: l.seatInfos(), Status: l.status(),
 		Started: l.started(), Hand: l.st.HandNumber(), Totals: l.st.Totals(),
 		Watching: len(l.subs), Created: l.t.created}
 	for _, si := range s.Seats {
@@ -82,7 +87,7 @@ func (l *loop) seatOf(player string) int {
 func (l *loop) saveSeats() error {
 	seats := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
-		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved}
+		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away}
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -142,6 +147,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 		return -1, err
 	}
 	l.seated(want)
+	l.loadRatings(want)
 	return want, nil
 }
 
@@ -171,12 +177,12 @@ func (l *loop) leave(player string) error {
 		return ErrNotSeated
 	}
 	if l.started() {
-		l.seats[s].away = true
+		l.setAway(s, true)
 		l.dirty = true
 		return nil
 	}
 	old := l.seats[s]
-	l.seats[s].player, l.seats[s].name, l.seats[s].reserved = "", "", false
+	l.seats[s].player, l.seats[s].name, l.seats[s].reserved, l.seats[s].rating = "", "", false, 0
 	if err := l.saveSeats(); err != nil {
 		l.seats[s] = old
 		return err
@@ -189,6 +195,20 @@ func (l *loop) leave(player string) error {
 	l.seats[s].subs = 0
 	l.dirty = true
 	return nil
+}
+
+// setAway marks seat's person away (a stand-in plays for them) or back,
+// and stores it if it changed, so that a restart or another server goes
+// on the same way. A store failure is only reported: the table goes on
+// with it as it is here.
+func (l *loop) setAway(seat int, away bool) {
+	if l.seats[seat].away == away {
+		return
+	}
+	l.seats[seat].away = away
+	if err := l.saveSeats(); err != nil && !errors.Is(err, ErrMoved) {
+		l.h.o.Logf("table %s: storing seat %d away=%v: %v", l.t.id, seat, away, err)
+	}
 }
 
 func (l *loop) act(player string, seat int, a arlington.Action) error {

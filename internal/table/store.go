@@ -63,6 +63,10 @@ type StoredSeat struct {
 	// Reserved: the seat is held for Player (a rematch) until they take
 	// it or give it up; they are not seated yet.
 	Reserved bool `json:"reserved,omitempty"`
+	// Away: the person left the game in play, or timed out while not
+	// connected; a stand-in plays for them until they return. Kept so
+	// that it goes on so after a restart or on another server.
+	Away bool `json:"away,omitempty"`
 }
 
 // StoredMove is one action: the seat that took it and the action in the

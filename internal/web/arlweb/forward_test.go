@@ -1,8 +1,18 @@
 package arlweb
 
 import (
+	"context"
+	"errors"
+	"maps"
+	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
 )
 
 // TestTablePath: which requests name a table (forwarded to its server)
@@ -29,5 +39,106 @@ func TestTablePath(t *testing.T) {
 				t.Fatalf("tablePath = %q, %v; want %q, %v", id, isNew, c.id, c.isNew)
 			}
 		})
+	}
+}
+
+// fakeCluster answers Where and ForNew as set; it lists no other tables.
+type fakeCluster struct {
+	place  Place
+	err    error
+	forNew string
+	asked  int // Where calls
+}
+
+func (f *fakeCluster) Where(context.Context, string) (Place, error) {
+	f.asked++
+	return f.place, f.err
+}
+func (f *fakeCluster) ForNew(context.Context) (string, error) { return f.forNew, nil }
+func (f *fakeCluster) Others(context.Context, string) ([]table.Summary, map[string]bool, error) {
+	return nil, nil, nil
+}
+
+// TestForward: a table another server runs is forwarded there, marked,
+// with the client's address and the Host kept; a forwarded request is
+// never forwarded again (503, Retry-After), nor is one for a table between
+// servers; a table this server runs is served here without asking; a new
+// table goes where ForNew says.
+func TestForward(t *testing.T) {
+	var got []*http.Request
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = append(got, r)
+		w.WriteHeader(http.StatusTeapot)
+	}))
+	defer other.Close()
+	otherAddr := strings.TrimPrefix(other.URL, "http://")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	fc := &fakeCluster{}
+	o := wired(Limits{})
+	o.Cluster = fc
+	h := New(hub, o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	local, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := func(method, path string, hdr http.Header) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
+		r.Host = "cards.example"
+		r.RemoteAddr = "192.0.2.7:5555"
+		maps.Copy(r.Header, hdr)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	fc.place = Place{Addr: otherAddr}
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", nil); w.Code != http.StatusTeapot || len(got) != 1 {
+		t.Fatalf("forwarded: %d, %d requests there", w.Code, len(got))
+	}
+	if r := got[0]; r.Header.Get(ForwardedHeader) == "" || r.Host != "cards.example" ||
+		r.Header.Get("X-Forwarded-For") != "192.0.2.7" || r.URL.Path != "/api/arlington/tables/ELSEWHERE" {
+		t.Fatalf("forwarded as %s %s, headers %v", r.Host, r.URL, r.Header)
+	}
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusServiceUnavailable ||
+		w.Header().Get("Retry-After") == "" || len(got) != 1 {
+		t.Fatalf("a forwarded request for a table not here: %d, Retry-After %q, %d forwarded", w.Code, w.Header().Get("Retry-After"), len(got)-1)
+	}
+	asked := fc.asked
+	if w := serve("GET", "/api/arlington/tables/"+local.ID(), nil); w.Code != http.StatusOK || fc.asked != asked {
+		t.Fatalf("a table here: %d, asked where %d times", w.Code, fc.asked-asked)
+	}
+	fc.place = Place{Wait: true}
+	if w := serve("GET", "/api/arlington/tables/MOVING/ws", nil); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a table between servers: %d", w.Code)
+	}
+	fc.place, fc.err = Place{}, errors.New("no database")
+	if w := serve("GET", "/api/arlington/tables/X", nil); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("where unknown: %d", w.Code)
+	}
+	fc.place, fc.err = Place{Here: true}, nil
+	if w := serve("GET", "/api/arlington/tables/GONE", nil); w.Code != http.StatusNotFound {
+		t.Fatalf("a table no server runs: %d", w.Code)
+	}
+	fc.forNew = otherAddr
+	if w := serve("POST", "/api/arlington/tables", nil); w.Code != http.StatusTeapot || len(got) != 2 || got[1].Method != "POST" {
+		t.Fatalf("a new table for the other server: %d", w.Code)
+	}
+	if w := serve("POST", "/api/arlington/tables", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusCreated {
+		t.Fatalf("a new table forwarded here: %d %s", w.Code, w.Body)
+	}
+	fc.forNew = ""
+	if w := serve("POST", "/api/arlington/tables", nil); w.Code != http.StatusCreated {
+		t.Fatalf("a new table here: %d %s", w.Code, w.Body)
 	}
 }
