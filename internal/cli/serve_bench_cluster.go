@@ -63,6 +63,9 @@ type clusterReport struct {
 	ActionsPerS float64      `json:"actionsPerSecond"`
 	Errors      int64        `json:"errors"`
 	FirstError  string       `json:"firstError,omitempty"`
+	// ClientCPUSeconds is this process's CPU time during the play: the
+	// simulated people, their connections and the measuring.
+	ClientCPUSeconds float64 `json:"clientCpuSeconds"`
 	Reconnects  int64        `json:"reconnects"`
 	Lost        int64        `json:"lost"`
 	All         latMS        `json:"actionToView"`
@@ -143,6 +146,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		dur = time.Duration(f.kills+2) * f.killEvery
 	}
 	mem := newNodeMemWatch(cl)
+	var self0 float64
 	var pg0 pgstore.WriteStats
 	var pgErr error
 	killer := &killRun{cl: cl, every: f.killEvery, n: f.kills}
@@ -154,12 +158,14 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		Bots: f.bots, Duration: dur, Think: f.think, Seed: 1,
 		ForwardedFor: true, Reconnect: true,
 		OnPlay: func() {
+			self0 = procCPU(os.Getpid())
 			mem.begin()
 			if isPG {
 				pg0, pgErr = pgstore.ReadWriteStats(ctx, f.db)
 			}
 			bg.Go(func() { killer.run(wctx) })
 		}})
+	self := procCPU(os.Getpid()) - self0
 	mem.end()
 	stopWatch()
 	bg.Wait()
@@ -167,7 +173,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		return fmt.Errorf("serve bench: %w", err)
 	}
 	rep := newClusterReport(f, res, killer, mem)
-	rep.Servers, rep.LoadBefore = max(f.servers, len(urls)), before
+	rep.Servers, rep.LoadBefore, rep.ClientCPUSeconds = max(f.servers, len(urls)), before, self
 	if isPG {
 		if pgErr == nil {
 			rep.PG, pgErr = pgDelta(ctx, f.db, pg0, res.Actor.N)
@@ -465,6 +471,7 @@ func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
 	if cpu > 0 && rep.Acked > 0 {
 		fmt.Fprintf(w, "servers' CPU per acknowledged action: %.2f ms\n", 1000*cpu/float64(rep.Acked))
 	}
+	fmt.Fprintf(w, "load generator's CPU during the play: %.1f s\n", rep.ClientCPUSeconds)
 	if p := rep.PG; p != nil {
 		fmt.Fprintf(w, "PostgreSQL per acknowledged action: %.2f commits, %.2f rows inserted, %.2f updated, %.2f deleted\n",
 			p.Commits, p.Inserted, p.Updated, p.Deleted)
