@@ -51,36 +51,36 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 
 // clusterReport is the live-table mode's result (--json).
 type clusterReport struct {
-	Servers     int          `json:"servers"`
-	Store       string       `json:"store"` // "sqlite" or "postgres"
-	Tables      int          `json:"tables"`
-	People      int          `json:"people"`
-	Bots        int          `json:"bots"`
-	ThinkMS     float64      `json:"thinkMs"`
-	ElapsedS    float64      `json:"elapsedSeconds"`
-	Actions     int64        `json:"actions"`
-	Acked       int          `json:"acknowledged"`
-	ActionsPerS float64      `json:"actionsPerSecond"`
-	Errors      int64        `json:"errors"`
-	FirstError  string       `json:"firstError,omitempty"`
+	Servers     int     `json:"servers"`
+	Store       string  `json:"store"` // "sqlite" or "postgres"
+	Tables      int     `json:"tables"`
+	People      int     `json:"people"`
+	Bots        int     `json:"bots"`
+	ThinkMS     float64 `json:"thinkMs"`
+	ElapsedS    float64 `json:"elapsedSeconds"`
+	Actions     int64   `json:"actions"`
+	Acked       int     `json:"acknowledged"`
+	ActionsPerS float64 `json:"actionsPerSecond"`
+	Errors      int64   `json:"errors"`
+	FirstError  string  `json:"firstError,omitempty"`
 	// ClientCPUSeconds is this process's CPU time during the play: the
 	// simulated people, their connections and the measuring.
-	ClientCPUSeconds float64 `json:"clientCpuSeconds"`
-	Reconnects  int64        `json:"reconnects"`
-	Lost        int64        `json:"lost"`
-	All         latMS        `json:"actionToView"`
-	Others      latMS        `json:"actionToBroadcast"`
-	Kills       int          `json:"kills"`
-	KillError   string       `json:"killError,omitempty"` // why the kills stopped early
-	Failover    latMS        `json:"failover"`            // kill to a view again, by the table's new server
-	Stuck       int          `json:"tablesNotServedAgain"`
-	MovedOn     latMS        `json:"movedOn"` // kill to the table's next event (a person's pause included)
-	NotMovedOn  int          `json:"tablesNotMovingOn"`
-	RSS         []nodeMemory `json:"serverMemory,omitempty"`
-	PG          *pgPerAction `json:"postgresPerAction,omitempty"`
-	LoadBefore  string       `json:"loadavgBefore"`
-	LoadAfter   string       `json:"loadavgAfter"`
-	CPUs        int          `json:"cpus"`
+	ClientCPUSeconds float64      `json:"clientCpuSeconds"`
+	Reconnects       int64        `json:"reconnects"`
+	Lost             int64        `json:"lost"`
+	All              latMS        `json:"actionToView"`
+	Others           latMS        `json:"actionToBroadcast"`
+	Kills            int          `json:"kills"`
+	KillError        string       `json:"killError,omitempty"` // why the kills stopped early
+	Failover         latMS        `json:"failover"`            // kill to a view again, by the table's new server
+	Stuck            int          `json:"tablesNotServedAgain"`
+	MovedOn          latMS        `json:"movedOn"` // kill to the table's next event (a person's pause included)
+	NotMovedOn       int          `json:"tablesNotMovingOn"`
+	RSS              []nodeMemory `json:"serverMemory,omitempty"`
+	PG               *pgPerAction `json:"postgresPerAction,omitempty"`
+	LoadBefore       string       `json:"loadavgBefore"`
+	LoadAfter        string       `json:"loadavgAfter"`
+	CPUs             int          `json:"cpus"`
 }
 
 // nodeMemory is one server's resident memory (/proc/PID/status), over
