@@ -185,21 +185,26 @@ func tableEpoch(t *testing.T, db, id string) int64 {
 }
 
 // feedSeat hands s's client an "auto" line whenever its log shows its
-// turn short of allowed events, once per new message (after a reconnect
-// the client asks again on the same position). It returns nil at the
-// game's end or when stop closes.
+// turn short of allowed events, once for each event count: a message
+// that changes nothing of the game (another seat's presence, after a
+// reconnect) must not hand over a second line, which the client would
+// keep for its next turn, and a backlog of lines blocks the feeding.
+// The kills happen while every table waits for a person, so no action
+// is lost to one and none needs a second line; if the log shows the same
+// turn for 10 s all the same, the line is handed over again. It returns
+// nil at the game's end or when stop closes.
 func feedSeat(s *clusterSeat, allowed *atomic.Int64, stop <-chan struct{}) error {
-	fedAt := -1
+	fedAt, fedWhen := -1, time.Time{}
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		st := readLogState(s.log)
-		lines := arlLinesOf(s.log)
 		if st.over {
 			return nil
 		}
-		if st.toMove == s.seat-1 && int64(st.count) < allowed.Load() && lines > fedAt {
-			fedAt = lines
+		again := st.count == fedAt && time.Since(fedWhen) > 10*time.Second
+		if st.toMove == s.seat-1 && int64(st.count) < allowed.Load() && (st.count > fedAt || again) {
+			fedAt, fedWhen = st.count, time.Now()
 			if !s.feed() {
 				return fmt.Errorf("seat %d (%s): the client took no line for a minute", s.seat, s.log)
 			}
@@ -211,12 +216,6 @@ func feedSeat(s *clusterSeat, allowed *atomic.Int64, stop <-chan struct{}) error
 		case <-tick.C: // look at the log again
 		}
 	}
-}
-
-// arlLinesOf counts a log's lines (0 if unreadable).
-func arlLinesOf(path string) int {
-	b, _ := os.ReadFile(path)
-	return bytes.Count(b, []byte("\n"))
 }
 
 // waitTables waits until every client of every table has seen at least
