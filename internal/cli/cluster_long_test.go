@@ -95,7 +95,7 @@ func TestLongClusterKills(t *testing.T) {
 		// In turn, passing over a server that runs none of the tables
 		// now (new tables go to the least loaded server as its last
 		// heartbeat told, so they may start on one): every kill hits.
-		i, held := k%len(tc.c.nodes), 0
+		i, held := k%len(tc.c.nodes), int64(0)
 		for range tc.c.nodes {
 			if held = tablesHeld(t, tc.db, tc.c.nodes[i].addr); held > 0 || len(tc.c.nodes) == 1 {
 				break
@@ -152,36 +152,32 @@ func TestLongClusterKills(t *testing.T) {
 
 // tablesHeld is how many open tables the server at addr runs, as the
 // database says.
-func tablesHeld(t *testing.T, db, addr string) int {
+func tablesHeld(t *testing.T, db, addr string) int64 {
 	t.Helper()
-	conn, err := pgx.Connect(t.Context(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(t.Context())
-	var n int
-	err = conn.QueryRow(t.Context(), `SELECT count(*) FROM live_tables t JOIN servers s ON t.owner = s.id
-		WHERE s.addr = $1 AND t.status = 'open'`, addr).Scan(&n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return queryInt(t, db, `SELECT count(*) FROM live_tables t JOIN servers s ON t.owner = s.id
+		WHERE s.addr = $1 AND t.status = 'open'`, addr)
 }
 
 // tableEpoch is how many servers have held a table (its epoch, 1 at
 // creation and one more at each take-over), read from the database.
 func tableEpoch(t *testing.T, db, id string) int64 {
 	t.Helper()
+	return queryInt(t, db, "SELECT epoch FROM live_tables WHERE id = $1", id)
+}
+
+// queryInt is the one number query answers in the database db.
+func queryInt(t *testing.T, db, query string, args ...any) int64 {
+	t.Helper()
 	conn, err := pgx.Connect(t.Context(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(t.Context())
-	var e int64
-	if err := conn.QueryRow(t.Context(), "SELECT epoch FROM live_tables WHERE id = $1", id).Scan(&e); err != nil {
-		t.Fatalf("table %s: %v", id, err)
+	var n int64
+	if err := conn.QueryRow(t.Context(), query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s %v: %v", query, args, err)
 	}
-	return e
+	return n
 }
 
 // feedSeat hands s's client an "auto" line whenever its log shows its
