@@ -113,7 +113,24 @@ func tablePath(r *http.Request) (id string, isNew bool) {
 		return "", false
 	}
 	id, _, _ = strings.Cut(rest, "/")
+	if !plausibleID(id) {
+		return "", false // no table has it: answered here, no look-up
+	}
 	return id, false
+}
+
+// plausibleID: id could be a table's (letters and digits, as rand.Text
+// makes them), so that junk costs no look-up in the database.
+func plausibleID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // unavailable answers 503 with Retry-After: the table is between servers.
@@ -148,8 +165,10 @@ func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
 		},
 		Transport: forwardTransport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// Debug: while a dead server's tables are taken over, every
+			// client's retry fails here once; the take-over is logged.
 			if !errors.Is(err, context.Canceled) {
-				h.log.Warn("arlington: forwarding to the table's server", "addr", addr, "err", err)
+				h.log.Debug("arlington: forwarding to the table's server", "addr", addr, "err", err)
 			}
 			unavailable(w, r, "the table's server does not answer")
 		},

@@ -32,6 +32,8 @@ func TestTablePath(t *testing.T) {
 		{"GET", "/api/arlington/tablesX/ABC", "", false},
 		{"GET", "/api/arlington/games", "", false},
 		{"GET", "/arlington/t/ABC", "", false},
+		{"GET", "/api/arlington/tables/a%20b/ws", "", false},
+		{"GET", "/api/arlington/tables/" + strings.Repeat("A", 65), "", false},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
 			id, isNew := tablePath(httptest.NewRequest(c.method, c.path, nil))
