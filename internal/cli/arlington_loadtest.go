@@ -199,15 +199,20 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		Memory: m, LoadBefore: before, LoadAfter: loadAvg(), CPUs: runtime.NumCPU()}
 	rep.TargetMet = res.Errors == 0 && res.All.P99 < targetP99 && m.PeakRSSMB > 0 && m.PeakRSSMB < targetMemory>>20
 	if f.asJSON {
-		b, err := json.Marshal(rep)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, string(b))
-		return nil
+		return printJSONLine(env.Stdout, rep)
 	}
 	printLoadReport(env.Stdout, res, rep)
 	return nil
+}
+
+// printJSONLine writes v as one line of JSON (a benchmark's --json).
+func printJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
 }
 
 // printLoadReport writes the result for a person to read.

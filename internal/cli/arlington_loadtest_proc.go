@@ -39,13 +39,19 @@ func (w *memWatch) watch(ctx context.Context) {
 	if w.pid == 0 {
 		return
 	}
-	tick := time.NewTicker(500 * time.Millisecond)
+	sampleEvery(ctx, 500*time.Millisecond, w.sample)
+}
+
+// sampleEvery calls sample at once, every d, and once more when ctx
+// ends; then it returns.
+func sampleEvery(ctx context.Context, d time.Duration, sample func()) {
+	tick := time.NewTicker(d)
 	defer tick.Stop()
 	for {
-		w.sample()
+		sample()
 		select {
 		case <-ctx.Done():
-			w.sample()
+			sample()
 			return
 		case <-tick.C:
 		}

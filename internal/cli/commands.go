@@ -46,9 +46,14 @@ func newRoot(env *Env) *cobra.Command {
 		runServe)
 	serve.PreRunE = envDefaults
 	markEnvFlags(serve.Flags())
-	serve.AddCommand(leaf(env, "bench", "load benchmark: simulated players against a server on a fresh database",
+	serve.AddCommand(leaf(env, "bench", "load benchmark: simulated players against a server, or several on one database",
 		"Measure the server under load: simulated players send moves over HTTP on loopback\n"+
-			"to a server on a fresh database, and the request rate and latencies are printed.",
+			"to a server on a fresh database, and the request rate and latencies are printed.\n\n"+
+			"With --servers N (or --target URLS) simulated people play live Arlington tables\n"+
+			"through N cardtable serve processes on one database instead, each request and\n"+
+			"connection to the next server in turn; printed: action to view, each server's\n"+
+			"memory, PostgreSQL's writes per action and, with --kills, how long a killed\n"+
+			"server's tables take to move on (docs/scaling.md).",
 		runServeBench))
 
 	spider := group("spider", "Arachnid and Spider solitaire: deals, terminal play, solver, benchmarks")

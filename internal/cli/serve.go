@@ -441,12 +441,26 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 	games := fs.Int("games", 1000, "games in play")
 	players := fs.Int("players", 50, "simulated players sending requests at once")
 	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
-	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates)")
-	dbPath := fs.String("db", "", "SQLite database `file` (default: a temporary file, removed after)")
+	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates;\n"+
+		"with --servers or --target the default is 2s)")
+	dbPath := fs.String("db", "", "the `database`: a SQLite file, or with --servers a postgres:// URL (default: a temporary\n"+
+		"SQLite file, removed after)")
+	var cf clusterFlags
+	addClusterFlags(fs, &cf)
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
 			return usageErr("serve bench: unexpected argument %q", pos[0])
+		}
+		if cf.servers < 0 {
+			return usageErr("serve bench: --servers must be at least 0")
+		}
+		if cf.servers > 0 || cf.target != "" {
+			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
+			if !fs.Changed("think") {
+				cf.think = 2 * time.Second // a brisk human pace, as arlington loadtest
+			}
+			return benchCluster(ctx, env, cf)
 		}
 		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
 			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")

@@ -40,6 +40,21 @@ type ArlConfig struct {
 	Seed  uint64
 	// Dialers is how many tables are set up at once (default 32).
 	Dialers int
+	// URLs, if set, are several servers (or entry points) of one
+	// cluster: each request and each connection goes to the next in
+	// turn, as through a load balancer without stickiness. URL is then
+	// unused.
+	URLs []string
+	// ForwardedFor gives each table's people an address of their own,
+	// 10.x.y.z in X-Forwarded-For, for servers that trust this client as
+	// a proxy (serve --trusted-proxy 127.0.0.1): the bounds per client
+	// address then apply per table, as to people on their own machines.
+	ForwardedFor bool
+	// Reconnect opens a connection that ended (a server killed) again,
+	// through the next URL, instead of counting it an error; the view it
+	// gets must hold every event seen before (ArlResult.Lost counts those
+	// that do not), and each outage is noted (ArlResult.Outages).
+	Reconnect bool
 	// OnPlay, if set, is called when the play begins, after setup.
 	OnPlay func()
 }
@@ -78,8 +93,23 @@ type ArlResult struct {
 	Over                 int64         // tables whose game ended during the run
 	Errors               int64         // error messages, refused requests, dropped connections
 	Missed               int64         // views not timed: their reader lagged sentKept actions behind
+	Reconnects           int64         // connections opened again after they ended (Reconnect)
+	Lost                 int64         // reconnections whose view lacked or changed events seen before
+	Outages              []Outage      // every connection that ended and what followed (Reconnect)
 	FirstError           string
 	Actor, Others, All   Latency
+}
+
+// Outage is one person's connection ending during play: when it ended,
+// when that person next had a view of the table (a server running it
+// answered again), and when it next saw the table move on (a view with
+// an event it had not seen before the end, which waits for someone's
+// action too). Zero: never.
+type Outage struct {
+	Table                  string
+	Seat                   int
+	Ended, Served, MovedOn time.Time
+	EventsBeforeLoss       int // events the person had seen when the connection ended
 }
 
 // ActionsPerSecond is the people's actions per second over the run.
@@ -111,16 +141,19 @@ func (r ArlResult) String() string {
 
 // arlRun is one run's shared state.
 type arlRun struct {
-	cfg    ArlConfig
-	hc     *http.Client
-	start  chan struct{} // closed when every table is connected: play
-	errs   atomic.Int64
-	missed atomic.Int64
-	over   atomic.Int64
-	acts   atomic.Int64
-	errMu  sync.Mutex
-	first  error
-	tables []*arlTable
+	cfg     ArlConfig
+	hc      *http.Client
+	start   chan struct{} // closed when every table is connected: play
+	errs    atomic.Int64
+	missed  atomic.Int64
+	over    atomic.Int64
+	acts    atomic.Int64
+	recon   atomic.Int64
+	lost    atomic.Int64
+	nextURL atomic.Uint64
+	errMu   sync.Mutex
+	first   error
+	tables  []*arlTable
 	// wg holds the people's readers and their actions on the way; all
 	// exit when the run's context ends.
 	wg sync.WaitGroup
@@ -153,6 +186,7 @@ func (r *arlRun) fail(err error) {
 type arlTable struct {
 	id     string
 	people []*person
+	xff    string // its people's X-Forwarded-For ("": none)
 
 	mu   sync.Mutex
 	seq  int                  // actions sent at this table
@@ -177,13 +211,18 @@ type person struct {
 	t      *arlTable
 	seat   int
 	cookie string
+	cmu    sync.Mutex   // guards c: the reader replaces it on a reconnect
+	epoch  atomic.Int64 // connections opened again so far
 	c      *websocket.Conn
 	rng    *rand.Rand
 	// Owned by the person's reader goroutine:
-	seen   int // the last action (arlTable.seq) timed here
-	acted  int // the event count of the last view this person acted on
-	actor  []time.Duration
-	others []time.Duration
+	seen    int // the last action (arlTable.seq) timed here
+	acted   int // the event count of the last view this person acted on
+	actor   []time.Duration
+	others  []time.Duration
+	have    int             // events seen so far
+	lastEv  json.RawMessage // the last of them, as sent
+	outages []Outage
 }
 
 // RunArlington sets up cfg.Tables tables, connects their people, lets
@@ -199,6 +238,9 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	}
 	if cfg.BotLevel == "" {
 		cfg.BotLevel = "random"
+	}
+	if len(cfg.URLs) == 0 {
+		cfg.URLs = []string{cfg.URL}
 	}
 	tr := &http.Transport{MaxIdleConns: cfg.Dialers * 2, MaxIdleConnsPerHost: cfg.Dialers * 2,
 		IdleConnTimeout: time.Minute}
@@ -247,6 +289,12 @@ func RunArlington(ctx context.Context, cfg ArlConfig) (ArlResult, error) {
 	all := append(slices.Clone(actor), others...)
 	res.Actor, res.Others, res.All = latencyOf(actor), latencyOf(others), latencyOf(all)
 	res.Actions, res.Over, res.Errors, res.Missed = r.acts.Load(), r.over.Load(), r.errs.Load(), r.missed.Load()
+	res.Reconnects, res.Lost = r.recon.Load(), r.lost.Load()
+	for _, t := range r.tables {
+		for _, p := range t.people {
+			res.Outages = append(res.Outages, p.outages...)
+		}
+	}
 	if r.first != nil {
 		res.FirstError = r.first.Error()
 	}
@@ -308,11 +356,15 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 		ID string `json:"id"`
 	}
 	body := map[string]any{"players": len(bots), "bots": bots, "target": cfg.Target, "turnSeconds": -1}
-	cookie, err := r.post(ctx, "/api/arlington/tables", "", body, http.StatusCreated, &made)
+	xff := ""
+	if cfg.ForwardedFor {
+		xff = fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
+	}
+	cookie, err := r.post(ctx, "/api/arlington/tables", "", xff, body, http.StatusCreated, &made)
 	if err != nil {
 		return nil, err
 	}
-	t := &arlTable{id: made.ID}
+	t := &arlTable{id: made.ID, xff: xff}
 	for s := range cfg.People {
 		p := &person{t: t, seat: s, cookie: cookie, acted: -1,
 			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)<<8|uint64(s)))}
@@ -320,7 +372,7 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 			p.cookie = ""
 		}
 		join := map[string]any{"name": fmt.Sprintf("load %d.%d", i, s), "seat": s}
-		if p.cookie, err = r.post(ctx, "/api/arlington/tables/"+t.id+"/join", p.cookie, join, http.StatusOK, nil); err != nil {
+		if p.cookie, err = r.post(ctx, "/api/arlington/tables/"+t.id+"/join", p.cookie, xff, join, http.StatusOK, nil); err != nil {
 			return nil, err
 		}
 		t.people = append(t.people, p)
@@ -344,18 +396,21 @@ const playerCookie = "cardtable_player"
 // returns the identity the answer sets, or the same one. A rate-limited
 // request (429 with Retry-After: a server creating tables for one address
 // only so fast) is sent again after the wait the answer asks for.
-func (r *arlRun) post(ctx context.Context, path, cookie string, body any, want int, v any) (string, error) {
+func (r *arlRun) post(ctx context.Context, path, cookie, xff string, body any, want int, v any) (string, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return "", err
 	}
 	var resp *http.Response
 	for {
-		req, err := http.NewRequestWithContext(ctx, "POST", r.cfg.URL+path, strings.NewReader(string(b)))
+		req, err := http.NewRequestWithContext(ctx, "POST", r.url()+path, strings.NewReader(string(b)))
 		if err != nil {
 			return "", err
 		}
 		req.Header.Set("Content-Type", "application/json")
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
 		if cookie != "" {
 			req.AddCookie(&http.Cookie{Name: playerCookie, Value: cookie})
 		}
@@ -401,18 +456,35 @@ func (r *arlRun) post(ctx context.Context, path, cookie string, body any, want i
 	return cookie, nil
 }
 
+// url is the next server in turn.
+func (r *arlRun) url() string {
+	return r.cfg.URLs[(r.nextURL.Add(1)-1)%uint64(len(r.cfg.URLs))]
+}
+
 // connect opens p's WebSocket and says hello (a full view, please).
 func (r *arlRun) connect(ctx context.Context, p *person) error {
-	u := "ws" + strings.TrimPrefix(r.cfg.URL, "http") + "/api/arlington/tables/" + p.t.id + "/ws"
+	u := "ws" + strings.TrimPrefix(r.url(), "http") + "/api/arlington/tables/" + p.t.id + "/ws"
 	h := http.Header{}
 	h.Set("Cookie", (&http.Cookie{Name: playerCookie, Value: p.cookie}).String())
+	if p.t.xff != "" {
+		h.Set("X-Forwarded-For", p.t.xff)
+	}
 	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: r.hc, HTTPHeader: h})
 	if err != nil {
 		return fmt.Errorf("connecting seat %d: %w", p.seat, err)
 	}
 	c.SetReadLimit(4 << 20) // a full view of a long game
+	p.cmu.Lock()
 	p.c = c
+	p.cmu.Unlock()
 	return send(ctx, c, map[string]any{"type": "hello", "since": -1})
+}
+
+// conn is p's connection now.
+func (p *person) conn() *websocket.Conn {
+	p.cmu.Lock()
+	defer p.cmu.Unlock()
+	return p.c
 }
 
 func send(ctx context.Context, c *websocket.Conn, m any) error {

@@ -4,6 +4,7 @@ package loadgen
 // on its turn.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,8 +17,10 @@ type serverMsg struct {
 	Type   string `json:"type"`
 	Status string `json:"status"`
 	View   *struct {
-		ToMove     int `json:"toMove"`
-		EventCount int `json:"eventCount"`
+		ToMove     int               `json:"toMove"`
+		EventCount int               `json:"eventCount"`
+		EventsFrom int               `json:"eventsFrom"`
+		Events     []json.RawMessage `json:"events"`
 	} `json:"view"`
 	Legal []string `json:"legal"`
 	Error string   `json:"error"`
@@ -26,17 +29,25 @@ type serverMsg struct {
 // read is p's reader: it times the views and, when it is p's turn,
 // starts p's action (thinking in a goroutine of its own: the reader goes
 // on reading, so the connection answers the server's pings). It returns
-// when ctx ends, the game is over or the connection fails.
+// when ctx ends, the game is over or the connection fails (with
+// Reconnect: fails to open again for a minute).
 func (r *arlRun) read(ctx context.Context, p *person) {
-	defer p.c.CloseNow()
+	defer func() { p.conn().CloseNow() }()
 	for {
-		_, b, err := p.c.Read(ctx)
+		_, b, err := p.conn().Read(ctx)
 		now := time.Now()
 		if err != nil {
-			if ctx.Err() == nil {
-				r.fail(fmt.Errorf("table %s seat %d: connection ended: %w", p.t.id, p.seat, err))
+			if ctx.Err() != nil {
+				return
 			}
-			return
+			if !r.cfg.Reconnect {
+				r.fail(fmt.Errorf("table %s seat %d: connection ended: %w", p.t.id, p.seat, err))
+				return
+			}
+			if !r.reconnect(ctx, p, now) {
+				return
+			}
+			continue
 		}
 		var m serverMsg
 		if err := json.Unmarshal(b, &m); err != nil {
@@ -50,6 +61,7 @@ func (r *arlRun) read(ctx context.Context, p *person) {
 		case m.Type != "view" || m.View == nil:
 			continue // not started yet (a seat still connecting)
 		}
+		p.seeEvents(r, m.View.EventsFrom, m.View.EventCount, m.View.Events, now)
 		for range p.time(r, m.View.EventCount, now) {
 			r.ack()
 		}
@@ -71,9 +83,69 @@ func (r *arlRun) read(ctx context.Context, p *person) {
 		if r.cfg.Think > 0 {
 			pause = time.Duration(p.rng.ExpFloat64() * float64(r.cfg.Think))
 		}
-		count := m.View.EventCount
-		r.wg.Go(func() { r.act(ctx, p, count, a, pause) })
+		count, epoch := m.View.EventCount, p.epoch.Load()
+		r.wg.Go(func() { r.act(ctx, p, count, a, pause, epoch) })
 	}
+}
+
+// seeEvents checks a view's events against those p has seen: a view
+// from the start (after a reconnect) must hold at least as many, the
+// last one seen unchanged; otherwise an acknowledged event was lost or
+// the history changed. It notes when a table p lost its connection to
+// (once or more) moves on again.
+func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, now time.Time) {
+	if from <= p.have-1 && p.have > 0 {
+		i := p.have - 1 - from
+		if count < p.have || i >= len(evs) || !bytes.Equal(evs[i], p.lastEv) {
+			r.lost.Add(1)
+			r.fail(fmt.Errorf("table %s seat %d: %d events seen, a view from event %d holds %d of them, or another last one",
+				p.t.id, p.seat, p.have, from, count))
+		}
+	}
+	// Every outage since p last had a view, or since the table last
+	// moved on for p, ends here (a connection may end again, at a
+	// take-over, before either).
+	for i := len(p.outages) - 1; i >= 0 && p.outages[i].Served.IsZero(); i-- {
+		p.outages[i].Served = now
+	}
+	for i := len(p.outages) - 1; i >= 0 && p.outages[i].MovedOn.IsZero() && count > p.outages[i].EventsBeforeLoss; i-- {
+		p.outages[i].MovedOn = now
+	}
+	if count > p.have && len(evs) > 0 && from+len(evs) == count {
+		p.have, p.lastEv = count, bytes.Clone(evs[len(evs)-1])
+	}
+}
+
+// reconnect opens p's connection again after it ended at ended, trying
+// the next server in turn with a growing pause (from 50 ms to 1 s), for
+// a minute at most. p decides again on its turn (an action on its way
+// when the connection ended may never have arrived).
+func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool {
+	p.conn().CloseNow()
+	p.outages = append(p.outages, Outage{Table: p.t.id, Seat: p.seat, Ended: ended, EventsBeforeLoss: p.have})
+	p.acted = -1
+	p.epoch.Add(1) // an action still thinking is dropped: p decides again
+	wait := 50 * time.Millisecond
+	for deadline := ended.Add(time.Minute); time.Now().Before(deadline); {
+		err := r.connect(ctx, p)
+		if err == nil {
+			r.recon.Add(1)
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false
+		case <-t.C:
+		}
+		wait = min(2*wait, time.Second)
+	}
+	r.fail(fmt.Errorf("table %s seat %d: no server took the connection again for a minute", p.t.id, p.seat))
+	return false
 }
 
 // time records the latency of every action sent at p's table that this
@@ -107,7 +179,7 @@ func (p *person) time(r *arlRun, count int, now time.Time) (acked int) {
 // act waits for the play to begin, thinks for pause, then sends action a
 // (chosen from the view with count events). It returns when it has sent
 // it or ctx ends.
-func (r *arlRun) act(ctx context.Context, p *person, count int, a string, pause time.Duration) {
+func (r *arlRun) act(ctx context.Context, p *person, count int, a string, pause time.Duration, epoch int64) {
 	select {
 	case <-r.start:
 	case <-ctx.Done():
@@ -122,13 +194,16 @@ func (r *arlRun) act(ctx context.Context, p *person, count int, a string, pause 
 		case <-t.C:
 		}
 	}
+	if p.epoch.Load() != epoch {
+		return // the connection was opened again meanwhile: p decides afresh
+	}
 	t := p.t
 	t.mu.Lock()
 	t.seq++
 	t.sent[t.seq%sentKept] = sentAction{seq: t.seq, at: time.Now(), before: count, actor: p.seat}
 	t.mu.Unlock()
-	if err := send(ctx, p.c, map[string]any{"type": "action", "action": a}); err != nil {
-		if ctx.Err() == nil {
+	if err := send(ctx, p.conn(), map[string]any{"type": "action", "action": a}); err != nil {
+		if ctx.Err() == nil && !r.cfg.Reconnect { // with Reconnect, the reader opens it again
 			r.fail(fmt.Errorf("table %s seat %d: sending %q: %w", t.id, p.seat, a, err))
 		}
 		return
