@@ -144,3 +144,42 @@ func TestForward(t *testing.T) {
 		t.Fatalf("a new table here: %d %s", w.Code, w.Body)
 	}
 }
+
+// TestForwardNewToDeadServer: a new table meant for a server that does
+// not answer (it died and its lease has not run out yet, so it still
+// looks the least loaded) is made here, not refused: nothing reached that
+// server, so nothing is made twice.
+func TestForwardNewToDeadServer(t *testing.T) {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	deadAddr := strings.TrimPrefix(gone.URL, "http://")
+	gone.Close() // nothing listens there any more
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{forNew: deadAddr, place: Place{Addr: deadAddr}}
+	h := New(hub, o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	const cfg = `{"players":2,"bots":["","random"]}`
+	r := httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(cfg))
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusCreated || len(hub.List()) != 1 || hub.List()[0].Players != 2 {
+		t.Fatalf("a new table for a server that does not answer: %d %s; %d tables here", w.Code, w.Body, len(hub.List()))
+	}
+	// A table there is not made here: it is between servers (503).
+	w = httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("GET", "/api/arlington/tables/THERE", nil))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a table on a server that does not answer: %d", w.Code)
+	}
+}
