@@ -119,7 +119,13 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 // handle is web.Handle with the table package's errors classified.
 func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(h.log, func(w http.ResponseWriter, r *http.Request) error {
-		return web.Classify(f(w, r), classes)
+		err := f(w, r)
+		if errors.Is(err, table.ErrMoved) {
+			// Refused unapplied: the table's new server answers in a
+			// moment (forward.go).
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		return web.Classify(err, classes)
 	})
 }
 

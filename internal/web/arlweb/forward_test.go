@@ -3,6 +3,7 @@ package arlweb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -181,5 +182,42 @@ func TestForwardNewToDeadServer(t *testing.T) {
 	srv.ServeHTTP(w, httptest.NewRequest("GET", "/api/arlington/tables/THERE", nil))
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("a table on a server that does not answer: %d", w.Code)
+	}
+}
+
+// movedSeats is a store whose seat writes say the table moved to another
+// server.
+type movedSeats struct{ *store.DB }
+
+func (movedSeats) SaveSeats(context.Context, string, []table.StoredSeat) error {
+	return fmt.Errorf("taken: %w", table.ErrMoved)
+}
+
+// TestMovedRetryAfter: a request refused because the table moved to
+// another server meanwhile (nothing done) says Retry-After, so the page
+// asks again, reaching the table's new server.
+func TestMovedRetryAfter(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hub, err := table.NewHub(ctx, table.Options{Store: movedSeats{db}, Bots: newBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	h := New(hub, wired(Limits{}))
+	srv := web.New(web.Options{Games: []web.Routes{h}})
+	tb, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables/"+tb.ID()+"/join", strings.NewReader(`{"name":"Ann"}`)))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a join refused as moved: %d, Retry-After %q, %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 }
