@@ -45,6 +45,27 @@ func TestTablePath(t *testing.T) {
 	}
 }
 
+// forwardHub is a hub on a SQLite store of its own, seen through wrap
+// (nil: as it is), closed when the test ends.
+func forwardHub(t testing.TB, wrap func(*store.DB) table.Store) *table.Hub {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var st table.Store = db
+	if wrap != nil {
+		st = wrap(db)
+	}
+	hub, err := table.NewHub(context.Background(), table.Options{Store: st, Bots: newBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	return hub
+}
+
 // fakeCluster answers Where and ForNew as set; it lists no other tables.
 type fakeCluster struct {
 	place  Place
@@ -75,18 +96,8 @@ func TestForward(t *testing.T) {
 	}))
 	defer other.Close()
 	otherAddr := strings.TrimPrefix(other.URL, "http://")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "f.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	ctx := context.Background()
+	hub := forwardHub(t, nil)
 	fc := &fakeCluster{}
 	o := wired(Limits{})
 	o.Cluster = fc
@@ -154,18 +165,7 @@ func TestForwardNewToDeadServer(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	deadAddr := strings.TrimPrefix(gone.URL, "http://")
 	gone.Close() // nothing listens there any more
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "f.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	hub := forwardHub(t, nil)
 	o := wired(Limits{})
 	o.Cluster = &fakeCluster{forNew: deadAddr, place: Place{Addr: deadAddr}}
 	h := New(hub, o)
@@ -197,18 +197,8 @@ func (movedSeats) SaveSeats(context.Context, string, []table.StoredSeat) error {
 // another server meanwhile (nothing done) says Retry-After, so the page
 // asks again, reaching the table's new server.
 func TestMovedRetryAfter(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "m.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	hub, err := table.NewHub(ctx, table.Options{Store: movedSeats{db}, Bots: newBot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	ctx := context.Background()
+	hub := forwardHub(t, func(db *store.DB) table.Store { return movedSeats{db} })
 	h := New(hub, wired(Limits{}))
 	srv := web.New(web.Options{Games: []web.Routes{h}})
 	tb, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
