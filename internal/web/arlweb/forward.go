@@ -154,7 +154,12 @@ const maxNewBody = 4<<10 + 1
 func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string, next http.Handler) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxNewBody))
 	if err != nil || len(body) >= maxNewBody {
-		next.ServeHTTP(w, r) // refused here as the handler refuses it
+		// Refused here, as the handler refuses it, reading it whole.
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		next.ServeHTTP(w, r)
 		return
 	}
 	fresh := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }

@@ -211,3 +211,19 @@ func TestMovedRetryAfter(t *testing.T) {
 		t.Fatalf("a join refused as moved: %d, Retry-After %q, %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 }
+
+// TestForwardNewTooLong: a new table's request too long to be kept for
+// forwarding is refused here as any server refuses it: too large.
+func TestForwardNewTooLong(t *testing.T) {
+	hub := forwardHub(t, nil)
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{forNew: "127.0.0.1:1"}
+	h := New(hub, o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	body := `{"players":2,"name":"` + strings.Repeat("x", 8<<10) + `"}`
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(body)))
+	if w.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a long new table's request: %d %s", w.Code, w.Body)
+	}
+}
