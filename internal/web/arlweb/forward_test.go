@@ -220,7 +220,7 @@ func TestForwardNewTooLong(t *testing.T) {
 	o.Cluster = &fakeCluster{forNew: "127.0.0.1:1"}
 	h := New(hub, o)
 	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
-	body := `{"players":2,"name":"` + strings.Repeat("x", 8<<10) + `"}`
+	body := `{"players":2,"name":"` + strings.Repeat("x", 5<<10) + `"}`
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(body)))
 	if w.Code != http.StatusRequestEntityTooLarge {
