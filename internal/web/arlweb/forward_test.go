@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -225,5 +226,31 @@ func TestForwardNewTooLong(t *testing.T) {
 	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(body)))
 	if w.Code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("a long new table's request: %d %s", w.Code, w.Body)
+	}
+}
+
+// elsewhereHub is a hub whose rematch tables run on another server.
+type elsewhereHub struct{ *table.Hub }
+
+func (elsewhereHub) Rematch(context.Context, string, string) (*table.Table, int, error) {
+	return nil, -1, &table.ElsewhereError{ID: "REMATCH"}
+}
+
+// TestRematchElsewhere: a rematch table running on another server is
+// answered with its link (and seat -1), where the page goes and the
+// person takes the seat held for them, not with an error.
+func TestRematchElsewhere(t *testing.T) {
+	h := New(elsewhereHub{forwardHub(t, nil)}, wired(Limits{}))
+	srv := web.New(web.Options{Games: []web.Routes{h}})
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables/OLD/rematch", nil))
+	var got struct {
+		ID   string `json:"id"`
+		Link string `json:"link"`
+		Seat int    `json:"seat"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != http.StatusCreated ||
+		got.ID != "REMATCH" || got.Link != "/arlington/t/REMATCH" || got.Seat != -1 {
+		t.Fatalf("a rematch elsewhere: %d %s", w.Code, w.Body)
 	}
 }
