@@ -216,7 +216,11 @@ func TestRematchElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The rematch table moves to B (A gives it back; B is the lighter).
+	// The rematch table moves to B: A, stopping, takes none and gives it
+	// back.
+	if err := a.n.Drain(bg); err != nil {
+		t.Fatal(err)
+	}
 	if err := a.n.Release(bg, []string{re.ID()}); err != nil {
 		t.Fatal(err)
 	}
