@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,9 @@ var (
 type APIError struct {
 	Status  int
 	Message string
+	// retry: a table's request refused while the table is between
+	// servers (503 with Retry-After): nothing was done, ask again then.
+	retry time.Duration
 }
 
 func (e *APIError) Error() string {
@@ -244,6 +248,44 @@ func (c *Client) Record(ctx context.Context, id string) (string, error) {
 // takes the body as it is). A refusal is an *APIError; a failure to reach
 // the server wraps ErrUnreachable.
 func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
+	for tries := 1; ; tries++ {
+		err := c.callOnce(ctx, method, path, in, out)
+		var ae *APIError
+		if !errors.As(err, &ae) || ae.retry <= 0 || tries >= movingRetries {
+			return err
+		}
+		t := time.NewTimer(ae.retry)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		}
+	}
+}
+
+// movingRetries bounds the askings of a table's request while the table
+// is between servers (its server stopped or died; another takes it within
+// seconds): about 8 s at Retry-After: 1.
+const movingRetries = 8
+
+// retryUnit is a second of Retry-After (tests shorten it).
+var retryUnit = time.Second
+
+// movingWait is how long to wait before asking again a request answered
+// resp, or 0: not a table between servers.
+func movingWait(path string, resp *http.Response) time.Duration {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(path, "/api/arlington/tables/") {
+		return 0
+	}
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+	if err != nil || secs < 0 {
+		return 0
+	}
+	return time.Duration(min(max(secs, 1), 2)) * retryUnit
+}
+
+func (c *Client) callOnce(ctx context.Context, method, path string, in, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
 	var body io.Reader
@@ -286,7 +328,7 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 				e.Error = "" // a page, not a message
 			}
 		}
-		return &APIError{Status: resp.StatusCode, Message: e.Error}
+		return &APIError{Status: resp.StatusCode, Message: e.Error, retry: movingWait(path, resp)}
 	}
 	switch o := out.(type) {
 	case nil:

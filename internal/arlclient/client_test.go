@@ -335,3 +335,45 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestJoinTableMoving: a join answered 503 with Retry-After (the table is
+// between servers: nothing was done) is asked again by itself and
+// succeeds; other refusals, and a 503 without Retry-After, are not.
+func TestJoinTableMoving(t *testing.T) {
+	old := retryUnit
+	retryUnit = time.Millisecond
+	defer func() { retryUnit = old }()
+	var joins atomic.Int32
+	var busy atomic.Int32 // the first joins refused as moving
+	busy.Store(2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n := joins.Add(1); {
+		case r.URL.Path == "/api/arlington/tables/NOHINT/join":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case n <= busy.Load():
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `{"error":"the table is moving to another server: try again in a moment"}`)
+		default:
+			fmt.Fprint(w, `{"seat":1}`)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seat, err := c.Join(context.Background(), "T", "Ann", -1); err != nil || seat != 1 || joins.Load() != 3 {
+		t.Fatalf("join: seat %d, %v; asked %d times, want 3", seat, err, joins.Load())
+	}
+	joins.Store(0)
+	busy.Store(100)
+	var ae *APIError
+	if _, err := c.Join(context.Background(), "T", "Ann", -1); !errors.As(err, &ae) || ae.Status != 503 || joins.Load() != movingRetries {
+		t.Fatalf("a table that stays away: %v after %d askings, want 503 after %d", err, joins.Load(), movingRetries)
+	}
+	joins.Store(0)
+	if _, err := c.Join(context.Background(), "NOHINT", "Ann", -1); !errors.As(err, &ae) || ae.Status != 503 || joins.Load() != 1 {
+		t.Fatalf("a 503 without Retry-After: %v after %d askings, want 1", err, joins.Load())
+	}
+}

@@ -70,11 +70,13 @@ func (c cluster) Where(ctx context.Context, id string) (arlweb.Place, error) {
 		return arlweb.Place{}, err
 	case r.Addr != "" && !r.Self:
 		return arlweb.Place{Addr: r.Addr}, nil
-	case r.Open || (r.Self && r.Addr != ""):
-		// Open with no live server (or held here and not started yet):
+	case r.Open:
+		// Open with no live server, or held here and not started yet:
 		// being taken over.
 		return arlweb.Place{Wait: true}, nil
 	}
+	// Finished, and not running here (its claim may not have been given
+	// back): its record is in the database, which any server reads.
 	return arlweb.Place{Here: true}, nil
 }
 

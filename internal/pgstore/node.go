@@ -294,6 +294,24 @@ func (n *Node) Release(ctx context.Context, ids []string) error {
 	return err
 }
 
+// giveBack gives up table id if this server still holds it at epoch (its
+// copy of the table fell behind the store): the next scan, here or
+// elsewhere, takes it and loads it afresh. A failure is only reported:
+// the table then waits for this server's lease to run out.
+func (n *Node) giveBack(ctx context.Context, id string, epoch int64) {
+	n.mu.Lock()
+	if e, ok := n.epochs[id]; ok && e == epoch {
+		delete(n.epochs, id)
+	}
+	n.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, n.o.Lease)
+	defer cancel()
+	if _, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE id = $1 AND owner = $2 AND epoch = $3`,
+		id, n.id, epoch); err != nil {
+		n.o.Logf("table %s: giving back a table behind the store: %v", id, err)
+	}
+}
+
 // claimed records a table this server made (CreateTable): its first
 // epoch.
 func (n *Node) claimed(id string) {

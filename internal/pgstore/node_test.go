@@ -193,3 +193,37 @@ func TestNodeRelease(t *testing.T) {
 		t.Fatalf("route after the take: %+v (%v)", r, err)
 	}
 }
+
+// TestNodeBehindGivesBack: a server whose copy of a table fell behind the
+// store while it still holds the table (a move it stored but never heard
+// acknowledged: the connection broke after the commit) is refused with
+// ErrMoved, and the table is given back, so that a server (another, or
+// this one at its next scan) takes it and runs it from the stored moves,
+// the unacknowledged one included; it is not left held by a server that
+// no longer runs it, where no server would ever take it.
+func TestNodeBehindGivesBack(t *testing.T) {
+	ctx := context.Background()
+	a, _, na, nb := twoServers(t, pgtest.DB(t))
+	if err := a.CreateTable(ctx, newStored("T1")); err != nil {
+		t.Fatal(err)
+	}
+	for seq, m := range []string{"m0", "m1"} { // m1: stored, its answer lost
+		if err := a.AppendAction(ctx, "T1", seq, table.StoredMove{Seat: seq, Action: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := a.AppendAction(ctx, "T1", 1, table.StoredMove{Seat: 1, Action: "again"})
+	if !errors.Is(err, pgstore.ErrStale) || !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("a move behind the store: %v, want ErrStale and ErrMoved", err)
+	}
+	if held, err := na.Held(ctx); err != nil || held["T1"] {
+		t.Fatalf("A still holds %v (%v): no server would run T1", held, err)
+	}
+	got := takeWithin(t, nb, 10*testLease)
+	if len(got) != 1 || got[0].ID != "T1" || len(got[0].Moves) != 2 || got[0].Moves[1].Action != "m1" {
+		t.Fatalf("B took %+v", got)
+	}
+	if err := a.AppendAction(ctx, "T1", 2, table.StoredMove{Seat: 0, Action: "old"}); !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("A's write after giving the table back: %v, want ErrMoved", err)
+	}
+}

@@ -134,15 +134,29 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	}
 	var moves int
 	var status string
-	err = db.pool.QueryRow(ctx, `SELECT moves, status FROM live_tables WHERE id = $1`, id).Scan(&moves, &status)
+	var holder *string
+	var held int64
+	err = db.pool.QueryRow(ctx, `SELECT moves, status, owner, epoch FROM live_tables WHERE id = $1`, id).
+		Scan(&moves, &status, &holder, &held)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return notFound(id)
 	}
 	if err != nil {
 		return err
 	}
-	if db.node.Load() != nil && moves == seq && status == string(table.StatusOpen) {
-		return moved(id) // only the claim failed
+	open := status == string(table.StatusOpen)
+	if n := db.node.Load(); n != nil {
+		if moves == seq && open {
+			return moved(id) // only the claim failed
+		}
+		if open && holder != nil && *holder == owner && held == epoch {
+			// Still this server's, but its copy is behind the store (a
+			// move committed whose answer was lost): the table stops here
+			// (ErrMoved) and is given back, so that a server takes it at
+			// its next scan and runs it from the stored moves. Kept, no
+			// server would ever run it again.
+			n.giveBack(context.WithoutCancel(ctx), id, held)
+		}
 	}
 	return db.stale(fmt.Errorf("table %q (%s) has %d moves, not %d: %w", id, status, moves, seq, ErrStale))
 }

@@ -199,3 +199,49 @@ func TestAwaySurvivesRestart(t *testing.T) {
 		t.Fatalf("stored seat after returning: %+v", s)
 	}
 }
+
+// TestRematchElsewhere: a game's rematch table that runs on another server
+// (the two tables were taken over by different servers) is named to a
+// person asking for it, with its id, rather than said closed: they take
+// the seat held for them there.
+func TestRematchElsewhere(t *testing.T) {
+	url := pgtest.DB(t)
+	a := startServer(t, url)
+	b := startServer(t, url)
+	old := mustCreate(t, a.hub, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 2)
+	playOut(t, old, map[int]string{0: "a", 2: "b"})
+	re, _, err := a.hub.Rematch(bg, old.ID(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rematch table moves to B: A, stopping, takes none and gives it
+	// back.
+	if err := a.n.Drain(bg); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.n.Release(bg, []string{re.ID()}); err != nil {
+		t.Fatal(err)
+	}
+	var there *table.Table
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, errA := a.hub.Table(re.ID())
+		if tb, errB := b.hub.Table(re.ID()); errB == nil && errA != nil {
+			there = tb
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the rematch table did not move to B")
+		}
+		time.Sleep(testScan / 2) // the servers' next scans
+	}
+	_, _, err = a.hub.Rematch(bg, old.ID(), "b")
+	var ee *table.ElsewhereError
+	if !errors.As(err, &ee) || ee.ID != re.ID() {
+		t.Fatalf("the rematch asked at A while it runs at B: %v, want it named", err)
+	}
+	if seat, err := there.Join(bg, table.Player{ID: "b", Name: "B"}, -1); err != nil || seat != 0 {
+		t.Fatalf("b takes the seat held there: %d, %v; want 0", seat, err)
+	}
+}

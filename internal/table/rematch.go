@@ -62,6 +62,15 @@ func (h *Hub) Rematch(ctx context.Context, oldID, player string) (*Table, int, e
 	return t, seat, nil
 }
 
+// ElsewhereError is Rematch's answer when the rematch table runs on
+// another server (Claims): the asker takes the seat held for them there,
+// by its id.
+type ElsewhereError struct{ ID string }
+
+func (e *ElsewhereError) Error() string {
+	return "the rematch table " + e.ID + " runs on another server"
+}
+
 // rematchTable is the live table id, or a new one stored with seats.
 func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, seats []StoredSeat) (*Table, error) {
 	h.mu.Lock()
@@ -69,7 +78,12 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, 
 	if t, ok := h.tables[id]; ok {
 		return t, nil
 	}
-	if _, err := h.o.Store.LoadTable(ctx, id); err == nil {
+	if s, err := h.o.Store.LoadTable(ctx, id); err == nil {
+		if s.Status == StatusOpen && h.o.Claims != nil {
+			// Open, and run by another server (the two tables were taken
+			// over by different ones): the asker goes there.
+			return nil, &ElsewhereError{ID: id}
+		}
 		// Made before and no longer live (closed idle, or over).
 		return nil, fmt.Errorf("%w: the rematch table %s has closed", ErrNotFound, id)
 	}

@@ -120,7 +120,13 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 // handle is web.Handle with the table package's errors classified.
 func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 	return web.Handle(h.log, func(w http.ResponseWriter, r *http.Request) error {
-		return web.Classify(f(w, r), classes)
+		err := f(w, r)
+		if errors.Is(err, table.ErrMoved) {
+			// Refused unapplied: the table's new server answers in a
+			// moment (forward.go).
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		return web.Classify(err, classes)
 	})
 }
 
@@ -260,6 +266,14 @@ type rematched struct {
 // again and seats the asker there (table.Hub.Rematch).
 func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
 	t, seat, err := h.hub.Rematch(r.Context(), r.PathValue("id"), web.Player(r))
+	var there *table.ElsewhereError
+	if errors.As(err, &there) {
+		// It runs on another server: the asker goes there by its link
+		// and takes the seat held for them (seat -1: not seated yet).
+		web.WriteJSON(w, http.StatusCreated, rematched{created{table.Summary{ID: there.ID, Status: table.StatusOpen},
+			link(there.ID), tableCode(there.ID)}, -1})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

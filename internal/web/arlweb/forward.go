@@ -1,8 +1,10 @@
 package arlweb
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -75,7 +77,7 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 				next.ServeHTTP(w, r) // here: a failed look-up makes the table here
 				return
 			}
-			h.proxy(w, r, addr)
+			h.proxyNew(w, r, addr, next)
 			return
 		}
 		if _, err := h.hub.Table(id); err == nil {
@@ -141,11 +143,51 @@ func unavailable(w http.ResponseWriter, r *http.Request, why string) {
 	}{why + ": try again in a moment"})
 }
 
+// maxNewBody bounds the body of a new table's request kept to make the
+// table here (the create handler reads at most 4 KiB of it).
+const maxNewBody = 4<<10 + 1
+
+// proxyNew forwards a new table's request to the server at addr; if that
+// server cannot be reached (it died, and its lease has not run out, so it
+// still looks the least loaded), the table is made here instead: nothing
+// reached it, so nothing is made twice.
+func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string, next http.Handler) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxNewBody))
+	if err != nil || len(body) >= maxNewBody {
+		// Refused here, as the handler refuses it, reading it whole.
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		next.ServeHTTP(w, r)
+		return
+	}
+	fresh := func() io.ReadCloser { return io.NopCloser(bytes.NewReader(body)) }
+	r.Body = fresh()
+	r.GetBody = func() (io.ReadCloser, error) { return fresh(), nil }
+	h.proxyOr(w, r, addr, func(w http.ResponseWriter, r *http.Request, err error) bool {
+		var op *net.OpError
+		if !errors.As(err, &op) || op.Op != "dial" {
+			return false
+		}
+		r.Body = fresh()
+		next.ServeHTTP(w, r)
+		return true
+	})
+}
+
 // proxy forwards r to the server at addr, WebSocket upgrades too. The
 // client's address goes on in X-Forwarded-For (the other servers must be
 // among that server's --trusted-proxy for it to be believed); the Host
 // is kept, so the host check and cookies work as on the first server.
 func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
+	h.proxyOr(w, r, addr, nil)
+}
+
+// proxyOr is proxy, with instead answering a request the server at addr
+// did not (true: answered).
+func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
+	instead func(http.ResponseWriter, *http.Request, error) bool) {
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: "http", Host: addr})
@@ -165,6 +207,9 @@ func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
 		},
 		Transport: forwardTransport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if instead != nil && instead(w, r, err) {
+				return
+			}
 			// Debug: while a dead server's tables are taken over, every
 			// client's retry fails here once; the take-over is logged.
 			if !errors.Is(err, context.Canceled) {

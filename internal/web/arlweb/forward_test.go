@@ -2,7 +2,9 @@ package arlweb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -44,6 +46,27 @@ func TestTablePath(t *testing.T) {
 	}
 }
 
+// forwardHub is a hub on a SQLite store of its own, seen through wrap
+// (nil: as it is), closed when the test ends.
+func forwardHub(t testing.TB, wrap func(*store.DB) table.Store) *table.Hub {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "f.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var st table.Store = db
+	if wrap != nil {
+		st = wrap(db)
+	}
+	hub, err := table.NewHub(context.Background(), table.Options{Store: st, Bots: newBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	return hub
+}
+
 // fakeCluster answers Where and ForNew as set; it lists no other tables.
 type fakeCluster struct {
 	place  Place
@@ -74,18 +97,8 @@ func TestForward(t *testing.T) {
 	}))
 	defer other.Close()
 	otherAddr := strings.TrimPrefix(other.URL, "http://")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "f.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	ctx := context.Background()
+	hub := forwardHub(t, nil)
 	fc := &fakeCluster{}
 	o := wired(Limits{})
 	o.Cluster = fc
@@ -142,5 +155,102 @@ func TestForward(t *testing.T) {
 	fc.forNew = ""
 	if w := serve("POST", "/api/arlington/tables", nil); w.Code != http.StatusCreated {
 		t.Fatalf("a new table here: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestForwardNewToDeadServer: a new table meant for a server that does
+// not answer (it died and its lease has not run out yet, so it still
+// looks the least loaded) is made here, not refused: nothing reached that
+// server, so nothing is made twice.
+func TestForwardNewToDeadServer(t *testing.T) {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	deadAddr := strings.TrimPrefix(gone.URL, "http://")
+	gone.Close() // nothing listens there any more
+	hub := forwardHub(t, nil)
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{forNew: deadAddr, place: Place{Addr: deadAddr}}
+	h := New(hub, o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	const cfg = `{"players":2,"bots":["","random"]}`
+	r := httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(cfg))
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusCreated || len(hub.List()) != 1 || hub.List()[0].Players != 2 {
+		t.Fatalf("a new table for a server that does not answer: %d %s; %d tables here", w.Code, w.Body, len(hub.List()))
+	}
+	// A table there is not made here: it is between servers (503).
+	w = httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("GET", "/api/arlington/tables/THERE", nil))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a table on a server that does not answer: %d", w.Code)
+	}
+}
+
+// movedSeats is a store whose seat writes say the table moved to another
+// server.
+type movedSeats struct{ *store.DB }
+
+func (movedSeats) SaveSeats(context.Context, string, []table.StoredSeat) error {
+	return fmt.Errorf("taken: %w", table.ErrMoved)
+}
+
+// TestMovedRetryAfter: a request refused because the table moved to
+// another server meanwhile (nothing done) says Retry-After, so the page
+// asks again, reaching the table's new server.
+func TestMovedRetryAfter(t *testing.T) {
+	ctx := context.Background()
+	hub := forwardHub(t, func(db *store.DB) table.Store { return movedSeats{db} })
+	h := New(hub, wired(Limits{}))
+	srv := web.New(web.Options{Games: []web.Routes{h}})
+	tb, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables/"+tb.ID()+"/join", strings.NewReader(`{"name":"Ann"}`)))
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("a join refused as moved: %d, Retry-After %q, %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+}
+
+// TestForwardNewTooLong: a new table's request too long to be kept for
+// forwarding is refused here as any server refuses it: too large.
+func TestForwardNewTooLong(t *testing.T) {
+	hub := forwardHub(t, nil)
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{forNew: "127.0.0.1:1"}
+	h := New(hub, o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	body := `{"players":2,"name":"` + strings.Repeat("x", 5<<10) + `"}`
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(body)))
+	if w.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a long new table's request: %d %s", w.Code, w.Body)
+	}
+}
+
+// elsewhereHub is a hub whose rematch tables run on another server.
+type elsewhereHub struct{ *table.Hub }
+
+func (elsewhereHub) Rematch(context.Context, string, string) (*table.Table, int, error) {
+	return nil, -1, &table.ElsewhereError{ID: "REMATCH"}
+}
+
+// TestRematchElsewhere: a rematch table running on another server is
+// answered with its link (and seat -1), where the page goes and the
+// person takes the seat held for them, not with an error.
+func TestRematchElsewhere(t *testing.T) {
+	h := New(elsewhereHub{forwardHub(t, nil)}, wired(Limits{}))
+	srv := web.New(web.Options{Games: []web.Routes{h}})
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables/OLD/rematch", nil))
+	var got struct {
+		ID   string `json:"id"`
+		Link string `json:"link"`
+		Seat int    `json:"seat"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || w.Code != http.StatusCreated ||
+		got.ID != "REMATCH" || got.Link != "/arlington/t/REMATCH" || got.Seat != -1 {
+		t.Fatalf("a rematch elsewhere: %d %s", w.Code, w.Body)
 	}
 }

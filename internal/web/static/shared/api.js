@@ -54,10 +54,18 @@ export async function request(method, path, body, { text = false, raw = false } 
     }
   }
   let res;
-  try {
-    res = await fetch(path, init);
-  } catch (e) {
-    throw new ApiError(0, "The server cannot be reached. Is cardtable still running?");
+  for (let tries = 1; ; tries++) {
+    try {
+      res = await fetch(path, init);
+    } catch (e) {
+      throw new ApiError(0, "The server cannot be reached. Is cardtable still running?");
+    }
+    if (!movingTable(path, res) || tries >= tableRetries) break;
+    // The table is between servers (its server stopped or died, another
+    // takes it within seconds): nothing was done, so ask again as
+    // Retry-After says, rather than show the player an error.
+    const secs = Math.min(Number(res.headers.get("Retry-After")) || 1, 2);
+    await new Promise((ok) => setTimeout(ok, secs * 1000));
   }
   if (!res.ok) {
     let msg = res.statusText || `error ${res.status}`;
@@ -74,6 +82,16 @@ export async function request(method, path, body, { text = false, raw = false } 
   const ct = res.headers.get("Content-Type") || "";
   if (!ct.includes("json")) return {};
   return noteVersion(parseJSON(await res.text()));
+}
+
+// tableRetries bounds the askings of a request for a table between
+// servers: about 8 s at one a second, past a take-over's usual time.
+const tableRetries = 8;
+
+// movingTable: res says an Arlington table is between servers (503 with
+// Retry-After), so the request was not carried out and may be made again.
+function movingTable(path, res) {
+  return res.status === 503 && res.headers.has("Retry-After") && path.startsWith("/api/arlington/tables/");
 }
 
 // parseJSON keeps deal numbers exact: they go up to 2^64-1, beyond the
