@@ -222,7 +222,9 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	}
 	k = min(k, room, takeBatch)
 	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
-		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND (t.owner IS NULL
+		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open'
+			AND t.owner IS DISTINCT FROM $2 -- never its own: a copy may still run here
+			AND (t.owner IS NULL
 			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
 			ORDER BY t.updated LIMIT $3 FOR UPDATE SKIP LOCKED)
 		RETURNING id, epoch`, secs(n.o.Lease), n.id, k)

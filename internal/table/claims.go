@@ -22,15 +22,19 @@ func (h *Hub) scan() {
 			return
 		case <-t.C:
 		}
-		h.dropLost()
-		h.takeOrphans()
+		// Nothing is taken while what is held is unknown: a table still
+		// running here must stop before a new claim of it starts a copy.
+		if h.dropLost() {
+			h.takeOrphans()
+		}
 	}
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another
 // server took them while this one could not renew its lease). Tables
 // started after the question was asked are not judged by its answer.
-func (h *Hub) dropLost() {
+// It reports whether it could ask.
+func (h *Hub) dropLost() bool {
 	h.mu.Lock()
 	gen := h.gen
 	h.mu.Unlock()
@@ -41,7 +45,7 @@ func (h *Hub) dropLost() {
 		if h.ctx.Err() == nil {
 			h.o.Logf("checking the tables held: %v", err)
 		}
-		return
+		return false
 	}
 	h.mu.Lock()
 	var lost []*Table
@@ -55,6 +59,7 @@ func (h *Hub) dropLost() {
 		h.o.Logf("table %s: another server holds it now; dropped here", t.id)
 		t.lose(ctx)
 	}
+	return true
 }
 
 // takeOrphans claims what orphaned tables this hub has room for and
