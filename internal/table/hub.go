@@ -353,7 +353,12 @@ func (h *Hub) restore(s Stored) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newTable(h, s, cfg, st), nil
+	t := newTable(h, s, cfg, st)
+	if len(s.Moves) > 0 && !st.Terminal() {
+		t.l.resumed.key = [2]int{st.ToMove(), st.EventCount()}
+		t.l.resumed.at = s.Updated
+	}
+	return t, nil
 }
 
 // replay rebuilds a stored table's game by replaying its moves from its

@@ -33,6 +33,12 @@ type loop struct {
 	timedOut int
 
 	turn  timerSlot // the turn timer, armed for (seat, event count)
+	// resumed is the turn a table restored here was waiting on, and when
+	// it was last written: that turn's timer runs on from there (turnLeft).
+	resumed struct {
+		key [2]int
+		at  time.Time // zero: none
+	}
 	idle  timerSlot // closes the table when nobody is connected
 	retry timerSlot // tries a bot's action again after a store error
 	fails int       // the store errors in a row on bots' actions
@@ -266,11 +272,26 @@ func (l *loop) settle() {
 	// bots may not stall the game, and its rating, for ever.
 	if d := l.cfg.turn(); d > 0 && (l.othersConnected(seat) || l.cfg.Rated) {
 		if !l.turn.armed([2]int{seat, n}) {
-			l.turn.arm(l.h.o.Clock, d, [2]int{seat, n})
+			l.turn.arm(l.h.o.Clock, l.turnLeft(d, [2]int{seat, n}), [2]int{seat, n})
 		}
 	} else {
 		l.turn.stop()
 	}
+}
+
+// turnLeft is how long the turn key has on a timer of d: all of d, but
+// for the turn a restored table was waiting on, what was left of it when
+// the table was last written (after a restart or on another server the
+// timer goes on rather than starting again). At least MinTurnSeconds are
+// left: the person may have lost a few seconds reconnecting.
+func (l *loop) turnLeft(d time.Duration, key [2]int) time.Duration {
+	r := l.resumed
+	l.resumed.at = time.Time{}
+	if r.at.IsZero() || r.key != key {
+		return d
+	}
+	left := d - l.h.o.Clock.Now().Sub(r.at)
+	return min(d, max(left, MinTurnSeconds*time.Second))
 }
 
 // othersConnected: someone other than seat's person is connected, and so

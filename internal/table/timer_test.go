@@ -300,3 +300,53 @@ func TestIdleClose(t *testing.T) {
 		t.Fatalf("a closed table's record (seed included) does not load: %v", err)
 	}
 }
+
+// TestTurnTimerResumes: a table restored (after a restart, or taken over
+// by another server) gives the turn it was waiting on what was left of
+// its timer when the table was last written, not a fresh one; and at
+// least MinTurnSeconds, for the person to reconnect.
+func TestTurnTimerResumes(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		gone, want time.Duration
+	}{
+		{"20 s of 30 gone", 20 * time.Second, 10 * time.Second},
+		{"all of it gone", 45 * time.Second, table.MinTurnSeconds * time.Second},
+		{"none gone", 0, 30 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newFakeClock()
+			st := newMemStore()
+			h1 := newHub(t, st, clk)
+			tb := mustCreate(t, h1, "a", table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: 30})
+			mustJoin(t, tb, "a", 0)
+			mustJoin(t, tb, "b", 1)
+			autoplay(t, tb, "b", 1)
+			// a acts once, so the table has a move stored, and it is a's
+			// turn again.
+			w := mustSub(t, tb, "a", -1)
+			u := until(t, w, toMove(0))
+			if err := tb.Act(bg, "a", 0, anyLegal(t, u)); err != nil {
+				t.Fatal(err)
+			}
+			at := u.View.EventCount
+			until(t, w, func(u table.Update) bool { return u.View != nil && u.View.ToMove == 0 && u.View.EventCount > at })
+			h1.Close()
+
+			st.mu.Lock()
+			st.tables[tb.ID()].Updated = clk.Now().Add(-tc.gone)
+			st.mu.Unlock()
+			h2 := newHub(t, st, clk)
+			tb2, err := h2.Table(tb.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustSub(t, tb2, "b", -1) // b waits on a: the timer runs
+			roundTrip(t, h2, tb2)
+			if clk.armed(tc.want) != 1 || clk.armed(tc.want-time.Second) != 0 {
+				t.Fatalf("timers due within %v: %d, within %v: %d; want one, due in %v",
+					tc.want, clk.armed(tc.want), tc.want-time.Second, clk.armed(tc.want-time.Second), tc.want)
+			}
+		})
+	}
+}
