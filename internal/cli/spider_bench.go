@@ -28,10 +28,13 @@ type benchResult struct {
 	ok     bool // solved or won
 	status string
 	secs   float64
-	nodes  int64
-	peak   int64
-	moves  int
-	found  int // solve: the line's length as the search found it, before shortening
+	// verdict is the seconds to the verdict (solve), before the searches
+	// for a shorter line.
+	verdict float64
+	nodes   int64
+	peak    int64
+	moves   int
+	found   int // solve: the line's length as the search found it, before shortening
 	// byHand is what a player makes of the line on a page that removes
 	// complete suits itself (the default): its card moves and deals.
 	byHand  int
@@ -167,7 +170,7 @@ func (b *bench) one(ctx context.Context, n uint64) benchResult {
 	if b.mode == "solve" {
 		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: b.limit, MemoryBytes: b.mem})
 		res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
-			secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
+			secs: r.Elapsed.Seconds(), verdict: r.Verdict.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
 		if res.ok {
 			// Every line is replayed with the engine's checked moves.
 			for _, m := range r.Moves {
@@ -202,8 +205,8 @@ func (b *bench) one(ctx context.Context, n uint64) benchResult {
 // print writes a deal's line.
 func (b *bench) print(w io.Writer, r benchResult) {
 	if b.mode == "solve" {
-		fmt.Fprintf(w, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
-			r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
+		fmt.Fprintf(w, "deal %d: %s %.3fs (verdict %.3fs) %d nodes %.0f nodes/s peak %s %d moves",
+			r.deal, r.status, r.secs, r.verdict, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
 		if r.ok {
 			fmt.Fprintf(w, " (found %d, %d by hand)", r.found, r.byHand)
 		}
@@ -275,7 +278,7 @@ func cmpErr(a, b error) error {
 // summarize prints the counts and the time distribution of a benchmark.
 func summarize(mode string, rs []benchResult, jobs int) string {
 	var ok int
-	var secs []float64
+	var secs, verdicts []float64
 	var moves, found, hand []int // solve: the lines of the deals solved
 	var nodes int64
 	var nodeSecs, peak, perMove, completed float64
@@ -290,6 +293,7 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 			hand = append(hand, r.byHand)
 		}
 		secs = append(secs, r.secs)
+		verdicts = append(verdicts, r.verdict)
 		nodes += r.nodes
 		nodeSecs += r.secs
 		peak = max(peak, float64(r.peak))
@@ -323,6 +327,13 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %s",
 		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), plural(jobs, "job"))
 	if mode == "solve" {
+		// The time to the verdict leaves out the searches for a shorter
+		// line, which only the places that show a line pay for.
+		slices.Sort(verdicts)
+		if len(verdicts) > 0 {
+			s += fmt.Sprintf(", verdict median %.3fs p90 %.3fs", verdicts[len(verdicts)/2],
+				verdicts[min(len(verdicts)-1, int(0.9*float64(len(verdicts))))])
+		}
 		if len(moves) > 0 {
 			// Lines count every move: card moves, deals and removals; "by
 			// hand" leaves out the removals, which the page makes itself.

@@ -83,6 +83,9 @@ type Result struct {
 	StoppedBy Limit
 	Nodes     int64
 	Elapsed   time.Duration
+	// Verdict is the time the search took to its verdict, before any
+	// further search for a shorter line (Elapsed counts those too).
+	Verdict time.Duration
 	// PeakBytes is the most memory the search's own tables held at once
 	// (node arrays, hash sets, queues), counted from their capacities.
 	PeakBytes int64
@@ -122,6 +125,7 @@ func solveMode(ctx context.Context, p *spider.Position, lim Limits, again, exhOn
 	s.portfolio = weightSets
 	s.depthPen = depthPenalty
 	r := s.run()
+	r.Verdict = r.Elapsed
 	if r.Status == Solved {
 		r.Found = len(r.Moves)
 		r.Moves = shorten(p, r.Moves, shortenLimit(r.Nodes))
