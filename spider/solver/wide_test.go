@@ -116,3 +116,31 @@ func TestLongWideBeamSolvesWhatStagedMisses(t *testing.T) {
 		t.Errorf("without the wide beams: %s, want unknown within %d nodes", r.Status, limit)
 	}
 }
+
+// TestWideBeamLast: the beams widen up to wideMaxWidth, and the widest
+// one, or the widest the memory limit holds, is the last of the search.
+func TestWideBeamLast(t *testing.T) {
+	p := layout(t, deadEnd, 4)
+	for _, c := range []struct {
+		name     string
+		k        int
+		mem      int64
+		wideLeft bool
+	}{
+		{"first", 0, 0, true},
+		{"widest", 2, 0, false},
+		{"halved for memory", 2, int64(wideMaxWidth/2) * wideBytes, false},
+		{"no room", 0, wideBytes, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSearch(context.Background(), p, Limits{MemoryBytes: c.mem})
+			s.wide = true
+			if s.wideBeam(c.k) {
+				t.Fatal("a lost position won")
+			}
+			if s.wide != c.wideLeft {
+				t.Errorf("more beams to come: %v, want %v", s.wide, c.wideLeft)
+			}
+		})
+	}
+}
