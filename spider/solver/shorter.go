@@ -115,7 +115,7 @@ func shorterSkip(ctx context.Context, p *spider.Position, lim Limits, start time
 		// suits would spend in vain.
 		im.reserve = min(max(nodes/nbShare, nbMin), nbMax)
 	}
-	if im.skip >= 0 && !im.beams() {
+	if !im.beams() && im.skip >= 0 {
 		im.again()
 	}
 	im.shortcut()
@@ -170,8 +170,16 @@ func (im *improver) beams() bool {
 		im.spent += int64(b.gen)
 		return ok && im.keep(cand, int64(b.gen))
 	}
-	won := false
-	for _, c := range portfolio[min(im.skip, len(portfolio)):] {
+	from, won := im.skip, false
+	if im.skip < 0 {
+		// The first beam won: the others compete with its line only
+		// where it is long (firstLong), and the fallback is not needed.
+		from, won = len(portfolio), true
+		if len(im.line) > firstLong {
+			from = 1
+		}
+	}
+	for _, c := range portfolio[min(from, len(portfolio)):] {
 		won = run(c.width, c.w) || won
 	}
 	if !won {
