@@ -57,12 +57,14 @@ func TestSpiderSolveJSON(t *testing.T) {
 		Moves     []string `json:"moves"`
 		Nodes     int64    `json:"nodes"`
 		Seconds   float64  `json:"seconds"`
+		Verdict   float64  `json:"verdictSeconds"`
 		PeakBytes int64    `json:"peakBytes"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if r.Result != "solved" || len(r.Moves) == 0 || r.Nodes <= 0 || r.PeakBytes <= 0 || r.Seconds < 0 {
+	if r.Result != "solved" || len(r.Moves) == 0 || r.Nodes <= 0 || r.PeakBytes <= 0 || r.Seconds < 0 ||
+		r.Verdict <= 0 || r.Verdict > r.Seconds {
 		t.Fatalf("%+v", r)
 	}
 	g, _ := spider.NewGame(3, spider.Options{Suits: 2})
