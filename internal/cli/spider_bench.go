@@ -28,10 +28,16 @@ type benchResult struct {
 	ok     bool // solved or won
 	status string
 	secs   float64
-	nodes  int64
-	peak   int64
-	moves  int
-	found  int // solve: the line's length as the search found it, before shortening
+	// verdict is the seconds to the verdict (solve), before the searches
+	// for a shorter line.
+	verdict float64
+	// cpu is the process's CPU seconds during the deal (solve; a measure
+	// of the work when one deal runs at a time, --jobs 1).
+	cpu   float64
+	nodes int64
+	peak  int64
+	moves int
+	found int // solve: the line's length as the search found it, before shortening
 	// byHand is what a player makes of the line on a page that removes
 	// complete suits itself (the default): its card moves and deals.
 	byHand  int
@@ -165,9 +171,10 @@ func (b *bench) one(ctx context.Context, n uint64) benchResult {
 		return benchResult{deal: n, err: err}
 	}
 	if b.mode == "solve" {
+		cpu := cpuSeconds()
 		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: b.limit, MemoryBytes: b.mem})
 		res := benchResult{deal: n, ok: r.Status == solver.Solved, status: statusText(r),
-			secs: r.Elapsed.Seconds(), nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
+			secs: r.Elapsed.Seconds(), verdict: r.Verdict.Seconds(), cpu: cpuSeconds() - cpu, nodes: r.Nodes, peak: r.PeakBytes, moves: len(r.Moves), found: r.Found, byHand: byHand(r.Moves)}
 		if res.ok {
 			// Every line is replayed with the engine's checked moves.
 			for _, m := range r.Moves {
@@ -202,8 +209,8 @@ func (b *bench) one(ctx context.Context, n uint64) benchResult {
 // print writes a deal's line.
 func (b *bench) print(w io.Writer, r benchResult) {
 	if b.mode == "solve" {
-		fmt.Fprintf(w, "deal %d: %s %.3fs %d nodes %.0f nodes/s peak %s %d moves",
-			r.deal, r.status, r.secs, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
+		fmt.Fprintf(w, "deal %d: %s %.3fs (verdict %.3fs, CPU %.3fs) %d nodes %.0f nodes/s peak %s %d moves",
+			r.deal, r.status, r.secs, r.verdict, r.cpu, r.nodes, float64(r.nodes)/max(r.secs, 1e-9), mib(r.peak), r.moves)
 		if r.ok {
 			fmt.Fprintf(w, " (found %d, %d by hand)", r.found, r.byHand)
 		}
@@ -275,7 +282,7 @@ func cmpErr(a, b error) error {
 // summarize prints the counts and the time distribution of a benchmark.
 func summarize(mode string, rs []benchResult, jobs int) string {
 	var ok int
-	var secs []float64
+	var secs, verdicts, cpus []float64
 	var moves, found, hand []int // solve: the lines of the deals solved
 	var nodes int64
 	var nodeSecs, peak, perMove, completed float64
@@ -290,19 +297,15 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 			hand = append(hand, r.byHand)
 		}
 		secs = append(secs, r.secs)
+		verdicts = append(verdicts, r.verdict)
+		cpus = append(cpus, r.cpu)
 		nodes += r.nodes
 		nodeSecs += r.secs
 		peak = max(peak, float64(r.peak))
 		perMove += r.perMove
 		completed += float64(r.completed)
 	}
-	slices.Sort(secs)
-	q := func(f float64) float64 {
-		if len(secs) == 0 {
-			return 0
-		}
-		return secs[min(len(secs)-1, int(f*float64(len(secs))))]
-	}
+	q := func(f float64) float64 { return quantile(secs, f) }
 	word := "solved"
 	if mode == "autoplay" {
 		word = "won"
@@ -323,6 +326,13 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 	s := fmt.Sprintf("%s %d/%d (%s), time median %.3fs p90 %.3fs max %.3fs, %s",
 		word, ok, len(secs), rate, q(0.5), q(0.9), q(1), plural(jobs, "job"))
 	if mode == "solve" {
+		// The time to the verdict leaves out the searches for a shorter
+		// line, which only the places that show a line pay for.
+		// The CPU time says what the work costs on a shared machine.
+		if len(verdicts) > 0 {
+			s += fmt.Sprintf(", verdict median %.3fs p90 %.3fs, CPU median %.3fs p90 %.3fs",
+				quantile(verdicts, 0.5), quantile(verdicts, 0.9), quantile(cpus, 0.5), quantile(cpus, 0.9))
+		}
 		if len(moves) > 0 {
 			// Lines count every move: card moves, deals and removals; "by
 			// hand" leaves out the removals, which the page makes itself.
@@ -339,6 +349,15 @@ func summarize(mode string, rs []benchResult, jobs int) string {
 		s += fmt.Sprintf(", %.3fs a move on average, %.2f of 8 suits completed on average", perMove/float64(len(secs)), completed/float64(len(secs)))
 	}
 	return s
+}
+
+// quantile is the f-quantile of v (0 when v is empty); it sorts v.
+func quantile(v []float64, f float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	return v[min(len(v)-1, int(f*float64(len(v))))]
 }
 
 // wilson is the 95% Wilson score interval for k successes in n trials

@@ -105,16 +105,17 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 		moves := playable(g, r.Moves)
 		if sf.json {
 			return writeJSON(env.Stdout, map[string]any{
-				"deal":      g.Deal(),
-				"variant":   g.Options().Variant.String(),
-				"suits":     g.Options().Suits,
-				"result":    r.Status.String(),
-				"stoppedBy": stoppedBy(r),
-				"moves":     moves,
-				"found":     r.Found,
-				"nodes":     r.Nodes,
-				"seconds":   r.Elapsed.Seconds(),
-				"peakBytes": r.PeakBytes,
+				"deal":           g.Deal(),
+				"variant":        g.Options().Variant.String(),
+				"suits":          g.Options().Suits,
+				"result":         r.Status.String(),
+				"stoppedBy":      stoppedBy(r),
+				"moves":          moves,
+				"found":          r.Found,
+				"nodes":          r.Nodes,
+				"seconds":        r.Elapsed.Seconds(),
+				"verdictSeconds": r.Verdict.Seconds(),
+				"peakBytes":      r.PeakBytes,
 			})
 		}
 		// Summary lines start with '#', which `cardtable spider play` skips, so

@@ -57,12 +57,14 @@ func TestSpiderSolveJSON(t *testing.T) {
 		Moves     []string `json:"moves"`
 		Nodes     int64    `json:"nodes"`
 		Seconds   float64  `json:"seconds"`
+		Verdict   float64  `json:"verdictSeconds"`
 		PeakBytes int64    `json:"peakBytes"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if r.Result != "solved" || len(r.Moves) == 0 || r.Nodes <= 0 || r.PeakBytes <= 0 || r.Seconds < 0 {
+	if r.Result != "solved" || len(r.Moves) == 0 || r.Nodes <= 0 || r.PeakBytes <= 0 || r.Seconds < 0 ||
+		r.Verdict <= 0 || r.Verdict > r.Seconds {
 		t.Fatalf("%+v", r)
 	}
 	g, _ := spider.NewGame(3, spider.Options{Suits: 2})
@@ -370,9 +372,16 @@ func spiderBench(t *testing.T, autoplay bool) {
 		t.Fatalf("want 4 deal lines and a summary:\n%s", out)
 	}
 	lineRe := regexp.MustCompile(` (\d+) moves \(found (\d+), (\d+) by hand\)$`)
+	timeRe := regexp.MustCompile(`: solved ([\d.]+)s \(verdict ([\d.]+)s, CPU [\d.]+s\) `)
 	for i, l := range lines[:4] {
 		if !strings.HasPrefix(l, "deal "+string(rune('1'+i))+": solved") {
 			t.Errorf("line %d: %q", i+1, l)
+		}
+		// The verdict comes before the searches for a shorter line.
+		if m := timeRe.FindStringSubmatch(l); m == nil {
+			t.Errorf("line %d: no time, verdict and CPU: %q", i+1, l)
+		} else if atof(m[1]) < atof(m[2]) {
+			t.Errorf("line %d: the verdict after the whole solve: %q", i+1, l)
 		}
 		// The line as shortened, then as the search found it.
 		m := lineRe.FindStringSubmatch(l)
@@ -393,6 +402,7 @@ func spiderBench(t *testing.T, autoplay bool) {
 		}
 	}
 	if !strings.HasPrefix(lines[4], "solved 4/4 (100.0%), time median") || !strings.Contains(lines[4], "nodes/s") ||
+		!regexp.MustCompile(`, verdict median [\d.]+s p90 [\d.]+s, CPU median [\d.]+s p90 [\d.]+s`).MatchString(lines[4]) ||
 		!regexp.MustCompile(`, line median \d+ moves p90 \d+ \(as found: median \d+; by hand: median \d+ p90 \d+\)`).MatchString(lines[4]) {
 		t.Errorf("summary %q", lines[4])
 	}
@@ -523,4 +533,10 @@ func FuzzParseRange(f *testing.F) {
 			t.Fatalf("%q gave %d-%d", s, from, to)
 		}
 	})
+}
+
+// atof is s as a number, 0 when it is none.
+func atof(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
 }

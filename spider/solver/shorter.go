@@ -89,6 +89,10 @@ type improver struct {
 	// may spend, so that under a node limit the pass has its share.
 	reserve int64
 	line    []spider.Move
+	// skip is how many of the portfolio's first beams to leave out (they
+	// ran before and lost); -1 leaves out every beam and the second
+	// staged search (the first beam won: its line is short already).
+	skip int
 }
 
 // shorter looks for a winning line from p shorter than line, which the
@@ -96,7 +100,12 @@ type improver struct {
 // the shortest line found and the nodes it generated. It stays within
 // what lim leaves (nodes, time, ctx).
 func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Time, line []spider.Move, nodes int64) ([]spider.Move, int64) {
-	im := &improver{ctx: ctx, p: p, lim: lim, start: start, nodes: nodes, line: line}
+	return shorterSkip(ctx, p, lim, start, line, nodes, 0)
+}
+
+// shorterSkip is shorter with the improver's skip.
+func shorterSkip(ctx context.Context, p *spider.Position, lim Limits, start time.Time, line []spider.Move, nodes int64, skip int) ([]spider.Move, int64) {
+	im := &improver{ctx: ctx, p: p, lim: lim, start: start, nodes: nodes, line: line, skip: skip}
 	if lim.Time > 0 {
 		im.deadline = start.Add(lim.Time)
 	}
@@ -106,8 +115,7 @@ func shorter(ctx context.Context, p *spider.Position, lim Limits, start time.Tim
 		// suits would spend in vain.
 		im.reserve = min(max(nodes/nbShare, nbMin), nbMax)
 	}
-	beamWon := im.beams()
-	if !beamWon {
+	if !im.beams() && im.skip >= 0 {
 		im.again()
 	}
 	im.shortcut()
@@ -162,8 +170,16 @@ func (im *improver) beams() bool {
 		im.spent += int64(b.gen)
 		return ok && im.keep(cand, int64(b.gen))
 	}
-	won := false
-	for _, c := range portfolio {
+	from, won := im.skip, false
+	if im.skip < 0 {
+		// The first beam won: the others compete with its line only
+		// where it is long (firstLong), and the fallback is not needed.
+		from, won = len(portfolio), true
+		if len(im.line) > firstLong {
+			from = 1
+		}
+	}
+	for _, c := range portfolio[min(from, len(portfolio)):] {
 		won = run(c.width, c.w) || won
 	}
 	if !won {

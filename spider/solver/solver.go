@@ -83,6 +83,9 @@ type Result struct {
 	StoppedBy Limit
 	Nodes     int64
 	Elapsed   time.Duration
+	// Verdict is the time the search took to its verdict, before any
+	// further search for a shorter line (Elapsed counts those too).
+	Verdict time.Duration
 	// PeakBytes is the most memory the search's own tables held at once
 	// (node arrays, hash sets, queues), counted from their capacities.
 	PeakBytes int64
@@ -117,18 +120,40 @@ func solveShort(ctx context.Context, p *spider.Position, lim Limits, again bool)
 // analysis's probes of points believed lost (search.exhOnly).
 func solveMode(ctx context.Context, p *spider.Position, lim Limits, again, exhOnly bool) Result {
 	start := time.Now()
+	orig := lim
+	var first Result // the line's beam, when it ran first and lost
+	if again && !exhOnly && p.Suits() >= wideSuits {
+		// A solve that shows its line starts with the beam that finds
+		// short lines: where it wins, the verdict and a short line come
+		// at once (lines.go).
+		var won bool
+		if first, won = firstBeam(ctx, p, lim, start); won {
+			first.Verdict = time.Since(start)
+			first.Moves, first.Nodes = improve(ctx, p, lim, start, first.Moves, first.Nodes, -1)
+			first.Elapsed = time.Since(start)
+			return first
+		}
+		lim = lessBy(lim, first.Nodes, start)
+	}
 	s := newSearch(ctx, p, lim)
 	s.exhOnly = exhOnly
 	s.portfolio = weightSets
 	s.depthPen = depthPenalty
+	s.wide = p.Suits() >= wideSuits
 	r := s.run()
+	r.Nodes += first.Nodes
+	r.PeakBytes = max(r.PeakBytes, first.PeakBytes)
+	r.Elapsed = time.Since(start)
+	r.Verdict = r.Elapsed
 	if r.Status == Solved {
 		r.Found = len(r.Moves)
 		r.Moves = shorten(p, r.Moves, shortenLimit(r.Nodes))
 		if again {
-			var extra int64
-			r.Moves, extra = shorter(ctx, p, lim, start, r.Moves, r.Nodes)
-			r.Nodes += extra
+			skip := 0
+			if first.Nodes > 0 {
+				skip = 1 // the line's first beam lost already
+			}
+			r.Moves, r.Nodes = improve(ctx, p, orig, start, r.Moves, r.Nodes, skip)
 		}
 		r.Elapsed = time.Since(start)
 	}
@@ -267,6 +292,8 @@ type search struct {
 	// (analysis of a point believed lost) spends all its nodes on the
 	// passes that can prove one.
 	exhOnly bool
+	// wide lets wide beams take turns with the staged passes (wide.go).
+	wide bool
 	// la and laLocal are the lookahead's search, kept between candidates.
 	la      *search
 	laLocal *local
@@ -299,8 +326,21 @@ func (s *search) run() Result {
 	// The first pass is unpruned; after it an unpruned pass runs whenever
 	// they have had less than their share of the nodes. Without limits
 	// this ends: the unpruned passes double until one is exhaustive.
-	var heur, exh int64 // nodes spent by each kind of pass
-	for i, k := 1, 0; ; {
+	var heur, exh, beamed int64 // nodes spent by each kind of pass and by the wide beams
+	for i, k, b := 1, 0, 0; ; {
+		if s.wideDue(heur+exh, beamed) {
+			before := s.nodes
+			won := s.wideBeam(b)
+			b++
+			beamed += s.nodes - before
+			if won {
+				return s.result(Solved)
+			}
+			if s.stop {
+				return s.result(Unknown)
+			}
+			continue
+		}
 		if k == 0 || s.exhOnly || exh*exhRatio < heur {
 			s.att = exhaustive(k)
 			k++
