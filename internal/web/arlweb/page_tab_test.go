@@ -90,7 +90,7 @@ func (p *tab) shot(what string) {
 
 // phoneCheck: on a 390 px screen nothing scrolls sideways and every
 // visible control (buttons, hand cards, inputs, links in the bar) is at
-// least 44 px each way.
+// least 44 px each way (a check box with its label).
 func (p *tab) phoneCheck(where string) {
 	p.t.Helper()
 	var r struct {
@@ -100,7 +100,8 @@ func (p *tab) phoneCheck(where string) {
 	p.eval(`(() => {
 	  const small = [];
 	  for (const e of document.querySelectorAll("button, input, select, summary, .bar a, .table-link")) {
-	    const b = e.getBoundingClientRect();
+	    // A box or a radio is tapped through its label.
+	    const b = ((e.type === "checkbox" || e.type === "radio") && e.closest("label") || e).getBoundingClientRect();
 	    if (!b.width || !b.height || e.closest("[hidden]") || e.closest("details:not([open]) > :not(summary)")) continue;
 	    if (b.width < 44 || b.height < 44) small.push((e.id || e.className || e.tagName) + " " + Math.round(b.width) + "x" + Math.round(b.height) + " " + e.textContent.slice(0, 20));
 	  }
