@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cardtable/arlington"
+	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
