@@ -12,7 +12,7 @@ import (
 // where play-outs are short and the hand is decided. It is not in Levels:
 // its search is not the plain ISMCTS or PIMC the "ismcts-"/"pimc-" names
 // measure.
-var masterLevel = Level{Name: "master", Worlds: 128, Time: 1500 * time.Millisecond, Noise: 0, Candidates: 14, Tree: true}
+var masterLevel = Level{Name: "master", Worlds: 96, Time: 1500 * time.Millisecond, Noise: 0, Candidates: 14, Tree: true}
 
 // masterEndgame is how many times its opening budget master spends on a
 // decision when the hands are nearly empty (scaled linearly in between).
