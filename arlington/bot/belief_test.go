@@ -22,7 +22,7 @@ func passedOnBigSet(tb testing.TB) (arlington.View, int) {
 		for !s.Terminal() {
 			v := s.View(s.ToMove())
 			for _, e := range newBelief(v).ev {
-				if e.kind == evPass && e.pts >= 4 && s2Unseen(v) && v.HandSizes[e.seat] >= 3 {
+				if e.kind == evPass && e.pts >= 4 && s2Unknown(v) && v.HandSizes[e.seat] >= 3 {
 					return v, e.seat
 				}
 			}
@@ -39,8 +39,8 @@ func passedOnBigSet(tb testing.TB) (arlington.View, int) {
 	return arlington.View{}, 0
 }
 
-// s2Unseen reports whether v's seat does not know where the S2 is.
-func s2Unseen(v arlington.View) bool {
+// s2Unknown reports whether v's seat does not know where the S2 is.
+func s2Unknown(v arlington.View) bool {
 	hand, _ := arlington.SetOf(v.Hand)
 	grave, _ := arlington.SetOf(v.GraveKnown)
 	seen := hand.Union(grave)
