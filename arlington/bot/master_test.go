@@ -19,14 +19,38 @@ func smallMaster(seed uint64) Bot {
 	return newMaster(lv, seed)
 }
 
+// beliefCheck wraps a bot: before each decision it deals a world from
+// the belief of the view and checks it against the view.
+type beliefCheck struct {
+	Bot
+	r *arlington.Rand
+}
+
+func (c beliefCheck) Act(ctx context.Context, v arlington.View) (arlington.Action, error) {
+	if len(v.Legal()) > 0 {
+		w, err := newBelief(v).sample(c.r)
+		if err != nil {
+			return arlington.Action{}, err
+		}
+		if err := w.CheckCards(); err != nil {
+			return arlington.Action{}, fmt.Errorf("believed world: %w", err)
+		}
+		if err := arlington.SameKnowledge(v, w.View(v.Seat)); err != nil {
+			return arlington.Action{}, err
+		}
+	}
+	return c.Bot.Act(ctx, v)
+}
+
 // Master plays whole legal games at every table size, with the cards
-// accounted for and no view holding a hidden card after every action.
+// accounted for and no view holding a hidden card after every action,
+// and every world its belief deals agrees with the view it was dealt from.
 func TestMasterPlaysEveryTableSize(t *testing.T) {
 	for players := 2; players <= arlington.MaxSeats; players++ {
 		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
 			seats := make([]Bot, players)
 			for i := range seats {
-				seats[i] = smallMaster(SeatSeed(7, i))
+				seats[i] = beliefCheck{smallMaster(SeatSeed(7, i)), arlington.NewRand(uint64(i))}
 			}
 			s, err := Play(context.Background(), arlington.Config{Players: players, Target: 6}, uint64(players), seats, Check)
 			if err != nil {
