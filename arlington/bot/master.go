@@ -12,15 +12,19 @@ import (
 // where play-outs are short and the hand is decided. It is not in Levels:
 // its search is not the plain ISMCTS or PIMC the "ismcts-"/"pimc-" names
 // measure.
-var masterLevel = Level{Name: "master", Worlds: 96, Time: 1500 * time.Millisecond, Noise: 0, Candidates: 14, Tree: true}
+var masterLevel = Level{Name: "master", Worlds: 96, Time: 1200 * time.Millisecond, Noise: 0, Candidates: 14, Tree: true}
 
 // masterEndgame is how many times its opening budget master spends on a
 // decision when the hands are nearly empty (scaled linearly in between).
 const masterEndgame = 3
 
+// tableFactor is twice master's budget factor for each number of players.
+var tableFactor = [7]int{2: 6, 3: 4, 4: 3, 5: 2, 6: 2}
+
 // Master is the strongest level: ISMCTS over worlds from a belief. Its
-// Time (1.5 s) is a hard stop well inside the 2 s a decision may take; a
-// context with an earlier deadline stops it earlier.
+// Time (1.2 s) is a hard stop well inside the 2 s a decision may take (a
+// loaded machine can wake it late); a context with an earlier deadline
+// stops it earlier.
 type Master struct{ *ISMCTS }
 
 // NewMaster returns a master bot seeded with seed.
@@ -37,9 +41,13 @@ func newMaster(lv Level, seed uint64) *Master {
 func (m *Master) Name() string { return m.lv.Name }
 
 // masterPlan is master's budget and sampler for a decision on v: iters
-// times up to masterEndgame as the cards in hand run out, and worlds
-// from the belief of v's evidence (uniform when there is none).
+// times the table's factor (fewer players, cheaper play-outs: 3 with 2
+// players, 2 with 3, 1.5 with 4, 1 with 5 or 6, so that a decision takes
+// about as long at every table size), times up to masterEndgame as the
+// cards in hand run out, and worlds from the belief of v's evidence
+// (uniform when there is none).
 func masterPlan(v arlington.View, iters int) (int, sampler) {
+	iters = iters * tableFactor[min(max(v.Players, 2), 6)] / 2
 	dealt, left := 8*v.Players, 0
 	for _, n := range v.HandSizes {
 		left += n
