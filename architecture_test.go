@@ -46,6 +46,7 @@ var layers = []layer{
 	{"card", nil, pure, "rules: pure"},
 	{"spider", []string{"card"}, pure, "rules: pure"},
 	{"arlington", []string{"card"}, pure, "rules: pure"},
+	{"internal/rating", nil, pure, "players' ratings (Weng-Lin): pure"},
 	// Search reads the clock for its deadlines; its randomness comes from
 	// seeds.
 	{"spider/solver", []string{"card", "spider"}, []string{"net/http", "database/sql"}, "search over the rules"},
@@ -56,7 +57,7 @@ var layers = []layer{
 	{"internal/spidergame", []string{"spider"}, []string{"net/http", "database/sql"}, "Spider games in play; no HTTP, no SQL"},
 	// Bots are wired, not imported: table declares the Bot it seats, and
 	// the wiring hands in arlington/bot's (tests import them too).
-	{"internal/table", []string{"arlington"}, []string{"net/http", "database/sql", "github.com/coder/websocket", "github.com/prometheus/..."},
+	{"internal/table", []string{"arlington", "internal/rating"}, []string{"net/http", "database/sql", "github.com/coder/websocket", "github.com/prometheus/..."},
 		"live Arlington tables; no HTTP, no SQL"},
 	{"internal/table/leakscan", []string{"card", "arlington", "internal/table"}, nil, "for tests of tables"},
 	// The store implements the services' store interfaces, importing them

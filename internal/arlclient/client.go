@@ -129,6 +129,8 @@ type TableConfig struct {
 	Target int `json:"target"`
 	// TurnSeconds is the turn timer: 0 the server's default, -1 off.
 	TurnSeconds int `json:"turnSeconds"`
+	// Rated: the game's end updates the players' ratings (false: casual).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // Table is a table as the server describes it (a Summary).
@@ -138,6 +140,7 @@ type Table struct {
 	Players     int    `json:"players"`
 	Target      int    `json:"target"`
 	TurnSeconds int    `json:"turnSeconds"`
+	Rated       bool   `json:"rated"`
 	Seats       []Seat `json:"seats"`
 	OpenSeats   int    `json:"openSeats"`
 	Status      string `json:"status"` // "open" or "over"

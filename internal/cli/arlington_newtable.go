@@ -31,6 +31,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d (a live table's limit)", table.MaxTarget))
 	timer := fs.String("turn-timer", "", fmt.Sprintf("how long a person may take before the stand-in bot plays for them,\n"+
 		"%s to %s, or 'off' (default: %ds at a table with a bot, off without)", shortDur(arlMinTurn), shortDur(arlMaxTurn), table.DefaultTurnSeconds))
+	rated := fs.Bool("rated", false, "a rated table: the game's end updates every player's rating (default: casual)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
@@ -54,7 +55,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		t, err := c.Create(ctx, arlclient.TableConfig{Players: len(bots), Bots: bots, Target: *target, TurnSeconds: turn})
+		t, err := c.Create(ctx, arlclient.TableConfig{Players: len(bots), Bots: bots, Target: *target, TurnSeconds: turn, Rated: *rated})
 		var api *arlclient.APIError
 		if errors.As(err, &api) && api.Status == http.StatusBadRequest {
 			return usageErr("new-table: %v", err) // the server found the settings wrong

@@ -18,6 +18,7 @@ type serverStore interface {
 	spidergame.Store
 	table.Store
 	table.Pruner
+	table.Rater
 	dbcopy.Store
 	CountGames(ctx context.Context) (int, error)
 	// Ping is the readiness check's (web.Pinger).

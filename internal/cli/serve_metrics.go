@@ -39,6 +39,11 @@ func (s timedStore) FinishTable(ctx context.Context, id string, st table.Status,
 	return s.serverStore.FinishTable(ctx, id, st, at)
 }
 
+func (s timedStore) FinishRated(ctx context.Context, id string, at time.Time, end table.RatedEnd) error {
+	defer s.time("finish_rated", time.Now())
+	return s.serverStore.FinishRated(ctx, id, at, end)
+}
+
 func (s timedStore) CreateGame(ctx context.Context, g spidergame.Game, results ...spidergame.Result) error {
 	defer s.time("create_game", time.Now())
 	return s.serverStore.CreateGame(ctx, g, results...)

@@ -14,7 +14,7 @@ import (
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
-var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves"}
+var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "ratings"}
 
 // Game is a row of games (a Spider game in play).
 type Game struct {
@@ -74,6 +74,16 @@ type TableMove struct {
 	Action    string
 }
 
+// Rating is a row of ratings (an Arlington player's or bot level's
+// rating).
+type Rating struct {
+	Entrant, Name string
+	Bot           bool
+	Mu, Sigma     float64
+	Games         int
+	Updated       int64
+}
+
 // Store is what a copy needs of each store.
 type Store interface {
 	// Export calls each for every row of table (one of Tables), as the
@@ -96,12 +106,14 @@ var Columns = map[string][]string{
 	"settings":         {"player", "json"},
 	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated"},
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
+	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated"},
 }
 
 var rowTypes = map[string]reflect.Type{
 	"games": reflect.TypeFor[Game](), "game_log": reflect.TypeFor[GameLog](), "saves": reflect.TypeFor[Save](),
 	"results": reflect.TypeFor[Result](), "settings": reflect.TypeFor[Setting](),
 	"live_tables": reflect.TypeFor[Table](), "live_table_moves": reflect.TypeFor[TableMove](),
+	"ratings": reflect.TypeFor[Rating](),
 }
 
 // Scan reads a row of table with scan (database/sql's Rows.Scan, or

@@ -26,6 +26,8 @@ func TestColumnsMatchRows(t *testing.T) {
 				f.SetInt(int64(i + 1))
 			case reflect.Bool:
 				f.SetBool(true)
+			case reflect.Float64:
+				f.SetFloat(float64(i) + 0.5)
 			}
 		}
 		row, err := Scan(table, func(dest ...any) error {

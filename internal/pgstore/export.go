@@ -20,6 +20,7 @@ var exportOrder = map[string]string{
 	"saves": `player COLLATE "C", name COLLATE "C"`, "results": "at, n",
 	"settings": `player COLLATE "C"`, "live_tables": `id COLLATE "C"`,
 	"live_table_moves": `tbl COLLATE "C", seq`,
+	"ratings":          `entrant COLLATE "C"`,
 }
 
 // Export calls each for every row of table, in one read snapshot.

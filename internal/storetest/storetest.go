@@ -24,6 +24,7 @@ type Store interface {
 	spidergame.Store
 	table.Store
 	table.Pruner
+	table.Rater
 	dbcopy.Store
 	CountGames(ctx context.Context) (int, error)
 	SetSaveQuota(q spidergame.SaveQuota)

@@ -86,6 +86,9 @@ type Config struct {
 	// StandIn is the level of the bot that plays for an absent person
 	// ("" means DefaultStandIn).
 	StandIn string `json:"standIn"`
+	// Rated: the game's end updates the ratings of everyone at the table
+	// (docs/tables.md, "Ratings"); false is a casual game.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // UnmarshalJSON reads a config strictly (an unknown key is an error), with

@@ -65,6 +65,7 @@ type seat struct {
 	// reserved: held for player (a rematch), who has not taken it yet.
 	reserved bool
 	subs     int // the person's live subscriptions
+	rating   int // the shown rating (rating.Shown) of the bot level or person; 0: none
 }
 
 // think is one bot decision: for seat, asked at event count at.
@@ -149,6 +150,7 @@ func (t *Table) run(ctx context.Context) {
 		t.h.remove(t) // before done: once Done, the hub no longer lists it
 		close(t.done)
 	}()
+	l.loadRatings(-1)
 	if l.st.Terminal() {
 		l.finish(StatusOver) // it ended, but the store did not hear of it
 	}
@@ -441,7 +443,16 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 func (l *loop) finish(s Status) {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	if err := l.h.o.Store.FinishTable(ctx, l.t.id, s, l.h.o.Clock.Now().UTC()); err != nil {
+	at := l.h.o.Clock.Now().UTC()
+	var err error
+	rated := false // a rated game's end: stored with its ratings
+	if s == StatusOver {
+		rated, err = l.finishRated(ctx, at)
+	}
+	if !rated {
+		err = l.h.o.Store.FinishTable(ctx, l.t.id, s, at)
+	}
+	if err != nil {
 		l.h.o.Logf("table %s: storing %s: %v", l.t.id, s, err)
 	}
 	l.dirty = true

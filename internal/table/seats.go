@@ -14,6 +14,7 @@ type Summary struct {
 	Players     int        `json:"players"`
 	Target      int        `json:"target"`
 	TurnSeconds int        `json:"turnSeconds"` // -1: no turn timer
+	Rated       bool       `json:"rated"`
 	Seats       []SeatInfo `json:"seats"`
 	OpenSeats   int        `json:"openSeats"`
 	Status      Status     `json:"status"`
@@ -34,13 +35,16 @@ type SeatInfo struct {
 	Away    bool   `json:"away,omitempty"` // a bot plays for the person
 	// Reserved: held for Name (a rematch) until they take it or give it up.
 	Reserved bool `json:"reserved,omitempty"`
+	// Rating is the shown rating of the bot level or person (0: none
+	// yet), for the lobby (docs/tables.md, "Ratings").
+	Rating int `json:"rating,omitempty"`
 }
 
 func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved}
+			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved, Rating: s.rating}
 	}
 	return out
 }
@@ -54,7 +58,7 @@ func (l *loop) status() Status {
 
 func (l *loop) summary() *Summary {
 	s := &Summary{ID: l.t.id, Players: l.cfg.Players, Target: l.cfg.Target,
-		TurnSeconds: l.cfg.TurnSeconds, Seats: l.seatInfos(), Status: l.status(),
+		TurnSeconds: l.cfg.TurnSeconds, Rated: l.cfg.Rated, Seats: l.seatInfos(), Status: l.status(),
 		Started: l.started(), Hand: l.st.HandNumber(), Totals: l.st.Totals(),
 		Watching: len(l.subs), Created: l.t.created}
 	for _, si := range s.Seats {
@@ -142,6 +146,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 		return -1, err
 	}
 	l.seated(want)
+	l.loadRatings(want)
 	return want, nil
 }
 
@@ -176,7 +181,7 @@ func (l *loop) leave(player string) error {
 		return nil
 	}
 	old := l.seats[s]
-	l.seats[s].player, l.seats[s].name, l.seats[s].reserved = "", "", false
+	l.seats[s].player, l.seats[s].name, l.seats[s].reserved, l.seats[s].rating = "", "", false, 0
 	if err := l.saveSeats(); err != nil {
 		l.seats[s] = old
 		return err

@@ -27,6 +27,7 @@ type Hub interface {
 	Record(ctx context.Context, id string) (string, error)
 	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
 	Games(ctx context.Context, player string) ([]table.Game, error)
+	Leaderboard(ctx context.Context) ([]table.Ranked, error)
 }
 
 // Options configure the handlers.
@@ -94,6 +95,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /arlington/rules", h.page(rulesPage))
 	mux.HandleFunc("GET /arlington/games", h.page(gamesPage))
 	mux.HandleFunc("GET /api/arlington/games", h.handle(h.games))
+	mux.HandleFunc("GET /api/arlington/ratings", h.handle(h.ratings))
 	mux.HandleFunc("GET /api/arlington/tables", h.handle(h.list))
 	mux.HandleFunc("POST /api/arlington/tables", h.handle(h.create))
 	mux.HandleFunc("GET /api/arlington/tables/{id}", h.handle(h.get))
@@ -241,6 +243,17 @@ func (h *Handlers) games(w http.ResponseWriter, r *http.Request) error {
 	web.WriteJSON(w, http.StatusOK, struct {
 		Games []game `json:"games"`
 	}{out})
+	return nil
+}
+
+// ratings is the leaderboard (table.Hub.Leaderboard): the people and
+// bot levels with enough rated games, the best first.
+func (h *Handlers) ratings(w http.ResponseWriter, r *http.Request) error {
+	board, err := h.hub.Leaderboard(r.Context())
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, board)
 	return nil
 }
 

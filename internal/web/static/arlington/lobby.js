@@ -22,8 +22,12 @@ function seatRows() {
   }
 }
 
+// seatWords names each seat, with its rating when it has one.
 function seatWords(t) {
-  return t.seats.map((s) => (s.bot ? `bot ${s.bot}` : s.open ? "open" : s.name)).join(", ");
+  return t.seats.map((s) => {
+    const who = s.bot ? `bot ${s.bot}` : s.open ? "open" : s.name;
+    return s.rating ? `${who} (${s.rating})` : who;
+  }).join(", ");
 }
 
 function tableItem(t) {
@@ -31,7 +35,7 @@ function tableItem(t) {
   const a = el("a", "table-link");
   a.href = `/arlington/t/${t.id}`;
   a.appendChild(el("span", "t-main", `${t.players} seats: ${seatWords(t)}`));
-  let sub = `to ${t.target} ${points(t.target)}`;
+  let sub = `to ${t.target} ${points(t.target)} · ${t.rated ? "rated" : "casual"}`;
   if (t.status === "over") sub += ` · game over after hand ${t.hand} · final scores ${t.totals.join("-")}`;
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
   if (t.openSeats > 0) sub += ` · ${t.openSeats} open`;
@@ -54,6 +58,20 @@ async function refresh() {
   } catch (e) { $("msg").textContent = e.message; }
 }
 
+// board lists the leaderboard: the best first.
+async function board() {
+  const list = $("leaderboard");
+  try {
+    const rows = await request("GET", "/api/arlington/ratings");
+    list.replaceChildren();
+    for (const r of rows) {
+      const who = r.bot ? `bot ${r.name}` : r.name;
+      list.appendChild(el("li", "", `${who}: ${r.rating} (${r.games} ${r.games === 1 ? "game" : "games"})`));
+    }
+    if (!rows.length) list.appendChild(el("li", "none", "no one yet"));
+  } catch (e) { $("msg").textContent = e.message; }
+}
+
 async function create(ev) {
   ev.preventDefault();
   const name = $("name").value.trim();
@@ -63,6 +81,7 @@ async function create(ev) {
   try {
     const t = await request("POST", "/api/arlington/tables", {
       players: bots.length, bots, target: Number($("target").value) || 0, turnSeconds: Number($("timer").value) || 0,
+      rated: $("rated").checked,
     });
     await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name });
     location.href = t.link;
@@ -86,4 +105,6 @@ $("players").addEventListener("change", seatRows);
 $("create").addEventListener("submit", create);
 seatRows();
 refresh().then(seatRows);
+board();
 setInterval(refresh, 5000);
+setInterval(board, 30000);

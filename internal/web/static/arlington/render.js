@@ -81,6 +81,7 @@ export function renderPlayers(box, m, names, arrive) {
     if (s.reserved) badges.push("held for a rematch");
     else if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
+    if (s.rating) badges.push(`rating ${s.rating}`);
     for (const b of badges) head.appendChild(el("span", "badge", b));
     p.appendChild(head);
     if (v) {

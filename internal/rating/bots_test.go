@@ -1,0 +1,34 @@
+package rating
+
+import (
+	"math"
+	"testing"
+)
+
+// Each bot level's starting rating predicts the measured match it comes
+// from, and the levels are in their order of strength.
+func TestBotStarts(t *testing.T) {
+	m := Default()
+	for _, x := range measured {
+		t.Run(x.a+"-"+x.b, func(t *testing.T) {
+			if got := m.winChance(Bot(x.a), Bot(x.b)); math.Abs(got-x.p) > 1e-9 {
+				t.Errorf("%s beats %s %.4f of games in the model, measured %.4f", x.a, x.b, got, x.p)
+			}
+		})
+	}
+	order := []string{"random", "easy", "greedy", "medium", "hard", "expert"}
+	for i := 1; i < len(order); i++ {
+		if Bot(order[i]).Mu <= Bot(order[i-1]).Mu {
+			t.Errorf("%s (%.2f) not above %s (%.2f)", order[i], Bot(order[i]).Mu, order[i-1], Bot(order[i-1]).Mu)
+		}
+	}
+	if Bot("medium") != (Rating{m.Mu, BotSigma}) {
+		t.Errorf("medium starts at %+v", Bot("medium"))
+	}
+	if Bot("no such level") != m.New() {
+		t.Errorf("an unmeasured level starts at %+v, not a new person's", Bot("no such level"))
+	}
+	for _, l := range order {
+		t.Logf("%-7s mu %6.2f shown %d", l, Bot(l).Mu, Shown(Bot(l)))
+	}
+}

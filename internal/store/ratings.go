@@ -1,0 +1,102 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// The ratings of internal/table's rated games: DB implements table.Rater.
+var _ table.Rater = (*DB)(nil)
+
+// FinishRated marks table id over and, in the same transaction, stores
+// end.Update's ratings; a table no longer open changes nothing (its game
+// was counted when it ended). The one writer connection serializes it
+// with every other write, so no two games' updates interleave.
+func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end table.RatedEnd) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE live_tables SET status = ?, updated = ? WHERE id = ? AND status = ?`,
+			string(table.StatusOver), millis(at), id, string(table.StatusOpen))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 { // no such table, or it finished before
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM live_tables WHERE id = ?`, id).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return notFound(id)
+			}
+			return err
+		}
+		old, err := ratingsIn(ctx, tx, end.Keys)
+		if err != nil {
+			return err
+		}
+		for _, r := range end.Update(old) {
+			_, err := tx.ExecContext(ctx, `INSERT INTO ratings (entrant, name, bot, mu, sigma, games, updated)
+				VALUES (?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (entrant) DO UPDATE SET name = excluded.name, bot = excluded.bot,
+				mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated = excluded.updated`,
+				r.Key, r.Name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at))
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// rowsQuerier is a pool or a transaction.
+type rowsQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+const ratingCols = `entrant, name, bot, mu, sigma, games`
+
+func scanRatings(rows *sql.Rows, err error) ([]table.Rating, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []table.Rating{}
+	for rows.Next() {
+		var r table.Rating
+		if err := rows.Scan(&r.Key, &r.Name, &r.Bot, &r.Mu, &r.Sigma, &r.Games); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func ratingsIn(ctx context.Context, q rowsQuerier, keys []string) ([]table.Rating, error) {
+	if len(keys) == 0 {
+		return []table.Rating{}, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	return scanRatings(q.QueryContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE entrant IN (?`+
+		strings.Repeat(", ?", len(keys)-1)+`)`, args...))
+}
+
+// Ratings is the stored ratings among keys (at most a table's seats).
+func (db *DB) Ratings(ctx context.Context, keys []string) ([]table.Rating, error) {
+	return ratingsIn(ctx, db.r, keys)
+}
+
+// TopRatings is at most limit ratings with at least minGames games, the
+// highest mu - 3 sigma first.
+func (db *DB) TopRatings(ctx context.Context, minGames, limit int) ([]table.Rating, error) {
+	return scanRatings(db.r.QueryContext(ctx, `SELECT `+ratingCols+` FROM ratings WHERE games >= ?
+		ORDER BY mu - 3 * sigma DESC, entrant LIMIT ?`, minGames, limit))
+}

@@ -1,0 +1,152 @@
+package storetest_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"cardtable/internal/storetest"
+	"cardtable/internal/table"
+)
+
+// bump is a RatedEnd that adds one game and delta to each key's mu (a
+// new key starts at mu 20, sigma 5), naming it name.
+func bump(keys []string, name string, delta float64) table.RatedEnd {
+	return table.RatedEnd{Keys: keys, Update: func(stored []table.Rating) []table.Rating {
+		out := make([]table.Rating, len(keys))
+		for i, k := range keys {
+			out[i] = table.Rating{Key: k, Name: name, Bot: k[0] == 'b', Mu: 20 + delta, Sigma: 5, Games: 1}
+			for _, s := range stored {
+				if s.Key == k {
+					out[i].Mu, out[i].Sigma, out[i].Games = s.Mu+delta, s.Sigma-0.25, s.Games+1
+				}
+			}
+		}
+		return out
+	}}
+}
+
+func openTable(tb testing.TB, db storetest.Store, id string) {
+	tb.Helper()
+	ctx := context.Background()
+	if err := db.CreateTable(ctx, table.Stored{ID: id, Creator: "c", Config: `{"players":2,"rated":true}`, Seed: 1,
+		Seats: []table.StoredSeat{{Player: "pat", Name: "Pat"}, {}}, Status: table.StatusOpen, Created: t0, Updated: t0}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestRatings: a rated game's end marks its table over and updates its
+// entrants' ratings in one step, once: a second end of the same table
+// (a restart that replays it) changes nothing; the leaderboard keeps
+// only entrants with enough games, best first, bounded; a missing table
+// is an error that changes nothing. Both backends.
+func TestRatings(t *testing.T) {
+	each(t, func(t *testing.T, _ storetest.Backend, _ string, db storetest.Store) {
+		ctx := context.Background()
+		pat, bot := "p:pat", "bot:hard"
+		for i := range 5 {
+			id := fmt.Sprintf("g%d", i)
+			openTable(t, db, id)
+			if err := db.FinishRated(ctx, id, t0.Add(time.Duration(i)*time.Minute), bump([]string{pat, bot}, "Pat", 1)); err != nil {
+				t.Fatal(err)
+			}
+			// Counted once: a restart finishing it again changes nothing.
+			if err := db.FinishRated(ctx, id, t0.Add(time.Hour), bump([]string{pat, bot}, "Again", 100)); err != nil {
+				t.Fatal(err)
+			}
+			st, err := db.LoadTable(ctx, id)
+			if err != nil || st.Status != table.StatusOver || !st.Updated.Equal(t0.Add(time.Duration(i)*time.Minute)) {
+				t.Fatalf("table %s after its end: %v %v %v", id, st.Status, st.Updated, err)
+			}
+			if open := must(db.OpenTables(ctx)); len(open) != 0 {
+				t.Fatalf("%d tables still open", len(open))
+			}
+		}
+		got := must(db.Ratings(ctx, []string{pat, bot, "p:nobody"}))
+		slices.SortFunc(got, func(a, b table.Rating) int { return cmp.Compare(a.Key, b.Key) })
+		want := []table.Rating{
+			{Key: bot, Name: "Pat", Bot: true, Mu: 25, Sigma: 4, Games: 5},
+			{Key: pat, Name: "Pat", Mu: 25, Sigma: 4, Games: 5},
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("ratings %+v, want %+v", got, want)
+		}
+		// Kim: four games (not on the board), higher.
+		for i := range 4 {
+			id := fmt.Sprintf("k%d", i)
+			openTable(t, db, id)
+			if err := db.FinishRated(ctx, id, t0, bump([]string{"p:kim"}, "Kim", 3)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Lee: five games, the best.
+		for i := range 5 {
+			id := fmt.Sprintf("l%d", i)
+			openTable(t, db, id)
+			if err := db.FinishRated(ctx, id, t0, bump([]string{"p:lee"}, "Lee", 4)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		top := must(db.TopRatings(ctx, 5, 10))
+		var names []string
+		for _, r := range top {
+			names = append(names, r.Key)
+		}
+		if !slices.Equal(names, []string{"p:lee", bot, pat}) {
+			t.Fatalf("leaderboard %v", names)
+		}
+		if top := must(db.TopRatings(ctx, 5, 1)); len(top) != 1 || top[0].Key != "p:lee" {
+			t.Fatalf("leaderboard of one: %+v", top)
+		}
+		if got := must(db.Ratings(ctx, nil)); len(got) != 0 {
+			t.Fatalf("ratings of nobody: %+v", got)
+		}
+		// A missing table: an error, nothing stored.
+		err := db.FinishRated(ctx, "none", t0, bump([]string{"p:ghost"}, "Ghost", 1))
+		if !errors.Is(err, table.ErrNotFound) {
+			t.Fatalf("missing table: %v", err)
+		}
+		if got := must(db.Ratings(ctx, []string{"p:ghost"})); len(got) != 0 {
+			t.Fatalf("a missing table's end stored %+v", got)
+		}
+	})
+}
+
+// TestRatingsConcurrent: games ending at once with the same entrant (a
+// bot level) each count: none of the updates is lost. Both backends.
+func TestRatingsConcurrent(t *testing.T) {
+	each(t, func(t *testing.T, _ storetest.Backend, _ string, db storetest.Store) {
+		ctx := context.Background()
+		const n = 8
+		for i := range n {
+			openTable(t, db, fmt.Sprintf("c%d", i))
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() {
+				keys := []string{"bot:expert", fmt.Sprintf("p:%d", i)}
+				if i%2 == 1 {
+					keys[0], keys[1] = keys[1], keys[0]
+				}
+				errs <- db.FinishRated(ctx, fmt.Sprintf("c%d", i), t0, bump(keys, "x", 1))
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := must(db.Ratings(ctx, []string{"bot:expert"}))
+		if len(got) != 1 || got[0].Games != n || got[0].Mu != 20+n {
+			t.Fatalf("after %d games at once: %+v", n, got)
+		}
+	})
+}
