@@ -26,7 +26,7 @@ type Bot interface {
 var ErrNoAction = errors.New("no legal action in this view")
 
 // Names lists the bots New knows.
-var Names = []string{"random", "greedy", "easy", "medium", "hard", "expert"}
+var Names = []string{"random", "greedy", "easy", "medium", "hard", "expert", "master"}
 
 // ErrUnknown is returned by New for a name it does not know.
 var ErrUnknown = errors.New("unknown bot")
@@ -38,6 +38,8 @@ func New(name string, seed uint64) (Bot, error) {
 		return NewRandom(seed), nil
 	case "greedy":
 		return NewGreedy(seed), nil
+	case "master":
+		return NewMaster(seed), nil
 	}
 	key := strings.ToLower(strings.TrimSpace(name))
 	if lv, ok := LevelNamed(key); ok {

@@ -10,7 +10,7 @@ import (
 	"cardtable/arlington"
 )
 
-// harnessBots are every bot, the search levels (as PIMC and as ISMCTS) cut to small budgets with
+// harnessBots are every bot, the search levels (as PIMC and as ISMCTS) and master cut to small budgets with
 // no time bound (so that a game is quick and reproducible under -race).
 func harnessBots() map[string]func(seed uint64) Bot {
 	out := map[string]func(uint64) Bot{
@@ -23,6 +23,7 @@ func harnessBots() map[string]func(seed uint64) Bot {
 		out["pimc-"+lv.Name] = func(s uint64) Bot { return NewSearch(small, s) }
 		out["ismcts-"+lv.Name] = func(s uint64) Bot { return NewISMCTS(small, s) }
 	}
+	out["master"] = smallMaster
 	return out
 }
 

@@ -21,7 +21,14 @@ import (
 type ISMCTS struct {
 	lv Level
 	r  *arlington.Rand
+	// plan, if set, turns a decision's view and the level's iteration
+	// budget into the budget and world sampler to use (master.go); nil:
+	// the level's budget and the searches' worlds (sample, worlds.go).
+	plan func(v arlington.View, iters int) (int, sampler)
 }
+
+// sampler deals one world consistent with a decision's view from r.
+type sampler func(r *arlington.Rand) (*arlington.State, error)
 
 // NewISMCTS returns an ISMCTS bot with lv's budget, seeded with seed.
 func NewISMCTS(lv Level, seed uint64) *ISMCTS {
@@ -66,6 +73,10 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 	sctx, cancel := bound(ctx, b.lv)
 	defer cancel()
 	iters := max(1, b.lv.Worlds*max(1, b.lv.Candidates))
+	deal := func(r *arlington.Rand) (*arlington.State, error) { return sample(v, r) }
+	if b.plan != nil {
+		iters, deal = b.plan(v, iters)
+	}
 	// The trees are split into a fixed number of goroutines, not one per
 	// core: each grows its own tree, so the decision depends on how many
 	// there are, and a fixed count makes it the same on every machine
@@ -83,7 +94,7 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 		// iterations and exits when they are done or sctx ends.
 		go func() {
 			defer wg.Done()
-			visits[w], errs[w] = b.grow(sctx, v, cands, SeatSeed(base, w), (iters+workers-1-w)/workers)
+			visits[w], errs[w] = b.grow(sctx, v.Seat, deal, cands, SeatSeed(base, w), (iters+workers-1-w)/workers)
 		}()
 	}
 	wg.Wait()
@@ -110,17 +121,17 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 
 // grow runs iters iterations on a fresh tree and returns the root
 // candidates' visit counts.
-func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.Action, seed uint64, iters int) ([]float64, error) {
+func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlington.Action, seed uint64, iters int) ([]float64, error) {
 	r := arlington.NewRand(seed)
 	root := &isNode{seat: -1}
 	for _, a := range cands {
-		root.children = append(root.children, &isNode{seat: v.Seat, action: a})
+		root.children = append(root.children, &isNode{seat: me, action: a})
 	}
 	for range iters {
 		if ctx.Err() != nil {
 			break
 		}
-		if err := b.iterate(ctx, v, root, r); err != nil {
+		if err := b.iterate(ctx, deal, root, r); err != nil {
 			return nil, err
 		}
 	}
@@ -132,8 +143,8 @@ func (b *ISMCTS) grow(ctx context.Context, v arlington.View, cands []arlington.A
 }
 
 // iterate is one determinize-select-expand-playout-backpropagate pass.
-func (b *ISMCTS) iterate(ctx context.Context, v arlington.View, root *isNode, r *arlington.Rand) error {
-	s, err := sample(v, r)
+func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, r *arlington.Rand) error {
+	s, err := deal(r)
 	if err != nil {
 		return err
 	}

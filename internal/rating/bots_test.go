@@ -16,7 +16,7 @@ func TestBotStarts(t *testing.T) {
 			}
 		})
 	}
-	order := []string{"random", "easy", "greedy", "medium", "hard", "expert"}
+	order := []string{"random", "easy", "greedy", "medium", "hard", "expert", "master"}
 	for i := 1; i < len(order); i++ {
 		if Bot(order[i]).Mu <= Bot(order[i-1]).Mu {
 			t.Errorf("%s (%.2f) not above %s (%.2f)", order[i], Bot(order[i]).Mu, order[i-1], Bot(order[i-1]).Mu)

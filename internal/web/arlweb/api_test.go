@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cardtable/arlington"
+	"cardtable/arlington/bot"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -22,7 +23,7 @@ func TestLobbyAPI(t *testing.T) {
 	if code := a.do("GET", "/api/arlington/tables", nil, &l); code != http.StatusOK || len(l.Tables) != 0 {
 		t.Fatalf("empty lobby: %d %+v", code, l)
 	}
-	if l.DefaultLevel != "medium" || len(l.Levels) != 6 || l.Target != 32 {
+	if l.DefaultLevel != "medium" || len(l.Levels) != len(bot.Names) || l.Target != 32 {
 		t.Errorf("lobby defaults: %+v", l)
 	}
 	for _, c := range []struct {

@@ -2,7 +2,7 @@ import { request } from "/shared/api.js";
 import { savedName, saveName, el, points } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
-let levels = ["random", "greedy", "easy", "medium", "hard", "expert"];
+let levels = ["random", "greedy", "easy", "medium", "hard", "expert", "master"];
 let defaultLevel = "medium";
 
 function seatRows() {

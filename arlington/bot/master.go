@@ -1,0 +1,62 @@
+package bot
+
+import (
+	"time"
+
+	"cardtable/arlington"
+)
+
+// masterLevel is the master level's budget: ISMCTS (ismcts.go) with more
+// play-outs and candidates than expert, worlds dealt from a belief over
+// deals (belief.go), and a budget that grows as the hand nears its end,
+// where play-outs are short and the hand is decided. It is not in Levels:
+// its search is not the plain ISMCTS or PIMC the "ismcts-"/"pimc-" names
+// measure.
+var masterLevel = Level{Name: "master", Worlds: 96, Time: 1200 * time.Millisecond, Noise: 0, Candidates: 14, Tree: true}
+
+// masterEndgame is how many times its opening budget master spends on a
+// decision when the hands are nearly empty (scaled linearly in between).
+const masterEndgame = 3
+
+// tableFactor is twice master's budget factor for each number of players.
+var tableFactor = [7]int{2: 6, 3: 4, 4: 3, 5: 2, 6: 2}
+
+// Master is the strongest level: ISMCTS over worlds from a belief. Its
+// Time (1.2 s) is a hard stop well inside the 2 s a decision may take (a
+// loaded machine can wake it late); a context with an earlier deadline
+// stops it earlier.
+type Master struct{ *ISMCTS }
+
+// NewMaster returns a master bot seeded with seed.
+func NewMaster(seed uint64) *Master { return newMaster(masterLevel, seed) }
+
+// newMaster is a master bot with lv's budget (tests cut it down).
+func newMaster(lv Level, seed uint64) *Master {
+	b := NewISMCTS(lv, seed)
+	b.plan = masterPlan
+	return &Master{b}
+}
+
+// Name is "master".
+func (m *Master) Name() string { return m.lv.Name }
+
+// masterPlan is master's budget and sampler for a decision on v: iters
+// times the table's factor (fewer players, cheaper play-outs: 3 with 2
+// players, 2 with 3, 1.5 with 4, 1 with 5 or 6, so that a decision takes
+// about as long at every table size), times up to masterEndgame as the
+// cards in hand run out, and worlds from the belief of v's evidence
+// (uniform when there is none).
+func masterPlan(v arlington.View, iters int) (int, sampler) {
+	iters = iters * tableFactor[min(max(v.Players, 2), 6)] / 2
+	dealt, left := 8*v.Players, 0
+	for _, n := range v.HandSizes {
+		left += n
+	}
+	played := max(0, min(dealt, dealt-left))
+	iters += iters * (masterEndgame - 1) * played / dealt
+	b := newBelief(v)
+	if len(b.ev) == 0 {
+		return iters, func(r *arlington.Rand) (*arlington.State, error) { return sample(v, r) }
+	}
+	return iters, b.sample
+}
