@@ -84,8 +84,8 @@ func newBelief(v arlington.View) belief {
 			inPlay = false
 			continue
 		}
-		if e.Kind != arlington.EventMove {
-			continue
+		if e.Kind != arlington.EventMove || e.Seat < 0 || e.Seat >= v.Players {
+			continue // a seat the table lacks: no evidence about anyone
 		}
 		a := e.Action
 		switch a.Kind {
