@@ -1,0 +1,53 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+// lostChatAnswer stores a chat line and then answers an error, once: the
+// commit went through but its answer was lost (a connection reset).
+type lostChatAnswer struct {
+	*memStore
+	lose atomic.Bool
+}
+
+func (s *lostChatAnswer) AppendChat(ctx context.Context, id string, l table.ChatLine, keep int) error {
+	err := s.memStore.AppendChat(ctx, id, l, keep)
+	if err == nil && s.lose.CompareAndSwap(true, false) {
+		return errors.New("connection reset after the commit")
+	}
+	return err
+}
+
+// A chat line stored whose answer was lost does not stop the table's
+// chat: the table reads the store's lines again, so everyone then sees
+// the stored line and the next line takes the next number.
+func TestChatAfterALostAnswer(t *testing.T) {
+	st := &lostChatAnswer{memStore: newMemStore()}
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	w := mustSub(t, tb, "", -1)
+	next(t, w)
+	st.lose.Store(true)
+	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "stored"); !errors.Is(err, table.ErrStore) {
+		t.Fatalf("chat whose answer was lost: %v, want ErrStore", err)
+	}
+	if err := tb.Chat(bg, table.Player{ID: "y", Name: "Y"}, "next"); err != nil {
+		t.Fatalf("the next line: %v", err)
+	}
+	var got []table.ChatLine
+	for len(got) < 2 {
+		got = append(got, next(t, w).Chat...)
+	}
+	if len(got) != 2 || got[0].N != 1 || got[0].Text != "stored" || got[1].N != 2 || got[1].Text != "next" {
+		t.Fatalf("sent %+v, want lines 1 (stored) and 2 (next)", got)
+	}
+	if c := st.get(tb.ID()).Chat; len(c) != 2 {
+		t.Fatalf("stored %+v", c)
+	}
+}
