@@ -32,7 +32,7 @@ type loop struct {
 	// the stand-in plays that one action for a person still connected.
 	timedOut int
 
-	turn  timerSlot // the turn timer, armed for (seat, event count)
+	turn timerSlot // the turn timer, armed for (seat, event count)
 	// resumed is the turn a table restored here was waiting on, and when
 	// it was last written: that turn's timer runs on from there (turnLeft).
 	resumed struct {
