@@ -3,8 +3,10 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"cardtable/internal/table"
 )
@@ -49,5 +51,25 @@ func TestChatAfterALostAnswer(t *testing.T) {
 	}
 	if c := st.get(tb.ID()).Chat; len(c) != 2 {
 		t.Fatalf("stored %+v", c)
+	}
+}
+
+// A chat line the store refuses because another server holds the table
+// stops the table here, as a refused move does.
+func TestMovedChatDropsTable(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	st.setFail(fmt.Errorf("taken: %w", table.ErrMoved))
+	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "hello"); !errors.Is(err, table.ErrMoved) {
+		t.Fatalf("chat on a table that moved: %v, want ErrMoved", err)
+	}
+	select {
+	case <-tb.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the table runs on after its chat was refused as moved")
+	}
+	if !tb.Moved() {
+		t.Fatal("the table does not say it moved")
 	}
 }
