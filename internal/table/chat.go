@@ -114,10 +114,9 @@ func (l *loop) chat(p Player, text string) error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.AppendChat(ctx, l.t.id, line, ChatHistory); err != nil {
-		if errors.Is(l.checkMoved(err), ErrMoved) {
-			return err // the table stops here, as for a refused move
+		if !errors.Is(l.checkMoved(err), ErrMoved) { // moved: the table stops here, as for a move
+			l.rereadChat(ctx)
 		}
-		l.rereadChat(ctx)
 		return fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	l.addChat(line)
