@@ -13,17 +13,27 @@ import (
 
 // lostChatAnswer stores a chat line and then answers an error, once: the
 // commit went through but its answer was lost (a connection reset).
+// The context of that write is spent: a read with it fails.
 type lostChatAnswer struct {
 	*memStore
-	lose atomic.Bool
+	lose  atomic.Bool
+	spent atomic.Value // the context whose time ran out
 }
 
 func (s *lostChatAnswer) AppendChat(ctx context.Context, id string, l table.ChatLine, keep int) error {
 	err := s.memStore.AppendChat(ctx, id, l, keep)
 	if err == nil && s.lose.CompareAndSwap(true, false) {
-		return errors.New("connection reset after the commit")
+		s.spent.Store(ctx)
+		return fmt.Errorf("the answer after the commit: %w", context.DeadlineExceeded)
 	}
 	return err
+}
+
+func (s *lostChatAnswer) LoadTable(ctx context.Context, id string) (table.Stored, error) {
+	if spent, _ := s.spent.Load().(context.Context); spent == ctx {
+		return table.Stored{}, context.DeadlineExceeded
+	}
+	return s.memStore.LoadTable(ctx, id)
 }
 
 // A chat line stored whose answer was lost does not stop the table's
