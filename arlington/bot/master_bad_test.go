@@ -39,7 +39,10 @@ func TestMasterBadView(t *testing.T) {
 			bad := v
 			bad.Events = append([]arlington.Event(nil), v.Events...)
 			mutate(&bad)
-			_, _ = smallMaster(1).Act(context.Background(), bad)
+			a, err := smallMaster(1).Act(context.Background(), bad)
+			if bad.Players == 0 && err == nil {
+				t.Fatalf("a view of no players: %v, no error", a)
+			}
 			r := arlington.NewRand(1)
 			for range 8 {
 				_, _ = newBelief(bad).sample(r)
