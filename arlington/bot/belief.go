@@ -5,8 +5,8 @@ import (
 	"cardtable/card"
 )
 
-// A belief over deals: instead of dealing the unseen cards uniformly, the
-// master level weighs each sampled world by how likely the opponents'
+// A belief over deals: instead of taking the searches' worlds as they
+// come (worlds.go), the master level weighs each sampled world by how likely the opponents'
 // observed actions of this hand were in it, and keeps a world with that
 // probability (rejection sampling: the worlds kept follow the uniform
 // deal times the weight). The evidence is what a seat did not do:
@@ -84,8 +84,8 @@ func newBelief(v arlington.View) belief {
 			inPlay = false
 			continue
 		}
-		if e.Kind != arlington.EventMove {
-			continue
+		if e.Kind != arlington.EventMove || e.Seat < 0 || e.Seat >= v.Players {
+			continue // a seat the table lacks: no evidence about anyone
 		}
 		a := e.Action
 		switch a.Kind {
@@ -161,8 +161,9 @@ func higherOfSuit(hand arlington.Set, c card.Card) bool {
 // well still answers in bounded time.
 const beliefTries = 24
 
-// sample deals a world from the belief: uniform worlds kept with their
-// weight's probability (the worlds of sample, worlds.go).
+// sample deals a world from the belief: the searches' worlds (sample,
+// worlds.go: uniform but for an unseen S2, placed as a kept card) kept
+// with their weight's probability.
 func (b belief) sample(r *arlington.Rand) (*arlington.State, error) {
 	var best *arlington.State
 	bestW := -1.0

@@ -52,8 +52,10 @@ func masterPlan(v arlington.View, iters int) (int, sampler) {
 	for _, n := range v.HandSizes {
 		left += n
 	}
-	played := max(0, min(dealt, dealt-left))
-	iters += iters * (masterEndgame - 1) * played / dealt
+	if dealt > 0 { // a view with no players: sample says why it is wrong
+		played := max(0, min(dealt, dealt-left))
+		iters += iters * (masterEndgame - 1) * played / dealt
+	}
 	b := newBelief(v)
 	if len(b.ev) == 0 {
 		return iters, func(r *arlington.Rand) (*arlington.State, error) { return sample(v, r) }

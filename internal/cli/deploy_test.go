@@ -36,6 +36,11 @@ func TestDeployCommands(t *testing.T) {
 				t.Fatalf("%d cardtable command lines, want %d", len(cmds), tc.want)
 			}
 			for _, c := range cmds {
+				// Each server of several names where the others reach it:
+				// its own host name is no name in the others' network.
+				if tc.file == "compose.yaml" && !strings.Contains(c[1], "--internal-addr ") {
+					t.Errorf("cardtable %s: no --internal-addr", c[1])
+				}
 				args := append(strings.Fields(c[1]), "--help")
 				out, errOut, code := arlRun(t, "", args...)
 				if code != exitOK || !strings.Contains(out, "Usage:") {

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -113,11 +114,30 @@ func (l *loop) chat(p Player, text string) error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.AppendChat(ctx, l.t.id, line, ChatHistory); err != nil {
+		if !errors.Is(l.checkMoved(err), ErrMoved) { // moved: the table stops here, as for a move
+			l.rereadChat()
+		}
 		return fmt.Errorf("%w: %w", ErrStore, err)
 	}
 	l.addChat(line)
 	l.dirty = true
 	return nil
+}
+
+// rereadChat takes the lines the store has beyond this table's last
+// after a refused write: the write may have committed with its answer
+// lost, and the store then refuses every later number but the next one.
+// Those lines are sent as any other; a store that cannot be read changes
+// nothing. Its own time: the refused write may have used all of its own.
+func (l *loop) rereadChat() {
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	s, err := l.h.o.Store.LoadTable(ctx, l.t.id)
+	if err != nil || len(s.Chat) == 0 || s.Chat[len(s.Chat)-1].N <= l.chatN {
+		return
+	}
+	l.restoreChat(s.Chat)
+	l.dirty = true
 }
 
 // addChat keeps line, the table's newest, and forgets the lines beyond
