@@ -78,12 +78,13 @@ func (h *Hub) takeOrphans() {
 		}
 		return
 	}
-	for _, s := range stored {
+	for i, s := range stored {
 		if old, err := h.Table(s.ID); err == nil {
 			old.lose(ctx)
 			select {
 			case <-old.Done():
 			case <-ctx.Done():
+				h.giveBack(stored[i:])
 				return
 			}
 		}
@@ -91,6 +92,21 @@ func (h *Hub) takeOrphans() {
 	}
 	if len(stored) > 0 {
 		h.o.Logf("took %d orphaned tables", len(stored))
+	}
+}
+
+// giveBack releases claimed tables this hub will not start (an old copy
+// of one did not stop in time), so that the next scan, here or on another
+// server, takes them rather than leaving them held and not run.
+func (h *Hub) giveBack(stored []Stored) {
+	ids := make([]string, len(stored))
+	for i, s := range stored {
+		ids[i] = s.ID
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
+	defer cancel()
+	if err := h.o.Claims.Release(ctx, ids); err != nil {
+		h.o.Logf("giving back %d tables not started: %v", len(ids), err)
 	}
 }
 
