@@ -22,7 +22,7 @@ func passedOnBigSet(tb testing.TB) (arlington.View, int) {
 		for !s.Terminal() {
 			v := s.View(s.ToMove())
 			for _, e := range newBelief(v).ev {
-				if e.kind == evPass && e.pts >= 4 && s2Unknown(v) && v.HandSizes[e.seat] >= 3 {
+				if e.kind == evPass && e.pts >= 4 && s2Unseen(v) && v.HandSizes[e.seat] >= 3 {
 					return v, e.seat
 				}
 			}
@@ -37,23 +37,6 @@ func passedOnBigSet(tb testing.TB) (arlington.View, int) {
 	}
 	tb.Fatal("no pass on a set worth 4 with the S2 unseen in 200 greedy games")
 	return arlington.View{}, 0
-}
-
-// s2Unknown reports whether v's seat does not know where the S2 is.
-func s2Unknown(v arlington.View) bool {
-	hand, _ := arlington.SetOf(v.Hand)
-	grave, _ := arlington.SetOf(v.GraveKnown)
-	seen := hand.Union(grave)
-	for _, k := range v.Known {
-		x, _ := arlington.SetOf(k)
-		seen = seen.Union(x)
-	}
-	for i := range v.Tables {
-		for k := range v.Tables[i] {
-			seen = seen.Union(v.Set(i, k))
-		}
-	}
-	return !seen.Has(arlington.S2)
 }
 
 // The belief reads a pass on a valuable set as a sign the passer holds no
