@@ -76,8 +76,8 @@ func TestBeliefPassMeansNoS2(t *testing.T) {
 	}
 }
 
-// With no evidence (the first decision of a hand) the belief is the
-// uniform deal: master samples exactly as arlington.Sample does.
+// With no evidence (the first decision of a hand) the belief adds
+// nothing: master deals the searches' worlds (sample) as they come.
 func TestBeliefWithoutEvidence(t *testing.T) {
 	s, _ := arlington.New(arlington.Config{Players: 4}, 5)
 	v := s.View(s.ToMove())

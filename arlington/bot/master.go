@@ -45,7 +45,7 @@ func (m *Master) Name() string { return m.lv.Name }
 // players, 2 with 3, 1.5 with 4, 1 with 5 or 6, so that a decision takes
 // about as long at every table size), times up to masterEndgame as the
 // cards in hand run out, and worlds from the belief of v's evidence
-// (uniform when there is none).
+// (the searches' worlds when there is none).
 func masterPlan(v arlington.View, iters int) (int, sampler) {
 	iters = iters * tableFactor[min(max(v.Players, 2), 6)] / 2
 	dealt, left := 8*v.Players, 0
@@ -56,9 +56,7 @@ func masterPlan(v arlington.View, iters int) (int, sampler) {
 		played := max(0, min(dealt, dealt-left))
 		iters += iters * (masterEndgame - 1) * played / dealt
 	}
-	b := newBelief(v)
-	if len(b.ev) == 0 {
-		return iters, func(r *arlington.Rand) (*arlington.State, error) { return sample(v, r) }
-	}
-	return iters, b.sample
+	// With no evidence every world weighs 1: the belief deals the
+	// searches' worlds (sample) as they come.
+	return iters, newBelief(v).sample
 }
