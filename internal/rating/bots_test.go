@@ -32,3 +32,10 @@ func TestBotStarts(t *testing.T) {
 		t.Logf("%-7s mu %6.2f shown %d", l, Bot(l).Mu, Shown(Bot(l)))
 	}
 }
+
+// winChance is the chance, in m's model, that a beats b in a two-player
+// game.
+func (m Model) winChance(a, b Rating) float64 {
+	c := math.Sqrt(a.Sigma*a.Sigma + b.Sigma*b.Sigma + 2*m.Beta*m.Beta)
+	return 1 / (1 + math.Exp((b.Mu-a.Mu)/c))
+}
