@@ -65,7 +65,8 @@ type team struct {
 // Rate is the teams' ratings after one game in which team i finished in
 // place ranks[i] (1 is first; equal places are a tie). teams and ranks
 // have the same length; each team has at least one player. The result has
-// the teams' shape and order. Fewer than two teams change nothing.
+// the teams' shape and order. Fewer than two teams, or ranks of another
+// length, change no Mu (every Sigma still grows by Tau).
 func (m Model) Rate(teams [][]Rating, ranks []int) [][]Rating {
 	out := make([][]Rating, len(teams))
 	for i, t := range teams {
