@@ -21,11 +21,8 @@ func (db *DB) RecordResult(ctx context.Context, player string, r spidergame.Resu
 }
 
 func recordResult(ctx context.Context, tx pgx.Tx, player string, r spidergame.Result) error {
-	if r.Lineage == "" {
-		return errors.New("result without a lineage")
-	}
-	if r.GaveUp && r.Won {
-		return errors.New("a given-up result cannot be a win")
+	if err := r.Check(); err != nil {
+		return err
 	}
 	upsert := `ON CONFLICT (lineage) DO UPDATE SET won = excluded.won, score = excluded.score,
 			at = excluded.at, variant = excluded.variant, suits = excluded.suits, played = excluded.played

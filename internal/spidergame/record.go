@@ -101,6 +101,18 @@ type Result struct {
 	GaveUp bool
 }
 
+// Check refuses a Result no store records: one without a lineage, or a
+// given-up win.
+func (r Result) Check() error {
+	if r.Lineage == "" {
+		return errors.New("result without a lineage")
+	}
+	if r.GaveUp && r.Won {
+		return errors.New("a given-up result cannot be a win")
+	}
+	return nil
+}
+
 // Save is a named saved game.
 type Save struct {
 	Player  string

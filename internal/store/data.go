@@ -23,11 +23,8 @@ func (db *DB) RecordResult(ctx context.Context, player string, r Result) error {
 }
 
 func recordResult(ctx context.Context, tx *sql.Tx, player string, r Result) error {
-	if r.Lineage == "" {
-		return errors.New("result without a lineage")
-	}
-	if r.GaveUp && r.Won {
-		return errors.New("a given-up result cannot be a win")
+	if err := r.Check(); err != nil {
+		return err
 	}
 	// Lineages are the random ids of games, so one belongs to one player;
 	// the WHERE keeps it so even if a caller mixes them up.
