@@ -118,6 +118,14 @@ type Game struct {
 // engine makes can be saved and loaded back.
 const MaxSteps = 100000
 
+// MaxActions is the most actions a game counts (Actions): undo and redo
+// can go on without end, and a save must load back (Load refuses more).
+// The Windows score is 0 long before it.
+const MaxActions = 10 * MaxSteps
+
+// act counts one action, up to MaxActions.
+func (g *Game) act() { g.actions = min(g.actions+1, MaxActions) }
+
 // ErrLimit is returned by Play when the game already holds MaxSteps steps.
 var ErrLimit = errors.New("game too long")
 
@@ -225,7 +233,7 @@ func (g *Game) Play(m Move) error {
 	}
 	g.steps = append(g.steps[:g.cursor], g.do(m))
 	g.cursor++
-	g.actions++
+	g.act()
 	return nil
 }
 
@@ -274,7 +282,7 @@ func (g *Game) Undo() error {
 	g.noteTakeBack(s.reveals)
 	g.undoStep(s)
 	g.cursor--
-	g.actions++
+	g.act()
 	return nil
 }
 
@@ -309,7 +317,7 @@ func (g *Game) Redo() error {
 	}
 	g.steps[g.cursor] = g.do(g.steps[g.cursor].m)
 	g.cursor++
-	g.actions++
+	g.act()
 	return nil
 }
 
@@ -323,7 +331,7 @@ func (g *Game) Restart() {
 			reveals = reveals || s.reveals
 		}
 		g.noteTakeBack(reveals)
-		g.actions++
+		g.act()
 	}
 	g.pos = g.start
 	g.steps = nil
@@ -354,7 +362,7 @@ type GameScore struct {
 }
 
 // Actions is how many actions the player made in this game: moves, deals,
-// undos, redos and restarts, none taken back.
+// undos, redos and restarts, none taken back, up to MaxActions.
 func (g *Game) Actions() int { return g.actions }
 
 // Score is the current score with the game's cheat and scoring state.

@@ -211,8 +211,8 @@ func Load(text string) (*Game, error) {
 			}
 		case "actions":
 			actions, err = strconv.Atoi(val)
-			if err == nil && (actions < 0 || actions > 10*MaxSteps) {
-				err = fmt.Errorf("%d out of range (0 to %d)", actions, 10*MaxSteps)
+			if err == nil && (actions < 0 || actions > MaxActions) {
+				err = fmt.Errorf("%d out of range (0 to %d)", actions, MaxActions)
 			}
 		case "position":
 			position, err = strconv.Atoi(val)

@@ -71,3 +71,31 @@ func TestWindowsScoreActions(t *testing.T) {
 		t.Error("a negative actions line loaded")
 	}
 }
+
+// An undo and redo loop counts actions without end: the count stops at
+// MaxActions, so the game's save still loads.
+func TestWindowsActionsBounded(t *testing.T) {
+	g := mustGame(t, 1, Options{})
+	if err := g.Play(Cards(5, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	g.actions = MaxActions - 1
+	for range 2 {
+		if err := g.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Redo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.Actions() != MaxActions {
+		t.Fatalf("actions %d, want %d", g.Actions(), MaxActions)
+	}
+	l, err := Load(g.Save())
+	if err != nil {
+		t.Fatalf("the save of a game at the most actions: %v", err)
+	}
+	if l.Actions() != MaxActions || l.Score().Windows != 0 {
+		t.Errorf("loaded actions %d, Windows score %d; want %d, 0", l.Actions(), l.Score().Windows, MaxActions)
+	}
+}

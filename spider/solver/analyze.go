@@ -212,9 +212,7 @@ func lineLimits(lim AnalyzeLimits, a *Analysis, probe int64) (Limits, bool) {
 		l.Nodes = probe + allowed
 	}
 	if tt := lim.Total.Time; tt > 0 {
-		// A search checks its time every so often, and a loaded machine
-		// can leave it waiting: a fortieth of the total is kept for that.
-		left := tt - tt/40 - a.Elapsed
+		left := tt - tt/timeSlack - a.Elapsed
 		if left <= 0 {
 			return l, false
 		}
@@ -333,7 +331,7 @@ func (s *analysis) budget(lim AnalyzeLimits, scale float64, spent time.Duration,
 		if s.round > 0 {
 			t -= time.Duration(float64(t) * lineReserve)
 		}
-		t -= lim.Total.Time / 40 // as in lineLimits
+		t -= lim.Total.Time / timeSlack
 		left := t - spent
 		if left <= 0 {
 			return l, TimeLimit
@@ -390,6 +388,12 @@ const (
 	maxRounds   = 8
 	lineReserve = 0.1
 )
+
+// timeSlack: a search checks its time every so often, and a loaded
+// machine can leave it waiting, so the probes and the search for a
+// shorter line keep a timeSlack-th of the total time (a fortieth) for
+// that.
+const timeSlack = 40
 
 // deepen starts the next round if one can decide more: the boundary is
 // not exact, Position has a limit to double, and rounds are left.

@@ -40,7 +40,10 @@ func (t *lostTable) addAll(s *hashSet) {
 		return
 	}
 	for _, h := range s.slots {
-		if h != 0 && t.set.n < t.max {
+		if t.set.n >= t.max {
+			return
+		}
+		if h != 0 {
 			t.set.add(h)
 		}
 	}
