@@ -73,13 +73,13 @@ func Decode(b []byte) (clientMsg, error) {
 	case msgHello:
 		if w.Since != nil {
 			if *w.Since < -1 {
-				return clientMsg{}, fmt.Errorf("%w: hello: since %d is negative", web.ErrBadRequest, *w.Since)
+				return clientMsg{}, fmt.Errorf("%w: hello: since %d is below -1 (none)", web.ErrBadRequest, *w.Since)
 			}
 			m.Since = *w.Since
 		}
 		if w.Chat != nil {
 			if *w.Chat < -1 {
-				return clientMsg{}, fmt.Errorf("%w: hello: chat %d is negative", web.ErrBadRequest, *w.Chat)
+				return clientMsg{}, fmt.Errorf("%w: hello: chat %d is below -1 (none)", web.ErrBadRequest, *w.Chat)
 			}
 			m.Chat = *w.Chat
 		}

@@ -35,7 +35,7 @@ func TestDecodeDuplicateKeys(t *testing.T) {
 }
 
 // TestDecodeHelloChat: hello carries the last chat line the client has
-// (-1 or absent: none); a negative number, or chat on another message, is
+// (-1 or absent: none); a number below -1, or chat on another message, is
 // refused.
 func TestDecodeHelloChat(t *testing.T) {
 	for in, want := range map[string]int{`{"type":"hello"}`: -1, `{"type":"hello","chat":-1}`: -1, `{"type":"hello","since":3,"chat":12}`: 12} {

@@ -72,8 +72,12 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 		}
 		forwarded := r.Header.Get(ForwardedHeader) != ""
 		if isNew {
+			if forwarded { // another server chose this one: no second look-up
+				next.ServeHTTP(w, r)
+				return
+			}
 			addr, err := h.cluster.ForNew(r.Context())
-			if forwarded || err != nil || addr == "" {
+			if err != nil || addr == "" {
 				next.ServeHTTP(w, r) // here: a failed look-up makes the table here
 				return
 			}

@@ -73,13 +73,17 @@ type fakeCluster struct {
 	err    error
 	forNew string
 	asked  int // Where calls
+	newAsk int // ForNew calls
 }
 
 func (f *fakeCluster) Where(context.Context, string) (Place, error) {
 	f.asked++
 	return f.place, f.err
 }
-func (f *fakeCluster) ForNew(context.Context) (string, error) { return f.forNew, nil }
+func (f *fakeCluster) ForNew(context.Context) (string, error) {
+	f.newAsk++
+	return f.forNew, nil
+}
 func (f *fakeCluster) Others(context.Context, string) ([]table.Summary, map[string]bool, error) {
 	return nil, nil, nil
 }
@@ -88,7 +92,8 @@ func (f *fakeCluster) Others(context.Context, string) ([]table.Summary, map[stri
 // with the client's address and the Host kept; a forwarded request is
 // never forwarded again (503, Retry-After), nor is one for a table between
 // servers; a table this server runs is served here without asking; a new
-// table goes where ForNew says.
+// table goes where ForNew says, and one forwarded is made here without
+// asking again.
 func TestForward(t *testing.T) {
 	var got []*http.Request
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -149,8 +154,9 @@ func TestForward(t *testing.T) {
 	if w := serve("POST", "/api/arlington/tables", nil); w.Code != http.StatusTeapot || len(got) != 2 || got[1].Method != "POST" {
 		t.Fatalf("a new table for the other server: %d", w.Code)
 	}
-	if w := serve("POST", "/api/arlington/tables", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusCreated {
-		t.Fatalf("a new table forwarded here: %d %s", w.Code, w.Body)
+	newAsk := fc.newAsk
+	if w := serve("POST", "/api/arlington/tables", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusCreated || fc.newAsk != newAsk {
+		t.Fatalf("a new table forwarded here: %d %s, asked where %d times", w.Code, w.Body, fc.newAsk-newAsk)
 	}
 	fc.forNew = ""
 	if w := serve("POST", "/api/arlington/tables", nil); w.Code != http.StatusCreated {

@@ -312,6 +312,9 @@ function renderRematch(box) {
       b.disabled = true;
       try {
         const t = await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/rematch`);
+        // seat -1: the rematch table runs on another server and holds a
+        // seat for this person there, which only a join takes.
+        if (t.seat < 0) await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name: last.seats[last.seat].name });
         location.assign(t.link);
       } catch (e) { $("error").textContent = e.message; b.disabled = false; }
     });
