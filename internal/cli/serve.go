@@ -462,6 +462,11 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 			}
 			return benchCluster(ctx, env, cf)
 		}
+		for _, name := range clusterOnlyFlags {
+			if fs.Changed(name) {
+				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
+			}
+		}
 		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
 			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
 		}
