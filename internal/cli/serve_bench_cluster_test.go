@@ -25,6 +25,7 @@ func TestServeBenchClusterUsage(t *testing.T) {
 		{"kills without servers", []string{"--kills", "2"}, "--kills is for live tables: it needs --servers or --target"},
 		{"tables without servers", []string{"--tables", "0"}, "--tables is for live tables"},
 		{"json without servers", []string{"--json"}, "--json is for live tables"},
+		{"games with servers", []string{"--servers", "1", "--games", "10"}, "--games is not for live tables"},
 		{"target not a url", []string{"--target", "127.0.0.1:8080"}, `--target "127.0.0.1:8080": want http://HOST:PORT`},
 		{"kills too often", []string{"--servers", "2", "--db", "postgres://x@127.0.0.1:1/x", "--kills", "2",
 			"--kill-every", "10ms"}, "--kill-every must be at least 1s"},
