@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"testing"
 
 	"cardtable/internal/pgtest"
@@ -19,7 +21,9 @@ const asMain = "CARDTABLE_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
-		os.Exit(Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		// As cmd/cardtable: SIGTERM stops a server cleanly.
+		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		os.Exit(Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(isolated(m))
 }

@@ -456,11 +456,21 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 			return usageErr("serve bench: --servers must be at least 0")
 		}
 		if cf.servers > 0 || cf.target != "" {
+			for _, name := range []string{"games", "players"} {
+				if fs.Changed(name) {
+					return usageErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
+				}
+			}
 			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
 			if !fs.Changed("think") {
 				cf.think = 2 * time.Second // a brisk human pace, as arlington loadtest
 			}
 			return benchCluster(ctx, env, cf)
+		}
+		for _, name := range clusterOnlyFlags {
+			if fs.Changed(name) {
+				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
+			}
 		}
 		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
 			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")

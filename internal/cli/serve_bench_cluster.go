@@ -33,6 +33,10 @@ type clusterFlags struct {
 	asJSON                        bool
 }
 
+// clusterOnlyFlags are the flags addClusterFlags adds that mean nothing
+// without --servers or --target.
+var clusterOnlyFlags = []string{"tables", "people", "bots", "kills", "kill-every", "server-procs", "json"}
+
 // addClusterFlags adds the live-table mode's flags to serve bench.
 func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 	fs.IntVar(&f.servers, "servers", 0, "start this many cardtable serve processes on --db (a SQLite file for one, a postgres:// URL\n"+

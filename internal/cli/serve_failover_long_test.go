@@ -8,13 +8,10 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,36 +23,22 @@ import (
 	"cardtable/internal/pgtest"
 )
 
-// proc is a `cardtable serve` process of the real binary.
-type proc struct {
-	cmd    *exec.Cmd
-	logs   *syncBuffer
-	url    string
-	exited chan error
-}
-
-func startProc(t *testing.T, bin string, args ...string) *proc {
+// startNode starts a `cardtable serve` on db (this test binary acting as
+// the program, asMain) on a free loopback port, trusting this client to
+// name its people's addresses; it is killed when the test ends.
+func startNode(t *testing.T, exe, db string) *node {
 	t.Helper()
-	p := &proc{cmd: exec.Command(bin, append([]string{"serve"}, args...)...), logs: &syncBuffer{}, exited: make(chan error, 1)}
-	p.cmd.Stderr = p.logs
-	if err := p.cmd.Start(); err != nil {
+	nd, err := newNode(exe, db, nil, "--trusted-proxy", "127.0.0.1")
+	if err != nil {
 		t.Fatal(err)
 	}
-	// Exits when the process does.
-	go func() { p.exited <- p.cmd.Wait() }()
-	t.Cleanup(p.kill)
-	p.url = awaitURL(t, p.logs, p.exited, 30*time.Second)
-	return p
-}
-
-// kill ends the process with SIGKILL, as a crash would, and waits for it.
-func (p *proc) kill() {
-	if p.cmd.ProcessState != nil {
-		return
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := nd.start(ctx); err != nil {
+		t.Fatal(err)
 	}
-	p.cmd.Process.Signal(syscall.SIGKILL)
-	err := <-p.exited
-	p.exited <- err
+	t.Cleanup(nd.kill)
+	return nd
 }
 
 // seatPlayer plays seat 0 of one table through whichever live server it
@@ -175,14 +158,13 @@ func TestLongFailoverKills(t *testing.T) {
 		kills = v
 	}
 	db := pgtest.DB(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "cardtable")
-	if out, err := exec.Command("go", "build", "-o", bin, "cardtable/cmd/cardtable").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	t.Setenv(asMain, "1") // the servers are this binary, acting as cardtable
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	args := []string{"--addr", "127.0.0.1:0", "--db", db, "--trusted-proxy", "127.0.0.1"}
 	var mu sync.Mutex
-	procs := []*proc{startProc(t, bin, args...), startProc(t, bin, args...), startProc(t, bin, args...)}
+	procs := []*node{startNode(t, exe, db), startNode(t, exe, db), startNode(t, exe, db)}
 	live := func() []string {
 		mu.Lock()
 		defer mu.Unlock()
@@ -254,15 +236,11 @@ func TestLongFailoverKills(t *testing.T) {
 		mu.Unlock()
 		killed := time.Now()
 		if term {
-			dead.cmd.Process.Signal(syscall.SIGTERM)
-			select {
-			case err := <-dead.exited:
-				dead.exited <- err
-				if err != nil {
-					t.Fatalf("exit after SIGTERM: %v: %s", err, dead.logs)
-				}
-			case <-time.After(stopBound):
-				t.Fatalf("still running %v after SIGTERM", stopBound)
+			if !dead.stop(stopBound) {
+				t.Fatalf("still running %v after SIGTERM: %s", stopBound, dead.tail())
+			}
+			if st := dead.cmd.ProcessState; !st.Success() {
+				t.Fatalf("exit after SIGTERM: %v: %s", st, dead.tail())
 			}
 		} else {
 			dead.kill()
@@ -289,7 +267,7 @@ func TestLongFailoverKills(t *testing.T) {
 			break
 		}
 		t.Logf("round %d: %d tables back in %v", round, len(ids), times[len(times)-len(ids):])
-		np := startProc(t, bin, args...)
+		np := startNode(t, exe, db)
 		mu.Lock()
 		procs = append(procs, np)
 		mu.Unlock()

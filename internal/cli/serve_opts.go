@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -105,6 +107,12 @@ func (o *serveOptions) check() error {
 	}
 	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
 		return usageErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
+	}
+	if o.internalAddr != "" {
+		host, port, err := net.SplitHostPort(o.internalAddr)
+		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			return usageErr("serve: --internal-addr %q: want HOST:PORT, a port from 1 to 65535", o.internalAddr)
+		}
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return usageErr("serve: --log-format is text or json, not %q", o.logFormat)
