@@ -158,3 +158,32 @@ func TestWideBeamLast(t *testing.T) {
 		})
 	}
 }
+
+// TestLongWideBeamOtherWeights: Spider layout, 4 suits, deal 210: every
+// full4 beam of the schedule loses it, and the fullBuild beam after them
+// wins it with a line that replays.
+func TestLongWideBeamOtherWeights(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	p, err := spider.NewDeal(210, spider.Spider, spider.Rules{Suits: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(context.Background(), p, Limits{})
+	s.wide = true
+	for k, b := range wideBeams {
+		won := s.wideBeam(k)
+		if b.w == &full4 && won {
+			t.Fatalf("beam %d (full4, width %d) won: the deal no longer needs the others", k, b.width)
+		}
+		if won {
+			if b.w != &fullBuild {
+				t.Errorf("beam %d won, want the fullBuild one", k)
+			}
+			replay(t, p, s.win)
+			return
+		}
+	}
+	t.Fatal("no wide beam won")
+}
