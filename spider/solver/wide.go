@@ -33,10 +33,11 @@ var (
 	// measured every full4 beam that won was at most 2000 wide, and where
 	// none wins (deal 2: 1.2, 2.7 and 9.7 million positions at 500, 1000
 	// and 2000, each to its level limit) the staged search keeps the rest
-	// of the time. The last two win deals no full4 beam of width 500-8000
-	// wins (Spider layout: 210 with fullBuild in 3.5 million positions,
-	// 496 with full1 in 4.7 million) and cost little where they lose
-	// (deal 2: 2.6 and 3.7 million). They come after the full4 beams, so
+	// of the time. The last two use evaluations that win deals the others
+	// lose at the same width (Spider layout: 210, which no full4 beam of
+	// width 500-8000 wins, with fullBuild in 3.5 million positions) and
+	// cost little where they lose (deal 2: 2.6 and 3.7 million). They
+	// come after the full4 beams, so
 	// a deal decided before the third beam has ended is searched exactly
 	// as before they were added.
 	wideBeams = []fullBeam{{500, &full4}, {1000, &full4}, {2000, &full4}, {1000, &fullBuild}, {1000, &full1}}
