@@ -37,9 +37,8 @@ var (
 	// lose at the same width (Spider layout: 210, which no full4 beam of
 	// width 500-8000 wins, with fullBuild in 3.5 million positions) and
 	// cost little where they lose (deal 2: 2.6 and 3.7 million). They
-	// come after the full4 beams, so
-	// a deal decided before the third beam has ended is searched exactly
-	// as before they were added.
+	// come after the full4 beams, so a deal decided before the third beam
+	// has ended is searched exactly as before they were added.
 	wideBeams = []fullBeam{{500, &full4}, {1000, &full4}, {2000, &full4}, {1000, &fullBuild}, {1000, &full1}}
 	// widePer is a beam's budget in positions for each unit of width:
 	// a beam that wins needs about 50 a level for some 150 levels
