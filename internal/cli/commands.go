@@ -67,6 +67,9 @@ func newRoot(env *Env) *cobra.Command {
 			"Prove deals spread over the whole deal range winnable and print them as\n"+
 				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),
 	)
+	valueTrain := leaf(env, "value-train", "train the fair player's learned value again (maintenance)", "", runSpiderValueTrain)
+	valueTrain.Hidden = true
+	spider.AddCommand(valueTrain)
 	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
 	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)

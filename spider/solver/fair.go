@@ -60,6 +60,16 @@ type FairOptions struct {
 	DeepWorlds int
 	DeepNodes  int64
 	DeepDown   int
+	// Value, when the embedded learned value has a model for the game's
+	// suit count (value.txt), has valuePlan choose every decision with
+	// something hidden: candidates valued by the model in the sampled
+	// worlds instead of judged by solves and rollouts (JudgeNodes, Rollouts
+	// and the endgame and deep options are then unused). ValueAhead is how
+	// far each world looks past the line (valueModel.ahead): 0 the
+	// position the line reaches, 1 the best before the next event, 2 the
+	// best at the end of a fair rollout to the next deal.
+	Value      bool
+	ValueAhead int
 	// MaxMoves ends an autoplayed game as lost after this many moves
 	// (0: 1500). Every decision turns a card, deals or wins, so a game
 	// has at most about 50 decisions: this is only a safety net.
@@ -107,6 +117,9 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 			return nil, err
 		}
 		samples = 0
+	}
+	if m := valueModels[view.Suits()]; o.Value && m != nil && samples > 0 {
+		return valuePlan(ctx, view, open, o, m, rng)
 	}
 	if (o.JudgeNodes > 0 || o.Rollouts) && samples > 0 {
 		return judgePlan(ctx, view, open, o, samples, rng)
