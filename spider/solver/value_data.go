@@ -30,7 +30,8 @@ type ValueSample struct {
 // and, if won, the same is done at every event of the winning line: its
 // positions are labelled won without a solve (the line wins from them),
 // their siblings by solves. The solver's lines give the positives that
-// the fair player's games, lost early at 4 suits, lack.
+// the fair player's games, lost early at 4 suits, lack. With o.Samples 0
+// only the line is labelled.
 func ValueData(ctx context.Context, n uint64, so spider.Options, nodes, lineNodes int64, o FairOptions) ([]ValueSample, error) {
 	g, err := spider.NewGame(n, so)
 	if err != nil {
@@ -67,7 +68,7 @@ func ValueData(ctx context.Context, n uint64, so spider.Options, nodes, lineNode
 		}
 	}
 	open := so.Open
-	for moves := 0; !g.Won() && moves < 1500; {
+	for moves := 0; o.Samples > 0 && !g.Won() && moves < 1500; {
 		decision(g.Position(), false)
 		if err := ctx.Err(); err != nil {
 			return nil, err
