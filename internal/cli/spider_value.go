@@ -19,7 +19,7 @@ import (
 
 // spider value-train: the maintenance command that trains the fair
 // player's learned value again (docs/solver.md, "The learned value").
-// It is hidden from help: it is for whoever changes the model.
+// It is for whoever changes the model.
 
 func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
