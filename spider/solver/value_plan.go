@@ -35,21 +35,8 @@ func valuePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	if err != nil {
 		return nil, err
 	}
-	cl := newClosure(view)
-	if cl.win >= 0 {
-		return linePath(cl.nodes, cl.win, spider.Move{}), nil
-	}
-	for _, f := range pickCandidates(cl.fr) {
-		cs.add(linePath(cl.nodes, f.at, f.mv), cl.nodes[f.at].eval, 0)
-	}
-	switch len(cs.list) {
-	case 0:
-		if !view.Stuck() {
-			return fallbackLine(ctx, view, open, o, rng)
-		}
-		return nil, ErrNoMove
-	case 1:
-		return cs.list[0].line, nil
+	if line, err := cs.addClosure(ctx, view, open, o, rng); line != nil || err != nil {
+		return line, err
 	}
 	turns := false
 	for _, c := range cs.list {
