@@ -16,8 +16,6 @@ const valueVote = 0.1
 // world when FairOptions.ValueAhead is 1 or more.
 const valueCap = 200
 
-var valueDealsFree = false
-
 // valuePlan is plan with the learned value (FairOptions.Value): the
 // candidates are the sampled worlds' proposals and the closure's card
 // turns and deals, as for the judge, and each is valued by an expectimax
@@ -46,7 +44,7 @@ func valuePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	var best *candidate
 	bestScore := 0.0
 	for _, c := range cs.list {
-		if turns && c.deals() && !valueDealsFree {
+		if turns && c.deals() {
 			continue
 		}
 		sum := 0.0
