@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -263,8 +264,16 @@ type claim struct {
 }
 
 // Held is which of the tables this server claimed it still holds
-// (table.Claims): another server may have taken the others.
+// (table.Claims): another server may have taken the others. The claims
+// it no longer holds are forgotten, so that the tables lost to other
+// servers (or deleted) are not remembered for ever.
 func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
+	// The claims known before the query: each was committed before it
+	// began, so the query shows it if it is still this server's. A claim
+	// made meanwhile is not judged by this answer.
+	n.mu.Lock()
+	before := maps.Clone(n.epochs)
+	n.mu.Unlock()
 	rows, err := n.db.pool.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
 	if err != nil {
 		return nil, err
@@ -279,6 +288,13 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	for _, c := range claims {
 		if e, ok := n.epochs[c.ID]; ok && e == c.Epoch {
 			out[c.ID] = true
+		}
+	}
+	// A claim gone from the rows is gone for good: an epoch only grows,
+	// and no server takes back its own table at the same epoch.
+	for id, e := range before {
+		if !out[id] && n.epochs[id] == e {
+			delete(n.epochs, id)
 		}
 	}
 	return out, nil

@@ -130,6 +130,50 @@ func TestNodeFencing(t *testing.T) {
 	}
 }
 
+// TestNodeForgetsLostClaims: a server remembers the epoch of each table
+// it claimed, to fence its writes; the tables another server took from it
+// are forgotten at its next look at what it holds (Held), not kept for
+// ever, while a claim it still holds stays; a table that finished and
+// stopped here is forgotten when it is given back (Release).
+func TestNodeForgetsLostClaims(t *testing.T) {
+	ctx := context.Background()
+	a, _, na, nb := twoServers(t, pgtest.DB(t))
+	for _, id := range []string{"L1", "L2"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	na.Crash()
+	if got := takeWithin(t, nb, 10*testLease); len(got) != 2 {
+		t.Fatalf("B took %d tables, want 2", len(got))
+	}
+	if err := a.CreateTable(ctx, newStored("K1")); err != nil { // made after the loss: still A's
+		t.Fatal(err)
+	}
+	if n := na.Claims(); n != 3 {
+		t.Fatalf("A remembers %d claims before looking, want 3", n)
+	}
+	held, err := na.Held(ctx)
+	if err != nil || len(held) != 1 || !held["K1"] {
+		t.Fatalf("A holds %v (%v), want K1 alone", held, err)
+	}
+	if n := na.Claims(); n != 1 {
+		t.Fatalf("A remembers %d claims after looking, want 1 (K1)", n)
+	}
+	if err := a.AppendAction(ctx, "K1", 0, table.StoredMove{Seat: 0, Action: "m0"}); err != nil {
+		t.Fatalf("a write of the claim kept: %v", err)
+	}
+	if err := a.FinishTable(ctx, "K1", table.StatusOver, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := na.Release(ctx, []string{"K1"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := na.Claims(); n != 0 {
+		t.Fatalf("A remembers %d claims after its last table finished and was given back", n)
+	}
+}
+
 // TestNodeRelease: a server that stops gives its tables back, and another
 // takes them at once, long before the lease would have run out.
 func TestNodeRelease(t *testing.T) {
