@@ -52,7 +52,7 @@ func takeWithin(t *testing.T, n *pgstore.Node, d time.Duration) []table.Stored {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
-		got, err := n.Take(context.Background(), 10)
+		got, err := n.Take(context.Background(), 10, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestNodeFencing(t *testing.T) {
 	}
 	// A lives: B takes nothing, over more than a lease.
 	for range 2 * int(testLease/testBeat) {
-		if got, err := nb.Take(ctx, 10); err != nil || len(got) > 0 {
+		if got, err := nb.Take(ctx, 10, nil); err != nil || len(got) > 0 {
 			t.Fatalf("took %d tables of a live server (%v)", len(got), err)
 		}
 		time.Sleep(testBeat)
@@ -175,7 +175,8 @@ func TestNodeForgetsLostClaims(t *testing.T) {
 }
 
 // TestNodeRelease: a server that stops gives its tables back, and another
-// takes them at once, long before the lease would have run out.
+// takes them at once, long before the lease would have run out, but for
+// those it asks to skip.
 func TestNodeRelease(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.DB(t)
@@ -223,15 +224,19 @@ func TestNodeRelease(t *testing.T) {
 			t.Fatalf("least loaded: %s (%v), want B: A is stopping", id, err)
 		}
 	}
-	if got, err := nb.Take(ctx, 10); err != nil || len(got) != 0 {
+	if got, err := nb.Take(ctx, 10, nil); err != nil || len(got) != 0 {
 		t.Fatalf("took %d tables of a server still stopping (%v)", len(got), err)
 	}
 	if err := na.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got, err := nb.Take(ctx, 10)
-	if err != nil || len(got) != 3 || slices.ContainsFunc(got, func(s table.Stored) bool { return s.ID == "B1" }) {
-		t.Fatalf("took %d tables given back (%v), want 3", len(got), err)
+	// A table B could not start is skipped, the others taken at once.
+	got, err := nb.Take(ctx, 10, []string{"R1"})
+	if err != nil || len(got) != 2 || slices.ContainsFunc(got, func(s table.Stored) bool { return s.ID == "B1" || s.ID == "R1" }) {
+		t.Fatalf("took %d tables given back (%v), want 2: not R1", len(got), err)
+	}
+	if got, err := nb.Take(ctx, 10, nil); err != nil || len(got) != 1 || got[0].ID != "R1" {
+		t.Fatalf("took %d tables when skipping none (%v), want R1", len(got), err)
 	}
 	if r, err := nb.Route(ctx, "R2"); err != nil || !r.Self {
 		t.Fatalf("route after the take: %+v (%v)", r, err)
