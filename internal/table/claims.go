@@ -81,14 +81,9 @@ func (h *Hub) takeOrphans() {
 		return
 	}
 	for i, s := range stored {
-		if old, err := h.Table(s.ID); err == nil {
-			old.lose(ctx)
-			select {
-			case <-old.Done():
-			case <-ctx.Done():
-				h.giveBack(stored[i:])
-				return
-			}
+		if old, err := h.Table(s.ID); err == nil && !h.stopOld(ctx, old) {
+			h.giveBack(stored[i:])
+			return
 		}
 		if err := h.startStored(s); err != nil {
 			h.cannotStart(s, err)
@@ -96,6 +91,20 @@ func (h *Hub) takeOrphans() {
 	}
 	if len(stored) > 0 {
 		h.o.Logf("took %d orphaned tables", len(stored))
+	}
+}
+
+// stopOld stops a table's old copy here, before its new claim starts,
+// and reports whether it stopped in time (Options.stopWait).
+func (h *Hub) stopOld(ctx context.Context, old *Table) bool {
+	ctx, cancel := context.WithTimeout(ctx, h.o.stopWait)
+	defer cancel()
+	old.lose(ctx)
+	select {
+	case <-old.Done():
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

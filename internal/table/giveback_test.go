@@ -13,12 +13,22 @@ import (
 
 // registry is a fake of the claims servers share (pgstore.Node's
 // table.Claims) over one memStore: each table's owner, by server name.
-// Each Take is told on takes, with the tables it claimed.
+// Each Take is told on takes, with the tables it claimed, and each
+// Release on releases.
 type registry struct {
-	st    *memStore
-	mu    sync.Mutex
-	owner map[string]string
-	takes chan taken
+	st       *memStore
+	mu       sync.Mutex
+	owner    map[string]string
+	takes    chan taken
+	releases chan taken
+	// stale: tables a server's Held still names though it lost them (it
+	// asked before the loss), until it takes them again.
+	stale map[string]string
+	// takers, when set, are the servers whose Take claims anything (the
+	// least loaded); handOff, when set, becomes the only taker at the
+	// next Release.
+	takers  map[string]bool
+	handOff string
 }
 
 type taken struct {
@@ -27,7 +37,17 @@ type taken struct {
 }
 
 func newRegistry(st *memStore) *registry {
-	return &registry{st: st, owner: map[string]string{}, takes: make(chan taken, 64)}
+	return &registry{st: st, owner: map[string]string{}, takes: make(chan taken, 64), releases: make(chan taken, 64),
+		stale: map[string]string{}}
+}
+
+// orphan makes table id nobody's, as if its server had lost it to one
+// that then died, though its server's Held has not seen the loss yet.
+func (r *registry) orphan(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stale[id] = r.owner[id]
+	r.owner[id] = ""
 }
 
 // server is the table.Claims of the server called name.
@@ -53,8 +73,12 @@ func (c serverClaims) Take(ctx context.Context, room int, skip []string) ([]tabl
 	var ids []string
 	c.r.mu.Lock()
 	for _, s := range open {
+		if c.r.takers != nil && !c.r.takers[c.name] {
+			break
+		}
 		if len(out) < room && c.r.owner[s.ID] == "" && !slices.Contains(skip, s.ID) {
 			c.r.owner[s.ID] = c.name
+			delete(c.r.stale, s.ID)
 			out = append(out, s)
 			ids = append(ids, s.ID)
 		}
@@ -76,6 +100,11 @@ func (c serverClaims) Held(context.Context) (map[string]bool, error) {
 			out[id] = true
 		}
 	}
+	for id, o := range c.r.stale {
+		if o == c.name {
+			out[id] = true
+		}
+	}
 	return out, nil
 }
 
@@ -86,6 +115,13 @@ func (c serverClaims) Release(_ context.Context, ids []string) error {
 		if c.r.owner[id] == c.name {
 			c.r.owner[id] = ""
 		}
+	}
+	if c.r.handOff != "" {
+		c.r.takers, c.r.handOff = map[string]bool{c.r.handOff: true}, ""
+	}
+	select {
+	case c.r.releases <- taken{c.name, ids}:
+	default:
 	}
 	return nil
 }
@@ -146,6 +182,64 @@ func TestUnstartableGivenBack(t *testing.T) {
 			return newBot(level, seed)
 		}
 	})
+	if _, err := b.Table("T"); err != nil || reg.ownerOf("T") != "B" {
+		t.Fatalf("B runs T: %v (held by %q)", err, reg.ownerOf("T"))
+	}
+}
+
+// TestOldCopyGivenBack: a server that claims a table of which an old copy
+// still runs here stops that copy first; when the copy does not stop in
+// time (its database write hangs), the claim is given back (giveBack)
+// rather than held by a server that does not run it, and another server
+// takes the table and runs it.
+func TestOldCopyGivenBack(t *testing.T) {
+	st := newMemStore()
+	now := time.Now().UTC()
+	if err := st.CreateTable(bg, table.Stored{ID: "T", Creator: "p", Config: `{"players":2,"bots":["random","random"]}`, Seed: 1,
+		Seats: make([]table.StoredSeat, 2), Status: table.StatusOpen, Created: now, Updated: now}); err != nil {
+		t.Fatal(err)
+	}
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	reg.takers = map[string]bool{"A": true}
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 50*time.Millisecond)
+	})
+	old, err := a.Table("T")
+	if err != nil {
+		release()
+		t.Fatalf("A runs T: %v", err)
+	}
+	mustSub(t, old, "", -1) // watched, its bots play
+	// Cleanups run last first: the writes go on before the subscription
+	// and the hubs close, which wait on the tables.
+	t.Cleanup(release)
+	select { // T's first bot move hangs in the store: its copy on A is stuck
+	case <-stuck:
+	case <-time.After(waitTimeout):
+		t.Fatal("no move of T reached the store")
+	}
+	// A loses T and T is orphaned again, before A's Held has seen it: A
+	// takes it again, cannot stop its stuck copy, and gives the claim
+	// back; B, the only taker from then on, takes T.
+	reg.mu.Lock()
+	reg.handOff = "B"
+	reg.mu.Unlock()
+	reg.orphan("T")
+	select {
+	case r := <-reg.releases:
+		if r.server != "A" || !slices.Equal(r.ids, []string{"T"}) {
+			t.Fatalf("released %+v, want A's T", r)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("A never gave T back")
+	}
+	if o := reg.ownerOf("T"); o != "" {
+		t.Fatalf("T is held by %q after A gave it back", o)
+	}
+	b := newHub(t, st, newFakeClock(), func(o *table.Options) { o.Claims, o.ScanEvery = reg.server("B"), time.Hour })
+	t.Cleanup(release)
 	if _, err := b.Table("T"); err != nil || reg.ownerOf("T") != "B" {
 		t.Fatalf("B runs T: %v (held by %q)", err, reg.ownerOf("T"))
 	}

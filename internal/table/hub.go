@@ -99,6 +99,10 @@ type Options struct {
 	ScanEvery time.Duration
 
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
+	// stopWait is how long a scan waits for a table's old copy here to
+	// stop before starting the claim it took (default storeTimeout;
+	// tests shorten it).
+	stopWait time.Duration
 }
 
 // Defaults of Options.
@@ -196,6 +200,9 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	}
 	if o.ScanEvery <= 0 {
 		o.ScanEvery = DefaultScanEvery
+	}
+	if o.stopWait <= 0 {
+		o.stopWait = storeTimeout
 	}
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
 		unstartable: map[string]bool{}}
