@@ -126,17 +126,24 @@ func (c serverClaims) Release(_ context.Context, ids []string) error {
 	return nil
 }
 
+// storeTable stores an open two-seat table id with config, as a server
+// that has since died made it: no server runs it.
+func storeTable(tb testing.TB, st *memStore, id, config string) {
+	tb.Helper()
+	now := time.Now().UTC()
+	if err := st.CreateTable(bg, table.Stored{ID: id, Creator: "p", Config: config, Seed: 1,
+		Seats: make([]table.StoredSeat, 2), Status: table.StatusOpen, Created: now, Updated: now}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 // TestUnstartableGivenBack: a server that claims a table it cannot
 // replay (here, a bot level its version does not know) gives it back
 // (giveBack) at once rather than holding it unrun, and does not take it
 // again at its later scans; another server that can run it takes it.
 func TestUnstartableGivenBack(t *testing.T) {
 	st := newMemStore()
-	now := time.Now().UTC()
-	if err := st.CreateTable(bg, table.Stored{ID: "T", Creator: "p", Config: `{"players":2,"bots":["","future"]}`, Seed: 1,
-		Seats: make([]table.StoredSeat, 2), Status: table.StatusOpen, Created: now, Updated: now}); err != nil {
-		t.Fatal(err)
-	}
+	storeTable(t, st, "T", `{"players":2,"bots":["","future"]}`)
 	reg := newRegistry(st)
 	old := func(level string, seed uint64) (table.Bot, error) {
 		if level == "future" {
@@ -194,11 +201,7 @@ func TestUnstartableGivenBack(t *testing.T) {
 // takes the table and runs it.
 func TestOldCopyGivenBack(t *testing.T) {
 	st := newMemStore()
-	now := time.Now().UTC()
-	if err := st.CreateTable(bg, table.Stored{ID: "T", Creator: "p", Config: `{"players":2,"bots":["random","random"]}`, Seed: 1,
-		Seats: make([]table.StoredSeat, 2), Status: table.StatusOpen, Created: now, Updated: now}); err != nil {
-		t.Fatal(err)
-	}
+	storeTable(t, st, "T", `{"players":2,"bots":["random","random"]}`)
 	stuck, release := st.holdActions()
 	reg := newRegistry(st)
 	reg.takers = map[string]bool{"A": true}
