@@ -31,9 +31,11 @@ var Names = []string{"random", "greedy", "easy", "medium", "hard", "expert", "ma
 // ErrUnknown is returned by New for a name it does not know.
 var ErrUnknown = errors.New("unknown bot")
 
-// New makes the bot called name, seeded with seed.
+// New makes the bot called name, seeded with seed. Names are read in any
+// case, with spaces around them ignored: "Master" is master.
 func New(name string, seed uint64) (Bot, error) {
-	switch strings.ToLower(strings.TrimSpace(name)) {
+	key := strings.ToLower(strings.TrimSpace(name))
+	switch key {
 	case "random":
 		return NewRandom(seed), nil
 	case "greedy":
@@ -41,7 +43,6 @@ func New(name string, seed uint64) (Bot, error) {
 	case "master":
 		return NewMaster(seed), nil
 	}
-	key := strings.ToLower(strings.TrimSpace(name))
 	if lv, ok := LevelNamed(key); ok {
 		if lv.Tree {
 			return NewISMCTS(lv, seed), nil

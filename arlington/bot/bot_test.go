@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"cardtable/arlington"
@@ -171,6 +172,33 @@ func BenchmarkSelfplay(b *testing.B) {
 					games++
 				}
 				b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
+			})
+		}
+	}
+}
+
+// Every level name is read in any case, everywhere a name is looked up:
+// "Master" and "EXPERT" are the levels master and expert.
+func TestLevelNamesAnyCase(t *testing.T) {
+	for _, name := range Names {
+		for _, typed := range []string{strings.ToUpper(name), strings.ToUpper(name[:1]) + name[1:], " " + name + " "} {
+			t.Run(typed, func(t *testing.T) {
+				want, err := New(name, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := New(typed, 1)
+				if err != nil {
+					t.Fatalf("New(%q): %v", typed, err)
+				}
+				if got.Name() != want.Name() {
+					t.Fatalf("New(%q) is %q, want %q", typed, got.Name(), want.Name())
+				}
+				lv, ok := LevelNamed(name)
+				tlv, tok := LevelNamed(typed)
+				if tok != ok || tlv != lv {
+					t.Fatalf("LevelNamed(%q) = %v %v, LevelNamed(%q) = %v %v", typed, tlv, tok, name, lv, ok)
+				}
 			})
 		}
 	}

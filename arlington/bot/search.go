@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,10 +51,12 @@ var Levels = []Level{
 	{Name: "expert", Worlds: 96, Time: 850 * time.Millisecond, Noise: 0, Candidates: 12, Tree: true},
 }
 
-// LevelNamed is the level called name.
+// LevelNamed is the level called name, in any case and with spaces
+// around it ignored, as New reads names.
 func LevelNamed(name string) (Level, bool) {
+	name = strings.TrimSpace(name)
 	for _, l := range Levels {
-		if l.Name == name {
+		if strings.EqualFold(l.Name, name) {
 			return l, true
 		}
 	}

@@ -144,7 +144,8 @@ func (f *arlTableFlags) bots() ([]string, error) {
 	}
 	out := make([]string, f.players)
 	for i := range out {
-		out[i] = strings.TrimSpace(names[i%len(names)])
+		// The report names each level as the lobby does, however typed.
+		out[i] = strings.ToLower(strings.TrimSpace(names[i%len(names)]))
 		if _, err := bot.New(out[i], 0); err != nil {
 			return nil, usageErr("%v", err)
 		}

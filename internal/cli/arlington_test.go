@@ -158,6 +158,19 @@ func TestArlingtonSelfplay(t *testing.T) {
 	}
 }
 
+// The report names a level as the lobby does, however it was typed.
+func TestArlingtonSelfplayLevelCase(t *testing.T) {
+	out, errOut, code := arlRun(t, "", "arlington", "selfplay", "--players", "2", "--games", "1", "--seats", "Greedy,RANDOM")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"\n1     greedy", "\n2     random"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("no %q in\n%s", want, out)
+		}
+	}
+}
+
 func TestArlingtonBench(t *testing.T) {
 	out, errOut, code := arlRun(t, "", "arlington", "bench", "--players", "2", "--games", "5")
 	if code != 0 || !strings.Contains(out, "games/s") {

@@ -54,7 +54,7 @@ func fill(t *testing.T, db string) {
 		}
 		r := table.Rating{Key: "p:" + id, Name: id, Bot: i%2 == 0, Mu: 25 + float64(i)/3, Sigma: 8.0 / 7, Games: i + 1}
 		if err := s.FinishRated(ctx, "t"+id, t0, table.RatedEnd{Keys: []string{r.Key},
-			Update: func([]table.Rating) []table.Rating { return []table.Rating{r} }}); err != nil {
+			Update: func([]table.Rating) ([]table.Rating, error) { return []table.Rating{r}, nil }}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -134,7 +134,9 @@ func (db *DB) Saves(ctx context.Context, player string) ([]spidergame.Save, erro
 			&updated, &played, &s.GaveUp); err != nil {
 			return nil, err
 		}
-		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+		if s.Deal, err = spidergame.ParseDeal(deal); err != nil {
+			return nil, fmt.Errorf("saved game %q: %w", s.Name, err)
+		}
 		s.Updated = fromMillis(updated)
 		s.Played = time.Duration(played) * time.Millisecond
 		out = append(out, s)
@@ -157,7 +159,9 @@ func (db *DB) Save(ctx context.Context, player, name string) (spidergame.Save, e
 	if err != nil {
 		return s, err
 	}
-	s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+	if s.Deal, err = spidergame.ParseDeal(deal); err != nil {
+		return s, fmt.Errorf("saved game %q: %w", name, err)
+	}
 	s.Updated = fromMillis(updated)
 	s.Played = time.Duration(played) * time.Millisecond
 	return s, nil

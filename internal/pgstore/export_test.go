@@ -9,3 +9,10 @@ func (n *Node) Crash() {
 
 // DB is the store n registered with.
 func (n *Node) DB() *DB { return n.db }
+
+// Claims is how many tables n remembers claiming.
+func (n *Node) Claims() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.epochs)
+}

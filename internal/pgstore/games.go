@@ -132,7 +132,9 @@ func (db *DB) Game(ctx context.Context, player, id string) (spidergame.Game, err
 		if err != nil {
 			return err
 		}
-		g.Deal, _ = strconv.ParseUint(deal, 10, 64)
+		if g.Deal, err = spidergame.ParseDeal(deal); err != nil {
+			return fmt.Errorf("game %q: %w", id, err)
+		}
 		g.Created, g.Updated = fromMillis(created), fromMillis(updated)
 		g.Played = time.Duration(played) * time.Millisecond
 		rows, err := tx.Query(ctx, `SELECT cmd FROM game_log WHERE game = $1 ORDER BY seq`, id)

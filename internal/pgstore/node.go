@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -192,21 +193,25 @@ const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
 // orphans (divided by the live servers), and none while it runs more
 // tables than the least loaded plus that share; so the orphans of a dead
 // server spread over the survivors, the lightest first, and none waits
-// for a later scan while a server could take it now.
-func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
+// for a later scan while a server could take it now. The tables in skip
+// (this server could not start them) are neither counted nor taken.
+func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Stored, error) {
 	if room <= 0 || n.draining.Load() {
 		return nil, nil
+	}
+	if skip == nil {
+		skip = []string{} // not NULL: "= ANY(NULL)" matches no row, and NOT of it none either
 	}
 	var orphans, servers, least, mine int
 	var self bool
 	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining FROM servers s WHERE `+alive+`)
-		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open'
+		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($3)
 				AND (t.owner IS NULL OR t.owner NOT IN (SELECT id FROM live))),
 			(SELECT count(*) FROM live WHERE NOT draining),
 			(SELECT coalesce(min(load), 0) FROM live WHERE NOT draining),
 			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2),
 			EXISTS (SELECT 1 FROM live WHERE id = $2)`,
-		secs(n.o.Lease), n.id).Scan(&orphans, &servers, &least, &mine, &self)
+		secs(n.o.Lease), n.id, skip).Scan(&orphans, &servers, &least, &mine, &self)
 	if err != nil || orphans == 0 || !self {
 		// Nothing to take; or this server's own lease ran out (it could
 		// not reach the database): it renews it before taking anything.
@@ -222,12 +227,12 @@ func (n *Node) Take(ctx context.Context, room int) ([]table.Stored, error) {
 	}
 	k = min(k, room, takeBatch)
 	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
-		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open'
+		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($4)
 			AND t.owner IS DISTINCT FROM $2 -- never its own: a copy may still run here
 			AND (t.owner IS NULL
 			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
 			ORDER BY t.updated LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING id, epoch`, secs(n.o.Lease), n.id, k)
+		RETURNING id, epoch`, secs(n.o.Lease), n.id, k, skip)
 	if err != nil {
 		return nil, err
 	}
@@ -263,8 +268,16 @@ type claim struct {
 }
 
 // Held is which of the tables this server claimed it still holds
-// (table.Claims): another server may have taken the others.
+// (table.Claims): another server may have taken the others. The claims
+// it no longer holds are forgotten, so that the tables lost to other
+// servers (or deleted) are not remembered for ever.
 func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
+	// The claims known before the query: each was committed before it
+	// began, so the query shows it if it is still this server's. A claim
+	// made meanwhile is not judged by this answer.
+	n.mu.Lock()
+	before := maps.Clone(n.epochs)
+	n.mu.Unlock()
 	rows, err := n.db.pool.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
 	if err != nil {
 		return nil, err
@@ -279,6 +292,13 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	for _, c := range claims {
 		if e, ok := n.epochs[c.ID]; ok && e == c.Epoch {
 			out[c.ID] = true
+		}
+	}
+	// A claim gone from the rows is gone for good: an epoch only grows,
+	// and no server takes back its own table at the same epoch.
+	for id, e := range before {
+		if !out[id] && n.epochs[id] == e {
+			delete(n.epochs, id)
 		}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -59,7 +60,11 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 			return err
 		}
 		old = slices.DeleteFunc(old, func(r table.Rating) bool { return r.Games == 0 }) // the placeholders
-		for _, r := range end.Update(old) {
+		after, err := end.Update(old)
+		if err != nil {
+			return fmt.Errorf("table %s: ratings: %w", id, err)
+		}
+		for _, r := range after {
 			_, err := tx.Exec(ctx, `UPDATE ratings SET name = $2, bot = $3, mu = $4, sigma = $5, games = $6, updated = $7
 				WHERE entrant = $1`, r.Key, r.Name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at))
 			if err != nil {

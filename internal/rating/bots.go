@@ -1,6 +1,9 @@
 package rating
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // BotSigma is every bot level's starting Sigma: the measured matches fix
 // each level's place to within about a point (the 95% intervals of 400
@@ -48,9 +51,10 @@ func botStarts(m Model) map[string]Rating {
 }
 
 // Bot is the starting rating of a bot level (see botStarts); a level with
-// no measured match starts as a new person does.
+// no measured match starts as a new person does. Level names are read in
+// any case, as bot.New reads them.
 func Bot(level string) Rating {
-	if r, ok := bots[level]; ok {
+	if r, ok := bots[strings.ToLower(strings.TrimSpace(level))]; ok {
 		return r
 	}
 	return Default().New()

@@ -2,6 +2,7 @@ package rating
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -38,4 +39,17 @@ func TestBotStarts(t *testing.T) {
 func (m Model) winChance(a, b Rating) float64 {
 	c := math.Sqrt(a.Sigma*a.Sigma + b.Sigma*b.Sigma + 2*m.Beta*m.Beta)
 	return 1 / (1 + math.Exp((b.Mu-a.Mu)/c))
+}
+
+// A level's starting rating does not depend on how its name is typed.
+func TestBotAnyCase(t *testing.T) {
+	for _, typed := range []string{"Master", "EXPERT", " greedy "} {
+		want := Bot(strings.ToLower(strings.TrimSpace(typed)))
+		if want == Default().New() {
+			t.Fatalf("%q has no measured rating", typed)
+		}
+		if got := Bot(typed); got != want {
+			t.Errorf("Bot(%q) = %v, want %v", typed, got, want)
+		}
+	}
 }

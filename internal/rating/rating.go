@@ -8,9 +8,14 @@
 package rating
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"sort"
 )
+
+// ErrRanks is returned by Rate for ranks that are not one per team.
+var ErrRanks = errors.New("ranks are not one per team")
 
 // Rating is a belief about one player's skill.
 type Rating struct {
@@ -64,10 +69,14 @@ type team struct {
 
 // Rate is the teams' ratings after one game in which team i finished in
 // place ranks[i] (1 is first; equal places are a tie). teams and ranks
-// have the same length; each team has at least one player. The result has
-// the teams' shape and order. Fewer than two teams, or ranks of another
-// length, change no Mu (every Sigma still grows by Tau).
-func (m Model) Rate(teams [][]Rating, ranks []int) [][]Rating {
+// have the same length (else ErrRanks: a result that cannot be meant);
+// each team has at least one player. The result has the teams' shape and
+// order. Fewer than two teams change no Mu (every Sigma still grows by
+// Tau).
+func (m Model) Rate(teams [][]Rating, ranks []int) ([][]Rating, error) {
+	if len(ranks) != len(teams) {
+		return nil, fmt.Errorf("%w: %d ranks for %d teams", ErrRanks, len(ranks), len(teams))
+	}
 	out := make([][]Rating, len(teams))
 	for i, t := range teams {
 		out[i] = make([]Rating, len(t))
@@ -78,8 +87,8 @@ func (m Model) Rate(teams [][]Rating, ranks []int) [][]Rating {
 			out[i][j] = r
 		}
 	}
-	if len(teams) < 2 || len(ranks) != len(teams) {
-		return out
+	if len(teams) < 2 {
+		return out, nil
 	}
 	ts := make([]team, len(teams))
 	for i, t := range out {
@@ -136,7 +145,7 @@ func (m Model) Rate(teams [][]Rating, ranks []int) [][]Rating {
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Ranks is each player's place from their final scores, the highest

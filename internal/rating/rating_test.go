@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -77,7 +78,11 @@ func TestRatePublished(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			near(t, c.m.Rate(c.teams, c.ranks), c.want)
+			got, err := c.m.Rate(c.teams, c.ranks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			near(t, got, c.want)
 		})
 	}
 }
@@ -86,7 +91,10 @@ func TestRatePublished(t *testing.T) {
 // under the server's model (with tau) too.
 func TestRateDirection(t *testing.T) {
 	m := Default()
-	got := m.Rate(solo(m.New(), m.New(), m.New()), []int{3, 1, 2})
+	got, err := m.Rate(solo(m.New(), m.New(), m.New()), []int{3, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !(got[1][0].Mu > got[2][0].Mu && got[2][0].Mu > got[0][0].Mu) {
 		t.Errorf("means not in the order of the places: %+v", got)
 	}
@@ -94,6 +102,21 @@ func TestRateDirection(t *testing.T) {
 		if r[0].Sigma >= m.Sigma {
 			t.Errorf("player %d: sigma %v did not shrink from %v", i, r[0].Sigma, m.Sigma)
 		}
+	}
+}
+
+// Ranks that are not one per team are an error, not a game rated as
+// though nobody won.
+func TestRateRanksLength(t *testing.T) {
+	m := Default()
+	for _, ranks := range [][]int{nil, {1}, {1, 2, 3, 4}} {
+		got, err := m.Rate(solo(m.New(), m.New(), m.New()), ranks)
+		if !errors.Is(err, ErrRanks) || got != nil {
+			t.Errorf("ranks %v: %v, %v; want ErrRanks", ranks, got, err)
+		}
+	}
+	if _, err := m.Rate(solo(m.New()), []int{1}); err != nil {
+		t.Errorf("one player alone: %v", err)
 	}
 }
 
@@ -140,6 +163,8 @@ func BenchmarkRate(b *testing.B) {
 	teams := solo(m.New(), Bot("expert"), Bot("hard"), m.New(), Bot("random"), Rating{30, 3})
 	ranks := []int{2, 1, 3, 3, 6, 5}
 	for b.Loop() {
-		m.Rate(teams, ranks)
+		if _, err := m.Rate(teams, ranks); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -2,11 +2,13 @@ package spidergame
 
 // What a Spider player keeps on the server, as the store writes it and the
 // service reads it: games in play, named saves, results and statistics,
-// and the errors of their storage. The store imports this package for
-// these types alone (docs/architecture.md).
+// the errors of their storage and how a deal number is read back. The
+// store imports this package for these alone (docs/architecture.md).
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -30,7 +32,22 @@ var (
 	// ErrDiskFull: the database could not grow (its disk is full, or its
 	// size limit reached); the write was not stored.
 	ErrDiskFull = errors.New("database disk full")
+	// ErrUnreadable: a stored row holds what its column cannot mean (a
+	// deal that is not a number): the row was damaged outside the server.
+	// It is refused rather than read as some other game.
+	ErrUnreadable = errors.New("stored row unreadable")
 )
+
+// ParseDeal reads a deal number as the stores keep it, in decimal text
+// (SQLite's integers are signed, deal numbers are not); anything else is
+// ErrUnreadable.
+func ParseDeal(text string) (uint64, error) {
+	d, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%w: deal %q is not a deal number", ErrUnreadable, text)
+	}
+	return d, nil
+}
 
 // Summary is what listings show of a game: copied from its save text.
 type Summary struct {

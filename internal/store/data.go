@@ -144,7 +144,9 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 		if err := rows.Scan(&s.Name, &s.Lineage, &s.Variant, &s.Suits, &deal, &s.Moves, &s.Score, &updated, &played, &s.GaveUp); err != nil {
 			return nil, err
 		}
-		s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+		if s.Deal, err = spidergame.ParseDeal(deal); err != nil {
+			return nil, fmt.Errorf("saved game %q: %w", s.Name, err)
+		}
 		s.Updated = fromMillis(updated)
 		s.Played = time.Duration(played) * time.Millisecond
 		out = append(out, s)
@@ -166,7 +168,9 @@ func (db *DB) Save(ctx context.Context, player, name string) (SaveRecord, error)
 	if err != nil {
 		return s, err
 	}
-	s.Deal, _ = strconv.ParseUint(deal, 10, 64)
+	if s.Deal, err = spidergame.ParseDeal(deal); err != nil {
+		return s, fmt.Errorf("saved game %q: %w", name, err)
+	}
 	s.Updated = fromMillis(updated)
 	s.Played = time.Duration(played) * time.Millisecond
 	return s, nil

@@ -157,7 +157,9 @@ func (db *DB) Game(ctx context.Context, player, id string) (GameRecord, error) {
 	if err != nil {
 		return g, err
 	}
-	g.Deal, _ = strconv.ParseUint(deal, 10, 64)
+	if g.Deal, err = spidergame.ParseDeal(deal); err != nil {
+		return g, fmt.Errorf("game %q: %w", id, err)
+	}
 	g.Created, g.Updated = fromMillis(created), fromMillis(updated)
 	g.Played = time.Duration(played) * time.Millisecond
 	g.GaveUp = gaveUp

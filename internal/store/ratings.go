@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -40,7 +41,11 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 		if err != nil {
 			return err
 		}
-		for _, r := range end.Update(old) {
+		after, err := end.Update(old)
+		if err != nil {
+			return fmt.Errorf("table %s: ratings: %w", id, err)
+		}
+		for _, r := range after {
 			_, err := tx.ExecContext(ctx, `INSERT INTO ratings (entrant, name, bot, mu, sigma, games, updated)
 				VALUES (?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (entrant) DO UPDATE SET name = excluded.name, bot = excluded.bot,

@@ -17,7 +17,7 @@ import (
 // bump is a RatedEnd that adds one game and delta to each key's mu (a
 // new key starts at mu 20, sigma 5), naming it name.
 func bump(keys []string, name string, delta float64) table.RatedEnd {
-	return table.RatedEnd{Keys: keys, Update: func(stored []table.Rating) []table.Rating {
+	return table.RatedEnd{Keys: keys, Update: func(stored []table.Rating) ([]table.Rating, error) {
 		out := make([]table.Rating, len(keys))
 		for i, k := range keys {
 			out[i] = table.Rating{Key: k, Name: name, Bot: k[0] == 'b', Mu: 20 + delta, Sigma: 5, Games: 1}
@@ -27,7 +27,7 @@ func bump(keys []string, name string, delta float64) table.RatedEnd {
 				}
 			}
 		}
-		return out
+		return out, nil
 	}}
 }
 
@@ -113,6 +113,20 @@ func TestRatings(t *testing.T) {
 		}
 		if got := must(db.Ratings(ctx, []string{"p:ghost"})); len(got) != 0 {
 			t.Fatalf("a missing table's end stored %+v", got)
+		}
+		// An update that fails: its error, the table still open, no
+		// rating changed.
+		openTable(t, db, "bad")
+		errRate := errors.New("cannot rate")
+		failing := table.RatedEnd{Keys: []string{pat}, Update: func([]table.Rating) ([]table.Rating, error) { return nil, errRate }}
+		if err := db.FinishRated(ctx, "bad", t0, failing); !errors.Is(err, errRate) {
+			t.Fatalf("failed update: %v, want its error", err)
+		}
+		if st := must(db.LoadTable(ctx, "bad")); st.Status != table.StatusOpen {
+			t.Fatalf("table after a failed update: %v", st.Status)
+		}
+		if got := must(db.Ratings(ctx, []string{pat})); len(got) != 1 || got[0] != want[1] {
+			t.Fatalf("ratings after a failed update: %+v", got)
 		}
 	})
 }

@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -71,7 +73,7 @@ func (h *Hub) takeOrphans() {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
 	defer cancel()
-	stored, err := h.o.Claims.Take(ctx, room)
+	stored, err := h.o.Claims.Take(ctx, room, slices.Collect(maps.Keys(h.unstartable)))
 	if err != nil {
 		if h.ctx.Err() == nil {
 			h.o.Logf("taking orphaned tables: %v", err)
@@ -79,25 +81,58 @@ func (h *Hub) takeOrphans() {
 		return
 	}
 	for i, s := range stored {
-		if old, err := h.Table(s.ID); err == nil {
-			old.lose(ctx)
-			select {
-			case <-old.Done():
-			case <-ctx.Done():
-				h.giveBack(stored[i:])
-				return
-			}
+		if old, err := h.Table(s.ID); err == nil && !h.stopOld(ctx, old) {
+			h.giveBack(stored[i:])
+			return
 		}
-		h.startStored(s)
+		if err := h.startStored(s); err != nil {
+			h.cannotStart(s, err)
+		}
 	}
 	if len(stored) > 0 {
 		h.o.Logf("took %d orphaned tables", len(stored))
 	}
 }
 
+// stopOld stops a table's old copy here, before its new claim starts,
+// and reports whether it stopped in time (Options.stopWait).
+func (h *Hub) stopOld(ctx context.Context, old *Table) bool {
+	ctx, cancel := context.WithTimeout(ctx, h.o.stopWait)
+	defer cancel()
+	old.lose(ctx)
+	select {
+	case <-old.Done():
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// maxUnstartable bounds the tables a hub remembers not to take again.
+// Past it one is forgotten, and may be taken (and given back) once more.
+const maxUnstartable = 1000
+
+// cannotStart gives back a claimed table this hub cannot replay (a
+// damaged row, or settings this server's version does not know, such as
+// a newer bot level) and never takes it again: held, it would answer 503
+// until this server stopped; given back and taken again, it would fail
+// at every scan. Another server may be able to run it (docs/scaling.md).
+func (h *Hub) cannotStart(s Stored, err error) {
+	h.o.Logf("table %s cannot be restored here, given back and not taken again by this server: %v", s.ID, err)
+	if len(h.unstartable) >= maxUnstartable {
+		for id := range h.unstartable {
+			delete(h.unstartable, id)
+			break
+		}
+	}
+	h.unstartable[s.ID] = true
+	h.giveBack([]Stored{s})
+}
+
 // giveBack releases claimed tables this hub will not start (an old copy
-// of one did not stop in time), so that the next scan, here or on another
-// server, takes them rather than leaving them held and not run.
+// of one did not stop in time, or it cannot be replayed here), so that
+// the next scan, here or on another server, takes them rather than
+// leaving them held and not run.
 func (h *Hub) giveBack(stored []Stored) {
 	ids := make([]string, len(stored))
 	for i, s := range stored {

@@ -1,5 +1,7 @@
 package table
 
+import "time"
+
 // SetStaleHook has f called (in the table's goroutine) each time a stale
 // bot answer is dropped, so tests can wait for the drop.
 func SetStaleHook(h *Hub, f func()) { h.onStale = f }
@@ -11,3 +13,7 @@ func SetPruneHook(o *Options, f func(int64)) { o.onPrune = f }
 
 // BotsWaiting is how many bot decisions wait for a worker.
 func BotsWaiting(h *Hub) int { return h.workers.waiting() }
+
+// SetStopWait sets how long a hub made with o waits for a table's old
+// copy to stop before it gives the table's new claim back.
+func SetStopWait(o *Options, d time.Duration) { o.stopWait = d }

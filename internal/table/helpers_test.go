@@ -21,6 +21,10 @@ type memStore struct {
 	mu     sync.Mutex
 	tables map[string]*table.Stored
 	fail   error // returned by AppendAction and AppendChat when set
+	// hold, when set, keeps every AppendAction waiting until it is
+	// closed, each first telling stuck its table's id (holdActions).
+	hold  chan struct{}
+	stuck chan string
 }
 
 func newMemStore() *memStore { return &memStore{tables: map[string]*table.Stored{}} }
@@ -60,6 +64,16 @@ func (m *memStore) writable(id string) (*table.Stored, error) {
 }
 
 func (m *memStore) AppendAction(_ context.Context, id string, seq int, mv table.StoredMove) error {
+	m.mu.Lock()
+	hold, stuck := m.hold, m.stuck
+	m.mu.Unlock()
+	if hold != nil {
+		select {
+		case stuck <- id:
+		default:
+		}
+		<-hold
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t, err := m.writable(id)
@@ -149,6 +163,19 @@ func (m *memStore) copyOf(t *table.Stored) table.Stored {
 func (m *memStore) get(id string) table.Stored {
 	s, _ := m.LoadTable(context.Background(), id)
 	return s
+}
+
+// holdActions keeps every AppendAction waiting (a database that stopped
+// answering) until release is called; it returns where each waiting one
+// tells its table's id. A test releases them before its hubs close
+// (registering the release's cleanup after the hubs').
+func (m *memStore) holdActions() (stuck <-chan string, release func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	hold := make(chan struct{})
+	m.hold, m.stuck = hold, make(chan string, 16)
+	var once sync.Once
+	return m.stuck, func() { once.Do(func() { close(hold) }) }
 }
 
 func (m *memStore) setFail(err error) {

@@ -99,6 +99,10 @@ type Options struct {
 	ScanEvery time.Duration
 
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
+	// stopWait is how long a scan waits for a table's old copy here to
+	// stop before starting the claim it took (default storeTimeout;
+	// tests shorten it).
+	stopWait time.Duration
 }
 
 // Defaults of Options.
@@ -138,6 +142,11 @@ type Hub struct {
 	watching map[string]int
 
 	workers *workers // the bot decisions' shared pool
+
+	// unstartable is the claimed tables this hub could not restore and
+	// gave back, never taken again here (at most maxUnstartable; only the
+	// scan uses it).
+	unstartable map[string]bool
 
 	onStale func() // tests: a stale bot answer was dropped
 }
@@ -192,7 +201,11 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.ScanEvery <= 0 {
 		o.ScanEvery = DefaultScanEvery
 	}
-	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers)}
+	if o.stopWait <= 0 {
+		o.stopWait = storeTimeout
+	}
+	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
+		unstartable: map[string]bool{}}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	if o.Claims != nil {
 		// The tables are shared: this hub takes its part of them (the
@@ -210,7 +223,9 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 			return nil, fmt.Errorf("table: restoring: %w", err)
 		}
 		for _, s := range stored {
-			h.startStored(s)
+			if err := h.startStored(s); err != nil {
+				h.o.Logf("table %s not restored: %v", s.ID, err)
+			}
 		}
 	}
 	if p, ok := o.Store.(Pruner); ok && o.KeepRecords > 0 {
@@ -255,15 +270,15 @@ func (h *Hub) Close() {
 	}
 }
 
-// startStored restores a stored table and starts it; one that cannot be
-// replayed is reported and left in the store.
-func (h *Hub) startStored(s Stored) {
+// startStored restores a stored table and starts it, or says why it
+// cannot (the table is then left in the store as it is).
+func (h *Hub) startStored(s Stored) error {
 	t, err := h.restore(s)
 	if err != nil {
-		h.o.Logf("table %s not restored: %v", s.ID, err)
-		return
+		return err
 	}
 	h.start(t)
+	return nil
 }
 
 // Create opens a new table with cfg, created by player creator (an

@@ -151,6 +151,39 @@ func TestTablesPerAddressAndReserve(t *testing.T) {
 	}
 }
 
+// TestRematchCountsAgainstAddress: a new rematch table is the asker's
+// from their address, as a new table would be: refused past the
+// address's bound, and counted towards it. Finding the one made already
+// is not refused.
+func TestRematchCountsAgainstAddress(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock(), func(o *table.Options) { o.MaxPerAddress = 2 })
+	old, err := h.CreateFrom(bg, "a", "1.1.1.1", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustJoin(t, old, "a", 0)
+	playOut(t, old, map[int]string{0: "a"})
+	if _, err := h.CreateFrom(bg, "x", "1.1.1.1", table.Config{Players: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := h.RematchFrom(bg, old.ID(), "a", "1.1.1.1"); !errors.Is(err, table.ErrTooMany) {
+		t.Fatalf("a rematch from an address at its bound: %v, want ErrTooMany", err)
+	}
+	re, _, err := h.RematchFrom(bg, old.ID(), "a", "2.2.2.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _, err := h.RematchFrom(bg, old.ID(), "a", "1.1.1.1"); err != nil || again != re {
+		t.Fatalf("asking again: %v, %v; want the same table", again, err)
+	}
+	if _, err := h.CreateFrom(bg, "y", "2.2.2.2", table.Config{Players: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.CreateFrom(bg, "z", "2.2.2.2", table.Config{Players: 2}); !errors.Is(err, table.ErrTooMany) {
+		t.Fatalf("a third table from the rematch's address: %v, want ErrTooMany", err)
+	}
+}
+
 // turns is a bot level whose decisions wait until the test lets one end,
 // noting which table's bot started each and how many ran at once.
 type turns struct {

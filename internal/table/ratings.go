@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -43,8 +44,9 @@ type RatedEnd struct {
 	// Update is the entrants' ratings after the game, in Keys' order,
 	// from those stored (in any order; an entrant with none, or with 0
 	// Games, starts afresh). It has no effects: a store may call it again
-	// when it tries its transaction again.
-	Update func(stored []Rating) []Rating
+	// when it tries its transaction again. On its error the store changes
+	// nothing and returns it.
+	Update func(stored []Rating) ([]Rating, error)
 }
 
 // Rater keeps ratings; both stores have it. With a Store that is not a
@@ -184,7 +186,7 @@ func (l *loop) ratedEnd() RatedEnd {
 		}
 		seatsOf[k.Key] = append(seatsOf[k.Key], i)
 	}
-	update := func(stored []Rating) []Rating {
+	update := func(stored []Rating) ([]Rating, error) {
 		games := map[string]int{}
 		cur := map[string]rating.Rating{}
 		for _, k := range keys {
@@ -200,7 +202,10 @@ func (l *loop) ratedEnd() RatedEnd {
 		for i, k := range seatKeys {
 			teams[i] = []rating.Rating{cur[k]}
 		}
-		after := rating.Default().Rate(teams, ranks)
+		after, err := rating.Default().Rate(teams, ranks)
+		if err != nil {
+			return nil, err
+		}
 		out := make([]Rating, len(keys))
 		for i, k := range keys {
 			var mu, sigma float64
@@ -212,13 +217,16 @@ func (l *loop) ratedEnd() RatedEnd {
 			e := entrant[k]
 			out[i] = Rating{Key: k, Name: e.Name, Bot: e.Bot, Mu: mu / n, Sigma: sigma / n, Games: games[k] + 1}
 		}
-		return out
+		return out, nil
 	}
 	return RatedEnd{Keys: keys, Update: update}
 }
 
 // finishRated marks a rated table over and updates the ratings; it
-// reports whether it could (the store rates), and then the error.
+// reports whether it could (the store rates), and then the error. A
+// result the ratings cannot take (rating.ErrRanks) is logged and the
+// game ends unrated: trying again would fail the same way, and the table
+// would stay open, replayed at every restart.
 func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 	r, ok := l.h.o.Store.(Rater)
 	if !ok || !l.cfg.Rated {
@@ -227,11 +235,15 @@ func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 	end := l.ratedEnd()
 	var after []Rating
 	update := end.Update
-	end.Update = func(old []Rating) []Rating {
-		after = update(old)
-		return after
+	end.Update = func(old []Rating) ([]Rating, error) {
+		var err error
+		after, err = update(old)
+		return after, err
 	}
-	if err := r.FinishRated(ctx, l.t.id, at, end); err != nil {
+	if err := r.FinishRated(ctx, l.t.id, at, end); errors.Is(err, rating.ErrRanks) {
+		l.h.o.Logf("table %s: not rated: %v", l.t.id, err)
+		return false, nil
+	} else if err != nil {
 		return true, err
 	}
 	if after != nil { // nil: the game was counted before a restart

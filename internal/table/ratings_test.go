@@ -27,6 +27,18 @@ func (e *endFails) FinishRated(ctx context.Context, id string, at time.Time, end
 	return e.DB.FinishRated(ctx, id, at, end)
 }
 
+// unratable is the SQLite store at which a game's result cannot be rated
+// (its ranks are not one per seat): the update fails as rating.Rate does.
+type unratable struct{ *store.DB }
+
+func (u unratable) FinishRated(ctx context.Context, id string, at time.Time, end table.RatedEnd) error {
+	end.Update = func([]table.Rating) ([]table.Rating, error) {
+		_, err := rating.Default().Rate(make([][]rating.Rating, 2), []int{1})
+		return nil, err
+	}
+	return u.DB.FinishRated(ctx, id, at, end)
+}
+
 func openStore(tb testing.TB) *store.DB {
 	tb.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "t.db"))
@@ -256,6 +268,24 @@ func TestRatedEndRetried(t *testing.T) {
 	}
 	if s, err := db.LoadTable(context.Background(), tb.ID()); err != nil || s.Status != table.StatusOver {
 		t.Fatalf("the table after it closed: %v, %v", s.Status, err)
+	}
+}
+
+// TestRatedEndUnratable: a game whose result the ratings cannot take ends
+// unrated, stored over at once, rather than staying open to fail again at
+// every try and restart.
+func TestRatedEndUnratable(t *testing.T) {
+	db := openStore(t)
+	h := newHub(t, unratable{db}, newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}, Rated: true})
+	mustJoin(t, tb, "a", 0)
+	playOut(t, tb, map[int]string{0: "a"})
+	roundTrip(t, h, tb)
+	if s, err := db.LoadTable(context.Background(), tb.ID()); err != nil || s.Status != table.StatusOver {
+		t.Fatalf("the table after its end: %v, %v", s.Status, err)
+	}
+	if got := ratingsOf(t, db, "p:a", "bot:random"); len(got) != 0 {
+		t.Fatalf("rated: %+v", got)
 	}
 }
 

@@ -15,8 +15,18 @@ import (
 // (Leave), when anyone may take it. The asker takes theirs at once. The
 // new table is stored, seats held, before Rematch returns; old's updates
 // then carry its id (Update.Rematch). Its id is derived from old's, so a
-// second asking finds it even if old's link was lost.
+// second asking finds it even if old's link was lost. It is RematchFrom
+// an unknown address.
 func (h *Hub) Rematch(ctx context.Context, oldID, player string) (*Table, int, error) {
+	return h.RematchFrom(ctx, oldID, player, "")
+}
+
+// RematchFrom is Rematch asked from client address addr ("" unknown). A
+// new rematch table counts as the asker's, from addr, as CreateFrom's
+// would: it is refused (ErrTooMany) past the same limits, so that
+// finishing games and asking for rematches cannot open tables past an
+// address's bound. Finding one already made is never refused.
+func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Table, int, error) {
 	old, err := h.Table(oldID)
 	if err != nil {
 		return nil, -1, err
@@ -41,7 +51,7 @@ func (h *Hub) Rematch(ctx context.Context, oldID, player string) (*Table, int, e
 	if err != nil {
 		return nil, -1, err
 	}
-	t, err := h.rematchTable(ctx, rematchID(oldID), player, cfg, seats)
+	t, err := h.rematchTable(ctx, rematchID(oldID), player, addr, cfg, seats)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -71,8 +81,9 @@ func (e *ElsewhereError) Error() string {
 	return "the rematch table " + e.ID + " runs on another server"
 }
 
-// rematchTable is the live table id, or a new one stored with seats.
-func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, seats []StoredSeat) (*Table, error) {
+// rematchTable is the live table id, or a new one stored with seats,
+// created by creator from addr within the limits.
+func (h *Hub) rematchTable(ctx context.Context, id, creator, addr string, cfg Config, seats []StoredSeat) (*Table, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if t, ok := h.tables[id]; ok {
@@ -87,10 +98,10 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator string, cfg Config, 
 		// Made before and no longer live (closed idle, or over).
 		return nil, fmt.Errorf("%w: the rematch table %s has closed", ErrNotFound, id)
 	}
-	if err := h.mayCreate(creator, ""); err != nil {
+	if err := h.mayCreate(creator, addr); err != nil {
 		return nil, err
 	}
-	return h.createLocked(ctx, creator, "", cfg, id, seats)
+	return h.createLocked(ctx, creator, addr, cfg, id, seats)
 }
 
 // turned is the table's settings and seats for a rematch: every seat

@@ -43,7 +43,8 @@ func playOut(tb testing.TB, t *table.Table, seats map[int]string) {
 // bot keeping its level, each person's seat held for them (stored before
 // the answer), the asker seated; the old table's updates name it; a
 // second asking, by the other person, gets the same table and their held
-// seat, which nobody else could take; the game starts.
+// seat, which nobody else could take, and which their updates said was
+// held for them; the game starts.
 func TestRematch(t *testing.T) {
 	st := newMemStore()
 	h := newHub(t, st, newFakeClock())
@@ -79,6 +80,13 @@ func TestRematch(t *testing.T) {
 	}
 	if u := until(t, oldSub, func(u table.Update) bool { return u.Rematch != "" }); u.Rematch != nt.ID() {
 		t.Errorf("the old table names the rematch %q, want %q", u.Rematch, nt.ID())
+	}
+	// With no seat open, b's page is still told a seat is held for b (so
+	// it offers to take it); nobody else's is.
+	for who, want := range map[string]bool{"b": true, "c": false, "": false} {
+		if u := next(t, mustSub(t, nt, who, -1)); u.Held != want || u.Seat != -1 || u.Seats[0].Open {
+			t.Errorf("%q's first update: held %v, seat %d, seat 0 open %v; want held %v", who, u.Held, u.Seat, u.Seats[0].Open, want)
+		}
 	}
 	// Nobody else takes b's held seat; b, asking too, gets the same table
 	// and takes it.

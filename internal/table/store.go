@@ -97,9 +97,10 @@ type StoredMove struct {
 // The store fences every write of a table by the claim: a write of a
 // table this server no longer holds fails with ErrMoved.
 type Claims interface {
-	// Take claims up to room open tables that no live server runs and
-	// returns them with their moves, read after the claim.
-	Take(ctx context.Context, room int) ([]Stored, error)
+	// Take claims up to room open tables that no live server runs, but
+	// none of skip (tables this server could not start), and returns
+	// them with their moves, read after the claim.
+	Take(ctx context.Context, room int, skip []string) ([]Stored, error)
 	// Held is the set of tables this server holds now (its claims
 	// another server has not taken since).
 	Held(ctx context.Context) (map[string]bool, error)

@@ -13,8 +13,12 @@ import (
 // no hand. Neither holds another hand, the graveyard's contents, the deck
 // or the seed.
 type Update struct {
-	Table  string `json:"table"`
-	Seat   int    `json:"seat"` // the receiver's seat, -1 for a spectator
+	Table string `json:"table"`
+	Seat  int    `json:"seat"` // the receiver's seat, -1 for a spectator
+	// Held: a seat here is held for the receiver (a rematch) and is not
+	// theirs until they take it (Join with seat -1), though no seat may
+	// be open to anyone else.
+	Held   bool   `json:"held,omitempty"`
 	Status Status `json:"status"`
 	// Rematch is the table where these seats play again, once someone
 	// asked for it after the game's end (Hub.Rematch).
@@ -181,7 +185,8 @@ func (l *loop) flush() {
 // send queues s's update without ever blocking: a subscriber whose queue
 // is full is dropped.
 func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
-	u := Update{Table: l.t.id, Seat: s.seat, Status: l.status(), Rematch: l.rematch, Seats: seats, Names: names, Log: []string{}}
+	u := Update{Table: l.t.id, Seat: s.seat, Held: l.reservedFor(s.player) >= 0, Status: l.status(), Rematch: l.rematch,
+		Seats: seats, Names: names, Log: []string{}}
 	if l.started() {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
 		u.View = &v

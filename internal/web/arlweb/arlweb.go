@@ -26,7 +26,7 @@ type Hub interface {
 	List() []table.Summary
 	Table(id string) (*table.Table, error)
 	Record(ctx context.Context, id string) (string, error)
-	Rematch(ctx context.Context, oldID, player string) (*table.Table, int, error)
+	RematchFrom(ctx context.Context, oldID, player, addr string) (*table.Table, int, error)
 	Games(ctx context.Context, player string) ([]table.Game, error)
 	Names(ctx context.Context, id string) ([]string, error)
 	Leaderboard(ctx context.Context) ([]table.Ranked, error)
@@ -263,9 +263,10 @@ type rematched struct {
 }
 
 // rematch makes (or finds) the table where a finished game's seats play
-// again and seats the asker there (table.Hub.Rematch).
+// again and seats the asker there (table.Hub.RematchFrom): a new one
+// counts against the asker's address as a new table does.
 func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
-	t, seat, err := h.hub.Rematch(r.Context(), r.PathValue("id"), web.Player(r))
+	t, seat, err := h.hub.RematchFrom(r.Context(), r.PathValue("id"), web.Player(r), web.AddrKey(r))
 	var there *table.ElsewhereError
 	if errors.As(err, &there) {
 		// It runs on another server: the asker goes there by its link

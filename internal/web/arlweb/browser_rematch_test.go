@@ -1,9 +1,13 @@
 package arlweb
 
 import (
+	"context"
+	"errors"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -75,4 +79,91 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	}
 	ann.do(chromedp.Click(chromedp.CSS("#games li.game button")))
 	ann.until(`document.getElementById("rp-pos").textContent.startsWith("Step 1 of ")`)
+}
+
+// TestLongBrowserArlingtonHeldSeat (long: a browser and two pages,
+// several seconds under -race; the short suite has the update it relies
+// on, in internal/table's TestRematch): at a rematch whose other seats are
+// all taken (the asker's and a bot's), the person whose seat is held opens
+// its page and is offered the join form though no seat is open to anyone;
+// it takes the held seat and the game starts. The old game is played out
+// on the server, so only the part under test runs in the browser.
+func TestLongBrowserArlingtonHeldSeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	ann := e.client()
+	var old created
+	if code := ann.do("POST", "/api/arlington/tables", table.Config{Players: 3, Bots: []string{"", "", "random"}, Target: 1}, &old); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	ann.join(old.ID, "Ann")
+	bob := newSeatTab(t, startBrowser(t), "Bob")
+	bob.open(e.srv.URL, old.ID)
+	bob.join("Bob")
+	playOutHere(t, e, old.ID)
+	var re rematched
+	if code := ann.do("POST", "/api/arlington/tables/"+old.ID+"/rematch", nil, &re); code != http.StatusCreated || re.Seat < 0 {
+		t.Fatalf("rematch: %d %+v", code, re)
+	}
+	bob.open(e.srv.URL, re.ID)
+	if open := eval[bool](bob, `window.__ws.seats.some((s) => s.open)`); open {
+		t.Fatal("the rematch has an open seat: the test needs none")
+	}
+	bob.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	bob.do(chromedp.Click(chromedp.CSS(selJoinSend)))
+	bob.until(`window.__ws.seat >= 0`)
+	bob.until(`document.querySelector("#hand svg")`)
+	if seat := eval[int](bob, `window.__ws.seat`); !re.Seats[seat].Reserved {
+		t.Errorf("Bob took seat %d, not the one held for him (%+v)", seat, re.Seats)
+	}
+}
+
+// playOutHere plays table id's game to its end on the server: each person
+// at it plays a random legal action on their turn, the bots their own.
+func playOutHere(tb testing.TB, e *env, id string) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := e.db.LoadTable(ctx, id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	t, err := e.hub.Table(id)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sub, err := t.Subscribe(ctx, "", -1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer sub.Close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for {
+		var u table.Update
+		select {
+		case got, ok := <-sub.Updates():
+			if !ok {
+				tb.Fatalf("subscription ended: %v", sub.Err())
+			}
+			u = got
+		case <-time.After(10 * time.Second):
+			tb.Fatal("no update for 10 s")
+		}
+		if u.Status == table.StatusOver {
+			return
+		}
+		if u.View == nil || u.View.ToMove < 0 || st.Seats[u.View.ToMove].Player == "" {
+			continue
+		}
+		p := st.Seats[u.View.ToMove].Player
+		v, err := t.View(ctx, p)
+		if err != nil || v.ToMove != v.Seat {
+			continue // an older update: the move was made
+		}
+		legal := v.Legal()
+		if err := t.Act(ctx, p, -1, legal[rng.IntN(len(legal))]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
+			tb.Fatalf("seat %d acts: %v", v.Seat, err)
+		}
+	}
 }

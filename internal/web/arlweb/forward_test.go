@@ -238,7 +238,7 @@ func TestForwardNewTooLong(t *testing.T) {
 // elsewhereHub is a hub whose rematch tables run on another server.
 type elsewhereHub struct{ *table.Hub }
 
-func (elsewhereHub) Rematch(context.Context, string, string) (*table.Table, int, error) {
+func (elsewhereHub) RematchFrom(context.Context, string, string, string) (*table.Table, int, error) {
 	return nil, -1, &table.ElsewhereError{ID: "REMATCH"}
 }
 

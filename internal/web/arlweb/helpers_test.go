@@ -28,6 +28,7 @@ type env struct {
 	tb  testing.TB
 	srv *httptest.Server
 	hub *table.Hub
+	db  *store.DB
 }
 
 func newEnv(tb testing.TB, lim Limits) *env {
@@ -58,7 +59,7 @@ func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
 		cancel()
 		db.Close()
 	})
-	return &env{tb: tb, srv: srv, hub: hub}
+	return &env{tb: tb, srv: srv, hub: hub, db: db}
 }
 
 // client is one browser: its own cookie jar, so its own identity.

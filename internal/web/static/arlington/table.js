@@ -243,7 +243,9 @@ function bringTurnIntoView() {
 function render() {
   const m = last;
   const v = m.view;
-  $("join").hidden = !(m.seat < 0 && m.seats.some((s) => s.open));
+  // A seat held for this person (a rematch) is theirs to take even when
+  // no seat is open to anyone else.
+  $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
   $("status").textContent = statusText(m, names);
