@@ -87,12 +87,12 @@ func TestBeliefWithoutEvidence(t *testing.T) {
 	}
 }
 
-// lostTrick finds, in games of random bots with players seats, a view in
-// which the only evidence is one opponent playing to a trick without
-// taking it, and returns the view and that evidence.
-func lostTrick(tb testing.TB, players int) (arlington.View, evidence) {
+// loneEvidence finds, in games of random bots with players seats, a
+// view whose only evidence is one opponent decision that ok accepts,
+// and returns the view and that evidence.
+func loneEvidence(tb testing.TB, players int, ok func(arlington.View, evidence) bool) (arlington.View, evidence) {
 	tb.Helper()
-	for seed := uint64(1); seed < 200; seed++ {
+	for seed := uint64(1); seed < 400; seed++ {
 		s, err := arlington.New(arlington.Config{Players: players}, seed)
 		if err != nil {
 			tb.Fatal(err)
@@ -100,7 +100,7 @@ func lostTrick(tb testing.TB, players int) (arlington.View, evidence) {
 		rb := NewRandom(seed)
 		for !s.Terminal() {
 			v := s.View(s.ToMove())
-			if ev := newBelief(v).ev; len(ev) == 1 && ev[0].kind == evDuck && v.HandSizes[ev[0].seat] >= 4 {
+			if ev := newBelief(v).ev; len(ev) == 1 && v.HandSizes[ev[0].seat] >= 4 && ok(v, ev[0]) {
 				return v, ev[0]
 			}
 			a, err := rb.Act(context.Background(), v)
@@ -112,52 +112,83 @@ func lostTrick(tb testing.TB, players int) (arlington.View, evidence) {
 			}
 		}
 	}
-	tb.Fatalf("no lone let-through trick in 200 random games of %d", players)
+	tb.Fatalf("no view with the evidence wanted in 400 random games of %d", players)
 	return arlington.View{}, evidence{}
 }
 
+// oddsRatio is how the odds of in shrink from the searches' worlds
+// (sample) to the belief's, over draws worlds each; it fails if the
+// searches' worlds are too one-sided to compare.
+func oddsRatio(tb testing.TB, v arlington.View, in func(*arlington.State) bool) float64 {
+	tb.Helper()
+	const draws = 2000
+	var prior, believed int
+	b := newBelief(v)
+	ru, rb := arlington.NewRand(3), arlington.NewRand(4)
+	for range draws {
+		u, err := sample(v, ru)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		w, err := b.sample(rb)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if in(u) {
+			prior++
+		}
+		if in(w) {
+			believed++
+		}
+	}
+	if prior < draws/20 || prior > draws*19/20 {
+		tb.Fatalf("%d of %d worlds: too one-sided to compare", prior, draws)
+	}
+	odds := func(k int) float64 { return float64(k) / float64(draws-k) }
+	tb.Logf("%d of %d worlds, %d believed", prior, draws, believed)
+	return odds(believed) / odds(prior)
+}
+
 // A trick let through while holding a higher card of the suit is read
-// with the weight fitted for the table size (expert lets one through
-// about half the time with 2 players, a fifth with 4): the odds that the
-// seat hides such a card shrink by that weight against the worlds
-// without a belief.
+// as expert was counted to play: with 4 players (where it takes four
+// such tricks in five) as strong evidence, with 2 (where it lets about
+// half go) as milder. The odds that the seat hides such a card shrink by
+// the table's weight against the worlds without a belief.
 func TestBeliefLetThroughTrick(t *testing.T) {
-	for _, players := range []int{2, 4} {
-		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
-			v, e := lostTrick(t, players)
+	for _, c := range []struct {
+		players int
+		lo, hi  float64 // the odds ratio wanted
+	}{{2, 0.35, 0.7}, {4, 0.12, 0.3}} {
+		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
+			v, e := loneEvidence(t, c.players, func(_ arlington.View, e evidence) bool { return e.kind == evDuck })
 			known, err := arlington.SetOf(v.Known[e.seat])
 			if err != nil {
 				t.Fatal(err)
 			}
-			higher := func(s *arlington.State) bool { return higherOfSuit(s.Hand(e.seat).Minus(known), e.best) }
-			const draws = 2000
-			var prior, believed int
-			b := newBelief(v)
-			ru, rb := arlington.NewRand(3), arlington.NewRand(4)
-			for range draws {
-				u, err := sample(v, ru)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, err := b.sample(rb)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if higher(u) {
-					prior++
-				}
-				if higher(w) {
-					believed++
-				}
+			ratio := oddsRatio(t, v, func(s *arlington.State) bool { return higherOfSuit(s.Hand(e.seat).Minus(known), e.best) })
+			if ratio < c.lo || ratio > c.hi {
+				t.Fatalf("seat %d let a trick go under %v: odds ratio of a higher card %.2f, want %.2f to %.2f", e.seat, e.best, ratio, c.lo, c.hi)
 			}
-			odds := func(k int) float64 { return float64(k) / float64(draws-k) }
-			if prior < draws/10 || prior > draws*9/10 {
-				t.Fatalf("seat %d hides a card above %v in %d of %d worlds: too one-sided to compare", e.seat, e.best, prior, draws)
-			}
-			ratio, want := odds(believed)/odds(prior), weightsFor(players).duck
-			t.Logf("%d players: above %v in %d worlds, %d believed of %d; odds ratio %.2f, weight %.2f", players, e.best, prior, believed, draws, ratio, want)
-			if ratio < want*0.75 || ratio > want*1.33 {
-				t.Fatalf("odds ratio %.2f, want about the weight %.2f", ratio, want)
+		})
+	}
+}
+
+// A pass on a 2-point set is read as expert was counted to play: with 2
+// players (where it kills such a set two times in three with the S2) as
+// evidence against the S2, with 4 (where it leaves it to the others
+// seven times in eight) as next to none.
+func TestBeliefPassOnACheapSet(t *testing.T) {
+	for _, c := range []struct {
+		players int
+		lo, hi  float64 // the odds ratio wanted
+	}{{2, 0.2, 0.5}, {4, 0.75, 1.1}} {
+		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
+			v, e := loneEvidence(t, c.players, func(v arlington.View, e evidence) bool {
+				return e.kind == evPass && e.pts == 2 && s2Unseen(v)
+			})
+			ratio := oddsRatio(t, v, func(s *arlington.State) bool { return s.Hand(e.seat).Has(arlington.S2) })
+			if ratio < c.lo || ratio > c.hi {
+				t.Fatalf("seat %d passed on %v: odds ratio of the S2 %.2f, want %.2f to %.2f", e.seat, e.active, ratio, c.lo, c.hi)
 			}
 		})
 	}
