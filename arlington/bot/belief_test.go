@@ -149,28 +149,42 @@ func oddsRatio(tb testing.TB, v arlington.View, in func(*arlington.State) bool) 
 	return odds(believed) / odds(prior)
 }
 
+// oddsCase is a table size and the odds ratio wanted there.
+type oddsCase struct {
+	players int
+	lo, hi  float64
+}
+
+// checkOdds finds, for each case, a view whose one piece of evidence
+// find accepts, and checks that the belief shrinks the odds of what of
+// the evidence's seat says by a ratio in the case's range.
+func checkOdds(t *testing.T, cases []oddsCase, find func(arlington.View, evidence) bool, what func(testing.TB, arlington.View, evidence) func(*arlington.State) bool) {
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
+			v, e := loneEvidence(t, c.players, find)
+			ratio := oddsRatio(t, v, what(t, v, e))
+			if ratio < c.lo || ratio > c.hi {
+				t.Fatalf("evidence %+v: odds ratio %.2f, want %.2f to %.2f", e, ratio, c.lo, c.hi)
+			}
+		})
+	}
+}
+
 // A trick let through while holding a higher card of the suit is read
 // as expert was counted to play: with 4 players (where it takes four
 // such tricks in five) as strong evidence, with 2 (where it lets about
 // half go) as milder. The odds that the seat hides such a card shrink by
 // the table's weight against the worlds without a belief.
 func TestBeliefLetThroughTrick(t *testing.T) {
-	for _, c := range []struct {
-		players int
-		lo, hi  float64 // the odds ratio wanted
-	}{{2, 0.35, 0.7}, {4, 0.12, 0.3}} {
-		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
-			v, e := loneEvidence(t, c.players, func(_ arlington.View, e evidence) bool { return e.kind == evDuck })
+	checkOdds(t, []oddsCase{{2, 0.35, 0.7}, {4, 0.12, 0.3}},
+		func(_ arlington.View, e evidence) bool { return e.kind == evDuck },
+		func(tb testing.TB, v arlington.View, e evidence) func(*arlington.State) bool {
 			known, err := arlington.SetOf(v.Known[e.seat])
 			if err != nil {
-				t.Fatal(err)
+				tb.Fatal(err)
 			}
-			ratio := oddsRatio(t, v, func(s *arlington.State) bool { return higherOfSuit(s.Hand(e.seat).Minus(known), e.best) })
-			if ratio < c.lo || ratio > c.hi {
-				t.Fatalf("seat %d let a trick go under %v: odds ratio of a higher card %.2f, want %.2f to %.2f", e.seat, e.best, ratio, c.lo, c.hi)
-			}
+			return func(s *arlington.State) bool { return higherOfSuit(s.Hand(e.seat).Minus(known), e.best) }
 		})
-	}
 }
 
 // A pass on a 2-point set is read as expert was counted to play: with 2
@@ -178,18 +192,9 @@ func TestBeliefLetThroughTrick(t *testing.T) {
 // evidence against the S2, with 4 (where it leaves it to the others
 // seven times in eight) as next to none.
 func TestBeliefPassOnACheapSet(t *testing.T) {
-	for _, c := range []struct {
-		players int
-		lo, hi  float64 // the odds ratio wanted
-	}{{2, 0.2, 0.5}, {4, 0.75, 1.1}} {
-		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
-			v, e := loneEvidence(t, c.players, func(v arlington.View, e evidence) bool {
-				return e.kind == evPass && e.pts == 2 && s2Unseen(v)
-			})
-			ratio := oddsRatio(t, v, func(s *arlington.State) bool { return s.Hand(e.seat).Has(arlington.S2) })
-			if ratio < c.lo || ratio > c.hi {
-				t.Fatalf("seat %d passed on %v: odds ratio of the S2 %.2f, want %.2f to %.2f", e.seat, e.active, ratio, c.lo, c.hi)
-			}
+	checkOdds(t, []oddsCase{{2, 0.2, 0.5}, {4, 0.75, 1.1}},
+		func(v arlington.View, e evidence) bool { return e.kind == evPass && e.pts == 2 && s2Unseen(v) },
+		func(_ testing.TB, _ arlington.View, e evidence) func(*arlington.State) bool {
+			return func(s *arlington.State) bool { return s.Hand(e.seat).Has(arlington.S2) }
 		})
-	}
 }
