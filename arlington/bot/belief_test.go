@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"cardtable/arlington"
@@ -84,4 +85,116 @@ func TestBeliefWithoutEvidence(t *testing.T) {
 	if ev := newBelief(v).ev; len(ev) != 0 {
 		t.Fatalf("evidence before anyone acted: %+v", ev)
 	}
+}
+
+// loneEvidence finds, in games of random bots with players seats, a
+// view whose only evidence is one opponent decision that ok accepts,
+// and returns the view and that evidence.
+func loneEvidence(tb testing.TB, players int, ok func(arlington.View, evidence) bool) (arlington.View, evidence) {
+	tb.Helper()
+	for seed := uint64(1); seed < 400; seed++ {
+		s, err := arlington.New(arlington.Config{Players: players}, seed)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rb := NewRandom(seed)
+		for !s.Terminal() {
+			v := s.View(s.ToMove())
+			if ev := newBelief(v).ev; len(ev) == 1 && v.HandSizes[ev[0].seat] >= 4 && ok(v, ev[0]) {
+				return v, ev[0]
+			}
+			a, err := rb.Act(context.Background(), v)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if err := s.Apply(v.Seat, a); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	tb.Fatalf("no view with the evidence wanted in 400 random games of %d", players)
+	return arlington.View{}, evidence{}
+}
+
+// oddsRatio is how the odds of in shrink from the searches' worlds
+// (sample) to the belief's, over draws worlds each; it fails if the
+// searches' worlds are too one-sided to compare.
+func oddsRatio(tb testing.TB, v arlington.View, in func(*arlington.State) bool) float64 {
+	tb.Helper()
+	const draws = 2000
+	var prior, believed int
+	b := newBelief(v)
+	ru, rb := arlington.NewRand(3), arlington.NewRand(4)
+	for range draws {
+		u, err := sample(v, ru)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		w, err := b.sample(rb)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if in(u) {
+			prior++
+		}
+		if in(w) {
+			believed++
+		}
+	}
+	if prior < draws/20 || prior > draws*19/20 {
+		tb.Fatalf("%d of %d worlds: too one-sided to compare", prior, draws)
+	}
+	odds := func(k int) float64 { return float64(k) / float64(draws-k) }
+	tb.Logf("%d of %d worlds, %d believed", prior, draws, believed)
+	return odds(believed) / odds(prior)
+}
+
+// oddsCase is a table size and the odds ratio wanted there.
+type oddsCase struct {
+	players int
+	lo, hi  float64
+}
+
+// checkOdds finds, for each case, a view whose one piece of evidence
+// find accepts, and checks that the belief shrinks the odds of what of
+// the evidence's seat says by a ratio in the case's range.
+func checkOdds(t *testing.T, cases []oddsCase, find func(arlington.View, evidence) bool, what func(testing.TB, arlington.View, evidence) func(*arlington.State) bool) {
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("players=%d", c.players), func(t *testing.T) {
+			v, e := loneEvidence(t, c.players, find)
+			ratio := oddsRatio(t, v, what(t, v, e))
+			if ratio < c.lo || ratio > c.hi {
+				t.Fatalf("evidence %+v: odds ratio %.2f, want %.2f to %.2f", e, ratio, c.lo, c.hi)
+			}
+		})
+	}
+}
+
+// A trick let through while holding a higher card of the suit is read
+// as expert was counted to play: with 4 players (where it takes four
+// such tricks in five) as strong evidence, with 2 (where it lets about
+// half go) as milder. The odds that the seat hides such a card shrink by
+// the table's weight against the worlds without a belief.
+func TestBeliefLetThroughTrick(t *testing.T) {
+	checkOdds(t, []oddsCase{{2, 0.35, 0.7}, {4, 0.12, 0.3}},
+		func(_ arlington.View, e evidence) bool { return e.kind == evDuck },
+		func(tb testing.TB, v arlington.View, e evidence) func(*arlington.State) bool {
+			known, err := arlington.SetOf(v.Known[e.seat])
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return func(s *arlington.State) bool { return higherOfSuit(s.Hand(e.seat).Minus(known), e.best) }
+		})
+}
+
+// A pass on a 2-point set is read as expert was counted to play: with 2
+// players (where it kills such a set two times in three with the S2) as
+// evidence against the S2, with 4 (where it leaves it to the others
+// seven times in eight) as next to none.
+func TestBeliefPassOnACheapSet(t *testing.T) {
+	checkOdds(t, []oddsCase{{2, 0.2, 0.5}, {4, 0.75, 1.1}},
+		func(v arlington.View, e evidence) bool { return e.kind == evPass && e.pts == 2 && s2Unseen(v) },
+		func(_ testing.TB, _ arlington.View, e evidence) func(*arlington.State) bool {
+			return func(s *arlington.State) bool { return s.Hand(e.seat).Has(arlington.S2) }
+		})
 }
