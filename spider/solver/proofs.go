@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"time"
 
 	"cardtable/spider"
 )
@@ -19,6 +20,26 @@ type proofs struct {
 	memory int64
 	k      int     // the point pr proves
 	pr     *prover // nil: none kept
+	// traj is the winning line of point trajK, the largest point proven
+	// winnable so far (nil: none), which later points try to reach
+	// (repair).
+	traj  *trajectory
+	trajK int
+	// rel are the proofs of the merged-suit positions (relax.go), one a
+	// pairing.
+	rel [len(pairings)]relaxedProof
+}
+
+// relaxedProof is the proof of one pairing's merged positions: its
+// table of merged positions proven lost, and the proof of point k kept
+// between rounds as the real one is. dead: the merged position of point
+// dead is winnable, and so are those of every point before it, so this
+// pairing proves none of them lost (-1: none).
+type relaxedProof struct {
+	lost *lostTable
+	k    int
+	pr   *prover
+	dead int
 }
 
 // lostShare is the share of a solve's memory limit the table of lost
@@ -35,8 +56,18 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 		// most before): a position takes at most 22 bytes of slots.
 		n = int(min(int64(n), memory/lostShare/24))
 	}
-	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
+	pf := &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
+	for i := range pf.rel {
+		pf.rel[i] = relaxedProof{lost: &lostTable{max: n / relaxedShare}, dead: -1}
+	}
+	return pf
 }
+
+// relaxedShare: each merged proof gets an eighth of a lost probe's node
+// limit and memory, and its table an eighth of the real table's room;
+// the three of them together get less than half, the real proof the
+// rest.
+const relaxedShare = 8
 
 // solve is the analysis's solveFunc: a point believed lost goes to the
 // prover, carried on from the last round's when it is the same point;
@@ -47,22 +78,42 @@ func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result 
 		if pf.pr != nil && !(lost && pf.k == k) {
 			held += pf.pr.bytes()
 		}
+		for i := range pf.rel {
+			rp := &pf.rel[i]
+			held += rp.lost.set.bytes()
+			if rp.pr != nil && !(lost && rp.k == k) {
+				held += rp.pr.bytes()
+			}
+		}
 		if l.MemoryBytes = pf.memory - held; l.MemoryBytes <= 0 {
 			pf.pr = nil // the kept proof gives way
 			l.MemoryBytes = max(pf.memory-pf.lost.set.bytes(), 1)
 		}
 	}
 	p := pf.w.at(k)
-	if !lost && k == pf.n && p.StockLen() == 0 && l.Nodes > 0 {
-		return pf.end(ctx, p, l)
-	}
 	if !lost {
-		return solveMode(ctx, p, l, false, false)
+		r, ok := pf.repair(p, k, repairBudget(l))
+		if ok {
+			return r
+		}
+		l = without(l, r)
+		if k == pf.n && p.StockLen() == 0 && l.Nodes > 0 {
+			r = add(pf.end(ctx, p, l), r)
+		} else {
+			r = add(solveMode(ctx, p, l, false, false), r)
+		}
+		pf.learn(p, k, r)
+		return r
 	}
+	rr, done := pf.relaxed(ctx, p, k, l)
+	if done {
+		return rr
+	}
+	l = without(l, rr)
 	if pf.pr == nil || pf.k != k {
 		pf.k, pf.pr = k, newProver(p, pf.lost)
 	}
-	r := pf.pr.resume(ctx, l)
+	r := add(pf.pr.resume(ctx, l), rr)
 	if r.Status != Unknown || r.StoppedBy == MemoryLimit || r.StoppedBy == Cancelled {
 		pf.pr = nil
 	}
@@ -108,4 +159,139 @@ func (pf *proofs) end(ctx context.Context, p *spider.Position, l Limits) Result 
 	s.Nodes += r.Nodes
 	s.Elapsed += r.Elapsed
 	return s
+}
+
+// repairShare and repairMax bound a repair attempt: a sixteenth of the
+// probe's node limit, at most repairMax nodes. A repair that succeeds
+// mostly does so in a few hundred nodes (docs/analysis.md).
+const (
+	repairShare = 16
+	repairMax   = 200_000
+)
+
+func repairBudget(l Limits) int64 {
+	if l.Nodes == 0 {
+		return repairMax
+	}
+	return min(l.Nodes/repairShare, repairMax)
+}
+
+// repair tries to prove point k (at p) winnable by reaching the winning
+// line of a point below it, within nodes. It reports the result (its
+// nodes, and the line when it succeeded) and whether it did.
+func (pf *proofs) repair(p *spider.Position, k int, nodes int64) (Result, bool) {
+	if pf.traj == nil || k <= pf.trajK || nodes <= 0 {
+		return Result{}, false
+	}
+	start := time.Now()
+	line, spent := repair(p, pf.traj, nodes)
+	r := Result{Nodes: spent, Elapsed: time.Since(start)}
+	if line == nil {
+		r.StoppedBy = NodeLimit
+		return r, false
+	}
+	r.Status, r.Moves, r.Found = Solved, line, len(line)
+	pf.learn(p, k, r)
+	return r, true
+}
+
+// learn keeps the winning line of point k as the one later points try
+// to reach, when k is the largest point proven winnable.
+func (pf *proofs) learn(p *spider.Position, k int, r Result) {
+	if r.Status != Solved || (pf.traj != nil && k <= pf.trajK) {
+		return
+	}
+	if t := newTrajectory(p, r.Moves); t != nil {
+		pf.traj, pf.trajK = t, k
+	}
+}
+
+// extend follows a winnable point k up the game: it tries to repair
+// k+1, k+2, ... below hi, each within nodes, while they succeed. It
+// returns the last point proven so (k when none) and its result, whose
+// Nodes count every attempt.
+func (pf *proofs) extend(ctx context.Context, k, hi int, nodes int64) (int, Result) {
+	var last Result
+	var spent int64
+	j := k
+	for j+1 < hi && ctx.Err() == nil {
+		r, ok := pf.repair(pf.w.at(j+1), j+1, nodes)
+		spent += r.Nodes
+		if !ok {
+			break
+		}
+		j, last = j+1, r
+	}
+	last.Nodes = spent
+	return j, last
+}
+
+// without is l with r's nodes and time taken off (at least one of each
+// left where l has a limit).
+func without(l Limits, r Result) Limits {
+	if l.Nodes > 0 {
+		l.Nodes = max(l.Nodes-r.Nodes, 1)
+	}
+	if l.Time > 0 {
+		l.Time = max(l.Time-r.Elapsed, 1)
+	}
+	return l
+}
+
+// add is s with r's nodes and time added.
+func add(s, r Result) Result {
+	s.Nodes += r.Nodes
+	s.Elapsed += r.Elapsed
+	return s
+}
+
+// relaxed runs (or carries on) the merged proofs of point k, at p, each
+// with a relaxedShare-th of l. It reports their result (their nodes and
+// time) and whether one proved the point lost, which then also goes into
+// the real table (the position itself only).
+func (pf *proofs) relaxed(ctx context.Context, p *spider.Position, k int, l Limits) (Result, bool) {
+	var sum Result
+	if p.Suits() != 4 {
+		return sum, false
+	}
+	sl := l
+	sl.Nodes /= relaxedShare
+	sl.Time /= relaxedShare
+	sl.MemoryBytes /= relaxedShare
+	if l.Nodes > 0 && sl.Nodes == 0 {
+		return sum, false
+	}
+	for i := range pf.rel {
+		rp := &pf.rel[i]
+		if rp.dead >= k {
+			continue
+		}
+		if rp.pr == nil || rp.k != k {
+			q := merged(p, pairings[i])
+			if q == nil {
+				continue
+			}
+			rp.k, rp.pr = k, newProverKeep(q, rp.lost, true)
+		}
+		r := rp.pr.resume(ctx, sl)
+		sum = add(sum, r)
+		if r.Status != Unknown || r.StoppedBy == MemoryLimit || r.StoppedBy == Cancelled {
+			rp.pr = nil
+		}
+		switch {
+		case r.StoppedBy == Cancelled:
+			sum.StoppedBy = Cancelled
+			return sum, true
+		case r.Status == Solved:
+			rp.dead = k
+		case r.Status == Unsolvable:
+			pf.lost.add(hashPos(p))
+			if pf.k == k {
+				pf.pr = nil
+			}
+			sum.Status = Unsolvable
+			return sum, true
+		}
+	}
+	return sum, false
 }
