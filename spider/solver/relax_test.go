@@ -38,18 +38,24 @@ func TestMergedLayout(t *testing.T) {
 	}
 }
 
-// TestMergedLossesAreLosses: on small 4-suit positions (two suits in
-// play, which one of the pairings merges into one), a merged proof
-// never calls lost a position that brute force (every legal move,
-// complete runs kept or removed) wins, and it does prove losses; the
-// known lost positions are proven lost through each pairing that keeps
-// their suits apart.
-func TestMergedLossesAreLosses(t *testing.T) {
+// TestMergedKnownLosses: the known lost positions are proven lost
+// through the pairing that keeps their two suits apart.
+func TestMergedKnownLosses(t *testing.T) {
 	for _, text := range []string{deadEnd, jams} {
 		m := newProverKeep(merged(layout(t, text, 4), "SHHS"), nil, true).resume(context.Background(), Limits{Nodes: 1_000_000})
 		if m.Status != Unsolvable {
 			t.Fatalf("merged proof: %s after %d nodes, want unsolvable:\n%s", m.Status, m.Nodes, text)
 		}
+	}
+}
+
+// TestLongMergedLossesAreLosses: on small 4-suit positions (two suits
+// in play, which one of the pairings merges into one), a merged proof
+// never calls lost a position that brute force (every legal move,
+// complete runs kept or removed) wins, and it does prove losses.
+func TestLongMergedLossesAreLosses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 merged proofs; TestMergedKnownLosses and TestLostProbesNeverLoseAWin are the quick checks")
 	}
 	r := rand.New(rand.NewPCG(7, 7))
 	var checked, tried int
