@@ -207,24 +207,31 @@ func (pf *proofs) learn(p *spider.Position, k int, r Result) {
 }
 
 // extend follows a winnable point k up the game: it tries to repair
-// k+1, k+2, ... below hi, each within nodes, while they succeed. It
-// returns the last point proven so (k when none) and its result, whose
-// Nodes count every attempt.
+// k+1, k+2, ... below hi, each within nodes, and goes on past a point
+// it could not repair to up to extendMisses more (a point proven
+// winnable implies the ones before it). It returns the last point
+// proven so (k when none) and its result, whose Nodes count every
+// attempt.
 func (pf *proofs) extend(ctx context.Context, k, hi int, nodes int64) (int, Result) {
 	var last Result
 	var spent int64
 	j := k
-	for j+1 < hi && ctx.Err() == nil {
-		r, ok := pf.repair(pf.w.at(j+1), j+1, nodes)
+	for i, misses := k+1, 0; i < hi && misses <= extendMisses && ctx.Err() == nil; i++ {
+		r, ok := pf.repair(pf.w.at(i), i, nodes)
 		spent += r.Nodes
 		if !ok {
-			break
+			misses++
+			continue
 		}
-		j, last = j+1, r
+		j, last, misses = i, r, 0
 	}
 	last.Nodes = spent
 	return j, last
 }
+
+// extendMisses is how many points in a row extend tries past one it
+// could not repair.
+const extendMisses = 2
 
 // without is l with r's nodes and time taken off (at least one of each
 // left where l has a limit).
