@@ -25,21 +25,6 @@ type proofs struct {
 	// (repair).
 	traj  *trajectory
 	trajK int
-	// rel are the proofs of the merged-suit positions (relax.go), one a
-	// pairing.
-	rel [len(pairings)]relaxedProof
-}
-
-// relaxedProof is the proof of one pairing's merged positions: its
-// table of merged positions proven lost, and the proof of point k kept
-// between rounds as the real one is. dead: the merged position of point
-// dead is winnable, and so are those of every point before it, so this
-// pairing proves none of them lost (-1: none).
-type relaxedProof struct {
-	lost *lostTable
-	k    int
-	pr   *prover
-	dead int
 }
 
 // lostShare is the share of a solve's memory limit the table of lost
@@ -56,34 +41,18 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 		// most before): a position takes at most 22 bytes of slots.
 		n = int(min(int64(n), memory/lostShare/24))
 	}
-	pf := &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
-	for i := range pf.rel {
-		pf.rel[i] = relaxedProof{lost: &lostTable{max: n / relaxedShare}, dead: -1}
-	}
-	return pf
+	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
 }
-
-// relaxedShare: each merged proof gets an eighth of a lost probe's node
-// limit and memory, and its table an eighth of the real table's room;
-// the three of them together get less than half, the real proof the
-// rest.
-const relaxedShare = 8
 
 // solve is the analysis's solveFunc: a point believed lost goes to the
 // prover, carried on from the last round's when it is the same point;
-// the others to the solver, which finds wins.
+// the others to line repair (repair), then to the solver, which finds
+// wins.
 func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result {
 	if pf.memory > 0 {
 		held := pf.lost.set.bytes()
 		if pf.pr != nil && !(lost && pf.k == k) {
 			held += pf.pr.bytes()
-		}
-		for i := range pf.rel {
-			rp := &pf.rel[i]
-			held += rp.lost.set.bytes()
-			if rp.pr != nil && !(lost && rp.k == k) {
-				held += rp.pr.bytes()
-			}
 		}
 		if l.MemoryBytes = pf.memory - held; l.MemoryBytes <= 0 {
 			pf.pr = nil // the kept proof gives way
@@ -105,15 +74,10 @@ func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result 
 		pf.learn(p, k, r)
 		return r
 	}
-	rr, done := pf.relaxed(ctx, p, k, l)
-	if done {
-		return rr
-	}
-	l = without(l, rr)
 	if pf.pr == nil || pf.k != k {
 		pf.k, pf.pr = k, newProver(p, pf.lost)
 	}
-	r := add(pf.pr.resume(ctx, l), rr)
+	r := pf.pr.resume(ctx, l)
 	if r.Status != Unknown || r.StoppedBy == MemoryLimit || r.StoppedBy == Cancelled {
 		pf.pr = nil
 	}
@@ -161,12 +125,12 @@ func (pf *proofs) end(ctx context.Context, p *spider.Position, l Limits) Result 
 	return s
 }
 
-// repairShare and repairMax bound a repair attempt: a sixteenth of the
+// repairShare and repairMax bound a repair attempt: a fiftieth of the
 // probe's node limit, at most repairMax nodes. A repair that succeeds
 // mostly does so in a few hundred nodes (docs/analysis.md).
 const (
-	repairShare = 16
-	repairMax   = 200_000
+	repairShare = 50
+	repairMax   = 20_000
 )
 
 func repairBudget(l Limits) int64 {
@@ -250,55 +214,4 @@ func add(s, r Result) Result {
 	s.Nodes += r.Nodes
 	s.Elapsed += r.Elapsed
 	return s
-}
-
-// relaxed runs (or carries on) the merged proofs of point k, at p, each
-// with a relaxedShare-th of l. It reports their result (their nodes and
-// time) and whether one proved the point lost, which then also goes into
-// the real table (the position itself only).
-func (pf *proofs) relaxed(ctx context.Context, p *spider.Position, k int, l Limits) (Result, bool) {
-	var sum Result
-	if p.Suits() != 4 {
-		return sum, false
-	}
-	sl := l
-	sl.Nodes /= relaxedShare
-	sl.Time /= relaxedShare
-	sl.MemoryBytes /= relaxedShare
-	if l.Nodes > 0 && sl.Nodes == 0 {
-		return sum, false
-	}
-	for i := range pf.rel {
-		rp := &pf.rel[i]
-		if rp.dead >= k {
-			continue
-		}
-		if rp.pr == nil || rp.k != k {
-			q := merged(p, pairings[i])
-			if q == nil {
-				continue
-			}
-			rp.k, rp.pr = k, newProverKeep(q, rp.lost, true)
-		}
-		r := rp.pr.resume(ctx, sl)
-		sum = add(sum, r)
-		if r.Status != Unknown || r.StoppedBy == MemoryLimit || r.StoppedBy == Cancelled {
-			rp.pr = nil
-		}
-		switch {
-		case r.StoppedBy == Cancelled:
-			sum.StoppedBy = Cancelled
-			return sum, true
-		case r.Status == Solved:
-			rp.dead = k
-		case r.Status == Unsolvable:
-			pf.lost.add(hashPos(p))
-			if pf.k == k {
-				pf.pr = nil
-			}
-			sum.Status = Unsolvable
-			return sum, true
-		}
-	}
-	return sum, false
 }

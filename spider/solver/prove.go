@@ -34,13 +34,6 @@ type lostTable struct {
 // has reports whether h is a position proven lost.
 func (t *lostTable) has(h uint64) bool { return t != nil && t.set.has(h) }
 
-// add adds position h, if there is room.
-func (t *lostTable) add(h uint64) {
-	if t != nil && t.set.n < t.max {
-		t.set.add(h)
-	}
-}
-
 // addAll adds the positions of s, as far as room allows.
 func (t *lostTable) addAll(s *hashSet) {
 	if t == nil {
@@ -80,27 +73,16 @@ type prover struct {
 	status   Status // Unknown until the search ends
 	line     []spider.Move
 	lost     *lostTable
-	// keep: a complete run is not removed at once; its removal is one
-	// move among the others (the real rules). Proofs of a relaxed
-	// position (relax.go) use it, as the relaxed game's complete runs
-	// need not be the real game's.
-	keep  bool
-	p     spider.Position // the position of the top frame
-	seen  hashSet
-	moves []spider.Move
-	stack []proveFrame
-	buf   [256]spider.Move
+	p        spider.Position // the position of the top frame
+	seen     hashSet
+	moves    []spider.Move
+	stack    []proveFrame
+	buf      [256]spider.Move
 }
 
 // newProver is a proof of p, not started; lost may be nil.
 func newProver(p *spider.Position, lost *lostTable) *prover {
-	return newProverKeep(p, lost, false)
-}
-
-// newProverKeep is newProver; with keep, complete runs are removed only
-// as a move of their own.
-func newProverKeep(p *spider.Position, lost *lostTable, keep bool) *prover {
-	pr := &prover{p: *p, lost: lost, keep: keep}
+	pr := &prover{p: *p, lost: lost}
 	switch h := hashPos(p); {
 	case p.Won():
 		pr.status = Solved
@@ -168,7 +150,7 @@ func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms 
 	start := int32(len(pr.moves))
 	moves := p.Legal(pr.buf[:0])
 	for _, m := range moves {
-		if m.Kind == spider.Remove && !pr.keep {
+		if m.Kind == spider.Remove {
 			// A complete run is removed at once (docs/solver.md).
 			moves = append(moves[:0], m)
 			break

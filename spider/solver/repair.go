@@ -47,7 +47,16 @@ func newTrajectory(p *spider.Position, line []spider.Move) *trajectory {
 
 // repairWidth bounds the repair search's open list; the worse half is
 // dropped when it is full.
-const repairWidth = 4096
+const repairWidth = 2048
+
+// repairTargets bounds the positions of the line a position is measured
+// against: the first ones that it could reach with the same stock and
+// at most repairFlips more cards turned. A repair that works reaches the
+// line within a few moves of its start (measured: steps 2 to 10).
+const (
+	repairTargets = 48
+	repairFlips   = 3
+)
 
 // repairNode is a position the repair search has generated: parent and
 // mv lead to it from its parent (parent -1: the start).
@@ -56,10 +65,11 @@ type repairNode struct {
 	mv     spider.Move
 }
 
+// repairItem is an open position: its distance, its node and its slot
+// in the search's slab of positions.
 type repairItem struct {
-	p  spider.Position
-	h  int
-	id int32
+	h        int
+	id, slot int32
 }
 
 type repairHeap []repairItem
@@ -80,6 +90,41 @@ func (h *repairHeap) Pop() any {
 	return it
 }
 
+// repairSearch is one repair's state: the open positions live in slab,
+// and free lists its slots not in use.
+type repairSearch struct {
+	t    *trajectory
+	tree []repairNode
+	open repairHeap
+	slab []spider.Position
+	free []int32
+}
+
+func (rs *repairSearch) put(q *spider.Position, h int, id int32) {
+	var slot int32
+	if n := len(rs.free); n > 0 {
+		slot, rs.free = rs.free[n-1], rs.free[:n-1]
+		rs.slab[slot] = *q
+	} else {
+		slot = int32(len(rs.slab))
+		rs.slab = append(rs.slab, *q)
+	}
+	heap.Push(&rs.open, repairItem{h: h, id: id, slot: slot})
+}
+
+// line is the moves from the start to node id, then m, then the rest of
+// the trajectory's line from its position i.
+func (rs *repairSearch) line(id int32, m spider.Move, i int) []spider.Move {
+	line := []spider.Move{m}
+	for j := id; j > 0; j = rs.tree[j].parent {
+		line = append(line, rs.tree[j].mv)
+	}
+	for a, b := 0, len(line)-1; a < b; a, b = a+1, b-1 {
+		line[a], line[b] = line[b], line[a]
+	}
+	return append(line, rs.t.line[i:]...)
+}
+
 // repair searches from p, within nodes nodes, for a position on t: a
 // best-first search by the distance to the nearest position of t that p
 // could still reach. It returns a winning line from p (the moves that
@@ -88,78 +133,81 @@ func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int6
 	if i, ok := t.at[hashPos(p)]; ok {
 		return append([]spider.Move(nil), t.line[i:]...), 0
 	}
+	d := t.dist(p)
+	if d < 0 {
+		return nil, 0
+	}
+	rs := &repairSearch{t: t, tree: []repairNode{{parent: -1}}}
 	var seen hashSet
 	seen.add(hashPos(p))
-	tree := []repairNode{{parent: -1}}
-	open := &repairHeap{{p: *p, h: t.dist(p), id: 0}}
+	rs.put(p, d, 0)
 	var buf [256]spider.Move
 	var spent int64
-	for open.Len() > 0 && spent < nodes {
-		cur := heap.Pop(open).(repairItem)
-		for _, m := range cur.p.Legal(buf[:0]) {
-			if cur.p.Null(m) {
+	for rs.open.Len() > 0 && spent < nodes {
+		it := heap.Pop(&rs.open).(repairItem)
+		cur := rs.slab[it.slot]
+		rs.free = append(rs.free, it.slot)
+		for _, m := range cur.Legal(buf[:0]) {
+			if cur.Null(m) {
 				continue
 			}
 			spent++
-			q := cur.p
+			q := cur
 			q.Do(m)
 			h := hashPos(&q)
 			if i, ok := t.at[h]; ok {
-				line := []spider.Move{m}
-				for j := cur.id; j > 0; j = tree[j].parent {
-					line = append(line, tree[j].mv)
+				if line := rs.line(it.id, m, i); wins(p, line) {
+					return line, spent
 				}
-				for a, b := 0, len(line)-1; a < b; a, b = a+1, b-1 {
-					line[a], line[b] = line[b], line[a]
-				}
-				line = append(line, t.line[i:]...)
-				if !wins(p, line) {
-					// A hash collision: the position is not the line's.
-					continue
-				}
-				return line, spent
+				continue // a hash collision: not the line's position
 			}
 			if !seen.add(h) {
 				continue
 			}
 			d := t.dist(&q)
 			if d < 0 {
-				continue // it can reach no position of t
+				continue // it can reach no position of t near its start
 			}
-			tree = append(tree, repairNode{parent: cur.id, mv: m})
-			heap.Push(open, repairItem{p: q, h: d, id: int32(len(tree) - 1)})
+			rs.tree = append(rs.tree, repairNode{parent: it.id, mv: m})
+			rs.put(&q, d, int32(len(rs.tree)-1))
 		}
-		if open.Len() > repairWidth {
-			keepBest(open, repairWidth/2)
+		if rs.open.Len() > repairWidth {
+			rs.keepBest(repairWidth / 2)
 		}
 	}
 	return nil, spent
 }
 
-// keepBest cuts h to its n best items.
-func keepBest(h *repairHeap, n int) {
+// keepBest cuts the open list to its n best items.
+func (rs *repairSearch) keepBest(n int) {
 	kept := make(repairHeap, 0, n)
-	for len(kept) < n && h.Len() > 0 {
-		kept = append(kept, heap.Pop(h).(repairItem))
+	for len(kept) < n && rs.open.Len() > 0 {
+		kept = append(kept, heap.Pop(&rs.open).(repairItem))
 	}
-	*h = kept
-	heap.Init(h)
+	for _, it := range rs.open {
+		rs.free = append(rs.free, it.slot)
+	}
+	rs.open = kept
+	heap.Init(&rs.open)
 }
 
-// dist is the distance from q to the nearest position of t that q could
-// still reach (one with no more stock, face-down cards or fewer suits
-// removed), or -1 when there is none: for each pile, the cards past the
-// part the two positions share.
+// dist is the distance from q to the nearest of the first repairTargets
+// positions of t that q could reach with the same stock and at most
+// repairFlips more cards turned, or -1 when there is none: for each
+// pile, the cards past the part the two positions share.
 func (t *trajectory) dist(q *spider.Position) int {
 	s, d, r := q.StockLen(), q.FaceDown(), q.NumRemoved()
-	best := -1
+	best, n := -1, 0
 	for i := range t.pos {
 		k := t.keys[i]
-		if k[0] > s || k[1] > d || k[2] < r {
+		if k[0] != s || k[1] > d || k[1] < d-repairFlips || k[2] < r {
 			continue
 		}
 		if x := pileDist(q, &t.pos[i]); best < 0 || x < best {
 			best = x
+		}
+		if n++; n == repairTargets {
+			break
 		}
 	}
 	return best

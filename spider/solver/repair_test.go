@@ -75,8 +75,8 @@ func TestRepairSound(t *testing.T) {
 	}
 }
 
-// TestLostProbesNeverLoseAWin: the lost frontier's search (merged-suit
-// proofs, then the prover) never proves lost a point of a game that
+// TestLostProbesNeverLoseAWin: the lost frontier's search (the
+// prover) never proves lost a point of a game that
 // follows a winning line, and line repair proves those points winnable
 // from the opening's line alone (the analysis's extend).
 func TestLostProbesNeverLoseAWin(t *testing.T) {
