@@ -260,10 +260,10 @@ func (w *walker) at(k int) *spider.Position {
 type solveFunc func(ctx context.Context, k int, l Limits, prove bool) Result
 
 // extendFunc follows a point k proven winnable up the game, below hi,
-// each point within nodes (line repair, repair.go): it returns the last
-// point it proved winnable (k for none) and that point's result, whose
-// Nodes are all it spent.
-type extendFunc func(ctx context.Context, k, hi int, nodes int64) (int, Result)
+// within l (a probe's limits: line repair, repair.go): it returns the
+// last point it proved winnable (k for none) and that point's result,
+// whose Nodes are all it spent.
+type extendFunc func(ctx context.Context, k, hi int, l Limits) (int, Result)
 
 // analysis is the state of analyze's search over points 0..n.
 type analysis struct {
@@ -325,7 +325,11 @@ func analyzeWith(ctx context.Context, n int, solve solveFunc, extend extendFunc,
 		a.Solves++
 		s.note(k, r, prove)
 		if extend != nil && r.Status == Solved && k == s.lo && k+1 < s.hi {
-			j, rj := extend(ctx, k, s.hi, repairBudget(l))
+			el, stop := s.budget(lim, float64(uint64(1)<<s.round), time.Since(start), a.Nodes)
+			if stop != NoLimit {
+				continue // the loop's next budget says so and stops
+			}
+			j, rj := extend(ctx, k, s.hi, el)
 			a.Nodes += rj.Nodes
 			if j > k {
 				a.Solves++

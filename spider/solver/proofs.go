@@ -171,17 +171,21 @@ func (pf *proofs) learn(p *spider.Position, k int, r Result) {
 }
 
 // extend follows a winnable point k up the game: it tries to repair
-// k+1, k+2, ... below hi, each within nodes, and goes on past a point
-// it could not repair to up to extendMisses more (a point proven
-// winnable implies the ones before it). It returns the last point
-// proven so (k when none) and its result, whose Nodes count every
-// attempt.
-func (pf *proofs) extend(ctx context.Context, k, hi int, nodes int64) (int, Result) {
+// k+1, k+2, ... below hi, each within a repair's share of l's nodes,
+// and goes on past a point it could not repair to up to extendMisses
+// more (a point proven winnable implies the ones before it). It stops
+// when l's time is spent. It returns the last point proven so (k when
+// none) and its result, whose Nodes count every attempt.
+func (pf *proofs) extend(ctx context.Context, k, hi int, l Limits) (int, Result) {
+	start := time.Now()
 	var last Result
 	var spent int64
 	j := k
 	for i, misses := k+1, 0; i < hi && misses <= extendMisses && ctx.Err() == nil; i++ {
-		r, ok := pf.repair(pf.w.at(i), i, nodes)
+		if l.Time > 0 && time.Since(start) >= l.Time {
+			break
+		}
+		r, ok := pf.repair(pf.w.at(i), i, repairBudget(l))
 		spent += r.Nodes
 		if !ok {
 			misses++

@@ -98,7 +98,7 @@ func TestLostProbesNeverLoseAWin(t *testing.T) {
 		pf = newProofs(&walker{g: g.Clone()}, n, 64<<20)
 		start := g.Start()
 		pf.learn(&start, 0, Result{Status: Solved, Moves: line})
-		j, res := pf.extend(ctx, 0, n+1, 10_000)
+		j, res := pf.extend(ctx, 0, n+1, Limits{Nodes: 500_000})
 		if j != n || res.Status != Solved {
 			t.Fatalf("extend reached point %d (%s), want %d", j, res.Status, n)
 		}
