@@ -58,10 +58,16 @@ const (
 	repairFlips   = 3
 )
 
+// repairDepth bounds the moves a repair adds before the line: a repair
+// that works takes a few, and a longer detour would make a long line
+// for the searches for a shorter one.
+const repairDepth = 24
+
 // repairNode is a position the repair search has generated: parent and
 // mv lead to it from its parent (parent -1: the start).
 type repairNode struct {
 	parent int32
+	depth  int32
 	mv     spider.Move
 }
 
@@ -147,6 +153,7 @@ func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int6
 		it := heap.Pop(&rs.open).(repairItem)
 		cur := rs.slab[it.slot]
 		rs.free = append(rs.free, it.slot)
+		depth := rs.tree[it.id].depth + 1
 		for _, m := range cur.Legal(buf[:0]) {
 			if cur.Null(m) {
 				continue
@@ -165,10 +172,10 @@ func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int6
 				continue
 			}
 			d := t.dist(&q)
-			if d < 0 {
+			if d < 0 || depth >= repairDepth {
 				continue // it can reach no position of t near its start
 			}
-			rs.tree = append(rs.tree, repairNode{parent: it.id, mv: m})
+			rs.tree = append(rs.tree, repairNode{parent: it.id, depth: depth, mv: m})
 			rs.put(&q, d, int32(len(rs.tree)-1))
 		}
 		if rs.open.Len() > repairWidth {
