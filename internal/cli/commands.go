@@ -67,6 +67,10 @@ func newRoot(env *Env) *cobra.Command {
 			"Prove deals spread over the whole deal range winnable and print them as\n"+
 				"VARIANT SUITS DEAL lines, the format of spider/solver/winnable.txt.", runSpiderPool),
 	)
+	spider.AddCommand(leaf(env, "value-train", "label positions of training deals and fit the fair player's learned value (maintenance)",
+		"Label positions of training deals with the full-information solver, fit the fair\n"+
+			"player's learned value to them and print it (docs/solver.md, \"The learned value\");\n"+
+			"--out writes it, as spider/solver/value.txt.", runSpiderValueTrain))
 	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
 	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)

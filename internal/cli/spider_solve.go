@@ -173,6 +173,8 @@ func fairFlags(fs *pflag.FlagSet, note string) *solver.FairOptions {
 	fs.IntVar(&o.DeepWorlds, "deep-worlds", o.DeepWorlds, "worlds the deep judge samples for the decision after a line (0: --samples)"+note)
 	fs.Int64Var(&o.DeepNodes, "deep-nodes", o.DeepNodes, "search nodes per line and world in the deep judge (0: --judge-nodes)"+note)
 	fs.IntVar(&o.DeepDown, "deep-down", o.DeepDown, "the deep judge only with at most this many cards face down (0: any number)"+note)
+	fs.BoolVar(&o.Value, "value", o.Value, "choose by the learned value in the sampled worlds instead of the judge and rollouts"+note)
+	fs.IntVar(&o.ValueAhead, "value-ahead", o.ValueAhead, "with --value, how far each world looks past a line: 0 the position it reaches, 1 the best before the next card turns, 2 the best at the end of a fair rollout to the next deal"+note)
 	fs.Uint64Var(&o.Seed, "seed", o.Seed, "sampling seed: the same seed, deal and options give the same game"+note)
 	return &o
 }
@@ -180,8 +182,8 @@ func fairFlags(fs *pflag.FlagSet, note string) *solver.FairOptions {
 // checkFair rejects fair-player options that cannot play.
 func checkFair(o *solver.FairOptions, cmd string) error {
 	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 || o.EndgameWorlds < 0 || o.EndgameNodes < 0 ||
-		o.DeepCands < 0 || o.DeepWorlds < 0 || o.DeepNodes < 0 || o.DeepDown < 0 {
-		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds, --endgame-nodes and the --deep flags at least 0", cmd)
+		o.DeepCands < 0 || o.DeepWorlds < 0 || o.DeepNodes < 0 || o.DeepDown < 0 || o.ValueAhead < 0 || o.ValueAhead > 2 {
+		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds, --endgame-nodes and the --deep flags at least 0, --value-ahead 0 to 2", cmd)
 	}
 	return nil
 }

@@ -60,6 +60,16 @@ type FairOptions struct {
 	DeepWorlds int
 	DeepNodes  int64
 	DeepDown   int
+	// Value, when the embedded learned value has a model for the game's
+	// suit count (value.txt), has valuePlan choose every decision with
+	// something hidden: candidates valued by the model in the sampled
+	// worlds instead of judged by solves and rollouts (JudgeNodes, Rollouts
+	// and the endgame and deep options are then unused). ValueAhead is how
+	// far each world looks past the line (valueModel.ahead): 0 the
+	// position the line reaches, 1 the best before the next event, 2 the
+	// best at the end of a fair rollout to the next deal.
+	Value      bool
+	ValueAhead int
 	// MaxMoves ends an autoplayed game as lost after this many moves
 	// (0: 1500). Every decision turns a card, deals or wins, so a game
 	// has at most about 50 decisions: this is only a safety net.
@@ -107,6 +117,9 @@ func plan(ctx context.Context, view *spider.Position, open bool, o FairOptions, 
 			return nil, err
 		}
 		samples = 0
+	}
+	if m := valueModels[view.Suits()]; o.Value && m != nil && samples > 0 {
+		return valuePlan(ctx, view, open, o, m, rng)
 	}
 	if (o.JudgeNodes > 0 || o.Rollouts) && samples > 0 {
 		return judgePlan(ctx, view, open, o, samples, rng)
@@ -161,21 +174,8 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 	if err != nil {
 		return nil, err
 	}
-	cl := newClosure(view)
-	if cl.win >= 0 {
-		return linePath(cl.nodes, cl.win, spider.Move{}), nil
-	}
-	for _, f := range pickCandidates(cl.fr) {
-		cs.add(linePath(cl.nodes, f.at, f.mv), cl.nodes[f.at].eval, 0)
-	}
-	if len(cs.list) == 0 {
-		if !view.Stuck() {
-			return fallbackLine(ctx, view, open, o, rng)
-		}
-		return nil, ErrNoMove
-	}
-	if len(cs.list) == 1 {
-		return cs.list[0].line, nil
+	if line, err := cs.addClosure(ctx, view, open, o, rng); line != nil || err != nil {
+		return line, err
 	}
 	if o.JudgeNodes > 0 {
 		// More worlds in the endgame, for the rollouts and the judge alike:
@@ -216,6 +216,31 @@ func judgePlan(ctx context.Context, view *spider.Position, open bool, o FairOpti
 		return nil, err
 	}
 	return best.line, nil
+}
+
+// addClosure adds view's closure candidates to cs (pickCandidates, no
+// votes, each with the evaluation of the position it leaves from). A
+// line or an error is the decision made already: the closure reaches a
+// win, there is no candidate at all (the fallback's line, or ErrNoMove
+// when stuck), or only one.
+func (cs *candidates) addClosure(ctx context.Context, view *spider.Position, open bool, o FairOptions, rng *rand.Rand) ([]spider.Move, error) {
+	cl := newClosure(view)
+	if cl.win >= 0 {
+		return linePath(cl.nodes, cl.win, spider.Move{}), nil
+	}
+	for _, f := range pickCandidates(cl.fr) {
+		cs.add(linePath(cl.nodes, f.at, f.mv), cl.nodes[f.at].eval, 0)
+	}
+	switch len(cs.list) {
+	case 0:
+		if !view.Stuck() {
+			return fallbackLine(ctx, view, open, o, rng)
+		}
+		return nil, ErrNoMove
+	case 1:
+		return cs.list[0].line, nil
+	}
+	return nil, nil
 }
 
 // judgeBudget is the judge's budget for a decision with stock cards left

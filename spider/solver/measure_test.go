@@ -27,21 +27,27 @@ import (
 )
 
 var (
-	measureDeals = flag.String("deals", "1-100", "Spider layout deals A-B")
+	measureDeals = flag.String("deals", "1-100", "Spider layout deals: A-B, or a list of them and single deals, separated by commas")
 	measureSuits = flag.Int("suits", 1, "suit count")
 )
 
-// measureRange is -deals as numbers.
+// measureRange is -deals as numbers: ranges A-B and single deals,
+// separated by commas.
 func measureRange(tb testing.TB) []uint64 {
-	a, b, ok := strings.Cut(*measureDeals, "-")
-	lo, err1 := strconv.ParseUint(a, 10, 64)
-	hi, err2 := strconv.ParseUint(b, 10, 64)
-	if !ok || err1 != nil || err2 != nil || lo == 0 || hi < lo {
-		tb.Fatalf("-deals %q: want A-B", *measureDeals)
-	}
 	var out []uint64
-	for d := lo; d <= hi; d++ {
-		out = append(out, d)
+	for _, part := range strings.Split(*measureDeals, ",") {
+		a, b, ok := strings.Cut(part, "-")
+		if !ok {
+			b = a
+		}
+		lo, err1 := strconv.ParseUint(a, 10, 64)
+		hi, err2 := strconv.ParseUint(b, 10, 64)
+		if err1 != nil || err2 != nil || lo == 0 || hi < lo {
+			tb.Fatalf("-deals %q: want ranges A-B or deals, separated by commas", *measureDeals)
+		}
+		for d := lo; d <= hi; d++ {
+			out = append(out, d)
+		}
 	}
 	return out
 }

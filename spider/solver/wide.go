@@ -18,9 +18,9 @@ import (
 // the staged search, 25-30 s of a free core; a beam of width 500 wins in
 // 3.5 million positions). A beam proves nothing when it fails, so it runs
 // beside the staged search, not instead of it: once the staged passes
-// have spent wideStart nodes, beams of growing width take turns with
-// them while the beams have spent less than wideShare times the passes'
-// nodes.
+// have spent wideStart nodes, the beams of wideBeams (growing widths,
+// then other evaluations) take turns with them while the beams have spent
+// less than wideShare times the passes' nodes.
 
 // Knobs of the wide beams, variables so that experiments can vary them.
 var (
@@ -28,14 +28,18 @@ var (
 	// median deal is solved in about a million, so those deals never pay
 	// for a beam.
 	wideStart int64 = 3_000_000
-	// wideWidth is the first beam's width; each next one is twice as
-	// wide, and after the one of wideMaxWidth no beam runs: on the
-	// hardest deals measured every beam that won was at most 2000 wide,
-	// and where none wins (deal 2: 1.2, 2.7 and 9.7 million positions at
-	// 500, 1000 and 2000, each to its level limit) the staged search
-	// keeps the rest of the time.
-	wideWidth    = 500
-	wideMaxWidth = 2000
+	// wideBeams are the wide beams in turn: full4 at growing widths,
+	// then two other evaluations at width 1000. On the hardest deals
+	// measured every full4 beam that won was at most 2000 wide, and where
+	// none wins (deal 2: 1.2, 2.7 and 9.7 million positions at 500, 1000
+	// and 2000, each to its level limit) the staged search keeps the rest
+	// of the time. The last two use evaluations that win deals the others
+	// lose at the same width (Spider layout: 210, which no full4 beam of
+	// width 500-8000 wins, with fullBuild in 3.5 million positions) and
+	// cost little where they lose (deal 2: 2.6 and 3.7 million). They
+	// come after the full4 beams, so a deal decided before the third beam
+	// has ended is searched exactly as before they were added.
+	wideBeams = []fullBeam{{500, &full4}, {1000, &full4}, {2000, &full4}, {1000, &fullBuild}, {1000, &full1}}
 	// widePer is a beam's budget in positions for each unit of width:
 	// a beam that wins needs about 50 a level for some 150 levels
 	// (deal 96 at width 500: 3.5 million over 148 levels).
@@ -65,30 +69,31 @@ func (s *search) wideDue(staged, beamed int64) bool {
 	return s.wide && !s.exhOnly && staged >= wideStart && staged*wideShare >= beamed
 }
 
-// wideBeam runs the k-th wide beam (k from 0) and reports whether it won
-// (the line in s.win). Its positions count as the search's nodes. When
-// the limits leave no room for it, no beam runs again in this search.
+// wideBeam runs the k-th wide beam (k from 0, wideBeams[k]) and reports
+// whether it won (the line in s.win). Its positions count as the
+// search's nodes. A beam wider than the memory limit holds is skipped;
+// when the limits leave no room for any more, or the last has run, no
+// beam runs again in this search.
 func (s *search) wideBeam(k int) bool {
-	width := min(wideWidth<<min(k, 20), wideMaxWidth)
-	last := width >= wideMaxWidth
-	if s.lim.MemoryBytes > 0 {
-		for width > wideWidth && int64(width)*wideBytes > s.lim.MemoryBytes {
-			width /= 2
-			last = true // as wide as the memory allows
-		}
+	if k >= len(wideBeams)-1 {
+		s.wide = false
+	}
+	if k >= len(wideBeams) {
+		return false
+	}
+	width, w := wideBeams[k].width, wideBeams[k].w
+	if s.lim.MemoryBytes > 0 && int64(width)*wideBytes > s.lim.MemoryBytes {
+		return false
 	}
 	limit := widePer * int64(width)
 	if s.lim.Nodes > 0 {
 		limit = min(limit, s.lim.Nodes-s.nodes-s.staged)
 	}
-	if limit <= 0 || s.lim.MemoryBytes > 0 && int64(width)*wideBytes > s.lim.MemoryBytes {
+	if limit <= 0 {
 		s.wide = false
 		return false
 	}
-	if last {
-		s.wide = false
-	}
-	b := &beamer{ctx: s.ctx, deadline: s.deadline, fw: &full4, perStage: true, maxLevels: wideLevels}
+	b := &beamer{ctx: s.ctx, deadline: s.deadline, fw: w, perStage: true, maxLevels: wideLevels}
 	line, ok := b.run(&s.root, width, int(limit))
 	s.nodes += int64(b.gen)
 	s.peak = max(s.peak, b.bytes()+s.seen.bytes()+s.roots.bytes())

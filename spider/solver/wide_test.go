@@ -20,11 +20,15 @@ func deal4(tb testing.TB) *spider.Position {
 	return p
 }
 
-// withWide sets the wide beams' start and first width for one test.
-func withWide(tb testing.TB, start int64, width int) {
-	oldStart, oldWidth := wideStart, wideWidth
-	wideStart, wideWidth = start, width
-	tb.Cleanup(func() { wideStart, wideWidth = oldStart, oldWidth })
+// withWide sets the wide beams' start and, unless nil, their schedule
+// for one test.
+func withWide(tb testing.TB, start int64, beams []fullBeam) {
+	oldStart, oldBeams := wideStart, wideBeams
+	wideStart = start
+	if beams != nil {
+		wideBeams = beams
+	}
+	tb.Cleanup(func() { wideStart, wideBeams = oldStart, oldBeams })
 }
 
 // TestWideBeamTakesTurns: once the staged passes have spent wideStart
@@ -32,7 +36,7 @@ func withWide(tb testing.TB, start int64, width int) {
 // positions count against the node limit. A memory limit too small for
 // the beam leaves the staged search alone.
 func TestWideBeamTakesTurns(t *testing.T) {
-	withWide(t, 0, 200) // the beam first, as narrow as the line's first beam
+	withWide(t, 0, []fullBeam{{200, &full4}}) // the beam first, as narrow as the line's first beam
 	p := deal4(t)
 	const limit = 2_000_000
 	r := solveShort(context.Background(), p, Limits{Nodes: limit}, false)
@@ -47,7 +51,7 @@ func TestWideBeamTakesTurns(t *testing.T) {
 	if r.Nodes > limit || r.Nodes < 500_000 {
 		t.Errorf("%d nodes: want the beam's positions counted, within %d", r.Nodes, limit)
 	}
-	small := solveShort(context.Background(), p, Limits{Nodes: limit, MemoryBytes: int64(wideWidth) * wideBytes / 2}, false)
+	small := solveShort(context.Background(), p, Limits{Nodes: limit, MemoryBytes: 200 * wideBytes / 2}, false)
 	if small.Status != Solved {
 		t.Fatalf("memory limit: status %s", small.Status)
 	}
@@ -111,29 +115,36 @@ func TestLongWideBeamSolvesWhatStagedMisses(t *testing.T) {
 		t.Fatalf("with the wide beams: %s", r.Status)
 	}
 	replay(t, p, r.Moves)
-	withWide(t, 1<<62, wideWidth)
+	withWide(t, 1<<62, nil)
 	if r := solveShort(context.Background(), p, Limits{Nodes: limit}, false); r.Status != Unknown {
 		t.Errorf("without the wide beams: %s, want unknown within %d nodes", r.Status, limit)
 	}
 }
 
-// TestWideBeamLast: the beams widen up to wideMaxWidth, and the widest
-// one, or the widest the memory limit holds, is the last of the search.
+// TestWideBeamLast: the beams run in the order of wideBeams; one wider
+// than the memory limit holds is skipped, and after the last, or when no
+// room is left, none runs again.
 func TestWideBeamLast(t *testing.T) {
 	p := layout(t, deadEnd, 4)
+	last := len(wideBeams) - 1
 	for _, c := range []struct {
 		name     string
 		k        int
 		mem      int64
+		nodes    int64
 		wideLeft bool
+		spent    bool
 	}{
-		{"first", 0, 0, true},
-		{"widest", 2, 0, false},
-		{"halved for memory", 2, int64(wideMaxWidth/2) * wideBytes, false},
-		{"no room", 0, wideBytes, false},
+		{"first", 0, 0, 0, true, true},
+		{"widest full4", 2, 0, 0, true, true},
+		{"last", last, 0, 0, false, true},
+		{"past the last", last + 1, 0, 0, false, false},
+		{"skipped for memory", 2, int64(wideBeams[2].width-1) * wideBytes, 0, true, false},
+		{"no nodes left", 0, 0, 1, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSearch(context.Background(), p, Limits{MemoryBytes: c.mem})
+			s := newSearch(context.Background(), p, Limits{MemoryBytes: c.mem, Nodes: c.nodes})
+			s.nodes = c.nodes
 			s.wide = true
 			if s.wideBeam(c.k) {
 				t.Fatal("a lost position won")
@@ -141,6 +152,38 @@ func TestWideBeamLast(t *testing.T) {
 			if s.wide != c.wideLeft {
 				t.Errorf("more beams to come: %v, want %v", s.wide, c.wideLeft)
 			}
+			if (s.nodes > c.nodes) != c.spent {
+				t.Errorf("%d positions spent: want a beam run %v", s.nodes-c.nodes, c.spent)
+			}
 		})
 	}
+}
+
+// TestLongWideBeamOtherWeights: Spider layout, 4 suits, deal 210: every
+// full4 beam of the schedule loses it, and the fullBuild beam after them
+// wins it with a line that replays.
+func TestLongWideBeamOtherWeights(t *testing.T) {
+	if testing.Short() {
+		t.Skip(longSkip)
+	}
+	p, err := spider.NewDeal(210, spider.Spider, spider.Rules{Suits: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSearch(context.Background(), p, Limits{})
+	s.wide = true
+	for k, b := range wideBeams {
+		won := s.wideBeam(k)
+		if b.w == &full4 && won {
+			t.Fatalf("beam %d (full4, width %d) won: the deal no longer needs the others", k, b.width)
+		}
+		if won {
+			if b.w != &fullBuild {
+				t.Errorf("beam %d won, want the fullBuild one", k)
+			}
+			replay(t, p, s.win)
+			return
+		}
+	}
+	t.Fatal("no wide beam won")
 }
