@@ -171,7 +171,7 @@ func Analyze(ctx context.Context, g *spider.Game, lim AnalyzeLimits) *Analysis {
 	// The probes want verdicts; only the line of the last winnable point
 	// is shown, so only it gets the further searches for a shorter line.
 	pf := newProofs(w, n, lim.Position.MemoryBytes)
-	a := analyze(ctx, n, pf.solve, lim)
+	a := analyzeWith(ctx, n, pf.solve, pf.extend, lim)
 	if k := a.LastWinnable; k >= 0 && len(a.Line) > 0 && a.Points[k].Solve != nil {
 		probe := a.Points[k].Solve.Nodes
 		if l, ok := lineLimits(lim, a, probe); ok {
@@ -259,6 +259,12 @@ func (w *walker) at(k int) *spider.Position {
 // the search that proves losses (the prover), for a point believed lost.
 type solveFunc func(ctx context.Context, k int, l Limits, prove bool) Result
 
+// extendFunc follows a point k proven winnable up the game, below hi,
+// within l (a probe's limits: line repair, repair.go): it returns the
+// last point it proved winnable (k for none) and that point's result,
+// whose Nodes are all it spent.
+type extendFunc func(ctx context.Context, k, hi int, l Limits) (int, Result)
+
 // analysis is the state of analyze's search over points 0..n.
 type analysis struct {
 	n      int
@@ -279,6 +285,12 @@ type analysis struct {
 // probeOrder, then again with doubled limits each round (deepen), until
 // the boundary is exact, a limit stops it or the rounds run out.
 func analyze(ctx context.Context, n int, solve solveFunc, lim AnalyzeLimits) *Analysis {
+	return analyzeWith(ctx, n, solve, nil, lim)
+}
+
+// analyzeWith is analyze with extend (nil: none) tried after each point
+// proven winnable.
+func analyzeWith(ctx context.Context, n int, solve solveFunc, extend extendFunc, lim AnalyzeLimits) *Analysis {
 	start := time.Now()
 	s := &analysis{n: n, res: make([]*Result, n+1), at: make([]int, n+1), atLost: make([]int, n+1), lo: -1, hi: n + 1}
 	for k := range s.at {
@@ -312,6 +324,18 @@ func analyze(ctx context.Context, n int, solve solveFunc, lim AnalyzeLimits) *An
 		}
 		a.Solves++
 		s.note(k, r, prove)
+		if extend != nil && r.Status == Solved && k == s.lo && k+1 < s.hi {
+			el, stop := s.budget(lim, float64(uint64(1)<<s.round), time.Since(start), a.Nodes)
+			if stop != NoLimit {
+				continue // the loop's next budget says so and stops
+			}
+			j, rj := extend(ctx, k, s.hi, el)
+			a.Nodes += rj.Nodes
+			if j > k {
+				a.Solves++
+				s.note(j, rj, false)
+			}
+		}
 	}
 	a.Elapsed = time.Since(start)
 	a.Rounds = s.round

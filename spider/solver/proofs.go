@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"time"
 
 	"cardtable/spider"
 )
@@ -19,6 +20,11 @@ type proofs struct {
 	memory int64
 	k      int     // the point pr proves
 	pr     *prover // nil: none kept
+	// traj is the winning line of point trajK, the largest point proven
+	// winnable so far (nil: none), which later points try to reach
+	// (repair).
+	traj  *trajectory
+	trajK int
 }
 
 // lostShare is the share of a solve's memory limit the table of lost
@@ -40,7 +46,8 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 
 // solve is the analysis's solveFunc: a point believed lost goes to the
 // prover, carried on from the last round's when it is the same point;
-// the others to the solver, which finds wins.
+// the others to line repair (repair), then to the solver, which finds
+// wins.
 func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result {
 	if pf.memory > 0 {
 		held := pf.lost.set.bytes()
@@ -53,11 +60,19 @@ func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result 
 		}
 	}
 	p := pf.w.at(k)
-	if !lost && k == pf.n && p.StockLen() == 0 && l.Nodes > 0 {
-		return pf.end(ctx, p, l)
-	}
 	if !lost {
-		return solveMode(ctx, p, l, false, false)
+		r, ok := pf.repair(p, k, repairBudget(l))
+		if ok {
+			return r
+		}
+		l = without(l, r)
+		if k == pf.n && p.StockLen() == 0 && l.Nodes > 0 {
+			r = add(pf.end(ctx, p, l), r)
+		} else {
+			r = add(solveMode(ctx, p, l, false, false), r)
+		}
+		pf.learn(p, k, r)
+		return r
 	}
 	if pf.pr == nil || pf.k != k {
 		pf.k, pf.pr = k, newProver(p, pf.lost)
@@ -105,6 +120,101 @@ func (pf *proofs) end(ctx context.Context, p *spider.Position, l Limits) Result 
 		rest.Time = max(rest.Time-r.Elapsed, 1)
 	}
 	s := solveMode(ctx, p, rest, false, false)
+	s.Nodes += r.Nodes
+	s.Elapsed += r.Elapsed
+	return s
+}
+
+// repairShare and repairMax bound a repair attempt: a fiftieth of the
+// probe's node limit, at most repairMax nodes. A repair that succeeds
+// mostly does so in a few hundred nodes (docs/analysis.md).
+const (
+	repairShare = 50
+	repairMax   = 20_000
+)
+
+func repairBudget(l Limits) int64 {
+	if l.Nodes == 0 {
+		return repairMax
+	}
+	return min(l.Nodes/repairShare, repairMax)
+}
+
+// repair tries to prove point k (at p) winnable by reaching the winning
+// line of a point below it, within nodes. It reports the result (its
+// nodes, and the line when it succeeded) and whether it did.
+func (pf *proofs) repair(p *spider.Position, k int, nodes int64) (Result, bool) {
+	if pf.traj == nil || k <= pf.trajK || nodes <= 0 {
+		return Result{}, false
+	}
+	start := time.Now()
+	line, spent := repair(p, pf.traj, nodes)
+	r := Result{Nodes: spent, Elapsed: time.Since(start)}
+	if line == nil {
+		r.StoppedBy = NodeLimit
+		return r, false
+	}
+	r.Status, r.Moves, r.Found = Solved, line, len(line)
+	pf.learn(p, k, r)
+	return r, true
+}
+
+// learn keeps the winning line of point k as the one later points try
+// to reach, when k is the largest point proven winnable.
+func (pf *proofs) learn(p *spider.Position, k int, r Result) {
+	if r.Status != Solved || (pf.traj != nil && k <= pf.trajK) {
+		return
+	}
+	if t := newTrajectory(p, r.Moves); t != nil {
+		pf.traj, pf.trajK = t, k
+	}
+}
+
+// extend follows a winnable point k up the game: it tries to repair
+// k+1, k+2, ... below hi, each within a repair's share of l's nodes,
+// and goes on past a point it could not repair to up to extendMisses
+// more (a point proven winnable implies the ones before it). It stops
+// when l's time is spent. It returns the last point proven so (k when
+// none) and its result, whose Nodes count every attempt.
+func (pf *proofs) extend(ctx context.Context, k, hi int, l Limits) (int, Result) {
+	start := time.Now()
+	var last Result
+	var spent int64
+	j := k
+	for i, misses := k+1, 0; i < hi && misses <= extendMisses && ctx.Err() == nil; i++ {
+		if l.Time > 0 && time.Since(start) >= l.Time {
+			break
+		}
+		r, ok := pf.repair(pf.w.at(i), i, repairBudget(l))
+		spent += r.Nodes
+		if !ok {
+			misses++
+			continue
+		}
+		j, last, misses = i, r, 0
+	}
+	last.Nodes = spent
+	return j, last
+}
+
+// extendMisses is how many points in a row extend tries past one it
+// could not repair.
+const extendMisses = 2
+
+// without is l with r's nodes and time taken off (at least one of each
+// left where l has a limit).
+func without(l Limits, r Result) Limits {
+	if l.Nodes > 0 {
+		l.Nodes = max(l.Nodes-r.Nodes, 1)
+	}
+	if l.Time > 0 {
+		l.Time = max(l.Time-r.Elapsed, 1)
+	}
+	return l
+}
+
+// add is s with r's nodes and time added.
+func add(s, r Result) Result {
 	s.Nodes += r.Nodes
 	s.Elapsed += r.Elapsed
 	return s

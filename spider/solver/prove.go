@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -32,7 +33,16 @@ type lostTable struct {
 }
 
 // has reports whether h is a position proven lost.
-func (t *lostTable) has(h uint64) bool { return t != nil && t.set.has(h) }
+func (t *lostTable) has(h uint64) bool { return t != nil && t.set.has(tableKey(h)) }
+
+// tableKey is the key the table stores for position h: h rotated, so
+// that its slot comes from other bits than in the prover's set. addAll
+// copies that set in the order of its slots, that is by their low bits;
+// keyed by the same bits, a smaller table would get them in runs of
+// neighbouring slots, and its linear probing would walk ever longer
+// runs (a copy took minutes in the analysis benchmark). A rotation is
+// one to one, so no two positions share a key.
+func tableKey(h uint64) uint64 { return bits.RotateLeft64(h, 32) }
 
 // addAll adds the positions of s, as far as room allows.
 func (t *lostTable) addAll(s *hashSet) {
@@ -44,7 +54,7 @@ func (t *lostTable) addAll(s *hashSet) {
 			return
 		}
 		if h != 0 {
-			t.set.add(h)
+			t.set.add(tableKey(h))
 		}
 	}
 }
