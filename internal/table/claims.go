@@ -80,17 +80,20 @@ func (h *Hub) takeOrphans() {
 		}
 		return
 	}
+	started := 0
 	for i, s := range stored {
 		if old, err := h.Table(s.ID); err == nil && !h.stopOld(ctx, old) {
 			h.giveBack(stored[i:])
-			return
+			break
 		}
 		if err := h.startStored(s); err != nil {
 			h.cannotStart(s, err)
+			continue
 		}
+		started++
 	}
-	if len(stored) > 0 {
-		h.o.Logf("took %d orphaned tables", len(stored))
+	if started > 0 {
+		h.o.Logf("took %d orphaned tables", started)
 	}
 }
 
