@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +18,10 @@ import (
 	"cardtable/spider"
 	"cardtable/spider/solver"
 )
+
+// maxValueDeals bounds each range of value-train, whose results are
+// held a slot a deal (and a deal's labels take about a minute).
+const maxValueDeals = 100_000
 
 // spider value-train: the maintenance command that trains the fair
 // player's learned value again (docs/solver.md, "The learned value").
@@ -49,6 +55,27 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 		if *jobs < 1 {
 			return usageErr("--jobs must be at least 1")
 		}
+		// The deal ranges and --out are checked before any work, so that a
+		// bad one costs nothing and leaves no --data-out file behind.
+		var ranges [2][2]uint64
+		for i, r := range []struct{ flag, val string }{{"--deals", *deals}, {"--held", *held}} {
+			from, to, err := parseRange(r.val)
+			if err != nil {
+				return usageErr("%s: %v", r.flag, err)
+			}
+			if from <= 400 {
+				return usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
+			}
+			if to-from >= maxValueDeals {
+				return usageErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
+			}
+			ranges[i] = [2]uint64{from, to}
+		}
+		if *out != "" {
+			if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
+				return usageErr("--out %s: no such directory %s", *out, filepath.Dir(*out))
+			}
+		}
 		var mu sync.Mutex
 		var dataW io.Writer
 		if *dataOut != "" {
@@ -70,14 +97,8 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 			}
 		}
 		so := spider.Options{Variant: spider.Arachnid, Suits: *suits}
-		collect := func(r string) ([]solver.ValueSample, error) {
-			from, to, err := parseRange(r)
-			if err != nil {
-				return nil, usageErr("%v", err)
-			}
-			if from <= 400 {
-				return nil, usageErr("spider value-train: deals 1-400 are the measured deals; train on others")
-			}
+		collect := func(r [2]uint64) ([]solver.ValueSample, error) {
+			from, to := r[0], r[1]
 			if *dataIn != "" {
 				var in []solver.ValueSample
 				for _, x := range loaded {
@@ -121,11 +142,11 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 			}
 			return all, nil
 		}
-		train, err := collect(*deals)
+		train, err := collect(ranges[0])
 		if err != nil {
 			return err
 		}
-		test, err := collect(*held)
+		test, err := collect(ranges[1])
 		if err != nil {
 			return err
 		}
@@ -152,7 +173,7 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 		text := solver.FormatValue(report, map[int]*solver.ValueFit{*suits: fit})
 		fmt.Fprint(env.Stdout, text)
 		if *out != "" {
-			return os.WriteFile(*out, []byte(text), 0o644)
+			return saveFile(*out, text)
 		}
 		return nil
 	}
@@ -180,21 +201,32 @@ func readValueData(name string) ([]solver.ValueSample, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseValueData(name, string(b))
+}
+
+// parseValueData reads the lines writeValueData writes, from the file
+// name; a line that is not one (a hand edit, a file cut short) is an
+// error naming the file and line.
+func parseValueData(name, text string) ([]solver.ValueSample, error) {
 	var out []solver.ValueSample
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
 		fs := strings.Fields(line)
 		var x solver.ValueSample
 		if len(fs) != 2+len(x.X) {
-			return nil, fmt.Errorf("%s:%d: want %d fields", name, i+1, 2+len(x.X))
+			return nil, fmt.Errorf("%s:%d: want %d fields (deal, won 0 or 1, %d features)", name, i+1, 2+len(x.X), len(x.X))
 		}
 		var err error
-		if x.Deal, err = strconv.ParseUint(fs[0], 10, 64); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
+		if x.Deal, err = strconv.ParseUint(fs[0], 10, 64); err != nil || x.Deal == 0 {
+			return nil, fmt.Errorf("%s:%d: bad deal %q", name, i+1, fs[0])
+		}
+		if fs[1] != "0" && fs[1] != "1" {
+			return nil, fmt.Errorf("%s:%d: won is %q, want 0 or 1", name, i+1, fs[1])
 		}
 		x.Won = fs[1] == "1"
 		for j := range x.X {
-			if x.X[j], err = strconv.ParseFloat(fs[2+j], 64); err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
+			x.X[j], err = strconv.ParseFloat(fs[2+j], 64)
+			if err != nil || math.IsNaN(x.X[j]) || math.IsInf(x.X[j], 0) {
+				return nil, fmt.Errorf("%s:%d: bad feature %q", name, i+1, fs[2+j])
 			}
 		}
 		out = append(out, x)

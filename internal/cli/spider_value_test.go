@@ -52,12 +52,74 @@ func TestSpiderValueTrain(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--deals", "1-10"},
+		{"--held", "300-500"},
+		{"--deals", "1001-18446744073709551615"},
+		{"--deals", "1001-1000"},
 		{"--label-nodes", "0"},
 		{"--jobs", "0"},
 		{"--value-ahead", "3"},
+		{"--data-in", data, "--out", filepath.Join(dir, "no", "value.txt")},
 	} {
 		if _, _, code := run(t, "", append([]string{"spider", "value-train"}, args...)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
+	if _, errOut, code := run(t, "", "spider", "value-train", "--data-in", data, "--out", dir); code == 0 || !strings.Contains(errOut, "directory") {
+		t.Errorf("--out a directory: exit %d, %q", code, errOut)
+	}
+	if text2, _ := os.ReadFile(model); string(text2) != string(text) {
+		t.Error("a failed run changed the model file")
+	}
+}
+
+// TestParseValueData: a hand-edited or cut-short data file is refused,
+// naming the file and line.
+func TestParseValueData(t *testing.T) {
+	var b strings.Builder
+	writeValueData(&b, []solver.ValueSample{{Deal: 1001, Won: true}, {Deal: 1002}})
+	good := b.String()
+	if s, err := parseValueData("d", good); err != nil || len(s) != 2 || !s[0].Won || s[1].Won {
+		t.Fatalf("good data: %v, %v", s, err)
+	}
+	for _, tt := range []struct{ name, text string }{
+		{"cut short", good[:len(good)-5]},
+		{"won not 0 or 1", strings.Replace(good, "1001 1", "1001 yes", 1)},
+		{"bad deal", strings.Replace(good, "1001 1", "x 1", 1)},
+		{"deal 0", strings.Replace(good, "1001 1", "0 1", 1)},
+		{"not finite", strings.Replace(good, "1001 1 0", "1001 1 NaN", 1)},
+		{"empty", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := parseValueData("d", tt.text); err == nil || !strings.HasPrefix(err.Error(), "d:") {
+				t.Fatalf("error %v, want one naming the file", err)
+			}
+		})
+	}
+}
+
+// Whatever a data file holds is read or refused without a panic, and what
+// is read writes back as lines that read the same.
+func FuzzParseValueData(f *testing.F) {
+	var b strings.Builder
+	writeValueData(&b, []solver.ValueSample{{Deal: 1001, Won: true, X: [len(solver.ValueSample{}.X)]float64{1, 0.5, -2e-7}}})
+	for _, s := range []string{b.String(), b.String() + b.String(), "", "1001 1", "1001 2 " + strings.Repeat("0 ", 19), "1001 1 " + strings.Repeat("Inf ", 19)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := parseValueData("d", text)
+		if err != nil {
+			return
+		}
+		var w strings.Builder
+		writeValueData(&w, s)
+		back, err := parseValueData("d", w.String())
+		if err != nil || len(back) != len(s) {
+			t.Fatalf("%q read as %d samples, written as %q, read back as %d (%v)", text, len(s), w.String(), len(back), err)
+		}
+		for i := range s {
+			if back[i] != s[i] {
+				t.Fatalf("sample %d read back as %v, want %v", i, back[i], s[i])
+			}
+		}
+	})
 }

@@ -123,3 +123,25 @@ func TestValuePlanIgnoresHiddenCards(t *testing.T) {
 		t.Fatalf("hint %s is illegal: %v", a, err)
 	}
 }
+
+// Whatever a weights file holds is read or refused without a panic, and
+// a model read writes back as text that reads the same.
+func FuzzParseModels(f *testing.F) {
+	f.Add(valueText)
+	f.Add("suits 4\nbias 1\n")
+	f.Add("suits 2 # c\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		ms, err := parseModels(text)
+		if err != nil {
+			return
+		}
+		for s, m := range ms {
+			var b strings.Builder
+			formatModel(&b, s, m)
+			back, err := parseModels(b.String())
+			if err != nil || back[s] == nil || back[s].w != m.w {
+				t.Fatalf("%d suits: %v read back as %v (%v)", s, m.w, back[s], err)
+			}
+		}
+	})
+}
