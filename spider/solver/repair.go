@@ -137,7 +137,11 @@ func (rs *repairSearch) line(id int32, m spider.Move, i int) []spider.Move {
 // reach t, then the rest of t's line) and the nodes it spent, or nil.
 func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int64) {
 	if i, ok := t.at[hashPos(p)]; ok {
-		return append([]spider.Move(nil), t.line[i:]...), 0
+		// Replayed as the search's finds are: a hash collision is not
+		// the line's position.
+		if line := append([]spider.Move(nil), t.line[i:]...); wins(p, line) {
+			return line, 0
+		}
 	}
 	d := t.dist(p)
 	if d < 0 {

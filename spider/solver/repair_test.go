@@ -105,3 +105,29 @@ func TestLostProbesNeverLoseAWin(t *testing.T) {
 		replayLine(t, g, n, res.Moves)
 	}
 }
+
+// TestRepairCollision: a position whose hash a line's position shares
+// without being it gets no line from the table of the line's positions
+// (the line is replayed first).
+func TestRepairCollision(t *testing.T) {
+	g, line := winningGame(t, rand.New(rand.NewPCG(5, 1)))
+	start := g.Start()
+	tr := newTrajectory(&start, line)
+	var buf [256]spider.Move
+	for _, m := range start.Legal(buf[:0]) {
+		if start.Null(m) || m == line[0] {
+			continue
+		}
+		q := start
+		q.Do(m)
+		if wins(&q, line) || wins(&q, line[1:]) {
+			continue
+		}
+		tr.at[hashPos(&q)] = 0 // as if q's hash were the start's
+		if got, _ := repair(&q, tr, 0); got != nil {
+			t.Fatalf("after %s: a %d-move line from the collision", m, len(got))
+		}
+		return
+	}
+	t.Fatal("no move off the line to try")
+}
