@@ -67,6 +67,7 @@ func TestRepairSound(t *testing.T) {
 			}
 			found++
 			replay(t, &q, got)
+			removedAtOnce(t, &q, got)
 		}
 	}
 	t.Logf("%d of %d positions repaired", found, tried)
@@ -130,4 +131,18 @@ func TestRepairCollision(t *testing.T) {
 		return
 	}
 	t.Fatal("no move off the line to try")
+}
+
+// removedAtOnce fails unless line, from p, removes each complete run
+// before any other move, as a game that removes them by itself does.
+func removedAtOnce(tb testing.TB, p *spider.Position, line []spider.Move) {
+	tb.Helper()
+	q := *p
+	var buf [256]spider.Move
+	for i, m := range line {
+		if ms := q.Legal(buf[:0]); len(ms) > 0 && ms[0].Kind == spider.Remove && m.Kind != spider.Remove {
+			tb.Fatalf("move %d %s made with a complete run left on the table", i+1, m)
+		}
+		q.Do(m)
+	}
 }
