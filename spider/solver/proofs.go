@@ -174,8 +174,8 @@ func (pf *proofs) learn(p *spider.Position, k int, r Result) {
 // k+1, k+2, ... below hi, each within a repair's share of l's nodes,
 // and goes on past a point it could not repair to up to extendMisses
 // more (a point proven winnable implies the ones before it). It stops
-// when l's time is spent. It returns the last point proven so (k when
-// none) and its result, whose Nodes count every attempt.
+// when l's time or nodes are spent. It returns the last point proven so
+// (k when none) and its result, whose Nodes count every attempt.
 func (pf *proofs) extend(ctx context.Context, k, hi int, l Limits) (int, Result) {
 	start := time.Now()
 	var last Result
@@ -185,7 +185,13 @@ func (pf *proofs) extend(ctx context.Context, k, hi int, l Limits) (int, Result)
 		if l.Time > 0 && time.Since(start) >= l.Time {
 			break
 		}
-		r, ok := pf.repair(pf.w.at(i), i, repairBudget(l))
+		nodes := repairBudget(l)
+		if l.Nodes > 0 {
+			if nodes = min(nodes, l.Nodes-spent); nodes <= 0 {
+				break
+			}
+		}
+		r, ok := pf.repair(pf.w.at(i), i, nodes)
 		spent += r.Nodes
 		if !ok {
 			misses++

@@ -137,7 +137,11 @@ func (rs *repairSearch) line(id int32, m spider.Move, i int) []spider.Move {
 // reach t, then the rest of t's line) and the nodes it spent, or nil.
 func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int64) {
 	if i, ok := t.at[hashPos(p)]; ok {
-		return append([]spider.Move(nil), t.line[i:]...), 0
+		// Replayed as the search's finds are: a hash collision is not
+		// the line's position.
+		if line := append([]spider.Move(nil), t.line[i:]...); wins(p, line) {
+			return line, 0
+		}
 	}
 	d := t.dist(p)
 	if d < 0 {
@@ -154,7 +158,14 @@ func repair(p *spider.Position, t *trajectory, nodes int64) ([]spider.Move, int6
 		cur := rs.slab[it.slot]
 		rs.free = append(rs.free, it.slot)
 		depth := rs.tree[it.id].depth + 1
-		for _, m := range cur.Legal(buf[:0]) {
+		moves := cur.Legal(buf[:0])
+		if len(moves) > 0 && moves[0].Kind == spider.Remove {
+			// A complete run is removed at once, as the solver does and
+			// a game that removes them by itself must: a line that moved
+			// past one would not replay there without its removals.
+			moves = moves[:1]
+		}
+		for _, m := range moves {
 			if cur.Null(m) {
 				continue
 			}

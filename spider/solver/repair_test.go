@@ -67,6 +67,7 @@ func TestRepairSound(t *testing.T) {
 			}
 			found++
 			replay(t, &q, got)
+			removedAtOnce(t, &q, got)
 		}
 	}
 	t.Logf("%d of %d positions repaired", found, tried)
@@ -103,5 +104,45 @@ func TestLostProbesNeverLoseAWin(t *testing.T) {
 			t.Fatalf("extend reached point %d (%s), want %d", j, res.Status, n)
 		}
 		replayLine(t, g, n, res.Moves)
+	}
+}
+
+// TestRepairCollision: a position whose hash a line's position shares
+// without being it gets no line from the table of the line's positions
+// (the line is replayed first).
+func TestRepairCollision(t *testing.T) {
+	g, line := winningGame(t, rand.New(rand.NewPCG(5, 1)))
+	start := g.Start()
+	tr := newTrajectory(&start, line)
+	var buf [256]spider.Move
+	for _, m := range start.Legal(buf[:0]) {
+		if start.Null(m) || m == line[0] {
+			continue
+		}
+		q := start
+		q.Do(m)
+		if wins(&q, line) || wins(&q, line[1:]) {
+			continue
+		}
+		tr.at[hashPos(&q)] = 0 // as if q's hash were the start's
+		if got, _ := repair(&q, tr, 0); got != nil {
+			t.Fatalf("after %s: a %d-move line from the collision", m, len(got))
+		}
+		return
+	}
+	t.Fatal("no move off the line to try")
+}
+
+// removedAtOnce fails unless line, from p, removes each complete run
+// before any other move, as a game that removes them by itself does.
+func removedAtOnce(tb testing.TB, p *spider.Position, line []spider.Move) {
+	tb.Helper()
+	q := *p
+	var buf [256]spider.Move
+	for i, m := range line {
+		if ms := q.Legal(buf[:0]); len(ms) > 0 && ms[0].Kind == spider.Remove && m.Kind != spider.Remove {
+			tb.Fatalf("move %d %s made with a complete run left on the table", i+1, m)
+		}
+		q.Do(m)
 	}
 }
