@@ -33,17 +33,14 @@ func TestBrowserArlingtonTableMoving(t *testing.T) {
 	startCtx := startBrowser(t)
 	ctx, cancel := context.WithTimeout(startCtx, 30*time.Second)
 	defer cancel()
-	until := func(cond string) chromedp.Action[chromedp.Void] {
-		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
-	}
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(front.URL+"/arlington/t/"+id),
-		until(`!document.getElementById("join").hidden`),
+		untilJS(`!document.getElementById("join").hidden`),
 		// Every text the error line shows from now on.
 		chromedp.Evaluate[chromedp.Void](`window.errSeen = []; new MutationObserver(() => errSeen.push(document.getElementById("error").textContent)).observe(document.getElementById("error"), {childList: true, characterData: true, subtree: true})`),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
 		chromedp.Click(chromedp.CSS("#join-form button")),
-		until(`document.querySelector("#hand svg.card")`),
+		untilJS(`document.querySelector("#hand svg.card")`),
 	)
 	if err != nil {
 		dctx, dcancel := context.WithTimeout(startCtx, 5*time.Second)

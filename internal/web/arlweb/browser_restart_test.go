@@ -33,12 +33,9 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 
 	bctx, bcancel := context.WithTimeout(startBrowser(t), 30*time.Second)
 	defer bcancel()
-	until := func(cond string) chromedp.Action[chromedp.Void] {
-		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 20); f(); })`, chromedp.EvalAwaitPromise)
-	}
 	err = chromedp.Do(bctx,
 		chromedp.Navigate(srv.URL+"/arlington/t/"+id),
-		until(`document.getElementById("conn").textContent === "connected"`),
+		untilJS(`document.getElementById("conn").textContent === "connected"`),
 		// Every text the connection line shows from now on.
 		chromedp.Evaluate[chromedp.Void](`window.connSeen = []; new MutationObserver(() => connSeen.push(document.getElementById("conn").textContent)).observe(document.getElementById("conn"), {childList: true, characterData: true, subtree: true})`),
 	)
@@ -47,7 +44,7 @@ func TestBrowserArlingtonServerRestart(t *testing.T) {
 	}
 	restart(newServer())
 	old.Drain()
-	err = chromedp.Do(bctx, until(`connSeen.includes("server restarting: reconnecting…") && connSeen.at(-1) === "connected"`))
+	err = chromedp.Do(bctx, untilJS(`connSeen.includes("server restarting: reconnecting…") && connSeen.at(-1) === "connected"`))
 	seen, serr := chromedp.Run(bctx, chromedp.Evaluate[[]string](`connSeen`))
 	if err != nil || serr != nil {
 		t.Fatalf("%v; the connection line showed %q", err, seen)

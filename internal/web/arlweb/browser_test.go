@@ -29,22 +29,18 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 	startCtx := startBrowser(t)
 	ctx, cancel := context.WithTimeout(startCtx, 30*time.Second)
 	defer cancel()
-	// until waits for a page condition (a JS expression) to hold.
-	until := func(cond string) chromedp.Action[chromedp.Void] {
-		return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
-	}
 	err := chromedp.Do(ctx,
 		chromedp.EmulateViewport(390, 844), reducedMotion(),
 		chromedp.Navigate(e.srv.URL+"/arlington/t/"+id),
-		until(`!document.getElementById("join").hidden`),
+		untilJS(`!document.getElementById("join").hidden`),
 		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
 		chromedp.Click(chromedp.CSS("#join-form button")),
-		until(`document.querySelector("#hand svg.card") && document.querySelector("#actions button.hint-button")`),
+		untilJS(`document.querySelector("#hand svg.card") && document.querySelector("#actions button.hint-button")`),
 		// The hint marks one of the offered actions, and playing it works.
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button.hint-button").click()`),
-		until(`document.querySelector("#actions button.hinted[data-action]") && document.getElementById("preview").textContent.startsWith("Hint (hard bot): ")`),
+		untilJS(`document.querySelector("#actions button.hinted[data-action]") && document.getElementById("preview").textContent.startsWith("Hint (hard bot): ")`),
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("#actions button.hinted").click()`),
-		until(`[...document.querySelectorAll("#log li")].some((li) => li.textContent.startsWith("Ann"))`),
+		untilJS(`[...document.querySelectorAll("#log li")].some((li) => li.textContent.startsWith("Ann"))`),
 	)
 	if err != nil {
 		dctx, dcancel := context.WithTimeout(startCtx, 5*time.Second)
