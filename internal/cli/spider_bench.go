@@ -159,6 +159,9 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 		if err := checkFair(o, "spider bench"); err != nil {
 			return nil, err
 		}
+		if err := checkValue(o, *suits, "spider bench"); err != nil {
+			return nil, err
+		}
 		return &bench{mode: *mode, opts: spider.Options{Variant: v, Suits: *suits}, from: from, to: to,
 			limit: *limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
 	}

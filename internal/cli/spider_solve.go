@@ -188,6 +188,15 @@ func checkFair(o *solver.FairOptions, cmd string) error {
 	return nil
 }
 
+// checkValue refuses --value for a suit count with no learned value,
+// which would otherwise play the usual player unannounced.
+func checkValue(o *solver.FairOptions, suits int, cmd string) error {
+	if o.Value && !solver.HasValueModel(suits) {
+		return usageErr("%s: --value: no learned value for %d suits (see docs/solver.md, \"The learned value\")", cmd, suits)
+	}
+	return nil
+}
+
 func runSpiderAutoplay(fs *pflag.FlagSet) runFunc {
 	var sf solveFlags
 	sf.register(fs)
@@ -203,6 +212,9 @@ func runSpiderAutoplay(fs *pflag.FlagSet) runFunc {
 		}
 		g, err := sf.game()
 		if err != nil {
+			return err
+		}
+		if err := checkValue(o, g.Options().Suits, "spider autoplay"); err != nil {
 			return err
 		}
 		begin := g.Position()

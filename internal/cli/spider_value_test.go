@@ -123,3 +123,19 @@ func FuzzParseValueData(f *testing.F) {
 		}
 	})
 }
+
+// TestValueNeedsAModel: --value at a suit count with no learned value is
+// refused (exit 2) rather than playing the usual player unannounced.
+func TestValueNeedsAModel(t *testing.T) {
+	for _, args := range [][]string{
+		{"spider", "autoplay", "--value", "--suits", "1", "--deal", "1"},
+		{"spider", "bench", "--mode", "autoplay", "--value", "--suits", "2", "--deals", "1-1"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			_, errOut, code := run(t, "", args...)
+			if code != exitUsage || !strings.Contains(errOut, "no learned value") {
+				t.Errorf("%v: exit %d, %q", args, code, errOut)
+			}
+		})
+	}
+}

@@ -143,6 +143,10 @@ var valueText string
 // count without one has no value mode.
 var valueModels = mustModels(valueText)
 
+// HasValueModel reports whether a learned value is embedded for games of
+// suits suits (the value mode needs one).
+func HasValueModel(suits int) bool { return valueModels[suits] != nil }
+
 // errValueFile is a malformed value file.
 var errValueFile = errors.New("solver: bad value file")
 
