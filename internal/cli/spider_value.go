@@ -120,8 +120,11 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 						start := time.Now()
 						got[i], errs[i] = solver.ValueData(ctx, from+uint64(i), so, *nodes, *lineNodes, *o)
 						mu.Lock()
-						if dataW != nil {
-							writeValueData(dataW, got[i])
+						if dataW != nil && errs[i] == nil {
+							// A lost write would silently drop labelled positions.
+							if err := writeValueData(dataW, got[i]); err != nil {
+								errs[i] = fmt.Errorf("--data-out: %w", err)
+							}
 						}
 						fmt.Fprintf(env.Stdout, "deal %d: %d positions, %.0f%% won, %.1fs\n", from+uint64(i), len(got[i]), 100*wonShare(got[i]), time.Since(start).Seconds())
 						mu.Unlock()
@@ -181,18 +184,21 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 
 // writeValueData writes samples a line each: deal, 1 if won else 0, and
 // the features.
-func writeValueData(w io.Writer, samples []solver.ValueSample) {
+func writeValueData(w io.Writer, samples []solver.ValueSample) error {
+	var b strings.Builder
 	for _, x := range samples {
 		won := 0
 		if x.Won {
 			won = 1
 		}
-		fmt.Fprintf(w, "%d %d", x.Deal, won)
+		fmt.Fprintf(&b, "%d %d", x.Deal, won)
 		for _, v := range x.X {
-			fmt.Fprintf(w, " %g", v)
+			fmt.Fprintf(&b, " %g", v)
 		}
-		fmt.Fprintln(w)
+		b.WriteByte('\n')
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // readValueData reads what writeValueData wrote.

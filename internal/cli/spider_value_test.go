@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"cardtable/spider/solver"
@@ -30,7 +32,9 @@ func TestSpiderValueTrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeValueData(f, samples)
+	if err := writeValueData(f, samples); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
 	back, err := readValueData(data)
 	if err != nil || len(back) != len(samples) || back[7] != samples[7] {
@@ -139,3 +143,16 @@ func TestValueNeedsAModel(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteValueDataFull: a write that fails (a full disk) is reported,
+// so value-train stops rather than drop labelled positions.
+func TestWriteValueDataFull(t *testing.T) {
+	if err := writeValueData(fullWriter{}, []solver.ValueSample{{Deal: 1001, Won: true}}); !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("writing to a full disk: %v, want ENOSPC", err)
+	}
+}
+
+// fullWriter fails every write as a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
