@@ -25,6 +25,9 @@ type ISMCTS struct {
 	// budget into the budget and world sampler to use (master.go); nil:
 	// the level's budget and the searches' worlds (sample, worlds.go).
 	plan func(v arlington.View, iters int) (int, sampler)
+	// score, if set, values a played-out hand for each seat from the
+	// totals before it (master.go); nil: handValues.
+	score func(s *arlington.State, before []int) []float64
 }
 
 // sampler deals one world consistent with a decision's view from r.
@@ -192,10 +195,14 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, r *arl
 			break
 		}
 	}
-	vals, err := playOut(ctx, s, r.Uint64(), hand, before)
-	if err != nil || vals == nil {
+	if done, err := play(ctx, s, r.Uint64(), hand); !done || err != nil {
 		return err
 	}
+	score := b.score
+	if score == nil {
+		score = handValues
+	}
+	vals := score(s, before)
 	for _, n := range path {
 		n.visits++
 		n.total += vals[n.seat]

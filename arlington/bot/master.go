@@ -19,7 +19,7 @@ var masterLevel = Level{Name: "master", Worlds: 96, Time: 1200 * time.Millisecon
 const masterEndgame = 3
 
 // tableFactor is twice master's budget factor for each number of players.
-var tableFactor = [7]int{2: 6, 3: 4, 4: 3, 5: 2, 6: 2}
+var tableFactor = [7]int{2: 6, 3: 6, 4: 6, 5: 2, 6: 2}
 
 // Master is the strongest level: ISMCTS over worlds from a belief. Its
 // Time (1.2 s) is a hard stop well inside the 2 s a decision may take (a
@@ -34,16 +34,49 @@ func NewMaster(seed uint64) *Master { return newMaster(masterLevel, seed) }
 func newMaster(lv Level, seed uint64) *Master {
 	b := NewISMCTS(lv, seed)
 	b.plan = masterPlan
+	b.score = standingValues
 	return &Master{b}
+}
+
+// standingValues values a played-out hand for each seat by how it moved
+// the seat's standing in the game: its lead over the best of the others'
+// totals after the hand less that lead before it, with handValues' bonus
+// for a game won or lost. With two players it is handValues; with more
+// it weighs a point to the leader more than a point to a seat far
+// behind, which the hand alone cannot see and which decides who wins a
+// game of several hands (docs/bots.md, "master").
+func standingValues(s *arlington.State, before []int) []float64 {
+	return standing(s.Totals(), before, s.Winners())
+}
+
+// standing is standingValues from the totals after and before the hand
+// and the game's winners (nil: the game goes on).
+func standing(after, before, winners []int) []float64 {
+	vals := make([]float64, len(after))
+	for me := range after {
+		vals[me] = float64(lead(after, me)-lead(before, me)) + winValue(winners, me)
+	}
+	return vals
+}
+
+// lead is t[seat] less the largest of the others' t.
+func lead(t []int, seat int) int {
+	best, seen := 0, false
+	for i, x := range t {
+		if i != seat && (!seen || x > best) {
+			best, seen = x, true
+		}
+	}
+	return t[seat] - best
 }
 
 // Name is "master".
 func (m *Master) Name() string { return m.lv.Name }
 
 // masterPlan is master's budget and sampler for a decision on v: iters
-// times the table's factor (fewer players, cheaper play-outs: 3 with 2
-// players, 2 with 3, 1.5 with 4, 1 with 5 or 6, so that a decision takes
-// about as long at every table size), times up to masterEndgame as the
+// times the table's factor (3 with 2 to 4 players, 1 with 5 or 6: play-
+// outs are cheaper with fewer hands, and the 6-player median must stay
+// within 0.5 s), times up to masterEndgame as the
 // cards in hand run out, and worlds from the belief of v's evidence
 // (the searches' worlds when there is none).
 func masterPlan(v arlington.View, iters int) (int, sampler) {

@@ -139,3 +139,38 @@ func TestMasterUsesOnlyTheView(t *testing.T) {
 		}
 	}
 }
+
+// Master values a hand by the standing it leaves: with four players, a
+// point to a seat far behind costs it less than a point to the leader,
+// where the hand's difference alone (expert's value) ranks the two
+// hands the other way. With two players the two values agree.
+func TestStandingValues(t *testing.T) {
+	before := []int{20, 25, 0, 0}
+	// A: master (seat 0) scores 3, the seat far behind 6, the leader 0.
+	// B: master scores 3, the leader 4, the others nothing.
+	a, b := []int{23, 25, 6, 0}, []int{23, 29, 0, 0}
+	sa, sb := standing(a, before, nil)[0], standing(b, before, nil)[0]
+	if sa != 3 || sb != -1 {
+		t.Errorf("standing: A %v, B %v; want 3 and -1", sa, sb)
+	}
+	ha, hb := handOf(a, before, nil)[0], handOf(b, before, nil)[0]
+	if ha >= hb {
+		t.Errorf("hand values A %v, B %v: the hand's difference no longer prefers B, so this case shows nothing", ha, hb)
+	}
+	for _, c := range []struct {
+		name                  string
+		after, before, winner []int
+	}{
+		{"hand", []int{9, 4}, []int{3, 5}, nil},
+		{"won", []int{33, 30}, []int{25, 28}, []int{0}},
+		{"lost", []int{28, 35}, []int{25, 28}, []int{1}},
+		{"tied", []int{33, 33}, []int{25, 28}, []int{0, 1}},
+	} {
+		t.Run("two players/"+c.name, func(t *testing.T) {
+			got, want := standing(c.after, c.before, c.winner), handOf(c.after, c.before, c.winner)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("standing %v, hand values %v", got, want)
+			}
+		})
+	}
+}

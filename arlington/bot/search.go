@@ -281,31 +281,49 @@ func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, 
 }
 
 // playOut plays s with greedy play for every seat to the end of hand
-// (which may have ended already) and values the result for each seat: its
-// points since the totals were before less the best of the others', plus
-// winBonus (shared among winners) if the hand ended the game and it won,
-// less winBonus if it lost. It gives up (nil values, no error) if ctx
-// ends, looking every 16 actions, so that a loaded machine's slow
-// play-out cannot carry a search far past its deadline.
+// (which may have ended already) and values the result with handValues.
+// It gives up (nil values, no error) if ctx ends, looking every 16
+// actions, so that a loaded machine's slow play-out cannot carry a search
+// far past its deadline.
 func playOut(ctx context.Context, s *arlington.State, seed uint64, hand int, before []int) ([]float64, error) {
+	if done, err := play(ctx, s, seed, hand); !done || err != nil {
+		return nil, err
+	}
+	return handValues(s, before), nil
+}
+
+// play is playOut's play: false if ctx ended first.
+func play(ctx context.Context, s *arlington.State, seed uint64, hand int) (bool, error) {
 	g := NewGreedy(seed)
 	for k := 0; !s.Terminal() && s.HandNumber() == hand; k++ {
 		if k%16 == 15 && ctx.Err() != nil {
-			return nil, nil
+			return false, nil
 		}
 		seat := s.ToMove()
 		a, ok := g.choose(posOfState(s, seat), s.Legal(seat))
 		if !ok {
-			return nil, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
+			return false, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
 		}
 		if err := s.Apply(seat, a); err != nil {
-			return nil, fmt.Errorf("rollout: %w", err)
+			return false, fmt.Errorf("rollout: %w", err)
 		}
 	}
-	after := s.Totals()
+	return true, nil
+}
+
+// handValues values a played-out hand for each seat: its points since
+// the totals were before less the best of the others', plus winBonus
+// (shared among winners) if the hand ended the game and it won, less
+// winBonus if it lost.
+func handValues(s *arlington.State, before []int) []float64 {
+	return handOf(s.Totals(), before, s.Winners())
+}
+
+// handOf is handValues from the totals after and before the hand and the
+// game's winners w (nil: the game goes on).
+func handOf(after, before, w []int) []float64 {
 	n := len(after)
 	vals := make([]float64, n)
-	w := s.Winners()
 	for me := range n {
 		other := math.Inf(-1)
 		for i := range n {
@@ -314,20 +332,23 @@ func playOut(ctx context.Context, s *arlington.State, seed uint64, hand int, bef
 			}
 		}
 		vals[me] = float64(after[me]-before[me]) - other
-		if w == nil {
-			continue
-		}
-		won := false
-		for _, seat := range w {
-			won = won || seat == me
-		}
-		if won {
-			vals[me] += winBonus / float64(len(w))
-		} else {
-			vals[me] -= winBonus
+		vals[me] += winValue(w, me)
+	}
+	return vals
+}
+
+// winValue is winBonus shared among the winners w if seat is one of
+// them, less winBonus if it is not, 0 if the game goes on (w nil).
+func winValue(w []int, seat int) float64 {
+	if w == nil {
+		return 0
+	}
+	for _, x := range w {
+		if x == seat {
+			return winBonus / float64(len(w))
 		}
 	}
-	return vals, nil
+	return -winBonus
 }
 
 // normal is a standard normal draw (sum of twelve uniforms, less six).
