@@ -20,6 +20,10 @@ const (
 	maxLayout = 1 << 20
 	// maxPEM: a certificate chain or key is a few KB.
 	maxPEM = 1 << 20
+	// maxValueData: spider value-train's labelled positions (--data-in),
+	// about 125 bytes a position; a training set of 40 deals is 2 MB, and
+	// 128 MiB is a million positions, some 2,500 deals' labelling.
+	maxValueData = 128 << 20
 )
 
 // readInputFile reads the file name a user gave for a command to read (a

@@ -23,6 +23,10 @@ import (
 // held a slot a deal (and a deal's labels take about a minute).
 const maxValueDeals = 100_000
 
+// maxValueLine bounds a line of --data-in: writeValueData writes a deal,
+// 0 or 1 and the features in at most about 500 bytes.
+const maxValueLine = 1 << 10
+
 // spider value-train: the maintenance command that trains the fair
 // player's learned value again (docs/solver.md, "The learned value").
 // It is for whoever changes the model.
@@ -201,21 +205,30 @@ func writeValueData(w io.Writer, samples []solver.ValueSample) error {
 	return err
 }
 
-// readValueData reads what writeValueData wrote.
+// readValueData reads what writeValueData wrote, as every file a command
+// reads (readInputFile: a regular file of at most maxValueData bytes);
+// a file that is not value data is bad input too.
 func readValueData(name string) ([]solver.ValueSample, error) {
-	b, err := os.ReadFile(name)
+	b, err := readInputFile(name, maxValueData, "a value data file")
 	if err != nil {
 		return nil, err
 	}
-	return parseValueData(name, string(b))
+	s, err := parseValueData(name, string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return s, nil
 }
 
 // parseValueData reads the lines writeValueData writes, from the file
-// name; a line that is not one (a hand edit, a file cut short) is an
-// error naming the file and line.
+// name; a line that is not one (a hand edit, a file cut short, a line
+// over maxValueLine) is an error naming the file and line.
 func parseValueData(name, text string) ([]solver.ValueSample, error) {
 	var out []solver.ValueSample
 	for i, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		if len(line) > maxValueLine {
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes, the limit", name, i+1, maxValueLine)
+		}
 		fs := strings.Fields(line)
 		var x solver.ValueSample
 		if len(fs) != 2+len(x.X) {

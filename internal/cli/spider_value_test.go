@@ -156,3 +156,53 @@ func TestWriteValueDataFull(t *testing.T) {
 type fullWriter struct{}
 
 func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestValueDataBounded: --data-in reads a file as every file a command
+// reads: one over the size limit is refused unread and a line over the
+// line limit is refused, each with an error naming the limit (exit 2);
+// so is a FIFO, never waited on. The model file is not written.
+func TestValueDataBounded(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	writeValueData(&b, []solver.ValueSample{{Deal: 1001, Won: true}, {Deal: 3001}})
+	good := b.String()
+	huge := filepath.Join(dir, "huge.txt")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: the size says too big without writing it.
+	if _, err := f.WriteString(good); err != nil || f.Truncate(maxValueData+1) != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	long := filepath.Join(dir, "long.txt")
+	longLine := "1001 1" + strings.Repeat(" 0", maxValueLine)
+	if err := os.WriteFile(long, []byte(good+longLine+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "value.txt")
+	for _, tt := range []struct{ name, file, says string }{
+		{"too large", huge, "larger than 134217728 bytes, the limit"},
+		{"line too long", long, "long.txt:3: line longer than 1024 bytes, the limit"},
+		{"fifo", fifo, "not a regular file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, "", "spider", "value-train", "--data-in", tt.file,
+				"--deals", "1001-1001", "--held", "3001-3001", "--out", model)
+			if code != exitUsage || !strings.Contains(errOut, tt.says) {
+				t.Fatalf("exit %d, %q; want %d saying %q", code, errOut, exitUsage, tt.says)
+			}
+			if _, err := os.Stat(model); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("a refused run wrote the model: %v", err)
+			}
+		})
+	}
+	if _, err := parseValueData("d", good+longLine); err == nil || !strings.Contains(err.Error(), "d:3: line longer than") {
+		t.Errorf("a long last line: %v", err)
+	}
+}

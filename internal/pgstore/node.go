@@ -72,6 +72,9 @@ type Node struct {
 	// others is the other servers' lobby as last read, reused for a Beat.
 	others   []table.Summary
 	othersAt time.Time
+	// badLobby holds the servers whose lobby did not parse at the last
+	// read: each is logged when it turns bad, not at every read.
+	badLobby map[string]error
 
 	draining atomic.Bool
 
@@ -439,24 +442,34 @@ func (n *Node) othersLobby(ctx context.Context) ([]table.Summary, error) {
 		return n.others, nil
 	}
 	n.mu.Unlock()
-	rows, err := n.db.pool.Query(ctx, `SELECT s.lobby FROM servers s WHERE `+alive+` AND s.id <> $2`,
+	rows, err := n.db.pool.Query(ctx, `SELECT s.id, s.lobby FROM servers s WHERE `+alive+` AND s.id <> $2`,
 		secs(n.o.Lease), n.id)
 	if err != nil {
 		return nil, err
 	}
-	texts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	lobbies, err := pgx.CollectRows(rows, pgx.RowToStructByPos[struct{ ID, Lobby string }])
 	if err != nil {
 		return nil, err
 	}
 	var out []table.Summary
-	for _, t := range texts {
+	bad := map[string]error{}
+	for _, l := range lobbies {
 		var sums []table.Summary
-		if json.Unmarshal([]byte(t), &sums) == nil {
-			out = append(out, sums...)
+		if err := json.Unmarshal([]byte(l.Lobby), &sums); err != nil {
+			// Skipped, so that one damaged row (or a server of another
+			// version) hides only its own tables; logged for the operator.
+			bad[l.ID] = err
+			continue
 		}
+		out = append(out, sums...)
 	}
 	n.mu.Lock()
-	n.others, n.othersAt = out, time.Now()
+	for id, err := range bad {
+		if n.badLobby[id] == nil {
+			n.o.Logf("the lobby of server %s does not parse; its tables are left out of this server's lobby: %v", id, err)
+		}
+	}
+	n.others, n.othersAt, n.badLobby = out, time.Now(), bad
 	n.mu.Unlock()
 	return out, nil
 }

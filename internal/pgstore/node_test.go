@@ -3,9 +3,14 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
@@ -274,5 +279,65 @@ func TestNodeBehindGivesBack(t *testing.T) {
 	}
 	if err := a.AppendAction(ctx, "T1", 2, table.StoredMove{Seat: 0, Action: "old"}); !errors.Is(err, table.ErrMoved) {
 		t.Fatalf("A's write after giving the table back: %v, want ErrMoved", err)
+	}
+}
+
+// TestNodeBadLobbyLogged: another server's lobby that does not parse (a
+// damaged row, a server of another version) is skipped, the others' tables
+// still listed, and logged once naming that server, not at every read.
+func TestNodeBadLobbyLogged(t *testing.T) {
+	url := pgtest.DB(t)
+	ctx := context.Background()
+	db, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var mu sync.Mutex
+	var logged []string
+	n, err := db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: time.Minute, Beat: 20 * time.Millisecond,
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logged = append(logged, fmt.Sprintf(format, args...))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close(ctx)
+	raw, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close(ctx)
+	if _, err := raw.Exec(ctx, `INSERT INTO servers (id, addr, lobby) VALUES
+		('goodserver', '127.0.0.1:2', '[{"id":"T1","players":2}]'), ('badserver', '127.0.0.1:3', '{not json')`); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := n.Others(ctx, "")
+	if err != nil || len(got) != 1 || got[0].ID != "T1" {
+		t.Fatalf("others: %+v, %v; want the good server's table T1", got, err)
+	}
+	// Read again until a new server's table shows (after a Beat): the bad
+	// row was read again too.
+	if _, err := raw.Exec(ctx, `INSERT INTO servers (id, addr, lobby) VALUES
+		('goodserver2', '127.0.0.1:4', '[{"id":"T2","players":2}]')`); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(got) < 2; time.Sleep(5 * time.Millisecond) {
+		if got, _, err = n.Others(ctx, ""); err != nil || time.Now().After(deadline) {
+			t.Fatalf("others: %+v, %v; want T1 and T2 within 10 s", got, err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var bad []string
+	for _, l := range logged {
+		if strings.Contains(l, "badserver") {
+			bad = append(bad, l)
+		}
+	}
+	if len(bad) != 1 || strings.Contains(strings.Join(logged, "\n"), "goodserver") {
+		t.Fatalf("logged %q; want the bad server's lobby logged once", logged)
 	}
 }

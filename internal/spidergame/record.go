@@ -143,6 +143,10 @@ type Save struct {
 	// it is the lineage's, Result.GaveUp). A game opened from it plays, but
 	// its win does not count.
 	GaveUp bool
+	// Damaged: in a listing, the stored row cannot be read in full (its
+	// deal is not a deal number; Deal is 0). It is listed so that the
+	// player can delete it; reading it by name is ErrUnreadable.
+	Damaged bool
 }
 
 // Group is the statistics of one variant and suit count.

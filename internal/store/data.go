@@ -127,7 +127,8 @@ const saveGaveUp = `coalesce((SELECT r.gave_up FROM results r
 		WHERE r.lineage = s.lineage AND r.player = s.player), 0)`
 
 // Saves lists player's named saves, most recently updated first, without
-// their text.
+// their text. A save whose row is damaged is listed marked Damaged, not
+// an error (reading it by name is).
 func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT s.name, s.lineage, s.variant, s.suits, s.deal, s.moves,
 		s.score, s.updated, s.played, `+saveGaveUp+` FROM saves s WHERE s.player = ?
@@ -145,7 +146,9 @@ func (db *DB) Saves(ctx context.Context, player string) ([]SaveRecord, error) {
 			return nil, err
 		}
 		if s.Deal, err = spidergame.ParseDeal(deal); err != nil {
-			return nil, fmt.Errorf("saved game %q: %w", s.Name, err)
+			// One damaged row must not hide the player's other saves:
+			// it is listed, marked, so that the player can delete it.
+			s.Deal, s.Damaged = 0, true
 		}
 		s.Updated = fromMillis(updated)
 		s.Played = time.Duration(played) * time.Millisecond

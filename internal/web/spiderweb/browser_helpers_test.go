@@ -58,8 +58,15 @@ func firstMoveHint(_ context.Context, g *spider.Game) (spider.Move, error) {
 // pageServer starts the real server on a temporary database.
 func pageServer(tb testing.TB) *httptest.Server {
 	tb.Helper()
+	return pageServerAt(tb, filepath.Join(tb.TempDir(), "cardtable.db"))
+}
+
+// pageServerAt is pageServer on the database file at path, for a test
+// that changes the file behind the server's back.
+func pageServerAt(tb testing.TB, path string) *httptest.Server {
+	tb.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "cardtable.db"))
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		tb.Fatal(err)
 	}

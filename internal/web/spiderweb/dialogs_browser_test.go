@@ -1,7 +1,10 @@
 package spiderweb
 
 import (
+	"database/sql"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,4 +158,43 @@ func TestLongBrowserPhoneMessageWidth(t *testing.T) {
 		t.Errorf("the message box is %.0f px wide on a 390 px screen, want about 92%% of it", w)
 	}
 	p.noHorizontalScroll()
+}
+
+// TestLongBrowserDamagedSave: a save damaged on the server (its deal
+// overwritten behind the server's back) is listed in the Saved games
+// dialog marked damaged, with Delete and no Open or Analyse, next to the
+// sound save; Delete removes it.
+func TestLongBrowserDamagedSave(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	p := openPage(t, startBrowser(t), pageServerAt(t, path), 1280, 800)
+	p.saveAs("sound")
+	p.saveAs("broken")
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE saves SET deal = 'x1' WHERE name = 'broken'`); err != nil {
+		t.Fatal(err)
+	}
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.savesListed("sound")
+	p.waitJS(`!!document.querySelector('#saves-list button[aria-label="Delete broken"]')`, "the damaged save listed")
+	var row struct {
+		Name    string   `json:"name"`
+		Buttons []string `json:"buttons"`
+	}
+	p.eval(`(() => { const tr = document.querySelector('#saves-list button[aria-label="Delete broken"]').closest("tr");
+	  return {name: tr.cells[0].textContent, buttons: [...tr.querySelectorAll("button")].map((b) => b.textContent)}; })()`, &row)
+	if row.Name != "broken (damaged)" || !slices.Equal(row.Buttons, []string{"Delete"}) {
+		p.shot("damaged-save")
+		t.Fatalf("the damaged save's row: %+v, want it marked damaged with Delete alone", row)
+	}
+	p.clickSel(`#saves-list button[aria-label="Delete broken"]`)
+	p.waitJS(`document.querySelector("#saves-list").getAttribute("aria-busy") === "false" &&
+	  !document.querySelector('#saves-list button[aria-label="Delete broken"]') &&
+	  !!document.querySelector('#saves-list button[aria-label="Open sound"]')`, "the damaged save deleted, the sound one kept")
 }

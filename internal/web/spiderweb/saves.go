@@ -5,7 +5,7 @@ package spiderweb
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -30,11 +30,14 @@ type saveSummary struct {
 	// GaveUp: the save's game was given up for its analysis; a game
 	// opened from it plays, but its win does not count.
 	GaveUp bool `json:"gaveUp,omitempty"`
+	// Damaged: the save's stored row cannot be read (it was damaged on
+	// the server); it cannot be opened, only deleted. Its deal is "".
+	Damaged bool `json:"damaged,omitempty"`
 }
 
 func summarize(s spidergame.Save) saveSummary {
 	out := saveSummary{Name: s.Name, Updated: s.Updated, Variant: s.Variant, Suits: s.Suits,
-		Moves: s.Moves, Score: s.Score, GaveUp: s.GaveUp}
+		Moves: s.Moves, Score: s.Score, GaveUp: s.GaveUp, Damaged: s.Damaged}
 	if s.Deal != 0 {
 		out.Deal = strconv.FormatUint(s.Deal, 10)
 	}
@@ -50,6 +53,10 @@ func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
 		Saves []saveSummary `json:"saves"`
 	}{[]saveSummary{}}
 	for _, sv := range list {
+		if sv.Damaged {
+			s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; listed for its player to delete",
+				"player", sv.Player, "save", sv.Name)
+		}
 		out.Saves = append(out.Saves, summarize(sv))
 	}
 	web.WriteJSON(w, http.StatusOK, out)
@@ -131,15 +138,27 @@ func (s *Handlers) loadSave(r *http.Request) (spidergame.Save, *spider.Game, err
 		return spidergame.Save{}, nil, err
 	}
 	rec, err := s.db.Save(r.Context(), web.Player(r), name)
+	if errors.Is(err, spidergame.ErrUnreadable) {
+		return rec, nil, s.damagedSave(r, name, err)
+	}
 	if err != nil {
 		return rec, nil, err
 	}
 	g, err := spider.Load(rec.Save)
 	if err != nil {
-		return rec, nil, fmt.Errorf("saved game %q unreadable: %v", name, err)
+		return rec, nil, s.damagedSave(r, name, err)
 	}
 	g.MarkLoaded()
 	return rec, g, nil
+}
+
+// damagedSave is the answer to opening save name whose stored row or text
+// cannot be read (err, logged for the operator): the player is told it is
+// damaged and can be deleted, without the stored text.
+func (s *Handlers) damagedSave(r *http.Request, name string, err error) error {
+	s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; refused to open",
+		"player", web.Player(r), "save", name, "err", err)
+	return web.Errorf(web.ErrUnprocessable, "saved game %q is damaged on the server and cannot be opened; you can delete it", name)
 }
 
 func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {

@@ -1,7 +1,10 @@
 package spiderweb
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -177,5 +180,64 @@ func TestStatistics(t *testing.T) {
 	h.restart()
 	if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 || g.WinRate != 1 {
 		t.Fatalf("stats after restart: %+v", g)
+	}
+}
+
+// TestDamagedSave: a save whose stored row was damaged (here its deal, then
+// another's text) does not take the list down with it: the list answers
+// 200 with every save, the damaged one marked so the page offers only its
+// deletion, and the operator's log names it. Opening it is refused with a
+// message saying what to do; the sound save still opens; deleting the
+// damaged one works.
+func TestDamagedSave(t *testing.T) {
+	var logged bytes.Buffer
+	h := newHarness(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	for _, name := range []string{"sound", "bad deal", "bad text"} {
+		h.call("PUT", "/api/saves/"+url.PathEscape(name), `{"game":"`+r.ID+`"}`, 200, nil)
+	}
+	raw, err := sql.Open("sqlite", "file:"+h.path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, q := range []string{`UPDATE saves SET deal = 'x617' WHERE name = 'bad deal'`,
+		`UPDATE saves SET save = 'not a save' WHERE name = 'bad text'`} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	got := map[string]saveSummary{}
+	for _, s := range list.Saves {
+		got[s.Name] = s
+	}
+	if len(list.Saves) != 3 || !got["bad deal"].Damaged || got["bad deal"].Deal != "" ||
+		got["sound"].Damaged || got["sound"].Deal != "617" || got["bad text"].Damaged {
+		t.Fatalf("list %+v, want the three saves, only \"bad deal\" marked damaged", list.Saves)
+	}
+	if !strings.Contains(logged.String(), `save="bad deal"`) {
+		t.Errorf("the log does not name the damaged save:\n%s", logged.String())
+	}
+	for _, name := range []string{"bad deal", "bad text"} {
+		logged.Reset()
+		var e errorBody
+		h.call("POST", "/api/saves/"+url.PathEscape(name)+"/open", "", http.StatusUnprocessableEntity, &e)
+		if !strings.Contains(e.Error, `"`+name+`" is damaged`) || !strings.Contains(e.Error, "delete") ||
+			strings.Contains(e.Error, "x617") || strings.Contains(e.Error, "not a save") {
+			t.Errorf("opening %q: %q, want it named damaged, what to do, and no stored text", name, e.Error)
+		}
+		if !strings.Contains(logged.String(), "save=\""+name+"\"") {
+			t.Errorf("opening %q: the log does not name it:\n%s", name, logged.String())
+		}
+	}
+	h.call("POST", "/api/saves/sound/open", "", http.StatusCreated, nil)
+	h.call("DELETE", "/api/saves/"+url.PathEscape("bad deal"), "", 200, nil)
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 2 {
+		t.Fatalf("after deleting the damaged save: %+v", list.Saves)
 	}
 }

@@ -82,6 +82,12 @@ async function spiderGames() {
   try { saves = (await api.saves()).saves || []; } catch (e) { $("msg").textContent = `Saved games: ${e.message}`; }
   for (const s of saves.slice(0, SHOWN)) {
     const li = el("li", "item save");
+    if (s.damaged) {
+      li.append(el("span", "", `“${s.name}”`),
+        el("span", "sub", "damaged on the server: delete it in the Spider page's Saved games list"));
+      list.appendChild(li);
+      continue;
+    }
     const b = el("button", "go", `Open “${s.name}”`);
     b.type = "button";
     b.addEventListener("click", () => openSave(s.name, b));

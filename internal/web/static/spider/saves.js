@@ -65,8 +65,11 @@ async function refreshSaves() {
     for (const s of saves) {
       const tr = document.createElement("tr");
       const when = s.updated ? new Date(s.updated) : null;
-      const game = `${variantLabel({ variant: s.variant, suits: s.suits })} · ${s.deal ? "#" + s.deal : "custom deal"}`;
-      const cells = [s.gaveUp ? `${s.name} (given up)` : s.name, game, s.moves ?? "", s.score ?? "",
+      // A damaged save cannot be opened: its row offers only Delete.
+      const game = s.damaged ? "damaged on the server: it cannot be opened"
+        : `${variantLabel({ variant: s.variant, suits: s.suits })} · ${s.deal ? "#" + s.deal : "custom deal"}`;
+      const cells = [s.damaged ? `${s.name} (damaged)` : s.gaveUp ? `${s.name} (given up)` : s.name, game,
+        s.moves ?? "", s.score ?? "",
         when && !isNaN(when) ? when.toLocaleString() : ""];
       // The labels name the cells where a phone stacks them without the
       // header row (style.css).
@@ -92,7 +95,8 @@ async function refreshSaves() {
         try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
         refreshSaves();
       });
-      acts.append(open, " ", analyseSaveButton(s), " ", del);
+      if (s.damaged) acts.append(del);
+      else acts.append(open, " ", analyseSaveButton(s), " ", del);
       tr.appendChild(acts);
       tb.appendChild(tr);
     }
