@@ -41,7 +41,9 @@ type NodeOptions struct {
 	// Tables is what the server runs now, for its load and the lobby of
 	// the others (default: nothing).
 	Tables func() []table.Summary
-	// Logf reports a heartbeat that failed (default: discard).
+	// Logf reports what the operator should know: a heartbeat that
+	// failed, tables given back, another server's lobby that does not
+	// parse (default: discard).
 	Logf func(format string, args ...any)
 }
 
