@@ -136,6 +136,7 @@ func TestLoadRefusesFIFO(t *testing.T) {
 		{"autoplay --layout", "", []string{"spider", "autoplay", "--layout", "FIFO"}, exitUsage},
 		{"solve --load", "", []string{"spider", "solve", "--load", "FIFO"}, exitUsage},
 		{"analyze --load", "", []string{"spider", "analyze", "--load", "FIFO"}, exitUsage},
+		{"value-train --data-in", "", []string{"spider", "value-train", "--data-in", "FIFO", "--deals", "1001-1001", "--held", "3001-3001"}, exitUsage},
 		{"serve --tls-cert", "", []string{"serve", "--addr", "127.0.0.1:0", "--db", "DB", "--tls-cert", "FIFO", "--tls-key", "FIFO"}, exitUsage},
 	}
 	for _, tc := range tests {
