@@ -161,7 +161,7 @@ func TestLoadRefusesFIFO(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				out, errOut, code := cmd(t, stdin, args...)
+				out, errOut, code := run(t, stdin, args...)
 				done <- result{out, errOut, code}
 			}()
 			r := waitUnlessPipeRead(t, fifo, done)

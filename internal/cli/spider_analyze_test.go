@@ -36,7 +36,7 @@ move 6 1 1
 func TestSpiderAnalyzeLost(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "lost.txt")
 	write(t, save, deadEndSave)
-	out, stderr, code := cmd(t, "", "spider", "analyze", "--load", save, "--json")
+	out, stderr, code := run(t, "", "spider", "analyze", "--load", save, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -69,7 +69,7 @@ func TestSpiderAnalyzeLost(t *testing.T) {
 	if got.Points[1].Basis != "solve" {
 		t.Errorf("the end was not solved first: %+v", got.Points)
 	}
-	out, _, code = cmd(t, "", "spider", "analyze", "--load", save)
+	out, _, code = run(t, "", "spider", "analyze", "--load", save)
 	if code != 0 || !strings.Contains(out, "timeline from move 0: LL") || !strings.Contains(out, "cannot be won: its opening is proven lost (exact)") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -90,14 +90,14 @@ func TestSpiderAnalyzeTextReplaysInPlay(t *testing.T) {
 
 		// Analyze's own verdict (everything winnable: the line starts at
 		// the end, no undo).
-		out, stderr, code := cmd(t, "", "spider", "analyze", "--load", save)
+		out, stderr, code := run(t, "", "spider", "analyze", "--load", save)
 		if code != 0 || !strings.Contains(out, "can still be won from its last position") {
 			t.Fatalf("exit %d %s:\n%s", code, stderr, out)
 		}
 		if autoRemove && strings.Contains(out, "remove") {
 			t.Error("with auto-remove on, removals must not be printed: play makes them")
 		}
-		played, _, _ := cmd(t, out, "spider", "play", "--load", save)
+		played, _, _ := run(t, out, "spider", "play", "--load", save)
 		if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
 			t.Fatalf("replay did not win:\n%s", played[max(0, len(played)-600):])
 		}
@@ -121,7 +121,7 @@ func TestSpiderAnalyzeTextReplaysInPlay(t *testing.T) {
 		if !strings.Contains(b.String(), "\nundo 2\n") {
 			t.Fatalf("no undo in:\n%s", b.String())
 		}
-		played, _, _ = cmd(t, b.String(), "spider", "play", "--load", save)
+		played, _, _ = run(t, b.String(), "spider", "play", "--load", save)
 		if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
 			t.Fatalf("replay after undo 2 did not win:\n%s", played[max(0, len(played)-600):])
 		}
@@ -152,7 +152,7 @@ func TestSpiderAnalyzeUsage(t *testing.T) {
 		{[]string{"spider", "analyze", "bench", "x"}, 2, "unexpected argument"},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
-			out, stderr, code := cmd(t, "", tc.args...)
+			out, stderr, code := run(t, "", tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.want) || out != "" {
 				t.Fatalf("exit %d, stderr %q, out %q; want %d and %q", code, stderr, out, tc.code, tc.want)
 			}
@@ -163,7 +163,7 @@ func TestSpiderAnalyzeUsage(t *testing.T) {
 // A short bench: each game's line replays (the command checks it) and the
 // summary gives the median and p90.
 func TestSpiderAnalyzeBench(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "analyze", "bench", "--suits", "1", "--deals", "3-4", "--max-moves", "40")
+	out, stderr, code := run(t, "", "spider", "analyze", "bench", "--suits", "1", "--deals", "3-4", "--max-moves", "40")
 	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "deal 4: ") || !strings.Contains(out, "# 2 games") ||
 		!strings.Contains(out, "median") || !strings.Contains(out, "p90") {
 		t.Fatalf("exit %d %s:\n%s", code, stderr, out)

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,18 +14,10 @@ import (
 	"cardtable/spider/solver"
 )
 
-// cmd runs cardtable with args and stdin: stdout, stderr, exit status.
-func cmd(tb testing.TB, stdin string, args ...string) (string, string, int) {
-	tb.Helper()
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
 func TestSpiderSolveReplaysInPlay(t *testing.T) {
 	for _, variant := range []string{"arachnid", "spider"} {
 		t.Run(variant, func(t *testing.T) {
-			out, stderr, code := cmd(t, "", "spider", "solve", "--deal", "5", "--suits", "1", "--variant", variant)
+			out, stderr, code := run(t, "", "spider", "solve", "--deal", "5", "--suits", "1", "--variant", variant)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -36,7 +26,7 @@ func TestSpiderSolveReplaysInPlay(t *testing.T) {
 				t.Fatalf("summary %q", first)
 			}
 			// The whole output feeds terminal play, which skips '#' lines.
-			played, stderr, code := cmd(t, out, "spider", "play", "--deal", "5", "--suits", "1", "--variant", variant)
+			played, stderr, code := run(t, out, "spider", "play", "--deal", "5", "--suits", "1", "--variant", variant)
 			if code != 0 {
 				t.Fatalf("play exit %d: %s", code, stderr)
 			}
@@ -48,7 +38,7 @@ func TestSpiderSolveReplaysInPlay(t *testing.T) {
 }
 
 func TestSpiderSolveJSON(t *testing.T) {
-	out, stderr, code := cmd(t, "", "spider", "solve", "--deal", "3", "--suits", "2", "--json")
+	out, stderr, code := run(t, "", "spider", "solve", "--deal", "3", "--suits", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -100,7 +90,7 @@ completed: S H D C S H
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code := cmd(t, "", "spider", "solve", "--layout", lay, "--json")
+	out, stderr, code := run(t, "", "spider", "solve", "--layout", lay, "--json")
 	if code != 0 || !strings.Contains(out, `"result":"unsolvable"`) {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
@@ -114,14 +104,14 @@ completed: S H D C S H
 	if err := os.WriteFile(save, []byte(g.Save()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, stderr, code = cmd(t, "", "spider", "solve", "--load", save)
+	out, stderr, code = run(t, "", "spider", "solve", "--load", save)
 	if code != 0 || !strings.Contains(out, "custom position") && !strings.Contains(out, "deal 8") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
 	if strings.Contains(out, "remove") {
 		t.Error("with auto-remove on, removals must not be printed: play makes them")
 	}
-	played, _, _ := cmd(t, out, "spider", "play", "--load", save)
+	played, _, _ := run(t, out, "spider", "play", "--load", save)
 	if !strings.Contains(played, "You won!") || strings.Contains(played, "refused") {
 		t.Fatalf("replay from the save did not win:\n%s", played[max(0, len(played)-600):])
 	}
@@ -152,13 +142,13 @@ func TestSpiderSolveUsage(t *testing.T) {
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
-			_, stderr, code := cmd(t, "", args...)
+			_, stderr, code := run(t, "", args...)
 			if code != 2 || stderr == "" {
 				t.Fatalf("exit %d, stderr %q; want 2 with a message", code, stderr)
 			}
 		})
 	}
-	if _, stderr, code := cmd(t, "", "spider", "solve", "--load", filepath.Join(t.TempDir(), "none")); code != exitUsage || stderr == "" {
+	if _, stderr, code := run(t, "", "spider", "solve", "--load", filepath.Join(t.TempDir(), "none")); code != exitUsage || stderr == "" {
 		t.Fatalf("missing file: exit %d %q", code, stderr)
 	}
 }
@@ -188,7 +178,7 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	}
 	args := []string{"spider", "autoplay", "--layout", path, "--suits", "1", "--samples", "1", "--nodes", "5000", "--judge-nodes", "0",
 		"--endgame-worlds", "0", "--endgame-nodes", "0", "--deep-cands", "0", "--trace"}
-	out, stderr, code := cmd(t, "", append(args, "--json")...)
+	out, stderr, code := run(t, "", append(args, "--json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -229,7 +219,7 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	if !g.Won() || r.Trace != want.String() {
 		t.Fatalf("won %v, trace %q, want %q", g.Won(), r.Trace, want.String())
 	}
-	text, _, code := cmd(t, "", args...)
+	text, _, code := run(t, "", args...)
 	if lines := strings.Split(text, "\n"); code != 0 || len(lines) < 2 || lines[1] != "# trace: "+r.Trace {
 		t.Fatalf("exit %d, text output without the same trace line:\n%s", code, text[:min(len(text), 400)])
 	}
@@ -243,7 +233,7 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	args := []string{"--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--trace"}
-	out, stderr, code := cmd(t, "", append([]string{"spider", "autoplay", "--json"}, args...)...)
+	out, stderr, code := run(t, "", append([]string{"spider", "autoplay", "--json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -289,7 +279,7 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 	if r.Trace != want.String() {
 		t.Fatalf("trace %q, want %q", r.Trace, want.String())
 	}
-	played, _, _ := cmd(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "6", "--suits", "1")
+	played, _, _ := run(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "6", "--suits", "1")
 	if !strings.Contains(played, "You won!") {
 		t.Fatal("the autoplayed moves do not replay to a win")
 	}
@@ -297,12 +287,12 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 	// Text and bench output, from a weak player (any result will do).
 	weak := []string{"--deal", "2", "--suits", "1", "--samples", "1", "--nodes", "2000", "--judge-nodes", "0", "--rollouts=false", "--trace"}
 	traceRE := regexp.MustCompile(`^\|?[WL?](\|?[WL?])*$`)
-	text, stderr, code := cmd(t, "", append([]string{"spider", "autoplay"}, weak...)...)
+	text, stderr, code := run(t, "", append([]string{"spider", "autoplay"}, weak...)...)
 	lines := strings.Split(text, "\n")
 	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[1], "# trace: ") || !traceRE.MatchString(strings.TrimPrefix(lines[1], "# trace: ")) {
 		t.Fatalf("exit %d %s, text output without a trace line:\n%s", code, stderr, text[:min(len(text), 400)])
 	}
-	bench, stderr, code := cmd(t, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "2"}, weak[2:]...)...)
+	bench, stderr, code := run(t, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "2"}, weak[2:]...)...)
 	first, _, _ := strings.Cut(bench, "\n")
 	_, tr, ok := strings.Cut(first, " trace ")
 	if code != 0 || !strings.HasPrefix(first, "deal 2: ") || !ok || tr != strings.TrimPrefix(lines[1], "# trace: ") {
@@ -326,13 +316,13 @@ func TestLongSpiderSeed(t *testing.T) {
 	weak := []string{"--suits", "2", "--samples", "2", "--nodes", "20000", "--judge-nodes", "0"}
 	moves := func(tb testing.TB, seed string) string {
 		tb.Helper()
-		bench, stderr, code := cmd(tb, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "3", "--seed", seed}, weak...)...)
+		bench, stderr, code := run(tb, "", append([]string{"spider", "bench", "--mode", "autoplay", "--deals", "3", "--seed", seed}, weak...)...)
 		first, _, _ := strings.Cut(bench, "\n")
 		m := regexp.MustCompile(`^deal 3: (won|lost) (\d+) moves `).FindStringSubmatch(first)
 		if code != 0 || m == nil {
 			tb.Fatalf("bench --seed %s: exit %d %s, first line %q", seed, code, stderr, first)
 		}
-		out, stderr, code := cmd(tb, "", append([]string{"spider", "autoplay", "--deal", "3", "--json", "--seed", seed}, weak...)...)
+		out, stderr, code := run(tb, "", append([]string{"spider", "autoplay", "--deal", "3", "--json", "--seed", seed}, weak...)...)
 		var r struct {
 			Won   bool     `json:"won"`
 			Moves []string `json:"moves"`
@@ -363,7 +353,7 @@ func TestLongSpiderBench(t *testing.T) {
 
 func spiderBench(t *testing.T, autoplay bool) {
 	rec := filepath.Join(t.TempDir(), "won.txt")
-	out, stderr, code := cmd(t, "", "spider", "bench", "--mode", "solve", "--suits", "1", "--deals", "1-4", "--jobs", "2", "--record", rec)
+	out, stderr, code := run(t, "", "spider", "bench", "--mode", "solve", "--suits", "1", "--deals", "1-4", "--jobs", "2", "--record", rec)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -416,7 +406,7 @@ func spiderBench(t *testing.T, autoplay bool) {
 	if !autoplay {
 		return
 	}
-	out, stderr, code = cmd(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
+	out, stderr, code = run(t, "", "spider", "bench", "--mode", "autoplay", "--suits", "1", "--deals", "2", "--samples", "4", "--nodes", "30000", "--judge-nodes", "0")
 	if code != 0 || !strings.Contains(out, "deal 2: won") || !strings.Contains(out, " 8/8 suits\n") || !strings.Contains(out, "won 1/1 (100.0%, 95% interval 20.7-100.0%)") ||
 		!strings.Contains(out, "8.00 of 8 suits completed on average") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
@@ -444,7 +434,7 @@ func TestWilson(t *testing.T) {
 
 func TestSpiderNewWinnable(t *testing.T) {
 	for _, suits := range []string{"1", "2", "4"} {
-		out, stderr, code := cmd(t, "", "spider", "new", "--winnable", "--suits", suits, "--variant", "spider", "--json")
+		out, stderr, code := run(t, "", "spider", "new", "--winnable", "--suits", suits, "--variant", "spider", "--json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -463,17 +453,17 @@ func TestSpiderNewWinnable(t *testing.T) {
 			t.Errorf("%s suits: deal %d is not among the proven ones", suits, v.Deal)
 		}
 	}
-	if _, _, code := cmd(t, "", "spider", "new", "--winnable", "--deal", "5"); code != 2 {
+	if _, _, code := run(t, "", "spider", "new", "--winnable", "--deal", "5"); code != 2 {
 		t.Errorf("--winnable with --deal: exit %d, want 2", code)
 	}
-	out, stderr, code := cmd(t, "quit\n", "spider", "play", "--winnable", "--suits", "1")
+	out, stderr, code := run(t, "quit\n", "spider", "play", "--winnable", "--suits", "1")
 	if code != 0 || !strings.Contains(out, "deal ") {
 		t.Errorf("play --winnable: exit %d %s %s", code, out, stderr)
 	}
 }
 
 func TestSpiderPlayHint(t *testing.T) {
-	out, stderr, code := cmd(t, "hint\nquit\n", "spider", "play", "--deal", "5", "--suits", "1", "--json")
+	out, stderr, code := run(t, "hint\nquit\n", "spider", "play", "--deal", "5", "--suits", "1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -493,7 +483,7 @@ func TestSpiderPlayHint(t *testing.T) {
 		t.Fatalf("hint %s is not legal: %v", m, err)
 	}
 	// Text mode prints the move on its own line before the tableau.
-	out, _, _ = cmd(t, "hint\n", "spider", "play", "--deal", "5", "--suits", "1")
+	out, _, _ = run(t, "hint\n", "spider", "play", "--deal", "5", "--suits", "1")
 	if !strings.Contains(out, "\n"+r.Message+"\n") {
 		t.Errorf("text hint missing %q:\n%s", r.Message, out)
 	}
