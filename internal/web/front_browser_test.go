@@ -2,9 +2,11 @@ package web_test
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -255,5 +257,39 @@ func (p *sitePage) courtChestSigns() {
 	})()`, &bad)
 	for _, b := range bad {
 		p.t.Error(b)
+	}
+}
+
+// TestLongBrowserFrontDamagedSave: a save damaged on the server (its deal
+// no longer parses) does not hide the player's other saves on the front
+// page; it is named with where to delete it, and offers no Open button.
+func TestLongBrowserFrontDamagedSave(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	p := openSite(t, webtest.StartBrowser(t), siteServerAt(t, path), 1280, 800)
+	p.open("/spider/", spiderReady)
+	id := p.spiderGame()
+	for _, name := range []string{"sound", "broken"} {
+		if code := p.fetch("PUT", "/api/saves/"+name, `{"game": "`+id+`"}`, nil); code != http.StatusOK {
+			t.Fatalf("saving %s: %d", name, code)
+		}
+	}
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE saves SET deal = 'x1' WHERE name = 'broken'`); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/", frontReady)
+	p.wait(`document.querySelectorAll("#spider-games li.save").length === 2`, "both saves listed")
+	var rows []string
+	p.eval(`[...document.querySelectorAll("#spider-games li.save")].map((li) => (li.querySelector("button") ? "button " : "") + li.textContent)`, &rows)
+	broken := "“broken”damaged on the server: delete it in the Spider page's Saved games list"
+	if !slices.Contains(rows, broken) || !slices.ContainsFunc(rows, func(r string) bool { return strings.HasPrefix(r, "button Open “sound”") }) {
+		t.Errorf("the front page's saves are %q, want the sound one with Open and %q", rows, broken)
 	}
 }

@@ -32,8 +32,14 @@ import (
 // siteServer starts the server with both games on a temporary database.
 func siteServer(tb testing.TB) *httptest.Server {
 	tb.Helper()
+	return siteServerAt(tb, filepath.Join(tb.TempDir(), "cardtable.db"))
+}
+
+// siteServerAt is siteServer on the database at path.
+func siteServerAt(tb testing.TB, path string) *httptest.Server {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "cardtable.db"))
+	db, err := store.Open(ctx, path)
 	if err != nil {
 		tb.Fatal(err)
 	}
