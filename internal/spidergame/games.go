@@ -269,10 +269,11 @@ func (gs *Service) load(ctx context.Context, player, id string) (e *entry, check
 // replay makes the entry of a stored game: its snapshot, then its log.
 func replay(rec Game) (*entry, error) {
 	// The server wrote this game itself: failing to read it is a server
-	// fault, not the client's (no %w).
+	// fault, not the client's (the engine's error not wrapped, so it is
+	// not taken for a bad request).
 	g, err := spider.Load(rec.Save)
 	if err != nil {
-		return nil, fmt.Errorf("game %s: stored save unreadable: %v", rec.ID, err)
+		return nil, fmt.Errorf("%w: game %s: stored save: %v", ErrUnreadable, rec.ID, err)
 	}
 	e := &entry{id: rec.ID, player: rec.Player, lineage: rec.Lineage, g: g, created: rec.Created,
 		version: rec.Version, logn: len(rec.Log), base: g.Steps(), played: rec.Played, last: rec.Updated,
@@ -283,7 +284,7 @@ func replay(rec Game) (*entry, error) {
 			_, _, err = g.Apply(c)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("game %s: stored command %d %q: %v", rec.ID, i+1, cmd, err)
+			return nil, fmt.Errorf("%w: game %s: stored command %d %q: %v", ErrUnreadable, rec.ID, i+1, cmd, err)
 		}
 	}
 	return e, nil

@@ -33,7 +33,8 @@ var (
 	// size limit reached); the write was not stored.
 	ErrDiskFull = errors.New("database disk full")
 	// ErrUnreadable: a stored row holds what its column cannot mean (a
-	// deal that is not a number): the row was damaged outside the server.
+	// deal that is not a number, a game's text that does not load): the
+	// row was damaged outside the server.
 	// It is refused rather than read as some other game.
 	ErrUnreadable = errors.New("stored row unreadable")
 )

@@ -36,7 +36,9 @@ var (
 
 // Class gives a game's sentinel error (matched with errors.Is) a web error
 // class. Public, if not "", is the message the player sees of a 5xx class
-// in place of the generic one (see Public).
+// in place of the generic one (see Public). A nil Class leaves the error a
+// server fault (500), shown with Public: for what the server's own data
+// caused, which the player can only be told about.
 type Class struct {
 	Err, Class error
 	Public     string
@@ -63,7 +65,9 @@ func Classify(err error, classes []Class) error {
 	}
 	for _, c := range classes {
 		if errors.Is(err, c.Err) {
-			err = &classified{err, c.Class}
+			if c.Class != nil {
+				err = &classified{err, c.Class}
+			}
 			if c.Public != "" {
 				err = Public(err, c.Public)
 			}

@@ -128,8 +128,10 @@ func TestMountedGameRateLimit(t *testing.T) {
 // its WebSocket name.
 func TestClassify(t *testing.T) {
 	errA, errB, errGone := errors.New("seat taken"), errors.New("busy"), errors.New("file gone")
+	errDamaged := errors.New("row damaged")
 	classes := []Class{{Err: errA, Class: ErrConflict}, {Err: errB, Class: ErrNotFound},
-		{Err: errGone, Class: ErrUnavailable, Public: "restart the server"}}
+		{Err: errGone, Class: ErrUnavailable, Public: "restart the server"},
+		{Err: errDamaged, Public: "this game is damaged"}}
 	tests := []struct {
 		name string
 		err  error
@@ -141,6 +143,7 @@ func TestClassify(t *testing.T) {
 		{"classed already", fmt.Errorf("%w: %w", ErrForbidden, errA), 403, "forbidden: seat taken", "forbidden"},
 		{"public", fmt.Errorf("db: %w", errGone), 503, "restart the server", "unavailable"},
 		{"unknown", errors.New("disk on fire"), 500, "internal error", "internal"},
+		{"server fault told", fmt.Errorf("game g: %w", errDamaged), 500, "this game is damaged", "internal"},
 		{"illegal", Errorf(ErrUnprocessable, "no"), 422, "no", "illegal"},
 	}
 	for _, tc := range tests {

@@ -27,6 +27,10 @@ var classes = []web.Class{
 	// told so.
 	{Err: spidergame.ErrReplaced, Class: web.ErrUnavailable,
 		Public: "the server can no longer save: its database file was deleted or replaced; restart the server"},
+	// A game damaged in the store stays a server fault; the player is told
+	// what happened (the log has which game and why).
+	{Err: spidergame.ErrUnreadable,
+		Public: "this game is damaged on the server and cannot be read; start another game"},
 	{Err: spidergame.ErrDiskFull, Class: web.ErrInsufficientStorage,
 		Public: "the server's disk is full: this was not saved; try again later"},
 	{Err: spidergame.ErrGivenUp, Class: web.ErrConflict},

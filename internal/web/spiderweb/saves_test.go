@@ -241,3 +241,32 @@ func TestDamagedSave(t *testing.T) {
 		t.Fatalf("after deleting the damaged save: %+v", list.Saves)
 	}
 }
+
+// TestDamagedGame: a game in play whose stored text was damaged outside
+// the server is still a server fault (500), but the player is told what
+// happened and what to do, never the stored text; the operator's log
+// names the game. Other games go on.
+func TestDamagedGame(t *testing.T) {
+	var logged bytes.Buffer
+	h := newHarness(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	bad, good := h.newGame(`{"deal":"617","suits":1}`), h.newGame(`{"deal":"618","suits":1}`)
+	raw, err := sql.Open("sqlite", "file:"+h.path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(`UPDATE games SET save = 'not a game' WHERE id = ?`, bad.ID)
+	raw.Close() // before the restart: one server per database
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.restart() // read back from the store, not from memory
+	var e errorBody
+	h.call("GET", "/api/games/"+bad.ID, "", http.StatusInternalServerError, &e)
+	if !strings.Contains(e.Error, "damaged on the server") || strings.Contains(e.Error, "not a game") {
+		t.Errorf("the damaged game answers %q, want it called damaged, without the stored text", e.Error)
+	}
+	if !strings.Contains(logged.String(), bad.ID) {
+		t.Errorf("the log does not name the damaged game %s:\n%s", bad.ID, logged.String())
+	}
+	h.call("GET", "/api/games/"+good.ID, "", http.StatusOK, nil)
+}
