@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -276,14 +275,7 @@ func TestLongBrowserFrontDamagedSave(t *testing.T) {
 			t.Fatalf("saving %s: %d", name, code)
 		}
 	}
-	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	if _, err := raw.Exec(`UPDATE saves SET deal = 'x1' WHERE name = 'broken'`); err != nil {
-		t.Fatal(err)
-	}
+	webtest.Damage(t, path, `UPDATE saves SET deal = 'x1' WHERE name = 'broken'`)
 	p.open("/", frontReady)
 	p.wait(`document.querySelectorAll("#spider-games li.save").length === 2`, "both saves listed")
 	var rows []string

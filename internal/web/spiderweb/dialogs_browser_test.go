@@ -1,7 +1,6 @@
 package spiderweb
 
 import (
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // TestLongBrowserNewGameRefused: a deal number the server refuses (0, past
@@ -172,14 +173,7 @@ func TestLongBrowserDamagedSave(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServerAt(t, path), 1280, 800)
 	p.saveAs("sound")
 	p.saveAs("broken")
-	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	if _, err := raw.Exec(`UPDATE saves SET deal = 'x1' WHERE name = 'broken'`); err != nil {
-		t.Fatal(err)
-	}
+	webtest.Damage(t, path, `UPDATE saves SET deal = 'x1' WHERE name = 'broken'`)
 	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 	p.savesListed("sound")
 	p.waitJS(`!!document.querySelector('#saves-list button[aria-label="Delete broken"]')`, "the damaged save listed")

@@ -3,7 +3,6 @@ package spiderweb
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"cardtable/internal/spidergame"
+	"cardtable/internal/web/webtest"
 )
 
 func TestNamedSaves(t *testing.T) {
@@ -196,16 +196,9 @@ func TestDamagedSave(t *testing.T) {
 	for _, name := range []string{"sound", "bad deal", "bad text"} {
 		h.call("PUT", "/api/saves/"+url.PathEscape(name), `{"game":"`+r.ID+`"}`, 200, nil)
 	}
-	raw, err := sql.Open("sqlite", "file:"+h.path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
 	for _, q := range []string{`UPDATE saves SET deal = 'x617' WHERE name = 'bad deal'`,
 		`UPDATE saves SET save = 'not a save' WHERE name = 'bad text'`} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatal(err)
-		}
+		webtest.Damage(t, h.path, q)
 	}
 	var list struct {
 		Saves []saveSummary `json:"saves"`
@@ -250,15 +243,7 @@ func TestDamagedGame(t *testing.T) {
 	var logged bytes.Buffer
 	h := newHarness(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	bad, good := h.newGame(`{"deal":"617","suits":1}`), h.newGame(`{"deal":"618","suits":1}`)
-	raw, err := sql.Open("sqlite", "file:"+h.path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = raw.Exec(`UPDATE games SET save = 'not a game' WHERE id = ?`, bad.ID)
-	raw.Close() // before the restart: one server per database
-	if err != nil {
-		t.Fatal(err)
-	}
+	webtest.Damage(t, h.path, `UPDATE games SET save = 'not a game' WHERE id = ?`, bad.ID)
 	h.restart() // read back from the store, not from memory
 	var e errorBody
 	h.call("GET", "/api/games/"+bad.ID, "", http.StatusInternalServerError, &e)
