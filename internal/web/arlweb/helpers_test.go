@@ -25,10 +25,11 @@ import (
 
 // env is a server with Arlington tables over a fresh database.
 type env struct {
-	tb  testing.TB
-	srv *httptest.Server
-	hub *table.Hub
-	db  *store.DB
+	tb   testing.TB
+	srv  *httptest.Server
+	hub  *table.Hub
+	db   *store.DB
+	site *web.Server // the shared layer, to drain it
 }
 
 func newEnv(tb testing.TB, lim Limits) *env {
@@ -59,7 +60,7 @@ func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
 		cancel()
 		db.Close()
 	})
-	return &env{tb: tb, srv: srv, hub: hub, db: db}
+	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s}
 }
 
 // client is one browser: its own cookie jar, so its own identity.
@@ -139,6 +140,8 @@ type wsClient struct {
 	tb testing.TB
 	c  *websocket.Conn
 	ch chan srvMsg // messages read; closed when the connection ends
+	// err is why the connection ended; set before ch is closed.
+	err error
 	// last is the latest view seen by next/waitView.
 	last srvMsg
 }
@@ -161,6 +164,7 @@ func (c *client) dial(id string, since int) *wsClient {
 		for {
 			_, b, err := conn.Read(context.Background())
 			if err != nil {
+				w.err = err
 				return
 			}
 			var m srvMsg

@@ -158,9 +158,12 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		cn.read(ctx)
 	}()
 	status, reason := cn.write(ctx)
-	cancel()
 	web.SetCloseReason(r.Context(), reason)
+	// Close before cancelling the reader's context: a Read whose context
+	// ends drops the connection at once, and the page would get no close
+	// frame (no status, no reason) instead of, say, "restarting".
 	c.Close(status, reason)
+	cancel()
 	<-readerDone
 }
 

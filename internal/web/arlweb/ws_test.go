@@ -1,10 +1,15 @@
 package arlweb
 
 import (
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
+
+	"cardtable/internal/web"
 )
 
 // mover is, of the clients, the one whose seat is to move in m's view.
@@ -276,6 +281,34 @@ func TestWSChat(t *testing.T) {
 		}
 		if seen["hello all"] != "Ann" || seen["hi"] != "Watcher" {
 			t.Errorf("chat seen %v", seen)
+		}
+	}
+}
+
+// TestWSStopRestarting: when the server stops, every watching page gets
+// a close frame saying "restarting" (1012, which the page shows before it
+// reconnects), never a dropped connection with no reason.
+func TestWSStopRestarting(t *testing.T) {
+	e := newEnv(t, Limits{})
+	var watching []*wsClient
+	for range 4 {
+		a := e.client()
+		id := a.create("", "medium")
+		a.join(id, "Ann")
+		for range 4 {
+			w := e.client().dial(id, -1)
+			w.started()
+			watching = append(watching, w)
+		}
+	}
+	e.site.Drain()
+	for i, w := range watching {
+		if !w.ended() {
+			t.Fatalf("connection %d still open after the stop", i)
+		}
+		var ce websocket.CloseError
+		if !errors.As(w.err, &ce) || ce.Code != websocket.StatusServiceRestart || ce.Reason != web.RestartReason {
+			t.Errorf("connection %d ended with %v, want %d %q", i, w.err, websocket.StatusServiceRestart, web.RestartReason)
 		}
 	}
 }
