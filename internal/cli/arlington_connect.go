@@ -78,6 +78,9 @@ func arlJoinError(err error, link string) error {
 	switch {
 	case errors.Is(err, arlclient.ErrNotFound):
 		return fmt.Errorf("connect: no table at %s (a mistyped link, or the table has closed)", link)
+	case errors.As(err, &api) && api.Status == http.StatusConflict && strings.HasPrefix(api.Message, "display name taken"):
+		// The default name (Terminal, or the bot's) may be someone's.
+		return fmt.Errorf("connect: cannot sit at %s: %s with --name", link, api.Message)
 	case errors.As(err, &api) && api.Status == http.StatusConflict:
 		return fmt.Errorf("connect: cannot sit at %s: %s", link, api.Message)
 	case errors.As(err, &api) && api.Status == http.StatusBadRequest:

@@ -398,6 +398,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", full, "--log", filepath.Join(t.TempDir(), "no", "dir", "log")}, exitUsage, "cannot write"},
 		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
 		{[]string{"connect", full}, exitFail, "cannot sit at"},
+		{[]string{"connect", full, "--name", "Greedy"}, exitFail, `"Greedy" is the name of a bot level; choose another with --name`},
 		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach the server"},
 		{[]string{"new-table", "-h"}, exitOK, "--seats"},
 		{[]string{"connect", "-h"}, exitOK, "--bot"},

@@ -91,6 +91,7 @@ type Rating struct {
 	Mu, Sigma     float64
 	Games         int
 	Updated       int64
+	Folded        string // the name's table.FoldName, a person's only
 }
 
 // Store is what a copy needs of each store.
@@ -116,7 +117,7 @@ var Columns = map[string][]string{
 	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated", "chat"},
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
 	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},
-	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated"},
+	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated", "folded"},
 }
 
 var rowTypes = map[string]reflect.Type{

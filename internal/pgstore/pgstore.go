@@ -81,6 +81,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
 	}
+	if err := db.foldNames(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: %s: ratings' names: %w", Redact(url), err)
+	}
 	return db, nil
 }
 

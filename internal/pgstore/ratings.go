@@ -1,10 +1,12 @@
 package pgstore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -64,10 +66,92 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 		if err != nil {
 			return fmt.Errorf("table %s: ratings: %w", id, err)
 		}
+		if err := lockNames(ctx, tx); err != nil {
+			return err
+		}
 		for _, r := range after {
-			_, err := tx.Exec(ctx, `UPDATE ratings SET name = $2, bot = $3, mu = $4, sigma = $5, games = $6, updated = $7
-				WHERE entrant = $1`, r.Key, r.Name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at))
+			name, folded, err := table.UniqueName(r, nameTaken(ctx, tx))
 			if err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `UPDATE ratings SET name = $2, bot = $3, mu = $4, sigma = $5, games = $6, updated = $7,
+				folded = $8 WHERE entrant = $1`, r.Key, name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at), folded)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// namesLock is the advisory lock under which people's rated names are
+// chosen (table.UniqueName), so that two servers ending games with two
+// people of one new name cannot both give it. Taken after the entrants'
+// rows, never before, so it cannot deadlock with the row locks.
+const namesLock = 0x6e616d65 // "name"
+
+func lockNames(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, namesLock)
+	return err
+}
+
+// nameTaken is table.NameTakenFunc over q.
+func nameTaken(ctx context.Context, q querier) table.NameTakenFunc {
+	return func(folded, key string) (bool, error) {
+		var held bool
+		err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM ratings WHERE folded = $1 AND NOT bot AND entrant <> $2)`,
+			folded, key).Scan(&held)
+		return held, err
+	}
+}
+
+// NameTaken reports whether a person other than key is rated under a name
+// that folds to folded.
+func (db *DB) NameTaken(ctx context.Context, folded, key string) (bool, error) {
+	return nameTaken(ctx, db.pool)(folded, key)
+}
+
+// foldNames gives the people's ratings written before names were folded
+// (or by an older server) their folded names, those with the most games
+// first: a later one whose name an earlier one holds is renamed as
+// table.UniqueName does. Their rows are locked first, then the names, as
+// FinishRated does.
+func (db *DB) foldNames(ctx context.Context) error {
+	var n int
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM ratings WHERE NOT bot AND folded = '' AND games > 0`).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	return db.tx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT entrant, name, games, updated FROM ratings
+			WHERE NOT bot AND folded = '' AND games > 0 ORDER BY entrant COLLATE "C" FOR UPDATE`)
+		if err != nil {
+			return err
+		}
+		type person struct {
+			table.Rating
+			updated int64
+		}
+		people, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (person, error) {
+			var p person
+			err := row.Scan(&p.Key, &p.Name, &p.Games, &p.updated)
+			return p, err
+		})
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(people, func(a, b person) int {
+			return cmp.Or(cmp.Compare(b.Games, a.Games), cmp.Compare(a.updated, b.updated), strings.Compare(a.Key, b.Key))
+		})
+		if err := lockNames(ctx, tx); err != nil {
+			return err
+		}
+		for _, p := range people {
+			name, folded, err := table.UniqueName(p.Rating, nameTaken(ctx, tx))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE ratings SET name = $2, folded = $3 WHERE entrant = $1`,
+				p.Key, name, folded); err != nil {
 				return err
 			}
 		}

@@ -306,6 +306,9 @@ func (db *DB) prepare(ctx context.Context) error {
 		err = db.migrate(ctx)
 	}
 	if err == nil {
+		err = db.foldNames(ctx)
+	}
+	if err == nil {
 		return nil
 	}
 	if d := damaged(db.file.path, err); errors.Is(d, ErrCorrupt) {

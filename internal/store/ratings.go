@@ -46,11 +46,16 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 			return fmt.Errorf("table %s: ratings: %w", id, err)
 		}
 		for _, r := range after {
-			_, err := tx.ExecContext(ctx, `INSERT INTO ratings (entrant, name, bot, mu, sigma, games, updated)
-				VALUES (?, ?, ?, ?, ?, ?, ?)
+			name, folded, err := table.UniqueName(r, nameTaken(ctx, tx))
+			if err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO ratings (entrant, name, bot, mu, sigma, games, updated, folded)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (entrant) DO UPDATE SET name = excluded.name, bot = excluded.bot,
-				mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated = excluded.updated`,
-				r.Key, r.Name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at))
+				mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, updated = excluded.updated,
+				folded = excluded.folded`,
+				r.Key, name, r.Bot, r.Mu, r.Sigma, r.Games, millis(at), folded)
 			if err != nil {
 				return err
 			}
@@ -62,6 +67,73 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 // rowsQuerier is a pool or a transaction.
 type rowsQuerier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// nameTaken is table.NameTakenFunc over q.
+func nameTaken(ctx context.Context, q rowsQuerier) table.NameTakenFunc {
+	return func(folded, key string) (bool, error) {
+		var one int
+		err := q.QueryRowContext(ctx, `SELECT 1 FROM ratings WHERE folded = ? AND bot = 0 AND entrant <> ?`,
+			folded, key).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+}
+
+// NameTaken reports whether a person other than key is rated under a name
+// that folds to folded.
+func (db *DB) NameTaken(ctx context.Context, folded, key string) (bool, error) {
+	return nameTaken(ctx, db.r)(folded, key)
+}
+
+// foldNames gives the people's ratings written before names were folded
+// (or by an older server) their folded names, those with the most games
+// first: a later one whose name an earlier one holds is renamed as
+// table.UniqueName does. Nothing is written when there are none.
+func (db *DB) foldNames(ctx context.Context) error {
+	const unfolded = `SELECT entrant, name FROM ratings WHERE bot = 0 AND folded = '' AND games > 0
+		ORDER BY games DESC, updated, entrant`
+	var n int
+	if err := db.w.QueryRowContext(ctx, `SELECT count(*) FROM (`+unfolded+`)`).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		people, err := scanNames(tx.QueryContext(ctx, unfolded))
+		if err != nil {
+			return err
+		}
+		for _, r := range people {
+			name, folded, err := table.UniqueName(r, nameTaken(ctx, tx))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE ratings SET name = ?, folded = ? WHERE entrant = ?`,
+				name, folded, r.Key); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// scanNames reads rows of entrant and name.
+func scanNames(rows *sql.Rows, err error) ([]table.Rating, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []table.Rating
+	for rows.Next() {
+		var r table.Rating
+		if err := rows.Scan(&r.Key, &r.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 const ratingCols = `entrant, name, bot, mu, sigma, games`

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/storetest"
 	"cardtable/internal/table"
 )
@@ -196,6 +197,72 @@ func TestRatingsPruned(t *testing.T) {
 		slices.Sort(left)
 		if want := []string{"bot:random", "p:ranked", "p:recent"}; !slices.Equal(left, want) {
 			t.Fatalf("ratings after pruning: %v, want %v", left, want)
+		}
+	})
+}
+
+// TestRatingNamesUnique: people's rated names are unique without regard
+// to case. Two people who sat under one name at once and both finish
+// rated games: the later is stored as "name (2)", the next "name (3)";
+// a bot level's name is not a person's. A person rated under another
+// name gives the old one up. Rows stored before names were compared
+// (copied in unfolded here) are made unique when the database is
+// opened, the one with the most games keeping the name. Both backends.
+func TestRatingNamesUnique(t *testing.T) {
+	each(t, func(t *testing.T, _ storetest.Backend, db string, s storetest.Store) {
+		ctx := context.Background()
+		nameOf := func(s storetest.Store, key string) string {
+			t.Helper()
+			got := must(s.Ratings(ctx, []string{key}))
+			if len(got) != 1 {
+				t.Fatalf("ratings of %s: %+v", key, got)
+			}
+			return got[0].Name
+		}
+		taken := func(s storetest.Store, name, key string) bool {
+			return must(s.NameTaken(ctx, table.FoldName(name), key))
+		}
+		for i, p := range []struct{ key, name, want string }{
+			{"p:ann", "Ann", "Ann"}, {"p:other", "ANN", "ANN (2)"}, {"p:third", "ann", "ann (3)"},
+			{"bot:ann", "ann", "ann"}, {"p:ann", "ann", "ann"},
+		} {
+			id := fmt.Sprintf("u%d", i)
+			openTable(t, s, id)
+			if err := s.FinishRated(ctx, id, t0, bump([]string{p.key}, p.name, 1)); err != nil {
+				t.Fatal(err)
+			}
+			if got := nameOf(s, p.key); got != p.want {
+				t.Errorf("%s rated as %q is named %q, want %q", p.key, p.name, got, p.want)
+			}
+		}
+		if !taken(s, "aNn", "p:new") || taken(s, "Ann", "p:ann") || !taken(s, "ann (2)", "p:ann") || taken(s, "Bea", "p:new") {
+			t.Error("NameTaken does not match the names stored")
+		}
+		openTable(t, s, "rename")
+		if err := s.FinishRated(ctx, "rename", t0, bump([]string{"p:ann"}, "Zed", 1)); err != nil {
+			t.Fatal(err)
+		}
+		if taken(s, "Ann", "p:new") {
+			t.Error("a person rated as Zed still holds Ann")
+		}
+
+		rows := []any{
+			dbcopy.Rating{Entrant: "p:few", Name: "Old", Mu: 25, Sigma: 8, Games: 2, Updated: 1},
+			dbcopy.Rating{Entrant: "p:many", Name: "OLD", Mu: 25, Sigma: 8, Games: 9, Updated: 2},
+			dbcopy.Rating{Entrant: "p:fresh", Name: "Fresh", Mu: 25, Sigma: 8, Games: 1, Updated: 3},
+		}
+		if err := s.Import(ctx, "ratings", rows); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		again := storetest.OpenTB(t, db)
+		for key, want := range map[string]string{"p:many": "OLD", "p:few": "Old (2)", "p:fresh": "Fresh"} {
+			if got := nameOf(again, key); got != want {
+				t.Errorf("after reopening, %s is named %q, want %q", key, got, want)
+			}
+		}
+		if !taken(again, "fresh", "p:new") || !taken(again, "old (2)", "p:new") {
+			t.Error("the names stored before are not found taken after reopening")
 		}
 	})
 }

@@ -212,7 +212,7 @@ func TestRematchElsewhere(t *testing.T) {
 	mustJoin(t, old, "a", 0)
 	mustJoin(t, old, "b", 2)
 	playOut(t, old, map[int]string{0: "a", 2: "b"})
-	re, _, err := a.hub.Rematch(bg, old.ID(), "a")
+	re, _, err := a.hub.RematchFrom(bg, old.ID(), "a", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestRematchElsewhere(t *testing.T) {
 		}
 		time.Sleep(testScan / 2) // the servers' next scans
 	}
-	_, _, err = a.hub.Rematch(bg, old.ID(), "b")
+	_, _, err = a.hub.RematchFrom(bg, old.ID(), "b", "")
 	var ee *table.ElsewhereError
 	if !errors.As(err, &ee) || ee.ID != re.ID() {
 		t.Fatalf("the rematch asked at A while it runs at B: %v, want it named", err)

@@ -29,8 +29,8 @@ const (
 type Rating struct {
 	// Key is "p:" and a person's identity, or "bot:" and a bot level.
 	Key string
-	// Name is the person's display name at their latest rated game, or
-	// the bot's level.
+	// Name is the person's display name at their latest rated game (made
+	// unique among people by the store: UniqueName), or the bot's level.
 	Name  string
 	Bot   bool
 	Mu    float64
@@ -61,6 +61,9 @@ type Rater interface {
 	// TopRatings is at most limit ratings with at least minGames games,
 	// the highest rating.Ordinal (mu - 3 sigma) first.
 	TopRatings(ctx context.Context, minGames, limit int) ([]Rating, error)
+	// NameTaken reports whether a person other than key is rated under a
+	// name that folds (FoldName) to folded.
+	NameTaken(ctx context.Context, folded, key string) (bool, error)
 }
 
 // Ranked is an entrant as the leaderboard shows it: never an identity.

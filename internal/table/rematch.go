@@ -7,25 +7,21 @@ import (
 	"fmt"
 )
 
-// Rematch is the table where old's seats play again: made at the first
-// asking, after the game's end, by a person seated there (others get the
-// same table). Its settings are old's; its seats are old's turned by one
-// (old seat i sits at i+1, the last at 0): each bot keeps its level, each
-// person's seat is held for them until they take it (Join) or give it up
-// (Leave), when anyone may take it. The asker takes theirs at once. The
-// new table is stored, seats held, before Rematch returns; old's updates
-// then carry its id (Update.Rematch). Its id is derived from old's, so a
-// second asking finds it even if old's link was lost. It is RematchFrom
-// an unknown address.
-func (h *Hub) Rematch(ctx context.Context, oldID, player string) (*Table, int, error) {
-	return h.RematchFrom(ctx, oldID, player, "")
-}
-
-// RematchFrom is Rematch asked from client address addr ("" unknown). A
-// new rematch table counts as the asker's, from addr, as CreateFrom's
-// would: it is refused (ErrTooMany) past the same limits, so that
-// finishing games and asking for rematches cannot open tables past an
-// address's bound. Finding one already made is never refused.
+// RematchFrom is the table where old's seats play again: made at the
+// first asking, after the game's end, by a person seated there (others get
+// the same table). Its settings are old's; its seats are old's turned by
+// one (old seat i sits at i+1, the last at 0): each bot keeps its level,
+// each person's seat is held for them until they take it (Join) or give it
+// up (Leave), when anyone may take it. The asker takes theirs at once. The
+// new table is stored, seats held, before RematchFrom returns; old's
+// updates then carry its id (Update.Rematch). Its id is derived from
+// old's, so a second asking finds it even if old's link was lost.
+//
+// addr is the asker's client address ("" unknown). A new rematch table
+// counts as the asker's, from addr, as CreateFrom's would: it is refused
+// (ErrTooMany) past the same limits, so that finishing games and asking
+// for rematches cannot open tables past an address's bound. Finding one
+// already made is never refused.
 func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Table, int, error) {
 	old, err := h.Table(oldID)
 	if err != nil {
@@ -72,7 +68,7 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 	return t, seat, nil
 }
 
-// ElsewhereError is Rematch's answer when the rematch table runs on
+// ElsewhereError is RematchFrom's answer when the rematch table runs on
 // another server (Claims): the asker takes the seat held for them there,
 // by its id.
 type ElsewhereError struct{ ID string }

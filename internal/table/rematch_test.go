@@ -52,15 +52,15 @@ func TestRematch(t *testing.T) {
 	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
 	mustJoin(t, old, "a", 0)
 	mustJoin(t, old, "b", 2)
-	if _, _, err := h.Rematch(ctx, old.ID(), "a"); !errors.Is(err, table.ErrNotOver) {
+	if _, _, err := h.RematchFrom(ctx, old.ID(), "a", ""); !errors.Is(err, table.ErrNotOver) {
 		t.Fatalf("a rematch before the end: %v, want ErrNotOver", err)
 	}
 	oldSub := mustSub(t, old, "b", -1)
 	playOut(t, old, map[int]string{0: "a", 2: "b"})
-	if _, _, err := h.Rematch(ctx, old.ID(), "c"); !errors.Is(err, table.ErrNotSeated) {
+	if _, _, err := h.RematchFrom(ctx, old.ID(), "c", ""); !errors.Is(err, table.ErrNotSeated) {
 		t.Fatalf("a rematch asked by someone not seated: %v, want ErrNotSeated", err)
 	}
-	nt, seat, err := h.Rematch(ctx, old.ID(), "a")
+	nt, seat, err := h.RematchFrom(ctx, old.ID(), "a", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestRematch(t *testing.T) {
 	if _, err := nt.Join(ctx, table.Player{ID: "c", Name: "C"}, 0); !errors.Is(err, table.ErrSeatTaken) {
 		t.Errorf("someone else takes the held seat: %v, want ErrSeatTaken", err)
 	}
-	again, got, err := h.Rematch(ctx, old.ID(), "b")
+	again, got, err := h.RematchFrom(ctx, old.ID(), "b", "")
 	if err != nil || again != nt || got != 0 {
 		t.Fatalf("the second asking: %v at seat %d, %v; want the same table, seat 0", again, got, err)
 	}
@@ -112,7 +112,7 @@ func TestRematchSeatGivenUp(t *testing.T) {
 	mustJoin(t, old, "a", 0)
 	mustJoin(t, old, "b", 1)
 	playOut(t, old, map[int]string{0: "a", 1: "b"})
-	nt, _, err := h.Rematch(ctx, old.ID(), "b")
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "b", "")
 	if err != nil {
 		t.Fatal(err)
 	}

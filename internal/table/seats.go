@@ -105,6 +105,9 @@ func (l *loop) join(p Player, want int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
+	if err := l.checkNewName(p.ID, name); err != nil {
+		return -1, err
+	}
 	if s := l.seatOf(p.ID); s >= 0 {
 		l.back(s)
 		if l.seats[s].name != name {

@@ -21,7 +21,7 @@ type Update struct {
 	Held   bool   `json:"held,omitempty"`
 	Status Status `json:"status"`
 	// Rematch is the table where these seats play again, once someone
-	// asked for it after the game's end (Hub.Rematch).
+	// asked for it after the game's end (Hub.RematchFrom).
 	Rematch string     `json:"rematch,omitempty"`
 	Seats   []SeatInfo `json:"seats"`
 	// View is the game as the receiver sees it, with the public events

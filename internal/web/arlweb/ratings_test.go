@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,4 +104,24 @@ func TestRatingsAPI(t *testing.T) {
 	if got[0].Rating <= 0 || got[1].Rating <= 0 {
 		t.Fatalf("ratings not shown: %+v", got)
 	}
+}
+
+// TestJoinNameTaken: sitting down under a rated person's name, or a bot
+// level's, whatever the case, is answered 409 with what to do; the rated
+// person keeps theirs.
+func TestJoinNameTaken(t *testing.T) {
+	e := newEnv(t, Limits{})
+	pat, other := e.client(), e.client()
+	pat.playAway("Pat", true)
+	id := other.create("", "", "random")
+	for _, name := range []string{"pAT", "Random"} {
+		var body struct {
+			Error string `json:"error"`
+		}
+		code := other.do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: name}, &body)
+		if code != http.StatusConflict || !strings.Contains(body.Error, "choose another") || !strings.Contains(body.Error, name) {
+			t.Errorf("joining as %q: %d %q, want 409 naming it and what to do", name, code, body.Error)
+		}
+	}
+	pat.join(id, "PAT")
 }

@@ -53,7 +53,7 @@ func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
 		Saves []saveSummary `json:"saves"`
 	}{[]saveSummary{}}
 	for _, sv := range list {
-		if sv.Damaged {
+		if sv.Damaged && s.damaged.first(damagedKey("listed", sv.Player, sv.Name)) {
 			s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; listed for its player to delete",
 				"player", sv.Player, "save", sv.Name)
 		}
@@ -153,12 +153,22 @@ func (s *Handlers) loadSave(r *http.Request) (spidergame.Save, *spider.Game, err
 }
 
 // damagedSave is the answer to opening save name whose stored row or text
-// cannot be read (err, logged for the operator): the player is told it is
-// damaged and can be deleted, without the stored text.
+// cannot be read (err, logged for the operator the first time): the
+// player is told it is damaged and can be deleted, without the stored
+// text.
 func (s *Handlers) damagedSave(r *http.Request, name string, err error) error {
-	s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; refused to open",
-		"player", web.Player(r), "save", name, "err", err)
+	if s.damaged.first(damagedKey("opened", web.Player(r), name)) {
+		s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; refused to open",
+			"player", web.Player(r), "save", name, "err", err)
+	}
 	return web.Errorf(web.ErrUnprocessable, "saved game %q is damaged on the server and cannot be opened; you can delete it", name)
+}
+
+// damagedKey names, for Handlers.damaged, player's damaged save name
+// found when done ("listed", "opened"): each is logged once a process, so
+// a page's polling cannot fill the log.
+func damagedKey(done, player, name string) string {
+	return done + "\x00" + player + "\x00" + name
 }
 
 func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
@@ -168,6 +178,9 @@ func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.db.DeleteSave(r.Context(), web.Player(r), name); err != nil {
 		return err
+	}
+	for _, done := range []string{"listed", "opened"} {
+		s.damaged.forget(damagedKey(done, web.Player(r), name))
 	}
 	web.WriteJSON(w, http.StatusOK, map[string]string{"deleted": name})
 	return nil

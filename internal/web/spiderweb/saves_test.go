@@ -235,6 +235,58 @@ func TestDamagedSave(t *testing.T) {
 	}
 }
 
+// TestDamagedSaveLoggedOnce: a page that reads the list (or tries to open
+// a damaged save) again and again logs the damaged save once per server
+// process, named; once deleted, a new damaged save of that name is
+// logged again.
+func TestDamagedSaveLoggedOnce(t *testing.T) {
+	var logged bytes.Buffer
+	h := newHarness(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	damage := func() {
+		t.Helper()
+		h.call("PUT", "/api/saves/broken", `{"game":"`+r.ID+`"}`, 200, nil)
+		webtest.Damage(t, h.path, `UPDATE saves SET deal = 'x617' WHERE name = 'broken'`)
+	}
+	count := func(what string) int {
+		return strings.Count(logged.String(), what+`" player=`+h.player()+` save=broken`)
+	}
+	damage()
+	for range 3 {
+		h.call("GET", "/api/saves", "", 200, nil)
+		h.call("POST", "/api/saves/broken/open", "", http.StatusUnprocessableEntity, nil)
+	}
+	if count("listed for its player to delete") != 1 || count("refused to open") != 1 {
+		t.Fatalf("three lists and three openings logged, want each once:\n%s", logged.String())
+	}
+	h.call("DELETE", "/api/saves/broken", "", 200, nil)
+	damage()
+	h.call("GET", "/api/saves", "", 200, nil)
+	if n := count("listed for its player to delete"); n != 2 {
+		t.Errorf("a new damaged save of a deleted one's name logged %d times in all, want 2:\n%s", n, logged.String())
+	}
+}
+
+// TestLogOnceBounded: past its bound the set forgets the oldest key (seen
+// as first again), never the newer ones.
+func TestLogOnceBounded(t *testing.T) {
+	o := newLogOnce(2)
+	for _, k := range []string{"a", "b", "c"} {
+		if !o.first(k) {
+			t.Fatalf("%q seen before its first time", k)
+		}
+	}
+	if len(o.seen) != 2 || len(o.order) != 2 {
+		t.Errorf("%d keys remembered (%d in order), want the bound, 2", len(o.seen), len(o.order))
+	}
+	if o.first("c") || o.first("b") {
+		t.Error("a newer key forgotten")
+	}
+	if !o.first("a") {
+		t.Error("the oldest key still remembered past the bound")
+	}
+}
+
 // TestDamagedGame: a game in play whose stored text was damaged outside
 // the server is still a server fault (500), but the player is told what
 // happened and what to do, never the stored text; the operator's log

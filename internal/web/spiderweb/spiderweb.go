@@ -62,6 +62,8 @@ type Handlers struct {
 	opts  Options
 	// analyses holds a token while an analysis runs: one at a time.
 	analyses chan struct{}
+	// damaged: the damaged saves already logged, by what was done.
+	damaged *logOnce
 }
 
 // New makes the handlers over db, with a service of the games in play
@@ -75,7 +77,8 @@ func New(db Store, o Options) *Handlers {
 	}
 	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames,
 		Shared: o.Shared})
-	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1), games: games}
+	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1), games: games,
+		damaged: newLogOnce(maxLoggedDamaged)}
 }
 
 // Games is the service of the games in play the handlers serve (for the

@@ -72,20 +72,35 @@ async function board() {
   } catch (e) { $("msg").textContent = e.message; }
 }
 
+// unjoined is the table made for a join the server then refused (a name
+// someone else has): the next try with the same settings joins it rather
+// than making another, each of which would count against the creator's
+// tables until it closed idle.
+let unjoined = null; // {settings (JSON), table}
+
 async function create(ev) {
   ev.preventDefault();
   const name = $("name").value.trim();
   if (!name) { $("msg").textContent = "Pick a display name first."; $("name").focus(); return; }
   saveName(name);
   const bots = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const settings = {
+    players: bots.length, bots, target: Number($("target").value) || 0, turnSeconds: Number($("timer").value) || 0,
+    rated: $("rated").checked,
+  };
+  const key = JSON.stringify(settings);
   try {
-    const t = await request("POST", "/api/arlington/tables", {
-      players: bots.length, bots, target: Number($("target").value) || 0, turnSeconds: Number($("timer").value) || 0,
-      rated: $("rated").checked,
-    });
+    const t = unjoined?.settings === key ? unjoined.table : await request("POST", "/api/arlington/tables", settings);
+    unjoined = { settings: key, table: t };
     await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name });
+    unjoined = null;
     location.href = t.link;
-  } catch (e) { $("msg").textContent = e.message; }
+  } catch (e) {
+    // Kept only for a refused name (docs/api.md); a table gone or full
+    // meanwhile is not tried again.
+    if (!(e.status === 409 && e.message.startsWith("display name taken"))) unjoined = null;
+    $("msg").textContent = e.message;
+  }
 }
 
 // A table's code (told by a friend) leads to its page.

@@ -1,0 +1,92 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Display names (docs/tables.md, "Names", decision): a rated person's
+// display name is theirs on the leaderboard. A person may not sit under a
+// name another rated person is rated under, nor under a bot level's
+// name, compared without regard to case; the store keeps rated names
+// unique even when two people who chose one name finish rated games at
+// once (UniqueName).
+
+// ErrNameTaken: the display name is another rated person's, or a bot
+// level's.
+var ErrNameTaken = errors.New("display name taken")
+
+// FoldName is name's key for comparing display names without regard to
+// case: "Ann", "ANN" and "ann" fold alike.
+func FoldName(name string) string {
+	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, name)
+}
+
+// NameTakenFunc reports whether a person other than key is rated under a
+// name that folds to folded (a store's lookup).
+type NameTakenFunc func(folded, key string) (bool, error)
+
+// UniqueName is the name r is stored under, and its fold: a bot's level
+// as it is (fold ""); a person's name if no other person holds it, else
+// the name with the first of " (2)", " (3)", ... that nobody else holds.
+// The suffix is needed only when two people sat under one new name at
+// once (each was free when they sat) and both finished rated games: the
+// later to finish gets it. It says nothing about who they are.
+func UniqueName(r Rating, taken NameTakenFunc) (name, folded string, err error) {
+	if r.Bot {
+		return r.Name, "", nil
+	}
+	// Ends: each name tried is held by a different row.
+	for n := 1; ; n++ {
+		name = r.Name
+		if n > 1 {
+			name = fmt.Sprintf("%s (%d)", r.Name, n)
+		}
+		folded = FoldName(name)
+		held, err := taken(folded, r.Key)
+		if err != nil || !held {
+			return name, folded, err
+		}
+	}
+}
+
+// checkName refuses (ErrNameTaken) name, cleaned, for person id when it
+// is a bot level's or another rated person's; a store error is ErrStore.
+func (h *Hub) checkName(ctx context.Context, id, name string) error {
+	folded := FoldName(name)
+	if h.validLevel(folded) {
+		return fmt.Errorf("%w: %q is the name of a bot level; choose another", ErrNameTaken, name)
+	}
+	r, ok := h.o.Store.(Rater)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	held, err := r.NameTaken(ctx, folded, personKey(id))
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrStore, err)
+	}
+	if held {
+		return fmt.Errorf("%w: %q is another rated player's name; choose another", ErrNameTaken, name)
+	}
+	return nil
+}
+
+// checkNewName is checkName for a person joining under name, unless it is
+// the name (but for case) they already sit under or have a seat held
+// under here: a reload or a rematch is not refused because someone was
+// rated under that name since.
+func (l *loop) checkNewName(id, name string) error {
+	s := l.seatOf(id)
+	if s < 0 {
+		s = l.reservedFor(id)
+	}
+	if s >= 0 && FoldName(l.seats[s].name) == FoldName(name) {
+		return nil
+	}
+	return l.h.checkName(l.ctx, id, name)
+}
