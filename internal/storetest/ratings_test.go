@@ -266,3 +266,87 @@ func TestRatingNamesUnique(t *testing.T) {
 		}
 	})
 }
+
+// TestRatingNamesAtOnce: servers sharing one database that end games at
+// once, each with a new person of one name (and in some, the same bot
+// level), give the name once and "name (2)" once, and never deadlock; servers that
+// open a database of older, unfolded ratings at once both open and make
+// the names unique once. Shared backends only.
+func TestRatingNamesAtOnce(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		if !b.Shared {
+			continue
+		}
+		t.Run(b.Name, func(t *testing.T) {
+			ctx := context.Background()
+			db := b.New(t)
+			servers := []storetest.Store{storetest.OpenTB(t, db), storetest.OpenTB(t, db)}
+			const rounds = 8
+			for i := range rounds {
+				ids := []string{fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)}
+				var wg sync.WaitGroup
+				errs := make([]error, 2)
+				for j, s := range servers {
+					openTable(t, s, ids[j])
+					wg.Go(func() {
+						keys := []string{fmt.Sprintf("p:%d-%d", i, j)}
+						if i%2 == 1 { // a shared row too, locked before the names
+							keys = append(keys, "bot:random")
+						}
+						errs[j] = s.FinishRated(ctx, ids[j], t0, bump(keys, fmt.Sprintf("Name%d", i), 1))
+					})
+				}
+				wg.Wait()
+				if err := errors.Join(errs...); err != nil {
+					t.Fatalf("round %d: %v", i, err)
+				}
+				var names []string
+				for j := range servers {
+					for _, r := range must(servers[0].Ratings(ctx, []string{fmt.Sprintf("p:%d-%d", i, j)})) {
+						names = append(names, r.Name)
+					}
+				}
+				slices.Sort(names)
+				if want := []string{fmt.Sprintf("Name%d", i), fmt.Sprintf("Name%d (2)", i)}; !slices.Equal(names, want) {
+					t.Fatalf("round %d: the two people are named %q, want %q", i, names, want)
+				}
+			}
+
+			var rows []any
+			for i := range 20 {
+				rows = append(rows, dbcopy.Rating{Entrant: fmt.Sprintf("p:old%02d", i), Name: "Old", Mu: 25, Sigma: 8,
+					Games: 1 + i, Updated: 1})
+			}
+			if err := servers[0].Import(ctx, "ratings", rows); err != nil {
+				t.Fatal(err)
+			}
+			opened := make([]storetest.Store, 2)
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for j := range opened {
+				wg.Go(func() { opened[j], errs[j] = storetest.Open(ctx, db) })
+			}
+			wg.Wait()
+			for _, s := range opened {
+				if s != nil {
+					defer s.Close()
+				}
+			}
+			if err := errors.Join(errs...); err != nil {
+				t.Fatalf("two servers opening the database at once: %v", err)
+			}
+			seen := map[string]bool{}
+			for i := range 20 {
+				for _, r := range must(opened[1].Ratings(ctx, []string{fmt.Sprintf("p:old%02d", i)})) {
+					if seen[table.FoldName(r.Name)] {
+						t.Errorf("%s is named %q, as another is", r.Key, r.Name)
+					}
+					seen[table.FoldName(r.Name)] = true
+				}
+			}
+			if len(seen) != 20 || !seen["old"] {
+				t.Errorf("names after opening: %v, want 20 names, one of them Old", seen)
+			}
+		})
+	}
+}

@@ -34,7 +34,9 @@ type NameTakenFunc func(folded, key string) (bool, error)
 // the name with the first of " (2)", " (3)", ... that nobody else holds.
 // The suffix is needed only when two people sat under one new name at
 // once (each was free when they sat) and both finished rated games: the
-// later to finish gets it. It says nothing about who they are.
+// later to finish gets it. It says nothing about who they are. The name
+// is shortened before the suffix to stay within MaxNameRunes, so that its
+// holder can sit under it.
 func UniqueName(r Rating, taken NameTakenFunc) (name, folded string, err error) {
 	if r.Bot {
 		return r.Name, "", nil
@@ -43,7 +45,10 @@ func UniqueName(r Rating, taken NameTakenFunc) (name, folded string, err error) 
 	for n := 1; ; n++ {
 		name = r.Name
 		if n > 1 {
-			name = fmt.Sprintf("%s (%d)", r.Name, n)
+			suffix := fmt.Sprintf(" (%d)", n)
+			base := []rune(r.Name)
+			base = base[:min(len(base), max(1, MaxNameRunes-len(suffix)))]
+			name = strings.TrimSpace(string(base)) + suffix
 		}
 		folded = FoldName(name)
 		held, err := taken(folded, r.Key)

@@ -3,7 +3,10 @@ package table_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"cardtable/internal/table"
 )
@@ -50,5 +53,42 @@ func TestNameTaken(t *testing.T) {
 	}
 	if s := casual.Summary(); s.Seats[0].Name != "CY" || s.Seats[1].Name != "ann" || s.Seats[2].Name != "Annie" {
 		t.Errorf("the seats: %+v", s.Seats)
+	}
+}
+
+// TestUniqueName: a person's name is kept while nobody else holds it,
+// else given the first free suffix, shortened to fit MaxNameRunes so its
+// holder can sit under it; a bot's level is kept as it is.
+func TestUniqueName(t *testing.T) {
+	long := strings.Repeat("x", table.MaxNameRunes-3) + "ééé" // 24 runes
+	for _, c := range []struct {
+		name string
+		held []string // folded names held by others
+		want string
+	}{
+		{"Ann", nil, "Ann"},
+		{"Ann", []string{"ann"}, "Ann (2)"},
+		{"Ann", []string{"ann", "ann (2)"}, "Ann (3)"},
+		{long, []string{table.FoldName(long)}, strings.Repeat("x", table.MaxNameRunes-4) + " (2)"},
+		{"abcdefghijklmnopqrs uvwx", []string{"abcdefghijklmnopqrs uvwx"}, "abcdefghijklmnopqrs (2)"},
+	} {
+		t.Run(c.want, func(t *testing.T) {
+			var asked []string
+			got, folded, err := table.UniqueName(table.Rating{Key: "p:me", Name: c.name}, func(f, key string) (bool, error) {
+				asked = append(asked, f)
+				return key == "p:me" && slices.Contains(c.held, f), nil
+			})
+			if err != nil || got != c.want || folded != table.FoldName(c.want) {
+				t.Fatalf("UniqueName(%q) = %q, %q, %v; want %q (asked %q)", c.name, got, folded, err, c.want, asked)
+			}
+			if n := utf8.RuneCountInString(got); n > table.MaxNameRunes {
+				t.Errorf("%q is %d characters, past the %d a name may have", got, n, table.MaxNameRunes)
+			}
+		})
+	}
+	got, folded, err := table.UniqueName(table.Rating{Key: "bot:expert", Name: "expert", Bot: true},
+		func(string, string) (bool, error) { return true, nil })
+	if got != "expert" || folded != "" || err != nil {
+		t.Errorf("a bot's name: %q, %q, %v; want it as it is, not folded", got, folded, err)
 	}
 }

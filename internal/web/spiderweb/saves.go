@@ -105,6 +105,7 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.PutSave(r.Context(), rec); err != nil {
 		return err
 	}
+	s.forgetDamaged(web.Player(r), name) // a new save: logged if damaged in turn
 	// The lineage's given-up mark, which the game alone does not know.
 	// The save is stored: if the read fails, the answer goes without it.
 	if gaveUp, err := s.db.LineageGivenUp(r.Context(), rec.Player, rec.Lineage); err == nil {
@@ -171,6 +172,15 @@ func damagedKey(done, player, name string) string {
 	return done + "\x00" + player + "\x00" + name
 }
 
+// forgetDamaged drops player's save name from the damaged saves logged,
+// when it is deleted or overwritten: a new save of that name damaged in
+// turn is logged again.
+func (s *Handlers) forgetDamaged(player, name string) {
+	for _, done := range []string{"listed", "opened"} {
+		s.damaged.forget(damagedKey(done, player, name))
+	}
+}
+
 func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	name, err := saveName(r)
 	if err != nil {
@@ -179,9 +189,7 @@ func (s *Handlers) deleteSave(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.DeleteSave(r.Context(), web.Player(r), name); err != nil {
 		return err
 	}
-	for _, done := range []string{"listed", "opened"} {
-		s.damaged.forget(damagedKey(done, web.Player(r), name))
-	}
+	s.forgetDamaged(web.Player(r), name)
 	web.WriteJSON(w, http.StatusOK, map[string]string{"deleted": name})
 	return nil
 }

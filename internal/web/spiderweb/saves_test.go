@@ -237,8 +237,8 @@ func TestDamagedSave(t *testing.T) {
 
 // TestDamagedSaveLoggedOnce: a page that reads the list (or tries to open
 // a damaged save) again and again logs the damaged save once per server
-// process, named; once deleted, a new damaged save of that name is
-// logged again.
+// process, named; once deleted or saved over, a new damaged save of that
+// name is logged again.
 func TestDamagedSaveLoggedOnce(t *testing.T) {
 	var logged bytes.Buffer
 	h := newHarness(t, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
@@ -264,6 +264,11 @@ func TestDamagedSaveLoggedOnce(t *testing.T) {
 	h.call("GET", "/api/saves", "", 200, nil)
 	if n := count("listed for its player to delete"); n != 2 {
 		t.Errorf("a new damaged save of a deleted one's name logged %d times in all, want 2:\n%s", n, logged.String())
+	}
+	damage() // saved over the damaged one, then damaged in turn
+	h.call("GET", "/api/saves", "", 200, nil)
+	if n := count("listed for its player to delete"); n != 3 {
+		t.Errorf("a damaged save saved over and damaged again logged %d times in all, want 3:\n%s", n, logged.String())
 	}
 }
 
