@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Display names (docs/tables.md, "Names", decision): a rated person's
@@ -20,9 +22,13 @@ import (
 var ErrNameTaken = errors.New("display name taken")
 
 // FoldName is name's key for comparing display names without regard to
-// case: "Ann", "ANN" and "ann" fold alike.
+// case, to how an accented letter was typed (one character or a letter
+// and a combining accent: Unicode NFKC, which also folds compatibility
+// forms such as full-width letters), or to runs of spaces: "Ann", "ANN",
+// "ａｎｎ" and "ann" fold alike.
 func FoldName(name string) string {
-	return strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, name)
+	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFKC.String(name))
+	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))
 }
 
 // NameTakenFunc reports whether a person other than key is rated under a

@@ -92,3 +92,28 @@ func TestUniqueName(t *testing.T) {
 		t.Errorf("a bot's name: %q, %q, %v; want it as it is, not folded", got, folded, err)
 	}
 }
+
+// TestFoldName: names that look the same fold alike, whatever the case,
+// however an accent was typed, in full-width letters or with extra
+// spaces; different names do not.
+func TestFoldName(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"Ann", "aNN", true},
+		{"Zoé", "Zoe\u0301", true}, // é as one character, and as e and a combining accent
+		{"ＡＮＮ", "ann", true},       // full-width letters
+		{"Ann  Lee", "ann lee", true},
+		{"Straße", "STRASSE", false}, // ß is its own letter here: no full case folding
+		{"Ann", "Anna", false},
+		{"Zoé", "Zoe", false},
+	} {
+		t.Run(c.a+"/"+c.b, func(t *testing.T) {
+			if got := table.FoldName(c.a) == table.FoldName(c.b); got != c.same {
+				t.Errorf("FoldName(%q) = %q, FoldName(%q) = %q: alike %v, want %v",
+					c.a, table.FoldName(c.a), c.b, table.FoldName(c.b), got, c.same)
+			}
+		})
+	}
+}
