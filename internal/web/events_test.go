@@ -114,7 +114,10 @@ func TestRateLimitRefusalLogged(t *testing.T) {
 	buf := &lockedBuffer{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	rl := RateLimit{Player: Bucket{Burst: 1, Every: time.Hour}, Address: Bucket{Burst: 1, Every: time.Hour}, MaxKeys: 10}
-	s := New(Options{Log: log, RateLimit: &rl, Games: []Routes{limitedGame{}}, Events: NewEventLog(log, 3, nil)})
+	// The event log's clock stands still: on the clock on the wall, the
+	// requests could straddle the turn of a minute, a fresh share.
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
+	s := New(Options{Log: log, RateLimit: &rl, Games: []Routes{limitedGame{}}, Events: NewEventLog(log, 3, clk.Now)})
 	for range 50 {
 		r := httptest.NewRequest("POST", "/api/echo/create", nil)
 		r.RemoteAddr = "192.0.2.77:999"
