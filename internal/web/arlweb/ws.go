@@ -40,6 +40,12 @@ type Limits struct {
 	// spectators, an identity's) hold whatever identities a client makes
 	// up; this holds the total.
 	PerAddress int
+	// CloseWait is how long a closing connection waits for the page to
+	// answer its close before it is cut: long enough for a loaded machine
+	// to have written the close, short next to the library's own 5 s, so
+	// a page gone silent (a phone off the network) does not hold up a
+	// stopping server.
+	CloseWait time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -61,6 +67,7 @@ func (l Limits) withDefaults() Limits {
 	defd(&l.HelloWait, 5*time.Second)
 	def(&l.Outbox, 16)
 	def(&l.PerAddress, 128)
+	defd(&l.CloseWait, time.Second)
 	return l
 }
 
@@ -161,10 +168,27 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	web.SetCloseReason(r.Context(), reason)
 	// Close before cancelling the reader's context: a Read whose context
 	// ends drops the connection at once, and the page would get no close
-	// frame (no status, no reason) instead of, say, "restarting".
-	c.Close(status, reason)
+	// frame (no status, no reason) instead of, say, "restarting". Close
+	// then waits for the page's answer, up to the library's 5 s; a page
+	// that has gone silent is cut after CloseWait instead (cancel ends
+	// the reader's Read, which drops the connection), so a stopping
+	// server hands its tables on sooner.
+	closed := make(chan struct{})
+	// Exits when Close returns: at the page's answer, or once cancel
+	// below has cut the connection.
+	go func() {
+		defer close(closed)
+		c.Close(status, reason)
+	}()
+	wait := time.NewTimer(h.limits.CloseWait)
+	select {
+	case <-closed:
+	case <-wait.C:
+	}
+	wait.Stop()
 	cancel()
 	<-readerDone
+	<-closed
 }
 
 // read handles client messages until the connection fails.

@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync"
@@ -310,5 +311,39 @@ func TestWSStopRestarting(t *testing.T) {
 		if !errors.As(w.err, &ce) || ce.Code != websocket.StatusServiceRestart || ce.Reason != web.RestartReason {
 			t.Errorf("connection %d ended with %v, want %d %q", i, w.err, websocket.StatusServiceRestart, web.RestartReason)
 		}
+	}
+}
+
+// TestWSStopSilentPage: a page that no longer reads (a phone gone off the
+// network) does not hold a stopping server for the WebSocket library's
+// 5 s wait for its answer to the close: it is cut after CloseWait.
+func TestWSStopSilentPage(t *testing.T) {
+	e := newEnv(t, Limits{CloseWait: 50 * time.Millisecond})
+	a := e.client()
+	id := a.create("", "medium")
+	a.join(id, "Ann")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/api/arlington/tables/" + id + "/ws"
+	conn, _, err := websocket.Dial(ctx, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	if err := conn.Write(ctx, websocket.MessageText, []byte(`{"type":"hello","since":-1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := conn.Read(ctx); err != nil { // the first view: it is watching
+		t.Fatal(err)
+	}
+	// From here on the page reads nothing, so it never answers the close.
+	start := time.Now()
+	e.site.Drain()
+	if err := e.site.Wait(ctx); err != nil {
+		t.Fatalf("the handler still runs %v after the stop", time.Since(start))
+	}
+	// Half the library's 5 s: a silent page no longer waits it out.
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("the stop waited %v for a page that does not answer", took)
 	}
 }
