@@ -258,7 +258,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	}
 	r.last, r.fresh = u, true
 	for _, c := range u.Chat {
-		r.out("chat %s: %s\n", c.Name, c.Text)
+		r.out("%s\n", chatLine(c))
 	}
 	if s := arlSeatsLine(u.Seats); s != r.seats && u.View == nil {
 		r.seats = s
@@ -402,4 +402,14 @@ func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
 		r.fresh = false
 	}
 	return nil
+}
+
+// chatLine is one chat line as the terminal shows it. A spectator's line
+// says so: a spectator's name is not checked, so it must not pass for a
+// seated player's.
+func chatLine(c arlclient.ChatLine) string {
+	if c.Seat < 0 {
+		return fmt.Sprintf("chat %s (watching): %s", c.Name, c.Text)
+	}
+	return fmt.Sprintf("chat %s: %s", c.Name, c.Text)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cardtable/arlington"
+	"cardtable/internal/arlclient"
 )
 
 // arlNewTable creates a table on the server at url and returns its link.
@@ -417,5 +418,21 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 				t.Fatalf("stdout %q on failure", out)
 			}
 		})
+	}
+}
+
+// TestChatLine: a spectator's chat line says it is a spectator's, so a
+// spectator cannot pass for a seated player of the same name.
+func TestChatLine(t *testing.T) {
+	for _, c := range []struct {
+		line arlclient.ChatLine
+		want string
+	}{
+		{arlclient.ChatLine{Seat: 0, Name: "Ann", Text: "hi"}, "chat Ann: hi"},
+		{arlclient.ChatLine{Seat: -1, Name: "Ann", Text: "hi"}, "chat Ann (watching): hi"},
+	} {
+		if got := chatLine(c.line); got != c.want {
+			t.Errorf("seat %d: %q, want %q", c.line.Seat, got, c.want)
+		}
 	}
 }

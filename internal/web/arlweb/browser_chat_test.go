@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -50,6 +51,32 @@ func TestLongBrowserArlingtonChatOnce(t *testing.T) {
 		p.until(`document.querySelectorAll(` + q(selChat) + `).length >= 2`)
 		if n := p.count(selChat); n != 2 {
 			t.Errorf("%s's page shows %d chat lines, want 2", p.name, n)
+		}
+	}
+}
+
+// TestLongBrowserArlingtonSpectatorChat (long: a browser): a spectator's
+// chat line is marked as a spectator's on every page: a spectator's name
+// is not checked, so it must not pass for a seated player's.
+func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "medium")
+	bctx := startBrowser(t)
+	ann, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Ann")
+	ann.open(e.srv.URL, id)
+	ann.join("Ann")
+	ann.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "good luck"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+	watcher.open(e.srv.URL, id)
+	watcher.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	watcher.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "fold now"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+	for _, p := range []*seatTab{ann, watcher} {
+		p.until(`document.querySelectorAll(` + q(selChat) + `).length === 2`)
+		lines := eval[[]string](p, `[...document.querySelectorAll(`+q(selChat)+`)].map((li) => li.textContent)`)
+		if lines[0] != "Ann: good luck" || !strings.HasSuffix(lines[1], " (watching): fold now") {
+			t.Errorf("%s's page shows %q, want Ann's line as hers and the other marked as watching", p.name, lines)
 		}
 	}
 }

@@ -495,7 +495,9 @@ function renderChat() {
   for (const l of chat) {
     const li = el("li");
     li.dataset.key = `${l.n}|${l.at}`;
-    li.appendChild(el("b", "", `${l.name}: `));
+    // A spectator's line says so: a spectator's name is not checked, so
+    // it must not pass for a seated player's.
+    li.appendChild(el("b", "", l.seat < 0 ? `${l.name} (watching): ` : `${l.name}: `));
     li.appendChild(document.createTextNode(l.text));
     box.appendChild(li);
   }
