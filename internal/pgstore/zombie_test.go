@@ -32,7 +32,7 @@ func TestStalledServerDropsTable(t *testing.T) {
 		return h
 	}
 	ha, hb := hub(a.DB(), a), hub(b.DB(), b)
-	tb, err := ha.Create(ctx, "p", table.Config{Players: 2, Target: 500, Bots: []string{"random", "random"}})
+	tb, err := ha.CreateFrom(ctx, "p", "", table.Config{Players: 2, Target: 500, Bots: []string{"random", "random"}})
 	if err != nil {
 		t.Fatal(err)
 	}

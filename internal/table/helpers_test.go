@@ -332,7 +332,7 @@ func toMove(seat int) func(table.Update) bool {
 
 func mustCreate(tb testing.TB, h *table.Hub, creator string, cfg table.Config) *table.Table {
 	tb.Helper()
-	t, err := h.Create(context.Background(), creator, cfg)
+	t, err := h.CreateFrom(context.Background(), creator, "", cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -281,15 +281,10 @@ func (h *Hub) startStored(s Stored) error {
 	return nil
 }
 
-// Create opens a new table with cfg, created by player creator (an
-// identity), and stores it before returning it. Nobody is seated yet:
-// the creator joins like anyone else. It is CreateFrom an unknown address.
-func (h *Hub) Create(ctx context.Context, creator string, cfg Config) (*Table, error) {
-	return h.CreateFrom(ctx, creator, "", cfg)
-}
-
-// CreateFrom is Create for a creator whose request came from client
-// address addr ("" unknown): the tables one address opens are bounded
+// CreateFrom opens a new table with cfg, created by player creator (an
+// identity) whose request came from client address addr ("" unknown),
+// and stores it before returning it. Nobody is seated yet: the creator
+// joins like anyone else. The tables one address opens are bounded
 // (MaxPerAddress), and the last Reserve places go only to a creator
 // whose identity and address have no unfinished table open.
 func (h *Hub) CreateFrom(ctx context.Context, creator, addr string, cfg Config) (*Table, error) {

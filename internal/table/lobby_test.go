@@ -27,7 +27,7 @@ func TestCreateRefusesBadSettings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := h.Create(bg, "p", c.cfg); !errors.Is(err, table.ErrBadConfig) {
+			if _, err := h.CreateFrom(bg, "p", "", c.cfg); !errors.Is(err, table.ErrBadConfig) {
 				t.Fatalf("err = %v, want ErrBadConfig", err)
 			}
 		})
@@ -35,7 +35,7 @@ func TestCreateRefusesBadSettings(t *testing.T) {
 	if n := len(h.List()); n != 0 {
 		t.Fatalf("%d tables after refusals", n)
 	}
-	if _, err := h.Create(bg, "", table.Config{Players: 2}); !errors.Is(err, table.ErrBadPlayer) {
+	if _, err := h.CreateFrom(bg, "", "", table.Config{Players: 2}); !errors.Is(err, table.ErrBadPlayer) {
 		t.Fatalf("no identity: %v", err)
 	}
 }
@@ -68,12 +68,12 @@ func TestHubLimits(t *testing.T) {
 	cfg := table.Config{Players: 2}
 	mustCreate(t, h, "a", cfg)
 	mustCreate(t, h, "a", cfg)
-	if _, err := h.Create(bg, "a", cfg); !errors.Is(err, table.ErrTooMany) {
+	if _, err := h.CreateFrom(bg, "a", "", cfg); !errors.Is(err, table.ErrTooMany) {
 		t.Fatalf("a third table for one player: %v", err)
 	}
 	mustCreate(t, h, "b", cfg)
 	mustCreate(t, h, "c", cfg)
-	if _, err := h.Create(bg, "d", cfg); !errors.Is(err, table.ErrTooMany) {
+	if _, err := h.CreateFrom(bg, "d", "", cfg); !errors.Is(err, table.ErrTooMany) {
 		t.Fatalf("a fifth table: %v", err)
 	}
 	if n := len(h.List()); n != 4 {

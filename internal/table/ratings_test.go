@@ -196,11 +196,11 @@ func TestRatedGameLeftIsPlayedOut(t *testing.T) {
 // without anyone playing.
 func TestRatedNeedsAPerson(t *testing.T) {
 	h := newHub(t, openStore(t), newFakeClock())
-	_, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}, Rated: true})
+	_, err := h.CreateFrom(context.Background(), "a", "", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}, Rated: true})
 	if !errors.Is(err, table.ErrBadConfig) {
 		t.Fatalf("a rated table of bots only: %v, want ErrBadConfig", err)
 	}
-	if _, err := h.Create(context.Background(), "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}}); err != nil {
+	if _, err := h.CreateFrom(context.Background(), "a", "", table.Config{Players: 2, Target: 1, Bots: []string{"random", "random"}}); err != nil {
 		t.Fatalf("a casual table of bots only: %v", err)
 	}
 }
@@ -214,11 +214,11 @@ func TestRatedNeedsATurnTimer(t *testing.T) {
 	h := newHub(t, openStore(t), newFakeClock())
 	ctx := context.Background()
 	people := []string{"", ""}
-	if _, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, TurnSeconds: -1, Rated: true}); !errors.Is(err, table.ErrBadConfig) {
+	if _, err := h.CreateFrom(ctx, "a", "", table.Config{Players: 2, Bots: people, TurnSeconds: -1, Rated: true}); !errors.Is(err, table.ErrBadConfig) {
 		t.Fatalf("a rated table with the timer off: %v, want ErrBadConfig", err)
 	}
 	for _, rated := range []bool{true, false} {
-		tb, err := h.Create(ctx, "a", table.Config{Players: 2, Bots: people, Rated: rated})
+		tb, err := h.CreateFrom(ctx, "a", "", table.Config{Players: 2, Bots: people, Rated: rated})
 		if err != nil {
 			t.Fatal(err)
 		}

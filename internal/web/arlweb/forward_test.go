@@ -109,7 +109,7 @@ func TestForward(t *testing.T) {
 	o.Cluster = fc
 	h := New(hub, o)
 	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
-	local, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	local, err := hub.CreateFrom(ctx, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestMovedRetryAfter(t *testing.T) {
 	hub := forwardHub(t, func(db *store.DB) table.Store { return movedSeats{db} })
 	h := New(hub, wired(Limits{}))
 	srv := web.New(web.Options{Games: []web.Routes{h}})
-	tb, err := hub.Create(ctx, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	tb, err := hub.CreateFrom(ctx, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
 	if err != nil {
 		t.Fatal(err)
 	}

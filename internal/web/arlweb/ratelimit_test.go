@@ -24,7 +24,7 @@ func TestRateLimit(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 4, 0, 0, 0, time.UTC)
 	rl := web.RateLimit{Player: web.Bucket{Burst: 3, Every: time.Minute}, Address: web.Bucket{Burst: 1000, Every: time.Second}}
 	e := newEnvWeb(t, Limits{}, web.Options{RateLimit: &rl, Now: func() time.Time { return t0 }})
-	tb, err := e.hub.Create(context.Background(), "someone", table.Config{Players: 2, Bots: []string{"", "random"}})
+	tb, err := e.hub.CreateFrom(context.Background(), "someone", "", table.Config{Players: 2, Bots: []string{"", "random"}})
 	if err != nil {
 		t.Fatal(err)
 	}
