@@ -25,7 +25,9 @@ var ErrNameTaken = errors.New("display name taken")
 // case, to how an accented letter was typed (one character or a letter
 // and a combining accent: Unicode NFKC, which also folds compatibility
 // forms such as full-width letters), or to runs of spaces: "Ann", "ANN",
-// "ａｎｎ" and "ann" fold alike.
+// "ａｎｎ" and "ann" fold alike. The stores keep each rated name's fold
+// and refold only rows without one, so a change here needs a store
+// migration that clears the stored folds.
 func FoldName(name string) string {
 	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFKC.String(name))
 	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))

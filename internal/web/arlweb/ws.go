@@ -172,10 +172,14 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	// then waits for the page's answer, up to the library's 5 s; a page
 	// that has gone silent is cut after CloseWait instead (cancel ends
 	// the reader's Read, which drops the connection), so a stopping
-	// server hands its tables on sooner.
+	// server hands its tables on sooner. Only a Read in progress cuts:
+	// if the reader is waiting on a full outbox or has already ended
+	// (a frame too large), a silent page holds Close for the library's
+	// 5 s, no longer.
 	closed := make(chan struct{})
-	// Exits when Close returns: at the page's answer, or once cancel
-	// below has cut the connection.
+	// Exits when Close returns: at the page's answer, once cancel below
+	// has cut the connection, or at the latest at the library's own
+	// timeouts.
 	go func() {
 		defer close(closed)
 		c.Close(status, reason)

@@ -290,7 +290,11 @@ func TestWSChat(t *testing.T) {
 // a close frame saying "restarting" (1012, which the page shows before it
 // reconnects), never a dropped connection with no reason.
 func TestWSStopRestarting(t *testing.T) {
-	e := newEnv(t, Limits{})
+	// These pages answer the close, so the handlers end at the answer;
+	// a long CloseWait keeps a machine too loaded to write sixteen close
+	// frames within the default second from cutting one first (the cut
+	// is TestWSStopSilentPage's).
+	e := newEnv(t, Limits{CloseWait: 10 * time.Second})
 	var watching []*wsClient
 	for range 4 {
 		a := e.client()
