@@ -10,6 +10,11 @@ import (
 // selChat is one line of the table page's chat.
 const selChat = `#chat li`
 
+// say sends text to the table's chat from p's page, as a player types it.
+func (p *seatTab) say(text string) {
+	p.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), text), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+}
+
 // TestLongBrowserArlingtonChatOnce (long: a browser, several seconds under
 // -race; make test-long runs it): a new subscription (taking a seat says
 // hello anew, and so does a page back after a dropped connection) names
@@ -25,7 +30,7 @@ func TestLongBrowserArlingtonChatOnce(t *testing.T) {
 	ann, bob := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Bob")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
-	ann.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "anyone for a game?"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+	ann.say("anyone for a game?")
 	bob.open(e.srv.URL, id)
 	bob.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
 	// Bob sits down: his new hello is answered with his seat's view.
@@ -46,7 +51,7 @@ func TestLongBrowserArlingtonChatOnce(t *testing.T) {
 		}
 	}
 	// A new line after all that still shows, once.
-	bob.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "me!"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+	bob.say("me!")
 	for _, p := range []*seatTab{ann, bob} {
 		p.until(`document.querySelectorAll(` + q(selChat) + `).length >= 2`)
 		if n := p.count(selChat); n != 2 {
@@ -68,10 +73,10 @@ func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
 	ann, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Ann")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
-	ann.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "good luck"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
-	watcher.open(e.srv.URL, id)
+	ann.say("good luck")
+	watcher.open(e.srv.URL, id) // and stays a spectator
 	watcher.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
-	watcher.do(chromedp.SendKeys(chromedp.CSS(`#chat-text`), "fold now"), chromedp.Click(chromedp.CSS(`#chat-form button`)))
+	watcher.say("fold now")
 	for _, p := range []*seatTab{ann, watcher} {
 		p.until(`document.querySelectorAll(` + q(selChat) + `).length === 2`)
 		lines := eval[[]string](p, `[...document.querySelectorAll(`+q(selChat)+`)].map((li) => li.textContent)`)
