@@ -41,7 +41,10 @@ func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
 			p.open(e.srv.URL, got.ID)
 			p.join("Ann")
 			p.until(`document.querySelector("#actions .hint-button")`)
-			// The note comes with the table's settings, fetched once.
+			// The note comes with the table's settings, fetched once; the
+			// table's code arrives with them, so once it shows, a note
+			// that is not there is not coming.
+			p.until(`document.getElementById("invite-code").textContent !== ""`)
 			if c.want != "" {
 				p.until(`document.querySelector("#actions .turn-timer")`)
 			}

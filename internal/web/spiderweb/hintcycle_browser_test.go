@@ -27,6 +27,8 @@ func TestLongBrowserHintCycle(t *testing.T) {
 		t.Helper()
 		want := fmt.Sprintf("%s (Hint %d of %d.)", ranked.Moves[i].Text, i+1, n)
 		p.waitJS(fmt.Sprintf(`document.querySelector("#toast .msg").textContent === %q`, want), "hint "+want)
+		// The live region is emptied, then filled a moment later.
+		p.waitJS(fmt.Sprintf(`document.getElementById("live").textContent.includes(%q)`, fmt.Sprintf("(Hint %d of %d", i+1, n)), "hint spoken")
 		if said := p.text("#live"); strings.ContainsAny(said, "♣♦♥♠") {
 			t.Errorf("hint %d spoken as %q: want the cards in words", i+1, said)
 		}
