@@ -51,6 +51,9 @@ let rated = false;
 let held = null;
 let arrive = null;
 let myTurn = false;
+// sheetOpened: the score sheet opened at the top in the last render,
+// pushing the hand down (renderHandOver).
+let sheetOpened = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
@@ -162,10 +165,18 @@ function show(m, burst) {
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   render();
+  const ownPlay = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat);
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
   const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length);
-  if (nowMine && !myTurn) { say("Your turn."); bringTurnIntoView(); }
+  if (nowMine && !myTurn) say("Your turn.");
+  // The turn is brought onto the screen when it comes, and again while it
+  // lasts when the page above it grew: the sheet opened (the player's own
+  // play ended the hand and they lead the next) or the player's own play
+  // was shown (a set laid, new actions). Nothing else moves the page, so
+  // a player who scrolled up to read stays where they are.
+  if (nowMine && (!myTurn || sheetOpened || ownPlay)) bringTurnIntoView();
+  sheetOpened = false;
   myTurn = nowMine;
   if (fresh.some((f) => f.e.kind === "take")) return "trick";
   return fresh.some((f) => f.e.kind === "move") ? "move" : "";
@@ -272,6 +283,7 @@ function renderHandOver(v) {
   }
   if (v.toMove < 0 || !scored) { box.hidden = true; return; }
   if (scored.n > handOverSeen) {
+    sheetOpened = box.hidden;
     box.hidden = false;
     handOverSeen = scored.n;
     $("sheet-box").open = true;
