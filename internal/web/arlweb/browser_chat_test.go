@@ -68,13 +68,11 @@ func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	e := newEnv(t, Limits{})
-	id := e.client().create("", "medium")
-	bctx := startBrowser(t)
-	ann, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Ann")
-	ann.open(e.srv.URL, id)
+	tbl, bctx, ann := openTable(t, e, "Ann", 0, "", "medium")
 	ann.join("Ann")
 	ann.say("good luck")
-	watcher.open(e.srv.URL, id) // and stays a spectator
+	watcher := newSeatTab(t, bctx, "Ann")
+	watcher.open(e.srv.URL, tbl.ID) // and stays a spectator
 	watcher.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
 	watcher.say("fold now")
 	for _, p := range []*seatTab{ann, watcher} {
