@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -12,7 +13,8 @@ import (
 // runBackup is "cardtable backup": a consistent copy of the database while
 // a server may be running on it (store.Backup; docs/operating.md).
 func runBackup(fs *pflag.FlagSet) runFunc {
-	db := fs.String("db", "", "SQLite database `file` to copy (default: the one serve uses)")
+	db := fs.String("db", "", "SQLite database `file` to copy (default: the one serve uses: CARDTABLE_DB if set,\n"+
+		"else cardtable/cardtable.db in the user's data directory)")
 	to := fs.String("to", "", "the backup `file` to write; it must not exist (required)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
@@ -22,7 +24,7 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 			return usageErr("backup: --to FILE is required")
 		}
 		if *db == "" {
-			*db = defaultDBPath()
+			*db = serveDB()
 		}
 		if err := sqliteOnly("backup", *db, "use pg_dump (docs/scaling.md)"); err != nil {
 			return err
@@ -38,7 +40,8 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 // runRestore is "cardtable restore": the backup put in place of the
 // database while no server uses it (store.Restore; docs/operating.md).
 func runRestore(fs *pflag.FlagSet) runFunc {
-	db := fs.String("db", "", "SQLite database `file` to replace (default: the one serve uses)")
+	db := fs.String("db", "", "SQLite database `file` to replace (default: the one serve uses: CARDTABLE_DB if set,\n"+
+		"else cardtable/cardtable.db in the user's data directory)")
 	from := fs.String("from", "", "the backup `file` to restore (required)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
@@ -48,7 +51,7 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 			return usageErr("restore: --from FILE is required")
 		}
 		if *db == "" {
-			*db = defaultDBPath()
+			*db = serveDB()
 		}
 		if err := sqliteOnly("restore", *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
 			return err
@@ -63,4 +66,15 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// serveDB is the database serve would use in this environment when no --db
+// is given: CARDTABLE_DB, else its default file. backup and restore read the
+// variable, unlike other commands, so that run beside a service configured
+// through its environment they name the service's database, not another.
+func serveDB() string {
+	if v := os.Getenv(envName("db")); v != "" {
+		return v
+	}
+	return defaultDBPath()
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"cardtable/internal/store"
 )
 
 func TestBackupRestoreBadFlags(t *testing.T) {
@@ -90,4 +92,42 @@ func countRows(tb testing.TB, path, table string) int {
 		tb.Fatal(err)
 	}
 	return n
+}
+
+// Without --db, backup and restore use the database serve would use in
+// the same environment: CARDTABLE_DB when set (a service's environment
+// file), else serve's default file; --db wins over the variable.
+func TestBackupRestoreDBFromEnv(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data")) // serve's default file: absent
+	live, backup, restored := filepath.Join(dir, "live.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "r.db")
+	db, err := store.Open(context.Background(), live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	tests := []struct {
+		env  string
+		args []string
+		code int
+		want string
+	}{
+		{live, []string{"backup", "--to", backup}, exitOK, "backed up " + live + " to " + backup},
+		{restored, []string{"restore", "--from", backup}, exitOK, "restored " + restored + " from " + backup},
+		{filepath.Join(dir, "none.db"), []string{"backup", "--db", restored, "--to", filepath.Join(dir, "b2.db")}, exitOK, "backed up " + restored},
+		{"postgres://u@localhost/ct", []string{"backup", "--to", filepath.Join(dir, "b3.db")}, exitUsage, "pg_dump"},
+		{"postgres://u@localhost/ct", []string{"restore", "--from", backup}, exitUsage, "pg_restore"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Setenv("CARDTABLE_DB", tc.env)
+			out, errOut, code := run(t, "", tc.args...)
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Fatalf("CARDTABLE_DB=%s: exit %d, want %d; out %q, err %q, want %q", tc.env, code, tc.code, out, errOut, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
+		t.Error("serve's default database was touched although CARDTABLE_DB was set")
+	}
 }
