@@ -79,8 +79,14 @@ func arlJoinError(err error, link string) error {
 	case errors.Is(err, arlclient.ErrNotFound):
 		return fmt.Errorf("connect: no table at %s (a mistyped link, or the table has closed)", link)
 	case errors.As(err, &api) && api.Status == http.StatusConflict && strings.HasPrefix(api.Message, "display name taken"):
-		// The default name (Terminal, or the bot's) may be someone's.
-		return fmt.Errorf("connect: cannot sit at %s: %s with --name", link, api.Message)
+		// The default name (Terminal, or the bot's) may be someone's, and
+		// so may the name this person was rated under in an earlier run:
+		// the identity lives only as long as the run.
+		why := ""
+		if strings.Contains(api.Message, "rated player") {
+			why = " (each run of connect is a new player, so a name rated in an earlier run is taken too)"
+		}
+		return fmt.Errorf("connect: cannot sit at %s: %s with --name%s", link, api.Message, why)
 	case errors.As(err, &api) && api.Status == http.StatusConflict:
 		return fmt.Errorf("connect: cannot sit at %s: %s", link, api.Message)
 	case errors.As(err, &api) && api.Status == http.StatusBadRequest:

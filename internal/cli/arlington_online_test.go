@@ -436,3 +436,20 @@ func TestChatLine(t *testing.T) {
 		}
 	}
 }
+
+func TestArlingtonConnectRatedNameNextRun(t *testing.T) {
+	// Each connect run is a new player: the name a run was rated under is
+	// refused to the next run, and the refusal says why, since to the
+	// person at the terminal it is their own name.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
+	_, wait := arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
+	arlCheckFinished(t, wait())
+	link = arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
+	_, wait = arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
+	c := wait()
+	want := `"Ann" is another rated player's name; choose another with --name (each run of connect is a new player`
+	if c.code != exitFail || !strings.Contains(c.err, want) {
+		t.Fatalf("exit %d, want %d; stderr %q, want %q in it", c.code, exitFail, c.err, want)
+	}
+}
