@@ -19,7 +19,7 @@ import (
 // runArlingtonConnect joins a table on a server and plays one seat, from
 // the terminal or with a local bot, to the end of the game.
 func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
-	name := fs.String("name", "", "your display `name` at the table, up to 24 characters (default: Terminal, or the bot's level)")
+	name := fs.String("name", "", "your display `name` at the table, up to 24 characters (default: Terminal; with --bot, LEVEL bot, such as \"greedy bot\")")
 	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
 	logName := fs.String("log", "", "write every message received from the server to `file`, one JSON object a line")
