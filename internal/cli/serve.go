@@ -66,8 +66,15 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	// Last of all (defers run in reverse), once nothing logs events any
 	// more: the minute's "suppressed N similar" summaries are not lost.
 	defer events.Flush()
+	// The address first: a port already taken is refused before a new
+	// database file is made for a server that cannot start.
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	defer db.Close()
@@ -82,10 +89,6 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	})
 	timed := timedStore{serverStore: db, m: metrics}
 	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
-	ln, err := net.Listen("tcp", o.addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 	// On PostgreSQL the server joins the others sharing the database
 	// (serve_cluster.go); it leaves after its hub has stopped and given
 	// its tables back.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -237,3 +238,25 @@ func put(tb testing.TB, url, body string, want int) {
 
 // sqlOpenRO opens the database at path read-only with plain database/sql.
 func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }
+
+// TestServeBusyPortMakesNoDatabase: serve on an address already taken
+// exits 1 naming it, before it makes a database file for a server that
+// cannot start.
+func TestServeBusyPortMakesNoDatabase(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := Run(ctx, []string{"serve", "--addr", taken.Addr().String(), "--db", path}, nil, &out, &errb)
+	if msg := errb.String(); code != exitFail || !strings.Contains(msg, taken.Addr().String()) || !strings.Contains(msg, "address already in use") {
+		t.Fatalf("exit %d, stderr %q", code, msg)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a database file was made for a server that did not start: %v", err)
+	}
+}
