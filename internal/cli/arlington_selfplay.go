@@ -97,6 +97,10 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 // arlReport sums the deals. The confidence intervals treat deals as the
 // independent samples (the games of one duplicate deal are not): the
 // normal approximation, mean ± 1.96 standard errors, clipped to 0..1.
+// Where that says nothing it would print a certainty: one deal has no
+// spread, so its interval is all of 0..1; deals that all had the same
+// share (a seat that won or lost every game) get the rule of three, ±3/m
+// for m deals, the 95% bound for an event not seen in m tries.
 func arlReport(names []string, deals []arlDeal, dup bool) arlSelfplayReport {
 	n := len(names)
 	rep := arlSelfplayReport{Players: n, Deals: len(deals), Duplicate: dup, Seats: make([]arlSeatStats, n)}
@@ -119,10 +123,13 @@ func arlReport(names []string, deals []arlDeal, dup bool) arlSelfplayReport {
 		m := float64(len(deals))
 		st.WinShare = st.Wins / float64(rep.Games)
 		st.MeanPoints /= float64(rep.Games)
-		half := 0.0
+		half := 1.0
 		if m > 1 {
 			variance := (sq - sum*sum/m) / (m - 1)
 			half = 1.96 * math.Sqrt(max(variance, 0)/m)
+			if variance <= 1e-12 {
+				half = 3 / m
+			}
 		}
 		st.WinShareCI95 = [2]float64{max(0, st.WinShare-half), min(1, st.WinShare+half)}
 	}
