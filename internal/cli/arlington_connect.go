@@ -294,7 +294,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
 	}
 	if u.Over() {
-		r.out("game over after %d hands. totals: %s\n", v.HandNumber, arlInts(v.Totals))
+		r.out("game over after %s. totals: %s\n", plural(v.HandNumber, "hand"), arlInts(v.Totals))
 		names := make([]string, len(u.Seats))
 		for i := range names {
 			names[i] = arlSeatName(u.Seats, i)

@@ -216,7 +216,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	case err != nil:
 		return err
 	}
-	p.out("game over after %d hands (seed %d). totals: %s\n", p.s.HandNumber(), p.s.Seed(), arlInts(p.s.Totals()))
+	p.out("game over after %s (seed %d). totals: %s\n", plural(p.s.HandNumber(), "hand"), p.s.Seed(), arlInts(p.s.Totals()))
 	p.out("%s\n", arlWinners(p.s.Winners(), p.s.Totals(), p.levels, p.me))
 	return nil
 }

@@ -79,10 +79,10 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 		}
 		kind := ""
 		if *dup {
-			kind = fmt.Sprintf(" (%d deals, duplicate: each played with the seats rotated)", len(deals))
+			kind = fmt.Sprintf(" (%s, duplicate: each played with the seats rotated)", plural(len(deals), "deal"))
 		}
-		fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %d games%s, target %d, seeds %d to %d\n",
-			f.players, rep.Games, kind, f.target, f.seed, f.seed+uint64(f.games)-1)
+		fmt.Fprintf(env.Stdout, "arlington selfplay: %d players, %s%s, target %d, seeds %d to %d\n",
+			f.players, plural(rep.Games, "game"), kind, f.target, f.seed, f.seed+uint64(f.games)-1)
 		fmt.Fprintf(env.Stdout, "%-4s  %-7s  %8s  %7s  %11s  %12s  %s\n", "seat", "bot", "wins", "share", "points/hand", "points/game", "share 95% CI")
 		for i, st := range rep.Seats {
 			fmt.Fprintf(env.Stdout, "%-4d  %-7s  %8.1f  %6.1f%%  %11.2f  %12.2f  %.1f%%-%.1f%%\n", i+1, st.Bot, st.Wins, 100*st.WinShare,
