@@ -23,6 +23,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
 	logName := fs.String("log", "", "write every message received from the server to `file`, one JSON object a line")
+	identity := fs.String("identity", "", "keep your player identity for each server in `file`, so later runs are the same player, with the same rating, name and seats (default: cardtable/"+identityFileName+" in your config directory); --identity \"\" keeps it only for this run")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		switch {
@@ -64,27 +65,82 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			defer f.Close()
 			r.log = f
 		}
+		idFile := *identity
+		if !fs.Changed("identity") {
+			if idFile, err = defaultIdentityPath(); err != nil {
+				return fmt.Errorf("connect: %w", err)
+			}
+		}
+		kept, err := restoreIdentity(c, idFile)
+		if err != nil {
+			return usageErr("connect: %v", err)
+		}
 		r.seat, err = c.Join(ctx, id, *name, *seat-1) // the wire counts from 0; -1: any seat
 		if err != nil {
-			return arlJoinError(err, r.link)
+			return arlJoinError(err, r.link, idFile)
 		}
+		keepIdentity(env, c, idFile, kept)
 		return r.run(ctx)
 	}
 }
 
-// arlJoinError says why a seat could not be taken.
-func arlJoinError(err error, link string) error {
+// restoreIdentity gives c the identity the file at path keeps for its
+// server, and returns it ("" none; path "": no file).
+func restoreIdentity(c *arlclient.Client, path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	m, err := loadIdentities(path)
+	if err != nil {
+		return "", err
+	}
+	token := m[c.Origin()]
+	if token != "" {
+		if err := c.SetIdentity(token); err != nil { // parseIdentities checked it
+			return "", fmt.Errorf("%w %s: %w", errIdentityFile, path, err)
+		}
+	}
+	return token, nil
+}
+
+// keepIdentity saves the identity the server knows c by, once a join has
+// shown the server took it (or issued a new one in place of kept). A
+// failure is told and play goes on: the seat is taken, and only the next
+// run would be a new player.
+func keepIdentity(env *Env, c *arlclient.Client, path, kept string) {
+	token := c.Identity()
+	if path == "" || token == "" || token == kept {
+		return
+	}
+	if err := saveIdentity(path, c.Origin(), token); err != nil {
+		fmt.Fprintf(env.Stderr, "cardtable: connect: your identity at %s is not kept for later runs: %v\n", c.Origin(), err)
+		return
+	}
+	if kept != "" {
+		fmt.Fprintf(env.Stderr, "cardtable: connect: %s did not accept the identity kept in %s and gave a new one, kept in its place\n", c.Origin(), path)
+	} else {
+		fmt.Fprintf(env.Stderr, "cardtable: connect: your identity at %s is kept in %s, so later runs are the same player (--identity \"\" not to keep it)\n", c.Origin(), path)
+	}
+}
+
+// arlJoinError says why a seat could not be taken; idFile is where this
+// run's identity is kept ("": nowhere).
+func arlJoinError(err error, link, idFile string) error {
 	var api *arlclient.APIError
 	switch {
 	case errors.Is(err, arlclient.ErrNotFound):
 		return fmt.Errorf("connect: no table at %s (a mistyped link, or the table has closed)", link)
 	case errors.As(err, &api) && api.Status == http.StatusConflict && strings.HasPrefix(api.Message, "display name taken"):
-		// The default name (Terminal, or the bot's) may be someone's, and
-		// so may the name this person was rated under in an earlier run:
-		// the identity lives only as long as the run.
+		// The default name (Terminal, or the bot's) may be someone's. A
+		// name this person was rated under in an earlier run is taken too
+		// when that run's identity was not kept (--identity "", another
+		// file, another machine): to the server that was another player.
 		why := ""
 		if strings.Contains(api.Message, "rated player") {
-			why = " (each run of connect is a new player, so a name rated in an earlier run is taken too)"
+			why = " (this run's identity is the one kept in " + idFile + "; the name was rated under another: a run with --identity \"\", another file or another machine)"
+			if idFile == "" {
+				why = " (with --identity \"\" each run of connect is a new player, so a name rated in an earlier run is taken too)"
+			}
 		}
 		return fmt.Errorf("connect: cannot sit at %s: %s with --name%s", link, api.Message, why)
 	case errors.As(err, &api) && api.Status == http.StatusConflict:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,9 +29,11 @@ func TestMain(m *testing.M) {
 	os.Exit(isolated(m))
 }
 
-// isolated runs the tests with a data directory of their own, so no test
-// reads or writes the user's own database (a command run without --db
-// uses it).
+// isolated runs the tests with data and config directories of their
+// own, so no test reads or writes the user's own database (a command run
+// without --db uses it) or identity file (connect without --identity).
+// HOME stays: a test that builds the program uses the Go build cache
+// under it.
 func isolated(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "cardtable-cli-test")
 	if err != nil {
@@ -38,6 +41,7 @@ func isolated(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	os.Setenv("XDG_DATA_HOME", dir)
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	return pgtest.Main(m)
 }
 

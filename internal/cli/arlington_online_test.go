@@ -39,10 +39,24 @@ type arlClient struct {
 	log      string // its --log file
 }
 
+// arlOwnIdentity gives a connect run an identity file of its own unless
+// args name one: two runs in a test are two players, as two people
+// would be.
+func arlOwnIdentity(tb testing.TB, args []string) []string {
+	for _, a := range args {
+		if a == "--identity" || strings.HasPrefix(a, "--identity=") {
+			return args
+		}
+	}
+	return append(args, "--identity", filepath.Join(tb.TempDir(), "identity.json"))
+}
+
 // arlConnect starts `cardtable arlington connect LINK ARGS --log FILE`
-// and returns FILE; wait returns the client once it has exited.
+// and returns FILE; wait returns the client once it has exited. Without
+// --identity in ARGS the run has an identity file of its own.
 func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, wait func() arlClient) {
 	tb.Helper()
+	args = arlOwnIdentity(tb, args)
 	log = filepath.Join(tb.TempDir(), "messages.jsonl")
 	done := make(chan arlClient, 1)
 	go func() {
@@ -61,12 +75,13 @@ func arlConnect(tb testing.TB, link, stdin string, args ...string) (log string, 
 }
 
 // arlTerminal starts `cardtable arlington connect LINK ARGS --log FILE`
-// for a person at the terminal whose lines the test hands over one at a
-// time, so the game moves only as fast as the test lets it. feed hands
+// (with an identity file of its own, as arlConnect) for a person at the
+// terminal whose lines the test hands over one at a time, so the game moves only as fast as the test lets it. feed hands
 // over one "auto" (false if the client took none for a minute); finish
 // feeds "auto" until the client exits and returns it.
 func arlTerminal(tb testing.TB, link string, args ...string) (log string, feed func() bool, finish func() arlClient) {
 	tb.Helper()
+	args = arlOwnIdentity(tb, args)
 	log = filepath.Join(tb.TempDir(), "terminal.jsonl")
 	pr, pw := io.Pipe()
 	done := make(chan arlClient, 1)
@@ -434,22 +449,5 @@ func TestChatLine(t *testing.T) {
 		if got := chatLine(c.line); got != c.want {
 			t.Errorf("seat %d: %q, want %q", c.line.Seat, got, c.want)
 		}
-	}
-}
-
-func TestArlingtonConnectRatedNameNextRun(t *testing.T) {
-	// Each connect run is a new player: the name a run was rated under is
-	// refused to the next run, and the refusal says why, since to the
-	// person at the terminal it is their own name.
-	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
-	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
-	_, wait := arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
-	arlCheckFinished(t, wait())
-	link = arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
-	_, wait = arlConnect(t, link, "", "--bot", "greedy", "--name", "Ann")
-	c := wait()
-	want := `"Ann" is another rated player's name; choose another with --name (each run of connect is a new player`
-	if c.code != exitFail || !strings.Contains(c.err, want) {
-		t.Fatalf("exit %d, want %d; stderr %q, want %q in it", c.code, exitFail, c.err, want)
 	}
 }

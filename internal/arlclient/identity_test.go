@@ -1,0 +1,101 @@
+package arlclient
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestOrigin(t *testing.T) {
+	for _, tc := range []struct{ address, want string }{
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"http://Cards.Example/games", "http://cards.example:80"},
+		{"HTTPS://cards.example", "https://cards.example:443"},
+		{"http://[::1]:9000/", "http://[::1]:9000"},
+	} {
+		c, err := New(tc.address)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Origin(); got != tc.want {
+			t.Errorf("%s: origin %q, want %q", tc.address, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"http://x:1/games", "ftp://x:1", "http://x:1?a", "http://u@x:1", "x:1", ""} {
+		if o, err := CanonicalOrigin(bad); err == nil {
+			t.Errorf("%q taken as the origin %q", bad, o)
+		}
+	}
+}
+
+// TestIdentitySent: a restored identity goes with every request as the
+// server's own cookie would, over https too and under a path prefix; a
+// token the server replaces is the one the client then holds.
+func TestIdentitySent(t *testing.T) {
+	const kept, issued = "KEPTTOKEN", "ISSUEDTOKEN"
+	var got []string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie(IdentityCookie)
+		if err != nil {
+			got = append(got, "")
+		} else {
+			got = append(got, c.Value)
+		}
+		if err != nil || c.Value != kept {
+			// As the server does with a cookie it does not accept.
+			http.SetCookie(w, &http.Cookie{Name: IdentityCookie, Value: issued, Path: "/", HttpOnly: true, Secure: r.TLS != nil})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"tables": [], "levels": []}`))
+	})
+	for _, tls := range []bool{false, true} {
+		srv := httptest.NewUnstartedServer(h)
+		if tls {
+			srv.StartTLS()
+		} else {
+			srv.Start()
+		}
+		t.Cleanup(srv.Close)
+		newClient := func() *Client {
+			c, err := New(srv.URL + "/games")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.hc.Transport = srv.Client().Transport
+			return c
+		}
+		got = nil
+		c := newClient()
+		if err := c.SetIdentity(kept); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if _, err := c.Lobby(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if strings.Join(got, ",") != kept+","+kept || c.Identity() != kept {
+			t.Fatalf("tls %v: the server saw %q, the client holds %q", tls, got, c.Identity())
+		}
+		// Control: a token the server does not accept is replaced.
+		got = nil
+		c = newClient()
+		if err := c.SetIdentity("OTHER"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Lobby(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != "OTHER" || c.Identity() != issued {
+			t.Fatalf("tls %v: the server saw %q, the client holds %q", tls, got, c.Identity())
+		}
+	}
+	c, _ := New("http://x:1")
+	for _, bad := range []string{"", "a b", `a"b`, "a;b", strings.Repeat("A", MaxToken+1)} {
+		if c.SetIdentity(bad) == nil {
+			t.Errorf("%q taken as a token", bad)
+		}
+	}
+}

@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"cardtable/internal/arlclient"
+)
+
+// arlIdentities reads an identity file as connect wrote it, failing tb
+// unless it is a private regular file connect can read back.
+func arlIdentities(tb testing.TB, path string) map[string]string {
+	tb.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if perm := st.Mode().Perm(); perm != 0o600 {
+		tb.Fatalf("%s has mode %04o, want 0600", path, perm)
+	}
+	m, err := loadIdentities(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// arlGamesOf counts the finished games of the player token stands for
+// (GET /api/arlington/games, as the games page asks).
+func arlGamesOf(tb testing.TB, server, token string) int {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, strings.TrimSuffix(server, "/")+"/api/arlington/games", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.AddCookie(&http.Cookie{Name: arlclient.IdentityCookie, Value: token})
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ans struct {
+		Games []json.RawMessage `json:"games"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&ans); err != nil || resp.StatusCode != http.StatusOK {
+		tb.Fatalf("games: %d %v", resp.StatusCode, err)
+	}
+	return len(ans.Games)
+}
+
+func TestArlingtonConnectIdentityKept(t *testing.T) {
+	// A player's identity outlives the run, as a browser's cookie does: a
+	// second run with the same file keeps the name it was rated under and
+	// is the same player; without the file (the control) the name is
+	// another player's, and the refusal says why.
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	def := filepath.Join(dir, "config", "cardtable", identityFileName)
+	url, serverLog := serveInProcess(t, "--db", filepath.Join(dir, "t.db"))
+	rated := func() string {
+		return arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
+	}
+
+	// The first run keeps its identity in the default file.
+	log := filepath.Join(dir, "first.jsonl")
+	out, errs, code := arlRun(t, "", "arlington", "connect", rated(), "--log", log, "--bot", "greedy", "--name", "Ann")
+	arlCheckFinished(t, arlClient{code, out, errs, log})
+	if !strings.Contains(errs, "kept in "+def) {
+		t.Fatalf("the first run did not say where its identity is kept:\n%s", errs)
+	}
+	if st, err := os.Stat(filepath.Dir(def)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the identity's directory: %v %v, want mode 0700", st.Mode(), err)
+	}
+	ids := arlIdentities(t, def)
+	origin, _ := arlclient.CanonicalOrigin(strings.TrimSuffix(url, "/"))
+	token := ids[origin]
+	if len(ids) != 1 || token == "" {
+		t.Fatalf("identity file holds %d entries, %s's is %d characters", len(ids), origin, len(token))
+	}
+	kept, _ := os.ReadFile(def)
+
+	// The second run, with the file named, is the same player.
+	_, wait := arlConnect(t, rated(), "", "--bot", "greedy", "--name", "Ann", "--identity", def)
+	second := wait()
+	arlCheckFinished(t, second)
+	if now, _ := os.ReadFile(def); !bytes.Equal(now, kept) {
+		t.Fatalf("the file changed on a run with the same identity:\n%s\n%s", kept, now)
+	}
+	if n := arlGamesOf(t, url, token); n != 2 {
+		t.Fatalf("the kept identity has %d finished games, want 2 (both runs')", n)
+	}
+
+	// The controls: with no identity kept, and with another file, Ann is
+	// another player's name.
+	for _, tc := range []struct{ flag, want string }{
+		{"", `(with --identity "" each run of connect is a new player`},
+		{filepath.Join(dir, "other.json"), "(this run's identity is the one kept in " + filepath.Join(dir, "other.json")},
+	} {
+		_, wait = arlConnect(t, rated(), "", "--bot", "greedy", "--name", "Ann", "--identity", tc.flag)
+		c := wait()
+		want := `"Ann" is another rated player's name; choose another with --name ` + tc.want
+		if c.code != exitFail || !strings.Contains(c.err, want) {
+			t.Fatalf("--identity %q: exit %d, want %d; stderr %q, want %q in it", tc.flag, c.code, exitFail, c.err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other.json")); err == nil {
+		t.Fatal("a refused run saved its identity")
+	}
+
+	// The token is a secret: no output, message log or server log shows it.
+	for name, s := range map[string]string{"stdout": out + second.out, "stderr": errs + second.err, "server log": serverLog.String()} {
+		if strings.Contains(s, token) {
+			t.Fatalf("the token is in the %s", name)
+		}
+	}
+	for _, l := range []string{log, second.log} {
+		if b, _ := os.ReadFile(l); len(b) == 0 || bytes.Contains(b, []byte(token)) {
+			t.Fatalf("%s is empty or holds the token", l)
+		}
+	}
+}
+
+func TestArlingtonConnectIdentityReplaced(t *testing.T) {
+	// A token the server does not accept is replaced by the one it issues
+	// and the run says so; another server's entry survives the save.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	origin, _ := arlclient.CanonicalOrigin(strings.TrimSuffix(url, "/"))
+	path := filepath.Join(t.TempDir(), "identity.json")
+	const other, otherToken = "https://cards.example:443", "OTHERSERVERSTOKEN234567ABC"
+	old := map[string]string{other: otherToken, origin: "not-a-server-token"}
+	b, _ := json.Marshal(old)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "1")
+	_, wait := arlConnect(t, link, "", "--bot", "greedy", "--identity", path)
+	c := wait()
+	arlCheckFinished(t, c)
+	if !strings.Contains(c.err, "did not accept the identity kept in "+path) {
+		t.Fatalf("no word of the replaced identity:\n%s", c.err)
+	}
+	ids := arlIdentities(t, path)
+	if ids[other] != otherToken || len(ids) != 2 {
+		t.Fatalf("another server's entry was lost: %d entries", len(ids))
+	}
+	if tok := ids[origin]; tok == old[origin] || arlGamesOf(t, url, tok) != 1 {
+		t.Fatalf("the saved token is not the one the server knows the player by")
+	}
+}
+
+func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
+	// A file connect cannot use whole is refused before any request, with
+	// the file named and what to do, and left as it is. No server is
+	// needed: the link's port is closed, and a run that got past the file
+	// would fail on it with another message.
+	dir := t.TempDir()
+	link := "http://127.0.0.1:1/arlington/t/ABC"
+	good := `{"http://127.0.0.1:1": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}`
+	for _, tc := range []struct {
+		name, contents string
+		mode           os.FileMode
+		want           string
+	}{
+		{"junk", "not json", 0o600, "is damaged (not a JSON object"},
+		{"list", `["ABCDEFGHIJKLMNOPQRSTUVWXYZ"]`, 0o600, "is damaged (not a JSON object"},
+		{"null", "null", 0o600, "is damaged (not a JSON object of server to token: null)"},
+		{"number", `{"http://127.0.0.1:1": 7}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not a string)"},
+		{"path", `{"http://127.0.0.1:1/arlington": "TOKEN"}`, 0o600, `is damaged ("http://127.0.0.1:1/arlington" is not a server's origin`},
+		{"no port", `{"http://localhost": "TOKEN"}`, 0o600, `is damaged ("http://localhost" is not a server's origin`},
+		{"spaces", `{"http://127.0.0.1:1": "two words"}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not an identity token"},
+		{"two objects", good + good, 0o600, "is damaged (not a JSON object"},
+		{"huge", `{"http://127.0.0.1:1": "` + strings.Repeat("A", maxIdentityFile) + `"}`, 0o600, "is longer than 64 KiB"},
+		{"readable", good, 0o644, "can be read or written by others (mode 0644)"},
+		{"writable", good, 0o620, "can be read or written by others (mode 0620)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.name+".json")
+			if err := os.WriteFile(path, []byte(tc.contents), tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(path, tc.mode); err != nil { // past the umask
+				t.Fatal(err)
+			}
+			out, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", path)
+			if code != exitUsage || !strings.Contains(errs, path+" "+tc.want) || !strings.Contains(errs, `--identity ""`) || out != "" {
+				t.Fatalf("exit %d, want %d; stderr %q, want %q in it", code, exitUsage, errs, tc.want)
+			}
+			if b, _ := os.ReadFile(path); string(b) != tc.contents {
+				t.Fatal("the file was changed")
+			}
+		})
+	}
+	t.Run("directory", func(t *testing.T) {
+		_, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", dir)
+		if code != exitUsage || !strings.Contains(errs, "is a directory") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	})
+	t.Run("control", func(t *testing.T) {
+		// The good file passes the file's checks and the run fails at the
+		// closed port: the refusals above came from the file.
+		path := filepath.Join(dir, "good.json")
+		if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", path)
+		if code != exitFail || !strings.Contains(errs, "cannot reach the server") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	})
+}
+
+func TestParseIdentities(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want map[string]string
+	}{
+		{"", map[string]string{}},
+		{" \n", map[string]string{}},
+		{"{}", map[string]string{}},
+		{`{"https://[::1]:8443": "A", "http://cards.example:80": "B"}`, map[string]string{"https://[::1]:8443": "A", "http://cards.example:80": "B"}},
+	} {
+		got, err := parseIdentities([]byte(tc.in))
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: %v %v, want %v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseIdentities: any contents are read whole or refused, never in
+// part; what is read is what connect would send, and reads back the same
+// once written.
+func FuzzParseIdentities(f *testing.F) {
+	f.Add([]byte(`{"http://127.0.0.1:8080": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}`))
+	f.Add([]byte(`{"https://cards.example:443": "A", "http://[::1]:80": "B"}`))
+	f.Add([]byte(`{"http://x:1": 7}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseIdentities(b)
+		if err != nil {
+			if m != nil {
+				t.Fatal("entries with an error")
+			}
+			return
+		}
+		for k, v := range m {
+			if o, err := arlclient.CanonicalOrigin(k); err != nil || o != k || !arlclient.ValidToken(v) {
+				t.Fatalf("kept %q: %q", k, v)
+			}
+		}
+		out, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := parseIdentities(out)
+		if err != nil || !reflect.DeepEqual(again, m) {
+			t.Fatalf("written and read back: %v %v", again, err)
+		}
+	})
+}
