@@ -128,6 +128,26 @@ func TestArlingtonConnectIdentityKept(t *testing.T) {
 	}
 }
 
+func TestArlingtonConnectIdentityRetakesSeat(t *testing.T) {
+	// A run that left a started game (its input ended) is followed by one
+	// with the same identity file: it is given the seat back. A run
+	// without it (the control) is refused: the game has started.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
+	path := filepath.Join(t.TempDir(), "identity.json")
+	for run := 1; run <= 2; run++ {
+		_, wait := arlConnect(t, link, "legal\n", "--identity", path)
+		c := wait()
+		if c.code != exitOK || !strings.Contains(c.out, "you are seat 1") {
+			t.Fatalf("run %d: exit %d:\n%s\n%s", run, c.code, c.out, c.err)
+		}
+	}
+	_, wait := arlConnect(t, link, "legal\n", "--identity", "")
+	if c := wait(); c.code != exitFail || !strings.Contains(c.err, "the game has started") {
+		t.Fatalf("without the identity: exit %d:\n%s\n%s", c.code, c.out, c.err)
+	}
+}
+
 func TestArlingtonConnectIdentityReplaced(t *testing.T) {
 	// A token the server does not accept is replaced by the one it issues
 	// and the run says so; another server's entry survives the save.

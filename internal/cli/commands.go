@@ -90,7 +90,9 @@ func newRoot(env *Env) *cobra.Command {
 			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
 		leaf(env, "connect LINK", "join a table on a server and play a seat, or let a bot play it",
 			"Join the table at LINK (http://HOST:PORT/arlington/t/ID) and play a seat to the end of\n"+
-				"the game, from the terminal (one command a line) or with a bot.\n\n"+arlConnectHelp, runArlingtonConnect),
+				"the game, from the terminal (one command a line) or with a bot. The identity the server\n"+
+				"knows you by is kept for later runs, as a browser keeps its cookie (--identity): they\n"+
+				"are the same player, with your rated name, rating and seat.\n\n"+arlConnectHelp, runArlingtonConnect),
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
 
