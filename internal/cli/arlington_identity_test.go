@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -236,6 +237,59 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 	})
+}
+
+func TestSaveIdentity(t *testing.T) {
+	// The file is made private in a private directory, replaced whole
+	// (no temporary file left), through a symbolic link the link stays,
+	// and a file that cannot be read whole is not rewritten.
+	dir := t.TempDir()
+	const origin = "http://127.0.0.1:8080"
+	nested := filepath.Join(dir, "a", "b", identityFileName)
+	if err := saveIdentity(nested, origin, "TOKEN1"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Dir(nested)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("directory: %v %v", st.Mode(), err)
+	}
+	if m := arlIdentities(t, nested); !reflect.DeepEqual(m, map[string]string{origin: "TOKEN1"}) {
+		t.Fatalf("saved %v", m)
+	}
+	target := filepath.Join(dir, "kept.json")
+	if err := os.WriteFile(target, []byte(`{"https://cards.example:443": "OTHER"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := saveIdentity(link, origin, "TOKEN2"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", st.Mode(), err)
+	}
+	if m := arlIdentities(t, target); !reflect.DeepEqual(m, map[string]string{origin: "TOKEN2", "https://cards.example:443": "OTHER"}) {
+		t.Fatalf("saved %v", m)
+	}
+	damaged := filepath.Join(dir, "damaged.json")
+	if err := os.WriteFile(damaged, []byte(`{"https://cards.example:443": "OTHER",}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := saveIdentity(damaged, origin, "TOKEN3"); err == nil || !errors.Is(err, errIdentityFile) {
+		t.Fatalf("a damaged file: %v", err)
+	}
+	if b, _ := os.ReadFile(damaged); string(b) != `{"https://cards.example:443": "OTHER",}` {
+		t.Fatal("the damaged file was rewritten")
+	}
+	for _, d := range []string{dir, filepath.Dir(nested)} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".tmp") {
+				t.Fatalf("%s left in %s", e.Name(), d)
+			}
+		}
+	}
 }
 
 func TestParseIdentities(t *testing.T) {
