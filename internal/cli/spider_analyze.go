@@ -218,13 +218,16 @@ func boundaryText(a *solver.Analysis, total time.Duration) string {
 	return fmt.Sprintf("Lost somewhere between moves %d and %d: the search could not decide %s (%s).", k, lost, within, unknown)
 }
 
-// runAnalyzeBench analyses lost games made by solver.PlayGreedy on a range
-// of deals and prints each one's time and a summary (median, p90).
+// runAnalyzeBench analyses the games of a player (solver.PlayGreedy, or
+// the fair player's solver.Autoplay) on a range of deals and prints each
+// one's time and a summary (median, p90, how many lost games ended exact).
 func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
 	variant := fs.String("variant", "arachnid", "arachnid or spider")
 	deals := fs.String("deals", "1-20", "deal numbers, A-B")
+	player := fs.String("player", "greedy", "who plays the games analysed: greedy (quick, loses early) or fair (autoplay's player: slower, loses later)")
 	maxMoves := fs.Int("max-moves", 2000, "most moves the greedy player makes in a game")
+	fair := fairFlags(fs, " (--player fair)")
 	var af analyzeFlags
 	af.register(fs)
 	return func(ctx context.Context, env *Env, pos []string) error {
@@ -246,8 +249,17 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 		if to-from >= 100_000 {
 			return usageErr("--deals: at most 100 000 deals at a time")
 		}
+		if *player != "greedy" && *player != "fair" {
+			return usageErr("--player: greedy or fair, not %q", *player)
+		}
 		if *maxMoves < 1 || *maxMoves > spider.MaxSteps {
 			return usageErr("--max-moves: 1 to %d", spider.MaxSteps)
+		}
+		if err := checkFair(fair, "spider analyze bench"); err != nil {
+			return err
+		}
+		if err := checkValue(fair, *suits, "spider analyze bench"); err != nil {
+			return err
 		}
 		lim, err := af.limits("spider analyze bench")
 		if err != nil {
@@ -264,7 +276,9 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 			if err != nil {
 				return err
 			}
-			solver.PlayGreedy(g, *maxMoves)
+			if err := playForBench(ctx, g, *player, *maxMoves, *fair); err != nil {
+				return fmt.Errorf("deal %d: %w", n, err)
+			}
 			a := solver.Analyze(ctx, g, lim)
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -279,7 +293,9 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 			}
 			sure := "exact"
 			if a.Exact() {
-				exact++
+				if !g.Won() {
+					exact++
+				}
 			} else {
 				from, to := a.Band()
 				widths = append(widths, to-from+1)
@@ -297,9 +313,20 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 			slices.Sort(widths)
 			band = fmt.Sprint(widths[len(widths)/2])
 		}
-		fmt.Fprintf(env.Stdout, "# exact in %d of %d games; median band width where not exact: %s points\n", exact, len(secs), band)
+		fmt.Fprintf(env.Stdout, "# exact in %d of %d lost games; median band width where not exact: %s points\n", exact, lostGames, band)
 		return nil
 	}
+}
+
+// playForBench plays g to its end as player ("greedy" or "fair", with
+// fair's options) would.
+func playForBench(ctx context.Context, g *spider.Game, player string, maxMoves int, fair solver.FairOptions) error {
+	if player == "greedy" {
+		solver.PlayGreedy(g, maxMoves)
+		return nil
+	}
+	_, _, err := solver.Autoplay(ctx, g, fair)
+	return err
 }
 
 // span names moves from to to: "move 8 is", "moves 8 to 40 are".

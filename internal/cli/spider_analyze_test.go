@@ -150,6 +150,8 @@ func TestSpiderAnalyzeUsage(t *testing.T) {
 		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, 2, "max-moves"},
 		{[]string{"spider", "analyze", "bench", "--suits", "3"}, 2, "suits"},
 		{[]string{"spider", "analyze", "bench", "x"}, 2, "unexpected argument"},
+		{[]string{"spider", "analyze", "bench", "--player", "human"}, 2, "greedy or fair"},
+		{[]string{"spider", "analyze", "bench", "--player", "fair", "--samples", "0"}, 2, "--samples"},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
 			out, stderr, code := run(t, "", tc.args...)
@@ -166,6 +168,17 @@ func TestSpiderAnalyzeBench(t *testing.T) {
 	out, stderr, code := run(t, "", "spider", "analyze", "bench", "--suits", "1", "--deals", "3-4", "--max-moves", "40")
 	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "deal 4: ") || !strings.Contains(out, "# 2 games") ||
 		!strings.Contains(out, "median") || !strings.Contains(out, "p90") {
+		t.Fatalf("exit %d %s:\n%s", code, stderr, out)
+	}
+}
+
+// The fair player's games, at a small budget so that its 4-suit game is
+// quick: it loses, the analysis runs and its line replays.
+func TestSpiderAnalyzeBenchFair(t *testing.T) {
+	out, stderr, code := run(t, "", "spider", "analyze", "bench", "--player", "fair", "--suits", "4", "--variant", "spider",
+		"--deals", "3-3", "--samples", "1", "--nodes", "2000", "--judge-nodes", "0", "--rollouts=false",
+		"--endgame-worlds", "0", "--endgame-nodes", "0", "--deep-cands", "0", "--time", "1s")
+	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "(1 not won)") || !strings.Contains(out, "lost games") {
 		t.Fatalf("exit %d %s:\n%s", code, stderr, out)
 	}
 }
