@@ -46,7 +46,10 @@ func originOf(u *url.URL) string {
 			port = "443"
 		}
 	}
-	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	// An IPv6 zone (fe80::1%eth0) is written %25 as in a URL, so that the
+	// origin parses back to itself.
+	host := strings.ReplaceAll(strings.ToLower(u.Hostname()), "%", "%25")
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(host, port)
 }
 
 // cookieURL is where the identity cookie lives: the server's root, as

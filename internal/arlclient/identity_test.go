@@ -14,6 +14,7 @@ func TestOrigin(t *testing.T) {
 		{"http://Cards.Example/games", "http://cards.example:80"},
 		{"HTTPS://cards.example", "https://cards.example:443"},
 		{"http://[::1]:9000/", "http://[::1]:9000"},
+		{"http://[FE80::1%25Eth0]:9000", "http://[fe80::1%25eth0]:9000"},
 	} {
 		c, err := New(tc.address)
 		if err != nil {
@@ -28,6 +29,24 @@ func TestOrigin(t *testing.T) {
 			t.Errorf("%q taken as the origin %q", bad, o)
 		}
 	}
+}
+
+// FuzzOrigin: the origin of any server address the client takes reads
+// back as itself, so the identity kept under it is found again.
+func FuzzOrigin(f *testing.F) {
+	for _, s := range []string{"http://127.0.0.1:8080", "HTTPS://Cards.Example/games/", "http://[fe80::1%25eth0]:80", "http://caf%C3%A9.example", "http://x:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, address string) {
+		c, err := New(address)
+		if err != nil {
+			return
+		}
+		o := c.Origin()
+		if again, err := CanonicalOrigin(o); err != nil || again != o {
+			t.Fatalf("%q: origin %q reads back as %q, %v", address, o, again, err)
+		}
+	})
 }
 
 // TestIdentitySent: a restored identity goes with every request as the
