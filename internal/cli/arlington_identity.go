@@ -113,12 +113,10 @@ func loadIdentities(path string) (map[string]string, error) {
 // keeping every other entry. The file is read again first, so an entry
 // another run saved since this one started is kept; a file that cannot
 // be read whole is left as it is. The new contents replace the old at
-// once (a temporary file renamed over it): a crash leaves the old file
-// or the new one, never a part. The file is 0600 in a 0700 directory.
+// once (replaceFile, as a game's save does: a temporary file renamed over
+// it, a symbolic link followed): a crash leaves the old file or the new
+// one, never a part. A new file is 0600, in a 0700 directory.
 func saveIdentity(path, origin, token string) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real // a linked file (kept with other settings) stays linked
-	}
 	m, err := loadIdentities(path)
 	if err != nil {
 		return err
@@ -127,32 +125,15 @@ func saveIdentity(path, origin, token string) error {
 		return nil
 	}
 	m[origin] = token
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("%w %s: %w", errIdentityFile, path, osReason(err))
 	}
 	b, err := json.MarshalIndent(m, "", "  ") // sorted, one entry a line: easy to read by hand
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp") // 0600
-	if err != nil {
-		return fmt.Errorf("%w %s: %w", errIdentityFile, path, osReason(err))
-	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("%w %s: %w", errIdentityFile, path, osReason(err))
+	if err := replaceFile(path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("%w %s: %w", errIdentityFile, path, err)
 	}
 	return nil
 }

@@ -285,7 +285,7 @@ func TestSaveIdentity(t *testing.T) {
 	for _, d := range []string{dir, filepath.Dir(nested)} {
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
-			if strings.HasSuffix(e.Name(), ".tmp") {
+			if strings.HasPrefix(e.Name(), ".") { // the temporary file's name
 				t.Fatalf("%s left in %s", e.Name(), d)
 			}
 		}

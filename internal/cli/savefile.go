@@ -29,33 +29,42 @@ const maxLinkHops = 40
 //
 // Errors say "cannot save to NAME: REASON" with the name the player gave,
 // never the temporary file.
-func saveFile(name, data string) (err error) {
-	fail := func(reason any) error { return fmt.Errorf("cannot save to %s: %v", name, reason) }
+func saveFile(name, data string) error {
+	if err := replaceFile(name, []byte(data), 0o644); err != nil {
+		return fmt.Errorf("cannot save to %s: %w", name, err)
+	}
+	return nil
+}
+
+// replaceFile is saveFile's writing, for any file replaced whole (also
+// arlington connect's identity file): a new file gets mode newMode. Its
+// errors give the reason only, for the caller to name the file.
+func replaceFile(name string, data []byte, newMode fs.FileMode) (err error) {
 	if name == "" {
-		return fail("no file name")
+		return errors.New("no file name")
 	}
 	if strings.HasSuffix(name, string(filepath.Separator)) {
-		return fail("it names a directory")
+		return errors.New("it names a directory")
 	}
 	path, err := realTarget(name)
 	if err != nil {
-		return fail(osReason(err))
+		return osReason(err)
 	}
-	mode := fs.FileMode(0o644)
+	mode := newMode
 	switch fi, err := os.Stat(path); {
 	case err == nil && fi.IsDir():
-		return fail("it is a directory")
+		return errors.New("it is a directory")
 	case err == nil && !fi.Mode().IsRegular():
-		return fail("it is not a regular file (a device, pipe or socket), so it is left alone")
+		return errors.New("it is not a regular file (a device, pipe or socket), so it is left alone")
 	case err == nil:
 		mode = fi.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
-		return fail(osReason(err))
+		return osReason(err)
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".cardtable-save-*")
 	if err != nil {
-		return fail(fmt.Sprintf("cannot create a file in %s: %v", dir, osReason(err)))
+		return fmt.Errorf("cannot create a file in %s: %v", dir, osReason(err))
 	}
 	defer func() {
 		if err != nil {
@@ -63,22 +72,22 @@ func saveFile(name, data string) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.WriteString(data); err != nil {
-		return fail(osReason(err))
+	if _, err := tmp.Write(data); err != nil {
+		return osReason(err)
 	}
-	// CreateTemp makes the file private; a save keeps the mode of the file
-	// it replaces, and a new one is an ordinary document.
+	// CreateTemp makes the file private; a file replaced keeps the mode of
+	// the one it replaces, and a new one gets newMode.
 	if err := tmp.Chmod(mode); err != nil {
-		return fail(osReason(err))
+		return osReason(err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fail(osReason(err))
+		return osReason(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fail(osReason(err))
+		return osReason(err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fail(osReason(err))
+		return osReason(err)
 	}
 	// The rename is durable only once the directory is synced; a failure
 	// here loses nothing already on disk, so it is not reported.
