@@ -112,7 +112,7 @@ func keepIdentity(env *Env, c *arlclient.Client, path, kept string) {
 	if path == "" || token == "" || token == kept {
 		return
 	}
-	if err := saveIdentity(path, c.Origin(), token); err != nil {
+	if err := saveIdentity(path, c.Origin(), kept, token); err != nil {
 		fmt.Fprintf(env.Stderr, "cardtable: connect: your identity at %s is not kept for later runs: %v\n", c.Origin(), err)
 		return
 	}

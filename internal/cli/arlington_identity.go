@@ -109,20 +109,27 @@ func loadIdentities(path string) (map[string]string, error) {
 	return m, nil
 }
 
-// saveIdentity records token as origin's identity in the file at path,
-// keeping every other entry. The file is read again first, so an entry
-// another run saved since this one started is kept; a file that cannot
-// be read whole is left as it is. The new contents replace the old at
+// saveIdentity records token as origin's identity in the file at path in
+// place of kept (the one this run read, "" none), keeping every other
+// entry. The file is read again first, so an entry another run saved
+// since this one started is kept, origin's too: a run that started at
+// the same time as another and saved after it does not replace the
+// identity that one was told is kept. A file that cannot be read whole
+// is left as it is. The new contents replace the old at
 // once (replaceFile, as a game's save does: a temporary file renamed over
 // it, a symbolic link followed): a crash leaves the old file or the new
 // one, never a part. A new file is 0600, in a 0700 directory.
-func saveIdentity(path, origin, token string) error {
+func saveIdentity(path, origin, kept, token string) error {
 	m, err := loadIdentities(path)
 	if err != nil {
 		return err
 	}
-	if m[origin] == token {
+	switch m[origin] {
+	case token:
 		return nil
+	case kept:
+	default:
+		return fmt.Errorf("%w %s: another run kept its identity at %s there meanwhile, and that one stays", errIdentityFile, path, origin)
 	}
 	m[origin] = token
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {

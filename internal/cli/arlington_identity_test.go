@@ -246,7 +246,7 @@ func TestSaveIdentity(t *testing.T) {
 	dir := t.TempDir()
 	const origin = "http://127.0.0.1:8080"
 	nested := filepath.Join(dir, "a", "b", identityFileName)
-	if err := saveIdentity(nested, origin, "TOKEN1"); err != nil {
+	if err := saveIdentity(nested, origin, "", "TOKEN1"); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(filepath.Dir(nested)); err != nil || st.Mode().Perm() != 0o700 {
@@ -263,7 +263,7 @@ func TestSaveIdentity(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := saveIdentity(link, origin, "TOKEN2"); err != nil {
+	if err := saveIdentity(link, origin, "", "TOKEN2"); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -272,11 +272,27 @@ func TestSaveIdentity(t *testing.T) {
 	if m := arlIdentities(t, target); !reflect.DeepEqual(m, map[string]string{origin: "TOKEN2", "https://cards.example:443": "OTHER"}) {
 		t.Fatalf("saved %v", m)
 	}
+	// Two runs that started with no identity for origin: the one saving
+	// second leaves the first's, which that run was told is kept; a run
+	// whose kept identity the server replaced does replace it.
+	before, _ := os.ReadFile(target)
+	if err := saveIdentity(target, origin, "", "TOKEN3"); err == nil || !strings.Contains(err.Error(), "another run kept its identity at "+origin) {
+		t.Fatalf("a save over another run's identity: %v", err)
+	}
+	if after, _ := os.ReadFile(target); !bytes.Equal(after, before) {
+		t.Fatal("another run's identity was replaced")
+	}
+	if err := saveIdentity(target, origin, "TOKEN2", "TOKEN3"); err != nil {
+		t.Fatal(err)
+	}
+	if m := arlIdentities(t, target); m[origin] != "TOKEN3" {
+		t.Fatalf("saved %v", m)
+	}
 	damaged := filepath.Join(dir, "damaged.json")
 	if err := os.WriteFile(damaged, []byte(`{"https://cards.example:443": "OTHER",}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := saveIdentity(damaged, origin, "TOKEN3"); err == nil || !errors.Is(err, errIdentityFile) {
+	if err := saveIdentity(damaged, origin, "", "TOKEN3"); err == nil || !errors.Is(err, errIdentityFile) {
 		t.Fatalf("a damaged file: %v", err)
 	}
 	if b, _ := os.ReadFile(damaged); string(b) != `{"https://cards.example:443": "OTHER",}` {
