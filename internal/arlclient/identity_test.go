@@ -2,6 +2,7 @@ package arlclient
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -115,6 +116,50 @@ func TestIdentitySent(t *testing.T) {
 	for _, bad := range []string{"", "a b", `a"b`, "a;b", strings.Repeat("A", MaxToken+1)} {
 		if c.SetIdentity(bad) == nil {
 			t.Errorf("%q taken as a token", bad)
+		}
+	}
+}
+
+// TestIdentityOnWebSocket: the table's WebSocket is dialled with the
+// identity restored into the jar, over wss and under a path prefix too,
+// so the seat's actions come from its player; without one (the control)
+// no cookie goes.
+func TestIdentityOnWebSocket(t *testing.T) {
+	const kept = "KEPTTOKEN"
+	var got, path string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got, path = "", r.URL.Path
+		if c, err := r.Cookie(IdentityCookie); err == nil {
+			got = c.Value
+		}
+		http.NotFound(w, r)
+	})
+	for _, tls := range []bool{false, true} {
+		srv := httptest.NewUnstartedServer(h)
+		if tls {
+			srv.StartTLS()
+		} else {
+			srv.Start()
+		}
+		t.Cleanup(srv.Close)
+		for _, token := range []string{kept, ""} {
+			c, err := New(srv.URL + "/games")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.hc.Transport = srv.Client().Transport
+			if token != "" {
+				if err := c.SetIdentity(token); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s := &Follower{c: c, id: "ABC"}
+			if _, err := s.dial(context.Background()); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("tls %v: dial: %v", tls, err)
+			}
+			if got != token || path != "/games/api/arlington/tables/ABC/ws" {
+				t.Fatalf("tls %v: the dial to %s sent %q, want %q", tls, path, got, token)
+			}
 		}
 	}
 }
