@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,13 +174,35 @@ func TestSpiderAnalyzeBench(t *testing.T) {
 }
 
 // The fair player's games, at a small budget so that its 4-suit game is
-// quick: it loses, the analysis runs and its line replays.
+// quick: it loses, the analysis runs and its line replays. The game
+// analysed is the one solver.Autoplay plays with those options, not the
+// greedy player's (the control: of another length).
 func TestSpiderAnalyzeBenchFair(t *testing.T) {
 	out, stderr, code := run(t, "", "spider", "analyze", "bench", "--player", "fair", "--suits", "4", "--variant", "spider",
 		"--deals", "3-3", "--samples", "1", "--nodes", "2000", "--judge-nodes", "0", "--rollouts=false",
 		"--endgame-worlds", "0", "--endgame-nodes", "0", "--deep-cands", "0", "--time", "1s")
 	if code != 0 || !strings.Contains(out, "deal 3: ") || !strings.Contains(out, "(1 not won)") || !strings.Contains(out, "lost games") {
 		t.Fatalf("exit %d %s:\n%s", code, stderr, out)
+	}
+	newGame := func() *spider.Game {
+		g, err := spider.NewGame(3, spider.Options{Variant: spider.Spider, Suits: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	fair, greedy := newGame(), newGame()
+	o := solver.AutoplayOptions
+	o.Samples, o.Nodes, o.JudgeNodes, o.Rollouts, o.EndgameWorlds, o.EndgameNodes, o.DeepCands = 1, 2000, 0, false, 0, 0, 0
+	if _, _, err := solver.Autoplay(context.Background(), fair, o); err != nil {
+		t.Fatal(err)
+	}
+	solver.PlayGreedy(greedy, 2000)
+	if fair.MovesPlayed() == greedy.MovesPlayed() {
+		t.Fatalf("both players make %d moves of deal 3: the test cannot tell them apart", fair.MovesPlayed())
+	}
+	if want := fmt.Sprintf("deal 3: %d moves,", fair.MovesPlayed()); !strings.Contains(out, want) {
+		t.Fatalf("want %q (the fair player's game):\n%s", want, out)
 	}
 }
 
