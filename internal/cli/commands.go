@@ -72,7 +72,7 @@ func newRoot(env *Env) *cobra.Command {
 			"player's learned value to them and print it (docs/solver.md, \"The learned value\");\n"+
 			"--out writes it, as spider/solver/value.txt.", runSpiderValueTrain))
 	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
-	analyze.AddCommand(leaf(env, "bench", "analyse lost games of a greedy player on a range of deals and time it", "", runAnalyzeBench))
+	analyze.AddCommand(leaf(env, "bench", "analyse the games a player makes of a range of deals (greedy, or fair with --player fair) and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)
 
 	arl := group("arlington", "Arlington: sets, self-play, terminal play, live tables")
