@@ -115,8 +115,8 @@ func loadIdentities(path string) (map[string]string, error) {
 // since this one started is kept, origin's too: a run that started at
 // the same time as another and saved after it does not replace the
 // identity that one was told is kept. A file that cannot be read whole
-// is left as it is. The new contents replace the old at
-// once (replaceFile, as a game's save does: a temporary file renamed over
+// is left as it is, and so is one the new entry would make too long to
+// read. The new contents replace the old at once (replaceFile, as a game's save does: a temporary file renamed over
 // it, a symbolic link followed): a crash leaves the old file or the new
 // one, never a part. A new file is 0600, in a 0700 directory.
 func saveIdentity(path, origin, kept, token string) error {
@@ -138,6 +138,10 @@ func saveIdentity(path, origin, kept, token string) error {
 	b, err := json.MarshalIndent(m, "", "  ") // sorted, one entry a line: easy to read by hand
 	if err != nil {
 		return err
+	}
+	if len(b)+1 > maxIdentityFile {
+		// Written, it would be refused by every later run.
+		return fmt.Errorf("%w %s has no room for another server's entry (%d KiB at most); it is left as it is: remove the entries of servers you no longer play on", errIdentityFile, path, maxIdentityFile>>10)
 	}
 	if err := replaceFile(path, append(b, '\n'), 0o600); err != nil {
 		return fmt.Errorf("%w %s: %w", errIdentityFile, path, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -287,6 +288,32 @@ func TestSaveIdentity(t *testing.T) {
 	}
 	if m := arlIdentities(t, target); m[origin] != "TOKEN3" {
 		t.Fatalf("saved %v", m)
+	}
+	// A file with no room for another entry is left as it is: written, it
+	// would be over the size every run refuses to read.
+	full := filepath.Join(dir, "full.json")
+	many := map[string]string{}
+	for i := range (maxIdentityFile - 250) / 138 { // entries of 138 bytes
+		many[fmt.Sprintf("http://server%04d.example:80", i)] = strings.Repeat("A", 100)
+	}
+	b, _ := json.MarshalIndent(many, "", "  ")
+	if len(b) > maxIdentityFile-100 || len(b) < maxIdentityFile-400 {
+		t.Fatalf("the full file is %d bytes, not just under %d", len(b), maxIdentityFile)
+	}
+	if err := os.WriteFile(full, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := saveIdentity(full, origin, "", strings.Repeat("B", arlclient.MaxToken)); err == nil || !strings.Contains(err.Error(), "no room for another server's entry") {
+		t.Fatalf("a save past the size limit: %v", err)
+	}
+	if after, _ := os.ReadFile(full); !bytes.Equal(after, b) {
+		t.Fatal("the full file was rewritten")
+	}
+	if err := saveIdentity(full, origin, "", "B"); err != nil { // the control: a short entry fits
+		t.Fatal(err)
+	}
+	if m := arlIdentities(t, full); len(m) != len(many)+1 {
+		t.Fatalf("%d entries, want %d", len(m), len(many)+1)
 	}
 	damaged := filepath.Join(dir, "damaged.json")
 	if err := os.WriteFile(damaged, []byte(`{"https://cards.example:443": "OTHER",}`), 0o600); err != nil {
