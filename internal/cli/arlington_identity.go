@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"cardtable/internal/arlclient"
 )
@@ -57,6 +58,11 @@ func parseIdentities(b []byte) (map[string]string, error) {
 	for k, v := range raw {
 		origin, err := arlclient.CanonicalOrigin(k)
 		if err != nil || origin != k {
+			if !strings.Contains(k, "://") {
+				// Not quoted: a token written as a key (entries turned
+				// around by hand) is a secret all the same.
+				return nil, errors.New("a key is not a server's origin, written as scheme://host:port")
+			}
 			return nil, fmt.Errorf("%q is not a server's origin, written as scheme://host:port", k)
 		}
 		var token string

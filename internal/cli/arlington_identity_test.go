@@ -197,6 +197,7 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 		{"number", `{"http://127.0.0.1:1": 7}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not a string)"},
 		{"path", `{"http://127.0.0.1:1/arlington": "TOKEN"}`, 0o600, `is damaged ("http://127.0.0.1:1/arlington" is not a server's origin`},
 		{"no port", `{"http://localhost": "TOKEN"}`, 0o600, `is damaged ("http://localhost" is not a server's origin`},
+		{"turned around", `{"ABCDEFGHIJKLMNOPQRSTUVWXYZ": "http://127.0.0.1:1"}`, 0o600, "is damaged (a key is not a server's origin"},
 		{"spaces", `{"http://127.0.0.1:1": "two words"}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not an identity token"},
 		{"two objects", good + good, 0o600, "is damaged (not a JSON object"},
 		{"huge", `{"http://127.0.0.1:1": "` + strings.Repeat("A", maxIdentityFile) + `"}`, 0o600, "is longer than 64 KiB"},
@@ -212,7 +213,8 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", path)
-			if code != exitUsage || !strings.Contains(errs, path+" "+tc.want) || !strings.Contains(errs, `--identity ""`) || out != "" {
+			if code != exitUsage || !strings.Contains(errs, path+" "+tc.want) || !strings.Contains(errs, `--identity ""`) || out != "" ||
+				strings.Contains(errs, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 				t.Fatalf("exit %d, want %d; stderr %q, want %q in it", code, exitUsage, errs, tc.want)
 			}
 			if b, _ := os.ReadFile(path); string(b) != tc.contents {
