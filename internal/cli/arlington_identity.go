@@ -133,7 +133,7 @@ func saveIdentity(path, origin, kept, token string) error {
 	switch m[origin] {
 	case token:
 		return nil
-	case kept:
+	case kept, "": // "": none, or removed by hand since
 	default:
 		return fmt.Errorf("%w %s: another run kept its identity at %s there meanwhile, and that one stays", errIdentityFile, path, origin)
 	}

@@ -291,6 +291,14 @@ func TestSaveIdentity(t *testing.T) {
 	if m := arlIdentities(t, target); m[origin] != "TOKEN3" {
 		t.Fatalf("saved %v", m)
 	}
+	// An entry removed by hand while the run played is no other run's:
+	// the run's identity takes its place.
+	if err := saveIdentity(target, "http://gone.example:80", "REMOVED", "TOKEN4"); err != nil {
+		t.Fatal(err)
+	}
+	if m := arlIdentities(t, target); m["http://gone.example:80"] != "TOKEN4" {
+		t.Fatalf("saved %v", m)
+	}
 	// A file with no room for another entry is left as it is: written, it
 	// would be over the size every run refuses to read.
 	full := filepath.Join(dir, "full.json")
