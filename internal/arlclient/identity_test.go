@@ -50,6 +50,26 @@ func FuzzOrigin(f *testing.F) {
 	})
 }
 
+// prefixedServer starts h (over TLS when tls) until tb ends, and returns
+// a maker of clients of it under the path prefix /games.
+func prefixedServer(tb testing.TB, h http.Handler, tls bool) func() *Client {
+	srv := httptest.NewUnstartedServer(h)
+	if tls {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	tb.Cleanup(srv.Close)
+	return func() *Client {
+		c, err := New(srv.URL + "/games")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		c.hc.Transport = srv.Client().Transport
+		return c
+	}
+}
+
 // TestIdentitySent: a restored identity goes with every request as the
 // server's own cookie would, over https too and under a path prefix; a
 // token the server replaces is the one the client then holds.
@@ -71,21 +91,7 @@ func TestIdentitySent(t *testing.T) {
 		w.Write([]byte(`{"tables": [], "levels": []}`))
 	})
 	for _, tls := range []bool{false, true} {
-		srv := httptest.NewUnstartedServer(h)
-		if tls {
-			srv.StartTLS()
-		} else {
-			srv.Start()
-		}
-		t.Cleanup(srv.Close)
-		newClient := func() *Client {
-			c, err := New(srv.URL + "/games")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.hc.Transport = srv.Client().Transport
-			return c
-		}
+		newClient := prefixedServer(t, h, tls)
 		got = nil
 		c := newClient()
 		if err := c.SetIdentity(kept); err != nil {
@@ -135,19 +141,9 @@ func TestIdentityOnWebSocket(t *testing.T) {
 		http.NotFound(w, r)
 	})
 	for _, tls := range []bool{false, true} {
-		srv := httptest.NewUnstartedServer(h)
-		if tls {
-			srv.StartTLS()
-		} else {
-			srv.Start()
-		}
-		t.Cleanup(srv.Close)
+		newClient := prefixedServer(t, h, tls)
 		for _, token := range []string{kept, ""} {
-			c, err := New(srv.URL + "/games")
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.hc.Transport = srv.Client().Transport
+			c := newClient()
 			if token != "" {
 				if err := c.SetIdentity(token); err != nil {
 					t.Fatal(err)
