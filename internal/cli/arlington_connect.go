@@ -23,7 +23,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
 	logName := fs.String("log", "", "write every message received from the server to `file`, one JSON object a line")
-	identity := fs.String("identity", "", "keep your player identity for each server in `file`, so later runs are the same player, with the same rating, name and seats (default: cardtable/"+identityFileName+" in your config directory); --identity \"\" keeps it only for this run")
+	identity := fs.String("identity", "", "keep your player identity for each server in `file`, so later runs are the same player, with the same rating, name and seats (default: cardtable/"+identityFileName+" in your config directory; with --bot, none); --identity \"\" keeps it only for this run")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		switch {
@@ -57,6 +57,22 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		hard, _ := bot.LevelNamed("hard")
 		r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
 		r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
+		idFile := *identity
+		if !fs.Changed("identity") && r.bot == nil {
+			// A person keeps their identity by default; a bot's run is a
+			// program, often one of several started at once, which would
+			// otherwise share one seat (docs/arlington-client.md).
+			if idFile, err = defaultIdentityPath(); err != nil {
+				fmt.Fprintf(env.Stderr, "connect: %v; this run's identity is kept for this run only\n", err)
+				idFile = ""
+			}
+		}
+		kept, err := restoreIdentity(c, idFile)
+		if err != nil {
+			return usageErr("connect: %v", err)
+		}
+		// The log is opened once the identity is known to be usable, so a
+		// refused file does not cost an earlier run's log.
 		if *logName != "" {
 			f, err := os.Create(*logName)
 			if err != nil {
@@ -64,16 +80,6 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			}
 			defer f.Close()
 			r.log = f
-		}
-		idFile := *identity
-		if !fs.Changed("identity") {
-			if idFile, err = defaultIdentityPath(); err != nil {
-				return fmt.Errorf("connect: %w", err)
-			}
-		}
-		kept, err := restoreIdentity(c, idFile)
-		if err != nil {
-			return usageErr("connect: %v", err)
 		}
 		r.seat, err = c.Join(ctx, id, *name, *seat-1) // the wire counts from 0; -1: any seat
 		if err != nil {

@@ -35,7 +35,7 @@ var errIdentityFile = errors.New("identity file")
 func defaultIdentityPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("no config directory to keep the identity in (%w); name a file with --identity, or --identity \"\" to play without one", err)
+		return "", fmt.Errorf("no config directory to keep the identity in (%w); name a file with --identity to keep it", err)
 	}
 	return filepath.Join(dir, "cardtable", identityFileName), nil
 }

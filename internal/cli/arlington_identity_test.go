@@ -71,9 +71,19 @@ func TestArlingtonConnectIdentityKept(t *testing.T) {
 		return arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--rated")
 	}
 
-	// The first run keeps its identity in the default file.
+	// A bot's run keeps no identity unless told to: several started at
+	// once would otherwise share one seat.
+	out, errs, code := arlRun(t, "", "arlington", "connect", rated(), "--bot", "greedy", "--name", "Bot run")
+	if code != exitOK {
+		t.Fatalf("a bot's run: exit %d\n%s\n%s", code, out, errs)
+	}
+	if _, err := os.Stat(def); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a bot's run without --identity kept an identity file: %v", err)
+	}
+
+	// A person's first run keeps its identity in the default file.
 	log := filepath.Join(dir, "first.jsonl")
-	out, errs, code := arlRun(t, "", "arlington", "connect", rated(), "--log", log, "--bot", "greedy", "--name", "Ann")
+	out, errs, code = arlRun(t, strings.Repeat("auto\n", 400), "arlington", "connect", rated(), "--log", log, "--name", "Ann")
 	arlCheckFinished(t, arlClient{code, out, errs, log})
 	if !strings.Contains(errs, "kept in "+def) {
 		t.Fatalf("the first run did not say where its identity is kept:\n%s", errs)
@@ -392,4 +402,18 @@ func FuzzParseIdentities(f *testing.F) {
 			t.Fatalf("written and read back: %v %v", again, err)
 		}
 	})
+}
+
+// With no config directory to keep it in, a person's run still plays,
+// with an identity for this run only, and says so.
+func TestArlingtonConnectIdentityNoConfigDir(t *testing.T) {
+	dir := t.TempDir()
+	url, _ := serveInProcess(t, "--db", filepath.Join(dir, "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "1")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", "")
+	out, errs, code := arlRun(t, strings.Repeat("auto\n", 400), "arlington", "connect", link, "--name", "Ann")
+	if code != exitOK || !strings.Contains(errs, "kept for this run only") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
 }
