@@ -83,7 +83,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		}
 		r.seat, err = c.Join(ctx, id, *name, *seat-1) // the wire counts from 0; -1: any seat
 		if err != nil {
-			return arlJoinError(err, r.link, idFile)
+			return arlJoinError(err, r.link, idFile, kept != "")
 		}
 		keepIdentity(env, c, idFile, kept)
 		return r.run(ctx)
@@ -131,7 +131,7 @@ func keepIdentity(env *Env, c *arlclient.Client, path, kept string) {
 
 // arlJoinError says why a seat could not be taken; idFile is where this
 // run's identity is kept ("": nowhere).
-func arlJoinError(err error, link, idFile string) error {
+func arlJoinError(err error, link, idFile string, known bool) error {
 	var api *arlclient.APIError
 	switch {
 	case errors.Is(err, arlclient.ErrNotFound):
@@ -143,9 +143,13 @@ func arlJoinError(err error, link, idFile string) error {
 		// file, another machine): to the server that was another player.
 		why := ""
 		if strings.Contains(api.Message, "rated player") {
-			why = " (this run's identity is the one kept in " + idFile + "; the name was rated under another: a run with --identity \"\", another file or another machine)"
-			if idFile == "" {
-				why = " (with --identity \"\" each run of connect is a new player, so a name rated in an earlier run is taken too)"
+			switch {
+			case idFile == "":
+				why = " (this run keeps no identity, so it is a new player and a name rated in an earlier run is taken too; --identity FILE keeps one)"
+			case !known:
+				why = " (this run is a new player to this server: " + idFile + " held no identity for it, so a name rated in an earlier run is taken too)"
+			default:
+				why = " (this run's identity is the one kept in " + idFile + "; the name was rated under another: a run with --identity \"\", another file or another machine)"
 			}
 		}
 		return fmt.Errorf("connect: cannot sit at %s: %s with --name%s", link, api.Message, why)

@@ -113,8 +113,8 @@ func TestArlingtonConnectIdentityKept(t *testing.T) {
 	// The controls: with no identity kept, and with another file, Ann is
 	// another player's name.
 	for _, tc := range []struct{ flag, want string }{
-		{"", `(with --identity "" each run of connect is a new player`},
-		{filepath.Join(dir, "other.json"), "(this run's identity is the one kept in " + filepath.Join(dir, "other.json")},
+		{"", "(this run keeps no identity, so it is a new player"},
+		{filepath.Join(dir, "other.json"), "(this run is a new player to this server: " + filepath.Join(dir, "other.json") + " held no identity for it"},
 	} {
 		_, wait = arlConnect(t, rated(), "", "--bot", "greedy", "--name", "Ann", "--identity", tc.flag)
 		c := wait()
@@ -125,6 +125,15 @@ func TestArlingtonConnectIdentityKept(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "other.json")); err == nil {
 		t.Fatal("a refused run saved its identity")
+	}
+	// A file that does hold an identity for this server, Bob's: Ann's
+	// name is still another player's, and the refusal names the file.
+	bob := filepath.Join(dir, "bob.json")
+	_, wait = arlConnect(t, rated(), "", "--bot", "greedy", "--name", "Bob", "--identity", bob)
+	arlCheckFinished(t, wait())
+	_, wait = arlConnect(t, rated(), "", "--bot", "greedy", "--name", "Ann", "--identity", bob)
+	if c, want := wait(), "(this run's identity is the one kept in "+bob+"; the name was rated under another"; c.code != exitFail || !strings.Contains(c.err, want) {
+		t.Fatalf("Bob's identity as Ann: exit %d, stderr %q, want %q in it", c.code, c.err, want)
 	}
 
 	// The token is a secret: no output, message log or server log shows it.
