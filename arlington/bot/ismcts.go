@@ -28,13 +28,6 @@ type ISMCTS struct {
 	// score, if set, values a played-out hand for each seat from the
 	// totals before it (master.go); nil: handValues.
 	score func(s *arlington.State, before []int) []float64
-	// guide, if set and true for a decision's view, grows the bot's own
-	// nodes below the root in the play-out's order: such a node adds the
-	// child greedy play would choose among the actions not yet in it, and
-	// only while it has fewer children than widthAt its visits (master.go).
-	// Other seats' nodes, and every node when unset, take every action at
-	// once, in a random order.
-	guide func(v arlington.View) bool
 }
 
 // sampler deals one world consistent with a decision's view from r.
@@ -95,7 +88,6 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 	if workers <= 0 {
 		workers = ismctsWorkers
 	}
-	guided := b.guide != nil && b.guide(v)
 	visits := make([][]float64, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -105,7 +97,7 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 		// iterations and exits when they are done or sctx ends.
 		go func() {
 			defer wg.Done()
-			visits[w], errs[w] = b.grow(sctx, v.Seat, deal, cands, guided, SeatSeed(base, w), (iters+workers-1-w)/workers)
+			visits[w], errs[w] = b.grow(sctx, v.Seat, deal, cands, SeatSeed(base, w), (iters+workers-1-w)/workers)
 		}()
 	}
 	wg.Wait()
@@ -132,7 +124,7 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 
 // grow runs iters iterations on a fresh tree and returns the root
 // candidates' visit counts.
-func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlington.Action, guided bool, seed uint64, iters int) ([]float64, error) {
+func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlington.Action, seed uint64, iters int) ([]float64, error) {
 	r := arlington.NewRand(seed)
 	root := &isNode{seat: -1}
 	for _, a := range cands {
@@ -142,7 +134,7 @@ func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlingt
 		if ctx.Err() != nil {
 			break
 		}
-		if err := b.iterate(ctx, deal, root, guided, r); err != nil {
+		if err := b.iterate(ctx, deal, root, r); err != nil {
 			return nil, err
 		}
 	}
@@ -154,7 +146,7 @@ func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlingt
 }
 
 // iterate is one determinize-select-expand-playout-backpropagate pass.
-func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, guided bool, r *arlington.Rand) error {
+func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, r *arlington.Rand) error {
 	s, err := deal(r)
 	if err != nil {
 		return err
@@ -173,36 +165,21 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, guided
 			legal = s.Legal(seat)
 		}
 		var fresh []arlington.Action
-		var avail []*isNode
 		for _, a := range legal {
 			if c := node.child(a); c != nil {
 				c.avail++
-				avail = append(avail, c)
 			} else {
 				fresh = append(fresh, a)
 			}
 		}
-		expand := len(fresh) > 0
-		// Only the searching seat's own later choices are narrowed: a
-		// reply of the others' left out would make its plans look safer
-		// than they are (the others' nodes guided too lost to expert).
-		guide := guided && node != root && seat == root.children[0].seat
-		if guide && len(avail) >= widthAt(node.visits) {
-			expand = false
-		}
 		var next *isNode
-		if expand {
-			a := fresh[r.Intn(len(fresh))]
-			if guide {
-				if c, ok := (&Greedy{r: r}).choose(posOfState(s, seat), fresh); ok {
-					a = c
-				}
-			}
-			next = &isNode{seat: seat, action: a, avail: 1}
+		if len(fresh) > 0 {
+			next = &isNode{seat: seat, action: fresh[r.Intn(len(fresh))], avail: 1}
 			node.children = append(node.children, next)
 		} else {
 			bestU := math.Inf(-1)
-			for _, c := range avail {
+			for _, a := range legal {
+				c := node.child(a)
 				u := c.total/max(c.visits, 1) + uctC*math.Sqrt(math.Log(max(c.avail, 1))/max(c.visits, 1))
 				if u > bestU {
 					next, bestU = c, u
@@ -214,7 +191,7 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, guided
 		}
 		path = append(path, next)
 		node = next
-		if expand {
+		if len(fresh) > 0 {
 			break
 		}
 	}
@@ -232,9 +209,3 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, guided
 	}
 	return nil
 }
-
-// widthAt is how many children a guided node may have after visits
-// passes through it: 1 + the square root of its visits, so a choice seen
-// a few times is judged on the few actions greedy play favours and widens
-// as it is visited more (progressive widening).
-func widthAt(visits float64) int { return 1 + int(math.Sqrt(visits)) }

@@ -35,7 +35,6 @@ func newMaster(lv Level, seed uint64) *Master {
 	b := NewISMCTS(lv, seed)
 	b.plan = masterPlan
 	b.score = standingValues
-	b.guide = guidedAt
 	return &Master{b}
 }
 
@@ -94,9 +93,3 @@ func masterPlan(v arlington.View, iters int) (int, sampler) {
 	// searches' worlds (sample) as they come.
 	return iters, newBelief(v).sample
 }
-
-// guidedAt says whether master grows its own later choices guided
-// (ismcts.go) for a decision on v: with 4 or more players, where three or
-// more of the others' replies lie between two of its own choices and its
-// tree rarely reaches the next one (docs/bots.md, "master").
-func guidedAt(v arlington.View) bool { return v.Players >= 4 }
