@@ -1,10 +1,12 @@
 package arlweb
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -150,7 +152,8 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.conns.done(addr)
-	c, err := websocket.Accept(w, r, nil)
+	kept := &keptConn{ResponseWriter: w}
+	c, err := websocket.Accept(kept, r, nil)
 	if err != nil {
 		return // Accept has answered the request
 	}
@@ -170,15 +173,13 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	// ends drops the connection at once, and the page would get no close
 	// frame (no status, no reason) instead of, say, "restarting". Close
 	// then waits for the page's answer, up to the library's 5 s; a page
-	// that has gone silent is cut after CloseWait instead (cancel ends
-	// the reader's Read, which drops the connection), so a stopping
-	// server hands its tables on sooner. Only a Read in progress cuts:
-	// if the reader is waiting on a full outbox or has already ended
-	// (a frame too large), a silent page holds Close for the library's
-	// 5 s, no longer.
+	// that has gone silent is cut after CloseWait instead, by closing the
+	// connection under the library (whatever the reader is doing: in a
+	// Read, waiting on a full outbox or gone), so a stopping server hands
+	// its tables on sooner.
 	closed := make(chan struct{})
-	// Exits when Close returns: at the page's answer, once cancel below
-	// has cut the connection, or at the latest at the library's own
+	// Exits when Close returns: at the page's answer, once the cut below
+	// has ended the connection, or at the latest at the library's own
 	// timeouts.
 	go func() {
 		defer close(closed)
@@ -188,11 +189,36 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-closed:
 	case <-wait.C:
+		kept.cut()
 	}
 	wait.Stop()
 	cancel()
 	<-readerDone
 	<-closed
+}
+
+// keptConn is the ResponseWriter handed to websocket.Accept: it keeps the
+// connection Accept takes over, which the library does not expose, so
+// that a page that never answers a close can be cut (ws, CloseWait).
+type keptConn struct {
+	http.ResponseWriter
+	conn net.Conn // set by Hijack, in the handler's goroutine
+}
+
+func (k *keptConn) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, brw, err := http.NewResponseController(k.ResponseWriter).Hijack()
+	k.conn = conn
+	return conn, brw, err
+}
+
+func (k *keptConn) Unwrap() http.ResponseWriter { return k.ResponseWriter }
+
+// cut closes the connection under the library: its reads and its wait
+// for the page's close fail at once.
+func (k *keptConn) cut() {
+	if k.conn != nil {
+		k.conn.Close()
+	}
 }
 
 // read handles client messages until the connection fails.
