@@ -122,9 +122,10 @@ func loadIdentities(path string) (map[string]string, error) {
 // the same time as another and saved after it does not replace the
 // identity that one was told is kept. A file that cannot be read whole
 // is left as it is, and so is one the new entry would make too long to
-// read. The new contents replace the old at once (replaceFile, as a game's save does: a temporary file renamed over
-// it, a symbolic link followed): a crash leaves the old file or the new
-// one, never a part. A new file is 0600, in a 0700 directory.
+// read. The new contents replace the old at once (replaceFile, as a
+// game's save does: a temporary file renamed over it, a symbolic link
+// followed): a crash leaves the old file or the new one, never a part.
+// A new file is 0600, in a 0700 directory.
 func saveIdentity(path, origin, kept, token string) error {
 	m, err := loadIdentities(path)
 	if err != nil {
