@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -24,12 +26,45 @@ var ErrNameTaken = errors.New("display name taken")
 // FoldName is name's key for comparing display names without regard to
 // case, to how an accented letter was typed (one character or a letter
 // and a combining accent: Unicode NFKC, which also folds compatibility
-// forms such as full-width letters), or to runs of spaces: "Ann", "ANN",
-// "ａｎｎ" and "ann" fold alike. The stores keep each rated name's fold
-// and refold only rows without one, so a change here needs a store
-// migration that clears the stored folds.
+// forms such as full-width letters), to runs of spaces, or to letters of
+// another script that look like Latin ones (Unicode's confusable
+// characters, UTS #39): "Ann", "ANN", "ａｎｎ", "Аnn" (a Cyrillic А) and
+// "ann" fold alike, so that nobody appears on the leaderboard under a
+// rated person's name or a bot level's. ASCII characters are kept as they
+// are but for case: the confusables table also maps "m" to "rn" and "1"
+// to "l", which would make "ann1" and "annl" one name and hide a bot
+// level's name ("master") from its lookup. The fold is its own fixed
+// point (FoldName(FoldName(x)) == FoldName(x)), as the stores need. The
+// stores keep each rated name's fold and refold only rows without one, so
+// a change here needs a store migration that clears the stored folds.
 func FoldName(name string) string {
+	// Ends: each round maps non-ASCII characters to their skeletons and
+	// case to lower; a handful of rounds reach the fixed point (names are
+	// short, and the test checks every confusable character).
+	folded := name
+	for range 8 {
+		next := foldOnce(folded)
+		if next == folded {
+			break
+		}
+		folded = next
+	}
+	return folded
+}
+
+// foldOnce is one round of FoldName: NFKC, lower case, confusable
+// characters outside ASCII to their skeletons, spaces, NFKC again.
+func foldOnce(name string) string {
 	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFKC.String(name))
+	var b strings.Builder
+	for _, r := range norm.NFD.String(lower) {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		b.WriteString(confusables.Skeleton(string(r)))
+	}
+	lower = strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())
 	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))
 }
 

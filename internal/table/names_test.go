@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"cardtable/internal/table"
@@ -53,6 +54,46 @@ func TestNameTaken(t *testing.T) {
 	}
 	if s := casual.Summary(); s.Seats[0].Name != "CY" || s.Seats[1].Name != "ann" || s.Seats[2].Name != "Annie" {
 		t.Errorf("the seats: %+v", s.Seats)
+	}
+}
+
+// TestNameLookAlike: a name written with letters of another script that
+// look like Latin ones is refused at the table when it looks like a rated
+// person's name or a bot level's; a name that only resembles one, or is
+// in another script without looking like one, is taken.
+func TestNameLookAlike(t *testing.T) {
+	ctx := context.Background()
+	h := newHub(t, openStore(t), newFakeClock())
+	rated := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}, Rated: true})
+	if _, err := rated.Join(ctx, table.Player{ID: "a", Name: "Alice"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	playOut(t, rated, map[int]string{0: "a"})
+	roundTrip(t, h, rated)
+	casual := mustCreate(t, h, "c", table.Config{Players: 4, Bots: []string{"", "", "", "random"}})
+	for _, c := range []struct {
+		name  string
+		taken bool
+	}{
+		{"\u0410lice", true},       // Cyrillic А
+		{"Al\u0456ce", true},       // Cyrillic і
+		{"\u0410LICE", true},       // and in capitals
+		{"m\u0430ster", true},      // a bot level, with a Cyrillic а
+		{"\u0435xpert", true},      // a Cyrillic е
+		{"r\u0430nd\u043em", true}, // Cyrillic а and о
+		{"Alicia", false},
+		{"\u0418\u0432\u0430\u043d", false}, // Иван
+		{"Mister", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := casual.Join(ctx, table.Player{ID: "b", Name: c.name}, -1)
+			if c.taken && !errors.Is(err, table.ErrNameTaken) {
+				t.Errorf("b sits as %q: %v, want ErrNameTaken", c.name, err)
+			}
+			if !c.taken && err != nil {
+				t.Errorf("b sits as %q: %v, want a seat", c.name, err)
+			}
+		})
 	}
 }
 
@@ -108,6 +149,18 @@ func TestFoldName(t *testing.T) {
 		{"Straße", "STRASSE", false}, // ß is its own letter here: no full case folding
 		{"Ann", "Anna", false},
 		{"Zoé", "Zoe", false},
+		{"Аlice", "alice", true}, // a Cyrillic А
+		{"Bоb", "BOB", true},     // a Cyrillic о
+		{"mаster", "Master", true},
+		{"Ρaul", "paul", true}, // a Greek Ρ
+		{"Иван", "Ivan", false},
+		{"Иван", "Иван", true},
+		{"李雷", "李雷", true},
+		{"李雷", "Иван", false},
+		{"Zoë", "Zoe", false},
+		{"Zoë", "Zoé", false},
+		{"ann1", "annl", false}, // ASCII look-alikes stay apart
+		{"Sam", "Sarn", false},
 	} {
 		t.Run(c.a+"/"+c.b, func(t *testing.T) {
 			if got := table.FoldName(c.a) == table.FoldName(c.b); got != c.same {
@@ -115,5 +168,26 @@ func TestFoldName(t *testing.T) {
 					c.a, table.FoldName(c.a), c.b, table.FoldName(c.b), got, c.same)
 			}
 		})
+	}
+}
+
+// TestFoldNameFixed: a fold folds to itself, for names of every character
+// the fold maps and a few built of them, as the stored folds need.
+func TestFoldNameFixed(t *testing.T) {
+	names := []string{"Аlice", "Straße", "Zoë", "ＡＮＮ  Lee", "Иван", "李雷", "ǅemal", "ﬃx", "ΣΑΣ"}
+	for r := rune(0x80); r < 0x20000; r++ {
+		if !unicode.IsGraphic(r) {
+			continue
+		}
+		names = append(names, string(r))
+		if r%16 == 0 { // and some in company, kept few for speed
+			names = append(names, "a"+string(r)+string(r+1)+"Z")
+		}
+	}
+	for _, name := range names {
+		f := table.FoldName(name)
+		if g := table.FoldName(f); g != f {
+			t.Errorf("FoldName(%q) = %q, which folds to %q", name, f, g)
+		}
 	}
 }
