@@ -52,19 +52,21 @@ func FoldName(name string) string {
 	return folded
 }
 
-// foldOnce is one round of FoldName: NFKC, lower case, confusable
-// characters outside ASCII to their skeletons, spaces, NFKC again.
+// foldOnce is one round of FoldName: NFKC, confusable characters
+// outside ASCII to their skeletons, lower case, spaces, NFKC again. The
+// skeleton is taken before the case is lowered: a capital such as Greek
+// "Η" or Cyrillic "Н" looks like Latin "H", but its small letter ("η",
+// "н") looks like no Latin small "h".
 func foldOnce(name string) string {
-	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, norm.NFKC.String(name))
 	var b strings.Builder
-	for _, r := range norm.NFD.String(lower) {
+	for _, r := range norm.NFD.String(norm.NFKC.String(name)) {
 		if r < utf8.RuneSelf {
 			b.WriteRune(r)
 			continue
 		}
 		b.WriteString(confusables.Skeleton(string(r)))
 	}
-	lower = strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())
+	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())
 	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))
 }
 

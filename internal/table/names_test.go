@@ -153,6 +153,11 @@ func TestFoldName(t *testing.T) {
 		{"Bоb", "BOB", true},     // a Cyrillic о
 		{"mаster", "Master", true},
 		{"Ρaul", "paul", true}, // a Greek Ρ
+		{"Ηans", "Hans", true}, // capitals whose small letters look like no Latin ones: Greek Η,
+		{"Нans", "hans", true}, // Cyrillic Н,
+		{"Νick", "Nick", true}, // Greek Ν,
+		{"Νick", "Vick", false},
+		{"ΒΟΒ", "bob", true},
 		{"Иван", "Ivan", false},
 		{"Иван", "Иван", true},
 		{"李雷", "李雷", true},
