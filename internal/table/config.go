@@ -192,7 +192,8 @@ func checkID(id string) error {
 }
 
 // cleanName trims a display name and refuses one that is empty, too long,
-// or holds control or invisible formatting characters.
+// holds control or invisible formatting characters, or shows nothing (only
+// characters FoldName drops, such as a Hangul filler).
 func cleanName(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -205,6 +206,9 @@ func cleanName(s string) (string, error) {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return "", fmt.Errorf("%w: control characters", ErrBadName)
 		}
+	}
+	if FoldName(s) == "" {
+		return "", fmt.Errorf("%w: no visible characters", ErrBadName)
 	}
 	return s, nil
 }

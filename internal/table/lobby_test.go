@@ -107,6 +107,9 @@ func TestJoinAndLeave(t *testing.T) {
 	if _, err := join("a", "a\x07", -1); !errors.Is(err, table.ErrBadName) {
 		t.Fatalf("control character: %v", err)
 	}
+	if _, err := join("a", "\u3164\u034f", -1); !errors.Is(err, table.ErrBadName) {
+		t.Fatalf("invisible name: %v", err)
+	}
 	if _, err := join("a", "Ann", 1); !errors.Is(err, table.ErrSeatTaken) {
 		t.Fatalf("a bot's seat: %v", err)
 	}

@@ -60,11 +60,15 @@ func FoldName(name string) string {
 func foldOnce(name string) string {
 	var b strings.Builder
 	for _, r := range norm.NFD.String(norm.NFKC.String(name)) {
-		if r < utf8.RuneSelf {
+		switch {
+		case r < utf8.RuneSelf:
 			b.WriteRune(r)
-			continue
+		case unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
+			// Invisible ("Alice" and a variation selector, or a combining
+			// grapheme joiner inside): dropped, as they add nothing seen.
+		default:
+			b.WriteString(confusables.Skeleton(string(r)))
 		}
-		b.WriteString(confusables.Skeleton(string(r)))
 	}
 	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())
 	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))

@@ -158,6 +158,9 @@ func TestFoldName(t *testing.T) {
 		{"Νick", "Nick", true}, // Greek Ν,
 		{"Νick", "Vick", false},
 		{"ΒΟΒ", "bob", true},
+		{"Alice\ufe0f", "Alice", true}, // a variation selector,
+		{"Al\u034fice", "Alice", true}, // a combining grapheme joiner: invisible
+		{"Ann\u3164", "Ann", true},     // a Hangul filler
 		{"Иван", "Ivan", false},
 		{"Иван", "Иван", true},
 		{"李雷", "李雷", true},
