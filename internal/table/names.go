@@ -67,7 +67,14 @@ func foldOnce(name string) string {
 			// Invisible ("Alice" and a variation selector, or a combining
 			// grapheme joiner inside): dropped, as they add nothing seen.
 		default:
-			b.WriteString(confusables.Skeleton(string(r)))
+			sk := confusables.Skeleton(string(r))
+			if sk == "l" && unicode.IsUpper(r) {
+				// The table's one letter for "I", "l" and "1" is "l", but
+				// ASCII "I" is kept as "I": a capital that folds to "l"
+				// (Cyrillic "І", Greek "Ι") looks like that "I".
+				sk = "I"
+			}
+			b.WriteString(sk)
 		}
 	}
 	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())

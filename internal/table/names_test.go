@@ -158,6 +158,10 @@ func TestFoldName(t *testing.T) {
 		{"Νick", "Nick", true}, // Greek Ν,
 		{"Νick", "Vick", false},
 		{"ΒΟΒ", "bob", true},
+		{"\u0406van", "Ivan", true}, // a Cyrillic І,
+		{"\u0399ris", "Iris", true}, // a Greek Ι
+		{"\u0406van", "lvan", false},
+		{"\u13deee", "Lee", true},      // a Cherokee Ꮮ
 		{"Alice\ufe0f", "Alice", true}, // a variation selector,
 		{"Al\u034fice", "Alice", true}, // a combining grapheme joiner: invisible
 		{"Ann\u3164", "Ann", true},     // a Hangul filler
