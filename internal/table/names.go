@@ -59,6 +59,7 @@ func FoldName(name string) string {
 // "н") looks like no Latin small "h".
 func foldOnce(name string) string {
 	var b strings.Builder
+	prev := rune(0)
 	for _, r := range norm.NFD.String(norm.NFKC.String(name)) {
 		switch {
 		case r < utf8.RuneSelf:
@@ -66,6 +67,11 @@ func foldOnce(name string) string {
 		case unicode.In(r, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point):
 			// Invisible ("Alice" and a variation selector, or a combining
 			// grapheme joiner inside): dropped, as they add nothing seen.
+		case r == '\u0307' && (prev == 'i' || prev == 'j'):
+			// A dot above on a dotted letter is not seen: "i\u0307" is "i".
+		case r == '\u2800':
+			// The braille blank shows as a space.
+			b.WriteRune(' ')
 		default:
 			sk := confusables.Skeleton(string(r))
 			if sk == "l" && unicode.IsUpper(r) {
@@ -76,6 +82,7 @@ func foldOnce(name string) string {
 			}
 			b.WriteString(sk)
 		}
+		prev = r
 	}
 	lower := strings.Map(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }, b.String())
 	return norm.NFKC.String(strings.Join(strings.Fields(lower), " "))

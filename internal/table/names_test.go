@@ -171,7 +171,11 @@ func TestFoldName(t *testing.T) {
 		{"李雷", "Иван", false},
 		{"Zoë", "Zoe", false},
 		{"Zoë", "Zoé", false},
-		{"ann1", "annl", false}, // ASCII look-alikes stay apart
+		{"ann1", "annl", false},        // ASCII look-alikes stay apart
+		{"Ali\u0307ce", "Alice", true}, // a dot above the i's own dot
+		{"Alice\u2800", "Alice", true}, // a braille blank after it
+		{"Al\u2800ice", "Al ice", true},
+		{"Zo\u0307e", "Zoe", false}, // a dot above another letter is seen
 		{"Sam", "Sarn", false},
 	} {
 		t.Run(c.a+"/"+c.b, func(t *testing.T) {
