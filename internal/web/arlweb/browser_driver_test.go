@@ -184,7 +184,7 @@ func (p *seatTab) diag() string {
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`["conn", "status", "error"].map((i) => i + ": " + (document.getElementById(i) || {}).textContent).join(" | ")`+
 		` + " | hand " + document.querySelectorAll(`+q(selHandCards)+`).length + " | actions " + document.querySelectorAll(`+q(selActions)+`).length`+
-		` + " | events " + (window.__ws ? window.__ws.count : "?")`))
+		` + " | events " + (window.__ws ? window.__ws.count : "?") + " | at " + location.pathname + " (" + document.readyState + ")"`))
 	if err != nil {
 		return "(unreadable: " + err.Error() + ")"
 	}

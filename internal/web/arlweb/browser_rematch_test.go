@@ -19,8 +19,9 @@ import (
 // several seconds under -race; make test-long runs it): two people and a
 // bot finish a game to 1 point; Ann asks to play again and lands at the
 // new table; Bob's page says the rematch is ready, and his click takes
-// him there; each sits one seat on from where they sat, the bot too, and
-// the game starts. Ann's games then list the finished game and replay it.
+// him there (each clicks with the button scrolled out of sight above the
+// page's sticky bar, where a click once landed on the bar instead); each
+// sits one seat on from where they sat, the bot too, and the game starts. Ann's games then list the finished game and replay it.
 func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -46,12 +47,20 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if text := eval[string](bob, `document.querySelector("#btn-rematch").textContent`); text != "Play again" {
 		t.Errorf("before anyone asks, the button says %q", text)
 	}
+	hideAbove(ann, "#btn-rematch")
 	ann.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	moved := `!location.pathname.endsWith(` + q("/"+got.ID) + `) && window.__ws && window.__ws.seat >= 0`
 	if err := webtest.Wait(ann.ctx, moved, "Ann at the rematch"); err != nil {
 		t.Fatalf("%v; page: %s", err, ann.diag())
 	}
 	bob.until(`document.querySelector("#btn-rematch").textContent === "Rematch ready: join"`)
+	// Reached by keyboard, the button also comes into view below the bar.
+	hideAbove(bob, "#btn-rematch")
+	bob.do(chromedp.Focus(chromedp.CSS("#btn-rematch")))
+	if gap := eval[int](bob, `Math.round(document.querySelector("#btn-rematch").getBoundingClientRect().top - document.querySelector(".bar").getBoundingClientRect().bottom)`); gap < 0 {
+		t.Errorf("focused, the button's top is %d px under the page's bar", -gap)
+	}
+	hideAbove(bob, "#btn-rematch")
 	bob.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	if err := webtest.Wait(bob.ctx, moved, "Bob at the rematch"); err != nil {
 		t.Fatalf("%v; page: %s", err, bob.diag())
@@ -166,4 +175,13 @@ func playOutHere(tb testing.TB, e *env, id string) {
 			tb.Fatalf("seat %d acts: %v", v.Seat, err)
 		}
 	}
+}
+
+// hideAbove scrolls p's page until the element sel matches sits just
+// above the top of the window, as it does when a game ends with the page
+// scrolled down to the hand: a click or focus must then bring it below
+// the page's sticky bar, not leave it under the bar's links.
+func hideAbove(p *seatTab, sel string) {
+	p.tb.Helper()
+	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollBy(0, document.querySelector(` + q(sel) + `).getBoundingClientRect().bottom)`))
 }
