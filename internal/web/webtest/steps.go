@@ -104,3 +104,68 @@ func Wait(ctx context.Context, cond, what string) error {
 		time.Sleep(40 * time.Millisecond) // polling the page for the condition
 	}
 }
+
+// FocusBelowBar checks the page's sticky bar (the element bar) against
+// keyboard focus, which scrolls a focused element into view. The page is
+// scrolled until the element control's top is at the window's top, under
+// the bar: there a browser that does not know of the bar sees control in
+// view and does not scroll at all. Focused, control must end below the
+// bar. (Scrolled wholly out of the window, a control comes back to the
+// window's middle, clear of the bar either way, so that place would prove
+// nothing.) Then, scrolled there again, focusing the bar's first link must
+// leave the page where it is: the bar does not move when the page
+// scrolls, so scrolling to show its links would only lose the reader's
+// place. A page that cannot scroll that far fails the check.
+func FocusBelowBar(tb testing.TB, ctx context.Context, control, bar string) {
+	tb.Helper()
+	c, b := jsQuery(control), jsQuery(bar)
+	// underBar scrolls control under the bar and returns the page's offset.
+	underBar := func() float64 {
+		tb.Helper()
+		var r struct {
+			Under bool
+			Y     float64
+		}
+		// Focusing the element that has the focus would not scroll.
+		if err := Eval(ctx, `(() => { document.activeElement?.blur(); window.scrollBy(0, Math.round(`+c+`.getBoundingClientRect().top));
+		  const top = `+c+`.getBoundingClientRect().top; return {Under: Math.abs(top) < 1 && top < `+b+`.getBoundingClientRect().bottom, Y: scrollY}; })()`, &r); err != nil {
+			tb.Fatal(err)
+		}
+		if !r.Under || r.Y <= 0 {
+			tb.Fatalf("the page does not scroll far enough to put %s under its bar", control)
+		}
+		return r.Y
+	}
+	focus := func(sel string) {
+		tb.Helper()
+		if err := Do(ctx, "focusing "+sel, chromedp.Focus(chromedp.CSS(sel))); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	underBar()
+	focus(control)
+	var gap float64
+	if err := Eval(ctx, c+`.getBoundingClientRect().top - `+b+`.getBoundingClientRect().bottom`, &gap); err != nil {
+		tb.Fatal(err)
+	}
+	if gap < 0 {
+		tb.Errorf("%s focused from under the page's bar: its top stays %.0f px under the bar", control, -gap)
+	} else {
+		tb.Logf("%s focused from under the page's bar: its top is %.0f px below the bar", control, gap)
+	}
+	y := underBar()
+	focus(bar + " a")
+	var after float64
+	if err := Eval(ctx, `scrollY`, &after); err != nil {
+		tb.Fatal(err)
+	}
+	if after != y {
+		tb.Errorf("focusing the bar's first link scrolled the page from %.0f to %.0f px", y, after)
+	}
+}
+
+// jsQuery is the JavaScript expression of the first element sel matches.
+func jsQuery(sel string) string {
+	q, _ := json.Marshal(sel)
+	return "document.querySelector(" + string(q) + ")"
+}
