@@ -19,9 +19,10 @@ import (
 // several seconds under -race; make test-long runs it): two people and a
 // bot finish a game to 1 point; Ann asks to play again and lands at the
 // new table; Bob's page says the rematch is ready, and his click takes
-// him there (each clicks with the button scrolled out of sight above the
-// page's sticky bar, where a click once landed on the bar instead); each
-// sits one seat on from where they sat, the bot too, and the game starts. Ann's games then list the finished game and replay it.
+// him there (each clicks with the button scrolled under the page's sticky
+// bar, where a click once landed on the bar instead); each sits one seat
+// on from where they sat, the bot too, and the game starts. Ann's games
+// then list the finished game and replay it.
 func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -47,7 +48,7 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if text := eval[string](bob, `document.querySelector("#btn-rematch").textContent`); text != "Play again" {
 		t.Errorf("before anyone asks, the button says %q", text)
 	}
-	hideAbove(ann, "#btn-rematch")
+	underBar(ann, "#btn-rematch")
 	ann.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	moved := `!location.pathname.endsWith(` + q("/"+got.ID) + `) && window.__ws && window.__ws.seat >= 0`
 	if err := webtest.Wait(ann.ctx, moved, "Ann at the rematch"); err != nil {
@@ -56,7 +57,7 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	bob.until(`document.querySelector("#btn-rematch").textContent === "Rematch ready: join"`)
 	// Reached by keyboard from under the bar, it comes out below it.
 	webtest.FocusBelowBar(t, bob.ctx, "#btn-rematch", ".bar")
-	hideAbove(bob, "#btn-rematch")
+	underBar(bob, "#btn-rematch")
 	bob.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	if err := webtest.Wait(bob.ctx, moved, "Bob at the rematch"); err != nil {
 		t.Fatalf("%v; page: %s", err, bob.diag())
@@ -173,12 +174,17 @@ func playOutHere(tb testing.TB, e *env, id string) {
 	}
 }
 
-// hideAbove scrolls p's page until the element sel matches sits just
-// above the top of the window, as it does when a game ends with the page
-// scrolled down to the hand: a click must then bring it below the page's
-// sticky bar, not leave it under the bar's links (chromedp's click, as
-// the browser, scrolls it to the window's top edge, under the bar).
-func hideAbove(p *seatTab, sel string) {
+// underBar scrolls p's page until the top of the element sel matches is
+// at the window's top, under the page's sticky bar, as when a game ends
+// with the page scrolled down to the hand. chromedp's click, as the
+// browser, scrolls only a control it does not count in view: without the
+// bar's scroll padding this one stays under the bar, and the click lands
+// on the bar. (Scrolled wholly above the window, a control comes back to
+// the window's middle either way, so that place would prove nothing.)
+func underBar(p *seatTab, sel string) {
 	p.tb.Helper()
-	p.do(chromedp.Evaluate[chromedp.Void](`window.scrollBy(0, document.querySelector(` + q(sel) + `).getBoundingClientRect().bottom)`))
+	c := `document.querySelector(` + q(sel) + `)`
+	if top := eval[float64](p, `window.scrollBy(0, Math.round(`+c+`.getBoundingClientRect().top)); `+c+`.getBoundingClientRect().top`); top < -1 || top > 1 {
+		p.tb.Fatalf("the page does not scroll far enough to put %s under its bar (its top is at %.0f px)", sel, top)
+	}
 }
