@@ -48,7 +48,9 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if text := eval[string](bob, `document.querySelector("#btn-rematch").textContent`); text != "Play again" {
 		t.Errorf("before anyone asks, the button says %q", text)
 	}
-	underBar(ann, "#btn-rematch")
+	// As when a game ends with the page scrolled down to the hand: the
+	// click must bring the button out from under the bar, not land there.
+	webtest.ScrollUnderBar(t, ann.ctx, "#btn-rematch", ".bar")
 	ann.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	moved := `!location.pathname.endsWith(` + q("/"+got.ID) + `) && window.__ws && window.__ws.seat >= 0`
 	if err := webtest.Wait(ann.ctx, moved, "Ann at the rematch"); err != nil {
@@ -57,7 +59,7 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	bob.until(`document.querySelector("#btn-rematch").textContent === "Rematch ready: join"`)
 	// Reached by keyboard from under the bar, it comes out below it.
 	webtest.FocusBelowBar(t, bob.ctx, "#btn-rematch", ".bar")
-	underBar(bob, "#btn-rematch")
+	webtest.ScrollUnderBar(t, bob.ctx, "#btn-rematch", ".bar")
 	bob.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	if err := webtest.Wait(bob.ctx, moved, "Bob at the rematch"); err != nil {
 		t.Fatalf("%v; page: %s", err, bob.diag())
@@ -171,20 +173,5 @@ func playOutHere(tb testing.TB, e *env, id string) {
 		if err := t.Act(ctx, p, -1, legal[rng.IntN(len(legal))]); err != nil && !errors.Is(err, table.ErrNotYourTurn) {
 			tb.Fatalf("seat %d acts: %v", v.Seat, err)
 		}
-	}
-}
-
-// underBar scrolls p's page until the top of the element sel matches is
-// at the window's top, under the page's sticky bar, as when a game ends
-// with the page scrolled down to the hand. chromedp's click, as the
-// browser, scrolls only a control it does not count in view: without the
-// bar's scroll padding this one stays under the bar, and the click lands
-// on the bar. (Scrolled wholly above the window, a control comes back to
-// the window's middle either way, so that place would prove nothing.)
-func underBar(p *seatTab, sel string) {
-	p.tb.Helper()
-	c := `document.querySelector(` + q(sel) + `)`
-	if top := eval[float64](p, `window.scrollBy(0, Math.round(`+c+`.getBoundingClientRect().top)); `+c+`.getBoundingClientRect().top`); top < -1 || top > 1 {
-		p.tb.Fatalf("the page does not scroll far enough to put %s under its bar (its top is at %.0f px)", sel, top)
 	}
 }

@@ -119,30 +119,13 @@ func Wait(ctx context.Context, cond, what string) error {
 func FocusBelowBar(tb testing.TB, ctx context.Context, control, bar string) {
 	tb.Helper()
 	c, b := jsQuery(control), jsQuery(bar)
-	// underBar scrolls control under the bar and returns the page's offset.
-	underBar := func() float64 {
-		tb.Helper()
-		var r struct {
-			Under bool
-			Y     float64
-		}
-		// Focusing the element that has the focus would not scroll.
-		if err := Eval(ctx, `(() => { document.activeElement?.blur(); window.scrollBy(0, Math.round(`+c+`.getBoundingClientRect().top));
-		  const top = `+c+`.getBoundingClientRect().top; return {Under: Math.abs(top) < 1 && top < `+b+`.getBoundingClientRect().bottom, Y: scrollY}; })()`, &r); err != nil {
-			tb.Fatal(err)
-		}
-		if !r.Under || r.Y <= 0 {
-			tb.Fatalf("the page does not scroll far enough to put %s under its bar", control)
-		}
-		return r.Y
-	}
 	focus := func(sel string) {
 		tb.Helper()
 		if err := Do(ctx, "focusing "+sel, chromedp.Focus(chromedp.CSS(sel))); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	underBar()
+	ScrollUnderBar(tb, ctx, control, bar)
 	focus(control)
 	var gap float64
 	if err := Eval(ctx, c+`.getBoundingClientRect().top - `+b+`.getBoundingClientRect().bottom`, &gap); err != nil {
@@ -153,7 +136,7 @@ func FocusBelowBar(tb testing.TB, ctx context.Context, control, bar string) {
 	} else {
 		tb.Logf("%s focused from under the page's bar: its top is %.0f px below the bar", control, gap)
 	}
-	y := underBar()
+	y := ScrollUnderBar(tb, ctx, control, bar)
 	focus(bar + " a")
 	var after float64
 	if err := Eval(ctx, `scrollY`, &after); err != nil {
@@ -162,6 +145,30 @@ func FocusBelowBar(tb testing.TB, ctx context.Context, control, bar string) {
 	if after != y {
 		tb.Errorf("focusing the bar's first link scrolled the page from %.0f to %.0f px", y, after)
 	}
+}
+
+// ScrollUnderBar scrolls the page until the top of the element control is
+// at the window's top, under the page's sticky bar (the element bar), with
+// nothing focused, and returns the page's offset. There a browser that
+// does not know of the bar counts control in view and does not scroll it
+// out from under the bar when it is focused or clicked. A page that
+// cannot scroll that far ends the test.
+func ScrollUnderBar(tb testing.TB, ctx context.Context, control, bar string) float64 {
+	tb.Helper()
+	c, b := jsQuery(control), jsQuery(bar)
+	var r struct {
+		Under bool
+		Y     float64
+	}
+	// Focusing the element that has the focus would not scroll.
+	if err := Eval(ctx, `(() => { document.activeElement?.blur(); window.scrollBy(0, Math.round(`+c+`.getBoundingClientRect().top));
+	  const top = `+c+`.getBoundingClientRect().top; return {Under: Math.abs(top) < 1 && top < `+b+`.getBoundingClientRect().bottom, Y: scrollY}; })()`, &r); err != nil {
+		tb.Fatal(err)
+	}
+	if !r.Under || r.Y <= 0 {
+		tb.Fatalf("the page does not scroll far enough to put %s under its bar", control)
+	}
+	return r.Y
 }
 
 // jsQuery is the JavaScript expression of the first element sel matches.
