@@ -3,9 +3,10 @@
 // against a handler, the status-and-JSON check of an answer, starting a
 // headless Chromium, opening a tab and driving it in steps each bounded on
 // its own (steps.go), the check that a page's sticky bar hides no focused
-// control (FocusBelowBar), and the watcher of a browser tab's uncaught errors. Only _test.go files import
-// it (architecture_test.go checks), and it imports no cardtable package,
-// so internal/web's own tests can use it without an import cycle.
+// control (FocusBelowBar), and the watcher of a browser tab's uncaught
+// errors. Only _test.go files import it (architecture_test.go checks), and
+// it imports no cardtable package, so internal/web's own tests can use it
+// without an import cycle.
 package webtest
 
 import (
