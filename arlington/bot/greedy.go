@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"cardtable/arlington"
 	"cardtable/card"
@@ -106,6 +107,48 @@ func (g *Greedy) choose(p pos, legal []arlington.Action) (arlington.Action, bool
 		}
 	}
 	return best, true
+}
+
+// chooseSoft draws one of legal with weight exp(score/temp) relative to
+// the best score; actions more than 8 temperatures below the best are
+// never drawn.
+func (g *Greedy) chooseSoft(p pos, legal []arlington.Action, temp int) (arlington.Action, bool) {
+	if len(legal) == 0 {
+		return arlington.Action{}, false
+	}
+	var buf [64]int
+	sc := buf[:0]
+	best := -1 << 30
+	for _, a := range legal {
+		x := g.score(p, a)
+		sc = append(sc, x)
+		best = max(best, x)
+	}
+	var wbuf [64]float64
+	w := wbuf[:0]
+	total := 0.0
+	for _, x := range sc {
+		d := best - x
+		e := 0.0
+		if d <= 8*temp {
+			e = math.Exp(-float64(d) / float64(temp))
+		}
+		w = append(w, e)
+		total += e
+	}
+	u := float64(g.r.Uint64()>>11) / (1 << 53) * total
+	for i, e := range w {
+		if u < e {
+			return legal[i], true
+		}
+		u -= e
+	}
+	for i := len(w) - 1; i >= 0; i-- {
+		if w[i] > 0 {
+			return legal[i], true
+		}
+	}
+	return legal[0], true
 }
 
 // score rates a in hundredths of a point, roughly.

@@ -28,6 +28,9 @@ type ISMCTS struct {
 	// score, if set, values a played-out hand for each seat from the
 	// totals before it (master.go); nil: handValues.
 	score func(s *arlington.State, before []int) []float64
+	// soft, if set, gives the play-outs' temperature for a state, in the
+	// greedy score's hundredths of a point (master.go); 0: greedy play.
+	soft func(s *arlington.State) int
 }
 
 // sampler deals one world consistent with a decision's view from r.
@@ -195,7 +198,11 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, r *arl
 			break
 		}
 	}
-	if done, err := play(ctx, s, r.Uint64(), hand); !done || err != nil {
+	temp := 0
+	if b.soft != nil {
+		temp = b.soft(s)
+	}
+	if done, err := playSoft(ctx, s, r.Uint64(), hand, temp); !done || err != nil {
 		return err
 	}
 	score := b.score

@@ -18,6 +18,10 @@ var masterLevel = Level{Name: "master", Worlds: 96, Time: 1200 * time.Millisecon
 // decision when the hands are nearly empty (scaled linearly in between).
 const masterEndgame = 3
 
+// playoutTemp is the 4-player play-outs' softmax temperature, in the
+// greedy score's hundredths of a point.
+const playoutTemp = 50
+
 // tableFactor is twice master's budget factor for each number of players.
 var tableFactor = [7]int{2: 6, 3: 6, 4: 6, 5: 2, 6: 2}
 
@@ -35,6 +39,12 @@ func newMaster(lv Level, seed uint64) *Master {
 	b := NewISMCTS(lv, seed)
 	b.plan = masterPlan
 	b.score = standingValues
+	b.soft = func(s *arlington.State) int {
+		if s.Players() == 4 {
+			return playoutTemp
+		}
+		return 0
+	}
 	return &Master{b}
 }
 

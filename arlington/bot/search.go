@@ -294,13 +294,25 @@ func playOut(ctx context.Context, s *arlington.State, seed uint64, hand int, bef
 
 // play is playOut's play: false if ctx ended first.
 func play(ctx context.Context, s *arlington.State, seed uint64, hand int) (bool, error) {
+	return playSoft(ctx, s, seed, hand, 0)
+}
+
+// playSoft is play with each seat choosing by a softmax of the greedy
+// score at temperature temp (hundredths of a point); 0 is greedy play.
+func playSoft(ctx context.Context, s *arlington.State, seed uint64, hand, temp int) (bool, error) {
 	g := NewGreedy(seed)
 	for k := 0; !s.Terminal() && s.HandNumber() == hand; k++ {
 		if k%16 == 15 && ctx.Err() != nil {
 			return false, nil
 		}
 		seat := s.ToMove()
-		a, ok := g.choose(posOfState(s, seat), s.Legal(seat))
+		var a arlington.Action
+		var ok bool
+		if temp > 0 {
+			a, ok = g.chooseSoft(posOfState(s, seat), s.Legal(seat), temp)
+		} else {
+			a, ok = g.choose(posOfState(s, seat), s.Legal(seat))
+		}
 		if !ok {
 			return false, fmt.Errorf("%w in a rollout (seat %d)", ErrNoAction, seat)
 		}
