@@ -1,0 +1,75 @@
+package bot
+
+import (
+	"math"
+	"testing"
+
+	"cardtable/arlington"
+)
+
+// chooseSoft draws the legal actions in proportion to exp(score/temp):
+// over many draws from positions of a real game, each action's share is
+// within five standard errors of its softmax probability, and an action
+// more than eight temperatures below the best is never drawn.
+func TestChooseSoftFollowsTheScores(t *testing.T) {
+	const temp, draws = 50, 4000
+	s, err := arlington.New(arlington.Config{Players: 4}, 77)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, tested := NewGreedy(5), 0
+	for step := 0; step < 40 && !s.Terminal(); step++ {
+		seat := s.ToMove()
+		p, legal := posOfState(s, seat), s.Legal(seat)
+		if len(legal) > 1 {
+			tested++
+			checkSoft(t, g, p, legal, temp, draws)
+		}
+		a, _ := g.choose(p, legal)
+		if err := s.Apply(seat, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tested < 10 {
+		t.Fatalf("only %d positions with a choice", tested)
+	}
+}
+
+func checkSoft(t *testing.T, g *Greedy, p pos, legal []arlington.Action, temp, draws int) {
+	t.Helper()
+	scores := make([]int, len(legal))
+	best := -1 << 30
+	for i, a := range legal {
+		scores[i] = g.score(p, a)
+		best = max(best, scores[i])
+	}
+	want, total := make([]float64, len(legal)), 0.0
+	for i, sc := range scores {
+		if best-sc <= 8*temp {
+			want[i] = math.Exp(-float64(best-sc) / float64(temp))
+		}
+		total += want[i]
+	}
+	got := map[arlington.Action]int{}
+	for range draws {
+		a, ok := g.chooseSoft(p, legal, temp)
+		if !ok {
+			t.Fatal("no action drawn")
+		}
+		got[a]++
+	}
+	for i, a := range legal {
+		q := want[i] / total
+		n := float64(got[a])
+		if q == 0 {
+			if n > 0 {
+				t.Fatalf("%v, %d below the best, drawn %v times", a, best-scores[i], n)
+			}
+			continue
+		}
+		se := math.Sqrt(q * (1 - q) * float64(draws))
+		if math.Abs(n-q*float64(draws)) > 5*se+1 {
+			t.Fatalf("%v drawn %v of %d times, softmax says %.1f", a, n, draws, q*float64(draws))
+		}
+	}
+}
