@@ -28,9 +28,9 @@ type ISMCTS struct {
 	// score, if set, values a played-out hand for each seat from the
 	// totals before it (master.go); nil: handValues.
 	score func(s *arlington.State, before []int) []float64
-	// soft, if set, gives the play-outs' temperature for a state, in the
-	// greedy score's hundredths of a point (master.go); 0: greedy play.
-	soft func(s *arlington.State) int
+	// temp is the play-outs' softmax temperature by number of players, in
+	// the greedy score's hundredths of a point (master.go); 0: greedy.
+	temp [7]int
 }
 
 // sampler deals one world consistent with a decision's view from r.
@@ -198,11 +198,7 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, r *arl
 			break
 		}
 	}
-	temp := 0
-	if b.soft != nil {
-		temp = b.soft(s)
-	}
-	if done, err := playSoft(ctx, s, r.Uint64(), hand, temp); !done || err != nil {
+	if done, err := play(ctx, s, r.Uint64(), hand, b.temp[min(s.Players(), 6)]); !done || err != nil {
 		return err
 	}
 	score := b.score

@@ -39,12 +39,7 @@ func newMaster(lv Level, seed uint64) *Master {
 	b := NewISMCTS(lv, seed)
 	b.plan = masterPlan
 	b.score = standingValues
-	b.soft = func(s *arlington.State) int {
-		if s.Players() == 4 {
-			return playoutTemp
-		}
-		return 0
-	}
+	b.temp[4] = playoutTemp
 	return &Master{b}
 }
 

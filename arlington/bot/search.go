@@ -286,20 +286,16 @@ func playWorld(ctx context.Context, v arlington.View, cands []arlington.Action, 
 // actions, so that a loaded machine's slow play-out cannot carry a search
 // far past its deadline.
 func playOut(ctx context.Context, s *arlington.State, seed uint64, hand int, before []int) ([]float64, error) {
-	if done, err := play(ctx, s, seed, hand); !done || err != nil {
+	if done, err := play(ctx, s, seed, hand, 0); !done || err != nil {
 		return nil, err
 	}
 	return handValues(s, before), nil
 }
 
-// play is playOut's play: false if ctx ended first.
-func play(ctx context.Context, s *arlington.State, seed uint64, hand int) (bool, error) {
-	return playSoft(ctx, s, seed, hand, 0)
-}
-
-// playSoft is play with each seat choosing by a softmax of the greedy
-// score at temperature temp (hundredths of a point); 0 is greedy play.
-func playSoft(ctx context.Context, s *arlington.State, seed uint64, hand, temp int) (bool, error) {
+// play is playOut's play: false if ctx ended first. With temp 0 every
+// seat plays greedy; above 0 each draws its action by a softmax of the
+// greedy score at that temperature (hundredths of a point, chooseSoft).
+func play(ctx context.Context, s *arlington.State, seed uint64, hand, temp int) (bool, error) {
 	g := NewGreedy(seed)
 	for k := 0; !s.Terminal() && s.HandNumber() == hand; k++ {
 		if k%16 == 15 && ctx.Err() != nil {
