@@ -2,7 +2,7 @@ package spiderweb
 
 // Browser test of the toolbar's menus in a short window (docs/page.md,
 // "Layout"): a menu longer than the room below the bar scrolls within
-// itself.
+// itself, and it lies over the analysis panel.
 
 import (
 	"context"
@@ -37,9 +37,11 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 // toolbar menu can be reached from the keyboard (the arrow key goes down
 // the menu, each item shown whole and on top), and in the window a menu
 // does not fit, with the mouse too (the wheel over the menu, then a click
-// on its last item, which does its work). In a window a menu fits, it
-// does not scroll. Before, at 844x390 the Cards menu ran past the
-// window's foot, its last items out of reach.
+// on its last item, which does its work); also while the analysis panel
+// shows at the window's foot. In a window a menu fits, it does not
+// scroll. Before, at 844x390 the Cards menu ran past the window's foot,
+// its last items out of reach, and the analysis panel lay over the lower
+// items of both menus.
 func TestBrowserSpiderMenus(t *testing.T) {
 	p := openPage(t, startBrowser(t), analysisPageServer(t, unknownAnalysis), 844, 390)
 	var menus []string
@@ -47,20 +49,28 @@ func TestBrowserSpiderMenus(t *testing.T) {
 	if len(menus) < 2 {
 		t.Fatalf("toolbar menus %v: want the Game and Cards menus at least", menus)
 	}
-	for _, win := range menuWindows {
-		p.do(chromedp.EmulateViewport(win.w, win.h))
-		p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, win.w), "the page laid out for "+win.name)
-		for _, m := range menus {
-			p.walkMenu(m, win.name, win.fits)
-			if win.fits {
-				continue
+	for _, panel := range []string{"", " with the analysis panel open"} {
+		if panel != "" {
+			p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+			p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+			p.clickSel("#confirm-yes")
+			p.waitJS(`!document.querySelector("#analysis").hidden && document.body.dataset.busy === "0"`, "the analysis panel")
+		}
+		for _, win := range menuWindows {
+			p.do(chromedp.EmulateViewport(win.w, win.h))
+			p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, win.w), "the page laid out for "+win.name)
+			for _, m := range menus {
+				p.walkMenu(m, win.name+panel, win.fits)
+				if win.fits {
+					continue
+				}
+				last, ok := lastMenuItems[m]
+				if !ok {
+					t.Errorf("menu %s: the test does not know its last item", m)
+					continue
+				}
+				p.clickLastItem(m, last.item, last.opens, win.name+panel)
 			}
-			last, ok := lastMenuItems[m]
-			if !ok {
-				t.Errorf("menu %s: the test does not know its last item", m)
-				continue
-			}
-			p.clickLastItem(m, last.item, last.opens, win.name)
 		}
 	}
 }
