@@ -33,15 +33,17 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 	"#btn-cards-menu": {`#menu-cards [data-set="sound"]`, ""},
 }
 
-// TestBrowserSpiderMenus: in each of menuWindows, every item of every
-// toolbar menu can be reached from the keyboard (the arrow key goes down
+// TestBrowserSpiderMenus: in each of menuWindows, every control of the
+// bar shows, and every item of every toolbar menu can be reached from
+// the keyboard (the arrow key goes down
 // the menu, each item shown whole and on top), and in the window a menu
 // does not fit, with the mouse too (the wheel over the menu, then a click
 // on its last item, which does its work); also while the analysis panel
 // shows at the window's foot. In a window a menu fits, it does not
-// scroll. Before, at 844x390 the Cards menu ran past the window's foot,
-// its last items out of reach, and the analysis panel lay over the lower
-// items of both menus.
+// scroll. Before, at 844x390 the Cards menu's button lay past the
+// window's right edge, the menu ran past the window's foot, its last
+// items out of reach, and the analysis panel lay over the lower items of
+// both menus.
 func TestBrowserSpiderMenus(t *testing.T) {
 	p := openPage(t, startBrowser(t), analysisPageServer(t, unknownAnalysis), 844, 390)
 	var menus []string
@@ -60,6 +62,7 @@ func TestBrowserSpiderMenus(t *testing.T) {
 			p.do(chromedp.EmulateViewport(win.w, win.h))
 			p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, win.w), "the page laid out for "+win.name)
 			for _, m := range menus {
+				p.barInReach(win.name + panel)
 				p.walkMenu(m, win.name+panel, win.fits)
 				if win.fits {
 					continue
@@ -85,21 +88,51 @@ func unknownAnalysis(_ context.Context, g *spider.Game) (*Analysis, error) {
 	return &Analysis{Results: res, LastWinnable: -1}, nil
 }
 
-// menuItemJS is a function of a menu item: where it is and whether the
-// player can see and reach it (within the window, and the item itself is
-// what is under the pointer at its top, middle and foot: not cut off by
-// the menu's edge, nor under another part of the page).
-const menuItemJS = `(e) => {
-  const r = e.getBoundingClientRect();
-  const on = (y) => { const h = document.elementFromPoint(r.left + r.width / 2, y); return !!h && e.contains(h); };
-  return {Text: e.textContent, Top: r.top, Bottom: r.bottom, Window: innerHeight,
-    Reachable: r.top >= 0 && r.bottom <= innerHeight && on(r.top + 2) && on(r.top + r.height / 2) && on(r.bottom - 2)};
+// reachJS is a function of a control (a menu item, a button of the bar):
+// where it is and whether the player can see and reach it (within the
+// window, and the control itself is what is under the pointer at its
+// four edges and its middle: not cut off by the menu's edge, nor under
+// another part of the page).
+const reachJS = `(e) => {
+  const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const on = (x, y) => { const h = document.elementFromPoint(x, y); return !!h && e.contains(h); };
+  return {Text: e.textContent.trim(), Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, Width: innerWidth, Height: innerHeight,
+    Reachable: r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight &&
+      on(x, r.top + 2) && on(x, y) && on(x, r.bottom - 2) && on(r.left + 2, y) && on(r.right - 2, y)};
 }`
 
-type menuItem struct {
-	Text                string
-	Top, Bottom, Window float64
-	Reachable           bool
+// reach is what reachJS says of a control.
+type reach struct {
+	Text                     string
+	Top, Bottom, Left, Right float64
+	Width, Height            float64
+	Reachable                bool
+}
+
+func (r reach) String() string {
+	return fmt.Sprintf("%q at %.0f-%.0f px across, %.0f-%.0f down, in a %.0fx%.0f window", r.Text, r.Left, r.Right, r.Top, r.Bottom, r.Width, r.Height)
+}
+
+// barInReach checks that every control of the bar (the site's links, the
+// buttons and the menus' buttons) shows whole in the window, with the
+// page not scrolled sideways; where names the window in a failure.
+func (p *browserPage) barInReach(where string) {
+	t := p.t
+	t.Helper()
+	var bar struct {
+		X        float64
+		Controls []reach
+	}
+	p.eval(`({X: scrollX, Controls: [...document.querySelectorAll("#bar a, #bar .toolbar > button, #bar .menu > button")]
+	  .filter((e) => e.getClientRects().length).map(`+reachJS+`)})`, &bar)
+	if bar.X != 0 {
+		t.Errorf("%s: the page is scrolled %.0f px sideways", where, bar.X)
+	}
+	for _, c := range bar.Controls {
+		if !c.Reachable {
+			t.Errorf("%s: the bar's %v does not show whole", where, c)
+		}
+	}
 }
 
 // walkMenu opens the menu of button btn from the keyboard and goes down
@@ -130,16 +163,15 @@ func (p *browserPage) walkMenu(btn, where string, fits bool) {
 	}
 	n := menu.Items
 	for i := 0; i <= n; i++ {
-		var it menuItem
+		var it reach
 		var at int
 		p.eval(`(() => { const e = document.activeElement; return [...e.parentElement.children].filter((b) => !b.disabled).indexOf(e); })()`, &at)
-		p.eval(`(`+menuItemJS+`)(document.activeElement)`, &it)
+		p.eval(`(`+reachJS+`)(document.activeElement)`, &it)
 		if at != i%n {
 			t.Fatalf("%s, %s's menu: after %d arrow keys item %d (%q) has the focus, want item %d", where, btn, i, at, it.Text, i%n)
 		}
 		if !it.Reachable {
-			t.Errorf("%s, %s's menu: %q focused from the keyboard is not shown whole on top: at %.0f-%.0f px in a %.0f px window",
-				where, btn, it.Text, it.Top, it.Bottom, it.Window)
+			t.Errorf("%s, %s's menu: focused from the keyboard, %v is not shown whole on top", where, btn, it)
 		}
 		p.keys(kb.ArrowDown)
 	}
@@ -155,7 +187,7 @@ func (p *browserPage) clickLastItem(btn, item, opens, where string) {
 	t := p.t
 	t.Helper()
 	p.closeToast()
-	p.clickSel(btn)
+	p.click(p.elementPoint(btn)) // where it is: barInReach checked it shows
 	p.waitJS(`document.querySelector("[role=menu]:not([hidden])")`, btn+"'s menu to open")
 	var before struct {
 		Checked string
@@ -171,11 +203,10 @@ func (p *browserPage) clickLastItem(btn, item, opens, where string) {
 	p.scrollGesture(p.elementPoint("[role=menu]:not([hidden]) > *"), -400)
 	p.waitJS(`(() => { const m = document.querySelector("[role=menu]:not([hidden])"); return m.scrollTop + m.clientHeight >= m.scrollHeight - 1; })()`,
 		"the wheel to scroll "+btn+"'s menu to its end")
-	var it menuItem
-	p.eval(fmt.Sprintf(`(%s)(document.querySelector(%q))`, menuItemJS, item), &it)
+	var it reach
+	p.eval(fmt.Sprintf(`(%s)(document.querySelector(%q))`, reachJS, item), &it)
 	if !it.Reachable {
-		t.Errorf("%s, %s's menu scrolled with the wheel: its last item %q is not shown whole on top: at %.0f-%.0f px in a %.0f px window",
-			where, btn, it.Text, it.Top, it.Bottom, it.Window)
+		t.Errorf("%s, %s's menu scrolled with the wheel: its last item, %v, is not shown whole on top", where, btn, it)
 		p.keys(kb.Escape)
 		return
 	}
