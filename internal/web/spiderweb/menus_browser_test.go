@@ -17,14 +17,13 @@ import (
 	"cardtable/spider"
 )
 
-// menuWindows are the windows the menus are used in: a phone held
-// sideways (the Cards menu is taller than the room below the bar), a
-// desktop and a phone held upright (every menu fits: nothing scrolls).
-var menuWindows = []struct {
+// menuWindow is a window the menus are used in; fits says whether every
+// menu fits its height.
+type menuWindow struct {
 	name string
 	w, h int64
 	fits bool
-}{{"844x390", 844, 390, false}, {"1280x800", 1280, 800, true}, {"390x844", 390, 844, true}}
+}
 
 // lastMenuItems is each toolbar menu's last item and the dialog it opens
 // when clicked, or "" for a switch (it turns its setting over).
@@ -33,19 +32,38 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 	"#btn-cards-menu": {`#menu-cards [data-set="sound"]`, ""},
 }
 
-// TestBrowserSpiderMenus: in each of menuWindows, every control of the
-// bar shows, and every item of every toolbar menu can be reached from
-// the keyboard (the arrow key goes down
-// the menu, each item shown whole and on top), and in the window a menu
-// does not fit, with the mouse too (the wheel over the menu, then a click
-// on its last item, which does its work); also while the analysis panel
-// shows at the window's foot. In a window a menu fits, it does not
-// scroll. Before, at 844x390 the Cards menu's button lay past the
-// window's right edge, the menu ran past the window's foot, its last
-// items out of reach, and the analysis panel lay over the lower items of
-// both menus.
+// TestBrowserSpiderMenus: in a phone held sideways (844x390), every
+// control of the bar shows, and every item of every toolbar menu can be
+// reached from the keyboard (the arrow key goes down the menu, each item
+// shown whole and on top) and with the mouse (the wheel over the menu,
+// then a click on its last item, which does its work), also while the
+// analysis panel shows at the window's foot. Before, the Cards menu's
+// button lay past the window's right edge, the menu ran past the
+// window's foot, its last items out of reach, and the analysis panel lay
+// over the lower items of both menus. TestLongBrowserSpiderMenus checks
+// the windows the menus fit.
 func TestBrowserSpiderMenus(t *testing.T) {
-	p := openPage(t, startBrowser(t), analysisPageServer(t, unknownAnalysis), 844, 390)
+	usableMenus(t, menuWindow{"844x390", 844, 390, false})
+}
+
+// TestLongBrowserSpiderMenus: on a desktop (1280x800) and a phone held
+// upright (390x844) every menu fits: shown whole, it does not scroll, and
+// every item is reached from the keyboard, with and without the analysis
+// panel.
+func TestLongBrowserSpiderMenus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	usableMenus(t, menuWindow{"1280x800", 1280, 800, true}, menuWindow{"390x844", 390, 844, true})
+}
+
+// usableMenus checks every toolbar menu in each window of wins, first
+// without then with the analysis panel open: the bar's controls show
+// whole (barInReach), each item is reached from the keyboard (walkMenu),
+// and where a menu does not fit, its last item with the wheel and a
+// click (clickLastItem).
+func usableMenus(t *testing.T, wins ...menuWindow) {
+	p := openPage(t, startBrowser(t), analysisPageServer(t, unknownAnalysis), wins[0].w, wins[0].h)
 	var menus []string
 	p.eval(`[...document.querySelectorAll("#bar [aria-haspopup=menu]")].map((b) => "#" + b.id)`, &menus)
 	if len(menus) < 2 {
@@ -58,7 +76,7 @@ func TestBrowserSpiderMenus(t *testing.T) {
 			p.clickSel("#confirm-yes")
 			p.waitJS(`!document.querySelector("#analysis").hidden && document.body.dataset.busy === "0"`, "the analysis panel")
 		}
-		for _, win := range menuWindows {
+		for _, win := range wins {
 			p.do(chromedp.EmulateViewport(win.w, win.h))
 			p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, win.w), "the page laid out for "+win.name)
 			for _, m := range menus {
