@@ -15,7 +15,7 @@ import (
 	"cardtable/spider"
 )
 
-// tallLayout has a long pile 1 and a pile 10 of medium cards, together
+// tallLayout has a pile 1 of long cards and a pile 10 of medium, together
 // the kings to twos of the eight suits in turn (long+medium is 96), and
 // the aces on piles 2 to 9.
 func tallLayout(long, medium int) string {
