@@ -7,6 +7,7 @@ package spiderweb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -17,12 +18,13 @@ import (
 	"cardtable/spider"
 )
 
-// menuWindow is a window the menus are used in; fits says whether every
-// menu fits its height.
+// menuWindow is a window the menus are used in; scrolls lists the menus
+// (by their buttons) too long for its height, which scroll within
+// themselves: every other menu fits.
 type menuWindow struct {
-	name string
-	w, h int64
-	fits bool
+	name    string
+	w, h    int64
+	scrolls []string
 }
 
 // lastMenuItems is each toolbar menu's last item and the dialog it opens
@@ -34,8 +36,9 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 
 // TestBrowserSpiderMenus: in a phone held sideways (844x390), every
 // control of the bar shows, and every item of every toolbar menu can be
-// reached from the keyboard (the arrow key goes down the menu, each item
-// shown whole and on top) and with the mouse (the wheel over the menu,
+// reached from the keyboard (the arrow keys, End and Home, each item
+// shown whole and on top, past the disabled Restart of a game given up
+// for its analysis) and with the mouse (the wheel over the menu,
 // then a click on its last item, which does its work), also while the
 // analysis panel shows at the window's foot. Before, the Cards menu's
 // button lay past the window's right edge, the menu ran past the
@@ -43,7 +46,7 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 // over the lower items of both menus. TestLongBrowserSpiderMenus checks
 // the windows the menus fit.
 func TestBrowserSpiderMenus(t *testing.T) {
-	usableMenus(t, menuWindow{"844x390", 844, 390, false})
+	usableMenus(t, menuWindow{"844x390", 844, 390, []string{"#btn-cards-menu"}})
 }
 
 // TestLongBrowserSpiderMenus: on a desktop (1280x800) and a phone held
@@ -54,14 +57,14 @@ func TestLongBrowserSpiderMenus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	usableMenus(t, menuWindow{"1280x800", 1280, 800, true}, menuWindow{"390x844", 390, 844, true})
+	usableMenus(t, menuWindow{"1280x800", 1280, 800, nil}, menuWindow{"390x844", 390, 844, nil})
 }
 
 // usableMenus checks every toolbar menu in each window of wins, first
 // without then with the analysis panel open: the bar's controls show
 // whole (barInReach), each item is reached from the keyboard (walkMenu),
-// and where a menu does not fit, its last item with the wheel and a
-// click (clickLastItem).
+// and in a window where a menu does not fit, each menu's last item with
+// the wheel and a click (clickLastItem).
 func usableMenus(t *testing.T, wins ...menuWindow) {
 	p := openPage(t, startBrowser(t), analysisPageServer(t, unknownAnalysis), wins[0].w, wins[0].h)
 	var menus []string
@@ -81,8 +84,12 @@ func usableMenus(t *testing.T, wins ...menuWindow) {
 			p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, win.w), "the page laid out for "+win.name)
 			for _, m := range menus {
 				p.barInReach(win.name + panel)
-				p.walkMenu(m, win.name+panel, win.fits)
-				if win.fits {
+				off := ""
+				if panel != "" && m == "#btn-game-menu" {
+					off = `#menu-game [data-act="restart"]` // the analysis gave the game up
+				}
+				p.walkMenu(m, win.name+panel, slices.Contains(win.scrolls, m), off)
+				if len(win.scrolls) == 0 {
 					continue
 				}
 				last, ok := lastMenuItems[m]
@@ -154,11 +161,14 @@ func (p *browserPage) barInReach(where string) {
 }
 
 // walkMenu opens the menu of button btn from the keyboard and goes down
-// it with the arrow key to its last item and round to the first, past
-// the items disabled (a given-up game's Restart): each focused item must
-// be reachable, and the menu within the window. A menu that fits (fits)
-// must not scroll. where names the window in a failure.
-func (p *browserPage) walkMenu(btn, where string, fits bool) {
+// it with the arrow key to its last item and round to the first, then
+// takes End, Up, Home and Up (round to the last): each focused item must
+// be reachable, the menu within the window, and End and Home must scroll
+// a menu that scrolls to show their item. The menu must scroll if
+// scrolls says so, else fit and not scroll. off, unless "", is an item that
+// must be disabled (a given-up game's Restart) and that the arrow key
+// goes past. where names the window in a failure.
+func (p *browserPage) walkMenu(btn, where string, scrolls bool, off string) {
 	t := p.t
 	t.Helper()
 	p.closeToast()
@@ -169,29 +179,60 @@ func (p *browserPage) walkMenu(btn, where string, fits bool) {
 		Items          int
 		Bottom, Window float64
 		Scrolls        bool
+		OffShown       bool
+		OffDisabled    bool
+		OffAfter       int // the place among the enabled items of the item after off
 	}
-	p.eval(`(() => { const m = document.querySelector("[role=menu]:not([hidden])");
-	  return {Items: [...m.children].filter((b) => !b.disabled).length, Bottom: m.getBoundingClientRect().bottom,
-	    Window: innerHeight, Scrolls: m.scrollHeight > m.clientHeight}; })()`, &menu)
+	p.eval(fmt.Sprintf(`(() => { const m = document.querySelector("[role=menu]:not([hidden])"), items = [...m.children].filter((b) => !b.disabled);
+	  const off = %q ? m.querySelector(%[1]q) : null;
+	  return {Items: items.length, Bottom: m.getBoundingClientRect().bottom, Window: innerHeight, Scrolls: m.scrollHeight > m.clientHeight,
+	    OffShown: !!off, OffDisabled: !!off && off.disabled,
+	    OffAfter: off ? items.filter((b) => b.compareDocumentPosition(off) & Node.DOCUMENT_POSITION_FOLLOWING).length : -1}; })()`, off), &menu)
 	if menu.Bottom > menu.Window {
 		t.Errorf("%s, %s's menu runs past the window's foot (%.0f px of %.0f)", where, btn, menu.Bottom, menu.Window)
 	}
-	if fits && menu.Scrolls {
+	if !scrolls && menu.Scrolls {
 		t.Errorf("%s, %s's menu scrolls, though it fits the window", where, btn)
 	}
+	if scrolls && !menu.Scrolls {
+		t.Errorf("%s, %s's menu does not scroll: the window is meant to be too short for it", where, btn)
+	}
+	if off != "" && (!menu.OffShown || !menu.OffDisabled) {
+		t.Fatalf("%s, %s's menu: %s shown %v, disabled %v; want it shown and disabled", where, btn, off, menu.OffShown, menu.OffDisabled)
+	}
 	n := menu.Items
-	for i := 0; i <= n; i++ {
-		var it reach
-		var at int
-		p.eval(`(() => { const e = document.activeElement; return [...e.parentElement.children].filter((b) => !b.disabled).indexOf(e); })()`, &at)
-		p.eval(`(`+reachJS+`)(document.activeElement)`, &it)
-		if at != i%n {
-			t.Fatalf("%s, %s's menu: after %d arrow keys item %d (%q) has the focus, want item %d", where, btn, i, at, it.Text, i%n)
+	// focused checks that after keys (named what) item want, counted
+	// among the enabled items, has the focus and is reachable.
+	focused := func(what string, want int) {
+		t.Helper()
+		var f struct {
+			At   int
+			Item reach
 		}
-		if !it.Reachable {
-			t.Errorf("%s, %s's menu: focused from the keyboard, %v is not shown whole on top", where, btn, it)
+		p.eval(`(() => { const e = document.activeElement, m = document.querySelector("[role=menu]:not([hidden])");
+		  return {At: [...m.children].filter((b) => !b.disabled).indexOf(e), Item: (`+reachJS+`)(e)}; })()`, &f)
+		if f.At != want {
+			t.Fatalf("%s, %s's menu: after %s item %d (%q) has the focus, want item %d", where, btn, what, f.At, f.Item.Text, want)
 		}
+		if !f.Item.Reachable {
+			t.Errorf("%s, %s's menu: focused with %s, %v is not shown whole on top", where, btn, what, f.Item)
+		}
+	}
+	focused("opening it", 0)
+	for i := 1; i <= n; i++ {
 		p.keys(kb.ArrowDown)
+		what := fmt.Sprintf("%d arrow keys down", i)
+		if i%n == menu.OffAfter {
+			what += " (the last from the item before the disabled " + off + ")"
+		}
+		focused(what, i%n)
+	}
+	for _, k := range []struct {
+		key, what string
+		want      int
+	}{{kb.End, "End", n - 1}, {kb.ArrowUp, "End and Up", n - 2}, {kb.Home, "Home", 0}, {kb.ArrowUp, "Home and Up", n - 1}} {
+		p.keys(k.key)
+		focused(k.what, k.want)
 	}
 	p.keys(kb.Escape)
 	p.waitJS(`!document.querySelector("[role=menu]:not([hidden])")`, btn+"'s menu to close")
