@@ -209,10 +209,19 @@ func (p *browserPage) clickLastItem(btn, item, opens, where string) {
 		t.Errorf("%s is not the last item of %s's menu", item, btn)
 	}
 	// The wheel turns over the first item, at the menu's top, on top of
-	// anything a short window's menu could reach.
-	p.scrollGesture(p.elementPoint("[role=menu]:not([hidden]) > *"), -400)
-	p.waitJS(`(() => { const m = document.querySelector("[role=menu]:not([hidden])"); return m.scrollTop + m.clientHeight >= m.scrollHeight - 1; })()`,
-		"the wheel to scroll "+btn+"'s menu to its end")
+	// anything a short window's menu could reach. A gesture sent while the
+	// menu has only just opened can find no scroller under it yet (the
+	// browser's compositor learns of it a frame later) and scroll nothing;
+	// the gesture is turned again then, a few times at most.
+	const atEnd = `(() => { const m = document.querySelector("[role=menu]:not([hidden])"); return m.scrollTop + m.clientHeight >= m.scrollHeight - 1; })()`
+	for range 4 {
+		p.scrollGesture(p.elementPoint("[role=menu]:not([hidden]) > *"), -400)
+		var end bool
+		if p.eval(atEnd, &end); end {
+			break
+		}
+	}
+	p.waitJS(atEnd, "the wheel to scroll "+btn+"'s menu to its end")
 	var it reach
 	p.eval(fmt.Sprintf(`(%s)(document.querySelector(%q))`, reachJS, item), &it)
 	if !it.Reachable {
