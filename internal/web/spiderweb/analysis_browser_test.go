@@ -535,13 +535,7 @@ func TestLongBrowserGivenUpResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
-		res := make([]string, g.MovesPlayed()+1)
-		for i := range res {
-			res[i] = "unknown"
-		}
-		return &Analysis{Results: res, LastWinnable: -1}, nil
-	})
+	srv := analysisPageServer(t, unknownAnalysis)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	var code int
 	p.eval(`fetch("/api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",

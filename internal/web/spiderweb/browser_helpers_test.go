@@ -630,3 +630,75 @@ func statsGroup4(p *browserPage, base string) statsGroup {
 	tb.Fatal(errors.New("no arachnid 4-suit statistics group"))
 	return statsGroup{}
 }
+
+// reachJS is a function of a control (a menu item, a button of the bar):
+// where it is and whether the player can see and reach it (within the
+// window, and the control itself is what is under the pointer at its
+// four edges and its middle: not cut off by the menu's edge, nor under
+// another part of the page).
+const reachJS = `(e) => {
+  const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const on = (x, y) => { const h = document.elementFromPoint(x, y); return !!h && e.contains(h); };
+  return {Text: e.textContent.trim(), Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, Width: innerWidth, Height: innerHeight,
+    Reachable: r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight &&
+      on(x, r.top + 2) && on(x, y) && on(x, r.bottom - 2) && on(r.left + 2, y) && on(r.right - 2, y)};
+}`
+
+// reach is what reachJS says of a control.
+type reach struct {
+	Text                     string
+	Top, Bottom, Left, Right float64
+	Width, Height            float64
+	Reachable                bool
+}
+
+func (r reach) String() string {
+	return fmt.Sprintf("%q at %.0f-%.0f px across, %.0f-%.0f down, in a %.0fx%.0f window", r.Text, r.Left, r.Right, r.Top, r.Bottom, r.Width, r.Height)
+}
+
+// barInReach checks that every control of the bar (the site's links, the
+// buttons and the menus' buttons) shows whole in the window, with the
+// page not scrolled sideways; where names the window in a failure.
+func (p *browserPage) barInReach(where string) {
+	t := p.t
+	t.Helper()
+	var bar struct {
+		X        float64
+		Controls []reach
+	}
+	p.eval(`({X: scrollX, Controls: [...document.querySelectorAll("#bar a, #bar .toolbar > button, #bar .menu > button")]
+	  .filter((e) => e.getClientRects().length).map(`+reachJS+`)})`, &bar)
+	if bar.X != 0 {
+		t.Errorf("%s: the page is scrolled %.0f px sideways", where, bar.X)
+	}
+	for _, c := range bar.Controls {
+		if !c.Reachable {
+			t.Errorf("%s: the bar's %v does not show whole", where, c)
+		}
+	}
+}
+
+// closeToast closes the message box if it shows: it lies over the foot
+// of the window, where a short window's menu ends.
+func (p *browserPage) closeToast() {
+	p.t.Helper()
+	var shown bool
+	p.eval(`!document.querySelector("#toast").hidden`, &shown)
+	if shown {
+		p.clickSel("#toast .close")
+		p.waitJS(`document.querySelector("#toast").hidden`, "the message box to close")
+	}
+}
+
+// scrollGesture turns the mouse wheel at pt, dy px (negative: down the
+// page), as the browser's own scroll gesture.
+func (p *browserPage) scrollGesture(pt point, dy float64) {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(sctx, input.SynthesizeScrollGesture, input.SynthesizeScrollGestureParams{
+		X: pt.X, Y: pt.Y, YDistance: dy, Speed: 4000, GestureSourceType: input.GestureSourceTypeMouse,
+	}); err != nil {
+		p.t.Fatalf("scrolling at %v: %v", pt, err)
+	}
+}

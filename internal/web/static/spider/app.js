@@ -73,6 +73,18 @@ function renderButtons() {
   $("#btn-restart").disabled = closed;
   $("#btn-hint").disabled = closed; // no move to suggest: the game takes none
   $('#menu-game [data-act="restart"]').disabled = closed;
+  fitToolbar();
+}
+
+// fitToolbar shows the toolbar's buttons as icons alone (class "icons",
+// style.css) when their words do not fit the bar: in a window between a
+// phone's and a desktop's width (a phone held sideways, 844 px) the Game
+// and Cards buttons would lie past the window's right edge, out of reach.
+// Measured, not a fixed width: Finish, when it shows, takes room too.
+function fitToolbar() {
+  const bar = $("#bar"), tb = bar.querySelector(".toolbar");
+  bar.classList.remove("icons");
+  bar.classList.toggle("icons", tb.scrollWidth > tb.clientWidth);
 }
 
 function pileLabel(k) {
@@ -195,7 +207,7 @@ function bind() {
   let resizeTimer = 0;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { layout(); render(); }, 60);
+    resizeTimer = setTimeout(() => { layout(); fitToolbar(); render(); }, 60);
   });
   document.addEventListener("visibilitychange", () => {
     // another tab may have played this game: show the server's state
@@ -208,6 +220,7 @@ async function main() {
   installSprite();
   layout();
   bind();
+  fitToolbar(); // before the first game shows, which may fail to come
   startTimer();
   busy(1);
   try {

@@ -41,21 +41,40 @@ export function toggleMenu(btn) {
   if (open) {
     m.hidden = false;
     btn.setAttribute("aria-expanded", "true");
-    m.querySelector("button").focus();
+    focusItem(m.querySelector("button:not(:disabled)"));
   }
+}
+
+// focusItem focuses the menu item b and scrolls its menu, which scrolls
+// in a short window, to show it whole. The browser's own scrolling on
+// focus is not used: the bar's controls have a negative scroll margin
+// (shared/base.css), so it would leave an item above the menu's top cut
+// off, and scroll the page under the bar instead. A menu whose items are
+// all disabled has none to focus.
+function focusItem(b) {
+  if (!b) return;
+  b.focus({ preventScroll: true });
+  const m = b.parentElement, pad = parseFloat(getComputedStyle(m).paddingTop);
+  const top = b.offsetTop - pad, bottom = b.offsetTop + b.offsetHeight + pad;
+  if (top < m.scrollTop) m.scrollTop = top;
+  else if (bottom > m.scrollTop + m.clientHeight) m.scrollTop = bottom - m.clientHeight;
 }
 
 export function menuKey(e) {
   const m = menuOpen();
-  const items = [...m.querySelectorAll("button")];
+  // A disabled item (a given-up game's Restart) takes no focus: the
+  // arrow keys go past it.
+  const items = [...m.querySelectorAll("button:not(:disabled)")];
+  // -1 when no item has the focus (a click on the menu's edge took it):
+  // Down goes to the first item, Up to the last.
   const i = items.indexOf(document.activeElement);
   if (e.key === "Escape") {
     e.preventDefault();
     closeMenus();
     document.querySelector(`[aria-controls="${m.id}"]`).focus();
-  } else if (e.key === "ArrowDown") { e.preventDefault(); items[(i + 1) % items.length].focus(); }
-  else if (e.key === "ArrowUp") { e.preventDefault(); items[(i - 1 + items.length) % items.length].focus(); }
-  else if (e.key === "Home") { e.preventDefault(); items[0].focus(); }
-  else if (e.key === "End") { e.preventDefault(); items[items.length - 1].focus(); }
+  } else if (e.key === "ArrowDown") { e.preventDefault(); focusItem(items[(i + 1) % items.length]); }
+  else if (e.key === "ArrowUp") { e.preventDefault(); focusItem(items[(i > 0 ? i : items.length) - 1]); }
+  else if (e.key === "Home") { e.preventDefault(); focusItem(items[0]); }
+  else if (e.key === "End") { e.preventDefault(); focusItem(items[items.length - 1]); }
   else if (e.key === "Tab") closeMenus();
 }

@@ -2,7 +2,8 @@
 // commands (docs/page.md, "Moving cards").
 
 import { stop as stopCascade, celebrating } from "./celebrate.js";
-import { runLen, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
+import { reveal } from "./render.js";
+import { runLen, pileCards, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
 import { announce, info, refuse } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
@@ -28,10 +29,30 @@ function enter() {
   const k = S.cursor;
   if (S.sel) {
     if (S.sel.pile === k) cancelPick();
-    else dropOn(k);
+    else dropShown(k);
   } else {
     pick(k, 0);
   }
+}
+
+// dropShown puts the cards picked up on pile k and, once the move is
+// played, shows where they landed: the pile may have grown past the
+// window's bottom.
+function dropShown(k) {
+  const before = pileCards(k).len;
+  const done = dropOn(k);
+  if (!done) return;
+  done.then(() => {
+    if (S.view && S.cursor === k && !S.sel) reveal(k, Math.max(0, pileCards(k).len - before));
+  });
+}
+
+// show brings the cursor's pile into view after a key moved the cursor or
+// changed what is picked up: its foot card, or the cards picked up on it.
+// Only the keyboard scrolls: a pointer is already where the player looks.
+function show() {
+  const sel = S.view && S.sel && S.sel.pile === S.cursor ? (S.sel.count || runLen(S.cursor)) : 0;
+  reveal(S.cursor, sel);
 }
 
 function splitKey() {
@@ -40,7 +61,7 @@ function splitKey() {
     return;
   }
   if (S.hover && S.sel && S.sel.pile !== S.hover.pile) {
-    dropOn(S.hover.pile);
+    dropShown(S.hover.pile);
     return;
   }
   const k = S.sel ? S.sel.pile : S.cursor;
@@ -78,6 +99,10 @@ export function onKey(e) {
   // Enter on a focused link (the header's) follows it.
   if (t && t.closest && t.closest("a[href]") && key === "Enter") return;
   let handled = true;
+  // The keys that move the cursor or change what is picked up (Escape
+  // only when something is).
+  const moves = /^[0-9]$/.test(key) || ["ArrowLeft", "ArrowRight", "Home", "End", "ArrowUp", "ArrowDown", "Enter", " "].includes(key) ||
+    lower === "t" || (key === "Escape" && !!S.sel);
   if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
   else if (key === "ArrowLeft") setCursor(S.cursor - 1);
   else if (key === "ArrowRight") setCursor(S.cursor + 1);
@@ -103,6 +128,7 @@ export function onKey(e) {
   else if (key === "?") openDialog("#dlg-keys");
   else handled = false;
   if (handled) e.preventDefault();
+  if (moves) show();
 }
 
 function speakStatus() {

@@ -84,6 +84,9 @@ export function pick(k, count) {
   announce(`Picked up ${n > 1 ? `${plural(n, "card")} from ${cardName(p.up[p.up.length - n])}` : cardName(p.up[p.up.length - 1])} on pile ${k + 1}. Choose a pile to put ${n > 1 ? "them" : "it"} on.`);
 }
 
+// dropOn puts the cards picked up on pile k. It returns the move's
+// promise, settled once its answer is drawn: the keyboard then shows where
+// the cards landed (keys.js).
 export function dropOn(k) {
   const s = S.sel;
   if (!s) return;
@@ -92,8 +95,9 @@ export function dropOn(k) {
   // Put down now, not at the answer: a second click meanwhile must not
   // send the move again (a card turned up might fit and move too).
   S.sel = null;
-  send(`move ${s.pile + 1} ${k + 1}${s.count ? " " + s.count : ""}`);
+  const done = send(`move ${s.pile + 1} ${k + 1}${s.count ? " " + s.count : ""}`);
   render();
+  return done;
 }
 
 export function cancelPick(say = true) {

@@ -255,3 +255,31 @@ export function renderTableau(S, ctx) {
   }
   tab.setAttribute("aria-activedescendant", `pile-${S.cursor}`);
 }
+
+// reveal scrolls the page the least that brings pile k's last n cards into
+// view (its foot card when n is 0, its place when it is empty): below the
+// sticky bar (the page's scroll-padding-top) and above the analysis panel
+// when it shows. Cards too tall for the room show from their top, the card
+// the keys just took or let go. The keyboard calls it (keys.js): a long
+// pile's foot may lie below the window, out of sight. Measured from the
+// layout (offsetTop), not the cards' boxes: a move's animation has them
+// translated on their way.
+export function reveal(k, n = 0) {
+  const pile = document.getElementById(`pile-${k}`);
+  if (!pile) return;
+  const cards = pile.children, base = pile.getBoundingClientRect().top;
+  let top = base, bottom = base + geom.ch;
+  if (cards.length) {
+    const first = cards[Math.max(0, cards.length - Math.max(1, n))], last = cards[cards.length - 1];
+    top = base + first.offsetTop;
+    bottom = base + last.offsetTop + last.offsetHeight;
+  }
+  const html = document.documentElement;
+  const margin = 6; // the picked cards' outline and the cards' shadow
+  const high = Math.max(parseFloat(getComputedStyle(html).scrollPaddingTop) || 0, $("#bar").getBoundingClientRect().bottom) + margin;
+  const panel = $("#analysis");
+  const low = (panel && !panel.hidden ? panel.getBoundingClientRect().top : html.clientHeight) - margin;
+  let dy = bottom > low ? bottom - low : 0;
+  if (top - dy < high) dy = top - high;
+  if (dy) window.scrollBy({ top: dy, behavior: "instant" });
+}
