@@ -136,7 +136,7 @@ func (g *Greedy) chooseSoft(p pos, legal []arlington.Action, temp int) (arlingto
 		w = append(w, e)
 		total += e
 	}
-	u := float64(g.r.Uint64()>>11) / (1 << 53) * total
+	u := unit(g.r) * total
 	for i, e := range w {
 		if u < e {
 			return legal[i], true
