@@ -15,9 +15,10 @@ import (
 // each iteration samples a world consistent with the view, descends the
 // tree among the actions legal in that world (UCB with availability
 // counts), adds one node and plays out to the end of the hand with greedy
-// play (or near it: temp). It chooses the root action visited most. Budget: Level.Worlds
-// times Level.Candidates iterations (the rollouts Search would play), on
-// independent trees per goroutine whose root counts are added up.
+// play (or near it: temp). It chooses the root action visited most.
+// Budget: Level.Worlds times Level.Candidates iterations (the rollouts
+// Search would play), on independent trees per goroutine whose root
+// counts are added up.
 type ISMCTS struct {
 	lv Level
 	r  *arlington.Rand
