@@ -35,6 +35,17 @@ func TestChooseSoftFollowsTheScores(t *testing.T) {
 	}
 }
 
+// master's play-outs are soft with 3 and 4 players only (measured there,
+// docs/bots.md), and no other ISMCTS bot's are.
+func TestMasterPlayoutTemps(t *testing.T) {
+	if got, want := newMaster(masterLevel, 1).temp, [7]int{3: playoutTemp, 4: playoutTemp}; got != want {
+		t.Errorf("master's temperatures by table size: %v, want %v", got, want)
+	}
+	if got := NewISMCTS(masterLevel, 1).temp; got != [7]int{} {
+		t.Errorf("a plain ISMCTS bot's temperatures: %v, want none", got)
+	}
+}
+
 func checkSoft(t *testing.T, g *Greedy, p pos, legal []arlington.Action, temp, draws int) {
 	t.Helper()
 	scores := make([]int, len(legal))
