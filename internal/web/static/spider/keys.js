@@ -98,11 +98,9 @@ export function onKey(e) {
   if (t && t.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
   // Enter on a focused link (the header's) follows it.
   if (t && t.closest && t.closest("a[href]") && key === "Enter") return;
-  let handled = true;
-  // The keys that move the cursor or change what is picked up (Escape
-  // only when something is).
-  const moves = /^[0-9]$/.test(key) || ["ArrowLeft", "ArrowRight", "Home", "End", "ArrowUp", "ArrowDown", "Enter", " "].includes(key) ||
-    lower === "t" || (key === "Escape" && !!S.sel);
+  // The keys up to T move the cursor or change what is picked up (Escape
+  // only when something is): the cursor's pile is shown after them.
+  let handled = true, moved = true;
   if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
   else if (key === "ArrowLeft") setCursor(S.cursor - 1);
   else if (key === "ArrowRight") setCursor(S.cursor + 1);
@@ -111,24 +109,27 @@ export function onKey(e) {
   else if (key === "ArrowUp") growPick(1);
   else if (key === "ArrowDown") growPick(-1);
   else if (key === "Enter" || key === " ") enter();
-  else if (key === "Escape") cancelPick();
+  else if (key === "Escape") { moved = !!S.sel; cancelPick(); }
   else if (lower === "t") splitKey();
-  else if (lower === "a") autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0);
-  else if (lower === "x") removeFrom(S.cursor);
-  else if (lower === "d") deal();
-  else if (lower === "u") undo();
-  else if (lower === "y") redo();
-  else if (lower === "h") hint();
-  else if (lower === "f") finish();
-  else if (lower === "n") openNew();
-  else if (lower === "r") restart();
-  else if (lower === "c") speakColumn(S.cursor);
-  else if (lower === "l") openLocate();
-  else if (lower === "s") speakStatus();
-  else if (key === "?") openDialog("#dlg-keys");
-  else handled = false;
+  else {
+    moved = false;
+    if (lower === "a") autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0);
+    else if (lower === "x") removeFrom(S.cursor);
+    else if (lower === "d") deal();
+    else if (lower === "u") undo();
+    else if (lower === "y") redo();
+    else if (lower === "h") hint();
+    else if (lower === "f") finish();
+    else if (lower === "n") openNew();
+    else if (lower === "r") restart();
+    else if (lower === "c") speakColumn(S.cursor);
+    else if (lower === "l") openLocate();
+    else if (lower === "s") speakStatus();
+    else if (key === "?") openDialog("#dlg-keys");
+    else handled = false;
+  }
   if (handled) e.preventDefault();
-  if (moves) show();
+  if (moved) show();
 }
 
 function speakStatus() {
