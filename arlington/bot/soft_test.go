@@ -9,8 +9,10 @@ import (
 
 // chooseSoft draws the legal actions in proportion to exp(score/temp):
 // over many draws from positions of a real game, each action's share is
-// within five standard errors of its softmax probability, and an action
-// more than eight temperatures below the best is never drawn.
+// within five standard errors of its softmax probability, an action
+// more than eight temperatures below the best is never drawn, and the
+// actions 4-8 temperatures below it are drawn as often, all together, as
+// softmax says.
 func TestChooseSoftFollowsTheScores(t *testing.T) {
 	const temp, draws = 50, 4000
 	s, err := arlington.New(arlington.Config{Players: 4}, 77)
@@ -18,12 +20,13 @@ func TestChooseSoftFollowsTheScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, tested := NewGreedy(5), 0
+	var tail tailCount
 	for step := 0; step < 40 && !s.Terminal(); step++ {
 		seat := s.ToMove()
 		p, legal := posOfState(s, seat), s.Legal(seat)
 		if len(legal) > 1 {
 			tested++
-			checkSoft(t, g, p, legal, temp, draws)
+			checkSoft(t, g, p, legal, temp, draws, &tail)
 		}
 		a, _ := g.choose(p, legal)
 		if err := s.Apply(seat, a); err != nil {
@@ -33,7 +36,19 @@ func TestChooseSoftFollowsTheScores(t *testing.T) {
 	if tested < 10 {
 		t.Fatalf("only %d positions with a choice", tested)
 	}
+	// Each far action is drawn too rarely to check alone; together they
+	// show the cut-off sits at 8 temperatures, not nearer.
+	if tail.want < 20 {
+		t.Fatalf("actions 4-8 temperatures below the best expected %.1f times in all, too few to check", tail.want)
+	}
+	if se := math.Sqrt(tail.want); math.Abs(tail.got-tail.want) > 5*se {
+		t.Errorf("actions 4-8 temperatures below the best drawn %v times in all, softmax says %.1f", tail.got, tail.want)
+	}
 }
+
+// tailCount sums, over positions, the expected and the actual draws of
+// actions between 4 and 8 temperatures below the best.
+type tailCount struct{ want, got float64 }
 
 // master's play-outs are soft with 3 and 4 players only (measured there,
 // docs/bots.md), and no other ISMCTS bot's are.
@@ -46,7 +61,7 @@ func TestMasterPlayoutTemps(t *testing.T) {
 	}
 }
 
-func checkSoft(t *testing.T, g *Greedy, p pos, legal []arlington.Action, temp, draws int) {
+func checkSoft(t *testing.T, g *Greedy, p pos, legal []arlington.Action, temp, draws int, tail *tailCount) {
 	t.Helper()
 	scores := make([]int, len(legal))
 	best := -1 << 30
@@ -77,6 +92,10 @@ func checkSoft(t *testing.T, g *Greedy, p pos, legal []arlington.Action, temp, d
 				t.Fatalf("%v, %d below the best, drawn %v times", a, best-scores[i], n)
 			}
 			continue
+		}
+		if d := best - scores[i]; d > 4*temp {
+			tail.want += q * float64(draws)
+			tail.got += n
 		}
 		se := math.Sqrt(q * (1 - q) * float64(draws))
 		if math.Abs(n-q*float64(draws)) > 5*se+1 {
