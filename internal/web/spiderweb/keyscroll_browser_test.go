@@ -124,6 +124,9 @@ func (p *browserPage) keysScroll(win string, w, h int64, long, medium int, pick 
 	p.do(chromedp.EmulateViewport(w, h))
 	p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, w), "the page laid out for "+win)
 	p.loadLayout(tallLayout(long, medium))
+	// The message saying the file loaded would lift the feet shown above
+	// it (toast_browser_test.go) for as long as it shows.
+	p.closeToast()
 	p.keys("2")
 	p.toTop()
 	if f := p.foot(0, 1); f.Bottom <= f.Low {

@@ -177,7 +177,7 @@ function open(res) {
   $("#an-goto").hidden = !steps;
   $("#an-goto").textContent = res.lastWinnable === 0 ? "Go to the start" : `Go to move ${res.lastWinnable}`;
   $("#an-step").textContent = "";
-  // The "Analysing…" message would lie over the panel's buttons.
+  // The "Analysing…" message is done with.
   $("#toast").hidden = true;
   document.body.classList.add("analysis-open");
   panel.hidden = false;

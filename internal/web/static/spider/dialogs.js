@@ -2,6 +2,14 @@
 // the toolbar's menus (keyboard included).
 
 import { $ } from "./state.js";
+import { messageShown } from "./messages.js";
+
+// A message that comes while a menu is open shortens the menu, which ends
+// above it (style.css): the focused item stays in sight.
+messageShown(() => {
+  const e = document.activeElement, m = menuOpen();
+  if (m && e && e.parentElement === m) focusItem(e);
+});
 
 export function openDialog(sel) {
   closeMenus();

@@ -4,7 +4,7 @@
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { reveal } from "./render.js";
 import { runLen, pileCards, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
-import { announce, info, refuse } from "./messages.js";
+import { announce, info, refuse, messageShown } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
@@ -13,8 +13,17 @@ import { speakColumn, openLocate } from "./tools.js";
 // play.js), given by initKeys from app.js.
 let render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint;
 
+// keyed: the keys moved the cursor last, no pointer nor wheel since. A
+// message that comes then (a refused drop, a hint) could lie over the
+// cursor's pile at the window's foot: the pile is shown above it.
+let keyed = false;
+
 export function initKeys(ctx) {
   ({ render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint } = ctx);
+  for (const ev of ["pointerdown", "wheel", "touchstart"]) {
+    document.addEventListener(ev, () => { keyed = false; }, { capture: true, passive: true });
+  }
+  messageShown(() => { if (keyed && S.view) show(); });
 }
 
 function setCursor(k) {
@@ -129,7 +138,8 @@ export function onKey(e) {
     else handled = false;
   }
   if (handled) e.preventDefault();
-  if (moved) show();
+  else keyed = false; // the browser's own keys (Tab, Page Down) take the eyes elsewhere
+  if (moved) { keyed = true; show(); }
 }
 
 function speakStatus() {

@@ -25,6 +25,44 @@ function toast(text, kind = "info", ms = 4500) {
   t.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, ms);
+  placeMessage();
+}
+
+// A shown message box must not hide what the player is using: it sits at
+// the window's foot, above the analysis panel while that shows (not over
+// the panel's buttons), and --msg-room says how far up from the window's
+// foot it reaches, which an open menu keeps clear of (style.css). The
+// hooks (messageShown) keep the keyboard's place and a menu's focused item
+// in sight when a message comes.
+const shownHooks = [];
+let watching = false;
+
+export function messageShown(fn) { shownHooks.push(fn); }
+
+// messageBox is the message box's place in the window while it shows on
+// the page (not in a dialog), else null.
+export function messageBox() {
+  const t = $("#toast");
+  return !t.hidden && t.parentElement === document.body ? t.getBoundingClientRect() : null;
+}
+
+function placeMessage() {
+  const t = $("#toast"), panel = $("#analysis");
+  if (!watching) {
+    // The box's and the panel's sizes change with their text, the window
+    // and their showing or not: each change places the box again.
+    watching = true;
+    new ResizeObserver(placeMessage).observe(t);
+    if (panel) new ResizeObserver(placeMessage).observe(panel);
+  }
+  const onPage = t.parentElement === document.body;
+  const under = onPage && panel && !panel.hidden ? Math.ceil(panel.getBoundingClientRect().height) : 0;
+  const bottom = under ? `${under + 8}px` : "";
+  if (t.style.bottom !== bottom) t.style.bottom = bottom;
+  const box = messageBox();
+  const room = box ? Math.max(0, Math.ceil(innerHeight - box.top)) : 0;
+  document.documentElement.style.setProperty("--msg-room", `${room}px`);
+  if (box) shownHooks.forEach((fn) => fn(box));
 }
 
 // say is the spoken text, when it differs from the written one.

@@ -7,6 +7,7 @@
 // node it started on. Replacing the nodes lost such clicks and taps.
 
 import { setSmallCards, cardSVG, setCardFace, suitName, TALL } from "/shared/cards.js";
+import { messageBox } from "./messages.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -258,16 +259,16 @@ export function renderTableau(S, ctx) {
 
 // reveal scrolls the page the least that brings pile k's last n cards into
 // view (its foot card when n is 0, its place when it is empty): below the
-// sticky bar (the page's scroll-padding-top) and above the analysis panel
-// when it shows. Cards too tall for the room show from their top, the card
-// the keys just took or let go. The keyboard calls it (keys.js): a long
-// pile's foot may lie below the window, out of sight. Measured from the
-// layout (offsetTop), not the cards' boxes: a move's animation has them
-// translated on their way.
+// sticky bar (the page's scroll-padding-top), above the analysis panel
+// when it shows, and above a message shown over the pile. Cards too tall
+// for the room show from their top, the card the keys just took or let
+// go. The keyboard calls it (keys.js): a long pile's foot may lie below
+// the window, out of sight. Measured from the layout (offsetTop), not the
+// cards' boxes: a move's animation has them translated on their way.
 export function reveal(k, n = 0) {
   const pile = document.getElementById(`pile-${k}`);
   if (!pile) return;
-  const cards = pile.children, base = pile.getBoundingClientRect().top;
+  const cards = pile.children, box = pile.getBoundingClientRect(), base = box.top;
   let top = base, bottom = base + geom.ch;
   if (cards.length) {
     const first = cards[Math.max(0, cards.length - Math.max(1, n))], last = cards[cards.length - 1];
@@ -278,8 +279,37 @@ export function reveal(k, n = 0) {
   const margin = 6; // the picked cards' outline and the cards' shadow
   const high = Math.max(parseFloat(getComputedStyle(html).scrollPaddingTop) || 0, $("#bar").getBoundingClientRect().bottom) + margin;
   const panel = $("#analysis");
-  const low = (panel && !panel.hidden ? panel.getBoundingClientRect().top : html.clientHeight) - margin;
+  let low = (panel && !panel.hidden ? panel.getBoundingClientRect().top : html.clientHeight) - margin;
+  const msg = messageBox();
+  if (msg && msg.left < box.right && msg.right > box.left) low = Math.min(low, msg.top - margin);
   let dy = bottom > low ? bottom - low : 0;
   if (top - dy < high) dy = top - high;
+  if (dy > 0) makeRoom(dy);
   if (dy) window.scrollBy({ top: dy, behavior: "instant" });
 }
+
+// footRoom is room added below the table (#table's padding) when the page
+// cannot scroll far enough to show a pile's foot above a message at the
+// window's foot. It stays while it is in the window, so the table does not
+// jump down when the message closes, and shrinks as the page scrolls up
+// out of it.
+let footRoom = 0;
+
+function setFootRoom(px) {
+  footRoom = px;
+  document.documentElement.style.setProperty("--foot-room", `${px}px`);
+}
+
+// makeRoom lets the page scroll dy px further down.
+function makeRoom(dy) {
+  const html = document.documentElement;
+  const short = Math.ceil(dy - (html.scrollHeight - html.clientHeight - window.scrollY));
+  if (short > 0) setFootRoom(footRoom + short);
+}
+
+window.addEventListener("scroll", () => {
+  if (!footRoom) return;
+  const html = document.documentElement;
+  const seen = Math.ceil(window.scrollY + html.clientHeight - (html.scrollHeight - footRoom));
+  if (seen < footRoom) setFootRoom(Math.max(0, seen));
+}, { passive: true });

@@ -1,0 +1,220 @@
+package spiderweb
+
+// Browser tests of the message box at the window's foot (docs/page.md,
+// "Messages"): it never hides what the player is using, an open menu's
+// last items or the foot of the pile the keyboard's cursor is on, and it
+// stays readable, above the analysis panel when that shows.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp/kb"
+)
+
+// msgPlace is where the message box shows and whether it covers a part of
+// the page (Part, as reachJS sees it).
+type msgPlace struct {
+	Shown                    bool
+	Text                     string
+	Top, Bottom, Left, Right float64
+	Readable                 bool // whole in the window and on top at its middle
+	Covers                   bool // it overlaps Part
+	Part                     reach
+}
+
+func (m msgPlace) String() string {
+	return fmt.Sprintf("the message %q (shown %v, readable %v) at %.0f-%.0f px across, %.0f-%.0f down", m.Text, m.Shown, m.Readable, m.Left, m.Right, m.Top, m.Bottom)
+}
+
+// msgJS measures the message box against a part of the page, e.
+const msgJS = `((e) => {
+  const t = document.querySelector("#toast"), m = t.getBoundingClientRect(), r = e.getBoundingClientRect();
+  const mid = document.elementFromPoint((m.left + m.right) / 2, (m.top + m.bottom) / 2);
+  return {Shown: !t.hidden, Text: t.querySelector(".msg").textContent, Top: m.top, Bottom: m.bottom, Left: m.left, Right: m.right,
+    Readable: !t.hidden && m.top >= 0 && m.left >= 0 && m.bottom <= innerHeight && m.right <= innerWidth && !!mid && t.contains(mid),
+    Covers: !t.hidden && r.left < m.right && r.right > m.left && r.top < m.bottom && r.bottom > m.top,
+    Part: (` + reachJS + `)(e)};
+})`
+
+// message measures the message box against the element the JavaScript
+// expression part gives.
+func (p *browserPage) message(part string) msgPlace {
+	p.t.Helper()
+	var m msgPlace
+	p.eval(fmt.Sprintf("%s(%s)", msgJS, part), &m)
+	return m
+}
+
+// clearOf checks that a message shows, readable, and that the part (named
+// what) is shown whole, on top and not under it; where names the case.
+func (p *browserPage) clearOf(part, what, where string) {
+	p.t.Helper()
+	m := p.message(part)
+	if !m.Shown {
+		p.t.Fatalf("%s: the message closed before %s could be measured: the test ran too slowly", where, what)
+	}
+	if !m.Readable {
+		p.t.Errorf("%s: %v is not shown whole on top", where, m)
+	}
+	if m.Covers || !m.Part.Reachable {
+		p.shot("message-covers-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+		p.t.Errorf("%s: %s, %v, is not shown whole on top (%v covers it: %v)", where, what, m.Part, m, m.Covers)
+	}
+}
+
+// longMessage shows a message as wide as the box gets, over the middle of
+// the window's foot: the completed area, at the page's top, clicked with
+// nothing picked up says how to remove a suit.
+func (p *browserPage) longMessage() {
+	p.t.Helper()
+	p.toTop()
+	p.click(p.elementPoint("#completed"))
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.startsWith("Pick up a complete suit")`, "the message on removing a suit")
+}
+
+// sayJS shows a message from the page's own message module, as an answer
+// arriving while the player is in a menu would.
+const sayJS = `import("/spider/messages.js").then((m) => (m.info("This game changed in another tab or window: here it is as it stands now, with every move played there."), 1))`
+
+// lastItemJS is the open menu's last item.
+const lastItemJS = `document.querySelector("[role=menu]:not([hidden])").lastElementChild`
+
+// menuClearOfMessage opens the menu of button btn with a click, goes to
+// its last item with End and checks that a message shown before does not
+// cover it; then, the menu open again at its last item, that a message
+// coming meanwhile does not either. where names the window.
+func (p *browserPage) menuClearOfMessage(btn, where string) {
+	p.t.Helper()
+	openAtEnd := func() {
+		p.click(p.elementPoint(btn))
+		p.waitJS(`document.querySelector("[role=menu]:not([hidden])")`, btn+"'s menu to open")
+		p.keys(kb.End)
+		p.waitJS(`document.activeElement === `+lastItemJS, btn+"'s last item to take the focus")
+	}
+	p.longMessage()
+	openAtEnd()
+	p.clearOf(lastItemJS, btn+"'s last item", where+", a message shown, then the menu opened")
+	p.keys(kb.Escape)
+	p.closeToast()
+	openAtEnd()
+	p.eval(sayJS, nil)
+	p.waitJS(`!document.querySelector("#toast").hidden`, "the message")
+	p.clearOf(lastItemJS, btn+"'s last item", where+", the menu open at its last item, then a message")
+	p.keys(kb.Escape)
+	p.closeToast()
+}
+
+// TestBrowserSpiderMessageClearsMenu: in a phone held sideways (844x390),
+// a message at the window's foot, shown before a toolbar menu opens or
+// while it is open, leaves the menu's last item shown whole above it,
+// and stays readable. Before, the message lay over the lowest items of
+// the menus, which end just above the window's foot.
+// TestLongBrowserSpiderMessageClears checks a phone held upright and the
+// analysis panel.
+func TestBrowserSpiderMessageClearsMenu(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
+	p.closeToast()
+	for _, btn := range []string{"#btn-game-menu", "#btn-cards-menu"} {
+		p.menuClearOfMessage(btn, "844x390")
+	}
+}
+
+// middleTallLayout is tallLayout(long, medium) with its long pile on pile
+// 5, under the middle of the window's foot, where every message lies, and
+// pile 5's ace (of hearts) on pile 1.
+func middleTallLayout(long, medium int) string {
+	return strings.NewReplacer("pile1:", "pile5:", "pile5:", "pile1:").Replace(tallLayout(long, medium))
+}
+
+// footCardJS is pile 5's foot card.
+const footCardJS = `document.querySelector("#pile-4").lastElementChild`
+
+// TestBrowserSpiderMessageClearsKeysFoot: in a phone held sideways
+// (844x390), with a pile longer than the window under the middle of its
+// foot, an ace picked up from the keyboard and dropped on that pile's
+// foot is refused with a message: the page scrolls so that the foot card
+// shows whole above the message, and the message is said to the screen
+// reader. With the message still showing, the cursor back on the long
+// pile brings its foot above the message again. When the message closes,
+// the table does not move. Before, the foot lay under the message.
+func TestBrowserSpiderMessageClearsKeysFoot(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
+	p.keysFootClear("844x390", 56, 40)
+}
+
+// keysFootClear runs TestBrowserSpiderMessageClearsKeysFoot's steps in
+// the window (named win) on a middleTallLayout(long, medium), whose long
+// pile must run past the window's foot and end with a card an ace does
+// not go on (not a two).
+func (p *browserPage) keysFootClear(win string, long, medium int) {
+	t := p.t
+	t.Helper()
+	p.loadLayout(middleTallLayout(long, medium))
+	p.closeToast()
+	p.keys("1")
+	p.keys(kb.Enter)
+	p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, win+": Enter to pick up pile 1's ace")
+	p.keys("5")
+	if f := p.foot(4, 1); !f.inView() || f.Low-f.Bottom > 12 {
+		t.Fatalf("%s: the cursor on the long pile 5: its foot card at %v, want it just above the window's foot, where a message shows", win, f)
+	}
+	p.eval(`delete document.body.dataset.lastError`, nil)
+	p.keys(kb.Enter)
+	p.waitJS(`(document.body.dataset.lastError || "").startsWith("Illegal move")`, win+": the ace refused on pile 5's foot")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", the foot shown, then a refusal's message")
+	p.waitJS(`document.querySelector("#live").textContent.includes("goes only on")`, win+": the refusal said to the screen reader")
+
+	p.keys("1")
+	p.keys("5")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", a message shown, then the cursor on the long pile")
+
+	before := p.foot(4, 1)
+	p.closeToast()
+	p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`, nil)
+	if after := p.foot(4, 1); after.Top != before.Top {
+		t.Errorf("%s: the message closed: pile 5's foot card moved from %v to %v, want the table left where it was", win, before, after)
+	}
+}
+
+// TestLongBrowserSpiderMessageClears: TestBrowserSpiderMessageClearsMenu
+// and TestBrowserSpiderMessageClearsKeysFoot on a phone held upright
+// (390x844); then in a phone held sideways (844x390) with the analysis
+// panel open, a message shows above the panel, readable, leaving the
+// panel's buttons in reach, and the long pile's foot brought into view
+// from the keyboard and the menus' last items stay clear of it.
+func TestLongBrowserSpiderMessageClears(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	bctx := startBrowser(t)
+	srv := analysisPageServer(t, unknownAnalysis)
+	p := openPage(t, bctx, srv, 390, 844)
+	p.closeToast()
+	for _, btn := range []string{"#btn-game-menu", "#btn-cards-menu"} {
+		p.menuClearOfMessage(btn, "390x844")
+	}
+	p.keysFootClear("390x844", 70, 26)
+
+	const win = "844x390 with the analysis panel"
+	p = openPage(t, bctx, srv, 844, 390)
+	p.loadLayout(middleTallLayout(56, 40))
+	p.menu("#btn-game-menu", `#menu-game [data-act="analyse"]`)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the confirmation")
+	p.clickSel("#confirm-yes")
+	p.waitJS(`!document.querySelector("#analysis").hidden && document.body.dataset.busy === "0"`, "the analysis panel")
+	p.longMessage()
+	p.clearOf(`document.querySelector("#an-close")`, "the panel's button Back to the game", win)
+	if m := p.message(`document.querySelector("#analysis")`); m.Covers {
+		t.Errorf("%s: %v lies over the panel", win, m)
+	}
+	p.keys("5")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", a message shown, then the cursor on the long pile")
+	if f := p.foot(4, 1); !f.inView() {
+		t.Errorf("%s: the cursor on the long pile 5: its foot card at %v, want it in view above the panel", win, f)
+	}
+	for _, btn := range []string{"#btn-game-menu", "#btn-cards-menu"} {
+		p.menuClearOfMessage(btn, win)
+	}
+}
