@@ -64,6 +64,21 @@ function show() {
   reveal(S.cursor, sel);
 }
 
+// The cursor is drawn while the tableau has the keyboard's focus
+// (style.css): a bar over the cursor pile's top and one under its foot card.
+function cursorShown() { return $("#tableau").matches(":focus-visible"); }
+
+// played shows the cursor's pile once the command a key sent (deal, undo,
+// redo, auto-move, remove) is drawn: the pile may have grown past the
+// window's foot or shrunk under the bar. Only while the cursor is drawn:
+// a player who clicks or taps, then presses U, is looking where they
+// pointed, not at a pile marked nowhere.
+function played(done) {
+  if (!done || !cursorShown()) return;
+  const k = S.cursor;
+  done.then(() => { if (S.view && S.cursor === k) show(); });
+}
+
 function splitKey() {
   if (S.hover && !S.sel) {
     clickPile(S.hover.pile, S.hover.index, true);
@@ -99,8 +114,8 @@ export function onKey(e) {
   const key = e.key;
   const lower = key.length === 1 ? key.toLowerCase() : key;
   if (e.ctrlKey || e.metaKey) {
-    if (lower === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
-    else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); redo(); }
+    if (lower === "z" && !e.shiftKey) { e.preventDefault(); played(undo()); }
+    else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); played(redo()); }
     return;
   }
   if (e.altKey) return;
@@ -108,7 +123,8 @@ export function onKey(e) {
   // Enter on a focused link (the header's) follows it.
   if (t && t.closest && t.closest("a[href]") && key === "Enter") return;
   // The keys up to T move the cursor or change what is picked up (Escape
-  // only when something is): the cursor's pile is shown after them.
+  // only when something is): the cursor's pile is shown after them. The
+  // commands that change the piles show it once played (played).
   let handled = true, moved = true;
   if (/^[0-9]$/.test(key)) setCursor(key === "0" ? 9 : +key - 1);
   else if (key === "ArrowLeft") setCursor(S.cursor - 1);
@@ -122,11 +138,11 @@ export function onKey(e) {
   else if (lower === "t") splitKey();
   else {
     moved = false;
-    if (lower === "a") autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0);
-    else if (lower === "x") removeFrom(S.cursor);
-    else if (lower === "d") deal();
-    else if (lower === "u") undo();
-    else if (lower === "y") redo();
+    if (lower === "a") played(autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0));
+    else if (lower === "x") played(removeFrom(S.cursor));
+    else if (lower === "d") played(deal());
+    else if (lower === "u") played(undo());
+    else if (lower === "y") played(redo());
     else if (lower === "h") hint();
     else if (lower === "f") finish();
     else if (lower === "n") openNew();

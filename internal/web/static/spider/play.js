@@ -123,23 +123,25 @@ export function clickPile(k, index, split) {
   pick(k, 0);
 }
 
-export function removeFrom(k) { send(`remove ${k + 1}`); }
+// removeFrom, autoMove, deal, undo and redo return the command's promise,
+// settled once its answer is drawn (keys.js then shows the cursor's pile).
+export function removeFrom(k) { return send(`remove ${k + 1}`); }
 
 export function autoMove(k, count) {
   S.sel = null;
   if (!pileCards(k).up.length) { refuse(`Pile ${k + 1} is empty: there is nothing to move.`); render(); return; }
-  send(`auto ${k + 1}${count ? " " + count : ""}`);
+  return send(`auto ${k + 1}${count ? " " + count : ""}`);
 }
 
 export function deal() {
   S.sel = null;
-  send("deal");
+  return send("deal");
 }
 
 // ---------- commands from buttons and menus ----------
 
-export function undo() { S.sel = null; send("undo", { anim: "undo" }); }
-export function redo() { S.sel = null; send("redo"); }
+export function undo() { S.sel = null; return send("undo", { anim: "undo" }); }
+export function redo() { S.sel = null; return send("redo"); }
 
 export async function restart() {
   const v = S.view;

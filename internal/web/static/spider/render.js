@@ -276,7 +276,7 @@ export function reveal(k, n = 0) {
     bottom = base + last.offsetTop + last.offsetHeight;
   }
   const html = document.documentElement;
-  const margin = 6; // the picked cards' outline and the cards' shadow
+  const margin = 8; // the cursor's bar under the foot card, the picked cards' glow
   const high = Math.max(parseFloat(getComputedStyle(html).scrollPaddingTop) || 0, $("#bar").getBoundingClientRect().bottom) + margin;
   const panel = $("#analysis");
   let low = (panel && !panel.hidden ? panel.getBoundingClientRect().top : html.clientHeight) - margin;
