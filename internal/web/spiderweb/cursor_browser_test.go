@@ -262,8 +262,10 @@ func (p *browserPage) cursorFoot(win string, w, h int64, layout string, full boo
 	if f := p.foot(0, 1); !f.inView() || f.Low-f.Bottom > 12 {
 		t.Errorf("%s: D dealt a card onto pile 1 at the window's foot: the card at %v, want it just above the window's foot", win, f)
 	}
-	if m := p.mark(0); full && !m.atFoot() {
-		t.Errorf("%s: D dealt a card onto the cursor's pile: %v, want the mark under the new foot card", win, m)
+	if full { // the screenshot only where it is checked
+		if m := p.mark(0); !m.atFoot() {
+			t.Errorf("%s: D dealt a card onto the cursor's pile: %v, want the mark under the new foot card", win, m)
+		}
 	}
 
 	// U takes it back: the foot rises, still in view, and the page stays.
