@@ -133,8 +133,10 @@ const footCardJS = `document.querySelector("#pile-4").lastElementChild`
 
 // TestBrowserSpiderMessageClearsKeysFoot: in a phone held sideways
 // (844x390), with a pile longer than the window under the middle of its
-// foot, an ace picked up from the keyboard and dropped on that pile's
-// foot is refused with a message: the page scrolls so that the foot card
+// foot, a message shown while the cursor is on that pile (one no command
+// follows up) leaves the pile's foot card whole above it; then an ace
+// picked up from the keyboard and dropped on that foot is refused with a
+// message: the page scrolls so that the foot card
 // shows whole above the message, and the message is said to the screen
 // reader. With the message still showing, the cursor back on the long
 // pile brings its foot above the message again. When the message closes,
@@ -153,13 +155,20 @@ func (p *browserPage) keysFootClear(win string, long, medium int) {
 	t.Helper()
 	p.loadLayout(middleTallLayout(long, medium))
 	p.closeToast()
+	// A message no command follows up (as one from another tab): only the
+	// page's answer to the message itself can lift the foot above it.
+	p.keys("5")
+	p.footAtWindowFoot(win)
+	p.eval(sayJS, nil)
+	p.clearOf(footCardJS, "pile 5's foot card", win+", the foot shown, then a message")
+	p.closeToast()
+	p.toTop()
+
 	p.keys("1")
 	p.keys(kb.Enter)
 	p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, win+": Enter to pick up pile 1's ace")
 	p.keys("5")
-	if f := p.foot(4, 1); !f.inView() || f.Low-f.Bottom > 12 {
-		t.Fatalf("%s: the cursor on the long pile 5: its foot card at %v, want it just above the window's foot, where a message shows", win, f)
-	}
+	p.footAtWindowFoot(win)
 	p.eval(`delete document.body.dataset.lastError`, nil)
 	p.keys(kb.Enter)
 	p.waitJS(`(document.body.dataset.lastError || "").startsWith("Illegal move")`, win+": the ace refused on pile 5's foot")
@@ -175,6 +184,15 @@ func (p *browserPage) keysFootClear(win string, long, medium int) {
 	p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`, nil)
 	if after := p.foot(4, 1); after.Top != before.Top {
 		t.Errorf("%s: the message closed: pile 5's foot card moved from %v to %v, want the table left where it was", win, before, after)
+	}
+}
+
+// footAtWindowFoot fails unless the cursor on the long pile 5 brought
+// its foot card just above the window's foot, where a message shows.
+func (p *browserPage) footAtWindowFoot(win string) {
+	p.t.Helper()
+	if f := p.foot(4, 1); !f.inView() || f.Low-f.Bottom > 12 {
+		p.t.Fatalf("%s: the cursor on the long pile 5: its foot card at %v, want it just above the window's foot, where a message shows", win, f)
 	}
 }
 

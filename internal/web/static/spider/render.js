@@ -289,8 +289,8 @@ export function reveal(k, n = 0) {
 }
 
 // footRoom is room added below the table (#table's padding) when the page
-// cannot scroll far enough to show a pile's foot above a message at the
-// window's foot. It stays while it is in the window, so the table does not
+// cannot scroll far enough to show a pile's foot above what lies at the
+// window's foot (a message, the analysis panel). It stays while it is in the window, so the table does not
 // jump down when the message closes, and shrinks as the page scrolls up
 // out of it.
 let footRoom = 0;
