@@ -1,0 +1,150 @@
+package arlweb
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Play in a short window: a phone held sideways (844×390), where the
+// sticky bar takes an eighth of the height and the hand with its actions
+// fills the rest.
+
+// span is where an element lies against the window: its top and bottom,
+// the bar's bottom and the window's height.
+type span struct{ Top, Bottom, Bar, Foot float64 }
+
+// spanOf reads sel's place in the window.
+func (p *seatTab) spanOf(sel string) span {
+	p.tb.Helper()
+	return eval[span](p, `(() => { const r = document.querySelector(`+q(sel)+`).getBoundingClientRect();
+	  return { top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight }; })()`)
+}
+
+// shown reports whether s is wholly between the bar and the window's foot.
+func (s span) shown() bool { return s.Top >= s.Bar-0.5 && s.Bottom <= s.Foot+0.5 }
+
+// TestBrowserArlingtonShortWindow: at 844×390 with four seats, when the
+// player's turn comes in a trick the trick's cards and the player's own are
+// on the screen together. The page lined the actions' foot up with the
+// window's, which put the trick to answer under the bar. A refusal (two
+// cards that make no set, tried with S) shows on the screen: it was
+// written below every action, past the window's foot, and the player saw
+// nothing happen.
+func TestBrowserArlingtonShortWindow(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	_, _, p := openTable(t, e, "Ann", 0, "", "random", "random", "random")
+	p.do(chromedp.EmulateViewport(844, 390))
+	p.join("Ann")
+	// Ann plays her first action each turn until her turn comes with a
+	// trick in play.
+	p.until(`(() => {
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (!first) return false;
+	  if (document.querySelector("#play figure")) return true;
+	  first.click();
+	  return false;
+	})()`)
+	for _, sel := range []string{"#play", "#hand"} {
+		if s := p.spanOf(sel); !s.shown() {
+			t.Errorf("at 844×390, on Ann's turn in a trick, %s spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", sel, s.Top, s.Bottom, s.Bar, s.Foot)
+		}
+	}
+	p.shot("trick-turn-844x390")
+
+	// Every preview the page asks for is counted until the page has
+	// handled its answer (the task after the answer's text is read: the
+	// page writes it in the microtasks before).
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__previews = 0; { const f = window.fetch; window.fetch = async (...a) => {
+	  if (!String(a[0]).endsWith("/api/arlington/preview")) return f(...a);
+	  window.__previews++;
+	  const r = await f(...a);
+	  const text = r.text.bind(r);
+	  r.text = async () => { const v = await text(); setTimeout(() => window.__previews--, 0); return v; };
+	  return r;
+	}; }`))
+	// A turn with the lead and more actions than the window holds, and two
+	// cards no action plays together.
+	p.until(`(() => {
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (!first) return false;
+	  const cards = [...document.querySelectorAll("#hand button.hand-card")];
+	  if (document.querySelector('#actions button[data-action^="lead "]') && cards.length >= 2 &&
+	      document.getElementById("hand-box").getBoundingClientRect().bottom > innerHeight) {
+	    for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
+	      cards[i].click(); cards[j].click();
+	      const now = [...document.querySelectorAll("#hand button.hand-card")];
+	      if (document.getElementById("btn-try")) return true;
+	      now.filter((b) => b.classList.contains("selected")).forEach((b) => b.click());
+	    }
+	  }
+	  first.click();
+	  return false;
+	})()`)
+	n := p.events()
+	p.do(chromedp.KeyEvent("s"))
+	p.until(`document.getElementById("error").textContent !== ""`)
+	if s := p.spanOf("#error"); !s.shown() {
+		t.Errorf("at 844×390 the refusal %q spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)",
+			eval[string](p, `document.getElementById("error").textContent`), s.Top, s.Bottom, s.Bar, s.Foot)
+	}
+	// The selection went with the try: no preview of it stays (an answer
+	// still on its way when S was pressed wrote one under the refusal).
+	p.until(`window.__previews === 0`)
+	if pv := eval[string](p, `document.getElementById("preview").textContent`); pv != "" {
+		t.Errorf("after the try the preview still reads %q", pv)
+	}
+	if got := p.events(); got != n {
+		t.Errorf("the refused try changed the game: events %d -> %d", n, got)
+	}
+	p.shot("refusal-844x390")
+}
+
+// TestLongBrowserArlingtonOwnMoveTurnSaid (long: a browser and a game at
+// two seats until a set round, about 3 s under -race): when the player's own move leaves
+// the turn with them (at two seats, a set answered ends the round and
+// gives its owner the lead; a card added to a set keeps it), "Your turn."
+// is said after the move. It was said only when the turn came from
+// someone else, so a player who heard their move and nothing after it
+// waited for a turn they already had.
+func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{Burst: 10000})
+	_, _, p := openTable(t, e, "Ann", 0, "", "random")
+	p.join("Ann")
+	// Ann answers a set or adds to one as soon as she can (with cards to
+	// spare, so the hand goes on); else she plays her first action.
+	pick := `(() => {
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (!first) return false;
+	  const cards = document.querySelectorAll("#hand button.hand-card").length;
+	  const round = document.getElementById("status").textContent.includes("a set round");
+	  for (const b of document.querySelectorAll("#actions button[data-action]")) {
+	    const [verb, ...rest] = b.dataset.action.split(" ");
+	    const used = verb === "set" ? rest.length - 1 : 1;
+	    if (((verb === "set" && round) || verb === "add" || verb === "pickup") && cards > used) {
+	      window.__kept = b.dataset.action;
+	      window.__count = window.__ws.count;
+	      b.click();
+	      return true;
+	    }
+	  }
+	  first.click();
+	  return false;
+	})()`
+	p.until(pick)
+	// The move keeps the lead with Ann (she keeps cards), so the next
+	// view gives her the turn and nothing happens until she acts.
+	p.until(`window.__ws.count > window.__count && document.querySelector("#actions button[data-action]:not(:disabled)")`)
+	if !eval[bool](p, `window.__ws.toMove === window.__ws.seat`) {
+		t.Fatalf("after Ann's %q the turn is seat %d's", eval[string](p, `window.__kept`), eval[int](p, `window.__ws.toMove`))
+	}
+	said := eval[[]string](p, `[...document.querySelectorAll("#say p")].map((x) => x.textContent)`)
+	kept := eval[string](p, `window.__kept`)
+	if len(said) < 2 || said[len(said)-1] != "Your turn." || !strings.HasPrefix(said[len(said)-2], "Ann ") {
+		t.Errorf("after Ann's %q left her the turn the page said %q; want her move, then %q", kept, said, "Your turn.")
+	}
+}
