@@ -148,3 +148,26 @@ func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
 		t.Errorf("after Ann's %q left her the turn the page said %q; want her move, then %q", kept, said, "Your turn.")
 	}
 }
+
+// TestLongBrowserArlingtonShortWindowEnd (long: a browser and a game to
+// 1 point at four seats, a few seconds under -race): at 844×390 the
+// game's result, with its replay button, is on the screen when the game
+// ends. It was at the page's top while the player was further down at
+// their hand, so they saw the log and had to look for the result.
+func TestLongBrowserArlingtonShortWindowEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{Burst: 10000})
+	_, _, p := openTable(t, e, "Ann", 1, "", "random", "random", "random")
+	p.do(chromedp.EmulateViewport(844, 390))
+	p.join("Ann")
+	p.auto(true)
+	p.until(`!document.getElementById("winners").hidden`)
+	for _, sel := range []string{"#winners .win-text", "#btn-replay"} {
+		if s := p.spanOf(sel); !s.shown() {
+			t.Errorf("at 844×390, at the game's end, %s spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", sel, s.Top, s.Bottom, s.Bar, s.Foot)
+		}
+	}
+	p.shot("end-844x390")
+}

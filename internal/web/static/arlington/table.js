@@ -319,6 +319,13 @@ function renderEnd(v) {
     b.addEventListener("click", () => replay.open());
     box.appendChild(b);
     $("sheet-box").open = true;
+    renderRematch(box);
+    // The game ended while the player watched their hand, further down:
+    // the result and its buttons come onto the screen (they were above
+    // the window's top, on a phone and in a short window).
+    const r = box.getBoundingClientRect();
+    const bar = document.querySelector(".bar");
+    if (r.top < (bar ? bar.getBoundingClientRect().bottom : 0) || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
   }
   renderRematch(box);
 }
