@@ -1,10 +1,12 @@
 package arlweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // Play in a short window: a phone held sideways (844×390), where the
@@ -25,20 +27,17 @@ func (p *seatTab) spanOf(sel string) span {
 // shown reports whether s is wholly between the bar and the window's foot.
 func (s span) shown() bool { return s.Top >= s.Bar-0.5 && s.Bottom <= s.Foot+0.5 }
 
-// TestBrowserArlingtonShortWindow: at 844×390 with four seats, when the
-// player's turn comes in a trick the trick's cards and the player's own are
-// on the screen together. The page lined the actions' foot up with the
-// window's, which put the trick to answer under the bar. A refusal (two
-// cards that make no set, tried with S) shows on the screen: it was
-// written below every action, past the window's foot, and the player saw
-// nothing happen.
-func TestBrowserArlingtonShortWindow(t *testing.T) {
+// shortTable opens a four-seat table (Ann and three random bots) at
+// 844×390 and plays Ann's first action each turn until her turn comes
+// with a trick in play; it checks that the trick's cards and Ann's own
+// are on the screen together then. The page lined the actions' foot up
+// with the window's, which put the trick to answer under the bar.
+func shortTable(t *testing.T) *seatTab {
+	t.Helper()
 	e := newEnv(t, Limits{Burst: 10000})
 	_, _, p := openTable(t, e, "Ann", 0, "", "random", "random", "random")
 	p.do(chromedp.EmulateViewport(844, 390))
 	p.join("Ann")
-	// Ann plays her first action each turn until her turn comes with a
-	// trick in play.
 	p.until(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
@@ -52,7 +51,29 @@ func TestBrowserArlingtonShortWindow(t *testing.T) {
 		}
 	}
 	p.shot("trick-turn-844x390")
+	return p
+}
 
+// TestBrowserArlingtonShortWindow: at 844×390 with four seats, on a turn
+// in a trick the trick and the hand are on the screen together.
+func TestBrowserArlingtonShortWindow(t *testing.T) {
+	shortTable(t)
+}
+
+// TestLongBrowserArlingtonShortWindowKeys (long: a browser and a game at
+// four seats until a turn with many actions, about 3 s under -race): at
+// 844×390, with the trick on the screen as in
+// TestBrowserArlingtonShortWindow, a refusal (two cards that make no set,
+// tried with S) shows on the screen: it was written below every action,
+// past the window's foot, and the player saw nothing happen. No preview
+// of the sent selection stays. An action sent with Enter from the foot of
+// the actions leaves the focus where it can be seen: it went to the
+// hand's first card, above the window's top.
+func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	p := shortTable(t)
 	// Every preview the page asks for is counted until the page has
 	// handled its answer (the task after the answer's text is read: the
 	// page writes it in the microtasks before).
@@ -99,6 +120,45 @@ func TestBrowserArlingtonShortWindow(t *testing.T) {
 		t.Errorf("the refused try changed the game: events %d -> %d", n, got)
 	}
 	p.shot("refusal-844x390")
+
+	// Still Ann's turn: she tabs to the last action shown, at the window's foot,
+	// and sends it with Enter. Where the focus goes is read as each view
+	// is drawn (a listener added after the page's own runs after it).
+	sent := eval[string](p, `(() => {
+	  window.__focusAt = [];
+	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", (ev) => {
+	    const m = JSON.parse(ev.data);
+	    if (m.type !== "view" || !m.view) return;
+	    const f = document.activeElement, r = f.getBoundingClientRect(), bar = document.querySelector(".bar").getBoundingClientRect().bottom;
+	    window.__focusAt.push({ count: m.view.eventCount, shown: r.top >= bar - 0.5 && r.bottom <= innerHeight + 0.5,
+	      what: (f.getAttribute("aria-label") || f.textContent) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " px" });
+	  });
+	  const acts = [...document.querySelectorAll("#actions button[data-action]")].filter((b) => !b.closest("details:not([open])")); // not in a folded group
+	  acts[acts.length - 1].focus();
+	  return document.activeElement.dataset.action || "";
+	})()`)
+	if sent == "" {
+		t.Fatalf("the last action shown took no focus")
+	}
+	n = p.events()
+	p.do(chromedp.KeyEvent(kb.Enter))
+	type focusAt struct {
+		Count int
+		Shown bool
+		What  string
+	}
+	if f := eval[focusAt](p, `(() => { const f = document.activeElement, r = f.getBoundingClientRect();
+	  return { count: -1, shown: r.top >= document.querySelector(".bar").getBoundingClientRect().bottom - 0.5 && r.bottom <= innerHeight + 0.5,
+	    what: (f.getAttribute("aria-label") || f.textContent) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " px" }; })()`); !f.Shown {
+		t.Errorf("at 844×390, once Ann sent the action at the foot the focus is on %s: off the screen", f.What)
+	}
+	p.until(fmt.Sprintf(`window.__focusAt.some((x) => x.count > %d)`, n))
+	for _, f := range eval[[]focusAt](p, `window.__focusAt`) {
+		if f.Count > n && !f.Shown {
+			t.Errorf("at 844×390, when the view of event %d was drawn after Ann's action the focus was on %s: off the screen", f.Count, f.What)
+			break
+		}
+	}
 }
 
 // TestLongBrowserArlingtonOwnMoveTurnSaid (long: a browser and a game at
