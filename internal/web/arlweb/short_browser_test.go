@@ -27,6 +27,17 @@ func (p *seatTab) spanOf(sel string) span {
 // shown reports whether s is wholly between the bar and the window's foot.
 func (s span) shown() bool { return s.Top >= s.Bar-0.5 && s.Bottom <= s.Foot+0.5 }
 
+// seatedAt opens a table of seats to target (openTable) in a window of
+// w×h and takes the person's seat there as name.
+func seatedAt(t *testing.T, w, h int64, name string, target int, seats ...string) *seatTab {
+	t.Helper()
+	e := newEnv(t, Limits{Burst: 10000})
+	_, _, p := openTable(t, e, name, target, seats...)
+	p.do(chromedp.EmulateViewport(w, h))
+	p.join(name)
+	return p
+}
+
 // shortTable opens a four-seat table (Ann and three random bots) at
 // 844×390 and plays Ann's first action each turn until her turn comes
 // with a trick in play; it checks that the trick's cards and Ann's own
@@ -34,10 +45,7 @@ func (s span) shown() bool { return s.Top >= s.Bar-0.5 && s.Bottom <= s.Foot+0.5
 // with the window's, which put the trick to answer under the bar.
 func shortTable(t *testing.T) *seatTab {
 	t.Helper()
-	e := newEnv(t, Limits{Burst: 10000})
-	_, _, p := openTable(t, e, "Ann", 0, "", "random", "random", "random")
-	p.do(chromedp.EmulateViewport(844, 390))
-	p.join("Ann")
+	p := seatedAt(t, 844, 390, "Ann", 0, "", "random", "random", "random")
 	p.until(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
@@ -172,9 +180,7 @@ func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{Burst: 10000})
-	_, _, p := openTable(t, e, "Ann", 0, "", "random")
-	p.join("Ann")
+	p := seatedAt(t, 390, 844, "Ann", 0, "", "random")
 	// Ann answers a set or adds to one as soon as she can (with cards to
 	// spare, so the hand goes on); else she plays her first action.
 	pick := `(() => {
@@ -218,10 +224,7 @@ func TestLongBrowserArlingtonShortWindowEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{Burst: 10000})
-	_, _, p := openTable(t, e, "Ann", 1, "", "random", "random", "random")
-	p.do(chromedp.EmulateViewport(844, 390))
-	p.join("Ann")
+	p := seatedAt(t, 844, 390, "Ann", 1, "", "random", "random", "random")
 	p.auto(true)
 	p.until(`!document.getElementById("winners").hidden`)
 	for _, sel := range []string{"#winners .win-text", "#btn-replay"} {
