@@ -44,10 +44,7 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{Burst: 10000})
-	_, _, p := openTable(t, e, "Alice", 0, "", "random", "random", "random")
-	p.do(chromedp.EmulateViewport(1280, 800))
-	p.join("Alice")
+	p := seatedAt(t, 1280, 800, "Alice", 0, "", "random", "random", "random")
 	// Alice plays her first action each turn until a turn comes with the
 	// sheet open and the table busy (a trick in play or a set laid): the
 	// page at its tallest above her hand.

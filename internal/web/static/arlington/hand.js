@@ -58,11 +58,17 @@ export function restore(box, p) {
   const usable = (b) => b && !b.disabled && b.offsetParent !== null;
   const hand = [...box.querySelectorAll("#hand button")];
   const acts = [...box.querySelectorAll("#actions button")].filter(usable);
-  let to = null;
-  if (p.hand) to = hand.find((b) => b.dataset.key === p.key) || hand[Math.min(p.at, hand.length - 1)];
-  else {
-    to = acts.find((b) => (p.action && b.dataset.action === p.action) || (p.id && b.id === p.id));
-    if (!to) to = acts[Math.min(p.at, acts.length - 1)] || acts.find((b) => b.dataset.action) || hand[0];
-  }
-  if (usable(to) && document.activeElement !== to) to.focus({ preventScroll: true });
+  let to = p.hand ? hand.find((b) => b.dataset.key === p.key) :
+    acts.find((b) => (p.action && b.dataset.action === p.action) || (p.id && b.id === p.id));
+  const same = !!to;
+  if (!to && p.hand) to = hand[Math.min(p.at, hand.length - 1)];
+  if (!to && !p.hand) to = acts[Math.min(p.at, acts.length - 1)] || acts.find((b) => b.dataset.action) || hand[0];
+  if (!usable(to) || document.activeElement === to) return;
+  to.focus({ preventScroll: true });
+  // Focus moved to another control (the action just sent is disabled, a
+  // card left the hand): shown, as any move of focus is. Back on the same
+  // control the page stays put, so a player reading elsewhere is not
+  // pulled back. Once the focus went to the hand's first card while the
+  // page showed the foot of the actions, out of sight above the window.
+  if (!same) to.scrollIntoView({ block: "nearest" });
 }

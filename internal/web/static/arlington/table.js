@@ -169,7 +169,10 @@ function show(m, burst) {
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
   const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length);
-  if (nowMine && !myTurn) say("Your turn.");
+  // A turn that follows the player's own move is a new one (a set round
+  // they ended, a card added to a set): said too, or a player who hears
+  // their move and nothing after it waits for a turn they already have.
+  if (nowMine && (!myTurn || ownPlay)) say("Your turn.");
   // The turn is brought onto the screen when it comes, and again while it
   // lasts when the page above it grew: the sheet opened (the player's own
   // play ended the hand and they lead the next) or the player's own play
@@ -239,16 +242,24 @@ function say(text) {
   while (box.children.length > 4) box.firstElementChild.remove();
 }
 
-// bringTurnIntoView scrolls the hand and the actions onto the screen when
-// the player's turn comes (the score sheet opened at the top pushes them
-// below the fold on a laptop).
+// bringTurnIntoView scrolls what the player acts on onto the screen when
+// their turn comes (the score sheet opened at the top pushes it below the
+// fold on a laptop): the trick or set in play, their hand and the
+// actions. When all of it does not fit (a window 390 px high, a phone
+// held sideways) the trick or set in play goes just below the bar, the
+// hand under it and the actions as far as they fit: aligning the actions'
+// foot with the window's hid the trick the player had to answer under
+// the bar.
 function bringTurnIntoView() {
-  const box = $("hand-box");
-  const r = box.getBoundingClientRect();
+  const box = $("hand-box").getBoundingClientRect();
+  const play = $("play");
+  const from = play.childElementCount ? play.getBoundingClientRect().top : box.top;
   const bar = document.querySelector(".bar");
   const top = bar ? bar.getBoundingClientRect().bottom : 0;
-  if (r.top >= top && r.bottom <= window.innerHeight) return;
-  box.scrollIntoView({ block: r.height > window.innerHeight - top ? "start" : "end" });
+  const foot = window.innerHeight;
+  if (from >= top && box.bottom <= foot) return;
+  const fits = box.bottom - from <= foot - top;
+  window.scrollBy(0, fits && from >= top ? box.bottom - foot : from - top);
 }
 
 function render() {
@@ -308,6 +319,13 @@ function renderEnd(v) {
     b.addEventListener("click", () => replay.open());
     box.appendChild(b);
     $("sheet-box").open = true;
+    renderRematch(box);
+    // The game ended while the player watched their hand, further down:
+    // the result and its buttons come onto the screen (they were above
+    // the window's top, on a phone and in a short window).
+    const r = box.getBoundingClientRect();
+    const bar = document.querySelector(".bar");
+    if (r.top < (bar ? bar.getBoundingClientRect().bottom : 0) || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
   }
   renderRematch(box);
 }
@@ -484,6 +502,7 @@ function act(a) {
     ws.send(JSON.stringify({ type: "action", action: a }));
     sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
+    previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand();
   } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
