@@ -84,11 +84,15 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	p := shortTable(t)
 	// Every preview the page asks for is counted until the page has
 	// handled its answer (the task after the answer's text is read: the
-	// page writes it in the microtasks before).
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__previews = 0; { const f = window.fetch; window.fetch = async (...a) => {
+	// page writes it in the microtasks before). The answers are held until
+	// __open() (after S), so the selection's preview is surely still on its
+	// way when the try is sent, however fast the server answers.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__previews = 0; window.__gate = new Promise((ok) => { window.__open = ok; });
+	{ const f = window.fetch; window.fetch = async (...a) => {
 	  if (!String(a[0]).endsWith("/api/arlington/preview")) return f(...a);
 	  window.__previews++;
 	  const r = await f(...a);
+	  await window.__gate;
 	  const text = r.text.bind(r);
 	  r.text = async () => { const v = await text(); setTimeout(() => window.__previews--, 0); return v; };
 	  return r;
@@ -120,6 +124,10 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	}
 	// The selection went with the try: no preview of it stays (an answer
 	// still on its way when S was pressed wrote one under the refusal).
+	if eval[int](p, `window.__previews`) == 0 {
+		t.Fatalf("no preview was on its way when S was pressed: the test cannot tell a late one")
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__open()`))
 	p.until(`window.__previews === 0`)
 	if pv := eval[string](p, `document.getElementById("preview").textContent`); pv != "" {
 		t.Errorf("after the try the preview still reads %q", pv)
