@@ -137,9 +137,11 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	}
 	p.shot("refusal-844x390")
 
-	// Still Ann's turn: she tabs to the last action shown, at the window's foot,
-	// and sends it with Enter. Where the focus goes is read as each view
-	// is drawn (a listener added after the page's own runs after it).
+	// Still Ann's turn: the focus is put on the last action shown, at the
+	// foot of the actions (focus() scrolls it into view, as Tab would), and
+	// she sends it with Enter. Where the focus goes is read as each view is
+	// drawn (a listener added after the page's own runs after it; at the
+	// speed "instant" of reducedMotion the page draws a view as it comes).
 	sent := eval[string](p, `(() => {
 	  window.__focusAt = [];
 	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", (ev) => {
