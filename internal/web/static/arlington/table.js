@@ -176,8 +176,9 @@ function show(m, burst) {
   // The turn is brought onto the screen when it comes, and again while it
   // lasts when the page above it grew: the sheet opened (the player's own
   // play ended the hand and they lead the next) or the player's own play
-  // was shown (a set laid, new actions). Nothing else moves the page, so
-  // a player who scrolled up to read stays where they are.
+  // was shown (a set laid, new actions). Besides, only a focus moved to
+  // another control (hand.js restore) and the game's end move the page,
+  // so a player who scrolled up to read stays there while others play.
   if (nowMine && (!myTurn || sheetOpened || ownPlay)) bringTurnIntoView();
   sheetOpened = false;
   myTurn = nowMine;
