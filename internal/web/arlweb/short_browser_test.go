@@ -143,13 +143,15 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	// drawn (a listener added after the page's own runs after it; at the
 	// speed "instant" of reducedMotion the page draws a view as it comes).
 	sent := eval[string](p, `(() => {
+	  window.__focusNow = (count) => {
+	    const f = document.activeElement, r = f.getBoundingClientRect(), bar = document.querySelector(".bar").getBoundingClientRect().bottom;
+	    return { count, shown: r.top >= bar - 0.5 && r.bottom <= innerHeight + 0.5,
+	      what: (f.getAttribute("aria-label") || f.textContent) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " px" };
+	  };
 	  window.__focusAt = [];
 	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", (ev) => {
 	    const m = JSON.parse(ev.data);
-	    if (m.type !== "view" || !m.view) return;
-	    const f = document.activeElement, r = f.getBoundingClientRect(), bar = document.querySelector(".bar").getBoundingClientRect().bottom;
-	    window.__focusAt.push({ count: m.view.eventCount, shown: r.top >= bar - 0.5 && r.bottom <= innerHeight + 0.5,
-	      what: (f.getAttribute("aria-label") || f.textContent) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " px" });
+	    if (m.type === "view" && m.view) window.__focusAt.push(window.__focusNow(m.view.eventCount));
 	  });
 	  const acts = [...document.querySelectorAll("#actions button[data-action]")].filter((b) => !b.closest("details:not([open])")); // not in a folded group
 	  acts[acts.length - 1].focus();
@@ -165,9 +167,7 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 		Shown bool
 		What  string
 	}
-	if f := eval[focusAt](p, `(() => { const f = document.activeElement, r = f.getBoundingClientRect();
-	  return { count: -1, shown: r.top >= document.querySelector(".bar").getBoundingClientRect().bottom - 0.5 && r.bottom <= innerHeight + 0.5,
-	    what: (f.getAttribute("aria-label") || f.textContent) + " at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " px" }; })()`); !f.Shown {
+	if f := eval[focusAt](p, `window.__focusNow(-1)`); !f.Shown {
 		t.Errorf("at 844×390, once Ann sent the action at the foot the focus is on %s: off the screen", f.What)
 	}
 	p.until(fmt.Sprintf(`window.__focusAt.some((x) => x.count > %d)`, n))
