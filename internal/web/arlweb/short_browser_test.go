@@ -97,14 +97,18 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	  r.text = async () => { const v = await text(); setTimeout(() => window.__previews--, 0); return v; };
 	  return r;
 	}; }`))
-	// A turn with the lead and more actions than the window holds, and two
-	// cards no action plays together.
+	// A turn with the lead and more actions than the window holds (the
+	// Hint button, first of them, and the last action shown do not fit in
+	// it together), and two cards no action plays together.
 	p.until(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
 	  const cards = [...document.querySelectorAll("#hand button.hand-card")];
+	  const acts = [...document.querySelectorAll("#actions button[data-action]")].filter((b) => !b.closest("details:not([open])"));
+	  const room = innerHeight - document.querySelector(".bar").getBoundingClientRect().bottom;
 	  if (document.querySelector('#actions button[data-action^="lead "]') && cards.length >= 2 &&
-	      document.getElementById("hand-box").getBoundingClientRect().bottom > innerHeight) {
+	      document.getElementById("hand-box").getBoundingClientRect().bottom > innerHeight &&
+	      acts[acts.length - 1].getBoundingClientRect().bottom - document.getElementById("btn-hint").getBoundingClientRect().top > room) {
 	    for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
 	      cards[i].click(); cards[j].click();
 	      const now = [...document.querySelectorAll("#hand button.hand-card")];
