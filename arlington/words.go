@@ -291,7 +291,8 @@ func aloneWords(c card.Card) string {
 // Leading, a group that is no set gets WhyNotSet, and a single card the
 // advice to lead it as a card; in a trick, where one card is played and
 // sets do not count, the words say whether the card can take the trick;
-// answering a set, the S2 kills it and an answer must be a set.
+// answering a set, the S2 kills it, and a set that does not answer (not of
+// the spectrum led, or not higher than the active set) is told why.
 func SelectionWords(v View, s Set) string {
 	single := s.Len() == 1 && s.Jokers() == 0
 	switch v.Phase {
@@ -307,8 +308,13 @@ func SelectionWords(v View, s Set) string {
 		if single && s.Cards()[0] == card.New(card.Two, card.Spades) {
 			return "The 2♠ kills the active set: both go to the graveyard, and you have the lead."
 		}
-		if single && !Legal(s) && v.Round != nil {
-			return fmt.Sprintf("%s, and an answer is a higher set of the spectrum led (%s).", aloneWords(s.Cards()[0]), SpectrumWords(v.Round.Spectrum))
+		if v.Round != nil {
+			if single && !Legal(s) {
+				return fmt.Sprintf("%s, and an answer is a higher set of the spectrum led (%s).", aloneWords(s.Cards()[0]), SpectrumWords(v.Round.Spectrum))
+			}
+			if Legal(s) {
+				return answerWords(v, s)
+			}
 		}
 	case PhaseLead:
 		if single && !Legal(s) {
@@ -316,6 +322,28 @@ func SelectionWords(v View, s Set) string {
 		}
 	}
 	return WhyNotSet(s)
+}
+
+// answerWords is why the legal set s does not answer the set round in v
+// (not of the spectrum led, or not higher than the active set), or "".
+func answerWords(v View, s Set) string {
+	sp := v.Round.Spectrum
+	if !In(s, sp) {
+		return fmt.Sprintf("Not an answer: an answer is a set of the spectrum led (%s), and %s is not.", SpectrumWords(sp), SetWords(s))
+	}
+	if v.Round.Owner < 0 || v.Round.Owner >= len(v.Tables) {
+		return ""
+	}
+	for _, t := range v.Tables[v.Round.Owner] {
+		active, err := SetOf(t.Cards)
+		if !t.Active || err != nil {
+			continue
+		}
+		if c, err := Compare(sp, s, active); err == nil && c <= 0 {
+			return fmt.Sprintf("Not an answer: %s is not higher than the active set %s (%s).", SetWords(s), SetWords(active), SpectrumWords(sp))
+		}
+	}
+	return ""
 }
 
 var suitNames = [4]string{"clubs", "diamonds", "hearts", "spades"}

@@ -186,7 +186,8 @@ func TestSelectionWords(t *testing.T) {
 		}
 		return v
 	}
-	round := View{Phase: PhaseRound, Seat: 1, Players: 3, Lead: 0, HandSizes: []int{5, 6, 6}, Round: &Round{Leader: 0, Spectrum: Runs, Owner: 0}}
+	round := View{Phase: PhaseRound, Seat: 1, Players: 3, Lead: 0, HandSizes: []int{5, 6, 6}, Round: &Round{Leader: 0, Spectrum: Runs, Owner: 0},
+		Tables: [][]TableSet{{{Cards: mustSet(t, "5D 6D 7D").Cards(), Active: true}}, nil, nil}}
 	lead := View{Phase: PhaseLead, Seat: 0, Players: 3, Lead: 0, HandSizes: []int{8, 8, 8}}
 	for _, x := range []struct {
 		name  string
@@ -208,8 +209,10 @@ func TestSelectionWords(t *testing.T) {
 		{"trick several", trick(1, 0, []int{7, 8, 8}, "9D"), "7C 7H", "One card is played to a trick: select just one."},
 		{"answer lone card", round, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥, and an answer is a higher set of the spectrum led (a run)."},
 		{"answer S2", round, "2S", "The 2♠ kills the active set"},
-		{"answer set", round, "5C 6C", ""},
-		{"answer ace", round, "AS", ""},
+		{"answer set", round, "8C 9C 10C", ""},
+		{"answer lower set", round, "5C 6C", "Not an answer: 6♣ 5♣ is not higher than the active set 7♦ 6♦ 5♦ (a run)."},
+		{"answer other spectrum", round, "7C 7H", "Not an answer: an answer is a set of the spectrum led (a run), and 7♥ 7♣ is not."},
+		{"answer ace", round, "AS", "Not an answer: an answer is a set of the spectrum led (a run), and A♠ is not."},
 		{"answer no set", round, "5C 8C", "Not a run"},
 	} {
 		t.Run(x.name, func(t *testing.T) {
