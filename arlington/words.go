@@ -373,7 +373,12 @@ func trickWords(v View, c card.Card) string {
 		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), suitNames[led.Suit()], CardWords(best))
 	}
 	// Seats still to play after this one, up to the leader.
-	for i := (v.Seat + 1) % v.Players; i != v.Lead && i < len(v.HandSizes); i = (i + 1) % v.Players {
+	n := len(v.HandSizes)
+	for k := 1; k < n; k++ {
+		i := ((v.Seat+k)%n + n) % n
+		if i == v.Lead {
+			break
+		}
 		if v.HandSizes[i] > 0 {
 			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), suitNames[led.Suit()])
 		}
