@@ -259,7 +259,7 @@ func WhyNotSet(s Set) string {
 	const spectra = " A set is cards of one rank (of a kind; aces of any number), a run of one suit, a king and queen or a queen and jack (a couple), or the 2♥ alone; a joker stands for a card not in the set."
 	switch {
 	case len(suit) == 1 && j == 0:
-		return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace or the 2♥ (lead it as a card instead).", CardWords(suit[0]))
+		return aloneWords(suit[0]) + "."
 	case len(ranks) == 1:
 		return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and with %d of the four %s in it there are not %d others for the joker(s) (rule \"Jokered Sets\").",
 			len(suit), rankPlural(suit[0].Rank()), j)
@@ -277,6 +277,113 @@ func WhyNotSet(s Set) string {
 			gaps, CardWords(valueCard(lo, suit[0].Suit())), CardWords(valueCard(hi, suit[0].Suit())), j)
 	}
 	return "Not a set: these cards are not of one rank, not a run of one suit and not a couple (rule \"Sets\")." + spectra
+}
+
+// aloneWords is why one card is not a set, without a full stop: what
+// follows depends on what the player is doing.
+func aloneWords(c card.Card) string {
+	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace or the 2♥", CardWords(c))
+}
+
+// SelectionWords is what a player choosing cards in v needs to know of
+// the selection s in v's phase, or "" when that is what s is as a set
+// (a legal set when leading or answering: its spectra and points).
+// Leading, a group that is no set gets WhyNotSet, and a single card the
+// advice to lead it as a card; in a trick, where one card is played and
+// sets do not count, the words say whether the card can take the trick;
+// answering a set, the S2 kills it, and a set that does not answer (not of
+// the spectrum led, or not higher than the active set) is told why.
+func SelectionWords(v View, s Set) string {
+	single := s.Len() == 1 && s.Jokers() == 0
+	switch v.Phase {
+	case PhaseTrick:
+		if s.Len() != 1 {
+			if s.Empty() {
+				return WhyNotSet(s)
+			}
+			return "One card is played to a trick: select just one."
+		}
+		return trickWords(v, s.Cards()[0])
+	case PhaseRound:
+		if single && s.Cards()[0] == card.New(card.Two, card.Spades) {
+			return "The 2♠ kills the active set: both go to the graveyard, and you have the lead."
+		}
+		if v.Round != nil {
+			if single && !Legal(s) {
+				return fmt.Sprintf("%s, and an answer is a higher set of the spectrum led (%s).", aloneWords(s.Cards()[0]), SpectrumWords(v.Round.Spectrum))
+			}
+			if Legal(s) {
+				return answerWords(v, s)
+			}
+		}
+	case PhaseLead:
+		if single && !Legal(s) {
+			return aloneWords(s.Cards()[0]) + " (lead it as a card instead)."
+		}
+	}
+	return WhyNotSet(s)
+}
+
+// answerWords is why the legal set s does not answer the set round in v
+// (not of the spectrum led, or not higher than the active set), or "".
+func answerWords(v View, s Set) string {
+	sp := v.Round.Spectrum
+	if !In(s, sp) {
+		return fmt.Sprintf("Not an answer: an answer is a set of the spectrum led (%s), and %s is not.", SpectrumWords(sp), SetWords(s))
+	}
+	if v.Round.Owner < 0 || v.Round.Owner >= len(v.Tables) {
+		return ""
+	}
+	for _, t := range v.Tables[v.Round.Owner] {
+		active, err := SetOf(t.Cards)
+		if !t.Active || err != nil {
+			continue
+		}
+		if c, err := Compare(sp, s, active); err == nil && c <= 0 {
+			return fmt.Sprintf("Not an answer: %s is not higher than the active set %s (%s).", SetWords(s), SetWords(active), SpectrumWords(sp))
+		}
+	}
+	return ""
+}
+
+var suitNames = [4]string{"clubs", "diamonds", "hearts", "spades"}
+
+// trickWords is whether c, played to the trick in v, can take it: only a
+// joker led first, else the highest card of the suit led, takes a trick.
+func trickWords(v View, c card.Card) string {
+	if len(v.Trick) == 0 {
+		return "Play the " + CardWords(c) + "."
+	}
+	led := v.Trick[0].Card
+	switch {
+	case led == card.Joker:
+		return fmt.Sprintf("A joker was led, and it takes the trick: the %s cannot.", CardWords(c))
+	case c == card.Joker:
+		return "A joker takes a trick only when it is led: played now, it cannot take this one."
+	case c.Suit() != led.Suit():
+		return fmt.Sprintf("The %s does not follow the suit led (%s), so it cannot take the trick.", CardWords(c), suitNames[led.Suit()])
+	}
+	best := led
+	for _, p := range v.Trick {
+		if p.Card != card.Joker && p.Card.Suit() == led.Suit() && Higher(p.Card, best) {
+			best = p.Card
+		}
+	}
+	if Higher(best, c) {
+		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), suitNames[led.Suit()], CardWords(best))
+	}
+	// Seats still to play after this one, up to the leader.
+	n := len(v.HandSizes)
+	for k := 1; k < n; k++ {
+		i := ((v.Seat+k)%n + n) % n
+		if i == v.Lead {
+			break
+		}
+		if v.HandSizes[i] > 0 {
+			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), suitNames[led.Suit()])
+		}
+	}
+	return fmt.Sprintf("The %s takes the trick: the others' cards come into your hand, and you have the lead.", CardWords(c))
 }
 
 // valueCard is the card of Arlington value v (2..14, ace high) in suit s.

@@ -169,3 +169,60 @@ func TestWhyNotSet(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectionWords: what a selection is told to be depends on what the
+// player is doing. Only when leading is a lone card advised to be led; in
+// a trick nothing is said of sets, only whether the card can take the
+// trick; answering, the S2 kills and a lone card is no answer.
+func TestSelectionWords(t *testing.T) {
+	trick := func(seat, lead int, sizes []int, played ...string) View {
+		v := View{Phase: PhaseTrick, Seat: seat, Players: len(sizes), Lead: lead, HandSizes: sizes}
+		for i, p := range played {
+			c, err := card.Parse(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.Trick = append(v.Trick, TrickCard{Seat: (lead + i) % len(sizes), Card: c})
+		}
+		return v
+	}
+	round := View{Phase: PhaseRound, Seat: 1, Players: 3, Lead: 0, HandSizes: []int{5, 6, 6}, Round: &Round{Leader: 0, Spectrum: Runs, Owner: 0},
+		Tables: [][]TableSet{{{Cards: mustSet(t, "5D 6D 7D").Cards(), Active: true}}, nil, nil}}
+	lead := View{Phase: PhaseLead, Seat: 0, Players: 3, Lead: 0, HandSizes: []int{8, 8, 8}}
+	for _, x := range []struct {
+		name  string
+		v     View
+		cards string
+		want  string // "" for none
+	}{
+		{"lead lone card", lead, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥ (lead it as a card instead)."},
+		{"lead set", lead, "7C 7H", ""},
+		{"lead no set", lead, "5C 8C", "Not a run"},
+		{"trick off suit", trick(1, 0, []int{7, 8, 8}, "9D"), "7C", "The 7♣ does not follow the suit led (diamonds), so it cannot take the trick."},
+		{"trick lower", trick(2, 0, []int{7, 7, 8}, "9D", "JD"), "10D", "The 10♦ follows diamonds, but the J♦ played is higher: it cannot take the trick."},
+		{"trick highest so far", trick(1, 0, []int{7, 8, 8}, "9D"), "KD", "The K♦ is the highest of diamonds so far: it takes the trick unless a higher one follows."},
+		{"trick last and highest", trick(2, 0, []int{7, 7, 8}, "9D", "JD"), "AD", "The A♦ takes the trick: the others' cards come into your hand, and you have the lead."},
+		{"trick last, next seat empty", trick(1, 0, []int{7, 8, 0}, "9D"), "QD", "The Q♦ takes the trick"},
+		{"trick ace is no set here", trick(1, 0, []int{7, 8, 8}, "9D"), "AS", "The A♠ does not follow the suit led (diamonds)"},
+		{"trick joker led", trick(1, 0, []int{7, 8, 8}, "JK"), "AS", "A joker was led, and it takes the trick: the A♠ cannot."},
+		{"trick joker played", trick(1, 0, []int{7, 8, 8}, "9D"), "JK", "A joker takes a trick only when it is led"},
+		{"trick several", trick(1, 0, []int{7, 8, 8}, "9D"), "7C 7H", "One card is played to a trick: select just one."},
+		{"answer lone card", round, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥, and an answer is a higher set of the spectrum led (a run)."},
+		{"answer S2", round, "2S", "The 2♠ kills the active set"},
+		{"answer set", round, "8C 9C 10C", ""},
+		{"answer lower set", round, "5C 6C", "Not an answer: 6♣ 5♣ is not higher than the active set 7♦ 6♦ 5♦ (a run)."},
+		{"answer other spectrum", round, "7C 7H", "Not an answer: an answer is a set of the spectrum led (a run), and 7♥ 7♣ is not."},
+		{"answer ace", round, "AS", "Not an answer: an answer is a set of the spectrum led (a run), and A♠ is not."},
+		{"answer no set", round, "5C 8C", "Not a run"},
+	} {
+		t.Run(x.name, func(t *testing.T) {
+			got := SelectionWords(x.v, mustSet(t, x.cards))
+			if x.want == "" && got != "" || !strings.HasPrefix(got, x.want) {
+				t.Errorf("got %q, want %q", got, x.want)
+			}
+			if x.v.Phase != PhaseLead && strings.Contains(got, "lead it as a card") {
+				t.Errorf("%q advises leading outside a lead", got)
+			}
+		})
+	}
+}

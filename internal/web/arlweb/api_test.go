@@ -94,6 +94,7 @@ func TestPreview(t *testing.T) {
 		{"with a joker", `{"cards":["7H","JK"]}`, 200, true, -1},
 		{"twice", `{"cards":["7H","7H"]}`, 400, false, 0},
 		{"not a card", `{"cards":["ZZ"]}`, 400, false, 0},
+		{"at no such table", `{"cards":["7H"],"table":"nope"}`, 404, false, 0},
 		{"not a list", `{"cards":"7H"}`, 400, false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -453,47 +453,6 @@ func safeName(id string) string {
 	return string(out)
 }
 
-type previewRequest struct {
-	Cards arlington.Cards `json:"cards"`
-}
-
-// preview is what a group of cards would be as a set: legal, its spectra,
-// its points (the engine's set functions).
-func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
-	var req previewRequest
-	if err := web.ReadJSON(w, r, &req, 1<<10); err != nil {
-		return err
-	}
-	if len(req.Cards) > 54 {
-		return fmt.Errorf("%w: more cards than a deck", web.ErrBadRequest)
-	}
-	if _, err := arlington.SetOf(req.Cards); err != nil {
-		return fmt.Errorf("%w: %v", web.ErrBadRequest, err)
-	}
-	set, _ := arlington.SetOf(req.Cards)
-	ans := previewAnswer{SetInfo: arlington.AnalyzeSet(set), Why: arlington.WhyNotSet(set), As: []spectrumAs{}}
-	for _, sp := range ans.Spectra {
-		ans.As = append(ans.As, spectrumAs{sp, arlington.SpectrumWords(sp), arlington.PointsIn(set, sp)})
-	}
-	web.WriteJSON(w, http.StatusOK, ans)
-	return nil
-}
-
-// previewAnswer is the engine's analysis of a group of cards, with why it
-// is not a set (the rule it breaks) and, for a set, what it is in each
-// spectrum it fits: the player chooses among them when leading it.
-type previewAnswer struct {
-	arlington.SetInfo
-	Why string       `json:"why,omitempty"`
-	As  []spectrumAs `json:"as"`
-}
-
-type spectrumAs struct {
-	Spectrum arlington.Spectrum `json:"spectrum"`
-	Words    string             `json:"words"`
-	Points   int                `json:"points"`
-}
-
 // timeNow is the clock of connection limits (a variable for nothing else
 // than readability of the limiter).
 var timeNow = time.Now

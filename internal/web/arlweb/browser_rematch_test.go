@@ -48,6 +48,15 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if text := eval[string](bob, `document.querySelector("#btn-rematch").textContent`); text != "Play again" {
 		t.Errorf("before anyone asks, the button says %q", text)
 	}
+	// The result's two buttons stand apart as other rows of buttons do:
+	// they touched.
+	for _, size := range [][2]int64{{390, 844}, {844, 390}, {1280, 800}} {
+		ann.do(chromedp.EmulateViewport(size[0], size[1]))
+		if gap := endButtonsGap(ann); gap < 5.5 || gap > 6.5 {
+			t.Errorf("at %dx%d, %.1f px between \"Watch the replay\" and \"Play again\", want 6 (the gap of the page's other rows of buttons)", size[0], size[1], gap)
+		}
+	}
+	ann.do(chromedp.EmulateViewport(390, 844))
 	// As when a game ends with the page scrolled down to the hand: the
 	// click must bring the button out from under the bar, not land there.
 	webtest.ScrollUnderBar(t, ann.ctx, "#btn-rematch", ".bar")
@@ -174,4 +183,15 @@ func playOutHere(tb testing.TB, e *env, id string) {
 			tb.Fatalf("seat %d acts: %v", v.Seat, err)
 		}
 	}
+}
+
+// endButtonsGap is the space between the result's replay and rematch
+// buttons: across, side by side, or down, when the row wrapped.
+func endButtonsGap(p *seatTab) float64 {
+	p.tb.Helper()
+	return eval[float64](p, `(() => {
+	  const a = document.getElementById("btn-replay").getBoundingClientRect();
+	  const b = document.getElementById("btn-rematch").getBoundingClientRect();
+	  return b.top < a.bottom ? b.left - a.right : b.top - a.bottom;
+	})()`)
 }

@@ -471,12 +471,21 @@ async function preview() {
   const seq = ++previewSeq;
   if (!selected.length) { box.textContent = ""; box.className = "preview"; return; }
   try {
-    const p = await request("POST", "/api/arlington/preview", { cards: selCards() });
+    // On the player's turn the server is asked at this table, and says
+    // what the selection does in the phase of play (a card in a trick is
+    // no set; only a lead leads); the words are the engine's.
+    const v = last.view;
+    const turn = v.toMove === last.seat;
+    const p = await request("POST", "/api/arlington/preview", turn ? { cards: selCards(), table: id } : { cards: selCards() });
     if (seq !== previewSeq) return; // a later selection's answer wins
-    if (p.legal) {
+    if (p.say) {
+      // Marked as a warning only when no action plays the selection.
+      box.className = "preview" + (legalFor(last, selCards()).some((x) => x.exact) ? "" : " bad");
+      box.textContent = cardWordsIn(p.say);
+    } else if (p.legal) {
       box.className = "preview ok";
       box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} ${points(x.points)}`).join(" · or ")}` +
-        (p.as.length > 1 ? ". It fits more than one spectrum: choose which when you lead it." : ".");
+        (p.as.length > 1 && (!turn || v.phase === "lead") ? ". It fits more than one spectrum: choose which when you lead it." : ".");
     } else {
       box.className = "preview bad";
       box.textContent = cardWordsIn(p.why);
