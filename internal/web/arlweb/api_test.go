@@ -12,6 +12,7 @@ import (
 
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
+	"cardtable/card"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -120,6 +121,86 @@ func TestPreview(t *testing.T) {
 	}
 }
 
+// TestPreviewAtTable: asked at a table, the preview's words come from
+// the requester's own seat (and from nothing it does not see: its answer
+// for any card, held or not, is the engine's words for its view without
+// its hand); a stranger is refused, and so is junk in the table field.
+func TestPreviewAtTable(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b, stranger := e.client(), e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	at := func(cards ...string) string {
+		b, _ := json.Marshal(map[string]any{"cards": cards, "table": id})
+		return string(b)
+	}
+	if code := a.do("POST", "/api/arlington/preview", at("7H"), nil); code != http.StatusConflict {
+		t.Errorf("before the game starts: %d, want 409", code)
+	}
+	b.join(id, "Bob")
+	for _, x := range []struct {
+		name string
+		c    *client
+		body string
+		code int
+	}{
+		{"a stranger", stranger, at("7H"), http.StatusForbidden},
+		{"a table that is a number", a, `{"cards":["7H"],"table":5}`, http.StatusBadRequest},
+		{"a table that is a list", a, `{"cards":["7H"],"table":["x"]}`, http.StatusBadRequest},
+		{"a junk table", a, `{"cards":["7H"],"table":"../\u0000"}`, http.StatusNotFound},
+		{"an overlong table", a, `{"cards":["7H"],"table":"` + strings.Repeat("x", 2000) + `"}`, http.StatusRequestEntityTooLarge},
+	} {
+		if code := x.c.do("POST", "/api/arlington/preview", x.body, nil); code != x.code {
+			t.Errorf("%s: %d, want %d", x.name, code, x.code)
+		}
+	}
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The seat to move leads a card: the other is to play to the trick.
+	leader, follower := a, b
+	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
+		leader, follower = b, a
+	}
+	lv := ownView(t, tb, leader, e)
+	for _, l := range lv.Legal() {
+		if l.Kind == arlington.LeadCard {
+			if err := tb.Act(context.Background(), playerOf(t, leader, e), lv.Seat, l); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	differ := false
+	for _, c := range arlington.FullDeck.Cards() {
+		set, err := arlington.SetOf([]card.Card{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var said [2]string
+		for i, p := range []*client{leader, follower} {
+			v := ownView(t, tb, p, e)
+			if v.Phase != arlington.PhaseTrick {
+				t.Fatalf("seat %d: phase %v after a card was led", v.Seat, v.Phase)
+			}
+			v.Hand = nil
+			var got previewAnswer
+			if code := p.do("POST", "/api/arlington/preview", at(c.String()), &got); code != http.StatusOK {
+				t.Fatalf("seat %d, the %s: %d", v.Seat, c, code)
+			}
+			if want := arlington.SelectionWords(v, set); got.Say != want || want == "" {
+				t.Errorf("seat %d, the %s: say %q, want %q", v.Seat, c, got.Say, want)
+			}
+			said[i] = got.Say
+		}
+		differ = differ || said[0] != said[1]
+	}
+	if !differ {
+		t.Error("the leader and the player to follow are told the same of every card: the words are not from the requester's seat")
+	}
+}
+
 func TestJoin(t *testing.T) {
 	e := newEnv(t, Limits{})
 	a, b, c := e.client(), e.client(), e.client()
@@ -215,14 +296,20 @@ func TestHint(t *testing.T) {
 // handlers use (the player's identity is the cookie c holds).
 func ownView(tb testing.TB, t *table.Table, c *client, e *env) arlington.View {
 	tb.Helper()
+	v, err := t.View(context.Background(), playerOf(tb, c, e))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
+}
+
+// playerOf is the player the identity cookie c holds stands for.
+func playerOf(tb testing.TB, c *client, e *env) string {
+	tb.Helper()
 	u, _ := url.Parse(e.srv.URL)
 	for _, ck := range c.hc.Jar.Cookies(u) {
 		if p := web.PlayerFromCookie(ck.Value); p != "" {
-			v, err := t.View(context.Background(), p)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			return v
+			return p
 		}
 	}
 	tb.Fatal("no identity cookie")
