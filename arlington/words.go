@@ -346,8 +346,6 @@ func answerWords(v View, s Set) string {
 	return ""
 }
 
-var suitNames = [4]string{"clubs", "diamonds", "hearts", "spades"}
-
 // trickWords is whether c, played to the trick in v, can take it: only a
 // joker led first, else the highest card of the suit led, takes a trick.
 func trickWords(v View, c card.Card) string {
@@ -361,7 +359,7 @@ func trickWords(v View, c card.Card) string {
 	case c == card.Joker:
 		return "A joker takes a trick only when it is led: played now, it cannot take this one."
 	case c.Suit() != led.Suit():
-		return fmt.Sprintf("The %s does not follow the suit led (%s), so it cannot take the trick.", CardWords(c), suitNames[led.Suit()])
+		return fmt.Sprintf("The %s does not follow the suit led (%s), so it cannot take the trick.", CardWords(c), led.Suit().Name())
 	}
 	best := led
 	for _, p := range v.Trick {
@@ -370,7 +368,7 @@ func trickWords(v View, c card.Card) string {
 		}
 	}
 	if Higher(best, c) {
-		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), suitNames[led.Suit()], CardWords(best))
+		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), led.Suit().Name(), CardWords(best))
 	}
 	// Seats still to play after this one, up to the leader.
 	n := len(v.HandSizes)
@@ -380,7 +378,7 @@ func trickWords(v View, c card.Card) string {
 			break
 		}
 		if v.HandSizes[i] > 0 {
-			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), suitNames[led.Suit()])
+			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), led.Suit().Name())
 		}
 	}
 	return fmt.Sprintf("The %s takes the trick: the others' cards come into your hand, and you have the lead.", CardWords(c))
