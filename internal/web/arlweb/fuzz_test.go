@@ -1,7 +1,12 @@
 package arlweb
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"cardtable/internal/web"
@@ -34,6 +39,51 @@ func FuzzDecode(f *testing.F) {
 			}
 		default:
 			t.Fatalf("%q: type %q accepted", b, m.Type)
+		}
+	})
+}
+
+// FuzzPreviewRequest sends any body to the preview, "@T" standing for a
+// started table the requester sits at: the answer is 200 or a 4xx with
+// an error message, never a server error, and the game does not change.
+func FuzzPreviewRequest(f *testing.F) {
+	for _, s := range []string{`{"cards":["7H","7D"]}`, `{"cards":["7H"],"table":"@T"}`, `{"cards":["JK","JK","2S"],"table":"@T"}`,
+		`{"cards":[],"table":"@T"}`, `{"cards":["7H"],"table":5}`, `{"cards":["7H"],"table":null}`, `{"cards":["7H"],"table":"@T@T"}`,
+		`{"table":"@T"}`, `{"cards":["ZZ"],"table":"@T"}`, `{"cards":["7H"],"table":"@T","x":1}`, `{`, "\xff"} {
+		f.Add(s)
+	}
+	e := newEnv(f, Limits{})
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		f.Fatal(err)
+	}
+	player := playerOf(f, a, e)
+	f.Fuzz(func(t *testing.T, body string) {
+		before, err := tb.View(context.Background(), player)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := a.hc.Post(e.srv.URL+"/api/arlington/preview", "application/json", strings.NewReader(strings.ReplaceAll(body, "@T", id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		switch code := resp.StatusCode; {
+		case code == http.StatusOK:
+			var ans previewAnswer
+			if err := json.Unmarshal(out, &ans); err != nil {
+				t.Fatalf("%q: 200 %s: %v", body, out, err)
+			}
+		case code < 400 || code >= 500 || !strings.Contains(string(out), `"error"`):
+			t.Fatalf("%q: %d %s", body, code, out)
+		}
+		if after, err := tb.View(context.Background(), player); err != nil || after.EventCount != before.EventCount {
+			t.Fatalf("%q: the game changed (%d events, then %d; %v)", body, before.EventCount, after.EventCount, err)
 		}
 	})
 }
