@@ -95,7 +95,7 @@ func TestPreview(t *testing.T) {
 		{"with a joker", `{"cards":["7H","JK"]}`, 200, true, -1},
 		{"twice", `{"cards":["7H","7H"]}`, 400, false, 0},
 		{"not a card", `{"cards":["ZZ"]}`, 400, false, 0},
-		{"at no such table", `{"cards":["7H"],"table":"nope"}`, 404, false, 0},
+		{"a field it does not take", `{"cards":["7H"],"table":"nope"}`, 400, false, 0},
 		{"not a list", `{"cards":"7H"}`, 400, false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,33 +124,36 @@ func TestPreview(t *testing.T) {
 // TestPreviewAtTable: asked at a table, the preview's words come from
 // the requester's own seat (and from nothing it does not see: its answer
 // for any card, held or not, is the engine's words for its view without
-// its hand); a stranger is refused, and so is junk in the table field.
+// its hand); a stranger is refused, and so are junk and an unknown table
+// in the path.
 func TestPreviewAtTable(t *testing.T) {
 	e := newEnv(t, Limits{})
 	a, b, stranger := e.client(), e.client(), e.client()
 	id := a.create("", "")
 	a.join(id, "Ann")
+	path := "/api/arlington/tables/" + id + "/preview"
 	at := func(cards ...string) string {
-		b, _ := json.Marshal(map[string]any{"cards": cards, "table": id})
+		b, _ := json.Marshal(map[string]any{"cards": cards})
 		return string(b)
 	}
-	if code := a.do("POST", "/api/arlington/preview", at("7H"), nil); code != http.StatusConflict {
+	if code := a.do("POST", path, at("7H"), nil); code != http.StatusConflict {
 		t.Errorf("before the game starts: %d, want 409", code)
 	}
 	b.join(id, "Bob")
 	for _, x := range []struct {
-		name string
-		c    *client
-		body string
-		code int
+		name, path string
+		c          *client
+		body       string
+		code       int
 	}{
-		{"a stranger", stranger, at("7H"), http.StatusForbidden},
-		{"a table that is a number", a, `{"cards":["7H"],"table":5}`, http.StatusBadRequest},
-		{"a table that is a list", a, `{"cards":["7H"],"table":["x"]}`, http.StatusBadRequest},
-		{"a junk table", a, `{"cards":["7H"],"table":"../\u0000"}`, http.StatusNotFound},
-		{"an overlong table", a, `{"cards":["7H"],"table":"` + strings.Repeat("x", 2000) + `"}`, http.StatusRequestEntityTooLarge},
+		{"a stranger", path, stranger, at("7H"), http.StatusForbidden},
+		{"cards that are a number", path, a, `{"cards":5}`, http.StatusBadRequest},
+		{"no such card", path, a, `{"cards":["ZZ"]}`, http.StatusBadRequest},
+		{"a junk table", "/api/arlington/tables/x%00y/preview", a, at("7H"), http.StatusNotFound},
+		{"no such table", "/api/arlington/tables/NOSUCH/preview", a, at("7H"), http.StatusNotFound},
+		{"an overlong body", path, a, `{"cards":["` + strings.Repeat("x", 2000) + `"]}`, http.StatusRequestEntityTooLarge},
 	} {
-		if code := x.c.do("POST", "/api/arlington/preview", x.body, nil); code != x.code {
+		if code := x.c.do("POST", x.path, x.body, nil); code != x.code {
 			t.Errorf("%s: %d, want %d", x.name, code, x.code)
 		}
 	}
@@ -186,7 +189,7 @@ func TestPreviewAtTable(t *testing.T) {
 			}
 			v.Hand = nil
 			var got previewAnswer
-			if code := p.do("POST", "/api/arlington/preview", at(c.String()), &got); code != http.StatusOK {
+			if code := p.do("POST", path, at(c.String()), &got); code != http.StatusOK {
 				t.Fatalf("seat %d, the %s: %d", v.Seat, c, code)
 			}
 			if want := arlington.SelectionWords(v, set); got.Say != want || want == "" {

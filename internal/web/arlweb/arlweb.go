@@ -111,6 +111,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/arlington/tables/{id}/rematch", h.handle(h.rematch))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
+	mux.HandleFunc("POST /api/arlington/tables/{id}/preview", h.handle(h.tablePreview))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/replay", h.handle(h.replay))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/ws", h.ws)

@@ -31,6 +31,8 @@ func TestTablePath(t *testing.T) {
 		{"GET", "/api/arlington/tables/ABC", "ABC", false},
 		{"GET", "/api/arlington/tables/ABC/ws", "ABC", false},
 		{"POST", "/api/arlington/tables/ABC/join", "ABC", false},
+		{"POST", "/api/arlington/tables/ABC/preview", "ABC", false},
+		{"POST", "/api/arlington/preview", "", false},
 		{"GET", "/api/arlington/tablesX/ABC", "", false},
 		{"GET", "/api/arlington/games", "", false},
 		{"GET", "/arlington/t/ABC", "", false},
@@ -130,6 +132,13 @@ func TestForward(t *testing.T) {
 		r.Header.Get("X-Forwarded-For") != "192.0.2.7" || r.URL.Path != "/api/arlington/tables/ELSEWHERE" {
 		t.Fatalf("forwarded as %s %s, headers %v", r.Host, r.URL, r.Header)
 	}
+	// The preview at a table names it in its path, so it goes there too:
+	// another server has no view of the table to say what the cards do.
+	if w := serve("POST", "/api/arlington/tables/ELSEWHERE/preview", nil); w.Code != http.StatusTeapot || len(got) != 2 ||
+		got[1].URL.Path != "/api/arlington/tables/ELSEWHERE/preview" {
+		t.Fatalf("a preview at a table elsewhere: %d, %d requests there", w.Code, len(got))
+	}
+	got = got[:1]
 	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusServiceUnavailable ||
 		w.Header().Get("Retry-After") == "" || len(got) != 1 {
 		t.Fatalf("a forwarded request for a table not here: %d, Retry-After %q, %d forwarded", w.Code, w.Header().Get("Retry-After"), len(got)-1)

@@ -8,47 +8,63 @@ import (
 	"cardtable/internal/web"
 )
 
-// previewRequest is a group of cards, and optionally the table at which
-// the requester is choosing them: then the answer says what they would do
-// there, in the phase of play.
+// previewRequest is a group of cards.
 type previewRequest struct {
 	Cards arlington.Cards `json:"cards"`
-	Table string          `json:"table,omitempty"`
 }
 
 // preview is what a group of cards would be as a set: legal, its spectra,
-// its points (the engine's set functions); with a table, also what the
-// selection would do in the requester's seat now (the engine's
-// SelectionWords, from that seat's own view).
+// its points (the engine's set functions).
 func (h *Handlers) preview(w http.ResponseWriter, r *http.Request) error {
-	var req previewRequest
-	if err := web.ReadJSON(w, r, &req, 1<<10); err != nil {
+	_, ans, err := readPreview(w, r)
+	if err != nil {
 		return err
 	}
+	web.WriteJSON(w, http.StatusOK, ans)
+	return nil
+}
+
+// tablePreview is preview at a table the requester sits at, with what
+// the cards would do in their seat now (the engine's SelectionWords, from
+// that seat's own view). The table is in the path, so that a table on
+// another server is forwarded there (forward.go) like its other routes.
+func (h *Handlers) tablePreview(w http.ResponseWriter, r *http.Request) error {
+	set, ans, err := readPreview(w, r)
+	if err != nil {
+		return err
+	}
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	v, err := t.View(r.Context(), web.Player(r))
+	if err != nil {
+		return err
+	}
+	ans.Say = arlington.SelectionWords(v, set)
+	web.WriteJSON(w, http.StatusOK, ans)
+	return nil
+}
+
+// readPreview reads a previewRequest and answers what its cards are as a
+// set.
+func readPreview(w http.ResponseWriter, r *http.Request) (arlington.Set, previewAnswer, error) {
+	var req previewRequest
+	if err := web.ReadJSON(w, r, &req, 1<<10); err != nil {
+		return 0, previewAnswer{}, err
+	}
 	if len(req.Cards) > 54 {
-		return fmt.Errorf("%w: more cards than a deck", web.ErrBadRequest)
+		return 0, previewAnswer{}, fmt.Errorf("%w: more cards than a deck", web.ErrBadRequest)
 	}
 	set, err := arlington.SetOf(req.Cards)
 	if err != nil {
-		return fmt.Errorf("%w: %v", web.ErrBadRequest, err)
+		return 0, previewAnswer{}, fmt.Errorf("%w: %v", web.ErrBadRequest, err)
 	}
 	ans := previewAnswer{SetInfo: arlington.AnalyzeSet(set), Why: arlington.WhyNotSet(set), As: []spectrumAs{}}
 	for _, sp := range ans.Spectra {
 		ans.As = append(ans.As, spectrumAs{sp, arlington.SpectrumWords(sp), arlington.PointsIn(set, sp)})
 	}
-	if req.Table != "" {
-		t, err := h.hub.Table(req.Table)
-		if err != nil {
-			return err
-		}
-		v, err := t.View(r.Context(), web.Player(r))
-		if err != nil {
-			return err
-		}
-		ans.Say = arlington.SelectionWords(v, set)
-	}
-	web.WriteJSON(w, http.StatusOK, ans)
-	return nil
+	return set, ans, nil
 }
 
 // previewAnswer is the engine's analysis of a group of cards, with why it

@@ -476,7 +476,7 @@ async function preview() {
     // no set; only a lead leads); the words are the engine's.
     const v = last.view;
     const turn = v.toMove === last.seat;
-    const p = await request("POST", "/api/arlington/preview", turn ? { cards: selCards(), table: id } : { cards: selCards() });
+    const p = await request("POST", turn ? `/api/arlington/tables/${encodeURIComponent(id)}/preview` : "/api/arlington/preview", { cards: selCards() });
     if (seq !== previewSeq) return; // a later selection's answer wins
     if (p.say) {
       // Marked as a warning only when no action plays the selection.
