@@ -370,9 +370,10 @@ func trickWords(v View, c card.Card) string {
 	if Higher(best, c) {
 		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), led.Suit().Name(), CardWords(best))
 	}
-	// Seats still to play after this one, up to the leader.
+	// Seats still to play after this one, up to the leader; none can beat
+	// an ace (aces are high).
 	n := len(v.HandSizes)
-	for k := 1; k < n; k++ {
+	for k := 1; k < n && c.Rank() != card.Ace; k++ {
 		i := ((v.Seat+k)%n + n) % n
 		if i == v.Lead {
 			break

@@ -202,6 +202,7 @@ func TestSelectionWords(t *testing.T) {
 		{"trick lower", trick(2, 0, []int{7, 7, 8}, "9D", "JD"), "10D", "The 10♦ follows diamonds, but the J♦ played is higher: it cannot take the trick."},
 		{"trick highest so far", trick(1, 0, []int{7, 8, 8}, "9D"), "KD", "The K♦ is the highest of diamonds so far: it takes the trick unless a higher one follows."},
 		{"trick last and highest", trick(2, 0, []int{7, 7, 8}, "9D", "JD"), "AD", "The A♦ takes the trick: the others' cards come into your hand, and you have the lead."},
+		{"trick ace, others to play", trick(1, 0, []int{7, 8, 8}, "9D"), "AD", "The A♦ takes the trick: the others' cards come into your hand, and you have the lead."},
 		{"trick last, next seat empty", trick(1, 0, []int{7, 8, 0}, "9D"), "QD", "The Q♦ takes the trick"},
 		{"trick ace is no set here", trick(1, 0, []int{7, 8, 8}, "9D"), "AS", "The A♠ does not follow the suit led (diamonds)"},
 		{"trick joker led", trick(1, 0, []int{7, 8, 8}, "JK"), "AS", "A joker was led, and it takes the trick: the A♠ cannot."},
