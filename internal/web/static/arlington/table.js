@@ -251,12 +251,18 @@ function say(text) {
 // hand under it and the actions as far as they fit: aligning the actions'
 // foot with the window's hid the trick the player had to answer under
 // the bar.
+// barBottom is where the sticky bar ends in the window: what lies above
+// it is hidden.
+function barBottom() {
+  const bar = document.querySelector(".bar");
+  return bar ? bar.getBoundingClientRect().bottom : 0;
+}
+
 function bringTurnIntoView() {
   const box = $("hand-box").getBoundingClientRect();
   const play = $("play");
   const from = play.childElementCount ? play.getBoundingClientRect().top : box.top;
-  const bar = document.querySelector(".bar");
-  const top = bar ? bar.getBoundingClientRect().bottom : 0;
+  const top = barBottom();
   const foot = window.innerHeight;
   if (from >= top && box.bottom <= foot) return;
   const fits = box.bottom - from <= foot - top;
@@ -312,7 +318,8 @@ function renderEnd(v) {
   const over = v && v.toMove < 0;
   box.hidden = !over;
   if (!over) return;
-  if (!box.querySelector("#btn-replay")) { // drawn once (keeps focus on the button)
+  const first = !box.querySelector("#btn-replay");
+  if (first) { // drawn once (keeps focus on the button)
     box.replaceChildren(el("p", "win-text", winnersText(v, names)));
     const b = el("button", "primary", "Watch the replay");
     b.type = "button";
@@ -320,15 +327,15 @@ function renderEnd(v) {
     b.addEventListener("click", () => replay.open());
     box.appendChild(b);
     $("sheet-box").open = true;
-    renderRematch(box);
+  }
+  renderRematch(box);
+  if (first) {
     // The game ended while the player watched their hand, further down:
     // the result and its buttons come onto the screen (they were above
     // the window's top, on a phone and in a short window).
     const r = box.getBoundingClientRect();
-    const bar = document.querySelector(".bar");
-    if (r.top < (bar ? bar.getBoundingClientRect().bottom : 0) || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
+    if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
   }
-  renderRematch(box);
 }
 
 // renderRematch offers a seated person the same seats again: "Play again"
