@@ -101,6 +101,7 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	// Hint button, first of them, and the last action shown do not fit in
 	// it together), and two cards no action plays together.
 	p.until(`(() => {
+	  if (document.getElementById("btn-replay")) return true; // the game is over
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
 	  const cards = [...document.querySelectorAll("#hand button.hand-card")];
@@ -119,6 +120,9 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	  first.click();
 	  return false;
 	})()`)
+	if eval[bool](p, `!!document.getElementById("btn-replay")`) {
+		t.Fatal("the game ended before Ann had the lead with more actions than the window holds and two cards no action plays together")
+	}
 	n := p.events()
 	p.do(chromedp.KeyEvent("s"))
 	p.until(`document.getElementById("error").textContent !== ""`)
