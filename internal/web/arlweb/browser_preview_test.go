@@ -10,7 +10,7 @@ import (
 // as a set to lead: the preview said "The 7♣ alone is not a set … (lead
 // it as a card instead)" to a player who could only play to the trick.
 func TestBrowserArlingtonTrickPreview(t *testing.T) {
-	p := seatedAt(t, 390, 844, "Ann", 0, "", "random", "random", "random")
+	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random", "random", "random")
 	// Ann plays her first action each turn until a trick is hers to play to.
 	p.until(`(() => {
 	  if (document.querySelector('#actions [data-group="play"] button[data-action]:not(:disabled)')) return true;
