@@ -20,3 +20,10 @@ export function el(tag, cls, text) {
 export function ruleHref(rule) {
   return "/arlington/rules#" + rule.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
+
+// barBottom is where the page's sticky bar ends in the window: what lies
+// above it is hidden.
+export function barBottom() {
+  const bar = document.querySelector(".bar");
+  return bar ? bar.getBoundingClientRect().bottom : 0;
+}

@@ -4,8 +4,8 @@
 // points of each action; the page paces what it shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, points, ruleHref } from "./common.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, winnersText, words, cardWordsIn, heldTrick, statusText } from "./render.js";
+import { savedName, saveName, el, points, ruleHref, barBottom } from "./common.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, SPEEDS, savedSpeed, saveSpeed } from "./pace.js";
@@ -13,6 +13,7 @@ import { renderActions } from "./actions.js";
 import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
+import { renderEnd } from "./end.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -251,13 +252,6 @@ function say(text) {
 // hand under it and the actions as far as they fit: aligning the actions'
 // foot with the window's hid the trick the player had to answer under
 // the bar.
-// barBottom is where the sticky bar ends in the window: what lies above
-// it is hidden.
-function barBottom() {
-  const bar = document.querySelector(".bar");
-  return bar ? bar.getBoundingClientRect().bottom : 0;
-}
-
 function bringTurnIntoView() {
   const box = $("hand-box").getBoundingClientRect();
   const play = $("play");
@@ -284,7 +278,7 @@ function render() {
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
-  renderEnd(v);
+  renderEnd(v, last, names, id, replay);
   renderChat();
 }
 
@@ -311,58 +305,6 @@ function renderHandOver(v) {
   $("ho-title").textContent = `Hand ${scored.hand} is scored: ` + scored.scores.map((p, i) => `${names[i]} ${p}`).join(", ") +
     (best > 0 ? "." : "; no one scored.");
   renderSheet($("ho-sheet"), v, names);
-}
-
-function renderEnd(v) {
-  const box = $("winners");
-  const over = v && v.toMove < 0;
-  box.hidden = !over;
-  if (!over) return;
-  const first = !box.querySelector("#btn-replay");
-  if (first) { // drawn once (keeps focus on the button)
-    box.replaceChildren(el("p", "win-text", winnersText(v, names)));
-    const b = el("button", "primary", "Watch the replay");
-    b.type = "button";
-    b.id = "btn-replay";
-    b.addEventListener("click", () => replay.open());
-    box.appendChild(b);
-    $("sheet-box").open = true;
-  }
-  renderRematch(box);
-  if (first) {
-    // The game ended while the player watched their hand, further down:
-    // the result and its buttons come onto the screen (they were above
-    // the window's top, on a phone and in a short window).
-    const r = box.getBoundingClientRect();
-    if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
-  }
-}
-
-// renderRematch offers a seated person the same seats again: "Play again"
-// makes the rematch table (or finds it, once someone has), seats them there
-// and goes to it; once it exists every seated page says so.
-function renderRematch(box) {
-  let b = $("btn-rematch");
-  if (!last || last.seat < 0) { if (b) b.remove(); return; }
-  if (!b) {
-    b = el("button", "", "");
-    b.type = "button";
-    b.id = "btn-rematch";
-    b.addEventListener("click", async () => {
-      b.disabled = true;
-      try {
-        const t = await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/rematch`);
-        // seat -1: the rematch table runs on another server and holds a
-        // seat for this person there, which only a join takes.
-        if (t.seat < 0) await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name: last.seats[last.seat].name });
-        location.assign(t.link);
-      } catch (e) { $("error").textContent = e.message; b.disabled = false; }
-    });
-    box.appendChild(b);
-  }
-  const text = last.rematch ? "Rematch ready: join" : "Play again";
-  if (b.textContent !== text) b.textContent = text;
-  b.classList.toggle("primary", !!last.rematch);
 }
 
 const selCards = () => selected.map(cardOf);

@@ -1,0 +1,67 @@
+// The game's end on the table page: who won, "Watch the replay" and the
+// rematch ("Play again").
+import { request } from "/shared/api.js";
+import { el, barBottom } from "./common.js";
+import { winnersText } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+
+// renderEnd shows the result once the game in view v is over (last is the
+// view message, names the seats' names, id the table's, replay the
+// page's replay), and hides it otherwise.
+export function renderEnd(v, last, names, id, replay) {
+  const box = $("winners");
+  const over = v && v.toMove < 0;
+  box.hidden = !over;
+  if (!over) return;
+  const first = !box.querySelector("#btn-replay");
+  if (first) { // drawn once (keeps focus on the button)
+    box.replaceChildren(el("p", "win-text", winnersText(v, names)));
+    const b = el("button", "primary", "Watch the replay");
+    b.type = "button";
+    b.id = "btn-replay";
+    b.addEventListener("click", () => replay.open());
+    box.appendChild(b);
+    $("sheet-box").open = true;
+  }
+  renderRematch(box, last, id);
+  if (first) {
+    // The game ended while the player watched their hand, further down:
+    // the result and its buttons come onto the screen (they were above
+    // the window's top, on a phone and in a short window).
+    const r = box.getBoundingClientRect();
+    if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
+  }
+}
+
+// current is the latest view message renderRematch was given: the
+// button, made once, joins under the seat's name as it stands when clicked.
+let current = null;
+
+// renderRematch offers a seated person the same seats again: "Play again"
+// makes the rematch table (or finds it, once someone has), seats them there
+// and goes to it; once it exists every seated page says so.
+function renderRematch(box, last, id) {
+  current = last;
+  let b = $("btn-rematch");
+  if (!last || last.seat < 0) { if (b) b.remove(); return; }
+  if (!b) {
+    b = el("button", "", "");
+    b.type = "button";
+    b.id = "btn-rematch";
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      try {
+        const t = await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/rematch`);
+        // seat -1: the rematch table runs on another server and holds a
+        // seat for this person there, which only a join takes.
+        if (t.seat < 0) await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name: current.seats[current.seat].name });
+        location.assign(t.link);
+      } catch (e) { $("error").textContent = e.message; b.disabled = false; }
+    });
+    box.appendChild(b);
+  }
+  const text = last.rematch ? "Rematch ready: join" : "Play again";
+  if (b.textContent !== text) b.textContent = text;
+  b.classList.toggle("primary", !!last.rematch);
+}
