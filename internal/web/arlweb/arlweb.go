@@ -402,17 +402,24 @@ type hintAnswer struct {
 	Bot    string `json:"bot"`
 }
 
+// seatView is the table in r's path and the requester's own view of it
+// (never another seat's).
+func (h *Handlers) seatView(r *http.Request) (*table.Table, arlington.View, error) {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return nil, arlington.View{}, err
+	}
+	v, err := t.View(r.Context(), web.Player(r))
+	return t, v, err
+}
+
 // hint answers the action the hard bot would take in the player's seat,
 // decided from that seat's own view (never another hand).
 func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	if h.newHint == nil {
 		return web.Errorf(web.ErrNotImplemented, "hints need a bot, which this server does not have")
 	}
-	t, err := h.hub.Table(r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	v, err := t.View(r.Context(), web.Player(r))
+	t, v, err := h.seatView(r)
 	if err != nil {
 		return err
 	}

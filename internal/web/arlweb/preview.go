@@ -33,11 +33,7 @@ func (h *Handlers) tablePreview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := h.hub.Table(r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	v, err := t.View(r.Context(), web.Player(r))
+	_, v, err := h.seatView(r)
 	if err != nil {
 		return err
 	}
