@@ -161,19 +161,28 @@ func TestPreviewAtTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The seat to move leads a card: the other is to play to the trick.
+	// The seat to move leads a card below the king: the other is to play
+	// to the trick. Then a higher card below the ace, taking the trick for
+	// the seat that plays last but not surely for the one before, is told
+	// differently to each. (A joker led, or a king, leaves every card told
+	// alike to both.)
 	leader, follower := a, b
 	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
 		leader, follower = b, a
 	}
 	lv := ownView(t, tb, leader, e)
+	led := false
 	for _, l := range lv.Legal() {
-		if l.Kind == arlington.LeadCard {
+		if r := l.Card.Rank(); l.Kind == arlington.LeadCard && l.Card != card.Joker && r != card.Ace && r != card.King {
 			if err := tb.Act(context.Background(), playerOf(t, leader, e), lv.Seat, l); err != nil {
 				t.Fatal(err)
 			}
+			led = true
 			break
 		}
+	}
+	if !led {
+		t.Fatalf("seat %d holds no card below the king to lead: %v", lv.Seat, lv.Hand)
 	}
 	differ := false
 	for _, c := range arlington.FullDeck.Cards() {
