@@ -74,210 +74,326 @@ const MaxSaveLine = 64 << 10
 
 // Load reads a save file, replaying and checking every move. Any error names
 // the line; the caller's current game is never touched.
+//
+// It reads in steps: the header line, then the key lines, layout lines and
+// move lines (readSaveBody), then the checks only the whole file allows
+// (complete), then builds the game and replays its moves (startGame,
+// replay). Nothing is built before the whole file has been read, so a
+// refused file costs no game.
 func Load(text string) (*Game, error) {
-	ln := 0
-	rest := text
-	long := false // line ln is over MaxSaveLine
-	next := func() (string, bool) {
-		for rest != "" && !long {
-			var s string
-			s, rest, _ = strings.Cut(rest, "\n")
-			ln++
-			if len(strings.TrimSuffix(s, "\r")) > MaxSaveLine {
-				long = true
-				break
-			}
-			s = strings.TrimSpace(s)
-			if s != "" && !strings.HasPrefix(s, "#") {
-				return s, true
-			}
-		}
-		return "", false
+	r := &saveLines{rest: text}
+	if err := readSaveHeader(r); err != nil {
+		return nil, err
 	}
-	tooLong := func() error { return lineErr(ln, "longer than %d bytes, the limit", MaxSaveLine) }
-	first, ok := next()
-	if !ok {
-		if long {
-			return nil, tooLong()
+	f, err := readSaveBody(r)
+	if err != nil {
+		return nil, err
+	}
+	// Errors found only at the end name the line after the last one read.
+	eof := r.ln + 1
+	if err := f.complete(eof); err != nil {
+		return nil, err
+	}
+	g, err := f.startGame(eof)
+	if err != nil {
+		return nil, err
+	}
+	return f.replay(g)
+}
+
+// saveLines hands out a save file's lines with content, one at a time,
+// skipping blank lines and comments but counting them, so that errors name
+// the line in the file.
+type saveLines struct {
+	rest string // the text not yet read
+	ln   int    // the number of the last line read, from 1
+	long bool   // line ln is over MaxSaveLine: reading stops there
+}
+
+// next is the next line with content, trimmed, or false at the end of the
+// text or at a line over MaxSaveLine (then long is set). The limit is
+// checked before trimming, so a long run of spaces is refused too.
+func (r *saveLines) next() (string, bool) {
+	for r.rest != "" && !r.long {
+		var s string
+		s, r.rest, _ = strings.Cut(r.rest, "\n")
+		r.ln++
+		if len(strings.TrimSuffix(s, "\r")) > MaxSaveLine {
+			r.long = true
+			break
 		}
-		return nil, fmt.Errorf("%w: empty file", ErrFormat)
+		s = strings.TrimSpace(s)
+		if s != "" && !strings.HasPrefix(s, "#") {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// tooLong is the error for the line over MaxSaveLine that stopped reading.
+func (r *saveLines) tooLong() error {
+	return lineErr(r.ln, "longer than %d bytes, the limit", MaxSaveLine)
+}
+
+// readSaveHeader reads the first line with content, which must be
+// SaveHeader; another version is named as such, so that an old program
+// says it is too old rather than that the file is not a save.
+func readSaveHeader(r *saveLines) error {
+	first, ok := r.next()
+	if !ok {
+		if r.long {
+			return r.tooLong()
+		}
+		return fmt.Errorf("%w: empty file", ErrFormat)
 	}
 	if first != SaveHeader {
 		if strings.HasPrefix(first, "cardtable spider ") {
-			return nil, lineErr(ln, "unsupported save version %q (this program reads %q)", first, SaveHeader)
+			return lineErr(r.ln, "unsupported save version %q (this program reads %q)", first, SaveHeader)
 		}
-		return nil, lineErr(ln, "not a cardtable Spider save (want %q)", SaveHeader)
+		return lineErr(r.ln, "not a cardtable Spider save (want %q)", SaveHeader)
 	}
-	var (
-		o        Options
-		deal     uint64
-		layout   []string
-		layoutAt int
-		cheated  bool
-		stopped  = -1
-		actions  = -1
-		position = -1
-		posLine  int
-		count    = -1
-		countAt  int
-		seen     = map[string]bool{}
-		inMoves  bool
-		moves    []Move
-		moveLine []int
-	)
-	yesNo := func(v string) (bool, error) {
-		switch v {
-		case "yes", "true":
-			return true, nil
-		case "no", "false":
-			return false, nil
-		}
-		return false, fmt.Errorf("want yes or no, got %q", v)
-	}
+	return nil
+}
+
+// saveFields is what a save's lines say, as read, before any game is built.
+// The -1s mean "not given"; the line numbers are kept for errors found
+// later, when the game is built or replayed.
+type saveFields struct {
+	o        Options
+	deal     uint64
+	layout   []string // layout lines, one per file line from layoutAt ("" between)
+	layoutAt int
+	cheated  bool
+	stopped  int // the frozen Spider score, or -1
+	actions  int // the Windows action count, or -1
+	position int // moves played, or -1 for all of them
+	posLine  int
+	count    int // the count after "moves:", or -1 when left out
+	countAt  int
+	seen     map[string]bool // keys given, to refuse one given twice
+	inMoves  bool            // past the "moves:" line: every line is a move
+	moves    []Move
+	moveLine []int // the file line of each move
+}
+
+// readSaveBody reads every line after the header. Until the "moves:" line
+// a line is a key line or a layout line; after it, every line is a move.
+func readSaveBody(r *saveLines) (*saveFields, error) {
+	f := &saveFields{stopped: -1, actions: -1, position: -1, count: -1, seen: map[string]bool{}}
 	for {
-		line, ok := next()
+		line, ok := r.next()
 		if !ok {
 			break
 		}
-		if inMoves {
-			if len(moves) >= MaxSteps {
-				return nil, lineErr(ln, "more than %d moves", MaxSteps)
-			}
-			m, err := ParseMove(line)
-			if err != nil {
-				return nil, lineErr(ln, "%v", err)
-			}
-			moves = append(moves, m)
-			moveLine = append(moveLine, ln)
-			continue
-		}
-		if line == "moves:" || strings.HasPrefix(line, "moves: ") {
-			inMoves, countAt = true, ln
-			if v := strings.TrimSpace(strings.TrimPrefix(line, "moves:")); v != "" {
-				n, err := strconv.Atoi(v)
-				if err != nil || n < 0 || n > MaxSteps {
-					return nil, lineErr(ln, "moves: want the number of move lines, got %q", v)
-				}
-				count = n
-			}
-			continue
-		}
-		key, val, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, lineErr(ln, "want key: value, got %q", line)
-		}
-		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
-		if strings.HasPrefix(key, "pile") || strings.HasPrefix(key, "row") || key == "completed" {
-			if layout == nil {
-				layoutAt = ln
-			}
-			for len(layout) < ln-layoutAt {
-				layout = append(layout, "")
-			}
-			layout = append(layout, line)
-			continue
-		}
-		if seen[key] {
-			return nil, lineErr(ln, "%s given twice", key)
-		}
-		seen[key] = true
 		var err error
-		switch key {
-		case "variant":
-			o.Variant, err = ParseVariant(val)
-		case "suits":
-			o.Suits, err = strconv.Atoi(val)
-			if err == nil {
-				err = card.CheckSuits(o.Suits)
-			}
-		case "open":
-			o.Open, err = yesNo(val)
-		case "relaxed":
-			o.Relaxed, err = yesNo(val)
-		case "autoremove":
-			o.AutoRemove, err = yesNo(val)
-		case "cheat":
-			o.Cheat, err = ParseCheatLevel(val)
-		case "deal":
-			deal, err = card.ParseDeal(val)
-		case "cheated":
-			cheated, err = yesNo(val)
-		case "stopped":
-			if val != "no" {
-				stopped, err = strconv.Atoi(val)
-				if err == nil && (stopped < 0 || stopped > 1000) {
-					err = fmt.Errorf("score %d out of range", stopped)
-				}
-			}
-		case "actions":
-			actions, err = strconv.Atoi(val)
-			if err == nil && (actions < 0 || actions > MaxActions) {
-				err = fmt.Errorf("%d out of range (0 to %d)", actions, MaxActions)
-			}
-		case "position":
-			position, err = strconv.Atoi(val)
-			posLine = ln
-			if err == nil && position < 0 {
-				err = fmt.Errorf("negative position")
-			}
+		switch {
+		case f.inMoves:
+			err = f.addMove(line, r.ln)
+		case line == "moves:" || strings.HasPrefix(line, "moves: "):
+			err = f.startMoves(line, r.ln)
 		default:
-			return nil, lineErr(ln, "unknown key %q", key)
+			err = f.addKeyLine(line, r.ln)
 		}
 		if err != nil {
-			return nil, lineErr(ln, "%s: %v", key, err)
+			return nil, err
 		}
 	}
-	if long {
-		return nil, tooLong()
+	if r.long {
+		return nil, r.tooLong()
 	}
-	// Errors found only at the end name the line after the last one read.
-	eof := ln + 1
+	return f, nil
+}
+
+// addMove reads one move line; the move is checked against the position
+// only in replay, once the game is built.
+func (f *saveFields) addMove(line string, ln int) error {
+	if len(f.moves) >= MaxSteps {
+		return lineErr(ln, "more than %d moves", MaxSteps)
+	}
+	m, err := ParseMove(line)
+	if err != nil {
+		return lineErr(ln, "%v", err)
+	}
+	f.moves = append(f.moves, m)
+	f.moveLine = append(f.moveLine, ln)
+	return nil
+}
+
+// startMoves reads the "moves:" line and its count, if given: the count
+// lets complete tell a file cut short at a line end from a whole one.
+func (f *saveFields) startMoves(line string, ln int) error {
+	f.inMoves, f.countAt = true, ln
+	if v := strings.TrimSpace(strings.TrimPrefix(line, "moves:")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > MaxSteps {
+			return lineErr(ln, "moves: want the number of move lines, got %q", v)
+		}
+		f.count = n
+	}
+	return nil
+}
+
+// addKeyLine reads a "key: value" line before the moves: a layout line
+// (pileK:, rowK:, completed:) is kept for parseLayout, any other key is a
+// setting.
+func (f *saveFields) addKeyLine(line string, ln int) error {
+	key, val, ok := strings.Cut(line, ":")
+	if !ok {
+		return lineErr(ln, "want key: value, got %q", line)
+	}
+	key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+	if strings.HasPrefix(key, "pile") || strings.HasPrefix(key, "row") || key == "completed" {
+		f.addLayoutLine(line, ln)
+		return nil
+	}
+	return f.setKey(key, val, ln)
+}
+
+// addLayoutLine keeps a layout line at its offset from the first one, with
+// "" for the file lines between, so that parseLayout's errors name the
+// line in the save file.
+func (f *saveFields) addLayoutLine(line string, ln int) {
+	if f.layout == nil {
+		f.layoutAt = ln
+	}
+	for len(f.layout) < ln-f.layoutAt {
+		f.layout = append(f.layout, "")
+	}
+	f.layout = append(f.layout, line)
+}
+
+// setKey reads one setting; each may be given once.
+func (f *saveFields) setKey(key, val string, ln int) error {
+	if f.seen[key] {
+		return lineErr(ln, "%s given twice", key)
+	}
+	f.seen[key] = true
+	var err error
+	switch key {
+	case "variant":
+		f.o.Variant, err = ParseVariant(val)
+	case "suits":
+		f.o.Suits, err = strconv.Atoi(val)
+		if err == nil {
+			err = card.CheckSuits(f.o.Suits)
+		}
+	case "open":
+		f.o.Open, err = parseYesNo(val)
+	case "relaxed":
+		f.o.Relaxed, err = parseYesNo(val)
+	case "autoremove":
+		f.o.AutoRemove, err = parseYesNo(val)
+	case "cheat":
+		f.o.Cheat, err = ParseCheatLevel(val)
+	case "deal":
+		f.deal, err = card.ParseDeal(val)
+	case "cheated":
+		f.cheated, err = parseYesNo(val)
+	case "stopped":
+		if val != "no" {
+			f.stopped, err = strconv.Atoi(val)
+			if err == nil && (f.stopped < 0 || f.stopped > 1000) {
+				err = fmt.Errorf("score %d out of range", f.stopped)
+			}
+		}
+	case "actions":
+		f.actions, err = strconv.Atoi(val)
+		if err == nil && (f.actions < 0 || f.actions > MaxActions) {
+			err = fmt.Errorf("%d out of range (0 to %d)", f.actions, MaxActions)
+		}
+	case "position":
+		f.position, err = strconv.Atoi(val)
+		f.posLine = ln
+		if err == nil && f.position < 0 {
+			err = fmt.Errorf("negative position")
+		}
+	default:
+		return lineErr(ln, "unknown key %q", key)
+	}
+	if err != nil {
+		return lineErr(ln, "%s: %v", key, err)
+	}
+	return nil
+}
+
+// parseYesNo reads a yes/no setting; Save writes yes and no, and true and
+// false are taken too for files written by hand.
+func parseYesNo(v string) (bool, error) {
+	switch v {
+	case "yes", "true":
+		return true, nil
+	case "no", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("want yes or no, got %q", v)
+}
+
+// complete checks what only the whole file can tell: the required lines
+// are there, the move count matches (a file cut at a line end) and the
+// settings agree. eof is the line after the last one read.
+func (f *saveFields) complete(eof int) error {
 	for _, k := range []string{"variant", "suits"} {
-		if !seen[k] {
-			return nil, lineErr(eof, "end of file: missing \"%s:\" line", k)
+		if !f.seen[k] {
+			return lineErr(eof, "end of file: missing \"%s:\" line", k)
 		}
 	}
-	if !inMoves {
-		return nil, lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
+	if !f.inMoves {
+		return lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
 	}
-	if count >= 0 && count != len(moves) {
-		return nil, lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(moves), "move line"), countAt, count)
+	if f.count >= 0 && f.count != len(f.moves) {
+		return lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(f.moves), "move line"), f.countAt, f.count)
 	}
-	if stopped >= 0 && o.Variant != Spider {
-		return nil, fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
+	if f.stopped >= 0 && f.o.Variant != Spider {
+		return fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
 	}
+	return nil
+}
+
+// startGame builds the game at its start, from the deal number or the
+// layout (exactly one of them). A layout error that names no line of its
+// own (a missing pile, a wrong card count) is put on the layout's first
+// line.
+func (f *saveFields) startGame(eof int) (*Game, error) {
 	var g *Game
 	var err error
 	switch {
-	case deal != 0 && layout != nil:
-		return nil, fmt.Errorf("%w: line %d: a save has a deal number or a layout, not both", ErrFormat, layoutAt)
-	case deal != 0:
-		g, err = NewGame(deal, o)
-	case layout != nil:
+	case f.deal != 0 && f.layout != nil:
+		return nil, fmt.Errorf("%w: line %d: a save has a deal number or a layout, not both", ErrFormat, f.layoutAt)
+	case f.deal != 0:
+		g, err = NewGame(f.deal, f.o)
+	case f.layout != nil:
 		var p *Position
-		p, err = parseLayout(layout, layoutAt, Rules{Suits: o.Suits, Relaxed: o.Relaxed})
+		p, err = parseLayout(f.layout, f.layoutAt, Rules{Suits: f.o.Suits, Relaxed: f.o.Relaxed})
 		if err == nil {
-			g, err = NewGameAt(p, o)
+			g, err = NewGameAt(p, f.o)
 		}
 	default:
 		return nil, lineErr(eof, "end of file: missing \"deal:\" line or layout")
 	}
 	if err != nil {
-		if layout != nil && !strings.Contains(err.Error(), "line ") {
-			return nil, lineErr(layoutAt, "layout: %v", err)
+		if f.layout != nil && !strings.Contains(err.Error(), "line ") {
+			return nil, lineErr(f.layoutAt, "layout: %v", err)
 		}
 		return nil, err
 	}
+	return g, nil
+}
+
+// replay plays every move on g, checking each, then undoes back to the
+// saved position, so that the moves after it can be redone; last it sets
+// the counters the file gives.
+func (f *saveFields) replay(g *Game) (*Game, error) {
+	position := f.position
 	if position < 0 {
-		position = len(moves)
+		position = len(f.moves)
 	}
-	if position > len(moves) {
-		return nil, lineErr(posLine, "position %d is past the %s", position, plural(len(moves), "move"))
+	if position > len(f.moves) {
+		return nil, lineErr(f.posLine, "position %d is past the %s", position, plural(len(f.moves), "move"))
 	}
-	g.steps = make([]step, 0, len(moves))
-	for i, m := range moves {
+	g.steps = make([]step, 0, len(f.moves))
+	for i, m := range f.moves {
 		if err := g.pos.CheckMove(m); err != nil {
-			return nil, lineErr(moveLine[i], "%s: %v", m, err)
+			return nil, lineErr(f.moveLine[i], "%s: %v", m, err)
 		}
 		g.steps = append(g.steps, g.do(m))
 		g.cursor++
@@ -286,13 +402,13 @@ func Load(text string) (*Game, error) {
 		g.undoStep(g.steps[g.cursor-1])
 		g.cursor--
 	}
-	g.cheated = cheated
+	g.cheated = f.cheated
 	g.actions = g.cursor
-	if actions >= 0 {
-		g.actions = actions
+	if f.actions >= 0 {
+		g.actions = f.actions
 	}
-	if stopped >= 0 {
-		g.stopped, g.stopAt = true, stopped
+	if f.stopped >= 0 {
+		g.stopped, g.stopAt = true, f.stopped
 	}
 	return g, nil
 }
