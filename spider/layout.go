@@ -54,100 +54,143 @@ func ParseLayout(text string, r Rules) (*Position, error) {
 }
 
 // parseLayout reads layout lines; first is the line number of lines[0], for
-// error messages.
+// error messages. Each line is read on its own (pile, row or completed
+// suits), then the whole is checked: every pile given, no stock row
+// missing, and the right cards (Check).
 func parseLayout(lines []string, first int, r Rules) (*Position, error) {
 	if err := card.CheckSuits(r.Suits); err != nil {
 		return nil, err
 	}
-	p := &Position{suits: uint8(r.Suits), relaxed: r.Relaxed}
-	var seen [Piles]bool
-	var rows [][]card.Card
-	rowLine := map[int]int{}
+	lp := &layoutParse{p: &Position{suits: uint8(r.Suits), relaxed: r.Relaxed}, rowLine: map[int]int{}}
 	for i, raw := range lines {
-		ln := first + i
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		key, val, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, lineErr(ln, "want pileK:, rowK: or completed:, got %q", line)
-		}
-		key = strings.TrimSpace(strings.ToLower(key))
-		switch {
-		case strings.HasPrefix(key, "pile"):
-			k, err := strconv.Atoi(key[4:])
-			if err != nil || k < 1 || k > Piles {
-				return nil, lineErr(ln, "%q: piles are pile1 to pile10", key)
-			}
-			if seen[k-1] {
-				return nil, lineErr(ln, "pile%d given twice", k)
-			}
-			seen[k-1] = true
-			pl := &p.piles[k-1]
-			for _, f := range strings.Fields(val) {
-				down := strings.HasPrefix(f, "|")
-				c, err := card.Parse(strings.TrimPrefix(f, "|"))
-				if err != nil || c.IsJoker() {
-					return nil, lineErr(ln, "pile%d: %q is not a card", k, f)
-				}
-				if down && pl.down != pl.n {
-					return nil, lineErr(ln, "pile%d: face-down card %s after a face-up card", k, f)
-				}
-				if pl.n == maxPile {
-					return nil, lineErr(ln, "pile%d: too many cards", k)
-				}
-				pl.cards[pl.n] = c
-				pl.n++
-				if down {
-					pl.down++
-				}
-			}
-			if pl.n > 0 && pl.down == pl.n {
-				return nil, lineErr(ln, "pile%d: face-down cards need a face-up card after them", k)
-			}
-		case strings.HasPrefix(key, "row"):
-			k, err := strconv.Atoi(key[3:])
-			if err != nil || k < 1 || k > 5 {
-				return nil, lineErr(ln, "%q: rows are row1 to row5", key)
-			}
-			cs, err := card.ParseList(val)
-			if err != nil {
-				return nil, lineErr(ln, "row%d: %v", k, err)
-			}
-			if len(cs) != Piles {
-				return nil, lineErr(ln, "row%d has %s, want 10", k, plural(len(cs), "card"))
-			}
-			if _, dup := rowLine[k]; dup {
-				return nil, lineErr(ln, "row%d given twice", k)
-			}
-			for len(rows) < k {
-				rows = append(rows, nil)
-			}
-			rows[k-1] = cs
-			rowLine[k] = ln
-		case key == "completed":
-			for _, f := range strings.Fields(val) {
-				c, err := card.Parse("A" + f)
-				if err != nil || len(f) != 1 || c.IsJoker() {
-					return nil, lineErr(ln, "completed: %q is not a suit (S, H, D or C)", f)
-				}
-				if p.nRemoved == 8 {
-					return nil, lineErr(ln, "completed: more than eight suits")
-				}
-				p.removed[p.nRemoved] = c.Suit()
-				p.nRemoved++
-			}
-		default:
-			return nil, lineErr(ln, "unknown line %q", key)
+		if err := lp.readLine(first+i, line); err != nil {
+			return nil, err
 		}
 	}
-	for k, ok := range seen {
+	return lp.finish()
+}
+
+// layoutParse is a layout being read: the position so far and what is
+// needed to check the whole once every line is in.
+type layoutParse struct {
+	p       *Position
+	seen    [Piles]bool   // piles given
+	rows    [][]card.Card // stock rows by number, nil for one not (yet) given
+	rowLine map[int]int   // the line of each row given, to refuse a second
+}
+
+// readLine reads one layout line, ln being its number.
+func (lp *layoutParse) readLine(ln int, line string) error {
+	key, val, ok := strings.Cut(line, ":")
+	if !ok {
+		return lineErr(ln, "want pileK:, rowK: or completed:, got %q", line)
+	}
+	key = strings.TrimSpace(strings.ToLower(key))
+	switch {
+	case strings.HasPrefix(key, "pile"):
+		return lp.readPile(ln, key, val)
+	case strings.HasPrefix(key, "row"):
+		return lp.readRow(ln, key, val)
+	case key == "completed":
+		return lp.readCompleted(ln, val)
+	}
+	return lineErr(ln, "unknown line %q", key)
+}
+
+// readPile reads "pileK: cards", underneath first, '|' marking a face-down
+// card. Face-down cards come first and at least one card is face up, as in
+// play: a pile's top card is always turned.
+func (lp *layoutParse) readPile(ln int, key, val string) error {
+	k, err := strconv.Atoi(key[4:])
+	if err != nil || k < 1 || k > Piles {
+		return lineErr(ln, "%q: piles are pile1 to pile10", key)
+	}
+	if lp.seen[k-1] {
+		return lineErr(ln, "pile%d given twice", k)
+	}
+	lp.seen[k-1] = true
+	pl := &lp.p.piles[k-1]
+	for _, f := range strings.Fields(val) {
+		down := strings.HasPrefix(f, "|")
+		c, err := card.Parse(strings.TrimPrefix(f, "|"))
+		if err != nil || c.IsJoker() {
+			return lineErr(ln, "pile%d: %q is not a card", k, f)
+		}
+		if down && pl.down != pl.n {
+			return lineErr(ln, "pile%d: face-down card %s after a face-up card", k, f)
+		}
+		if pl.n == maxPile {
+			return lineErr(ln, "pile%d: too many cards", k)
+		}
+		pl.cards[pl.n] = c
+		pl.n++
+		if down {
+			pl.down++
+		}
+	}
+	if pl.n > 0 && pl.down == pl.n {
+		return lineErr(ln, "pile%d: face-down cards need a face-up card after them", k)
+	}
+	return nil
+}
+
+// readRow reads "rowK: cards", a stock row of one card per pile; rows may
+// come in any order, and finish checks that none is left out.
+func (lp *layoutParse) readRow(ln int, key, val string) error {
+	k, err := strconv.Atoi(key[3:])
+	if err != nil || k < 1 || k > 5 {
+		return lineErr(ln, "%q: rows are row1 to row5", key)
+	}
+	cs, err := card.ParseList(val)
+	if err != nil {
+		return lineErr(ln, "row%d: %v", k, err)
+	}
+	if len(cs) != Piles {
+		return lineErr(ln, "row%d has %s, want 10", k, plural(len(cs), "card"))
+	}
+	if _, dup := lp.rowLine[k]; dup {
+		return lineErr(ln, "row%d given twice", k)
+	}
+	for len(lp.rows) < k {
+		lp.rows = append(lp.rows, nil)
+	}
+	lp.rows[k-1] = cs
+	lp.rowLine[k] = ln
+	return nil
+}
+
+// readCompleted reads "completed: S H ...", the suits already removed, by
+// their suit letters.
+func (lp *layoutParse) readCompleted(ln int, val string) error {
+	p := lp.p
+	for _, f := range strings.Fields(val) {
+		c, err := card.Parse("A" + f)
+		if err != nil || len(f) != 1 || c.IsJoker() {
+			return lineErr(ln, "completed: %q is not a suit (S, H, D or C)", f)
+		}
+		if p.nRemoved == 8 {
+			return lineErr(ln, "completed: more than eight suits")
+		}
+		p.removed[p.nRemoved] = c.Suit()
+		p.nRemoved++
+	}
+	return nil
+}
+
+// finish checks the layout as a whole and builds the stock from its rows.
+// These errors belong to no one line, so they name none.
+func (lp *layoutParse) finish() (*Position, error) {
+	p := lp.p
+	for k, ok := range lp.seen {
 		if !ok {
 			return nil, fmt.Errorf("%w: pile%d is missing", ErrFormat, k+1)
 		}
 	}
-	for k, row := range rows {
+	for k, row := range lp.rows {
 		if row == nil {
 			return nil, fmt.Errorf("%w: row%d is missing", ErrFormat, k+1)
 		}
@@ -157,6 +200,8 @@ func parseLayout(lines []string, first int, r Rules) (*Position, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
+	// A custom position may hold more face-down cards than a deal; Score
+	// counts turned cards from the larger number, so each still scores.
 	p.base = uint8(max(initialDown, p.FaceDown()))
 	return p, nil
 }
