@@ -85,100 +85,155 @@ func (r Record) String() string {
 
 // Load reads a record written by Save and checks it by replaying it: every
 // error names its line. It returns the record and the replayed game.
+//
+// The four header lines come first, in order; the game is started at the
+// seed line, so that each move line after it is replayed as it is read and
+// an illegal move is named with its own line.
 func Load(rd io.Reader) (Record, *State, error) {
 	sc := bufio.NewScanner(rd)
 	// Room for the longest line allowed and its "\r\n": one longer is
 	// caught by the length check below, or by ErrTooLong.
 	sc.Buffer(make([]byte, 0, 4096), MaxRecordLine+2)
-	line := 0
-	bad := func(format string, args ...any) (Record, *State, error) {
-		return Record{}, nil, fmt.Errorf("%w: line %d: %s", ErrBadRecord, line, fmt.Sprintf(format, args...))
-	}
-	var r Record
-	header := []string{"arlington", "players", "target", "seed"}
-	var s *State
+	l := recordLoader{header: recordHeader}
 	for sc.Scan() {
-		line++
+		l.line++
 		if len(bytes.TrimSuffix(sc.Bytes(), []byte("\r"))) > MaxRecordLine {
-			return bad("longer than %d bytes, the limit", MaxRecordLine)
+			return Record{}, nil, l.bad("longer than %d bytes, the limit", MaxRecordLine)
 		}
 		t := strings.TrimSpace(sc.Text())
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		f := strings.Fields(t)
-		if len(header) > 0 {
-			want := header[0]
-			if f[0] != want {
-				return bad("want %q, found %q", want, f[0])
-			}
-			header = header[1:]
-			switch want {
-			case "arlington":
-				if len(f) != 3 || f[1] != "record" {
-					return bad("want \"arlington record %d\"", RecordVersion)
-				}
-				if f[2] != strconv.Itoa(RecordVersion) {
-					return bad("record version %q is not supported (this program reads version %d)", f[2], RecordVersion)
-				}
-				continue
-			}
-			if len(f) != 2 {
-				return bad("want %q and a number", want)
-			}
-			num, err := strconv.ParseUint(f[1], 10, 64)
-			if err != nil {
-				return bad("%s: %q is not a whole number", want, f[1])
-			}
-			switch want {
-			case "players":
-				if num > MaxSeats {
-					return bad("players: %d is more than %d", num, MaxSeats)
-				}
-				r.Config.Players = int(num)
-			case "target":
-				// Config would read 0 as the default; a record says what
-				// its game was played to.
-				if num < 1 || num > MaxTarget {
-					return bad("target: %d is not 1 to %d", num, MaxTarget)
-				}
-				r.Config.Target = int(num)
-			case "seed":
-				r.Seed = num
-				st, err := New(r.Config, r.Seed)
-				if err != nil {
-					return bad("%v", err)
-				}
-				s = st
-			}
-			continue
+		var err error
+		if len(l.header) > 0 {
+			err = l.readHeaderLine(strings.Fields(t))
+		} else {
+			err = l.readMove(t)
 		}
-		seatText, actText, _ := strings.Cut(t, " ")
-		seat, err := strconv.Atoi(seatText)
-		if err != nil || seat < 0 || seat >= r.Config.Players {
-			return bad("want SEAT ACTION with a seat from 0 to %d, found %q", r.Config.Players-1, seatText)
-		}
-		a, err := ParseAction(actText)
 		if err != nil {
-			return bad("%v", err)
+			return Record{}, nil, err
 		}
-		if err := s.Apply(seat, a); err != nil {
-			return bad("%v", err)
-		}
-		r.Moves = append(r.Moves, s.history[len(s.history)-1])
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			line++
-			return bad("longer than %d bytes, the limit", MaxRecordLine)
+	if err := l.end(sc.Err()); err != nil {
+		return Record{}, nil, err
+	}
+	return l.r, l.s, nil
+}
+
+// recordHeader is the first word of each header line, in the order Save
+// writes them.
+var recordHeader = []string{"arlington", "players", "target", "seed"}
+
+// recordLoader is a record being read: the line reached, the header lines
+// still to come, the record so far and, once the seed is read, the game
+// replayed so far.
+type recordLoader struct {
+	line   int
+	header []string
+	r      Record
+	s      *State
+}
+
+// bad is an error naming the current line.
+func (l *recordLoader) bad(format string, args ...any) error {
+	return fmt.Errorf("%w: line %d: %s", ErrBadRecord, l.line, fmt.Sprintf(format, args...))
+}
+
+// readHeaderLine reads the next header line, f being its words.
+func (l *recordLoader) readHeaderLine(f []string) error {
+	want := l.header[0]
+	if f[0] != want {
+		return l.bad("want %q, found %q", want, f[0])
+	}
+	l.header = l.header[1:]
+	if want == "arlington" {
+		return l.readVersion(f)
+	}
+	if len(f) != 2 {
+		return l.bad("want %q and a number", want)
+	}
+	num, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return l.bad("%s: %q is not a whole number", want, f[1])
+	}
+	return l.setHeaderNumber(want, num)
+}
+
+// readVersion reads the first line, "arlington record 1"; a record of
+// another version is named as such, so that an old program says it is too
+// old rather than that the file is not a record.
+func (l *recordLoader) readVersion(f []string) error {
+	if len(f) != 3 || f[1] != "record" {
+		return l.bad("want \"arlington record %d\"", RecordVersion)
+	}
+	if f[2] != strconv.Itoa(RecordVersion) {
+		return l.bad("record version %q is not supported (this program reads version %d)", f[2], RecordVersion)
+	}
+	return nil
+}
+
+// setHeaderNumber keeps the number of the players, target or seed line;
+// the seed line, the last, starts the game the moves are replayed on.
+func (l *recordLoader) setHeaderNumber(key string, num uint64) error {
+	switch key {
+	case "players":
+		if num > MaxSeats {
+			return l.bad("players: %d is more than %d", num, MaxSeats)
+		}
+		l.r.Config.Players = int(num)
+	case "target":
+		// Config would read 0 as the default; a record says what
+		// its game was played to.
+		if num < 1 || num > MaxTarget {
+			return l.bad("target: %d is not 1 to %d", num, MaxTarget)
+		}
+		l.r.Config.Target = int(num)
+	case "seed":
+		l.r.Seed = num
+		st, err := New(l.r.Config, l.r.Seed)
+		if err != nil {
+			return l.bad("%v", err)
+		}
+		l.s = st
+	}
+	return nil
+}
+
+// readMove reads a "SEAT ACTION" line and applies it to the game, keeping
+// the move as applied (its spectrum resolved) in the record.
+func (l *recordLoader) readMove(t string) error {
+	seatText, actText, _ := strings.Cut(t, " ")
+	seat, err := strconv.Atoi(seatText)
+	if err != nil || seat < 0 || seat >= l.r.Config.Players {
+		return l.bad("want SEAT ACTION with a seat from 0 to %d, found %q", l.r.Config.Players-1, seatText)
+	}
+	a, err := ParseAction(actText)
+	if err != nil {
+		return l.bad("%v", err)
+	}
+	if err := l.s.Apply(seat, a); err != nil {
+		return l.bad("%v", err)
+	}
+	l.r.Moves = append(l.r.Moves, l.s.history[len(l.s.history)-1])
+	return nil
+}
+
+// end checks how reading ended: scanErr is the scanner's error, and a
+// record must hold its whole header. Both name the line after the last
+// one read, except a reader's failure, which is no line's fault.
+func (l *recordLoader) end(scanErr error) error {
+	if scanErr != nil {
+		if errors.Is(scanErr, bufio.ErrTooLong) {
+			l.line++
+			return l.bad("longer than %d bytes, the limit", MaxRecordLine)
 		}
 		// Not a line's fault: the reader failed (a directory, a disk
 		// error), so no line is named.
-		return Record{}, nil, fmt.Errorf("%w: cannot read it after %d lines: %w", ErrBadRecord, line, err)
+		return fmt.Errorf("%w: cannot read it after %d lines: %w", ErrBadRecord, l.line, scanErr)
 	}
-	if len(header) > 0 {
-		line++
-		return bad("record ends before its %q line", header[0])
+	if len(l.header) > 0 {
+		l.line++
+		return l.bad("record ends before its %q line", l.header[0])
 	}
-	return r, s, nil
+	return nil
 }
