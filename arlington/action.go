@@ -117,87 +117,111 @@ func ParseAction(s string) (Action, error) {
 	if len(f) == 0 {
 		return Action{}, fmt.Errorf("%w: empty", ErrBadAction)
 	}
-	bad := func(format string, args ...any) (Action, error) {
-		return Action{}, fmt.Errorf("%w %q: %s", ErrBadAction, s, fmt.Sprintf(format, args...))
-	}
-	verb := strings.ToLower(f[0])
-	args := f[1:]
-	oneCard := func() (card.Card, error) {
-		if len(args) < 1 {
-			return card.None, errors.New("missing card")
-		}
-		return card.Parse(args[0])
-	}
+	verb, args := strings.ToLower(f[0]), f[1:]
 	switch verb {
 	case "lead", "play":
-		if len(args) != 1 {
-			return bad("want %s CARD", verb)
-		}
-		c, err := oneCard()
-		if err != nil {
-			return bad("%v", err)
-		}
-		k := LeadCard
-		if verb == "play" {
-			k = PlayCard
-		}
-		return Action{Kind: k, Card: c}, nil
+		return parseCardAction(s, verb, args)
 	case "set":
-		a := Action{Kind: PlaySet}
-		if len(args) > 0 {
-			if sp, err := ParseSpectrum(args[0]); err == nil {
-				a.Spectrum = sp
-				args = args[1:]
-			}
-		}
-		if len(args) == 0 {
-			return bad("want set [SPECTRUM] CARD...")
-		}
-		set, err := ParseCards(strings.Join(args, " "))
-		if err != nil {
-			return bad("%v", err)
-		}
-		if set.Empty() {
-			return bad("want set [SPECTRUM] CARD...")
-		}
-		a.Set = set
-		return a, nil
+		return parseSetAction(s, args)
 	case "pass", "kill":
-		if len(args) != 0 {
-			return bad("%s takes nothing", verb)
-		}
-		if verb == "pass" {
-			return Action{Kind: Pass}, nil
-		}
-		return Action{Kind: Kill}, nil
+		return parseBareAction(s, verb, args)
 	case "s2", "2s":
-		if len(args) != 1 {
-			return bad("want s2 SEAT/SET")
-		}
-		seat, idx, err := parseTarget(args[0])
-		if err != nil {
-			return bad("%v", err)
-		}
-		return Action{Kind: PlayS2, Seat: seat, Index: idx}, nil
+		return parseS2Action(s, args)
 	case "add", "pickup":
-		if len(args) != 2 {
-			return bad("want %s CARD SEAT/SET", verb)
-		}
-		c, err := oneCard()
-		if err != nil {
-			return bad("%v", err)
-		}
-		seat, idx, err := parseTarget(args[1])
-		if err != nil {
-			return bad("%v", err)
-		}
-		k := AddCard
-		if verb == "pickup" {
-			k = PickUp
-		}
-		return Action{Kind: k, Card: c, Seat: seat, Index: idx}, nil
+		return parseTableCardAction(s, verb, args)
 	}
-	return bad("unknown verb %q (want lead, play, set, pass, kill, s2, add or pickup)", f[0])
+	return badAction(s, "unknown verb %q (want lead, play, set, pass, kill, s2, add or pickup)", f[0])
+}
+
+// badAction is ParseAction's refusal of s: the reason is said, not
+// wrapped, as ErrBadAction is the one sentinel a caller tests for.
+func badAction(s, format string, args ...any) (Action, error) {
+	return Action{}, fmt.Errorf("%w %q: %s", ErrBadAction, s, fmt.Sprintf(format, args...))
+}
+
+// parseCardAction reads "lead CARD" or "play CARD"; s is the whole action,
+// for messages.
+func parseCardAction(s, verb string, args []string) (Action, error) {
+	if len(args) != 1 {
+		return badAction(s, "want %s CARD", verb)
+	}
+	c, err := card.Parse(args[0])
+	if err != nil {
+		return badAction(s, "%v", err)
+	}
+	k := LeadCard
+	if verb == "play" {
+		k = PlayCard
+	}
+	return Action{Kind: k, Card: c}, nil
+}
+
+// parseSetAction reads "set [SPECTRUM] CARD...": a first word that is not
+// a spectrum's name is read as a card, so the spectrum may be left out.
+func parseSetAction(s string, args []string) (Action, error) {
+	a := Action{Kind: PlaySet}
+	if len(args) > 0 {
+		if sp, err := ParseSpectrum(args[0]); err == nil {
+			a.Spectrum = sp
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		return badAction(s, "want set [SPECTRUM] CARD...")
+	}
+	set, err := ParseCards(strings.Join(args, " "))
+	if err != nil {
+		return badAction(s, "%v", err)
+	}
+	if set.Empty() {
+		return badAction(s, "want set [SPECTRUM] CARD...")
+	}
+	a.Set = set
+	return a, nil
+}
+
+// parseBareAction reads "pass" or "kill", which take nothing.
+func parseBareAction(s, verb string, args []string) (Action, error) {
+	if len(args) != 0 {
+		return badAction(s, "%s takes nothing", verb)
+	}
+	if verb == "pass" {
+		return Action{Kind: Pass}, nil
+	}
+	return Action{Kind: Kill}, nil
+}
+
+// parseS2Action reads "s2 SEAT/SET".
+func parseS2Action(s string, args []string) (Action, error) {
+	if len(args) != 1 {
+		return badAction(s, "want s2 SEAT/SET")
+	}
+	seat, idx, err := parseTarget(args[0])
+	if err != nil {
+		return badAction(s, "%v", err)
+	}
+	return Action{Kind: PlayS2, Seat: seat, Index: idx}, nil
+}
+
+// parseTableCardAction reads "add CARD SEAT/SET" or "pickup CARD
+// SEAT/SET": a card from the hand put in a set on a table.
+func parseTableCardAction(s, verb string, args []string) (Action, error) {
+	if len(args) != 2 {
+		return badAction(s, "want %s CARD SEAT/SET", verb)
+	}
+	c, err := card.Parse(args[0])
+	if err != nil {
+		return badAction(s, "%v", err)
+	}
+	seat, idx, err := parseTarget(args[1])
+	if err != nil {
+		return badAction(s, "%v", err)
+	}
+	k := AddCard
+	if verb == "pickup" {
+		k = PickUp
+	}
+	return Action{Kind: k, Card: c, Seat: seat, Index: idx}, nil
 }
 
 // parseTarget reads SEAT/SET, a set on a table.
