@@ -140,16 +140,16 @@ func (s *State) Check(seat int, a Action) error {
 	return err
 }
 
+// check is Check, returning the action as Apply takes it: with the fields
+// its kind does not use cleared and an unnamed spectrum resolved. It asks
+// first whether seat may act at all, then what the phase allows; each
+// kind of action has its own rule, in a function of its own.
 func (s *State) check(seat int, a Action) (Action, error) {
-	if s.phase == PhaseOver {
-		return a, refuse("The Game", "the game is over")
+	if err := s.checkTurn(seat); err != nil {
+		return a, err
 	}
-	if seat < 0 || seat >= s.cfg.Players {
-		return a, refuse("The Hand", "there is no seat %d", seat+1) // people count seats from 1
-	}
-	if seat != s.toMove {
-		return a, refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove+1, seat+1)
-	}
+	// Before normalize, which reads the set's cards (a single card
+	// becomes a card led) and so needs real ones.
 	if a.Kind == PlaySet && (!a.Set.Valid() || a.Set.Empty()) {
 		return a, refuse("Sets", "not a set of cards from the deck")
 	}
@@ -157,109 +157,184 @@ func (s *State) check(seat int, a Action) (Action, error) {
 	hand := s.hands[seat]
 	switch s.phase {
 	case PhaseTrick:
-		if a.Kind != PlayCard {
-			return a, refuse("Leading a Card", "a card was led: play a card to the trick (no passing)")
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
-		}
-		return a, nil
+		return a, checkTrickPlay(hand, a)
 	case PhaseRound:
-		switch a.Kind {
-		case Pass:
-			return a, nil
-		case Kill:
-			if !hand.Has(S2) {
-				return a, refuse("Leading a Set", "you do not hold the S2, so you cannot kill the active set")
-			}
-			return a, nil
-		case PlaySet:
-			if !hand.Contains(a.Set) {
-				return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
-			}
-			if a.Spectrum != s.spec {
-				return a, refuse("Leading a Set", "a response must be in the spectrum originally led, %v, not %v", s.spec, a.Spectrum)
-			}
-			k, ok := KeyIn(a.Set, s.spec)
-			if !ok {
-				return a, refuse("Sets", "%v is not a legal set in %v", a.Set, s.spec)
-			}
-			if k <= s.activeKey() {
-				t := s.tables[s.owner]
-				return a, refuse("Leading a Set", "%v is not higher than the active set %v in %v (it must be higher, not equal)", a.Set, t[len(t)-1], s.spec)
-			}
-			return a, nil
-		}
-		return a, refuse("Leading a Set", "a set is active: pass, kill it with the S2, or play a higher set in %v", s.spec)
+		return a, s.checkResponse(hand, a)
 	}
-	// PhaseLead.
-	target := func(rule string) (Set, error) {
-		if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
-			return 0, refuse(rule, "there is no set %d on seat %d's table (it has %d)", a.Index+1, a.Seat+1, s.tableLen(a.Seat))
-		}
-		return s.tables[a.Seat][a.Index], nil
+	return a, s.checkLeadAction(hand, a)
+}
+
+// checkTurn reports whether seat may act at all: the game goes on, the
+// seat exists and it is its turn.
+func (s *State) checkTurn(seat int) error {
+	if s.phase == PhaseOver {
+		return refuse("The Game", "the game is over")
 	}
+	if seat < 0 || seat >= s.cfg.Players {
+		return refuse("The Hand", "there is no seat %d", seat+1) // people count seats from 1
+	}
+	if seat != s.toMove {
+		return refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove+1, seat+1)
+	}
+	return nil
+}
+
+// checkTrickPlay is the rule of a trick: once a card is led, each other
+// player plays a card from hand, and may not pass.
+func checkTrickPlay(hand Set, a Action) error {
+	if a.Kind != PlayCard {
+		return refuse("Leading a Card", "a card was led: play a card to the trick (no passing)")
+	}
+	if !hand.Has(a.Card) {
+		return refuse("Leading a Card", "%v is not in your hand", a.Card)
+	}
+	return nil
+}
+
+// checkResponse is the rule of a set round: pass, kill the active set
+// with the S2, or play a higher set in the spectrum led.
+func (s *State) checkResponse(hand Set, a Action) error {
+	switch a.Kind {
+	case Pass:
+		return nil
+	case Kill:
+		return checkKill(hand)
+	case PlaySet:
+		return s.checkHigherSet(hand, a)
+	}
+	return refuse("Leading a Set", "a set is active: pass, kill it with the S2, or play a higher set in %v", s.spec)
+}
+
+// checkKill: only the S2's holder can kill the active set.
+func checkKill(hand Set) error {
+	if !hand.Has(S2) {
+		return refuse("Leading a Set", "you do not hold the S2, so you cannot kill the active set")
+	}
+	return nil
+}
+
+// checkHigherSet is a response set: from the hand, in the round's
+// spectrum and strictly higher than the active set there.
+func (s *State) checkHigherSet(hand Set, a Action) error {
+	if !hand.Contains(a.Set) {
+		return refuse("Leading a Set", "%v is not all in your hand", a.Set)
+	}
+	if a.Spectrum != s.spec {
+		return refuse("Leading a Set", "a response must be in the spectrum originally led, %v, not %v", s.spec, a.Spectrum)
+	}
+	k, ok := KeyIn(a.Set, s.spec)
+	if !ok {
+		return refuse("Sets", "%v is not a legal set in %v", a.Set, s.spec)
+	}
+	if k <= s.activeKey() {
+		t := s.tables[s.owner]
+		return refuse("Leading a Set", "%v is not higher than the active set %v in %v (it must be higher, not equal)", a.Set, t[len(t)-1], s.spec)
+	}
+	return nil
+}
+
+// checkLeadAction is the rule of the player with the lead: one of the
+// five actions of "The Hand".
+func (s *State) checkLeadAction(hand Set, a Action) error {
 	switch a.Kind {
 	case LeadCard:
-		if !hand.Has(a.Card) {
-			return a, refuse("Leading a Card", "%v is not in your hand", a.Card)
-		}
-		return a, nil
+		return checkLeadCard(hand, a)
 	case PlaySet:
-		if !hand.Contains(a.Set) {
-			return a, refuse("Leading a Set", "%v is not all in your hand", a.Set)
-		}
-		if a.Spectrum == NoSpectrum {
-			return a, refuse("Sets", "%v is not a legal set", a.Set)
-		}
-		if !In(a.Set, a.Spectrum) {
-			if Legal(a.Set) {
-				return a, refuse("Sets", "%v is not in the %v spectrum (it is in %v)", a.Set, a.Spectrum, SpectraOf(a.Set))
-			}
-			return a, refuse("Sets", "%v is not a legal set", a.Set)
-		}
-		return a, nil
+		return checkLeadSet(hand, a)
 	case PlayS2:
-		if !hand.Has(S2) {
-			return a, refuse("Playing the Two of Spades", "you do not hold the S2")
-		}
-		_, err := target("Playing the Two of Spades")
-		return a, err
+		return s.checkPlayS2(hand, a)
 	case AddCard:
-		t, err := target("Adding to a Set")
-		if err != nil {
-			return a, err
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Adding to a Set", "%v is not in your hand", a.Card)
-		}
-		u, _ := t.With(a.Card)
-		if !Legal(u) {
-			return a, refuse("Adding to a Set", "%v would not be a legal set in any spectrum", u)
-		}
-		return a, nil
+		return s.checkAddCard(hand, a)
 	case PickUp:
-		t, err := target("Picking up a Joker")
-		if err != nil {
-			return a, err
-		}
-		if t.Jokers() == 0 {
-			return a, refuse("Picking up a Joker", "%v has no joker", t)
-		}
-		if a.Card == card.Joker {
-			return a, refuse("Picking up a Joker", "a joker cannot replace a joker: the swap would change nothing")
-		}
-		if !hand.Has(a.Card) {
-			return a, refuse("Picking up a Joker", "%v is not in your hand", a.Card)
-		}
-		u, _ := t.Without(card.Joker)
-		u, _ = u.With(a.Card)
-		if !Legal(u) {
-			return a, refuse("Picking up a Joker", "%v would not be a legal set in any spectrum", u)
-		}
-		return a, nil
+		return s.checkPickUp(hand, a)
 	}
-	return a, refuse("The Hand", "you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker")
+	return refuse("The Hand", "you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker")
+}
+
+// checkLeadCard: any card in hand may be led.
+func checkLeadCard(hand Set, a Action) error {
+	if !hand.Has(a.Card) {
+		return refuse("Leading a Card", "%v is not in your hand", a.Card)
+	}
+	return nil
+}
+
+// checkLeadSet: a set led is from the hand and legal in the spectrum it
+// names; one legal only elsewhere is told where it is legal.
+func checkLeadSet(hand Set, a Action) error {
+	if !hand.Contains(a.Set) {
+		return refuse("Leading a Set", "%v is not all in your hand", a.Set)
+	}
+	if a.Spectrum == NoSpectrum {
+		return refuse("Sets", "%v is not a legal set", a.Set)
+	}
+	if !In(a.Set, a.Spectrum) {
+		if Legal(a.Set) {
+			return refuse("Sets", "%v is not in the %v spectrum (it is in %v)", a.Set, a.Spectrum, SpectraOf(a.Set))
+		}
+		return refuse("Sets", "%v is not a legal set", a.Set)
+	}
+	return nil
+}
+
+// checkPlayS2: the S2's holder may take any set on any table to the
+// graveyard.
+func (s *State) checkPlayS2(hand Set, a Action) error {
+	if !hand.Has(S2) {
+		return refuse("Playing the Two of Spades", "you do not hold the S2")
+	}
+	_, err := s.target("Playing the Two of Spades", a)
+	return err
+}
+
+// checkAddCard: a card from hand may join a set on any table if the
+// result is a legal set in some spectrum.
+func (s *State) checkAddCard(hand Set, a Action) error {
+	t, err := s.target("Adding to a Set", a)
+	if err != nil {
+		return err
+	}
+	if !hand.Has(a.Card) {
+		return refuse("Adding to a Set", "%v is not in your hand", a.Card)
+	}
+	u, _ := t.With(a.Card)
+	if !Legal(u) {
+		return refuse("Adding to a Set", "%v would not be a legal set in any spectrum", u)
+	}
+	return nil
+}
+
+// checkPickUp: a card from hand may take a joker's place in a set on any
+// table if the result is a legal set in some spectrum.
+func (s *State) checkPickUp(hand Set, a Action) error {
+	t, err := s.target("Picking up a Joker", a)
+	if err != nil {
+		return err
+	}
+	if t.Jokers() == 0 {
+		return refuse("Picking up a Joker", "%v has no joker", t)
+	}
+	if a.Card == card.Joker {
+		return refuse("Picking up a Joker", "a joker cannot replace a joker: the swap would change nothing")
+	}
+	if !hand.Has(a.Card) {
+		return refuse("Picking up a Joker", "%v is not in your hand", a.Card)
+	}
+	u, _ := t.Without(card.Joker)
+	u, _ = u.With(a.Card)
+	if !Legal(u) {
+		return refuse("Picking up a Joker", "%v would not be a legal set in any spectrum", u)
+	}
+	return nil
+}
+
+// target is the table set a names (a.Seat, a.Index), or the refusal under
+// rule when there is none.
+func (s *State) target(rule string, a Action) (Set, error) {
+	if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
+		return 0, refuse(rule, "there is no set %d on seat %d's table (it has %d)", a.Index+1, a.Seat+1, s.tableLen(a.Seat))
+	}
+	return s.tables[a.Seat][a.Index], nil
 }
 
 func (s *State) tableLen(seat int) int {
