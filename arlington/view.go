@@ -220,7 +220,16 @@ func (v View) position() (position, error) {
 	if err != nil {
 		return position{}, err
 	}
-	p := position{phase: v.Phase, hand: hand, tables: make([][]Set, len(v.Tables))}
+	p, err := v.tablesPosition()
+	p.hand = hand
+	return p, err
+}
+
+// tablesPosition is the position of the view without its hand: the
+// phase, the tables and the set round in play.
+func (v View) tablesPosition() (position, error) {
+	var err error
+	p := position{phase: v.Phase, tables: make([][]Set, len(v.Tables))}
 	for i, tab := range v.Tables {
 		p.tables[i] = make([]Set, len(tab))
 		for k, t := range tab {

@@ -199,21 +199,11 @@ func (n *Narrator) popActive() int {
 // v is, in the imperative: "Lead the set 7♠ 7♥ (of a kind)". names[i] is
 // seat i's name; the player's own sets are "your".
 func ActionWords(v View, a Action, names []string) string {
-	whose := func(seat int) string {
-		if seat == v.Seat {
-			return "your"
-		}
-		if seat >= 0 && seat < len(names) && names[seat] != "" {
-			return names[seat] + "'s"
-		}
-		return fmt.Sprintf("seat %d's", seat+1)
-	}
 	target := func() string {
 		if a.Seat < 0 || a.Seat >= len(v.Tables) || a.Index < 0 || a.Index >= len(v.Tables[a.Seat]) {
-			return whose(a.Seat) + " set"
+			return whose(v, a.Seat, names) + " set"
 		}
-		t, _ := SetOf(v.Tables[a.Seat][a.Index].Cards)
-		return whose(a.Seat) + " " + SetWords(t)
+		return whose(v, a.Seat, names) + " " + SetWords(v.Set(a.Seat, a.Index))
 	}
 	switch a.Kind {
 	case LeadCard:
@@ -239,6 +229,18 @@ func ActionWords(v View, a Action, names []string) string {
 	return a.String()
 }
 
+// whose is seat's possessive as the player of view v reads it: "your",
+// "Ann's", or "seat 2's" for a seat without a name.
+func whose(v View, seat int, names []string) string {
+	if seat == v.Seat {
+		return "your"
+	}
+	if seat >= 0 && seat < len(names) && names[seat] != "" {
+		return names[seat] + "'s"
+	}
+	return fmt.Sprintf("seat %d's", seat+1)
+}
+
 // WhyNotSet says why s is not a legal set, in a sentence that names the
 // rule it breaks ("" when s is a legal set).
 func WhyNotSet(s Set) string {
@@ -261,8 +263,14 @@ func WhyNotSet(s Set) string {
 	case len(suit) == 1 && j == 0:
 		return aloneWords(suit[0]) + "."
 	case len(ranks) == 1:
-		return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and with %d of the four %s in it there are not %d others for the joker(s) (rule \"Jokered Sets\").",
-			len(suit), rankPlural(suit[0].Rank()), j)
+		// Illegal only with more cards than the rank has: 3 or 4 of
+		// its suit cards and 2 or 1 jokers.
+		if left := 4 - len(suit); left > 0 {
+			return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and two jokers for two different ones; with %d of the four %s in it, only %d is left for %d jokers (rule \"Jokered Sets\").",
+				len(suit), rankPlural(suit[0].Rank()), left, j)
+		}
+		return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and with all four %s in it none is left for a joker (rule \"Jokered Sets\").",
+			rankPlural(suit[0].Rank()))
 	case len(suits) == 1:
 		if ranks[card.Ace] && ranks[card.Two] {
 			return "Not a run: aces are high, so an ace and a 2 are not consecutive (rule \"Runs\")."
@@ -273,6 +281,10 @@ func WhyNotSet(s Set) string {
 			lo, hi = min(lo, v), max(hi, v)
 		}
 		gaps := hi - lo + 1 - len(ranks)
+		if gaps <= j { // the jokers fill the gaps, but the suit has no cards left for the others
+			return fmt.Sprintf("Not a run: a joker must stand for a card not in the set, and %d %s with %d joker(s) are more cards than the 13 of a suit (rule \"Jokered Sets\").",
+				len(suit), suit[0].Suit().Name(), j)
+		}
 		return fmt.Sprintf("Not a run: the ranks of one suit must be consecutive; %d missing between %s and %s, and %d joker(s) to fill them (rule \"Runs\").",
 			gaps, CardWords(valueCard(lo, suit[0].Suit())), CardWords(valueCard(hi, suit[0].Suit())), j)
 	}
@@ -283,106 +295,6 @@ func WhyNotSet(s Set) string {
 // follows depends on what the player is doing.
 func aloneWords(c card.Card) string {
 	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace or the 2♥", CardWords(c))
-}
-
-// SelectionWords is what a player choosing cards in v needs to know of
-// the selection s in v's phase, or "" when that is what s is as a set
-// (a legal set when leading or answering: its spectra and points).
-// Leading, a group that is no set gets WhyNotSet, and a single card the
-// advice to lead it as a card; in a trick, where one card is played and
-// sets do not count, the words say whether the card can take the trick;
-// answering a set, the S2 kills it, and a set that does not answer (not of
-// the spectrum led, or not higher than the active set) is told why.
-func SelectionWords(v View, s Set) string {
-	single := s.Len() == 1 && s.Jokers() == 0
-	switch v.Phase {
-	case PhaseTrick:
-		if s.Len() != 1 {
-			if s.Empty() {
-				return WhyNotSet(s)
-			}
-			return "One card is played to a trick: select just one."
-		}
-		return trickWords(v, s.Cards()[0])
-	case PhaseRound:
-		if single && s.Cards()[0] == card.New(card.Two, card.Spades) {
-			return "The 2♠ kills the active set: both go to the graveyard, and you have the lead."
-		}
-		if v.Round != nil {
-			if single && !Legal(s) {
-				return fmt.Sprintf("%s, and an answer is a higher set of the spectrum led (%s).", aloneWords(s.Cards()[0]), SpectrumWords(v.Round.Spectrum))
-			}
-			if Legal(s) {
-				return answerWords(v, s)
-			}
-		}
-	case PhaseLead:
-		if single && !Legal(s) {
-			return aloneWords(s.Cards()[0]) + " (lead it as a card instead)."
-		}
-	}
-	return WhyNotSet(s)
-}
-
-// answerWords is why the legal set s does not answer the set round in v
-// (not of the spectrum led, or not higher than the active set), or "".
-func answerWords(v View, s Set) string {
-	sp := v.Round.Spectrum
-	if !In(s, sp) {
-		return fmt.Sprintf("Not an answer: an answer is a set of the spectrum led (%s), and %s is not.", SpectrumWords(sp), SetWords(s))
-	}
-	if v.Round.Owner < 0 || v.Round.Owner >= len(v.Tables) {
-		return ""
-	}
-	for _, t := range v.Tables[v.Round.Owner] {
-		active, err := SetOf(t.Cards)
-		if !t.Active || err != nil {
-			continue
-		}
-		if c, err := Compare(sp, s, active); err == nil && c <= 0 {
-			return fmt.Sprintf("Not an answer: %s is not higher than the active set %s (%s).", SetWords(s), SetWords(active), SpectrumWords(sp))
-		}
-	}
-	return ""
-}
-
-// trickWords is whether c, played to the trick in v, can take it: only a
-// joker led first, else the highest card of the suit led, takes a trick.
-func trickWords(v View, c card.Card) string {
-	if len(v.Trick) == 0 {
-		return "Play the " + CardWords(c) + "."
-	}
-	led := v.Trick[0].Card
-	switch {
-	case led == card.Joker:
-		return fmt.Sprintf("A joker was led, and it takes the trick: the %s cannot.", CardWords(c))
-	case c == card.Joker:
-		return "A joker takes a trick only when it is led: played now, it cannot take this one."
-	case c.Suit() != led.Suit():
-		return fmt.Sprintf("The %s does not follow the suit led (%s), so it cannot take the trick.", CardWords(c), led.Suit().Name())
-	}
-	best := led
-	for _, p := range v.Trick {
-		if p.Card != card.Joker && p.Card.Suit() == led.Suit() && Higher(p.Card, best) {
-			best = p.Card
-		}
-	}
-	if Higher(best, c) {
-		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), led.Suit().Name(), CardWords(best))
-	}
-	// Seats still to play after this one, up to the leader; none can beat
-	// an ace (aces are high).
-	n := len(v.HandSizes)
-	for k := 1; k < n && c.Rank() != card.Ace; k++ {
-		i := ((v.Seat+k)%n + n) % n
-		if i == v.Lead {
-			break
-		}
-		if v.HandSizes[i] > 0 {
-			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), led.Suit().Name())
-		}
-	}
-	return fmt.Sprintf("The %s takes the trick: the others' cards come into your hand, and you have the lead.", CardWords(c))
 }
 
 // valueCard is the card of Arlington value v (2..14, ace high) in suit s.

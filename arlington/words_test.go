@@ -145,8 +145,11 @@ func TestActionWords(t *testing.T) {
 func TestWhyNotSet(t *testing.T) {
 	for _, x := range []struct{ cards, want string }{
 		{"7S", "The 7♠ alone is not a set: a single card is a set only when it is an ace or the 2♥"},
-		{"7S 7H 7D 7C JK", "with 4 of the four 7s in it there are not 1 others"},
-		{"AS AH AD JK JK", "with 3 of the four aces in it there are not 2 others"},
+		{"7S 7H 7D 7C JK", "with all four 7s in it none is left for a joker"},
+		{"7S 7H 7D 7C JK JK", "with all four 7s in it none is left for a joker"},
+		{"AS AH AD JK JK", "two jokers for two different ones; with 3 of the four aces in it, only 1 is left for 2 jokers"},
+		{"2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH JK JK", "12 hearts with 2 joker(s) are more cards than the 13 of a suit"},
+		{"3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS JK JK", "12 spades with 2 joker(s) are more cards than the 13 of a suit"},
 		{"5C 8C", "Not a run: the ranks of one suit must be consecutive; 2 missing between 5♣ and 8♣, and 0 joker(s)"},
 		{"5C 9C JK", "3 missing between 5♣ and 9♣, and 1 joker(s)"},
 		{"AS 2S", "aces are high"},
@@ -217,7 +220,7 @@ func TestSelectionWords(t *testing.T) {
 		{"answer no set", round, "5C 8C", "Not a run"},
 	} {
 		t.Run(x.name, func(t *testing.T) {
-			got := SelectionWords(x.v, mustSet(t, x.cards))
+			got := SelectionWords(x.v, mustSet(t, x.cards), nil)
 			if x.want == "" && got != "" || !strings.HasPrefix(got, x.want) {
 				t.Errorf("got %q, want %q", got, x.want)
 			}
@@ -226,4 +229,131 @@ func TestSelectionWords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSelectionWordsLeadOnTables: leading, a lone card that is no set is
+// told every other thing the rules let it do with the sets on the tables
+// (rules "Adding to a Set", "Picking up a Joker", "Playing the Two of
+// Spades"), naming each set and whose it is; a card that fits no set is
+// told only to lead it as a card, and none of it is said answering a set.
+func TestSelectionWordsLeadOnTables(t *testing.T) {
+	tables := func(sets ...[]string) [][]TableSet {
+		out := make([][]TableSet, len(sets))
+		for i, tab := range sets {
+			for _, s := range tab {
+				out[i] = append(out[i], TableSet{Cards: mustSet(t, s).Cards()})
+			}
+		}
+		return out
+	}
+	view := func(tabs [][]TableSet) View {
+		return View{Phase: PhaseLead, Seat: 1, Players: 3, Lead: 1, ToMove: 1, HandSizes: []int{5, 5, 5}, Tables: tabs}
+	}
+	names := []string{"Ann", "Bob", ""}
+	three := view(tables([]string{"7S 7H 7D"}, []string{"8C JK"}, []string{"3S 4S"}))
+	const alone = " alone is not a set: a single card is a set only when it is an ace or the 2♥ ("
+	for _, x := range []struct {
+		name  string
+		v     View
+		cards string
+		want  string
+	}{
+		{"fits nothing", three, "4D", "The 4♦" + alone + "lead it as a card instead)."},
+		{"no sets on the tables", view(tables(nil, nil, nil)), "7C", "The 7♣" + alone + "lead it as a card instead)."},
+		{"added to two, put into one", three, "7C",
+			"The 7♣" + alone + "lead it as a card instead, or add it to Ann's set 7♠ 7♥ 7♦ or your set 8♣ joker, or put it into your set 8♣ joker in place of its joker, which comes to your hand)."},
+		{"put in place of a joker only", view(tables([]string{"7S 7H 7D JK"}, nil, nil)), "7C",
+			"The 7♣" + alone + "lead it as a card instead, or put it into Ann's set 7♠ 7♥ 7♦ joker in place of its joker, which comes to your hand)."},
+		{"the S2 on any set, added to a run", three, "2S",
+			"The 2♠" + alone + "lead it as a card instead, or add it to seat 3's set 4♠ 3♠, or play it on any set on the table: both go to the graveyard, and you keep the lead)."},
+		{"the S2 on the one set", view(tables([]string{"7S 7H 7D"}, nil, nil)), "2S",
+			"The 2♠" + alone + "lead it as a card instead, or play it on Ann's set 7♠ 7♥ 7♦: both go to the graveyard, and you keep the lead)."},
+		{"more sets than are named", view(tables([]string{"5S 5D", "6H 7H"}, []string{"3H 4H"}, []string{"5C JK"})), "5H",
+			"The 5♥" + alone + "lead it as a card instead, or add it to Ann's set 5♠ 5♦, Ann's set 7♥ 6♥, your set 4♥ 3♥ or one other set, or put it into seat 3's set 5♣ joker in place of its joker, which comes to your hand)."},
+	} {
+		t.Run(x.name, func(t *testing.T) {
+			if got := SelectionWords(x.v, mustSet(t, x.cards), names); got != x.want {
+				t.Errorf("got  %q\nwant %q", got, x.want)
+			}
+		})
+	}
+	// Answering a set, nothing is added to a set or played on one.
+	round := three
+	round.Phase, round.Round = PhaseRound, &Round{Leader: 0, Spectrum: Multiples, Owner: 0}
+	round.Tables[0][0].Active = true
+	for _, c := range []string{"7C", "2S"} {
+		if got := SelectionWords(round, mustSet(t, c), names); strings.Contains(got, "add it") || strings.Contains(got, "play it on") {
+			t.Errorf("answering a set, the %s: %q", c, got)
+		}
+	}
+}
+
+// TestSelectionWordsAgreeWithLegal: over random games, whenever a seat
+// leads, what the words offer for each lone card of its hand that is no
+// set is exactly what the legal-move checker allows that card (an add, a
+// joker put back, the S2 on a set), every set they name is one the
+// checker names, and the words are the same whether or not the view
+// holds the hand (they read only the tables).
+func TestSelectionWordsAgreeWithLegal(t *testing.T) {
+	seen := map[Kind]int{}
+	for players := 2; players <= 6; players++ {
+		names := []string{"Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"}[:players]
+		randomGame(t, players, uint64(players*7+1), func(s *State, _ int, _ Action) {
+			if s.Phase() != PhaseLead {
+				return
+			}
+			seat := s.ToMove()
+			v := s.View(seat)
+			blind := v
+			blind.Hand = nil
+			allowed := map[card.Card]map[Kind][]string{}
+			for _, a := range s.Legal(seat) {
+				c := a.Card
+				if a.Kind == PlayS2 {
+					c = S2
+				}
+				if allowed[c] == nil {
+					allowed[c] = map[Kind][]string{}
+				}
+				if a.Kind == AddCard || a.Kind == PickUp || a.Kind == PlayS2 {
+					allowed[c][a.Kind] = append(allowed[c][a.Kind], whose(v, a.Seat, names)+" set "+SetWords(s.Table(a.Seat)[a.Index]))
+				}
+			}
+			for _, c := range v.Hand {
+				one, _ := Set(0).With(c)
+				if c == card.Joker || Legal(one) {
+					continue
+				}
+				got := SelectionWords(v, one, names)
+				if b := SelectionWords(blind, one, names); b != got {
+					t.Fatalf("the %s: with the hand %q, without %q", c, got, b)
+				}
+				for _, k := range []struct {
+					kind  Kind
+					words string
+				}{{AddCard, "add it to "}, {PickUp, "put it into "}, {PlayS2, "play it on "}} {
+					targets := allowed[c][k.kind]
+					if strings.Contains(got, k.words) != (len(targets) > 0) {
+						t.Fatalf("the %s with tables %v: %q, but the checker allows %d of %v", c, v.Tables, got, len(targets), k.kind)
+					}
+					if len(targets) > 0 {
+						seen[k.kind]++
+					}
+					if len(targets) <= 3 && k.kind != PlayS2 {
+						for _, name := range targets {
+							if !strings.Contains(got, name) {
+								t.Fatalf("the %s: %q does not name %s, where the checker allows %v", c, got, name, k.kind)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+	for _, k := range []Kind{AddCard, PickUp, PlayS2} {
+		if seen[k] == 0 {
+			t.Errorf("no lone card could %v in the games: the test saw too little", k)
+		}
+	}
+	t.Logf("lone cards told they could: %v", seen)
 }

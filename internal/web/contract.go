@@ -144,3 +144,11 @@ type Routes interface{ Register(mux *http.ServeMux) }
 // patterns of its routes that create things (tables, games, saves), to
 // which Options.RateLimit applies, as it does to Spider's.
 type Limited interface{ Limited() []string }
+
+// Frequent is what a mounted game may implement besides Routes: the
+// patterns of its cheap routes that its pages call at a player's every
+// click (a preview of the cards selected). Options.RateLimit bounds them
+// too, with buckets of their own (RateLimit.OftenPlayer, OftenAddress)
+// far above a person's pace, so that a flood is held and clicking never
+// spends the tokens of the Limited routes.
+type Frequent interface{ Frequent() []string }

@@ -122,6 +122,43 @@ func TestMountedGameRateLimit(t *testing.T) {
 	}
 }
 
+// frequentGame is limitedGame with a route its page calls at every click.
+type frequentGame struct{ limitedGame }
+
+func (g frequentGame) Register(mux *http.ServeMux) {
+	g.limitedGame.Register(mux)
+	mux.HandleFunc("POST /api/echo/often", Handle(nil, func(w http.ResponseWriter, r *http.Request) error {
+		WriteJSON(w, http.StatusOK, map[string]string{"player": Player(r)})
+		return nil
+	}))
+}
+
+func (frequentGame) Frequent() []string { return []string{"POST /api/echo/often"} }
+
+// TestMountedGameFrequentLimit: the routes a game names as Frequent are
+// limited by buckets of their own: past their burst they get 429, and
+// spending them leaves the Limited routes' tokens whole, and the other
+// way round.
+func TestMountedGameFrequentLimit(t *testing.T) {
+	rl := RateLimit{Player: Bucket{Burst: 2, Every: time.Hour}, Address: Bucket{Burst: 100, Every: time.Hour},
+		OftenPlayer: Bucket{Burst: 4, Every: time.Hour}, OftenAddress: Bucket{Burst: 100, Every: time.Hour}, MaxKeys: 100}
+	h := newHarness(t, Options{RateLimit: &rl, Games: []Routes{frequentGame{}}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // the cookie the limit keys on
+	calls := func(path string, n, want int) {
+		t.Helper()
+		for i := range n {
+			if code, body, _ := h.do("POST", path, ""); code != want {
+				t.Fatalf("%s, call %d: %d %s, want %d", path, i+1, code, body, want)
+			}
+		}
+	}
+	calls("/api/echo/often", 4, http.StatusOK)
+	calls("/api/echo/often", 1, http.StatusTooManyRequests)
+	calls("/api/echo/create", 2, http.StatusCreated)
+	calls("/api/echo/create", 1, http.StatusTooManyRequests)
+	calls("/api/echo/often", 1, http.StatusTooManyRequests)
+}
+
 // TestClassify: a game's sentinel error gets its class and keeps its text;
 // one with a class already keeps it; a Public message replaces a 5xx's
 // generic one; an unknown error stays a server fault; and each class has

@@ -26,8 +26,15 @@ import (
 // needs a token from both.
 type RateLimit struct {
 	Player, Address Bucket
+	// OftenPlayer and OftenAddress are the buckets of the routes a page
+	// calls at a player's every click (Frequent), such as Arlington's
+	// preview of a selection: cheap each, but many, so they have buckets
+	// of their own, and clicking never uses up the tokens of the routes
+	// that create things. A zero Bucket is DefaultRateLimit's.
+	OftenPlayer, OftenAddress Bucket
 	// MaxKeys bounds how many players, and how many addresses, are
-	// tracked at once; beyond it the idle ones are forgotten first.
+	// tracked at once in each set of buckets; beyond it the idle ones are
+	// forgotten first.
 	MaxKeys int
 }
 
@@ -41,13 +48,32 @@ type Bucket struct {
 // and then one a second: more than anyone clicking "New game" by hand, who
 // also has to look at the deal. An address gets 240 at once and two a
 // second, for players sharing one address (a household or a classroom
-// behind one router).
+// behind one router). On the routes called at every click a player gets
+// 120 at once and then five a second, more than anyone clicks cards for
+// long, and an address 600 at once and 25 a second, a classroom clicking
+// together.
 func DefaultRateLimit() RateLimit {
 	return RateLimit{
-		Player:  Bucket{Burst: 60, Every: time.Second},
-		Address: Bucket{Burst: 240, Every: 500 * time.Millisecond},
-		MaxKeys: 10000,
+		Player:       Bucket{Burst: 60, Every: time.Second},
+		Address:      Bucket{Burst: 240, Every: 500 * time.Millisecond},
+		OftenPlayer:  Bucket{Burst: 120, Every: 200 * time.Millisecond},
+		OftenAddress: Bucket{Burst: 600, Every: 40 * time.Millisecond},
+		MaxKeys:      10000,
 	}
+}
+
+// often is the limit of the routes called at every click (Frequent): the
+// Often buckets as the Player and Address ones, zero ones DefaultRateLimit's.
+func (rl RateLimit) often() RateLimit {
+	d := DefaultRateLimit()
+	o := RateLimit{Player: rl.OftenPlayer, Address: rl.OftenAddress, MaxKeys: rl.MaxKeys}
+	if o.Player.Burst <= 0 || o.Player.Every <= 0 {
+		o.Player = d.OftenPlayer
+	}
+	if o.Address.Burst <= 0 || o.Address.Every <= 0 {
+		o.Address = d.OftenAddress
+	}
+	return o
 }
 
 // limiter holds the buckets. Memory is bounded: each map holds at most
@@ -159,19 +185,27 @@ func (l *limiter) size() (players, addrs int) {
 }
 
 // rateLimit refuses a request to a limited route when its player or its
-// address is out of tokens: 429 with Retry-After.
-func (s *Server) rateLimit(mux *http.ServeMux, l *limiter, next http.Handler) http.Handler {
-	limited := map[string]bool{}
+// address is out of tokens: 429 with Retry-After. The routes the games
+// name Limited take tokens from s.limit, those they name Frequent from
+// s.often.
+func (s *Server) rateLimit(mux *http.ServeMux, next http.Handler) http.Handler {
+	limited := map[string]*limiter{}
 	for _, g := range s.opts.Games {
-		if lg, ok := g.(Limited); ok {
+		if fg, ok := g.(Frequent); ok {
+			for _, p := range fg.Frequent() {
+				limited[p] = s.often
+			}
+		}
+		if lg, ok := g.(Limited); ok { // the stricter limit, if named both
 			for _, p := range lg.Limited() {
-				limited[p] = true
+				limited[p] = s.limit
 			}
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, pattern := mux.Handler(r)
-		if !limited[pattern] {
+		l := limited[pattern]
+		if l == nil {
 			next.ServeHTTP(w, r)
 			return
 		}

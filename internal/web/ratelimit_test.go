@@ -53,6 +53,54 @@ func TestRateLimitNormalPlayer(t *testing.T) {
 	})
 }
 
+// TestRateLimitOftenDefaults: on the routes called at every click, with
+// the default limits, a player clicking four times a second for an hour
+// after 120 at once, and 30 players sharing an address, each clicking
+// every 1.25 s for ten minutes, are never refused; a flood from one address is held to
+// the burst and 25 a second. Zero buckets are the defaults.
+func TestRateLimitOftenDefaults(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	d := DefaultRateLimit()
+	if o := (RateLimit{Player: d.Player, Address: d.Address}).often(); o.Player != d.OftenPlayer || o.Address != d.OftenAddress {
+		t.Fatalf("zero buckets: %+v, want the defaults %v %v", o, d.OftenPlayer, d.OftenAddress)
+	}
+	t.Run("one fast clicker", func(t *testing.T) {
+		l := newLimiter(d.often())
+		for i := range 120 {
+			if ok, _ := l.allow("p", "192.0.2.1", t0); !ok {
+				t.Fatalf("click %d of the first 120 refused", i+1)
+			}
+		}
+		for ms := 250; ms <= 3600*1000; ms += 250 {
+			if ok, _ := l.allow("p", "192.0.2.1", t0.Add(time.Duration(ms)*time.Millisecond)); !ok {
+				t.Fatalf("refused after %d ms at four clicks a second", ms)
+			}
+		}
+	})
+	t.Run("a classroom at one address", func(t *testing.T) {
+		l := newLimiter(d.often())
+		for ms := 0; ms < 600*1000; ms += 1250 {
+			for p := range 30 {
+				if ok, _ := l.allow(fmt.Sprint("p", p), "192.0.2.1", t0.Add(time.Duration(ms)*time.Millisecond)); !ok {
+					t.Fatalf("player %d refused at %d ms", p, ms)
+				}
+			}
+		}
+	})
+	t.Run("a flood is refused", func(t *testing.T) {
+		l := newLimiter(d.often())
+		allowed := 0
+		for i := range 20000 { // 20,000 requests in 2 s, a new cookie each
+			if ok, _ := l.allow(fmt.Sprint("c", i), "192.0.2.1", t0.Add(time.Duration(i)*100*time.Microsecond)); ok {
+				allowed++
+			}
+		}
+		if allowed > 600+51 {
+			t.Fatalf("%d of 20,000 allowed in 2 s, want at most the burst and 25 a second", allowed)
+		}
+	})
+}
+
 // TestRateLimitBounded: however many players and addresses come, each map
 // holds at most MaxKeys buckets, and buckets full again are the first to go.
 func TestRateLimitBounded(t *testing.T) {

@@ -32,8 +32,9 @@ type Options struct {
 	CheckHost bool
 	Hosts     []string
 	// RateLimit, if not nil, bounds how fast each player and each client
-	// address may use the routes that create things (Limited; see
-	// ratelimit.go). nil: no limit, for tests and the load benchmark, which
+	// address may use the routes that create things (Limited) and, with
+	// buckets of their own, the routes called at every click (Frequent;
+	// see ratelimit.go). nil: no limit, for tests and the load benchmark, which
 	// create games at machine speed; cardtable serve uses DefaultRateLimit.
 	RateLimit *RateLimit
 	// Games are the games' handlers, mounted on the server's mux.
@@ -65,6 +66,7 @@ type Server struct {
 	now   func() time.Time
 	opts  Options
 	limit *limiter // nil without Options.RateLimit
+	often *limiter // the routes called at every click (Frequent); nil with limit
 	h     http.Handler
 	// pages are the URL paths of the static HTML pages (the front page,
 	// the Spider page), which hand out the identity cookie (identify).
@@ -155,7 +157,8 @@ func (s *Server) routes() http.Handler {
 	if s.opts.RateLimit != nil {
 		// Outside identify: a flood is refused before it is given identities.
 		s.limit = newLimiter(*s.opts.RateLimit)
-		h = s.rateLimit(mux, s.limit, h)
+		s.often = newLimiter(s.opts.RateLimit.often())
+		h = s.rateLimit(mux, h)
 	}
 	// Refuses cross-site writes (a page elsewhere posting to localhost).
 	h = http.NewCrossOriginProtection().Handler(h)

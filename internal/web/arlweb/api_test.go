@@ -201,7 +201,7 @@ func TestPreviewAtTable(t *testing.T) {
 			if code := p.do("POST", path, at(c.String()), &got); code != http.StatusOK {
 				t.Fatalf("seat %d, the %s: %d", v.Seat, c, code)
 			}
-			if want := arlington.SelectionWords(v, set); got.Say != want || want == "" {
+			if want := arlington.SelectionWords(v, set, table.SeatNames(tb.Summary().Seats)); got.Say != want || want == "" {
 				t.Errorf("seat %d, the %s: say %q, want %q", v.Seat, c, got.Say, want)
 			}
 			said[i] = got.Say

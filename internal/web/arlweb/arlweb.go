@@ -385,6 +385,18 @@ func (h *Handlers) Limited() []string {
 	}
 }
 
+// Frequent names the routes the page calls at every click (web.Frequent),
+// limited apart from Limited's: the previews of a selection. Each is cheap
+// (a set's analysis, a view's words), but a page asks one at each card
+// picked, so it must neither spend the tokens of new tables and hints nor
+// go unbounded for a client that loops.
+func (h *Handlers) Frequent() []string {
+	return []string{
+		"POST /api/arlington/preview",
+		"POST /api/arlington/tables/{id}/preview",
+	}
+}
+
 // HintBot is the level whose choice a hint shows (the hard bot; the
 // wiring makes it, Options.Hint), and hintTime bounds its search.
 const (

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"cardtable/arlington"
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -33,11 +34,11 @@ func (h *Handlers) tablePreview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, v, err := h.seatView(r)
+	t, v, err := h.seatView(r)
 	if err != nil {
 		return err
 	}
-	ans.Say = arlington.SelectionWords(v, set)
+	ans.Say = arlington.SelectionWords(v, set, table.SeatNames(t.Summary().Seats))
 	web.WriteJSON(w, http.StatusOK, ans)
 	return nil
 }

@@ -71,6 +71,63 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+// TestPreviewRateLimit: both previews of a selection are limited per
+// player, with buckets of their own: past the burst a player gets 429
+// with Retry-After and the shared layer's words, another player at the
+// same address is answered as usual, and the flooder's previews spent
+// none of the tokens of the routes that create things (its two replay
+// requests, a burst of two there, still pass the limit).
+func TestPreviewRateLimit(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 4, 0, 0, 0, time.UTC)
+	rl := web.RateLimit{
+		Player: web.Bucket{Burst: 2, Every: time.Hour}, Address: web.Bucket{Burst: 1000, Every: time.Second},
+		OftenPlayer: web.Bucket{Burst: 3, Every: time.Minute}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second},
+	}
+	e := newEnvWeb(t, Limits{}, web.Options{RateLimit: &rl, Now: func() time.Time { return t0 }})
+	body := `{"cards": ["7H", "7D"]}`
+	for _, r := range []struct{ name, path string }{
+		{"alone", "/api/arlington/preview"},
+		{"at a table", "/api/arlington/tables/{id}/preview"},
+	} {
+		t.Run(r.name, func(t *testing.T) {
+			flooder, other := e.client(), e.client()
+			// Both sit at a started table (the preview at a table is
+			// for a seat there); another creator each time, since a
+			// creator has one open table at most.
+			id := e.client().create("", "", "random")
+			flooder.join(id, "Flo")
+			other.join(id, "Otto")
+			path := strings.Replace(r.path, "{id}", id, 1)
+			for i := range rl.OftenPlayer.Burst {
+				if code, msg, _ := c429(t, flooder, "POST", path, body); code != http.StatusOK {
+					t.Fatalf("preview %d of the burst of %d: %d %s", i+1, rl.OftenPlayer.Burst, code, msg)
+				}
+			}
+			code, msg, retry := c429(t, flooder, "POST", path, body)
+			if code != http.StatusTooManyRequests {
+				t.Fatalf("preview past the burst: %d, want 429", code)
+			}
+			if secs, err := strconv.Atoi(retry); err != nil || secs < 1 || secs > 60 {
+				t.Errorf("Retry-After %q, want 1 to 60 seconds", retry)
+			}
+			if want := "too many requests like this one from this player or address: try again in " + retry + " s"; msg != want {
+				t.Errorf("message %q, want %q", msg, want)
+			}
+			if code, msg, _ := c429(t, other, "POST", path, body); code != http.StatusOK {
+				t.Errorf("another player at the same address: %d %s, want 200", code, msg)
+			}
+			for i := range rl.Player.Burst {
+				if code, msg, _ := c429(t, flooder, "GET", "/api/arlington/tables/"+id+"/replay", ""); code == http.StatusTooManyRequests {
+					t.Errorf("the flooder's replay %d of a burst of %d: %d %s: previews spent its tokens", i+1, rl.Player.Burst, code, msg)
+				}
+			}
+			if code := flooder.do("GET", "/api/arlington/tables/"+id, nil, nil); code != http.StatusOK {
+				t.Errorf("the flooder's unlimited request: %d, want 200", code)
+			}
+		})
+	}
+}
+
 // c429 sends a request as c and returns its status, the JSON error's
 // message (if any) and the Retry-After header.
 func c429(tb testing.TB, c *client, method, path, body string) (code int, msg, retry string) {

@@ -1,0 +1,175 @@
+package arlington
+
+import (
+	"fmt"
+	"strings"
+
+	"cardtable/card"
+)
+
+// This file tells a player what the cards they select would do in the
+// phase of play (the table page's preview). The words read the seat's view
+// only, and of it never the hand: what they say of a card is true of any
+// card the seat could hold, so they give nothing away and need no check
+// that the cards are held.
+
+// SelectionWords is what a player choosing cards in v needs to know of
+// the selection s in v's phase, or "" when that is what s is as a set
+// (a legal set when leading or answering: its spectra and points).
+// names[i] is seat i's name, for the sets the words name.
+// Leading, a group that is no set gets WhyNotSet, and a single card the
+// advice to lead it as a card, with the sets on the tables it could be
+// added to, put into in place of a joker, or (the S2) played on; in a
+// trick, where one card is played and sets do not count, the words say
+// whether the card can take the trick; answering a set, the S2 kills it,
+// and a set that does not answer (not of the spectrum led, or not higher
+// than the active set) is told why.
+func SelectionWords(v View, s Set, names []string) string {
+	single := s.Len() == 1 && s.Jokers() == 0
+	switch v.Phase {
+	case PhaseTrick:
+		if s.Len() != 1 {
+			if s.Empty() {
+				return WhyNotSet(s)
+			}
+			return "One card is played to a trick: select just one."
+		}
+		return trickWords(v, s.Cards()[0])
+	case PhaseRound:
+		if single && s.Cards()[0] == card.New(card.Two, card.Spades) {
+			return "The 2♠ kills the active set: both go to the graveyard, and you have the lead."
+		}
+		if v.Round != nil {
+			if single && !Legal(s) {
+				return fmt.Sprintf("%s, and an answer is a higher set of the spectrum led (%s).", aloneWords(s.Cards()[0]), SpectrumWords(v.Round.Spectrum))
+			}
+			if Legal(s) {
+				return answerWords(v, s)
+			}
+		}
+	case PhaseLead:
+		if single && !Legal(s) {
+			return leadAloneWords(v, s.Cards()[0], names)
+		}
+	}
+	return WhyNotSet(s)
+}
+
+// answerWords is why the legal set s does not answer the set round in v
+// (not of the spectrum led, or not higher than the active set), or "".
+func answerWords(v View, s Set) string {
+	sp := v.Round.Spectrum
+	if !In(s, sp) {
+		return fmt.Sprintf("Not an answer: an answer is a set of the spectrum led (%s), and %s is not.", SpectrumWords(sp), SetWords(s))
+	}
+	if v.Round.Owner < 0 || v.Round.Owner >= len(v.Tables) {
+		return ""
+	}
+	for _, t := range v.Tables[v.Round.Owner] {
+		active, err := SetOf(t.Cards)
+		if !t.Active || err != nil {
+			continue
+		}
+		if c, err := Compare(sp, s, active); err == nil && c <= 0 {
+			return fmt.Sprintf("Not an answer: %s is not higher than the active set %s (%s).", SetWords(s), SetWords(active), SpectrumWords(sp))
+		}
+	}
+	return ""
+}
+
+// trickWords is whether c, played to the trick in v, can take it: only a
+// joker led first, else the highest card of the suit led, takes a trick.
+func trickWords(v View, c card.Card) string {
+	if len(v.Trick) == 0 {
+		return "Play the " + CardWords(c) + "."
+	}
+	led := v.Trick[0].Card
+	switch {
+	case led == card.Joker:
+		return fmt.Sprintf("A joker was led, and it takes the trick: the %s cannot.", CardWords(c))
+	case c == card.Joker:
+		return "A joker takes a trick only when it is led: played now, it cannot take this one."
+	case c.Suit() != led.Suit():
+		return fmt.Sprintf("The %s does not follow the suit led (%s), so it cannot take the trick.", CardWords(c), led.Suit().Name())
+	}
+	best := led
+	for _, p := range v.Trick {
+		if p.Card != card.Joker && p.Card.Suit() == led.Suit() && Higher(p.Card, best) {
+			best = p.Card
+		}
+	}
+	if Higher(best, c) {
+		return fmt.Sprintf("The %s follows %s, but the %s played is higher: it cannot take the trick.", CardWords(c), led.Suit().Name(), CardWords(best))
+	}
+	// Seats still to play after this one, up to the leader; none can beat
+	// an ace (aces are high).
+	n := len(v.HandSizes)
+	for k := 1; k < n && c.Rank() != card.Ace; k++ {
+		i := ((v.Seat+k)%n + n) % n
+		if i == v.Lead {
+			break
+		}
+		if v.HandSizes[i] > 0 {
+			return fmt.Sprintf("The %s is the highest of %s so far: it takes the trick unless a higher one follows.", CardWords(c), led.Suit().Name())
+		}
+	}
+	return fmt.Sprintf("The %s takes the trick: the others' cards come into your hand, and you have the lead.", CardWords(c))
+}
+
+// leadAloneWords is what the lone suit card c, which is no set, can do
+// when leading: always be led as a card, and whatever else the legal-move
+// checker finds for it on the tables in v: be added to a set, be put into
+// a jokered set in place of its joker, or, the S2, be played on a set.
+func leadAloneWords(v View, c card.Card, names []string) string {
+	alts := []string{"lead it as a card instead"}
+	p, err := v.tablesPosition()
+	if err != nil {
+		return aloneWords(c) + " (" + alts[0] + ")."
+	}
+	p.phase = PhaseLead
+	p.hand, _ = Set(0).With(c)
+	var adds, puts, s2 []string
+	for _, a := range p.legal() {
+		var to *[]string
+		switch a.Kind {
+		case AddCard:
+			to = &adds
+		case PickUp:
+			to = &puts
+		case PlayS2:
+			to = &s2
+		default:
+			continue
+		}
+		*to = append(*to, whose(v, a.Seat, names)+" set "+SetWords(p.tables[a.Seat][a.Index]))
+	}
+	if len(adds) > 0 {
+		alts = append(alts, "add it to "+orList(adds))
+	}
+	if len(puts) > 0 {
+		alts = append(alts, "put it into "+orList(puts)+" in place of its joker, which comes to your hand")
+	}
+	switch {
+	case len(s2) == 1:
+		alts = append(alts, "play it on "+s2[0]+": both go to the graveyard, and you keep the lead")
+	case len(s2) > 1:
+		alts = append(alts, "play it on any set on the table: both go to the graveyard, and you keep the lead")
+	}
+	return aloneWords(c) + " (" + strings.Join(alts, ", or ") + ")."
+}
+
+// orList is "a", "a or b", "a, b or c"; past maxNamed, the rest are
+// counted rather than named, so the sentence stays readable.
+func orList(xs []string) string {
+	const maxNamed = 3
+	switch n := len(xs) - maxNamed; {
+	case n == 1:
+		return strings.Join(xs[:maxNamed], ", ") + " or one other set"
+	case n > 1:
+		return strings.Join(xs[:maxNamed], ", ") + fmt.Sprintf(" or one of %d other sets", n)
+	}
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}
