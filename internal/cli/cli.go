@@ -171,6 +171,14 @@ func noArgsOrSub(c *cobra.Command, args []string) error {
 	return badCall("%s", msg)
 }
 
+// noArgs refuses positional arguments to a command that takes none.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return badCall("%sunexpected argument %q", cmdPrefix(c), args[0])
+}
+
 // groupRun is the run of a command that only holds subcommands.
 func groupRun(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
