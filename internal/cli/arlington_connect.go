@@ -31,7 +31,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
 		case len(pos) > 1:
 			return usageErr("connect: unexpected argument %q", pos[1])
-		case *seat < 0 || *seat > arlington.MaxSeats:
+		case *seat < 0 || *seat > arlington.MaxSeats || fs.Changed("seat") && *seat == 0: // 0 given is no seat, not "any"
 			return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, *seat)
 		}
 		c, id, err := arlclient.FromLink(pos[0])
