@@ -119,7 +119,9 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 // into the backup. It returns the old
 // database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
-	if fi, err := os.Stat(from); err != nil {
+	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("restore: no backup at %s: %w", from, err)
+	} else if err != nil {
 		return "", fmt.Errorf("restore: backup %w", err)
 	} else if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("restore: %s is not a regular file", from)

@@ -55,7 +55,7 @@ func TestBackupWhileOpen(t *testing.T) {
 }
 
 // TestBackupSaysWhatIsWrong: a missing database or a --to in a directory
-// that does not exist is told in those words, not as SQLite's error about
+// that does not exist, or a missing backup to restore, is told in those words, not as SQLite's error about
 // the temporary file.
 func TestBackupSaysWhatIsWrong(t *testing.T) {
 	ctx := context.Background()
@@ -69,6 +69,9 @@ func TestBackupSaysWhatIsWrong(t *testing.T) {
 	missing := filepath.Join(dir, "none.db")
 	if err := Backup(ctx, missing, filepath.Join(dir, "b.db")); err == nil || !strings.Contains(err.Error(), "no database at "+missing) {
 		t.Errorf("backup of a missing database: %v", err)
+	}
+	if _, err := Restore(ctx, path, missing); err == nil || !strings.Contains(err.Error(), "no backup at "+missing) {
+		t.Errorf("restore from a missing file: %v", err)
 	}
 }
 
