@@ -98,11 +98,27 @@ func TestServeTLSUsage(t *testing.T) {
 			}
 		})
 	}
+	// Missing or malformed certificate files are bad input too
+	// (docs/cli.md, "Files a command reads").
+	cert, key, _ := selfSigned(t, t.TempDir(), "localhost")
+	for _, tc := range []struct {
+		name, cert, key, want string
+	}{
+		{"missing", db + ".nope", db + ".nope", "cardtable: serve: --tls-cert/--tls-key: cannot read " + db + ".nope"},
+		{"swapped", key, cert, "cardtable: serve: --tls-cert/--tls-key: tls: failed to find certificate PEM data"},
+	} {
+		var out, errb strings.Builder
+		code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--tls-cert", tc.cert,
+			"--tls-key", tc.key}, nil, &out, &errb)
+		if code != exitUsage || !strings.HasPrefix(errb.String(), tc.want) {
+			t.Errorf("%s certificate files: exit %d, %q; want exit 2 and %q", tc.name, code, errb.String(), tc.want)
+		}
+	}
+	// A bad --acme domain is told under --acme, without a stray "usage:".
 	var out, errb strings.Builder
-	code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--tls-cert", db + ".nope",
-		"--tls-key", db + ".nope"}, nil, &out, &errb)
-	if code != exitFail || !strings.Contains(errb.String(), "--tls-cert") {
-		t.Fatalf("missing certificate files: exit %d, %q", code, errb.String())
+	code := Run(t.Context(), []string{"serve", "--db", db, "--acme", "bad_name!"}, nil, &out, &errb)
+	if want := "cardtable: serve --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
+		t.Errorf("bad --acme domain: exit %d, %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
 

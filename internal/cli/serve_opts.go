@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -140,9 +139,9 @@ func (o *serveOptions) acmeDomains() ([]string, error) {
 	if o.acme == "" {
 		return nil, nil
 	}
-	names, err := parseHosts(o.acme)
+	names, err := parseHosts("--acme", o.acme)
 	if err != nil {
-		return nil, fmt.Errorf("serve --acme: %w", err)
+		return nil, err
 	}
 	for _, n := range names {
 		if !strings.Contains(n, ".") || strings.Trim(n, "0123456789.:") == "" {
