@@ -74,7 +74,8 @@ func TestServeHTTPS(t *testing.T) {
 	}
 }
 
-// TestServeTLSUsage: the HTTPS flags' mistakes are usage errors.
+// TestServeTLSUsage: the HTTPS flags' mistakes, and listen addresses
+// without a port or past 65535, are usage errors.
 func TestServeTLSUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "x.db")
 	for _, tc := range []struct {
@@ -89,6 +90,10 @@ func TestServeTLSUsage(t *testing.T) {
 		{[]string{"--acme", "192.0.2.1"}, "domain names with a dot"},
 		{[]string{"--trusted-proxy", "proxy.example"}, "CIDR"},
 		{[]string{"--log-format", "xml"}, "text or json"},
+		{[]string{"--addr", "foo"}, `--addr "foo": want HOST:PORT`},
+		{[]string{"--addr", "127.0.0.1:99999"}, "a port from 0 to 65535"},
+		{[]string{"--metrics-addr", "9100"}, `--metrics-addr "9100": want HOST:PORT`},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--http-redirect-addr", "localhost"}, `--http-redirect-addr "localhost"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb strings.Builder

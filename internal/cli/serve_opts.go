@@ -116,6 +116,11 @@ func (o *serveOptions) check() error {
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return usageErr("serve: --log-format is text or json, not %q", o.logFormat)
 	}
+	for _, f := range []struct{ name, v string }{{"addr", o.addr}, {"http-redirect-addr", o.httpRedirectAddr}, {"metrics-addr", o.metricsAddr}} {
+		if err := checkListenAddr(f.name, f.v); err != nil {
+			return err
+		}
+	}
 	if o.addr == "" {
 		o.addr = defaultAddr
 		if o.acme != "" {
@@ -130,6 +135,21 @@ func (o *serveOptions) check() error {
 	}
 	if o.db == "" {
 		o.db = defaultDBPath()
+	}
+	return nil
+}
+
+// checkListenAddr refuses a listen address net.Listen would refuse for
+// its form (no port, a port past 65535) as bad usage, before anything
+// is opened; "" and "off" are the flags' own words for none or the
+// default.
+func checkListenAddr(flag, v string) error {
+	if v == "" || v == "off" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(v)
+	if n, perr := strconv.Atoi(port); err != nil || port == "" || perr == nil && (n < 0 || n > 65535) {
+		return usageErr("serve: --%s %q: want HOST:PORT or :PORT, a port from 0 to 65535", flag, v)
 	}
 	return nil
 }
