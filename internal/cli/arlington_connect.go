@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -31,7 +32,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
 		case len(pos) > 1:
 			return usageErr("connect: unexpected argument %q", pos[1])
-		case *seat < 0 || *seat > arlington.MaxSeats:
+		case *seat < 0 || *seat > arlington.MaxSeats || fs.Changed("seat") && *seat == 0: // 0 given is no seat, not "any"
 			return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, *seat)
 		}
 		c, id, err := arlclient.FromLink(pos[0])
@@ -196,7 +197,17 @@ type arlRemote struct {
 	prompted bool // the table was shown for this position
 	asked    bool // the prompt is out, waiting for a line
 	lines    <-chan arlLine
+	// wait: no action is sent before this time, set when the server
+	// refused one for coming too fast (a bot, or a script piped in, would
+	// send again at once and be refused again, until the server cut the
+	// connection).
+	wait time.Time
 }
+
+// arlRateWait is how long the client waits after an action was refused for
+// coming too fast: a little over the server's time for one more message
+// (arlweb.Limits.Every, 200 ms).
+const arlRateWait = 250 * time.Millisecond
 
 type arlLine struct {
 	text string
@@ -222,7 +233,12 @@ func (r *arlRemote) run(ctx context.Context) error {
 	}
 	for {
 		var lines <-chan arlLine
-		if r.bot == nil && r.myTurn() && r.sent < 0 {
+		var wake <-chan time.Time
+		paused := false
+		if d := time.Until(r.wait); d > 0 {
+			wake, paused = time.After(d), true
+		}
+		if r.bot == nil && r.myTurn() && r.sent < 0 && !paused {
 			if !r.prompted {
 				showView(r.env.Stdout, r.fullView())
 				r.prompted = true
@@ -250,8 +266,9 @@ func (r *arlRemote) run(ctx context.Context) error {
 			if err != nil || stop {
 				return err
 			}
+		case <-wake:
 		}
-		if r.bot != nil && r.myTurn() && r.sent < 0 {
+		if r.bot != nil && r.myTurn() && r.sent < 0 && !time.Now().Before(r.wait) {
 			if err := r.botAct(ctx); err != nil {
 				return err
 			}
@@ -315,6 +332,9 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
 		} else {
 			r.out("refused: %s\n", arlReason(m.Err))
+		}
+		if m.Err.Class == "too_many" {
+			r.wait = time.Now().Add(arlRateWait)
 		}
 		r.sent = -1
 	case m.Update != nil:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -43,6 +44,11 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		c, err := arlclient.New(*server)
 		if err != nil {
 			return usageErr("new-table: %v", err)
+		}
+		if u, _ := url.Parse(strings.TrimSpace(*server)); strings.Trim(u.Path, "/") != "" {
+			// a page's address (the lobby's, pasted from the browser) would
+			// put the API under it and get the server's 404 or 405
+			return usageErr("new-table: --server %q: want the server's address alone, http://HOST:PORT, without a path", *server)
 		}
 		bots, err := arlParseSeats(*seats)
 		if err != nil {

@@ -290,6 +290,43 @@ func TestArlingtonOnlineBots(t *testing.T) {
 	}
 }
 
+// TestArlingtonConnectBotPaced: a bot client faster than the server lets
+// one connection send (greedy against greedy: the burst runs out within a
+// hand) waits after a refusal for coming too fast, instead of sending
+// again at once: a few refusals, never the hundred in a row after which
+// the server cuts the connection.
+func TestArlingtonConnectBotPaced(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "500", "--turn-timer", "off")
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(ctx, []string{"arlington", "connect", link, "--bot", "greedy", "--identity", ""}, nil, out, errb)
+	}()
+	const refusal = "refused: too many messages"
+	// Once refused, the client plays on: wait for three more of its moves.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		s := out.String()
+		if i := strings.Index(s, refusal); i >= 0 && strings.Count(s[i:], " (you) ") >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			<-done
+			t.Fatalf("no refusal followed by three moves within a minute:\n%s\n%s", out, errb)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if n := strings.Count(out.String(), refusal); n > 20 || strings.Contains(errb.String(), "too many messages") {
+		t.Fatalf("%d refusals for coming too fast; the client's notes:\n%s", n, errb)
+	}
+}
+
 func TestArlingtonConnectTerminal(t *testing.T) {
 	// A person at the terminal: commands on standard input, answered on
 	// standard output; a refused action is explained and the game goes
@@ -396,6 +433,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"new-table", "--seats", "human,human"}, exitUsage, "--server is required"},
 		{[]string{"new-table", "--server", "ftp://x", "--seats", "human,human"}, exitUsage, "not a server address"},
 		{[]string{"new-table", "--server", url}, exitUsage, "--seats is required"},
+		{[]string{"new-table", "--server", strings.TrimSuffix(url, "/") + "/arlington/", "--seats", "human,human"}, exitUsage, "without a path"},
 		{[]string{"new-table", "--server", url, "--seats", "human"}, exitUsage, "2 to 6"},
 		{[]string{"new-table", "--server", url, "--seats", "human,h,h,h,h,h,h"}, exitUsage, "2 to 6"},
 		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `"wizard" is neither human nor a bot level`},
@@ -411,6 +449,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", "table-7"}, exitUsage, "not a table link"},
 		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
 		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
+		{[]string{"connect", full, "--seat", "0"}, exitUsage, "--seat must be 1 to 6, not 0"},
 		{[]string{"connect", full, "--log", filepath.Join(t.TempDir(), "no", "dir", "log")}, exitUsage, "cannot write"},
 		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
 		{[]string{"connect", full}, exitFail, "cannot sit at"},

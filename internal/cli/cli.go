@@ -171,6 +171,24 @@ func noArgsOrSub(c *cobra.Command, args []string) error {
 	return badCall("%s", msg)
 }
 
+// within puts prefix before err's words; a usage error stays one, its
+// words after the prefix ("serve --acme: host ...", not "serve --acme:
+// usage: ...").
+func within(prefix string, err error) error {
+	if errors.Is(err, errUsage) {
+		return fmt.Errorf("%w: %s: %s", errUsage, prefix, strings.TrimPrefix(err.Error(), "usage: "))
+	}
+	return fmt.Errorf("%s: %w", prefix, err)
+}
+
+// noArgs refuses positional arguments to a command that takes none.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	return badCall("%sunexpected argument %q", cmdPrefix(c), args[0])
+}
+
 // groupRun is the run of a command that only holds subcommands.
 func groupRun(c *cobra.Command, args []string) error {
 	if len(args) == 0 {

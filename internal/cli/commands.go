@@ -116,10 +116,13 @@ func newRoot(env *Env) *cobra.Command {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
-		if c.Name() == "completion" { // cobra's: its words in this help's style
+		if c.Name() == "completion" { // cobra's: its words and exit statuses in this help's style
 			c.Short = "print a shell completion script: bash, zsh, fish or powershell"
+			c.Args, c.RunE = cobra.ArbitraryArgs, groupRun // cobra printed its help, exit 0, for an unknown shell
+			c.Annotations = map[string]string{groupAnnotation: "true"}
 			for _, s := range c.Commands() {
 				s.Short = "print the completion script for " + s.Name()
+				s.Args = noArgs // cobra's NoArgs was a failure, exit 1, not bad usage
 			}
 		}
 	}
@@ -168,7 +171,7 @@ func versionCmd(env *Env, bi buildinfo.Info) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "print the version, commit and commit time",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := fmt.Fprintln(env.Stdout, bi.String())
 			return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -113,6 +114,23 @@ func TestDBCopy(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "", "db", "copy", "--from", "postgres://nobody@127.0.0.1:1/none?connect_timeout=2", "--to", back); code == exitOK || !strings.Contains(errOut, "the source") {
 		t.Fatalf("an unreachable source: exit %d: %s", code, errOut)
+	}
+}
+
+// TestDBCopyMissingSource: a --from SQLite file that does not exist is
+// bad input, and neither it nor the target is created (it was opened as a
+// new, empty database and "copied").
+func TestDBCopyMissingSource(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "typo.db"), filepath.Join(dir, "new.db")
+	_, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)
+	if code != exitUsage || !strings.Contains(errOut, "no database at "+from) {
+		t.Fatalf("exit %d, %q; want exit 2 and no database at %s", code, errOut, from)
+	}
+	for _, f := range []string{from, to} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s was created", f)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -76,6 +77,13 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		if *from == *to {
 			return usageErr("db copy: --from and --to name the same database")
+		}
+		if !pgstore.IsURL(*from) {
+			// Opening a missing file would make an empty database and
+			// copy nothing, "successfully": a mistyped source.
+			if fi, err := os.Stat(*from); err != nil || !fi.Mode().IsRegular() {
+				return usageErr("db copy: no database at %s: --from names an existing SQLite file or a postgres:// URL", *from)
+			}
 		}
 		src, srcName, err := openStore(ctx, *from, 0, 0)
 		if err != nil {

@@ -49,7 +49,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	hosts, err := parseHosts(o.hosts)
+	hosts, err := parseHosts("--host", o.hosts)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ var serveRateLimit = web.DefaultRateLimit
 
 // parseHosts reads --host: comma-separated host names or IP addresses,
 // without ports. nil when the flag is empty (the default applies).
-func parseHosts(list string) ([]string, error) {
+func parseHosts(flag, list string) ([]string, error) {
 	var out []string
 	for item := range strings.SplitSeq(list, ",") {
 		if strings.TrimSpace(item) == "" {
@@ -211,7 +211,7 @@ func parseHosts(list string) ([]string, error) {
 		}
 		h, err := web.NormalizeHost(item)
 		if err != nil {
-			return nil, usageErr("serve --host: %v", err)
+			return nil, usageErr("serve %s: %v", flag, err)
 		}
 		out = append(out, h)
 	}

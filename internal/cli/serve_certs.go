@@ -28,11 +28,12 @@ type certFiles struct {
 // loadCertFiles loads the pair once: an error here stops the server.
 func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, error) {
 	c := &certFiles{certFile: certFile, keyFile: keyFile, log: log, checkEvery: time.Minute}
-	stamp, err := c.stamps()
+	// Read first: a missing file is bad input (docs/cli.md), told as such.
+	cert, err := c.load()
 	if err != nil {
 		return nil, err
 	}
-	cert, err := c.load()
+	stamp, err := c.stamps()
 	if err != nil {
 		return nil, err
 	}
@@ -86,5 +87,9 @@ func (c *certFiles) load() (tls.Certificate, error) {
 	if err != nil {
 		return tls.Certificate{}, err
 	}
-	return tls.X509KeyPair(certPEM, keyPEM)
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return cert, fmt.Errorf("%w: %w", errUsage, err) // malformed: bad input
+	}
+	return cert, nil
 }

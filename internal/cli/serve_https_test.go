@@ -74,7 +74,8 @@ func TestServeHTTPS(t *testing.T) {
 	}
 }
 
-// TestServeTLSUsage: the HTTPS flags' mistakes are usage errors.
+// TestServeTLSUsage: the HTTPS flags' mistakes, and listen addresses
+// without a port or past 65535, are usage errors.
 func TestServeTLSUsage(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "x.db")
 	for _, tc := range []struct {
@@ -89,6 +90,10 @@ func TestServeTLSUsage(t *testing.T) {
 		{[]string{"--acme", "192.0.2.1"}, "domain names with a dot"},
 		{[]string{"--trusted-proxy", "proxy.example"}, "CIDR"},
 		{[]string{"--log-format", "xml"}, "text or json"},
+		{[]string{"--addr", "foo"}, `--addr "foo": want HOST:PORT`},
+		{[]string{"--addr", "127.0.0.1:99999"}, "a port from 0 to 65535"},
+		{[]string{"--metrics-addr", "9100"}, `--metrics-addr "9100": want HOST:PORT`},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--http-redirect-addr", "localhost"}, `--http-redirect-addr "localhost"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb strings.Builder
@@ -98,11 +103,27 @@ func TestServeTLSUsage(t *testing.T) {
 			}
 		})
 	}
+	// Missing or malformed certificate files are bad input too
+	// (docs/cli.md, "Files a command reads").
+	cert, key, _ := selfSigned(t, t.TempDir(), "localhost")
+	for _, tc := range []struct {
+		name, cert, key, want string
+	}{
+		{"missing", db + ".nope", db + ".nope", "cardtable: serve: --tls-cert/--tls-key: cannot read " + db + ".nope"},
+		{"swapped", key, cert, "cardtable: serve: --tls-cert/--tls-key: tls: failed to find certificate PEM data"},
+	} {
+		var out, errb strings.Builder
+		code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--tls-cert", tc.cert,
+			"--tls-key", tc.key}, nil, &out, &errb)
+		if code != exitUsage || !strings.HasPrefix(errb.String(), tc.want) {
+			t.Errorf("%s certificate files: exit %d, %q; want exit 2 and %q", tc.name, code, errb.String(), tc.want)
+		}
+	}
+	// A bad --acme domain is told under --acme, without a stray "usage:".
 	var out, errb strings.Builder
-	code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--tls-cert", db + ".nope",
-		"--tls-key", db + ".nope"}, nil, &out, &errb)
-	if code != exitFail || !strings.Contains(errb.String(), "--tls-cert") {
-		t.Fatalf("missing certificate files: exit %d, %q", code, errb.String())
+	code := Run(t.Context(), []string{"serve", "--db", db, "--acme", "bad_name!"}, nil, &out, &errb)
+	if want := "cardtable: serve --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
+		t.Errorf("bad --acme domain: exit %d, %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
 

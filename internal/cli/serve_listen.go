@@ -95,7 +95,7 @@ func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []str
 	case o.tlsCert != "":
 		files, err := loadCertFiles(o.tlsCert, o.tlsKey, logger)
 		if err != nil {
-			return nil, fmt.Errorf("serve: --tls-cert/--tls-key: %w", err)
+			return nil, within("serve: --tls-cert/--tls-key", err)
 		}
 		tlsConf = &tls.Config{GetCertificate: files.get}
 	case len(domains) > 0:
@@ -154,7 +154,7 @@ func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
 		if o.acmeCA != "" {
 			pem, err := readInputFile(o.acmeCA, maxPEM, "a PEM file")
 			if err != nil {
-				return nil, fmt.Errorf("serve --acme-ca: %w", err)
+				return nil, within("serve --acme-ca", err)
 			}
 			pool := x509.NewCertPool()
 			if !pool.AppendCertsFromPEM(pem) {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -117,6 +116,11 @@ func (o *serveOptions) check() error {
 	if o.logFormat != "text" && o.logFormat != "json" {
 		return usageErr("serve: --log-format is text or json, not %q", o.logFormat)
 	}
+	for _, f := range []struct{ name, v string }{{"addr", o.addr}, {"http-redirect-addr", o.httpRedirectAddr}, {"metrics-addr", o.metricsAddr}} {
+		if err := checkListenAddr(f.name, f.v); err != nil {
+			return err
+		}
+	}
 	if o.addr == "" {
 		o.addr = defaultAddr
 		if o.acme != "" {
@@ -135,14 +139,29 @@ func (o *serveOptions) check() error {
 	return nil
 }
 
+// checkListenAddr refuses a listen address net.Listen would refuse for
+// its form (no port, a port past 65535) as bad usage, before anything
+// is opened; "" and "off" are the flags' own words for none or the
+// default.
+func checkListenAddr(flag, v string) error {
+	if v == "" || v == "off" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(v)
+	if n, perr := strconv.Atoi(port); err != nil || port == "" || perr == nil && (n < 0 || n > 65535) {
+		return usageErr("serve: --%s %q: want HOST:PORT or :PORT, a port from 0 to 65535", flag, v)
+	}
+	return nil
+}
+
 // acmeDomains is --acme as a list of normalized names.
 func (o *serveOptions) acmeDomains() ([]string, error) {
 	if o.acme == "" {
 		return nil, nil
 	}
-	names, err := parseHosts(o.acme)
+	names, err := parseHosts("--acme", o.acme)
 	if err != nil {
-		return nil, fmt.Errorf("serve --acme: %w", err)
+		return nil, err
 	}
 	for _, n := range names {
 		if !strings.Contains(n, ".") || strings.Trim(n, "0123456789.:") == "" {

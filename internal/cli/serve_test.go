@@ -361,7 +361,8 @@ func TestServeUsage(t *testing.T) {
 	}{
 		{[]string{"serve", "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"serve", "--nope"}, exitUsage, "nope"},
-		{[]string{"serve", "--addr", "256.0.0.1:99999", "--db", filepath.Join(t.TempDir(), "x.db")}, exitFail, "serve"},
+		{[]string{"serve", "--addr", "256.0.0.1:99999", "--db", filepath.Join(t.TempDir(), "x.db")}, exitUsage, "a port from 0 to 65535"},
+		{[]string{"serve", "--addr", "256.0.0.1:8080", "--db", filepath.Join(t.TempDir(), "x.db")}, exitFail, "serve: listen tcp"},
 		{[]string{"serve", "--internal-addr", "junk"}, exitUsage, `--internal-addr "junk": want HOST:PORT`},
 		{[]string{"serve", "--internal-addr", ":8080"}, exitUsage, "want HOST:PORT"},
 		{[]string{"serve", "--internal-addr", "db1:99999"}, exitUsage, "a port from 1 to 65535"},

@@ -36,10 +36,16 @@ func Backup(ctx context.Context, path, to string) error {
 	if _, err := os.Lstat(to); err == nil {
 		return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
 	}
-	if fi, err := os.Stat(path); err != nil {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("backup: no database at %s (give the server's with --db): %w", path, err)
+	} else if err != nil {
 		return fmt.Errorf("backup: database %w", err)
 	} else if !fi.Mode().IsRegular() {
 		return fmt.Errorf("backup: %s is not a regular file", path)
+	}
+	// Said here, SQLite would name the temporary file and its own code.
+	if fi, err := os.Stat(filepath.Dir(to)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("backup %s: the directory %s does not exist: create it first", to, filepath.Dir(to))
 	}
 	src, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -113,7 +119,9 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 // into the backup. It returns the old
 // database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
-	if fi, err := os.Stat(from); err != nil {
+	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("restore: no backup at %s: %w", from, err)
+	} else if err != nil {
 		return "", fmt.Errorf("restore: backup %w", err)
 	} else if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("restore: %s is not a regular file", from)

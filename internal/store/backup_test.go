@@ -54,6 +54,27 @@ func TestBackupWhileOpen(t *testing.T) {
 	}
 }
 
+// TestBackupSaysWhatIsWrong: a missing database or a --to in a directory
+// that does not exist, or a missing backup to restore, is told in those words, not as SQLite's error about
+// the temporary file.
+func TestBackupSaysWhatIsWrong(t *testing.T) {
+	ctx := context.Background()
+	_, path := openTemp(t)
+	dir := t.TempDir()
+	to := filepath.Join(dir, "no", "such", "b.db")
+	err := Backup(ctx, path, to)
+	if err == nil || !strings.Contains(err.Error(), "the directory "+filepath.Join(dir, "no", "such")+" does not exist") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("backup into a missing directory: %v", err)
+	}
+	missing := filepath.Join(dir, "none.db")
+	if err := Backup(ctx, missing, filepath.Join(dir, "b.db")); err == nil || !strings.Contains(err.Error(), "no database at "+missing) {
+		t.Errorf("backup of a missing database: %v", err)
+	}
+	if _, err := Restore(ctx, path, missing); err == nil || !strings.Contains(err.Error(), "no backup at "+missing) {
+		t.Errorf("restore from a missing file: %v", err)
+	}
+}
+
 // TestRestore: refused while a store holds the database, and for a file
 // that is not a sound cardtable database (nothing changes); otherwise the
 // backup is in place, whole, the old database kept aside with its WAL, and
