@@ -324,44 +324,17 @@ func (s *spiderSession) refuse(err error) {
 	fmt.Fprintln(s.env.Stdout, "refused:", err)
 }
 
-// command runs one line; it reports whether play should end.
+// command runs one line; it reports whether play should end. A command
+// that succeeds shows the game after its own lines (extra fields in JSON
+// mode); one that fails is refused and changes nothing.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
 	verb, args := strings.ToLower(f[0]), f[1:]
-	piles := func(want int, optional int) ([]int, error) {
-		if len(args) < want || len(args) > want+optional {
-			what := fmt.Sprintf("%d or %d numbers", want, want+optional)
-			switch {
-			case optional == 0:
-				what = plural(want, "number")
-			case want == 0:
-				what = "at most " + plural(optional, "number")
-			}
-			return nil, fmt.Errorf("%w: %s takes %s", spider.ErrFormat, verb, what)
-		}
-		out := make([]int, len(args))
-		for i, a := range args {
-			n, err := strconv.Atoi(a)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("%w: %q is not a number from 1 up", spider.ErrFormat, a)
-			}
-			out[i] = n
-		}
-		return out, nil
-	}
 	var err error
 	var extra map[string]any
 	var text []string
 	if spider.IsCommand(verb) {
-		// The game's own commands: one language with the server's.
-		var c spider.Command
-		if c, err = spider.ParseCommand(line); err == nil {
-			var m spider.Move
-			if m, _, err = s.g.Apply(c); err == nil && c.Op == spider.OpAuto {
-				text = append(text, "auto: "+m.String())
-				extra = map[string]any{"move": m.String()}
-			}
-		}
+		extra, text, err = s.gameCommand(line)
 		verb = "" // handled
 	}
 	// Commands that take nothing refuse an argument rather than ignore it:
@@ -385,87 +358,15 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		}
 	case "show", "":
 	case "locate", "l":
-		if len(args) != 1 {
-			err = fmt.Errorf("%w: locate takes one card, such as QH", spider.ErrFormat)
-			break
-		}
-		var c card.Card
-		if c, err = card.Parse(args[0]); err != nil {
-			break
-		}
-		if c.IsJoker() {
-			err = fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)
-			break
-		}
-		locs := s.g.Locate(c)
-		out := []map[string]int{}
-		var where []string
-		for _, l := range locs {
-			out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
-			where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
-		}
-		extra = map[string]any{"card": c.String(), "locations": out}
-		if len(where) == 0 {
-			text = append(text, fmt.Sprintf("%s: not visible", c))
-		} else {
-			text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
-		}
+		extra, text, err = s.locate(args)
 	case "column", "c":
-		var n []int
-		if n, err = piles(1, 0); err == nil {
-			if n[0] > spider.Piles {
-				err = fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
-				break
-			}
-			cs := s.g.Column(n[0] - 1)
-			names := make([]string, len(cs))
-			for i, c := range cs {
-				names[i] = c.String()
-			}
-			extra = map[string]any{"pile": n[0], "cards": names}
-			text = append(text, fmt.Sprintf("pile %d: %s", n[0], strings.Join(names, " ")))
-		}
+		extra, text, err = s.column(verb, args)
 	case "save":
-		if len(args) != 1 {
-			err = fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
-		} else if err = saveFile(args[0], s.g.Save()); err == nil {
-			text = append(text, "saved to "+args[0])
-			extra = map[string]any{"saved": args[0]}
-		}
+		extra, text, err = s.save(args)
 	case "load":
-		if len(args) != 1 {
-			err = fmt.Errorf("%w: load takes a file name", spider.ErrFormat)
-		} else {
-			var g *spider.Game
-			if g, err = loadSpider(args[0]); err == nil {
-				s.g = g
-				text = append(text, "loaded "+args[0])
-			} else {
-				// In play a bad file is refused like any command; the
-				// exit-status mark is for --load.
-				msg := strings.TrimPrefix(err.Error(), "usage: ")
-				if errors.Is(err, spider.ErrFormat) {
-					err = renamedErr{msg, err}
-				} else {
-					err = fmt.Errorf("%w: %s", spider.ErrFormat, msg)
-				}
-			}
-		}
+		text, err = s.load(args)
 	default:
-		if h, ok := spiderExtraCommands[verb]; ok {
-			if len(args) > 0 {
-				err = fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb)
-				break
-			}
-			var msg string
-			msg, err = h(ctx, s.g)
-			if err == nil {
-				text = append(text, msg)
-				extra = map[string]any{"message": msg}
-			}
-			break
-		}
-		err = fmt.Errorf("%w: unknown command %q (try help)", spider.ErrFormat, verb)
+		extra, text, err = s.extraCommand(ctx, verb, args)
 	}
 	if err != nil {
 		if errors.Is(err, spider.ErrNothing) {
@@ -476,6 +377,139 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	}
 	s.show(extra, text...)
 	return false
+}
+
+// gameCommand runs one of the game's own commands (moves, deal, undo...):
+// one language with the server's. Only auto says more than the game shows,
+// the move it chose.
+func (s *spiderSession) gameCommand(line string) (extra map[string]any, text []string, err error) {
+	c, err := spider.ParseCommand(line)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, _, err := s.g.Apply(c)
+	if err == nil && c.Op == spider.OpAuto {
+		text = append(text, "auto: "+m.String())
+		extra = map[string]any{"move": m.String()}
+	}
+	return extra, text, err
+}
+
+// locate says which piles show a card, such as QH.
+func (s *spiderSession) locate(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) != 1 {
+		return nil, nil, fmt.Errorf("%w: locate takes one card, such as QH", spider.ErrFormat)
+	}
+	c, err := card.Parse(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.IsJoker() {
+		return nil, nil, fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)
+	}
+	out := []map[string]int{}
+	var where []string
+	for _, l := range s.g.Locate(c) {
+		out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
+		where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
+	}
+	extra = map[string]any{"card": c.String(), "locations": out}
+	if len(where) == 0 {
+		text = append(text, fmt.Sprintf("%s: not visible", c))
+	} else {
+		text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
+	}
+	return extra, text, nil
+}
+
+// column lists the cards of one pile, as far as the player sees them.
+func (s *spiderSession) column(verb string, args []string) (extra map[string]any, text []string, err error) {
+	n, err := pileArgs(verb, args, 1, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n[0] > spider.Piles {
+		return nil, nil, fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
+	}
+	cs := s.g.Column(n[0] - 1)
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.String()
+	}
+	extra = map[string]any{"pile": n[0], "cards": names}
+	text = append(text, fmt.Sprintf("pile %d: %s", n[0], strings.Join(names, " ")))
+	return extra, text, nil
+}
+
+// pileArgs reads verb's arguments as pile numbers from 1 up: want of
+// them, then up to optional more.
+func pileArgs(verb string, args []string, want, optional int) ([]int, error) {
+	if len(args) < want || len(args) > want+optional {
+		what := fmt.Sprintf("%d or %d numbers", want, want+optional)
+		switch {
+		case optional == 0:
+			what = plural(want, "number")
+		case want == 0:
+			what = "at most " + plural(optional, "number")
+		}
+		return nil, fmt.Errorf("%w: %s takes %s", spider.ErrFormat, verb, what)
+	}
+	out := make([]int, len(args))
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%w: %q is not a number from 1 up", spider.ErrFormat, a)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// save writes the game to a file.
+func (s *spiderSession) save(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) != 1 {
+		return nil, nil, fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
+	}
+	if err := saveFile(args[0], s.g.Save()); err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"saved": args[0]}, []string{"saved to " + args[0]}, nil
+}
+
+// load replaces the game by the one saved in a file.
+func (s *spiderSession) load(args []string) (text []string, err error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%w: load takes a file name", spider.ErrFormat)
+	}
+	g, err := loadSpider(args[0])
+	if err != nil {
+		// In play a bad file is refused like any command; the
+		// exit-status mark is for --load.
+		msg := strings.TrimPrefix(err.Error(), "usage: ")
+		if errors.Is(err, spider.ErrFormat) {
+			return nil, renamedErr{msg, err}
+		}
+		return nil, fmt.Errorf("%w: %s", spider.ErrFormat, msg)
+	}
+	s.g = g
+	return []string{"loaded " + args[0]}, nil
+}
+
+// extraCommand runs a command another package added (spiderExtraCommands);
+// any other word is an unknown command.
+func (s *spiderSession) extraCommand(ctx context.Context, verb string, args []string) (extra map[string]any, text []string, err error) {
+	h, ok := spiderExtraCommands[verb]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: unknown command %q (try help)", spider.ErrFormat, verb)
+	}
+	if len(args) > 0 {
+		return nil, nil, fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb)
+	}
+	msg, err := h(ctx, s.g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"message": msg}, []string{msg}, nil
 }
 
 // plural is "1 move", "2 moves".
