@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,27 +45,21 @@ func runServe(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// serve runs the server o describes until ctx ends.
+// serve runs the server o describes until ctx ends. The order of its steps
+// is the point: every flag is checked before anything is opened; the
+// address is taken before the database is opened; and on the way out
+// (defers run in reverse) the web server stops first, then the hub (its
+// tables stay open in the store), the server leaves the other servers, the
+// database closes, and the event log is flushed last.
 func (o serveOptions) serve(ctx context.Context, env *Env) error {
-	if err := o.check(); err != nil {
-		return err
-	}
-	hosts, err := parseHosts(o.hosts)
+	names, err := o.names()
 	if err != nil {
 		return err
-	}
-	domains, err := o.acmeDomains()
-	if err != nil {
-		return err
-	}
-	proxies, err := web.ParseProxies(o.trustedProxy)
-	if err != nil {
-		return usageErr("serve --trusted-proxy: %v", err)
 	}
 	log := newLogger(env.Stderr, o.logFormat)
 	events := web.NewEventLog(log, 0, nil)
-	// Last of all (defers run in reverse), once nothing logs events any
-	// more: the minute's "suppressed N similar" summaries are not lost.
+	// Last of all, once nothing logs events any more: the minute's
+	// "suppressed N similar" summaries are not lost.
 	defer events.Flush()
 	// The address first: a port already taken is refused before a new
 	// database file is made for a server that cannot start.
@@ -89,112 +84,187 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	})
 	timed := timedStore{serverStore: db, m: metrics}
 	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
-	// On PostgreSQL the server joins the others sharing the database
-	// (serve_cluster.go); it leaves after its hub has stopped and given
-	// its tables back.
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
-	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
-		if h := live.Load(); h != nil {
-			return h.List()
-		}
-		return nil
-	}, logf)
+	node, err := o.joinServers(ctx, db, ln, &live, log, logf)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	var claims table.Claims
 	if node != nil {
-		claims = node
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			defer cancel()
-			if err := node.Close(cctx); err != nil {
-				log.Warn("leaving the servers' registry", "err", err)
-			}
-		}()
-		log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
-			"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+		defer leaveServers(ctx, node, log)
 	}
-	// The live Arlington tables: the hub resumes the open ones from the
-	// database (on PostgreSQL, its share of those no server runs) and
-	// stops (its tables stay open in the store, given back to the other
-	// servers) before the database closes, after the web server: the
-	// pages are told the server is restarting, not that their table
-	// closed.
-	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
-		BotWorkers: o.botWorkers, Claims: claims, ScanEvery: clusterTiming.scan,
-		Observer: metrics, Logf: logf})
-	if err != nil {
+	if hub, err = o.newHub(ctx, timed, node, metrics, logf); err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
 	live.Store(hub)
 	if node != nil {
-		// Stopping: no more tables for this server, from now on.
-		go func() {
-			<-ctx.Done()
-			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			defer cancel()
-			if err := node.Drain(dctx); err != nil {
-				log.Warn("marking the server stopping", "err", err)
-			}
-		}()
+		go drainOnStop(ctx, node, log)
 	}
 	pool := solver.NewPool()
-	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
-		return serveWinnableDeal(ctx, pool, o)
-	}
-	// On PostgreSQL other servers may write the same games: each use of a
-	// cached one checks its stored version.
-	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
-		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
-		Analyze:    serveAnalyze})
-	if hosts == nil {
-		hosts = listenHosts(o.addr, ln.Addr())
-	}
-	hosts = append(hosts, domains...)
+	sp = o.spiderHandlers(timed, log, pool)
+	hosts := o.answeredHosts(names, ln.Addr())
 	rl := serveRateLimit()
 	ao := arlOptions(log)
 	if node != nil {
 		ao.Cluster = cluster{node}
 	}
 	arl := arlweb.New(hub, ao)
-	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
+	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units, err := openUnits(&o, ln, domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
+	units, err := openUnits(&o, ln, names.domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
 	if err != nil {
 		return err
 	}
+	logServing(ctx, log, db, dbName, units, hosts)
+	stopBackground := runBackground(ctx, sp, pool, log)
+	err = serveUnits(ctx, log, units, srv)
+	stopBackground()
+	return err
+}
+
+// serveNames are the names the flags give, read when the flags are
+// checked, before anything is opened.
+type serveNames struct {
+	hosts   []string // --host; nil: the default, known once listening
+	domains []string // the ACME domains
+	proxies []netip.Prefix
+}
+
+// names checks o and reads the names it gives.
+func (o serveOptions) names() (serveNames, error) {
+	if err := o.check(); err != nil {
+		return serveNames{}, err
+	}
+	var n serveNames
+	var err error
+	if n.hosts, err = parseHosts(o.hosts); err != nil {
+		return serveNames{}, err
+	}
+	if n.domains, err = o.acmeDomains(); err != nil {
+		return serveNames{}, err
+	}
+	if n.proxies, err = web.ParseProxies(o.trustedProxy); err != nil {
+		return serveNames{}, usageErr("serve --trusted-proxy: %v", err)
+	}
+	return n, nil
+}
+
+// answeredHosts are the host names the server answers besides the
+// loopback ones: --host, else the names of the listen address; and the
+// ACME domains.
+func (o serveOptions) answeredHosts(names serveNames, ln net.Addr) []string {
+	hosts := names.hosts
+	if hosts == nil {
+		hosts = listenHosts(o.addr, ln)
+	}
+	return append(hosts, names.domains...)
+}
+
+// logServing says where the server is to be reached, on what database, and
+// where its other listeners are.
+func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts []string) {
 	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(ln.Addr(), units[0].tls), "db", dbName, "games", n,
+	log.Info("cardtable serving", "url", openURL(units[0].ln.Addr(), units[0].tls), "db", dbName, "games", n,
 		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
 	}
-	// The pruner deletes Spider games past their retention (docs/api.md);
-	// it exits when serving ends, before the database closes.
-	pctx, stop := context.WithCancel(ctx)
+}
+
+// joinServers joins the other servers sharing a PostgreSQL database
+// (serve_cluster.go) and tells the registry the tables of the hub in live
+// once there is one; nil on SQLite. The server leaves (leaveServers) after
+// its hub has stopped and given its tables back.
+func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Listener, live *atomic.Pointer[table.Hub], log *slog.Logger, logf func(string, ...any)) (*pgstore.Node, error) {
+	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
+		if h := live.Load(); h != nil {
+			return h.List()
+		}
+		return nil
+	}, logf)
+	if err != nil || node == nil {
+		return nil, err
+	}
+	log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
+		"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+	return node, nil
+}
+
+// leaveServers takes the server out of the registry; it is given two
+// seconds even though ctx has ended (it runs as the server stops).
+func leaveServers(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := node.Close(cctx); err != nil {
+		log.Warn("leaving the servers' registry", "err", err)
+	}
+}
+
+// drainOnStop marks the server stopping in the registry as soon as ctx
+// ends, so that no more tables come to it while it finishes; it returns
+// then.
+func drainOnStop(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
+	<-ctx.Done()
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := node.Drain(dctx); err != nil {
+		log.Warn("marking the server stopping", "err", err)
+	}
+}
+
+// newHub starts the live Arlington tables: the hub resumes the open ones
+// from the database (on PostgreSQL, its share of those no server runs).
+// It lives on past ctx's end, until serve closes it after the web server,
+// so that the pages are told the server is restarting, not that their
+// table closed.
+func (o serveOptions) newHub(ctx context.Context, st table.Store, node *pgstore.Node, metrics *obs.Metrics, logf func(string, ...any)) (*table.Hub, error) {
+	var claims table.Claims // nil on SQLite (a nil *pgstore.Node would not be)
+	if node != nil {
+		claims = node
+	}
+	return table.NewHub(context.WithoutCancel(ctx), table.Options{Store: st, Bots: tableBot, MaxTables: o.maxTables,
+		BotWorkers: o.botWorkers, Claims: claims, ScanEvery: clusterTiming.scan,
+		Observer: metrics, Logf: logf})
+}
+
+// spiderHandlers are the Spider pages and API, with the solver's services
+// (hints, winnable deals from pool, analysis). On PostgreSQL other servers
+// may write the same games: each use of a cached one checks its stored
+// version.
+func (o serveOptions) spiderHandlers(st spiderweb.Store, log *slog.Logger, pool *solver.Pool) *spiderweb.Handlers {
+	winnable := func(ctx context.Context, so spider.Options) (uint64, bool, error) {
+		return serveWinnableDeal(ctx, pool, so)
+	}
+	return spiderweb.New(st, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
+		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
+		Analyze:    serveAnalyze})
+}
+
+// runBackground starts the server's background work and returns what
+// stops it and waits for its end, which serve calls once serving has
+// ended, before the database closes: the pruner deletes Spider games past
+// their retention (docs/api.md); the topper proves fresh random deals for
+// "winnable deals only" (docs/solver.md, "The winnable pool").
+func runBackground(ctx context.Context, sp *spiderweb.Handlers, pool *solver.Pool, log *slog.Logger) (stop func()) {
+	pctx, cancel := context.WithCancel(ctx)
 	pruned := make(chan struct{})
-	go func() {
+	go func() { // exits when pctx ends
 		defer close(pruned)
 		sp.Games().RunPruner(pctx)
 	}()
-	// The topper proves fresh random deals for "winnable deals only" in
-	// the background (docs/solver.md, "The winnable pool"); it exits when
-	// serving ends.
 	topped := make(chan struct{})
-	go func() {
+	go func() { // exits when pctx ends
 		defer close(topped)
 		pool.Top(pctx, poolTop(log))
 	}()
-	err = serveUnits(ctx, log, units, srv)
-	stop()
-	<-pruned
-	<-topped
-	return err
+	return func() {
+		cancel()
+		<-pruned
+		<-topped
+	}
 }
 
 // serveRateLimit is the server's rate limit (a variable so that a test can
