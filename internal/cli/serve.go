@@ -2,12 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
-	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -20,10 +17,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"cardtable/internal/buildinfo"
-	"cardtable/internal/loadgen"
 	"cardtable/internal/obs"
 	"cardtable/internal/pgstore"
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 	"cardtable/internal/web/arlweb"
@@ -324,151 +319,6 @@ func listenHosts(addr string, ln net.Addr) []string {
 	return out
 }
 
-// Solver searches on the server are bounded so that they cannot take every
-// core from the players: hints run at most one a core, deal searches one at
-// a time.
-var (
-	hintSlots  = make(chan struct{}, runtime.NumCPU())
-	dealSearch = make(chan struct{}, 1)
-)
-
-// acquire takes a slot, or gives up when ctx ends.
-func acquire(ctx context.Context, slots chan struct{}) error {
-	select {
-	case slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// serveHint is the fair hint (solver.Hint: it sees only what the player
-// sees), within 10 seconds.
-// hintTimeout bounds a hint's search (a variable so that tests on a loaded
-// machine can wait longer than a player would).
-var hintTimeout = 10 * time.Second
-
-func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
-	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
-	defer cancel()
-	if err := acquire(ctx, hintSlots); err != nil {
-		return spider.Move{}, err
-	}
-	defer func() { <-hintSlots }()
-	m, err := solver.Hint(ctx, g)
-	if errors.Is(err, solver.ErrNoMove) {
-		return m, fmt.Errorf("%w: %v", spiderweb.ErrNoMove, err)
-	}
-	return m, err
-}
-
-// analysisLimits bound one analysis on the server: the command line's
-// per-position default, 20 s in all, and smaller search tables than the
-// command line's (a server has other work). The handler runs one at a time.
-var analysisLimits = solver.AnalyzeLimits{
-	Position: solver.Limits{Nodes: 1_000_000, MemoryBytes: 256 << 20},
-	Total:    solver.Limits{Time: 20 * time.Second},
-}
-
-// serveAnalyze is the analysis of a game that is over (the handler checks
-// that it is), within analysisLimits and the request's context.
-func serveAnalyze(ctx context.Context, g *spider.Game) (*spiderweb.Analysis, error) {
-	a := solver.Analyze(ctx, g, analysisLimits)
-	if err := ctx.Err(); err != nil {
-		return nil, err // the player is gone
-	}
-	return webAnalysis(a), nil
-}
-
-// webAnalysis is a in the web handlers' terms.
-func webAnalysis(a *solver.Analysis) *spiderweb.Analysis {
-	out := &spiderweb.Analysis{LastWinnable: a.LastWinnable, Line: a.Line, Complete: a.Complete(), TimeLimit: analysisLimits.Total.Time}
-	for _, p := range a.Points {
-		out.Results = append(out.Results, p.Verdict.String())
-	}
-	switch a.StoppedBy {
-	case solver.TimeLimit:
-		out.StoppedBy = "time"
-	case solver.NodeLimit:
-		out.StoppedBy = "nodes"
-	case solver.Cancelled:
-		out.StoppedBy = "cancelled"
-	}
-	return out
-}
-
-// Winnable deal search: a deal proven winnable from the solver's cache, else
-// random deals tried with the full-information solver, each for a short
-// time (a deal is winnable when the solver finds a win).
-const (
-	winnableTries = 10
-	winnableTime  = 1500 * time.Millisecond
-)
-
-// poolTop is how the server tops up its winnable pool: one solve at a
-// time, each bounded by nodes (about a second at four suits), with a pause
-// between, so it uses at most about a sixth of one core.
-func poolTop(log *slog.Logger) solver.TopOptions {
-	var kinds []spider.Options
-	for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
-		for _, s := range []int{1, 2, 4} {
-			kinds = append(kinds, spider.Options{Variant: v, Suits: s})
-		}
-	}
-	return solver.TopOptions{
-		Kinds:  kinds,
-		Limits: solver.Limits{Nodes: 3_000_000, MemoryBytes: 256 << 20},
-		Pause:  5 * time.Second,
-		Random: rand.Uint64,
-		Proven: func(o spider.Options, n uint64) {
-			log.Debug("winnable pool: deal proven", "variant", o.Variant.String(), "suits", o.Suits, "deal", n)
-		},
-	}
-}
-
-// serveWinnableDeal draws from the pool (instant); only a combination the
-// pool has nothing for is searched on the request.
-func serveWinnableDeal(ctx context.Context, pool *solver.Pool, o spider.Options) (uint64, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, false, err // the request is gone; nobody needs the deal
-	}
-	random := func(n uint64) uint64 { return rand.Uint64N(n) }
-	if n, ok := pool.Draw(o.Variant, o.Suits, web.PlayerFromContext(ctx), random); ok {
-		return n, true, nil
-	}
-	if err := acquire(ctx, dealSearch); err != nil {
-		return 0, false, err
-	}
-	defer func() { <-dealSearch }()
-	suits := o.Suits
-	if suits == 0 {
-		suits = 4 // as spider.NewGame reads it
-	}
-	for range winnableTries {
-		n := rand.Uint64()
-		if n == 0 {
-			continue
-		}
-		// A verdict is all this needs: ProveWinnable skips Solve's further
-		// searches for a short line. It proves the deal under the strict
-		// rules, which the relaxed variant's deals also satisfy.
-		_, ok := solver.ProveWinnable(ctx, n, o.Variant, suits, solver.Limits{Time: winnableTime, MemoryBytes: 256 << 20})
-		if err := ctx.Err(); err != nil {
-			return 0, false, err
-		}
-		if ok {
-			return n, true, nil
-		}
-	}
-	return 0, false, nil
-}
-
-// serve runs h on ln until ctx ends, then shuts down gracefully (the load
-// benchmark's server).
-func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler) error {
-	return serveUnits(ctx, log, []unit{{name: "main", ln: ln, srv: newHTTPServer(h, nil)}}, nil)
-}
-
 // openURL is the address to give the player: a wildcard listen address is
 // reached on localhost.
 func openURL(a net.Addr, https bool) string {
@@ -506,84 +356,4 @@ func defaultDBPath() string {
 		dir = "." // no home at all: the working directory
 	}
 	return filepath.Join(dir, "cardtable", "cardtable.db")
-}
-
-// runServeBench runs the load benchmark: simulated players over HTTP on
-// loopback against a server with a fresh database.
-func runServeBench(fs *pflag.FlagSet) runFunc {
-	games := fs.Int("games", 1000, "games in play")
-	players := fs.Int("players", 50, "simulated players sending requests at once")
-	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
-	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates;\n"+
-		"with --servers or --target the default is 2s)")
-	dbPath := fs.String("db", "", "the `database`: a SQLite file, or with --servers a postgres:// URL (default: a temporary\n"+
-		"SQLite file, removed after)")
-	var cf clusterFlags
-	addClusterFlags(fs, &cf)
-	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
-		if len(pos) > 0 {
-			return usageErr("serve bench: unexpected argument %q", pos[0])
-		}
-		if cf.servers < 0 {
-			return usageErr("serve bench: --servers must be at least 0")
-		}
-		if cf.servers > 0 || cf.target != "" {
-			for _, name := range []string{"games", "players"} {
-				if fs.Changed(name) {
-					return usageErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
-				}
-			}
-			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
-			if !fs.Changed("think") {
-				cf.think = 2 * time.Second // a brisk human pace, as arlington loadtest
-			}
-			return benchCluster(ctx, env, cf)
-		}
-		for _, name := range clusterOnlyFlags {
-			if fs.Changed(name) {
-				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
-			}
-		}
-		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
-		}
-		if *dbPath == "" {
-			dir, err := os.MkdirTemp("", "cardtable-bench-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(dir)
-			*dbPath = filepath.Join(dir, "bench.db")
-		}
-		db, err := store.Open(ctx, *dbPath)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		// Only the server's warnings and errors: a benchmark should have none.
-		log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		sctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		// Exits when stop() cancels sctx after the measurement.
-		go func() {
-			sp := spiderweb.New(db, spiderweb.Options{Log: log})
-			done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
-		}()
-		res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-			Players: *players, Duration: *dur, Think: *think})
-		stop()
-		if serr := <-done; err == nil {
-			err = serr
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, res)
-		return nil
-	}
 }
