@@ -31,7 +31,6 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 	var cf clusterFlags
 	addClusterFlags(fs, &cf)
 	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
 		if len(pos) > 0 {
 			return usageErr("serve bench: unexpected argument %q", pos[0])
 		}
@@ -58,44 +57,51 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
 			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
 		}
-		if *dbPath == "" {
-			dir, err := os.MkdirTemp("", "cardtable-bench-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(dir)
-			*dbPath = filepath.Join(dir, "bench.db")
-		}
-		db, err := store.Open(ctx, *dbPath)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		// Only the server's warnings and errors: a benchmark should have none.
-		log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		sctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		// Exits when stop() cancels sctx after the measurement.
-		go func() {
-			sp := spiderweb.New(db, spiderweb.Options{Log: log})
-			done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
-		}()
-		res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-			Players: *players, Duration: *dur, Think: *think})
-		stop()
-		if serr := <-done; err == nil {
-			err = serr
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, res)
-		return nil
+		return benchOneServer(ctx, env, *dbPath, loadgen.LoadConfig{Games: *games, Players: *players, Duration: *dur, Think: *think})
 	}
+}
+
+// benchOneServer measures one server on the SQLite database dbPath (""
+// for a temporary one) with the simulated players of cfg, which gets the
+// server's URL, and prints the result. The server runs in this process.
+func benchOneServer(ctx context.Context, env *Env, dbPath string, cfg loadgen.LoadConfig) error {
+	if dbPath == "" {
+		dir, err := os.MkdirTemp("", "cardtable-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		dbPath = filepath.Join(dir, "bench.db")
+	}
+	db, err := store.Open(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	// Only the server's warnings and errors: a benchmark should have none.
+	log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	// Exits when stop() cancels sctx after the measurement.
+	go func() {
+		sp := spiderweb.New(db, spiderweb.Options{Log: log})
+		done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
+	}()
+	cfg.URL = "http://" + ln.Addr().String()
+	res, err := loadgen.Load(ctx, cfg)
+	stop()
+	if serr := <-done; err == nil {
+		err = serr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, res)
+	return nil
 }
 
 // serve runs h on ln until ctx ends, then shuts down gracefully (the load
