@@ -42,10 +42,11 @@ func runServe(fs *pflag.FlagSet) runFunc {
 
 // serve runs the server o describes until ctx ends. The order of its steps
 // is the point: every flag is checked before anything is opened; the
-// address is taken before the database is opened; and on the way out
-// (defers run in reverse) the web server stops first, then the hub (its
-// tables stay open in the store), the server leaves the other servers, the
-// database closes, and the event log is flushed last.
+// address is taken before the database is opened; and on the way out the
+// web server stops first, then the background work, then (defers run in
+// reverse) the hub (its tables stay open in the store), the server leaves
+// the other servers, the database closes, and the event log is flushed
+// last.
 func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	names, err := o.names()
 	if err != nil {
