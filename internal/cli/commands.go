@@ -20,6 +20,21 @@ func newRoot(env *Env) *cobra.Command {
 			"Flags are long and take two dashes (--deal 5 or --deal=5). Shell completion:\n"+
 			"cardtable completion bash|zsh|fish|powershell (see cardtable completion --help).",
 		runServe)
+	bi := buildinfo.Read()
+	setUpRoot(root, env, bi)
+	root.AddCommand(serveCmd(env), spiderCmd(env), arlingtonCmd(env), backupCmd(env), restoreCmd(env), dbCmd(env), versionCmd(env, bi))
+	root.SetHelpCommand(helpCmd(root))
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	rewordCompletion(root)
+	return root
+}
+
+// setUpRoot gives the root command what every command inherits from it:
+// the standard streams, one way of reporting errors and of printing help
+// and usage, and --version. The root serves, so it also reads serve's
+// flags from the environment.
+func setUpRoot(root *cobra.Command, env *Env, bi buildinfo.Info) {
 	root.Args = noArgsOrSub
 	root.PreRunE = envDefaults
 	markEnvFlags(root.Flags())
@@ -33,11 +48,13 @@ func newRoot(env *Env) *cobra.Command {
 		_, err := fmt.Fprint(c.ErrOrStderr(), usageText(c))
 		return err
 	})
-	bi := buildinfo.Read()
 	root.Version = bi.Version
 	root.SetVersionTemplate(bi.String() + "\n")
 	root.Flags().BoolP("version", "v", false, "print the version, commit and commit time")
+}
 
+// serveCmd is `cardtable serve` and its load benchmark.
+func serveCmd(env *Env) *cobra.Command {
 	serve := leaf(env, "serve", "serve the browser UI (the default with no command)",
 		"Serve the browser UI: Arachnid, Spider and live Arlington tables, with the games\n"+
 			"kept in a SQLite database, or in PostgreSQL with --db postgres://USER@HOST/DB.\n"+
@@ -55,7 +72,11 @@ func newRoot(env *Env) *cobra.Command {
 			"memory, PostgreSQL's writes per action and, with --kills, how long a killed\n"+
 			"server's tables take to move on (docs/scaling.md).",
 		runServeBench))
+	return serve
+}
 
+// spiderCmd is `cardtable spider` and its commands.
+func spiderCmd(env *Env) *cobra.Command {
 	spider := group("spider", "Arachnid and Spider solitaire: deals, terminal play, solver, benchmarks")
 	spider.AddCommand(
 		leaf(env, "new", "print the opening tableau of a deal", "", runSpiderNew),
@@ -74,7 +95,11 @@ func newRoot(env *Env) *cobra.Command {
 	analyze := leaf(env, "analyze --load FILE", "find where a saved game was lost, with every card known", "", runSpiderAnalyze)
 	analyze.AddCommand(leaf(env, "bench", "analyse the games a player makes of a range of deals (greedy, or fair with --player fair) and time it", "", runAnalyzeBench))
 	spider.AddCommand(analyze)
+	return spider
+}
 
+// arlingtonCmd is `cardtable arlington` and its commands.
+func arlingtonCmd(env *Env) *cobra.Command {
 	arl := group("arlington", "Arlington: sets, self-play, terminal play, live tables")
 	arl.AddCommand(
 		leaf(env, "set CARD...", "analyse a set: legal?, spectra, points",
@@ -95,26 +120,39 @@ func newRoot(env *Env) *cobra.Command {
 				"are the same player, with your rated name, rating and seat.\n\n"+arlConnectHelp, runArlingtonConnect),
 		leaf(env, "loadtest", "load benchmark of live tables: simulated people over WebSockets", "", runArlingtonLoadtest),
 	)
+	return arl
+}
 
+// dbCmd is `cardtable db`: the database's maintenance.
+func dbCmd(env *Env) *cobra.Command {
 	db := group("db", "the server's database: copy it between SQLite and PostgreSQL")
 	db.AddCommand(leaf(env, "copy", "copy a whole database into a new one, SQLite or PostgreSQL, and check the copy",
 		"Copy every row of the database --from into the new database --to, then check both\n"+
 			"hold the same rows (a count and a SHA-256 per table). Each is a --db value: a SQLite\n"+
 			"file, or postgres://USER@HOST/DB?... for PostgreSQL. The target must be empty (a new\n"+
 			"file, or a database with no cardtable rows); stop the server of the source first.", runDBCopy))
+	return db
+}
 
-	backup := leaf(env, "backup --to FILE", "copy the database, checked, while the server runs",
+// backupCmd is `cardtable backup`.
+func backupCmd(env *Env) *cobra.Command {
+	return leaf(env, "backup --to FILE", "copy the database, checked, while the server runs",
 		"Write a consistent copy of the database to a new file while a server may be running on it,\n"+
 			"check it (SQLite's integrity check) and only then give it its name. An existing file is\n"+
 			"never overwritten. See docs/operating.md, \"Backups and restore\".", runBackup)
-	restore := leaf(env, "restore --from FILE", "put a backup in place of the database while no server runs",
+}
+
+// restoreCmd is `cardtable restore`.
+func restoreCmd(env *Env) *cobra.Command {
+	return leaf(env, "restore --from FILE", "put a backup in place of the database while no server runs",
 		"Put a backup in place of the database: refused while a server holds it; the backup is\n"+
 			"checked first and renamed into place whole; the database it replaces is kept beside it\n"+
 			"(PATH.replaced-TIME). See docs/operating.md, \"Backups and restore\".", runRestore)
-	root.AddCommand(serve, spider, arl, backup, restore, db, versionCmd(env, bi))
-	root.SetHelpCommand(helpCmd(root))
-	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
+}
+
+// rewordCompletion puts cobra's completion command's descriptions in the
+// words and style of this program's help.
+func rewordCompletion(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" { // cobra's: its words and exit statuses in this help's style
 			c.Short = "print a shell completion script: bash, zsh, fish or powershell"
@@ -126,7 +164,6 @@ func newRoot(env *Env) *cobra.Command {
 			}
 		}
 	}
-	return root
 }
 
 // leaf makes a command whose flags setup registers; use is its name and

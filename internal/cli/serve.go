@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
-	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,10 +17,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"cardtable/internal/buildinfo"
-	"cardtable/internal/loadgen"
 	"cardtable/internal/obs"
 	"cardtable/internal/pgstore"
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 	"cardtable/internal/web/arlweb"
@@ -44,27 +40,22 @@ func runServe(fs *pflag.FlagSet) runFunc {
 	}
 }
 
-// serve runs the server o describes until ctx ends.
+// serve runs the server o describes until ctx ends. The order of its steps
+// is the point: every flag is checked before anything is opened; the
+// address is taken before the database is opened; and on the way out the
+// web server stops first, then the background work, then (defers run in
+// reverse) the hub (its tables stay open in the store), the server leaves
+// the other servers, the database closes, and the event log is flushed
+// last.
 func (o serveOptions) serve(ctx context.Context, env *Env) error {
-	if err := o.check(); err != nil {
-		return err
-	}
-	hosts, err := parseHosts("--host", o.hosts)
+	names, err := o.names()
 	if err != nil {
 		return err
-	}
-	domains, err := o.acmeDomains()
-	if err != nil {
-		return err
-	}
-	proxies, err := web.ParseProxies(o.trustedProxy)
-	if err != nil {
-		return usageErr("serve --trusted-proxy: %v", err)
 	}
 	log := newLogger(env.Stderr, o.logFormat)
 	events := web.NewEventLog(log, 0, nil)
-	// Last of all (defers run in reverse), once nothing logs events any
-	// more: the minute's "suppressed N similar" summaries are not lost.
+	// Last of all, once nothing logs events any more: the minute's
+	// "suppressed N similar" summaries are not lost.
 	defer events.Flush()
 	// The address first: a port already taken is refused before a new
 	// database file is made for a server that cannot start.
@@ -89,112 +80,187 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	})
 	timed := timedStore{serverStore: db, m: metrics}
 	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
-	// On PostgreSQL the server joins the others sharing the database
-	// (serve_cluster.go); it leaves after its hub has stopped and given
-	// its tables back.
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
-	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
-		if h := live.Load(); h != nil {
-			return h.List()
-		}
-		return nil
-	}, logf)
+	node, err := o.joinServers(ctx, db, ln, &live, log, logf)
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	var claims table.Claims
 	if node != nil {
-		claims = node
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			defer cancel()
-			if err := node.Close(cctx); err != nil {
-				log.Warn("leaving the servers' registry", "err", err)
-			}
-		}()
-		log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
-			"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+		defer leaveServers(ctx, node, log)
 	}
-	// The live Arlington tables: the hub resumes the open ones from the
-	// database (on PostgreSQL, its share of those no server runs) and
-	// stops (its tables stay open in the store, given back to the other
-	// servers) before the database closes, after the web server: the
-	// pages are told the server is restarting, not that their table
-	// closed.
-	hub, err = table.NewHub(context.WithoutCancel(ctx), table.Options{Store: timed, Bots: tableBot, MaxTables: o.maxTables,
-		BotWorkers: o.botWorkers, Claims: claims, ScanEvery: clusterTiming.scan,
-		Observer: metrics, Logf: logf})
-	if err != nil {
+	if hub, err = o.newHub(ctx, timed, node, metrics, logf); err != nil {
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
 	live.Store(hub)
 	if node != nil {
-		// Stopping: no more tables for this server, from now on.
-		go func() {
-			<-ctx.Done()
-			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			defer cancel()
-			if err := node.Drain(dctx); err != nil {
-				log.Warn("marking the server stopping", "err", err)
-			}
-		}()
+		go drainOnStop(ctx, node, log)
 	}
 	pool := solver.NewPool()
-	winnable := func(ctx context.Context, o spider.Options) (uint64, bool, error) {
-		return serveWinnableDeal(ctx, pool, o)
-	}
-	// On PostgreSQL other servers may write the same games: each use of a
-	// cached one checks its stored version.
-	sp = spiderweb.New(timed, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
-		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
-		Analyze:    serveAnalyze})
-	if hosts == nil {
-		hosts = listenHosts(o.addr, ln.Addr())
-	}
-	hosts = append(hosts, domains...)
+	sp = o.spiderHandlers(timed, log, pool)
+	hosts := o.answeredHosts(names, ln.Addr())
 	rl := serveRateLimit()
 	ao := arlOptions(log)
 	if node != nil {
 		ao.Cluster = cluster{node}
 	}
 	arl := arlweb.New(hub, ao)
-	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: proxies,
+	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units, err := openUnits(&o, ln, domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
+	units, err := openUnits(&o, ln, names.domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
 	if err != nil {
 		return err
 	}
+	logServing(ctx, log, db, dbName, units, hosts)
+	stopBackground := runBackground(ctx, sp, pool, log)
+	err = serveUnits(ctx, log, units, srv)
+	stopBackground()
+	return err
+}
+
+// serveNames are the names the flags give, read when the flags are
+// checked, before anything is opened.
+type serveNames struct {
+	hosts   []string // --host; nil: the default, known once listening
+	domains []string // the ACME domains
+	proxies []netip.Prefix
+}
+
+// names checks o and reads the names it gives.
+func (o serveOptions) names() (serveNames, error) {
+	if err := o.check(); err != nil {
+		return serveNames{}, err
+	}
+	var n serveNames
+	var err error
+	if n.hosts, err = parseHosts("--host", o.hosts); err != nil {
+		return serveNames{}, err
+	}
+	if n.domains, err = o.acmeDomains(); err != nil {
+		return serveNames{}, err
+	}
+	if n.proxies, err = web.ParseProxies(o.trustedProxy); err != nil {
+		return serveNames{}, usageErr("serve --trusted-proxy: %v", err)
+	}
+	return n, nil
+}
+
+// answeredHosts are the host names the server answers besides the
+// loopback ones: --host, else the names of the listen address; and the
+// ACME domains.
+func (o serveOptions) answeredHosts(names serveNames, ln net.Addr) []string {
+	hosts := names.hosts
+	if hosts == nil {
+		hosts = listenHosts(o.addr, ln)
+	}
+	return append(hosts, names.domains...)
+}
+
+// logServing says where the server is to be reached, on what database, and
+// where its other listeners are.
+func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts []string) {
 	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(ln.Addr(), units[0].tls), "db", dbName, "games", n,
+	log.Info("cardtable serving", "url", openURL(units[0].ln.Addr(), units[0].tls), "db", dbName, "games", n,
 		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
 	}
-	// The pruner deletes Spider games past their retention (docs/api.md);
-	// it exits when serving ends, before the database closes.
-	pctx, stop := context.WithCancel(ctx)
+}
+
+// joinServers joins the other servers sharing a PostgreSQL database
+// (serve_cluster.go) and tells the registry the tables of the hub in live
+// once there is one; nil on SQLite. The server leaves (leaveServers) after
+// its hub has stopped and given its tables back.
+func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Listener, live *atomic.Pointer[table.Hub], log *slog.Logger, logf func(string, ...any)) (*pgstore.Node, error) {
+	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
+		if h := live.Load(); h != nil {
+			return h.List()
+		}
+		return nil
+	}, logf)
+	if err != nil || node == nil {
+		return nil, err
+	}
+	log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
+		"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+	return node, nil
+}
+
+// leaveServers takes the server out of the registry; it is given two
+// seconds even though ctx has ended (it runs as the server stops).
+func leaveServers(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := node.Close(cctx); err != nil {
+		log.Warn("leaving the servers' registry", "err", err)
+	}
+}
+
+// drainOnStop marks the server stopping in the registry as soon as ctx
+// ends, so that no more tables come to it while it finishes; it returns
+// then.
+func drainOnStop(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
+	<-ctx.Done()
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	if err := node.Drain(dctx); err != nil {
+		log.Warn("marking the server stopping", "err", err)
+	}
+}
+
+// newHub starts the live Arlington tables: the hub resumes the open ones
+// from the database (on PostgreSQL, its share of those no server runs).
+// It lives on past ctx's end, until serve closes it after the web server,
+// so that the pages are told the server is restarting, not that their
+// table closed.
+func (o serveOptions) newHub(ctx context.Context, st table.Store, node *pgstore.Node, metrics *obs.Metrics, logf func(string, ...any)) (*table.Hub, error) {
+	var claims table.Claims // nil on SQLite (a nil *pgstore.Node would not be)
+	if node != nil {
+		claims = node
+	}
+	return table.NewHub(context.WithoutCancel(ctx), table.Options{Store: st, Bots: tableBot, MaxTables: o.maxTables,
+		BotWorkers: o.botWorkers, Claims: claims, ScanEvery: clusterTiming.scan,
+		Observer: metrics, Logf: logf})
+}
+
+// spiderHandlers are the Spider pages and API, with the solver's services
+// (hints, winnable deals from pool, analysis). On PostgreSQL other servers
+// may write the same games: each use of a cached one checks its stored
+// version.
+func (o serveOptions) spiderHandlers(st spiderweb.Store, log *slog.Logger, pool *solver.Pool) *spiderweb.Handlers {
+	winnable := func(ctx context.Context, so spider.Options) (uint64, bool, error) {
+		return serveWinnableDeal(ctx, pool, so)
+	}
+	return spiderweb.New(st, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
+		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
+		Analyze:    serveAnalyze})
+}
+
+// runBackground starts the server's background work and returns what
+// stops it and waits for its end, which serve calls once serving has
+// ended, before the database closes: the pruner deletes Spider games past
+// their retention (docs/api.md); the topper proves fresh random deals for
+// "winnable deals only" (docs/solver.md, "The winnable pool").
+func runBackground(ctx context.Context, sp *spiderweb.Handlers, pool *solver.Pool, log *slog.Logger) (stop func()) {
+	pctx, cancel := context.WithCancel(ctx)
 	pruned := make(chan struct{})
-	go func() {
+	go func() { // exits when pctx ends
 		defer close(pruned)
 		sp.Games().RunPruner(pctx)
 	}()
-	// The topper proves fresh random deals for "winnable deals only" in
-	// the background (docs/solver.md, "The winnable pool"); it exits when
-	// serving ends.
 	topped := make(chan struct{})
-	go func() {
+	go func() { // exits when pctx ends
 		defer close(topped)
 		pool.Top(pctx, poolTop(log))
 	}()
-	err = serveUnits(ctx, log, units, srv)
-	stop()
-	<-pruned
-	<-topped
-	return err
+	return func() {
+		cancel()
+		<-pruned
+		<-topped
+	}
 }
 
 // serveRateLimit is the server's rate limit (a variable so that a test can
@@ -254,151 +320,6 @@ func listenHosts(addr string, ln net.Addr) []string {
 	return out
 }
 
-// Solver searches on the server are bounded so that they cannot take every
-// core from the players: hints run at most one a core, deal searches one at
-// a time.
-var (
-	hintSlots  = make(chan struct{}, runtime.NumCPU())
-	dealSearch = make(chan struct{}, 1)
-)
-
-// acquire takes a slot, or gives up when ctx ends.
-func acquire(ctx context.Context, slots chan struct{}) error {
-	select {
-	case slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// serveHint is the fair hint (solver.Hint: it sees only what the player
-// sees), within 10 seconds.
-// hintTimeout bounds a hint's search (a variable so that tests on a loaded
-// machine can wait longer than a player would).
-var hintTimeout = 10 * time.Second
-
-func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
-	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
-	defer cancel()
-	if err := acquire(ctx, hintSlots); err != nil {
-		return spider.Move{}, err
-	}
-	defer func() { <-hintSlots }()
-	m, err := solver.Hint(ctx, g)
-	if errors.Is(err, solver.ErrNoMove) {
-		return m, fmt.Errorf("%w: %v", spiderweb.ErrNoMove, err)
-	}
-	return m, err
-}
-
-// analysisLimits bound one analysis on the server: the command line's
-// per-position default, 20 s in all, and smaller search tables than the
-// command line's (a server has other work). The handler runs one at a time.
-var analysisLimits = solver.AnalyzeLimits{
-	Position: solver.Limits{Nodes: 1_000_000, MemoryBytes: 256 << 20},
-	Total:    solver.Limits{Time: 20 * time.Second},
-}
-
-// serveAnalyze is the analysis of a game that is over (the handler checks
-// that it is), within analysisLimits and the request's context.
-func serveAnalyze(ctx context.Context, g *spider.Game) (*spiderweb.Analysis, error) {
-	a := solver.Analyze(ctx, g, analysisLimits)
-	if err := ctx.Err(); err != nil {
-		return nil, err // the player is gone
-	}
-	return webAnalysis(a), nil
-}
-
-// webAnalysis is a in the web handlers' terms.
-func webAnalysis(a *solver.Analysis) *spiderweb.Analysis {
-	out := &spiderweb.Analysis{LastWinnable: a.LastWinnable, Line: a.Line, Complete: a.Complete(), TimeLimit: analysisLimits.Total.Time}
-	for _, p := range a.Points {
-		out.Results = append(out.Results, p.Verdict.String())
-	}
-	switch a.StoppedBy {
-	case solver.TimeLimit:
-		out.StoppedBy = "time"
-	case solver.NodeLimit:
-		out.StoppedBy = "nodes"
-	case solver.Cancelled:
-		out.StoppedBy = "cancelled"
-	}
-	return out
-}
-
-// Winnable deal search: a deal proven winnable from the solver's cache, else
-// random deals tried with the full-information solver, each for a short
-// time (a deal is winnable when the solver finds a win).
-const (
-	winnableTries = 10
-	winnableTime  = 1500 * time.Millisecond
-)
-
-// poolTop is how the server tops up its winnable pool: one solve at a
-// time, each bounded by nodes (about a second at four suits), with a pause
-// between, so it uses at most about a sixth of one core.
-func poolTop(log *slog.Logger) solver.TopOptions {
-	var kinds []spider.Options
-	for _, v := range []spider.Variant{spider.Arachnid, spider.Spider} {
-		for _, s := range []int{1, 2, 4} {
-			kinds = append(kinds, spider.Options{Variant: v, Suits: s})
-		}
-	}
-	return solver.TopOptions{
-		Kinds:  kinds,
-		Limits: solver.Limits{Nodes: 3_000_000, MemoryBytes: 256 << 20},
-		Pause:  5 * time.Second,
-		Random: rand.Uint64,
-		Proven: func(o spider.Options, n uint64) {
-			log.Debug("winnable pool: deal proven", "variant", o.Variant.String(), "suits", o.Suits, "deal", n)
-		},
-	}
-}
-
-// serveWinnableDeal draws from the pool (instant); only a combination the
-// pool has nothing for is searched on the request.
-func serveWinnableDeal(ctx context.Context, pool *solver.Pool, o spider.Options) (uint64, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, false, err // the request is gone; nobody needs the deal
-	}
-	random := func(n uint64) uint64 { return rand.Uint64N(n) }
-	if n, ok := pool.Draw(o.Variant, o.Suits, web.PlayerFromContext(ctx), random); ok {
-		return n, true, nil
-	}
-	if err := acquire(ctx, dealSearch); err != nil {
-		return 0, false, err
-	}
-	defer func() { <-dealSearch }()
-	suits := o.Suits
-	if suits == 0 {
-		suits = 4 // as spider.NewGame reads it
-	}
-	for range winnableTries {
-		n := rand.Uint64()
-		if n == 0 {
-			continue
-		}
-		// A verdict is all this needs: ProveWinnable skips Solve's further
-		// searches for a short line. It proves the deal under the strict
-		// rules, which the relaxed variant's deals also satisfy.
-		_, ok := solver.ProveWinnable(ctx, n, o.Variant, suits, solver.Limits{Time: winnableTime, MemoryBytes: 256 << 20})
-		if err := ctx.Err(); err != nil {
-			return 0, false, err
-		}
-		if ok {
-			return n, true, nil
-		}
-	}
-	return 0, false, nil
-}
-
-// serve runs h on ln until ctx ends, then shuts down gracefully (the load
-// benchmark's server).
-func serve(ctx context.Context, log *slog.Logger, ln net.Listener, h http.Handler) error {
-	return serveUnits(ctx, log, []unit{{name: "main", ln: ln, srv: newHTTPServer(h, nil)}}, nil)
-}
-
 // openURL is the address to give the player: a wildcard listen address is
 // reached on localhost.
 func openURL(a net.Addr, https bool) string {
@@ -436,84 +357,4 @@ func defaultDBPath() string {
 		dir = "." // no home at all: the working directory
 	}
 	return filepath.Join(dir, "cardtable", "cardtable.db")
-}
-
-// runServeBench runs the load benchmark: simulated players over HTTP on
-// loopback against a server with a fresh database.
-func runServeBench(fs *pflag.FlagSet) runFunc {
-	games := fs.Int("games", 1000, "games in play")
-	players := fs.Int("players", 50, "simulated players sending requests at once")
-	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
-	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates;\n"+
-		"with --servers or --target the default is 2s)")
-	dbPath := fs.String("db", "", "the `database`: a SQLite file, or with --servers a postgres:// URL (default: a temporary\n"+
-		"SQLite file, removed after)")
-	var cf clusterFlags
-	addClusterFlags(fs, &cf)
-	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
-		if len(pos) > 0 {
-			return usageErr("serve bench: unexpected argument %q", pos[0])
-		}
-		if cf.servers < 0 {
-			return usageErr("serve bench: --servers must be at least 0")
-		}
-		if cf.servers > 0 || cf.target != "" {
-			for _, name := range []string{"games", "players"} {
-				if fs.Changed(name) {
-					return usageErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
-				}
-			}
-			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
-			if !fs.Changed("think") {
-				cf.think = 2 * time.Second // a brisk human pace, as arlington loadtest
-			}
-			return benchCluster(ctx, env, cf)
-		}
-		for _, name := range clusterOnlyFlags {
-			if fs.Changed(name) {
-				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
-			}
-		}
-		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
-		}
-		if *dbPath == "" {
-			dir, err := os.MkdirTemp("", "cardtable-bench-")
-			if err != nil {
-				return err
-			}
-			defer os.RemoveAll(dir)
-			*dbPath = filepath.Join(dir, "bench.db")
-		}
-		db, err := store.Open(ctx, *dbPath)
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		// Only the server's warnings and errors: a benchmark should have none.
-		log := slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		sctx, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		// Exits when stop() cancels sctx after the measurement.
-		go func() {
-			sp := spiderweb.New(db, spiderweb.Options{Log: log})
-			done <- serve(sctx, log, ln, web.New(web.Options{Log: log, Adopt: sp.AdoptLegacy, Games: []web.Routes{sp}}))
-		}()
-		res, err := loadgen.Load(ctx, loadgen.LoadConfig{URL: "http://" + ln.Addr().String(), Games: *games,
-			Players: *players, Duration: *dur, Think: *think})
-		stop()
-		if serr := <-done; err == nil {
-			err = serr
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, res)
-		return nil
-	}
 }

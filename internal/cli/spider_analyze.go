@@ -218,104 +218,155 @@ func boundaryText(a *solver.Analysis, total time.Duration) string {
 	return fmt.Sprintf("Lost somewhere between moves %d and %d: the search could not decide %s (%s).", k, lost, within, unknown)
 }
 
+// analyzeBenchFlags are the flags of spider analyze bench.
+type analyzeBenchFlags struct {
+	suits                  int
+	variant, deals, player string
+	maxMoves               int
+	fair                   *solver.FairOptions
+	af                     analyzeFlags
+}
+
+// analyzeBenchPlan is what the checked flags of spider analyze bench ask
+// for: the games' options, the deals from to to, each analysis's limits.
+type analyzeBenchPlan struct {
+	opts     spider.Options
+	from, to uint64
+	lim      solver.AnalyzeLimits
+}
+
 // runAnalyzeBench analyses the games of a player (solver.PlayGreedy, or
 // the fair player's solver.Autoplay) on a range of deals and prints each
 // one's time and a summary (median, p90, how many lost games ended exact).
 func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
-	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
-	variant := fs.String("variant", "arachnid", "arachnid or spider")
-	deals := fs.String("deals", "1-20", "deal numbers, A-B")
-	player := fs.String("player", "greedy", "who plays the games analysed: greedy (quick, loses early) or fair (autoplay's player: slower, loses later)")
-	maxMoves := fs.Int("max-moves", 2000, "most moves the greedy player makes in a game")
-	fair := fairFlags(fs, " (--player fair)")
-	var af analyzeFlags
-	af.register(fs)
+	var f analyzeBenchFlags
+	fs.IntVar(&f.suits, "suits", 4, "suits in play: 1, 2 or 4")
+	fs.StringVar(&f.variant, "variant", "arachnid", "arachnid or spider")
+	fs.StringVar(&f.deals, "deals", "1-20", "deal numbers, A-B")
+	fs.StringVar(&f.player, "player", "greedy", "who plays the games analysed: greedy (quick, loses early) or fair (autoplay's player: slower, loses later)")
+	fs.IntVar(&f.maxMoves, "max-moves", 2000, "most moves the greedy player makes in a game")
+	f.fair = fairFlags(fs, " (--player fair)")
+	f.af.register(fs)
 	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
 		if len(pos) > 0 {
 			return usageErr("spider analyze bench: unexpected argument %q", pos[0])
 		}
-		if err := card.CheckSuits(*suits); err != nil {
-			return usageErr("--suits: %v", err)
-		}
-		v, err := spider.ParseVariant(*variant)
-		if err != nil {
-			return usageErr("--variant: %v", err)
-		}
-		from, to, err := parseRange(*deals)
-		if err != nil {
-			return usageErr("--deals: %v", err)
-		}
-		if to-from >= 100_000 {
-			return usageErr("--deals: at most 100 000 deals at a time")
-		}
-		if *player != "greedy" && *player != "fair" {
-			return usageErr("--player: greedy or fair, not %q", *player)
-		}
-		if *maxMoves < 1 || *maxMoves > spider.MaxSteps {
-			return usageErr("--max-moves: 1 to %d", spider.MaxSteps)
-		}
-		if err := checkFair(fair, "spider analyze bench"); err != nil {
-			return err
-		}
-		if err := checkValue(fair, *suits, "spider analyze bench"); err != nil {
-			return err
-		}
-		lim, err := af.limits("spider analyze bench")
+		p, err := f.check()
 		if err != nil {
 			return err
 		}
 		if b, err := os.ReadFile("/proc/loadavg"); err == nil {
 			fmt.Fprintf(env.Stdout, "# load average at the start: %s\n", strings.Join(strings.Fields(string(b))[:3], " "))
 		}
-		var secs []float64
-		var solves, lostGames, exact int
-		var widths []int
-		for n := from; n <= to; n++ {
-			g, err := spider.NewGame(n, spider.Options{Variant: v, Suits: *suits})
+		var t analyzeTally
+		for n := p.from; n <= p.to; n++ {
+			g, a, err := f.analyzeDeal(ctx, n, p)
 			if err != nil {
 				return err
 			}
-			if err := playForBench(ctx, g, *player, *maxMoves, *fair); err != nil {
-				return fmt.Errorf("deal %d: %w", n, err)
-			}
-			a := solver.Analyze(ctx, g, lim)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err := checkLine(g, a); err != nil {
-				return fmt.Errorf("deal %d: %w", n, err)
-			}
-			secs = append(secs, a.Elapsed.Seconds())
-			solves += a.Solves
-			if !g.Won() {
-				lostGames++
-			}
-			sure := "exact"
-			if a.Exact() {
-				if !g.Won() {
-					exact++
-				}
-			} else {
-				from, to := a.Band()
-				widths = append(widths, to-from+1)
-				sure = fmt.Sprintf("band %d-%d", from, to)
-			}
+			sure := t.add(g, a)
 			fmt.Fprintf(env.Stdout, "deal %d: %d moves, %s, last winnable %s, %s, %d solves, %d rounds, %d nodes, %.2fs\n",
 				n, a.Moves, map[bool]string{true: "won", false: "not won"}[g.Won()], orNone(a.LastWinnable), sure, a.Solves, a.Rounds, a.Nodes, a.Elapsed.Seconds())
 		}
-		slices.Sort(secs)
-		q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
-		fmt.Fprintf(env.Stdout, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
-			len(secs), lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(solves)/float64(len(secs)))
-		band := "-"
-		if len(widths) > 0 {
-			slices.Sort(widths)
-			band = fmt.Sprint(widths[len(widths)/2])
-		}
-		fmt.Fprintf(env.Stdout, "# exact in %d of %d lost games; median band width where not exact: %s points\n", exact, lostGames, band)
+		t.print(env.Stdout)
 		return nil
 	}
+}
+
+// check refuses bad flags, in the order they are listed, and returns
+// what they ask for.
+func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
+	var p analyzeBenchPlan
+	if err := card.CheckSuits(f.suits); err != nil {
+		return p, usageErr("--suits: %v", err)
+	}
+	v, err := spider.ParseVariant(f.variant)
+	if err != nil {
+		return p, usageErr("--variant: %v", err)
+	}
+	p.opts = spider.Options{Variant: v, Suits: f.suits}
+	if p.from, p.to, err = parseRange(f.deals); err != nil {
+		return p, usageErr("--deals: %v", err)
+	}
+	if p.to-p.from >= 100_000 {
+		return p, usageErr("--deals: at most 100 000 deals at a time")
+	}
+	if f.player != "greedy" && f.player != "fair" {
+		return p, usageErr("--player: greedy or fair, not %q", f.player)
+	}
+	if f.maxMoves < 1 || f.maxMoves > spider.MaxSteps {
+		return p, usageErr("--max-moves: 1 to %d", spider.MaxSteps)
+	}
+	if err := checkFair(f.fair, "spider analyze bench"); err != nil {
+		return p, err
+	}
+	if err := checkValue(f.fair, f.suits, "spider analyze bench"); err != nil {
+		return p, err
+	}
+	p.lim, err = f.af.limits("spider analyze bench")
+	return p, err
+}
+
+// analyzeDeal plays deal n as the player would, analyses the game and
+// checks that the analysis's winning line replays and wins.
+func (f *analyzeBenchFlags) analyzeDeal(ctx context.Context, n uint64, p analyzeBenchPlan) (*spider.Game, *solver.Analysis, error) {
+	g, err := spider.NewGame(n, p.opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := playForBench(ctx, g, f.player, f.maxMoves, *f.fair); err != nil {
+		return nil, nil, fmt.Errorf("deal %d: %w", n, err)
+	}
+	a := solver.Analyze(ctx, g, p.lim)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	if err := checkLine(g, a); err != nil {
+		return nil, nil, fmt.Errorf("deal %d: %w", n, err)
+	}
+	return g, a, nil
+}
+
+// analyzeTally sums up the analyses of spider analyze bench.
+type analyzeTally struct {
+	secs                     []float64
+	solves, lostGames, exact int
+	widths                   []int // of the bands where not exact
+}
+
+// add counts the analysis a of game g and says how sure it is: "exact",
+// or the band of moves it left open.
+func (t *analyzeTally) add(g *spider.Game, a *solver.Analysis) (sure string) {
+	t.secs = append(t.secs, a.Elapsed.Seconds())
+	t.solves += a.Solves
+	if !g.Won() {
+		t.lostGames++
+	}
+	if a.Exact() {
+		if !g.Won() {
+			t.exact++
+		}
+		return "exact"
+	}
+	from, to := a.Band()
+	t.widths = append(t.widths, to-from+1)
+	return fmt.Sprintf("band %d-%d", from, to)
+}
+
+// print writes the summary lines: the times' median, p90 and max, and how
+// many lost games ended exact.
+func (t *analyzeTally) print(w io.Writer) {
+	secs := t.secs
+	slices.Sort(secs)
+	q := func(f float64) float64 { return secs[min(len(secs)-1, int(f*float64(len(secs))))] }
+	fmt.Fprintf(w, "# %d games (%d not won): median %.2fs, p90 %.2fs, max %.2fs, %.1f solves a game\n",
+		len(secs), t.lostGames, q(0.5), q(0.9), secs[len(secs)-1], float64(t.solves)/float64(len(secs)))
+	band := "-"
+	if len(t.widths) > 0 {
+		slices.Sort(t.widths)
+		band = fmt.Sprint(t.widths[len(t.widths)/2])
+	}
+	fmt.Fprintf(w, "# exact in %d of %d lost games; median band width where not exact: %s points\n", t.exact, t.lostGames, band)
 }
 
 // playForBench plays g to its end as player ("greedy" or "fair", with

@@ -31,159 +31,208 @@ const maxValueLine = 1 << 10
 // player's learned value again (docs/solver.md, "The learned value").
 // It is for whoever changes the model.
 
+// valueTrainFlags are the flags of spider value-train.
+type valueTrainFlags struct {
+	suits            int
+	deals, held      string
+	nodes, lineNodes int64
+	l2               float64
+	out              string
+	dataOut, dataIn  string
+	jobs             int
+	fair             *solver.FairOptions
+}
+
 func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
-	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
-	deals := fs.String("deals", "1001-1040", "training deals, A-B (never the measured deals 1-400)")
-	held := fs.String("held", "3001-3010", "held-out deals, A-B: scored, not trained on")
-	nodes := fs.Int64("label-nodes", 100_000, "search nodes of the full-information solve that labels a position")
-	lineNodes := fs.Int64("line-nodes", 2_000_000, "search nodes to solve each deal; its winning line's positions are labelled too (0: the fair player's games only)")
-	l2 := fs.Float64("l2", 1, "L2 penalty on the weights")
-	out := fs.String("out", "", "write the model to this `file` (spider/solver/value.txt)")
-	dataOut := fs.String("data-out", "", "append every labelled position to this `file`, a line each, as it is made")
-	dataIn := fs.String("data-in", "", "read labelled positions from these comma-separated `files` (as --data-out writes them) instead of playing; --deals and --held pick the sets")
-	jobs := fs.Int("jobs", 1, "deals labelled at once (one core each)")
-	o := fairFlags(fs, " (the player whose games are labelled)")
+	var f valueTrainFlags
+	fs.IntVar(&f.suits, "suits", 4, "suits in play: 1, 2 or 4")
+	fs.StringVar(&f.deals, "deals", "1001-1040", "training deals, A-B (never the measured deals 1-400)")
+	fs.StringVar(&f.held, "held", "3001-3010", "held-out deals, A-B: scored, not trained on")
+	fs.Int64Var(&f.nodes, "label-nodes", 100_000, "search nodes of the full-information solve that labels a position")
+	fs.Int64Var(&f.lineNodes, "line-nodes", 2_000_000, "search nodes to solve each deal; its winning line's positions are labelled too (0: the fair player's games only)")
+	fs.Float64Var(&f.l2, "l2", 1, "L2 penalty on the weights")
+	fs.StringVar(&f.out, "out", "", "write the model to this `file` (spider/solver/value.txt)")
+	fs.StringVar(&f.dataOut, "data-out", "", "append every labelled position to this `file`, a line each, as it is made")
+	fs.StringVar(&f.dataIn, "data-in", "", "read labelled positions from these comma-separated `files` (as --data-out writes them) instead of playing; --deals and --held pick the sets")
+	fs.IntVar(&f.jobs, "jobs", 1, "deals labelled at once (one core each)")
+	f.fair = fairFlags(fs, " (the player whose games are labelled)")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
 			return usageErr("spider value-train: unexpected argument %q", pos[0])
 		}
-		if err := card.CheckSuits(*suits); err != nil {
-			return usageErr("--suits: %v", err)
-		}
-		if err := checkFair(o, "spider value-train"); err != nil {
+		ranges, err := f.check()
+		if err != nil {
 			return err
 		}
-		if *nodes < 1 || *lineNodes < 0 || *l2 < 0 {
-			return usageErr("spider value-train: --label-nodes must be at least 1, --line-nodes at least 0 and --l2 at least 0")
+		return valueTrain(ctx, env, &f, ranges)
+	}
+}
+
+// check refuses bad flags and returns the --deals and --held ranges. The
+// ranges and --out are checked here, before any work, so that a bad one
+// costs nothing and leaves no --data-out file behind.
+func (f *valueTrainFlags) check() ([2][2]uint64, error) {
+	var ranges [2][2]uint64
+	if err := card.CheckSuits(f.suits); err != nil {
+		return ranges, usageErr("--suits: %v", err)
+	}
+	if err := checkFair(f.fair, "spider value-train"); err != nil {
+		return ranges, err
+	}
+	if f.nodes < 1 || f.lineNodes < 0 || f.l2 < 0 {
+		return ranges, usageErr("spider value-train: --label-nodes must be at least 1, --line-nodes at least 0 and --l2 at least 0")
+	}
+	if f.jobs < 1 {
+		return ranges, usageErr("--jobs must be at least 1")
+	}
+	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
+		from, to, err := parseRange(r.val)
+		if err != nil {
+			return ranges, usageErr("%s: %v", r.flag, err)
 		}
-		if *jobs < 1 {
-			return usageErr("--jobs must be at least 1")
+		if from <= 400 {
+			return ranges, usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
 		}
-		// The deal ranges and --out are checked before any work, so that a
-		// bad one costs nothing and leaves no --data-out file behind.
-		var ranges [2][2]uint64
-		for i, r := range []struct{ flag, val string }{{"--deals", *deals}, {"--held", *held}} {
-			from, to, err := parseRange(r.val)
-			if err != nil {
-				return usageErr("%s: %v", r.flag, err)
-			}
-			if from <= 400 {
-				return usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
-			}
-			if to-from >= maxValueDeals {
-				return usageErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
-			}
-			ranges[i] = [2]uint64{from, to}
+		if to-from >= maxValueDeals {
+			return ranges, usageErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
 		}
-		if *out != "" {
-			if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
-				return usageErr("--out %s: no such directory %s", *out, filepath.Dir(*out))
-			}
+		ranges[i] = [2]uint64{from, to}
+	}
+	if f.out != "" {
+		if fi, err := os.Stat(filepath.Dir(f.out)); err != nil || !fi.IsDir() {
+			return ranges, usageErr("--out %s: no such directory %s", f.out, filepath.Dir(f.out))
 		}
-		var mu sync.Mutex
-		var dataW io.Writer
-		if *dataOut != "" {
-			f, err := os.OpenFile(*dataOut, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	}
+	return ranges, nil
+}
+
+// valueTrain gathers the labelled positions of the training and held-out
+// deals (played here, or read from --data-in), fits the value to the
+// first, scores it on both and prints the model (and writes it to --out).
+func valueTrain(ctx context.Context, env *Env, f *valueTrainFlags, ranges [2][2]uint64) error {
+	var dataW io.Writer
+	if f.dataOut != "" {
+		fl, err := os.OpenFile(f.dataOut, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer fl.Close()
+		dataW = fl
+	}
+	var loaded []solver.ValueSample
+	if f.dataIn != "" {
+		for _, name := range strings.Split(f.dataIn, ",") {
+			s, err := readValueData(name)
 			if err != nil {
 				return err
 			}
-			defer f.Close()
-			dataW = f
+			loaded = append(loaded, s...)
 		}
-		var loaded []solver.ValueSample
-		if *dataIn != "" {
-			for _, name := range strings.Split(*dataIn, ",") {
-				s, err := readValueData(name)
-				if err != nil {
-					return err
-				}
-				loaded = append(loaded, s...)
-			}
-		}
-		so := spider.Options{Variant: spider.Arachnid, Suits: *suits}
-		collect := func(r [2]uint64) ([]solver.ValueSample, error) {
-			from, to := r[0], r[1]
-			if *dataIn != "" {
-				var in []solver.ValueSample
-				for _, x := range loaded {
-					if x.Deal >= from && x.Deal <= to {
-						in = append(in, x)
-					}
-				}
-				return in, nil
-			}
-			got := make([][]solver.ValueSample, to-from+1)
-			errs := make([]error, len(got))
-			next := make(chan int)
-			var wg sync.WaitGroup
-			for range *jobs {
-				wg.Add(1)
-				go func() { // exits when next is closed
-					defer wg.Done()
-					for i := range next {
-						start := time.Now()
-						got[i], errs[i] = solver.ValueData(ctx, from+uint64(i), so, *nodes, *lineNodes, *o)
-						mu.Lock()
-						if dataW != nil && errs[i] == nil {
-							// A lost write would silently drop labelled positions.
-							if err := writeValueData(dataW, got[i]); err != nil {
-								errs[i] = fmt.Errorf("--data-out: %w", err)
-							}
-						}
-						fmt.Fprintf(env.Stdout, "deal %d: %d positions, %.0f%% won, %.1fs\n", from+uint64(i), len(got[i]), 100*wonShare(got[i]), time.Since(start).Seconds())
-						mu.Unlock()
-					}
-				}()
-			}
-			for i := range got {
-				next <- i
-			}
-			close(next)
-			wg.Wait()
-			var all []solver.ValueSample
-			for i := range got {
-				if errs[i] != nil {
-					return nil, errs[i]
-				}
-				all = append(all, got[i]...)
-			}
-			return all, nil
-		}
-		train, err := collect(ranges[0])
-		if err != nil {
-			return err
-		}
-		test, err := collect(ranges[1])
-		if err != nil {
-			return err
-		}
-		fit, err := solver.FitValue(train, *l2)
-		if err != nil {
-			return err
-		}
-		how := fmt.Sprintf("--label-nodes %d --line-nodes %d, the labelled player: --samples %d --nodes %d --judge-nodes %d --rollouts=%v",
-			*nodes, *lineNodes, o.Samples, o.Nodes, o.JudgeNodes, o.Rollouts)
-		if *dataIn != "" {
-			how = "--data-in " + *dataIn
-		}
-		report := []string{
-			fmt.Sprintf("trained by: cardtable spider value-train --suits %d --deals %s --held %s --l2 %g %s", *suits, *deals, *held, *l2, how),
-		}
-		for _, set := range []struct {
-			name string
-			s    []solver.ValueSample
-		}{{"train", train}, {"held-out", test}} {
-			ll, acc := fit.Score(set.s)
-			report = append(report, fmt.Sprintf("%s: %d positions, %.1f%% won, log-loss %.4f, accuracy %.1f%% (base rate %.1f%%)",
-				set.name, len(set.s), 100*wonShare(set.s), ll, 100*acc, 100*max(wonShare(set.s), 1-wonShare(set.s))))
-		}
-		text := solver.FormatValue(report, map[int]*solver.ValueFit{*suits: fit})
-		fmt.Fprint(env.Stdout, text)
-		if *out != "" {
-			return saveFile(*out, text)
-		}
-		return nil
 	}
+	collect := func(r [2]uint64) ([]solver.ValueSample, error) {
+		if f.dataIn != "" {
+			return samplesOfDeals(loaded, r[0], r[1]), nil
+		}
+		return labelDeals(ctx, env, f, r[0], r[1], dataW)
+	}
+	train, err := collect(ranges[0])
+	if err != nil {
+		return err
+	}
+	test, err := collect(ranges[1])
+	if err != nil {
+		return err
+	}
+	fit, err := solver.FitValue(train, f.l2)
+	if err != nil {
+		return err
+	}
+	text := solver.FormatValue(valueReport(f, fit, train, test), map[int]*solver.ValueFit{f.suits: fit})
+	fmt.Fprint(env.Stdout, text)
+	if f.out != "" {
+		return saveFile(f.out, text)
+	}
+	return nil
+}
+
+// samplesOfDeals is the samples of the deals from to to, in their order.
+func samplesOfDeals(all []solver.ValueSample, from, to uint64) []solver.ValueSample {
+	var in []solver.ValueSample
+	for _, x := range all {
+		if x.Deal >= from && x.Deal <= to {
+			in = append(in, x)
+		}
+	}
+	return in
+}
+
+// labelDeals labels the positions of the deals from to to, --jobs deals at
+// once, printing a line as each deal is done and appending its samples to
+// dataW (if not nil) then, so that a long run interrupted keeps what it
+// made. The samples come back in deal order; the first deal's error, if
+// any, is returned instead.
+func labelDeals(ctx context.Context, env *Env, f *valueTrainFlags, from, to uint64, dataW io.Writer) ([]solver.ValueSample, error) {
+	so := spider.Options{Variant: spider.Arachnid, Suits: f.suits}
+	got := make([][]solver.ValueSample, to-from+1)
+	errs := make([]error, len(got))
+	next := make(chan int)
+	var mu sync.Mutex // the workers' writes to dataW and standard output
+	var wg sync.WaitGroup
+	for range f.jobs {
+		wg.Add(1)
+		go func() { // exits when next is closed
+			defer wg.Done()
+			for i := range next {
+				start := time.Now()
+				got[i], errs[i] = solver.ValueData(ctx, from+uint64(i), so, f.nodes, f.lineNodes, *f.fair)
+				mu.Lock()
+				if dataW != nil && errs[i] == nil {
+					// A lost write would silently drop labelled positions.
+					if err := writeValueData(dataW, got[i]); err != nil {
+						errs[i] = fmt.Errorf("--data-out: %w", err)
+					}
+				}
+				fmt.Fprintf(env.Stdout, "deal %d: %d positions, %.0f%% won, %.1fs\n", from+uint64(i), len(got[i]), 100*wonShare(got[i]), time.Since(start).Seconds())
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range got {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var all []solver.ValueSample
+	for i := range got {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		all = append(all, got[i]...)
+	}
+	return all, nil
+}
+
+// valueReport is the model's header: how it was trained, so that it can
+// be made again, and how well it does on the training and held-out sets.
+func valueReport(f *valueTrainFlags, fit *solver.ValueFit, train, test []solver.ValueSample) []string {
+	o := f.fair
+	how := fmt.Sprintf("--label-nodes %d --line-nodes %d, the labelled player: --samples %d --nodes %d --judge-nodes %d --rollouts=%v",
+		f.nodes, f.lineNodes, o.Samples, o.Nodes, o.JudgeNodes, o.Rollouts)
+	if f.dataIn != "" {
+		how = "--data-in " + f.dataIn
+	}
+	report := []string{
+		fmt.Sprintf("trained by: cardtable spider value-train --suits %d --deals %s --held %s --l2 %g %s", f.suits, f.deals, f.held, f.l2, how),
+	}
+	for _, set := range []struct {
+		name string
+		s    []solver.ValueSample
+	}{{"train", train}, {"held-out", test}} {
+		ll, acc := fit.Score(set.s)
+		report = append(report, fmt.Sprintf("%s: %d positions, %.1f%% won, log-loss %.4f, accuracy %.1f%% (base rate %.1f%%)",
+			set.name, len(set.s), 100*wonShare(set.s), ll, 100*acc, 100*max(wonShare(set.s), 1-wonShare(set.s))))
+	}
+	return report
 }
 
 // writeValueData writes samples a line each: deal, 1 if won else 0, and

@@ -216,89 +216,120 @@ func (lr *LoadRun) Play(ctx context.Context) (LoadResult, error) {
 		ctx, c = context.WithTimeout(ctx, cfg.Duration)
 		defer c()
 	}
-	var moves, newGames, errs atomic.Int64
+	t := &playTally{start: time.Now()}
 	lat := make([][]time.Duration, cfg.Players)
-	var firstErr error
-	var errOnce sync.Once
 	var wg sync.WaitGroup
-	start := time.Now()
 	for p := range cfg.Players {
 		// Each player exits when ctx ends or the move budget is spent.
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(p)+2))
-			var buf [256]spider.Move
-			mine := lr.games[p]
-			for i := 0; ; i = (i + 1) % len(mine) {
-				if ctx.Err() != nil {
-					return
-				}
-				if cfg.Think > 0 {
-					pause := time.Duration(rng.ExpFloat64() * float64(cfg.Think))
-					select {
-					case <-ctx.Done():
-						return
-					case <-time.After(pause):
-					}
-				}
-				g := mine[i]
-				cmd, ok := pick(rng, g.mirror, buf[:])
-				if !ok {
-					ng, err := lr.newGame(ctx, rng, g.id)
-					if err != nil {
-						if ctx.Err() == nil {
-							errs.Add(1)
-							errOnce.Do(func() { firstErr = err })
-						}
-						return
-					}
-					mine[i] = ng
-					newGames.Add(1)
-					continue
-				}
-				if cfg.MaxMoves > 0 && moves.Add(1) > cfg.MaxMoves {
-					return // the others finish their requests in flight
-				}
-				t0 := time.Now()
-				var r gameResponse
-				err := lr.post(ctx, "/api/games/"+g.id+"/commands", commandRequest{Cmd: cmd}, http.StatusOK, &r)
-				d := time.Since(t0)
-				if err != nil {
-					if ctx.Err() != nil {
-						return // the run ended mid-request
-					}
-					errs.Add(1)
-					errOnce.Do(func() {
-						firstErr = fmt.Errorf("%v into the run, after %v: %w", time.Since(start).Round(time.Millisecond), d.Round(time.Millisecond), err)
-					})
-					return
-				}
-				if cfg.MaxMoves == 0 {
-					moves.Add(1)
-				}
-				lat[p] = append(lat[p], d)
-				if _, err := mirrorCommand(g.mirror, cmd); err != nil {
-					errs.Add(1)
-					errOnce.Do(func() { firstErr = fmt.Errorf("mirror refused %q: %w", cmd, err) })
-					return
-				}
-			}
-		})
+		wg.Go(func() { lat[p] = lr.player(ctx, p, t) })
 	}
 	wg.Wait()
-	res := LoadResult{Games: cfg.Games, Players: cfg.Players, Think: cfg.Think, Elapsed: time.Since(start),
-		NewGames: newGames.Load(), Errors: errs.Load()}
+	res := LoadResult{Games: cfg.Games, Players: cfg.Players, Think: cfg.Think, Elapsed: time.Since(t.start),
+		NewGames: t.newGames.Load(), Errors: t.errs.Load()}
+	res.setLatencies(lat)
+	return res, t.firstErr
+}
+
+// playTally is what the players of a run count together.
+type playTally struct {
+	start                 time.Time
+	moves, newGames, errs atomic.Int64
+	errOnce               sync.Once
+	firstErr              error // the run's error: the first a player met
+}
+
+// fail counts an error; the first one, made by mk, is the run's.
+func (t *playTally) fail(mk func() error) {
+	t.errs.Add(1)
+	t.errOnce.Do(func() { t.firstErr = mk() })
+}
+
+// player is player p's part of the run: it moves in its games in turn (a
+// game with nothing left to play is replaced by a new one) until ctx ends,
+// the run's move budget is spent or an answer is wrong, and returns the
+// latencies of its moves.
+func (lr *LoadRun) player(ctx context.Context, p int, t *playTally) (lat []time.Duration) {
+	cfg := lr.cfg
+	rng := rand.New(rand.NewPCG(cfg.Seed, uint64(p)+2))
+	var buf [256]spider.Move
+	mine := lr.games[p]
+	for i := 0; ; i = (i + 1) % len(mine) {
+		if ctx.Err() != nil {
+			return lat
+		}
+		if !think(ctx, rng, cfg.Think) {
+			return lat
+		}
+		g := mine[i]
+		cmd, ok := pick(rng, g.mirror, buf[:])
+		if !ok {
+			ng, err := lr.newGame(ctx, rng, g.id)
+			if err != nil {
+				if ctx.Err() == nil {
+					t.fail(func() error { return err })
+				}
+				return lat
+			}
+			mine[i] = ng
+			t.newGames.Add(1)
+			continue
+		}
+		if cfg.MaxMoves > 0 && t.moves.Add(1) > cfg.MaxMoves {
+			return lat // the others finish their requests in flight
+		}
+		t0 := time.Now()
+		var r gameResponse
+		err := lr.post(ctx, "/api/games/"+g.id+"/commands", commandRequest{Cmd: cmd}, http.StatusOK, &r)
+		d := time.Since(t0)
+		if err != nil {
+			if ctx.Err() != nil {
+				return lat // the run ended mid-request
+			}
+			t.fail(func() error {
+				return fmt.Errorf("%v into the run, after %v: %w", time.Since(t.start).Round(time.Millisecond), d.Round(time.Millisecond), err)
+			})
+			return lat
+		}
+		if cfg.MaxMoves == 0 {
+			t.moves.Add(1)
+		}
+		lat = append(lat, d)
+		if _, err := mirrorCommand(g.mirror, cmd); err != nil {
+			t.fail(func() error { return fmt.Errorf("mirror refused %q: %w", cmd, err) })
+			return lat
+		}
+	}
+}
+
+// think waits a player's pause before a move, drawn from an exponential
+// distribution of mean mean (none if mean is 0); false if ctx ended first.
+func think(ctx context.Context, rng *rand.Rand, mean time.Duration) bool {
+	if mean <= 0 {
+		return true
+	}
+	pause := time.Duration(rng.ExpFloat64() * float64(mean))
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(pause):
+		return true
+	}
+}
+
+// setLatencies sets the moves answered and their latency quantiles from
+// every player's latencies.
+func (r *LoadResult) setLatencies(lat [][]time.Duration) {
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
 	}
-	res.Moves = int64(len(all))
+	r.Moves = int64(len(all))
 	if len(all) > 0 {
 		slices.Sort(all)
-		res.P50 = all[len(all)*50/100]
-		res.P99 = all[min(len(all)-1, len(all)*99/100)]
-		res.Max = all[len(all)-1]
+		r.P50 = all[len(all)*50/100]
+		r.P99 = all[min(len(all)-1, len(all)*99/100)]
+		r.Max = all[len(all)-1]
 	}
-	return res, firstErr
 }
 
 // warmUp has every player open its connection (one GET of its first game,

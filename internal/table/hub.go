@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -159,6 +158,35 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.Store == nil || o.Bots == nil {
 		return nil, errors.New("table: NewHub needs a Store and a BotFactory")
 	}
+	o = o.withDefaults()
+	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
+		unstartable: map[string]bool{}}
+	h.ctx, h.cancel = context.WithCancel(ctx)
+	if o.Claims != nil {
+		// The tables are shared: this hub takes its part of them (the
+		// orphans) now and at every scan (claims.go).
+		h.takeOrphans()
+		h.wg.Add(1)
+		go func() { // exits when h.ctx ends
+			defer h.wg.Done()
+			h.scan()
+		}()
+	} else if err := h.restoreAll(ctx); err != nil {
+		h.cancel()
+		return nil, err
+	}
+	if p, ok := o.Store.(Pruner); ok && o.KeepRecords > 0 {
+		h.wg.Add(1)
+		go func() { // exits when h.ctx ends
+			defer h.wg.Done()
+			h.prune(p)
+		}()
+	}
+	return h, nil
+}
+
+// withDefaults is o with every unset field given its default.
+func (o Options) withDefaults() Options {
 	if o.Clock == nil {
 		o.Clock = realClock{}
 	}
@@ -204,38 +232,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	if o.stopWait <= 0 {
 		o.stopWait = storeTimeout
 	}
-	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
-		unstartable: map[string]bool{}}
-	h.ctx, h.cancel = context.WithCancel(ctx)
-	if o.Claims != nil {
-		// The tables are shared: this hub takes its part of them (the
-		// orphans) now and at every scan (claims.go).
-		h.takeOrphans()
-		h.wg.Add(1)
-		go func() {
-			defer h.wg.Done()
-			h.scan()
-		}()
-	} else {
-		stored, err := o.Store.OpenTables(ctx)
-		if err != nil {
-			h.cancel()
-			return nil, fmt.Errorf("table: restoring: %w", err)
-		}
-		for _, s := range stored {
-			if err := h.startStored(s); err != nil {
-				h.o.Logf("table %s not restored: %v", s.ID, err)
-			}
-		}
-	}
-	if p, ok := o.Store.(Pruner); ok && o.KeepRecords > 0 {
-		h.wg.Add(1)
-		go func() {
-			defer h.wg.Done()
-			h.prune(p)
-		}()
-	}
-	return h, nil
+	return o
 }
 
 func cryptoSeed() uint64 {
@@ -268,17 +265,6 @@ func (h *Hub) Close() {
 			h.o.Logf("releasing %d tables: %v", len(ids), err)
 		}
 	}
-}
-
-// startStored restores a stored table and starts it, or says why it
-// cannot (the table is then left in the store as it is).
-func (h *Hub) startStored(s Stored) error {
-	t, err := h.restore(s)
-	if err != nil {
-		return err
-	}
-	h.start(t)
-	return nil
 }
 
 // CreateFrom opens a new table with cfg, created by player creator (an
@@ -357,59 +343,6 @@ func (h *Hub) mayCreate(creator, addr string) error {
 	return nil
 }
 
-// restore rebuilds a stored table.
-func (h *Hub) restore(s Stored) (*Table, error) {
-	cfg, st, err := h.replay(s)
-	if err != nil {
-		return nil, err
-	}
-	t := newTable(h, s, cfg, st)
-	if len(s.Moves) > 0 && !st.Terminal() {
-		t.l.resumed.key = [2]int{st.ToMove(), st.EventCount()}
-		t.l.resumed.at = s.Updated
-	}
-	return t, nil
-}
-
-// replay rebuilds a stored table's game by replaying its moves from its
-// seed: the same deals, the same event numbers.
-func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
-	cfg, err := h.storedConfig(s)
-	if err != nil {
-		return cfg, nil, err
-	}
-	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, s.Seed)
-	if err != nil {
-		return cfg, nil, err
-	}
-	for i, m := range s.Moves {
-		a, err := arlington.ParseAction(m.Action)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("move %d: %w", i, err)
-		}
-		if err := st.Apply(m.Seat, a); err != nil {
-			return cfg, nil, fmt.Errorf("move %d (%d %v): %w", i, m.Seat, a, err)
-		}
-	}
-	return cfg, st, nil
-}
-
-// storedConfig is a stored table's config, checked against its seats.
-func (h *Hub) storedConfig(s Stored) (Config, error) {
-	var cfg Config
-	if err := json.Unmarshal([]byte(s.Config), &cfg); err != nil {
-		return cfg, fmt.Errorf("config: %w", err)
-	}
-	cfg, err := cfg.normalize(h.validLevel)
-	if err != nil {
-		return cfg, err
-	}
-	if len(s.Seats) != cfg.Players {
-		return cfg, fmt.Errorf("%d seats stored for %d players", len(s.Seats), cfg.Players)
-	}
-	return cfg, nil
-}
-
 func (h *Hub) start(t *Table) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -483,44 +416,4 @@ func (h *Hub) List() []Summary {
 		return out[i].ID < out[j].ID
 	})
 	return out
-}
-
-// Record is table id's game in the engine's record text, live or stored.
-// The seed is in it only once the game is over (or the table was closed
-// before the end, when no one can play it on); before, its seed line is
-// a comment saying so, and arlington.Load refuses the text.
-func (h *Hub) Record(ctx context.Context, id string) (string, error) {
-	if t, err := h.Table(id); err == nil {
-		var rec string
-		err := t.do(ctx, func(l *loop) error {
-			rec = recordText(l.st.Record(), l.st.Terminal())
-			return nil
-		})
-		if err == nil {
-			return rec, nil
-		}
-		if !errors.Is(err, ErrClosed) {
-			return "", err
-		}
-	}
-	s, err := h.o.Store.LoadTable(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	_, st, err := h.replay(s)
-	if err != nil {
-		return "", fmt.Errorf("table %s: %w", id, err)
-	}
-	return recordText(st.Record(), s.Status != StatusOpen || st.Terminal()), nil
-}
-
-// recordText is r in the engine's format, with the seed line withheld
-// unless withSeed.
-func recordText(r arlington.Record, withSeed bool) string {
-	text := r.String()
-	if withSeed {
-		return text
-	}
-	line := fmt.Sprintf("seed %d\n", r.Seed)
-	return strings.Replace(text, line, "# seed withheld until the game is over\n", 1)
 }

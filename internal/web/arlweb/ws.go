@@ -301,31 +301,15 @@ func (cn *conn) answer(ctx context.Context, m any) {
 	}
 }
 
-// write sends the table's updates, answers and pings until the connection
-// ends; it returns the close status.
+// write is the writer's loop: it sends the table's updates, the answers
+// the reader queues and pings, until the connection is to end, and
+// returns the close status and reason. Updates start once the client's
+// hello says from which event, or with every event if no hello comes
+// within HelloWait.
 func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 	lim := cn.h.limits
-	var sub *table.Sub
-	defer func() {
-		if sub != nil {
-			sub.Close()
-		}
-	}()
-	var updates <-chan table.Update
-	subscribe := func(since, chat int) error {
-		if sub != nil {
-			sub.Close()
-		}
-		// The table sends the events from since on (all of them for a
-		// count it never reached), each with its words, and the chat
-		// lines after the client's last.
-		s, err := cn.t.SubscribeChat(ctx, cn.player, since, chat)
-		if err != nil {
-			return err
-		}
-		sub, updates = s, s.Updates()
-		return nil
-	}
+	var w watch
+	defer w.close()
 	helloWait := time.NewTimer(lim.HelloWait)
 	defer helloWait.Stop()
 	ping := time.NewTicker(lim.Ping)
@@ -345,7 +329,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
 			helloWait.Stop()
-			if err := subscribe(m.Since, m.Chat); err != nil {
+			if err := w.subscribe(ctx, cn, m.Since, m.Chat); err != nil {
 				msg = newErrorMsg(err)
 				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
 					cn.send(ctx, msg)
@@ -353,36 +337,22 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				}
 			}
 		case <-helloWait.C:
-			if sub == nil {
-				if err := subscribe(-1, -1); err != nil {
+			if w.sub == nil {
+				if err := w.subscribe(ctx, cn, -1, -1); err != nil {
 					cn.send(ctx, newErrorMsg(err))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}
 			}
 			continue
-		case u, ok := <-updates:
+		case u, ok := <-w.updates:
 			if !ok {
-				err := sub.Err()
-				sub, updates = nil, nil
-				if errors.Is(err, table.ErrSlow) {
-					return websocket.StatusTryAgainLater, "too slow: reconnect with since"
-				}
-				if errors.Is(err, table.ErrReplaced) {
-					return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
-				}
-				if errors.Is(err, table.ErrMoved) {
-					return websocket.StatusServiceRestart, movedReason
-				}
-				return websocket.StatusGoingAway, "table closed"
+				return w.ended()
 			}
 			msg = message(u)
 		case m := <-cn.out:
 			msg = m
 		case <-ping.C:
-			pctx, cancel := context.WithTimeout(ctx, lim.WriteTimeout)
-			err := cn.c.Ping(pctx)
-			cancel()
-			if err != nil {
+			if !cn.ping(ctx) {
 				return websocket.StatusGoingAway, "no answer to ping"
 			}
 			continue
@@ -391,6 +361,56 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusGoingAway, "write failed"
 		}
 	}
+}
+
+// watch is the writer's subscription to the table: none until the hello
+// (or its wait) comes; a new hello replaces it.
+type watch struct {
+	sub     *table.Sub
+	updates <-chan table.Update // nil with no subscription: never ready
+}
+
+// subscribe replaces the subscription by one from the client's point.
+func (w *watch) subscribe(ctx context.Context, cn *conn, since, chat int) error {
+	w.close()
+	// The table sends the events from since on (all of them for a
+	// count it never reached), each with its words, and the chat
+	// lines after the client's last.
+	s, err := cn.t.SubscribeChat(ctx, cn.player, since, chat)
+	if err != nil {
+		return err
+	}
+	w.sub, w.updates = s, s.Updates()
+	return nil
+}
+
+func (w *watch) close() {
+	if w.sub != nil {
+		w.sub.Close()
+	}
+}
+
+// ended is the close status and reason once the table has ended the
+// subscription (its updates closed), by the reason the table gives.
+func (w *watch) ended() (websocket.StatusCode, string) {
+	err := w.sub.Err()
+	w.sub, w.updates = nil, nil
+	switch {
+	case errors.Is(err, table.ErrSlow):
+		return websocket.StatusTryAgainLater, "too slow: reconnect with since"
+	case errors.Is(err, table.ErrReplaced):
+		return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
+	case errors.Is(err, table.ErrMoved):
+		return websocket.StatusServiceRestart, movedReason
+	}
+	return websocket.StatusGoingAway, "table closed"
+}
+
+// ping pings the client within the write timeout; false if no answer.
+func (cn *conn) ping(ctx context.Context) bool {
+	pctx, cancel := context.WithTimeout(ctx, cn.h.limits.WriteTimeout)
+	defer cancel()
+	return cn.c.Ping(pctx) == nil
 }
 
 // movedReason closes the connections of a table that moved to another

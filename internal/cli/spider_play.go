@@ -1,0 +1,358 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"cardtable/card"
+	"cardtable/spider"
+)
+
+// spider play: a game in the terminal, one command a line, in text or
+// JSON. The game's own commands are the server's language (spider.Command);
+// the rest (locate, column, save, load, help) are the terminal's.
+
+const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in brackets):
+  move FROM TO [COUNT]  (m) move COUNT cards from the bottom of FROM onto TO
+                        (without COUNT: the longest run that TO accepts)
+  auto PILE [COUNT]     (a) auto-move the bottom run (or COUNT cards) of PILE:
+                        remove a complete suit, else onto the same suit, any
+                        suit, then a space
+  deal                  (d) deal a row from the stock
+  remove PILE           (r) remove the complete suit at the bottom of PILE
+  undo [N]              (u) take back N moves (default 1)
+  redo [N]              replay N moves taken back (default 1)
+  restart               the same deal from the start
+  locate CARD           (l) where copies of CARD (such as QH) are visible
+  column PILE           (c) the visible cards of PILE
+  show                  print the tableau
+  save FILE             save the game
+  load FILE             load a saved game
+  hint                  suggest a move, from what you can see only
+  help                  (?) this list
+  quit                  (q, exit) stop
+lines starting with # are skipped, so a solver's output replays as it is.
+`
+
+// runSpiderPlay starts the game (a deal, or --load) and runs the lines of
+// standard input until it ends or a quit.
+func runSpiderPlay(fs *pflag.FlagSet) runFunc {
+	var gf gameFlags
+	gf.register(fs)
+	load := fs.String("load", "", "load the game saved in `file` (it sets the deal and options: those flags are refused with it)")
+	return func(ctx context.Context, env *Env, pos []string) error {
+		var err error
+		if len(pos) > 0 {
+			return usageErr("spider play: unexpected argument %q", pos[0])
+		}
+		var g *spider.Game
+		if *load != "" {
+			// The save file fixes the deal and every option; a flag that would
+			// be silently ignored is refused instead.
+			var clash []string
+			fs.Visit(func(f *pflag.Flag) {
+				switch f.Name {
+				case "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable":
+					clash = append(clash, "--"+f.Name)
+				}
+			})
+			if len(clash) > 0 {
+				verb := "does"
+				if len(clash) > 1 {
+					verb = "do"
+				}
+				return usageErr("spider play: %s %s not go with --load: the save file sets the deal and options", strings.Join(clash, ", "), verb)
+			}
+			if g, err = loadSpider(*load); err != nil {
+				return err
+			}
+		} else if g, err = gf.newGame(); err != nil {
+			return err
+		}
+		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
+		s.show(nil)
+		in := newLineReader(env.Stdin)
+		for {
+			text, err := in.next()
+			if err == io.EOF {
+				return nil
+			}
+			var long *longLineError
+			if errors.As(err, &long) {
+				// Refused like a bad command: the game goes on.
+				s.refuse(err)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			line := strings.TrimSpace(text)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if quit := s.command(ctx, line); quit {
+				return nil
+			}
+		}
+	}
+}
+
+// loadSpider reads a save file; the Spider variant stops scoring on load.
+func loadSpider(path string) (*spider.Game, error) {
+	b, err := readInputFile(path, maxSpiderSave, "a Spider save file")
+	if err != nil {
+		return nil, err
+	}
+	g, err := spider.Load(string(b))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
+	}
+	g.MarkLoaded()
+	return g, nil
+}
+
+// spiderSession is one terminal game.
+type spiderSession struct {
+	g      *spider.Game
+	env    *Env
+	reveal bool
+	json   bool
+}
+
+// show prints the state, with extra fields in JSON mode or lines of text
+// before the tableau.
+func (s *spiderSession) show(extra map[string]any, text ...string) {
+	if s.json {
+		out := map[string]any{}
+		b, _ := json.Marshal(s.g.View(s.reveal))
+		_ = json.Unmarshal(b, &out)
+		for k, v := range extra {
+			out[k] = v
+		}
+		_ = writeJSON(s.env.Stdout, out)
+		return
+	}
+	for _, t := range text {
+		fmt.Fprintln(s.env.Stdout, t)
+	}
+	fmt.Fprint(s.env.Stdout, renderSpider(s.g, s.reveal))
+}
+
+func (s *spiderSession) refuse(err error) {
+	if s.json {
+		_ = writeJSON(s.env.Stdout, map[string]string{"error": err.Error()})
+		return
+	}
+	fmt.Fprintln(s.env.Stdout, "refused:", err)
+}
+
+// command runs one line; it reports whether play should end. A command
+// that succeeds shows the game after its own lines (extra fields in JSON
+// mode); one that fails is refused and changes nothing.
+func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
+	f := strings.Fields(line)
+	verb, args := strings.ToLower(f[0]), f[1:]
+	var err error
+	var extra map[string]any
+	var text []string
+	if spider.IsCommand(verb) {
+		extra, text, err = s.gameCommand(line)
+		verb = "" // handled
+	}
+	// Commands that take nothing refuse an argument rather than ignore it:
+	// "quit now" or "restart 3" may be typos for something else.
+	switch verb {
+	case "quit", "exit", "q", "help", "?", "show":
+		if len(args) > 0 {
+			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
+			return false
+		}
+	}
+	switch verb {
+	case "quit", "exit", "q":
+		return true
+	case "help", "?":
+		if s.json {
+			extra = map[string]any{"message": spiderPlayHelp}
+		} else {
+			fmt.Fprint(s.env.Stdout, spiderPlayHelp)
+			return false
+		}
+	case "show", "":
+	case "locate", "l":
+		extra, text, err = s.locate(args)
+	case "column", "c":
+		extra, text, err = s.column(verb, args)
+	case "save":
+		extra, text, err = s.save(args)
+	case "load":
+		text, err = s.load(args)
+	default:
+		extra, text, err = s.extraCommand(ctx, verb, args)
+	}
+	if err != nil {
+		if errors.Is(err, spider.ErrNothing) {
+			err = fmt.Errorf("%w", err)
+		}
+		s.refuse(err)
+		return false
+	}
+	s.show(extra, text...)
+	return false
+}
+
+// gameCommand runs one of the game's own commands (moves, deal, undo...):
+// one language with the server's. Only auto says more than the game shows,
+// the move it chose.
+func (s *spiderSession) gameCommand(line string) (extra map[string]any, text []string, err error) {
+	c, err := spider.ParseCommand(line)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, _, err := s.g.Apply(c)
+	if err == nil && c.Op == spider.OpAuto {
+		text = append(text, "auto: "+m.String())
+		extra = map[string]any{"move": m.String()}
+	}
+	return extra, text, err
+}
+
+// locate says which piles show a card, such as QH.
+func (s *spiderSession) locate(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) != 1 {
+		return nil, nil, fmt.Errorf("%w: locate takes one card, such as QH", spider.ErrFormat)
+	}
+	c, err := card.Parse(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.IsJoker() {
+		return nil, nil, fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)
+	}
+	out := []map[string]int{}
+	var where []string
+	for _, l := range s.g.Locate(c) {
+		out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
+		where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
+	}
+	extra = map[string]any{"card": c.String(), "locations": out}
+	if len(where) == 0 {
+		text = append(text, fmt.Sprintf("%s: not visible", c))
+	} else {
+		text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
+	}
+	return extra, text, nil
+}
+
+// column lists the cards of one pile, as far as the player sees them.
+func (s *spiderSession) column(verb string, args []string) (extra map[string]any, text []string, err error) {
+	n, err := pileArgs(verb, args, 1, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n[0] > spider.Piles {
+		return nil, nil, fmt.Errorf("%w: piles are 1 to 10", spider.ErrFormat)
+	}
+	cs := s.g.Column(n[0] - 1)
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.String()
+	}
+	extra = map[string]any{"pile": n[0], "cards": names}
+	text = append(text, fmt.Sprintf("pile %d: %s", n[0], strings.Join(names, " ")))
+	return extra, text, nil
+}
+
+// pileArgs reads verb's arguments as pile numbers from 1 up: want of
+// them, then up to optional more.
+func pileArgs(verb string, args []string, want, optional int) ([]int, error) {
+	if len(args) < want || len(args) > want+optional {
+		what := fmt.Sprintf("%d or %d numbers", want, want+optional)
+		switch {
+		case optional == 0:
+			what = plural(want, "number")
+		case want == 0:
+			what = "at most " + plural(optional, "number")
+		}
+		return nil, fmt.Errorf("%w: %s takes %s", spider.ErrFormat, verb, what)
+	}
+	out := make([]int, len(args))
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%w: %q is not a number from 1 up", spider.ErrFormat, a)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// save writes the game to a file.
+func (s *spiderSession) save(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) != 1 {
+		return nil, nil, fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
+	}
+	if err := saveFile(args[0], s.g.Save()); err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"saved": args[0]}, []string{"saved to " + args[0]}, nil
+}
+
+// load replaces the game by the one saved in a file.
+func (s *spiderSession) load(args []string) (text []string, err error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%w: load takes a file name", spider.ErrFormat)
+	}
+	g, err := loadSpider(args[0])
+	if err != nil {
+		// In play a bad file is refused like any command; the
+		// exit-status mark is for --load.
+		msg := strings.TrimPrefix(err.Error(), "usage: ")
+		if errors.Is(err, spider.ErrFormat) {
+			return nil, renamedErr{msg, err}
+		}
+		return nil, fmt.Errorf("%w: %s", spider.ErrFormat, msg)
+	}
+	s.g = g
+	return []string{"loaded " + args[0]}, nil
+}
+
+// extraCommand runs a command another package added (spiderExtraCommands);
+// any other word is an unknown command.
+func (s *spiderSession) extraCommand(ctx context.Context, verb string, args []string) (extra map[string]any, text []string, err error) {
+	h, ok := spiderExtraCommands[verb]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: unknown command %q (try help)", spider.ErrFormat, verb)
+	}
+	if len(args) > 0 {
+		return nil, nil, fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb)
+	}
+	msg, err := h(ctx, s.g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"message": msg}, []string{msg}, nil
+}
+
+// spiderExtraCommands are terminal-play commands that other packages add
+// (the solver's hint); each returns a message to print.
+var spiderExtraCommands = map[string]func(ctx context.Context, g *spider.Game) (string, error){}
+
+// renamedErr is err with the message msg.
+type renamedErr struct {
+	msg string
+	err error
+}
+
+func (e renamedErr) Error() string { return e.msg }
+func (e renamedErr) Unwrap() error { return e.err }
