@@ -4,7 +4,7 @@
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { reveal } from "./render.js";
 import { runLen, pileCards, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
-import { announce, info, refuse, messageShown } from "./messages.js";
+import { announce, info, refuse, messageShown, pointedAt } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
@@ -155,7 +155,7 @@ export function onKey(e) {
   }
   if (handled) e.preventDefault();
   else keyed = false; // the browser's own keys (Tab, Page Down) take the eyes elsewhere
-  if (moved) { keyed = true; show(); }
+  if (moved) { keyed = true; pointedAt(null); show(); }
 }
 
 function speakStatus() {
