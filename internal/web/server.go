@@ -109,19 +109,27 @@ func New(o Options) *Server {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHTTP(w, r) }
 
+// embeddedFiles are the page's files ready to serve, made once a process
+// and shared, read-only, by its servers: the embedded files never change,
+// and gzipping them at the best level takes a while (under the race
+// detector about half a second, which every test server paid again).
+var embeddedFiles = sync.OnceValues(func() (staticFiles, error) {
+	static, err := fs.Sub(Static, "static")
+	if err != nil {
+		return nil, err
+	}
+	return loadStatic(static)
+})
+
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	for _, g := range s.opts.Games {
 		g.Register(mux)
 	}
 
-	static, err := fs.Sub(Static, "static")
+	files, err := embeddedFiles()
 	if err != nil {
-		panic(err) // the embed pattern guarantees the directory
-	}
-	files, err := loadStatic(static)
-	if err != nil {
-		panic(err) // embedded files read from memory
+		panic(err) // the embed pattern guarantees the directory; files read from memory
 	}
 	s.pages = files.pages()
 	// "/" catches everything else: unknown API paths get a JSON 404, other

@@ -106,17 +106,23 @@ func (p *browserPage) marks(ks ...int) []cursorMark {
 	if err != nil {
 		p.t.Fatalf("the accent colour %q: %v", b.Accent, err)
 	}
+	// One screenshot for them all: the window's height, from the first
+	// pile's column to the last's (the clip is in the page's coordinates).
+	x0, x1 := b.Piles[ks[0]].Left, b.Piles[ks[0]].Right
+	for _, k := range ks {
+		x0, x1 = min(x0, b.Piles[k].Left), max(x1, b.Piles[k].Right)
+	}
+	img := p.screenshot(page.Viewport{X: x0 + b.ScrollX, Y: b.ScrollY, Width: x1 - x0, Height: b.Height, Scale: 1})
 	var ms []cursorMark
 	for _, k := range ks {
 		r := b.Piles[k]
-		x0, x1 := r.Left+4, r.Right-4
-		// The pile's column, the window's height: the clip is given in
-		// the page's coordinates.
-		img := p.screenshot(page.Viewport{X: x0 + b.ScrollX, Y: b.ScrollY, Width: x1 - x0, Height: b.Height, Scale: 1})
+		// The pile's column less 4 px each side, where a neighbour's mark
+		// may reach.
+		left, right := int(r.Left+4-x0), int(r.Right-4-x0)
 		count := func(y0, y1 float64) int {
 			n := 0
 			for y := max(0, int(y0)); y < min(int(y1), int(b.Height)); y++ {
-				for x := 0; x < int(x1-x0); x++ {
+				for x := left; x < right; x++ {
 					if near(img, x, y, accent) {
 						n++
 					}
@@ -124,7 +130,7 @@ func (p *browserPage) marks(ks ...int) []cursorMark {
 			}
 			return n
 		}
-		ms = append(ms, cursorMark{Top: count(r.Top-8, r.Top), Foot: count(r.Bottom, r.Bottom+8), Width: int(x1 - x0)})
+		ms = append(ms, cursorMark{Top: count(r.Top-8, r.Top), Foot: count(r.Bottom, r.Bottom+8), Width: right - left})
 	}
 	return ms
 }
@@ -183,11 +189,12 @@ func near(img image.Image, x, y int, c [3]uint8) bool {
 // a phone held upright as well, and the cursor's look at desktop size.
 func TestBrowserSpiderCursorFoot(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
-	p.cursorFoot("844x390", 844, 390, cursorLayout, false)
+	p.cursorFoot("844x390", cursorLayout, false)
 }
 
-// TestLongBrowserSpiderCursorFoot: at 844x390, TestBrowserSpiderCursorFoot's
-// steps, then A removing the clubs at pile 1's foot just below the bar
+// TestLongBrowserSpiderCursorFoot: at 844x390, the cursor on a short pile
+// at the page's top marked under its foot card and no other pile marked,
+// TestBrowserSpiderCursorFoot's steps, then A removing the clubs at pile 1's foot just below the bar
 // (the page follows the foot up), U putting them back past the window's
 // foot (the page follows it down), and A with the cursor hidden by a click
 // off the table (the page stays). Then TestBrowserSpiderCursorFoot's steps
@@ -199,11 +206,11 @@ func TestLongBrowserSpiderCursorFoot(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
-	p.cursorFoot("844x390", 844, 390, cursorLayout, true)
-	p.cursorFoot("390x844", 390, 844, phoneCursorLayout, false)
+	p.cursorFoot("844x390", cursorLayout, true)
+	p.resize(390, 844)
+	p.cursorFoot("390x844", phoneCursorLayout, false)
 
-	p.do(chromedp.EmulateViewport(1280, 800))
-	p.waitJS(`document.body.dataset.layoutWidth === "1280"`, "the page laid out for 1280x800")
+	p.resize(1280, 800)
 	p.loadLayout(spaceLayout)
 	p.closeToast()
 	for _, k := range []int{0, 4, 9} { // a pile of 13 cards, and two spaces
@@ -220,22 +227,30 @@ func TestLongBrowserSpiderCursorFoot(t *testing.T) {
 	}
 }
 
-// cursorFoot runs TestLongBrowserSpiderCursorFoot's steps in a w×h window
-// (named win in failures) on layout (cursorLayout, or with full false
-// one whose pile 1 is long and takes a card from the stock); with full
-// false, only TestBrowserSpiderCursorFoot's, up to D and U.
-func (p *browserPage) cursorFoot(win string, w, h int64, layout string, full bool) {
-	t := p.t
+// resize makes the window w×h and waits for the page's layout for it.
+func (p *browserPage) resize(w, h int64) {
+	p.t.Helper()
 	p.do(chromedp.EmulateViewport(w, h))
-	p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, w), "the page laid out for "+win)
+	p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, w), fmt.Sprintf("the page laid out for %dx%d", w, h))
+}
+
+// cursorFoot runs TestLongBrowserSpiderCursorFoot's steps in the window
+// as it is (named win in failures) on layout (cursorLayout, or with full
+// false one whose pile 1 is long and takes a card from the stock); with
+// full false, only TestBrowserSpiderCursorFoot's, from the long pile's
+// mark to D and U.
+func (p *browserPage) cursorFoot(win, layout string, full bool) {
+	t := p.t
 	p.loadLayout(layout)
 	p.closeToast() // the load's message lies over the window's foot
 
-	// Two short piles at the page's top: the cursor's mark shows on the
-	// cursor's pile only (the measure tells one from the other).
-	p.keys("2")
-	if m := p.marks(1, 2); !m[0].atFoot() || m[1].Top > 0 || m[1].Foot > 0 {
-		t.Errorf("%s: the cursor on pile 2 at the page's top: %v, and pile 3 %v; want the mark under pile 2's foot card alone", win, m[0], m[1])
+	if full {
+		// Two short piles at the page's top: the cursor's mark shows on
+		// the cursor's pile only (the measure tells one from the other).
+		p.keys("2")
+		if m := p.marks(1, 2); !m[0].atFoot() || m[1].Top > 0 || m[1].Foot > 0 {
+			t.Errorf("%s: the cursor on pile 2 at the page's top: %v, and pile 3 %v; want the mark under pile 2's foot card alone", win, m[0], m[1])
+		}
 	}
 	if f := p.foot(0, 1); f.Bottom <= f.Low {
 		t.Fatalf("%s: pile 1's foot shows at the top of the page (%v): the layout is too short for the test", win, f)

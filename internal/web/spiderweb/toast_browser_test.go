@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
 
@@ -235,4 +236,75 @@ func TestLongBrowserSpiderMessageClears(t *testing.T) {
 	for _, btn := range []string{"#btn-game-menu", "#btn-cards-menu"} {
 		p.menuClearOfMessage(btn, win)
 	}
+}
+
+// TestBrowserSpiderMessageClearsPointer: in a phone held sideways
+// (844x390), with the long pile 5's foot card at the window's foot, where
+// a message shows, a click putting an ace on it is refused with a message
+// that leaves the clicked card whole and on top, and the page does not
+// scroll; so does a drag of that card onto an ace, refused. Before, the
+// message lay over the card just clicked or dragged, for seconds.
+// TestLongBrowserSpiderMessageClearsPointer checks a phone held upright
+// (taps, a finger's drag) and 1280x800.
+func TestBrowserSpiderMessageClearsPointer(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
+	p.pointerFootClear("844x390", 56, 40, false)
+}
+
+// TestLongBrowserSpiderMessageClearsPointer: TestBrowserSpiderMessageClearsPointer
+// on a phone held upright (390x844) with taps and a finger's drag, and at
+// 1280x800 with the mouse; then, the message at the window's top, the
+// cursor moved onto the long pile from the keyboard brings the message
+// back to the foot and the pile's foot card above it, as after any key.
+func TestLongBrowserSpiderMessageClearsPointer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	bctx, srv := startBrowser(t), pageServer(t)
+	openPage(t, bctx, srv, 390, 844).pointerFootClear("390x844", 70, 26, true)
+	p := openPage(t, bctx, srv, 1280, 800)
+	p.pointerFootClear("1280x800", 80, 16, false)
+	p.keys("5")
+	p.clearOf(footCardJS, "pile 5's foot card", "1280x800, a message at the top, then the cursor on the long pile")
+	if m := p.message(footCardJS); m.Top < m.Part.Top {
+		t.Errorf("1280x800: the keys took over: %v, want it back at the window's foot", m)
+	}
+}
+
+// pointerFootClear runs TestBrowserSpiderMessageClearsPointer's steps in
+// the window (named win) on a middleTallLayout(long, medium), whose long
+// pile must run past the window's foot and end with a card that neither
+// takes an ace nor goes on one; touch uses a finger for the mouse.
+func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool) {
+	t := p.t
+	t.Helper()
+	press, slide := p.click, p.drag
+	if touch {
+		press = func(pt point, _ ...chromedp.MouseOption) { p.tap(pt) }
+		slide = p.touchDrag
+	}
+	p.loadLayout(middleTallLayout(long, medium))
+	p.closeToast()
+	p.toTop()
+	press(p.bottomPoint(0))
+	p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, win+": pile 1's ace picked up")
+	// The player scrolls pile 5's foot card to the window's foot.
+	p.eval(`(() => { const r = `+footCardJS+`.getBoundingClientRect(); window.scrollBy({top: r.bottom - innerHeight + 4, behavior: "instant"}); return 1; })()`, nil)
+	p.footAtWindowFoot(win)
+	at := p.foot(4, 1)
+
+	press(p.bottomPoint(4))
+	p.waitJS(`(document.body.dataset.lastError || "").startsWith("Illegal move")`, win+": the ace refused on pile 5's foot")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", the ace refused on it by a click")
+	if f := p.foot(4, 1); f.ScrollY != at.ScrollY {
+		t.Errorf("%s: a click refused: the page scrolled from %.0f px to %.0f, want it left where the player put it", win, at.ScrollY, f.ScrollY)
+	}
+	p.closeToast()
+
+	p.eval(`delete document.body.dataset.lastError`, nil)
+	from := p.bottomPoint(4)
+	slide(from, point{p.elementPoint("#pile-5").X, from.Y})
+	p.waitJS(`(document.body.dataset.lastError || "").startsWith("Illegal move")`, win+": pile 5's foot card refused on an ace")
+	p.waitJS(`document.getAnimations().length === 0`, win+": the card back on pile 5")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", dragged onto an ace and refused")
 }

@@ -2,7 +2,7 @@
 // the toolbar's menus (keyboard included).
 
 import { $ } from "./state.js";
-import { messageShown } from "./messages.js";
+import { messageShown, placeMessage } from "./messages.js";
 
 // A message that comes while a menu is open shortens the menu, which ends
 // above it (style.css): the focused item stays in sight.
@@ -50,6 +50,9 @@ export function toggleMenu(btn) {
     m.hidden = false;
     btn.setAttribute("aria-expanded", "true");
     focusItem(m.querySelector("button:not(:disabled)"));
+    // A message at the window's top would lie over the menu: it goes to
+    // the foot, which the menu ends above.
+    placeMessage(false);
   }
 }
 

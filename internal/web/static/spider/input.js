@@ -6,7 +6,7 @@ import { cardName, rankOf } from "/shared/cards.js";
 import { geom } from "./render.js";
 import { snapshot, animate } from "./anim.js";
 import { pileCards, runLen, countFrom, $, S } from "./state.js";
-import { refuse } from "./messages.js";
+import { refuse, pointedAt } from "./messages.js";
 
 // The page's actions (drawing in app.js, send in game.js, the rest in
 // play.js), given by initInput from app.js.
@@ -17,6 +17,7 @@ let render, send, dropOn, cancelPick, clickPile, autoMove, deal;
 export function initInput(ctx) {
   ({ render, send, dropOn, cancelPick, clickPile, autoMove, deal } = ctx);
   const tab = $("#tableau");
+  document.addEventListener("pointerdown", onAnyPress, { capture: true, passive: true });
   tab.addEventListener("pointerdown", onPointerDown);
   document.addEventListener("pointermove", onPointerMove);
   document.addEventListener("pointerup", onPointerUp);
@@ -40,6 +41,19 @@ export let drag = null;
 function cardAt(e) {
   const c = e.target.closest && e.target.closest("#tableau .card");
   return c ? { el: c, pile: +c.dataset.pile, index: +c.dataset.index } : null;
+}
+
+// onAnyPress tells the message box which card the pointer pressed, any
+// button: the card, or the pile whose column the press is in (its foot),
+// on the table; none off it. A press on the box itself (its ×) changes
+// nothing.
+function onAnyPress(e) {
+  if (e.target.closest && e.target.closest("#toast")) return;
+  const c = cardAt(e);
+  if (c) { pointedAt(c.pile, c.index); return; }
+  const onTable = e.target.closest && e.target.closest("#tableau");
+  const k = onTable ? dropTarget(e.clientX, e.clientY) : null;
+  pointedAt(typeof k === "number" ? k : null);
 }
 
 // A press that neither moves nor (for a finger) lasts is a click or a tap.

@@ -4,7 +4,7 @@
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { reveal } from "./render.js";
 import { runLen, pileCards, plural, dealsLeft, variantLabel, dialogOpen, windowsScore, shownScore, $, S } from "./state.js";
-import { announce, info, refuse, messageShown } from "./messages.js";
+import { announce, info, refuse, messageShown, pointedAt } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
@@ -15,7 +15,11 @@ let render, pileLabel, finish, pick, dropOn, cancelPick, clickPile, removeFrom, 
 
 // keyed: the keys moved the cursor last, no pointer nor wheel since. A
 // message that comes then (a refused drop, a hint) could lie over the
-// cursor's pile at the window's foot: the pile is shown above it.
+// cursor's pile at the window's foot: the pile is shown above it. This is
+// not played()'s rule (the cursor drawn), on purpose: after the wheel or
+// Page Down the cursor is still drawn, and a key the player presses then
+// acts on its pile, so the page follows; a message is no act of the
+// player's, and scrolling for it would undo where they scrolled to.
 let keyed = false;
 
 export function initKeys(ctx) {
@@ -71,8 +75,10 @@ function cursorShown() { return $("#tableau").matches(":focus-visible"); }
 // played shows the cursor's pile once the command a key sent (deal, undo,
 // redo, auto-move, remove) is drawn: the pile may have grown past the
 // window's foot or shrunk under the bar. Only while the cursor is drawn:
-// a player who clicks or taps, then presses U, is looking where they
-// pointed, not at a pile marked nowhere.
+// a player who clicked or tapped off the table (which hides it), then
+// presses U, is looking where they pointed, not at a pile marked nowhere.
+// (A click on the table keeps the focus there: the browser draws the
+// cursor again at the next key, before this runs, and the page follows.)
 function played(done) {
   if (!done || !cursorShown()) return;
   const k = S.cursor;
@@ -155,7 +161,7 @@ export function onKey(e) {
   }
   if (handled) e.preventDefault();
   else keyed = false; // the browser's own keys (Tab, Page Down) take the eyes elsewhere
-  if (moved) { keyed = true; show(); }
+  if (moved) { keyed = true; pointedAt(null); show(); }
 }
 
 function speakStatus() {

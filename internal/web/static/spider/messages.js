@@ -33,11 +33,43 @@ function toast(text, kind = "info", ms = 4500) {
 // the panel's buttons), and --msg-room says how far up from the window's
 // foot it reaches, which an open menu keeps clear of (style.css). The
 // hooks (messageShown) keep the keyboard's place and a menu's focused item
-// in sight when a message comes.
+// in sight when a message comes. The pointer's card (pointedAt) is kept
+// clear by moving the box instead: the page never scrolls for a pointer.
 const shownHooks = [];
 let watching = false;
 
 export function messageShown(fn) { shownHooks.push(fn); }
+
+// pointed is the card the player last pressed on the table (pile, index;
+// index -1 for the pile's foot, or an empty pile's place), while the
+// pointer leads: the keys moving the cursor, or a press off the table,
+// end it (null). A refusal answers that press, and the pressed card may
+// lie at the window's foot, where the box shows: the box then shows at
+// the window's top instead, below the bar.
+let pointed = null;
+let atTop = false; // the box shows at the window's top (placeMessage)
+
+export function pointedAt(k, index = -1) {
+  pointed = k === null ? null : { pile: k, index };
+  // The player turned elsewhere (the keys, the toolbar): a box at the top
+  // goes back to the foot, where the keys keep their place clear of it
+  // and a menu ends above it.
+  if (!pointed && atTop) { atTop = false; placeMessage(false); }
+}
+
+// pointedBox is the pointed card's place in the window (an empty pile's
+// outline), or null.
+function pointedBox() {
+  if (!pointed) return null;
+  const pile = document.getElementById(`pile-${pointed.pile}`);
+  if (!pile) return null;
+  const c = pile.children[pointed.index] || pile.lastElementChild || pile;
+  return c.getBoundingClientRect();
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+}
 
 // messageBox is the message box's place in the window while it shows on
 // the page (not in a dialog), else null.
@@ -46,21 +78,40 @@ export function messageBox() {
   return !t.hidden && t.parentElement === document.body ? t.getBoundingClientRect() : null;
 }
 
-function placeMessage() {
+// placeMessage places the box at the window's foot, or at its top while
+// it would lie over the pointed card there (and not at the top) and no
+// menu is open: a menu drops from the bar, and ends above a box at the
+// foot. fresh: a new message, which decides the side again; a message
+// already showing keeps its side while it changes size.
+export function placeMessage(fresh = true) {
   const t = $("#toast"), panel = $("#analysis");
   if (!watching) {
     // The box's and the panel's sizes change with their text, the window
     // and their showing or not: each change places the box again.
     watching = true;
-    new ResizeObserver(placeMessage).observe(t);
-    if (panel) new ResizeObserver(placeMessage).observe(panel);
+    new ResizeObserver(() => placeMessage(false)).observe(t);
+    if (panel) new ResizeObserver(() => placeMessage(false)).observe(panel);
   }
   const onPage = t.parentElement === document.body;
   const under = onPage && panel && !panel.hidden ? Math.ceil(panel.getBoundingClientRect().height) : 0;
-  const bottom = under ? `${under + 8}px` : "";
-  if (t.style.bottom !== bottom) t.style.bottom = bottom;
-  const box = messageBox();
-  const room = box ? Math.max(0, Math.ceil(innerHeight - box.top)) : 0;
+  const menu = document.querySelector('[role="menu"]:not([hidden])');
+  const top = `${Math.ceil($("#bar").getBoundingClientRect().bottom) + 8}px`;
+  const put = (high) => {
+    const bottom = high ? "auto" : under ? `${under + 8}px` : "";
+    if (t.style.bottom !== bottom) t.style.bottom = bottom;
+    if (t.style.top !== (high ? top : "")) t.style.top = high ? top : "";
+  };
+  if (fresh || menu || !onPage) atTop = false;
+  put(atTop);
+  let box = messageBox();
+  const card = box && fresh && !menu ? pointedBox() : null;
+  if (card && overlaps(card, box)) {
+    put(true);
+    box = messageBox();
+    atTop = !overlaps(card, box);
+    if (!atTop) { put(false); box = messageBox(); }
+  }
+  const room = box && !atTop ? Math.max(0, Math.ceil(innerHeight - box.top)) : 0;
   document.documentElement.style.setProperty("--msg-room", `${room}px`);
   if (box) shownHooks.forEach((fn) => fn(box));
 }
