@@ -178,7 +178,7 @@ var loadOutcomes = map[string]string{
 	"layout missing a pile":          "error (format true, illegal false): bad format: line 8: layout: pile1 is missing",
 	"layout bad card":                "error (format true, illegal false): bad format: line 9: pile2: \"XX\" is not a card",
 	"layout split by a key":          "error (format true, illegal false): bad format: line 12: pile4: \"XX\" is not a card",
-	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: KS appears 7 times, want 8 with 1 suit",
+	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times, want 8 with 1 suit",
 	"position past":                  "error (format true, illegal false): bad format: line 11: position 2 is past the 1 move",
 	"illegal move":                   "error (format true, illegal false): bad format: line 13: move 1 1 1: a pile cannot move onto itself",
 	"illegal move and position past": "error (format true, illegal false): bad format: line 11: position 5 is past the 2 moves",
