@@ -21,7 +21,7 @@ const Piles = 10
 const maxPile = 104
 
 // Sentinel errors. Every refusal wraps ErrIllegal; errors about files and
-// layouts wrap ErrFormat.
+// layouts wrap ErrFormat, and an illegal move in a save file wraps both.
 var (
 	ErrIllegal = errors.New("illegal move")
 	ErrFormat  = errors.New("bad format")
