@@ -100,7 +100,8 @@ func (a *Action) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ErrBadAction is wrapped by every ParseAction error.
+// ErrBadAction is wrapped by every ParseAction error; one caused by a
+// card or a set that does not read wraps that error too.
 var ErrBadAction = errors.New("bad action")
 
 // MaxSeats is the most seats a game has.
@@ -133,10 +134,16 @@ func ParseAction(s string) (Action, error) {
 	return badAction(s, "unknown verb %q (want lead, play, set, pass, kill, s2, add or pickup)", f[0])
 }
 
-// badAction is ParseAction's refusal of s: the reason is said, not
-// wrapped, as ErrBadAction is the one sentinel a caller tests for.
+// badAction is ParseAction's refusal of s, for a reason it states.
 func badAction(s, format string, args ...any) (Action, error) {
 	return Action{}, fmt.Errorf("%w %q: %s", ErrBadAction, s, fmt.Sprintf(format, args...))
+}
+
+// badActionBecause is ParseAction's refusal of s for an error of a part
+// of it (a card, the cards of a set, a target), wrapped so that its own
+// sentinel (card.ErrBadCard, ErrBadSet) is found as well as ErrBadAction.
+func badActionBecause(s string, err error) (Action, error) {
+	return Action{}, fmt.Errorf("%w %q: %w", ErrBadAction, s, err)
 }
 
 // parseCardAction reads "lead CARD" or "play CARD"; s is the whole action,
@@ -147,7 +154,7 @@ func parseCardAction(s, verb string, args []string) (Action, error) {
 	}
 	c, err := card.Parse(args[0])
 	if err != nil {
-		return badAction(s, "%v", err)
+		return badActionBecause(s, err)
 	}
 	k := LeadCard
 	if verb == "play" {
@@ -171,7 +178,7 @@ func parseSetAction(s string, args []string) (Action, error) {
 	}
 	set, err := ParseCards(strings.Join(args, " "))
 	if err != nil {
-		return badAction(s, "%v", err)
+		return badActionBecause(s, err)
 	}
 	if set.Empty() {
 		return badAction(s, "want set [SPECTRUM] CARD...")
@@ -198,7 +205,7 @@ func parseS2Action(s string, args []string) (Action, error) {
 	}
 	seat, idx, err := parseTarget(args[0])
 	if err != nil {
-		return badAction(s, "%v", err)
+		return badActionBecause(s, err)
 	}
 	return Action{Kind: PlayS2, Seat: seat, Index: idx}, nil
 }
@@ -211,11 +218,11 @@ func parseTableCardAction(s, verb string, args []string) (Action, error) {
 	}
 	c, err := card.Parse(args[0])
 	if err != nil {
-		return badAction(s, "%v", err)
+		return badActionBecause(s, err)
 	}
 	seat, idx, err := parseTarget(args[1])
 	if err != nil {
-		return badAction(s, "%v", err)
+		return badActionBecause(s, err)
 	}
 	k := AddCard
 	if verb == "pickup" {

@@ -31,7 +31,8 @@ const MaxRecordLine = 64 << 10
 // length grows with its target.
 const MaxTarget = 1000
 
-// ErrBadRecord is wrapped by every Load error.
+// ErrBadRecord is wrapped by every Load error; one caused by the game
+// (its config, an action, a move) wraps that error too.
 var ErrBadRecord = errors.New("bad record")
 
 // Record is the game so far.
@@ -139,6 +140,14 @@ func (l *recordLoader) bad(format string, args ...any) error {
 	return fmt.Errorf("%w: line %d: %s", ErrBadRecord, l.line, fmt.Sprintf(format, args...))
 }
 
+// badBecause is an error naming the current line whose reason is err,
+// wrapped, so that a caller can tell an illegal move (ErrIllegal), an
+// action that does not read (ErrBadAction) or a config no game has
+// (ErrConfig) from the rest; the text is that of bad("%v", err).
+func (l *recordLoader) badBecause(err error) error {
+	return fmt.Errorf("%w: line %d: %w", ErrBadRecord, l.line, err)
+}
+
 // readHeaderLine reads the next header line, f being its words.
 func (l *recordLoader) readHeaderLine(f []string) error {
 	want := l.header[0]
@@ -192,7 +201,7 @@ func (l *recordLoader) setHeaderNumber(key string, num uint64) error {
 		l.r.Seed = num
 		st, err := New(l.r.Config, l.r.Seed)
 		if err != nil {
-			return l.bad("%v", err)
+			return l.badBecause(err)
 		}
 		l.s = st
 	}
@@ -209,10 +218,10 @@ func (l *recordLoader) readMove(t string) error {
 	}
 	a, err := ParseAction(actText)
 	if err != nil {
-		return l.bad("%v", err)
+		return l.badBecause(err)
 	}
 	if err := l.s.Apply(seat, a); err != nil {
-		return l.bad("%v", err)
+		return l.badBecause(err)
 	}
 	l.r.Moves = append(l.r.Moves, l.s.history[len(l.s.history)-1])
 	return nil

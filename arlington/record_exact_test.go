@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"cardtable/card"
 )
 
 // recordCases walk Load through the header's four lines, the move lines
@@ -85,7 +87,8 @@ func TestRecordLoadOutcomesExact(t *testing.T) {
 }
 
 // recordOutcomes are the outcomes Load gave for recordCases before it was
-// split into steps.
+// split into steps, but for the errors caused by the game (its config, an
+// action, a move), which now wrap the game's own sentinel as well.
 var recordOutcomes = map[string]string{
 	"empty":                     "error (bad record true, illegal false, action false, config false): bad record: line 1: record ends before its \"arlington\" line",
 	"only comments":             "error (bad record true, illegal false, action false, config false): bad record: line 4: record ends before its \"arlington\" line",
@@ -100,7 +103,7 @@ var recordOutcomes = map[string]string{
 	"players not a number":      "error (bad record true, illegal false, action false, config false): bad record: line 2: players: \"two\" is not a whole number",
 	"players negative":          "error (bad record true, illegal false, action false, config false): bad record: line 2: players: \"-2\" is not a whole number",
 	"players seven":             "error (bad record true, illegal false, action false, config false): bad record: line 2: players: 7 is more than 6",
-	"players zero":              "error (bad record true, illegal false, action false, config false): bad record: line 4: bad config: Arlington is for 2 to 6 players, not 0",
+	"players zero":              "error (bad record true, illegal false, action false, config true): bad record: line 4: bad config: Arlington is for 2 to 6 players, not 0",
 	"target zero":               "error (bad record true, illegal false, action false, config false): bad record: line 3: target: 0 is not 1 to 1000",
 	"target past the limit":     "error (bad record true, illegal false, action false, config false): bad record: line 3: target: 1001 is not 1 to 1000",
 	"seed too big":              "error (bad record true, illegal false, action false, config false): bad record: line 4: seed: \"18446744073709551616\" is not a whole number",
@@ -110,11 +113,11 @@ var recordOutcomes = map[string]string{
 	"seat negative":             "error (bad record true, illegal false, action false, config false): bad record: line 5: want SEAT ACTION with a seat from 0 to 1, found \"-1\"",
 	"seat too big":              "error (bad record true, illegal false, action false, config false): bad record: line 5: want SEAT ACTION with a seat from 0 to 1, found \"2\"",
 	"seat and tab":              "error (bad record true, illegal false, action false, config false): bad record: line 5: want SEAT ACTION with a seat from 0 to 1, found \"0\\tpass\"",
-	"seat alone":                "error (bad record true, illegal false, action false, config false): bad record: line 5: bad action: empty",
-	"bad action":                "error (bad record true, illegal false, action false, config false): bad record: line 5: bad action \"dance\": unknown verb \"dance\" (want lead, play, set, pass, kill, s2, add or pickup)",
-	"illegal":                   "error (bad record true, illegal false, action false, config false): bad record: line 5: illegal action: you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker (rule \"The Hand\")",
-	"out of turn":               "error (bad record true, illegal false, action false, config false): bad record: line 5: illegal action: it is seat 1's turn, not seat 2's (rule \"The Hand\")",
-	"second move illegal":       "error (bad record true, illegal false, action false, config false): bad record: line 8: illegal action: it is seat 2's turn, not seat 1's (rule \"The Hand\")",
+	"seat alone":                "error (bad record true, illegal false, action true, config false): bad record: line 5: bad action: empty",
+	"bad action":                "error (bad record true, illegal false, action true, config false): bad record: line 5: bad action \"dance\": unknown verb \"dance\" (want lead, play, set, pass, kill, s2, add or pickup)",
+	"illegal":                   "error (bad record true, illegal true, action false, config false): bad record: line 5: illegal action: you have the lead: lead a card, lead a set, play the S2, add to a set or pick up a joker (rule \"The Hand\")",
+	"out of turn":               "error (bad record true, illegal true, action false, config false): bad record: line 5: illegal action: it is seat 1's turn, not seat 2's (rule \"The Hand\")",
+	"second move illegal":       "error (bad record true, illegal true, action false, config false): bad record: line 8: illegal action: it is seat 2's turn, not seat 1's (rule \"The Hand\")",
 	"long line":                 "error (bad record true, illegal false, action false, config false): bad record: line 5: longer than 65536 bytes, the limit",
 	"long line by one":          "error (bad record true, illegal false, action false, config false): bad record: line 5: longer than 65536 bytes, the limit",
 	"long line past the buffer": "error (bad record true, illegal false, action false, config false): bad record: line 5: longer than 65536 bytes, the limit",
@@ -203,4 +206,45 @@ var actionOutcomes = map[string]string{
 	"pickup 0/0":          "error (bad action true) ? {Kind:0 Card:0 Set:0x0 Spectrum:0 Seat:0 Index:0}: bad action \"pickup 0/0\": want pickup CARD SEAT/SET",
 	"jump":                "error (bad action true) ? {Kind:0 Card:0 Set:0x0 Spectrum:0 Seat:0 Index:0}: bad action \"jump\": unknown verb \"jump\" (want lead, play, set, pass, kill, s2, add or pickup)",
 	"Jump 1":              "error (bad action true) ? {Kind:0 Card:0 Set:0x0 Spectrum:0 Seat:0 Index:0}: bad action \"Jump 1\": unknown verb \"Jump\" (want lead, play, set, pass, kill, s2, add or pickup)",
+}
+
+// TestParseActionWrapsCause: an action refused for a card or a set that
+// does not read wraps that error as well as ErrBadAction, with the text
+// unchanged (pinned above), and so does a record holding it.
+func TestParseActionWrapsCause(t *testing.T) {
+	good := "arlington record 1\nplayers 2\ntarget 32\nseed 5\n"
+	for _, tc := range []struct {
+		action string
+		want   error
+	}{
+		{"lead XX", card.ErrBadCard},
+		{"set aces aces", card.ErrBadCard},
+		{"set runs 7H 7H", ErrBadSet},
+		{"add XX 1/0", card.ErrBadCard},
+		{"pickup XX 0/0", card.ErrBadCard},
+	} {
+		_, err := ParseAction(tc.action)
+		if !errors.Is(err, ErrBadAction) || !errors.Is(err, tc.want) {
+			t.Errorf("%q: %v wraps bad action %v, %v %v", tc.action, err,
+				errors.Is(err, ErrBadAction), tc.want, errors.Is(err, tc.want))
+		}
+		_, _, err = Load(strings.NewReader(good + "0 " + tc.action + "\n"))
+		if !errors.Is(err, ErrBadRecord) || !errors.Is(err, ErrBadAction) || !errors.Is(err, tc.want) {
+			t.Errorf("record with %q: %v does not wrap bad record, bad action and %v", tc.action, err, tc.want)
+		}
+	}
+}
+
+// TestRecordLoadKeepsRule: a record with an illegal move gives the
+// move's RuleError, so that the rule it breaks can be read from it.
+func TestRecordLoadKeepsRule(t *testing.T) {
+	s, err := New(Config{Players: 2}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Load(strings.NewReader(fmt.Sprintf("arlington record 1\nplayers 2\ntarget 32\nseed 5\n%d kill\n", s.ToMove())))
+	var re *RuleError
+	if !errors.As(err, &re) || re.Rule != "The Hand" || !errors.Is(err, ErrIllegal) || !errors.Is(err, ErrBadRecord) {
+		t.Fatalf("got %v (a RuleError: %v)", err, re)
+	}
 }

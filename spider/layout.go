@@ -1,7 +1,6 @@
 package spider
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -214,14 +213,34 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// lineErr is a fault on line ln of a file or layout, for format and a,
+// as fmt.Sprintf reads them. Each error among a is wrapped, not only said,
+// so that errors.Is finds ErrIllegal in a save's illegal move and
+// card.ErrBadCard in a bad card; the error is always ErrFormat too, as
+// the file is what is refused.
 func lineErr(ln int, format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	// Inner errors often carry the same sentinel; say it once.
 	for _, s := range []error{ErrFormat, ErrIllegal} {
 		msg = strings.ReplaceAll(msg, s.Error()+": ", "")
 	}
-	if errors.Is(fmt.Errorf(format, a...), ErrIllegal) {
-		return fmt.Errorf("%w: line %d: %s", ErrIllegal, ln, msg)
+	e := &lineError{msg: fmt.Sprintf("%v: line %d: %s", ErrFormat, ln, msg), errs: []error{ErrFormat}}
+	for _, x := range a {
+		if err, ok := x.(error); ok {
+			e.errs = append(e.errs, err)
+		}
 	}
-	return fmt.Errorf("%w: line %d: %s", ErrFormat, ln, msg)
+	return e
 }
+
+// lineError is lineErr's error: its text is its own, as the texts of the
+// errors it wraps are said once, without their repeated sentinels.
+type lineError struct {
+	msg  string
+	errs []error // ErrFormat, then the errors the message was made from
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+// Unwrap lets errors.Is and errors.As look into every error wrapped.
+func (e *lineError) Unwrap() []error { return e.errs }

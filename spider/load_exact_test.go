@@ -3,8 +3,11 @@ package spider
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"cardtable/card"
 )
 
 // loadCase is one input to Load and what it must give: the exact error
@@ -128,7 +131,8 @@ func TestLoadOutcomesExact(t *testing.T) {
 }
 
 // loadOutcomes are the outcomes Load gave for loadCases before it was
-// split into steps.
+// split into steps, but for an illegal move, which now wraps ErrIllegal as
+// well, and the wrong cards of a layout, which are all named.
 var loadOutcomes = map[string]string{
 	"empty":                          "error (format true, illegal false): bad format: empty file",
 	"only comments":                  "error (format true, illegal false): bad format: empty file",
@@ -178,9 +182,9 @@ var loadOutcomes = map[string]string{
 	"layout missing a pile":          "error (format true, illegal false): bad format: line 8: layout: pile1 is missing",
 	"layout bad card":                "error (format true, illegal false): bad format: line 9: pile2: \"XX\" is not a card",
 	"layout split by a key":          "error (format true, illegal false): bad format: line 12: pile4: \"XX\" is not a card",
-	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: KS appears 7 times, want 8 with 1 suit",
+	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times, want 8 with 1 suit",
 	"position past":                  "error (format true, illegal false): bad format: line 11: position 2 is past the 1 move",
-	"illegal move":                   "error (format true, illegal false): bad format: line 13: move 1 1 1: a pile cannot move onto itself",
+	"illegal move":                   "error (format true, illegal true): bad format: line 13: move 1 1 1: a pile cannot move onto itself",
 	"illegal move and position past": "error (format true, illegal false): bad format: line 11: position 5 is past the 2 moves",
 	"loads":                          "game {Variant:spider Suits:1 Open:false Relaxed:false AutoRemove:false Cheat:none} deal 617 steps 1 cursor 1 actions 1 cheated false stopped false 0",
 	"loads without count":            "game {Variant:spider Suits:1 Open:false Relaxed:false AutoRemove:false Cheat:none} deal 617 steps 2 cursor 2 actions 2 cheated false stopped false 0",
@@ -191,4 +195,34 @@ var loadOutcomes = map[string]string{
 	"loads crlf and spaces":          "game {Variant:spider Suits:1 Open:false Relaxed:false AutoRemove:false Cheat:none} deal 617 steps 0 cursor 0 actions 0 cheated false stopped false 0",
 	"loads arachnid cheat":           "game {Variant:arachnid Suits:1 Open:false Relaxed:false AutoRemove:false Cheat:full} deal 617 steps 0 cursor 0 actions 0 cheated false stopped false 0",
 	"loads a layout":                 "game {Variant:spider Suits:1 Open:false Relaxed:false AutoRemove:false Cheat:none} deal 0 steps 1 cursor 1 actions 1 cheated false stopped false 0",
+}
+
+// TestLoadWrapsCause: a save refused for an error of one of its parts
+// wraps that error as well as ErrFormat, with the text unchanged (pinned
+// above): an illegal move is ErrIllegal, a bad suit count, deal or card
+// is the card package's error, a number that does not read is strconv's.
+func TestLoadWrapsCause(t *testing.T) {
+	cases := map[string]loadCase{}
+	for _, c := range loadCases(t) {
+		cases[c.name] = c
+	}
+	for name, want := range map[string]error{
+		"illegal move":     ErrIllegal,
+		"bad suits count":  card.ErrBadSuits,
+		"bad deal zero":    card.ErrBadDeal,
+		"bad suits number": strconv.ErrSyntax,
+	} {
+		_, err := Load(cases[name].text)
+		if !errors.Is(err, ErrFormat) || !errors.Is(err, want) {
+			t.Errorf("%s: %v does not wrap %v and %v", name, err, ErrFormat, want)
+		}
+	}
+	_, err := ParseLayout("row1: AS XX\n", Rules{Suits: 4})
+	if !errors.Is(err, ErrFormat) || !errors.Is(err, card.ErrBadCard) {
+		t.Errorf("layout row with a bad card: %v does not wrap %v and %v", err, ErrFormat, card.ErrBadCard)
+	}
+	var ne *strconv.NumError
+	if _, err := Load(cases["bad stopped text"].text); !errors.As(err, &ne) || ne.Num != "x" {
+		t.Errorf("bad stopped text: %v holds no strconv.NumError for \"x\"", err)
+	}
 }

@@ -9,6 +9,7 @@ package spider
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"cardtable/card"
 )
@@ -20,7 +21,7 @@ const Piles = 10
 const maxPile = 104
 
 // Sentinel errors. Every refusal wraps ErrIllegal; errors about files and
-// layouts wrap ErrFormat.
+// layouts wrap ErrFormat, and an illegal move in a save file wraps both.
 var (
 	ErrIllegal = errors.New("illegal move")
 	ErrFormat  = errors.New("bad format")
@@ -299,9 +300,10 @@ func (p *Position) Equal(q *Position) bool {
 }
 
 // counts tallies every card of the position, face down or up, in the stock
-// and in removed suits, for checking that all 104 are accounted for.
-func (p *Position) counts() map[card.Card]int {
-	m := map[card.Card]int{}
+// and in removed suits, for checking that all 104 are accounted for. It is
+// indexed by the card's byte, so that Check reads it in a fixed order.
+func (p *Position) counts() *[256]int {
+	var m [256]int
 	for k := range p.piles {
 		for _, c := range p.piles[k].cards[:p.piles[k].n] {
 			m[c]++
@@ -315,28 +317,68 @@ func (p *Position) counts() map[card.Card]int {
 			m[card.New(r, s)]++
 		}
 	}
-	return m
+	return &m
 }
 
+// maxWrongNamed bounds how many wrong cards Check names: a typed card in
+// place of another makes two, a short pile a few; a layout far off gets
+// the first ones and a count of the rest rather than a screenful.
+const maxWrongNamed = 6
+
 // Check verifies that the position holds exactly the 104 cards of its suit
-// count: each card of the suits in play 8/suits times.
+// count: each card of the suits in play 8/suits times, and no other card.
+//
+// Its message names the wrong cards in one fixed order (clubs, diamonds,
+// hearts, spades; ace to king in each), up to maxWrongNamed of them, so
+// that the same layout always gets the same answer, and one edited by
+// hand gets every card to look at (docs/formats.md).
 func (p *Position) Check() error {
 	m := p.counts()
-	want := 8 / int(p.suits)
-	total := 0
 	for c, n := range m {
-		total += n
-		if !c.Valid() || c.IsJoker() {
-			return fmt.Errorf("%w: %s is not a Spider card", ErrFormat, c)
-		}
-		if n != want {
-			return fmt.Errorf("%w: %s appears %s, want %d with %s", ErrFormat, c, plural(n, "time"), want, plural(int(p.suits), "suit"))
+		if n > 0 && (!card.Card(c).Valid() || card.Card(c).IsJoker()) {
+			return fmt.Errorf("%w: %s is not a Spider card", ErrFormat, card.Card(c))
 		}
 	}
-	if total != 104 || len(m) != 13*int(p.suits) {
-		return fmt.Errorf("%w: %s of %s, want 104 of %d", ErrFormat, plural(total, "card"), plural(len(m), "kind"), 13*int(p.suits))
+	var inPlay [4]bool
+	for _, c := range card.SpiderDeck(int(p.suits)) {
+		inPlay[c.Suit()] = true
 	}
-	return nil
+	want := 8 / int(p.suits)
+	var named []string
+	wrong, total := 0, 0
+	for _, s := range card.Suits {
+		for r := card.Ace; r <= card.King; r++ {
+			c := card.New(r, s)
+			n := m[c]
+			total += n
+			switch {
+			case !inPlay[s] && n > 0:
+				wrong++
+				if len(named) < maxWrongNamed {
+					named = append(named, fmt.Sprintf("%s appears %s (no %s with %s)", c, plural(n, "time"), s.Name(), plural(int(p.suits), "suit")))
+				}
+			case inPlay[s] && n != want:
+				wrong++
+				if len(named) < maxWrongNamed {
+					named = append(named, fmt.Sprintf("%s appears %s", c, plural(n, "time")))
+				}
+			}
+		}
+	}
+	if wrong == 0 {
+		return nil
+	}
+	msg := strings.Join(named, ", ")
+	if wrong > len(named) {
+		msg += " and " + plural(wrong-len(named), "more wrong card")
+	}
+	msg += fmt.Sprintf(", want %d with %s", want, plural(int(p.suits), "suit"))
+	if total != 104 {
+		// Said first: it tells a card left out or added from one typed
+		// for another.
+		msg = fmt.Sprintf("%s, want 104; %s", plural(total, "card"), msg)
+	}
+	return fmt.Errorf("%w: %s", ErrFormat, msg)
 }
 
 // WithHidden returns a copy of p whose face-down cards and stock are

@@ -94,7 +94,7 @@ func Decode(b []byte) (clientMsg, error) {
 	case msgAction:
 		a, err := arlington.ParseAction(w.Action)
 		if err != nil {
-			return clientMsg{}, fmt.Errorf("%w: action %q: %v", web.ErrBadRequest, w.Action, err)
+			return clientMsg{}, fmt.Errorf("%w: action %q: %w", web.ErrBadRequest, w.Action, err)
 		}
 		m.Action = a
 		if w.Seat != nil {

@@ -37,6 +37,10 @@ var classes = []web.Class{
 	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,
 		Public: "the server's disk is full: this was not saved; try again later"},
 	{Err: table.ErrStore, Class: web.ErrUnavailable},
+	// A record the engine refuses is one the server stored (the replay):
+	// a server fault, though the error may also wrap ErrBadAction or
+	// ErrBadSet for the move it could not read. Before those two.
+	{Err: arlington.ErrBadRecord},
 	{Err: arlington.ErrBadAction, Class: web.ErrBadRequest},
 	{Err: arlington.ErrBadSet, Class: web.ErrBadRequest},
 	{Err: arlington.ErrUnknownSpectrum, Class: web.ErrBadRequest},

@@ -1,11 +1,14 @@
 package arlweb
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
+	"cardtable/arlington"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -30,5 +33,29 @@ func TestStoreErrorStatus(t *testing.T) {
 				t.Fatalf("got %d %s, class %s; want %d %s", rec.Code, rec.Body, web.ClassName(err), tc.code, tc.class)
 			}
 		})
+	}
+}
+
+// TestRecordErrorStatus: a stored record the engine refuses (the replay
+// reads only records the server wrote) stays a server fault, 500, even
+// when the engine's error wraps ErrBadAction or ErrBadSet, which are 400
+// for an action a client sends; that action is still 400.
+func TestRecordErrorStatus(t *testing.T) {
+	const head = "arlington record 1\nplayers 2\ntarget 32\nseed 5\n"
+	for _, move := range []string{"0 lead XX", "0 set runs 7H 7H", "0 dance"} {
+		_, _, err := arlington.Load(strings.NewReader(head + move + "\n"))
+		if !errors.Is(err, arlington.ErrBadAction) {
+			t.Fatalf("%q: %v does not wrap %v", move, err, arlington.ErrBadAction)
+		}
+		err = web.Classify(fmt.Errorf("table x: its record: %w", err), classes)
+		rec := httptest.NewRecorder()
+		web.WriteError(rec, httptest.NewRequest("GET", "/", nil), nil, err)
+		if rec.Code != http.StatusInternalServerError {
+			t.Errorf("%q: got %d %s, want 500", move, rec.Code, rec.Body)
+		}
+	}
+	_, err := Decode([]byte(`{"type":"action","action":"set runs 7H 7H"}`))
+	if web.ClassName(web.Classify(err, classes)) != "bad_request" || !errors.Is(err, arlington.ErrBadSet) {
+		t.Errorf("client action: %v, class %s", err, web.ClassName(web.Classify(err, classes)))
 	}
 }

@@ -43,3 +43,30 @@ func TestErrorStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestBadUploadIsBadRequest: an uploaded save the engine refuses is the
+// client's fault, 400 with the engine's message, whatever else the error
+// wraps: an illegal move in it wraps spider.ErrIllegal (422 on its own)
+// as well as spider.ErrFormat.
+func TestBadUploadIsBadRequest(t *testing.T) {
+	h := newHarness(t, Options{})
+	base := spider.SaveHeader + "\nvariant: spider\nsuits: 1\ndeal: 617\n"
+	for _, tc := range []struct{ name, save, msg string }{
+		{"illegal move", base + "moves: 2\ndeal\nmove 1 1 1\n", "bad format: line 7: move 1 1 1: a pile cannot move onto itself"},
+		{"bad number", base + "stopped: x\nmoves: 0\n", "bad format: line 5: stopped: strconv.Atoi: parsing \"x\": invalid syntax"},
+	} {
+		if _, err := spider.Load(tc.save); err == nil || err.Error() != tc.msg {
+			t.Fatalf("%s: the engine says %v, want %q", tc.name, err, tc.msg)
+		}
+		code, b, _ := h.do("POST", "/api/games/load", tc.save)
+		var e errorBody
+		if err := json.Unmarshal(b, &e); err != nil || code != 400 || e.Error != tc.msg {
+			t.Errorf("%s: got %d %s, want 400 %q", tc.name, code, b, tc.msg)
+		}
+	}
+	// The engine's error itself, classified as any error is, is 400 too.
+	_, err := spider.Load(base + "moves: 2\ndeal\nmove 1 1 1\n")
+	if !errors.Is(err, spider.ErrIllegal) || web.ClassName(web.Classify(err, classes)) != "bad_request" {
+		t.Errorf("%v: class %s, want bad_request", err, web.ClassName(web.Classify(err, classes)))
+	}
+}
