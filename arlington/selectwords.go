@@ -119,7 +119,7 @@ func trickWords(v View, c card.Card) string {
 // leadAloneWords is what the lone suit card c, which is no set, can do
 // when leading: always be led as a card, and whatever else the legal-move
 // checker finds for it on the tables in v: be added to a set, be put into
-// a jokered set in place of its joker, or, the S2, be played on a set.
+// a jokered set in place of a joker, or, the S2, be played on a set.
 func leadAloneWords(v View, c card.Card, names []string) string {
 	alts := []string{"lead it as a card instead"}
 	p, err := v.tablesPosition()
@@ -129,6 +129,7 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 	p.phase = PhaseLead
 	p.hand, _ = Set(0).With(c)
 	var adds, puts, s2 []string
+	twoJokers := true // every set it can be put into has both jokers
 	for _, a := range p.legal() {
 		var to *[]string
 		switch a.Kind {
@@ -136,6 +137,7 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 			to = &adds
 		case PickUp:
 			to = &puts
+			twoJokers = twoJokers && p.tables[a.Seat][a.Index].Jokers() == 2
 		case PlayS2:
 			to = &s2
 		default:
@@ -147,13 +149,20 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 		alts = append(alts, "add it to "+orList(adds))
 	}
 	if len(puts) > 0 {
-		alts = append(alts, "put it into "+orList(puts)+" in place of its joker, which comes to your hand")
+		// The deck has two jokers, so a set holding both is the only
+		// jokered one; which of the two the card replaces makes no
+		// difference.
+		joker := "its joker"
+		if twoJokers {
+			joker = "one of its jokers"
+		}
+		alts = append(alts, "put it into "+orList(puts)+" in place of "+joker+", which comes to your hand")
 	}
 	switch {
 	case len(s2) == 1:
 		alts = append(alts, "play it on "+s2[0]+": both go to the graveyard, and you keep the lead")
 	case len(s2) > 1:
-		alts = append(alts, "play it on any set on the table: both go to the graveyard, and you keep the lead")
+		alts = append(alts, "play it on any set on the tables: both go to the graveyard, and you keep the lead")
 	}
 	return aloneWords(c) + " (" + strings.Join(alts, ", or ") + ")."
 }

@@ -265,7 +265,9 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 		{"put in place of a joker only", view(tables([]string{"7S 7H 7D JK"}, nil, nil)), "7C",
 			"The 7♣" + alone + "lead it as a card instead, or put it into Ann's set 7♠ 7♥ 7♦ joker in place of its joker, which comes to your hand)."},
 		{"the S2 on any set, added to a run", three, "2S",
-			"The 2♠" + alone + "lead it as a card instead, or add it to seat 3's set 4♠ 3♠, or play it on any set on the table: both go to the graveyard, and you keep the lead)."},
+			"The 2♠" + alone + "lead it as a card instead, or add it to seat 3's set 4♠ 3♠, or play it on any set on the tables: both go to the graveyard, and you keep the lead)."},
+		{"put in place of one of two jokers", view(tables(nil, nil, []string{"7S JK JK"})), "7C",
+			"The 7♣" + alone + "lead it as a card instead, or add it to seat 3's set 7♠ joker joker, or put it into seat 3's set 7♠ joker joker in place of one of its jokers, which comes to your hand)."},
 		{"the S2 on the one set", view(tables([]string{"7S 7H 7D"}, nil, nil)), "2S",
 			"The 2♠" + alone + "lead it as a card instead, or play it on Ann's set 7♠ 7♥ 7♦: both go to the graveyard, and you keep the lead)."},
 		{"more sets than are named", view(tables([]string{"5S 5D", "6H 7H"}, []string{"3H 4H"}, []string{"5C JK"})), "5H",
@@ -291,9 +293,10 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 // TestSelectionWordsAgreeWithLegal: over random games, whenever a seat
 // leads, what the words offer for each lone card of its hand that is no
 // set is exactly what the legal-move checker allows that card (an add, a
-// joker put back, the S2 on a set), every set they name is one the
-// checker names, and the words are the same whether or not the view
-// holds the hand (they read only the tables).
+// joker put back, the S2 on a set): every set the checker names is named
+// (up to three for each move, the rest counted) and every set the words
+// name is one the checker names; and the words are the same whether or
+// not the view holds the hand (they read only the tables).
 func TestSelectionWordsAgreeWithLegal(t *testing.T) {
 	seen := map[Kind]int{}
 	for players := 2; players <= 6; players++ {
@@ -328,23 +331,25 @@ func TestSelectionWordsAgreeWithLegal(t *testing.T) {
 				if b := SelectionWords(blind, one, names); b != got {
 					t.Fatalf("the %s: with the hand %q, without %q", c, got, b)
 				}
-				for _, k := range []struct {
-					kind  Kind
-					words string
-				}{{AddCard, "add it to "}, {PickUp, "put it into "}, {PlayS2, "play it on "}} {
-					targets := allowed[c][k.kind]
-					if strings.Contains(got, k.words) != (len(targets) > 0) {
-						t.Fatalf("the %s with tables %v: %q, but the checker allows %d of %v", c, v.Tables, got, len(targets), k.kind)
-					}
+				said := setsNamed(t, got)
+				for _, k := range []Kind{AddCard, PickUp, PlayS2} {
+					targets, n := allowed[c][k], said[k]
 					if len(targets) > 0 {
-						seen[k.kind]++
+						seen[k]++
 					}
-					if len(targets) <= 3 && k.kind != PlayS2 {
-						for _, name := range targets {
-							if !strings.Contains(got, name) {
-								t.Fatalf("the %s: %q does not name %s, where the checker allows %v", c, got, name, k.kind)
-							}
-						}
+					// Both ways: the words name the sets the checker
+					// allows, and no other (the first three of them,
+					// the rest counted; the S2 on several, "any set").
+					var want namedSets
+					switch {
+					case k == PlayS2 && len(targets) > 1:
+						want = namedSets{said: true, any: true}
+					case len(targets) > 0:
+						shown := min(len(targets), 3)
+						want = namedSets{said: true, sets: targets[:shown], others: len(targets) - shown}
+					}
+					if n.said != want.said || n.any != want.any || n.others != want.others || !slices.Equal(n.sets, want.sets) {
+						t.Fatalf("the %s with tables %v: %q names %+v for %v, but the checker allows %q", c, v.Tables, got, n, k, targets)
 					}
 				}
 			}
@@ -356,4 +361,66 @@ func TestSelectionWordsAgreeWithLegal(t *testing.T) {
 		}
 	}
 	t.Logf("lone cards told they could: %v", seen)
+}
+
+// namedSets is what the lone card's words say of one kind of move: said,
+// whether they offer it at all; sets, the sets named ("Ann's set 7♠ 7♥");
+// others, how many more are counted; any, the S2's "any set on the
+// tables".
+type namedSets struct {
+	said   bool
+	sets   []string
+	others int
+	any    bool
+}
+
+// setsNamed reads back the moves and sets a lone card's words offer
+// (leadAloneWords): "(lead it as a card instead, or add it to A, B or C,
+// or put it into D in place of its joker, …, or play it on E: …)".
+func setsNamed(t *testing.T, words string) map[Kind]namedSets {
+	t.Helper()
+	const lead = " (lead it as a card instead"
+	i := strings.Index(words, lead)
+	if i < 0 || !strings.HasSuffix(words, ").") {
+		t.Fatalf("%q: not a lone card's words", words)
+	}
+	out := map[Kind]namedSets{}
+	for _, part := range strings.Split(strings.TrimSuffix(words[i+len(lead):], ")."), ", or ")[1:] {
+		var k Kind
+		var list string
+		switch {
+		case strings.HasPrefix(part, "add it to "):
+			k, list = AddCard, strings.TrimPrefix(part, "add it to ")
+		case strings.HasPrefix(part, "put it into "):
+			k = PickUp
+			list, _, _ = strings.Cut(strings.TrimPrefix(part, "put it into "), " in place of ")
+		case strings.HasPrefix(part, "play it on "):
+			k = PlayS2
+			list, _, _ = strings.Cut(strings.TrimPrefix(part, "play it on "), ": both go")
+		default:
+			t.Fatalf("%q: no move in %q", words, part)
+		}
+		if _, twice := out[k]; twice {
+			t.Fatalf("%q: %v offered twice", words, k)
+		}
+		n := namedSets{said: true}
+		if k == PlayS2 && list == "any set on the tables" {
+			n.any = true
+			out[k] = n
+			continue
+		}
+		if rest, ok := strings.CutSuffix(list, " or one other set"); ok {
+			list, n.others = rest, 1
+		} else if j := strings.LastIndex(list, " or one of "); j >= 0 && strings.HasSuffix(list, " other sets") {
+			if _, err := fmt.Sscanf(list[j:], " or one of %d other sets", &n.others); err != nil {
+				t.Fatalf("%q: %v", words, err)
+			}
+			list = list[:j]
+		} else if j := strings.LastIndex(list, " or "); j >= 0 {
+			list = list[:j] + ", " + list[j+len(" or "):]
+		}
+		n.sets = strings.Split(list, ", ")
+		out[k] = n
+	}
+	return out
 }

@@ -135,28 +135,48 @@ func (g frequentGame) Register(mux *http.ServeMux) {
 
 func (frequentGame) Frequent() []string { return []string{"POST /api/echo/often"} }
 
+// bothGame is frequentGame naming its creating route Frequent too.
+type bothGame struct{ frequentGame }
+
+func (bothGame) Frequent() []string { return []string{"POST /api/echo/often", "POST /api/echo/create"} }
+
 // TestMountedGameFrequentLimit: the routes a game names as Frequent are
 // limited by buckets of their own: past their burst they get 429, and
 // spending them leaves the Limited routes' tokens whole, and the other
-// way round.
+// way round. A route named both takes the Limited buckets.
 func TestMountedGameFrequentLimit(t *testing.T) {
 	rl := RateLimit{Player: Bucket{Burst: 2, Every: time.Hour}, Address: Bucket{Burst: 100, Every: time.Hour},
 		OftenPlayer: Bucket{Burst: 4, Every: time.Hour}, OftenAddress: Bucket{Burst: 100, Every: time.Hour}, MaxKeys: 100}
-	h := newHarness(t, Options{RateLimit: &rl, Games: []Routes{frequentGame{}}})
-	h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // the cookie the limit keys on
-	calls := func(path string, n, want int) {
-		t.Helper()
-		for i := range n {
-			if code, body, _ := h.do("POST", path, ""); code != want {
-				t.Fatalf("%s, call %d: %d %s, want %d", path, i+1, code, body, want)
+	for _, x := range []struct {
+		name  string
+		game  Routes
+		steps []string // path and the count of calls that pass, then one refused
+	}{
+		{"Frequent spent, Limited whole", frequentGame{}, []string{"/api/echo/often", "/api/echo/create"}},
+		{"Limited spent, Frequent whole", frequentGame{}, []string{"/api/echo/create", "/api/echo/often"}},
+		// Named both: the burst of 2 is Limited's, and spending it
+		// leaves the Frequent buckets whole.
+		{"named both", bothGame{}, []string{"/api/echo/create", "/api/echo/often"}},
+	} {
+		t.Run(x.name, func(t *testing.T) {
+			h := newHarness(t, Options{RateLimit: &rl, Games: []Routes{x.game}})
+			h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // the cookie the limit keys on
+			for _, path := range x.steps {
+				ok, burst := http.StatusOK, rl.OftenPlayer.Burst
+				if path == "/api/echo/create" {
+					ok, burst = http.StatusCreated, rl.Player.Burst
+				}
+				for i := range burst {
+					if code, body, _ := h.do("POST", path, ""); code != ok {
+						t.Fatalf("%s, call %d of a burst of %d: %d %s, want %d", path, i+1, burst, code, body, ok)
+					}
+				}
+				if code, body, _ := h.do("POST", path, ""); code != http.StatusTooManyRequests {
+					t.Fatalf("%s, call %d past a burst of %d: %d %s, want 429", path, burst+1, burst, code, body)
+				}
 			}
-		}
+		})
 	}
-	calls("/api/echo/often", 4, http.StatusOK)
-	calls("/api/echo/often", 1, http.StatusTooManyRequests)
-	calls("/api/echo/create", 2, http.StatusCreated)
-	calls("/api/echo/create", 1, http.StatusTooManyRequests)
-	calls("/api/echo/often", 1, http.StatusTooManyRequests)
 }
 
 // TestClassify: a game's sentinel error gets its class and keeps its text;

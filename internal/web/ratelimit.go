@@ -50,8 +50,8 @@ type Bucket struct {
 // second, for players sharing one address (a household or a classroom
 // behind one router). On the routes called at every click a player gets
 // 120 at once and then five a second, more than anyone clicks cards for
-// long, and an address 600 at once and 25 a second, a classroom clicking
-// together.
+// long, and an address 600 at once and 25 a second: thirty players behind
+// it each picking a card about every 1.2 s.
 func DefaultRateLimit() RateLimit {
 	return RateLimit{
 		Player:       Bucket{Burst: 60, Every: time.Second},
@@ -196,7 +196,7 @@ func (s *Server) rateLimit(mux *http.ServeMux, next http.Handler) http.Handler {
 				limited[p] = s.often
 			}
 		}
-		if lg, ok := g.(Limited); ok { // the stricter limit, if named both
+		if lg, ok := g.(Limited); ok { // a route named both takes the Limited buckets
 			for _, p := range lg.Limited() {
 				limited[p] = s.limit
 			}

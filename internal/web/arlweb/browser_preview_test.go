@@ -1,8 +1,20 @@
 package arlweb
 
 import (
+	"context"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"cardtable/arlington"
+	"cardtable/card"
+	"cardtable/internal/web"
 )
 
 // TestBrowserArlingtonTrickPreview: on a turn in a trick, a card selected
@@ -29,5 +41,93 @@ func TestBrowserArlingtonTrickPreview(t *testing.T) {
 	t.Logf("the %s in a trick: %s", c, got)
 	if !strings.Contains(got, "trick") || strings.Contains(got, "not a set") || strings.Contains(got, "lead it") || strings.Contains(got, "bad") {
 		t.Errorf("preview of the %s selected to play to a trick: %q; want what it does to the trick, unmarked", c, got)
+	}
+}
+
+// TestBrowserArlingtonPreviewNames: Ann leads, with a set on the table of
+// a player named "JK"; the preview of a card that fits it names "JK's
+// set" as the server wrote it: the page rewrote card codes in the
+// server's words and showed "joker's set". Then a preview refused for
+// coming too often (429) is shown as a refusal, not in the colour of
+// the "ok" preview before it.
+func TestBrowserArlingtonPreviewNames(t *testing.T) {
+	rl := web.RateLimit{Player: web.Bucket{Burst: 1000, Every: time.Second}, Address: web.Bucket{Burst: 1000, Every: time.Second},
+		OftenPlayer: web.Bucket{Burst: 100, Every: time.Hour}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second}}
+	e := newEnvWeb(t, Limits{Burst: 10000}, web.Options{RateLimit: &rl})
+	tb, ann, _, c, set := leadBesideSet(t, e, "JK", true)
+	p := newSeatTab(t, startBrowser(t), "Ann")
+	u, _ := url.Parse(e.srv.URL)
+	cookies := ann.hc.Jar.Cookies(u)
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, ck := range cookies {
+			if _, err := cdp.Call(ctx, tg, network.SetCookie, network.SetCookieParams{Name: ck.Name, Value: ck.Value, URL: e.srv.URL, HTTPOnly: new(true)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	id := tb.Summary().ID
+	p.open(e.srv.URL, id)
+	p.until(`window.__ws.seat >= 0 && window.__ws.toMove === window.__ws.seat && document.querySelector('#hand .hand-card[data-card=` + q(c.String()) + `]')`)
+	click := func(c card.Card) {
+		t.Helper()
+		eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(c.String())+`]').click(); return true; })()`)
+	}
+	preview := func() string {
+		t.Helper()
+		return eval[string](p, `document.getElementById("preview").textContent + " [" + document.getElementById("preview").className + "]"`)
+	}
+
+	click(c)
+	p.until(`document.getElementById("preview").textContent !== ""`)
+	got := preview()
+	t.Logf("the %s: %s", c, got)
+	if !strings.Contains(got, "JK's set ") || strings.Contains(got, "joker's") {
+		t.Errorf("preview of the %s, which fits a set on JK's table: %q; want it to name JK's set", c, got)
+	}
+
+	// A set Ann can lead: the preview says what it is, in the "ok" look.
+	click(c)
+	p.until(`document.getElementById("preview").textContent === ""`)
+	for _, x := range set.Cards() {
+		click(x)
+	}
+	p.until(`document.getElementById("preview").className === "preview ok"`)
+	t.Logf("the set %s: %s", arlington.SetWords(set), preview())
+	// Ann's previews spent from her other tab (the same cookie) until
+	// refused; the page's next preview is refused too.
+	path := "/api/arlington/tables/" + id + "/preview"
+	for i := 0; ; i++ {
+		if i > rl.OftenPlayer.Burst {
+			t.Fatalf("no refusal after %d previews past a burst of %d", i, rl.OftenPlayer.Burst)
+		}
+		if code, _, _ := c429(t, ann, "POST", path, `{"cards": ["7H"]}`); code == http.StatusTooManyRequests {
+			break
+		}
+	}
+	// One more card selected, or, with the set all Ann holds, one of its
+	// several cards unselected (the hand holds c, no set alone, besides
+	// the set's cards or among them): deselecting the last card asks for
+	// no preview.
+	in := map[string]bool{}
+	for _, x := range set.Cards() {
+		in[x.String()] = true
+	}
+	more := ""
+	for _, h := range p.hand() {
+		if !in[h] {
+			more = h
+			break
+		}
+	}
+	if more == "" {
+		more = set.Cards()[0].String()
+	}
+	eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(more)+`]').click(); return true; })()`)
+	p.until(`document.getElementById("preview").textContent.startsWith("too many requests")`)
+	got = preview()
+	t.Logf("refused: %s", got)
+	if !strings.HasSuffix(got, "[preview bad]") {
+		t.Errorf("a refused preview reads %q; want it marked as a refusal (preview bad), not kept in the previous preview's look", got)
 	}
 }

@@ -427,19 +427,27 @@ async function preview() {
     const turn = v.toMove === last.seat;
     const p = await request("POST", turn ? `/api/arlington/tables/${encodeURIComponent(id)}/preview` : "/api/arlington/preview", { cards: selCards() });
     if (seq !== previewSeq) return; // a later selection's answer wins
+    // The server's words write cards as the page does ("7♠"), and say
+    // names seats ("JK's set"): they are shown as they come, since
+    // rewriting card codes in them would turn a player named "JK" into
+    // a joker.
     if (p.say) {
       // Marked as a warning only when no action plays the selection.
       box.className = "preview" + (legalFor(last, selCards()).some((x) => x.exact) ? "" : " bad");
-      box.textContent = cardWordsIn(p.say);
+      box.textContent = p.say;
     } else if (p.legal) {
       box.className = "preview ok";
       box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} ${points(x.points)}`).join(" · or ")}` +
         (p.as.length > 1 && (!turn || v.phase === "lead") ? ". It fits more than one spectrum: choose which when you lead it." : ".");
     } else {
       box.className = "preview bad";
-      box.textContent = cardWordsIn(p.why);
+      box.textContent = p.why;
     }
-  } catch (e) { if (seq === previewSeq) box.textContent = e.message; }
+  } catch (e) {
+    // A refusal (too many previews, say) looks like one, not like the
+    // previous preview it replaces.
+    if (seq === previewSeq) { box.className = "preview bad"; box.textContent = e.message; }
+  }
 }
 
 async function hint() {
