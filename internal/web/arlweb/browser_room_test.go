@@ -29,7 +29,7 @@ func openTable(tb testing.TB, e *env, name string, target int, seats ...string) 
 		tb.Fatalf("create: %d", code)
 	}
 	bctx := startBrowser(tb)
-	p := newSeatTab(tb, bctx, name)
+	p := seatTabIn(tb, bctx, name)
 	p.open(e.srv.URL, got.ID)
 	return got, bctx, p
 }
