@@ -109,15 +109,23 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("leaving: status %d", code)
 	}
-	p.until(`document.querySelector(` + q(selStandIn) + `)`)
+	// Read in one look once the stand-in has played and the turn has left
+	// Ann (her actions gone) with cards in her hand (the stand-in may have
+	// played her last card: the focus comes back to the hand at the deal).
+	p.until(`(() => {
+	  if (!document.querySelector(` + q(selStandIn) + `) || window.__ws.toMove === window.__ws.seat || !document.querySelector("#hand button")) return false;
+	  const f = document.activeElement;
+	  window.__after = { scrolls: window.__scrolls, y: scrollY, inHand: !!f && document.getElementById("hand").contains(f),
+	    focus: f ? f.tagName + " " + (f.dataset.key || f.id || f.textContent.trim().slice(0, 40)) : "none" };
+	  return true;
+	})()`)
 	type after struct {
 		Scrolls []float64
 		Y       float64
 		InHand  bool
 		Focus   string
 	}
-	a := eval[after](p, `(() => { const f = document.activeElement; return { scrolls: window.__scrolls, y: scrollY,
-	  inHand: !!f && document.getElementById("hand").contains(f), focus: f ? f.tagName + " " + (f.dataset.key || f.textContent) : "none" }; })()`)
+	a := eval[after](p, `window.__after`)
 	t.Logf("the page's scroll at each view: %v; now %.0f; focus on %s", a.Scrolls, a.Y, a.Focus)
 	for _, y := range append(a.Scrolls, a.Y) {
 		if y != 0 {
