@@ -29,7 +29,7 @@ func openTable(tb testing.TB, e *env, name string, target int, seats ...string) 
 		tb.Fatalf("create: %d", code)
 	}
 	bctx := startBrowser(tb)
-	p := newSeatTab(tb, bctx, name)
+	p := seatTabIn(tb, bctx, name)
 	p.open(e.srv.URL, got.ID)
 	return got, bctx, p
 }
@@ -47,12 +47,18 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 	p := seatedAt(t, 1280, 800, "Alice", 0, "", "random", "random", "random")
 	// Alice plays her first action each turn until a turn comes with the
 	// sheet open and the table busy (a trick in play or a set laid): the
-	// page at its tallest above her hand.
+	// page at its tallest above her hand. She must have played once with
+	// that sheet open: a sheet that opens keeps the screen until the
+	// player acts or closes it, and her turn comes into view when she
+	// closes it (TestBrowserArlingtonSheetOnScreen).
 	p.until(`(() => {
+	  const open = !document.getElementById("hand-over").hidden;
+	  const title = open ? document.getElementById("ho-title").textContent : "";
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
-	  if (!document.getElementById("hand-over").hidden && (document.querySelector("#play figure") || document.querySelector("#players .set"))) return true;
+	  if (open && window.__playedOpen === title && (document.querySelector("#play figure") || document.querySelector("#players .set"))) return true;
 	  first.click();
+	  window.__playedOpen = title;
 	  return false;
 	})()`)
 	type box struct{ Top, Bottom, Screen, Bar, Page float64 }

@@ -15,6 +15,15 @@ export function el(tag, cls, text) {
   return e;
 }
 
+// nameEl is an element showing a player's name, which the page may cut
+// short with an ellipsis where room is short (a phone): the whole name is
+// its title (shown on hover) and its text (what a screen reader reads).
+export function nameEl(tag, cls, name) {
+  const e = el(tag, cls, name);
+  e.title = name;
+  return e;
+}
+
 // ruleHref is the rules page's section for a rule the engine names in a
 // refusal ("Leading a Set" -> /arlington/rules#leading-a-set).
 export function ruleHref(rule) {

@@ -46,14 +46,33 @@ export const cardOf = (key) => key.split("#")[0];
 // with its position); restore() puts it back on the same control, or the
 // next sensible one: the control now at that position, the first action,
 // the first card.
+//
+// A redraw that leaves nothing to focus (the hand played out, the hand
+// over) would drop the focus onto <body>, and the player's next Tab
+// started again from the page's top: the place is kept (lost) and the
+// focus goes back to the hand at the next redraw that has one (the next
+// deal), unless the player put it somewhere else in the meantime.
+let lost = null;
+
 export function place(box) {
   const f = document.activeElement;
-  if (!f || !box.contains(f)) return null;
+  if (!f || !box.contains(f)) {
+    if (lost && (!f || f === document.body)) return lost;
+    lost = null;
+    return null;
+  }
+  lost = null;
   const list = [...box.querySelectorAll(f.closest("#hand") ? "#hand button" : "#actions button")];
   return { hand: !!f.closest("#hand"), key: f.dataset.key || "", action: f.dataset.action || "", id: f.id || "", at: list.indexOf(f) };
 }
 
-export function restore(box, p) {
+// restore's follow says the redraw answers the player's own doing (an action sent,
+// a card tapped, a key): a focus moved to another control is then
+// scrolled into view. For anything else (the others' plays, a stand-in's
+// play for the player when their clock ran out or they left) the focus
+// moves without scrolling: the page jumped back down to the hand for a
+// move the player did not make, while they had scrolled up to read.
+export function restore(box, p, follow) {
   if (!p) return;
   const usable = (b) => b && !b.disabled && b.offsetParent !== null;
   const hand = [...box.querySelectorAll("#hand button")];
@@ -63,12 +82,17 @@ export function restore(box, p) {
   const same = !!to;
   if (!to && p.hand) to = hand[Math.min(p.at, hand.length - 1)];
   if (!to && !p.hand) to = acts[Math.min(p.at, acts.length - 1)] || acts.find((b) => b.dataset.action) || hand[0];
-  if (!usable(to) || document.activeElement === to) return;
+  if (!usable(to)) {
+    if (!box.contains(document.activeElement)) lost = p;
+    return;
+  }
+  if (document.activeElement === to) return;
   to.focus({ preventScroll: true });
-  // Focus moved to another control (the action just sent is disabled, a
-  // card left the hand): shown, as any move of focus is. Back on the same
-  // control the page stays put, so a player reading elsewhere is not
-  // pulled back. Once the focus went to the hand's first card while the
-  // page showed the foot of the actions, out of sight above the window.
-  if (!same) to.scrollIntoView({ block: "nearest" });
+  // Focus moved to another control by the player's own doing (the action
+  // just sent is disabled, a card left the hand): shown, as any move of
+  // focus is. Back on the same control the page stays put, so a player
+  // reading elsewhere is not pulled back. Once the focus went to the
+  // hand's first card while the page showed the foot of the actions, out
+  // of sight above the window.
+  if (!same && follow) to.scrollIntoView({ block: "nearest" });
 }

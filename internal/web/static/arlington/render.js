@@ -3,7 +3,7 @@
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
 import { cardSVG, cardName } from "/shared/cards.js";
-import { el, points } from "./common.js";
+import { el, points, nameEl } from "./common.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -72,7 +72,12 @@ export function renderPlayers(box, m, names, arrive) {
     if (v && v.toMove === s.seat) p.classList.add("to-move");
     if (s.seat === m.seat) p.classList.add("me");
     const head = el("div", "p-head");
-    head.appendChild(el("span", "p-name", names[s.seat] + (s.seat === m.seat ? " (you)" : "")));
+    // The name on one line (cut with an ellipsis if it must be), "(you)"
+    // always whole after it.
+    const who = el("span", "p-who");
+    who.appendChild(nameEl("span", "p-name", names[s.seat]));
+    if (s.seat === m.seat) who.appendChild(el("span", "p-you", "(you)"));
+    head.appendChild(who);
     const badges = [];
     if (v && v.dealer === s.seat) badges.push("dealer");
     if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
@@ -126,7 +131,7 @@ export function renderPlay(box, v, names, held, arrive) {
       const c = cardEl(t.card);
       if (arrive && arrive.trick && i === trick.length - 1) c.classList.add("arrive");
       f.appendChild(c);
-      f.appendChild(el("figcaption", "", names[t.seat]));
+      f.appendChild(nameEl("figcaption", "", names[t.seat]));
       box.appendChild(f);
     });
     if (done) {
@@ -197,7 +202,7 @@ export function renderSheet(table, v, names) {
   if (!v) return;
   const head = el("tr");
   head.appendChild(el("th", "", "Hand"));
-  for (let s = 0; s < v.players; s++) head.appendChild(el("th", "", names[s]));
+  for (let s = 0; s < v.players; s++) head.appendChild(nameEl("th", "", names[s]));
   const thead = el("thead");
   thead.appendChild(head);
   table.appendChild(thead);

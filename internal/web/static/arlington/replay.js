@@ -3,7 +3,7 @@
 // game is over, so its record with the seed is public. The server sends
 // the steps in pages (GET .../replay?from=N) as the player moves on.
 import { request } from "/shared/api.js";
-import { el, points } from "./common.js";
+import { el, points, nameEl } from "./common.js";
 import { group, cardEl, words, spectrumWords } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -104,7 +104,7 @@ export class Replay {
       for (const t of s.trick) {
         const f = el("figure", "played");
         f.appendChild(cardEl(t.card));
-        f.appendChild(el("figcaption", "", names[t.seat]));
+        f.appendChild(nameEl("figcaption", "", names[t.seat]));
         trick.appendChild(f);
       }
     }
@@ -113,7 +113,7 @@ export class Replay {
     s.hands.forEach((hand, i) => {
       const p = el("div", "player" + (s.toMove === i ? " to-move" : ""));
       const head = el("div", "p-head");
-      head.appendChild(el("span", "p-name", names[i]));
+      head.appendChild(nameEl("span", "p-name", names[i]));
       head.appendChild(el("span", "badge", `${s.totals[i]} of ${this.target}`));
       if (s.toMove === i) head.appendChild(el("span", "badge", "to play"));
       p.appendChild(head);

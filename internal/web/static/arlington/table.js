@@ -4,7 +4,7 @@
 // points of each action; the page paces what it shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, points, ruleHref, barBottom } from "./common.js";
+import { savedName, saveName, el, points, ruleHref } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
@@ -14,6 +14,7 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
+import { bringTurnIntoView, bringSheetIntoView } from "./onscreen.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -53,8 +54,11 @@ let held = null;
 let arrive = null;
 let myTurn = false;
 // sheetOpened: the score sheet opened at the top in the last render,
-// pushing the hand down (renderHandOver).
+// pushing the hand down (renderHandOver). sheetHolds: since then the
+// player has neither acted nor closed it, so a turn coming does not
+// scroll it away.
 let sheetOpened = false;
+let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
@@ -117,7 +121,7 @@ document.addEventListener("visibilitychange", () => { if (!document.hidden) reco
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks, its cards written as the page writes them.
 function showError(m) {
-  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(); }
+  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(true); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -165,22 +169,33 @@ function show(m, burst) {
   if (m.chat) chat = mergeChat(chat, m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
-  render();
   const ownPlay = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat);
+  // The player's own play (not the stand-in's for them) is the only move
+  // that may scroll the page to where the focus went (hand.js restore).
+  const byPlayer = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat && !standIn.has(f.e.n));
+  render(byPlayer);
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
-  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length);
+  // A seat whose person is away is played by a bot at once: its turns
+  // are not said nor brought onto the screen (the page would jump for a
+  // move the person does not make).
+  const away = m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away);
+  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length) && !away;
   // A turn that follows the player's own move is a new one (a set round
   // they ended, a card added to a set): said too, or a player who hears
   // their move and nothing after it waits for a turn they already have.
   if (nowMine && (!myTurn || ownPlay)) say("Your turn.");
-  // The turn is brought onto the screen when it comes, and again while it
-  // lasts when the page above it grew: the sheet opened (the player's own
-  // play ended the hand and they lead the next) or the player's own play
-  // was shown (a set laid, new actions). Besides, only a focus moved to
-  // another control (hand.js restore) and the game's end move the page,
-  // so a player who scrolled up to read stays there while others play.
-  if (nowMine && (!myTurn || sheetOpened || ownPlay)) bringTurnIntoView();
+  // The score sheet that just opened at the top comes onto the screen
+  // (in a short window it was above the window's top) and holds it until
+  // the player acts or closes it: their turn is said meanwhile, and
+  // comes into view when they close the sheet. Else the turn is brought
+  // onto the screen when it comes, and again while it lasts when the
+  // player's own play was shown (a set laid, new actions). Besides, only
+  // a focus moved by the player's own doing (hand.js restore) and the
+  // game's end move the page, so a player who scrolled up to read stays
+  // there while others (or a stand-in for them) play.
+  if (sheetOpened) { sheetHolds = true; bringSheetIntoView(); }
+  else if (nowMine && (!myTurn || byPlayer) && !sheetHolds) bringTurnIntoView();
   sheetOpened = false;
   myTurn = nowMine;
   if (fresh.some((f) => f.e.kind === "take")) return "trick";
@@ -244,26 +259,9 @@ function say(text) {
   while (box.children.length > 4) box.firstElementChild.remove();
 }
 
-// bringTurnIntoView scrolls what the player acts on onto the screen when
-// their turn comes (the score sheet opened at the top pushes it below the
-// fold on a laptop): the trick or set in play, their hand and the
-// actions. When all of it does not fit (a window 390 px high, a phone
-// held sideways) the trick or set in play goes just below the bar, the
-// hand under it and the actions as far as they fit: aligning the actions'
-// foot with the window's hid the trick the player had to answer under
-// the bar.
-function bringTurnIntoView() {
-  const box = $("hand-box").getBoundingClientRect();
-  const play = $("play");
-  const from = play.childElementCount ? play.getBoundingClientRect().top : box.top;
-  const top = barBottom();
-  const foot = window.innerHeight;
-  if (from >= top && box.bottom <= foot) return;
-  const fits = box.bottom - from <= foot - top;
-  window.scrollBy(0, fits && from >= top ? box.bottom - foot : from - top);
-}
-
-function render() {
+// follow: this redraw answers the player's own doing, so a focus it
+// moves is scrolled into view (hand.js restore).
+function render(follow) {
   const m = last;
   const v = m.view;
   // A seat held for this person (a rematch) is theirs to take even when
@@ -274,7 +272,7 @@ function render() {
   $("status").textContent = statusText(m, names);
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
-  renderHand();
+  renderHand(follow);
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
@@ -309,7 +307,7 @@ function renderHandOver(v) {
 
 const selCards = () => selected.map(cardOf);
 
-function renderHand() {
+function renderHand(follow) {
   const m = last;
   const v = m.view;
   const box = $("hand-box");
@@ -347,7 +345,7 @@ function renderHand() {
   });
   if (!mine) {
     acts.appendChild(el("span", "small", v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`));
-    restore(box, keep);
+    restore(box, keep, follow);
     return;
   }
   if (turnSeconds > 0) {
@@ -388,7 +386,7 @@ function renderHand() {
   const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
   renderActions(acts, shown, { me: m.seat, names, open: openGroups, selecting: selected.length > 0, hinted, waiting,
     round: v.phase === "round", onAct: act });
-  restore(box, keep);
+  restore(box, keep, follow);
 }
 
 // tryAction is what a player means by playing the selected cards now:
@@ -404,13 +402,13 @@ function toggle(c) {
   const i = selected.indexOf(c);
   if (i >= 0) selected.splice(i, 1); else selected.push(c);
   $("error").textContent = "";
-  renderHand();
+  renderHand(true);
   preview();
 }
 
 function clearSelection() {
   selected = [];
-  renderHand();
+  renderHand(true);
   preview();
 }
 
@@ -456,7 +454,7 @@ async function hint() {
     const h = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}/hint`);
     hinted = h.action;
     selected = [];
-    renderHand();
+    renderHand(true);
     $("preview").className = "preview";
     $("preview").textContent = `Hint (${h.bot} bot): ${h.words || h.action}`;
     say($("preview").textContent);
@@ -467,11 +465,12 @@ function act(a) {
   $("error").textContent = "";
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: "action", action: a }));
+    sheetHolds = false;
     sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
-    renderHand();
+    renderHand(true);
   } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
@@ -512,12 +511,14 @@ $("chat-form").addEventListener("submit", (ev) => {
 $("leave").addEventListener("click", async () => {
   try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
 });
-$("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; });
+// Closing the sheet brings the player's turn (if it is) onto the screen:
+// while the sheet was open it stayed where the sheet put it.
+$("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; sheetHolds = false; if (myTurn) bringTurnIntoView(); });
 // A click on the completed trick clears it (and ends the pause after it).
 $("play").addEventListener("click", () => {
   if (!held) return;
   held = null;
-  if (last) render();
+  if (last) render(true);
   pacer.skip();
 });
 $("name").value = savedName();

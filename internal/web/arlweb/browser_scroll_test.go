@@ -1,0 +1,139 @@
+package arlweb
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserArlingtonSheetOnScreen: at 844×390 (a phone held sideways)
+// the score sheet that opens at the page's top after a hand comes onto
+// the screen as it opens, and the keyboard's focus stays with the hand
+// and the actions; the player's next turn leaves it there, and closing
+// it brings the turn onto the screen. The sheet opened above the
+// window's top, where the player had to scroll up to find it.
+func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	// Where the sheet and the focus are as it opens (the observer runs
+	// once the page has drawn the view that opened it, scrolling included).
+	eval[bool](p, `(() => {
+	  window.__sheet = null;
+	  const box = document.getElementById("hand-over");
+	  new MutationObserver(() => {
+	    if (box.hidden || window.__sheet) return;
+	    const bar = document.querySelector(".bar").getBoundingClientRect().bottom;
+	    const span = (sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return { top: r.top, bottom: r.bottom, bar, foot: innerHeight }; };
+	    const f = document.activeElement;
+	    window.__sheet = { title: span("#ho-title"), total: span("#ho-sheet tfoot .total"), scrolled: scrollY,
+	      inHand: !!f && document.getElementById("hand-box").contains(f),
+	      focus: f ? f.tagName + " " + (f.id || f.dataset.key || f.dataset.action || "") : "none" };
+	  }).observe(box, { attributes: true, attributeFilter: ["hidden"] });
+	  return true;
+	})()`)
+	// Ann plays as a keyboard player would (the focus on the action she
+	// sends) until the first hand is scored.
+	p.until(`(() => {
+	  if (window.__sheet) return true;
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (first) { first.focus(); first.click(); }
+	  return false;
+	})()`)
+	type opened struct {
+		Title, Total span
+		Scrolled     float64
+		InHand       bool
+		Focus        string
+	}
+	o := eval[opened](p, `window.__sheet`)
+	t.Logf("as the sheet opened: %+v", o)
+	for what, s := range map[string]span{"its title": o.Title, "its totals": o.Total} {
+		if !s.shown() {
+			t.Errorf("at 844×390, as the score sheet opened, %s spanned %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", what, s.Top, s.Bottom, s.Bar, s.Foot)
+		}
+	}
+	if !o.InHand {
+		t.Errorf("as the score sheet opened the focus was on %s, not on Ann's hand or actions", o.Focus)
+	}
+	// Ann's turn in the new hand does not scroll the sheet away (the bot
+	// leads at once: the sheet was on the screen for a moment only);
+	// closing the sheet brings her turn onto the screen.
+	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
+	if s := p.spanOf("#ho-title"); !s.shown() {
+		t.Errorf("at 844×390, on Ann's turn after the sheet opened, its title spans %.0f to %.0f px: scrolled off the screen (the bar ends at %.0f, the window at %.0f)", s.Top, s.Bottom, s.Bar, s.Foot)
+	}
+	p.shot("sheet-opened-844x390")
+	eval[bool](p, `(() => { document.getElementById("ho-close").click(); return true; })()`)
+	if s := p.spanOf("#hand"); !s.shown() {
+		t.Errorf("at 844×390, once Ann closed the sheet on her turn, her hand spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", s.Top, s.Bottom, s.Bar, s.Foot)
+	}
+}
+
+// TestBrowserArlingtonStandInNoJump: at 844×390, a player who scrolled up
+// to the page's top stays there when a stand-in plays their turn (here
+// because they left the table; a turn timer running out is the same
+// move): the keyboard's focus, on an action that the move took away,
+// goes to the hand without scrolling the page. The page jumped back down
+// to the hand for a move the player did not make.
+func TestBrowserArlingtonStandInNoJump(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random", "random", "random")
+	// Ann plays her first action each turn until a turn comes where, the
+	// page scrolled to its top, her hand reaches below the window's foot (a
+	// trick or sets on the table above it). Then a keyboard player's focus
+	// is on an action, and the page is at its top.
+	p.until(`(() => {
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (!first) return false;
+	  scrollTo(0, 0);
+	  if (document.querySelector("#hand button").getBoundingClientRect().bottom > innerHeight) {
+	    first.focus({ preventScroll: true });
+	    return true;
+	  }
+	  first.click();
+	  return false;
+	})()`)
+	if y := eval[float64](p, `scrollY`); y != 0 {
+		t.Fatalf("the page is at %.0f px, not at its top, before the stand-in plays", y)
+	}
+	// The page's scroll as each view is drawn (this listener runs after
+	// the page's own, which draws a view as it comes at the instant speed).
+	eval[bool](p, `(() => {
+	  window.__scrolls = [];
+	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => window.__scrolls.push(scrollY));
+	  return true;
+	})()`)
+	// Ann leaves: the stand-in plays her turn at once (and every later
+	// one until she is back).
+	code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise)
+	if code != http.StatusOK {
+		t.Fatalf("leaving: status %d", code)
+	}
+	// Read in one look once the stand-in has played and the turn has left
+	// Ann (her actions gone) with cards in her hand (the stand-in may have
+	// played her last card: the focus comes back to the hand at the deal).
+	p.until(`(() => {
+	  if (!document.querySelector(` + q(selStandIn) + `) || window.__ws.toMove === window.__ws.seat || !document.querySelector("#hand button")) return false;
+	  const f = document.activeElement;
+	  window.__after = { scrolls: window.__scrolls, y: scrollY, inHand: !!f && document.getElementById("hand").contains(f),
+	    focus: f ? f.tagName + " " + (f.dataset.key || f.id || f.textContent.trim().slice(0, 40)) : "none" };
+	  return true;
+	})()`)
+	type after struct {
+		Scrolls []float64
+		Y       float64
+		InHand  bool
+		Focus   string
+	}
+	a := eval[after](p, `window.__after`)
+	t.Logf("the page's scroll at each view: %v; now %.0f; focus on %s", a.Scrolls, a.Y, a.Focus)
+	for _, y := range append(a.Scrolls, a.Y) {
+		if y != 0 {
+			t.Errorf("Ann was at the page's top and the stand-in played for her: the page scrolled to %.0f px (at each view: %v)", y, a.Scrolls)
+			break
+		}
+	}
+	if !a.InHand {
+		t.Errorf("after the stand-in's move took Ann's actions away the focus is on %s, not on her hand", a.Focus)
+	}
+}

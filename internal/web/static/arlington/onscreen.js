@@ -1,0 +1,42 @@
+// Bringing onto the screen what the player needs to see when it comes:
+// their turn (the trick or set in play, the hand, the actions) and the
+// score sheet that opens at the page's top after a hand. Only these, the
+// game's end (end.js) and a focus moved by the player's own doing
+// (hand.js) scroll the table page.
+import { barBottom } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+
+// bringTurnIntoView scrolls what the player acts on onto the screen when
+// their turn comes (the score sheet opened at the top pushes it below the
+// fold on a laptop): the trick or set in play, their hand and the
+// actions. When all of it does not fit (a window 390 px high, a phone
+// held sideways) the trick or set in play goes just below the bar, the
+// hand under it and the actions as far as they fit: aligning the actions'
+// foot with the window's hid the trick the player had to answer under
+// the bar.
+export function bringTurnIntoView() {
+  const box = $("hand-box").getBoundingClientRect();
+  const play = $("play");
+  const from = play.childElementCount ? play.getBoundingClientRect().top : box.top;
+  const top = barBottom();
+  const foot = window.innerHeight;
+  if (from >= top && box.bottom <= foot) return;
+  const fits = box.bottom - from <= foot - top;
+  window.scrollBy(0, fits && from >= top ? box.bottom - foot : from - top);
+}
+
+// bringSheetIntoView shows the score sheet that opened at the page's
+// top after a hand, unless it is wholly on the screen already: the
+// status line above it ("… you have the lead · your turn") just below
+// the bar when both fit, else the sheet's top. The keyboard's focus
+// stays where it was (on the hand or the actions: the player's keys act
+// there); the hand's scores are said in the live region, as every event.
+export function bringSheetIntoView() {
+  const r = $("hand-over").getBoundingClientRect();
+  const status = $("status").getBoundingClientRect();
+  const top = barBottom();
+  const foot = window.innerHeight;
+  if (r.top >= top && r.bottom <= foot) return;
+  window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
+}
