@@ -112,7 +112,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.h.ServeHT
 // embeddedFiles are the page's files ready to serve, made once a process
 // and shared, read-only, by its servers: the embedded files never change,
 // and gzipping them at the best level takes a while (under the race
-// detector about half a second, which every test server paid again).
+// detector about a fifth of a second, which every test server paid again).
 var embeddedFiles = sync.OnceValues(func() (staticFiles, error) {
 	static, err := fs.Sub(Static, "static")
 	if err != nil {

@@ -189,16 +189,17 @@ func near(img image.Image, x, y int, c [3]uint8) bool {
 // a phone held upright as well, and the cursor's look at desktop size.
 func TestBrowserSpiderCursorFoot(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
-	p.cursorFoot("844x390", cursorLayout, false)
+	p.cursorFoot("844x390", cursorLayout, cursorSteps{})
 }
 
 // TestLongBrowserSpiderCursorFoot: at 844x390, the cursor on a short pile
 // at the page's top marked under its foot card and no other pile marked,
-// TestBrowserSpiderCursorFoot's steps, then A removing the clubs at pile 1's foot just below the bar
-// (the page follows the foot up), U putting them back past the window's
-// foot (the page follows it down), and A with the cursor hidden by a click
-// off the table (the page stays). Then TestBrowserSpiderCursorFoot's steps
-// on a phone held upright (390x844), and at 1280x800, where the piles fit,
+// TestBrowserSpiderCursorFoot's steps, then A removing the clubs at pile
+// 1's foot just below the bar (the page follows the foot up), U putting
+// them back past the window's foot (the page follows it down), and A with
+// the cursor hidden by a click off the table (the page stays). Then, on a
+// phone held upright (390x844), the short pile's mark and
+// TestBrowserSpiderCursorFoot's steps, and at 1280x800, where the piles fit,
 // the cursor shown both over its pile's top and under its foot card (or
 // its space's), and no other pile marked.
 func TestLongBrowserSpiderCursorFoot(t *testing.T) {
@@ -206,9 +207,9 @@ func TestLongBrowserSpiderCursorFoot(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
-	p.cursorFoot("844x390", cursorLayout, true)
+	p.cursorFoot("844x390", cursorLayout, cursorSteps{shortPile: true, more: true})
 	p.resize(390, 844)
-	p.cursorFoot("390x844", phoneCursorLayout, false)
+	p.cursorFoot("390x844", phoneCursorLayout, cursorSteps{shortPile: true})
 
 	p.resize(1280, 800)
 	p.loadLayout(spaceLayout)
@@ -234,17 +235,23 @@ func (p *browserPage) resize(w, h int64) {
 	p.waitJS(fmt.Sprintf(`document.body.dataset.layoutWidth === "%d"`, w), fmt.Sprintf("the page laid out for %dx%d", w, h))
 }
 
+// cursorSteps says which steps cursorFoot runs besides
+// TestBrowserSpiderCursorFoot's, the long pile's mark, D and U.
+type cursorSteps struct {
+	shortPile bool // first the mark of a short pile at the page's top
+	more      bool // then A, U and A with the cursor hidden (cursorLayout)
+}
+
 // cursorFoot runs TestLongBrowserSpiderCursorFoot's steps in the window
-// as it is (named win in failures) on layout (cursorLayout, or with full
-// false one whose pile 1 is long and takes a card from the stock); with
-// full false, only TestBrowserSpiderCursorFoot's, from the long pile's
-// mark to D and U.
-func (p *browserPage) cursorFoot(win, layout string, full bool) {
+// as it is (named win in failures) on layout (cursorLayout, or without
+// steps.more one whose pile 1 is long and takes a card from the stock):
+// TestBrowserSpiderCursorFoot's, and those steps says.
+func (p *browserPage) cursorFoot(win, layout string, steps cursorSteps) {
 	t := p.t
 	p.loadLayout(layout)
 	p.closeToast() // the load's message lies over the window's foot
 
-	if full {
+	if steps.shortPile {
 		// Two short piles at the page's top: the cursor's mark shows on
 		// the cursor's pile only (the measure tells one from the other).
 		p.keys("2")
@@ -277,7 +284,7 @@ func (p *browserPage) cursorFoot(win, layout string, full bool) {
 	if f := p.foot(0, 1); !f.inView() || f.Low-f.Bottom > 12 {
 		t.Errorf("%s: D dealt a card onto pile 1 at the window's foot: the card at %v, want it just above the window's foot", win, f)
 	}
-	if full { // the screenshot only where it is checked
+	if steps.more { // the screenshot only where it is checked
 		if m := p.mark(0); !m.atFoot() {
 			t.Errorf("%s: D dealt a card onto the cursor's pile: %v, want the mark under the new foot card", win, m)
 		}
@@ -295,7 +302,7 @@ func (p *browserPage) cursorFoot(win, layout string, full bool) {
 	if f := p.foot(0, 1); !f.inView() || f.ScrollY != at.ScrollY && !(clamped && f.ScrollY < at.ScrollY) {
 		t.Errorf("%s: U took back the deal, pile 1's foot rising in view: at %v, want it in view and the page left at %.0f px", win, f, at.ScrollY)
 	}
-	if !full {
+	if !steps.more {
 		return
 	}
 

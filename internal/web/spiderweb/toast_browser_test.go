@@ -242,10 +242,16 @@ func TestLongBrowserSpiderMessageClears(t *testing.T) {
 // (844x390), with the long pile 5's foot card at the window's foot, where
 // a message shows, a click putting an ace on it is refused with a message
 // that leaves the clicked card whole and on top, and the page does not
-// scroll; so does a drag of that card onto an ace, refused. Before, the
-// message lay over the card just clicked or dragged, for seconds.
+// scroll; U then takes back the move before and brings the box back to
+// the window's foot, pile 5's foot card above it; a drag of that card
+// dropped on an ace far above is refused, and the card flies back home
+// clear of the message. Before, the message lay over the card just
+// clicked or dragged, for seconds; then U left the foot card under the
+// box at the window's top, and the drag's message stayed at the foot,
+// over the card come home.
 // TestLongBrowserSpiderMessageClearsPointer checks a phone held upright
-// (taps, a finger's drag) and 1280x800.
+// (taps, a finger's drag) and 1280x800, and the box's way back to the
+// foot.
 func TestBrowserSpiderMessageClearsPointer(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.pointerFootClear("844x390", 56, 40, false)
@@ -255,26 +261,84 @@ func TestBrowserSpiderMessageClearsPointer(t *testing.T) {
 // on a phone held upright (390x844) with taps and a finger's drag, and at
 // 1280x800 with the mouse; then, the message at the window's top, the
 // cursor moved onto the long pile from the keyboard brings the message
-// back to the foot and the pile's foot card above it, as after any key.
+// back to the foot and the pile's foot card above it, as after any key;
+// so do a click off the table and a menu opened from the keyboard.
 func TestLongBrowserSpiderMessageClearsPointer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
 	bctx, srv := startBrowser(t), pageServer(t)
 	openPage(t, bctx, srv, 390, 844).pointerFootClear("390x844", 70, 26, true)
+	const win = "1280x800"
 	p := openPage(t, bctx, srv, 1280, 800)
-	p.pointerFootClear("1280x800", 80, 16, false)
+	p.pointerFootClear(win, 80, 16, false)
 	p.keys("5")
-	p.clearOf(footCardJS, "pile 5's foot card", "1280x800, a message at the top, then the cursor on the long pile")
-	if m := p.message(footCardJS); m.Top < m.Part.Top {
-		t.Errorf("1280x800: the keys took over: %v, want it back at the window's foot", m)
+	p.clearOf(footCardJS, "pile 5's foot card", win+", a message at the top, then the cursor on the long pile")
+	p.msgAtFoot(win + ", a message at the top, then the cursor on the long pile")
+
+	p.msgAtTop(win)
+	p.click(p.elementPoint("#st-moves"))
+	p.msgAtFoot(win + ", a message at the top, then a click off the table")
+
+	// The keys open the menu (a click would be a press off the table):
+	// the focus on its button stands for the Tab key's way there.
+	p.msgAtTop(win)
+	p.eval(`document.querySelector("#btn-game-menu").focus(), 1`, nil)
+	p.keys(kb.Enter)
+	p.waitJS(`!document.querySelector("#menu-game").hidden`, win+": the game menu opened with Enter")
+	p.msgAtFoot(win + ", a message at the top, then the game menu opened from the keyboard")
+	p.clearOf(lastItemJS, "the game menu's last item", win+", a message at the top, then the game menu opened from the keyboard")
+	p.keys(kb.Escape)
+}
+
+// msgSideJS says where the message box shows: "top" (just below the bar),
+// "foot" (in the window's lower half) or "hidden".
+const msgSideJS = `(() => {
+  const t = document.querySelector("#toast"), r = t.getBoundingClientRect();
+  return t.hidden ? "hidden" : r.top < document.querySelector("#bar").getBoundingClientRect().bottom + 20 ? "top" : r.top > innerHeight / 2 ? "foot" : "middle";
+})()`
+
+// msgAtFoot fails unless the message box shows at the window's foot.
+func (p *browserPage) msgAtFoot(where string) {
+	p.t.Helper()
+	var side string
+	p.eval(msgSideJS, &side)
+	if side != "foot" {
+		p.t.Errorf("%s: the message box shows at the window's %s, want it back at its foot", where, side)
 	}
+}
+
+// msgAtTop puts a message at the window's top (win names the window): the
+// message closed, pile 5's foot card scrolled to the window's foot and
+// clicked (picking it up or putting it back), a message coming then, as
+// one from another tab, shows at the window's top.
+func (p *browserPage) msgAtTop(win string) {
+	p.t.Helper()
+	p.closeToast()
+	p.scrollFootDown(win)
+	p.click(p.bottomPoint(4))
+	p.eval(sayJS, nil)
+	p.waitJS(`!document.querySelector("#toast").hidden`, win+": the message")
+	var side string
+	p.eval(msgSideJS, &side)
+	if side != "top" {
+		p.t.Fatalf("%s: a message over pile 5's foot card, just clicked, shows at the window's %s, want it at its top", win, side)
+	}
+}
+
+// scrollFootDown scrolls the page, as the player would, to show pile 5's
+// foot card at the window's foot, where a message shows.
+func (p *browserPage) scrollFootDown(win string) {
+	p.t.Helper()
+	p.eval(`(() => { const r = `+footCardJS+`.getBoundingClientRect(); window.scrollBy({top: r.bottom - innerHeight + 4, behavior: "instant"}); return 1; })()`, nil)
+	p.footAtWindowFoot(win)
 }
 
 // pointerFootClear runs TestBrowserSpiderMessageClearsPointer's steps in
 // the window (named win) on a middleTallLayout(long, medium), whose long
 // pile must run past the window's foot and end with a card that neither
-// takes an ace nor goes on one; touch uses a finger for the mouse.
+// takes an ace nor goes on one, and whose pile 10 ends with a two; touch
+// uses a finger for the mouse.
 func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool) {
 	t := p.t
 	t.Helper()
@@ -286,11 +350,17 @@ func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool)
 	p.loadLayout(middleTallLayout(long, medium))
 	p.closeToast()
 	p.toTop()
+	// A move for U to take back: pile 1's ace onto pile 10's two.
 	press(p.bottomPoint(0))
 	p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 1`, win+": pile 1's ace picked up")
+	p.eval(`document.querySelector("#pile-9").lastElementChild.scrollIntoView({block: "center", behavior: "instant"}), 1`, nil)
+	press(p.bottomPoint(9))
+	p.waitJS(`document.querySelector("#pile-0").children.length === 0 && document.getAnimations().length === 0`, win+": pile 1's ace put on pile 10")
+	p.toTop()
+	press(p.bottomPoint(1))
+	p.waitJS(`document.querySelectorAll("#pile-1 .card.selected").length === 1`, win+": pile 2's ace picked up")
 	// The player scrolls pile 5's foot card to the window's foot.
-	p.eval(`(() => { const r = `+footCardJS+`.getBoundingClientRect(); window.scrollBy({top: r.bottom - innerHeight + 4, behavior: "instant"}); return 1; })()`, nil)
-	p.footAtWindowFoot(win)
+	p.scrollFootDown(win)
 	at := p.foot(4, 1)
 
 	press(p.bottomPoint(4))
@@ -299,12 +369,23 @@ func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool)
 	if f := p.foot(4, 1); f.ScrollY != at.ScrollY {
 		t.Errorf("%s: a click refused: the page scrolled from %.0f px to %.0f, want it left where the player put it", win, at.ScrollY, f.ScrollY)
 	}
+
+	// U, the message still at the window's top: the keys lead again.
+	p.keys("u")
+	p.waitJS(`document.querySelector("#pile-0").children.length === 1 && document.getAnimations().length === 0`, win+": U put the ace back on pile 1")
+	p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`, nil)
+	p.clearOf(footCardJS, "pile 5's foot card", win+", a click refused, then U")
+	p.msgAtFoot(win + ", a click refused, then U")
 	p.closeToast()
 
+	// A drag of pile 5's foot card dropped on pile 6's ace far above: the
+	// card flies back to the window's foot.
+	p.scrollFootDown(win)
 	p.eval(`delete document.body.dataset.lastError`, nil)
-	from := p.bottomPoint(4)
-	slide(from, point{p.elementPoint("#pile-5").X, from.Y})
+	var high float64
+	p.eval(`document.querySelector("#bar").getBoundingClientRect().bottom + innerHeight / 4`, &high)
+	slide(p.bottomPoint(4), point{p.elementPoint("#pile-5").X, high})
 	p.waitJS(`(document.body.dataset.lastError || "").startsWith("Illegal move")`, win+": pile 5's foot card refused on an ace")
 	p.waitJS(`document.getAnimations().length === 0`, win+": the card back on pile 5")
-	p.clearOf(footCardJS, "pile 5's foot card", win+", dragged onto an ace and refused")
+	p.clearOf(footCardJS, "pile 5's foot card", win+", dragged onto an ace far above and refused")
 }

@@ -79,8 +79,13 @@ function cursorShown() { return $("#tableau").matches(":focus-visible"); }
 // presses U, is looking where they pointed, not at a pile marked nowhere.
 // (A click on the table keeps the focus there: the browser draws the
 // cursor again at the next key, before this runs, and the page follows.)
+// The keys lead then: a message box at the window's top (moved there for
+// a card the pointer pressed) goes back to the foot, which reveal keeps
+// the pile's foot above; at the top it would cover a foot that reveal
+// brings up to just below the bar.
 function played(done) {
   if (!done || !cursorShown()) return;
+  pointedAt(null);
   const k = S.cursor;
   done.then(() => { if (S.view && S.cursor === k) show(); });
 }

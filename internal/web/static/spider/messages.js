@@ -42,10 +42,10 @@ export function messageShown(fn) { shownHooks.push(fn); }
 
 // pointed is the card the player last pressed on the table (pile, index;
 // index -1 for the pile's foot, or an empty pile's place), while the
-// pointer leads: the keys moving the cursor, or a press off the table,
-// end it (null). A refusal answers that press, and the pressed card may
-// lie at the window's foot, where the box shows: the box then shows at
-// the window's top instead, below the bar.
+// pointer leads: the keys moving the cursor or playing a command on its
+// pile, or a press off the table, end it (null). A refusal answers that
+// press, and the pressed card may lie at the window's foot, where the box
+// shows: the box then shows at the window's top instead, below the bar.
 let pointed = null;
 let atTop = false; // the box shows at the window's top (placeMessage)
 
@@ -58,13 +58,18 @@ export function pointedAt(k, index = -1) {
 }
 
 // pointedBox is the pointed card's place in the window (an empty pile's
-// outline), or null.
+// outline), or null. Measured from the layout (offsetTop), not the card's
+// box: when a drag is refused, its card is still drawn where it was let
+// go as the message comes, and then flies back to this place.
 function pointedBox() {
   if (!pointed) return null;
   const pile = document.getElementById(`pile-${pointed.pile}`);
   if (!pile) return null;
-  const c = pile.children[pointed.index] || pile.lastElementChild || pile;
-  return c.getBoundingClientRect();
+  const box = pile.getBoundingClientRect();
+  const c = pile.children[pointed.index] || pile.lastElementChild;
+  if (!c) return box;
+  const left = box.left + pile.clientLeft + c.offsetLeft, top = box.top + pile.clientTop + c.offsetTop;
+  return { left, top, right: left + c.offsetWidth, bottom: top + c.offsetHeight };
 }
 
 function overlaps(a, b) {
