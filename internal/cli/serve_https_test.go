@@ -159,6 +159,27 @@ func TestServerErrorLog(t *testing.T) {
 	}
 }
 
+// TestServeACMECAUsage: a missing or empty --acme-ca file is bad input,
+// told after the flag's name alone (no "usage:" inside the sentence).
+func TestServeACMECAUsage(t *testing.T) {
+	dir := t.TempDir()
+	missing, empty := filepath.Join(dir, "none.pem"), filepath.Join(dir, "empty.pem")
+	if err := os.WriteFile(empty, []byte("no PEM here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{missing, "cardtable: serve --acme-ca: cannot read " + missing},
+		{empty, "cardtable: serve --acme-ca: " + empty + " holds no PEM certificate"},
+	} {
+		var errb strings.Builder
+		code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--http-redirect-addr", "off",
+			"--db", filepath.Join(dir, "s.db"), "--acme", "cards.example.org", "--acme-ca", tc.file}, nil, io.Discard, &errb)
+		if code != exitUsage || !strings.HasPrefix(errb.String(), tc.want) || strings.Contains(errb.String(), "usage") {
+			t.Errorf("--acme-ca %s: exit %d, %q; want exit 2 and %q", tc.file, code, errb.String(), tc.want)
+		}
+	}
+}
+
 // TestCertFilesReload: new certificate files (a renewal) are served
 // without a restart, once the check interval has passed; files that do
 // not load leave the old certificate in service.
