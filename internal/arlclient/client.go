@@ -361,6 +361,17 @@ type Update struct {
 	// Names each seat's name in them: the sentences the page shows.
 	Log   []string `json:"log"`
 	Names []string `json:"names"`
+	// Limits is what this connection may send, on the first view after a
+	// hello (nil on the others, and from a server that does not tell).
+	Limits *Limits `json:"limits"`
+}
+
+// Limits is the server's allowance for one connection: Burst messages at
+// once, then one every EveryMs milliseconds; past it each message is
+// refused ("too_many") and a flood ends the connection.
+type Limits struct {
+	Burst   int `json:"burst"`
+	EveryMs int `json:"everyMs"`
 }
 
 // Over reports whether the update shows the game over.

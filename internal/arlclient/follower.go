@@ -90,6 +90,8 @@ type Follower struct {
 	// chat is the number of the last chat line delivered (-1 none);
 	// owned by the follower's goroutine.
 	chat int
+	// pace keeps the connection's messages within the server's limits.
+	pace pacer
 
 	mu   sync.Mutex
 	conn *websocket.Conn // nil while offline
@@ -142,10 +144,21 @@ func (s *Follower) Chat(ctx context.Context, text string) error {
 	}{"chat", text})
 }
 
+// send writes m once the server's allowance lets it (pacer): it may wait
+// up to the time the server takes to allow one more message.
 func (s *Follower) send(ctx context.Context, m any) error {
-	s.mu.Lock()
-	conn := s.conn
-	s.mu.Unlock()
+	online := func() *websocket.Conn {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.conn
+	}
+	if online() == nil {
+		return ErrOffline
+	}
+	if err := s.pace.wait(ctx); err != nil {
+		return err
+	}
+	conn := online() // the connection may have changed while waiting
 	if conn == nil {
 		return ErrOffline
 	}
@@ -249,6 +262,8 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 	defer conn.CloseNow()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.pace.reset()
+	s.pace.took()
 	if err := write(cctx, conn, hello(have, s.chat)); err != nil {
 		return have, false, err
 	}
@@ -290,11 +305,15 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 			if have >= 0 && u.View.EventsFrom > have {
 				// A gap (the server skipped events this client never
 				// had): ask again from what it has.
+				s.pace.took()
 				if err := write(cctx, conn, hello(have, s.chat)); err != nil {
 					return have, got, err
 				}
 			}
 			have = u.View.EventCount
+		}
+		if u := m.Update; u != nil {
+			s.pace.tell(u.Limits)
 		}
 		if u := m.Update; u != nil && len(u.Chat) > 0 {
 			s.chat = u.Chat[len(u.Chat)-1].N

@@ -16,7 +16,11 @@ import (
 func tableBot(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }
 
 // arlOptions are the Arlington handlers' options with the bots wired.
+// arlWSLimits bound one table WebSocket (zero: arlweb's defaults); a
+// variable so that a test can make them tight enough to reach quickly.
+var arlWSLimits arlweb.Limits
+
 func arlOptions(log *slog.Logger) arlweb.Options {
-	return arlweb.Options{Log: log, Levels: bot.Names,
+	return arlweb.Options{Log: log, Levels: bot.Names, Limits: arlWSLimits,
 		Hint: func(seed uint64) (table.Bot, error) { return bot.New(arlweb.HintBot, seed) }}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -200,11 +201,18 @@ func TestArlingtonConnectIdentityReplaced(t *testing.T) {
 func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 	// A file connect cannot use whole is refused before any request, with
 	// the file named and what to do, and left as it is. No server is
-	// needed: the link's port is closed, and a run that got past the file
-	// would fail on it with another message.
+	// needed: the link's port is closed (one this test listened on and
+	// closed), and a run that got past the file would fail on it with
+	// another message. ORIGIN in the cases stands for that server.
 	dir := t.TempDir()
-	link := "http://127.0.0.1:1/arlington/t/ABC"
-	good := `{"http://127.0.0.1:1": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}`
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := "http://" + ln.Addr().String()
+	ln.Close()
+	link := origin + "/arlington/t/ABC"
+	good := `{"ORIGIN": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}`
 	for _, tc := range []struct {
 		name, contents string
 		mode           os.FileMode
@@ -213,17 +221,19 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 		{"junk", "not json", 0o600, "is damaged (not a JSON object"},
 		{"list", `["ABCDEFGHIJKLMNOPQRSTUVWXYZ"]`, 0o600, "is damaged (not a JSON object"},
 		{"null", "null", 0o600, "is damaged (not a JSON object of server to token: null)"},
-		{"number", `{"http://127.0.0.1:1": 7}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not a string)"},
-		{"path", `{"http://127.0.0.1:1/arlington": "TOKEN"}`, 0o600, `is damaged ("http://127.0.0.1:1/arlington" is not a server's origin`},
+		{"number", `{"ORIGIN": 7}`, 0o600, "is damaged (the entry of ORIGIN is not a string)"},
+		{"path", `{"ORIGIN/arlington": "TOKEN"}`, 0o600, `is damaged ("ORIGIN/arlington" is not a server's origin`},
 		{"no port", `{"http://localhost": "TOKEN"}`, 0o600, `is damaged ("http://localhost" is not a server's origin`},
-		{"turned around", `{"ABCDEFGHIJKLMNOPQRSTUVWXYZ": "http://127.0.0.1:1"}`, 0o600, "is damaged (a key is not a server's origin"},
-		{"spaces", `{"http://127.0.0.1:1": "two words"}`, 0o600, "is damaged (the entry of http://127.0.0.1:1 is not an identity token"},
+		{"turned around", `{"ABCDEFGHIJKLMNOPQRSTUVWXYZ": "ORIGIN"}`, 0o600, "is damaged (a key is not a server's origin"},
+		{"spaces", `{"ORIGIN": "two words"}`, 0o600, "is damaged (the entry of ORIGIN is not an identity token"},
 		{"two objects", good + good, 0o600, "is damaged (not a JSON object"},
-		{"huge", `{"http://127.0.0.1:1": "` + strings.Repeat("A", maxIdentityFile) + `"}`, 0o600, "is longer than 64 KiB"},
+		{"huge", `{"ORIGIN": "` + strings.Repeat("A", maxIdentityFile) + `"}`, 0o600, "is longer than 64 KiB"},
 		{"readable", good, 0o644, "can be read or written by others (mode 0644)"},
 		{"writable", good, 0o620, "can be read or written by others (mode 0620)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.contents = strings.ReplaceAll(tc.contents, "ORIGIN", origin)
+			tc.want = strings.ReplaceAll(tc.want, "ORIGIN", origin)
 			path := filepath.Join(dir, tc.name+".json")
 			if err := os.WriteFile(path, []byte(tc.contents), tc.mode); err != nil {
 				t.Fatal(err)
@@ -251,7 +261,7 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 		// The good file passes the file's checks and the run fails at the
 		// closed port: the refusals above came from the file.
 		path := filepath.Join(dir, "good.json")
-		if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
+		if err := os.WriteFile(path, []byte(strings.ReplaceAll(good, "ORIGIN", origin)), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		_, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", path)

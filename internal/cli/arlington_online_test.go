@@ -16,6 +16,7 @@ import (
 
 	"cardtable/arlington"
 	"cardtable/internal/arlclient"
+	"cardtable/internal/web/arlweb"
 )
 
 // arlNewTable creates a table on the server at url and returns its link.
@@ -290,40 +291,48 @@ func TestArlingtonOnlineBots(t *testing.T) {
 	}
 }
 
-// TestArlingtonConnectBotPaced: a bot client faster than the server lets
-// one connection send (greedy against greedy: the burst runs out within a
-// hand) waits after a refusal for coming too fast, instead of sending
-// again at once: a few refusals, never the hundred in a row after which
-// the server cuts the connection.
-func TestArlingtonConnectBotPaced(t *testing.T) {
+// arlPacedGame plays a whole game, greedy bot through connect against the
+// server's greedy bot, on a server whose WebSocket allows burst messages
+// at once and then one per every; it returns the client's refusals for
+// coming too fast and the moves it made.
+func arlPacedGame(t *testing.T, burst int, every time.Duration, target string) (refused, moves int) {
+	t.Helper()
+	arlWSLimits = arlweb.Limits{Burst: burst, Every: every}
+	t.Cleanup(func() { arlWSLimits = arlweb.Limits{} })
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
-	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "500", "--turn-timer", "off")
-	ctx, cancel := context.WithCancel(context.Background())
-	out, errb := &syncBuffer{}, &syncBuffer{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		Run(ctx, []string{"arlington", "connect", link, "--bot", "greedy", "--identity", ""}, nil, out, errb)
-	}()
-	const refusal = "refused: too many messages"
-	// Once refused, the client plays on: wait for three more of its moves.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		s := out.String()
-		if i := strings.Index(s, refusal); i >= 0 && strings.Count(s[i:], " (you) ") >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			<-done
-			t.Fatalf("no refusal followed by three moves within a minute:\n%s\n%s", out, errb)
-		}
-		time.Sleep(20 * time.Millisecond)
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", target, "--turn-timer", "off")
+	_, wait := arlConnect(t, link, "", "--bot", "greedy", "--identity", "")
+	c := wait()
+	arlCheckFinished(t, c)
+	if strings.Contains(c.err, "too many messages") {
+		t.Fatalf("the connection was cut for too many messages:\n%s", c.err)
 	}
-	cancel()
-	<-done
-	if n := strings.Count(out.String(), refusal); n > 20 || strings.Contains(errb.String(), "too many messages") {
-		t.Fatalf("%d refusals for coming too fast; the client's notes:\n%s", n, errb)
+	return strings.Count(c.out, "refused: too many messages"), strings.Count(c.out, " (you) ")
+}
+
+// TestArlingtonConnectBotPaced: a bot seat through connect keeps to the
+// allowance the server tells it (a burst, then one message per interval):
+// a whole game, the bot faster than the allowance, meets no refusal. The
+// allowance here is tight (3 at once, then one per 50 ms) so that a short
+// game reaches it; TestLongArlingtonConnectBotPaced plays the default one.
+func TestArlingtonConnectBotPaced(t *testing.T) {
+	refused, moves := arlPacedGame(t, 3, 50*time.Millisecond, "3")
+	t.Logf("%d moves of the bot through connect, %d refused", moves, refused)
+	if refused != 0 {
+		t.Fatalf("%d refusals for coming too fast in %d moves", refused, moves)
+	}
+}
+
+// TestLongArlingtonConnectBotPaced: the same with the server's default
+// allowance (20 at once, then one per 200 ms) and a longer game.
+func TestLongArlingtonConnectBotPaced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole game at the default allowance: tens of seconds")
+	}
+	refused, moves := arlPacedGame(t, 0, 0, "32")
+	t.Logf("%d moves of the bot through connect, %d refused", moves, refused)
+	if refused != 0 {
+		t.Fatalf("%d refusals for coming too fast in %d moves", refused, moves)
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -30,7 +31,7 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if err := store.Backup(ctx, *db, *to); err != nil {
-			return err
+			return badPathUsage(err)
 		}
 		fmt.Fprintf(env.Stdout, "backed up %s to %s (integrity check: ok)\n", *db, *to)
 		return nil
@@ -58,7 +59,7 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		}
 		kept, err := store.Restore(ctx, *db, *from)
 		if err != nil {
-			return err
+			return badPathUsage(err)
 		}
 		fmt.Fprintf(env.Stdout, "restored %s from %s\n", *db, *from)
 		if kept != "" {
@@ -77,4 +78,13 @@ func serveDB() string {
 		return v
 	}
 	return defaultDBPath()
+}
+
+// badPathUsage makes a file named by a flag that is missing or not a file
+// bad input (exit status 2, docs/cli.md), as db copy's --from is.
+func badPathUsage(err error) error {
+	if errors.Is(err, store.ErrBadPath) {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	return err
 }

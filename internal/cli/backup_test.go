@@ -34,6 +34,44 @@ func TestBackupRestoreBadFlags(t *testing.T) {
 	}
 }
 
+// TestBackupRestoreBadFiles: a file named by a flag that is not there, or
+// --to in no directory, is bad input (exit 2), as for db copy --from.
+func TestBackupRestoreBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "ct.db")
+	if code := Run(context.Background(), []string{"db", "copy", "--from", live, "--to", filepath.Join(dir, "x.db")}, nil, io.Discard, io.Discard); code != exitUsage {
+		t.Fatalf("db copy --from a missing file: exit %d, want 2", code)
+	}
+	s, err := store.Open(context.Background(), live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	afile := filepath.Join(dir, "afile")
+	if err := os.WriteFile(afile, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"backup", "--db", filepath.Join(dir, "missing.db"), "--to", filepath.Join(dir, "b.db")}, "no database at"},
+		{[]string{"backup", "--db", dir, "--to", filepath.Join(dir, "b.db")}, "not a regular file"},
+		{[]string{"backup", "--db", live, "--to", filepath.Join(dir, "no", "b.db")}, "does not exist: create it first"},
+		{[]string{"backup", "--db", live, "--to", filepath.Join(afile, "b.db")}, afile + " is a file, not a directory"},
+		{[]string{"restore", "--db", live, "--from", filepath.Join(dir, "missing.db")}, "no backup at"},
+		{[]string{"restore", "--db", live, "--from", dir}, "not a regular file"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var errb bytes.Buffer
+			code := Run(context.Background(), tc.args, nil, io.Discard, &errb)
+			if code != exitUsage || !strings.HasPrefix(errb.String(), "cardtable: "+tc.args[0]) || !strings.Contains(errb.String(), tc.want) {
+				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), tc.want)
+			}
+		})
+	}
+}
+
 // TestBackupRestore: a backup of a running server's database holds its
 // games; restore is refused while that server runs and works once it is
 // gone (killed here, its last moves only in the WAL): the restored

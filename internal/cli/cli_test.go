@@ -160,6 +160,30 @@ func TestServeEnvDefaults(t *testing.T) {
 		strings.Contains(errOut, "secret-ish") {
 		t.Errorf("bad variable: exit %d, %q", code, errOut)
 	}
+	// A value that parses as its type but is refused by serve's own checks
+	// names the variable too, and shows no part of the value.
+	t.Setenv("CARDTABLE_MAX_TABLES", "")
+	os.Unsetenv("CARDTABLE_MAX_TABLES")
+	for _, tc := range []struct{ env, val string }{
+		{"CARDTABLE_ADDR", "secret-ish"},
+		{"CARDTABLE_ADDR", "127.0.0.1:99999"},
+		{"CARDTABLE_METRICS_ADDR", "secret-ish"},
+		{"CARDTABLE_INTERNAL_ADDR", "secret-ish"},
+		{"CARDTABLE_LOG_FORMAT", "secret-ish"},
+		{"CARDTABLE_HOST", "secret ish"},
+		{"CARDTABLE_TRUSTED_PROXY", "secret-ish"},
+		{"CARDTABLE_ACME", "192.0.2.77"},
+	} {
+		t.Run(tc.env+"="+tc.val, func(t *testing.T) {
+			t.Setenv(tc.env, tc.val)
+			flag := "--" + strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(tc.env, "CARDTABLE_")), "_", "-")
+			_, errOut, code := run(t, "", "serve", "--db", db)
+			if code != exitUsage || !strings.Contains(errOut, tc.env+" ("+flag+")") ||
+				strings.Contains(errOut, "secret") || strings.Contains(errOut, "99999") || strings.Contains(errOut, "192.0.2.77") {
+				t.Errorf("exit %d, %q; want exit 2 naming %s (%s) without its value", code, errOut, tc.env, flag)
+			}
+		})
+	}
 	// Only serve's flags: the variable does not reach other commands.
 	t.Setenv("CARDTABLE_JSON", "x")
 	if _, errOut, code := run(t, "", "spider", "new", "--deal", "1"); code != 0 {

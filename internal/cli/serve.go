@@ -36,6 +36,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 		if len(pos) > 0 {
 			return usageErr("serve: unexpected argument %q", pos[0])
 		}
+		o.fromEnv = envSet(fs)
 		return o.serve(ctx, env)
 	}
 }
@@ -136,14 +137,14 @@ func (o serveOptions) names() (serveNames, error) {
 	}
 	var n serveNames
 	var err error
-	if n.hosts, err = parseHosts("--host", o.hosts); err != nil {
-		return serveNames{}, err
+	if n.hosts, err = parseHosts(o.hosts); err != nil {
+		return serveNames{}, o.badList("host", err, "want host names or IP addresses, comma-separated, without a port")
 	}
 	if n.domains, err = o.acmeDomains(); err != nil {
 		return serveNames{}, err
 	}
 	if n.proxies, err = web.ParseProxies(o.trustedProxy); err != nil {
-		return serveNames{}, usageErr("serve --trusted-proxy: %v", err)
+		return serveNames{}, o.badList("trusted-proxy", err, "want IP addresses or CIDR prefixes such as 10.0.0.0/8, comma-separated")
 	}
 	return n, nil
 }
@@ -269,7 +270,7 @@ var serveRateLimit = web.DefaultRateLimit
 
 // parseHosts reads --host: comma-separated host names or IP addresses,
 // without ports. nil when the flag is empty (the default applies).
-func parseHosts(flag, list string) ([]string, error) {
+func parseHosts(list string) ([]string, error) {
 	var out []string
 	for item := range strings.SplitSeq(list, ",") {
 		if strings.TrimSpace(item) == "" {
@@ -277,7 +278,7 @@ func parseHosts(flag, list string) ([]string, error) {
 		}
 		h, err := web.NormalizeHost(item)
 		if err != nil {
-			return nil, usageErr("serve %s: %v", flag, err)
+			return nil, err
 		}
 		out = append(out, h)
 	}

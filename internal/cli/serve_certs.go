@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -25,28 +26,44 @@ type certFiles struct {
 	checked time.Time
 }
 
-// loadCertFiles loads the pair once: an error here stops the server.
+// loadCertFiles loads the pair once: an error here stops the server, and
+// as the files were named on the command line, a missing or malformed one
+// is bad input (docs/cli.md).
 func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, error) {
 	c := &certFiles{certFile: certFile, keyFile: keyFile, log: log, checkEvery: time.Minute}
-	// Read first: a missing file is bad input (docs/cli.md), told as such.
-	cert, err := c.load()
-	if err != nil {
-		return nil, err
-	}
+	// The times before the contents: files replaced between the two
+	// steps then have newer times than those kept, and are loaded again
+	// at the next check; the other way round they would be missed until
+	// they changed once more.
 	stamp, err := c.stamps()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if certFilesReplaced != nil {
+		certFilesReplaced()
+	}
+	certPEM, keyPEM, err := c.read()
+	if err != nil {
+		return nil, err // readInputFile's status: bad input, or a failure reading
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err) // malformed: bad input
 	}
 	c.cert, c.stamp, c.checked = &cert, stamp, time.Now()
 	return c, nil
 }
+
+// certFilesReplaced, when set (by a test), runs between loadCertFiles's
+// two steps: it stands for a renewal that lands at that moment.
+var certFilesReplaced func()
 
 func (c *certFiles) stamps() ([2]time.Time, error) {
 	var out [2]time.Time
 	for i, f := range []string{c.certFile, c.keyFile} {
 		fi, err := os.Stat(f)
 		if err != nil {
-			return out, err
+			return out, fmt.Errorf("cannot read %s: %w", f, osReason(err))
 		}
 		out[i] = fi.ModTime()
 	}
@@ -67,8 +84,10 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	}
 	cert, err := c.load()
 	if err != nil {
+		// Without readInputFile's "usage" mark (a file gone or too big):
+		// a renewal is no command line.
 		c.log.Warn("new certificate files not loaded; serving the old certificate",
-			"err", fmt.Sprintf("%v", err))
+			"err", strings.TrimPrefix(err.Error(), "usage: "))
 		return c.cert, nil // tried again after the next change
 	}
 	c.cert, c.stamp = &cert, stamp
@@ -76,20 +95,23 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	return c.cert, nil
 }
 
-// load reads the pair as every file a user names is read (readInputFile):
+// read reads the pair as every file a user names is read (readInputFile):
 // a FIFO or a device given as --tls-cert is refused, not waited on.
+func (c *certFiles) read() (certPEM, keyPEM []byte, err error) {
+	if certPEM, err = readInputFile(c.certFile, maxPEM, "a PEM file"); err != nil {
+		return nil, nil, err
+	}
+	if keyPEM, err = readInputFile(c.keyFile, maxPEM, "a PEM file"); err != nil {
+		return nil, nil, err
+	}
+	return certPEM, keyPEM, nil
+}
+
+// load reads and parses the pair again, for a renewal.
 func (c *certFiles) load() (tls.Certificate, error) {
-	certPEM, err := readInputFile(c.certFile, maxPEM, "a PEM file")
+	certPEM, keyPEM, err := c.read()
 	if err != nil {
 		return tls.Certificate{}, err
 	}
-	keyPEM, err := readInputFile(c.keyFile, maxPEM, "a PEM file")
-	if err != nil {
-		return tls.Certificate{}, err
-	}
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
-	if err != nil {
-		return cert, fmt.Errorf("%w: %w", errUsage, err) // malformed: bad input
-	}
-	return cert, nil
+	return tls.X509KeyPair(certPEM, keyPEM)
 }

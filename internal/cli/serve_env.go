@@ -50,3 +50,15 @@ func envDefaults(c *cobra.Command, _ []string) error {
 	})
 	return err
 }
+
+// envSet is the flags of fs whose value came from the environment:
+// envDefaults set them, the command line did not.
+func envSet(fs *pflag.FlagSet) map[string]bool {
+	m := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if _, ok := os.LookupEnv(envName(f.Name)); ok && !f.Changed && envFlag(f) {
+			m[f.Name] = true
+		}
+	})
+	return m
+}

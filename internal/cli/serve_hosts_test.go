@@ -28,7 +28,7 @@ func TestParseHosts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := parseHosts("--host", tc.in)
+			got, err := parseHosts(tc.in)
 			if tc.err {
 				if err == nil {
 					t.Fatalf("parseHosts(%q) = %q, want an error", tc.in, got)

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -93,6 +95,9 @@ func TestServeTLSUsage(t *testing.T) {
 		{[]string{"--addr", "foo"}, `--addr "foo": want HOST:PORT`},
 		{[]string{"--addr", "127.0.0.1:99999"}, "a port from 0 to 65535"},
 		{[]string{"--metrics-addr", "9100"}, `--metrics-addr "9100": want HOST:PORT`},
+		// "off" is --http-redirect-addr's word alone.
+		{[]string{"--addr", "off"}, `--addr "off": want HOST:PORT`},
+		{[]string{"--metrics-addr", "off"}, `--metrics-addr "off": want HOST:PORT`},
 		{[]string{"--tls-cert", "c", "--tls-key", "k", "--http-redirect-addr", "localhost"}, `--http-redirect-addr "localhost"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -151,6 +156,27 @@ func TestServerErrorLog(t *testing.T) {
 	events.Flush()
 	if !strings.Contains(buf.String(), `summary="suppressed 3 similar"`) {
 		t.Fatalf("no summary:\n%s", buf.String())
+	}
+}
+
+// TestServeACMECAUsage: a missing or empty --acme-ca file is bad input,
+// told after the flag's name alone (no "usage:" inside the sentence).
+func TestServeACMECAUsage(t *testing.T) {
+	dir := t.TempDir()
+	missing, empty := filepath.Join(dir, "none.pem"), filepath.Join(dir, "empty.pem")
+	if err := os.WriteFile(empty, []byte("no PEM here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{missing, "cardtable: serve --acme-ca: cannot read " + missing},
+		{empty, "cardtable: serve --acme-ca: " + empty + " holds no PEM certificate"},
+	} {
+		var errb strings.Builder
+		code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--http-redirect-addr", "off",
+			"--db", filepath.Join(dir, "s.db"), "--acme", "cards.example.org", "--acme-ca", tc.file}, nil, io.Discard, &errb)
+		if code != exitUsage || !strings.HasPrefix(errb.String(), tc.want) || strings.Contains(errb.String(), "usage") {
+			t.Errorf("--acme-ca %s: exit %d, %q; want exit 2 and %q", tc.file, code, errb.String(), tc.want)
+		}
 	}
 }
 
@@ -213,5 +239,50 @@ func TestCertFilesReload(t *testing.T) {
 	c.mu.Unlock()
 	if s := serial(); s != second || !strings.Contains(buf.String(), "not loaded") {
 		t.Fatalf("after a broken key: serial %s (want %s), log %q", s, second, buf)
+	}
+	// The renewal's warning gives the library's words, not a command
+	// line's usage error.
+	if l := buf.String(); !strings.Contains(l, "tls: ") || strings.Contains(l, "usage") {
+		t.Fatalf("renewal warning: %q", l)
+	}
+}
+
+// TestCertFilesRenewedWhileLoading: files replaced while the server first
+// loads them (after it took their times, before it read them, or the
+// other way round) are served at the next check, not only after they
+// change once more.
+func TestCertFilesRenewedWhileLoading(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile, _ := selfSigned(t, dir, "localhost")
+	sub := filepath.Join(dir, "new")
+	os.Mkdir(sub, 0o700)
+	newCert, newKey, _ := selfSigned(t, sub, "localhost")
+	later := time.Now().Add(time.Minute)
+	certFilesReplaced = func() {
+		for _, p := range [][2]string{{newCert, certFile}, {newKey, keyFile}} {
+			if err := os.Rename(p[0], p[1]); err != nil {
+				t.Error(err)
+			}
+			os.Chtimes(p[1], later, later)
+		}
+	}
+	t.Cleanup(func() { certFilesReplaced = nil })
+	c, err := loadCertFiles(certFile, keyFile, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.checked = time.Time{} // the interval has passed
+	c.mu.Unlock()
+	got, err := c.get(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Certificate[0], want.Certificate[0]) {
+		t.Fatal("the files in place are not served: the certificate read before they were replaced is")
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -42,6 +43,11 @@ type serveOptions struct {
 	trustedProxy string // docs/hosting.md "Behind a proxy"
 	metricsAddr  string // docs/hosting.md "Health and metrics"
 	logFormat    string // docs/hosting.md "Logs"
+
+	// fromEnv holds the flags whose value came from the environment
+	// (serve_env.go): a message about such a value names the variable
+	// and never shows the value.
+	fromEnv map[string]bool
 }
 
 // Default listen addresses.
@@ -110,16 +116,26 @@ func (o *serveOptions) check() error {
 	if o.internalAddr != "" {
 		host, port, err := net.SplitHostPort(o.internalAddr)
 		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
-			return usageErr("serve: --internal-addr %q: want HOST:PORT, a port from 1 to 65535", o.internalAddr)
+			return usageErr("serve: %s: want HOST:PORT, a port from 1 to 65535", o.named("internal-addr", o.internalAddr))
 		}
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
-		return usageErr("serve: --log-format is text or json, not %q", o.logFormat)
+		return usageErr("serve: %s: want text or json", o.named("log-format", o.logFormat))
 	}
-	for _, f := range []struct{ name, v string }{{"addr", o.addr}, {"http-redirect-addr", o.httpRedirectAddr}, {"metrics-addr", o.metricsAddr}} {
-		if err := checkListenAddr(f.name, f.v); err != nil {
+	// Only --http-redirect-addr takes "off" (its default is a listener
+	// with --acme); --addr always listens and --metrics-addr's default is
+	// already none, so "off" there is refused as any address without a
+	// port is (docs/hosting.md).
+	if o.httpRedirectAddr != "off" {
+		if err := o.checkListenAddr("http-redirect-addr", o.httpRedirectAddr); err != nil {
 			return err
 		}
+	}
+	if err := o.checkListenAddr("addr", o.addr); err != nil {
+		return err
+	}
+	if err := o.checkListenAddr("metrics-addr", o.metricsAddr); err != nil {
+		return err
 	}
 	if o.addr == "" {
 		o.addr = defaultAddr
@@ -141,17 +157,39 @@ func (o *serveOptions) check() error {
 
 // checkListenAddr refuses a listen address net.Listen would refuse for
 // its form (no port, a port past 65535) as bad usage, before anything
-// is opened; "" and "off" are the flags' own words for none or the
-// default.
-func checkListenAddr(flag, v string) error {
-	if v == "" || v == "off" {
+// is opened; "" is the flags' own word for none or the default. An empty
+// port (HOST: or :) is port 0, any free port, as net.Listen takes it.
+func (o *serveOptions) checkListenAddr(flag, v string) error {
+	if v == "" {
 		return nil
 	}
 	_, port, err := net.SplitHostPort(v)
-	if n, perr := strconv.Atoi(port); err != nil || port == "" || perr == nil && (n < 0 || n > 65535) {
-		return usageErr("serve: --%s %q: want HOST:PORT or :PORT, a port from 0 to 65535", flag, v)
+	if n, perr := strconv.Atoi(port); err != nil || perr == nil && (n < 0 || n > 65535) {
+		return usageErr("serve: %s: want HOST:PORT or :PORT, a port from 0 to 65535 (0 or none: any free port)", o.named(flag, v))
 	}
 	return nil
+}
+
+// named is how a message names flag and its value v: the flag and the
+// value as typed on the command line; the variable and the flag, without
+// the value, when it came from the environment (docs/cli.md: a variable
+// may hold a secret, and the person reading the message can look it up).
+func (o *serveOptions) named(flag, v string) string {
+	if o.fromEnv[flag] {
+		return envName(flag) + " (--" + flag + ")"
+	}
+	return "--" + flag + " " + strconv.Quote(v)
+}
+
+// badList is the usage error for a bad item in a list flag (--host,
+// --acme, --trusted-proxy): err, which quotes the item, when the list was
+// typed on the command line; from the environment, only what the list
+// should hold, so that no part of the value is shown.
+func (o *serveOptions) badList(flag string, err error, want string) error {
+	if o.fromEnv[flag] {
+		return usageErr("serve: %s (--%s): %s", envName(flag), flag, want)
+	}
+	return usageErr("serve --%s: %v", flag, err)
 }
 
 // acmeDomains is --acme as a list of normalized names.
@@ -159,13 +197,14 @@ func (o *serveOptions) acmeDomains() ([]string, error) {
 	if o.acme == "" {
 		return nil, nil
 	}
-	names, err := parseHosts("--acme", o.acme)
+	const want = "certificates are for domain names with a dot (example.org), not addresses"
+	names, err := parseHosts(o.acme)
 	if err != nil {
-		return nil, err
+		return nil, o.badList("acme", err, want)
 	}
 	for _, n := range names {
 		if !strings.Contains(n, ".") || strings.Trim(n, "0123456789.:") == "" {
-			return nil, usageErr("serve --acme: %q: certificates are for domain names with a dot (example.org), not addresses", n)
+			return nil, o.badList("acme", fmt.Errorf("%q: %s", n, want), want)
 		}
 	}
 	return names, nil

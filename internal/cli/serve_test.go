@@ -413,6 +413,19 @@ func runServer(t *testing.T, args ...string) (string, *syncBuffer) {
 	return "", nil
 }
 
+// An empty port is port 0, as net.Listen reads it: any free port.
+func TestServeEmptyPort(t *testing.T) {
+	url, _ := runServer(t, "serve", "--addr", "127.0.0.1:", "--db", filepath.Join(t.TempDir(), "x.db"))
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasPrefix(url, "http://127.0.0.1:0/") {
+		t.Fatalf("serving at %s", url)
+	}
+	resp, err := http.Get(url + "healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+}
+
 func TestServeStartsAndStops(t *testing.T) {
 	// The server comes up on a free port, answers, and stops when its
 	// context ends.

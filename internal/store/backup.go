@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -21,6 +22,10 @@ var (
 	// ErrBadBackup: the file to restore is not a sound cardtable database
 	// this program can open.
 	ErrBadBackup = errors.New("not a usable backup")
+	// ErrBadPath: a file named to Backup or Restore is not there or not a
+	// file (the database, the backup, --to's directory): the caller's
+	// input is wrong, nothing was tried (docs/cli.md: exit status 2).
+	ErrBadPath = errors.New("bad path")
 )
 
 // Backup writes a consistent copy of the database at path to the new file
@@ -37,15 +42,15 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("backup: no database at %s (give the server's with --db): %w", path, err)
+		return badPath(fmt.Errorf("backup: no database at %s (give the server's with --db): %w", path, err))
 	} else if err != nil {
-		return fmt.Errorf("backup: database %w", err)
+		return badPath(fmt.Errorf("backup: database %w", err))
 	} else if !fi.Mode().IsRegular() {
-		return fmt.Errorf("backup: %s is not a regular file", path)
+		return badPath(fmt.Errorf("backup: %s is not a regular file", path))
 	}
 	// Said here, SQLite would name the temporary file and its own code.
-	if fi, err := os.Stat(filepath.Dir(to)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("backup %s: the directory %s does not exist: create it first", to, filepath.Dir(to))
+	if err := checkDir(filepath.Dir(to)); err != nil {
+		return fmt.Errorf("backup %s: %w", to, err)
 	}
 	src, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -71,6 +76,45 @@ func Backup(ctx context.Context, path, to string) error {
 	}
 	return syncDir(filepath.Dir(to))
 }
+
+// checkDir says what keeps a new file from being made in dir, if it can
+// be told before trying: SQLite's own error would name the temporary file.
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return badPath(fmt.Errorf("the directory %s does not exist: create it first: %w", dir, err))
+	case errors.Is(err, syscall.ENOTDIR):
+		return badPath(fmt.Errorf("%s cannot be a directory: a part of that path is a file: %w", dir, err))
+	case errors.As(err, &pe):
+		return badPath(fmt.Errorf("the directory %s: %w", dir, pe.Err))
+	case err != nil:
+		return badPath(fmt.Errorf("the directory %s: %w", dir, err))
+	case !fi.IsDir():
+		return badPath(fmt.Errorf("%s is a file, not a directory", dir))
+	}
+	// A directory this user may not write in (a permission error, a
+	// read-only file system) is found by making a file there.
+	f, err := os.CreateTemp(dir, ".cardtable-backup-check-*")
+	if err != nil {
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return badPath(fmt.Errorf("cannot write in the directory %s: %w", dir, err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// badPath marks err, a file named to Backup or Restore that is wrong, as
+// ErrBadPath without adding to its words.
+func badPath(err error) error { return badPathError{err} }
+
+type badPathError struct{ error }
+
+func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 
 // checkCopy checks a database file that is not in use (a backup, or a
 // copy about to be restored): SQLite's full integrity check, and a schema
@@ -120,11 +164,11 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 // database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("restore: no backup at %s: %w", from, err)
+		return "", badPath(fmt.Errorf("restore: no backup at %s: %w", from, err))
 	} else if err != nil {
-		return "", fmt.Errorf("restore: backup %w", err)
+		return "", badPath(fmt.Errorf("restore: backup %w", err))
 	} else if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("restore: %s is not a regular file", from)
+		return "", badPath(fmt.Errorf("restore: %s is not a regular file", from))
 	}
 	if _, err := checkCopy(ctx, from); err != nil {
 		return "", fmt.Errorf("restore: %s: %w; nothing changed", from, err)

@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"cardtable/internal/table"
@@ -72,6 +74,41 @@ func TestBackupSaysWhatIsWrong(t *testing.T) {
 	}
 	if _, err := Restore(ctx, path, missing); err == nil || !strings.Contains(err.Error(), "no backup at "+missing) {
 		t.Errorf("restore from a missing file: %v", err)
+	}
+	// Each is the caller's bad input, and keeps its cause.
+	for _, err := range []error{Backup(ctx, path, to), Backup(ctx, missing, filepath.Join(dir, "b.db"))} {
+		if !errors.Is(err, ErrBadPath) || !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%v: not ErrBadPath and fs.ErrNotExist", err)
+		}
+	}
+	if _, err := Restore(ctx, path, missing); !errors.Is(err, ErrBadPath) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%v: not ErrBadPath and fs.ErrNotExist", err)
+	}
+	// A --to under a regular file: that file is named, not a directory
+	// said to be missing.
+	afile := filepath.Join(dir, "afile")
+	if err := os.WriteFile(afile, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err = Backup(ctx, path, filepath.Join(afile, "b.db"))
+	if err == nil || !strings.Contains(err.Error(), afile+" is a file, not a directory") || !errors.Is(err, ErrBadPath) {
+		t.Errorf("backup into a regular file: %v", err)
+	}
+	err = Backup(ctx, path, filepath.Join(afile, "sub", "b.db"))
+	if err == nil || !strings.Contains(err.Error(), "a part of that path is a file") || !errors.Is(err, syscall.ENOTDIR) {
+		t.Errorf("backup under a regular file: %v", err)
+	}
+	// A directory this user cannot write in says so (root writes in any:
+	// checked only for another user).
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		err = Backup(ctx, path, filepath.Join(ro, "b.db"))
+		if err == nil || !strings.Contains(err.Error(), "cannot write in the directory "+ro) || !errors.Is(err, fs.ErrPermission) || strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("backup into a read-only directory: %v", err)
+		}
 	}
 }
 

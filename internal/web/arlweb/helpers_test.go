@@ -134,6 +134,7 @@ type srvMsg struct {
 	Class  string           `json:"class"`
 	Error  string           `json:"error"`
 	Rule   string           `json:"rule"`
+	Limits *sendLimits      `json:"limits"`
 }
 
 type wsClient struct {

@@ -87,6 +87,16 @@ type viewMsg struct {
 	// points on the tables (arlington.PointsChange): the page shows it
 	// on the action's button and never scores anything itself.
 	LegalPoints [][]int `json:"legalPoints"`
+	// Limits is what this connection may send (Limits' Burst and Every),
+	// on the first view after each hello: a program that acts for a
+	// player keeps to it instead of meeting the refusals (docs/api.md).
+	Limits *sendLimits `json:"limits,omitempty"`
+}
+
+// sendLimits is a connection's allowance as a client is told it.
+type sendLimits struct {
+	Burst   int `json:"burst"`
+	EveryMs int `json:"everyMs"`
 }
 
 // message is update u as the client receives it: the table's update with
@@ -314,6 +324,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 	defer helloWait.Stop()
 	ping := time.NewTicker(lim.Ping)
 	defer ping.Stop()
+	tell := false // the next view carries the limits
 	for {
 		var msg any
 		select {
@@ -329,6 +340,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
 			helloWait.Stop()
+			tell = true
 			if err := w.subscribe(ctx, cn, m.Since, m.Chat); err != nil {
 				msg = newErrorMsg(err)
 				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
@@ -342,13 +354,19 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 					cn.send(ctx, newErrorMsg(err))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}
+				tell = true
 			}
 			continue
 		case u, ok := <-w.updates:
 			if !ok {
 				return w.ended()
 			}
-			msg = message(u)
+			vm := message(u)
+			if tell {
+				vm.Limits = &sendLimits{Burst: lim.Burst, EveryMs: int((lim.Every + time.Millisecond - 1) / time.Millisecond)} // rounded up: never more than allowed
+				tell = false
+			}
+			msg = vm
 		case m := <-cn.out:
 			msg = m
 		case <-ping.C:

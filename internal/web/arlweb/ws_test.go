@@ -224,6 +224,37 @@ func junkAndFlood(t *testing.T, wholeHand bool) {
 	t.Fatal("neither player was to move")
 }
 
+// TestWSTellsLimits: the first view after a hello tells what the
+// connection may send; the views after it do not, and a new hello is told
+// again.
+func TestWSTellsLimits(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 7, Every: 150 * time.Millisecond})
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	sa := a.join(id, "Ann")
+	b.join(id, "Bob")
+	wa, wb := a.dial(id, -1), b.dial(id, -1)
+	want := sendLimits{Burst: 7, EveryMs: 150}
+	first := wa.started()
+	if first.Limits == nil || *first.Limits != want {
+		t.Fatalf("first view's limits %+v, want %+v", first.Limits, want)
+	}
+	mover, cur := wa, first
+	if vb := wb.started(); vb.View.ToMove != sa {
+		mover, cur = wb, vb
+	}
+	n := cur.View.EventCount
+	mover.send(map[string]any{"type": "action", "action": cur.Legal[0]})
+	next := wa.waitFor(func(m srvMsg) bool { return isView(m) && m.View.EventCount > n })
+	if next.Limits != nil {
+		t.Fatalf("a later view tells the limits again: %+v", next.Limits)
+	}
+	wa.send(map[string]any{"type": "hello", "since": -1})
+	if again := wa.waitFor(isView); again.Limits == nil || *again.Limits != want {
+		t.Fatalf("after a new hello: limits %+v, want %+v", again.Limits, want)
+	}
+}
+
 func TestWSReconnectSince(t *testing.T) {
 	e := newEnv(t, Limits{})
 	a, b := e.client(), e.client()

@@ -1,0 +1,279 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/arlington/bot"
+	"cardtable/internal/arlclient"
+)
+
+// The loop of `arlington connect` once seated: it follows the table,
+// takes its messages and sends the seat's actions (the person's commands
+// are in arlington_connect_cmds.go, the words shown in
+// arlington_remote_show.go).
+
+// arlRemote plays one seat of a table on a server.
+type arlRemote struct {
+	env    *Env
+	client *arlclient.Client
+	sess   *arlclient.Follower
+	id     string
+	link   string
+	seat   int
+	log    io.Writer // every message received, a line each (nil: none)
+
+	bot    bot.Bot // plays the seat; nil: the person at the terminal
+	level  string  // the bot's level, as the lobby names it
+	helper bot.Bot // plays 'auto'
+	hinter bot.Bot // answers 'hint'
+
+	last   *arlclient.Update   // the latest view
+	fresh  bool                // last came on the current connection
+	events []arlington.Event   // the public log so far, from event 0
+	have   int                 // len(events)
+	at     int                 // the event count of the latest view
+	totals []int               // running totals from the score events seen
+	nar    *arlington.Narrator // tells the events in words; nil until the first
+	seats  string              // the seats line last shown
+	legal  []arlington.Action  // the last 'legal' list
+	// sent is the event count at which this seat last sent an action, -1
+	// when none is waiting for its answer: no second action goes out on
+	// the same position.
+	sent int
+	// mine is the event count at which this client last sent an action
+	// (-1: none): a move of this seat numbered so is its own, any other
+	// the stand-in's.
+	mine     int
+	prompted bool // the table was shown for this position
+	asked    bool // the prompt is out, waiting for a line
+	lines    <-chan arlLine
+	// wait: no action is sent before this time, set when the server
+	// refused one for coming too fast (a bot, or a script piped in, would
+	// send again at once and be refused again, until the server cut the
+	// connection).
+	wait time.Time
+}
+
+// arlRateWait is how long the client waits after an action was refused for
+// coming too fast: a little over the server's time for one more message
+// (arlweb.Limits.Every, 200 ms). The follower paces the messages to the
+// allowance the server tells (arlclient's pacer), so this is the fallback
+// for a server that does not tell it.
+const arlRateWait = 250 * time.Millisecond
+
+type arlLine struct {
+	text string
+	err  error
+}
+
+func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, format, args...) }
+
+func (r *arlRemote) run(ctx context.Context) error {
+	who := "you play it from here; type 'help' for commands"
+	if r.bot != nil {
+		who = "the " + r.level + " bot plays it"
+	}
+	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, arlSeat(r.seat), who)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {
+		fmt.Fprintf(r.env.Stderr, "cardtable: "+format+"\n", args...)
+	}})
+	defer r.sess.Close()
+	if r.bot == nil {
+		r.lines = arlReadLines(ctx, r.env.Stdin)
+	}
+	for {
+		var lines <-chan arlLine
+		var wake <-chan time.Time
+		paused := false
+		if d := time.Until(r.wait); d > 0 {
+			wake, paused = time.After(d), true
+		}
+		if r.bot == nil && r.myTurn() && r.sent < 0 && !paused {
+			if !r.prompted {
+				showView(r.env.Stdout, r.fullView())
+				r.prompted = true
+			}
+			if !r.asked {
+				r.out("> ")
+				r.asked = true
+			}
+			lines = r.lines
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case m, ok := <-r.sess.Messages():
+			if !ok {
+				return fmt.Errorf("connect: %w", r.sess.Err())
+			}
+			done, err := r.handle(m)
+			if err != nil || done {
+				return err
+			}
+		case l := <-lines:
+			r.asked = false
+			stop, err := r.line(ctx, l)
+			if err != nil || stop {
+				return err
+			}
+		case <-wake:
+		}
+		if r.bot != nil && r.myTurn() && r.sent < 0 && !time.Now().Before(r.wait) {
+			if err := r.botAct(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// arlReadLines reads standard input a line at a time for the terminal
+// player. Its goroutine exits at the end of the input or a read error
+// (sent last), or when ctx ends while a line waits to be taken; a read
+// that blocks on a terminal lasts until the process ends.
+func arlReadLines(ctx context.Context, in io.Reader) <-chan arlLine {
+	ch := make(chan arlLine)
+	go func() {
+		lr := newLineReader(in)
+		for {
+			text, err := lr.next()
+			select {
+			case ch <- arlLine{text, err}:
+			case <-ctx.Done():
+				return
+			}
+			var long *longLineError
+			if err != nil && !errors.As(err, &long) {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// myTurn reports whether the latest view, from the current connection,
+// has this seat to act.
+func (r *arlRemote) myTurn() bool {
+	return r.fresh && r.last != nil && r.last.View != nil && r.last.Seat >= 0 &&
+		r.last.View.ToMove == r.last.Seat && !r.last.Over()
+}
+
+// fullView is the latest view with the whole event log.
+func (r *arlRemote) fullView() arlington.View {
+	v := *r.last.View
+	v.Events, v.EventsFrom = r.events, 0
+	return v
+}
+
+// handle takes one message; done is set at the game's end.
+func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
+	if m.Raw != nil && r.log != nil {
+		if _, err := fmt.Fprintf(r.log, "%s\n", m.Raw); err != nil {
+			return false, fmt.Errorf("connect: --log: %w", err)
+		}
+	}
+	switch {
+	case m.Type == arlclient.TypeConnected:
+		// Until the first view on this connection the last one may be
+		// stale, and an action sent on the lost one may never have
+		// arrived: act again only on what the new one shows.
+		r.fresh, r.sent = false, -1
+	case m.Err != nil:
+		if m.Err.Rule != "" {
+			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
+		} else {
+			r.out("refused: %s\n", arlReason(m.Err))
+		}
+		if m.Err.Class == "too_many" {
+			r.wait = time.Now().Add(arlRateWait)
+		}
+		r.sent = -1
+	case m.Update != nil:
+		return r.update(m.Update)
+	}
+	return false, nil
+}
+
+// update shows what changed and reports the game's end.
+func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
+	if u.Seat < 0 {
+		return false, fmt.Errorf("connect: the table no longer seats this player (%s)", r.link)
+	}
+	r.last, r.fresh = u, true
+	for _, c := range u.Chat {
+		r.out("%s\n", chatLine(c))
+	}
+	if s := arlSeatsLine(u.Seats); s != r.seats && u.View == nil {
+		r.seats = s
+		r.out("waiting for every seat to be taken: %s\n", s)
+	}
+	if u.View == nil {
+		return false, nil
+	}
+	v := u.View
+	if v.EventsFrom > r.have {
+		// The follower asked again from what it has; this view is current
+		// all the same, and the missing events follow.
+		r.out("(events %d to %d missed; asking again)\n", r.have, v.EventsFrom-1)
+	} else {
+		for _, e := range v.Events {
+			if e.N < r.have {
+				continue
+			}
+			r.events = append(r.events, e)
+			r.have++
+			r.show(u, e)
+		}
+	}
+	if v.EventCount != r.at {
+		// The game moved on: a new prompt, a new numbered list, and the
+		// answer to an action sent has come.
+		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
+	}
+	if u.Over() {
+		r.out("game over after %s. totals: %s\n", plural(v.HandNumber, "hand"), arlInts(v.Totals))
+		names := make([]string, len(u.Seats))
+		for i := range names {
+			names[i] = arlSeatName(u.Seats, i)
+		}
+		r.out("%s\n", arlWinners(v.Winners, v.Totals, names, r.seat))
+		return true, nil
+	}
+	return false, nil
+}
+
+// botAct has the seat's bot choose and sends its choice.
+func (r *arlRemote) botAct(ctx context.Context) error {
+	a, err := r.bot.Act(ctx, r.fullView())
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("connect: the %s bot: %w", r.level, err)
+	}
+	return r.act(ctx, a)
+}
+
+// act sends a for this seat; the answer (a view or a refusal) comes as a
+// message.
+func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
+	err := r.sess.Act(ctx, a.String())
+	switch {
+	case err == nil:
+		r.sent = r.last.View.EventCount
+		r.mine = r.sent
+	case ctx.Err() != nil:
+		return ctx.Err()
+	default:
+		// The connection is going; the follower reconnects and the next
+		// view says whether it is still this seat's turn.
+		r.fresh = false
+	}
+	return nil
+}
