@@ -85,6 +85,7 @@ func loadCases(tb testing.TB) []loadCase {
 		{"layout bad card", hdr + opts + strings.Replace(layout, "pile2:", "pile2: XX", 1) + "moves: 0\n"},
 		{"layout split by a key", hdr + opts + split + "moves: 0\n"},
 		{"layout short of a card", hdr + opts + short + "moves: 0\n"},
+		{"layout completed not in play", hdr + opts + layout + "completed: H\nmoves: 0\n"},
 		{"position past", base + "position: 2\nmoves: 1\ndeal\n"},
 		{"illegal move", base + "moves: 2\ndeal\nmove 1 1 1\n"},
 		{"illegal move and position past", base + "position: 5\nmoves: 2\ndeal\nmove 1 1 1\n"},
@@ -182,7 +183,8 @@ var loadOutcomes = map[string]string{
 	"layout missing a pile":          "error (format true, illegal false): bad format: line 8: layout: pile1 is missing",
 	"layout bad card":                "error (format true, illegal false): bad format: line 9: pile2: \"XX\" is not a card",
 	"layout split by a key":          "error (format true, illegal false): bad format: line 12: pile4: \"XX\" is not a card",
-	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times, want 8 with 1 suit",
+	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times; a 1-suit game has 8 of each spade card and no other card",
+	"layout completed not in play":   "error (format true, illegal false): bad format: line 23: completed: H: a 1-suit game has no hearts (its suit is spades)",
 	"position past":                  "error (format true, illegal false): bad format: line 11: position 2 is past the 1 move",
 	"illegal move":                   "error (format true, illegal true): bad format: line 13: move 1 1 1: a pile cannot move onto itself",
 	"illegal move and position past": "error (format true, illegal false): bad format: line 11: position 5 is past the 2 moves",
@@ -217,9 +219,13 @@ func TestLoadWrapsCause(t *testing.T) {
 			t.Errorf("%s: %v does not wrap %v and %v", name, err, ErrFormat, want)
 		}
 	}
-	_, err := ParseLayout("row1: AS XX\n", Rules{Suits: 4})
-	if !errors.Is(err, ErrFormat) || !errors.Is(err, card.ErrBadCard) {
-		t.Errorf("layout row with a bad card: %v does not wrap %v and %v", err, ErrFormat, card.ErrBadCard)
+	// A bad card or suit letter in each kind of layout line, the text
+	// pinned in layoutOutcomes.
+	for _, text := range []string{"row1: AS XX\n", "pile1: KS 1S\n", "pile1: JK\n", "completed: X\n", "completed: SS\n"} {
+		_, err := ParseLayout(text, Rules{Suits: 4})
+		if !errors.Is(err, ErrFormat) || !errors.Is(err, card.ErrBadCard) {
+			t.Errorf("layout %q: %v does not wrap %v and %v", text, err, ErrFormat, card.ErrBadCard)
+		}
 	}
 	var ne *strconv.NumError
 	if _, err := Load(cases["bad stopped text"].text); !errors.As(err, &ne) || ne.Num != "x" {
