@@ -44,7 +44,7 @@ type RuleError struct {
 	Rule   string // a section of the rules text, such as "Leading a Set"
 	Reason string // seats and sets counted from 1, as people count them
 	// fromZero is Reason with seats and sets counted from 0, as records
-	// and action texts number them ("1 take 0/2"), when it names any;
+	// and action texts number them ("1 add 7H 0/2"), when it names any;
 	// the record loader says it (FromZero), so that a message about a
 	// record's line counts as the line does.
 	fromZero string

@@ -403,7 +403,7 @@ func suitNames(these [4]bool, cut string) string {
 }
 
 // suitsWords names the suits a game of suits suits is played with: "its
-// suit is spades", "its suits are spades and hearts".
+// suit is spades", "its suits are hearts and spades".
 func suitsWords(suits int) string {
 	if suits == 1 {
 		return "its suit is " + suitNames(suitsInPlay(suits), "")
