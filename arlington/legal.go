@@ -171,10 +171,10 @@ func (s *State) checkTurn(seat int) error {
 		return refuse("The Game", "the game is over")
 	}
 	if seat < 0 || seat >= s.cfg.Players {
-		return refuse("The Hand", "there is no seat %d", seat+1) // people count seats from 1
+		return refuseIndexed("The Hand", "there is no seat %d", index(seat))
 	}
 	if seat != s.toMove {
-		return refuse("The Hand", "it is seat %d's turn, not seat %d's", s.toMove+1, seat+1)
+		return refuseIndexed("The Hand", "it is seat %d's turn, not seat %d's", index(s.toMove), index(seat))
 	}
 	return nil
 }
@@ -332,7 +332,7 @@ func (s *State) checkPickUp(hand Set, a Action) error {
 // rule when there is none.
 func (s *State) target(rule string, a Action) (Set, error) {
 	if a.Seat < 0 || a.Seat >= s.cfg.Players || a.Index < 0 || a.Index >= len(s.tables[a.Seat]) {
-		return 0, refuse(rule, "there is no set %d on seat %d's table (it has %d)", a.Index+1, a.Seat+1, s.tableLen(a.Seat))
+		return 0, refuseIndexed(rule, "there is no set %d on seat %d's table (it has %d)", index(a.Index), index(a.Seat), s.tableLen(a.Seat))
 	}
 	return s.tables[a.Seat][a.Index], nil
 }

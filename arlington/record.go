@@ -221,6 +221,12 @@ func (l *recordLoader) readMove(t string) error {
 		return l.badBecause(err)
 	}
 	if err := l.s.Apply(seat, a); err != nil {
+		// Said as the record counts seats and sets, from 0, as its
+		// other messages do ("a seat from 0 to 3"): the rules' words
+		// count them from 1, for people at a table.
+		if re, ok := err.(*RuleError); ok {
+			err = re.FromZero()
+		}
 		return l.badBecause(err)
 	}
 	l.r.Moves = append(l.r.Moves, l.s.history[len(l.s.history)-1])

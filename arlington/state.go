@@ -42,7 +42,21 @@ var ErrIllegal = errors.New("illegal action")
 // the action breaks, and why. It wraps ErrIllegal.
 type RuleError struct {
 	Rule   string // a section of the rules text, such as "Leading a Set"
-	Reason string
+	Reason string // seats and sets counted from 1, as people count them
+	// fromZero is Reason with seats and sets counted from 0, as records
+	// and action texts number them ("1 add 7H 0/2"), when it names any;
+	// the record loader says it (FromZero), so that a message about a
+	// record's line counts as the line does.
+	fromZero string
+}
+
+// FromZero is e with its reason counted as records count seats and sets,
+// from 0; e itself when its reason names none.
+func (e *RuleError) FromZero() *RuleError {
+	if e.fromZero == "" {
+		return e
+	}
+	return &RuleError{Rule: e.Rule, Reason: e.fromZero}
 }
 
 func (e *RuleError) Error() string {
@@ -54,6 +68,23 @@ func (e *RuleError) Unwrap() error { return ErrIllegal }
 
 func refuse(rule, format string, args ...any) error {
 	return &RuleError{Rule: rule, Reason: fmt.Sprintf(format, args...)}
+}
+
+// index is a seat's or a set's number, from 0, among refuseIndexed's
+// arguments.
+type index int
+
+// refuseIndexed is refuse for a reason naming seats or sets (its index
+// arguments): counted from 1 in Reason, from 0 in fromZero.
+func refuseIndexed(rule, format string, args ...any) error {
+	people := make([]any, len(args))
+	for i, a := range args {
+		people[i] = a
+		if n, ok := a.(index); ok {
+			args[i], people[i] = int(n), int(n)+1
+		}
+	}
+	return &RuleError{Rule: rule, Reason: fmt.Sprintf(format, people...), fromZero: fmt.Sprintf(format, args...)}
 }
 
 // Phase is what the game is waiting for.

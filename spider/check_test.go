@@ -37,8 +37,9 @@ func TestCheckNamesWrongCardsInOrder(t *testing.T) {
 	lines[1] = strings.Replace(lines[1], "3S", "JS", 1)
 	lines[2] = strings.Replace(lines[2], "AS", "AH", 1)
 	text := numberedPiles(strings.Join(lines, ""))
-	const want = "bad format: AH appears 1 time (no hearts with 1 suit), AS appears 7 times, 3S appears 7 times, " +
-		"7S appears 9 times, JS appears 9 times, QS appears 7 times, want 8 with 1 suit"
+	const want = "bad format: AH appears 1 time, AS appears 7 times, 3S appears 7 times, " +
+		"7S appears 9 times, JS appears 9 times, QS appears 7 times; " +
+		"a 1-suit game has 8 of each spade card and no other card: hearts are not in play"
 	const runs = 100
 	msgs := func(load func() error) []string {
 		seen := map[string]bool{}
@@ -65,5 +66,35 @@ func TestCheckNamesWrongCardsInOrder(t *testing.T) {
 	got = msgs(func() error { _, err := Load(save); return err })
 	if wantLoad := "bad format: line 4: layout: " + strings.TrimPrefix(want, "bad format: "); len(got) != 1 || got[0] != wantLoad {
 		t.Errorf("load: %d different messages in %d runs:\n%s\nwant only %s", len(got), runs, strings.Join(got, "\n"), wantLoad)
+	}
+}
+
+// TestCheckSaysWhatTheSuitCountWants: a layout typed in a suit not in play
+// gets the rule said once, after the cards and in words a person editing
+// the file reads at once (which suits the game has, how many of each of
+// their cards, which suits found are not in play), not a "want 8" that
+// reads as if the wrong card should appear 8 times.
+func TestCheckSaysWhatTheSuitCountWants(t *testing.T) {
+	hearts := numberedPiles(strings.ReplaceAll(oneSuitWon, "S", "H"))
+	mixed := numberedPiles(strings.Replace(strings.Replace(oneSuitWon, "KS", "KC", 1), "QS", "QD", 1))
+	for _, tc := range []struct {
+		name, text string
+		suits      int
+		want       string
+	}{
+		{"1 suit in hearts", hearts, 1, "bad format: AH appears 8 times, 2H appears 8 times, 3H appears 8 times, " +
+			"4H appears 8 times, 5H appears 8 times, 6H appears 8 times and 20 more wrong cards; " +
+			"a 1-suit game has 8 of each spade card and no other card: hearts are not in play"},
+		{"2 suits in hearts", hearts, 2, "bad format: AH appears 8 times, 2H appears 8 times, 3H appears 8 times, " +
+			"4H appears 8 times, 5H appears 8 times, 6H appears 8 times and 20 more wrong cards; " +
+			"a 2-suit game has 4 of each heart and spade card and no other card"},
+		{"clubs and diamonds", mixed, 2, "bad format: KC appears 1 time, QD appears 1 time, AH appears 0 times, " +
+			"2H appears 0 times, 3H appears 0 times, 4H appears 0 times and 22 more wrong cards; " +
+			"a 2-suit game has 4 of each heart and spade card and no other card: clubs and diamonds are not in play"},
+	} {
+		_, err := ParseLayout(tc.text, Rules{Suits: tc.suits})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.name, err, tc.want)
+		}
 	}
 }

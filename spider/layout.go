@@ -117,7 +117,7 @@ func (lp *layoutParse) readPile(ln int, key, val string) error {
 		down := strings.HasPrefix(f, "|")
 		c, err := card.Parse(strings.TrimPrefix(f, "|"))
 		if err != nil || c.IsJoker() {
-			return lineErr(ln, "pile%d: %q is not a card", k, f)
+			return withCause(lineErr(ln, "pile%d: %q is not a card", k, f), card.ErrBadCard)
 		}
 		if down && pl.down != pl.n {
 			return lineErr(ln, "pile%d: face-down card %s after a face-up card", k, f)
@@ -163,18 +163,28 @@ func (lp *layoutParse) readRow(ln int, key, val string) error {
 }
 
 // readCompleted reads "completed: S H ...", the suits already removed, by
-// their suit letters.
+// their suit letters. A suit not in play, or removed more often than the
+// game holds it, is refused here, on this line, rather than by Check,
+// which names no line.
 func (lp *layoutParse) readCompleted(ln int, val string) error {
 	p := lp.p
+	inPlay := suitsInPlay(int(p.suits))
+	most := 8 / int(p.suits) // how many of each suit in play the game holds
+	var times [4]int
 	for _, f := range strings.Fields(val) {
 		c, err := card.Parse("A" + f)
 		if err != nil || len(f) != 1 || c.IsJoker() {
-			return lineErr(ln, "completed: %q is not a suit (S, H, D or C)", f)
+			return withCause(lineErr(ln, "completed: %q is not a suit (S, H, D or C)", f), card.ErrBadCard)
 		}
-		if p.nRemoved == 8 {
-			return lineErr(ln, "completed: more than eight suits")
+		s := c.Suit()
+		if !inPlay[s] {
+			return lineErr(ln, "completed: %s: a %d-suit game has no %s (%s)", f, p.suits, s.Name(), suitsWords(int(p.suits)))
 		}
-		p.removed[p.nRemoved] = c.Suit()
+		if times[s] == most {
+			return lineErr(ln, "completed: %s given more than %d times, the most a %d-suit game holds", s.Name(), most, p.suits)
+		}
+		times[s]++
+		p.removed[p.nRemoved] = s
 		p.nRemoved++
 	}
 	return nil
@@ -231,6 +241,14 @@ func lineErr(ln int, format string, a ...any) error {
 		}
 	}
 	return e
+}
+
+// withCause is e, a lineErr error, wrapping cause as well, whose text the
+// message does not repeat (a card the message names in its own words).
+func withCause(e, cause error) error {
+	le := e.(*lineError)
+	le.errs = append(le.errs, cause)
+	return le
 }
 
 // lineError is lineErr's error: its text is its own, as the texts of the

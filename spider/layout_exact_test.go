@@ -40,6 +40,8 @@ func layoutCases(tb testing.TB) []loadCase {
 		{"completed two letters", "completed: SS\n"},
 		{"completed a rank", "completed: K\n"},
 		{"completed nine", "completed: S S S S S S S S S\n"},
+		{"completed three", "completed: S H S S\n"},
+		{"completed not in play", "pile1: KS\ncompleted: S C\n"},
 		{"unknown line", "stock: AS\n"},
 		{"missing pile", "pile1: KS\npile3: KS\n"},
 		{"missing row", nearWin + "row2: AS AS AS AS AS AS AS AS AS AS\n"},
@@ -72,7 +74,7 @@ func TestParseLayoutOutcomesExact(t *testing.T) {
 	}
 	for _, c := range layoutCases(t) {
 		suits := 4
-		if c.name == "loads a deal" {
+		if c.name == "loads a deal" || c.name == "completed not in play" {
 			suits = 2
 		}
 		want, ok := layoutOutcomes[c.name]
@@ -110,11 +112,13 @@ var layoutOutcomes = map[string]string{
 	"completed not a suit":  "error (format true, illegal false): bad format: line 1: completed: \"X\" is not a suit (S, H, D or C)",
 	"completed two letters": "error (format true, illegal false): bad format: line 1: completed: \"SS\" is not a suit (S, H, D or C)",
 	"completed a rank":      "error (format true, illegal false): bad format: line 1: completed: \"K\" is not a suit (S, H, D or C)",
-	"completed nine":        "error (format true, illegal false): bad format: line 1: completed: more than eight suits",
+	"completed nine":        "error (format true, illegal false): bad format: line 1: completed: spades given more than 2 times, the most a 4-suit game holds",
+	"completed three":       "error (format true, illegal false): bad format: line 1: completed: spades given more than 2 times, the most a 4-suit game holds",
+	"completed not in play": "error (format true, illegal false): bad format: line 2: completed: C: a 2-suit game has no clubs (its suits are hearts and spades)",
 	"unknown line":          "error (format true, illegal false): bad format: line 1: unknown line \"stock\"",
 	"missing pile":          "error (format true, illegal false): bad format: pile2 is missing",
 	"missing row":           "error (format true, illegal false): bad format: row1 is missing",
-	"bad counts":            "error (format true, illegal false): bad format: 1 card, want 104; AC appears 0 times, 2C appears 0 times, 3C appears 0 times, 4C appears 0 times, 5C appears 0 times, 6C appears 0 times and 46 more wrong cards, want 2 with 4 suits",
+	"bad counts":            "error (format true, illegal false): bad format: 1 card, want 104; AC appears 0 times, 2C appears 0 times, 3C appears 0 times, 4C appears 0 times, 5C appears 0 times, 6C appears 0 times and 46 more wrong cards; a 4-suit game has 2 of each card",
 	"loads near win":        "suits 4 relaxed true base 44 down 0 stock 0 removed 0\npile1: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS\npile2: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH\npile3: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH\npile4: KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD\npile5: KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD\npile6: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC\npile7: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC\npile8: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S\npile9: AS\npile10:\n",
 	"loads a deal":          "suits 2 relaxed true base 44 down 44 stock 50 removed 0\npile1: |KS |9S |7S |2H |2H 9S\npile2: |8S |4S |7S |JH 2S\npile3: |5S |8H |7H |5S 2H\npile4: |4H |5H |KS |2S |AH TH\npile5: |4S |6S |KS |QS JS\npile6: |9H |6S |AH |TS QH\npile7: |KH |JS |TS |TH |6H 5S\npile8: |9S |5H |8H |AS 3S\npile9: |2S |9H |2H |7S 3H\npile10: |KS |3S |AH |QH |QS 4H\nrow1: 8S 4S KH 6H 9S JS QS JH TH 3S\nrow2: 8H 6S QS 7H 9H 3H 6H AS 8H 7S\nrow3: QH 7H QH AS 4S 3H 2S 5H 3S JH\nrow4: 8S KH 6H TH 4H TS 7H 3H 9H JH\nrow5: JS KH AH 5H TS 8S 5S 4H 6S AS\n",
 	"loads with completed":  "suits 4 relaxed true base 44 down 0 stock 0 removed 1\npile1: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS\npile2:\npile3: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH\npile4: KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD\npile5: KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD\npile6: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC\npile7: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC\npile8: KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S\npile9: AS\npile10:\ncompleted: H\n",

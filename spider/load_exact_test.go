@@ -54,6 +54,7 @@ func loadCases(tb testing.TB) []loadCase {
 		{"bad deal text", hdr + "deal: x\n"},
 		{"bad cheated", hdr + "cheated: maybe\n"},
 		{"bad stopped text", hdr + "stopped: x\n"},
+		{"bad stopped huge", hdr + "stopped: 99999999999999999999\n"},
 		{"bad stopped high", hdr + "stopped: 1001\n"},
 		{"bad stopped low", hdr + "stopped: -1\n"},
 		{"bad actions text", hdr + "actions: x\n"},
@@ -85,6 +86,7 @@ func loadCases(tb testing.TB) []loadCase {
 		{"layout bad card", hdr + opts + strings.Replace(layout, "pile2:", "pile2: XX", 1) + "moves: 0\n"},
 		{"layout split by a key", hdr + opts + split + "moves: 0\n"},
 		{"layout short of a card", hdr + opts + short + "moves: 0\n"},
+		{"layout completed not in play", hdr + opts + layout + "completed: H\nmoves: 0\n"},
 		{"position past", base + "position: 2\nmoves: 1\ndeal\n"},
 		{"illegal move", base + "moves: 2\ndeal\nmove 1 1 1\n"},
 		{"illegal move and position past", base + "position: 5\nmoves: 2\ndeal\nmove 1 1 1\n"},
@@ -142,7 +144,7 @@ var loadOutcomes = map[string]string{
 	"header only":                    "error (format true, illegal false): bad format: line 2: end of file: missing \"variant:\" line",
 	"no colon":                       "error (format true, illegal false): bad format: line 2: want key: value, got \"variant spider\"",
 	"bad variant":                    "error (format true, illegal false): bad format: line 2: variant: variant must be arachnid or spider, not \"klondike\"",
-	"bad suits number":               "error (format true, illegal false): bad format: line 2: suits: strconv.Atoi: parsing \"x\": invalid syntax",
+	"bad suits number":               "error (format true, illegal false): bad format: line 2: suits: \"x\" is not a whole number",
 	"bad suits count":                "error (format true, illegal false): bad format: line 2: suits: bad suit count: suits must be 1, 2 or 4, not 3",
 	"bad open":                       "error (format true, illegal false): bad format: line 2: open: want yes or no, got \"maybe\"",
 	"bad relaxed":                    "error (format true, illegal false): bad format: line 2: relaxed: want yes or no, got \"maybe\"",
@@ -151,13 +153,14 @@ var loadOutcomes = map[string]string{
 	"bad deal zero":                  "error (format true, illegal false): bad format: line 2: deal: bad deal \"0\": a deal number is a whole number from 1 to 18446744073709551615",
 	"bad deal text":                  "error (format true, illegal false): bad format: line 2: deal: bad deal \"x\": a deal number is a whole number from 1 to 18446744073709551615",
 	"bad cheated":                    "error (format true, illegal false): bad format: line 2: cheated: want yes or no, got \"maybe\"",
-	"bad stopped text":               "error (format true, illegal false): bad format: line 2: stopped: strconv.Atoi: parsing \"x\": invalid syntax",
+	"bad stopped text":               "error (format true, illegal false): bad format: line 2: stopped: \"x\" is not a whole number",
+	"bad stopped huge":               "error (format true, illegal false): bad format: line 2: stopped: \"99999999999999999999\" is too large a number",
 	"bad stopped high":               "error (format true, illegal false): bad format: line 2: stopped: score 1001 out of range",
 	"bad stopped low":                "error (format true, illegal false): bad format: line 2: stopped: score -1 out of range",
-	"bad actions text":               "error (format true, illegal false): bad format: line 2: actions: strconv.Atoi: parsing \"x\": invalid syntax",
+	"bad actions text":               "error (format true, illegal false): bad format: line 2: actions: \"x\" is not a whole number",
 	"bad actions low":                "error (format true, illegal false): bad format: line 2: actions: -1 out of range (0 to 1000000)",
 	"bad actions high":               "error (format true, illegal false): bad format: line 2: actions: 1000001 out of range (0 to 1000000)",
-	"bad position text":              "error (format true, illegal false): bad format: line 2: position: strconv.Atoi: parsing \"x\": invalid syntax",
+	"bad position text":              "error (format true, illegal false): bad format: line 2: position: \"x\" is not a whole number",
 	"bad position low":               "error (format true, illegal false): bad format: line 2: position: negative position",
 	"unknown key":                    "error (format true, illegal false): bad format: line 2: unknown key \"color\"",
 	"moves without a space":          "error (format true, illegal false): bad format: line 2: unknown key \"moves\"",
@@ -182,7 +185,8 @@ var loadOutcomes = map[string]string{
 	"layout missing a pile":          "error (format true, illegal false): bad format: line 8: layout: pile1 is missing",
 	"layout bad card":                "error (format true, illegal false): bad format: line 9: pile2: \"XX\" is not a card",
 	"layout split by a key":          "error (format true, illegal false): bad format: line 12: pile4: \"XX\" is not a card",
-	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times, want 8 with 1 suit",
+	"layout short of a card":         "error (format true, illegal false): bad format: line 8: layout: 103 cards, want 104; KS appears 7 times; a 1-suit game has 8 of each spade card and no other card",
+	"layout completed not in play":   "error (format true, illegal false): bad format: line 23: completed: H: a 1-suit game has no hearts (its suit is spades)",
 	"position past":                  "error (format true, illegal false): bad format: line 11: position 2 is past the 1 move",
 	"illegal move":                   "error (format true, illegal true): bad format: line 13: move 1 1 1: a pile cannot move onto itself",
 	"illegal move and position past": "error (format true, illegal false): bad format: line 11: position 5 is past the 2 moves",
@@ -211,15 +215,20 @@ func TestLoadWrapsCause(t *testing.T) {
 		"bad suits count":  card.ErrBadSuits,
 		"bad deal zero":    card.ErrBadDeal,
 		"bad suits number": strconv.ErrSyntax,
+		"bad stopped huge": strconv.ErrRange,
 	} {
 		_, err := Load(cases[name].text)
 		if !errors.Is(err, ErrFormat) || !errors.Is(err, want) {
 			t.Errorf("%s: %v does not wrap %v and %v", name, err, ErrFormat, want)
 		}
 	}
-	_, err := ParseLayout("row1: AS XX\n", Rules{Suits: 4})
-	if !errors.Is(err, ErrFormat) || !errors.Is(err, card.ErrBadCard) {
-		t.Errorf("layout row with a bad card: %v does not wrap %v and %v", err, ErrFormat, card.ErrBadCard)
+	// A bad card or suit letter in each kind of layout line, the text
+	// pinned in layoutOutcomes.
+	for _, text := range []string{"row1: AS XX\n", "pile1: KS 1S\n", "pile1: JK\n", "completed: X\n", "completed: SS\n"} {
+		_, err := ParseLayout(text, Rules{Suits: 4})
+		if !errors.Is(err, ErrFormat) || !errors.Is(err, card.ErrBadCard) {
+			t.Errorf("layout %q: %v does not wrap %v and %v", text, err, ErrFormat, card.ErrBadCard)
+		}
 	}
 	var ne *strconv.NumError
 	if _, err := Load(cases["bad stopped text"].text); !errors.As(err, &ne) || ne.Num != "x" {

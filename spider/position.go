@@ -331,7 +331,8 @@ const maxWrongNamed = 6
 // Its message names the wrong cards in one fixed order (clubs, diamonds,
 // hearts, spades; ace to king in each), up to maxWrongNamed of them, so
 // that the same layout always gets the same answer, and one edited by
-// hand gets every card to look at (docs/formats.md).
+// hand gets every card to look at; then, once, what the suit count wants
+// and which suits found are not in play (docs/formats.md).
 func (p *Position) Check() error {
 	m := p.counts()
 	for c, n := range m {
@@ -339,26 +340,19 @@ func (p *Position) Check() error {
 			return fmt.Errorf("%w: %s is not a Spider card", ErrFormat, card.Card(c))
 		}
 	}
-	var inPlay [4]bool
-	for _, c := range card.SpiderDeck(int(p.suits)) {
-		inPlay[c.Suit()] = true
-	}
+	inPlay := suitsInPlay(int(p.suits))
 	want := 8 / int(p.suits)
 	var named []string
+	var strays [4]bool // suits not in play of which a card was found
 	wrong, total := 0, 0
 	for _, s := range card.Suits {
 		for r := card.Ace; r <= card.King; r++ {
 			c := card.New(r, s)
 			n := m[c]
 			total += n
-			switch {
-			case !inPlay[s] && n > 0:
+			if (inPlay[s] && n != want) || (!inPlay[s] && n > 0) {
 				wrong++
-				if len(named) < maxWrongNamed {
-					named = append(named, fmt.Sprintf("%s appears %s (no %s with %s)", c, plural(n, "time"), s.Name(), plural(int(p.suits), "suit")))
-				}
-			case inPlay[s] && n != want:
-				wrong++
+				strays[s] = strays[s] || !inPlay[s]
 				if len(named) < maxWrongNamed {
 					named = append(named, fmt.Sprintf("%s appears %s", c, plural(n, "time")))
 				}
@@ -372,13 +366,60 @@ func (p *Position) Check() error {
 	if wrong > len(named) {
 		msg += " and " + plural(wrong-len(named), "more wrong card")
 	}
-	msg += fmt.Sprintf(", want %d with %s", want, plural(int(p.suits), "suit"))
+	msg += "; " + deckWords(int(p.suits))
+	if out := suitNames(strays, ""); out != "" {
+		msg += fmt.Sprintf(": %s are not in play", out)
+	}
 	if total != 104 {
 		// Said first: it tells a card left out or added from one typed
 		// for another.
 		msg = fmt.Sprintf("%s, want 104; %s", plural(total, "card"), msg)
 	}
 	return fmt.Errorf("%w: %s", ErrFormat, msg)
+}
+
+// suitsInPlay is which suits a game of suits suits deals.
+func suitsInPlay(suits int) [4]bool {
+	var in [4]bool
+	for _, c := range card.SpiderDeck(suits) {
+		in[c.Suit()] = true
+	}
+	return in
+}
+
+// suitNames names the suits marked in these, in card order ("clubs and
+// hearts"), each as its plural name with suffix cut off its end.
+func suitNames(these [4]bool, cut string) string {
+	var names []string
+	for _, s := range card.Suits {
+		if these[s] {
+			names = append(names, strings.TrimSuffix(s.Name(), cut))
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// suitsWords names the suits a game of suits suits is played with: "its
+// suit is spades", "its suits are hearts and spades".
+func suitsWords(suits int) string {
+	if suits == 1 {
+		return "its suit is " + suitNames(suitsInPlay(suits), "")
+	}
+	return "its suits are " + suitNames(suitsInPlay(suits), "")
+}
+
+// deckWords says what a game of suits suits holds, for a person putting a
+// layout right: "a 1-suit game has 8 of each spade card and no other
+// card", "a 4-suit game has 2 of each card".
+func deckWords(suits int) string {
+	if suits == 4 {
+		return fmt.Sprintf("a 4-suit game has %d of each card", 8/suits)
+	}
+	return fmt.Sprintf("a %d-suit game has %d of each %s card and no other card",
+		suits, 8/suits, suitNames(suitsInPlay(suits), "s"))
 }
 
 // WithHidden returns a copy of p whose face-down cards and stock are

@@ -1,6 +1,7 @@
 package spider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -273,7 +274,7 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 	case "variant":
 		f.o.Variant, err = ParseVariant(val)
 	case "suits":
-		f.o.Suits, err = strconv.Atoi(val)
+		f.o.Suits, err = atoi(val)
 		if err == nil {
 			err = card.CheckSuits(f.o.Suits)
 		}
@@ -291,18 +292,18 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 		f.cheated, err = parseYesNo(val)
 	case "stopped":
 		if val != "no" {
-			f.stopped, err = strconv.Atoi(val)
+			f.stopped, err = atoi(val)
 			if err == nil && (f.stopped < 0 || f.stopped > 1000) {
 				err = fmt.Errorf("score %d out of range", f.stopped)
 			}
 		}
 	case "actions":
-		f.actions, err = strconv.Atoi(val)
+		f.actions, err = atoi(val)
 		if err == nil && (f.actions < 0 || f.actions > MaxActions) {
 			err = fmt.Errorf("%d out of range (0 to %d)", f.actions, MaxActions)
 		}
 	case "position":
-		f.position, err = strconv.Atoi(val)
+		f.position, err = atoi(val)
 		f.posLine = ln
 		if err == nil && f.position < 0 {
 			err = fmt.Errorf("negative position")
@@ -315,6 +316,32 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 	}
 	return nil
 }
+
+// atoi reads a setting's number. Its error says what is wrong in plain
+// words (`"x" is not a whole number`), for a person editing the file, not
+// strconv's; it wraps strconv's error, for errors.Is and errors.As.
+func atoi(val string) (int, error) {
+	n, err := strconv.Atoi(val)
+	if err != nil {
+		return n, &numberError{val, err}
+	}
+	return n, nil
+}
+
+// numberError is atoi's error.
+type numberError struct {
+	val string
+	err error // strconv's
+}
+
+func (e *numberError) Error() string {
+	if errors.Is(e.err, strconv.ErrRange) {
+		return fmt.Sprintf("%q is too large a number", e.val)
+	}
+	return fmt.Sprintf("%q is not a whole number", e.val)
+}
+
+func (e *numberError) Unwrap() error { return e.err }
 
 // parseYesNo reads a yes/no setting; Save writes yes and no, and true and
 // false are taken too for files written by hand.

@@ -173,6 +173,11 @@ func FuzzLoad(f *testing.F) {
 			if g != nil {
 				t.Fatal("game with error")
 			}
+			// The web answers an uploaded file's every refusal 400 by
+			// this sentinel.
+			if !errors.Is(err, ErrFormat) {
+				t.Fatalf("%v does not wrap %v", err, ErrFormat)
+			}
 			return
 		}
 		pos := g.Position()

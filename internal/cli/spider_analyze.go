@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,11 +63,8 @@ func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		g, err := loadSpider(*load)
+		g, err := loadSpider(*load) // a file it refuses is bad input already (errUsage)
 		if err != nil {
-			if errors.Is(err, spider.ErrFormat) {
-				return usageErr("%v", err)
-			}
 			return err
 		}
 		a := solver.Analyze(ctx, g, lim)

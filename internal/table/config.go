@@ -49,6 +49,12 @@ var (
 	// server holds it now (Claims); this server drops the table and its
 	// connections reconnect, to reach it where it runs.
 	ErrMoved = errors.New("the table moved to another server: reconnect")
+	// ErrDamaged: a table kept in the store cannot be rebuilt (its
+	// config, or one of its moves, is refused). The store holds only
+	// what the server wrote, so this is the server's fault whatever the
+	// cause also wraps (ErrBadConfig, the engine's ErrBadAction), never
+	// the requester's.
+	ErrDamaged = errors.New("stored table cannot be rebuilt")
 )
 
 // Limits. Every resource a client can grow is bounded by one of these.

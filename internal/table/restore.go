@@ -57,7 +57,8 @@ func (h *Hub) restore(s Stored) (*Table, error) {
 }
 
 // replay rebuilds a stored table's game by replaying its moves from its
-// seed: the same deals, the same event numbers.
+// seed: the same deals, the same event numbers. Its errors wrap
+// ErrDamaged.
 func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
 	cfg, err := h.storedConfig(s)
 	if err != nil {
@@ -65,32 +66,34 @@ func (h *Hub) replay(s Stored) (Config, *arlington.State, error) {
 	}
 	st, err := arlington.New(arlington.Config{Players: cfg.Players, Target: cfg.Target}, s.Seed)
 	if err != nil {
-		return cfg, nil, err
+		return cfg, nil, fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	for i, m := range s.Moves {
 		a, err := arlington.ParseAction(m.Action)
 		if err != nil {
-			return cfg, nil, fmt.Errorf("move %d: %w", i, err)
+			return cfg, nil, fmt.Errorf("%w: move %d: %w", ErrDamaged, i, err)
 		}
 		if err := st.Apply(m.Seat, a); err != nil {
-			return cfg, nil, fmt.Errorf("move %d (%d %v): %w", i, m.Seat, a, err)
+			return cfg, nil, fmt.Errorf("%w: move %d (%d %v): %w", ErrDamaged, i, m.Seat, a, err)
 		}
 	}
 	return cfg, st, nil
 }
 
-// storedConfig is a stored table's config, checked against its seats.
+// storedConfig is a stored table's config, checked against its seats. Its
+// errors wrap ErrDamaged: a config the server stored and now refuses is
+// not the requester's bad settings.
 func (h *Hub) storedConfig(s Stored) (Config, error) {
 	var cfg Config
 	if err := json.Unmarshal([]byte(s.Config), &cfg); err != nil {
-		return cfg, fmt.Errorf("config: %w", err)
+		return cfg, fmt.Errorf("%w: config: %w", ErrDamaged, err)
 	}
 	cfg, err := cfg.normalize(h.validLevel)
 	if err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	if len(s.Seats) != cfg.Players {
-		return cfg, fmt.Errorf("%d seats stored for %d players", len(s.Seats), cfg.Players)
+		return cfg, fmt.Errorf("%w: %d seats stored for %d players", ErrDamaged, len(s.Seats), cfg.Players)
 	}
 	return cfg, nil
 }

@@ -94,7 +94,8 @@ func Decode(b []byte) (clientMsg, error) {
 	case msgAction:
 		a, err := arlington.ParseAction(w.Action)
 		if err != nil {
-			return clientMsg{}, fmt.Errorf("%w: action %q: %w", web.ErrBadRequest, w.Action, err)
+			// The engine's error names the action already.
+			return clientMsg{}, fmt.Errorf("%w: %w", web.ErrBadRequest, err)
 		}
 		m.Action = a
 		if w.Seat != nil {

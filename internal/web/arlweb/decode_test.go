@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"cardtable/arlington"
 	"cardtable/internal/web"
 )
 
@@ -46,6 +47,22 @@ func TestDecodeHelloChat(t *testing.T) {
 	for _, in := range []string{`{"type":"hello","chat":-2}`, `{"type":"hello","chat":"x"}`, `{"type":"chat","text":"hi","chat":3}`, `{"type":"action","action":"pass","chat":3}`} {
 		if _, err := Decode([]byte(in)); !errors.Is(err, web.ErrBadRequest) {
 			t.Errorf("%s: %v, want a bad request", in, err)
+		}
+	}
+}
+
+// TestDecodeBadActionSaysItOnce: an action that does not read is refused
+// with the engine's message, which names the action once (it was named
+// twice: `action "lead XX": bad action "lead XX": ...`), and its classes.
+func TestDecodeBadActionSaysItOnce(t *testing.T) {
+	for _, action := range []string{"lead XX", "set runs 7H 7H", "dance 7H"} {
+		_, err := Decode([]byte(`{"type":"action","action":"` + action + `"}`))
+		if !errors.Is(err, web.ErrBadRequest) || !errors.Is(err, arlington.ErrBadAction) {
+			t.Errorf("%q: %v, want a bad request wrapping %v", action, err, arlington.ErrBadAction)
+			continue
+		}
+		if n := strings.Count(err.Error(), `"`+action+`"`); n != 1 {
+			t.Errorf("%q: %q names the action %d times, want once", action, err, n)
 		}
 	}
 }

@@ -10,6 +10,13 @@ import (
 // web error classes (web.Classify), in this one place, for the HTTP
 // handlers and the WebSocket alike.
 var classes = []web.Class{
+	// A stored table the hub cannot rebuild (for its record or its
+	// replay) is the server's own data gone wrong: a server fault, 500
+	// with the generic message (the log has which table and why), though
+	// the error also wraps what refused it, ErrBadConfig or the engine's
+	// ErrBadAction or ErrBadSet (the requester's fault when the requester
+	// sent them). First, before those.
+	{Err: table.ErrDamaged},
 	{Err: table.ErrNotFound, Class: web.ErrNotFound},
 	{Err: table.ErrBadConfig, Class: web.ErrBadRequest},
 	{Err: table.ErrUnknownLevel, Class: web.ErrBadRequest},
@@ -37,9 +44,10 @@ var classes = []web.Class{
 	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,
 		Public: "the server's disk is full: this was not saved; try again later"},
 	{Err: table.ErrStore, Class: web.ErrUnavailable},
-	// A record the engine refuses is one the server stored (the replay):
-	// a server fault, though the error may also wrap ErrBadAction or
-	// ErrBadSet for the move it could not read. Before those two.
+	// A record text the engine refuses is one the hub wrote (the replay
+	// reads the record it gets from the hub): a server fault too, though
+	// the error may also wrap ErrBadAction or ErrBadSet for the move it
+	// could not read. Before those two.
 	{Err: arlington.ErrBadRecord},
 	{Err: arlington.ErrBadAction, Class: web.ErrBadRequest},
 	{Err: arlington.ErrBadSet, Class: web.ErrBadRequest},

@@ -1,12 +1,14 @@
 package arlweb
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/arlington"
 	"cardtable/internal/table"
@@ -57,5 +59,45 @@ func TestRecordErrorStatus(t *testing.T) {
 	_, err := Decode([]byte(`{"type":"action","action":"set runs 7H 7H"}`))
 	if web.ClassName(web.Classify(err, classes)) != "bad_request" || !errors.Is(err, arlington.ErrBadSet) {
 		t.Errorf("client action: %v, class %s", err, web.ClassName(web.Classify(err, classes)))
+	}
+}
+
+// TestDamagedStoredTableIsServerFault: a finished table kept in the store
+// whose config or one of whose moves the hub refuses cannot be rebuilt
+// for its record or its replay. The store holds only what the server
+// wrote, so both answer 500 with the generic message, never the 400 a
+// client's bad action or settings get, and never the stored details
+// (they go to the log).
+func TestDamagedStoredTableIsServerFault(t *testing.T) {
+	const two = `{"players":2,"target":32,"bots":["random","random"]}`
+	e := newEnv(t, Limits{Burst: 10000})
+	ctx := context.Background()
+	for i, tc := range []struct{ name, cfg, action string }{
+		{"unreadable action", two, "lead XX"},                         // ErrBadAction when a client sends it
+		{"bad set", two, "set runs 7H 7H"},                            // ErrBadSet
+		{"illegal action", two, "kill"},                               // the rules refuse it
+		{"bad config", `{"players":9,"target":32,"bots":[]}`, "kill"}, // ErrBadConfig
+		{"seats for players", `{"players":3,"target":32,"bots":["random","random","random"]}`, "kill"},
+	} {
+		id := fmt.Sprintf("damaged%d", i)
+		now := time.Now()
+		s := table.Stored{ID: id, Creator: "x", Config: tc.cfg, Seed: 5,
+			Seats: []table.StoredSeat{{}, {}}, Status: table.StatusOpen, Created: now, Updated: now}
+		if err := e.db.CreateTable(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.AppendAction(ctx, id, 0, table.StoredMove{Seat: 0, Action: tc.action}); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.db.FinishTable(ctx, id, table.StatusOver, now); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"/replay", "/record"} {
+			var body map[string]any
+			code := e.client().do("GET", "/api/arlington/tables/"+id+p, nil, &body)
+			if code != http.StatusInternalServerError || body["error"] != "internal error" {
+				t.Errorf("%s, GET %s: got %d %v, want 500 with the generic message", tc.name, p, code, body)
+			}
+		}
 	}
 }

@@ -47,26 +47,37 @@ func TestErrorStatus(t *testing.T) {
 // TestBadUploadIsBadRequest: an uploaded save the engine refuses is the
 // client's fault, 400 with the engine's message, whatever else the error
 // wraps: an illegal move in it wraps spider.ErrIllegal (422 on its own)
-// as well as spider.ErrFormat.
+// as well as spider.ErrFormat, and the upload route answers the engine's
+// error as classified (classes), so ErrFormat must come first there.
 func TestBadUploadIsBadRequest(t *testing.T) {
 	h := newHarness(t, Options{})
 	base := spider.SaveHeader + "\nvariant: spider\nsuits: 1\ndeal: 617\n"
 	for _, tc := range []struct{ name, save, msg string }{
 		{"illegal move", base + "moves: 2\ndeal\nmove 1 1 1\n", "bad format: line 7: move 1 1 1: a pile cannot move onto itself"},
-		{"bad number", base + "stopped: x\nmoves: 0\n", "bad format: line 5: stopped: strconv.Atoi: parsing \"x\": invalid syntax"},
+		{"bad number", base + "stopped: x\nmoves: 0\n", "bad format: line 5: stopped: \"x\" is not a whole number"},
 	} {
 		if _, err := spider.Load(tc.save); err == nil || err.Error() != tc.msg {
 			t.Fatalf("%s: the engine says %v, want %q", tc.name, err, tc.msg)
 		}
 		code, b, _ := h.do("POST", "/api/games/load", tc.save)
 		var e errorBody
-		if err := json.Unmarshal(b, &e); err != nil || code != 400 || e.Error != tc.msg {
-			t.Errorf("%s: got %d %s, want 400 %q", tc.name, code, b, tc.msg)
+		if err := json.Unmarshal(b, &e); err != nil {
+			t.Fatalf("%s: got %d %s, not an error answer: %v", tc.name, code, b, err)
+		}
+		if code != 400 {
+			t.Errorf("%s: got status %d, want 400 (%q)", tc.name, code, e.Error)
+		}
+		if e.Error != tc.msg {
+			t.Errorf("%s: the player reads %q, want the engine's %q", tc.name, e.Error, tc.msg)
 		}
 	}
 	// The engine's error itself, classified as any error is, is 400 too.
 	_, err := spider.Load(base + "moves: 2\ndeal\nmove 1 1 1\n")
-	if !errors.Is(err, spider.ErrIllegal) || web.ClassName(web.Classify(err, classes)) != "bad_request" {
-		t.Errorf("%v: class %s, want bad_request", err, web.ClassName(web.Classify(err, classes)))
+	if !errors.Is(err, spider.ErrIllegal) || !errors.Is(err, spider.ErrFormat) {
+		t.Fatalf("%v: wraps ErrIllegal %v and ErrFormat %v, want both (or this test shows nothing)",
+			err, errors.Is(err, spider.ErrIllegal), errors.Is(err, spider.ErrFormat))
+	}
+	if got := web.ClassName(web.Classify(err, classes)); got != "bad_request" {
+		t.Errorf("%v: classified %s, want bad_request", err, got)
 	}
 }

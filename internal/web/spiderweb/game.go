@@ -234,7 +234,10 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 	}
 	g, err := spider.Load(string(b))
 	if err != nil {
-		return badRequest("%v", err)
+		// Classified with the others (classes): every error of Load wraps
+		// spider.ErrFormat, 400, listed before the ErrIllegal (422) that
+		// an illegal move in the file wraps as well.
+		return err
 	}
 	g.MarkLoaded()
 	if err := s.opts.DailyBytes.Charge(r, int64(len(b)), s.now()); err != nil {
