@@ -150,8 +150,12 @@ func restoreCmd(env *Env) *cobra.Command {
 			"(PATH.replaced-TIME). See docs/operating.md, \"Backups and restore\".", runRestore)
 }
 
-// rewordCompletion puts cobra's completion command's descriptions in the
-// words and style of this program's help.
+// rewordCompletion makes cobra's completion command follow this
+// program's rules, not only in words: its descriptions in this help's
+// style; Args and RunE (groupRun, noArgs) that make a missing or unknown
+// shell, or an argument after one, bad usage, exit 2 (docs/cli.md); and
+// the group annotation, which gives its help the layout of the other
+// groups (no synopsis line of its own).
 func rewordCompletion(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" { // cobra's: its words and exit statuses in this help's style

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net"
@@ -42,31 +43,33 @@ func runServe(fs *pflag.FlagSet) runFunc {
 }
 
 // serve runs the server o describes until ctx ends. The order of its steps
-// is the point: every flag is checked before anything is opened; the
-// address is taken before the database is opened; and on the way out the
-// web server stops first, then the background work, then (defers run in
-// reverse) the hub (its tables stay open in the store), the server leaves
-// the other servers, the database closes, and the event log is flushed
-// last.
+// is the point: every flag is checked, and every file a flag names read,
+// before anything is opened; every address is taken before the database
+// is opened (a server that cannot start makes no database file); and on
+// the way out the web server stops first, then the background work, then
+// (defers run in reverse) the registry's drain mark is waited for, the hub
+// stops (its tables stay open in the store), the server leaves the other
+// servers, the database closes, and the event log is flushed last.
 func (o serveOptions) serve(ctx context.Context, env *Env) error {
-	names, err := o.names()
-	if err != nil {
+	if err := o.check(); err != nil {
 		return err
 	}
 	log := newLogger(env.Stderr, o.logFormat)
+	names, err := o.names(log)
+	if err != nil {
+		return err
+	}
 	events := web.NewEventLog(log, 0, nil)
 	// Last of all, once nothing logs events any more: the minute's
 	// "suppressed N similar" summaries are not lost.
 	defer events.Flush()
-	// The address first: a port already taken is refused before a new
-	// database file is made for a server that cannot start.
-	ln, err := net.Listen("tcp", o.addr)
+	ls, err := o.listen()
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return err
 	}
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
-		ln.Close()
+		ls.close()
 		return err
 	}
 	defer db.Close()
@@ -82,26 +85,29 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	timed := timedStore{serverStore: db, m: metrics}
 	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
-	node, err := o.joinServers(ctx, db, ln, &live, log, logf)
+	node, err := o.joinServers(ctx, db, ls.main, &live, log, logf)
 	if err != nil {
-		ln.Close()
+		ls.close()
 		return err
 	}
 	if node != nil {
 		defer leaveServers(ctx, node, log)
 	}
 	if hub, err = o.newHub(ctx, timed, node, metrics, logf); err != nil {
-		ln.Close()
+		ls.close()
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer hub.Close()
 	live.Store(hub)
 	if node != nil {
-		go drainOnStop(ctx, node, log)
+		// Deferred after leaveServers, so run before it: the drain mark
+		// is never written after the server has left, whatever the path
+		// out of serve.
+		defer drainOnStop(ctx, node, log)()
 	}
 	pool := solver.NewPool()
 	sp = o.spiderHandlers(timed, log, pool)
-	hosts := o.answeredHosts(names, ln.Addr())
+	hosts := o.answeredHosts(names, ls.main.Addr())
 	rl := serveRateLimit()
 	ao := arlOptions(log)
 	if node != nil {
@@ -111,7 +117,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units, err := openUnits(&o, ln, names.domains, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
+	units, err := openUnits(&o, ls, names, hosts, arl.Forward(srv), metrics.Handler(), serverErrorLog(events))
 	if err != nil {
 		return err
 	}
@@ -122,19 +128,21 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	return err
 }
 
-// serveNames are the names the flags give, read when the flags are
-// checked, before anything is opened.
+// serveNames are what the flags give, read when the flags are checked,
+// before anything is opened: the names, and the files they name.
 type serveNames struct {
 	hosts   []string // --host; nil: the default, known once listening
 	domains []string // the ACME domains
 	proxies []netip.Prefix
+
+	certs     *certFiles     // --tls-cert and --tls-key, loaded; nil without
+	acmeRoots *x509.CertPool // --acme-ca; nil without
 }
 
-// names checks o and reads the names it gives.
-func (o serveOptions) names() (serveNames, error) {
-	if err := o.check(); err != nil {
-		return serveNames{}, err
-	}
+// names reads the names o's flags (checked) give and the files they name:
+// a name or a file that is bad is bad input, told before anything is
+// opened. log takes the certificate files' later reloads.
+func (o serveOptions) names(log *slog.Logger) (serveNames, error) {
 	var n serveNames
 	var err error
 	if n.hosts, err = parseHosts(o.hosts); err != nil {
@@ -145,6 +153,14 @@ func (o serveOptions) names() (serveNames, error) {
 	}
 	if n.proxies, err = web.ParseProxies(o.trustedProxy); err != nil {
 		return serveNames{}, o.badList("trusted-proxy", err, "want IP addresses or CIDR prefixes such as 10.0.0.0/8, comma-separated")
+	}
+	if o.tlsCert != "" {
+		if n.certs, err = loadCertFiles(o.tlsCert, o.tlsKey, log); err != nil {
+			return serveNames{}, within("serve: --tls-cert/--tls-key", err)
+		}
+	}
+	if n.acmeRoots, err = readACMECA(o.acmeCA); err != nil {
+		return serveNames{}, err
 	}
 	return n, nil
 }
@@ -200,15 +216,33 @@ func leaveServers(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
 	}
 }
 
-// drainOnStop marks the server stopping in the registry as soon as ctx
-// ends, so that no more tables come to it while it finishes; it returns
-// then.
-func drainOnStop(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
-	<-ctx.Done()
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	if err := node.Drain(dctx); err != nil {
-		log.Warn("marking the server stopping", "err", err)
+// drainOnStop starts marking the server stopping in the registry as soon
+// as ctx ends, so that no more tables come to it while it finishes. The
+// goroutine exits once it has marked it (2 s at most), or when stop is
+// called before ctx has ended (serve returning early, on a failure: the
+// server then leaves the registry instead); ctx ended, it marks first.
+// stop waits for that exit, so that serve, calling it before
+// leaveServers, never marks a server that has left.
+func drainOnStop(ctx context.Context, node *pgstore.Node, log *slog.Logger) (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-quit:
+			if ctx.Err() == nil {
+				return
+			}
+		case <-ctx.Done():
+		}
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if err := node.Drain(dctx); err != nil {
+			log.Warn("marking the server stopping", "err", err)
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
 	}
 }
 
@@ -268,8 +302,10 @@ func runBackground(ctx context.Context, sp *spiderweb.Handlers, pool *solver.Poo
 // make it small enough to reach).
 var serveRateLimit = web.DefaultRateLimit
 
-// parseHosts reads --host: comma-separated host names or IP addresses,
-// without ports. nil when the flag is empty (the default applies).
+// parseHosts reads a list of host names or IP addresses, comma-separated,
+// without ports (--host, and --acme before acmeDomains's own checks);
+// blank items are skipped. nil when the list is empty (for --host, the
+// default applies).
 func parseHosts(list string) ([]string, error) {
 	var out []string
 	for item := range strings.SplitSeq(list, ",") {

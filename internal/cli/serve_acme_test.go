@@ -253,7 +253,7 @@ func TestLongServeACMERenewal(t *testing.T) {
 func TestACMEChallengeListener(t *testing.T) {
 	dir := t.TempDir()
 	o := serveOptions{acme: "cards.example", db: filepath.Join(dir, "s.db")}
-	m, err := acmeManager(&o, []string{"cards.example"})
+	m, err := acmeManager(&o, []string{"cards.example"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,69 +76,95 @@ func (w errorLineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// openUnits opens the listeners o asks for: the main one (HTTPS with a
-// certificate or ACME, else HTTP), the plain-HTTP redirect, the metrics.
-// ln is the main listener, opened already; on an error every listener is
-// closed.
-func openUnits(o *serveOptions, ln net.Listener, domains []string, allowed []string, h, metrics http.Handler, logger *slog.Logger, errLog *log.Logger) (units []unit, err error) {
+// listeners are the ones the flags ask for, all taken before the
+// database is opened (serve): the main one, and the plain-HTTP redirect's
+// and the metrics' when asked for (else nil).
+type listeners struct {
+	main, redirect, metrics net.Listener
+}
+
+// listen takes every address o names; on an error, those taken are
+// closed again.
+func (o *serveOptions) listen() (ls listeners, err error) {
 	defer func() {
 		if err != nil {
-			ln.Close()
-			for _, u := range units[min(1, len(units)):] {
-				u.ln.Close()
-			}
+			ls.close()
+		}
+	}()
+	if ls.main, err = net.Listen("tcp", o.addr); err != nil {
+		return ls, fmt.Errorf("serve: %w", err)
+	}
+	if o.httpRedirectAddr != "" {
+		if ls.redirect, err = net.Listen("tcp", o.httpRedirectAddr); err != nil {
+			return ls, fmt.Errorf("serve --http-redirect-addr: %w", err)
+		}
+	}
+	if o.metricsAddr != "" {
+		if ls.metrics, err = net.Listen("tcp", o.metricsAddr); err != nil {
+			return ls, fmt.Errorf("serve --metrics-addr: %w", err)
+		}
+	}
+	return ls, nil
+}
+
+// close closes the listeners, for a server that does not start.
+func (ls listeners) close() {
+	for _, l := range []net.Listener{ls.main, ls.redirect, ls.metrics} {
+		if l != nil {
+			l.Close()
+		}
+	}
+}
+
+// openUnits puts a server on each of the listeners: the main one (HTTPS
+// with the certificate files or ACME, as names holds them, else HTTP), the
+// plain-HTTP redirect, the metrics. On an error every listener is closed.
+func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string, h, metrics http.Handler, errLog *log.Logger) (units []unit, err error) {
+	defer func() {
+		if err != nil {
+			ls.close()
 		}
 	}()
 	var tlsConf *tls.Config
 	var challenge func(http.Handler) http.Handler
 	switch {
-	case o.tlsCert != "":
-		files, err := loadCertFiles(o.tlsCert, o.tlsKey, logger)
-		if err != nil {
-			return nil, within("serve: --tls-cert/--tls-key", err)
-		}
-		tlsConf = &tls.Config{GetCertificate: files.get}
-	case len(domains) > 0:
-		m, err := acmeManager(o, domains)
+	case names.certs != nil:
+		tlsConf = &tls.Config{GetCertificate: names.certs.get}
+	case len(names.domains) > 0:
+		m, err := acmeManager(o, names.domains, names.acmeRoots)
 		if err != nil {
 			return nil, err
 		}
 		tlsConf = m.TLSConfig()
 		challenge = m.HTTPHandler
 	}
-	main := unit{name: "main", ln: ln, srv: newHTTPServer(h, errLog)}
+	main := unit{name: "main", ln: ls.main, srv: newHTTPServer(h, errLog)}
 	if tlsConf != nil {
 		tlsConf.MinVersion = tls.VersionTLS12
 		main.srv.TLSConfig, main.tls = tlsConf, true
 	}
 	units = append(units, main)
-	if o.httpRedirectAddr != "" {
-		_, port, _ := net.SplitHostPort(ln.Addr().String())
+	if ls.redirect != nil {
+		_, port, _ := net.SplitHostPort(ls.main.Addr().String())
 		var rh http.Handler = redirectHTTPS(port, allowed)
 		if challenge != nil {
 			rh = challenge(rh) // answers /.well-known/acme-challenge/, redirects the rest
 		}
-		rln, err := net.Listen("tcp", o.httpRedirectAddr)
-		if err != nil {
-			return units, fmt.Errorf("serve --http-redirect-addr: %w", err)
-		}
-		units = append(units, unit{name: "redirect", ln: rln, srv: newHTTPServer(rh, errLog)})
+		units = append(units, unit{name: "redirect", ln: ls.redirect, srv: newHTTPServer(rh, errLog)})
 	}
-	if o.metricsAddr != "" {
-		mln, err := net.Listen("tcp", o.metricsAddr)
-		if err != nil {
-			return units, fmt.Errorf("serve --metrics-addr: %w", err)
-		}
+	if ls.metrics != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", metrics)
-		units = append(units, unit{name: "metrics", ln: mln, srv: newHTTPServer(mux, errLog)})
+		units = append(units, unit{name: "metrics", ln: ls.metrics, srv: newHTTPServer(mux, errLog)})
 	}
 	return units, nil
 }
 
 // acmeManager obtains and renews the domains' certificates, keeping them
-// (and the ACME account key) in acme/ beside the database.
-func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
+// (and the ACME account key) in acme/ beside the database. roots, when
+// not nil, are the CAs trusted for the ACME server's own HTTPS (--acme-ca,
+// read with the flags: readACMECA).
+func acmeManager(o *serveOptions, domains []string, roots *x509.CertPool) (*autocert.Manager, error) {
 	dir := filepath.Join(filepath.Dir(o.db), "acme")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("serve --acme: %w", err)
@@ -149,23 +175,33 @@ func acmeManager(o *serveOptions, domains []string) (*autocert.Manager, error) {
 		HostPolicy: domainPolicy(domains),
 		Email:      o.acmeEmail,
 	}
-	if o.acmeDirectory != "" || o.acmeCA != "" {
+	if o.acmeDirectory != "" || roots != nil {
 		c := &acme.Client{DirectoryURL: o.acmeDirectory}
-		if o.acmeCA != "" {
-			pem, err := readInputFile(o.acmeCA, maxPEM, "a PEM file")
-			if err != nil {
-				return nil, within("serve --acme-ca", err)
-			}
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM(pem) {
-				return nil, usageErr("serve --acme-ca: %s holds no PEM certificate", o.acmeCA)
-			}
+		if roots != nil {
 			c.HTTPClient = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-				TLSClientConfig: &tls.Config{RootCAs: pool}, Proxy: http.ProxyFromEnvironment}}
+				TLSClientConfig: &tls.Config{RootCAs: roots}, Proxy: http.ProxyFromEnvironment}}
 		}
 		m.Client = c
 	}
 	return m, nil
+}
+
+// readACMECA reads --acme-ca ("": none) as every file a user names is
+// read: missing, not a regular file, too big or holding no certificate is
+// bad input.
+func readACMECA(file string) (*x509.CertPool, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pem, err := readInputFile(file, maxPEM, "a PEM file")
+	if err != nil {
+		return nil, within("serve --acme-ca", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, usageErr("serve --acme-ca: %s holds no PEM certificate", file)
+	}
+	return pool, nil
 }
 
 // domainPolicy lets certificates be asked for only for domains. Unlike

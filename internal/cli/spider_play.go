@@ -158,7 +158,9 @@ func (s *spiderSession) refuse(err error) {
 
 // command runs one line; it reports whether play should end. A command
 // that succeeds shows the game after its own lines (extra fields in JSON
-// mode); one that fails is refused and changes nothing.
+// mode), except quit, which shows nothing, and help, which in text mode
+// prints the help alone (in JSON mode the help is the game's "message");
+// one that fails is refused and changes nothing.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
 	verb, args := strings.ToLower(f[0]), f[1:]
