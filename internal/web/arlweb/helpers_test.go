@@ -198,9 +198,14 @@ func (c *client) dialGate(id string, since int, gate <-chan struct{}) *wsClient 
 		}
 	}()
 	c.e.tb.Cleanup(func() { conn.CloseNow() })
-	w.send(map[string]any{"type": "hello", "since": since})
+	if since != noHello {
+		w.send(map[string]any{"type": "hello", "since": since})
+	}
 	return w
 }
+
+// noHello as dial's since opens the connection without a hello.
+const noHello = -2
 
 func (w *wsClient) send(v any) {
 	w.tb.Helper()

@@ -182,6 +182,35 @@ func TestWSCloseTable(t *testing.T) {
 	wantClose(t, w, websocket.StatusGoingAway, "table closed")
 }
 
+// TestWSCloseBeforeHello: a connection the table ends before it said
+// hello (it has no subscription yet) is closed the same ways: 1001
+// "table closed", or 1012 for a table that moved.
+func TestWSCloseBeforeHello(t *testing.T) {
+	lim := Limits{HelloWait: time.Minute}
+	t.Run("closed", func(t *testing.T) {
+		e := newEnv(t, lim)
+		a := e.client()
+		id := a.create("", "random")
+		a.join(id, "Ann")
+		w := a.dial(id, noHello)
+		e.hub.Close()
+		wantClose(t, w, websocket.StatusGoingAway, "table closed")
+	})
+	t.Run("moved", func(t *testing.T) {
+		var moved atomic.Bool
+		e := newEnvStore(t, lim, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
+		a := e.client()
+		id := a.create("", "", "random")
+		a.join(id, "Ann")
+		w := a.dial(id, noHello)
+		moved.Store(true)
+		if code := e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil); code != http.StatusServiceUnavailable {
+			t.Fatalf("a join to a table that moved: %d", code)
+		}
+		wantClose(t, w, websocket.StatusServiceRestart, movedReason)
+	})
+}
+
 // What the terminal client (arlclient.Follower) does with each ending.
 
 // counted is a server in front of e's that counts the table WebSockets
