@@ -33,6 +33,28 @@ const (
 // follower is reconnecting, and the next view will say where the table is.
 var ErrOffline = errors.New("not connected")
 
+// ErrReplaced ends a follower whose seat a newer connection of the same
+// identity took over (the server keeps a few connections a seat and
+// closes the oldest past them). The follower does not reconnect: it would
+// in turn push out the newer one, and the two would take turns forever.
+var ErrReplaced = errors.New("the seat was taken over by a newer connection of this identity")
+
+// replacedReason is the close reason the server gives a connection it
+// replaced (status 1001, docs/api.md "WebSocket").
+const replacedReason = "replaced by a newer connection to your seat"
+
+// closeErr is err, a connection's read error, as the follower acts on
+// it: the server's close of a replaced connection becomes ErrReplaced;
+// every other end is reconnected from (too slow, table moved, restarting,
+// table closed, a lost network).
+func closeErr(err error) error {
+	var ce websocket.CloseError
+	if errors.As(err, &ce) && ce.Code == websocket.StatusGoingAway && ce.Reason == replacedReason {
+		return ErrReplaced
+	}
+	return err
+}
+
 // FollowOptions tune a follower; the zero value is the defaults.
 type FollowOptions struct {
 	// Backoff is the first wait before reconnecting; it doubles up to
@@ -78,8 +100,9 @@ const (
 // number of public events it has delivered and of the last chat line, so
 // after a reconnect the server sends only what was missed, and it reconnects by itself (waits
 // doubling from Backoff to MaxBackoff) when the connection drops or the
-// server restarts, until Close, ctx's end, a table that is gone, or GiveUp
-// of failing to reach the server.
+// server restarts, until Close, ctx's end, a table that is gone, a newer
+// connection of the same identity taking the seat over (ErrReplaced), or
+// GiveUp of failing to reach the server.
 type Follower struct {
 	c    *Client
 	id   string
@@ -201,7 +224,7 @@ func (s *Follower) run(ctx context.Context) {
 			s.end(ctx.Err())
 			return
 		}
-		if errors.Is(err, ErrNotFound) || errors.Is(err, errFatal) {
+		if errors.Is(err, ErrNotFound) || errors.Is(err, errFatal) || errors.Is(err, ErrReplaced) {
 			s.end(err)
 			return
 		}
@@ -290,7 +313,7 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 	for {
 		typ, b, err := conn.Read(cctx)
 		if err != nil {
-			return have, got, err
+			return have, got, closeErr(err)
 		}
 		got = true
 		if typ != websocket.MessageText {

@@ -41,12 +41,23 @@ func newEnv(tb testing.TB, lim Limits) *env {
 // clock); its Games are the Arlington handlers.
 func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
 	tb.Helper()
+	return newEnvStore(tb, lim, wo, nil)
+}
+
+// newEnvStore is newEnvWeb whose hub writes through wrap(db) (nil: the
+// database itself), as a store that says a table moved.
+func newEnvStore(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) table.Store) *env {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: tb.Logf})
+	var st table.Store = db
+	if wrap != nil {
+		st = wrap(db)
+	}
+	hub, err := table.NewHub(ctx, table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -145,10 +156,18 @@ type wsClient struct {
 	err error
 	// last is the latest view seen by next/waitView.
 	last srvMsg
+	gate chan struct{} // dialPaused: closed by resume
 }
 
 // dial opens a WebSocket to table id as c and says hello with since.
 func (c *client) dial(id string, since int) *wsClient {
+	c.e.tb.Helper()
+	return c.dialGate(id, since, nil)
+}
+
+// dialGate is dial whose reader starts reading once gate closes (nil: at
+// once).
+func (c *client) dialGate(id string, since int, gate <-chan struct{}) *wsClient {
 	c.e.tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -162,6 +181,9 @@ func (c *client) dial(id string, since int) *wsClient {
 	// The reader exits when the connection ends (closed by either side).
 	go func() {
 		defer close(w.ch)
+		if gate != nil {
+			<-gate
+		}
 		for {
 			_, b, err := conn.Read(context.Background())
 			if err != nil {
@@ -177,9 +199,14 @@ func (c *client) dial(id string, since int) *wsClient {
 		}
 	}()
 	c.e.tb.Cleanup(func() { conn.CloseNow() })
-	w.send(map[string]any{"type": "hello", "since": since})
+	if since != noHello {
+		w.send(map[string]any{"type": "hello", "since": since})
+	}
 	return w
 }
+
+// noHello as dial's since opens the connection without a hello.
+const noHello = -2
 
 func (w *wsClient) send(v any) {
 	w.tb.Helper()

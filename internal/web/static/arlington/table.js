@@ -101,9 +101,15 @@ function connect() {
   };
   ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
+    ws = null;
+    // The seat was opened in another window or tab since: coming back
+    // would push that one out in turn, so this page stops here.
+    if (ev.code === 1001 && ev.reason.startsWith("replaced")) {
+      $("conn").textContent = "playing in another window: reload to play here";
+      return;
+    }
     // 1012: the server is restarting (an update); it is back in a moment.
     $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
-    ws = null;
     const ms = Math.round(retry / 2 + Math.random() * retry / 2);
     document.body.dataset.retryMs = String(ms);
     retryTimer = setTimeout(connect, ms);
