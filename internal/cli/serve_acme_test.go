@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/acme/autocert"
 )
 
 // acmeDomain is the name the test's certificates are for: the test's DNS
@@ -253,10 +255,11 @@ func TestLongServeACMERenewal(t *testing.T) {
 func TestACMEChallengeListener(t *testing.T) {
 	dir := t.TempDir()
 	o := serveOptions{acme: "cards.example", db: filepath.Join(dir, "s.db")}
-	m, err := acmeManager(&o, []string{"cards.example"}, nil)
-	if err != nil {
+	names := serveNames{domains: []string{"cards.example"}, acmeDir: acmeDir(o.db)}
+	if err := makeACMEDir(names); err != nil {
 		t.Fatal(err)
 	}
+	m := acmeManager(&o, names)
 	h := m.HTTPHandler(redirectHTTPS("443", []string{"cards.example"}))
 	for _, tc := range []struct {
 		host, path string
@@ -278,5 +281,8 @@ func TestACMEChallengeListener(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "acme")); err != nil {
 		t.Fatalf("the certificate cache is not beside the database: %v", err)
+	}
+	if c, ok := m.Cache.(autocert.DirCache); !ok || string(c) != filepath.Join(dir, "acme") {
+		t.Fatalf("certificates kept in %v, want %s", m.Cache, filepath.Join(dir, "acme"))
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
+	"cardtable/internal/pgstore"
 	"cardtable/internal/web"
 )
 
@@ -118,23 +119,16 @@ func (ls listeners) close() {
 
 // openUnits puts a server on each of the listeners: the main one (HTTPS
 // with the certificate files or ACME, as names holds them, else HTTP), the
-// plain-HTTP redirect, the metrics. On an error every listener is closed.
-func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string, h, metrics http.Handler, errLog *log.Logger) (units []unit, err error) {
-	defer func() {
-		if err != nil {
-			ls.close()
-		}
-	}()
+// plain-HTTP redirect, the metrics.
+func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string, h, metrics http.Handler, errLog *log.Logger) []unit {
+	var units []unit
 	var tlsConf *tls.Config
 	var challenge func(http.Handler) http.Handler
 	switch {
 	case names.certs != nil:
 		tlsConf = &tls.Config{GetCertificate: names.certs.get}
 	case len(names.domains) > 0:
-		m, err := acmeManager(o, names.domains, names.acmeRoots)
-		if err != nil {
-			return nil, err
-		}
+		m := acmeManager(o, names)
 		tlsConf = m.TLSConfig()
 		challenge = m.HTTPHandler
 	}
@@ -157,18 +151,16 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string
 		mux.Handle("GET /metrics", metrics)
 		units = append(units, unit{name: "metrics", ln: ls.metrics, srv: newHTTPServer(mux, errLog)})
 	}
-	return units, nil
+	return units
 }
 
 // acmeManager obtains and renews the domains' certificates, keeping them
-// (and the ACME account key) in acme/ beside the database. roots, when
-// not nil, are the CAs trusted for the ACME server's own HTTPS (--acme-ca,
-// read with the flags: readACMECA).
-func acmeManager(o *serveOptions, domains []string, roots *x509.CertPool) (*autocert.Manager, error) {
-	dir := filepath.Join(filepath.Dir(o.db), "acme")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("serve --acme: %w", err)
-	}
+// (and the ACME account key) in names.acmeDir, which serve has made
+// before opening the database. names.acmeRoots, when not nil, are the CAs
+// trusted for the ACME server's own HTTPS (--acme-ca, read with the
+// flags: readACMECA).
+func acmeManager(o *serveOptions, names serveNames) *autocert.Manager {
+	domains, roots, dir := names.domains, names.acmeRoots, names.acmeDir
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
 		Cache:      autocert.DirCache(dir),
@@ -183,7 +175,31 @@ func acmeManager(o *serveOptions, domains []string, roots *x509.CertPool) (*auto
 		}
 		m.Client = c
 	}
-	return m, nil
+	return m
+}
+
+// acmeDir is where the ACME account key and certificates are kept for the
+// database db: acme/ beside a SQLite file; for PostgreSQL, whose URL names
+// no directory, acme/ in the data directory where the default SQLite file
+// would be (docs/hosting.md), so that each server keeps its own.
+func acmeDir(db string) string {
+	if pgstore.IsURL(db) {
+		db = defaultDBPath()
+	}
+	return filepath.Join(filepath.Dir(db), "acme")
+}
+
+// makeACMEDir makes names.acmeDir (with --acme only), readable by the
+// server's user alone. serve calls it before opening the database, so
+// that a directory it cannot make leaves no new database file.
+func makeACMEDir(names serveNames) error {
+	if len(names.domains) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(names.acmeDir, 0o700); err != nil {
+		return fmt.Errorf("serve --acme: keeping the certificates: %w", err)
+	}
+	return nil
 }
 
 // readACMECA reads --acme-ca ("": none) as every file a user names is

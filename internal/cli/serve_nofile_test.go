@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeRefusedMakesNoFile: a server that cannot start, for a file a
@@ -35,12 +37,19 @@ func TestServeRefusedMakesNoFile(t *testing.T) {
 		{"--metrics-addr taken", []string{"--metrics-addr", busy}, exitFail, "--metrics-addr"},
 		{"--http-redirect-addr taken", []string{"--tls-cert", cert, "--tls-key", key, "--http-redirect-addr", busy}, exitFail, "--http-redirect-addr"},
 		{"--acme's redirect address taken", []string{"--acme", "cards.example.org", "--http-redirect-addr", busy}, exitFail, "--http-redirect-addr"},
+		{"--acme-directory over plain HTTP", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-directory", "http://acme.example.org/dir"}, exitUsage, "--acme-directory"},
+		{"--acme-directory without a scheme", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-directory", "acme.example.org/dir"}, exitUsage, "--acme-directory"},
+		{"--acme-directory without a host", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-directory", "https:///dir"}, exitUsage, "--acme-directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "new", "cards.db")}, tc.args...)
 			var errb strings.Builder
-			code := Run(t.Context(), args, nil, io.Discard, &errb)
+			// A server that starts after all serves until the deadline,
+			// then exits 0, leaving its files: the test fails, not hangs.
+			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+			defer cancel()
+			code := Run(ctx, args, nil, io.Discard, &errb)
 			if code != tc.code || !strings.Contains(errb.String(), tc.want) {
 				t.Errorf("exit %d, %q; want exit %d and %q", code, errb.String(), tc.code, tc.want)
 			}
@@ -57,5 +66,27 @@ func TestServeRefusedMakesNoFile(t *testing.T) {
 				t.Errorf("left behind: %q", names)
 			}
 		})
+	}
+}
+
+// TestServeACMEDirUnmadeMakesNoDatabase: when acme/ cannot be made (a
+// file of that name beside the database), the server fails before it
+// opens the database, so no database file is made.
+func TestServeACMEDirUnmadeMakesNoDatabase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "acme"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "cards.db")
+	var errb strings.Builder
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--http-redirect-addr", "off", "--db", db,
+		"--acme", "cards.example.org"}, nil, io.Discard, &errb)
+	if code != exitFail || !strings.Contains(errb.String(), "--acme") {
+		t.Errorf("exit %d, %q; want exit %d naming --acme", code, errb.String(), exitFail)
+	}
+	if _, err := os.Lstat(db); !os.IsNotExist(err) {
+		t.Errorf("database file made (%v)", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -76,9 +77,10 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after the leaf); needs --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.acme, "acme", "", "serve HTTPS for these domains, comma-separated, with certificates obtained and renewed\n"+
-		"automatically over ACME (Let's Encrypt by default); they are kept in acme/ beside the database")
+		"automatically over ACME (Let's Encrypt by default); they are kept in acme/ beside the database\n"+
+		"(on PostgreSQL, in the data directory where the default SQLite file would be)")
 	fs.StringVar(&o.acmeEmail, "acme-email", "", "contact address given to the ACME server (expiry and problem notices)")
-	fs.StringVar(&o.acmeDirectory, "acme-directory", "", "directory URL of another ACME server (default: Let's Encrypt's)")
+	fs.StringVar(&o.acmeDirectory, "acme-directory", "", "directory URL (https://...) of another ACME server (default: Let's Encrypt's)")
 	fs.StringVar(&o.acmeCA, "acme-ca", "", "trust this CA certificate (PEM) for the ACME server's own HTTPS (a private ACME server)")
 	fs.StringVar(&o.httpRedirectAddr, "http-redirect-addr", "", "also listen for plain HTTP here, only to redirect to HTTPS and\n"+
 		"answer ACME http-01 challenges (default "+defaultHTTPAddr+" with --acme, none otherwise; \"off\": none)")
@@ -109,6 +111,14 @@ func (o *serveOptions) check() error {
 	}
 	if o.acme == "" && (o.acmeEmail != "" || o.acmeDirectory != "" || o.acmeCA != "") {
 		return usageErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
+	}
+	if o.acmeDirectory != "" {
+		// Refused at start, not at the first HTTPS request, when the
+		// server would already be serving without a way to a certificate.
+		u, err := url.Parse(o.acmeDirectory)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.Hostname() == "" {
+			return usageErr("serve: %s: want the ACME server's directory URL, https://HOST/...", o.named("acme-directory", o.acmeDirectory))
+		}
 	}
 	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
 		return usageErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
