@@ -35,22 +35,33 @@ const (
 // input (exit status 2); an error while reading a file that opened is a
 // failure (exit 1).
 func readInputFile(name string, limit int64, what string) ([]byte, error) {
-	f, err := openSaveFile(name)
-	if err != nil {
+	b, bad, err := readLimited(name, limit, what)
+	if bad {
 		return nil, fmt.Errorf("%w: %w", errUsage, err)
 	}
+	return b, err
+}
+
+// readLimited is readInputFile without the usage mark, for a file read
+// again while serving (a renewed certificate), where no command line is
+// at fault: bad says the error is one readInputFile marks as bad input.
+func readLimited(name string, limit int64, what string) (b []byte, bad bool, err error) {
+	f, err := openSaveFile(name)
+	if err != nil {
+		return nil, true, err
+	}
 	defer f.Close()
-	tooBig := usageErr("cannot read %s: larger than %d bytes, the limit for %s", name, limit, what)
+	tooBig := fmt.Errorf("cannot read %s: larger than %d bytes, the limit for %s", name, limit, what)
 	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
-		return nil, tooBig
+		return nil, true, tooBig
 	}
 	// The file may grow while read: read at most the limit.
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	b, err = io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", name, osReason(err))
+		return nil, false, fmt.Errorf("cannot read %s: %w", name, osReason(err))
 	}
 	if int64(len(b)) > limit {
-		return nil, tooBig
+		return nil, true, tooBig
 	}
-	return b, nil
+	return b, false, nil
 }

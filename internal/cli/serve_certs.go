@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
@@ -42,7 +41,7 @@ func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, erro
 	if certFilesReplaced != nil {
 		certFilesReplaced()
 	}
-	certPEM, keyPEM, err := c.read()
+	certPEM, keyPEM, err := c.read(readInputFile)
 	if err != nil {
 		return nil, err // readInputFile's status: bad input, or a failure reading
 	}
@@ -84,10 +83,7 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	}
 	cert, err := c.load()
 	if err != nil {
-		// Without readInputFile's "usage" mark (a file gone or too big):
-		// a renewal is no command line.
-		c.log.Warn("new certificate files not loaded; serving the old certificate",
-			"err", strings.TrimPrefix(err.Error(), "usage: "))
+		c.log.Warn("new certificate files not loaded; serving the old certificate", "err", err)
 		return c.cert, nil // tried again after the next change
 	}
 	c.cert, c.stamp = &cert, stamp
@@ -95,21 +91,27 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	return c.cert, nil
 }
 
-// read reads the pair as every file a user names is read (readInputFile):
-// a FIFO or a device given as --tls-cert is refused, not waited on.
-func (c *certFiles) read() (certPEM, keyPEM []byte, err error) {
-	if certPEM, err = readInputFile(c.certFile, maxPEM, "a PEM file"); err != nil {
+// read reads the pair with readFile, as every file a user names is read
+// (readInputFile): a FIFO or a device given as --tls-cert is refused, not
+// waited on.
+func (c *certFiles) read(readFile func(name string, limit int64, what string) ([]byte, error)) (certPEM, keyPEM []byte, err error) {
+	if certPEM, err = readFile(c.certFile, maxPEM, "a PEM file"); err != nil {
 		return nil, nil, err
 	}
-	if keyPEM, err = readInputFile(c.keyFile, maxPEM, "a PEM file"); err != nil {
+	if keyPEM, err = readFile(c.keyFile, maxPEM, "a PEM file"); err != nil {
 		return nil, nil, err
 	}
 	return certPEM, keyPEM, nil
 }
 
-// load reads and parses the pair again, for a renewal.
+// load reads and parses the pair again, for a renewal: its errors carry
+// no "usage" mark (a file gone or too big), as a renewal is no command
+// line.
 func (c *certFiles) load() (tls.Certificate, error) {
-	certPEM, keyPEM, err := c.read()
+	certPEM, keyPEM, err := c.read(func(name string, limit int64, what string) ([]byte, error) {
+		b, _, err := readLimited(name, limit, what)
+		return b, err
+	})
 	if err != nil {
 		return tls.Certificate{}, err
 	}

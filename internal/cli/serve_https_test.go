@@ -245,6 +245,23 @@ func TestCertFilesReload(t *testing.T) {
 	if l := buf.String(); !strings.Contains(l, "tls: ") || strings.Contains(l, "usage") {
 		t.Fatalf("renewal warning: %q", l)
 	}
+	// So is a key file past the size limit (readInputFile's bad input on
+	// the command line).
+	logged := len(buf.String())
+	if err := os.WriteFile(keyFile, make([]byte, maxPEM+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later = later.Add(time.Minute)
+	os.Chtimes(keyFile, later, later)
+	c.mu.Lock()
+	c.checked = time.Time{}
+	c.mu.Unlock()
+	if s := serial(); s != second {
+		t.Fatalf("after an overlong key: serial %s, want %s", s, second)
+	}
+	if l := buf.String()[logged:]; !strings.Contains(l, "larger than") || strings.Contains(l, "usage") {
+		t.Fatalf("renewal warning: %q", l)
+	}
 }
 
 // TestCertFilesRenewedWhileLoading: files replaced while the server first

@@ -92,16 +92,20 @@ func (o *serveOptions) listen() (ls listeners, err error) {
 			ls.close()
 		}
 	}()
-	if ls.main, err = net.Listen("tcp", o.addr); err != nil {
+	listen := o.netListen
+	if listen == nil {
+		listen = net.Listen
+	}
+	if ls.main, err = listen("tcp", o.addr); err != nil {
 		return ls, fmt.Errorf("serve: %w", err)
 	}
 	if o.httpRedirectAddr != "" {
-		if ls.redirect, err = net.Listen("tcp", o.httpRedirectAddr); err != nil {
+		if ls.redirect, err = listen("tcp", o.httpRedirectAddr); err != nil {
 			return ls, fmt.Errorf("serve --http-redirect-addr: %w", err)
 		}
 	}
 	if o.metricsAddr != "" {
-		if ls.metrics, err = net.Listen("tcp", o.metricsAddr); err != nil {
+		if ls.metrics, err = listen("tcp", o.metricsAddr); err != nil {
 			return ls, fmt.Errorf("serve --metrics-addr: %w", err)
 		}
 	}

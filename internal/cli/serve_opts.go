@@ -49,6 +49,10 @@ type serveOptions struct {
 	// (serve_env.go): a message about such a value names the variable
 	// and never shows the value.
 	fromEnv map[string]bool
+
+	// netListen takes a listen address (nil: net.Listen); a test sees
+	// through it which addresses serve would listen on.
+	netListen func(network, address string) (net.Listener, error)
 }
 
 // Default listen addresses.
