@@ -262,3 +262,38 @@ func TestBrowserArlingtonTypingNoJump(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserArlingtonAwayNoJump: at 844×390, a person who left the table
+// (the stand-in plays every turn for them at once) and is down the page
+// at the log is not taken to the score sheet when a hand is scored: it
+// opens at the top, out of their sight, the page left where it was. The
+// page jumped to the sheet for a person who was not at the table.
+func TestBrowserArlingtonAwayNoJump(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
+	code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise)
+	if code != http.StatusOK {
+		t.Fatalf("leaving: status %d", code)
+	}
+	// Once she is away, Ann goes down to the log; where the sheet's title
+	// is as the next hand's scores are written (the observer runs once the
+	// page has drawn the view that scored it, scrolling included).
+	p.until(`window.__ws.seats.some((s) => s.seat === 0 && s.away)`)
+	eval[bool](p, `(() => {
+	  document.getElementById("log-filter").scrollIntoView({ block: "center" });
+	  window.__sheet = null;
+	  const title = document.getElementById("ho-title");
+	  new MutationObserver(() => {
+	    if (window.__sheet) return;
+	    const r = title.getBoundingClientRect();
+	    window.__sheet = { top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight };
+	  }).observe(title, { childList: true, characterData: true, subtree: true });
+	  return true;
+	})()`)
+	p.until(`window.__sheet`)
+	s := eval[span](p, `window.__sheet`)
+	if s.Bottom > s.Bar {
+		t.Errorf("at 844×390, Ann away and down at the log, the sheet's title came to %.0f to %.0f px as it opened: the page scrolled to it (the bar ends at %.0f)", s.Top, s.Bottom, s.Bar)
+	}
+}
