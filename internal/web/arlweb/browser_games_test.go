@@ -98,6 +98,14 @@ func TestBrowserArlingtonGames(t *testing.T) {
 			if !slices.Equal(names, want) {
 				t.Errorf("the replay names the seats %q, want %q", names, want)
 			}
+			// The seats' names are bold, as at the table.
+			var weights []string
+			p.eval(`[...document.querySelectorAll("#rp-seats .p-name")].map((e) => getComputedStyle(e).fontWeight)`, &weights)
+			for i, w := range weights {
+				if w != "700" {
+					t.Errorf("the replay's name %q has font weight %s, not bold (700) as at the table", names[i], w)
+				}
+			}
 			p.do(chromedp.Click(chromedp.CSS("#rp-next")))
 			p.wait(`document.getElementById("rp-pos").textContent.startsWith("Step 2 of ") && document.querySelector("#rp-words li")`, "step 2")
 			var step2 string

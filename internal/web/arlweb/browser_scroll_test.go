@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"cardtable/arlington"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -12,9 +14,11 @@ import (
 // the screen as it opens, and the keyboard's focus stays with the hand
 // and the actions; the player's next turn leaves it there, and closing
 // it brings the turn onto the screen. The sheet opened above the
-// window's top, where the player had to scroll up to find it.
+// window's top, where the player had to scroll up to find it. Dealt so
+// that Ann leads the first hand (annLeadsSeed): the bot leads the
+// second, so her turn there comes after the sheet opened, not with it.
 func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
-	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	p := seededAt(t, 844, 390, annLeadsSeed(t), "Ann", longGame, "", "random")
 	// Where the sheet and the focus are as it opens (the observer runs
 	// once the page has drawn the view that opened it, scrolling included).
 	eval[bool](p, `(() => {
@@ -55,17 +59,20 @@ func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
 	if !o.InHand {
 		t.Errorf("as the score sheet opened the focus was on %s, not on Ann's hand or actions", o.Focus)
 	}
-	// Ann's turn in the new hand does not scroll the sheet away (the bot
-	// leads at once: the sheet was on the screen for a moment only);
-	// closing the sheet brings her turn onto the screen.
+	// Ann's turn in the new hand, after the bot's lead, does not scroll
+	// the sheet away; closing the sheet brings her turn onto the screen:
+	// the lead she answers, her hand and her actions (where the sheet
+	// left the page, her actions ran past the window's foot).
 	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
 	if s := p.spanOf("#ho-title"); !s.shown() {
 		t.Errorf("at 844×390, on Ann's turn after the sheet opened, its title spans %.0f to %.0f px: scrolled off the screen (the bar ends at %.0f, the window at %.0f)", s.Top, s.Bottom, s.Bar, s.Foot)
 	}
 	p.shot("sheet-opened-844x390")
 	eval[bool](p, `(() => { document.getElementById("ho-close").click(); return true; })()`)
-	if s := p.spanOf("#hand"); !s.shown() {
-		t.Errorf("at 844×390, once Ann closed the sheet on her turn, her hand spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", s.Top, s.Bottom, s.Bar, s.Foot)
+	for what, sel := range map[string]string{"the lead in play": "#play", "her hand and actions": "#hand-box"} {
+		if s := p.spanOf(sel); !s.shown() {
+			t.Errorf("at 844×390, once Ann closed the sheet on her turn, %s span %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", what, s.Top, s.Bottom, s.Bar, s.Foot)
+		}
 	}
 }
 
@@ -135,5 +142,158 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	}
 	if !a.InHand {
 		t.Errorf("after the stand-in's move took Ann's actions away the focus is on %s, not on her hand", a.Focus)
+	}
+}
+
+// seededAt is seatedAt with the table's game dealt from seed.
+func seededAt(t *testing.T, w, h int64, seed uint64, name string, target int, seats ...string) *seatTab {
+	t.Helper()
+	e := newSeededEnv(t, Limits{Burst: 10000}, seed)
+	_, _, p := openTable(t, e, name, target, seats...)
+	p.do(chromedp.EmulateViewport(w, h))
+	p.join(name)
+	return p
+}
+
+// annLeadsSeed finds a deal of a two-seat game in which seat 0 leads the
+// first hand: the deal passes to the left each hand, so seat 1 leads the
+// second.
+func annLeadsSeed(tb testing.TB) uint64 {
+	tb.Helper()
+	for seed := uint64(1); seed < 1000; seed++ {
+		s, err := arlington.New(arlington.Config{Players: 2, Target: longGame}, seed)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if s.ToMove() == 0 {
+			return seed
+		}
+	}
+	tb.Fatal("no seed below 1000 has seat 0 lead the first hand")
+	return 0
+}
+
+// TestBrowserArlingtonSheetEachHand: at 844×390, the score sheet comes
+// onto the screen each time a hand is scored, not only the first time:
+// playing on does not close it, and from the second hand on its new
+// scores stood above the window's top.
+func TestBrowserArlingtonSheetEachHand(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	// The sheet's title each time it is written (once the page has drawn
+	// the view that scored the hand, scrolling included).
+	eval[bool](p, `(() => {
+	  window.__titles = [];
+	  const title = document.getElementById("ho-title");
+	  new MutationObserver(() => {
+	    const r = title.getBoundingClientRect();
+	    const last = window.__titles[window.__titles.length - 1];
+	    if (last && last.text === title.textContent) return;
+	    window.__titles.push({ text: title.textContent, top: r.top, bottom: r.bottom,
+	      bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight });
+	  }).observe(title, { childList: true, characterData: true, subtree: true });
+	  return true;
+	})()`)
+	// Ann plays as a keyboard player would (which scrolls the page to the
+	// action she sends, away from the sheet) until two hands are scored;
+	// she never closes the sheet.
+	p.until(`(() => {
+	  if (window.__titles.length >= 2) return true;
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (first) { first.focus(); first.click(); }
+	  return false;
+	})()`)
+	type title struct {
+		Text string
+		span
+	}
+	ts := eval[[]title](p, `window.__titles`)
+	t.Logf("the sheet's titles as written: %+v", ts)
+	for _, h := range ts[:2] {
+		if !h.shown() {
+			t.Errorf("at 844×390, as %q was written, the sheet's title spanned %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", h.Text, h.Top, h.Bottom, h.Bar, h.Foot)
+		}
+	}
+}
+
+// TestBrowserArlingtonTypingNoJump: at 844×390, a player typing in the
+// chat keeps the chat's field on the screen while the game goes on: their
+// turn coming and the score sheet opening do not scroll the page (the
+// turn took the page from 590 px to 125, the field off the screen).
+func TestBrowserArlingtonTypingNoJump(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	// The chat's field, on the screen, with the focus; where it lies as
+	// each view is drawn (this listener runs after the page's own).
+	eval[bool](p, `(() => {
+	  const f = document.getElementById("chat-text");
+	  f.closest("details").open = true;
+	  f.scrollIntoView({ block: "center" });
+	  f.focus();
+	  window.__at = [];
+	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => {
+	    const r = f.getBoundingClientRect();
+	    window.__at.push({ top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom,
+	      foot: innerHeight, y: scrollY, focused: document.activeElement === f });
+	  });
+	  return true;
+	})()`)
+	// Ann's moves are sent without touching the focus (as if she tapped
+	// them and went back to typing) until a hand is scored and her turn
+	// has come again after it.
+	p.until(`(() => {
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (window.__ws.results > 0 && first) return true;
+	  if (first) first.click();
+	  return false;
+	})()`)
+	type at struct {
+		span
+		Y       float64
+		Focused bool
+	}
+	as := eval[[]at](p, `window.__at`)
+	t.Logf("%d views drawn", len(as))
+	for i, a := range as {
+		if !a.Focused {
+			t.Fatalf("at view %d the focus left the chat's field", i)
+		}
+		if !a.shown() {
+			t.Errorf("at 844×390, typing in the chat, at view %d (of %d) the page was at %.0f px and the chat's field spanned %.0f to %.0f px: off the screen (the bar ends at %.0f, the window at %.0f)", i, len(as), a.Y, a.Top, a.Bottom, a.Bar, a.Foot)
+			break
+		}
+	}
+}
+
+// TestBrowserArlingtonAwayNoJump: at 844×390, a person who left the table
+// (the stand-in plays every turn for them at once) and is down the page
+// at the log is not taken to the score sheet when a hand is scored: it
+// opens at the top, out of their sight, the page left where it was. The
+// page jumped to the sheet for a person who was not at the table.
+func TestBrowserArlingtonAwayNoJump(t *testing.T) {
+	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
+	code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise)
+	if code != http.StatusOK {
+		t.Fatalf("leaving: status %d", code)
+	}
+	// Once she is away, Ann goes down to the log; where the sheet's title
+	// is as the next hand's scores are written (the observer runs once the
+	// page has drawn the view that scored it, scrolling included).
+	p.until(`window.__ws.seats.some((s) => s.seat === 0 && s.away)`)
+	eval[bool](p, `(() => {
+	  document.getElementById("log-filter").scrollIntoView({ block: "center" });
+	  window.__sheet = null;
+	  const title = document.getElementById("ho-title");
+	  new MutationObserver(() => {
+	    if (window.__sheet) return;
+	    const r = title.getBoundingClientRect();
+	    window.__sheet = { top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight };
+	  }).observe(title, { childList: true, characterData: true, subtree: true });
+	  return true;
+	})()`)
+	p.until(`window.__sheet`)
+	s := eval[span](p, `window.__sheet`)
+	if s.Bottom > s.Bar {
+		t.Errorf("at 844×390, Ann away and down at the log, the sheet's title came to %.0f to %.0f px as it opened: the page scrolled to it (the bar ends at %.0f)", s.Top, s.Bottom, s.Bar)
 	}
 }

@@ -40,3 +40,13 @@ export function bringSheetIntoView() {
   if (r.top >= top && r.bottom <= foot) return;
   window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
 }
+
+// typing reports whether the keyboard's focus is in a text field (the
+// chat's message, the log's Find): the page then does not scroll by
+// itself, which would slide the field away while the player types.
+export function typing() {
+  const f = document.activeElement;
+  if (!f) return false;
+  if (f.isContentEditable || f.tagName === "TEXTAREA") return true;
+  return f.tagName === "INPUT" && ["text", "search", ""].includes(f.getAttribute("type") || "");
+}

@@ -113,7 +113,10 @@ export class Replay {
     s.hands.forEach((hand, i) => {
       const p = el("div", "player" + (s.toMove === i ? " to-move" : ""));
       const head = el("div", "p-head");
-      head.appendChild(nameEl("span", "p-name", names[i]));
+      // In a .p-who as at the table: bold, one line, cut short if long.
+      const who = el("span", "p-who");
+      who.appendChild(nameEl("span", "p-name", names[i]));
+      head.appendChild(who);
       head.appendChild(el("span", "badge", `${s.totals[i]} of ${this.target}`));
       if (s.toMove === i) head.appendChild(el("span", "badge", "to play"));
       p.appendChild(head);

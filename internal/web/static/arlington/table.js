@@ -14,7 +14,7 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
-import { bringTurnIntoView, bringSheetIntoView } from "./onscreen.js";
+import { bringTurnIntoView, bringSheetIntoView, typing } from "./onscreen.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -200,8 +200,12 @@ function show(m, burst) {
   // a focus moved by the player's own doing (hand.js restore) and the
   // game's end move the page, so a player who scrolled up to read stays
   // there while others (or a stand-in for them) play.
-  if (sheetOpened) { sheetHolds = true; bringSheetIntoView(); }
-  else if (nowMine && (!myTurn || byPlayer) && !sheetHolds) bringTurnIntoView();
+  // None of this scrolls while the player types (chat, the log's Find:
+  // the field would slide away under their fingers) nor while they are
+  // away (a stand-in plays; they are not looking at the turn).
+  const still = away || typing();
+  if (sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
+  else if (nowMine && (!myTurn || byPlayer) && !sheetHolds && !still) bringTurnIntoView();
   sheetOpened = false;
   myTurn = nowMine;
   if (fresh.some((f) => f.e.kind === "take")) return "trick";
@@ -299,7 +303,10 @@ function renderHandOver(v) {
   }
   if (v.toMove < 0 || !scored) { box.hidden = true; return; }
   if (scored.n > handOverSeen) {
-    sheetOpened = box.hidden;
+    // Each hand's new scores come onto the screen, not only a sheet
+    // that was closed: playing on does not close it, so from the second
+    // hand on it stood open above the window's top.
+    sheetOpened = true;
     box.hidden = false;
     handOverSeen = scored.n;
     $("sheet-box").open = true;
