@@ -6,16 +6,16 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserArlingtonKnownWraps: on a 390 px phone at six seats, the row
+// knownWraps (TestBrowserArlingtonSixOnPhone): on a 390 px phone at six seats, the row
 // of a seat's cards that everyone knows (taken from tricks) wraps within
 // the seat's box: a long row ran past the window's right edge, and the
 // page scrolled sideways. A game reaches such a row in about one deal
 // in 40, so the page's own renderPlayers draws the seats again from the
-// table's last view with a long known row (twelve cards, Ann's repeated) for the
-// seat after hers; the layout measured is the page's.
-func TestBrowserArlingtonKnownWraps(t *testing.T) {
-	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random", "random", "random", "random", "random")
-	p.until(`document.querySelectorAll("#players .player").length === 6 && document.querySelectorAll("#hand .hand-card").length >= 6`)
+// table's last view with a long known row (twelve cards, the person's
+// own repeated) for the seat after theirs; the layout measured is the
+// page's.
+func knownWraps(t *testing.T, p *seatTab) {
+	p.until(`document.querySelectorAll("#players .player").length === 6 && document.querySelector("#hand .hand-card")`)
 	type width struct {
 		Page, Row, Box, Window float64
 		Cards                  int
@@ -23,7 +23,7 @@ func TestBrowserArlingtonKnownWraps(t *testing.T) {
 	w := eval[width](p, `import("/arlington/render.js").then(({ renderPlayers }) => {
 	  const ws = window.__ws;
 	  const hand = [...document.querySelectorAll("#hand .hand-card")].map((b) => b.dataset.card);
-	  const long = [...hand, ...hand].slice(0, 12);
+	  const long = Array.from({ length: 12 }, (_, i) => hand[i % hand.length]);
 	  const n = ws.seats.length;
 	  const view = { toMove: -1, dealer: 0, lead: 0, phase: "lead", target: 100,
 	    handSizes: Array(n).fill(long.length), totals: Array(n).fill(0), tables: Array.from({ length: n }, () => []),

@@ -9,7 +9,19 @@ import (
 	"cardtable/internal/table"
 )
 
-// TestBrowserArlingtonLongNameOnPhone: at 390×844 with six seats, a name
+// TestBrowserArlingtonSixOnPhone: at 390×844, six seats (a person and
+// five bots), one table for two looks: the longest name (LongName), then
+// a long row of known cards (KnownWraps).
+func TestBrowserArlingtonSixOnPhone(t *testing.T) {
+	name := strings.Repeat("W", table.MaxNameRunes)
+	p := seatedAt(t, 390, 844, name, longGame, "", "random", "random", "random", "random", "random")
+	if !t.Run("LongName", func(t *testing.T) { p.tb = t; longNameOnPhone(t, p, name) }) {
+		return
+	}
+	t.Run("KnownWraps", func(t *testing.T) { p.tb = t; knownWraps(t, p) })
+}
+
+// longNameOnPhone: at 390×844 with six seats, a name
 // as long as the server accepts (table.MaxNameRunes, of the widest
 // letter) lays out cleanly wherever it shows: on one line in the score
 // sheet's head and at the seat (cut with an ellipsis, the whole name the
@@ -18,9 +30,7 @@ import (
 // the screen. On the
 // sheet "Annabelle" broke within the word ("Annab/elle"), a long name over
 // four lines, and the seats broke it too.
-func TestBrowserArlingtonLongNameOnPhone(t *testing.T) {
-	name := strings.Repeat("W", table.MaxNameRunes)
-	p := seatedAt(t, 390, 844, name, longGame, "", "random", "random", "random", "random", "random")
+func longNameOnPhone(t *testing.T, p *seatTab, name string) {
 	// Ann plays her first action each turn until her card is in the trick
 	// (measured there and then: the bots play on).
 	p.until(`(() => {

@@ -215,12 +215,25 @@ func TestBrowserArlingtonSheetEachHand(t *testing.T) {
 	}
 }
 
-// TestBrowserArlingtonTypingNoJump: at 844×390, a player typing in the
-// chat keeps the chat's field on the screen while the game goes on: their
-// turn coming and the score sheet opening do not scroll the page (the
-// turn took the page from 590 px to 125, the field off the screen).
-func TestBrowserArlingtonTypingNoJump(t *testing.T) {
+// TestBrowserArlingtonNoJump: at 844×390, Ann against a bot, the page
+// does not scroll by itself while she types, nor while she is away. The
+// two parts play on one game, one after the other: typing (Typing) through
+// a hand scored and her turn after it, then away (Away) until the next
+// hand is scored.
+func TestBrowserArlingtonNoJump(t *testing.T) {
 	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+	if !t.Run("Typing", func(t *testing.T) { p.tb = t; typingNoJump(t, p) }) {
+		return
+	}
+	t.Run("Away", func(t *testing.T) { p.tb = t; awayNoJump(t, p) })
+}
+
+// typingNoJump: a player typing in the chat keeps the chat's field on the
+// screen while the game goes on: their turn coming and the score sheet
+// opening do not scroll the page (the turn took the page from 590 px to
+// 125, the field off the screen). It ends on Ann's turn, after a hand
+// scored, the focus in the chat's field.
+func typingNoJump(t *testing.T, p *seatTab) {
 	// The chat's field, on the screen, with the focus; where it lies as
 	// each view is drawn (this listener runs after the page's own).
 	eval[bool](p, `(() => {
@@ -263,13 +276,15 @@ func TestBrowserArlingtonTypingNoJump(t *testing.T) {
 	}
 }
 
-// TestBrowserArlingtonAwayNoJump: at 844×390, a person who left the table
-// (the stand-in plays every turn for them at once) and is down the page
-// at the log is not taken to the score sheet when a hand is scored: it
-// opens at the top, out of their sight, the page left where it was. The
-// page jumped to the sheet for a person who was not at the table.
-func TestBrowserArlingtonAwayNoJump(t *testing.T) {
-	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
+// awayNoJump: a person who left the table (the stand-in plays every turn
+// for them at once) and is down the page at the log is not taken to the
+// score sheet when a hand is scored: its new scores are written at the
+// top, out of their sight, the page left where it was. The page jumped to
+// the sheet for a person who was not at the table. Ann's focus leaves the
+// chat's field first (typing alone holds the page still), the sheet of
+// the hand before still open.
+func awayNoJump(t *testing.T, p *seatTab) {
+	eval[bool](p, `(() => { document.activeElement.blur(); return true; })()`)
 	p.until(`document.querySelector("#actions button[data-action]:not(:disabled)")`)
 	code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
 		chromedp.EvalAwaitPromise)
@@ -284,16 +299,21 @@ func TestBrowserArlingtonAwayNoJump(t *testing.T) {
 	  document.getElementById("log-filter").scrollIntoView({ block: "center" });
 	  window.__sheet = null;
 	  const title = document.getElementById("ho-title");
+	  const before = title.textContent;
 	  new MutationObserver(() => {
-	    if (window.__sheet) return;
+	    if (window.__sheet || title.textContent === before) return;
 	    const r = title.getBoundingClientRect();
-	    window.__sheet = { top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight };
+	    window.__sheet = { top: r.top, bottom: r.bottom, bar: document.querySelector(".bar").getBoundingClientRect().bottom, foot: innerHeight, text: title.textContent };
 	  }).observe(title, { childList: true, characterData: true, subtree: true });
 	  return true;
 	})()`)
 	p.until(`window.__sheet`)
-	s := eval[span](p, `window.__sheet`)
+	type sheet struct {
+		span
+		Text string
+	}
+	s := eval[sheet](p, `window.__sheet`)
 	if s.Bottom > s.Bar {
-		t.Errorf("at 844×390, Ann away and down at the log, the sheet's title came to %.0f to %.0f px as it opened: the page scrolled to it (the bar ends at %.0f)", s.Top, s.Bottom, s.Bar)
+		t.Errorf("at 844×390, Ann away and down at the log, the sheet's title (%q) came to %.0f to %.0f px as it was written: the page scrolled to it (the bar ends at %.0f)", s.Text, s.Top, s.Bottom, s.Bar)
 	}
 }

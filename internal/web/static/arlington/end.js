@@ -1,19 +1,22 @@
 // The game's end on the table page: who won, "Watch the replay" and the
 // rematch ("Play again").
 import { request } from "/shared/api.js";
-import { el, barBottom } from "./common.js";
+import { el } from "./common.js";
 import { winnersText } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
 // renderEnd shows the result once the game in view v is over (last is the
 // view message, names the seats' names, id the table's, replay the
-// page's replay), and hides it otherwise.
+// page's replay), and hides it otherwise. It reports whether the result
+// was drawn just now (the game ended, or the page arrived at its end):
+// the table then brings it onto the screen (onscreen.js bringEndIntoView),
+// unless the player is typing or away.
 export function renderEnd(v, last, names, id, replay) {
   const box = $("winners");
   const over = v && v.toMove < 0;
   box.hidden = !over;
-  if (!over) return;
+  if (!over) return false;
   const first = !box.querySelector("#btn-replay");
   if (first) { // drawn once (keeps focus on the button)
     box.replaceChildren(el("p", "win-text", winnersText(v, names)));
@@ -25,13 +28,7 @@ export function renderEnd(v, last, names, id, replay) {
     $("sheet-box").open = true;
   }
   renderRematch(box, last, id);
-  if (first) {
-    // The game ended while the player watched their hand, further down:
-    // the result and its buttons come onto the screen (they were above
-    // the window's top, on a phone and in a short window).
-    const r = box.getBoundingClientRect();
-    if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
-  }
+  return first;
 }
 
 // current is the latest view message renderRematch was given: the

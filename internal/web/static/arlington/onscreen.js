@@ -1,8 +1,9 @@
 // Bringing onto the screen what the player needs to see when it comes:
 // their turn (the trick or set in play, the hand, the actions) and the
-// score sheet that opens at the page's top after a hand. Only these, the
-// game's end (end.js) and a focus moved by the player's own doing
-// (hand.js) scroll the table page.
+// score sheet that opens at the page's top after a hand, and the game's
+// result. Only these and a focus moved by the player's own doing
+// (hand.js, the replay opened) scroll the table page, and these three
+// not while the player types or is away (table.js).
 import { barBottom } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,6 +40,16 @@ export function bringSheetIntoView() {
   const foot = window.innerHeight;
   if (r.top >= top && r.bottom <= foot) return;
   window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
+}
+
+// bringEndIntoView shows the game's result with its buttons ("Watch the
+// replay", "Play again") when the game ends: the player was further down
+// at their hand, and on a phone or in a short window the result lay
+// above the window's top.
+export function bringEndIntoView() {
+  const box = $("winners");
+  const r = box.getBoundingClientRect();
+  if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
 }
 
 // typing reports whether the keyboard's focus is in a text field (the

@@ -14,7 +14,7 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
-import { bringTurnIntoView, bringSheetIntoView, typing } from "./onscreen.js";
+import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing } from "./onscreen.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -59,6 +59,8 @@ let myTurn = false;
 // scroll it away.
 let sheetOpened = false;
 let sheetHolds = false;
+// ended: the game's result was drawn in the last render (renderEnd).
+let ended = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
@@ -200,10 +202,14 @@ function show(m, burst) {
   // a focus moved by the player's own doing (hand.js restore) and the
   // game's end move the page, so a player who scrolled up to read stays
   // there while others (or a stand-in for them) play.
-  // None of this scrolls while the player types (chat, the log's Find:
-  // the field would slide away under their fingers) nor while they are
-  // away (a stand-in plays; they are not looking at the turn).
+  // None of this, the game's end included, scrolls while the player
+  // types (chat, the log's Find: the field would slide away under their
+  // fingers) nor while they are away (a stand-in plays; they are not
+  // looking at the turn). The result is still shown and said (its box is
+  // a live region).
   const still = away || typing();
+  if (ended && !still) bringEndIntoView();
+  ended = false;
   if (sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
   else if (nowMine && (!myTurn || byPlayer) && !sheetHolds && !still) bringTurnIntoView();
   sheetOpened = false;
@@ -286,7 +292,7 @@ function render(follow) {
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   renderHandOver(v);
-  renderEnd(v, last, names, id, replay);
+  if (renderEnd(v, last, names, id, replay)) ended = true;
   renderChat();
 }
 
