@@ -303,6 +303,13 @@ func damaged(path string, err error) error {
 func (db *DB) prepare(ctx context.Context) error {
 	err := quickCheck(ctx, db.w)
 	if err == nil {
+		// Before the migrations: their commit meets the WAL's backstop
+		// (checkpoint.go), which counts in pages. Read after the pools
+		// were open, it was 0 during the migrations, and every one of
+		// them was followed by a checkpoint: three fsyncs each.
+		err = db.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&db.pageSize)
+	}
+	if err == nil {
 		err = db.migrate(ctx)
 	}
 	if err == nil {

@@ -128,11 +128,6 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 		return nil, err
 	}
 	db.r = r
-	if err := db.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&db.pageSize); err != nil {
-		r.Close()
-		w.Close()
-		return nil, fmt.Errorf("store: %s: %w", path, err)
-	}
 	file.noteSides()
 	file.noteOwnChange()
 	db.app = startAppender(db)
@@ -172,9 +167,11 @@ func migrationNames() ([]string, error) {
 	return names, nil
 }
 
-// migrate applies the migrations the database has not seen. Migration i
-// (1-based, in file-name order) sets PRAGMA user_version to i in the same
-// transaction as its statements, so a crash leaves either all or nothing.
+// migrate applies the migrations the database has not seen, all in one
+// transaction: migration i (1-based, in file-name order) sets PRAGMA
+// user_version to i after its statements, and a crash or a failed
+// migration leaves the database as it was. (One transaction rather than
+// one each: a new database gets its whole schema in one commit.)
 func (db *DB) migrate(ctx context.Context) error {
 	names, err := migrationNames()
 	if err != nil {
@@ -187,23 +184,24 @@ func (db *DB) migrate(ctx context.Context) error {
 	if have > len(names) {
 		return fmt.Errorf("database schema version %d is newer than this program's %d", have, len(names))
 	}
-	for i := have; i < len(names); i++ {
-		text, err := migrations.ReadFile(names[i])
-		if err != nil {
-			return err
-		}
-		err = db.tx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(text)); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(i+1))
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("migration %s: %w", names[i], err)
-		}
+	if have == len(names) {
+		return nil
 	}
-	return nil
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for i := have; i < len(names); i++ {
+			text, err := migrations.ReadFile(names[i])
+			if err == nil {
+				_, err = tx.ExecContext(ctx, string(text))
+			}
+			if err == nil {
+				_, err = tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(i+1))
+			}
+			if err != nil {
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
+		}
+		return nil
+	})
 }
 
 // tx runs f in a write transaction, committing if it returns nil. It
