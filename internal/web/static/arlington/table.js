@@ -77,6 +77,7 @@ $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 // once) and at once when the page is shown again or the network returns.
 let retry = 250;
 let retryTimer = 0;
+let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
 function connect() {
   retryTimer = 0;
   $("conn").textContent = "connecting…";
@@ -104,8 +105,18 @@ function connect() {
     ws = null;
     // The seat was opened in another window or tab since: coming back
     // would push that one out in turn, so this page stops here.
+    // Its actions are disabled until the player chooses to play here
+    // again, which replaces the other window as a reload would (and
+    // brings back a page stopped because the newer connections were
+    // dead ones the server dropped first).
     if (ev.code === 1001 && ev.reason.startsWith("replaced")) {
-      $("conn").textContent = "playing in another window: reload to play here";
+      replaced = true;
+      const b = el("button", "play-here", "Play here");
+      b.type = "button";
+      b.id = "play-here";
+      b.addEventListener("click", playHere);
+      $("conn").replaceChildren("playing in another window ", b);
+      if (last) render();
       return;
     }
     // 1012: the server is restarting (an update); it is back in a moment.
@@ -115,6 +126,14 @@ function connect() {
     retryTimer = setTimeout(connect, ms);
     retry = Math.min(retry * 2, 2000);
   };
+}
+// playHere takes the seat back for a page that was replaced.
+function playHere() {
+  if (!replaced) return;
+  replaced = false;
+  $("error").textContent = "";
+  if (last) render();
+  connect();
 }
 function reconnectNow() {
   if (ws || !retryTimer) return;
@@ -334,7 +353,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.eventCount;
+  const waiting = sentAt === v.eventCount || replaced;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -484,7 +503,8 @@ function act(a) {
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
+  } else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
 // playSelection plays what the selected cards make: the one action that
