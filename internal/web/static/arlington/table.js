@@ -78,12 +78,15 @@ $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 let retry = 250;
 let retryTimer = 0;
 let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
+let gone = false;     // the table no longer exists: not reconnecting
 function connect() {
   retryTimer = 0;
   $("conn").textContent = "connecting…";
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(id)}/ws`);
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     retry = 250;
     $("conn").textContent = "connected";
     if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
@@ -121,11 +124,33 @@ function connect() {
     }
     // 1012: the server is restarting (an update); it is back in a moment.
     $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
-    const ms = Math.round(retry / 2 + Math.random() * retry / 2);
-    document.body.dataset.retryMs = String(ms);
-    retryTimer = setTimeout(connect, ms);
-    retry = Math.min(retry * 2, 2000);
+    // A refused upgrade (the browser does not say why) or a table closed
+    // here may mean the table is gone for good (it closed idle while a
+    // laptop slept): the table's address says so with a 404, and then
+    // the page stops rather than try for ever.
+    if (!opened || ev.reason === "table closed") {
+      fetch(`/api/arlington/tables/${encodeURIComponent(id)}`).then((r) => r.status === 404, () => false)
+        .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
+      return;
+    }
+    retryLater();
   };
+}
+// retryLater plans the next connection attempt.
+function retryLater() {
+  const ms = Math.round(retry / 2 + Math.random() * retry / 2);
+  document.body.dataset.retryMs = String(ms);
+  retryTimer = setTimeout(connect, ms);
+  retry = Math.min(retry * 2, 2000);
+}
+// tableGone stops the page of a table that no longer exists.
+function tableGone() {
+  gone = true;
+  const a = el("a", "", "back to the lobby");
+  a.href = "/arlington/";
+  $("conn").replaceChildren("this table has ended or is gone: ", a);
+  $("error").textContent = "";
+  if (last) render();
 }
 // playHere takes the seat back for a page that was replaced.
 function playHere() {
@@ -353,7 +378,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.eventCount || replaced;
+  const waiting = sentAt === v.eventCount || replaced || gone;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -503,7 +528,8 @@ function act(a) {
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  } else if (gone) $("error").textContent = "This table has ended or is gone.";
+  else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
   else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
