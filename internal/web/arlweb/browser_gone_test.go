@@ -30,6 +30,7 @@ func TestBrowserArlingtonTableGone(t *testing.T) {
 				p.offline(false)
 			}
 			p.until(`document.getElementById("conn").textContent.startsWith("this table has ended or is gone")`)
+			p.shot("gone")
 			if href := eval[string](p, `document.querySelector("#conn a").getAttribute("href")`); href != "/arlington/" {
 				t.Fatalf("the lobby link goes to %q", href)
 			}

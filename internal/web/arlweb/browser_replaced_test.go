@@ -41,6 +41,7 @@ func TestBrowserArlingtonSeatReplaced(t *testing.T) {
 	if n, on := p.count(selLegal), p.count(enabled); n == 0 || on != 0 {
 		t.Fatalf("the replaced page shows %d actions, %d of them enabled; want them all disabled", n, on)
 	}
+	p.shot("replaced")
 	// Play here: the page reconnects (replacing another connection in
 	// turn) and its actions work again.
 	p.do(chromedp.Click(chromedp.CSS("#play-here")))
