@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,9 +40,11 @@ var ErrOffline = errors.New("not connected")
 // in turn push out the newer one, and the two would take turns forever.
 var ErrReplaced = errors.New("the seat was taken over by a newer connection of this identity")
 
-// replacedReason is the close reason the server gives a connection it
-// replaced (status 1001, docs/api.md "WebSocket").
-const replacedReason = "replaced by a newer connection to your seat"
+// replacedPrefix starts the close reason the server gives a connection it
+// replaced (status 1001, docs/api.md "How a connection ends"): matched as
+// a prefix, as the table page does, so the rest of the sentence may be
+// reworded.
+const replacedPrefix = "replaced"
 
 // closeErr is err, a connection's read error, as the follower acts on
 // it: the server's close of a replaced connection becomes ErrReplaced;
@@ -49,7 +52,7 @@ const replacedReason = "replaced by a newer connection to your seat"
 // table closed, a lost network).
 func closeErr(err error) error {
 	var ce websocket.CloseError
-	if errors.As(err, &ce) && ce.Code == websocket.StatusGoingAway && ce.Reason == replacedReason {
+	if errors.As(err, &ce) && ce.Code == websocket.StatusGoingAway && strings.HasPrefix(ce.Reason, replacedPrefix) {
 		return ErrReplaced
 	}
 	return err

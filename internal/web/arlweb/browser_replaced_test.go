@@ -1,10 +1,8 @@
 package arlweb
 
 import (
-	"context"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -13,24 +11,18 @@ import (
 
 // TestBrowserArlingtonSeatReplaced: once the player's seat is open in
 // more windows than the server keeps, the oldest page is closed as
-// replaced: it says the seat is played in another window and does not
-// reconnect (coming back would push the newer one out in turn).
+// replaced: it says the seat is played in another window, disables its
+// actions and does not reconnect by itself (coming back would push the
+// newer one out in turn). Its "Play here" takes the seat back, and the
+// person plays from it again.
 func TestBrowserArlingtonSeatReplaced(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
-	startCtx := startBrowser(t)
-	bctx, cancel := context.WithTimeout(startCtx, 30*time.Second)
-	defer cancel()
-	err := chromedp.Do(bctx,
-		chromedp.Navigate(e.srv.URL+"/arlington/t/"+id),
-		untilJS(`!document.getElementById("join").hidden`),
-		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
-		chromedp.Click(chromedp.CSS("#join-form button")),
-		untilJS(`document.querySelector("#hand svg.card")`),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	enabled := selLegal + ":not(:disabled)"
+	p.until(`document.querySelector(` + q(enabled) + `)`) // Ann's turn
 	// The same person opens the seat again, as other windows would: each
 	// connection says hello once open.
 	open := `window.others = []; for (let i = 0; i < ` + strconv.Itoa(table.MaxSeatConns) + `; i++) {
@@ -38,22 +30,24 @@ func TestBrowserArlingtonSeatReplaced(t *testing.T) {
 	  w.onopen = () => w.send(JSON.stringify({type: "hello", since: -1}));
 	  others.push(w);
 	}`
-	err = chromedp.Do(bctx,
-		chromedp.Evaluate[chromedp.Void](open),
-		untilJS(`document.getElementById("conn").textContent === "playing in another window: reload to play here"`),
-	)
-	if err != nil {
-		dctx, dcancel := context.WithTimeout(startCtx, 5*time.Second)
-		defer dcancel()
-		seen, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.getElementById("conn").textContent`))
-		t.Fatalf("%v; the connection line shows %q", err, seen)
+	p.do(chromedp.Evaluate[chromedp.Void](open))
+	p.until(`document.getElementById("conn").textContent.startsWith("playing in another window")`)
+	if retry := eval[string](p, `document.body.dataset.retryMs ?? "none"`); retry != "none" {
+		t.Fatalf("the replaced page plans to reconnect in %s ms", retry)
 	}
-	retry, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.body.dataset.retryMs ?? "none"`))
-	if err != nil || retry != "none" {
-		t.Fatalf("the replaced page plans to reconnect in %s ms (%v)", retry, err)
+	if alive := eval[int](p, `others.filter((w) => w.readyState === WebSocket.OPEN).length`); alive != table.MaxSeatConns {
+		t.Fatalf("%d of the newer connections open", alive)
 	}
-	alive, err := chromedp.Run(bctx, chromedp.Evaluate[int](`others.filter((w) => w.readyState === WebSocket.OPEN).length`))
-	if err != nil || alive != table.MaxSeatConns {
-		t.Fatalf("%d of the newer connections open (%v)", alive, err)
+	if n, on := p.count(selLegal), p.count(enabled); n == 0 || on != 0 {
+		t.Fatalf("the replaced page shows %d actions, %d of them enabled; want them all disabled", n, on)
+	}
+	p.shot("replaced")
+	// Play here: the page reconnects (replacing another connection in
+	// turn) and its actions work again.
+	p.do(chromedp.Click(chromedp.CSS("#play-here")))
+	p.until(`document.getElementById("conn").textContent === "connected" && document.querySelector(` + q(enabled) + `)`)
+	p.play()
+	if sent := eval[int](p, `__ws.sent.length`); sent != 1 {
+		t.Fatalf("the page sent %d actions, want 1", sent)
 	}
 }

@@ -156,18 +156,10 @@ type wsClient struct {
 	err error
 	// last is the latest view seen by next/waitView.
 	last srvMsg
-	gate chan struct{} // dialPaused: closed by resume
 }
 
 // dial opens a WebSocket to table id as c and says hello with since.
 func (c *client) dial(id string, since int) *wsClient {
-	c.e.tb.Helper()
-	return c.dialGate(id, since, nil)
-}
-
-// dialGate is dial whose reader starts reading once gate closes (nil: at
-// once).
-func (c *client) dialGate(id string, since int, gate <-chan struct{}) *wsClient {
 	c.e.tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -181,9 +173,6 @@ func (c *client) dialGate(id string, since int, gate <-chan struct{}) *wsClient 
 	// The reader exits when the connection ends (closed by either side).
 	go func() {
 		defer close(w.ch)
-		if gate != nil {
-			<-gate
-		}
 		for {
 			_, b, err := conn.Read(context.Background())
 			if err != nil {

@@ -417,7 +417,7 @@ func (w *watch) ended() (websocket.StatusCode, string) {
 	case errors.Is(err, table.ErrSlow):
 		return websocket.StatusTryAgainLater, "too slow: reconnect with since"
 	case errors.Is(err, table.ErrReplaced):
-		return websocket.StatusGoingAway, "replaced by a newer connection to your seat"
+		return websocket.StatusGoingAway, replacedReason
 	case errors.Is(err, table.ErrMoved):
 		return websocket.StatusServiceRestart, movedReason
 	}
@@ -435,6 +435,12 @@ func (cn *conn) ping(ctx context.Context) bool {
 // server (1012, as a restart): the page and the client reconnect, and
 // reach it there.
 const movedReason = "table moved: reconnect"
+
+// replacedReason closes (1001) the oldest connection to a seat opened in
+// more windows than the server keeps. Clients recognise it by its
+// "replaced" prefix (docs/api.md, "How a connection ends"): the table
+// page (table.js) and arlclient match that, not the whole sentence.
+const replacedReason = "replaced by a newer connection to your seat"
 
 // send writes one message within the write timeout.
 func (cn *conn) send(ctx context.Context, m any) bool {

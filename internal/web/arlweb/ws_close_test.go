@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -46,9 +46,11 @@ func wantClose(t *testing.T, w *wsClient, code websocket.StatusCode, reason stri
 	}
 }
 
-// TestWSCloseSlow: a page that stops reading while the table goes on
-// falls behind its bounded queue and is closed with 1013 and the reason
-// that tells it to reconnect with since; it does, and gets what it missed.
+// TestWSCloseSlow: a connection that falls behind its bounded queue (the
+// table's updates come faster than it is written to) is closed with 1013
+// and the reason that tells it to reconnect with since.
+// TestWSCloseSlowFollower shows a client doing so and getting only what
+// it missed.
 func TestWSCloseSlow(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "", "random")
@@ -60,26 +62,16 @@ func TestWSCloseSlow(t *testing.T) {
 	if _, err := tb.Join(ctx, table.Player{ID: "x", Name: "Xan"}, 0); err != nil {
 		t.Fatal(err)
 	}
-	// The spectator's socket takes little: once it stops reading, the
-	// server's writes wait, and the table's updates queue for it.
 	start := time.Now()
-	spec := e.client()
-	spec.hc = &http.Client{Jar: spec.hc.Jar, Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
-			if tc, ok := c.(*net.TCPConn); ok {
-				_ = tc.SetReadBuffer(32 << 10)
-			}
-			return c, err
-		}}}
-	w := spec.dialPaused(id)
+	w := e.client().dial(id, -1)
 	for tb.Summary().Watching == 0 { // until its hello has subscribed it
 		if time.Since(start) > 10*time.Second {
 			t.Fatal("the spectator never watches")
 		}
 		runtime.Gosched()
 	}
-	// Xan comes and goes: each time every connection gets an update.
+	// Xan comes and goes in a tight loop: each time every connection gets
+	// an update, faster than the spectator's are written.
 	n := 0
 	for ; tb.Summary().Watching > 0; n++ {
 		if time.Since(start) > 20*time.Second {
@@ -92,26 +84,13 @@ func TestWSCloseSlow(t *testing.T) {
 		s.Close()
 	}
 	t.Logf("dropped after %d updates in %v", 2*n, time.Since(start))
-	w.resume()
 	wantClose(t, w, websocket.StatusTryAgainLater, "too slow: reconnect with since")
-	t.Logf("closed at %v", time.Since(start))
 }
-
-// dialPaused is dial (since -1) whose reader waits for resume before it
-// reads anything.
-func (c *client) dialPaused(id string) *wsClient {
-	c.e.tb.Helper()
-	gate := make(chan struct{})
-	w := c.dialGate(id, -1, gate)
-	w.gate = gate
-	return w
-}
-
-func (w *wsClient) resume() { close(w.gate) }
 
 // TestWSCloseReplaced: past MaxSeatConns connections to one seat, the
 // oldest is closed with 1001 and the reason saying a newer connection
-// took the seat; the others go on.
+// took the seat; the others go on: each receives a chat line said after
+// the replacement.
 func TestWSCloseReplaced(t *testing.T) {
 	e := newEnv(t, Limits{})
 	a := e.client()
@@ -124,13 +103,19 @@ func TestWSCloseReplaced(t *testing.T) {
 		ws = append(ws, w)
 	}
 	wantClose(t, ws[0], websocket.StatusGoingAway, "replaced by a newer connection to your seat")
+	ws[len(ws)-1].send(map[string]any{"type": "chat", "text": "still here"})
+	said := func(c table.ChatLine) bool { return c.Text == "still here" }
 	for i, w := range ws[1:] {
-		select {
-		case _, ok := <-w.ch:
-			if !ok {
-				t.Fatalf("connection %d ended too: %v", i+1, w.err)
+		for got := false; !got; {
+			select {
+			case m, ok := <-w.ch:
+				if !ok {
+					t.Fatalf("connection %d ended too: %v", i+1, w.err)
+				}
+				got = slices.ContainsFunc(m.Chat, said)
+			case <-time.After(15 * time.Second):
+				t.Fatalf("connection %d got no chat line said after the replacement", i+1)
 			}
-		default:
 		}
 	}
 }
@@ -351,7 +336,18 @@ func TestWSCloseReplacedFollower(t *testing.T) {
 		}
 		fs = append(fs, f)
 	}
-	if err := endsWith(t, fs[0]); !errors.Is(err, arlclient.ErrReplaced) {
+	// A follower that reconnected instead of ending would go on: the
+	// test says so at its next connection, not at a timeout.
+	for {
+		m, ok := nextMsg(t, fs[0])
+		if !ok {
+			break
+		}
+		if m.Type == arlclient.TypeConnected {
+			t.Fatalf("the oldest follower reconnected after it was replaced (%d connections asked for, want %d); want it to end with ErrReplaced", dials.Load(), len(fs))
+		}
+	}
+	if err := fs[0].Err(); !errors.Is(err, arlclient.ErrReplaced) {
 		t.Fatalf("the oldest follower ended with %v, want ErrReplaced", err)
 	}
 	if n := dials.Load(); n != int32(len(fs)) {

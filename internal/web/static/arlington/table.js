@@ -79,12 +79,16 @@ $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 // once) and at once when the page is shown again or the network returns.
 let retry = 250;
 let retryTimer = 0;
+let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
+let gone = false;     // the table no longer exists: not reconnecting
 function connect() {
   retryTimer = 0;
   $("conn").textContent = "connecting…";
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(id)}/ws`);
+  let opened = false;
   ws.onopen = () => {
+    opened = true;
     retry = 250;
     $("conn").textContent = "connected";
     if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
@@ -106,17 +110,57 @@ function connect() {
     ws = null;
     // The seat was opened in another window or tab since: coming back
     // would push that one out in turn, so this page stops here.
+    // Its actions are disabled until the player chooses to play here
+    // again, which replaces the other window as a reload would (and
+    // brings back a page stopped because the newer connections were
+    // dead ones the server dropped first).
     if (ev.code === 1001 && ev.reason.startsWith("replaced")) {
-      $("conn").textContent = "playing in another window: reload to play here";
+      replaced = true;
+      const b = el("button", "play-here", "Play here");
+      b.type = "button";
+      b.id = "play-here";
+      b.addEventListener("click", playHere);
+      $("conn").replaceChildren("playing in another window ", b);
+      if (last) render();
       return;
     }
     // 1012: the server is restarting (an update); it is back in a moment.
     $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
-    const ms = Math.round(retry / 2 + Math.random() * retry / 2);
-    document.body.dataset.retryMs = String(ms);
-    retryTimer = setTimeout(connect, ms);
-    retry = Math.min(retry * 2, 2000);
+    // A refused upgrade (the browser does not say why) or a table closed
+    // here may mean the table is gone for good (it closed idle while a
+    // laptop slept): the table's address says so with a 404, and then
+    // the page stops rather than try for ever.
+    if (!opened || ev.reason === "table closed") {
+      fetch(`/api/arlington/tables/${encodeURIComponent(id)}`).then((r) => r.status === 404, () => false)
+        .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
+      return;
+    }
+    retryLater();
   };
+}
+// retryLater plans the next connection attempt.
+function retryLater() {
+  const ms = Math.round(retry / 2 + Math.random() * retry / 2);
+  document.body.dataset.retryMs = String(ms);
+  retryTimer = setTimeout(connect, ms);
+  retry = Math.min(retry * 2, 2000);
+}
+// tableGone stops the page of a table that no longer exists.
+function tableGone() {
+  gone = true;
+  const a = el("a", "", "back to the lobby");
+  a.href = "/arlington/";
+  $("conn").replaceChildren("this table has ended or is gone: ", a);
+  $("error").textContent = "";
+  if (last) render();
+}
+// playHere takes the seat back for a page that was replaced.
+function playHere() {
+  if (!replaced) return;
+  replaced = false;
+  $("error").textContent = "";
+  if (last) render();
+  connect();
 }
 function reconnectNow() {
   if (ws || !retryTimer) return;
@@ -340,7 +384,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.eventCount;
+  const waiting = sentAt === v.eventCount || replaced || gone;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -490,7 +534,9 @@ function act(a) {
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
+  } else if (gone) $("error").textContent = "This table has ended or is gone.";
+  else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
 // playSelection plays what the selected cards make: the one action that
