@@ -121,6 +121,7 @@ function connect() {
       b.id = "play-here";
       b.addEventListener("click", playHere);
       $("conn").replaceChildren("playing in another window ", b);
+      dropSelection();
       if (last) render();
       return;
     }
@@ -152,7 +153,25 @@ function tableGone() {
   a.href = "/arlington/";
   $("conn").replaceChildren("this table has ended or is gone: ", a);
   $("error").textContent = "";
+  dropSelection();
   if (last) render();
+}
+// dropSelection forgets the selection and its preview (and any preview
+// still on its way) of a page that stops playing.
+function dropSelection() {
+  selected = [];
+  hinted = "";
+  previewSeq++;
+  $("preview").textContent = "";
+  $("preview").className = "preview";
+}
+// stoppedWords says why a stopped page does not play ("" while it
+// does): the status line, a card clicked and the Hint button say it
+// rather than ask the server about a table this page no longer plays.
+function stoppedWords() {
+  if (gone) return "this table has ended or is gone";
+  if (replaced) return "playing in another window: press Play here to play in this one";
+  return "";
 }
 // playHere takes the seat back for a page that was replaced.
 function playHere() {
@@ -232,7 +251,8 @@ function show(m, burst) {
   // are not said nor brought onto the screen (the page would jump for a
   // move the person does not make).
   const away = m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away);
-  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length) && !away;
+  // A stopped page (table gone, seat played elsewhere) has no turn here.
+  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length) && !away && !stoppedWords();
   // A turn that follows the player's own move is a new one (a set round
   // they ended, a card added to a set): said too, or a player who hears
   // their move and nothing after it waits for a turn they already have.
@@ -329,7 +349,7 @@ function render(follow) {
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
-  $("status").textContent = statusText(m, names);
+  $("status").textContent = statusText(m, names, stoppedWords());
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
@@ -384,7 +404,8 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.eventCount || replaced || gone;
+  const stopped = replaced || gone;
+  const waiting = sentAt === v.eventCount || stopped;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -403,6 +424,9 @@ function renderHand(follow) {
     if (selected.includes(key)) b.classList.add("selected");
     if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
     b.appendChild(svg);
+    // A stopped page's cards are shown but not selectable: a selection
+    // would ask for previews of a table it no longer plays.
+    b.disabled = stopped;
     b.addEventListener("click", () => toggle(key));
     hand.appendChild(b);
   });
@@ -421,6 +445,7 @@ function renderHand(follow) {
   h.type = "button";
   h.id = "btn-hint";
   h.title = "What the hard bot would play from your seat (key H)";
+  h.disabled = stopped;
   h.addEventListener("click", hint);
   tools.appendChild(h);
   if (selected.length) {
@@ -462,6 +487,7 @@ function tryAction(v, sel) {
 }
 
 function toggle(c) {
+  if (stoppedWords()) { sayStopped(); return; }
   const i = selected.indexOf(c);
   if (i >= 0) selected.splice(i, 1); else selected.push(c);
   $("error").textContent = "";
@@ -479,7 +505,7 @@ let previewSeq = 0;
 async function preview() {
   const box = $("preview");
   const seq = ++previewSeq;
-  if (!selected.length) { box.textContent = ""; box.className = "preview"; return; }
+  if (!selected.length || stoppedWords()) { box.textContent = ""; box.className = "preview"; return; }
   try {
     // On the player's turn the server is asked at this table, and says
     // what the selection does in the phase of play (a card in a trick is
@@ -511,7 +537,16 @@ async function preview() {
   }
 }
 
+// sayStopped answers a stopped page's card or Hint (by key, or a click
+// that beat the redraw) with why it does not play.
+function sayStopped() {
+  const w = stoppedWords();
+  $("error").textContent = w.charAt(0).toUpperCase() + w.slice(1) + ".";
+  say($("error").textContent);
+}
+
 async function hint() {
+  if (stoppedWords()) { sayStopped(); return; }
   $("error").textContent = "";
   try {
     const h = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}/hint`);
@@ -614,7 +649,7 @@ applySpeed();
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
   play: playSelection,
-  hint: () => { const b = $("btn-hint"); if (b) b.click(); },
+  hint: () => { if (stoppedWords()) { sayStopped(); return; } const b = $("btn-hint"); if (b) b.click(); },
   chat: () => { $("chat-box").open = true; $("chat-text").focus(); },
   clear: () => { if (selected.length) clearSelection(); },
 });
