@@ -81,6 +81,8 @@ let retry = 250;
 let retryTimer = 0;
 let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
 let gone = false;     // the table no longer exists: not reconnecting
+let leaving = false;  // the player pressed Leave: the table's answer to it is awaited in the views
+let left = false;     // the player left the game in play from this page: not reconnecting
 function connect() {
   retryTimer = 0;
   $("conn").textContent = "connecting…";
@@ -99,6 +101,7 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") showError(m);
     else if (m.type === "view") {
+      if (leaving && leftGame(m)) return;
       // The answer to the player's own action is shown at once: the pause
       // after the play before it would only make the page feel slow.
       if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -108,6 +111,8 @@ function connect() {
   ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
     ws = null;
+    if (left) return; // closed by leftGame: the person left, so the page stays away
+
     // The seat was opened in another window or tab since: coming back
     // would push that one out in turn, so this page stops here.
     // Its actions are disabled until the player chooses to play here
@@ -165,18 +170,46 @@ function dropSelection() {
   $("preview").textContent = "";
   $("preview").className = "preview";
 }
+// leftGame follows a Leave this page sent, in the views after it: a
+// seat given up before the start comes back as a spectator's view (done);
+// Leave pressed as the game started (the last seat filled while the
+// button was still shown) leaves the seat the person's, marked away, with
+// a stand-in playing it. The page then stops as the other stopped pages
+// do: staying connected would show the person present, and its next
+// connection (after a dropped one, say) would mark them back at the table
+// they chose to leave. "Come back" is theirs to press.
+function leftGame(m) {
+  if (m.seat < 0) { leaving = false; return false; }
+  if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
+  leaving = false;
+  left = true;
+  clearTimeout(retryTimer);
+  retryTimer = 0;
+  const b = el("button", "play-here", "Come back");
+  b.type = "button";
+  b.id = "come-back";
+  b.addEventListener("click", playHere);
+  $("conn").replaceChildren("you left this table: a bot plays your seat ", b);
+  dropSelection();
+  if (ws) ws.close(1000, "left");
+  if (last) render();
+  return true;
+}
 // stoppedWords says why a stopped page does not play ("" while it
 // does): the status line, a card clicked and the Hint button say it
 // rather than ask the server about a table this page no longer plays.
 function stoppedWords() {
   if (gone) return "this table has ended or is gone";
   if (replaced) return "playing in another window: press Play here to play in this one";
+  if (left) return "you left this table: press Come back to play again";
   return "";
 }
-// playHere takes the seat back for a page that was replaced.
+// playHere takes the seat back for a page that was replaced, or whose
+// person left the game in play (connecting marks them back).
 function playHere() {
-  if (!replaced) return;
+  if (!replaced && !left) return;
   replaced = false;
+  left = false;
   $("error").textContent = "";
   if (last) render();
   connect();
@@ -404,7 +437,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const stopped = replaced || gone;
+  const stopped = replaced || gone || left;
   const waiting = sentAt === v.eventCount || stopped;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
@@ -571,6 +604,7 @@ function act(a) {
     renderHand(true);
   } else if (gone) $("error").textContent = "This table has ended or is gone.";
   else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  else if (left) $("error").textContent = "You left this table: press Come back to play again.";
   else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
@@ -609,7 +643,8 @@ $("chat-form").addEventListener("submit", (ev) => {
 // Leaving before the start opens the seat for someone else; the table's
 // next view shows this page as a spectator again, with the join form.
 $("leave").addEventListener("click", async () => {
-  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
+  leaving = true;
+  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { leaving = false; $("error").textContent = e.message; }
 });
 // Closing the sheet brings the player's turn (if it is) onto the screen:
 // while the sheet was open it stayed where the sheet put it.
