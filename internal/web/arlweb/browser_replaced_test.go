@@ -41,11 +41,14 @@ func TestBrowserArlingtonSeatReplaced(t *testing.T) {
 	if n, on := p.count(selLegal), p.count(enabled); n == 0 || on != 0 {
 		t.Fatalf("the replaced page shows %d actions, %d of them enabled; want them all disabled", n, on)
 	}
+	checkStopped(t, p, "playing in another window")
 	p.shot("replaced")
 	// Play here: the page reconnects (replacing another connection in
 	// turn) and its actions work again.
 	p.do(chromedp.Click(chromedp.CSS("#play-here")))
 	p.until(`document.getElementById("conn").textContent === "connected" && document.querySelector(` + q(enabled) + `)`)
+	// Back to playing: the turn, the Hint button and the cards again.
+	p.until(`document.getElementById("status").textContent.includes("your turn") && document.querySelector("#btn-hint:not(:disabled)") && document.querySelector("#hand button:not(:disabled)")`)
 	p.play()
 	if sent := eval[int](p, `__ws.sent.length`); sent != 1 {
 		t.Fatalf("the page sent %d actions, want 1", sent)

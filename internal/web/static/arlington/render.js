@@ -230,14 +230,17 @@ export function renderSheet(table, v, names) {
 }
 
 // statusText is the line under the bar: whose turn, which phase, the
-// target.
-export function statusText(m, names) {
+// target. stopped (the page no longer plays: its table is gone, or the
+// seat is played in another window) takes the place of whose turn it
+// is: the page cannot play that turn, so it must not claim it.
+export function statusText(m, names, stopped = "") {
   const v = m.view;
   if (!v) {
     if (m.seats.some((s) => s.reserved) && !m.seats.some((s) => s.open)) return "Waiting for the players asked to the rematch: take your held seat.";
     return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
+  if (stopped) return `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${stopped}`;
   const who = v.toMove === m.seat ? "your turn" : `${names[v.toMove]} to play`;
   let what = "";
   if (v.phase === "lead") what = v.toMove === m.seat ? "you have the lead" : `${names[v.toMove]} has the lead`;

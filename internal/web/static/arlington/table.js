@@ -81,6 +81,8 @@ let retry = 250;
 let retryTimer = 0;
 let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
 let gone = false;     // the table no longer exists: not reconnecting
+let leaving = false;  // the player pressed Leave: the table's answer to it is awaited in the views
+let left = false;     // the player left the game in play from this page: not reconnecting
 function connect() {
   retryTimer = 0;
   $("conn").textContent = "connecting…";
@@ -99,6 +101,7 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") showError(m);
     else if (m.type === "view") {
+      if (leaving && leftGame(m)) return;
       // The answer to the player's own action is shown at once: the pause
       // after the play before it would only make the page feel slow.
       if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -108,6 +111,8 @@ function connect() {
   ws.onclose = (ev) => {
     sentAt = -1; // an action in flight is answered by the next view, or was lost
     ws = null;
+    if (left) return; // closed by leftGame: the person left, so the page stays away
+
     // The seat was opened in another window or tab since: coming back
     // would push that one out in turn, so this page stops here.
     // Its actions are disabled until the player chooses to play here
@@ -121,6 +126,7 @@ function connect() {
       b.id = "play-here";
       b.addEventListener("click", playHere);
       $("conn").replaceChildren("playing in another window ", b);
+      dropSelection();
       if (last) render();
       return;
     }
@@ -152,12 +158,58 @@ function tableGone() {
   a.href = "/arlington/";
   $("conn").replaceChildren("this table has ended or is gone: ", a);
   $("error").textContent = "";
+  dropSelection();
   if (last) render();
 }
-// playHere takes the seat back for a page that was replaced.
+// dropSelection forgets the selection and its preview (and any preview
+// still on its way) of a page that stops playing.
+function dropSelection() {
+  selected = [];
+  hinted = "";
+  previewSeq++;
+  $("preview").textContent = "";
+  $("preview").className = "preview";
+}
+// leftGame follows a Leave this page sent, in the views after it: a
+// seat given up before the start comes back as a spectator's view (done);
+// Leave pressed as the game started (the last seat filled while the
+// button was still shown) leaves the seat the person's, marked away, with
+// a stand-in playing it. The page then stops as the other stopped pages
+// do: staying connected would show the person present, and its next
+// connection (after a dropped one, say) would mark them back at the table
+// they chose to leave. "Come back" is theirs to press.
+function leftGame(m) {
+  if (m.seat < 0) { leaving = false; return false; }
+  if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
+  leaving = false;
+  left = true;
+  clearTimeout(retryTimer);
+  retryTimer = 0;
+  const b = el("button", "play-here", "Come back");
+  b.type = "button";
+  b.id = "come-back";
+  b.addEventListener("click", playHere);
+  $("conn").replaceChildren("you left this table: a bot plays your seat ", b);
+  dropSelection();
+  if (ws) ws.close(1000, "left");
+  if (last) render();
+  return true;
+}
+// stoppedWords says why a stopped page does not play ("" while it
+// does): the status line, a card clicked and the Hint button say it
+// rather than ask the server about a table this page no longer plays.
+function stoppedWords() {
+  if (gone) return "this table has ended or is gone";
+  if (replaced) return "playing in another window: press Play here to play in this one";
+  if (left) return "you left this table: press Come back to play again";
+  return "";
+}
+// playHere takes the seat back for a page that was replaced, or whose
+// person left the game in play (connecting marks them back).
 function playHere() {
-  if (!replaced) return;
+  if (!replaced && !left) return;
   replaced = false;
+  left = false;
   $("error").textContent = "";
   if (last) render();
   connect();
@@ -232,7 +284,8 @@ function show(m, burst) {
   // are not said nor brought onto the screen (the page would jump for a
   // move the person does not make).
   const away = m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away);
-  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length) && !away;
+  // A stopped page (table gone, seat played elsewhere) has no turn here.
+  const nowMine = !!(m.view && m.view.toMove === m.seat && m.legal.length) && !away && !stoppedWords();
   // A turn that follows the player's own move is a new one (a set round
   // they ended, a card added to a set): said too, or a player who hears
   // their move and nothing after it waits for a turn they already have.
@@ -329,7 +382,7 @@ function render(follow) {
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
-  $("status").textContent = statusText(m, names);
+  $("status").textContent = statusText(m, names, stoppedWords());
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
@@ -384,7 +437,8 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const waiting = sentAt === v.eventCount || replaced || gone;
+  const stopped = replaced || gone || left;
+  const waiting = sentAt === v.eventCount || stopped;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
@@ -403,6 +457,9 @@ function renderHand(follow) {
     if (selected.includes(key)) b.classList.add("selected");
     if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
     b.appendChild(svg);
+    // A stopped page's cards are shown but not selectable: a selection
+    // would ask for previews of a table it no longer plays.
+    b.disabled = stopped;
     b.addEventListener("click", () => toggle(key));
     hand.appendChild(b);
   });
@@ -421,6 +478,7 @@ function renderHand(follow) {
   h.type = "button";
   h.id = "btn-hint";
   h.title = "What the hard bot would play from your seat (key H)";
+  h.disabled = stopped;
   h.addEventListener("click", hint);
   tools.appendChild(h);
   if (selected.length) {
@@ -462,6 +520,7 @@ function tryAction(v, sel) {
 }
 
 function toggle(c) {
+  if (stoppedWords()) { sayStopped(); return; }
   const i = selected.indexOf(c);
   if (i >= 0) selected.splice(i, 1); else selected.push(c);
   $("error").textContent = "";
@@ -479,7 +538,7 @@ let previewSeq = 0;
 async function preview() {
   const box = $("preview");
   const seq = ++previewSeq;
-  if (!selected.length) { box.textContent = ""; box.className = "preview"; return; }
+  if (!selected.length || stoppedWords()) { box.textContent = ""; box.className = "preview"; return; }
   try {
     // On the player's turn the server is asked at this table, and says
     // what the selection does in the phase of play (a card in a trick is
@@ -511,7 +570,16 @@ async function preview() {
   }
 }
 
+// sayStopped answers a stopped page's card or Hint (by key, or a click
+// that beat the redraw) with why it does not play.
+function sayStopped() {
+  const w = stoppedWords();
+  $("error").textContent = w.charAt(0).toUpperCase() + w.slice(1) + ".";
+  say($("error").textContent);
+}
+
 async function hint() {
+  if (stoppedWords()) { sayStopped(); return; }
   $("error").textContent = "";
   try {
     const h = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}/hint`);
@@ -536,6 +604,7 @@ function act(a) {
     renderHand(true);
   } else if (gone) $("error").textContent = "This table has ended or is gone.";
   else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  else if (left) $("error").textContent = "You left this table: press Come back to play again.";
   else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
@@ -574,7 +643,8 @@ $("chat-form").addEventListener("submit", (ev) => {
 // Leaving before the start opens the seat for someone else; the table's
 // next view shows this page as a spectator again, with the join form.
 $("leave").addEventListener("click", async () => {
-  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { $("error").textContent = e.message; }
+  leaving = true;
+  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { leaving = false; $("error").textContent = e.message; }
 });
 // Closing the sheet brings the player's turn (if it is) onto the screen:
 // while the sheet was open it stayed where the sheet put it.
@@ -614,7 +684,7 @@ applySpeed();
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
   play: playSelection,
-  hint: () => { const b = $("btn-hint"); if (b) b.click(); },
+  hint: () => { if (stoppedWords()) { sayStopped(); return; } const b = $("btn-hint"); if (b) b.click(); },
   chat: () => { $("chat-box").open = true; $("chat-text").focus(); },
   clear: () => { if (selected.length) clearSelection(); },
 });
