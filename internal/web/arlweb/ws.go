@@ -439,7 +439,7 @@ const movedReason = "table moved: reconnect"
 // replacedReason closes (1001) the oldest connection to a seat opened in
 // more windows than the server keeps. Clients recognise it by its
 // "replaced" prefix (docs/api.md, "How a connection ends"): the table
-// page (table.js) and arlclient match that, not the whole sentence.
+// page (connection.js) and arlclient match that, not the whole sentence.
 const replacedReason = "replaced by a newer connection to your seat"
 
 // send writes one message within the write timeout.

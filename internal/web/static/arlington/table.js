@@ -1,7 +1,8 @@
-// The table page: the connection, the player's hand and actions. The
-// server sends views made for this browser (docs/api.md, "Arlington
-// tables"), with the events and legal actions already in words and the
-// points of each action; the page paces what it shows (pace.js).
+// The table page: the player's hand and actions (the connection is in
+// connection.js). The server sends views made for this browser
+// (docs/api.md, "Arlington tables"), with the events and legal actions
+// already in words and the points of each action; the page paces what it
+// shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
 import { savedName, saveName, el, points, ruleHref } from "./common.js";
@@ -14,11 +15,11 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
+import { conn, connect, stoppedWords, installConnection } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing } from "./onscreen.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
-let ws = null;
 let events = []; // the public event log, as shown
 let log = [];    // the words of each event
 let last = null; // the last view message shown
@@ -74,93 +75,21 @@ narrow.addEventListener("change", () => { setSmallCards(narrow.matches); if (las
 
 $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 
-// The connection. A dropped one is tried again soon (at most about 2 s
-// apart, with jitter so a restarted server is not hit by every page at
-// once) and at once when the page is shown again or the network returns.
-let retry = 250;
-let retryTimer = 0;
-let replaced = false; // closed as replaced by a newer connection to the seat: not reconnecting
-let gone = false;     // the table no longer exists: not reconnecting
-let leaving = false;  // the player pressed Leave: the table's answer to it is awaited in the views
-let left = false;     // the player left the game in play from this page: not reconnecting
-function connect() {
-  retryTimer = 0;
-  $("conn").textContent = "connecting…";
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(id)}/ws`);
-  let opened = false;
-  ws.onopen = () => {
-    opened = true;
-    retry = 250;
-    $("conn").textContent = "connected";
-    if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
-    ws.send(JSON.stringify(hello({ name: savedName() || undefined })));
-  };
-  ws.onmessage = (ev) => {
-    let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === "error") showError(m);
-    else if (m.type === "view") {
-      if (leaving && leftGame(m)) return;
-      // The answer to the player's own action is shown at once: the pause
-      // after the play before it would only make the page feel slow.
-      if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
-      pacer.push(m);
-    }
-  };
-  ws.onclose = (ev) => {
-    sentAt = -1; // an action in flight is answered by the next view, or was lost
-    ws = null;
-    if (left) return; // closed by leftGame: the person left, so the page stays away
-
-    // The seat was opened in another window or tab since: coming back
-    // would push that one out in turn, so this page stops here.
-    // Its actions are disabled until the player chooses to play here
-    // again, which replaces the other window as a reload would (and
-    // brings back a page stopped because the newer connections were
-    // dead ones the server dropped first).
-    if (ev.code === 1001 && ev.reason.startsWith("replaced")) {
-      replaced = true;
-      const b = el("button", "play-here", "Play here");
-      b.type = "button";
-      b.id = "play-here";
-      b.addEventListener("click", playHere);
-      $("conn").replaceChildren("playing in another window ", b);
-      dropSelection();
-      if (last) render();
-      return;
-    }
-    // 1012: the server is restarting (an update); it is back in a moment.
-    $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
-    // A refused upgrade (the browser does not say why) or a table closed
-    // here may mean the table is gone for good (it closed idle while a
-    // laptop slept): the table's address says so with a 404, and then
-    // the page stops rather than try for ever.
-    if (!opened || ev.reason === "table closed") {
-      fetch(`/api/arlington/tables/${encodeURIComponent(id)}`).then((r) => r.status === 404, () => false)
-        .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
-      return;
-    }
-    retryLater();
-  };
-}
-// retryLater plans the next connection attempt.
-function retryLater() {
-  const ms = Math.round(retry / 2 + Math.random() * retry / 2);
-  document.body.dataset.retryMs = String(ms);
-  retryTimer = setTimeout(connect, ms);
-  retry = Math.min(retry * 2, 2000);
-}
-// tableGone stops the page of a table that no longer exists.
-function tableGone() {
-  gone = true;
-  const a = el("a", "", "back to the lobby");
-  a.href = "/arlington/";
-  $("conn").replaceChildren("this table has ended or is gone: ", a);
-  $("error").textContent = "";
-  dropSelection();
-  if (last) render();
-}
+// The connection (connection.js); what it asks of this page.
+installConnection({
+  id,
+  hello,
+  showError,
+  view(m) {
+    // The answer to the player's own action is shown at once: the pause
+    // after the play before it would only make the page feel slow.
+    if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
+    pacer.push(m);
+  },
+  dropped() { sentAt = -1; },
+  dropSelection,
+  redraw() { if (last) render(); },
+});
 // dropSelection forgets the selection and its preview (and any preview
 // still on its way) of a page that stops playing.
 function dropSelection() {
@@ -170,58 +99,6 @@ function dropSelection() {
   $("preview").textContent = "";
   $("preview").className = "preview";
 }
-// leftGame follows a Leave this page sent, in the views after it: a
-// seat given up before the start comes back as a spectator's view (done);
-// Leave pressed as the game started (the last seat filled while the
-// button was still shown) leaves the seat the person's, marked away, with
-// a stand-in playing it. The page then stops as the other stopped pages
-// do: staying connected would show the person present, and its next
-// connection (after a dropped one, say) would mark them back at the table
-// they chose to leave. "Come back" is theirs to press.
-function leftGame(m) {
-  if (m.seat < 0) { leaving = false; return false; }
-  if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
-  leaving = false;
-  left = true;
-  clearTimeout(retryTimer);
-  retryTimer = 0;
-  const b = el("button", "play-here", "Come back");
-  b.type = "button";
-  b.id = "come-back";
-  b.addEventListener("click", playHere);
-  $("conn").replaceChildren("you left this table: a bot plays your seat ", b);
-  dropSelection();
-  if (ws) ws.close(1000, "left");
-  if (last) render();
-  return true;
-}
-// stoppedWords says why a stopped page does not play ("" while it
-// does): the status line, a card clicked and the Hint button say it
-// rather than ask the server about a table this page no longer plays.
-function stoppedWords() {
-  if (gone) return "this table has ended or is gone";
-  if (replaced) return "playing in another window: press Play here to play in this one";
-  if (left) return "you left this table: press Come back to play again";
-  return "";
-}
-// playHere takes the seat back for a page that was replaced, or whose
-// person left the game in play (connecting marks them back).
-function playHere() {
-  if (!replaced && !left) return;
-  replaced = false;
-  left = false;
-  $("error").textContent = "";
-  if (last) render();
-  connect();
-}
-function reconnectNow() {
-  if (ws || !retryTimer) return;
-  clearTimeout(retryTimer);
-  connect();
-}
-window.addEventListener("online", reconnectNow);
-document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
-
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks, its cards written as the page writes them.
 function showError(m) {
@@ -258,7 +135,7 @@ function show(m, burst) {
     if (v.eventsFrom > events.length) { // a gap: start again with a full view
       events = []; log = [];
       document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
-      if (ws) ws.close();
+      if (conn.ws) conn.ws.close();
       return "";
     }
     const had = events.length;
@@ -437,7 +314,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const stopped = replaced || gone || left;
+  const stopped = conn.replaced || conn.gone || conn.left;
   const waiting = sentAt === v.eventCount || stopped;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
@@ -594,17 +471,17 @@ async function hint() {
 
 function act(a) {
   $("error").textContent = "";
-  if (ws && ws.readyState === WebSocket.OPEN) {
-    ws.send(JSON.stringify({ type: "action", action: a }));
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
     sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else if (gone) $("error").textContent = "This table has ended or is gone.";
-  else if (replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
-  else if (left) $("error").textContent = "You left this table: press Come back to play again.";
+  } else if (conn.gone) $("error").textContent = "This table has ended or is gone.";
+  else if (conn.replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
+  else if (conn.left) $("error").textContent = "You left this table: press Come back to play again.";
   else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
@@ -638,13 +515,13 @@ function renderChat() {
 $("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const t = $("chat-text").value.trim();
-  if (t && ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
+  if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) { conn.ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
 });
 // Leaving before the start opens the seat for someone else; the table's
 // next view shows this page as a spectator again, with the join form.
 $("leave").addEventListener("click", async () => {
-  leaving = true;
-  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { leaving = false; $("error").textContent = e.message; }
+  conn.leaving = true;
+  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; }
 });
 // Closing the sheet brings the player's turn (if it is) onto the screen:
 // while the sheet was open it stayed where the sheet put it.
@@ -664,7 +541,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   try {
     await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
     // A new hello resubscribes: the seat's view comes on the same connection.
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(hello({})));
+    if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
   } catch (e) { $("error").textContent = e.message; }
 });
 
