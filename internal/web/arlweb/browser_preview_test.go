@@ -113,7 +113,11 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 	}))
 	id := tb.Summary().ID
 	p.open(e.srv.URL, id)
-	p.until(`window.__ws.seat >= 0 && window.__ws.toMove === window.__ws.seat && document.querySelector('#hand .hand-card[data-card=` + q(c.String()) + `]')`)
+	// The turn as the page shows it, not as the socket has it: the page
+	// asks the table for the preview only once its paced display has
+	// reached the turn, and a card selected before that is told in the
+	// words of a card alone.
+	p.until(`window.__ws.seat >= 0 && window.__ws.toMove === window.__ws.seat && document.getElementById("status").textContent.includes("your turn") && document.querySelector('#hand .hand-card[data-card=` + q(c.String()) + `]')`)
 	click := func(c card.Card) {
 		t.Helper()
 		eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(c.String())+`]').click(); return true; })()`)
