@@ -213,6 +213,43 @@ func (e *env) counted() (string, *atomic.Int32) {
 	return front.URL, &n
 }
 
+// seatedClient is a client, through e.counted, seated as Ann at table id;
+// the count is of its WebSocket connections.
+func seatedClient(t *testing.T, e *env, id string) (*arlclient.Client, *atomic.Int32) {
+	t.Helper()
+	url, dials := e.counted()
+	c, err := arlclient.New(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Join(context.Background(), id, "Ann", -1); err != nil {
+		t.Fatal(err)
+	}
+	return c, dials
+}
+
+// seatedFollower is seatedClient's follower of table id, once it has had
+// its first update.
+func seatedFollower(t *testing.T, e *env, id string) (*arlclient.Follower, *atomic.Int32) {
+	t.Helper()
+	c, dials := seatedClient(t, e, id)
+	f := c.Open(context.Background(), id, quick)
+	firstUpdate(t, f)
+	return f, dials
+}
+
+// firstUpdate reads f until its first update.
+func firstUpdate(t *testing.T, f *arlclient.Follower) {
+	t.Helper()
+	for {
+		if m, ok := nextMsg(t, f); !ok {
+			t.Fatalf("a follower ended: %v", f.Err())
+		} else if m.Update != nil {
+			return
+		}
+	}
+}
+
 // nextMsg is f's next message; ok false once f has ended.
 func nextMsg(t *testing.T, f *arlclient.Follower) (arlclient.Message, bool) {
 	t.Helper()
@@ -314,26 +351,13 @@ func TestWSCloseSlowFollower(t *testing.T) {
 func TestWSCloseReplacedFollower(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
-	url, dials := e.counted()
-	c, err := arlclient.New(url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, dials := seatedClient(t, e, id)
 	ctx := context.Background()
-	if _, err := c.Join(ctx, id, "Ann", -1); err != nil {
-		t.Fatal(err)
-	}
 	var fs []*arlclient.Follower
 	for range table.MaxSeatConns + 1 {
 		f := c.Open(ctx, id, quick)
 		defer f.Close()
-		for { // subscribed: the next one is newer
-			if m, ok := nextMsg(t, f); !ok {
-				t.Fatalf("a follower ended: %v", f.Err())
-			} else if m.Update != nil {
-				break
-			}
-		}
+		firstUpdate(t, f) // subscribed: the next one is newer
 		fs = append(fs, f)
 	}
 	// A follower that reconnected instead of ending would go on: the
@@ -362,29 +386,13 @@ func TestWSCloseMovedFollower(t *testing.T) {
 	var moved atomic.Bool
 	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
 	id := e.client().create("", "", "random")
-	url, dials := e.counted()
-	c, err := arlclient.New(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := c.Join(ctx, id, "Ann", -1); err != nil {
-		t.Fatal(err)
-	}
-	f := c.Open(ctx, id, quick)
+	f, dials := seatedFollower(t, e, id)
 	defer f.Close()
-	for {
-		if m, ok := nextMsg(t, f); !ok {
-			t.Fatalf("the follower ended: %v", f.Err())
-		} else if m.Update != nil {
-			break
-		}
-	}
 	moved.Store(true)
 	if code := e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil); code != http.StatusServiceUnavailable {
 		t.Fatalf("a join to a table that moved: %d", code)
 	}
-	err = endsWith(t, f)
+	err := endsWith(t, f)
 	if n := dials.Load(); n < 2 || !errors.Is(err, arlclient.ErrNotFound) {
 		t.Fatalf("after the move: %d connections asked for, ended with %v; want a second and ErrNotFound", n, err)
 	}
@@ -396,24 +404,8 @@ func TestWSCloseMovedFollower(t *testing.T) {
 func TestWSCloseTableFollower(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
-	url, dials := e.counted()
-	c, err := arlclient.New(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := c.Join(ctx, id, "Ann", -1); err != nil {
-		t.Fatal(err)
-	}
-	f := c.Open(ctx, id, quick)
+	f, dials := seatedFollower(t, e, id)
 	defer f.Close()
-	for {
-		if m, ok := nextMsg(t, f); !ok {
-			t.Fatalf("the follower ended: %v", f.Err())
-		} else if m.Update != nil {
-			break
-		}
-	}
 	e.hub.Close()
 	// Its messages are taken (it waits for its reader) while its
 	// connections are counted.
