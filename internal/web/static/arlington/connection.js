@@ -132,7 +132,7 @@ export function stoppedWords() {
 }
 // playHere takes the seat back for a page that was replaced, or whose
 // person left the game in play (connecting marks them back).
-export function playHere() {
+function playHere() {
   if (!conn.replaced && !conn.left) return;
   conn.replaced = false;
   conn.left = false;
