@@ -17,9 +17,11 @@ import (
 // the selection s in v's phase, or "" when that is what s is as a set
 // (a legal set when leading or answering: its spectra and points).
 // names[i] is seat i's name, for the sets the words name.
-// Leading, a group that is no set gets WhyNotSet, and a single card the
-// advice to lead it as a card, with the sets on the tables it could be
-// added to, put into in place of a joker, or (the S2) played on; in a
+// Leading, a group that is no set gets WhyNotSet, and a single card
+// (a joker too) every move it has: led as a card, led as a set when it is
+// one alone (an ace, the 2♥, a joker: with its spectra and points), and
+// the sets on the tables it could be added to, put into in place of a
+// joker, or (the S2) played on; in a
 // trick, where one card is played and sets do not count, the words say
 // whether the card can take the trick; answering a set, the S2 kills it,
 // and a set that does not answer (not of the spectrum led, or not higher
@@ -48,7 +50,7 @@ func SelectionWords(v View, s Set, names []string) string {
 			}
 		}
 	case PhaseLead:
-		if single && !Legal(s) {
+		if s.Len() == 1 {
 			return leadAloneWords(v, s.Cards()[0], names)
 		}
 	}
@@ -116,15 +118,39 @@ func trickWords(v View, c card.Card) string {
 	return fmt.Sprintf("The %s takes the trick: the others' cards come into your hand, and you have the lead.", CardWords(c))
 }
 
-// leadAloneWords is what the lone suit card c, which is no set, can do
-// when leading: always be led as a card, and whatever else the legal-move
-// checker finds for it on the tables in v: be added to a set, be put into
-// a jokered set in place of a joker, or, the S2, be played on a set.
+// leadAloneWords is what the lone card c can do when leading: always be
+// led as a card; be led as a set when it is one alone (an ace, the 2♥ or
+// a joker), in each spectrum it fits; and whatever else the legal-move
+// checker finds for it on the tables in v (tableWords).
 func leadAloneWords(v View, c card.Card, names []string) string {
-	alts := []string{"lead it as a card instead"}
+	one, _ := Set(0).With(c)
+	alts := tableWords(v, c, names)
+	if !Legal(one) {
+		return aloneWords(c) + " (" + strings.Join(append([]string{"lead it as a card instead"}, alts...), ", or ") + ")."
+	}
+	spectra := SpectraOf(one)
+	as := make([]string, len(spectra))
+	for i, sp := range spectra {
+		n := PointsIn(one, sp)
+		as[i] = fmt.Sprintf("%s, %d %s", SpectrumWords(sp), n, pointWord(n))
+	}
+	// A single card led with no spectrum named is led as a card (rules
+	// "Leading a Set"), so the set is offered with its spectrum.
+	lead := "lead it as a card or as that set"
+	if len(spectra) > 1 {
+		lead = "lead it as a card or as a set in either spectrum"
+	}
+	return fmt.Sprintf("The %s alone is a set (%s): %s.", CardWords(c), strings.Join(as, "; "), strings.Join(append([]string{lead}, alts...), ", or "))
+}
+
+// tableWords is what the lone card c can do with the sets on the tables
+// in v when leading, as the legal-move checker finds it from the tables
+// alone: be added to a set, be put into a jokered set in place of a
+// joker, or, the S2, be played on a set; nil when nothing.
+func tableWords(v View, c card.Card, names []string) []string {
 	p, err := v.tablesPosition()
 	if err != nil {
-		return aloneWords(c) + " (" + alts[0] + ")."
+		return nil
 	}
 	p.phase = PhaseLead
 	p.hand, _ = Set(0).With(c)
@@ -145,6 +171,7 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 		}
 		*to = append(*to, whose(v, a.Seat, names)+" set "+SetWords(p.tables[a.Seat][a.Index]))
 	}
+	var alts []string
 	if len(adds) > 0 {
 		alts = append(alts, "add it to "+orList(adds))
 	}
@@ -164,7 +191,15 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 	case len(s2) > 1:
 		alts = append(alts, "play it on any set on the tables: both go to the graveyard, and you keep the lead")
 	}
-	return aloneWords(c) + " (" + strings.Join(alts, ", or ") + ")."
+	return alts
+}
+
+// pointWord is "point" or "points", as n asks.
+func pointWord(n int) string {
+	if n == 1 {
+		return "point"
+	}
+	return "points"
 }
 
 // orList is "a", "a or b", "a, b or c"; past maxNamed, the rest are

