@@ -15,6 +15,7 @@ import (
 
 	"cardtable/arlington"
 	"cardtable/card"
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -82,7 +83,7 @@ func trickPreview(t *testing.T, p *seatTab) {
 	}
 	eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(c)+`]').click(); return true; })()`)
 	p.until(`document.getElementById("preview").textContent !== ""`)
-	got := eval[string](p, `document.getElementById("preview").textContent + " [" + document.getElementById("preview").className + "]"`)
+	got := previewShown(p)
 	t.Logf("the %s in a trick (event %d): %s", c, p.events(), got)
 	if !strings.Contains(got, "trick") || strings.Contains(got, "not a set") || strings.Contains(got, "lead it") || strings.Contains(got, "bad") {
 		t.Errorf("preview of the %s selected to play to a trick: %q; want what it does to the trick, unmarked", c, got)
@@ -99,32 +100,16 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 	rl := web.RateLimit{Player: web.Bucket{Burst: 1000, Every: time.Second}, Address: web.Bucket{Burst: 1000, Every: time.Second},
 		OftenPlayer: web.Bucket{Burst: 100, Every: time.Hour}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second}}
 	e := newEnvWeb(t, Limits{Burst: 10000}, web.Options{RateLimit: &rl})
-	tb, ann, _, c, set := leadBesideSet(t, e, "JK", true)
-	p := newSeatTab(t, startBrowser(t), "Ann")
-	u, _ := url.Parse(e.srv.URL)
-	cookies := ann.hc.Jar.Cookies(u)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		for _, ck := range cookies {
-			if _, err := cdp.Call(ctx, tg, network.SetCookie, network.SetCookieParams{Name: ck.Name, Value: ck.Value, URL: e.srv.URL, HTTPOnly: new(true)}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
+	tb, ann, _, c, set := leadBesideSet(t, e, "JK", true, false)
 	id := tb.Summary().ID
-	p.open(e.srv.URL, id)
-	// The turn as the page shows it, not as the socket has it: the page
-	// asks the table for the preview only once its paced display has
-	// reached the turn, and a card selected before that is told in the
-	// words of a card alone.
-	p.until(`window.__ws.seat >= 0 && window.__ws.toMove === window.__ws.seat && document.getElementById("status").textContent.includes("your turn") && document.querySelector('#hand .hand-card[data-card=` + q(c.String()) + `]')`)
+	p := annAtTurn(t, e, ann, id, c)
 	click := func(c card.Card) {
 		t.Helper()
 		eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(c.String())+`]').click(); return true; })()`)
 	}
 	preview := func() string {
 		t.Helper()
-		return eval[string](p, `document.getElementById("preview").textContent + " [" + document.getElementById("preview").className + "]"`)
+		return previewShown(p)
 	}
 
 	click(c)
@@ -179,4 +164,57 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 	if !strings.HasSuffix(got, "[preview bad]") {
 		t.Errorf("a refused preview reads %q; want it marked as a refusal (preview bad), not kept in the previous preview's look", got)
 	}
+}
+
+// TestBrowserArlingtonPreviewSetAlone: Ann leads holding a card that is a
+// set alone (an ace, the 2♥ or a joker) and that fits a set on Bob's
+// table; selected, it is told as the engine tells it from Ann's seat
+// (a set, with its spectra and points, and the sets on the tables it can
+// go on, Bob's named), in the look of a set the player can lead. Before,
+// its preview was only the set's analysis and named no set on the tables.
+func TestBrowserArlingtonPreviewSetAlone(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	tb, ann, _, c, _ := leadBesideSet(t, e, "Bob", false, true)
+	p := annAtTurn(t, e, ann, tb.Summary().ID, c)
+	one, _ := arlington.Set(0).With(c)
+	want := arlington.SelectionWords(ownView(t, tb, ann, e), one, table.SeatNames(tb.Summary().Seats)) + " [preview ok]"
+	eval[bool](p, `(() => { document.querySelector('#hand .hand-card[data-card=`+q(c.String())+`]').click(); return true; })()`)
+	p.until(`document.getElementById("preview").textContent !== ""`)
+	got := previewShown(p)
+	t.Logf("the %s: %s", c, got)
+	if got != want || !strings.Contains(got, " alone is a set (") || !strings.Contains(got, "Bob's set ") {
+		t.Errorf("preview of the %s, a set alone that fits a set on Bob's table:\n got %q\nwant %q", c, got, want)
+	}
+}
+
+// annAtTurn opens the table id in a browser tab as Ann (the identity
+// cookie of the client ann) and waits until the page shows her turn with
+// the card c in her hand.
+func annAtTurn(t *testing.T, e *env, ann *client, id string, c card.Card) *seatTab {
+	t.Helper()
+	p := newSeatTab(t, startBrowser(t), "Ann")
+	u, _ := url.Parse(e.srv.URL)
+	cookies := ann.hc.Jar.Cookies(u)
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, ck := range cookies {
+			if _, err := cdp.Call(ctx, tg, network.SetCookie, network.SetCookieParams{Name: ck.Name, Value: ck.Value, URL: e.srv.URL, HTTPOnly: new(true)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	p.open(e.srv.URL, id)
+	// The turn as the page shows it, not as the socket has it: the page
+	// asks the table for the preview only once its paced display has
+	// reached the turn, and a card selected before that is told in the
+	// words of a card alone.
+	p.until(`window.__ws.seat >= 0 && window.__ws.toMove === window.__ws.seat && document.getElementById("status").textContent.includes("your turn") && document.querySelector('#hand .hand-card[data-card=` + q(c.String()) + `]')`)
+	return p
+}
+
+// previewShown is the preview's text as the page shows it, with its look
+// ("… [preview ok]").
+func previewShown(p *seatTab) string {
+	p.tb.Helper()
+	return eval[string](p, `document.getElementById("preview").textContent + " [" + document.getElementById("preview").className + "]"`)
 }

@@ -429,8 +429,11 @@ async function preview() {
     // rewriting card codes in them would turn a player named "JK" into
     // a joker.
     if (p.say) {
-      // Marked as a warning only when no action plays the selection.
-      box.className = "preview" + (legalFor(last, selCards()).some((x) => x.exact) ? "" : " bad");
+      // Marked as a warning only when no action plays the selection; a
+      // card that is a set alone (an ace, the 2♥, a joker), told when
+      // leading what else it can do, keeps the look of a set.
+      const plays = legalFor(last, selCards()).some((x) => x.exact);
+      box.className = "preview" + (!plays ? " bad" : p.legal && v.phase === "lead" ? " ok" : "");
       box.textContent = p.say;
     } else if (p.legal) {
       box.className = "preview ok";
