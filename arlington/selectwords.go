@@ -15,7 +15,8 @@ import (
 
 // SelectionWords is what a player choosing cards in v needs to know of
 // the selection s in v's phase, or "" when that is what s is as a set
-// (a legal set when leading or answering: its spectra and points).
+// (a legal set of several cards when leading, or one answering: its
+// spectra and points).
 // names[i] is seat i's name, for the sets the words name.
 // Leading, a group that is no set gets WhyNotSet, and a single card
 // (a joker too) every move it has: led as a card, led as a set when it is
