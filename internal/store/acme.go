@@ -50,10 +50,15 @@ func (db *DB) ACMEGet(ctx context.Context, key string) (data []byte, found bool,
 // ACMEPut stores data as the certificate cache's entry key, replacing
 // any. A new key is refused once the cache holds ACMEMaxEntries entries
 // (ErrACMEFull), after the challenges' entries older than a day are
-// deleted; a key or data past its bound is refused (ErrACMETooBig).
+// deleted; a key or data past its bound is refused (ErrACMETooBig). The
+// entries hold private keys: the database's files are first made readable
+// by their owner alone.
 func (db *DB) ACMEPut(ctx context.Context, key string, data []byte) error {
 	if err := acmeCheck(key, data); err != nil {
 		return err
+	}
+	if err := db.file.makePrivate(); err != nil {
+		return fmt.Errorf("storing %q: %s is readable by others and could not be made private, so no private key is written in it: %w", key, db.file.path, err)
 	}
 	now := time.Now()
 	return db.tx(ctx, func(tx *sql.Tx) error {
