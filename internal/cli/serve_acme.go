@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -46,6 +47,7 @@ type acmeStore interface {
 type dbCache struct {
 	db  acmeStore
 	old autocert.DirCache // "": none
+	log *slog.Logger      // nil: none (tests)
 }
 
 // Get is autocert.Cache's: autocert.ErrCacheMiss when there is no entry.
@@ -59,7 +61,12 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	}
 	data, err = c.old.Get(ctx, key)
 	if err != nil {
-		return nil, err // autocert.ErrCacheMiss when the directory has none
+		if err != autocert.ErrCacheMiss && c.log != nil {
+			// Unreadable (acme a file, no permission): the database is
+			// the cache now, so the old directory never stops it.
+			c.log.Warn("ACME certificate cache: the directory of earlier versions not read", "key", key, "err", err)
+		}
+		return nil, autocert.ErrCacheMiss
 	}
 	if err := c.db.ACMEPut(ctx, key, data); err != nil {
 		return nil, fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
@@ -67,9 +74,15 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	return data, nil
 }
 
-// Put is autocert.Cache's.
+// Put is autocert.Cache's. A refusal is logged here: autocert drops the
+// errors of storing a certificate or a challenge's answer (the server
+// then serves them from memory, and the other servers cannot).
 func (c dbCache) Put(ctx context.Context, key string, data []byte) error {
-	return c.db.ACMEPut(ctx, key, data)
+	err := c.db.ACMEPut(ctx, key, data)
+	if err != nil && c.log != nil {
+		c.log.Warn("ACME certificate cache: not stored", "key", key, "err", err)
+	}
+	return err
 }
 
 // Delete is autocert.Cache's.
@@ -84,15 +97,16 @@ func challengeKey(key string) bool {
 }
 
 // acmeManager obtains and renews the domains' certificates, keeping them
-// (and the ACME account key) in the database, certs; names.acmeDir is
+// (and the ACME account key) in the database, certs, and logging to log
+// what it could not store; names.acmeDir is
 // where earlier versions kept them, read for what the database lacks.
 // names.acmeRoots, when not nil, are the CAs trusted for the ACME
 // server's own HTTPS (--acme-ca, read with the flags: readACMECA).
-func acmeManager(o *serveOptions, names serveNames, certs acmeStore) *autocert.Manager {
+func acmeManager(o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
 	domains, roots := names.domains, names.acmeRoots
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
-		Cache:      dbCache{db: certs, old: autocert.DirCache(names.acmeDir)},
+		Cache:      dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log},
 		HostPolicy: domainPolicy(domains),
 		Email:      o.acmeEmail,
 	}
@@ -153,4 +167,3 @@ func domainPolicy(domains []string) autocert.HostPolicy {
 }
 
 var _ autocert.Cache = dbCache{}
-

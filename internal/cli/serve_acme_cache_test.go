@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,9 +18,10 @@ import (
 // autocert.ErrCacheMiss itself (autocert compares with ==), an entry put
 // is got back from another server's store on the same database, deleted
 // is missing again; an entry past the store's bounds is refused with the
-// store's error. What the database lacks is taken from the directory
+// store's error, and logged. What the database lacks is taken from the directory
 // earlier versions kept the certificates in, and moved into the
-// database; a challenge's answer there never is.
+// database; a challenge's answer there never is, and a directory that
+// cannot be read is a miss.
 func TestACMEDBCache(t *testing.T) {
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
@@ -27,7 +29,8 @@ func TestACMEDBCache(t *testing.T) {
 			db := b.New(t)
 			s := storetest.OpenTB(t, db)
 			old := t.TempDir()
-			c := dbCache{db: s, old: autocert.DirCache(old)}
+			var logged bytes.Buffer
+			c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil))}
 			for _, k := range []string{"acme_account+key", "cards.example", "tok+http-01"} {
 				if data, err := c.Get(ctx, k); err != autocert.ErrCacheMiss || data != nil {
 					t.Fatalf("Get(%s) of an empty cache: %q %v", k, data, err)
@@ -55,6 +58,10 @@ func TestACMEDBCache(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "too big for the ACME certificate cache") {
 				t.Fatalf("Put of a megabyte: %v", err)
 			}
+			// autocert drops a certificate's Put error: the cache logs it.
+			if l := logged.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "big.example") || !strings.Contains(l, "too big") {
+				t.Fatalf("the refusal logged: %q", l)
+			}
 
 			// The directory of earlier versions.
 			key := []byte("-----BEGIN EC PRIVATE KEY-----\nold\n-----END EC PRIVATE KEY-----\n")
@@ -71,6 +78,15 @@ func TestACMEDBCache(t *testing.T) {
 			}
 			if _, err := c.Get(ctx, "stale+http-01"); err != autocert.ErrCacheMiss {
 				t.Fatalf("a challenge's answer read from the old directory: %v", err)
+			}
+			// An old directory that cannot be read is no directory.
+			notDir := filepath.Join(t.TempDir(), "acme")
+			if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c.old = autocert.DirCache(notDir)
+			if _, err := c.Get(ctx, "other.example"); err != autocert.ErrCacheMiss {
+				t.Fatalf("with acme/ a file: %v", err)
 			}
 		})
 	}
