@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"cardtable/internal/dbcopy"
 )
 
 // openAt opens the database at path for the test.
@@ -31,8 +33,8 @@ func mode(tb testing.TB, path string) os.FileMode {
 // TestACMEPrivate: the certificate cache holds private keys, so a
 // database readable by others (made by an earlier version) is made
 // readable by its owner alone, -wal and -shm too, before the first entry
-// is written; a new database is its owner's from the start, and so is a
-// backup.
+// is written, or imported by a copy; a new database is its owner's from
+// the start, and so is a backup.
 func TestACMEPrivate(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -70,6 +72,21 @@ func TestACMEPrivate(t *testing.T) {
 			t.Errorf("%s after a key was stored: %v, want -rw-------", filepath.Base(p), m)
 		}
 	}
+	// A copy's target made by an earlier version (db copy): the same.
+	target := filepath.Join(dir, "target.db")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(target, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := openAt(t, target).Import(ctx, "acme_cache", []any{dbcopy.ACMEEntry{Key: "k", Data: []byte("key"), Updated: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if m := mode(t, target); m != 0o600 {
+		t.Errorf("a copy's target after the cache was imported: %v, want -rw-------", m)
+	}
+
 	to := filepath.Join(dir, "backup.db")
 	if err := Backup(ctx, old, to); err != nil {
 		t.Fatal(err)
