@@ -58,6 +58,10 @@ func fill(t *testing.T, db string) {
 			Update: func([]table.Rating) ([]table.Rating, error) { return []table.Rating{r}, nil }}); err != nil {
 			t.Fatal(err)
 		}
+		// A certificate cache entry: binary data, keys in byte order.
+		if err := s.ACMEPut(ctx, id+".example+rsa", []byte{0, byte(i), 0xff, '\n'}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ type serverStore interface {
 	table.Pruner
 	table.Rater
 	dbcopy.Store
+	acmeStore
 	CountGames(ctx context.Context) (int, error)
 	// Ping is the readiness check's (web.Pinger).
 	Ping(ctx context.Context) error

@@ -44,9 +44,8 @@ func runServe(fs *pflag.FlagSet) runFunc {
 
 // serve runs the server o describes until ctx ends. The order of its steps
 // is the point: every flag is checked, and every file a flag names read,
-// before anything is opened; every address is taken, and the ACME
-// directory made, before the database is opened (a server that cannot
-// start makes no database file); and on
+// before anything is opened; every address is taken before the database
+// is opened (a server that cannot start makes no database file); and on
 // the way out the web server stops first, then the background work, then
 // (defers run in reverse) the registry's drain mark is waited for, the hub
 // stops (its tables stay open in the store), the server leaves the other
@@ -66,10 +65,6 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	defer events.Flush()
 	ls, err := o.listen()
 	if err != nil {
-		return err
-	}
-	if err := makeACMEDir(names); err != nil {
-		ls.close()
 		return err
 	}
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
@@ -122,7 +117,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units := openUnits(&o, ls, names, hosts, arl.Forward(srv), metrics.Handler(), serverErrorLog(events))
+	units := openUnits(&o, ls, names, db, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
 	logServing(ctx, log, db, dbName, units, hosts)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)
@@ -139,7 +134,7 @@ type serveNames struct {
 
 	certs     *certFiles     // --tls-cert and --tls-key, loaded; nil without
 	acmeRoots *x509.CertPool // --acme-ca; nil without
-	acmeDir   string         // where the ACME certificates are kept: acmeDir
+	acmeDir   string         // where earlier versions kept the ACME certificates: acmeDir
 }
 
 // names reads the names o's flags (checked) give and the files they name:

@@ -1,31 +1,112 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgtest"
+	"cardtable/internal/storetest"
 )
 
 // TestServeACMEOnPostgres: on PostgreSQL, whose URL names no directory,
-// the ACME certificates are kept in acme/ in the data directory where the
-// default SQLite file would be, and nothing is made in the working
-// directory (a --db URL cut at its last slash is no place for them).
+// --acme keeps its certificates in the database and makes no directory,
+// neither in the data directory nor in the working directory (a --db URL
+// cut at its last slash is no place for them).
 func TestServeACMEOnPostgres(t *testing.T) {
 	db := pgtest.DB(t)
 	data, work := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)
 	t.Chdir(work)
 	startServe(t, "--addr", "127.0.0.1:0", "--http-redirect-addr", "off", "--db", db, "--acme", "cards.example.org")
-	if fi, err := os.Stat(filepath.Join(data, "cardtable", "acme")); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
-		t.Errorf("acme/ in the data directory: %v", err)
+	for _, dir := range []string{work, filepath.Join(data, "cardtable")} {
+		left, err := os.ReadDir(dir)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if len(left) > 0 {
+			t.Errorf("made in %s: %v", dir, left)
+		}
 	}
-	left, err := os.ReadDir(work)
+}
+
+// TestLongServeACMETwoServers: two servers on one PostgreSQL database with
+// --acme share one certificate. The first orders it when a visitor asks
+// it for the domain; the CA's http-01 check is routed to the OTHER
+// server's challenge listener (pebble checks that port, as a load
+// balancer would route it there), which answers from the database; then
+// both serve the same certificate, and the second orders none. Each
+// server has a data directory of its own, as on two machines.
+func TestLongServeACMETwoServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers and a CA; TestACMEChallengeListener is the quick version")
+	}
+	db := pgtest.DB(t)
+	t.Setenv(asMain, "1") // the servers are this binary, acting as cardtable
+	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(left) > 0 {
-		t.Errorf("made in the working directory: %v", left)
+	challengeA, challengeB := fmt.Sprintf("127.0.0.1:%d", freePort(t)), freePort(t)
+	p := startPebble(t, challengeB, 0) // every check goes to the second server
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var nodes []*node
+	var data []string
+	for _, challenge := range []string{challengeA, fmt.Sprintf("127.0.0.1:%d", challengeB)} {
+		dir := t.TempDir()
+		nd, err := newNode(exe, db, []string{"XDG_DATA_HOME=" + dir, "HOME=" + dir},
+			"--http-redirect-addr", challenge, "--acme", acmeDomain, "--acme-directory", p.dir, "--acme-ca", p.caFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nd.start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if !nd.stop(30 * time.Second) {
+				t.Errorf("server %s did not stop in 30 s: %s", nd.addr, nd.tail())
+			}
+		})
+		nodes, data = append(nodes, nd), append(data, dir)
+	}
+	roots := p.roots(t)
+	first, _, err := fetchCert(t, ctx, nodes[0].addr, roots)
+	if err != nil {
+		t.Fatalf("HTTPS from the server that ordered: %v\nits log:\n%s\nthe other's:\n%s", err, nodes[0].tail(), nodes[1].tail())
+	}
+	second, resp, err := fetchCert(t, ctx, nodes[1].addr, roots)
+	if err != nil {
+		t.Fatalf("HTTPS from the other server: %v\n%s", err, nodes[1].tail())
+	}
+	if resp.StatusCode != http.StatusOK || second.SerialNumber.Cmp(first.SerialNumber) != 0 || len(second.DNSNames) != 1 || second.DNSNames[0] != acmeDomain {
+		t.Fatalf("the other server: %s, certificate %v for %v; the first server's %v", resp.Status, second.SerialNumber, second.DNSNames, first.SerialNumber)
+	}
+	s := storetest.OpenTB(t, db)
+	var keys []string
+	if err := s.Export(ctx, "acme_cache", func(row any) error {
+		keys = append(keys, row.(dbcopy.ACMEEntry).Key)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(keys, " ") != "acme_account+key "+acmeDomain {
+		t.Errorf("the database's certificate cache: %q, want the account key and one certificate", keys)
+	}
+	for _, dir := range data {
+		if _, err := os.Stat(filepath.Join(dir, "cardtable", "acme")); !os.IsNotExist(err) {
+			t.Errorf("acme/ made in a server's data directory %s: %v", dir, err)
+		}
+	}
+	for _, nd := range nodes {
+		if _, errs, first := nd.logCounts(); errs > 0 {
+			t.Errorf("server %s logged errors: %s", nd.addr, first)
+		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -17,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/acme/autocert"
+	"cardtable/internal/storetest"
 )
 
 // acmeDomain is the name the test's certificates are for: the test's DNS
@@ -161,8 +163,7 @@ func fetchCert(t *testing.T, ctx context.Context, addr string, roots *x509.CertP
 // TestLongServeACME: with --acme the server gets its certificate from a real
 // ACME server (pebble) through the http-01 challenge on its plain-HTTP
 // listener, serves HTTPS with it (HTTP/2, a chain to the CA's root), and
-// redirects plain HTTP to HTTPS; the certificate is kept beside the
-// database.
+// redirects plain HTTP to HTTPS; the certificate is kept in the database.
 func TestLongServeACME(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 3 s under -race; TestACMEChallengeListener is the quick version")
@@ -195,9 +196,12 @@ func TestLongServeACME(t *testing.T) {
 	if want := fmt.Sprintf("https://%s:%d/arlington/", acmeDomain, httpsPort); r2.StatusCode != http.StatusMovedPermanently || r2.Header.Get("Location") != want {
 		t.Fatalf("plain HTTP: %s to %q, want a redirect to %s", r2.Status, r2.Header.Get("Location"), want)
 	}
-	m, _ := filepath.Glob(filepath.Join(filepath.Dir(strings.TrimSpace(dbOf(t, s))), "acme", acmeDomain+"*"))
-	if len(m) == 0 {
-		t.Fatalf("no certificate kept in acme/ beside the database")
+	path := strings.TrimSpace(dbOf(t, s))
+	s.stop() // the SQLite file is the server's while it runs
+	s.done <- <-s.done
+	db := storetest.OpenTB(t, path)
+	if _, found, err := db.ACMEGet(ctx, acmeDomain); !found || err != nil {
+		t.Fatalf("no certificate kept in the database: %v", err)
 	}
 }
 
@@ -251,38 +255,45 @@ func TestLongServeACMERenewal(t *testing.T) {
 
 // TestACMEChallengeListener: with --acme the plain-HTTP listener hands
 // challenge paths to ACME (never redirecting them) for the --acme domains
-// only, port or not, and redirects everything else to HTTPS.
+// only, port or not, and redirects everything else to HTTPS. A
+// challenge's answer is read from the database, where the server that
+// ordered the certificate stored it, whichever server that was.
 func TestACMEChallengeListener(t *testing.T) {
-	dir := t.TempDir()
-	o := serveOptions{acme: "cards.example", db: filepath.Join(dir, "s.db")}
+	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
 	names := serveNames{domains: []string{"cards.example"}, acmeDir: acmeDir(o.db)}
-	if err := makeACMEDir(names); err != nil {
+	db, _, err := openStore(context.Background(), o.db, 0, 0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	m := acmeManager(&o, names)
+	defer db.Close()
+	// Stored as autocert stores it, by another server's Manager.
+	if err := db.ACMEPut(context.Background(), "known-token+http-01", []byte("known-token.thumbprint")); err != nil {
+		t.Fatal(err)
+	}
+	m := acmeManager(&o, names, db, nil)
 	h := m.HTTPHandler(redirectHTTPS("443", []string{"cards.example"}))
 	for _, tc := range []struct {
 		host, path string
 		code       int
 		location   string
+		body       string
 	}{
-		{"cards.example", "/.well-known/acme-challenge/unknown-token", http.StatusNotFound, ""},
-		{"Cards.Example:8080", "/.well-known/acme-challenge/unknown-token", http.StatusNotFound, ""},
-		{"other.example", "/.well-known/acme-challenge/unknown-token", http.StatusForbidden, ""},
-		{"cards.example", "/arlington/", http.StatusMovedPermanently, "https://cards.example/arlington/"},
+		{"cards.example", "/.well-known/acme-challenge/unknown-token", http.StatusNotFound, "", ""},
+		{"Cards.Example:8080", "/.well-known/acme-challenge/unknown-token", http.StatusNotFound, "", ""},
+		{"other.example", "/.well-known/acme-challenge/unknown-token", http.StatusForbidden, "", ""},
+		{"cards.example", "/.well-known/acme-challenge/known-token", http.StatusOK, "", "known-token.thumbprint"},
+		{"other.example", "/.well-known/acme-challenge/known-token", http.StatusForbidden, "", ""},
+		{"cards.example", "/arlington/", http.StatusMovedPermanently, "https://cards.example/arlington/", ""},
 	} {
 		req := httptest.NewRequest("GET", tc.path, nil)
 		req.Host = tc.host
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		if rec.Code != tc.code || rec.Header().Get("Location") != tc.location {
-			t.Errorf("GET %s%s: %d %q, want %d %q", tc.host, tc.path, rec.Code, rec.Header().Get("Location"), tc.code, tc.location)
+		if rec.Code != tc.code || rec.Header().Get("Location") != tc.location || (tc.body != "" && rec.Body.String() != tc.body) {
+			t.Errorf("GET %s%s: %d %q %q, want %d %q %q", tc.host, tc.path, rec.Code, rec.Header().Get("Location"), rec.Body, tc.code, tc.location, tc.body)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "acme")); err != nil {
-		t.Fatalf("the certificate cache is not beside the database: %v", err)
-	}
-	if c, ok := m.Cache.(autocert.DirCache); !ok || string(c) != filepath.Join(dir, "acme") {
-		t.Fatalf("certificates kept in %v, want %s", m.Cache, filepath.Join(dir, "acme"))
+	if _, err := os.Stat(names.acmeDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("acme/ made beside the database: %v", err)
 	}
 }

@@ -3,24 +3,16 @@ package cli
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/acme"
-	"golang.org/x/crypto/acme/autocert"
-
-	"cardtable/internal/pgstore"
 	"cardtable/internal/web"
 )
 
@@ -122,9 +114,10 @@ func (ls listeners) close() {
 }
 
 // openUnits puts a server on each of the listeners: the main one (HTTPS
-// with the certificate files or ACME, as names holds them, else HTTP), the
-// plain-HTTP redirect, the metrics.
-func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string, h, metrics http.Handler, errLog *log.Logger) []unit {
+// with the certificate files or ACME, as names holds them, else HTTP; ACME
+// keeps its certificates in certs), the plain-HTTP redirect, the metrics.
+func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
+	logger *slog.Logger, errLog *log.Logger) []unit {
 	var units []unit
 	var tlsConf *tls.Config
 	var challenge func(http.Handler) http.Handler
@@ -132,7 +125,7 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string
 	case names.certs != nil:
 		tlsConf = &tls.Config{GetCertificate: names.certs.get}
 	case len(names.domains) > 0:
-		m := acmeManager(o, names)
+		m := acmeManager(o, names, certs, logger)
 		tlsConf = m.TLSConfig()
 		challenge = m.HTTPHandler
 	}
@@ -156,87 +149,6 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, allowed []string
 		units = append(units, unit{name: "metrics", ln: ls.metrics, srv: newHTTPServer(mux, errLog)})
 	}
 	return units
-}
-
-// acmeManager obtains and renews the domains' certificates, keeping them
-// (and the ACME account key) in names.acmeDir, which serve has made
-// before opening the database. names.acmeRoots, when not nil, are the CAs
-// trusted for the ACME server's own HTTPS (--acme-ca, read with the
-// flags: readACMECA).
-func acmeManager(o *serveOptions, names serveNames) *autocert.Manager {
-	domains, roots, dir := names.domains, names.acmeRoots, names.acmeDir
-	m := &autocert.Manager{
-		Prompt:     autocert.AcceptTOS,
-		Cache:      autocert.DirCache(dir),
-		HostPolicy: domainPolicy(domains),
-		Email:      o.acmeEmail,
-	}
-	if o.acmeDirectory != "" || roots != nil {
-		c := &acme.Client{DirectoryURL: o.acmeDirectory}
-		if roots != nil {
-			c.HTTPClient = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-				TLSClientConfig: &tls.Config{RootCAs: roots}, Proxy: http.ProxyFromEnvironment}}
-		}
-		m.Client = c
-	}
-	return m
-}
-
-// acmeDir is where the ACME account key and certificates are kept for the
-// database db: acme/ beside a SQLite file; for PostgreSQL, whose URL names
-// no directory, acme/ in the data directory where the default SQLite file
-// would be (docs/hosting.md), so that each server keeps its own.
-func acmeDir(db string) string {
-	if pgstore.IsURL(db) {
-		db = defaultDBPath()
-	}
-	return filepath.Join(filepath.Dir(db), "acme")
-}
-
-// makeACMEDir makes names.acmeDir (with --acme only), readable by the
-// server's user alone. serve calls it before opening the database, so
-// that a directory it cannot make leaves no new database file.
-func makeACMEDir(names serveNames) error {
-	if len(names.domains) == 0 {
-		return nil
-	}
-	if err := os.MkdirAll(names.acmeDir, 0o700); err != nil {
-		return fmt.Errorf("serve --acme: keeping the certificates: %w", err)
-	}
-	return nil
-}
-
-// readACMECA reads --acme-ca ("": none) as every file a user names is
-// read: missing, not a regular file, too big or holding no certificate is
-// bad input.
-func readACMECA(file string) (*x509.CertPool, error) {
-	if file == "" {
-		return nil, nil
-	}
-	pem, err := readInputFile(file, maxPEM, "a PEM file")
-	if err != nil {
-		return nil, within("serve --acme-ca", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return nil, usageErr("serve --acme-ca: %s holds no PEM certificate", file)
-	}
-	return pool, nil
-}
-
-// domainPolicy lets certificates be asked for only for domains. Unlike
-// autocert.HostWhitelist it ignores a port and letter case: the http-01
-// challenge's Host names the port when the challenge listener is not on 80.
-func domainPolicy(domains []string) autocert.HostPolicy {
-	return func(_ context.Context, host string) error {
-		if h, _, err := net.SplitHostPort(host); err == nil {
-			host = h
-		}
-		if n, err := web.NormalizeHost(host); err == nil && slices.Contains(domains, n) {
-			return nil
-		}
-		return fmt.Errorf("acme: %q is not one of the --acme domains", host)
-	}
 }
 
 // redirectHTTPS sends plain-HTTP visitors to the same page over HTTPS on

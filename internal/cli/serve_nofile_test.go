@@ -68,25 +68,3 @@ func TestServeRefusedMakesNoFile(t *testing.T) {
 		})
 	}
 }
-
-// TestServeACMEDirUnmadeMakesNoDatabase: when acme/ cannot be made (a
-// file of that name beside the database), the server fails before it
-// opens the database, so no database file is made.
-func TestServeACMEDirUnmadeMakesNoDatabase(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "acme"), nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "cards.db")
-	var errb strings.Builder
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	code := Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--http-redirect-addr", "off", "--db", db,
-		"--acme", "cards.example.org"}, nil, io.Discard, &errb)
-	if code != exitFail || !strings.Contains(errb.String(), "--acme") {
-		t.Errorf("exit %d, %q; want exit %d naming --acme", code, errb.String(), exitFail)
-	}
-	if _, err := os.Lstat(db); !os.IsNotExist(err) {
-		t.Errorf("database file made (%v)", err)
-	}
-}

@@ -81,8 +81,8 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after the leaf); needs --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 	fs.StringVar(&o.acme, "acme", "", "serve HTTPS for these domains, comma-separated, with certificates obtained and renewed\n"+
-		"automatically over ACME (Let's Encrypt by default); they are kept in acme/ beside the database\n"+
-		"(on PostgreSQL, in the data directory where the default SQLite file would be)")
+		"automatically over ACME (Let's Encrypt by default); they are kept in the database, shared by\n"+
+		"every server of a PostgreSQL database")
 	fs.StringVar(&o.acmeEmail, "acme-email", "", "contact address given to the ACME server (expiry and problem notices)")
 	fs.StringVar(&o.acmeDirectory, "acme-directory", "", "directory URL (https://...) of another ACME server (default: Let's Encrypt's)")
 	fs.StringVar(&o.acmeCA, "acme-ca", "", "trust this CA certificate (PEM) for the ACME server's own HTTPS (a private ACME server)")

@@ -14,7 +14,7 @@ import (
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
-var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings"}
+var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings", "acme_cache"}
 
 // Game is a row of games (a Spider game in play).
 type Game struct {
@@ -94,6 +94,15 @@ type Rating struct {
 	Folded        string // the name's table.FoldName, a person's only
 }
 
+// ACMEEntry is a row of acme_cache (an entry of serve --acme's
+// certificate cache: the account key, a certificate and its private key,
+// a challenge's answer).
+type ACMEEntry struct {
+	Key     string
+	Data    []byte
+	Updated int64
+}
+
 // Store is what a copy needs of each store.
 type Store interface {
 	// Export calls each for every row of table (one of Tables), as the
@@ -118,6 +127,7 @@ var Columns = map[string][]string{
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
 	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},
 	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated", "folded"},
+	"acme_cache":       {"key", "data", "updated"},
 }
 
 var rowTypes = map[string]reflect.Type{
@@ -126,6 +136,7 @@ var rowTypes = map[string]reflect.Type{
 	"live_tables": reflect.TypeFor[Table](), "live_table_moves": reflect.TypeFor[TableMove](),
 	"live_table_chat": reflect.TypeFor[TableChat](),
 	"ratings":         reflect.TypeFor[Rating](),
+	"acme_cache":      reflect.TypeFor[ACMEEntry](),
 }
 
 // Scan reads a row of table with scan (database/sql's Rows.Scan, or

@@ -62,6 +62,11 @@ func Backup(ctx context.Context, path, to string) error {
 	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
 		return fmt.Errorf("backup of %s: %w", path, err)
 	}
+	// The owner's alone, as the database: it may hold private keys (the
+	// ACME certificate cache), and SQLite made it by the umask.
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
 	if _, err := checkCopy(ctx, tmp); err != nil {
 		return fmt.Errorf("backup of %s: the copy failed its check, nothing written: %w", path, err)
 	}

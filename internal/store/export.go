@@ -17,7 +17,7 @@ var _ dbcopy.Store = (*DB)(nil)
 var exportOrder = map[string]string{
 	"games": "id", "game_log": "game, seq", "saves": "player, name", "results": "at, rowid",
 	"settings": "player", "live_tables": "id", "live_table_moves": "tbl, seq", "live_table_chat": "tbl, n",
-	"ratings": "entrant",
+	"ratings": "entrant", "acme_cache": "key",
 }
 
 // Export calls each for every row of table, in one read transaction.
@@ -41,6 +41,12 @@ func (db *DB) Export(ctx context.Context, table string, each func(row any) error
 
 // Import stores rows of table in one transaction.
 func (db *DB) Import(ctx context.Context, table string, rows []any) error {
+	if table == "acme_cache" && len(rows) > 0 {
+		// Private keys: as ACMEPut, the file is made its owner's first.
+		if err := db.file.makePrivate(); err != nil {
+			return fmt.Errorf("importing the ACME certificate cache into %s, readable by others: %w", db.file.path, err)
+		}
+	}
 	insert := dbcopy.Insert(table, func(int) string { return "?" })
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		for _, row := range rows {

@@ -55,6 +55,8 @@ type dbFile struct {
 	// wal and shm are SQLite's -wal and -shm files beside f as the store
 	// opened them, so that only those are ever removed (swap.go).
 	wal, shm os.FileInfo
+	// private: the files were made readable by their owner alone (private).
+	private bool
 }
 
 // openFile opens and locks the database file at path (creating it and its
@@ -72,7 +74,9 @@ func openFile(path string) (*dbFile, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, readOnly(dir, err)
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	// The owner's alone: it holds players' identities and, with --acme,
+	// private keys. SQLite gives its -wal and -shm the same mode.
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, readOnly(path, err)
 	}
@@ -322,4 +326,41 @@ func (db *DB) prepare(ctx context.Context) error {
 		return fmt.Errorf("store: %w", d)
 	}
 	return fmt.Errorf("store: %s: %w", db.file.path, err)
+}
+
+// makePrivate makes the database file and its -wal and -shm readable by
+// their owner alone, if they are not yet: the store calls it before it
+// first writes a private key (acme.go), since a file made by an earlier
+// version, or copied in, may be readable by others.
+func (d *dbFile) makePrivate() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.private {
+		return nil
+	}
+	fi, err := d.f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := d.f.Chmod(fi.Mode().Perm() &^ 0o077); err != nil {
+			return err
+		}
+	}
+	for _, side := range []string{d.path + "-wal", d.path + "-shm"} {
+		fi, err := os.Stat(side)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(side, fi.Mode().Perm()&^0o077); err != nil {
+				return err
+			}
+		}
+	}
+	d.private = true
+	return nil
 }

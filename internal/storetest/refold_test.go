@@ -16,15 +16,21 @@ import (
 	"cardtable/internal/table"
 )
 
-// rewindSchema sets db's schema version one step back, as a server from
-// before the last migration left it.
+// rewindSchema sets db's schema back to before the refolding migration
+// (SQLite's 009, PostgreSQL's 006), as a server from before it left it:
+// the version one step before it, and the tables of the migrations after
+// it dropped, so that they run again too.
 func rewindSchema(tb testing.TB, b storetest.Backend, db string) {
 	tb.Helper()
 	ctx := context.Background()
+	const later = `DROP TABLE acme_cache`
 	if b.Name == "sqlite" {
 		conn, err := sql.Open("sqlite", db)
 		if err == nil {
-			_, err = conn.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(store.Version()-1))
+			_, err = conn.ExecContext(ctx, later)
+			if err == nil {
+				_, err = conn.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(store.Version()-2))
+			}
 			err = errors.Join(err, conn.Close())
 		}
 		if err != nil {
@@ -37,7 +43,10 @@ func rewindSchema(tb testing.TB, b storetest.Backend, db string) {
 		tb.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, pgstore.Version()-1); err != nil {
+	if _, err := conn.Exec(ctx, later); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, pgstore.Version()-2); err != nil {
 		tb.Fatal(err)
 	}
 }

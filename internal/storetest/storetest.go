@@ -29,6 +29,9 @@ type Store interface {
 	CountGames(ctx context.Context) (int, error)
 	SetSaveQuota(q spidergame.SaveQuota)
 	SaveUsage(ctx context.Context, player, except string) (spidergame.SaveQuota, error)
+	ACMEGet(ctx context.Context, key string) ([]byte, bool, error)
+	ACMEPut(ctx context.Context, key string, data []byte) error
+	ACMEDelete(ctx context.Context, key string) error
 	Ping(ctx context.Context) error
 	Close() error
 }
