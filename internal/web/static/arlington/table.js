@@ -16,7 +16,7 @@ import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
 import { conn, connect, stoppedWords, installConnection } from "./connection.js";
-import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing } from "./onscreen.js";
+import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 
@@ -243,6 +243,7 @@ function say(text) {
 // follow: this redraw answers the player's own doing, so a focus it
 // moves is scrolled into view (hand.js restore).
 function render(follow) {
+  const putBack = keepField();
   const m = last;
   const v = m.view;
   // A seat held for this person (a rematch) is theirs to take even when
@@ -259,6 +260,7 @@ function render(follow) {
   if (renderHandOver(v, events, names)) sheetOpened = true;
   if (renderEnd(v, last, names, id, replay)) ended = true;
   renderChat();
+  putBack();
 }
 
 const selCards = () => selected.map(cardOf);
