@@ -24,11 +24,17 @@ export function addChat(got) {
   lines = lines.concat(got.filter((l) => !seen.has(key(l)))).slice(-KEEP);
 }
 
-// renderChat draws the lines when they changed, the list scrolled to the
-// newest.
+// renderChat draws the lines when they changed. A list the player reads
+// at its end follows the newest line; one they scrolled up to read older
+// lines stays where it is (the first line in sight at the same place),
+// and a "New messages" button over its foot takes them down when pressed,
+// as chat programs do.
 export function renderChat() {
   const box = $("chat");
   if (box.children.length === lines.length && (!lines.length || box.lastElementChild.dataset.key === key(lines[lines.length - 1]))) return;
+  const had = box.lastElementChild ? box.lastElementChild.dataset.key : "";
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  const anchor = atEnd ? null : inSight(box);
   box.replaceChildren();
   for (const l of lines) {
     const li = el("li");
@@ -39,14 +45,46 @@ export function renderChat() {
     li.appendChild(document.createTextNode(l.text));
     box.appendChild(li);
   }
-  box.scrollTop = box.scrollHeight;
+  const now = anchor && [...box.children].find((li) => li.dataset.key === anchor.key);
+  if (!now) { toEnd(); return; }
+  box.scrollTop += now.getBoundingClientRect().top - box.getBoundingClientRect().top - anchor.off;
+  if (box.lastElementChild.dataset.key !== had) $("chat-new").hidden = false;
 }
 
-// installChat sends the field's line on Send (or Enter).
+// inSight is the first line of the list in sight and how far below the
+// list's top it lies.
+function inSight(box) {
+  const top = box.getBoundingClientRect().top;
+  for (const li of box.children) {
+    const r = li.getBoundingClientRect();
+    if (r.bottom > top) return { key: li.dataset.key, off: r.top - top };
+  }
+  return null;
+}
+
+// toEnd shows the newest line, the "New messages" button gone.
+function toEnd() {
+  const box = $("chat");
+  box.scrollTop = box.scrollHeight;
+  $("chat-new").hidden = true;
+}
+
+// installChat sends the field's line on Send (or Enter), the list taken
+// to its end where the line will show; "New messages" takes it there
+// too, and so does the player scrolling down to the end.
 export function installChat() {
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const t = $("chat-text").value.trim();
-    if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) { conn.ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
+    if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+      conn.ws.send(JSON.stringify({ type: "chat", text: t }));
+      $("chat-text").value = "";
+      toEnd();
+    }
+  });
+  $("chat-new").addEventListener("click", toEnd);
+  $("chat").addEventListener("scroll", () => {
+    const box = $("chat");
+    if (box.scrollTop + box.clientHeight >= box.scrollHeight - 4) $("chat-new").hidden = true;
   });
 }
