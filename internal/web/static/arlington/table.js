@@ -9,9 +9,9 @@ import { savedName, saveName, el, points, ruleHref } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
-import { Pacer, SPEEDS, savedSpeed, saveSpeed } from "./pace.js";
+import { Pacer, savedSpeed, installSpeed } from "./pace.js";
 import { renderActions } from "./actions.js";
-import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
+import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
@@ -65,8 +65,7 @@ let ended = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-let speed = savedSpeed();
-const pacer = new Pacer(show, speed);
+const pacer = new Pacer(show, savedSpeed());
 
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -352,15 +351,6 @@ function renderHand(follow) {
   restore(box, keep, follow);
 }
 
-// tryAction is what a player means by playing the selected cards now:
-// one card led, else a set. (One card to a trick is always offered, so
-// only several come here; sending them as a set has the server refuse it
-// with the rule, where sending the first card alone would play it.)
-function tryAction(v, sel) {
-  if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
-  return `set ${sel.join(" ")}`;
-}
-
 function toggle(c) {
   if (stoppedWords()) { sayStopped(); return; }
   const i = selected.indexOf(c);
@@ -490,18 +480,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("error").textContent = e.message; }
 });
 
-// The speed of play: kept in the browser; the animations follow it.
-function applySpeed() {
-  for (const k of Object.keys(SPEEDS)) document.body.classList.toggle(`speed-${k}`, k === speed);
-}
-$("speed").value = speed;
-$("speed").addEventListener("change", () => {
-  speed = $("speed").value;
-  saveSpeed(speed);
-  pacer.setSpeed(speed);
-  applySpeed();
-});
-applySpeed();
+installSpeed(pacer);
 
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
