@@ -73,6 +73,7 @@ export function keepField() {
   const f = document.activeElement;
   const top = f.getBoundingClientRect().top;
   return () => {
+    if (!f.isConnected || !f.getClientRects().length) return; // drawn away (the join form once seated)
     const d = f.getBoundingClientRect().top - top;
     if (Math.abs(d) >= 1) window.scrollBy(0, d);
   };
