@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,5 +82,65 @@ func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
 		if lines[0] != "Ann: good luck" || !strings.HasSuffix(lines[1], " (watching): fold now") {
 			t.Errorf("%s's page shows %q, want Ann's line as hers and the other marked as watching", p.name, lines)
 		}
+	}
+}
+
+// TestBrowserArlingtonChatKeepsPlace: a person who scrolled the chat up
+// to read older lines keeps their place when a new line comes (the list
+// jumped to the newest), and a "New messages" button shows; pressing it
+// takes the list down to the new line and the button goes. At its end
+// the list follows new lines, with no button. The lines come from
+// spectators' connections (each may say 5 lines at once), long enough
+// that a few fill the list on a phone.
+func TestBrowserArlingtonChatKeepsPlace(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	long := strings.Repeat("a long line about the last hand ", 6)
+	talk := func(n int) {
+		w := e.client().dial(id, -1)
+		w.next()
+		for i := range n {
+			w.send(map[string]any{"type": "chat", "text": fmt.Sprintf("%d %s", i, long)})
+		}
+	}
+	talk(5)
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 5`)
+	type list struct {
+		Top, Height, Scroll float64
+		First               string
+		Cue                 bool
+	}
+	read := func() list {
+		return eval[list](p, `(() => { const b = document.getElementById("chat"); const top = b.getBoundingClientRect().top;
+		  const first = [...b.children].find((li) => li.getBoundingClientRect().bottom > top);
+		  return { top: b.scrollTop, height: b.clientHeight, scroll: b.scrollHeight, first: first ? first.dataset.key + "@" + Math.round(first.getBoundingClientRect().top - top) : "",
+		    cue: !!document.querySelector("#chat-new:not([hidden])") }; })()`)
+	}
+	at := read()
+	if at.Scroll <= at.Height+1 {
+		t.Fatalf("5 long lines do not fill the chat's list (%.0f px of %.0f): the test cannot scroll it", at.Scroll, at.Height)
+	}
+	if at.Top+at.Height < at.Scroll-4 || at.Cue {
+		t.Fatalf("the list is not at its newest line as lines come (at %.0f + %.0f of %.0f px), or says new messages (%v)", at.Top, at.Height, at.Scroll, at.Cue)
+	}
+	// Ann scrolls up to the first line; a new line comes.
+	eval[bool](p, `(() => { document.getElementById("chat").scrollTop = 0; return true; })()`)
+	before := read()
+	talk(1)
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 6`)
+	after := read()
+	if after.First != before.First || after.Top != before.Top {
+		t.Errorf("Ann read the chat from its top (first line in sight %s, at %.0f px); a new line moved it to %s, at %.0f px", before.First, before.Top, after.First, after.Top)
+	}
+	if !after.Cue {
+		t.Fatalf("a line came while Ann read older ones: no \"New messages\" button")
+	}
+	p.shot("chat-new-messages")
+	p.do(chromedp.Click(chromedp.CSS("#chat-new")))
+	pressed := read()
+	if pressed.Top+pressed.Height < pressed.Scroll-4 || pressed.Cue {
+		t.Errorf("after \"New messages\" the list is at %.0f + %.0f of %.0f px, the button shown: %v; want its end, the button gone", pressed.Top, pressed.Height, pressed.Scroll, pressed.Cue)
 	}
 }

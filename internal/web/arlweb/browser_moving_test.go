@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
 )
 
 // TestBrowserArlingtonTableMoving: a request the page makes while its
@@ -54,5 +58,67 @@ func TestBrowserArlingtonTableMoving(t *testing.T) {
 	}
 	if n := joins.Load(); n != 3 {
 		t.Fatalf("%d joins asked, want 3", n)
+	}
+}
+
+// TestBrowserArlingtonTableMovedWords: a table that moves to another
+// server closes the page's connection with 1012 "table moved:
+// reconnect"; the connection line says the table is moving (it said
+// "server restarting"), and keeps saying so while the attempts after it
+// are refused (503, as every request of the table is while no server
+// runs it yet). Those
+// attempts do not ask the table's address: the ending said the table
+// lives on (each refused attempt asked it).
+func TestBrowserArlingtonTableMovedWords(t *testing.T) {
+	var moved atomic.Bool
+	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
+	id := e.client().create("", "", "random")
+	inner := e.srv.Config.Handler
+	var refusing atomic.Bool
+	var refused, asked atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if refusing.Load() {
+			switch r.URL.Path {
+			case "/api/arlington/tables/" + id + "/ws":
+				refused.Add(1)
+				unavailable(w, r, "the table is moving to another server")
+				return
+			case "/api/arlington/tables/" + id:
+				asked.Add(1)
+				unavailable(w, r, "the table is moving to another server")
+				return
+			}
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.open(front.URL, id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	// Every text the connection line shows from now on.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.connSeen = []; new MutationObserver(() => connSeen.push(document.getElementById("conn").textContent)).observe(document.getElementById("conn"), {childList: true, characterData: true, subtree: true})`))
+	refusing.Store(true)
+	moved.Store(true)
+	// Bob's join is the write the store refuses: the table stops here.
+	if code := e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil); code != http.StatusServiceUnavailable {
+		t.Fatalf("a join to a table that moved: %d", code)
+	}
+	p.until(`window.__ws.socks.length >= 3 && window.__ws.socks.every((s) => s.readyState === WebSocket.CLOSED)`)
+	if n := refused.Load(); n < 2 {
+		t.Fatalf("%d attempts refused, want 2", n)
+	}
+	seen := eval[[]string](p, `connSeen`)
+	const want = "table moving to another server: reconnecting…"
+	if len(seen) == 0 || seen[0] != want {
+		t.Errorf("the connection line showed %q; want %q first", seen, want)
+	}
+	for _, s := range seen {
+		if s != want {
+			t.Errorf("the connection line showed %q; want only %q while the table moves", seen, want)
+			break
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the page asked the table's address %d times after %d refused attempts; the ending said the table moves", n, refused.Load())
 	}
 }

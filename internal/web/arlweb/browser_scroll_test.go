@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"math"
 	"net/http"
 	"testing"
 
@@ -228,11 +229,14 @@ func TestBrowserArlingtonNoJump(t *testing.T) {
 	t.Run("Away", func(t *testing.T) { p.tb = t; awayNoJump(t, p) })
 }
 
-// typingNoJump: a player typing in the chat keeps the chat's field on the
-// screen while the game goes on: their turn coming and the score sheet
+// typingNoJump: a player typing in the chat keeps the chat's field where
+// it is while the game goes on: their turn coming and the score sheet
 // opening do not scroll the page (the turn took the page from 590 px to
-// 125, the field off the screen). It ends on Ann's turn, after a hand
-// scored, the focus in the chat's field.
+// 125, the field off the screen), and what is drawn above the field (the
+// log's new lines, the score sheet's rows and the sheet opening at the
+// page's top) does not push it down under the caret (it moved by the
+// height of each new row). It ends on Ann's turn, after a hand scored,
+// the focus in the chat's field.
 func typingNoJump(t *testing.T, p *seatTab) {
 	// The chat's field, on the screen, with the focus; where it lies as
 	// each view is drawn (this listener runs after the page's own).
@@ -241,6 +245,7 @@ func typingNoJump(t *testing.T, p *seatTab) {
 	  f.closest("details").open = true;
 	  f.scrollIntoView({ block: "center" });
 	  f.focus();
+	  window.__top = f.getBoundingClientRect().top;
 	  window.__at = [];
 	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => {
 	    const r = f.getBoundingClientRect();
@@ -264,7 +269,15 @@ func typingNoJump(t *testing.T, p *seatTab) {
 		Focused bool
 	}
 	as := eval[[]at](p, `window.__at`)
-	t.Logf("%d views drawn", len(as))
+	top := eval[float64](p, `window.__top`)
+	t.Logf("%d views drawn; the field's top at the start %.0f px", len(as), top)
+	moved := 0
+	for i, a := range as {
+		if math.Abs(a.Top-top) > 1 && moved < 3 {
+			moved++
+			t.Errorf("at 844×390, typing in the chat, at view %d (of %d) the chat's field's top was at %.0f px, not at %.0f where Ann was typing (the page at %.0f px)", i, len(as), a.Top, top, a.Y)
+		}
+	}
 	for i, a := range as {
 		if !a.Focused {
 			t.Fatalf("at view %d the focus left the chat's field", i)

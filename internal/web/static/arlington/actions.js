@@ -18,14 +18,14 @@ const GROUPS = [
 const FOLD = 8;
 const FOLDS = new Set(["set", "add"]);
 
-export function groupOf(action) {
+function groupOf(action) {
   const verb = action.split(" ")[0];
   return GROUPS.find((g) => g.verbs.includes(verb)) || GROUPS[0];
 }
 
 // pointsWords is an action's points in words for the player in seat me:
 // "+4 for you", "Bob −4", "no points".
-export function pointsWords(delta, me, names) {
+function pointsWords(delta, me, names) {
   if (!delta) return "";
   const parts = [];
   delta.forEach((d, s) => {

@@ -8,8 +8,17 @@ const $ = (id) => document.getElementById(id);
 // The connection. A dropped one is tried again soon (at most about 2 s
 // apart, with jitter so a restarted server is not hit by every page at
 // once) and at once when the page is shown again or the network returns.
+const RETRY_MAX = 2000;
 let retry = 250;
 let retryTimer = 0;
+// down is what the connection line says while the page reconnects, from
+// how the last connection ended: kept through the failed attempts after
+// it. alive: that ending said the table lives on (1012: it moves to
+// another server, or its server restarts), so a failed attempt does not
+// ask the table's address (below); fails counts the failed attempts since.
+let down = "";
+let alive = false;
+let fails = 0;
 // conn is the state the table page reads: conn.ws is the open (or opening)
 // socket, null between connections.
 export const conn = {
@@ -23,18 +32,22 @@ export const conn = {
 let page = null;
 export function connect() {
   retryTimer = 0;
-  $("conn").textContent = "connecting…";
+  $("conn").textContent = down || "connecting…";
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  conn.ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(page.id)}/ws`);
+  const ws = conn.ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(page.id)}/ws`);
   let opened = false;
-  conn.ws.onopen = () => {
+  ws.onopen = () => {
     opened = true;
     retry = 250;
+    down = "";
+    alive = false;
+    fails = 0;
     $("conn").textContent = "connected";
     if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
-    conn.ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+    ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
   };
-  conn.ws.onmessage = (ev) => {
+  ws.onmessage = (ev) => {
+    answered();
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") page.showError(m);
@@ -43,7 +56,8 @@ export function connect() {
       page.view(m);
     }
   };
-  conn.ws.onclose = (ev) => {
+  ws.onclose = (ev) => {
+    answered();
     page.dropped(); // an action in flight is answered by the next view, or was lost
     conn.ws = null;
     if (conn.left) return; // closed by leftGame: the person left, so the page stays away
@@ -65,13 +79,24 @@ export function connect() {
       page.redraw();
       return;
     }
-    // 1012: the server is restarting (an update); it is back in a moment.
-    $("conn").textContent = ev.code === 1012 ? "server restarting: reconnecting…" : "reconnecting…";
-    // A refused upgrade (the browser does not say why) or a table closed
-    // here may mean the table is gone for good (it closed idle while a
-    // laptop slept): the table's address says so with a 404, and then
-    // the page stops rather than try for ever.
-    if (!opened || ev.reason === "table closed") {
+    // 1012: the table moves to another server, or its server restarts
+    // (an update); either way it is back in a moment (docs/api.md, "How a
+    // connection ends"). A failed attempt says nothing (the browser does
+    // not tell why), so the words of the ending before it stay.
+    if (opened) {
+      alive = ev.code === 1012;
+      down = !alive ? "" : ev.reason.startsWith("table moved") ? "table moving to another server: reconnecting…" : "server restarting: reconnecting…";
+      fails = 0;
+    } else fails++;
+    $("conn").textContent = down || "reconnecting…";
+    // A table closed here, or a refused attempt after an ending that said
+    // nothing of the table (a lost network, a laptop asleep), may mean the
+    // table is gone for good (it closed idle while the laptop slept): the
+    // table's address says so with a 404, and then the page stops rather
+    // than try for ever. After a 1012 the table lives on, and an attempt
+    // is refused while it comes back: only every fifth failed attempt
+    // asks (a finished table does not come back after a restart).
+    if (opened ? ev.reason === "table closed" : !alive || fails % 5 === 0) {
       fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`).then((r) => r.status === 404, () => false)
         .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
       return;
@@ -84,7 +109,7 @@ function retryLater() {
   const ms = Math.round(retry / 2 + Math.random() * retry / 2);
   document.body.dataset.retryMs = String(ms);
   retryTimer = setTimeout(connect, ms);
-  retry = Math.min(retry * 2, 2000);
+  retry = Math.min(retry * 2, RETRY_MAX);
 }
 // tableGone stops the page of a table that no longer exists.
 function tableGone() {
@@ -146,6 +171,45 @@ function reconnectNow() {
   connect();
 }
 
+// Waking. A laptop that slept, or a network that changed under the page,
+// leaves a socket that looks open and is dead: the page found out only
+// when it sent something, or once the server's ping (which a page's
+// script does not see) had ended it. So when the page may have been
+// asleep (it is shown again, the network is back, or its clock jumped
+// past a tick it missed) it checks: it says hello again, which the server
+// answers with a view, and with no answer within PROBE_MS it drops that
+// socket and connects anew (the usual waits follow a failed attempt). At
+// most one check every CHECK_EVERY_MS: no storm of hellos or reconnects.
+const TICK_MS = 5000;          // the clock's look
+const SLEPT_MS = 15000;        // a look this late: the machine slept
+const PROBE_MS = 3000;         // the wait for the hello's answer
+const CHECK_EVERY_MS = 10000;  // the least time between two checks
+let probe = 0;       // the check under way: its timer (0: none)
+let checkedAt = -CHECK_EVERY_MS;
+function checkAlive() {
+  if (!conn.ws) { reconnectNow(); return; }
+  const ws = conn.ws;
+  const now = performance.now();
+  if (ws.readyState !== WebSocket.OPEN || probe || now - checkedAt < CHECK_EVERY_MS) return;
+  checkedAt = now;
+  ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+  probe = setTimeout(() => {
+    probe = 0;
+    if (conn.ws !== ws) return;
+    // Dead: ended as a lost network ends it, and its late close (if
+    // ever) is not this page's business any more.
+    const ended = ws.onclose;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    ws.close();
+    ended({ code: 1006, reason: "" });
+  }, PROBE_MS);
+}
+// answered ends a check: anything heard on the socket (or its end) does.
+function answered() {
+  clearTimeout(probe);
+  probe = 0;
+}
+
 // installConnection gives the connection what it needs of the table page
 // and starts following the network and the page's visibility:
 //   id: the table's id;
@@ -157,6 +221,12 @@ function reconnectNow() {
 //   redraw(): draws the last view again, if there is one.
 export function installConnection(hooks) {
   page = hooks;
-  window.addEventListener("online", reconnectNow);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) reconnectNow(); });
+  window.addEventListener("online", checkAlive);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
+  let tick = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - tick > SLEPT_MS) checkAlive();
+    tick = now;
+  }, TICK_MS);
 }

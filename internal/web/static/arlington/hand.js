@@ -7,6 +7,16 @@ const CARD = /^([2-9TJQKA][SHDC]|JK)$/i;
 // cardsIn is the cards an action plays.
 export function cardsIn(a) { return a.split(" ").slice(1).filter((w) => CARD.test(w)).map((w) => w.toUpperCase()); }
 
+// tryAction is what a player means by playing the selected cards sel
+// now, in view v: one card led, else a set. (One card to a trick is
+// always offered, so only several come here; sending them as a set has
+// the server refuse it with the rule, where sending the first card alone
+// would play it.)
+export function tryAction(v, sel) {
+  if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
+  return `set ${sel.join(" ")}`;
+}
+
 // legalFor is the legal actions (with their words and points) that use
 // every selected card.
 export function legalFor(m, sel) {

@@ -3,7 +3,9 @@
 // score sheet that opens at the page's top after a hand, and the game's
 // result. Only these and a focus moved by the player's own doing
 // (hand.js, the replay opened) scroll the table page, and these three
-// not while the player types or is away (table.js).
+// not while the player types or is away (table.js). While the player
+// types, the page is scrolled only to keep their field where it was
+// (keepField).
 import { barBottom } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,4 +62,19 @@ export function typing() {
   if (!f) return false;
   if (f.isContentEditable || f.tagName === "TEXTAREA") return true;
   return f.tagName === "INPUT" && ["text", "search", ""].includes(f.getAttribute("type") || "");
+}
+
+// keepField notes where the text field the player types in lies, and
+// returns what puts it back there after a redraw: what is drawn above it
+// (the log's new lines, the score sheet's rows, the sheet opening at the
+// page's top) pushed it down under the caret. Not typing: nothing to keep.
+export function keepField() {
+  if (!typing()) return () => {};
+  const f = document.activeElement;
+  const top = f.getBoundingClientRect().top;
+  return () => {
+    if (!f.isConnected || !f.getClientRects().length) return; // drawn away (the join form once seated)
+    const d = f.getBoundingClientRect().top - top;
+    if (Math.abs(d) >= 1) window.scrollBy(0, d);
+  };
 }

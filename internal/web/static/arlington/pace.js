@@ -26,6 +26,23 @@ export function saveSpeed(s) {
   try { localStorage.setItem(KEY, s); } catch { /* private mode: not kept */ }
 }
 
+// installSpeed wires the speed select of the table page to pacer: the
+// speed is kept in the browser, and the animations follow it (a class on
+// <body>).
+export function installSpeed(pacer) {
+  const select = document.getElementById("speed");
+  const apply = () => {
+    for (const k of Object.keys(SPEEDS)) document.body.classList.toggle(`speed-${k}`, k === pacer.speed);
+  };
+  select.value = pacer.speed;
+  select.addEventListener("change", () => {
+    saveSpeed(select.value);
+    pacer.setSpeed(select.value);
+    apply();
+  });
+  apply();
+}
+
 // A Pacer shows queued messages one at a time: show(m) draws one and
 // says how long to wait before the next ("move", "trick" or "" for no
 // pause). A backlog (back after a drop, or a tab in the background) is

@@ -193,7 +193,7 @@ export function renderLast(box, v, events, names, trickShown) {
   if (got.length) box.appendChild(group(got, "set"));
 }
 
-export function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
+function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
 
 // renderSheet is the score sheet: each hand's points, the totals and the
 // target.

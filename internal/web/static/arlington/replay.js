@@ -62,11 +62,19 @@ export class Replay {
     });
   }
 
-  async open() {
+  // open shows the panel and moves the focus and the page to it at once,
+  // answering the click: the steps come after (a fetch), and moving the
+  // focus only then took it from wherever the player had gone meanwhile.
+  // The focus goes to Next, or Back at the replay's end.
+  open() {
     $("replay").hidden = false;
-    await this.go(this.at);
-    $("rp-next").focus();
+    if (!this.total) { // a replay not fetched yet starts at its first step
+      $("rp-first").disabled = $("rp-back").disabled = this.at === 0;
+      $("rp-next").disabled = $("rp-last").disabled = false;
+    }
+    ($("rp-next").disabled ? $("rp-back") : $("rp-next")).focus({ preventScroll: true });
     $("replay").scrollIntoView({ block: "start" });
+    return this.go(this.at);
   }
 
   async fetch(from) {

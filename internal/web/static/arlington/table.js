@@ -9,14 +9,16 @@ import { savedName, saveName, el, points, ruleHref } from "./common.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
-import { Pacer, SPEEDS, savedSpeed, saveSpeed } from "./pace.js";
+import { Pacer, savedSpeed, installSpeed } from "./pace.js";
 import { renderActions } from "./actions.js";
-import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
+import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd } from "./end.js";
 import { conn, connect, stoppedWords, installConnection } from "./connection.js";
-import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing } from "./onscreen.js";
+import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing, keepField } from "./onscreen.js";
+import { addChat, lastChat, renderChat, installChat } from "./chat.js";
+import { renderHandOver, installHandOver } from "./handover.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -24,10 +26,8 @@ let events = []; // the public event log, as shown
 let log = [];    // the words of each event
 let last = null; // the last view message shown
 let names = [];
-let chat = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
-let handOverSeen = null; // the number of the last score event the sheet opened for (null: no view yet)
 // sentAt is the event count at which this page sent an action, -1 if none
 // is waiting: until the server answers (a view past that count, or an
 // error) the action buttons are disabled, so a double tap sends once.
@@ -65,8 +65,7 @@ let ended = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-let speed = savedSpeed();
-const pacer = new Pacer(show, speed);
+const pacer = new Pacer(show, savedSpeed());
 
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -147,7 +146,7 @@ function show(m, burst) {
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
   }
-  if (m.chat) chat = mergeChat(chat, m.chat);
+  if (m.chat) addChat(m.chat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
   last = m;
   const ownPlay = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat);
@@ -226,18 +225,9 @@ function noteStandIn(from, seat) {
 // lines the page has, so the server sends only what comes after.
 function hello(more) {
   const m = { type: "hello", since: events.length ? events.length : -1, ...more };
-  if (chat.length) m.chat = chat[chat.length - 1].n;
+  const c = lastChat();
+  if (c !== undefined) m.chat = c;
   return m;
-}
-
-// mergeChat adds the lines the page does not show yet. The hello names
-// the last line the page has, so the server sends each line once; a line
-// is still its number and time, so that one sent again (a database
-// restored from an older backup numbers its lines again) shows once.
-function mergeChat(have, got) {
-  const key = (l) => `${l.n}|${l.at}`;
-  const seen = new Set(have.map(key));
-  return have.concat(got.filter((l) => !seen.has(key(l)))).slice(-50);
 }
 
 // say tells a screen reader what happened, in the page's live region (the
@@ -252,6 +242,7 @@ function say(text) {
 // follow: this redraw answers the player's own doing, so a focus it
 // moves is scrolled into view (hand.js restore).
 function render(follow) {
+  const putBack = keepField();
   const m = last;
   const v = m.view;
   // A seat held for this person (a rematch) is theirs to take even when
@@ -265,37 +256,10 @@ function render(follow) {
   renderHand(follow);
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
-  renderHandOver(v);
+  if (renderHandOver(v, events, names)) sheetOpened = true;
   if (renderEnd(v, last, names, id, replay)) ended = true;
   renderChat();
-}
-
-// renderHandOver shows the score sheet after each hand, at the top of
-// the page, until the player closes it: the next hand starts at once, so
-// the sheet does not wait for anyone. It opens for a hand scored while
-// the page is open, or on arrival before the next hand's first play.
-function renderHandOver(v) {
-  const box = $("hand-over");
-  const scored = events.filter((e) => e.kind === "score").pop();
-  if (!v) return;
-  if (handOverSeen === null) { // arriving: only a hand just scored counts
-    handOverSeen = !scored ? -1 : events[events.length - 1].kind === "deal" ? scored.n - 1 : scored.n;
-  }
-  if (v.toMove < 0 || !scored) { box.hidden = true; return; }
-  if (scored.n > handOverSeen) {
-    // Each hand's new scores come onto the screen, not only a sheet
-    // that was closed: playing on does not close it, so from the second
-    // hand on it stood open above the window's top.
-    sheetOpened = true;
-    box.hidden = false;
-    handOverSeen = scored.n;
-    $("sheet-box").open = true;
-  }
-  if (box.hidden) return;
-  const best = Math.max(...scored.scores);
-  $("ho-title").textContent = `Hand ${scored.hand} is scored: ` + scored.scores.map((p, i) => `${names[i]} ${p}`).join(", ") +
-    (best > 0 ? "." : "; no one scored.");
-  renderSheet($("ho-sheet"), v, names);
+  putBack();
 }
 
 const selCards = () => selected.map(cardOf);
@@ -385,15 +349,6 @@ function renderHand(follow) {
   renderActions(acts, shown, { me: m.seat, names, open: openGroups, selecting: selected.length > 0, hinted, waiting,
     round: v.phase === "round", onAct: act });
   restore(box, keep, follow);
-}
-
-// tryAction is what a player means by playing the selected cards now:
-// one card led, else a set. (One card to a trick is always offered, so
-// only several come here; sending them as a set has the server refuse it
-// with the rule, where sending the first card alone would play it.)
-function tryAction(v, sel) {
-  if (v.phase === "lead" && sel.length === 1) return `lead ${sel[0]}`;
-  return `set ${sel.join(" ")}`;
 }
 
 function toggle(c) {
@@ -499,27 +454,7 @@ function playSelection() {
   else if ($("btn-try") && !$("btn-try").disabled) $("btn-try").click();
 }
 
-function renderChat() {
-  const box = $("chat");
-  if (box.children.length === chat.length && (!chat.length || box.lastElementChild.dataset.key === `${chat[chat.length - 1].n}|${chat[chat.length - 1].at}`)) return;
-  box.replaceChildren();
-  for (const l of chat) {
-    const li = el("li");
-    li.dataset.key = `${l.n}|${l.at}`;
-    // A spectator's line says so: a spectator's name is not checked, so
-    // it must not pass for a seated player's.
-    li.appendChild(el("b", "", l.seat < 0 ? `${l.name} (watching): ` : `${l.name}: `));
-    li.appendChild(document.createTextNode(l.text));
-    box.appendChild(li);
-  }
-  box.scrollTop = box.scrollHeight;
-}
-
-$("chat-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const t = $("chat-text").value.trim();
-  if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) { conn.ws.send(JSON.stringify({ type: "chat", text: t })); $("chat-text").value = ""; }
-});
+installChat();
 // Leaving before the start opens the seat for someone else; the table's
 // next view shows this page as a spectator again, with the join form.
 $("leave").addEventListener("click", async () => {
@@ -528,7 +463,7 @@ $("leave").addEventListener("click", async () => {
 });
 // Closing the sheet brings the player's turn (if it is) onto the screen:
 // while the sheet was open it stayed where the sheet put it.
-$("ho-close").addEventListener("click", () => { $("hand-over").hidden = true; sheetHolds = false; if (myTurn) bringTurnIntoView(); });
+installHandOver(() => { sheetHolds = false; if (myTurn) bringTurnIntoView(); });
 // A click on the completed trick clears it (and ends the pause after it).
 $("play").addEventListener("click", () => {
   if (!held) return;
@@ -548,18 +483,7 @@ $("join-form").addEventListener("submit", async (ev) => {
   } catch (e) { $("error").textContent = e.message; }
 });
 
-// The speed of play: kept in the browser; the animations follow it.
-function applySpeed() {
-  for (const k of Object.keys(SPEEDS)) document.body.classList.toggle(`speed-${k}`, k === speed);
-}
-$("speed").value = speed;
-$("speed").addEventListener("change", () => {
-  speed = $("speed").value;
-  saveSpeed(speed);
-  pacer.setSpeed(speed);
-  applySpeed();
-});
-applySpeed();
+installSpeed(pacer);
 
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },

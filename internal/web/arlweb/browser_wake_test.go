@@ -1,0 +1,183 @@
+package arlweb
+
+import (
+	"bytes"
+	"net"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// wakeUp is a page waking (a laptop opened: the page shown again) and
+// the network coming back, as the browser tells the page.
+const wakeUp = `document.dispatchEvent(new Event("visibilitychange")); window.dispatchEvent(new Event("online"));`
+
+// countHellos counts, in window.__hellos, the hellos the page sends on
+// its current connection, and in window.__answers the views that come on
+// it after the first of them.
+const countHellos = `(() => {
+  window.__hellos = 0; window.__answers = 0;
+  const s = window.__ws.socks[window.__ws.viewSock];
+  const send = s.send;
+  s.send = (d) => { if (JSON.parse(d).type === "hello") window.__hellos++; return send(d); };
+  s.addEventListener("message", (ev) => { if (window.__hellos > 0 && JSON.parse(ev.data).type === "view") window.__answers++; });
+  return true;
+})()`
+
+// TestBrowserArlingtonWakeCheck: a page woken (shown again, the network
+// back) checks its connection at once by saying hello, which the server
+// answers with a view; a live connection answers and is kept. Wakes in
+// a row make one check (the page checks at most every 10 s): no storm.
+// The page did nothing on waking with its connection open, and found a
+// dead one only when it sent something.
+func TestBrowserArlingtonWakeCheck(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.open(e.srv.URL, id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	eval[bool](p, countHellos)
+	p.do(chromedp.Evaluate[chromedp.Void](wakeUp + wakeUp))
+	p.until(`window.__answers > 0`)
+	if n := eval[int](p, `window.__hellos`); n != 1 {
+		t.Errorf("two wakes in a row sent %d hellos, want 1", n)
+	}
+	if n := eval[int](p, `window.__ws.socks.length`); n != 1 {
+		t.Errorf("the live connection answered, yet the page opened %d connections", n)
+	}
+}
+
+// TestLongBrowserArlingtonWakeDeadSocket (long: the page waits 3 s for
+// the check's answer): the page's connection dies without a word, as
+// when a laptop sleeps (a proxy between the page and the server stops
+// passing its bytes, and closes nothing). A line said meanwhile does not
+// reach the page. On waking, the page's hello goes unanswered, and about
+// 3 s later it drops that connection and connects anew: the line shows.
+// The page kept the dead socket until it sent something.
+func TestLongBrowserArlingtonWakeDeadSocket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	px := newFreezer(t, e.srv.Listener.Addr().String())
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.open("http://"+px.addr(), id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	px.freeze()
+	w := e.client().dial(id, -1)
+	w.next()
+	w.send(map[string]any{"type": "chat", "text": "are you there?"})
+	w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
+	eval[bool](p, countHellos)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__woke = performance.now();` + wakeUp))
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	type woke struct {
+		Hellos, Socks int
+		Ms            float64
+	}
+	got := eval[woke](p, `({ hellos: window.__hellos, socks: window.__ws.socks.length, ms: performance.now() - window.__woke })`)
+	t.Logf("after waking: %+v", got)
+	if got.Hellos != 1 || got.Socks != 2 {
+		t.Errorf("the page said hello %d times on the dead connection and opened %d connections in all; want one check and one new connection", got.Hellos, got.Socks)
+	}
+}
+
+// freezer is a TCP proxy to a server that can stop passing the bytes of
+// the WebSocket connections open through it, closing nothing (a network
+// gone silent under a sleeping laptop). Its goroutines end when the test
+// ends (it closes every connection).
+type freezer struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []*frozenPair
+	stop  chan struct{}
+}
+
+type frozenPair struct {
+	ws     bool // a WebSocket upgrade went through it
+	frozen bool
+}
+
+func newFreezer(t *testing.T, to string) *freezer {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &freezer{ln: ln, stop: make(chan struct{})}
+	var all []net.Conn
+	var mu sync.Mutex
+	t.Cleanup(func() {
+		close(f.stop)
+		ln.Close()
+		mu.Lock()
+		for _, c := range all {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	// Accepts until the listener closes.
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", to)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			mu.Lock()
+			all = append(all, c, u)
+			mu.Unlock()
+			pr := &frozenPair{}
+			f.mu.Lock()
+			f.conns = append(f.conns, pr)
+			f.mu.Unlock()
+			go f.pass(pr, c, u, true)
+			go f.pass(pr, u, c, false)
+		}
+	}()
+	return f
+}
+
+func (f *freezer) addr() string { return f.ln.Addr().String() }
+
+// freeze stops the WebSocket connections open now: what either side
+// sends is dropped from then on.
+func (f *freezer) freeze() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, pr := range f.conns {
+		if pr.ws {
+			pr.frozen = true
+		}
+	}
+}
+
+// pass copies from src to dst until either fails (the test's end closes
+// both); once the pair is frozen it reads and drops.
+func (f *freezer) pass(pr *frozenPair, src, dst net.Conn, fromPage bool) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			f.mu.Lock()
+			if fromPage && !pr.ws && bytes.Contains(bytes.ToLower(buf[:n]), []byte("upgrade: websocket")) {
+				pr.ws = true
+			}
+			frozen := pr.frozen
+			f.mu.Unlock()
+			if !frozen {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}

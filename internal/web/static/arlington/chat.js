@@ -1,0 +1,90 @@
+// The table's chat: the lines the page has (the table's last 50), the
+// list that shows them and the field that sends a line.
+import { el } from "./common.js";
+import { conn } from "./connection.js";
+
+const $ = (id) => document.getElementById(id);
+const KEEP = 50; // the lines kept: the table keeps as many
+let lines = [];
+
+const key = (l) => `${l.n}|${l.at}`;
+
+// lastChat is the number of the last line the page has (undefined: none),
+// which a hello names so the server sends only the lines after it.
+export function lastChat() {
+  return lines.length ? lines[lines.length - 1].n : undefined;
+}
+
+// addChat adds the lines the page does not show yet. The hello names
+// the last line the page has, so the server sends each line once; a line
+// is still its number and time, so that one sent again (a database
+// restored from an older backup numbers its lines again) shows once.
+export function addChat(got) {
+  const seen = new Set(lines.map(key));
+  lines = lines.concat(got.filter((l) => !seen.has(key(l)))).slice(-KEEP);
+}
+
+// renderChat draws the lines when they changed. A list the player reads
+// at its end follows the newest line; one they scrolled up to read older
+// lines stays where it is (the first line in sight at the same place),
+// and a "New messages" button over its foot takes them down when pressed,
+// as chat programs do.
+export function renderChat() {
+  const box = $("chat");
+  if (box.children.length === lines.length && (!lines.length || box.lastElementChild.dataset.key === key(lines[lines.length - 1]))) return;
+  const had = box.lastElementChild ? box.lastElementChild.dataset.key : "";
+  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  const anchor = atEnd ? null : inSight(box);
+  box.replaceChildren();
+  for (const l of lines) {
+    const li = el("li");
+    li.dataset.key = key(l);
+    // A spectator's line says so: a spectator's name is not checked, so
+    // it must not pass for a seated player's.
+    li.appendChild(el("b", "", l.seat < 0 ? `${l.name} (watching): ` : `${l.name}: `));
+    li.appendChild(document.createTextNode(l.text));
+    box.appendChild(li);
+  }
+  const now = anchor && [...box.children].find((li) => li.dataset.key === anchor.key);
+  if (!now) { toEnd(); return; }
+  box.scrollTop += now.getBoundingClientRect().top - box.getBoundingClientRect().top - anchor.off;
+  if (box.lastElementChild.dataset.key !== had) $("chat-new").hidden = false;
+}
+
+// inSight is the first line of the list in sight and how far below the
+// list's top it lies.
+function inSight(box) {
+  const top = box.getBoundingClientRect().top;
+  for (const li of box.children) {
+    const r = li.getBoundingClientRect();
+    if (r.bottom > top) return { key: li.dataset.key, off: r.top - top };
+  }
+  return null;
+}
+
+// toEnd shows the newest line, the "New messages" button gone.
+function toEnd() {
+  const box = $("chat");
+  box.scrollTop = box.scrollHeight;
+  $("chat-new").hidden = true;
+}
+
+// installChat sends the field's line on Send (or Enter), the list taken
+// to its end where the line will show; "New messages" takes it there
+// too, and so does the player scrolling down to the end.
+export function installChat() {
+  $("chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const t = $("chat-text").value.trim();
+    if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+      conn.ws.send(JSON.stringify({ type: "chat", text: t }));
+      $("chat-text").value = "";
+      toEnd();
+    }
+  });
+  $("chat-new").addEventListener("click", toEnd);
+  $("chat").addEventListener("scroll", () => {
+    const box = $("chat");
+    if (box.scrollTop + box.clientHeight >= box.scrollHeight - 4) $("chat-new").hidden = true;
+  });
+}
