@@ -151,7 +151,7 @@ type arlPlayer struct {
 	levels []string    // each bot's level as the player named it
 	helper *bot.Greedy // plays 'auto'
 	hinter bot.Bot     // answers 'hint'
-	in     *lineReader
+	in     *lineFeed
 	inErr  error // why input ended (io.EOF at its end)
 	auto   bool  // the action being taken came from 'auto'
 	legal  []arlington.Action
@@ -188,7 +188,9 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	}
 	// One game loop for bots and people (bot.Run): the player is the
 	// seat whose Act reads commands.
-	p.in = newLineReader(p.env.Stdin)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the input's goroutine
+	p.in = newLineFeed(ctx, p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
 	p.tell("")
@@ -284,7 +286,10 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 			p.prompted = true
 		}
 		p.out("> ")
-		text, err := p.in.next()
+		text, err := p.in.next(ctx)
+		if ctx.Err() != nil {
+			return arlington.Action{}, ctx.Err()
+		}
 		var long *longLineError
 		if errors.As(err, &long) {
 			p.out("%v\n", err)

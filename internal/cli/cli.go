@@ -65,6 +65,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitCode(env, c, err)
 	}
 	c, err := root.ExecuteContextC(ctx)
+	if code, ok := interrupted(ctx, env, c); ok {
+		return code
+	}
 	return exitCode(env, c, err)
 }
 
@@ -121,14 +124,38 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(env.Stderr, "cardtable:", strings.TrimPrefix(err.Error(), "usage: "))
+		fmt.Fprintln(env.Stderr, errorLine(c, strings.TrimPrefix(err.Error(), "usage: ")))
 		if errors.Is(err, errBadCall) && c != nil {
 			fmt.Fprintf(env.Stderr, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return exitUsage
 	}
-	fmt.Fprintln(env.Stderr, "cardtable:", err)
+	fmt.Fprintln(env.Stderr, errorLine(c, err.Error()))
 	return exitFail
+}
+
+// errorLine is the one shape of every error a command ends with
+// (docs/cli.md): "cardtable: COMMAND: message", COMMAND the command as
+// typed below the program's name ("spider solve"), left out for the
+// root command. A message that already starts with the command's path
+// or name ("restore: ...", "connect: ...", "serve --acme: ...") is not
+// given it twice.
+func errorLine(c *cobra.Command, msg string) string {
+	if c == nil || !c.HasParent() {
+		return "cardtable: " + msg
+	}
+	path := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+	for _, own := range []string{path, c.Name()} {
+		if rest, ok := strings.CutPrefix(msg, own+": "); ok {
+			msg = rest
+			break
+		}
+		if rest, ok := strings.CutPrefix(msg, own+" -"); ok {
+			msg = "-" + rest
+			break
+		}
+	}
+	return "cardtable: " + path + ": " + msg
 }
 
 // singleDash finds a long flag written with one dash in pflag's error
