@@ -65,7 +65,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitCode(env, c, err)
 	}
 	c, err := root.ExecuteContextC(ctx)
-	if code, ok := interrupted(ctx, env, c); ok {
+	if code, ok := interrupted(ctx, env, c, err); ok {
 		return code
 	}
 	return exitCode(env, c, err)
@@ -156,6 +156,12 @@ func errorLine(c *cobra.Command, msg string) string {
 		}
 	}
 	return "cardtable: " + path + ": " + msg
+}
+
+// notef prints a note on standard error while command (its path below
+// the program's name) runs on, in the shape of an error line.
+func notef(env *Env, command, format string, args ...any) {
+	fmt.Fprintf(env.Stderr, "cardtable: "+command+": "+format+"\n", args...)
 }
 
 // singleDash finds a long flag written with one dash in pflag's error

@@ -49,11 +49,16 @@ func SignalContext(parent context.Context) (ctx context.Context, stop func()) {
 // for SIGTERM), whatever the command returned: what it printed before
 // (spider solve's search so far) stays printed, but the run was cut
 // short. serve is the exception: a signal is how it is told to stop, so
-// it drains and ends as it would anyway (0 after a clean drain). ok is
-// false when no signal ended ctx.
-func interrupted(ctx context.Context, env *Env, c *cobra.Command) (code int, ok bool) {
+// it drains and ends as it would anyway (0 after a clean drain, its own
+// error if the drain failed); only a signal that cut its start short (its
+// error is the context's) is an interrupt. ok is false when no signal
+// ended ctx.
+func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (code int, ok bool) {
 	var in Interrupt
-	if ctx.Err() == nil || !errors.As(context.Cause(ctx), &in) || c == nil || stopsOnSignal(c) {
+	if ctx.Err() == nil || !errors.As(context.Cause(ctx), &in) || c == nil {
+		return 0, false
+	}
+	if stopsOnSignal(c) && !errors.Is(err, context.Canceled) {
 		return 0, false
 	}
 	fmt.Fprintln(env.Stderr, errorLine(c, "interrupted"))
