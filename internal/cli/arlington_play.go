@@ -96,7 +96,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 				return err
 			}
 			if s, err = arlington.New(arlington.Config{Players: *players, Target: *target}, seed); err != nil {
-				return usageErr("%v", err)
+				return badInput(err)
 			}
 		}
 		// The bots' generators are seeded apart from the deal, so that no
@@ -116,7 +116,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
 			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
 			if err != nil {
-				return usageErr("%v", err)
+				return badInput(err)
 			}
 			bots[i] = b
 			k++
@@ -138,7 +138,7 @@ func arlLoad(name string) (*arlington.State, error) {
 	}
 	_, s, err := arlington.Load(bytes.NewReader(b))
 	if err != nil {
-		return nil, usageErr("%s: %v", name, err)
+		return nil, badInput(fmt.Errorf("%s: %w", name, err))
 	}
 	return s, nil
 }

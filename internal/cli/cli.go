@@ -43,6 +43,11 @@ func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
 }
 
+// badInput marks err as bad input (exit status 2) as it is: its words,
+// and its chain, so that errors.Is still finds the sentinels under it
+// (arlington.ErrBadAction, card.ErrBadCard, store.ErrBadPath).
+func badInput(err error) error { return fmt.Errorf("%w: %w", errUsage, err) }
+
 // badCall wraps a message as an error in how the command was called.
 func badCall(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errBadCall, fmt.Sprintf(format, a...))
