@@ -108,7 +108,7 @@ var logURL = regexp.MustCompile(`url(?:=|":")(https?://[^\s"]+/)`)
 type served struct {
 	url  string
 	log  *syncBuffer
-	stop func() // a Ctrl+C, as SignalContext tells it
+	stop func()   // a Ctrl+C, as SignalContext tells it
 	done chan int // the exit code, once stopped
 }
 
