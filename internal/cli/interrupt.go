@@ -19,10 +19,11 @@ type Interrupt struct{ Signal os.Signal }
 func (i Interrupt) Error() string { return "interrupted by " + i.Signal.String() }
 
 // SignalContext is parent ended, with an Interrupt as its cause, by the
-// first SIGINT or SIGTERM. From then on those signals have their default
-// effect again, so a second Ctrl+C ends a command that is slow to stop at
-// once. stop releases the signals; its goroutine ends at the first signal
-// or at stop.
+// first SIGINT or SIGTERM. Later ones are caught and dropped until stop,
+// as signal.NotifyContext does: they must not kill a server while it
+// drains, and one signal often comes twice (coreutils timeout sends it
+// to the process and then to its group). stop releases the signals; the
+// goroutine ends at the first signal or at stop.
 func SignalContext(parent context.Context) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
@@ -31,7 +32,6 @@ func SignalContext(parent context.Context) (ctx context.Context, stop func()) {
 	go func() {
 		select {
 		case s := <-sigs:
-			signal.Stop(sigs)
 			cancel(Interrupt{Signal: s})
 		case <-done:
 		}
@@ -70,7 +70,14 @@ func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (co
 }
 
 // stopsOnSignal says whether c takes a signal as its normal way to stop:
-// serve (and the root command, which serves) drains and exits 0.
+// serve (and the root command, which serves) drains and exits 0. So does
+// the server a load test starts as a child process (arlington loadtest
+// --serve-only): the Ctrl+C that stops the load test reaches the child
+// too (the terminal signals its whole process group), and the parent
+// alone says it was interrupted.
 func stopsOnSignal(c *cobra.Command) bool {
+	if f := c.Flags().Lookup("serve-only"); f != nil && f.Value.String() == "true" {
+		return true
+	}
 	return !c.HasParent() || c.Name() == "serve" && c.Parent() == c.Root()
 }

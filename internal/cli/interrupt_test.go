@@ -133,6 +133,7 @@ func TestSignalChild(t *testing.T) {
 	}
 	ctx, stop := SignalContext(context.Background())
 	os.Stdout.WriteString("ready\n") // the signals are caught from here on
+	context.AfterFunc(ctx, func() { os.Stdout.WriteString("stopping\n") })
 	code := Run(ctx, strings.Fields(args), strings.NewReader(""), io.Discard, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -140,7 +141,9 @@ func TestSignalChild(t *testing.T) {
 
 // TestInterruptSignal: the real signals, to a process running
 // SignalContext as main does: SIGINT stops a long self-play with 130,
-// SIGTERM with 143, and one line on standard error.
+// SIGTERM with 143, and one line on standard error. The signal is sent
+// twice, as coreutils timeout sends it (to the process, then to its
+// group): the second must not kill the process before it has stopped.
 func TestInterruptSignal(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
@@ -162,8 +165,10 @@ func TestInterruptSignal(t *testing.T) {
 			if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
 				t.Fatalf("child said %q (%v)", line, err)
 			}
-			if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
+			for range 2 {
+				if err := cmd.Process.Signal(tc.sig); err != nil {
+					t.Fatal(err)
+				}
 			}
 			timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
 			defer timer.Stop()
@@ -172,5 +177,60 @@ func TestInterruptSignal(t *testing.T) {
 				t.Fatalf("exit %v, stderr %q; want %d and %q", err, errb.String(), tc.code, want)
 			}
 		})
+	}
+}
+
+// TestLongInterruptSignalTwiceServe: a second signal while serve drains
+// after the first is caught and dropped: the drain finishes and serve
+// exits 0, not killed by the second (SIGTERM often comes twice: timeout
+// sends it to the process, then to its group). TestInterruptSignal, which
+// sends its signals back to back, is the quick version.
+func TestLongInterruptSignalTwiceServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process (2-3 s under -race); TestInterruptSignal is the quick version")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalChild$", "-test.v=false")
+	cmd.Env = append(os.Environ(), "CARDTABLE_SIGNAL_ARGS=serve --addr 127.0.0.1:0 --db "+filepath.Join(t.TempDir(), "s.db"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	logs := &syncBuffer{}
+	serving := make(chan struct{})
+	go func() { // ends when the child's stderr closes
+		sc := bufio.NewScanner(stderr)
+		once := sync.Once{}
+		for sc.Scan() {
+			logs.Write(append(sc.Bytes(), '\n'))
+			if strings.Contains(sc.Text(), `msg="cardtable serving"`) {
+				once.Do(func() { close(serving) })
+			}
+		}
+	}()
+	out := bufio.NewReader(stdout)
+	if line, err := out.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("child said %q (%v)", line, err)
+	}
+	<-serving
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := out.ReadString('\n'); line != "stopping\n" {
+		t.Fatalf("child said %q (%v)", line, err)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM) // it may have exited already
+	err = cmd.Wait()
+	if err != nil || !strings.Contains(logs.String(), "shutting down") {
+		t.Fatalf("exit %v, want 0 after its drain; log:\n%s", err, logs)
 	}
 }
