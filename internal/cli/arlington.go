@@ -26,7 +26,7 @@ func arlParseSet(args []string) (arlington.Set, error) {
 		a = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(a), "{"), "}")
 		list, err := card.ParseList(a)
 		if err != nil {
-			return 0, usageErr("%v", err)
+			return 0, badInput(err)
 		}
 		cs = append(cs, list...)
 	}
@@ -35,7 +35,7 @@ func arlParseSet(args []string) (arlington.Set, error) {
 	}
 	s, err := arlington.SetOf(cs)
 	if err != nil {
-		return 0, usageErr("%v", err)
+		return 0, badInput(err)
 	}
 	return s, nil
 }
@@ -79,7 +79,7 @@ func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
 		}
 		sp, err := arlington.ParseSpectrum(*spName)
 		if err != nil {
-			return usageErr("%v", err)
+			return badInput(err)
 		}
 		if len(pos) != 2 {
 			return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
@@ -94,7 +94,7 @@ func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
 		}
 		c, err := arlington.Compare(sp, a, b)
 		if err != nil {
-			return usageErr("%v", err)
+			return badInput(err)
 		}
 		fmt.Fprintln(env.Stdout, map[int]string{1: "higher", 0: "equal", -1: "lower"}[c])
 		return nil
@@ -147,7 +147,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		// The report names each level as the lobby does, however typed.
 		out[i] = strings.ToLower(strings.TrimSpace(names[i%len(names)]))
 		if _, err := bot.New(out[i], 0); err != nil {
-			return nil, usageErr("%v", err)
+			return nil, badInput(err)
 		}
 	}
 	return out, nil

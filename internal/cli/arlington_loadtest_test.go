@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"cardtable/internal/pgtest"
@@ -23,7 +21,7 @@ const asMain = "CARDTABLE_TEST_AS_MAIN"
 func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
 		// As cmd/cardtable: SIGTERM stops a server cleanly.
-		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, _ := SignalContext(context.Background())
 		os.Exit(Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(isolated(m))

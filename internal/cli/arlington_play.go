@@ -96,7 +96,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 				return err
 			}
 			if s, err = arlington.New(arlington.Config{Players: *players, Target: *target}, seed); err != nil {
-				return usageErr("%v", err)
+				return badInput(err)
 			}
 		}
 		// The bots' generators are seeded apart from the deal, so that no
@@ -116,7 +116,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
 			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
 			if err != nil {
-				return usageErr("%v", err)
+				return badInput(err)
 			}
 			bots[i] = b
 			k++
@@ -138,7 +138,7 @@ func arlLoad(name string) (*arlington.State, error) {
 	}
 	_, s, err := arlington.Load(bytes.NewReader(b))
 	if err != nil {
-		return nil, usageErr("%s: %v", name, err)
+		return nil, badInput(fmt.Errorf("%s: %w", name, err))
 	}
 	return s, nil
 }
@@ -151,7 +151,7 @@ type arlPlayer struct {
 	levels []string    // each bot's level as the player named it
 	helper *bot.Greedy // plays 'auto'
 	hinter bot.Bot     // answers 'hint'
-	in     *lineReader
+	in     *lineFeed
 	inErr  error // why input ended (io.EOF at its end)
 	auto   bool  // the action being taken came from 'auto'
 	legal  []arlington.Action
@@ -188,7 +188,9 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	}
 	// One game loop for bots and people (bot.Run): the player is the
 	// seat whose Act reads commands.
-	p.in = newLineReader(p.env.Stdin)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the input's goroutine
+	p.in = newLineFeed(ctx, p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
 	p.tell("")
@@ -284,7 +286,10 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 			p.prompted = true
 		}
 		p.out("> ")
-		text, err := p.in.next()
+		text, err := p.in.next(ctx)
+		if ctx.Err() != nil {
+			return arlington.Action{}, ctx.Err()
+		}
 		var long *longLineError
 		if errors.As(err, &long) {
 			p.out("%v\n", err)

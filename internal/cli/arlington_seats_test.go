@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"cardtable/arlington"
+	"cardtable/card"
 )
 
 // What a person types and reads counts seats and table sets from 1; the
@@ -72,4 +77,58 @@ func FuzzArlParseAction(f *testing.F) {
 			t.Fatalf("%q read as %v, shown as %q, read back as %v (%v)", line, a, arlActionText(a), b, err)
 		}
 	})
+}
+
+// TestArlParseActionKeepsSentinels: a refusal of what the player typed
+// reads in the player's numbering and still wraps the rules' errors
+// (errors.Is finds arlington.ErrBadAction, and card.ErrBadCard for a card
+// that does not read), as the engine's own refusal does.
+func TestArlParseActionKeepsSentinels(t *testing.T) {
+	for _, tc := range []struct {
+		typed string
+		want  []error
+	}{
+		{"fly 3/1", []error{arlington.ErrBadAction}},
+		{"add 7H 3/x", []error{arlington.ErrBadAction}},
+		{"add 7H 7/1", []error{arlington.ErrBadAction}},
+		{"lead 9Z", []error{arlington.ErrBadAction, card.ErrBadCard}},
+		{"add 9Z 3/1", []error{arlington.ErrBadAction, card.ErrBadCard}},
+	} {
+		_, err := arlParseAction(tc.typed)
+		for _, w := range tc.want {
+			if !errors.Is(err, w) {
+				t.Errorf("%q: %v does not wrap %v", tc.typed, err, w)
+			}
+		}
+		if err != nil && strings.Contains(err.Error(), "2/0") {
+			t.Errorf("%q: the error speaks the engine's numbering: %v", tc.typed, err)
+		}
+	}
+}
+
+// TestArlLoadBadActionIsBadInput: a save whose record holds an action
+// that does not read, or one the rules refuse, is bad input (exit 2)
+// and its error still wraps the rules' sentinel.
+func TestArlLoadBadActionIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, action string
+		want         error
+	}{
+		{"unreadable", "0 fly AH", arlington.ErrBadAction},
+		{"illegal", "1 lead AH", arlington.ErrIllegal}, // seat 0 has the lead
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			save := filepath.Join(dir, tc.name+".sav")
+			write(t, save, "arlington record 1\nplayers 4\ntarget 32\nseed 1\n"+tc.action+"\n")
+			_, err := arlLoad(save)
+			if !errors.Is(err, tc.want) || !errors.Is(err, errUsage) {
+				t.Fatalf("arlLoad: %v; want it to wrap %v and be bad input", err, tc.want)
+			}
+			_, stderr, code := run(t, "quit\n", "arlington", "play", "--load", save)
+			if code != exitUsage || !strings.HasPrefix(stderr, "cardtable: arlington play: "+save+": ") {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+		})
+	}
 }

@@ -80,11 +80,15 @@ func serveDB() string {
 	return defaultDBPath()
 }
 
-// badPathUsage makes a file named by a flag that is missing or not a file
-// bad input (exit status 2, docs/cli.md), as db copy's --from is.
+// badPathUsage makes a file named by a flag that the user can fix bad
+// input (exit status 2, docs/cli.md), as db copy's --from is: one that is
+// missing or not a file, a backup's --to that exists, a restore's --from
+// that is not a usable backup. Nothing was written in any of these.
 func badPathUsage(err error) error {
-	if errors.Is(err, store.ErrBadPath) {
-		return fmt.Errorf("%w: %w", errUsage, err)
+	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup} {
+		if errors.Is(err, bad) {
+			return badInput(err)
+		}
 	}
 	return err
 }

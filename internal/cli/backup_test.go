@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -94,7 +95,7 @@ func TestBackupRestore(t *testing.T) {
 		}
 	}
 	run(exitOK, "integrity check: ok", "backup", "--db", path, "--to", backup)
-	run(exitFail, "already exists", "backup", "--db", path, "--to", backup)
+	run(exitUsage, "already exists", "backup", "--db", path, "--to", backup)
 	run(exitFail, "in use by another cardtable server", "restore", "--db", path, "--from", backup)
 	if _, err := post(t, c.url+"api/games", `{"deal":"9"}`, http.StatusCreated); err != nil {
 		t.Fatal(err)
@@ -130,6 +131,100 @@ func countRows(tb testing.TB, path, table string) int {
 		tb.Fatal(err)
 	}
 	return n
+}
+
+// TestBackupRestoreRefusals: a backup's --to that exists, and a restore's
+// --from that is not a usable backup (not SQLite, cut short, another
+// program's database, a newer cardtable's), are bad input the user can
+// fix: exit 2, one sentence naming the file and what it is, and nothing
+// touched: not the existing file, not the live database, no file left
+// beside them. They once exited 1 with SQLite's words ("file is not a
+// database (26)").
+func TestBackupRestoreRefusals(t *testing.T) {
+	dir := t.TempDir()
+	live, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "b.db")
+	db, err := store.Open(context.Background(), live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, _, code := run(t, "", "backup", "--db", live, "--to", backup); code != exitOK {
+		t.Fatalf("backup: exit %d", code)
+	}
+	whole, err := os.ReadFile(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	notes := bad("notes.txt", bytes.Repeat([]byte("not a database\n"), 300))
+	cut := bad("cut.db", whole[:len(whole)/2])
+	other := filepath.Join(dir, "other.db")
+	newer := filepath.Join(dir, "newer.db")
+	for _, tc := range []struct{ path, sql string }{{other, "CREATE TABLE t(x)"}, {newer, "PRAGMA user_version = 999"}} {
+		odb, err := sql.Open("sqlite", "file:"+tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := odb.Exec(tc.sql); err != nil {
+			t.Fatal(err)
+		}
+		odb.Close()
+	}
+	existing := bad("existing.db", []byte("keep me"))
+	liveBefore, err := os.ReadFile(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listBefore := dirList(t, dir)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"backup", "--db", live, "--to", existing}, "cardtable: backup: " + existing + " already exists: give a new file name (an existing file is never overwritten)\n"},
+		{[]string{"restore", "--db", live, "--from", notes}, "cardtable: restore: " + notes + " is not a usable backup: it is not an SQLite database at all"},
+		{[]string{"restore", "--db", live, "--from", cut}, "cardtable: restore: " + cut + " is not a usable backup: it is damaged, cut short or overwritten"},
+		{[]string{"restore", "--db", live, "--from", other}, "cardtable: restore: " + other + " is not a usable backup: it is an SQLite database, but not cardtable's"},
+		{[]string{"restore", "--db", live, "--from", newer}, "cardtable: restore: " + newer + " is not a usable backup for this cardtable: a newer one made it (schema version 999"},
+	} {
+		t.Run(tc.args[0]+" "+filepath.Base(tc.args[4]), func(t *testing.T) {
+			out, errOut, code := run(t, "", tc.args...)
+			if code != exitUsage || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, tc.want)
+			}
+			if tc.args[0] == "restore" && !strings.HasSuffix(errOut, "; nothing changed\n") {
+				t.Errorf("stderr %q does not say nothing changed", errOut)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "keep me" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	if b, _ := os.ReadFile(live); !bytes.Equal(b, liveBefore) {
+		t.Error("the live database was changed by a refused restore")
+	}
+	if after := dirList(t, dir); after != listBefore {
+		t.Errorf("files beside them changed:\nbefore %s\nafter  %s", listBefore, after)
+	}
+}
+
+// dirList is the names in dir, one string.
+func dirList(tb testing.TB, dir string) string {
+	tb.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
 }
 
 // Without --db, backup and restore use the database serve would use in

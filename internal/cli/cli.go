@@ -43,6 +43,11 @@ func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
 }
 
+// badInput marks err as bad input (exit status 2) as it is: its words,
+// and its chain, so that errors.Is still finds the sentinels under it
+// (arlington.ErrBadAction, card.ErrBadCard, store.ErrBadPath).
+func badInput(err error) error { return fmt.Errorf("%w: %w", errUsage, err) }
+
 // badCall wraps a message as an error in how the command was called.
 func badCall(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", errBadCall, fmt.Sprintf(format, a...))
@@ -65,6 +70,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitCode(env, c, err)
 	}
 	c, err := root.ExecuteContextC(ctx)
+	if code, ok := interrupted(ctx, env, c, err); ok {
+		return code
+	}
 	return exitCode(env, c, err)
 }
 
@@ -121,14 +129,44 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 	case errors.Is(err, pflag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(env.Stderr, "cardtable:", strings.TrimPrefix(err.Error(), "usage: "))
+		fmt.Fprintln(env.Stderr, errorLine(c, strings.TrimPrefix(err.Error(), "usage: ")))
 		if errors.Is(err, errBadCall) && c != nil {
 			fmt.Fprintf(env.Stderr, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return exitUsage
 	}
-	fmt.Fprintln(env.Stderr, "cardtable:", err)
+	fmt.Fprintln(env.Stderr, errorLine(c, err.Error()))
 	return exitFail
+}
+
+// errorLine is the one shape of every error a command ends with
+// (docs/cli.md): "cardtable: COMMAND: message", COMMAND the command as
+// typed below the program's name ("spider solve"), left out for the
+// root command. A message that already starts with the command's path
+// or name ("restore: ...", "connect: ...", "serve --acme: ...") is not
+// given it twice.
+func errorLine(c *cobra.Command, msg string) string {
+	if c == nil || !c.HasParent() {
+		return "cardtable: " + msg
+	}
+	path := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+	for _, own := range []string{path, c.Name()} {
+		if rest, ok := strings.CutPrefix(msg, own+": "); ok {
+			msg = rest
+			break
+		}
+		if rest, ok := strings.CutPrefix(msg, own+" -"); ok {
+			msg = "-" + rest
+			break
+		}
+	}
+	return "cardtable: " + path + ": " + msg
+}
+
+// notef prints a note on standard error while command (its path below
+// the program's name) runs on, in the shape of an error line.
+func notef(env *Env, command, format string, args ...any) {
+	fmt.Fprintf(env.Stderr, "cardtable: "+command+": "+format+"\n", args...)
 }
 
 // singleDash finds a long flag written with one dash in pflag's error

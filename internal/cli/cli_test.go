@@ -128,7 +128,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"spider"}, "cardtable: spider: missing subcommand\nRun 'cardtable spider --help' for usage.\n"},
 		{[]string{"version", "extra"}, "cardtable: version: unexpected argument \"extra\"\nRun 'cardtable version --help' for usage.\n"},
 		{[]string{"completion"}, "cardtable: completion: missing subcommand\nRun 'cardtable completion --help' for usage.\n"},
-		{[]string{"completion", "tcsh"}, "cardtable: unknown command \"tcsh\" for \"cardtable completion\""},
+		{[]string{"completion", "tcsh"}, "cardtable: completion: unknown command \"tcsh\" for \"cardtable completion\""},
 		{[]string{"completion", "bash", "extra"}, "cardtable: completion bash: unexpected argument \"extra\"\nRun 'cardtable completion bash --help' for usage.\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

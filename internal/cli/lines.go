@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -67,5 +68,37 @@ func (lr *lineReader) next() (string, error) {
 			return "", &longLineError{lr.n}
 		}
 		return string(line), nil
+	}
+}
+
+// lineFeed is terminal input for a player who may stop with Ctrl+C
+// while the program waits for a line: its lines are read on arlReadLines'
+// goroutine, so next returns as soon as ctx ends. The goroutine ends with
+// the ctx given to newLineFeed (the command cancels it on return), at the
+// end of the input or at a read error; a read blocked on a terminal lasts
+// until the process ends.
+type lineFeed struct {
+	lines <-chan arlLine
+	ended error // the error that ended the input; the goroutine is gone
+}
+
+func newLineFeed(ctx context.Context, in io.Reader) *lineFeed {
+	return &lineFeed{lines: arlReadLines(ctx, in)}
+}
+
+// next is lineReader.next, or ctx's error once ctx ends.
+func (f *lineFeed) next(ctx context.Context) (string, error) {
+	if f.ended != nil {
+		return "", f.ended
+	}
+	select {
+	case l := <-f.lines:
+		var long *longLineError
+		if l.err != nil && !errors.As(l.err, &long) {
+			f.ended = l.err
+		}
+		return l.text, l.err
+	case <-ctx.Done():
+		return "", ctx.Err()
 	}
 }

@@ -108,15 +108,17 @@ var logURL = regexp.MustCompile(`url(?:=|":")(https?://[^\s"]+/)`)
 type served struct {
 	url  string
 	log  *syncBuffer
-	stop context.CancelFunc
+	stop func()   // a Ctrl+C, as SignalContext tells it
 	done chan int // the exit code, once stopped
 }
 
 // startServe runs `cardtable serve ARGS...` in this process until stopped
-// (at the latest when the test ends; it must then exit cleanly).
+// (at the latest when the test ends; it must then exit cleanly, as it
+// does after a signal: stop ends its context as SignalContext does).
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancel := func() { cancelCause(Interrupt{Signal: os.Interrupt}) }
 	s := &served{log: &syncBuffer{}, stop: cancel, done: make(chan int, 1)}
 	// Exits when cancel ends the server.
 	go func() { s.done <- Run(ctx, append([]string{"serve"}, args...), nil, io.Discard, s.log) }()

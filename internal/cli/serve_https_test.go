@@ -127,7 +127,7 @@ func TestServeTLSUsage(t *testing.T) {
 	// A bad --acme domain is told under --acme, without a stray "usage:".
 	var out, errb strings.Builder
 	code := Run(t.Context(), []string{"serve", "--db", db, "--acme", "bad_name!"}, nil, &out, &errb)
-	if want := "cardtable: serve --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
+	if want := "cardtable: serve: --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
 		t.Errorf("bad --acme domain: exit %d, %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
@@ -168,8 +168,8 @@ func TestServeACMECAUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ file, want string }{
-		{missing, "cardtable: serve --acme-ca: cannot read " + missing},
-		{empty, "cardtable: serve --acme-ca: " + empty + " holds no PEM certificate"},
+		{missing, "cardtable: serve: --acme-ca: cannot read " + missing},
+		{empty, "cardtable: serve: --acme-ca: " + empty + " holds no PEM certificate"},
 	} {
 		var errb strings.Builder
 		code := Run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--http-redirect-addr", "off",

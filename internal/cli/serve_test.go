@@ -14,7 +14,6 @@ import (
 	"net/http/cookiejar"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -34,7 +33,7 @@ func TestServeChild(t *testing.T) {
 	if db == "" {
 		t.Skip("the server half of TestKillNine")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := SignalContext(context.Background()) // as main
 	defer stop()
 	addr := cmp.Or(os.Getenv("CARDTABLE_SERVE_ADDR"), "127.0.0.1:0")
 	code := Run(ctx, []string{"serve", "--addr", addr, "--db", db}, strings.NewReader(""), os.Stdout, os.Stderr)

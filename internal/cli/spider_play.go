@@ -78,9 +78,11 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		}
 		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
 		s.show(nil)
-		in := newLineReader(env.Stdin)
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel() // ends the input's goroutine
+		in := newLineFeed(ctx, env.Stdin)
 		for {
-			text, err := in.next()
+			text, err := in.next(ctx)
 			if err == io.EOF {
 				return nil
 			}

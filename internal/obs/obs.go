@@ -27,6 +27,7 @@ type Metrics struct {
 	dbWrites    *prometheus.HistogramVec
 	botThink    *prometheus.HistogramVec
 	rateLimited prometheus.Counter
+	unreadable  prometheus.Counter
 }
 
 // Gauges are figures read when /metrics is scraped; nil ones are left out.
@@ -76,8 +77,12 @@ func New(g Gauges) *Metrics {
 	m.rateLimited = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "cardtable_rate_limit_refusals_total", Help: "Requests refused by the rate limit.",
 	})
+	m.unreadable = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "cardtable_arlington_unreadable_tables_total",
+		Help: "Stored Arlington tables found that cannot be replayed here (damaged, or from a newer version), each counted once.",
+	})
 	m.reg.MustRegister(m.requests, m.duration, m.websockets, m.actions, m.broadcast, m.dbWrites, m.botThink,
-		m.rateLimited, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m.rateLimited, m.unreadable, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	version, commit := cmp.Or(g.Version, "unknown"), cmp.Or(g.Commit, "unknown")
 	info := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "cardtable_build_info", Help: "The running build: always 1, its version and commit as labels.",
@@ -132,6 +137,9 @@ func (m *Metrics) Acted(d time.Duration) {
 	m.actions.Inc()
 	m.broadcast.Observe(d.Seconds())
 }
+
+// UnreadableTable implements table.Observer.
+func (m *Metrics) UnreadableTable() { m.unreadable.Inc() }
 
 // BotThought implements table.Observer.
 func (m *Metrics) BotThought(level string, d time.Duration) {

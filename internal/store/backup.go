@@ -10,8 +10,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Errors of Backup and Restore.
@@ -39,7 +43,7 @@ var (
 // replace a file that appeared meanwhile.
 func Backup(ctx context.Context, path, to string) error {
 	if _, err := os.Lstat(to); err == nil {
-		return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
+		return existsError(to)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return badPath(fmt.Errorf("backup: no database at %s (give the server's with --db): %w", path, err))
@@ -50,7 +54,7 @@ func Backup(ctx context.Context, path, to string) error {
 	}
 	// Said here, SQLite would name the temporary file and its own code.
 	if err := checkDir(filepath.Dir(to)); err != nil {
-		return fmt.Errorf("backup %s: %w", to, err)
+		return fmt.Errorf("backup: %s: %w", to, err)
 	}
 	src, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
@@ -68,18 +72,24 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if _, err := checkCopy(ctx, tmp); err != nil {
-		return fmt.Errorf("backup of %s: the copy failed its check, nothing written: %w", path, err)
+		return fmt.Errorf("backup: the copy of %s failed its check, nothing written: it %v", path, copyFailed(err))
 	}
 	if err := syncFile(tmp); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
 	if err := os.Link(tmp, to); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("backup %s: %w: choose a new file name (an existing file is never overwritten)", to, ErrExists)
+			return existsError(to)
 		}
 		return fmt.Errorf("backup: %w", err)
 	}
 	return syncDir(filepath.Dir(to))
+}
+
+// existsError refuses a backup's destination that exists, in words
+// that say what to do.
+func existsError(to string) error {
+	return fmt.Errorf("backup: %s %w: give a new file name (an existing file is never overwritten)", to, ErrExists)
 }
 
 // checkDir says what keeps a new file from being made in dir, if it can
@@ -124,6 +134,8 @@ func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 // checkCopy checks a database file that is not in use (a backup, or a
 // copy about to be restored): SQLite's full integrity check, and a schema
 // version this program knows or can migrate. It returns that version.
+// Its refusal wraps ErrBadBackup and reads after the file's name ("X is
+// not a usable backup: ..."), saying what the file is instead.
 func checkCopy(ctx context.Context, path string) (int, error) {
 	// immutable: the file is not in use, so SQLite takes no locks and
 	// creates no -shm beside it.
@@ -134,26 +146,55 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 	defer db.Close()
 	var version int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrBadBackup, err)
+		return 0, notBackup(err)
 	}
-	if version < 1 || version > Version() {
-		return 0, fmt.Errorf("%w: schema version %d; this program knows 1 to %d", ErrBadBackup, version, Version())
+	if version < 1 {
+		return 0, fmt.Errorf("is %w: it is an SQLite database, but not cardtable's (schema version %d)", ErrBadBackup, version)
+	}
+	if version > Version() {
+		return 0, fmt.Errorf("is %w for this cardtable: a newer one made it (schema version %d; this one knows 1 to %d): restore it with that version", ErrBadBackup, version, Version())
 	}
 	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrBadBackup, err)
+		return 0, notBackup(err)
 	}
 	defer rows.Close()
 	var first string
 	for rows.Next() {
 		if err := rows.Scan(&first); err != nil {
-			return 0, err
+			return 0, notBackup(err)
 		}
 		if first != "ok" {
-			return 0, fmt.Errorf("%w: SQLite's integrity check: %s", ErrBadBackup, first)
+			return 0, fmt.Errorf("is %w: it is damaged (SQLite's integrity check: %s)", ErrBadBackup, first)
 		}
 	}
-	return version, rows.Err()
+	if err := rows.Err(); err != nil {
+		return 0, notBackup(err)
+	}
+	return version, nil
+}
+
+// copyFailed is checkCopy's refusal of a copy this program made, not
+// wrapped: ErrBadBackup would make it the user's file's fault (bad input,
+// docs/cli.md) when it is the copy's (a failing disk, a database damaged
+// while in use).
+func copyFailed(err error) string {
+	return strings.Replace(err.Error(), ErrBadBackup.Error(), "not usable", 1)
+}
+
+// notBackup words SQLite's refusal to read a file as a database: a file
+// that is no database at all, or one cut short or overwritten.
+func notBackup(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("is %w: it is not an SQLite database at all (%w)", ErrBadBackup, err)
+		case sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("is %w: it is damaged, cut short or overwritten (SQLite: %w)", ErrBadBackup, err)
+		}
+	}
+	return fmt.Errorf("is %w: SQLite cannot read it (%w)", ErrBadBackup, err)
 }
 
 // Restore puts the backup from in place of the database at path, only
@@ -176,7 +217,7 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 		return "", badPath(fmt.Errorf("restore: %s is not a regular file", from))
 	}
 	if _, err := checkCopy(ctx, from); err != nil {
-		return "", fmt.Errorf("restore: %s: %w; nothing changed", from, err)
+		return "", fmt.Errorf("restore: %s %w; nothing changed", from, err)
 	}
 	target, err := openFile(path)
 	if err != nil {
@@ -192,7 +233,7 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	}
 	defer os.Remove(tmp)
 	if _, err := checkCopy(ctx, tmp); err != nil {
-		return "", fmt.Errorf("restore: the copy of %s: %w; nothing changed", from, err)
+		return "", fmt.Errorf("restore: the copy of %s made beside the database failed its check, nothing changed: it %v", from, copyFailed(err))
 	}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	wal := path + ".stale-" + stamp + "-wal" // a -wal without its database

@@ -121,7 +121,7 @@ const maxUnstartable = 1000
 // until this server stopped; given back and taken again, it would fail
 // at every scan. Another server may be able to run it (docs/scaling.md).
 func (h *Hub) cannotStart(s Stored, err error) {
-	h.o.Logf("table %s cannot be restored here, given back and not taken again by this server: %v", s.ID, err)
+	h.unreadable(s.ID, "cannot be restored here, given back and not taken again by this server", err)
 	if len(h.unstartable) >= maxUnstartable {
 		for id := range h.unstartable {
 			delete(h.unstartable, id)

@@ -23,7 +23,7 @@ type Game struct {
 
 // Games is player's finished games, the latest first, at most GamesPage:
 // each replayed from the store for its scores. A stored table that cannot
-// be replayed is left out and reported through Logf.
+// be replayed is left out, and reported once (Hub.unreadable).
 func (h *Hub) Games(ctx context.Context, player string) ([]Game, error) {
 	if err := checkID(player); err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func (h *Hub) Games(ctx context.Context, player string) ([]Game, error) {
 	for _, s := range stored {
 		cfg, st, err := h.replay(s)
 		if err != nil {
-			h.o.Logf("table %s: not listed: %v", s.ID, err)
+			h.unreadable(s.ID, "left out of its players' lists of games", err)
 			continue
 		}
 		g := Game{ID: s.ID, Ended: s.Updated, Target: cfg.Target, Seat: -1,

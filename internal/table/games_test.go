@@ -3,7 +3,11 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,5 +81,74 @@ func TestNamesAfterRestart(t *testing.T) {
 	}
 	if _, err := again.Names(ctx, "nosuchtable"); !errors.Is(err, table.ErrNotFound) {
 		t.Errorf("an unknown table: %v, want ErrNotFound", err)
+	}
+}
+
+// unreadableCount counts what the hub tells its Observer of unreadable
+// tables.
+type unreadableCount struct{ n atomic.Int64 }
+
+func (*unreadableCount) Acted(time.Duration)              {}
+func (*unreadableCount) BotThought(string, time.Duration) {}
+func (o *unreadableCount) UnreadableTable()               { o.n.Add(1) }
+
+// TestGamesUnreadableReportedOnce: a finished game whose stored row no
+// longer replays (an action the rules refuse) is left out of its
+// player's list, and reported once however often the list is read: one
+// log line naming the table and why, one count for the metrics. A
+// second one is reported too.
+func TestGamesUnreadableReportedOnce(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	ctx := context.Background()
+	var ids []string
+	for range 3 {
+		g := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"random", ""}})
+		mustJoin(t, g, "a", 1)
+		playOut(t, g, map[int]string{1: "a"})
+		ids = append(ids, g.ID())
+		clk.Advance(time.Minute)
+	}
+	damage := func(id string) {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.tables[id].Moves[0].Action = "pass" // the opening lead cannot be a pass
+	}
+	damage(ids[0])
+
+	var mu sync.Mutex
+	var logs []string
+	seen := &unreadableCount{}
+	again := newHub(t, st, clk, func(o *table.Options) {
+		o.Observer = seen
+		o.Logf = func(f string, a ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, fmt.Sprintf(f, a...))
+		}
+	})
+	for range 3 {
+		games, err := again.Games(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(games) != 2 || games[0].ID != ids[2] || games[1].ID != ids[1] {
+			t.Fatalf("games %+v; want the two that replay", games)
+		}
+	}
+	damage(ids[1])
+	if games, err := again.Games(ctx, "a"); err != nil || len(games) != 1 {
+		t.Fatalf("games %+v, %v; want the one that replays", games, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logs) != 2 || seen.n.Load() != 2 {
+		t.Fatalf("logged %q and counted %d; want each unreadable table once", logs, seen.n.Load())
+	}
+	for i, l := range logs {
+		if !strings.HasPrefix(l, "table "+ids[i]+": left out of its players' lists of games: stored table cannot be rebuilt: ") || !strings.Contains(l, "pass") {
+			t.Errorf("log %q: want the table's id and why", l)
+		}
 	}
 }

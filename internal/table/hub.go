@@ -38,12 +38,16 @@ type Observer interface {
 	Acted(d time.Duration)
 	// BotThought: a bot of level took d to choose an action.
 	BotThought(level string, d time.Duration)
+	// UnreadableTable: a stored table was found that cannot be replayed
+	// here; told once per table (Hub.unreadable).
+	UnreadableTable()
 }
 
 type nopObserver struct{}
 
 func (nopObserver) Acted(time.Duration)              {}
 func (nopObserver) BotThought(string, time.Duration) {}
+func (nopObserver) UnreadableTable()                 {}
 
 // Options configure a Hub. Store and Bots are required.
 type Options struct {
@@ -147,6 +151,11 @@ type Hub struct {
 	// scan uses it).
 	unstartable map[string]bool
 
+	// umu guards unreadables: the stored tables already reported as
+	// unreadable (at most maxUnreadable), so that each is reported once.
+	umu         sync.Mutex
+	unreadables map[string]bool
+
 	onStale func() // tests: a stale bot answer was dropped
 }
 
@@ -160,7 +169,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	}
 	o = o.withDefaults()
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
-		unstartable: map[string]bool{}}
+		unstartable: map[string]bool{}, unreadables: map[string]bool{}}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	if o.Claims != nil {
 		// The tables are shared: this hub takes its part of them (the

@@ -25,7 +25,7 @@ func (h *Hub) restoreAll(ctx context.Context) error {
 	}
 	for _, s := range stored {
 		if err := h.startStored(s); err != nil {
-			h.o.Logf("table %s not restored: %v", s.ID, err)
+			h.unreadable(s.ID, "not restored (left in the store)", err)
 		}
 	}
 	return nil

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestErrorLineShape pins the one shape of the line a failing command
+// ends with (docs/cli.md, "Errors"): "cardtable: COMMAND: message", the
+// command as typed below the program's name (none for the root command),
+// whatever the failure: bad usage, bad input, a failure while running.
+// Commands' own words once started differently: bare ("cardtable:
+// --players must be ..."), with a part of the command ("cardtable:
+// connect: ..."), or with it twice.
+func TestErrorLineShape(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.db")
+	if err := os.WriteFile(junk, []byte("not a database"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.txt")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // the whole of standard error
+	}{
+		{[]string{"arlington", "play", "--players", "9"}, exitUsage,
+			"cardtable: arlington play: --players must be 2 to 6, not 9\n"},
+		{[]string{"arlington", "selfplay", "--games", "0"}, exitUsage,
+			"cardtable: arlington selfplay: --games must be at least 1\n"},
+		{[]string{"arlington", "connect", "http://127.0.0.1:1/t/abc"}, exitUsage,
+			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
+		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
+			"cardtable: arlington connect: cannot reach the server at http://127.0.0.1:1: dial tcp 127.0.0.1:1: connect: connection refused\n"},
+		{[]string{"spider", "play", "--load", missing}, exitUsage,
+			"cardtable: spider play: cannot read " + missing + ": no such file or directory\n"},
+		{[]string{"spider", "solve", "--nope"}, exitUsage,
+			"cardtable: spider solve: unknown flag: --nope\nRun 'cardtable spider solve --help' for usage.\n"},
+		{[]string{"restore", "--db", filepath.Join(dir, "live.db"), "--from", junk}, exitUsage,
+			"cardtable: restore: " + junk + " is not a usable backup: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{[]string{"serve", "--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
+			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
+		{[]string{"--nope"}, exitUsage,
+			"cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := run(t, "", tc.args...)
+			if code != tc.code || errOut != tc.want || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d and\n%q", code, out, errOut, tc.code, tc.want)
+			}
+		})
+	}
+}
