@@ -20,7 +20,7 @@ import (
 // names[i] is seat i's name, for the sets the words name.
 // Leading, a group that is no set gets WhyNotSet, and a single card
 // (a joker too) every move it has: led as a card, led as a set when it is
-// one alone (an ace, the 2♥, a joker: with its spectra and points), and
+// one alone (an ace, the 2♥, a joker: its spectra and what it scores), and
 // the sets on the tables it could be added to, put into in place of a
 // joker, or (the S2) played on; in a
 // trick, where one card is played and sets do not count, the words say
@@ -121,7 +121,7 @@ func trickWords(v View, c card.Card) string {
 
 // leadAloneWords is what the lone card c can do when leading: always be
 // led as a card; be led as a set when it is one alone (an ace, the 2♥ or
-// a joker), in each spectrum it fits; and whatever else the legal-move
+// a joker), in each spectrum it fits, with what it scores; and whatever else the legal-move
 // checker finds for it on the tables in v (tableWords).
 func leadAloneWords(v View, c card.Card, names []string) string {
 	one, _ := Set(0).With(c)
@@ -130,18 +130,27 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 		return aloneWords(c) + " (" + strings.Join(append([]string{"lead it as a card instead"}, alts...), ", or ") + ")."
 	}
 	spectra := SpectraOf(one)
-	as := make([]string, len(spectra))
+	in := make([]string, len(spectra))
+	best := spectra[0]
 	for i, sp := range spectra {
-		n := PointsIn(one, sp)
-		as[i] = fmt.Sprintf("%s, %d %s", SpectrumWords(sp), n, pointWord(n))
+		in[i] = SpectrumWords(sp)
+		if PointsIn(one, sp) > PointsIn(one, best) {
+			best = sp
+		}
 	}
+	// On a table a set scores in the spectrum that gives it the most,
+	// whichever it was led in (rules "Scoring"), so the points are said
+	// once: a joker led as aces still scores as a couple.
+	n := Points(one)
+	as := fmt.Sprintf("%s, %d %s", in[0], n, pointWord(n))
 	// A single card led with no spectrum named is led as a card (rules
 	// "Leading a Set"), so the set is offered with its spectrum.
 	lead := "lead it as a card or as that set"
 	if len(spectra) > 1 {
+		as = fmt.Sprintf("%s, %d %s either way: it scores as %s", strings.Join(in, " or "), n, pointWord(n), SpectrumWords(best))
 		lead = "lead it as a card or as a set in either spectrum"
 	}
-	return fmt.Sprintf("The %s alone is a set (%s): %s.", CardWords(c), strings.Join(as, "; "), strings.Join(append([]string{lead}, alts...), ", or "))
+	return fmt.Sprintf("The %s alone is a set (%s): %s.", CardWords(c), as, strings.Join(append([]string{lead}, alts...), ", or "))
 }
 
 // tableWords is what the lone card c can do with the sets on the tables

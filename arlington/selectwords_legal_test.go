@@ -13,9 +13,10 @@ import (
 // whenever a seat leads, what the words offer each lone card of its hand
 // (a joker too, and a card that is a set alone: an ace, the 2♥) is
 // exactly what the legal-move checker allows that card: led as a card;
-// led as a set alone, in the spectra the checker offers, with their
-// points; added to a set, put into one in place of a joker, the S2 on a
-// set. Every set the checker names is named (up to three for each move,
+// led as a set alone, in the spectra the checker offers, with what it
+// scores on a table (its best spectrum's points, whichever it is led in,
+// and in two spectra the one it scores as); added to a set, put into one
+// in place of a joker, the S2 on a set. Every set the checker names is named (up to three for each move,
 // the rest counted) and every set the words name is one the checker
 // names; and the words are the same whether or not the view holds the
 // hand (they read only the tables).
@@ -73,6 +74,7 @@ func checkerAllows(s *State, seat int, names []string) map[card.Card]loneWords {
 	v := s.View(seat)
 	sets := map[card.Card]map[Kind][]string{}
 	out := map[card.Card]loneWords{}
+	best := map[card.Card]int{} // the most a set alone scores in a spectrum it is led in
 	for _, a := range s.Legal(seat) {
 		c := a.Card
 		switch a.Kind {
@@ -89,11 +91,15 @@ func checkerAllows(s *State, seat int, names []string) map[card.Card]loneWords {
 		case LeadCard:
 			w.card = true
 		case PlaySet:
-			n, unit := PointsIn(a.Set, a.Spectrum), "points"
-			if n == 1 {
-				unit = "point"
+			// On a table a set scores in its best spectrum, whichever
+			// it was led in (rules "Scoring"): the points at the hand's
+			// end (scoreHand) are Points, however it was led.
+			w.spectra = append(w.spectra, SpectrumWords(a.Spectrum))
+			w.points = Points(a.Set)
+			if n := PointsIn(a.Set, a.Spectrum); n > best[c] {
+				best[c] = n
+				w.scoresAs = SpectrumWords(a.Spectrum)
 			}
-			w.spectra = append(w.spectra, fmt.Sprintf("%s, %d %s", SpectrumWords(a.Spectrum), n, unit))
 		case AddCard, PickUp, PlayS2:
 			if sets[c] == nil {
 				sets[c] = map[Kind][]string{}
@@ -103,6 +109,9 @@ func checkerAllows(s *State, seat int, names []string) map[card.Card]loneWords {
 		out[c] = w
 	}
 	for c, w := range out {
+		if len(w.spectra) < 2 {
+			w.scoresAs = "" // said only of a set in two spectra
+		}
 		w.moves = map[Kind]namedSets{}
 		for _, k := range []Kind{AddCard, PickUp, PlayS2} {
 			// As the words name them: the first three, the rest
@@ -121,16 +130,19 @@ func checkerAllows(s *State, seat int, names []string) map[card.Card]loneWords {
 }
 
 // loneWords is what the words for a lone card offer: card, leading it as
-// a card; spectra, leading it as a set alone ("aces, 1 point"); moves,
+// a card; spectra, leading it as a set alone ("aces"), points, what that
+// set scores, and, in two spectra, scoresAs, the one it scores as; moves,
 // the sets it can go on, by kind of move.
 type loneWords struct {
-	card    bool
-	spectra []string
-	moves   map[Kind]namedSets
+	card     bool
+	spectra  []string
+	points   int
+	scoresAs string
+	moves    map[Kind]namedSets
 }
 
 func (w loneWords) equal(o loneWords) bool {
-	if w.card != o.card || !slices.Equal(w.spectra, o.spectra) {
+	if w.card != o.card || !slices.Equal(w.spectra, o.spectra) || w.points != o.points || w.scoresAs != o.scoresAs {
 		return false
 	}
 	for _, k := range []Kind{AddCard, PickUp, PlayS2} {
@@ -173,7 +185,9 @@ func loneWordsOf(words string) (w loneWords, ok bool) {
 		if !found || !strings.HasSuffix(list, ".") {
 			return w, false
 		}
-		w.spectra = strings.Split(spectra, "; ")
+		if w.spectra, w.points, w.scoresAs, ok = spectraOf(spectra); !ok {
+			return w, false
+		}
 		parts = strings.Split(strings.TrimSuffix(list, "."), ", or ")
 		lead := parts[0]
 		parts = parts[1:]
@@ -199,6 +213,26 @@ func loneWordsOf(words string) (w loneWords, ok bool) {
 		w.moves[k] = n
 	}
 	return w, true
+}
+
+// spectraOf reads back the spectra and points of a set alone: "aces, 1
+// point", or, in two spectra, "aces or a couple, 2 points either way: it
+// scores as a couple" (scoresAs, "a couple").
+func spectraOf(words string) (spectra []string, points int, scoresAs string, ok bool) {
+	list, as, two := strings.Cut(words, " either way: it scores as ")
+	i := strings.LastIndex(list, ", ")
+	if i < 0 {
+		return nil, 0, "", false
+	}
+	var unit string
+	if n, err := fmt.Sscanf(list[i:], ", %d %s", &points, &unit); n != 2 || err != nil || unit != pointWord(points) {
+		return nil, 0, "", false
+	}
+	spectra = strings.Split(list[:i], " or ")
+	if two != (len(spectra) == 2) {
+		return nil, 0, "", false
+	}
+	return spectra, points, as, true
 }
 
 // movePart reads one move the lone card's words offer ("add it to A, B

@@ -279,9 +279,9 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 		{"the 2♥ added to a run and 2s, put into 2s", view(tables([]string{"3H 4H"}, []string{"2S 2D"}, []string{"2C JK"})), "2H",
 			"The 2♥ alone is a set (a couple, 2 points): lead it as a card or as that set, or add it to Ann's set 4♥ 3♥, your set 2♠ 2♦ or seat 3's set 2♣ joker, or put it into seat 3's set 2♣ joker in place of its joker, which comes to your hand."},
 		{"a joker added to three sets", three, "JK",
-			"The joker alone is a set (aces, 1 point; a couple, 2 points): lead it as a card or as a set in either spectrum, or add it to Ann's set 7♠ 7♥ 7♦, your set 8♣ joker or seat 3's set 4♠ 3♠."},
+			"The joker alone is a set (aces or a couple, 2 points either way: it scores as a couple): lead it as a card or as a set in either spectrum, or add it to Ann's set 7♠ 7♥ 7♦, your set 8♣ joker or seat 3's set 4♠ 3♠."},
 		{"a joker with no sets on the tables", view(tables(nil, nil, nil)), "JK",
-			"The joker alone is a set (aces, 1 point; a couple, 2 points): lead it as a card or as a set in either spectrum."},
+			"The joker alone is a set (aces or a couple, 2 points either way: it scores as a couple): lead it as a card or as a set in either spectrum."},
 		{"more sets than are named", view(tables([]string{"5S 5D", "6H 7H"}, []string{"3H 4H"}, []string{"5C JK"})), "5H",
 			"The 5♥" + alone + "lead it as a card instead, or add it to Ann's set 5♠ 5♦, Ann's set 7♥ 6♥, your set 4♥ 3♥ or one other set, or put it into seat 3's set 5♣ joker in place of its joker, which comes to your hand)."},
 	} {

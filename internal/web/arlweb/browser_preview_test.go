@@ -99,8 +99,10 @@ func trickPreview(t *testing.T, p *seatTab) {
 func TestBrowserArlingtonPreviewNames(t *testing.T) {
 	rl := web.RateLimit{Player: web.Bucket{Burst: 1000, Every: time.Second}, Address: web.Bucket{Burst: 1000, Every: time.Second},
 		OftenPlayer: web.Bucket{Burst: 100, Every: time.Hour}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second}}
-	e := newEnvWeb(t, Limits{Burst: 10000}, web.Options{RateLimit: &rl})
-	tb, ann, _, c, set := leadBesideSet(t, e, "JK", true, false)
+	d := findBesideSet(t, true, false)
+	e := newSeededEnvWeb(t, Limits{Burst: 10000}, web.Options{RateLimit: &rl}, d.seed)
+	tb, ann, _ := leadBesideSet(t, e, d, "JK")
+	c, set := d.c, d.set
 	id := tb.Summary().ID
 	p := annAtTurn(t, e, ann, id, c)
 	click := func(c card.Card) {
@@ -173,8 +175,10 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 // go on, Bob's named), in the look of a set the player can lead. Before,
 // its preview was only the set's analysis and named no set on the tables.
 func TestBrowserArlingtonPreviewSetAlone(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	tb, ann, _, c, _ := leadBesideSet(t, e, "Bob", false, true)
+	d := findBesideSet(t, false, true)
+	e := newSeededEnvWeb(t, Limits{Burst: 10000}, web.Options{}, d.seed)
+	tb, ann, _ := leadBesideSet(t, e, d, "Bob")
+	c := d.c
 	p := annAtTurn(t, e, ann, tb.Summary().ID, c)
 	one, _ := arlington.Set(0).With(c)
 	want := arlington.SelectionWords(ownView(t, tb, ann, e), one, table.SeatNames(tb.Summary().Seats)) + " [preview ok]"
@@ -192,7 +196,7 @@ func TestBrowserArlingtonPreviewSetAlone(t *testing.T) {
 // the card c in her hand.
 func annAtTurn(t *testing.T, e *env, ann *client, id string, c card.Card) *seatTab {
 	t.Helper()
-	p := newSeatTab(t, startBrowser(t), "Ann")
+	p := seatTabIn(t, startBrowser(t), "Ann") // the browser's own tab: no second context to open
 	u, _ := url.Parse(e.srv.URL)
 	cookies := ann.hc.Jar.Cookies(u)
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -48,6 +48,20 @@ func newEnvWeb(tb testing.TB, lim Limits, wo web.Options) *env {
 // database itself), as a store that says a table moved.
 func newEnvStore(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) table.Store) *env {
 	tb.Helper()
+	return newEnvHub(tb, lim, wo, wrap, nil)
+}
+
+// newSeededEnvWeb is newEnvWeb whose tables all deal from seed (and whose
+// bots draw from it too), so a test knows the cards.
+func newSeededEnvWeb(tb testing.TB, lim Limits, wo web.Options, seed uint64) *env {
+	tb.Helper()
+	return newEnvHub(tb, lim, wo, nil, func() uint64 { return seed })
+}
+
+// newEnvHub is newEnvStore whose hub takes its tables' seeds from seed
+// (nil: random ones).
+func newEnvHub(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) table.Store, seed func() uint64) *env {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
 	if err != nil {
@@ -57,7 +71,7 @@ func newEnvStore(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB)
 	if wrap != nil {
 		st = wrap(db)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf})
+	hub, err := table.NewHub(ctx, table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf, Seed: seed})
 	if err != nil {
 		tb.Fatal(err)
 	}

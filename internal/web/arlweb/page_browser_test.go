@@ -1,20 +1,15 @@
 package arlweb
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"cardtable/arlington"
-	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -23,25 +18,7 @@ import (
 // draw from it too), so a test knows the cards.
 func newSeededEnv(tb testing.TB, lim Limits, seed uint64) *env {
 	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: tb.Logf,
-		Seed: func() uint64 { return seed }})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{New(hub, wired(lim))}}))
-	tb.Cleanup(func() {
-		srv.CloseClientConnections()
-		srv.Close()
-		hub.Close()
-		cancel()
-		db.Close()
-	})
-	return &env{tb: tb, srv: srv, hub: hub}
+	return newSeededEnvWeb(tb, lim, web.Options{}, seed)
 }
 
 // choiceSeed finds a deal of a two-seat game in which seat 0 leads first
