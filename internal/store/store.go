@@ -63,6 +63,9 @@ type DB struct {
 	// retired: the file was swapped and made whole (swap.go); under
 	// file.ckptMu.
 	retired bool
+	// ckptHook, set by tests only (before the checkpoints it is to see),
+	// is called at each step of a checkpoint (checkpoint.go).
+	ckptHook func(ckptStep)
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -142,7 +145,7 @@ func (db *DB) Close() error {
 	after := func() error { return nil }
 	// Looked for now too: a swap since the last write and tick.
 	if errors.Is(db.file.check(), ErrReplaced) {
-		if db.file.inPlace {
+		if db.file.isInPlace() {
 			after = db.closeOverwritten()
 		} else {
 			db.retire(context.Background())

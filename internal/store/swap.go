@@ -50,17 +50,12 @@ type fileStamp struct {
 func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
 
 // overwritten says why the open file was changed by someone else since
-// this process last changed it ("" if it was not, or if a checkpoint of
-// ours is changing it now: then the next check looks). Called with mu.
-func (d *dbFile) overwritten(ckptHeld bool) string {
-	if !ckptHeld {
-		if !d.ckptMu.TryLock() {
-			return ""
-		}
-		defer d.ckptMu.Unlock()
-	}
-	if d.last == (fileStamp{}) {
-		return "" // still opening: noted once the pools are open
+// this process last changed it ("" if it was not, or if that cannot be
+// told: while a checkpoint of ours copies into it; see above). Called
+// with mu.
+func (d *dbFile) overwritten() string {
+	if d.last == (fileStamp{}) || d.copying {
+		return "" // still opening (noted once the pools are open), or copying
 	}
 	fi, err := d.f.Stat()
 	if err != nil || stampOf(fi) == d.last {
@@ -70,13 +65,16 @@ func (d *dbFile) overwritten(ckptHeld bool) string {
 }
 
 // noteOwnChange records the file as this process left it, after a
-// checkpoint of ours (ckptMu held) or at open.
+// checkpoint of ours (ckptMu held: it ends the copying startCopy began)
+// or at open.
 func (d *dbFile) noteOwnChange() {
-	if fi, err := d.f.Stat(); err == nil {
-		d.mu.Lock()
+	fi, err := d.f.Stat()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err == nil {
 		d.last = stampOf(fi)
-		d.mu.Unlock()
 	}
+	d.copying = false
 }
 
 // noteSides records SQLite's -wal and -shm beside the file as opened.
@@ -112,9 +110,12 @@ func removeSide(name string, was os.FileInfo, aside string) error {
 // Close.
 func (db *DB) retire(ctx context.Context) {
 	d := db.file
+	if d.isInPlace() {
+		return // before ckptMu: a write refused waits for no checkpoint
+	}
 	d.ckptMu.Lock()
 	defer d.ckptMu.Unlock()
-	if db.retired || d.inPlace {
+	if db.retired {
 		return
 	}
 	var busy, log, done int
@@ -132,6 +133,13 @@ func (db *DB) retire(ctx context.Context) {
 	db.retired = true
 	slog.Error("store: the database file was swapped under the server; every write it acknowledged is in the file it had open, and writes are refused until a restart",
 		"path", d.path, "why", d.lost)
+}
+
+// isInPlace says the file was found overwritten in place (it stays so).
+func (d *dbFile) isInPlace() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.inPlace
 }
 
 // closeOverwritten keeps SQLite, closing, from checkpointing the WAL into
