@@ -37,6 +37,29 @@ import (
 //     holds a lock that keeps SQLite from checkpointing into the copied
 //     file, and moves the WAL aside.
 //
+// What is promised, for a write: a swap made before its check after its
+// commit refuses it (ErrReplaced, not acknowledged); one made before its
+// check before the transaction refuses it before anything is written. A
+// swap after that last check is one after the write, which is kept as
+// above (in the WAL moved aside, for a copy over the file: the copy took
+// its place, as the operator asked). Once found, every write is refused
+// until a restart. The exceptions, both for a copy over the file, are
+// below.
+//
+// The comparison of time and size needs only mu, so a write's check
+// never waits for a checkpoint. A checkpoint of ours marks the file as
+// being copied into (copying) in the same hold of mu as its own check of
+// the file, and clears the mark as it notes what it left. In between, its
+// change cannot be told from another's: a write checked then passes, as
+// it would have just before the checkpoint's check, and a copy made
+// entirely within that window (while the checkpoint copies pages:
+// milliseconds, once a second and at the writer's backstop) is taken for
+// the store's own change. That copy is not found: the store's later
+// checkpoints write into it and damage it. Nor is one that ends after
+// Close's last check, before SQLite's own closing checkpoint (its last
+// connection's close). Both are why a backup is restored with the server
+// stopped (cardtable restore), not copied under it.
+//
 // A change of the file's metadata only (chmod, a hard link) changes
 // neither time nor size and is not taken for a swap; touch(1) on the live
 // file is, harmlessly: writes stop until a restart.
