@@ -43,7 +43,7 @@ import (
 // swap after that last check is one after the write, which is kept as
 // above (in the WAL moved aside, for a copy over the file: the copy took
 // its place, as the operator asked). Once found, every write is refused
-// until a restart. The exceptions, both for a copy over the file, are
+// until a restart. The exceptions, all for a copy over the file, are
 // below.
 //
 // The comparison of time and size needs only mu, so a write's check
@@ -57,8 +57,12 @@ import (
 // the store's own change. That copy is not found: the store's later
 // checkpoints write into it and damage it. Nor is one that ends after
 // Close's last check, before SQLite's own closing checkpoint (its last
-// connection's close). Both are why a backup is restored with the server
-// stopped (cardtable restore), not copied under it.
+// connection's close), nor one made while the store opens, before it
+// notes the file (after the quick check and the migrations: seconds, on a
+// large file; SQLite itself writes the file then, switching a new one to
+// WAL, so there is nothing to compare with yet). These are why a backup
+// is restored with the server stopped (cardtable restore), not copied
+// under it.
 //
 // A change of the file's metadata only (chmod, a hard link) changes
 // neither time nor size and is not taken for a swap; touch(1) on the live
