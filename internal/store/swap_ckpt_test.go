@@ -49,7 +49,11 @@ func openWithWAL(t *testing.T) (db *DB, path, backup string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	t.Cleanup(func() {
+		if t.Failed() { // else the test closed it (a second Close logs)
+			db.Close()
+		}
+	})
 	fillSaves(t, db, 10)
 	if _, _, err := db.checkpoint(context.Background()); err != nil {
 		t.Fatal(err)
