@@ -51,7 +51,9 @@ import (
 // being copied into (copying) in the same hold of mu as its own check of
 // the file, and clears the mark as it notes what it left. In between, its
 // change cannot be told from another's: a write checked then passes, as
-// it would have just before the checkpoint's check, and a copy made
+// it would have just before the checkpoint's check (waiting for the
+// checkpoint would find no more, its note taking in a copy all the same,
+// and would hold the write for its fsyncs), and a copy made
 // entirely within that window (while the checkpoint copies pages:
 // milliseconds, once a second and at the writer's backstop) is taken for
 // the store's own change. That copy is not found: the store's later
