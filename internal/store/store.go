@@ -120,22 +120,40 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 		}
 		return nil, err
 	}
+	// SQLite has made the file a WAL database: from here only the
+	// store's checkpoints change it, so it is noted now, and a copy over
+	// it during the quick check and the migrations is found (swap.go).
+	file.noteOwnChange()
 	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
-		w.Close()
-		return nil, err
+		return nil, errors.Join(err, db.closeEarly())
+	}
+	if openHook != nil {
+		openHook()
 	}
 	r, err := openPool(ctx, c, poolSize)
 	if err != nil {
-		w.Close()
-		return nil, err
+		return nil, errors.Join(err, db.closeEarly())
 	}
 	db.r = r
 	file.noteSides()
-	file.noteOwnChange()
 	db.app = startAppender(db)
 	db.ckpt = startCheckpointer(db)
 	return db, nil
+}
+
+// openHook, set by tests only, runs in open once the file is prepared.
+var openHook func()
+
+// closeEarly closes the writer of a store that failed to open, keeping
+// SQLite from checkpointing into a file overwritten meanwhile (swap.go).
+func (db *DB) closeEarly() error {
+	after := func() error { return nil }
+	if errors.Is(db.file.check(), ErrReplaced) && db.file.isInPlace() {
+		db.file.noteSides() // what it moves aside: the WAL of this open
+		after = db.closeOverwritten()
+	}
+	return errors.Join(db.w.Close(), after())
 }
 
 // Close closes the database.

@@ -59,12 +59,14 @@ import (
 // the store's own change. That copy is not found: the store's later
 // checkpoints write into it and damage it. Nor is one that ends after
 // Close's last check, before SQLite's own closing checkpoint (its last
-// connection's close), nor one made while the store opens, before it
-// notes the file (after the quick check and the migrations: seconds, on a
-// large file; SQLite itself writes the file then, switching a new one to
-// WAL, so there is nothing to compare with yet). These are why a backup
-// is restored with the server stopped (cardtable restore), not copied
-// under it.
+// connection's close), nor one that ends while the writer's connection
+// opens the file, before the store notes it (SQLite itself writes the
+// file then, switching a new one to WAL, so there is nothing to compare
+// with yet). These are why a backup is restored with the server stopped
+// (cardtable restore), not copied under it. A copy found later in the
+// open (the quick check and the migrations take seconds on a large
+// file) fails it with ErrReplaced, the WAL moved aside (closeEarly): the
+// next start opens the copy.
 //
 // A change of the file's metadata only (chmod, a hard link) changes
 // neither time nor size and is not taken for a swap; touch(1) on the live
