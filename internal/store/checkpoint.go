@@ -87,13 +87,32 @@ func (db *DB) checkpointOn(ctx context.Context, pool *sql.DB) (log, done int, er
 	defer cancel()
 	db.file.ckptMu.Lock()
 	defer db.file.ckptMu.Unlock()
-	if err := db.file.verify(true); err != nil {
+	db.atCkpt(ckptLocked)
+	if err := db.file.startCopy(); err != nil {
 		return 0, 0, err
 	}
-	defer db.file.noteOwnChange()
 	var busy int
 	err = pool.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &log, &done)
+	db.atCkpt(ckptCopied)
+	db.file.noteOwnChange()
+	db.atCkpt(ckptNoted)
 	return log, done, err
+}
+
+// The steps of a checkpoint a test can stop it at (DB.ckptHook).
+type ckptStep int
+
+const (
+	ckptLocked ckptStep = iota // ckptMu taken, the file not yet checked
+	ckptCopied                 // the WAL copied into the file, not yet noted
+	ckptNoted                  // the file noted as left, ckptMu still held
+)
+
+// atCkpt calls the test's hook, if any.
+func (db *DB) atCkpt(at ckptStep) {
+	if db.ckptHook != nil {
+		db.ckptHook(at)
+	}
 }
 
 // backstop checkpoints after a commit when the WAL has grown past

@@ -49,8 +49,13 @@ type dbFile struct {
 	// inPlace: the swap was an overwrite of f itself (swap.go).
 	inPlace bool
 	// last is f's modification time and size after this process's own
-	// latest change to it (swap.go); ckptMu is held by whoever changes it.
-	last   fileStamp
+	// latest change to it (swap.go). copying: a checkpoint of ours, its
+	// check passed, is changing f now and has not noted it yet.
+	last    fileStamp
+	copying bool
+	// ckptMu makes the store's checkpoints (and retire) one at a time. It
+	// is taken before mu, never while mu is held: a write's check takes
+	// only mu, so it never waits for a checkpoint.
 	ckptMu sync.Mutex
 	// wal and shm are SQLite's -wal and -shm files beside f as the store
 	// opened them, so that only those are ever removed (swap.go).
@@ -198,19 +203,32 @@ func readOnly(name string, err error) error {
 // there), or the open file was overwritten in place (swap.go). Once
 // found, it sticks. The usual case costs a stat of the path and an fstat
 // of the file, compared with what they were.
-func (d *dbFile) check() error { return d.verify(false) }
-
-// verify is check; ckptHeld says the caller holds ckptMu (it checkpoints).
-func (d *dbFile) verify(ckptHeld bool) error {
+func (d *dbFile) check() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	return d.verify()
+}
+
+// startCopy is check for a checkpoint of ours (ckptMu held) about to
+// change the file: if the file passes, it is marked as being copied into
+// until noteOwnChange, in the same hold of mu (swap.go).
+func (d *dbFile) startCopy() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	err := d.verify()
+	d.copying = err == nil
+	return err
+}
+
+// verify is check, with mu held.
+func (d *dbFile) verify() error {
 	if d.lost != nil {
 		return d.lost
 	}
 	now, err := os.Stat(d.path)
 	var why string
 	if err == nil && os.SameFile(d.opened, now) {
-		why = d.overwritten(ckptHeld)
+		why = d.overwritten()
 		if why == "" {
 			return nil
 		}

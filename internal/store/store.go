@@ -63,6 +63,9 @@ type DB struct {
 	// retired: the file was swapped and made whole (swap.go); under
 	// file.ckptMu.
 	retired bool
+	// ckptHook, set by tests only (before the checkpoints it is to see),
+	// is called at each step of a checkpoint (checkpoint.go).
+	ckptHook func(ckptStep)
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -117,22 +120,40 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 		}
 		return nil, err
 	}
+	// SQLite has made the file a WAL database: from here only the
+	// store's checkpoints change it, so it is noted now, and a copy over
+	// it during the quick check and the migrations is found (swap.go).
+	file.noteOwnChange()
 	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
-		w.Close()
-		return nil, err
+		return nil, errors.Join(err, db.closeEarly())
+	}
+	if openHook != nil {
+		openHook()
 	}
 	r, err := openPool(ctx, c, poolSize)
 	if err != nil {
-		w.Close()
-		return nil, err
+		return nil, errors.Join(err, db.closeEarly())
 	}
 	db.r = r
 	file.noteSides()
-	file.noteOwnChange()
 	db.app = startAppender(db)
 	db.ckpt = startCheckpointer(db)
 	return db, nil
+}
+
+// openHook, set by tests only, runs in open once the file is prepared.
+var openHook func()
+
+// closeEarly closes the writer of a store that failed to open, keeping
+// SQLite from checkpointing into a file overwritten meanwhile (swap.go).
+func (db *DB) closeEarly() error {
+	after := func() error { return nil }
+	if errors.Is(db.file.check(), ErrReplaced) && db.file.isInPlace() {
+		db.file.noteSides() // what it moves aside: the WAL of this open
+		after = db.closeOverwritten()
+	}
+	return errors.Join(db.w.Close(), after())
 }
 
 // Close closes the database.
@@ -142,7 +163,7 @@ func (db *DB) Close() error {
 	after := func() error { return nil }
 	// Looked for now too: a swap since the last write and tick.
 	if errors.Is(db.file.check(), ErrReplaced) {
-		if db.file.inPlace {
+		if db.file.isInPlace() {
 			after = db.closeOverwritten()
 		} else {
 			db.retire(context.Background())

@@ -37,6 +37,37 @@ import (
 //     holds a lock that keeps SQLite from checkpointing into the copied
 //     file, and moves the WAL aside.
 //
+// What is promised, for a write: a swap made before its check after its
+// commit refuses it (ErrReplaced, not acknowledged); one made before its
+// check before the transaction refuses it before anything is written. A
+// swap after that last check is one after the write, which is kept as
+// above (in the WAL moved aside, for a copy over the file: the copy took
+// its place, as the operator asked). Once found, every write is refused
+// until a restart. The exceptions, all for a copy over the file, are
+// below.
+//
+// The comparison of time and size needs only mu, so a write's check
+// never waits for a checkpoint. A checkpoint of ours marks the file as
+// being copied into (copying) in the same hold of mu as its own check of
+// the file, and clears the mark as it notes what it left. In between, its
+// change cannot be told from another's: a write checked then passes, as
+// it would have just before the checkpoint's check (waiting for the
+// checkpoint would find no more, its note taking in a copy all the same,
+// and would hold the write for its fsyncs), and a copy made
+// entirely within that window (while the checkpoint copies pages:
+// milliseconds, once a second and at the writer's backstop) is taken for
+// the store's own change. That copy is not found: the store's later
+// checkpoints write into it and damage it. Nor is one that ends after
+// Close's last check, before SQLite's own closing checkpoint (its last
+// connection's close), nor one that ends while the writer's connection
+// opens the file, before the store notes it (SQLite itself writes the
+// file then, switching a new one to WAL, so there is nothing to compare
+// with yet). These are why a backup is restored with the server stopped
+// (cardtable restore), not copied under it. A copy found later in the
+// open (the quick check and the migrations take seconds on a large
+// file) fails it with ErrReplaced, the WAL moved aside (closeEarly): the
+// next start opens the copy.
+//
 // A change of the file's metadata only (chmod, a hard link) changes
 // neither time nor size and is not taken for a swap; touch(1) on the live
 // file is, harmlessly: writes stop until a restart.
@@ -50,17 +81,12 @@ type fileStamp struct {
 func stampOf(fi os.FileInfo) fileStamp { return fileStamp{fi.ModTime(), fi.Size()} }
 
 // overwritten says why the open file was changed by someone else since
-// this process last changed it ("" if it was not, or if a checkpoint of
-// ours is changing it now: then the next check looks). Called with mu.
-func (d *dbFile) overwritten(ckptHeld bool) string {
-	if !ckptHeld {
-		if !d.ckptMu.TryLock() {
-			return ""
-		}
-		defer d.ckptMu.Unlock()
-	}
-	if d.last == (fileStamp{}) {
-		return "" // still opening: noted once the pools are open
+// this process last changed it ("" if it was not, or if that cannot be
+// told: while a checkpoint of ours copies into it; see above). Called
+// with mu.
+func (d *dbFile) overwritten() string {
+	if d.last == (fileStamp{}) || d.copying {
+		return "" // still opening (noted once the pools are open), or copying
 	}
 	fi, err := d.f.Stat()
 	if err != nil || stampOf(fi) == d.last {
@@ -70,13 +96,16 @@ func (d *dbFile) overwritten(ckptHeld bool) string {
 }
 
 // noteOwnChange records the file as this process left it, after a
-// checkpoint of ours (ckptMu held) or at open.
+// checkpoint of ours (ckptMu held: it ends the copying startCopy began)
+// or at open.
 func (d *dbFile) noteOwnChange() {
-	if fi, err := d.f.Stat(); err == nil {
-		d.mu.Lock()
+	fi, err := d.f.Stat()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err == nil {
 		d.last = stampOf(fi)
-		d.mu.Unlock()
 	}
+	d.copying = false
 }
 
 // noteSides records SQLite's -wal and -shm beside the file as opened.
@@ -112,9 +141,12 @@ func removeSide(name string, was os.FileInfo, aside string) error {
 // Close.
 func (db *DB) retire(ctx context.Context) {
 	d := db.file
+	if d.isInPlace() {
+		return // before ckptMu: a write refused waits for no checkpoint
+	}
 	d.ckptMu.Lock()
 	defer d.ckptMu.Unlock()
-	if db.retired || d.inPlace {
+	if db.retired {
 		return
 	}
 	var busy, log, done int
@@ -132,6 +164,13 @@ func (db *DB) retire(ctx context.Context) {
 	db.retired = true
 	slog.Error("store: the database file was swapped under the server; every write it acknowledged is in the file it had open, and writes are refused until a restart",
 		"path", d.path, "why", d.lost)
+}
+
+// isInPlace says the file was found overwritten in place (it stays so).
+func (d *dbFile) isInPlace() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.inPlace
 }
 
 // closeOverwritten keeps SQLite, closing, from checkpointing the WAL into

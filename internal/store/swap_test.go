@@ -159,10 +159,10 @@ func TestRestoredUnderServerNotDamaged(t *testing.T) {
 			defer db.Close()
 			fillSaves(t, db, 10)
 			copyDB(t, db, backup)
-			// No checkpoint of the store's own runs from here: a write
-			// whose check meets one running skips the overwrite test
-			// (overwritten), and that checkpoint, not the write, finds
-			// the copy. The test is of the write's own check.
+			// No checkpoint of the store's own runs from here: the test
+			// is of the write's own check, and a copy made while a
+			// checkpoint copies into the file is not found (swap.go;
+			// checkpoints stopped at each step: swap_ckpt_test.go).
 			db.ckpt.stop()
 			text := strings.Repeat("move 1 2 3\n", 300)
 			for i := range 20 { // newer writes, in the WAL
