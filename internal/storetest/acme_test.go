@@ -114,12 +114,11 @@ func TestACMECacheBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		// Full: one stale challenge, one stale certificate, the rest new.
+		// Full of new entries, none to prune: an entry it has is still
+		// replaced.
 		old, now := time.Now().Add(-25*time.Hour).UnixMilli(), time.Now().UnixMilli()
-		rows := []any{dbcopy.ACMEEntry{Key: "stale+http-01", Data: []byte("t"), Updated: old},
-			dbcopy.ACMEEntry{Key: "stale.example", Data: []byte("c"), Updated: old},
-			dbcopy.ACMEEntry{Key: "fresh+token", Data: []byte("t"), Updated: now}}
-		for i := len(rows); i < maxEntries; i++ {
+		var rows []any
+		for i := range maxEntries {
 			rows = append(rows, dbcopy.ACMEEntry{Key: fmt.Sprintf("d%03d.example", i), Data: []byte("c"), Updated: now})
 		}
 		if err := s.Import(ctx, "acme_cache", rows); err != nil {
@@ -127,6 +126,22 @@ func TestACMECacheBounds(t *testing.T) {
 		}
 		if err := s.ACMEPut(ctx, "d010.example", []byte("renewed")); err != nil {
 			t.Fatalf("replacing an entry of a full cache: %v", err)
+		}
+		if err := s.ACMEPut(ctx, "more.example", []byte("c")); !errors.Is(err, errFull) {
+			t.Fatalf("a new key in a cache full of new entries: %v", err)
+		}
+
+		// Full: one stale challenge, one stale certificate, the rest new.
+		for _, k := range []string{"d000.example", "d001.example", "d002.example"} {
+			if err := s.ACMEDelete(ctx, k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows = []any{dbcopy.ACMEEntry{Key: "stale+http-01", Data: []byte("t"), Updated: old},
+			dbcopy.ACMEEntry{Key: "stale.example", Data: []byte("c"), Updated: old},
+			dbcopy.ACMEEntry{Key: "fresh+token", Data: []byte("t"), Updated: now}}
+		if err := s.Import(ctx, "acme_cache", rows); err != nil {
+			t.Fatal(err)
 		}
 		if err := s.ACMEPut(ctx, "new.example", []byte("c")); err != nil {
 			t.Fatalf("a full cache with a stale challenge: %v", err)
