@@ -4,13 +4,17 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/acme"
@@ -40,14 +44,19 @@ type acmeStore interface {
 // it, and the CA's request may reach any server.
 //
 // old is the directory the certificates were kept in before they moved to
-// the database (acmeDir); an entry missing from the database is read from
-// it and stored in the database, so that a server upgraded in place keeps
-// its account and certificates rather than ordering new ones. Challenges'
-// entries are never read from it: an answer there is a stopped order's.
+// the database (acmeDir). Everything in it is moved into the database at
+// start (moveOld); an entry the database still lacks is read from it, and
+// served even when the database refuses to take it (full, a SQLite file
+// that cannot be made private), as earlier versions served it.
+// Challenges' entries are never read from it: an answer there is a
+// stopped order's.
 type dbCache struct {
 	db  acmeStore
 	old autocert.DirCache // "": none
 	log *slog.Logger      // nil: none (tests)
+	// moveWarned: a refused move was logged; later ones are not, as
+	// every handshake may try again.
+	moveWarned *atomic.Bool
 }
 
 // Get is autocert.Cache's: autocert.ErrCacheMiss when there is no entry.
@@ -68,10 +77,90 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 		}
 		return nil, autocert.ErrCacheMiss
 	}
-	if err := c.db.ACMEPut(ctx, key, data); err != nil {
-		return nil, fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
+	if err := c.db.ACMEPut(ctx, key, data); err != nil && c.log != nil &&
+		(c.moveWarned == nil || !c.moveWarned.Swap(true)) {
+		c.log.Warn("ACME certificate cache: an entry of the directory of earlier versions not moved into the database; served from the directory",
+			"key", key, "dir", string(c.old), "err", err)
 	}
 	return data, nil
+}
+
+// moveOld moves every entry of the directory of earlier versions but the
+// challenges' into the database, where the database lacks it: the account
+// key and the certificates autocert reads only when it orders or renews
+// (the account key, a +rsa certificate) would otherwise stay there, and
+// deleting the directory would make a new account. An entry the database
+// has is kept: it is newer. Refusals are logged once, with their count;
+// they are read from the directory again when needed (Get).
+func (c dbCache) moveOld(ctx context.Context) {
+	if c.old == "" {
+		return
+	}
+	ents, err := os.ReadDir(string(c.old))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && c.log != nil {
+			c.log.Warn("ACME certificate cache: the directory of earlier versions not read", "dir", string(c.old), "err", err)
+		}
+		return
+	}
+	var moved, refused int
+	var firstErr error
+	for _, e := range ents {
+		key := e.Name()
+		if !e.Type().IsRegular() || challengeKey(key) || dirCacheTemp(key) {
+			continue
+		}
+		err := c.moveOne(ctx, key)
+		switch {
+		case err == nil:
+			moved++
+		case err != errNothingToMove:
+			refused++
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	if c.log == nil {
+		return
+	}
+	if moved > 0 {
+		c.log.Info("ACME certificate cache: entries of the directory of earlier versions moved into the database", "dir", string(c.old), "moved", moved)
+	}
+	if refused > 0 {
+		c.log.Warn("ACME certificate cache: entries of the directory of earlier versions not moved into the database; keep the directory",
+			"dir", string(c.old), "refused", refused, "err", firstErr)
+	}
+}
+
+// errNothingToMove: the database has the entry already.
+var errNothingToMove = errors.New("in the database already")
+
+// moveOne stores the old directory's entry key in the database unless the
+// database has one.
+func (c dbCache) moveOne(ctx context.Context, key string) error {
+	_, found, err := c.db.ACMEGet(ctx, key)
+	if err != nil {
+		return err
+	}
+	if found {
+		return errNothingToMove
+	}
+	data, err := c.old.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("reading %q from %s: %w", key, string(c.old), err)
+	}
+	if err := c.db.ACMEPut(ctx, key, data); err != nil {
+		return fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
+	}
+	return nil
+}
+
+// dirCacheTemp: name is a file autocert.DirCache was writing when it
+// stopped ("tmp" and digits), not an entry.
+func dirCacheTemp(name string) bool {
+	digits := strings.TrimPrefix(name, "tmp")
+	return len(digits) < len(name) && digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // Put is autocert.Cache's. A refusal is logged here: autocert drops the
@@ -102,11 +191,13 @@ func challengeKey(key string) bool {
 // where earlier versions kept them, read for what the database lacks.
 // names.acmeRoots, when not nil, are the CAs trusted for the ACME
 // server's own HTTPS (--acme-ca, read with the flags: readACMECA).
-func acmeManager(o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
+func acmeManager(ctx context.Context, o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
 	domains, roots := names.domains, names.acmeRoots
+	cache := dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log, moveWarned: new(atomic.Bool)}
+	cache.moveOld(ctx)
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
-		Cache:      dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log},
+		Cache:      cache,
 		HostPolicy: domainPolicy(domains),
 		Email:      o.acmeEmail,
 	}

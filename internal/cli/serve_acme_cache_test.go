@@ -3,14 +3,19 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/acme/autocert"
 
+	"cardtable/internal/dbcopy"
+	"cardtable/internal/store"
 	"cardtable/internal/storetest"
 )
 
@@ -90,4 +95,95 @@ func TestACMEDBCache(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestACMEMoveOld: at start every entry of the directory of earlier
+// versions but the challenges' (and DirCache's unfinished files) is moved
+// into the database, also those autocert reads only when it orders or
+// renews (the account key, the +rsa certificate), so the directory may be
+// deleted afterwards; an entry the database has is kept.
+func TestACMEMoveOld(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.OpenTB(t, storetest.Backends()[0].New(t))
+	old := t.TempDir()
+	files := map[string]string{"acme_account+key": "account", "a.example": "a", "a.example+rsa": "a rsa",
+		"b.example": "b old", "tok+http-01": "t", "a.example+token": "alpn", "tmp123456": "half"}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(old, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.ACMEPut(ctx, "b.example", []byte("b new")); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil))}
+	c.moveOld(ctx)
+	if err := os.RemoveAll(old); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"acme_account+key": "account", "a.example": "a", "a.example+rsa": "a rsa", "b.example": "b new"}
+	if keys := acmeKeys(t, s); strings.Join(keys, " ") != "a.example a.example+rsa acme_account+key b.example" {
+		t.Fatalf("the database holds %q, want %v", keys, want)
+	}
+	for k, v := range want {
+		if data, err := c.Get(ctx, k); err != nil || string(data) != v {
+			t.Fatalf("Get(%s) with acme/ deleted: %q %v", k, data, err)
+		}
+	}
+	if !strings.Contains(logged.String(), "moved=3") || strings.Contains(logged.String(), "WARN") {
+		t.Fatalf("log: %s", logged.String())
+	}
+}
+
+// TestACMEMoveRefused: an entry of the old directory the database refuses
+// (here, a full cache) is still served from the directory, as earlier
+// versions served it, and the refusal is logged once, not at every
+// handshake.
+func TestACMEMoveRefused(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			ctx := context.Background()
+			s := storetest.OpenTB(t, b.New(t))
+			var rows []any
+			for i := range store.ACMEMaxEntries {
+				rows = append(rows, dbcopy.ACMEEntry{Key: fmt.Sprintf("d%03d.example", i), Data: []byte("c"), Updated: time.Now().UnixMilli()})
+			}
+			if err := s.Import(ctx, "acme_cache", rows); err != nil {
+				t.Fatal(err)
+			}
+			old := t.TempDir()
+			if err := os.WriteFile(filepath.Join(old, "cards.example"), []byte("cert"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var logged bytes.Buffer
+			c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)), moveWarned: new(atomic.Bool)}
+			c.moveOld(ctx)
+			if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "refused=1") {
+				t.Fatalf("the refused move at start: %s", logged.String())
+			}
+			logged.Reset()
+			for range 3 {
+				if data, err := c.Get(ctx, "cards.example"); err != nil || string(data) != "cert" {
+					t.Fatalf("Get of an entry the full database refuses: %q %v", data, err)
+				}
+			}
+			if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "full") {
+				t.Fatalf("%d warnings for three handshakes: %s", n, logged.String())
+			}
+		})
+	}
+}
+
+// acmeKeys are the certificate cache's keys, in byte order.
+func acmeKeys(tb testing.TB, s storetest.Store) []string {
+	tb.Helper()
+	var keys []string
+	if err := s.Export(context.Background(), "acme_cache", func(row any) error {
+		keys = append(keys, row.(dbcopy.ACMEEntry).Key)
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return keys
 }

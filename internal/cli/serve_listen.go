@@ -116,7 +116,7 @@ func (ls listeners) close() {
 // openUnits puts a server on each of the listeners: the main one (HTTPS
 // with the certificate files or ACME, as names holds them, else HTTP; ACME
 // keeps its certificates in certs), the plain-HTTP redirect, the metrics.
-func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
+func openUnits(ctx context.Context, o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
 	logger *slog.Logger, errLog *log.Logger) []unit {
 	var units []unit
 	var tlsConf *tls.Config
@@ -125,7 +125,7 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore,
 	case names.certs != nil:
 		tlsConf = &tls.Config{GetCertificate: names.certs.get}
 	case len(names.domains) > 0:
-		m := acmeManager(o, names, certs, logger)
+		m := acmeManager(ctx, o, names, certs, logger)
 		tlsConf = m.TLSConfig()
 		challenge = m.HTTPHandler
 	}
