@@ -62,6 +62,14 @@ type dbCache struct {
 // Get is autocert.Cache's: autocert.ErrCacheMiss when there is no entry.
 func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	data, found, err := c.db.ACMEGet(ctx, key)
+	if err != nil && challengeKey(key) {
+		// autocert writes this error into its answer to the visitor on
+		// port 80: the database's words stay in the log.
+		if c.log != nil {
+			c.log.Warn("ACME certificate cache: a challenge's answer not read", "key", key, "err", err)
+		}
+		return nil, errChallengeUnread
+	}
 	if err != nil || found {
 		return data, err
 	}
@@ -132,6 +140,13 @@ func (c dbCache) moveOld(ctx context.Context) {
 			"dir", string(c.old), "refused", refused, "err", firstErr)
 	}
 }
+
+// errChallengeUnread is what a visitor asking for a challenge's answer is
+// told when the database could not be read.
+var errChallengeUnread = errors.New("acme/autocert: the answer could not be read, try again later")
+
+// acmeChallengePath is where autocert answers http-01 challenges.
+const acmeChallengePath = "/.well-known/acme-challenge/"
 
 // errNothingToMove: the database has the entry already.
 var errNothingToMove = errors.New("in the database already")
@@ -210,6 +225,23 @@ func acmeManager(ctx context.Context, o *serveOptions, names serveNames, certs a
 		m.Client = c
 	}
 	return m
+}
+
+// acmeTLSConfig is m's TLS configuration, refusing a handshake whose
+// name is none of domains before m looks at it: autocert checks its
+// HostPolicy only after answering a tls-alpn-01 challenge's handshake
+// from its cache, so without this a handshake naming any host would read
+// the database.
+func acmeTLSConfig(m *autocert.Manager, domains []string) *tls.Config {
+	conf := m.TLSConfig()
+	get, policy := conf.GetCertificate, domainPolicy(domains)
+	conf.GetCertificate = func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+		if err := policy(hello.Context(), hello.ServerName); err != nil {
+			return nil, err
+		}
+		return get(hello)
+	}
+	return conf
 }
 
 // acmeDir is where earlier versions kept the ACME account key and

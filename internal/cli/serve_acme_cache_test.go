@@ -3,8 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,4 +189,66 @@ func acmeKeys(tb testing.TB, s storetest.Store) []string {
 		tb.Fatal(err)
 	}
 	return keys
+}
+
+// countingStore counts the reads of an acmeStore.
+type countingStore struct {
+	acmeStore
+	gets atomic.Int32
+}
+
+func (s *countingStore) ACMEGet(ctx context.Context, key string) ([]byte, bool, error) {
+	s.gets.Add(1)
+	return s.acmeStore.ACMEGet(ctx, key)
+}
+
+// TestACMEUnknownNames: a TLS handshake naming a host that is none of the
+// --acme domains, a tls-alpn-01 challenge's or not, is refused without
+// reading the database; one naming a domain reads it.
+func TestACMEUnknownNames(t *testing.T) {
+	s := &countingStore{acmeStore: storetest.OpenTB(t, storetest.Backends()[0].New(t))}
+	o := serveOptions{acme: "cards.example"}
+	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, s, nil)
+	conf := acmeTLSConfig(m, []string{"cards.example"})
+	for _, name := range []string{"other.example", "x.cards.example", "cards.example.evil"} {
+		for _, protos := range [][]string{nil, {"acme-tls/1"}} {
+			if c, err := conf.GetCertificate(&tls.ClientHelloInfo{ServerName: name, SupportedProtos: protos}); err == nil || c != nil {
+				t.Fatalf("%s %v: a certificate", name, protos)
+			}
+		}
+	}
+	if n := s.gets.Load(); n != 0 {
+		t.Fatalf("handshakes for unknown names read the database %d times", n)
+	}
+	if _, err := conf.GetCertificate(&tls.ClientHelloInfo{ServerName: "cards.example", SupportedProtos: []string{"acme-tls/1"}}); err == nil {
+		t.Fatal("a tls-alpn-01 certificate no order made")
+	}
+	if s.gets.Load() == 0 {
+		t.Fatal("the domain's tls-alpn-01 handshake did not read the database")
+	}
+}
+
+// TestACMEChallengeDBDown: with the database unreadable, a visitor asking
+// port 80 for a challenge's answer gets 404 with a general message, never
+// the database's words, which are logged.
+func TestACMEChallengeDBDown(t *testing.T) {
+	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
+	db, _, err := openStore(context.Background(), o.db, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	var logged bytes.Buffer
+	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, db, slog.New(slog.NewTextHandler(&logged, nil)))
+	req := httptest.NewRequest("GET", "/.well-known/acme-challenge/tok", nil)
+	req.Host = "cards.example"
+	rec := httptest.NewRecorder()
+	m.HTTPHandler(nil).ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != http.StatusNotFound || strings.Contains(body, "closed") || strings.Contains(body, "sql") || !strings.Contains(body, "try again later") {
+		t.Fatalf("%d %q", rec.Code, body)
+	}
+	if !strings.Contains(logged.String(), "closed") {
+		t.Fatalf("the database's error not logged: %s", logged.String())
+	}
 }
