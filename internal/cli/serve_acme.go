@@ -20,6 +20,7 @@ import (
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgstore"
 	"cardtable/internal/web"
 )
@@ -194,11 +195,8 @@ func (c dbCache) Delete(ctx context.Context, key string) error {
 	return c.db.ACMEDelete(ctx, key)
 }
 
-// challengeKey: key is autocert's for a challenge's answer (http-01's
-// token, tls-alpn-01's certificate), not the account's or a certificate's.
-func challengeKey(key string) bool {
-	return strings.HasSuffix(key, "+http-01") || strings.HasSuffix(key, "+token")
-}
+// challengeKey: key is autocert's for a challenge's answer.
+var challengeKey = dbcopy.ACMEChallengeKey
 
 // acmeManager obtains and renews the domains' certificates, keeping them
 // (and the ACME account key) in the database, certs, and logging to log

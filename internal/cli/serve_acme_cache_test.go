@@ -18,7 +18,6 @@ import (
 	"golang.org/x/crypto/acme/autocert"
 
 	"cardtable/internal/dbcopy"
-	"cardtable/internal/store"
 	"cardtable/internal/storetest"
 )
 
@@ -149,7 +148,7 @@ func TestACMEMoveRefused(t *testing.T) {
 			ctx := context.Background()
 			s := storetest.OpenTB(t, b.New(t))
 			var rows []any
-			for i := range store.ACMEMaxEntries {
+			for i := range dbcopy.ACMEMaxEntries {
 				rows = append(rows, dbcopy.ACMEEntry{Key: fmt.Sprintf("d%03d.example", i), Data: []byte("c"), Updated: time.Now().UnixMilli()})
 			}
 			if err := s.Import(ctx, "acme_cache", rows); err != nil {

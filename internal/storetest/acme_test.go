@@ -11,17 +11,13 @@ import (
 	"time"
 
 	"cardtable/internal/dbcopy"
-	"cardtable/internal/pgstore"
-	"cardtable/internal/store"
 	"cardtable/internal/storetest"
 )
 
-// acmeBounds are a store's bounds and sentinels of its certificate cache.
-func acmeBounds(b storetest.Backend) (entries, size, key int, full, tooBig error) {
-	if b.Name == "postgres" {
-		return pgstore.ACMEMaxEntries, pgstore.ACMEMaxBytes, pgstore.ACMEMaxKey, pgstore.ErrACMEFull, pgstore.ErrACMETooBig
-	}
-	return store.ACMEMaxEntries, store.ACMEMaxBytes, store.ACMEMaxKey, store.ErrACMEFull, store.ErrACMETooBig
+// acmeBounds are the bounds and sentinels of the certificate cache, the
+// same for every store.
+func acmeBounds(storetest.Backend) (entries, size, key int, full, tooBig error) {
+	return dbcopy.ACMEMaxEntries, dbcopy.ACMEMaxBytes, dbcopy.ACMEMaxKey, dbcopy.ErrACMEFull, dbcopy.ErrACMETooBig
 }
 
 // acmeKeys are the certificate cache's keys, in byte order.
