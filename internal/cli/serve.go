@@ -112,6 +112,10 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	ao := arlOptions(log)
 	if node != nil {
 		ao.Cluster = cluster{node}
+		// The other servers' internal addresses are their main
+		// listeners, HTTPS with --acme or --cert; forwarding speaks
+		// plain HTTP (docs/scaling.md).
+		ao.NoForward = names.certs != nil || len(names.domains) > 0
 	}
 	arl := arlweb.New(hub, ao)
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
