@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -65,6 +66,23 @@ func fill(t *testing.T, db string) {
 	}
 }
 
+// acmeCarried: db holds the certificate cache entries fill stored.
+func acmeCarried(t *testing.T, db string) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := storetest.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, id := range []string{"b", "a", "Ä", "c"} {
+		data, found, err := s.ACMEGet(ctx, id+".example+rsa")
+		if err != nil || !found || !bytes.Equal(data, []byte{0, byte(i), 0xff, '\n'}) {
+			t.Fatalf("%s: the certificate cache's entry %s: %q %v %v", db, id, data, found, err)
+		}
+	}
+}
+
 func sums(t *testing.T, db string) []dbcopy.Sum {
 	t.Helper()
 	s, err := storetest.Open(context.Background(), db)
@@ -102,6 +120,10 @@ func TestDBCopy(t *testing.T) {
 	}
 	if got := sums(t, back); !reflect.DeepEqual(got, want) {
 		t.Fatalf("copied back %+v, source %+v", got, want)
+	}
+	// The certificate cache is carried both ways, byte for byte.
+	for _, db := range []string{pg, back} {
+		acmeCarried(t, db)
 	}
 	// Onto a database with rows: refused, nothing written.
 	_, errOut, code := run(t, "", "db", "copy", "--from", back, "--to", pg)

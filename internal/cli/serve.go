@@ -112,12 +112,16 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	ao := arlOptions(log)
 	if node != nil {
 		ao.Cluster = cluster{node}
+		// The other servers' internal addresses are their main
+		// listeners, HTTPS with --acme or --cert; forwarding speaks
+		// plain HTTP (docs/scaling.md).
+		ao.NoForward = names.certs != nil || len(names.domains) > 0
 	}
 	arl := arlweb.New(hub, ao)
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units := openUnits(&o, ls, names, db, hosts, arl.Forward(srv), metrics.Handler(), log, serverErrorLog(events))
+	units := openUnits(ctx, &o, ls, names, db, hosts, arl.Forward(srv), metrics.Handler(), srv.LimitOften, log, serverErrorLog(events))
 	logServing(ctx, log, db, dbName, units, hosts)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)

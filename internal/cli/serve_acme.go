@@ -4,18 +4,23 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgstore"
 	"cardtable/internal/web"
 )
@@ -40,19 +45,32 @@ type acmeStore interface {
 // it, and the CA's request may reach any server.
 //
 // old is the directory the certificates were kept in before they moved to
-// the database (acmeDir); an entry missing from the database is read from
-// it and stored in the database, so that a server upgraded in place keeps
-// its account and certificates rather than ordering new ones. Challenges'
-// entries are never read from it: an answer there is a stopped order's.
+// the database (acmeDir). Everything in it is moved into the database at
+// start (moveOld); an entry the database still lacks is read from it, and
+// served even when the database refuses to take it (full, a SQLite file
+// that cannot be made private), as earlier versions served it.
+// Challenges' entries are never read from it: an answer there is a
+// stopped order's.
 type dbCache struct {
 	db  acmeStore
 	old autocert.DirCache // "": none
 	log *slog.Logger      // nil: none (tests)
+	// moveWarned: a refused move was logged; later ones are not, as
+	// every handshake may try again.
+	moveWarned *atomic.Bool
 }
 
 // Get is autocert.Cache's: autocert.ErrCacheMiss when there is no entry.
 func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	data, found, err := c.db.ACMEGet(ctx, key)
+	if err != nil && challengeKey(key) {
+		// autocert writes this error into its answer to the visitor on
+		// port 80: the database's words stay in the log.
+		if c.log != nil {
+			c.log.Warn("ACME certificate cache: a challenge's answer not read", "key", key, "err", err)
+		}
+		return nil, errChallengeUnread
+	}
 	if err != nil || found {
 		return data, err
 	}
@@ -68,10 +86,97 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 		}
 		return nil, autocert.ErrCacheMiss
 	}
-	if err := c.db.ACMEPut(ctx, key, data); err != nil {
-		return nil, fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
+	if err := c.db.ACMEPut(ctx, key, data); err != nil && c.log != nil &&
+		(c.moveWarned == nil || !c.moveWarned.Swap(true)) {
+		c.log.Warn("ACME certificate cache: an entry of the directory of earlier versions not moved into the database; served from the directory",
+			"key", key, "dir", string(c.old), "err", err)
 	}
 	return data, nil
+}
+
+// moveOld moves every entry of the directory of earlier versions but the
+// challenges' into the database, where the database lacks it: the account
+// key and the certificates autocert reads only when it orders or renews
+// (the account key, a +rsa certificate) would otherwise stay there, and
+// deleting the directory would make a new account. An entry the database
+// has is kept: it is newer. Refusals are logged once, with their count;
+// they are read from the directory again when needed (Get).
+func (c dbCache) moveOld(ctx context.Context) {
+	if c.old == "" {
+		return
+	}
+	ents, err := os.ReadDir(string(c.old))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && c.log != nil {
+			c.log.Warn("ACME certificate cache: the directory of earlier versions not read", "dir", string(c.old), "err", err)
+		}
+		return
+	}
+	var moved, refused int
+	var firstErr error
+	for _, e := range ents {
+		key := e.Name()
+		if !e.Type().IsRegular() || challengeKey(key) || dirCacheTemp(key) {
+			continue
+		}
+		err := c.moveOne(ctx, key)
+		switch {
+		case err == nil:
+			moved++
+		case err != errNothingToMove:
+			refused++
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	if c.log == nil {
+		return
+	}
+	if moved > 0 {
+		c.log.Info("ACME certificate cache: entries of the directory of earlier versions moved into the database", "dir", string(c.old), "moved", moved)
+	}
+	if refused > 0 {
+		c.log.Warn("ACME certificate cache: entries of the directory of earlier versions not moved into the database; keep the directory",
+			"dir", string(c.old), "refused", refused, "err", firstErr)
+	}
+}
+
+// errChallengeUnread is what a visitor asking for a challenge's answer is
+// told when the database could not be read.
+var errChallengeUnread = errors.New("acme/autocert: the answer could not be read, try again later")
+
+// acmeChallengePath is where autocert answers http-01 challenges.
+const acmeChallengePath = "/.well-known/acme-challenge/"
+
+// errNothingToMove: the database has the entry already.
+var errNothingToMove = errors.New("in the database already")
+
+// moveOne stores the old directory's entry key in the database unless the
+// database has one.
+func (c dbCache) moveOne(ctx context.Context, key string) error {
+	_, found, err := c.db.ACMEGet(ctx, key)
+	if err != nil {
+		return err
+	}
+	if found {
+		return errNothingToMove
+	}
+	data, err := c.old.Get(ctx, key)
+	if err != nil {
+		return fmt.Errorf("reading %q from %s: %w", key, string(c.old), err)
+	}
+	if err := c.db.ACMEPut(ctx, key, data); err != nil {
+		return fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
+	}
+	return nil
+}
+
+// dirCacheTemp: name is a file autocert.DirCache was writing when it
+// stopped ("tmp" and digits), not an entry.
+func dirCacheTemp(name string) bool {
+	digits := strings.TrimPrefix(name, "tmp")
+	return len(digits) < len(name) && digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // Put is autocert.Cache's. A refusal is logged here: autocert drops the
@@ -90,11 +195,8 @@ func (c dbCache) Delete(ctx context.Context, key string) error {
 	return c.db.ACMEDelete(ctx, key)
 }
 
-// challengeKey: key is autocert's for a challenge's answer (http-01's
-// token, tls-alpn-01's certificate), not the account's or a certificate's.
-func challengeKey(key string) bool {
-	return strings.HasSuffix(key, "+http-01") || strings.HasSuffix(key, "+token")
-}
+// challengeKey: key is autocert's for a challenge's answer.
+var challengeKey = dbcopy.ACMEChallengeKey
 
 // acmeManager obtains and renews the domains' certificates, keeping them
 // (and the ACME account key) in the database, certs, and logging to log
@@ -102,11 +204,13 @@ func challengeKey(key string) bool {
 // where earlier versions kept them, read for what the database lacks.
 // names.acmeRoots, when not nil, are the CAs trusted for the ACME
 // server's own HTTPS (--acme-ca, read with the flags: readACMECA).
-func acmeManager(o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
+func acmeManager(ctx context.Context, o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
 	domains, roots := names.domains, names.acmeRoots
+	cache := dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log, moveWarned: new(atomic.Bool)}
+	cache.moveOld(ctx)
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,
-		Cache:      dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log},
+		Cache:      cache,
 		HostPolicy: domainPolicy(domains),
 		Email:      o.acmeEmail,
 	}
@@ -119,6 +223,23 @@ func acmeManager(o *serveOptions, names serveNames, certs acmeStore, log *slog.L
 		m.Client = c
 	}
 	return m
+}
+
+// acmeTLSConfig is m's TLS configuration, refusing a handshake whose
+// name is none of domains before m looks at it: autocert checks its
+// HostPolicy only after answering a tls-alpn-01 challenge's handshake
+// from its cache, so without this a handshake naming any host would read
+// the database.
+func acmeTLSConfig(m *autocert.Manager, domains []string) *tls.Config {
+	conf := m.TLSConfig()
+	get, policy := conf.GetCertificate, domainPolicy(domains)
+	conf.GetCertificate = func(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
+		if err := policy(hello.Context(), hello.ServerName); err != nil {
+			return nil, err
+		}
+		return get(hello)
+	}
+	return conf
 }
 
 // acmeDir is where earlier versions kept the ACME account key and

@@ -3,14 +3,21 @@ package cli
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/acme/autocert"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/storetest"
 )
 
@@ -89,5 +96,158 @@ func TestACMEDBCache(t *testing.T) {
 				t.Fatalf("with acme/ a file: %v", err)
 			}
 		})
+	}
+}
+
+// TestACMEMoveOld: at start every entry of the directory of earlier
+// versions but the challenges' (and DirCache's unfinished files) is moved
+// into the database, also those autocert reads only when it orders or
+// renews (the account key, the +rsa certificate), so the directory may be
+// deleted afterwards; an entry the database has is kept.
+func TestACMEMoveOld(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.OpenTB(t, storetest.Backends()[0].New(t))
+	old := t.TempDir()
+	files := map[string]string{"acme_account+key": "account", "a.example": "a", "a.example+rsa": "a rsa",
+		"b.example": "b old", "tok+http-01": "t", "a.example+token": "alpn", "tmp123456": "half"}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(old, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.ACMEPut(ctx, "b.example", []byte("b new")); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil))}
+	c.moveOld(ctx)
+	if err := os.RemoveAll(old); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"acme_account+key": "account", "a.example": "a", "a.example+rsa": "a rsa", "b.example": "b new"}
+	if keys := acmeKeys(t, s); strings.Join(keys, " ") != "a.example a.example+rsa acme_account+key b.example" {
+		t.Fatalf("the database holds %q, want %v", keys, want)
+	}
+	for k, v := range want {
+		if data, err := c.Get(ctx, k); err != nil || string(data) != v {
+			t.Fatalf("Get(%s) with acme/ deleted: %q %v", k, data, err)
+		}
+	}
+	if !strings.Contains(logged.String(), "moved=3") || strings.Contains(logged.String(), "WARN") {
+		t.Fatalf("log: %s", logged.String())
+	}
+}
+
+// TestACMEMoveRefused: an entry of the old directory the database refuses
+// (here, a full cache) is still served from the directory, as earlier
+// versions served it, and the refusal is logged once, not at every
+// handshake.
+func TestACMEMoveRefused(t *testing.T) {
+	for _, b := range storetest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			ctx := context.Background()
+			s := storetest.OpenTB(t, b.New(t))
+			var rows []any
+			for i := range dbcopy.ACMEMaxEntries {
+				rows = append(rows, dbcopy.ACMEEntry{Key: fmt.Sprintf("d%03d.example", i), Data: []byte("c"), Updated: time.Now().UnixMilli()})
+			}
+			if err := s.Import(ctx, "acme_cache", rows); err != nil {
+				t.Fatal(err)
+			}
+			old := t.TempDir()
+			if err := os.WriteFile(filepath.Join(old, "cards.example"), []byte("cert"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var logged bytes.Buffer
+			c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)), moveWarned: new(atomic.Bool)}
+			c.moveOld(ctx)
+			if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "refused=1") {
+				t.Fatalf("the refused move at start: %s", logged.String())
+			}
+			logged.Reset()
+			for range 3 {
+				if data, err := c.Get(ctx, "cards.example"); err != nil || string(data) != "cert" {
+					t.Fatalf("Get of an entry the full database refuses: %q %v", data, err)
+				}
+			}
+			if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "full") {
+				t.Fatalf("%d warnings for three handshakes: %s", n, logged.String())
+			}
+		})
+	}
+}
+
+// acmeKeys are the certificate cache's keys, in byte order.
+func acmeKeys(tb testing.TB, s storetest.Store) []string {
+	tb.Helper()
+	var keys []string
+	if err := s.Export(context.Background(), "acme_cache", func(row any) error {
+		keys = append(keys, row.(dbcopy.ACMEEntry).Key)
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return keys
+}
+
+// countingStore counts the reads of an acmeStore.
+type countingStore struct {
+	acmeStore
+	gets atomic.Int32
+}
+
+func (s *countingStore) ACMEGet(ctx context.Context, key string) ([]byte, bool, error) {
+	s.gets.Add(1)
+	return s.acmeStore.ACMEGet(ctx, key)
+}
+
+// TestACMEUnknownNames: a TLS handshake naming a host that is none of the
+// --acme domains, a tls-alpn-01 challenge's or not, is refused without
+// reading the database; one naming a domain reads it.
+func TestACMEUnknownNames(t *testing.T) {
+	s := &countingStore{acmeStore: storetest.OpenTB(t, storetest.Backends()[0].New(t))}
+	o := serveOptions{acme: "cards.example"}
+	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, s, nil)
+	conf := acmeTLSConfig(m, []string{"cards.example"})
+	for _, name := range []string{"other.example", "x.cards.example", "cards.example.evil"} {
+		for _, protos := range [][]string{nil, {"acme-tls/1"}} {
+			if c, err := conf.GetCertificate(&tls.ClientHelloInfo{ServerName: name, SupportedProtos: protos}); err == nil || c != nil {
+				t.Fatalf("%s %v: a certificate", name, protos)
+			}
+		}
+	}
+	if n := s.gets.Load(); n != 0 {
+		t.Fatalf("handshakes for unknown names read the database %d times", n)
+	}
+	if _, err := conf.GetCertificate(&tls.ClientHelloInfo{ServerName: "cards.example", SupportedProtos: []string{"acme-tls/1"}}); err == nil {
+		t.Fatal("a tls-alpn-01 certificate no order made")
+	}
+	if s.gets.Load() == 0 {
+		t.Fatal("the domain's tls-alpn-01 handshake did not read the database")
+	}
+}
+
+// TestACMEChallengeDBDown: with the database unreadable, a visitor asking
+// port 80 for a challenge's answer gets 404 with a general message, never
+// the database's words, which are logged.
+func TestACMEChallengeDBDown(t *testing.T) {
+	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
+	db, _, err := openStore(context.Background(), o.db, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	var logged bytes.Buffer
+	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, db, slog.New(slog.NewTextHandler(&logged, nil)))
+	req := httptest.NewRequest("GET", "/.well-known/acme-challenge/tok", nil)
+	req.Host = "cards.example"
+	rec := httptest.NewRecorder()
+	m.HTTPHandler(nil).ServeHTTP(rec, req)
+	body := rec.Body.String()
+	if rec.Code != http.StatusNotFound || strings.Contains(body, "closed") || strings.Contains(body, "sql") || !strings.Contains(body, "try again later") {
+		t.Fatalf("%d %q", rec.Code, body)
+	}
+	if !strings.Contains(logged.String(), "closed") {
+		t.Fatalf("the database's error not logged: %s", logged.String())
 	}
 }

@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -88,6 +92,15 @@ func TestLongServeACMETwoServers(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || second.SerialNumber.Cmp(first.SerialNumber) != 0 || len(second.DNSNames) != 1 || second.DNSNames[0] != acmeDomain {
 		t.Fatalf("the other server: %s, certificate %v for %v; the first server's %v", resp.Status, second.SerialNumber, second.DNSNames, first.SerialNumber)
 	}
+	// New tables through either server: each is made on the server
+	// asked, not forwarded in plain HTTP to the other's HTTPS listener.
+	for i := range 12 {
+		nd := nodes[i%2]
+		code, body, err := postTable(ctx, nd.addr, roots)
+		if err != nil || code != http.StatusCreated {
+			t.Fatalf("new table %d through %s: %d %s %v\n%s", i, nd.addr, code, body, err, nd.tail())
+		}
+	}
 	s := storetest.OpenTB(t, db)
 	var keys []string
 	if err := s.Export(ctx, "acme_cache", func(row any) error {
@@ -109,4 +122,27 @@ func TestLongServeACMETwoServers(t *testing.T) {
 			t.Errorf("server %s logged errors: %s", nd.addr, first)
 		}
 	}
+}
+
+// postTable asks the server at addr, over HTTPS for acmeDomain, for a new
+// Arlington table.
+func postTable(ctx context.Context, addr string, roots *x509.CertPool) (int, string, error) {
+	d := &net.Dialer{}
+	c := &http.Client{Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: acmeDomain},
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, addr)
+		},
+	}}
+	_, port, _ := net.SplitHostPort(addr)
+	req, _ := http.NewRequestWithContext(ctx, "POST", "https://"+acmeDomain+":"+port+"/api/arlington/tables",
+		strings.NewReader(`{"players":2,"bots":["","random"]}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+	return resp.StatusCode, string(body), nil
 }

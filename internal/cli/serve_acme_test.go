@@ -270,7 +270,7 @@ func TestACMEChallengeListener(t *testing.T) {
 	if err := db.ACMEPut(context.Background(), "known-token+http-01", []byte("known-token.thumbprint")); err != nil {
 		t.Fatal(err)
 	}
-	m := acmeManager(&o, names, db, nil)
+	m := acmeManager(context.Background(), &o, names, db, nil)
 	h := m.HTTPHandler(redirectHTTPS("443", []string{"cards.example"}))
 	for _, tc := range []struct {
 		host, path string

@@ -116,8 +116,11 @@ func (ls listeners) close() {
 // openUnits puts a server on each of the listeners: the main one (HTTPS
 // with the certificate files or ACME, as names holds them, else HTTP; ACME
 // keeps its certificates in certs), the plain-HTTP redirect, the metrics.
-func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
-	logger *slog.Logger, errLog *log.Logger) []unit {
+//
+// limit bounds by address the requests for challenges' answers, each of
+// which reads the database (web.Server.LimitOften).
+func openUnits(ctx context.Context, o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
+	limit func(prefix string, h http.Handler) http.Handler, logger *slog.Logger, errLog *log.Logger) []unit {
 	var units []unit
 	var tlsConf *tls.Config
 	var challenge func(http.Handler) http.Handler
@@ -125,8 +128,8 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore,
 	case names.certs != nil:
 		tlsConf = &tls.Config{GetCertificate: names.certs.get}
 	case len(names.domains) > 0:
-		m := acmeManager(o, names, certs, logger)
-		tlsConf = m.TLSConfig()
+		m := acmeManager(ctx, o, names, certs, logger)
+		tlsConf = acmeTLSConfig(m, names.domains)
 		challenge = m.HTTPHandler
 	}
 	main := unit{name: "main", ln: ls.main, srv: newHTTPServer(h, errLog)}
@@ -139,7 +142,8 @@ func openUnits(o *serveOptions, ls listeners, names serveNames, certs acmeStore,
 		_, port, _ := net.SplitHostPort(ls.main.Addr().String())
 		var rh http.Handler = redirectHTTPS(port, allowed)
 		if challenge != nil {
-			rh = challenge(rh) // answers /.well-known/acme-challenge/, redirects the rest
+			// answers /.well-known/acme-challenge/, redirects the rest
+			rh = limit(acmeChallengePath, challenge(rh))
 		}
 		units = append(units, unit{name: "redirect", ln: ls.redirect, srv: newHTTPServer(rh, errLog)})
 	}

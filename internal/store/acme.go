@@ -5,33 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode/utf8"
-)
 
-// The ACME certificate cache's bounds. autocert keeps a few entries: the
-// account key, two certificates a domain (ECDSA and RSA) and, while an
-// order is in flight, its challenge answers; a certificate with its chain
-// and key is a few kilobytes. What a visitor can make a server store is
-// bounded by the --acme domains already; these bound the rest (a bug, a
-// flood of orders).
-const (
-	ACMEMaxEntries = 200
-	ACMEMaxBytes   = 64 << 10 // one entry's data
-	ACMEMaxKey     = 300      // a domain name (253) and autocert's suffix
-)
-
-// acmeStale is the age past which a challenge's entry, left by a server
-// that stopped in the middle of an order, is deleted: an order takes
-// minutes.
-const acmeStale = 24 * time.Hour
-
-var (
-	// ErrACMEFull: the certificate cache holds ACMEMaxEntries entries.
-	ErrACMEFull = errors.New("the ACME certificate cache is full")
-	// ErrACMETooBig: an entry's key or data is past its bound.
-	ErrACMETooBig = errors.New("too big for the ACME certificate cache")
+	"cardtable/internal/dbcopy"
 )
 
 // ACMEGet is the data of the certificate cache's entry key; found is
@@ -48,13 +24,13 @@ func (db *DB) ACMEGet(ctx context.Context, key string) (data []byte, found bool,
 }
 
 // ACMEPut stores data as the certificate cache's entry key, replacing
-// any. A new key is refused once the cache holds ACMEMaxEntries entries
-// (ErrACMEFull), after the challenges' entries older than a day are
-// deleted; a key or data past its bound is refused (ErrACMETooBig). The
+// any. A new key is refused once the cache holds dbcopy.ACMEMaxEntries entries
+// (dbcopy.ErrACMEFull), after the challenges' entries older than a day are
+// deleted; a key or data past its bound is refused (dbcopy.ErrACMETooBig). The
 // entries hold private keys: the database's files are first made readable
 // by their owner alone.
 func (db *DB) ACMEPut(ctx context.Context, key string, data []byte) error {
-	if err := acmeCheck(key, data); err != nil {
+	if err := dbcopy.ACMECheck(key, data); err != nil {
 		return err
 	}
 	if err := db.file.makePrivate(); err != nil {
@@ -62,16 +38,16 @@ func (db *DB) ACMEPut(ctx context.Context, key string, data []byte) error {
 	}
 	now := time.Now()
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM acme_cache WHERE updated < ? AND (key LIKE '%+http-01' OR key LIKE '%+token')`,
-			millis(now.Add(-acmeStale))); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM acme_cache WHERE updated < ? AND `+dbcopy.ACMEChallengeSQL,
+			millis(now.Add(-dbcopy.ACMEStale))); err != nil {
 			return err
 		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM acme_cache WHERE key <> ?`, key).Scan(&n); err != nil {
 			return err
 		}
-		if n >= ACMEMaxEntries {
-			return fmt.Errorf("storing %q: %w (%d entries)", key, ErrACMEFull, ACMEMaxEntries)
+		if err := dbcopy.ACMEFullErr(key, n); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO acme_cache (key, data, updated) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET data = excluded.data, updated = excluded.updated`, key, data, millis(now))
@@ -85,18 +61,4 @@ func (db *DB) ACMEDelete(ctx context.Context, key string) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM acme_cache WHERE key = ?`, key)
 		return err
 	})
-}
-
-// acmeCheck refuses an entry past the bounds, naming the bound, and a
-// key that is no text (as the PostgreSQL store must).
-func acmeCheck(key string, data []byte) error {
-	switch {
-	case key == "" || strings.ContainsRune(key, 0) || !utf8.ValidString(key):
-		return fmt.Errorf("ACME certificate cache: key %q: want a name", key)
-	case len(key) > ACMEMaxKey:
-		return fmt.Errorf("key %.40q... of %d bytes, more than %d: %w", key, len(key), ACMEMaxKey, ErrACMETooBig)
-	case len(data) > ACMEMaxBytes:
-		return fmt.Errorf("%q: %d bytes, more than %d: %w", key, len(data), ACMEMaxBytes, ErrACMETooBig)
-	}
-	return nil
 }

@@ -11,17 +11,13 @@ import (
 	"time"
 
 	"cardtable/internal/dbcopy"
-	"cardtable/internal/pgstore"
-	"cardtable/internal/store"
 	"cardtable/internal/storetest"
 )
 
-// acmeBounds are a store's bounds and sentinels of its certificate cache.
-func acmeBounds(b storetest.Backend) (entries, size, key int, full, tooBig error) {
-	if b.Name == "postgres" {
-		return pgstore.ACMEMaxEntries, pgstore.ACMEMaxBytes, pgstore.ACMEMaxKey, pgstore.ErrACMEFull, pgstore.ErrACMETooBig
-	}
-	return store.ACMEMaxEntries, store.ACMEMaxBytes, store.ACMEMaxKey, store.ErrACMEFull, store.ErrACMETooBig
+// acmeBounds are the bounds and sentinels of the certificate cache, the
+// same for every store.
+func acmeBounds(storetest.Backend) (entries, size, key int, full, tooBig error) {
+	return dbcopy.ACMEMaxEntries, dbcopy.ACMEMaxBytes, dbcopy.ACMEMaxKey, dbcopy.ErrACMEFull, dbcopy.ErrACMETooBig
 }
 
 // acmeKeys are the certificate cache's keys, in byte order.
@@ -114,12 +110,11 @@ func TestACMECacheBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		// Full: one stale challenge, one stale certificate, the rest new.
+		// Full of new entries, none to prune: an entry it has is still
+		// replaced.
 		old, now := time.Now().Add(-25*time.Hour).UnixMilli(), time.Now().UnixMilli()
-		rows := []any{dbcopy.ACMEEntry{Key: "stale+http-01", Data: []byte("t"), Updated: old},
-			dbcopy.ACMEEntry{Key: "stale.example", Data: []byte("c"), Updated: old},
-			dbcopy.ACMEEntry{Key: "fresh+token", Data: []byte("t"), Updated: now}}
-		for i := len(rows); i < maxEntries; i++ {
+		var rows []any
+		for i := range maxEntries {
 			rows = append(rows, dbcopy.ACMEEntry{Key: fmt.Sprintf("d%03d.example", i), Data: []byte("c"), Updated: now})
 		}
 		if err := s.Import(ctx, "acme_cache", rows); err != nil {
@@ -127,6 +122,22 @@ func TestACMECacheBounds(t *testing.T) {
 		}
 		if err := s.ACMEPut(ctx, "d010.example", []byte("renewed")); err != nil {
 			t.Fatalf("replacing an entry of a full cache: %v", err)
+		}
+		if err := s.ACMEPut(ctx, "more.example", []byte("c")); !errors.Is(err, errFull) {
+			t.Fatalf("a new key in a cache full of new entries: %v", err)
+		}
+
+		// Full: one stale challenge, one stale certificate, the rest new.
+		for _, k := range []string{"d000.example", "d001.example", "d002.example"} {
+			if err := s.ACMEDelete(ctx, k); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows = []any{dbcopy.ACMEEntry{Key: "stale+http-01", Data: []byte("t"), Updated: old},
+			dbcopy.ACMEEntry{Key: "stale.example", Data: []byte("c"), Updated: old},
+			dbcopy.ACMEEntry{Key: "fresh+token", Data: []byte("t"), Updated: now}}
+		if err := s.Import(ctx, "acme_cache", rows); err != nil {
+			t.Fatal(err)
 		}
 		if err := s.ACMEPut(ctx, "new.example", []byte("c")); err != nil {
 			t.Fatalf("a full cache with a stale challenge: %v", err)

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -209,21 +210,47 @@ func (s *Server) rateLimit(mux *http.ServeMux, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		ok, wait := l.allow(cookieKey(r), addrKey(r), s.now())
-		if !ok {
-			secs := int(math.Ceil(wait.Seconds()))
-			s.obs.RateLimited()
-			s.events.Event(r.Context(), slog.LevelWarn, "request refused", "rate limited", ClientAddr(r),
-				"route", pattern)
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			// The words are the shared layer's, so they name no game's
-			// things: the route is the one the player just used.
-			WriteError(w, r, s.log, &requestError{ErrTooMany, fmt.Sprintf(
-				"too many requests like this one from this player or address: try again in %d s", secs)})
-			return
+		if s.allow(w, r, l, pattern) {
+			next.ServeHTTP(w, r)
 		}
-		next.ServeHTTP(w, r)
 	})
+}
+
+// LimitOften takes a token from the request's address's bucket of the
+// routes called at every click (Frequent) before a request whose path
+// starts with prefix reaches next, refusing it as those routes are
+// refused when there is none; other requests go to next as they are. It
+// bounds, by address, the routes served besides the Server's own whose
+// every request reads the database, such as --acme's challenge answers
+// on the plain-HTTP listener. Without a rate limit it is next.
+func (s *Server) LimitOften(prefix string, next http.Handler) http.Handler {
+	if s.often == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, prefix) || s.allow(w, r, s.often, prefix) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
+// allow takes a token from l for r's player and address, or refuses r
+// (429 with Retry-After, logged as route) and is false.
+func (s *Server) allow(w http.ResponseWriter, r *http.Request, l *limiter, route string) bool {
+	ok, wait := l.allow(cookieKey(r), addrKey(r), s.now())
+	if ok {
+		return true
+	}
+	secs := int(math.Ceil(wait.Seconds()))
+	s.obs.RateLimited()
+	s.events.Event(r.Context(), slog.LevelWarn, "request refused", "rate limited", ClientAddr(r),
+		"route", route)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	// The words are the shared layer's, so they name no game's
+	// things: the route is the one the player just used.
+	WriteError(w, r, s.log, &requestError{ErrTooMany, fmt.Sprintf(
+		"too many requests like this one from this player or address: try again in %d s", secs)})
+	return false
 }
 
 // cookieKey is the identity cookie's value ("" without one); a long value

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -151,4 +152,43 @@ func TestRateLimitBounded(t *testing.T) {
 			t.Fatal("the flooder was forgotten and given a full bucket")
 		}
 	})
+}
+
+// TestLimitOften: the requests under the prefix take tokens from their
+// address's bucket of the routes called at every click, and past it are
+// refused with 429 and Retry-After before reaching the handler; other
+// paths and other addresses are not limited by them.
+func TestLimitOften(t *testing.T) {
+	rl := RateLimit{Player: Bucket{Burst: 9, Every: time.Hour}, Address: Bucket{Burst: 9, Every: time.Hour},
+		OftenPlayer: Bucket{Burst: 9, Every: time.Hour}, OftenAddress: Bucket{Burst: 3, Every: time.Hour}}
+	s := New(Options{RateLimit: &rl})
+	reached := 0
+	h := s.LimitOften("/.well-known/acme-challenge/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached++ }))
+	get := func(path, addr string) int {
+		req := httptest.NewRequest("GET", path, nil)
+		req.RemoteAddr = addr
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code == http.StatusTooManyRequests && rec.Header().Get("Retry-After") == "" {
+			t.Fatalf("429 without Retry-After")
+		}
+		return rec.Code
+	}
+	for i := range 3 {
+		if c := get(fmt.Sprintf("/.well-known/acme-challenge/t%d", i), "192.0.2.1:1234"); c != http.StatusOK {
+			t.Fatalf("challenge %d: %d", i, c)
+		}
+	}
+	if c := get("/.well-known/acme-challenge/t4", "192.0.2.1:1235"); c != http.StatusTooManyRequests {
+		t.Fatalf("the fourth challenge from one address: %d", c)
+	}
+	if c := get("/.well-known/acme-challenge/t4", "192.0.2.2:1234"); c != http.StatusOK {
+		t.Fatalf("another address: %d", c)
+	}
+	if c := get("/arlington/", "192.0.2.1:1234"); c != http.StatusOK {
+		t.Fatalf("a path outside the prefix: %d", c)
+	}
+	if reached != 5 {
+		t.Fatalf("%d requests reached the handler, want 5", reached)
+	}
 }

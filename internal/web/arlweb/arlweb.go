@@ -50,6 +50,11 @@ type Options struct {
 	// (forward.go): the lobby lists their tables too, and Forward sends
 	// each table's requests to its server.
 	Cluster Cluster
+	// NoForward: the other servers cannot be forwarded to (with --acme
+	// their internal address speaks HTTPS, which forwarding does not):
+	// a new table is made here, and a request for a table another server
+	// runs is answered 503 with the reason, never forwarded.
+	NoForward bool
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
@@ -62,6 +67,7 @@ type Handlers struct {
 	levels  []string
 	newHint func(seed uint64) (table.Bot, error)
 	cluster Cluster
+	noFwd   bool
 }
 
 // New makes the handlers for hub.
@@ -77,7 +83,7 @@ func New(hub Hub, o Options) *Handlers {
 		o.Pages = sub
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
-		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster}
+		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster, noFwd: o.NoForward}
 	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail

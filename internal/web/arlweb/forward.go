@@ -72,7 +72,7 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 		}
 		forwarded := r.Header.Get(ForwardedHeader) != ""
 		if isNew {
-			if forwarded { // another server chose this one: no second look-up
+			if forwarded || h.noFwd { // another server chose this one, or none can be: no look-up
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -97,6 +97,12 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		case p.Wait || forwarded:
 			unavailable(w, r, "the table is moving to another server")
+		case h.noFwd:
+			// No Retry-After: asking again reaches the same refusal
+			// unless the load balancer sends it to the table's server.
+			web.WriteJSON(w, http.StatusServiceUnavailable, struct {
+				Error string `json:"error"`
+			}{"the table runs on another server, which this one cannot forward to over HTTPS: open it through that server"})
 		default:
 			h.proxy(w, r, p.Addr)
 		}

@@ -269,3 +269,40 @@ func TestRematchElsewhere(t *testing.T) {
 		t.Fatalf("a rematch elsewhere: %d %s", w.Code, w.Body)
 	}
 }
+
+// TestForwardOff: with NoForward (the other servers' listeners speak
+// HTTPS), a new table is made here without asking where, and a request
+// for a table another server runs gets the API's JSON 503 naming why,
+// not a forwarded request's answer.
+func TestForwardOff(t *testing.T) {
+	reached := 0
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached++
+		http.Error(w, "Client sent an HTTP request to an HTTPS server.", http.StatusBadRequest)
+	}))
+	defer other.Close()
+	otherAddr := strings.TrimPrefix(other.URL, "http://")
+	fc := &fakeCluster{place: Place{Addr: otherAddr}, forNew: otherAddr}
+	o := wired(Limits{})
+	o.Cluster, o.NoForward = fc, true
+	h := New(forwardHub(t, nil), o)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	serve := func(method, path string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
+		r.Host = "cards.example"
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	if w := serve("POST", "/api/arlington/tables"); w.Code != http.StatusCreated || fc.newAsk != 0 {
+		t.Fatalf("a new table: %d %s, asked where %d times", w.Code, w.Body, fc.newAsk)
+	}
+	w := serve("GET", "/api/arlington/tables/ELSEWHERE")
+	if w.Code != http.StatusServiceUnavailable || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") ||
+		!strings.Contains(w.Body.String(), `"error":"the table runs on another server`) {
+		t.Fatalf("a table elsewhere: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+	}
+	if reached != 0 {
+		t.Fatalf("%d requests forwarded", reached)
+	}
+}
