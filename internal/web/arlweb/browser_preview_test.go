@@ -100,7 +100,7 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 		OftenPlayer: web.Bucket{Burst: 100, Every: time.Hour}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second}}
 	e := newEnvWeb(t, Limits{Burst: 10000}, web.Options{RateLimit: &rl})
 	tb, ann, _, c, set := leadBesideSet(t, e, "JK", true)
-	p := newSeatTab(t, startBrowser(t), "Ann")
+	p := seatTabIn(t, startBrowser(t), "Ann")
 	u, _ := url.Parse(e.srv.URL)
 	cookies := ann.hc.Jar.Cookies(u)
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
