@@ -175,7 +175,7 @@ func TestLongBrowserFrontPage(t *testing.T) {
 			p.keyboardReaches("#go-spider", "#go-arlington", `#spider-games a.go`, `#spider-games button.go`, `#arl-tables a.go`)
 
 			// The player's table, and from it the lobby and the front page.
-			p.follow(`#arl-tables a[href="/arlington/t/`+mine.ID+`"]`, `location.pathname.startsWith("/arlington/t/") && document.querySelector("header nav.site")`)
+			p.follow(`#arl-tables a[href="/arlington/t/`+mine.ID+`"]`, tableReady)
 			p.follow(`header nav.site a[href="/arlington/"]`, lobbyReady)
 			p.eval(`document.title`, &title)
 			if title != "Arlington · cardtable" {

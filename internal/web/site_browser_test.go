@@ -101,6 +101,9 @@ const (
 	frontReady  = `location.pathname === "/" && document.body.dataset.ready === "1"`
 	spiderReady = `location.pathname === "/spider/" && document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`
 	lobbyReady  = `location.pathname === "/arlington/" && document.querySelector("#open-tables li")`
+	// The table page has drawn the table's first view (its seats); its
+	// header alone is in the page's HTML, there before anything ran.
+	tableReady = `location.pathname.startsWith("/arlington/t/") && document.querySelector("#players .player")`
 )
 
 func (p *sitePage) open(path, ready string) {
@@ -118,13 +121,24 @@ func (p *sitePage) follow(sel, ready string) {
 
 // click clicks the middle of the element sel with the mouse, once it is on
 // the page (scrolled into view first). The point is found by script, not
-// by chromedp's copy of the document, which lags behind a navigation.
+// by chromedp's copy of the document, which lags behind a navigation; and
+// only once the page has loaded (its style sheets applied) and the point
+// is the element's own (nothing covers it). A page still loading can have
+// the element before its style sheets apply: measured in that layout,
+// which is never drawn, the point is elsewhere once they do. (The table
+// page's Lobby link, measured so, lay under the header's link to the
+// front page when the mouse came, and the lobby never showed.)
 func (p *sitePage) click(sel string) {
 	p.t.Helper()
-	p.wait(`!!document.querySelector(`+jsString(sel)+`)`, sel+" on the page")
 	var pt struct{ X, Y float64 }
-	p.eval(`(() => { const e = document.querySelector(`+jsString(sel)+`); e.scrollIntoView({block: "center"});
-	  const r = e.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, &pt)
+	p.wait(`window.__clickAt = (() => { const e = document.querySelector(`+jsString(sel)+`);
+	  if (!e || document.readyState !== "complete") return null;
+	  e.scrollIntoView({block: "center"});
+	  const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+	  const h = document.elementFromPoint(x, y);
+	  return h && e.contains(h) ? {X: x, Y: y} : null; })()`, sel+" on the loaded page, uncovered")
+	// The point the condition found true, from that same evaluation.
+	p.eval(`window.__clickAt`, &pt)
 	p.step("clicking "+sel, chromedp.MouseClickXY(pt.X, pt.Y))
 }
 

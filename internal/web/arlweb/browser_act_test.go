@@ -21,7 +21,7 @@ func TestLongBrowserArlingtonDoubleTap(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	bctx := startBrowser(t)
-	ann := newSeatTab(t, bctx, "Ann")
+	ann := seatTabIn(t, bctx, "Ann")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
 	ann.until(`document.querySelector(` + q(selLegal) + `)`)

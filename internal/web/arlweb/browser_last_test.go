@@ -20,7 +20,7 @@ func TestLongBrowserArlingtonLastTrickStale(t *testing.T) {
 	}
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "watcher")
+	p := seatTabIn(t, bctx, "watcher")
 
 	// The line as renderLast draws it from a view, mid-hand: Bob took a
 	// trick (the 7H and 7C to his hand), then, with the lead, laid a set.

@@ -32,7 +32,7 @@ func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
 		over = w.view().View.ToMove < 0
 	}
 	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "lobby")
+	p := seatTabIn(t, bctx, "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
 	p.until(`document.querySelector("#play-tables a.table-link")`)
 	text := eval[string](p, `document.querySelector("#play-tables a.table-link").textContent`)
@@ -48,7 +48,7 @@ func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
 func TestBrowserArlingtonLobbyNameRefused(t *testing.T) {
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "lobby")
+	p := seatTabIn(t, bctx, "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
 	p.until(`document.querySelectorAll("#seats select").length >= 2`)
 	submit := func(name string) {

@@ -33,8 +33,10 @@ func caughtUp(views [][2]int, had int) bool {
 func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
+	// Ann's is the tab startBrowser opened (a browser context of its
+	// own): only Bob and the watcher need new ones.
 	bctx := startBrowser(t)
-	ann, bob, watcher := newSeatTab(t, bctx, "Ann"), newSeatTab(t, bctx, "Bob"), newSeatTab(t, bctx, "watcher")
+	ann, bob, watcher := seatTabIn(t, bctx, "Ann"), newSeatTab(t, bctx, "Bob"), newSeatTab(t, bctx, "watcher")
 	ann.open(e.srv.URL, id)
 	ann.join("Ann")
 	bob.open(e.srv.URL, id)

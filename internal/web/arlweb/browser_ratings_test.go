@@ -34,7 +34,7 @@ func TestBrowserArlingtonRatingsShown(t *testing.T) {
 		t.Fatalf("the leaderboard: %d %+v", code, board)
 	}
 	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "lobby")
+	p := seatTabIn(t, bctx, "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
 	p.until(`document.querySelector("#play-tables a.table-link") && document.querySelectorAll("#leaderboard li").length === 2`)
 	text := eval[string](p, `document.querySelector("#play-tables a.table-link").textContent`)
@@ -92,7 +92,7 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 	}
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
-	ann := newSeatTab(t, bctx, "Ann")
+	ann := seatTabIn(t, bctx, "Ann")
 	ann.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
 	ann.until(`document.querySelector("#leaderboard li")`)
 	if text := eval[string](ann, `document.getElementById("leaderboard").textContent`); text != "no one yet" {

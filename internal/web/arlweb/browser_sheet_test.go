@@ -20,7 +20,7 @@ func TestLongBrowserArlingtonSheetOnPhone(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random", "random", "random", "random", "random")
 	bctx := startBrowser(t)
-	ann := newSeatTab(t, bctx, "Ann") // 390×844
+	ann := seatTabIn(t, bctx, "Ann") // 390×844
 	ann.open(e.srv.URL, id)
 	ann.join("Annabelle-Long-Name-Xyz")
 	ann.until(`document.querySelectorAll("#sheet thead th").length === 7`)

@@ -24,7 +24,7 @@ func TestLongBrowserArlingtonOnePoint(t *testing.T) {
 		t.Fatalf("create: %d", code)
 	}
 	bctx := startBrowser(t)
-	p := newSeatTab(t, bctx, "Ann")
+	p := seatTabIn(t, bctx, "Ann")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
 	p.until(`document.querySelector("#open-tables a.table-link")`)
 	texts := map[string]string{
