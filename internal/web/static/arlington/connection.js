@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 // apart, with jitter so a restarted server is not hit by every page at
 // once) and at once when the page is shown again or the network returns.
 const RETRY_MAX = 2000;
+const ASK_MS = 3000; // the wait for the table's address
 let retry = 250;
 let retryTimer = 0;
 // down is what the connection line says while the page reconnects, from
@@ -97,7 +98,10 @@ export function connect() {
     // is refused while it comes back: only every fifth failed attempt
     // asks (a finished table does not come back after a restart).
     if (opened ? ev.reason === "table closed" : !alive || fails % 5 === 0) {
-      fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`).then((r) => r.status === 404, () => false)
+      // A stalled answer (a forwarded request held up) would stop the
+      // attempts: after ASK_MS the page tries again as for any answer
+      // but 404.
+      fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) }).then((r) => r.status === 404, () => false)
         .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
       return;
     }
