@@ -144,3 +144,53 @@ func TestBrowserArlingtonChatKeepsPlace(t *testing.T) {
 		t.Errorf("after \"New messages\" the list is at %.0f + %.0f of %.0f px, the button shown: %v; want its end, the button gone", pressed.Top, pressed.Height, pressed.Scroll, pressed.Cue)
 	}
 }
+
+// TestBrowserArlingtonChatNewKeyboard: on a phone (390 px wide) "New
+// messages" covers none of the list's lines; its name is said without
+// the arrow; pressed with Enter, it takes the list to its end and the
+// focus to the list (it fell to the page's top as the button hid). The
+// connection line is a polite live region.
+func TestBrowserArlingtonChatNewKeyboard(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.do(chromedp.EmulateViewport(390, 844))
+	p.open(e.srv.URL, id)
+	long := strings.Repeat("a long line about the last hand ", 6)
+	// Two speakers: a player's chat takes 5 lines at once.
+	talk := func(from, n int) {
+		w := e.client().dial(id, -1)
+		w.next()
+		for i := range n {
+			w.send(map[string]any{"type": "chat", "text": fmt.Sprintf("%d %s", from+i, long)})
+		}
+	}
+	talk(0, 5)
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 5`)
+	eval[bool](p, `(() => { document.getElementById("chat").scrollTop = 0; return true; })()`)
+	talk(5, 1)
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 6 && !document.getElementById("chat-new").hidden`)
+	type seen struct {
+		Over  float64 // how far the button reaches into the list's box
+		Label string
+	}
+	got := eval[seen](p, `(() => { const b = document.getElementById("chat-new"); const r = b.getBoundingClientRect(); const c = document.getElementById("chat").getBoundingClientRect();
+	  const over = (r.top < c.bottom && r.bottom > c.top && r.left < c.right && r.right > c.left) ? c.bottom - r.top : 0;
+	  return { over, label: b.getAttribute("aria-label") || b.textContent }; })()`)
+	if got.Over > 0 {
+		t.Errorf("\"New messages\" covers the list's last %.0f px at 390 px wide", got.Over)
+	}
+	if got.Label != "New messages" {
+		t.Errorf("the button's name is %q, want \"New messages\" (no arrow said)", got.Label)
+	}
+	eval[bool](p, `(() => { document.getElementById("chat-new").focus(); return true; })()`)
+	p.do(chromedp.KeyEvent("\r"))
+	p.until(`document.getElementById("chat-new").hidden`)
+	if f := eval[string](p, `document.activeElement ? document.activeElement.id || document.activeElement.tagName : ""`); f != "chat" && f != "chat-text" {
+		t.Errorf("after Enter on \"New messages\" the focus is on %q, want the chat's list or field", f)
+	}
+	// The connection line is said as it changes ("table moving…").
+	if live := eval[string](p, `document.getElementById("conn").getAttribute("aria-live") || ""`); live != "polite" {
+		t.Errorf("the connection line's aria-live is %q, want polite", live)
+	}
+}

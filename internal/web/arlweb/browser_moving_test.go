@@ -81,9 +81,8 @@ func tableMoving(t *testing.T, refused int32) {
 // reconnect"; the connection line says the table is moving (it said
 // "server restarting"), and keeps saying so while the attempts after it
 // are refused (503, as every request of the table is while no server
-// runs it yet). Those
-// attempts do not ask the table's address: the ending said the table
-// lives on (each refused attempt asked it).
+// runs it yet). Those attempts do not ask the table's address: the
+// ending said the table lives on (each refused attempt asked it).
 func TestBrowserArlingtonTableMovedWords(t *testing.T) {
 	var moved atomic.Bool
 	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
@@ -135,5 +134,51 @@ func TestBrowserArlingtonTableMovedWords(t *testing.T) {
 	}
 	if n := asked.Load(); n != 0 {
 		t.Errorf("the page asked the table's address %d times after %d refused attempts; the ending said the table moves", n, refused.Load())
+	}
+}
+
+// TestLongBrowserArlingtonMovedThenGone (long: five attempts with the
+// page's growing waits, about 3 s): a table that ended while it moved (a
+// finished table does not come back after a restart) closes the page's
+// connection with 1012, then every attempt is refused and the table's
+// address answers 404. The page asks that address once every fifth
+// refused attempt, so it stops as gone after the fifth, having asked
+// once, rather than trying for ever.
+func TestLongBrowserArlingtonMovedThenGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	var moved atomic.Bool
+	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
+	id := e.client().create("", "", "random")
+	inner := e.srv.Config.Handler
+	var refusing atomic.Bool
+	var refused, asked atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if refusing.Load() {
+			switch r.URL.Path {
+			case "/api/arlington/tables/" + id + "/ws":
+				refused.Add(1)
+				unavailable(w, r, "the table is moving to another server")
+				return
+			case "/api/arlington/tables/" + id:
+				asked.Add(1)
+				http.NotFound(w, r)
+				return
+			}
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.open(front.URL, id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	refusing.Store(true)
+	moved.Store(true)
+	// Bob's join is the write the store refuses: the table stops here.
+	e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil)
+	p.until(`document.getElementById("conn").textContent.startsWith("this table has ended")`)
+	if r, a := refused.Load(), asked.Load(); r != 5 || a != 1 {
+		t.Errorf("the page stopped after %d refused attempts and %d requests of the table's address; want 5 and 1", r, a)
 	}
 }

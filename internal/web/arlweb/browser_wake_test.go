@@ -13,38 +13,53 @@ import (
 // the network coming back, as the browser tells the page.
 const wakeUp = `document.dispatchEvent(new Event("visibilitychange")); window.dispatchEvent(new Event("online"));`
 
-// countHellos counts, in window.__hellos, the hellos the page sends on
-// its current connection, and in window.__answers the views that come on
-// it after the first of them.
-const countHellos = `(() => {
-  window.__hellos = 0; window.__answers = 0;
+// countPings counts, in window.__pings, the pings the page sends on its
+// current connection, in window.__hellos its hellos there, and in
+// window.__pongs the pongs that come on it.
+const countPings = `(() => {
+  window.__pings = 0; window.__hellos = 0; window.__pongs = 0;
   const s = window.__ws.socks[window.__ws.viewSock];
   const send = s.send;
-  s.send = (d) => { if (JSON.parse(d).type === "hello") window.__hellos++; return send(d); };
-  s.addEventListener("message", (ev) => { if (window.__hellos > 0 && JSON.parse(ev.data).type === "view") window.__answers++; });
+  s.send = (d) => { const t = JSON.parse(d).type; if (t === "ping") window.__pings++; if (t === "hello") window.__hellos++; return send(d); };
+  s.addEventListener("message", (ev) => { if (JSON.parse(ev.data).type === "pong") window.__pongs++; });
   return true;
 })()`
 
+// fakeNow makes the page's wall clock (Date.now, which its wake check
+// reads) the test's: window.__now, moved by the test.
+const fakeNow = `(() => { window.__now = Date.now(); Date.now = () => window.__now; return true; })()`
+
 // TestBrowserArlingtonWakeCheck: a page woken (shown again, the network
-// back) checks its connection at once by saying hello, which the server
-// answers with a view; a live connection answers and is kept. Wakes in
-// a row make one check (the page checks at most every 10 s): no storm.
-// The page did nothing on waking with its connection open, and found a
-// dead one only when it sent something.
+// back) checks its connection at once with a ping, which the server
+// answers with a pong; a live connection answers and is kept, and no
+// hello is sent (it would resubscribe: the others would see the person
+// leave and come back). Wakes in a row make one check, and so do wakes
+// answered but less than 10 s apart by the page's clock; one 10 s after
+// the last check checks again: no storm.
 func TestBrowserArlingtonWakeCheck(t *testing.T) {
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Watcher")
 	p.open(e.srv.URL, id)
 	p.until(`document.getElementById("conn").textContent === "connected"`)
-	eval[bool](p, countHellos)
+	eval[bool](p, countPings)
+	eval[bool](p, fakeNow)
 	p.do(chromedp.Evaluate[chromedp.Void](wakeUp + wakeUp))
-	p.until(`window.__answers > 0`)
-	if n := eval[int](p, `window.__hellos`); n != 1 {
-		t.Errorf("two wakes in a row sent %d hellos, want 1", n)
+	p.until(`window.__pongs === 1`)
+	// Answered; the next wakes, each in a task of its own, 9.9 s after
+	// the check: none checks.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__now += 9900;` + wakeUp))
+	p.do(chromedp.Evaluate[chromedp.Void](wakeUp))
+	if n := eval[int](p, `window.__pings`); n != 1 {
+		t.Errorf("wakes within 10 s of a check sent %d pings, want 1", n)
 	}
-	if n := eval[int](p, `window.__ws.socks.length`); n != 1 {
-		t.Errorf("the live connection answered, yet the page opened %d connections", n)
+	// 10 s after the check: the next wake checks again.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__now += 100;` + wakeUp))
+	p.until(`window.__pongs >= 2`)
+	type sent struct{ Pings, Hellos, Socks int }
+	got := eval[sent](p, `({ pings: window.__pings, hellos: window.__hellos, socks: window.__ws.socks.length })`)
+	if got != (sent{Pings: 2, Hellos: 0, Socks: 1}) {
+		t.Errorf("after wakes 10 s apart: %+v; want 2 pings, no hello, the one connection kept", got)
 	}
 }
 
@@ -52,7 +67,7 @@ func TestBrowserArlingtonWakeCheck(t *testing.T) {
 // the check's answer): the page's connection dies without a word, as
 // when a laptop sleeps (a proxy between the page and the server stops
 // passing its bytes, and closes nothing). A line said meanwhile does not
-// reach the page. On waking, the page's hello goes unanswered, and about
+// reach the page. On waking, the page's ping goes unanswered, and about
 // 3 s later it drops that connection and connects anew: the line shows.
 // The page kept the dead socket until it sent something.
 func TestLongBrowserArlingtonWakeDeadSocket(t *testing.T) {
@@ -70,17 +85,17 @@ func TestLongBrowserArlingtonWakeDeadSocket(t *testing.T) {
 	w.next()
 	w.send(map[string]any{"type": "chat", "text": "are you there?"})
 	w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
-	eval[bool](p, countHellos)
+	eval[bool](p, countPings)
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__woke = performance.now();` + wakeUp))
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
 	type woke struct {
-		Hellos, Socks int
-		Ms            float64
+		Pings, Socks int
+		Ms           float64
 	}
-	got := eval[woke](p, `({ hellos: window.__hellos, socks: window.__ws.socks.length, ms: performance.now() - window.__woke })`)
+	got := eval[woke](p, `({ pings: window.__pings, socks: window.__ws.socks.length, ms: performance.now() - window.__woke })`)
 	t.Logf("after waking: %+v", got)
-	if got.Hellos != 1 || got.Socks != 2 {
-		t.Errorf("the page said hello %d times on the dead connection and opened %d connections in all; want one check and one new connection", got.Hellos, got.Socks)
+	if got.Pings != 1 || got.Socks != 2 {
+		t.Errorf("the page sent %d pings on the dead connection and opened %d connections in all; want one check and one new connection", got.Pings, got.Socks)
 	}
 }
 

@@ -17,6 +17,11 @@ const (
 	msgHello  = "hello"
 	msgAction = "action"
 	msgChat   = "chat"
+	// msgPing asks for a pong: a client checking that its connection is
+	// alive without resubscribing (a hello would end and reopen the
+	// subscription, which the other players see as the person leaving and
+	// coming back, and which re-arms the table's turn timer).
+	msgPing = "ping"
 )
 
 // maxFrame is the largest WebSocket message a client may send; a bigger
@@ -117,6 +122,10 @@ func Decode(b []byte) (clientMsg, error) {
 		m.Text = w.Text
 		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
 			return clientMsg{}, fmt.Errorf("%w: chat takes text only", web.ErrBadRequest)
+		}
+	case msgPing:
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil || w.Text != "" {
+			return clientMsg{}, fmt.Errorf("%w: ping takes no fields", web.ErrBadRequest)
 		}
 	case "":
 		return clientMsg{}, fmt.Errorf("%w: message without a type", web.ErrBadRequest)

@@ -286,8 +286,18 @@ func (cn *conn) handle(ctx context.Context, m clientMsg) error {
 		return cn.t.Act(ctx, cn.player, m.Seat, m.Action)
 	case msgChat:
 		return cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName()}, m.Text)
+	case msgPing:
+		// Answered in the order of this client's messages, through the
+		// same bounded queue as its errors, and counted by the same rate
+		// limit as every message: the subscription is left alone.
+		cn.answer(ctx, pongMsg{Type: "pong"})
 	}
 	return nil
+}
+
+// pongMsg answers a ping.
+type pongMsg struct {
+	Type string `json:"type"`
 }
 
 // chatName is the name a spectator's chat lines carry (a seated player's

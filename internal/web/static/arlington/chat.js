@@ -82,7 +82,14 @@ export function installChat() {
       toEnd();
     }
   });
-  $("chat-new").addEventListener("click", toEnd);
+  // Pressed from the keyboard, the button goes as it is pressed: the
+  // focus goes to the list (to read on with the arrows) rather than
+  // falling to the page's top.
+  $("chat-new").addEventListener("click", () => {
+    const had = document.activeElement === $("chat-new");
+    toEnd();
+    if (had) $("chat").focus({ preventScroll: true });
+  });
   $("chat").addEventListener("scroll", () => {
     const box = $("chat");
     if (box.scrollTop + box.clientHeight >= box.scrollHeight - 4) $("chat-new").hidden = true;

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 // apart, with jitter so a restarted server is not hit by every page at
 // once) and at once when the page is shown again or the network returns.
 const RETRY_MAX = 2000;
+const ASK_MS = 3000; // the wait for the table's address
 let retry = 250;
 let retryTimer = 0;
 // down is what the connection line says while the page reconnects, from
@@ -97,7 +98,10 @@ export function connect() {
     // is refused while it comes back: only every fifth failed attempt
     // asks (a finished table does not come back after a restart).
     if (opened ? ev.reason === "table closed" : !alive || fails % 5 === 0) {
-      fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`).then((r) => r.status === 404, () => false)
+      // A stalled answer (a forwarded request held up) would stop the
+      // attempts: after ASK_MS the page tries again as for any answer
+      // but 404.
+      fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) }).then((r) => r.status === 404, () => false)
         .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
       return;
     }
@@ -176,23 +180,29 @@ function reconnectNow() {
 // when it sent something, or once the server's ping (which a page's
 // script does not see) had ended it. So when the page may have been
 // asleep (it is shown again, the network is back, or its clock jumped
-// past a tick it missed) it checks: it says hello again, which the server
-// answers with a view, and with no answer within PROBE_MS it drops that
-// socket and connects anew (the usual waits follow a failed attempt). At
-// most one check every CHECK_EVERY_MS: no storm of hellos or reconnects.
+// past a tick it missed) it checks: it sends a ping, which the server
+// answers with a pong (a hello would resubscribe: the others would see
+// the person leave and come back, and the turn timer start again), and
+// with no answer within PROBE_MS it drops that socket and connects anew
+// (the usual waits follow a failed attempt). At most one check every
+// CHECK_EVERY_MS: no storm of pings or reconnects. The clock is the
+// wall clock (Date.now): a monotonic one may stand still while the
+// machine sleeps. A hidden page does not look at it: its timers are
+// held back (once a minute in Chrome), so every look would seem late;
+// being shown again is checked on its own.
 const TICK_MS = 5000;          // the clock's look
 const SLEPT_MS = 15000;        // a look this late: the machine slept
-const PROBE_MS = 3000;         // the wait for the hello's answer
+const PROBE_MS = 3000;         // the wait for the ping's answer
 const CHECK_EVERY_MS = 10000;  // the least time between two checks
 let probe = 0;       // the check under way: its timer (0: none)
-let checkedAt = -CHECK_EVERY_MS;
+let checkedAt = -Infinity;
 function checkAlive() {
   if (!conn.ws) { reconnectNow(); return; }
   const ws = conn.ws;
-  const now = performance.now();
-  if (ws.readyState !== WebSocket.OPEN || probe || now - checkedAt < CHECK_EVERY_MS) return;
+  const now = Date.now();
+  if (ws.readyState !== WebSocket.OPEN || probe || Math.abs(now - checkedAt) < CHECK_EVERY_MS) return;
   checkedAt = now;
-  ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+  ws.send(JSON.stringify({ type: "ping" }));
   probe = setTimeout(() => {
     probe = 0;
     if (conn.ws !== ws) return;
@@ -223,10 +233,10 @@ export function installConnection(hooks) {
   page = hooks;
   window.addEventListener("online", checkAlive);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
-  let tick = performance.now();
+  let tick = Date.now();
   setInterval(() => {
-    const now = performance.now();
-    if (now - tick > SLEPT_MS) checkAlive();
+    const now = Date.now();
+    if (!document.hidden && now - tick > SLEPT_MS) checkAlive();
     tick = now;
   }, TICK_MS);
 }
