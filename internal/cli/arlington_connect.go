@@ -35,7 +35,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		}
 		c, id, err := arlclient.FromLink(pos[0])
 		if err != nil {
-			return usageErr("connect: %v", err)
+			return usageErr("connect: %w", err)
 		}
 		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
 		seedBase, _ := arlSeed("")
@@ -68,7 +68,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		}
 		kept, err := restoreIdentity(c, idFile)
 		if err != nil {
-			return usageErr("connect: %v", err)
+			return usageErr("connect: %w", err)
 		}
 		// The log is opened once the identity is known to be usable, so a
 		// refused file does not cost an earlier run's log.

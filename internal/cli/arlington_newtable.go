@@ -43,7 +43,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		}
 		c, err := arlclient.New(*server)
 		if err != nil {
-			return usageErr("new-table: %v", err)
+			return usageErr("new-table: %w", err)
 		}
 		if u, _ := url.Parse(strings.TrimSpace(*server)); strings.Trim(u.Path, "/") != "" {
 			// a page's address (the lobby's, pasted from the browser) would
@@ -64,7 +64,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 		t, err := c.Create(ctx, arlclient.TableConfig{Players: len(bots), Bots: bots, Target: *target, TurnSeconds: turn, Rated: *rated})
 		var api *arlclient.APIError
 		if errors.As(err, &api) && api.Status == http.StatusBadRequest {
-			return usageErr("new-table: %v", err) // the server found the settings wrong
+			return usageErr("new-table: %w", err) // the server found the settings wrong
 		}
 		if err != nil {
 			return fmt.Errorf("new-table: %w", err)

@@ -174,9 +174,9 @@ func (f *arlTableFlags) playDeals(ctx context.Context, env *Env, names []string,
 				}
 				deals[g] = d
 				done++
-				if time.Since(last) > 10*time.Second {
+				if time.Since(last) > selfplayProgressEvery {
 					last = time.Now()
-					fmt.Fprintf(env.Stderr, "selfplay: %d of %d deals, %.0f s\n", done, f.games, time.Since(start).Seconds())
+					notef(env, "arlington selfplay", "%d of %d deals, %.0f s", done, f.games, time.Since(start).Seconds())
 				}
 				mu.Unlock()
 			}
@@ -237,3 +237,7 @@ func (f *arlTableFlags) playDeal(ctx context.Context, names []string, seed uint6
 	}
 	return d, nil
 }
+
+// selfplayProgressEvery is how often a self-play run says how far it has
+// got, on standard error (a var so a test can see the line).
+var selfplayProgressEvery = 10 * time.Second

@@ -83,9 +83,10 @@ func serveDB() string {
 // badPathUsage makes a file named by a flag that the user can fix bad
 // input (exit status 2, docs/cli.md), as db copy's --from is: one that is
 // missing or not a file, a backup's --to that exists, a restore's --from
-// that is not a usable backup. Nothing was written in any of these.
+// that is not a usable backup, a backup's --db that is no cardtable
+// database or one a newer cardtable made. Nothing was written in any of these.
 func badPathUsage(err error) error {
-	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup} {
+	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup, store.ErrNotCardtable, store.ErrNewer} {
 		if errors.Is(err, bad) {
 			return badInput(err)
 		}

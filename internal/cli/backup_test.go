@@ -177,6 +177,7 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		odb.Close()
 	}
 	existing := bad("existing.db", []byte("keep me"))
+	fresh := filepath.Join(dir, "fresh.db")
 	liveBefore, err := os.ReadFile(live)
 	if err != nil {
 		t.Fatal(err)
@@ -191,8 +192,19 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		{[]string{"restore", "--db", live, "--from", cut}, "cardtable: restore: " + cut + " is not a usable backup: it is damaged, cut short or overwritten"},
 		{[]string{"restore", "--db", live, "--from", other}, "cardtable: restore: " + other + " is not a usable backup: it is an SQLite database, but not cardtable's"},
 		{[]string{"restore", "--db", live, "--from", newer}, "cardtable: restore: " + newer + " is not a usable backup for this cardtable: a newer one made it (schema version 999"},
+		// A --db that is not a cardtable database, or one a newer
+		// cardtable made, is refused before anything is copied, in one
+		// sentence: it once read "backup: backup of X: file is not a
+		// database (26)" (exit 1), or blamed the copy and advised a
+		// restore.
+		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing written\n"},
+		{[]string{"backup", "--db", other, "--to", fresh}, "cardtable: backup: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written\n"},
+		{[]string{"backup", "--db", newer, "--to", fresh}, fmt.Sprintf("cardtable: backup: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): back it up with that version; nothing written\n", newer, store.Version())},
+		// A malformed --from is bad input (docs/cli.md); it exited 1.
+		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: store: " + notes + " is damaged"},
+		{[]string{"db", "copy", "--from", newer, "--to", fresh}, "cardtable: db copy: the source: store: " + newer + ": database schema version 999 is newer than this program's"},
 	} {
-		t.Run(tc.args[0]+" "+filepath.Base(tc.args[4]), func(t *testing.T) {
+		t.Run(strings.Join(tc.args[:len(tc.args)-4], " ")+" "+filepath.Base(tc.args[len(tc.args)-3]), func(t *testing.T) {
 			out, errOut, code := run(t, "", tc.args...)
 			if code != exitUsage || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, tc.want)

@@ -38,9 +38,10 @@ var errUsage = errors.New("usage")
 // command's help.
 var errBadCall = fmt.Errorf("%w", errUsage)
 
-// usageErr wraps a message as a usage error.
+// usageErr wraps a message as a usage error; a cause in it, given with
+// %w, stays in the chain for errors.Is (docs/cli.md).
 func usageErr(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, a...))
+	return fmt.Errorf("%w: %w", errUsage, fmt.Errorf(format, a...))
 }
 
 // badInput marks err as bad input (exit status 2) as it is: its words,
@@ -143,7 +144,7 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 // (docs/cli.md): "cardtable: COMMAND: message", COMMAND the command as
 // typed below the program's name ("spider solve"), left out for the
 // root command. A message that already starts with the command's path
-// or name ("restore: ...", "connect: ...", "serve --acme: ...") is not
+// or name ("restore: ...", "connect: ...", "serve: --acme: ...") is not
 // given it twice.
 func errorLine(c *cobra.Command, msg string) string {
 	if c == nil || !c.HasParent() {
@@ -210,14 +211,23 @@ func noArgsOrSub(c *cobra.Command, args []string) error {
 }
 
 // within puts prefix before err's words; a usage error stays one, its
-// words after the prefix ("serve --acme: host ...", not "serve --acme:
-// usage: ...").
+// words after the prefix ("serve: --acme-ca: ...", not "serve: --acme-ca:
+// usage: ..."), and err stays in the chain either way.
 func within(prefix string, err error) error {
 	if errors.Is(err, errUsage) {
-		return fmt.Errorf("%w: %s: %s", errUsage, prefix, strings.TrimPrefix(err.Error(), "usage: "))
+		return reworded{"usage: " + prefix + ": " + strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
 	return fmt.Errorf("%s: %w", prefix, err)
 }
+
+// reworded is err under other words.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (r reworded) Error() string { return r.msg }
+func (r reworded) Unwrap() error { return r.err }
 
 // noArgs refuses positional arguments to a command that takes none.
 func noArgs(c *cobra.Command, args []string) error {

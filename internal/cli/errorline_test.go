@@ -1,14 +1,20 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"cardtable/card"
+	"cardtable/spider"
 )
 
 // TestErrorLineShape pins the one shape of the line a failing command
-// ends with (docs/cli.md, "Errors"): "cardtable: COMMAND: message", the
+// ends with (docs/cli.md, "One error line"): "cardtable: COMMAND: message", the
 // command as typed below the program's name (none for the root command),
 // whatever the failure: bad usage, bad input, a failure while running.
 // Commands' own words once started differently: bare ("cardtable:
@@ -42,6 +48,11 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: restore: " + junk + " is not a usable backup: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
 		{[]string{"serve", "--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
 			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
+		// The root command serves: its serve errors read as serve's. It
+		// once said "cardtable: serve --acme: ..." where serve said
+		// "cardtable: serve: --acme: ...".
+		{[]string{"--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
+			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
 		{[]string{"--nope"}, exitUsage,
 			"cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
 	} {
@@ -51,5 +62,45 @@ func TestErrorLineShape(t *testing.T) {
 				t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d and\n%q", code, out, errOut, tc.code, tc.want)
 			}
 		})
+	}
+}
+
+// TestUsageErrorKeepsCause: a usage error made from a cause keeps it, so
+// errors.Is finds the sentinel under it (docs/cli.md, "Exit statuses"):
+// they were once formatted with %v, their cause lost.
+func TestUsageErrorKeepsCause(t *testing.T) {
+	_, err := (&gameFlags{deal: "x"}).dealNumber()
+	if !errors.Is(err, errUsage) || !errors.Is(err, card.ErrBadDeal) {
+		t.Errorf("--deal x: %v: want a usage error wrapping card.ErrBadDeal", err)
+	}
+	_, err = (&gameFlags{suits: 3}).options()
+	if !errors.Is(err, errUsage) || !errors.Is(err, card.ErrBadSuits) {
+		t.Errorf("--suits 3: %v: want a usage error wrapping card.ErrBadSuits", err)
+	}
+	_, err = (&gameFlags{suits: 4, variant: "x"}).options()
+	if !errors.Is(err, errUsage) || !errors.Is(err, spider.ErrFormat) {
+		t.Errorf("--variant x: %v: want a usage error wrapping spider.ErrFormat", err)
+	}
+	err = within("serve: --acme-ca", usageErr("--x: %w", card.ErrBadDeal))
+	if !errors.Is(err, errUsage) || !errors.Is(err, card.ErrBadDeal) || err.Error() != "usage: serve: --acme-ca: --x: bad deal" {
+		t.Errorf("within: %q: want a usage error wrapping its cause, under the prefix", err)
+	}
+}
+
+// TestNoteShape: a note a command writes while it goes on takes the
+// error line's shape (docs/cli.md): self-play's progress once read
+// "selfplay: 1 of 2 deals, 0 s".
+func TestNoteShape(t *testing.T) {
+	defer func(d time.Duration) { selfplayProgressEvery = d }(selfplayProgressEvery)
+	selfplayProgressEvery = -1 // every deal
+	_, errOut, code := run(t, "", "arlington", "selfplay", "--games", "2")
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if code != exitOK || len(lines) != 2 {
+		t.Fatalf("exit %d, stderr %q; want 0 and a note a deal", code, errOut)
+	}
+	for _, l := range lines {
+		if !regexp.MustCompile(`^cardtable: arlington selfplay: [12] of 2 deals, \d+ s$`).MatchString(l) {
+			t.Errorf("note %q, want cardtable: arlington selfplay: N of 2 deals, S s", l)
+		}
 	}
 }

@@ -263,11 +263,11 @@ func readACMECA(file string) (*x509.CertPool, error) {
 	}
 	pem, err := readInputFile(file, maxPEM, "a PEM file")
 	if err != nil {
-		return nil, within("serve --acme-ca", err)
+		return nil, within("serve: --acme-ca", err)
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {
-		return nil, usageErr("serve --acme-ca: %s holds no PEM certificate", file)
+		return nil, usageErr("serve: --acme-ca: %s holds no PEM certificate", file)
 	}
 	return pool, nil
 }

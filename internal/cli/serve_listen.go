@@ -93,12 +93,12 @@ func (o *serveOptions) listen() (ls listeners, err error) {
 	}
 	if o.httpRedirectAddr != "" {
 		if ls.redirect, err = listen("tcp", o.httpRedirectAddr); err != nil {
-			return ls, fmt.Errorf("serve --http-redirect-addr: %w", err)
+			return ls, fmt.Errorf("serve: --http-redirect-addr: %w", err)
 		}
 	}
 	if o.metricsAddr != "" {
 		if ls.metrics, err = listen("tcp", o.metricsAddr); err != nil {
-			return ls, fmt.Errorf("serve --metrics-addr: %w", err)
+			return ls, fmt.Errorf("serve: --metrics-addr: %w", err)
 		}
 	}
 	return ls, nil

@@ -203,7 +203,7 @@ func (o *serveOptions) badList(flag string, err error, want string) error {
 	if o.fromEnv[flag] {
 		return usageErr("serve: %s (--%s): %s", envName(flag), flag, want)
 	}
-	return usageErr("serve --%s: %v", flag, err)
+	return usageErr("serve: --%s: %w", flag, err)
 }
 
 // acmeDomains is --acme as a list of normalized names.

@@ -47,13 +47,13 @@ func (gf *gameFlags) options() (spider.Options, error) {
 	var o spider.Options
 	var err error
 	if o.Variant, err = spider.ParseVariant(gf.variant); err != nil {
-		return o, usageErr("--variant: %v", err)
+		return o, usageErr("--variant: %w", err)
 	}
 	if err := card.CheckSuits(gf.suits); err != nil {
-		return o, usageErr("--suits: %v", err)
+		return o, usageErr("--suits: %w", err)
 	}
 	if o.Cheat, err = spider.ParseCheatLevel(gf.cheat); err != nil {
-		return o, usageErr("--cheat: %v", err)
+		return o, usageErr("--cheat: %w", err)
 	}
 	o.Suits, o.Open, o.Relaxed, o.AutoRemove = gf.suits, gf.open, gf.relaxed, gf.autoRemove
 	return o, nil
@@ -89,7 +89,7 @@ func (gf *gameFlags) dealNumber() (uint64, error) {
 	}
 	n, err := card.ParseDeal(gf.deal)
 	if err != nil {
-		return 0, usageErr("--deal: %v", err)
+		return 0, usageErr("--deal: %w", err)
 	}
 	return n, nil
 }

@@ -274,15 +274,15 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 	var p analyzeBenchPlan
 	if err := card.CheckSuits(f.suits); err != nil {
-		return p, usageErr("--suits: %v", err)
+		return p, usageErr("--suits: %w", err)
 	}
 	v, err := spider.ParseVariant(f.variant)
 	if err != nil {
-		return p, usageErr("--variant: %v", err)
+		return p, usageErr("--variant: %w", err)
 	}
 	p.opts = spider.Options{Variant: v, Suits: f.suits}
 	if p.from, p.to, err = parseRange(f.deals); err != nil {
-		return p, usageErr("--deals: %v", err)
+		return p, usageErr("--deals: %w", err)
 	}
 	if p.to-p.from >= 100_000 {
 		return p, usageErr("--deals: at most 100 000 deals at a time")

@@ -137,15 +137,15 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
 		}
 		if err := card.CheckSuits(*suits); err != nil {
-			return nil, usageErr("--suits: %v", err)
+			return nil, usageErr("--suits: %w", err)
 		}
 		v, err := spider.ParseVariant(*variant)
 		if err != nil {
-			return nil, usageErr("--variant: %v", err)
+			return nil, usageErr("--variant: %w", err)
 		}
 		from, to, err := parseRange(*deals)
 		if err != nil {
-			return nil, usageErr("--deals: %v", err)
+			return nil, usageErr("--deals: %w", err)
 		}
 		if to-from >= 1_000_000 {
 			return nil, usageErr("--deals: at most a million deals at a time")

@@ -34,11 +34,11 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 			return usageErr("spider pool: unexpected argument %q", pos[0])
 		}
 		if err := card.CheckSuits(*suits); err != nil {
-			return usageErr("--suits: %v", err)
+			return usageErr("--suits: %w", err)
 		}
 		v, err := spider.ParseVariant(*variant)
 		if err != nil {
-			return usageErr("--variant: %v", err)
+			return usageErr("--variant: %w", err)
 		}
 		if *count < 1 || *count > 1_000_000 {
 			return usageErr("--count must be 1 to 1000000")

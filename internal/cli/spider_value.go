@@ -74,7 +74,7 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 	var ranges [2][2]uint64
 	if err := card.CheckSuits(f.suits); err != nil {
-		return ranges, usageErr("--suits: %v", err)
+		return ranges, usageErr("--suits: %w", err)
 	}
 	if err := checkFair(f.fair, "spider value-train"); err != nil {
 		return ranges, err
@@ -88,7 +88,7 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
 		from, to, err := parseRange(r.val)
 		if err != nil {
-			return ranges, usageErr("%s: %v", r.flag, err)
+			return ranges, usageErr("%s: %w", r.flag, err)
 		}
 		if from <= 400 {
 			return ranges, usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)

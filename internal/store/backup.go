@@ -30,6 +30,13 @@ var (
 	// file (the database, the backup, --to's directory): the caller's
 	// input is wrong, nothing was tried (docs/cli.md: exit status 2).
 	ErrBadPath = errors.New("bad path")
+	// ErrNotCardtable: the database named to Backup is not one a
+	// cardtable made (not SQLite at all, or SQLite with no cardtable
+	// schema): the caller named the wrong file.
+	ErrNotCardtable = errors.New("not a cardtable database")
+	// ErrNewer: the database was made by a newer cardtable (its schema
+	// version is past this program's), which this one must not read.
+	ErrNewer = errors.New("made by a newer cardtable")
 )
 
 // Backup writes a consistent copy of the database at path to the new file
@@ -61,10 +68,13 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	defer src.Close()
+	if err := checkSource(ctx, src, path); err != nil {
+		return err
+	}
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
 	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
-		return fmt.Errorf("backup of %s: %w", path, err)
+		return fmt.Errorf("backup: copying %s: %w", path, err)
 	}
 	// The owner's alone, as the database: it may hold private keys (the
 	// ACME certificate cache), and SQLite made it by the umask.
@@ -84,6 +94,28 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	return syncDir(filepath.Dir(to))
+}
+
+// checkSource refuses, before anything is written, a database Backup
+// must not copy: a file that is no cardtable database (the wrong --db),
+// or one a newer cardtable made (its copy would fail the check that
+// follows, and the words would blame the copy). Both are the caller's
+// input; nothing was tried.
+func checkSource(ctx context.Context, src *sql.DB, path string) error {
+	var version int
+	err := src.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
+	var se *sqlite.Error
+	switch {
+	case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB:
+		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, err)
+	case err != nil:
+		return fmt.Errorf("backup: reading %s: %w", path, err)
+	case version < 1:
+		return fmt.Errorf("backup: %s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing written", path, ErrNotCardtable, version)
+	case version > Version():
+		return fmt.Errorf("backup: %s was %w (schema version %d; this one knows 1 to %d): back it up with that version; nothing written", path, ErrNewer, version, Version())
+	}
+	return nil
 }
 
 // existsError refuses a backup's destination that exists, in words

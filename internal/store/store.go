@@ -203,7 +203,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("reading schema version: %w", err)
 	}
 	if have > len(names) {
-		return fmt.Errorf("database schema version %d is newer than this program's %d", have, len(names))
+		return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w", have, len(names), ErrNewer)
 	}
 	if have == len(names) {
 		return nil
