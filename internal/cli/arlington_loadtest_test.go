@@ -24,6 +24,11 @@ func TestMain(m *testing.M) {
 		ctx, _ := SignalContext(context.Background())
 		os.Exit(Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if args := os.Getenv(signalArgs); args != "" {
+		// Before isolated: os.Exit would skip its cleanup, leaving a
+		// directory a run. The parent's environment isolates it.
+		os.Exit(signalChild(args))
+	}
 	os.Exit(isolated(m))
 }
 

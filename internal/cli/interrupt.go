@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -22,8 +23,9 @@ func (i Interrupt) Error() string { return "interrupted by " + i.Signal.String()
 // first SIGINT or SIGTERM. Later ones are caught and dropped until stop,
 // as signal.NotifyContext does: they must not kill a server while it
 // drains, and one signal often comes twice (coreutils timeout sends it
-// to the process and then to its group). stop releases the signals; the
-// goroutine ends at the first signal or at stop.
+// to the process and then to its group). stop releases the signals, and
+// may be called more than once; the goroutine ends at the first signal or
+// at stop.
 func SignalContext(parent context.Context) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
@@ -36,10 +38,13 @@ func SignalContext(parent context.Context) (ctx context.Context, stop func()) {
 		case <-done:
 		}
 	}()
+	var once sync.Once
 	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel(nil)
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			cancel(nil)
+		})
 	}
 }
 

@@ -82,39 +82,57 @@ func TestInterruptServeDrains(t *testing.T) {
 	}
 }
 
-// cancelOnWrite cancels a context at the first write to it: the command
-// has started and shown its opening.
-type cancelOnWrite struct {
+// cancelOnOutput cancels a context once the output written to it holds
+// after ("" for the first write): the command has shown that much.
+type cancelOnOutput struct {
+	after  string
+	mu     sync.Mutex
+	seen   bytes.Buffer
 	once   sync.Once
 	cancel func()
 }
 
-func (w *cancelOnWrite) Write(p []byte) (int, error) {
-	w.once.Do(w.cancel)
+func (w *cancelOnOutput) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.seen.Write(p)
+	found := strings.Contains(w.seen.String(), w.after)
+	w.mu.Unlock()
+	if found {
+		w.once.Do(w.cancel)
+	}
 	return len(p), nil
 }
 
 // TestInterruptTerminalPlay: a Ctrl+C while terminal play waits for the
 // player's next line ends the game at once (it waited for the line, and
-// a terminal left idle never sends one).
+// a terminal left idle never sends one). The interrupt comes once the
+// game has asked for a line: Arlington's "> " prompt (before it, the
+// game would see the interrupt without reading), Spider's first output
+// (it shows the board and reads, with no check of its own between).
 func TestInterruptTerminalPlay(t *testing.T) {
-	for _, args := range [][]string{
-		{"spider", "play", "--deal", "1"},
-		{"arlington", "play", "--seed", "1", "--bot-seed", "1"},
+	for _, tc := range []struct {
+		args  []string
+		after string
+	}{
+		{[]string{"spider", "play", "--deal", "1"}, ""},
+		{[]string{"arlington", "play", "--seed", "1", "--bot-seed", "1"}, "\n> "},
 	} {
-		name := strings.Join(args[:2], " ")
+		name := strings.Join(tc.args[:2], " ")
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(t.Context())
 			stdin, typing := io.Pipe() // a terminal: no line comes
 			defer typing.Close()
-			out := &cancelOnWrite{cancel: func() { cancel(Interrupt{Signal: os.Interrupt}) }}
+			out := &cancelOnOutput{after: tc.after, cancel: func() { cancel(Interrupt{Signal: os.Interrupt}) }}
 			var errb bytes.Buffer
 			done := make(chan int, 1)
-			go func() { done <- Run(ctx, args, stdin, out, &errb) }()
+			go func() { done <- Run(ctx, tc.args, stdin, out, &errb) }()
 			select {
 			case code := <-done:
 				if want := "cardtable: " + name + ": interrupted\n"; code != 130 || errb.String() != want {
 					t.Fatalf("exit %d, stderr %q; want 130 and %q", code, errb.String(), want)
+				}
+				if ctx.Err() == nil {
+					t.Fatalf("ended before it asked for a line (output %q)", out.seen.String())
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("still waiting for a line 10 s after the interrupt")
@@ -123,37 +141,50 @@ func TestInterruptTerminalPlay(t *testing.T) {
 	}
 }
 
-// TestSignalChild is the process TestInterruptSignal sends SIGINT or
-// SIGTERM to: cardtable's main, running the command in
-// CARDTABLE_SIGNAL_ARGS.
-func TestSignalChild(t *testing.T) {
-	args := os.Getenv("CARDTABLE_SIGNAL_ARGS")
-	if args == "" {
-		t.Skip("the child half of TestInterruptSignal")
-	}
+// signalArgs names the variable that makes the test binary (TestMain)
+// the process TestInterruptSignal and TestLongInterruptSignalTwiceServe
+// send signals to: cardtable's main, running the command it holds.
+const signalArgs = "CARDTABLE_SIGNAL_ARGS"
+
+// signalChild is that process: it says "ready" once the signals are
+// caught and "stopping" once one has ended the command's context. After
+// the command it waits for its standard input to end before it releases
+// the signals, so that the parent can send a second signal at a known
+// point, once the first was taken and the program still runs.
+func signalChild(args string) int {
 	ctx, stop := SignalContext(context.Background())
-	os.Stdout.WriteString("ready\n") // the signals are caught from here on
+	defer stop() // a second call, as main's deferred one may be
+	os.Stdout.WriteString("ready\n")
 	context.AfterFunc(ctx, func() { os.Stdout.WriteString("stopping\n") })
 	code := Run(ctx, strings.Fields(args), strings.NewReader(""), io.Discard, os.Stderr)
+	io.Copy(io.Discard, os.Stdin)
 	stop()
-	os.Exit(code)
+	return code
 }
 
 // TestInterruptSignal: the real signals, to a process running
 // SignalContext as main does: SIGINT stops a long self-play with 130,
-// SIGTERM with 143, and one line on standard error. The signal is sent
-// twice, as coreutils timeout sends it (to the process, then to its
-// group): the second must not kill the process before it has stopped.
+// SIGTERM with 143, and one line on standard error. A second signal,
+// sent once the first has ended the command's context and before the
+// program lets go of the signals, is caught and dropped, as one signal
+// sent twice must be (coreutils timeout sends it to the process, then to
+// its group): with the signals released at the first, the second killed
+// the process. The child leaves no temporary directory behind.
 func TestInterruptSignal(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestSignalChild$", "-test.v=false")
-			cmd.Env = append(os.Environ(), "CARDTABLE_SIGNAL_ARGS=arlington selfplay --games 1000000")
+			tmp := t.TempDir()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), signalArgs+"=arlington selfplay --games 1000000", "TMPDIR="+tmp)
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -162,21 +193,38 @@ func TestInterruptSignal(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cmd.Process.Kill()
-			if line, err := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
-				t.Fatalf("child said %q (%v)", line, err)
-			}
-			for range 2 {
+			timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
+			defer timer.Stop()
+			out := bufio.NewReader(stdout)
+			for _, say := range []string{"ready\n", "stopping\n"} {
+				if line, err := out.ReadString('\n'); line != say {
+					t.Fatalf("child said %q (%v), want %q; stderr %q", line, err, say, errb.String())
+				}
+				// Alive until its standard input ends: the signal reaches it.
 				if err := cmd.Process.Signal(tc.sig); err != nil {
 					t.Fatal(err)
 				}
 			}
-			timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-			defer timer.Stop()
+			stdin.Close()
 			err = cmd.Wait()
 			if want := "cardtable: arlington selfplay: interrupted\n"; cmd.ProcessState.ExitCode() != tc.code || errb.String() != want {
 				t.Fatalf("exit %v, stderr %q; want %d and %q", err, errb.String(), tc.code, want)
 			}
+			if left := dirList(t, tmp); left != "" {
+				t.Errorf("the child left %s in its TMPDIR", left)
+			}
 		})
+	}
+}
+
+// TestSignalContextStopTwice: stop may be called twice (an explicit
+// call and a deferred one); it once closed a closed channel.
+func TestSignalContextStopTwice(t *testing.T) {
+	ctx, stop := SignalContext(t.Context())
+	stop()
+	stop()
+	if ctx.Err() == nil {
+		t.Fatal("stop did not end the context")
 	}
 }
 
@@ -184,13 +232,14 @@ func TestInterruptSignal(t *testing.T) {
 // after the first is caught and dropped: the drain finishes and serve
 // exits 0, not killed by the second (SIGTERM often comes twice: timeout
 // sends it to the process, then to its group). TestInterruptSignal, which
-// sends its signals back to back, is the quick version.
+// sends its second signal after self-play's context has ended, is the
+// quick version.
 func TestLongInterruptSignalTwiceServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a server process (2-3 s under -race); TestInterruptSignal is the quick version")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalChild$", "-test.v=false")
-	cmd.Env = append(os.Environ(), "CARDTABLE_SIGNAL_ARGS=serve --addr 127.0.0.1:0 --db "+filepath.Join(t.TempDir(), "s.db"))
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), signalArgs+"=serve --addr 127.0.0.1:0 --db "+filepath.Join(t.TempDir(), "s.db"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
