@@ -66,9 +66,12 @@ func TestInterruptServeDrains(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("serve still running 15 s after a signal: %s", s.log)
 	}
+	// A database of their own: this part is about the signal, not about
+	// reopening the file just closed (TestServeClosesDatabase).
+	other := filepath.Join(t.TempDir(), "o.db")
 	for _, args := range [][]string{
-		{"serve", "--addr", "127.0.0.1:0", "--db", db},
-		{"--addr", "127.0.0.1:0", "--db", db},
+		{"serve", "--addr", "127.0.0.1:0", "--db", other},
+		{"--addr", "127.0.0.1:0", "--db", other},
 	} {
 		var errb bytes.Buffer
 		code := Run(interruptedContext(t), args, nil, io.Discard, &errb)

@@ -156,7 +156,9 @@ func (db *DB) closeEarly() error {
 	return errors.Join(db.w.Close(), after())
 }
 
-// Close closes the database.
+// Close closes the database. It returns once every connection has
+// closed (closeConns), so a server started on the same file right after
+// finds it free.
 func (db *DB) Close() error {
 	db.app.stop()
 	db.ckpt.stop()
@@ -169,8 +171,34 @@ func (db *DB) Close() error {
 			db.retire(context.Background())
 		}
 	}
-	err := errors.Join(db.r.Close(), db.w.Close())
+	err := closeConns(db.r, db.w)
 	return errors.Join(err, after(), db.file.Close())
+}
+
+// closeConnsWithin bounds closeConns' wait for connections still in use.
+const closeConnsWithin = 5 * time.Second
+
+// closeConns closes the pools and waits, for at most closeConnsWithin,
+// until their last connection has closed. sql.DB.Close closes the idle
+// connections only; one still in use closes when it is given back,
+// later: a transaction whose context ended is rolled back and given back
+// by database/sql's own goroutine, which may run after Close. Until then
+// that connection holds the -shm's lock, and a server started at once on
+// the file (a supervisor restarting it) was refused as "in use" about one
+// stop in twelve.
+func closeConns(pools ...*sql.DB) error {
+	var err error
+	for _, p := range pools {
+		err = errors.Join(err, p.Close())
+	}
+	deadline := time.Now().Add(closeConnsWithin)
+	for _, p := range pools {
+		// No event tells of a connection's close: its count is polled.
+		for p.Stats().OpenConnections > 0 && time.Now().Before(deadline) {
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	return err
 }
 
 // Version is the schema version the embedded migrations reach.
