@@ -286,3 +286,34 @@ func TestLongInterruptSignalTwiceServe(t *testing.T) {
 		t.Fatalf("exit %v, want 0 after its drain; log:\n%s", err, logs)
 	}
 }
+
+// TestInterruptLoadtestServerQuiet: the server a load test starts as a
+// child (--serve-only) takes the Ctrl+C that reaches its whole process
+// group as its way to stop, as serve does: exit 0, nothing said; the
+// load test alone reports the interrupt.
+func TestInterruptLoadtestServerQuiet(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(t.Context())
+	stdin, parent := io.Pipe() // the parent keeps it open
+	defer parent.Close()
+	out, outW := io.Pipe()
+	var errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"arlington", "loadtest", "--serve-only", "--tables", "2"}, stdin, outW, &errb)
+		outW.Close()
+	}()
+	lines := bufio.NewReader(out)
+	if first, err := lines.ReadString('\n'); !strings.Contains(first, `"url"`) {
+		t.Fatalf("first line %q (%v), want its URL; stderr %q", first, err, errb.String())
+	}
+	go io.Copy(io.Discard, lines) // the memory lines, until it ends
+	cancel(Interrupt{Signal: os.Interrupt})
+	select {
+	case code := <-done:
+		if code != exitOK || errb.String() != "" {
+			t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, errb.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the load test's server still running 15 s after the interrupt")
+	}
+}
