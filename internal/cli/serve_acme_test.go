@@ -112,6 +112,16 @@ func startPebble(t *testing.T, httpPort int, validity time.Duration) pebbleCA {
 // roots is pebble's root certificate, which its issued chains lead to.
 func (p pebbleCA) roots(t *testing.T) *x509.CertPool {
 	t.Helper()
+	pool := x509.NewCertPool()
+	if root := p.rootPEM(t); !pool.AppendCertsFromPEM(root) {
+		t.Fatalf("pebble's root: %q", root)
+	}
+	return pool
+}
+
+// rootPEM is pebble's issuing root, as its management listener serves it.
+func (p pebbleCA) rootPEM(t *testing.T) []byte {
+	t.Helper()
 	ca, err := os.ReadFile(p.caFile)
 	if err != nil {
 		t.Fatal(err)
@@ -125,11 +135,10 @@ func (p pebbleCA) roots(t *testing.T) *x509.CertPool {
 	}
 	defer resp.Body.Close()
 	root, _ := io.ReadAll(resp.Body)
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(root) {
+	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("pebble's root: %s %q", resp.Status, root)
 	}
-	return pool
+	return root
 }
 
 // serveACME starts the server with --acme against pebble, on httpsAddr
