@@ -120,7 +120,8 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units := openUnits(ctx, &o, ls, names, db, hosts, arl.Forward(srv), metrics.Handler(), srv.LimitOften, log, serverErrorLog(events))
+	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
+		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
 	logServing(ctx, log, db, dbName, units, hosts)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)
