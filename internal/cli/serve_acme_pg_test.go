@@ -103,34 +103,7 @@ func TestLongServeACMETwoServers(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || second.SerialNumber.Cmp(first.SerialNumber) != 0 || len(second.DNSNames) != 1 || second.DNSNames[0] != acmeDomain {
 		t.Fatalf("the other server: %s, certificate %v for %v; the first server's %v", resp.Status, second.SerialNumber, second.DNSNames, first.SerialNumber)
 	}
-	// New tables through either server go to the less loaded one,
-	// forwarded over HTTPS when it is the other; each table is then
-	// watched through both servers, one of them forwarding its
-	// WebSocket to the other over HTTPS.
-	var ids []string
-	for i := range 12 {
-		nd := nodes[i%2]
-		code, body, err := postTable(ctx, nd.addr, roots)
-		var made struct {
-			ID string `json:"id"`
-		}
-		if err != nil || code != http.StatusCreated || json.Unmarshal([]byte(body), &made) != nil {
-			t.Fatalf("new table %d through %s: %d %s %v\n%s", i, nd.addr, code, body, err, nd.tail())
-		}
-		ids = append(ids, made.ID)
-	}
-	for _, nd := range nodes {
-		if n := tablesHeld(t, db, "https://"+nd.addr); n < 3 {
-			t.Errorf("server %s runs %d of the 12 tables, want the load shared", nd.addr, n)
-		}
-	}
-	for _, nd := range nodes {
-		c, base := acmeClient(nd.addr, roots)
-		for _, id := range ids {
-			conn := watchTable(t, ctx, c, base, id)
-			conn.Close(websocket.StatusNormalClosure, "")
-		}
-	}
+	playThroughBoth(t, ctx, db, nodes, roots, 12)
 	s := storetest.OpenTB(t, db)
 	var keys []string
 	if err := s.Export(ctx, "acme_cache", func(row any) error {
@@ -147,6 +120,83 @@ func TestLongServeACMETwoServers(t *testing.T) {
 			t.Errorf("acme/ made in a server's data directory %s: %v", dir, err)
 		}
 	}
+	for _, nd := range nodes {
+		if _, errs, first := nd.logCounts(); errs > 0 {
+			t.Errorf("server %s logged errors: %s", nd.addr, first)
+		}
+	}
+}
+
+// playThroughBoth makes n tables through the servers that end TLS
+// themselves (for acmeDomain), in turn: each goes to the less loaded
+// server, forwarded over HTTPS when it is the other, so both run some;
+// then every table's WebSocket is opened through each server, one of them
+// forwarding it to the other over HTTPS.
+func playThroughBoth(t *testing.T, ctx context.Context, db string, nodes []*node, roots *x509.CertPool, n int) {
+	t.Helper()
+	var ids []string
+	for i := range n {
+		nd := nodes[i%len(nodes)]
+		code, body, err := postTable(ctx, nd.addr, roots)
+		var made struct {
+			ID string `json:"id"`
+		}
+		if err != nil || code != http.StatusCreated || json.Unmarshal([]byte(body), &made) != nil {
+			t.Fatalf("new table %d through %s: %d %s %v\n%s", i, nd.addr, code, body, err, nd.tail())
+		}
+		ids = append(ids, made.ID)
+	}
+	for _, nd := range nodes {
+		if held := tablesHeld(t, db, "https://"+nd.addr); held < int64(n/len(nodes)/2) {
+			t.Errorf("server %s runs %d of the %d tables, want the load shared", nd.addr, held, n)
+		}
+	}
+	for _, nd := range nodes {
+		c, base := acmeClient(nd.addr, roots)
+		for _, id := range ids {
+			conn := watchTable(t, ctx, c, base, id)
+			conn.Close(websocket.StatusNormalClosure, "")
+		}
+	}
+}
+
+// TestLongClusterTLSCert: two servers on one PostgreSQL database, each
+// ending TLS itself with the same --tls-cert certificate (from a CA the
+// servers trust through SSL_CERT_FILE, as a private CA would be), share
+// the new tables and forward each other's over HTTPS, the certificate
+// checked for its name. TestForwardHTTPS is the quick version.
+func TestLongClusterTLSCert(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers; TestForwardHTTPS is the quick version")
+	}
+	db := pgtest.DB(t)
+	t.Setenv(asMain, "1") // the servers are this binary, acting as cardtable
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile, roots := selfSigned(t, t.TempDir(), acmeDomain)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var nodes []*node
+	for range 2 {
+		dir := t.TempDir()
+		nd, err := newNode(exe, db, []string{"XDG_DATA_HOME=" + dir, "HOME=" + dir, "SSL_CERT_FILE=" + certFile},
+			"--http-redirect-addr", "off", "--tls-cert", certFile, "--tls-key", keyFile, "--host", acmeDomain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nd.start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if !nd.stop(30 * time.Second) {
+				t.Errorf("server %s did not stop in 30 s: %s", nd.addr, nd.tail())
+			}
+		})
+		nodes = append(nodes, nd)
+	}
+	playThroughBoth(t, ctx, db, nodes, roots, 8)
 	for _, nd := range nodes {
 		if _, errs, first := nd.logCounts(); errs > 0 {
 			t.Errorf("server %s logged errors: %s", nd.addr, first)

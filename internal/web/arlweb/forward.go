@@ -160,8 +160,9 @@ const maxNewBody = 4<<10 + 1
 
 // proxyNew forwards a new table's request to the server at addr; if that
 // server cannot be reached (it died, and its lease has not run out, so it
-// still looks the least loaded), the table is made here instead: nothing
-// reached it, so nothing is made twice.
+// still looks the least loaded; or its certificate fails the check), the
+// table is made here instead: nothing reached it, so nothing is made
+// twice.
 func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string, next http.Handler) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxNewBody))
 	if err != nil || len(body) >= maxNewBody {
@@ -178,7 +179,7 @@ func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string,
 	r.GetBody = func() (io.ReadCloser, error) { return fresh(), nil }
 	h.proxyOr(w, r, addr, func(w http.ResponseWriter, r *http.Request, err error) bool {
 		var op *net.OpError
-		if !errors.As(err, &op) || op.Op != "dial" {
+		if (!errors.As(err, &op) || op.Op != "dial") && !tlsRefused(err) {
 			return false
 		}
 		r.Body = fresh()
@@ -224,13 +225,29 @@ func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
 			}
 			// Debug: while a dead server's tables are taken over, every
 			// client's retry fails here once; the take-over is logged.
-			if !errors.Is(err, context.Canceled) {
+			// A refused handshake is the servers' configuration: WARN.
+			if tlsRefused(err) {
+				h.log.Warn("arlington: the table's server refused over HTTPS (its certificate, or the system's roots here)", "addr", addr, "err", err)
+			} else if !errors.Is(err, context.Canceled) {
 				h.log.Debug("arlington: forwarding to the table's server", "addr", addr, "err", err)
 			}
 			unavailable(w, r, "the table's server does not answer")
 		},
 	}
 	rp.ServeHTTP(w, r)
+}
+
+// tlsRefused: err is a TLS handshake that failed before any request was
+// sent: the other server's certificate did not pass the check, or the
+// two disagree on TLS (a plain HTTP listener answering, an alert).
+func tlsRefused(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var rh tls.RecordHeaderError
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	return errors.As(err, &cv) || errors.As(err, &alert) || errors.As(err, &rh) ||
+		errors.As(err, &unknownCA) || errors.As(err, &hostname)
 }
 
 // newForwardTransport carries forwarded requests between servers:

@@ -275,7 +275,8 @@ func TestRematchElsewhere(t *testing.T) {
 // TLS itself) is forwarded to over HTTPS, its certificate checked for the
 // request's host if that is one of the names, else for the first name: a
 // table's requests and a new table reach it. A certificate not chained to
-// the trusted roots is refused, and the request answered 503 here.
+// the trusted roots is refused: a table's request is answered 503 here,
+// a new table is made here.
 func TestForwardHTTPS(t *testing.T) {
 	var seen []string // the TLS server name of each request the other server got
 	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -324,6 +325,12 @@ func TestForwardHTTPS(t *testing.T) {
 	w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com")
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "does not answer") || len(seen) != 3 {
 		t.Fatalf("an untrusted certificate: %d %s, the other server reached %d times", w.Code, w.Body, len(seen))
+	}
+	// A new table is made here instead: the request never reached the
+	// other server.
+	if w := serve("POST", "/api/arlington/tables", "example.com"); w.Code != http.StatusCreated ||
+		strings.Contains(w.Body.String(), "THERE") || len(seen) != 3 {
+		t.Fatalf("a new table, the other's certificate untrusted: %d %s", w.Code, w.Body)
 	}
 	// No name to check for: not forwarded blind.
 	h.peers = newPeerTransports(nil, trusted)
