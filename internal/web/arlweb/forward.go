@@ -12,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"cardtable/internal/table"
@@ -63,10 +64,9 @@ const retryAfter = "1"
 // a request for a table another server runs is forwarded there, and a
 // new table is made on the least loaded server (Cluster.ForNew); only if
 // the look-up fails or that server cannot be reached is it made here. A
-// forwarded request for
-// a table this server does not run (it moved in between) is answered 503
-// with Retry-After: the page and the client reconnect. Without a Cluster
-// it is next.
+// forwarded request for a table this server does not run (it moved in
+// between) is answered 503 with Retry-After: the page and the client
+// reconnect. Without a Cluster it is next.
 func (h *Handlers) Forward(next http.Handler) http.Handler {
 	if h.cluster == nil {
 		return next
@@ -182,6 +182,7 @@ func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string,
 		if (!errors.As(err, &op) || op.Op != "dial") && !tlsRefused(err) {
 			return false
 		}
+		h.logForwardErr(addr, err)
 		r.Body = fresh()
 		next.ServeHTTP(w, r)
 		return true
@@ -223,18 +224,25 @@ func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
 			if instead != nil && instead(w, r, err) {
 				return
 			}
-			// Debug: while a dead server's tables are taken over, every
-			// client's retry fails here once; the take-over is logged.
-			// A refused handshake is the servers' configuration: WARN.
-			if tlsRefused(err) {
-				h.log.Warn("arlington: the table's server refused over HTTPS (its certificate, or the system's roots here)", "addr", addr, "err", err)
-			} else if !errors.Is(err, context.Canceled) {
-				h.log.Debug("arlington: forwarding to the table's server", "addr", addr, "err", err)
-			}
+			h.logForwardErr(addr, err)
 			unavailable(w, r, "the table's server does not answer")
 		},
 	}
 	rp.ServeHTTP(w, r)
+}
+
+// logForwardErr logs why a request could not be forwarded to addr. At
+// DEBUG: while a dead server's tables are taken over, every client's
+// retry fails once; the take-over is logged. A refused handshake is the
+// servers' configuration: WARN, once a minute at most, not at every
+// request.
+func (h *Handlers) logForwardErr(addr string, err error) {
+	switch {
+	case tlsRefused(err) && h.peers.warnNow():
+		h.log.Warn("arlington: the other server refused over HTTPS (its certificate, or the system's roots here)", "addr", addr, "err", err)
+	case !errors.Is(err, context.Canceled):
+		h.log.Debug("arlington: forwarding to the other server", "addr", addr, "err", err)
+	}
 }
 
 // tlsRefused: err is a TLS handshake that failed before any request was
@@ -274,12 +282,20 @@ var forwardTransport = newForwardTransport(nil)
 type peerTransports struct {
 	names  []string
 	byName map[string]*http.Transport
+	warned *atomic.Int64 // when a refused handshake was last logged at WARN (Unix ns)
+}
+
+// warnNow: no refused handshake was logged at WARN in the last minute;
+// this one is (the others at DEBUG).
+func (p peerTransports) warnNow() bool {
+	now, last := time.Now().UnixNano(), p.warned.Load()
+	return now-last >= int64(time.Minute) && p.warned.CompareAndSwap(last, now)
 }
 
 // roots nil: the system's trusted roots (SSL_CERT_FILE and SSL_CERT_DIR
 // on Unix); tests pass their own.
 func newPeerTransports(names []string, roots *x509.CertPool) peerTransports {
-	p := peerTransports{byName: map[string]*http.Transport{}}
+	p := peerTransports{byName: map[string]*http.Transport{}, warned: new(atomic.Int64)}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSuffix(n, "."))
 		if n == "" || strings.Contains(n, "*") || p.byName[n] != nil {

@@ -1,11 +1,13 @@
 package arlweb
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -322,6 +324,8 @@ func TestForwardHTTPS(t *testing.T) {
 		t.Fatalf("the other server got %q, want %q", got, want)
 	}
 	h.peers = newPeerTransports([]string{"example.com"}, x509.NewCertPool()) // trusts nothing
+	var logged bytes.Buffer
+	h.log = slog.New(slog.NewTextHandler(&logged, nil))
 	w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com")
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "does not answer") || len(seen) != 3 {
 		t.Fatalf("an untrusted certificate: %d %s, the other server reached %d times", w.Code, w.Body, len(seen))
@@ -331,6 +335,9 @@ func TestForwardHTTPS(t *testing.T) {
 	if w := serve("POST", "/api/arlington/tables", "example.com"); w.Code != http.StatusCreated ||
 		strings.Contains(w.Body.String(), "THERE") || len(seen) != 3 {
 		t.Fatalf("a new table, the other's certificate untrusted: %d %s", w.Code, w.Body)
+	}
+	if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "certificate") {
+		t.Fatalf("two refused handshakes logged %d WARN: %s", n, logged.String())
 	}
 	// No name to check for: not forwarded blind.
 	h.peers = newPeerTransports(nil, trusted)
