@@ -85,7 +85,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	timed := timedStore{serverStore: db, m: metrics}
 	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
-	node, err := o.joinServers(ctx, db, ls.main, &live, log, logf)
+	node, err := o.joinServers(ctx, db, ls.main, names, &live, log, logf)
 	if err != nil {
 		ls.close()
 		return err
@@ -112,16 +112,16 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	ao := arlOptions(log)
 	if node != nil {
 		ao.Cluster = cluster{node}
-		// The other servers' internal addresses are their main
-		// listeners, HTTPS with --acme or --cert; forwarding speaks
-		// plain HTTP (docs/scaling.md).
-		ao.NoForward = names.certs != nil || len(names.domains) > 0
+		// An HTTPS server's certificate is checked for these names
+		// when a request is forwarded to it (docs/scaling.md).
+		ao.PeerNames = names.peerNames(hosts)
 	}
 	arl := arlweb.New(hub, ao)
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
 		Ready: db, Observer: metrics, Events: events,
 		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units := openUnits(ctx, &o, ls, names, db, hosts, arl.Forward(srv), metrics.Handler(), srv.LimitOften, log, serverErrorLog(events))
+	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
+		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
 	logServing(ctx, log, db, dbName, units, hosts)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)
@@ -194,8 +194,8 @@ func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName st
 // (serve_cluster.go) and tells the registry the tables of the hub in live
 // once there is one; nil on SQLite. The server leaves (leaveServers) after
 // its hub has stopped and given its tables back.
-func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Listener, live *atomic.Pointer[table.Hub], log *slog.Logger, logf func(string, ...any)) (*pgstore.Node, error) {
-	node, err := joinCluster(ctx, db, internalAddr(o.internalAddr, ln.Addr()), func() []table.Summary {
+func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Listener, names serveNames, live *atomic.Pointer[table.Hub], log *slog.Logger, logf func(string, ...any)) (*pgstore.Node, error) {
+	node, err := joinCluster(ctx, db, internalURL(o.internalAddr, ln.Addr(), names.endsTLS()), func() []table.Summary {
 		if h := live.Load(); h != nil {
 			return h.List()
 		}
@@ -205,7 +205,7 @@ func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Li
 		return nil, err
 	}
 	log.Info("sharing the tables with the other servers on the database", "server", node.ID(),
-		"internal-addr", internalAddr(o.internalAddr, ln.Addr()))
+		"internal-addr", internalURL(o.internalAddr, ln.Addr(), names.endsTLS()))
 	return node, nil
 }
 

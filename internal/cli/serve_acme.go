@@ -6,14 +6,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -45,8 +42,8 @@ type acmeStore interface {
 // it, and the CA's request may reach any server.
 //
 // old is the directory the certificates were kept in before they moved to
-// the database (acmeDir). Everything in it is moved into the database at
-// start (moveOld); an entry the database still lacks is read from it, and
+// the database (acmeDir). autocert's entries in it are moved into the
+// database at start (moveOld); an entry the database still lacks is read from it, and
 // served even when the database refuses to take it (full, a SQLite file
 // that cannot be made private), as earlier versions served it.
 // Challenges' entries are never read from it: an answer there is a
@@ -55,6 +52,9 @@ type dbCache struct {
 	db  acmeStore
 	old autocert.DirCache // "": none
 	log *slog.Logger      // nil: none (tests)
+	// domains are the --acme domains: only their entries and the
+	// account key are moved from old (moveOld).
+	domains []string
 	// moveWarned: a refused move was logged; later ones are not, as
 	// every handshake may try again.
 	moveWarned *atomic.Bool
@@ -77,7 +77,7 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	if c.old == "" || challengeKey(key) {
 		return nil, autocert.ErrCacheMiss
 	}
-	data, err = c.old.Get(ctx, key)
+	data, err = c.readOld(key)
 	if err != nil {
 		if err != autocert.ErrCacheMiss && c.log != nil {
 			// Unreadable (acme a file, no permission): the database is
@@ -94,90 +94,12 @@ func (c dbCache) Get(ctx context.Context, key string) ([]byte, error) {
 	return data, nil
 }
 
-// moveOld moves every entry of the directory of earlier versions but the
-// challenges' into the database, where the database lacks it: the account
-// key and the certificates autocert reads only when it orders or renews
-// (the account key, a +rsa certificate) would otherwise stay there, and
-// deleting the directory would make a new account. An entry the database
-// has is kept: it is newer. Refusals are logged once, with their count;
-// they are read from the directory again when needed (Get).
-func (c dbCache) moveOld(ctx context.Context) {
-	if c.old == "" {
-		return
-	}
-	ents, err := os.ReadDir(string(c.old))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) && c.log != nil {
-			c.log.Warn("ACME certificate cache: the directory of earlier versions not read", "dir", string(c.old), "err", err)
-		}
-		return
-	}
-	var moved, refused int
-	var firstErr error
-	for _, e := range ents {
-		key := e.Name()
-		if !e.Type().IsRegular() || challengeKey(key) || dirCacheTemp(key) {
-			continue
-		}
-		err := c.moveOne(ctx, key)
-		switch {
-		case err == nil:
-			moved++
-		case err != errNothingToMove:
-			refused++
-			if firstErr == nil {
-				firstErr = err
-			}
-		}
-	}
-	if c.log == nil {
-		return
-	}
-	if moved > 0 {
-		c.log.Info("ACME certificate cache: entries of the directory of earlier versions moved into the database", "dir", string(c.old), "moved", moved)
-	}
-	if refused > 0 {
-		c.log.Warn("ACME certificate cache: entries of the directory of earlier versions not moved into the database; keep the directory",
-			"dir", string(c.old), "refused", refused, "err", firstErr)
-	}
-}
-
 // errChallengeUnread is what a visitor asking for a challenge's answer is
 // told when the database could not be read.
 var errChallengeUnread = errors.New("acme/autocert: the answer could not be read, try again later")
 
 // acmeChallengePath is where autocert answers http-01 challenges.
 const acmeChallengePath = "/.well-known/acme-challenge/"
-
-// errNothingToMove: the database has the entry already.
-var errNothingToMove = errors.New("in the database already")
-
-// moveOne stores the old directory's entry key in the database unless the
-// database has one.
-func (c dbCache) moveOne(ctx context.Context, key string) error {
-	_, found, err := c.db.ACMEGet(ctx, key)
-	if err != nil {
-		return err
-	}
-	if found {
-		return errNothingToMove
-	}
-	data, err := c.old.Get(ctx, key)
-	if err != nil {
-		return fmt.Errorf("reading %q from %s: %w", key, string(c.old), err)
-	}
-	if err := c.db.ACMEPut(ctx, key, data); err != nil {
-		return fmt.Errorf("moving %q from %s into the database: %w", key, string(c.old), err)
-	}
-	return nil
-}
-
-// dirCacheTemp: name is a file autocert.DirCache was writing when it
-// stopped ("tmp" and digits), not an entry.
-func dirCacheTemp(name string) bool {
-	digits := strings.TrimPrefix(name, "tmp")
-	return len(digits) < len(name) && digits != "" && strings.Trim(digits, "0123456789") == ""
-}
 
 // Put is autocert.Cache's. A refusal is logged here: autocert drops the
 // errors of storing a certificate or a challenge's answer (the server
@@ -206,7 +128,7 @@ var challengeKey = dbcopy.ACMEChallengeKey
 // server's own HTTPS (--acme-ca, read with the flags: readACMECA).
 func acmeManager(ctx context.Context, o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
 	domains, roots := names.domains, names.acmeRoots
-	cache := dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log, moveWarned: new(atomic.Bool)}
+	cache := dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log, domains: domains, moveWarned: new(atomic.Bool)}
 	cache.moveOld(ctx)
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,

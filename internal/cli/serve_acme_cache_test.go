@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -119,7 +120,8 @@ func TestACMEMoveOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged bytes.Buffer
-	c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil))}
+	c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)),
+		domains: []string{"a.example", "b.example"}}
 	c.moveOld(ctx)
 	if err := os.RemoveAll(old); err != nil {
 		t.Fatal(err)
@@ -159,7 +161,8 @@ func TestACMEMoveRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			var logged bytes.Buffer
-			c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)), moveWarned: new(atomic.Bool)}
+			c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)),
+				domains: []string{"cards.example"}, moveWarned: new(atomic.Bool)}
 			c.moveOld(ctx)
 			if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "refused=1") {
 				t.Fatalf("the refused move at start: %s", logged.String())
@@ -174,6 +177,72 @@ func TestACMEMoveRefused(t *testing.T) {
 				t.Fatalf("%d warnings for three handshakes: %s", n, logged.String())
 			}
 		})
+	}
+}
+
+// TestACMEMoveOldOwnOnly: only autocert's entries for the --acme domains
+// and the account key are moved, symbolic links to them followed; junk
+// (a README, .DS_Store, DirCache's unfinished files, an empty file, backup
+// copies, a dropped domain's certificate) stays where it is, unread. An
+// entry of autocert's shape that cannot be moved (a dangling link, a
+// directory, a file bigger than an entry may be) is counted in one WARN,
+// and the big file is refused without being read into memory.
+func TestACMEMoveOldOwnOnly(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.OpenTB(t, storetest.Backends()[0].New(t))
+	old, elsewhere := t.TempDir(), t.TempDir()
+	write := func(dir, name, data string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(old, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(elsewhere, "account", "account")
+	write(elsewhere, "rsa", "rsa")
+	link(filepath.Join(elsewhere, "account"), "acme_account+key")
+	link(filepath.Join(elsewhere, "rsa"), "cards.example+rsa")
+	write(old, "cards.example", "ecdsa")
+	for _, junk := range []string{"Cards.Example", "README", ".DS_Store", "tmp123456", "empty", "cards.example.bak", "acme_account+key.bak",
+		"dropped.example", "dropped.example+rsa", "tok+http-01", "cards.example+token"} {
+		write(old, junk, "")
+	}
+	link(filepath.Join(elsewhere, "gone"), "more.example")
+	if err := os.Mkdir(filepath.Join(old, "more.example+rsa"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(old, "big.example")
+	if f, err := os.Create(huge); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(256 << 20); err != nil { // sparse: no room on disk
+		t.Fatal(err)
+	} else {
+		f.Close()
+	}
+	var logged bytes.Buffer
+	c := dbCache{db: s, old: autocert.DirCache(old), log: slog.New(slog.NewTextHandler(&logged, nil)),
+		domains: []string{"cards.example", "more.example", "big.example"}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c.moveOld(ctx)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("moving allocated %d MiB: the 256 MiB file was read", grew>>20)
+	}
+	if keys := acmeKeys(t, s); strings.Join(keys, " ") != "acme_account+key cards.example cards.example+rsa" {
+		t.Fatalf("the database holds %q", keys)
+	}
+	log := logged.String()
+	if strings.Count(log, "level=WARN") != 1 || !strings.Contains(log, "refused=3") || !strings.Contains(log, "moved=3") {
+		t.Fatalf("log: %s", log)
+	}
+	if data, err := c.Get(ctx, "big.example"); err != autocert.ErrCacheMiss || data != nil {
+		t.Fatalf("Get of the big file: %d bytes, %v", len(data), err)
 	}
 }
 

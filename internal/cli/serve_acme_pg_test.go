@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -17,6 +18,8 @@ import (
 	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/storetest"
+
+	"github.com/coder/websocket"
 )
 
 // TestServeACMEOnPostgres: on PostgreSQL, whose URL names no directory,
@@ -46,7 +49,9 @@ func TestServeACMEOnPostgres(t *testing.T) {
 // server's challenge listener (pebble checks that port, as a load
 // balancer would route it there), which answers from the database; then
 // both serve the same certificate, and the second orders none. Each
-// server has a data directory of its own, as on two machines.
+// server has a data directory of its own, as on two machines. New tables
+// are shared out between them and every table is reached through both:
+// each forwards to the other over HTTPS, checking its certificate.
 func TestLongServeACMETwoServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts two servers and a CA; TestACMEChallengeListener is the quick version")
@@ -61,11 +66,17 @@ func TestLongServeACMETwoServers(t *testing.T) {
 	p := startPebble(t, challengeB, 0) // every check goes to the second server
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	// The servers trust pebble's root as the system's: they check each
+	// other's certificate with it when forwarding.
+	rootFile := filepath.Join(t.TempDir(), "root.pem")
+	if err := os.WriteFile(rootFile, p.rootPEM(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var nodes []*node
 	var data []string
 	for _, challenge := range []string{challengeA, fmt.Sprintf("127.0.0.1:%d", challengeB)} {
 		dir := t.TempDir()
-		nd, err := newNode(exe, db, []string{"XDG_DATA_HOME=" + dir, "HOME=" + dir},
+		nd, err := newNode(exe, db, []string{"XDG_DATA_HOME=" + dir, "HOME=" + dir, "SSL_CERT_FILE=" + rootFile},
 			"--http-redirect-addr", challenge, "--acme", acmeDomain, "--acme-directory", p.dir, "--acme-ca", p.caFile)
 		if err != nil {
 			t.Fatal(err)
@@ -92,15 +103,7 @@ func TestLongServeACMETwoServers(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || second.SerialNumber.Cmp(first.SerialNumber) != 0 || len(second.DNSNames) != 1 || second.DNSNames[0] != acmeDomain {
 		t.Fatalf("the other server: %s, certificate %v for %v; the first server's %v", resp.Status, second.SerialNumber, second.DNSNames, first.SerialNumber)
 	}
-	// New tables through either server: each is made on the server
-	// asked, not forwarded in plain HTTP to the other's HTTPS listener.
-	for i := range 12 {
-		nd := nodes[i%2]
-		code, body, err := postTable(ctx, nd.addr, roots)
-		if err != nil || code != http.StatusCreated {
-			t.Fatalf("new table %d through %s: %d %s %v\n%s", i, nd.addr, code, body, err, nd.tail())
-		}
-	}
+	playThroughBoth(t, ctx, db, nodes, roots, 12)
 	s := storetest.OpenTB(t, db)
 	var keys []string
 	if err := s.Export(ctx, "acme_cache", func(row any) error {
@@ -124,18 +127,101 @@ func TestLongServeACMETwoServers(t *testing.T) {
 	}
 }
 
-// postTable asks the server at addr, over HTTPS for acmeDomain, for a new
-// Arlington table.
-func postTable(ctx context.Context, addr string, roots *x509.CertPool) (int, string, error) {
+// playThroughBoth makes n tables through the servers that end TLS
+// themselves (for acmeDomain), in turn: each goes to the less loaded
+// server, forwarded over HTTPS when it is the other, so both run some;
+// then every table's WebSocket is opened through each server, one of them
+// forwarding it to the other over HTTPS.
+func playThroughBoth(t *testing.T, ctx context.Context, db string, nodes []*node, roots *x509.CertPool, n int) {
+	t.Helper()
+	var ids []string
+	for i := range n {
+		nd := nodes[i%len(nodes)]
+		code, body, err := postTable(ctx, nd.addr, roots)
+		var made struct {
+			ID string `json:"id"`
+		}
+		if err != nil || code != http.StatusCreated || json.Unmarshal([]byte(body), &made) != nil {
+			t.Fatalf("new table %d through %s: %d %s %v\n%s", i, nd.addr, code, body, err, nd.tail())
+		}
+		ids = append(ids, made.ID)
+	}
+	for _, nd := range nodes {
+		if held := tablesHeld(t, db, "https://"+nd.addr); held < int64(n/len(nodes)/2) {
+			t.Errorf("server %s runs %d of the %d tables, want the load shared", nd.addr, held, n)
+		}
+	}
+	for _, nd := range nodes {
+		c, base := acmeClient(nd.addr, roots)
+		for _, id := range ids {
+			conn := watchTable(t, ctx, c, base, id)
+			conn.Close(websocket.StatusNormalClosure, "")
+		}
+	}
+}
+
+// TestLongClusterTLSCert: two servers on one PostgreSQL database, each
+// ending TLS itself with the same --tls-cert certificate (from a CA the
+// servers trust through SSL_CERT_FILE, as a private CA would be), share
+// the new tables and forward each other's over HTTPS, the certificate
+// checked for its name. TestForwardHTTPS is the quick version.
+func TestLongClusterTLSCert(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two servers; TestForwardHTTPS is the quick version")
+	}
+	db := pgtest.DB(t)
+	t.Setenv(asMain, "1") // the servers are this binary, acting as cardtable
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile, roots := selfSigned(t, t.TempDir(), acmeDomain)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var nodes []*node
+	for range 2 {
+		dir := t.TempDir()
+		nd, err := newNode(exe, db, []string{"XDG_DATA_HOME=" + dir, "HOME=" + dir, "SSL_CERT_FILE=" + certFile},
+			"--http-redirect-addr", "off", "--tls-cert", certFile, "--tls-key", keyFile, "--host", acmeDomain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := nd.start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if !nd.stop(30 * time.Second) {
+				t.Errorf("server %s did not stop in 30 s: %s", nd.addr, nd.tail())
+			}
+		})
+		nodes = append(nodes, nd)
+	}
+	playThroughBoth(t, ctx, db, nodes, roots, 8)
+	for _, nd := range nodes {
+		if _, errs, first := nd.logCounts(); errs > 0 {
+			t.Errorf("server %s logged errors: %s", nd.addr, first)
+		}
+	}
+}
+
+// acmeClient reaches the server at addr over HTTPS for acmeDomain, at
+// base (".../").
+func acmeClient(addr string, roots *x509.CertPool) (*http.Client, string) {
 	d := &net.Dialer{}
-	c := &http.Client{Transport: &http.Transport{
+	_, port, _ := net.SplitHostPort(addr)
+	return &http.Client{Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: acmeDomain},
 		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			return d.DialContext(ctx, network, addr)
 		},
-	}}
-	_, port, _ := net.SplitHostPort(addr)
-	req, _ := http.NewRequestWithContext(ctx, "POST", "https://"+acmeDomain+":"+port+"/api/arlington/tables",
+	}}, "https://" + acmeDomain + ":" + port + "/"
+}
+
+// postTable asks the server at addr, over HTTPS for acmeDomain, for a new
+// Arlington table.
+func postTable(ctx context.Context, addr string, roots *x509.CertPool) (int, string, error) {
+	c, base := acmeClient(addr, roots)
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+"api/arlington/tables",
 		strings.NewReader(`{"players":2,"bots":["","random"]}`))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := c.Do(req)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"cardtable/internal/storetest"
+	"cardtable/internal/web"
 )
 
 // acmeDomain is the name the test's certificates are for: the test's DNS
@@ -112,6 +113,16 @@ func startPebble(t *testing.T, httpPort int, validity time.Duration) pebbleCA {
 // roots is pebble's root certificate, which its issued chains lead to.
 func (p pebbleCA) roots(t *testing.T) *x509.CertPool {
 	t.Helper()
+	pool := x509.NewCertPool()
+	if root := p.rootPEM(t); !pool.AppendCertsFromPEM(root) {
+		t.Fatalf("pebble's root: %q", root)
+	}
+	return pool
+}
+
+// rootPEM is pebble's issuing root, as its management listener serves it.
+func (p pebbleCA) rootPEM(t *testing.T) []byte {
+	t.Helper()
 	ca, err := os.ReadFile(p.caFile)
 	if err != nil {
 		t.Fatal(err)
@@ -125,11 +136,10 @@ func (p pebbleCA) roots(t *testing.T) *x509.CertPool {
 	}
 	defer resp.Body.Close()
 	root, _ := io.ReadAll(resp.Body)
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(root) {
+	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("pebble's root: %s %q", resp.Status, root)
 	}
-	return pool
+	return root
 }
 
 // serveACME starts the server with --acme against pebble, on httpsAddr
@@ -295,5 +305,48 @@ func TestACMEChallengeListener(t *testing.T) {
 	}
 	if _, err := os.Stat(names.acmeDir); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("acme/ made beside the database: %v", err)
+	}
+}
+
+// TestACMEChallengeRateLimited: the plain-HTTP listener's answers to
+// challenges, each of which reads the database, are rate limited by
+// address in the server as it is wired (the routes called at every
+// click's bucket): past the burst a challenge path is refused 429 with
+// Retry-After, while the redirect of other paths is not limited.
+func TestACMEChallengeRateLimited(t *testing.T) {
+	old := serveRateLimit
+	serveRateLimit = func() web.RateLimit {
+		rl := web.DefaultRateLimit()
+		rl.OftenAddress = web.Bucket{Burst: 3, Every: time.Hour}
+		return rl
+	}
+	defer func() { serveRateLimit = old }()
+	s := startServe(t, "--addr", "127.0.0.1:0", "--http-redirect-addr", "127.0.0.1:0",
+		"--db", filepath.Join(t.TempDir(), "s.db"), "--acme", "cards.example")
+	redirect := s.listenAddr(t, "redirect")
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+redirect+path, nil)
+		req.Host = "cards.example"
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	for i := range 3 {
+		if resp := get("/.well-known/acme-challenge/tok" + fmt.Sprint(i)); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("challenge %d within the burst: %s", i, resp.Status)
+		}
+	}
+	if resp := get("/.well-known/acme-challenge/tok3"); resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a challenge past the burst: %s, Retry-After %q", resp.Status, resp.Header.Get("Retry-After"))
+	}
+	for range 5 {
+		if resp := get("/arlington/"); resp.StatusCode != http.StatusMovedPermanently {
+			t.Fatalf("a redirect past the challenges' burst: %s", resp.Status)
+		}
 	}
 }

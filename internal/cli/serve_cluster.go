@@ -58,6 +58,42 @@ func internalAddr(flag string, ln net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
+// internalURL is the internal address as the registry holds it: HOST:PORT
+// for a plain HTTP listener, https://HOST:PORT when the server ends TLS
+// itself, so that each server forwards to each other in its own scheme.
+func internalURL(flag string, ln net.Addr, tls bool) string {
+	if tls {
+		return "https://" + internalAddr(flag, ln)
+	}
+	return internalAddr(flag, ln)
+}
+
+// endsTLS: the main listener speaks HTTPS (--acme or --tls-cert).
+func (n serveNames) endsTLS() bool { return n.certs != nil || len(n.domains) > 0 }
+
+// peerNames are the names another server's certificate is checked for
+// when a request is forwarded to it over HTTPS: the --acme domains, else
+// the --tls-cert certificate's names, else the answered hosts.
+func (n serveNames) peerNames(hosts []string) []string {
+	if len(n.domains) > 0 {
+		return n.domains
+	}
+	if n.certs != nil {
+		if c, _ := n.certs.get(nil); c != nil && c.Leaf != nil {
+			return append(append([]string{}, c.Leaf.DNSNames...), ipStrings(c.Leaf.IPAddresses)...)
+		}
+	}
+	return hosts
+}
+
+func ipStrings(ips []net.IP) []string {
+	out := make([]string, len(ips))
+	for i, ip := range ips {
+		out[i] = ip.String()
+	}
+	return out
+}
+
 // cluster is the registry as arlweb.Cluster sees it.
 type cluster struct{ n *pgstore.Node }
 

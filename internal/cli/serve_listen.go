@@ -113,14 +113,26 @@ func (ls listeners) close() {
 	}
 }
 
+// unitsOptions are what openUnits puts on the listeners.
+type unitsOptions struct {
+	names   serveNames
+	certs   acmeStore // where ACME keeps its certificates
+	allowed []string  // the hosts answered, for the redirect
+	handler http.Handler
+	metrics http.Handler
+	// limit bounds by address the requests for challenges' answers, each
+	// of which reads the database (web.Server.LimitOften).
+	limit  func(prefix string, h http.Handler) http.Handler
+	log    *slog.Logger
+	errLog *log.Logger
+}
+
 // openUnits puts a server on each of the listeners: the main one (HTTPS
-// with the certificate files or ACME, as names holds them, else HTTP; ACME
-// keeps its certificates in certs), the plain-HTTP redirect, the metrics.
-//
-// limit bounds by address the requests for challenges' answers, each of
-// which reads the database (web.Server.LimitOften).
-func openUnits(ctx context.Context, o *serveOptions, ls listeners, names serveNames, certs acmeStore, allowed []string, h, metrics http.Handler,
-	limit func(prefix string, h http.Handler) http.Handler, logger *slog.Logger, errLog *log.Logger) []unit {
+// with the certificate files or ACME, as u.names holds them, else HTTP),
+// the plain-HTTP redirect (answering ACME's challenges, rate limited),
+// the metrics.
+func openUnits(ctx context.Context, o *serveOptions, ls listeners, u unitsOptions) []unit {
+	names, errLog := u.names, u.errLog
 	var units []unit
 	var tlsConf *tls.Config
 	var challenge func(http.Handler) http.Handler
@@ -128,11 +140,11 @@ func openUnits(ctx context.Context, o *serveOptions, ls listeners, names serveNa
 	case names.certs != nil:
 		tlsConf = &tls.Config{GetCertificate: names.certs.get}
 	case len(names.domains) > 0:
-		m := acmeManager(ctx, o, names, certs, logger)
+		m := acmeManager(ctx, o, names, u.certs, u.log)
 		tlsConf = acmeTLSConfig(m, names.domains)
 		challenge = m.HTTPHandler
 	}
-	main := unit{name: "main", ln: ls.main, srv: newHTTPServer(h, errLog)}
+	main := unit{name: "main", ln: ls.main, srv: newHTTPServer(u.handler, errLog)}
 	if tlsConf != nil {
 		tlsConf.MinVersion = tls.VersionTLS12
 		main.srv.TLSConfig, main.tls = tlsConf, true
@@ -140,16 +152,16 @@ func openUnits(ctx context.Context, o *serveOptions, ls listeners, names serveNa
 	units = append(units, main)
 	if ls.redirect != nil {
 		_, port, _ := net.SplitHostPort(ls.main.Addr().String())
-		var rh http.Handler = redirectHTTPS(port, allowed)
+		var rh http.Handler = redirectHTTPS(port, u.allowed)
 		if challenge != nil {
 			// answers /.well-known/acme-challenge/, redirects the rest
-			rh = limit(acmeChallengePath, challenge(rh))
+			rh = u.limit(acmeChallengePath, challenge(rh))
 		}
 		units = append(units, unit{name: "redirect", ln: ls.redirect, srv: newHTTPServer(rh, errLog)})
 	}
 	if ls.metrics != nil {
 		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", metrics)
+		mux.Handle("GET /metrics", u.metrics)
 		units = append(units, unit{name: "metrics", ln: ls.metrics, srv: newHTTPServer(mux, errLog)})
 	}
 	return units

@@ -65,8 +65,9 @@ const (
 func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.addr, "addr", "", "`address` to listen on, HOST:PORT (default "+defaultAddr+"; "+defaultACMEAddr+" with --acme)")
 	fs.StringVar(&o.internalAddr, "internal-addr", "", "`HOST:PORT` where the other servers sharing a PostgreSQL database reach\n"+
-		"this one, to forward a table's requests to it (default: the listen address,\n"+
-		"a 0.0.0.0 or :: host replaced by the machine's name; unused on SQLite)")
+		"this one, to forward a table's requests to it, over HTTPS with --acme or --tls-cert\n"+
+		"(default: the listen address, a 0.0.0.0 or :: host replaced by the machine's name;\n"+
+		"unused on SQLite)")
 	fs.StringVar(&o.hosts, "host", "", "host names or addresses, comma-separated, the server answers besides localhost\n"+
 		"(default: the --addr host; every address of the machine if that is 0.0.0.0 or ::; the --acme domains)")
 	fs.StringVar(&o.db, "db", "", "the `database`: a SQLite file (default: cardtable/cardtable.db in the user's data\n"+

@@ -50,11 +50,12 @@ type Options struct {
 	// (forward.go): the lobby lists their tables too, and Forward sends
 	// each table's requests to its server.
 	Cluster Cluster
-	// NoForward: the other servers cannot be forwarded to (with --acme
-	// their internal address speaks HTTPS, which forwarding does not):
-	// a new table is made here, and a request for a table another server
-	// runs is answered 503 with the reason, never forwarded.
-	NoForward bool
+	// PeerNames are the names a server whose internal address is
+	// https:// must show a certificate for (chained to the system's
+	// trusted roots): the request's host if it is one of them, else the
+	// first. The wiring passes the --acme domains, the --tls-cert
+	// certificate's names, or the --host names.
+	PeerNames []string
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
@@ -67,7 +68,7 @@ type Handlers struct {
 	levels  []string
 	newHint func(seed uint64) (table.Bot, error)
 	cluster Cluster
-	noFwd   bool
+	peers   peerTransports
 }
 
 // New makes the handlers for hub.
@@ -83,7 +84,8 @@ func New(hub Hub, o Options) *Handlers {
 		o.Pages = sub
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
-		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster, noFwd: o.NoForward}
+		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster,
+		peers: newPeerTransports(o.PeerNames, nil)}
 	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail

@@ -3,6 +3,8 @@ package arlweb
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -10,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"cardtable/internal/table"
@@ -31,7 +34,7 @@ type Cluster interface {
 	// taken over; ask again in a moment).
 	Where(ctx context.Context, id string) (Place, error)
 	// ForNew is the address of the server a new table goes to (the least
-	// loaded): "" for this one.
+	// loaded, by open tables): "" for this one.
 	ForNew(ctx context.Context) (string, error)
 	// Others is the tables the other servers run, as the lobby lists
 	// them, and which of them player holds a seat at.
@@ -41,6 +44,9 @@ type Cluster interface {
 // Place is where a table runs: Here (this server, or nowhere: a finished
 // table's record, or no such table), at Addr (HOST:PORT), or nowhere yet
 // (Wait).
+//
+// An address is HOST:PORT (plain HTTP) or https://HOST:PORT (the server
+// ends TLS itself: forwarded over HTTPS, its certificate checked).
 type Place struct {
 	Here bool
 	Addr string
@@ -56,10 +62,11 @@ const retryAfter = "1"
 // Forward wraps the server's handler (all of it: the table's server then
 // applies the checks, limits and identity of an ordinary request) so that
 // a request for a table another server runs is forwarded there, and a
-// new table is made on the least loaded server. A forwarded request for
-// a table this server does not run (it moved in between) is answered 503
-// with Retry-After: the page and the client reconnect. Without a Cluster
-// it is next.
+// new table is made on the least loaded server (Cluster.ForNew); only if
+// the look-up fails or that server cannot be reached is it made here. A
+// forwarded request for a table this server does not run (it moved in
+// between) is answered 503 with Retry-After: the page and the client
+// reconnect. Without a Cluster it is next.
 func (h *Handlers) Forward(next http.Handler) http.Handler {
 	if h.cluster == nil {
 		return next
@@ -72,7 +79,7 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 		}
 		forwarded := r.Header.Get(ForwardedHeader) != ""
 		if isNew {
-			if forwarded || h.noFwd { // another server chose this one, or none can be: no look-up
+			if forwarded { // another server chose this one: no look-up
 				next.ServeHTTP(w, r)
 				return
 			}
@@ -97,12 +104,6 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		case p.Wait || forwarded:
 			unavailable(w, r, "the table is moving to another server")
-		case h.noFwd:
-			// No Retry-After: asking again reaches the same refusal
-			// unless the load balancer sends it to the table's server.
-			web.WriteJSON(w, http.StatusServiceUnavailable, struct {
-				Error string `json:"error"`
-			}{"the table runs on another server, which this one cannot forward to over HTTPS: open it through that server"})
 		default:
 			h.proxy(w, r, p.Addr)
 		}
@@ -159,8 +160,9 @@ const maxNewBody = 4<<10 + 1
 
 // proxyNew forwards a new table's request to the server at addr; if that
 // server cannot be reached (it died, and its lease has not run out, so it
-// still looks the least loaded), the table is made here instead: nothing
-// reached it, so nothing is made twice.
+// still looks the least loaded; or its certificate fails the check), the
+// table is made here instead: nothing reached it, so nothing is made
+// twice.
 func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string, next http.Handler) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxNewBody))
 	if err != nil || len(body) >= maxNewBody {
@@ -177,9 +179,10 @@ func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string,
 	r.GetBody = func() (io.ReadCloser, error) { return fresh(), nil }
 	h.proxyOr(w, r, addr, func(w http.ResponseWriter, r *http.Request, err error) bool {
 		var op *net.OpError
-		if !errors.As(err, &op) || op.Op != "dial" {
+		if (!errors.As(err, &op) || op.Op != "dial") && !tlsRefused(err) {
 			return false
 		}
+		h.logForwardErr(addr, err)
 		r.Body = fresh()
 		next.ServeHTTP(w, r)
 		return true
@@ -198,9 +201,10 @@ func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
 // did not (true: answered).
 func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
 	instead func(http.ResponseWriter, *http.Request, error) bool) {
+	target, transport := h.peers.forAddr(addr, r.Host)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(&url.URL{Scheme: "http", Host: addr})
+			pr.SetURL(target)
 			pr.Out.Host = pr.In.Host
 			for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Proto", "Forwarded"} {
 				if v := pr.In.Header.Values(k); len(v) > 0 {
@@ -215,26 +219,123 @@ func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
 			}
 			pr.Out.Header.Set(ForwardedHeader, "1")
 		},
-		Transport: forwardTransport,
+		Transport: transport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			if instead != nil && instead(w, r, err) {
 				return
 			}
-			// Debug: while a dead server's tables are taken over, every
-			// client's retry fails here once; the take-over is logged.
-			if !errors.Is(err, context.Canceled) {
-				h.log.Debug("arlington: forwarding to the table's server", "addr", addr, "err", err)
-			}
+			h.logForwardErr(addr, err)
 			unavailable(w, r, "the table's server does not answer")
 		},
 	}
 	rp.ServeHTTP(w, r)
 }
 
-// forwardTransport carries forwarded requests between servers: kept-alive
-// connections, and a short dial so a dead server is found fast.
-var forwardTransport = &http.Transport{
-	DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-	MaxIdleConnsPerHost: 64,
-	IdleConnTimeout:     90 * time.Second,
+// logForwardErr logs why a request could not be forwarded to addr. At
+// DEBUG: while a dead server's tables are taken over, every client's
+// retry fails once; the take-over is logged. A refused handshake is the
+// servers' configuration: WARN, once a minute at most, not at every
+// request.
+func (h *Handlers) logForwardErr(addr string, err error) {
+	switch {
+	case tlsRefused(err) && h.peers.warnNow():
+		h.log.Warn("arlington: the other server refused over HTTPS (its certificate, or the system's roots here)", "addr", addr, "err", err)
+	case !errors.Is(err, context.Canceled):
+		h.log.Debug("arlington: forwarding to the other server", "addr", addr, "err", err)
+	}
+}
+
+// tlsRefused: err is a TLS handshake that failed before any request was
+// sent: the other server's certificate did not pass the check, or the
+// two disagree on TLS (a plain HTTP listener answering, an alert).
+func tlsRefused(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var alert tls.AlertError
+	var rh tls.RecordHeaderError
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	return errors.As(err, &cv) || errors.As(err, &alert) || errors.As(err, &rh) ||
+		errors.As(err, &unknownCA) || errors.As(err, &hostname)
+}
+
+// newForwardTransport carries forwarded requests between servers:
+// kept-alive connections, and a short dial so a dead server is found
+// fast. tc (nil: plain HTTP) checks an HTTPS peer's certificate; HTTP/1.1
+// only, as WebSocket upgrades need it.
+func newForwardTransport(tc *tls.Config) *http.Transport {
+	return &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:     tc,
+		TLSHandshakeTimeout: 5 * time.Second,
+		MaxIdleConnsPerHost: 64,
+		IdleConnTimeout:     90 * time.Second,
+	}
+}
+
+// forwardTransport carries forwarded requests to plain HTTP servers.
+var forwardTransport = newForwardTransport(nil)
+
+// peerTransports carry forwarded requests to HTTPS servers: one per name
+// a peer's certificate is checked for (a transport's connections are
+// pooled by address, so one checked for another name is never reused).
+// The names are the configured ones, so the map is bounded.
+type peerTransports struct {
+	names  []string
+	byName map[string]*http.Transport
+	warned *atomic.Int64 // when a refused handshake was last logged at WARN (Unix ns)
+}
+
+// warnNow: no refused handshake was logged at WARN in the last minute;
+// this one is (the others at DEBUG).
+func (p peerTransports) warnNow() bool {
+	now, last := time.Now().UnixNano(), p.warned.Load()
+	return now-last >= int64(time.Minute) && p.warned.CompareAndSwap(last, now)
+}
+
+// roots nil: the system's trusted roots (SSL_CERT_FILE and SSL_CERT_DIR
+// on Unix); tests pass their own.
+func newPeerTransports(names []string, roots *x509.CertPool) peerTransports {
+	p := peerTransports{byName: map[string]*http.Transport{}, warned: new(atomic.Int64)}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSuffix(n, "."))
+		if n == "" || strings.Contains(n, "*") || p.byName[n] != nil {
+			continue // a wildcard names no one host to ask for
+		}
+		p.names = append(p.names, n)
+		p.byName[n] = newForwardTransport(&tls.Config{ServerName: n, RootCAs: roots, MinVersion: tls.VersionTLS12})
+	}
+	return p
+}
+
+// forAddr is where a request for the server at addr goes and how: addr
+// https://HOST:PORT over HTTPS, its certificate checked for host (the
+// request's Host) if that is one of the names, else for the first;
+// HOST:PORT over plain HTTP.
+func (p peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper) {
+	hostport, ok := strings.CutPrefix(addr, "https://")
+	if !ok {
+		return &url.URL{Scheme: "http", Host: addr}, forwardTransport
+	}
+	u := &url.URL{Scheme: "https", Host: hostport}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if t := p.byName[strings.ToLower(strings.TrimSuffix(host, "."))]; t != nil {
+		return u, t
+	}
+	if len(p.names) == 0 {
+		return u, noPeerNames{}
+	}
+	return u, p.byName[p.names[0]]
+}
+
+// noPeerNames answers for an HTTPS server when no name is configured to
+// check its certificate for.
+type noPeerNames struct{}
+
+func (noPeerNames) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		r.Body.Close() // as a RoundTripper must
+	}
+	return nil, errors.New("no name to check the server's certificate for (--host, --acme or --tls-cert)")
 }

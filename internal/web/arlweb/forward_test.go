@@ -1,10 +1,13 @@
 package arlweb
 
 import (
+	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -270,39 +273,75 @@ func TestRematchElsewhere(t *testing.T) {
 	}
 }
 
-// TestForwardOff: with NoForward (the other servers' listeners speak
-// HTTPS), a new table is made here without asking where, and a request
-// for a table another server runs gets the API's JSON 503 naming why,
-// not a forwarded request's answer.
-func TestForwardOff(t *testing.T) {
-	reached := 0
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		reached++
-		http.Error(w, "Client sent an HTTP request to an HTTPS server.", http.StatusBadRequest)
+// TestForwardHTTPS: a server whose internal address is https:// (it ends
+// TLS itself) is forwarded to over HTTPS, its certificate checked for the
+// request's host if that is one of the names, else for the first name: a
+// table's requests and a new table reach it. A certificate not chained to
+// the trusted roots is refused: a table's request is answered 503 here,
+// a new table is made here.
+func TestForwardHTTPS(t *testing.T) {
+	var seen []string // the TLS server name of each request the other server got
+	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.TLS.ServerName+" "+r.Method+" "+r.URL.Path)
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprint(w, `{"id":"THERE"}`)
 	}))
+	other.StartTLS()
 	defer other.Close()
-	otherAddr := strings.TrimPrefix(other.URL, "http://")
+	trusted := x509.NewCertPool()
+	trusted.AddCert(other.Certificate()) // httptest's: for example.com and 127.0.0.1
+	otherAddr := "https://" + other.Listener.Addr().String()
 	fc := &fakeCluster{place: Place{Addr: otherAddr}, forNew: otherAddr}
 	o := wired(Limits{})
-	o.Cluster, o.NoForward = fc, true
+	o.Cluster = fc
 	h := New(forwardHub(t, nil), o)
+	h.peers = newPeerTransports([]string{"cards.example", "example.com"}, trusted)
 	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
-	serve := func(method, path string) *httptest.ResponseRecorder {
+	serve := func(method, path, host string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
-		r.Host = "cards.example"
+		r.Host = host
 		w := httptest.NewRecorder()
 		srv.ServeHTTP(w, r)
 		return w
 	}
-	if w := serve("POST", "/api/arlington/tables"); w.Code != http.StatusCreated || fc.newAsk != 0 {
-		t.Fatalf("a new table: %d %s, asked where %d times", w.Code, w.Body, fc.newAsk)
+	if w := serve("POST", "/api/arlington/tables", "example.com:443"); w.Code != http.StatusCreated || w.Body.String() != `{"id":"THERE"}` {
+		t.Fatalf("a new table: %d %s", w.Code, w.Body)
 	}
-	w := serve("GET", "/api/arlington/tables/ELSEWHERE")
-	if w.Code != http.StatusServiceUnavailable || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") ||
-		!strings.Contains(w.Body.String(), `"error":"the table runs on another server`) {
-		t.Fatalf("a table elsewhere: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "Example.COM"); w.Code != http.StatusCreated {
+		t.Fatalf("a table elsewhere: %d %s", w.Code, w.Body)
 	}
-	if reached != 0 {
-		t.Fatalf("%d requests forwarded", reached)
+	// Asked for as cards.example, which the certificate does not name:
+	// refused; asked for by a host that is no name, the first is checked.
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "cards.example"); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("a certificate not for the host: %d %s", w.Code, w.Body)
+	}
+	h.peers = newPeerTransports([]string{"example.com"}, trusted)
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE/ws", "203.0.113.9"); w.Code != http.StatusCreated {
+		t.Fatalf("by an address, not a name: %d %s", w.Code, w.Body)
+	}
+	want := "example.com POST /api/arlington/tables,example.com GET /api/arlington/tables/ELSEWHERE,example.com GET /api/arlington/tables/ELSEWHERE/ws"
+	if got := strings.Join(seen, ","); got != want {
+		t.Fatalf("the other server got %q, want %q", got, want)
+	}
+	h.peers = newPeerTransports([]string{"example.com"}, x509.NewCertPool()) // trusts nothing
+	var logged bytes.Buffer
+	h.log = slog.New(slog.NewTextHandler(&logged, nil))
+	w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com")
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "does not answer") || len(seen) != 3 {
+		t.Fatalf("an untrusted certificate: %d %s, the other server reached %d times", w.Code, w.Body, len(seen))
+	}
+	// A new table is made here instead: the request never reached the
+	// other server.
+	if w := serve("POST", "/api/arlington/tables", "example.com"); w.Code != http.StatusCreated ||
+		strings.Contains(w.Body.String(), "THERE") || len(seen) != 3 {
+		t.Fatalf("a new table, the other's certificate untrusted: %d %s", w.Code, w.Body)
+	}
+	if n := strings.Count(logged.String(), "level=WARN"); n != 1 || !strings.Contains(logged.String(), "certificate") {
+		t.Fatalf("two refused handshakes logged %d WARN: %s", n, logged.String())
+	}
+	// No name to check for: not forwarded blind.
+	h.peers = newPeerTransports(nil, trusted)
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com"); w.Code != http.StatusServiceUnavailable || len(seen) != 3 {
+		t.Fatalf("no names: %d %s", w.Code, w.Body)
 	}
 }
