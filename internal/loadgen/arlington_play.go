@@ -32,7 +32,7 @@ type serverMsg struct {
 // when ctx ends, the game is over or the connection fails (with
 // Reconnect: fails to open again for a minute).
 func (r *arlRun) read(ctx context.Context, p *person) {
-	defer func() { p.conn().CloseNow() }()
+	defer r.closeConn(p)
 	for {
 		_, b, err := p.conn().Read(ctx)
 		now := time.Now()
@@ -121,7 +121,7 @@ func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, no
 // a minute at most. p decides again on its turn (an action on its way
 // when the connection ended may never have arrived).
 func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool {
-	p.conn().CloseNow()
+	r.closeConn(p)
 	p.outages = append(p.outages, Outage{Table: p.t.id, Seat: p.seat, Ended: ended, EventsBeforeLoss: p.have})
 	p.acted = -1
 	p.epoch.Add(1) // an action still thinking is dropped: p decides again
