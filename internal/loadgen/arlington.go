@@ -484,7 +484,11 @@ func (r *arlRun) connect(ctx context.Context, p *person) error {
 	p.cmu.Unlock()
 	r.open.Add(1)
 	p.live.Store(true)
-	return send(ctx, c, map[string]any{"type": "hello", "since": -1})
+	if err := send(ctx, c, map[string]any{"type": "hello", "since": -1}); err != nil {
+		r.closeConn(p) // not left open behind a retry
+		return err
+	}
+	return nil
 }
 
 // closeConn closes p's connection and counts it out of those open.

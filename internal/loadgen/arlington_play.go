@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -126,8 +127,9 @@ func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool
 	p.acted = -1
 	p.epoch.Add(1) // an action still thinking is dropped: p decides again
 	wait := 50 * time.Millisecond
+	var err error
 	for deadline := ended.Add(time.Minute); time.Now().Before(deadline); {
-		err := r.connect(ctx, p)
+		err = r.connect(ctx, p)
 		if err == nil {
 			r.recon.Add(1)
 			return true
@@ -144,7 +146,14 @@ func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool
 		}
 		wait = min(2*wait, time.Second)
 	}
-	r.fail(fmt.Errorf("table %s seat %d: no server took the connection again for a minute", p.t.id, p.seat))
+	// The last refusal says why (an address's bound is an
+	// AddressLimitError).
+	msg := fmt.Sprintf("table %s seat %d: no server took the connection again for a minute", p.t.id, p.seat)
+	if err != nil {
+		r.fail(fmt.Errorf("%s: %w", msg, err))
+		return false
+	}
+	r.fail(errors.New(msg))
 	return false
 }
 
