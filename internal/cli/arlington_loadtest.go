@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -180,6 +181,13 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	<-watched
 	if child != nil {
 		child.stop() // its last runtime figures come as it stops
+	}
+	var limit *loadgen.AddressLimitError
+	if errors.As(err, &limit) {
+		// Not the chain of which table and seat: what happened and what
+		// to do about it (docs/cli.md).
+		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
+			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
 	}
 	if err != nil {
 		return fmt.Errorf("arlington loadtest: %w", err)

@@ -30,9 +30,9 @@ import (
 // loadServer builds the server a load test runs: the same parts as
 // cardtable serve (store, hub, Arlington routes, the web layer with its
 // host check and per-connection limits), with room for tables tables and
-// no rate limit nor bound by address on creating them (one address
-// creates them all; playing is not limited by either). stop ends the hub
-// and the database.
+// no rate limit nor bound by address on creating them nor on the
+// WebSockets open (every simulated person comes from 127.0.0.1; playing
+// is not limited by address). stop ends the hub and the database.
 func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int) (*web.Server, func(), error) {
 	db, err := store.Open(ctx, dbPath)
 	if err != nil {
@@ -46,8 +46,16 @@ func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int
 		return nil, nil, err
 	}
 	srv := web.New(web.Options{Log: log, CheckHost: true,
-		Games: []web.Routes{arlweb.New(hub, arlOptions(log))}})
+		Games: []web.Routes{arlweb.New(hub, loadArlOptions(log))}})
 	return srv, func() { hub.Close(); db.Close() }, nil
+}
+
+// loadArlOptions are serve's Arlington options without the bound on the
+// WebSockets open from one address: a load test's people all share one.
+func loadArlOptions(log *slog.Logger) arlweb.Options {
+	o := arlOptions(log)
+	o.Limits.PerAddress = -1
+	return o
 }
 
 // tempDB is the database path: the given one, or a file in a new

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"cardtable/internal/pgtest"
+	"cardtable/internal/web/arlweb"
 )
 
 // asMain makes this test binary act as cardtable when the environment
@@ -113,6 +115,16 @@ func TestLoadtestInProcess(t *testing.T) {
 	}
 }
 
+// Every simulated person connects from 127.0.0.1: the load test's server
+// lifts the bound on WebSockets from one address (128 by default), so 22
+// tables of 6 people (132 connections) play without a refusal.
+func TestLoadtestPastAddressBound(t *testing.T) {
+	rep := loadJSON(t, "--in-process", "--tables", "22", "--people", "6")
+	if rep.Tables != 22 || rep.People != 6 {
+		t.Fatalf("%d tables", rep.Tables)
+	}
+}
+
 // --serve-only prints its URL, serves a load test from another process
 // (--server) and stops when its standard input ends.
 func TestLoadtestServeOnly(t *testing.T) {
@@ -157,6 +169,24 @@ func TestServeMaxTablesUsage(t *testing.T) {
 func TestServeBotWorkersUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--bot-workers", "-1", "--db", t.TempDir()+"/x.db")
 	if code != exitUsage || !strings.Contains(errOut, "--bot-workers must not be negative") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// Against a server of its own (--server), a load test that reaches the
+// server's bound on WebSockets from one address ends with that said in
+// a sentence, with how many it had open, not with a failed dial.
+func TestLoadtestServerAddressBound(t *testing.T) {
+	arlWSLimits = arlweb.Limits{PerAddress: 4}
+	t.Cleanup(func() { arlWSLimits = arlweb.Limits{} })
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	_, errOut, code := arlRun(t, "", "arlington", "loadtest", "--server", url, "--tables", "3",
+		"--duration", "1m", "--max-actions", "20", "--think", "20ms")
+	want := regexp.MustCompile(`^cardtable: arlington loadtest: the server's limit of WebSocket connections from one address was reached: ` +
+		`it refused one \(429 Too Many Requests\) while this load test had [1-4] open \(the server said "[^"]*4 connections open from your address"\); ` +
+		`the test needs 9 \(--tables × --people\): run fewer, or without --server \(its own server has no such limit\)\n$`)
+	t.Logf("stderr: %s", errOut)
+	if code != 1 || !want.MatchString(errOut) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -150,6 +150,7 @@ type arlRun struct {
 	acts    atomic.Int64
 	recon   atomic.Int64
 	lost    atomic.Int64
+	open    atomic.Int64 // the people's WebSockets open now
 	nextURL atomic.Uint64
 	errMu   sync.Mutex
 	first   error
@@ -213,6 +214,7 @@ type person struct {
 	cookie string
 	cmu    sync.Mutex   // guards c: the reader replaces it on a reconnect
 	epoch  atomic.Int64 // connections opened again so far
+	live   atomic.Bool  // c is open and counted in arlRun.open
 	c      *websocket.Conn
 	rng    *rand.Rand
 	// Owned by the person's reader goroutine:
@@ -381,7 +383,7 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 		if err := r.connect(ctx, p); err != nil {
 			for _, q := range t.people {
 				if q.c != nil {
-					q.c.CloseNow()
+					r.closeConn(q)
 				}
 			}
 			return nil, err
@@ -469,15 +471,66 @@ func (r *arlRun) connect(ctx context.Context, p *person) error {
 	if p.t.xff != "" {
 		h.Set("X-Forwarded-For", p.t.xff)
 	}
-	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: r.hc, HTTPHeader: h})
+	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: r.hc, HTTPHeader: h})
 	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+			return refused(resp, int(r.open.Load()))
+		}
 		return fmt.Errorf("connecting seat %d: %w", p.seat, err)
 	}
 	c.SetReadLimit(4 << 20) // a full view of a long game
 	p.cmu.Lock()
 	p.c = c
 	p.cmu.Unlock()
-	return send(ctx, c, map[string]any{"type": "hello", "since": -1})
+	r.open.Add(1)
+	p.live.Store(true)
+	if err := send(ctx, c, map[string]any{"type": "hello", "since": -1}); err != nil {
+		r.closeConn(p) // not left open behind a retry
+		return err
+	}
+	return nil
+}
+
+// closeConn closes p's connection and counts it out of those open.
+func (r *arlRun) closeConn(p *person) {
+	p.conn().CloseNow()
+	if p.live.Swap(false) {
+		r.open.Add(-1)
+	}
+}
+
+// AddressLimitError is a WebSocket refused with 429 Too Many Requests:
+// the server's bound on the connections open from one client address
+// (every simulated person comes from this machine's address unless
+// ArlConfig.ForwardedFor gives them others).
+type AddressLimitError struct {
+	Open   int    // the connections this run had open when refused
+	Server string // what the server said, if anything
+}
+
+func (e *AddressLimitError) Error() string {
+	s := fmt.Sprintf("the server's limit of WebSocket connections from one address was reached: "+
+		"it refused one (429 Too Many Requests) while this load test had %d open", e.Open)
+	if e.Server != "" {
+		s += fmt.Sprintf(" (the server said %q)", e.Server)
+	}
+	return s
+}
+
+// refused is the AddressLimitError of a refused dial's answer.
+func refused(resp *http.Response, open int) error {
+	e := &AddressLimitError{Open: open}
+	if resp.Body != nil {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		e.Server = strings.TrimSpace(string(b))
+		var msg struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(b, &msg) == nil && msg.Error != "" {
+			e.Server = msg.Error
+		}
+	}
+	return e
 }
 
 // conn is p's connection now.

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -32,7 +33,7 @@ type serverMsg struct {
 // when ctx ends, the game is over or the connection fails (with
 // Reconnect: fails to open again for a minute).
 func (r *arlRun) read(ctx context.Context, p *person) {
-	defer func() { p.conn().CloseNow() }()
+	defer r.closeConn(p)
 	for {
 		_, b, err := p.conn().Read(ctx)
 		now := time.Now()
@@ -121,13 +122,14 @@ func (p *person) seeEvents(r *arlRun, from, count int, evs []json.RawMessage, no
 // a minute at most. p decides again on its turn (an action on its way
 // when the connection ended may never have arrived).
 func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool {
-	p.conn().CloseNow()
+	r.closeConn(p)
 	p.outages = append(p.outages, Outage{Table: p.t.id, Seat: p.seat, Ended: ended, EventsBeforeLoss: p.have})
 	p.acted = -1
 	p.epoch.Add(1) // an action still thinking is dropped: p decides again
 	wait := 50 * time.Millisecond
+	var err error
 	for deadline := ended.Add(time.Minute); time.Now().Before(deadline); {
-		err := r.connect(ctx, p)
+		err = r.connect(ctx, p)
 		if err == nil {
 			r.recon.Add(1)
 			return true
@@ -144,7 +146,14 @@ func (r *arlRun) reconnect(ctx context.Context, p *person, ended time.Time) bool
 		}
 		wait = min(2*wait, time.Second)
 	}
-	r.fail(fmt.Errorf("table %s seat %d: no server took the connection again for a minute", p.t.id, p.seat))
+	// The last refusal says why (an address's bound is an
+	// AddressLimitError).
+	msg := fmt.Sprintf("table %s seat %d: no server took the connection again for a minute", p.t.id, p.seat)
+	if err != nil {
+		r.fail(fmt.Errorf("%s: %w", msg, err))
+		return false
+	}
+	r.fail(errors.New(msg))
 	return false
 }
 

@@ -136,3 +136,25 @@ func TestConnectionsPerAddress(t *testing.T) {
 
 // waitTimeoutWS bounds a wait for the server to notice a closed connection.
 const waitTimeoutWS = 10 * time.Second
+
+// TestPerAddressUnbounded: PerAddress zero is the default bound of 128;
+// negative lifts it (a load test's people all share one address).
+func TestPerAddressUnbounded(t *testing.T) {
+	if got := (Limits{}).withDefaults().PerAddress; got != 128 {
+		t.Fatalf("default PerAddress %d, want 128", got)
+	}
+	l := Limits{PerAddress: -1}.withDefaults()
+	var a addrConns
+	for i := range 200 {
+		if !a.add("127.0.0.1", l.PerAddress) {
+			t.Fatalf("connection %d refused with PerAddress %d", i+1, l.PerAddress)
+		}
+	}
+	var b addrConns
+	for range 128 {
+		b.add("127.0.0.1", Limits{}.withDefaults().PerAddress)
+	}
+	if b.add("127.0.0.1", Limits{}.withDefaults().PerAddress) {
+		t.Fatal("a 129th connection taken under the default bound")
+	}
+}

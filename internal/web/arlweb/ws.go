@@ -40,7 +40,8 @@ type Limits struct {
 	// address (web.AddrKey), all tables together; past it a new one is
 	// refused with 429 before the upgrade. The table's own shares (seats,
 	// spectators, an identity's) hold whatever identities a client makes
-	// up; this holds the total.
+	// up; this holds the total. Zero: 128; negative: no bound (a load
+	// test whose simulated people all come from one address).
 	PerAddress int
 	// CloseWait is how long a closing connection waits for the page to
 	// answer its close before it is cut: long enough for a loaded machine
@@ -68,7 +69,9 @@ func (l Limits) withDefaults() Limits {
 	defd(&l.Ping, 25*time.Second)
 	defd(&l.HelloWait, 5*time.Second)
 	def(&l.Outbox, 16)
-	def(&l.PerAddress, 128)
+	if l.PerAddress == 0 {
+		l.PerAddress = 128
+	}
 	defd(&l.CloseWait, time.Second)
 	return l
 }
@@ -470,14 +473,15 @@ type addrConns struct {
 	n  map[string]int
 }
 
-// add counts one more connection from addr, unless it has max open.
+// add counts one more connection from addr, unless it has max open
+// (negative max: no bound).
 func (a *addrConns) add(addr string, max int) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.n == nil {
 		a.n = map[string]int{}
 	}
-	if a.n[addr] >= max {
+	if max >= 0 && a.n[addr] >= max {
 		return false
 	}
 	a.n[addr]++
