@@ -176,3 +176,40 @@ func TestCheckpointBackstop(t *testing.T) {
 		t.Fatalf("WAL is %d bytes, want at most %d", fi.Size(), limit)
 	}
 }
+
+// TestBackstopAfterFlood: once a flood has grown the WAL past the backstop
+// and the writer has checkpointed it, the writes that follow, small, draw
+// no checkpoint: the backstop goes by what the WAL holds since it started
+// over, not by the size its file once reached.
+func TestBackstopAfterFlood(t *testing.T) {
+	defer func(n int64) { walBackstop = n }(walBackstop)
+	walBackstop = 32 // pages; set before the open, which limits the file by it
+	db, path := openTemp(t)
+	db.ckpt.stop() // only the writer's backstop checkpoints now
+	var ckpts int
+	db.ckptHook = func(s ckptStep) {
+		if s == ckptLocked {
+			ckpts++
+		}
+	}
+	ctx := context.Background()
+	flood := strings.Repeat("move 1 2 3\n", 30000) // about 80 pages
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "flood", Lineage: "x", Save: flood, Updated: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if ckpts != 1 {
+		t.Fatalf("the flood drew %d checkpoints, want 1", ckpts)
+	}
+	for i := range 3 {
+		if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: fmt.Sprint("small", i), Lineage: "x", Save: "s", Updated: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ckpts != 1 {
+		t.Fatalf("3 small writes after the flood drew %d more checkpoints (the -wal file is %d bytes), want none", ckpts-1, fi.Size())
+	}
+}

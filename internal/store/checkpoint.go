@@ -29,6 +29,17 @@ import (
 // would otherwise grow the WAL, and so the files, by about 19 KB a write.
 var walBackstop int64 = 4000 // a variable for the test of the backstop
 
+// walKeep is the size, in bytes, SQLite cuts the -wal file back to when it
+// starts the WAL over after a checkpoint (PRAGMA journal_size_limit, set
+// at open). SQLite reuses the file from its start without shrinking it:
+// with no limit, a file once grown past walBackstop keeps that size, and
+// the backstop, which goes by the file's size, checkpointed after every
+// commit from then on (two fsyncs a write). With the limit the file's size
+// is what was written since the WAL started over, or walKeep, whichever is
+// more: a quarter of the backstop (at 4 KiB pages), above the steady
+// second's writes, so the file is cut only after a flood.
+func walKeep() int64 { return walBackstop * 1024 }
+
 // checkpointEvery is how often the WAL is copied into the database file;
 // the WAL holds at most about this long's writes beyond what readers pin.
 const checkpointEvery = time.Second
@@ -115,8 +126,9 @@ func (db *DB) atCkpt(at ckptStep) {
 	}
 }
 
-// backstop checkpoints after a commit when the WAL has grown past
-// walBackstop pages (a flood of writes faster than the background pass).
+// backstop checkpoints after a commit when the WAL holds more than
+// walBackstop pages since it last started over (a flood of writes faster
+// than the background pass): the file's size says so, walKeep being less.
 func (db *DB) backstop(ctx context.Context) {
 	fi, err := os.Stat(db.file.path + "-wal")
 	if err != nil || fi.Size() < walBackstop*int64(db.pageSize) {

@@ -45,7 +45,8 @@ type dbFile struct {
 	opened os.FileInfo
 
 	mu   sync.Mutex
-	lost error // set once the file was swapped; sticky
+	lost error  // set once the file was swapped; sticky
+	why  string // how it was swapped, with lost
 	// inPlace: the swap was an overwrite of f itself (swap.go).
 	inPlace bool
 	// last is f's modification time and size after this process's own
@@ -225,7 +226,7 @@ func (d *dbFile) verify() error {
 	if d.lost != nil {
 		return d.lost
 	}
-	now, err := os.Stat(d.path)
+	now, err := statPath(d.path)
 	var why string
 	if err == nil && os.SameFile(d.opened, now) {
 		why = d.overwritten()
@@ -245,9 +246,14 @@ func (d *dbFile) verify() error {
 			why = "another file is now at the path"
 		}
 	}
+	d.why = why
 	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
 	return d.lost
 }
+
+// statPath is os.Stat, for verify; a test makes it fail (a stat error
+// proves nothing about the file).
+var statPath = os.Stat
 
 // isDeleted reports whether fi's file has no names left.
 func isDeleted(fi os.FileInfo) bool {

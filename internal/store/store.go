@@ -102,6 +102,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	// walBackstop pages; SQLite's automatic checkpoint is off, so that
 	// every change to the database file is the store's own (swap.go).
 	q.Add("_pragma", "wal_autocheckpoint(0)")
+	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walKeep()))
 	// Each connection keeps a page cache of its own, outside the Go heap
 	// (the server's RSS, not its go_memstats): bounded here, not left to
 	// the library's default (docs/operating.md "Memory").
@@ -126,14 +127,14 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	file.noteOwnChange()
 	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
-		return nil, errors.Join(err, db.closeEarly())
+		return nil, db.failOpen(err)
 	}
 	if openHook != nil {
 		openHook()
 	}
 	r, err := openPool(ctx, c, poolSize)
 	if err != nil {
-		return nil, errors.Join(err, db.closeEarly())
+		return nil, db.failOpen(err)
 	}
 	db.r = r
 	file.noteSides()
@@ -145,15 +146,29 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 // openHook, set by tests only, runs in open once the file is prepared.
 var openHook func()
 
-// closeEarly closes the writer of a store that failed to open, keeping
-// SQLite from checkpointing into a file overwritten meanwhile (swap.go).
-func (db *DB) closeEarly() error {
+// failOpen closes the writer of a store that failed to open (err), keeping
+// SQLite from checkpointing into a file overwritten meanwhile (swap.go),
+// and says why the open failed. A swap found is the reason, whatever
+// failed besides: a copy over the file may itself have failed the quick
+// check or a migration, and the remedy for damage (put a backup in its
+// place) is not the one for a swap (start again).
+func (db *DB) failOpen(err error) error {
 	after := func() error { return nil }
-	if errors.Is(db.file.check(), ErrReplaced) && db.file.isInPlace() {
+	swapped := errors.Is(db.file.check(), ErrReplaced)
+	if swapped && db.file.isInPlace() {
 		db.file.noteSides() // what it moves aside: the WAL of this open
 		after = db.closeOverwritten()
 	}
-	return errors.Join(db.w.Close(), after())
+	cerr := errors.Join(db.w.Close(), after())
+	if swapped {
+		d := db.file
+		d.mu.Lock()
+		why := d.why
+		d.mu.Unlock()
+		err = fmt.Errorf("store: %s was swapped while the server was opening it: %w (%s); "+
+			"start the server again to open the file now at the path", d.path, ErrReplaced, why)
+	}
+	return errors.Join(err, cerr)
 }
 
 // Close closes the database. It returns once every connection has
@@ -255,10 +270,11 @@ func (db *DB) migrate(ctx context.Context) error {
 
 // tx runs f in a write transaction, committing if it returns nil. It
 // refuses to write, and reports a write as failed, when the database file
-// is no longer at its path (ErrReplaced): that write would be lost.
+// is no longer at its path (ErrReplaced): that write would be lost. Only
+// a swap found retires the file (swap.go): a check that could not tell
+// (a failed stat) refuses the write and leaves the file and its WAL be.
 func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
-	if err := db.file.check(); err != nil {
-		db.retire(ctx)
+	if err := db.checkWrite(ctx); err != nil {
 		return err
 	}
 	tx, err := db.w.BeginTx(ctx, nil)
@@ -272,12 +288,21 @@ func (db *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return full(err)
 	}
-	if err := db.file.check(); err != nil {
-		db.retire(ctx)
+	if err := db.checkWrite(ctx); err != nil {
 		return err
 	}
 	db.backstop(ctx)
 	return nil
+}
+
+// checkWrite is the file's check around a write, retiring a file found
+// swapped.
+func (db *DB) checkWrite(ctx context.Context) error {
+	err := db.file.check()
+	if errors.Is(err, ErrReplaced) {
+		db.retire(ctx)
+	}
+	return err
 }
 
 // full classifies a write that failed for want of room (SQLite's

@@ -53,10 +53,10 @@ import (
 // change cannot be told from another's: a write checked then passes, as
 // it would have just before the checkpoint's check (waiting for the
 // checkpoint would find no more, its note taking in a copy all the same,
-// and would hold the write for its fsyncs), and a copy made
-// entirely within that window (while the checkpoint copies pages:
-// milliseconds, once a second and at the writer's backstop) is taken for
-// the store's own change. That copy is not found: the store's later
+// and would hold the write for its fsyncs), and a copy made entirely
+// within that window (while the checkpoint copies pages: milliseconds,
+// once a second while writes come, and after a flood of writes at the
+// writer's backstop) is taken for the store's own change. That copy is not found: the store's later
 // checkpoints write into it and damage it. Nor is one that ends after
 // Close's last check, before SQLite's own closing checkpoint (its last
 // connection's close), nor one that ends while the writer's connection
@@ -65,7 +65,7 @@ import (
 // with yet). These are why a backup is restored with the server stopped
 // (cardtable restore), not copied under it. A copy found later in the
 // open (the quick check and the migrations take seconds on a large
-// file) fails it with ErrReplaced, the WAL moved aside (closeEarly): the
+// file) fails it with ErrReplaced, the WAL moved aside (failOpen): the
 // next start opens the copy.
 //
 // A change of the file's metadata only (chmod, a hard link) changes

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -249,5 +250,33 @@ func TestRenamedThenClosed(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(path + "*"); len(left) != 0 {
 		t.Fatalf("left at the old path: %v", left)
+	}
+}
+
+// TestStatFailureNotSwap: a check that cannot stat the path (an error
+// other than "no such file") refuses that write but is no swap: the file
+// is not retired (its -wal is kept beside it), the next write is taken,
+// and every acknowledged write is in the file after Close.
+func TestStatFailureNotSwap(t *testing.T) {
+	db, path, _ := openWithWAL(t) // 30 saves, 20 of them in the WAL only
+	defer func() { statPath = os.Stat }()
+	statPath = func(string) (os.FileInfo, error) { return nil, syscall.EIO }
+	ctx := context.Background()
+	err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "refused", Lineage: "x", Save: "s", Updated: t0})
+	statPath = os.Stat
+	if err == nil || errors.Is(err, ErrReplaced) {
+		t.Fatalf("a write whose check could not stat the path: %v, want a plain error", err)
+	}
+	if _, serr := os.Stat(path + "-wal"); serr != nil {
+		t.Fatalf("the live -wal after a failed stat: %v (retired as if swapped)", serr)
+	}
+	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "next", Lineage: "x", Save: "s", Updated: t0}); err != nil {
+		t.Fatalf("the next write: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := checkFile(t, path); n != 31 {
+		t.Fatalf("the file has %d saves, want 31", n)
 	}
 }
