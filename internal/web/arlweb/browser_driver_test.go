@@ -43,6 +43,8 @@ const (
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
 //     own reconnect loop keeps failing until offline is false again);
+//   - read the most connections the page had open (or opening) at once,
+//     counting each new one as it starts (__ws.most);
 //
 // and it plays for the person while sessionStorage "auto" is "1" (kept
 // across a reload): whenever a legal action is offered, it clicks the
@@ -50,11 +52,12 @@ const (
 // again.
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], viewSock: -1 };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], viewSock: -1, most: 0 };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
     ws.socks.push(s);
+    ws.most = Math.max(ws.most, ws.socks.filter((x) => x.readyState === W.CONNECTING || x.readyState === W.OPEN).length);
     const send = s.send.bind(s);
     s.send = (d) => {
       try { const m = JSON.parse(d); if (m.type === "action") ws.sent.push(m.action); } catch { /* not ours to judge */ }

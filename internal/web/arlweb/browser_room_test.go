@@ -301,12 +301,13 @@ func TestLongBrowserArlingtonReconnect(t *testing.T) {
 		t.Errorf("the page waits %d ms before trying again, want at most 2000", ms)
 	}
 	// The network is back: a new try at once, not after the wait. It comes
-	// back while the page waits between tries (its last try has ended), and
-	// the event follows in the same script, so that no try of the page's
-	// own can start in between (it would rightly make "online" start none).
+	// back while the page has its next try planned (waiting for it, or
+	// asking the table's address first), as the page itself says, and the
+	// event follows in the same script, so that no try of the page's own
+	// can start in between (it would rightly make "online" start none).
 	p.until(`(() => {
 	  const s = window.__ws.socks;
-	  if (s[s.length - 1].readyState !== WebSocket.CLOSED) return false;
+	  if (!document.body.dataset.next) return false;
 	  window.__ws.offline = false;
 	  const n = s.length;
 	  window.dispatchEvent(new Event("online"));

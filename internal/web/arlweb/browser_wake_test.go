@@ -2,9 +2,16 @@ package arlweb
 
 import (
 	"bytes"
+	"context"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -194,5 +201,109 @@ func (f *freezer) pass(pr *frozenPair, src, dst net.Conn, fromPage bool) {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// TestBrowserArlingtonWakeWhileAsking: after a connection lost without a
+// word, a failed attempt first asks the server for the table's address
+// (a gone table stops the page). The network coming back ("online")
+// while that question is unanswered starts one connection at once, and
+// the late answer plans no second one: the page never has two
+// connections at once. The question is held by a server in front of the
+// table's, until the test lets it through.
+func TestBrowserArlingtonWakeWhileAsking(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	held := newAskHolder(t, e.srv.URL, "/api/arlington/tables/"+id)
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.open(held.url(), id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	// The page's questions, counted as they are answered: done once the
+	// page's own handling of the answer has run (a task after it).
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__answered = 0; { const f = window.fetch;
+	  window.fetch = (...a) => { const r = f(...a); r.finally(() => setTimeout(() => window.__answered++)).catch(() => {}); return r; }; }`))
+	held.arm()
+	p.offline(true)
+	ask := held.asked(t) // the first failed attempt asks; the answer is held
+	type woke struct{ Tried, Socks int }
+	w := eval[woke](p, `(() => {
+	  window.__ws.offline = false;
+	  const n = window.__ws.socks.length;
+	  window.dispatchEvent(new Event("online"));
+	  return { tried: window.__ws.socks.length - n, socks: window.__ws.socks.length };
+	})()`)
+	if ask.Err() != nil {
+		t.Fatal("the page stopped waiting for the table's address before \"online\": the test saw no question in flight")
+	}
+	if w.Tried != 1 {
+		t.Errorf("\"online\" while the table's address was asked started %d connections at once, want 1", w.Tried)
+	}
+	held.release()
+	p.until(`window.__answered === 1 && document.getElementById("conn").textContent === "connected"`)
+	type after struct {
+		Socks, Most int
+		Next        string
+	}
+	got := eval[after](p, `({ socks: window.__ws.socks.length, most: window.__ws.most, next: document.body.dataset.next ?? "none" })`)
+	if got.Socks != w.Socks || got.Most != 1 || got.Next != "" {
+		t.Errorf("after the held answer: %d connections started (%d at \"online\"), at most %d at once, next attempt %q; want no more, one at a time, none planned",
+			got.Socks, w.Socks, got.Most, got.Next)
+	}
+}
+
+// askHolder is a server in front of the table's that passes everything
+// on (WebSockets too) but, once armed, holds the next GET of one path
+// until released. Its handlers end when released, when the request ends
+// (the page gives up on it), or when the test ends.
+type askHolder struct {
+	srv     *httptest.Server
+	armed   atomic.Bool
+	got     chan context.Context
+	freed   chan struct{}
+	release func()
+}
+
+func newAskHolder(t *testing.T, to, path string) *askHolder {
+	u, err := url.Parse(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	h := &askHolder{got: make(chan context.Context, 1), freed: make(chan struct{})}
+	h.release = sync.OnceFunc(func() { close(h.freed) })
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == path && h.armed.CompareAndSwap(true, false) {
+			h.got <- r.Context()
+			select {
+			case <-h.freed:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		h.release()
+		h.srv.CloseClientConnections()
+		h.srv.Close()
+	})
+	return h
+}
+
+func (h *askHolder) url() string { return h.srv.URL }
+
+// arm holds the next GET of the path.
+func (h *askHolder) arm() { h.armed.Store(true) }
+
+// asked waits for the held request; its context ends if the page gives
+// up on it.
+func (h *askHolder) asked(t *testing.T) context.Context {
+	t.Helper()
+	select {
+	case ctx := <-h.got:
+		return ctx
+	case <-time.After(browserWait):
+		t.Fatal("the page never asked for the table's address")
+		return nil
 	}
 }

@@ -11,7 +11,21 @@ const $ = (id) => document.getElementById(id);
 const RETRY_MAX = 2000;
 const ASK_MS = 3000; // the wait for the table's address
 let retry = 250;
+// The next attempt has one owner at a time: planned is true from a drop
+// the page follows up until that attempt starts (connect), whether it
+// waits for its timer (retryTimer) or for the table's address to answer
+// first. Waking ("online", the page shown) while an attempt is planned
+// starts it at once; an address check's answer then counts only if no
+// attempt started since it was asked (attempts), so it cannot plan a
+// second one while the first runs. body's data-next says which:
+// "wait", "ask" or "" (none planned).
 let retryTimer = 0;
+let planned = false;
+let attempts = 0;
+function plan(next) {
+  planned = next !== "";
+  document.body.dataset.next = next;
+}
 // down is what the connection line says while the page reconnects, from
 // how the last connection ended: kept through the failed attempts after
 // it. alive: that ending said the table lives on (1012: it moves to
@@ -32,7 +46,10 @@ export const conn = {
 // page holds what the connection asks of the table page (installConnection).
 let page = null;
 export function connect() {
+  clearTimeout(retryTimer);
   retryTimer = 0;
+  plan("");
+  attempts++;
   $("conn").textContent = down || "connecting…";
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = conn.ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(page.id)}/ws`);
@@ -59,6 +76,7 @@ export function connect() {
   };
   ws.onclose = (ev) => {
     answered();
+    if (conn.ws !== ws) return; // a socket the page already let go of
     page.dropped(); // an action in flight is answered by the next view, or was lost
     conn.ws = null;
     if (conn.left) return; // closed by leftGame: the person left, so the page stays away
@@ -101,8 +119,13 @@ export function connect() {
       // A stalled answer (a forwarded request held up) would stop the
       // attempts: after ASK_MS the page tries again as for any answer
       // but 404.
+      plan("ask");
+      const asked = attempts;
       fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) }).then((r) => r.status === 404, () => false)
-        .then((isGone) => { if (isGone) tableGone(); else retryLater(); });
+        .then((isGone) => {
+          if (asked !== attempts || !planned) return; // an attempt started meanwhile, or the page stopped
+          if (isGone) tableGone(); else retryLater();
+        });
       return;
     }
     retryLater();
@@ -112,12 +135,15 @@ export function connect() {
 function retryLater() {
   const ms = Math.round(retry / 2 + Math.random() * retry / 2);
   document.body.dataset.retryMs = String(ms);
-  retryTimer = setTimeout(connect, ms);
+  plan("wait");
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => { retryTimer = 0; connect(); }, ms);
   retry = Math.min(retry * 2, RETRY_MAX);
 }
 // tableGone stops the page of a table that no longer exists.
 function tableGone() {
   conn.gone = true;
+  plan("");
   const a = el("a", "", "back to the lobby");
   a.href = "/arlington/";
   $("conn").replaceChildren("this table has ended or is gone: ", a);
@@ -140,6 +166,7 @@ function leftGame(m) {
   conn.left = true;
   clearTimeout(retryTimer);
   retryTimer = 0;
+  plan("");
   const b = el("button", "play-here", "Come back");
   b.type = "button";
   b.id = "come-back";
@@ -170,8 +197,7 @@ function playHere() {
   connect();
 }
 function reconnectNow() {
-  if (conn.ws || !retryTimer) return;
-  clearTimeout(retryTimer);
+  if (conn.ws || !planned) return;
   connect();
 }
 
