@@ -330,3 +330,46 @@ func awayNoJump(t *testing.T, p *seatTab) {
 		t.Errorf("at 844×390, Ann away and down at the log, the sheet's title (%q) came to %.0f to %.0f px as it was written: the page scrolled to it (the bar ends at %.0f)", s.Text, s.Top, s.Bottom, s.Bar)
 	}
 }
+
+// TestBrowserArlingtonFieldNoCreep: at 844×390, a player typing in the
+// chat keeps the field where it is over many redraws that each draw
+// something of a fraction of a pixel above it (here a line 10.4 px high
+// each time, as the page's own redraws measure): the page scrolls by
+// whole pixels, and putting the field back from where the last redraw
+// left it let the fractions add up (2 px over a hand, near 8 here). Driven
+// through the page's own module, so that each redraw's growth is known.
+func TestBrowserArlingtonFieldNoCreep(t *testing.T) {
+	e := newEnv(t, Limits{})
+	_, _, p := openTable(t, e, "Ann", 0, "", "random")
+	p.do(chromedp.EmulateViewport(844, 390))
+	type kept struct {
+		Top  float64
+		Tops []float64
+	}
+	k := eval[kept](p, `import("/arlington/onscreen.js").then(({ keepField }) => {
+	  const f = document.getElementById("chat-text");
+	  const box = f.closest("details");
+	  box.open = true;
+	  const room = document.createElement("div");
+	  room.style.height = "3000px";
+	  document.body.append(room);
+	  f.scrollIntoView({ block: "center" });
+	  f.focus();
+	  const top = f.getBoundingClientRect().top;
+	  const tops = [];
+	  for (let i = 0; i < 20; i++) {
+	    const putBack = keepField();
+	    const line = document.createElement("div");
+	    line.style.height = "10.4px";
+	    box.before(line);
+	    putBack();
+	    tops.push(f.getBoundingClientRect().top);
+	  }
+	  return { top, tops };
+	})`, chromedp.EvalAwaitPromise)
+	for i, top := range k.Tops {
+		if math.Abs(top-k.Top) > 0.5+1.0/64 {
+			t.Fatalf("at 844×390, typing in the chat, after redraw %d of 20 the field's top was at %.3f px, not at %.3f where the player was typing (each: %v)", i+1, top, k.Top, k.Tops)
+		}
+	}
+}

@@ -68,13 +68,22 @@ export function typing() {
 // returns what puts it back there after a redraw: what is drawn above it
 // (the log's new lines, the score sheet's rows, the sheet opening at the
 // page's top) pushed it down under the caret. Not typing: nothing to keep.
+// The page scrolls by whole pixels while what it draws has fractions of
+// one, so each putting back leaves up to half a pixel: noted afresh at
+// each redraw, the field crept by that much a view (2 px over a hand).
+// So the place kept is the one noted when the page last let the scroll
+// alone (the same field, the page where the last putting back left it);
+// once the player (or the browser) scrolls, the new place is kept.
+let kept = null; // { f, top, y }: the field, its top to keep, the page's scroll after the last putting back
 export function keepField() {
-  if (!typing()) return () => {};
+  if (!typing()) { kept = null; return () => {}; }
   const f = document.activeElement;
-  const top = f.getBoundingClientRect().top;
+  if (!kept || kept.f !== f || kept.y !== window.scrollY) kept = { f, top: f.getBoundingClientRect().top, y: NaN };
+  const k = kept;
   return () => {
-    if (!f.isConnected || !f.getClientRects().length) return; // drawn away (the join form once seated)
-    const d = f.getBoundingClientRect().top - top;
-    if (Math.abs(d) >= 1) window.scrollBy(0, d);
+    if (!f.isConnected || !f.getClientRects().length) { kept = null; return; } // drawn away (the join form once seated)
+    const d = Math.round(f.getBoundingClientRect().top - k.top);
+    if (d) window.scrollBy(0, d);
+    k.y = window.scrollY;
   };
 }
