@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -244,5 +245,37 @@ func makeWithPageSize(t *testing.T, path string, size int) {
 	defer raw.Close()
 	if _, err := raw.Exec(fmt.Sprintf("PRAGMA page_size = %d; VACUUM", size)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWALLimitOnEveryConnection: the writer's connection, and one dialled
+// in its place after database/sql discarded it, have the -wal file's
+// limit in the database's pages (the DSN cannot carry it: the page size
+// is read after the first connection opens).
+func TestWALLimitOnEveryConnection(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ct.db")
+	makeWithPageSize(t, path, 1024)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want := walBackstop * 1024 / 4
+	for round := range 2 {
+		c, err := db.w.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int64
+		if err := c.QueryRowContext(ctx, "PRAGMA journal_size_limit").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("connection %d: journal_size_limit %d, want %d", round, got, want)
+		}
+		// Discarded as broken: the pool dials another in its place.
+		c.Raw(func(any) error { return driver.ErrBadConn })
+		c.Close()
 	}
 }
