@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -180,36 +182,100 @@ func TestCheckpointBackstop(t *testing.T) {
 // TestBackstopAfterFlood: once a flood has grown the WAL past the backstop
 // and the writer has checkpointed it, the writes that follow, small, draw
 // no checkpoint: the backstop goes by what the WAL holds since it started
-// over, not by the size its file once reached.
+// over, not by the size its file once reached. The file's limit counts in
+// the database's pages, as the backstop does: a database of 1 KiB pages
+// (one an older SQLite made, say) is cut back below its backstop too.
 func TestBackstopAfterFlood(t *testing.T) {
-	defer func(n int64) { walBackstop = n }(walBackstop)
-	walBackstop = 32 // pages; set before the open, which limits the file by it
-	db, path := openTemp(t)
-	db.ckpt.stop() // only the writer's backstop checkpoints now
-	var ckpts int
-	db.ckptHook = func(s ckptStep) {
-		if s == ckptLocked {
-			ckpts++
-		}
+	for _, page := range []int{0, 1024} { // 0: a new database's own size
+		t.Run(fmt.Sprint("page", page), func(t *testing.T) {
+			defer func(n int64) { walBackstop = n }(walBackstop)
+			walBackstop = 32 // pages
+			path := filepath.Join(t.TempDir(), "ct.db")
+			if page != 0 {
+				makeWithPageSize(t, path, page)
+			}
+			db, err := Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if page != 0 && db.pageSize != page {
+				t.Fatalf("page size %d, want %d", db.pageSize, page)
+			}
+			db.ckpt.stop() // only the writer's backstop checkpoints now
+			var ckpts int
+			db.ckptHook = func(s ckptStep) {
+				if s == ckptLocked {
+					ckpts++
+				}
+			}
+			ctx := context.Background()
+			// About 80 pages of 4 KiB, 320 of 1 KiB.
+			flood := strings.Repeat("move 1 2 3\n", 30000)
+			if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "flood", Lineage: "x", Save: flood, Updated: t0}); err != nil {
+				t.Fatal(err)
+			}
+			if ckpts != 1 {
+				t.Fatalf("the flood drew %d checkpoints, want 1", ckpts)
+			}
+			for i := range 3 {
+				if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: fmt.Sprint("small", i), Lineage: "x", Save: "s", Updated: t0}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fi, err := os.Stat(path + "-wal")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ckpts != 1 {
+				t.Fatalf("3 small writes after the flood drew %d more checkpoints (the -wal file is %d bytes), want none", ckpts-1, fi.Size())
+			}
+		})
 	}
-	ctx := context.Background()
-	flood := strings.Repeat("move 1 2 3\n", 30000) // about 80 pages
-	if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "flood", Lineage: "x", Save: flood, Updated: t0}); err != nil {
-		t.Fatal(err)
-	}
-	if ckpts != 1 {
-		t.Fatalf("the flood drew %d checkpoints, want 1", ckpts)
-	}
-	for i := range 3 {
-		if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: fmt.Sprint("small", i), Lineage: "x", Save: "s", Updated: t0}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fi, err := os.Stat(path + "-wal")
+}
+
+// makeWithPageSize makes an empty SQLite database at path with pages of
+// size bytes.
+func makeWithPageSize(t *testing.T, path string, size int) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ckpts != 1 {
-		t.Fatalf("3 small writes after the flood drew %d more checkpoints (the -wal file is %d bytes), want none", ckpts-1, fi.Size())
+	defer raw.Close()
+	if _, err := raw.Exec(fmt.Sprintf("PRAGMA page_size = %d; VACUUM", size)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWALLimitOnEveryConnection: the writer's connection, and one dialled
+// in its place after database/sql discarded it, have the -wal file's
+// limit in the database's pages (the DSN cannot carry it: the page size
+// is read after the first connection opens).
+func TestWALLimitOnEveryConnection(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ct.db")
+	makeWithPageSize(t, path, 1024)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want := walBackstop * 1024 / 4
+	for round := range 2 {
+		c, err := db.w.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int64
+		if err := c.QueryRowContext(ctx, "PRAGMA journal_size_limit").Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("connection %d: journal_size_limit %d, want %d", round, got, want)
+		}
+		// Discarded as broken: the pool dials another in its place.
+		c.Raw(func(any) error { return driver.ErrBadConn })
+		c.Close()
 	}
 }

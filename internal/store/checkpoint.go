@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -31,14 +32,17 @@ var walBackstop int64 = 4000 // a variable for the test of the backstop
 
 // walKeep is the size, in bytes, SQLite cuts the -wal file back to when it
 // starts the WAL over after a checkpoint (PRAGMA journal_size_limit, set
-// at open). SQLite reuses the file from its start without shrinking it:
-// with no limit, a file once grown past walBackstop keeps that size, and
-// the backstop, which goes by the file's size, checkpointed after every
-// commit from then on (two fsyncs a write). With the limit the file's size
-// is what was written since the WAL started over, or walKeep, whichever is
-// more: a quarter of the backstop (at 4 KiB pages), above the steady
-// second's writes, so the file is cut only after a flood.
-func walKeep() int64 { return walBackstop * 1024 }
+// per connection by limitWAL once the page size is read). SQLite reuses
+// the file from its start without shrinking it: with no limit, a file once
+// grown past walBackstop keeps that size, and the backstop, which goes by
+// the file's size, checkpointed after every commit from then on (two
+// fsyncs a write). With the limit the file's size is what was written
+// since the WAL started over, or walKeep, whichever is more: a quarter of
+// the backstop, above the steady second's writes (at 4 KiB pages), so the
+// file is cut only after a flood. It counts in the database's pages: a
+// limit in 4 KiB pages would reach the backstop of a database of 1 KiB
+// pages.
+func walKeep(pageSize int) int64 { return walBackstop * int64(pageSize) / 4 }
 
 // checkpointEvery is how often the WAL is copied into the database file;
 // the WAL holds at most about this long's writes beyond what readers pin.
@@ -135,4 +139,14 @@ func (db *DB) backstop(ctx context.Context) {
 		return
 	}
 	_, _, _ = db.checkpointOn(ctx, db.w)
+}
+
+// limitWAL sets the -wal file's size limit (walKeep) on the writer's
+// connection, and on every connection dialled from then on, once the page
+// size is known.
+func (db *DB) limitWAL(ctx context.Context) error {
+	keep := walKeep(db.pageSize)
+	db.conn.walKeep.Store(keep)
+	_, err := db.w.ExecContext(ctx, fmt.Sprintf("PRAGMA journal_size_limit(%d)", keep))
+	return err
 }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"modernc.org/sqlite"
 )
@@ -32,6 +33,9 @@ import (
 type fileConnector struct {
 	file *dbFile
 	base driver.Connector
+	// walKeep, once the page size is read (limitWAL), is the -wal file's
+	// size limit each connection dialled from then on gets.
+	walKeep atomic.Int64
 }
 
 func newConnector(dsn string, file *dbFile) (*fileConnector, error) {
@@ -55,6 +59,18 @@ func (c *fileConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err := c.file.check(); err != nil {
 		conn.Close()
 		return nil, err
+	}
+	if keep := c.walKeep.Load(); keep > 0 {
+		ex, ok := conn.(driver.ExecerContext)
+		if !ok {
+			conn.Close()
+			return nil, errors.New("store: the SQLite driver's connection cannot execute")
+		}
+		q := fmt.Sprintf("PRAGMA journal_size_limit(%d)", keep)
+		if _, err := ex.ExecContext(ctx, q, nil); err != nil {
+			conn.Close()
+			return nil, err
+		}
 	}
 	return conn, nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"cardtable/internal/spidergame"
@@ -251,9 +252,21 @@ func (d *dbFile) verify() error {
 	return d.lost
 }
 
-// statPath is os.Stat, for verify; a test makes it fail (a stat error
-// proves nothing about the file).
-var statPath = os.Stat
+// statPath is verify's os.Stat of the path. statFault, set by a test
+// only, is a fault injected into that real call: when it returns an
+// error, the stat fails with it (a stat error proves nothing about the
+// file). Atomic: the background checkpoint verifies while the test sets
+// and clears it.
+func statPath(path string) (os.FileInfo, error) {
+	if f := statFault.Load(); f != nil {
+		if err := (*f)(); err != nil {
+			return nil, err
+		}
+	}
+	return os.Stat(path)
+}
+
+var statFault atomic.Pointer[func() error]
 
 // isDeleted reports whether fi's file has no names left.
 func isDeleted(fi os.FileInfo) bool {
@@ -329,6 +342,9 @@ func damaged(path string, err error) error {
 // prepare runs the quick check and the migrations, explaining a damaged
 // file.
 func (db *DB) prepare(ctx context.Context) error {
+	if prepareHook != nil {
+		prepareHook()
+	}
 	err := quickCheck(ctx, db.w)
 	if err == nil {
 		// Before the migrations: their commit meets the WAL's backstop
@@ -336,6 +352,9 @@ func (db *DB) prepare(ctx context.Context) error {
 		// were open, it was 0 during the migrations, and every one of
 		// them was followed by a checkpoint: three fsyncs each.
 		err = db.w.QueryRowContext(ctx, "PRAGMA page_size").Scan(&db.pageSize)
+	}
+	if err == nil {
+		err = db.limitWAL(ctx)
 	}
 	if err == nil {
 		err = db.migrate(ctx)
@@ -351,6 +370,9 @@ func (db *DB) prepare(ctx context.Context) error {
 	}
 	return fmt.Errorf("store: %s: %w", db.file.path, err)
 }
+
+// prepareHook, set by tests only, runs in open before the quick check.
+var prepareHook func()
 
 // makePrivate makes the database file and its -wal and -shm readable by
 // their owner alone, if they are not yet: the store calls it before it

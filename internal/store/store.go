@@ -15,9 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"sort"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -60,12 +62,17 @@ type DB struct {
 	quota SaveQuota
 	// pageSize is the database's page size, for the WAL's size in pages.
 	pageSize int
+	// conn dials the pools' connections (conn.go).
+	conn *fileConnector
 	// retired: the file was swapped and made whole (swap.go); under
 	// file.ckptMu.
 	retired bool
 	// ckptHook, set by tests only (before the checkpoints it is to see),
 	// is called at each step of a checkpoint (checkpoint.go).
 	ckptHook func(ckptStep)
+	// closeOnce runs Close once; closeErr is what it returned.
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -102,7 +109,6 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	// walBackstop pages; SQLite's automatic checkpoint is off, so that
 	// every change to the database file is the store's own (swap.go).
 	q.Add("_pragma", "wal_autocheckpoint(0)")
-	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walKeep()))
 	// Each connection keeps a page cache of its own, outside the Go heap
 	// (the server's RSS, not its go_memstats): bounded here, not left to
 	// the library's default (docs/operating.md "Memory").
@@ -125,7 +131,7 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	// store's checkpoints change it, so it is noted now, and a copy over
 	// it during the quick check and the migrations is found (swap.go).
 	file.noteOwnChange()
-	db := &DB{w: w, file: file, quota: DefaultSaveQuota}
+	db := &DB{w: w, file: file, conn: c, quota: DefaultSaveQuota}
 	if err := db.prepare(ctx); err != nil {
 		return nil, db.failOpen(err)
 	}
@@ -172,9 +178,17 @@ func (db *DB) failOpen(err error) error {
 }
 
 // Close closes the database. It returns once every connection has
-// closed (closeConns), so a server started on the same file right after
-// finds it free.
+// closed (closeConns), so that SQLite's closing checkpoint has run and no
+// connection of the store's is left to checkpoint the WAL later, or, if a
+// caller still holds one (rows not closed), after waiting closeConnsWithin
+// for it, which is logged. A second Close returns the first one's
+// result at once.
 func (db *DB) Close() error {
+	db.closeOnce.Do(func() { db.closeErr = db.close() })
+	return db.closeErr
+}
+
+func (db *DB) close() error {
 	db.app.stop()
 	db.ckpt.stop()
 	after := func() error { return nil }
@@ -186,31 +200,45 @@ func (db *DB) Close() error {
 			db.retire(context.Background())
 		}
 	}
-	err := closeConns(db.r, db.w)
+	err := closeConns(db.file.path, namedPool{"readers", db.r}, namedPool{"writer", db.w})
 	return errors.Join(err, after(), db.file.Close())
 }
 
-// closeConnsWithin bounds closeConns' wait for connections still in use.
-const closeConnsWithin = 5 * time.Second
+// closeConnsWithin bounds closeConns' wait for connections still in use;
+// a variable for the test of the wait running out.
+var closeConnsWithin = 5 * time.Second
+
+// namedPool is a pool and its name for the log.
+type namedPool struct {
+	name string
+	p    *sql.DB
+}
 
 // closeConns closes the pools and waits, for at most closeConnsWithin,
 // until their last connection has closed. sql.DB.Close closes the idle
 // connections only; one still in use closes when it is given back,
 // later: a transaction whose context ended is rolled back and given back
 // by database/sql's own goroutine, which may run after Close. Until then
-// that connection holds the -shm's lock, and a server started at once on
-// the file (a supervisor restarting it) was refused as "in use" about one
-// stop in twelve.
-func closeConns(pools ...*sql.DB) error {
+// that connection holds the -shm's lock, and the last one to close runs
+// SQLite's closing checkpoint, which after closeOverwritten moved the
+// -wal aside could write the old WAL into the file copied over it. A
+// pool still holding connections when the wait runs out (a caller
+// holding rows open) is logged by name (path is the database's), and
+// Close returns without them.
+func closeConns(path string, pools ...namedPool) error {
 	var err error
-	for _, p := range pools {
-		err = errors.Join(err, p.Close())
+	for _, np := range pools {
+		err = errors.Join(err, np.p.Close())
 	}
 	deadline := time.Now().Add(closeConnsWithin)
-	for _, p := range pools {
+	for _, np := range pools {
 		// No event tells of a connection's close: its count is polled.
-		for p.Stats().OpenConnections > 0 && time.Now().Before(deadline) {
+		for np.p.Stats().OpenConnections > 0 && time.Now().Before(deadline) {
 			time.Sleep(2 * time.Millisecond)
+		}
+		if n := np.p.Stats().OpenConnections; n > 0 {
+			slog.Warn("store: closed without waiting for connections still in use",
+				"path", path, "pool", np.name, "open_connections", n, "waited", closeConnsWithin)
 		}
 	}
 	return err

@@ -46,27 +46,27 @@ import (
 // until a restart. The exceptions, all for a copy over the file, are
 // below.
 //
-// The comparison of time and size needs only mu, so a write's check
-// never waits for a checkpoint. A checkpoint of ours marks the file as
-// being copied into (copying) in the same hold of mu as its own check of
-// the file, and clears the mark as it notes what it left. In between, its
-// change cannot be told from another's: a write checked then passes, as
-// it would have just before the checkpoint's check (waiting for the
+// The comparison of time and size needs only mu, so a write's check never
+// waits for a checkpoint. A checkpoint of ours marks the file as being
+// copied into (copying) in the same hold of mu as its own check of the
+// file, and clears the mark as it notes what it left. In between, its
+// change cannot be told from another's: a write checked then passes, as it
+// would have just before the checkpoint's check (waiting for the
 // checkpoint would find no more, its note taking in a copy all the same,
 // and would hold the write for its fsyncs), and a copy made entirely
 // within that window (while the checkpoint copies pages: milliseconds,
 // once a second while writes come, and after a flood of writes at the
-// writer's backstop) is taken for the store's own change. That copy is not found: the store's later
-// checkpoints write into it and damage it. Nor is one that ends after
-// Close's last check, before SQLite's own closing checkpoint (its last
-// connection's close), nor one that ends while the writer's connection
-// opens the file, before the store notes it (SQLite itself writes the
-// file then, switching a new one to WAL, so there is nothing to compare
-// with yet). These are why a backup is restored with the server stopped
-// (cardtable restore), not copied under it. A copy found later in the
-// open (the quick check and the migrations take seconds on a large
-// file) fails it with ErrReplaced, the WAL moved aside (failOpen): the
-// next start opens the copy.
+// writer's backstop) is taken for the store's own change. That copy is not
+// found: the store's later checkpoints write into it and damage it. Nor is
+// one that ends after Close's last check, before SQLite's own closing
+// checkpoint (its last connection's close), nor one that ends while the
+// writer's connection opens the file, before the store notes it (SQLite
+// itself writes the file then, switching a new one to WAL, so there is
+// nothing to compare with yet). These are why a backup is restored with
+// the server stopped (cardtable restore), not copied under it. A copy
+// found later in the open (the quick check and the migrations take seconds
+// on a large file) fails it with ErrReplaced, the WAL moved aside
+// (failOpen): the next start opens the copy.
 //
 // A change of the file's metadata only (chmod, a hard link) changes
 // neither time nor size and is not taken for a swap; touch(1) on the live

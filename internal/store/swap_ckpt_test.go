@@ -50,7 +50,7 @@ func openWithWAL(t *testing.T) (db *DB, path, backup string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if t.Failed() { // else the test closed it (a second Close logs)
+		if t.Failed() { // else the test closed it
 			db.Close()
 		}
 	})
@@ -195,5 +195,44 @@ func TestCopiedOverWhileOpening(t *testing.T) {
 	defer db.Close()
 	if l, err := db.Saves(ctx, "p"); err != nil || len(l) != 10 {
 		t.Fatalf("the next open reads %d saves, %v; want the backup's 10", len(l), err)
+	}
+}
+
+// TestCopiedOverDamagedWhileOpening: a damaged copy put over the file
+// while the store opens it, before the quick check, fails that check,
+// but the open says the file was swapped (start again), once, not that
+// it is damaged: the file checked was not the one opened.
+func TestCopiedOverDamagedWhileOpening(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, damagedCopy := filepath.Join(dir, "ct.db"), filepath.Join(dir, "damaged.db")
+	makeDamaged(t, damagedCopy)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillSaves(t, db, 10)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	prepareHook = func() { copyOver(t, damagedCopy, path) }
+	db, err = Open(ctx, path)
+	prepareHook = nil
+	if err == nil {
+		db.Close()
+		t.Fatal("opened a damaged file copied over while opening")
+	}
+	msg := err.Error()
+	if !errors.Is(err, ErrReplaced) || errors.Is(err, ErrCorrupt) || strings.Count(msg, path) != 1 ||
+		strings.Count(msg, "swapped") != 1 || !strings.Contains(msg, "start the server again") ||
+		strings.Contains(msg, "backup") {
+		t.Fatalf("open of a file a damaged copy was put over: %v", err)
+	}
+	// The copy is what the quick check met: the next open finds it damaged.
+	if db, err = Open(ctx, path); !errors.Is(err, ErrCorrupt) {
+		if err == nil {
+			db.Close()
+		}
+		t.Fatalf("the next open of the damaged copy: %v, want ErrCorrupt", err)
 	}
 }

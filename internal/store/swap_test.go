@@ -259,11 +259,12 @@ func TestRenamedThenClosed(t *testing.T) {
 // and every acknowledged write is in the file after Close.
 func TestStatFailureNotSwap(t *testing.T) {
 	db, path, _ := openWithWAL(t) // 30 saves, 20 of them in the WAL only
-	defer func() { statPath = os.Stat }()
-	statPath = func(string) (os.FileInfo, error) { return nil, syscall.EIO }
+	defer statFault.Store(nil)
+	eio := func() error { return syscall.EIO }
+	statFault.Store(&eio)
 	ctx := context.Background()
 	err := db.PutSave(ctx, SaveRecord{Player: "p", Name: "refused", Lineage: "x", Save: "s", Updated: t0})
-	statPath = os.Stat
+	statFault.Store(nil)
 	if err == nil || errors.Is(err, ErrReplaced) {
 		t.Fatalf("a write whose check could not stat the path: %v, want a plain error", err)
 	}
