@@ -42,8 +42,8 @@ type Cluster interface {
 }
 
 // Place is where a table runs: Here (this server, or nowhere: a finished
-// table's record, or no such table), at Addr (HOST:PORT), or nowhere yet
-// (Wait).
+// table's record, or no such table), at Addr (the other server's
+// address), or nowhere yet (Wait).
 //
 // An address is HOST:PORT (plain HTTP) or https://HOST:PORT (the server
 // ends TLS itself: forwarded over HTTPS, its certificate checked).
