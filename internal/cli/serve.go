@@ -115,6 +115,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		// An HTTPS server's certificate is checked for these names
 		// when a request is forwarded to it (docs/scaling.md).
 		ao.PeerNames = names.peerNames(hosts)
+		if names.endsTLS() {
+			warnNoPeerName(log, ao.PeerNames)
+		}
 	}
 	arl := arlweb.New(hub, ao)
 	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/crypto/acme/autocert"
 
@@ -115,14 +116,22 @@ func (c dbCache) moveOne(ctx context.Context, key string) error {
 // readOld is the old directory's entry key, read as DirCache reads it but
 // bounded: a symbolic link is followed, and a file that is not regular
 // or is bigger than an entry may be is refused before it is read (a
-// FIFO would block, a huge file would be held in memory whole).
+// FIFO would block, a huge file would be held in memory whole). It is
+// opened without blocking and checked once open, so a FIFO put in its
+// place after a look cannot hang the start.
 // autocert.ErrCacheMiss when there is none.
 func (c dbCache) readOld(key string) ([]byte, error) {
 	name := filepath.Join(string(c.old), key)
-	fi, err := os.Stat(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, autocert.ErrCacheMiss
+	case err != nil:
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
 	case err != nil:
 		return nil, err
 	case !fi.Mode().IsRegular():
@@ -130,11 +139,6 @@ func (c dbCache) readOld(key string) ([]byte, error) {
 	case fi.Size() > dbcopy.ACMEMaxBytes:
 		return nil, fmt.Errorf("%s: %d bytes, more than %d: %w", name, fi.Size(), dbcopy.ACMEMaxBytes, dbcopy.ErrACMETooBig)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, dbcopy.ACMEMaxBytes+1))
 	if err == nil && len(data) > dbcopy.ACMEMaxBytes { // grew since the Stat
 		err = fmt.Errorf("%s: more than %d bytes: %w", name, dbcopy.ACMEMaxBytes, dbcopy.ErrACMETooBig)

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"cardtable/internal/pgstore"
@@ -73,17 +75,34 @@ func (n serveNames) endsTLS() bool { return n.certs != nil || len(n.domains) > 0
 
 // peerNames are the names another server's certificate is checked for
 // when a request is forwarded to it over HTTPS: the --acme domains, else
-// the --tls-cert certificate's names, else the answered hosts.
+// the --host names and then the --tls-cert certificate's (the first name
+// that is no wildcard is checked when the request's host is none of
+// them, nor covered by a wildcard), else the answered hosts.
 func (n serveNames) peerNames(hosts []string) []string {
 	if len(n.domains) > 0 {
 		return n.domains
 	}
 	if n.certs != nil {
+		names := append([]string{}, n.hosts...)
 		if c, _ := n.certs.get(nil); c != nil && c.Leaf != nil {
-			return append(append([]string{}, c.Leaf.DNSNames...), ipStrings(c.Leaf.IPAddresses)...)
+			names = append(append(names, c.Leaf.DNSNames...), ipStrings(c.Leaf.IPAddresses)...)
 		}
+		return names
 	}
 	return hosts
+}
+
+// warnNoPeerName warns, at start, when a server ending TLS itself has
+// no name to check the others' certificates for: none of its tables'
+// requests can then be forwarded to another server.
+func warnNoPeerName(log *slog.Logger, peerNames []string) {
+	for _, n := range peerNames {
+		if strings.TrimSuffix(n, ".") != "" {
+			return
+		}
+	}
+	log.Warn("no name to check the other servers' certificates for: requests cannot be forwarded to them; " +
+		"give a certificate with a DNS name or IP address (--tls-cert), or set --host")
 }
 
 func ipStrings(ips []net.IP) []string {

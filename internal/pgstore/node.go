@@ -32,8 +32,8 @@ import (
 
 // NodeOptions configure a Node.
 type NodeOptions struct {
-	// Addr is where the other servers reach this one (HOST:PORT), for
-	// forwarding.
+	// Addr is where the other servers reach this one, for forwarding:
+	// HOST:PORT (plain HTTP) or https://HOST:PORT (it ends TLS itself).
 	Addr string
 	// Lease is how long a server is believed alive after its last
 	// heartbeat (default 5 s); Beat how often it renews it (default 1 s).

@@ -52,9 +52,11 @@ type Options struct {
 	Cluster Cluster
 	// PeerNames are the names a server whose internal address is
 	// https:// must show a certificate for (chained to the system's
-	// trusted roots): the request's host if it is one of them, else the
-	// first. The wiring passes the --acme domains, the --tls-cert
-	// certificate's names, or the --host names.
+	// trusted roots): the request's host if it is one of them or a
+	// wildcard among them (*.example.org) covers it, else the first
+	// that is no wildcard. The wiring passes the --acme domains, the
+	// --host names and the --tls-cert certificate's, or the answered
+	// hosts.
 	PeerNames []string
 }
 

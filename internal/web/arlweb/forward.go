@@ -12,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,8 +43,8 @@ type Cluster interface {
 }
 
 // Place is where a table runs: Here (this server, or nowhere: a finished
-// table's record, or no such table), at Addr (HOST:PORT), or nowhere yet
-// (Wait).
+// table's record, or no such table), at Addr (the other server's
+// address), or nowhere yet (Wait).
 //
 // An address is HOST:PORT (plain HTTP) or https://HOST:PORT (the server
 // ends TLS itself: forwarded over HTTPS, its certificate checked).
@@ -246,43 +247,88 @@ func (h *Handlers) logForwardErr(addr string, err error) {
 }
 
 // tlsRefused: err is a TLS handshake that failed before any request was
-// sent: the other server's certificate did not pass the check, or the
-// two disagree on TLS (a plain HTTP listener answering, an alert).
+// sent: the other server's certificate did not pass the check, the two
+// disagree on TLS (a plain HTTP listener answering, an alert), or the
+// other server took the connection and never answered the handshake.
+// Nothing reached its handlers, so a new table may be made here.
 func tlsRefused(err error) bool {
-	var cv *tls.CertificateVerificationError
-	var alert tls.AlertError
-	var rh tls.RecordHeaderError
-	var unknownCA x509.UnknownAuthorityError
-	var hostname x509.HostnameError
-	return errors.As(err, &cv) || errors.As(err, &alert) || errors.As(err, &rh) ||
-		errors.As(err, &unknownCA) || errors.As(err, &hostname)
+	var hs *handshakeError
+	return errors.As(err, &hs) && !errors.Is(err, context.Canceled)
 }
+
+// handshakeError is a TLS handshake with another server that failed:
+// no request was sent on the connection.
+type handshakeError struct{ err error }
+
+func (e *handshakeError) Error() string { return "TLS handshake: " + e.err.Error() }
+func (e *handshakeError) Unwrap() error { return e.err }
+
+// Timeouts of a connection to another server: a short dial, so a dead
+// server is found fast, and a bounded TLS handshake.
+const (
+	dialTimeout      = 2 * time.Second
+	handshakeTimeout = 5 * time.Second
+)
 
 // newForwardTransport carries forwarded requests between servers:
 // kept-alive connections, and a short dial so a dead server is found
 // fast. tc (nil: plain HTTP) checks an HTTPS peer's certificate; HTTP/1.1
-// only, as WebSocket upgrades need it.
-func newForwardTransport(tc *tls.Config) *http.Transport {
-	return &http.Transport{
-		DialContext:         (&net.Dialer{Timeout: 2 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		TLSClientConfig:     tc,
-		TLSHandshakeTimeout: 5 * time.Second,
+// only, as WebSocket upgrades need it. The handshake is made here, not
+// by the transport, so that every way it fails (a stalled one too) is
+// known as a handshake's (handshakeError).
+func newForwardTransport(tc *tls.Config, handshake time.Duration) *http.Transport {
+	dialer := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
+	t := &http.Transport{
+		DialContext:         dialer.DialContext,
 		MaxIdleConnsPerHost: 64,
 		IdleConnTimeout:     90 * time.Second,
 	}
+	if tc != nil {
+		t.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			conn, err := dialer.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			tconn := tls.Client(conn, tc)
+			hctx, cancel := context.WithTimeout(ctx, handshake)
+			defer cancel()
+			if err := tconn.HandshakeContext(hctx); err != nil {
+				conn.Close()
+				return nil, &handshakeError{err}
+			}
+			return tconn, nil
+		}
+	}
+	return t
 }
 
 // forwardTransport carries forwarded requests to plain HTTP servers.
-var forwardTransport = newForwardTransport(nil)
+var forwardTransport = newForwardTransport(nil, 0)
+
+// maxHostTransports bounds the transports made for request hosts a
+// wildcard name covers (the Host is the client's to choose); past it, a
+// host is checked as one no name covers.
+const maxHostTransports = 64
 
 // peerTransports carry forwarded requests to HTTPS servers: one per name
 // a peer's certificate is checked for (a transport's connections are
 // pooled by address, so one checked for another name is never reused).
-// The names are the configured ones, so the map is bounded.
+// The names are the configured ones, and the hosts a configured wildcard
+// covers, at most maxHostTransports of them: bounded.
 type peerTransports struct {
-	names  []string
-	byName map[string]*http.Transport
-	warned *atomic.Int64 // when a refused handshake was last logged at WARN (Unix ns)
+	names     []string // the configured names, no wildcard, in order
+	wildcards *x509.Certificate
+	roots     *x509.CertPool
+	byName    map[string]*http.Transport // the configured names'
+	byHost    *hostTransports
+	warned    *atomic.Int64 // when a refused handshake was last logged at WARN (Unix ns)
+	handshake time.Duration // how long a TLS handshake may take
+}
+
+// hostTransports are the transports of hosts a wildcard covers.
+type hostTransports struct {
+	mu sync.Mutex
+	m  map[string]*http.Transport
 }
 
 // warnNow: no refused handshake was logged at WARN in the last minute;
@@ -293,24 +339,43 @@ func (p peerTransports) warnNow() bool {
 }
 
 // roots nil: the system's trusted roots (SSL_CERT_FILE and SSL_CERT_DIR
-// on Unix); tests pass their own.
+// on Unix); tests pass their own. A wildcard name (*.example.org) covers
+// the request hosts x509 would match it with.
 func newPeerTransports(names []string, roots *x509.CertPool) peerTransports {
-	p := peerTransports{byName: map[string]*http.Transport{}, warned: new(atomic.Int64)}
+	return newPeerTransportsWith(names, roots, handshakeTimeout)
+}
+
+// newPeerTransportsWith is newPeerTransports with the handshake's
+// timeout (tests shorten it).
+func newPeerTransportsWith(names []string, roots *x509.CertPool, handshake time.Duration) peerTransports {
+	p := peerTransports{byName: map[string]*http.Transport{}, roots: roots, handshake: handshake,
+		byHost: &hostTransports{m: map[string]*http.Transport{}}, warned: new(atomic.Int64)}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSuffix(n, "."))
-		if n == "" || strings.Contains(n, "*") || p.byName[n] != nil {
-			continue // a wildcard names no one host to ask for
+		switch {
+		case n == "" || p.byName[n] != nil:
+		case strings.Contains(n, "*"):
+			if p.wildcards == nil {
+				p.wildcards = &x509.Certificate{}
+			}
+			p.wildcards.DNSNames = append(p.wildcards.DNSNames, n)
+		default:
+			p.names = append(p.names, n)
+			p.byName[n] = p.transport(n)
 		}
-		p.names = append(p.names, n)
-		p.byName[n] = newForwardTransport(&tls.Config{ServerName: n, RootCAs: roots, MinVersion: tls.VersionTLS12})
 	}
 	return p
 }
 
+// transport checks the peer's certificate for name.
+func (p peerTransports) transport(name string) *http.Transport {
+	return newForwardTransport(&tls.Config{ServerName: name, RootCAs: p.roots, MinVersion: tls.VersionTLS12}, p.handshake)
+}
+
 // forAddr is where a request for the server at addr goes and how: addr
 // https://HOST:PORT over HTTPS, its certificate checked for host (the
-// request's Host) if that is one of the names, else for the first;
-// HOST:PORT over plain HTTP.
+// request's Host) if that is one of the names or a wildcard covers it,
+// else for the first name; HOST:PORT over plain HTTP.
 func (p peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper) {
 	hostport, ok := strings.CutPrefix(addr, "https://")
 	if !ok {
@@ -320,13 +385,33 @@ func (p peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper)
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	if t := p.byName[strings.ToLower(strings.TrimSuffix(host, "."))]; t != nil {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if t := p.byName[host]; t != nil {
+		return u, t
+	}
+	if t := p.forWildcard(host); t != nil {
 		return u, t
 	}
 	if len(p.names) == 0 {
 		return u, noPeerNames{}
 	}
 	return u, p.byName[p.names[0]]
+}
+
+// forWildcard is the transport for host if a wildcard name covers it
+// and the bound allows, else nil.
+func (p peerTransports) forWildcard(host string) *http.Transport {
+	if p.wildcards == nil || p.wildcards.VerifyHostname(host) != nil {
+		return nil
+	}
+	p.byHost.mu.Lock()
+	defer p.byHost.mu.Unlock()
+	t := p.byHost.m[host]
+	if t == nil && len(p.byHost.m) < maxHostTransports {
+		t = p.transport(host)
+		p.byHost.m[host] = t
+	}
+	return t
 }
 
 // noPeerNames answers for an HTTPS server when no name is configured to
@@ -337,5 +422,7 @@ func (noPeerNames) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Body != nil {
 		r.Body.Close() // as a RoundTripper must
 	}
-	return nil, errors.New("no name to check the server's certificate for (--host, --acme or --tls-cert)")
+	return nil, errNoPeerNames
 }
+
+var errNoPeerNames = errors.New("no name to check the server's certificate for (--host, --acme or --tls-cert)")

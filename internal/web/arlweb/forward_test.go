@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/internal/store"
 	"cardtable/internal/table"
@@ -343,5 +345,102 @@ func TestForwardHTTPS(t *testing.T) {
 	h.peers = newPeerTransports(nil, trusted)
 	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com"); w.Code != http.StatusServiceUnavailable || len(seen) != 3 {
 		t.Fatalf("no names: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestForwardHTTPSWildcard: with only a wildcard name (a certificate for
+// *.example.com), a request whose host it covers is forwarded, the other
+// server's certificate checked for that host; a host it does not cover
+// is not forwarded blind. The transports made for covered hosts are
+// bounded.
+func TestForwardHTTPSWildcard(t *testing.T) {
+	var seen []string
+	other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.TLS.ServerName+" "+r.Method+" "+r.URL.Path)
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprint(w, `{"id":"THERE"}`)
+	}))
+	other.StartTLS()
+	defer other.Close()
+	trusted := x509.NewCertPool()
+	trusted.AddCert(other.Certificate()) // for example.com, *.example.com and 127.0.0.1
+	otherAddr := "https://" + other.Listener.Addr().String()
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{place: Place{Addr: otherAddr}, forNew: otherAddr}
+	h := New(forwardHub(t, nil), o)
+	h.peers = newPeerTransports([]string{"*.example.com"}, trusted)
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	serve := func(method, path, host string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
+		r.Host = host
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	if w := serve("POST", "/api/arlington/tables", "cards.example.com:443"); w.Code != http.StatusCreated || w.Body.String() != `{"id":"THERE"}` {
+		t.Fatalf("a new table: %d %s", w.Code, w.Body)
+	}
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "Cards.Example.COM."); w.Code != http.StatusCreated {
+		t.Fatalf("a table elsewhere: %d %s", w.Code, w.Body)
+	}
+	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "a.b.example.com"); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("a host the wildcard does not cover: %d %s", w.Code, w.Body)
+	}
+	want := "cards.example.com POST /api/arlington/tables,cards.example.com GET /api/arlington/tables/ELSEWHERE"
+	if got := strings.Join(seen, ","); got != want {
+		t.Fatalf("the other server got %q, want %q", got, want)
+	}
+	for i := range maxHostTransports + 10 {
+		h.peers.forAddr(otherAddr, fmt.Sprintf("h%d.example.com", i))
+	}
+	if n := len(h.peers.byHost.m); n != maxHostTransports {
+		t.Fatalf("%d transports for covered hosts, want %d", n, maxHostTransports)
+	}
+}
+
+// TestForwardHTTPSStalled: another server that takes the connection and
+// never answers the TLS handshake is a refused handshake: no request
+// reached it, so a new table is made here, and it is logged at WARN.
+func TestForwardHTTPSStalled(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []net.Conn
+	accepted := make(chan struct{})
+	go func() { // exits when ln is closed
+		defer close(accepted)
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c) // kept open, never answered
+		}
+	}()
+	defer func() {
+		ln.Close()
+		<-accepted
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	otherAddr := "https://" + ln.Addr().String()
+	o := wired(Limits{})
+	o.Cluster = &fakeCluster{place: Place{Addr: otherAddr}, forNew: otherAddr}
+	h := New(forwardHub(t, nil), o)
+	h.peers = newPeerTransportsWith([]string{"example.com"}, x509.NewCertPool(), 200*time.Millisecond)
+	var logged bytes.Buffer
+	h.log = slog.New(slog.NewTextHandler(&logged, nil))
+	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
+	r := httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(`{"players":2}`))
+	r.Host = "example.com"
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusCreated || strings.Contains(w.Body.String(), "THERE") {
+		t.Fatalf("a new table, the other server's handshake stalled: %d %s", w.Code, w.Body)
+	}
+	if log := logged.String(); strings.Count(log, "level=WARN") != 1 || !strings.Contains(log, "handshake") {
+		t.Fatalf("log: %s", log)
 	}
 }
