@@ -160,8 +160,8 @@ func TestLoadtestServeOnly(t *testing.T) {
 	}
 }
 
-// serve --max-tables bounds the live tables (the load test of 1,000
-// tables against cardtable serve needs more than the default 200).
+// serve --max-tables bounds the live tables of every address together;
+// it must be positive.
 func TestServeMaxTablesUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
 	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
