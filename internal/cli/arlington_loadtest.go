@@ -186,6 +186,13 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	if errors.As(err, &limit) {
 		// Not the chain of which table and seat: what happened and what
 		// to do about it (docs/cli.md).
+		if limit.Tables {
+			// The tables made stay live until they end idle: a second
+			// run meets the bound sooner.
+			return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): run fewer, "+
+				"or without --server (its own server has no such limit); the tables made stay open "+
+				"until they end idle, so a run again soon is refused sooner", limit, f.tables)
+		}
 		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
 			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
 	}

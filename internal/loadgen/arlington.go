@@ -5,11 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -151,6 +149,7 @@ type arlRun struct {
 	recon   atomic.Int64
 	lost    atomic.Int64
 	open    atomic.Int64 // the people's WebSockets open now
+	made    atomic.Int64 // the tables this run has created
 	nextURL atomic.Uint64
 	errMu   sync.Mutex
 	first   error
@@ -342,6 +341,10 @@ feed:
 		default:
 		}
 	}
+	if limit := (*AddressLimitError)(nil); errors.As(err, &limit) && limit.Tables {
+		// The tables being created when one was refused are made now.
+		limit.Count = int(r.made.Load())
+	}
 	return err
 }
 
@@ -366,6 +369,7 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.made.Add(1)
 	t := &arlTable{id: made.ID, xff: xff}
 	for s := range cfg.People {
 		p := &person{t: t, seat: s, cookie: cookie, acted: -1,
@@ -390,160 +394,4 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 		}
 	}
 	return t, nil
-}
-
-const playerCookie = "cardtable_player"
-
-// post sends a JSON request as the identity cookie (none: a new one) and
-// returns the identity the answer sets, or the same one. A rate-limited
-// request (429 with Retry-After: a server creating tables for one address
-// only so fast) is sent again after the wait the answer asks for.
-func (r *arlRun) post(ctx context.Context, path, cookie, xff string, body any, want int, v any) (string, error) {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return "", err
-	}
-	var resp *http.Response
-	for {
-		req, err := http.NewRequestWithContext(ctx, "POST", r.url()+path, strings.NewReader(string(b)))
-		if err != nil {
-			return "", err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		if xff != "" {
-			req.Header.Set("X-Forwarded-For", xff)
-		}
-		if cookie != "" {
-			req.AddCookie(&http.Cookie{Name: playerCookie, Value: cookie})
-		}
-		if resp, err = r.hc.Do(req); err != nil {
-			return "", err
-		}
-		// Only a rate limit says when to come back; a 429 without
-		// Retry-After (too many tables open) is final.
-		secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
-		if resp.StatusCode != http.StatusTooManyRequests || err != nil || secs < 1 {
-			break
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		wait := time.Duration(secs) * time.Second
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return "", ctx.Err()
-		case <-t.C:
-		}
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return "", err
-	}
-	if resp.StatusCode != want {
-		return "", fmt.Errorf("POST %s: %s: %s", path, resp.Status, strings.TrimSpace(string(data)))
-	}
-	for _, c := range resp.Cookies() {
-		if c.Name == playerCookie {
-			cookie = c.Value
-		}
-	}
-	if cookie == "" {
-		return "", fmt.Errorf("POST %s: no identity cookie", path)
-	}
-	if v != nil {
-		return cookie, json.Unmarshal(data, v)
-	}
-	return cookie, nil
-}
-
-// url is the next server in turn.
-func (r *arlRun) url() string {
-	return r.cfg.URLs[(r.nextURL.Add(1)-1)%uint64(len(r.cfg.URLs))]
-}
-
-// connect opens p's WebSocket and says hello (a full view, please).
-func (r *arlRun) connect(ctx context.Context, p *person) error {
-	u := "ws" + strings.TrimPrefix(r.url(), "http") + "/api/arlington/tables/" + p.t.id + "/ws"
-	h := http.Header{}
-	h.Set("Cookie", (&http.Cookie{Name: playerCookie, Value: p.cookie}).String())
-	if p.t.xff != "" {
-		h.Set("X-Forwarded-For", p.t.xff)
-	}
-	c, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: r.hc, HTTPHeader: h})
-	if err != nil {
-		if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-			return refused(resp, int(r.open.Load()))
-		}
-		return fmt.Errorf("connecting seat %d: %w", p.seat, err)
-	}
-	c.SetReadLimit(4 << 20) // a full view of a long game
-	p.cmu.Lock()
-	p.c = c
-	p.cmu.Unlock()
-	r.open.Add(1)
-	p.live.Store(true)
-	if err := send(ctx, c, map[string]any{"type": "hello", "since": -1}); err != nil {
-		r.closeConn(p) // not left open behind a retry
-		return err
-	}
-	return nil
-}
-
-// closeConn closes p's connection and counts it out of those open.
-func (r *arlRun) closeConn(p *person) {
-	p.conn().CloseNow()
-	if p.live.Swap(false) {
-		r.open.Add(-1)
-	}
-}
-
-// AddressLimitError is a WebSocket refused with 429 Too Many Requests:
-// the server's bound on the connections open from one client address
-// (every simulated person comes from this machine's address unless
-// ArlConfig.ForwardedFor gives them others).
-type AddressLimitError struct {
-	Open   int    // the connections this run had open when refused
-	Server string // what the server said, if anything
-}
-
-func (e *AddressLimitError) Error() string {
-	s := fmt.Sprintf("the server's limit of WebSocket connections from one address was reached: "+
-		"it refused one (429 Too Many Requests) while this load test had %d open", e.Open)
-	if e.Server != "" {
-		s += fmt.Sprintf(" (the server said %q)", e.Server)
-	}
-	return s
-}
-
-// refused is the AddressLimitError of a refused dial's answer.
-func refused(resp *http.Response, open int) error {
-	e := &AddressLimitError{Open: open}
-	if resp.Body != nil {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		e.Server = strings.TrimSpace(string(b))
-		var msg struct {
-			Error string `json:"error"`
-		}
-		if json.Unmarshal(b, &msg) == nil && msg.Error != "" {
-			e.Server = msg.Error
-		}
-	}
-	return e
-}
-
-// conn is p's connection now.
-func (p *person) conn() *websocket.Conn {
-	p.cmu.Lock()
-	defer p.cmu.Unlock()
-	return p.c
-}
-
-func send(ctx context.Context, c *websocket.Conn, m any) error {
-	b, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	return c.Write(ctx, websocket.MessageText, b)
 }

@@ -19,11 +19,12 @@ import (
 // people do, so the per-connection message limit is lifted.
 func arlServer(tb testing.TB, tables int) string {
 	tb.Helper()
-	return arlServerWith(tb, tables, web.Options{})
+	return arlServerWith(tb, tables, web.Options{}, 0)
 }
 
-// arlServerWith is arlServer with the web layer's options o.
-func arlServerWith(tb testing.TB, tables int, o web.Options) string {
+// arlServerWith is arlServer with the web layer's options o and a bound
+// of perAddr WebSockets from one address (0: the default).
+func arlServerWith(tb testing.TB, tables int, o web.Options, perAddr int) string {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "load.db"))
@@ -35,7 +36,7 @@ func arlServerWith(tb testing.TB, tables int, o web.Options) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	o.Games = []web.Routes{arlweb.New(hub, arlweb.Options{Limits: arlweb.Limits{Burst: 1000, Every: time.Millisecond}})}
+	o.Games = []web.Routes{arlweb.New(hub, arlweb.Options{Limits: arlweb.Limits{Burst: 1000, Every: time.Millisecond, PerAddress: perAddr}})}
 	srv := httptest.NewServer(web.New(o))
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -104,7 +105,7 @@ func TestLongArlingtonLoadRateLimited(t *testing.T) {
 	}
 	rl := web.RateLimit{Player: web.Bucket{Burst: 10, Every: time.Millisecond},
 		Address: web.Bucket{Burst: 1, Every: 300 * time.Millisecond}, MaxKeys: 100}
-	url := arlServerWith(t, 3, web.Options{RateLimit: &rl})
+	url := arlServerWith(t, 3, web.Options{RateLimit: &rl}, 0)
 	res, err := RunArlington(context.Background(), ArlConfig{URL: url, Tables: 3, People: 2,
 		Duration: time.Minute, MaxActions: 10, Seed: 4})
 	if err != nil {
