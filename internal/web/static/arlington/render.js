@@ -257,3 +257,17 @@ export function winnersText(v, names) {
   const pts = w.length ? v.totals[w[0]] : 0;
   return w.length > 1 ? `Game over: ${list} share the win with ${pts} ${points(pts)}.` : `Game over: ${list} wins with ${pts} ${points(pts)}.`;
 }
+
+// setWords is the preview of a legal set: its spectra and points. A set
+// that fits several spectra scores, on a table, in whichever gives it the
+// most, whatever it was led as (the rules' Scoring section): so its points
+// are said once, as the best, and the spectrum to choose only decides
+// what it answers. lead says the player may lead it now.
+export function setWords(as, lead) {
+  if (as.length === 1) return `As a set: ${as[0].words}, ${as[0].points} ${points(as[0].points)}.`;
+  const best = as.reduce((b, x) => (x.points > b.points ? x : b));
+  const names = as.map((x) => x.words);
+  const list = names.slice(0, -1).join(", ") + " or " + names[names.length - 1];
+  return `As a set: ${list}; it scores ${best.points} ${points(best.points)} whichever it is led as (as ${best.words}).` +
+    (lead ? " Choose the spectrum when you lead it: it decides which sets answer it." : "");
+}

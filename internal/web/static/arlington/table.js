@@ -5,8 +5,8 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, points, ruleHref } from "./common.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
+import { savedName, saveName, el, ruleHref } from "./common.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, setWords } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
@@ -392,8 +392,7 @@ async function preview() {
       box.textContent = p.say;
     } else if (p.legal) {
       box.className = "preview ok";
-      box.textContent = `As a set: ${p.as.map((x) => `${x.words}, ${x.points} ${points(x.points)}`).join(" · or ")}` +
-        (p.as.length > 1 && (!turn || v.phase === "lead") ? ". It fits more than one spectrum: choose which when you lead it." : ".");
+      box.textContent = setWords(p.as, !turn || v.phase === "lead");
     } else {
       box.className = "preview bad";
       box.textContent = p.why;
