@@ -144,7 +144,7 @@ func TestBrowserArlingtonPage(t *testing.T) {
 		}
 	}
 	sel(both...)
-	p.wait(`document.getElementById("preview").textContent.includes("more than one spectrum")`, "the preview of a set of two spectra")
+	p.wait(`document.getElementById("preview").textContent.includes("Choose the spectrum when you lead it")`, "the preview of a set of two spectra")
 	var choices []string
 	p.eval(`[...document.querySelectorAll("#actions button.match")].map((b) => b.textContent)`, &choices)
 	if len(choices) != 2 || !strings.HasSuffix(choices[0], "("+spectra[0]+")") || !strings.HasSuffix(choices[1], "("+spectra[1]+")") {
