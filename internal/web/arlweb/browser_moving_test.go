@@ -84,41 +84,20 @@ func tableMoving(t *testing.T, refused int32) {
 // runs it yet). Those attempts do not ask the table's address: the
 // ending said the table lives on (each refused attempt asked it).
 func TestBrowserArlingtonTableMovedWords(t *testing.T) {
-	var moved atomic.Bool
-	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
-	id := e.client().create("", "", "random")
-	inner := e.srv.Config.Handler
-	var refusing atomic.Bool
-	var refused, asked atomic.Int32
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if refusing.Load() {
-			switch r.URL.Path {
-			case "/api/arlington/tables/" + id + "/ws":
-				refused.Add(1)
-				unavailable(w, r, "the table is moving to another server")
-				return
-			case "/api/arlington/tables/" + id:
-				asked.Add(1)
-				unavailable(w, r, "the table is moving to another server")
-				return
-			}
-		}
-		inner.ServeHTTP(w, r)
-	}))
-	defer front.Close()
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open(front.URL, id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
+	m := startMoving(t, func(w http.ResponseWriter, r *http.Request) {
+		unavailable(w, r, "the table is moving to another server")
+	})
+	e, id, p := m.e, m.id, m.p
 	// Every text the connection line shows from now on.
 	p.do(chromedp.Evaluate[chromedp.Void](`window.connSeen = []; new MutationObserver(() => connSeen.push(document.getElementById("conn").textContent)).observe(document.getElementById("conn"), {childList: true, characterData: true, subtree: true})`))
-	refusing.Store(true)
-	moved.Store(true)
+	m.refusing.Store(true)
+	m.moved.Store(true)
 	// Bob's join is the write the store refuses: the table stops here.
 	if code := e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil); code != http.StatusServiceUnavailable {
 		t.Fatalf("a join to a table that moved: %d", code)
 	}
 	p.until(`window.__ws.socks.length >= 3 && window.__ws.socks.every((s) => s.readyState === WebSocket.CLOSED)`)
-	if n := refused.Load(); n < 2 {
+	if n := m.refused.Load(); n < 2 {
 		t.Fatalf("%d attempts refused, want 2", n)
 	}
 	seen := eval[[]string](p, `connSeen`)
@@ -132,8 +111,8 @@ func TestBrowserArlingtonTableMovedWords(t *testing.T) {
 			break
 		}
 	}
-	if n := asked.Load(); n != 0 {
-		t.Errorf("the page asked the table's address %d times after %d refused attempts; the ending said the table moves", n, refused.Load())
+	if n := m.asked.Load(); n != 0 {
+		t.Errorf("the page asked the table's address %d times after %d refused attempts; the ending said the table moves", n, m.refused.Load())
 	}
 }
 
@@ -148,37 +127,54 @@ func TestLongBrowserArlingtonMovedThenGone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	var moved atomic.Bool
-	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &moved} })
-	id := e.client().create("", "", "random")
-	inner := e.srv.Config.Handler
-	var refusing atomic.Bool
-	var refused, asked atomic.Int32
+	m := startMoving(t, http.NotFound)
+	e, id, p := m.e, m.id, m.p
+	m.refusing.Store(true)
+	m.moved.Store(true)
+	// Bob's join is the write the store refuses: the table stops here.
+	e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil)
+	p.until(`document.getElementById("conn").textContent.startsWith("this table has ended")`)
+	if r, a := m.refused.Load(), m.asked.Load(); r != 5 || a != 1 {
+		t.Errorf("the page stopped after %d refused attempts and %d requests of the table's address; want 5 and 1", r, a)
+	}
+}
+
+// moving is a table whose store can be made to refuse writes (moved)
+// behind a front server that, once refusing, answers the table's socket
+// with 503 (counted in refused) and its address with address (counted in
+// asked); p is a watcher's page connected through the front.
+type moving struct {
+	e               *env
+	id              string
+	p               *seatTab
+	moved, refusing atomic.Bool
+	refused, asked  atomic.Int32
+}
+
+func startMoving(t testing.TB, address http.HandlerFunc) *moving {
+	t.Helper()
+	m := &moving{}
+	m.e = newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { return &movingStore{DB: db, moved: &m.moved} })
+	m.id = m.e.client().create("", "", "random")
+	inner := m.e.srv.Config.Handler
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if refusing.Load() {
+		if m.refusing.Load() {
 			switch r.URL.Path {
-			case "/api/arlington/tables/" + id + "/ws":
-				refused.Add(1)
+			case "/api/arlington/tables/" + m.id + "/ws":
+				m.refused.Add(1)
 				unavailable(w, r, "the table is moving to another server")
 				return
-			case "/api/arlington/tables/" + id:
-				asked.Add(1)
-				http.NotFound(w, r)
+			case "/api/arlington/tables/" + m.id:
+				m.asked.Add(1)
+				address(w, r)
 				return
 			}
 		}
 		inner.ServeHTTP(w, r)
 	}))
-	defer front.Close()
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open(front.URL, id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	refusing.Store(true)
-	moved.Store(true)
-	// Bob's join is the write the store refuses: the table stops here.
-	e.client().do("POST", "/api/arlington/tables/"+id+"/join", joinRequest{Name: "Bob"}, nil)
-	p.until(`document.getElementById("conn").textContent.startsWith("this table has ended")`)
-	if r, a := refused.Load(), asked.Load(); r != 5 || a != 1 {
-		t.Errorf("the page stopped after %d refused attempts and %d requests of the table's address; want 5 and 1", r, a)
-	}
+	t.Cleanup(front.Close)
+	m.p = seatTabIn(t, startBrowser(t), "Watcher")
+	m.p.open(front.URL, m.id)
+	m.p.until(`document.getElementById("conn").textContent === "connected"`)
+	return m
 }
