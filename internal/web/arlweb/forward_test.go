@@ -299,13 +299,7 @@ func TestForwardHTTPS(t *testing.T) {
 	h := New(forwardHub(t, nil), o)
 	h.peers = newPeerTransports([]string{"cards.example", "example.com"}, trusted)
 	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
-	serve := func(method, path, host string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
-		r.Host = host
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		return w
-	}
+	serve := serveAt(srv)
 	if w := serve("POST", "/api/arlington/tables", "example.com:443"); w.Code != http.StatusCreated || w.Body.String() != `{"id":"THERE"}` {
 		t.Fatalf("a new table: %d %s", w.Code, w.Body)
 	}
@@ -370,13 +364,7 @@ func TestForwardHTTPSWildcard(t *testing.T) {
 	h := New(forwardHub(t, nil), o)
 	h.peers = newPeerTransports([]string{"*.example.com"}, trusted)
 	srv := h.Forward(web.New(web.Options{Games: []web.Routes{h}}))
-	serve := func(method, path, host string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
-		r.Host = host
-		w := httptest.NewRecorder()
-		srv.ServeHTTP(w, r)
-		return w
-	}
+	serve := serveAt(srv)
 	if w := serve("POST", "/api/arlington/tables", "cards.example.com:443"); w.Code != http.StatusCreated || w.Body.String() != `{"id":"THERE"}` {
 		t.Fatalf("a new table: %d %s", w.Code, w.Body)
 	}
@@ -442,5 +430,17 @@ func TestForwardHTTPSStalled(t *testing.T) {
 	}
 	if log := logged.String(); strings.Count(log, "level=WARN") != 1 || !strings.Contains(log, "handshake") {
 		t.Fatalf("log: %s", log)
+	}
+}
+
+// serveAt sends srv a request for path as if addressed to host, with a
+// new table's settings as its body, and returns the answer.
+func serveAt(srv http.Handler) func(method, path, host string) *httptest.ResponseRecorder {
+	return func(method, path, host string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, path, strings.NewReader(`{"players":2}`))
+		r.Host = host
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
 	}
 }
