@@ -41,33 +41,21 @@ func arlParseAction(line string) (arlington.Action, error) {
 		}
 		m := arlTarget.FindStringSubmatch(w)
 		if m == nil {
-			return arlington.Action{}, &typedActionError{fmt.Sprintf("%q: want SEAT/SET such as 3/1 (set 1 of seat 3's table; both count from 1)", w), arlington.ErrBadAction}
+			return arlington.Action{}, reworded{fmt.Sprintf("%q: want SEAT/SET such as 3/1 (set 1 of seat 3's table; both count from 1)", w), arlington.ErrBadAction}
 		}
 		seat, _ := strconv.Atoi(m[1])
 		set, _ := strconv.Atoi(m[2])
 		if seat < 1 || seat > arlington.MaxSeats || set < 1 {
-			return arlington.Action{}, &typedActionError{fmt.Sprintf("%q: seats are 1 to %d and sets count from 1", w, arlington.MaxSeats), arlington.ErrBadAction}
+			return arlington.Action{}, reworded{fmt.Sprintf("%q: seats are 1 to %d and sets count from 1", w, arlington.MaxSeats), arlington.ErrBadAction}
 		}
 		f[i] = fmt.Sprintf("%d/%d", seat-1, set-1)
 	}
 	a, err := arlington.ParseAction(strings.Join(f, " "))
 	if err != nil {
-		return a, &typedActionError{strings.ReplaceAll(err.Error(), strings.Join(f, " "), line), err}
+		return a, reworded{strings.ReplaceAll(err.Error(), strings.Join(f, " "), line), err}
 	}
 	return a, nil
 }
-
-// typedActionError is a refusal of an action in the words the player
-// typed (seats from 1), wrapping the engine's error (seats from 0), so
-// that errors.Is still finds arlington.ErrBadAction and the sentinels of
-// the part that did not read (card.ErrBadCard, arlington.ErrBadSet).
-type typedActionError struct {
-	msg string
-	err error
-}
-
-func (e *typedActionError) Error() string { return e.msg }
-func (e *typedActionError) Unwrap() error { return e.err }
 
 // arlWinners says who won: each winner's name, seat and points.
 // names[i] names seat i ("medium", "Ann"); me is the player's seat.

@@ -37,7 +37,7 @@ const (
 func readInputFile(name string, limit int64, what string) ([]byte, error) {
 	b, bad, err := readLimited(name, limit, what)
 	if bad {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+		return nil, badInput(err)
 	}
 	return b, err
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -31,13 +32,8 @@ func ownKey(name string, domains []string) bool {
 	if name == acmeAccountKey {
 		return true
 	}
-	host := strings.TrimSuffix(name, "+rsa")
-	for _, d := range domains {
-		if host == d { // autocert's keys are the names as configured: lower case
-			return true
-		}
-	}
-	return false
+	// autocert's keys are the names as configured: lower case.
+	return slices.Contains(domains, strings.TrimSuffix(name, "+rsa"))
 }
 
 // moveOld moves autocert's entries of the directory of earlier versions

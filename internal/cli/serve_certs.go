@@ -36,7 +36,7 @@ func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, erro
 	// they changed once more.
 	stamp, err := c.stamps()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+		return nil, badInput(err)
 	}
 	if certFilesReplaced != nil {
 		certFilesReplaced()
@@ -47,7 +47,7 @@ func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, erro
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err) // malformed: bad input
+		return nil, badInput(err) // malformed: bad input
 	}
 	c.cert, c.stamp, c.checked = &cert, stamp, time.Now()
 	return c, nil

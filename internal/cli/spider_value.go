@@ -264,7 +264,7 @@ func readValueData(name string) ([]solver.ValueSample, error) {
 	}
 	s, err := parseValueData(name, string(b))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errUsage, err)
+		return nil, badInput(err)
 	}
 	return s, nil
 }

@@ -124,7 +124,7 @@ func Decode(b []byte) (clientMsg, error) {
 			return clientMsg{}, fmt.Errorf("%w: chat takes text only", web.ErrBadRequest)
 		}
 	case msgPing:
-		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil || w.Text != "" {
+		if w != (wireMsg{Type: msgPing}) {
 			return clientMsg{}, fmt.Errorf("%w: ping takes no fields", web.ErrBadRequest)
 		}
 	case "":

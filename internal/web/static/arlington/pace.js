@@ -8,7 +8,7 @@
 const KEY = "arlington.speed";
 // Per speed: the pause after a card or set is played, and after a trick
 // is taken (the completed trick stays on the table meanwhile), in ms.
-export const SPEEDS = {
+const SPEEDS = {
   slow: { move: 1400, trick: 3200, anim: 450 },
   normal: { move: 800, trick: 1800, anim: 300 },
   fast: { move: 350, trick: 800, anim: 160 },
@@ -22,7 +22,7 @@ export function savedSpeed() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "instant" : "normal";
 }
 
-export function saveSpeed(s) {
+function saveSpeed(s) {
   try { localStorage.setItem(KEY, s); } catch { /* private mode: not kept */ }
 }
 

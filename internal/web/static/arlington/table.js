@@ -278,7 +278,7 @@ function renderHand(follow) {
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
-  const stopped = conn.replaced || conn.gone || conn.left;
+  const stopped = !!stoppedWords();
   const waiting = sentAt === v.eventCount || stopped;
   // Highlighted: the cards that, with those selected, some legal action uses.
   const usable = new Set();
@@ -407,9 +407,13 @@ async function preview() {
 // sayStopped answers a stopped page's card or Hint (by key, or a click
 // that beat the redraw) with why it does not play.
 function sayStopped() {
-  const w = stoppedWords();
-  $("error").textContent = w.charAt(0).toUpperCase() + w.slice(1) + ".";
+  $("error").textContent = stoppedSentence();
   say($("error").textContent);
+}
+// stoppedSentence is why a stopped page does not play, as a sentence.
+function stoppedSentence() {
+  const w = stoppedWords();
+  return w.charAt(0).toUpperCase() + w.slice(1) + ".";
 }
 
 async function hint() {
@@ -436,9 +440,7 @@ function act(a) {
     previewSeq++; // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else if (conn.gone) $("error").textContent = "This table has ended or is gone.";
-  else if (conn.replaced) $("error").textContent = "Playing in another window: press Play here to play in this one.";
-  else if (conn.left) $("error").textContent = "You left this table: press Come back to play again.";
+  } else if (stoppedWords()) $("error").textContent = stoppedSentence();
   else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
 }
 
