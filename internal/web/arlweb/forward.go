@@ -415,14 +415,15 @@ func (p peerTransports) forWildcard(host string) *http.Transport {
 }
 
 // noPeerNames answers for an HTTPS server when no name is configured to
-// check its certificate for.
+// check its certificate for. Its error counts as a refused handshake:
+// nothing was sent, so a new table is made here.
 type noPeerNames struct{}
 
 func (noPeerNames) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Body != nil {
 		r.Body.Close() // as a RoundTripper must
 	}
-	return nil, errNoPeerNames
+	return nil, &handshakeError{errNoPeerNames}
 }
 
 var errNoPeerNames = errors.New("no name to check the server's certificate for (--host, --acme or --tls-cert)")

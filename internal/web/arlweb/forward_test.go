@@ -340,6 +340,11 @@ func TestForwardHTTPS(t *testing.T) {
 	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", "example.com"); w.Code != http.StatusServiceUnavailable || len(seen) != 3 {
 		t.Fatalf("no names: %d %s", w.Code, w.Body)
 	}
+	// Nor is a new table, which is made here: nothing was sent.
+	if w := serve("POST", "/api/arlington/tables", "example.com"); w.Code != http.StatusCreated ||
+		strings.Contains(w.Body.String(), "THERE") || len(seen) != 3 {
+		t.Fatalf("a new table, no names: %d %s", w.Code, w.Body)
+	}
 }
 
 // TestForwardHTTPSWildcard: with only a wildcard name (a certificate for
