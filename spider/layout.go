@@ -170,7 +170,7 @@ func (lp *layoutParse) readCompleted(ln int, val string) error {
 	p := lp.p
 	inPlay := suitsInPlay(int(p.suits))
 	most := 8 / int(p.suits) // how many of each suit in play the game holds
-	var times [4]int // counted over every completed: line, so the eight places hold
+	var times [4]int         // counted over every completed: line, so the eight places hold
 	for _, s := range p.removed[:p.nRemoved] {
 		times[s]++
 	}
