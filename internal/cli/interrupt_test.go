@@ -259,7 +259,11 @@ func TestLongInterruptSignalTwiceServe(t *testing.T) {
 	defer timer.Stop()
 	logs := &syncBuffer{}
 	serving := make(chan struct{})
-	go func() { // ends when the child's stderr closes
+	// read is closed once the whole log is read; the reader ends when
+	// the child's stderr closes.
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(stderr)
 		once := sync.Once{}
 		for sc.Scan() {
@@ -281,6 +285,8 @@ func TestLongInterruptSignalTwiceServe(t *testing.T) {
 		t.Fatalf("child said %q (%v)", line, err)
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM) // it may have exited already
+	// Wait closes the pipe: its last lines (the drain's) are read first.
+	<-read
 	err = cmd.Wait()
 	if err != nil || !strings.Contains(logs.String(), "shutting down") {
 		t.Fatalf("exit %v, want 0 after its drain; log:\n%s", err, logs)
