@@ -73,7 +73,7 @@ func (h *Hub) takeOrphans() {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
 	defer cancel()
-	stored, err := h.o.Claims.Take(ctx, room, slices.Collect(maps.Keys(h.unstartable)))
+	stored, err := h.o.Claims.Take(ctx, room, slices.Collect(maps.Keys(h.unstartable.ids)))
 	if err != nil {
 		if h.ctx.Err() == nil {
 			h.o.Logf("taking orphaned tables: %v", err)
@@ -122,13 +122,7 @@ const maxUnstartable = 1000
 // at every scan. Another server may be able to run it (docs/scaling.md).
 func (h *Hub) cannotStart(s Stored, err error) {
 	h.unreadable(s.ID, "cannot be restored here, given back and not taken again by this server", err)
-	if len(h.unstartable) >= maxUnstartable {
-		for id := range h.unstartable {
-			delete(h.unstartable, id)
-			break
-		}
-	}
-	h.unstartable[s.ID] = true
+	h.unstartable.add(s.ID)
 	h.giveBack([]Stored{s})
 }
 

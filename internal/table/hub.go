@@ -149,12 +149,12 @@ type Hub struct {
 	// unstartable is the claimed tables this hub could not restore and
 	// gave back, never taken again here (at most maxUnstartable; only the
 	// scan uses it).
-	unstartable map[string]bool
+	unstartable idSet
 
 	// umu guards unreadables: the stored tables already reported as
 	// unreadable (at most maxUnreadable), so that each is reported once.
 	umu         sync.Mutex
-	unreadables map[string]bool
+	unreadables idSet
 
 	onStale func() // tests: a stale bot answer was dropped
 }
@@ -169,7 +169,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	}
 	o = o.withDefaults()
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
-		unstartable: map[string]bool{}, unreadables: map[string]bool{}}
+		unstartable: newIDSet(maxUnstartable), unreadables: newIDSet(maxUnreadable)}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	if o.Claims != nil {
 		// The tables are shared: this hub takes its part of them (the

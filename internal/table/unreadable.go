@@ -13,18 +13,9 @@ const maxUnreadable = 1000
 // without the once, each visit would log the same table again.
 func (h *Hub) unreadable(id, skipped string, err error) {
 	h.umu.Lock()
-	seen := h.unreadables[id]
-	if !seen {
-		if len(h.unreadables) >= maxUnreadable {
-			for old := range h.unreadables {
-				delete(h.unreadables, old)
-				break
-			}
-		}
-		h.unreadables[id] = true
-	}
+	added := h.unreadables.add(id)
 	h.umu.Unlock()
-	if seen {
+	if !added {
 		return
 	}
 	h.o.Logf("table %s: %s: %v", id, skipped, err)

@@ -1,0 +1,26 @@
+package table
+
+// idSet is a set of table ids bounded to max: adding past it forgets
+// one id first (any), so that a store full of bad rows cannot grow it.
+// A forgotten id is only handled once more, as if new.
+type idSet struct {
+	ids map[string]bool
+	max int
+}
+
+func newIDSet(max int) idSet { return idSet{ids: map[string]bool{}, max: max} }
+
+// add puts id in the set and reports whether it was not there before.
+func (s idSet) add(id string) bool {
+	if s.ids[id] {
+		return false
+	}
+	if len(s.ids) >= s.max {
+		for old := range s.ids {
+			delete(s.ids, old)
+			break
+		}
+	}
+	s.ids[id] = true
+	return true
+}
