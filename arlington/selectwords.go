@@ -129,19 +129,19 @@ func leadAloneWords(v View, c card.Card, names []string) string {
 	if !Legal(one) {
 		return aloneWords(c) + " (" + strings.Join(append([]string{"lead it as a card instead"}, alts...), ", or ") + ")."
 	}
-	spectra := SpectraOf(one)
-	in := make([]string, len(spectra))
-	best := spectra[0]
-	for i, sp := range spectra {
-		in[i] = SpectrumWords(sp)
-		if PointsIn(one, sp) > PointsIn(one, best) {
-			best = sp
-		}
-	}
 	// On a table a set scores in the spectrum that gives it the most,
 	// whichever it was led in (rules "Scoring"), so the points are said
-	// once: a joker led as aces still scores as a couple.
-	n := Points(one)
+	// once, n, the set's Points: a joker led as aces still scores as a
+	// couple.
+	spectra := SpectraOf(one)
+	in := make([]string, len(spectra))
+	best, n := spectra[0], PointsIn(one, spectra[0])
+	for i, sp := range spectra {
+		in[i] = SpectrumWords(sp)
+		if p := PointsIn(one, sp); p > n {
+			best, n = sp, p
+		}
+	}
 	as := fmt.Sprintf("%s, %d %s", in[0], n, pointWord(n))
 	// A single card led with no spectrum named is led as a card (rules
 	// "Leading a Set"), so the set is offered with its spectrum.

@@ -35,18 +35,6 @@ func CheckSuits(n int) error {
 	return nil
 }
 
-// SpiderSuits lists the suits a Spider game of n suits uses: spades for one,
-// spades and hearts for two, all four for four.
-func SpiderSuits(n int) []Suit {
-	switch n {
-	case 1:
-		return []Suit{Spades}
-	case 2:
-		return []Suit{Spades, Hearts}
-	}
-	return []Suit{Clubs, Diamonds, Hearts, Spades}
-}
-
 // SpiderDeck is the 104 cards of two decks in PySolFC's unshuffled order:
 // for each deck, for each suit slot, Ace to King. The slots are clubs,
 // spades, hearts, diamonds for four suits; for fewer suits PySolFC repeats

@@ -165,12 +165,14 @@ func (lp *layoutParse) readRow(ln int, key, val string) error {
 // readCompleted reads "completed: S H ...", the suits already removed, by
 // their suit letters. A suit not in play, or removed more often than the
 // game holds it, is refused here, on this line, rather than by Check,
-// which names no line.
+// which names no line. Each refusal names the suit by its letter, as
+// FormatLayout writes it (the other lines' messages name cards by their
+// notation too); the suit's name is left to the words that explain.
 func (lp *layoutParse) readCompleted(ln int, val string) error {
 	p := lp.p
 	inPlay := suitsInPlay(int(p.suits))
-	most := 8 / int(p.suits) // how many of each suit in play the game holds
-	var times [4]int         // counted over every completed: line, so the eight places hold
+	most := copiesEach(int(p.suits))
+	var times [4]int // counted over every completed: line, so the eight places hold
 	for _, s := range p.removed[:p.nRemoved] {
 		times[s]++
 	}
@@ -181,10 +183,10 @@ func (lp *layoutParse) readCompleted(ln int, val string) error {
 		}
 		s := c.Suit()
 		if !inPlay[s] {
-			return lineErr(ln, "completed: %s: a %d-suit game has no %s (%s)", f, p.suits, s.Name(), suitsWords(int(p.suits)))
+			return lineErr(ln, "completed: %s: a %d-suit game has no %s (%s)", s, p.suits, s.Name(), suitsWords(int(p.suits)))
 		}
 		if times[s] == most {
-			return lineErr(ln, "completed: %s given more than %d times, the most a %d-suit game holds", s.Name(), most, p.suits)
+			return lineErr(ln, "completed: %s given more than %d times, the most a %d-suit game holds", s, most, p.suits)
 		}
 		times[s]++
 		p.removed[p.nRemoved] = s

@@ -326,7 +326,8 @@ func (p *Position) counts() *[256]int {
 const maxWrongNamed = 6
 
 // Check verifies that the position holds exactly the 104 cards of its suit
-// count: each card of the suits in play 8/suits times, and no other card.
+// count: each card of the suits in play copiesEach(suits) times, and no
+// other card.
 //
 // Its message names the wrong cards in one fixed order (clubs, diamonds,
 // hearts, spades; ace to king in each), up to maxWrongNamed of them, so
@@ -341,7 +342,7 @@ func (p *Position) Check() error {
 		}
 	}
 	inPlay := suitsInPlay(int(p.suits))
-	want := 8 / int(p.suits)
+	want := copiesEach(int(p.suits))
 	var named []string
 	var strays [4]bool // suits not in play of which a card was found
 	wrong, total := 0, 0
@@ -378,7 +379,8 @@ func (p *Position) Check() error {
 	return fmt.Errorf("%w: %s", ErrFormat, msg)
 }
 
-// suitsInPlay is which suits a game of suits suits deals.
+// suitsInPlay is which suits a game of suits suits deals, read off its
+// deck (card.SpiderDeck) so that the deck alone says which they are.
 func suitsInPlay(suits int) [4]bool {
 	var in [4]bool
 	for _, c := range card.SpiderDeck(suits) {
@@ -386,6 +388,11 @@ func suitsInPlay(suits int) [4]bool {
 	}
 	return in
 }
+
+// copiesEach is how many of each card of a suit in play a game of suits
+// suits holds, and so how many runs of each such suit it completes: the
+// two decks' 2 of each card, spread over 4/suits times fewer suits.
+func copiesEach(suits int) int { return 8 / suits }
 
 // suitNames names the suits marked in these, in card order ("clubs and
 // hearts"), each as its plural name with suffix cut off its end.
@@ -416,10 +423,10 @@ func suitsWords(suits int) string {
 // card", "a 4-suit game has 2 of each card".
 func deckWords(suits int) string {
 	if suits == 4 {
-		return fmt.Sprintf("a 4-suit game has %d of each card", 8/suits)
+		return fmt.Sprintf("a 4-suit game has %d of each card", copiesEach(suits))
 	}
 	return fmt.Sprintf("a %d-suit game has %d of each %s card and no other card",
-		suits, 8/suits, suitNames(suitsInPlay(suits), "s"))
+		suits, copiesEach(suits), suitNames(suitsInPlay(suits), "s"))
 }
 
 // WithHidden returns a copy of p whose face-down cards and stock are

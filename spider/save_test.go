@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cardtable/card"
 )
 
 func TestLoadErrors(t *testing.T) {
@@ -215,19 +217,39 @@ func FuzzParseMove(f *testing.F) {
 	})
 }
 
+// FuzzParseLayout reads any text as a layout of any suit count: the parser
+// takes 1, 2 or 4 and refuses every other count by card.ErrBadSuits; a
+// layout read holds the right cards and reads back the same.
 func FuzzParseLayout(f *testing.F) {
-	f.Add(nearWin)
+	f.Add(nearWin, uint8(4))
 	p, _ := NewDeal(3, Arachnid, Rules{Suits: 2})
-	f.Add(p.FormatLayout())
-	f.Fuzz(func(t *testing.T, text string) {
-		p, err := ParseLayout(text, Rules{Suits: 4})
+	f.Add(p.FormatLayout(), uint8(2))
+	p, _ = NewDeal(5, Spider, Rules{Suits: 1})
+	f.Add(p.FormatLayout(), uint8(1))
+	f.Add(nearWin, uint8(3))
+	f.Fuzz(func(t *testing.T, text string, suits uint8) {
+		r := Rules{Suits: int(suits)}
+		p, err := ParseLayout(text, r)
 		if err != nil {
+			if p != nil {
+				t.Fatal("position with error")
+			}
+			if card.CheckSuits(r.Suits) != nil {
+				if !errors.Is(err, card.ErrBadSuits) {
+					t.Fatalf("suits %d: %v does not wrap %v", suits, err, card.ErrBadSuits)
+				}
+			} else if !errors.Is(err, ErrFormat) {
+				t.Fatalf("%v does not wrap %v", err, ErrFormat)
+			}
 			return
+		}
+		if err := card.CheckSuits(r.Suits); err != nil {
+			t.Fatalf("suits %d read: %v", suits, err)
 		}
 		if err := p.Check(); err != nil {
 			t.Fatal(err)
 		}
-		q, err := ParseLayout(p.FormatLayout(), Rules{Suits: 4})
+		q, err := ParseLayout(p.FormatLayout(), r)
 		if err != nil || !q.Equal(p) {
 			t.Fatalf("layout does not round-trip: %v", err)
 		}
