@@ -60,6 +60,7 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
 		"and stop when standard input ends (what loadtest runs in its child process)")
 	_ = fs.MarkHidden("serve-only") // internal: the child process's flag
+	_ = fs.SetAnnotation("serve-only", stopsOnSignalAnnotation, []string{"true"})
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
