@@ -75,7 +75,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		if *logName != "" {
 			f, err := os.Create(*logName)
 			if err != nil {
-				return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+				return usageErr("connect: --log: cannot write %s: %w", *logName, osReason(err))
 			}
 			defer f.Close()
 			r.log = f
