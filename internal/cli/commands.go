@@ -177,7 +177,10 @@ func rewordCompletion(root *cobra.Command) {
 func leaf(env *Env, use, short, long string, setup func(*pflag.FlagSet) runFunc) *cobra.Command {
 	c := &cobra.Command{Use: use, Short: short, Long: long, Args: cobra.ArbitraryArgs}
 	run := setup(c.Flags())
-	c.RunE = func(c *cobra.Command, args []string) error { return run(c.Context(), env, args) }
+	c.RunE = func(c *cobra.Command, args []string) error {
+		env.cmd = c
+		return run(c.Context(), env, args)
+	}
 	return c
 }
 
