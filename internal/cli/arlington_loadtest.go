@@ -197,6 +197,17 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
 			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
 	}
+	var full *loadgen.TableLimitError
+	if errors.As(err, &full) {
+		// Only a server of another's (--server), or the tables still
+		// open in a --db given again, leave fewer places than --tables.
+		what := "run fewer, or give that server a higher --max-tables"
+		if f.server == "" {
+			what = "the tables still open in the database (--db) take places too: run on a new file"
+		}
+		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): %s; the tables made stay open "+
+			"until they end idle, so a run again soon is refused sooner", full, f.tables, what)
+	}
 	if err != nil {
 		return fmt.Errorf("arlington loadtest: %w", err)
 	}
