@@ -62,7 +62,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			// program, often one of several started at once, which would
 			// otherwise share one seat (docs/arlington-client.md).
 			if idFile, err = defaultIdentityPath(); err != nil {
-				notef(env, "arlington connect", "%v; this run's identity is kept for this run only", err)
+				notef(env, "%v; this run's identity is kept for this run only", err)
 				idFile = ""
 			}
 		}
@@ -75,7 +75,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		if *logName != "" {
 			f, err := os.Create(*logName)
 			if err != nil {
-				return usageErr("connect: --log: cannot write %s: %v", *logName, osReason(err))
+				return usageErr("connect: --log: cannot write %s: %w", *logName, osReason(err))
 			}
 			defer f.Close()
 			r.log = f
@@ -118,13 +118,13 @@ func keepIdentity(env *Env, c *arlclient.Client, path, kept string) {
 		return
 	}
 	if err := saveIdentity(path, c.Origin(), kept, token); err != nil {
-		notef(env, "arlington connect", "your identity at %s is not kept for later runs: %v", c.Origin(), err)
+		notef(env, "your identity at %s is not kept for later runs: %v", c.Origin(), err)
 		return
 	}
 	if kept != "" {
-		notef(env, "arlington connect", "%s did not accept the identity kept in %s and gave a new one, kept in its place", c.Origin(), path)
+		notef(env, "%s did not accept the identity kept in %s and gave a new one, kept in its place", c.Origin(), path)
 	} else {
-		notef(env, "arlington connect", "your identity at %s is kept in %s, so later runs are the same player (--identity \"\" not to keep it)", c.Origin(), path)
+		notef(env, "your identity at %s is kept in %s, so later runs are the same player (--identity \"\" not to keep it)", c.Origin(), path)
 	}
 }
 

@@ -110,7 +110,7 @@ func loadIdentities(path string) (map[string]string, error) {
 	}
 	m, err := parseIdentities(b)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s is damaged (%v); it is left as it is: fix it or move it away (a new one is then made), or play without it with --identity \"\"", errIdentityFile, path, err)
+		return nil, fmt.Errorf("%w %s is damaged (%w); it is left as it is: fix it or move it away (a new one is then made), or play without it with --identity \"\"", errIdentityFile, path, err)
 	}
 	return m, nil
 }

@@ -60,6 +60,7 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.BoolVar(&f.serveOnly, "serve-only", false, "run only the server side on --addr 127.0.0.1:0, print its URL and memory as JSON lines,\n"+
 		"and stop when standard input ends (what loadtest runs in its child process)")
 	_ = fs.MarkHidden("serve-only") // internal: the child process's flag
+	_ = fs.SetAnnotation("serve-only", stopsOnSignalAnnotation, []string{"true"})
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as one JSON object")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		if len(pos) > 0 {
@@ -195,6 +196,17 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 		}
 		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
 			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
+	}
+	var full *loadgen.TableLimitError
+	if errors.As(err, &full) {
+		// Only a server of another's (--server), or the tables still
+		// open in a --db given again, leave fewer places than --tables.
+		what := "run fewer, or give that server a higher --max-tables"
+		if f.server == "" {
+			what = "the tables still open in the database (--db) take places too: run on a new file"
+		}
+		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): %s; the tables made stay open "+
+			"until they end idle, so a run again soon is refused sooner", full, f.tables, what)
 	}
 	if err != nil {
 		return fmt.Errorf("arlington loadtest: %w", err)

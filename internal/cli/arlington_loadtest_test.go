@@ -226,3 +226,21 @@ func TestLoadtestServerTableBound(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// Against a server whose own limit of live tables (serve --max-tables)
+// is below --tables, the run ends with that said in a sentence, with how
+// many tables it had made and what to do, not with the raw answer.
+func TestLoadtestServerTableLimit(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"), "--max-tables", "5")
+	_, errOut, code := arlRun(t, "", "arlington", "loadtest", "--server", url, "--tables", "8",
+		"--duration", "1m", "--max-actions", "20", "--think", "20ms")
+	want := regexp.MustCompile(`^cardtable: arlington loadtest: the server's limit of live tables was reached: ` +
+		`it refused a new table \(429 Too Many Requests\) after this load test had made 5 ` +
+		`\(the server said "too many tables: 5 tables open"\); ` +
+		`the test needs 8 \(--tables\): run fewer, or give that server a higher --max-tables; ` +
+		`the tables made stay open until they end idle, so a run again soon is refused sooner\n$`)
+	t.Logf("stderr: %s", errOut)
+	if code != 1 || !want.MatchString(errOut) {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

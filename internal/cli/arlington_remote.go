@@ -82,7 +82,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {
-		notef(r.env, "arlington connect", format, args...)
+		notef(r.env, format, args...)
 	}})
 	defer r.sess.Close()
 	if r.bot == nil {

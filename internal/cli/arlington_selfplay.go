@@ -176,7 +176,7 @@ func (f *arlTableFlags) playDeals(ctx context.Context, env *Env, names []string,
 				done++
 				if time.Since(last) > selfplayProgressEvery {
 					last = time.Now()
-					notef(env, "arlington selfplay", "%d of %d deals, %.0f s", done, f.games, time.Since(start).Seconds())
+					notef(env, "%d of %d deals, %.0f s", done, f.games, time.Since(start).Seconds())
 				}
 				mu.Unlock()
 			}

@@ -28,6 +28,8 @@ type Env struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	cmd *cobra.Command // the command running, set as it starts: its notes name it (notef)
 }
 
 // errUsage marks an error as bad usage or bad input (exit status 2).
@@ -147,27 +149,26 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 // or name ("restore: ...", "connect: ...", "serve: --acme: ...") is not
 // given it twice.
 func errorLine(c *cobra.Command, msg string) string {
-	if c == nil || !c.HasParent() {
-		return "cardtable: " + msg
-	}
-	path := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
-	for _, own := range []string{path, c.Name()} {
-		if rest, ok := strings.CutPrefix(msg, own+": "); ok {
-			msg = rest
-			break
-		}
-		if rest, ok := strings.CutPrefix(msg, own+" -"); ok {
-			msg = "-" + rest
-			break
+	if path := cmdPath(c); path != "" {
+		for _, own := range []string{path, c.Name()} {
+			if rest, ok := strings.CutPrefix(msg, own+": "); ok {
+				msg = rest
+				break
+			}
+			if rest, ok := strings.CutPrefix(msg, own+" -"); ok {
+				msg = "-" + rest
+				break
+			}
 		}
 	}
-	return "cardtable: " + path + ": " + msg
+	return "cardtable: " + cmdPrefix(c) + msg
 }
 
-// notef prints a note on standard error while command (its path below
-// the program's name) runs on, in the shape of an error line.
-func notef(env *Env, command, format string, args ...any) {
-	fmt.Fprintf(env.Stderr, "cardtable: "+command+": "+format+"\n", args...)
+// notef prints a note on standard error while the command runs on, in
+// the shape of an error line ("cardtable: arlington connect: ..."), its
+// words as they are.
+func notef(env *Env, format string, args ...any) {
+	fmt.Fprintln(env.Stderr, "cardtable: "+cmdPrefix(env.cmd)+fmt.Sprintf(format, args...))
 }
 
 // singleDash finds a long flag written with one dash in pflag's error
@@ -190,10 +191,19 @@ func flagError(c *cobra.Command, err error) error {
 // cmdPrefix is "spider solve: " for a message about that command; nothing
 // for the root command (the message starts "cardtable: ").
 func cmdPrefix(c *cobra.Command) string {
-	if !c.HasParent() {
+	if path := cmdPath(c); path != "" {
+		return path + ": "
+	}
+	return ""
+}
+
+// cmdPath is the command as typed below the program's name ("spider
+// solve"); "" for the root command, or none.
+func cmdPath(c *cobra.Command) string {
+	if c == nil || !c.HasParent() {
 		return ""
 	}
-	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ") + ": "
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }
 
 // noArgsOrSub refuses positional arguments to a command that has

@@ -37,6 +37,7 @@ func newRoot(env *Env) *cobra.Command {
 func setUpRoot(root *cobra.Command, env *Env, bi buildinfo.Info) {
 	root.Args = noArgsOrSub
 	root.PreRunE = envDefaults
+	root.Annotations = map[string]string{stopsOnSignalAnnotation: "true"}
 	markEnvFlags(root.Flags())
 	root.SilenceErrors, root.SilenceUsage = true, true
 	root.SetOut(env.Stdout)
@@ -62,6 +63,7 @@ func serveCmd(env *Env) *cobra.Command {
 			"(CARDTABLE_DB keeps a database password out of ps); a flag on the command line wins.",
 		runServe)
 	serve.PreRunE = envDefaults
+	serve.Annotations = map[string]string{stopsOnSignalAnnotation: "true"}
 	markEnvFlags(serve.Flags())
 	serve.AddCommand(leaf(env, "bench", "load benchmark: simulated players against a server, or several on one database",
 		"Measure the server under load: simulated players send moves over HTTP on loopback\n"+
@@ -175,7 +177,10 @@ func rewordCompletion(root *cobra.Command) {
 func leaf(env *Env, use, short, long string, setup func(*pflag.FlagSet) runFunc) *cobra.Command {
 	c := &cobra.Command{Use: use, Short: short, Long: long, Args: cobra.ArbitraryArgs}
 	run := setup(c.Flags())
-	c.RunE = func(c *cobra.Command, args []string) error { return run(c.Context(), env, args) }
+	c.RunE = func(c *cobra.Command, args []string) error {
+		env.cmd = c
+		return run(c.Context(), env, args)
+	}
 	return c
 }
 

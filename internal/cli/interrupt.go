@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Interrupt is the cause of Run's context ending when a signal asked
@@ -74,6 +75,12 @@ func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (co
 	return 128 + n, true
 }
 
+// stopsOnSignalAnnotation marks what takes a signal as its normal way to
+// stop: as a command's annotation, the command (serve, and the root
+// command, which serves); as a boolean flag's, the command when that flag
+// is set (arlington loadtest --serve-only).
+const stopsOnSignalAnnotation = "stops-on-signal"
+
 // stopsOnSignal says whether c takes a signal as its normal way to stop:
 // serve (and the root command, which serves) drains and exits 0. So does
 // the server a load test starts as a child process (arlington loadtest
@@ -81,8 +88,14 @@ func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (co
 // too (the terminal signals its whole process group), and the parent
 // alone says it was interrupted.
 func stopsOnSignal(c *cobra.Command) bool {
-	if f := c.Flags().Lookup("serve-only"); f != nil && f.Value.String() == "true" {
+	if c.Annotations[stopsOnSignalAnnotation] != "" {
 		return true
 	}
-	return !c.HasParent() || c.Name() == "serve" && c.Parent() == c.Root()
+	stops := false
+	c.Flags().Visit(func(f *pflag.Flag) { // the flags set
+		if f.Annotations[stopsOnSignalAnnotation] != nil && f.Value.String() == "true" {
+			stops = true
+		}
+	})
+	return stops
 }

@@ -323,3 +323,35 @@ func TestInterruptLoadtestServerQuiet(t *testing.T) {
 		t.Fatal("the load test's server still running 15 s after the interrupt")
 	}
 }
+
+// TestStopsOnSignalCommands: the commands that take a signal as their
+// way to stop are serve, the root command (which serves) and the load
+// test's server (arlington loadtest with --serve-only set); no other.
+func TestStopsOnSignalCommands(t *testing.T) {
+	root := newRoot(&Env{})
+	for _, path := range commandPaths(root, nil) {
+		c, _, err := root.Find(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := len(path) == 0 || len(path) == 1 && path[0] == "serve"
+		if got := stopsOnSignal(c); got != want {
+			t.Errorf("%q: stops on a signal %v, want %v", strings.Join(path, " "), got, want)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{{[]string{"--serve-only"}, true}, {[]string{"--serve-only=false"}, false}, {[]string{"--tables", "2"}, false}} {
+		c, _, err := newRoot(&Env{}).Find([]string{"arlington", "loadtest"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.ParseFlags(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		if got := stopsOnSignal(c); got != tc.want {
+			t.Errorf("arlington loadtest %v: stops on a signal %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}

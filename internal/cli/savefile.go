@@ -64,7 +64,7 @@ func replaceFile(name string, data []byte, newMode fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, ".cardtable-save-*")
 	if err != nil {
-		return fmt.Errorf("cannot create a file in %s: %v", dir, osReason(err))
+		return fmt.Errorf("cannot create a file in %s: %w", dir, osReason(err))
 	}
 	defer func() {
 		if err != nil {

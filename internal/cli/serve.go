@@ -141,7 +141,6 @@ type serveNames struct {
 
 	certs     *certFiles     // --tls-cert and --tls-key, loaded; nil without
 	acmeRoots *x509.CertPool // --acme-ca; nil without
-	acmeDir   string         // where earlier versions kept the ACME certificates: acmeDir
 }
 
 // names reads the names o's flags (checked) give and the files they name:
@@ -167,7 +166,6 @@ func (o serveOptions) names(log *slog.Logger) (serveNames, error) {
 	if n.acmeRoots, err = readACMECA(o.acmeCA); err != nil {
 		return serveNames{}, err
 	}
-	n.acmeDir = acmeDir(o.db)
 	return n, nil
 }
 

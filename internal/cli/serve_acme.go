@@ -122,13 +122,13 @@ var challengeKey = dbcopy.ACMEChallengeKey
 
 // acmeManager obtains and renews the domains' certificates, keeping them
 // (and the ACME account key) in the database, certs, and logging to log
-// what it could not store; names.acmeDir is
-// where earlier versions kept them, read for what the database lacks.
-// names.acmeRoots, when not nil, are the CAs trusted for the ACME
-// server's own HTTPS (--acme-ca, read with the flags: readACMECA).
+// what it could not store; acmeDir(o.db) is where earlier versions kept
+// them, read for what the database lacks. names.acmeRoots, when not nil,
+// are the CAs trusted for the ACME server's own HTTPS (--acme-ca, read
+// with the flags: readACMECA).
 func acmeManager(ctx context.Context, o *serveOptions, names serveNames, certs acmeStore, log *slog.Logger) *autocert.Manager {
 	domains, roots := names.domains, names.acmeRoots
-	cache := dbCache{db: certs, old: autocert.DirCache(names.acmeDir), log: log, domains: domains, moveWarned: new(atomic.Bool)}
+	cache := dbCache{db: certs, old: autocert.DirCache(acmeDir(o.db)), log: log, domains: domains, moveWarned: new(atomic.Bool)}
 	cache.moveOld(ctx)
 	m := &autocert.Manager{
 		Prompt:     autocert.AcceptTOS,

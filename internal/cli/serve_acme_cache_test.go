@@ -275,7 +275,7 @@ func (s *countingStore) ACMEGet(ctx context.Context, key string) ([]byte, bool, 
 // reading the database; one naming a domain reads it.
 func TestACMEUnknownNames(t *testing.T) {
 	s := &countingStore{acmeStore: storetest.OpenTB(t, storetest.Backends()[0].New(t))}
-	o := serveOptions{acme: "cards.example"}
+	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")} // acme/ of earlier versions: none
 	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, s, nil)
 	conf := acmeTLSConfig(m, []string{"cards.example"})
 	for _, name := range []string{"other.example", "x.cards.example", "cards.example.evil"} {

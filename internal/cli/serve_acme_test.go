@@ -270,7 +270,7 @@ func TestLongServeACMERenewal(t *testing.T) {
 // ordered the certificate stored it, whichever server that was.
 func TestACMEChallengeListener(t *testing.T) {
 	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
-	names := serveNames{domains: []string{"cards.example"}, acmeDir: acmeDir(o.db)}
+	names := serveNames{domains: []string{"cards.example"}}
 	db, _, err := openStore(context.Background(), o.db, 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -303,7 +303,7 @@ func TestACMEChallengeListener(t *testing.T) {
 			t.Errorf("GET %s%s: %d %q %q, want %d %q %q", tc.host, tc.path, rec.Code, rec.Header().Get("Location"), rec.Body, tc.code, tc.location, tc.body)
 		}
 	}
-	if _, err := os.Stat(names.acmeDir); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(acmeDir(o.db)); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("acme/ made beside the database: %v", err)
 	}
 }

@@ -183,7 +183,7 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 			rep.PG, pgErr = pgDelta(ctx, f.db, pg0, res.Actor.N)
 		}
 		if pgErr != nil {
-			notef(env, "serve bench", "PostgreSQL's counts not read: %v", pgErr)
+			notef(env, "PostgreSQL's counts not read: %v", pgErr)
 		}
 	}
 	rep.LoadAfter = loadAvg()

@@ -41,9 +41,12 @@ func loadCertFiles(certFile, keyFile string, log *slog.Logger) (*certFiles, erro
 	if certFilesReplaced != nil {
 		certFilesReplaced()
 	}
-	certPEM, keyPEM, err := c.read(readInputFile)
+	certPEM, keyPEM, bad, err := c.read()
+	if bad {
+		return nil, badInput(err) // missing, not a regular file, too big
+	}
 	if err != nil {
-		return nil, err // readInputFile's status: bad input, or a failure reading
+		return nil, err // a failure reading a file that opened
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
@@ -91,27 +94,26 @@ func (c *certFiles) get(*tls.ClientHelloInfo) (*tls.Certificate, error) {
 	return c.cert, nil
 }
 
-// read reads the pair with readFile, as every file a user names is read
-// (readInputFile): a FIFO or a device given as --tls-cert is refused, not
-// waited on.
-func (c *certFiles) read(readFile func(name string, limit int64, what string) ([]byte, error)) (certPEM, keyPEM []byte, err error) {
-	if certPEM, err = readFile(c.certFile, maxPEM, "a PEM file"); err != nil {
-		return nil, nil, err
+// read reads the pair as every file a user names is read (readLimited):
+// a FIFO or a device given as --tls-cert is refused, not waited on. bad
+// says the error is one the command line is at fault for, when the files
+// are read at start (loadCertFiles); a renewal's (load) is no command
+// line's.
+func (c *certFiles) read() (certPEM, keyPEM []byte, bad bool, err error) {
+	if certPEM, bad, err = readLimited(c.certFile, maxPEM, "a PEM file"); err != nil {
+		return nil, nil, bad, err
 	}
-	if keyPEM, err = readFile(c.keyFile, maxPEM, "a PEM file"); err != nil {
-		return nil, nil, err
+	if keyPEM, bad, err = readLimited(c.keyFile, maxPEM, "a PEM file"); err != nil {
+		return nil, nil, bad, err
 	}
-	return certPEM, keyPEM, nil
+	return certPEM, keyPEM, false, nil
 }
 
 // load reads and parses the pair again, for a renewal: its errors carry
 // no "usage" mark (a file gone or too big), as a renewal is no command
 // line.
 func (c *certFiles) load() (tls.Certificate, error) {
-	certPEM, keyPEM, err := c.read(func(name string, limit int64, what string) ([]byte, error) {
-		b, _, err := readLimited(name, limit, what)
-		return b, err
-	})
+	certPEM, keyPEM, _, err := c.read()
 	if err != nil {
 		return tls.Certificate{}, err
 	}

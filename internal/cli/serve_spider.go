@@ -53,7 +53,7 @@ func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
 	defer func() { <-hintSlots }()
 	m, err := solver.Hint(ctx, g)
 	if errors.Is(err, solver.ErrNoMove) {
-		return m, fmt.Errorf("%w: %v", spiderweb.ErrNoMove, err)
+		return m, fmt.Errorf("%w: %w", spiderweb.ErrNoMove, err)
 	}
 	return m, err
 }

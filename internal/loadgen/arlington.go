@@ -341,9 +341,17 @@ feed:
 		default:
 		}
 	}
+	// A bound on tables is the run's error as it is, not table i's: the
+	// tables being created when one was refused are made now, so only
+	// now is their count known (the "table i:" wrapping's words would
+	// keep an earlier one).
 	if limit := (*AddressLimitError)(nil); errors.As(err, &limit) && limit.Tables {
-		// The tables being created when one was refused are made now.
 		limit.Count = int(r.made.Load())
+		return limit
+	}
+	if full := (*TableLimitError)(nil); errors.As(err, &full) {
+		full.Count = int(r.made.Load())
+		return full
 	}
 	return err
 }
@@ -366,6 +374,11 @@ func (r *arlRun) setUpTable(ctx context.Context, i int) (*arlTable, error) {
 		xff = fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
 	}
 	cookie, err := r.post(ctx, "/api/arlington/tables", "", xff, body, http.StatusCreated, &made)
+	if se := (*statusError)(nil); errors.As(err, &se) && se.code == http.StatusTooManyRequests {
+		// Final (a rate limit's 429 was waited out): one of the
+		// server's bounds on tables.
+		return nil, tableRefused(se.body)
+	}
 	if err != nil {
 		return nil, err
 	}

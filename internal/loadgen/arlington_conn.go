@@ -21,7 +21,8 @@ const playerCookie = "cardtable_player"
 // post sends a JSON request as the identity cookie (none: a new one) and
 // returns the identity the answer sets, or the same one. A rate-limited
 // request (429 with Retry-After: a server creating tables for one address
-// only so fast) is sent again after the wait the answer asks for.
+// only so fast) is sent again after the wait the answer asks for; another
+// status than want is a *statusError.
 func (r *arlRun) post(ctx context.Context, path, cookie, xff string, body any, want int, v any) (string, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
@@ -65,13 +66,8 @@ func (r *arlRun) post(ctx context.Context, path, cookie, xff string, body any, w
 	if err != nil {
 		return "", err
 	}
-	if resp.StatusCode == http.StatusTooManyRequests && path == "/api/arlington/tables" {
-		if err := tableRefused(data, int(r.made.Load())); err != nil {
-			return "", err
-		}
-	}
 	if resp.StatusCode != want {
-		return "", fmt.Errorf("POST %s: %s: %s", path, resp.Status, strings.TrimSpace(string(data)))
+		return "", &statusError{path: path, status: resp.Status, code: resp.StatusCode, body: data}
 	}
 	for _, c := range resp.Cookies() {
 		if c.Name == playerCookie {

@@ -45,16 +45,47 @@ func refused(resp *http.Response, open int) error {
 	return e
 }
 
-// tableRefused is the AddressLimitError of a table creation's final 429
-// (body, its answer) when the server says the bound is its address's;
-// nil when another limit refused it (the server's own count of tables,
-// say), which the raw answer then tells.
-func tableRefused(body []byte, made int) error {
-	said := serverSaid(body)
-	if !strings.Contains(said, "from your address") {
-		return nil
+// TableLimitError is a server refusing the load test a new table with
+// 429 Too Many Requests for a bound that is not its address's: the live
+// tables the server allows in all (cardtable serve --max-tables, less
+// the last places it keeps for players with no table open).
+type TableLimitError struct {
+	Count  int    // the tables this run had made
+	Server string // what the server said, if anything
+}
+
+func (e *TableLimitError) Error() string {
+	s := fmt.Sprintf("the server's limit of live tables was reached: "+
+		"it refused a new table (429 Too Many Requests) after this load test had made %d", e.Count)
+	if e.Server != "" {
+		s += fmt.Sprintf(" (the server said %q)", e.Server)
 	}
-	return &AddressLimitError{Tables: true, Count: made, Server: said}
+	return s
+}
+
+// tableRefused is the error of a table creation's final 429 (body, its
+// answer): an AddressLimitError when the server says the bound is its
+// address's, else a TableLimitError. Count is the caller's to set: the
+// tables made are only known once the creations under way have ended.
+func tableRefused(body []byte) error {
+	said := serverSaid(body)
+	if strings.Contains(said, "from your address") {
+		return &AddressLimitError{Tables: true, Server: said}
+	}
+	return &TableLimitError{Server: said}
+}
+
+// statusError is a request answered with another status than the one
+// wanted.
+type statusError struct {
+	path   string
+	status string // as "429 Too Many Requests"
+	code   int
+	body   []byte
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("POST %s: %s: %s", e.path, e.status, strings.TrimSpace(string(e.body)))
 }
 
 // serverSaid is the error message of a JSON error answer, or the

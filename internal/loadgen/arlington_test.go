@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -93,6 +94,24 @@ func TestArlingtonLoadBots(t *testing.T) {
 		Duration: 300 * time.Millisecond, Seed: 3})
 	if err == nil {
 		t.Fatal("a fourth table on a server of three was set up")
+	}
+}
+
+// A server whose limit of live tables is below the run's refuses the
+// tables past it: the run ends with a TableLimitError that says so, with
+// the tables it made and the server's words, not with the raw answer.
+func TestArlingtonLoadServerFull(t *testing.T) {
+	url := arlServer(t, 2)
+	_, err := RunArlington(context.Background(), ArlConfig{URL: url, Tables: 3, People: 2,
+		Duration: time.Minute, MaxActions: 10, Seed: 5})
+	var full *TableLimitError
+	if !errors.As(err, &full) {
+		t.Fatalf("error %v (%T), want a *TableLimitError", err, err)
+	}
+	const want = `the server's limit of live tables was reached: it refused a new table (429 Too Many Requests) ` +
+		`after this load test had made 2 (the server said "too many tables: 2 tables open")`
+	if full.Count != 2 || err.Error() != want {
+		t.Fatalf("error %q (%d made), want %q", err, full.Count, want)
 	}
 }
 

@@ -70,7 +70,7 @@ type Handlers struct {
 	levels  []string
 	newHint func(seed uint64) (table.Bot, error)
 	cluster Cluster
-	peers   peerTransports
+	peers   *peerTransports
 }
 
 // New makes the handlers for hub.

@@ -314,14 +314,15 @@ const maxHostTransports = 64
 // a peer's certificate is checked for (a transport's connections are
 // pooled by address, so one checked for another name is never reused).
 // The names are the configured ones, and the hosts a configured wildcard
-// covers, at most maxHostTransports of them: bounded.
+// covers, at most maxHostTransports of them: bounded. It holds a lock and
+// a counter, so it is used through a pointer, never copied.
 type peerTransports struct {
 	names     []string // the configured names, no wildcard, in order
 	wildcards *x509.Certificate
 	roots     *x509.CertPool
 	byName    map[string]*http.Transport // the configured names'
-	byHost    *hostTransports
-	warned    *atomic.Int64 // when a refused handshake was last logged at WARN (Unix ns)
+	byHost    hostTransports
+	warned    atomic.Int64  // when a refused handshake was last logged at WARN (Unix ns)
 	handshake time.Duration // how long a TLS handshake may take
 }
 
@@ -333,7 +334,7 @@ type hostTransports struct {
 
 // warnNow: no refused handshake was logged at WARN in the last minute;
 // this one is (the others at DEBUG).
-func (p peerTransports) warnNow() bool {
+func (p *peerTransports) warnNow() bool {
 	now, last := time.Now().UnixNano(), p.warned.Load()
 	return now-last >= int64(time.Minute) && p.warned.CompareAndSwap(last, now)
 }
@@ -341,15 +342,15 @@ func (p peerTransports) warnNow() bool {
 // roots nil: the system's trusted roots (SSL_CERT_FILE and SSL_CERT_DIR
 // on Unix); tests pass their own. A wildcard name (*.example.org) covers
 // the request hosts x509 would match it with.
-func newPeerTransports(names []string, roots *x509.CertPool) peerTransports {
+func newPeerTransports(names []string, roots *x509.CertPool) *peerTransports {
 	return newPeerTransportsWith(names, roots, handshakeTimeout)
 }
 
 // newPeerTransportsWith is newPeerTransports with the handshake's
 // timeout (tests shorten it).
-func newPeerTransportsWith(names []string, roots *x509.CertPool, handshake time.Duration) peerTransports {
-	p := peerTransports{byName: map[string]*http.Transport{}, roots: roots, handshake: handshake,
-		byHost: &hostTransports{m: map[string]*http.Transport{}}, warned: new(atomic.Int64)}
+func newPeerTransportsWith(names []string, roots *x509.CertPool, handshake time.Duration) *peerTransports {
+	p := &peerTransports{byName: map[string]*http.Transport{}, roots: roots, handshake: handshake,
+		byHost: hostTransports{m: map[string]*http.Transport{}}}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSuffix(n, "."))
 		switch {
@@ -368,7 +369,7 @@ func newPeerTransportsWith(names []string, roots *x509.CertPool, handshake time.
 }
 
 // transport checks the peer's certificate for name.
-func (p peerTransports) transport(name string) *http.Transport {
+func (p *peerTransports) transport(name string) *http.Transport {
 	return newForwardTransport(&tls.Config{ServerName: name, RootCAs: p.roots, MinVersion: tls.VersionTLS12}, p.handshake)
 }
 
@@ -376,7 +377,7 @@ func (p peerTransports) transport(name string) *http.Transport {
 // https://HOST:PORT over HTTPS, its certificate checked for host (the
 // request's Host) if that is one of the names or a wildcard covers it,
 // else for the first name; HOST:PORT over plain HTTP.
-func (p peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper) {
+func (p *peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper) {
 	hostport, ok := strings.CutPrefix(addr, "https://")
 	if !ok {
 		return &url.URL{Scheme: "http", Host: addr}, forwardTransport
@@ -400,7 +401,7 @@ func (p peerTransports) forAddr(addr, host string) (*url.URL, http.RoundTripper)
 
 // forWildcard is the transport for host if a wildcard name covers it
 // and the bound allows, else nil.
-func (p peerTransports) forWildcard(host string) *http.Transport {
+func (p *peerTransports) forWildcard(host string) *http.Transport {
 	if p.wildcards == nil || p.wildcards.VerifyHostname(host) != nil {
 		return nil
 	}
