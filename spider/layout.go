@@ -166,8 +166,8 @@ func (lp *layoutParse) readRow(ln int, key, val string) error {
 // their suit letters. A suit not in play, or removed more often than the
 // game holds it, is refused here, on this line, rather than by Check,
 // which names no line. Each refusal names the suit by its letter, as
-// FormatLayout writes it (the other lines' messages name cards by their
-// notation too); the suit's name is left to the words that explain.
+// FormatLayout writes it; the suit's name is left to the words that
+// explain.
 func (lp *layoutParse) readCompleted(ln int, val string) error {
 	p := lp.p
 	inPlay := suitsInPlay(int(p.suits))

@@ -91,8 +91,8 @@ func TestParseLayoutOutcomesExact(t *testing.T) {
 	}
 }
 
-// layoutOutcomes are the outcomes ParseLayout gave for layoutCases before
-// it was split into steps.
+// layoutOutcomes are the outcomes ParseLayout gives for layoutCases,
+// pinned when it was split into steps and changed since only on purpose.
 var layoutOutcomes = map[string]string{
 	"no colon":                         "error (format true, illegal false): bad format: line 3: want pileK:, rowK: or completed:, got \"pile1 KS\"",
 	"pile0":                            "error (format true, illegal false): bad format: line 1: \"pile0\": piles are pile1 to pile10",

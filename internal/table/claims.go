@@ -3,8 +3,6 @@ package table
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 	"time"
 )
 
@@ -73,7 +71,7 @@ func (h *Hub) takeOrphans() {
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
 	defer cancel()
-	stored, err := h.o.Claims.Take(ctx, room, slices.Collect(maps.Keys(h.unstartable.ids)))
+	stored, err := h.o.Claims.Take(ctx, room, h.unstartable.list())
 	if err != nil {
 		if h.ctx.Err() == nil {
 			h.o.Logf("taking orphaned tables: %v", err)

@@ -17,3 +17,9 @@ func BotsWaiting(h *Hub) int { return h.workers.waiting() }
 // SetStopWait sets how long a hub made with o waits for a table's old
 // copy to stop before it gives the table's new claim back.
 func SetStopWait(o *Options, d time.Duration) { o.stopWait = d }
+
+// IDSetBounds is the bounds of a hub's sets of tables reported as
+// unreadable and not to be taken again.
+func IDSetBounds(h *Hub) (unreadable, unstartable int) {
+	return h.unreadables.max, h.unstartable.max
+}

@@ -1,5 +1,10 @@
 package table
 
+import (
+	"maps"
+	"slices"
+)
+
 // idSet is a set of table ids bounded to max: adding past it forgets
 // one id first (any), so that a store full of bad rows cannot grow it.
 // A forgotten id is only handled once more, as if new.
@@ -24,3 +29,6 @@ func (s idSet) add(id string) bool {
 	s.ids[id] = true
 	return true
 }
+
+// list is the set's ids, in no order.
+func (s idSet) list() []string { return slices.Collect(maps.Keys(s.ids)) }

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -33,3 +35,23 @@ func TestIDSetBounded(t *testing.T) {
 		t.Fatalf("the forgotten %q should count as new", gone)
 	}
 }
+
+// TestHubIDSetsBounded: a hub's two sets of table ids are made with
+// their bounds (a store full of bad rows cannot grow them).
+func TestHubIDSetsBounded(t *testing.T) {
+	h, err := NewHub(t.Context(), Options{Store: noTables{}, Bots: noBots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if u, s := IDSetBounds(h); u != maxUnreadable || s != maxUnstartable {
+		t.Fatalf("bounds %d and %d, want %d and %d", u, s, maxUnreadable, maxUnstartable)
+	}
+}
+
+// noTables is a store holding no tables; the hub above calls nothing else.
+type noTables struct{ Store }
+
+func (noTables) OpenTables(context.Context) ([]Stored, error) { return nil, nil }
+
+func noBots(string, uint64) (Bot, error) { return nil, errors.New("no bots here") }
