@@ -73,6 +73,9 @@ func Backup(ctx context.Context, path, to string) error {
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
 	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		if sqliteFault(err).kind == kindDamaged { // in a page past the first
+			return damagedSource(path, err)
+		}
 		return fmt.Errorf("backup: copying %s: %w", path, err)
 	}
 	// The owner's alone, as the database: it may hold private keys (the
@@ -97,7 +100,7 @@ func Backup(ctx context.Context, path, to string) error {
 
 // checkSource refuses, before anything is written, a database Backup
 // must not copy: a file that is no cardtable database (the wrong --db),
-// or one a newer cardtable made (its copy would fail the check that
+// a damaged one, or one a newer cardtable made (its copy would fail the check that
 // follows, and the words would blame the copy). Both are the caller's
 // input; nothing was tried.
 func checkSource(ctx context.Context, src *sql.DB, path string) error {
@@ -105,7 +108,9 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	switch k.kind {
 	case kindNotSQLite:
 		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, k.err)
-	case kindDamaged, kindUnreadable:
+	case kindDamaged:
+		return damagedSource(path, k.err)
+	case kindUnreadable:
 		return fmt.Errorf("backup: reading %s: %w", path, k.err)
 	case kindNoSchema:
 		return fmt.Errorf("backup: %s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing written", path, ErrNotCardtable, k.version)
@@ -113,6 +118,13 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 		return fmt.Errorf("backup: %s was %w (%s): back it up with that version; nothing written", path, ErrNewer, k.versions())
 	}
 	return nil
+}
+
+// damagedSource refuses a database SQLite found damaged while reading it
+// (err): the caller's to fix from a backup (docs/cli.md: exit status 2),
+// as a damaged --db is to the server and db copy.
+func damagedSource(path string, err error) error {
+	return fmt.Errorf("backup: %s is %w, cut short or overwritten (SQLite: %w); nothing written", path, ErrCorrupt, err)
 }
 
 // existsError refuses a backup's destination that exists, in words

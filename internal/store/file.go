@@ -25,7 +25,8 @@ var (
 	errInUse = errors.New("in use by another cardtable server (one server per database): stop the other one first, or use another database file")
 	// ErrReadOnly: cardtable cannot write the database file or its directory.
 	ErrReadOnly = errors.New("read-only")
-	// ErrCorrupt: the database file failed SQLite's quick check.
+	// ErrCorrupt: the database file failed SQLite's quick check (Open),
+	// or SQLite found it damaged while reading it (Backup's source).
 	ErrCorrupt = errors.New("damaged")
 	// ErrReplaced: the database file was deleted, renamed away or replaced
 	// under the running server. Writes are refused from then on, since they
