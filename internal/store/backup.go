@@ -100,9 +100,9 @@ func Backup(ctx context.Context, path, to string) error {
 
 // checkSource refuses, before anything is written, a database Backup
 // must not copy: a file that is no cardtable database (the wrong --db),
-// a damaged one, or one a newer cardtable made (its copy would fail the check that
-// follows, and the words would blame the copy). Both are the caller's
-// input; nothing was tried.
+// a damaged one, or one a newer cardtable made (its copy would fail the
+// check that follows, and the words would blame the copy). Each is the
+// caller's input; nothing was tried.
 func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	k := classify(ctx, src)
 	switch k.kind {
