@@ -81,12 +81,14 @@ func serveDB() string {
 }
 
 // badPathUsage makes a file named by a flag that the user can fix bad
-// input (exit status 2, docs/cli.md), as db copy's --from is: one that is
-// missing or not a file, a backup's --to that exists, a restore's --from
-// that is not a usable backup, a backup's --db that is no cardtable
-// database or one a newer cardtable made. Nothing was written in any of these.
+// input (exit status 2, docs/cli.md): one that is missing or not a file,
+// a backup's --to that exists, a restore's --from that is not a usable
+// backup, a backup's --db or db copy's --from that is no cardtable
+// database, a damaged one, or one a newer cardtable made. Nothing was
+// written in any of these. Any other error is returned as it is.
 func badPathUsage(err error) error {
-	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup, store.ErrNotCardtable, store.ErrNewer} {
+	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup,
+		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer} {
 		if errors.Is(err, bad) {
 			return badInput(err)
 		}

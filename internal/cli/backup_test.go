@@ -164,6 +164,10 @@ func TestBackupRestoreRefusals(t *testing.T) {
 	}
 	notes := bad("notes.txt", bytes.Repeat([]byte("not a database\n"), 300))
 	cut := bad("cut.db", whole[:len(whole)/2])
+	// Every page past the first (4 KiB, the schema's) garbled: the
+	// schema version reads, the tables do not.
+	garbled := append(bytes.Clone(whole[:4096]), bytes.Repeat([]byte{0xA5}, len(whole)-4096)...)
+	damaged := bad("damaged.db", garbled)
 	other := filepath.Join(dir, "other.db")
 	newer := filepath.Join(dir, "newer.db")
 	for _, tc := range []struct{ path, sql string }{{other, "CREATE TABLE t(x)"}, {newer, "PRAGMA user_version = 999"}} {
@@ -199,6 +203,10 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		// restore.
 		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing written\n"},
 		{[]string{"backup", "--db", other, "--to", fresh}, "cardtable: backup: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written\n"},
+		// A damaged --db is bad input too (docs/cli.md); it exited 1,
+		// "backup: reading X: ..." or "backup: copying X: ...".
+		{[]string{"backup", "--db", cut, "--to", fresh}, "cardtable: backup: " + cut + " is damaged, cut short or overwritten (SQLite: database disk image is malformed (11)); nothing written\n"},
+		{[]string{"backup", "--db", damaged, "--to", fresh}, "cardtable: backup: " + damaged + " is damaged, cut short or overwritten (SQLite: "},
 		{[]string{"backup", "--db", newer, "--to", fresh}, fmt.Sprintf("cardtable: backup: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): back it up with that version; nothing written\n", newer, store.Version())},
 		// A malformed --from is bad input (docs/cli.md); it exited 1.
 		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: store: " + notes + " is damaged"},

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -89,13 +88,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		src, srcName, err := openStore(ctx, *from, 0, 0)
 		if err != nil {
-			err = fmt.Errorf("db copy: the source: %w", err)
-			// A --from that is no sound database, or one a newer
-			// cardtable made, is the user's to fix (docs/cli.md).
-			if errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNewer) {
-				return badInput(err)
-			}
-			return err
+			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
 		}
 		defer src.Close()
 		dst, dstName, err := openStore(ctx, *to, 0, 0)

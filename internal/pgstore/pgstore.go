@@ -18,9 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,10 +48,13 @@ var migrations embed.FS
 // concurrent use.
 type DB struct {
 	pool  *pgxpool.Pool
+	name  string    // the URL without its password, for the log
 	quota SaveQuota // set before serving (SetSaveQuota)
 	// node is this server in the registry once it joined (Join): its
 	// claims fence every write of a table. nil: one server alone.
 	node atomic.Pointer[Node]
+	// closeOnce runs Close's wait once.
+	closeOnce sync.Once
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database
@@ -76,7 +81,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
 	}
-	db := &DB{pool: pool, quota: spidergame.DefaultSaveQuota}
+	db := &DB{pool: pool, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
@@ -105,9 +110,31 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the connections.
+// closeWithin bounds Close's wait for connections still in use, as the
+// SQLite store's Close is bounded; a variable for the test of the wait
+// running out.
+var closeWithin = 5 * time.Second
+
+// Close closes the connections. pgxpool's Close returns only once every
+// connection was given back: one a caller still holds (rows not closed)
+// would keep a server's shutdown waiting for ever. So Close waits for it
+// at most closeWithin, then logs how many are still in use and returns
+// without them (the pool's Close goes on, and ends when they are given
+// back or the process exits). A second Close returns at once.
 func (db *DB) Close() error {
-	db.pool.Close()
+	db.closeOnce.Do(func() {
+		done := make(chan struct{})
+		go func() { // exits once pgxpool's Close has returned
+			defer close(done)
+			db.pool.Close()
+		}()
+		select {
+		case <-done:
+		case <-time.After(closeWithin):
+			slog.Warn("pgstore: closed without waiting for connections still in use",
+				"db", db.name, "in_use", db.pool.Stat().AcquiredConns(), "waited", closeWithin)
+		}
+	})
 	return nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -74,6 +73,9 @@ func Backup(ctx context.Context, path, to string) error {
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
 	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		if sqliteFault(err).kind == kindDamaged { // in a page past the first
+			return damagedSource(path, err)
+		}
 		return fmt.Errorf("backup: copying %s: %w", path, err)
 	}
 	// The owner's alone, as the database: it may hold private keys (the
@@ -81,7 +83,7 @@ func Backup(ctx context.Context, path, to string) error {
 	if err := os.Chmod(tmp, 0o600); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	if _, err := checkCopy(ctx, tmp); err != nil {
+	if err := checkCopy(ctx, tmp); err != nil {
 		return fmt.Errorf("backup: the copy of %s failed its check, nothing written: it %v", path, copyFailed(err))
 	}
 	if err := syncFile(tmp); err != nil {
@@ -98,24 +100,31 @@ func Backup(ctx context.Context, path, to string) error {
 
 // checkSource refuses, before anything is written, a database Backup
 // must not copy: a file that is no cardtable database (the wrong --db),
-// or one a newer cardtable made (its copy would fail the check that
-// follows, and the words would blame the copy). Both are the caller's
-// input; nothing was tried.
+// a damaged one, or one a newer cardtable made (its copy would fail the
+// check that follows, and the words would blame the copy). Each is the
+// caller's input; nothing was tried.
 func checkSource(ctx context.Context, src *sql.DB, path string) error {
-	var version int
-	err := src.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version)
-	var se *sqlite.Error
-	switch {
-	case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_NOTADB:
-		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, err)
-	case err != nil:
-		return fmt.Errorf("backup: reading %s: %w", path, err)
-	case version < 1:
-		return fmt.Errorf("backup: %s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing written", path, ErrNotCardtable, version)
-	case version > Version():
-		return fmt.Errorf("backup: %s was %w (schema version %d; this one knows 1 to %d): back it up with that version; nothing written", path, ErrNewer, version, Version())
+	k := classify(ctx, src)
+	switch k.kind {
+	case kindNotSQLite:
+		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, k.err)
+	case kindDamaged:
+		return damagedSource(path, k.err)
+	case kindUnreadable:
+		return fmt.Errorf("backup: reading %s: %w", path, k.err)
+	case kindNoSchema:
+		return fmt.Errorf("backup: %s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing written", path, ErrNotCardtable, k.version)
+	case kindNewer:
+		return fmt.Errorf("backup: %s was %w (%s): back it up with that version; nothing written", path, ErrNewer, k.versions())
 	}
 	return nil
+}
+
+// damagedSource refuses a database SQLite found damaged while reading it
+// (err): the caller's to fix from a backup (docs/cli.md: exit status 2),
+// as a damaged --db is to the server and db copy.
+func damagedSource(path string, err error) error {
+	return fmt.Errorf("backup: %s is %w, cut short or overwritten (SQLite: %w); nothing written", path, ErrCorrupt, err)
 }
 
 // existsError refuses a backup's destination that exists, in words
@@ -163,47 +172,139 @@ type badPathError struct{ error }
 
 func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 
+// fileKind is what a database file is to this program, as classify
+// finds it by its schema version; Backup's source and a file not in use
+// (checkCopy) are told in words of their own from it.
+type fileKind int
+
+const (
+	kindCardtable  fileKind = iota // a schema this program knows or can migrate
+	kindNotSQLite                  // not an SQLite database at all
+	kindDamaged                    // SQLite finds it damaged, cut short or overwritten
+	kindUnreadable                 // SQLite cannot read it, for another reason
+	kindNoSchema                   // an SQLite database with no cardtable schema
+	kindNewer                      // made by a newer cardtable
+)
+
+// fileClass is what classify found: the kind, the schema version read
+// (kindNoSchema, kindNewer) and SQLite's error (kindNotSQLite,
+// kindDamaged, kindUnreadable).
+type fileClass struct {
+	kind    fileKind
+	version int
+	err     error
+}
+
+// versions says a newer schema version beside the ones this program knows.
+func (c fileClass) versions() string {
+	return fmt.Sprintf("schema version %d; this one knows 1 to %d", c.version, Version())
+}
+
+// classify reads the schema version of the database db opens and says
+// what kind of file it is.
+func classify(ctx context.Context, db *sql.DB) fileClass {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return sqliteFault(err)
+	}
+	switch {
+	case version < 1:
+		return fileClass{kind: kindNoSchema, version: version}
+	case version > Version():
+		return fileClass{kind: kindNewer, version: version}
+	}
+	return fileClass{kind: kindCardtable, version: version}
+}
+
+// sqliteFault classifies SQLite's refusal to read a file as a database.
+func sqliteFault(err error) fileClass {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB:
+			return fileClass{kind: kindNotSQLite, err: err}
+		case sqlite3.SQLITE_CORRUPT:
+			return fileClass{kind: kindDamaged, err: err}
+		}
+	}
+	return fileClass{kind: kindUnreadable, err: err}
+}
+
 // checkCopy checks a database file that is not in use (a backup, or a
 // copy about to be restored): SQLite's full integrity check, and a schema
-// version this program knows or can migrate. It returns that version.
-// Its refusal wraps ErrBadBackup and reads after the file's name ("X is
-// not a usable backup: ..."), saying what the file is instead.
-func checkCopy(ctx context.Context, path string) (int, error) {
+// version this program knows or can migrate. Its refusal is a
+// *notUsableError: wrapping ErrBadBackup, it reads after the file's name
+// ("X is not a usable backup: ..."), saying what the file is instead.
+func checkCopy(ctx context.Context, path string) error {
 	// immutable: the file is not in use, so SQLite takes no locks and
 	// creates no -shm beside it.
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&immutable=1")
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer db.Close()
-	var version int
-	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return 0, notBackup(err)
-	}
-	if version < 1 {
-		return 0, fmt.Errorf("is %w: it is an SQLite database, but not cardtable's (schema version %d)", ErrBadBackup, version)
-	}
-	if version > Version() {
-		return 0, fmt.Errorf("is %w for this cardtable: a newer one made it (schema version %d; this one knows 1 to %d): restore it with that version", ErrBadBackup, version, Version())
+	if c := classify(ctx, db); c.kind != kindCardtable {
+		return notUsable(c)
 	}
 	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
-		return 0, notBackup(err)
+		return notUsable(sqliteFault(err))
 	}
 	defer rows.Close()
 	var first string
 	for rows.Next() {
 		if err := rows.Scan(&first); err != nil {
-			return 0, notBackup(err)
+			return notUsable(sqliteFault(err))
 		}
 		if first != "ok" {
-			return 0, fmt.Errorf("is %w: it is damaged (SQLite's integrity check: %s)", ErrBadBackup, first)
+			return &notUsableError{why: fmt.Sprintf("it is damaged (SQLite's integrity check: %s)", first)}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return 0, notBackup(err)
+		return notUsable(sqliteFault(err))
 	}
-	return version, nil
+	return nil
+}
+
+// notUsableError is checkCopy's refusal: "is not a usable backup[ for
+// this cardtable]: WHY", wrapping ErrBadBackup and SQLite's error if
+// any. copyFailed words the same refusal of a copy this program made.
+type notUsableError struct {
+	forThis bool   // usable by another (newer) cardtable
+	why     string // what the file is instead
+	err     error  // SQLite's error, if it is one
+}
+
+func (e *notUsableError) Error() string { return "is " + e.words(ErrBadBackup.Error()) }
+
+func (e *notUsableError) Unwrap() []error {
+	if e.err == nil {
+		return []error{ErrBadBackup}
+	}
+	return []error{ErrBadBackup, e.err}
+}
+
+// words is the refusal after "is", unusable being its first words.
+func (e *notUsableError) words(unusable string) string {
+	if e.forThis {
+		unusable += " for this cardtable"
+	}
+	return unusable + ": " + e.why
+}
+
+// notUsable words a file classify found unusable as a backup.
+func notUsable(c fileClass) *notUsableError {
+	switch c.kind {
+	case kindNotSQLite:
+		return &notUsableError{why: fmt.Sprintf("it is not an SQLite database at all (%v)", c.err), err: c.err}
+	case kindDamaged:
+		return &notUsableError{why: fmt.Sprintf("it is damaged, cut short or overwritten (SQLite: %v)", c.err), err: c.err}
+	case kindNoSchema:
+		return &notUsableError{why: fmt.Sprintf("it is an SQLite database, but not cardtable's (schema version %d)", c.version)}
+	case kindNewer:
+		return &notUsableError{forThis: true, why: fmt.Sprintf("a newer one made it (%s): restore it with that version", c.versions())}
+	}
+	return &notUsableError{why: fmt.Sprintf("SQLite cannot read it (%v)", c.err), err: c.err}
 }
 
 // copyFailed is checkCopy's refusal of a copy this program made, not
@@ -211,22 +312,11 @@ func checkCopy(ctx context.Context, path string) (int, error) {
 // docs/cli.md) when it is the copy's (a failing disk, a database damaged
 // while in use).
 func copyFailed(err error) string {
-	return strings.Replace(err.Error(), ErrBadBackup.Error(), "not usable", 1)
-}
-
-// notBackup words SQLite's refusal to read a file as a database: a file
-// that is no database at all, or one cut short or overwritten.
-func notBackup(err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_NOTADB:
-			return fmt.Errorf("is %w: it is not an SQLite database at all (%w)", ErrBadBackup, err)
-		case sqlite3.SQLITE_CORRUPT:
-			return fmt.Errorf("is %w: it is damaged, cut short or overwritten (SQLite: %w)", ErrBadBackup, err)
-		}
+	var nu *notUsableError
+	if errors.As(err, &nu) {
+		return "is " + nu.words("not usable")
 	}
-	return fmt.Errorf("is %w: SQLite cannot read it (%w)", ErrBadBackup, err)
+	return err.Error()
 }
 
 // Restore puts the backup from in place of the database at path, only
@@ -248,7 +338,7 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	} else if !fi.Mode().IsRegular() {
 		return "", badPath(fmt.Errorf("restore: %s is not a regular file", from))
 	}
-	if _, err := checkCopy(ctx, from); err != nil {
+	if err := checkCopy(ctx, from); err != nil {
 		return "", fmt.Errorf("restore: %s %w; nothing changed", from, err)
 	}
 	target, err := openFile(path)
@@ -264,7 +354,7 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 		return "", fmt.Errorf("restore: %w", err)
 	}
 	defer os.Remove(tmp)
-	if _, err := checkCopy(ctx, tmp); err != nil {
+	if err := checkCopy(ctx, tmp); err != nil {
 		return "", fmt.Errorf("restore: the copy of %s made beside the database failed its check, nothing changed: it %v", from, copyFailed(err))
 	}
 	stamp := time.Now().UTC().Format("20060102T150405Z")

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -197,5 +198,42 @@ func TestRestore(t *testing.T) {
 	}
 	if n := checkFile(t, gone); n != 5 {
 		t.Fatalf("restored beside a stale -wal: %d saves, want 5", n)
+	}
+}
+
+// TestCopyRefusalWords: checkCopy's refusal of the user's file and
+// copyFailed's of a copy this program made say the same of the file, the
+// one "not a usable backup" (ErrBadBackup, SQLite's error kept), the
+// other "not usable" with nothing of the chain, for each kind of file.
+func TestCopyRefusalWords(t *testing.T) {
+	sqliteErr := errors.New("SQLite's error")
+	cases := []struct {
+		class      fileClass
+		user, copy string
+	}{
+		{fileClass{kind: kindNotSQLite, err: sqliteErr},
+			"is not a usable backup: it is not an SQLite database at all (SQLite's error)",
+			"is not usable: it is not an SQLite database at all (SQLite's error)"},
+		{fileClass{kind: kindDamaged, err: sqliteErr},
+			"is not a usable backup: it is damaged, cut short or overwritten (SQLite: SQLite's error)",
+			"is not usable: it is damaged, cut short or overwritten (SQLite: SQLite's error)"},
+		{fileClass{kind: kindUnreadable, err: sqliteErr},
+			"is not a usable backup: SQLite cannot read it (SQLite's error)",
+			"is not usable: SQLite cannot read it (SQLite's error)"},
+		{fileClass{kind: kindNoSchema},
+			"is not a usable backup: it is an SQLite database, but not cardtable's (schema version 0)",
+			"is not usable: it is an SQLite database, but not cardtable's (schema version 0)"},
+		{fileClass{kind: kindNewer, version: 999},
+			fmt.Sprintf("is not a usable backup for this cardtable: a newer one made it (schema version 999; this one knows 1 to %d): restore it with that version", Version()),
+			fmt.Sprintf("is not usable for this cardtable: a newer one made it (schema version 999; this one knows 1 to %d): restore it with that version", Version())},
+	}
+	for _, c := range cases {
+		err := error(notUsable(c.class))
+		if err.Error() != c.user || !errors.Is(err, ErrBadBackup) || (c.class.err != nil && !errors.Is(err, sqliteErr)) {
+			t.Errorf("kind %d: the user's file: %q", c.class.kind, err)
+		}
+		if got := copyFailed(err); got != c.copy {
+			t.Errorf("kind %d: a copy: %q, want %q", c.class.kind, got, c.copy)
+		}
 	}
 }

@@ -3,7 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -95,4 +99,76 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestFailedOpenWaitsForWriter: an open that fails once the file was
+// copied over in place (cp backup.db ct.db while the store opened it)
+// closes the writer only once its last connection has closed, one still
+// in use included (a migration's transaction cut short by its context is
+// given back by database/sql's own goroutine), before it moves the WAL
+// aside: that connection's close runs SQLite's closing checkpoint, which
+// would write the old WAL's pages into the copy.
+func TestFailedOpenWaitsForWriter(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "backup.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillSaves(t, db, 3)
+	if _, _, err := db.checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	copyDB(t, db, backup)
+	// As open leaves it when it fails: the writer alone, and the file;
+	// what it has written since the last checkpoint is in the WAL only.
+	db.ckpt.stop()
+	db.app.stop()
+	if err := closeConns(path, namedPool{"readers", db.r}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.file.Close()
+	for i := range 3 {
+		if err := db.PutSave(ctx, SaveRecord{Player: "p", Name: fmt.Sprint("n", i), Lineage: "x", Save: "s", Updated: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := db.w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyOver(t, backup, path)
+	want, err := os.ReadFile(backup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan struct{})
+	connsWaitHook = func() { close(waiting) }
+	defer func() { connsWaitHook = nil }()
+	done := make(chan error, 1)
+	go func() { done <- db.failOpen(errors.New("a migration failed")) }() // exits when failOpen returns
+	var early error
+	select {
+	case <-waiting: // failOpen waits for the held connection
+	case early = <-done:
+		t.Errorf("the failed open returned with a writer's connection still in use: %v", early)
+	}
+	held.Close()
+	err = early
+	if err == nil {
+		err = <-done
+	}
+	if !errors.Is(err, ErrReplaced) {
+		t.Fatalf("the failed open: %v, want ErrReplaced", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Fatalf("the file copied over is no longer the copy: %d bytes, the copy's %d", len(got), len(want))
+	}
+	if aside, _ := filepath.Glob(path + "-wal.overwritten-*"); len(aside) != 1 {
+		t.Fatalf("the old WAL moved aside: %v", aside)
+	}
+	if n := checkFile(t, path); n != 3 {
+		t.Fatalf("the copied-over file has %d saves, want the backup's 3", n)
+	}
 }

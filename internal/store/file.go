@@ -25,7 +25,8 @@ var (
 	errInUse = errors.New("in use by another cardtable server (one server per database): stop the other one first, or use another database file")
 	// ErrReadOnly: cardtable cannot write the database file or its directory.
 	ErrReadOnly = errors.New("read-only")
-	// ErrCorrupt: the database file failed SQLite's quick check.
+	// ErrCorrupt: the database file failed SQLite's quick check (Open),
+	// or SQLite found it damaged while reading it (Backup's source).
 	ErrCorrupt = errors.New("damaged")
 	// ErrReplaced: the database file was deleted, renamed away or replaced
 	// under the running server. Writes are refused from then on, since they
@@ -384,29 +385,36 @@ func (d *dbFile) makePrivate() error {
 	if d.private {
 		return nil
 	}
+	// The file by its descriptor (the one locked), the -wal and -shm by
+	// their paths: opening them would drop SQLite's locks when closed.
 	fi, err := d.f.Stat()
+	if err == nil {
+		err = ownerOnly(fi, d.f.Chmod)
+	}
 	if err != nil {
 		return err
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := d.f.Chmod(fi.Mode().Perm() &^ 0o077); err != nil {
-			return err
-		}
 	}
 	for _, side := range []string{d.path + "-wal", d.path + "-shm"} {
 		fi, err := os.Stat(side)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
+		if err == nil {
+			err = ownerOnly(fi, func(m fs.FileMode) error { return os.Chmod(side, m) })
+		}
 		if err != nil {
 			return err
 		}
-		if fi.Mode().Perm()&0o077 != 0 {
-			if err := os.Chmod(side, fi.Mode().Perm()&^0o077); err != nil {
-				return err
-			}
-		}
 	}
 	d.private = true
+	return nil
+}
+
+// ownerOnly takes the group's and others' permissions away from the file
+// whose mode is fi's, by chmod, if it has any.
+func ownerOnly(fi fs.FileInfo, chmod func(fs.FileMode) error) error {
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return chmod(perm &^ 0o077)
+	}
 	return nil
 }

@@ -152,8 +152,9 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 // openHook, set by tests only, runs in open once the file is prepared.
 var openHook func()
 
-// failOpen closes the writer of a store that failed to open (err), keeping
-// SQLite from checkpointing into a file overwritten meanwhile (swap.go),
+// failOpen closes the writer of a store that failed to open (err), as
+// Close does (closeConns), keeping SQLite from checkpointing into a file
+// overwritten meanwhile (swap.go),
 // and says why the open failed. A swap found is the reason, whatever
 // failed besides: a copy over the file may itself have failed the quick
 // check or a migration, and the remedy for damage (put a backup in its
@@ -165,7 +166,12 @@ func (db *DB) failOpen(err error) error {
 		db.file.noteSides() // what it moves aside: the WAL of this open
 		after = db.closeOverwritten()
 	}
-	cerr := errors.Join(db.w.Close(), after())
+	// closeConns, not the pool's Close alone: a connection still in use
+	// (a migration's transaction its context cut short, given back by
+	// database/sql's goroutine) closes later, and its closing checkpoint
+	// must still meet the lock closeOverwritten holds, and the WAL not
+	// yet moved aside.
+	cerr := errors.Join(closeConns(db.file.path, namedPool{"writer", db.w}), after())
 	if swapped {
 		d := db.file
 		d.mu.Lock()
@@ -208,6 +214,10 @@ func (db *DB) close() error {
 // a variable for the test of the wait running out.
 var closeConnsWithin = 5 * time.Second
 
+// connsWaitHook, set by tests only, is called when closeConns finds a
+// pool's connection still open after closing the pool, before it waits.
+var connsWaitHook func()
+
 // namedPool is a pool and its name for the log.
 type namedPool struct {
 	name string
@@ -232,6 +242,9 @@ func closeConns(path string, pools ...namedPool) error {
 	}
 	deadline := time.Now().Add(closeConnsWithin)
 	for _, np := range pools {
+		if connsWaitHook != nil && np.p.Stats().OpenConnections > 0 {
+			connsWaitHook()
+		}
 		// No event tells of a connection's close: its count is polled.
 		for np.p.Stats().OpenConnections > 0 && time.Now().Before(deadline) {
 			time.Sleep(2 * time.Millisecond)

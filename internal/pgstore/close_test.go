@@ -1,0 +1,78 @@
+package pgstore
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cardtable/internal/pgtest"
+)
+
+// TestCloseGivesUp: a connection a caller still holds (rows not closed)
+// keeps pgxpool's Close waiting until it is given back; the store's Close
+// waits closeWithin for it, then says so in one warning and returns, and
+// a second Close returns at once.
+func TestCloseGivesUp(t *testing.T) {
+	defer func(d time.Duration) { closeWithin = d }(closeWithin)
+	closeWithin = 50 * time.Millisecond
+	var log lockedBuffer
+	defer func(l *slog.Logger) { slog.SetDefault(l) }(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&log, nil)))
+	ctx := context.Background()
+	db, err := Open(ctx, pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := db.pool.Acquire(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }() // exits when Close returns
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second): // a bound on a hang, far past closeWithin
+		held.Release()
+		t.Fatal("Close did not return while a connection was held")
+	}
+	got := log.String()
+	if strings.Count(got, "level=WARN") != 1 || !strings.Contains(got, "in_use=1") || !strings.Contains(got, `db="postgres://`) {
+		t.Fatalf("Close with a connection held logged %q, want one warning of it", got)
+	}
+	start := time.Now()
+	if err := db.Close(); err != nil {
+		t.Fatalf("a second Close: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("a second Close took %v, want it at once", d)
+	}
+	if strings.Count(log.String(), "level=WARN") != 1 {
+		t.Fatalf("a second Close logged again: %q", log.String())
+	}
+	held.Release() // pgxpool's Close, still waiting for it, returns
+}
+
+// lockedBuffer is a log's buffer written by several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
