@@ -83,9 +83,11 @@ func serveDB() string {
 // badPathUsage makes a file named by a flag that the user can fix bad
 // input (exit status 2, docs/cli.md): one that is missing or not a file,
 // a backup's --to that exists, a restore's --from that is not a usable
-// backup, a backup's --db or db copy's --from that is no cardtable
-// database, a damaged one, or one a newer cardtable made. Nothing was
-// written in any of these. Any other error is returned as it is.
+// backup, a restore's --db or db copy's --to that is a directory or a
+// path through a file, a backup's --db or either side of db copy that is
+// no cardtable database, a damaged one, or one a newer cardtable made
+// (SQLite or PostgreSQL). Nothing was written in any of these. Any other
+// error is returned as it is.
 func badPathUsage(err error) error {
 	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup,
 		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer} {

@@ -182,6 +182,11 @@ func TestBackupRestoreRefusals(t *testing.T) {
 	}
 	existing := bad("existing.db", []byte("keep me"))
 	fresh := filepath.Join(dir, "fresh.db")
+	adir := filepath.Join(dir, "adir")
+	if err := os.Mkdir(adir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	afile := bad("afile", []byte("a file"))
 	liveBefore, err := os.ReadFile(live)
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +201,12 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		{[]string{"restore", "--db", live, "--from", cut}, "cardtable: restore: " + cut + " is not a usable backup: it is damaged, cut short or overwritten"},
 		{[]string{"restore", "--db", live, "--from", other}, "cardtable: restore: " + other + " is not a usable backup: it is an SQLite database, but not cardtable's"},
 		{[]string{"restore", "--db", live, "--from", newer}, "cardtable: restore: " + newer + " is not a usable backup for this cardtable: a newer one made it (schema version 999"},
+		// A --db that cannot be a database file: a directory, a path
+		// through a file. They exited 1 with "open X: is a directory"
+		// and "mkdir X: not a directory".
+		{[]string{"restore", "--db", adir, "--from", backup}, "cardtable: restore: " + adir + " is a directory, not a database file; nothing changed\n"},
+		{[]string{"restore", "--db", filepath.Join(afile, "x.db"), "--from", backup},
+			"cardtable: restore: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 		// A --db that is not a cardtable database, or one a newer
 		// cardtable made, is refused before anything is copied, in one
 		// sentence: it once read "backup: backup of X: file is not a
@@ -224,6 +235,12 @@ func TestBackupRestoreRefusals(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(existing); string(b) != "keep me" {
 		t.Errorf("the existing file was changed: %q", b)
+	}
+	if b, _ := os.ReadFile(afile); string(b) != "a file" {
+		t.Errorf("the file in --db's path was changed: %q", b)
+	}
+	if l := dirList(t, adir); l != "" {
+		t.Errorf("the directory named by --db now holds %s", l)
 	}
 	if b, _ := os.ReadFile(live); !bytes.Equal(b, liveBefore) {
 		t.Error("the live database was changed by a refused restore")

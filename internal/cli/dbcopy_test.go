@@ -3,12 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgtest"
@@ -170,4 +174,163 @@ func TestBackupRefusesPostgres(t *testing.T) {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
 	}
+}
+
+// TestDBCopyRefusals: a SQLite --from that is no cardtable database
+// (another program's, an empty file), and a --to that cannot take the
+// copy (another program's database, one not SQLite or a newer
+// cardtable's, a directory, a path through a file) are bad input: exit
+// 2, one line saying what the file is, and every file left byte for byte
+// as it was, nothing made beside them. A --from or --to of another
+// program's once had cardtable's schema added to it (exit 0, nothing
+// copied from it); the other --to refusals exited 1. An empty --to file
+// is a new database, as a path with nothing there is.
+func TestDBCopyRefusals(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	s, err := storetest.Open(context.Background(), good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSettings(context.Background(), "p", `{"v":1}`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := write("empty.db", nil)
+	notes := write("notes.txt", bytes.Repeat([]byte("not a database\n"), 300))
+	afile := write("afile", []byte("a file"))
+	other, newer := filepath.Join(dir, "other.db"), filepath.Join(dir, "newer.db")
+	sqlExec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	s, err = storetest.Open(context.Background(), newer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	sqlExec(t, newer, "PRAGMA user_version = 999")
+	adir := filepath.Join(dir, "adir")
+	if err := os.Mkdir(adir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh.db")
+	before := dirBytes(t, dir)
+	for _, tc := range []struct {
+		from, to, want string
+	}{
+		{other, fresh, "cardtable: db copy: the source: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing changed\n"},
+		{empty, fresh, "cardtable: db copy: the source: " + empty + " is not a cardtable database: it is an empty file; nothing changed\n"},
+		{good, other, "cardtable: db copy: the target: " + other + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0): give a new file, or an empty one; nothing changed\n"},
+		{good, notes, "cardtable: db copy: the target: store: " + notes + " is damaged"},
+		{good, newer, "cardtable: db copy: the target: store: " + newer + ": database schema version 999 is newer than this program's"},
+		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
+		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
+	} {
+		t.Run(filepath.Base(tc.from)+" to "+filepath.Base(tc.to), func(t *testing.T) {
+			out, errOut, code := run(t, "", "db", "copy", "--from", tc.from, "--to", tc.to)
+			if code != exitUsage || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 || out != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
+		for name, b := range after {
+			if !bytes.Equal(b, before[name]) {
+				t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
+			}
+		}
+		for name := range before {
+			if _, ok := after[name]; !ok {
+				t.Errorf("%s went away", name)
+			}
+		}
+	}
+	// An empty file is a new database to copy into.
+	out, errOut, code := run(t, "", "db", "copy", "--from", good, "--to", empty)
+	if code != exitOK || !strings.Contains(out, "checked, the same on both sides") {
+		t.Fatalf("copy into an empty file: exit %d: %s%s", code, out, errOut)
+	}
+	if got, want := sums(t, empty), sums(t, good); !reflect.DeepEqual(got, want) || want[4].Rows != 1 {
+		t.Fatalf("the copy into an empty file %+v, source %+v", got, want)
+	}
+}
+
+// TestDBCopyNewerPostgres: a PostgreSQL database a newer cardtable made is
+// bad input as --from and as --to, as a SQLite one is (exit 2); it exited
+// 1, the PostgreSQL store's refusal not telling why.
+func TestDBCopyNewerPostgres(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good, fresh := filepath.Join(dir, "good.db"), filepath.Join(dir, "fresh.db")
+	fill(t, good)
+	pg := pgtest.DB(t)
+	s, err := storetest.Open(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = 999`); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--from", pg, "--to", fresh}, {"--from", good, "--to", pg}} {
+		_, errOut, code := run(t, "", append([]string{"db", "copy"}, args...)...)
+		if code != exitUsage || !strings.Contains(errOut, ": database schema version 999 is newer than this program's ") ||
+			!strings.HasSuffix(errOut, ": it was made by a newer cardtable\n") {
+			t.Fatalf("db copy %v: exit %d, %q; want exit 2, schema version 999 made by a newer cardtable", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Error("the refused copy made its target")
+	}
+	var v int
+	if err := conn.QueryRow(ctx, `SELECT version FROM cardtable_schema`).Scan(&v); err != nil || v != 999 {
+		t.Fatalf("the newer database's schema version is now %d (%v)", v, err)
+	}
+}
+
+// sqlExec runs statements on the SQLite file at path, with no store.
+func sqlExec(t *testing.T, path, stmts string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dirBytes is every file under dir by its path, with its content; a
+// -shm's content is left out (nil): SQLite's shared index of a WAL
+// database, which any reader writes in, the source's readers too.
+func dirBytes(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if strings.HasSuffix(path, "-shm") {
+			files[path] = nil
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		files[path] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

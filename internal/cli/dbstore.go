@@ -86,6 +86,18 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 				return usageErr("db copy: no database at %s: --from names an existing SQLite file or a postgres:// URL", *from)
 			}
 		}
+		// Before either is opened: opening a SQLite file for writing
+		// gives it cardtable's schema.
+		if !pgstore.IsURL(*from) {
+			if err := store.CheckCopySource(ctx, *from); err != nil {
+				return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
+			}
+		}
+		if !pgstore.IsURL(*to) {
+			if err := store.CheckCopyTarget(ctx, *to); err != nil {
+				return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
+			}
+		}
 		src, srcName, err := openStore(ctx, *from, 0, 0)
 		if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
@@ -93,7 +105,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		defer src.Close()
 		dst, dstName, err := openStore(ctx, *to, 0, 0)
 		if err != nil {
-			return fmt.Errorf("db copy: the target: %w", err)
+			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
 		}
 		defer dst.Close()
 		sums, err := dbcopy.Copy(ctx, src, dst)

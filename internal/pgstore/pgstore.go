@@ -181,7 +181,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("reading schema version: %w", err)
 		}
 		if have > len(names) {
-			return fmt.Errorf("database schema version %d is newer than this program's %d", have, len(names))
+			return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w", have, len(names), spidergame.ErrNewer)
 		}
 		for i := have; i < len(names); i++ {
 			text, err := migrations.ReadFile(names[i])

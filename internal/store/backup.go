@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"cardtable/internal/spidergame"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -34,8 +35,9 @@ var (
 	// schema): the caller named the wrong file.
 	ErrNotCardtable = errors.New("not a cardtable database")
 	// ErrNewer: the database was made by a newer cardtable (its schema
-	// version is past this program's), which this one must not read.
-	ErrNewer = errors.New("made by a newer cardtable")
+	// version is past this program's), which this one must not read; the
+	// PostgreSQL store's is the same error.
+	ErrNewer = spidergame.ErrNewer
 )
 
 // Backup writes a consistent copy of the database at path to the new file
@@ -340,6 +342,10 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	}
 	if err := checkCopy(ctx, from); err != nil {
 		return "", fmt.Errorf("restore: %s %w; nothing changed", from, err)
+	}
+	// Said here, openFile would say "open X: is a directory".
+	if err := checkDBPath(path); err != nil {
+		return "", fmt.Errorf("restore: %w; nothing changed", err)
 	}
 	target, err := openFile(path)
 	if err != nil {
