@@ -190,8 +190,27 @@ func (p *seatTab) until(cond string) {
 	p.do(untilJS(cond))
 }
 
+// untilJS looks at the condition whenever the page's document changes
+// (a MutationObserver's turn, once the script that changed it has run)
+// and every 50 ms for what the document does not show (the hooks'
+// counts, the scroll). Looked at every 50 ms alone, a test that plays
+// through the page waited about 30 ms at each of its moves for the next
+// look: over half the time of playing two hands.
 func untilJS(cond string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => { const f = () => (`+cond+`) ? ok() : setTimeout(f, 50); f(); })`, chromedp.EvalAwaitPromise)
+	return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => {
+	  let done = false, timer = 0;
+	  const look = () => {
+	    if (done || !(`+cond+`)) return;
+	    done = true;
+	    mo.disconnect();
+	    clearTimeout(timer);
+	    ok();
+	  };
+	  const mo = new MutationObserver(look);
+	  const tick = () => { look(); if (!done) timer = setTimeout(tick, 50); };
+	  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+	  tick();
+	})`, chromedp.EvalAwaitPromise)
 }
 
 // eval evaluates a JS expression into v's type (with

@@ -104,10 +104,26 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 		t.Fatalf("the page is at %.0f px, not at its top, before the stand-in plays", y)
 	}
 	// The page's scroll as each view is drawn (this listener runs after
-	// the page's own, which draws a view as it comes at the instant speed).
+	// the page's own, which draws a view as it comes at the instant
+	// speed); and, in the first view drawn once the stand-in has played
+	// and the turn has left Ann (her actions gone) with cards in her hand
+	// (the stand-in may have played her last card: the focus comes back
+	// to the hand at the deal), where the page is and its focus. Then the
+	// page's connection is dropped and held down: with Ann gone the bots
+	// play on as fast as the server goes, and the page drew hundreds of
+	// views while a test that looked every 50 ms waited for its turn.
 	eval[bool](p, `(() => {
 	  window.__scrolls = [];
-	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => window.__scrolls.push(scrollY));
+	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => {
+	    if (window.__after) return;
+	    window.__scrolls.push(scrollY);
+	    if (!document.querySelector(`+q(selStandIn)+`) || window.__ws.toMove === window.__ws.seat || !document.querySelector("#hand button")) return;
+	    const f = document.activeElement;
+	    window.__after = { scrolls: window.__scrolls, y: scrollY, inHand: !!f && document.getElementById("hand").contains(f),
+	      focus: f ? f.tagName + " " + (f.dataset.key || f.id || f.textContent.trim().slice(0, 40)) : "none" };
+	    window.__ws.offline = true;
+	    window.__ws.drop();
+	  });
 	  return true;
 	})()`)
 	// Ann leaves: the stand-in plays her turn at once (and every later
@@ -117,16 +133,7 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("leaving: status %d", code)
 	}
-	// Read in one look once the stand-in has played and the turn has left
-	// Ann (her actions gone) with cards in her hand (the stand-in may have
-	// played her last card: the focus comes back to the hand at the deal).
-	p.until(`(() => {
-	  if (!document.querySelector(` + q(selStandIn) + `) || window.__ws.toMove === window.__ws.seat || !document.querySelector("#hand button")) return false;
-	  const f = document.activeElement;
-	  window.__after = { scrolls: window.__scrolls, y: scrollY, inHand: !!f && document.getElementById("hand").contains(f),
-	    focus: f ? f.tagName + " " + (f.dataset.key || f.id || f.textContent.trim().slice(0, 40)) : "none" };
-	  return true;
-	})()`)
+	p.until(`window.__after`)
 	type after struct {
 		Scrolls []float64
 		Y       float64

@@ -51,11 +51,12 @@ export class Replay {
     this.names = [];
     this.at = 0;
     this.target = 0;
+    this.opener = null; // what opened the panel: Close gives it the focus back
     $("rp-first").addEventListener("click", () => this.go(0));
     $("rp-back").addEventListener("click", () => this.go(this.at - 1));
     $("rp-next").addEventListener("click", () => this.go(this.at + 1));
     $("rp-last").addEventListener("click", () => this.go(this.total - 1));
-    $("rp-close").addEventListener("click", () => { $("replay").hidden = true; });
+    $("rp-close").addEventListener("click", () => this.close());
     $("replay").addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowRight") { this.go(this.at + 1); ev.preventDefault(); }
       if (ev.key === "ArrowLeft") { this.go(this.at - 1); ev.preventDefault(); }
@@ -66,7 +67,11 @@ export class Replay {
   // answering the click: the steps come after (a fetch), and moving the
   // focus only then took it from wherever the player had gone meanwhile.
   // The focus goes to Next, or Back at the replay's end.
+  // The control that opened it (its "Watch the replay" or Replay button)
+  // is kept, for Close to give the focus back to.
   open() {
+    const from = document.activeElement;
+    if (from && from !== document.body && !$("replay").contains(from)) this.opener = from;
     $("replay").hidden = false;
     if (!this.total) { // a replay not fetched yet starts at its first step
       $("rp-first").disabled = $("rp-back").disabled = this.at === 0;
@@ -75,6 +80,15 @@ export class Replay {
     ($("rp-next").disabled ? $("rp-back") : $("rp-next")).focus({ preventScroll: true });
     $("replay").scrollIntoView({ block: "start" });
     return this.go(this.at);
+  }
+
+  // close hides the panel and gives the focus back to what opened it
+  // (still on the page and enabled): hidden, the panel's Close took the
+  // focus to <body>, and the next Tab started from the page's top.
+  close() {
+    const back = this.opener && this.opener.isConnected && !this.opener.disabled ? this.opener : null;
+    $("replay").hidden = true;
+    if (back) back.focus();
   }
 
   async fetch(from) {
@@ -100,8 +114,19 @@ export class Replay {
   draw(s) {
     const names = this.names;
     $("rp-pos").textContent = `Step ${s.n + 1} of ${this.total} · hand ${s.hand}`;
+    const had = document.activeElement;
     $("rp-first").disabled = $("rp-back").disabled = s.n === 0;
     $("rp-next").disabled = $("rp-last").disabled = s.n >= this.total - 1;
+    // A button disabled under the focus (Next or End reaching the last
+    // step, Back or Start the first) drops it to <body>: the player's
+    // place, and the panel's arrow keys, with it. The focus goes to the
+    // way still open (Back at the end, Next at the start; Close for a
+    // replay of one step), only from a button of the bar, so a step
+    // fetched while the player is elsewhere moves nothing.
+    if (had && had.disabled && had.parentElement === $("rp-next").parentElement) {
+      const to = !$("rp-next").disabled ? "rp-next" : !$("rp-back").disabled ? "rp-back" : "rp-close";
+      $(to).focus({ preventScroll: true });
+    }
     const w = $("rp-words");
     w.replaceChildren();
     for (const t of s.words || []) w.appendChild(el("li", "", t));

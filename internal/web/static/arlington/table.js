@@ -54,14 +54,10 @@ let rated = false;
 let held = null;
 let arrive = null;
 let myTurn = false;
-// sheetOpened: the score sheet opened at the top in the last render,
-// pushing the hand down (renderHandOver). sheetHolds: since then the
-// player has neither acted nor closed it, so a turn coming does not
-// scroll it away.
-let sheetOpened = false;
+// sheetHolds: since the score sheet last opened at the top (a render's
+// sheetOpened) the player has neither acted nor closed it, so a turn
+// coming does not scroll it away.
 let sheetHolds = false;
-// ended: the game's result was drawn in the last render (renderEnd).
-let ended = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
@@ -153,7 +149,7 @@ function show(m, burst) {
   // The player's own play (not the stand-in's for them) is the only move
   // that may scroll the page to where the focus went (hand.js restore).
   const byPlayer = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat && !standIn.has(f.e.n));
-  render(byPlayer);
+  const drawn = render(byPlayer);
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
   // A seat whose person is away is played by a bot at once: its turns
@@ -181,11 +177,9 @@ function show(m, burst) {
   // looking at the turn). The result is still shown and said (its box is
   // a live region).
   const still = away || typing();
-  if (ended && !still) bringEndIntoView();
-  ended = false;
-  if (sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
+  if (drawn.ended && !still) bringEndIntoView();
+  if (drawn.sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
   else if (nowMine && (!myTurn || byPlayer) && !sheetHolds && !still) bringTurnIntoView();
-  sheetOpened = false;
   myTurn = nowMine;
   if (fresh.some((f) => f.e.kind === "take")) return "trick";
   return fresh.some((f) => f.e.kind === "move") ? "move" : "";
@@ -240,7 +234,12 @@ function say(text) {
 }
 
 // follow: this redraw answers the player's own doing, so a focus it
-// moves is scrolled into view (hand.js restore).
+// moves is scrolled into view (hand.js restore). It says what it drew
+// for the first time, for show to bring onto the screen: sheetOpened,
+// the score sheet opened at the top, pushing the hand down
+// (renderHandOver); ended, the game's result (renderEnd). Only a view
+// with new events draws either, and only show draws those: a redraw of
+// the same view says false to both.
 function render(follow) {
   const putBack = keepField();
   const m = last;
@@ -256,10 +255,10 @@ function render(follow) {
   renderHand(follow);
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
-  if (renderHandOver(v, events, names)) sheetOpened = true;
-  if (renderEnd(v, last, names, id, replay)) ended = true;
+  const drawn = { sheetOpened: renderHandOver(v, events, names), ended: renderEnd(v, last, names, id, replay) };
   renderChat();
   putBack();
+  return drawn;
 }
 
 const selCards = () => selected.map(cardOf);
