@@ -12,6 +12,14 @@ import (
 // ErrNotEmpty: the target of a copy already holds rows.
 var ErrNotEmpty = errors.New("the target database is not empty")
 
+// ErrNewer: the database was made by a newer cardtable (its schema
+// version is past this program's), which this one must not read or
+// change. Both stores return it (store.ErrNewer is this one), so that a
+// caller tells it the same way for either (cardtable db copy: bad
+// input); it is here, beside the rows both stores share, as a store's
+// concern, not a game service's.
+var ErrNewer = errors.New("made by a newer cardtable")
+
 // chunkRows and chunkBytes bound one import transaction, so a copy's
 // memory does not grow with the database (a save is up to about 1.3 MB).
 const (

@@ -30,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/spidergame"
 	"cardtable/internal/table"
 )
@@ -181,7 +182,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("reading schema version: %w", err)
 		}
 		if have > len(names) {
-			return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w", have, len(names), spidergame.ErrNewer)
+			return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w", have, len(names), dbcopy.ErrNewer)
 		}
 		for i := have; i < len(names); i++ {
 			text, err := migrations.ReadFile(names[i])

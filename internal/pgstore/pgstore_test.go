@@ -13,7 +13,7 @@ import (
 
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
-	"cardtable/internal/spidergame"
+	"cardtable/internal/dbcopy"
 )
 
 // The behaviour of the store is tested with the SQLite store's, by the
@@ -63,7 +63,7 @@ func TestMigrations(t *testing.T) {
 	}
 	// Refused as the SQLite store refuses it: the same error (the
 	// command line's bad input, exit 2), in its own words.
-	if _, err := pgstore.Open(ctx, url); !errors.Is(err, spidergame.ErrNewer) ||
+	if _, err := pgstore.Open(ctx, url); !errors.Is(err, dbcopy.ErrNewer) ||
 		!strings.Contains(err.Error(), fmt.Sprintf(": database schema version 999 is newer than this program's %d: it was made by a newer cardtable", pgstore.Version())) {
 		t.Fatalf("newer schema: %v", err)
 	}

@@ -32,11 +32,6 @@ var (
 	// ErrDiskFull: the database could not grow (its disk is full, or its
 	// size limit reached); the write was not stored.
 	ErrDiskFull = errors.New("database disk full")
-	// ErrNewer: the database was made by a newer cardtable (its schema
-	// version is past this program's), which this one must not read or
-	// change. Both stores return it, so that a caller tells it the same
-	// way for either (cardtable db copy: bad input).
-	ErrNewer = errors.New("made by a newer cardtable")
 	// ErrUnreadable: a stored row holds what its column cannot mean (a
 	// deal that is not a number, a game's text that does not load): the
 	// row was damaged outside the server.

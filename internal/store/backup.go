@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"cardtable/internal/spidergame"
+	"cardtable/internal/dbcopy"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -37,7 +37,7 @@ var (
 	// ErrNewer: the database was made by a newer cardtable (its schema
 	// version is past this program's), which this one must not read; the
 	// PostgreSQL store's is the same error.
-	ErrNewer = spidergame.ErrNewer
+	ErrNewer = dbcopy.ErrNewer
 )
 
 // Backup writes a consistent copy of the database at path to the new file
