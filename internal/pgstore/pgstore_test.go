@@ -11,9 +11,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
-	"cardtable/internal/dbcopy"
 )
 
 // The behaviour of the store is tested with the SQLite store's, by the
