@@ -86,24 +86,15 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 				return usageErr("db copy: no database at %s: --from names an existing SQLite file or a postgres:// URL", *from)
 			}
 		}
-		// Before either is opened: opening a SQLite file for writing
-		// gives it cardtable's schema.
-		if !pgstore.IsURL(*from) {
-			if err := store.CheckCopySource(ctx, *from); err != nil {
-				return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
-			}
-		}
-		if !pgstore.IsURL(*to) {
-			if err := store.CheckCopyTarget(ctx, *to); err != nil {
-				return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
-			}
-		}
-		src, srcName, err := openStore(ctx, *from, 0, 0)
+		// A SQLite file is checked right before it is opened (opening it
+		// for writing gives it cardtable's schema): the target after the
+		// source is open, whose quick check takes a while.
+		src, srcName, err := openCopySide(ctx, *from, store.OpenCopySource)
 		if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
 		}
 		defer src.Close()
-		dst, dstName, err := openStore(ctx, *to, 0, 0)
+		dst, dstName, err := openCopySide(ctx, *to, store.OpenCopyTarget)
 		if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
 		}
@@ -118,4 +109,18 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// openCopySide opens one side of db copy: a postgres:// URL as openStore
+// does, a SQLite file through open (store.OpenCopySource or
+// store.OpenCopyTarget), which checks it first.
+func openCopySide(ctx context.Context, db string, open func(context.Context, string) (*store.DB, error)) (serverStore, string, error) {
+	if pgstore.IsURL(db) {
+		return openStore(ctx, db, 0, 0)
+	}
+	s, err := open(ctx, db)
+	if err != nil {
+		return nil, db, err // a nil *DB is not a nil interface
+	}
+	return s, db, nil
 }

@@ -9,41 +9,40 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
 // CheckCopySource refuses, before anything opens it for writing, a file
 // cardtable db copy must not copy from: one with no cardtable schema
 // (another program's SQLite database, or an empty file), to which Open
-// would add cardtable's schema, and then copy nothing. It reads the file
-// through a read-only connection of its own, closed before it returns.
-// A file Open refuses untouched (not SQLite, damaged, a newer
-// cardtable's) is left to Open, and its words.
+// would add cardtable's schema, and then copy nothing; and one Open
+// would refuse only after changing it (it makes the file a WAL database
+// before its quick check): not SQLite at all, damaged, or a newer
+// cardtable's. It reads the file through a read-only connection of its
+// own, closed before it returns, which leaves nothing beside the file.
 func CheckCopySource(ctx context.Context, path string) error {
 	c, err := inspect(ctx, path)
 	if err != nil {
 		return err
 	}
-	switch c.kind {
-	case kindNoSchema:
+	if c.kind == kindNoSchema {
 		if c.size == 0 {
 			return fmt.Errorf("%s is %w: it is an empty file; nothing changed", path, ErrNotCardtable)
 		}
 		return fmt.Errorf("%s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing changed", path, ErrNotCardtable, c.version)
-	case kindUnreadable:
-		return fmt.Errorf("reading %s: %w; nothing changed", path, c.err)
 	}
-	return nil
+	return copyRefusal(path, c)
 }
 
 // CheckCopyTarget refuses, before anything opens it for writing, a path
 // cardtable db copy must not copy into: a directory, a path through a
-// file, or an SQLite database of another program's (Open would add
-// cardtable's schema to it). A path with nothing there is the usual
-// target (Open makes the file, and its directory), and an SQLite file
-// with no schema at all (an empty file) is as good: neither holds
-// anything to lose. A file Open refuses untouched (not SQLite, damaged,
-// a newer cardtable's) is left to Open.
+// file, an SQLite database of another program's (Open would add
+// cardtable's schema to it), and a file Open would refuse only after
+// changing it (not SQLite at all, damaged, a newer cardtable's). A path
+// with nothing there is the usual target (OpenCopyTarget makes the
+// file, and its directory), and an SQLite file with no schema at all (an
+// empty file) is as good: neither holds anything to lose.
 func CheckCopyTarget(ctx context.Context, path string) error {
 	if err := checkDBPath(path); err != nil {
 		return fmt.Errorf("%w; nothing changed", err)
@@ -55,19 +54,37 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.kind == kindNoSchema && c.objects > 0:
-		return fmt.Errorf("%s is %w: it is an SQLite database with another program's schema (schema version %d): "+
-			"give a new file, or an empty one; nothing changed", path, ErrNotCardtable, c.version)
-	case c.kind == kindUnreadable:
+	if c.kind == kindNoSchema {
+		if c.objects > 0 {
+			return fmt.Errorf("%s is %w: it is an SQLite database with another program's schema (schema version %d): "+
+				"give a new file, or an empty one; nothing changed", path, ErrNotCardtable, c.version)
+		}
+		return nil
+	}
+	return copyRefusal(path, c)
+}
+
+// copyRefusal words the refusal of a file db copy may not open, on
+// either side, in Backup's words (checkSource) for the same file; nil
+// for a cardtable database this program can open.
+func copyRefusal(path string, c inspected) error {
+	switch c.kind {
+	case kindNotSQLite:
+		return fmt.Errorf("%s is %w: it is not an SQLite database at all (%w); nothing changed", path, ErrNotCardtable, c.err)
+	case kindDamaged:
+		return fmt.Errorf("%s is %w, cut short or overwritten (SQLite: %w); nothing changed", path, ErrCorrupt, c.err)
+	case kindUnreadable:
 		return fmt.Errorf("reading %s: %w; nothing changed", path, c.err)
+	case kindNewer:
+		return fmt.Errorf("%s was %w (%s): copy it with that version; nothing changed", path, ErrNewer, c.versions())
 	}
 	return nil
 }
 
-// inspected is what inspect found of a database file: its kind (classify),
-// its size, and, with no cardtable schema, how many things its schema
-// holds (tables, indexes, views, triggers).
+// inspected is what inspect found of a database file: its kind (classify,
+// and for a cardtable database SQLite's quick check), its size, and, with
+// no cardtable schema, how many things its schema holds (tables,
+// indexes, views, triggers).
 type inspected struct {
 	fileClass
 	size    int64
@@ -75,25 +92,129 @@ type inspected struct {
 }
 
 // inspect classifies the existing database file at path through a
-// read-only connection, which cannot change it.
+// read-only connection, which cannot change it. With no -wal, -shm or
+// -journal beside the file, the connection is immutable: SQLite then
+// takes no locks and makes no -wal and -shm beside it (a read-only
+// connection to a WAL database would, and leave them). Nothing there to
+// read means no program has the file open as a WAL database, and no
+// transaction is half written; a cardtable server starting meanwhile
+// would be the one risk, and Open, which comes next, refuses a file a
+// server holds. With them there (a server may be using the file: a
+// source of db copy is refused by Open then, but is read here first),
+// SQLite must read them and take its locks: they are not new, and
+// nothing is made.
 func inspect(ctx context.Context, path string) (inspected, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return inspected{}, err
 	}
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
+	how := "mode=ro&immutable=1"
+	for _, side := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Lstat(path + side); !errors.Is(err, fs.ErrNotExist) {
+			how = "mode=ro&_pragma=busy_timeout(10000)"
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+how)
 	if err != nil {
 		return inspected{}, err
 	}
 	defer db.Close()
 	in := inspected{fileClass: classify(ctx, db), size: fi.Size()}
-	if in.kind == kindNoSchema {
+	switch in.kind {
+	case kindNoSchema:
 		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&in.objects); err != nil {
+			in.fileClass = sqliteFault(err)
+		}
+	case kindCardtable:
+		// Damage past the first page, which Open's quick check would
+		// find only once the file was a WAL database.
+		if err := quickCheck(ctx, db); errors.Is(err, ErrCorrupt) {
+			in.fileClass = fileClass{kind: kindDamaged, err: errors.New(strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))}
+		} else if err != nil {
 			in.fileClass = sqliteFault(err)
 		}
 	}
 	return in, nil
 }
+
+// OpenCopySource opens the database file at path as db copy's source,
+// once CheckCopySource has passed it.
+func OpenCopySource(ctx context.Context, path string) (*DB, error) {
+	if err := CheckCopySource(ctx, path); err != nil {
+		return nil, err
+	}
+	db, err := Open(ctx, path)
+	return db, plain(err)
+}
+
+// OpenCopyTarget opens the database file at path as db copy's target,
+// once CheckCopyTarget has passed it: db copy calls it after opening the
+// source, whose quick check takes a while, so that the path is checked
+// right before it is opened. A path with nothing there is made here, the
+// owner's alone, and exclusively: a file another program made there
+// since the check is refused, not written into. An empty file given
+// is made the owner's alone too, as the store's own files are (the copy
+// brings players' identities and the certificate cache's private keys).
+func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
+	if err := CheckCopyTarget(ctx, path); err != nil {
+		return nil, err
+	}
+	made := false
+	switch fi, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, readOnly(filepath.Dir(path), err)
+		}
+		if copyTargetHook != nil {
+			copyTargetHook()
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("%s %w: another program made it after it was checked; give a new file; nothing changed", path, ErrExists)
+		}
+		if err != nil {
+			return nil, readOnly(path, err)
+		}
+		f.Close()
+		made = true
+	case err != nil:
+		return nil, err
+	case fi.Size() == 0:
+		if err := ownerOnly(fi, func(m fs.FileMode) error { return os.Chmod(path, m) }); err != nil {
+			return nil, err
+		}
+	}
+	db, err := Open(ctx, path)
+	if err != nil && made {
+		os.Remove(path) // the empty file made above, and nothing else
+	}
+	return db, plain(err)
+}
+
+// copyTargetHook, set by tests only, runs in OpenCopyTarget between the
+// check of a path with nothing there and the making of its file.
+var copyTargetHook func()
+
+// plain is Open's refusal without its "store: " prefix, so that each
+// of db copy's refusals reads "the target: PATH ...", whichever check
+// made it; errors.Is and errors.As see what it wraps.
+func plain(err error) error {
+	if err == nil {
+		return nil
+	}
+	if msg, ok := strings.CutPrefix(err.Error(), "store: "); ok {
+		return plainError{msg: msg, err: err}
+	}
+	return err
+}
+
+type plainError struct {
+	msg string
+	err error
+}
+
+func (e plainError) Error() string { return e.msg }
+func (e plainError) Unwrap() error { return e.err }
 
 // checkDBPath says what keeps path from being a database file to open
 // for writing, if it can be told before trying: a directory, or a path

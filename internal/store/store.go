@@ -102,7 +102,9 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	path := file.path
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "journal_mode(WAL)")
+	// No journal_mode here: WAL is set once the schema version is read
+	// (walAfterVersion), so that a file this program must not change is
+	// refused as it was.
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	// checkpoint.go checkpoints in the background, and the writer at
@@ -121,6 +123,12 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	w, err := openPool(ctx, c, 1)
+	if err == nil {
+		err = walAfterVersion(ctx, w, path)
+		if err != nil {
+			w.Close()
+		}
+	}
 	if err != nil {
 		if d := damaged(path, err); errors.Is(d, ErrCorrupt) {
 			return nil, fmt.Errorf("store: %w", d)
