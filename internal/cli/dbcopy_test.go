@@ -177,14 +177,17 @@ func TestBackupRefusesPostgres(t *testing.T) {
 }
 
 // TestDBCopyRefusals: a SQLite --from that is no cardtable database
-// (another program's, an empty file), and a --to that cannot take the
-// copy (another program's database, one not SQLite or a newer
-// cardtable's, a directory, a path through a file) are bad input: exit
-// 2, one line saying what the file is, and every file left byte for byte
-// as it was, nothing made beside them. A --from or --to of another
-// program's once had cardtable's schema added to it (exit 0, nothing
-// copied from it); the other --to refusals exited 1. An empty --to file
-// is a new database, as a path with nothing there is.
+// (another program's, an empty file, one not SQLite, a newer
+// cardtable's), and a --to that cannot take the copy (another program's
+// database, one not SQLite or a newer cardtable's, a directory, a path
+// through a file) are bad input: exit 2, one line saying what the file
+// is, and every file left byte for byte as it was, nothing made beside
+// them. A --from or --to of another program's once had cardtable's
+// schema added to it (exit 0, nothing copied from it); the other --to
+// refusals exited 1. A rollback-journal file with a newer schema version
+// was made a WAL database before it was refused; the check of a WAL
+// database left an empty -wal and a -shm beside it. An empty --to file is
+// a new database, as a path with nothing there is.
 func TestDBCopyRefusals(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
@@ -214,6 +217,10 @@ func TestDBCopyRefusals(t *testing.T) {
 	}
 	s.Close()
 	sqlExec(t, newer, "PRAGMA user_version = 999")
+	// A rollback-journal file with a schema version past this program's:
+	// opening it made it a WAL database before its version was read.
+	newer50 := filepath.Join(dir, "newer50.db")
+	sqlExec(t, newer50, "CREATE TABLE t(x); PRAGMA user_version = 50")
 	adir := filepath.Join(dir, "adir")
 	if err := os.Mkdir(adir, 0o755); err != nil {
 		t.Fatal(err)
@@ -226,8 +233,11 @@ func TestDBCopyRefusals(t *testing.T) {
 		{other, fresh, "cardtable: db copy: the source: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing changed\n"},
 		{empty, fresh, "cardtable: db copy: the source: " + empty + " is not a cardtable database: it is an empty file; nothing changed\n"},
 		{good, other, "cardtable: db copy: the target: " + other + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0): give a new file, or an empty one; nothing changed\n"},
-		{good, notes, "cardtable: db copy: the target: store: " + notes + " is damaged"},
-		{good, newer, "cardtable: db copy: the target: store: " + newer + ": database schema version 999 is newer than this program's"},
+		{notes, fresh, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{good, notes, "cardtable: db copy: the target: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{good, newer, "cardtable: db copy: the target: " + newer + " was made by a newer cardtable (schema version 999; this one knows 1 to "},
+		{newer50, fresh, "cardtable: db copy: the source: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
+		{good, newer50, "cardtable: db copy: the target: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
 		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 	} {
@@ -238,18 +248,7 @@ func TestDBCopyRefusals(t *testing.T) {
 			}
 		})
 	}
-	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
-		for name, b := range after {
-			if !bytes.Equal(b, before[name]) {
-				t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
-			}
-		}
-		for name := range before {
-			if _, ok := after[name]; !ok {
-				t.Errorf("%s went away", name)
-			}
-		}
-	}
+	sameDir(t, before, dirBytes(t, dir))
 	// An empty file is a new database to copy into.
 	out, errOut, code := run(t, "", "db", "copy", "--from", good, "--to", empty)
 	if code != exitOK || !strings.Contains(out, "checked, the same on both sides") {
@@ -333,4 +332,25 @@ func dirBytes(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// sameDir fails unless after (dirBytes) names the files of before and
+// no other, each with its content (a -shm's aside): a file made beside
+// them counts, an empty one too.
+func sameDir(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	for name, b := range after {
+		was, ok := before[name]
+		switch {
+		case !ok:
+			t.Errorf("%s appeared (%d bytes)", name, len(b))
+		case !bytes.Equal(b, was):
+			t.Errorf("%s changed (%d bytes, was %d)", name, len(b), len(was))
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			t.Errorf("%s went away", name)
+		}
+	}
 }

@@ -1,0 +1,221 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// files is every file in dir by name, with its content.
+func files(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// sameFiles fails unless dir holds the files of before, byte for byte,
+// and no other.
+func sameFiles(t *testing.T, dir string, before map[string][]byte) {
+	t.Helper()
+	after := files(t, dir)
+	names := func(m map[string][]byte) []string {
+		var n []string
+		for k := range m {
+			n = append(n, k)
+		}
+		sort.Strings(n)
+		return n
+	}
+	if !reflect.DeepEqual(names(after), names(before)) {
+		t.Fatalf("files now %v, were %v", names(after), names(before))
+	}
+	for name, b := range before {
+		if !bytes.Equal(after[name], b) {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+// sqliteFile makes an SQLite file at path with stmts, in SQLite's
+// default rollback-journal mode, with no store.
+func sqliteFile(t *testing.T, path, stmts string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOpenNewerUntouched: a rollback-journal file whose schema version
+// is past this program's (a newer cardtable's, or another program's) is
+// refused by Open byte for byte as it was, nothing made beside it. Open
+// made it a WAL database (its header rewritten) before reading the
+// version.
+func TestOpenNewerUntouched(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "newer.db")
+	sqliteFile(t, path, "CREATE TABLE t(x); INSERT INTO t VALUES (1); PRAGMA user_version = 50")
+	before := files(t, dir)
+	db, err := Open(context.Background(), path)
+	if err == nil {
+		db.Close()
+		t.Fatal("opened")
+	}
+	if !errors.Is(err, ErrNewer) || !strings.Contains(err.Error(), "database schema version 50 is newer than this program's") {
+		t.Fatalf("Open: %v; want ErrNewer, schema version 50", err)
+	}
+	sameFiles(t, dir, before)
+}
+
+// TestCheckCopyUntouched: the files db copy refuses on either side
+// because Open would change them first (not SQLite, damaged past the
+// first page, a newer schema in a rollback-journal file) are refused by
+// the checks, in Backup's words; and no check, passing or not, leaves
+// anything beside a WAL database (a read-only connection made its -wal
+// and -shm, and left them).
+func TestCheckCopyUntouched(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	db, err := Open(ctx, good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PutSettings(ctx, "p", "{}"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	newer := filepath.Join(dir, "newer.db")
+	sqliteFile(t, newer, "CREATE TABLE t(x); PRAGMA user_version = 50")
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, bytes.Repeat([]byte("not a database\n"), 300), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Damage past the first page: a copy of good with its last page
+	// overwritten, found by the quick check alone.
+	damagedDB := filepath.Join(dir, "damaged.db")
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(b) - 4096; i < len(b); i++ {
+		b[i] = 0x5a
+	}
+	if err := os.WriteFile(damagedDB, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := files(t, dir)
+	if len(before) != 4 {
+		t.Fatalf("files to check: %d", len(before))
+	}
+	if err := CheckCopySource(ctx, good); err != nil {
+		t.Errorf("source good: %v", err)
+	}
+	if err := CheckCopyTarget(ctx, good); err != nil {
+		t.Errorf("target good: %v", err)
+	}
+	for _, tc := range []struct {
+		path, want string
+		is         error
+	}{
+		{notes, notes + " is not a cardtable database: it is not an SQLite database at all (", ErrNotCardtable},
+		{damagedDB, damagedDB + " is damaged, cut short or overwritten (SQLite: ", ErrCorrupt},
+		{newer, newer + " was made by a newer cardtable (schema version 50; this one knows 1 to ", ErrNewer},
+	} {
+		for side, check := range map[string]func(context.Context, string) error{"source": CheckCopySource, "target": CheckCopyTarget} {
+			err := check(ctx, tc.path)
+			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; nothing changed") {
+				t.Errorf("%s %s: %v; want %q", side, filepath.Base(tc.path), err, tc.want)
+			}
+		}
+	}
+	sameFiles(t, dir, before)
+}
+
+// TestOpenCopyTarget: a target with nothing at its path is made the
+// owner's alone, exclusively: a file another program makes there
+// between the check and the open is refused, left as it was. An empty
+// file given is made the owner's alone too.
+func TestOpenCopyTarget(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	fresh := filepath.Join(dir, "sub", "fresh.db")
+	db, err := OpenCopyTarget(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(empty, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err = OpenCopyTarget(ctx, empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for _, p := range []string{fresh, empty} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v; want mode 0600", p, fi.Mode(), err)
+		}
+	}
+
+	late := filepath.Join(dir, "late.db")
+	copyTargetHook = func() { sqliteFile(t, late, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES ('mine')") }
+	defer func() { copyTargetHook = nil }()
+	before := files(t, dir)
+	db, err = OpenCopyTarget(ctx, late)
+	copyTargetHook = nil
+	if err == nil {
+		db.Close()
+		t.Fatal("the target made meanwhile was opened")
+	}
+	if !errors.Is(err, ErrExists) || !strings.HasPrefix(err.Error(), late+" already exists: another program made it") {
+		t.Fatalf("OpenCopyTarget: %v; want ErrExists", err)
+	}
+	if now := files(t, dir); len(now) != len(before)+1 {
+		t.Fatalf("files now %d, were %d: more than the other program's file", len(now), len(before))
+	}
+	// The other program's file as it made it.
+	var x string
+	check, err := sql.Open("sqlite", "file:"+late+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer check.Close()
+	if err := check.QueryRow("SELECT x FROM theirs").Scan(&x); err != nil || x != "mine" {
+		t.Fatalf("the other program's row: %q %v", x, err)
+	}
+	var v int
+	if err := check.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 0 {
+		t.Fatalf("its schema version %d (%v): cardtable's schema was added", v, err)
+	}
+}
