@@ -220,8 +220,11 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		{[]string{"backup", "--db", damaged, "--to", fresh}, "cardtable: backup: " + damaged + " is damaged, cut short or overwritten (SQLite: "},
 		{[]string{"backup", "--db", newer, "--to", fresh}, fmt.Sprintf("cardtable: backup: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): back it up with that version; nothing written\n", newer, store.Version())},
 		// A malformed --from is bad input (docs/cli.md); it exited 1.
-		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: store: " + notes + " is damaged"},
-		{[]string{"db", "copy", "--from", newer, "--to", fresh}, "cardtable: db copy: the source: store: " + newer + ": database schema version 999 is newer than this program's"},
+		// Said in backup's words: it read "the source: store: X is
+		// damaged ... the next start creates one", a text file too.
+		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{[]string{"db", "copy", "--from", damaged, "--to", fresh}, "cardtable: db copy: the source: " + damaged + " is damaged, cut short or overwritten (SQLite: "},
+		{[]string{"db", "copy", "--from", newer, "--to", fresh}, fmt.Sprintf("cardtable: db copy: the source: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): copy it with that version; nothing changed\n", newer, store.Version())},
 	} {
 		t.Run(strings.Join(tc.args[:len(tc.args)-4], " ")+" "+filepath.Base(tc.args[len(tc.args)-3]), func(t *testing.T) {
 			out, errOut, code := run(t, "", tc.args...)
