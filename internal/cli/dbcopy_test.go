@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"cardtable/internal/dbcopy"
+	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/spidergame"
 	"cardtable/internal/storetest"
@@ -131,7 +132,7 @@ func TestDBCopy(t *testing.T) {
 	}
 	// Onto a database with rows: refused, nothing written.
 	_, errOut, code := run(t, "", "db", "copy", "--from", back, "--to", pg)
-	if code == exitOK || !strings.Contains(errOut, "not empty") {
+	if code != exitUsage || errOut != "cardtable: db copy: "+pgstore.Redact(pg)+": the target database is not empty (table games has rows): copy only into a new database; nothing changed\n" {
 		t.Fatalf("copy onto a full database: exit %d: %s", code, errOut)
 	}
 	if got := sums(t, pg); !reflect.DeepEqual(got, want) {
@@ -183,8 +184,9 @@ func TestBackupRefusesPostgres(t *testing.T) {
 // 2, one line saying what the file is, and every file left byte for byte
 // as it was, nothing made beside them. A --from or --to of another
 // program's once had cardtable's schema added to it (exit 0, nothing
-// copied from it); the other --to refusals exited 1. An empty --to file
-// is a new database, as a path with nothing there is.
+// copied from it); the other --to refusals exited 1, a --to with rows
+// too. An empty --to file is a new database, as a path with nothing there
+// is.
 func TestDBCopyRefusals(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
@@ -219,6 +221,11 @@ func TestDBCopyRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(dir, "fresh.db")
+	goodBytes, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := write("full.db", goodBytes) // a cardtable database with rows
 	before := dirBytes(t, dir)
 	for _, tc := range []struct {
 		from, to, want string
@@ -229,6 +236,9 @@ func TestDBCopyRefusals(t *testing.T) {
 		{good, notes, "cardtable: db copy: the target: store: " + notes + " is damaged"},
 		{good, newer, "cardtable: db copy: the target: store: " + newer + ": database schema version 999 is newer than this program's"},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
+		// A target with rows: the command's name once twice ("db copy:
+		// db copy X to Y: ..."), exit 1.
+		{good, full, "cardtable: db copy: " + full + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"},
 		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 	} {
 		t.Run(filepath.Base(tc.from)+" to "+filepath.Base(tc.to), func(t *testing.T) {

@@ -65,6 +65,28 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	return nil
 }
 
+// refuseForeign refuses, before Open writes anything, an existing file
+// that is another program's SQLite database: no cardtable schema
+// (classify), yet tables or other things of its own. Opened, SQLite would
+// make it a WAL database, and the migrations would add cardtable's schema
+// to it, or, at a schema version of 1 or more, fail part way as if it
+// were an old cardtable's. It is read through a read-only connection,
+// closed before the file is opened for writing. Anything else is left to
+// Open: no file, an empty file or an SQLite database with nothing in it
+// (a new database), or a file Open refuses untouched in words of its own
+// (not SQLite, damaged, a newer cardtable's).
+func refuseForeign(ctx context.Context, path string) error {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	c, err := inspect(ctx, path)
+	if err != nil || c.kind != kindNoSchema || c.objects == 0 {
+		return nil
+	}
+	return fmt.Errorf("store: %s is %w: it is an SQLite database with another program's schema (schema version %d); nothing changed",
+		path, ErrNotCardtable, c.version)
+}
+
 // inspected is what inspect found of a database file: its kind (classify),
 // its size, and, with no cardtable schema, how many things its schema
 // holds (tables, indexes, views, triggers).

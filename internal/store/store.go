@@ -86,6 +86,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
+	if err := refuseForeign(ctx, path); err != nil {
+		return nil, err
+	}
 	file, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
