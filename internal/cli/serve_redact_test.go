@@ -37,8 +37,10 @@ func noSecret(t *testing.T, what, text string) {
 // TestServeDBPasswordsNotShown: a --db URL's passwords, wherever pgx takes
 // them from, reach neither serve's log (its "cardtable serving" line
 // names the database) nor the error of a database that cannot be reached,
-// nor db copy's output. The query's password and sslpassword were shown
-// before (only the user information's was masked).
+// nor db copy's output, nor the error quoting a URL typed where no
+// argument belongs. The query's password and sslpassword were shown
+// before (only the user information's was masked), and a URL quoted back
+// was shown whole.
 func TestServeDBPasswordsNotShown(t *testing.T) {
 	url := withSecrets(pgtest.DB(t))
 	_, logged := serveInProcess(t, "--db", url)
@@ -68,11 +70,20 @@ func TestServeDBPasswordsNotShown(t *testing.T) {
 		{"db", "copy", "--from", unreachable, "--to", filepath.Join(t.TempDir(), "x.db")},
 		{"db", "copy", "--from", from, "--to", unreachable},
 		{"db", "copy", "--from", from, "--to", unreachable + "&connect_timeout=x"}, // pgx cannot parse it
+		// Typed where no argument belongs, and quoted back.
+		{"db", "copy", unreachable},
+		{"serve", unreachable},
+		{unreachable, "--addr", "127.0.0.1:0"},
 	} {
 		out, errOut, code := run(t, "", args...)
 		if code == exitOK || !strings.Contains(errOut, "postgres:xxxxx@127.0.0.1:1/none") {
-			t.Fatalf("%v: exit %d: %s%s", args[:2], code, out, errOut)
+			t.Fatalf("%v: exit %d: %s%s", args[0], code, out, errOut)
 		}
-		noSecret(t, strings.Join(args[:2], " ")+"'s error", out+errOut)
+		noSecret(t, args[0]+"'s error", out+errOut)
+	}
+	// The quote around it stays.
+	_, errOut, _ = run(t, "", "db", "copy", unreachable)
+	if want := "cardtable: db copy: unexpected argument \"postgres://postgres:xxxxx@127.0.0.1:1/none?connect_timeout=2&password=xxxxx&sslpassword=xxxxx\"\n"; errOut != want {
+		t.Fatalf("db copy with a URL for argument: %q, want %q", errOut, want)
 	}
 }
