@@ -69,9 +69,9 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 // that is another program's SQLite database: no cardtable schema
 // (classify), yet tables or other things of its own. Opened, SQLite would
 // make it a WAL database, and the migrations would add cardtable's schema
-// to it, or, at a schema version of 1 or more, fail part way as if it
-// were an old cardtable's. It is read through a read-only connection,
-// closed before the file is opened for writing. Anything else is left to
+// to it, or, at a schema version of 1 or more, be tried on it as on an
+// old cardtable's. It is read through a read-only connection, closed
+// before the file is opened for writing. Anything else is left to
 // Open: no file, an empty file or an SQLite database with nothing in it
 // (a new database), or a file Open refuses untouched in words of its own
 // (not SQLite, damaged, a newer cardtable's).
