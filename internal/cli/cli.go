@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"cardtable/internal/pgstore"
 )
 
 // Exit codes: 0 success, 1 a failure while running, 2 bad usage or bad input.
@@ -122,6 +124,13 @@ func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
 	return nil, nil
 }
 
+// pgURL is a PostgreSQL URL in an error's words, up to the next space;
+// quoteTail is the quote closing it, and a mark after that.
+var (
+	pgURL     = regexp.MustCompile(`postgres(?:ql)?://\S*`)
+	quoteTail = regexp.MustCompile("[\"`][:,.]?$")
+)
+
 func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 // exitCode reports err on standard error and maps it to an exit status.
@@ -148,7 +157,18 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 // root command. A message that already starts with the command's path
 // or name ("restore: ...", "connect: ...", "serve: --acme: ...") is not
 // given it twice.
+//
+// Any PostgreSQL URL in msg is shown as pgstore.Redact shows a --db
+// value, its passwords masked: a URL typed where no argument belongs is
+// quoted back ("unexpected argument ..."), and no password may reach an
+// error line.
 func errorLine(c *cobra.Command, msg string) string {
+	msg = pgURL.ReplaceAllStringFunc(msg, func(u string) string {
+		// The quote that closes it (%q's, pgx's backquote) and what
+		// follows that are kept, not taken for part of a password.
+		tail := quoteTail.FindString(u)
+		return pgstore.Redact(strings.TrimSuffix(u, tail)) + tail
+	})
 	if path := cmdPath(c); path != "" {
 		for _, own := range []string{path, c.Name()} {
 			if rest, ok := strings.CutPrefix(msg, own+": "); ok {

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"cardtable/internal/dbcopy"
+	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/spidergame"
 	"cardtable/internal/storetest"
@@ -131,7 +132,7 @@ func TestDBCopy(t *testing.T) {
 	}
 	// Onto a database with rows: refused, nothing written.
 	_, errOut, code := run(t, "", "db", "copy", "--from", back, "--to", pg)
-	if code == exitOK || !strings.Contains(errOut, "not empty") {
+	if code != exitUsage || errOut != "cardtable: db copy: "+pgstore.Redact(pg)+": the target database is not empty (table games has rows): copy only into a new database; nothing changed\n" {
 		t.Fatalf("copy onto a full database: exit %d: %s", code, errOut)
 	}
 	if got := sums(t, pg); !reflect.DeepEqual(got, want) {
@@ -184,7 +185,8 @@ func TestBackupRefusesPostgres(t *testing.T) {
 // is, and every file left byte for byte as it was, nothing made beside
 // them. A --from or --to of another program's once had cardtable's
 // schema added to it (exit 0, nothing copied from it); the other --to
-// refusals exited 1. A rollback-journal file with a newer schema version
+// refusals exited 1, a --to with rows
+// too. A rollback-journal file with a newer schema version
 // was made a WAL database before it was refused; the check of a WAL
 // database left an empty -wal and a -shm beside it. An empty --to file is
 // a new database, as a path with nothing there is.
@@ -226,6 +228,11 @@ func TestDBCopyRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := filepath.Join(dir, "fresh.db")
+	goodBytes, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := write("full.db", goodBytes) // a cardtable database with rows
 	before := dirBytes(t, dir)
 	for _, tc := range []struct {
 		from, to, want string
@@ -239,6 +246,9 @@ func TestDBCopyRefusals(t *testing.T) {
 		{newer50, fresh, "cardtable: db copy: the source: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, newer50, "cardtable: db copy: the target: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
+		// A target with rows: the command's name once twice ("db copy:
+		// db copy X to Y: ..."), exit 1.
+		{good, full, "cardtable: db copy: " + full + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"},
 		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 	} {
 		t.Run(filepath.Base(tc.from)+" to "+filepath.Base(tc.to), func(t *testing.T) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -100,8 +101,12 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		defer dst.Close()
 		sums, err := dbcopy.Copy(ctx, src, dst)
+		if errors.Is(err, dbcopy.ErrNotEmpty) {
+			// Refused before anything was copied: the wrong --to.
+			return badInput(fmt.Errorf("db copy: %s: %w; nothing changed", dstName, err))
+		}
 		if err != nil {
-			return fmt.Errorf("db copy %s to %s: %w", srcName, dstName, err)
+			return fmt.Errorf("db copy: copying %s to %s: %w", srcName, dstName, err)
 		}
 		fmt.Fprintf(env.Stdout, "copied %s to %s; checked, the same on both sides:\n", srcName, dstName)
 		for _, s := range sums {

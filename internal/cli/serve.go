@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -20,6 +21,7 @@ import (
 	"cardtable/internal/buildinfo"
 	"cardtable/internal/obs"
 	"cardtable/internal/pgstore"
+	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 	"cardtable/internal/web/arlweb"
@@ -70,6 +72,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		ls.close()
+		if errors.Is(err, store.ErrNotCardtable) {
+			return badInput(err) // another program's file, refused untouched: the wrong --db
+		}
 		return err
 	}
 	defer db.Close()

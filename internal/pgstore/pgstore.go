@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -94,15 +93,6 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return db, nil
 }
 
-// Redact is url without its password, for messages and logs.
-func Redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return "the PostgreSQL URL"
-	}
-	return u.Redacted()
-}
-
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.pool.Ping(ctx); err != nil {
@@ -119,9 +109,10 @@ var closeWithin = 5 * time.Second
 // Close closes the connections. pgxpool's Close returns only once every
 // connection was given back: one a caller still holds (rows not closed)
 // would keep a server's shutdown waiting for ever. So Close waits for it
-// at most closeWithin, then logs how many are still in use and returns
-// without them (the pool's Close goes on, and ends when they are given
-// back or the process exits). A second Close returns at once.
+// at most closeWithin, then logs that it did not finish, with how many
+// connections were in use then, and returns without them (the pool's
+// Close goes on, and ends when they are given back or the process
+// exits). A second Close returns at once.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		done := make(chan struct{})
@@ -132,8 +123,12 @@ func (db *DB) Close() error {
 		select {
 		case <-done:
 		case <-time.After(closeWithin):
-			slog.Warn("pgstore: closed without waiting for connections still in use",
-				"db", db.name, "in_use", db.pool.Stat().AcquiredConns(), "waited", closeWithin)
+			// What is known when giving up is that Close has not
+			// finished: in_use, read now, may be 0 by then (a connection
+			// given back just after the wait, or pgxpool still closing
+			// idle ones).
+			slog.Warn("pgstore: Close did not finish in time; returned without waiting longer",
+				"db", db.name, "waited", closeWithin, "in_use", db.pool.Stat().AcquiredConns())
 		}
 	})
 	return nil

@@ -30,9 +30,9 @@ var (
 	// file (the database, the backup, --to's directory): the caller's
 	// input is wrong, nothing was tried (docs/cli.md: exit status 2).
 	ErrBadPath = errors.New("bad path")
-	// ErrNotCardtable: the database named to Backup is not one a
-	// cardtable made (not SQLite at all, or SQLite with no cardtable
-	// schema): the caller named the wrong file.
+	// ErrNotCardtable: the database named to Backup, or to Open, is not
+	// one a cardtable made (not SQLite at all, or SQLite with no
+	// cardtable schema): the caller named the wrong file.
 	ErrNotCardtable = errors.New("not a cardtable database")
 	// ErrNewer: the database was made by a newer cardtable (its schema
 	// version is past this program's), which this one must not read; the
@@ -175,7 +175,7 @@ type badPathError struct{ error }
 func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 
 // fileKind is what a database file is to this program, as classify
-// finds it by its schema version; Backup's source and a file not in use
+// finds it by its schema version and tables; Backup's source and a file not in use
 // (checkCopy) are told in words of their own from it.
 type fileKind int
 
@@ -184,7 +184,7 @@ const (
 	kindNotSQLite                  // not an SQLite database at all
 	kindDamaged                    // SQLite finds it damaged, cut short or overwritten
 	kindUnreadable                 // SQLite cannot read it, for another reason
-	kindNoSchema                   // an SQLite database with no cardtable schema
+	kindNoSchema                   // an SQLite database with no cardtable schema (another program's, or empty)
 	kindNewer                      // made by a newer cardtable
 )
 
@@ -202,8 +202,16 @@ func (c fileClass) versions() string {
 	return fmt.Sprintf("schema version %d; this one knows 1 to %d", c.version, Version())
 }
 
+// everyVersionTable is a table every version of cardtable's schema has:
+// migrations/001_init.sql makes it, and no migration drops or renames it.
+const everyVersionTable = "games"
+
 // classify reads the schema version of the database db opens and says
-// what kind of file it is.
+// what kind of file it is. The version alone does not make it
+// cardtable's: PRAGMA user_version is any program's to set, and another
+// program's database at 1 to Version() would be taken for an old
+// cardtable's and migrated. So a version this program knows also needs
+// everyVersionTable; without it the file has no cardtable schema.
 func classify(ctx context.Context, db *sql.DB) fileClass {
 	var version int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
@@ -214,6 +222,15 @@ func classify(ctx context.Context, db *sql.DB) fileClass {
 		return fileClass{kind: kindNoSchema, version: version}
 	case version > Version():
 		return fileClass{kind: kindNewer, version: version}
+	}
+	var tables int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?",
+		everyVersionTable).Scan(&tables)
+	if err != nil {
+		return sqliteFault(err)
+	}
+	if tables == 0 {
+		return fileClass{kind: kindNoSchema, version: version}
 	}
 	return fileClass{kind: kindCardtable, version: version}
 }

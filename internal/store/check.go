@@ -22,7 +22,7 @@ import (
 // cardtable's. It reads the file through a read-only connection of its
 // own, closed before it returns, which leaves nothing beside the file.
 func CheckCopySource(ctx context.Context, path string) error {
-	c, err := inspect(ctx, path)
+	c, err := inspect(ctx, path, true)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	c, err := inspect(ctx, path)
+	c, err := inspect(ctx, path, true)
 	if err != nil {
 		return err
 	}
@@ -81,6 +81,28 @@ func copyRefusal(path string, c inspected) error {
 	return nil
 }
 
+// refuseForeign refuses, before Open writes anything, an existing file
+// that is another program's SQLite database: no cardtable schema
+// (classify), yet tables or other things of its own. Opened, SQLite would
+// make it a WAL database, and the migrations would add cardtable's schema
+// to it, or, at a schema version of 1 or more, be tried on it as on an
+// old cardtable's. It is read through a read-only connection, closed
+// before the file is opened for writing. Anything else is left to
+// Open: no file, an empty file or an SQLite database with nothing in it
+// (a new database), or a file Open refuses untouched in words of its own
+// (not SQLite, damaged, a newer cardtable's).
+func refuseForeign(ctx context.Context, path string) error {
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	c, err := inspect(ctx, path, false)
+	if err != nil || c.kind != kindNoSchema || c.objects == 0 {
+		return nil
+	}
+	return fmt.Errorf("store: %s is %w: it is an SQLite database with another program's schema (schema version %d); nothing changed",
+		path, ErrNotCardtable, c.version)
+}
+
 // inspected is what inspect found of a database file: its kind (classify,
 // and for a cardtable database SQLite's quick check), its size, and, with
 // no cardtable schema, how many things its schema holds (tables,
@@ -103,7 +125,10 @@ type inspected struct {
 // source of db copy is refused by Open then, but is read here first),
 // SQLite must read them and take its locks: they are not new, and
 // nothing is made.
-func inspect(ctx context.Context, path string) (inspected, error) {
+//
+// deep adds SQLite's quick check of a cardtable database (db copy's
+// checks); Open, which runs its own, leaves it out.
+func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return inspected{}, err
@@ -126,6 +151,9 @@ func inspect(ctx context.Context, path string) (inspected, error) {
 			in.fileClass = sqliteFault(err)
 		}
 	case kindCardtable:
+		if !deep {
+			break
+		}
 		// Damage past the first page, which Open's quick check would
 		// find only once the file was a WAL database.
 		if err := quickCheck(ctx, db); errors.Is(err, ErrCorrupt) {

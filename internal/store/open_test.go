@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,4 +74,64 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 	if err := after.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'game_log'`).Scan(&logs); err != nil || logs != 0 {
 		t.Fatalf("game_log tables: %d (%v), want 0: an earlier migration stayed applied", logs, err)
 	}
+}
+
+// TestOpenRefusesForeignSchema: an SQLite file of another program's is
+// refused by Open with ErrNotCardtable before anything writes to it, the
+// file byte for byte as it was and nothing made beside it, whether its
+// schema version (PRAGMA user_version, any program's to set) is 0 or one
+// a cardtable database has: cardtable's schema is told by a table every
+// version of it has. By the version alone, the file at 3 was taken for
+// an old cardtable database and its migration tried; the one at 0 was
+// given cardtable's schema. An SQLite file with nothing in it is a new
+// database, as before.
+func TestOpenRefusesForeignSchema(t *testing.T) {
+	dir := t.TempDir()
+	for _, version := range []int{3, Version(), 0} {
+		path := filepath.Join(dir, fmt.Sprintf("theirs%d.db", version))
+		other, err := sql.Open("sqlite", "file:"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = other.Exec(fmt.Sprintf("CREATE TABLE t(x); INSERT INTO t VALUES ('theirs'); PRAGMA user_version = %d", version))
+		other.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := Open(context.Background(), path)
+		if err == nil {
+			db.Close()
+			t.Fatalf("version %d: another program's database opened", version)
+		}
+		want := fmt.Sprintf("store: %s is not a cardtable database: it is an SQLite database with another program's schema (schema version %d); nothing changed", path, version)
+		if !errors.Is(err, ErrNotCardtable) || err.Error() != want {
+			t.Fatalf("version %d: %v; want %q", version, err, want)
+		}
+		if after, err := os.ReadFile(path); err != nil || !bytes.Equal(after, before) {
+			t.Fatalf("version %d: the refused file changed (%v)", version, err)
+		}
+		for _, side := range []string{"-wal", "-shm", "-journal"} {
+			if _, err := os.Stat(path + side); err == nil {
+				t.Fatalf("version %d: %s made beside the refused file", version, side)
+			}
+		}
+	}
+	empty := filepath.Join(dir, "empty.db")
+	other, err := sql.Open("sqlite", "file:"+empty)
+	if err == nil {
+		_, err = other.Exec("CREATE TABLE x(y); DROP TABLE x") // a header, no tables
+		other.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(context.Background(), empty)
+	if err != nil {
+		t.Fatalf("an SQLite file with nothing in it: %v", err)
+	}
+	db.Close()
 }

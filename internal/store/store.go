@@ -86,6 +86,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
+	if err := refuseForeign(ctx, path); err != nil {
+		return nil, err
+	}
 	file, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -162,11 +165,11 @@ var openHook func()
 
 // failOpen closes the writer of a store that failed to open (err), as
 // Close does (closeConns), keeping SQLite from checkpointing into a file
-// overwritten meanwhile (swap.go),
-// and says why the open failed. A swap found is the reason, whatever
-// failed besides: a copy over the file may itself have failed the quick
-// check or a migration, and the remedy for damage (put a backup in its
-// place) is not the one for a swap (start again).
+// overwritten meanwhile (swap.go), and says why the open failed. A swap
+// found is the reason, whatever failed besides: a copy over the file may
+// itself have failed the quick check or a migration, and the remedy for
+// damage (put a backup in its place) is not the one for a swap (start
+// again).
 func (db *DB) failOpen(err error) error {
 	after := func() error { return nil }
 	swapped := errors.Is(db.file.check(), ErrReplaced)

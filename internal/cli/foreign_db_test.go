@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestServeBackupDBCopyRefuseForeignSchema: another program's SQLite file
+// whose schema version (PRAGMA user_version) happens to be one a cardtable
+// database has (3 here), or is 0 with tables of its own, is no cardtable
+// database: serve, backup, restore and db copy (either side) refuse it as
+// bad input, exit 2, in one sentence, and leave every file byte for byte
+// as it was, nothing made beside it. By its version alone it was taken
+// for an old cardtable database: backup and restore copied it (exit 0),
+// db copy and serve made it a WAL database and tried cardtable's
+// migrations on it (exit 1); at 0, serve added cardtable's tables to it.
+func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
+	// The source of a copy is read beside (its -wal and -shm), so it is
+	// kept apart from the files compared.
+	good := filepath.Join(t.TempDir(), "good.db")
+	fill(t, good)
+	dir := t.TempDir()
+	v3, v0 := filepath.Join(dir, "theirs3.db"), filepath.Join(dir, "theirs0.db")
+	sqlExec(t, v3, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs'); PRAGMA user_version = 3")
+	sqlExec(t, v0, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
+	before := dirBytes(t, dir)
+	noSchema := func(cmd, path, end string) string {
+		return "cardtable: " + cmd + ": " + path + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 3); " + end + "\n"
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"backup", []string{"backup", "--db", v3, "--to", fresh}, noSchema("backup", v3, "nothing written")},
+		{"restore", []string{"restore", "--db", live, "--from", v3},
+			"cardtable: restore: " + v3 + " is not a usable backup: it is an SQLite database, but not cardtable's (schema version 3); nothing changed\n"},
+		{"db copy from", []string{"db", "copy", "--from", v3, "--to", fresh}, noSchema("db copy: the source", v3, "nothing changed")},
+		{"db copy to", []string{"db", "copy", "--from", good, "--to", v3},
+			"cardtable: db copy: the target: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3): give a new file, or an empty one; nothing changed\n"},
+		{"serve version 3", []string{"serve", "--addr", "127.0.0.1:0", "--db", v3},
+			"cardtable: serve: store: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3); nothing changed\n"},
+		{"serve version 0", []string{"serve", "--addr", "127.0.0.1:0", "--db", v0},
+			"cardtable: serve: store: " + v0 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0); nothing changed\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Were serve to start, the timeout would end it with 0.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			code := Run(ctx, tc.args, nil, &out, &errb)
+			if code != exitUsage || errb.String() != tc.want || out.Len() != 0 {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errb.String(), tc.want)
+			}
+		})
+	}
+	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
+		for name, b := range after {
+			if before[name] == nil || !bytes.Equal(b, before[name]) {
+				t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
+			}
+		}
+	}
+}
