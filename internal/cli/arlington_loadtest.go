@@ -183,33 +183,8 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	if child != nil {
 		child.stop() // its last runtime figures come as it stops
 	}
-	var limit *loadgen.AddressLimitError
-	if errors.As(err, &limit) {
-		// Not the chain of which table and seat: what happened and what
-		// to do about it (docs/cli.md).
-		if limit.Tables {
-			// The tables made stay live until they end idle: a second
-			// run meets the bound sooner.
-			return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): run fewer, "+
-				"or without --server (its own server has no such limit); the tables made stay open "+
-				"until they end idle, so a run again soon is refused sooner", limit, f.tables)
-		}
-		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
-			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
-	}
-	var full *loadgen.TableLimitError
-	if errors.As(err, &full) {
-		// Only a server of another's (--server), or the tables still
-		// open in a --db given again, leave fewer places than --tables.
-		what := "run fewer, or give that server a higher --max-tables"
-		if f.server == "" {
-			what = "the tables still open in the database (--db) take places too: run on a new file"
-		}
-		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): %s; the tables made stay open "+
-			"until they end idle, so a run again soon is refused sooner", full, f.tables, what)
-	}
 	if err != nil {
-		return fmt.Errorf("arlington loadtest: %w", err)
+		return boundSentence(err, f)
 	}
 	m := mem.result()
 	if mem.pid != 0 {
@@ -230,6 +205,40 @@ func loadtestRun(ctx context.Context, env *Env, f loadtestFlags) error {
 	}
 	printLoadReport(env.Stdout, res, rep)
 	return nil
+}
+
+// boundSentence is the run's error err: where one of the server's bounds
+// refused it, not the chain of which table and seat but one sentence of
+// what happened and what to do about it (docs/cli.md).
+func boundSentence(err error, f loadtestFlags) error {
+	var limit *loadgen.AddressLimitError
+	if errors.As(err, &limit) {
+		if limit.Tables {
+			// The tables made stay live until they end idle: a second
+			// run meets the bound sooner.
+			return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): run fewer, "+
+				"or without --server (its own server has no such limit); the tables made stay open "+
+				"until they end idle, so a run again soon is refused sooner", limit, f.tables)
+		}
+		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables × --people): "+
+			"run fewer, or without --server (its own server has no such limit)", limit, f.tables*f.people)
+	}
+	var full *loadgen.TableLimitError
+	if !errors.As(err, &full) {
+		return fmt.Errorf("arlington loadtest: %w", err)
+	}
+	if f.server != "" {
+		return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): run fewer, "+
+			"or give that server a higher --max-tables; the tables made stay open until they end idle, "+
+			"so a run again soon is refused sooner", full, f.tables)
+	}
+	// The own server allows --tables: only tables still open in a --db
+	// given again take places. They never age while no server runs on
+	// the file, and a server restoring one starts its idle wait over, so
+	// waiting does not help: every later run on that file is refused.
+	return fmt.Errorf("arlington loadtest: %w; the test needs %d (--tables): the tables still open "+
+		"in the database (--db) take places too, and they never end idle between runs (each run's server "+
+		"starts their idle wait over), so every later run on that file is refused: run on a new file", full, f.tables)
 }
 
 // printJSONLine writes v as one line of JSON (a benchmark's --json).

@@ -244,3 +244,29 @@ func TestLoadtestServerTableLimit(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
+
+// The load test's own server allows --tables tables, so only the tables
+// still open in a --db given again can fill it; they never end idle
+// between runs, so the sentence says to run on a new file and not that
+// a later run is refused sooner (as it says of a server left running).
+func TestLoadtestOwnServerTablesInDB(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	args := []string{"arlington", "loadtest", "--in-process", "--db", db, "--tables", "1", "--people", "2",
+		"--duration", "1m", "--max-actions", "2", "--think", "0s", "--json"}
+	if _, errOut, code := arlRun(t, "", args...); code != 0 {
+		t.Fatalf("first run: exit %d: %s", code, errOut)
+	}
+	// The first run's table, unfinished, is in the file: the second
+	// run's server restores it, and it takes the one place.
+	_, errOut, code := arlRun(t, "", args...)
+	want := regexp.MustCompile(`^cardtable: arlington loadtest: the server's limit of live tables was reached: ` +
+		`it refused a new table \(429 Too Many Requests\) after this load test had made 0 ` +
+		`\(the server said "too many tables: 1 tables open"\); ` +
+		`the test needs 1 \(--tables\): the tables still open in the database \(--db\) take places too, ` +
+		`and they never end idle between runs \(each run's server starts their idle wait over\), ` +
+		`so every later run on that file is refused: run on a new file\n$`)
+	t.Logf("stderr: %s", errOut)
+	if code != 1 || !want.MatchString(errOut) {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

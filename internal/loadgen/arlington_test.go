@@ -27,13 +27,22 @@ func arlServer(tb testing.TB, tables int) string {
 // of perAddr WebSockets from one address (0: the default).
 func arlServerWith(tb testing.TB, tables int, o web.Options, perAddr int) string {
 	tb.Helper()
+	// One address plays every table, as in arlington loadtest.
+	return arlServerHub(tb, table.Options{MaxTables: tables, MaxPerAddress: -1, Reserve: -1}, o, perAddr)
+}
+
+// arlServerHub is arlServerWith with the hub's bounds on tables ho
+// (MaxTables, MaxPerAddress, Reserve).
+func arlServerHub(tb testing.TB, ho table.Options, o web.Options, perAddr int) string {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "load.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: func(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }, MaxTables: tables,
-		MaxPerAddress: -1, Reserve: -1, Logf: tb.Logf}) // one address plays every table, as in arlington loadtest
+	ho.Store, ho.Logf = db, tb.Logf
+	ho.Bots = func(level string, seed uint64) (table.Bot, error) { return bot.New(level, seed) }
+	hub, err := table.NewHub(ctx, ho)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -112,6 +121,26 @@ func TestArlingtonLoadServerFull(t *testing.T) {
 		`after this load test had made 2 (the server said "too many tables: 2 tables open")`
 	if full.Count != 2 || err.Error() != want {
 		t.Fatalf("error %q (%d made), want %q", err, full.Count, want)
+	}
+}
+
+// A server's bound on the live tables from one address refuses the
+// tables past it: the run's error is that AddressLimitError itself, its
+// words with the count of tables made once every creation under way has
+// ended (the three are created at once), not table i's error, whose
+// words were fixed before that count was known.
+func TestArlingtonLoadAddressTableBound(t *testing.T) {
+	url := arlServerHub(t, table.Options{MaxTables: 10, MaxPerAddress: 2, Reserve: -1}, web.Options{}, 0)
+	_, err := RunArlington(context.Background(), ArlConfig{URL: url, Tables: 3, People: 2,
+		Duration: time.Minute, MaxActions: 10, Seed: 6})
+	limit, ok := err.(*AddressLimitError)
+	if !ok || !limit.Tables {
+		t.Fatalf("error %q (%T), want a table's *AddressLimitError", err, err)
+	}
+	const want = `the server's limit of live tables from one address was reached: it refused a new table ` +
+		`(429 Too Many Requests) after this load test had made 2 (the server said "too many tables: 2 tables open from your address")`
+	if limit.Count != 2 || err.Error() != want {
+		t.Fatalf("error %q (%d made), want %q", err, limit.Count, want)
 	}
 }
 
