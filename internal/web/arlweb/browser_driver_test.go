@@ -195,22 +195,41 @@ func (p *seatTab) until(cond string) {
 // and every 50 ms for what the document does not show (the hooks'
 // counts, the scroll). Looked at every 50 ms alone, a test that plays
 // through the page waited about 30 ms at each of its moves for the next
-// look: over half the time of playing two hands.
+// look: over half the time of playing two hands. It gives up a second
+// before browserWait, so the page's error reaches the test.
 func untilJS(cond string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`new Promise((ok) => {
-	  let done = false, timer = 0;
-	  const look = () => {
-	    if (done || !(`+cond+`)) return;
+	return untilWithin(cond, browserWait-time.Second)
+}
+
+// untilWithin is untilJS giving up after limit. Every way the wait ends
+// (the condition true, the condition throwing, the limit reached) stops
+// its looks: the observer is disconnected and the timers cleared, so a
+// wait that ended does not go on looking at the page, throwing, under
+// the next one. The observer is connected only after the first look, so
+// a wait that ends there never connects it.
+func untilWithin(cond string, limit time.Duration) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`new Promise((ok, fail) => {
+	  let done = false, timer = 0, giveUp = 0, mo = null;
+	  const end = (err) => {
 	    done = true;
-	    mo.disconnect();
+	    if (mo) mo.disconnect();
 	    clearTimeout(timer);
-	    ok();
+	    clearTimeout(giveUp);
+	    if (err) fail(err); else ok();
 	  };
-	  const mo = new MutationObserver(look);
+	  const look = () => {
+	    if (done) return;
+	    let met;
+	    try { met = (%s); } catch (err) { end(err); return; }
+	    if (met) end();
+	  };
 	  const tick = () => { look(); if (!done) timer = setTimeout(tick, 50); };
-	  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 	  tick();
-	})`, chromedp.EvalAwaitPromise)
+	  if (done) return;
+	  mo = new MutationObserver(look);
+	  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+	  giveUp = setTimeout(() => end(new Error("not true within %d ms: " + %s)), %d);
+	})`, cond, limit.Milliseconds(), q(cond), limit.Milliseconds()), chromedp.EvalAwaitPromise)
 }
 
 // eval evaluates a JS expression into v's type (with

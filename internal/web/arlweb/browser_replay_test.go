@@ -57,7 +57,13 @@ const focusedJS = `(() => { const f = document.activeElement; return f ? f.tagNa
 // against a bot (her first legal action each turn).
 func finishedTable(t *testing.T, e *env) string {
 	t.Helper()
-	ann := e.client()
+	return finishedTableOf(t, e, e.client())
+}
+
+// finishedTableOf is finishedTable played by the client ann (her
+// identity, so her games).
+func finishedTableOf(t *testing.T, e *env, ann *client) string {
+	t.Helper()
 	var tb created
 	if code := ann.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: 1}, &tb); code != http.StatusCreated {
 		t.Fatalf("create: %d", code)

@@ -105,22 +105,34 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	}
 	// The page's scroll as each view is drawn (this listener runs after
 	// the page's own, which draws a view as it comes at the instant
-	// speed); and, in the first view drawn once the stand-in has played
-	// and the turn has left Ann (her actions gone) with cards in her hand
+	// speed). In the first view drawn once the stand-in has played and
+	// the turn has left Ann (her actions gone) with cards in her hand
 	// (the stand-in may have played her last card: the focus comes back
-	// to the hand at the deal), where the page is and its focus. Then the
-	// page's connection is dropped and held down: with Ann gone the bots
-	// play on as fast as the server goes, and the page drew hundreds of
-	// views while a test that looked every 50 ms waited for its turn.
+	// to the hand at the deal): where the focus is. The reading goes on
+	// until the turn has come back to Ann's seat and left it again (the
+	// stand-in played a second turn of hers), so that a turn of hers
+	// drawn while she is away is looked at too; then the page's
+	// connection is dropped and held down: with Ann gone the bots play on
+	// as fast as the server goes, and the page drew hundreds of views
+	// while a test that looked every 50 ms waited for its turn. Turns,
+	// not moves, are counted: the stand-in may make two moves in one turn
+	// (sets laid before a lead).
 	eval[bool](p, `(() => {
 	  window.__scrolls = [];
-	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", () => {
+	  let hers = true, turns = 0; // it is Ann's turn as she leaves
+	  window.__ws.socks[window.__ws.viewSock].addEventListener("message", (ev) => {
 	    if (window.__after) return;
+	    const m = JSON.parse(ev.data);
+	    if (m.type !== "view" || !m.view) return;
 	    window.__scrolls.push(scrollY);
-	    if (!document.querySelector(`+q(selStandIn)+`) || window.__ws.toMove === window.__ws.seat || !document.querySelector("#hand button")) return;
+	    if (m.view.toMove === m.seat) hers = true;
+	    else if (hers) { hers = false; turns++; }
+	    if (!turns || !document.querySelector(`+q(selStandIn)+`) || hers || !document.querySelector("#hand button")) return;
 	    const f = document.activeElement;
-	    window.__after = { scrolls: window.__scrolls, y: scrollY, inHand: !!f && document.getElementById("hand").contains(f),
+	    window.__first = window.__first || { inHand: !!f && document.getElementById("hand").contains(f),
 	      focus: f ? f.tagName + " " + (f.dataset.key || f.id || f.textContent.trim().slice(0, 40)) : "none" };
+	    if (turns < 2) return;
+	    window.__after = { scrolls: window.__scrolls, y: scrollY, turns, ...window.__first };
 	    window.__ws.offline = true;
 	    window.__ws.drop();
 	  });
@@ -137,11 +149,12 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	type after struct {
 		Scrolls []float64
 		Y       float64
+		Turns   int
 		InHand  bool
 		Focus   string
 	}
 	a := eval[after](p, `window.__after`)
-	t.Logf("the page's scroll at each view: %v; now %.0f; focus on %s", a.Scrolls, a.Y, a.Focus)
+	t.Logf("the page's scroll at each view: %v; now %.0f, the stand-in having played %d turns of Ann's; focus on %s after its first", a.Scrolls, a.Y, a.Turns, a.Focus)
 	for _, y := range append(a.Scrolls, a.Y) {
 		if y != 0 {
 			t.Errorf("Ann was at the page's top and the stand-in played for her: the page scrolled to %.0f px (at each view: %v)", y, a.Scrolls)

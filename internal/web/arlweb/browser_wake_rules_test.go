@@ -102,14 +102,17 @@ const giveUpNow = `(() => {
 // stalledAsk drops p's connection and keeps it down, so that a failed
 // attempt asks for the table's address, which held (armed before) never
 // answers. It returns the question's context (it ends when the page
-// gives up on it) and the connections p had opened by then.
-func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, int) {
+// gives up on it), when the question came (a little after the page
+// asked it: a wait measured from here is a little short) and the
+// connections p had opened by then.
+func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, time.Time, int) {
 	t.Helper()
 	held.arm()
 	p.offline(true)
 	ask := held.asked(t)
+	came := time.Now()
 	p.until(`document.body.dataset.next === "ask"`)
-	return ask, eval[int](p, `window.__ws.socks.length`)
+	return ask, came, eval[int](p, `window.__ws.socks.length`)
 }
 
 // TestBrowserArlingtonWakeAskGivesUp: a question for the table's address
@@ -126,7 +129,7 @@ func TestBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	p.open(held.url(), id)
 	p.until(`document.getElementById("conn").textContent === "connected"`)
 	eval[bool](p, giveUpNow)
-	ask, n := stalledAsk(t, p, held)
+	ask, _, n := stalledAsk(t, p, held)
 	if ms := eval[[]int](p, `window.__askMs`); len(ms) != 1 || ms[0] != 3000 {
 		t.Fatalf("the page asked for the table's address with time limits %v (ms), want one of 3000", ms)
 	}
@@ -144,8 +147,9 @@ func TestBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 
 // TestLongBrowserArlingtonWakeAskGivesUp (long: it waits the page's 3 s
 // limit): a question for the table's address that never gets an answer
-// is ended by the page about 3 s after it was asked, and the page tries
-// to connect again.
+// is ended by the page about 3 s after it was asked (from 2.5 s to 5 s:
+// the machine is shared, and a limit of 10 s must fail), and the page
+// tries to connect again.
 func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -156,8 +160,7 @@ func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	p := seatTabIn(t, startBrowser(t), "Watcher")
 	p.open(held.url(), id)
 	p.until(`document.getElementById("conn").textContent === "connected"`)
-	ask, n := stalledAsk(t, p, held)
-	start := time.Now() // a little after the question came: took is a little short
+	ask, start, n := stalledAsk(t, p, held)
 	select {
 	case <-ask.Done():
 	case <-time.After(browserWait):
@@ -165,8 +168,8 @@ func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("question ended %v after it was asked", took.Round(time.Millisecond))
-	if took < 2500*time.Millisecond {
-		t.Errorf("the question was ended %v after it was asked, want about 3 s", took)
+	if took < 2500*time.Millisecond || took > 5*time.Second {
+		t.Errorf("the question was ended %v after it was asked, want about 3 s (2.5 s to 5 s)", took)
 	}
 	p.until(`window.__ws.socks.length > ` + strconv.Itoa(n))
 }

@@ -23,7 +23,7 @@ export function renderEnd(v, last, names, id, replay) {
     const b = el("button", "primary", "Watch the replay");
     b.type = "button";
     b.id = "btn-replay";
-    b.addEventListener("click", () => replay.open());
+    b.addEventListener("click", () => replay.open(b));
     box.appendChild(b);
     $("sheet-box").open = true;
   }

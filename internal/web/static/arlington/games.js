@@ -10,10 +10,11 @@ const $ = (id) => document.getElementById(id);
 installSprite();
 const replay = new Replay("");
 
-// show opens game id's replay from its start.
-function show(id) {
+// show opens game id's replay from its start; opener is the game's
+// Replay button, where Close puts the focus back.
+function show(id, opener) {
   Object.assign(replay, { id, steps: [], total: 0, at: 0 });
-  replay.open();
+  replay.open(opener);
 }
 
 function item(g) {
@@ -27,7 +28,7 @@ function item(g) {
   const b = el("button", "", "Replay");
   b.type = "button";
   b.dataset.id = g.id;
-  b.addEventListener("click", () => show(g.id));
+  b.addEventListener("click", () => show(g.id, b));
   const rec = el("a", "g-record", "Record");
   rec.href = `/api/arlington/tables/${encodeURIComponent(g.id)}/record`;
   row.append(b, rec);

@@ -67,11 +67,13 @@ export class Replay {
   // answering the click: the steps come after (a fetch), and moving the
   // focus only then took it from wherever the player had gone meanwhile.
   // The focus goes to Next, or Back at the replay's end.
-  // The control that opened it (its "Watch the replay" or Replay button)
-  // is kept, for Close to give the focus back to.
-  open() {
-    const from = document.activeElement;
-    if (from && from !== document.body && !$("replay").contains(from)) this.opener = from;
+  // opener, the button pressed ("Watch the replay", a game's Replay), is
+  // kept for Close to give the focus back to. It comes from the click,
+  // not from the focus: Safari, and Firefox on a Mac, do not focus a
+  // clicked button, and a replay opened so kept the button that opened
+  // the one before (on "Your games", another game's).
+  open(opener) {
+    this.opener = opener || null;
     $("replay").hidden = false;
     if (!this.total) { // a replay not fetched yet starts at its first step
       $("rp-first").disabled = $("rp-back").disabled = this.at === 0;
@@ -84,9 +86,13 @@ export class Replay {
 
   // close hides the panel and gives the focus back to what opened it
   // (still on the page and enabled): hidden, the panel's Close took the
-  // focus to <body>, and the next Tab started from the page's top.
+  // focus to <body>, and the next Tab started from the page's top. The
+  // focus scrolls the button into view where it is off the screen
+  // (decision): the player is taken back to where they opened the
+  // replay, with the focus where they can see it.
   close() {
     const back = this.opener && this.opener.isConnected && !this.opener.disabled ? this.opener : null;
+    this.opener = null;
     $("replay").hidden = true;
     if (back) back.focus();
   }
