@@ -242,11 +242,12 @@ func TestLongBrowserSpiderMessageClears(t *testing.T) {
 // (844x390), with the long pile 5's foot card at the window's foot, where
 // a message shows, a click putting an ace on it is refused with a message
 // that leaves the clicked card whole and on top, and the page does not
-// scroll; U then takes back the move before and brings the box back to
-// the window's foot, pile 5's foot card above it; a drag of that card
+// scroll; the cursor put on pile 5 from the keyboard then brings the box
+// back to the window's foot, pile 5's foot card above it, and U, taking
+// back the move before, closes the refusal; a drag of that card
 // dropped on an ace far above is refused, and the card flies back home
 // clear of the message. Before, the message lay over the card just
-// clicked or dragged, for seconds; then U left the foot card under the
+// clicked or dragged, for seconds; then a key left the foot card under the
 // box at the window's top, and the drag's message stayed at the foot,
 // over the card come home.
 // TestLongBrowserSpiderMessageClearsPointer checks a phone held upright
@@ -370,13 +371,17 @@ func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool)
 		t.Errorf("%s: a click refused: the page scrolled from %.0f px to %.0f, want it left where the player put it", win, at.ScrollY, f.ScrollY)
 	}
 
-	// U, the message still at the window's top: the keys lead again.
+	// The cursor on pile 5, the message still at the window's top: the
+	// keys lead again.
+	p.keys("5")
+	p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`, nil)
+	p.clearOf(footCardJS, "pile 5's foot card", win+", a click refused, then the cursor on pile 5")
+	p.msgAtFoot(win + ", a click refused, then the cursor on pile 5")
+	// U takes back the move before: played, it closes the refusal, which
+	// is no longer news (TestBrowserRefusalGoesOnSuccess).
 	p.keys("u")
 	p.waitJS(`document.querySelector("#pile-0").children.length === 1 && document.getAnimations().length === 0`, win+": U put the ace back on pile 1")
-	p.eval(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`, nil)
-	p.clearOf(footCardJS, "pile 5's foot card", win+", a click refused, then U")
-	p.msgAtFoot(win + ", a click refused, then U")
-	p.closeToast()
+	p.waitJS(`document.querySelector("#toast").hidden`, win+": the refusal closed by the move taken back")
 
 	// A drag of pile 5's foot card dropped on pile 6's ace far above: the
 	// card flies back to the window's foot.

@@ -69,18 +69,64 @@ function toEnd() {
   $("chat-new").hidden = true;
 }
 
+// The line sent and not yet answered: {text, ws} (null: none). The
+// field keeps it until the server takes it: a refused line (the chat's
+// rate limit, one too long) is still there to send again.
+let pending = null;
+
+// cleaned is a line as the server keeps it: control and format
+// characters made spaces, the ends trimmed (table.cleanChat).
+const cleaned = (t) => t.replace(/[\p{Cc}\p{Cf}]/gu, " ").trim();
+
+// seenLine ends the wait for the line sent once a view brings it back
+// from this seat (-1: as a spectator): the field is emptied, unless the
+// player already typed something else there.
+function seenLine(m) {
+  if (!pending || !m.chat) return;
+  if (!m.chat.some((l) => l.seat === m.seat && l.text === pending.text)) return;
+  if (cleaned($("chat-text").value) === pending.text) $("chat-text").value = "";
+  pending = null;
+  $("chat-msg").textContent = "";
+}
+
+// refusedLine takes a refusal of the line sent while it is awaited: a
+// bad request (a line too long, whether the message's reader or the
+// table says so) or the rate limit; the page's own actions are well
+// formed and far slower than the limit, so such a refusal is the line's.
+// Said by the chat with what to do; the line stays in the field. Other
+// refusals (an action's) are the page's.
+function refusedLine(m) {
+  if (!pending || pending.ws !== conn.ws) return false;
+  if (m.class !== "too_many" && m.class !== "bad_request") return false;
+  pending = null;
+  const why = m.error || "refused";
+  $("chat-msg").textContent = m.class === "too_many" ?
+    `Not sent: ${why}, then press Send again (your message is kept).` :
+    `Not sent: ${why}. Your message is kept: change it and press Send again.`;
+  // Under the field, where the player just pressed Send: a field at the
+  // window's foot would leave it out of sight.
+  $("chat-msg").scrollIntoView({ block: "nearest" });
+  return true;
+}
+
 // installChat sends the field's line on Send (or Enter), the list taken
 // to its end where the line will show; "New messages" takes it there
 // too, and so does the player scrolling down to the end.
 export function installChat() {
+  const said = el("p", "msg chat-msg");
+  said.id = "chat-msg";
+  said.setAttribute("role", "alert");
+  $("chat-form").after(said);
+  conn.chat = { refused: refusedLine, seen: seenLine };
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const t = $("chat-text").value.trim();
-    if (t && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-      conn.ws.send(JSON.stringify({ type: "chat", text: t }));
-      $("chat-text").value = "";
-      toEnd();
-    }
+    const t = cleaned($("chat-text").value);
+    if (!t || !conn.ws || conn.ws.readyState !== WebSocket.OPEN) return;
+    if (pending && pending.ws === conn.ws && pending.text === t) return; // sent: its answer is awaited
+    pending = { text: t, ws: conn.ws };
+    said.textContent = "";
+    conn.ws.send(JSON.stringify({ type: "chat", text: t }));
+    toEnd();
   });
   // Pressed from the keyboard, the button goes as it is pressed: the
   // focus goes to the list (to read on with the arrows) rather than

@@ -42,6 +42,10 @@ export const conn = {
   gone: false,     // the table no longer exists: not reconnecting
   leaving: false,  // the player pressed Leave: the table's answer to it is awaited in the views
   left: false,     // the player left the game in play from this page: not reconnecting
+  // The chat's own look at the messages (chat.js): refused(m) takes a
+  // refusal of the line it sent (true: the chat says it, by the chat),
+  // seen(m) looks for that line in a view.
+  chat: { refused: () => false, seen: () => {} },
 };
 // page holds what the connection asks of the table page (installConnection).
 let page = null;
@@ -68,8 +72,9 @@ export function connect() {
     answered();
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === "error") page.showError(m);
+    if (m.type === "error") { if (!conn.chat.refused(m)) page.showError(m); }
     else if (m.type === "view") {
+      conn.chat.seen(m);
       if (conn.leaving && leftGame(m)) return;
       page.view(m);
     }

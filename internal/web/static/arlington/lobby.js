@@ -55,7 +55,8 @@ async function refresh() {
     for (const t of l.tables) (t.openSeats > 0 ? open : play).appendChild(tableItem(t));
     if (!open.children.length) open.appendChild(el("li", "none", "none"));
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
-  } catch (e) { $("msg").textContent = e.message; }
+    $("lists-msg").textContent = "";
+  } catch (e) { $("lists-msg").textContent = `The lists could not be updated (${e.message}); they are tried again every few seconds.`; }
 }
 
 // board lists the leaderboard: the best first.
@@ -69,7 +70,7 @@ async function board() {
       list.appendChild(el("li", "", `${who}: ${r.rating} (${r.games} ${r.games === 1 ? "game" : "games"})`));
     }
     if (!rows.length) list.appendChild(el("li", "none", "no one yet"));
-  } catch (e) { $("msg").textContent = e.message; }
+  } catch { /* kept as it was: tried again in 30 s */ }
 }
 
 // unjoined is the table made for a join the server then refused (a name
@@ -78,10 +79,43 @@ async function board() {
 // tables until it closed idle.
 let unjoined = null; // {settings (JSON), table}
 
+// tell shows a refusal of Create and sit by the button, where the person
+// just pressed (role alert: it is said at once). A button pressed at the
+// window's foot leaves the words below it out of sight: the page then
+// moves up just enough to show them, the button still in sight above.
+function tell(text) {
+  const m = $("msg");
+  m.textContent = text;
+  m.scrollIntoView({ block: "nearest" });
+}
+
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// refusal is the server's reason with what to do about it. A limit of
+// tables (429) is lifted by a table ending, not by pressing again at
+// once: the person's own tables when they count against it (theirs, from
+// their address, the places kept for people with none), else anyone's.
+function refusal(e) {
+  const text = capital(e.message).replace(/([^.!?])$/, "$1.");
+  if (e.status !== 429) return text;
+  if (/you have \d+ tables|from your address|no table open/.test(e.message)) {
+    return `${text} Sit at one of your tables (“your seat” in the lists below) or finish one, then make another.`;
+  }
+  if (/^too many tables/.test(e.message)) return `${text} Join a table with open seats below, or try again when a table has ended.`;
+  return `${text} Wait a moment, then press Create and sit again.`;
+}
+
 async function create(ev) {
   ev.preventDefault();
+  $("msg").textContent = "";
   const name = $("name").value.trim();
-  if (!name) { $("msg").textContent = "Pick a display name first."; $("name").focus(); return; }
+  if (!name) {
+    // Said by the button, where the person looks; the field at the
+    // page's top takes the focus without scrolling the page away from it.
+    tell("Pick a display name first: type it in Display name at the top of the page, then press Create and sit.");
+    $("name").focus({ preventScroll: true });
+    return;
+  }
   saveName(name);
   const bots = [...$("seats").querySelectorAll("select")].map((s) => s.value);
   const settings = {
@@ -99,7 +133,7 @@ async function create(ev) {
     // Kept only for a refused name (docs/api.md); a table gone or full
     // meanwhile is not tried again.
     if (!(e.status === 409 && e.message.startsWith("display name taken"))) unjoined = null;
-    $("msg").textContent = e.message;
+    tell(refusal(e));
   }
 }
 
@@ -110,7 +144,7 @@ async function byCode(ev) {
   try {
     const t = await request("GET", `/api/arlington/code/${encodeURIComponent(code)}`);
     location.href = t.link;
-  } catch (e) { $("msg").textContent = e.message; }
+  } catch (e) { $("code-msg").textContent = capital(e.message); }
 }
 
 $("code-form").addEventListener("submit", byCode);

@@ -9,7 +9,7 @@ import { playEffect, played } from "/shared/sound.js";
 import { cascade } from "./celebrate.js";
 import { reviewing } from "./analysis.js";
 import { $, GAME_KEY, S } from "./state.js";
-import { info, refuse, failure, describe } from "./messages.js";
+import { info, refuse, failure, describe, succeeded, gameChanged } from "./messages.js";
 import { clearDrag } from "./input.js";
 import { endKey } from "./end.js";
 
@@ -34,6 +34,7 @@ export function setGame(r, { message, ended = false } = {}) {
   } catch { /* storage may be off; the game still plays */ }
   if (changed) {
     S.sel = null; S.hint = null; S.located = []; S.endShown = ended ? endKey(r.view) : "";
+    gameChanged();
   }
   S.view = r.view;
   render();
@@ -82,6 +83,7 @@ export function send(cmd, { anim = "move" } = {}) {
       const r = await api.command(S.id, cmd);
       S.sel = null;
       S.view = r.view;
+      succeeded();
       effects(before, r.view);
       if (r.view.won && !before.won) celebrate();
       render({ anim }); // dragged cards fly on from where they were let go

@@ -7,6 +7,9 @@ import { beep } from "/shared/sound.js";
 import { plural, dealsLeft, $, S } from "./state.js";
 
 let toastTimer = 0;
+// toastGame is the game shown when the box's message came (S.id then):
+// a message about one game is no longer true once another starts.
+let toastGame = null;
 export function announce(text) {
   const live = $("#live");
   live.textContent = "";
@@ -23,6 +26,7 @@ function toast(text, kind = "info", ms = 4500) {
   t.className = kind;
   t.querySelector(".msg").textContent = text;
   t.hidden = false;
+  toastGame = S.id;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, ms);
   placeMessage();
@@ -119,6 +123,27 @@ export function placeMessage(fresh = true) {
   const room = box && !atTop ? Math.max(0, Math.ceil(innerHeight - box.top)) : 0;
   document.documentElement.style.setProperty("--msg-room", `${room}px`);
   if (box) shownHooks.forEach((fn) => fn(box));
+}
+
+// hideMessage closes the box (a later answer made its message untrue).
+function hideMessage() {
+  clearTimeout(toastTimer);
+  $("#toast").hidden = true;
+}
+
+// succeeded is called when a command was played: a refusal still shown
+// answered an earlier command, and a later one went through, so it is
+// no longer news. News (an info message) stays: it is still true.
+export function succeeded() {
+  if ($("#toast").className === "error") hideMessage();
+}
+
+// gameChanged is called when the page shows another game: a message
+// about the game before (a refusal, "this game was given up…") is no
+// longer true. One that came with no game shown (a link the server
+// refused, as the page starts) stays.
+export function gameChanged() {
+  if (toastGame !== null && toastGame !== S.id) hideMessage();
 }
 
 // say is the spoken text, when it differs from the written one.

@@ -1,0 +1,76 @@
+package spiderweb
+
+// Browser tests of when the message box closes by itself: a refusal
+// goes once a later command is played, and a message about one game goes
+// when another starts (docs/page.md, "Messages").
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// toastJS is the message box's kind and text while it shows ("" hidden).
+const toastJS = `(() => { const t = document.querySelector("#toast"); return t.hidden ? "" : t.className + ": " + t.querySelector(".msg").textContent; })()`
+
+// TestBrowserRefusalGoesOnSuccess: U with nothing to undo is refused in
+// the box; D then deals a row, and the refusal, no longer true, goes
+// with it. Before, it stayed over the dealt row until its timer ran out.
+func TestBrowserRefusalGoesOnSuccess(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	stock := p.serverView().Stock
+	p.keys("u")
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.includes("no move to undo")`, "the refused undo in the message box")
+	p.keys("d")
+	p.waitJS(`document.body.dataset.busy === "0"`, "the deal to be answered")
+	if got := p.serverView().Stock; got >= stock {
+		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
+	}
+	var shown string
+	p.eval(toastJS, &shown)
+	if shown != "" {
+		t.Errorf("after the row was dealt the page still shows %q", shown)
+	}
+}
+
+// TestBrowserGivenUpMessageGoesOnNewGame: a given-up game, shown again,
+// says it takes no more moves; a new game started from the New game
+// dialog takes moves, and the message goes. Before, it stayed over the
+// new game. A refusal with no game shown yet (a bad link) is kept: the
+// game the page then goes on with is not what it was about.
+func TestBrowserGivenUpMessageGoesOnNewGame(t *testing.T) {
+	srv := analysisPageServer(t, unknownAnalysis)
+	p := openPage(t, startBrowser(t), srv, 1280, 800)
+	var code int
+	p.eval(`fetch("/api/games/" + sessionStorage.getItem("cardtable.spider.game") + "/analysis",
+	  {method: "POST", headers: {"Content-Type": "application/json"}, body: '{"giveUp": true}'}).then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("giving the game up: %d", code)
+	}
+	p.load()
+	p.waitJS(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.includes("no more moves")`, "the message on the given-up game")
+	before := p.gameID()
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.eval(`document.querySelector("#new-deal").value = "", 1`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#new-deal"), "617"), chromedp.Click(chromedp.CSS("#new-start")))
+	p.waitJS(`!document.querySelector("#dlg-new").open && document.body.dataset.busy === "0"`, "the new game")
+	if p.gameID() == before {
+		t.Fatal("the page still shows the given-up game")
+	}
+	var shown string
+	p.eval(toastJS, &shown)
+	if strings.Contains(shown, "given up") || strings.Contains(shown, "no more moves") {
+		t.Errorf("over the new game the page still shows %q", shown)
+	}
+
+	// A link the server refuses, as the page starts: its refusal stays
+	// over the game the page goes on with.
+	p.do(chromedp.Navigate(srv.URL + spiderPage + "?deal=0"))
+	p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "the page to start")
+	p.eval(toastJS, &shown)
+	if !strings.HasPrefix(shown, "error: ") || !strings.Contains(shown, "0") {
+		t.Errorf("after a refused link the page shows %q, want the refusal", shown)
+	}
+}
