@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/pgtest"
 	"cardtable/internal/table"
 )
 
@@ -81,5 +82,38 @@ func TestRematchAfterRestart(t *testing.T) {
 	}
 	if !nt.Summary().Started {
 		t.Error("with both seated the rematch has not started")
+	}
+}
+
+// TestRematchOfStoredGameElsewhere: with several servers a finished
+// table runs on one of them, and a rematch asked at another (where it is
+// not live) is made there from the stored game; that server runs it, and
+// a later asking at the first server, where the old table is live, is
+// sent to it (ElsewhereError) rather than making a second one.
+func TestRematchOfStoredGameElsewhere(t *testing.T) {
+	url := pgtest.DB(t)
+	a := startServer(t, url)
+	b := startServer(t, url)
+	old := mustCreate(t, a.hub, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 2)
+	playOut(t, old, map[int]string{0: "a", 2: "b"})
+	if _, err := b.hub.Table(old.ID()); err == nil {
+		t.Fatal("the finished table is live at B too")
+	}
+	re, seat, err := b.hub.RematchFrom(bg, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seat != 1 || re.Summary().Seats[2].Bot != "random" || !re.Summary().Seats[0].Reserved {
+		t.Errorf("the rematch made at B: seat %d, %+v", seat, re.Summary().Seats)
+	}
+	if _, err := a.hub.Table(re.ID()); err == nil {
+		t.Error("the rematch made at B runs at A too")
+	}
+	_, _, err = a.hub.RematchFrom(bg, old.ID(), "b", "")
+	var ee *table.ElsewhereError
+	if !errors.As(err, &ee) || ee.ID != re.ID() {
+		t.Fatalf("b asking at A, where the old table runs: %v, want sent to %s", err, re.ID())
 	}
 }

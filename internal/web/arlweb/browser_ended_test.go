@@ -47,7 +47,7 @@ func TestLongBrowserArlingtonEndedAfterRestart(t *testing.T) {
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
 	p.until(`document.getElementById("btn-rematch") && document.getElementById("btn-replay")`)
 	p.shot("ended")
-	if c := eval[string](p, `document.getElementById("conn").textContent`); !strings.HasPrefix(c, "this game is over") {
+	if c := eval[string](p, `document.getElementById("conn").textContent`); !strings.HasPrefix(c, "game over, table closed") {
 		t.Errorf("the connection line says %q", c)
 	}
 	if w := eval[string](p, `document.querySelector("#winners .win-text").textContent`); !strings.HasPrefix(w, "Game over: ") {

@@ -157,7 +157,7 @@ async function tableGone() {
   } catch { /* the words below stay the general ones */ }
   const a = el("a", "", "back to the lobby");
   a.href = "/arlington/";
-  const words = conn.ended ? "this game is over and its table has closed: " : status === 404 ? "no such table: " : "this table has ended or is gone: ";
+  const words = conn.ended ? "game over, table closed: " : status === 404 ? "no such table: " : "this table has ended or is gone: ";
   $("conn").replaceChildren(words, a);
   $("error").textContent = "";
   page.dropSelection();
