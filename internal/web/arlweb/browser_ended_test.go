@@ -21,8 +21,8 @@ import (
 // finished table is no longer live. Its link still shows the game's end:
 // the connection line says the game is over (not that the table is
 // gone), the result names the winner, the score sheet has the hands and
-// totals, nothing offers a chat field or a hand, "Watch the replay" is
-// there, and "Play again" makes the rematch from the stored
+// totals, nothing offers a chat field or a hand, "Watch the replay"
+// opens the replay, and "Play again" makes the rematch from the stored
 // game and seats Ann there, one seat on.
 func TestLongBrowserArlingtonEndedAfterRestart(t *testing.T) {
 	if testing.Short() {
@@ -65,6 +65,9 @@ func TestLongBrowserArlingtonEndedAfterRestart(t *testing.T) {
 	if b := eval[string](p, `document.getElementById("btn-rematch").textContent`); b != "Play again" {
 		t.Errorf("the rematch button says %q", b)
 	}
+	p.do(chromedp.Click(chromedp.CSS("#btn-replay")))
+	p.until(`document.getElementById("rp-pos").textContent.startsWith("Step 1 of ")`)
+	p.do(chromedp.Click(chromedp.CSS("#rp-close")))
 	p.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	moved := `!location.pathname.endsWith(` + q("/"+id) + `) && window.__ws && window.__ws.seat >= 0`
 	if err := webtest.Wait(p.ctx, moved, "Ann at the rematch"); err != nil {
