@@ -27,6 +27,7 @@ var (
 	ErrTooMany      = errors.New("too many tables")
 	ErrTableFull    = errors.New("no open seat")
 	ErrSeatTaken    = errors.New("seat taken")
+	ErrNoSeat       = errors.New("no such seat")
 	ErrNotSeated    = errors.New("not seated at this table")
 	ErrNotYourSeat  = errors.New("not your seat")
 	ErrNotYourTurn  = errors.New("not your turn")

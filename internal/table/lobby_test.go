@@ -113,7 +113,7 @@ func TestJoinAndLeave(t *testing.T) {
 	if _, err := join("a", "Ann", 1); !errors.Is(err, table.ErrSeatTaken) {
 		t.Fatalf("a bot's seat: %v", err)
 	}
-	if _, err := join("a", "Ann", 5); !errors.Is(err, table.ErrSeatTaken) {
+	if _, err := join("a", "Ann", 5); !errors.Is(err, table.ErrNoSeat) { // bad input, not a seat taken
 		t.Fatalf("no such seat: %v", err)
 	}
 	if s, err := join("a", "Ann", 2); err != nil || s != 2 {

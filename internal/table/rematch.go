@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
+	"errors"
 	"fmt"
 )
 
@@ -15,7 +16,9 @@ import (
 // up (Leave), when anyone may take it. The asker takes theirs at once. The
 // new table is stored, seats held, before RematchFrom returns; old's
 // updates then carry its id (Update.Rematch). Its id is derived from
-// old's, so a second asking finds it even if old's link was lost.
+// old's, so a second asking finds it even if old's link was lost. A
+// finished table no longer live (a restart, or closed idle after its
+// end) gets the same rematch from its stored game (storedTurned).
 //
 // addr is the asker's client address ("" unknown). A new rematch table
 // counts as the asker's, from addr, as CreateFrom's would: it is refused
@@ -23,27 +26,34 @@ import (
 // for rematches cannot open tables past an address's bound. Finding one
 // already made is never refused.
 func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Table, int, error) {
-	old, err := h.Table(oldID)
-	if err != nil {
-		return nil, -1, err
-	}
 	var (
 		cfg   Config
 		seats []StoredSeat
 		me    Player
 	)
-	err = old.do(ctx, func(l *loop) error {
-		mine := l.seatOf(player)
-		switch {
-		case mine < 0:
-			return ErrNotSeated
-		case !l.st.Terminal():
-			return ErrNotOver
+	old, err := h.Table(oldID)
+	if err == nil {
+		err = old.do(ctx, func(l *loop) error {
+			mine := l.seatOf(player)
+			switch {
+			case mine < 0:
+				return ErrNotSeated
+			case !l.st.Terminal():
+				return ErrNotOver
+			}
+			cfg, seats = l.turned()
+			me = Player{ID: player, Name: l.seats[mine].name}
+			return nil
+		})
+		if errors.Is(err, ErrClosed) {
+			old, err = nil, ErrNotFound // it closed meanwhile: the store has it
 		}
-		cfg, seats = l.turned()
-		me = Player{ID: player, Name: l.seats[mine].name}
-		return nil
-	})
+	}
+	if errors.Is(err, ErrNotFound) {
+		// No longer live here (a restart, or closed idle after its end):
+		// the stored game says who sat where.
+		cfg, seats, me, err = h.storedTurned(ctx, oldID, player)
+	}
 	if err != nil {
 		return nil, -1, err
 	}
@@ -56,6 +66,9 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 		return nil, -1, err
 	}
 	id := t.ID()
+	if old == nil {
+		return t, seat, nil // its updates reach no one: its page asks Ended
+	}
 	err = old.do(ctx, func(l *loop) error {
 		if l.rematch != id {
 			l.rematch, l.dirty = id, true
@@ -103,18 +116,63 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator, addr string, cfg Co
 // turned is the table's settings and seats for a rematch: every seat
 // moved one place on, each person's held for them.
 func (l *loop) turned() (Config, []StoredSeat) {
-	n := len(l.seats)
-	cfg := l.cfg
+	bots := make([]string, len(l.seats))
+	people := make([]StoredSeat, len(l.seats))
+	for i, s := range l.seats {
+		bots[i] = s.bot
+		people[i] = StoredSeat{Player: s.player, Name: s.name}
+	}
+	return turn(l.cfg, bots, people)
+}
+
+// turn is the settings and seats of a rematch of a game played with cfg,
+// bots (each seat's level, "" a person's) and people (each person's seat):
+// every seat moved one place on, each person's held for them.
+func turn(cfg Config, bots []string, people []StoredSeat) (Config, []StoredSeat) {
+	n := len(bots)
 	cfg.Bots = make([]string, n)
 	seats := make([]StoredSeat, n)
-	for i, s := range l.seats {
+	for i, bot := range bots {
 		j := (i + 1) % n
-		cfg.Bots[j] = s.bot
-		if s.bot == "" && s.player != "" {
-			seats[j] = StoredSeat{Player: s.player, Name: s.name, Reserved: true}
+		cfg.Bots[j] = bot
+		if p := people[i]; bot == "" && p.Player != "" {
+			seats[j] = StoredSeat{Player: p.Player, Name: p.Name, Reserved: true}
 		}
 	}
 	return cfg, seats
+}
+
+// storedTurned is turned for the stored table id, no longer live: its
+// game must have reached its end, and player must have sat there. Only
+// the settings and who sat where are read: nothing of the cards.
+func (h *Hub) storedTurned(ctx context.Context, id, player string) (Config, []StoredSeat, Player, error) {
+	s, cfg, st, err := h.storedGame(ctx, id)
+	if err != nil {
+		return Config{}, nil, Player{}, err
+	}
+	mine := storedSeatOf(s, player)
+	switch {
+	case mine < 0:
+		return Config{}, nil, Player{}, ErrNotSeated
+	case !st.Terminal():
+		return Config{}, nil, Player{}, fmt.Errorf("%w: the table closed before the game's end", ErrNotOver)
+	}
+	cfg, seats := turn(cfg, cfg.Bots, s.Seats)
+	return cfg, seats, Player{ID: player, Name: s.Seats[mine].Name}, nil
+}
+
+// storedSeatOf is player's seat at stored table s (not one only held for
+// them), or -1.
+func storedSeatOf(s Stored, player string) int {
+	if player == "" {
+		return -1
+	}
+	for i, seat := range s.Seats {
+		if seat.Player == player && !seat.Reserved {
+			return i
+		}
+	}
+	return -1
 }
 
 // rematchID is the id of table id's rematch: a hash of it, in the

@@ -108,6 +108,9 @@ func (l *loop) join(p Player, want int) (int, error) {
 	if err := l.checkNewName(p.ID, name); err != nil {
 		return -1, err
 	}
+	if want < -1 || want >= len(l.seats) {
+		return -1, l.noSeat(want)
+	}
 	if s := l.seatOf(p.ID); s >= 0 {
 		l.back(s)
 		if l.seats[s].name != name {
@@ -126,9 +129,6 @@ func (l *loop) join(p Player, want int) (int, error) {
 	}
 	if l.started() {
 		return -1, fmt.Errorf("%w: the game has started", ErrTableFull)
-	}
-	if want < -1 || want >= len(l.seats) {
-		return -1, fmt.Errorf("%w: no seat %d", ErrSeatTaken, want)
 	}
 	if want == -1 {
 		for i, s := range l.seats {
@@ -154,6 +154,15 @@ func (l *loop) join(p Player, want int) (int, error) {
 	return want, nil
 }
 
+// noSeat refuses seat want, which this table does not have, saying which
+// it has: numbered from 0 as the API counts (docs/api.md, "Numbering"),
+// and as the pages show them, from 1.
+func (l *loop) noSeat(want int) error {
+	n := len(l.seats)
+	return fmt.Errorf("%w: seat %d; this table has %d seats, numbered 0 to %d (shown as Seat 1 to Seat %d)",
+		ErrNoSeat, want, n, n-1, n)
+}
+
 // seated moves the connections of seat's new person, watching as a
 // spectator until now, to the seat.
 func (l *loop) seated(seat int) {
@@ -171,24 +180,24 @@ func (l *loop) seated(seat int) {
 	l.dirty = true
 }
 
-func (l *loop) leave(player string) error {
+func (l *loop) leave(player string) (Left, error) {
 	s := l.seatOf(player)
 	if s < 0 {
 		s = l.reservedFor(player) // giving up a seat held for them
 	}
 	if s < 0 {
-		return ErrNotSeated
+		return Left{}, ErrNotSeated
 	}
 	if l.started() {
 		l.setAway(s, true)
 		l.dirty = true
-		return nil
+		return Left{Seat: s, Away: true}, nil
 	}
 	old := l.seats[s]
 	l.seats[s].player, l.seats[s].name, l.seats[s].reserved, l.seats[s].rating = "", "", false, 0
 	if err := l.saveSeats(); err != nil {
 		l.seats[s] = old
-		return err
+		return Left{}, err
 	}
 	for sub := range l.subs {
 		if sub.seat == s {
@@ -197,7 +206,7 @@ func (l *loop) leave(player string) error {
 	}
 	l.seats[s].subs = 0
 	l.dirty = true
-	return nil
+	return Left{Seat: -1, Opened: true}, nil
 }
 
 // setAway marks seat's person away (a stand-in plays for them) or back,

@@ -90,9 +90,31 @@ func (t *Table) Join(ctx context.Context, p Player, seat int) (int, error) {
 
 // Leave gives up player's seat. Before the game starts the seat opens
 // again; after, the seat stays the player's and a bot plays it at once
-// until the player returns (subscribes, joins or acts).
+// until the player returns (subscribes, joins or acts). LeaveSeat says
+// which it was.
 func (t *Table) Leave(ctx context.Context, player string) error {
-	return t.do(ctx, func(l *loop) error { return l.leave(player) })
+	_, err := t.LeaveSeat(ctx, player)
+	return err
+}
+
+// Left is what Leave did: Opened, the seat (or the seat held for the
+// person) opened for anyone; or, the game having started, the person
+// keeps Seat, marked Away, and a stand-in plays it until they return.
+type Left struct {
+	Opened bool `json:"opened"`
+	Away   bool `json:"away"`
+	Seat   int  `json:"seat"` // the seat kept: -1 when it opened
+}
+
+// LeaveSeat is Leave, saying what it did.
+func (t *Table) LeaveSeat(ctx context.Context, player string) (Left, error) {
+	var left Left
+	err := t.do(ctx, func(l *loop) error {
+		var err error
+		left, err = l.leave(player)
+		return err
+	})
+	return left, err
 }
 
 // Act takes action a for seat on behalf of player. seat -1 means the

@@ -30,6 +30,7 @@ type Hub interface {
 	Games(ctx context.Context, player string) ([]table.Game, error)
 	Names(ctx context.Context, id string) ([]string, error)
 	Leaderboard(ctx context.Context) ([]table.Ranked, error)
+	EndedGame(ctx context.Context, id, player string) (table.Ended, error)
 }
 
 // Options configure the handlers.
@@ -120,6 +121,7 @@ func (h *Handlers) Register(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/arlington/tables/{id}/leave", h.handle(h.leave))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/rematch", h.handle(h.rematch))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/record", h.handle(h.record))
+	mux.HandleFunc("GET /api/arlington/tables/{id}/ended", h.handle(h.ended))
 	mux.HandleFunc("POST /api/arlington/preview", h.handle(h.preview))
 	mux.HandleFunc("POST /api/arlington/tables/{id}/preview", h.handle(h.tablePreview))
 	mux.HandleFunc("GET /api/arlington/tables/{id}/hint", h.handle(h.hint))
@@ -347,7 +349,7 @@ func (h *Handlers) join(w http.ResponseWriter, r *http.Request) error {
 	if req.Seat != nil {
 		seat = *req.Seat
 		if seat < 0 || seat >= arlington.MaxSeats {
-			return fmt.Errorf("%w: no seat %d", web.ErrBadRequest, seat)
+			return fmt.Errorf("%w: no seat %d: seats count from 0, and a table has at most %d", web.ErrBadRequest, seat, arlington.MaxSeats)
 		}
 	}
 	got, err := t.Join(r.Context(), table.Player{ID: web.Player(r), Name: req.Name}, seat)
@@ -363,10 +365,34 @@ func (h *Handlers) leave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := t.Leave(r.Context(), web.Player(r)); err != nil {
+	// In a game in play the seat is kept (a stand-in plays it): the
+	// answer says so, so that a client does not take it for given up.
+	left, err := t.LeaveSeat(r.Context(), web.Player(r))
+	if err != nil {
 		return err
 	}
-	web.WriteJSON(w, http.StatusOK, struct{}{})
+	web.WriteJSON(w, http.StatusOK, left)
+	return nil
+}
+
+// endedGame is a finished game's result with its table's link and code.
+type endedGame struct {
+	table.Ended
+	Link string `json:"link"`
+	Code string `json:"code"`
+}
+
+// ended is the result of a finished game whose table is no longer live
+// (table.Hub.EndedGame), for its page: 404 for no such table, 409 for a
+// game that did not reach its end.
+func (h *Handlers) ended(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	e, err := h.hub.EndedGame(r.Context(), id, web.Player(r))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	web.WriteJSON(w, http.StatusOK, endedGame{e, link(id), tableCode(id)})
 	return nil
 }
 

@@ -39,7 +39,8 @@ let fails = 0;
 export const conn = {
   ws: null,
   replaced: false, // closed as replaced by a newer connection to the seat: not reconnecting
-  gone: false,     // the table no longer exists: not reconnecting
+  gone: false,     // the table is no longer live: not reconnecting
+  ended: null,     // a gone table's finished game (GET .../ended), if it has one
   leaving: false,  // the player pressed Leave: the table's answer to it is awaited in the views
   left: false,     // the player left the game in play from this page: not reconnecting
   // The chat's own look at the messages (chat.js): refused(m) takes a
@@ -145,15 +146,27 @@ function retryLater() {
   retryTimer = setTimeout(() => { retryTimer = 0; connect(); }, ms);
   retry = Math.min(retry * 2, RETRY_MAX);
 }
-// tableGone stops the page of a table that no longer exists.
-function tableGone() {
+// tableGone stops the page of a table that is no longer live. A game
+// that reached its end (its table closed idle after it, or the server
+// restarted since) still has its result, which the page then shows with
+// its replay and "Play again" (GET .../ended); a table that never was
+// says so.
+async function tableGone() {
   conn.gone = true;
   plan("");
+  let status = 0;
+  try {
+    const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}/ended`, { signal: AbortSignal.timeout(ASK_MS) });
+    status = r.status;
+    if (r.ok) conn.ended = await r.json();
+  } catch { /* the words below stay the general ones */ }
   const a = el("a", "", "back to the lobby");
   a.href = "/arlington/";
-  $("conn").replaceChildren("this table has ended or is gone: ", a);
+  const words = conn.ended ? "game over, table closed: " : status === 404 ? "no such table: " : "this table has ended or is gone: ";
+  $("conn").replaceChildren(words, a);
   $("error").textContent = "";
   page.dropSelection();
+  page.ended(conn.ended);
   page.redraw();
 }
 // leftGame follows a Leave this page sent, in the views after it: a
@@ -186,6 +199,7 @@ function leftGame(m) {
 // does): the status line, a card clicked and the Hint button say it
 // rather than ask the server about a table this page no longer plays.
 export function stoppedWords() {
+  if (conn.ended) return "this game is over and its table has closed";
   if (conn.gone) return "this table has ended or is gone";
   if (conn.replaced) return "playing in another window: press Play here to play in this one";
   if (conn.left) return "you left this table: press Come back to play again";
@@ -259,6 +273,7 @@ function answered() {
 //   view(m): takes a view message (after a Leave's answer is looked for);
 //   dropped(): the connection closed, so an action in flight is no longer awaited;
 //   dropSelection(): forgets the selection of a page that stops playing;
+//   ended(r): the table is gone; r is its finished game's result, or null;
 //   redraw(): draws the last view again, if there is one.
 export function installConnection(hooks) {
   page = hooks;

@@ -2,7 +2,7 @@
 // rematch ("Play again").
 import { request } from "/shared/api.js";
 import { el } from "./common.js";
-import { winnersText } from "./render.js";
+import { winnersText, renderSheet } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,4 +61,33 @@ function renderRematch(box, last, id) {
   const text = last.rematch ? "Rematch ready: join" : "Play again";
   if (b.textContent !== text) b.textContent = text;
   b.classList.toggle("primary", !!last.rematch);
+}
+
+// showEnded stops the page of a table that is no longer live: nobody
+// plays or chats there any more, so what asks for either goes. r is its
+// finished game's result (GET .../ended), or null for a table with none.
+// A page that had the game's views (drawn, so true) keeps drawing its end
+// from them; a page opened since (after a restart, or once the table
+// closed idle) draws it from r: the result, "Watch the replay", the score
+// sheet and, for a person who played there, "Play again".
+export function showEnded(r, drawn, replay) {
+  $("chat-form").hidden = true;
+  for (const id of ["join", "seated", "invite-box"]) $(id).hidden = true;
+  if (drawn || !r) return;
+  for (const id of ["hand-box", "log-box", "chat-box", "keys-box"]) $(id).hidden = true;
+  $("status").textContent = "Game over. This table has closed; the replay shows the whole game.";
+  const box = $("winners");
+  box.hidden = false;
+  box.replaceChildren(el("p", "win-text", winnersText(r, r.names)));
+  const b = el("button", "primary", "Watch the replay");
+  b.type = "button";
+  b.id = "btn-replay";
+  b.addEventListener("click", () => replay.open());
+  box.appendChild(b);
+  renderSheet($("sheet"), r, r.names);
+  $("sheet-box").open = true;
+  // The rematch button as the live page has it, over the seats' names as
+  // the stored game has them.
+  const seats = r.names.map((n, i) => ({ seat: i, name: i === r.seat ? r.name : n }));
+  renderRematch(box, { seat: r.seat, seats, rematch: r.rematch || "" }, r.id);
 }

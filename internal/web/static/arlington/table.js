@@ -14,7 +14,7 @@ import { renderActions } from "./actions.js";
 import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
-import { renderEnd } from "./end.js";
+import { renderEnd, showEnded } from "./end.js";
 import { conn, connect, stoppedWords, installConnection } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
@@ -83,6 +83,7 @@ installConnection({
   },
   dropped() { sentAt = -1; },
   dropSelection,
+  ended(r) { showEnded(r, !!last, replay); },
   redraw() { if (last) render(); },
 });
 // dropSelection forgets the selection and its preview (and any preview
