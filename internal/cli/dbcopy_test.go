@@ -366,8 +366,8 @@ func sameDir(t *testing.T, before, after map[string][]byte) {
 	}
 }
 
-// TestDBCopyTargetCheckedFirst: a copy refused for its target leaves its
-// source as it was: a backup (a rollback-journal file) not made a WAL
+// TestDBCopyTargetCheckedFirst: a copy refused for its target (another
+// program's file, a database with rows) leaves its source as it was: a backup (a rollback-journal file) not made a WAL
 // database, an older schema not migrated, an empty PostgreSQL not given
 // cardtable's tables. The target was checked only once the source had
 // been opened, which did all three.
@@ -391,9 +391,14 @@ func TestDBCopyTargetCheckedFirst(t *testing.T) {
 	before := dirBytes(t, dir)
 	const refused = "cardtable: db copy: the target: " // then other's refusal
 	for _, from := range []string{backup, older} {
-		out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", other)
-		if code != exitUsage || !strings.HasPrefix(errOut, refused+other+" is not a cardtable database") || out != "" {
-			t.Fatalf("from %s: exit %d, %q %q; want exit 2, the target refused", filepath.Base(from), code, out, errOut)
+		for to, want := range map[string]string{
+			other: refused + other + " is not a cardtable database",
+			full:  "cardtable: db copy: " + full + ": the target database is not empty (table games has rows)",
+		} {
+			out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)
+			if code != exitUsage || !strings.HasPrefix(errOut, want) || out != "" {
+				t.Fatalf("from %s to %s: exit %d, %q %q; want exit 2, %q", filepath.Base(from), filepath.Base(to), code, out, errOut, want)
+			}
 		}
 	}
 	sameDir(t, before, dirBytes(t, dir))

@@ -98,7 +98,9 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
 		}
 		if err := checkCopySide(ctx, *to, store.CheckCopyTarget, pgstore.CheckCopyTarget); errors.Is(err, dbcopy.ErrNotEmpty) {
-			return badInput(fmt.Errorf("db copy: %w; nothing changed", err)) // PostgreSQL's: its URL first
+			// Copy's refusal, before the source is opened: the
+			// target's name first.
+			return badInput(fmt.Errorf("db copy: %w; nothing changed", err))
 		} else if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
 		}

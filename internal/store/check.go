@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"cardtable/internal/dbcopy"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -42,8 +43,10 @@ func CheckCopySource(ctx context.Context, path string) error {
 // CheckCopyTarget refuses, before anything opens it for writing, a path
 // cardtable db copy must not copy into: a directory, a path through a
 // file, an SQLite database of another program's (Open would add
-// cardtable's schema to it), and a file Open would refuse only after
-// changing it (not SQLite at all, damaged, a newer cardtable's). A path
+// cardtable's schema to it), a cardtable database with rows (Copy's
+// dbcopy.ErrNotEmpty, here before the source is opened), and a file
+// Open would refuse only after changing it (not SQLite at all, damaged,
+// a newer cardtable's). A path
 // with nothing there is the usual target (OpenCopyTarget makes the
 // file, and its directory), and an SQLite file with no schema at all (an
 // empty file) is as good: neither holds anything to lose.
@@ -57,6 +60,11 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	c, err := inspect(ctx, path, true)
 	if err != nil {
 		return err
+	}
+	if c.kind == kindCardtable && c.full != "" {
+		// Copy's own refusal, in its words, made before the source is
+		// opened.
+		return fmt.Errorf("%s: %w (table %s has rows): copy only into a new database", path, dbcopy.ErrNotEmpty, c.full)
 	}
 	if c.kind == kindNoSchema {
 		if c.objects > 0 {
@@ -121,6 +129,9 @@ type inspected struct {
 	fileClass
 	size    int64
 	objects int
+	// full is, for a cardtable database (deep only), the first of the
+	// tables a copy carries that holds a row; "" if none does.
+	full string
 }
 
 // inspect classifies the existing database file at path through a
@@ -179,9 +190,31 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 			in.fileClass = fileClass{kind: kindDamaged, err: errors.New(strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))}
 		} else if err != nil {
 			in.fileClass = sqliteFault(err)
+		} else if in.full, err = firstFull(ctx, db); err != nil {
+			in.fileClass = sqliteFault(err)
 		}
 	}
 	return in, nil
+}
+
+// firstFull is the first of the tables a copy carries (dbcopy.Tables)
+// that holds a row, of those the database has (an older schema lacks
+// the later ones); "" if none does.
+func firstFull(ctx context.Context, db *sql.DB) (string, error) {
+	for _, t := range dbcopy.Tables {
+		var there, rows bool
+		err := db.QueryRowContext(ctx, "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = ?", t).Scan(&there)
+		if err == nil && there {
+			err = db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM "`+t+`")`).Scan(&rows)
+		}
+		if err != nil {
+			return "", err
+		}
+		if rows {
+			return t, nil
+		}
+	}
+	return "", nil
 }
 
 // OpenCopySource opens the database file at path as db copy's source,

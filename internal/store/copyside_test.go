@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"cardtable/internal/dbcopy"
 )
 
 // files is every file in dir by name, with its content.
@@ -92,7 +94,8 @@ func TestOpenNewerUntouched(t *testing.T) {
 	sameFiles(t, dir, before)
 }
 
-// TestCheckCopyUntouched: the files db copy refuses on either side
+// TestCheckCopyUntouched: a cardtable database with rows is refused as a
+// target, one without passes; the files db copy refuses on either side
 // because Open would change them first (not SQLite, damaged past the
 // first page, a newer schema in a rollback-journal file) are refused by
 // the checks, in Backup's words; and no check, passing or not, leaves
@@ -107,6 +110,11 @@ func TestCheckCopyUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := db.PutSettings(ctx, "p", "{}"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	blank := filepath.Join(dir, "blank.db")
+	if db, err = Open(ctx, blank); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -142,14 +150,20 @@ func TestCheckCopyUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := files(t, dir)
-	if len(before) != 4 {
+	if len(before) != 5 {
 		t.Fatalf("files to check: %d", len(before))
 	}
 	if err := CheckCopySource(ctx, good); err != nil {
 		t.Errorf("source good: %v", err)
 	}
-	if err := CheckCopyTarget(ctx, good); err != nil {
-		t.Errorf("target good: %v", err)
+	// A cardtable database with rows is no target (Copy's refusal,
+	// made before the source is opened); one without is.
+	if err := CheckCopyTarget(ctx, good); !errors.Is(err, dbcopy.ErrNotEmpty) ||
+		err.Error() != good+": the target database is not empty (table settings has rows): copy only into a new database" {
+		t.Errorf("target good: %v; want ErrNotEmpty", err)
+	}
+	if err := CheckCopyTarget(ctx, blank); err != nil {
+		t.Errorf("target blank: %v", err)
 	}
 	for _, tc := range []struct {
 		path, want string
