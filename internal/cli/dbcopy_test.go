@@ -472,3 +472,46 @@ func TestDBCopyFullPostgresTarget(t *testing.T) {
 	}
 	sameDir(t, before, dirBytes(t, dir))
 }
+
+// TestDBCopyHotJournal: a --from with a hot journal beside it (a write a
+// crashed program left half done) is bad input, exit 2, in words saying
+// how to roll it back; it read "attempt to write a readonly database
+// (776)", exit 1.
+func TestDBCopyHotJournal(t *testing.T) {
+	ctx := context.Background()
+	dir, live := t.TempDir(), t.TempDir()
+	path := filepath.Join(live, "hot.db")
+	sqlExec(t, path, "CREATE TABLE t(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT randomblob(2000) FROM n")
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=cache_size(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	c, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// A write past the page cache spills into the file, its journal
+	// beside it: the two copied now are what a crash leaves.
+	if _, err := c.ExecContext(ctx, "BEGIN; UPDATE t SET x = randomblob(2000)"); err != nil {
+		t.Fatal(err)
+	}
+	hot := filepath.Join(dir, "hot.db")
+	for _, side := range []string{"", "-journal"} {
+		b, err := os.ReadFile(path + side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(hot+side, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := dirBytes(t, dir)
+	_, errOut, code := run(t, "", "db", "copy", "--from", hot, "--to", filepath.Join(dir, "fresh.db"))
+	want := "cardtable: db copy: the source: " + hot + " has an unfinished write: its -journal is a write a program left half done"
+	if code != exitUsage || !strings.HasPrefix(errOut, want) {
+		t.Fatalf("exit %d, %q; want exit 2, %q", code, errOut, want)
+	}
+	sameDir(t, before, dirBytes(t, dir))
+}
