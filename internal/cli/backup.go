@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"cardtable/internal/pgstore"
 	"cardtable/internal/store"
 )
 
@@ -85,12 +86,12 @@ func serveDB() string {
 // a backup's --to that exists, a restore's --from that is not a usable
 // backup, a restore's --db or db copy's --to that is a directory or a
 // path through a file, a backup's --db or either side of db copy that is
-// no cardtable database, a damaged one, or one a newer cardtable made
+// no cardtable database (a PostgreSQL source with no schema), a damaged one, or one a newer cardtable made
 // (SQLite or PostgreSQL). Nothing was written in any of these. Any other
 // error is returned as it is.
 func badPathUsage(err error) error {
 	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup,
-		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer} {
+		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer, store.ErrUnfinished, pgstore.ErrNoSchema} {
 		if errors.Is(err, bad) {
 			return badInput(err)
 		}

@@ -87,9 +87,23 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 				return usageErr("db copy: no database at %s: --from names an existing SQLite file or a postgres:// URL", *from)
 			}
 		}
-		// A SQLite file is checked right before it is opened (opening it
-		// for writing gives it cardtable's schema): the target after the
-		// source is open, whose quick check takes a while.
+		// Both sides are checked before either is opened: opening a
+		// database can change it (a SQLite file is made a WAL database,
+		// an older schema migrated, an empty PostgreSQL given
+		// cardtable's tables), so a copy refused for its target must
+		// not have opened its source. The target is checked again
+		// right before it is opened (OpenCopyTarget), after the
+		// source's open, which takes a while.
+		if err := checkCopySide(ctx, *from, store.CheckCopySource, pgstore.CheckCopySource); err != nil {
+			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
+		}
+		if err := checkCopySide(ctx, *to, store.CheckCopyTarget, pgstore.CheckCopyTarget); errors.Is(err, dbcopy.ErrNotEmpty) {
+			// Copy's refusal, before the source is opened: the
+			// target's name first.
+			return badInput(fmt.Errorf("db copy: %w; nothing changed", err))
+		} else if err != nil {
+			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
+		}
 		src, srcName, err := openCopySide(ctx, *from, store.OpenCopySource)
 		if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
@@ -114,6 +128,15 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		return nil
 	}
+}
+
+// checkCopySide runs db copy's check of one side, before anything is
+// opened: pg for a postgres:// URL, file for a SQLite file.
+func checkCopySide(ctx context.Context, db string, file, pg func(context.Context, string) error) error {
+	if pgstore.IsURL(db) {
+		return pg(ctx, db)
+	}
+	return file(ctx, db)
 }
 
 // openCopySide opens one side of db copy: a postgres:// URL as openStore

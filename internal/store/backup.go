@@ -38,6 +38,11 @@ var (
 	// version is past this program's), which this one must not read; the
 	// PostgreSQL store's is the same error.
 	ErrNewer = dbcopy.ErrNewer
+	// ErrUnfinished: the database has a hot journal beside it, a write a
+	// program left half done (it crashed or was killed), which SQLite
+	// rolls back only on an open for writing: db copy's checks, which
+	// read, refuse it, saying so.
+	ErrUnfinished = errors.New("has an unfinished write")
 )
 
 // Backup writes a consistent copy of the database at path to the new file

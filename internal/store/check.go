@@ -11,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"cardtable/internal/dbcopy"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // CheckCopySource refuses, before anything opens it for writing, a file
@@ -20,7 +24,8 @@ import (
 // would refuse only after changing it (it makes the file a WAL database
 // before its quick check): not SQLite at all, damaged, or a newer
 // cardtable's. It reads the file through a read-only connection of its
-// own, closed before it returns, which leaves nothing beside the file.
+// own, closed before it returns, which leaves nothing beside the file
+// but for the -shm inspect may make.
 func CheckCopySource(ctx context.Context, path string) error {
 	c, err := inspect(ctx, path, true)
 	if err != nil {
@@ -38,8 +43,10 @@ func CheckCopySource(ctx context.Context, path string) error {
 // CheckCopyTarget refuses, before anything opens it for writing, a path
 // cardtable db copy must not copy into: a directory, a path through a
 // file, an SQLite database of another program's (Open would add
-// cardtable's schema to it), and a file Open would refuse only after
-// changing it (not SQLite at all, damaged, a newer cardtable's). A path
+// cardtable's schema to it), a cardtable database with rows (Copy's
+// dbcopy.ErrNotEmpty, here before the source is opened), and a file
+// Open would refuse only after changing it (not SQLite at all, damaged,
+// a newer cardtable's). A path
 // with nothing there is the usual target (OpenCopyTarget makes the
 // file, and its directory), and an SQLite file with no schema at all (an
 // empty file) is as good: neither holds anything to lose.
@@ -53,6 +60,11 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	c, err := inspect(ctx, path, true)
 	if err != nil {
 		return err
+	}
+	if c.kind == kindCardtable && c.full != "" {
+		// Copy's own refusal, in its words, made before the source is
+		// opened.
+		return fmt.Errorf("%s: %w (table %s has rows): copy only into a new database", path, dbcopy.ErrNotEmpty, c.full)
 	}
 	if c.kind == kindNoSchema {
 		if c.objects > 0 {
@@ -74,6 +86,12 @@ func copyRefusal(path string, c inspected) error {
 	case kindDamaged:
 		return fmt.Errorf("%s is %w, cut short or overwritten (SQLite: %w); nothing changed", path, ErrCorrupt, c.err)
 	case kindUnreadable:
+		var se *sqlite.Error
+		if errors.As(c.err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK {
+			return fmt.Errorf("%s %w: its -journal is a write a program left half done (it crashed or was killed); "+
+				"open the file once for writing with that program (or sqlite3), which rolls the write back, then copy it; nothing changed",
+				path, ErrUnfinished)
+		}
 		return fmt.Errorf("reading %s: %w; nothing changed", path, c.err)
 	case kindNewer:
 		return fmt.Errorf("%s was %w (%s): copy it with that version; nothing changed", path, ErrNewer, c.versions())
@@ -111,20 +129,32 @@ type inspected struct {
 	fileClass
 	size    int64
 	objects int
+	// full is, for a cardtable database (deep only), the first of the
+	// tables a copy carries that holds a row; "" if none does.
+	full string
 }
 
 // inspect classifies the existing database file at path through a
 // read-only connection, which cannot change it. With no -wal, -shm or
 // -journal beside the file, the connection is immutable: SQLite then
 // takes no locks and makes no -wal and -shm beside it (a read-only
-// connection to a WAL database would, and leave them). Nothing there to
-// read means no program has the file open as a WAL database, and no
-// transaction is half written; a cardtable server starting meanwhile
-// would be the one risk, and Open, which comes next, refuses a file a
-// server holds. With them there (a server may be using the file: a
-// source of db copy is refused by Open then, but is read here first),
-// SQLite must read them and take its locks: they are not new, and
-// nothing is made.
+// connection to a WAL database would, and leave them). Nothing there
+// beside that name means no program has the file open as a WAL database
+// by that name, and no transaction is half written. Two cases read
+// stale pages: a cardtable server starting meanwhile, and a served file
+// reached by another name (a hard link or symbolic link to it, or the
+// file renamed while served), whose -wal and -shm are beside the name
+// the server opened. Open, which comes next, refuses either on Unix,
+// where the server's lock refuses it (lock_unix.go); builds for other
+// systems have no such lock (lock_other.go). With -wal, -shm or -journal
+// there (a server may be using the file: a source of db copy is refused
+// by Open then, but is read here first), SQLite must read them and take
+// its locks, and they are left as they were, with one exception: a -wal
+// with no -shm beside it (a server killed, and its -shm removed) gets a
+// -shm made, SQLite's index of the -wal (32 KiB), which is left beside
+// it as any reader of the file would leave it. A hot -journal (a write
+// half done) cannot be rolled back by a reader: it is refused
+// (ErrUnfinished).
 //
 // deep adds SQLite's quick check of a cardtable database (db copy's
 // checks); Open, which runs its own, leaves it out.
@@ -160,13 +190,37 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 			in.fileClass = fileClass{kind: kindDamaged, err: errors.New(strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))}
 		} else if err != nil {
 			in.fileClass = sqliteFault(err)
+		} else if in.full, err = firstFull(ctx, db); err != nil {
+			in.fileClass = sqliteFault(err)
 		}
 	}
 	return in, nil
 }
 
+// firstFull is the first of the tables a copy carries (dbcopy.Tables)
+// that holds a row, of those the database has (an older schema lacks
+// the later ones); "" if none does.
+func firstFull(ctx context.Context, db *sql.DB) (string, error) {
+	for _, t := range dbcopy.Tables {
+		var there, rows bool
+		err := db.QueryRowContext(ctx, "SELECT count(*) > 0 FROM sqlite_schema WHERE type = 'table' AND name = ?", t).Scan(&there)
+		if err == nil && there {
+			err = db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM "`+t+`")`).Scan(&rows)
+		}
+		if err != nil {
+			return "", err
+		}
+		if rows {
+			return t, nil
+		}
+	}
+	return "", nil
+}
+
 // OpenCopySource opens the database file at path as db copy's source,
-// once CheckCopySource has passed it.
+// once CheckCopySource has passed it. Open, having no read-only mode,
+// makes it a WAL database and migrates an older schema, as a server's
+// start would (docs/scaling.md): db copy checks its target first.
 func OpenCopySource(ctx context.Context, path string) (*DB, error) {
 	if err := CheckCopySource(ctx, path); err != nil {
 		return nil, err
@@ -178,8 +232,9 @@ func OpenCopySource(ctx context.Context, path string) (*DB, error) {
 // OpenCopyTarget opens the database file at path as db copy's target,
 // once CheckCopyTarget has passed it: db copy calls it after opening the
 // source, whose quick check takes a while, so that the path is checked
-// right before it is opened. A path with nothing there is made here, the
-// owner's alone, and exclusively: a file another program made there
+// right before it is opened. A path with nothing there (or a symbolic
+// link to a file not there yet: linkTarget) is made here, the owner's
+// alone, and exclusively: a file another program made there
 // since the check is refused, not written into. An empty file given
 // is made the owner's alone too, as the store's own files are (the copy
 // brings players' identities and the certificate cache's private keys).
@@ -190,21 +245,27 @@ func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
 	made := false
 	switch fi, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, readOnly(filepath.Dir(path), err)
+		// A symbolic link to a file not there yet is followed: its
+		// target is the file made (O_EXCL refuses a link itself).
+		file, err := linkTarget(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return nil, readOnly(filepath.Dir(file), err)
 		}
 		if copyTargetHook != nil {
 			copyTargetHook()
 		}
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		f, err := os.OpenFile(file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%s %w: another program made it after it was checked; give a new file; nothing changed", path, ErrExists)
+			return nil, fmt.Errorf("%s %w: another program made it after it was checked; give a new file; nothing changed", file, ErrExists)
 		}
 		if err != nil {
-			return nil, readOnly(path, err)
+			return nil, readOnly(file, err)
 		}
 		f.Close()
-		made = true
+		made, path = true, file
 	case err != nil:
 		return nil, err
 	case fi.Size() == 0:
@@ -217,6 +278,27 @@ func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
 		os.Remove(path) // the empty file made above, and nothing else
 	}
 	return db, plain(err)
+}
+
+// linkTarget is the file a path with nothing there names: path itself,
+// or, for a symbolic link (or a chain of them) to a file not there yet,
+// the last link's target, relative to its link's directory.
+func linkTarget(path string) (string, error) {
+	for range 40 { // as Linux's bound on links followed
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", badPath(fmt.Errorf("%s: too many levels of symbolic links; nothing changed", path))
 }
 
 // copyTargetHook, set by tests only, runs in OpenCopyTarget between the

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"cardtable/internal/dbcopy"
 )
 
 // files is every file in dir by name, with its content.
@@ -92,7 +94,8 @@ func TestOpenNewerUntouched(t *testing.T) {
 	sameFiles(t, dir, before)
 }
 
-// TestCheckCopyUntouched: the files db copy refuses on either side
+// TestCheckCopyUntouched: a cardtable database with rows is refused as a
+// target, one without passes; the files db copy refuses on either side
 // because Open would change them first (not SQLite, damaged past the
 // first page, a newer schema in a rollback-journal file) are refused by
 // the checks, in Backup's words; and no check, passing or not, leaves
@@ -110,18 +113,35 @@ func TestCheckCopyUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	blank := filepath.Join(dir, "blank.db")
+	if db, err = Open(ctx, blank); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	newer := filepath.Join(dir, "newer.db")
 	sqliteFile(t, newer, "CREATE TABLE t(x); PRAGMA user_version = 50")
 	notes := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(notes, bytes.Repeat([]byte("not a database\n"), 300), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// Damage past the first page: a copy of good with its last page
-	// overwritten, found by the quick check alone.
+	// Damage past the first page: a rollback-journal copy of good (as a
+	// backup is) with its last page overwritten, found by the quick
+	// check alone; Open would make it a WAL database first.
 	damagedDB := filepath.Join(dir, "damaged.db")
 	b, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := os.WriteFile(damagedDB, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sqliteFile(t, damagedDB, "PRAGMA journal_mode = DELETE")
+	b, err = os.ReadFile(damagedDB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[18] != 1 || b[19] != 1 {
+		t.Fatalf("the damaged file's header says WAL (%d %d)", b[18], b[19])
 	}
 	for i := len(b) - 4096; i < len(b); i++ {
 		b[i] = 0x5a
@@ -130,14 +150,20 @@ func TestCheckCopyUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := files(t, dir)
-	if len(before) != 4 {
+	if len(before) != 5 {
 		t.Fatalf("files to check: %d", len(before))
 	}
 	if err := CheckCopySource(ctx, good); err != nil {
 		t.Errorf("source good: %v", err)
 	}
-	if err := CheckCopyTarget(ctx, good); err != nil {
-		t.Errorf("target good: %v", err)
+	// A cardtable database with rows is no target (Copy's refusal,
+	// made before the source is opened); one without is.
+	if err := CheckCopyTarget(ctx, good); !errors.Is(err, dbcopy.ErrNotEmpty) ||
+		err.Error() != good+": the target database is not empty (table settings has rows): copy only into a new database" {
+		t.Errorf("target good: %v; want ErrNotEmpty", err)
+	}
+	if err := CheckCopyTarget(ctx, blank); err != nil {
+		t.Errorf("target blank: %v", err)
 	}
 	for _, tc := range []struct {
 		path, want string
@@ -153,6 +179,11 @@ func TestCheckCopyUntouched(t *testing.T) {
 				t.Errorf("%s %s: %v; want %q", side, filepath.Base(tc.path), err, tc.want)
 			}
 		}
+	}
+	// Nor does db copy's open of the source, which checks first.
+	if db, err := OpenCopySource(ctx, damagedDB); err == nil {
+		db.Close()
+		t.Error("the damaged source was opened")
 	}
 	sameFiles(t, dir, before)
 }
@@ -218,4 +249,81 @@ func TestOpenCopyTarget(t *testing.T) {
 	if err := check.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 0 {
 		t.Fatalf("its schema version %d (%v): cardtable's schema was added", v, err)
 	}
+}
+
+// TestOpenCopyTargetLink: a symbolic link to a file not there yet is
+// followed: the file is made at the link's target, and the copy goes
+// there. O_EXCL refused the link itself, saying another program had
+// made the file.
+func TestOpenCopyTargetLink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink(filepath.Join("data", "real.db"), link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if err := CheckCopyTarget(ctx, link); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenCopyTarget(ctx, link)
+	if err != nil {
+		t.Fatalf("OpenCopyTarget through a link: %v", err)
+	}
+	if err := db.PutSettings(ctx, "p", "{}"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link: %v %v", fi, err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "data", "real.db"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the link's target: %v %v; want a file of mode 0600", fi, err)
+	}
+}
+
+// TestCheckCopyHotJournal: a file with a hot journal beside it (a write
+// left half done) is refused in words saying so and what to do, both
+// as a source and as a target, and left as it was.
+func TestCheckCopyHotJournal(t *testing.T) {
+	ctx := context.Background()
+	dir, live := t.TempDir(), t.TempDir()
+	path := filepath.Join(live, "hot.db")
+	sqliteFile(t, path, "CREATE TABLE t(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT randomblob(2000) FROM n")
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=cache_size(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	c, err := w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// A write transaction past the page cache: SQLite writes the
+	// journal and spills pages into the file before the commit. The
+	// two copied now are what a crash leaves.
+	if _, err := c.ExecContext(ctx, "BEGIN; UPDATE t SET x = randomblob(2000)"); err != nil {
+		t.Fatal(err)
+	}
+	hot := filepath.Join(dir, "hot.db")
+	for _, side := range []string{"", "-journal"} {
+		b, err := os.ReadFile(path + side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(hot+side, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.ExecContext(ctx, "ROLLBACK")
+	before := files(t, dir)
+	for side, check := range map[string]func(context.Context, string) error{"source": CheckCopySource, "target": CheckCopyTarget} {
+		err := check(ctx, hot)
+		want := hot + " has an unfinished write: its -journal is a write a program left half done"
+		if !errors.Is(err, ErrUnfinished) || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; nothing changed") {
+			t.Errorf("%s: %v; want %q", side, err, want)
+		}
+	}
+	sameFiles(t, dir, before)
 }
