@@ -48,6 +48,10 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 		return fmt.Errorf("%w; nothing changed", err)
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		// A new file, in a directory that must exist (openFile).
+		if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w; nothing changed", path, missingDir(filepath.Dir(path), err))
+		}
 		return nil
 	}
 	c, err := inspect(ctx, path, true)
@@ -190,8 +194,8 @@ func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
 	made := false
 	switch fi, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, readOnly(filepath.Dir(path), err)
+		if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+			return nil, missingDir(filepath.Dir(path), err)
 		}
 		if copyTargetHook != nil {
 			copyTargetHook()
@@ -247,7 +251,7 @@ func (e plainError) Unwrap() error { return e.err }
 // checkDBPath says what keeps path from being a database file to open
 // for writing, if it can be told before trying: a directory, or a path
 // through a file (checkDir's words). Nothing there is no fault: Open
-// makes the file and its directory.
+// makes the file (its directory must exist: openFile says so).
 func checkDBPath(path string) error {
 	fi, err := os.Stat(path)
 	switch {
