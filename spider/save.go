@@ -82,6 +82,10 @@ const MaxSaveLine = 64 << 10
 // replay). Nothing is built before the whole file has been read, so a
 // refused file costs no game.
 func Load(text string) (*Game, error) {
+	// A UTF-8 byte-order mark, which some editors put first (Windows
+	// Notepad's "UTF-8 with BOM"), is no part of the text: the page's
+	// file reader drops it too, so every way of loading agrees.
+	text = strings.TrimPrefix(text, "\ufeff")
 	r := &saveLines{rest: text}
 	if err := readSaveHeader(r); err != nil {
 		return nil, err

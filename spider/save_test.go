@@ -61,6 +61,24 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadByteOrderMark: a save with a UTF-8 byte-order mark before its
+// header (an editor's "UTF-8 with BOM") loads as the same game; a mark
+// anywhere else is still refused.
+func TestLoadByteOrderMark(t *testing.T) {
+	g := mustGame(t, 617, Options{})
+	_ = g.Play(Cards(5, 0, 1))
+	h, err := Load("\ufeff" + g.Save())
+	if err != nil {
+		t.Fatalf("a save with a byte-order mark: %v", err)
+	}
+	if h.Save() != g.Save() {
+		t.Fatal("a save with a byte-order mark loads as another game")
+	}
+	if _, err := Load("\ufeff\ufeff" + g.Save()); !errors.Is(err, ErrFormat) {
+		t.Fatalf("two byte-order marks: %v, want ErrFormat", err)
+	}
+}
+
 // A line of exactly MaxSaveLine bytes, with or without a '\r', loads.
 func TestLoadLineAtLimit(t *testing.T) {
 	g := mustGame(t, 617, Options{})

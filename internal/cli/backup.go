@@ -26,7 +26,7 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 			return usageErr("backup: --to FILE is required")
 		}
 		if *db == "" {
-			*db = serveDB()
+			*db, _ = serveDB()
 		}
 		if err := sqliteOnly("backup", *db, "use pg_dump (docs/scaling.md)"); err != nil {
 			return err
@@ -52,11 +52,19 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		if *from == "" {
 			return usageErr("restore: --from FILE is required")
 		}
+		defaulted := false
 		if *db == "" {
-			*db = serveDB()
+			*db, defaulted = serveDB()
 		}
 		if err := sqliteOnly("restore", *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
 			return err
+		}
+		if defaulted {
+			// As serve would: the default data folder is made, a --db's
+			// missing directory is refused (store.Restore).
+			if err := store.MakeDefaultDir(*db); err != nil {
+				return err
+			}
 		}
 		kept, err := store.Restore(ctx, *db, *from)
 		if err != nil {
@@ -74,11 +82,12 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 // is given: CARDTABLE_DB, else its default file. backup and restore read the
 // variable, unlike other commands, so that run beside a service configured
 // through its environment they name the service's database, not another.
-func serveDB() string {
+// isDefault says it is the default file, not one named.
+func serveDB() (db string, isDefault bool) {
 	if v := os.Getenv(envName("db")); v != "" {
-		return v
+		return v, false
 	}
-	return defaultDBPath()
+	return defaultDBPath(), true
 }
 
 // badPathUsage makes a file named by a flag that the user can fix bad

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"cardtable/internal/store"
 )
@@ -302,5 +303,63 @@ func TestBackupRestoreDBFromEnv(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data")); err == nil {
 		t.Error("serve's default database was touched although CARDTABLE_DB was set")
+	}
+}
+
+// TestDBMissingDirectory: a database named (--db, CARDTABLE_DB, db
+// copy's --to) in a directory that does not exist is a mistyped path:
+// serve, restore and db copy refuse it with exit status 2 and one
+// sentence saying to create the directory, and make nothing. The
+// default data folder alone is made: serve and restore without a
+// database named make it; db copy's new file in an existing directory
+// is made.
+func TestDBMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("CARDTABLE_DB", "")
+	live, backup := filepath.Join(dir, "live.db"), filepath.Join(dir, "b.db")
+	db, err := store.Open(context.Background(), live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, _, code := run(t, "", "backup", "--db", live, "--to", backup); code != exitOK {
+		t.Fatal("backup failed")
+	}
+	typo := filepath.Join(dir, "nonexistent", "dir")
+	want := "the directory " + typo + " does not exist: create it first"
+	for _, args := range [][]string{
+		{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(typo, "x.db")},
+		{"restore", "--db", filepath.Join(typo, "x.db"), "--from", backup},
+		{"db", "copy", "--from", live, "--to", filepath.Join(typo, "x.db")},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			// A server that starts after all serves until the deadline,
+			// then exits 0: the test fails, not hangs.
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+			defer cancel()
+			var errb bytes.Buffer
+			code := Run(ctx, args, nil, io.Discard, &errb)
+			errOut := errb.String()
+			if code != exitUsage || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, %q; want exit 2 and one line saying %q", code, errOut, want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "nonexistent")); err == nil {
+				t.Error("the missing directory was made")
+			}
+		})
+	}
+	t.Run("CARDTABLE_DB", func(t *testing.T) {
+		t.Setenv("CARDTABLE_DB", filepath.Join(typo, "x.db"))
+		if _, errOut, code := run(t, "", "restore", "--from", backup); code != exitUsage || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, %q; want exit 2 and %q", code, errOut, want)
+		}
+	})
+	if _, errOut, code := run(t, "", "db", "copy", "--from", live, "--to", filepath.Join(dir, "copy.db")); code != exitOK {
+		t.Errorf("db copy to a new file in an existing directory: exit %d, %s", code, errOut)
+	}
+	if out, errOut, code := run(t, "", "restore", "--from", backup); code != exitOK || !strings.Contains(out, filepath.Join(data, "cardtable", "cardtable.db")) {
+		t.Errorf("restore into the default data folder: exit %d, %s %s", code, out, errOut)
 	}
 }

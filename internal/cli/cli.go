@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -205,7 +206,43 @@ func flagError(c *cobra.Command, err error) error {
 			return badCall("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
 		}
 	}
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		if w := valueProblem(bad.GetFlag().Value.Type(), bad); w != "" {
+			return badCall("%s--%s: %q %s", cmdPrefix(c), bad.GetFlag().Name, bad.GetValue(), w)
+		}
+	}
 	return badCall("%s%v", cmdPrefix(c), err)
+}
+
+// valueProblem says what is wrong with a bad value of a number, duration
+// or true-or-false flag of type typ (pflag's Value.Type), err the
+// parser's error: "is not a whole number". The flag package's own words
+// name strconv's functions or Go's types. "" for a flag of another type,
+// whose value has words of its own. Both ways of giving a flag a value,
+// the command line (flagError) and the environment (envDefaults), use it.
+func valueProblem(typ string, err error) string {
+	outOfRange := errors.Is(err, strconv.ErrRange)
+	switch typ {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		switch {
+		case outOfRange:
+			return "is out of range for a whole number"
+		case strings.HasPrefix(typ, "uint"):
+			return "is not a whole number of 0 or more"
+		}
+		return "is not a whole number"
+	case "float32", "float64":
+		if outOfRange {
+			return "is out of range for a number"
+		}
+		return "is not a number"
+	case "duration":
+		return "is not a duration: want a number with a unit, such as 500ms, 30s, 5m or 1h30m"
+	case "bool":
+		return "is not true or false"
+	}
+	return ""
 }
 
 // cmdPrefix is "spider solve: " for a message about that command; nothing

@@ -119,7 +119,16 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"-version"}, "cardtable: -version: use --version (long flags take two dashes)\nRun 'cardtable --help' for usage.\n"},
 		{[]string{"-help"}, "cardtable: -help: use --help (long flags take two dashes)\n"},
 		{[]string{"arlington", "selfplay", "-games", "4"}, "cardtable: arlington selfplay: -games: use --games (long flags take two dashes)\n"},
-		{[]string{"spider", "play", "--suits", "x"}, `cardtable: spider play: invalid argument "x" for "--suits" flag`},
+		{[]string{"spider", "play", "--suits", "x"}, "cardtable: spider play: --suits: \"x\" is not a whole number\nRun 'cardtable spider play --help' for usage.\n"},
+		// Every number, duration and true-or-false flag's bad value is one
+		// sentence, never the flag package's strconv words.
+		{[]string{"serve", "--daily-mb", "abc"}, "cardtable: serve: --daily-mb: \"abc\" is not a whole number\nRun 'cardtable serve --help' for usage.\n"},
+		{[]string{"arlington", "selfplay", "--games", "abc"}, "cardtable: arlington selfplay: --games: \"abc\" is not a whole number\n"},
+		{[]string{"serve", "--daily-mb", "99999999999999999999"}, "cardtable: serve: --daily-mb: \"99999999999999999999\" is out of range for a whole number\n"},
+		{[]string{"spider", "pool", "--seed", "-1"}, "cardtable: spider pool: --seed: \"-1\" is not a whole number of 0 or more\n"},
+		{[]string{"spider", "analyze", "--load", "x", "--time", "abc"}, "cardtable: spider analyze: --time: \"abc\" is not a duration: want a number with a unit, such as 500ms, 30s, 5m or 1h30m\n"},
+		{[]string{"spider", "value-train", "--l2", "lots"}, "cardtable: spider value-train: --l2: \"lots\" is not a number\n"},
+		{[]string{"spider", "new", "--deal", "5", "--json=maybe"}, "cardtable: spider new: --json: \"maybe\" is not true or false\n"},
 		{[]string{"spider", "play", "--deal"}, "cardtable: spider play: flag needs an argument: --deal\n"},
 		{[]string{"arlington", "connect", "--seat", "two", "http://x/arlington/t/A"}, "Run 'cardtable arlington connect --help' for usage.\n"},
 		{[]string{"--nope"}, "cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
@@ -156,7 +165,7 @@ func TestServeEnvDefaults(t *testing.T) {
 	}
 	t.Setenv("CARDTABLE_MAX_TABLES", "secret-ish")
 	_, errOut, code = run(t, "", "serve", "--db", db)
-	if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_MAX_TABLES: not a valid int for --max-tables") ||
+	if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_MAX_TABLES, for --max-tables: its value is not a whole number\n") ||
 		strings.Contains(errOut, "secret-ish") {
 		t.Errorf("bad variable: exit %d, %q", code, errOut)
 	}

@@ -131,7 +131,7 @@ func TestLoadSpiderTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, _, _ := run(t, "load "+big+"\nquit\n", "spider", "play", "--deal", "1")
-	if !strings.Contains(out, "refused: bad format: cannot read "+big+": larger than 16777216 bytes, the limit for a Spider save file") {
+	if !strings.Contains(out, "refused: cannot read "+big+": larger than 16777216 bytes, the limit for a Spider save file") {
 		t.Errorf("no refusal in\n%.2000s", out)
 	}
 }

@@ -69,11 +69,21 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if o.dbDefault {
+		// The default data folder is the one directory made here: a
+		// --db whose directory is missing is a mistyped path, refused.
+		if err := store.MakeDefaultDir(o.db); err != nil {
+			ls.close()
+			return err
+		}
+	}
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		ls.close()
-		if errors.Is(err, store.ErrNotCardtable) {
-			return badInput(err) // another program's file, refused untouched: the wrong --db
+		if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
+			// Another program's file, refused untouched, or a directory
+			// that does not exist: the wrong --db, nothing made.
+			return badInput(err)
 		}
 		return err
 	}

@@ -240,8 +240,8 @@ func put(tb testing.TB, url, body string, want int) {
 func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }
 
 // TestServeBusyPortMakesNoDatabase: serve on an address already taken
-// exits 1 naming it, before it makes a database file for a server that
-// cannot start.
+// exits 1 naming it and saying what to do, before it makes a database
+// file for a server that cannot start.
 func TestServeBusyPortMakesNoDatabase(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -253,7 +253,8 @@ func TestServeBusyPortMakesNoDatabase(t *testing.T) {
 	defer cancel()
 	var out, errb bytes.Buffer
 	code := Run(ctx, []string{"serve", "--addr", taken.Addr().String(), "--db", path}, nil, &out, &errb)
-	if msg := errb.String(); code != exitFail || !strings.Contains(msg, taken.Addr().String()) || !strings.Contains(msg, "address already in use") {
+	if msg := errb.String(); code != exitFail || !strings.Contains(msg, taken.Addr().String()) || !strings.Contains(msg, "address already in use") ||
+		!strings.HasSuffix(msg, ": another program is using that address (address already in use): stop it, or choose another address with --addr\n") {
 		t.Fatalf("exit %d, stderr %q", code, msg)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {

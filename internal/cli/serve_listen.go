@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"cardtable/internal/web"
@@ -89,19 +90,31 @@ func (o *serveOptions) listen() (ls listeners, err error) {
 		listen = net.Listen
 	}
 	if ls.main, err = listen("tcp", o.addr); err != nil {
-		return ls, fmt.Errorf("serve: %w", err)
+		return ls, fmt.Errorf("serve: %w", addrAdvice("addr", o.addr, err))
 	}
 	if o.httpRedirectAddr != "" {
 		if ls.redirect, err = listen("tcp", o.httpRedirectAddr); err != nil {
-			return ls, fmt.Errorf("serve: --http-redirect-addr: %w", err)
+			return ls, fmt.Errorf("serve: --http-redirect-addr: %w", addrAdvice("http-redirect-addr", o.httpRedirectAddr, err))
 		}
 	}
 	if o.metricsAddr != "" {
 		if ls.metrics, err = listen("tcp", o.metricsAddr); err != nil {
-			return ls, fmt.Errorf("serve: --metrics-addr: %w", err)
+			return ls, fmt.Errorf("serve: --metrics-addr: %w", addrAdvice("metrics-addr", o.metricsAddr, err))
 		}
 	}
 	return ls, nil
+}
+
+// addrAdvice says what to do about an address another program (or
+// another cardtable) is listening on: the system's "address already in
+// use" names no remedy. Still a failure (exit 1), not bad input: the
+// address may be free on the next try, and the same command line then
+// works (docs/cli.md).
+func addrAdvice(flag, addr string, err error) error {
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		return err
+	}
+	return reworded{fmt.Sprintf("%s: another program is using that address (address already in use): stop it, or choose another address with --%s", addr, flag), err}
 }
 
 // close closes the listeners, for a server that does not start.

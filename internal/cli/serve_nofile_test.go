@@ -34,7 +34,7 @@ func TestServeRefusedMakesNoFile(t *testing.T) {
 		{"swapped certificate files", []string{"--tls-cert", key, "--tls-key", cert}, exitUsage, "--tls-cert/--tls-key: tls:"},
 		{"missing --acme-ca", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-ca", missing}, exitUsage, "--acme-ca: cannot read"},
 		{"--acme-ca holding no certificate", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-ca", key}, exitUsage, "holds no PEM certificate"},
-		{"--metrics-addr taken", []string{"--metrics-addr", busy}, exitFail, "--metrics-addr"},
+		{"--metrics-addr taken", []string{"--metrics-addr", busy}, exitFail, "--metrics-addr: " + busy + ": another program is using that address (address already in use): stop it, or choose another address with --metrics-addr\n"},
 		{"--http-redirect-addr taken", []string{"--tls-cert", cert, "--tls-key", key, "--http-redirect-addr", busy}, exitFail, "--http-redirect-addr"},
 		{"--acme's redirect address taken", []string{"--acme", "cards.example.org", "--http-redirect-addr", busy}, exitFail, "--http-redirect-addr"},
 		{"--acme-directory over plain HTTP", []string{"--acme", "cards.example.org", "--http-redirect-addr", "off", "--acme-directory", "http://acme.example.org/dir"}, exitUsage, "--acme-directory"},

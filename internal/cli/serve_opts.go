@@ -25,6 +25,7 @@ type serveOptions struct {
 	internalAddr string
 	hosts        string
 	db           string
+	dbDefault    bool // db is the default file, whose directory serve makes
 	maxTables    int
 	botWorkers   int
 
@@ -165,7 +166,7 @@ func (o *serveOptions) check() error {
 		o.httpRedirectAddr = defaultHTTPAddr
 	}
 	if o.db == "" {
-		o.db = defaultDBPath()
+		o.db, o.dbDefault = defaultDBPath(), true
 	}
 	return nil
 }

@@ -427,13 +427,17 @@ func TestServeEmptyPort(t *testing.T) {
 
 func TestServeStartsAndStops(t *testing.T) {
 	// The server comes up on a free port, answers, and stops when its
-	// context ends.
-	db := filepath.Join(t.TempDir(), "nested", "dir", "s.db")
+	// context ends. With no database named it uses the default file,
+	// making the data folder's directories (the one place they are made).
+	data := filepath.Join(t.TempDir(), "nested", "dir")
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("CARDTABLE_DB", "")
+	db := filepath.Join(data, "cardtable", "cardtable.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	errb := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, nil, io.Discard, errb)
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, nil, io.Discard, errb)
 	}()
 	var url string
 	for deadline := time.Now().Add(20 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

@@ -320,12 +320,9 @@ func (s *spiderSession) load(args []string) (text []string, err error) {
 	g, err := loadSpider(args[0])
 	if err != nil {
 		// In play a bad file is refused like any command; the
-		// exit-status mark is for --load.
-		msg := strings.TrimPrefix(err.Error(), "usage: ")
-		if errors.Is(err, spider.ErrFormat) {
-			return nil, renamedErr{msg, err}
-		}
-		return nil, fmt.Errorf("%w: %s", spider.ErrFormat, msg)
+		// exit-status mark is for --load. A file that cannot be read (not
+		// there, a directory, too big) is said as such: no format fault.
+		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
 	s.g = g
 	return []string{"loaded " + args[0]}, nil

@@ -178,6 +178,44 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 	}
 }
 
+// TestSpiderPlayLoadMissingFile: during play, loading a file that is not
+// there is refused as a file that cannot be read, not as a save in a bad
+// format, and the game goes on.
+func TestSpiderPlayLoadMissingFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	out, _, code := run(t, "load "+missing+"\nquit\n", "spider", "play", "--deal", "1")
+	if want := "refused: cannot read " + missing + ": no such file or directory\n"; code != exitOK || !strings.Contains(out, want) || strings.Contains(out, "bad format") {
+		t.Errorf("exit %d, want %q in\n%s", code, want, out)
+	}
+}
+
+// TestSpiderLoadByteOrderMark: a save file an editor wrote with a UTF-8
+// byte-order mark first loads in spider play (--load and load) and spider
+// analyze as it does on the page.
+func TestSpiderLoadByteOrderMark(t *testing.T) {
+	dir := t.TempDir()
+	plain, marked := filepath.Join(dir, "g.save"), filepath.Join(dir, "bom.save")
+	if _, _, code := run(t, "deal\nsave "+plain+"\n", "spider", "play", "--deal", "3", "--variant", "spider"); code != 0 {
+		t.Fatal(code)
+	}
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(marked, append([]byte("\ufeff"), b...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := run(t, "show\n", "spider", "play", "--load", marked, "--json"); code != exitOK || !strings.Contains(out, `"moves":1`) {
+		t.Errorf("play --load: exit %d, %s %s", code, out, errOut)
+	}
+	if out, _, _ := run(t, "load "+marked+"\nquit\n", "spider", "play", "--deal", "1"); !strings.Contains(out, "loaded "+marked) {
+		t.Errorf("load in play:\n%s", out)
+	}
+	if out, errOut, code := run(t, "", "spider", "analyze", "--load", marked, "--time", "300ms"); code != exitOK {
+		t.Errorf("analyze --load: exit %d, %s %s", code, out, errOut)
+	}
+}
+
 func TestSpiderPlayLoadRefusesGameFlags(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g.save")
 	if _, _, code := run(t, "save "+path+"\n", "spider", "play", "--deal", "3"); code != 0 {

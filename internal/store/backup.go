@@ -140,6 +140,24 @@ func existsError(to string) error {
 	return fmt.Errorf("backup: %s %w: give a new file name (an existing file is never overwritten)", to, ErrExists)
 }
 
+// missingDir refuses a database or backup path whose directory does not
+// exist (err says so): bad input, nothing made.
+func missingDir(dir string, err error) error {
+	return badPath(plainError{msg: fmt.Sprintf("the directory %s does not exist: create it first", dir), err: err})
+}
+
+// MakeDefaultDir makes the directory of path, the default data folder's
+// database (used when no database is named), if it is missing: the one
+// directory cardtable makes itself. A database path given is never
+// given a directory (openFile).
+func MakeDefaultDir(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return readOnly(dir, err)
+	}
+	return nil
+}
+
 // checkDir says what keeps a new file from being made in dir, if it can
 // be told before trying: SQLite's own error would name the temporary file.
 func checkDir(dir string) error {
@@ -147,7 +165,7 @@ func checkDir(dir string) error {
 	var pe *fs.PathError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return badPath(fmt.Errorf("the directory %s does not exist: create it first: %w", dir, err))
+		return missingDir(dir, err)
 	case errors.Is(err, syscall.ENOTDIR):
 		return badPath(fmt.Errorf("%s cannot be a directory: a part of that path is a file: %w", dir, err))
 	case errors.As(err, &pe):

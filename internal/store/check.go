@@ -47,14 +47,18 @@ func CheckCopySource(ctx context.Context, path string) error {
 // dbcopy.ErrNotEmpty, here before the source is opened), and a file
 // Open would refuse only after changing it (not SQLite at all, damaged,
 // a newer cardtable's). A path
-// with nothing there is the usual target (OpenCopyTarget makes the
-// file, and its directory), and an SQLite file with no schema at all (an
+// with nothing there, in a directory that exists, is the usual target
+// (OpenCopyTarget makes the file), and an SQLite file with no schema at all (an
 // empty file) is as good: neither holds anything to lose.
 func CheckCopyTarget(ctx context.Context, path string) error {
 	if err := checkDBPath(path); err != nil {
 		return fmt.Errorf("%w; nothing changed", err)
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		// A new file, in a directory that must exist (openFile).
+		if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w; nothing changed", path, missingDir(filepath.Dir(path), err))
+		}
 		return nil
 	}
 	c, err := inspect(ctx, path, true)
@@ -246,13 +250,14 @@ func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
 	switch fi, err := os.Stat(path); {
 	case errors.Is(err, fs.ErrNotExist):
 		// A symbolic link to a file not there yet is followed: its
-		// target is the file made (O_EXCL refuses a link itself).
+		// target is the file made (O_EXCL refuses a link itself). No
+		// directory is made: a missing one is a mistyped path.
 		file, err := linkTarget(path)
 		if err != nil {
 			return nil, err
 		}
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return nil, readOnly(filepath.Dir(file), err)
+		if _, err := os.Stat(filepath.Dir(file)); errors.Is(err, fs.ErrNotExist) {
+			return nil, missingDir(filepath.Dir(file), err)
 		}
 		if copyTargetHook != nil {
 			copyTargetHook()
@@ -329,7 +334,7 @@ func (e plainError) Unwrap() error { return e.err }
 // checkDBPath says what keeps path from being a database file to open
 // for writing, if it can be told before trying: a directory, or a path
 // through a file (checkDir's words). Nothing there is no fault: Open
-// makes the file and its directory.
+// makes the file (its directory must exist: openFile says so).
 func checkDBPath(path string) error {
 	fi, err := os.Stat(path)
 	switch {

@@ -57,7 +57,7 @@ func TestCheckCopy(t *testing.T) {
 		want error
 	}{
 		{good, nil}, {empty, nil}, {header, nil},
-		{filepath.Join(dir, "new.db"), nil}, {filepath.Join(dir, "newdir", "new.db"), nil},
+		{filepath.Join(dir, "new.db"), nil}, {filepath.Join(dir, "newdir", "new.db"), ErrBadPath},
 		{other, ErrNotCardtable},
 		{dir, ErrBadPath}, {filepath.Join(afile, "x.db"), ErrBadPath}, {filepath.Join(afile, "sub", "x.db"), ErrBadPath},
 	} {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -195,7 +196,16 @@ func TestCheckCopyUntouched(t *testing.T) {
 func TestOpenCopyTarget(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	fresh := filepath.Join(dir, "sub", "fresh.db")
+	// A new file in a directory that is missing is refused, nothing
+	// made; in one that exists it is made.
+	if _, err := OpenCopyTarget(ctx, filepath.Join(dir, "sub", "fresh.db")); !errors.Is(err, ErrBadPath) ||
+		!strings.Contains(err.Error(), "the directory "+filepath.Join(dir, "sub")+" does not exist: create it first") {
+		t.Errorf("a target in a missing directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sub")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a target in a missing directory made it: %v", err)
+	}
+	fresh := filepath.Join(dir, "fresh.db")
 	db, err := OpenCopyTarget(ctx, fresh)
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +269,9 @@ func TestOpenCopyTargetLink(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	link := filepath.Join(dir, "link.db")
+	if err := os.Mkdir(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink(filepath.Join("data", "real.db"), link); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}

@@ -67,8 +67,8 @@ type dbFile struct {
 	private bool
 }
 
-// openFile opens and locks the database file at path (creating it and its
-// directory if needed) and checks that cardtable can write it and create
+// openFile opens and locks the database file at path (creating it, in a
+// directory that must exist) and checks that cardtable can write it and create
 // SQLite's -wal and -shm files beside it.
 //
 // A database this process already holds is refused before anything is
@@ -78,9 +78,12 @@ func openFile(path string) (*dbFile, error) {
 	if err := heldHere(path); err != nil {
 		return nil, err
 	}
+	// A missing directory is a mistyped path, never made here: made, it
+	// would hold an empty database and the operator would see every game
+	// gone. The default data folder is made by the caller (MakeDefaultDir).
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, readOnly(dir, err)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, missingDir(dir, err)
 	}
 	// The owner's alone: it holds players' identities and, with --acme,
 	// private keys. SQLite gives its -wal and -shm the same mode.

@@ -135,3 +135,40 @@ func TestOpenRefusesForeignSchema(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestOpenMissingDirectory: a database path whose directory does not
+// exist (a mistyped --db) is refused as a bad path, in words saying to
+// create it, by Open and Restore alike; nothing is made. MakeDefaultDir,
+// for the default data folder alone, makes it.
+func TestOpenMissingDirectory(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "such")
+	path := filepath.Join(missing, "x.db")
+	want := "the directory " + missing + " does not exist: create it first"
+	if db, err := Open(ctx, path); err == nil {
+		db.Close()
+		t.Error("Open made a database in a missing directory")
+	} else if !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Open: %v; want ErrBadPath and %q", err, want)
+	}
+	_, good := openTemp(t)
+	backup := filepath.Join(dir, "b.db")
+	if err := Backup(ctx, good, backup); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, path, backup); !errors.Is(err, ErrBadPath) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Restore: %v; want ErrBadPath and %q", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Fatal("a refused open made the directory")
+	}
+	if err := MakeDefaultDir(path); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}

@@ -12,7 +12,7 @@ import (
 
 func openTemp(tb testing.TB) (*DB, string) {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "sub", "cardtable.db")
+	path := filepath.Join(tb.TempDir(), "cardtable.db")
 	db, err := Open(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)

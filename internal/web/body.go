@@ -33,7 +33,7 @@ func DecodeJSON(b []byte, v any) error {
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return badRequest("bad JSON: %v", err)
+		return badRequest("%s", jsonWords(err, v))
 	}
 	if dec.More() {
 		return badRequest("bad JSON: more than one value")

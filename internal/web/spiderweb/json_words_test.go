@@ -1,0 +1,27 @@
+package spiderweb
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+)
+
+// TestJSONWordsForThePlayer: a body with a value of the wrong kind is a
+// 400 whose message names the field as the JSON does and what it takes,
+// never a Go struct or type.
+func TestJSONWordsForThePlayer(t *testing.T) {
+	h := newHarness(t, Options{})
+	g := h.newGame(`{"deal":"1"}`)
+	for _, tc := range []struct{ method, path, body, want string }{
+		{"POST", "/api/games/" + g.ID + "/commands", `{"cmd":"deal","version":"x"}`, `"version" must be a number`},
+		{"PUT", "/api/saves/x", `[]`, "the request must be a JSON object"},
+	} {
+		code, b, _ := h.do(tc.method, tc.path, tc.body)
+		var e struct {
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(b, &e); err != nil || code != http.StatusBadRequest || e.Error != tc.want {
+			t.Errorf("%s %s %s: %d %s; want 400 and %q", tc.method, tc.path, tc.body, code, b, tc.want)
+		}
+	}
+}
