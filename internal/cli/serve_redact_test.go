@@ -87,3 +87,50 @@ func TestServeDBPasswordsNotShown(t *testing.T) {
 		t.Fatalf("db copy with a URL for argument: %q, want %q", errOut, want)
 	}
 }
+
+// TestErrorLineURLPasswords: the passwords of a --db URL or of one typed
+// where no argument belongs never reach the error line, whatever pgx
+// makes of the URL, and the line is whole: a base64 password with a / in
+// it (pgx then reads a port it cannot parse), a query's password= read
+// by pgx as part of the user name, a password after spaces (pgx skips
+// them), and the : after a URL pgstore masked. No server is needed: port
+// 1 refuses at once.
+func TestErrorLineURLPasswords(t *testing.T) {
+	secrets := []string{"S1", "S2", "S3", "S4", "S5", "S6"}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // the first line of standard error
+	}{
+		{"a / in the password", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://u:pa/S5@127.0.0.1:1/x"},
+			"cardtable: serve: pgstore: postgres://u:xxxxx@127.0.0.1:1/x: cannot parse `postgres://u:xxxxx@127.0.0.1:1/x`: invalid port"},
+		{"a / in the password, db copy --from", []string{"db", "copy", "--from", "postgres://u:pa/S5@127.0.0.1:1/x", "--to", filepath.Join(dir, "to.db")},
+			"cardtable: db copy: the source: postgres://u:xxxxx@127.0.0.1:1/x: cannot parse `postgres://u:xxxxx@127.0.0.1:1/x`: invalid port"},
+		{"a / in the password, typed as an argument", []string{"serve", "postgres://u:pa/S5@127.0.0.1:1/x"},
+			`cardtable: serve: unexpected argument "postgres://u:xxxxx@127.0.0.1:1/x"`},
+		{"password= read as the user", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://h?connect_timeout=1&password=S6@127.0.0.1:1"},
+			"cardtable: serve: pgstore: postgres://h?connect_timeout=1&password=xxxxx: failed to connect to `user=h?connect_timeout=1&password=xxxxx database=`:"},
+		{"password= read as the user, typed as an argument", []string{"serve", "postgres://h?password=S6@ss"},
+			`cardtable: serve: unexpected argument "postgres://h?password=xxxxx"`},
+		{"spaces ahead of a query's password", []string{"serve", "postgres://u:S1@127.0.0.1:1/x?password= S2"},
+			`cardtable: serve: unexpected argument "postgres://u:xxxxx@127.0.0.1:1/x?password=xxxxx"`},
+		{"spaces ahead of the user information's password", []string{"serve", "postgres://u: S3@127.0.0.1:1/x"},
+			`cardtable: serve: unexpected argument "postgres://u:xxxxx@127.0.0.1:1/x"`},
+		{"the : after a masked URL", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://u:S1@127.0.0.1:1/x?connect_timeout=1&password=S2&sslpassword=S4"},
+			"cardtable: serve: pgstore: postgres://u:xxxxx@127.0.0.1:1/x?connect_timeout=1&password=xxxxx&sslpassword=xxxxx: failed to connect to `user=u database=x`:"},
+	} {
+		out, errOut, code := run(t, "", c.args...)
+		if code == exitOK {
+			t.Fatalf("%s: exit %d: %s", c.name, code, out)
+		}
+		if first, _, _ := strings.Cut(errOut, "\n"); first != c.want {
+			t.Errorf("%s: the error line\n%s\nwant\n%s", c.name, first, c.want)
+		}
+		for _, s := range secrets {
+			if strings.Contains(out+errOut, s) {
+				t.Errorf("%s: the output shows the password %q", c.name, s)
+			}
+		}
+	}
+}
