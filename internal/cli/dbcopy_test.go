@@ -515,3 +515,39 @@ func TestDBCopyHotJournal(t *testing.T) {
 	}
 	sameDir(t, before, dirBytes(t, dir))
 }
+
+// TestDBCopyTargetWithSettingsUntouched: a --to whose only row is a
+// page's settings is a database with rows, at schema version 9 (before
+// the certificate cache: Open would migrate it) as at this program's in
+// rollback-journal mode (a backup: Open would make it a WAL database).
+// db copy refuses either before opening it, and it stays byte for byte
+// as it was, nothing made beside it, as "nothing changed" says.
+func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
+	ctx := context.Background()
+	from := filepath.Join(t.TempDir(), "from.db")
+	fill(t, from)
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	s, err := storetest.Open(ctx, empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	dir := t.TempDir()
+	v9, current := filepath.Join(dir, "v9.db"), filepath.Join(dir, "current.db")
+	for _, to := range []string{v9, current} {
+		if _, errOut, code := run(t, "", "backup", "--db", empty, "--to", to); code != exitOK {
+			t.Fatalf("backup: exit %d: %s", code, errOut)
+		}
+		sqlExec(t, to, `INSERT INTO settings (player, json) VALUES ('p', '{}')`)
+	}
+	sqlExec(t, v9, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	before := dirBytes(t, dir)
+	for _, to := range []string{v9, current} {
+		out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)
+		want := "cardtable: db copy: " + to + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"
+		if code != exitUsage || errOut != want || out != "" {
+			t.Fatalf("to %s: exit %d, %q %q; want exit 2, %q", filepath.Base(to), code, out, errOut, want)
+		}
+	}
+	sameDir(t, before, dirBytes(t, dir))
+}
