@@ -186,11 +186,10 @@ func TestBackupRefusesPostgres(t *testing.T) {
 // is, and every file left byte for byte as it was, nothing made beside
 // them. A --from or --to of another program's once had cardtable's
 // schema added to it (exit 0, nothing copied from it); the other --to
-// refusals exited 1, a --to with rows
-// too. A rollback-journal file with a newer schema version
-// was made a WAL database before it was refused; the check of a WAL
-// database left an empty -wal and a -shm beside it. An empty --to file is
-// a new database, as a path with nothing there is.
+// refusals exited 1, a --to with rows too. A rollback-journal file with
+// a newer schema version was made a WAL database before it was refused;
+// the check of a WAL database left an empty -wal and a -shm beside it.
+// An empty --to file is a new database, as a path with nothing there is.
 func TestDBCopyRefusals(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
@@ -247,8 +246,9 @@ func TestDBCopyRefusals(t *testing.T) {
 		{newer50, fresh, "cardtable: db copy: the source: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, newer50, "cardtable: db copy: the target: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
-		// A target with rows: the command's name once twice ("db copy:
-		// db copy X to Y: ..."), exit 1.
+		// A target with rows: the command's name once, where it was
+		// given twice ("db copy: db copy X to Y: ..."), and exit 2, where
+		// it was 1.
 		{good, full, "cardtable: db copy: " + full + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"},
 		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 	} {

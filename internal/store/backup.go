@@ -180,8 +180,8 @@ type badPathError struct{ error }
 func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 
 // fileKind is what a database file is to this program, as classify
-// finds it by its schema version and tables; Backup's source and a file not in use
-// (checkCopy) are told in words of their own from it.
+// finds it by its schema version and tables; Backup's source and a
+// file not in use (checkCopy) are told in words of their own from it.
 type fileKind int
 
 const (
