@@ -125,12 +125,38 @@ func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
 	return nil, nil
 }
 
-// pgURL is a PostgreSQL URL in an error's words, up to the next space;
-// quoteTail is the quote closing it, and a mark after that.
+// pgURL is a PostgreSQL URL in an error's words: quoted back as typed
+// (%q's "...", to its closing quote, spaces and all: one argument), in
+// pgx's backquotes, or bare, up to the next space; endMark is a mark of
+// the sentence after a bare one.
 var (
-	pgURL     = regexp.MustCompile(`postgres(?:ql)?://\S*`)
-	quoteTail = regexp.MustCompile("[\"`][:,.]?$")
+	pgURL   = regexp.MustCompile("\"postgres(?:ql)?://(?:[^\"\\\\]|\\\\.)*\"|`postgres(?:ql)?://[^`]*`|postgres(?:ql)?://\\S*")
+	endMark = regexp.MustCompile(`[:,.;]+$`)
 )
+
+// redactURL is a URL pgURL found, its passwords masked and its quotes
+// kept. pgx skips spaces ahead of a value, so a quoted URL is masked as
+// the whole argument it is. A bare URL is one pgstore already masked
+// (it names its --db so), and the mark after it belongs to the sentence;
+// a bare one not yet masked is masked whole, mark and all, as a mark
+// may be a password's last letter.
+func redactURL(u string) string {
+	switch u[0] {
+	case '"':
+		typed, err := strconv.Unquote(u)
+		if err != nil {
+			typed = u[1 : len(u)-1]
+		}
+		return strconv.Quote(pgstore.Redact(typed))
+	case '`':
+		return "`" + pgstore.Redact(u[1:len(u)-1]) + "`"
+	}
+	mark := endMark.FindString(u)
+	if bare := strings.TrimSuffix(u, mark); pgstore.Redact(bare) == bare {
+		return u
+	}
+	return pgstore.Redact(u)
+}
 
 func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
@@ -164,12 +190,7 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 // quoted back ("unexpected argument ..."), and no password may reach an
 // error line.
 func errorLine(c *cobra.Command, msg string) string {
-	msg = pgURL.ReplaceAllStringFunc(msg, func(u string) string {
-		// The quote that closes it (%q's, pgx's backquote) and what
-		// follows that are kept, not taken for part of a password.
-		tail := quoteTail.FindString(u)
-		return pgstore.Redact(strings.TrimSuffix(u, tail)) + tail
-	})
+	msg = pgURL.ReplaceAllStringFunc(msg, redactURL)
 	if path := cmdPath(c); path != "" {
 		for _, own := range []string{path, c.Name()} {
 			if rest, ok := strings.CutPrefix(msg, own+": "); ok {

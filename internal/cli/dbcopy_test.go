@@ -186,11 +186,10 @@ func TestBackupRefusesPostgres(t *testing.T) {
 // is, and every file left byte for byte as it was, nothing made beside
 // them. A --from or --to of another program's once had cardtable's
 // schema added to it (exit 0, nothing copied from it); the other --to
-// refusals exited 1, a --to with rows
-// too. A rollback-journal file with a newer schema version
-// was made a WAL database before it was refused; the check of a WAL
-// database left an empty -wal and a -shm beside it. An empty --to file is
-// a new database, as a path with nothing there is.
+// refusals exited 1, a --to with rows too. A rollback-journal file with
+// a newer schema version was made a WAL database before it was refused;
+// the check of a WAL database left an empty -wal and a -shm beside it.
+// An empty --to file is a new database, as a path with nothing there is.
 func TestDBCopyRefusals(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
@@ -247,8 +246,9 @@ func TestDBCopyRefusals(t *testing.T) {
 		{newer50, fresh, "cardtable: db copy: the source: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, newer50, "cardtable: db copy: the target: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
-		// A target with rows: the command's name once twice ("db copy:
-		// db copy X to Y: ..."), exit 1.
+		// A target with rows: the command's name once, where it was
+		// given twice ("db copy: db copy X to Y: ..."), and exit 2, where
+		// it was 1.
 		{good, full, "cardtable: db copy: " + full + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"},
 		{good, filepath.Join(afile, "x.db"), "cardtable: db copy: the target: " + filepath.Join(afile, "x.db") + ": " + afile + " is a file, not a directory; nothing changed\n"},
 	} {
@@ -512,6 +512,42 @@ func TestDBCopyHotJournal(t *testing.T) {
 	want := "cardtable: db copy: the source: " + hot + " has an unfinished write: its -journal is a write a program left half done"
 	if code != exitUsage || !strings.HasPrefix(errOut, want) {
 		t.Fatalf("exit %d, %q; want exit 2, %q", code, errOut, want)
+	}
+	sameDir(t, before, dirBytes(t, dir))
+}
+
+// TestDBCopyTargetWithSettingsUntouched: a --to whose only row is a
+// page's settings is a database with rows, at schema version 9 (before
+// the certificate cache: Open would migrate it) as at this program's in
+// rollback-journal mode (a backup: Open would make it a WAL database).
+// db copy refuses either before opening it, and it stays byte for byte
+// as it was, nothing made beside it, as "nothing changed" says.
+func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
+	ctx := context.Background()
+	from := filepath.Join(t.TempDir(), "from.db")
+	fill(t, from)
+	empty := filepath.Join(t.TempDir(), "empty.db")
+	s, err := storetest.Open(ctx, empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	dir := t.TempDir()
+	v9, current := filepath.Join(dir, "v9.db"), filepath.Join(dir, "current.db")
+	for _, to := range []string{v9, current} {
+		if _, errOut, code := run(t, "", "backup", "--db", empty, "--to", to); code != exitOK {
+			t.Fatalf("backup: exit %d: %s", code, errOut)
+		}
+		sqlExec(t, to, `INSERT INTO settings (player, json) VALUES ('p', '{}')`)
+	}
+	sqlExec(t, v9, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	before := dirBytes(t, dir)
+	for _, to := range []string{v9, current} {
+		out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)
+		want := "cardtable: db copy: " + to + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"
+		if code != exitUsage || errOut != want || out != "" {
+			t.Fatalf("to %s: exit %d, %q %q; want exit 2, %q", filepath.Base(to), code, out, errOut, want)
+		}
 	}
 	sameDir(t, before, dirBytes(t, dir))
 }

@@ -67,3 +67,50 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestSalvagedDBWithoutVersionRefused: a file holding cardtable's tables
+// at schema version 0, as the salvage of a damaged database (docs/api.md,
+// "A damaged database") leaves it until its step that sets the version,
+// is refused by serve, backup, restore and db copy (either side) as bad
+// input, untouched, in words that say so and name that step. It was
+// called another program's schema, which sent the user looking for a
+// program that was never there.
+func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
+	good := filepath.Join(t.TempDir(), "good.db")
+	fill(t, good)
+	dir := t.TempDir()
+	salvaged := filepath.Join(dir, "salvaged.db")
+	fill(t, salvaged)
+	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
+	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
+	before := dirBytes(t, dir)
+	what := "it is cardtable's tables with no schema version (PRAGMA user_version is 0), as the salvage of a damaged database " +
+		`leaves them until its last step (docs/api.md, "A damaged database"): set the version the damaged file had, ` +
+		"sqlite3 " + salvaged + ` "PRAGMA user_version = N"`
+	notCardtable := salvaged + " is not a cardtable database: " + what
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"backup", []string{"backup", "--db", salvaged, "--to", fresh}, "backup: " + notCardtable + "; nothing written"},
+		{"restore", []string{"restore", "--db", live, "--from", salvaged}, "restore: " + salvaged + " is not a usable backup: " + what + "; nothing changed"},
+		{"db copy from", []string{"db", "copy", "--from", salvaged, "--to", fresh}, "db copy: the source: " + notCardtable + "; nothing changed"},
+		{"db copy to", []string{"db", "copy", "--from", good, "--to", salvaged},
+			"db copy: the target: " + notCardtable + ": give a new file, or an empty one; nothing changed"},
+		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", salvaged}, "serve: store: " + notCardtable + "; nothing changed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			code := Run(ctx, tc.args, nil, &out, &errb)
+			if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
+				t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
+			}
+		})
+	}
+	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
+		t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
+	}
+}

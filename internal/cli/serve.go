@@ -123,6 +123,22 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	pool := solver.NewPool()
 	sp = o.spiderHandlers(timed, log, pool)
 	hosts := o.answeredHosts(names, ls.main.Addr())
+	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
+	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
+		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
+	logServing(ctx, log, db, dbName, units, hosts)
+	stopBackground := runBackground(ctx, sp, pool, log)
+	err = serveUnits(ctx, log, units, srv)
+	stopBackground()
+	return err
+}
+
+// webServer is the web server of both games, serving hosts: o carries
+// the readiness check, the metrics and the event log; node, if not nil,
+// is the server's place among others (forwarding to them). arl forwards
+// a table's requests to the server that holds it.
+func webServer(log *slog.Logger, names serveNames, hosts []string, node *pgstore.Node, hub *table.Hub,
+	sp *spiderweb.Handlers, o web.Options) (srv *web.Server, arl *arlweb.Handlers) {
 	rl := serveRateLimit()
 	ao := arlOptions(log)
 	if node != nil {
@@ -134,17 +150,10 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 			warnNoPeerName(log, ao.PeerNames)
 		}
 	}
-	arl := arlweb.New(hub, ao)
-	srv := web.New(web.Options{Log: log, CheckHost: true, Hosts: hosts, RateLimit: &rl, TrustedProxies: names.proxies,
-		Ready: db, Observer: metrics, Events: events,
-		Adopt: sp.AdoptLegacy, Games: []web.Routes{sp, arl}})
-	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
-		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
-	logServing(ctx, log, db, dbName, units, hosts)
-	stopBackground := runBackground(ctx, sp, pool, log)
-	err = serveUnits(ctx, log, units, srv)
-	stopBackground()
-	return err
+	arl = arlweb.New(hub, ao)
+	o.Log, o.CheckHost, o.Hosts, o.RateLimit, o.TrustedProxies = log, true, hosts, &rl, names.proxies
+	o.Adopt, o.Games = sp.AdoptLegacy, []web.Routes{sp, arl}
+	return web.New(o), arl
 }
 
 // serveNames are what the flags give, read when the flags are checked,

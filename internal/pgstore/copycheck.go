@@ -63,11 +63,11 @@ func inspectCopy(ctx context.Context, url string, more func(ctx context.Context,
 	// (pool_max_conns) that a plain connection would send to the server.
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return fmt.Errorf("%s: %w", Redact(url), err)
+		return urlError(url, err)
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
 	if err != nil {
-		return fmt.Errorf("%s: %w", Redact(url), err)
+		return urlError(url, err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	err = pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
@@ -88,7 +88,7 @@ func inspectCopy(ctx context.Context, url string, more func(ctx context.Context,
 		return more(ctx, tx, version, found)
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", Redact(url), err)
+		return urlError(url, err)
 	}
 	return nil
 }

@@ -72,23 +72,23 @@ const poolSize = 16
 func Open(ctx context.Context, url string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = poolSize
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
 	db := &DB{pool: pool, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
 	if err := db.foldNames(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("pgstore: %s: ratings' names: %w", Redact(url), err)
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, fmt.Errorf("ratings' names: %w", err)))
 	}
 	return db, nil
 }

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -14,45 +15,36 @@ const masked = "xxxxx"
 // places (pgconn.ParseConfig): the URL's user information
 // (postgres://USER:PASSWORD@HOST/...), a query parameter (?password=...,
 // and ?sslpassword=... for the client key), and, in the keyword/value
-// form (host=H password=P), a keyword. The URL is read as pgx reads it
-// (pgconn's parse_url.go), not with net/url, whose reading of an unusual
-// URL can differ: the user information is all before the last @ ahead of
-// the first /, and the query everything after the first ? past it.
-// A query parameter or keyword whose name holds "password", in any case
-// or %-encoding, is masked, and one whose name cannot be decoded too.
+// form (host=H password=P), a keyword. pgx ends the user information at
+// the first @ ahead of the first / (pgconn's parse_url.go), but a
+// password pasted as is may hold a / or an @ (base64 does), and pgx then
+// reads it as a host and port it cannot parse, or as a user name. So the
+// masking is wider than pgx's reading: whenever an @ follows the scheme,
+// all from the first : up to the last @ is masked; and every query
+// parameter (from the first ? on) whose name holds "password", in any
+// case or %-encoding, or cannot be decoded, is masked to its next &.
 func Redact(s string) string {
 	scheme, rest, ok := strings.Cut(s, "://")
 	if !ok || !IsURL(s) {
 		return redactKeywords(s)
 	}
-	var b strings.Builder
-	b.WriteString(scheme + "://")
-	head := rest
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		head = rest[:i]
-	}
-	if at := strings.LastIndexByte(head, '@'); at >= 0 {
-		user, _, hasPassword := strings.Cut(head[:at], ":")
-		b.WriteString(user)
-		if hasPassword {
-			b.WriteString(":" + masked)
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		if c := strings.IndexByte(rest[:at], ':'); c >= 0 {
+			rest = rest[:c+1] + masked + rest[at:]
 		}
-		b.WriteString("@")
-		rest = rest[at+1:]
 	}
 	place, query, hasQuery := strings.Cut(rest, "?")
-	b.WriteString(place)
-	if hasQuery {
-		parts := strings.Split(query, "&")
-		for i, p := range parts {
-			key, _, _ := strings.Cut(p, "=")
-			if name, err := url.QueryUnescape(key); err != nil || secretKey(name) {
-				parts[i] = key + "=" + masked
-			}
-		}
-		b.WriteString("?" + strings.Join(parts, "&"))
+	if !hasQuery {
+		return scheme + "://" + place
 	}
-	return b.String()
+	parts := strings.Split(query, "&")
+	for i, p := range parts {
+		key, _, _ := strings.Cut(p, "=")
+		if name, err := url.QueryUnescape(key); err != nil || secretKey(name) {
+			parts[i] = key + "=" + masked
+		}
+	}
+	return scheme + "://" + place + "?" + strings.Join(parts, "&")
 }
 
 // secretKey reports whether a connection parameter's name is a password's.
@@ -69,4 +61,28 @@ var keywordPassword = regexp.MustCompile(`(?i)([a-z_]*password\s*=\s*)('(?:[^'\\
 // (host=H password=P); any other text is returned as it is.
 func redactKeywords(s string) string {
 	return keywordPassword.ReplaceAllString(s, "${1}"+masked)
+}
+
+// quotedURL is a URL pgx quotes in its own error ("cannot parse `...`").
+var quotedURL = regexp.MustCompile("`postgres(?:ql)?://[^`]*`")
+
+// redactedError is err with the passwords in its words masked: pgx masks
+// a URL it cannot parse only where it can tell the password apart, and
+// names the user it read ("failed to connect to `user=...`"), which is a
+// password's text when the URL's user information was misread.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string {
+	msg := quotedURL.ReplaceAllStringFunc(e.err.Error(), func(q string) string {
+		return "`" + Redact(q[1:len(q)-1]) + "`"
+	})
+	return redactKeywords(msg)
+}
+
+func (e redactedError) Unwrap() error { return e.err }
+
+// urlError is err from the database at url, for an error line: the URL
+// and pgx's words with their passwords masked.
+func urlError(url string, err error) error {
+	return fmt.Errorf("%s: %w", Redact(url), redactedError{err})
 }

@@ -12,7 +12,7 @@ import (
 
 // secrets are the passwords the --db values of these tests carry: none may
 // be shown.
-var secrets = []string{"pw1", "secret2", "s3", "kw4", "q5 x", "p@ss6", "hash7"}
+var secrets = []string{"pw1", "secret2", "s3", "kw4", "q5 x", "p@ss6", "hash7", "cd+ef8", "pq9"}
 
 // TestRedact: every place pgx takes a password from (the URL's user
 // information, the password and sslpassword query parameters, the
@@ -29,13 +29,23 @@ func TestRedact(t *testing.T) {
 		"postgres://u:12?hash7@h/db":                                "postgres://u:xxxxx@h/db",
 		"postgres://u:pw1#hash7@h,h2:5433/db?password=secret2":      "postgres://u:xxxxx@h,h2:5433/db?password=xxxxx",
 		"postgres://u@h/db":                                         "postgres://u@h/db",
-		"host=h user=u password=kw4 dbname=db":                      "host=h user=u password=xxxxx dbname=db",
-		"host=h sslpassword = 'q5 x' password='it\\'s hash7'":       "host=h sslpassword = xxxxx password=xxxxx",
-		"/var/lib/cardtable/cardtable.db":                           "/var/lib/cardtable/cardtable.db",
+		// A base64 password pasted as is: pgx reads no user information
+		// (its / comes first) and fails on the port "ab".
+		"postgres://u:ab/cd+ef8==@db.example/cardtable": "postgres://u:xxxxx@db.example/cardtable",
+		// pgx reads the user "h?password=pq9" at the host "ss".
+		"postgres://h?password=pq9@ss":                        "postgres://h?password=xxxxx",
+		"postgres://u@h/db?password=pq9@ss6":                  "postgres://u@h/db?password=xxxxx",
+		"host=h user=u password=kw4 dbname=db":                "host=h user=u password=xxxxx dbname=db",
+		"host=h sslpassword = 'q5 x' password='it\\'s hash7'": "host=h sslpassword = xxxxx password=xxxxx",
+		"/var/lib/cardtable/cardtable.db":                     "/var/lib/cardtable/cardtable.db",
 	} {
 		got := pgstore.Redact(in)
 		if got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+		// Masked again (an error line quoting a masked URL), it stays.
+		if again := pgstore.Redact(got); again != got {
+			t.Errorf("Redact(%q) = %q, masked again %q", in, got, again)
 		}
 		for _, s := range secrets {
 			if strings.Contains(got, s) {
@@ -58,12 +68,20 @@ func TestRedact(t *testing.T) {
 			t.Errorf("pgx reads %q as password %q (%v), want %q", in, cfg.Password, err, want)
 		}
 	}
-	if _, err := pgstore.Open(context.Background(), "postgres://u:pw1@127.0.0.1:1/db?connect_timeout=1&password=secret2&sslpassword=s3"); err == nil {
-		t.Fatal("an unreachable server opened")
-	} else {
-		for _, s := range secrets {
-			if strings.Contains(err.Error(), s) {
-				t.Errorf("an unreachable server: %v shows %q", err, s)
+	// Nor does Open's error show them, whether pgx reaches for the
+	// server, cannot parse the URL, or reads a password as its user.
+	for _, url := range []string{
+		"postgres://u:pw1@127.0.0.1:1/db?connect_timeout=1&password=secret2&sslpassword=s3",
+		"postgres://u:ab/cd+ef8==@127.0.0.1:1/cardtable",
+		"postgres://h?connect_timeout=1&password=pq9@127.0.0.1:1",
+	} {
+		if _, err := pgstore.Open(context.Background(), url); err == nil {
+			t.Fatal("an unreachable server opened")
+		} else {
+			for _, s := range secrets {
+				if strings.Contains(err.Error(), s) {
+					t.Errorf("an unreachable server: %v shows %q", err, s)
+				}
 			}
 		}
 	}

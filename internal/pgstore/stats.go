@@ -28,7 +28,7 @@ func (s WriteStats) Minus(before WriteStats) WriteStats {
 func ReadWriteStats(ctx context.Context, url string) (WriteStats, error) {
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
-		return WriteStats{}, fmt.Errorf("pgstore: %s: %w", Redact(url), err)
+		return WriteStats{}, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
 	defer conn.Close(ctx)
 	var s WriteStats

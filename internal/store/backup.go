@@ -120,7 +120,7 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	case kindUnreadable:
 		return fmt.Errorf("backup: reading %s: %w", path, k.err)
 	case kindNoSchema:
-		return fmt.Errorf("backup: %s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing written", path, ErrNotCardtable, k.version)
+		return fmt.Errorf("backup: %s is %w: it is %s; nothing written", path, ErrNotCardtable, k.noSchema(path, " with no cardtable schema"))
 	case kindNewer:
 		return fmt.Errorf("backup: %s was %w (%s): back it up with that version; nothing written", path, ErrNewer, k.versions())
 	}
@@ -198,8 +198,8 @@ type badPathError struct{ error }
 func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
 
 // fileKind is what a database file is to this program, as classify
-// finds it by its schema version and tables; Backup's source and a file not in use
-// (checkCopy) are told in words of their own from it.
+// finds it by its schema version and tables; Backup's source and a
+// file not in use (checkCopy) are told in words of their own from it.
 type fileKind int
 
 const (
@@ -212,12 +212,27 @@ const (
 )
 
 // fileClass is what classify found: the kind, the schema version read
-// (kindNoSchema, kindNewer) and SQLite's error (kindNotSQLite,
-// kindDamaged, kindUnreadable).
+// (kindNoSchema, kindNewer), SQLite's error (kindNotSQLite,
+// kindDamaged, kindUnreadable), and whether a file with no schema
+// version holds cardtable's everyVersionTable (unversioned).
 type fileClass struct {
-	kind    fileKind
-	version int
-	err     error
+	kind        fileKind
+	version     int
+	err         error
+	unversioned bool
+}
+
+// noSchema says what a kindNoSchema file is, after "it is": an SQLite
+// database with no cardtable schema, or, holding cardtable's tables at
+// schema version 0, what the salvage of a damaged database (docs/api.md)
+// leaves before its step that sets the version, with that step.
+func (c fileClass) noSchema(path, other string) string {
+	if c.unversioned {
+		return `cardtable's tables with no schema version (PRAGMA user_version is 0), as the salvage of a damaged database ` +
+			`leaves them until its last step (docs/api.md, "A damaged database"): set the version the damaged file had, ` +
+			`sqlite3 ` + path + ` "PRAGMA user_version = N"`
+	}
+	return fmt.Sprintf("an SQLite database%s (schema version %d)", other, c.version)
 }
 
 // versions says a newer schema version beside the ones this program knows.
@@ -242,7 +257,11 @@ func classify(ctx context.Context, db *sql.DB) fileClass {
 	}
 	switch {
 	case version < 1:
-		return fileClass{kind: kindNoSchema, version: version}
+		// A salvage's file (docs/api.md) before its version is set.
+		var tables int
+		err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?",
+			everyVersionTable).Scan(&tables)
+		return fileClass{kind: kindNoSchema, version: version, unversioned: err == nil && tables > 0}
 	case version > Version():
 		return fileClass{kind: kindNewer, version: version}
 	}
@@ -286,24 +305,24 @@ func checkCopy(ctx context.Context, path string) error {
 	}
 	defer db.Close()
 	if c := classify(ctx, db); c.kind != kindCardtable {
-		return notUsable(c)
+		return notUsable(path, c)
 	}
 	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
-		return notUsable(sqliteFault(err))
+		return notUsable(path, sqliteFault(err))
 	}
 	defer rows.Close()
 	var first string
 	for rows.Next() {
 		if err := rows.Scan(&first); err != nil {
-			return notUsable(sqliteFault(err))
+			return notUsable(path, sqliteFault(err))
 		}
 		if first != "ok" {
 			return &notUsableError{why: fmt.Sprintf("it is damaged (SQLite's integrity check: %s)", first)}
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return notUsable(sqliteFault(err))
+		return notUsable(path, sqliteFault(err))
 	}
 	return nil
 }
@@ -335,14 +354,14 @@ func (e *notUsableError) words(unusable string) string {
 }
 
 // notUsable words a file classify found unusable as a backup.
-func notUsable(c fileClass) *notUsableError {
+func notUsable(path string, c fileClass) *notUsableError {
 	switch c.kind {
 	case kindNotSQLite:
 		return &notUsableError{why: fmt.Sprintf("it is not an SQLite database at all (%v)", c.err), err: c.err}
 	case kindDamaged:
 		return &notUsableError{why: fmt.Sprintf("it is damaged, cut short or overwritten (SQLite: %v)", c.err), err: c.err}
 	case kindNoSchema:
-		return &notUsableError{why: fmt.Sprintf("it is an SQLite database, but not cardtable's (schema version %d)", c.version)}
+		return &notUsableError{why: "it is " + c.noSchema(path, ", but not cardtable's")}
 	case kindNewer:
 		return &notUsableError{forThis: true, why: fmt.Sprintf("a newer one made it (%s): restore it with that version", c.versions())}
 	}

@@ -228,7 +228,7 @@ func TestCopyRefusalWords(t *testing.T) {
 			fmt.Sprintf("is not usable for this cardtable: a newer one made it (schema version 999; this one knows 1 to %d): restore it with that version", Version())},
 	}
 	for _, c := range cases {
-		err := error(notUsable(c.class))
+		err := error(notUsable("x.db", c.class))
 		if err.Error() != c.user || !errors.Is(err, ErrBadBackup) || (c.class.err != nil && !errors.Is(err, sqliteErr)) {
 			t.Errorf("kind %d: the user's file: %q", c.class.kind, err)
 		}

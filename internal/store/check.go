@@ -35,7 +35,7 @@ func CheckCopySource(ctx context.Context, path string) error {
 		if c.size == 0 {
 			return fmt.Errorf("%s is %w: it is an empty file; nothing changed", path, ErrNotCardtable)
 		}
-		return fmt.Errorf("%s is %w: it is an SQLite database with no cardtable schema (schema version %d); nothing changed", path, ErrNotCardtable, c.version)
+		return fmt.Errorf("%s is %w: it is %s; nothing changed", path, ErrNotCardtable, c.noSchema(path, " with no cardtable schema"))
 	}
 	return copyRefusal(path, c)
 }
@@ -72,8 +72,8 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	}
 	if c.kind == kindNoSchema {
 		if c.objects > 0 {
-			return fmt.Errorf("%s is %w: it is an SQLite database with another program's schema (schema version %d): "+
-				"give a new file, or an empty one; nothing changed", path, ErrNotCardtable, c.version)
+			return fmt.Errorf("%s is %w: it is %s: give a new file, or an empty one; nothing changed",
+				path, ErrNotCardtable, c.noSchema(path, " with another program's schema"))
 		}
 		return nil
 	}
@@ -121,12 +121,13 @@ func refuseForeign(ctx context.Context, path string) error {
 	if err != nil || c.kind != kindNoSchema || c.objects == 0 {
 		return nil
 	}
-	return fmt.Errorf("store: %s is %w: it is an SQLite database with another program's schema (schema version %d); nothing changed",
-		path, ErrNotCardtable, c.version)
+	return fmt.Errorf("store: %s is %w: it is %s; nothing changed",
+		path, ErrNotCardtable, c.noSchema(path, " with another program's schema"))
 }
 
 // inspected is what inspect found of a database file: its kind (classify,
-// and for a cardtable database SQLite's quick check), its size, and, with
+// and for a cardtable database, when inspect is deep, SQLite's quick
+// check, which Open leaves to its own), its size, and, with
 // no cardtable schema, how many things its schema holds (tables,
 // indexes, views, triggers).
 type inspected struct {
