@@ -99,23 +99,6 @@ func copyRefusal(path string, c inspected) error {
 	return nil
 }
 
-// hotJournal says whether err is SQLite's refusal to read a file with a
-// hot -journal beside it, which only a connection that may write can
-// roll back.
-func hotJournal(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK
-}
-
-// unfinished refuses a file with a hot -journal (hotJournal), saying
-// how to roll its write back before the command is run again (next:
-// "copy it", "back it up").
-func unfinished(path, next string) error {
-	return fmt.Errorf("%s %w: its -journal is a write a program left half done (it crashed or was killed); "+
-		"open the file once for writing with that program (or sqlite3), which rolls the write back, then %s",
-		path, ErrUnfinished, next)
-}
-
 // refuseForeign refuses, before Open writes anything, an existing file
 // that is another program's SQLite database: no cardtable schema
 // (classify), yet tables or other things of its own. Opened, SQLite would
@@ -412,4 +395,21 @@ func checkDBPath(path string) error {
 		return badPath(fmt.Errorf("%s is not a regular file", path))
 	}
 	return nil
+}
+
+// hotJournal says whether err is SQLite's refusal to read a file with a
+// hot -journal beside it, which only a connection that may write can
+// roll back.
+func hotJournal(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK
+}
+
+// unfinished refuses a file with a hot -journal (hotJournal), saying
+// how to roll its write back before the command is run again (next:
+// "copy it", "back it up").
+func unfinished(path, next string) error {
+	return fmt.Errorf("%s %w: its -journal is a write a program left half done (it crashed or was killed); "+
+		"open the file once for writing with that program (or sqlite3), which rolls the write back, then %s",
+		path, ErrUnfinished, next)
 }
