@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgstore"
 	"cardtable/internal/store"
 )
@@ -93,14 +94,16 @@ func serveDB() (db string, isDefault bool) {
 // badPathUsage makes a file named by a flag that the user can fix bad
 // input (exit status 2, docs/cli.md): one that is missing or not a file,
 // a backup's --to that exists, a restore's --from that is not a usable
-// backup, a restore's --db or db copy's --to that is a directory or a
-// path through a file, a backup's --db or either side of db copy that is
-// no cardtable database (a PostgreSQL source with no schema), a damaged one, or one a newer cardtable made
-// (SQLite or PostgreSQL). Nothing was written in any of these. Any other
-// error is returned as it is.
+// backup, a restore's --db or db copy's --to that is a directory, a path
+// through a file or a link loop, or in a directory that cannot be made
+// or written, a backup's --db or either side of db copy that is no
+// cardtable database (a PostgreSQL source with no schema), a damaged
+// one, one with a write left half done, or one a newer cardtable made
+// (SQLite or PostgreSQL), and db copy's --to that holds rows. Nothing
+// was written in any of these. Any other error is returned as it is.
 func badPathUsage(err error) error {
 	for _, bad := range []error{store.ErrBadPath, store.ErrExists, store.ErrBadBackup,
-		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer, store.ErrUnfinished, pgstore.ErrNoSchema} {
+		store.ErrNotCardtable, store.ErrCorrupt, store.ErrNewer, store.ErrUnfinished, pgstore.ErrNoSchema, dbcopy.ErrNotEmpty} {
 		if errors.Is(err, bad) {
 			return badInput(err)
 		}

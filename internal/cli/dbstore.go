@@ -97,11 +97,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		if err := checkCopySide(ctx, *from, store.CheckCopySource, pgstore.CheckCopySource); err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
 		}
-		if err := checkCopySide(ctx, *to, store.CheckCopyTarget, pgstore.CheckCopyTarget); errors.Is(err, dbcopy.ErrNotEmpty) {
-			// Copy's refusal, before the source is opened: the
-			// target's name first.
-			return badInput(fmt.Errorf("db copy: %w; nothing changed", err))
-		} else if err != nil {
+		if err := checkCopySide(ctx, *to, store.CheckCopyTarget, pgstore.CheckCopyTarget); err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
 		}
 		src, srcName, err := openCopySide(ctx, *from, store.OpenCopySource)
@@ -109,6 +105,9 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 			return badPathUsage(fmt.Errorf("db copy: the source: %w", err))
 		}
 		defer src.Close()
+		if dbCopySourceOpened != nil {
+			dbCopySourceOpened()
+		}
 		dst, dstName, err := openCopySide(ctx, *to, store.OpenCopyTarget)
 		if err != nil {
 			return badPathUsage(fmt.Errorf("db copy: the target: %w", err))
@@ -117,7 +116,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		sums, err := dbcopy.Copy(ctx, src, dst)
 		if errors.Is(err, dbcopy.ErrNotEmpty) {
 			// Refused before anything was copied: the wrong --to.
-			return badInput(fmt.Errorf("db copy: %s: %w; nothing changed", dstName, err))
+			return badInput(fmt.Errorf("db copy: the target: %s: %w; nothing changed", dstName, err))
 		}
 		if err != nil {
 			return fmt.Errorf("db copy: copying %s to %s: %w", srcName, dstName, err)
@@ -129,6 +128,10 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		return nil
 	}
 }
+
+// dbCopySourceOpened, set by tests only, runs in db copy between the
+// open of its source and that of its target.
+var dbCopySourceOpened func()
 
 // checkCopySide runs db copy's check of one side, before anything is
 // opened: pg for a postgres:// URL, file for a SQLite file.

@@ -12,7 +12,8 @@ import (
 )
 
 // ErrNoSchema: a database db copy is to copy from holds no cardtable
-// schema (an empty database, or another program's): nothing to copy.
+// schema (an empty database, or another program's): nothing to copy;
+// or one it is to copy into holds another program's tables.
 var ErrNoSchema = errors.New("holds no cardtable schema")
 
 // CheckCopySource refuses, before anything opens it (Open would give it
@@ -30,13 +31,16 @@ func CheckCopySource(ctx context.Context, url string) error {
 }
 
 // CheckCopyTarget refuses, before anything opens it (Open would migrate
-// it), a database cardtable db copy must not copy into: a newer
-// cardtable's, and one whose cardtable tables hold rows (Copy's
-// ErrNotEmpty, in its words).
+// it, or add cardtable's tables), a database cardtable db copy must not
+// copy into: a newer cardtable's, one whose cardtable tables hold rows
+// (Copy's ErrNotEmpty, in its words), and one with no cardtable schema
+// but another program's tables in the schema Open would use (its
+// search_path's first), as a SQLite file of another program's is
+// refused.
 func CheckCopyTarget(ctx context.Context, url string) error {
 	return inspectCopy(ctx, url, func(ctx context.Context, tx pgx.Tx, version int, found bool) error {
 		if !found {
-			return nil
+			return foreignTables(ctx, tx)
 		}
 		for _, t := range dbcopy.Tables {
 			var rows bool
@@ -48,11 +52,29 @@ func CheckCopyTarget(ctx context.Context, url string) error {
 				return fmt.Errorf("reading %s: %w", t, err)
 			}
 			if rows {
-				return fmt.Errorf("%w (table %s has rows): copy only into a new database", dbcopy.ErrNotEmpty, t)
+				return fmt.Errorf("%w (table %s has rows): copy only into a new database; nothing changed", dbcopy.ErrNotEmpty, t)
 			}
 		}
 		return nil
 	})
+}
+
+// foreignTables refuses a database whose current schema (the one Open
+// would give cardtable's tables) holds a table, view or sequence:
+// another program's, there being no cardtable schema.
+func foreignTables(ctx context.Context, tx pgx.Tx) error {
+	var name string
+	err := tx.QueryRow(ctx, `SELECT relname FROM pg_class
+		WHERE relnamespace = to_regnamespace(current_schema()) AND relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+		ORDER BY relname LIMIT 1`).Scan(&name)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading its tables: %w", err)
+	}
+	return fmt.Errorf("%w but another program's tables (%s among them): give a new database, or an empty one; nothing changed",
+		ErrNoSchema, name)
 }
 
 // inspectCopy reads the schema version of the database at url (found:
@@ -83,7 +105,8 @@ func inspectCopy(ctx context.Context, url string, more func(ctx context.Context,
 			}
 		}
 		if v := Version(); version > v {
-			return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w", version, v, dbcopy.ErrNewer)
+			return fmt.Errorf("database schema version %d is newer than this program's %d: it was %w: copy it with that version; nothing changed",
+				version, v, dbcopy.ErrNewer)
 		}
 		return more(ctx, tx, version, found)
 	})

@@ -118,6 +118,9 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	case kindDamaged:
 		return damagedSource(path, k.err)
 	case kindUnreadable:
+		if hotJournal(k.err) {
+			return fmt.Errorf("backup: %w; nothing written", unfinished(path, "back it up"))
+		}
 		return fmt.Errorf("backup: reading %s: %w", path, k.err)
 	case kindNoSchema:
 		return fmt.Errorf("backup: %s is %w: it is %s; nothing written", path, ErrNotCardtable, k.noSchema(path, " with no cardtable schema"))

@@ -54,6 +54,9 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	if err := checkDBPath(path); err != nil {
 		return fmt.Errorf("%w; nothing changed", err)
 	}
+	if err := checkTargetDir(path); err != nil {
+		return fmt.Errorf("%s: %w; nothing changed", path, err)
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		// A new file, in a directory that must exist (openFile).
 		if _, err := os.Stat(filepath.Dir(path)); errors.Is(err, fs.ErrNotExist) {
@@ -68,7 +71,7 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 	if c.kind == kindCardtable && c.full != "" {
 		// Copy's own refusal, in its words, made before the source is
 		// opened.
-		return fmt.Errorf("%s: %w (table %s has rows): copy only into a new database", path, dbcopy.ErrNotEmpty, c.full)
+		return fmt.Errorf("%s: %w (table %s has rows): copy only into a new database; nothing changed", path, dbcopy.ErrNotEmpty, c.full)
 	}
 	if c.kind == kindNoSchema {
 		if c.objects > 0 {
@@ -90,11 +93,8 @@ func copyRefusal(path string, c inspected) error {
 	case kindDamaged:
 		return fmt.Errorf("%s is %w, cut short or overwritten (SQLite: %w); nothing changed", path, ErrCorrupt, c.err)
 	case kindUnreadable:
-		var se *sqlite.Error
-		if errors.As(c.err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK {
-			return fmt.Errorf("%s %w: its -journal is a write a program left half done (it crashed or was killed); "+
-				"open the file once for writing with that program (or sqlite3), which rolls the write back, then copy it; nothing changed",
-				path, ErrUnfinished)
+		if hotJournal(c.err) {
+			return fmt.Errorf("%w; nothing changed", unfinished(path, "copy it"))
 		}
 		return fmt.Errorf("reading %s: %w; nothing changed", path, c.err)
 	case kindNewer:
@@ -223,13 +223,12 @@ func firstFull(ctx context.Context, db *sql.DB) (string, error) {
 }
 
 // OpenCopySource opens the database file at path as db copy's source,
-// once CheckCopySource has passed it. Open, having no read-only mode,
-// makes it a WAL database and migrates an older schema, as a server's
-// start would (docs/scaling.md): db copy checks its target first.
+// which must have passed CheckCopySource: it is not checked again here
+// (its quick check takes a while, and Open runs its own). Open, having
+// no read-only mode, makes it a WAL database and migrates an older
+// schema, as a server's start would (docs/scaling.md): db copy checks
+// its target first.
 func OpenCopySource(ctx context.Context, path string) (*DB, error) {
-	if err := CheckCopySource(ctx, path); err != nil {
-		return nil, err
-	}
 	db, err := Open(ctx, path)
 	return db, plain(err)
 }
@@ -288,7 +287,10 @@ func OpenCopyTarget(ctx context.Context, path string) (*DB, error) {
 
 // linkTarget is the file a path with nothing there names: path itself,
 // or, for a symbolic link (or a chain of them) to a file not there yet,
-// the last link's target, relative to its link's directory.
+// the last link's target, relative to its link's directory. That
+// directory is resolved first (filepath.EvalSymlinks), as the kernel
+// resolves it: a ".." in the target then leaves the directory the link
+// is in, not the directory its path was reached through.
 func linkTarget(path string) (string, error) {
 	for range 40 { // as Linux's bound on links followed
 		fi, err := os.Lstat(path)
@@ -300,11 +302,53 @@ func linkTarget(path string) (string, error) {
 			return "", err
 		}
 		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(path), to)
+			// The link is there, so its directory resolves.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			// Not filepath.Join, which would take a ".." in to back
+			// over a link in to textually: the kernel follows it.
+			to = dir + string(filepath.Separator) + to
 		}
 		path = to
 	}
 	return "", badPath(fmt.Errorf("%s: too many levels of symbolic links; nothing changed", path))
+}
+
+// checkTargetDir says what keeps OpenCopyTarget from making, or Open
+// from writing beside, the database file at path, before anything is
+// opened: the directory the file is (or would be made) in, or its
+// nearest ancestor there if it is to be made, must be a directory this
+// user can write in (checkDir), and no part of the path to be made may
+// be a symbolic link to nothing (MkdirAll would stop at it: "file
+// exists").
+func checkTargetDir(path string) error {
+	file := path
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		if file, err = linkTarget(path); err != nil {
+			return err
+		}
+	} else if real, err := filepath.EvalSymlinks(path); err == nil {
+		file = real // SQLite makes the -wal and -shm beside the file a link names
+	}
+	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
+		fi, err := os.Stat(dir)
+		switch {
+		case err == nil && fi.IsDir():
+			return checkDir(dir)
+		case err == nil:
+			return badPath(fmt.Errorf("%s is a file, not a directory", dir))
+		case !errors.Is(err, fs.ErrNotExist):
+			return checkDir(dir) // its words for a path through a file, a loop
+		}
+		if _, err := os.Lstat(dir); err == nil {
+			return badPath(fmt.Errorf("the directory %s cannot be made: it is a symbolic link to nothing there", dir))
+		}
+		if filepath.Dir(dir) == dir {
+			return checkDir(dir)
+		}
+	}
 }
 
 // copyTargetHook, set by tests only, runs in OpenCopyTarget between the
@@ -335,7 +379,8 @@ func (e plainError) Unwrap() error { return e.err }
 // checkDBPath says what keeps path from being a database file to open
 // for writing, if it can be told before trying: a directory, or a path
 // through a file (checkDir's words). Nothing there is no fault: Open
-// makes the file (its directory must exist: openFile says so).
+// makes the file (its directory must exist: openFile says so). A
+// symbolic link through a file, or in a loop, is said here too.
 func checkDBPath(path string) error {
 	fi, err := os.Stat(path)
 	switch {
@@ -343,6 +388,11 @@ func checkDBPath(path string) error {
 		if err := checkDir(filepath.Dir(path)); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
+		// Its directory is sound: path is a symbolic link whose
+		// target runs through a file.
+		return badPath(fmt.Errorf("%s cannot be a database file: it is a symbolic link through a file (%w)", path, syscall.ENOTDIR))
+	case errors.Is(err, syscall.ELOOP):
+		return badPath(fmt.Errorf("%s cannot be a database file: its symbolic links make a loop, or a chain too long to follow (%w)", path, syscall.ELOOP))
 	case err != nil:
 		return nil // Open says what it is, trying
 	case fi.IsDir():
@@ -351,4 +401,21 @@ func checkDBPath(path string) error {
 		return badPath(fmt.Errorf("%s is not a regular file", path))
 	}
 	return nil
+}
+
+// hotJournal says whether err is SQLite's refusal to read a file with a
+// hot -journal beside it, which only a connection that may write can
+// roll back.
+func hotJournal(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_READONLY_ROLLBACK
+}
+
+// unfinished refuses a file with a hot -journal (hotJournal), saying
+// how to roll its write back before the command is run again (next:
+// "copy it", "back it up").
+func unfinished(path, next string) error {
+	return fmt.Errorf("%s %w: its -journal is a write a program left half done (it crashed or was killed); "+
+		"open the file once for writing with that program (or sqlite3), which rolls the write back, then %s",
+		path, ErrUnfinished, next)
 }
