@@ -56,8 +56,8 @@ func TestDBCopyTargetCheckedFirst(t *testing.T) {
 		for to, want := range map[string]string{
 			other:                              refused + other + " is not a cardtable database",
 			full:                               refused + full + ": the target database is not empty (table games has rows)",
-			filepath.Join(dangling, "x.db"):    refused + filepath.Join(dangling, "x.db") + ": the directory " + dangling + " cannot be made",
-			filepath.Join("/proc/1/nope/x.db"): refused + "/proc/1/nope/x.db: cannot write in the directory /proc/1: ",
+			filepath.Join(dangling, "x.db"):    refused + filepath.Join(dangling, "x.db") + ": the directory " + dangling + " is a symbolic link to nothing there",
+			filepath.Join("/proc/1/nope/x.db"): refused + "/proc/1/nope/x.db: the directory /proc/1/nope does not exist: create it first",
 		} {
 			out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)
 			if code != exitUsage || !strings.HasPrefix(errOut, want) || !strings.HasSuffix(errOut, "; nothing changed\n") || out != "" {

@@ -95,8 +95,8 @@ func TestDBCopyRefusals(t *testing.T) {
 		{newer50, fresh, "cardtable: db copy: the source: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, newer50, "cardtable: db copy: the target: " + newer50 + " was made by a newer cardtable (schema version 50; this one knows 1 to "},
 		{good, adir, "cardtable: db copy: the target: " + adir + " is a directory, not a database file; nothing changed\n"},
-		// A target with rows: the command's name once twice ("db copy:
-		// db copy X to Y: ..."), exit 1.
+		// A target with rows: the command named once (it was named twice,
+		// "db copy: db copy X to Y: ..."), exit 2 (it was 1).
 		{good, full, "cardtable: db copy: the target: " + full + ": the target database is not empty (table settings has rows): copy only into a new database; nothing changed\n"},
 		// Links in a loop, a link through a file: a raw stat error, exit 1.
 		{good, loop, "cardtable: db copy: the target: " + loop + " cannot be a database file: its symbolic links make a loop, or a chain too long to follow (too many levels of symbolic links); nothing changed\n"},

@@ -180,7 +180,7 @@ func checkDir(dir string) error {
 	}
 	// A directory this user may not write in (a permission error, a
 	// read-only file system) is found by making a file there.
-	f, err := os.CreateTemp(dir, ".cardtable-backup-check-*")
+	f, err := os.CreateTemp(dir, ".cardtable-write-check-*")
 	if err != nil {
 		if errors.As(err, &pe) {
 			err = pe.Err

@@ -46,10 +46,12 @@ func CheckCopySource(ctx context.Context, path string) error {
 // cardtable's schema to it), a cardtable database with rows (Copy's
 // dbcopy.ErrNotEmpty, here before the source is opened), and a file
 // Open would refuse only after changing it (not SQLite at all, damaged,
-// a newer cardtable's). A path
-// with nothing there, in a directory that exists, is the usual target
-// (OpenCopyTarget makes the file), and an SQLite file with no schema at all (an
-// empty file) is as good: neither holds anything to lose.
+// a newer cardtable's), a path whose directory is missing or cannot be
+// written in, and symbolic links in a loop, through a file or to
+// nothing (checkTargetDir, checkDBPath). A path with nothing there, in a
+// directory that exists, is the usual target (OpenCopyTarget makes the
+// file), and an SQLite file with no schema at all (an empty file) is as
+// good: neither holds anything to lose.
 func CheckCopyTarget(ctx context.Context, path string) error {
 	if err := checkDBPath(path); err != nil {
 		return fmt.Errorf("%w; nothing changed", err)
@@ -318,11 +320,10 @@ func linkTarget(path string) (string, error) {
 
 // checkTargetDir says what keeps OpenCopyTarget from making, or Open
 // from writing beside, the database file at path, before anything is
-// opened: the directory the file is (or would be made) in, or its
-// nearest ancestor there if it is to be made, must be a directory this
-// user can write in (checkDir), and no part of the path to be made may
-// be a symbolic link to nothing (MkdirAll would stop at it: "file
-// exists").
+// opened: the directory the file is (or would be made) in must exist
+// (no directory is made for a path given) and be one this user can
+// write in (checkDir). A symbolic link to nothing in its place is said
+// as such.
 func checkTargetDir(path string) error {
 	file := path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
@@ -332,23 +333,18 @@ func checkTargetDir(path string) error {
 	} else if real, err := filepath.EvalSymlinks(path); err == nil {
 		file = real // SQLite makes the -wal and -shm beside the file a link names
 	}
-	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-		fi, err := os.Stat(dir)
-		switch {
-		case err == nil && fi.IsDir():
-			return checkDir(dir)
-		case err == nil:
-			return badPath(fmt.Errorf("%s is a file, not a directory", dir))
-		case !errors.Is(err, fs.ErrNotExist):
-			return checkDir(dir) // its words for a path through a file, a loop
+	dir := filepath.Dir(file)
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return badPath(fmt.Errorf("%s is a file, not a directory", dir))
+	case errors.Is(err, fs.ErrNotExist):
+		if _, lerr := os.Lstat(dir); lerr == nil {
+			return badPath(fmt.Errorf("the directory %s is a symbolic link to nothing there", dir))
 		}
-		if _, err := os.Lstat(dir); err == nil {
-			return badPath(fmt.Errorf("the directory %s cannot be made: it is a symbolic link to nothing there", dir))
-		}
-		if filepath.Dir(dir) == dir {
-			return checkDir(dir)
-		}
+		return missingDir(dir, err)
 	}
+	return checkDir(dir) // its words for a path through a file, a loop
 }
 
 // copyTargetHook, set by tests only, runs in OpenCopyTarget between the

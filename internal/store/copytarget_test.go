@@ -75,9 +75,9 @@ func TestCheckCopyTargetPath(t *testing.T) {
 	symlink(t, "l1", filepath.Join(ln, "l2"))
 	symlink(t, filepath.Join("..", "afile", "x.db"), filepath.Join(ln, "thru"))
 	cases := []struct{ to, want string }{
-		{"/proc/1/nope/x.db", "/proc/1/nope/x.db: cannot write in the directory /proc/1: "},
-		{filepath.Join(ln, "toproc"), filepath.Join(ln, "toproc") + ": cannot write in the directory /proc/1: "},
-		{filepath.Join(ln, "s", "x.db"), filepath.Join(ln, "s", "x.db") + ": the directory " + filepath.Join(ln, "s") + " cannot be made: it is a symbolic link to nothing there"},
+		{"/proc/1/nope/x.db", "/proc/1/nope/x.db: the directory /proc/1/nope does not exist: create it first"},
+		{filepath.Join(ln, "toproc"), filepath.Join(ln, "toproc") + ": the directory /proc/1/nope does not exist: create it first"},
+		{filepath.Join(ln, "s", "x.db"), filepath.Join(ln, "s", "x.db") + ": the directory " + filepath.Join(ln, "s") + " is a symbolic link to nothing there"},
 		{filepath.Join(ln, "l1"), filepath.Join(ln, "l1") + " cannot be a database file: its symbolic links make a loop"},
 		{filepath.Join(ln, "thru"), filepath.Join(ln, "thru") + " cannot be a database file: it is a symbolic link through a file"},
 	}
