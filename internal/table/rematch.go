@@ -144,16 +144,23 @@ func turn(cfg Config, bots []string, people []StoredSeat) (Config, []StoredSeat)
 
 // storedTurned is turned for the stored table id, no longer live: its
 // game must have reached its end, and player must have sat there. Only
-// the settings and who sat where are read: nothing of the cards.
+// the settings and who sat where are read: nothing of the cards. The seat
+// is checked from the stored seats before the game is replayed, so that
+// someone who never sat there costs no replay.
 func (h *Hub) storedTurned(ctx context.Context, id, player string) (Config, []StoredSeat, Player, error) {
-	s, cfg, st, err := h.storedGame(ctx, id)
+	s, err := h.stored(ctx, id)
 	if err != nil {
 		return Config{}, nil, Player{}, err
 	}
 	mine := storedSeatOf(s, player)
-	switch {
-	case mine < 0:
+	if mine < 0 {
 		return Config{}, nil, Player{}, ErrNotSeated
+	}
+	cfg, st, err := h.replayStored(s)
+	if err != nil {
+		return Config{}, nil, Player{}, err
+	}
+	switch {
 	case !st.Terminal():
 		return Config{}, nil, Player{}, fmt.Errorf("%w: the table closed before the game's end", ErrNotOver)
 	}
