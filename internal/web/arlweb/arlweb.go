@@ -410,14 +410,17 @@ func (h *Handlers) record(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Limited names the routes the server's rate limit covers (web.Limited):
-// those that create a table, the hint (a search of up to a second) and the
-// replay (each page replays the game from its deal, thousands of moves in
-// a long game).
+// those that create a table (a new one, a rematch), the hint (a search of
+// up to a second) and those that replay a stored game from its deal,
+// thousands of moves in a long game (the replay, a gone table's result,
+// a rematch of a table no longer live).
 func (h *Handlers) Limited() []string {
 	return []string{
 		"POST /api/arlington/tables",
 		"GET /api/arlington/tables/{id}/hint",
 		"GET /api/arlington/tables/{id}/replay",
+		"GET /api/arlington/tables/{id}/ended",
+		"POST /api/arlington/tables/{id}/rematch",
 	}
 }
 
