@@ -83,7 +83,7 @@ installConnection({
   },
   dropped() { sentAt = -1; },
   dropSelection,
-  ended(r) { showEnded(r, !!last, replay); },
+  ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
 });
 // dropSelection forgets the selection and its preview (and any preview
