@@ -164,7 +164,7 @@ func TestBrowserArlingtonNoSuchTable(t *testing.T) {
 // table, with the game's views, when the table closes: its chat field
 // goes (nobody chats at a closed table), as the join form does.
 func TestBrowserArlingtonFinishedTableCloses(t *testing.T) {
-	e := newEnv(t, Limits{})
+	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
 	id := finishedBy(t, e.client())
 	p := seatTabIn(t, startBrowser(t), "Bo")
 	p.open(e.srv.URL, id)
