@@ -104,4 +104,3 @@ func safeName(id string) string {
 	}
 	return string(out)
 }
-

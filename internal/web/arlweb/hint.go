@@ -77,4 +77,3 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
 }
-
