@@ -110,7 +110,15 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator, addr string, cfg Co
 	if err := h.mayCreate(creator, addr); err != nil {
 		return nil, err
 	}
-	return h.createLocked(ctx, creator, addr, cfg, id, seats)
+	t, err := h.createLocked(ctx, creator, addr, cfg, id, seats)
+	if err != nil && h.o.Claims != nil {
+		// Another server made it at the same instant (the store refused
+		// a second table with its id): the asker goes there.
+		if s, lerr := h.o.Store.LoadTable(ctx, id); lerr == nil && s.Status == StatusOpen {
+			return nil, &ElsewhereError{ID: id}
+		}
+	}
+	return t, err
 }
 
 // turned is the table's settings and seats for a rematch: every seat
