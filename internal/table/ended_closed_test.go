@@ -59,3 +59,37 @@ func TestEndedRematchClosed(t *testing.T) {
 		t.Errorf("a stranger asking for a rematch of a damaged stored game: %v, want ErrNotSeated", err)
 	}
 }
+
+// TestRematchAsTheTableCloses: the old table closes (idle, after its end)
+// between RematchFrom finding it live and asking it who sat where; the
+// rematch is then made from the stored game, as for a table no longer
+// live, instead of failing on the closed table.
+func TestRematchAsTheTableCloses(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	old := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}})
+	mustJoin(t, old, "a", 0)
+	playOutSub(t, old, map[int]string{0: "a"}).Close() // nobody connected: it may close idle
+	table.SetRematchFoundHook(h, func() {
+		deadline := time.After(waitTimeout)
+		for {
+			clk.Advance(table.DefaultIdleAfter)
+			select {
+			case <-old.Done():
+				return
+			case <-deadline:
+				t.Error("the old table never closed")
+				return
+			case <-time.After(10 * time.Millisecond): // the next idle round
+			}
+		}
+	})
+	re, seat, err := h.RematchFrom(context.Background(), old.ID(), "a", "")
+	if err != nil {
+		t.Fatalf("a rematch as the old table closes: %v", err)
+	}
+	if seat != 1 || re.Summary().Seats[0].Bot != "random" {
+		t.Errorf("the rematch: seat %d, %+v; want a at 1, the bot at 0", seat, re.Summary().Seats)
+	}
+}

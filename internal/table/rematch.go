@@ -33,6 +33,9 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 	)
 	old, err := h.Table(oldID)
 	if err == nil {
+		if h.onRematchFound != nil {
+			h.onRematchFound()
+		}
 		err = old.do(ctx, func(l *loop) error {
 			mine := l.seatOf(player)
 			switch {
