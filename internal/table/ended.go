@@ -83,20 +83,8 @@ func (h *Hub) rematchOf(ctx context.Context, id string) (open string, closed boo
 	}
 }
 
-// storedGame is the stored table id with its settings and its game
-// replayed. A table the store does not have is ErrNotFound; one it
-// cannot replay wraps ErrDamaged (a server fault).
-func (h *Hub) storedGame(ctx context.Context, id string) (Stored, Config, *arlington.State, error) {
-	s, err := h.stored(ctx, id)
-	if err != nil {
-		return Stored{}, Config{}, nil, err
-	}
-	cfg, st, err := h.replayStored(s)
-	return s, cfg, st, err
-}
-
 // stored is the stored table id, not replayed: ErrNotFound for one the
-// store does not have.
+// store does not have (replayStored replays it).
 func (h *Hub) stored(ctx context.Context, id string) (Stored, error) {
 	s, err := h.o.Store.LoadTable(ctx, id)
 	if err != nil {
