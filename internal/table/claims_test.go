@@ -63,6 +63,13 @@ const (
 
 func startServer(t *testing.T, url string) *server {
 	t.Helper()
+	return startServerStore(t, url, nil)
+}
+
+// startServerStore is startServer with its hub's store wrap(db) (nil:
+// db itself).
+func startServerStore(t *testing.T, url string, wrap func(*pgstore.DB) table.Store) *server {
+	t.Helper()
 	ctx := context.Background()
 	db, err := pgstore.Open(ctx, url)
 	if err != nil {
@@ -79,7 +86,11 @@ func startServer(t *testing.T, url string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.hub, err = table.NewHub(ctx, table.Options{Store: db, Bots: newBot, Clock: newFakeClock(), BotTime: time.Hour,
+	var st table.Store = db
+	if wrap != nil {
+		st = wrap(db)
+	}
+	s.hub, err = table.NewHub(ctx, table.Options{Store: st, Bots: newBot, Clock: newFakeClock(), BotTime: time.Hour,
 		Claims: s.n, ScanEvery: testScan})
 	if err != nil {
 		t.Fatal(err)

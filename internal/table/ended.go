@@ -25,16 +25,30 @@ type Ended struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name,omitempty"`
 	// Rematch is the id of the table where its seats play again, once
-	// someone asked for it (RematchFrom).
-	Rematch string `json:"rematch,omitempty"`
+	// someone asked for it (RematchFrom), while it is open to join.
+	// RematchClosed says it was made and has closed since (idle, or its
+	// game over): nobody can join it, and no second rematch is made, so
+	// the page sends its players to the lobby for a new table.
+	Rematch       string `json:"rematch,omitempty"`
+	RematchClosed bool   `json:"rematchClosed,omitempty"`
 }
 
 // EndedGame is table id's finished game, from the store, for player: the
 // result of a game that reached its end (ErrNotOver for one that closed
 // before its end, or goes on on another server; ErrNotFound for no
 // such table).
+//
+// A table live here is ErrNotOver before anything is replayed: its page
+// has its views, and replaying the game for nothing costs.
 func (h *Hub) EndedGame(ctx context.Context, id, player string) (Ended, error) {
-	s, cfg, st, err := h.storedGame(ctx, id)
+	if _, err := h.Table(id); err == nil {
+		return Ended{}, fmt.Errorf("%w: table %s is live", ErrNotOver, id)
+	}
+	s, err := h.stored(ctx, id)
+	if err != nil {
+		return Ended{}, err
+	}
+	cfg, st, err := h.replayStored(s)
 	if err != nil {
 		return Ended{}, err
 	}
@@ -46,29 +60,48 @@ func (h *Hub) EndedGame(ctx context.Context, id, player string) (Ended, error) {
 	if e.Seat >= 0 {
 		e.Name = s.Seats[e.Seat].Name
 	}
-	re := rematchID(id)
-	if _, err := h.Table(re); err == nil {
-		e.Rematch = re
-	} else if _, err := h.o.Store.LoadTable(ctx, re); err == nil {
-		e.Rematch = re
-	}
+	e.Rematch, e.RematchClosed = h.rematchOf(ctx, id)
 	return e, nil
 }
 
-// storedGame is the stored table id with its settings and its game
-// replayed. A table the store does not have is ErrNotFound; one it
-// cannot replay wraps ErrDamaged (a server fault).
-func (h *Hub) storedGame(ctx context.Context, id string) (Stored, Config, *arlington.State, error) {
+// rematchOf is table id's rematch table while it can be joined (live
+// here, or open in the store: another server runs it, or it comes back
+// at the next start), or closed: it was made and has closed since.
+func (h *Hub) rematchOf(ctx context.Context, id string) (open string, closed bool) {
+	re := rematchID(id)
+	if _, err := h.Table(re); err == nil {
+		return re, false
+	}
+	s, err := h.o.Store.LoadTable(ctx, re)
+	switch {
+	case err != nil:
+		return "", false
+	case s.Status == StatusOpen:
+		return re, false
+	default:
+		return "", true
+	}
+}
+
+// stored is the stored table id, not replayed: ErrNotFound for one the
+// store does not have (replayStored replays it).
+func (h *Hub) stored(ctx context.Context, id string) (Stored, error) {
 	s, err := h.o.Store.LoadTable(ctx, id)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			return Stored{}, Config{}, nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+			return Stored{}, fmt.Errorf("%w: %q", ErrNotFound, id)
 		}
-		return Stored{}, Config{}, nil, fmt.Errorf("%w: %w", ErrStore, err)
+		return Stored{}, fmt.Errorf("%w: %w", ErrStore, err)
 	}
+	return s, nil
+}
+
+// replayStored is stored table s's settings and game, replayed; an error
+// wraps ErrDamaged (a server fault).
+func (h *Hub) replayStored(s Stored) (Config, *arlington.State, error) {
 	cfg, st, err := h.replay(s)
 	if err != nil {
-		return Stored{}, Config{}, nil, fmt.Errorf("table %s: %w", id, err)
+		return Config{}, nil, fmt.Errorf("table %s: %w", s.ID, err)
 	}
-	return s, cfg, st, nil
+	return cfg, st, nil
 }

@@ -3,9 +3,11 @@ package table_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
+	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/table"
 )
@@ -115,5 +117,46 @@ func TestRematchOfStoredGameElsewhere(t *testing.T) {
 	var ee *table.ElsewhereError
 	if !errors.As(err, &ee) || ee.ID != re.ID() {
 		t.Fatalf("b asking at A, where the old table runs: %v, want sent to %s", err, re.ID())
+	}
+}
+
+// racingStore is a store whose first CreateTable first lets race run:
+// another server creating the same table at that instant.
+type racingStore struct {
+	*pgstore.DB
+	race func()
+	once sync.Once
+}
+
+func (s *racingStore) CreateTable(ctx context.Context, t table.Stored) error {
+	s.once.Do(s.race)
+	return s.DB.CreateTable(ctx, t)
+}
+
+// TestRematchMadeAtOnceElsewhere: two servers making the same rematch at
+// the same instant (B from the stored game, A where the old table runs)
+// collide on its id in the store; the later one sends its asker to the
+// table the other made (ElsewhereError) rather than failing.
+func TestRematchMadeAtOnceElsewhere(t *testing.T) {
+	url := pgtest.DB(t)
+	a := startServer(t, url)
+	old := mustCreate(t, a.hub, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 2)
+	playOut(t, old, map[int]string{0: "a", 2: "b"})
+	var (
+		atA     *table.Table
+		raceErr error
+	)
+	b := startServerStore(t, url, func(db *pgstore.DB) table.Store {
+		return &racingStore{DB: db, race: func() { atA, _, raceErr = a.hub.RematchFrom(bg, old.ID(), "b", "") }}
+	})
+	_, _, err := b.hub.RematchFrom(bg, old.ID(), "a", "")
+	if raceErr != nil || atA == nil {
+		t.Fatalf("the rematch made at A meanwhile: %v", raceErr)
+	}
+	var ee *table.ElsewhereError
+	if !errors.As(err, &ee) || ee.ID != atA.ID() {
+		t.Fatalf("a asking at B as A made it: %v, want sent to %s", err, atA.ID())
 	}
 }

@@ -23,3 +23,8 @@ func SetStopWait(o *Options, d time.Duration) { o.stopWait = d }
 func IDSetBounds(h *Hub) (unreadable, unstartable int) {
 	return h.unreadables.max, h.unstartable.max
 }
+
+// SetRematchFoundHook has f called when RematchFrom has found its old
+// table live, before it asks the table anything (the table may close
+// meanwhile).
+func SetRematchFoundHook(h *Hub, f func()) { h.onRematchFound = f }

@@ -157,6 +157,9 @@ type Hub struct {
 	unreadables idSet
 
 	onStale func() // tests: a stale bot answer was dropped
+	// onRematchFound: tests: RematchFrom found the old table live, before
+	// it asks the table anything.
+	onRematchFound func()
 }
 
 // NewHub starts a hub and restores every open table from the store; each

@@ -33,6 +33,9 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 	)
 	old, err := h.Table(oldID)
 	if err == nil {
+		if h.onRematchFound != nil {
+			h.onRematchFound()
+		}
 		err = old.do(ctx, func(l *loop) error {
 			mine := l.seatOf(player)
 			switch {
@@ -110,7 +113,15 @@ func (h *Hub) rematchTable(ctx context.Context, id, creator, addr string, cfg Co
 	if err := h.mayCreate(creator, addr); err != nil {
 		return nil, err
 	}
-	return h.createLocked(ctx, creator, addr, cfg, id, seats)
+	t, err := h.createLocked(ctx, creator, addr, cfg, id, seats)
+	if err != nil && h.o.Claims != nil {
+		// Another server made it at the same instant (the store refused
+		// a second table with its id): the asker goes there.
+		if s, lerr := h.o.Store.LoadTable(ctx, id); lerr == nil && s.Status == StatusOpen {
+			return nil, &ElsewhereError{ID: id}
+		}
+	}
+	return t, err
 }
 
 // turned is the table's settings and seats for a rematch: every seat
@@ -144,16 +155,23 @@ func turn(cfg Config, bots []string, people []StoredSeat) (Config, []StoredSeat)
 
 // storedTurned is turned for the stored table id, no longer live: its
 // game must have reached its end, and player must have sat there. Only
-// the settings and who sat where are read: nothing of the cards.
+// the settings and who sat where are read: nothing of the cards. The seat
+// is checked from the stored seats before the game is replayed, so that
+// someone who never sat there costs no replay.
 func (h *Hub) storedTurned(ctx context.Context, id, player string) (Config, []StoredSeat, Player, error) {
-	s, cfg, st, err := h.storedGame(ctx, id)
+	s, err := h.stored(ctx, id)
 	if err != nil {
 		return Config{}, nil, Player{}, err
 	}
 	mine := storedSeatOf(s, player)
-	switch {
-	case mine < 0:
+	if mine < 0 {
 		return Config{}, nil, Player{}, ErrNotSeated
+	}
+	cfg, st, err := h.replayStored(s)
+	if err != nil {
+		return Config{}, nil, Player{}, err
+	}
+	switch {
 	case !st.Terminal():
 		return Config{}, nil, Player{}, fmt.Errorf("%w: the table closed before the game's end", ErrNotOver)
 	}

@@ -13,12 +13,19 @@ import (
 // plays a random legal action on their turn; the bots play their own.
 func playOut(tb testing.TB, t *table.Table, seats map[int]string) {
 	tb.Helper()
+	playOutSub(tb, t, seats)
+}
+
+// playOutSub is playOut, answering the watcher's subscription it played
+// out with (still open).
+func playOutSub(tb testing.TB, t *table.Table, seats map[int]string) *table.Sub {
+	tb.Helper()
 	w := mustSub(tb, t, "", -1)
 	rng := rand.New(rand.NewPCG(1, 2)) // random play makes sets: a game to 1 ends
 	for {
 		u := next(tb, w)
 		if over(u) {
-			return
+			return w
 		}
 		if u.View == nil {
 			continue

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"sort"
 	"time"
@@ -269,53 +268,6 @@ func (h *Handlers) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// rematched is the rematch answer: the new table and the asker's seat.
-type rematched struct {
-	created
-	Seat int `json:"seat"`
-}
-
-// rematch makes (or finds) the table where a finished game's seats play
-// again and seats the asker there (table.Hub.RematchFrom): a new one
-// counts against the asker's address as a new table does.
-func (h *Handlers) rematch(w http.ResponseWriter, r *http.Request) error {
-	t, seat, err := h.hub.RematchFrom(r.Context(), r.PathValue("id"), web.Player(r), web.AddrKey(r))
-	var there *table.ElsewhereError
-	if errors.As(err, &there) {
-		// It runs on another server: the asker goes there by its link
-		// and takes the seat held for them (seat -1: not seated yet).
-		web.WriteJSON(w, http.StatusCreated, rematched{created{table.Summary{ID: there.ID, Status: table.StatusOpen},
-			link(there.ID), tableCode(there.ID)}, -1})
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	web.WriteJSON(w, http.StatusCreated, rematched{h.summary(t), seat})
-	return nil
-}
-
-// games is the requester's finished games (table.Hub.Games), each with
-// its table's link, where the replay opens.
-func (h *Handlers) games(w http.ResponseWriter, r *http.Request) error {
-	games, err := h.hub.Games(r.Context(), web.Player(r))
-	if err != nil {
-		return err
-	}
-	type game struct {
-		table.Game
-		Link string `json:"link"`
-	}
-	out := make([]game, len(games))
-	for i, g := range games {
-		out[i] = game{g, link(g.ID)}
-	}
-	web.WriteJSON(w, http.StatusOK, struct {
-		Games []game `json:"games"`
-	}{out})
-	return nil
-}
-
 // ratings is the leaderboard (table.Hub.Leaderboard): the people and
 // bot levels with enough rated games, the best first.
 func (h *Handlers) ratings(w http.ResponseWriter, r *http.Request) error {
@@ -375,49 +327,18 @@ func (h *Handlers) leave(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// endedGame is a finished game's result with its table's link and code.
-type endedGame struct {
-	table.Ended
-	Link string `json:"link"`
-	Code string `json:"code"`
-}
-
-// ended is the result of a finished game whose table is no longer live
-// (table.Hub.EndedGame), for its page: 404 for no such table, 409 for a
-// game that did not reach its end.
-func (h *Handlers) ended(w http.ResponseWriter, r *http.Request) error {
-	id := r.PathValue("id")
-	e, err := h.hub.EndedGame(r.Context(), id, web.Player(r))
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Cache-Control", "no-store")
-	web.WriteJSON(w, http.StatusOK, endedGame{e, link(id), tableCode(id)})
-	return nil
-}
-
-func (h *Handlers) record(w http.ResponseWriter, r *http.Request) error {
-	id := r.PathValue("id")
-	text, err := h.hub.Record(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "arlington-"+safeName(id)+".txt"))
-	_, err = w.Write([]byte(text))
-	return err
-}
-
 // Limited names the routes the server's rate limit covers (web.Limited):
-// those that create a table, the hint (a search of up to a second) and the
-// replay (each page replays the game from its deal, thousands of moves in
-// a long game).
+// those that create a table (a new one, a rematch), the hint (a search of
+// up to a second) and those that replay a stored game from its deal,
+// thousands of moves in a long game (the replay, a gone table's result,
+// a rematch of a table no longer live).
 func (h *Handlers) Limited() []string {
 	return []string{
 		"POST /api/arlington/tables",
 		"GET /api/arlington/tables/{id}/hint",
 		"GET /api/arlington/tables/{id}/replay",
+		"GET /api/arlington/tables/{id}/ended",
+		"POST /api/arlington/tables/{id}/rematch",
 	}
 }
 
@@ -431,82 +352,6 @@ func (h *Handlers) Frequent() []string {
 		"POST /api/arlington/preview",
 		"POST /api/arlington/tables/{id}/preview",
 	}
-}
-
-// HintBot is the level whose choice a hint shows (the hard bot; the
-// wiring makes it, Options.Hint), and hintTime bounds its search.
-const (
-	HintBot  = "hard"
-	hintTime = 2 * time.Second
-)
-
-// hintSlots bounds the hints searching at once: each searches on several
-// goroutines, and the players' tables come first.
-var hintSlots = make(chan struct{}, 2)
-
-type hintAnswer struct {
-	Action string `json:"action"`
-	Words  string `json:"words"` // the action as its button names it
-	Bot    string `json:"bot"`
-}
-
-// seatView is the table in r's path and the requester's own view of it
-// (never another seat's).
-func (h *Handlers) seatView(r *http.Request) (*table.Table, arlington.View, error) {
-	t, err := h.hub.Table(r.PathValue("id"))
-	if err != nil {
-		return nil, arlington.View{}, err
-	}
-	v, err := t.View(r.Context(), web.Player(r))
-	return t, v, err
-}
-
-// hint answers the action the hard bot would take in the player's seat,
-// decided from that seat's own view (never another hand).
-func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
-	if h.newHint == nil {
-		return web.Errorf(web.ErrNotImplemented, "hints need a bot, which this server does not have")
-	}
-	t, v, err := h.seatView(r)
-	if err != nil {
-		return err
-	}
-	if v.ToMove < 0 {
-		return table.ErrOver
-	}
-	if v.ToMove != v.Seat {
-		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
-	defer cancel()
-	select {
-	case hintSlots <- struct{}{}:
-		defer func() { <-hintSlots }()
-	case <-ctx.Done():
-		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
-	}
-	b, err := h.newHint(rand.Uint64())
-	if err != nil {
-		return err
-	}
-	a, err := b.Act(ctx, v)
-	if err != nil {
-		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
-	}
-	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
-	return nil
-}
-
-// safeName keeps the letters, digits and dashes of an id for a file name.
-func safeName(id string) string {
-	b := []byte(id)
-	out := b[:0]
-	for _, c := range b {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' {
-			out = append(out, c)
-		}
-	}
-	return string(out)
 }
 
 // timeNow is the clock of connection limits (a variable for nothing else

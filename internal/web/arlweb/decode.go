@@ -63,10 +63,10 @@ func Decode(b []byte) (clientMsg, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&w); err != nil {
-		return clientMsg{}, fmt.Errorf("%w: bad JSON: %v", web.ErrBadRequest, err)
+		return clientMsg{}, fmt.Errorf("%w: %s", web.ErrBadRequest, web.JSONWords(err, &w))
 	}
 	if d.More() {
-		return clientMsg{}, fmt.Errorf("%w: more than one JSON value", web.ErrBadRequest)
+		return clientMsg{}, fmt.Errorf("%w: bad JSON: more than one value", web.ErrBadRequest)
 	}
 	// encoding/json keeps the last of two equal keys; a message that says
 	// two things at once is refused instead of half-heard.

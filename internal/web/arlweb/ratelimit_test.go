@@ -15,7 +15,7 @@ import (
 )
 
 // TestRateLimit: every costly Arlington route (a new table, a hint, a
-// replay) is limited per player: a burst past the player's bucket gets
+// replay, a gone table's result, a rematch) is limited per player: a burst past the player's bucket gets
 // 429 with Retry-After and a JSON error, while another player at the
 // same address is answered as usual and the flooded player's other
 // requests still go through. The message is the shared layer's, with no
@@ -35,6 +35,10 @@ func TestRateLimit(t *testing.T) {
 		{"new table", "POST", "/api/arlington/tables", `{"players": 2, "bots": ["", "random"]}`},
 		{"hint", "GET", "/api/arlington/tables/" + id + "/hint", ""},
 		{"replay", "GET", "/api/arlington/tables/" + id + "/replay", ""},
+		// A live table's result is refused (409) and a rematch asked by
+		// someone who never sat there too (403): limited all the same.
+		{"ended", "GET", "/api/arlington/tables/" + id + "/ended", ""},
+		{"rematch", "POST", "/api/arlington/tables/" + id + "/rematch", ""},
 	} {
 		t.Run(r.name, func(t *testing.T) {
 			// Each flooder and bystander is a new player with a cookie

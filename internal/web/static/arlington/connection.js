@@ -166,7 +166,7 @@ async function tableGone() {
   $("conn").replaceChildren(words, a);
   $("error").textContent = "";
   page.dropSelection();
-  page.ended(conn.ended);
+  page.ended(conn.ended, status);
   page.redraw();
 }
 // leftGame follows a Leave this page sent, in the views after it: a
@@ -273,7 +273,8 @@ function answered() {
 //   view(m): takes a view message (after a Leave's answer is looked for);
 //   dropped(): the connection closed, so an action in flight is no longer awaited;
 //   dropSelection(): forgets the selection of a page that stops playing;
-//   ended(r): the table is gone; r is its finished game's result, or null;
+//   ended(r, status): the table is gone; r is its finished game's result, or null
+//     (status: the HTTP status of asking for it, 0 for none);
 //   redraw(): draws the last view again, if there is one.
 export function installConnection(hooks) {
   page = hooks;

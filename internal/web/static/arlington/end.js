@@ -65,16 +65,19 @@ function renderRematch(box, last, id) {
 
 // showEnded stops the page of a table that is no longer live: nobody
 // plays or chats there any more, so what asks for either goes. r is its
-// finished game's result (GET .../ended), or null for a table with none.
-// A page that had the game's views (drawn, so true) keeps drawing its end
-// from them; a page opened since (after a restart, or once the table
-// closed idle) draws it from r: the result, "Watch the replay", the score
-// sheet and, for a person who played there, "Play again".
-export function showEnded(r, drawn, replay) {
+// finished game's result (GET .../ended), or null for a table with none
+// (status is that answer's HTTP status: 404, no such table). A page that
+// had the game's views (drawn, so true) keeps drawing its end from them;
+// a page opened since (after a restart, or once the table closed idle)
+// draws it from r: the result, "Watch the replay", the score sheet and,
+// for a person who played there, "Play again"; a page with neither shows
+// only why, with the way back to the lobby.
+export function showEnded(r, drawn, replay, status) {
   $("chat-form").hidden = true;
   for (const id of ["join", "seated", "invite-box"]) $(id).hidden = true;
-  if (drawn || !r) return;
+  if (drawn) return;
   for (const id of ["hand-box", "log-box", "chat-box", "keys-box"]) $(id).hidden = true;
+  if (!r) { showNoTable(status); return; }
   $("status").textContent = "Game over. This table has closed; the replay shows the whole game.";
   const box = $("winners");
   box.hidden = false;
@@ -82,12 +85,38 @@ export function showEnded(r, drawn, replay) {
   const b = el("button", "primary", "Watch the replay");
   b.type = "button";
   b.id = "btn-replay";
-  b.addEventListener("click", () => replay.open());
+  b.addEventListener("click", () => replay.open(b));
   box.appendChild(b);
   renderSheet($("sheet"), r, r.names);
   $("sheet-box").open = true;
+  if (r.rematchClosed) { // made once, closed since: nobody can join it
+    if (r.seat >= 0) box.appendChild(toLobby("rematch-closed", "The rematch table has closed. For another game, start a new table in the lobby."));
+    return;
+  }
   // The rematch button as the live page has it, over the seats' names as
   // the stored game has them.
   const seats = r.names.map((n, i) => ({ seat: i, name: i === r.seat ? r.name : n }));
   renderRematch(box, { seat: r.seat, seats, rematch: r.rematch || "" }, r.id);
+}
+
+// showNoTable leaves on the page of a table with no result only why, and
+// the way back to the lobby: no empty hand, plays, chat or record.
+function showNoTable(status) {
+  document.querySelector(".side").hidden = true;
+  for (const id of ["players", "play", "last", "winners"]) $(id).hidden = true;
+  const words = status === 404
+    ? "There is no table at this link. Check the link, or start or join a table in the lobby."
+    : "This table has closed without a finished game to show. Start or join a table in the lobby.";
+  $("status").replaceChildren(toLobby("no-table", words));
+}
+
+// toLobby is a paragraph of words (id: its id) followed by a link to the
+// lobby.
+function toLobby(id, words) {
+  const p = el("p", "", words + " ");
+  p.id = id;
+  const a = el("a", "", "Back to the lobby");
+  a.href = "/arlington/";
+  p.appendChild(a);
+  return p;
 }

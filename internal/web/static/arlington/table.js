@@ -6,7 +6,7 @@
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
 import { savedName, saveName, el, ruleHref } from "./common.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, setWords } from "./render.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
@@ -19,6 +19,7 @@ import { conn, connect, stoppedWords, installConnection } from "./connection.js"
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
+import { SelectionPreview } from "./preview.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -83,7 +84,7 @@ installConnection({
   },
   dropped() { sentAt = -1; },
   dropSelection,
-  ended(r) { showEnded(r, !!last, replay); },
+  ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
 });
 // dropSelection forgets the selection and its preview (and any preview
@@ -91,7 +92,7 @@ installConnection({
 function dropSelection() {
   selected = [];
   hinted = "";
-  previewSeq++;
+  previews.drop();
   $("preview").textContent = "";
   $("preview").className = "preview";
 }
@@ -366,43 +367,9 @@ function clearSelection() {
   preview();
 }
 
-let previewSeq = 0;
-async function preview() {
-  const box = $("preview");
-  const seq = ++previewSeq;
-  if (!selected.length || stoppedWords()) { box.textContent = ""; box.className = "preview"; return; }
-  try {
-    // On the player's turn the server is asked at this table, and says
-    // what the selection does in the phase of play (a card in a trick is
-    // no set; only a lead leads); the words are the engine's.
-    const v = last.view;
-    const turn = v.toMove === last.seat;
-    const p = await request("POST", turn ? `/api/arlington/tables/${encodeURIComponent(id)}/preview` : "/api/arlington/preview", { cards: selCards() });
-    if (seq !== previewSeq) return; // a later selection's answer wins
-    // The server's words write cards as the page does ("7♠"), and say
-    // names seats ("JK's set"): they are shown as they come, since
-    // rewriting card codes in them would turn a player named "JK" into
-    // a joker.
-    if (p.say) {
-      // Marked as a warning only when no action plays the selection; a
-      // card that is a set alone (an ace, the 2♥, a joker), told when
-      // leading what else it can do, keeps the look of a set.
-      const plays = legalFor(last, selCards()).some((x) => x.exact);
-      box.className = "preview" + (!plays ? " bad" : p.legal && v.phase === "lead" ? " ok" : "");
-      box.textContent = p.say;
-    } else if (p.legal) {
-      box.className = "preview ok";
-      box.textContent = setWords(p.as, !turn || v.phase === "lead");
-    } else {
-      box.className = "preview bad";
-      box.textContent = p.why;
-    }
-  } catch (e) {
-    // A refusal (too many previews, say) looks like one, not like the
-    // previous preview it replaces.
-    if (seq === previewSeq) { box.className = "preview bad"; box.textContent = e.message; }
-  }
-}
+// preview asks what the current selection does (preview.js).
+const previews = new SelectionPreview(id, () => ({ last, cards: selCards(), stopped: !!stoppedWords() }));
+const preview = () => previews.ask();
 
 // sayStopped answers a stopped page's card or Hint (by key, or a click
 // that beat the redraw) with why it does not play.
@@ -437,7 +404,7 @@ function act(a) {
     sheetHolds = false;
     sentAt = mineFrom = answerAt = last.view.eventCount;
     selected = [];
-    previewSeq++; // a preview still on its way is of the selection just sent: dropped
+    previews.drop(); // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
   } else if (stoppedWords()) $("error").textContent = stoppedSentence();

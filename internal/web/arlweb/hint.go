@@ -1,0 +1,79 @@
+package arlweb
+
+// The hint: the action the hard bot would take in the player's seat.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"cardtable/arlington"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// HintBot is the level whose choice a hint shows (the hard bot; the
+// wiring makes it, Options.Hint), and hintTime bounds its search.
+const (
+	HintBot  = "hard"
+	hintTime = 2 * time.Second
+)
+
+// hintSlots bounds the hints searching at once: each searches on several
+// goroutines, and the players' tables come first.
+var hintSlots = make(chan struct{}, 2)
+
+type hintAnswer struct {
+	Action string `json:"action"`
+	Words  string `json:"words"` // the action as its button names it
+	Bot    string `json:"bot"`
+}
+
+// seatView is the table in r's path and the requester's own view of it
+// (never another seat's).
+func (h *Handlers) seatView(r *http.Request) (*table.Table, arlington.View, error) {
+	t, err := h.hub.Table(r.PathValue("id"))
+	if err != nil {
+		return nil, arlington.View{}, err
+	}
+	v, err := t.View(r.Context(), web.Player(r))
+	return t, v, err
+}
+
+// hint answers the action the hard bot would take in the player's seat,
+// decided from that seat's own view (never another hand).
+func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
+	if h.newHint == nil {
+		return web.Errorf(web.ErrNotImplemented, "hints need a bot, which this server does not have")
+	}
+	t, v, err := h.seatView(r)
+	if err != nil {
+		return err
+	}
+	if v.ToMove < 0 {
+		return table.ErrOver
+	}
+	if v.ToMove != v.Seat {
+		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
+	defer cancel()
+	select {
+	case hintSlots <- struct{}{}:
+		defer func() { <-hintSlots }()
+	case <-ctx.Done():
+		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
+	}
+	b, err := h.newHint(rand.Uint64())
+	if err != nil {
+		return err
+	}
+	a, err := b.Act(ctx, v)
+	if err != nil {
+		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
+	}
+	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
+	return nil
+}
