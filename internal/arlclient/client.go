@@ -393,6 +393,7 @@ type ServerError struct {
 	Class   string `json:"class"`
 	Message string `json:"error"`
 	Rule    string `json:"rule"`
+	Ref     string `json:"ref"` // the refused chat message's ref, if it had one
 }
 
 func (e *ServerError) Error() string {

@@ -37,6 +37,7 @@ type clientMsg struct {
 	Action arlington.Action // action
 	Seat   int              // action: -1 means the sender's own seat
 	Text   string           // chat
+	Ref    string           // chat: the client's name for the message, given back in its answer
 }
 
 type wireMsg struct {
@@ -47,6 +48,39 @@ type wireMsg struct {
 	Action string `json:"action,omitempty"`
 	Seat   *int   `json:"seat,omitempty"`
 	Text   string `json:"text,omitempty"`
+	Ref    string `json:"ref,omitempty"`
+}
+
+// maxRef is the longest ref a chat message may carry: a client numbers
+// its own lines, so a short counter is all it needs.
+const maxRef = 16
+
+// validRef reports whether r is a ref the server gives back: 1 to maxRef
+// letters, digits, '-' or '_', so it cannot grow an answer or carry text.
+func validRef(r string) bool {
+	if r == "" || len(r) > maxRef {
+		return false
+	}
+	for _, c := range []byte(r) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// refOf is the valid ref of a chat message that was refused before it
+// was read in full (the rate limit, a bad field), so that its refusal
+// still names it; "" when there is none to name.
+func refOf(b []byte) string {
+	var w struct {
+		Type string `json:"type"`
+		Ref  string `json:"ref"`
+	}
+	if len(b) > maxFrame || json.Unmarshal(b, &w) != nil || w.Type != msgChat || !validRef(w.Ref) {
+		return ""
+	}
+	return w.Ref
 }
 
 // Decode reads one client message: strict JSON (one object, no unknown
@@ -93,7 +127,7 @@ func Decode(b []byte) (clientMsg, error) {
 			return clientMsg{}, fmt.Errorf("%w: hello: name longer than %d characters", web.ErrBadRequest, table.MaxNameRunes)
 		}
 		m.Name = name
-		if w.Action != "" || w.Seat != nil || w.Text != "" {
+		if w.Action != "" || w.Seat != nil || w.Text != "" || w.Ref != "" {
 			return clientMsg{}, fmt.Errorf("%w: hello takes since, chat and name only", web.ErrBadRequest)
 		}
 	case msgAction:
@@ -109,7 +143,7 @@ func Decode(b []byte) (clientMsg, error) {
 			}
 			m.Seat = *w.Seat
 		}
-		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Text != "" {
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Text != "" || w.Ref != "" {
 			return clientMsg{}, fmt.Errorf("%w: action takes action and seat only", web.ErrBadRequest)
 		}
 	case msgChat:
@@ -121,8 +155,12 @@ func Decode(b []byte) (clientMsg, error) {
 		}
 		m.Text = w.Text
 		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
-			return clientMsg{}, fmt.Errorf("%w: chat takes text only", web.ErrBadRequest)
+			return clientMsg{}, fmt.Errorf("%w: chat takes text and ref only", web.ErrBadRequest)
 		}
+		if w.Ref != "" && !validRef(w.Ref) {
+			return clientMsg{}, fmt.Errorf("%w: chat: ref must be 1 to %d letters, digits, '-' or '_'", web.ErrBadRequest, maxRef)
+		}
+		m.Ref = w.Ref
 	case msgPing:
 		if w != (wireMsg{Type: msgPing}) {
 			return clientMsg{}, fmt.Errorf("%w: ping takes no fields", web.ErrBadRequest)

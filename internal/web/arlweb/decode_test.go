@@ -66,3 +66,26 @@ func TestDecodeBadActionSaysItOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeChatRef: a chat message may carry a ref (1 to 16 letters,
+// digits, '-' or '_'), which its answer gives back; a ref of another
+// shape, or on another message, is refused. refOf finds the ref of a
+// chat message refused before it was read in full, and only a valid one.
+func TestDecodeChatRef(t *testing.T) {
+	for in, want := range map[string]string{`{"type":"chat","text":"hi"}`: "", `{"type":"chat","text":"hi","ref":"7"}`: "7", `{"type":"chat","text":"hi","ref":"a-Z_901234567890"}`: "a-Z_901234567890"} {
+		if m, err := Decode([]byte(in)); err != nil || m.Ref != want {
+			t.Errorf("%s: ref %q, %v; want %q", in, m.Ref, err, want)
+		}
+	}
+	for _, in := range []string{`{"type":"chat","text":"hi","ref":"12345678901234567"}`, `{"type":"chat","text":"hi","ref":"a b"}`, `{"type":"chat","text":"hi","ref":"é"}`, `{"type":"chat","text":"hi","ref":7}`,
+		`{"type":"hello","ref":"1"}`, `{"type":"action","action":"pass","ref":"1"}`, `{"type":"ping","ref":"1"}`} {
+		if _, err := Decode([]byte(in)); !errors.Is(err, web.ErrBadRequest) {
+			t.Errorf("%s: %v, want a bad request", in, err)
+		}
+	}
+	for in, want := range map[string]string{`{"type":"chat","text":"","ref":"3"}`: "3", `{"type":"chat","text":"hi","ref":"3","seat":1}`: "3", `{"type":"chat","ref":"a b"}`: "", `{"type":"action","ref":"3"}`: "", `{"ref":"3"}`: "", `not json`: ""} {
+		if got := refOf([]byte(in)); got != want {
+			t.Errorf("refOf(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

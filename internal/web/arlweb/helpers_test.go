@@ -159,6 +159,7 @@ type srvMsg struct {
 	Class  string           `json:"class"`
 	Error  string           `json:"error"`
 	Rule   string           `json:"rule"`
+	Ref    string           `json:"ref"`
 	Limits *sendLimits      `json:"limits"`
 }
 

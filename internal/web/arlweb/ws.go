@@ -121,6 +121,15 @@ type errorMsg struct {
 	Class string `json:"class"`
 	Error string `json:"error"`
 	Rule  string `json:"rule,omitempty"` // the rules section an illegal action breaks
+	Ref   string `json:"ref,omitempty"`  // the refused chat message's ref
+}
+
+// ackMsg says the chat message with this ref was taken (kept by the
+// table, its line on its way to everyone at it): the sender's answer,
+// as an errorMsg with the same ref is its refusal.
+type ackMsg struct {
+	Type string `json:"type"` // "ack"
+	Ref  string `json:"ref"`
 }
 
 func newErrorMsg(err error) errorMsg {
@@ -252,7 +261,9 @@ func (cn *conn) read(ctx context.Context) {
 				cn.c.Close(websocket.StatusPolicyViolation, "too many messages")
 				return
 			}
-			cn.answer(ctx, newErrorMsg(table.ErrRateLimited))
+			e := newErrorMsg(table.ErrRateLimited)
+			e.Ref = refOf(b)
+			cn.answer(ctx, e)
 			continue
 		}
 		tokens--
@@ -263,11 +274,15 @@ func (cn *conn) read(ctx context.Context) {
 		}
 		m, err := Decode(b)
 		if err != nil {
-			cn.answer(ctx, newErrorMsg(err))
+			e := newErrorMsg(err)
+			e.Ref = refOf(b)
+			cn.answer(ctx, e)
 			continue
 		}
 		if err := cn.handle(ctx, m); err != nil {
-			cn.answer(ctx, newErrorMsg(err))
+			e := newErrorMsg(err)
+			e.Ref = m.Ref
+			cn.answer(ctx, e)
 		}
 	}
 }
@@ -288,7 +303,12 @@ func (cn *conn) handle(ctx context.Context, m clientMsg) error {
 	case msgAction:
 		return cn.t.Act(ctx, cn.player, m.Seat, m.Action)
 	case msgChat:
-		return cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName()}, m.Text)
+		if err := cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName()}, m.Text); err != nil {
+			return err
+		}
+		if m.Ref != "" {
+			cn.answer(ctx, ackMsg{Type: "ack", Ref: m.Ref})
+		}
 	case msgPing:
 		// Answered in the order of this client's messages, through the
 		// same bounded queue as its errors, and counted by the same rate

@@ -3,6 +3,7 @@ package arlweb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -380,5 +382,55 @@ func TestWSStopSilentPage(t *testing.T) {
 	// Half the library's 5 s: a silent page no longer waits it out.
 	if took := time.Since(start); took > 2500*time.Millisecond {
 		t.Errorf("the stop waited %v for a page that does not answer", took)
+	}
+}
+
+// TestWSChatRef: the sender's answer to a chat message names it by its
+// ref: an "ack" when the table took the line, an "error" with the ref
+// when it was refused, whether by the message's reader (a line too long),
+// the table or the rate limit; a message without a ref gets no ack.
+func TestWSChatRef(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	w := a.dial(id, -1)
+	answer := func() srvMsg {
+		t.Helper()
+		return w.waitFor(func(m srvMsg) bool { return m.Type == "ack" || m.Type == "error" })
+	}
+	w.send(map[string]any{"type": "chat", "text": "hi", "ref": "1"})
+	if m := answer(); m.Type != "ack" || m.Ref != "1" {
+		t.Errorf("a line taken is answered %+v, want an ack with ref 1", m)
+	}
+	w.send(map[string]any{"type": "chat", "text": strings.Repeat("x", table.MaxChatRunes+1), "ref": "2"})
+	if m := answer(); m.Type != "error" || m.Class != "bad_request" || m.Ref != "2" {
+		t.Errorf("a line too long is answered %+v, want a bad request with ref 2", m)
+	}
+	w.send(map[string]any{"type": "chat", "text": "\u200b", "ref": "3"}) // empty once cleaned: the table refuses it
+	if m := answer(); m.Type != "error" || m.Ref != "3" {
+		t.Errorf("a line the table refuses is answered %+v, want an error with ref 3", m)
+	}
+	for i := 4; ; i++ {
+		ref := fmt.Sprint(i)
+		w.send(map[string]any{"type": "chat", "text": "again", "ref": ref})
+		m := answer()
+		if m.Ref != ref {
+			t.Fatalf("line %s answered %+v, want its ref", ref, m)
+		}
+		if m.Type == "error" {
+			if m.Class != "too_many" {
+				t.Errorf("line %s refused %+v, want the rate limit", ref, m)
+			}
+			break
+		}
+		if i > 20 {
+			t.Fatal("no rate limit")
+		}
+	}
+	w.send(map[string]any{"type": "chat", "text": "no ref"})
+	w.send(map[string]any{"type": "ping"})
+	if m := w.waitFor(func(m srvMsg) bool { return m.Type == "ack" || m.Type == "error" || m.Type == "pong" }); m.Type == "ack" {
+		t.Errorf("a line without a ref was acked: %+v", m)
 	}
 }

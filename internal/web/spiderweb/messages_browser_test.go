@@ -74,3 +74,30 @@ func TestBrowserGivenUpMessageGoesOnNewGame(t *testing.T) {
 		t.Errorf("after a refused link the page shows %q, want the refusal", shown)
 	}
 }
+
+// TestBrowserSaveFailureStaysOnMove: a save the server refused is still
+// unsaved after a move, so the failure stays when a row is dealt; only a
+// command's refusal goes with a later command played. Before, any error
+// in the box went.
+func TestBrowserSaveFailureStaysOnMove(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")
+	p.eval(`document.querySelector("#save-name").value = "a\u0007b", 1`, nil)
+	p.clickSel(`#form-save button[type=submit]`)
+	const failed = `!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.includes("control characters")`
+	p.waitJS(failed, "the refused save in the message box")
+	p.clickSel(`#dlg-saves [data-close]`)
+	p.waitJS(`!document.querySelector("#dlg-saves").open`, "the saved games dialog to close")
+	stock := p.serverView().Stock
+	p.keys("d")
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
+	if got := p.serverView().Stock; got >= stock {
+		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
+	}
+	var still bool
+	p.eval(failed, &still)
+	if !still {
+		t.Errorf("the refused save's message went when a row was dealt: the game is still unsaved")
+	}
+}

@@ -379,9 +379,20 @@ func (p *browserPage) pointerFootClear(win string, long, medium int, touch bool)
 	p.msgAtFoot(win + ", a click refused, then the cursor on pile 5")
 	// U takes back the move before: played, it closes the refusal, which
 	// is no longer news (TestBrowserRefusalGoesOnSuccess).
+	// The box is checked as the move shows (it closes as the move is
+	// drawn), seconds before its own timer could close it.
+	var shown, closed bool
+	p.eval(`!document.querySelector("#toast").hidden`, &shown)
+	if !shown {
+		t.Fatalf("%s: the refusal closed before U", win)
+	}
 	p.keys("u")
-	p.waitJS(`document.querySelector("#pile-0").children.length === 1 && document.getAnimations().length === 0`, win+": U put the ace back on pile 1")
-	p.waitJS(`document.querySelector("#toast").hidden`, win+": the refusal closed by the move taken back")
+	p.waitJS(`document.querySelector("#pile-0").children.length === 1`, win+": U put the ace back on pile 1")
+	p.eval(`document.querySelector("#toast").hidden`, &closed)
+	if !closed {
+		t.Errorf("%s: the refusal still shows as the move taken back is drawn", win)
+	}
+	p.waitJS(`document.getAnimations().length === 0`, win+": the ace back on pile 1")
 
 	// A drag of pile 5's foot card dropped on pile 6's ace far above: the
 	// card flies back to the window's foot.

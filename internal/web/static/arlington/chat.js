@@ -69,44 +69,63 @@ function toEnd() {
   $("chat-new").hidden = true;
 }
 
-// The line sent and not yet answered: {text, ws} (null: none). The
-// field keeps it until the server takes it: a refused line (the chat's
-// rate limit, one too long) is still there to send again.
+// The line sent and not yet answered: {text, ref, ws, timer} (null:
+// none). The field keeps it until the server takes it: a refused line
+// is still there to send again. Each line carries a ref of its own,
+// which the server's answer to it (an "ack", or an "error" whatever its
+// kind) gives back, so the page ends the wait on its own line's answer
+// and on no other: another spectator's identical line, echoed to all,
+// is not this one's.
 let pending = null;
+let sent = 0; // the refs this page gave: its lines, numbered
+
+// WAIT is how long the page awaits an answer before it gives the line
+// back to the player: the server answers at once, so a longer silence
+// is a connection that died without closing.
+const WAIT = 10000;
 
 // cleaned is a line as the server keeps it: control and format
 // characters made spaces, the ends trimmed (table.cleanChat).
-const cleaned = (t) => t.replace(/[\p{Cc}\p{Cf}]/gu, " ").trim();
+export const cleaned = (t) => t.replace(/[\p{Cc}\p{Cf}]/gu, " ").trim();
 
-// seenLine ends the wait for the line sent once a view brings it back
-// from this seat (-1: as a spectator): the field is emptied, unless the
-// player already typed something else there.
-function seenLine(m) {
-  if (!pending || !m.chat) return;
-  if (!m.chat.some((l) => l.seat === m.seat && l.text === pending.text)) return;
-  if (cleaned($("chat-text").value) === pending.text) $("chat-text").value = "";
+// settle ends the wait for the line sent: said (if any) goes by the
+// chat field, where the player just pressed Send (a field at the
+// window's foot would leave it out of sight).
+function settle(said) {
+  clearTimeout(pending.timer);
   pending = null;
-  $("chat-msg").textContent = "";
+  $("chat-msg").textContent = said;
+  if (said) $("chat-msg").scrollIntoView({ block: "nearest" });
 }
 
-// refusedLine takes a refusal of the line sent while it is awaited: a
-// bad request (a line too long, whether the message's reader or the
-// table says so) or the rate limit; the page's own actions are well
-// formed and far slower than the limit, so such a refusal is the line's.
-// Said by the chat with what to do; the line stays in the field. Other
-// refusals (an action's) are the page's.
+// ackedLine takes the server's "ack" of the line sent: the field is
+// emptied, unless the player already typed something else there.
+function ackedLine(m) {
+  if (!pending || !m.ref || m.ref !== pending.ref) return;
+  if (cleaned($("chat-text").value) === pending.text) $("chat-text").value = "";
+  settle("");
+}
+
+// refusedLine takes the refusal of the line sent (true: the chat says
+// it, with what to do; the line stays in the field); any other refusal
+// (an action's) is the page's.
 function refusedLine(m) {
-  if (!pending || pending.ws !== conn.ws) return false;
-  if (m.class !== "too_many" && m.class !== "bad_request") return false;
-  pending = null;
+  if (!pending || !m.ref || m.ref !== pending.ref) return false;
   const why = m.error || "refused";
-  $("chat-msg").textContent = m.class === "too_many" ?
+  settle(m.class === "too_many" ?
     `Not sent: ${why}, then press Send again (your message is kept).` :
-    `Not sent: ${why}. Your message is kept: change it and press Send again.`;
-  // Under the field, where the player just pressed Send: a field at the
-  // window's foot would leave it out of sight.
-  $("chat-msg").scrollIntoView({ block: "nearest" });
+    m.class === "bad_request" ?
+      `Not sent: ${why}. Your message is kept: change it and press Send again.` :
+      `Not sent: ${why}. Your message is kept: press Send again.`);
   return true;
+}
+
+// lostLine ends the wait when the connection the line went on closed:
+// the line may or may not have reached the table, so the player reads
+// the chat before sending it again.
+function lostLine(ws) {
+  if (!pending || pending.ws !== ws) return;
+  settle("The connection was lost before your message was answered: it is kept; if it is not in the chat, press Send again.");
 }
 
 // installChat sends the field's line on Send (or Enter), the list taken
@@ -117,15 +136,20 @@ export function installChat() {
   said.id = "chat-msg";
   said.setAttribute("role", "alert");
   $("chat-form").after(said);
-  conn.chat = { refused: refusedLine, seen: seenLine };
+  conn.chat = { refused: refusedLine, acked: ackedLine, lost: lostLine };
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const t = cleaned($("chat-text").value);
     if (!t || !conn.ws || conn.ws.readyState !== WebSocket.OPEN) return;
     if (pending && pending.ws === conn.ws && pending.text === t) return; // sent: its answer is awaited
-    pending = { text: t, ws: conn.ws };
+    if (pending) clearTimeout(pending.timer);
+    const ref = String(++sent);
+    const timer = setTimeout(() => {
+      if (pending && pending.ref === ref) settle("No answer from the server yet: your message is kept; if it is not in the chat, press Send again.");
+    }, WAIT);
+    pending = { text: t, ref, ws: conn.ws, timer };
     said.textContent = "";
-    conn.ws.send(JSON.stringify({ type: "chat", text: t }));
+    conn.ws.send(JSON.stringify({ type: "chat", text: t, ref }));
     toEnd();
   });
   // Pressed from the keyboard, the button goes as it is pressed: the

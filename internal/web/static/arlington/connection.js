@@ -45,8 +45,9 @@ export const conn = {
   left: false,     // the player left the game in play from this page: not reconnecting
   // The chat's own look at the messages (chat.js): refused(m) takes a
   // refusal of the line it sent (true: the chat says it, by the chat),
-  // seen(m) looks for that line in a view.
-  chat: { refused: () => false, seen: () => {} },
+  // acked(m) takes the server's taking of it, lost(ws) ends its wait
+  // when the connection it went on closes.
+  chat: { refused: () => false, acked: () => {}, lost: () => {} },
 };
 // page holds what the connection asks of the table page (installConnection).
 let page = null;
@@ -74,14 +75,15 @@ export function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     if (m.type === "error") { if (!conn.chat.refused(m)) page.showError(m); }
+    else if (m.type === "ack") conn.chat.acked(m);
     else if (m.type === "view") {
-      conn.chat.seen(m);
       if (conn.leaving && leftGame(m)) return;
       page.view(m);
     }
   };
   ws.onclose = (ev) => {
     answered();
+    conn.chat.lost(ws);
     if (conn.ws !== ws) return; // a socket the page already let go of
     page.dropped(); // an action in flight is answered by the next view, or was lost
     conn.ws = null;

@@ -55,8 +55,15 @@ async function refresh() {
     for (const t of l.tables) (t.openSeats > 0 ? open : play).appendChild(tableItem(t));
     if (!open.children.length) open.appendChild(el("li", "none", "none"));
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
-    $("lists-msg").textContent = "";
-  } catch (e) { $("lists-msg").textContent = `The lists could not be updated (${e.message}); they are tried again every few seconds.`; }
+    say($("lists-msg"), "");
+  } catch (e) { say($("lists-msg"), `The lists could not be updated (${e.message}); they are tried again every few seconds.`); }
+}
+
+// say sets m's words only when they change: the lists' message is a
+// status, which a screen reader reads again at each change, and the
+// refresh that fails keeps failing every few seconds.
+function say(m, text) {
+  if (m.textContent !== text) m.textContent = text;
 }
 
 // board lists the leaderboard: the best first.

@@ -115,7 +115,7 @@ export function send(cmd, { anim = "move" } = {}) {
         failure(new Error("This game is no longer on the server. Start a new game."));
         return;
       }
-      throw e;
+      failure(e, { play: true }); // the command failed (the network, the server): one played later says otherwise
     }
   });
 }

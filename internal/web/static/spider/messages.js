@@ -10,6 +10,9 @@ let toastTimer = 0;
 // toastGame is the game shown when the box's message came (S.id then):
 // a message about one game is no longer true once another starts.
 let toastGame = null;
+// toastPlay: the box's message is a command's refusal or failure, which
+// a later command played makes untrue (succeeded).
+let toastPlay = false;
 export function announce(text) {
   const live = $("#live");
   live.textContent = "";
@@ -17,7 +20,7 @@ export function announce(text) {
   setTimeout(() => { live.textContent = text; }, 30);
 }
 
-function toast(text, kind = "info", ms = 4500) {
+function toast(text, kind = "info", ms = 4500, { play = false } = {}) {
   const t = $("#toast");
   // A modal dialog dims the page and makes it inert: while one is open the
   // box goes into it, so it shows above the backdrop and its × works.
@@ -27,6 +30,7 @@ function toast(text, kind = "info", ms = 4500) {
   t.querySelector(".msg").textContent = text;
   t.hidden = false;
   toastGame = S.id;
+  toastPlay = play;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, ms);
   placeMessage();
@@ -131,11 +135,13 @@ function hideMessage() {
   $("#toast").hidden = true;
 }
 
-// succeeded is called when a command was played: a refusal still shown
-// answered an earlier command, and a later one went through, so it is
-// no longer news. News (an info message) stays: it is still true.
+// succeeded is called when a command was played: a refusal or failure
+// of a command still shown answered an earlier one, and a later one went
+// through, so it is no longer news. Any other message stays: news (an
+// info message) is still true, and so is a failed save, delete or
+// analysis, which a move does not undo (docs/page.md, "Messages").
 export function succeeded() {
-  if ($("#toast").className === "error") hideMessage();
+  if (!$("#toast").hidden && toastPlay) hideMessage();
 }
 
 // gameChanged is called when the page shows another game: a message
@@ -180,18 +186,19 @@ export function refuse(raw) {
   const text = pretty(raw);
   document.body.dataset.lastError = text;
   if (S.settings.verbose) {
-    toast(text, "error", 6000);
+    toast(text, "error", 6000, { play: true });
   } else {
     beep();
   }
   announce(spoken(raw));
 }
 
-// failure reports an error; box: false when the caller shows it itself.
-export function failure(e, { box = true } = {}) {
+// failure reports an error; box: false when the caller shows it itself;
+// play: true when it is a command's (succeeded closes it).
+export function failure(e, { box = true, play = false } = {}) {
   const text = pretty(e instanceof ApiError ? e.message : String(e && e.message || e));
   document.body.dataset.lastError = text;
-  if (box) toast(text, "error", 7000);
+  if (box) toast(text, "error", 7000, { play });
   announce(text);
 }
 
