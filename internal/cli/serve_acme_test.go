@@ -145,7 +145,11 @@ func (p pebbleCA) rootPEM(t *testing.T) []byte {
 // serveACME starts the server with --acme against pebble, on httpsAddr
 // with its challenge listener on httpAddr.
 func serveACME(t *testing.T, p pebbleCA, httpsAddr, httpAddr string) *served {
-	return startServe(t, "--addr", httpsAddr, "--http-redirect-addr", httpAddr, "--db", filepath.Join(t.TempDir(), "data", "s.db"),
+	data := filepath.Join(t.TempDir(), "data")
+	if err := os.Mkdir(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return startServe(t, "--addr", httpsAddr, "--http-redirect-addr", httpAddr, "--db", filepath.Join(data, "s.db"),
 		"--acme", acmeDomain, "--acme-directory", p.dir, "--acme-ca", p.caFile, "--acme-email", "ops@"+acmeDomain)
 }
 
