@@ -1,9 +1,23 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"testing"
+	"time"
 )
+
+// runFor is run with a deadline: a command that took the value for a
+// SQLite file would serve it until stopped.
+func runFor(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := Run(ctx, args, nil, &out, &errb)
+	return out.String(), errb.String(), code
+}
 
 // TestDBAddressNotURLRefused: a database flag that looks like a
 // PostgreSQL address but is not a postgres:// URL (its scheme in
@@ -36,14 +50,14 @@ func TestDBAddressNotURLRefused(t *testing.T) {
 			{"restore", "--db", []string{"restore", "--db", db, "--from", "b.db"}},
 			{"serve bench", "--db", []string{"serve", "bench", "--db", db}},
 		} {
-			out, errOut, code := run(t, "", c.args...)
+			out, errOut, code := runFor(t, c.args...)
 			if code != exitUsage || out != "" || errOut != want(c.cmd, c.flag) {
 				t.Errorf("%q %s: exit %d, %s%s\nwant exit 2 and\n%s", db, c.args[:2], code, out, errOut, want(c.cmd, c.flag))
 			}
 		}
 		// CARDTABLE_DB is serve's --db too.
 		t.Setenv("CARDTABLE_DB", db)
-		if out, errOut, code := run(t, "", "serve", "--addr", "127.0.0.1:0"); code != exitUsage || errOut != want("serve", "--db") {
+		if out, errOut, code := runFor(t, "serve", "--addr", "127.0.0.1:0"); code != exitUsage || errOut != want("serve", "--db") {
 			t.Errorf("CARDTABLE_DB=%q: exit %d, %s%s", db, code, out, errOut)
 		}
 		os.Unsetenv("CARDTABLE_DB")
