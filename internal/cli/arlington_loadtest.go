@@ -72,6 +72,9 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 		if f.duration <= 0 || f.think < 0 || f.maxActions < 0 {
 			return usageErr("arlington loadtest: --duration must be positive, --think and --max-actions at least 0")
 		}
+		if err := notAddress("arlington loadtest", "--db", f.db); err != nil {
+			return err
+		}
 		if f.server != "" && (f.inProcess || f.db != "" || f.cpuprof != "") {
 			return usageErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
 		}

@@ -55,9 +55,24 @@ func openStore(ctx context.Context, db string, saves int, saveBytes int64) (serv
 	return s, db, nil
 }
 
+// notAddress refuses, as bad usage, a database flag's value that looks
+// like a PostgreSQL address but is not a postgres:// URL
+// (pgstore.LooksLikeAddress), in words that do not repeat the value: it
+// may hold a password.
+func notAddress(cmd, flag, db string) error {
+	if pgstore.LooksLikeAddress(db) {
+		return usageErr("%s: %s looks like a PostgreSQL address but is not a postgres:// URL: "+
+			"give postgres://USER@HOST/DB, the scheme in lower case, a password after USER: (the host=H password=P form is not taken)", cmd, flag)
+	}
+	return nil
+}
+
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
 // SQLite file alone, saying what to use instead.
 func sqliteOnly(cmd, db, instead string) error {
+	if err := notAddress(cmd, "--db", db); err != nil {
+		return err
+	}
 	if pgstore.IsURL(db) {
 		return usageErr("%s of a PostgreSQL database: %s", cmd, instead)
 	}
@@ -76,6 +91,11 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 		}
 		if *from == "" || *to == "" {
 			return usageErr("db copy: --from and --to are both needed")
+		}
+		for flag, v := range map[string]string{"--from": *from, "--to": *to} {
+			if err := notAddress("db copy", flag, v); err != nil {
+				return err
+			}
 		}
 		if *from == *to {
 			return usageErr("db copy: --from and --to name the same database")

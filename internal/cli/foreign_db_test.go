@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -84,9 +86,7 @@ func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
 	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
 	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
 	before := dirBytes(t, dir)
-	what := "it is cardtable's tables with no schema version (PRAGMA user_version is 0), as the salvage of a damaged database " +
-		`leaves them until its last step (docs/api.md, "A damaged database"): set the version the damaged file had, ` +
-		"sqlite3 " + salvaged + ` "PRAGMA user_version = N"`
+	what := salvageWords(salvaged, salvaged)
 	notCardtable := salvaged + " is not a cardtable database: " + what
 	for _, tc := range []struct {
 		name string
@@ -112,5 +112,43 @@ func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
 	}
 	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
 		t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
+	}
+}
+
+// salvageWords are the words, after "FILE is not a cardtable database: "
+// or "FILE is not a usable backup: ", of a salvage's file at path before
+// its version is set, quoted as the shell takes it.
+func salvageWords(path, quoted string) string {
+	return "it is an unfinished salvage: it holds cardtable's tables but no schema version (PRAGMA user_version is 0), " +
+		`as the salvage of a damaged database leaves them until its last step (docs/api.md, "A damaged database"): ` +
+		"set the version the damaged file had, sqlite3 " + quoted + ` "PRAGMA user_version = N"`
+}
+
+// TestSalvageWordsNeedCardtableTables: at schema version 0, another
+// program's file with a table named games (a name any program may use)
+// is another program's database, not a salvage of cardtable's: told the
+// salvage's step, its owner would run cardtable's migrations on it. A
+// salvage in a directory whose name holds a space and a ' is named, in
+// the command to paste, quoted as a POSIX shell reads one word.
+func TestSalvageWordsNeedCardtableTables(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my dir's")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.db")
+	sqlExec(t, other, "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
+	salvaged := filepath.Join(dir, "x.db")
+	fill(t, salvaged)
+	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	for _, tc := range []struct{ db, want string }{
+		{other, other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written"},
+		{salvaged, salvaged + " is not a cardtable database: " +
+			salvageWords(salvaged, "'"+strings.ReplaceAll(salvaged, "'", `'\''`)+"'") + "; nothing written"},
+	} {
+		out, errOut, code := run(t, "", "backup", "--db", tc.db, "--to", fresh)
+		if want := "cardtable: backup: " + tc.want + "\n"; code != exitUsage || errOut != want {
+			t.Errorf("backup of %s: exit %d, %s\n%s\nwant exit 2 and\n%s", tc.db, code, out, errOut, want)
+		}
 	}
 }

@@ -34,6 +34,9 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 		if len(pos) > 0 {
 			return usageErr("serve bench: unexpected argument %q", pos[0])
 		}
+		if err := notAddress("serve bench", "--db", *dbPath); err != nil {
+			return err
+		}
 		if cf.servers < 0 {
 			return usageErr("serve bench: --servers must be at least 0")
 		}

@@ -100,6 +100,9 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 // check validates the flags together and fills in the defaults that
 // depend on others.
 func (o *serveOptions) check() error {
+	if err := notAddress("serve", "--db", o.db); err != nil {
+		return err
+	}
 	if o.maxTables < 1 {
 		return usageErr("serve: --max-tables must be positive")
 	}

@@ -148,3 +148,36 @@ func TestErrorLineURLPasswords(t *testing.T) {
 		}
 	}
 }
+
+// TestSlashPasswordNotShown: a password pasted with a / ahead of it
+// (base64 starts with one a time in 64), or digits then a /, makes pgx
+// read the user name as the host and the rest as the database name,
+// which it prints ("database=SECB+b==@127.0.0.1:1/db"): no piece of the
+// password reaches serve's error, db copy's error about its --to, or
+// serve bench's line of a server that exited as it started. The URL's
+// host is u, which no name server resolves, so no server is needed.
+func TestSlashPasswordNotShown(t *testing.T) {
+	from := filepath.Join(t.TempDir(), "from.db")
+	fill(t, from)
+	t.Setenv(asMain, "1") // serve bench's servers are this binary, acting as cardtable
+	for _, c := range []struct {
+		name, secret, url string
+	}{
+		{"a / first", "SECB+b==", "postgres://u:/SECB+b==@127.0.0.1:1/db"},
+		{"digits then a /", "SECD+x", "postgres://u:12/SECD+x@127.0.0.1:1/db"},
+	} {
+		for _, args := range [][]string{
+			{"serve", "--addr", "127.0.0.1:0", "--db", c.url},
+			{"db", "copy", "--from", from, "--to", c.url},
+			{"serve", "bench", "--servers", "2", "--tables", "1", "--db", c.url},
+		} {
+			out, errOut, code := run(t, "", args...)
+			if code == exitOK || !strings.Contains(errOut, "database=xxxxx@127.0.0.1:1/db") {
+				t.Errorf("%s, %s: exit %d, want pgx's words about the database it read, masked: %s%s", c.name, args[:2], code, out, errOut)
+			}
+			if strings.Contains(out+errOut, c.secret) {
+				t.Errorf("%s, %s: the output shows the password %q: %s%s", c.name, args[:2], c.secret, out, errOut)
+			}
+		}
+	}
+}

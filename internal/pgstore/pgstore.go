@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -61,6 +62,21 @@ type DB struct {
 // (postgres:// or postgresql://) rather than a SQLite file.
 func IsURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// addressLike is a --db value meant as a PostgreSQL address in a form
+// IsURL does not take: the URL's scheme in another case (POSTGRES://),
+// or pgx's keyword/value form (host=H password=P), known by a keyword
+// first or a password keyword anywhere.
+var addressLike = regexp.MustCompile(`(?i)^\s*postgres(?:ql)?://|^\s*(?:host|hostaddr|port|dbname|user|password|passfile|` +
+	`service|sslmode|sslpassword|connect_timeout|application_name|options|target_session_attrs)\s*=|(?:^|\s)[a-z_]*password\s*=`)
+
+// LooksLikeAddress reports whether a --db value IsURL does not take is
+// meant as a PostgreSQL address all the same. Taken as a SQLite file
+// name it would be logged and made a file of, password and all, so the
+// commands refuse it (docs/cli.md).
+func LooksLikeAddress(s string) bool {
+	return !IsURL(s) && addressLike.MatchString(s)
 }
 
 // poolSize is the connections a server keeps unless the URL says

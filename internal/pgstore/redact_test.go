@@ -12,7 +12,7 @@ import (
 
 // secrets are the passwords the --db values of these tests carry: none may
 // be shown.
-var secrets = []string{"pw1", "secret2", "s3", "kw4", "q5 x", "p@ss6", "hash7", "cd+ef8", "pq9"}
+var secrets = []string{"pw1", "secret2", "s3", "kw4", "q5 x", "p@ss6", "hash7", "cd+ef8", "pq9", "SECB+b=="}
 
 // TestRedact: every place pgx takes a password from (the URL's user
 // information, the password and sslpassword query parameters, the
@@ -38,6 +38,15 @@ func TestRedact(t *testing.T) {
 		"host=h user=u password=kw4 dbname=db":                "host=h user=u password=xxxxx dbname=db",
 		"host=h sslpassword = 'q5 x' password='it\\'s hash7'": "host=h sslpassword = xxxxx password=xxxxx",
 		"/var/lib/cardtable/cardtable.db":                     "/var/lib/cardtable/cardtable.db",
+		// A password starting with a / (pgx reads the host u).
+		"postgres://u:/SECB+b==@h/db": "postgres://u:xxxxx@h/db",
+		// No password: an @ in the query leaves the port, database and
+		// query as typed, whether a user name is there or not.
+		"postgres://u@127.0.0.1:1/db?sslrootcert=/home/me@corp/ca.pem": "postgres://u@127.0.0.1:1/db?sslrootcert=/home/me@corp/ca.pem",
+		"postgres://u@h/db?application_name=a:b@c":                     "postgres://u@h/db?application_name=a:b@c",
+		// A password and an @ in the query: masked to that @, as a
+		// password may hold a ? (pgx reads "pw1" here).
+		"postgres://u:pw1@h/db?sslrootcert=/home/me@corp/ca.pem": "postgres://u:xxxxx@corp/ca.pem",
 	} {
 		got := pgstore.Redact(in)
 		if got != want {
@@ -74,6 +83,7 @@ func TestRedact(t *testing.T) {
 		"postgres://u:pw1@127.0.0.1:1/db?connect_timeout=1&password=secret2&sslpassword=s3",
 		"postgres://u:ab/cd+ef8==@127.0.0.1:1/cardtable",
 		"postgres://h?connect_timeout=1&password=pq9@127.0.0.1:1",
+		"postgres://u:/SECB+b==@127.0.0.1:1/db",
 	} {
 		if _, err := pgstore.Open(context.Background(), url); err == nil {
 			t.Fatal("an unreachable server opened")
