@@ -47,9 +47,10 @@ func (p *Position) FormatLayout() string {
 	return b.String()
 }
 
-// ParseLayout reads a position in the layout format.
+// ParseLayout reads a position in the layout format. A leading UTF-8
+// byte-order mark is dropped, as Load drops it from a save.
 func ParseLayout(text string, r Rules) (*Position, error) {
-	return parseLayout(strings.Split(text, "\n"), 1, r)
+	return parseLayout(strings.Split(strings.TrimPrefix(text, "\ufeff"), "\n"), 1, r)
 }
 
 // parseLayout reads layout lines; first is the line number of lines[0], for

@@ -79,6 +79,23 @@ func TestLoadByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestParseLayoutByteOrderMark: a layout saved with a leading UTF-8
+// byte-order mark reads as the same position, as a save does; one
+// anywhere else is refused.
+func TestParseLayoutByteOrderMark(t *testing.T) {
+	p, _ := NewDeal(617, Spider, Rules{Suits: 2})
+	q, err := ParseLayout("\ufeff"+p.FormatLayout(), Rules{Suits: 2})
+	if err != nil {
+		t.Fatalf("a layout with a byte-order mark: %v", err)
+	}
+	if q.FormatLayout() != p.FormatLayout() {
+		t.Fatal("a layout with a byte-order mark reads as another position")
+	}
+	if _, err := ParseLayout("\ufeff\ufeff"+p.FormatLayout(), Rules{Suits: 2}); err == nil {
+		t.Fatal("two byte-order marks were taken")
+	}
+}
+
 // A line of exactly MaxSaveLine bytes, with or without a '\r', loads.
 func TestLoadLineAtLimit(t *testing.T) {
 	g := mustGame(t, 617, Options{})

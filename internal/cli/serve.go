@@ -40,7 +40,13 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			return usageErr("serve: unexpected argument %q", pos[0])
 		}
 		o.fromEnv = envSet(fs)
-		return o.serve(ctx, env)
+		err := o.serve(ctx, env)
+		if err != nil && cmdPath(env.cmd) == "" && !strings.HasPrefix(strings.TrimPrefix(err.Error(), "usage: "), "serve: ") {
+			// The root command serves: its serving errors read as
+			// serve's (docs/cli.md), as those typed "serve" do.
+			err = within("serve", err)
+		}
+		return err
 	}
 }
 
