@@ -36,7 +36,7 @@ import (
 func loadServer(ctx context.Context, log *slog.Logger, dbPath string, tables int) (*web.Server, func(), error) {
 	db, err := store.Open(ctx, dbPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, openErr(err)
 	}
 	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: tableBot, MaxTables: tables,
 		MaxPerAddress: -1, Reserve: -1,

@@ -60,14 +60,14 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		if err := sqliteOnly("restore", *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
 			return err
 		}
+		// As serve would: the default data folder is made (once --from
+		// is accepted, so a refused restore writes nothing), a --db's
+		// missing directory is refused.
+		restore := store.Restore
 		if defaulted {
-			// As serve would: the default data folder is made, a --db's
-			// missing directory is refused (store.Restore).
-			if err := store.MakeDefaultDir(*db); err != nil {
-				return err
-			}
+			restore = store.RestoreDefault
 		}
-		kept, err := store.Restore(ctx, *db, *from)
+		kept, err := restore(ctx, *db, *from)
 		if err != nil {
 			return badPathUsage(err)
 		}

@@ -333,6 +333,8 @@ func TestDBMissingDirectory(t *testing.T) {
 		{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(typo, "x.db")},
 		{"restore", "--db", filepath.Join(typo, "x.db"), "--from", backup},
 		{"db", "copy", "--from", live, "--to", filepath.Join(typo, "x.db")},
+		{"serve", "bench", "--db", filepath.Join(typo, "x.db")},
+		{"arlington", "loadtest", "--in-process", "--db", filepath.Join(typo, "x.db")},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			// A server that starts after all serves until the deadline,
@@ -361,5 +363,26 @@ func TestDBMissingDirectory(t *testing.T) {
 	}
 	if out, errOut, code := run(t, "", "restore", "--from", backup); code != exitOK || !strings.Contains(out, filepath.Join(data, "cardtable", "cardtable.db")) {
 		t.Errorf("restore into the default data folder: exit %d, %s %s", code, out, errOut)
+	}
+}
+
+// TestRestoreRefusedMakesNoFolder: a restore into the default database
+// whose --from is refused writes nothing, not even the data folder.
+func TestRestoreRefusedMakesNoFolder(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("CARDTABLE_DB", "")
+	notDB := filepath.Join(dir, "not.db")
+	if err := os.WriteFile(notDB, []byte("not a database"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{filepath.Join(dir, "missing.db"), notDB, dir} {
+		if _, errOut, code := run(t, "", "restore", "--from", from); code != exitUsage {
+			t.Errorf("--from %s: exit %d, %s; want 2", from, code, errOut)
+		}
+		if _, err := os.Lstat(data); err == nil {
+			t.Fatalf("--from %s refused, yet %s was made", from, data)
+		}
 	}
 }

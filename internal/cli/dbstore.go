@@ -67,6 +67,17 @@ func notAddress(cmd, flag, db string) error {
 	return nil
 }
 
+// openErr makes a database that cannot be opened for what the user can
+// fix bad input (exit status 2): another program's file, refused
+// untouched, or a directory that does not exist (the wrong --db, nothing
+// made).
+func openErr(err error) error {
+	if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
+		return badInput(err)
+	}
+	return err
+}
+
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
 // SQLite file alone, saying what to use instead.
 func sqliteOnly(cmd, db, instead string) error {

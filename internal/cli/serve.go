@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -86,12 +85,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		ls.close()
-		if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
-			// Another program's file, refused untouched, or a directory
-			// that does not exist: the wrong --db, nothing made.
-			return badInput(err)
-		}
-		return err
+		return openErr(err)
 	}
 	defer db.Close()
 	// The figures of /metrics; the gauges read hub and sp once serving.

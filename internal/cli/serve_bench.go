@@ -78,7 +78,7 @@ func benchOneServer(ctx context.Context, env *Env, dbPath string, cfg loadgen.Lo
 	}
 	db, err := store.Open(ctx, dbPath)
 	if err != nil {
-		return err
+		return openErr(err)
 	}
 	defer db.Close()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

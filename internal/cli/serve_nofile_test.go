@@ -43,7 +43,7 @@ func TestServeRefusedMakesNoFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "new", "cards.db")}, tc.args...)
+			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "cards.db")}, tc.args...)
 			var errb strings.Builder
 			// A server that starts after all serves until the deadline,
 			// then exits 0, leaving its files: the test fails, not hangs.

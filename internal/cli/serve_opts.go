@@ -104,13 +104,14 @@ func (o *serveOptions) check() error {
 		return err
 	}
 	if o.maxTables < 1 {
-		return usageErr("serve: --max-tables must be positive")
+		return usageErr("serve: %s must be positive", o.flagWords("max-tables"))
 	}
 	if o.botWorkers < 0 {
-		return usageErr("serve: --bot-workers must not be negative")
+		return usageErr("serve: %s must not be negative", o.flagWords("bot-workers"))
 	}
 	if o.maxSaves < 1 || o.maxSaveMB < 1 || o.maxSaveMB > 1<<20 || o.dailyMB < 1 || o.dailyMB > 1<<20 {
-		return usageErr("serve: --max-saves, --max-save-mb and --daily-mb must be positive (the MiB at most 1048576)")
+		return usageErr("serve: %s, %s and %s must be positive (the MiB at most 1048576)",
+			o.flagWords("max-saves"), o.flagWords("max-save-mb"), o.flagWords("daily-mb"))
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageErr("serve: --tls-cert and --tls-key go together")
@@ -198,6 +199,16 @@ func (o *serveOptions) named(flag, v string) string {
 		return envName(flag) + " (--" + flag + ")"
 	}
 	return "--" + flag + " " + strconv.Quote(v)
+}
+
+// flagWords names flag in a message: "--flag", or the variable and the
+// flag when its value came from the environment, so the person reading
+// it knows where to look.
+func (o *serveOptions) flagWords(flag string) string {
+	if o.fromEnv[flag] {
+		return envName(flag) + " (--" + flag + ")"
+	}
+	return "--" + flag
 }
 
 // badList is the usage error for a bad item in a list flag (--host,

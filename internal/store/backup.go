@@ -430,6 +430,17 @@ func copyFailed(err error) string {
 // into the backup. It returns the old
 // database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
+	return restore(ctx, path, from, false)
+}
+
+// RestoreDefault is Restore into the default data folder's database:
+// that folder is made (MakeDefaultDir) once the backup has passed its
+// check, so a refused backup leaves nothing behind.
+func RestoreDefault(ctx context.Context, path, from string) (kept string, err error) {
+	return restore(ctx, path, from, true)
+}
+
+func restore(ctx context.Context, path, from string, makeDir bool) (kept string, err error) {
 	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
 		return "", badPath(fmt.Errorf("restore: no backup at %s: %w", from, err))
 	} else if err != nil {
@@ -439,6 +450,11 @@ func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	}
 	if err := checkCopy(ctx, from); err != nil {
 		return "", fmt.Errorf("restore: %s %w; nothing changed", from, err)
+	}
+	if makeDir {
+		if err := MakeDefaultDir(path); err != nil {
+			return "", err
+		}
 	}
 	// Said here, openFile would say "open X: is a directory".
 	if err := checkDBPath(path); err != nil {

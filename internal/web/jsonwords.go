@@ -35,17 +35,22 @@ func jsonWords(err error, v any) string {
 	// te.Type is the innermost type that refused the value (for a list
 	// given a list of the wrong things, the list's element): a list field
 	// is named as a list of what it holds either way.
+	field, ft, ok := fieldPath(reflect.TypeOf(v), te.Field)
 	want := kindWords(te.Type, te.Value)
-	if ft, ok := fieldType(reflect.TypeOf(v), te.Field); ok {
+	if ok {
 		switch ft = deref(ft); {
 		case ft.Name() != "" && (reflect.PointerTo(ft).Implements(textUnmarshaler) || reflect.PointerTo(ft).Implements(jsonUnmarshaler)):
 			want, _ = valueNames(ft, "") // a list that reads itself names what it holds
 		case ft.Kind() == reflect.Slice || ft.Kind() == reflect.Array:
-			_, many := valueNames(ft.Elem(), "")
+			value := "" // the list itself was of the wrong kind
+			if deref(te.Type) == deref(ft.Elem()) {
+				value = te.Value // an element was: say what each must be
+			}
+			_, many := valueNames(ft.Elem(), value)
 			want = "a list of " + many
 		}
 	}
-	return fmt.Sprintf("%q must be %s", te.Field, want)
+	return fmt.Sprintf("%q must be %s", field, want)
 }
 
 // kindWords names the kind of JSON value t takes; value is what was
@@ -83,6 +88,9 @@ func valueNames(t reflect.Type, value string) (one, many string) {
 		}
 		return "a number", "numbers"
 	case reflect.Float32, reflect.Float64:
+		if strings.HasPrefix(value, "number") { // a number out of range (1e400)
+			return "a number within range", "numbers within range"
+		}
 		return "a number", "numbers"
 	case reflect.String:
 		return "a string", "strings"
@@ -101,11 +109,13 @@ var (
 	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
 )
 
-// typeWords makes a Go type's name words: "CardSet" is "card set".
+// typeWords makes a Go type's name words: "CardSet" is "card set", and
+// a run of capitals is one word ("ID" is "id", "URLPath" "url path").
 func typeWords(name string) string {
+	rs := []rune(name)
 	var b strings.Builder
-	for i, r := range name {
-		if i > 0 && unicode.IsUpper(r) {
+	for i, r := range rs {
+		if i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
 			b.WriteByte(' ')
 		}
 		b.WriteRune(unicode.ToLower(r))
@@ -113,33 +123,76 @@ func typeWords(name string) string {
 	return b.String()
 }
 
-// fieldType finds the Go type of the JSON field path (dotted, as
-// json.UnmarshalTypeError.Field has it) in t, matching names as
-// encoding/json does: by the json tag or the field's name, without
-// regard to case. A path through a map or a list is not followed.
-func fieldType(t reflect.Type, path string) (reflect.Type, bool) {
-	for _, name := range strings.Split(path, ".") {
+// fieldPath turns the field path json.UnmarshalTypeError.Field holds
+// (dotted) into the one the request sends, and finds the Go type at its
+// end in t. encoding/json puts the Go name of an embedded struct in the
+// path ("plain.players" for a type that decodes itself through an
+// embedded copy of itself): a step that names no field of the struct
+// reached is such a name and is left out, and a field promoted from an
+// embedded struct is found where the JSON has it. Names match as
+// encoding/json matches them: by the json tag or the field's name,
+// without regard to case. A path through a map or a list is kept as it
+// is, its type unknown.
+func fieldPath(t reflect.Type, path string) (string, reflect.Type, bool) {
+	steps := strings.Split(path, ".")
+	var out []string
+	for i, name := range steps {
 		t = deref(t)
 		if t == nil || t.Kind() != reflect.Struct {
-			return nil, false
+			return strings.Join(append(out, steps[i:]...), "."), nil, false
 		}
-		found := false
-		for i := range t.NumField() {
-			f := t.Field(i)
-			tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if tag == "" {
-				tag = f.Name
-			}
-			if strings.EqualFold(tag, name) {
-				t, found = f.Type, true
-				break
-			}
-		}
-		if !found {
-			return nil, false
+		f, ok := jsonField(t, name)
+		switch {
+		case ok:
+			out = append(out, f.name)
+			t = f.typ
+		case i+1 < len(steps):
+			// a Go type's name: the same JSON object goes on
+		default:
+			return strings.Join(append(out, name), "."), nil, false
 		}
 	}
-	return t, true
+	return strings.Join(out, "."), t, true
+}
+
+type namedField struct {
+	name string
+	typ  reflect.Type
+}
+
+// jsonField finds the field the JSON key name decodes into in the
+// struct t, looking into embedded structs without a json name as
+// encoding/json does (the shallower field first).
+func jsonField(t reflect.Type, name string) (namedField, bool) {
+	var embedded []reflect.Type
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "-" {
+			continue
+		}
+		if f.Anonymous && tag == "" {
+			if et := deref(f.Type); et.Kind() == reflect.Struct {
+				embedded = append(embedded, et)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		if strings.EqualFold(tag, name) {
+			return namedField{tag, f.Type}, true
+		}
+	}
+	for _, et := range embedded {
+		if f, ok := jsonField(et, name); ok {
+			return f, true
+		}
+	}
+	return namedField{}, false
 }
 
 func deref(t reflect.Type) reflect.Type {

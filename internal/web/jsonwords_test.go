@@ -77,3 +77,27 @@ func TestDecodeJSONWords(t *testing.T) {
 		t.Errorf("a list for a map: %v", err)
 	}
 }
+
+// TestDecodeJSONWordsNumbersAndNames: a list of whole numbers given a
+// fraction says its elements must be whole numbers; a number out of
+// range says so; a type named in capitals is one word.
+func TestDecodeJSONWordsNumbersAndNames(t *testing.T) {
+	var v struct {
+		IDs   []int   `json:"ids"`
+		Scale float64 `json:"scale"`
+	}
+	for body, want := range map[string]string{
+		`{"ids":[1.5]}`:   `"ids" must be a list of whole numbers within range`,
+		`{"ids":"x"}`:     `"ids" must be a list of numbers`,
+		`{"scale":1e400}`: `"scale" must be a number within range`,
+	} {
+		if err := DecodeJSON([]byte(body), &v); err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	for name, want := range map[string]string{"ID": "id", "URLPath": "url path", "CardSet": "card set"} {
+		if got := typeWords(name); got != want {
+			t.Errorf("typeWords(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -3,7 +3,11 @@ package spiderweb
 import (
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
+
+	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // TestJSONWordsForThePlayer: a body with a value of the wrong kind is a
@@ -23,5 +27,16 @@ func TestJSONWordsForThePlayer(t *testing.T) {
 		if err := json.Unmarshal(b, &e); err != nil || code != http.StatusBadRequest || e.Error != tc.want {
 			t.Errorf("%s %s %s: %d %s; want 400 and %q", tc.method, tc.path, tc.body, code, b, tc.want)
 		}
+	}
+}
+
+// TestRequestWordsScan: every request body the Spider routes decode
+// refuses a value of the wrong kind, in any field, without a Go name in
+// its words.
+func TestRequestWordsScan(t *testing.T) {
+	for _, v := range []any{analysisRequest{}, newGameRequest{}, commandRequest{}, putSaveRequest{}} {
+		webtest.CheckJSONWords(t, v, func(b []byte) error {
+			return web.DecodeJSON(b, reflect.New(reflect.TypeOf(v)).Interface())
+		})
 	}
 }
