@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -290,5 +291,38 @@ func TestBrowserArlingtonLiveRematchCloses(t *testing.T) {
 	}
 	if href := eval[string](p, `document.querySelector("#rematch-closed a").getAttribute("href")`); href != "/arlington/" {
 		t.Errorf("its link goes to %q, want the lobby", href)
+	}
+}
+
+// TestBrowserArlingtonRematchGoneOnClick: the rematch ran on another
+// server and closed there, so the finished table's page was not told;
+// its button's asking meets the 404 that server's closed rematch gives
+// (played here by a server in front that answers it), and the page says
+// the rematch has closed, with the way to the lobby, not a bare error.
+func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
+	ann := e.client()
+	id := finishedBy(t, ann)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/rematch") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":"not found: the rematch table ABC has closed"}`)
+			return
+		}
+		e.site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	browserIs(p, e, ann)
+	p.open(srv.URL, id)
+	p.until(`!!document.getElementById("btn-rematch")`)
+	p.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
+	p.until(`!!document.getElementById("rematch-closed") || document.getElementById("error").textContent !== ""`)
+	if n := p.count("#rematch-closed"); n != 1 {
+		t.Fatalf("after the 404 the page says %q, not that the rematch closed", eval[string](p, `document.getElementById("error").textContent`))
+	}
+	if n := p.count("#btn-rematch"); n != 0 {
+		t.Error("the page still offers the closed rematch")
 	}
 }
