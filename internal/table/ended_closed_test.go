@@ -93,3 +93,42 @@ func TestRematchAsTheTableCloses(t *testing.T) {
 		t.Errorf("the rematch: seat %d, %+v; want a at 1, the bot at 0", seat, re.Summary().Seats)
 	}
 }
+
+// TestLiveTableRematchCloses: a page left open at a finished table,
+// still live, whose rematch closes (idle: nobody came) is told so
+// (Update.RematchClosed), instead of being offered a rematch to join
+// that can no longer be joined.
+func TestLiveTableRematchCloses(t *testing.T) {
+	st := newMemStore()
+	clk := newFakeClock()
+	h := newHub(t, st, clk)
+	old := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 1)
+	oldSub := mustSub(t, old, "b", -1) // b's page stays open: old stays live
+	playOut(t, old, map[int]string{0: "a", 1: "b"})
+	re, _, err := h.RematchFrom(context.Background(), old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := until(t, oldSub, func(u table.Update) bool { return u.Rematch != "" }); u.RematchClosed {
+		t.Fatal("the rematch is said closed as it is made")
+	}
+	deadline := time.After(waitTimeout)
+	for closed := false; !closed; {
+		clk.Advance(table.DefaultIdleAfter)
+		select {
+		case <-re.Done():
+			closed = true
+		case <-deadline:
+			t.Fatal("the rematch never closed")
+		case <-time.After(10 * time.Millisecond): // the next idle round
+		}
+	}
+	if _, err := h.Table(old.ID()); err != nil {
+		t.Fatalf("the old table closed too (%v): this test needs it live", err)
+	}
+	if u := until(t, oldSub, func(u table.Update) bool { return u.RematchClosed }); u.Rematch != re.ID() {
+		t.Errorf("the closed rematch is named %q, want %q", u.Rematch, re.ID())
+	}
+}

@@ -53,6 +53,9 @@ type loop struct {
 	// rematch is the table made to play again with these seats, once
 	// someone asked for it (rematch.go).
 	rematch string
+	// rematchClosed: that table has closed since (idle: nobody came; or
+	// its game over), so it is no longer offered to join.
+	rematchClosed bool
 	// playingOut: everyone left a rated game, and the stand-ins play it
 	// to its end with nobody connected (playsOut).
 	playingOut bool
@@ -150,6 +153,12 @@ func (t *Table) run(ctx context.Context) {
 		t.h.released(t)
 		t.h.remove(t) // before done: once Done, the hub no longer lists it
 		close(t.done)
+		if from := t.from.Load(); from != nil && ctx.Err() == nil && !t.Moved() {
+			// Closed for good (idle, or over), not a stop or a move: the
+			// table it is the rematch of stops offering it. This waits for
+			// that table's loop at most until it closes or the server stops.
+			from.rematchClosed(ctx, t.id)
+		}
 	}()
 	l.loadRatings(-1)
 	if l.st.Terminal() {

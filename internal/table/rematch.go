@@ -72,9 +72,10 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 	if old == nil {
 		return t, seat, nil // its updates reach no one: its page asks Ended
 	}
+	t.from.CompareAndSwap(nil, old)
 	err = old.do(ctx, func(l *loop) error {
 		if l.rematch != id {
-			l.rematch, l.dirty = id, true
+			l.rematch, l.rematchClosed, l.dirty = id, false, true
 		}
 		return nil
 	})
@@ -82,6 +83,17 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 		return nil, -1, err
 	}
 	return t, seat, nil
+}
+
+// rematchClosed marks t's rematch, table id, closed: t's updates then
+// say so (Update.RematchClosed) instead of offering it.
+func (t *Table) rematchClosed(ctx context.Context, id string) {
+	_ = t.do(ctx, func(l *loop) error { // ErrClosed: t closed too, nobody to tell
+		if l.rematch == id && !l.rematchClosed {
+			l.rematchClosed, l.dirty = true, true
+		}
+		return nil
+	})
 }
 
 // ElsewhereError is RematchFrom's answer when the rematch table runs on

@@ -22,8 +22,12 @@ type Update struct {
 	Status Status `json:"status"`
 	// Rematch is the table where these seats play again, once someone
 	// asked for it after the game's end (Hub.RematchFrom).
-	Rematch string     `json:"rematch,omitempty"`
-	Seats   []SeatInfo `json:"seats"`
+	Rematch string `json:"rematch,omitempty"`
+	// RematchClosed: that table has closed since (nobody came, or its
+	// game is over) and can no longer be joined; known when it ran on
+	// this server (on another, joining it says so).
+	RematchClosed bool       `json:"rematchClosed,omitempty"`
+	Seats         []SeatInfo `json:"seats"`
 	// View is the game as the receiver sees it, with the public events
 	// after the last update's (View.EventsFrom, View.EventCount). It is
 	// nil until every seat is taken and the game starts.
@@ -185,7 +189,7 @@ func (l *loop) flush() {
 // send queues s's update without ever blocking: a subscriber whose queue
 // is full is dropped.
 func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
-	u := Update{Table: l.t.id, Seat: s.seat, Held: l.reservedFor(s.player) >= 0, Status: l.status(), Rematch: l.rematch,
+	u := Update{Table: l.t.id, Seat: s.seat, Held: l.reservedFor(s.player) >= 0, Status: l.status(), Rematch: l.rematch, RematchClosed: l.rematchClosed,
 		Seats: seats, Names: names, Log: []string{}}
 	if l.started() {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view

@@ -24,6 +24,9 @@ type Table struct {
 	l       *loop  // handed to run; only run's goroutine uses it
 	born    uint64 // its place in the hub's starts (Hub.gen)
 	moved   atomic.Bool
+	// from is the live table this one is the rematch of, told when this
+	// one closes so that its pages stop offering it (nil: none here).
+	from atomic.Pointer[Table]
 }
 
 func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {

@@ -2,9 +2,12 @@ package arlweb
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/table"
+	"cardtable/internal/web"
 	"cardtable/internal/web/webtest"
 )
 
@@ -180,5 +184,145 @@ func TestBrowserArlingtonFinishedTableCloses(t *testing.T) {
 	}
 	if !eval[bool](p, shownJS("#btn-replay")) {
 		t.Error("the result's replay button went with the table")
+	}
+}
+
+// TestBrowserArlingtonEndedRetried: the first asking for a closed
+// table's result is refused for now (503, no Retry-After: a server
+// starting or stopping); the page asks again after its first wait and
+// shows the result and its replay, rather than saying the table closed
+// without a finished game. (A dropped connection is not used here:
+// Chromium itself asks again on a kept-alive connection closed without
+// an answer.)
+func TestBrowserArlingtonEndedRetried(t *testing.T) {
+	endedRetried(t, func(w http.ResponseWriter) {
+		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+	})
+}
+
+// TestLongBrowserArlingtonEndedRetried (long: the page waits the second
+// it is told; TestBrowserArlingtonEndedRetried is its quick version): the
+// first asking is refused as the rate limit refuses (429, Retry-After),
+// and the page asks again after that wait.
+func TestLongBrowserArlingtonEndedRetried(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	endedRetried(t, func(w http.ResponseWriter) {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "too many requests", http.StatusTooManyRequests)
+	})
+}
+
+// endedRetried opens the page of a finished table no longer live whose
+// first GET .../ended refuse answers; the page must still show the
+// result, having asked twice.
+func endedRetried(t *testing.T, refuse func(http.ResponseWriter)) {
+	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
+	id := finishedBy(t, e.client())
+	e.hub.Close() // no longer live: its page asks .../ended
+	var asked atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/ended") && asked.Add(1) == 1 {
+			refuse(w)
+			return
+		}
+		e.site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := seatTabIn(t, startBrowser(t), "Bo")
+	p.do(chromedp.Navigate(srv.URL + "/arlington/t/" + id))
+	p.until(`!!document.getElementById("btn-replay") || !!document.getElementById("no-table")`)
+	p.shot("ended-retried")
+	if n := p.count("#no-table"); n != 0 {
+		t.Fatalf("after one failed asking the page says %q", eval[string](p, `document.getElementById("status").textContent`))
+	}
+	if w := eval[string](p, `document.querySelector("#winners .win-text").textContent`); !strings.HasPrefix(w, "Game over: ") {
+		t.Errorf("the result says %q", w)
+	}
+	if c := eval[string](p, `document.getElementById("conn").textContent`); !strings.HasPrefix(c, "game over, table closed") {
+		t.Errorf("the connection line says %q", c)
+	}
+	if n := asked.Load(); n != 2 {
+		t.Errorf("the page asked for the result %d times, want 2", n)
+	}
+}
+
+// TestBrowserArlingtonLiveRematchCloses: Ann's page stays open at her
+// finished table, still live; she asked for a rematch (by the API, so
+// the page is told of it by the table's update) and never went: the
+// rematch closes idle. The page then stops offering "Rematch ready:
+// join" and says the rematch has closed, with the way to the lobby.
+func TestBrowserArlingtonLiveRematchCloses(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	db := testDB(t, ctx)
+	// A short idle close: the rematch nobody connects to closes soon; the
+	// finished table, with Ann's page on it, stays.
+	hub, err := table.NewHub(ctx, table.Options{Store: db, Bots: newBot, BotTime: time.Second, Logf: t.Logf, IdleAfter: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Close)
+	site := web.New(web.Options{Games: []web.Routes{New(hub, wired(Limits{Burst: 10000}))}})
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	e := &env{tb: t, srv: srv, hub: hub, db: db, site: site}
+	ann := e.client()
+	id := finishedBy(t, ann)
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	browserIs(p, e, ann)
+	p.open(srv.URL, id)
+	p.until(`!!document.getElementById("btn-rematch")`)
+	var re rematched
+	if code := ann.do("POST", "/api/arlington/tables/"+id+"/rematch", nil, &re); code != http.StatusCreated {
+		t.Fatalf("rematch: %d", code)
+	}
+	p.until(`!!document.getElementById("rematch-closed")`)
+	p.shot("live-rematch-closed")
+	if _, err := hub.Table(re.ID); err == nil {
+		t.Error("the page says the rematch closed while it is live")
+	}
+	if _, err := hub.Table(id); err != nil {
+		t.Fatalf("the finished table closed (%v): this test needs it live", err)
+	}
+	if n := p.count("#btn-rematch"); n != 0 {
+		t.Error("the page still offers the closed rematch")
+	}
+	if href := eval[string](p, `document.querySelector("#rematch-closed a").getAttribute("href")`); href != "/arlington/" {
+		t.Errorf("its link goes to %q, want the lobby", href)
+	}
+}
+
+// TestBrowserArlingtonRematchGoneOnClick: the rematch ran on another
+// server and closed there, so the finished table's page was not told;
+// its button's asking meets the 404 that server's closed rematch gives
+// (played here by a server in front that answers it), and the page says
+// the rematch has closed, with the way to the lobby, not a bare error.
+func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
+	ann := e.client()
+	id := finishedBy(t, ann)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/rematch") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":"not found: the rematch table ABC has closed"}`)
+			return
+		}
+		e.site.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	browserIs(p, e, ann)
+	p.open(srv.URL, id)
+	p.until(`!!document.getElementById("btn-rematch")`)
+	p.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
+	p.until(`!!document.getElementById("rematch-closed") || document.getElementById("error").textContent !== ""`)
+	if n := p.count("#rematch-closed"); n != 1 {
+		t.Fatalf("after the 404 the page says %q, not that the rematch closed", eval[string](p, `document.getElementById("error").textContent`))
+	}
+	if n := p.count("#btn-rematch"); n != 0 {
+		t.Error("the page still offers the closed rematch")
 	}
 }

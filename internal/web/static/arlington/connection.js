@@ -152,24 +152,52 @@ function retryLater() {
 // that reached its end (its table closed idle after it, or the server
 // restarted since) still has its result, which the page then shows with
 // its replay and "Play again" (GET .../ended); a table that never was
-// says so.
+// (404) says so, and one closed before its game's end (409) says that.
+// Any other answer (a refusal to wait, 429 or 503; a timeout; a lost
+// network) says nothing of the table, so the page asks again (askEnded)
+// and, if it never hears, says it could not fetch the result.
 async function tableGone() {
   conn.gone = true;
   plan("");
-  let status = 0;
-  try {
-    const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}/ended`, { signal: AbortSignal.timeout(ASK_MS) });
-    status = r.status;
-    if (r.ok) conn.ended = await r.json();
-  } catch { /* the words below stay the general ones */ }
+  $("conn").textContent = "the table has closed: fetching its result…";
+  const { status, result } = await askEnded();
+  conn.ended = result;
   const a = el("a", "", "back to the lobby");
   a.href = "/arlington/";
-  const words = conn.ended ? "game over, table closed: " : status === 404 ? "no such table: " : "this table has ended or is gone: ";
+  const words = conn.ended ? "game over, table closed: " : status === 404 ? "no such table: "
+    : status === 409 ? "this table has ended or is gone: " : "could not fetch the result (reload to try again): ";
   $("conn").replaceChildren(words, a);
   $("error").textContent = "";
   page.dropSelection();
   page.ended(conn.ended, status);
   page.redraw();
+}
+// ENDED_WAITS are the waits before each asking again for a gone table's
+// result: bounded, so a page whose server stays unreachable stops asking
+// (about 15 s in all) and says so. A Retry-After the answer gives is
+// waited instead, up to ENDED_WAIT_MAX.
+const ENDED_WAITS = [500, 1000, 2000, 4000, 8000];
+const ENDED_WAIT_MAX = 30000;
+// askEnded is GET .../ended's status and result (null but for 200),
+// asked again while the answer is one that may change by itself: status
+// 0 when it never came (or its body was cut).
+async function askEnded() {
+  for (let i = 0; ; i++) {
+    let status = 0;
+    let after = null;
+    try {
+      const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}/ended`, { signal: AbortSignal.timeout(ASK_MS) });
+      status = r.status;
+      if (r.ok) return { status, result: await r.json() };
+      after = r.headers.get("Retry-After");
+    } catch { status = 0; }
+    const again = status === 0 || status === 429 || status >= 500;
+    if (!again || i >= ENDED_WAITS.length) return { status, result: null };
+    const secs = Number(after);
+    const ms = after !== null && after !== "" && Number.isFinite(secs) && secs >= 0 ? Math.min(secs * 1000, ENDED_WAIT_MAX) : ENDED_WAITS[i];
+    document.body.dataset.endedRetryMs = String(ms);
+    await new Promise((done) => setTimeout(done, ms));
+  }
 }
 // leftGame follows a Leave this page sent, in the views after it: a
 // seat given up before the start comes back as a spectator's view (done);

@@ -1,6 +1,6 @@
 // The game's end on the table page: who won, "Watch the replay" and the
 // rematch ("Play again").
-import { request } from "/shared/api.js";
+import { request, ApiError } from "/shared/api.js";
 import { el } from "./common.js";
 import { winnersText, renderSheet } from "./render.js";
 
@@ -42,6 +42,7 @@ function renderRematch(box, last, id) {
   current = last;
   let b = $("btn-rematch");
   if (!last || last.seat < 0) { if (b) b.remove(); return; }
+  if (last.rematchClosed) { rematchClosed(box); return; }
   if (!b) {
     b = el("button", "", "");
     b.type = "button";
@@ -54,7 +55,13 @@ function renderRematch(box, last, id) {
         // seat for this person there, which only a join takes.
         if (t.seat < 0) await request("POST", `/api/arlington/tables/${encodeURIComponent(t.id)}/join`, { name: current.seats[current.seat].name });
         location.assign(t.link);
-      } catch (e) { $("error").textContent = e.message; b.disabled = false; }
+      } catch (e) {
+        // 404: the rematch has closed since (it ran on another server,
+        // so this page was not told); joining it cannot work.
+        if (e instanceof ApiError && e.status === 404) { rematchClosed(box); return; }
+        $("error").textContent = e.message;
+        b.disabled = false;
+      }
     });
     box.appendChild(b);
   }
@@ -75,7 +82,10 @@ function renderRematch(box, last, id) {
 export function showEnded(r, drawn, replay, status) {
   $("chat-form").hidden = true;
   for (const id of ["join", "seated", "invite-box"]) $(id).hidden = true;
-  if (drawn) return;
+  if (drawn) { // its end stays drawn from the views; a closed rematch goes
+    if (r && r.rematchClosed && $("btn-rematch")) rematchClosed($("winners"));
+    return;
+  }
   for (const id of ["hand-box", "log-box", "chat-box", "keys-box"]) $(id).hidden = true;
   if (!r) { showNoTable(status); return; }
   $("status").textContent = "Game over. This table has closed; the replay shows the whole game.";
@@ -90,13 +100,21 @@ export function showEnded(r, drawn, replay, status) {
   renderSheet($("sheet"), r, r.names);
   $("sheet-box").open = true;
   if (r.rematchClosed) { // made once, closed since: nobody can join it
-    if (r.seat >= 0) box.appendChild(toLobby("rematch-closed", "The rematch table has closed. For another game, start a new table in the lobby."));
+    if (r.seat >= 0) rematchClosed(box);
     return;
   }
   // The rematch button as the live page has it, over the seats' names as
   // the stored game has them.
   const seats = r.names.map((n, i) => ({ seat: i, name: i === r.seat ? r.name : n }));
   renderRematch(box, { seat: r.seat, seats, rematch: r.rematch || "" }, r.id);
+}
+
+// rematchClosed puts in box, instead of the rematch button, that the
+// rematch table has closed, with the way to the lobby for a new table.
+function rematchClosed(box) {
+  const b = $("btn-rematch");
+  if (b) b.remove();
+  if (!$("rematch-closed")) box.appendChild(toLobby("rematch-closed", "The rematch table has closed. For another game, start a new table in the lobby."));
 }
 
 // showNoTable leaves on the page of a table with no result only why, and
@@ -106,7 +124,8 @@ function showNoTable(status) {
   for (const id of ["players", "play", "last", "winners"]) $(id).hidden = true;
   const words = status === 404
     ? "There is no table at this link. Check the link, or start or join a table in the lobby."
-    : "This table has closed without a finished game to show. Start or join a table in the lobby.";
+    : status === 409 ? "This table has closed without a finished game to show. Start or join a table in the lobby."
+      : "Could not fetch this table's result: reload the page to try again, or go to the lobby.";
   $("status").replaceChildren(toLobby("no-table", words));
 }
 
