@@ -160,3 +160,46 @@ func TestBrowserArlingtonChatNoAnswer(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS(`#chat-form button`)))
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1 && ` + fieldJS + ` === ""`)
 }
+
+// TestBrowserArlingtonChatLateAnswer: a line given back after the page's
+// wait (made 300 ms here) whose answer comes late is still taken: the
+// field empties and "No answer" goes, so the player does not send it
+// twice.
+func TestBrowserArlingtonChatLateAnswer(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "")
+	bctx := startBrowser(t)
+	addPageScript(t, bctx, `(() => { const st = window.setTimeout; window.setTimeout = (f, ms, ...a) => st(f, ms === 10000 ? 300 : ms, ...a); })()`)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, id)
+	p.holdChat()
+	p.say("late?")
+	p.until(`document.getElementById("chat-msg").textContent.includes("No answer")`)
+	p.releaseChat()
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	p.until(fieldJS + ` === "" && document.getElementById("chat-msg").textContent === ""`)
+}
+
+// TestBrowserArlingtonChatEarlierRefused: the refusal of a line the
+// player replaced before its answer came is said by the chat field, not
+// in the play area, and the line awaited now is left to its own answer.
+func TestBrowserArlingtonChatEarlierRefused(t *testing.T) {
+	e := newEnv(t, Limits{})
+	_, _, p := openTable(t, e, "Ann", 0, "", "")
+	p.join("Ann")
+	p.holdChat()
+	long := strings.Repeat("x", table.MaxChatRunes+1) // refused as too long
+	eval[bool](p, `(() => { document.getElementById("chat-text").value = "`+long+`"; document.getElementById("chat-form").requestSubmit(); return true })()`)
+	eval[bool](p, `(() => { document.getElementById("chat-text").value = "second"; document.getElementById("chat-form").requestSubmit(); return true })()`)
+	// Only the first line goes: its refusal comes while the second is awaited.
+	eval[bool](p, `(() => { const [send, d] = window.__held.shift(); send(d); return true })()`)
+	p.until(`document.getElementById("chat-msg").textContent !== "" || document.getElementById("error").textContent !== ""`)
+	if msg := eval[string](p, `document.getElementById("chat-msg").textContent`); !strings.Contains(msg, "not sent") {
+		t.Errorf("the chat says %q, want the earlier line's refusal", msg)
+	}
+	if play := eval[string](p, `document.getElementById("error").textContent`); play != "" {
+		t.Errorf("the play area says %q: a chat line's refusal belongs by the chat", play)
+	}
+	p.releaseChat()
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1 && ` + fieldJS + ` === ""`)
+}

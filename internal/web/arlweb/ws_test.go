@@ -389,6 +389,32 @@ func TestWSStopSilentPage(t *testing.T) {
 // ref: an "ack" when the table took the line, an "error" with the ref
 // when it was refused, whether by the message's reader (a line too long),
 // the table or the rate limit; a message without a ref gets no ack.
+// TestWSChatRefConnLimit: a chat line refused by the connection's own
+// rate limit (before the table sees it) still carries its ref back, so
+// the page says the refusal by the chat field.
+func TestWSChatRefConnLimit(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 2, Every: time.Hour}) // two messages, the hello among them
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	w := a.dial(id, -1)
+	for i := 1; ; i++ {
+		ref := fmt.Sprint(i)
+		w.send(map[string]any{"type": "chat", "text": "hi", "ref": ref})
+		m := w.waitFor(func(m srvMsg) bool { return m.Type == "ack" || m.Type == "error" })
+		if m.Type == "ack" {
+			if i >= table.ChatBurst {
+				t.Fatal("no connection rate limit before the table's")
+			}
+			continue
+		}
+		if m.Class != "too_many" || m.Ref != ref {
+			t.Errorf("line %s refused %+v, want the rate limit with ref %s", ref, m, ref)
+		}
+		break
+	}
+}
+
 func TestWSChatRef(t *testing.T) {
 	e := newEnv(t, Limits{})
 	a := e.client()

@@ -79,6 +79,14 @@ function toEnd() {
 let pending = null;
 let sent = 0; // the refs this page gave: its lines, numbered
 
+// late is the last line whose wait ran out ({text, ref}, null: none):
+// its answer may still come, and then ends what the chat said of it
+// (the field emptied if it still holds that line), so the player is not
+// left to send it twice. Only the last is kept: the page's memory of
+// lines stays bounded.
+let late = null;
+const NO_ANSWER = "No answer from the server yet: your message is kept; if it is not in the chat, press Send again.";
+
 // WAIT is how long the page awaits an answer before it gives the line
 // back to the player: the server answers at once, so a longer silence
 // is a connection that died without closing.
@@ -101,17 +109,31 @@ function settle(said) {
 // ackedLine takes the server's "ack" of the line sent: the field is
 // emptied, unless the player already typed something else there.
 function ackedLine(m) {
+  if (late && m.ref && m.ref === late.ref) {
+    if (cleaned($("chat-text").value) === late.text) $("chat-text").value = "";
+    if ($("chat-msg").textContent === NO_ANSWER) $("chat-msg").textContent = "";
+    late = null;
+    return;
+  }
   if (!pending || !m.ref || m.ref !== pending.ref) return;
   if (cleaned($("chat-text").value) === pending.text) $("chat-text").value = "";
   settle("");
 }
 
-// refusedLine takes the refusal of the line sent (true: the chat says
-// it, with what to do; the line stays in the field); any other refusal
-// (an action's) is the page's.
+// refusedLine takes the refusal of a chat line (true: the chat says
+// it, with what to do; the line stays in the field); a refusal without
+// a ref (an action's) is the page's. Only chat lines carry refs, so one
+// answering a line the player has replaced since (or whose wait ran
+// out) is said by the chat too, as an earlier message not sent.
 function refusedLine(m) {
-  if (!pending || !m.ref || m.ref !== pending.ref) return false;
+  if (!m.ref) return false;
   const why = m.error || "refused";
+  if (late && m.ref === late.ref) late = null;
+  if (!pending || m.ref !== pending.ref) {
+    $("chat-msg").textContent = `An earlier message was not sent: ${why}.`;
+    $("chat-msg").scrollIntoView({ block: "nearest" });
+    return true;
+  }
   settle(m.class === "too_many" ?
     `Not sent: ${why}, then press Send again (your message is kept).` :
     m.class === "bad_request" ?
@@ -145,7 +167,9 @@ export function installChat() {
     if (pending) clearTimeout(pending.timer);
     const ref = String(++sent);
     const timer = setTimeout(() => {
-      if (pending && pending.ref === ref) settle("No answer from the server yet: your message is kept; if it is not in the chat, press Send again.");
+      if (!pending || pending.ref !== ref) return;
+      late = { text: t, ref };
+      settle(NO_ANSWER);
     }, WAIT);
     pending = { text: t, ref, ws: conn.ws, timer };
     said.textContent = "";
