@@ -101,3 +101,30 @@ func TestBrowserSaveFailureStaysOnMove(t *testing.T) {
 		t.Errorf("the refused save's message went when a row was dealt: the game is still unsaved")
 	}
 }
+
+// TestBrowserLostMoveGoesOnMove: a command the network lost is said, and
+// the message goes once a later command is played, since the table then
+// shows something newer than what failed.
+func TestBrowserLostMoveGoesOnMove(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	p.eval(`(() => { window.__failOnce = true; const f = window.fetch; window.fetch = (u, o) => {
+	  if (window.__failOnce && String(u).includes("/commands")) { window.__failOnce = false; return Promise.reject(new TypeError("network lost")); }
+	  return f(u, o); }; return 1; })()`, nil)
+	stock := p.serverView().Stock
+	p.keys("d")
+	const failed = `!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.includes("cannot be reached")`
+	p.waitJS(failed+` && document.body.dataset.busy === "0"`, "the lost deal in the message box")
+	if got := p.serverView().Stock; got != stock {
+		t.Fatalf("the stock holds %d after the lost deal, was %d", got, stock)
+	}
+	p.keys("d")
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
+	if got := p.serverView().Stock; got >= stock {
+		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
+	}
+	var still bool
+	p.eval(failed, &still)
+	if still {
+		t.Errorf("the lost deal's message stays after a row was dealt: the table shows newer")
+	}
+}
