@@ -54,6 +54,17 @@ export function bringEndIntoView() {
   if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
 }
 
+// bringRefusalIntoView shows a refusal of the player's own action (its
+// line sits below the hand): in a short window the hand's refocused card
+// could be at the window's foot and the reason under it, off the screen.
+// Nothing moves while the player types, or when the line is in sight.
+export function bringRefusalIntoView() {
+  const line = $("error");
+  const r = line.getBoundingClientRect();
+  if (typing() || !line.textContent || (r.top >= barBottom() && r.bottom <= window.innerHeight)) return;
+  window.scrollBy(0, r.bottom > window.innerHeight ? r.bottom - window.innerHeight : r.top - barBottom());
+}
+
 // typing reports whether the keyboard's focus is in a text field (the
 // chat's message, the log's Find): the page then does not scroll by
 // itself, which would slide the field away while the player types.

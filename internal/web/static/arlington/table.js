@@ -16,7 +16,7 @@ import { installKeys } from "./keys.js";
 import { installInvite, showCode } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
 import { conn, connect, stoppedWords, installConnection } from "./connection.js";
-import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, typing, keepField } from "./onscreen.js";
+import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
@@ -112,11 +112,13 @@ function showError(m) {
       a.rel = "noopener";
       $("error").replaceChildren(text + " (", a, ")");
       say(`${text} (rule “${m.rule}”)`);
+      bringRefusalIntoView();
       return;
     }
   }
   $("error").textContent = text;
   say(text);
+  bringRefusalIntoView();
 }
 
 // show draws one view message (the pacer calls it) and says how long to
