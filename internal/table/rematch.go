@@ -183,8 +183,7 @@ func (h *Hub) storedTurned(ctx context.Context, id, player string) (Config, []St
 	if err != nil {
 		return Config{}, nil, Player{}, err
 	}
-	switch {
-	case !st.Terminal():
+	if !st.Terminal() {
 		return Config{}, nil, Player{}, fmt.Errorf("%w: the table closed before the game's end", ErrNotOver)
 	}
 	cfg, seats := turn(cfg, cfg.Bots, s.Seats)
