@@ -12,6 +12,11 @@ import (
 	"cardtable/arlington"
 )
 
+// ErrChatNotStored: a chat line the store could not write, so sent to
+// no one. It wraps ErrStore; the web layer tells its sender that their
+// message was not sent, rather than speaking of the table.
+var ErrChatNotStored = fmt.Errorf("chat line not stored: %w", ErrStore)
+
 // ChatLine is one chat message as everyone sees it.
 type ChatLine struct {
 	N    int       `json:"n"`    // its number at the table, from 1
@@ -117,7 +122,7 @@ func (l *loop) chat(p Player, text string) error {
 		if !errors.Is(l.checkMoved(err), ErrMoved) { // moved: the table stops here, as for a move
 			l.rereadChat()
 		}
-		return fmt.Errorf("%w: %w", ErrStore, err)
+		return fmt.Errorf("%w: %w", ErrChatNotStored, err)
 	}
 	l.addChat(line)
 	l.dirty = true

@@ -72,18 +72,28 @@ type public struct {
 func (e *public) Error() string { return e.err.Error() }
 func (e *public) Unwrap() error { return e.err }
 
+// Message is the words the player reads of err, over HTTP and on a
+// WebSocket alike, and whether err is a server fault (5xx): a fault is
+// told in its class's generic sentence or its Public one, never in its
+// own words (a database's error, a path), which belong in the log alone.
+func Message(err error) (msg string, fault bool) {
+	code, msg := status(err)
+	var p *public
+	if code >= 500 && errors.As(err, &p) {
+		msg = p.msg
+	}
+	return msg, code >= 500
+}
+
 // WriteError answers with err's status and {"error": message}. Server
 // faults are logged (log nil: not logged); their details stay in the log.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	code, msg := status(err)
-	var p *public
-	if code >= 500 && errors.As(err, &p) {
-		msg = p.msg
-	}
-	if code >= 500 {
+	code, _ := status(err)
+	msg, fault := Message(err)
+	if fault {
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	WriteJSON(w, code, errorBody{msg})

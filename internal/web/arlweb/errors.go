@@ -38,13 +38,17 @@ var classes = []web.Class{
 	{Err: table.ErrNotSeated, Class: web.ErrForbidden},
 	{Err: table.ErrNotYourSeat, Class: web.ErrForbidden},
 	{Err: table.ErrIllegal, Class: web.ErrUnprocessable},
-	{Err: table.ErrClosed, Class: web.ErrUnavailable},
+	{Err: table.ErrClosed, Class: web.ErrUnavailable, Public: "the table has closed"},
 	{Err: table.ErrMoved, Class: web.ErrUnavailable, Public: "the table moved to another server: reconnect"},
 	{Err: table.ErrSlow, Class: web.ErrUnavailable},
 	// Before ErrStore, which wraps it.
 	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,
 		Public: "the server's disk is full: this was not saved; try again later"},
-	{Err: table.ErrStore, Class: web.ErrUnavailable},
+	// A write the store refused is told in one sentence of the server's,
+	// never in the store's words (a database's error, its file's path),
+	// which go to the log (web.Message): a chat line's names the message.
+	{Err: table.ErrChatNotStored, Class: web.ErrUnavailable, Public: "the server could not save your message; try again"},
+	{Err: table.ErrStore, Class: web.ErrUnavailable, Public: "the server could not save this; try again"},
 	// A record text the engine refuses is one the hub wrote (the replay
 	// reads the record it gets from the hub): a server fault too, though
 	// the error may also wrap ErrBadAction or ErrBadSet for the move it

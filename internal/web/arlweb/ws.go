@@ -73,16 +73,30 @@ type ackMsg struct {
 	Ref  string `json:"ref"`
 }
 
+// newErrorMsg is err as this client reads it: its class, and the words
+// web.Message gives it (a server fault's own words, a store's error
+// say, only in the log: see refusal).
 func newErrorMsg(err error) errorMsg {
 	err = web.Classify(err, classes)
-	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: err.Error()}
+	msg, _ := web.Message(err)
+	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: msg}
 	var re *arlington.RuleError
 	if errors.As(err, &re) {
 		m.Rule = re.Rule
 	}
-	if m.Class == "internal" {
-		m.Error = "internal error"
+	return m
+}
+
+// refusal is newErrorMsg of err, refusing this client's message (ref:
+// a chat message's, or ""); a server fault is logged with its own words,
+// as WriteError logs a request's.
+func (cn *conn) refusal(ctx context.Context, err error, ref string) errorMsg {
+	err = web.Classify(err, classes)
+	if _, fault := web.Message(err); fault {
+		cn.h.log.ErrorContext(ctx, "arlington: a WebSocket message refused", "table", cn.t.ID(), "err", err)
 	}
+	m := newErrorMsg(err)
+	m.Ref = ref
 	return m
 }
 
@@ -221,9 +235,7 @@ func (cn *conn) read(ctx context.Context) {
 			continue
 		}
 		if err := cn.handle(ctx, m); err != nil {
-			e := newErrorMsg(err)
-			e.Ref = m.Ref
-			cn.answer(ctx, e)
+			cn.answer(ctx, cn.refusal(ctx, err, m.Ref))
 		}
 	}
 }
@@ -316,7 +328,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			helloWait.Stop()
 			tell = true
 			if err := w.subscribe(ctx, cn, m.Since, m.Chat); err != nil {
-				msg = newErrorMsg(err)
+				msg = cn.refusal(ctx, err, "")
 				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
 					cn.send(ctx, msg)
 					return websocket.StatusTryAgainLater, "cannot watch this table"
@@ -325,7 +337,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		case <-helloWait.C:
 			if w.sub == nil {
 				if err := w.subscribe(ctx, cn, -1, -1); err != nil {
-					cn.send(ctx, newErrorMsg(err))
+					cn.send(ctx, cn.refusal(ctx, err, ""))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}
 				tell = true

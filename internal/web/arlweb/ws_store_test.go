@@ -1,0 +1,148 @@
+package arlweb
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cardtable/internal/store"
+	"cardtable/internal/table"
+	"cardtable/internal/web"
+)
+
+// dbWords is what a store's error says of itself: the database's words,
+// its file's path, which are for the operator's log only.
+const dbWords = "sqlite: disk I/O error (SQLITE_IOERR_WRITE) writing /srv/cardtable/cardtable.db"
+
+// failWrites is a store whose chat, move and seat writes fail, while
+// fail is set, with the database's own words.
+type failWrites struct {
+	*store.DB
+	fail atomic.Bool
+}
+
+func (s *failWrites) refused() error {
+	if s.fail.Load() {
+		return errors.New(dbWords)
+	}
+	return nil
+}
+
+func (s *failWrites) AppendChat(ctx context.Context, id string, l table.ChatLine, keep int) error {
+	if err := s.refused(); err != nil {
+		return err
+	}
+	return s.DB.AppendChat(ctx, id, l, keep)
+}
+
+func (s *failWrites) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	if err := s.refused(); err != nil {
+		return err
+	}
+	return s.DB.AppendAction(ctx, id, seq, m)
+}
+
+func (s *failWrites) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat) error {
+	if err := s.refused(); err != nil {
+		return err
+	}
+	return s.DB.SaveSeats(ctx, id, seats)
+}
+
+// logBuffer is a log's text, written from the handlers' goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// newEnvLogged is newEnv over st (the database wrapped) whose handlers
+// log to log.
+func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st := &failWrites{DB: db}
+	hub, err := table.NewHub(ctx, table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o := wired(Limits{})
+	o.Log = slog.New(slog.NewTextHandler(log, nil))
+	s := web.New(web.Options{Games: []web.Routes{New(hub, o)}})
+	srv := httptest.NewServer(s)
+	tb.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		hub.Close()
+		cancel()
+		db.Close()
+	})
+	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s}, st
+}
+
+// TestStoreFailureWords: a chat line, a move or a seat the store could
+// not write is refused in one plain sentence, the same on the WebSocket
+// as over HTTP (a chat line's names the message, with its ref), never
+// in the database's words, which go to the server's log.
+func TestStoreFailureWords(t *testing.T) {
+	var log logBuffer
+	e, st := newEnvLogged(t, &log)
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	w := a.dial(id, -1)
+	mine := w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Legal) > 0 })
+	st.fail.Store(true)
+
+	w.send(map[string]any{"type": "chat", "text": "hello", "ref": "c1"})
+	m := w.waitFor(isError)
+	if m.Class != "unavailable" || m.Ref != "c1" || m.Error != chatNotStored {
+		t.Errorf("a chat line not stored: %+v; want class unavailable, ref c1, %q", m, chatNotStored)
+	}
+	w.send(map[string]any{"type": "action", "action": mine.Legal[0]})
+	if m := w.waitFor(isError); m.Class != "unavailable" || m.Error != notStored {
+		t.Errorf("a move not stored: %+v; want class unavailable, %q", m, notStored)
+	}
+	b := e.client()
+	var got struct{ Error string }
+	other := b.create("", "")
+	if code := b.do("POST", "/api/arlington/tables/"+other+"/join", joinRequest{Name: "Bo"}, &got); code != http.StatusServiceUnavailable || got.Error != notStored {
+		t.Errorf("a seat not stored: %d %q; want 503 %q", code, got.Error, notStored)
+	}
+	st.fail.Store(false)
+	w.send(map[string]any{"type": "ping"}) // the reader has logged the refusals before it answers this
+	w.waitFor(func(m srvMsg) bool { return m.Type == "pong" })
+	if n := strings.Count(log.String(), dbWords); n < 3 {
+		t.Errorf("the log names the database's words %d times, want the 3 refusals:\n%s", n, log.String())
+	}
+}
+
+// The sentences a player reads of a write the store refused.
+const (
+	chatNotStored = "the server could not save your message; try again"
+	notStored     = "the server could not save this; try again"
+)
