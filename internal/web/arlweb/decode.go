@@ -70,17 +70,44 @@ func validRef(r string) bool {
 }
 
 // refOf is the valid ref of a chat message that was refused before it
-// was read in full (the rate limit, a bad field), so that its refusal
-// still names it; "" when there is none to name.
+// was read in full (the rate limit, a binary frame, a bad field, a value
+// after it), so that its refusal still names it; "" when there is none
+// to name: not a chat message, or one with no ref, a ref not valid or
+// two refs (keys are matched as encoding/json matches them, without
+// regard to case). Only the first JSON value is read.
 func refOf(b []byte) string {
-	var w struct {
-		Type string `json:"type"`
-		Ref  string `json:"ref"`
-	}
-	if len(b) > maxFrame || json.Unmarshal(b, &w) != nil || w.Type != msgChat || !validRef(w.Ref) {
+	if len(b) > maxFrame {
 		return ""
 	}
-	return w.Ref
+	d := json.NewDecoder(bytes.NewReader(b))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	var typ, ref string
+	types, refs := 0, 0
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return ""
+		}
+		switch {
+		case strings.EqualFold(k, "type"):
+			types++
+			json.Unmarshal(v, &typ) // not a string: typ stays "", no chat
+		case strings.EqualFold(k, "ref"):
+			refs++
+			json.Unmarshal(v, &ref) // not a string: ref stays "", not valid
+		}
+	}
+	if types != 1 || refs != 1 || typ != msgChat || !validRef(ref) {
+		return ""
+	}
+	return ref
 }
 
 // Decode reads one client message: strict JSON (one object, no unknown

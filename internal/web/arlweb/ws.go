@@ -224,14 +224,12 @@ func (cn *conn) read(ctx context.Context) {
 		tokens--
 		refused = 0
 		if typ != websocket.MessageText {
-			cn.answer(ctx, newErrorMsg(fmt.Errorf("%w: binary message", web.ErrBadRequest)))
+			cn.answer(ctx, cn.refusal(ctx, fmt.Errorf("%w: binary message", web.ErrBadRequest), refOf(b)))
 			continue
 		}
 		m, err := Decode(b)
 		if err != nil {
-			e := newErrorMsg(err)
-			e.Ref = refOf(b)
-			cn.answer(ctx, e)
+			cn.answer(ctx, cn.refusal(ctx, err, refOf(b)))
 			continue
 		}
 		if err := cn.handle(ctx, m); err != nil {
