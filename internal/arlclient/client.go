@@ -230,10 +230,23 @@ func (c *Client) Join(ctx context.Context, id, name string, seat int) (int, erro
 	return ans.Seat, nil
 }
 
+// Left is the server's answer to leaving a seat (docs/api.md).
+type Left struct {
+	// Opened: the game had not started, and the seat is open for anyone.
+	Opened bool `json:"opened"`
+	// Away: the game is in play, and the seat stays this player's,
+	// marked away: the server's stand-in bot plays it until they return.
+	Away bool `json:"away"`
+	Seat int  `json:"seat"` // the seat kept, counted from 0; -1 when it opened
+}
+
 // Leave gives up the seat: before the start it opens again; after it the
-// server's stand-in bot plays it until this identity returns.
-func (c *Client) Leave(ctx context.Context, id string) error {
-	return c.call(ctx, http.MethodPost, "/api/arlington/tables/"+id+"/leave", struct{}{}, nil)
+// server's stand-in bot plays it until this identity returns. The answer
+// says which.
+func (c *Client) Leave(ctx context.Context, id string) (Left, error) {
+	var left Left
+	err := c.call(ctx, http.MethodPost, "/api/arlington/tables/"+id+"/leave", struct{}{}, &left)
+	return left, err
 }
 
 // Record is table id's game record in the engine's format (the seed only

@@ -126,13 +126,28 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 }
 
 // leave gives the seat to the server's stand-in bot, so that nobody waits
-// for a player who has gone.
+// for a player who has gone, and says what the server did with it.
 func (r *arlRemote) leave(ctx context.Context) error {
-	if err := r.client.Leave(ctx, r.id); err != nil {
+	left, err := r.client.Leave(ctx, r.id)
+	if err != nil {
 		return fmt.Errorf("connect: leaving the table: %w", err)
 	}
-	r.out("left the table; the server's stand-in bot plays seat %d from now on\n", arlSeat(r.seat))
+	r.out("%s\n", arlLeftWords(left, r.seat))
 	return nil
+}
+
+// arlLeftWords says the server's answer to leaving seat (counted from 0):
+// in a game in play the seat is kept, marked away, and the stand-in plays
+// it; before the start it opened for anyone.
+func arlLeftWords(left arlclient.Left, seat int) string {
+	switch {
+	case left.Away:
+		return fmt.Sprintf("left the table; seat %d is still yours, marked away: the server's stand-in bot plays it "+
+			"until you come back (connect again with the same identity)", arlSeat(left.Seat))
+	case left.Opened:
+		return fmt.Sprintf("left the table; seat %d is open again for anyone", arlSeat(seat))
+	}
+	return "left the table"
 }
 
 // arlReason is a refusal's message as terminal play words it: without the

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"cardtable/internal/arlclient"
 )
 
 // A --log file that cannot be made is bad usage, told with the system's
@@ -32,5 +34,22 @@ func TestArlingtonConnectLogUnwritable(t *testing.T) {
 	if err.Error() != want || !errors.Is(err, errUsage) || !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("error %q (usage %v, not exist %v), want %q, bad usage, and fs.ErrNotExist in its chain",
 			err, errors.Is(err, errUsage), errors.Is(err, fs.ErrNotExist), want)
+	}
+}
+
+// The words of leaving follow the server's answer: a seat kept, marked
+// away, for a game in play (its number the answer's, counted from 1), one
+// opened for anyone before the start.
+func TestArlLeftWords(t *testing.T) {
+	for _, tc := range []struct {
+		left arlclient.Left
+		want string
+	}{
+		{arlclient.Left{Away: true, Seat: 2}, "left the table; seat 3 is still yours, marked away: the server's stand-in bot plays it until you come back (connect again with the same identity)"},
+		{arlclient.Left{Opened: true, Seat: -1}, "left the table; seat 2 is open again for anyone"},
+	} {
+		if got := arlLeftWords(tc.left, 1); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.left, got, tc.want)
+		}
 	}
 }

@@ -374,13 +374,15 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 }
 
 func TestArlingtonConnectInputEnds(t *testing.T) {
-	// Input ending before the game does leaves the table (the stand-in
-	// plays on) and exits 0, as arlington play does.
+	// Input ending before the game does leaves the table and exits 0, as
+	// arlington play does; the server's answer says the seat is kept,
+	// marked away, and the stand-in plays it, and so does the client.
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
 	_, wait := arlConnect(t, link, "legal\n")
 	c := wait()
-	if c.code != exitOK || !strings.Contains(c.out, "input ended before the game did") || !strings.Contains(c.out, "left the table") {
+	if c.code != exitOK || !strings.Contains(c.out, "input ended before the game did") ||
+		!strings.Contains(c.out, "left the table; seat 1 is still yours, marked away: the server's stand-in bot plays it until you come back") {
 		t.Fatalf("exit %d:\n%s\n%s", c.code, c.out, c.err)
 	}
 }
