@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"cardtable/internal/store"
 )
 
 // TestServeBackupDBCopyRefuseForeignSchema: another program's SQLite file
@@ -67,6 +70,60 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 				t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
 			}
 		}
+	}
+}
+
+// TestForeignGamesTableRefused: another program's SQLite file with a
+// table named games (a name any program may use) at a schema version a
+// cardtable database has, 3 or this program's own, is no cardtable
+// database either: it lacks cardtable's other tables and columns at that
+// version. serve, backup, restore and db copy (either side) refuse it as
+// the other foreign files, exit 2 in one sentence, every file left byte
+// for byte as it was. By its games table alone it was taken for
+// cardtable's: serve and db copy made it a WAL database and failed in a
+// migration (exit 1, in SQLite's words), backup and restore copied it.
+func TestForeignGamesTableRefused(t *testing.T) {
+	good := filepath.Join(t.TempDir(), "good.db")
+	fill(t, good)
+	for _, version := range []int{3, store.Version()} {
+		t.Run(fmt.Sprint(version), func(t *testing.T) {
+			dir := t.TempDir()
+			theirs := filepath.Join(dir, "theirs.db")
+			sqlExec(t, theirs, fmt.Sprintf("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT); "+
+				"INSERT INTO games VALUES (1, 'chess'); PRAGMA user_version = %d", version))
+			fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
+			before := dirBytes(t, dir)
+			v := fmt.Sprintf("(schema version %d)", version)
+			for _, tc := range []struct {
+				name string
+				args []string
+				want string
+			}{
+				{"backup", []string{"backup", "--db", theirs, "--to", fresh},
+					"backup: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing written"},
+				{"restore", []string{"restore", "--db", live, "--from", theirs},
+					"restore: " + theirs + " is not a usable backup: it is an SQLite database, but not cardtable's " + v + "; nothing changed"},
+				{"db copy from", []string{"db", "copy", "--from", theirs, "--to", fresh},
+					"db copy: the source: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing changed"},
+				{"db copy to", []string{"db", "copy", "--from", good, "--to", theirs},
+					"db copy: the target: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + ": give a new file, or an empty one; nothing changed"},
+				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
+					"serve: store: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					var out, errb bytes.Buffer
+					code := Run(ctx, tc.args, nil, &out, &errb)
+					if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
+						t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
+					}
+				})
+			}
+			if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
+				t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
+			}
+		})
 	}
 }
 

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -64,9 +66,80 @@ func (c fileClass) versions() string {
 	return fmt.Sprintf("schema version %d; this one knows 1 to %d", c.version, Version())
 }
 
-// everyVersionTable is a table every version of cardtable's schema has:
-// migrations/001_init.sql makes it, and no migration drops or renames it.
-const everyVersionTable = "games"
+// versionSchemas is, for each schema version v from 1 to Version(), the
+// tables cardtable's schema has at v, each with its columns: what
+// migrations 1 to v make of an empty database, applied once in memory.
+var versionSchemas = sync.OnceValues(func() ([]map[string][]string, error) {
+	names, err := migrationNames()
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection: one database in memory
+	ctx := context.Background()
+	var schemas []map[string][]string
+	for _, name := range names {
+		text, err := migrations.ReadFile(name)
+		if err == nil {
+			_, err = db.ExecContext(ctx, string(text))
+		}
+		var tables map[string][]string
+		if err == nil {
+			tables, err = schemaOf(ctx, db)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("migration %s: %w", name, err)
+		}
+		schemas = append(schemas, tables)
+	}
+	return schemas, nil
+})
+
+// schemaOf is the tables of the database db opens, each with its
+// columns (SQLite's own tables left out).
+func schemaOf(ctx context.Context, db *sql.DB) (map[string][]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT m.name, p.name FROM sqlite_schema AS m, pragma_table_info(m.name) AS p "+
+		"WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	tables := map[string][]string{}
+	for rows.Next() {
+		var table, column string
+		if err := rows.Scan(&table, &column); err != nil {
+			return nil, err
+		}
+		tables[table] = append(tables[table], column)
+	}
+	return tables, rows.Err()
+}
+
+// hasVersionSchema reports whether the database db opens holds every
+// table cardtable's schema has at version (1 to Version()), each with
+// its columns; err is SQLite's failure to read it.
+func hasVersionSchema(ctx context.Context, db *sql.DB, version int) (bool, error) {
+	schemas, err := versionSchemas()
+	if err != nil {
+		return false, err
+	}
+	have, err := schemaOf(ctx, db)
+	if err != nil {
+		return false, err
+	}
+	for table, columns := range schemas[version-1] {
+		for _, c := range columns {
+			if !slices.Contains(have[table], c) {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
 
 // salvageTables are tables and columns every version of cardtable's
 // schema has (migrations/001_init.sql makes them; later ones add columns
@@ -100,7 +173,10 @@ func hasSalvageTables(ctx context.Context, db *sql.DB) bool {
 // cardtable's: PRAGMA user_version is any program's to set, and another
 // program's database at 1 to Version() would be taken for an old
 // cardtable's and migrated. So a version this program knows also needs
-// everyVersionTable; without it the file has no cardtable schema.
+// the tables and columns cardtable's schema has at that version
+// (hasVersionSchema); without them the file has no cardtable schema. A
+// table of cardtable's name alone is not enough: games is any program's
+// name, and migrating such a file fails half way, in SQLite's words.
 func classify(ctx context.Context, db *sql.DB) fileClass {
 	var version int
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
@@ -113,13 +189,11 @@ func classify(ctx context.Context, db *sql.DB) fileClass {
 	case version > Version():
 		return fileClass{kind: kindNewer, version: version}
 	}
-	var tables int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?",
-		everyVersionTable).Scan(&tables)
+	ours, err := hasVersionSchema(ctx, db, version)
 	if err != nil {
 		return sqliteFault(err)
 	}
-	if tables == 0 {
+	if !ours {
 		return fileClass{kind: kindNoSchema, version: version}
 	}
 	return fileClass{kind: kindCardtable, version: version}

@@ -80,8 +80,8 @@ func TestFailedMigrationChangesNothing(t *testing.T) {
 // refused by Open with ErrNotCardtable before anything writes to it, the
 // file byte for byte as it was and nothing made beside it, whether its
 // schema version (PRAGMA user_version, any program's to set) is 0 or one
-// a cardtable database has: cardtable's schema is told by a table every
-// version of it has. By the version alone, the file at 3 was taken for
+// a cardtable database has: cardtable's schema is told by the tables and
+// columns it has at that version. By the version alone, the file at 3 was taken for
 // an old cardtable database and its migration tried; the one at 0 was
 // given cardtable's schema. An SQLite file with nothing in it is a new
 // database, as before.
@@ -171,4 +171,35 @@ func TestOpenMissingDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+}
+
+// TestOpenEveryOldVersion: a database an older cardtable left at any
+// schema version, 1 to this program's (its migrations up to there), is
+// cardtable's and opens, migrated: the schema classify asks of a file at
+// a version is that version's, not this program's.
+func TestOpenEveryOldVersion(t *testing.T) {
+	names, err := migrationNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for v := 1; v <= len(names); v++ {
+		path := filepath.Join(dir, fmt.Sprintf("v%d.db", v))
+		var stmts strings.Builder
+		for _, name := range names[:v] {
+			text, err := migrations.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stmts.Write(text)
+			stmts.WriteString(";\n")
+		}
+		fmt.Fprintf(&stmts, "PRAGMA user_version = %d", v)
+		sqliteFile(t, path, stmts.String())
+		db, err := Open(context.Background(), path)
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		db.Close()
+	}
 }
