@@ -75,6 +75,18 @@ func Backup(ctx context.Context, path, to string) error {
 	if err := checkSource(ctx, src, path); err != nil {
 		return err
 	}
+	// The source's own check: damage VACUUM INTO would read past
+	// (backup_check.go).
+	dmg, err := checkIntegrity(ctx, src)
+	if err != nil {
+		if sqliteFault(err).kind == kindDamaged {
+			return damagedSource(path, err)
+		}
+		return fmt.Errorf("backup: checking %s: %w", path, err)
+	}
+	if len(dmg.found) > 0 && !dmg.indexOnly {
+		return rowsMayBeLost(path, dmg)
+	}
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
 	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
@@ -88,6 +100,13 @@ func Backup(ctx context.Context, path, to string) error {
 	if err := os.Chmod(tmp, 0o600); err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
+	if dmg.indexOnly {
+		// VACUUM INTO copied the indexes as they were; the tables are
+		// whole, so the copy's indexes are made anew from them.
+		if err := reindex(ctx, tmp); err != nil {
+			return fmt.Errorf("%w (its indexes could not be made anew on a copy: %w)", rowsMayBeLost(path, dmg), err)
+		}
+	}
 	if err := checkCopy(ctx, tmp); err != nil {
 		return fmt.Errorf("backup: the copy of %s failed its check, nothing written: it %v", path, copyFailed(err))
 	}
@@ -100,7 +119,13 @@ func Backup(ctx context.Context, path, to string) error {
 		}
 		return fmt.Errorf("backup: %w", err)
 	}
-	return syncDir(filepath.Dir(to))
+	if err := syncDir(filepath.Dir(to)); err != nil {
+		return err
+	}
+	if dmg.indexOnly {
+		return indexesMadeAnew(path, to, dmg)
+	}
+	return nil
 }
 
 // checkSource refuses, before anything is written, a database Backup

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// damage is what SQLite's full integrity check found wrong in a backup's
+// source: its lines (the heading left out), and whether every one lies
+// in an index, so that the tables, which VACUUM INTO copies, are whole.
+type damage struct {
+	found     []string
+	indexOnly bool
+}
+
+// words is the first few lines found, for a message.
+func (d damage) words() string {
+	return strings.Join(d.found[:min(3, len(d.found))], "; ")
+}
+
+// checkIntegrity runs SQLite's full integrity check on the database db
+// reads. VACUUM INTO reads only what the tables' b-trees still reach: a
+// page lost from a table (its parent no longer names it) is passed over
+// without an error, and the copy, sound in itself, misses its rows; an
+// index that disagrees with its table is copied as it is. Only the check
+// finds either.
+func checkIntegrity(ctx context.Context, db *sql.DB) (damage, error) {
+	var d damage
+	rows, err := db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return d, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return d, err
+		}
+		for _, line := range strings.Split(s, "\n") {
+			// The problems, not the "*** in database main ***" heading.
+			if line != "ok" && line != "" && !strings.HasPrefix(line, "*** ") {
+				d.found = append(d.found, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil || len(d.found) == 0 {
+		return d, err
+	}
+	indexes, err := indexRoots(ctx, db)
+	if err != nil {
+		return d, err
+	}
+	d.indexOnly = true
+	for _, line := range d.found {
+		d.indexOnly = d.indexOnly && inIndex(line, indexes)
+	}
+	return d, nil
+}
+
+// indexRoots is every index of the database db reads with its root page,
+// but for one whose b-tree is its table's own (a WITHOUT ROWID table's
+// primary key): its damage is the table's.
+func indexRoots(ctx context.Context, db *sql.DB) (map[string]int, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name, rootpage FROM sqlite_schema WHERE type = 'index' "+
+		"AND rootpage NOT IN (SELECT rootpage FROM sqlite_schema WHERE type = 'table')")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	roots := map[string]int{}
+	for rows.Next() {
+		var name string
+		var root int
+		if err := rows.Scan(&name, &root); err != nil {
+			return nil, err
+		}
+		roots[name] = root
+	}
+	return roots, rows.Err()
+}
+
+// inIndex reports whether a line of SQLite's integrity check is about an
+// index alone: an entry missing, one too many, not unique or not its
+// row's ("... index NAME", "index NAME stores ..."), or damage to a page
+// of an index's b-tree ("Tree ROOT page ..."). Anything else (a page
+// never used, a table's page damaged, the free list) may hide rows lost.
+func inIndex(line string, indexes map[string]int) bool {
+	if rest, ok := strings.CutPrefix(line, "Tree "); ok {
+		n, _, _ := strings.Cut(rest, " ")
+		root, err := strconv.Atoi(n)
+		for _, r := range indexes {
+			if err == nil && r == root {
+				return true
+			}
+		}
+		return false
+	}
+	for name := range indexes {
+		if strings.HasSuffix(line, " index "+name) || strings.HasPrefix(line, "index "+name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// reindex makes every index of the database file at path, a copy
+// Backup made and no one else uses, anew from its tables.
+func reindex(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=rw&_pragma=journal_mode(DELETE)")
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "REINDEX")
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// rowsMayBeLost refuses a source whose damage is not in its indexes
+// alone: the copy could miss rows and pass its own check.
+func rowsMayBeLost(path string, d damage) error {
+	return fmt.Errorf("backup: %s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
+		"without a word; nothing written: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
+		path, ErrCorrupt, d.words())
+}
+
+// indexesMadeAnew reports a backup written of a source damaged in its
+// indexes alone: the copy holds every row, its indexes made anew from
+// them and checked, and is the remedy.
+func indexesMadeAnew(path, to string, d damage) error {
+	return fmt.Errorf("backup: %s is %w in its indexes only (SQLite's integrity check: %s); the backup %s holds every row, "+
+		"its indexes made anew and checked: stop the server and restore that backup in the database's place (docs/operating.md)",
+		path, ErrCorrupt, d.words(), to)
+}
