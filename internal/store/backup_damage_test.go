@@ -13,12 +13,14 @@ import (
 	"testing"
 )
 
-// resultRows is how many statistics rows damagedSource's database holds:
-// enough for results and its index results_player to span many pages.
+// resultRows is how many rows sourceWithRows puts in results and in
+// game_log: enough for each, and the index results_player, to span many
+// pages.
 const resultRows = 2000
 
 // sourceWithRows makes a cardtable database at path holding resultRows
-// rows in results, in one file (no -wal), and returns its page size.
+// rows in results and in game_log, in one file (no -wal), and returns
+// its page size.
 func sourceWithRows(t *testing.T, path string) int {
 	t.Helper()
 	db, err := Open(context.Background(), path)
@@ -110,21 +112,6 @@ func damageIndex(t *testing.T, path string, size int) {
 		}
 		p[cell+i] = 'b'
 	})
-}
-
-// rowsIn is how many rows game_log holds in the database file at path.
-func rowsIn(t *testing.T, path string) int {
-	t.Helper()
-	c, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	var n int
-	if err := c.QueryRow("SELECT count(*) FROM game_log").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // TestBackupLostRowsRefused: a database a page of whose table is lost
