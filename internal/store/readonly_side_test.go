@@ -82,3 +82,4 @@ func TestReadOnlyLookLeavesNoShm(t *testing.T) {
 		t.Errorf("the backup holds %d settings (%v), want the -wal's %d", n, err, want)
 	}
 }
+
