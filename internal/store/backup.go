@@ -67,12 +67,11 @@ func Backup(ctx context.Context, path, to string) error {
 	if err := checkDir(filepath.Dir(to)); err != nil {
 		return fmt.Errorf("backup: %s: %w", to, err)
 	}
-	shm := hasShm(path)
 	src, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	defer closeLook(src, path, shm) // a -shm made to read a -wal is removed
+	defer src.Close()
 	if err := checkSource(ctx, src, path); err != nil {
 		return err
 	}

@@ -24,7 +24,8 @@ import (
 // would refuse only after changing it (it makes the file a WAL database
 // before its quick check): not SQLite at all, damaged, or a newer
 // cardtable's. It reads the file through a read-only connection of its
-// own, closed before it returns, which leaves nothing beside the file.
+// own, closed before it returns, which leaves nothing beside the file
+// but for the -shm inspect may make.
 func CheckCopySource(ctx context.Context, path string) error {
 	c, err := inspect(ctx, path, true)
 	if err != nil {
@@ -155,12 +156,12 @@ type inspected struct {
 // systems have no such lock (lock_other.go). With -wal, -shm or -journal
 // there (a server may be using the file: a source of db copy is refused
 // by Open then, but is read here first), SQLite must read them and take
-// its locks, and they are left as they were. A -wal with no -shm beside
-// it (a server killed, and its -shm removed) gets a -shm made, SQLite's
-// index of the -wal (32 KiB), without which no SQLite connection reads
-// a -wal; it is removed after the look once no connection uses it
-// (closeLook). A hot -journal (a write half done) cannot be rolled back
-// by a reader: it is refused (ErrUnfinished).
+// its locks, and they are left as they were, with one exception: a -wal
+// with no -shm beside it (a server killed, and its -shm removed) gets a
+// -shm made, SQLite's index of the -wal (32 KiB), which is left beside
+// it as any reader of the file would leave it. A hot -journal (a write
+// half done) cannot be rolled back by a reader: it is refused
+// (ErrUnfinished).
 //
 // deep adds SQLite's quick check of a cardtable database (db copy's
 // checks); Open, which runs its own, leaves it out.
@@ -169,18 +170,17 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 	if err != nil {
 		return inspected{}, err
 	}
-	how, immutable := "mode=ro&immutable=1", true
+	how := "mode=ro&immutable=1"
 	for _, side := range []string{"-wal", "-shm", "-journal"} {
 		if _, err := os.Lstat(path + side); !errors.Is(err, fs.ErrNotExist) {
-			how, immutable = "mode=ro&_pragma=busy_timeout(10000)", false
+			how = "mode=ro&_pragma=busy_timeout(10000)"
 		}
 	}
-	shm := immutable || hasShm(path) // an immutable connection makes none
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+how)
 	if err != nil {
 		return inspected{}, err
 	}
-	defer closeLook(db, path, shm)
+	defer db.Close()
 	in := inspected{fileClass: classify(ctx, db), size: fi.Size()}
 	switch in.kind {
 	case kindNoSchema:
@@ -202,24 +202,6 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 		}
 	}
 	return in, nil
-}
-
-// hasShm reports whether something is at the -shm path beside path.
-func hasShm(path string) bool {
-	_, err := os.Lstat(path + "-shm")
-	return !errors.Is(err, fs.ErrNotExist)
-}
-
-// closeLook closes db, a read-only look at the database at path (inspect,
-// Backup), and removes the -shm the look made, if there was none before
-// it (shm false): SQLite makes one to read a -wal, and no read-only
-// connection removes it. A -shm a connection still uses is left
-// (dropMadeShm); so is any where no lock can tell (not Linux).
-func closeLook(db *sql.DB, path string, shm bool) {
-	db.Close()
-	if !shm {
-		dropMadeShm(path)
-	}
 }
 
 // firstFull is the first of the tables a copy carries (dbcopy.Tables)

@@ -85,35 +85,3 @@ func sideInUse(path string) error {
 	}
 	return nil
 }
-
-// dropMadeShm removes the -shm beside path that a read-only look at the
-// database made (it was not there before it: SQLite must make one to
-// read a -wal, and no read-only connection removes it), once no
-// connection uses it. It takes the write lock on the -shm's dead man
-// switch, which every connection using the file holds a read lock on:
-// refused, a connection (a server that opened the database meanwhile)
-// uses it, and it is left. Held, a connection opening the file now is
-// told to try again (SQLite's busy answer) and then finds no -shm, and
-// makes its own: none is ever left sharing a removed one. Any failure
-// leaves the file as SQLite left it. (Opening the -shm here drops, at
-// its close, any classic POSIX lock this process holds on it: the
-// caller's look, its only connection to a -shm that was not there
-// before, is closed by then.)
-func dropMadeShm(path string) {
-	f, err := os.OpenFile(path+"-shm", os.O_RDWR, 0)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: io.SeekStart, Start: shmDMS, Len: 1}
-	if err := syscall.FcntlFlock(f.Fd(), unix.F_OFD_SETLK, &lk); err != nil {
-		return // in use, or no open-file-description locks (a kernel before 3.15)
-	}
-	held, err := f.Stat()
-	if err != nil {
-		return
-	}
-	if at, err := os.Lstat(path + "-shm"); err == nil && os.SameFile(held, at) {
-		os.Remove(path + "-shm")
-	}
-}

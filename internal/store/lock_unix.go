@@ -46,9 +46,3 @@ func holdShared(*os.File) (func(), error) {
 
 // sideInUse cannot tell here whether another process has the -shm open.
 func sideInUse(string) error { return nil }
-
-// dropMadeShm leaves the -shm a read-only look made: without
-// open-file-description locks it cannot be told here that no connection
-// uses it (a classic POSIX lock taken by this process would be dropped
-// by SQLite's closing any of its own descriptors on the file).
-func dropMadeShm(string) {}
