@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -84,23 +83,22 @@ func indexRoots(ctx context.Context, db *sql.DB) (map[string]int, error) {
 }
 
 // inIndex reports whether a line of SQLite's integrity check is about an
-// index alone: an entry missing, one too many, not unique or not its
-// row's ("... index NAME", "index NAME stores ..."), or damage to a page
-// of an index's b-tree ("Tree ROOT page ..."). Anything else (a page
-// never used, a table's page damaged, the free list) may hide rows lost.
+// index alone: a line that names a row the table holds, found while
+// reading the table, whose entry in an index is missing or wrong ("row
+// N missing from index NAME", "row N values differ from index NAME",
+// "rowid not at end-of-record for row N of index NAME", "index NAME
+// stores an imprecise floating-point value for row N"). Anything else
+// may hide rows lost: "wrong # of entries in index NAME" is also what a
+// table page that lost rows while its indexes kept their entries gives
+// (a stale page written back), "non-unique entry in index NAME" may be
+// a lost row's entry, and a page never used, a damaged page of a table
+// or an index, or the free list say nothing of the rows.
 func inIndex(line string, indexes map[string]int) bool {
-	if rest, ok := strings.CutPrefix(line, "Tree "); ok {
-		n, _, _ := strings.Cut(rest, " ")
-		root, err := strconv.Atoi(n)
-		for _, r := range indexes {
-			if err == nil && r == root {
-				return true
-			}
-		}
-		return false
-	}
 	for name := range indexes {
-		if strings.HasSuffix(line, " index "+name) || strings.HasPrefix(line, "index "+name+" ") {
+		if strings.HasPrefix(line, "row ") && (strings.HasSuffix(line, " missing from index "+name) ||
+			strings.HasSuffix(line, " values differ from index "+name)) ||
+			strings.HasPrefix(line, "rowid not at end-of-record for row ") && strings.HasSuffix(line, " of index "+name) ||
+			strings.HasPrefix(line, "index "+name+" stores an imprecise floating-point value for row ") {
 			return true
 		}
 	}
