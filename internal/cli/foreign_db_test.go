@@ -209,3 +209,53 @@ func TestSalvageWordsNeedCardtableTables(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignVirtualTableRefused: another program's SQLite file at
+// schema version 3 holding a virtual table of a module cardtable lacks
+// (vec0, declared as another program's extension would), named as none
+// of cardtable's tables or as its games table, is no cardtable
+// database: serve, backup and db copy refuse it, exit 2 in one sentence,
+// the file byte for byte as it was. Reading every table's columns met
+// SQLite's "no such module": the file was called unreadable, serve made
+// it a WAL database and failed in migration words, exit 1, and backup
+// and db copy exited 1.
+func TestForeignVirtualTableRefused(t *testing.T) {
+	for _, name := range []string{"vecs", "games"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			theirs := filepath.Join(dir, "theirs.db")
+			sqlExec(t, theirs, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'hello'); "+
+				"PRAGMA writable_schema = ON; INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES "+
+				"('table', '"+name+"', '"+name+"', 0, 'CREATE VIRTUAL TABLE "+name+" USING vec0(embedding float[4])'); "+
+				"PRAGMA writable_schema = OFF; PRAGMA user_version = 3")
+			fresh := filepath.Join(dir, "fresh.db")
+			before := dirBytes(t, dir)
+			const v = "(schema version 3)"
+			for _, tc := range []struct {
+				name string
+				args []string
+				want string
+			}{
+				{"backup", []string{"backup", "--db", theirs, "--to", fresh},
+					"backup: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing written"},
+				{"db copy from", []string{"db", "copy", "--from", theirs, "--to", fresh},
+					"db copy: the source: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing changed"},
+				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
+					"serve: store: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+					defer cancel()
+					var out, errb bytes.Buffer
+					code := Run(ctx, tc.args, nil, &out, &errb)
+					if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
+						t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
+					}
+				})
+			}
+			if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
+				t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -121,21 +120,28 @@ func schemaOf(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 
 // hasVersionSchema reports whether the database db opens holds every
 // table cardtable's schema has at version (1 to Version()), each with
-// its columns; err is SQLite's failure to read it.
+// its columns; err is SQLite's failure to read it. It reads the columns
+// of those tables alone: another program's table, a virtual one whose
+// module this program lacks (SQLite: "no such module"), cannot be read,
+// and is none of its business. A needed table that SQLite cannot read
+// (an SQL error, not damage) makes the file not cardtable's.
 func hasVersionSchema(ctx context.Context, db *sql.DB, version int) (bool, error) {
 	schemas, err := versionSchemas()
 	if err != nil {
 		return false, err
 	}
-	have, err := schemaOf(ctx, db)
-	if err != nil {
-		return false, err
-	}
 	for table, columns := range schemas[version-1] {
-		for _, c := range columns {
-			if !slices.Contains(have[table], c) {
-				return false, nil
-			}
+		var n int
+		err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema AS m, pragma_table_info(m.name) AS p "+
+			"WHERE m.type = 'table' AND m.name = ? AND p.name IN ('"+strings.Join(columns, "','")+"')", table).Scan(&n)
+		var se *sqlite.Error
+		switch {
+		case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_ERROR:
+			return false, nil
+		case err != nil:
+			return false, err
+		case n != len(columns):
+			return false, nil
 		}
 	}
 	return true, nil
