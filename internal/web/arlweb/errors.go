@@ -44,11 +44,13 @@ var classes = []web.Class{
 	// Before ErrStore, which wraps it.
 	{Err: table.ErrDiskFull, Class: web.ErrInsufficientStorage,
 		Public: "the server's disk is full: this was not saved; try again later"},
-	// A write the store refused is told in one sentence of the server's,
-	// never in the store's words (a database's error, its file's path),
-	// which go to the log (web.Message): a chat line's names the message.
+	// A store failure is told in one sentence of the server's, never in
+	// the store's words (a database's error, its file's path), which go
+	// to the log (web.Message). ErrStore wraps reads (the leaderboard, a
+	// player's games, a finished table) as well as writes, so its
+	// sentence is true of both; a chat line's, a write, names the message.
 	{Err: table.ErrChatNotStored, Class: web.ErrUnavailable, Public: "the server could not save your message; try again"},
-	{Err: table.ErrStore, Class: web.ErrUnavailable, Public: "the server could not save this; try again"},
+	{Err: table.ErrStore, Class: web.ErrUnavailable, Public: "the server's storage failed; try again"},
 	// A record text the engine refuses is one the hub wrote (the replay
 	// reads the record it gets from the hub): a server fault too, though
 	// the error may also wrap ErrBadAction or ErrBadSet for the move it

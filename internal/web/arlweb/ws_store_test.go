@@ -24,10 +24,25 @@ import (
 const dbWords = "sqlite: disk I/O error (SQLITE_IOERR_WRITE) writing /srv/cardtable/cardtable.db"
 
 // failWrites is a store whose chat, move and seat writes fail, while
-// fail is set, with the database's own words.
+// fail is set, and whose leaderboard and players' games reads fail,
+// while failReads is set, with the database's own words.
 type failWrites struct {
 	*store.DB
-	fail atomic.Bool
+	fail, failReads atomic.Bool
+}
+
+func (s *failWrites) TopRatings(ctx context.Context, minGames, limit int) ([]table.Rating, error) {
+	if s.failReads.Load() {
+		return nil, errors.New(dbWords)
+	}
+	return s.DB.TopRatings(ctx, minGames, limit)
+}
+
+func (s *failWrites) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
+	if s.failReads.Load() {
+		return nil, errors.New(dbWords)
+	}
+	return s.DB.PlayerTables(ctx, player, limit)
 }
 
 func (s *failWrites) refused() error {
@@ -141,8 +156,31 @@ func TestStoreFailureWords(t *testing.T) {
 	}
 }
 
-// The sentences a player reads of a write the store refused.
+// The sentences a player reads of a store failure: a chat line's, and
+// any other read or write's.
 const (
 	chatNotStored = "the server could not save your message; try again"
-	notStored     = "the server could not save this; try again"
+	notStored     = "the server's storage failed; try again"
 )
+
+// TestStoreReadFailureWords: the leaderboard or a player's games the
+// store could not read are answered 503 in a sentence true of a read,
+// never in the database's words, which go to the log. Store failures
+// were all told as writes: "the server could not save this", though
+// nothing was being saved.
+func TestStoreReadFailureWords(t *testing.T) {
+	var log logBuffer
+	e, st := newEnvLogged(t, &log)
+	c := e.client()
+	c.create("", "") // a player, with its identity cookie
+	st.failReads.Store(true)
+	for _, path := range []string{"/api/arlington/ratings", "/api/arlington/games"} {
+		var got struct{ Error string }
+		if code := c.do("GET", path, nil, &got); code != http.StatusServiceUnavailable || got.Error != notStored {
+			t.Errorf("GET %s, the store failing: %d %q; want 503 %q", path, code, got.Error, notStored)
+		}
+	}
+	if n := strings.Count(log.String(), dbWords); n < 2 {
+		t.Errorf("the log names the database's words %d times, want the 2 failures:\n%s", n, log.String())
+	}
+}
