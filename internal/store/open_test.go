@@ -173,33 +173,59 @@ func TestOpenMissingDirectory(t *testing.T) {
 	db.Close()
 }
 
-// TestOpenEveryOldVersion: a database an older cardtable left at any
-// schema version, 1 to this program's (its migrations up to there), is
-// cardtable's and opens, migrated: the schema classify asks of a file at
-// a version is that version's, not this program's.
-func TestOpenEveryOldVersion(t *testing.T) {
+// TestLongOpenEveryOldVersion: a database an older cardtable left at
+// any schema version, 1 to this program's (its migrations up to there),
+// is cardtable's and opens, migrated: the schema classify asks of a file
+// at a version is that version's, not this program's.
+// TestOpenOldVersions is its quick version.
+func TestLongOpenEveryOldVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens a database at every schema version; TestOpenOldVersions opens a few")
+	}
 	names, err := migrationNames()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	for v := 1; v <= len(names); v++ {
-		path := filepath.Join(dir, fmt.Sprintf("v%d.db", v))
-		var stmts strings.Builder
-		for _, name := range names[:v] {
-			text, err := migrations.ReadFile(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			stmts.Write(text)
-			stmts.WriteString(";\n")
-		}
-		fmt.Fprintf(&stmts, "PRAGMA user_version = %d", v)
-		sqliteFile(t, path, stmts.String())
-		db, err := Open(context.Background(), path)
-		if err != nil {
-			t.Fatalf("version %d: %v", v, err)
-		}
-		db.Close()
+		openAtVersion(t, dir, names, v)
 	}
+}
+
+// TestOpenOldVersions: databases an older cardtable left at the first
+// schema version and at the one before this program's open, migrated,
+// as does one at this program's (TestLongOpenEveryOldVersion opens
+// every version).
+func TestOpenOldVersions(t *testing.T) {
+	names, err := migrationNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, v := range []int{1, len(names) - 1, len(names)} {
+		openAtVersion(t, dir, names, v)
+	}
+}
+
+// openAtVersion makes, in dir, a database at schema version v as the
+// migrations names[:v] leave it, and opens it with Open.
+func openAtVersion(t *testing.T, dir string, names []string, v int) {
+	t.Helper()
+	path := filepath.Join(dir, fmt.Sprintf("v%d.db", v))
+	var stmts strings.Builder
+	for _, name := range names[:v] {
+		text, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmts.Write(text)
+		stmts.WriteString(";\n")
+	}
+	fmt.Fprintf(&stmts, "PRAGMA user_version = %d", v)
+	sqliteFile(t, path, stmts.String())
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatalf("version %d: %v", v, err)
+	}
+	db.Close()
 }
