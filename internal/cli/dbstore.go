@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/spf13/pflag"
@@ -26,6 +27,9 @@ type serverStore interface {
 	CountGames(ctx context.Context) (int, error)
 	// Ping is the readiness check's (web.Pinger).
 	Ping(ctx context.Context) error
+	// SetLogger: the store's own lines (a file swapped, a slow close)
+	// in the server's log format.
+	SetLogger(l *slog.Logger)
 	Close() error
 }
 

@@ -87,6 +87,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		ls.close()
 		return openErr(err)
 	}
+	db.SetLogger(log)
 	defer db.Close()
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub

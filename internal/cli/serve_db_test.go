@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -119,6 +120,45 @@ func TestServeDatabaseDeleted(t *testing.T) {
 	}
 	if log := errb.String(); !strings.Contains(log, "deleted or replaced") || !strings.Contains(log, "level=ERROR") {
 		t.Fatalf("not logged: %s", log)
+	}
+}
+
+// TestServeJSONLogsTheSwap: with --log-format json, the store's own
+// line about its file deleted under the server is a JSON line of the
+// server's log like every other, not a line of Go's default logger that a
+// log pipeline parsing JSON would drop.
+func TestServeJSONLogsTheSwap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", path, "--log-format", "json")
+	if _, err := post(t, s.url+"api/games", `{"deal":"1"}`, http.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(s.url+"api/games", "application/json", strings.NewReader(`{"deal":"2"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("write after the file was deleted: %s", resp.Status)
+	}
+	const swapped = "the database file was swapped under the server"
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.log.String(), swapped); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the store's line %q is not in the server's log:\n%s", swapped, s.log)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
+		var rec struct{ Level, Msg string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("not a JSON line: %q", line)
+			continue
+		}
+		if strings.Contains(rec.Msg, swapped) && rec.Level != "ERROR" {
+			t.Errorf("the swap logged at %s, want ERROR: %q", rec.Level, line)
+		}
 	}
 }
 

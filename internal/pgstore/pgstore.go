@@ -56,6 +56,22 @@ type DB struct {
 	node atomic.Pointer[Node]
 	// closeOnce runs Close's wait once.
 	closeOnce sync.Once
+	// logger is the server's (SetLogger); nil: slog's default.
+	logger atomic.Pointer[slog.Logger]
+}
+
+// SetLogger makes the store write what an operator must see (a close
+// that could not wait) through l, the server's logger, so those lines
+// take the server's format (--log-format json) and go where its other
+// lines go. It may be called while the store runs.
+func (db *DB) SetLogger(l *slog.Logger) { db.logger.Store(l) }
+
+// log is the logger set with SetLogger, else slog's default.
+func (db *DB) log() *slog.Logger {
+	if l := db.logger.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database
@@ -143,7 +159,7 @@ func (db *DB) Close() error {
 			// finished: in_use, read now, may be 0 by then (a connection
 			// given back just after the wait, or pgxpool still closing
 			// idle ones).
-			slog.Warn("pgstore: Close did not finish in time; returned without waiting longer",
+			db.log().Warn("pgstore: Close did not finish in time; returned without waiting longer",
 				"db", db.name, "waited", closeWithin, "in_use", db.pool.Stat().AcquiredConns())
 		}
 	})
