@@ -116,7 +116,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	db := &DB{pool: pool, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
 	}
 	if err := db.foldNames(ctx); err != nil {
 		pool.Close()
@@ -128,7 +128,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("pgstore: %w", err)
+		return fmt.Errorf("pgstore: %w", connectWords(err))
 	}
 	return nil
 }
