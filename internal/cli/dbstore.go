@@ -83,9 +83,10 @@ func openErr(err error) error {
 }
 
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
-// SQLite file alone, saying what to use instead.
-func sqliteOnly(cmd, db, instead string) error {
-	if err := notAddress(cmd, "--db", db); err != nil {
+// SQLite file alone, saying what to use instead; flag is how a refusal
+// names where db came from.
+func sqliteOnly(cmd, flag, db, instead string) error {
+	if err := notAddress(cmd, flag, db); err != nil {
 		return err
 	}
 	if pgstore.IsURL(db) {

@@ -100,7 +100,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 // check validates the flags together and fills in the defaults that
 // depend on others.
 func (o *serveOptions) check() error {
-	if err := notAddress("serve", "--db", o.db); err != nil {
+	if err := notAddress("serve", o.flagWords("db"), o.db); err != nil {
 		return err
 	}
 	if o.maxTables < 1 {
