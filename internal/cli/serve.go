@@ -39,6 +39,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			return usageErr("serve: unexpected argument %q", pos[0])
 		}
 		o.fromEnv = envSet(fs)
+		o.envMisses = envNearMisses(fs, os.Environ())
 		err := o.serve(ctx, env)
 		if err != nil && cmdPath(env.cmd) == "" && !strings.HasPrefix(strings.TrimPrefix(err.Error(), "usage: "), "serve: ") {
 			// The root command serves: its serving errors read as
@@ -62,6 +63,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	log := newLogger(env.Stderr, o.logFormat)
+	for _, m := range o.envMisses {
+		log.Warn("environment variable ignored: it names no setting of serve", "variable", m.name, "did_you_mean", m.meant)
+	}
 	names, err := o.names(log)
 	if err != nil {
 		return err
