@@ -17,8 +17,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"regexp"
 	"sort"
 	"strings"
@@ -239,20 +241,42 @@ func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 
 // full classifies a write the server had no room for (SQLSTATE 53100,
 // disk_full) as ErrDiskFull, both services' sentinels, as the SQLite
-// store does.
+// store does; and a database out of reach as unreachable (down).
 func full(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "53100" {
 		return fmt.Errorf("%w: %w", errors.Join(spidergame.ErrDiskFull, table.ErrDiskFull), err)
 	}
-	return err
+	return down(err)
 }
 
 // read runs f in a read-only snapshot, so rows read together agree (a
 // game and its log, a table and its moves).
 func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
-	return pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f)
+	return down(pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
 }
+
+// down marks err unreachable when the database could not be reached or
+// its connection broke (PostgreSQL restarting, stopped, out of reach):
+// a web request then answers 503, to be tried again, not 500 (the
+// Unavailable method is internal/web's contract). Other errors are
+// returned as they are.
+func down(err error) error {
+	var ce *pgconn.ConnectError
+	var op *net.OpError
+	if err == nil || !(errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, pgconn.ErrConnClosed) ||
+		errors.Is(err, io.ErrUnexpectedEOF)) {
+		return err
+	}
+	return unreachable{connectWords(err)}
+}
+
+// unreachable is an error of a database out of reach.
+type unreachable struct{ err error }
+
+func (e unreachable) Error() string     { return e.err.Error() }
+func (e unreachable) Unwrap() error     { return e.err }
+func (e unreachable) Unavailable() bool { return true }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }
 
