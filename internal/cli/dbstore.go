@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -76,11 +77,29 @@ func notAddress(cmd, flag, db string) error {
 // untouched, or a directory that does not exist (the wrong --db, nothing
 // made).
 func openErr(err error) error {
+	err = unprefixed{err}
 	if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
 		return badInput(err)
 	}
 	return err
 }
+
+// unprefixed is a store's error without the Go package's name the store
+// puts ahead of it ("store: ", "pgstore: "): the error line already says
+// which command failed, and the package's name tells the user nothing.
+type unprefixed struct{ err error }
+
+func (e unprefixed) Error() string {
+	msg := e.err.Error()
+	for _, p := range []string{"store: ", "pgstore: "} {
+		if rest, ok := strings.CutPrefix(msg, p); ok {
+			return rest
+		}
+	}
+	return msg
+}
+
+func (e unprefixed) Unwrap() error { return e.err }
 
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
 // SQLite file alone, saying what to use instead; flag is how a refusal

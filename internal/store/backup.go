@@ -57,7 +57,7 @@ func Backup(ctx context.Context, path, to string) error {
 		return existsError(to)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return badPath(said{fmt.Sprintf("backup: no database at %s (give the server's with --db)", path), err})
+		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s (give the server's with --db)", path), err: err})
 	} else if err != nil {
 		return badPath(fmt.Errorf("backup: database %w", err))
 	} else if !fi.Mode().IsRegular() {
@@ -194,17 +194,6 @@ func checkDir(dir string) error {
 // ErrBadPath without adding to its words.
 func badPath(err error) error { return badPathError{err} }
 
-// said is an error told in msg alone, wrapping err: errors.Is still finds
-// the cause, but its words (Go's "stat FILE: no such file or directory",
-// the file named a second time) stay out of the one error line.
-type said struct {
-	msg string
-	err error
-}
-
-func (e said) Error() string { return e.msg }
-func (e said) Unwrap() error { return e.err }
-
 type badPathError struct{ error }
 
 func (e badPathError) Unwrap() []error { return []error{ErrBadPath, e.error} }
@@ -322,7 +311,7 @@ func RestoreDefault(ctx context.Context, path, from string) (kept string, err er
 
 func restore(ctx context.Context, path, from string, makeDir bool) (kept string, err error) {
 	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
-		return "", badPath(said{fmt.Sprintf("restore: no backup at %s", from), err})
+		return "", badPath(plainError{msg: fmt.Sprintf("restore: no backup at %s", from), err: err})
 	} else if err != nil {
 		return "", badPath(fmt.Errorf("restore: backup %w", err))
 	} else if !fi.Mode().IsRegular() {
