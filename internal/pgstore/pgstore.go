@@ -130,7 +130,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("pgstore: %w", connectWords(err))
+		return down(err) // /readyz tells it: one line, the cause, no package name
 	}
 	return nil
 }
