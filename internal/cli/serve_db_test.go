@@ -279,6 +279,27 @@ func put(tb testing.TB, url, body string, want int) {
 // sqlOpenRO opens the database at path read-only with plain database/sql.
 func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }
 
+// TestServeSameAddressTwice: --metrics-addr (or --http-redirect-addr)
+// given the address --addr listens on is bad usage (exit 2) that names
+// both flags; it was blamed on "another program" (exit 1), which was
+// serve itself. Nothing is made.
+func TestServeSameAddressTwice(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // free again: serve's --addr takes it
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	_, errOut, code := run(t, "", "serve", "--addr", addr, "--metrics-addr", addr, "--db", path)
+	if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\n"; code != exitUsage || errOut != want {
+		t.Errorf("exit %d, %q; want exit 2, %q", code, errOut, want)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a database file was made for a server that did not start: %v", err)
+	}
+}
+
 // TestServeBusyPortMakesNoDatabase: serve on an address already taken
 // exits 1 naming it and saying what to do, before it makes a database
 // file for a server that cannot start.
