@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -320,5 +321,62 @@ func TestServeBusyPortMakesNoDatabase(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a database file was made for a server that did not start: %v", err)
+	}
+}
+
+// TestServeLowPortRefused: a user without the capability to listen below
+// port 1024 (--acme's :443, :80) is told so and what to do, not Go's
+// "listen tcp ...: bind: permission denied". Run as root, the server is
+// this test binary acting as cardtable, run as nobody (a copy where
+// nobody may run it), so that the refusal is the system's own.
+func TestServeLowPortRefused(t *testing.T) {
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_unprivileged_port_start"); err == nil && strings.TrimSpace(string(b)) == "0" {
+		t.Skip("every port may be listened on by any user here (ip_unprivileged_port_start is 0)")
+	}
+	// Not t.TempDir: its parent is the test's own, which nobody may not
+	// enter.
+	dir, err := os.MkdirTemp("", "lowport")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"serve", "--addr", "127.0.0.1:1023", "--db", filepath.Join(dir, "x.db")}
+	var errOut string
+	var code int
+	if os.Geteuid() != 0 {
+		_, errOut, code = run(t, "", args...)
+	} else {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(dir, "cardtable")
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), asMain+"=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		err = cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("run as nobody: %v %s", err, errb.String())
+		}
+		errOut, code = errb.String(), exit.ExitCode()
+	}
+	want := "cardtable: serve: 127.0.0.1:1023: this user may not listen on a port below 1024 (permission denied): " +
+		"give the program the capability (under systemd AmbientCapabilities=CAP_NET_BIND_SERVICE, as deploy/cardtable.service does; " +
+		"else setcap cap_net_bind_service=+ep on the binary), or choose a port from 1024 up with --addr\n"
+	if code != exitFail || errOut != want {
+		t.Errorf("exit %d, %q; want exit 1, %q", code, errOut, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -146,6 +147,16 @@ func (o *serveOptions) twice(flag, addr string, err error, ls listeners) error {
 // address may be free on the next try, and the same command line then
 // works (docs/cli.md).
 func addrAdvice(flag, addr string, err error) error {
+	if errors.Is(err, syscall.EACCES) {
+		if _, port, perr := net.SplitHostPort(addr); perr == nil {
+			if n, nerr := strconv.Atoi(port); nerr == nil && n > 0 && n < 1024 {
+				return reworded{fmt.Sprintf("%s: this user may not listen on a port below 1024 (permission denied): "+
+					"give the program the capability (under systemd AmbientCapabilities=CAP_NET_BIND_SERVICE, as "+
+					"deploy/cardtable.service does; else setcap cap_net_bind_service=+ep on the binary), "+
+					"or choose a port from 1024 up with --%s", addr, flag), err}
+			}
+		}
+	}
 	if !errors.Is(err, syscall.EADDRINUSE) {
 		return err
 	}
