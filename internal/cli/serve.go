@@ -103,7 +103,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
 	timed := timedStore{serverStore: db, m: metrics}
-	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
+	repeats := newQuietRepeats(log, nil)
+	defer repeats.Flush() // after the hub and the registry have stopped logging
+	logf := repeats.Logf
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
 	node, err := o.joinServers(ctx, db, ls.main, names, &live, log, logf)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"syscall"
@@ -51,14 +52,25 @@ func connectReason(err error) string {
 	if errors.As(err, &dns) {
 		return fmt.Sprintf("the host %s is not known (%s)", dns.Name, dns.Err)
 	}
+	// The network's words, without the connection's own local port
+	// (read tcp 127.0.0.1:57328->...), so that each failure of the same
+	// kind reads the same and a log can tell it repeats.
 	var op *net.OpError
-	if errors.As(err, &op) && op.Addr != nil {
+	if errors.As(err, &op) {
 		switch {
-		case errors.Is(err, syscall.ECONNREFUSED):
+		case errors.Is(err, syscall.ECONNREFUSED) && op.Addr != nil:
 			return fmt.Sprintf("nothing listens at %s (connection refused): is PostgreSQL running there?", op.Addr)
-		case op.Timeout():
+		case op.Timeout() && op.Addr != nil:
 			return fmt.Sprintf("%s did not answer in time", op.Addr)
+		case errors.Is(err, syscall.ECONNRESET):
+			// The same words as a close (below): which of the two the
+			// peer's close becomes depends on timing.
+			return "the connection was closed before PostgreSQL answered"
 		}
+		return op.Err.Error()
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the connection was closed before PostgreSQL answered"
 	}
 	if strings.Contains(err.Error(), "server refused TLS connection") {
 		return "the server offers no TLS, which the URL's sslmode asks for"
