@@ -128,6 +128,7 @@ type fakeTable struct {
 	hellos chan map[string]any
 	cookie chan string
 	gone   atomic.Bool
+	answer atomic.Int32 // not 0: the WebSocket request is answered with this status
 }
 
 func newFakeTable(tb testing.TB) *fakeTable {
@@ -140,6 +141,10 @@ func newFakeTable(tb testing.TB) *fakeTable {
 		}
 		if r.URL.Path != "/api/arlington/tables/T1/ws" || f.gone.Load() {
 			http.NotFound(w, r)
+			return
+		}
+		if code := f.answer.Load(); code != 0 {
+			http.Error(w, "busy", int(code))
 			return
 		}
 		c, _ := r.Cookie("cardtable_player")
@@ -312,6 +317,69 @@ func TestSessionGivesUp(t *testing.T) {
 		t.Fatalf("ended with %v", s.Err())
 	}
 	s.Close()
+}
+
+// TestLostConnectionWords: the notes of a lost connection, and the error
+// a follower that gives up ends with, say why in the person's words (the
+// server restarting, a 503 while the table moves, a server not running),
+// never the WebSocket library's or the network's.
+func TestLostConnectionWords(t *testing.T) {
+	notes := make(chan string, 100)
+	notef := func(format string, args ...any) { notes <- fmt.Sprintf(format, args...) }
+	internals := []string{"failed to", "frame", "handshake", "StatusServiceRestart", "dial tcp", "101"}
+	check := func(note, want string) {
+		t.Helper()
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q, want %q", note, want)
+		}
+		for _, w := range internals {
+			if strings.Contains(note, w) {
+				t.Errorf("note %q has the library's words %q", note, w)
+			}
+		}
+	}
+
+	f := newFakeTable(t)
+	c, err := New(f.srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Join(ctx, "T1", "Ann", -1); err != nil {
+		t.Fatal(err)
+	}
+	s := c.Open(ctx, "T1", FollowOptions{Backoff: 10 * time.Millisecond, MaxBackoff: 10 * time.Millisecond, Notef: notef})
+	defer s.Close()
+	go func() { // exits when the follower ends and closes its messages
+		for range s.Messages() {
+		}
+	}()
+	conn := recv(t, f.conns)
+	f.answer.Store(http.StatusServiceUnavailable)
+	conn.Close(websocket.StatusServiceRestart, "restarting")
+	check(recv(t, notes), "(the server is restarting); reconnecting in")
+	check(recv(t, notes), "(the server cannot take it now (503)")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c, _ = New("http://" + addr)
+	gone := c.Open(ctx, "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, GiveUp: 50 * time.Millisecond, Notef: notef})
+	for range gone.Messages() {
+		t.Fatal("a message from nowhere")
+	}
+	check(gone.Err().Error(), "the server refuses connections")
+	if !errors.Is(gone.Err(), ErrUnreachable) {
+		t.Errorf("ended with %v", gone.Err())
+	}
+	for len(notes) > 0 {
+		if n := <-notes; !strings.Contains(n, "503") {
+			check(n, "the server refuses connections")
+		}
+	}
 }
 
 func FuzzDecode(f *testing.F) {

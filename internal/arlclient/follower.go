@@ -234,10 +234,10 @@ func (s *Follower) run(ctx context.Context) {
 		if lostAt.IsZero() {
 			lostAt = time.Now()
 		} else if time.Since(lostAt) > s.o.GiveUp {
-			s.end(fmt.Errorf("%w at %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, err))
+			s.end(fmt.Errorf("%w at %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, lost{err}))
 			return
 		}
-		s.o.Notef("connection to the table lost (%v); reconnecting in %v", err, wait)
+		s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -275,6 +275,7 @@ func (s *Follower) dial(ctx context.Context) (*websocket.Conn, error) {
 			case http.StatusBadRequest, http.StatusForbidden:
 				return nil, fmt.Errorf("%w: %d %s", errFatal, resp.StatusCode, http.StatusText(resp.StatusCode))
 			}
+			return nil, answerError{code: resp.StatusCode, err: err}
 		}
 		return nil, err
 	}

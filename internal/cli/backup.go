@@ -26,10 +26,14 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 		if *to == "" {
 			return usageErr("backup: --to FILE is required")
 		}
+		flag := "--db"
 		if *db == "" {
-			*db, _ = serveDB()
+			var defaulted bool
+			if *db, defaulted = serveDB(); !defaulted {
+				flag = envName("db") + " (--db)"
+			}
 		}
-		if err := sqliteOnly("backup", *db, "use pg_dump (docs/scaling.md)"); err != nil {
+		if err := sqliteOnly("backup", flag, *db, "use pg_dump (docs/scaling.md)"); err != nil {
 			return err
 		}
 		if err := store.Backup(ctx, *db, *to); err != nil {
@@ -53,11 +57,13 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 		if *from == "" {
 			return usageErr("restore: --from FILE is required")
 		}
-		defaulted := false
+		defaulted, flag := false, "--db"
 		if *db == "" {
-			*db, defaulted = serveDB()
+			if *db, defaulted = serveDB(); !defaulted {
+				flag = envName("db") + " (--db)"
+			}
 		}
-		if err := sqliteOnly("restore", *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
+		if err := sqliteOnly("restore", flag, *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
 			return err
 		}
 		// As serve would: the default data folder is made (once --from

@@ -37,7 +37,8 @@ func TestBackupRestoreBadFlags(t *testing.T) {
 }
 
 // TestBackupRestoreBadFiles: a file named by a flag that is not there, or
-// --to in no directory, is bad input (exit 2), as for db copy --from.
+// --to in no directory, is bad input (exit 2), as for db copy --from, told
+// in one sentence without Go's words about the file.
 func TestBackupRestoreBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	live := filepath.Join(dir, "ct.db")
@@ -69,6 +70,10 @@ func TestBackupRestoreBadFiles(t *testing.T) {
 			code := Run(context.Background(), tc.args, nil, io.Discard, &errb)
 			if code != exitUsage || !strings.HasPrefix(errb.String(), "cardtable: "+tc.args[0]) || !strings.Contains(errb.String(), tc.want) {
 				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), tc.want)
+			}
+			// Said once, in words: not Go's "stat FILE: no such file or directory".
+			if msg := errb.String(); strings.Contains(msg, "stat ") || strings.Contains(msg, "no such file or directory") {
+				t.Fatalf("stderr %q tells Go's words", msg)
 			}
 		})
 	}

@@ -211,6 +211,44 @@ func TestServeEnvDefaults(t *testing.T) {
 	}
 }
 
+// TestServeEnvTypo: a CARDTABLE_ variable that nearly names a flag's (a
+// typo in a service's environment file) is logged at start, naming it and
+// the variable meant, never its value; it used to be ignored without a
+// word, the server running with the default. Variables of other programs
+// (the test suites') are not mentioned.
+func TestServeEnvTypo(t *testing.T) {
+	typos := map[string]string{
+		"CARDTABLE_TRUSTED_PROXIES": "CARDTABLE_TRUSTED_PROXY",
+		"CARDTABLE_MAXTABLES":       "CARDTABLE_MAX_TABLES",
+		"CARDTABLE_ADR":             "CARDTABLE_ADDR",
+		"CARDTABLE_Log_Format":      "CARDTABLE_LOG_FORMAT",
+	}
+	for name := range typos {
+		t.Setenv(name, "secret-value")
+	}
+	others := []string{"CARDTABLE_REQUIRE_BROWSER", "CARDTABLE_REQUIRE_POSTGRES", "CARDTABLE_TEST_AS_MAIN", "CARDTABLE_JSON",
+		"CARDTABLE_SERVE_ADDR", "CARDTABLE_SERVE_DB", "CARDTABLE_SIGNAL_ARGS", "CARDTABLE_TABLE_KILL_CHILD",
+		"CARDTABLE_TEST_SAVE_FSIZE", "CARDTABLE_FAILOVER_KILLS", "CARDTABLE_SCREENSHOTS", "CARDTABLE_ARTIFACTS"}
+	for _, name := range others {
+		t.Setenv(name, "1")
+	}
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db"))
+	log := s.log.String()
+	for name, meant := range typos {
+		if !strings.Contains(log, "level=WARN msg=\"environment variable ignored: it names no setting of serve\" variable="+name+" did_you_mean="+meant+"\n") {
+			t.Errorf("%s not told (meant %s):\n%s", name, meant, log)
+		}
+	}
+	for _, name := range others {
+		if strings.Contains(log, name) {
+			t.Errorf("%s, not serve's, told:\n%s", name, log)
+		}
+	}
+	if strings.Contains(log, "secret-value") {
+		t.Errorf("a value shown:\n%s", log)
+	}
+}
+
 // `cardtable --version` and `cardtable version` print the build.
 func TestVersion(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"version"}} {

@@ -25,7 +25,8 @@ func runFor(t *testing.T, args ...string) (string, string, int) {
 // sentence that shows no password, and no file is made of it. It was
 // taken for a SQLite file name: POSTGRES://u:SEC2@... was named, password
 // and all, in "the directory ... does not exist", and host=... password=...
-// was logged and made a file of.
+// was logged and made a file of. A value from CARDTABLE_DB is refused
+// naming the variable (it was named --db, which the command line lacked).
 func TestDBAddressNotURLRefused(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir) // a relative file name would be made here
@@ -55,10 +56,14 @@ func TestDBAddressNotURLRefused(t *testing.T) {
 				t.Errorf("%q %s: exit %d, %s%s\nwant exit 2 and\n%s", db, c.args[:2], code, out, errOut, want(c.cmd, c.flag))
 			}
 		}
-		// CARDTABLE_DB is serve's --db too.
+		// CARDTABLE_DB is serve's --db too, and backup's and restore's
+		// without --db; the refusal names the variable, where the
+		// value is to be mended.
 		t.Setenv("CARDTABLE_DB", db)
-		if out, errOut, code := runFor(t, "serve", "--addr", "127.0.0.1:0"); code != exitUsage || errOut != want("serve", "--db") {
-			t.Errorf("CARDTABLE_DB=%q: exit %d, %s%s", db, code, out, errOut)
+		for _, args := range [][]string{{"serve", "--addr", "127.0.0.1:0"}, {"backup", "--to", "b.db"}, {"restore", "--from", "b.db"}} {
+			if out, errOut, code := runFor(t, args...); code != exitUsage || errOut != want(args[0], "CARDTABLE_DB (--db)") {
+				t.Errorf("CARDTABLE_DB=%q %s: exit %d, %s%s", db, args[0], code, out, errOut)
+			}
 		}
 		os.Unsetenv("CARDTABLE_DB")
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -26,6 +28,9 @@ type serverStore interface {
 	CountGames(ctx context.Context) (int, error)
 	// Ping is the readiness check's (web.Pinger).
 	Ping(ctx context.Context) error
+	// SetLogger: the store's own lines (a file swapped, a slow close)
+	// in the server's log format.
+	SetLogger(l *slog.Logger)
 	Close() error
 }
 
@@ -72,16 +77,35 @@ func notAddress(cmd, flag, db string) error {
 // untouched, or a directory that does not exist (the wrong --db, nothing
 // made).
 func openErr(err error) error {
+	err = unprefixed{err}
 	if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
 		return badInput(err)
 	}
 	return err
 }
 
+// unprefixed is a store's error without the Go package's name the store
+// puts ahead of it ("store: ", "pgstore: "): the error line already says
+// which command failed, and the package's name tells the user nothing.
+type unprefixed struct{ err error }
+
+func (e unprefixed) Error() string {
+	msg := e.err.Error()
+	for _, p := range []string{"store: ", "pgstore: "} {
+		if rest, ok := strings.CutPrefix(msg, p); ok {
+			return rest
+		}
+	}
+	return msg
+}
+
+func (e unprefixed) Unwrap() error { return e.err }
+
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
-// SQLite file alone, saying what to use instead.
-func sqliteOnly(cmd, db, instead string) error {
-	if err := notAddress(cmd, "--db", db); err != nil {
+// SQLite file alone, saying what to use instead; flag is how a refusal
+// names where db came from.
+func sqliteOnly(cmd, flag, db, instead string) error {
+	if err := notAddress(cmd, flag, db); err != nil {
 		return err
 	}
 	if pgstore.IsURL(db) {

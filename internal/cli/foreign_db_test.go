@@ -49,9 +49,9 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 		{"db copy to", []string{"db", "copy", "--from", good, "--to", v3},
 			"cardtable: db copy: the target: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3): give a new file, or an empty one; nothing changed\n"},
 		{"serve version 3", []string{"serve", "--addr", "127.0.0.1:0", "--db", v3},
-			"cardtable: serve: store: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3); nothing changed\n"},
+			"cardtable: serve: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3); nothing changed\n"},
 		{"serve version 0", []string{"serve", "--addr", "127.0.0.1:0", "--db", v0},
-			"cardtable: serve: store: " + v0 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0); nothing changed\n"},
+			"cardtable: serve: " + v0 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0); nothing changed\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Were serve to start, the timeout would end it with 0.
@@ -155,7 +155,7 @@ func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
 		{"db copy from", []string{"db", "copy", "--from", salvaged, "--to", fresh}, "db copy: the source: " + notCardtable + "; nothing changed"},
 		{"db copy to", []string{"db", "copy", "--from", good, "--to", salvaged},
 			"db copy: the target: " + notCardtable + ": give a new file, or an empty one; nothing changed"},
-		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", salvaged}, "serve: store: " + notCardtable + "; nothing changed"},
+		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", salvaged}, "serve: " + notCardtable + "; nothing changed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

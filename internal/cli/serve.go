@@ -39,6 +39,7 @@ func runServe(fs *pflag.FlagSet) runFunc {
 			return usageErr("serve: unexpected argument %q", pos[0])
 		}
 		o.fromEnv = envSet(fs)
+		o.envMisses = envNearMisses(fs, os.Environ())
 		err := o.serve(ctx, env)
 		if err != nil && cmdPath(env.cmd) == "" && !strings.HasPrefix(strings.TrimPrefix(err.Error(), "usage: "), "serve: ") {
 			// The root command serves: its serving errors read as
@@ -62,6 +63,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	log := newLogger(env.Stderr, o.logFormat)
+	for _, m := range o.envMisses {
+		log.Warn("environment variable ignored: it names no setting of serve", "variable", m.name, "did_you_mean", m.meant)
+	}
 	names, err := o.names(log)
 	if err != nil {
 		return err
@@ -87,6 +91,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		ls.close()
 		return openErr(err)
 	}
+	db.SetLogger(log)
 	defer db.Close()
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub
@@ -98,7 +103,9 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
 	timed := timedStore{serverStore: db, m: metrics}
-	logf := func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) }
+	repeats := newQuietRepeats(log, nil)
+	defer repeats.Flush() // after the hub and the registry have stopped logging
+	logf := repeats.Logf
 	var live atomic.Pointer[table.Hub] // hub, for the heartbeat's goroutine
 	node, err := o.joinServers(ctx, db, ls.main, names, &live, log, logf)
 	if err != nil {
@@ -126,7 +133,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
 	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
 		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
-	logServing(ctx, log, db, dbName, units, hosts)
+	logServing(ctx, log, db, dbName, units, hosts, names.domains)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)
 	stopBackground()
@@ -206,9 +213,16 @@ func (o serveOptions) answeredHosts(names serveNames, ln net.Addr) []string {
 
 // logServing says where the server is to be reached, on what database, and
 // where its other listeners are.
-func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts []string) {
+func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts, domains []string) {
 	n, _ := db.CountGames(ctx)
-	log.Info("cardtable serving", "url", openURL(units[0].ln.Addr(), units[0].tls), "db", dbName, "games", n,
+	url := openURL(units[0].ln.Addr(), units[0].tls)
+	if len(domains) > 0 && units[0].tls {
+		// With --acme only the domains have a certificate: the address
+		// (localhost, 127.0.0.1) would fail the handshake.
+		_, port, _ := net.SplitHostPort(units[0].ln.Addr().String())
+		url = "https://" + net.JoinHostPort(domains[0], port) + "/"
+	}
+	log.Info("cardtable serving", "url", url, "db", dbName, "games", n,
 		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())

@@ -31,7 +31,12 @@ func TestServeACMEOnPostgres(t *testing.T) {
 	data, work := t.TempDir(), t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)
 	t.Chdir(work)
-	startServe(t, "--addr", "127.0.0.1:0", "--http-redirect-addr", "off", "--db", db, "--acme", "cards.example.org")
+	s := startServe(t, "--addr", "127.0.0.1:0", "--http-redirect-addr", "off", "--db", db, "--acme", "cards.example.org")
+	// The address logged is the domain's, which has a certificate, not
+	// 127.0.0.1, whose handshake is refused.
+	if !strings.HasPrefix(s.url, "https://cards.example.org:") {
+		t.Errorf("serving at %s, want https://cards.example.org:PORT/", s.url)
+	}
 	for _, dir := range []string{work, filepath.Join(data, "cardtable")} {
 		left, err := os.ReadDir(dir)
 		if err != nil && !os.IsNotExist(err) {

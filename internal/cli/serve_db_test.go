@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -119,6 +121,45 @@ func TestServeDatabaseDeleted(t *testing.T) {
 	}
 	if log := errb.String(); !strings.Contains(log, "deleted or replaced") || !strings.Contains(log, "level=ERROR") {
 		t.Fatalf("not logged: %s", log)
+	}
+}
+
+// TestServeJSONLogsTheSwap: with --log-format json, the store's own
+// line about its file deleted under the server is a JSON line of the
+// server's log like every other, not a line of Go's default logger that a
+// log pipeline parsing JSON would drop.
+func TestServeJSONLogsTheSwap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", path, "--log-format", "json")
+	if _, err := post(t, s.url+"api/games", `{"deal":"1"}`, http.StatusCreated); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(s.url+"api/games", "application/json", strings.NewReader(`{"deal":"2"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("write after the file was deleted: %s", resp.Status)
+	}
+	const swapped = "the database file was swapped under the server"
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(s.log.String(), swapped); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the store's line %q is not in the server's log:\n%s", swapped, s.log)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(s.log.String()), "\n") {
+		var rec struct{ Level, Msg string }
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("not a JSON line: %q", line)
+			continue
+		}
+		if strings.Contains(rec.Msg, swapped) && rec.Level != "ERROR" {
+			t.Errorf("the swap logged at %s, want ERROR: %q", rec.Level, line)
+		}
 	}
 }
 
@@ -239,6 +280,27 @@ func put(tb testing.TB, url, body string, want int) {
 // sqlOpenRO opens the database at path read-only with plain database/sql.
 func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"+path+"?mode=ro") }
 
+// TestServeSameAddressTwice: --metrics-addr (or --http-redirect-addr)
+// given the address --addr listens on is bad usage (exit 2) that names
+// both flags; it was blamed on "another program" (exit 1), which was
+// serve itself. Nothing is made.
+func TestServeSameAddressTwice(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // free again: serve's --addr takes it
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	_, errOut, code := run(t, "", "serve", "--addr", addr, "--metrics-addr", addr, "--db", path)
+	if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\n"; code != exitUsage || errOut != want {
+		t.Errorf("exit %d, %q; want exit 2, %q", code, errOut, want)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a database file was made for a server that did not start: %v", err)
+	}
+}
+
 // TestServeBusyPortMakesNoDatabase: serve on an address already taken
 // exits 1 naming it and saying what to do, before it makes a database
 // file for a server that cannot start.
@@ -259,5 +321,62 @@ func TestServeBusyPortMakesNoDatabase(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a database file was made for a server that did not start: %v", err)
+	}
+}
+
+// TestServeLowPortRefused: a user without the capability to listen below
+// port 1024 (--acme's :443, :80) is told so and what to do, not Go's
+// "listen tcp ...: bind: permission denied". Run as root, the server is
+// this test binary acting as cardtable, run as nobody (a copy where
+// nobody may run it), so that the refusal is the system's own.
+func TestServeLowPortRefused(t *testing.T) {
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_unprivileged_port_start"); err == nil && strings.TrimSpace(string(b)) == "0" {
+		t.Skip("every port may be listened on by any user here (ip_unprivileged_port_start is 0)")
+	}
+	// Not t.TempDir: its parent is the test's own, which nobody may not
+	// enter.
+	dir, err := os.MkdirTemp("", "lowport")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"serve", "--addr", "127.0.0.1:1023", "--db", filepath.Join(dir, "x.db")}
+	var errOut string
+	var code int
+	if os.Geteuid() != 0 {
+		_, errOut, code = run(t, "", args...)
+	} else {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(dir, "cardtable")
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), asMain+"=1")
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		err = cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("run as nobody: %v %s", err, errb.String())
+		}
+		errOut, code = errb.String(), exit.ExitCode()
+	}
+	want := "cardtable: serve: 127.0.0.1:1023: this user may not listen on a port below 1024 (permission denied): " +
+		"give the program the capability (under systemd AmbientCapabilities=CAP_NET_BIND_SERVICE, as deploy/cardtable.service does; " +
+		"else setcap cap_net_bind_service=+ep on the binary), or choose a port from 1024 up with --addr\n"
+	if code != exitFail || errOut != want {
+		t.Errorf("exit %d, %q; want exit 1, %q", code, errOut, want)
 	}
 }

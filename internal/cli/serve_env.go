@@ -66,3 +66,87 @@ func envSet(fs *pflag.FlagSet) map[string]bool {
 	})
 	return m
 }
+
+// envMiss is a CARDTABLE_ variable that names no flag but nearly names
+// one, with the variable it was likely meant as.
+type envMiss struct{ name, meant string }
+
+// envNearMisses is the variables of environ that start CARDTABLE_, name
+// no flag of fs, and nearly name one (CARDTABLE_MAXTABLES,
+// CARDTABLE_TRUSTED_PROXIES): a typo in a service's environment file was
+// ignored without a word, and the server ran with the default, such as
+// no trusted proxy, every player then counted as the proxy by the rate
+// limits. serve logs each at WARN, naming the variable, never its value
+// (docs/cli.md). Variables far from every flag's (a test suite's own,
+// CARDTABLE_REQUIRE_BROWSER) are other programs' business.
+func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
+	var flags []string
+	known := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if envFlag(f) {
+			flags = append(flags, envName(f.Name))
+			known[envName(f.Name)] = true
+		}
+	})
+	var misses []envMiss
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "CARDTABLE_") || known[name] {
+			continue
+		}
+		for _, flag := range flags {
+			if nearName(name, flag) {
+				misses = append(misses, envMiss{name, flag})
+				break
+			}
+		}
+	}
+	return misses
+}
+
+// nearName reports whether variable name is likely a mistyped flag's
+// variable: the same but for underscores or case, a letter or two off
+// (one for short names), or the flag's name with a different ending
+// (PROXIES for PROXY).
+func nearName(name, flag string) bool {
+	norm := func(s string) string {
+		return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
+	}
+	a, b := norm(name), norm(flag)
+	if a == b {
+		return true
+	}
+	limit := 2
+	if len(b) < 6 {
+		limit = 1
+	}
+	if editDistance(a, b) <= limit {
+		return true
+	}
+	common := 0
+	for common < min(len(a), len(b)) && a[common] == b[common] {
+		common++
+	}
+	return len(b) >= 6 && common >= len(b)-1
+}
+
+// editDistance is the Levenshtein distance of two ASCII names.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

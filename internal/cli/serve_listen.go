@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -94,15 +95,50 @@ func (o *serveOptions) listen() (ls listeners, err error) {
 	}
 	if o.httpRedirectAddr != "" {
 		if ls.redirect, err = listen("tcp", o.httpRedirectAddr); err != nil {
+			if err := o.twice("http-redirect-addr", o.httpRedirectAddr, err, ls); err != nil {
+				return ls, err
+			}
 			return ls, fmt.Errorf("serve: --http-redirect-addr: %w", addrAdvice("http-redirect-addr", o.httpRedirectAddr, err))
 		}
 	}
 	if o.metricsAddr != "" {
 		if ls.metrics, err = listen("tcp", o.metricsAddr); err != nil {
+			if err := o.twice("metrics-addr", o.metricsAddr, err, ls); err != nil {
+				return ls, err
+			}
 			return ls, fmt.Errorf("serve: --metrics-addr: %w", addrAdvice("metrics-addr", o.metricsAddr, err))
 		}
 	}
 	return ls, nil
+}
+
+// twice refuses, as bad usage, a listen address flag found in use by a
+// listener serve itself just opened for another flag (the same address
+// given twice), which the system's error would blame on "another
+// program"; nil when the address is not one of serve's own.
+func (o *serveOptions) twice(flag, addr string, err error, ls listeners) error {
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		return nil
+	}
+	host, port, perr := net.SplitHostPort(addr)
+	if perr != nil {
+		return nil
+	}
+	wild := func(h string) bool { ip := net.ParseIP(h); return h == "" || (ip != nil && ip.IsUnspecified()) }
+	for _, own := range []struct {
+		flag string
+		ln   net.Listener
+	}{{"addr", ls.main}, {"http-redirect-addr", ls.redirect}} {
+		if own.ln == nil {
+			continue
+		}
+		h, p, _ := net.SplitHostPort(own.ln.Addr().String())
+		if p == port && (wild(h) || wild(host) || net.ParseIP(h).Equal(net.ParseIP(host))) {
+			return usageErr("serve: %s is the address of %s too: give each listener an address of its own",
+				o.named(flag, addr), o.flagWords(own.flag))
+		}
+	}
+	return nil
 }
 
 // addrAdvice says what to do about an address another program (or
@@ -111,6 +147,16 @@ func (o *serveOptions) listen() (ls listeners, err error) {
 // address may be free on the next try, and the same command line then
 // works (docs/cli.md).
 func addrAdvice(flag, addr string, err error) error {
+	if errors.Is(err, syscall.EACCES) {
+		if _, port, perr := net.SplitHostPort(addr); perr == nil {
+			if n, nerr := strconv.Atoi(port); nerr == nil && n > 0 && n < 1024 {
+				return reworded{fmt.Sprintf("%s: this user may not listen on a port below 1024 (permission denied): "+
+					"give the program the capability (under systemd AmbientCapabilities=CAP_NET_BIND_SERVICE, as "+
+					"deploy/cardtable.service does; else setcap cap_net_bind_service=+ep on the binary), "+
+					"or choose a port from 1024 up with --%s", addr, flag), err}
+			}
+		}
+	}
 	if !errors.Is(err, syscall.EADDRINUSE) {
 		return err
 	}

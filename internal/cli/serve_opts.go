@@ -50,6 +50,9 @@ type serveOptions struct {
 	// (serve_env.go): a message about such a value names the variable
 	// and never shows the value.
 	fromEnv map[string]bool
+	// envMisses: variables that nearly name a flag (a typo), logged at
+	// start (serve_env.go).
+	envMisses []envMiss
 
 	// netListen takes a listen address (nil: net.Listen); a test sees
 	// through it which addresses serve would listen on.
@@ -100,7 +103,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 // check validates the flags together and fills in the defaults that
 // depend on others.
 func (o *serveOptions) check() error {
-	if err := notAddress("serve", "--db", o.db); err != nil {
+	if err := notAddress("serve", o.flagWords("db"), o.db); err != nil {
 		return err
 	}
 	if o.maxTables < 1 {

@@ -95,7 +95,7 @@ func proxyServer(addr, backend string) string {
 		location / {
 			proxy_pass http://%s;
 			proxy_http_version 1.1;
-			proxy_set_header Host $host;
+			proxy_set_header Host $http_host;
 			proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
 			proxy_set_header X-Forwarded-Proto $scheme;
 			proxy_set_header Upgrade $http_upgrade;
@@ -186,4 +186,20 @@ func TestServeBehindNginx(t *testing.T) {
 	defer cancel()
 	conn := watchTable(t, ctx, carl, base, id)
 	conn.Close(websocket.StatusNormalClosure, "")
+	// A browser's WebSocket names the page's origin, port included when
+	// it is not the scheme's default, as here: the proxy must pass the
+	// Host the browser sent, port and all ($http_host), or the server's
+	// check of the origin against the Host refuses it (403). nginx's
+	// $host drops the port.
+	origin := strings.TrimSuffix(base, "/")
+	u := "ws" + strings.TrimPrefix(base, "http") + "api/arlington/tables/" + id + "/ws"
+	browserConn, resp, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: carl, HTTPHeader: http.Header{"Origin": {origin}}})
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		t.Fatalf("a browser's WebSocket (Origin %s) through nginx: %d %v", origin, status, err)
+	}
+	browserConn.Close(websocket.StatusNormalClosure, "")
 }

@@ -111,6 +111,7 @@ func TestUnreachableDBPasswordsNotShown(t *testing.T) {
 // 1 refuses at once.
 func TestErrorLineURLPasswords(t *testing.T) {
 	secrets := []string{"S1", "S2", "S3", "S4", "S5", "S6"}
+	const refused = "nothing listens at 127.0.0.1:1 (connection refused): is PostgreSQL running there?"
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -118,13 +119,13 @@ func TestErrorLineURLPasswords(t *testing.T) {
 		want string // the first line of standard error
 	}{
 		{"a / in the password", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://u:pa/S5@127.0.0.1:1/x"},
-			"cardtable: serve: pgstore: postgres://u:xxxxx@127.0.0.1:1/x: cannot parse `postgres://u:xxxxx@127.0.0.1:1/x`: invalid port"},
+			"cardtable: serve: postgres://u:xxxxx@127.0.0.1:1/x: cannot parse `postgres://u:xxxxx@127.0.0.1:1/x`: invalid port"},
 		{"a / in the password, db copy --from", []string{"db", "copy", "--from", "postgres://u:pa/S5@127.0.0.1:1/x", "--to", filepath.Join(dir, "to.db")},
 			"cardtable: db copy: the source: postgres://u:xxxxx@127.0.0.1:1/x: cannot parse `postgres://u:xxxxx@127.0.0.1:1/x`: invalid port"},
 		{"a / in the password, typed as an argument", []string{"serve", "postgres://u:pa/S5@127.0.0.1:1/x"},
 			`cardtable: serve: unexpected argument "postgres://u:xxxxx@127.0.0.1:1/x"`},
 		{"password= read as the user", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://h?connect_timeout=1&password=S6@127.0.0.1:1"},
-			"cardtable: serve: pgstore: postgres://h?connect_timeout=1&password=xxxxx: failed to connect to `user=h?connect_timeout=1&password=xxxxx database=`:"},
+			"cardtable: serve: postgres://h?connect_timeout=1&password=xxxxx: failed to connect to `user=h?connect_timeout=1&password=xxxxx database=`: " + refused},
 		{"password= read as the user, typed as an argument", []string{"serve", "postgres://h?password=S6@ss"},
 			`cardtable: serve: unexpected argument "postgres://h?password=xxxxx"`},
 		{"spaces ahead of a query's password", []string{"serve", "postgres://u:S1@127.0.0.1:1/x?password= S2"},
@@ -132,7 +133,7 @@ func TestErrorLineURLPasswords(t *testing.T) {
 		{"spaces ahead of the user information's password", []string{"serve", "postgres://u: S3@127.0.0.1:1/x"},
 			`cardtable: serve: unexpected argument "postgres://u:xxxxx@127.0.0.1:1/x"`},
 		{"the : after a masked URL", []string{"serve", "--addr", "127.0.0.1:0", "--db", "postgres://u:S1@127.0.0.1:1/x?connect_timeout=1&password=S2&sslpassword=S4"},
-			"cardtable: serve: pgstore: postgres://u:xxxxx@127.0.0.1:1/x?connect_timeout=1&password=xxxxx&sslpassword=xxxxx: failed to connect to `user=u database=x`:"},
+			"cardtable: serve: postgres://u:xxxxx@127.0.0.1:1/x?connect_timeout=1&password=xxxxx&sslpassword=xxxxx: failed to connect to `user=u database=x`: " + refused},
 	} {
 		out, errOut, code := run(t, "", c.args...)
 		if code == exitOK {

@@ -17,8 +17,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"regexp"
 	"sort"
 	"strings"
@@ -56,6 +58,22 @@ type DB struct {
 	node atomic.Pointer[Node]
 	// closeOnce runs Close's wait once.
 	closeOnce sync.Once
+	// logger is the server's (SetLogger); nil: slog's default.
+	logger atomic.Pointer[slog.Logger]
+}
+
+// SetLogger makes the store write what an operator must see (a close
+// that could not wait) through l, the server's logger, so those lines
+// take the server's format (--log-format json) and go where its other
+// lines go. It may be called while the store runs.
+func (db *DB) SetLogger(l *slog.Logger) { db.logger.Store(l) }
+
+// log is the logger set with SetLogger, else slog's default.
+func (db *DB) log() *slog.Logger {
+	if l := db.logger.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
 }
 
 // IsURL reports whether a --db value names a PostgreSQL database
@@ -100,7 +118,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	db := &DB{pool: pool, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
+		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
 	}
 	if err := db.foldNames(ctx); err != nil {
 		pool.Close()
@@ -112,7 +130,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("pgstore: %w", err)
+		return down(err) // /readyz tells it: one line, the cause, no package name
 	}
 	return nil
 }
@@ -143,7 +161,7 @@ func (db *DB) Close() error {
 			// finished: in_use, read now, may be 0 by then (a connection
 			// given back just after the wait, or pgxpool still closing
 			// idle ones).
-			slog.Warn("pgstore: Close did not finish in time; returned without waiting longer",
+			db.log().Warn("pgstore: Close did not finish in time; returned without waiting longer",
 				"db", db.name, "waited", closeWithin, "in_use", db.pool.Stat().AcquiredConns())
 		}
 	})
@@ -223,20 +241,42 @@ func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 
 // full classifies a write the server had no room for (SQLSTATE 53100,
 // disk_full) as ErrDiskFull, both services' sentinels, as the SQLite
-// store does.
+// store does; and a database out of reach as unreachable (down).
 func full(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "53100" {
 		return fmt.Errorf("%w: %w", errors.Join(spidergame.ErrDiskFull, table.ErrDiskFull), err)
 	}
-	return err
+	return down(err)
 }
 
 // read runs f in a read-only snapshot, so rows read together agree (a
 // game and its log, a table and its moves).
 func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
-	return pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f)
+	return down(pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
 }
+
+// down marks err unreachable when the database could not be reached or
+// its connection broke (PostgreSQL restarting, stopped, out of reach):
+// a web request then answers 503, to be tried again, not 500 (the
+// Unavailable method is internal/web's contract). Other errors are
+// returned as they are.
+func down(err error) error {
+	var ce *pgconn.ConnectError
+	var op *net.OpError
+	if err == nil || !(errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, pgconn.ErrConnClosed) ||
+		errors.Is(err, io.ErrUnexpectedEOF)) {
+		return err
+	}
+	return unreachable{connectWords(err)}
+}
+
+// unreachable is an error of a database out of reach.
+type unreachable struct{ err error }
+
+func (e unreachable) Error() string     { return e.err.Error() }
+func (e unreachable) Unwrap() error     { return e.err }
+func (e unreachable) Unavailable() bool { return true }
 
 func millis(t time.Time) int64 { return t.UnixMilli() }
 

@@ -57,7 +57,7 @@ func Backup(ctx context.Context, path, to string) error {
 		return existsError(to)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return badPath(fmt.Errorf("backup: no database at %s (give the server's with --db): %w", path, err))
+		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s (give the server's with --db)", path), err: err})
 	} else if err != nil {
 		return badPath(fmt.Errorf("backup: database %w", err))
 	} else if !fi.Mode().IsRegular() {
@@ -336,7 +336,7 @@ func RestoreDefault(ctx context.Context, path, from string) (kept string, err er
 
 func restore(ctx context.Context, path, from string, makeDir bool) (kept string, err error) {
 	if fi, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
-		return "", badPath(fmt.Errorf("restore: no backup at %s: %w", from, err))
+		return "", badPath(plainError{msg: fmt.Sprintf("restore: no backup at %s", from), err: err})
 	} else if err != nil {
 		return "", badPath(fmt.Errorf("restore: backup %w", err))
 	} else if !fi.Mode().IsRegular() {

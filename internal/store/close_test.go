@@ -125,7 +125,7 @@ func TestFailedOpenWaitsForWriter(t *testing.T) {
 	// what it has written since the last checkpoint is in the WAL only.
 	db.ckpt.stop()
 	db.app.stop()
-	if err := closeConns(path, namedPool{"readers", db.r}); err != nil {
+	if err := closeConns(slog.Default(), path, namedPool{"readers", db.r}); err != nil {
 		t.Fatal(err)
 	}
 	defer db.file.Close()

@@ -88,6 +88,10 @@ func openFile(path string) (*dbFile, error) {
 	// The owner's alone: it holds players' identities and, with --acme,
 	// private keys. SQLite gives its -wal and -shm the same mode.
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if errors.Is(err, syscall.EISDIR) {
+		return nil, badPath(plainError{msg: fmt.Sprintf("%s is a directory, not a database file: name a file, such as %s",
+			path, filepath.Join(path, "cardtable.db")), err: err})
+	}
 	if err != nil {
 		return nil, readOnly(path, err)
 	}

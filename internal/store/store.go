@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -73,6 +74,22 @@ type DB struct {
 	// closeOnce runs Close once; closeErr is what it returned.
 	closeOnce sync.Once
 	closeErr  error
+	// logger is the server's (SetLogger); nil: slog's default.
+	logger atomic.Pointer[slog.Logger]
+}
+
+// SetLogger makes the store write what an operator must see (its file
+// swapped under it, a close that could not wait) through l, the server's
+// logger, so those lines take the server's format (--log-format json)
+// and go where its other lines go. It may be called while the store runs.
+func (db *DB) SetLogger(l *slog.Logger) { db.logger.Store(l) }
+
+// log is the logger set with SetLogger, else slog's default.
+func (db *DB) log() *slog.Logger {
+	if l := db.logger.Load(); l != nil {
+		return l
+	}
+	return slog.Default()
 }
 
 // Open opens (creating if needed) the database at path and brings its schema
@@ -182,7 +199,7 @@ func (db *DB) failOpen(err error) error {
 	// database/sql's goroutine) closes later, and its closing checkpoint
 	// must still meet the lock closeOverwritten holds, and the WAL not
 	// yet moved aside.
-	cerr := errors.Join(closeConns(db.file.path, namedPool{"writer", db.w}), after())
+	cerr := errors.Join(closeConns(slog.Default(), db.file.path, namedPool{"writer", db.w}), after())
 	if swapped {
 		d := db.file
 		d.mu.Lock()
@@ -217,7 +234,7 @@ func (db *DB) close() error {
 			db.retire(context.Background())
 		}
 	}
-	err := closeConns(db.file.path, namedPool{"readers", db.r}, namedPool{"writer", db.w})
+	err := closeConns(db.log(), db.file.path, namedPool{"readers", db.r}, namedPool{"writer", db.w})
 	return errors.Join(err, after(), db.file.Close())
 }
 
@@ -246,7 +263,7 @@ type namedPool struct {
 // pool still holding connections when the wait runs out (a caller
 // holding rows open) is logged by name (path is the database's), and
 // Close returns without them.
-func closeConns(path string, pools ...namedPool) error {
+func closeConns(log *slog.Logger, path string, pools ...namedPool) error {
 	var err error
 	for _, np := range pools {
 		err = errors.Join(err, np.p.Close())
@@ -261,7 +278,7 @@ func closeConns(path string, pools ...namedPool) error {
 			time.Sleep(2 * time.Millisecond)
 		}
 		if n := np.p.Stats().OpenConnections; n > 0 {
-			slog.Warn("store: closed without waiting for connections still in use",
+			log.Warn("store: closed without waiting for connections still in use",
 				"path", path, "pool", np.name, "open_connections", n, "waited", closeConnsWithin)
 		}
 	}

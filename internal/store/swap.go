@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"log/slog"
 	"os"
 	"time"
 )
@@ -158,11 +157,11 @@ func (db *DB) retire(ctx context.Context) {
 		err = errors.Join(removeSide(d.path+"-wal", d.wal, ""), removeSide(d.path+"-shm", d.shm, ""))
 	}
 	if err != nil {
-		slog.Error("store: keeping the swapped database file whole", "path", d.path, "err", err)
+		db.log().Error("store: keeping the swapped database file whole", "path", d.path, "err", err)
 		return
 	}
 	db.retired = true
-	slog.Error("store: the database file was swapped under the server; every write it acknowledged is in the file it had open, and writes are refused until a restart",
+	db.log().Error("store: the database file was swapped under the server; every write it acknowledged is in the file it had open, and writes are refused until a restart",
 		"path", d.path, "why", d.lost)
 }
 
@@ -179,7 +178,7 @@ func (d *dbFile) isInPlace() bool {
 func (db *DB) closeOverwritten() (after func() error) {
 	unlock, err := holdShared(db.file.f)
 	if err != nil {
-		slog.Error("store: cannot stop the closing checkpoint", "path", db.file.path, "err", err)
+		db.log().Error("store: cannot stop the closing checkpoint", "path", db.file.path, "err", err)
 	}
 	return func() error {
 		unlock()

@@ -58,8 +58,21 @@ func status(err error) (int, string) {
 		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
+	case lostConnection(err):
+		return http.StatusServiceUnavailable, "the server cannot reach its database just now; try again in a moment"
 	}
 	return http.StatusInternalServerError, "internal error"
+}
+
+// lostConnection reports whether err says the database is out of reach
+// for now (PostgreSQL restarting, stopped, its connection broken): an
+// error in its chain with a method Unavailable() bool that reports true,
+// which the store's errors have (pgstore), so that this package imports
+// no store. Such a request is answered 503, to be tried again, not 500
+// "internal error" (docs/scaling.md).
+func lostConnection(err error) bool {
+	var u interface{ Unavailable() bool }
+	return errors.As(err, &u) && u.Unavailable()
 }
 
 // public is an error with the message the player sees in place of a

@@ -9,6 +9,12 @@ import (
 	"testing"
 )
 
+// unavailableErr is a store's error of a database out of reach.
+type unavailableErr struct{}
+
+func (unavailableErr) Error() string     { return "conn closed" }
+func (unavailableErr) Unavailable() bool { return true }
+
 func TestStatus(t *testing.T) {
 	tests := []struct {
 		err  error
@@ -26,6 +32,7 @@ func TestStatus(t *testing.T) {
 		{context.Canceled, 503, "server busy or shutting down; try again"},
 		{fmt.Errorf("%w: table stopped", ErrUnavailable), 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
+		{fmt.Errorf("saving: %w", unavailableErr{}), 503, "the server cannot reach its database just now; try again in a moment"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.err.Error(), func(t *testing.T) {

@@ -1,0 +1,72 @@
+package arlclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"syscall"
+
+	"github.com/coder/websocket"
+)
+
+// lost is why a connection to the table ended or could not be made, in
+// words for the person at the terminal: the WebSocket library's own
+// ("failed to get reader: failed to read frame header: EOF", "expected
+// handshake response status code 101 but got 503") tell them nothing.
+// errors.Is and errors.As still find what it wraps.
+type lost struct{ err error }
+
+func (l lost) Unwrap() error { return l.err }
+
+func (l lost) Error() string {
+	err := l.err
+	if code := websocket.CloseStatus(err); code != -1 {
+		var ce websocket.CloseError
+		errors.As(err, &ce)
+		switch {
+		case code == websocket.StatusServiceRestart && ce.Reason == "restarting":
+			return "the server is restarting"
+		case ce.Reason != "":
+			return "the server closed it: " + ce.Reason
+		}
+		return fmt.Sprintf("the server closed it (WebSocket status %d)", int(code))
+	}
+	var answer answerError
+	if errors.As(err, &answer) {
+		return answer.Error()
+	}
+	var dns *net.DNSError
+	switch {
+	case errors.As(err, &dns):
+		return fmt.Sprintf("the host %s is not known", dns.Name)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the server refuses connections: it is stopped or restarting"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		return "the connection was cut"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the server did not answer in time"
+	}
+	return err.Error()
+}
+
+// answerError is a WebSocket request the server answered with a status
+// other than the upgrade (and other than those that end the follower).
+type answerError struct {
+	code int
+	err  error
+}
+
+func (e answerError) Unwrap() error { return e.err }
+
+func (e answerError) Error() string {
+	switch e.code {
+	case http.StatusServiceUnavailable:
+		return "the server cannot take it now (503): the table is moving to another server, or the server is stopping"
+	case http.StatusTooManyRequests:
+		return "the server refuses more connections from this address now (429)"
+	}
+	return fmt.Sprintf("the server answered %d %s", e.code, http.StatusText(e.code))
+}

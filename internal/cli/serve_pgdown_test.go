@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"io"
+	"log/slog"
+	"net"
+	neturl "net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cardtable/internal/pgtest"
+)
+
+// TestServeDatabaseOutOfReach: a server on PostgreSQL whose database goes
+// out of reach (its connections cut, nothing listening any more) answers
+// a write 503 in words that say to try again, where it answered 500
+// "internal error", and saves again once the database is back.
+func TestServeDatabaseOutOfReach(t *testing.T) {
+	u, err := neturl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startCutProxy(t, u.Host)
+	u.Host = p.addr
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
+	if _, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201); err != nil {
+		t.Fatal(err)
+	}
+	p.cut()
+	for range 2 { // on a connection the cut broke, then on one refused
+		code, body := postAnswer(t, s.url+"api/games", `{"deal":"2"}`)
+		if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
+			t.Fatalf("a write with the database out of reach: %d %s\n%s", code, body, s.log)
+		}
+	}
+	p.resume(t)
+	// The pool may still hold a connection the cut broke: each is given
+	// up at its first use, so a few tries reach a new one.
+	for i := 0; ; i++ {
+		code, body := postAnswer(t, s.url+"api/games", `{"deal":"3"}`)
+		if code == 201 {
+			break
+		}
+		if code != 503 || i == 20 {
+			t.Fatalf("a write with the database back, try %d: %d %s", i+1, code, body)
+		}
+	}
+}
+
+// postAnswer posts body as JSON and returns the status and the answer.
+func postAnswer(t *testing.T, url, body string) (int, string) {
+	t.Helper()
+	resp, err := browser.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// cutProxy passes TCP connections to a target until cut: then it closes
+// every connection and stops listening, as a database server that died
+// would; resume listens again on the same address.
+type cutProxy struct {
+	addr, target string
+	mu           sync.Mutex
+	ln           net.Listener
+	conns        []net.Conn
+	wg           sync.WaitGroup
+	// refusing: each connection is closed as it comes (a database that
+	// cannot take any), and counted in refused.
+	refusing bool
+	refused  int
+}
+
+func startCutProxy(t *testing.T, target string) *cutProxy {
+	p := &cutProxy{target: target}
+	p.listen(t, "127.0.0.1:0")
+	p.addr = p.ln.Addr().String()
+	t.Cleanup(func() { p.cut(); p.wg.Wait() })
+	return p
+}
+
+func (p *cutProxy) listen(t *testing.T, addr string) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() { // exits when cut closes the listener
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			refusing := p.refusing
+			if refusing {
+				p.refused++
+			}
+			p.mu.Unlock()
+			if refusing {
+				c.Close()
+				continue
+			}
+			d, err := net.Dial("tcp", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, d)
+			p.mu.Unlock()
+			for _, pair := range [][2]net.Conn{{c, d}, {d, c}} {
+				p.wg.Add(1)
+				go func() { // exits when either end is closed
+					defer p.wg.Done()
+					io.Copy(pair[0], pair[1])
+					pair[0].Close()
+					pair[1].Close()
+				}()
+			}
+		}
+	}()
+}
+
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ln.Close()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *cutProxy) resume(t *testing.T) { p.listen(t, p.addr) }
+
+// refuse makes the proxy close every connection as it comes, from now on.
+func (p *cutProxy) refuse() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refusing = true
+}
+
+// refusals is how many connections were closed as they came.
+func (p *cutProxy) refusals() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.refused
+}
+
+// TestLongServeDatabaseOutOfReachLogsOnce: while PostgreSQL takes no
+// connection, the heartbeat (every second) and the check of the tables
+// held (every second) fail each time; each line is written once, not
+// every second, and the stop writes how many were left out. It waits
+// for some three seconds of failures; TestQuietRepeats is the quick
+// version.
+func TestLongServeDatabaseOutOfReachLogsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for three seconds of heartbeats; TestQuietRepeats is the quick version")
+	}
+	u, err := neturl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startCutProxy(t, u.Host)
+	u.Host = p.addr
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
+	p.refuse()
+	p.cut() // the pool's connections, then the listener
+	p.resume(t)
+	const line = `msg="server heartbeat: `
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(s.log.String(), line) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no heartbeat failure logged:\n%s", s.log)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Heartbeats and checks go on failing: six more connections refused
+	// are some three more seconds of them.
+	for want := p.refusals() + 6; p.refusals() < want; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections refused, want %d", p.refusals(), want)
+		}
+	}
+	// The first may be the pool's broken connection's, the others a new
+	// connection's, refused: each written once.
+	seen := map[string]int{}
+	for _, l := range strings.Split(s.log.String(), "\n") {
+		if i := strings.Index(l, line); i >= 0 {
+			seen[l[i:]]++
+		}
+	}
+	for l, n := range seen {
+		if n != 1 {
+			t.Errorf("written %d times, want once: %s\n%s", n, l, s.log)
+		}
+	}
+	if len(seen) == 0 || len(seen) > 2 {
+		t.Fatalf("%d different heartbeat failures written, want 1 or 2:\n%s", len(seen), s.log)
+	}
+	s.stop()
+	code := <-s.done
+	s.done <- code // for the cleanup, which checks it
+	if !strings.Contains(s.log.String(), "repeated=") {
+		t.Errorf("the stop did not write how many lines were left out:\n%s", s.log)
+	}
+}
+
+// TestQuietRepeats: a line the same as one written less than a minute ago
+// is counted, not written; a minute on it is written with the count; other
+// lines are all written; Flush writes the counts still pending.
+func TestQuietRepeats(t *testing.T) {
+	var buf syncBuffer
+	now := time.Unix(1000, 0)
+	q := newQuietRepeats(slog.New(slog.NewTextHandler(&buf, nil)), func() time.Time { return now })
+	for range 100 {
+		q.Logf("server heartbeat: %s", "refused")
+	}
+	q.Logf("table %s: dropped", "A")
+	q.Logf("table %s: dropped", "B")
+	if got := strings.Count(buf.String(), "server heartbeat: refused"); got != 1 {
+		t.Fatalf("written %d times in the minute, want once:\n%s", got, &buf)
+	}
+	if !strings.Contains(buf.String(), "table A: dropped") || !strings.Contains(buf.String(), "table B: dropped") {
+		t.Fatalf("lines that differ not all written:\n%s", &buf)
+	}
+	now = now.Add(time.Minute)
+	q.Logf("server heartbeat: %s", "refused")
+	if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=99`) {
+		t.Fatalf("a minute on, not written with its count:\n%s", &buf)
+	}
+	q.Logf("server heartbeat: %s", "refused")
+	q.Flush()
+	if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=1`) {
+		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
+	}
+}
