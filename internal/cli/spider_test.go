@@ -178,6 +178,21 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 	}
 }
 
+// TestSpiderPlaySaveNameWithSpaces: save and load take the rest of the
+// line as the file's name, spaces included, as Arlington's terminal play
+// does; "save my game.txt" was refused with "save takes a file name".
+func TestSpiderPlaySaveNameWithSpaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "my game.txt")
+	out, _, code := run(t, "deal\nsave  "+path+" \nrestart\nload "+path+"\nshow\n", "spider", "play", "--deal", "3", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 6 || !strings.Contains(lines[2], `"saved":"`+path+`"`) || !strings.Contains(lines[5], `"moves":1`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSpiderPlayLoadMissingFile: during play, loading a file that is not
 // there is refused as a file that cannot be read, not as a save in a bad
 // format, and the game goes on.
