@@ -1,6 +1,7 @@
 package spiderweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,4 +41,106 @@ func TestBrowserNewGameDealTyped(t *testing.T) {
 	if d := p.serverView().Deal; d != 617 {
 		t.Fatalf("the page plays deal %d, want 617", d)
 	}
+}
+
+// TestLongBrowserSavesAskBeforeLoss: the Saved games dialog asks before it
+// loses a save for good. Delete asks, and Cancel keeps the save; saving
+// under the name of another game's save asks, and Cancel keeps that
+// save; saving the same game again under its name (keeping its
+// progress) replaces it without a question. Before, one click on Delete,
+// or a name typed that was already taken, lost the save at once.
+// TestBrowserSaveDeleteAsks is its quick part.
+func TestLongBrowserSavesAskBeforeLoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	p, saved := otherGameSaved(t)
+	submit := func(name string) {
+		p.t.Helper()
+		p.eval(`document.querySelector("#save-name").value = ""`, nil)
+		p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), name))
+		p.clickSel(`#form-save button[type=submit]`)
+	}
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.savesListed("other")
+
+	submit("other")
+	p.answer("no", "the question before replacing another game's save")
+	if got := p.text("#confirm-text"); !strings.Contains(got, "#617") {
+		t.Errorf("the question says %q, want it to name the game it would replace", got)
+	}
+	if d := saved("other"); d != "617" {
+		t.Fatalf("after Cancel the save \"other\" holds deal %q, want 617", d)
+	}
+
+	// The same game saved twice under its name: no question.
+	submit("mine")
+	p.savesListed("mine")
+	p.waitJS(`document.querySelector("#toast .msg").textContent.includes("Saved as")`, "the first save said")
+	p.eval(`document.querySelector("#toast .msg").textContent = ""`, nil)
+	submit("mine")
+	p.waitJS(`document.querySelector("#toast .msg").textContent.includes("Saved as")`, "the second save said, with no question")
+	var asked bool
+	p.eval(`document.querySelector("#dlg-confirm").open`, &asked)
+	if asked {
+		t.Fatal("saving the same game again under its name asked")
+	}
+
+	p.savesListed("other")
+	p.clickSel(`#saves-list button[aria-label="Delete other"]`)
+	p.answer("no", "the question before deleting")
+	if d := saved("other"); d != "617" {
+		t.Fatalf("after Cancel the save \"other\" holds deal %q, want it kept", d)
+	}
+	p.savesListed("other")
+	p.clickSel(`#saves-list button[aria-label="Delete other"]`)
+	p.answer("yes", "the question before deleting, again")
+	p.waitJS(`document.querySelector("#saves-list").getAttribute("aria-busy") === "false" &&
+	  !document.querySelector('#saves-list button[aria-label="Delete other"]')`, "the save deleted once confirmed")
+}
+
+// TestBrowserSaveDeleteAsks: Delete in the Saved games dialog asks first,
+// and Cancel keeps the save (TestLongBrowserSavesAskBeforeLoss has the
+// rest).
+func TestBrowserSaveDeleteAsks(t *testing.T) {
+	p, saved := otherGameSaved(t)
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.savesListed("other")
+	p.clickSel(`#saves-list button[aria-label="Delete other"]`)
+	p.answer("no", "the question before deleting")
+	if got := p.text("#dlg-confirm-title"); got != "Delete “other”?" {
+		t.Errorf("the question is %q", got)
+	}
+	if d := saved("other"); d != "617" {
+		t.Fatalf("after Cancel the save \"other\" holds deal %q, want it kept", d)
+	}
+}
+
+// otherGameSaved opens the page on a new game and saves another game of
+// the player's (deal 617), as another tab would, under the name "other".
+// saved tells the deal a save of the player's holds ("" for none).
+func otherGameSaved(t *testing.T) (p *browserPage, saved func(name string) string) {
+	t.Helper()
+	p = openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	var code int
+	p.eval(`fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({deal: "617"})})
+	  .then((r) => r.json()).then((g) => fetch("/api/saves/other", {method: "PUT", headers: {"Content-Type": "application/json"}, body: JSON.stringify({game: g.id})}))
+	  .then((r) => r.status)`, &code)
+	if code != 200 {
+		t.Fatalf("saving another game: %d", code)
+	}
+	return p, func(name string) string {
+		p.t.Helper()
+		var deal string
+		p.eval(fmt.Sprintf(`fetch("/api/saves").then((r) => r.json()).then((r) => ((r.saves || []).find((s) => s.name === %q) || {}).deal || "")`, name), &deal)
+		return deal
+	}
+}
+
+// answer waits for the confirm box and clicks its button ("yes" or "no").
+func (p *browserPage) answer(button, what string) {
+	p.t.Helper()
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, what)
+	p.clickSel(`#dlg-confirm button[value=` + button + `]`)
+	p.waitJS(`!document.querySelector("#dlg-confirm").open`, "the question to close")
 }
