@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserNewGameDealTyped: a deal number pasted with a space or a
@@ -143,4 +145,58 @@ func (p *browserPage) answer(button, what string) {
 	p.waitJS(`document.querySelector("#dlg-confirm").open`, what)
 	p.clickSel(`#dlg-confirm button[value=` + button + `]`)
 	p.waitJS(`!document.querySelector("#dlg-confirm").open`, "the question to close")
+}
+
+// TestBrowserScoreMarkSaid: the undo that stops a Spider score is said in
+// the message box when it happens, with why; before, only a small
+// "(frozen)" after the score, easily missed. It is said once: a later
+// undo, the score already stopped, says nothing of it.
+// TestLongBrowserCheatSaid does the same for Arachnid's cheat detection.
+func TestBrowserScoreMarkSaid(t *testing.T) {
+	p := markedPage(t, "?deal=617&variant=spider")
+	p.pressSaid("d", "1")
+	want := "Scoring stopped: in Spider an undo or a restart ends this game's scoring, so its score stays at 2."
+	if got := p.pressSaid("u", "0"); got != want {
+		t.Errorf("after the undo the message box says %q, want %q", got, want)
+	}
+	p.pressSaid("y", "1")
+	if got := p.pressSaid("u", "0"); strings.Contains(got, "Scoring") {
+		t.Errorf("a second undo, the score already stopped, says %q", got)
+	}
+}
+
+// TestLongBrowserCheatSaid: the undo that halves an Arachnid score under
+// full cheat detection is said when it happens, with the level's rule.
+func TestLongBrowserCheatSaid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	p := markedPage(t, "?deal=617&cheat=full")
+	p.pressSaid("d", "1")
+	want := "Cheating detected (full detection: any undo or restart counts): this game's score is halved from now on."
+	if got := p.pressSaid("u", "0"); got != want {
+		t.Errorf("after the undo the message box says %q, want %q", got, want)
+	}
+}
+
+// markedPage opens the page on a deal link.
+func markedPage(t *testing.T, link string) *browserPage {
+	t.Helper()
+	p := &browserPage{t: t, ctx: webtest.OpenTab(t, startBrowser(t), 1280, 800), srv: pageServer(t)}
+	p.watchErrors()
+	p.do(chromedp.Navigate(p.srv.URL + spiderPage + link))
+	p.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0" && location.search === ""`, "the page on "+link)
+	return p
+}
+
+// pressSaid presses key once the message box is emptied, waits until
+// the game shows moves moves and the page is idle, and returns what the
+// message box says: a message comes with the command's answer, before the
+// page is idle.
+func (p *browserPage) pressSaid(key, moves string) string {
+	p.t.Helper()
+	p.eval(`document.querySelector("#toast .msg").textContent = ""`, nil)
+	p.keys(key)
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#st-moves").textContent === "`+moves+`"`, key+" played")
+	return p.text("#toast .msg")
 }
