@@ -200,3 +200,20 @@ func (p *browserPage) pressSaid(key, moves string) string {
 	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#st-moves").textContent === "`+moves+`"`, key+" played")
 	return p.text("#toast .msg")
 }
+
+// TestBrowserLocateSigns: the Locate card dialog reads a card typed with
+// the suit signs the page itself writes (Q♦, 10 ♠), as it reads QD and
+// "queen of diamonds"; before, "Q♦" was "not a card".
+func TestBrowserLocateSigns(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	p.menu("#btn-cards-menu", `#menu-cards [data-act="locate"]`)
+	p.waitJS(`document.querySelector("#dlg-locate").open`, "the locate dialog")
+	for _, tc := range []struct{ typed, name string }{{"Q♦", "queen of diamonds"}, {"10 ♠", "ten of spades"}} {
+		p.eval(`document.querySelector("#locate-text").textContent = "", document.querySelector("#locate-card").value = ""`, nil)
+		p.do(chromedp.SendKeys(chromedp.CSS("#locate-card"), tc.typed+"\n"))
+		p.waitJS(`document.querySelector("#locate-text").textContent !== ""`, "the locate answer for "+tc.typed)
+		if got := strings.ToLower(p.text("#locate-text")); !strings.Contains(got, tc.name) {
+			t.Errorf("%s: the dialog says %q, want the %s located", tc.typed, got, tc.name)
+		}
+	}
+}
