@@ -50,7 +50,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
-			return usageErr("spider play: unexpected argument %q", pos[0])
+			return usageErr("spider play: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		var g *spider.Game
 		if *load != "" {
@@ -241,7 +241,9 @@ func (s *spiderSession) locate(args []string) (extra map[string]any, text []stri
 	}
 	c, err := card.Parse(args[0])
 	if err != nil {
-		return nil, nil, err
+		// card.Parse's words offer a joker (JK), which Spider has not;
+		// its error stays in the chain.
+		return nil, nil, renamedErr{fmt.Sprintf("bad card %q: want a rank and a suit, such as QH, TS or 10S", args[0]), err}
 	}
 	if c.IsJoker() {
 		return nil, nil, fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)

@@ -193,6 +193,15 @@ func TestSpiderPlaySaveNameWithSpaces(t *testing.T) {
 	}
 }
 
+// TestSpiderPlayLocateBadCard: locate names Spider's cards in its
+// refusal, not the joker the card notation also has.
+func TestSpiderPlayLocateBadCard(t *testing.T) {
+	out, _, _ := run(t, "locate XX\n", "spider", "play", "--deal", "3")
+	if want := "refused: bad card \"XX\": want a rank and a suit, such as QH, TS or 10S\n"; !strings.Contains(out, want) || strings.Contains(out, "JK") {
+		t.Errorf("want %q in\n%s", want, out)
+	}
+}
+
 // TestSpiderPlayLoadMissingFile: during play, loading a file that is not
 // there is refused as a file that cannot be read, not as a save in a bad
 // format, and the game goes on.
