@@ -72,7 +72,8 @@ func TestParseCommand(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{"move 3 7 2", "move 3 7", "deal", "remove 4", "auto 3", "auto 3 2",
 		"undo", "redo 3", "restart", "m 1 2 3", "MOVE 10 1 13", "move -1 2", "auto 3 0", "", "  deal  ",
-		"move 1 2 3 4", "remove", "deal\x00", "move ٣ 7", "u 100001"} {
+		"move 1 2 3 4", "remove", "deal\x00", "move ٣ 7", "u 100001",
+		"deal now", "jump 1 x", "redo 100000000000000000000", "m 4 3 1 extra"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
