@@ -217,3 +217,17 @@ func TestBrowserLocateSigns(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserStockDoubleClick: a double-click on the stock deals one row,
+// as the Amiga Arachnid's hand does on a double-click; before, each click
+// dealt, so a double-click from habit dealt two rows, and taking the
+// second back could halve the score or stop it.
+func TestBrowserStockDoubleClick(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	stock := p.elementPoint("#stock")
+	p.do(chromedp.MouseClickXY(stock.X, stock.Y), chromedp.MouseClickXY(stock.X, stock.Y, chromedp.ClickCount(2)))
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#st-moves").textContent !== "0"`, "the deal played")
+	if v := p.serverView(); v.Stock != 40 || v.Moves != 1 {
+		t.Fatalf("after a double-click on the stock: %d cards in the stock, %d moves; want one row dealt (40, 1)", v.Stock, v.Moves)
+	}
+}
