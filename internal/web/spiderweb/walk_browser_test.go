@@ -155,7 +155,7 @@ func (p *browserPage) answer(button, what string) {
 func TestBrowserScoreMarkSaid(t *testing.T) {
 	p := markedPage(t, "?deal=617&variant=spider")
 	p.pressSaid("d", "1")
-	want := "Scoring stopped: in Spider an undo or a restart ends this game's scoring, so its score stays at 2."
+	want := "Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at 2."
 	if got := p.pressSaid("u", "0"); got != want {
 		t.Errorf("after the undo the message box says %q, want %q", got, want)
 	}

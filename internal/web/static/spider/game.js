@@ -131,7 +131,7 @@ function scoreMarked(a, b) {
       : "new cards only: taking back a move that turned a card up counts";
     info(`Cheating detected (${level}): this game's score is halved from now on.`);
   } else if (b.breakdown.stopped && !a.breakdown.stopped) {
-    info(`Scoring stopped: in Spider an undo or a restart ends this game's scoring, so its score stays at ${b.breakdown.counted}.`);
+    info(`Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at ${b.breakdown.counted}.`);
   }
 }
 
