@@ -3,6 +3,7 @@ package spider
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"cardtable/card"
@@ -31,9 +32,9 @@ func (c CheatLevel) String() string {
 	return "none"
 }
 
-// ParseCheatLevel reads "none", "newcards" or "full".
+// ParseCheatLevel reads "none", "newcards" or "full", in any case.
 func ParseCheatLevel(s string) (CheatLevel, error) {
-	switch s {
+	switch strings.ToLower(s) {
 	case "none", "":
 		return CheatNone, nil
 	case "newcards", "new", "new-cards":

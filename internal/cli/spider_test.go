@@ -193,6 +193,15 @@ func TestSpiderPlaySaveNameWithSpaces(t *testing.T) {
 	}
 }
 
+// TestSpiderVariantAnyCase: --variant and --cheat take their words in any
+// case ("Spider", as the page writes it), as the API and a save do.
+func TestSpiderVariantAnyCase(t *testing.T) {
+	out, stderr, code := run(t, "", "spider", "new", "--deal", "3", "--variant", "Spider", "--cheat", "FULL", "--json")
+	if code != exitOK || !strings.Contains(out, `"variant":"spider"`) {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+}
+
 // TestSpiderPlayLocateBadCard: locate names Spider's cards in its
 // refusal, not the joker the card notation also has.
 func TestSpiderPlayLocateBadCard(t *testing.T) {
