@@ -1,6 +1,7 @@
 package spider
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -51,15 +52,22 @@ func ParseCommand(s string) (Command, error) {
 		return Command{}, fmt.Errorf("%w: empty command", ErrFormat)
 	}
 	verb, args := strings.ToLower(f[0]), f[1:]
-	n, err := numbers(args)
+	// The verb and the count of arguments first, the numbers after: "deal
+	// now" is told that deal takes no arguments, "jump 3 x" that there is no
+	// such command, not that a word is not a number.
+	shape, ok := commandArgs[verb]
+	if !ok {
+		return Command{}, fmt.Errorf("%w: unknown command %q", ErrFormat, verb)
+	}
+	if err := arity(verb, len(args), shape[0], shape[1]); err != nil {
+		return Command{}, err
+	}
+	n, err := numbers(verb, args)
 	if err != nil {
 		return Command{}, err
 	}
 	switch verb {
 	case "move", "m":
-		if err := arity(verb, n, 2, 1); err != nil {
-			return Command{}, err
-		}
 		if err := piles(n[:2]...); err != nil {
 			return Command{}, err
 		}
@@ -72,22 +80,13 @@ func ParseCommand(s string) (Command, error) {
 		m, err := ParseMove(fmt.Sprintf("move %d %d %d", n[0], n[1], n[2]))
 		return Command{Op: OpMove, Move: m}, err
 	case "deal", "d":
-		if err := arity(verb, n, 0, 0); err != nil {
-			return Command{}, err
-		}
 		return Command{Op: OpMove, Move: DealMove}, nil
 	case "remove", "r":
-		if err := arity(verb, n, 1, 0); err != nil {
-			return Command{}, err
-		}
 		if err := piles(n[0]); err != nil {
 			return Command{}, err
 		}
 		return Command{Op: OpMove, Move: RemoveFrom(n[0] - 1)}, nil
 	case "auto", "a":
-		if err := arity(verb, n, 1, 1); err != nil {
-			return Command{}, err
-		}
 		if err := piles(n[0]); err != nil {
 			return Command{}, err
 		}
@@ -100,9 +99,6 @@ func ParseCommand(s string) (Command, error) {
 		}
 		return c, nil
 	case "undo", "u", "redo":
-		if err := arity(verb, n, 0, 1); err != nil {
-			return Command{}, err
-		}
 		c := Command{Op: OpUndo, N: 1}
 		if verb == "redo" {
 			c.Op = OpRedo
@@ -114,30 +110,38 @@ func ParseCommand(s string) (Command, error) {
 			c.N = n[0]
 		}
 		return c, nil
-	case "restart":
-		if err := arity(verb, n, 0, 0); err != nil {
-			return Command{}, err
-		}
-		return Command{Op: OpRestart}, nil
 	}
-	return Command{}, fmt.Errorf("%w: unknown command %q", ErrFormat, verb)
+	return Command{Op: OpRestart}, nil // "restart", the last verb of commandArgs
+}
+
+// commandArgs gives each verb the count of numbers it takes and how many
+// more it may take.
+var commandArgs = map[string][2]int{
+	"move": {2, 1}, "m": {2, 1}, "deal": {0, 0}, "d": {0, 0}, "remove": {1, 0}, "r": {1, 0},
+	"auto": {1, 1}, "a": {1, 1}, "undo": {0, 1}, "u": {0, 1}, "redo": {0, 1}, "restart": {0, 0},
 }
 
 // IsCommand reports whether verb (any case) starts a play command, so a
 // caller with commands of its own can tell them apart.
 func IsCommand(verb string) bool {
-	switch strings.ToLower(verb) {
-	case "move", "m", "deal", "d", "remove", "r", "auto", "a", "undo", "u", "redo", "restart":
-		return true
-	}
-	return false
+	_, ok := commandArgs[strings.ToLower(verb)]
+	return ok
 }
 
-// numbers reads a command's arguments: each a number from 1 up.
-func numbers(args []string) ([]int, error) {
+// numbers reads verb's arguments: each a number from 1 up. A number too
+// large for an int is said as such, with what the verb takes: it is a
+// number, only past any pile, count or step count.
+func numbers(verb string, args []string) ([]int, error) {
 	out := make([]int, len(args))
 	for i, a := range args {
 		n, err := strconv.Atoi(a)
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(a, "-") {
+			limit := fmt.Sprintf("piles are 1 to %d and counts 1 to %d", Piles, runLen)
+			if verb == "undo" || verb == "u" || verb == "redo" {
+				limit = fmt.Sprintf("at most %d steps", MaxSteps)
+			}
+			return nil, fmt.Errorf("%w: %s is too large: %s", ErrFormat, a, limit)
+		}
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("%w: %q is not a number from 1 up", ErrFormat, a)
 		}
@@ -146,9 +150,10 @@ func numbers(args []string) ([]int, error) {
 	return out, nil
 }
 
-// arity checks that n holds want numbers, plus up to optional more.
-func arity(verb string, n []int, want, optional int) error {
-	if len(n) >= want && len(n) <= want+optional {
+// arity checks that a verb given n arguments has want of them, plus up
+// to optional more.
+func arity(verb string, n, want, optional int) error {
+	if n >= want && n <= want+optional {
 		return nil
 	}
 	what := fmt.Sprintf("%d or %d numbers", want, want+optional)

@@ -49,6 +49,16 @@ func TestParseCommand(t *testing.T) {
 		{"move -1 2", `"-1" is not a number from 1 up`},
 		{"jump 1", `unknown command "jump"`},
 		{"move 1 2 " + string(make([]byte, 80)), "too long"},
+		// The verb and the count of arguments are judged before the words
+		// are read as numbers: a word where no argument goes is not told
+		// it is not a number.
+		{"jump x", `unknown command "jump"`},
+		{"deal now", "deal takes no arguments"},
+		{"restart now", "restart takes no arguments"},
+		{"move 4 3 1 extra", "move takes 2 or 3 numbers"},
+		{"remove 1 x", "remove takes 1 number"},
+		{"redo 100000000000000000000", "100000000000000000000 is too large: at most 100000 steps"},
+		{"auto 99999999999999999999", "is too large: piles are 1 to 10 and counts 1 to 13"},
 	} {
 		t.Run("bad "+tc.in, func(t *testing.T) {
 			_, err := ParseCommand(tc.in)
@@ -62,7 +72,8 @@ func TestParseCommand(t *testing.T) {
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{"move 3 7 2", "move 3 7", "deal", "remove 4", "auto 3", "auto 3 2",
 		"undo", "redo 3", "restart", "m 1 2 3", "MOVE 10 1 13", "move -1 2", "auto 3 0", "", "  deal  ",
-		"move 1 2 3 4", "remove", "deal\x00", "move ٣ 7", "u 100001"} {
+		"move 1 2 3 4", "remove", "deal\x00", "move ٣ 7", "u 100001",
+		"deal now", "jump 1 x", "redo 100000000000000000000", "m 4 3 1 extra"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

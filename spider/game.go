@@ -3,6 +3,7 @@ package spider
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"cardtable/card"
@@ -31,9 +32,9 @@ func (c CheatLevel) String() string {
 	return "none"
 }
 
-// ParseCheatLevel reads "none", "newcards" or "full".
+// ParseCheatLevel reads "none", "newcards" or "full", in any case.
 func ParseCheatLevel(s string) (CheatLevel, error) {
-	switch s {
+	switch strings.ToLower(s) {
 	case "none", "":
 		return CheatNone, nil
 	case "newcards", "new", "new-cards":
@@ -49,7 +50,7 @@ type Options struct {
 	Variant Variant
 	// Suits is 1, 2 or 4 (0 means 4).
 	Suits int
-	// Open shows every tableau card (spider-help.txt, Variations). The cards
+	// Open shows every tableau card (Spider Help, "Variations"). The cards
 	// that would be face down stay covered for play and scoring.
 	Open bool
 	// Relaxed allows dealing a row while a space exists.
@@ -78,7 +79,7 @@ func (o *Options) normalize() error {
 		return fmt.Errorf("%w: unknown cheat level", ErrFormat)
 	}
 	if o.Variant == Spider {
-		// Spider stops scoring at the first undo instead (spider-help.txt);
+		// Spider stops scoring at the first undo instead (Spider Help, "Scoring");
 		// a cheat level there would only mislead.
 		o.Cheat = CheatNone
 	}
@@ -399,7 +400,7 @@ func (g *Game) Cheated() bool { return g.cheated }
 func (g *Game) ScoringStopped() bool { return g.stopped }
 
 // MarkLoaded records that the game was loaded from a save: Spider stops
-// scoring (spider-help.txt: "discontinued once you choose to ... load").
+// scoring (Spider Help, "Scoring": "discontinued once you choose to ... load").
 func (g *Game) MarkLoaded() {
 	if g.opts.Variant == Spider {
 		g.stopScoring()

@@ -163,7 +163,7 @@ var loadOutcomes = map[string]string{
 	"bad position text":              "error (format true, illegal false): bad format: line 2: position: \"x\" is not a whole number",
 	"bad position low":               "error (format true, illegal false): bad format: line 2: position: negative position",
 	"unknown key":                    "error (format true, illegal false): bad format: line 2: unknown key \"color\"",
-	"moves without a space":          "error (format true, illegal false): bad format: line 2: unknown key \"moves\"",
+	"moves without a space":          "error (format true, illegal false): bad format: line 2: moves: want the number of move lines, got \"x\"",
 	"key twice, other case":          "error (format true, illegal false): bad format: line 3: variant given twice",
 	"long middle line":               "error (format true, illegal false): bad format: line 3: longer than 65536 bytes, the limit",
 	"missing variant":                "error (format true, illegal false): bad format: line 5: end of file: missing \"variant:\" line",

@@ -48,9 +48,10 @@ func (v Variant) String() string {
 	return "arachnid"
 }
 
-// ParseVariant reads "arachnid" or "spider".
+// ParseVariant reads "arachnid" or "spider", in any case: a flag, a save
+// and the API take "Spider" as the page shows it.
 func ParseVariant(s string) (Variant, error) {
-	switch s {
+	switch strings.ToLower(s) {
 	case "arachnid", "":
 		return Arachnid, nil
 	case "spider":

@@ -194,7 +194,7 @@ func readSaveBody(r *saveLines) (*saveFields, error) {
 		switch {
 		case f.inMoves:
 			err = f.addMove(line, r.ln)
-		case line == "moves:" || strings.HasPrefix(line, "moves: "):
+		case isMovesLine(line):
 			err = f.startMoves(line, r.ln)
 		default:
 			err = f.addKeyLine(line, r.ln)
@@ -224,11 +224,20 @@ func (f *saveFields) addMove(line string, ln int) error {
 	return nil
 }
 
+// isMovesLine reports whether line is the "moves:" line, its key written
+// in any case and spaced as any other key ("Moves:3" too), as a person
+// editing the file may write it.
+func isMovesLine(line string) bool {
+	key, _, ok := strings.Cut(line, ":")
+	return ok && strings.EqualFold(strings.TrimSpace(key), "moves")
+}
+
 // startMoves reads the "moves:" line and its count, if given: the count
 // lets complete tell a file cut short at a line end from a whole one.
 func (f *saveFields) startMoves(line string, ln int) error {
 	f.inMoves, f.countAt = true, ln
-	if v := strings.TrimSpace(strings.TrimPrefix(line, "moves:")); v != "" {
+	_, v, _ := strings.Cut(line, ":")
+	if v = strings.TrimSpace(v); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > MaxSteps {
 			return lineErr(ln, "moves: want the number of move lines, got %q", v)
@@ -244,6 +253,11 @@ func (f *saveFields) startMoves(line string, ln int) error {
 func (f *saveFields) addKeyLine(line string, ln int) error {
 	key, val, ok := strings.Cut(line, ":")
 	if !ok {
+		if _, err := ParseMove(line); err == nil {
+			// A move where the keys are: the "moves:" line is missing,
+			// and saying so is what gets the file read.
+			return lineErr(ln, "%q is a move, but moves come after a \"moves:\" line: put one above the first move", line)
+		}
 		return lineErr(ln, "want key: value, got %q", line)
 	}
 	key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
@@ -267,8 +281,11 @@ func (f *saveFields) addLayoutLine(line string, ln int) {
 	f.layout = append(f.layout, line)
 }
 
-// setKey reads one setting; each may be given once.
+// setKey reads one setting; each may be given once. Its value is read
+// in any case, as its key is ("Variant: Arachnid", "open: No"): a file
+// edited by hand means the same thing either way.
 func (f *saveFields) setKey(key, val string, ln int) error {
+	val = strings.ToLower(val)
 	if f.seen[key] {
 		return lineErr(ln, "%s given twice", key)
 	}

@@ -61,6 +61,46 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// TestLoadHandWritten: a save edited by hand loads whatever the case of
+// its keys and values and however its "moves:" line is spaced, as the
+// other keys do ("Moves:1" was refused as an unknown key "moves"); move
+// lines with no "moves:" line above them are refused with the fix, not
+// with "want key: value".
+func TestLoadHandWritten(t *testing.T) {
+	g := mustGame(t, 617, Options{Variant: Arachnid})
+	mv, _ := ParseMove("deal")
+	if err := g.Play(mv); err != nil {
+		t.Fatal(err)
+	}
+	good := g.Save()
+	for _, edit := range [][2]string{
+		{"moves: 1", "moves:1"},
+		{"moves: 1", "Moves: 1"},
+		{"moves: 1", "MOVES :1"},
+		{"moves: 1", "moves:"},
+		{"variant: arachnid", "Variant: Arachnid"},
+		{"open: no", "open: No"},
+		{"cheat: none", "cheat: NONE"},
+	} {
+		text := strings.Replace(good, edit[0]+"\n", edit[1]+"\n", 1)
+		if text == good {
+			t.Fatalf("%q is not in the save:\n%s", edit[0], good)
+		}
+		got, err := Load(text)
+		if err != nil {
+			t.Errorf("%q for %q: %v", edit[1], edit[0], err)
+			continue
+		}
+		if got.Save() != good {
+			t.Errorf("%q for %q loads as\n%s\nwant\n%s", edit[1], edit[0], got.Save(), good)
+		}
+	}
+	_, err := Load(strings.Replace(good, "moves: 1\n", "", 1))
+	if err == nil || !strings.Contains(err.Error(), `line 12: "deal" is a move, but moves come after a "moves:" line: put one above the first move`) {
+		t.Errorf("a move with no moves: line above it: %v", err)
+	}
+}
+
 // TestLoadByteOrderMark: a save with a UTF-8 byte-order mark before its
 // header (an editor's "UTF-8 with BOM") loads as the same game; a mark
 // anywhere else is still refused.

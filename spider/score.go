@@ -7,8 +7,8 @@ import "cardtable/card"
 // more (docs/rules-spider.md #20).
 const initialDown = 44
 
-// Score is the score of a position as arachnid-rules.txt counts it (section
-// 8), which spider-help.txt repeats:
+// Score is the score of a position as the Arachnid Rules count it (section
+// 8), which the Spider Help's "Scoring" repeats:
 //   - 10 for each initially face-down card turned up;
 //   - 15 more for each pile with no face-down cards left;
 //   - 2 for each face-up card sitting on the next-higher card of its suit;

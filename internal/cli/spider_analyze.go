@@ -54,7 +54,7 @@ func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
-			return usageErr("spider analyze: unexpected argument %q", pos[0])
+			return usageErr("spider analyze: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if *load == "" {
 			return usageErr("spider analyze: --load FILE is required (or `spider analyze bench`)")

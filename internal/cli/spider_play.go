@@ -50,7 +50,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
-			return usageErr("spider play: unexpected argument %q", pos[0])
+			return usageErr("spider play: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		var g *spider.Game
 		if *load != "" {
@@ -166,6 +166,9 @@ func (s *spiderSession) refuse(err error) {
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
 	verb, args := strings.ToLower(f[0]), f[1:]
+	// A file name is the rest of the line, spaces and all ("save my
+	// game.txt"), as in Arlington's terminal play.
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
 	var err error
 	var extra map[string]any
 	var text []string
@@ -198,9 +201,9 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	case "column", "c":
 		extra, text, err = s.column(verb, args)
 	case "save":
-		extra, text, err = s.save(args)
+		extra, text, err = s.save(rest)
 	case "load":
-		text, err = s.load(args)
+		text, err = s.load(rest)
 	default:
 		extra, text, err = s.extraCommand(ctx, verb, args)
 	}
@@ -238,7 +241,9 @@ func (s *spiderSession) locate(args []string) (extra map[string]any, text []stri
 	}
 	c, err := card.Parse(args[0])
 	if err != nil {
-		return nil, nil, err
+		// card.Parse's words offer a joker (JK), which Spider has not;
+		// its error stays in the chain.
+		return nil, nil, renamedErr{fmt.Sprintf("bad card %q: want a rank and a suit, such as QH, TS or 10S", args[0]), err}
 	}
 	if c.IsJoker() {
 		return nil, nil, fmt.Errorf("%w: there are no jokers in Spider", spider.ErrFormat)
@@ -302,22 +307,22 @@ func pileArgs(verb string, args []string, want, optional int) ([]int, error) {
 }
 
 // save writes the game to a file.
-func (s *spiderSession) save(args []string) (extra map[string]any, text []string, err error) {
-	if len(args) != 1 {
+func (s *spiderSession) save(name string) (extra map[string]any, text []string, err error) {
+	if name == "" {
 		return nil, nil, fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
 	}
-	if err := saveFile(args[0], s.g.Save()); err != nil {
+	if err := saveFile(name, s.g.Save()); err != nil {
 		return nil, nil, err
 	}
-	return map[string]any{"saved": args[0]}, []string{"saved to " + args[0]}, nil
+	return map[string]any{"saved": name}, []string{"saved to " + name}, nil
 }
 
 // load replaces the game by the one saved in a file.
-func (s *spiderSession) load(args []string) (text []string, err error) {
-	if len(args) != 1 {
+func (s *spiderSession) load(name string) (text []string, err error) {
+	if name == "" {
 		return nil, fmt.Errorf("%w: load takes a file name", spider.ErrFormat)
 	}
-	g, err := loadSpider(args[0])
+	g, err := loadSpider(name)
 	if err != nil {
 		// In play a bad file is refused like any command; the
 		// exit-status mark is for --load. A file that cannot be read (not
@@ -325,7 +330,7 @@ func (s *spiderSession) load(args []string) (text []string, err error) {
 		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
 	s.g = g
-	return []string{"loaded " + args[0]}, nil
+	return []string{"loaded " + name}, nil
 }
 
 // extraCommand runs a command another package added (spiderExtraCommands);

@@ -53,6 +53,10 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 		}
 		p, err := spider.ParseLayout(string(b), spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
 		if err != nil {
+			if first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n"); strings.TrimSpace(first) == spider.SaveHeader {
+				// A save given where a layout goes: say which flag reads it.
+				return nil, fmt.Errorf("%w: %s is a saved game, not a layout: read it with --load", errUsage, sf.layout)
+			}
 			return nil, fmt.Errorf("%w: %s: %w", errUsage, sf.layout, err)
 		}
 		return spider.NewGameAt(p, o)
@@ -92,7 +96,7 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
-			return usageErr("spider solve: unexpected argument %q", pos[0])
+			return usageErr("spider solve: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if *limit < 0 || *nodes < 0 || *mem < 0 {
 			return usageErr("spider solve: --time, --nodes and --memory must be at least 0 (0: no limit)")
@@ -205,7 +209,7 @@ func runSpiderAutoplay(fs *pflag.FlagSet) runFunc {
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		if len(pos) > 0 {
-			return usageErr("spider autoplay: unexpected argument %q", pos[0])
+			return usageErr("spider autoplay: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if err := checkFair(o, "spider autoplay"); err != nil {
 			return err

@@ -108,6 +108,11 @@ completed: S H D C S H
 	if code != 0 || !strings.Contains(out, "custom position") && !strings.Contains(out, "deal 8") {
 		t.Fatalf("exit %d: %s %s", code, out, stderr)
 	}
+	// The same save given as a layout is told which flag reads it.
+	_, stderr, code = run(t, "", "spider", "solve", "--layout", save)
+	if want := "cardtable: spider solve: " + save + " is a saved game, not a layout: read it with --load\n"; code != exitUsage || stderr != want {
+		t.Fatalf("a save given to --layout: exit %d, stderr %q, want %q", code, stderr, want)
+	}
 	if strings.Contains(out, "remove") {
 		t.Error("with auto-remove on, removals must not be printed: play makes them")
 	}

@@ -178,6 +178,39 @@ func TestSpiderPlayLoadBadFile(t *testing.T) {
 	}
 }
 
+// TestSpiderPlaySaveNameWithSpaces: save and load take the rest of the
+// line as the file's name, spaces included, as Arlington's terminal play
+// does; "save my game.txt" was refused with "save takes a file name".
+func TestSpiderPlaySaveNameWithSpaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "my game.txt")
+	out, _, code := run(t, "deal\nsave  "+path+" \nrestart\nload "+path+"\nshow\n", "spider", "play", "--deal", "3", "--json")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 6 || !strings.Contains(lines[2], `"saved":"`+path+`"`) || !strings.Contains(lines[5], `"moves":1`) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSpiderVariantAnyCase: --variant and --cheat take their words in any
+// case ("Spider", as the page writes it), as the API and a save do.
+func TestSpiderVariantAnyCase(t *testing.T) {
+	out, stderr, code := run(t, "", "spider", "new", "--deal", "3", "--variant", "Spider", "--cheat", "FULL", "--json")
+	if code != exitOK || !strings.Contains(out, `"variant":"spider"`) {
+		t.Fatalf("exit %d: %s %s", code, out, stderr)
+	}
+}
+
+// TestSpiderPlayLocateBadCard: locate names Spider's cards in its
+// refusal, not the joker the card notation also has.
+func TestSpiderPlayLocateBadCard(t *testing.T) {
+	out, _, _ := run(t, "locate XX\n", "spider", "play", "--deal", "3")
+	if want := "refused: bad card \"XX\": want a rank and a suit, such as QH, TS or 10S\n"; !strings.Contains(out, want) || strings.Contains(out, "JK") {
+		t.Errorf("want %q in\n%s", want, out)
+	}
+}
+
 // TestSpiderPlayLoadMissingFile: during play, loading a file that is not
 // there is refused as a file that cannot be read, not as a save in a bad
 // format, and the game goes on.

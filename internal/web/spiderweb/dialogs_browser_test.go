@@ -164,7 +164,7 @@ func TestLongBrowserPhoneMessageWidth(t *testing.T) {
 // TestLongBrowserDamagedSave: a save damaged on the server (its deal
 // overwritten behind the server's back) is listed in the Saved games
 // dialog marked damaged, with Delete and no Open or Analyse, next to the
-// sound save; Delete removes it.
+// sound save; Delete removes it once the player confirms.
 func TestLongBrowserDamagedSave(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -188,6 +188,8 @@ func TestLongBrowserDamagedSave(t *testing.T) {
 		t.Fatalf("the damaged save's row: %+v, want it marked damaged with Delete alone", row)
 	}
 	p.clickSel(`#saves-list button[aria-label="Delete broken"]`)
+	p.waitJS(`document.querySelector("#dlg-confirm").open`, "the question before deleting")
+	p.clickSel("#confirm-yes")
 	p.waitJS(`document.querySelector("#saves-list").getAttribute("aria-busy") === "false" &&
 	  !document.querySelector('#saves-list button[aria-label="Delete broken"]') &&
 	  !!document.querySelector('#saves-list button[aria-label="Open sound"]')`, "the damaged save deleted, the sound one kept")

@@ -193,6 +193,9 @@ function bind() {
   initSaves({ queue, setGame });
   document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
   $("#form-new").addEventListener("submit", submitNew);
+  // A refused deal number's message goes once the number is changed, so
+  // that it does not keep the dialog from starting the corrected one.
+  $("#new-deal").addEventListener("input", (e) => e.target.setCustomValidity(""));
   $("#form-save").addEventListener("submit", submitSave);
   $("#form-locate").addEventListener("submit", submitLocate);
   $("#form-cheat").addEventListener("submit", () => {

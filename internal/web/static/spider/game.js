@@ -91,6 +91,7 @@ export function send(cmd, { anim = "move" } = {}) {
       timings.push(performance.now() - t0);
       if (timings.length > 200) timings.shift();
       describe(cmd, r.move, before, r.view);
+      scoreMarked(before, r.view);
     } catch (e) {
       if (behind(e)) return;
       if (e instanceof ApiError && (e.status === 422 || e.status === 409)) {
@@ -118,6 +119,20 @@ export function send(cmd, { anim = "move" } = {}) {
       failure(e, { play: true }); // the command failed (the network, the server): one played later says otherwise
     }
   });
+}
+
+// scoreMarked says so when a command halved the score (Arachnid's cheat
+// detection) or stopped it (Spider): the status bar's "(halved)" or
+// "(frozen)" alone is easily missed, and the player should know what the
+// undo cost at the moment it cost it.
+function scoreMarked(a, b) {
+  if (b.breakdown.cheated && !a.breakdown.cheated) {
+    const level = b.cheat === "full" ? "full detection: any undo or restart counts"
+      : "new cards only: taking back a move that turned a card up counts";
+    info(`Cheating detected (${level}): this game's score is halved from now on.`);
+  } else if (b.breakdown.stopped && !a.breakdown.stopped) {
+    info(`Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at ${b.breakdown.counted}.`);
+  }
 }
 
 // effects plays the sound for what a command did, when sounds are on.

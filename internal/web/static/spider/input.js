@@ -217,6 +217,11 @@ export function clearDrag() {
 // The stock deals on the release of a press that began on it, for the same
 // reason: a deal answered meanwhile redraws the stock under the pointer.
 let stockPress = null;
+// When the stock last dealt on a release. A second release within the
+// double-click time is the second click of a double-click, which deals
+// once (the Amiga Arachnid's hand deals on a double-click): a habit must
+// not deal a second row, whose undo may cost the score.
+let lastStockDeal = -Infinity;
 
 function onStockDown(e) {
   if (!e.isPrimary || e.button !== 0) return;
@@ -230,6 +235,8 @@ function onStockUp(e) {
   const r = $("#stock").getBoundingClientRect();
   const slack = 6; // a finger that slid a little off the stock still deals
   if (e.clientX < r.left - slack || e.clientX > r.right + slack || e.clientY < r.top - slack || e.clientY > r.bottom + slack) return;
+  if (e.timeStamp - lastStockDeal < DOUBLE_MS) return;
+  lastStockDeal = e.timeStamp;
   if (S.view) deal();
 }
 

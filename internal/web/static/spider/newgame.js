@@ -99,9 +99,12 @@ export function openNew() {
 export async function submitNew(e) {
   e.preventDefault();
   const f = $("#form-new");
-  const deal = f.deal.value.trim().replace(/^#/, "");
+  // The number is checked here, not by a pattern on the field: a pattern
+  // refuses a number pasted with a space ("#617 ") with the browser's own
+  // "Please match the requested format", which says nothing of numbers.
+  const deal = f.deal.value.trim().replace(/^#\s*/, "");
   if (deal && !/^[0-9]+$/.test(deal)) {
-    f.deal.setCustomValidity("A deal number is a whole number from 1 up.");
+    f.deal.setCustomValidity(`“${f.deal.value.trim()}” is not a deal number: type a whole number such as 617, or leave it empty for a random deal.`);
     f.deal.reportValidity();
     return;
   }

@@ -4,7 +4,7 @@
 import { api } from "/shared/api.js";
 import { $, S, plural, variantLabel } from "./state.js";
 import { info, failure } from "./messages.js";
-import { openDialog } from "./dialogs.js";
+import { openDialog, confirmBox } from "./dialogs.js";
 import { analyseSaveButton } from "./analysis.js";
 
 let host = null; // {queue, setGame}: app.js's, which owns the game on the page
@@ -92,6 +92,8 @@ async function refreshSaves() {
       del.textContent = "Delete";
       del.setAttribute("aria-label", `Delete ${s.name}`);
       del.addEventListener("click", async () => {
+        // A save deleted is gone for good: a slip of the mouse must not do it.
+        if (!await confirmBox(`Delete “${s.name}”?`, "The saved game is removed for good.", "Delete")) return;
         try { await api.deleteSave(s.name); info(`Deleted ${s.name}.`); } catch (e) { failure(e); }
         refreshSaves();
       });
@@ -123,6 +125,15 @@ export async function submitSave(e) {
   const name = $("#save-name").value.trim();
   if (!name || !S.id) return;
   try {
+    // Saving again under a name is how a game's progress is kept, so the
+    // same deal replaces its save at once; a save of another game is
+    // replaced only once the player says so.
+    const old = ((await api.saves()).saves || []).find((x) => x.name === name);
+    const v = S.view;
+    if (old && (old.damaged || old.variant !== v.variant || old.suits !== v.suits || String(old.deal || "") !== String(v.deal || ""))) {
+      const what = old.damaged ? "a damaged save" : `${variantLabel({ variant: old.variant, suits: old.suits })} · ${old.deal ? "#" + old.deal : "custom deal"}, ${plural(old.moves, "move")}`;
+      if (!await confirmBox(`Replace “${name}”?`, `“${name}” holds another game (${what}). Saving this one under its name replaces it for good.`, "Replace")) return;
+    }
     await api.putSave(name, S.id);
     info(`Saved as “${name}”.`);
   } catch (err) {

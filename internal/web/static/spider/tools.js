@@ -66,8 +66,11 @@ export function openLocate() {
   $("#locate-card").select();
 }
 
+// parseCardName reads a card as the player may type it: QH, 10s, the
+// page's own signs (Q♦, 10 ♠) or words (queen of diamonds).
 function parseCardName(text) {
-  const c = parseCard(text);
+  const signs = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
+  const c = parseCard(String(text).replace(/[♠♤♥♡♦♢♣♧]/g, (m) => signs[m]).replace(/\s+/g, ""));
   if (c) return c;
   const m = String(text).toLowerCase().match(/^\s*(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|[2-9]|10)\s+(?:of\s+)?(clubs?|diamonds?|hearts?|spades?)\s*$/);
   if (!m) return "";
@@ -80,7 +83,7 @@ export async function submitLocate(e) {
   const raw = $("#locate-card").value;
   const code = parseCardName(raw);
   const out = $("#locate-text");
-  if (!code) { out.textContent = `“${raw}” is not a card: try QH, 10S or queen of hearts.`; return; }
+  if (!code) { out.textContent = `“${raw}” is not a card: try QH, 10♠ or queen of hearts.`; return; }
   try {
     const r = await api.locate(S.id, code);
     const locs = r.locations || [];
