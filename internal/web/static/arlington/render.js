@@ -232,12 +232,15 @@ export function renderSheet(table, v, names) {
 // statusText is the line under the bar: whose turn, which phase, the
 // target. stopped (the page no longer plays: its table is gone, or the
 // seat is played in another window) takes the place of whose turn it
-// is: the page cannot play that turn, so it must not claim it.
-export function statusText(m, names, stopped = "") {
+// is: the page cannot play that turn, so it must not claim it. code is
+// the table's code (empty until the page has it), named while seats wait
+// for players, since the line asks to share it.
+export function statusText(m, names, stopped = "", code = "") {
   const v = m.view;
   if (!v) {
     if (m.seats.some((s) => s.reserved) && !m.seats.some((s) => s.open)) return "Waiting for the players asked to the rematch: take your held seat.";
-    return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
+    if (!m.seats.some((s) => s.open)) return "Starting…";
+    return code ? `Waiting for players: share this page's address or its code, ${code} (both under Invite a friend).` : "Waiting for players: share this page's address or its code.";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
   if (stopped) return `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${stopped}`;

@@ -50,6 +50,8 @@ let turnSeconds = 0;
 // rated: the table is rated, where the timer runs even with nobody else
 // connected (the result is waiting).
 let rated = false;
+let code = "";             // the table's code, from its summary
+let inviteOpened = false;  // the invitation was opened for a waiting table
 // held is the trick last taken, shown complete until the next lead or a
 // click; arrive marks what the last shown move put down (animated).
 let held = null;
@@ -62,7 +64,7 @@ let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-const pacer = new Pacer(show, savedSpeed());
+const pacer = new Pacer(show, savedSpeed(), timedTurn);
 
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -77,6 +79,10 @@ installConnection({
   hello,
   showError,
   view(m) {
+    // Chat lines are shown as they come, not after the plays queued
+    // before them (at the page's pace a line waited 20 s behind the
+    // bots' plays, the sender's own included); show adds none twice.
+    if (m.chat && m.chat.length) { addChat(m.chat); renderChat(); }
     // The answer to the player's own action is shown at once: the pause
     // after the play before it would only make the page feel slow.
     if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -87,6 +93,11 @@ installConnection({
   ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
 });
+// timedTurn says view m gives this page's player a turn the table's turn
+// timer counts (pace.js hurries the plays queued before it).
+function timedTurn(m) {
+  return turnSeconds > 0 && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
+}
 // dropSelection forgets the selection and its preview (and any preview
 // still on its way) of a page that stops playing.
 function dropSelection() {
@@ -253,7 +264,11 @@ function render(follow) {
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
-  $("status").textContent = statusText(m, names, stoppedWords());
+  $("status").textContent = statusText(m, names, stoppedWords(), code);
+  // While seats wait for players the invitation is open, once (a player
+  // who closes it keeps it closed): the status line asks to share the
+  // link or the code, which sat in a closed box.
+  if (!v && !inviteOpened && m.seats.some((s) => s.open)) { inviteOpened = true; $("invite-box").open = true; }
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
@@ -469,5 +484,6 @@ request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
   turnSeconds = Math.max(0, t.turnSeconds || 0);
   rated = t.rated === true;
   showCode(t.code);
-  if (last) renderHand();
+  code = t.code || "";
+  if (last) { $("status").textContent = statusText(last, names, stoppedWords(), code); renderHand(); }
 }).catch(() => { /* the page plays on without the timer's note and the code */ });
