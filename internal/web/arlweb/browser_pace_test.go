@@ -3,7 +3,6 @@ package arlweb
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -140,72 +139,4 @@ func TestLongBrowserArlingtonTurnNotHeldByPace(t *testing.T) {
 		t.Skip("long: make test-long runs it")
 	}
 	turnsNotHeld(t, 4)
-}
-
-// TestBrowserArlingtonInviteOpenWhileWaiting: while seats wait for
-// players, the status line asks to share the table's link or its code,
-// and the code is there to share: named in that line, and the invitation
-// open. Before, the line asked for a code that sat in a closed box. The
-// box is opened once: closed by the player, it stays closed.
-func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 3, Bots: []string{"", "", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
-	// The code comes with the table's summary, which the status line is
-	// written again with.
-	p.until(`document.getElementById("invite-code").textContent !== ""`)
-	if status := eval[string](p, `document.getElementById("status").textContent`); !strings.Contains(status, got.Code) {
-		t.Errorf("waiting for players, the status line says %q: not the code %s", status, got.Code)
-	}
-	if !eval[bool](p, `document.getElementById("invite-box").open`) {
-		t.Error("waiting for players, the invitation (link and code) is closed")
-	}
-	p.shot("arlington-invite-open-390")
-	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("invite-box").open = false`))
-	b := newSeatTab(t, bctx, "Bob")
-	b.open(e.srv.URL, got.ID)
-	b.join("Bob")
-	p.until(`document.getElementById("players").textContent.includes("Bob")`)
-	if eval[bool](p, `document.getElementById("invite-box").open`) {
-		t.Error("the invitation the player closed opened again when another player sat down")
-	}
-}
-
-// TestBrowserArlingtonFoldedGroupMarked: a folded group of actions, and
-// the side column's boxes, show a mark that they open (▸, ▾ once open).
-// Laid out as flex, their summaries had lost the browser's triangle: a
-// folded "Answer with a higher set (35, …)" above a lone Pass button read
-// as a heading with nothing under it.
-func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
-	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
-	// Ann plays her first unfolded action each turn until a group is
-	// folded (more than eight sets or additions: a joker in hand).
-	p.until(`(() => {
-	  if (document.querySelector("#actions details.act-group:not([open])")) return true;
-	  const b = document.querySelector("#actions div.act-group button[data-action]:not(:disabled)");
-	  if (b) b.click();
-	  return false;
-	})()`)
-	mark := func(sel string) string {
-		return eval[string](p, `getComputedStyle(document.querySelector(`+q(sel)+`), "::before").content`)
-	}
-	for _, sel := range []string{"#actions details.act-group:not([open]) > summary", "#keys-box > summary"} {
-		if m := mark(sel); m != `"▸"` {
-			t.Errorf("%s, folded, is marked %s, want \"▸\"", sel, m)
-		}
-	}
-	p.shot("arlington-folded-group-390")
-	for _, sel := range []string{"#actions details.act-group", "#keys-box"} {
-		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(sel) + `).open = true`))
-		if m := mark(sel + " > summary"); m != `"▾"` {
-			t.Errorf("%s, open, is marked %s, want \"▾\"", sel, m)
-		}
-	}
 }

@@ -195,6 +195,16 @@ export function renderLast(box, v, events, names, trickShown) {
 
 function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
 
+// sheetName is a seat's head on the score sheet. A bot is "Bot 2", its
+// level in the title and what a screen reader reads: at six seats in the
+// side column "Bot 2 (master)" was cut to "Bot …", five columns alike.
+function sheetName(name) {
+  const bot = /^(Bot \d+) \([a-z]+\)$/.exec(name || "");
+  const th = nameEl("th", "", bot ? bot[1] : name);
+  if (bot) { th.title = name; th.setAttribute("aria-label", name); }
+  return th;
+}
+
 // renderSheet is the score sheet: each hand's points, the totals and the
 // target.
 export function renderSheet(table, v, names) {
@@ -202,7 +212,7 @@ export function renderSheet(table, v, names) {
   if (!v) return;
   const head = el("tr");
   head.appendChild(el("th", "", "Hand"));
-  for (let s = 0; s < v.players; s++) head.appendChild(nameEl("th", "", names[s]));
+  for (let s = 0; s < v.players; s++) head.appendChild(sheetName(names[s]));
   const thead = el("thead");
   thead.appendChild(head);
   table.appendChild(thead);
