@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/table"
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserArlingtonInviteOpenWhileWaiting: while seats wait for
@@ -128,5 +129,43 @@ func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
 	})()`)
 	if r.Pad < r.Need+4 {
 		t.Errorf("a hand's log of 100 events or more gives its numbers %.1f px; %.1f px needed (and the gap after)", r.Pad, r.Need)
+	}
+}
+
+// TestBrowserArlingtonOtherWindowNotStandIn: a person may play their seat
+// from two windows of one browser; a move made in one is theirs in the
+// other's log too. It was told there as "A bot played for you".
+func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	// The second window shows play at once as the first does (it has no
+	// reduced motion of its own): the speed is kept in the browser.
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
+	other := webtest.OpenTab(t, p.ctx, 390, 844) // the same browser context: the same person
+	if err := webtest.Do(other, "opening the table in a second window", chromedp.Navigate(e.srv.URL+"/arlington/t/"+got.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := webtest.Wait(other, `document.querySelector("#hand [data-card]")`, "the second window's hand"); err != nil {
+		t.Fatal(err)
+	}
+	// Ann plays three moves from the first window.
+	for range 3 {
+		p.until(`document.querySelector(` + q(selLegal+":not(:disabled)") + `)`)
+		p.play()
+	}
+	n := p.events()
+	if err := webtest.Wait(other, fmt.Sprintf(`[...document.querySelectorAll("#log li")].length >= %d`, n), "the second window's log"); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	if err := webtest.Eval(other, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`, &lines); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) > 0 {
+		t.Errorf("the second window tells Ann's own moves from the first as the stand-in's: %q", lines)
+	}
+	if mine := eval[[]string](p, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`); len(mine) > 0 {
+		t.Errorf("the window Ann played in tells her moves as the stand-in's: %q", mine)
 	}
 }

@@ -44,6 +44,21 @@ let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the 
 // page is open are judged: after a reload the page cannot tell.
 const standIn = new Set();
 let mineFrom = -1;
+// peerSent holds the event counts at which another window of this browser
+// (the same person: up to four may play one seat) sent an action at this
+// table, which they tell each other: a move made there is the person's,
+// and was told here as "A bot played for you".
+const peerSent = new Set();
+const peers = "BroadcastChannel" in window ? new BroadcastChannel(`arlington-sent-${id}`) : null;
+// The word may come after the move it tells of (it is not ordered with
+// the server's views): a move already told as the stand-in's is told
+// again as the person's.
+if (peers) peers.onmessage = (ev) => {
+  const at = ev.data;
+  if (!Number.isInteger(at)) return;
+  if (standIn.delete(at)) { gameLog.render(events, log, standIn, true); return; }
+  if (peerSent.size < 16) peerSent.add(at);
+};
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
@@ -225,8 +240,11 @@ function followTrick(fresh, v) {
 function noteStandIn(from, seat) {
   for (const e of events.slice(from)) {
     if (e.kind !== "move" || e.seat !== seat) continue;
-    if (mineFrom >= 0 && e.n >= mineFrom) mineFrom = -1;
-    else standIn.add(e.n);
+    if (mineFrom >= 0 && e.n >= mineFrom) { mineFrom = -1; continue; }
+    // An action sent at count c is the move numbered c, or it was refused.
+    const peer = peerSent.has(e.n);
+    for (const at of peerSent) if (at <= e.n) peerSent.delete(at);
+    if (!peer) standIn.add(e.n);
   }
 }
 
@@ -417,6 +435,7 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    if (peers) peers.postMessage(last.view.eventCount);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
     sentAt = mineFrom = answerAt = last.view.eventCount;
