@@ -239,6 +239,12 @@ export function renderSheet(table, v, names) {
   table.appendChild(foot);
 }
 
+// listNames joins names as a sentence does: "Ann", "Ann and Bob",
+// "Ann, Bob and Cleo".
+function listNames(ns) {
+  return ns.length > 1 ? `${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}` : ns[0];
+}
+
 // statusText is the line under the bar: whose turn, which phase, the
 // target. stopped (the page no longer plays: its table is gone, or the
 // seat is played in another window) takes the place of whose turn it
@@ -248,7 +254,13 @@ export function renderSheet(table, v, names) {
 export function statusText(m, names, stopped = "", code = "") {
   const v = m.view;
   if (!v) {
-    if (m.seats.some((s) => s.reserved) && !m.seats.some((s) => s.open)) return "Waiting for the players asked to the rematch: take your held seat.";
+    const held = m.seats.filter((s) => s.reserved);
+    if (held.length && !m.seats.some((s) => s.open)) {
+      // Said to whoever reads it: the seated were told to take a seat
+      // they had, the one it is held for (m.held) is asked to take it.
+      if (m.held) return "Your seat is held for this rematch: take it to play.";
+      return `Waiting for ${listNames(held.map((s) => s.name || `Seat ${s.seat + 1}`))} to take ${held.length > 1 ? "their seats" : "the seat"} held for this rematch.`;
+    }
     if (!m.seats.some((s) => s.open)) return "Starting…";
     return code ? `Waiting for players: share this page's address or its code, ${code} (both under Invite a friend).` : "Waiting for players: share this page's address or its code.";
   }
