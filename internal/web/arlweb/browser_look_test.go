@@ -169,3 +169,33 @@ func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
 		t.Errorf("the window Ann played in tells her moves as the stand-in's: %q", mine)
 	}
 }
+
+// TestBrowserArlingtonJoinKeepsFocus: a person who takes a seat from the
+// keyboard (Enter in the name's field) keeps a focus on the page: on
+// Leave the seat while the table waits, then on their hand once the game
+// starts. The form went away with the focus, and the next Tab started
+// from the page's top.
+func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	if code := e.client().do("POST", "/api/arlington/tables", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: -1}, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	ann := seatTabIn(t, bctx, "Ann")
+	ann.open(e.srv.URL, got.ID)
+	ann.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	ann.do(chromedp.SendKeys(chromedp.CSS(selName), "Ann\r"))
+	ann.until(`window.__ws.seat >= 0 && !document.getElementById("seated").hidden`)
+	if f := eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); f != "leave" {
+		t.Errorf("seated by the keyboard, the focus is on %q, want Leave the seat", f)
+	}
+	bob := newSeatTab(t, bctx, "Bob")
+	bob.open(e.srv.URL, got.ID)
+	bob.join("Bob")
+	ann.until(`document.querySelector("#hand button")`)
+	// The view that deals draws the hand and places the focus at once.
+	if f := eval[string](ann, `document.activeElement.closest("#hand, #actions") ? "hand" : document.activeElement.id || document.activeElement.tagName`); f != "hand" {
+		t.Errorf("once the game starts, the focus is on %q, want the hand", f)
+	}
+}

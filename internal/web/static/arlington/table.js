@@ -67,6 +67,12 @@ let turnSeconds = 0;
 let rated = false;
 let code = "";             // the table's code, from its summary
 let inviteOpened = false;  // the invitation was opened for a waiting table
+// joinFocus: the person just took a seat with the join form, which is
+// gone, and the focus with it (onto <body>: the next Tab started at the
+// page's top). Until a card of their hand has it, a focus left on <body>
+// goes to what they can do now: Leave the seat before the start, then
+// the hand.
+let joinFocus = false;
 // held is the trick last taken, shown complete until the next lead or a
 // click; arrive marks what the last shown move put down (animated).
 let held = null;
@@ -290,12 +296,30 @@ function render(follow) {
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
+  if (joinFocus && m.seat >= 0) focusAfterJoin();
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   const drawn = { sheetOpened: renderHandOver(v, events, names), ended: renderEnd(v, last, names, id, replay) };
   renderChat();
   putBack();
   return drawn;
+}
+
+function focusAfterJoin() {
+  const f = document.activeElement;
+  // A control just hidden (Leave the seat, as the game starts) still
+  // holds the focus until the browser notices: it is lost all the same.
+  if (f && f !== document.body && f.offsetParent !== null) {
+    if (f.id !== "leave") joinFocus = false; // the person put it elsewhere
+    return;
+  }
+  const card = document.querySelector("#hand button");
+  const to = card || (!$("seated").hidden ? $("leave") : null);
+  if (!to) return;
+  // Without scrolling: the page brings the turn and the sheet into view
+  // by its own rules (onscreen.js).
+  to.focus({ preventScroll: true });
+  if (card) joinFocus = false;
 }
 
 const selCards = () => selected.map(cardOf);
@@ -481,10 +505,12 @@ $("join-form").addEventListener("submit", async (ev) => {
   const name = $("name").value.trim();
   saveName(name);
   try {
+    // Set before the answer: the view with the seat may come first.
+    joinFocus = true;
     await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
     // A new hello resubscribes: the seat's view comes on the same connection.
     if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { joinFocus = false; $("error").textContent = e.message; }
 });
 
 installSpeed(pacer);
