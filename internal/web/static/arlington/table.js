@@ -20,6 +20,7 @@ import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIn
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
+import { standIn, installPeers, sending, refused as refusedSent, noteStandIn } from "./standin.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -34,31 +35,6 @@ let hinted = "";     // the action the last hint suggested, until the next view
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
 let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
-// standIn holds the numbers of the events that are moves of this page's
-// seat that this page did not send: the server's stand-in bot played them
-// (the turn timer ran out, or the person was away), and the log says so.
-// mineFrom is the event count at which this page last sent an action,
-// until a move of its seat at or after it arrives (-1: none waiting); it
-// outlives a dropped connection, so an action sent just before the drop
-// is still known as the player's own. Only events that arrive while the
-// page is open are judged: after a reload the page cannot tell.
-const standIn = new Set();
-let mineFrom = -1;
-// peerSent holds the event counts at which another window of this browser
-// (the same person: up to four may play one seat) sent an action at this
-// table, which they tell each other: a move made there is the person's,
-// and was told here as "A bot played for you".
-const peerSent = new Set();
-const peers = "BroadcastChannel" in window ? new BroadcastChannel(`arlington-sent-${id}`) : null;
-// The word may come after the move it tells of (it is not ordered with
-// the server's views): a move already told as the stand-in's is told
-// again as the person's.
-if (peers) peers.onmessage = (ev) => {
-  const at = ev.data;
-  if (!Number.isInteger(at)) return;
-  if (standIn.delete(at)) { gameLog.render(events, log, standIn, true); return; }
-  if (peerSent.size < 16) peerSent.add(at);
-};
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
@@ -85,6 +61,7 @@ let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
+installPeers(id, () => gameLog.render(events, log, standIn, true));
 const pacer = new Pacer(show, savedSpeed(), timedTurn);
 
 installSprite();
@@ -131,7 +108,7 @@ function dropSelection() {
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks, its cards written as the page writes them.
 function showError(m) {
-  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(true); }
+  if (sentAt >= 0) { sentAt = -1; refusedSent(); if (last) renderHand(true); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -173,7 +150,7 @@ function show(m, burst) {
     const first = last === null || !last.view;
     events = events.slice(0, v.eventsFrom).concat(v.events);
     log = log.slice(0, v.eventsFrom).concat(m.log || []);
-    if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
+    if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
     if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
@@ -238,20 +215,6 @@ function followTrick(fresh, v) {
     }
   }
   if (v.toMove < 0) held = null;
-}
-
-// noteStandIn judges the moves of seat among the events from number from
-// on: the first at or after the action this page sent is the player's,
-// any other the stand-in's.
-function noteStandIn(from, seat) {
-  for (const e of events.slice(from)) {
-    if (e.kind !== "move" || e.seat !== seat) continue;
-    if (mineFrom >= 0 && e.n >= mineFrom) { mineFrom = -1; continue; }
-    // An action sent at count c is the move numbered c, or it was refused.
-    const peer = peerSent.has(e.n);
-    for (const at of peerSent) if (at <= e.n) peerSent.delete(at);
-    if (!peer) standIn.add(e.n);
-  }
 }
 
 // hello is the message that (re)subscribes: the events and the chat
@@ -459,10 +422,10 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-    if (peers) peers.postMessage(last.view.eventCount);
+    sending(last.view.eventCount);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
-    sentAt = mineFrom = answerAt = last.view.eventCount;
+    sentAt = answerAt = last.view.eventCount;
     selected = [];
     previews.drop(); // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
