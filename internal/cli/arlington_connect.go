@@ -85,6 +85,14 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 			return arlJoinError(err, r.link, idFile, kept != "")
 		}
 		keepIdentity(env, c, idFile, kept)
+		if r.bot == nil {
+			// A person is told the turn timer (the page says it on each
+			// turn): a turn left too long is played by the server's
+			// stand-in. Without the table's settings play goes on unsaid.
+			if t, err := c.Table(ctx, id); err == nil && t.TurnSeconds > 0 {
+				r.timer = arlTimerWords(t.TurnSeconds, t.Rated)
+			}
+		}
 		return r.run(ctx)
 	}
 }
@@ -158,4 +166,22 @@ func arlJoinError(err error, link, idFile string, known bool) error {
 		return usageErr("connect: %s", api.Message)
 	}
 	return fmt.Errorf("connect: %w", err)
+}
+
+// arlTimerWords tells a person at the terminal the table's turn timer of
+// seconds: at a rated table it runs always, else only while someone
+// else is connected (docs/tables.md, "Turn timer").
+func arlTimerWords(seconds int, rated bool) string {
+	when := "if others are waiting, "
+	if rated {
+		when = "this game is rated: "
+	}
+	d := fmt.Sprintf("%d s", seconds)
+	if seconds >= 60 {
+		d = fmt.Sprintf("%d min", seconds/60)
+		if seconds%60 != 0 {
+			d += fmt.Sprintf(" %d s", seconds%60)
+		}
+	}
+	return fmt.Sprintf("turn timer: %safter %s the server's stand-in bot plays a turn you have not played.", when, d)
 }

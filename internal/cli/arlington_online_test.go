@@ -501,3 +501,24 @@ func TestChatLine(t *testing.T) {
 		}
 	}
 }
+
+func TestArlingtonConnectSaysTurnTimer(t *testing.T) {
+	// A person at the terminal is told the table's turn timer at the
+	// start, as the page tells it on each turn: a turn left longer is
+	// played by the server's stand-in, which the terminal said nothing
+	// of until "stand-in: seat 2 (you) plays ..." appeared. A table
+	// without a timer says none.
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	for _, c := range []struct{ timer, want string }{
+		{"90s", "turn timer: if others are waiting, after 1 min 30 s the server's stand-in bot plays a turn you have not played."},
+		{"off", ""},
+	} {
+		link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", c.timer)
+		_, wait := arlConnect(t, link, "quit\n")
+		got := wait()
+		has := strings.Contains(got.out, "turn timer:")
+		if c.want != "" && !strings.Contains(got.out, c.want) || c.want == "" && has {
+			t.Errorf("--turn-timer %s: the terminal said:\n%s\nwant %q", c.timer, got.out, c.want)
+		}
+	}
+}

@@ -465,7 +465,7 @@ func showView(w io.Writer, v arlington.View) {
 	fmt.Fprintf(w, "your hand: %s\n", card.Format(v.Hand))
 	switch v.Phase {
 	case arlington.PhaseLead:
-		fmt.Fprintln(w, "you have the lead: lead a card, lead a set, s2, add or pickup")
+		fmt.Fprintf(w, "you have the lead: %s\n", arlLeadChoices(v))
 	case arlington.PhaseTrick:
 		fmt.Fprintln(w, "play a card to the trick")
 	case arlington.PhaseRound:
@@ -475,4 +475,30 @@ func showView(w io.Writer, v arlington.View) {
 		}
 		fmt.Fprintf(w, "respond: pass%s or a higher set in %v\n", kill, v.Round.Spectrum)
 	}
+}
+
+// arlLeadChoices names the kinds of action the player with the lead has
+// in view v, as the commands name them: the S2, adding and picking up a
+// joker need a set on a table (a jokered one to pick up from; the S2 in
+// hand to play it), so at a hand's start, with none, they are not offered
+// ('legal' lists the actions themselves).
+func arlLeadChoices(v arlington.View) string {
+	choices := []string{"lead a card", "lead a set"}
+	sets, jokered := false, false
+	for _, t := range v.Tables {
+		for _, s := range t {
+			sets = true
+			jokered = jokered || slices.Contains(s.Cards, card.Joker)
+		}
+	}
+	if sets && slices.Contains(v.Hand, arlington.S2) {
+		choices = append(choices, "s2")
+	}
+	if sets {
+		choices = append(choices, "add")
+	}
+	if jokered {
+		choices = append(choices, "pickup")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }

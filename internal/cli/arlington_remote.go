@@ -26,6 +26,7 @@ type arlRemote struct {
 	link   string
 	seat   int
 	log    io.Writer // every message received, a line each (nil: none)
+	timer  string    // the turn timer in words, told at the start ("": none, or a bot plays)
 
 	bot    bot.Bot // plays the seat; nil: the person at the terminal
 	level  string  // the bot's level, as the lobby names it
@@ -79,6 +80,9 @@ func (r *arlRemote) run(ctx context.Context) error {
 		who = "the " + r.level + " bot plays it"
 	}
 	r.out("Arlington at %s: you are seat %d; %s.\n", r.link, arlSeat(r.seat), who)
+	if r.timer != "" {
+		r.out("%s\n", r.timer)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"cardtable/internal/table"
@@ -138,5 +139,19 @@ func TestRematchSeatGivenUp(t *testing.T) {
 	}
 	if got := mustJoin(t, nt, "c", -1); got != 1 {
 		t.Errorf("c sits at %d, want the seat a gave up", got)
+	}
+}
+
+// TestJoinOverSaysOver: a person asking for a seat at a table whose game
+// is over is told the game is over, not that it has started (which sent
+// them to wait for a seat at a finished game).
+func TestJoinOverSaysOver(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}})
+	mustJoin(t, tb, "a", 0)
+	playOut(t, tb, map[int]string{0: "a"})
+	_, err := tb.Join(context.Background(), table.Player{ID: "c", Name: "Cy"}, -1)
+	if !errors.Is(err, table.ErrTableFull) || !strings.Contains(err.Error(), "the game is over") {
+		t.Fatalf("joining a finished game: %v, want ErrTableFull saying the game is over", err)
 	}
 }

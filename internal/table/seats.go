@@ -128,6 +128,11 @@ func (l *loop) join(p Player, want int) (int, error) {
 		return r, l.takeReserved(r, name)
 	}
 	if l.started() {
+		if l.st != nil && l.st.ToMove() < 0 {
+			// Said so: "has started" sent a person to wait for a seat at a
+			// game that had ended.
+			return -1, fmt.Errorf("%w: the game is over", ErrTableFull)
+		}
 		return -1, fmt.Errorf("%w: the game has started", ErrTableFull)
 	}
 	if want == -1 {

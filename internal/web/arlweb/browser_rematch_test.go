@@ -18,7 +18,8 @@ import (
 // TestLongBrowserArlingtonRematch (long: a browser and a whole game,
 // several seconds under -race; make test-long runs it): two people and a
 // bot finish a game to 1 point; Ann asks to play again and lands at the
-// new table; Bob's page says the rematch is ready, and his click takes
+// new table, where the status line says it waits for Bob; Bob's page
+// says the rematch is ready, and his click takes
 // him there (each clicks with the button scrolled under the page's sticky
 // bar, where a click once landed on the bar instead); each sits one seat
 // on from where they sat, the bot too, and the game starts. Ann's games
@@ -65,6 +66,12 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	if err := webtest.Wait(ann.ctx, moved, "Ann at the rematch"); err != nil {
 		t.Fatalf("%v; page: %s", err, ann.diag())
 	}
+	// Seated at the rematch, Ann is told whom it waits for; she was told
+	// "take your held seat", which she had.
+	ann.until(`document.getElementById("status").textContent.startsWith("Waiting")`)
+	if s := eval[string](ann, `document.getElementById("status").textContent`); s != "Waiting for Bob to take the seat held for this rematch." {
+		t.Errorf("Ann, seated at the rematch, reads %q", s)
+	}
 	bob.until(`document.querySelector("#btn-rematch").textContent === "Rematch ready: join"`)
 	// Reached by keyboard from under the bar, it comes out below it.
 	webtest.FocusBelowBar(t, bob.ctx, "#btn-rematch", ".bar")
@@ -102,7 +109,8 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 // several seconds under -race; the short suite has the update it relies
 // on, in internal/table's TestRematch): at a rematch whose other seats are
 // all taken (the asker's and a bot's), the person whose seat is held opens
-// its page and is offered the join form though no seat is open to anyone;
+// its page and is offered the join form though no seat is open to anyone,
+// the status line asking him to take his seat;
 // it takes the held seat and the game starts. The old game is played out
 // on the server, so only the part under test runs in the browser.
 func TestLongBrowserArlingtonHeldSeat(t *testing.T) {
@@ -129,6 +137,10 @@ func TestLongBrowserArlingtonHeldSeat(t *testing.T) {
 		t.Fatal("the rematch has an open seat: the test needs none")
 	}
 	bob.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	// He is asked to take it; the words were the same for everyone.
+	if s := eval[string](bob, `document.getElementById("status").textContent`); s != "Your seat is held for this rematch: take it to play." {
+		t.Errorf("Bob, whose seat the rematch holds, reads %q", s)
+	}
 	bob.do(chromedp.Click(chromedp.CSS(selJoinSend)))
 	bob.until(`window.__ws.seat >= 0`)
 	bob.until(`document.querySelector("#hand svg")`)

@@ -65,7 +65,7 @@ func (h *Handlers) byCode(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if found == nil {
-		return fmt.Errorf("%w: no table has the code %s", web.ErrNotFound, code)
+		return fmt.Errorf("%w: no table has the code %s: check it with whoever gave it, or ask for the table's link", web.ErrNotFound, code)
 	}
 	if t, err := h.hub.Table(found.ID); err == nil {
 		web.WriteJSON(w, http.StatusOK, h.summary(t))

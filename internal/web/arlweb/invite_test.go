@@ -42,4 +42,11 @@ func TestTableCode(t *testing.T) {
 			t.Errorf("%s: %d, want %d", path, code, want)
 		}
 	}
+	// A code that finds nothing says what to do about it: the lobby shows
+	// these words under the code's field.
+	var refused struct{ Error string }
+	c.do("GET", "/api/arlington/code/"+missing, nil, &refused)
+	if !strings.Contains(refused.Error, "no table has the code "+missing) || !strings.Contains(refused.Error, "ask for the table's link") {
+		t.Errorf("an unknown code is refused with %q, want it named and what to do", refused.Error)
+	}
 }

@@ -38,6 +38,9 @@ export class GameLog {
       const li = el("li", "ev-" + e.kind + (bot ? " stand-in" : ""), (bot ? "A bot played for you: " : "") + (words[i] || ""));
       li.dataset.n = e.n;
       ol.appendChild(li);
+      // A hand of six can pass 99 events: its numbers take a digit more
+      // room ("149." lost its 1 at the log's left edge).
+      if (ol.children.length === 100) ol.classList.add("long");
       this.match(li);
     }
     this.shown = events.length;

@@ -47,18 +47,37 @@ export function installSpeed(pacer) {
 // says how long to wait before the next ("move", "trick" or "" for no
 // pause). A backlog (back after a drop, or a tab in the background) is
 // shown at once: pacing what the player missed would only hold them up.
+// urgent(m) says m gives the player a turn whose clock runs at the
+// server: while one waits in the queue, the plays before it pause no
+// longer than at the fast speed, so that the turn shows within a few
+// seconds of its start (at the slow speed, five bots' plays took up to
+// 14 s of a 30 s turn before the page showed it).
 export class Pacer {
-  constructor(show, speed) {
+  constructor(show, speed, urgent = () => false) {
     this.show = show;
     this.speed = speed;
+    this.urgent = urgent;
     this.queue = [];
     this.timer = 0;
     this.holding = false;
+    this.kind = "move"; // the pause running: "move" or "trick"
+    this.until = 0;     // when it ends (performance.now())
   }
 
   push(m) {
     this.queue.push(m);
-    if (!this.holding) this.pump();
+    if (!this.holding) { this.pump(); return; }
+    // The pause running was set before this turn came: it ends no later
+    // than a fast one would.
+    if (this.urgent(m) && this.until - performance.now() > SPEEDS.fast[this.kind]) this.wait(SPEEDS.fast[this.kind]);
+  }
+
+  // wait holds the queue for ms, then shows on.
+  wait(ms) {
+    clearTimeout(this.timer);
+    this.holding = true;
+    this.until = performance.now() + ms;
+    this.timer = setTimeout(() => { this.holding = false; this.pump(); }, ms);
   }
 
   // skip ends the current pause (a click on the completed trick).
@@ -79,10 +98,11 @@ export class Pacer {
       const m = this.queue.shift();
       const burst = this.queue.length > 30 || document.hidden;
       const pause = this.show(m, burst);
-      const ms = burst || !pause ? 0 : SPEEDS[this.speed][pause];
+      let ms = burst || !pause ? 0 : SPEEDS[this.speed][pause];
+      if (ms > 0 && this.queue.some(this.urgent)) ms = Math.min(ms, SPEEDS.fast[pause]);
       if (ms > 0) {
-        this.holding = true;
-        this.timer = setTimeout(() => { this.holding = false; this.pump(); }, ms);
+        this.kind = pause;
+        this.wait(ms);
         return;
       }
     }

@@ -195,6 +195,16 @@ export function renderLast(box, v, events, names, trickShown) {
 
 function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }
 
+// sheetName is a seat's head on the score sheet. A bot is "Bot 2", its
+// level in the title and what a screen reader reads: at six seats in the
+// side column "Bot 2 (master)" was cut to "Bot …", five columns alike.
+function sheetName(name) {
+  const bot = /^(Bot \d+) \([a-z]+\)$/.exec(name || "");
+  const th = nameEl("th", "", bot ? bot[1] : name);
+  if (bot) { th.title = name; th.setAttribute("aria-label", name); }
+  return th;
+}
+
 // renderSheet is the score sheet: each hand's points, the totals and the
 // target.
 export function renderSheet(table, v, names) {
@@ -202,7 +212,7 @@ export function renderSheet(table, v, names) {
   if (!v) return;
   const head = el("tr");
   head.appendChild(el("th", "", "Hand"));
-  for (let s = 0; s < v.players; s++) head.appendChild(nameEl("th", "", names[s]));
+  for (let s = 0; s < v.players; s++) head.appendChild(sheetName(names[s]));
   const thead = el("thead");
   thead.appendChild(head);
   table.appendChild(thead);
@@ -229,15 +239,30 @@ export function renderSheet(table, v, names) {
   table.appendChild(foot);
 }
 
+// listNames joins names as a sentence does: "Ann", "Ann and Bob",
+// "Ann, Bob and Cleo".
+function listNames(ns) {
+  return ns.length > 1 ? `${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}` : ns[0];
+}
+
 // statusText is the line under the bar: whose turn, which phase, the
 // target. stopped (the page no longer plays: its table is gone, or the
 // seat is played in another window) takes the place of whose turn it
-// is: the page cannot play that turn, so it must not claim it.
-export function statusText(m, names, stopped = "") {
+// is: the page cannot play that turn, so it must not claim it. code is
+// the table's code (empty until the page has it), named while seats wait
+// for players, since the line asks to share it.
+export function statusText(m, names, stopped = "", code = "") {
   const v = m.view;
   if (!v) {
-    if (m.seats.some((s) => s.reserved) && !m.seats.some((s) => s.open)) return "Waiting for the players asked to the rematch: take your held seat.";
-    return m.seats.some((s) => s.open) ? "Waiting for players: share this page's address or its code." : "Starting…";
+    const held = m.seats.filter((s) => s.reserved);
+    if (held.length && !m.seats.some((s) => s.open)) {
+      // Said to whoever reads it: the seated were told to take a seat
+      // they had, the one it is held for (m.held) is asked to take it.
+      if (m.held) return "Your seat is held for this rematch: take it to play.";
+      return `Waiting for ${listNames(held.map((s) => s.name || `Seat ${s.seat + 1}`))} to take ${held.length > 1 ? "their seats" : "the seat"} held for this rematch.`;
+    }
+    if (!m.seats.some((s) => s.open)) return "Starting…";
+    return code ? `Waiting for players: share this page's address or its code, ${code} (both under Invite a friend).` : "Waiting for players: share this page's address or its code.";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
   if (stopped) return `Hand ${v.handNumber} · to ${v.target} ${points(v.target)} · ${stopped}`;

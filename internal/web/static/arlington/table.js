@@ -20,6 +20,7 @@ import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIn
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
+import { standIn, installPeers, sending, refused as refusedSent, noteStandIn } from "./standin.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -34,22 +35,20 @@ let hinted = "";     // the action the last hint suggested, until the next view
 // error) the action buttons are disabled, so a double tap sends once.
 let sentAt = -1;
 let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
-// standIn holds the numbers of the events that are moves of this page's
-// seat that this page did not send: the server's stand-in bot played them
-// (the turn timer ran out, or the person was away), and the log says so.
-// mineFrom is the event count at which this page last sent an action,
-// until a move of its seat at or after it arrives (-1: none waiting); it
-// outlives a dropped connection, so an action sent just before the drop
-// is still known as the player's own. Only events that arrive while the
-// page is open are judged: after a reload the page cannot tell.
-const standIn = new Set();
-let mineFrom = -1;
 // turnSeconds is the table's turn timer (0: none), from its summary: on
 // the player's turn the page says a bot will play it if they wait too long.
 let turnSeconds = 0;
 // rated: the table is rated, where the timer runs even with nobody else
 // connected (the result is waiting).
 let rated = false;
+let code = "";             // the table's code, from its summary
+let inviteOpened = false;  // the invitation was opened for a waiting table
+// joinFocus: the person just took a seat with the join form, which is
+// gone, and the focus with it (onto <body>: the next Tab started at the
+// page's top). Until a card of their hand has it, a focus left on <body>
+// goes to what they can do now: Leave the seat before the start, then
+// the hand.
+let joinFocus = false;
 // held is the trick last taken, shown complete until the next lead or a
 // click; arrive marks what the last shown move put down (animated).
 let held = null;
@@ -62,7 +61,8 @@ let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-const pacer = new Pacer(show, savedSpeed());
+installPeers(id, () => gameLog.render(events, log, standIn, true));
+const pacer = new Pacer(show, savedSpeed(), timedTurn);
 
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
@@ -77,6 +77,10 @@ installConnection({
   hello,
   showError,
   view(m) {
+    // Chat lines are shown as they come, not after the plays queued
+    // before them (at the page's pace a line waited 20 s behind the
+    // bots' plays, the sender's own included); show adds none twice.
+    if (m.chat && m.chat.length) { addChat(m.chat); renderChat(); }
     // The answer to the player's own action is shown at once: the pause
     // after the play before it would only make the page feel slow.
     if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -87,6 +91,11 @@ installConnection({
   ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
 });
+// timedTurn says view m gives this page's player a turn the table's turn
+// timer counts (pace.js hurries the plays queued before it).
+function timedTurn(m) {
+  return turnSeconds > 0 && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
+}
 // dropSelection forgets the selection and its preview (and any preview
 // still on its way) of a page that stops playing.
 function dropSelection() {
@@ -99,7 +108,7 @@ function dropSelection() {
 // showError explains a refusal; an illegal action's message names the
 // rule it breaks, its cards written as the page writes them.
 function showError(m) {
-  if (sentAt >= 0) { sentAt = -1; mineFrom = -1; if (last) renderHand(true); }
+  if (sentAt >= 0) { sentAt = -1; refusedSent(); if (last) renderHand(true); }
   let text = m.error || "refused";
   if (m.class === "illegal") {
     const reason = text.replace(/^.*illegal action: /, "").replace(/ \(rule "[^"]*"\)$/, "");
@@ -141,7 +150,7 @@ function show(m, burst) {
     const first = last === null || !last.view;
     events = events.slice(0, v.eventsFrom).concat(v.events);
     log = log.slice(0, v.eventsFrom).concat(m.log || []);
-    if (had > 0 && m.seat >= 0) noteStandIn(had, m.seat);
+    if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
     if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
@@ -208,17 +217,6 @@ function followTrick(fresh, v) {
   if (v.toMove < 0) held = null;
 }
 
-// noteStandIn judges the moves of seat among the events from number from
-// on: the first at or after the action this page sent is the player's,
-// any other the stand-in's.
-function noteStandIn(from, seat) {
-  for (const e of events.slice(from)) {
-    if (e.kind !== "move" || e.seat !== seat) continue;
-    if (mineFrom >= 0 && e.n >= mineFrom) mineFrom = -1;
-    else standIn.add(e.n);
-  }
-}
-
 // hello is the message that (re)subscribes: the events and the chat
 // lines the page has, so the server sends only what comes after.
 function hello(more) {
@@ -253,16 +251,38 @@ function render(follow) {
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
-  $("status").textContent = statusText(m, names, stoppedWords());
+  $("status").textContent = statusText(m, names, stoppedWords(), code);
+  // While seats wait for players the invitation is open, once (a player
+  // who closes it keeps it closed): the status line asks to share the
+  // link or the code, which sat in a closed box.
+  if (!v && !inviteOpened && m.seats.some((s) => s.open)) { inviteOpened = true; $("invite-box").open = true; }
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
+  if (joinFocus && m.seat >= 0) focusAfterJoin();
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   const drawn = { sheetOpened: renderHandOver(v, events, names), ended: renderEnd(v, last, names, id, replay) };
   renderChat();
   putBack();
   return drawn;
+}
+
+function focusAfterJoin() {
+  const f = document.activeElement;
+  // A control just hidden (Leave the seat, as the game starts) still
+  // holds the focus until the browser notices: it is lost all the same.
+  if (f && f !== document.body && f.offsetParent !== null) {
+    if (f.id !== "leave") joinFocus = false; // the person put it elsewhere
+    return;
+  }
+  const card = document.querySelector("#hand button");
+  const to = card || (!$("seated").hidden ? $("leave") : null);
+  if (!to) return;
+  // Without scrolling: the page brings the turn and the sheet into view
+  // by its own rules (onscreen.js).
+  to.focus({ preventScroll: true });
+  if (card) joinFocus = false;
 }
 
 const selCards = () => selected.map(cardOf);
@@ -402,9 +422,10 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    sending(last.view.eventCount);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
-    sentAt = mineFrom = answerAt = last.view.eventCount;
+    sentAt = answerAt = last.view.eventCount;
     selected = [];
     previews.drop(); // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
@@ -447,10 +468,12 @@ $("join-form").addEventListener("submit", async (ev) => {
   const name = $("name").value.trim();
   saveName(name);
   try {
+    // Set before the answer: the view with the seat may come first.
+    joinFocus = true;
     await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
     // A new hello resubscribes: the seat's view comes on the same connection.
     if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { joinFocus = false; $("error").textContent = e.message; }
 });
 
 installSpeed(pacer);
@@ -469,5 +492,6 @@ request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`).then((t) => {
   turnSeconds = Math.max(0, t.turnSeconds || 0);
   rated = t.rated === true;
   showCode(t.code);
-  if (last) renderHand();
+  code = t.code || "";
+  if (last) { $("status").textContent = statusText(last, names, stoppedWords(), code); renderHand(); }
 }).catch(() => { /* the page plays on without the timer's note and the code */ });

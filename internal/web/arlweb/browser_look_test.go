@@ -1,0 +1,201 @@
+package arlweb
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/table"
+	"cardtable/internal/web/webtest"
+)
+
+// TestBrowserArlingtonInviteOpenWhileWaiting: while seats wait for
+// players, the status line asks to share the table's link or its code,
+// and the code is there to share: named in that line, and the invitation
+// open. Before, the line asked for a code that sat in a closed box. The
+// box is opened once: closed by the player, it stays closed.
+func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: 3, Bots: []string{"", "", ""}, TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	// The code comes with the table's summary, which the status line is
+	// written again with.
+	p.until(`document.getElementById("invite-code").textContent !== ""`)
+	if status := eval[string](p, `document.getElementById("status").textContent`); !strings.Contains(status, got.Code) {
+		t.Errorf("waiting for players, the status line says %q: not the code %s", status, got.Code)
+	}
+	if !eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("waiting for players, the invitation (link and code) is closed")
+	}
+	p.shot("arlington-invite-open-390")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("invite-box").open = false`))
+	b := newSeatTab(t, bctx, "Bob")
+	b.open(e.srv.URL, got.ID)
+	b.join("Bob")
+	p.until(`document.getElementById("players").textContent.includes("Bob")`)
+	if eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("the invitation the player closed opened again when another player sat down")
+	}
+}
+
+// TestBrowserArlingtonFoldedGroupMarked: a folded group of actions, and
+// the side column's boxes, show a mark that they open (▸, ▾ once open).
+// Laid out as flex, their summaries had lost the browser's triangle: a
+// folded "Answer with a higher set (35, …)" above a lone Pass button read
+// as a heading with nothing under it.
+func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
+	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
+	// Ann plays her first unfolded action each turn until a group is
+	// folded (more than eight sets or additions: a joker in hand).
+	p.until(`(() => {
+	  if (document.querySelector("#actions details.act-group:not([open])")) return true;
+	  const b = document.querySelector("#actions div.act-group button[data-action]:not(:disabled)");
+	  if (b) b.click();
+	  return false;
+	})()`)
+	mark := func(sel string) string {
+		return eval[string](p, `getComputedStyle(document.querySelector(`+q(sel)+`), "::before").content`)
+	}
+	for _, sel := range []string{"#actions details.act-group:not([open]) > summary", "#keys-box > summary"} {
+		if m := mark(sel); m != `"▸"` {
+			t.Errorf("%s, folded, is marked %s, want \"▸\"", sel, m)
+		}
+	}
+	p.shot("arlington-folded-group-390")
+	for _, sel := range []string{"#actions details.act-group", "#keys-box"} {
+		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(sel) + `).open = true`))
+		if m := mark(sel + " > summary"); m != `"▾"` {
+			t.Errorf("%s, open, is marked %s, want \"▾\"", sel, m)
+		}
+	}
+}
+
+// TestBrowserArlingtonSheetBotsNamed: at six seats the score sheet in the
+// side column (1280×800) names each bot's column in full, "Bot 2" to
+// "Bot 6", its level in the title: cut with an ellipsis, five columns
+// read "Bot …" alike.
+func TestBrowserArlingtonSheetBotsNamed(t *testing.T) {
+	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "greedy", "random", "greedy", "random")
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("sheet-box").open = true`))
+	p.until(`document.querySelectorAll("#sheet thead th").length === 7`)
+	type head struct {
+		Text, Title string
+		Cut         bool
+	}
+	heads := eval[[]head](p, `[...document.querySelectorAll("#sheet thead th")].slice(1).map((th) => ({ text: th.textContent, title: th.title, cut: th.scrollWidth > th.clientWidth }))`)
+	levels := []string{"", "random", "greedy", "random", "greedy", "random"}
+	for i, h := range heads[1:] {
+		seat := i + 2
+		want := fmt.Sprintf("Bot %d", seat)
+		if h.Text != want || h.Cut || h.Title != fmt.Sprintf("Bot %d (%s)", seat, levels[seat-1]) {
+			t.Errorf("seat %d's column on the sheet reads %q (cut: %v, title %q), want %q whole, its level in the title", seat, h.Text, h.Cut, h.Title, want)
+		}
+	}
+	p.shot("arlington-sheet-six-1280")
+}
+
+// TestLongBrowserArlingtonLogNumbersFit (long: a six-seat hand played
+// out, more than 2 s under -race): a hand of more than 99 events numbers
+// them in the room the log's list gives: "149." lost its 1 at the left
+// edge of the log.
+func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "random", "random", "random", "random")
+	p.auto(true)
+	p.until(`[...document.querySelectorAll("#log ol")].some((ol) => ol.children.length >= 100)`)
+	p.auto(false)
+	type room struct{ Pad, Need float64 }
+	r := eval[room](p, `(() => {
+	  const ol = [...document.querySelectorAll("#log ol")].find((ol) => ol.children.length >= 100);
+	  const s = document.createElement("span");
+	  s.textContent = ol.children.length + ".";
+	  s.style.font = getComputedStyle(ol.lastElementChild).font;
+	  document.body.appendChild(s);
+	  const need = s.getBoundingClientRect().width;
+	  s.remove();
+	  return { pad: parseFloat(getComputedStyle(ol).paddingLeft), need };
+	})()`)
+	if r.Pad < r.Need+4 {
+		t.Errorf("a hand's log of 100 events or more gives its numbers %.1f px; %.1f px needed (and the gap after)", r.Pad, r.Need)
+	}
+}
+
+// TestBrowserArlingtonOtherWindowNotStandIn: a person may play their seat
+// from two windows of one browser; a move made in one is theirs in the
+// other's log too. It was told there as "A bot played for you".
+func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	// The second window shows play at once as the first does (it has no
+	// reduced motion of its own): the speed is kept in the browser.
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
+	other := webtest.OpenTab(t, p.ctx, 390, 844) // the same browser context: the same person
+	if err := webtest.Do(other, "opening the table in a second window", chromedp.Navigate(e.srv.URL+"/arlington/t/"+got.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := webtest.Wait(other, `document.querySelector("#hand [data-card]")`, "the second window's hand"); err != nil {
+		t.Fatal(err)
+	}
+	// Ann plays three moves from the first window.
+	for range 3 {
+		p.until(`document.querySelector(` + q(selLegal+":not(:disabled)") + `)`)
+		p.play()
+	}
+	n := p.events()
+	if err := webtest.Wait(other, fmt.Sprintf(`[...document.querySelectorAll("#log li")].length >= %d`, n), "the second window's log"); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	if err := webtest.Eval(other, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`, &lines); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) > 0 {
+		t.Errorf("the second window tells Ann's own moves from the first as the stand-in's: %q", lines)
+	}
+	if mine := eval[[]string](p, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`); len(mine) > 0 {
+		t.Errorf("the window Ann played in tells her moves as the stand-in's: %q", mine)
+	}
+}
+
+// TestBrowserArlingtonJoinKeepsFocus: a person who takes a seat from the
+// keyboard (Enter in the name's field) keeps a focus on the page: on
+// Leave the seat while the table waits, then on their hand once the game
+// starts. The form went away with the focus, and the next Tab started
+// from the page's top.
+func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	if code := e.client().do("POST", "/api/arlington/tables", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: -1}, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	ann := seatTabIn(t, bctx, "Ann")
+	ann.open(e.srv.URL, got.ID)
+	ann.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	ann.do(chromedp.SendKeys(chromedp.CSS(selName), "Ann\r"))
+	ann.until(`window.__ws.seat >= 0 && !document.getElementById("seated").hidden`)
+	if f := eval[string](ann, `document.activeElement.id || document.activeElement.tagName`); f != "leave" {
+		t.Errorf("seated by the keyboard, the focus is on %q, want Leave the seat", f)
+	}
+	bob := newSeatTab(t, bctx, "Bob")
+	bob.open(e.srv.URL, got.ID)
+	bob.join("Bob")
+	ann.until(`document.querySelector("#hand button")`)
+	// The view that deals draws the hand and places the focus at once.
+	if f := eval[string](ann, `document.activeElement.closest("#hand, #actions") ? "hand" : document.activeElement.id || document.activeElement.tagName`); f != "hand" {
+		t.Errorf("once the game starts, the focus is on %q, want the hand", f)
+	}
+}

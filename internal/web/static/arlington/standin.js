@@ -1,0 +1,60 @@
+// Which moves of the player's seat the server's stand-in bot made (the
+// turn timer ran out, or the person was away): the log says "A bot played
+// for you" of those. The events carry no mark of their own, so the page
+// judges: a move of its seat is the player's when this page, or another
+// window of this browser at the same table, sent an action at its count.
+// Only events that arrive while the page is open are judged: after a
+// reload the page cannot tell.
+
+// standIn holds the numbers of the seat's moves judged the stand-in's.
+export const standIn = new Set();
+// mineFrom is the event count at which this page last sent an action,
+// until a move of its seat at or after it arrives (-1: none waiting); it
+// outlives a dropped connection, so an action sent just before the drop
+// is still known as the player's own.
+let mineFrom = -1;
+// peerSent holds the event counts at which another window of this browser
+// (the same person: up to four may play one seat) sent an action at this
+// table, which they tell each other: a move made there is the person's,
+// and was told here as "A bot played for you".
+const peerSent = new Set();
+let peers = null;
+
+// installPeers joins the table's channel between windows. retold is
+// called when a move already told as the stand-in's turns out to be the
+// person's: the word may come after the move it tells of (it is not
+// ordered with the server's views).
+export function installPeers(id, retold) {
+  if (!("BroadcastChannel" in window)) return;
+  peers = new BroadcastChannel(`arlington-sent-${id}`);
+  peers.onmessage = (ev) => {
+    const at = ev.data;
+    if (!Number.isInteger(at)) return;
+    if (standIn.delete(at)) { retold(); return; }
+    if (peerSent.size < 16) peerSent.add(at);
+  };
+}
+
+// sending notes an action this page sends at event count at, and tells
+// the other windows.
+export function sending(at) {
+  if (peers) peers.postMessage(at);
+  mineFrom = at;
+}
+
+// refused forgets the action this page sent: the server refused it.
+export function refused() { mineFrom = -1; }
+
+// noteStandIn judges the moves of seat among events: the first at or
+// after the action this page sent is the player's, one another window
+// sent is too, any other the stand-in's.
+export function noteStandIn(events, seat) {
+  for (const e of events) {
+    if (e.kind !== "move" || e.seat !== seat) continue;
+    if (mineFrom >= 0 && e.n >= mineFrom) { mineFrom = -1; continue; }
+    // An action sent at count c is the move numbered c, or it was refused.
+    const peer = peerSent.has(e.n);
+    for (const at of peerSent) if (at <= e.n) peerSent.delete(at);
+    if (!peer) standIn.add(e.n);
+  }
+}
