@@ -108,7 +108,7 @@ func TestForeignGamesTableRefused(t *testing.T) {
 				{"db copy to", []string{"db", "copy", "--from", good, "--to", theirs},
 					"db copy: the target: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + ": give a new file, or an empty one; nothing changed"},
 				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
-					"serve: store: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
+					"serve: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -241,7 +241,7 @@ func TestForeignVirtualTableRefused(t *testing.T) {
 				{"db copy from", []string{"db", "copy", "--from", theirs, "--to", fresh},
 					"db copy: the source: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing changed"},
 				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
-					"serve: store: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
+					"serve: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
