@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	neturl "net/url"
 	"strings"
 	"sync"
@@ -15,8 +16,10 @@ import (
 
 // TestServeDatabaseOutOfReach: a server on PostgreSQL whose database goes
 // out of reach (its connections cut, nothing listening any more) answers
-// a write 503 in words that say to try again, where it answered 500
-// "internal error", and saves again once the database is back.
+// reads and writes of each kind (a game, saves, statistics, settings,
+// Arlington's tables and ratings) 503 in words that say to try again,
+// where it answered 500 "internal error", and saves again once the
+// database is back.
 func TestServeDatabaseOutOfReach(t *testing.T) {
 	u, err := neturl.Parse(pgtest.DB(t))
 	if err != nil {
@@ -25,15 +28,31 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 	p := startCutProxy(t, u.Host)
 	u.Host = p.addr
 	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
-	if _, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201); err != nil {
+	g, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201)
+	if err != nil {
 		t.Fatal(err)
 	}
 	p.cut()
-	for range 2 { // on a connection the cut broke, then on one refused
-		code, body := postAnswer(t, s.url+"api/games", `{"deal":"2"}`)
-		if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
-			t.Fatalf("a write with the database out of reach: %d %s\n%s", code, body, s.log)
+	requests := [][3]string{
+		{"POST", "api/games", `{"deal":"2"}`},
+		{"PUT", "api/saves/s", `{"game":"` + g.ID + `"}`},
+		{"PUT", "api/settings", `{"theme":"dark"}`},
+		{"POST", "api/arlington/tables", `{"players":2,"bots":["","random"]}`},
+		{"GET", "api/saves", ""},
+		{"GET", "api/stats", ""},
+		{"GET", "api/settings", ""},
+		{"GET", "api/arlington/ratings", ""},
+	}
+	for try := range 2 { // on a connection the cut broke, then on one refused
+		for _, r := range requests {
+			code, body := answer(t, r[0], s.url+r[1], r[2])
+			if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
+				t.Errorf("%s /%s with the database out of reach (try %d): %d %s", r[0], r[1], try+1, code, body)
+			}
 		}
+	}
+	if t.Failed() {
+		t.Fatalf("the server's log:\n%s", s.log)
 	}
 	p.resume(t)
 	// The pool may still hold a connection the cut broke: each is given
@@ -52,7 +71,21 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 // postAnswer posts body as JSON and returns the status and the answer.
 func postAnswer(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := browser.Post(url, "application/json", strings.NewReader(body))
+	return answer(t, "POST", url, body)
+}
+
+// answer sends a request (a JSON body unless "") and returns the status
+// and the answer.
+func answer(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := browser.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
