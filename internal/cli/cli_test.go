@@ -222,6 +222,7 @@ func TestServeEnvTypo(t *testing.T) {
 		"CARDTABLE_MAXTABLES":       "CARDTABLE_MAX_TABLES",
 		"CARDTABLE_ADR":             "CARDTABLE_ADDR",
 		"CARDTABLE_Log_Format":      "CARDTABLE_LOG_FORMAT",
+		"CARDTABLE_MAX_SAVE":        "CARDTABLE_MAX_SAVES", // not MAX_SAVE_MB, also near
 	}
 	for name := range typos {
 		t.Setenv(name, "secret-value")

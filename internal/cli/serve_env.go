@@ -94,14 +94,25 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 		if !strings.HasPrefix(name, "CARDTABLE_") || known[name] {
 			continue
 		}
+		// The nearest flag's, not the first near one's: CARDTABLE_MAX_SAVE
+		// is CARDTABLE_MAX_SAVES's, not CARDTABLE_MAX_SAVE_MB's.
+		best, bestD := "", 0
 		for _, flag := range flags {
-			if nearName(name, flag) {
-				misses = append(misses, envMiss{name, flag})
-				break
+			if d := editDistance(normEnv(name), normEnv(flag)); nearName(name, flag) && (best == "" || d < bestD) {
+				best, bestD = flag, d
 			}
+		}
+		if best != "" {
+			misses = append(misses, envMiss{name, best})
 		}
 	}
 	return misses
+}
+
+// normEnv is a variable's name as nearName compares it: without
+// CARDTABLE_, underscores or case.
+func normEnv(s string) string {
+	return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
 }
 
 // nearName reports whether variable name is likely a mistyped flag's
@@ -109,10 +120,7 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 // (one for short names), or the flag's name with a different ending
 // (PROXIES for PROXY).
 func nearName(name, flag string) bool {
-	norm := func(s string) string {
-		return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
-	}
-	a, b := norm(name), norm(flag)
+	a, b := normEnv(name), normEnv(flag)
 	if a == b {
 		return true
 	}
