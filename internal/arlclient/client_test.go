@@ -446,3 +446,27 @@ func TestJoinTableMoving(t *testing.T) {
 		t.Fatalf("a 503 without Retry-After: %v after %d askings, want 1", err, joins.Load())
 	}
 }
+
+// TestLostConnectionServerReason: a 503 the server explains (its
+// database out of reach) is told in the server's words, not as a table
+// moving or a server stopping; a 503 without words still is.
+func TestLostConnectionServerReason(t *testing.T) {
+	const reason = "the server cannot reach its database just now; try again in a moment"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, `{"error":%q}`, reason)
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: time.Millisecond, GiveUp: 20 * time.Millisecond})
+	for range s.Messages() {
+		t.Fatal("a message from a server answering 503")
+	}
+	if got := s.Err().Error(); !strings.Contains(got, "the server cannot take it now (503): "+reason) || strings.Contains(got, "moving") {
+		t.Fatalf("ended with %q, want the server's words", got)
+	}
+}

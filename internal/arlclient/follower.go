@@ -275,7 +275,7 @@ func (s *Follower) dial(ctx context.Context) (*websocket.Conn, error) {
 			case http.StatusBadRequest, http.StatusForbidden:
 				return nil, fmt.Errorf("%w: %d %s", errFatal, resp.StatusCode, http.StatusText(resp.StatusCode))
 			}
-			return nil, answerError{code: resp.StatusCode, err: err}
+			return nil, answerError{code: resp.StatusCode, reason: answerReason(resp.Body), err: err}
 		}
 		return nil, err
 	}
