@@ -359,6 +359,18 @@ func TestLostConnectionWords(t *testing.T) {
 	conn.Close(websocket.StatusServiceRestart, "restarting")
 	check(recv(t, notes), "(the server is restarting); reconnecting in")
 	check(recv(t, notes), "(the server cannot take it now (503)")
+	// Back: said once, after the notes of the loss.
+	f.answer.Store(0)
+	back := recv(t, f.conns)
+	if err := back.Write(ctx, websocket.MessageText, []byte(view(0, 1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Write(ctx, websocket.MessageText, []byte(view(1, 2))); err != nil {
+		t.Fatal(err)
+	}
+	for n := recv(t, notes); n != "connection to the table is back"; n = recv(t, notes) {
+		check(n, "(the server cannot take it now (503)")
+	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -376,7 +388,9 @@ func TestLostConnectionWords(t *testing.T) {
 		t.Errorf("ended with %v", gone.Err())
 	}
 	for len(notes) > 0 {
-		if n := <-notes; !strings.Contains(n, "503") {
+		if n := <-notes; n == "connection to the table is back" {
+			t.Errorf("the return said twice")
+		} else if !strings.Contains(n, "503") {
 			check(n, "the server refuses connections")
 		}
 	}

@@ -118,6 +118,9 @@ type Follower struct {
 	chat int
 	// pace keeps the connection's messages within the server's limits.
 	pace pacer
+	// lostNoted: a lost connection was told (Notef) and its return not
+	// yet; owned by the follower's goroutine.
+	lostNoted bool
 
 	mu   sync.Mutex
 	conn *websocket.Conn // nil while offline
@@ -238,6 +241,7 @@ func (s *Follower) run(ctx context.Context) {
 			return
 		}
 		s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)
+		s.lostNoted = true
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -318,6 +322,12 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 		typ, b, err := conn.Read(cctx)
 		if err != nil {
 			return have, got, closeErr(err)
+		}
+		if !got && s.lostNoted {
+			// The loss was told: its end is too, once, when the server
+			// speaks again (a connection it closes at once is no return).
+			s.lostNoted = false
+			s.o.Notef("connection to the table is back")
 		}
 		got = true
 		if typ != websocket.MessageText {
