@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"github.com/spf13/pflag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -208,6 +209,22 @@ func TestServeEnvDefaults(t *testing.T) {
 	t.Setenv("CARDTABLE_JSON", "x")
 	if _, errOut, code := run(t, "", "spider", "new", "--deal", "1"); code != 0 {
 		t.Errorf("spider new read the environment: exit %d, %q", code, errOut)
+	}
+}
+
+// TestServeEnvEmptyIsUnset: every serve variable set but empty (VAR= in
+// an environment file) is the flag's default, as an empty CARDTABLE_ADDR
+// already was; an empty CARDTABLE_LOG_FORMAT or CARDTABLE_MAX_TABLES was
+// refused as a bad value (exit 2).
+func TestServeEnvEmptyIsUnset(t *testing.T) {
+	serveCmd(&Env{}).Flags().VisitAll(func(f *pflag.Flag) {
+		if envFlag(f) {
+			t.Setenv(envName(f.Name), "")
+		}
+	})
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db"))
+	if !strings.Contains(s.log.String(), `msg="cardtable serving"`) {
+		t.Fatalf("did not start:\n%s", s.log)
 	}
 }
 

@@ -31,15 +31,25 @@ func markEnvFlags(fs *pflag.FlagSet) {
 	})
 }
 
+// envValue is variable name's value; ok is false when it is unset or
+// empty: an empty variable (CARDTABLE_MAX_TABLES= in an environment
+// file, a shell's VAR= ) means the flag's default, for every flag, as
+// shells and systemd users expect (docs/cli.md).
+func envValue(name string) (string, bool) {
+	v := os.Getenv(name)
+	return v, v != ""
+}
+
 // envDefaults sets each flag not given on the command line from its
-// variable, if set; a bad value is a usage error naming the variable.
+// variable, if set and not empty; a bad value is a usage error naming
+// the variable.
 func envDefaults(c *cobra.Command, _ []string) error {
 	var err error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if err != nil || f.Changed || !envFlag(f) {
 			return
 		}
-		v, ok := os.LookupEnv(envName(f.Name))
+		v, ok := envValue(envName(f.Name))
 		if !ok {
 			return
 		}
@@ -60,7 +70,7 @@ func envDefaults(c *cobra.Command, _ []string) error {
 func envSet(fs *pflag.FlagSet) map[string]bool {
 	m := map[string]bool{}
 	fs.VisitAll(func(f *pflag.Flag) {
-		if _, ok := os.LookupEnv(envName(f.Name)); ok && !f.Changed && envFlag(f) {
+		if _, ok := envValue(envName(f.Name)); ok && !f.Changed && envFlag(f) {
 			m[f.Name] = true
 		}
 	})
