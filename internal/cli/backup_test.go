@@ -58,7 +58,7 @@ func TestBackupRestoreBadFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"backup", "--db", filepath.Join(dir, "missing.db"), "--to", filepath.Join(dir, "b.db")}, "no database at"},
+		{[]string{"backup", "--db", filepath.Join(dir, "missing.db"), "--to", filepath.Join(dir, "b.db")}, "no database at " + filepath.Join(dir, "missing.db") + " (give the server's with --db)\n"},
 		{[]string{"backup", "--db", dir, "--to", filepath.Join(dir, "b.db")}, "not a regular file"},
 		{[]string{"backup", "--db", live, "--to", filepath.Join(dir, "no", "b.db")}, "does not exist: create it first"},
 		{[]string{"backup", "--db", live, "--to", filepath.Join(afile, "b.db")}, afile + " is a file, not a directory"},
@@ -295,6 +295,9 @@ func TestBackupRestoreDBFromEnv(t *testing.T) {
 		{restored, []string{"restore", "--from", backup}, exitOK, "restored " + restored + " from " + backup},
 		{filepath.Join(dir, "none.db"), []string{"backup", "--db", restored, "--to", filepath.Join(dir, "b2.db")}, exitOK, "backed up " + restored},
 		{"postgres://u@localhost/ct", []string{"backup", "--to", filepath.Join(dir, "b3.db")}, exitUsage, "pg_dump"},
+		// Missing, it is said to come from the variable, not --db.
+		{filepath.Join(dir, "none.db"), []string{"backup", "--to", filepath.Join(dir, "b4.db")}, exitUsage,
+			"no database at " + filepath.Join(dir, "none.db") + " (CARDTABLE_DB names it: give the server's there, or with --db)\n"},
 		{"postgres://u@localhost/ct", []string{"restore", "--from", backup}, exitUsage, "pg_restore"},
 	}
 	for _, tc := range tests {

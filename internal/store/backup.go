@@ -41,6 +41,8 @@ var (
 	// rolls back only on an open for writing: db copy's checks, which
 	// read, refuse it, saying so.
 	ErrUnfinished = errors.New("has an unfinished write")
+	// ErrNoDatabase: Backup's database file does not exist.
+	ErrNoDatabase = errors.New("no database")
 )
 
 // Backup writes a consistent copy of the database at path to the new file
@@ -57,7 +59,9 @@ func Backup(ctx context.Context, path, to string) error {
 		return existsError(to)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s (give the server's with --db)", path), err: err})
+		// Where the path came from (--db, CARDTABLE_DB) is the caller's
+		// to say.
+		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s", path), err: errors.Join(ErrNoDatabase, err)})
 	} else if err != nil {
 		return badPath(fmt.Errorf("backup: database %w", err))
 	} else if !fi.Mode().IsRegular() {
