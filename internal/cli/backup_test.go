@@ -218,7 +218,7 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		// sentence: it once read "backup: backup of X: file is not a
 		// database (26)" (exit 1), or blamed the copy and advised a
 		// restore.
-		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing written\n"},
+		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all; nothing written\n"},
 		{[]string{"backup", "--db", other, "--to", fresh}, "cardtable: backup: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written\n"},
 		// A damaged --db is bad input too (docs/cli.md); it exited 1,
 		// "backup: reading X: ..." or "backup: copying X: ...".
@@ -228,7 +228,7 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		// A malformed --from is bad input (docs/cli.md); it exited 1.
 		// Said in backup's words: it read "the source: store: X is
 		// damaged ... the next start creates one", a text file too.
-		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all; nothing changed\n"},
 		{[]string{"db", "copy", "--from", damaged, "--to", fresh}, "cardtable: db copy: the source: " + damaged + " is damaged, cut short or overwritten (SQLite: "},
 		{[]string{"db", "copy", "--from", newer, "--to", fresh}, fmt.Sprintf("cardtable: db copy: the source: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): copy it with that version; nothing changed\n", newer, store.Version())},
 	} {

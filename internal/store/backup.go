@@ -116,7 +116,9 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	k := classify(ctx, src)
 	switch k.kind {
 	case kindNotSQLite:
-		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, k.err)
+		// SQLite's words ("file is not a database (26)") add nothing.
+		return plainError{msg: fmt.Sprintf("backup: %s is %v: it is not an SQLite database at all; nothing written", path, ErrNotCardtable),
+			err: errors.Join(ErrNotCardtable, k.err)}
 	case kindDamaged:
 		return damagedSource(path, k.err)
 	case kindUnreadable:
@@ -268,7 +270,7 @@ func (e *notUsableError) words(unusable string) string {
 func notUsable(path string, c fileClass) *notUsableError {
 	switch c.kind {
 	case kindNotSQLite:
-		return &notUsableError{why: fmt.Sprintf("it is not an SQLite database at all (%v)", c.err), err: c.err}
+		return &notUsableError{why: "it is not an SQLite database at all", err: c.err}
 	case kindDamaged:
 		return &notUsableError{why: fmt.Sprintf("it is damaged, cut short or overwritten (SQLite: %v)", c.err), err: c.err}
 	case kindNoSchema:
