@@ -278,3 +278,42 @@ func TestQuietRepeats(t *testing.T) {
 		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
 	}
 }
+
+// TestServeDatabaseRestart: after PostgreSQL restarts in fast mode (as
+// `pg_ctl restart -m fast`), a request on a connection the restart ended
+// (SQLSTATE 57P01, "terminating connection due to administrator
+// command") is answered 503, to be tried again, never 500, and the
+// server saves again at once after.
+func TestServeDatabaseRestart(t *testing.T) {
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", pgtest.DB(t))
+	requests := [][3]string{
+		{"POST", "api/games", `{"deal":"1"}`},
+		{"PUT", "api/settings", `{"theme":"dark"}`},
+		{"GET", "api/saves", ""},
+		{"GET", "api/stats", ""},
+		{"GET", "api/settings", ""},
+		{"GET", "api/arlington/ratings", ""},
+	}
+	for _, r := range requests { // each on a pooled connection
+		if code, body := answer(t, r[0], s.url+r[1], r[2]); code >= 300 {
+			t.Fatalf("%s /%s: %d %s", r[0], r[1], code, body)
+		}
+	}
+	pgtest.Restart(t)
+	unavailable := 0
+	for try := range 3 {
+		for _, r := range requests {
+			code, body := answer(t, r[0], s.url+r[1], r[2])
+			switch {
+			case code == 503 && strings.Contains(body, "the server cannot reach its database just now; try again in a moment"):
+				unavailable++
+			case code >= 300:
+				t.Errorf("%s /%s after the restart (round %d): %d %s", r[0], r[1], try+1, code, body)
+			}
+		}
+	}
+	t.Logf("%d answers of %d were 503 after the restart", unavailable, 3*len(requests))
+	if code, body := answer(t, "POST", s.url+"api/games", `{"deal":"2"}`); code != 201 {
+		t.Fatalf("a write once the database is back: %d %s", code, body)
+	}
+}
