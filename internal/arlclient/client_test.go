@@ -359,6 +359,18 @@ func TestLostConnectionWords(t *testing.T) {
 	conn.Close(websocket.StatusServiceRestart, "restarting")
 	check(recv(t, notes), "(the server is restarting); reconnecting in")
 	check(recv(t, notes), "(the server cannot take it now (503)")
+	// Back: said once, after the notes of the loss.
+	f.answer.Store(0)
+	back := recv(t, f.conns)
+	if err := back.Write(ctx, websocket.MessageText, []byte(view(0, 1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Write(ctx, websocket.MessageText, []byte(view(1, 2))); err != nil {
+		t.Fatal(err)
+	}
+	for n := recv(t, notes); n != "connection to the table is back"; n = recv(t, notes) {
+		check(n, "(the server cannot take it now (503)")
+	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -376,7 +388,9 @@ func TestLostConnectionWords(t *testing.T) {
 		t.Errorf("ended with %v", gone.Err())
 	}
 	for len(notes) > 0 {
-		if n := <-notes; !strings.Contains(n, "503") {
+		if n := <-notes; n == "connection to the table is back" {
+			t.Errorf("the return said twice")
+		} else if !strings.Contains(n, "503") {
 			check(n, "the server refuses connections")
 		}
 	}
@@ -444,5 +458,29 @@ func TestJoinTableMoving(t *testing.T) {
 	joins.Store(0)
 	if _, err := c.Join(context.Background(), "NOHINT", "Ann", -1); !errors.As(err, &ae) || ae.Status != 503 || joins.Load() != 1 {
 		t.Fatalf("a 503 without Retry-After: %v after %d askings, want 1", err, joins.Load())
+	}
+}
+
+// TestLostConnectionServerReason: a 503 the server explains (its
+// database out of reach) is told in the server's words, not as a table
+// moving or a server stopping; a 503 without words still is.
+func TestLostConnectionServerReason(t *testing.T) {
+	const reason = "the server cannot reach its database just now; try again in a moment"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, `{"error":%q}`, reason)
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: time.Millisecond, GiveUp: 20 * time.Millisecond})
+	for range s.Messages() {
+		t.Fatal("a message from a server answering 503")
+	}
+	if got := s.Err().Error(); !strings.Contains(got, "the server cannot take it now (503): "+reason) || strings.Contains(got, "moving") {
+		t.Fatalf("ended with %q, want the server's words", got)
 	}
 }

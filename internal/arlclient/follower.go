@@ -118,6 +118,9 @@ type Follower struct {
 	chat int
 	// pace keeps the connection's messages within the server's limits.
 	pace pacer
+	// lostNoted: a lost connection was told (Notef) and its return not
+	// yet; owned by the follower's goroutine.
+	lostNoted bool
 
 	mu   sync.Mutex
 	conn *websocket.Conn // nil while offline
@@ -238,6 +241,7 @@ func (s *Follower) run(ctx context.Context) {
 			return
 		}
 		s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)
+		s.lostNoted = true
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -275,7 +279,7 @@ func (s *Follower) dial(ctx context.Context) (*websocket.Conn, error) {
 			case http.StatusBadRequest, http.StatusForbidden:
 				return nil, fmt.Errorf("%w: %d %s", errFatal, resp.StatusCode, http.StatusText(resp.StatusCode))
 			}
-			return nil, answerError{code: resp.StatusCode, err: err}
+			return nil, answerError{code: resp.StatusCode, reason: answerReason(resp.Body), err: err}
 		}
 		return nil, err
 	}
@@ -318,6 +322,12 @@ func (s *Follower) serve(ctx context.Context, conn *websocket.Conn, have int) (i
 		typ, b, err := conn.Read(cctx)
 		if err != nil {
 			return have, got, closeErr(err)
+		}
+		if !got && s.lostNoted {
+			// The loss was told: its end is too, once, when the server
+			// speaks again (a connection it closes at once is no return).
+			s.lostNoted = false
+			s.o.Notef("connection to the table is back")
 		}
 		got = true
 		if typ != websocket.MessageText {

@@ -2,11 +2,13 @@ package arlclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"syscall"
 
 	"github.com/coder/websocket"
@@ -53,20 +55,49 @@ func (l lost) Error() string {
 }
 
 // answerError is a WebSocket request the server answered with a status
-// other than the upgrade (and other than those that end the follower).
+// other than the upgrade (and other than those that end the follower);
+// reason is the server's own words for it (its JSON answer's "error"),
+// "" if it gave none.
 type answerError struct {
-	code int
-	err  error
+	code   int
+	reason string
+	err    error
 }
 
 func (e answerError) Unwrap() error { return e.err }
 
 func (e answerError) Error() string {
-	switch e.code {
-	case http.StatusServiceUnavailable:
+	switch {
+	case e.code == http.StatusServiceUnavailable && e.reason != "":
+		// The server's words: a 503 is also its database out of reach.
+		return "the server cannot take it now (503): " + e.reason
+	case e.code == http.StatusServiceUnavailable:
 		return "the server cannot take it now (503): the table is moving to another server, or the server is stopping"
-	case http.StatusTooManyRequests:
+	case e.code == http.StatusTooManyRequests:
 		return "the server refuses more connections from this address now (429)"
+	case e.reason != "":
+		return fmt.Sprintf("the server answered %d %s: %s", e.code, http.StatusText(e.code), e.reason)
 	}
 	return fmt.Sprintf("the server answered %d %s", e.code, http.StatusText(e.code))
+}
+
+// answerReason is the "error" of a JSON answer (the server's errors are
+// {"error": "..."}), on one line and bounded; "" for any other body (a
+// proxy's HTML page says nothing to the person).
+func answerReason(body io.Reader) string {
+	if body == nil {
+		return ""
+	}
+	var a struct {
+		Error string `json:"error"`
+	}
+	b, _ := io.ReadAll(io.LimitReader(body, 1024))
+	if json.Unmarshal(b, &a) != nil {
+		return ""
+	}
+	r := strings.Join(strings.Fields(a.Error), " ")
+	if rs := []rune(r); len(rs) > 200 {
+		r = string(rs[:200]) + "..."
+	}
+	return r
 }

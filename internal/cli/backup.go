@@ -37,6 +37,15 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if err := store.Backup(ctx, *db, *to); err != nil {
+			if errors.Is(err, store.ErrNoDatabase) {
+				// Named where the path came from: CARDTABLE_DB, not --db,
+				// when the command line had none.
+				hint := "give the server's with --db"
+				if flag != "--db" {
+					hint = envName("db") + " names it: give the server's there, or with --db"
+				}
+				err = fmt.Errorf("%w (%s)", err, hint)
+			}
 			return badPathUsage(err)
 		}
 		fmt.Fprintf(env.Stdout, "backed up %s to %s (integrity check: ok)\n", *db, *to)

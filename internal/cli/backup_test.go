@@ -58,7 +58,7 @@ func TestBackupRestoreBadFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"backup", "--db", filepath.Join(dir, "missing.db"), "--to", filepath.Join(dir, "b.db")}, "no database at"},
+		{[]string{"backup", "--db", filepath.Join(dir, "missing.db"), "--to", filepath.Join(dir, "b.db")}, "no database at " + filepath.Join(dir, "missing.db") + " (give the server's with --db)\n"},
 		{[]string{"backup", "--db", dir, "--to", filepath.Join(dir, "b.db")}, "not a regular file"},
 		{[]string{"backup", "--db", live, "--to", filepath.Join(dir, "no", "b.db")}, "does not exist: create it first"},
 		{[]string{"backup", "--db", live, "--to", filepath.Join(afile, "b.db")}, afile + " is a file, not a directory"},
@@ -218,7 +218,7 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		// sentence: it once read "backup: backup of X: file is not a
 		// database (26)" (exit 1), or blamed the copy and advised a
 		// restore.
-		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing written\n"},
+		{[]string{"backup", "--db", notes, "--to", fresh}, "cardtable: backup: " + notes + " is not a cardtable database: it is not an SQLite database at all; nothing written\n"},
 		{[]string{"backup", "--db", other, "--to", fresh}, "cardtable: backup: " + other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written\n"},
 		// A damaged --db is bad input too (docs/cli.md); it exited 1,
 		// "backup: reading X: ..." or "backup: copying X: ...".
@@ -228,7 +228,7 @@ func TestBackupRestoreRefusals(t *testing.T) {
 		// A malformed --from is bad input (docs/cli.md); it exited 1.
 		// Said in backup's words: it read "the source: store: X is
 		// damaged ... the next start creates one", a text file too.
-		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+		{[]string{"db", "copy", "--from", notes, "--to", fresh}, "cardtable: db copy: the source: " + notes + " is not a cardtable database: it is not an SQLite database at all; nothing changed\n"},
 		{[]string{"db", "copy", "--from", damaged, "--to", fresh}, "cardtable: db copy: the source: " + damaged + " is damaged, cut short or overwritten (SQLite: "},
 		{[]string{"db", "copy", "--from", newer, "--to", fresh}, fmt.Sprintf("cardtable: db copy: the source: %s was made by a newer cardtable (schema version 999; this one knows 1 to %d): copy it with that version; nothing changed\n", newer, store.Version())},
 	} {
@@ -295,6 +295,9 @@ func TestBackupRestoreDBFromEnv(t *testing.T) {
 		{restored, []string{"restore", "--from", backup}, exitOK, "restored " + restored + " from " + backup},
 		{filepath.Join(dir, "none.db"), []string{"backup", "--db", restored, "--to", filepath.Join(dir, "b2.db")}, exitOK, "backed up " + restored},
 		{"postgres://u@localhost/ct", []string{"backup", "--to", filepath.Join(dir, "b3.db")}, exitUsage, "pg_dump"},
+		// Missing, it is said to come from the variable, not --db.
+		{filepath.Join(dir, "none.db"), []string{"backup", "--to", filepath.Join(dir, "b4.db")}, exitUsage,
+			"no database at " + filepath.Join(dir, "none.db") + " (CARDTABLE_DB names it: give the server's there, or with --db)\n"},
 		{"postgres://u@localhost/ct", []string{"restore", "--from", backup}, exitUsage, "pg_restore"},
 	}
 	for _, tc := range tests {

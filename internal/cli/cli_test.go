@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"github.com/spf13/pflag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -213,6 +214,22 @@ func TestServeEnvDefaults(t *testing.T) {
 	}
 }
 
+// TestServeEnvEmptyIsUnset: every serve variable set but empty (VAR= in
+// an environment file) is the flag's default, as an empty CARDTABLE_ADDR
+// already was; an empty CARDTABLE_LOG_FORMAT or CARDTABLE_MAX_TABLES was
+// refused as a bad value (exit 2).
+func TestServeEnvEmptyIsUnset(t *testing.T) {
+	serveCmd(&Env{}).Flags().VisitAll(func(f *pflag.Flag) {
+		if envFlag(f) {
+			t.Setenv(envName(f.Name), "")
+		}
+	})
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db"))
+	if !strings.Contains(s.log.String(), `msg="cardtable serving"`) {
+		t.Fatalf("did not start:\n%s", s.log)
+	}
+}
+
 // TestServeEnvTypo: a CARDTABLE_ variable that nearly names a flag's (a
 // typo in a service's environment file) is logged at start, naming it and
 // the variable meant, never its value; it used to be ignored without a
@@ -224,6 +241,7 @@ func TestServeEnvTypo(t *testing.T) {
 		"CARDTABLE_MAXTABLES":       "CARDTABLE_MAX_TABLES",
 		"CARDTABLE_ADR":             "CARDTABLE_ADDR",
 		"CARDTABLE_Log_Format":      "CARDTABLE_LOG_FORMAT",
+		"CARDTABLE_MAX_SAVE":        "CARDTABLE_MAX_SAVES", // not MAX_SAVE_MB, also near
 	}
 	for name := range typos {
 		t.Setenv(name, "secret-value")

@@ -42,8 +42,9 @@ var (
 // openStore opens the database a --db value names: a postgres:// (or
 // postgresql://) URL is PostgreSQL, anything else a SQLite file; with the
 // named saves a player may keep (0: the default). It also returns the
-// value to show (a URL without its password).
-func openStore(ctx context.Context, db string, saves int, saveBytes int64) (serverStore, string, error) {
+// value to show (a URL without its password). log is the server's logger
+// (nil: slog's default), the store's from the start.
+func openStore(ctx context.Context, log *slog.Logger, db string, saves int, saveBytes int64) (serverStore, string, error) {
 	if pgstore.IsURL(db) {
 		s, err := pgstore.Open(ctx, db)
 		if err != nil {
@@ -52,7 +53,7 @@ func openStore(ctx context.Context, db string, saves int, saveBytes int64) (serv
 		s.SetSaveQuota(pgstore.SaveQuota{Count: saves, Bytes: saveBytes})
 		return s, pgstore.Redact(db), nil
 	}
-	s, err := store.Open(ctx, db)
+	s, err := store.OpenLogged(ctx, db, log)
 	if err != nil {
 		return nil, db, err
 	}
@@ -202,7 +203,7 @@ func checkCopySide(ctx context.Context, db string, file, pg func(context.Context
 // store.OpenCopyTarget), which checks it first.
 func openCopySide(ctx context.Context, db string, open func(context.Context, string) (*store.DB, error)) (serverStore, string, error) {
 	if pgstore.IsURL(db) {
-		return openStore(ctx, db, 0, 0)
+		return openStore(ctx, nil, db, 0, 0)
 	}
 	s, err := open(ctx, db)
 	if err != nil {

@@ -45,7 +45,15 @@ func TestErrorLineShape(t *testing.T) {
 		{[]string{"spider", "solve", "--nope"}, exitUsage,
 			"cardtable: spider solve: unknown flag: --nope\nRun 'cardtable spider solve --help' for usage.\n"},
 		{[]string{"restore", "--db", filepath.Join(dir, "live.db"), "--from", junk}, exitUsage,
-			"cardtable: restore: " + junk + " is not a usable backup: it is not an SQLite database at all (file is not a database (26)); nothing changed\n"},
+			"cardtable: restore: " + junk + " is not a usable backup: it is not an SQLite database at all; nothing changed\n"},
+		// A file that is no SQLite database is first the wrong file
+		// named, not one to restore from a backup; SQLite's words
+		// ("file is not a database (26)") not shown.
+		{[]string{"serve", "--addr", "127.0.0.1:0", "--db", junk}, exitFail,
+			"cardtable: serve: " + junk + " is not an SQLite database: check that --db (or CARDTABLE_DB) names the server's database. " +
+				"If it does, the file is damaged and cardtable will not use it. Do not delete it: move it aside (with its -wal and -shm files, if any) " +
+				"and put a backup in its place, or leave it aside and start with an empty database (the next start creates one). " +
+				"The sqlite3 shell's .dump command can copy what is still readable into a new file (docs/api.md, \"A damaged database\")\n"},
 		{[]string{"serve", "--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
 			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
 		// The root command serves: its serve errors read as serve's. It

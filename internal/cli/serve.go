@@ -86,7 +86,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 			return err
 		}
 	}
-	db, dbName, err := openStore(ctx, o.db, o.maxSaves, o.maxSaveMB<<20)
+	db, dbName, err := openStore(ctx, log, o.db, o.maxSaves, o.maxSaveMB<<20)
 	if err != nil {
 		ls.close()
 		return openErr(err)

@@ -301,7 +301,7 @@ func TestACMEUnknownNames(t *testing.T) {
 // the database's words, which are logged.
 func TestACMEChallengeDBDown(t *testing.T) {
 	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
-	db, _, err := openStore(context.Background(), o.db, 0, 0)
+	db, _, err := openStore(context.Background(), nil, o.db, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -275,7 +275,7 @@ func TestLongServeACMERenewal(t *testing.T) {
 func TestACMEChallengeListener(t *testing.T) {
 	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
 	names := serveNames{domains: []string{"cards.example"}}
-	db, _, err := openStore(context.Background(), o.db, 0, 0)
+	db, _, err := openStore(context.Background(), nil, o.db, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

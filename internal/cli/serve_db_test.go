@@ -282,22 +282,26 @@ func sqlOpenRO(path string) (*sql.DB, error) { return sql.Open("sqlite", "file:"
 
 // TestServeSameAddressTwice: --metrics-addr (or --http-redirect-addr)
 // given the address --addr listens on is bad usage (exit 2) that names
-// both flags; it was blamed on "another program" (exit 1), which was
-// serve itself. Nothing is made.
+// both flags, the address given as a number or as a name (localhost); it
+// was blamed on "another program" (exit 1), which was serve itself.
+// Nothing is made.
 func TestServeSameAddressTwice(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close() // free again: serve's --addr takes it
-	path := filepath.Join(t.TempDir(), "cardtable.db")
-	_, errOut, code := run(t, "", "serve", "--addr", addr, "--metrics-addr", addr, "--db", path)
-	if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\n"; code != exitUsage || errOut != want {
-		t.Errorf("exit %d, %q; want exit 2, %q", code, errOut, want)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a database file was made for a server that did not start: %v", err)
+	for _, host := range []string{"127.0.0.1", "localhost"} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		addr := net.JoinHostPort(host, port)
+		ln.Close() // free again: serve's --addr takes it
+		path := filepath.Join(t.TempDir(), "cardtable.db")
+		_, errOut, code := run(t, "", "serve", "--addr", addr, "--metrics-addr", addr, "--db", path)
+		if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\n"; code != exitUsage || errOut != want {
+			t.Errorf("exit %d, %q; want exit 2, %q", code, errOut, want)
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a database file was made for a server that did not start: %v", err)
+		}
 	}
 }
 

@@ -31,15 +31,25 @@ func markEnvFlags(fs *pflag.FlagSet) {
 	})
 }
 
+// envValue is variable name's value; ok is false when it is unset or
+// empty: an empty variable (CARDTABLE_MAX_TABLES= in an environment
+// file, a shell's VAR= ) means the flag's default, for every flag, as
+// shells and systemd users expect (docs/cli.md).
+func envValue(name string) (string, bool) {
+	v := os.Getenv(name)
+	return v, v != ""
+}
+
 // envDefaults sets each flag not given on the command line from its
-// variable, if set; a bad value is a usage error naming the variable.
+// variable, if set and not empty; a bad value is a usage error naming
+// the variable.
 func envDefaults(c *cobra.Command, _ []string) error {
 	var err error
 	c.Flags().VisitAll(func(f *pflag.Flag) {
 		if err != nil || f.Changed || !envFlag(f) {
 			return
 		}
-		v, ok := os.LookupEnv(envName(f.Name))
+		v, ok := envValue(envName(f.Name))
 		if !ok {
 			return
 		}
@@ -60,7 +70,7 @@ func envDefaults(c *cobra.Command, _ []string) error {
 func envSet(fs *pflag.FlagSet) map[string]bool {
 	m := map[string]bool{}
 	fs.VisitAll(func(f *pflag.Flag) {
-		if _, ok := os.LookupEnv(envName(f.Name)); ok && !f.Changed && envFlag(f) {
+		if _, ok := envValue(envName(f.Name)); ok && !f.Changed && envFlag(f) {
 			m[f.Name] = true
 		}
 	})
@@ -94,14 +104,25 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 		if !strings.HasPrefix(name, "CARDTABLE_") || known[name] {
 			continue
 		}
+		// The nearest flag's, not the first near one's: CARDTABLE_MAX_SAVE
+		// is CARDTABLE_MAX_SAVES's, not CARDTABLE_MAX_SAVE_MB's.
+		best, bestD := "", 0
 		for _, flag := range flags {
-			if nearName(name, flag) {
-				misses = append(misses, envMiss{name, flag})
-				break
+			if d := editDistance(normEnv(name), normEnv(flag)); nearName(name, flag) && (best == "" || d < bestD) {
+				best, bestD = flag, d
 			}
+		}
+		if best != "" {
+			misses = append(misses, envMiss{name, best})
 		}
 	}
 	return misses
+}
+
+// normEnv is a variable's name as nearName compares it: without
+// CARDTABLE_, underscores or case.
+func normEnv(s string) string {
+	return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
 }
 
 // nearName reports whether variable name is likely a mistyped flag's
@@ -109,10 +130,7 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 // (one for short names), or the flag's name with a different ending
 // (PROXIES for PROXY).
 func nearName(name, flag string) bool {
-	norm := func(s string) string {
-		return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
-	}
-	a, b := norm(name), norm(flag)
+	a, b := normEnv(name), normEnv(flag)
 	if a == b {
 		return true
 	}

@@ -133,12 +133,30 @@ func (o *serveOptions) twice(flag, addr string, err error, ls listeners) error {
 			continue
 		}
 		h, p, _ := net.SplitHostPort(own.ln.Addr().String())
-		if p == port && (wild(h) || wild(host) || net.ParseIP(h).Equal(net.ParseIP(host))) {
+		if p == port && (wild(h) || wild(host) || hostIs(host, net.ParseIP(h))) {
 			return usageErr("serve: %s is the address of %s too: give each listener an address of its own",
 				o.named(flag, addr), o.flagWords(own.flag))
 		}
 	}
 	return nil
+}
+
+// hostIs is whether host, an address or a name (localhost), is ip: a
+// name is looked up, as the listener's was.
+func hostIs(host string, ip net.IP) bool {
+	if hip := net.ParseIP(host); hip != nil {
+		return hip.Equal(ip)
+	}
+	ips, err := net.LookupIP(host)
+	if err != nil {
+		return false
+	}
+	for _, a := range ips {
+		if a.Equal(ip) {
+			return true
+		}
+	}
+	return false
 }
 
 // addrAdvice says what to do about an address another program (or

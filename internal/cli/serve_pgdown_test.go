@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	neturl "net/url"
 	"strings"
 	"sync"
@@ -15,8 +16,10 @@ import (
 
 // TestServeDatabaseOutOfReach: a server on PostgreSQL whose database goes
 // out of reach (its connections cut, nothing listening any more) answers
-// a write 503 in words that say to try again, where it answered 500
-// "internal error", and saves again once the database is back.
+// reads and writes of each kind (a game, saves, statistics, settings,
+// Arlington's tables and ratings) 503 in words that say to try again,
+// where it answered 500 "internal error", and saves again once the
+// database is back.
 func TestServeDatabaseOutOfReach(t *testing.T) {
 	u, err := neturl.Parse(pgtest.DB(t))
 	if err != nil {
@@ -25,15 +28,31 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 	p := startCutProxy(t, u.Host)
 	u.Host = p.addr
 	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
-	if _, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201); err != nil {
+	g, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201)
+	if err != nil {
 		t.Fatal(err)
 	}
 	p.cut()
-	for range 2 { // on a connection the cut broke, then on one refused
-		code, body := postAnswer(t, s.url+"api/games", `{"deal":"2"}`)
-		if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
-			t.Fatalf("a write with the database out of reach: %d %s\n%s", code, body, s.log)
+	requests := [][3]string{
+		{"POST", "api/games", `{"deal":"2"}`},
+		{"PUT", "api/saves/s", `{"game":"` + g.ID + `"}`},
+		{"PUT", "api/settings", `{"theme":"dark"}`},
+		{"POST", "api/arlington/tables", `{"players":2,"bots":["","random"]}`},
+		{"GET", "api/saves", ""},
+		{"GET", "api/stats", ""},
+		{"GET", "api/settings", ""},
+		{"GET", "api/arlington/ratings", ""},
+	}
+	for try := range 2 { // on a connection the cut broke, then on one refused
+		for _, r := range requests {
+			code, body := answer(t, r[0], s.url+r[1], r[2])
+			if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
+				t.Errorf("%s /%s with the database out of reach (try %d): %d %s", r[0], r[1], try+1, code, body)
+			}
 		}
+	}
+	if t.Failed() {
+		t.Fatalf("the server's log:\n%s", s.log)
 	}
 	p.resume(t)
 	// The pool may still hold a connection the cut broke: each is given
@@ -52,7 +71,21 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 // postAnswer posts body as JSON and returns the status and the answer.
 func postAnswer(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := browser.Post(url, "application/json", strings.NewReader(body))
+	return answer(t, "POST", url, body)
+}
+
+// answer sends a request (a JSON body unless "") and returns the status
+// and the answer.
+func answer(t *testing.T, method, url, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := browser.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,5 +276,44 @@ func TestQuietRepeats(t *testing.T) {
 	q.Flush()
 	if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=1`) {
 		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
+	}
+}
+
+// TestServeDatabaseRestart: after PostgreSQL restarts in fast mode (as
+// `pg_ctl restart -m fast`), a request on a connection the restart ended
+// (SQLSTATE 57P01, "terminating connection due to administrator
+// command") is answered 503, to be tried again, never 500, and the
+// server saves again at once after.
+func TestServeDatabaseRestart(t *testing.T) {
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", pgtest.DB(t))
+	requests := [][3]string{
+		{"POST", "api/games", `{"deal":"1"}`},
+		{"PUT", "api/settings", `{"theme":"dark"}`},
+		{"GET", "api/saves", ""},
+		{"GET", "api/stats", ""},
+		{"GET", "api/settings", ""},
+		{"GET", "api/arlington/ratings", ""},
+	}
+	for _, r := range requests { // each on a pooled connection
+		if code, body := answer(t, r[0], s.url+r[1], r[2]); code >= 300 {
+			t.Fatalf("%s /%s: %d %s", r[0], r[1], code, body)
+		}
+	}
+	pgtest.Restart(t)
+	unavailable := 0
+	for try := range 3 {
+		for _, r := range requests {
+			code, body := answer(t, r[0], s.url+r[1], r[2])
+			switch {
+			case code == 503 && strings.Contains(body, "the server cannot reach its database just now; try again in a moment"):
+				unavailable++
+			case code >= 300:
+				t.Errorf("%s /%s after the restart (round %d): %d %s", r[0], r[1], try+1, code, body)
+			}
+		}
+	}
+	t.Logf("%d answers of %d were 503 after the restart", unavailable, 3*len(requests))
+	if code, body := answer(t, "POST", s.url+"api/games", `{"deal":"2"}`); code != 201 {
+		t.Fatalf("a write once the database is back: %d %s", code, body)
 	}
 }

@@ -31,7 +31,7 @@ func TestCloseGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	held, err := db.pool.Acquire(ctx)
+	held, err := db.pool.raw.Acquire(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ var migrations embed.FS
 // DB is an open cardtable database on a PostgreSQL server. It is safe for
 // concurrent use.
 type DB struct {
-	pool  *pgxpool.Pool
+	pool  pool      // every error classified (pool.go)
 	name  string    // the URL without its password, for the log
 	quota SaveQuota // set before serving (SetSaveQuota)
 	// node is this server in the registry once it joined (Join): its
@@ -111,17 +111,17 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = poolSize
 	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pgp, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
-	db := &DB{pool: pool, name: Redact(url), quota: spidergame.DefaultSaveQuota}
+	db := &DB{pool: pool{raw: pgp}, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
-		pool.Close()
+		pgp.Close()
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
 	}
 	if err := db.foldNames(ctx); err != nil {
-		pool.Close()
+		pgp.Close()
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, fmt.Errorf("ratings' names: %w", err)))
 	}
 	return db, nil
@@ -152,7 +152,7 @@ func (db *DB) Close() error {
 		done := make(chan struct{})
 		go func() { // exits once pgxpool's Close has returned
 			defer close(done)
-			db.pool.Close()
+			db.pool.raw.Close()
 		}()
 		select {
 		case <-done:
@@ -162,7 +162,7 @@ func (db *DB) Close() error {
 			// given back just after the wait, or pgxpool still closing
 			// idle ones).
 			db.log().Warn("pgstore: Close did not finish in time; returned without waiting longer",
-				"db", db.name, "waited", closeWithin, "in_use", db.pool.Stat().AcquiredConns())
+				"db", db.name, "waited", closeWithin, "in_use", db.pool.raw.Stat().AcquiredConns())
 		}
 	})
 	return nil
@@ -235,8 +235,7 @@ func (db *DB) tx(ctx context.Context, f func(pgx.Tx) error) error {
 
 // exec is one statement, its own transaction.
 func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	tag, err := db.pool.Exec(ctx, sql, args...)
-	return tag, full(err)
+	return db.pool.Exec(ctx, sql, args...)
 }
 
 // full classifies a write the server had no room for (SQLSTATE 53100,
@@ -262,13 +261,34 @@ func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
 // Unavailable method is internal/web's contract). Other errors are
 // returned as they are.
 func down(err error) error {
+	var u unreachable
+	if err == nil || errors.As(err, &u) {
+		return err
+	}
 	var ce *pgconn.ConnectError
 	var op *net.OpError
-	if err == nil || !(errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, pgconn.ErrConnClosed) ||
-		errors.Is(err, io.ErrUnexpectedEOF)) {
+	if !(errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, pgconn.ErrConnClosed) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || goneAway(err)) {
 		return err
 	}
 	return unreachable{connectWords(err)}
+}
+
+// goneAway is whether PostgreSQL said it is stopping or not yet taking
+// connections: 57P01 admin_shutdown (a fast stop or restart ends every
+// connection with it), 57P02 crash_shutdown, 57P03 cannot_connect_now
+// (starting up, shutting down), 57P05 idle_session_timeout, and class 08,
+// the connection exceptions. Each passes once the server is back.
+func goneAway(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "57P01", "57P02", "57P03", "57P05":
+		return true
+	}
+	return strings.HasPrefix(pe.Code, "08")
 }
 
 // unreachable is an error of a database out of reach.

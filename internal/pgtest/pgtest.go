@@ -260,3 +260,33 @@ func (s *server) stop() {
 	}
 	os.RemoveAll(s.dir)
 }
+
+// Restart stops the shared server in fast mode, as `pg_ctl restart -m
+// fast` does (each connection is ended with SQLSTATE 57P01,
+// admin_shutdown), and starts it again on the same port. The databases
+// made by DB are kept. Other tests using the server at the time see it
+// go: call it from a test that does not run in parallel.
+func Restart(tb testing.TB) {
+	tb.Helper()
+	if shared == nil {
+		tb.Fatal("pgtest.Restart before pgtest.DB")
+	}
+	s := shared
+	s.cmd.Process.Signal(syscall.SIGINT) // fast shutdown
+	select {
+	case <-s.done:
+	case <-time.After(60 * time.Second):
+		tb.Fatal("PostgreSQL did not stop within a minute of a fast shutdown")
+	}
+	bin, err := binDir()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cred, err := owner()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.run(bin, filepath.Join(s.dir, "data"), cred); err != nil {
+		tb.Fatalf("restarting PostgreSQL: %v", err)
+	}
+}

@@ -41,6 +41,8 @@ var (
 	// rolls back only on an open for writing: db copy's checks, which
 	// read, refuse it, saying so.
 	ErrUnfinished = errors.New("has an unfinished write")
+	// ErrNoDatabase: Backup's database file does not exist.
+	ErrNoDatabase = errors.New("no database")
 )
 
 // Backup writes a consistent copy of the database at path to the new file
@@ -57,7 +59,9 @@ func Backup(ctx context.Context, path, to string) error {
 		return existsError(to)
 	}
 	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s (give the server's with --db)", path), err: err})
+		// Where the path came from (--db, CARDTABLE_DB) is the caller's
+		// to say.
+		return badPath(plainError{msg: fmt.Sprintf("backup: no database at %s", path), err: errors.Join(ErrNoDatabase, err)})
 	} else if err != nil {
 		return badPath(fmt.Errorf("backup: database %w", err))
 	} else if !fi.Mode().IsRegular() {
@@ -137,7 +141,9 @@ func checkSource(ctx context.Context, src *sql.DB, path string) error {
 	k := classify(ctx, src)
 	switch k.kind {
 	case kindNotSQLite:
-		return fmt.Errorf("backup: %s is %w: it is not an SQLite database at all (%w); nothing written", path, ErrNotCardtable, k.err)
+		// SQLite's words ("file is not a database (26)") add nothing.
+		return plainError{msg: fmt.Sprintf("backup: %s is %v: it is not an SQLite database at all; nothing written", path, ErrNotCardtable),
+			err: errors.Join(ErrNotCardtable, k.err)}
 	case kindDamaged:
 		return damagedSource(path, k.err)
 	case kindUnreadable:
@@ -289,7 +295,7 @@ func (e *notUsableError) words(unusable string) string {
 func notUsable(path string, c fileClass) *notUsableError {
 	switch c.kind {
 	case kindNotSQLite:
-		return &notUsableError{why: fmt.Sprintf("it is not an SQLite database at all (%v)", c.err), err: c.err}
+		return &notUsableError{why: "it is not an SQLite database at all", err: c.err}
 	case kindDamaged:
 		return &notUsableError{why: fmt.Sprintf("it is damaged, cut short or overwritten (SQLite: %v)", c.err), err: c.err}
 	case kindNoSchema:

@@ -212,8 +212,8 @@ func TestCopyRefusalWords(t *testing.T) {
 		user, copy string
 	}{
 		{fileClass{kind: kindNotSQLite, err: sqliteErr},
-			"is not a usable backup: it is not an SQLite database at all (SQLite's error)",
-			"is not usable: it is not an SQLite database at all (SQLite's error)"},
+			"is not a usable backup: it is not an SQLite database at all",
+			"is not usable: it is not an SQLite database at all"},
 		{fileClass{kind: kindDamaged, err: sqliteErr},
 			"is not a usable backup: it is damaged, cut short or overwritten (SQLite: SQLite's error)",
 			"is not usable: it is damaged, cut short or overwritten (SQLite: SQLite's error)"},

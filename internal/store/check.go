@@ -91,7 +91,9 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 func copyRefusal(path string, c inspected) error {
 	switch c.kind {
 	case kindNotSQLite:
-		return fmt.Errorf("%s is %w: it is not an SQLite database at all (%w); nothing changed", path, ErrNotCardtable, c.err)
+		// SQLite's words ("file is not a database (26)") add nothing.
+		return plainError{msg: fmt.Sprintf("%s is %v: it is not an SQLite database at all; nothing changed", path, ErrNotCardtable),
+			err: errors.Join(ErrNotCardtable, c.err)}
 	case kindDamaged:
 		return fmt.Errorf("%s is %w, cut short or overwritten (SQLite: %w); nothing changed", path, ErrCorrupt, c.err)
 	case kindUnreadable:

@@ -172,3 +172,39 @@ func TestFailedOpenWaitsForWriter(t *testing.T) {
 		t.Fatalf("the copied-over file has %d saves, want the backup's 3", n)
 	}
 }
+
+// TestFailOpenLogsThroughServerLogger: the warning of an open that failed
+// and could not wait for a connection goes through the logger given to
+// OpenLogged (the server's: --log-format json), not slog's default, whose
+// plain text lines broke a JSON log.
+func TestFailOpenLogsThroughServerLogger(t *testing.T) {
+	defer func(d time.Duration) { closeConnsWithin = d }(closeConnsWithin)
+	closeConnsWithin = 50 * time.Millisecond
+	var plain, js lockedBuffer
+	defer func(l *slog.Logger) { slog.SetDefault(l) }(slog.Default())
+	slog.SetDefault(slog.New(slog.NewTextHandler(&plain, nil)))
+	ctx := context.Background()
+	db, err := OpenLogged(ctx, filepath.Join(t.TempDir(), "cardtable.db"), slog.New(slog.NewJSONHandler(&js, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.file.Close()
+	// As open leaves it when it fails: the writer alone.
+	db.ckpt.stop()
+	db.app.stop()
+	if err := closeConns(db.log(), db.file.path, namedPool{"readers", db.r}); err != nil {
+		t.Fatal(err)
+	}
+	held, err := db.w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	db.failOpen(errors.New("a migration failed"))
+	if got := js.String(); !strings.Contains(got, `"level":"WARN"`) || !strings.Contains(got, `"pool":"writer"`) {
+		t.Errorf("the server's logger got %q, want the warning as JSON", got)
+	}
+	if plain.String() != "" {
+		t.Errorf("slog's default got %q", plain.String())
+	}
+}

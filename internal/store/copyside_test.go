@@ -175,7 +175,7 @@ func TestCheckCopyUntouched(t *testing.T) {
 		path, want string
 		is         error
 	}{
-		{notes, notes + " is not a cardtable database: it is not an SQLite database at all (", ErrNotCardtable},
+		{notes, notes + " is not a cardtable database: it is not an SQLite database at all; nothing changed", ErrNotCardtable},
 		{damagedDB, damagedDB + " is damaged, cut short or overwritten (SQLite: ", ErrCorrupt},
 		{newer, newer + " was made by a newer cardtable (schema version 50; this one knows 1 to ", ErrNewer},
 	} {

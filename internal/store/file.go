@@ -330,21 +330,31 @@ func quickCheck(ctx context.Context, db *sql.DB) error {
 // and what to do about it.
 func damaged(path string, err error) error {
 	var se *sqlite.Error
+	notDB := false
 	if errors.As(err, &se) {
 		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		case sqlite3.SQLITE_NOTADB:
+			notDB = true
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		case sqlite3.SQLITE_CORRUPT:
 			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 	}
 	if !errors.Is(err, ErrCorrupt) {
 		return err
 	}
-	return fmt.Errorf("%s is %w (SQLite's quick check: %v). cardtable will not use it. "+
-		"Do not delete it: move it aside (with its -wal and -shm files, if any) and "+
-		"put a backup in its place, or leave it aside and start with an empty "+
-		"database (the next start creates one). The sqlite3 shell's .dump command "+
-		"can copy what is still readable into a new file (docs/api.md, \"A damaged database\")",
-		path, ErrCorrupt, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))
+	const advice = "Do not delete it: move it aside (with its -wal and -shm files, if any) and " +
+		"put a backup in its place, or leave it aside and start with an empty " +
+		"database (the next start creates one). The sqlite3 shell's .dump command " +
+		"can copy what is still readable into a new file (docs/api.md, \"A damaged database\")"
+	if notDB {
+		// Most likely the wrong file named, not a damaged one: said
+		// first, without SQLite's "file is not a database (26)".
+		return plainError{msg: fmt.Sprintf("%s is not an SQLite database: check that --db (or CARDTABLE_DB) names "+
+			"the server's database. If it does, the file is damaged and cardtable will not use it. %s", path, advice), err: err}
+	}
+	return fmt.Errorf("%s is %w (SQLite's quick check: %v). cardtable will not use it. %s",
+		path, ErrCorrupt, strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "), advice)
 }
 
 // prepare runs the quick check and the migrations, explaining a damaged

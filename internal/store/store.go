@@ -100,6 +100,14 @@ func (db *DB) log() *slog.Logger {
 // killed (kill -9); only an operating-system crash or power loss can lose the
 // last transactions, never corrupt the database.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenLogged(ctx, path, nil)
+}
+
+// OpenLogged is Open with the server's logger set from the start (nil:
+// slog's default), so that what a failed open writes (a connection it
+// could not wait for) takes the server's format too; SetLogger can only
+// follow a successful open.
+func OpenLogged(ctx context.Context, path string, log *slog.Logger) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("store: empty database path")
 	}
@@ -110,7 +118,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	db, err := open(ctx, file)
+	db, err := open(ctx, file, log)
 	if err != nil {
 		file.Close()
 		return nil, err
@@ -118,7 +126,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
-func open(ctx context.Context, file *dbFile) (*DB, error) {
+func open(ctx context.Context, file *dbFile, log *slog.Logger) (*DB, error) {
 	path := file.path
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
@@ -160,6 +168,9 @@ func open(ctx context.Context, file *dbFile) (*DB, error) {
 	// it during the quick check and the migrations is found (swap.go).
 	file.noteOwnChange()
 	db := &DB{w: w, file: file, conn: c, quota: DefaultSaveQuota}
+	if log != nil {
+		db.SetLogger(log)
+	}
 	if err := db.prepare(ctx); err != nil {
 		return nil, db.failOpen(err)
 	}
@@ -199,7 +210,7 @@ func (db *DB) failOpen(err error) error {
 	// database/sql's goroutine) closes later, and its closing checkpoint
 	// must still meet the lock closeOverwritten holds, and the WAL not
 	// yet moved aside.
-	cerr := errors.Join(closeConns(slog.Default(), db.file.path, namedPool{"writer", db.w}), after())
+	cerr := errors.Join(closeConns(db.log(), db.file.path, namedPool{"writer", db.w}), after())
 	if swapped {
 		d := db.file
 		d.mu.Lock()

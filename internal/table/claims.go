@@ -91,7 +91,11 @@ func (h *Hub) takeOrphans() {
 		started++
 	}
 	if started > 0 {
-		h.o.Logf("took %d orphaned tables", started)
+		noun := "tables"
+		if started == 1 {
+			noun = "table"
+		}
+		h.o.Logf("took %d orphaned %s", started, noun)
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -52,6 +54,16 @@ type server struct {
 	hub *table.Hub
 	// live is hub once made, for the heartbeat's goroutine.
 	live atomic.Pointer[table.Hub]
+	// logMu guards logged, the hub's log lines.
+	logMu  sync.Mutex
+	logged []string
+}
+
+// logs is the hub's log lines so far.
+func (s *server) logs() []string {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return append([]string(nil), s.logged...)
 }
 
 // Short leases, so that a take-over comes within a second.
@@ -91,7 +103,11 @@ func startServerStore(t *testing.T, url string, wrap func(*pgstore.DB) table.Sto
 		st = wrap(db)
 	}
 	s.hub, err = table.NewHub(ctx, table.Options{Store: st, Bots: newBot, Clock: newFakeClock(), BotTime: time.Hour,
-		Claims: s.n, ScanEvery: testScan})
+		Claims: s.n, ScanEvery: testScan, Logf: func(f string, a ...any) {
+			s.logMu.Lock()
+			defer s.logMu.Unlock()
+			s.logged = append(s.logged, fmt.Sprintf(f, a...))
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,6 +183,10 @@ func TestTakeOverAfterCrash(t *testing.T) {
 	stored, err := b.db.LoadTable(bg, id)
 	if err != nil || stored.Status != table.StatusOver || len(stored.Moves) != len(after) {
 		t.Fatalf("stored %s with %d moves (%v), the record has %d", stored.Status, len(stored.Moves), err, len(after))
+	}
+	// Written once the scan that took it ended, long before the game did.
+	if l := b.logs(); !slices.Contains(l, "took 1 orphaned table") {
+		t.Errorf("B's log does not say it took one table: %q", l)
 	}
 }
 
