@@ -51,7 +51,7 @@ func ParseCommand(s string) (Command, error) {
 	if len(f) == 0 {
 		return Command{}, fmt.Errorf("%w: empty command", ErrFormat)
 	}
-	verb, args := strings.ToLower(f[0]), f[1:]
+	verb, args := LowerASCII(f[0]), f[1:]
 	// The verb and the count of arguments first, the numbers after: "deal
 	// now" is told that deal takes no arguments, "jump 3 x" that there is no
 	// such command, not that a word is not a number.
@@ -124,7 +124,7 @@ var commandArgs = map[string][2]int{
 // IsCommand reports whether verb (any case) starts a play command, so a
 // caller with commands of its own can tell them apart.
 func IsCommand(verb string) bool {
-	_, ok := commandArgs[strings.ToLower(verb)]
+	_, ok := commandArgs[LowerASCII(verb)]
 	return ok
 }
 

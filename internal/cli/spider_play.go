@@ -165,7 +165,7 @@ func (s *spiderSession) refuse(err error) {
 // one that fails is refused and changes nothing.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
-	verb, args := strings.ToLower(f[0]), f[1:]
+	verb, args := spider.LowerASCII(f[0]), f[1:]
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))

@@ -348,3 +348,21 @@ func TestSavesSameGame(t *testing.T) {
 	}
 	h.call("GET", "/api/saves?game=NOPE", "", 404, &errorBody{})
 }
+
+// TestNewGameQuotesAsSent: a new game's variant and cheat level are read
+// in any ASCII case only, and a bad one is quoted as the request writes
+// it. Before, "SPİDER" (a dotted capital I) was taken for spider.
+func TestNewGameQuotesAsSent(t *testing.T) {
+	h := newHarness(t, Options{})
+	for _, tc := range [][2]string{
+		{`{"variant":"Spyder"}`, `variant "Spyder"`},
+		{`{"cheat":"Some"}`, `cheat "Some"`},
+		{`{"variant":"SPİDER"}`, `variant "SPİDER"`},
+	} {
+		var e errorBody
+		h.call("POST", "/api/games", tc[0], 400, &e)
+		if !strings.Contains(e.Error, tc[1]) {
+			t.Errorf("%s: error %q, want it to quote %s", tc[0], e.Error, tc[1])
+		}
+	}
+}
