@@ -110,8 +110,12 @@ func ParseCommand(s string) (Command, error) {
 			c.N = n[0]
 		}
 		return c, nil
+	case "restart":
+		return Command{Op: OpRestart}, nil
 	}
-	return Command{Op: OpRestart}, nil // "restart", the last verb of commandArgs
+	// A verb of commandArgs with no case above: a mistake in this file,
+	// refused rather than taken for some other command.
+	return Command{}, fmt.Errorf("%w: command %q is not handled", ErrFormat, verb)
 }
 
 // commandArgs gives each verb the count of numbers it takes and how many
