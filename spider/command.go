@@ -51,7 +51,7 @@ func ParseCommand(s string) (Command, error) {
 	if len(f) == 0 {
 		return Command{}, fmt.Errorf("%w: empty command", ErrFormat)
 	}
-	verb, args := strings.ToLower(f[0]), f[1:]
+	verb, args := LowerASCII(f[0]), f[1:]
 	// The verb and the count of arguments first, the numbers after: "deal
 	// now" is told that deal takes no arguments, "jump 3 x" that there is no
 	// such command, not that a word is not a number.
@@ -110,8 +110,12 @@ func ParseCommand(s string) (Command, error) {
 			c.N = n[0]
 		}
 		return c, nil
+	case "restart":
+		return Command{Op: OpRestart}, nil
 	}
-	return Command{Op: OpRestart}, nil // "restart", the last verb of commandArgs
+	// A verb of commandArgs with no case above: a mistake in this file,
+	// refused rather than taken for some other command.
+	return Command{}, fmt.Errorf("%w: command %q is not handled", ErrFormat, verb)
 }
 
 // commandArgs gives each verb the count of numbers it takes and how many
@@ -124,7 +128,7 @@ var commandArgs = map[string][2]int{
 // IsCommand reports whether verb (any case) starts a play command, so a
 // caller with commands of its own can tell them apart.
 func IsCommand(verb string) bool {
-	_, ok := commandArgs[strings.ToLower(verb)]
+	_, ok := commandArgs[LowerASCII(verb)]
 	return ok
 }
 

@@ -2,6 +2,7 @@ package spider
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,5 +129,36 @@ func TestApplyAndClone(t *testing.T) {
 	noActions := func(s string) string { return regexp.MustCompile(`(?m)^actions: \d+\n`).ReplaceAllString(s, "") }
 	if _, _, err := g.Apply(redo); err != nil || noActions(g.Save()) != noActions(c.Save()) || g.Actions() != c.Actions()+4 {
 		t.Fatalf("redo 2: %v; the game differs from its clone", err)
+	}
+}
+
+// TestEveryVerbItsOp: each verb of commandArgs parses to its own op, and
+// a verb in the table that ParseCommand does not handle is refused, not
+// taken for another command. Before, such a verb fell through to a
+// restart, which would have thrown the player's game back to its deal.
+func TestEveryVerbItsOp(t *testing.T) {
+	want := map[string]Op{"move": OpMove, "m": OpMove, "deal": OpMove, "d": OpMove, "remove": OpMove, "r": OpMove,
+		"auto": OpAuto, "a": OpAuto, "undo": OpUndo, "u": OpUndo, "redo": OpRedo, "restart": OpRestart}
+	for verb, shape := range commandArgs {
+		op, ok := want[verb]
+		if !ok {
+			t.Errorf("verb %q: no op expected here; add it to this test", verb)
+			continue
+		}
+		line := verb
+		for i := range shape[0] {
+			line += fmt.Sprintf(" %d", i+1)
+		}
+		c, err := ParseCommand(line)
+		if err != nil || c.Op != op {
+			t.Errorf("%q parses to op %v (%v), want %v", line, c.Op, err, op)
+		}
+	}
+	// A verb added to the table alone (this package runs no test in
+	// parallel, so the table may change here).
+	commandArgs["jump"] = [2]int{0, 0}
+	defer delete(commandArgs, "jump")
+	if c, err := ParseCommand("jump"); err == nil {
+		t.Errorf(`an unhandled verb parses to %+v, want an error`, c)
 	}
 }

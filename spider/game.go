@@ -3,7 +3,6 @@ package spider
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"unsafe"
 
 	"cardtable/card"
@@ -34,7 +33,7 @@ func (c CheatLevel) String() string {
 
 // ParseCheatLevel reads "none", "newcards" or "full", in any case.
 func ParseCheatLevel(s string) (CheatLevel, error) {
-	switch strings.ToLower(s) {
+	switch LowerASCII(s) {
 	case "none", "":
 		return CheatNone, nil
 	case "newcards", "new", "new-cards":

@@ -89,7 +89,7 @@ func (lp *layoutParse) readLine(ln int, line string) error {
 	if !ok {
 		return lineErr(ln, "want pileK:, rowK: or completed:, got %q", line)
 	}
-	key = strings.TrimSpace(strings.ToLower(key))
+	key = strings.TrimSpace(LowerASCII(key))
 	switch {
 	case strings.HasPrefix(key, "pile"):
 		return lp.readPile(ln, key, val)

@@ -59,7 +59,7 @@ func ParseMove(s string) (Move, error) {
 	if len(f) == 0 {
 		return Move{}, fmt.Errorf("%w: empty move", ErrFormat)
 	}
-	switch strings.ToLower(f[0]) {
+	switch LowerASCII(f[0]) {
 	case "deal", "d":
 		if len(f) != 1 {
 			return Move{}, fmt.Errorf("%w: %q: deal takes no arguments", ErrFormat, s)

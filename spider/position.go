@@ -51,7 +51,7 @@ func (v Variant) String() string {
 // ParseVariant reads "arachnid" or "spider", in any case: a flag, a save
 // and the API take "Spider" as the page shows it.
 func ParseVariant(s string) (Variant, error) {
-	switch strings.ToLower(s) {
+	switch LowerASCII(s) {
 	case "arachnid", "":
 		return Arachnid, nil
 	case "spider":

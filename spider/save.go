@@ -229,7 +229,7 @@ func (f *saveFields) addMove(line string, ln int) error {
 // editing the file may write it.
 func isMovesLine(line string) bool {
 	key, _, ok := strings.Cut(line, ":")
-	return ok && strings.EqualFold(strings.TrimSpace(key), "moves")
+	return ok && LowerASCII(strings.TrimSpace(key)) == "moves"
 }
 
 // startMoves reads the "moves:" line and its count, if given: the count
@@ -260,7 +260,7 @@ func (f *saveFields) addKeyLine(line string, ln int) error {
 		}
 		return lineErr(ln, "want key: value, got %q", line)
 	}
-	key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+	key, val = LowerASCII(strings.TrimSpace(key)), strings.TrimSpace(val)
 	if strings.HasPrefix(key, "pile") || strings.HasPrefix(key, "row") || key == "completed" {
 		f.addLayoutLine(line, ln)
 		return nil
@@ -283,9 +283,9 @@ func (f *saveFields) addLayoutLine(line string, ln int) {
 
 // setKey reads one setting; each may be given once. Its value is read
 // in any case, as its key is ("Variant: Arachnid", "open: No"): a file
-// edited by hand means the same thing either way.
+// edited by hand means the same thing either way. An error quotes the
+// value as the file writes it.
 func (f *saveFields) setKey(key, val string, ln int) error {
-	val = strings.ToLower(val)
 	if f.seen[key] {
 		return lineErr(ln, "%s given twice", key)
 	}
@@ -312,7 +312,7 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 	case "cheated":
 		f.cheated, err = parseYesNo(val)
 	case "stopped":
-		if val != "no" {
+		if LowerASCII(val) != "no" {
 			f.stopped, err = atoi(val)
 			if err == nil && (f.stopped < 0 || f.stopped > 1000) {
 				err = fmt.Errorf("score %d out of range", f.stopped)
@@ -367,7 +367,7 @@ func (e *numberError) Unwrap() error { return e.err }
 // parseYesNo reads a yes/no setting; Save writes yes and no, and true and
 // false are taken too for files written by hand.
 func parseYesNo(v string) (bool, error) {
-	switch v {
+	switch LowerASCII(v) {
 	case "yes", "true":
 		return true, nil
 	case "no", "false":

@@ -101,6 +101,75 @@ func TestLoadHandWritten(t *testing.T) {
 	}
 }
 
+// TestLoadQuotesAsWritten: a hand-edited save's bad value is quoted in its
+// error as the file writes it (capitals and all), so that the player can
+// find it; before, the value was lowered first ("Spyder" was quoted
+// "spyder", "61X" as "61x").
+func TestLoadQuotesAsWritten(t *testing.T) {
+	good := mustGame(t, 617, Options{Variant: Arachnid, Suits: 4}).Save()
+	for _, tc := range [][3]string{
+		{"variant: arachnid", "variant: Spyder", `not "Spyder"`},
+		{"suits: 4", "suits: X", `"X" is not a whole number`},
+		{"deal: 617", "deal: 61X", `"61X"`},
+		{"open: no", "open: Nope", `got "Nope"`},
+		{"cheat: none", "cheat: Some", `not "Some"`},
+	} {
+		text := strings.Replace(good, tc[0]+"\n", tc[1]+"\n", 1)
+		if text == good {
+			t.Fatalf("%q is not in the save:\n%s", tc[0], good)
+		}
+		if _, err := Load(text); err == nil || !strings.Contains(err.Error(), tc[2]) {
+			t.Errorf("%q: error %v, want it to quote %s", tc[1], err, tc[2])
+		}
+	}
+}
+
+// TestASCIICaseOnly: keys, values, variants, cheat levels, verbs and moves
+// are read in any ASCII case, and only so: a letter of another script that
+// Unicode maps or folds to a Latin one (İ to i, ſ to s) is not taken for
+// it. Before, "moveſ: 1" loaded as "moves: 1" and
+// "SPİDER" as a variant.
+func TestASCIICaseOnly(t *testing.T) {
+	g := mustGame(t, 617, Options{Variant: Arachnid})
+	mv, _ := ParseMove("deal")
+	if err := g.Play(mv); err != nil {
+		t.Fatal(err)
+	}
+	good := g.Save()
+	for _, edit := range [][2]string{
+		{"moves: 1", "moveſ: 1"},
+		{"variant: arachnid", "variant: arachnİd"},
+		{"variant: arachnid", "varİant: arachnid"},
+		{"open: no", "open: yeſ"},
+	} {
+		text := strings.Replace(good, edit[0]+"\n", edit[1]+"\n", 1)
+		if text == good {
+			t.Fatalf("%q is not in the save:\n%s", edit[0], good)
+		}
+		if _, err := Load(text); err == nil {
+			t.Errorf("%q for %q loaded", edit[1], edit[0])
+		}
+	}
+	if _, err := ParseVariant("SPİDER"); err == nil {
+		t.Error(`ParseVariant("SPİDER") took it for spider`)
+	}
+	if c, err := ParseCheatLevel("NewCards"); err != nil || c != CheatNewCards {
+		t.Errorf(`ParseCheatLevel("NewCards") = %v, %v`, c, err)
+	}
+	if v, err := ParseVariant("SPIDER"); err != nil || v != Spider {
+		t.Errorf(`ParseVariant("SPIDER") = %v, %v`, v, err)
+	}
+	if _, err := ParseCommand("DEAL"); err != nil {
+		t.Errorf(`ParseCommand("DEAL"): %v`, err)
+	}
+	if _, err := ParseMove("Remove 1"); err != nil {
+		t.Errorf(`ParseMove("Remove 1"): %v`, err)
+	}
+	if LowerASCII("AbİZ") != "abİz" {
+		t.Errorf("LowerASCII(%q) = %q", "AbİZ", LowerASCII("AbİZ"))
+	}
+}
+
 // TestLoadByteOrderMark: a save with a UTF-8 byte-order mark before its
 // header (an editor's "UTF-8 with BOM") loads as the same game; a mark
 // anywhere else is still refused.

@@ -139,6 +139,8 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"version", "extra"}, "cardtable: version: unexpected argument \"extra\"\nRun 'cardtable version --help' for usage.\n"},
 		{[]string{"spider", "analyze", "game.txt"}, "cardtable: spider analyze: unexpected argument \"game.txt\" (a saved game is read with --load FILE)\n"},
 		{[]string{"spider", "play", "game.txt"}, "cardtable: spider play: unexpected argument \"game.txt\" (a saved game is read with --load FILE)\n"},
+		{[]string{"spider", "solve", "game.txt"}, "cardtable: spider solve: unexpected argument \"game.txt\" (a saved game is read with --load FILE)\n"},
+		{[]string{"spider", "autoplay", "game.txt"}, "cardtable: spider autoplay: unexpected argument \"game.txt\" (a saved game is read with --load FILE)\n"},
 		{[]string{"completion"}, "cardtable: completion: missing subcommand\nRun 'cardtable completion --help' for usage.\n"},
 		{[]string{"completion", "tcsh"}, "cardtable: completion: unknown command \"tcsh\" for \"cardtable completion\""},
 		{[]string{"completion", "bash", "extra"}, "cardtable: completion bash: unexpected argument \"extra\"\nRun 'cardtable completion bash --help' for usage.\n"},

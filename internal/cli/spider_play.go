@@ -31,7 +31,7 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
   redo [N]              replay N moves taken back (default 1)
   restart               the same deal from the start
   locate CARD           (l) where copies of CARD (such as QH) are visible
-  column PILE           (c) the visible cards of PILE
+  column PILE           (c) the visible cards of PILE, and its face-down count
   show                  print the tableau
   save FILE             save the game
   load FILE             load a saved game
@@ -165,7 +165,7 @@ func (s *spiderSession) refuse(err error) {
 // one that fails is refused and changes nothing.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
-	verb, args := strings.ToLower(f[0]), f[1:]
+	verb, args := spider.LowerASCII(f[0]), f[1:]
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
@@ -219,19 +219,23 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 }
 
 // gameCommand runs one of the game's own commands (moves, deal, undo...):
-// one language with the server's. Only auto says more than the game shows,
-// the move it chose.
+// one language with the server's. Its JSON line carries the move played
+// in full notation, as the API's answer does (none for undo, redo and
+// restart); the text says it only for auto, the one command whose move
+// the player did not spell out.
 func (s *spiderSession) gameCommand(line string) (extra map[string]any, text []string, err error) {
 	c, err := spider.ParseCommand(line)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, _, err := s.g.Apply(c)
-	if err == nil && c.Op == spider.OpAuto {
-		text = append(text, "auto: "+m.String())
-		extra = map[string]any{"move": m.String()}
+	m, moved, err := s.g.Apply(c)
+	if err != nil || !moved {
+		return nil, nil, err
 	}
-	return extra, text, err
+	if c.Op == spider.OpAuto {
+		text = append(text, "auto: "+m.String())
+	}
+	return map[string]any{"move": m.String()}, text, nil
 }
 
 // locate says which piles show a card, such as QH.
@@ -277,8 +281,11 @@ func (s *spiderSession) column(verb string, args []string) (extra map[string]any
 	for i, c := range cs {
 		names[i] = c.String()
 	}
-	extra = map[string]any{"pile": n[0], "cards": names}
-	text = append(text, fmt.Sprintf("pile %d: %s", n[0], strings.Join(names, " ")))
+	// The face-down count, as the page's pile label gives it; with an
+	// open tableau those cards are listed too, first.
+	down := s.g.View(false).Piles[n[0]-1].Down
+	extra = map[string]any{"pile": n[0], "down": down, "cards": names}
+	text = append(text, fmt.Sprintf("pile %d (%d face down): %s", n[0], down, strings.Join(names, " ")))
 	return extra, text, nil
 }
 

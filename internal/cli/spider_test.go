@@ -130,6 +130,17 @@ func TestSpiderPlayScript(t *testing.T) {
 	if cards := states[5]["cards"].([]any); len(cards) != 2 {
 		t.Errorf("column: %v", states[5])
 	}
+	// column says how many cards are face down, as the page's pile label.
+	if down := states[5]["piles"].([]any)[0].(map[string]any)["down"]; states[5]["down"] != down || down != 5.0 {
+		t.Errorf("column 1: down %v, want the pile's %v (5)", states[5]["down"], down)
+	}
+	// Every move, deal and removal carries the move played, as the API's
+	// answer does; undo and redo carry none.
+	for i, want := range map[int]any{1: "move 6 1 1", 6: nil, 7: nil, 8: "deal"} {
+		if got := states[i]["move"]; got != want {
+			t.Errorf("line %d: move %v, want %v", i, got, want)
+		}
+	}
 	if states[8]["stock"] != 40.0 {
 		t.Errorf("after deal stock = %v", states[8]["stock"])
 	}
@@ -149,12 +160,12 @@ func TestSpiderPlayScript(t *testing.T) {
 }
 
 func TestSpiderPlayText(t *testing.T) {
-	out, _, code := run(t, "help\nmove 9 6\nauto 6\nlocate QS\nundo\nundo\nundo\n", "spider", "play", "--deal", "1", "--variant", "spider")
+	out, _, code := run(t, "help\nmove 9 6\nauto 6\ncolumn 1\nlocate QS\nundo\nundo\nundo\n", "spider", "play", "--deal", "1", "--variant", "spider")
 	if code != 0 {
 		t.Fatal(code)
 	}
 	for _, want := range []string{"commands, one a line (piles are 1 to 10", "refused: illegal move: 7C goes only on", "auto: move 6 1 1",
-		"QS: visible in pile 7", "refused: nothing to do: no move to undo"} {
+		"pile 1 (5 face down): 8H 7H", "QS: visible in pile 7", "refused: nothing to do: no move to undo"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}

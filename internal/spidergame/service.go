@@ -251,6 +251,17 @@ func (gs *Service) Saved(ctx context.Context, player, id string) (Save, error) {
 	return Save{Player: player, Lineage: e.lineage, Save: e.g.Save(), Summary: summary(e.g), Played: e.played}, nil
 }
 
+// Lineage is the lineage of player's game id: the game it was first
+// started as, which its named saves share (Save.Lineage).
+func (gs *Service) Lineage(ctx context.Context, player, id string) (string, error) {
+	e, err := gs.lock(ctx, player, id)
+	if err != nil {
+		return "", err
+	}
+	defer e.mu.Unlock()
+	return e.lineage, nil
+}
+
 // Cached reports whether game id is in memory (the rest are read back from
 // the store when used).
 func (gs *Service) Cached(id string) bool {

@@ -85,7 +85,7 @@ func (req newGameRequest) options() (spider.Options, error) {
 	if req.Variant == "" {
 		req.Variant = "arachnid"
 	}
-	if o.Variant, err = spider.ParseVariant(strings.ToLower(req.Variant)); err != nil {
+	if o.Variant, err = spider.ParseVariant(req.Variant); err != nil {
 		return o, badRequest("variant %q: want arachnid or spider", req.Variant)
 	}
 	switch req.Suits {
@@ -96,7 +96,7 @@ func (req newGameRequest) options() (spider.Options, error) {
 	default:
 		return o, badRequest("suits %d: want 1, 2 or 4", req.Suits)
 	}
-	if o.Cheat, err = spider.ParseCheatLevel(strings.ToLower(req.Cheat)); err != nil {
+	if o.Cheat, err = spider.ParseCheatLevel(req.Cheat); err != nil {
 		return o, badRequest("cheat %q: want none, newcards or full", req.Cheat)
 	}
 	o.Open, o.Relaxed, o.AutoRemove = req.Open, req.Relaxed, req.AutoRemove

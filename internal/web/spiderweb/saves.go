@@ -33,6 +33,10 @@ type saveSummary struct {
 	// Damaged: the save's stored row cannot be read (it was damaged on
 	// the server); it cannot be opened, only deleted. Its deal is "".
 	Damaged bool `json:"damaged,omitempty"`
+	// SameGame: asked with ?game=ID, the save holds that game (its
+	// lineage: the game itself, or a game opened from one of its saves),
+	// so saving the game over it only keeps its progress.
+	SameGame bool `json:"sameGame,omitempty"`
 }
 
 func summarize(s spidergame.Save) saveSummary {
@@ -45,6 +49,14 @@ func summarize(s spidergame.Save) saveSummary {
 }
 
 func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
+	lineage := ""
+	if id := r.URL.Query().Get("game"); id != "" {
+		l, err := s.games.Lineage(r.Context(), web.Player(r), id)
+		if err != nil {
+			return err
+		}
+		lineage = l
+	}
 	list, err := s.db.Saves(r.Context(), web.Player(r))
 	if err != nil {
 		return err
@@ -57,7 +69,9 @@ func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
 			s.log.WarnContext(r.Context(), "spider: a saved game's stored row is damaged; listed for its player to delete",
 				"player", sv.Player, "save", sv.Name)
 		}
-		out.Saves = append(out.Saves, summarize(sv))
+		sum := summarize(sv)
+		sum.SameGame = lineage != "" && !sv.Damaged && sv.Lineage == lineage
+		out.Saves = append(out.Saves, sum)
 	}
 	web.WriteJSON(w, http.StatusOK, out)
 	return nil
@@ -98,7 +112,8 @@ func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec.Name, rec.Updated = name, s.now()
+	// Milliseconds, as the store keeps it and the list gives it back.
+	rec.Name, rec.Updated = name, time.UnixMilli(s.now().UnixMilli()).UTC()
 	if err := s.opts.DailyBytes.Charge(r, int64(len(rec.Save)), s.now()); err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/internal/spidergame"
 	"cardtable/internal/web/webtest"
@@ -311,4 +312,57 @@ func TestDamagedGame(t *testing.T) {
 		t.Errorf("the log does not name the damaged game %s:\n%s", bad.ID, logged.String())
 	}
 	h.call("GET", "/api/games/"+good.ID, "", http.StatusOK, nil)
+}
+
+// TestSavesSameGame: asked with ?game=ID, the list marks the saves of that
+// very game (its lineage: the game, and games opened from its saves), and
+// no other save, not even one of the same deal with the same settings: a
+// fresh deal of it is another game, whose save the page must not replace
+// without asking. The answer to a save gives its time as the list does, to
+// the millisecond.
+func TestSavesSameGame(t *testing.T) {
+	h := newHarness(t, Options{})
+	a := h.newGame(`{"deal":"617","suits":1}`)
+	h.cmd(a.ID, "auto 1", http.StatusOK)
+	h.clk.advance(1234567 * time.Nanosecond) // a time with more than milliseconds
+	var put saveSummary
+	h.call("PUT", "/api/saves/a", `{"game":"`+a.ID+`"}`, 200, &put)
+	b := h.newGame(`{"deal":"617","suits":1}`)
+	var opened gameResponse
+	h.call("POST", "/api/saves/a/open", "", 201, &opened)
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	for _, tc := range []struct {
+		game string
+		same bool
+	}{{a.ID, true}, {opened.ID, true}, {b.ID, false}, {"", false}} {
+		list.Saves = nil
+		h.call("GET", "/api/saves?game="+tc.game, "", 200, &list)
+		if len(list.Saves) != 1 || list.Saves[0].SameGame != tc.same {
+			t.Errorf("game %q: %+v, want sameGame %v", tc.game, list.Saves, tc.same)
+		}
+	}
+	if !list.Saves[0].Updated.Equal(put.Updated) {
+		t.Errorf("the save answered updated %v, the list gives %v", put.Updated, list.Saves[0].Updated)
+	}
+	h.call("GET", "/api/saves?game=NOPE", "", 404, &errorBody{})
+}
+
+// TestNewGameQuotesAsSent: a new game's variant and cheat level are read
+// in any ASCII case only, and a bad one is quoted as the request writes
+// it. Before, "SPİDER" (a dotted capital I) was taken for spider.
+func TestNewGameQuotesAsSent(t *testing.T) {
+	h := newHarness(t, Options{})
+	for _, tc := range [][2]string{
+		{`{"variant":"Spyder"}`, `variant "Spyder"`},
+		{`{"cheat":"Some"}`, `cheat "Some"`},
+		{`{"variant":"SPİDER"}`, `variant "SPİDER"`},
+	} {
+		var e errorBody
+		h.call("POST", "/api/games", tc[0], 400, &e)
+		if !strings.Contains(e.Error, tc[1]) {
+			t.Errorf("%s: error %q, want it to quote %s", tc[0], e.Error, tc[1])
+		}
+	}
 }

@@ -118,6 +118,31 @@ func TestBrowserSaveDeleteAsks(t *testing.T) {
 	}
 }
 
+// TestBrowserSaveSameDealAsks: saving over the save of a fresh deal of the
+// same number, variant and suits (another game: its own progress) asks,
+// and Cancel keeps that save. Before, the page took the same deal for
+// the same game and replaced the save without a question.
+func TestBrowserSaveSameDealAsks(t *testing.T) {
+	p, _ := otherGameSaved(t)
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.eval(`document.querySelector("#new-deal").value = "", 1`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#new-deal"), "617"), chromedp.Click(chromedp.CSS("#new-start")))
+	p.waitJS(`!document.querySelector("#dlg-new").open`, "the dialog to close on 617")
+	if v := p.serverView(); v.Deal != 617 {
+		t.Fatalf("the page plays deal %d, want 617", v.Deal)
+	}
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.savesListed("other")
+	p.eval(`document.querySelector("#save-name").value = ""`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), "other"))
+	p.clickSel(`#form-save button[type=submit]`)
+	p.answer("no", "the question before replacing another game's save of the same deal")
+	if got := p.text("#confirm-text"); !strings.Contains(got, "#617") {
+		t.Errorf("the question says %q, want it to name the game it would replace", got)
+	}
+}
+
 // otherGameSaved opens the page on a new game and saves another game of
 // the player's (deal 617), as another tab would, under the name "other".
 // saved tells the deal a save of the player's holds ("" for none).

@@ -121,7 +121,9 @@ export const api = {
   saveURL: (id) => `/api/games/${enc(id)}/save`,
   saveText: (id) => request("GET", `/api/games/${enc(id)}/save`, undefined, { text: true }),
   load: (text, previous) => request("POST", `/api/games/load${prev(previous)}`, text, { raw: true }),
-  saves: () => request("GET", "/api/saves"),
+  // saves lists the player's saves; with game, each save of that game
+  // (its lineage) is marked sameGame.
+  saves: (game) => request("GET", game ? `/api/saves?game=${enc(game)}` : "/api/saves"),
   putSave: (name, id) => request("PUT", `/api/saves/${enc(name)}`, { game: id }),
   openSave: (name, previous) => request("POST", `/api/saves/${enc(name)}/open${prev(previous)}`),
   deleteSave: (name) => request("DELETE", `/api/saves/${enc(name)}`),

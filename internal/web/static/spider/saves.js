@@ -125,12 +125,12 @@ export async function submitSave(e) {
   const name = $("#save-name").value.trim();
   if (!name || !S.id) return;
   try {
-    // Saving again under a name is how a game's progress is kept, so the
-    // same deal replaces its save at once; a save of another game is
-    // replaced only once the player says so.
-    const old = ((await api.saves()).saves || []).find((x) => x.name === name);
-    const v = S.view;
-    if (old && (old.damaged || old.variant !== v.variant || old.suits !== v.suits || String(old.deal || "") !== String(v.deal || ""))) {
+    // Saving again under a name is how a game's progress is kept, so a
+    // save of this very game (the server knows it: sameGame) is replaced
+    // at once; any other, even of the same deal, only once the player
+    // says so.
+    const old = ((await api.saves(S.id)).saves || []).find((x) => x.name === name);
+    if (old && !old.sameGame) {
       const what = old.damaged ? "a damaged save" : `${variantLabel({ variant: old.variant, suits: old.suits })} · ${old.deal ? "#" + old.deal : "custom deal"}, ${plural(old.moves, "move")}`;
       if (!await confirmBox(`Replace “${name}”?`, `“${name}” holds another game (${what}). Saving this one under its name replaces it for good.`, "Replace")) return;
     }
