@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/coder/websocket"
 )
@@ -463,13 +464,46 @@ func TestJoinTableMoving(t *testing.T) {
 
 // TestLostConnectionServerReason: a 503 the server explains (its
 // database out of reach) is told in the server's words, not as a table
-// moving or a server stopping; a 503 without words still is.
+// moving or a server stopping, without "the server" twice; a 503
+// without words still is.
 func TestLostConnectionServerReason(t *testing.T) {
 	const reason = "the server cannot reach its database just now; try again in a moment"
+	got := lostWith(t, fmt.Sprintf(`{"error":%q}`, reason))
+	if !strings.Contains(got, "503 Service Unavailable: "+reason) || strings.Contains(got, "moving") ||
+		strings.Contains(got, "take it now") {
+		t.Fatalf("ended with %q, want the server's words, once", got)
+	}
+}
+
+// TestLostConnectionReasonCleaned: the server's words reach the terminal
+// without their control and format characters (an escape sequence, a
+// bell, C1's CSI, a right-to-left override); escaped, they still fit the
+// 1 KiB read; an answer cut short at 1 KiB is said to be.
+func TestLostConnectionReasonCleaned(t *testing.T) {
+	got := lostWith(t, `{"error":"a\u001b[2Jb\u0007c\u009b31md\u202ee"}`)
+	if !strings.Contains(got, ": a [2Jb c 31md e") || strings.ContainsFunc(got, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+	}) {
+		t.Fatalf("ended with %q, want the words without control characters", got)
+	}
+	long := strings.Repeat(`\u0007`, 160) + "the database is away"
+	if got := lostWith(t, `{"error":"`+long+`"}`); !strings.Contains(got, "503 Service Unavailable: the database is away") {
+		t.Fatalf("a %d-byte answer ended with %q, want its words", len(long)+12, got)
+	}
+	huge := `{"error":"` + strings.Repeat("x", 2000) + `"}`
+	if got := lostWith(t, huge); !strings.Contains(got, "over 1 KiB, cut short and not shown") {
+		t.Fatalf("a 2 KiB answer ended with %q, want it said to be too long", got)
+	}
+}
+
+// lostWith is how a follow ends whose every connection is answered 503
+// with body.
+func lostWith(t *testing.T, body string) string {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintf(w, `{"error":%q}`, reason)
+		fmt.Fprint(w, body)
 	}))
 	defer srv.Close()
 	c, err := New(srv.URL)
@@ -480,7 +514,5 @@ func TestLostConnectionServerReason(t *testing.T) {
 	for range s.Messages() {
 		t.Fatal("a message from a server answering 503")
 	}
-	if got := s.Err().Error(); !strings.Contains(got, "the server cannot take it now (503): "+reason) || strings.Contains(got, "moving") {
-		t.Fatalf("ended with %q, want the server's words", got)
-	}
+	return s.Err().Error()
 }

@@ -1,6 +1,7 @@
 package arlclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/coder/websocket"
 )
@@ -70,7 +72,7 @@ func (e answerError) Error() string {
 	switch {
 	case e.code == http.StatusServiceUnavailable && e.reason != "":
 		// The server's words: a 503 is also its database out of reach.
-		return "the server cannot take it now (503): " + e.reason
+		return "503 Service Unavailable: " + e.reason
 	case e.code == http.StatusServiceUnavailable:
 		return "the server cannot take it now (503): the table is moving to another server, or the server is stopping"
 	case e.code == http.StatusTooManyRequests:
@@ -81,8 +83,16 @@ func (e answerError) Error() string {
 	return fmt.Sprintf("the server answered %d %s", e.code, http.StatusText(e.code))
 }
 
+// refusedBody is as much of a refused handshake's answer as
+// websocket.Dial keeps (the first 1024 bytes): the server's own words
+// are far shorter (a sentence), a longer JSON answer is cut short.
+const refusedBody = 1024
+
 // answerReason is the "error" of a JSON answer (the server's errors are
-// {"error": "..."}), on one line and bounded; "" for any other body (a
+// {"error": "..."}), on one line, bounded, and with its control and
+// format characters (terminal escapes, bell, right-to-left overrides)
+// made spaces, as the server does to names and chat, so that it cannot
+// act on the terminal it is printed to; "" for any other body (a
 // proxy's HTML page says nothing to the person).
 func answerReason(body io.Reader) string {
 	if body == nil {
@@ -91,11 +101,20 @@ func answerReason(body io.Reader) string {
 	var a struct {
 		Error string `json:"error"`
 	}
-	b, _ := io.ReadAll(io.LimitReader(body, 1024))
+	b, _ := io.ReadAll(io.LimitReader(body, refusedBody))
 	if json.Unmarshal(b, &a) != nil {
+		if len(b) == refusedBody && bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
+			return "(its explanation, over 1 KiB, cut short and not shown)"
+		}
 		return ""
 	}
-	r := strings.Join(strings.Fields(a.Error), " ")
+	r := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, a.Error)
+	r = strings.Join(strings.Fields(r), " ")
 	if rs := []rune(r); len(rs) > 200 {
 		r = string(rs[:200]) + "..."
 	}

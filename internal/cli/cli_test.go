@@ -2,7 +2,6 @@ package cli
 
 import (
 	"flag"
-	"github.com/spf13/pflag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden help files in testdata/help")

@@ -278,7 +278,9 @@ func down(err error) error {
 // connections: 57P01 admin_shutdown (a fast stop or restart ends every
 // connection with it), 57P02 crash_shutdown, 57P03 cannot_connect_now
 // (starting up, shutting down), 57P05 idle_session_timeout, and class 08,
-// the connection exceptions. Each passes once the server is back.
+// the connection exceptions. Each passes once the server is back. 08P01
+// (protocol violation) is kept: PgBouncer says its own limits with it
+// (docs/scaling.md).
 func goneAway(err error) bool {
 	var pe *pgconn.PgError
 	if !errors.As(err, &pe) {

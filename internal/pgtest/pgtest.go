@@ -204,7 +204,8 @@ func freePort() (int, error) {
 // Settings for tests: loopback only, the socket in the temporary
 // directory, and no fsync (a test's database does not outlive a crash).
 func (s *server) run(bin, data string, cred *syscall.Credential) error {
-	logf, err := os.Create(filepath.Join(s.dir, "postgres.log"))
+	// Appended to: a restart keeps the first run's log.
+	logf, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
