@@ -61,7 +61,7 @@ let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-installPeers(id, () => gameLog.render(events, log, standIn, true));
+installPeers(id, () => (last ? last.seat : -1), () => gameLog.render(events, log, standIn, true));
 const pacer = new Pacer(show, savedSpeed(), timedTurn);
 
 installSprite();
@@ -92,9 +92,11 @@ installConnection({
   redraw() { if (last) render(); },
 });
 // timedTurn says view m gives this page's player a turn the table's turn
-// timer counts (pace.js hurries the plays queued before it).
+// timer counts (pace.js hurries the plays queued before it). The server
+// says whether the timer runs (m.timed): it does not for a person alone
+// with bots at a casual table, who keeps the pace they chose.
 function timedTurn(m) {
-  return turnSeconds > 0 && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
+  return !!m.timed && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
 }
 // dropSelection forgets the selection and its preview (and any preview
 // still on its way) of a page that stops playing.
@@ -422,7 +424,7 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-    sending(last.view.eventCount);
+    sending(last.view.eventCount, last.seat);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
     sentAt = answerAt = last.view.eventCount;
