@@ -394,7 +394,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		a := p.legal[n-1]
 		return &a, false, nil
 	}
-	a, err := arlParseAction(line)
+	a, err := arlParseAction(line, p.s.Players())
 	if err != nil {
 		p.out("%v\ntype 'help' for commands\n", err)
 		return nil, false, nil
