@@ -258,3 +258,33 @@ func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
 		t.Errorf("after twenty clicks in both windows, the first tells Ann's moves as the stand-in's: %q", lines)
 	}
 }
+
+// TestBrowserArlingtonLogRetoldKeepsScroll: a player who scrolled the log
+// up to read stays there when a move already told as the stand-in's is
+// told again as theirs (the word from another window came late) and the
+// log is drawn again. The rebuilt log was scrolled back to its end.
+func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	// Ann plays until the log is long enough to scroll.
+	for eval[bool](p, `(() => { const l = document.getElementById("log"); return l.scrollHeight < l.clientHeight + 200; })()`) {
+		p.until(enabled)
+		p.play()
+	}
+	// One move sent on the page's connection but not by the page: told
+	// as the stand-in's (no window said it sent it).
+	p.until(enabled)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
+	p.until(`!!document.querySelector("#log li.stand-in")`)
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	  document.getElementById("log").scrollTop = 0;
+	  const n = Number(document.querySelector("#log li.stand-in").dataset.n);
+	  new BroadcastChannel("arlington-sent-%s").postMessage({ seat: window.__ws.seat, at: n });
+	})()`, got.ID)))
+	p.until(`!document.querySelector("#log li.stand-in")`)
+	if top := eval[float64](p, `document.getElementById("log").scrollTop`); top > 0 {
+		t.Errorf("the log, scrolled to its top, is at %.0f px after a move was retold: the player lost their place", top)
+	}
+}
