@@ -288,3 +288,27 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 		t.Errorf("the log, scrolled to its top, is at %.0f px after a move was retold: the player lost their place", top)
 	}
 }
+
+// TestBrowserArlingtonInviteClosesAtStart: the invitation the page opened
+// while seats waited closes when the last seat is taken and the game
+// starts. It stayed open, nobody left to invite.
+func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	p.until(`document.getElementById("invite-box").open`)
+	b := newSeatTab(t, bctx, "Bob")
+	b.open(e.srv.URL, got.ID)
+	b.join("Bob")
+	p.until(`!!document.querySelector("#hand [data-card]")`)
+	if eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("the game started and the invitation the page opened is still open")
+	}
+}

@@ -42,7 +42,7 @@ let turnSeconds = 0;
 // connected (the result is waiting).
 let rated = false;
 let code = "";             // the table's code, from its summary
-let inviteOpened = false;  // the invitation was opened for a waiting table
+let inviteOpened = false;  // the invitation was opened for a waiting table ("closed": and closed at the start)
 // joinFocus: the person just took a seat with the join form, which is
 // gone, and the focus with it (onto <body>: the next Tab started at the
 // page's top). Until a card of their hand has it, a focus left on <body>
@@ -258,6 +258,9 @@ function render(follow) {
   // who closes it keeps it closed): the status line asks to share the
   // link or the code, which sat in a closed box.
   if (!v && !inviteOpened && m.seats.some((s) => s.open)) { inviteOpened = true; $("invite-box").open = true; }
+  // Opened by the page, it closes once when the game starts: nobody is
+  // left to invite, and it pushed the game down the side column.
+  if (v && inviteOpened === true) { inviteOpened = "closed"; $("invite-box").open = false; }
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
