@@ -312,3 +312,28 @@ func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
 		t.Error("the game started and the invitation the page opened is still open")
 	}
 }
+
+// TestBrowserArlingtonOtherSeatWordsIgnored: the windows' words name their
+// seat, and a page keeps only those about its own: another person in the
+// same browser profile, at another seat of the table, tells of their
+// actions on the same channel. Twenty such words, one of them at the
+// count of a move the stand-in then makes for Ann, leave that move the
+// stand-in's.
+func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	p.until(enabled)
+	n := p.events()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count;
+	  for (let i = 19; i >= 0; i--) c.postMessage({ seat: window.__ws.seat + 1, at: n + i });
+	  // Sent on the page's connection but not by the page: the stand-in's.
+	  window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: `+enabled+`.dataset.action }));
+	})()`, got.ID)))
+	p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
+	if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+		t.Error("a move the page did not send, at a count another seat's window told of, is told as Ann's own")
+	}
+}

@@ -17,11 +17,11 @@ let mineFrom = -1;
 // (the same person: up to four may play one seat) sent an action for this
 // page's seat at this table, which they tell each other: a move made
 // there is the person's, and was told here as "A bot played for you".
-// Each move of the seat clears the counts at or before it, whoever made
-// it; a window whose action was refused withdraws its count. Words about
-// other seats (another person in this browser profile) are ignored.
+// A count is used up by the move it explains (noteStandIn), or withdrawn
+// by the window whose action was refused. Words about other seats
+// (another person in this browser profile) are ignored.
 const peerSent = new Set();
-const PEERS_MAX = 16; // a count is cleared at the seat's next move: a few at most are waiting
+const PEERS_MAX = 16; // each count is used up or withdrawn within a round trip: a few at most wait
 let peers = null;
 let seatOf = () => -1;
 
@@ -64,17 +64,19 @@ export function refused() {
 }
 
 // noteStandIn judges the moves of seat among events: the first at or
-// after the action this page sent is the player's, one another window
-// sent is too, any other the stand-in's.
+// after the action this page sent is the player's; else the first at or
+// after an action another window told of is the person's too (the server
+// applies an action at its own count, which may be past the one the
+// window showed), and uses that word up; any other is the stand-in's.
+// A word is used up by such a move or withdrawn by its refusal, so none
+// lingers to claim a later stand-in's move.
 export function noteStandIn(events, seat) {
   for (const e of events) {
     if (e.kind !== "move" || e.seat !== seat) continue;
-    const own = mineFrom >= 0 && e.n >= mineFrom;
-    if (own) mineFrom = -1;
-    // An action sent at count c is the move numbered c, or it was
-    // refused: either way no later move is its.
-    const peer = peerSent.has(e.n);
-    for (const at of peerSent) if (at <= e.n) peerSent.delete(at);
-    if (!own && !peer) standIn.add(e.n);
+    if (mineFrom >= 0 && e.n >= mineFrom) { mineFrom = -1; continue; }
+    let first = -1;
+    for (const at of peerSent) if (at <= e.n && (first < 0 || at < first)) first = at;
+    if (first >= 0) peerSent.delete(first);
+    else standIn.add(e.n);
   }
 }
