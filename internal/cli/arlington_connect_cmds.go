@@ -78,7 +78,7 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 			return false, nil
 		}
 		a = r.legal[k-1]
-	} else if a, err = arlParseAction(line); err != nil {
+	} else if a, err = arlParseAction(line, r.players()); err != nil {
 		r.out("%v\ntype 'help' for commands\n", err)
 		return false, nil
 	}
@@ -168,4 +168,13 @@ func arlReason(e *arlclient.ServerError) string {
 		msg = strings.TrimSuffix(msg, fmt.Sprintf(" (rule %q)", e.Rule))
 	}
 	return msg
+}
+
+// players is the table's number of seats, once a view has told it (0
+// before).
+func (r *arlRemote) players() int {
+	if r.last == nil {
+		return 0
+	}
+	return len(r.last.Seats)
 }

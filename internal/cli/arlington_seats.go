@@ -32,8 +32,13 @@ func arlActionText(a arlington.Action) string {
 var arlTarget = regexp.MustCompile(`^([0-9]{1,2})/([0-9]{1,2})$`)
 
 // arlParseAction reads an action as a person types it: the engine's
-// notation with SEAT/SET counting from 1.
-func arlParseAction(line string) (arlington.Action, error) {
+// notation with SEAT/SET counting from 1, at a table of players seats
+// (0: not known, up to arlington.MaxSeats). A seat the table lacks is
+// named so, not as a seat with no sets.
+func arlParseAction(line string, players int) (arlington.Action, error) {
+	if players <= 0 || players > arlington.MaxSeats {
+		players = arlington.MaxSeats
+	}
 	f := strings.Fields(line)
 	for i, w := range f {
 		if !strings.Contains(w, "/") {
@@ -45,8 +50,8 @@ func arlParseAction(line string) (arlington.Action, error) {
 		}
 		seat, _ := strconv.Atoi(m[1])
 		set, _ := strconv.Atoi(m[2])
-		if seat < 1 || seat > arlington.MaxSeats || set < 1 {
-			return arlington.Action{}, reworded{fmt.Sprintf("%q: seats are 1 to %d and sets count from 1", w, arlington.MaxSeats), arlington.ErrBadAction}
+		if seat < 1 || seat > players || set < 1 {
+			return arlington.Action{}, reworded{fmt.Sprintf("%q: seats are 1 to %d at this table and sets count from 1", w, players), arlington.ErrBadAction}
 		}
 		f[i] = fmt.Sprintf("%d/%d", seat-1, set-1)
 	}

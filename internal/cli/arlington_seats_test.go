@@ -21,7 +21,7 @@ func TestArlSeatNotation(t *testing.T) {
 		{"set runs 9H 8H 7H", "set runs 9H 8H 7H"},
 	} {
 		t.Run(tc.typed, func(t *testing.T) {
-			a, err := arlParseAction(tc.typed)
+			a, err := arlParseAction(tc.typed, 0)
 			if err != nil || a.String() != tc.engine {
 				t.Fatalf("read as %q, %v; want %q", a.String(), err, tc.engine)
 			}
@@ -31,14 +31,14 @@ func TestArlSeatNotation(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"add 7H 0/1", "add 7H 3/0", "add 7H 7/1", "s2 2/x", "s2 1/2/3", "add 7H -1/1"} {
-		if a, err := arlParseAction(bad); err == nil {
+		if a, err := arlParseAction(bad, 0); err == nil {
 			t.Errorf("%q read as %v", bad, a)
 		} else if strings.Contains(err.Error(), "2/0") {
 			t.Errorf("%q: the error speaks the engine's numbering: %v", bad, err)
 		}
 	}
 	// An engine error quotes what was typed, not the translation.
-	if _, err := arlParseAction("fly 3/1"); err == nil || strings.Contains(err.Error(), "2/0") {
+	if _, err := arlParseAction("fly 3/1", 0); err == nil || strings.Contains(err.Error(), "2/0") {
 		t.Errorf("%v", err)
 	}
 }
@@ -68,11 +68,11 @@ func FuzzArlParseAction(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		a, err := arlParseAction(line)
+		a, err := arlParseAction(line, 0)
 		if err != nil {
 			return
 		}
-		b, err := arlParseAction(arlActionText(a))
+		b, err := arlParseAction(arlActionText(a), 0)
 		if err != nil || b != a {
 			t.Fatalf("%q read as %v, shown as %q, read back as %v (%v)", line, a, arlActionText(a), b, err)
 		}
@@ -94,7 +94,7 @@ func TestArlParseActionKeepsSentinels(t *testing.T) {
 		{"lead 9Z", []error{arlington.ErrBadAction, card.ErrBadCard}},
 		{"add 9Z 3/1", []error{arlington.ErrBadAction, card.ErrBadCard}},
 	} {
-		_, err := arlParseAction(tc.typed)
+		_, err := arlParseAction(tc.typed, 0)
 		for _, w := range tc.want {
 			if !errors.Is(err, w) {
 				t.Errorf("%q: %v does not wrap %v", tc.typed, err, w)
@@ -130,5 +130,20 @@ func TestArlLoadBadActionIsBadInput(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q", code, stderr)
 			}
 		})
+	}
+}
+
+// TestArlParseActionTableSize: at a table of three a seat past 3 is named
+// as missing from the table. "add 7H 5/1" said "no set 1 on seat 5's
+// table (it has 0)" and "9/1" "seats are 1 to 6", neither true there.
+func TestArlParseActionTableSize(t *testing.T) {
+	for _, typed := range []string{"add 7H 5/1", "add 7H 9/1", "s2 4/1"} {
+		_, err := arlParseAction(typed, 3)
+		if err == nil || !strings.Contains(err.Error(), "seats are 1 to 3 at this table") {
+			t.Errorf("%q at three seats: %v, want \"seats are 1 to 3 at this table\"", typed, err)
+		}
+	}
+	if _, err := arlParseAction("add 7H 3/1", 3); err != nil {
+		t.Errorf("seat 3 of three: %v", err)
 	}
 }

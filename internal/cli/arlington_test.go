@@ -518,7 +518,7 @@ func TestArlingtonPlayHint(t *testing.T) {
 		t.Fatalf("no hint in\n%s", out)
 	}
 	line, _, _ := strings.Cut(after, "\n")
-	a, err := arlParseAction(line) // seats and sets counted from 1
+	a, err := arlParseAction(line, 0) // seats and sets counted from 1
 	if err != nil {
 		t.Fatalf("hint %q: %v", line, err)
 	}

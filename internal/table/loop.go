@@ -261,9 +261,7 @@ func (l *loop) settle() {
 		}
 		return
 	}
-	// At a rated table the result is waiting too: a person alone with
-	// bots may not stall the game, and its rating, for ever.
-	if d := l.cfg.turn(); d > 0 && (l.othersConnected(seat) || l.cfg.Rated) {
+	if d := l.cfg.turn(); d > 0 && l.timerRuns(seat) {
 		if !l.turn.armed([2]int{seat, n}) {
 			l.turn.arm(l.h.o.Clock, l.turnLeft(d, [2]int{seat, n}), [2]int{seat, n})
 		}
@@ -285,6 +283,14 @@ func (l *loop) turnLeft(d time.Duration, key [2]int) time.Duration {
 	}
 	left := d - l.h.o.Clock.Now().Sub(r.at)
 	return min(d, max(left, MinTurnSeconds*time.Second))
+}
+
+// timerRuns: a person's turn at seat is timed. Only a table with a turn
+// timer times turns, and only while someone else is waiting for seat (a
+// connection other than seat's own) or at a rated table, where a person
+// alone with bots may not stall the game, and its rating, for ever.
+func (l *loop) timerRuns(seat int) bool {
+	return l.cfg.turn() > 0 && seat >= 0 && seat < len(l.seats) && !l.st.Terminal() && (l.othersConnected(seat) || l.cfg.Rated)
 }
 
 // othersConnected: someone other than seat's person is connected, and so

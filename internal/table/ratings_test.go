@@ -293,7 +293,7 @@ func TestRatedEndUnratable(t *testing.T) {
 // stays connected but stops playing would hold the game unfinished, and
 // unrated, for ever; so the turn timer runs there too (the stand-in plays
 // that one action), where a casual table lets a slow player alone with
-// bots take their time.
+// bots take their time. The views say whether the timer runs (Timed).
 func TestRatedTimerAlone(t *testing.T) {
 	for _, rated := range []bool{true, false} {
 		t.Run(map[bool]string{true: "rated", false: "casual"}[rated], func(t *testing.T) {
@@ -302,13 +302,24 @@ func TestRatedTimerAlone(t *testing.T) {
 			tb := mustCreate(t, h, "a", table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: 30, Rated: rated})
 			mustJoin(t, tb, "a", 0)
 			s := mustSub(t, tb, "a", 0)
-			until(t, s, toMove(0))
+			u := until(t, s, toMove(0))
 			roundTrip(t, h, tb)
 			turn := 30 * time.Second
 			if got, want := clk.armed(turn), map[bool]int{true: 1, false: 0}[rated]; got != want {
 				t.Fatalf("timers due within %v at the person's turn: %d, want %d", turn, got, want)
 			}
+			// The view says so: the page hurries its pace only for a
+			// turn the timer counts.
+			if u.Timed != rated {
+				t.Fatalf("the person's turn is marked timed %v, want %v", u.Timed, rated)
+			}
 			if !rated {
+				// Someone watching: now the timer runs, and the view
+				// says so.
+				w := mustSub(t, tb, "", 0)
+				if u := until(t, w, toMove(0)); !u.Timed {
+					t.Fatal("with a spectator connected the person's turn is not marked timed")
+				}
 				return
 			}
 			clk.Advance(turn)

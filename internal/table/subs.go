@@ -40,6 +40,11 @@ type Update struct {
 	// Chat is the chat lines after the last update's (on the first update,
 	// the table's recent history).
 	Chat []ChatLine `json:"chat,omitempty"`
+	// Timed: the turn timer runs for the seat to move (the table has one,
+	// and it is rated or someone else is connected: loop.settle). A page
+	// hurries the plays it has not shown yet only then; a person alone
+	// with bots at a casual table keeps the pace they chose.
+	Timed bool `json:"timed,omitempty"`
 }
 
 // Sub is one subscription to a table's updates.
@@ -195,6 +200,7 @@ func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
 		u.View = &v
 		u.Log = l.wordsOf(v.EventsFrom, v.EventCount)
+		u.Timed = l.timerRuns(l.st.ToMove())
 	}
 	u.Chat = l.chatSince(s.chatSent)
 	select {

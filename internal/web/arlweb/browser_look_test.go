@@ -3,6 +3,7 @@ package arlweb
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,7 +50,8 @@ func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
 }
 
 // TestBrowserArlingtonFoldedGroupMarked: a folded group of actions, and
-// the side column's boxes, show a mark that they open (▸, ▾ once open).
+// the side column's boxes, show a mark that they open (▸, ▾ once open),
+// a mark drawn only: a screen reader read it in the summary's name.
 // Laid out as flex, their summaries had lost the browser's triangle: a
 // folded "Answer with a higher set (35, …)" above a lone Pass button read
 // as a heading with nothing under it.
@@ -64,7 +66,9 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 	  return false;
 	})()`)
 	mark := func(sel string) string {
-		return eval[string](p, `getComputedStyle(document.querySelector(`+q(sel)+`), "::before").content`)
+		// The mark, without its alt text ("▸" / "").
+		c := eval[string](p, `getComputedStyle(document.querySelector(`+q(sel)+`), "::before").content`)
+		return strings.TrimSuffix(c, ` / ""`)
 	}
 	for _, sel := range []string{"#actions details.act-group:not([open]) > summary", "#keys-box > summary"} {
 		if m := mark(sel); m != `"▸"` {
@@ -72,12 +76,25 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 		}
 	}
 	p.shot("arlington-folded-group-390")
+	marked := func() {
+		var bad []string
+		for _, name := range p.axNames() {
+			if strings.ContainsAny(name, "▸▾") && !slices.Contains(bad, name) {
+				bad = append(bad, name)
+			}
+		}
+		if len(bad) > 0 {
+			t.Errorf("names read aloud hold the marks (drawn, not words): %q", bad)
+		}
+	}
+	marked()
 	for _, sel := range []string{"#actions details.act-group", "#keys-box"} {
 		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(sel) + `).open = true`))
 		if m := mark(sel + " > summary"); m != `"▾"` {
 			t.Errorf("%s, open, is marked %s, want \"▾\"", sel, m)
 		}
 	}
+	marked()
 }
 
 // TestBrowserArlingtonSheetBotsNamed: at six seats the score sheet in the
@@ -197,5 +214,126 @@ func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
 	// The view that deals draws the hand and places the focus at once.
 	if f := eval[string](ann, `document.activeElement.closest("#hand, #actions") ? "hand" : document.activeElement.id || document.activeElement.tagName`); f != "hand" {
 		t.Errorf("once the game starts, the focus is on %q, want the hand", f)
+	}
+}
+
+// TestBrowserArlingtonBothWindowsSendNotStandIn: a person clicks the same
+// turn in two windows of one browser (the second still showing the turn:
+// its action is refused) twenty times, then plays from the second
+// window. The first window kept every count the second told it (its own
+// moves did not clear them, the refusals were never withdrawn) until its
+// 16 were full, and then told the second window's move as "A bot played
+// for you".
+func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
+	other := seatTabIn(t, webtest.OpenTab(t, p.ctx, 390, 844), "Ann-2") // the same browser context: the same person
+	other.open(e.srv.URL, got.ID)
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	for range 20 {
+		p.until(enabled)
+		other.until(enabled + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
+		// The second window stops receiving views, so it still shows
+		// the turn when the first has played it.
+		other.do(chromedp.Evaluate[chromedp.Void](`(() => {
+		  const s = window.__ws.socks[window.__ws.viewSock];
+		  const page = s.onmessage, held = [];
+		  s.onmessage = (ev) => { if (JSON.parse(ev.data).type === "view") held.push(ev); else page(ev); };
+		  window.__release = () => { s.onmessage = page; for (const ev of held) page(ev); };
+		})()`))
+		p.play()
+		sent := eval[int](other, `window.__ws.sent.length`)
+		other.do(chromedp.Evaluate[chromedp.Void](enabled + `.click()`))
+		other.until(fmt.Sprintf(`window.__ws.sent.length > %d`, sent))
+		other.do(chromedp.Evaluate[chromedp.Void](`window.__release()`))
+	}
+	// Now Ann plays from the second window alone.
+	p.until(enabled)
+	other.until(enabled + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
+	other.play()
+	p.until(fmt.Sprintf(`document.querySelectorAll("#log li").length >= %d`, other.events()))
+	if lines := eval[[]string](p, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`); len(lines) > 0 {
+		t.Errorf("after twenty clicks in both windows, the first tells Ann's moves as the stand-in's: %q", lines)
+	}
+}
+
+// TestBrowserArlingtonLogRetoldKeepsScroll: a player who scrolled the log
+// up to read stays there when a move already told as the stand-in's is
+// told again as theirs (the word from another window came late) and the
+// log is drawn again. The rebuilt log was scrolled back to its end.
+func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	// Ann plays until the log is long enough to scroll.
+	for eval[bool](p, `(() => { const l = document.getElementById("log"); return l.scrollHeight < l.clientHeight + 200; })()`) {
+		p.until(enabled)
+		p.play()
+	}
+	// One move sent on the page's connection but not by the page: told
+	// as the stand-in's (no window said it sent it).
+	p.until(enabled)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
+	p.until(`!!document.querySelector("#log li.stand-in")`)
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	  document.getElementById("log").scrollTop = 0;
+	  const n = Number(document.querySelector("#log li.stand-in").dataset.n);
+	  new BroadcastChannel("arlington-sent-%s").postMessage({ seat: window.__ws.seat, at: n });
+	})()`, got.ID)))
+	p.until(`!document.querySelector("#log li.stand-in")`)
+	if top := eval[float64](p, `document.getElementById("log").scrollTop`); top > 0 {
+		t.Errorf("the log, scrolled to its top, is at %.0f px after a move was retold: the player lost their place", top)
+	}
+}
+
+// TestBrowserArlingtonInviteClosesAtStart: the invitation the page opened
+// while seats waited closes when the last seat is taken and the game
+// starts. It stayed open, nobody left to invite.
+func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	p.until(`document.getElementById("invite-box").open`)
+	b := newSeatTab(t, bctx, "Bob")
+	b.open(e.srv.URL, got.ID)
+	b.join("Bob")
+	p.until(`!!document.querySelector("#hand [data-card]")`)
+	if eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("the game started and the invitation the page opened is still open")
+	}
+}
+
+// TestBrowserArlingtonOtherSeatWordsIgnored: the windows' words name their
+// seat, and a page keeps only those about its own: another person in the
+// same browser profile, at another seat of the table, tells of their
+// actions on the same channel. Twenty such words, one of them at the
+// count of a move the stand-in then makes for Ann, leave that move the
+// stand-in's.
+func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	p.until(enabled)
+	n := p.events()
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count;
+	  for (let i = 19; i >= 0; i--) c.postMessage({ seat: window.__ws.seat + 1, at: n + i });
+	  // Sent on the page's connection but not by the page: the stand-in's.
+	  window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: `+enabled+`.dataset.action }));
+	})()`, got.ID)))
+	p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
+	if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+		t.Error("a move the page did not send, at a count another seat's window told of, is told as Ann's own")
 	}
 }

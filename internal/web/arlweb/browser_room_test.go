@@ -373,6 +373,26 @@ func TestLongBrowserArlingtonInvite(t *testing.T) {
 	}
 }
 
+// axNames is the names of every node in the page's accessibility tree.
+func (p *seatTab) axNames() []string {
+	p.tb.Helper()
+	var out []string
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		res, err := cdp.Call(ctx, t, accessibility.GetFullAXTree, accessibility.GetFullAXTreeParams{})
+		if err != nil {
+			return err
+		}
+		for _, n := range res.Nodes {
+			var name string
+			if !n.Ignored && n.Name != nil && json.Unmarshal(n.Name.Value, &name) == nil && name != "" {
+				out = append(out, name)
+			}
+		}
+		return nil
+	}))
+	return out
+}
+
 // axButtons is the names of the buttons in the page's accessibility tree.
 func (p *seatTab) axButtons() map[string]bool {
 	p.tb.Helper()

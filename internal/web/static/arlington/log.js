@@ -16,12 +16,17 @@ export class GameLog {
   // render draws the events the log lacks; a log that changed under what
   // is drawn (a new subscription replaced it) is drawn again from the start.
   render(events, words, standIn, rebuild) {
-    if (rebuild || events.length < this.shown) {
+    // Where the player was reading, looked at before a rebuild empties
+    // the box (empty, it reads as scrolled to the end: a player who had
+    // scrolled up was sent back down when a move was retold).
+    const atEnd = this.box.scrollTop + this.box.clientHeight >= this.box.scrollHeight - 8;
+    const top = this.box.scrollTop;
+    const again = rebuild || events.length < this.shown;
+    if (again) {
       this.box.replaceChildren();
       this.groups.clear();
       this.shown = 0;
     }
-    const atEnd = this.box.scrollTop + this.box.clientHeight >= this.box.scrollHeight - 8;
     for (let i = this.shown; i < events.length; i++) {
       const e = events[i];
       let ol = this.groups.get(e.hand);
@@ -46,6 +51,7 @@ export class GameLog {
     this.shown = events.length;
     this.hideEmpty();
     if (atEnd) this.box.scrollTop = this.box.scrollHeight;
+    else if (again) this.box.scrollTop = top;
   }
 
   match(li) {

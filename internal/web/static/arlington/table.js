@@ -42,7 +42,7 @@ let turnSeconds = 0;
 // connected (the result is waiting).
 let rated = false;
 let code = "";             // the table's code, from its summary
-let inviteOpened = false;  // the invitation was opened for a waiting table
+let inviteOpened = false;  // the invitation was opened for a waiting table ("closed": and closed at the start)
 // joinFocus: the person just took a seat with the join form, which is
 // gone, and the focus with it (onto <body>: the next Tab started at the
 // page's top). Until a card of their hand has it, a focus left on <body>
@@ -61,7 +61,7 @@ let sheetHolds = false;
 const openGroups = new Set(); // the action groups the player unfolded
 const replay = new Replay(id);
 const gameLog = new GameLog($("log"), $("log-filter"));
-installPeers(id, () => gameLog.render(events, log, standIn, true));
+installPeers(id, () => (last ? last.seat : -1), () => gameLog.render(events, log, standIn, true));
 const pacer = new Pacer(show, savedSpeed(), timedTurn);
 
 installSprite();
@@ -92,9 +92,11 @@ installConnection({
   redraw() { if (last) render(); },
 });
 // timedTurn says view m gives this page's player a turn the table's turn
-// timer counts (pace.js hurries the plays queued before it).
+// timer counts (pace.js hurries the plays queued before it). The server
+// says whether the timer runs (m.timed): it does not for a person alone
+// with bots at a casual table, who keeps the pace they chose.
 function timedTurn(m) {
-  return turnSeconds > 0 && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
+  return !!m.timed && m.seat >= 0 && !!m.view && m.view.toMove === m.seat && !!m.legal && m.legal.length > 0;
 }
 // dropSelection forgets the selection and its preview (and any preview
 // still on its way) of a page that stops playing.
@@ -256,6 +258,9 @@ function render(follow) {
   // who closes it keeps it closed): the status line asks to share the
   // link or the code, which sat in a closed box.
   if (!v && !inviteOpened && m.seats.some((s) => s.open)) { inviteOpened = true; $("invite-box").open = true; }
+  // Opened by the page, it closes once when the game starts: nobody is
+  // left to invite, and it pushed the game down the side column.
+  if (v && inviteOpened === true) { inviteOpened = "closed"; $("invite-box").open = false; }
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
@@ -422,7 +427,7 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-    sending(last.view.eventCount);
+    sending(last.view.eventCount, last.seat);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
     sentAt = answerAt = last.view.eventCount;
