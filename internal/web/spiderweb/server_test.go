@@ -371,7 +371,8 @@ func TestLocateAndColumn(t *testing.T) {
 	if len(loc.Locations) != 0 {
 		t.Fatalf("KH in a spades-only game: %+v", loc)
 	}
-	for _, bad := range []string{"", "ZZ", "JK", "K"} {
+	// Qſ: a long s is no S (card letters are ASCII only).
+	for _, bad := range []string{"", "ZZ", "JK", "K", "Qſ"} {
 		h.call("GET", "/api/games/"+r.ID+"/locate?card="+url.QueryEscape(bad), "", 400, &errorBody{})
 	}
 	var col columnResponse
