@@ -150,11 +150,11 @@ func (c Card) Name() string {
 var ErrBadCard = errors.New("bad card")
 
 // Parse reads a card in the project's notation. It accepts rank then suit
-// ("KS", "TH", "10H"), suit then rank ("SK", "HT", "H10"), any letter case,
-// and "JK" (or "joker") for a joker. Ranks and suits use disjoint letters, so
-// both orders are unambiguous.
+// ("KS", "TH", "10H"), suit then rank ("SK", "HT", "H10"), any ASCII letter
+// case, and "JK" (or "joker") for a joker. Ranks and suits use disjoint
+// letters, so both orders are unambiguous.
 func Parse(s string) (Card, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
+	t := upperASCII(strings.TrimSpace(s))
 	if t == "JK" || t == "JOKER" || t == "KJ" {
 		return Joker, nil
 	}
@@ -207,6 +207,19 @@ func Format(cs []Card) string {
 		b.WriteString(c.String())
 	}
 	return b.String()
+}
+
+// upperASCII is s with a to z made capitals and nothing else changed:
+// Unicode case mapping would read look-alikes of other scripts as card
+// letters ("Qſ" as QS), which nothing the project writes contains.
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }
 
 func parseSuit(b byte) (Suit, bool) {

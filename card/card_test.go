@@ -21,7 +21,10 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"", "K", "KK", "SS", "1H", "11H", "ZZ", "KSS", "0S", "JKX", "♠K"} {
+	for _, bad := range []string{"", "K", "KK", "SS", "1H", "11H", "ZZ", "KSS", "0S", "JKX", "♠K",
+		// Look-alikes that Unicode upper-cases to card letters (ſ to S,
+		// ı to I) are not card letters: case is ASCII only.
+		"Qſ", "ſQ", "10ſ", "ſ10"} {
 		if c, err := Parse(bad); err == nil || !errors.Is(err, ErrBadCard) {
 			t.Errorf("Parse(%q) = %v, %v; want ErrBadCard", bad, c, err)
 		}

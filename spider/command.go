@@ -66,6 +66,13 @@ func ParseCommand(s string) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
+	return commandOf(verb, n)
+}
+
+// commandOf makes the command of verb, a verb of commandArgs given
+// numbers it takes in count (ParseCommand has checked that), judging
+// their values.
+func commandOf(verb string, n []int) (Command, error) {
 	switch verb {
 	case "move", "m":
 		if err := piles(n[:2]...); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"cardtable/card"
 )
 
 // layoutCases walk ParseLayout through each kind of line (piles, stock
@@ -139,5 +141,27 @@ func TestLayoutCompletedOverLinesOneSuit(t *testing.T) {
 	want := "error (format true, illegal false): bad format: line 2: completed: S given more than 8 times, the most a 1-suit game holds"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestLayoutCardsASCIICaseOnly: a layout's cards are read in any ASCII
+// case, and only so. Before, "Kſ" (a long s) was read as KS.
+func TestLayoutCardsASCIICaseOnly(t *testing.T) {
+	lower := strings.Replace(nearWin, "pile9: AS\n", "pile9: as\n", 1)
+	if _, err := ParseLayout(lower, Rules{Suits: 4}); err != nil {
+		t.Fatalf("pile9: as: %v", err)
+	}
+	for _, edit := range [][2]string{
+		{"pile9: AS\n", "pile9: Aſ\n"},
+		{"pile8: KS QS", "pile8: Kſ QS"},
+	} {
+		text := strings.Replace(nearWin, edit[0], edit[1], 1)
+		if text == nearWin {
+			t.Fatalf("%q is not in the layout", edit[0])
+		}
+		_, err := ParseLayout(text, Rules{Suits: 4})
+		if !errors.Is(err, card.ErrBadCard) {
+			t.Errorf("%q: error %v, want a bad card", edit[1], err)
+		}
 	}
 }

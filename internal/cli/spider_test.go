@@ -214,11 +214,17 @@ func TestSpiderVariantAnyCase(t *testing.T) {
 }
 
 // TestSpiderPlayLocateBadCard: locate names Spider's cards in its
-// refusal, not the joker the card notation also has.
+// refusal, not the joker the card notation also has, and takes no
+// look-alike letter for a card's ("Qſ", a long s, was read as QS).
 func TestSpiderPlayLocateBadCard(t *testing.T) {
-	out, _, _ := run(t, "locate XX\n", "spider", "play", "--deal", "3")
-	if want := "refused: bad card \"XX\": want a rank and a suit, such as QH, TS or 10S\n"; !strings.Contains(out, want) || strings.Contains(out, "JK") {
-		t.Errorf("want %q in\n%s", want, out)
+	out, _, _ := run(t, "locate XX\nlocate Qſ\n", "spider", "play", "--deal", "3")
+	for _, bad := range []string{"XX", "Qſ"} {
+		if want := "refused: bad card \"" + bad + "\": want a rank and a suit, such as QH, TS or 10S\n"; !strings.Contains(out, want) {
+			t.Errorf("want %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "JK") {
+		t.Errorf("the refusal offers a joker:\n%s", out)
 	}
 }
 

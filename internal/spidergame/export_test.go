@@ -7,7 +7,11 @@ package spidergame
 const (
 	EntryOverhead = entryOverhead
 	WriteTimeout  = writeTimeout
+	MaxIDLen      = maxIDLen
 )
+
+// NewID is newID, a fresh game id.
+func NewID() string { return newID() }
 
 // SetAfterRead runs f between reading a game from the store and caching
 // it.

@@ -75,8 +75,14 @@ var gcPercent = func() int {
 // game back replays at most max(snapshotMin, its steps) commands.
 const snapshotMin = 1000
 
-// newID returns a fresh unguessable game id.
+// newID returns a fresh unguessable game id, maxIDLen characters.
 func newID() string { return rand.Text() }
+
+// maxIDLen is the length of every game id newID makes (rand.Text's 26
+// base32 characters). A longer id names no game: it is refused before
+// any lookup, and its error does not quote it, so a client sending
+// kilobytes of id gets a short answer.
+const maxIDLen = 26
 
 func summary(g *spider.Game) Summary {
 	o := g.Options()
@@ -163,6 +169,9 @@ func (gs *Service) remove(o *entry) {
 // Another player's game is not found. On a Shared database the game is
 // the one last stored, whichever server stored it (current).
 func (gs *Service) lock(ctx context.Context, player, id string) (*entry, error) {
+	if len(id) > maxIDLen {
+		return nil, fmt.Errorf("game id of %d bytes, longer than any game's: %w", len(id), ErrNotFound)
+	}
 	for {
 		gs.mu.Lock()
 		e, ok := gs.cache[id]

@@ -392,3 +392,13 @@ func TestGiveUpWriteBounded(t *testing.T) {
 		t.Fatalf("the give-up's write had deadline %v (set %v), want within %v", ds.deadline, ds.ok, spidergame.WriteTimeout)
 	}
 }
+
+// TestIDLength: every id a game is given is MaxIDLen long, so refusing a
+// longer one refuses no game.
+func TestIDLength(t *testing.T) {
+	for range 100 {
+		if id := spidergame.NewID(); len(id) != spidergame.MaxIDLen {
+			t.Fatalf("id %q is %d long, want %d", id, len(id), spidergame.MaxIDLen)
+		}
+	}
+}

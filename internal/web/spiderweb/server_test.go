@@ -371,7 +371,8 @@ func TestLocateAndColumn(t *testing.T) {
 	if len(loc.Locations) != 0 {
 		t.Fatalf("KH in a spades-only game: %+v", loc)
 	}
-	for _, bad := range []string{"", "ZZ", "JK", "K"} {
+	// Qſ: a long s is no S (card letters are ASCII only).
+	for _, bad := range []string{"", "ZZ", "JK", "K", "Qſ"} {
 		h.call("GET", "/api/games/"+r.ID+"/locate?card="+url.QueryEscape(bad), "", 400, &errorBody{})
 	}
 	var col columnResponse
@@ -610,5 +611,31 @@ func TestStaleTab(t *testing.T) {
 	h.restart()
 	if code, r := send("undo", 4); code != http.StatusOK || r.Version != 5 {
 		t.Fatalf("undo at version 4 after a restart: %d, version %d", code, r.Version)
+	}
+}
+
+// TestOverlongGameID: an id longer than any game's gets a short 404 on
+// every route that names a game, without the id in it. Before, the
+// whole id, however long, was quoted back in the error.
+func TestOverlongGameID(t *testing.T) {
+	h := newHarness(t, Options{Analyze: solverAnalyze})
+	real := h.newGame(`{"deal":"617"}`)
+	for _, id := range []string{real.ID + "X", strings.Repeat("A", 4000)} {
+		for _, tc := range [][3]string{
+			{"GET", "/api/games/" + id, ""},
+			{"POST", "/api/games/" + id + "/commands", `{"cmd":"deal"}`},
+			{"GET", "/api/games/" + id + "/hint", ""},
+			{"GET", "/api/games/" + id + "/locate?card=KS", ""},
+			{"GET", "/api/games/" + id + "/column/1", ""},
+			{"GET", "/api/games/" + id + "/save", ""},
+			{"POST", "/api/games/" + id + "/analysis", `{}`},
+			{"PUT", "/api/saves/x", `{"game":"` + id + `"}`},
+			{"GET", "/api/saves?game=" + id, ""},
+		} {
+			b := h.call(tc[0], tc[1], tc[2], http.StatusNotFound, nil)
+			if strings.Contains(string(b), id) || len(b) > 200 {
+				t.Errorf("%s %.60s: %d bytes %.200q, want a short answer without the id", tc[0], tc[1], len(b), b)
+			}
+		}
 	}
 }

@@ -141,6 +141,23 @@ func TestBrowserSaveSameDealAsks(t *testing.T) {
 	if got := p.text("#confirm-text"); !strings.Contains(got, "#617") {
 		t.Errorf("the question says %q, want it to name the game it would replace", got)
 	}
+	// A later save under a new name, once said, comes after anything the
+	// page would have sent on Cancel; then the server tells whether each
+	// save holds the page's very game: "other" must still hold the other.
+	p.eval(`document.querySelector("#save-name").value = ""`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), "mine"))
+	p.clickSel(`#form-save button[type=submit]`)
+	p.waitJS(`document.querySelector("#toast .msg").textContent.includes("Saved as “mine”")`, "the save under a new name said")
+	list := getJSON[struct {
+		Saves []saveSummary `json:"saves"`
+	}](p, p.srv.URL+"/api/saves?game="+p.gameID())
+	same := map[string]bool{}
+	for _, s := range list.Saves {
+		same[s.Name] = s.SameGame
+	}
+	if len(same) != 2 || same["other"] || !same["mine"] {
+		t.Errorf("after Cancel the saves are %+v, want \"other\" kept with the other game", list.Saves)
+	}
 }
 
 // otherGameSaved opens the page on a new game and saves another game of
