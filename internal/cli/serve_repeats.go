@@ -19,7 +19,7 @@ const maxRepeats = 64
 // servers (their Logf). A line the same, word for word, as one written
 // less than a minute ago is counted, not written: while PostgreSQL is out
 // of reach the heartbeat and the check of the tables held fail every
-// second, and wrote two lines a second each, 172,800 a day. The next time
+// second, and wrote a line a second each, 172,800 a day. The next time
 // the line is written (a minute on, if it still happens) it carries
 // repeated=N, the lines left out since; Flush, at the server's stop,
 // writes the counts still pending. Lines that differ (each naming its

@@ -59,13 +59,13 @@ func (h *Handlers) byCode(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range h.all(r.Context(), "") {
 		if tableCode(t.ID) == code {
 			if found != nil {
-				return fmt.Errorf("%w: code %s names two tables: use the link", web.ErrConflict, code)
+				return web.Errorf(web.ErrConflict, "code %s names two tables: use the link", code)
 			}
 			found = &t.Summary
 		}
 	}
 	if found == nil {
-		return fmt.Errorf("%w: no table has the code %s: check it with whoever gave it, or ask for the table's link", web.ErrNotFound, code)
+		return web.Errorf(web.ErrNotFound, "no table has the code %s: check it with whoever gave it, or ask for the table's link", code)
 	}
 	if t, err := h.hub.Table(found.ID); err == nil {
 		web.WriteJSON(w, http.StatusOK, h.summary(t))
