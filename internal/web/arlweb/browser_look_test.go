@@ -417,3 +417,31 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 		t.Error("seventeen words kept: the oldest was not dropped for the newest")
 	}
 }
+
+// TestBrowserArlingtonInviteReopenedStays: the invitation the page opened
+// while seats waited, closed and opened again by the player, is theirs:
+// it stays open when the game starts. It was closed as if the page's.
+func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	p.until(`document.getElementById("invite-box").open`)
+	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
+	p.until(`!document.getElementById("invite-box").open`)
+	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
+	p.until(`document.getElementById("invite-box").open`)
+	b := newSeatTab(t, bctx, "Bob")
+	b.open(e.srv.URL, got.ID)
+	b.join("Bob")
+	p.until(`!!document.querySelector("#hand [data-card]")`)
+	if !eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("the game started and the invitation the player had closed and opened again was closed")
+	}
+}
