@@ -120,7 +120,7 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
 		"seats are 1 to 2 at this table", // 3/1 at a table of two
-		`refused, rule "`, // one of the two leads of the 7H
+		`refused, rule "`,                // one of the two leads of the 7H
 		"no action 99",
 		"show takes no arguments",
 		"seat 1 (you) ",

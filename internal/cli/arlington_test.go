@@ -206,8 +206,8 @@ func TestArlingtonPlayScript(t *testing.T) {
 		"  1  " + arlActionText(first),
 		`bad action "fly away"`,
 		"seats are 1 to 3 at this table", // 5/1 at a table of three
-		`refused, rule "The Hand"`,  // kill when leading
-		arlTold(s, me, "random")[1], // the typed action, in words
+		`refused, rule "The Hand"`,       // kill when leading
+		arlTold(s, me, "random")[1],      // the typed action, in words
 		"saved to " + saved,
 		"your hand: ",
 		"game over after",

@@ -396,9 +396,9 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 	if standIn(n) {
 		t.Error("a move after the count another window told of (its view was older) is told as the stand-in's")
 	}
-	_, n = turn()
-	tell(`[{ at: n }]`)
-	p.play() // the page's own move at that count uses the word up
+	turn()
+	tell(`[{ at: n }]`) // n: the page's count, in the page
+	p.play()            // the page's own move at that count uses the word up
 	_, n = turn()
 	if !standIn(n) {
 		t.Error("a word already answered by the page's own move made a later stand-in's move the person's")
