@@ -103,13 +103,14 @@ func TestLongArlingtonConnectBotPaced(t *testing.T) {
 func TestArlingtonConnectTerminal(t *testing.T) {
 	// A person at the terminal: commands on standard input, answered on
 	// standard output; a refused action is explained and the game goes
-	// on; 'auto' plays the rest.
+	// on (a seat past the table's size is refused by that size); 'auto'
+	// plays the rest.
 	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "3", "--turn-timer", "off")
 	// "lead 7H" twice: the first is refused unless this seat has the lead
 	// and holds the 7H (the cut for the dealer is random), and then the
 	// second is, the card being gone; so one of them is refused.
-	script := "help\nlegal\nfly away\nlead 7H\nlead 7H\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
+	script := "help\nlegal\nfly away\nadd 7H 3/1\nlead 7H\nlead 7H\n99\nshow extra\n1\nrecord\nsay good luck\n" + strings.Repeat("auto\n", 2000)
 	_, wait := arlConnect(t, link, script, "--seat", "1")
 	c := wait()
 	arlCheckFinished(t, c)
@@ -118,7 +119,8 @@ func TestArlingtonConnectTerminal(t *testing.T) {
 		"say TEXT", "pickup 7H 3/1", // the help, with the actions' part of arlington play's
 		"  1  ", // the numbered legal list
 		`bad action "fly away"`,
-		`refused, rule "`, // one of the two leads of the 7H
+		"seats are 1 to 2 at this table", // 3/1 at a table of two
+		`refused, rule "`,                // one of the two leads of the 7H
 		"no action 99",
 		"show takes no arguments",
 		"seat 1 (you) ",

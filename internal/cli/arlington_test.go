@@ -180,7 +180,8 @@ func TestArlingtonBench(t *testing.T) {
 
 // A person's seat played from a script: help, listing legal actions, a
 // nonsense line, a refused action naming its rule, a numbered legal
-// action, a typed action, then the greedy helper to the end.
+// action, a typed action, then the greedy helper to the end; a seat past
+// the table's size is refused by that size.
 func TestArlingtonPlayScript(t *testing.T) {
 	const seed = 12
 	s, err := arlington.New(arlington.Config{Players: 3}, seed)
@@ -194,7 +195,7 @@ func TestArlingtonPlayScript(t *testing.T) {
 	}
 	dir := t.TempDir()
 	saved := filepath.Join(dir, "game.txt")
-	script := "help\nlegal\nfly away\nkill\n1\nsave " + saved + "\n" + strings.Repeat("auto\n", 5000)
+	script := "help\nlegal\nfly away\nadd 7H 5/1\nkill\n1\nsave " + saved + "\n" + strings.Repeat("auto\n", 5000)
 	out, errOut, code := arlRun(t, script, "arlington", "play", "--players", "3", "--seed", strconv.Itoa(seed), "--seat", strconv.Itoa(me+1), "--bots", "random")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -204,8 +205,9 @@ func TestArlingtonPlayScript(t *testing.T) {
 		"commands (one a line)",
 		"  1  " + arlActionText(first),
 		`bad action "fly away"`,
-		`refused, rule "The Hand"`,  // kill when leading
-		arlTold(s, me, "random")[1], // the typed action, in words
+		"seats are 1 to 3 at this table", // 5/1 at a table of three
+		`refused, rule "The Hand"`,       // kill when leading
+		arlTold(s, me, "random")[1],      // the typed action, in words
 		"saved to " + saved,
 		"your hand: ",
 		"game over after",

@@ -261,9 +261,9 @@ func (l *loop) settle() {
 		}
 		return
 	}
-	if d := l.cfg.turn(); d > 0 && l.timerRuns(seat) {
+	if l.turnTimed() {
 		if !l.turn.armed([2]int{seat, n}) {
-			l.turn.arm(l.h.o.Clock, l.turnLeft(d, [2]int{seat, n}), [2]int{seat, n})
+			l.turn.arm(l.h.o.Clock, l.turnLeft(l.cfg.turn(), [2]int{seat, n}), [2]int{seat, n})
 		}
 	} else {
 		l.turn.stop()
@@ -285,12 +285,20 @@ func (l *loop) turnLeft(d time.Duration, key [2]int) time.Duration {
 	return min(d, max(left, MinTurnSeconds*time.Second))
 }
 
-// timerRuns: a person's turn at seat is timed. Only a table with a turn
-// timer times turns, and only while someone else is waiting for seat (a
-// connection other than seat's own) or at a rated table, where a person
-// alone with bots may not stall the game, and its rating, for ever.
-func (l *loop) timerRuns(seat int) bool {
-	return l.cfg.turn() > 0 && seat >= 0 && seat < len(l.seats) && !l.st.Terminal() && (l.othersConnected(seat) || l.cfg.Rated)
+// turnTimed: the turn timer runs now for the seat to move (settle arms
+// it, the views say so: Update.Timed). It runs only at a table with a
+// turn timer, in a game on, someone connected or a rated game playing
+// out, no bot's action waiting to be stored again, for a person's turn
+// (not a bot's, nor one the stand-in plays), and only while someone
+// else is waiting for that seat (a connection other than its own) or at
+// a rated table, where a person alone with bots may not stall the game,
+// and its rating, for ever.
+func (l *loop) turnTimed() bool {
+	if l.cfg.turn() <= 0 || !l.started() || l.st.Terminal() || (len(l.subs) == 0 && !l.playingOut) || l.retry.t != nil {
+		return false
+	}
+	seat := l.st.ToMove()
+	return seat >= 0 && seat < len(l.seats) && !l.botPlays(seat) && (l.othersConnected(seat) || l.cfg.Rated)
 }
 
 // othersConnected: someone other than seat's person is connected, and so

@@ -40,8 +40,9 @@ type Update struct {
 	// Chat is the chat lines after the last update's (on the first update,
 	// the table's recent history).
 	Chat []ChatLine `json:"chat,omitempty"`
-	// Timed: the turn timer runs for the seat to move (the table has one,
-	// and it is rated or someone else is connected: loop.settle). A page
+	// Timed: the turn timer runs for the seat to move (loop.turnTimed: a
+	// person's turn, at a table with a timer that is rated or has someone
+	// else connected; never a bot's or a stand-in's turn). A page
 	// hurries the plays it has not shown yet only then; a person alone
 	// with bots at a casual table keeps the pace they chose.
 	Timed bool `json:"timed,omitempty"`
@@ -200,7 +201,7 @@ func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
 		v := l.st.ViewSince(s.seat, s.sent) // seat -1: the spectator's view
 		u.View = &v
 		u.Log = l.wordsOf(v.EventsFrom, v.EventCount)
-		u.Timed = l.timerRuns(l.st.ToMove())
+		u.Timed = l.turnTimed()
 	}
 	u.Chat = l.chatSince(s.chatSent)
 	select {

@@ -350,3 +350,58 @@ func TestTurnTimerResumes(t *testing.T) {
 		})
 	}
 }
+
+// TestTimedOnlyWhileTimerRuns: a view marks the turn timed only while the
+// turn timer really runs for the seat to move: a person's turn with
+// someone else connected, not a bot's turn, nor the turn a stand-in plays
+// once the person's timer ran out (the timer is stopped then). Both were
+// marked timed, and a page hurried its pace for them.
+func TestTimedOnlyWhileTimerRuns(t *testing.T) {
+	clk := newFakeClock()
+	gate := &gateBot{asked: make(chan arlington.View, 1), release: make(chan struct{})}
+	bots := func(level string, seed uint64) (table.Bot, error) {
+		if level == "gate" {
+			return gate, nil
+		}
+		return bot.New(level, seed)
+	}
+	h := newHub(t, newMemStore(), clk, func(o *table.Options) { o.Bots = bots })
+	tb := mustCreate(t, h, "a", table.Config{Players: 2, Bots: []string{"", "random"}, TurnSeconds: 30, StandIn: "gate"})
+	mustJoin(t, tb, "a", 0)
+	mustSub(t, tb, "", 0) // someone watching: a's turns are timed
+	s := mustSub(t, tb, "a", 0)
+	acted := -1
+	for sawBot := false; !sawBot; {
+		u := next(t, s)
+		switch {
+		case u.View == nil:
+		case u.View.ToMove == 1:
+			sawBot = true
+			if u.Timed {
+				t.Error("the bot's turn is marked timed")
+			}
+		case u.View.ToMove == 0 && u.View.EventCount > acted:
+			if !u.Timed {
+				t.Fatal("a's turn, someone watching, is not marked timed")
+			}
+			acted = u.View.EventCount
+			if err := tb.Act(bg, "a", 0, anyLegal(t, u)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	until(t, s, toMove(0))
+	clk.Advance(30 * time.Second)
+	select {
+	case <-gate.asked:
+	case <-time.After(waitTimeout):
+		t.Fatal("the stand-in was not asked")
+	}
+	// Another spectator arrives while the stand-in thinks: everyone is
+	// sent a view, and it must not mark the stand-in's turn timed.
+	mustSub(t, tb, "", 0)
+	if u := next(t, s); u.Timed {
+		t.Error("the turn the stand-in plays, a's timer run out, is marked timed")
+	}
+	close(gate.release)
+}

@@ -337,3 +337,111 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 		t.Error("a move the page did not send, at a count another seat's window told of, is told as Ann's own")
 	}
 }
+
+// TestBrowserArlingtonPeerWordsBounded: the words other windows of the
+// seat send (the count at which they sent an action) each explain one
+// move at most, and only while they stand. Each step fails on one rule
+// alone: a refused action's count withdrawn; a move at or after a word's
+// count the person's; a word used up by the seat's first move at or
+// after it, the page's own too; a late word naming the first move at or
+// after its count, even past it; at most 16 words, the oldest dropped.
+func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	// tell posts the words as another window would, and waits until the
+	// page has had them (one channel's messages arrive in order).
+	tell := func(words string) {
+		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		  window.__heard = false;
+		  const c = new BroadcastChannel("arlington-sent-%[1]s"), d = new BroadcastChannel("arlington-sent-%[1]s");
+		  d.onmessage = (ev) => { if (ev.data.ping) { window.__heard = true; d.close(); c.close(); } };
+		  const seat = window.__ws.seat, n = window.__ws.count;
+		  for (const w of %[2]s) c.postMessage({ seat, ...w });
+		  c.postMessage({ ping: true });
+		})()`, got.ID, words)))
+		p.until(`window.__heard`)
+	}
+	// standIn sends Ann's first legal action on the page's connection but
+	// not through the page (as the stand-in would), and says whether the
+	// page tells the move as the stand-in's.
+	standIn := func(n int) bool {
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
+		p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
+		return eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n))
+	}
+	// turn waits for Ann's turn, played on until the count just after her
+	// last move is before the current one (a word there names the move to
+	// come, not hers before); it returns both.
+	turn := func() (after, n int) {
+		for {
+			p.until(enabled)
+			n = p.events()
+			after = eval[int](p, `window.__ws.evs.filter((e) => e.kind === "move" && e.seat === window.__ws.seat).reduce((m, e) => Math.max(m, e.n + 1), 0)`)
+			if after < n {
+				return after, n
+			}
+			p.play()
+		}
+	}
+
+	_, n := turn()
+	tell(`[{ at: n }, { at: n, refused: true }]`)
+	if !standIn(n) {
+		t.Error("a count withdrawn (its action refused) still made the stand-in's move the person's")
+	}
+	after, n := turn()
+	tell(fmt.Sprintf(`[{ at: %d }]`, after))
+	if standIn(n) {
+		t.Error("a move after the count another window told of (its view was older) is told as the stand-in's")
+	}
+	turn()
+	tell(`[{ at: n }]`) // n: the page's count, in the page
+	p.play()            // the page's own move at that count uses the word up
+	_, n = turn()
+	if !standIn(n) {
+		t.Error("a word already answered by the page's own move made a later stand-in's move the person's")
+	}
+	after, n = turn()
+	if !standIn(n) {
+		t.Fatal("a move no window sent is not told as the stand-in's")
+	}
+	tell(fmt.Sprintf(`[{ at: %d }]`, after))
+	if eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+		t.Error("a word arriving after the move it tells of, its count before the move, left the move the stand-in's")
+	}
+	_, n = turn()
+	tell(`[{ at: n }, ...Array.from({ length: 16 }, (_, i) => ({ at: n + 100000 + i }))]`)
+	if !standIn(n) {
+		t.Error("seventeen words kept: the oldest was not dropped for the newest")
+	}
+}
+
+// TestBrowserArlingtonInviteReopenedStays: the invitation the page opened
+// while seats waited, closed and opened again by the player, is theirs:
+// it stays open when the game starts. It was closed as if the page's.
+func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	p.until(`document.getElementById("invite-box").open`)
+	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
+	p.until(`!document.getElementById("invite-box").open`)
+	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
+	p.until(`document.getElementById("invite-box").open`)
+	b := newSeatTab(t, bctx, "Bob")
+	b.open(e.srv.URL, got.ID)
+	b.join("Bob")
+	p.until(`!!document.querySelector("#hand [data-card]")`)
+	if !eval[bool](p, `document.getElementById("invite-box").open`) {
+		t.Error("the game started and the invitation the player had closed and opened again was closed")
+	}
+}

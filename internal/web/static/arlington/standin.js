@@ -17,11 +17,17 @@ let mineFrom = -1;
 // (the same person: up to four may play one seat) sent an action for this
 // page's seat at this table, which they tell each other: a move made
 // there is the person's, and was told here as "A bot played for you".
-// A count is used up by the move it explains (noteStandIn), or withdrawn
-// by the window whose action was refused. Words about other seats
-// (another person in this browser profile) are ignored.
+// A count stands only until the first move of the seat at or after it,
+// whoever made it (noteStandIn), or until the window withdraws it (its
+// action refused): a window whose connection dropped, or which closed,
+// before its refusal came can claim one move at most. Words about other
+// seats (another person in this browser profile) are ignored.
 const peerSent = new Set();
 const PEERS_MAX = 16; // each count is used up or withdrawn within a round trip: a few at most wait
+// seatMoves holds the numbers of the seat's last moves seen, so that a
+// word arriving after the move it tells of finds that move.
+const seatMoves = [];
+const MOVES_MAX = 32;
 let peers = null;
 let seatOf = () => -1;
 
@@ -37,7 +43,10 @@ export function installPeers(id, seat, retold) {
     const d = ev.data;
     if (!d || !Number.isInteger(d.at) || !Number.isInteger(d.seat) || d.seat < 0 || d.seat !== seatOf()) return;
     if (d.refused) { peerSent.delete(d.at); return; }
-    if (standIn.delete(d.at)) { retold(); return; }
+    // A late word: the seat's first move at or after its count is the
+    // one it tells of; if told as the stand-in's, it is the person's.
+    const moved = seatMoves.find((n) => n >= d.at);
+    if (moved !== undefined) { if (standIn.delete(moved)) retold(); return; }
     if (peerSent.size >= PEERS_MAX) peerSent.delete(Math.min(...peerSent));
     peerSent.add(d.at);
   };
@@ -64,19 +73,19 @@ export function refused() {
 }
 
 // noteStandIn judges the moves of seat among events: the first at or
-// after the action this page sent is the player's; else the first at or
-// after an action another window told of is the person's too (the server
-// applies an action at its own count, which may be past the one the
-// window showed), and uses that word up; any other is the stand-in's.
-// A word is used up by such a move or withdrawn by its refusal, so none
-// lingers to claim a later stand-in's move.
+// after the action this page sent is the player's; so is one at or after
+// a count another window told of (the server applies an action at its
+// own count, which may be past the one the window showed); any other is
+// the stand-in's. Each move uses up every count at or before it, whoever
+// made it, so no word lingers to claim a later stand-in's move.
 export function noteStandIn(events, seat) {
   for (const e of events) {
     if (e.kind !== "move" || e.seat !== seat) continue;
+    seatMoves.push(e.n);
+    if (seatMoves.length > MOVES_MAX) seatMoves.shift();
+    let told = false;
+    for (const at of peerSent) if (at <= e.n) { peerSent.delete(at); told = true; }
     if (mineFrom >= 0 && e.n >= mineFrom) { mineFrom = -1; continue; }
-    let first = -1;
-    for (const at of peerSent) if (at <= e.n && (first < 0 || at < first)) first = at;
-    if (first >= 0) peerSent.delete(first);
-    else standIn.add(e.n);
+    if (!told) standIn.add(e.n);
   }
 }

@@ -5,7 +5,8 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { savedName, saveName, el, ruleHref } from "./common.js";
+import { el, ruleHref } from "./common.js";
+import { installSeating, focusAfterJoin } from "./seating.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
@@ -13,7 +14,7 @@ import { Pacer, savedSpeed, installSpeed } from "./pace.js";
 import { renderActions } from "./actions.js";
 import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
 import { installKeys } from "./keys.js";
-import { installInvite, showCode } from "./invite.js";
+import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
 import { conn, connect, stoppedWords, installConnection } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
@@ -42,13 +43,6 @@ let turnSeconds = 0;
 // connected (the result is waiting).
 let rated = false;
 let code = "";             // the table's code, from its summary
-let inviteOpened = false;  // the invitation was opened for a waiting table ("closed": and closed at the start)
-// joinFocus: the person just took a seat with the join form, which is
-// gone, and the focus with it (onto <body>: the next Tab started at the
-// page's top). Until a card of their hand has it, a focus left on <body>
-// goes to what they can do now: Leave the seat before the start, then
-// the hand.
-let joinFocus = false;
 // held is the trick last taken, shown complete until the next lead or a
 // click; arrive marks what the last shown move put down (animated).
 let held = null;
@@ -254,40 +248,17 @@ function render(follow) {
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
   $("status").textContent = statusText(m, names, stoppedWords(), code);
-  // While seats wait for players the invitation is open, once (a player
-  // who closes it keeps it closed): the status line asks to share the
-  // link or the code, which sat in a closed box.
-  if (!v && !inviteOpened && m.seats.some((s) => s.open)) { inviteOpened = true; $("invite-box").open = true; }
-  // Opened by the page, it closes once when the game starts: nobody is
-  // left to invite, and it pushed the game down the side column.
-  if (v && inviteOpened === true) { inviteOpened = "closed"; $("invite-box").open = false; }
+  followInvite(!!v, m.seats.some((s) => s.open));
   renderPlay($("play"), v, names, held, arrive);
   renderLast($("last"), v, events, names, held);
   renderHand(follow);
-  if (joinFocus && m.seat >= 0) focusAfterJoin();
+  if (m.seat >= 0) focusAfterJoin();
   gameLog.render(events, log, standIn, false);
   renderSheet($("sheet"), v, names);
   const drawn = { sheetOpened: renderHandOver(v, events, names), ended: renderEnd(v, last, names, id, replay) };
   renderChat();
   putBack();
   return drawn;
-}
-
-function focusAfterJoin() {
-  const f = document.activeElement;
-  // A control just hidden (Leave the seat, as the game starts) still
-  // holds the focus until the browser notices: it is lost all the same.
-  if (f && f !== document.body && f.offsetParent !== null) {
-    if (f.id !== "leave") joinFocus = false; // the person put it elsewhere
-    return;
-  }
-  const card = document.querySelector("#hand button");
-  const to = card || (!$("seated").hidden ? $("leave") : null);
-  if (!to) return;
-  // Without scrolling: the page brings the turn and the sheet into view
-  // by its own rules (onscreen.js).
-  to.focus({ preventScroll: true });
-  if (card) joinFocus = false;
 }
 
 const selCards = () => selected.map(cardOf);
@@ -451,12 +422,6 @@ function playSelection() {
 }
 
 installChat();
-// Leaving before the start opens the seat for someone else; the table's
-// next view shows this page as a spectator again, with the join form.
-$("leave").addEventListener("click", async () => {
-  conn.leaving = true;
-  try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; }
-});
 // Closing the sheet brings the player's turn (if it is) onto the screen:
 // while the sheet was open it stayed where the sheet put it.
 installHandOver(() => { sheetHolds = false; if (myTurn) bringTurnIntoView(); });
@@ -467,19 +432,7 @@ $("play").addEventListener("click", () => {
   if (last) render(true);
   pacer.skip();
 });
-$("name").value = savedName();
-$("join-form").addEventListener("submit", async (ev) => {
-  ev.preventDefault();
-  const name = $("name").value.trim();
-  saveName(name);
-  try {
-    // Set before the answer: the view with the seat may come first.
-    joinFocus = true;
-    await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
-    // A new hello resubscribes: the seat's view comes on the same connection.
-    if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
-  } catch (e) { joinFocus = false; $("error").textContent = e.message; }
-});
+installSeating(id, hello);
 
 installSpeed(pacer);
 

@@ -1,0 +1,59 @@
+// Taking and giving up a seat: the join form, Leave the seat before the
+// start, and where the focus goes once the form is gone.
+import { request } from "/shared/api.js";
+import { savedName, saveName } from "./common.js";
+import { conn } from "./connection.js";
+
+const $ = (id) => document.getElementById(id);
+
+// joinFocus: the person just took a seat with the join form, which is
+// gone, and the focus with it (onto <body>: the next Tab started at the
+// page's top). Until a card of their hand has it, a focus left on <body>
+// goes to what they can do now: Leave the seat before the start, then
+// the hand.
+let joinFocus = false;
+
+// installSeating wires the join form and the Leave button of table id;
+// hello makes the message that subscribes again (connection.js).
+export function installSeating(id, hello) {
+  // Leaving before the start opens the seat for someone else; the
+  // table's next view shows this page as a spectator again, with the
+  // join form.
+  $("leave").addEventListener("click", async () => {
+    conn.leaving = true;
+    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; }
+  });
+  $("name").value = savedName();
+  $("join-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const name = $("name").value.trim();
+    saveName(name);
+    try {
+      // Set before the answer: the view with the seat may come first.
+      joinFocus = true;
+      await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
+      // A new hello resubscribes: the seat's view comes on the same connection.
+      if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
+    } catch (e) { joinFocus = false; $("error").textContent = e.message; }
+  });
+}
+
+// focusAfterJoin, for a page seated and just drawn, places a focus the
+// join form took with it (joinFocus).
+export function focusAfterJoin() {
+  if (!joinFocus) return;
+  const f = document.activeElement;
+  // A control just hidden (Leave the seat, as the game starts) still
+  // holds the focus until the browser notices: it is lost all the same.
+  if (f && f !== document.body && f.offsetParent !== null) {
+    if (f.id !== "leave") joinFocus = false; // the person put it elsewhere
+    return;
+  }
+  const card = document.querySelector("#hand button");
+  const to = card || (!$("seated").hidden ? $("leave") : null);
+  if (!to) return;
+  // Without scrolling: the page brings the turn and the sheet into view
+  // by its own rules (onscreen.js).
+  to.focus({ preventScroll: true });
+  if (card) joinFocus = false;
+}
