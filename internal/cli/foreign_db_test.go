@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,44 +32,21 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 	sqlExec(t, v3, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs'); PRAGMA user_version = 3")
 	sqlExec(t, v0, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
 	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
-	before := dirBytes(t, dir)
 	noSchema := func(cmd, path, end string) string {
-		return "cardtable: " + cmd + ": " + path + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 3); " + end + "\n"
+		return cmd + ": " + path + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 3); " + end
 	}
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusedUntouched(t, dir, []refusal{
 		{"backup", []string{"backup", "--db", v3, "--to", fresh}, noSchema("backup", v3, "nothing written")},
 		{"restore", []string{"restore", "--db", live, "--from", v3},
-			"cardtable: restore: " + v3 + " is not a usable backup: it is an SQLite database, but not cardtable's (schema version 3); nothing changed\n"},
+			"restore: " + v3 + " is not a usable backup: it is an SQLite database, but not cardtable's (schema version 3); nothing changed"},
 		{"db copy from", []string{"db", "copy", "--from", v3, "--to", fresh}, noSchema("db copy: the source", v3, "nothing changed")},
 		{"db copy to", []string{"db", "copy", "--from", good, "--to", v3},
-			"cardtable: db copy: the target: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3): give a new file, or an empty one; nothing changed\n"},
+			"db copy: the target: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3): give a new file, or an empty one; nothing changed"},
 		{"serve version 3", []string{"serve", "--addr", "127.0.0.1:0", "--db", v3},
-			"cardtable: serve: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3); nothing changed\n"},
+			"serve: " + v3 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 3); nothing changed"},
 		{"serve version 0", []string{"serve", "--addr", "127.0.0.1:0", "--db", v0},
-			"cardtable: serve: " + v0 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0); nothing changed\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			// Were serve to start, the timeout would end it with 0.
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			var out, errb bytes.Buffer
-			code := Run(ctx, tc.args, nil, &out, &errb)
-			if code != exitUsage || errb.String() != tc.want || out.Len() != 0 {
-				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errb.String(), tc.want)
-			}
-		})
-	}
-	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
-		for name, b := range after {
-			if before[name] == nil || !bytes.Equal(b, before[name]) {
-				t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
-			}
-		}
-	}
+			"serve: " + v0 + " is not a cardtable database: it is an SQLite database with another program's schema (schema version 0); nothing changed"},
+	})
 }
 
 // TestForeignGamesTableRefused: another program's SQLite file with a
@@ -92,13 +68,8 @@ func TestForeignGamesTableRefused(t *testing.T) {
 			sqlExec(t, theirs, fmt.Sprintf("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT); "+
 				"INSERT INTO games VALUES (1, 'chess'); PRAGMA user_version = %d", version))
 			fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
-			before := dirBytes(t, dir)
 			v := fmt.Sprintf("(schema version %d)", version)
-			for _, tc := range []struct {
-				name string
-				args []string
-				want string
-			}{
+			refusedUntouched(t, dir, []refusal{
 				{"backup", []string{"backup", "--db", theirs, "--to", fresh},
 					"backup: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing written"},
 				{"restore", []string{"restore", "--db", live, "--from", theirs},
@@ -109,20 +80,7 @@ func TestForeignGamesTableRefused(t *testing.T) {
 					"db copy: the target: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + ": give a new file, or an empty one; nothing changed"},
 				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
 					"serve: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
-			} {
-				t.Run(tc.name, func(t *testing.T) {
-					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-					defer cancel()
-					var out, errb bytes.Buffer
-					code := Run(ctx, tc.args, nil, &out, &errb)
-					if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
-						t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
-					}
-				})
-			}
-			if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
-				t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
-			}
+			})
 		})
 	}
 }
@@ -142,34 +100,16 @@ func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
 	fill(t, salvaged)
 	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
 	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
-	before := dirBytes(t, dir)
 	what := salvageWords(salvaged, salvaged)
 	notCardtable := salvaged + " is not a cardtable database: " + what
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
+	refusedUntouched(t, dir, []refusal{
 		{"backup", []string{"backup", "--db", salvaged, "--to", fresh}, "backup: " + notCardtable + "; nothing written"},
 		{"restore", []string{"restore", "--db", live, "--from", salvaged}, "restore: " + salvaged + " is not a usable backup: " + what + "; nothing changed"},
 		{"db copy from", []string{"db", "copy", "--from", salvaged, "--to", fresh}, "db copy: the source: " + notCardtable + "; nothing changed"},
 		{"db copy to", []string{"db", "copy", "--from", good, "--to", salvaged},
 			"db copy: the target: " + notCardtable + ": give a new file, or an empty one; nothing changed"},
 		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", salvaged}, "serve: " + notCardtable + "; nothing changed"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			var out, errb bytes.Buffer
-			code := Run(ctx, tc.args, nil, &out, &errb)
-			if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
-				t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
-			}
-		})
-	}
-	if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
-		t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
-	}
+	})
 }
 
 // salvageWords are the words, after "FILE is not a cardtable database: "
@@ -229,33 +169,53 @@ func TestForeignVirtualTableRefused(t *testing.T) {
 				"('table', '"+name+"', '"+name+"', 0, 'CREATE VIRTUAL TABLE "+name+" USING vec0(embedding float[4])'); "+
 				"PRAGMA writable_schema = OFF; PRAGMA user_version = 3")
 			fresh := filepath.Join(dir, "fresh.db")
-			before := dirBytes(t, dir)
 			const v = "(schema version 3)"
-			for _, tc := range []struct {
-				name string
-				args []string
-				want string
-			}{
+			refusedUntouched(t, dir, []refusal{
 				{"backup", []string{"backup", "--db", theirs, "--to", fresh},
 					"backup: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing written"},
 				{"db copy from", []string{"db", "copy", "--from", theirs, "--to", fresh},
 					"db copy: the source: " + theirs + " is not a cardtable database: it is an SQLite database with no cardtable schema " + v + "; nothing changed"},
 				{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", theirs},
 					"serve: " + theirs + " is not a cardtable database: it is an SQLite database with another program's schema " + v + "; nothing changed"},
-			} {
-				t.Run(tc.name, func(t *testing.T) {
-					ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-					defer cancel()
-					var out, errb bytes.Buffer
-					code := Run(ctx, tc.args, nil, &out, &errb)
-					if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
-						t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
-					}
-				})
-			}
-			if after := dirBytes(t, dir); !reflect.DeepEqual(after, before) {
-				t.Errorf("files changed or appeared: %d files, were %d", len(after), len(before))
+			})
+		})
+	}
+}
+
+// refusal is a command refused as bad input, and the line it must print
+// after "cardtable: ".
+type refusal struct {
+	name string
+	args []string
+	want string
+}
+
+// refusedUntouched runs each command, which must exit 2 with its line
+// and print nothing else, and then checks that no file in dir changed or
+// appeared. Were serve to start, the timeout would end it with 0.
+func refusedUntouched(t *testing.T, dir string, cases []refusal) {
+	t.Helper()
+	before := dirBytes(t, dir)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			var out, errb bytes.Buffer
+			code := Run(ctx, tc.args, nil, &out, &errb)
+			if want := "cardtable: " + tc.want + "\n"; code != exitUsage || errb.String() != want || out.Len() != 0 {
+				t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant exit 2 and\n%s", code, out.String(), errb.String(), want)
 			}
 		})
+	}
+	after := dirBytes(t, dir)
+	for name, b := range after {
+		if before[name] == nil || !bytes.Equal(b, before[name]) {
+			t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			t.Errorf("%s was removed", name)
+		}
 	}
 }
