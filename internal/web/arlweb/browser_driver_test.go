@@ -37,7 +37,7 @@ const (
 //     last view), __ws.seats (the seats, as the protocol has them),
 //     __ws.toMove, __ws.results (hands scored), __ws.count (the last
 //     view's event count), __ws.views (each view's [eventsFrom,
-//     eventCount]), __ws.evs (each event received: {n, kind, seat}), __ws.chat (chat lines received, repeats counted), __ws.viewSock (the
+//     eventCount]), __ws.evs (each event received: {n, kind, seat, action}), __ws.chat (chat lines received, repeats counted), __ws.viewSock (the
 //     index in __ws.socks of the connection the last view came on) and
 //     __ws.sent (each action the page sent, in notation);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
@@ -69,7 +69,7 @@ const hooks = `(() => {
       if (m.type === "view") { ws.seat = m.seat; ws.seats = m.seats; ws.chat += (m.chat || []).length; ws.viewSock = ws.socks.indexOf(s); }
       if (m.type === "view" && m.view) {
         ws.toMove = m.view.toMove; ws.results = (m.view.results || []).length; ws.views.push([m.view.eventsFrom, m.view.eventCount]); ws.count = m.view.eventCount;
-        for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind, seat: e.seat }); }
+        for (const e of m.view.events) ws.evs.push({ n: e.n, kind: e.kind, seat: e.seat, action: e.action }); }
     });
     return s;
   }

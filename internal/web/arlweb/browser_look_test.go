@@ -281,7 +281,8 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 	  document.getElementById("log").scrollTop = 0;
 	  const n = Number(document.querySelector("#log li.stand-in").dataset.n);
-	  new BroadcastChannel("arlington-sent-%s").postMessage({ seat: window.__ws.seat, at: n });
+	  const action = window.__ws.evs.find((e) => e.n === n).action;
+	  new BroadcastChannel("arlington-sent-%s").postMessage({ seat: window.__ws.seat, at: n, action });
 	})()`, got.ID)))
 	p.until(`!document.querySelector("#log li.stand-in")`)
 	if top := eval[float64](p, `document.getElementById("log").scrollTop`); top > 0 {
@@ -317,8 +318,8 @@ func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
 // seat, and a page keeps only those about its own: another person in the
 // same browser profile, at another seat of the table, tells of their
 // actions on the same channel. Twenty such words, one of them at the
-// count of a move the stand-in then makes for Ann, leave that move the
-// stand-in's.
+// count and of the action of a move the stand-in then makes for Ann,
+// leave that move the stand-in's.
 func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
@@ -327,10 +328,10 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 	p.until(enabled)
 	n := p.events()
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
-	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count;
-	  for (let i = 19; i >= 0; i--) c.postMessage({ seat: window.__ws.seat + 1, at: n + i });
+	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count, action = `+enabled+`.dataset.action;
+	  for (let i = 19; i >= 0; i--) c.postMessage({ seat: window.__ws.seat + 1, at: n + i, action });
 	  // Sent on the page's connection but not by the page: the stand-in's.
-	  window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: `+enabled+`.dataset.action }));
+	  window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action }));
 	})()`, got.ID)))
 	p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
 	if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
@@ -339,28 +340,30 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 }
 
 // TestBrowserArlingtonPeerWordsBounded: the words other windows of the
-// seat send (the count at which they sent an action) each explain one
-// move at most, and only while they stand. Each step fails on one rule
-// alone: a refused action's count withdrawn; a move at or after a word's
-// count the person's; a word used up by the seat's first move at or
-// after it, the page's own too; a late word naming the first move at or
-// after its count, even past it; at most 16 words, the oldest dropped.
+// seat send (the action they sent and the count at which they sent it)
+// each explain one move at most, and only while they stand. Each step
+// fails on one rule alone: a refused action's word withdrawn; a move at
+// or after a word's count, that action, the person's; a word of another
+// action claims no move; a late word naming the first stand-in move at
+// or after its count that is its action, even past it; at most 16 words,
+// the oldest dropped.
 func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.join("Ann")
 	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
 	// tell posts the words as another window would, and waits until the
-	// page has had them (one channel's messages arrive in order).
+	// page has had them (one channel's messages arrive in order); in
+	// words, n is the page's count and a the action standIn would send.
 	tell := func(words string) {
 		p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 		  window.__heard = false;
 		  const c = new BroadcastChannel("arlington-sent-%[1]s"), d = new BroadcastChannel("arlington-sent-%[1]s");
 		  d.onmessage = (ev) => { if (ev.data.ping) { window.__heard = true; d.close(); c.close(); } };
-		  const seat = window.__ws.seat, n = window.__ws.count;
+		  const seat = window.__ws.seat, n = window.__ws.count, a = %[3]s.dataset.action;
 		  for (const w of %[2]s) c.postMessage({ seat, ...w });
 		  c.postMessage({ ping: true });
-		})()`, got.ID, words)))
+		})()`, got.ID, words, enabled)))
 		p.until(`window.__heard`)
 	}
 	// standIn sends Ann's first legal action on the page's connection but
@@ -387,32 +390,31 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 	}
 
 	_, n := turn()
-	tell(`[{ at: n }, { at: n, refused: true }]`)
+	tell(`[{ at: n, action: a }, { at: n, action: a, refused: true }]`)
 	if !standIn(n) {
-		t.Error("a count withdrawn (its action refused) still made the stand-in's move the person's")
+		t.Error("a word withdrawn (its action refused) still made the stand-in's move the person's")
 	}
 	after, n := turn()
-	tell(fmt.Sprintf(`[{ at: %d }]`, after))
+	tell(fmt.Sprintf(`[{ at: %d, action: a }]`, after))
 	if standIn(n) {
 		t.Error("a move after the count another window told of (its view was older) is told as the stand-in's")
 	}
-	turn()
-	tell(`[{ at: n }]`) // n: the page's count, in the page
-	p.play()            // the page's own move at that count uses the word up
 	_, n = turn()
+	tell(`[{ at: n, action: "pass " + a }]`) // an action this move is not
 	if !standIn(n) {
-		t.Error("a word already answered by the page's own move made a later stand-in's move the person's")
+		t.Error("a word of another action made the stand-in's move the person's")
 	}
 	after, n = turn()
 	if !standIn(n) {
 		t.Fatal("a move no window sent is not told as the stand-in's")
 	}
-	tell(fmt.Sprintf(`[{ at: %d }]`, after))
+	moved := eval[string](p, fmt.Sprintf(`window.__ws.evs.find((e) => e.n === %d).action`, n))
+	tell(fmt.Sprintf(`[{ at: %d, action: %q }]`, after, moved))
 	if eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
 		t.Error("a word arriving after the move it tells of, its count before the move, left the move the stand-in's")
 	}
 	_, n = turn()
-	tell(`[{ at: n }, ...Array.from({ length: 16 }, (_, i) => ({ at: n + 100000 + i }))]`)
+	tell(`[{ at: n, action: a }, ...Array.from({ length: 16 }, (_, i) => ({ at: n + 100000 + i, action: a }))]`)
 	if !standIn(n) {
 		t.Error("seventeen words kept: the oldest was not dropped for the newest")
 	}

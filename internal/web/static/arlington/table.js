@@ -398,7 +398,7 @@ async function hint() {
 function act(a) {
   $("error").textContent = "";
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
-    sending(last.view.eventCount, last.seat);
+    sending(last.view.eventCount, last.seat, a);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
     sheetHolds = false;
     sentAt = answerAt = last.view.eventCount;
