@@ -10,9 +10,10 @@
 // standIn holds the numbers of the seat's moves judged the stand-in's.
 export const standIn = new Set();
 // mine is the action this page last sent ({ at: its event count, key:
-// its action's key }), until the move of its seat that is that action
-// arrives (null: none waiting); it outlives a dropped connection, so an
-// action sent just before the drop is still known as the player's own.
+// its action's key, passed: the seat's moves since that were not it }),
+// until the move of its seat that is that action arrives (null: none
+// waiting); it outlives a dropped connection, so an action sent just
+// before the drop is still known as the player's own.
 let mine = null;
 // claims holds the actions another window of this browser (the same
 // person: up to four may play one seat) sent for this page's seat at
@@ -20,7 +21,11 @@ let mine = null;
 // windows tell each other: a move made there is the person's, and was
 // told here as "A bot played for you". A claim stands until a move of
 // the seat that is its action, at or after its count, uses it up (only
-// that claim), or until the window withdraws it (its action refused).
+// that claim), until the window withdraws it (its action refused), or
+// until two moves of the seat at or after its count were other actions:
+// the server applies an action at the seat's turn it arrives in or the
+// next, so an action never applied nor refused (its window closed) can
+// claim no move after those.
 // Matching the action, not the count alone, keeps two windows that sent
 // on one turn apart: the server applies one there and the other at the
 // seat's next turn. Words about other seats (another person in this
@@ -31,6 +36,8 @@ const CLAIMS_MAX = 16; // each is used up or withdrawn within a round trip: a fe
 // arriving after the move it tells of finds that move.
 const seatMoves = [];
 const MOVES_MAX = 32;
+// STALE_AFTER is how many moves of the seat, other actions, end a claim.
+const STALE_AFTER = 2;
 let peers = null;
 let seatOf = () => -1;
 
@@ -79,7 +86,7 @@ export function installPeers(id, seat, retold) {
     const moved = seatMoves.find((m) => m.n >= d.at && m.key === key && standIn.has(m.n));
     if (moved) { standIn.delete(moved.n); retold(); return; }
     if (claims.length >= CLAIMS_MAX) claims.shift();
-    claims.push({ at: d.at, key });
+    claims.push({ at: d.at, key, passed: 0 });
   };
 }
 
@@ -92,7 +99,7 @@ let sent = null;
 export function sending(at, seat, action) {
   sent = { seat, at, action };
   if (peers) peers.postMessage(sent);
-  mine = { at, key: actionKey(action) };
+  mine = { at, key: actionKey(action), passed: 0 };
 }
 
 // refused forgets the action this page sent (the server refused it), and
@@ -114,7 +121,17 @@ export function noteStandIn(events, seat) {
     const key = actionKey(e.action);
     seatMoves.push({ n: e.n, key });
     if (seatMoves.length > MOVES_MAX) seatMoves.shift();
-    if (mine && mine.key === key && e.n >= mine.at) { mine = null; continue; }
-    if (!takeClaim(key, e.n)) standIn.add(e.n);
+    if (mine && mine.key === key && e.n >= mine.at) mine = null;
+    else if (!takeClaim(key, e.n)) standIn.add(e.n);
+    age(e.n);
+  }
+}
+
+// age counts move n against every claim (and mine) it did not use up,
+// and drops those it makes stale (STALE_AFTER).
+function age(n) {
+  if (mine && n >= mine.at && ++mine.passed >= STALE_AFTER) mine = null;
+  for (let i = claims.length - 1; i >= 0; i--) {
+    if (claims[i].at <= n && ++claims[i].passed >= STALE_AFTER) claims.splice(i, 1);
   }
 }
