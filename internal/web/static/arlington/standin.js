@@ -22,10 +22,13 @@ let mine = null;
 // told here as "A bot played for you". A claim stands until a move of
 // the seat that is its action, at or after its count, uses it up (only
 // that claim), until the window withdraws it (its action refused), or
-// until two moves of the seat at or after its count were other actions:
-// the server applies an action at the seat's turn it arrives in or the
-// next, so an action never applied nor refused (its window closed) can
-// claim no move after those.
+// until two moves of the seat at or after its count were judged the
+// stand-in's: while the person is connected the stand-in moves only when
+// a turn's timer runs out, so an action still unanswered after two such
+// moves was never applied nor refused (its window closed) and claims no
+// later move. Moves other windows claimed do not count: one window may
+// move the seat several times in a row (a pickup, then an add) while
+// another's action is on its way.
 // Matching the action, not the count alone, keeps two windows that sent
 // on one turn apart: the server applies one there and the other at the
 // seat's next turn. Words about other seats (another person in this
@@ -36,7 +39,8 @@ const CLAIMS_MAX = 16; // each is used up or withdrawn within a round trip: a fe
 // arriving after the move it tells of finds that move.
 const seatMoves = [];
 const MOVES_MAX = 32;
-// STALE_AFTER is how many moves of the seat, other actions, end a claim.
+// STALE_AFTER is how many of the seat's moves judged the stand-in's end a
+// claim (and the page's own action waiting).
 const STALE_AFTER = 2;
 let peers = null;
 let seatOf = () => -1;
@@ -122,13 +126,15 @@ export function noteStandIn(events, seat) {
     seatMoves.push({ n: e.n, key });
     if (seatMoves.length > MOVES_MAX) seatMoves.shift();
     if (mine && mine.key === key && e.n >= mine.at) mine = null;
-    else if (!takeClaim(key, e.n)) standIn.add(e.n);
-    age(e.n);
+    else if (!takeClaim(key, e.n)) {
+      standIn.add(e.n);
+      age(e.n);
+    }
   }
 }
 
-// age counts move n against every claim (and mine) it did not use up,
-// and drops those it makes stale (STALE_AFTER).
+// age counts the stand-in's move n against every claim (and mine) sent
+// at or before it, and drops those it makes stale (STALE_AFTER).
 function age(n) {
   if (mine && n >= mine.at && ++mine.passed >= STALE_AFTER) mine = null;
   for (let i = claims.length - 1; i >= 0; i--) {
