@@ -80,6 +80,8 @@ var layers = []layer{
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
 	// A throwaway PostgreSQL for the store tests: no program file imports it.
 	{"internal/pgtest", nil, nil, "for tests of the stores: a PostgreSQL server of their own"},
+	// SQLite files made with no store, for the store's own tests too.
+	{"internal/sqlitetest", nil, nil, "for tests of the store and the commands: SQLite files made with no store"},
 	{"internal/storetest", []string{"internal/store", "internal/pgstore", "internal/pgtest", "internal/spidergame",
 		"internal/table", "internal/dbcopy"}, nil, "for tests: the same tests against every store"},
 	// Clients meet the server at the wire, as any other client would.

@@ -2,26 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"database/sql"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// sqlExec runs statements on the SQLite file at path, with no store.
-func sqlExec(t *testing.T, path, stmts string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmts); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // dirBytes is every file under dir by its path, with its content (a
 // symbolic link's: where it leads); a -shm's content is left out (nil):

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/storetest"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // backups makes, in dir, good.db with rows and two backups of it:
@@ -29,7 +30,7 @@ func backups(t *testing.T, dir string) (backup, older string) {
 			t.Fatalf("backup: exit %d: %s", code, errOut)
 		}
 	}
-	sqlExec(t, older, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	sqlitetest.Exec(t, older, "DROP TABLE acme_cache; PRAGMA user_version = 9")
 	return backup, older
 }
 
@@ -43,7 +44,7 @@ func TestDBCopyTargetCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	backup, older := backups(t, dir)
 	other := filepath.Join(dir, "other.db")
-	sqlExec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	sqlitetest.Exec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
 	full := filepath.Join(dir, "full.db")
 	fill(t, full)
 	dangling := filepath.Join(dir, "dangling")
@@ -75,7 +76,7 @@ func TestDBCopyPostgresSourceFirst(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	other := filepath.Join(dir, "other.db")
-	sqlExec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	sqlitetest.Exec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
 	before := dirBytes(t, dir)
 	pgOld := pgtest.DB(t)
 	fill(t, pgOld)
@@ -181,51 +182,13 @@ func TestDBCopyTargetFilledMeanwhile(t *testing.T) {
 	}
 }
 
-// hotFile makes, in dir, hot.db with a hot journal beside it: the file
-// and -journal a program killed in a write past its page cache leaves.
-func hotFile(t *testing.T, dir string) string {
-	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hot.db")
-	sqlExec(t, path, "CREATE TABLE t(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT randomblob(2000) FROM n")
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=cache_size(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	c, err := w.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	// A write past the page cache spills into the file, its journal
-	// beside it: the two copied now are what a crash leaves.
-	if _, err := c.ExecContext(ctx, "BEGIN; UPDATE t SET x = randomblob(2000)"); err != nil {
-		t.Fatal(err)
-	}
-	hot := filepath.Join(dir, "hot.db")
-	for _, side := range []string{"", "-journal"} {
-		b, err := os.ReadFile(path + side)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(hot+side, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := c.ExecContext(ctx, "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
-	return hot
-}
-
 // TestDBCopyHotJournal: a --from with a hot journal beside it (a write a
 // crashed program left half done) is bad input, exit 2, in words saying
 // how to roll it back, to db copy and to backup alike; each read
 // "attempt to write a readonly database (776)", exit 1.
 func TestDBCopyHotJournal(t *testing.T) {
 	dir := t.TempDir()
-	hot := hotFile(t, dir)
+	hot := sqlitetest.HotFile(t, dir)
 	before := dirBytes(t, dir)
 	for _, args := range [][]string{
 		{"db", "copy", "--from", hot, "--to", filepath.Join(dir, "fresh.db")},
@@ -265,9 +228,9 @@ func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
 		if _, errOut, code := run(t, "", "backup", "--db", empty, "--to", to); code != exitOK {
 			t.Fatalf("backup: exit %d: %s", code, errOut)
 		}
-		sqlExec(t, to, `INSERT INTO settings (player, json) VALUES ('p', '{}')`)
+		sqlitetest.Exec(t, to, `INSERT INTO settings (player, json) VALUES ('p', '{}')`)
 	}
-	sqlExec(t, v9, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	sqlitetest.Exec(t, v9, "DROP TABLE acme_cache; PRAGMA user_version = 9")
 	before := dirBytes(t, dir)
 	for _, to := range []string{v9, current} {
 		out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)

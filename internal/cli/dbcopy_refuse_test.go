@@ -13,6 +13,8 @@ import (
 
 	"cardtable/internal/pgtest"
 	"cardtable/internal/storetest"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // oneRow makes a cardtable database at path with one row, a player's
@@ -57,17 +59,17 @@ func TestDBCopyRefusals(t *testing.T) {
 	notes := write("notes.txt", bytes.Repeat([]byte("not a database\n"), 300))
 	afile := write("afile", []byte("a file"))
 	other, newer := filepath.Join(dir, "other.db"), filepath.Join(dir, "newer.db")
-	sqlExec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	sqlitetest.Exec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
 	s, err := storetest.Open(context.Background(), newer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	sqlExec(t, newer, "PRAGMA user_version = 999")
+	sqlitetest.Exec(t, newer, "PRAGMA user_version = 999")
 	// A rollback-journal file with a schema version past this program's:
 	// opening it made it a WAL database before its version was read.
 	newer50 := filepath.Join(dir, "newer50.db")
-	sqlExec(t, newer50, "CREATE TABLE t(x); PRAGMA user_version = 50")
+	sqlitetest.Exec(t, newer50, "CREATE TABLE t(x); PRAGMA user_version = 50")
 	adir := filepath.Join(dir, "adir")
 	if err := os.Mkdir(adir, 0o755); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"cardtable/internal/store"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // TestServeBackupDBCopyRefuseForeignSchema: another program's SQLite file
@@ -29,8 +31,8 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 	fill(t, good)
 	dir := t.TempDir()
 	v3, v0 := filepath.Join(dir, "theirs3.db"), filepath.Join(dir, "theirs0.db")
-	sqlExec(t, v3, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs'); PRAGMA user_version = 3")
-	sqlExec(t, v0, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
+	sqlitetest.Exec(t, v3, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs'); PRAGMA user_version = 3")
+	sqlitetest.Exec(t, v0, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
 	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
 	noSchema := func(cmd, path, end string) string {
 		return cmd + ": " + path + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 3); " + end
@@ -65,7 +67,7 @@ func TestForeignGamesTableRefused(t *testing.T) {
 		t.Run(fmt.Sprint(version), func(t *testing.T) {
 			dir := t.TempDir()
 			theirs := filepath.Join(dir, "theirs.db")
-			sqlExec(t, theirs, fmt.Sprintf("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT); "+
+			sqlitetest.Exec(t, theirs, fmt.Sprintf("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT); "+
 				"INSERT INTO games VALUES (1, 'chess'); PRAGMA user_version = %d", version))
 			fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
 			v := fmt.Sprintf("(schema version %d)", version)
@@ -98,7 +100,7 @@ func TestSalvagedDBWithoutVersionRefused(t *testing.T) {
 	dir := t.TempDir()
 	salvaged := filepath.Join(dir, "salvaged.db")
 	fill(t, salvaged)
-	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
+	sqlitetest.Exec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
 	fresh, live := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "live.db")
 	what := salvageWords(salvaged, salvaged)
 	notCardtable := salvaged + " is not a cardtable database: " + what
@@ -133,10 +135,10 @@ func TestSalvageWordsNeedCardtableTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other.db")
-	sqlExec(t, other, "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
+	sqlitetest.Exec(t, other, "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
 	salvaged := filepath.Join(dir, "x.db")
 	fill(t, salvaged)
-	sqlExec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
+	sqlitetest.Exec(t, salvaged, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 0")
 	fresh := filepath.Join(t.TempDir(), "fresh.db")
 	for _, tc := range []struct{ db, want string }{
 		{other, other + " is not a cardtable database: it is an SQLite database with no cardtable schema (schema version 0); nothing written"},
@@ -164,7 +166,7 @@ func TestForeignVirtualTableRefused(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			theirs := filepath.Join(dir, "theirs.db")
-			sqlExec(t, theirs, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'hello'); "+
+			sqlitetest.Exec(t, theirs, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'hello'); "+
 				"PRAGMA writable_schema = ON; INSERT INTO sqlite_schema (type, name, tbl_name, rootpage, sql) VALUES "+
 				"('table', '"+name+"', '"+name+"', 0, 'CREATE VIRTUAL TABLE "+name+" USING vec0(embedding float[4])'); "+
 				"PRAGMA writable_schema = OFF; PRAGMA user_version = 3")

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // resultRows is how many rows sourceWithRows puts in results and in
@@ -28,7 +30,7 @@ func sourceWithRows(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	db.Close()
-	sqliteFile(t, path, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+	sqlitetest.Exec(t, path, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 		INSERT INTO results (lineage, variant, suits, won, score, at, player)
 		SELECT printf('lineage-%05d', i), 'spider', 4, 0, i, i, printf('aaaaaaaa%05d', i) FROM n;
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
@@ -210,7 +212,7 @@ func TestBackupStaleTablePageRefused(t *testing.T) {
 	if err := os.WriteFile(stale, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sqliteFile(t, stale, "PRAGMA secure_delete = ON; DELETE FROM results WHERE rowid = 1000") // its bytes zeroed
+	sqlitetest.Exec(t, stale, "PRAGMA secure_delete = ON; DELETE FROM results WHERE rowid = 1000") // its bytes zeroed
 	s, err := os.ReadFile(stale)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"cardtable/internal/dbcopy"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // files is every file in dir by name, with its content.
@@ -60,20 +62,6 @@ func sameFiles(t *testing.T, dir string, before map[string][]byte) {
 	}
 }
 
-// sqliteFile makes an SQLite file at path with stmts, in SQLite's
-// default rollback-journal mode, with no store.
-func sqliteFile(t *testing.T, path, stmts string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(stmts); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestOpenNewerUntouched: a rollback-journal file whose schema version
 // is past this program's (a newer cardtable's, or another program's) is
 // refused by Open byte for byte as it was, nothing made beside it. Open
@@ -82,7 +70,7 @@ func sqliteFile(t *testing.T, path, stmts string) {
 func TestOpenNewerUntouched(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "newer.db")
-	sqliteFile(t, path, "CREATE TABLE t(x); INSERT INTO t VALUES (1); PRAGMA user_version = 50")
+	sqlitetest.Exec(t, path, "CREATE TABLE t(x); INSERT INTO t VALUES (1); PRAGMA user_version = 50")
 	before := files(t, dir)
 	db, err := Open(context.Background(), path)
 	if err == nil {
@@ -108,7 +96,7 @@ func damagedCopy(t *testing.T, good, path string) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	sqliteFile(t, path, "PRAGMA journal_mode = DELETE")
+	sqlitetest.Exec(t, path, "PRAGMA journal_mode = DELETE")
 	if b, err = os.ReadFile(path); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +136,7 @@ func TestCheckCopyUntouched(t *testing.T) {
 	}
 	db.Close()
 	newer := filepath.Join(dir, "newer.db")
-	sqliteFile(t, newer, "CREATE TABLE t(x); PRAGMA user_version = 50")
+	sqlitetest.Exec(t, newer, "CREATE TABLE t(x); PRAGMA user_version = 50")
 	notes := filepath.Join(dir, "notes.txt")
 	if err := os.WriteFile(notes, bytes.Repeat([]byte("not a database\n"), 300), 0o600); err != nil {
 		t.Fatal(err)
@@ -230,7 +218,7 @@ func TestOpenCopyTarget(t *testing.T) {
 	}
 
 	late := filepath.Join(dir, "late.db")
-	copyTargetHook = func() { sqliteFile(t, late, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES ('mine')") }
+	copyTargetHook = func() { sqlitetest.Exec(t, late, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES ('mine')") }
 	defer func() { copyTargetHook = nil }()
 	before := files(t, dir)
 	db, err = OpenCopyTarget(ctx, late)
@@ -295,52 +283,13 @@ func TestOpenCopyTargetLink(t *testing.T) {
 	}
 }
 
-// hotFile makes, in dir, hot.db with a hot journal beside it: the file
-// and -journal a program killed in a write past its page cache leaves.
-func hotFile(t *testing.T, dir string) string {
-	t.Helper()
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "hot.db")
-	sqliteFile(t, path, "CREATE TABLE t(x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT randomblob(2000) FROM n")
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=cache_size(1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	c, err := w.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	// A write transaction past the page cache: SQLite writes the
-	// journal and spills pages into the file before the commit. The
-	// two copied now are what a crash leaves.
-	if _, err := c.ExecContext(ctx, "BEGIN; UPDATE t SET x = randomblob(2000)"); err != nil {
-		t.Fatal(err)
-	}
-	hot := filepath.Join(dir, "hot.db")
-	for _, side := range []string{"", "-journal"} {
-		b, err := os.ReadFile(path + side)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(hot+side, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := c.ExecContext(ctx, "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
-	return hot
-}
-
 // TestCheckCopyHotJournal: a file with a hot journal beside it (a write
 // left half done) is refused in words saying so and what to do, both
 // as a source and as a target, and left as it was.
 func TestCheckCopyHotJournal(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	hot := hotFile(t, dir)
+	hot := sqlitetest.HotFile(t, dir)
 	before := files(t, dir)
 	for side, check := range map[string]func(context.Context, string) error{"source": CheckCopySource, "target": CheckCopyTarget} {
 		err := check(ctx, hot)
@@ -357,7 +306,7 @@ func TestCheckCopyHotJournal(t *testing.T) {
 // "reading FILE: attempt to write a readonly database (776)".
 func TestBackupHotJournal(t *testing.T) {
 	dir := t.TempDir()
-	hot := hotFile(t, dir)
+	hot := sqlitetest.HotFile(t, dir)
 	before := files(t, dir)
 	err := Backup(context.Background(), hot, filepath.Join(dir, "backup.db"))
 	want := "backup: " + hot + " has an unfinished write: its -journal is a write a program left half done"

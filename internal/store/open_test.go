@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"cardtable/internal/sqlitetest"
 )
 
 // TestOpenNewWithoutCheckpoint: a new database gets its schema in one
@@ -222,7 +224,7 @@ func openAtVersion(t *testing.T, dir string, names []string, v int) {
 		stmts.WriteString(";\n")
 	}
 	fmt.Fprintf(&stmts, "PRAGMA user_version = %d", v)
-	sqliteFile(t, path, stmts.String())
+	sqlitetest.Exec(t, path, stmts.String())
 	db, err := Open(context.Background(), path)
 	if err != nil {
 		t.Fatalf("version %d: %v", v, err)
