@@ -49,7 +49,7 @@ func checkIntegrity(ctx context.Context, db *sql.DB) (damage, error) {
 	if err := rows.Err(); err != nil || len(d.found) == 0 {
 		return d, err
 	}
-	indexes, err := indexRoots(ctx, db)
+	indexes, err := indexNames(ctx, db)
 	if err != nil {
 		return d, err
 	}
@@ -60,26 +60,25 @@ func checkIntegrity(ctx context.Context, db *sql.DB) (damage, error) {
 	return d, nil
 }
 
-// indexRoots is every index of the database db reads with its root page,
-// but for one whose b-tree is its table's own (a WITHOUT ROWID table's
-// primary key): its damage is the table's.
-func indexRoots(ctx context.Context, db *sql.DB) (map[string]int, error) {
-	rows, err := db.QueryContext(ctx, "SELECT name, rootpage FROM sqlite_schema WHERE type = 'index' "+
+// indexNames is every index of the database db reads, but for one whose
+// b-tree is its table's own (a WITHOUT ROWID table's primary key): its
+// damage is the table's.
+func indexNames(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'index' "+
 		"AND rootpage NOT IN (SELECT rootpage FROM sqlite_schema WHERE type = 'table')")
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	roots := map[string]int{}
+	var names []string
 	for rows.Next() {
 		var name string
-		var root int
-		if err := rows.Scan(&name, &root); err != nil {
+		if err := rows.Scan(&name); err != nil {
 			return nil, err
 		}
-		roots[name] = root
+		names = append(names, name)
 	}
-	return roots, rows.Err()
+	return names, rows.Err()
 }
 
 // inIndex reports whether a line of SQLite's integrity check is about an
@@ -93,8 +92,8 @@ func indexRoots(ctx context.Context, db *sql.DB) (map[string]int, error) {
 // (a stale page written back), "non-unique entry in index NAME" may be
 // a lost row's entry, and a page never used, a damaged page of a table
 // or an index, or the free list say nothing of the rows.
-func inIndex(line string, indexes map[string]int) bool {
-	for name := range indexes {
+func inIndex(line string, indexes []string) bool {
+	for _, name := range indexes {
 		if strings.HasPrefix(line, "row ") && (strings.HasSuffix(line, " missing from index "+name) ||
 			strings.HasSuffix(line, " values differ from index "+name)) ||
 			strings.HasPrefix(line, "rowid not at end-of-record for row ") && strings.HasSuffix(line, " of index "+name) ||
