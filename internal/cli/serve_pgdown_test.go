@@ -46,12 +46,28 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 		{"GET", "api/settings", ""},
 		{"GET", "api/arlington/ratings", ""},
 	}
-	for try := range 2 { // on a connection the cut broke, then on one refused
+	for try := range 3 { // on a connection the cut broke, then on ones refused
 		for _, r := range requests {
 			code, body := answer(t, r[0], s.url+r[1], r[2])
 			if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
 				t.Errorf("%s /%s with the database out of reach (try %d): %d %s", r[0], r[1], try+1, code, body)
 			}
+		}
+	}
+	// The failures are logged once each kind (the driver's words), not
+	// once a request: the repeats are counted, written a minute on.
+	failed := map[string]int{}
+	for _, l := range strings.Split(s.log.String(), "\n") {
+		if _, line, ok := strings.Cut(l, " level=ERROR "); ok {
+			failed[line]++
+		}
+	}
+	if len(failed) == 0 {
+		t.Errorf("no failed request logged")
+	}
+	for l, n := range failed {
+		if n != 1 || !strings.HasPrefix(l, `msg="requests failed: the database is out of reach" err=`) {
+			t.Errorf("written %d times, want once, as a request failed for want of the database: %s", n, l)
 		}
 	}
 	if t.Failed() {
@@ -326,5 +342,42 @@ func TestLongServeDatabaseRestart(t *testing.T) {
 		if code != 503 || i == ended {
 			t.Fatalf("a write after the connections ended, try %d: %d %s", i+1, code, body)
 		}
+	}
+}
+
+// TestQuietRepeatsHandler: the web handlers' WARN and ERROR lines the same
+// (message and attributes) as one written less than a minute ago are
+// counted, not written, and written with the count a minute on or at
+// Flush; lines that differ, or below WARN, are all written.
+func TestQuietRepeatsHandler(t *testing.T) {
+	var buf syncBuffer
+	now := time.Unix(1000, 0)
+	q := newQuietRepeats(slog.New(slog.DiscardHandler), func() time.Time { return now })
+	log := slog.New(q.Handler(slog.NewTextHandler(&buf, nil)))
+	for range 50 {
+		log.Error("requests failed", "err", "refused")
+		log.Info("served")
+	}
+	log.Error("requests failed", "err", "reset")
+	log.With("table", "A").Warn("dropped")
+	log.With("table", "B").Warn("dropped")
+	for _, want := range []struct {
+		line string
+		n    int
+	}{{`msg="requests failed" err=refused`, 1}, {`msg="requests failed" err=reset`, 1},
+		{`msg=served`, 50}, {`msg=dropped table=A`, 1}, {`msg=dropped table=B`, 1}} {
+		if got := strings.Count(buf.String(), want.line); got != want.n {
+			t.Fatalf("%s written %d times in the minute, want %d:\n%s", want.line, got, want.n, &buf)
+		}
+	}
+	now = now.Add(time.Minute)
+	log.Error("requests failed", "err", "refused")
+	if !strings.Contains(buf.String(), `msg="requests failed" err=refused repeated=49`) {
+		t.Fatalf("a minute on, not written with its count:\n%s", &buf)
+	}
+	log.Error("requests failed", "err", "refused")
+	q.Flush()
+	if !strings.Contains(buf.String(), `msg="requests failed" err=refused repeated=1`) {
+		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
 	}
 }
