@@ -235,3 +235,33 @@ func TestBackupStaleTablePageRefused(t *testing.T) {
 		t.Errorf("files beside the source: %v, want it alone", names)
 	}
 }
+
+// TestCheckCopySourceDamage: db copy's look at its source finds damage
+// as Backup does, with SQLite's full integrity check, and refuses the
+// file, leaving it as it was: damage in an index alone, which SQLite's
+// quick check passes (a copy reads games and saves through their keys'
+// index, and failed halfway, "database disk image is malformed", its
+// target made), names cardtable backup as the way to a sound copy; a
+// table's page lost, rows that may be gone.
+func TestCheckCopySourceDamage(t *testing.T) {
+	dir := t.TempDir()
+	indexes, lost := filepath.Join(dir, "indexes.db"), filepath.Join(dir, "lost.db")
+	damageIndex(t, indexes, sourceWithRows(t, indexes))
+	loseRows(t, lost, sourceWithRows(t, lost))
+	before := files(t, dir)
+	for _, tc := range []struct{ path, want string }{
+		{indexes, indexes + " is damaged in its indexes only (SQLite's integrity check: row 1 missing from index results_player), " +
+			"through which a copy reads rows; nothing changed: write a backup of it with cardtable backup, which makes the indexes anew " +
+			"from the tables, and copy from that backup (docs/operating.md)"},
+		{lost, lost + " is damaged (SQLite's integrity check: "},
+	} {
+		err := CheckCopySource(context.Background(), tc.path)
+		if !errors.Is(err, ErrCorrupt) || !strings.HasPrefix(fmt.Sprint(err), tc.want) {
+			t.Errorf("db copy's look at %s: %v; want ErrCorrupt and\n%s", filepath.Base(tc.path), err, tc.want)
+		}
+	}
+	if err := CheckCopySource(context.Background(), lost); !strings.Contains(fmt.Sprint(err), "): rows of it may be lost, which a copy would miss without a word; nothing changed") {
+		t.Errorf("db copy's look at a table's page lost: %v; want rows may be lost, nothing changed", err)
+	}
+	sameFiles(t, dir, before)
+}

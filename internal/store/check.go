@@ -23,7 +23,11 @@ import (
 // would add cardtable's schema, and then copy nothing; and one Open
 // would refuse only after changing it (it makes the file a WAL database
 // before its quick check): not SQLite at all, damaged, or a newer
-// cardtable's. It reads the file through a read-only connection of its
+// cardtable's. Damage is looked for as Backup does, with SQLite's full
+// integrity check: a copy reads some tables through an index (games,
+// saves, ... in key order), so damage in an index alone, which the
+// quick check passes, lost a row or failed the copy halfway, a target
+// left made. It reads the file through a read-only connection of its
 // own, closed before it returns, which leaves nothing beside the file
 // but for the -shm inspect may make.
 func CheckCopySource(ctx context.Context, path string) error {
@@ -36,6 +40,16 @@ func CheckCopySource(ctx context.Context, path string) error {
 			return fmt.Errorf("%s is %w: it is an empty file; nothing changed", path, ErrNotCardtable)
 		}
 		return fmt.Errorf("%s is %w: it is %s; nothing changed", path, ErrNotCardtable, c.noSchema(path, " with no cardtable schema"))
+	}
+	if d := c.damage; len(d.found) > 0 && d.indexOnly {
+		return fmt.Errorf("%s is %w in its indexes only (SQLite's integrity check: %s), through which a copy reads rows; "+
+			"nothing changed: write a backup of it with cardtable backup, which makes the indexes anew from the tables, "+
+			"and copy from that backup (docs/operating.md)", path, ErrCorrupt, d.words())
+	}
+	if d := c.damage; len(d.found) > 0 {
+		return fmt.Errorf("%s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
+			"without a word; nothing changed: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
+			path, ErrCorrupt, d.words())
 	}
 	return copyRefusal(path, c)
 }
@@ -130,8 +144,8 @@ func refuseForeign(ctx context.Context, path string) error {
 }
 
 // inspected is what inspect found of a database file: its kind (classify,
-// and for a cardtable database, when inspect is deep, SQLite's quick
-// check, which Open leaves to its own), its size, and, with
+// and for a cardtable database, when inspect is deep, SQLite's full
+// integrity check, which Open leaves to its own quick one), its size, and, with
 // no cardtable schema, how many things its schema holds (tables,
 // indexes, views, triggers).
 type inspected struct {
@@ -141,6 +155,9 @@ type inspected struct {
 	// full is, for a cardtable database (deep only), the first of the
 	// tables a copy carries that holds a row; "" if none does.
 	full string
+	// damage is what the integrity check found (deep only); with any,
+	// kind is kindDamaged.
+	damage damage
 }
 
 // inspect classifies the existing database file at path through a
@@ -165,8 +182,9 @@ type inspected struct {
 // half done) cannot be rolled back by a reader: it is refused
 // (ErrUnfinished).
 //
-// deep adds SQLite's quick check of a cardtable database (db copy's
-// checks); Open, which runs its own, leaves it out.
+// deep adds SQLite's full integrity check of a cardtable database (db
+// copy's checks, as Backup's); Open, which runs its quick one, leaves it
+// out.
 func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -194,9 +212,10 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 			break
 		}
 		// Damage past the first page, which Open's quick check would
-		// find only once the file was a WAL database.
-		if err := quickCheck(ctx, db); errors.Is(err, ErrCorrupt) {
-			in.fileClass = fileClass{kind: kindDamaged, err: errors.New(strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": "))}
+		// find only once the file was a WAL database, and damage in
+		// the indexes, which it would not find at all.
+		if d, err := checkIntegrity(ctx, db); err == nil && len(d.found) > 0 {
+			in.fileClass, in.damage = fileClass{kind: kindDamaged, err: errors.New(d.words())}, d
 		} else if err != nil {
 			in.fileClass = sqliteFault(err)
 		} else if in.full, err = firstFull(ctx, db); err != nil {
@@ -228,7 +247,7 @@ func firstFull(ctx context.Context, db *sql.DB) (string, error) {
 
 // OpenCopySource opens the database file at path as db copy's source,
 // which must have passed CheckCopySource: it is not checked again here
-// (its quick check takes a while, and Open runs its own). Open, having
+// (its integrity check takes a while, and Open runs its quick one). Open, having
 // no read-only mode, makes it a WAL database and migrates an older
 // schema, as a server's start would (docs/scaling.md): db copy checks
 // its target first.
