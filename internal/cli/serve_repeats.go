@@ -37,8 +37,8 @@ type quietRepeats struct {
 }
 
 type repeated struct {
-	at    time.Time   // when it was last written
-	n     int         // left out since
+	at    time.Time         // when it was last written
+	n     int               // left out since
 	write func(n int) error // writes the line, with repeated=n if n > 0
 }
 
