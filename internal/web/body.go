@@ -24,8 +24,9 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return b, nil
 }
 
-// DecodeJSON decodes b into v strictly: one value, no unknown fields,
-// nothing after it; an empty b is refused. Its errors are 400s.
+// DecodeJSON decodes b into v strictly: one value, no unknown fields
+// (keys matched to fields in ASCII case only: CheckKeys), nothing after
+// it; an empty b is refused. Its errors are 400s.
 func DecodeJSON(b []byte, v any) error {
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return badRequest("empty request body; want JSON")
@@ -40,6 +41,9 @@ func DecodeJSON(b []byte, v any) error {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return badRequest("bad JSON: data after the value")
+	}
+	if err := CheckKeys(b, v); err != nil {
+		return badRequest("%v", err)
 	}
 	return nil
 }

@@ -73,8 +73,8 @@ func validRef(r string) bool {
 // was read in full (the rate limit, a binary frame, a bad field, a value
 // after it), so that its refusal still names it; "" when there is none
 // to name: not a chat message, or one with no ref, a ref not valid or
-// two refs (keys are matched as encoding/json matches them, without
-// regard to case). Only the first JSON value is read.
+// two refs (keys are matched as Decode matches them, in ASCII case only:
+// web.SameKey). Only the first JSON value is read.
 func refOf(b []byte) string {
 	if len(b) > maxFrame {
 		return ""
@@ -96,10 +96,10 @@ func refOf(b []byte) string {
 			return ""
 		}
 		switch {
-		case strings.EqualFold(k, "type"):
+		case web.SameKey(k, "type"):
 			types++
 			json.Unmarshal(v, &typ) // not a string: typ stays "", no chat
-		case strings.EqualFold(k, "ref"):
+		case web.SameKey(k, "ref"):
 			refs++
 			json.Unmarshal(v, &ref) // not a string: ref stays "", not valid
 		}
@@ -128,6 +128,9 @@ func Decode(b []byte) (clientMsg, error) {
 	}
 	if d.More() {
 		return clientMsg{}, fmt.Errorf("%w: bad JSON: more than one value", web.ErrBadRequest)
+	}
+	if err := web.CheckKeys(b, &w); err != nil {
+		return clientMsg{}, fmt.Errorf("%w: %v", web.ErrBadRequest, err)
 	}
 	// encoding/json keeps the last of two equal keys; a message that says
 	// two things at once is refused instead of half-heard.
@@ -202,7 +205,7 @@ func Decode(b []byte) (clientMsg, error) {
 
 // duplicateKey reports a key that b's top-level object (valid JSON, one
 // object of scalars as the wire message is) has twice. Keys are compared
-// as encoding/json matches fields: without regard to case.
+// as Decode matches them to fields: in ASCII case only.
 func duplicateKey(b []byte) (string, bool) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
@@ -215,10 +218,11 @@ func duplicateKey(b []byte) (string, bool) {
 			return "", false
 		}
 		k, _ := t.(string)
-		if seen[strings.ToLower(k)] {
+		lower := asciiLower(k)
+		if seen[lower] {
 			return k, true
 		}
-		seen[strings.ToLower(k)] = true
+		seen[lower] = true
 		// The value: a scalar is one token; an array or object (which the
 		// strict decode has refused already) ends the scan.
 		if t, err := d.Token(); err != nil {
@@ -228,4 +232,14 @@ func duplicateKey(b []byte) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// asciiLower is k with its ASCII capitals made small, and nothing else.
+func asciiLower(k string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, k)
 }

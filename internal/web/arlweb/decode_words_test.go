@@ -68,3 +68,23 @@ func TestRequestWordsScan(t *testing.T) {
 		return err
 	})
 }
+
+// TestRequestKeyCase: every request body and WebSocket message of
+// Arlington's reads its keys in ASCII case only: "SEAT" is "seat",
+// "\u212Aind" (the Kelvin sign) is no key, though Unicode folds it to
+// "kind".
+func TestRequestKeyCase(t *testing.T) {
+	folded := 0
+	for _, v := range []any{table.Config{}, joinRequest{}, previewRequest{}} {
+		folded += webtest.CheckKeyCase(t, v, func(b []byte) error {
+			return web.DecodeJSON(b, reflect.New(reflect.TypeOf(v)).Interface())
+		})
+	}
+	folded += webtest.CheckKeyCase(t, wireMsg{}, func(b []byte) error {
+		_, err := Decode(b)
+		return err
+	})
+	if folded < 2 {
+		t.Fatalf("%d keys with an s or a k checked, want some", folded)
+	}
+}

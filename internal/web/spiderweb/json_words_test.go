@@ -40,3 +40,18 @@ func TestRequestWordsScan(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestKeyCase: every request body the Spider routes decode reads
+// its keys in ASCII case only: "Deal" is "deal", "ſuits" (a long s) is
+// no key of the API, though Unicode folds it to "suits".
+func TestRequestKeyCase(t *testing.T) {
+	folded := 0
+	for _, v := range []any{analysisRequest{}, newGameRequest{}, commandRequest{}, putSaveRequest{}} {
+		folded += webtest.CheckKeyCase(t, v, func(b []byte) error {
+			return web.DecodeJSON(b, reflect.New(reflect.TypeOf(v)).Interface())
+		})
+	}
+	if folded < 2 {
+		t.Fatalf("%d keys with an s or a k checked, want some", folded)
+	}
+}
