@@ -217,8 +217,12 @@ func TestBrowserGame(t *testing.T) {
 		p.clickSel(`#dlg-column [data-close]`)
 		p.menu("#btn-cards-menu", `#menu-cards [data-set="hideAreas"]`)
 		p.waitJS(`getComputedStyle(document.querySelector("#stock")).display === "none" && getComputedStyle(document.querySelector("#completed")).display === "none"`, "the deal and discard areas hidden")
+		// The rows left to deal are still told, in the status bar.
+		p.waitJS(`(() => { const r = document.querySelector("#status .rows"); return r.checkVisibility() &&
+			r.getBoundingClientRect().width > 0 && r.textContent === "To deal 5"; })()`, "the rows left to deal shown with the stock hidden")
 		p.menu("#btn-cards-menu", `#menu-cards [data-set="hideAreas"]`)
-		p.waitJS(`getComputedStyle(document.querySelector("#stock")).display !== "none"`, "the deal and discard areas back")
+		p.waitJS(`getComputedStyle(document.querySelector("#stock")).display !== "none" &&
+			!document.querySelector("#status .rows").checkVisibility()`, "the deal and discard areas back, the status bar's count gone")
 
 		// Settings persist: verbose off survives a reload, on the server too.
 		p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)

@@ -156,6 +156,8 @@ export function renderStock(S) {
   }
   const count = st.querySelector(".stock-count");
   if (count.textContent !== String(rows)) count.textContent = rows;
+  const told = $("#st-rows"); // the status bar's, seen while the stock is hidden
+  if (told.textContent !== String(rows)) told.textContent = rows;
   st.classList.toggle("empty", rows === 0);
   st.classList.toggle("hint-src", !!(S.hint && S.hint.stock));
   st.setAttribute("aria-label", rows ? `Stock: ${plural(rows, "row")} left. Deal a row.` : "Stock: empty");
