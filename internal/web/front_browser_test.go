@@ -45,6 +45,7 @@ func TestBrowserFrontPage(t *testing.T) {
 	p.eval(`(() => { const d = document.createElement("div"); d.setAttribute("style", "outline: 1px solid red"); document.body.append(d); return 1; })()`, nil)
 	p.wait(`window.__csp.length > 0`, "the planted inline style to be reported")
 	p.courtChestSigns()
+	p.spiderIndexesShown()
 	if got := p.text("#spider-games"); !strings.Contains(got, "No game in progress") {
 		t.Errorf("a new player's Spider list says %q", got)
 	}
@@ -256,6 +257,31 @@ func (p *sitePage) courtChestSigns() {
 	})()`, &bad)
 	for _, b := range bad {
 		p.t.Error(b)
+	}
+}
+
+// spiderIndexesShown: in the front page's Spider picture, a face-up card
+// under another shows its whole index, a Q's tail included: the top 37%
+// of a big-index face (cards.js smallFaceSVG). Covered lower, from 28%,
+// the queen's Q read as an O.
+func (p *sitePage) spiderIndexesShown() {
+	p.t.Helper()
+	var bad []string
+	p.eval(`(() => {
+	  const bad = [], cols = {};
+	  for (const c of document.querySelectorAll("#pic-spider .pcard")) (cols[c.style.left] ||= []).push(c);
+	  for (const col of Object.values(cols)) {
+	    const cards = col.map((c) => ({ face: c.firstChild.getAttribute("href"), r: c.getBoundingClientRect() }))
+	      .sort((a, b) => a.r.top - b.r.top);
+	    for (let i = 0; i + 1 < cards.length; i++) {
+	      const { face, r } = cards[i], shown = (cards[i + 1].r.top - r.top) / r.height;
+	      if (face !== "#card-back" && shown < 0.37) bad.push(face + " shows " + Math.round(shown * 100) + "% of its height");
+	    }
+	  }
+	  return bad;
+	})()`, &bad)
+	for _, b := range bad {
+		p.t.Errorf("the front page's Spider picture: %s, want 37%% (its whole index)", b)
 	}
 }
 

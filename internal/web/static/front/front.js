@@ -19,6 +19,12 @@ function el(tag, cls, text) {
   return e;
 }
 
+// CARD_H is a picture card's height in pixels (front.css .pcard);
+// INDEX_PART the part of it a big-index face's index takes, a Q's tail
+// included (cards.js smallFaceSVG; the Spider page's least step for
+// those faces, render.js minStep).
+const CARD_H = 78, INDEX_PART = 0.37;
+
 // place puts card code ("" the back) in the picture box at x, y (pixels of
 // a 200-wide box), turned by deg.
 function place(box, code, x, y, deg = 0) {
@@ -36,11 +42,14 @@ function pictures() {
   installSprite();
   // Spider: three columns of a tableau, face-down cards under runs.
   const sp = $("pic-spider");
-  const cols = [["", "KS", "QS", "JS"], ["", "", "TH", "9H"], ["", "8S", "7S", "6S", "5S"]];
-  // A face-down card shows a thin strip, a face-up one its index.
+  const cols = [["", "KS", "QS", "JS"], ["", "", "TH", "9H"], ["", "", "7S", "6S", "5S"]];
+  // A face-down card shows a thin strip, a face-up one its whole index,
+  // as on the Spider page: less cut the queen's tail off, and her Q read
+  // as an O.
+  const up = Math.ceil(INDEX_PART * CARD_H);
   cols.forEach((col, i) => {
     let y = 4;
-    for (const c of col) { place(sp, c, 14 + i * 62, y); y += c ? 22 : 12; }
+    for (const c of col) { place(sp, c, 14 + i * 62, y); y += c ? up : 12; }
   });
   // Arlington: a hand of cards held in a fan.
   const arl = $("pic-arlington");
