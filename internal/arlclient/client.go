@@ -119,6 +119,34 @@ func validID(id string) bool {
 	return true
 }
 
+// codeAlphabet is the characters of a table code (docs/api.md): digits
+// and capitals without the look-alikes 0, O, 1, I and L.
+const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// NormalCode is s as a table code in its written form (capitals, no
+// spaces or dashes), or "" if s cannot be one.
+func NormalCode(s string) string {
+	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(s)))
+	if len(s) != 6 || strings.Trim(s, codeAlphabet) != "" {
+		return ""
+	}
+	return s
+}
+
+// ByCode is the id of the live table with code, the six characters the
+// table page shows to invite a friend (any case; spaces and dashes
+// ignored). A code no live table has is an ErrNotFound.
+func (c *Client) ByCode(ctx context.Context, code string) (string, error) {
+	var t Table
+	if err := c.call(ctx, http.MethodGet, "/api/arlington/code/"+url.PathEscape(code), nil, &t); err != nil {
+		return "", err
+	}
+	if !validID(t.ID) {
+		return "", fmt.Errorf("GET /api/arlington/code/%s: the server's answer names no table", url.PathEscape(code))
+	}
+	return t.ID, nil
+}
+
 // Link is the shareable address of table id on this client's server.
 func (c *Client) Link(id string) string {
 	return c.base.String() + "/arlington/t/" + id
