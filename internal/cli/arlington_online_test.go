@@ -3,8 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
