@@ -221,7 +221,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "soon"}, exitUsage, "--turn-timer"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "extra"}, exitUsage, "unexpected argument"},
-		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach the server"},
+		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach http:"},
 		{[]string{"connect"}, exitUsage, "give the table's link (http://HOST:PORT/arlington/t/ID) or its code"},
 		{[]string{"connect", full, "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"connect", "http://localhost/spider/t/x"}, exitUsage, "not a table link"},
@@ -236,7 +236,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
 		{[]string{"connect", full}, exitFail, "cannot sit at"},
 		{[]string{"connect", full, "--name", "Greedy"}, exitFail, `"Greedy" is the name of a bot level; choose another with --name`},
-		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach the server"},
+		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach http:"},
 		{[]string{"new-table", "-h"}, exitOK, "--seats"},
 		{[]string{"connect", "-h"}, exitOK, "--bot"},
 	}
