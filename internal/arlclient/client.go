@@ -26,8 +26,8 @@ import (
 // Errors. An answer of the server that refuses a request is an *APIError;
 // these classify the ones a caller acts on.
 var (
-	ErrBadLink     = errors.New("not a table link")
-	ErrBadServer   = errors.New("not a server address")
+	ErrBadLink   = errors.New("not a table link")
+	ErrBadServer = errors.New("not a server address")
 	// ErrUnreachable is followed by the server's address, and then often
 	// by a cause that names the server itself ("the server refuses
 	// connections"): it does not say "the server" too.
