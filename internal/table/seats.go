@@ -23,7 +23,11 @@ type Summary struct {
 	Hand        int        `json:"hand"`
 	Totals      []int      `json:"totals"`
 	Watching    int        `json:"watching"` // connections, players' and spectators'
-	Created     time.Time  `json:"created"`
+	// Spectators is the people connected who hold no seat here, each
+	// counted once however many windows they have open (the lobby's
+	// "watching"; the seated who are connected are the seats' Present).
+	Spectators int       `json:"spectators"`
+	Created    time.Time `json:"created"`
 }
 
 // SeatInfo is a seat as everyone may see it: never the identity.
@@ -61,13 +65,29 @@ func (l *loop) summary() *Summary {
 	s := &Summary{ID: l.t.id, Players: l.cfg.Players, Target: l.cfg.Target,
 		TurnSeconds: l.cfg.TurnSeconds, Rated: l.cfg.Rated, Seats: l.seatInfos(), Status: l.status(),
 		Started: l.started(), Hand: l.st.HandNumber(), Totals: l.st.Totals(),
-		Watching: len(l.subs), Created: l.t.created}
+		Watching: len(l.subs), Spectators: l.watchers(), Created: l.t.created}
 	for _, si := range s.Seats {
 		if si.Open {
 			s.OpenSeats++
 		}
 	}
 	return s
+}
+
+// watchers is how many people are connected to the table without a seat:
+// their identities, or a connection without one on its own (spectators
+// counts their connections).
+func (l *loop) watchers() int {
+	seen := map[string]bool{}
+	n := 0
+	for s := range l.subs {
+		if s.seat >= 0 || s.player != "" && seen[s.player] {
+			continue
+		}
+		seen[s.player] = true
+		n++
+	}
+	return n
 }
 
 // seatOf is player's seat, or -1 (a seat only reserved for them is not
