@@ -107,7 +107,7 @@ func (l *loop) seatOf(player string) int {
 func (l *loop) saveSeats() error {
 	seats := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
-		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away}
+		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away, Left: s.left}
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -214,7 +214,7 @@ func (l *loop) leave(player string) (Left, error) {
 		return Left{}, ErrNotSeated
 	}
 	if l.started() {
-		l.setAway(s, true)
+		l.setAway(s, true, true)
 		l.dirty = true
 		return Left{Seat: s, Away: true}, nil
 	}
@@ -234,17 +234,20 @@ func (l *loop) leave(player string) (Left, error) {
 	return Left{Seat: -1, Opened: true}, nil
 }
 
-// setAway marks seat's person away (a stand-in plays for them) or back,
-// and stores it if it changed, so that a restart or another server goes
-// on the same way. A store failure is only reported: the table goes on
-// with it as it is here.
-func (l *loop) setAway(seat int, away bool) {
-	if l.seats[seat].away == away {
+// setAway marks seat's person away (a stand-in plays for them), left
+// too if they left the table rather than lost their connection, or back
+// (neither), and stores it if it changed, so that a restart or another
+// server goes on the same way. A store failure is only reported: the
+// table goes on with it as it is here.
+func (l *loop) setAway(seat int, away, left bool) {
+	s := &l.seats[seat]
+	left = left || away && s.left // a timeout after a leave is still a leave
+	if s.away == away && s.left == left {
 		return
 	}
-	l.seats[seat].away = away
+	s.away, s.left = away, left
 	if err := l.saveSeats(); err != nil && !errors.Is(err, ErrMoved) {
-		l.h.o.Logf("table %s: storing seat %d away=%v: %v", l.t.id, seat, away, err)
+		l.h.o.Logf("table %s: storing seat %d away=%v left=%v: %v", l.t.id, seat, away, left, err)
 	}
 }
 
