@@ -126,7 +126,7 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	}
 	c, err := arlclient.New(server)
 	if err != nil {
-		return nil, "", usageErr("connect: --server: %w", err)
+		return nil, "", usageErr("connect: %w", err) // names the address given and the form wanted
 	}
 	if u, _ := url.Parse(strings.TrimSpace(server)); strings.Trim(u.Path, "/") != "" {
 		return nil, "", usageErr("connect: --server %q: want the server's address alone, http://HOST:PORT, without a path", server)

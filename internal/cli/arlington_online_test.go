@@ -228,6 +228,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", "table-7"}, exitUsage, `"table-7" is neither a table's link`},
 		{[]string{"connect", full, "--server", url}, exitUsage, "--server goes with a table's code"},
 		{[]string{"connect", "222-222", "--server", url}, exitFail, "says: no table has the code 222222"},
+		{[]string{"connect", "222222", "--server", "ftp://x"}, exitUsage, `not a server address: "ftp://x"`},
 		{[]string{"connect", "222222", "--server", strings.TrimSuffix(url, "/") + "/arlington/"}, exitUsage, "without a path"},
 		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
 		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
