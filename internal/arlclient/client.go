@@ -26,9 +26,12 @@ import (
 // Errors. An answer of the server that refuses a request is an *APIError;
 // these classify the ones a caller acts on.
 var (
-	ErrBadLink     = errors.New("not a table link")
-	ErrBadServer   = errors.New("not a server address")
-	ErrUnreachable = errors.New("cannot reach the server")
+	ErrBadLink   = errors.New("not a table link")
+	ErrBadServer = errors.New("not a server address")
+	// ErrUnreachable is followed by the server's address, and then often
+	// by a cause that names the server itself ("the server refuses
+	// connections"): it does not say "the server" too.
+	ErrUnreachable = errors.New("cannot reach")
 	ErrNotFound    = errors.New("no such table")
 	ErrRefused     = errors.New("refused by the server")
 )
@@ -44,10 +47,21 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	if e.Message == "" {
-		return fmt.Sprintf("server answered %d %s", e.Status, http.StatusText(e.Status))
+	return answered(e.Status, e.Message)
+}
+
+// answered says the server answered status, with its words if it gave
+// any. Words that name the server themselves ("the server's storage
+// failed", "server busy or shutting down") follow the status alone, so
+// that the line says "server" once.
+func answered(status int, words string) string {
+	switch {
+	case words == "":
+		return fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
+	case strings.Contains(strings.ToLower(words), "server"):
+		return fmt.Sprintf("%d %s: %s", status, http.StatusText(status), words)
 	}
-	return fmt.Sprintf("server answered %d %s: %s", e.Status, http.StatusText(e.Status), e.Message)
+	return fmt.Sprintf("the server answered %d %s: %s", status, http.StatusText(status), words)
 }
 
 // Is makes a 404 an ErrNotFound and every refusal an ErrRefused.
@@ -117,6 +131,34 @@ func validID(id string) bool {
 		}
 	}
 	return true
+}
+
+// codeAlphabet is the characters of a table code (docs/api.md): digits
+// and capitals without the look-alikes 0, O, 1, I and L.
+const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// NormalCode is s as a table code in its written form (capitals, no
+// spaces or dashes), or "" if s cannot be one.
+func NormalCode(s string) string {
+	s = strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(s)))
+	if len(s) != 6 || strings.Trim(s, codeAlphabet) != "" {
+		return ""
+	}
+	return s
+}
+
+// ByCode is the id of the live table with code, the six characters the
+// table page shows to invite a friend (any case; spaces and dashes
+// ignored). A code no live table has is an ErrNotFound.
+func (c *Client) ByCode(ctx context.Context, code string) (string, error) {
+	var t Table
+	if err := c.call(ctx, http.MethodGet, "/api/arlington/code/"+url.PathEscape(code), nil, &t); err != nil {
+		return "", err
+	}
+	if !validID(t.ID) {
+		return "", fmt.Errorf("GET /api/arlington/code/%s: the server's answer names no table", url.PathEscape(code))
+	}
+	return t.ID, nil
 }
 
 // Link is the shareable address of table id on this client's server.
@@ -321,12 +363,12 @@ func (c *Client) callOnce(ctx context.Context, method, path string, in, out any)
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 			return ctx.Err()
 		}
-		return fmt.Errorf("%w at %s: %w", ErrUnreachable, c.base, errors.Unwrap(err))
+		return fmt.Errorf("%w %s: %w", ErrUnreachable, c.base, lost{errors.Unwrap(err)})
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if err != nil {
-		return fmt.Errorf("%w at %s: reading the answer: %w", ErrUnreachable, c.base, err)
+		return fmt.Errorf("%w %s: reading the answer: %w", ErrUnreachable, c.base, err)
 	}
 	if len(b) > maxAnswer {
 		return fmt.Errorf("%s %s: answer longer than %d bytes", method, path, maxAnswer)

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 	"unicode"
@@ -515,4 +516,59 @@ func lostWith(t *testing.T, body string) string {
 		t.Fatal("a message from a server answering 503")
 	}
 	return s.Err().Error()
+}
+
+// TestErrorsSayServerOnce: a line the client can end with or print says
+// "the server" once, also when the server's own words (or the client's
+// words for a lost connection) name the server: a request refused with
+// them, a follow refused with them, and a follow that gives up on a
+// server refusing connections.
+func TestErrorsSayServerOnce(t *testing.T) {
+	once := func(what, line string) {
+		t.Helper()
+		if n := strings.Count(strings.ToLower(line), "server"); n != 1 {
+			t.Errorf("%s: %q says server %d times, want once", what, line, n)
+		}
+	}
+	for _, words := range []string{"the server's storage failed; try again", "server busy or shutting down; try again", ""} {
+		body := `{"error":"` + words + `"}`
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInsufficientStorage)
+			fmt.Fprint(w, body)
+		}))
+		c, err := New(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Join(context.Background(), "T1", "Ann", -1)
+		once("a join answered "+body, err.Error())
+		s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: time.Millisecond, GiveUp: 20 * time.Millisecond})
+		for range s.Messages() {
+		}
+		once("a follow answered "+body, s.Err().Error())
+		srv.Close()
+		once("a follow answered 503 "+body, lostWith(t, body))
+	}
+	once("a follow answered 503 without words", lostWith(t, ""))
+	// A port nobody listens on: the follow gives up on it.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	c, err := New(dead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: time.Millisecond, GiveUp: 20 * time.Millisecond})
+	for range s.Messages() {
+	}
+	if !errors.Is(s.Err(), ErrUnreachable) || !errors.Is(s.Err(), syscall.ECONNREFUSED) {
+		t.Fatalf("a follow of a dead port ended with %v", s.Err())
+	}
+	once("a follow given up", s.Err().Error())
+	_, err = c.Join(context.Background(), "T1", "Ann", -1)
+	once("a join of a dead port", err.Error())
 }

@@ -237,7 +237,7 @@ func (s *Follower) run(ctx context.Context) {
 		if lostAt.IsZero() {
 			lostAt = time.Now()
 		} else if time.Since(lostAt) > s.o.GiveUp {
-			s.end(fmt.Errorf("%w at %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, lost{err}))
+			s.end(fmt.Errorf("%w %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, lost{err}))
 			return
 		}
 		s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)

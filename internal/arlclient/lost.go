@@ -74,13 +74,11 @@ func (e answerError) Error() string {
 		// The server's words: a 503 is also its database out of reach.
 		return "503 Service Unavailable: " + e.reason
 	case e.code == http.StatusServiceUnavailable:
-		return "the server cannot take it now (503): the table is moving to another server, or the server is stopping"
+		return "the server cannot take it now (503): it is stopping, or the table is moving to another"
 	case e.code == http.StatusTooManyRequests:
 		return "the server refuses more connections from this address now (429)"
-	case e.reason != "":
-		return fmt.Sprintf("the server answered %d %s: %s", e.code, http.StatusText(e.code), e.reason)
 	}
-	return fmt.Sprintf("the server answered %d %s", e.code, http.StatusText(e.code))
+	return answered(e.code, e.reason)
 }
 
 // refusedBody is as much of a refused handshake's answer as

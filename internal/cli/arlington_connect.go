@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 
@@ -22,20 +23,22 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	seat := fs.Int("seat", 0, "the `seat` to take, counting from 1 (default: the first open one)")
 	level := fs.String("bot", "", "let a bot of this `level` play the seat ("+strings.Join(bot.Names, ", ")+"); standard input is not read")
 	logName := fs.String("log", "", "write every message received from the server to `file`, one JSON object a line")
+	server := fs.String("server", "", "with a table's code: the server's `url`, as http://HOST:PORT (default: http://"+defaultAddr+", where serve listens by default)")
 	identity := fs.String("identity", "", "keep your player identity for each server in `file`, so later runs are the same player, with the same rating, name and seats (default: cardtable/"+identityFileName+" in your config directory; with --bot, none); --identity \"\" keeps it only for this run")
 	return func(ctx context.Context, env *Env, pos []string) error {
 		var err error
 		switch {
 		case len(pos) == 0:
-			return usageErr("connect: the table's link is required (http://HOST:PORT/arlington/t/ID)")
+			return usageErr("connect: give the table's link (http://HOST:PORT/arlington/t/ID) or its code, " +
+				"the six characters its page shows (with --server URL for a server other than http://" + defaultAddr + ")")
 		case len(pos) > 1:
 			return usageErr("connect: unexpected argument %q", pos[1])
 		case *seat < 0 || *seat > arlington.MaxSeats || fs.Changed("seat") && *seat == 0: // 0 given is no seat, not "any"
 			return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, *seat)
 		}
-		c, id, err := arlclient.FromLink(pos[0])
+		c, id, err := arlTableArg(ctx, pos[0], *server, fs.Changed("server"))
 		if err != nil {
-			return usageErr("connect: %w", err)
+			return err
 		}
 		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
 		seedBase, _ := arlSeed("")
@@ -95,6 +98,48 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		}
 		return r.run(ctx)
 	}
+}
+
+// arlTableArg is the client and table id of connect's argument: a table's
+// link, or its code (as the table page shows it) looked up on server
+// ("": the address serve listens on by default). --server goes with a
+// code only: a link names its own server, and a second one could only
+// disagree with it.
+func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*arlclient.Client, string, error) {
+	code := arlclient.NormalCode(arg)
+	if code == "" {
+		if !strings.Contains(arg, "://") {
+			return nil, "", usageErr("connect: %q is neither a table's link (http://HOST:PORT/arlington/t/ID) "+
+				"nor its code (six letters and digits, as the table's page shows it)", arg)
+		}
+		if serverGiven {
+			return nil, "", usageErr("connect: --server goes with a table's code; the link %s names its server already", arg)
+		}
+		c, id, err := arlclient.FromLink(arg)
+		if err != nil {
+			return nil, "", usageErr("connect: %w", err)
+		}
+		return c, id, nil
+	}
+	if server == "" {
+		server = "http://" + defaultAddr
+	}
+	c, err := arlclient.New(server)
+	if err != nil {
+		return nil, "", usageErr("connect: %w", err) // names the address given and the form wanted
+	}
+	if u, _ := url.Parse(strings.TrimSpace(server)); strings.Trim(u.Path, "/") != "" {
+		return nil, "", usageErr("connect: --server %q: want the server's address alone, http://HOST:PORT, without a path", server)
+	}
+	id, err := c.ByCode(ctx, code)
+	var api *arlclient.APIError
+	switch {
+	case errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status == http.StatusConflict) && api.Message != "":
+		return nil, "", fmt.Errorf("connect: %s says: %s", c.Origin(), api.Message)
+	case err != nil:
+		return nil, "", fmt.Errorf("connect: the code %s: %w", code, err)
+	}
+	return c, id, nil
 }
 
 // restoreIdentity gives c the identity the file at path keeps for its

@@ -143,7 +143,7 @@ func arlLeftWords(left arlclient.Left, seat int) string {
 	switch {
 	case left.Away:
 		return fmt.Sprintf("left the table; seat %d is still yours, marked away: the server's stand-in bot plays it "+
-			"until you come back (connect again with the same identity)", arlSeat(left.Seat))
+			"until you come back (connect again with the same identity); a rematch of this game holds no seat for you unless you do", arlSeat(left.Seat))
 	case left.Opened:
 		return fmt.Sprintf("left the table; seat %d is open again for anyone", arlSeat(seat))
 	}

@@ -45,7 +45,7 @@ func TestArlLeftWords(t *testing.T) {
 		left arlclient.Left
 		want string
 	}{
-		{arlclient.Left{Away: true, Seat: 2}, "left the table; seat 3 is still yours, marked away: the server's stand-in bot plays it until you come back (connect again with the same identity)"},
+		{arlclient.Left{Away: true, Seat: 2}, "left the table; seat 3 is still yours, marked away: the server's stand-in bot plays it until you come back (connect again with the same identity); a rematch of this game holds no seat for you unless you do"},
 		{arlclient.Left{Opened: true, Seat: -1}, "left the table; seat 2 is open again for anyone"},
 	} {
 		if got := arlLeftWords(tc.left, 1); got != tc.want {

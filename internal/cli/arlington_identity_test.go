@@ -265,7 +265,7 @@ func TestArlingtonConnectIdentityFileRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", path)
-		if code != exitFail || !strings.Contains(errs, "cannot reach the server") {
+		if code != exitFail || !strings.Contains(errs, "cannot reach http:") {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
 	})

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,11 +221,15 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "soon"}, exitUsage, "--turn-timer"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "extra"}, exitUsage, "unexpected argument"},
-		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach the server"},
-		{[]string{"connect"}, exitUsage, "link is required"},
+		{[]string{"new-table", "--server", dead, "--seats", "human,greedy"}, exitFail, "cannot reach http:"},
+		{[]string{"connect"}, exitUsage, "give the table's link (http://HOST:PORT/arlington/t/ID) or its code"},
 		{[]string{"connect", full, "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"connect", "http://localhost/spider/t/x"}, exitUsage, "not a table link"},
-		{[]string{"connect", "table-7"}, exitUsage, "not a table link"},
+		{[]string{"connect", "table-7"}, exitUsage, `"table-7" is neither a table's link`},
+		{[]string{"connect", full, "--server", url}, exitUsage, "--server goes with a table's code"},
+		{[]string{"connect", "222-222", "--server", url}, exitFail, "says: no table has the code 222222"},
+		{[]string{"connect", "222222", "--server", "ftp://x"}, exitUsage, `not a server address: "ftp://x"`},
+		{[]string{"connect", "222222", "--server", strings.TrimSuffix(url, "/") + "/arlington/"}, exitUsage, "without a path"},
 		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
 		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
 		{[]string{"connect", full, "--seat", "0"}, exitUsage, "--seat must be 1 to 6, not 0"},
@@ -231,7 +237,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
 		{[]string{"connect", full}, exitFail, "cannot sit at"},
 		{[]string{"connect", full, "--name", "Greedy"}, exitFail, `"Greedy" is the name of a bot level; choose another with --name`},
-		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach the server"},
+		{[]string{"connect", dead + "/arlington/t/ABC"}, exitFail, "cannot reach http:"},
 		{[]string{"new-table", "-h"}, exitOK, "--seats"},
 		{[]string{"connect", "-h"}, exitOK, "--bot"},
 	}
@@ -286,5 +292,33 @@ func TestArlingtonConnectSaysTurnTimer(t *testing.T) {
 		if c.want != "" && !strings.Contains(got.out, c.want) || c.want == "" && has {
 			t.Errorf("--turn-timer %s: the terminal said:\n%s\nwant %q", c.timer, got.out, c.want)
 		}
+	}
+}
+
+// TestArlingtonConnectByCode: connect takes a table's code, as the table
+// page shows it to invite a friend, in place of its link, looked up on
+// the server of --server; the run takes a seat there and plays it.
+func TestArlingtonConnectByCode(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "4", "--turn-timer", "off")
+	c, id, err := arlclient.FromLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(strings.TrimSuffix(url, "/") + "/api/arlington/tables/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tab struct{ Code string }
+	err = json.NewDecoder(resp.Body).Decode(&tab)
+	resp.Body.Close()
+	if err != nil || len(tab.Code) != 6 {
+		t.Fatalf("the table's code %q: %v", tab.Code, err)
+	}
+	// Typed as a person might: lower case, a dash in the middle.
+	typed := strings.ToLower(tab.Code[:3] + "-" + tab.Code[3:])
+	out, errs, code := arlRun(t, "", "arlington", "connect", typed, "--server", c.Origin(), "--bot", "greedy", "--identity", "")
+	if code != exitOK || !strings.Contains(out, "you are seat 1") || !strings.Contains(out, "game over") {
+		t.Fatalf("connect %s --server %s: exit %d\nstdout:\n%s\nstderr:\n%s", typed, c.Origin(), code, out, errs)
 	}
 }

@@ -115,8 +115,9 @@ func arlingtonCmd(env *Env) *cobra.Command {
 		leaf(env, "bench", "measure self-play speed in games per second", "", runArlingtonBench),
 		leaf(env, "new-table --server URL --seats SPEC", "create a table on a server and print its link",
 			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
-		leaf(env, "connect LINK", "join a table on a server and play a seat, or let a bot play it",
-			"Join the table at LINK (http://HOST:PORT/arlington/t/ID) and play a seat to the end of\n"+
+		leaf(env, "connect LINK|CODE", "join a table on a server and play a seat, or let a bot play it",
+			"Join the table at LINK (http://HOST:PORT/arlington/t/ID), or the one with CODE (the six\n"+
+				"characters its page shows) on the server of --server, and play a seat to the end of\n"+
 				"the game, from the terminal (one command a line) or with a bot. The identity the server\n"+
 				"knows you by is kept for later runs, as a browser keeps its cookie (--identity): they\n"+
 				"are the same player, with your rated name, rating and seat.\n\n"+arlConnectHelp, runArlingtonConnect),

@@ -39,7 +39,7 @@ func TestErrorLineShape(t *testing.T) {
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/t/abc"}, exitUsage,
 			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
-			"cardtable: arlington connect: cannot reach the server at http://127.0.0.1:1: dial tcp 127.0.0.1:1: connect: connection refused\n"},
+			"cardtable: arlington connect: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting\n"},
 		{[]string{"spider", "play", "--load", missing}, exitUsage,
 			"cardtable: spider play: cannot read " + missing + ": no such file or directory\n"},
 		{[]string{"spider", "solve", "--nope"}, exitUsage,

@@ -75,6 +75,9 @@ type seat struct {
 	player string // the person's identity, "" while open
 	name   string
 	away   bool // the person left or timed out unconnected: a bot plays at once
+	// left: away because the person left (Leave), not because their
+	// connection was lost; a rematch holds no seat for them.
+	left bool
 	// reserved: held for player (a rematch), who has not taken it yet.
 	reserved bool
 	subs     int // the person's live subscriptions
@@ -120,6 +123,7 @@ func newLoop(t *Table, cfg Config, st *arlington.State, stored []StoredSeat) *lo
 			l.seats[i].player, l.seats[i].name = stored[i].Player, stored[i].Name
 			l.seats[i].reserved = stored[i].Reserved && stored[i].Player != ""
 			l.seats[i].away = stored[i].Away && stored[i].Player != ""
+			l.seats[i].left = stored[i].Left && l.seats[i].away
 		}
 	}
 	return l
@@ -218,7 +222,7 @@ func (l *loop) started() bool {
 
 // back notes that seat's person is back: a timed-out turn is theirs again.
 func (l *loop) back(seat int) {
-	l.setAway(seat, false)
+	l.setAway(seat, false, false)
 	if seat == l.st.ToMove() {
 		l.timedOut = -1
 	}
@@ -316,7 +320,7 @@ func (l *loop) turnOut() {
 	}
 	l.timedOut = n
 	if l.seats[seat].subs == 0 {
-		l.setAway(seat, true)
+		l.setAway(seat, true, false)
 		l.dirty = true
 	}
 }

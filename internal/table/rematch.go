@@ -143,14 +143,17 @@ func (l *loop) turned() (Config, []StoredSeat) {
 	people := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
 		bots[i] = s.bot
-		people[i] = StoredSeat{Player: s.player, Name: s.name}
+		people[i] = StoredSeat{Player: s.player, Name: s.name, Left: s.left}
 	}
 	return turn(l.cfg, bots, people)
 }
 
 // turn is the settings and seats of a rematch of a game played with cfg,
 // bots (each seat's level, "" a person's) and people (each person's seat):
-// every seat moved one place on, each person's held for them.
+// every seat moved one place on, each person's held for them, but for a
+// person who left the table (Left): their seat is open to anyone, as a
+// held seat its person gives up is, rather than keep the others waiting
+// for someone who went away.
 func turn(cfg Config, bots []string, people []StoredSeat) (Config, []StoredSeat) {
 	n := len(bots)
 	cfg.Bots = make([]string, n)
@@ -158,7 +161,7 @@ func turn(cfg Config, bots []string, people []StoredSeat) (Config, []StoredSeat)
 	for i, bot := range bots {
 		j := (i + 1) % n
 		cfg.Bots[j] = bot
-		if p := people[i]; bot == "" && p.Player != "" {
+		if p := people[i]; bot == "" && p.Player != "" && !p.Left {
 			seats[j] = StoredSeat{Player: p.Player, Name: p.Name, Reserved: true}
 		}
 	}

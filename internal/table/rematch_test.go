@@ -155,3 +155,75 @@ func TestJoinOverSaysOver(t *testing.T) {
 		t.Fatalf("joining a finished game: %v, want ErrTableFull saying the game is over", err)
 	}
 }
+
+// TestRematchNoSeatForLeaver: a person who left the finished table
+// (Leave) gets no held seat at its rematch, made before or after a
+// restart: their turned seat is open to anyone. A person who only lost
+// their connection keeps theirs held. Leaving once the rematch is made
+// frees the seat it held for them; a person who came back after leaving
+// is held for again.
+func TestRematchNoSeatForLeaver(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	cfg := table.Config{Players: 3, Target: 1}
+	seat := func(tb *table.Table) {
+		for i, p := range []string{"a", "b", "c"} {
+			mustJoin(t, tb, p, i)
+		}
+	}
+	old := mustCreate(t, h, "a", cfg)
+	seat(old)
+	playOut(t, old, map[int]string{0: "a", 1: "b", 2: "c"})
+	if err := old.Leave(ctx, "b"); err != nil { // c's page is merely closed
+		t.Fatal(err)
+	}
+	h.Close()
+	h = newHub(t, st, newFakeClock()) // the leave is kept over a restart
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := nt.Summary().Seats // turned: a at 1, b at 2, c at 0
+	if !s[2].Open || s[2].Reserved || !s[0].Reserved || s[0].Name != "name c" {
+		t.Fatalf("the rematch's seats %+v: want b's open, c's held", s)
+	}
+	if got := mustJoin(t, nt, "d", -1); got != 2 {
+		t.Errorf("d sits at %d, want the seat b left", got)
+	}
+
+	// The rematch made first, then a leave at the finished table.
+	old2 := mustCreate(t, h, "a", cfg)
+	seat(old2)
+	playOut(t, old2, map[int]string{0: "a", 1: "b", 2: "c"})
+	nt2, _, err := h.RematchFrom(ctx, old2.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := nt2.Summary().Seats; !s[2].Reserved {
+		t.Fatalf("the rematch's seats %+v: want b's held before b leaves", s)
+	}
+	if err := old2.Leave(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if s := nt2.Summary().Seats; !s[2].Open || s[2].Reserved || !s[0].Reserved {
+		t.Fatalf("after b left the finished table the rematch's seats are %+v: want b's open, c's held", s)
+	}
+
+	// Left in play, then back: held for as anyone.
+	old3 := mustCreate(t, h, "a", table.Config{Players: 2, Target: 1})
+	mustJoin(t, old3, "a", 0)
+	mustJoin(t, old3, "b", 1)
+	if err := old3.Leave(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	mustJoin(t, old3, "b", 1) // back
+	playOut(t, old3, map[int]string{0: "a", 1: "b"})
+	nt3, _, err := h.RematchFrom(ctx, old3.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := nt3.Summary().Seats; !s[0].Reserved || s[0].Name != "name b" {
+		t.Fatalf("b came back, yet the rematch's seats are %+v: want b's held", s)
+	}
+}

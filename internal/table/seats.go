@@ -23,7 +23,11 @@ type Summary struct {
 	Hand        int        `json:"hand"`
 	Totals      []int      `json:"totals"`
 	Watching    int        `json:"watching"` // connections, players' and spectators'
-	Created     time.Time  `json:"created"`
+	// Spectators is the people connected who hold no seat here, each
+	// counted once however many windows they have open (the lobby's
+	// "watching"; the seated who are connected are the seats' Present).
+	Spectators int       `json:"spectators"`
+	Created    time.Time `json:"created"`
 }
 
 // SeatInfo is a seat as everyone may see it: never the identity.
@@ -61,13 +65,29 @@ func (l *loop) summary() *Summary {
 	s := &Summary{ID: l.t.id, Players: l.cfg.Players, Target: l.cfg.Target,
 		TurnSeconds: l.cfg.TurnSeconds, Rated: l.cfg.Rated, Seats: l.seatInfos(), Status: l.status(),
 		Started: l.started(), Hand: l.st.HandNumber(), Totals: l.st.Totals(),
-		Watching: len(l.subs), Created: l.t.created}
+		Watching: len(l.subs), Spectators: l.watchers(), Created: l.t.created}
 	for _, si := range s.Seats {
 		if si.Open {
 			s.OpenSeats++
 		}
 	}
 	return s
+}
+
+// watchers is how many people are connected to the table without a seat:
+// their identities, or a connection without one on its own (spectators
+// counts their connections).
+func (l *loop) watchers() int {
+	seen := map[string]bool{}
+	n := 0
+	for s := range l.subs {
+		if s.seat >= 0 || s.player != "" && seen[s.player] {
+			continue
+		}
+		seen[s.player] = true
+		n++
+	}
+	return n
 }
 
 // seatOf is player's seat, or -1 (a seat only reserved for them is not
@@ -87,7 +107,7 @@ func (l *loop) seatOf(player string) int {
 func (l *loop) saveSeats() error {
 	seats := make([]StoredSeat, len(l.seats))
 	for i, s := range l.seats {
-		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away}
+		seats[i] = StoredSeat{Player: s.player, Name: s.name, Reserved: s.reserved, Away: s.away, Left: s.left}
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
@@ -194,7 +214,7 @@ func (l *loop) leave(player string) (Left, error) {
 		return Left{}, ErrNotSeated
 	}
 	if l.started() {
-		l.setAway(s, true)
+		l.setAway(s, true, true)
 		l.dirty = true
 		return Left{Seat: s, Away: true}, nil
 	}
@@ -214,17 +234,20 @@ func (l *loop) leave(player string) (Left, error) {
 	return Left{Seat: -1, Opened: true}, nil
 }
 
-// setAway marks seat's person away (a stand-in plays for them) or back,
-// and stores it if it changed, so that a restart or another server goes
-// on the same way. A store failure is only reported: the table goes on
-// with it as it is here.
-func (l *loop) setAway(seat int, away bool) {
-	if l.seats[seat].away == away {
+// setAway marks seat's person away (a stand-in plays for them), left
+// too if they left the table rather than lost their connection, or back
+// (neither), and stores it if it changed, so that a restart or another
+// server goes on the same way. A store failure is only reported: the
+// table goes on with it as it is here.
+func (l *loop) setAway(seat int, away, left bool) {
+	s := &l.seats[seat]
+	left = left || away && s.left // a timeout after a leave is still a leave
+	if s.away == away && s.left == left {
 		return
 	}
-	l.seats[seat].away = away
+	s.away, s.left = away, left
 	if err := l.saveSeats(); err != nil && !errors.Is(err, ErrMoved) {
-		l.h.o.Logf("table %s: storing seat %d away=%v: %v", l.t.id, seat, away, err)
+		l.h.o.Logf("table %s: storing seat %d away=%v left=%v: %v", l.t.id, seat, away, left, err)
 	}
 }
 

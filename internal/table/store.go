@@ -78,6 +78,10 @@ type StoredSeat struct {
 	// connected; a stand-in plays for them until they return. Kept so
 	// that it goes on so after a restart or on another server.
 	Away bool `json:"away,omitempty"`
+	// Left: away because the person left the table (Leave) and has not
+	// come back, not because their connection was lost; a rematch holds
+	// no seat for them (docs/tables.md, "Rematch").
+	Left bool `json:"left,omitempty"`
 }
 
 // StoredMove is one action: the seat that took it and the action in the

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -109,14 +110,37 @@ type Left struct {
 	Seat   int  `json:"seat"` // the seat kept: -1 when it opened
 }
 
-// LeaveSeat is Leave, saying what it did.
+// LeaveSeat is Leave, saying what it did. A person leaving a finished
+// table whose rematch is made here gives up the seat held for them there
+// too (one they took stays theirs): the others should not wait for them.
 func (t *Table) LeaveSeat(ctx context.Context, player string) (Left, error) {
 	var left Left
+	var rematch string
 	err := t.do(ctx, func(l *loop) error {
 		var err error
 		left, err = l.leave(player)
+		if err == nil && l.st.Terminal() {
+			rematch = l.rematch
+		}
 		return err
 	})
+	if rematch != "" {
+		// Outside this table's goroutine: the rematch's may be waiting on
+		// this one (rematchClosed). A rematch on another server, or closed
+		// meanwhile, keeps its hold: it lapses with the table.
+		if rt, rerr := t.h.Table(rematch); rerr == nil {
+			herr := rt.do(ctx, func(l *loop) error {
+				if l.reservedFor(player) < 0 {
+					return nil
+				}
+				_, err := l.leave(player)
+				return err
+			})
+			if herr != nil && !errors.Is(herr, ErrClosed) {
+				t.h.o.Logf("table %s: freeing the seat held at its rematch %s: %v", t.id, rematch, herr)
+			}
+		}
+	}
 	return left, err
 }
 

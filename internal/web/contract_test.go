@@ -197,7 +197,7 @@ func TestClassify(t *testing.T) {
 		cls  string
 	}{
 		{"sentinel", fmt.Errorf("seat 2: %w", errA), 409, "seat 2: seat taken", "conflict"},
-		{"classed already", fmt.Errorf("%w: %w", ErrForbidden, errA), 403, "forbidden: seat taken", "forbidden"},
+		{"classed already", fmt.Errorf("%w: %w", ErrForbidden, errA), 403, "seat taken", "forbidden"},
 		{"public", fmt.Errorf("db: %w", errGone), 503, "restart the server", "unavailable"},
 		{"unknown", errors.New("disk on fire"), 500, "internal error", "internal"},
 		{"server fault told", fmt.Errorf("game g: %w", errDamaged), 500, "this game is damaged", "internal"},

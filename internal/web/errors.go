@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 )
 
 // errMethod: the path exists, the method does not (405). The other error
@@ -37,23 +38,23 @@ func status(err error) (int, string) {
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body too large (limit %d bytes)", tooBig.Limit)
 	case errors.Is(err, ErrBadRequest):
-		return http.StatusBadRequest, err.Error()
+		return http.StatusBadRequest, words(err, ErrBadRequest)
 	case errors.Is(err, ErrNotFound):
-		return http.StatusNotFound, err.Error()
+		return http.StatusNotFound, words(err, ErrNotFound)
 	case errors.Is(err, ErrConflict):
-		return http.StatusConflict, err.Error()
+		return http.StatusConflict, words(err, ErrConflict)
 	case errors.Is(err, ErrUnprocessable):
-		return http.StatusUnprocessableEntity, err.Error()
+		return http.StatusUnprocessableEntity, words(err, ErrUnprocessable)
 	case errors.Is(err, ErrForbidden):
-		return http.StatusForbidden, err.Error()
+		return http.StatusForbidden, words(err, ErrForbidden)
 	case errors.Is(err, errMethod):
-		return http.StatusMethodNotAllowed, err.Error()
+		return http.StatusMethodNotAllowed, words(err, errMethod)
 	case errors.Is(err, errMisdirected):
-		return http.StatusMisdirectedRequest, err.Error()
+		return http.StatusMisdirectedRequest, words(err, errMisdirected)
 	case errors.Is(err, ErrTooMany):
-		return http.StatusTooManyRequests, err.Error()
+		return http.StatusTooManyRequests, words(err, ErrTooMany)
 	case errors.Is(err, ErrNotImplemented):
-		return http.StatusNotImplemented, err.Error()
+		return http.StatusNotImplemented, words(err, ErrNotImplemented)
 	case errors.Is(err, ErrInsufficientStorage):
 		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
@@ -62,6 +63,22 @@ func status(err error) (int, string) {
 		return http.StatusServiceUnavailable, "the server cannot reach its database just now; try again in a moment"
 	}
 	return http.StatusInternalServerError, "internal error"
+}
+
+// words is err's text without its class's name before it: an error
+// made as fmt.Errorf("%w: seat taken", ErrConflict) reads "conflict: seat
+// taken", whose "conflict" is told by the status (and a WebSocket
+// message's class) already; the player reads "seat taken". The class
+// stays in err for the log.
+func words(err, class error) string {
+	msg := err.Error()
+	for {
+		rest, ok := strings.CutPrefix(msg, class.Error()+": ")
+		if !ok {
+			return msg
+		}
+		msg = rest
+	}
 }
 
 // lostConnection reports whether err says the database is out of reach

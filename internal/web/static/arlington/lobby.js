@@ -40,7 +40,11 @@ function tableItem(t) {
   else if (t.started) sub += ` · hand ${t.hand} · scores ${t.totals.join("-")}`;
   if (t.openSeats > 0) sub += ` · ${t.openSeats} open`;
   if (t.yours) sub += " · your seat";
-  if (t.watching) sub += ` · ${t.watching} connected`;
+  // People, not connections: the seated who are here (a seat's present),
+  // and those watching without a seat, each once however many windows.
+  const here = t.seats.filter((s) => s.present).length;
+  if (here) sub += ` · ${here} ${here === 1 ? "player" : "players"} here`;
+  if (t.spectators) sub += ` · ${t.spectators} watching`;
   a.appendChild(el("span", "t-sub", sub));
   li.appendChild(a);
   return li;

@@ -5,7 +5,11 @@
 // window of this browser at the same table, sent that action at or
 // before its count.
 // Only events that arrive while the page is open are judged: after a
-// reload the page cannot tell.
+// reload the page cannot tell. The seat's moves the page loads with
+// (noteHistory) are judged no one's, but they use up the words of other
+// windows they answer: a word is not ordered with the server's views, and
+// one about a move the page loaded with claimed the next stand-in move
+// that was the same action.
 
 // standIn holds the numbers of the seat's moves judged the stand-in's.
 export const standIn = new Set();
@@ -35,8 +39,10 @@ let mine = null;
 // browser profile) are ignored.
 const claims = [];
 const CLAIMS_MAX = 16; // each is used up or withdrawn within a round trip: a few at most wait
-// seatMoves holds the seat's last moves seen ({ n, key }), so that a word
-// arriving after the move it tells of finds that move.
+// seatMoves holds the seat's last moves seen ({ n, key, loaded }), so
+// that a word arriving after the move it tells of finds that move;
+// loaded marks a move the page loaded with, judged no one's, until a
+// word uses it up.
 const seatMoves = [];
 const MOVES_MAX = 32;
 // STALE_AFTER is how many of the seat's moves judged the stand-in's end a
@@ -87,7 +93,8 @@ export function installPeers(id, seat, retold) {
     }
     // A late word: the seat's first stand-in move at or after its count
     // that is its action is the one it tells of: the person's.
-    const moved = seatMoves.find((m) => m.n >= d.at && m.key === key && standIn.has(m.n));
+    const moved = seatMoves.find((m) => m.n >= d.at && m.key === key && (standIn.has(m.n) || m.loaded));
+    if (moved && moved.loaded) { moved.loaded = false; return; } // told of a move the page loaded with
     if (moved) { standIn.delete(moved.n); retold(); return; }
     if (claims.length >= CLAIMS_MAX) claims.shift();
     claims.push({ at: d.at, key, passed: 0 });
@@ -130,6 +137,21 @@ export function noteStandIn(events, seat) {
       standIn.add(e.n);
       age(e.n);
     }
+  }
+}
+
+// noteHistory notes the moves of seat among events the page loaded with
+// (its first view, or a full one after a gap): not judged, since the page
+// did not see them come, but each uses up a word of another window that
+// is its action, sent at or before it, and a word coming later finds it.
+export function noteHistory(events, seat) {
+  for (const e of events) {
+    // A full view after a gap repeats moves seen and judged already.
+    if (e.kind !== "move" || e.seat !== seat || seatMoves.some((m) => m.n === e.n)) continue;
+    const key = actionKey(e.action);
+    const loaded = !takeClaim(key, e.n);
+    seatMoves.push({ n: e.n, key, loaded });
+    if (seatMoves.length > MOVES_MAX) seatMoves.shift();
   }
 }
 

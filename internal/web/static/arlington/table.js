@@ -21,7 +21,7 @@ import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIn
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
-import { standIn, installPeers, sending, refused as refusedSent, noteStandIn } from "./standin.js";
+import { standIn, installPeers, sending, refused as refusedSent, noteStandIn, noteHistory } from "./standin.js";
 
 const $ = (id) => document.getElementById(id);
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -147,6 +147,7 @@ function show(m, burst) {
     events = events.slice(0, v.eventsFrom).concat(v.events);
     log = log.slice(0, v.eventsFrom).concat(m.log || []);
     if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
+    else if (m.seat >= 0) noteHistory(events, m.seat);
     if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
