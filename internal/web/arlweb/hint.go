@@ -56,7 +56,8 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		return table.ErrOver
 	}
 	if v.ToMove != v.Seat {
-		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
+		// Words the page shows: the seat counted from 1, as the page does.
+		return fmt.Errorf("%w: a hint is for your turn; it is seat %d's turn", web.ErrConflict, v.ToMove+1)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
 	defer cancel()
