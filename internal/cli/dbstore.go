@@ -75,10 +75,14 @@ func notAddress(cmd, flag, db string) error {
 
 // openErr makes a database that cannot be opened for what the user can
 // fix bad input (exit status 2): another program's file, refused
-// untouched, or a directory that does not exist (the wrong --db, nothing
-// made).
+// untouched, a directory that does not exist (the wrong --db, nothing
+// made), or a database a newer cardtable made (also refused untouched,
+// as backup and db copy refuse it), told what to do about it.
 func openErr(err error) error {
 	err = unprefixed{err}
+	if errors.Is(err, store.ErrNewer) {
+		return badInput(fmt.Errorf("%w: serve it with that version; nothing changed", err))
+	}
 	if errors.Is(err, store.ErrNotCardtable) || errors.Is(err, store.ErrBadPath) {
 		return badInput(err)
 	}

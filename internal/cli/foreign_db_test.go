@@ -51,6 +51,23 @@ func TestServeBackupDBCopyRefuseForeignSchema(t *testing.T) {
 	})
 }
 
+// TestServeRefusesNewerDatabase: a database a newer cardtable migrated
+// (a player who went back to an older binary) is refused by serve as bad
+// input, exit 2, as backup and db copy refuse it, with what to do, and
+// every file left byte for byte as it was. It was exit 1, a failure while
+// running, and ended "it was made by a newer cardtable" with no remedy.
+func TestServeRefusesNewerDatabase(t *testing.T) {
+	dir := t.TempDir()
+	newer := filepath.Join(dir, "newer.db")
+	fill(t, newer)
+	sqlitetest.Exec(t, newer, fmt.Sprintf("PRAGMA user_version = %d", store.Version()+1))
+	refusedUntouched(t, dir, []refusal{
+		{"serve", []string{"serve", "--addr", "127.0.0.1:0", "--db", newer},
+			fmt.Sprintf("serve: %s: database schema version %d is newer than this program's %d: it was made by a newer cardtable: serve it with that version; nothing changed",
+				newer, store.Version()+1, store.Version())},
+	})
+}
+
 // TestForeignGamesTableRefused: another program's SQLite file with a
 // table named games (a name any program may use) at a schema version a
 // cardtable database has, 3 or this program's own, is no cardtable

@@ -263,7 +263,9 @@ func (l *loop) act(player string, seat int, a arlington.Action) error {
 	case l.st.Terminal():
 		return ErrOver
 	case l.st.ToMove() != mine:
-		return fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, l.st.ToMove())
+		// The page shows these words as they are, so the seat is counted
+		// from 1, as the page and the rules' refusals count it.
+		return fmt.Errorf("%w: it is seat %d's turn", ErrNotYourTurn, l.st.ToMove()+1)
 	}
 	if err := l.apply(mine, a); err != nil {
 		return err

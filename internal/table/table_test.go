@@ -151,6 +151,10 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 			if errors.Is(c.want, table.ErrIllegal) && !errors.Is(err, arlington.ErrIllegal) {
 				t.Fatalf("err = %v does not wrap the engine's reason", err)
 			}
+			// The page shows these words: the seat counts from 1 there.
+			if want := fmt.Sprintf("not your turn: it is seat %d's turn", mover+1); errors.Is(c.want, table.ErrNotYourTurn) && err.Error() != want {
+				t.Fatalf("err = %q, want %q", err, want)
+			}
 			if n := strings.Count(err.Error(), "illegal action"); errors.Is(c.want, table.ErrIllegal) && n != 1 {
 				t.Fatalf("err = %q says \"illegal action\" %d times, want once", err, n)
 			}

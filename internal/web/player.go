@@ -61,7 +61,8 @@ func validToken(s string) bool {
 
 // identify gives every request a player: the one its cookie names, or a
 // new one, whose cookie goes out with the answer. The first new player
-// adopts what was stored before players existed (Options.Adopt).
+// that is a browser adopts what was stored before players existed
+// (Options.Adopt).
 func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Only the API and the pages need a player, and the pages hand one
@@ -91,7 +92,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 				MaxAge: int(playerMaxAge / time.Second), HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: IsHTTPS(r)})
 		}
-		if fresh && s.legacy.Load() {
+		if fresh && s.legacy.Load() && (page || fromBrowser(r)) {
 			if err := s.adopt(r.Context(), id); err != nil {
 				WriteError(w, r, s.log, err)
 				return
@@ -100,6 +101,15 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey{}, id)))
 	})
 }
+
+// fromBrowser reports whether r is a browser's own request: every
+// current browser sends Sec-Fetch-Mode with each request (a page's fetch,
+// its WebSocket), and neither curl nor the terminal clients do. What was
+// stored before players goes only to a browser (a page load, or a page
+// left open across the upgrade): the first new identity after an upgrade
+// was once a terminal client's (arlington new-table, connect), which
+// keeps no cookie, and the player's own browser then found nothing.
+func fromBrowser(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Mode") != "" }
 
 // adopt hands player what was stored before players existed
 // (Options.Adopt), until a call succeeds: only the first new player after

@@ -3,6 +3,7 @@ package arlweb
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -276,11 +277,15 @@ func TestHint(t *testing.T) {
 	}
 	hinted := 0
 	for c, v := range views {
-		var h hintAnswer
+		var h struct {
+			hintAnswer
+			Error string
+		}
 		code := c.do("GET", path, nil, &h)
 		if v.ToMove != v.Seat {
-			if code != http.StatusConflict {
-				t.Errorf("seat %d out of turn: %d, want 409", v.Seat, code)
+			// The page shows the words: the seat counts from 1 there.
+			if want := fmt.Sprintf("a hint is for your turn; it is seat %d's turn", v.ToMove+1); code != http.StatusConflict || h.Error != want {
+				t.Errorf("seat %d out of turn: %d %q, want 409 %q", v.Seat, code, h.Error, want)
 			}
 			continue
 		}

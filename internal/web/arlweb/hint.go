@@ -56,7 +56,9 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		return table.ErrOver
 	}
 	if v.ToMove != v.Seat {
-		return fmt.Errorf("%w: a hint is for your turn; seat %d is to move", web.ErrConflict, v.ToMove)
+		// Words the page shows as they are: the seat counted from 1, as
+		// the page does, and no "conflict: " ahead of them.
+		return web.Errorf(web.ErrConflict, "a hint is for your turn; it is seat %d's turn", v.ToMove+1)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
 	defer cancel()

@@ -221,6 +221,42 @@ func TestLegacyAdopted(t *testing.T) {
 	other.call("GET", "/api/games/OLDGAME", "", http.StatusNotFound, nil)
 }
 
+// TestLegacyNotAdoptedByAScript: what was stored before players goes to
+// a browser, not to the first client of any kind. A terminal client
+// (arlington new-table, connect) or curl calls the API with no cookie and
+// keeps none; it took the player's old games, saves and settings, and the
+// player's browser then found none. A browser's request (a page load, or
+// a page left open across the upgrade, whose fetch says Sec-Fetch-Mode)
+// still adopts it.
+func TestLegacyNotAdoptedByAScript(t *testing.T) {
+	for _, browser := range []struct {
+		name string
+		req  func() *http.Request
+	}{
+		{"page", func() *http.Request { return newRequest("GET", "/") }},
+		{"open page's fetch", func() *http.Request {
+			r := newRequest("GET", "/api/settings")
+			r.Header.Set("Sec-Fetch-Mode", "cors")
+			return r
+		}},
+	} {
+		t.Run(browser.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			if err := h.db.PutSettings(context.Background(), "", `{"old":true}`); err != nil {
+				t.Fatal(err)
+			}
+			script := serve(h.srv, newRequest("GET", "/api/settings"))
+			if script.Code != http.StatusOK || script.Body.String() != "{}" {
+				t.Fatalf("a script without a cookie got %d %s, want the empty settings", script.Code, script.Body)
+			}
+			h.serve(browser.req())
+			if _, js, _ := h.do("GET", "/api/settings", ""); string(js) != `{"old":true}` {
+				t.Fatalf("the browser that came after the script: settings %s", js)
+			}
+		})
+	}
+}
+
 func TestPrune(t *testing.T) {
 	h := newHarness(t, Options{})
 	unplayed := h.newGame(`{"suits":1}`).ID
