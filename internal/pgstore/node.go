@@ -79,6 +79,10 @@ type Node struct {
 	badLobby map[string]error
 
 	draining atomic.Bool
+	// cutAt is when this server's heartbeat last failed after a success
+	// (zero: none failed since the last good one, or ever), backAt when
+	// it next succeeded. Under mu.
+	cutAt, backAt time.Time
 
 	stop chan struct{}
 	done chan struct{}
@@ -118,9 +122,11 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 				return
 			case <-t.C:
 				bctx, cancel := context.WithTimeout(context.Background(), o.Lease)
-				if err := n.beat(bctx); err != nil {
+				err := n.beat(bctx)
+				if err != nil {
 					o.Logf("server heartbeat: %v", err)
 				}
+				n.beaten(err, time.Now())
 				if beats%forgetEvery == 0 {
 					if err := n.forget(bctx); err != nil {
 						o.Logf("forgetting dead servers: %v", err)
@@ -158,6 +164,32 @@ func (n *Node) beat(ctx context.Context) error {
 		n.lobby = lobby.(string)
 	}
 	return err
+}
+
+// beaten records a heartbeat's outcome at now, for calm.
+func (n *Node) beaten(err error, now time.Time) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch {
+	case err != nil && (n.cutAt.IsZero() || !n.backAt.IsZero()):
+		n.cutAt, n.backAt = now, time.Time{}
+	case err == nil && !n.cutAt.IsZero() && n.backAt.IsZero():
+		n.backAt = now
+	}
+}
+
+// calm reports whether this server may judge the others by their
+// heartbeats: its own have not failed, or have succeeded for a lease
+// since they last did. A server that could not reach the database
+// cannot tell whether the others could: when PostgreSQL stops or
+// restarts, every server's heartbeat stops with it, and the first back
+// would find all the others' leases run out and take every table of the
+// cluster. After a lease of its own heartbeats, any server that reaches
+// the database again has renewed its lease too.
+func (n *Node) calm(now time.Time) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.cutAt.IsZero() || !n.backAt.IsZero() && now.Sub(n.backAt) >= n.o.Lease
 }
 
 // Drain marks the server stopping: it is no longer chosen for new
@@ -201,7 +233,7 @@ const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
 // for a later scan while a server could take it now. The tables in skip
 // (this server could not start them) are neither counted nor taken.
 func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Stored, error) {
-	if room <= 0 || n.draining.Load() {
+	if room <= 0 || n.draining.Load() || !n.calm(time.Now()) {
 		return nil, nil
 	}
 	if skip == nil {
