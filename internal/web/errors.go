@@ -107,9 +107,32 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	code, _ := status(err)
 	msg, fault := Message(err)
 	if fault {
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		LogFault(r.Context(), log, "request failed", ClientAddr(r), err, "method", r.Method, "path", r.URL.Path)
 	}
 	WriteJSON(w, code, errorBody{msg})
+}
+
+// eventsKey is the request context's key of the server's EventLog.
+type eventsKey struct{}
+
+// outOfReach is the reason of the lines LogFault bounds.
+const outOfReach = "database out of reach"
+
+// LogFault logs err, a server fault met serving a client at addr, under
+// msg: at ERROR with its own words; but the database out of reach
+// (lostConnection) at WARN through the server's EventLog, with reason
+// "database out of reach", at most EventsPerMinute lines a minute and
+// the rest counted. While PostgreSQL is stopped every request and every
+// table's action fails so: logged one by one, a busy site wrote a line
+// for each of thousands of requests a second, in which the one line that
+// says what happened was lost. Without the server's EventLog in ctx (a
+// handler called outside Server) every fault is logged.
+func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
+	if e, ok := ctx.Value(eventsKey{}).(*EventLog); ok && lostConnection(err) {
+		e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
+		return
+	}
+	log.ErrorContext(ctx, msg, append(attrs, "err", err)...)
 }
 
 type errorBody struct {
