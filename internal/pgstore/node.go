@@ -169,12 +169,21 @@ func (n *Node) beat(ctx context.Context) error {
 // beaten records a heartbeat's outcome at now, for calm.
 func (n *Node) beaten(err error, now time.Time) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
+	var out time.Duration // the outage that ended now, if one did
 	switch {
 	case err != nil && (n.cutAt.IsZero() || !n.backAt.IsZero()):
 		n.cutAt, n.backAt = now, time.Time{}
 	case err == nil && !n.cutAt.IsZero() && n.backAt.IsZero():
 		n.backAt = now
+		out = now.Sub(n.cutAt)
+	}
+	n.mu.Unlock()
+	if out > 0 {
+		// The failure was logged (once a minute at most); its end is
+		// too, or the log's last word on the database would be that it
+		// is out of reach.
+		n.o.Logf("server heartbeat: the database answers again, after %v out of reach; taking no other server's tables for %v",
+			out.Round(100*time.Millisecond), n.o.Lease)
 	}
 }
 

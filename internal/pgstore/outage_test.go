@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // must not take the others' tables for a dead server's (each one of
 // them would move, and all to that server). A server whose own
 // heartbeat failed takes no orphan until it has had a lease of good
-// heartbeats since: here B, with a lease of a minute, takes nothing
+// heartbeats since, and logs the database's return: here B, with a lease of a minute, takes nothing
 // just after the outage, although A's table is an orphan by its
 // heartbeat; a server that saw no outage (C, joined after it) takes it.
 func TestNodeOutageTakesNothing(t *testing.T) {
@@ -45,9 +46,17 @@ func TestNodeOutageTakesNothing(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	failed := make(chan struct{}, 1)
+	back := make(chan string, 1)
 	nb, err := db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:2", Lease: time.Minute, Beat: testBeat,
 		Logf: func(format string, args ...any) {
-			if strings.HasPrefix(format, "server heartbeat") {
+			line := fmt.Sprintf(format, args...)
+			switch {
+			case strings.Contains(line, "answers again"):
+				select {
+				case back <- line:
+				default:
+				}
+			case strings.HasPrefix(line, "server heartbeat"):
 				select {
 				case failed <- struct{}{}:
 				default:
@@ -81,6 +90,15 @@ func TestNodeOutageTakesNothing(t *testing.T) {
 	}
 	if got, err := nb.Take(ctx, 10, nil); err != nil || len(got) > 0 {
 		t.Fatalf("a server just back from an outage took %d tables (%v)", len(got), err)
+	}
+	// The log says the database is back, not only that it went.
+	select {
+	case line := <-back:
+		if !strings.Contains(line, "out of reach") {
+			t.Errorf("the line of the return: %q", line)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no line said the database answers again")
 	}
 	c, err := pgstore.Open(ctx, url)
 	if err != nil {
