@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -272,19 +273,25 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, nil // a lighter server takes them
 	}
 	k = min(k, room, takeBatch)
-	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
-		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($4)
+	rows, err := n.db.pool.Query(ctx, `WITH c AS (SELECT t.id, t.owner FROM live_tables t
+			WHERE t.status = 'open' AND NOT t.id = ANY($4)
 			AND t.owner IS DISTINCT FROM $2 -- never its own: a copy may still run here
 			AND (t.owner IS NULL
 			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
 			ORDER BY t.updated LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING id, epoch`, secs(n.o.Lease), n.id, k, skip)
+		UPDATE live_tables u SET owner = $2, epoch = u.epoch + 1 FROM c WHERE u.id = c.id
+		RETURNING u.id, u.epoch, c.owner`, secs(n.o.Lease), n.id, k, skip)
 	if err != nil {
 		return nil, err
 	}
-	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
-	if err != nil || len(claims) == 0 {
+	taken, err := pgx.CollectRows(rows, pgx.RowToStructByPos[takenClaim])
+	if err != nil || len(taken) == 0 {
 		return nil, err
+	}
+	n.tellDead(ctx, taken)
+	claims := make([]claim, len(taken))
+	for i, c := range taken {
+		claims[i] = claim{c.ID, c.Epoch}
 	}
 	ids := make([]string, len(claims))
 	n.mu.Lock()
@@ -305,6 +312,51 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, err
 	}
 	return stored, nil
+}
+
+// takenClaim is a claim with the table's owner before it (nil: none,
+// a table given back).
+type takenClaim struct {
+	ID    string
+	Epoch int64
+	Was   *string
+}
+
+// tellDead logs, for each server whose tables a Take claimed because its
+// lease ran out, which server it was, where, how long it has been
+// silent, and how many of its tables this server took: the line an
+// operator looks for after a server died. A failure to read the
+// registry only shortens the line.
+func (n *Node) tellDead(ctx context.Context, taken []takenClaim) {
+	count := map[string]int{}
+	for _, c := range taken {
+		if c.Was != nil {
+			count[*c.Was]++
+		}
+	}
+	if len(count) == 0 {
+		return
+	}
+	type dead struct {
+		ID, Addr string
+		Silent   float64
+	}
+	found := map[string]dead{}
+	rows, err := n.db.pool.Query(ctx, `SELECT id, addr, extract(epoch FROM clock_timestamp() - heartbeat)::float8
+		FROM servers WHERE id = ANY($1)`, slices.Collect(maps.Keys(count)))
+	if err == nil {
+		ds, _ := pgx.CollectRows(rows, pgx.RowToStructByPos[dead])
+		for _, d := range ds {
+			found[d.ID] = d
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(count)) {
+		if d, ok := found[id]; ok {
+			n.o.Logf("server %s at %s has not renewed its lease for %.1fs: took %d of its tables", id, d.Addr, d.Silent, count[id])
+		} else {
+			n.o.Logf("server %s has not renewed its lease: took %d of its tables", id, count[id])
+		}
+	}
 }
 
 // claim is a table's id and epoch, as a claim wrote them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,5 +113,59 @@ func TestNodeOutageTakesNothing(t *testing.T) {
 	t.Cleanup(func() { nc.Close(context.Background()) })
 	if got := takeWithin(t, nc, 10*testLease); len(got) != 1 || got[0].ID != "T1" {
 		t.Fatalf("C took %+v", got)
+	}
+}
+
+// TestNodeTellsDeadServer: the server that takes a dead server's tables
+// logs which server it was, at which address, how long it has been
+// silent and how many of its tables it took; a table given back (no
+// owner) is no dead server's and is not told so.
+func TestNodeTellsDeadServer(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, _, na, _ := twoServers(t, url)
+	for _, id := range []string{"T1", "T2", "T3"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := na.Release(ctx, []string{"T3"}); err != nil {
+		t.Fatal(err)
+	}
+	na.Crash()
+	db, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	var mu sync.Mutex
+	var lines []string
+	nc, err := db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: testLease, Beat: testBeat,
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			lines = append(lines, fmt.Sprintf(format, args...))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close(context.Background()) })
+	var got []string
+	for len(got) < 3 {
+		for _, s := range takeWithin(t, nc, 10*testLease) {
+			got = append(got, s.ID)
+		}
+	}
+	var told []string
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range lines {
+		if strings.Contains(l, "lease") {
+			told = append(told, l)
+		}
+	}
+	want := "server " + na.ID() + " at 127.0.0.1:1 has not renewed its lease for "
+	if len(told) != 1 || !strings.HasPrefix(told[0], want) || !strings.HasSuffix(told[0], "s: took 2 of its tables") {
+		t.Fatalf("lines %q, want one %q...", lines, want)
 	}
 }
