@@ -119,16 +119,22 @@ type eventsKey struct{}
 const outOfReach = "database out of reach"
 
 // LogFault logs err, a server fault met serving a client at addr, under
-// msg: at ERROR with its own words; but the database out of reach
-// (lostConnection) at WARN through the server's EventLog, with reason
-// "database out of reach", at most EventsPerMinute lines a minute and
-// the rest counted. While PostgreSQL is stopped every request and every
-// table's action fails so: logged one by one, a busy site wrote a line
-// for each of thousands of requests a second, in which the one line that
-// says what happened was lost. Without the server's EventLog in ctx (a
-// handler called outside Server) every fault is logged.
+// msg, through the server's EventLog in ctx (EventLog.Fault).
 func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
-	if e, ok := ctx.Value(eventsKey{}).(*EventLog); ok && lostConnection(err) {
+	e, _ := ctx.Value(eventsKey{}).(*EventLog)
+	e.Fault(ctx, log, msg, addr, err, attrs...)
+}
+
+// Fault logs err, a server fault met serving a client at addr, under
+// msg: at ERROR on log with its own words; but the database out of
+// reach (lostConnection) at WARN through e, with reason "database out
+// of reach", at most its share a minute and the rest counted. While
+// PostgreSQL is stopped every request and every table's action fails
+// so: logged one by one, a busy site wrote a line for each of thousands
+// of requests a second, in which the one line that says what happened
+// was lost. A nil e (a handler used outside Server) logs every fault.
+func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
+	if e != nil && lostConnection(err) {
 		e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
 		return
 	}
