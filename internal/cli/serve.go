@@ -160,6 +160,7 @@ func webServer(log *slog.Logger, names serveNames, hosts []string, node *pgstore
 			warnNoPeerName(log, ao.PeerNames)
 		}
 	}
+	ao.Events = o.Events
 	arl = arlweb.New(hub, ao)
 	o.Log, o.CheckHost, o.Hosts, o.RateLimit, o.TrustedProxies = log, true, hosts, &rl, names.proxies
 	o.Adopt, o.Games = sp.AdoptLegacy, []web.Routes{sp, arl}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,6 +80,10 @@ type Node struct {
 	badLobby map[string]error
 
 	draining atomic.Bool
+	// cutAt is when this server's heartbeat last failed after a success
+	// (zero: none failed since the last good one, or ever), backAt when
+	// it next succeeded. Under mu.
+	cutAt, backAt time.Time
 
 	stop chan struct{}
 	done chan struct{}
@@ -118,9 +123,11 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 				return
 			case <-t.C:
 				bctx, cancel := context.WithTimeout(context.Background(), o.Lease)
-				if err := n.beat(bctx); err != nil {
+				err := n.beat(bctx)
+				if err != nil {
 					o.Logf("server heartbeat: %v", err)
 				}
+				n.beaten(err, time.Now())
 				if beats%forgetEvery == 0 {
 					if err := n.forget(bctx); err != nil {
 						o.Logf("forgetting dead servers: %v", err)
@@ -158,6 +165,41 @@ func (n *Node) beat(ctx context.Context) error {
 		n.lobby = lobby.(string)
 	}
 	return err
+}
+
+// beaten records a heartbeat's outcome at now, for calm.
+func (n *Node) beaten(err error, now time.Time) {
+	n.mu.Lock()
+	var out time.Duration // the outage that ended now, if one did
+	switch {
+	case err != nil && (n.cutAt.IsZero() || !n.backAt.IsZero()):
+		n.cutAt, n.backAt = now, time.Time{}
+	case err == nil && !n.cutAt.IsZero() && n.backAt.IsZero():
+		n.backAt = now
+		out = now.Sub(n.cutAt)
+	}
+	n.mu.Unlock()
+	if out > 0 {
+		// The failure was logged (once a minute at most); its end is
+		// too, or the log's last word on the database would be that it
+		// is out of reach.
+		n.o.Logf("server heartbeat: the database answers again, after %v out of reach; taking no other server's tables for %v",
+			out.Round(100*time.Millisecond), n.o.Lease)
+	}
+}
+
+// calm reports whether this server may judge the others by their
+// heartbeats: its own have not failed, or have succeeded for a lease
+// since they last did. A server that could not reach the database
+// cannot tell whether the others could: when PostgreSQL stops or
+// restarts, every server's heartbeat stops with it, and the first back
+// would find all the others' leases run out and take every table of the
+// cluster. After a lease of its own heartbeats, any server that reaches
+// the database again has renewed its lease too.
+func (n *Node) calm(now time.Time) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.cutAt.IsZero() || !n.backAt.IsZero() && now.Sub(n.backAt) >= n.o.Lease
 }
 
 // Drain marks the server stopping: it is no longer chosen for new
@@ -201,7 +243,7 @@ const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
 // for a later scan while a server could take it now. The tables in skip
 // (this server could not start them) are neither counted nor taken.
 func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Stored, error) {
-	if room <= 0 || n.draining.Load() {
+	if room <= 0 || n.draining.Load() || !n.calm(time.Now()) {
 		return nil, nil
 	}
 	if skip == nil {
@@ -231,19 +273,25 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, nil // a lighter server takes them
 	}
 	k = min(k, room, takeBatch)
-	rows, err := n.db.pool.Query(ctx, `UPDATE live_tables SET owner = $2, epoch = epoch + 1
-		WHERE id IN (SELECT t.id FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($4)
+	rows, err := n.db.pool.Query(ctx, `WITH c AS (SELECT t.id, t.owner FROM live_tables t
+			WHERE t.status = 'open' AND NOT t.id = ANY($4)
 			AND t.owner IS DISTINCT FROM $2 -- never its own: a copy may still run here
 			AND (t.owner IS NULL
 			OR NOT EXISTS (SELECT 1 FROM servers s WHERE s.id = t.owner AND `+alive+`))
 			ORDER BY t.updated LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING id, epoch`, secs(n.o.Lease), n.id, k, skip)
+		UPDATE live_tables u SET owner = $2, epoch = u.epoch + 1 FROM c WHERE u.id = c.id
+		RETURNING u.id, u.epoch, c.owner`, secs(n.o.Lease), n.id, k, skip)
 	if err != nil {
 		return nil, err
 	}
-	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
-	if err != nil || len(claims) == 0 {
+	taken, err := pgx.CollectRows(rows, pgx.RowToStructByPos[takenClaim])
+	if err != nil || len(taken) == 0 {
 		return nil, err
+	}
+	n.tellDead(ctx, taken)
+	claims := make([]claim, len(taken))
+	for i, c := range taken {
+		claims[i] = claim{c.ID, c.Epoch}
 	}
 	ids := make([]string, len(claims))
 	n.mu.Lock()
@@ -264,6 +312,51 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, err
 	}
 	return stored, nil
+}
+
+// takenClaim is a claim with the table's owner before it (nil: none,
+// a table given back).
+type takenClaim struct {
+	ID    string
+	Epoch int64
+	Was   *string
+}
+
+// tellDead logs, for each server whose tables a Take claimed because its
+// lease ran out, which server it was, where, how long it has been
+// silent, and how many of its tables this server took: the line an
+// operator looks for after a server died. A failure to read the
+// registry only shortens the line.
+func (n *Node) tellDead(ctx context.Context, taken []takenClaim) {
+	count := map[string]int{}
+	for _, c := range taken {
+		if c.Was != nil {
+			count[*c.Was]++
+		}
+	}
+	if len(count) == 0 {
+		return
+	}
+	type dead struct {
+		ID, Addr string
+		Silent   float64
+	}
+	found := map[string]dead{}
+	rows, err := n.db.pool.Query(ctx, `SELECT id, addr, extract(epoch FROM clock_timestamp() - heartbeat)::float8
+		FROM servers WHERE id = ANY($1)`, slices.Collect(maps.Keys(count)))
+	if err == nil {
+		ds, _ := pgx.CollectRows(rows, pgx.RowToStructByPos[dead])
+		for _, d := range ds {
+			found[d.ID] = d
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(count)) {
+		if d, ok := found[id]; ok {
+			n.o.Logf("server %s at %s has not renewed its lease for %.1fs: took %d of its tables", id, d.Addr, d.Silent, count[id])
+		} else {
+			n.o.Logf("server %s has not renewed its lease: took %d of its tables", id, count[id])
+		}
+	}
 }
 
 // claim is a table's id and epoch, as a claim wrote them.

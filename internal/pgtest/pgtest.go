@@ -269,8 +269,18 @@ func (s *server) stop() {
 // go: call it from a test that does not run in parallel.
 func Restart(tb testing.TB) {
 	tb.Helper()
+	Stop(tb)
+	Start(tb)
+}
+
+// Stop stops the shared server in fast mode and leaves it stopped, as
+// an operator's `pg_ctl stop -m fast` does, until Start: an outage as
+// long as the test wants. Call it from a test that does not run in
+// parallel, and Start it again before the test ends.
+func Stop(tb testing.TB) {
+	tb.Helper()
 	if shared == nil {
-		tb.Fatal("pgtest.Restart before pgtest.DB")
+		tb.Fatal("pgtest.Stop before pgtest.DB")
 	}
 	s := shared
 	s.cmd.Process.Signal(syscall.SIGINT) // fast shutdown
@@ -279,6 +289,12 @@ func Restart(tb testing.TB) {
 	case <-time.After(60 * time.Second):
 		tb.Fatal("PostgreSQL did not stop within a minute of a fast shutdown")
 	}
+}
+
+// Start starts the shared server again after Stop, on the same port,
+// with the databases made by DB.
+func Start(tb testing.TB) {
+	tb.Helper()
 	bin, err := binDir()
 	if err != nil {
 		tb.Fatal(err)
@@ -287,7 +303,7 @@ func Restart(tb testing.TB) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := s.run(bin, filepath.Join(s.dir, "data"), cred); err != nil {
+	if err := shared.run(bin, filepath.Join(shared.dir, "data"), cred); err != nil {
 		tb.Fatalf("restarting PostgreSQL: %v", err)
 	}
 }

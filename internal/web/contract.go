@@ -93,7 +93,10 @@ func ClassName(err error) string {
 		return "illegal"
 	case errors.Is(err, ErrTooMany):
 		return "too_many"
-	case errors.Is(err, ErrUnavailable):
+	case errors.Is(err, ErrUnavailable), lostConnection(err):
+		// The database out of reach answers 503 over HTTP (status):
+		// "unavailable" to a table's client too, to be tried again,
+		// not "internal".
 		return "unavailable"
 	case errors.Is(err, ErrInsufficientStorage):
 		return "storage_full"

@@ -127,13 +127,39 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	}
 	code, _ := status(err)
 	msg, fault := Message(err)
-	switch {
-	case fault && lostConnection(err):
-		log.ErrorContext(r.Context(), "requests failed: the database is out of reach", "err", err)
-	case fault:
-		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	if fault {
+		LogFault(r.Context(), log, "request failed", ClientAddr(r), err, "method", r.Method, "path", r.URL.Path)
 	}
 	WriteJSON(w, code, errorBody{msg})
+}
+
+// eventsKey is the request context's key of the server's EventLog.
+type eventsKey struct{}
+
+// outOfReach is the reason of the lines LogFault bounds.
+const outOfReach = "database out of reach"
+
+// LogFault logs err, a server fault met serving a client at addr, under
+// msg, through the server's EventLog in ctx (EventLog.Fault).
+func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
+	e, _ := ctx.Value(eventsKey{}).(*EventLog)
+	e.Fault(ctx, log, msg, addr, err, attrs...)
+}
+
+// Fault logs err, a server fault met serving a client at addr, under
+// msg: at ERROR on log with its own words; but the database out of
+// reach (lostConnection) at WARN through e, with reason "database out
+// of reach", at most its share a minute and the rest counted. While
+// PostgreSQL is stopped every request and every table's action fails
+// so: logged one by one, a busy site wrote a line for each of thousands
+// of requests a second, in which the one line that says what happened
+// was lost. A nil e (a handler used outside Server) logs every fault.
+func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
+	if e != nil && lostConnection(err) {
+		e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
+		return
+	}
+	log.ErrorContext(ctx, msg, append(attrs, "err", err)...)
 }
 
 type errorBody struct {

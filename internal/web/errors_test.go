@@ -44,6 +44,19 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+// TestClassOutOfReach: the database out of reach is of class
+// "unavailable", as its status is 503: a table's client reads a
+// refusal's class, not its status.
+func TestClassOutOfReach(t *testing.T) {
+	err := fmt.Errorf("could not store the table: %w", unavailableErr{})
+	if code, _ := status(err); code != http.StatusServiceUnavailable || ClassName(err) != "unavailable" {
+		t.Fatalf("status %d, class %q; want 503, unavailable", code, ClassName(err))
+	}
+	if ClassName(errors.New("disk on fire")) != "internal" {
+		t.Fatal("a fault of another kind is not internal")
+	}
+}
+
 // TestPublic: a server fault given a message for the player answers with
 // it, and its own text goes to the log only; a message never replaces a
 // client error's.

@@ -56,6 +56,7 @@ func (s *Server) observe(mux *http.ServeMux, next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		ctx := context.WithValue(r.Context(), restartKey{}, s.drain)
+		ctx = context.WithValue(ctx, eventsKey{}, s.events)
 		ws := isWebSocket(r)
 		var reason string
 		if ws {

@@ -58,6 +58,10 @@ type Options struct {
 	// --host names and the --tls-cert certificate's, or the answered
 	// hosts.
 	PeerNames []string
+	// Events is the server's bounded event log: Forward logs there a
+	// table's look-up that failed because the database is out of reach
+	// (nil: every failure at ERROR on Log).
+	Events *web.EventLog
 }
 
 // Handlers are the Arlington routes; they implement web.Routes.
@@ -71,6 +75,7 @@ type Handlers struct {
 	newHint func(seed uint64) (table.Bot, error)
 	cluster Cluster
 	peers   *peerTransports
+	events  *web.EventLog
 }
 
 // New makes the handlers for hub.
@@ -87,7 +92,7 @@ func New(hub Hub, o Options) *Handlers {
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
 		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster,
-		peers: newPeerTransports(o.PeerNames, nil)}
+		peers: newPeerTransports(o.PeerNames, nil), events: o.Events}
 	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {
 			h.pages[name], _ = web.NewPage(name, b) // gzip into memory cannot fail

@@ -99,7 +99,9 @@ func (h *Handlers) Forward(next http.Handler) http.Handler {
 		p, err := h.cluster.Where(r.Context(), id)
 		switch {
 		case err != nil:
-			h.log.Warn("arlington: where a table runs", "table", id, "err", err)
+			// Forward runs before the server's handler, whose
+			// context carries its event log: given here instead.
+			h.events.Fault(r.Context(), h.log, "arlington: where a table runs", web.ClientAddr(r), err, "table", id)
 			unavailable(w, r, "the table's server cannot be found now")
 		case p.Here:
 			next.ServeHTTP(w, r)

@@ -93,7 +93,7 @@ func newErrorMsg(err error) errorMsg {
 func (cn *conn) refusal(ctx context.Context, err error, ref string) errorMsg {
 	err = web.Classify(err, classes)
 	if _, fault := web.Message(err); fault {
-		cn.h.log.ErrorContext(ctx, "arlington: a WebSocket message refused", "table", cn.t.ID(), "err", err)
+		web.LogFault(ctx, cn.h.log, "arlington: a WebSocket message refused", cn.addr, err, "table", cn.t.ID())
 	}
 	m := newErrorMsg(err)
 	m.Ref = ref
@@ -106,6 +106,7 @@ type conn struct {
 	t      *table.Table
 	c      *websocket.Conn
 	player string
+	addr   string         // the client's address, for the log
 	name   string         // from hello, for a spectator's chat; owned by the reader
 	hello  chan clientMsg // reader -> writer: (re)subscribe
 	out    chan any       // reader -> writer: answers for this client
@@ -135,7 +136,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the request
 	}
 	c.SetReadLimit(maxFrame)
-	cn := &conn{h: h, t: t, c: c, player: web.Player(r),
+	cn := &conn{h: h, t: t, c: c, player: web.Player(r), addr: web.ClientAddr(r),
 		hello: make(chan clientMsg, 1), out: make(chan any, h.limits.Outbox)}
 	ctx, cancel := context.WithCancel(r.Context())
 	readerDone := make(chan struct{})
