@@ -10,8 +10,8 @@ import (
 
 // MaxConnsPerAddress is how many TCP connections one client address (an
 // IPv4 address, or an IPv6 /64, as the rate limits count them) may hold
-// open at once on the server's listeners (docs/hosting.md, "Connections
-// per address"). An idle keep-alive connection lasts two minutes and a
+// open at once on the server's listeners (docs/hosting.md,
+// "Behind a proxy"). An idle keep-alive connection lasts two minutes and a
 // connection sending its headers slowly ten seconds, so without a bound a
 // single machine could hold every file descriptor the process has, and
 // no one else could connect. 512 is four times the WebSockets an address
