@@ -78,6 +78,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	ls.limitPerAddress(names.proxies, events)
 	if o.dbDefault {
 		// The default data folder is the one directory made here: a
 		// --db whose directory is missing is a mistyped path, refused.

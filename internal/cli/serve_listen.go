@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
@@ -76,6 +77,17 @@ func (w errorLineWriter) Write(p []byte) (int, error) {
 // and the metrics' when asked for (else nil).
 type listeners struct {
 	main, redirect, metrics net.Listener
+}
+
+// limitPerAddress bounds the connections each client address holds open
+// on the main listener and the redirect's (web.LimitListener): the
+// trusted proxies, the other servers of the database among them, are not
+// counted. The metrics' listener is left alone (loopback, for a scraper).
+func (ls *listeners) limitPerAddress(trusted []netip.Prefix, events *web.EventLog) {
+	ls.main = web.LimitListener(ls.main, 0, trusted, events)
+	if ls.redirect != nil {
+		ls.redirect = web.LimitListener(ls.redirect, 0, trusted, events)
+	}
 }
 
 // listen takes every address o names; on an error, those taken are

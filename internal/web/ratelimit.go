@@ -280,7 +280,11 @@ func addrKey(r *http.Request) string {
 	if err != nil {
 		return r.RemoteAddr // not from a TCP connection (tests); still a key
 	}
-	a := ap.Addr().Unmap()
+	return keyOf(ap.Addr().Unmap())
+}
+
+// keyOf is a's address key: a itself for IPv4, its /64 for IPv6.
+func keyOf(a netip.Addr) string {
 	if a.Is6() {
 		p, _ := a.Prefix(64) // 64 is valid for IPv6
 		return p.String()

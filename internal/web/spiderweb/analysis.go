@@ -107,7 +107,7 @@ func (s *Handlers) analysisStart(w http.ResponseWriter, r *http.Request) (req an
 	if err := decodeJSON(w, r, &req, true); err != nil {
 		return req, nil, err
 	}
-	release, err = s.analysisSlot(w)
+	release, err = s.analysisSlot(w, r)
 	return req, release, err
 }
 
@@ -197,25 +197,29 @@ func (c *captured) Header() http.Header         { return c.header }
 func (c *captured) Write(b []byte) (int, error) { return c.body.Write(b) }
 func (c *captured) WriteHeader(code int)        { c.code = code }
 
-// analysisSlot takes the server's one analysis slot, or refuses with 503
-// and Retry-After; the caller calls release when done. It is taken before
-// anything changes, so a refusal changes nothing. 501 without an analyser.
-func (s *Handlers) analysisSlot(w http.ResponseWriter) (release func(), err error) {
+// analysisSlot takes the server's one analysis slot for r's address, or
+// refuses with 503 and Retry-After (analysisTurns); the caller calls
+// release when done. It is taken before anything changes, so a refusal
+// changes nothing. 501 without an analyser.
+func (s *Handlers) analysisSlot(w http.ResponseWriter, r *http.Request) (release func(), err error) {
 	if s.opts.Analyze == nil {
 		return nil, web.Errorf(web.ErrNotImplemented, "the analysis needs the solver, which this server does not have")
 	}
 	// One analysis at a time on the whole server: each is seconds of a
 	// core.
-	select {
-	case s.analyses <- struct{}{}:
-		return func() { <-s.analyses }, nil
-	default:
-		w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
-		// Said as it is: the page tells this refusal from the other
-		// 503s (a database replaced, a save that kept meeting changes).
-		msg := fmt.Sprintf("another analysis is running on the server: try again in %d s", analysisRetry)
-		return nil, web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg)
+	taken, running := s.analyses.take(web.AddrKey(r), s.now())
+	if taken {
+		return s.analyses.release, nil
 	}
+	w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
+	// Said as it is: the page tells this refusal from the other 503s (a
+	// database replaced, a save that kept meeting changes) by its first
+	// words, "another analysis".
+	msg := fmt.Sprintf("another analysis is running on the server: try again in %d s", analysisRetry)
+	if !running {
+		msg = fmt.Sprintf("another analysis is waiting its turn on the server: try again in %d s", analysisRetry)
+	}
+	return nil, web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg)
 }
 
 // analyse analyses g, a copy of the game game is the answer about, and

@@ -3,6 +3,7 @@ package spiderweb
 // Help for the player: a hint, where a card is, a pile's cards.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -107,7 +108,14 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
 		return nil
 	}
+	wait, cancel := context.WithTimeout(r.Context(), hintWait)
+	release, err := s.hinting.acquire(wait, web.AddrKey(r))
+	cancel()
+	if err != nil {
+		return err
+	}
 	m, err := s.opts.Hint(r.Context(), g)
+	release()
 	if errors.Is(err, ErrNoMove) {
 		// The solver sees nothing worth doing: no list either, as before.
 		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})

@@ -60,8 +60,10 @@ type Handlers struct {
 	log   *slog.Logger
 	now   func() time.Time
 	opts  Options
-	// analyses holds a token while an analysis runs: one at a time.
-	analyses chan struct{}
+	// analyses is the one analysis slot, taken in turns by address.
+	analyses *analysisTurns
+	// hinting lets each client address search one hint at a time.
+	hinting *oneEach
 	// damaged: the damaged saves already logged, by what was done.
 	damaged *logOnce
 }
@@ -77,7 +79,7 @@ func New(db Store, o Options) *Handlers {
 	}
 	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames,
 		Shared: o.Shared})
-	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: make(chan struct{}, 1), games: games,
+	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: &analysisTurns{}, hinting: newOneEach(), games: games,
 		damaged: newLogOnce(maxLoggedDamaged)}
 }
 

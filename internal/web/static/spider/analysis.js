@@ -105,7 +105,7 @@ async function request(call, show) {
       show(res);
       open(res);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 503 && /^another analysis is running/.test(e.message)) {
+      if (e instanceof ApiError && e.status === 503 && /^another analysis is (running|waiting)/.test(e.message)) {
         // Busy, not broken: said as news. Any other 503 (a database
         // replaced, a save that kept meeting changes) is an error.
         info(pretty(e.message));
