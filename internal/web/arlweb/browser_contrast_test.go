@@ -3,6 +3,8 @@ package arlweb
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // contrastJS measures the contrast of the text of each element matching
@@ -76,4 +78,18 @@ func TestBrowserArlingtonSmallTextContrast(t *testing.T) {
 func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestBrowserArlingtonEmptyListsContrast: the lobby's empty lists ("no
+// one yet", "none") keep 4.5:1 over the felt's lightest shade; at 60%
+// opacity they were 3.9:1.
+func TestBrowserArlingtonEmptyListsContrast(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.until(`document.querySelector("#open-tables li") && document.querySelector(".none")`)
+	got := eval[map[string]float64](p, contrastJS+`([".none"])`)
+	if r := got[".none"]; r < 4.5 {
+		t.Errorf("the lobby's empty lists: text contrast %.2f:1, want 4.5:1 or more", r)
+	}
 }
