@@ -138,3 +138,31 @@ func TestLongBrowserArlingtonEndSaidOnce(t *testing.T) {
 		t.Errorf("at the game's end the focus is on %s, want Watch the replay", f)
 	}
 }
+
+// TestBrowserArlingtonChatSaid: a chat line that comes while the page is
+// open is said, once, with who wrote it (the list is no live region, and
+// a blind player never heard the others' lines); the lines a page opens
+// with are not said again.
+func TestBrowserArlingtonChatSaid(t *testing.T) {
+	e := newEnv(t, Limits{})
+	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
+	other := e.client().dial(tbl.ID, -1)
+	p.recordSaid()
+	other.send(map[string]any{"type": "chat", "text": "hello from afar"})
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	if said := p.said(); saidCount(said, "hello from afar") != 1 {
+		t.Errorf("a chat line arrived; the page said %q, want the line once", said)
+	}
+	p.do(chromedp.Reload())
+	p.until(`window.__ws && window.__ws.seats.length > 0 && document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	if kept := eval[string](p, `document.getElementById("say").textContent`); strings.Contains(kept, "hello from afar") {
+		t.Errorf("the reloaded page said the earlier line again: %q", kept)
+	}
+	p.recordSaid()
+	other.send(map[string]any{"type": "chat", "text": "and again"})
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 2`)
+	said := p.said()
+	if saidCount(said, "and again") != 1 || saidCount(said, "hello from afar") != 0 {
+		t.Errorf("after a reload and a new line the page said %q, want the new line once and not the earlier one", said)
+	}
+}
