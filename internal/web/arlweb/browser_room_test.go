@@ -147,7 +147,9 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 	names := p.axButtons()
 	for _, g := range groups {
 		for i, s := range g.Actions {
-			words := eval[string](p, `document.querySelector('#actions button[data-action="`+s+`"] .act-words').textContent`)
+			// Named with its cards in words ("seven of spades"), as a
+			// screen reader is to read them.
+			words := eval[string](p, `import("/arlington/common.js").then((m) => m.spoken(document.querySelector('#actions button[data-action="`+s+`"] .act-words').textContent))`, chromedp.EvalAwaitPromise)
 			said := g.Points[i]
 			if said == "0" {
 				said = "no points"

@@ -1,7 +1,7 @@
 // The legal actions, grouped by what they do, each with its points as the
 // server tells them (legalPoints: the change of every seat's points on
 // the tables; the page scores nothing itself).
-import { el, points } from "./common.js";
+import { el, points, spoken } from "./common.js";
 
 // GROUPS: each verb of the notation's group, in the order shown.
 const GROUPS = [
@@ -84,7 +84,7 @@ export function renderActions(box, xs, o) {
       pts.setAttribute("aria-hidden", "true");
       b.appendChild(pts);
       b.appendChild(el("span", "act-words", x.words));
-      b.setAttribute("aria-label", pw ? `${x.words}: ${pw}` : x.words);
+      b.setAttribute("aria-label", spoken(pw ? `${x.words}: ${pw}` : x.words));
       if (x.a === hinted) b.classList.add("hinted");
       b.disabled = waiting;
       b.addEventListener("click", () => onAct(x.a));

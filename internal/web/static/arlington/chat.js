@@ -1,6 +1,6 @@
 // The table's chat: the lines the page has (the table's last 50), the
 // list that shows them and the field that sends a line.
-import { el } from "./common.js";
+import { el, say } from "./common.js";
 import { conn } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,9 +19,14 @@ export function lastChat() {
 // the last line the page has, so the server sends each line once; a line
 // is still its number and time, so that one sent again (a database
 // restored from an older backup numbers its lines again) shows once.
-export function addChat(got) {
+// Lines that come while the page is open (fresh) are said, as the list
+// shows them (the list is no live region: redrawn whole, it would be
+// read whole); the earlier lines a page opens with are not.
+export function addChat(got, fresh) {
   const seen = new Set(lines.map(key));
-  lines = lines.concat(got.filter((l) => !seen.has(key(l)))).slice(-KEEP);
+  const added = got.filter((l) => !seen.has(key(l)));
+  lines = lines.concat(added).slice(-KEEP);
+  if (fresh) for (const l of added) say(l.seat < 0 ? `${l.name} (watching): ${l.text}` : `${l.name}: ${l.text}`);
 }
 
 // renderChat draws the lines when they changed. A list the player reads

@@ -8,6 +8,32 @@ export function saveName(n) { try { localStorage.setItem(NAME_KEY, n); } catch {
 // points is the word for n points: "1 point", "0 points", "32 points".
 export function points(n) { return n === 1 ? "point" : "points"; }
 
+// Cards written with suit symbols ("7♠", "10♥") are shown so but spoken
+// in words ("seven of spades"): a screen reader reads "♠" raw as "black
+// spade suit", or not at all, and a row of cards as one run of symbols.
+const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
+const SUIT_WORDS = { "♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs" };
+const CARD = /(10|[2-9AJQK])([♠♥♦♣])/g;
+
+// spoken is text with its cards in words, cards in a row separated by
+// commas: "Ann leads the set 7♠ 7♥" is "Ann leads the set seven of
+// spades, seven of hearts".
+export function spoken(text) {
+  return String(text).replace(/(?:10|[2-9AJQK])[♠♥♦♣] (?=(?:10|[2-9AJQK])[♠♥♦♣]|joker\b)/g, (c) => c.trimEnd() + ", ")
+    .replace(CARD, (_, r, s) => `${RANK_WORDS[r]} of ${SUIT_WORDS[s]}`);
+}
+
+// say tells a screen reader what happened, in the table page's one live
+// region, #say (the last few lines stay, so one arriving mid-sentence is
+// not lost), its cards in words. The refusal and preview lines people see
+// are no live regions: each thing is said once, here.
+export function say(text) {
+  const box = document.getElementById("say");
+  if (!text || !box) return;
+  box.appendChild(el("p", "", spoken(text)));
+  while (box.children.length > 4) box.firstElementChild.remove();
+}
+
 export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

@@ -1,7 +1,7 @@
 // The game's end on the table page: who won, "Watch the replay" and the
 // rematch ("Play again").
 import { request, ApiError } from "/shared/api.js";
-import { el } from "./common.js";
+import { el, say } from "./common.js";
 import { winnersText, renderSheet } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,6 +60,7 @@ function renderRematch(box, last, id) {
         // so this page was not told); joining it cannot work.
         if (e instanceof ApiError && e.status === 404) { rematchClosed(box); return; }
         $("error").textContent = e.message;
+        say(e.message);
         b.disabled = false;
       }
     });

@@ -11,9 +11,12 @@ const $ = (id) => document.getElementById(id);
 // page has stopped playing. Only the answer to the latest asking is
 // shown; drop forgets any still on its way.
 export class SelectionPreview {
-  constructor(id, state) {
+  // say tells a screen reader each preview (the box is no live region:
+  // the page's one voice says it, its cards in words).
+  constructor(id, state, say) {
     this.id = id;
     this.state = state;
+    this.say = say;
     this.seq = 0;
   }
 
@@ -56,5 +59,6 @@ export class SelectionPreview {
       // previous preview it replaces.
       if (seq === this.seq) { box.className = "preview bad"; box.textContent = e.message; }
     }
+    if (seq === this.seq) this.say(box.textContent);
   }
 }

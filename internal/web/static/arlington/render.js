@@ -3,7 +3,7 @@
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
 import { cardSVG, cardName } from "/shared/cards.js";
-import { el, points, nameEl } from "./common.js";
+import { el, points, nameEl, spoken } from "./common.js";
 
 const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
@@ -48,7 +48,7 @@ export function cardEl(code, cls = "") {
 export function group(cards, cls, label) {
   const g = el("div", cls);
   g.setAttribute("role", "img");
-  g.setAttribute("aria-label", label || cards.map(words).join(" "));
+  g.setAttribute("aria-label", spoken(label || cards.map(words).join(" ")));
   for (const c of cards) {
     const svg = cardSVG(c);
     svg.classList.add("card");

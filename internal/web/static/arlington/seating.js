@@ -1,7 +1,7 @@
 // Taking and giving up a seat: the join form, Leave the seat before the
 // start, and where the focus goes once the form is gone.
 import { request } from "/shared/api.js";
-import { savedName, saveName } from "./common.js";
+import { savedName, saveName, say } from "./common.js";
 import { conn } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ export function installSeating(id, hello) {
   // join form.
   $("leave").addEventListener("click", async () => {
     conn.leaving = true;
-    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; }
+    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; say(e.message); }
   });
   $("name").value = savedName();
   $("join-form").addEventListener("submit", async (ev) => {
@@ -34,7 +34,7 @@ export function installSeating(id, hello) {
       await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
       // A new hello resubscribes: the seat's view comes on the same connection.
       if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
-    } catch (e) { joinFocus = false; $("error").textContent = e.message; }
+    } catch (e) { joinFocus = false; $("error").textContent = e.message; say(e.message); }
   });
 }
 

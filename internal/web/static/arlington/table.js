@@ -5,9 +5,9 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref } from "./common.js";
+import { el, ruleHref, say, spoken } from "./common.js";
 import { installSeating, focusAfterJoin } from "./seating.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText } from "./render.js";
+import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
@@ -74,7 +74,7 @@ installConnection({
     // Chat lines are shown as they come, not after the plays queued
     // before them (at the page's pace a line waited 20 s behind the
     // bots' plays, the sender's own included); show adds none twice.
-    if (m.chat && m.chat.length) { addChat(m.chat); renderChat(); }
+    if (m.chat && m.chat.length) { addChat(m.chat, last !== null); renderChat(); }
     // The answer to the player's own action is shown at once: the pause
     // after the play before it would only make the page feel slow.
     if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -152,8 +152,11 @@ function show(m, burst) {
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
   }
-  if (m.chat) addChat(m.chat);
+  if (m.chat) addChat(m.chat, last !== null);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
+  // The status line is no live region (it would say every turn twice,
+  // with the events): a game that starts while the page is open is said.
+  const started = !!m.view && last !== null && !last.view;
   last = m;
   const ownPlay = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat);
   // The player's own play (not the stand-in's for them) is the only move
@@ -161,7 +164,11 @@ function show(m, burst) {
   const byPlayer = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat && !standIn.has(f.e.n));
   const drawn = render(byPlayer);
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
+  if (started) say("The game has started.");
   for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
+  // The result is said after the plays that ended the game, once (its box
+  // is no live region: its buttons, drawn anew, were said again).
+  if (drawn.ended) say(winnersText(m.view, names));
   // A seat whose person is away is played by a bot at once: its turns
   // are not said nor brought onto the screen (the page would jump for a
   // move the person does not make).
@@ -184,10 +191,12 @@ function show(m, burst) {
   // None of this, the game's end included, scrolls while the player
   // types (chat, the log's Find: the field would slide away under their
   // fingers) nor while they are away (a stand-in plays; they are not
-  // looking at the turn). The result is still shown and said (its box is
-  // a live region).
+  // looking at the turn). The result is still shown and said.
   const still = away || typing();
   if (drawn.ended && !still) bringEndIntoView();
+  // The last card played leaves the keyboard's focus on <body>, and no
+  // deal comes to take it back (hand.js): it goes to "Watch the replay".
+  if (drawn.ended && document.activeElement === document.body) $("btn-replay").focus({ preventScroll: still });
   if (drawn.sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
   else if (nowMine && (!myTurn || byPlayer) && !sheetHolds && !still) bringTurnIntoView();
   myTurn = nowMine;
@@ -221,15 +230,6 @@ function hello(more) {
   const c = lastChat();
   if (c !== undefined) m.chat = c;
   return m;
-}
-
-// say tells a screen reader what happened, in the page's live region (the
-// last few lines stay, so one arriving mid-sentence is not lost).
-function say(text) {
-  if (!text) return;
-  const box = $("say");
-  box.appendChild(el("p", "", text));
-  while (box.children.length > 4) box.firstElementChild.remove();
 }
 
 // follow: this redraw answers the player's own doing, so a focus it
@@ -291,7 +291,7 @@ function renderHand(follow) {
     b.dataset.card = c;
     b.dataset.key = key;
     b.setAttribute("aria-pressed", selected.includes(key) ? "true" : "false");
-    b.setAttribute("aria-label", words(c));
+    b.setAttribute("aria-label", spoken(words(c)));
     const svg = cardEl(c);
     svg.setAttribute("aria-hidden", "true");
     if (mine && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
@@ -336,6 +336,7 @@ function renderHand(follow) {
     const t = el("button", "try", `Play ${selCards().map(words).join(" ")}`);
     t.type = "button";
     t.id = "btn-try";
+    t.setAttribute("aria-label", spoken(t.textContent));
     t.dataset.action = tryAction(v, selCards());
     t.disabled = waiting;
     t.addEventListener("click", () => act(t.dataset.action));
@@ -367,7 +368,7 @@ function clearSelection() {
 }
 
 // preview asks what the current selection does (preview.js).
-const previews = new SelectionPreview(id, () => ({ last, cards: selCards(), stopped: !!stoppedWords() }));
+const previews = new SelectionPreview(id, () => ({ last, cards: selCards(), stopped: !!stoppedWords() }), (text) => say(text));
 const preview = () => previews.ask();
 
 // sayStopped answers a stopped page's card or Hint (by key, or a click
@@ -393,7 +394,7 @@ async function hint() {
     $("preview").className = "preview";
     $("preview").textContent = `Hint (${h.bot} bot): ${h.words || h.action}`;
     say($("preview").textContent);
-  } catch (e) { $("error").textContent = e.message; }
+  } catch (e) { $("error").textContent = e.message; say(e.message); }
 }
 
 function act(a) {
@@ -407,8 +408,8 @@ function act(a) {
     previews.drop(); // a preview still on its way is of the selection just sent: dropped
     $("preview").textContent = "";
     renderHand(true);
-  } else if (stoppedWords()) $("error").textContent = stoppedSentence();
-  else $("error").textContent = "Not connected: reconnecting, try again in a moment.";
+  } else if (stoppedWords()) sayStopped();
+  else { $("error").textContent = "Not connected: reconnecting, try again in a moment."; say($("error").textContent); }
 }
 
 // playSelection plays what the selected cards make: the one action that

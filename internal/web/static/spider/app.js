@@ -133,7 +133,7 @@ function playAgain() {
 // ---------- menus and settings ----------
 
 function menuAction(act) {
-  closeMenus();
+  closeMenu();
   switch (act) {
     case "new": openNew(); break;
     case "restart": restart(); break;
@@ -148,6 +148,16 @@ function menuAction(act) {
     case "cheat": openCheat(); break;
     case "looks": openLooks(); break;
   }
+}
+
+// closeMenu closes the menus after a choice from one. Hidden with its
+// menu, the item chosen had the keyboard's focus, which fell to <body>
+// (the next Tab began at the page's top): it goes to the menu's button,
+// and a dialog the choice opens gives it back there (dialogs.js).
+function closeMenu() {
+  const m = document.activeElement && document.activeElement.closest('[role="menu"]');
+  closeMenus();
+  if (m) document.querySelector(`[aria-controls="${m.id}"]`).focus({ preventScroll: true });
 }
 
 function toggleSetting(name) {
@@ -186,7 +196,7 @@ function bind() {
   document.addEventListener("pointerdown", () => { if (celebrating()) stopCascade(); }, true);
   document.querySelectorAll("[aria-haspopup]").forEach((b) => b.addEventListener("click", (e) => { e.stopPropagation(); toggleMenu(b); }));
   document.querySelectorAll("[data-act]").forEach((b) => b.addEventListener("click", () => menuAction(b.dataset.act)));
-  document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenus(); toggleSetting(b.dataset.set); }));
+  document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenu(); toggleSetting(b.dataset.set); }));
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
   document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
   initAnalysis({ S, render, info, announce, confirmBox, queue, failure, setGame });

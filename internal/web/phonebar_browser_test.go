@@ -1,0 +1,59 @@
+package web_test
+
+import (
+	"net/http"
+	"testing"
+
+	"cardtable/internal/web/webtest"
+)
+
+// TestBrowserBarsFitSmallPhone: at 360×640 (a small phone held upright)
+// the lobby's header keeps its links inside the window and the page does
+// not scroll sideways. Its four links (cardtable, Spider, Rules, Your
+// games) ran 2 px past the window's edge, so the whole page slid
+// sideways under a finger. TestLongBrowserBarsFitSmallPhone checks every
+// page.
+func TestBrowserBarsFitSmallPhone(t *testing.T) {
+	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 360, 640)
+	p.open("/arlington/", lobbyReady)
+	p.barFits("/arlington/")
+}
+
+// TestLongBrowserBarsFitSmallPhone (long: six pages, about 8 s under
+// -race): as TestBrowserBarsFitSmallPhone, on every page.
+func TestLongBrowserBarsFitSmallPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 360, 640)
+	p.open("/", frontReady)
+	var table struct{ ID string }
+	if code := p.fetch("POST", "/api/arlington/tables", `{"players": 2, "bots": ["", "random"]}`, &table); code != http.StatusCreated {
+		t.Fatalf("creating a table: %d", code)
+	}
+	loaded := `document.readyState === "complete"`
+	for _, page := range []struct{ path, ready string }{
+		{"/", frontReady},
+		{"/spider/", spiderReady},
+		{"/arlington/", lobbyReady},
+		{"/arlington/games", `location.pathname === "/arlington/games" && ` + loaded},
+		{"/arlington/rules", `location.pathname === "/arlington/rules" && ` + loaded},
+		{"/arlington/t/" + table.ID, tableReady},
+	} {
+		p.open(page.path, page.ready)
+		p.barFits(page.path)
+	}
+}
+
+// barFits: the page at path does not scroll sideways, and its header's
+// links are inside the window.
+func (p *sitePage) barFits(path string) {
+	p.t.Helper()
+	p.noSideways(path)
+	var out []string
+	p.eval(`[...document.querySelectorAll("header a")].filter((a) => { const r = a.getBoundingClientRect();
+	  return r.width > 0 && (r.left < 0 || r.right > document.documentElement.clientWidth); }).map((a) => a.textContent)`, &out)
+	if len(out) > 0 {
+		p.t.Errorf("%s: the header's links %q run past the window's edge", path, out)
+	}
+}
