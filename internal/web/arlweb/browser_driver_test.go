@@ -50,6 +50,12 @@ const (
 // across a reload): whenever a legal action is offered, it clicks the
 // first, then waits for the page to redraw the actions before clicking
 // again.
+// shownAll is true once the page has drawn every event it received (the
+// hooks' __ws counts them on arrival): a paced page draws a view's plays
+// some time after it came, and until then still offers the actions of the
+// turn before, which a test would read or click as the turn's.
+const shownAll = `(window.__ws.count <= 0 || !!document.querySelector('#log li[data-n="' + (window.__ws.count - 1) + '"]'))`
+
 const hooks = `(() => {
   const W = window.WebSocket;
   const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], viewSock: -1, most: 0 };

@@ -270,12 +270,12 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
 	// Ann plays until the log is long enough to scroll.
 	for eval[bool](p, `(() => { const l = document.getElementById("log"); return l.scrollHeight < l.clientHeight + 200; })()`) {
-		p.until(enabled)
+		p.until(enabled + " && " + shownAll)
 		p.play()
 	}
 	// One move sent on the page's connection but not by the page: told
 	// as the stand-in's (no window said it sent it).
-	p.until(enabled)
+	p.until(enabled + " && " + shownAll)
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
 	p.until(`!!document.querySelector("#log li.stand-in")`)
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
@@ -325,7 +325,7 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.join("Ann")
 	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
-	p.until(enabled)
+	p.until(enabled + " && " + shownAll)
 	n := p.events()
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count, action = `+enabled+`.dataset.action;
@@ -379,7 +379,7 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 	// come, not hers before); it returns both.
 	turn := func() (after, n int) {
 		for {
-			p.until(enabled)
+			p.until(enabled + " && " + shownAll)
 			n = p.events()
 			after = eval[int](p, `window.__ws.evs.filter((e) => e.kind === "move" && e.seat === window.__ws.seat).reduce((m, e) => Math.max(m, e.n + 1), 0)`)
 			if after < n {
