@@ -241,7 +241,6 @@ func (l *loop) leave(player string) (Left, error) {
 // table goes on with it as it is here.
 func (l *loop) setAway(seat int, away, left bool) {
 	s := &l.seats[seat]
-	left = left || away && s.left // a timeout after a leave is still a leave
 	if s.away == away && s.left == left {
 		return
 	}
