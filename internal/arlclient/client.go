@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +51,10 @@ func (e *APIError) Error() string {
 	return answered(e.Status, e.Message)
 }
 
+// namesServer matches words that name the server: the word, not a word
+// containing it ("observer").
+var namesServer = regexp.MustCompile(`(?i)\bservers?\b`)
+
 // answered says the server answered status, with its words if it gave
 // any. Words that name the server themselves ("the server's storage
 // failed", "server busy or shutting down") follow the status alone, so
@@ -58,7 +63,7 @@ func answered(status int, words string) string {
 	switch {
 	case words == "":
 		return fmt.Sprintf("the server answered %d %s", status, http.StatusText(status))
-	case strings.Contains(strings.ToLower(words), "server"):
+	case namesServer.MatchString(words):
 		return fmt.Sprintf("%d %s: %s", status, http.StatusText(status), words)
 	}
 	return fmt.Sprintf("the server answered %d %s: %s", status, http.StatusText(status), words)

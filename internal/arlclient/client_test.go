@@ -572,3 +572,21 @@ func TestErrorsSayServerOnce(t *testing.T) {
 	_, err = c.Join(context.Background(), "T1", "Ann", -1)
 	once("a join of a dead port", err.Error())
 }
+
+// A refusal's words that merely contain "server" ("observer") do not
+// name the server: the line still says who answered.
+func TestAnsweredMatchesTheWord(t *testing.T) {
+	for words, lead := range map[string]bool{
+		"an observer may not act":            true,
+		"the observers' chat is closed":      true,
+		"the server's storage failed":        false,
+		"server busy or shutting down":       false,
+		"the Server is restarting":           false,
+		"two servers claim the table; retry": false,
+	} {
+		got := answered(http.StatusForbidden, words)
+		if strings.HasPrefix(got, "the server answered") != lead {
+			t.Errorf("answered(403, %q) = %q: want the lead %v", words, got, lead)
+		}
+	}
+}

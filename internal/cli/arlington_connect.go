@@ -26,49 +26,18 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	server := fs.String("server", "", "with a table's code: the server's `url`, as http://HOST:PORT (default: http://"+defaultAddr+", where serve listens by default)")
 	identity := fs.String("identity", "", "keep your player identity for each server in `file`, so later runs are the same player, with the same rating, name and seats (default: cardtable/"+identityFileName+" in your config directory; with --bot, none); --identity \"\" keeps it only for this run")
 	return func(ctx context.Context, env *Env, pos []string) error {
-		var err error
-		switch {
-		case len(pos) == 0:
-			return usageErr("connect: give the table's link (http://HOST:PORT/arlington/t/ID) or its code, " +
-				"the six characters its page shows (with --server URL for a server other than http://" + defaultAddr + ")")
-		case len(pos) > 1:
-			return usageErr("connect: unexpected argument %q", pos[1])
-		case *seat < 0 || *seat > arlington.MaxSeats || fs.Changed("seat") && *seat == 0: // 0 given is no seat, not "any"
-			return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, *seat)
+		if err := connectArgs(pos, *seat, fs.Changed("seat")); err != nil {
+			return err
 		}
 		c, id, err := arlTableArg(ctx, pos[0], *server, fs.Changed("server"))
 		if err != nil {
 			return err
 		}
 		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
-		seedBase, _ := arlSeed("")
-		if *level != "" {
-			lv := strings.ToLower(strings.TrimSpace(*level))
-			if !arlOfferedLevel(lv) {
-				return usageErr("connect: --bot %q: want one of %s", *level, strings.Join(bot.Names, ", "))
-			}
-			r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
-			r.level = lv
-			if *name == "" {
-				*name = lv + " bot"
-			}
+		if err := r.choosePlayer(*level, name); err != nil {
+			return err
 		}
-		if *name == "" {
-			*name = "Terminal"
-		}
-		hard, _ := bot.LevelNamed("hard")
-		r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
-		r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
-		idFile := *identity
-		if !fs.Changed("identity") && r.bot == nil {
-			// A person keeps their identity by default; a bot's run is a
-			// program, often one of several started at once, which would
-			// otherwise share one seat (docs/arlington-client.md).
-			if idFile, err = defaultIdentityPath(); err != nil {
-				notef(env, "%v; this run's identity is kept for this run only", err)
-				idFile = ""
-			}
-		}
+		idFile := connectIdentityFile(env, *identity, fs.Changed("identity"), r.bot != nil)
 		kept, err := restoreIdentity(c, idFile)
 		if err != nil {
 			return usageErr("connect: %w", err)
@@ -100,6 +69,64 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 	}
 }
 
+// connectArgs checks connect's arguments and --seat (seat as given,
+// counting from 1; changed: given at all).
+func connectArgs(pos []string, seat int, changed bool) error {
+	switch {
+	case len(pos) == 0:
+		return usageErr("connect: give the table's link (http://HOST:PORT/arlington/t/ID) or its code, " +
+			"the six characters its page shows (with --server URL for a server other than http://" + defaultAddr + ")")
+	case len(pos) > 1:
+		return usageErr("connect: unexpected argument %q", pos[1])
+	case seat < 0 || seat > arlington.MaxSeats || changed && seat == 0: // 0 given is no seat, not "any"
+		return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, seat)
+	}
+	return nil
+}
+
+// choosePlayer sets who plays r's seat: a bot of level, or ("") the
+// person at the terminal, with the helpers for 'auto' and 'hint'; and
+// *name, if not given, to the bot's or the terminal's.
+func (r *arlRemote) choosePlayer(level string, name *string) error {
+	seedBase, _ := arlSeed("")
+	if level != "" {
+		lv := strings.ToLower(strings.TrimSpace(level))
+		if !arlOfferedLevel(lv) {
+			return usageErr("connect: --bot %q: want one of %s", level, strings.Join(bot.Names, ", "))
+		}
+		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
+		r.level = lv
+		if *name == "" {
+			*name = lv + " bot"
+		}
+	}
+	if *name == "" {
+		*name = "Terminal"
+	}
+	hard, _ := bot.LevelNamed("hard")
+	r.helper = bot.NewGreedy(bot.SeatSeed(seedBase, 1))
+	r.hinter = bot.NewSearch(hard, bot.SeatSeed(seedBase, 2))
+	return nil
+}
+
+// connectIdentityFile is the file keeping this run's identity: --identity
+// as given (changed), or by default a person's in the config directory
+// and none for a bot ("": kept for this run only).
+func connectIdentityFile(env *Env, given string, changed, isBot bool) string {
+	if changed || isBot {
+		// A person keeps their identity by default; a bot's run is a
+		// program, often one of several started at once, which would
+		// otherwise share one seat (docs/arlington-client.md).
+		return given
+	}
+	p, err := defaultIdentityPath()
+	if err != nil {
+		notef(env, "%v; this run's identity is kept for this run only", err)
+		return ""
+	}
+	return p
+}
+
 // arlTableArg is the client and table id of connect's argument: a table's
 // link, or its code (as the table page shows it) looked up on server
 // ("": the address serve listens on by default). --server goes with a
@@ -109,8 +136,12 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	code := arlclient.NormalCode(arg)
 	if code == "" {
 		if !strings.Contains(arg, "://") {
+			if codeShaped(arg) {
+				return nil, "", usageErr("connect: %q is not a table's code: a code never has 0, O, 1, I or L "+
+					"(its page shows it; a link is http://HOST:PORT/arlington/t/ID)", arg)
+			}
 			return nil, "", usageErr("connect: %q is neither a table's link (http://HOST:PORT/arlington/t/ID) "+
-				"nor its code (six letters and digits, as the table's page shows it)", arg)
+				"nor its code (six letters and digits, never 0, O, 1, I or L, as the table's page shows it)", arg)
 		}
 		if serverGiven {
 			return nil, "", usageErr("connect: --server goes with a table's code; the link %s names its server already", arg)
@@ -128,8 +159,11 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	if err != nil {
 		return nil, "", usageErr("connect: %w", err) // names the address given and the form wanted
 	}
-	if u, _ := url.Parse(strings.TrimSpace(server)); strings.Trim(u.Path, "/") != "" {
-		return nil, "", usageErr("connect: --server %q: want the server's address alone, http://HOST:PORT, without a path", server)
+	if u, _ := url.Parse(strings.TrimSpace(server)); strings.Contains(u.Path+"/", "/arlington/") {
+		// A page's address pasted from the browser. Any other path is
+		// taken as the server's prefix, as the part of a table's link
+		// before /arlington/t/ is.
+		return nil, "", usageErr("connect: --server %q is a page's address: want the server's, http://HOST:PORT", server)
 	}
 	id, err := c.ByCode(ctx, code)
 	var api *arlclient.APIError
@@ -140,6 +174,21 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 		return nil, "", fmt.Errorf("connect: the code %s: %w", code, err)
 	}
 	return c, id, nil
+}
+
+// codeShaped: s, spaces and dashes aside, is six letters and digits,
+// as a table's code is, though not one.
+func codeShaped(s string) bool {
+	s = strings.NewReplacer(" ", "", "-", "").Replace(strings.TrimSpace(s))
+	if len(s) != 6 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // restoreIdentity gives c the identity the file at path keeps for its

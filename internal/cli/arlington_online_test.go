@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	neturl "net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,11 +228,14 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect"}, exitUsage, "give the table's link (http://HOST:PORT/arlington/t/ID) or its code"},
 		{[]string{"connect", full, "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"connect", "http://localhost/spider/t/x"}, exitUsage, "not a table link"},
-		{[]string{"connect", "table-7"}, exitUsage, `"table-7" is neither a table's link`},
+		{[]string{"connect", "table-seven"}, exitUsage, `"table-seven" is neither a table's link (http://HOST:PORT/arlington/t/ID) nor its code (six letters and digits, never 0, O, 1, I or L`},
 		{[]string{"connect", full, "--server", url}, exitUsage, "--server goes with a table's code"},
 		{[]string{"connect", "222-222", "--server", url}, exitFail, "says: no table has the code 222222"},
 		{[]string{"connect", "222222", "--server", "ftp://x"}, exitUsage, `not a server address: "ftp://x"`},
-		{[]string{"connect", "222222", "--server", strings.TrimSuffix(url, "/") + "/arlington/"}, exitUsage, "without a path"},
+		{[]string{"connect", "222222", "--server", strings.TrimSuffix(url, "/") + "/arlington/"}, exitUsage, "is a page's address"},
+		{[]string{"connect", "222222", "--server", strings.TrimSuffix(url, "/") + "/arlington"}, exitUsage, "is a page's address"},
+		{[]string{"connect", "3H5M5L", "--server", url}, exitUsage, `"3H5M5L" is not a table's code: a code never has 0, O, 1, I or L`},
+		{[]string{"connect", "table7"}, exitUsage, `"table7" is not a table's code: a code never has 0, O, 1, I or L`},
 		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
 		{[]string{"connect", full, "--seat", "-2"}, exitUsage, "--seat must be"},
 		{[]string{"connect", full, "--seat", "0"}, exitUsage, "--seat must be 1 to 6, not 0"},
@@ -255,6 +261,41 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 				t.Fatalf("stdout %q on failure", out)
 			}
 		})
+	}
+}
+
+// TestArlingtonConnectServerPrefix: --server with a path prefix (a server
+// behind a proxy that strips it) is taken as the server's address, as the
+// part of a table's link before /arlington/t/ is: the code is looked up
+// and the join asked there (refused only because bots fill the table).
+func TestArlingtonConnectServerPrefix(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "greedy,greedy")
+	_, id, err := arlclient.FromLink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(strings.TrimSuffix(url, "/") + "/api/arlington/tables/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tb struct{ Code string }
+	err = json.NewDecoder(resp.Body).Decode(&tb)
+	resp.Body.Close()
+	if err != nil || tb.Code == "" {
+		t.Fatalf("the table's code: %q, %v", tb.Code, err)
+	}
+	target, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httptest.NewServer(http.StripPrefix("/cards", httputil.NewSingleHostReverseProxy(target)))
+	defer proxy.Close()
+	for _, server := range []string{proxy.URL + "/cards", proxy.URL + "/cards/"} {
+		_, errs, code := arlRun(t, "", "arlington", "connect", tb.Code, "--server", server, "--identity", "")
+		if code != exitFail || !strings.Contains(errs, "cannot sit at "+proxy.URL+"/cards/arlington/t/"+id) {
+			t.Fatalf("--server %s: exit %d, want %d; stderr %q", server, code, exitFail, errs)
+		}
 	}
 }
 

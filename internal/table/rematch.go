@@ -73,14 +73,25 @@ func (h *Hub) RematchFrom(ctx context.Context, oldID, player, addr string) (*Tab
 		return t, seat, nil // its updates reach no one: its page asks Ended
 	}
 	t.from.CompareAndSwap(nil, old)
+	var gone []string
 	err = old.do(ctx, func(l *loop) error {
 		if l.rematch != id {
 			l.rematch, l.rematchClosed, l.dirty = id, false, true
+		}
+		// Who left since turned read the seats: their Leave found no
+		// rematch to free a hold at. From here on, Leave finds it.
+		for _, s := range l.seats {
+			if s.left && s.player != "" {
+				gone = append(gone, s.player)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, -1, err
+	}
+	for _, p := range gone {
+		old.freeHeld(ctx, t, p)
 	}
 	return t, seat, nil
 }

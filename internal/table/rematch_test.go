@@ -227,3 +227,78 @@ func TestRematchNoSeatForLeaver(t *testing.T) {
 		t.Fatalf("b came back, yet the rematch's seats are %+v: want b's held", s)
 	}
 }
+
+// leaveOnCreate runs hook once, as the next table is created: between
+// RematchFrom reading the old table's seats and recording its rematch.
+type leaveOnCreate struct {
+	*memStore
+	hook func()
+}
+
+func (s *leaveOnCreate) CreateTable(ctx context.Context, t table.Stored) error {
+	if f := s.hook; f != nil {
+		s.hook = nil
+		f()
+	}
+	return s.memStore.CreateTable(ctx, t)
+}
+
+// A person leaving the finished table while its rematch is being made
+// (after its seats were read, before it was recorded) gets no held seat
+// there either.
+func TestRematchLeaveWhileMade(t *testing.T) {
+	ctx := context.Background()
+	st := &leaveOnCreate{memStore: newMemStore()}
+	h := newHub(t, st, newFakeClock())
+	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1})
+	for i, p := range []string{"a", "b", "c"} {
+		mustJoin(t, old, p, i)
+	}
+	playOut(t, old, map[int]string{0: "a", 1: "b", 2: "c"})
+	st.hook = func() {
+		if err := old.Leave(ctx, "b"); err != nil {
+			t.Error(err)
+		}
+	}
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.hook != nil {
+		t.Fatal("the rematch was made without creating a table")
+	}
+	s := nt.Summary().Seats // turned: a at 1, b at 2, c at 0
+	if s[2].Reserved || !s[2].Open || !s[0].Reserved {
+		t.Fatalf("b left while the rematch was made, yet its seats are %+v: want b's open, c's held", s)
+	}
+}
+
+// A leave in play is kept when the live table is loaded again (a restart,
+// or another server taking it over) and the game then played out there:
+// the rematch holds no seat for the leaver.
+func TestRematchLeftKeptOverReload(t *testing.T) {
+	ctx := context.Background()
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1})
+	for i, p := range []string{"a", "b", "c"} {
+		mustJoin(t, old, p, i)
+	}
+	if err := old.Leave(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	h = newHub(t, st, newFakeClock())
+	tb, err := h.Table(old.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	playOut(t, tb, map[int]string{0: "a", 2: "c"})
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := nt.Summary().Seats; s[2].Reserved || !s[2].Open || !s[0].Reserved {
+		t.Fatalf("b left before the reload, yet the rematch's seats are %+v: want b's open, c's held", s)
+	}
+}

@@ -24,8 +24,9 @@ type Summary struct {
 	Totals      []int      `json:"totals"`
 	Watching    int        `json:"watching"` // connections, players' and spectators'
 	// Spectators is the people connected who hold no seat here, each
-	// counted once however many windows they have open (the lobby's
-	// "watching"; the seated who are connected are the seats' Present).
+	// counted once however many windows they have open, and each
+	// connection without an identity on its own (the lobby's "watching";
+	// the seated who are connected are the seats' Present).
 	Spectators int       `json:"spectators"`
 	Created    time.Time `json:"created"`
 }
@@ -241,7 +242,6 @@ func (l *loop) leave(player string) (Left, error) {
 // table goes on with it as it is here.
 func (l *loop) setAway(seat int, away, left bool) {
 	s := &l.seats[seat]
-	left = left || away && s.left // a timeout after a leave is still a leave
 	if s.away == away && s.left == left {
 		return
 	}

@@ -129,19 +129,26 @@ func (t *Table) LeaveSeat(ctx context.Context, player string) (Left, error) {
 		// this one (rematchClosed). A rematch on another server, or closed
 		// meanwhile, keeps its hold: it lapses with the table.
 		if rt, rerr := t.h.Table(rematch); rerr == nil {
-			herr := rt.do(ctx, func(l *loop) error {
-				if l.reservedFor(player) < 0 {
-					return nil
-				}
-				_, err := l.leave(player)
-				return err
-			})
-			if herr != nil && !errors.Is(herr, ErrClosed) {
-				t.h.o.Logf("table %s: freeing the seat held at its rematch %s: %v", t.id, rematch, herr)
-			}
+			t.freeHeld(ctx, rt, player)
 		}
 	}
 	return left, err
+}
+
+// freeHeld opens the seat held for player at t's rematch rt, if one is
+// (a seat they took stays theirs). Not on t's goroutine: rt's may be
+// waiting on t's (rematchClosed).
+func (t *Table) freeHeld(ctx context.Context, rt *Table, player string) {
+	err := rt.do(ctx, func(l *loop) error {
+		if l.reservedFor(player) < 0 {
+			return nil
+		}
+		_, err := l.leave(player)
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrClosed) {
+		t.h.o.Logf("table %s: freeing the seat held at its rematch %s: %v", t.id, rt.id, err)
+	}
 }
 
 // Act takes action a for seat on behalf of player. seat -1 means the

@@ -45,3 +45,30 @@ func TestBrowserArlingtonReloadedWordUsedUp(t *testing.T) {
 		t.Errorf("a word about Ann's move %d (%s), loaded with the page, claimed a later stand-in move of the same action", m.N, m.Action)
 	}
 }
+
+// TestBrowserArlingtonHistoryUsesWord: a word of another window that came
+// before the moves it tells of reached the page in a full view (loaded
+// with, or after a gap: noteHistory) is used up by its move there, so it
+// claims no later move of the same action. The full view's move and the
+// later one are fed to the page's standin.js itself, as in
+// TestBrowserArlingtonReloadedWordUsedUp.
+func TestBrowserArlingtonHistoryUsesWord(t *testing.T) {
+	e := newEnv(t, Limits{})
+	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
+	a.join("Ann")
+	a.until(`window.__ws.seat === 0`)
+	n := eval[int](a, `window.__ws.count`) + 1000
+	standIn := eval[bool](a, fmt.Sprintf(`import("/arlington/standin.js").then(async (s) => {
+	  const c = new BroadcastChannel("arlington-sent-%s"), heard = new BroadcastChannel("arlington-sent-%s");
+	  const said = new Promise((ok) => { heard.onmessage = (ev) => { if (ev.data.ping) ok(); }; });
+	  c.postMessage({ seat: 0, at: %d, action: "pass" });
+	  c.postMessage({ ping: true });
+	  await said;
+	  s.noteHistory([{ kind: "move", seat: 0, n: %d, action: "pass" }], 0);
+	  s.noteStandIn([{ kind: "move", seat: 0, n: %d, action: "pass" }], 0);
+	  return s.standIn.has(%d);
+	})`, got.ID, got.ID, n, n, n+1, n+1), chromedp.EvalAwaitPromise)
+	if !standIn {
+		t.Errorf("a word about move %d, which came in a full view, claimed the later stand-in move %d of the same action", n, n+1)
+	}
+}

@@ -53,7 +53,7 @@ func normalCode(s string) string {
 func (h *Handlers) byCode(w http.ResponseWriter, r *http.Request) error {
 	code := normalCode(r.PathValue("code"))
 	if code == "" {
-		return fmt.Errorf("%w: a table code is %d letters and digits", web.ErrBadRequest, codeLen)
+		return fmt.Errorf("%w: a table code is %d letters and digits, never 0, O, 1, I or L", web.ErrBadRequest, codeLen)
 	}
 	var found *table.Summary
 	for _, t := range h.all(r.Context(), "") {

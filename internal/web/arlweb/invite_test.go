@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"cardtable/internal/arlclient"
 )
 
 // TestTableCode: a new table has a six-character code of the unambiguous
@@ -49,5 +51,30 @@ func TestTableCode(t *testing.T) {
 	// The words stand alone (docs/api.md): the lobby shows them as they come.
 	if want := "no table has the code " + missing + ": check it with whoever gave it, or ask for the table's link"; refused.Error != want {
 		t.Errorf("an unknown code is refused with %q, want %q", refused.Error, want)
+	}
+	// Six characters, one never in a code: the words say which those are.
+	refused.Error = ""
+	c.do("GET", "/api/arlington/code/3H5M5L", nil, &refused)
+	if want := "a table code is 6 letters and digits, never 0, O, 1, I or L"; refused.Error != want {
+		t.Errorf("a code with an L is refused with %q, want %q", refused.Error, want)
+	}
+}
+
+// TestCodeAlphabetAgrees: the terminal client (arlclient, which may not
+// import this package) reads a code as this server does: the same
+// characters are accepted and refused, so a code the page shows is never
+// turned away before it is asked for, nor junk sent.
+func TestCodeAlphabetAgrees(t *testing.T) {
+	for r := rune(0x21); r < 0x250; r++ {
+		for _, s := range []string{"22222" + string(r), string(r) + "ABCDE"} {
+			if got, want := arlclient.NormalCode(s), normalCode(s); got != want {
+				t.Errorf("%q: the client reads %q, the server %q", s, got, want)
+			}
+		}
+	}
+	for _, id := range []string{"A", "ZZZZ", "QJ7MXQH6S3NT2YB5O4V7WKLDEA"} {
+		if code := tableCode(id); arlclient.NormalCode(code) != code {
+			t.Errorf("table %s's code %s: the client refuses it", id, code)
+		}
 	}
 }
