@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -228,8 +229,18 @@ func cleanName(s string) (string, error) {
 			return "", fmt.Errorf("%w: control characters", ErrBadName)
 		}
 	}
-	if FoldName(s) == "" {
+	f := FoldName(s)
+	if f == "" {
 		return "", fmt.Errorf("%w: no visible characters", ErrBadName)
+	}
+	if labelName.MatchString(f) {
+		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\"); choose another", ErrBadName, s)
 	}
 	return s, nil
 }
+
+// labelName matches the fold of a name that would pass for one of the
+// labels the table shows for what is not a person in a seat: a bot
+// ("Bot 2 (medium)", and any name that starts "Bot" and a digit), an
+// open seat ("Seat 3") or a spectator's chat name ("Ann (watching)").
+var labelName = regexp.MustCompile(`^bot ?[0-9]|^seat ?[0-9]+$|\( ?watching ?\)$`)
