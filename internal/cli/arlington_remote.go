@@ -118,8 +118,11 @@ func (r *arlRemote) run(ctx context.Context) error {
 				return fmt.Errorf("connect: %w", r.sess.Err())
 			}
 			done, err := r.handle(m)
-			if err != nil || done {
+			if err != nil {
 				return err
+			}
+			if done {
+				return r.leaveOver(ctx)
 			}
 		case l := <-lines:
 			r.asked = false
@@ -250,6 +253,23 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// leaveOver leaves the finished table as the program ends (decision,
+// docs/arlington-client.md): nobody is left at it to take a seat a
+// rematch would hold, so the rematch holds none and its seat is open to
+// anyone. A table already gone (closed, or taken over by another server
+// that no longer has it) has nothing to leave.
+func (r *arlRemote) leaveOver(ctx context.Context) error {
+	_, err := r.client.Leave(ctx, r.id)
+	switch {
+	case err == nil:
+		r.out("left the table: a rematch of this game holds no seat for you (to play again, join the rematch or a new table)\n")
+	case errors.Is(err, arlclient.ErrNotFound):
+	default:
+		return fmt.Errorf("connect: leaving the finished table: %w", err)
+	}
+	return nil
 }
 
 // botAct has the seat's bot choose and sends its choice.

@@ -31,41 +31,68 @@ type ChatLine struct {
 type bucket struct {
 	tokens float64
 	at     time.Time
+	burst  float64 // its size
 }
 
 // maxBuckets bounds the chat allowances a table remembers; full ones are
 // forgotten first (forgetting a full bucket changes nothing).
 const maxBuckets = 4 * (MaxSpectators + arlington.MaxSeats*MaxSeatConns)
 
-func (l *loop) allow(player string, now time.Time) bool {
-	b, ok := l.buckets[player]
+// allowChat takes a chat token from the person's bucket and their
+// address's, or from neither.
+func (l *loop) allowChat(p Player, now time.Time) bool {
+	pb := l.bucketOf(p.ID, ChatBurst, now)
+	if pb == nil || pb.refill(now, ChatBurst, ChatEvery) < 1 {
+		return false
+	}
+	if p.Addr != "" {
+		ab := l.bucketOf(addrBucket+p.Addr, AddrChatBurst, now)
+		if ab == nil || ab.refill(now, AddrChatBurst, AddrChatEvery) < 1 {
+			return false
+		}
+		ab.tokens--
+	}
+	pb.tokens--
+	return true
+}
+
+// addrBucket prefixes an address's key among the buckets: identities
+// never hold a NUL.
+const addrBucket = "\x00addr:"
+
+// bucketOf is key's bucket, a full one when new; nil when the table
+// remembers maxBuckets that are not full.
+func (l *loop) bucketOf(key string, burst float64, now time.Time) *bucket {
+	b, ok := l.buckets[key]
 	if !ok {
 		if len(l.buckets) >= maxBuckets {
 			for id, o := range l.buckets {
-				if o.refill(now) >= ChatBurst {
+				if o.full(now) {
 					delete(l.buckets, id)
 				}
 			}
 			if len(l.buckets) >= maxBuckets {
-				return false
+				return nil
 			}
 		}
-		b = &bucket{tokens: ChatBurst, at: now}
-		l.buckets[player] = b
+		b = &bucket{tokens: burst, at: now, burst: burst}
+		l.buckets[key] = b
 	}
-	if b.refill(now) < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return b
 }
 
-func (b *bucket) refill(now time.Time) float64 {
+func (b *bucket) refill(now time.Time, burst float64, every time.Duration) float64 {
 	if d := now.Sub(b.at); d > 0 {
-		b.tokens = min(ChatBurst, b.tokens+float64(d)/float64(ChatEvery))
+		b.tokens = min(burst, b.tokens+float64(d)/float64(every))
 		b.at = now
 	}
 	return b.tokens
+}
+
+// full says whether b would be full at now (forgetting it changes
+// nothing); the slowest refill of the two kinds, so never too early.
+func (b *bucket) full(now time.Time) bool {
+	return b.tokens+float64(now.Sub(b.at))/float64(ChatEvery) >= b.burst
 }
 
 // cleanChat trims a message and turns line breaks and other control
@@ -110,7 +137,7 @@ func (l *loop) chat(p Player, text string) error {
 	// Milliseconds, as the store keeps it: a line read back after a
 	// restart is the line sent before.
 	now := l.h.o.Clock.Now().UTC().Truncate(time.Millisecond)
-	if !l.allow(p.ID, now) {
+	if !l.allowChat(p, now) {
 		return ErrRateLimited
 	}
 	line := ChatLine{N: l.chatN + 1, Seat: seat, Name: name, Text: text, At: now}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -60,17 +61,27 @@ var (
 
 // Limits. Every resource a client can grow is bounded by one of these.
 const (
-	MaxNameRunes   = 24              // display name length
-	MaxChatRunes   = 200             // one chat message
-	ChatHistory    = 50              // chat lines a table keeps (and sends on subscribe)
-	ChatBurst      = 5               // messages a player may send at once ...
-	ChatEvery      = 3 * time.Second // ... and then one per ChatEvery
-	MaxSpectators  = 32              // spectator connections to one table
-	MaxSeatConns   = 4               // one seated person's connections to their table (more replace the oldest)
-	MaxWatching    = 16              // spectator connections one identity holds, all tables together
-	SubBuffer      = 64              // updates queued for one subscriber before it is dropped
-	MaxPlayerIDLen = 128             // identity string length
-	MaxTarget      = 500             // a longer game would keep a table for days
+	MaxNameRunes  = 24              // display name length
+	MaxChatRunes  = 200             // one chat message
+	ChatHistory   = 50              // chat lines a table keeps (and sends on subscribe)
+	ChatBurst     = 5               // messages a player may send at once ...
+	ChatEvery     = 3 * time.Second // ... and then one per ChatEvery
+	MaxSpectators = 32              // spectator connections to one table
+	MaxSeatConns  = 4               // one seated person's connections to their table (more replace the oldest)
+	MaxWatching   = 16              // spectator connections one identity holds, all tables together
+	// MaxAddrWatch is the spectator places one client address takes at a
+	// table: a client without a cookie gets a fresh identity on every
+	// connection, so MaxWatching alone would let one address fill the
+	// table's MaxSpectators.
+	MaxAddrWatch = 8
+	// AddrChatBurst and AddrChatEvery are one client address's chat
+	// allowance at a table, besides each person's: fresh identities from
+	// one address share it.
+	AddrChatBurst  = 10
+	AddrChatEvery  = time.Second
+	SubBuffer      = 64  // updates queued for one subscriber before it is dropped
+	MaxPlayerIDLen = 128 // identity string length
+	MaxTarget      = 500 // a longer game would keep a table for days
 	MinTurnSeconds = 5
 	MaxTurnSeconds = 3600
 	// DefaultTurnSeconds is the turn timer of a table with a bot, or a
@@ -168,10 +179,11 @@ func (c Config) normalize(validLevel func(string) bool) (Config, error) {
 		c.TurnSeconds = DefaultTurnSeconds
 	case c.TurnSeconds == 0:
 		c.TurnSeconds = -1
-	case c.TurnSeconds < 0:
-		c.TurnSeconds = -1
+	case c.TurnSeconds == -1:
 	case c.TurnSeconds < MinTurnSeconds || c.TurnSeconds > MaxTurnSeconds:
-		return c, fmt.Errorf("%w: turn timer %d s is not from %d to %d s", ErrBadConfig, c.TurnSeconds, MinTurnSeconds, MaxTurnSeconds)
+		// Any other negative number too: -1 is the one way to say off,
+		// so a slip of the keyboard is not taken silently as off.
+		return c, fmt.Errorf("%w: turn timer %d s is not from %d to %d s (or -1 for none, 0 for the default)", ErrBadConfig, c.TurnSeconds, MinTurnSeconds, MaxTurnSeconds)
 	}
 	return c, nil
 }
@@ -189,6 +201,9 @@ func (c Config) turn() time.Duration {
 type Player struct {
 	ID   string
 	Name string
+	// Addr is the client's address key ("" when there is none, as for
+	// a bot): the bounds by address count it.
+	Addr string
 }
 
 func checkID(id string) error {
@@ -214,8 +229,18 @@ func cleanName(s string) (string, error) {
 			return "", fmt.Errorf("%w: control characters", ErrBadName)
 		}
 	}
-	if FoldName(s) == "" {
+	f := FoldName(s)
+	if f == "" {
 		return "", fmt.Errorf("%w: no visible characters", ErrBadName)
+	}
+	if labelName.MatchString(f) {
+		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\"); choose another", ErrBadName, s)
 	}
 	return s, nil
 }
+
+// labelName matches the fold of a name that would pass for one of the
+// labels the table shows for what is not a person in a seat: a bot
+// ("Bot 2 (medium)", and any name that starts "Bot" and a digit), an
+// open seat ("Seat 3") or a spectator's chat name ("Ann (watching)").
+var labelName = regexp.MustCompile(`^bot ?[0-9]|^seat ?[0-9]+$|\( ?watching ?\)$`)

@@ -211,7 +211,7 @@ func restartKeepsChat(t *testing.T, path string) {
 		t.Fatalf("a new client's chat after the restart:\n%+v\nwant the last %d sent:\n%+v", got, table.ChatHistory, seen[said-table.ChatHistory:])
 	}
 	have := said - 3
-	back, err := tb2.SubscribeChat(ctx, "p", -1, have)
+	back, err := tb2.SubscribeChat(ctx, "p", "", -1, have)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func restartKeepsChat(t *testing.T, path string) {
 	if got := next(t, back).Chat; len(got) != 1 || got[0].N != said+1 || got[0].Seat != 0 || got[0].Text != "after" {
 		t.Fatalf("the next line: %+v", got)
 	}
-	full, err := tb2.SubscribeChat(ctx, "", -1, said+1)
+	full, err := tb2.SubscribeChat(ctx, "", "", -1, said+1)
 	if err != nil {
 		t.Fatal(err)
 	}

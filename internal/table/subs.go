@@ -53,6 +53,7 @@ type Sub struct {
 	c      chan Update
 	t      *Table
 	player string
+	addr   string // the client's address key, "" for none
 	// Owned by the table's goroutine:
 	seat     int    // -1 for a spectator
 	n        uint64 // its number at the table: the oldest has the lowest
@@ -90,7 +91,7 @@ func (s *Sub) Close() {
 // the server has not yet seen end. Spectators have a share of their own
 // (MaxSpectators a table, MaxWatching an identity across every table),
 // so however many a client opens, the seated people are never locked out.
-func (l *loop) subscribe(player string, since, chat int) (*Sub, error) {
+func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
 	if len(player) > MaxPlayerIDLen {
 		return nil, ErrBadPlayer
 	}
@@ -100,6 +101,9 @@ func (l *loop) subscribe(player string, since, chat int) (*Sub, error) {
 		if n := l.spectators(); n >= MaxSpectators {
 			return nil, fmt.Errorf("%w: %d spectators, the most a table takes", ErrCrowded, n)
 		}
+		if addr != "" && l.addrSpectators(addr) >= MaxAddrWatch {
+			return nil, fmt.Errorf("%w: %d spectators from your address, the most one address may have at a table", ErrCrowded, MaxAddrWatch)
+		}
 		if player != "" {
 			if !l.h.watch(player) {
 				return nil, fmt.Errorf("%w: you are watching with %d connections, the most one player may", ErrCrowded, MaxWatching)
@@ -108,7 +112,7 @@ func (l *loop) subscribe(player string, since, chat int) (*Sub, error) {
 		}
 	}
 	l.subN++
-	s := &Sub{c: make(chan Update, SubBuffer), t: l.t, player: player, seat: seat, n: l.subN,
+	s := &Sub{c: make(chan Update, SubBuffer), t: l.t, player: player, addr: addr, seat: seat, n: l.subN,
 		watching: watching, sent: max(0, since), chatSent: l.chatN - len(l.chatLines)}
 	if since < 0 || since > l.st.EventCount() {
 		s.sent = 0 // unknown to us: the whole log
@@ -131,6 +135,17 @@ func (l *loop) spectators() int {
 	n := len(l.subs)
 	for _, s := range l.seats {
 		n -= s.subs
+	}
+	return n
+}
+
+// addrSpectators is how many connections from addr watch without a seat.
+func (l *loop) addrSpectators(addr string) int {
+	n := 0
+	for s := range l.subs {
+		if s.seat < 0 && s.addr == addr {
+			n++
+		}
 	}
 	return n
 }

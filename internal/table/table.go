@@ -200,19 +200,21 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 // a spectator past the table's MaxSpectators or their own MaxWatching is
 // refused with ErrCrowded.
 func (t *Table) Subscribe(ctx context.Context, player string, since int) (*Sub, error) {
-	return t.SubscribeChat(ctx, player, since, -1)
+	return t.SubscribeChat(ctx, player, "", since, -1)
 }
 
 // SubscribeChat is Subscribe for a client that already has the table's
 // chat lines up to number chat: its first update carries only the lines
 // after it that the table still keeps (ChatHistory), so a reconnecting
 // client gets each line once. chat < 0, or a number the table never
-// reached, means none: the first update carries every line kept.
-func (t *Table) SubscribeChat(ctx context.Context, player string, since, chat int) (*Sub, error) {
+// reached, means none: the first update carries every line kept. addr is
+// the client's address key ("" for none): a spectator past MaxAddrWatch
+// connections from one address at this table is refused (ErrCrowded).
+func (t *Table) SubscribeChat(ctx context.Context, player, addr string, since, chat int) (*Sub, error) {
 	var s *Sub
 	err := t.do(ctx, func(l *loop) error {
 		var err error
-		s, err = l.subscribe(player, since, chat)
+		s, err = l.subscribe(player, addr, since, chat)
 		return err
 	})
 	return s, err

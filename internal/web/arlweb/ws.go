@@ -106,10 +106,13 @@ type conn struct {
 	t      *table.Table
 	c      *websocket.Conn
 	player string
-	addr   string         // the client's address, for the log
-	name   string         // from hello, for a spectator's chat; owned by the reader
-	hello  chan clientMsg // reader -> writer: (re)subscribe
-	out    chan any       // reader -> writer: answers for this client
+	addr   string // the client's address, for the log
+	// addrKey is the address as the limits by address key it: the
+	// table bounds its spectator places and chat by it.
+	addrKey string
+	name    string         // from hello, for a spectator's chat; owned by the reader
+	hello   chan clientMsg // reader -> writer: (re)subscribe
+	out     chan any       // reader -> writer: answers for this client
 }
 
 // ws upgrades the request and serves the connection until either side
@@ -136,7 +139,7 @@ func (h *Handlers) ws(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the request
 	}
 	c.SetReadLimit(maxFrame)
-	cn := &conn{h: h, t: t, c: c, player: web.Player(r), addr: web.ClientAddr(r),
+	cn := &conn{h: h, t: t, c: c, player: web.Player(r), addr: web.ClientAddr(r), addrKey: addr,
 		hello: make(chan clientMsg, 1), out: make(chan any, h.limits.Outbox)}
 	ctx, cancel := context.WithCancel(r.Context())
 	readerDone := make(chan struct{})
@@ -255,7 +258,7 @@ func (cn *conn) handle(ctx context.Context, m clientMsg) error {
 	case msgAction:
 		return cn.t.Act(ctx, cn.player, m.Seat, m.Action)
 	case msgChat:
-		if err := cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName()}, m.Text); err != nil {
+		if err := cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName(), Addr: cn.addrKey}, m.Text); err != nil {
 			return err
 		}
 		if m.Ref != "" {
@@ -379,7 +382,7 @@ func (w *watch) subscribe(ctx context.Context, cn *conn, since, chat int) error 
 	// The table sends the events from since on (all of them for a
 	// count it never reached), each with its words, and the chat
 	// lines after the client's last.
-	s, err := cn.t.SubscribeChat(ctx, cn.player, since, chat)
+	s, err := cn.t.SubscribeChat(ctx, cn.player, cn.addrKey, since, chat)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,92 @@
+package table_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+// A client without a cookie is a fresh identity on every connection: the
+// spectator places one address takes at a table are bounded on their
+// own, so others can still watch.
+func TestSpectatorPlacesPerAddress(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "c", table.Config{Players: 2})
+	mustJoin(t, tb, "p", 0)
+	n := 0
+	for ; n < table.MaxSpectators; n++ {
+		if _, err := tb.SubscribeChat(bg, fmt.Sprintf("fresh%d", n), "192.0.2.1", -1, -1); err != nil {
+			if !errors.Is(err, table.ErrCrowded) || !strings.Contains(err.Error(), "your address") {
+				t.Fatalf("after %d: %v", n, err)
+			}
+			break
+		}
+	}
+	if n != table.MaxAddrWatch {
+		t.Fatalf("one address took %d spectator places, want %d", n, table.MaxAddrWatch)
+	}
+	if _, err := tb.SubscribeChat(bg, "other", "198.51.100.7", -1, -1); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+	// The seated person from that address still gets in.
+	if _, err := tb.SubscribeChat(bg, "p", "192.0.2.1", -1, -1); err != nil {
+		t.Fatalf("the seated person: %v", err)
+	}
+}
+
+// Fresh identities from one address share the address's chat allowance.
+func TestChatPerAddress(t *testing.T) {
+	clk := newFakeClock()
+	h := newHub(t, newMemStore(), clk)
+	tb := mustCreate(t, h, "c", table.Config{Players: 2})
+	mustJoin(t, tb, "p", 0)
+	said := 0
+	for i := range 100 {
+		err := tb.Chat(bg, table.Player{ID: fmt.Sprintf("fresh%d", i), Name: "W", Addr: "192.0.2.1"}, "hi")
+		if errors.Is(err, table.ErrRateLimited) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		said++
+	}
+	if said != table.AddrChatBurst {
+		t.Fatalf("one address sent %d lines at once, want %d", said, table.AddrChatBurst)
+	}
+	if err := tb.Chat(bg, table.Player{ID: "q", Name: "Q", Addr: "198.51.100.7"}, "hi"); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+	clk.Advance(table.AddrChatEvery)
+	if err := tb.Chat(bg, table.Player{ID: "fresh99", Name: "W", Addr: "192.0.2.1"}, "again"); err != nil {
+		t.Fatalf("after %v: %v", table.AddrChatEvery, err)
+	}
+	// A person refused by their own allowance takes nothing from the
+	// address's.
+	for range table.ChatBurst {
+		if err := tb.Chat(bg, table.Player{ID: "p", Addr: "203.0.113.5"}, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tb.Chat(bg, table.Player{ID: "p", Addr: "203.0.113.5"}, "x"); !errors.Is(err, table.ErrRateLimited) {
+		t.Fatalf("past the person's burst: %v", err)
+	}
+}
+
+// Only -1 means no turn timer; any other number out of range is refused
+// in words that give the range.
+func TestTurnSecondsOutOfRange(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	for _, s := range []int{-2, -60, 4, table.MaxTurnSeconds + 1} {
+		_, err := h.CreateFrom(bg, "p", "", table.Config{Players: 2, TurnSeconds: s})
+		if !errors.Is(err, table.ErrBadConfig) || !strings.Contains(err.Error(), fmt.Sprintf("from %d to %d s (or -1 for none", table.MinTurnSeconds, table.MaxTurnSeconds)) {
+			t.Fatalf("turnSeconds %d: %v", s, err)
+		}
+	}
+	if _, err := h.CreateFrom(bg, "p", "", table.Config{Players: 2, TurnSeconds: -1}); err != nil {
+		t.Fatalf("-1: %v", err)
+	}
+}
