@@ -50,7 +50,14 @@ function tableItem(t) {
   return li;
 }
 
+// refreshing: a refresh is on its way. The next tick waits for it: on a
+// slow connection a reply could come after a later one's and put older
+// lists (or an older failure) back on the page.
+let refreshing = false;
+
 async function refresh() {
+  if (refreshing) return;
+  refreshing = true;
   try {
     const l = await request("GET", "/api/arlington/tables");
     levels = l.levels; defaultLevel = l.defaultLevel;
@@ -60,7 +67,11 @@ async function refresh() {
     if (!open.children.length) open.appendChild(el("li", "none", "none"));
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
     say($("lists-msg"), "");
-  } catch (e) { say($("lists-msg"), `The lists could not be updated (${e.message}); they are tried again every few seconds.`); }
+  } catch (e) {
+    say($("lists-msg"), `The lists could not be updated (${e.message}); they are tried again every few seconds.`);
+  } finally {
+    refreshing = false;
+  }
 }
 
 // say sets m's words only when they change: the lists' message is a
