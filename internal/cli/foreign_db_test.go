@@ -6,13 +6,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"cardtable/internal/store"
+	"github.com/jackc/pgx/v5"
 
+	"cardtable/internal/pgstore"
+	"cardtable/internal/pgtest"
 	"cardtable/internal/sqlitetest"
+	"cardtable/internal/store"
+	"cardtable/internal/storetest"
 )
 
 // TestServeBackupDBCopyRefuseForeignSchema: another program's SQLite file
@@ -66,6 +71,56 @@ func TestServeRefusesNewerDatabase(t *testing.T) {
 			fmt.Sprintf("serve: %s: database schema version %d is newer than this program's %d: it was made by a newer cardtable: serve it with that version; nothing changed",
 				newer, store.Version()+1, store.Version())},
 	})
+}
+
+// TestServeRefusesNewerPostgres: TestServeRefusesNewerDatabase on a
+// PostgreSQL database a newer cardtable migrated: exit 2 with what to do,
+// its schema version and its tables left as they were.
+func TestServeRefusesNewerPostgres(t *testing.T) {
+	ctx := context.Background()
+	pg := pgtest.DB(t)
+	s, err := storetest.Open(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = 999`); err != nil {
+		t.Fatal(err)
+	}
+	tables := func() []string {
+		rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables
+			WHERE table_schema = current_schema() ORDER BY table_name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	before := tables()
+	rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code := Run(rctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", pg}, nil, &out, &errb)
+	want := fmt.Sprintf(": database schema version 999 is newer than this program's %d: it was made by a newer cardtable: serve it with that version; nothing changed\n", pgstore.Version())
+	if code != exitUsage || !strings.HasPrefix(errb.String(), "cardtable: serve: ") || !strings.HasSuffix(errb.String(), want) ||
+		strings.Count(errb.String(), "\n") != 1 || out.Len() != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and a line ending %q", code, out.String(), errb.String(), want)
+	}
+	var v int
+	if err := conn.QueryRow(ctx, `SELECT version FROM cardtable_schema`).Scan(&v); err != nil || v != 999 {
+		t.Fatalf("the newer database's schema version is now %d (%v)", v, err)
+	}
+	if after := tables(); !slices.Equal(after, before) {
+		t.Fatalf("tables %v, were %v", after, before)
+	}
 }
 
 // TestForeignGamesTableRefused: another program's SQLite file with a

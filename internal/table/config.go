@@ -163,7 +163,8 @@ func (c Config) normalize(validLevel func(string) bool) (Config, error) {
 		if b == "" {
 			people++
 		} else if !validLevel(b) {
-			return c, fmt.Errorf("%w: seat %d: %w %q", ErrBadConfig, i, ErrUnknownLevel, b)
+			// Counted from 1, as the new-table form and the page show seats.
+			return c, fmt.Errorf("%w: seat %d: %w %q", ErrBadConfig, i+1, ErrUnknownLevel, b)
 		}
 	}
 	c.Bots = bots

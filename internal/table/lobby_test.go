@@ -32,6 +32,11 @@ func TestCreateRefusesBadSettings(t *testing.T) {
 			}
 		})
 	}
+	// A person reads which seat: counted from 1, as the form shows seats.
+	_, err := h.CreateFrom(bg, "p", "", table.Config{Players: 3, Bots: []string{"", "wizard"}})
+	if want := `bad table settings: seat 2: unknown bot level "wizard"`; err == nil || err.Error() != want {
+		t.Fatalf("the second seat's unknown bot: %v, want %q", err, want)
+	}
 	if n := len(h.List()); n != 0 {
 		t.Fatalf("%d tables after refusals", n)
 	}
@@ -110,8 +115,9 @@ func TestJoinAndLeave(t *testing.T) {
 	if _, err := join("a", "\u3164\u034f", -1); !errors.Is(err, table.ErrBadName) {
 		t.Fatalf("invisible name: %v", err)
 	}
-	if _, err := join("a", "Ann", 1); !errors.Is(err, table.ErrSeatTaken) {
-		t.Fatalf("a bot's seat: %v", err)
+	// The words count seats from 1, as the page and --seat do.
+	if _, err := join("a", "Ann", 1); !errors.Is(err, table.ErrSeatTaken) || err.Error() != "seat taken: seat 2" {
+		t.Fatalf("a bot's seat: %v, want \"seat taken: seat 2\"", err)
 	}
 	if _, err := join("a", "Ann", 5); !errors.Is(err, table.ErrNoSeat) { // bad input, not a seat taken
 		t.Fatalf("no such seat: %v", err)
@@ -125,8 +131,8 @@ func TestJoinAndLeave(t *testing.T) {
 	if st.get(tb.ID()).Seats[2] != (table.StoredSeat{Player: "a", Name: "Annie"}) {
 		t.Fatalf("stored seats %+v", st.get(tb.ID()).Seats)
 	}
-	if _, err := join("b", "Bo", 2); !errors.Is(err, table.ErrSeatTaken) {
-		t.Fatalf("a taken seat: %v", err)
+	if _, err := join("b", "Bo", 2); !errors.Is(err, table.ErrSeatTaken) || err.Error() != "seat taken: seat 3" {
+		t.Fatalf("a taken seat: %v, want \"seat taken: seat 3\"", err)
 	}
 	if err := tb.Leave(bg, "b"); !errors.Is(err, table.ErrNotSeated) {
 		t.Fatalf("leave unseated: %v", err)

@@ -168,7 +168,8 @@ func (l *loop) join(p Player, want int) (int, error) {
 		}
 	}
 	if s := l.seats[want]; s.bot != "" || s.player != "" {
-		return -1, fmt.Errorf("%w: seat %d", ErrSeatTaken, want)
+		// Counted from 1, as the page and the terminal client show seats.
+		return -1, fmt.Errorf("%w: seat %d", ErrSeatTaken, want+1)
 	}
 	l.seats[want].player, l.seats[want].name = p.ID, name
 	if err := l.saveSeats(); err != nil {
@@ -257,7 +258,8 @@ func (l *loop) act(player string, seat int, a arlington.Action) error {
 	case mine < 0:
 		return ErrNotSeated
 	case seat != -1 && seat != mine:
-		return fmt.Errorf("%w: you hold seat %d, not %d", ErrNotYourSeat, mine, seat)
+		// Counted from 1, as the page shows seats.
+		return fmt.Errorf("%w: you hold seat %d, not seat %d", ErrNotYourSeat, mine+1, seat+1)
 	case !l.started():
 		return ErrNotStarted
 	case l.st.Terminal():

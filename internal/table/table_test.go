@@ -152,6 +152,13 @@ func TestRefusalsDisturbNothing(t *testing.T) {
 				t.Fatalf("err = %v does not wrap the engine's reason", err)
 			}
 			// The page shows these words: the seat counts from 1 there.
+			words := map[string]string{
+				"for another seat": fmt.Sprintf("not your seat: you hold seat %d, not seat %d", other+1, mover+1),
+				"for a bot's seat": fmt.Sprintf("not your seat: you hold seat %d, not seat 3", mover+1),
+			}
+			if want, ok := words[c.name]; ok && err.Error() != want {
+				t.Fatalf("err = %q, want %q", err, want)
+			}
 			if want := fmt.Sprintf("not your turn: it is seat %d's turn", mover+1); errors.Is(c.want, table.ErrNotYourTurn) && err.Error() != want {
 				t.Fatalf("err = %q, want %q", err, want)
 			}

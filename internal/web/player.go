@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -92,7 +93,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 				MaxAge: int(playerMaxAge / time.Second), HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: IsHTTPS(r)})
 		}
-		if fresh && s.legacy.Load() && (page || fromBrowser(r)) {
+		if fresh && s.legacy.Load() && browser(r, page) {
 			if err := s.adopt(r.Context(), id); err != nil {
 				WriteError(w, r, s.log, err)
 				return
@@ -102,14 +103,42 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 	})
 }
 
-// fromBrowser reports whether r is a browser's own request: every
-// current browser sends Sec-Fetch-Mode with each request (a page's fetch,
-// its WebSocket), and neither curl nor the terminal clients do. What was
-// stored before players goes only to a browser (a page load, or a page
-// left open across the upgrade): the first new identity after an upgrade
-// was once a terminal client's (arlington new-table, connect), which
-// keeps no cookie, and the player's own browser then found nothing.
-func fromBrowser(r *http.Request) bool { return r.Header.Get("Sec-Fetch-Mode") != "" }
+// browser reports whether r, a page load when page is set, is a
+// browser's own: only a browser adopts what was stored before players
+// (docs/api.md, "Players"). The first new identity after an upgrade was
+// once a script's or a terminal client's (curl, an uptime monitor's probe
+// of the page, arlington new-table), and the player's browser then found
+// nothing.
+//
+// A page load counts when it is a navigation: GET (not HEAD) asking for
+// HTML, as every browser's does and curl's */* does not. An API request
+// counts when it carries what a browser adds to a page's own requests:
+// Sec-Fetch-Mode (sent only to trustworthy origins: HTTPS, localhost,
+// 127.0.0.0/8); a same-origin Origin (a POST's, a WebSocket's, at any
+// origin); or, for a GET fetch from a page served over plain HTTP at a
+// network address, which carries neither (the pages' Referrer-Policy
+// no-referrer drops the Referer too), a browser's User-Agent with
+// Accept-Language, both of which every browser sends with every request
+// and neither curl, Go's client nor the terminal clients do.
+func browser(r *http.Request, page bool) bool {
+	if page {
+		return r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html")
+	}
+	if r.Header.Get("Sec-Fetch-Mode") != "" || sameOrigin(r, r.Header.Get("Origin")) {
+		return true
+	}
+	return strings.HasPrefix(r.Header.Get("User-Agent"), "Mozilla/5.0 ") && r.Header.Get("Accept-Language") != ""
+}
+
+// sameOrigin reports whether origin names the host (and port) r was sent
+// to.
+func sameOrigin(r *http.Request, origin string) bool {
+	if origin == "" || origin == "null" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && strings.EqualFold(u.Host, r.Host)
+}
 
 // adopt hands player what was stored before players existed
 // (Options.Adopt), until a call succeeds: only the first new player after

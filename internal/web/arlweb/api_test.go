@@ -283,7 +283,10 @@ func TestHint(t *testing.T) {
 		}
 		code := c.do("GET", path, nil, &h)
 		if v.ToMove != v.Seat {
-			// The page shows the words: the seat counts from 1 there.
+			// The page shows the words as they come, so they are compared
+			// whole: the seat counts from 1, and nothing stands ahead of
+			// them (no class's name: web.WriteError leaves it out of every
+			// refusal, web.TestClassify).
 			if want := fmt.Sprintf("a hint is for your turn; it is seat %d's turn", v.ToMove+1); code != http.StatusConflict || h.Error != want {
 				t.Errorf("seat %d out of turn: %d %q, want 409 %q", v.Seat, code, h.Error, want)
 			}

@@ -57,7 +57,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	if v.ToMove != v.Seat {
 		// Words the page shows as they are: the seat counted from 1, as
-		// the page does, and no "conflict: " ahead of them.
+		// the page does.
 		return web.Errorf(web.ErrConflict, "a hint is for your turn; it is seat %d's turn", v.ToMove+1)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), hintTime)

@@ -209,7 +209,7 @@ func TestLegacyAdopted(t *testing.T) {
 	}
 	other := h.otherPlayer()
 	// The first browser loads the page, then asks for its settings.
-	h.do("GET", "/", "")
+	h.serve(navigation("/"))
 	if _, js, _ := h.do("GET", "/api/settings", ""); string(js) != `{"old":true}` {
 		t.Fatalf("the first browser's settings: %s", js)
 	}
@@ -223,38 +223,91 @@ func TestLegacyAdopted(t *testing.T) {
 
 // TestLegacyNotAdoptedByAScript: what was stored before players goes to
 // a browser, not to the first client of any kind. A terminal client
-// (arlington new-table, connect) or curl calls the API with no cookie and
-// keeps none; it took the player's old games, saves and settings, and the
-// player's browser then found none. A browser's request (a page load, or
-// a page left open across the upgrade, whose fetch says Sec-Fetch-Mode)
+// (arlington new-table) or curl calls the API with no cookie, and curl or
+// an uptime monitor loads the page; each took the player's old games,
+// saves and settings, and the player's browser then found none. A
+// browser's request (its navigation to a page, or a page left open across
+// the upgrade fetching, with the headers Chromium sends on HTTPS and
+// localhost, and those it sends over plain HTTP to a network address)
 // still adopts it.
 func TestLegacyNotAdoptedByAScript(t *testing.T) {
-	for _, browser := range []struct {
+	const lan = "mybox.lan:8080" // docs/guide.md's network install
+	req := func(method, path, host string, hdr ...string) func() *http.Request {
+		return func() *http.Request {
+			r := newRequest(method, path)
+			if host != "" {
+				r.Host = host
+			}
+			for i := 0; i < len(hdr); i += 2 {
+				r.Header.Set(hdr[i], hdr[i+1])
+			}
+			return r
+		}
+	}
+	// Chromium's headers on a page's fetch over plain HTTP to a network
+	// address: no Sec-Fetch-*, no Referer (Referrer-Policy no-referrer);
+	// Origin on a POST only.
+	chromiumLAN := []string{"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+		"Accept", "*/*", "Accept-Language", "en-US,en;q=0.9"}
+	scripts := []struct {
 		name string
 		req  func() *http.Request
 	}{
-		{"page", func() *http.Request { return newRequest("GET", "/") }},
-		{"open page's fetch", func() *http.Request {
-			r := newRequest("GET", "/api/settings")
-			r.Header.Set("Sec-Fetch-Mode", "cors")
-			return r
-		}},
-	} {
-		t.Run(browser.name, func(t *testing.T) {
+		{"curl's API call", req("GET", "/api/settings", "")},
+		{"curl's API call on the network", req("GET", "/api/settings", lan, "User-Agent", "curl/8.5.0", "Accept", "*/*")},
+		{"curl's page load", req("GET", "/", "", "User-Agent", "curl/8.5.0", "Accept", "*/*")},
+		{"curl -I", req("HEAD", "/", "", "User-Agent", "curl/8.5.0", "Accept", "*/*")},
+		{"a HEAD asking for HTML", req("HEAD", "/spider/", "", "Accept", "text/html")},
+		{"another site's origin", req("GET", "/api/settings", lan, "Origin", "http://elsewhere.example")},
+		{"an opaque origin", req("GET", "/api/settings", lan, "Origin", "null")},
+	}
+	browsers := []struct {
+		name string
+		req  func() *http.Request
+	}{
+		{"navigation", func() *http.Request { return navigation("/") }},
+		{"open page's fetch, localhost", req("GET", "/api/settings", "", "Sec-Fetch-Mode", "cors")},
+		{"open page's GET fetch, plain HTTP network host", req("GET", "/api/settings", lan, chromiumLAN...)},
+		{"open page's POST, plain HTTP network host", req("POST", "/api/games", lan,
+			append([]string{"Origin", "http://" + lan, "Content-Type", "text/plain;charset=UTF-8"}, chromiumLAN...)...)},
+	}
+	for _, script := range scripts {
+		t.Run(script.name, func(t *testing.T) {
 			h := newHarness(t, Options{})
 			if err := h.db.PutSettings(context.Background(), "", `{"old":true}`); err != nil {
 				t.Fatal(err)
 			}
-			script := serve(h.srv, newRequest("GET", "/api/settings"))
-			if script.Code != http.StatusOK || script.Body.String() != "{}" {
-				t.Fatalf("a script without a cookie got %d %s, want the empty settings", script.Code, script.Body)
+			if rec := serve(h.srv, script.req()); rec.Code >= 300 {
+				t.Fatalf("the script's request: %d %s", rec.Code, rec.Body)
 			}
-			h.serve(browser.req())
+			h.serve(navigation("/"))
 			if _, js, _ := h.do("GET", "/api/settings", ""); string(js) != `{"old":true}` {
 				t.Fatalf("the browser that came after the script: settings %s", js)
 			}
 		})
 	}
+	for _, browser := range browsers {
+		t.Run(browser.name, func(t *testing.T) {
+			h := newHarness(t, Options{})
+			if err := h.db.PutSettings(context.Background(), "", `{"old":true}`); err != nil {
+				t.Fatal(err)
+			}
+			if rec := h.serve(browser.req()); rec.Code >= 300 {
+				t.Fatalf("the browser's request: %d %s", rec.Code, rec.Body)
+			}
+			if _, js, _ := h.do("GET", "/api/settings", ""); string(js) != `{"old":true}` {
+				t.Fatalf("the browser: settings %s", js)
+			}
+		})
+	}
+}
+
+// navigation is a browser's request for the page at path: GET, asking for
+// HTML.
+func navigation(path string) *http.Request {
+	r := newRequest("GET", path)
+	r.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+	return r
 }
 
 func TestPrune(t *testing.T) {

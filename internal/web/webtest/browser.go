@@ -62,6 +62,13 @@ func StartBrowser(tb testing.TB) context.Context {
 	return bctx
 }
 
+// LANHost is a name Chromium resolves to 127.0.0.1. An http:// origin
+// by this name is not trustworthy to Chromium, as a network install's
+// (serve --host mybox.lan) is, unlike localhost and 127.0.0.0/8: it sends
+// such an origin no Sec-Fetch-* headers. A server a test reaches by it
+// must answer the name (web.Options.Hosts).
+const LANHost = "cardtable-lan.test"
+
 // launch makes the context of a headless Chromium with its profile in
 // dir; its first run starts the browser, and stop ends it.
 func launch(exe, dir string) (bctx context.Context, stop func()) {
@@ -76,6 +83,9 @@ func launch(exe, dir string) (bctx context.Context, stop func()) {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// LANHost reaches the test's servers by a name that is not
+		// loopback, so Chromium treats the origin as over a network.
+		chromedp.Flag("host-resolver-rules", "MAP "+LANHost+" 127.0.0.1"),
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
