@@ -228,10 +228,23 @@ func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName st
 		url = "https://" + net.JoinHostPort(domains[0], port) + "/"
 	}
 	log.Info("cardtable serving", "url", url, "db", dbName, "games", n,
-		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+		"hosts", strings.Join(servedHosts(hosts), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
 	}
+}
+
+// servedHosts is the list the start's log gives: localhost, which the
+// server always answers, then hosts, each name once (--host may name
+// localhost again, or one name twice).
+func servedHosts(hosts []string) []string {
+	out := []string{"localhost"}
+	for _, h := range hosts {
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // joinServers joins the other servers sharing a PostgreSQL database
