@@ -39,14 +39,50 @@ type Env struct {
 var errUsage = errors.New("usage")
 
 // errBadCall marks a usage error in how the command was called (a bad
-// flag, an unknown command): the message ends with a pointer to the
-// command's help.
+// flag, an unknown command). Its message ends, as every usage error's
+// does, with a pointer to the command's help (exitCode).
 var errBadCall = fmt.Errorf("%w", errUsage)
 
 // usageErr wraps a message as a usage error; a cause in it, given with
 // %w, stays in the chain for errors.Is (docs/cli.md).
 func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %w", errUsage, fmt.Errorf(format, a...))
+}
+
+// flagRule is a flag's rule: bad when its value breaks it, want what
+// the flag wants.
+type flagRule struct {
+	flag  string
+	value any
+	bad   bool
+	want  string
+}
+
+// firstBroken is the usage error of cmd's first broken rule, naming its
+// flag and value ("--duration -5s: want more than 0"): a rule told of
+// several flags at once left the user to guess which was at fault. nil
+// when every rule holds.
+func firstBroken(cmd string, rules ...flagRule) error {
+	for _, r := range rules {
+		if r.bad {
+			return usageErr("%s: --%s %v: want %s", cmd, r.flag, r.value, r.want)
+		}
+	}
+	return nil
+}
+
+// seatsRule is the rule of a live table's seats: --people at least 1,
+// --bots at least 0, and 2 to 6 seats in all.
+func seatsRule(cmd string, people, bots int) error {
+	if err := firstBroken(cmd,
+		flagRule{"people", people, people < 1, "at least 1"},
+		flagRule{"bots", bots, bots < 0, "at least 0"}); err != nil {
+		return err
+	}
+	if n := people + bots; n < 2 || n > 6 {
+		return usageErr("%s: --people %d and --bots %d make %d seats: want 2 to 6", cmd, people, bots, n)
+	}
+	return nil
 }
 
 // badInput marks err as bad input (exit status 2) as it is: its words,
@@ -169,7 +205,9 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 		return exitOK
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(env.Stderr, errorLine(c, strings.TrimPrefix(err.Error(), "usage: ")))
-		if errors.Is(err, errBadCall) && c != nil {
+		// Every usage error ends so, whether the flag parser or the
+		// command itself found the fault (docs/cli.md, "Exit statuses").
+		if c != nil {
 			fmt.Fprintf(env.Stderr, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return exitUsage
