@@ -99,7 +99,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	var sp *spiderweb.Handlers
 	bi := buildinfo.Read()
 	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
-		LiveTables:  func() int { return len(hub.List()) },
+		Tables:      func() (int, int) { return tableCounts(hub.List()) },
 		Cache:       func() (int, int) { return sp.Games().CacheStats() },
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
@@ -232,6 +232,19 @@ func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName st
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
 	}
+}
+
+// tableCounts is how many of the tables listed are open (waiting or in
+// play) and how many over (finished, not yet closed).
+func tableCounts(list []table.Summary) (open, over int) {
+	for _, s := range list {
+		if s.Status == table.StatusOver {
+			over++
+		} else {
+			open++
+		}
+	}
+	return open, over
 }
 
 // servedHosts is the list the start's log gives: localhost, which the
