@@ -401,7 +401,7 @@ func TestHintRefusalWords(t *testing.T) {
 	// No time to search: refused in its own words, whichever comes first.
 	hintTime = time.Nanosecond
 	code, msg = ask()
-	if code != http.StatusServiceUnavailable || (msg != "no hint found in time; try again" && msg != "hints are busy; try again in a moment") {
+	if code != http.StatusServiceUnavailable || (msg != "no hint could be found; try again" && msg != "hints are busy; try again in a moment") {
 		t.Errorf("no time: %d %q, want 503 with the refusal's own words", code, msg)
 	}
 	if strings.HasPrefix(msg, "unavailable") || strings.HasPrefix(msg, "server busy") {

@@ -78,7 +78,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	a, err := b.Act(ctx, v)
 	if err != nil {
 		// The bot's own error goes to the log, not to the player.
-		return web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint found in time; try again")
+		return web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint could be found; try again")
 	}
 	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
