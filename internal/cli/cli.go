@@ -39,9 +39,16 @@ type Env struct {
 var errUsage = errors.New("usage")
 
 // errBadCall marks a usage error in how the command was called (a bad
-// flag, an unknown command). Its message ends, as every usage error's
-// does, with a pointer to the command's help (exitCode).
+// flag, a flag's value the command finds wrong, an unknown command): the
+// message ends with a pointer to the command's help.
 var errBadCall = fmt.Errorf("%w", errUsage)
+
+// flagErr is a usage error in a flag's value that the command, not the
+// flag parser, found (--deal x): it ends as the parser's do, with the
+// pointer to the command's help; a cause given with %w stays in the chain.
+func flagErr(format string, a ...any) error {
+	return fmt.Errorf("%w: %w", errBadCall, fmt.Errorf(format, a...))
+}
 
 // usageErr wraps a message as a usage error; a cause in it, given with
 // %w, stays in the chain for errors.Is (docs/cli.md).
@@ -65,7 +72,7 @@ type flagRule struct {
 func firstBroken(cmd string, rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
-			return usageErr("%s: --%s %v: want %s", cmd, r.flag, r.value, r.want)
+			return flagErr("%s: --%s %v: want %s", cmd, r.flag, r.value, r.want)
 		}
 	}
 	return nil
@@ -80,7 +87,7 @@ func seatsRule(cmd string, people, bots int) error {
 		return err
 	}
 	if n := people + bots; n < 2 || n > 6 {
-		return usageErr("%s: --people %d and --bots %d make %d seats: want 2 to 6", cmd, people, bots, n)
+		return flagErr("%s: --people %d and --bots %d make %d seats: want 2 to 6", cmd, people, bots, n)
 	}
 	return nil
 }
@@ -205,9 +212,7 @@ func exitCode(env *Env, c *cobra.Command, err error) int {
 		return exitOK
 	case errors.Is(err, errUsage):
 		fmt.Fprintln(env.Stderr, errorLine(c, strings.TrimPrefix(err.Error(), "usage: ")))
-		// Every usage error ends so, whether the flag parser or the
-		// command itself found the fault (docs/cli.md, "Exit statuses").
-		if c != nil {
+		if errors.Is(err, errBadCall) && c != nil {
 			fmt.Fprintf(env.Stderr, "Run '%s --help' for usage.\n", c.CommandPath())
 		}
 		return exitUsage

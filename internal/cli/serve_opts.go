@@ -121,7 +121,7 @@ func (o *serveOptions) check() error {
 			if r.limit > 0 {
 				want = fmt.Sprintf("1 to %d", r.limit)
 			}
-			return usageErr("serve: %s: want %s", o.named(r.flag, strconv.FormatInt(r.v, 10)), want)
+			return flagErr("serve: %s: want %s", o.named(r.flag, strconv.FormatInt(r.v, 10)), want)
 		}
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
