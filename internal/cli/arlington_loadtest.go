@@ -66,11 +66,18 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 		if len(pos) > 0 {
 			return usageErr("arlington loadtest: unexpected argument %q", pos[0])
 		}
-		if f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6 {
-			return usageErr("arlington loadtest: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
+		const cmd = "arlington loadtest"
+		if err := firstBroken(cmd, flagRule{"tables", f.tables, f.tables < 1, "at least 1"}); err != nil {
+			return err
 		}
-		if f.duration <= 0 || f.think < 0 || f.maxActions < 0 {
-			return usageErr("arlington loadtest: --duration must be positive, --think and --max-actions at least 0")
+		if err := seatsRule(cmd, f.people, f.bots); err != nil {
+			return err
+		}
+		if err := firstBroken(cmd,
+			flagRule{"duration", f.duration, f.duration <= 0, "more than 0"},
+			flagRule{"think", f.think, f.think < 0, "at least 0"},
+			flagRule{"max-actions", f.maxActions, f.maxActions < 0, "at least 0"}); err != nil {
+			return err
 		}
 		if err := notAddress("arlington loadtest", "--db", f.db); err != nil {
 			return err

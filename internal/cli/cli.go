@@ -39,14 +39,57 @@ type Env struct {
 var errUsage = errors.New("usage")
 
 // errBadCall marks a usage error in how the command was called (a bad
-// flag, an unknown command): the message ends with a pointer to the
-// command's help.
+// flag, a flag's value the command finds wrong, an unknown command): the
+// message ends with a pointer to the command's help.
 var errBadCall = fmt.Errorf("%w", errUsage)
+
+// flagErr is a usage error in a flag's value that the command, not the
+// flag parser, found (--deal x): it ends as the parser's do, with the
+// pointer to the command's help; a cause given with %w stays in the chain.
+func flagErr(format string, a ...any) error {
+	return fmt.Errorf("%w: %w", errBadCall, fmt.Errorf(format, a...))
+}
 
 // usageErr wraps a message as a usage error; a cause in it, given with
 // %w, stays in the chain for errors.Is (docs/cli.md).
 func usageErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %w", errUsage, fmt.Errorf(format, a...))
+}
+
+// flagRule is a flag's rule: bad when its value breaks it, want what
+// the flag wants.
+type flagRule struct {
+	flag  string
+	value any
+	bad   bool
+	want  string
+}
+
+// firstBroken is the usage error of cmd's first broken rule, naming its
+// flag and value ("--duration -5s: want more than 0"): a rule told of
+// several flags at once left the user to guess which was at fault. nil
+// when every rule holds.
+func firstBroken(cmd string, rules ...flagRule) error {
+	for _, r := range rules {
+		if r.bad {
+			return flagErr("%s: --%s %v: want %s", cmd, r.flag, r.value, r.want)
+		}
+	}
+	return nil
+}
+
+// seatsRule is the rule of a live table's seats: --people at least 1,
+// --bots at least 0, and 2 to 6 seats in all.
+func seatsRule(cmd string, people, bots int) error {
+	if err := firstBroken(cmd,
+		flagRule{"people", people, people < 1, "at least 1"},
+		flagRule{"bots", bots, bots < 0, "at least 0"}); err != nil {
+		return err
+	}
+	if n := people + bots; n < 2 || n > 6 {
+		return flagErr("%s: --people %d and --bots %d make %d seats: want 2 to 6", cmd, people, bots, n)
+	}
+	return nil
 }
 
 // badInput marks err as bad input (exit status 2) as it is: its words,

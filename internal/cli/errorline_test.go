@@ -112,3 +112,35 @@ func TestNoteShape(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagValueErrorsEndAlike: a flag's value the command itself finds
+// wrong ends, as a value the flag parser refuses does, with the pointer
+// to the command's help (a bad --deal once ended bare, where a bad
+// --memory got the pointer).
+func TestFlagValueErrorsEndAlike(t *testing.T) {
+	for _, tc := range []struct{ cmd, flags string }{
+		{"serve", "--max-saves 0"},
+		{"serve bench", "--duration -5s"},
+		{"spider new", "--deal x"},
+		{"spider play", "--deal x"},
+		{"spider solve", "--deal x"},
+		{"spider autoplay", "--deal x"},
+		{"spider bench", "--deals x"},
+		{"spider analyze bench", "--deals x"},
+		{"spider value-train", "--deals x"},
+		{"arlington loadtest", "--tables 0"},
+		{"arlington loadtest", "--people 4 --bots 3"},
+	} {
+		args := append(strings.Fields(tc.cmd), strings.Fields(tc.flags)...)
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if tc.cmd == "serve" {
+				args = append(args, "--db", filepath.Join(t.TempDir(), "s.db"))
+			}
+			_, errOut, code := run(t, "", args...)
+			want := "\nRun 'cardtable " + tc.cmd + " --help' for usage.\n"
+			if code != exitUsage || !strings.HasSuffix(errOut, want) || strings.Count(errOut, "\n") != 2 {
+				t.Errorf("exit %d, stderr %q; want exit 2, one error line and %q", code, errOut, want)
+			}
+		})
+	}
+}

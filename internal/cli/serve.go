@@ -99,7 +99,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	var sp *spiderweb.Handlers
 	bi := buildinfo.Read()
 	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
-		LiveTables:  func() int { return len(hub.List()) },
+		Tables:      func() (int, int) { return tableCounts(hub.List()) },
 		Cache:       func() (int, int) { return sp.Games().CacheStats() },
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
 	})
@@ -228,10 +228,36 @@ func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName st
 		url = "https://" + net.JoinHostPort(domains[0], port) + "/"
 	}
 	log.Info("cardtable serving", "url", url, "db", dbName, "games", n,
-		"hosts", strings.Join(append([]string{"localhost"}, hosts...), ","))
+		"hosts", strings.Join(servedHosts(hosts), ","))
 	for _, u := range units[1:] {
 		log.Info("listening", "for", u.name, "addr", u.ln.Addr().String())
 	}
+}
+
+// tableCounts is how many of the tables listed are open (waiting or in
+// play) and how many over (finished, not yet closed).
+func tableCounts(list []table.Summary) (open, over int) {
+	for _, s := range list {
+		if s.Status == table.StatusOver {
+			over++
+		} else {
+			open++
+		}
+	}
+	return open, over
+}
+
+// servedHosts is the list the start's log gives: localhost, which the
+// server always answers, then hosts, each name once (--host may name
+// localhost again, or one name twice).
+func servedHosts(hosts []string) []string {
+	out := []string{"localhost"}
+	for _, h := range hosts {
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // joinServers joins the other servers sharing a PostgreSQL database

@@ -57,8 +57,12 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
 			}
 		}
-		if *games < 1 || *players < 1 || *dur <= 0 || *think < 0 {
-			return usageErr("serve bench: --games, --players and --duration must be positive, --think at least 0")
+		if err := firstBroken("serve bench",
+			flagRule{"games", *games, *games < 1, "at least 1"},
+			flagRule{"players", *players, *players < 1, "at least 1"},
+			flagRule{"duration", *dur, *dur <= 0, "more than 0"},
+			flagRule{"think", *think, *think < 0, "at least 0"}); err != nil {
+			return err
 		}
 		return benchOneServer(ctx, env, *dbPath, loadgen.LoadConfig{Games: *games, Players: *players, Duration: *dur, Think: *think})
 	}

@@ -120,8 +120,10 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		return usageErr("serve bench: --servers or --target, not both")
 	case f.servers > 1 && !isPG:
 		return usageErr("serve bench: --servers %d needs --db postgres://...: a SQLite file has one server", f.servers)
-	case f.tables < 1 || f.people < 1 || f.bots < 0 || f.people+f.bots < 2 || f.people+f.bots > 6:
-		return usageErr("serve bench: --tables and --people must be positive, --bots at least 0, 2 to 6 seats in all")
+	case f.tables < 1:
+		return firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
+	case seatsRule("serve bench", f.people, f.bots) != nil:
+		return seatsRule("serve bench", f.people, f.bots)
 	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
 		return usageErr("serve bench: --kills needs --servers 2 or more")
 	case f.kills > 0 && f.killEvery < time.Second:

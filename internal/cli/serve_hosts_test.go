@@ -124,3 +124,12 @@ func TestServeHostUsage(t *testing.T) {
 		t.Fatalf("exit %d, want %d; output %q", code, exitUsage, errb.String())
 	}
 }
+
+// TestServeLogsEachHostOnce: the start's log lists every host the server
+// answers once, localhost first, though --host names it again.
+func TestServeLogsEachHostOnce(t *testing.T) {
+	_, log := serveInProcess(t, "--host", "localhost,127.0.0.1,cards.test,127.0.0.1", "--db", filepath.Join(t.TempDir(), "s.db"))
+	if want := "hosts=localhost,127.0.0.1,cards.test"; !strings.Contains(log.String(), want) {
+		t.Errorf("start's log lacks %q:\n%s", want, log)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/internal/table"
+
 	"github.com/coder/websocket"
 )
 
@@ -95,6 +97,13 @@ func TestServeMetrics(t *testing.T) {
 		t.Errorf("websockets %v, cached games %v, live tables %v: want 1 each", m["cardtable_websocket_connections"],
 			m["cardtable_spider_cache_games"], m["cardtable_arlington_live_tables"])
 	}
+	// The sum splits into open and finished tables, each its own series.
+	open, okOpen := m["cardtable_arlington_open_tables"]
+	over, okOver := m["cardtable_arlington_finished_tables"]
+	if !okOpen || !okOver || open+over != m["cardtable_arlington_live_tables"] {
+		t.Errorf("open tables %v (present %v), finished %v (present %v): want both, summing to live tables %v",
+			open, okOpen, over, okOver, m["cardtable_arlington_live_tables"])
+	}
 	// The budget beside the estimate it bounds: the default, 256 MiB.
 	if b, c := m["cardtable_spider_cache_budget_bytes"], m["cardtable_spider_cache_bytes"]; b != 256<<20 || c > b {
 		t.Errorf("cache budget %v bytes, estimate %v: want a budget of %d and the estimate within it", b, c, 256<<20)
@@ -142,4 +151,13 @@ func allPositive(m map[string]float64, keys []string) bool {
 		}
 	}
 	return true
+}
+
+// TestTableCounts: a finished table still listed counts as finished, not
+// open (cardtable_arlington_live_tables once read as live tables only).
+func TestTableCounts(t *testing.T) {
+	list := []table.Summary{{Status: table.StatusOpen}, {Status: table.StatusOver}, {Status: table.StatusOpen, Started: true}}
+	if open, over := tableCounts(list); open != 2 || over != 1 {
+		t.Errorf("open %d, over %d: want 2 and 1", open, over)
+	}
 }

@@ -112,9 +112,17 @@ func (o *serveOptions) check() error {
 	if o.botWorkers < 0 {
 		return usageErr("serve: %s must not be negative", o.flagWords("bot-workers"))
 	}
-	if o.maxSaves < 1 || o.maxSaveMB < 1 || o.maxSaveMB > 1<<20 || o.dailyMB < 1 || o.dailyMB > 1<<20 {
-		return usageErr("serve: %s, %s and %s must be positive (the MiB at most 1048576)",
-			o.flagWords("max-saves"), o.flagWords("max-save-mb"), o.flagWords("daily-mb"))
+	for _, r := range []struct {
+		flag     string
+		v, limit int64
+	}{{"max-saves", int64(o.maxSaves), 0}, {"max-save-mb", o.maxSaveMB, 1 << 20}, {"daily-mb", o.dailyMB, 1 << 20}} {
+		if r.v < 1 || (r.limit > 0 && r.v > r.limit) {
+			want := "at least 1"
+			if r.limit > 0 {
+				want = fmt.Sprintf("1 to %d", r.limit)
+			}
+			return flagErr("serve: %s: want %s", o.named(r.flag, strconv.FormatInt(r.v, 10)), want)
+		}
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageErr("serve: --tls-cert and --tls-key go together")

@@ -89,7 +89,7 @@ func (gf *gameFlags) dealNumber() (uint64, error) {
 	}
 	n, err := card.ParseDeal(gf.deal)
 	if err != nil {
-		return 0, usageErr("--deal: %w", err)
+		return 0, flagErr("--deal: %w", err)
 	}
 	return n, nil
 }

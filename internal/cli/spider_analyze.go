@@ -282,7 +282,7 @@ func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 	}
 	p.opts = spider.Options{Variant: v, Suits: f.suits}
 	if p.from, p.to, err = parseRange(f.deals); err != nil {
-		return p, usageErr("--deals: %w", err)
+		return p, flagErr("--deals: %w", err)
 	}
 	if p.to-p.from >= 100_000 {
 		return p, usageErr("--deals: at most 100 000 deals at a time")

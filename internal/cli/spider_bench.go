@@ -145,7 +145,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 		}
 		from, to, err := parseRange(*deals)
 		if err != nil {
-			return nil, usageErr("--deals: %w", err)
+			return nil, flagErr("--deals: %w", err)
 		}
 		if to-from >= 1_000_000 {
 			return nil, usageErr("--deals: at most a million deals at a time")

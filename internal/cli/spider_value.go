@@ -88,7 +88,7 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
 		from, to, err := parseRange(r.val)
 		if err != nil {
-			return ranges, usageErr("%s: %w", r.flag, err)
+			return ranges, flagErr("%s: %w", r.flag, err)
 		}
 		if from <= 400 {
 			return ranges, usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)

@@ -35,7 +35,10 @@ type Metrics struct {
 type Gauges struct {
 	Version, Commit string
 
-	LiveTables func() int
+	// Tables is the Arlington tables this server holds: open (waiting
+	// for people or in play) and over (finished, still listed until
+	// they close).
+	Tables func() (open, over int)
 	// Cache is the Spider games held in memory: their estimated bytes
 	// and their count; CacheBudget is the bound on those bytes.
 	Cache       func() (bytes, games int)
@@ -90,10 +93,20 @@ func New(g Gauges) *Metrics {
 	})
 	info.Set(1)
 	m.reg.MustRegister(info)
-	if g.LiveTables != nil {
+	if g.Tables != nil {
+		// live_tables, the sum, keeps its name for the dashboards that
+		// read it; its old help ("Live Arlington tables") hid that
+		// finished tables count in it.
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_arlington_live_tables", Help: "Live Arlington tables.",
-		}, func() float64 { return float64(g.LiveTables()) }))
+			Name: "cardtable_arlington_live_tables",
+			Help: "Arlington tables this server holds, finished ones not yet closed included (open_tables + finished_tables).",
+		}, func() float64 { open, over := g.Tables(); return float64(open + over) }))
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_arlington_open_tables", Help: "Arlington tables waiting for people or in play.",
+		}, func() float64 { open, _ := g.Tables(); return float64(open) }))
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "cardtable_arlington_finished_tables", Help: "Arlington tables whose game is over, still listed until they close.",
+		}, func() float64 { _, over := g.Tables(); return float64(over) }))
 	}
 	if g.Cache != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
@@ -359,5 +360,54 @@ func TestBotsAsOptions(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotImplemented {
 		t.Fatalf("a hint without a hint bot: %d, want 501", resp.StatusCode)
+	}
+}
+
+// TestHintRefusalWords: a hint refused for want of time says so in its
+// own words, with no class name ahead of them (the 503 tells the class).
+func TestHintRefusalWords(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover := a
+	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
+		mover = b
+	}
+	path := "/api/arlington/tables/" + id + "/hint"
+	old := hintTime
+	t.Cleanup(func() { hintTime = old })
+	ask := func() (int, string) {
+		var h struct{ Error string }
+		code := mover.do("GET", path, nil, &h)
+		return code, h.Error
+	}
+
+	// Every slot taken: the wait ends and the hint is refused as busy.
+	hintTime = 50 * time.Millisecond
+	for range cap(hintSlots) {
+		hintSlots <- struct{}{}
+	}
+	code, msg := ask()
+	for range cap(hintSlots) {
+		<-hintSlots
+	}
+	if want := "hints are busy; try again in a moment"; code != http.StatusServiceUnavailable || msg != want {
+		t.Errorf("slots full: %d %q, want 503 %q", code, msg, want)
+	}
+
+	// No time to search: refused in its own words, whichever comes first.
+	hintTime = time.Nanosecond
+	code, msg = ask()
+	if code != http.StatusServiceUnavailable || (msg != "no hint could be found; try again" && msg != "hints are busy; try again in a moment") {
+		t.Errorf("no time: %d %q, want 503 with the refusal's own words", code, msg)
+	}
+	if strings.HasPrefix(msg, "unavailable") || strings.HasPrefix(msg, "server busy") {
+		t.Errorf("no time: %q names the class, not the refusal", msg)
 	}
 }

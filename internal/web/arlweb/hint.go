@@ -15,11 +15,12 @@ import (
 )
 
 // HintBot is the level whose choice a hint shows (the hard bot; the
-// wiring makes it, Options.Hint), and hintTime bounds its search.
-const (
-	HintBot  = "hard"
-	hintTime = 2 * time.Second
-)
+// wiring makes it, Options.Hint).
+const HintBot = "hard"
+
+// hintTime bounds a hint's wait for a slot and its search (a variable
+// so that tests can shorten it).
+var hintTime = 2 * time.Second
 
 // hintSlots bounds the hints searching at once: each searches on several
 // goroutines, and the players' tables come first.
@@ -66,7 +67,9 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	case hintSlots <- struct{}{}:
 		defer func() { <-hintSlots }()
 	case <-ctx.Done():
-		return fmt.Errorf("%w: hints are busy", web.ErrUnavailable)
+		// The player reads these words alone: the class is in the
+		// status and the log.
+		return web.Public(web.Errorf(web.ErrUnavailable, "hints are busy"), "hints are busy; try again in a moment")
 	}
 	b, err := h.newHint(rand.Uint64())
 	if err != nil {
@@ -74,7 +77,8 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	a, err := b.Act(ctx, v)
 	if err != nil {
-		return fmt.Errorf("%w: no hint: %v", web.ErrUnavailable, err)
+		// The bot's own error goes to the log, not to the player.
+		return web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint could be found; try again")
 	}
 	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil

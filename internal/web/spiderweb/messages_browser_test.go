@@ -128,3 +128,22 @@ func TestBrowserLostMoveGoesOnMove(t *testing.T) {
 		t.Errorf("the lost deal's message stays after a row was dealt: the table shows newer")
 	}
 }
+
+// TestBrowserSaveNameComposed: a name typed as e and a combining accent
+// is saved as the composed one the server takes (NFC), and typed again
+// composed it is the same save, not a second that looks the same.
+func TestBrowserSaveNameComposed(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")
+	for _, typed := range []string{`cafe\u0301`, `caf\u00e9`} {
+		p.eval(`document.querySelector("#save-name").value = "`+typed+`", 1`, nil)
+		p.clickSel(`#form-save button[type=submit]`)
+		p.savesListed("caf\u00e9")
+	}
+	var n int
+	p.eval(`document.querySelectorAll('#saves-list button[aria-label^="Open caf"]').length`, &n)
+	if n != 1 {
+		t.Errorf("%d saves named café listed, want 1", n)
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"cardtable/internal/spidergame"
 	"cardtable/internal/web"
 	"cardtable/spider"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 type saveSummary struct {
@@ -78,10 +80,17 @@ func (s *Handlers) listSaves(w http.ResponseWriter, r *http.Request) error {
 }
 
 // saveName checks a save's name: 1 to maxSaveName characters of printable
-// UTF-8, not only spaces.
+// UTF-8, not only spaces. Opening and deleting take it as it is, so that
+// a save stored before names had to be NFC is still reached
+// (newSaveName).
 func saveName(r *http.Request) (string, error) {
 	name := r.PathValue("name")
-	if !utf8.ValidString(name) || strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > maxSaveName {
+	if !utf8.ValidString(name) {
+		// Bytes no text has (a %FF in the path): said as such, not as
+		// a length.
+		return "", badRequest("a save's name must be UTF-8 text; this one holds bytes that are not")
+	}
+	if strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > maxSaveName {
 		return "", badRequest("a save's name is 1 to %d characters", maxSaveName)
 	}
 	for _, c := range name {
@@ -92,12 +101,28 @@ func saveName(r *http.Request) (string, error) {
 	return name, nil
 }
 
+// newSaveName is saveName for a save to be written: its name must also be
+// in Unicode's composed form (NFC), so that a name that looks the same
+// (café with é as one character, or as e and an accent) is one save, not
+// two. Refused, not normalised: the name the player asked for is the one
+// listed and opened (docs/api.md, "Save names"); the page sends NFC.
+func newSaveName(r *http.Request) (string, error) {
+	name, err := saveName(r)
+	if err != nil {
+		return "", err
+	}
+	if !norm.NFC.IsNormalString(name) {
+		return "", badRequest("a save's name must be in Unicode's composed form (NFC): an accented letter as one character, not a letter and a combining accent")
+	}
+	return name, nil
+}
+
 type putSaveRequest struct {
 	Game string `json:"game"`
 }
 
 func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
-	name, err := saveName(r)
+	name, err := newSaveName(r)
 	if err != nil {
 		return err
 	}

@@ -366,3 +366,30 @@ func TestNewGameRefusesLookAlikes(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveNameForms: "café" written with é as one character or as e and
+// a combining accent looks the same: only the composed form (NFC) is
+// taken for a new save, so the two never make two saves; bytes that are
+// not UTF-8 are told as such, not as a length.
+func TestSaveNameForms(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	body := `{"game":"` + r.ID + `"}`
+	h.call("PUT", "/api/saves/"+url.PathEscape("caf\u00e9"), body, 200, nil)
+	var e errorBody
+	h.call("PUT", "/api/saves/"+url.PathEscape("cafe\u0301"), body, 400, &e)
+	if !strings.Contains(e.Error, "composed form (NFC)") {
+		t.Errorf("decomposed name refused with %q, want the NFC rule", e.Error)
+	}
+	h.call("PUT", "/api/saves/caf%FF", body, 400, &e)
+	if e.Error != "a save's name must be UTF-8 text; this one holds bytes that are not" {
+		t.Errorf("invalid UTF-8 refused with %q, want it said as such", e.Error)
+	}
+	var list struct {
+		Saves []saveSummary `json:"saves"`
+	}
+	h.call("GET", "/api/saves", "", 200, &list)
+	if len(list.Saves) != 1 || list.Saves[0].Name != "caf\u00e9" {
+		t.Errorf("saves %+v, want the one composed café", list.Saves)
+	}
+}

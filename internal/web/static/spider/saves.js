@@ -122,7 +122,9 @@ async function openSave(name) {
 
 export async function submitSave(e) {
   e.preventDefault();
-  const name = $("#save-name").value.trim();
+  // The server takes a new save's name in composed form (NFC) only, so
+  // that "café" typed either way is one save: the page composes it.
+  const name = $("#save-name").value.trim().normalize("NFC");
   if (!name || !S.id) return;
   try {
     // Saving again under a name is how a game's progress is kept, so a
