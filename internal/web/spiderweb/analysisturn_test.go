@@ -3,6 +3,7 @@ package spiderweb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -62,26 +63,97 @@ func TestAnalysisTakenInTurns(t *testing.T) {
 		t.Fatalf("the player back after Retry-After: %d %s", rec.Code, rec.Body)
 	}
 	<-entered
-	// Nobody waits now: the same address may go on, and a claim lapses.
-	free <- struct{}{}
-	if rec := analyse(player); rec.Code != http.StatusOK {
-		t.Fatalf("the player again, nobody waiting: %d %s", rec.Code, rec.Body)
-	}
-	<-entered
-	running2 := make(chan int, 1)
-	go func() { running2 <- analyse(player).Code }()
-	<-entered
-	if rec := analyse(flooder); rec.Code != http.StatusServiceUnavailable {
-		t.Fatalf("the flooder while the player's ran: %d", rec.Code)
+	// The flooder, refused meanwhile, is next in line: the player again
+	// is refused until the flooder has had its turn.
+	if rec := analyse(player); rec.Code != http.StatusServiceUnavailable ||
+		!strings.Contains(rec.Body.String(), "another analysis is waiting its turn on the server") {
+		t.Fatalf("the player again before the flooder's turn: %d %s", rec.Code, rec.Body)
 	}
 	free <- struct{}{}
-	if c := <-running2; c != http.StatusOK {
-		t.Fatalf("the player's analysis: %d", c)
+	if rec := analyse(flooder); rec.Code != http.StatusOK {
+		t.Fatalf("the flooder on its turn: %d %s", rec.Code, rec.Body)
 	}
+	<-entered
+	// The player, in line since, has the next turn; once its place lapses,
+	// unrefreshed, the flooder may go on.
 	clk.advance(turnWait)
 	free <- struct{}{}
-	if rec := analyse(player); rec.Code != http.StatusOK {
-		t.Fatalf("the player once the flooder's claim lapsed: %d %s", rec.Code, rec.Body)
+	if rec := analyse(flooder); rec.Code != http.StatusOK {
+		t.Fatalf("the flooder once the player's place lapsed: %d %s", rec.Code, rec.Body)
 	}
 	<-entered
+}
+
+// TestAnalysisTurnsFairToAPlayer: two addresses of one client (a
+// machine's IPv4 address and its IPv6 /64) asking for the analysis every
+// second, each analysis taking 20 s, and a player asking every 10 s: over
+// 10 minutes the player has about every third turn. Before, the slot
+// remembered only that someone had been refused, not who, and the
+// player had no turn at all.
+func TestAnalysisTurnsFairToAPlayer(t *testing.T) {
+	var a analysisTurns
+	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	const v4, v6, player = "198.51.100.7", "2001:db8:1:2::", "203.0.113.9"
+	var owner string
+	var ends int
+	turns := map[string]int{}
+	for s := 0; s < 600; s++ {
+		now := t0.Add(time.Duration(s) * time.Second)
+		if owner != "" && s == ends {
+			a.release()
+			owner = ""
+		}
+		askers := []string{v4, v6}
+		if s%10 == 0 {
+			askers = append(askers, player)
+		}
+		for _, k := range askers {
+			if taken, _ := a.take(k, now); taken {
+				if owner != "" {
+					t.Fatalf("second %d: %s took the slot while %s's analysis ran", s, k, owner)
+				}
+				owner, ends = k, s+20
+				turns[k]++
+			}
+		}
+	}
+	total := turns[v4] + turns[v6] + turns[player]
+	t.Logf("turns in 10 minutes: %v", turns)
+	if turns[player] < total/3-1 {
+		t.Errorf("the player had %d of %d turns, want about a third", turns[player], total)
+	}
+	if len(a.line) > 3 {
+		t.Errorf("%d places in line for 3 addresses", len(a.line))
+	}
+}
+
+// TestAnalysisTurnOnlyForThoseInLine: an address never refused does not
+// take the turn of one refused while another's analysis ran, and the
+// line is bounded.
+func TestAnalysisTurnOnlyForThoseInLine(t *testing.T) {
+	var a analysisTurns
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	if taken, _ := a.take("a", now); !taken {
+		t.Fatal("the free slot refused")
+	}
+	if taken, running := a.take("player", now); taken || !running {
+		t.Fatalf("while a's ran: taken %v running %v", taken, running)
+	}
+	a.release()
+	if taken, running := a.take("newcomer", now); taken || running {
+		t.Fatalf("an address never refused took the player's turn: taken %v running %v", taken, running)
+	}
+	if taken, _ := a.take("player", now); !taken {
+		t.Fatal("the player refused on its turn")
+	}
+	for i := range 2 * maxInLine {
+		a.take(fmt.Sprint("x", i), now)
+	}
+	if len(a.line) != maxInLine {
+		t.Errorf("%d places in line, want the bound %d", len(a.line), maxInLine)
+	}
+	a.release()
+	if taken, _ := a.take("late", now.Add(turnWait)); !taken {
+		t.Error("the free slot refused once every place had lapsed")
+	}
 }

@@ -3,7 +3,6 @@ package spiderweb
 // Help for the player: a hint, where a card is, a pile's cards.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -108,14 +107,7 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
 		return nil
 	}
-	wait, cancel := context.WithTimeout(r.Context(), hintWait)
-	release, err := s.hinting.acquire(wait, web.AddrKey(r))
-	cancel()
-	if err != nil {
-		return err
-	}
-	m, err := s.opts.Hint(r.Context(), g)
-	release()
+	m, err := s.search(w, r, g)
 	if errors.Is(err, ErrNoMove) {
 		// The solver sees nothing worth doing: no list either, as before.
 		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
@@ -131,6 +123,23 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	web.WriteJSON(w, http.StatusOK, hintAnswer(g.Pos(), m, true))
 	return nil
+}
+
+// search runs the hint search for g in r's address's turn (oneEach).
+// The turn is given back however the search ends, a panic included:
+// held, it made every later hint of the address wait out hintWait.
+func (s *Handlers) search(w http.ResponseWriter, r *http.Request, g *spider.Game) (spider.Move, error) {
+	release, err := s.hinting.acquire(r.Context(), web.AddrKey(r))
+	if err != nil {
+		if r.Context().Err() != nil {
+			return spider.Move{}, err // the client went, or the server stops
+		}
+		w.Header().Set("Retry-After", fmt.Sprint(hintRetry))
+		msg := fmt.Sprintf("another hint from your address is still being worked out: try again in %d s", hintRetry)
+		return spider.Move{}, web.Public(fmt.Errorf("%w: %w", web.ErrUnavailable, err), msg)
+	}
+	defer release()
+	return s.opts.Hint(r.Context(), g)
 }
 
 type locateResponse struct {

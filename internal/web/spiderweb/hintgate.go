@@ -11,6 +11,10 @@ import (
 // (oneEach), as the solver's own wait for a core is bounded.
 const hintWait = 10 * time.Second
 
+// hintRetry is the Retry-After, in seconds, of a hint refused after
+// waiting hintWait for its turn: a search takes up to 10 s.
+const hintRetry = 10
+
 // oneEach lets one hint search run at a time for each client address
 // (docs/api.md, "GET /api/games/{id}/hint"): the others from that address
 // wait their turn. The server runs at most one search a core, each up to
@@ -18,6 +22,7 @@ const hintWait = 10 * time.Second
 // and every other player's hint waited out its time (503). Its memory is
 // bounded by the requests waiting: an address's entry goes with its last.
 type oneEach struct {
+	wait  time.Duration // hintWait; shorter in tests
 	mu    sync.Mutex
 	turns map[string]*turn
 }
@@ -27,11 +32,13 @@ type turn struct {
 	users int           // requests running or waiting for it
 }
 
-func newOneEach() *oneEach { return &oneEach{turns: map[string]*turn{}} }
+func newOneEach() *oneEach { return &oneEach{wait: hintWait, turns: map[string]*turn{}} }
 
-// acquire waits for key's turn; release gives it back. It fails when ctx
-// ends first.
+// acquire waits for key's turn, for o.wait at most; release gives it
+// back. It fails when ctx ends or the wait is out first.
 func (o *oneEach) acquire(ctx context.Context, key string) (release func(), err error) {
+	ctx, cancel := context.WithTimeout(ctx, o.wait)
+	defer cancel()
 	o.mu.Lock()
 	t := o.turns[key]
 	if t == nil {
@@ -48,7 +55,7 @@ func (o *oneEach) acquire(ctx context.Context, key string) (release func(), err 
 		}, nil
 	case <-ctx.Done():
 		o.leave(key, t)
-		return nil, fmt.Errorf("waiting for your other hint: %w", ctx.Err())
+		return nil, fmt.Errorf("waiting for the address's other hint: %w", ctx.Err())
 	}
 }
 
@@ -58,14 +65,4 @@ func (o *oneEach) leave(key string, t *turn) {
 	if t.users--; t.users == 0 {
 		delete(o.turns, key)
 	}
-}
-
-// waiting is how many requests of key run or wait, for tests.
-func (o *oneEach) waiting(key string) int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if t := o.turns[key]; t != nil {
-		return t.users
-	}
-	return 0
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -72,5 +75,94 @@ func TestHintOneAtATimePerAddress(t *testing.T) {
 	}
 	if n := h.s.hinting.waiting("198.51.100.7"); n != 0 {
 		t.Errorf("%d hints of the address still held after all answered", n)
+	}
+}
+
+// waiting is how many requests of key run or wait: the test sees that a
+// second hint of an address waits, which its answer alone cannot show.
+func (o *oneEach) waiting(key string) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if t := o.turns[key]; t != nil {
+		return t.users
+	}
+	return 0
+}
+
+// TestHintTurnFreedAfterPanic: a hint search that panics gives its
+// address's turn back, so the address's next hint searches at once.
+// Before, the turn stayed held until a restart: every later hint of the
+// address (behind an untrusted proxy, everyone's) waited its time out
+// and failed with 503.
+func TestHintTurnFreedAfterPanic(t *testing.T) {
+	var calls atomic.Int32
+	hint := func(ctx context.Context, g *spider.Game) (spider.Move, error) {
+		if calls.Add(1) == 1 {
+			panic("a fault in the search")
+		}
+		return firstMoveOntoACard(ctx, g)
+	}
+	h := newHarness(t, Options{Hint: hint})
+	h.s.hinting.wait = 2 * time.Second // the next hint's wait, were the turn held
+	g := h.newGame(`{"deal":"1"}`)
+	const addr = "198.51.100.7:4000"
+	ask := func() *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/api/games/"+g.ID+"/hint", nil)
+		req.RemoteAddr = addr
+		return h.serve(req)
+	}
+	func() {
+		defer func() {
+			// The server recovers a handler's panic and closes the
+			// connection; here the test does.
+			if recover() == nil {
+				t.Error("the hint search's panic did not reach the server")
+			}
+		}()
+		ask()
+	}()
+	if rec := ask(); rec.Code != http.StatusOK {
+		t.Fatalf("the address's next hint after a panic: %d %s", rec.Code, rec.Body)
+	}
+	if n := h.s.hinting.waiting("198.51.100.7"); n != 0 {
+		t.Errorf("%d hints of the address still held after all answered", n)
+	}
+}
+
+// TestHintWaitRefusal: a hint that waited its time out for the address's
+// other hint is refused with 503, Retry-After and words saying so, not
+// the generic "server busy".
+func TestHintWaitRefusal(t *testing.T) {
+	entered, free := make(chan struct{}, 1), make(chan struct{})
+	hint := func(ctx context.Context, g *spider.Game) (spider.Move, error) {
+		entered <- struct{}{}
+		select {
+		case <-free:
+		case <-ctx.Done():
+			return spider.Move{}, ctx.Err()
+		}
+		return firstMoveOntoACard(ctx, g)
+	}
+	h := newHarness(t, Options{Hint: hint})
+	h.s.hinting.wait = 50 * time.Millisecond
+	first, second := h.newGame(`{"deal":"1"}`), h.newGame(`{"deal":"2"}`)
+	const addr = "198.51.100.7:4000"
+	ask := func(id string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/api/games/"+id+"/hint", nil)
+		req.RemoteAddr = addr
+		return h.serve(req)
+	}
+	done := make(chan int, 1)
+	go func() { done <- ask(first.ID).Code }()
+	<-entered
+	rec := ask(second.ID)
+	free <- struct{}{}
+	if c := <-done; c != http.StatusOK {
+		t.Errorf("the first hint: %d", c)
+	}
+	want := "another hint from your address is still being worked out: try again in " + strconv.Itoa(hintRetry) + " s"
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != strconv.Itoa(hintRetry) ||
+		!strings.Contains(rec.Body.String(), want) {
+		t.Fatalf("the second hint: %d Retry-After %q %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
 	}
 }
