@@ -238,3 +238,49 @@ func TestNodeTellsDeadServer(t *testing.T) {
 		t.Fatalf("lines %q, want one %q...", lines, want)
 	}
 }
+
+// TestLongNodeNewServerAfterOutage: PostgreSQL stops for longer than
+// the lease and starts again; a server started just then (as a failed
+// server restarted within a second) takes none of the tables of a
+// server that is alive, whose heartbeat simply had not been renewed yet.
+func TestLongNodeNewServerAfterOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops PostgreSQL; the quick version is TestNodeNewServerWaitsALease")
+	}
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	lines := make(chan string, 100)
+	// A beats at half its lease, so that C's first scans come before
+	// A's first heartbeat after the outage, as they may on any cluster.
+	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testLease / 2,
+		Logf: func(format string, args ...any) {
+			select {
+			case lines <- fmt.Sprintf(format, args...):
+			default:
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { na.Close(context.Background()) })
+	for _, id := range []string{"T1", "T2", "T3"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pgtest.Stop(t)
+	waitLine(t, lines, "server heartbeat") // A's heartbeat failed
+	<-time.After(2 * testLease)            // the outage outlasts the lease
+	pgtest.Start(t)
+	nc := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: testLease, Beat: testBeat})
+	for end := time.Now().Add(3 * testLease); time.Now().Before(end); time.Sleep(testBeat) {
+		if got, err := nc.Take(ctx, 10, nil); err != nil || len(got) > 0 {
+			t.Fatalf("a server started just after PostgreSQL's return took %v (%v) of a live server", ids(got), err)
+		}
+	}
+}
