@@ -12,6 +12,7 @@ import (
 
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
+	"cardtable/internal/table"
 )
 
 // TestNodeOutageTakesNothing: when PostgreSQL stops for longer than the
@@ -19,9 +20,10 @@ import (
 // must not take the others' tables for a dead server's (each one of
 // them would move, and all to that server). A server whose own
 // heartbeat failed takes no orphan until it has had a lease of good
-// heartbeats since, and logs the database's return: here B, with a lease of a minute, takes nothing
-// just after the outage, although A's table is an orphan by its
-// heartbeat; a server that saw no outage (C, joined after it) takes it.
+// heartbeats since, and logs the database's return: here B, with a
+// lease of a minute, takes nothing just after the outage, although A's
+// table is an orphan by its heartbeat; a server that saw no outage (C,
+// joined after it) takes it once it has run a lease.
 func TestNodeOutageTakesNothing(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.DB(t)
@@ -32,88 +34,155 @@ func TestNodeOutageTakesNothing(t *testing.T) {
 	// A dies, and its heartbeat is an hour old: T1 is an orphan to any
 	// lease.
 	na.Crash()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, `UPDATE servers SET heartbeat = heartbeat - interval '1 hour' WHERE id = $1`, na.ID()); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close(ctx)
+	ageHeartbeat(t, url, na.ID())
 
-	db, err := pgstore.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	failed := make(chan struct{}, 1)
-	back := make(chan string, 1)
-	nb, err := db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:2", Lease: time.Minute, Beat: testBeat,
+	lines := make(chan string, 100)
+	nb := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:2", Lease: time.Minute, Beat: testBeat,
 		Logf: func(format string, args ...any) {
-			line := fmt.Sprintf(format, args...)
-			switch {
-			case strings.Contains(line, "answers again"):
-				select {
-				case back <- line:
-				default:
-				}
-			case strings.HasPrefix(line, "server heartbeat"):
-				select {
-				case failed <- struct{}{}:
-				default:
-				}
+			select {
+			case lines <- fmt.Sprintf(format, args...):
+			default:
 			}
 		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { nb.Close(context.Background()) })
-
 	pgtest.Stop(t)
-	<-failed // B's heartbeat failed
+	waitLine(t, lines, "server heartbeat") // B's heartbeat failed
 	pgtest.Start(t)
-	// B's heartbeat renewed after the outage.
-	conn, err = pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	for {
-		var renewed bool
-		if err := conn.QueryRow(ctx, `SELECT heartbeat > pg_postmaster_start_time() FROM servers WHERE id = $1`,
-			nb.ID()).Scan(&renewed); err != nil {
-			t.Fatal(err)
-		}
-		if renewed {
-			break
-		}
-		time.Sleep(testBeat) // B's next heartbeat
-	}
+	waitRenewed(t, url, nb.ID())
 	if got, err := nb.Take(ctx, 10, nil); err != nil || len(got) > 0 {
 		t.Fatalf("a server just back from an outage took %d tables (%v)", len(got), err)
 	}
 	// The log says the database is back, not only that it went.
-	select {
-	case line := <-back:
-		if !strings.Contains(line, "out of reach") {
-			t.Errorf("the line of the return: %q", line)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("no line said the database answers again")
+	if line := waitLine(t, lines, "answers again"); !strings.Contains(line, "out of reach") {
+		t.Errorf("the line of the return: %q", line)
 	}
-	c, err := pgstore.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	nc, err := c.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: testLease, Beat: testBeat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { nc.Close(context.Background()) })
+	nc := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: testLease, Beat: testBeat})
 	if got := takeWithin(t, nc, 10*testLease); len(got) != 1 || got[0].ID != "T1" {
 		t.Fatalf("C took %+v", got)
 	}
+}
+
+// TestNodeNewServerWaitsALease: a server started while another's lease
+// is stale (as just after PostgreSQL's return, when no server has
+// renewed yet; a failed server is restarted within a second) takes none
+// of its tables until it has run a lease itself, and then takes them if
+// that server is truly dead. A table given back (no owner) is no dead
+// server's: the new server takes it at once.
+func TestNodeNewServerWaitsALease(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, _, na, _ := twoServers(t, url)
+	for _, id := range []string{"T1", "T2", "T3", "T4"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := na.Release(ctx, []string{"T4"}); err != nil {
+		t.Fatal(err)
+	}
+	na.Crash()
+	ageHeartbeat(t, url, na.ID())
+	// A lease long enough that no stall of a busy machine between the
+	// start and the first scan outlasts it.
+	const lease = 2 * testLease
+	started := time.Now()
+	nc := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: lease, Beat: testBeat})
+	got, err := nc.Take(ctx, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].ID != "T4" {
+		t.Fatalf("a server just started took %v, want only the table given back", ids(got))
+	}
+	got = takeWithin(t, nc, 10*testLease)
+	if waited := time.Since(started); waited < lease {
+		t.Errorf("took a stale server's tables %v after starting, before its own lease (%v)", waited, lease)
+	}
+	if len(got) != 3 {
+		t.Errorf("a lease after starting took %v, want the dead server's 3", ids(got))
+	}
+}
+
+// join opens url and joins a server with o, both closed at the test's end.
+func join(t *testing.T, url string, o pgstore.NodeOptions) *pgstore.Node {
+	t.Helper()
+	db, err := pgstore.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	n, err := db.Join(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close(context.Background()) })
+	return n
+}
+
+// ageHeartbeat makes server id's heartbeat an hour old: its tables are
+// orphans to any lease.
+func ageHeartbeat(t *testing.T, url, id string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE servers SET heartbeat = heartbeat - interval '1 hour' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitRenewed waits until server id has renewed its heartbeat since
+// PostgreSQL last started.
+func waitRenewed(t *testing.T, url, id string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for deadline := time.Now().Add(time.Minute); ; {
+		var renewed bool
+		if err := conn.QueryRow(ctx, `SELECT heartbeat > pg_postmaster_start_time() FROM servers WHERE id = $1`,
+			id).Scan(&renewed); err != nil {
+			t.Fatal(err)
+		}
+		if renewed {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no heartbeat renewed within a minute of PostgreSQL's start")
+		}
+		time.Sleep(testBeat) // the next heartbeat
+	}
+}
+
+// waitLine returns the first line of lines that contains want, failing
+// the test if none comes within a minute.
+func waitLine(t *testing.T, lines <-chan string, want string) string {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case l := <-lines:
+			if strings.Contains(l, want) {
+				return l
+			}
+		case <-timeout:
+			t.Fatalf("no line with %q within a minute", want)
+		}
+	}
+}
+
+// ids is the tables' ids.
+func ids(ts []table.Stored) []string {
+	out := make([]string, len(ts))
+	for i, s := range ts {
+		out[i] = s.ID
+	}
+	return out
 }
 
 // TestNodeTellsDeadServer: the server that takes a dead server's tables
@@ -167,5 +236,51 @@ func TestNodeTellsDeadServer(t *testing.T) {
 	want := "server " + na.ID() + " at 127.0.0.1:1 has not renewed its lease for "
 	if len(told) != 1 || !strings.HasPrefix(told[0], want) || !strings.HasSuffix(told[0], "s: took 2 of its tables") {
 		t.Fatalf("lines %q, want one %q...", lines, want)
+	}
+}
+
+// TestLongNodeNewServerAfterOutage: PostgreSQL stops for longer than
+// the lease and starts again; a server started just then (as a failed
+// server restarted within a second) takes none of the tables of a
+// server that is alive, whose heartbeat simply had not been renewed yet.
+func TestLongNodeNewServerAfterOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops PostgreSQL; the quick version is TestNodeNewServerWaitsALease")
+	}
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	lines := make(chan string, 100)
+	// A beats at half its lease, so that C's first scans come before
+	// A's first heartbeat after the outage, as they may on any cluster.
+	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testLease / 2,
+		Logf: func(format string, args ...any) {
+			select {
+			case lines <- fmt.Sprintf(format, args...):
+			default:
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { na.Close(context.Background()) })
+	for _, id := range []string{"T1", "T2", "T3"} {
+		if err := a.CreateTable(ctx, newStored(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pgtest.Stop(t)
+	waitLine(t, lines, "server heartbeat") // A's heartbeat failed
+	<-time.After(2 * testLease)            // the outage outlasts the lease
+	pgtest.Start(t)
+	nc := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:3", Lease: testLease, Beat: testBeat})
+	for end := time.Now().Add(3 * testLease); time.Now().Before(end); time.Sleep(testBeat) {
+		if got, err := nc.Take(ctx, 10, nil); err != nil || len(got) > 0 {
+			t.Fatalf("a server started just after PostgreSQL's return took %v (%v) of a live server", ids(got), err)
+		}
 	}
 }

@@ -37,6 +37,9 @@ type server struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the postgres process has exited
 	err  error         // its exit status, once done is closed
+	// stopped: Stop stopped it and no Start ran since (tests that stop
+	// it run alone, one at a time).
+	stopped bool
 }
 
 var (
@@ -276,13 +279,23 @@ func Restart(tb testing.TB) {
 // Stop stops the shared server in fast mode and leaves it stopped, as
 // an operator's `pg_ctl stop -m fast` does, until Start: an outage as
 // long as the test wants. Call it from a test that does not run in
-// parallel, and Start it again before the test ends.
+// parallel, and Start it again before the test ends: if the test ends
+// first (it failed between the two), its cleanup starts the server, so
+// that the package's other tests still have their database.
 func Stop(tb testing.TB) {
 	tb.Helper()
 	if shared == nil {
 		tb.Fatal("pgtest.Stop before pgtest.DB")
 	}
 	s := shared
+	s.stopped = true
+	tb.Cleanup(func() {
+		if s.stopped {
+			if err := s.start(); err != nil {
+				tb.Errorf("restarting PostgreSQL after the test: %v", err)
+			}
+		}
+	})
 	s.cmd.Process.Signal(syscall.SIGINT) // fast shutdown
 	select {
 	case <-s.done:
@@ -295,15 +308,24 @@ func Stop(tb testing.TB) {
 // with the databases made by DB.
 func Start(tb testing.TB) {
 	tb.Helper()
+	if err := shared.start(); err != nil {
+		tb.Fatalf("restarting PostgreSQL: %v", err)
+	}
+}
+
+// start runs the stopped server again.
+func (s *server) start() error {
 	bin, err := binDir()
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
 	cred, err := owner()
 	if err != nil {
-		tb.Fatal(err)
+		return err
 	}
-	if err := shared.run(bin, filepath.Join(shared.dir, "data"), cred); err != nil {
-		tb.Fatalf("restarting PostgreSQL: %v", err)
+	if err := s.run(bin, filepath.Join(s.dir, "data"), cred); err != nil {
+		return err
 	}
+	s.stopped = false
+	return nil
 }

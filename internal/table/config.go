@@ -43,7 +43,7 @@ var (
 	ErrReplaced     = errors.New("replaced by a newer connection to the same seat")
 	ErrClosed       = errors.New("table closed")
 	ErrSlow         = errors.New("subscriber fell behind")
-	ErrStore        = errors.New("could not store the table")
+	ErrStore        = errors.New("the store failed")         // a read or a write
 	ErrDiskFull     = errors.New("the store's disk is full") // the store wraps it; ErrStore wraps the store's error
 	ErrNotOver      = errors.New("the game is not over")
 	ErrUnknownLevel = errors.New("unknown bot level")

@@ -149,7 +149,8 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 // Fault logs err, a server fault met serving a client at addr, under
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
-// of reach", at most its share a minute and the rest counted. While
+// of reach", at most its share a minute for each msg and the rest
+// counted. While
 // PostgreSQL is stopped every request and every table's action fails
 // so: logged one by one, a busy site wrote a line for each of thousands
 // of requests a second, in which the one line that says what happened

@@ -9,17 +9,23 @@ import (
 )
 
 // EventsPerMinute is how many lines of one kind (a refused connection, a
-// closed WebSocket, a rate-limit refusal, with its reason) the server logs
-// in a minute; past it, one summary line says how many were left out. A
+// closed WebSocket, a rate-limit refusal, a request failed: one message
+// with one reason) the server logs in a minute; past it, one summary line says how many were left out. A
 // flood of bad clients cannot fill the disk with logs.
 const EventsPerMinute = 20
 
-// maxReasons bounds the reasons counted at once (the code names a few;
+// maxReasons bounds the kinds counted at once (the code names a few;
 // more share one count).
 const maxReasons = 64
 
+// kind is what lines are counted by: their message and reason. Counted
+// by reason alone, the look-ups of reconnecting people, failing with
+// the database, used a minute's share in a second, and no failed
+// request's line (with its path) was left to read.
+type kind struct{ msg, reason string }
+
 // EventLog writes one structured line per connection event, at most
-// perMinute lines per reason in each minute. It is safe for concurrent use.
+// perMinute lines of each kind (message and reason) in each minute. It is safe for concurrent use.
 type EventLog struct {
 	log       *slog.Logger
 	now       func() time.Time
@@ -27,11 +33,11 @@ type EventLog struct {
 
 	mu     sync.Mutex
 	window time.Time // start of the current minute
-	counts map[string]int
+	counts map[kind]int
 	timer  *time.Timer // flushes the summaries when the minute ends
 }
 
-// NewEventLog logs to log, perMinute lines per reason a minute (0:
+// NewEventLog logs to log, perMinute lines of each kind a minute (0:
 // EventsPerMinute), by the clock now (time.Now if nil).
 func NewEventLog(log *slog.Logger, perMinute int, now func() time.Time) *EventLog {
 	if perMinute <= 0 {
@@ -40,11 +46,11 @@ func NewEventLog(log *slog.Logger, perMinute int, now func() time.Time) *EventLo
 	if now == nil {
 		now = time.Now
 	}
-	return &EventLog{log: log, now: now, perMinute: perMinute, counts: map[string]int{}}
+	return &EventLog{log: log, now: now, perMinute: perMinute, counts: map[kind]int{}}
 }
 
 // Event logs msg for a client at addr with reason, unless this minute has
-// had its share of reason already.
+// had its share of msg with reason already.
 func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, addr string, attrs ...any) {
 	e.mu.Lock()
 	now := e.now()
@@ -52,9 +58,9 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 		e.flushLocked()
 		e.window = now.Truncate(time.Minute)
 	}
-	key := reason
+	key := kind{msg, reason}
 	if _, ok := e.counts[key]; !ok && len(e.counts) >= maxReasons {
-		key = "other"
+		key = kind{"other", "other"}
 	}
 	e.counts[key]++
 	n := e.counts[key]
@@ -69,7 +75,8 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 }
 
 // Flush writes the summary lines of the minute so far ("suppressed K
-// similar" per reason over its share) and starts counting afresh.
+// similar" per kind over its share, with its message as "of") and starts
+// counting afresh.
 func (e *EventLog) Flush() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -77,9 +84,9 @@ func (e *EventLog) Flush() {
 }
 
 func (e *EventLog) flushLocked() {
-	for reason, n := range e.counts {
+	for k, n := range e.counts {
 		if n > e.perMinute {
-			e.log.Warn("suppressed similar log lines", "reason", reason, "suppressed", n-e.perMinute,
+			e.log.Warn("suppressed similar log lines", "of", k.msg, "reason", k.reason, "suppressed", n-e.perMinute,
 				"summary", "suppressed "+strconv.Itoa(n-e.perMinute)+" similar")
 		}
 	}

@@ -202,3 +202,43 @@ func TestOutOfReachLogBounded(t *testing.T) {
 		t.Fatalf("%d out-of-reach lines (want 3), %d other faults (want 5), %d summaries (want 1)", outage, fault, summary)
 	}
 }
+
+// TestOutOfReachKindsApart: failures of different kinds met with the
+// database out of reach each have their share of the minute: a flood of
+// one kind (the look-ups of where a table runs, as reconnecting people
+// make them) leaves the failed requests' lines, with their paths, to
+// read, and each kind over its share has its own summary saying which.
+func TestOutOfReachKindsApart(t *testing.T) {
+	buf := &lockedBuffer{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
+	events := NewEventLog(log, 3, clk.Now)
+	s := New(Options{Log: log, Games: []Routes{faultyGame{log}}, Events: events})
+	ctx := context.Background()
+	for range 50 {
+		events.Fault(ctx, log, "where a table runs", "192.0.2.8", fmt.Errorf("looking up: %w", unavailableErr{}))
+	}
+	for range 5 {
+		r := httptest.NewRequest("GET", "/api/outage", nil)
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	events.Flush()
+	var lookups, requests int
+	summaries := map[any]any{}
+	for _, l := range buf.lines(t) {
+		switch {
+		case l["msg"] == "where a table runs":
+			lookups++
+		case l["msg"] == "request failed" && l["path"] == "/api/outage":
+			requests++
+		case l["msg"] == "suppressed similar log lines":
+			summaries[l["of"]] = l["suppressed"]
+		}
+	}
+	if lookups != 3 || requests != 3 {
+		t.Fatalf("%d look-up lines, %d failed requests' lines; want 3 of each", lookups, requests)
+	}
+	if summaries["where a table runs"] != 47.0 || summaries["request failed"] != 2.0 || len(summaries) != 2 {
+		t.Fatalf("summaries %v", summaries)
+	}
+}

@@ -3,7 +3,9 @@ package arlweb
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -24,11 +26,12 @@ import (
 const dbWords = "sqlite: disk I/O error (SQLITE_IOERR_WRITE) writing /srv/cardtable/cardtable.db"
 
 // failWrites is a store whose chat, move and seat writes fail, while
-// fail is set, and whose leaderboard and players' games reads fail,
-// while failReads is set, with the database's own words.
+// fail is set (with the database out of reach while down is set too),
+// and whose leaderboard and players' games reads fail, while failReads
+// is set, with the database's own words.
 type failWrites struct {
 	*store.DB
-	fail, failReads atomic.Bool
+	fail, failReads, down atomic.Bool
 }
 
 func (s *failWrites) TopRatings(ctx context.Context, minGames, limit int) ([]table.Rating, error) {
@@ -46,6 +49,9 @@ func (s *failWrites) PlayerTables(ctx context.Context, player string, limit int)
 }
 
 func (s *failWrites) refused() error {
+	if s.fail.Load() && s.down.Load() {
+		return fmt.Errorf("%s: %w", dbWords, outOfReach{})
+	}
 	if s.fail.Load() {
 		return errors.New(dbWords)
 	}
@@ -106,8 +112,8 @@ func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
 		tb.Fatal(err)
 	}
 	o := wired(Limits{})
-	o.Log = slog.New(slog.NewTextHandler(log, nil))
-	s := web.New(web.Options{Games: []web.Routes{New(hub, o)}})
+	o.Log = slog.New(slog.NewJSONHandler(log, nil))
+	s := web.New(web.Options{Games: []web.Routes{New(hub, o)}, Log: o.Log})
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -167,7 +173,7 @@ const (
 // store could not read are answered 503 in a sentence true of a read,
 // never in the database's words, which go to the log. Store failures
 // were all told as writes: "the server could not save this", though
-// nothing was being saved.
+// nothing was being saved; and logged as "could not store the table".
 func TestStoreReadFailureWords(t *testing.T) {
 	var log logBuffer
 	e, st := newEnvLogged(t, &log)
@@ -182,5 +188,50 @@ func TestStoreReadFailureWords(t *testing.T) {
 	}
 	if n := strings.Count(log.String(), dbWords); n < 2 {
 		t.Errorf("the log names the database's words %d times, want the 2 failures:\n%s", n, log.String())
+	}
+	// Nor does the log call a failed read a failure to store.
+	if strings.Contains(log.String(), "could not store") {
+		t.Errorf("a failed read logged as a write:\n%s", log.String())
+	}
+}
+
+// TestWSRefusalOutOfReachLogged: a WebSocket message refused because
+// the database is out of reach is logged through the server's event log
+// (at WARN, with its reason, the client and the table, at most the
+// minute's share), as a failed request is; not at ERROR, a line each,
+// as every move of every table would be while PostgreSQL is stopped.
+func TestWSRefusalOutOfReachLogged(t *testing.T) {
+	var log logBuffer
+	e, st := newEnvLogged(t, &log)
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	w := a.dial(id, -1)
+	mine := w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Legal) > 0 })
+	st.fail.Store(true)
+	st.down.Store(true)
+	w.send(map[string]any{"type": "action", "action": mine.Legal[0]})
+	if m := w.waitFor(isError); m.Class != "unavailable" {
+		t.Errorf("a move refused with the database out of reach: %+v", m)
+	}
+	w.send(map[string]any{"type": "ping"}) // the reader has logged the refusal before it answers this
+	w.waitFor(func(m srvMsg) bool { return m.Type == "pong" })
+	var found []map[string]any
+	for line := range strings.Lines(log.String()) {
+		var l map[string]any
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%v: %q", err, line)
+		}
+		if l["msg"] == "arlington: a WebSocket message refused" {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d refusal lines, want 1:\n%s", len(found), log.String())
+	}
+	l := found[0]
+	if l["level"] != "WARN" || l["reason"] != "database out of reach" || l["client"] != "127.0.0.1" || l["table"] != id ||
+		!strings.Contains(fmt.Sprint(l["err"]), dbWords) {
+		t.Errorf("the refusal's line: %v", l)
 	}
 }
