@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"cardtable/internal/web/webtest"
 )
 
@@ -17,6 +19,10 @@ func TestBrowserBarsFitSmallPhone(t *testing.T) {
 	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 360, 640)
 	p.open("/arlington/", lobbyReady)
 	p.barFits("/arlington/")
+	// The smallest phones in use, 320 px wide: "Your games" ran 12 px
+	// past the edge.
+	p.step("a 320 px window", chromedp.EmulateViewport(320, 568))
+	p.barFits("/arlington/ at 320 px")
 }
 
 // TestLongBrowserBarsFitSmallPhone (long: six pages, about 8 s under

@@ -298,7 +298,8 @@ func TestBrowserArlingtonLiveRematchCloses(t *testing.T) {
 // server and closed there, so the finished table's page was not told;
 // its button's asking meets the 404 that server's closed rematch gives
 // (played here by a server in front that answers it), and the page says
-// the rematch has closed, with the way to the lobby, not a bare error.
+// the rematch has closed, with the way to the lobby, not a bare error;
+// it is said, once (the result is no live region).
 func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
 	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
 	ann := e.client()
@@ -317,6 +318,7 @@ func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
 	browserIs(p, e, ann)
 	p.open(srv.URL, id)
 	p.until(`!!document.getElementById("btn-rematch")`)
+	p.recordSaid()
 	p.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	p.until(`!!document.getElementById("rematch-closed") || document.getElementById("error").textContent !== ""`)
 	if n := p.count("#rematch-closed"); n != 1 {
@@ -324,5 +326,8 @@ func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
 	}
 	if n := p.count("#btn-rematch"); n != 0 {
 		t.Error("the page still offers the closed rematch")
+	}
+	if said := p.said(); saidCount(said, "say: The rematch table has closed") != 1 {
+		t.Errorf("the page said %q, want that the rematch closed said once", said)
 	}
 }

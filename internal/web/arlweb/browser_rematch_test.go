@@ -19,7 +19,7 @@ import (
 // several seconds under -race; make test-long runs it): two people and a
 // bot finish a game to 1 point; Ann asks to play again and lands at the
 // new table, where the status line says it waits for Bob; Bob's page
-// says the rematch is ready, and his click takes
+// shows and says (once) the rematch is ready, and his click takes
 // him there (each clicks with the button scrolled under the page's sticky
 // bar, where a click once landed on the bar instead); each sits one seat
 // on from where they sat, the bot too, and the game starts. Ann's games
@@ -61,6 +61,7 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	// As when a game ends with the page scrolled down to the hand: the
 	// click must bring the button out from under the bar, not land there.
 	webtest.ScrollUnderBar(t, ann.ctx, "#btn-rematch", ".bar")
+	bob.recordSaid()
 	ann.do(chromedp.Click(chromedp.CSS("#btn-rematch")))
 	moved := `!location.pathname.endsWith(` + q("/"+got.ID) + `) && window.__ws && window.__ws.seat >= 0`
 	if err := webtest.Wait(ann.ctx, moved, "Ann at the rematch"); err != nil {
@@ -73,6 +74,9 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 		t.Errorf("Ann, seated at the rematch, reads %q", s)
 	}
 	bob.until(`document.querySelector("#btn-rematch").textContent === "Rematch ready: join"`)
+	if said := bob.said(); saidCount(said, "say: The rematch is ready") != 1 {
+		t.Errorf("Bob's page said %q, want the rematch ready said once", said)
+	}
 	// Reached by keyboard from under the bar, it comes out below it.
 	webtest.FocusBelowBar(t, bob.ctx, "#btn-rematch", ".bar")
 	webtest.ScrollUnderBar(t, bob.ctx, "#btn-rematch", ".bar")

@@ -21,12 +21,35 @@ export function lastChat() {
 // restored from an older backup numbers its lines again) shows once.
 // Lines that come while the page is open (fresh) are said, as the list
 // shows them (the list is no live region: redrawn whole, it would be
-// read whole); the earlier lines a page opens with are not.
-export function addChat(got, fresh) {
+// read whole), their words as written (no card words in "OK♥"); the
+// earlier lines a page opens with are not. The person's own line is not
+// said back: its taking was said, "Sent." (ackedLine). seat is the
+// page's seat (-1: watching): a seated person's lines are their seat's;
+// a spectator's are those with the words they sent.
+export function addChat(got, fresh, seat) {
   const seen = new Set(lines.map(key));
   const added = got.filter((l) => !seen.has(key(l)));
   lines = lines.concat(added).slice(-KEEP);
-  if (fresh) for (const l of added) say(l.seat < 0 ? `${l.name} (watching): ${l.text}` : `${l.name}: ${l.text}`);
+  if (!fresh) return;
+  for (const l of added) {
+    if (ownLine(l, seat)) continue;
+    say(l.seat < 0 ? `${l.name} (watching): ${l.text}` : `${l.name}: ${l.text}`, [l.name, l.text]);
+  }
+}
+
+// mine is the words of the lines this page sent whose own echo has not
+// come yet, the last few: a spectator's line is known by its words
+// (spectators have no seat to tell them apart; another spectator's
+// identical line at the same moment is taken for one's own, and not
+// said).
+let mine = [];
+const MINE_KEEP = 5;
+
+// ownLine reports whether l is the page's person's own line.
+function ownLine(l, seat) {
+  const i = l.seat === seat ? mine.indexOf(l.text) : -1;
+  if (i >= 0) mine.splice(i, 1);
+  return (seat >= 0 && l.seat === seat) || i >= 0;
 }
 
 // renderChat draws the lines when they changed. A list the player reads
@@ -118,11 +141,13 @@ function ackedLine(m) {
     if (cleaned($("chat-text").value) === late.text) $("chat-text").value = "";
     if ($("chat-msg").textContent === NO_ANSWER) $("chat-msg").textContent = "";
     late = null;
+    say("Sent.");
     return;
   }
   if (!pending || !m.ref || m.ref !== pending.ref) return;
   if (cleaned($("chat-text").value) === pending.text) $("chat-text").value = "";
   settle("");
+  say("Sent.");
 }
 
 // refusedLine takes the refusal of a chat line (true: the chat says
@@ -139,6 +164,8 @@ function refusedLine(m) {
     $("chat-msg").scrollIntoView({ block: "nearest" });
     return true;
   }
+  const i = mine.lastIndexOf(pending.text); // refused: no echo comes
+  if (i >= 0) mine.splice(i, 1);
   settle(m.class === "too_many" ?
     `Not sent: ${why}, then press Send again (your message is kept).` :
     m.class === "bad_request" ?
@@ -177,6 +204,7 @@ export function installChat() {
       settle(NO_ANSWER);
     }, WAIT);
     pending = { text: t, ref, ws: conn.ws, timer };
+    mine = mine.concat(t).slice(-MINE_KEEP);
     said.textContent = "";
     conn.ws.send(JSON.stringify({ type: "chat", text: t, ref }));
     toEnd();

@@ -13,25 +13,62 @@ export function points(n) { return n === 1 ? "point" : "points"; }
 // spade suit", or not at all, and a row of cards as one run of symbols.
 const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
 const SUIT_WORDS = { "♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs" };
-const CARD = /(10|[2-9AJQK])([♠♥♦♣])/g;
+// A card is a whole token ("7♠", "10♥", "joker"), maybe in brackets or
+// before a stop ("7♠:", "(7♠)"): "OK♥" and "A♠vian" are words.
+const TOKEN = /^([(\[“"]*)(?:(10|[2-9AJQK])([♠♥♦♣])|(joker))([)\]”",.;:!?]*)$/;
 
 // spoken is text with its cards in words, cards in a row separated by
-// commas: "Ann leads the set 7♠ 7♥" is "Ann leads the set seven of
-// spades, seven of hearts".
-export function spoken(text) {
-  return String(text).replace(/(?:10|[2-9AJQK])[♠♥♦♣] (?=(?:10|[2-9AJQK])[♠♥♦♣]|joker\b)/g, (c) => c.trimEnd() + ", ")
-    .replace(CARD, (_, r, s) => `${RANK_WORDS[r]} of ${SUIT_WORDS[s]}`);
+// commas: "Ann leads the set 7♠ joker 7♥" is "Ann leads the set seven of
+// spades, joker, seven of hearts". What keep lists (the players' names,
+// a chat line: a name "A♠" or a line "OK♥") is read as written.
+export function spoken(text, keep = []) {
+  text = String(text);
+  const ks = [...new Set(keep.filter((k) => k && text.includes(k)))].sort((a, b) => b.length - a.length);
+  if (!ks.length) return cardsInWords(text);
+  // Whole words only: a name "K" is no part of the card "K♠".
+  const re = new RegExp(`(?<![^\\s(“"])(?:${ks.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![^\\s)”",.;:!?'’])`, "g");
+  let out = "", at = 0;
+  for (const m of text.matchAll(re)) {
+    out += cardsInWords(text.slice(at, m.index)) + m[0];
+    at = m.index + m[0].length;
+  }
+  return out + cardsInWords(text.slice(at));
 }
 
+// cardsInWords is spoken's work on text holding no kept words.
+function cardsInWords(text) {
+  const parts = text.split(/(\s+)/); // words at even places, spaces between
+  const cards = parts.map((w, i) => (i % 2 === 0 ? TOKEN.exec(w) : null));
+  return parts.map((w, i) => {
+    const c = cards[i];
+    if (!c) return w;
+    const [, pre, rank, suit, joker, post] = c;
+    const next = cards[i + 2];
+    const comma = !post && next && !next[1] ? "," : ""; // the next card follows in the row
+    return pre + (joker ? "joker" : `${RANK_WORDS[rank]} of ${SUIT_WORDS[suit]}`) + post + comma;
+  }).join("");
+}
+
+// names are the players' names at the table, which say reads as written
+// (table.js keeps them current).
+let names = [];
+export function sayNames(list) { names = list || []; }
+
+// SAY_KEEP is how many lines #say keeps: a burst (the plays and chat
+// lines missed while away, say) is many lines at once, and one removed
+// before the screen reader came to it would not be heard.
+const SAY_KEEP = 30;
+
 // say tells a screen reader what happened, in the table page's one live
-// region, #say (the last few lines stay, so one arriving mid-sentence is
-// not lost), its cards in words. The refusal and preview lines people see
-// are no live regions: each thing is said once, here.
-export function say(text) {
+// region, #say (earlier lines stay a while, so one arriving mid-sentence
+// is not lost), its cards in words, the players' names and what keep
+// lists read as written. The refusal and preview lines people see are
+// no live regions: each thing is said once, here.
+export function say(text, keep = []) {
   const box = document.getElementById("say");
   if (!text || !box) return;
-  box.appendChild(el("p", "", spoken(text)));
-  while (box.children.length > 4) box.firstElementChild.remove();
+  box.appendChild(el("p", "", spoken(text, names.concat(keep))));
+  while (box.children.length > SAY_KEEP) box.firstElementChild.remove();
 }
 
 export function el(tag, cls, text) {

@@ -1,9 +1,22 @@
 // The table page's connection: one WebSocket to the table, opened again
 // after a drop, and the states in which the page stops playing (the seat
 // taken over by another window, the table gone, the person left).
-import { savedName, el } from "./common.js";
+import { savedName, el, say } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
+
+// setConn shows the connection's state in the bar (#conn, no live
+// region: #say is the page's one) and says it when it changed, but for
+// "connecting…", which each attempt shows for a moment: a page retrying
+// says "reconnecting…" once, not with every attempt.
+let connSaid = "";
+function setConn(...parts) {
+  $("conn").replaceChildren(...parts);
+  const text = parts.filter((x) => typeof x === "string").join("").trim(); // its words; its button or link is read where it is
+  if (text === "connecting…" || text === connSaid) return;
+  connSaid = text;
+  say(text);
+}
 
 // The connection. A dropped one is tried again soon (at most about 2 s
 // apart, with jitter so a restarted server is not hit by every page at
@@ -56,7 +69,7 @@ export function connect() {
   retryTimer = 0;
   plan("");
   attempts++;
-  $("conn").textContent = down || "connecting…";
+  setConn(down || "connecting…");
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = conn.ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(page.id)}/ws`);
   let opened = false;
@@ -66,7 +79,7 @@ export function connect() {
     down = "";
     alive = false;
     fails = 0;
-    $("conn").textContent = "connected";
+    setConn("connected");
     if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
     ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
   };
@@ -101,7 +114,7 @@ export function connect() {
       b.type = "button";
       b.id = "play-here";
       b.addEventListener("click", playHere);
-      $("conn").replaceChildren("playing in another window ", b);
+      setConn("playing in another window ", b);
       page.dropSelection();
       page.redraw();
       return;
@@ -115,7 +128,7 @@ export function connect() {
       down = !alive ? "" : ev.reason.startsWith("table moved") ? "table moving to another server: reconnecting…" : "server restarting: reconnecting…";
       fails = 0;
     } else fails++;
-    $("conn").textContent = down || "reconnecting…";
+    setConn(down || "reconnecting…");
     // A table closed here, or a refused attempt after an ending that said
     // nothing of the table (a lost network, a laptop asleep), may mean the
     // table is gone for good (it closed idle while the laptop slept): the
@@ -159,14 +172,14 @@ function retryLater() {
 async function tableGone() {
   conn.gone = true;
   plan("");
-  $("conn").textContent = "the table has closed: fetching its result…";
+  setConn("the table has closed: fetching its result…");
   const { status, result } = await askEnded();
   conn.ended = result;
   const a = el("a", "", "back to the lobby");
   a.href = "/arlington/";
   const words = conn.ended ? "game over, table closed: " : status === 404 ? "no such table: "
     : status === 409 ? "this table has ended or is gone: " : "could not fetch the result (reload to try again): ";
-  $("conn").replaceChildren(words, a);
+  setConn(words, a);
   $("error").textContent = "";
   page.dropSelection();
   page.ended(conn.ended, status);
@@ -219,7 +232,7 @@ function leftGame(m) {
   b.type = "button";
   b.id = "come-back";
   b.addEventListener("click", playHere);
-  $("conn").replaceChildren("you left this table: a bot plays your seat ", b);
+  setConn("you left this table: a bot plays your seat ", b);
   page.dropSelection();
   if (conn.ws) conn.ws.close(1000, "left");
   page.redraw();

@@ -67,6 +67,9 @@ function renderRematch(box, last, id) {
     box.appendChild(b);
   }
   const text = last.rematch ? "Rematch ready: join" : "Play again";
+  // Another player made the rematch while this page showed "Play again":
+  // said once (the result is no live region), the button's new words too.
+  if (last.rematch && b.textContent === "Play again") say("The rematch is ready: “Rematch ready: join” takes you to it.");
   if (b.textContent !== text) b.textContent = text;
   b.classList.toggle("primary", !!last.rematch);
 }
@@ -112,10 +115,15 @@ export function showEnded(r, drawn, replay, status) {
 
 // rematchClosed puts in box, instead of the rematch button, that the
 // rematch table has closed, with the way to the lobby for a new table.
+// A page that offered the rematch says so, once; one opened since shows
+// it with the rest of the result.
 function rematchClosed(box) {
   const b = $("btn-rematch");
   if (b) b.remove();
-  if (!$("rematch-closed")) box.appendChild(toLobby("rematch-closed", "The rematch table has closed. For another game, start a new table in the lobby."));
+  if ($("rematch-closed")) return;
+  const words = "The rematch table has closed. For another game, start a new table in the lobby.";
+  box.appendChild(toLobby("rematch-closed", words));
+  if (b) say(words);
 }
 
 // showNoTable leaves on the page of a table with no result only why, and

@@ -5,7 +5,7 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, spoken } from "./common.js";
+import { el, ruleHref, say, sayNames, spoken } from "./common.js";
 import { installSeating, focusAfterJoin } from "./seating.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
@@ -74,7 +74,7 @@ installConnection({
     // Chat lines are shown as they come, not after the plays queued
     // before them (at the page's pace a line waited 20 s behind the
     // bots' plays, the sender's own included); show adds none twice.
-    if (m.chat && m.chat.length) { addChat(m.chat, last !== null); renderChat(); }
+    if (m.chat && m.chat.length) { addChat(m.chat, last !== null, m.seat); renderChat(); }
     // The answer to the player's own action is shown at once: the pause
     // after the play before it would only make the page feel slow.
     if (answerAt >= 0 && m.view && m.view.eventCount > answerAt) { answerAt = -1; pacer.skip(); }
@@ -152,8 +152,9 @@ function show(m, burst) {
     if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
     followTrick(fresh, v);
   }
-  if (m.chat) addChat(m.chat, last !== null);
+  if (m.chat) addChat(m.chat, last !== null, m.seat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
+  sayNames(names);
   // The status line is no live region (it would say every turn twice,
   // with the events): a game that starts while the page is open is said.
   const started = !!m.view && last !== null && !last.view;

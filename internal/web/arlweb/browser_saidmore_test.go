@@ -1,0 +1,138 @@
+package arlweb
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserArlingtonSpokenCards: the page's own spoken (common.js, the
+// module the table page loads) puts in words only whole card tokens,
+// with a comma between every card of a row, the joker too; names it is
+// given are read as written; a burst of lines keeps them all. Then a
+// spectator named "A♠" writes "OK♥":
+// the chat line is said as written ("Oking of hearts" and "ace of
+// spades" were said).
+func TestBrowserArlingtonSpokenCards(t *testing.T) {
+	e := newEnv(t, Limits{})
+	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
+	cases := []struct {
+		text string
+		keep []string
+		want string
+	}{
+		{"Ann leads the set 10♣ joker Q♣", nil, "Ann leads the set ten of clubs, joker, queen of clubs"},
+		{"joker 7♠ 7♥ (a couple).", nil, "joker, seven of spades, seven of hearts (a couple)."},
+		{"known in hand: 7♠ 8♠: a run", nil, "known in hand: seven of spades, eight of spades: a run"},
+		{"OK♥ and A♠vian", nil, "OK♥ and A♠vian"},
+		{"A♠ takes the trick with the K♠.", []string{"A♠"}, "A♠ takes the trick with the king of spades."},
+		{"K leads 2♦; K's turn", []string{"K"}, "K leads two of diamonds; K's turn"},
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/common.js").then((m) => { window.__common = m; })`))
+	p.until(`!!window.__common`)
+	for _, c := range cases {
+		got := eval[string](p, `window.__common.spoken(`+q(c.text)+`, `+jsList(c.keep)+`)`)
+		if got != c.want {
+			t.Errorf("spoken(%q, %q) = %q, want %q", c.text, c.keep, got, c.want)
+		}
+	}
+	// A burst (a page back from a dropped connection hears its missed
+	// plays and lines at once) keeps its first lines: with four kept,
+	// they went before a screen reader reached them.
+	kept := eval[int](p, `(() => { for (let i = 0; i < 8; i++) window.__common.say("burst line " + i);
+	  return [...document.querySelectorAll("#say p")].filter((e) => e.textContent.startsWith("burst line ")).length; })()`)
+	if kept != 8 {
+		t.Errorf("a burst of 8 lines leaves %d of them in #say, want all 8", kept)
+	}
+	p.recordSaid()
+	other := e.client().dial(tbl.ID, noHello)
+	other.send(map[string]any{"type": "hello", "since": -1, "name": "A♠"})
+	other.send(map[string]any{"type": "chat", "text": "OK♥ 7♠"})
+	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	if said := p.said(); saidCount(said, "say: A♠ (watching): OK♥ 7♠") != 1 {
+		t.Errorf("a chat line arrived; the page said %q, want it once, as written", said)
+	}
+}
+
+// TestBrowserArlingtonOwnChatSaid: a person's own chat line is not said
+// back to them whole (it was, seated and watching): its taking is said,
+// "Sent.", once; the others' lines are still said.
+func TestBrowserArlingtonOwnChatSaid(t *testing.T) {
+	e := newEnv(t, Limits{})
+	tbl, bctx, ann := openTable(t, e, "Ann", 0, "", "random")
+	ann.join("Ann")
+	watcher := newSeatTab(t, bctx, "Wes")
+	watcher.open(e.srv.URL, tbl.ID) // stays a spectator
+	for _, p := range []*seatTab{ann, watcher} {
+		p.recordSaid()
+	}
+	ann.say("good luck all")
+	watcher.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
+	watcher.say("fold now")
+	for _, p := range []*seatTab{ann, watcher} {
+		p.until(`document.querySelectorAll(` + q(selChat) + `).length === 2 && document.getElementById("chat-text").value === ""`)
+	}
+	ann.until(`[...document.querySelectorAll("#say p")].some((e) => e.textContent.includes("fold now"))`)
+	cases := []struct {
+		p           *seatTab
+		own, theirs string
+	}{{ann, "good luck all", "fold now"}, {watcher, "fold now", "good luck all"}}
+	for _, c := range cases {
+		said := c.p.said()
+		if n := saidCount(said, c.own); n != 0 {
+			t.Errorf("%s's own line was said back %d times: %q", c.p.name, n, said)
+		}
+		if n := saidCount(said, "say: Sent."); n != 1 {
+			t.Errorf("%s's line's taking was said %d times, want once: %q", c.p.name, n, said)
+		}
+		if n := saidCount(said, c.theirs); n != 1 {
+			t.Errorf("%s heard the other's line %d times, want once: %q", c.p.name, n, said)
+		}
+	}
+}
+
+// TestBrowserArlingtonRematchSaid: Ann's page shows her finished game's
+// "Play again"; the rematch is made (by another page: here the API) and
+// the button becomes "Rematch ready: join", which the page says, once
+// (the result stopped being a live region, so nothing said it).
+func TestBrowserArlingtonRematchSaid(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
+	ann := e.client()
+	id := finishedBy(t, ann)
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	browserIs(p, e, ann)
+	p.open(e.srv.URL, id)
+	p.until(`document.getElementById("btn-rematch") && document.getElementById("btn-rematch").textContent === "Play again"`)
+	p.recordSaid()
+	var re rematched
+	if code := ann.do("POST", "/api/arlington/tables/"+id+"/rematch", nil, &re); code != http.StatusCreated {
+		t.Fatalf("rematch: %d", code)
+	}
+	p.until(`document.getElementById("btn-rematch").textContent === "Rematch ready: join"`)
+	if said := p.said(); saidCount(said, "say: The rematch is ready") != 1 {
+		t.Errorf("the rematch became ready; the page said %q, want it said once", said)
+	}
+}
+
+// TestBrowserArlingtonConnSaid: the connection line is no live region
+// (#say is the one for what happens at the table); a dropped connection
+// is said there, "reconnecting…", once, and "connected" once it is back.
+func TestBrowserArlingtonConnSaid(t *testing.T) {
+	e := newEnv(t, Limits{})
+	_, _, p := openTable(t, e, "Cy", 0, "", "")
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	live := eval[[]string](p, `[...document.querySelectorAll("[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]")].map((e) => e.id)`)
+	if strings.Join(live, " ") != "rp-pos say chat-msg copy-msg" {
+		t.Errorf("the page's live regions are %q, want #say, the two replies by their fields (chat-msg, copy-msg) and the replay's step line (rp-pos)", live)
+	}
+	p.recordSaid()
+	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/connection.js").then((m) => m.conn.ws.close())`))
+	p.until(`[...document.querySelectorAll("#say p")].some((e) => e.textContent === "reconnecting…")`)
+	p.until(`document.getElementById("conn").textContent === "connected" && [...document.querySelectorAll("#say p")].pop().textContent === "connected"`)
+	said := p.said()
+	if saidCount(said, "say: reconnecting…") != 1 || saidCount(said, "say: connected") != 1 || saidCount(said, "connecting…") != 1 {
+		t.Errorf("after a dropped connection the page said %q, want \"reconnecting…\" then \"connected\", once each, in #say", said)
+	}
+}
