@@ -129,12 +129,11 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		defer drainOnStop(ctx, node, log)()
 	}
 	pool := solver.NewPool()
-	// The handlers' lines the same word for word (a request failed while
-	// the database is out of reach) are written once a minute, counted.
-	webLog := slog.New(repeats.Handler(log.Handler()))
-	sp = o.spiderHandlers(timed, webLog, pool)
+	// The handlers' requests failed for want of the database are bounded
+	// by events (web.LogFault), not by repeats.
+	sp = o.spiderHandlers(timed, log, pool)
 	hosts := o.answeredHosts(names, ls.main.Addr())
-	srv, arl := webServer(webLog, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
+	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
 	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
 		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
 	logServing(ctx, log, db, dbName, units, hosts, names.domains)

@@ -2,14 +2,18 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	neturl "net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,27 +22,41 @@ import (
 )
 
 // TestServeDatabaseOutOfReach: a server on PostgreSQL whose database goes
-// out of reach (its connections cut, nothing listening any more) answers
-// reads and writes of each kind (a game, saves, statistics, settings,
-// Arlington's tables and ratings) 503 in words that say to try again,
-// where it answered 500 "internal error", and saves again once the
-// database is back.
+// out of reach (its connections cut, nothing listening any more) answers a
+// write of Spider, one of Arlington and a read 503 in words that say to
+// try again, and logs each at WARN with the reason "database out of
+// reach", never at ERROR. TestLongServeDatabaseOutOfReach is the long
+// version: every kind of request, the bound of the lines, the database
+// back.
 func TestServeDatabaseOutOfReach(t *testing.T) {
-	u, err := neturl.Parse(pgtest.DB(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := startCutProxy(t, u.Host)
-	u.Host = p.addr
-	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
-	g, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, p, _ := serveCut(t)
 	p.cut()
 	requests := [][3]string{
 		{"POST", "api/games", `{"deal":"2"}`},
-		{"PUT", "api/saves/s", `{"game":"` + g.ID + `"}`},
+		{"POST", "api/arlington/tables", `{"players":2,"bots":["","random"]}`},
+		{"GET", "api/saves", ""},
+	}
+	askOutOfReach(t, s, requests, 1)
+	if warned := outOfReachLines(t, s); warned != len(requests) {
+		t.Fatalf("%d lines of requests failed for want of the database, want %d, one each:\n%s", warned, len(requests), s.log)
+	}
+}
+
+// TestLongServeDatabaseOutOfReach: with the database out of reach, reads
+// and writes of each kind (a game, saves, statistics, settings, Arlington's
+// tables and ratings) are answered 503 in words that say to try again,
+// where they were answered 500 "internal error"; they are logged as
+// events of one reason, bounded a minute, not a line each; the server
+// saves again once the database is back.
+func TestLongServeDatabaseOutOfReach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("some 24 requests failing and the database back (over 2 s under -race); TestServeDatabaseOutOfReach is the quick version")
+	}
+	s, p, g := serveCut(t)
+	p.cut()
+	requests := [][3]string{
+		{"POST", "api/games", `{"deal":"2"}`},
+		{"PUT", "api/saves/s", `{"game":"` + g + `"}`},
 		{"PUT", "api/settings", `{"theme":"dark"}`},
 		{"POST", "api/arlington/tables", `{"players":2,"bots":["","random"]}`},
 		{"GET", "api/saves", ""},
@@ -46,31 +64,8 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 		{"GET", "api/settings", ""},
 		{"GET", "api/arlington/ratings", ""},
 	}
-	for try := range 3 { // on a connection the cut broke, then on ones refused
-		for _, r := range requests {
-			code, body := answer(t, r[0], s.url+r[1], r[2])
-			if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
-				t.Errorf("%s /%s with the database out of reach (try %d): %d %s", r[0], r[1], try+1, code, body)
-			}
-		}
-	}
-	// The failures are logged as events of one reason, bounded a minute
-	// (web.EventLog), not as an ERROR line a request.
-	warned := 0
-	for _, l := range strings.Split(s.log.String(), "\n") {
-		switch {
-		case strings.Contains(l, " level=ERROR "):
-			t.Errorf("a request failed for want of the database logged as an error: %s", l)
-		case strings.Contains(l, `reason="database out of reach"`):
-			warned++
-		}
-	}
-	if warned == 0 || warned >= 3*len(requests) {
-		t.Errorf("%d lines of requests failed for want of the database, %d requests: want some, and fewer than one a request", warned, 3*len(requests))
-	}
-	if t.Failed() {
-		t.Fatalf("the server's log:\n%s", s.log)
-	}
+	askOutOfReach(t, s, requests, 3) // on a connection the cut broke, then on ones refused
+	failed := 3 * len(requests)
 	p.resume(t)
 	// The pool may still hold a connection the cut broke: each is given
 	// up at its first use, so a few tries reach a new one.
@@ -82,7 +77,73 @@ func TestServeDatabaseOutOfReach(t *testing.T) {
 		if code != 503 || i == 20 {
 			t.Fatalf("a write with the database back, try %d: %d %s", i+1, code, body)
 		}
+		failed++
 	}
+	s.stop()
+	code := <-s.done
+	s.done <- code // for the cleanup, which checks it
+	// Each failure written or counted, at most 20 a minute written: the
+	// rest in the summary the minute's end or the stop writes.
+	warned, suppressed := outOfReachLines(t, s), 0
+	for _, m := range regexp.MustCompile(`msg="suppressed similar log lines" reason="database out of reach" suppressed=(\d+)`).FindAllStringSubmatch(s.log.String(), -1) {
+		n, _ := strconv.Atoi(m[1])
+		suppressed += n
+	}
+	if warned+suppressed != failed || suppressed == 0 {
+		t.Fatalf("%d requests failed for want of the database: %d lines and %d counted, want all, and some counted:\n%s",
+			failed, warned, suppressed, s.log)
+	}
+}
+
+// serveCut starts a server on PostgreSQL through a cutProxy, with one
+// game dealt (its id returned).
+func serveCut(t *testing.T) (*served, *cutProxy, string) {
+	t.Helper()
+	u, err := neturl.Parse(pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startCutProxy(t, u.Host)
+	u.Host = p.addr
+	s := startServe(t, "--addr", "127.0.0.1:0", "--db", u.String())
+	g, err := post(t, s.url+"api/games", `{"deal":"1"}`, 201)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p, g.ID
+}
+
+// askOutOfReach sends each request tries times, wanting 503 in words that
+// say to try again.
+func askOutOfReach(t *testing.T, s *served, requests [][3]string, tries int) {
+	t.Helper()
+	for try := range tries {
+		for _, r := range requests {
+			code, body := answer(t, r[0], s.url+r[1], r[2])
+			if code != 503 || !strings.Contains(body, "the server cannot reach its database just now; try again in a moment") {
+				t.Errorf("%s /%s with the database out of reach (try %d): %d %s", r[0], r[1], try+1, code, body)
+			}
+		}
+	}
+}
+
+// outOfReachLines counts the log's lines of requests failed for want of
+// the database (web.EventLog's), failing the test on any at ERROR.
+func outOfReachLines(t *testing.T, s *served) int {
+	t.Helper()
+	warned := 0
+	for _, l := range strings.Split(s.log.String(), "\n") {
+		switch {
+		case strings.Contains(l, " level=ERROR "):
+			t.Errorf("a request failed for want of the database logged as an error: %s", l)
+		case strings.Contains(l, `level=WARN msg="request failed" reason="database out of reach"`):
+			warned++
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("the server's log:\n%s", s.log)
+	}
+	return warned
 }
 
 // postAnswer posts body as JSON and returns the status and the answer.
@@ -267,33 +328,100 @@ func TestLongServeDatabaseOutOfReachLogsOnce(t *testing.T) {
 }
 
 // TestQuietRepeats: a line the same as one written less than a minute ago
-// is counted, not written; a minute on it is written with the count; other
-// lines are all written; Flush writes the counts still pending.
+// is counted, not written; when the minute ends the count is written, and
+// counting goes on; other lines are all written; Flush writes the counts
+// still pending. The clock is synctest's: its minutes pass at once.
 func TestQuietRepeats(t *testing.T) {
-	var buf syncBuffer
-	now := time.Unix(1000, 0)
-	q := newQuietRepeats(slog.New(slog.NewTextHandler(&buf, nil)), func() time.Time { return now })
-	for range 100 {
+	synctest.Test(t, func(t *testing.T) {
+		var buf syncBuffer
+		q := newQuietRepeats(slog.New(slog.NewTextHandler(&buf, nil)), nil)
+		defer q.Flush()
+		for range 100 {
+			q.Logf("server heartbeat: %s", "refused")
+		}
+		q.Logf("table %s: dropped", "A")
+		q.Logf("table %s: dropped", "B")
+		if got := strings.Count(buf.String(), "server heartbeat: refused"); got != 1 {
+			t.Fatalf("written %d times in the minute, want once:\n%s", got, &buf)
+		}
+		if !strings.Contains(buf.String(), "table A: dropped") || !strings.Contains(buf.String(), "table B: dropped") {
+			t.Fatalf("lines that differ not all written:\n%s", &buf)
+		}
+		time.Sleep(repeatWindow)
+		synctest.Wait()
+		if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=99`) {
+			t.Fatalf("at the minute's end, not written with its count:\n%s", &buf)
+		}
 		q.Logf("server heartbeat: %s", "refused")
-	}
-	q.Logf("table %s: dropped", "A")
-	q.Logf("table %s: dropped", "B")
-	if got := strings.Count(buf.String(), "server heartbeat: refused"); got != 1 {
-		t.Fatalf("written %d times in the minute, want once:\n%s", got, &buf)
-	}
-	if !strings.Contains(buf.String(), "table A: dropped") || !strings.Contains(buf.String(), "table B: dropped") {
-		t.Fatalf("lines that differ not all written:\n%s", &buf)
-	}
-	now = now.Add(time.Minute)
-	q.Logf("server heartbeat: %s", "refused")
-	if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=99`) {
-		t.Fatalf("a minute on, not written with its count:\n%s", &buf)
-	}
-	q.Logf("server heartbeat: %s", "refused")
-	q.Flush()
-	if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=1`) {
-		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
-	}
+		q.Flush()
+		if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=1`) {
+			t.Fatalf("Flush did not write the count pending:\n%s", &buf)
+		}
+		if got := strings.Count(buf.String(), "server heartbeat: refused"); got != 3 {
+			t.Fatalf("written %d times, want 3 (the line, its two counts):\n%s", got, &buf)
+		}
+	})
+}
+
+// TestQuietRepeatsCountInItsMinute: the count of an outage is written when
+// its minute ends, not with the next failure days later; the next failure
+// is written alone, as a new line.
+func TestQuietRepeatsCountInItsMinute(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var buf syncBuffer
+		q := newQuietRepeats(slog.New(slog.NewTextHandler(&buf, nil)), nil)
+		defer q.Flush()
+		for range 30 {
+			q.Logf("server heartbeat: refused")
+		}
+		time.Sleep(48 * time.Hour) // two quiet days
+		synctest.Wait()
+		if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=29`) {
+			t.Fatalf("two days on, the outage's count not written:\n%s", &buf)
+		}
+		q.Logf("server heartbeat: refused")
+		last := strings.TrimSpace(buf.String())
+		last = last[strings.LastIndex(last, "\n")+1:]
+		if !strings.HasSuffix(last, `msg="server heartbeat: refused"`) {
+			t.Fatalf("the next failure, two days on, written as %q, want without a count:\n%s", last, &buf)
+		}
+		if got := strings.Count(buf.String(), "repeated="); got != 1 {
+			t.Fatalf("%d counts written, want the outage's one:\n%s", got, &buf)
+		}
+	})
+}
+
+// TestQuietRepeatsBound: past the lines remembered, new lines are counted
+// in one line at the minute's end, and the lines remembered keep their
+// counts (the heartbeat's is not written again in its minute).
+func TestQuietRepeatsBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var buf syncBuffer
+		q := newQuietRepeats(slog.New(slog.NewTextHandler(&buf, nil)), nil)
+		defer q.Flush()
+		const tables = maxRepeats + 100
+		for round := range 3 {
+			q.Logf("server heartbeat: refused")
+			for i := range tables {
+				q.Logf("table %d: dropped", i)
+			}
+			if got := strings.Count(buf.String(), "server heartbeat: refused"); got != 1 {
+				t.Fatalf("round %d: the heartbeat's line written %d times in its minute, want once", round+1, got)
+			}
+		}
+		if got, want := strings.Count(buf.String(), "\n"), maxRepeats; got != want {
+			t.Fatalf("%d lines written in the minute, want %d (those remembered)", got, want)
+		}
+		time.Sleep(repeatWindow)
+		synctest.Wait()
+		want := fmt.Sprintf(`msg="log lines left out: more than %d different lines in a minute" repeated=%d`, maxRepeats, 3*(tables-maxRepeats+1))
+		if !strings.Contains(buf.String(), want) {
+			t.Fatalf("the lines past the bound not counted as one: want %s", want)
+		}
+		if !strings.Contains(buf.String(), `msg="server heartbeat: refused" repeated=2`) {
+			t.Fatal("the heartbeat's count not written at its minute's end")
+		}
+	})
 }
 
 // TestLongServeDatabaseRestart: a request on a connection PostgreSQL
@@ -340,42 +468,5 @@ func TestLongServeDatabaseRestart(t *testing.T) {
 		if code != 503 || i == ended {
 			t.Fatalf("a write after the connections ended, try %d: %d %s", i+1, code, body)
 		}
-	}
-}
-
-// TestQuietRepeatsHandler: the web handlers' WARN and ERROR lines the same
-// (message and attributes) as one written less than a minute ago are
-// counted, not written, and written with the count a minute on or at
-// Flush; lines that differ, or below WARN, are all written.
-func TestQuietRepeatsHandler(t *testing.T) {
-	var buf syncBuffer
-	now := time.Unix(1000, 0)
-	q := newQuietRepeats(slog.New(slog.DiscardHandler), func() time.Time { return now })
-	log := slog.New(q.Handler(slog.NewTextHandler(&buf, nil)))
-	for range 50 {
-		log.Error("requests failed", "err", "refused")
-		log.Info("served")
-	}
-	log.Error("requests failed", "err", "reset")
-	log.With("table", "A").Warn("dropped")
-	log.With("table", "B").Warn("dropped")
-	for _, want := range []struct {
-		line string
-		n    int
-	}{{`msg="requests failed" err=refused`, 1}, {`msg="requests failed" err=reset`, 1},
-		{`msg=served`, 50}, {`msg=dropped table=A`, 1}, {`msg=dropped table=B`, 1}} {
-		if got := strings.Count(buf.String(), want.line); got != want.n {
-			t.Fatalf("%s written %d times in the minute, want %d:\n%s", want.line, got, want.n, &buf)
-		}
-	}
-	now = now.Add(time.Minute)
-	log.Error("requests failed", "err", "refused")
-	if !strings.Contains(buf.String(), `msg="requests failed" err=refused repeated=49`) {
-		t.Fatalf("a minute on, not written with its count:\n%s", &buf)
-	}
-	log.Error("requests failed", "err", "refused")
-	q.Flush()
-	if !strings.Contains(buf.String(), `msg="requests failed" err=refused repeated=1`) {
-		t.Fatalf("Flush did not write the count pending:\n%s", &buf)
 	}
 }

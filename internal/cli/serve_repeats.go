@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 )
@@ -13,33 +11,43 @@ import (
 // is not written again word for word.
 const repeatWindow = time.Minute
 
-// maxRepeats bounds the lines remembered; past it the counts are written
-// out and forgotten.
-const maxRepeats = 64
+// maxRepeats bounds the different lines remembered at once. Past it a
+// new line is counted with the others past it, in one line written when
+// its minute ends, and the lines remembered keep their counts (before,
+// all were written out and forgotten, and 70 tables failing each their
+// own way wrote every line again, the heartbeat's too).
+const maxRepeats = 1024
 
 // quietRepeats writes the WARN lines of the tables and the registry of
-// servers (their Logf), and the WARN and ERROR lines of the web handlers
-// (Handler). A line the same, word for word, as one written less than a
-// minute ago is counted, not written: while PostgreSQL is out of reach
-// the heartbeat and the check of the tables held fail every second, and
-// wrote a line a second each, 172,800 a day, and every request that
-// needed the database wrote a line of its own. The next time the line is
-// written (a minute on, if it still happens) it carries repeated=N, the
-// lines left out since; Flush, at the server's stop, writes the counts
-// still pending. Lines that differ (each naming its table) are all
-// written.
+// servers (their Logf). A line the same, word for word, as one written
+// less than a minute ago is counted, not written: while PostgreSQL is
+// out of reach the heartbeat and the check of the tables held fail
+// every second, and wrote a line a second each, 172,800 a day. When the
+// line's minute ends, the count is written (the line again, with
+// repeated=N) if any were left out, and counting goes on for another
+// minute; a minute with none left out forgets the line. So a count is
+// written in the minute its lines happened, not with the next failure
+// days later. Flush, at the server's stop, writes the counts still
+// pending. Lines that differ (each naming its table) are all written.
+//
+// The web handlers' lines are not written here: a request or a table's
+// action that failed for want of the database goes to web.EventLog, 20
+// a minute and a summary (docs/hosting.md).
 type quietRepeats struct {
 	log *slog.Logger
 	now func() time.Time
 
-	mu    sync.Mutex
-	lines map[string]*repeated
+	mu      sync.Mutex
+	lines   map[string]*repeated
+	over    int         // lines left out for want of room, this minute
+	overAt  time.Time   // when the first of them came
+	timer   *time.Timer // writes the counts whose minute ended
+	stopped bool        // Flush ran: write every line, arm no timer
 }
 
 type repeated struct {
-	at    time.Time         // when it was last written
-	n     int               // left out since
-	write func(n int) error // writes the line, with repeated=n if n > 0
+	at time.Time // when its minute began (it was written)
+	n  int       // left out since
 }
 
 func newQuietRepeats(log *slog.Logger, now func() time.Time) *quietRepeats {
@@ -52,101 +60,132 @@ func newQuietRepeats(log *slog.Logger, now func() time.Time) *quietRepeats {
 // Logf is the tables' and the registry's Logf.
 func (q *quietRepeats) Logf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	q.line("logf\x00"+msg, func(n int) error {
-		if n > 0 {
-			q.log.Warn(msg, "repeated", n)
-			return nil
-		}
-		q.log.Warn(msg)
-		return nil
-	})
-}
-
-// line writes the line key names (write(0)), unless it was written less
-// than a minute ago: then it is counted.
-func (q *quietRepeats) line(key string, write func(n int) error) error {
 	q.mu.Lock()
 	now := q.now()
-	r, seen := q.lines[key]
-	if seen && now.Sub(r.at) < repeatWindow {
+	r, seen := q.lines[msg]
+	switch {
+	case q.stopped:
+	case seen && now.Sub(r.at) < repeatWindow:
 		r.n++
-		r.write = write
 		q.mu.Unlock()
-		return nil
+		return
+	case seen:
+		// Its minute ended while the timer was late: this line is the
+		// count's, and starts the next minute.
+		q.lines[msg] = &repeated{at: now}
+		n := r.n
+		q.mu.Unlock()
+		q.write(msg, n)
+		return
+	case len(q.lines) >= maxRepeats:
+		if q.over == 0 {
+			q.overAt = now
+		}
+		q.over++
+		q.mu.Unlock()
+		return
+	default:
+		q.lines[msg] = &repeated{at: now}
+		q.armLocked(now)
 	}
-	left := 0
-	if seen {
-		left = r.n
-	} else if len(q.lines) >= maxRepeats {
-		q.flushLocked()
-	}
-	q.lines[key] = &repeated{at: now, write: write}
 	q.mu.Unlock()
-	return write(left)
+	q.write(msg, 0)
 }
 
-// Flush writes each line with a count still pending, once, and forgets
-// them all.
+// write writes msg, with repeated=n if n > 0. Never called holding mu.
+func (q *quietRepeats) write(msg string, n int) {
+	if n > 0 {
+		q.log.Warn(msg, "repeated", n)
+		return
+	}
+	q.log.Warn(msg)
+}
+
+// armLocked starts the timer, if it is not running, for the end of the
+// earliest minute remembered. Its goroutine is one call of expire,
+// which arms it again only while lines are remembered; Flush stops it.
+func (q *quietRepeats) armLocked(now time.Time) {
+	if q.timer != nil || q.stopped {
+		return
+	}
+	first, found := time.Time{}, false
+	for _, r := range q.lines {
+		if !found || r.at.Before(first) {
+			first, found = r.at, true
+		}
+	}
+	if q.over > 0 && (!found || q.overAt.Before(first)) {
+		first, found = q.overAt, true
+	}
+	if !found {
+		return
+	}
+	q.timer = time.AfterFunc(first.Add(repeatWindow).Sub(now), q.expire)
+}
+
+// expire writes the counts of the lines whose minute ended.
+func (q *quietRepeats) expire() {
+	q.mu.Lock()
+	q.timer = nil
+	if q.stopped {
+		q.mu.Unlock()
+		return
+	}
+	now := q.now()
+	counts := q.endedLocked(now, false)
+	q.armLocked(now)
+	q.mu.Unlock()
+	q.writeCounts(counts)
+}
+
+// pending is a count to write: a line left out n times.
+type pending struct {
+	msg string
+	n   int
+}
+
+// endedLocked takes the counts of the lines whose minute ended at now
+// (all of them if all): a line with a count starts another minute, one
+// without is forgotten.
+func (q *quietRepeats) endedLocked(now time.Time, all bool) []pending {
+	var out []pending
+	for msg, r := range q.lines {
+		if !all && now.Sub(r.at) < repeatWindow {
+			continue
+		}
+		if r.n == 0 || all {
+			delete(q.lines, msg)
+		} else {
+			r.at = now
+		}
+		if r.n > 0 {
+			out = append(out, pending{msg, r.n})
+			r.n = 0
+		}
+	}
+	if q.over > 0 && (all || now.Sub(q.overAt) >= repeatWindow) {
+		out = append(out, pending{fmt.Sprintf("log lines left out: more than %d different lines in a minute", maxRepeats), q.over})
+		q.over = 0
+	}
+	return out
+}
+
+func (q *quietRepeats) writeCounts(counts []pending) {
+	for _, c := range counts {
+		q.write(c.msg, c.n)
+	}
+}
+
+// Flush writes each line with a count still pending, once, and stops
+// the timer; lines logged after it are all written.
 func (q *quietRepeats) Flush() {
 	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.flushLocked()
-}
-
-func (q *quietRepeats) flushLocked() {
-	for _, r := range q.lines {
-		if r.n > 0 {
-			_ = r.write(r.n) // at the stop, no one to tell
-		}
+	q.stopped = true
+	if q.timer != nil {
+		q.timer.Stop()
+		q.timer = nil
 	}
-	clear(q.lines)
-}
-
-// Handler is h with its WARN and ERROR lines written as Logf's are: one
-// the same as one written less than a minute ago (its level, message and
-// attributes; not its time) is counted, not written. Lines below WARN
-// are all written.
-func (q *quietRepeats) Handler(h slog.Handler) slog.Handler {
-	return &quietHandler{next: h, q: q}
-}
-
-type quietHandler struct {
-	next slog.Handler
-	q    *quietRepeats
-	with string // the attributes and groups added, as written
-}
-
-func (h *quietHandler) Enabled(ctx context.Context, l slog.Level) bool {
-	return h.next.Enabled(ctx, l)
-}
-
-func (h *quietHandler) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < slog.LevelWarn {
-		return h.next.Handle(ctx, r)
-	}
-	var key strings.Builder
-	fmt.Fprintf(&key, "handler\x00%s\x00%s\x00%s", h.with, r.Level, r.Message)
-	r.Attrs(func(a slog.Attr) bool {
-		fmt.Fprintf(&key, "\x00%s", a)
-		return true
-	})
-	// The line is written later, at the latest by Flush, maybe after the
-	// request ended: its context is kept without its end.
-	ctx = context.WithoutCancel(ctx)
-	return h.q.line(key.String(), func(n int) error {
-		w := r.Clone()
-		w.Time = h.q.now()
-		if n > 0 {
-			w.AddAttrs(slog.Int("repeated", n))
-		}
-		return h.next.Handle(ctx, w)
-	})
-}
-
-func (h *quietHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return &quietHandler{next: h.next.WithAttrs(as), q: h.q, with: fmt.Sprint(h.with, as)}
-}
-
-func (h *quietHandler) WithGroup(name string) slog.Handler {
-	return &quietHandler{next: h.next.WithGroup(name), q: h.q, with: h.with + "\x00group " + name}
+	counts := q.endedLocked(q.now(), true)
+	q.mu.Unlock()
+	q.writeCounts(counts)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"cardtable/internal/dbcopy"
 	"cardtable/internal/sqlitetest"
 )
 
@@ -21,8 +22,9 @@ import (
 const resultRows = 2000
 
 // sourceWithRows makes a cardtable database at path holding resultRows
-// rows in results and in game_log, in one file (no -wal), and returns
-// its page size.
+// rows in results and in game_log (the log of one game, g1, which it
+// holds too: sound but for the damage a test makes), in one file (no
+// -wal), and returns its page size.
 func sourceWithRows(t *testing.T, path string) int {
 	t.Helper()
 	db, err := Open(context.Background(), path)
@@ -33,6 +35,8 @@ func sourceWithRows(t *testing.T, path string) int {
 	sqlitetest.Exec(t, path, `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 		INSERT INTO results (lineage, variant, suits, won, score, at, player)
 		SELECT printf('lineage-%05d', i), 'spider', 4, 0, i, i, printf('aaaaaaaa%05d', i) FROM n;
+		INSERT INTO games (id, lineage, save, variant, suits, deal, moves, score, created, updated)
+		VALUES ('g1', 'lineage-g1', '{}', 'spider', 4, '1', 2000, 0, 1, 1);
 		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
 		INSERT INTO game_log (game, seq, cmd) SELECT 'g1', i, printf('move %05d to pile 3', i) FROM n;
 		PRAGMA journal_mode = DELETE`)
@@ -264,4 +268,69 @@ func TestCheckCopySourceDamage(t *testing.T) {
 		t.Errorf("db copy's look at a table's page lost: %v; want rows may be lost, nothing changed", err)
 	}
 	sameFiles(t, dir, before)
+	// The way named: a backup of it, then a copy from the backup, which
+	// carries every row.
+	backup, target := filepath.Join(t.TempDir(), "backup.db"), filepath.Join(t.TempDir(), "copy.db")
+	if err := Backup(context.Background(), indexes, backup); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("the backup of the source damaged in its indexes: %v, want it written and ErrCorrupt", err)
+	}
+	if err := CheckCopySource(context.Background(), backup); err != nil {
+		t.Fatalf("db copy's look at the backup: %v", err)
+	}
+	copied := copyAll(t, backup, target)
+	for _, table := range []string{"results", "game_log", "games"} {
+		want := map[string]int{"results": resultRows, "game_log": resultRows, "games": 1}[table]
+		if copied[table] != want {
+			t.Errorf("the copy from the backup holds %d rows of %s, want %d (%v)", copied[table], table, want, copied)
+		}
+	}
+}
+
+// copyAll copies the database at from into a new one at to, as db copy
+// does, and returns how many rows each table of the copy holds.
+func copyAll(t *testing.T, from, to string) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	src, err := OpenCopySource(ctx, from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := OpenCopyTarget(ctx, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dbcopy.Copy(ctx, src, dst); err != nil {
+		dst.Close()
+		t.Fatalf("the copy: %v", err)
+	}
+	dst.Close()
+	c, err := sql.Open("sqlite", "file:"+to+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rows := map[string]int{}
+	for _, table := range []string{"results", "game_log", "games"} {
+		var n int
+		if err := c.QueryRow(`SELECT count(*) FROM "` + table + `"`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		rows[table] = n
+	}
+	return rows
+}
+
+// TestCheckCopyTargetRowsFirst: db copy's target holding rows is refused
+// for its rows (dbcopy.ErrNotEmpty) before any integrity check: one
+// damaged in an index too is still told it has rows. The full integrity
+// check ran first, took seconds on a large file, and told such a target
+// "damaged, cut short or overwritten".
+func TestCheckCopyTargetRowsFirst(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "target.db")
+	damageIndex(t, target, sourceWithRows(t, target))
+	err := CheckCopyTarget(context.Background(), target)
+	if !errors.Is(err, dbcopy.ErrNotEmpty) || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("db copy's look at a target with rows, damaged in an index: %v; want dbcopy.ErrNotEmpty", err)
+	}
 }

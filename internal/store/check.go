@@ -31,7 +31,7 @@ import (
 // own, closed before it returns, which leaves nothing beside the file
 // but for the -shm inspect may make.
 func CheckCopySource(ctx context.Context, path string) error {
-	c, err := inspect(ctx, path, true)
+	c, err := inspect(ctx, path, inspectSource)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 		}
 		return nil
 	}
-	c, err := inspect(ctx, path, true)
+	c, err := inspect(ctx, path, inspectTarget)
 	if err != nil {
 		return err
 	}
@@ -95,6 +95,9 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 				path, ErrNotCardtable, c.noSchema(path, " with another program's schema"))
 		}
 		return nil
+	}
+	if c.kind == kindDamaged && c.quick != "" {
+		return fmt.Errorf("%s is %w (SQLite's quick check: %s): give a new file; nothing changed", path, ErrCorrupt, c.quick)
 	}
 	return copyRefusal(path, c)
 }
@@ -135,7 +138,7 @@ func refuseForeign(ctx context.Context, path string) error {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return nil
 	}
-	c, err := inspect(ctx, path, false)
+	c, err := inspect(ctx, path, inspectKind)
 	if err != nil || c.kind != kindNoSchema || c.objects == 0 {
 		return nil
 	}
@@ -144,7 +147,7 @@ func refuseForeign(ctx context.Context, path string) error {
 }
 
 // inspected is what inspect found of a database file: its kind (classify,
-// and for a cardtable database, when inspect is deep, SQLite's full
+// and for a cardtable database, SQLite's full or quick
 // integrity check, which Open leaves to its own quick one), its size, and, with
 // no cardtable schema, how many things its schema holds (tables,
 // indexes, views, triggers).
@@ -152,13 +155,34 @@ type inspected struct {
 	fileClass
 	size    int64
 	objects int
-	// full is, for a cardtable database (deep only), the first of the
+	// full is, for a cardtable database (inspectTarget and inspectSource), the first of the
 	// tables a copy carries that holds a row; "" if none does.
 	full string
-	// damage is what the integrity check found (deep only); with any,
-	// kind is kindDamaged.
+	// damage is what the integrity check found (inspectSource only);
+	// with any, kind is kindDamaged.
 	damage damage
+	// quick is what the quick check found (inspectTarget only); with
+	// any, kind is kindDamaged.
+	quick string
 }
+
+// inspectDepth is how far inspect looks into a cardtable database.
+type inspectDepth int
+
+const (
+	// inspectKind: its kind alone (Open runs its own quick check).
+	inspectKind inspectDepth = iota
+	// inspectTarget: db copy's target: whether a table holds rows,
+	// first (refused if one does, whatever else), then SQLite's quick
+	// check, which is enough for a file about to be written and whose
+	// rows, none, cannot be lost. The full check first made a target
+	// with rows wait for it (4.9 s against 1.05 s, a 133 MB file) only
+	// to be refused for its rows.
+	inspectTarget
+	// inspectSource: db copy's source: SQLite's full integrity check
+	// (as Backup's), then whether a table holds rows.
+	inspectSource
+)
 
 // inspect classifies the existing database file at path through a
 // read-only connection, which cannot change it. With no -wal, -shm or
@@ -182,10 +206,8 @@ type inspected struct {
 // half done) cannot be rolled back by a reader: it is refused
 // (ErrUnfinished).
 //
-// deep adds SQLite's full integrity check of a cardtable database (db
-// copy's checks, as Backup's); Open, which runs its quick one, leaves it
-// out.
-func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
+// depth says how far it looks into a cardtable database (inspectDepth).
+func inspect(ctx context.Context, path string, depth inspectDepth) (inspected, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return inspected{}, err
@@ -202,15 +224,23 @@ func inspect(ctx context.Context, path string, deep bool) (inspected, error) {
 	}
 	defer db.Close()
 	in := inspected{fileClass: classify(ctx, db), size: fi.Size()}
-	switch in.kind {
-	case kindNoSchema:
+	switch {
+	case in.kind == kindNoSchema:
 		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&in.objects); err != nil {
 			in.fileClass = sqliteFault(err)
 		}
-	case kindCardtable:
-		if !deep {
-			break
+	case in.kind == kindCardtable && depth == inspectTarget:
+		if in.full, err = firstFull(ctx, db); err != nil {
+			in.fileClass = sqliteFault(err)
+		} else if in.full == "" {
+			if err := quickCheck(ctx, db); errors.Is(err, ErrCorrupt) {
+				in.quick = strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": ")
+				in.fileClass = fileClass{kind: kindDamaged, err: err}
+			} else if err != nil {
+				in.fileClass = sqliteFault(err)
+			}
 		}
+	case in.kind == kindCardtable && depth == inspectSource:
 		// Damage past the first page, which Open's quick check would
 		// find only once the file was a WAL database, and damage in
 		// the indexes, which it would not find at all.

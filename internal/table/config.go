@@ -129,6 +129,9 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&j); err != nil {
 		return err
 	}
+	if k, ok := foldedOldKey(b); ok {
+		return fmt.Errorf("json: unknown field %q", k)
+	}
 	*c = Config(j.plain)
 	if j.OldTurnSeconds != nil && c.TurnSeconds == 0 {
 		c.TurnSeconds = *j.OldTurnSeconds
@@ -137,6 +140,48 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		c.StandIn = *j.OldStandIn
 	}
 	return nil
+}
+
+// oldKeys are the previous release's keys UnmarshalJSON still reads.
+var oldKeys = []string{"turn_seconds", "stand_in"}
+
+// foldedOldKey finds a key of the object b that encoding/json reads as one
+// of oldKeys by Unicode case folding only ("turn_ſeconds", a long s): the
+// keys are read in ASCII case only, as the current ones are (web.CheckKeys,
+// which sees the current fields alone).
+func foldedOldKey(b []byte) (string, bool) {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) != nil {
+		return "", false
+	}
+	for k := range keys {
+		for _, old := range oldKeys {
+			if strings.EqualFold(k, old) && !asciiEqualFold(k, old) {
+				return k, true
+			}
+		}
+	}
+	return "", false
+}
+
+// asciiEqualFold is strings.EqualFold in ASCII alone.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // normalize checks c and fills in its defaults; validLevel says whether a

@@ -117,10 +117,9 @@ func Message(err error) (msg string, fault bool) {
 
 // WriteError answers with err's status and {"error": message}. Server
 // faults are logged (log nil: not logged); their details stay in the log.
-// A request failed because the database is out of reach is logged
-// without its method and path: while it is, every request that needs it
-// fails alike, and the server's log writes such lines the same word for
-// word once a minute with a count (docs/hosting.md).
+// A request failed because the database is out of reach is logged at
+// WARN through the server's event log, 20 a minute and a count
+// (LogFault, docs/hosting.md).
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

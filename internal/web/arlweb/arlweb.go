@@ -179,7 +179,7 @@ type lobbyTable struct {
 }
 
 func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
-	tables := h.all(r.Context(), web.Player(r))
+	tables := h.all(r, web.Player(r))
 	web.WriteJSON(w, http.StatusOK, lobby{Tables: tables, Levels: h.levels,
 		DefaultLevel: table.DefaultStandIn, Target: arlington.DefaultTarget,
 		TurnSeconds: table.DefaultTurnSeconds})
@@ -190,7 +190,8 @@ func (h *Handlers) list(w http.ResponseWriter, r *http.Request) error {
 // servers', newest first, each marked if player holds a seat there. The
 // others' are as their last heartbeat listed them; if they cannot be
 // read, the lobby shows this server's alone.
-func (h *Handlers) all(ctx context.Context, player string) []lobbyTable {
+func (h *Handlers) all(r *http.Request, player string) []lobbyTable {
+	ctx := r.Context()
 	sums := h.hub.List()
 	tables := make([]lobbyTable, 0, len(sums))
 	here := map[string]bool{}
@@ -203,7 +204,9 @@ func (h *Handlers) all(ctx context.Context, player string) []lobbyTable {
 	}
 	others, yours, err := h.cluster.Others(ctx, player)
 	if err != nil {
-		h.log.Warn("arlington: the other servers' tables", "err", err)
+		// The database out of reach: bounded with the requests failed
+		// alike (every lobby's poll meets it).
+		web.LogFault(ctx, h.log, "arlington: the other servers' tables", web.ClientAddr(r), err)
 		return tables
 	}
 	for _, s := range others {

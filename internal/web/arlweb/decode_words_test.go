@@ -88,3 +88,29 @@ func TestRequestKeyCase(t *testing.T) {
 		t.Fatalf("%d keys with an s or a k checked, want some", folded)
 	}
 }
+
+// TestOldConfigKeyCase: the previous release's keys of a new table's
+// config (turn_seconds, stand_in), still read, are read in ASCII case
+// only, as the others: "turn_ſeconds" (a long s) and
+// "ſtand_in" are unknown keys, refused 400, though Unicode folds them to
+// the old keys; "TURN_SECONDS" is still read.
+func TestOldConfigKeyCase(t *testing.T) {
+	srv := web.New(web.Options{Games: []web.Routes{New(forwardHub(t, nil), wired(Limits{}))}})
+	for _, c := range []struct {
+		body string
+		code int
+	}{
+		{`{"players":2,"bots":["","random"],"turn_ſeconds":30}`, http.StatusBadRequest},
+		{`{"players":2,"bots":["","random"],"ſtand_in":"easy"}`, http.StatusBadRequest},
+		{`{"players":2,"bots":["","random"],"TURN_SECONDS":30,"Stand_In":"easy"}`, http.StatusCreated},
+	} {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(c.body)))
+		if w.Code != c.code {
+			t.Errorf("%s: %d %s; want %d", c.body, w.Code, w.Body, c.code)
+		}
+		if c.code == http.StatusBadRequest && !strings.Contains(w.Body.String(), "unknown field") {
+			t.Errorf("%s: %s; want an unknown field named", c.body, w.Body)
+		}
+	}
+}

@@ -74,8 +74,9 @@ type fakeCluster struct {
 	place  Place
 	err    error
 	forNew string
-	asked  int // Where calls
-	newAsk int // ForNew calls
+	others error // Others' error
+	asked  int   // Where calls
+	newAsk int   // ForNew calls
 }
 
 func (f *fakeCluster) Where(context.Context, string) (Place, error) {
@@ -87,7 +88,7 @@ func (f *fakeCluster) ForNew(context.Context) (string, error) {
 	return f.forNew, nil
 }
 func (f *fakeCluster) Others(context.Context, string) ([]table.Summary, map[string]bool, error) {
-	return nil, nil, nil
+	return nil, nil, f.others
 }
 
 // TestForward: a table another server runs is forwarded there, marked,

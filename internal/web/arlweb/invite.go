@@ -56,7 +56,7 @@ func (h *Handlers) byCode(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("%w: a table code is %d letters and digits, never 0, O, 1, I or L", web.ErrBadRequest, codeLen)
 	}
 	var found *table.Summary
-	for _, t := range h.all(r.Context(), "") {
+	for _, t := range h.all(r, "") {
 		if tableCode(t.ID) == code {
 			if found != nil {
 				return web.Errorf(web.ErrConflict, "code %s names two tables: use the link", code)
