@@ -58,6 +58,11 @@ type arlRemote struct {
 	// send again at once and be refused again, until the server cut the
 	// connection).
 	wait time.Time
+	// storeWait is the bot's wait after its last action refused because
+	// the server's storage failed (0: none refused since the game last
+	// moved on); storeTold: that failure was said.
+	storeWait time.Duration
+	storeTold bool
 }
 
 // arlRateWait is how long the client waits after an action was refused for
@@ -66,6 +71,17 @@ type arlRemote struct {
 // allowance the server tells (arlclient's pacer), so this is the fallback
 // for a server that does not tell it.
 const arlRateWait = 250 * time.Millisecond
+
+// arlStoreWait is the bot's first wait after an action refused because
+// the server's storage failed ("unavailable"); each refusal in a row
+// doubles it, up to arlStoreWaitMax, and the game moving on starts it
+// again. Without it a bot would send its action again as fast as the
+// pacing allows, for as long as the database is out of reach. Variables
+// so that a test can shorten them.
+var (
+	arlStoreWait    = time.Second
+	arlStoreWaitMax = 15 * time.Second
+)
 
 type arlLine struct {
 	text string
@@ -192,6 +208,11 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 		// arrived: act again only on what the new one shows.
 		r.fresh, r.sent = false, -1
 	case m.Err != nil:
+		r.sent = -1
+		if m.Err.Class == "unavailable" && r.bot != nil {
+			r.storeFailed(m.Err)
+			return false, nil
+		}
 		if m.Err.Rule != "" {
 			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
 		} else {
@@ -200,7 +221,6 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 		if m.Err.Class == "too_many" {
 			r.wait = time.Now().Add(arlRateWait)
 		}
-		r.sent = -1
 	case m.Update != nil:
 		return r.update(m.Update)
 	}
@@ -242,6 +262,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
 		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
+		r.storeWait, r.storeTold = 0, false // the table stores again
 	}
 	if u.Over() {
 		r.out("game over after %s. totals: %s\n", plural(v.HandNumber, "hand"), arlInts(v.Totals))
@@ -270,6 +291,22 @@ func (r *arlRemote) leaveOver(ctx context.Context) error {
 		return fmt.Errorf("connect: leaving the finished table: %w", err)
 	}
 	return nil
+}
+
+// storeFailed holds the bot's next action back after the server refused
+// one because its storage failed (the table changed nothing): for
+// arlStoreWait, doubling on each refusal in a row up to arlStoreWaitMax.
+// The failure is said once, not at every try; a person at the terminal
+// reads the refusal and tries again when they choose.
+func (r *arlRemote) storeFailed(e *arlclient.ServerError) {
+	r.storeWait = min(max(2*r.storeWait, arlStoreWait), arlStoreWaitMax)
+	r.wait = time.Now().Add(r.storeWait)
+	if !r.storeTold {
+		r.storeTold = true
+		r.out("refused: %s\n", arlReason(e))
+		r.out("the server's storage is failing: the bot tries again in %v, then less often (up to every %v) until it works\n",
+			r.storeWait, arlStoreWaitMax)
+	}
 }
 
 // botAct has the seat's bot choose and sends its choice.

@@ -2,6 +2,7 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -344,8 +345,13 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 	}
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	if err := l.h.o.Store.AppendAction(ctx, l.t.id, l.moves, StoredMove{Seat: seat, Action: done.String()}); err != nil {
-		return fmt.Errorf("%w: %w", ErrStore, l.checkMoved(err))
+	mv := StoredMove{Seat: seat, Action: done.String()}
+	if err := l.h.o.Store.AppendAction(ctx, l.t.id, l.moves, mv); err != nil {
+		if err = l.checkMoved(err); errors.Is(err, ErrMoved) || !l.moveStored(mv) {
+			return fmt.Errorf("%w: %w", ErrStore, err)
+		}
+		// The write committed and only its answer was lost: the move
+		// stands, so it is taken as made, never refused.
 	}
 	l.st = c
 	l.moves++
@@ -356,6 +362,20 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 		l.finish(StatusOver)
 	}
 	return nil
+}
+
+// moveStored reports whether the store holds mv as this table's next
+// move after a refused write: the write may have committed with its
+// answer lost, and the store then refuses that number again, so every
+// later move would be refused while the table showed the position
+// before it. A store that cannot be read answers no (the refusal
+// stands, the table unchanged). Its own time: the refused write may
+// have used all of its own.
+func (l *loop) moveStored(mv StoredMove) bool {
+	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
+	defer cancel()
+	s, err := l.h.o.Store.LoadTable(ctx, l.t.id)
+	return err == nil && len(s.Moves) == l.moves+1 && s.Moves[l.moves] == mv
 }
 
 // finish marks the table over or closed in the store. A failure is only

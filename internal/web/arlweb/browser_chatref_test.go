@@ -203,3 +203,44 @@ func TestBrowserArlingtonChatEarlierRefused(t *testing.T) {
 	p.releaseChat()
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1 && ` + fieldJS + ` === ""`)
 }
+
+// TestBrowserArlingtonActionStoreRefused: a move the table could not
+// store (its store write failed: "unavailable") is refused in the play
+// area with what to do, and the game stands where it was; once the store
+// works again the person plays from the same page, without a reload,
+// and the game goes on.
+func TestBrowserArlingtonActionStoreRefused(t *testing.T) {
+	var st *failWrites
+	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { st = &failWrites{DB: db}; return st })
+	got, _, p := openTable(t, e, "Ann", 0, "", "random")
+	p.join("Ann")
+	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	p.until(enabled + " && " + shownAll)
+	n := p.events()
+	st.fail.Store(true)
+	p.do(chromedp.Evaluate[chromedp.Void](enabled + `.click()`))
+	p.until(`document.getElementById("error").textContent !== ""`)
+	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, notStored) {
+		t.Errorf("the play area says %q, want %q", msg, notStored)
+	}
+	if got := p.events(); got != n {
+		t.Errorf("the page has %d events after the refused move, want %d (nothing changed)", got, n)
+	}
+	st.fail.Store(false)
+	p.until(enabled + " && " + shownAll)
+	p.play()
+	p.until(`document.getElementById("error").textContent === ""`)
+	s, err := e.db.LoadTable(context.Background(), got.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := 0
+	for _, m := range s.Moves {
+		if m.Seat == 0 {
+			mine++
+		}
+	}
+	if mine != 1 {
+		t.Errorf("%d of Ann's moves stored, want the one played after the store came back", mine)
+	}
+}
