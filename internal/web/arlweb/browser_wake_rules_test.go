@@ -145,11 +145,22 @@ func TestBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	}
 }
 
+// askLimits keeps in window.__askMs the limits the page sets on its
+// timed questions (AbortSignal.timeout), which the browser's clock still
+// runs out.
+const askLimits = `(() => {
+  window.__askMs = [];
+  const timeout = AbortSignal.timeout;
+  AbortSignal.timeout = (ms) => { window.__askMs.push(ms); return timeout.call(AbortSignal, ms); };
+  return true;
+})()`
+
 // TestLongBrowserArlingtonWakeAskGivesUp (long: it waits the page's 3 s
 // limit): a question for the table's address that never gets an answer
-// is ended by the page about 3 s after it was asked (from 2.5 s to 5 s:
-// the machine is shared, and a limit of 10 s must fail), and the page
-// tries to connect again.
+// is ended by the page when the 3 s limit it set runs out on the
+// browser's own clock, and the page tries to connect again. The limit
+// is checked as the page set it, not timed: on a shared machine the
+// time taken says how busy it is (a limit of 10 s must fail).
 func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -160,16 +171,16 @@ func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	p := seatTabIn(t, startBrowser(t), "Watcher")
 	p.open(held.url(), id)
 	p.until(`document.getElementById("conn").textContent === "connected"`)
+	eval[bool](p, askLimits)
 	ask, start, n := stalledAsk(t, p, held)
+	if ms := eval[[]int](p, `window.__askMs`); len(ms) != 1 || ms[0] != 3000 {
+		t.Fatalf("the page asked for the table's address with time limits %v (ms), want one of 3000", ms)
+	}
 	select {
 	case <-ask.Done():
 	case <-time.After(browserWait):
 		t.Fatalf("the page had not given up its question after %v", browserWait)
 	}
-	took := time.Since(start)
-	t.Logf("question ended %v after it was asked", took.Round(time.Millisecond))
-	if took < 2500*time.Millisecond || took > 5*time.Second {
-		t.Errorf("the question was ended %v after it was asked, want about 3 s (2.5 s to 5 s)", took)
-	}
+	t.Logf("question ended %v after it was asked", time.Since(start).Round(time.Millisecond))
 	p.until(`window.__ws.socks.length > ` + strconv.Itoa(n))
 }
