@@ -280,7 +280,9 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 // docs/arlington-client.md): nobody is left at it to take a seat a
 // rematch would hold, so the rematch holds none and its seat is open to
 // anyone. A table already gone (closed, or taken over by another server
-// that no longer has it) has nothing to leave.
+// that no longer has it) has nothing to leave. Any other failure (too
+// many requests, the server unreachable) is a warning, not a failing
+// exit: the game finished and was recorded either way.
 func (r *arlRemote) leaveOver(ctx context.Context) error {
 	_, err := r.client.Leave(ctx, r.id)
 	switch {
@@ -288,7 +290,7 @@ func (r *arlRemote) leaveOver(ctx context.Context) error {
 		r.out("left the table: a rematch of this game holds no seat for you (to play again, join the rematch or a new table)\n")
 	case errors.Is(err, arlclient.ErrNotFound):
 	default:
-		return fmt.Errorf("connect: leaving the finished table: %w", err)
+		notef(r.env, "warning: the game is over, but leaving the table failed (%v): a rematch of it may hold a seat for you until its timer gives it up", err)
 	}
 	return nil
 }

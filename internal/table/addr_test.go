@@ -76,6 +76,29 @@ func TestChatPerAddress(t *testing.T) {
 	}
 }
 
+// A line the address's allowance refuses takes nothing from the
+// person's: once that address is spent, the person still has their
+// whole burst from another.
+func TestChatAddrRefusalSparesPerson(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "c", table.Config{Players: 2})
+	for i := range table.AddrChatBurst {
+		if err := tb.Chat(bg, table.Player{ID: fmt.Sprintf("fresh%d", i), Name: "W", Addr: "192.0.2.1"}, "hi"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 * table.ChatBurst {
+		if err := tb.Chat(bg, table.Player{ID: "v", Name: "V", Addr: "192.0.2.1"}, "hi"); !errors.Is(err, table.ErrRateLimited) {
+			t.Fatalf("from the spent address: %v", err)
+		}
+	}
+	for i := range table.ChatBurst {
+		if err := tb.Chat(bg, table.Player{ID: "v", Name: "V", Addr: "198.51.100.7"}, "hi"); err != nil {
+			t.Fatalf("line %d of the person's burst from another address: %v", i+1, err)
+		}
+	}
+}
+
 // Only -1 means no turn timer; any other number out of range is refused
 // in words that give the range.
 func TestTurnSecondsOutOfRange(t *testing.T) {

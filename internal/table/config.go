@@ -256,6 +256,11 @@ func checkID(id string) error {
 	if id == "" || len(id) > MaxPlayerIDLen {
 		return fmt.Errorf("%w: %d bytes", ErrBadPlayer, len(id))
 	}
+	// The chat allowances key an address after a NUL (addrBucket), so an
+	// identity holding one could pass for an address.
+	if strings.ContainsRune(id, 0) {
+		return fmt.Errorf("%w: holds a NUL byte", ErrBadPlayer)
+	}
 	return nil
 }
 
@@ -287,6 +292,8 @@ func cleanName(s string) (string, error) {
 
 // labelName matches the fold of a name that would pass for one of the
 // labels the table shows for what is not a person in a seat: a bot
-// ("Bot 2 (medium)", and any name that starts "Bot" and a digit), an
-// open seat ("Seat 3") or a spectator's chat name ("Ann (watching)").
-var labelName = regexp.MustCompile(`^bot ?[0-9]|^seat ?[0-9]+$|\( ?watching ?\)$`)
+// ("Bot 2", "Bot 2 (medium)": seats 1 to 6, and "B0t 2", a zero for the
+// o, as the fold keeps digits), an open seat ("Seat 1" to "Seat 6") or a
+// spectator's chat name ("Ann (watching)"). Names the table never shows,
+// such as "Bot2000" or "Seat 0", pass.
+var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]( |$)|^seat ?[1-6]$|\( ?watching ?\)$`)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"cardtable/arlington"
@@ -122,7 +123,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 	if err := checkID(p.ID); err != nil {
 		return -1, err
 	}
-	name, err := cleanName(p.Name)
+	name, err := l.joinName(p)
 	if err != nil {
 		return -1, err
 	}
@@ -274,4 +275,20 @@ func (l *loop) act(player string, seat int, a arlington.Action) error {
 	}
 	l.back(mine) // acting is returning
 	return nil
+}
+
+// joinName is the name p joins with: the name they already hold at this
+// table (their seat, or the seat a rematch holds for them, which carries
+// the name from the table before) is kept as it is, even one a newer
+// name rule would refuse, so an explicit re-join is not refused for a name
+// the table already shows; any other name is cleaned (cleanName).
+func (l *loop) joinName(p Player) (string, error) {
+	s := l.seatOf(p.ID)
+	if s < 0 {
+		s = l.reservedFor(p.ID)
+	}
+	if s >= 0 && l.seats[s].name != "" && strings.TrimSpace(p.Name) == l.seats[s].name {
+		return l.seats[s].name, nil
+	}
+	return cleanName(p.Name)
 }

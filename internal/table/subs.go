@@ -102,7 +102,14 @@ func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
 			return nil, fmt.Errorf("%w: %d spectators, the most a table takes", ErrCrowded, n)
 		}
 		if addr != "" && l.addrSpectators(addr) >= MaxAddrWatch {
-			return nil, fmt.Errorf("%w: %d spectators from your address, the most one address may have at a table", ErrCrowded, MaxAddrWatch)
+			// Says what to do: a seat needs no spectator place, so a
+			// visitor from a crowded address (a classroom behind one
+			// router) can still sit down.
+			todo := "close a window that watches this table from your address, and try again"
+			if l.openSeat() {
+				todo = "you can still take an open seat (joining needs no spectator place), or " + todo
+			}
+			return nil, fmt.Errorf("%w: %d spectators from your address, the most one address may have at a table; %s", ErrCrowded, MaxAddrWatch, todo)
 		}
 		if player != "" {
 			if !l.h.watch(player) {
@@ -228,4 +235,18 @@ func (l *loop) send(s *Sub, seats []SeatInfo, names []string) {
 	default:
 		l.drop(s, ErrSlow)
 	}
+}
+
+// openSeat says whether a person may join the table now: it has not
+// started and a seat waits for a person.
+func (l *loop) openSeat() bool {
+	if l.started() {
+		return false
+	}
+	for _, s := range l.seats {
+		if s.bot == "" && s.player == "" {
+			return true
+		}
+	}
+	return false
 }

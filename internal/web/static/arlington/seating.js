@@ -2,7 +2,7 @@
 // start, and where the focus goes once the form is gone.
 import { request } from "/shared/api.js";
 import { savedName, saveName, say } from "./common.js";
-import { conn } from "./connection.js";
+import { conn, connect } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,6 +34,9 @@ export function installSeating(id, hello) {
       await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
       // A new hello resubscribes: the seat's view comes on the same connection.
       if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
+      // A page refused as a spectator (offerSeat) has no connection, only
+      // a retry planned: it connects now, as the seated person.
+      else if (!conn.ws) connect();
     } catch (e) { joinFocus = false; $("error").textContent = e.message; say(e.message); }
   });
 }
@@ -56,4 +59,15 @@ export function focusAfterJoin() {
   // by its own rules (onscreen.js).
   to.focus({ preventScroll: true });
   if (card) joinFocus = false;
+}
+
+// offerSeat, for a page refused a spectator place (its address has the
+// most a table takes: a classroom behind one router), shows the join
+// form when the table has an open seat: taking a seat needs no spectator
+// place, and without a view the form would never show. The table's
+// next view, once seated, hides it again.
+export async function offerSeat(id) {
+  let t;
+  try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; }
+  if (!t.started && t.openSeats > 0) $("join").hidden = false;
 }

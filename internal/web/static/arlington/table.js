@@ -6,7 +6,7 @@
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
 import { el, ruleHref, say, sayNames, spoken } from "./common.js";
-import { installSeating, focusAfterJoin } from "./seating.js";
+import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
@@ -124,6 +124,7 @@ function showError(m) {
   $("error").textContent = text;
   say(text);
   bringRefusalIntoView();
+  if (m.class === "too_many" && /spectators from your address/.test(text)) offerSeat(id);
 }
 
 // show draws one view message (the pacer calls it) and says how long to
