@@ -114,28 +114,9 @@ func refOf(b []byte) string {
 // fields), a known type and its fields checked. Every error wraps
 // web.ErrBadRequest and names what is wrong.
 func Decode(b []byte) (clientMsg, error) {
-	var w wireMsg
-	if len(b) > maxFrame {
-		return clientMsg{}, fmt.Errorf("%w: message longer than %d bytes", web.ErrBadRequest, maxFrame)
-	}
-	if !utf8.Valid(b) {
-		return clientMsg{}, fmt.Errorf("%w: message is not UTF-8", web.ErrBadRequest)
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&w); err != nil {
-		return clientMsg{}, fmt.Errorf("%w: %s", web.ErrBadRequest, web.JSONWords(err, &w))
-	}
-	if d.More() {
-		return clientMsg{}, fmt.Errorf("%w: bad JSON: more than one value", web.ErrBadRequest)
-	}
-	if err := web.CheckKeys(b, &w); err != nil {
-		return clientMsg{}, fmt.Errorf("%w: %v", web.ErrBadRequest, err)
-	}
-	// encoding/json keeps the last of two equal keys; a message that says
-	// two things at once is refused instead of half-heard.
-	if k, ok := duplicateKey(b); ok {
-		return clientMsg{}, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
+	w, err := decodeWire(b)
+	if err != nil {
+		return clientMsg{}, err
 	}
 	m := clientMsg{Type: w.Type, Since: -1, Chat: -1, Seat: -1}
 	switch w.Type {
@@ -201,6 +182,35 @@ func Decode(b []byte) (clientMsg, error) {
 		return clientMsg{}, fmt.Errorf("%w: unknown message type %.40q", web.ErrBadRequest, w.Type)
 	}
 	return m, nil
+}
+
+// decodeWire reads b as one wire message: a frame within maxFrame, UTF-8,
+// one JSON object of known keys (in ASCII case), none given twice.
+func decodeWire(b []byte) (wireMsg, error) {
+	var w wireMsg
+	if len(b) > maxFrame {
+		return w, fmt.Errorf("%w: message longer than %d bytes", web.ErrBadRequest, maxFrame)
+	}
+	if !utf8.Valid(b) {
+		return w, fmt.Errorf("%w: message is not UTF-8", web.ErrBadRequest)
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&w); err != nil {
+		return w, fmt.Errorf("%w: %s", web.ErrBadRequest, web.JSONWords(err, &w))
+	}
+	if d.More() {
+		return w, fmt.Errorf("%w: bad JSON: more than one value", web.ErrBadRequest)
+	}
+	if err := web.CheckKeys(b, &w); err != nil {
+		return w, fmt.Errorf("%w: %v", web.ErrBadRequest, err)
+	}
+	// encoding/json keeps the last of two equal keys; a message that says
+	// two things at once is refused instead of half-heard.
+	if k, ok := duplicateKey(b); ok {
+		return w, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
+	}
+	return w, nil
 }
 
 // duplicateKey reports a key that b's top-level object (valid JSON, one
