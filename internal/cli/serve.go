@@ -79,20 +79,11 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 		return err
 	}
 	ls.limitPerAddress(names.proxies, events)
-	if o.dbDefault {
-		// The default data folder is the one directory made here: a
-		// --db whose directory is missing is a mistyped path, refused.
-		if err := store.MakeDefaultDir(o.db); err != nil {
-			ls.close()
-			return err
-		}
-	}
-	db, dbName, err := openStore(ctx, log, o.db, o.maxSaves, o.maxSaveMB<<20)
+	db, dbName, err := o.openDB(ctx, log)
 	if err != nil {
 		ls.close()
-		return openErr(err)
+		return err
 	}
-	db.SetLogger(log)
 	defer db.Close()
 	// The figures of /metrics; the gauges read hub and sp once serving.
 	var hub *table.Hub
@@ -141,6 +132,23 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	err = serveUnits(ctx, log, units, srv)
 	stopBackground()
 	return err
+}
+
+// openDB opens the database serve runs on, logging to log. The default
+// data folder is the one directory made here: a --db whose directory is
+// missing is a mistyped path, refused.
+func (o serveOptions) openDB(ctx context.Context, log *slog.Logger) (serverStore, string, error) {
+	if o.dbDefault {
+		if err := store.MakeDefaultDir(o.db); err != nil {
+			return nil, "", err
+		}
+	}
+	db, dbName, err := openStore(ctx, log, o.db, o.maxSaves, o.maxSaveMB<<20)
+	if err != nil {
+		return nil, "", openErr(err)
+	}
+	db.SetLogger(log)
+	return db, dbName, nil
 }
 
 // webServer is the web server of both games, serving hosts: o carries
