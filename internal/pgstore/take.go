@@ -21,8 +21,11 @@ const alive = `s.heartbeat > clock_timestamp() - make_interval(secs => $1)`
 // orphans (divided by the live servers), and none while it runs more
 // tables than the least loaded plus that share; so the orphans of a dead
 // server spread over the survivors, the lightest first, and none waits
-// for a later scan while a server could take it now. The tables in skip
-// (this server could not start them) are neither counted nor taken.
+// for a later scan while a server could take it now. A calm server
+// counts only the servers that could take a dead server's tables now:
+// those that have heartbeaten for a lease since they started. The
+// tables in skip (this server could not start them) are neither counted
+// nor taken.
 // Until the server is calm (just started, or just back from losing the
 // database) it takes only the tables given back (no owner), none of a
 // server it would judge dead.
@@ -36,11 +39,19 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 	}
 	var orphans, servers, least, mine int
 	var self bool
-	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining FROM servers s WHERE `+alive+`)
+	// ready: the servers a calm one defers to. A server that has not
+	// heartbeaten for a lease since it started (PostgreSQL's clock)
+	// takes no dead server's table yet (calm); deferring to it would
+	// leave them with no server while one is restarted again and again
+	// within its lease: the new one is always the least loaded, and the
+	// row of the one before stays alive a lease after it died.
+	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining, s.started, s.heartbeat FROM servers s WHERE `+alive+`),
+		ready AS (SELECT id, load FROM live WHERE NOT draining
+			AND (NOT $4 OR id = $2 OR heartbeat >= started + make_interval(secs => $1)))
 		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($3)
 				AND (t.owner IS NULL OR $4 AND t.owner NOT IN (SELECT id FROM live))),
-			(SELECT count(*) FROM live WHERE NOT draining),
-			(SELECT coalesce(min(load), 0) FROM live WHERE NOT draining),
+			(SELECT count(*) FROM ready),
+			(SELECT coalesce(min(load), 0) FROM ready),
 			(SELECT coalesce(max(load), 0) FROM live WHERE id = $2),
 			EXISTS (SELECT 1 FROM live WHERE id = $2)`,
 		secs(n.o.Lease), n.id, skip, calm).Scan(&orphans, &servers, &least, &mine, &self)

@@ -149,11 +149,11 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
 // of reach", at most its share a minute for each msg and the rest
-// counted. While
-// PostgreSQL is stopped every request and every table's action fails
-// so: logged one by one, a busy site wrote a line for each of thousands
-// of requests a second, in which the one line that says what happened
-// was lost. A nil e (a handler used outside Server) logs every fault.
+// counted. While PostgreSQL is stopped every request and every table's
+// action fails so: logged one by one, a busy site wrote a line for each
+// of thousands of requests a second, in which the one line that says
+// what happened was lost. A nil e (a handler used outside Server) logs
+// every fault.
 func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
 	if e != nil && lostConnection(err) {
 		e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)

@@ -10,8 +10,9 @@ import (
 
 // EventsPerMinute is how many lines of one kind (a refused connection, a
 // closed WebSocket, a rate-limit refusal, a request failed: one message
-// with one reason) the server logs in a minute; past it, one summary line says how many were left out. A
-// flood of bad clients cannot fill the disk with logs.
+// with one reason) the server logs in a minute; past it, one summary
+// line says how many were left out. A flood of bad clients cannot fill
+// the disk with logs.
 const EventsPerMinute = 20
 
 // maxReasons bounds the kinds counted at once (the code names a few;
@@ -25,7 +26,8 @@ const maxReasons = 64
 type kind struct{ msg, reason string }
 
 // EventLog writes one structured line per connection event, at most
-// perMinute lines of each kind (message and reason) in each minute. It is safe for concurrent use.
+// perMinute lines of each kind (message and reason) in each minute. It
+// is safe for concurrent use.
 type EventLog struct {
 	log       *slog.Logger
 	now       func() time.Time
