@@ -85,13 +85,15 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, err
 	}
 	n.tellDead(ctx, taken)
-	claims := make([]claim, len(taken))
-	for i, c := range taken {
-		claims[i] = claim{c.ID, c.Epoch}
-	}
-	ids := make([]string, len(claims))
+	return n.loadTaken(ctx, taken)
+}
+
+// loadTaken notes the epochs of the tables Take claimed and loads them;
+// tables claimed but not loaded are given back.
+func (n *Node) loadTaken(ctx context.Context, taken []takenClaim) ([]table.Stored, error) {
+	ids := make([]string, len(taken))
 	n.mu.Lock()
-	for i, c := range claims {
+	for i, c := range taken {
 		ids[i] = c.ID
 		n.epochs[c.ID] = c.Epoch
 	}
