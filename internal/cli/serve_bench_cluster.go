@@ -115,6 +115,7 @@ type pgPerAction struct {
 // benchCluster runs the live-table mode.
 func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	isPG := pgstore.IsURL(f.db)
+	seats := seatsRule("serve bench", f.people, f.bots)
 	switch {
 	case f.servers > 0 && f.target != "":
 		return usageErr("serve bench: --servers or --target, not both")
@@ -122,8 +123,8 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 		return usageErr("serve bench: --servers %d needs --db postgres://...: a SQLite file has one server", f.servers)
 	case f.tables < 1:
 		return firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
-	case seatsRule("serve bench", f.people, f.bots) != nil:
-		return seatsRule("serve bench", f.people, f.bots)
+	case seats != nil:
+		return seats
 	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
 		return usageErr("serve bench: --kills needs --servers 2 or more")
 	case f.kills > 0 && f.killEvery < time.Second:
