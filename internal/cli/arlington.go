@@ -79,7 +79,7 @@ func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
 		}
 		sp, err := arlington.ParseSpectrum(*spName)
 		if err != nil {
-			return badInput(err)
+			return flagErr("--spectrum: %w", err)
 		}
 		if len(pos) != 2 {
 			return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
@@ -147,7 +147,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		// The report names each level as the lobby does, however typed.
 		out[i] = strings.ToLower(strings.TrimSpace(names[i%len(names)]))
 		if _, err := bot.New(out[i], 0); err != nil {
-			return nil, badInput(err)
+			return nil, flagErr("--seats: %w", err)
 		}
 	}
 	return out, nil

@@ -115,7 +115,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
 			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
 			if err != nil {
-				return badInput(err)
+				return flagErr("--bots: %w", err)
 			}
 			bots[i] = b
 			k++
