@@ -165,7 +165,7 @@ func TestLoadtestServeOnly(t *testing.T) {
 // it must be positive.
 func TestServeMaxTablesUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
-	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+	if code != exitUsage || !strings.Contains(errOut, `--max-tables "0": want at least 1`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
@@ -174,7 +174,7 @@ func TestServeMaxTablesUsage(t *testing.T) {
 // usage error.
 func TestServeBotWorkersUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--bot-workers", "-1", "--db", t.TempDir()+"/x.db")
-	if code != exitUsage || !strings.Contains(errOut, "--bot-workers must not be negative") {
+	if code != exitUsage || !strings.Contains(errOut, `--bot-workers "-1": want at least 0`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -107,10 +107,10 @@ func (o *serveOptions) check() error {
 		return err
 	}
 	if o.maxTables < 1 {
-		return flagErr("serve: %s must be positive", o.flagWords("max-tables"))
+		return flagErr("serve: %s: want at least 1", o.named("max-tables", strconv.Itoa(o.maxTables)))
 	}
 	if o.botWorkers < 0 {
-		return flagErr("serve: %s must not be negative", o.flagWords("bot-workers"))
+		return flagErr("serve: %s: want at least 0 (0: one fewer than the cores)", o.named("bot-workers", strconv.Itoa(o.botWorkers)))
 	}
 	for _, r := range []struct {
 		flag     string
