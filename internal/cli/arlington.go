@@ -75,11 +75,11 @@ func runArlingtonCompare(fs *pflag.FlagSet) runFunc {
 	return func(_ context.Context, env *Env, pos []string) error {
 		var err error
 		if *spName == "" {
-			return usageErr("compare: --spectrum is required (aces, multiples, couples or runs)")
+			return flagErr("compare: --spectrum is required (aces, multiples, couples or runs)")
 		}
 		sp, err := arlington.ParseSpectrum(*spName)
 		if err != nil {
-			return badInput(err)
+			return flagErr("--spectrum: %w", err)
 		}
 		if len(pos) != 2 {
 			return usageErr(`compare: want two sets, such as "SQ HQ" "7S 7H 7D"; got %s`, plural(len(pos), "argument"))
@@ -123,31 +123,31 @@ func (f *arlTableFlags) register(fs interface {
 // bots makes the seat list and checks the flags.
 func (f *arlTableFlags) bots() ([]string, error) {
 	if f.players < 2 || f.players > arlington.MaxSeats {
-		return nil, usageErr("--players must be 2 to 6, not %d", f.players)
+		return nil, flagErr("%s: want 2 to 6", flagValue("players", f.players))
 	}
 	if f.games < 1 {
-		return nil, usageErr("--games must be at least 1")
+		return nil, flagErr("--games must be at least 1")
 	}
 	if err := arlCheckTarget(f.target); err != nil {
 		return nil, err
 	}
 	if f.seed > math.MaxUint64-uint64(f.games-1) {
-		return nil, usageErr("--seed %d with --games %d runs past the largest seed, %d (game i uses seed+i)",
-			f.seed, f.games, uint64(math.MaxUint64))
+		return nil, flagErr("%s with %s runs past the largest seed, %d (game i uses seed+i)",
+			flagValue("seed", f.seed), flagValue("games", f.games), uint64(math.MaxUint64))
 	}
 	names := []string{"greedy"}
 	if f.seats != "" {
 		names = strings.Split(f.seats, ",")
 	}
 	if len(names) > f.players {
-		return nil, usageErr("--seats lists %s for %d players", plural(len(names), "bot"), f.players)
+		return nil, flagErr("--seats lists %s for %d players", plural(len(names), "bot"), f.players)
 	}
 	out := make([]string, f.players)
 	for i := range out {
 		// The report names each level as the lobby does, however typed.
 		out[i] = strings.ToLower(strings.TrimSpace(names[i%len(names)]))
 		if _, err := bot.New(out[i], 0); err != nil {
-			return nil, badInput(err)
+			return nil, flagErr("--seats: %w", err)
 		}
 	}
 	return out, nil
@@ -163,7 +163,7 @@ const arlMaxTarget = arlington.MaxTarget
 // for every subcommand.
 func arlCheckTarget(t int) error {
 	if t < 1 || t > arlMaxTarget {
-		return usageErr("--target must be 1 to %d, not %d (the rules play to %d)", arlMaxTarget, t, arlington.DefaultTarget)
+		return flagErr("%s: want 1 to %d (the rules play to %d)", flagValue("target", t), arlMaxTarget, arlington.DefaultTarget)
 	}
 	return nil
 }
@@ -230,7 +230,7 @@ func arlSeed(s string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, usageErr("--seed must be a whole number, not %q", s)
+		return 0, flagErr("--seed must be a whole number, not %q", s)
 	}
 	return n, nil
 }

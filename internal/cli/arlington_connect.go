@@ -79,7 +79,7 @@ func connectArgs(pos []string, seat int, changed bool) error {
 	case len(pos) > 1:
 		return usageErr("connect: unexpected argument %q", pos[1])
 	case seat < 0 || seat > arlington.MaxSeats || changed && seat == 0: // 0 given is no seat, not "any"
-		return usageErr("connect: --seat must be 1 to %d, not %d", arlington.MaxSeats, seat)
+		return flagErr("connect: %s: want 1 to %d", flagValue("seat", seat), arlington.MaxSeats)
 	}
 	return nil
 }
@@ -92,7 +92,7 @@ func (r *arlRemote) choosePlayer(level string, name *string) error {
 	if level != "" {
 		lv := strings.ToLower(strings.TrimSpace(level))
 		if !arlOfferedLevel(lv) {
-			return usageErr("connect: --bot %q: want one of %s", level, strings.Join(bot.Names, ", "))
+			return flagErr("connect: --bot %q: want one of %s", level, strings.Join(bot.Names, ", "))
 		}
 		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
 		r.level = lv
@@ -144,7 +144,7 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 				"nor its code (six letters and digits, never 0, O, 1, I or L, as the table's page shows it)", arg)
 		}
 		if serverGiven {
-			return nil, "", usageErr("connect: --server goes with a table's code; the link %s names its server already", arg)
+			return nil, "", flagErr("connect: --server goes with a table's code; the link %s names its server already", arg)
 		}
 		c, id, err := arlclient.FromLink(arg)
 		if err != nil {
@@ -157,13 +157,13 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	}
 	c, err := arlclient.New(server)
 	if err != nil {
-		return nil, "", usageErr("connect: %w", err) // names the address given and the form wanted
+		return nil, "", flagErr("connect: %w", err) // names the address given and the form wanted
 	}
 	if u, _ := url.Parse(strings.TrimSpace(server)); strings.Contains(u.Path+"/", "/arlington/") {
 		// A page's address pasted from the browser. Any other path is
 		// taken as the server's prefix, as the part of a table's link
 		// before /arlington/t/ is.
-		return nil, "", usageErr("connect: --server %q is a page's address: want the server's, http://HOST:PORT", server)
+		return nil, "", flagErr("connect: --server %q is a page's address: want the server's, http://HOST:PORT", server)
 	}
 	id, err := c.ByCode(ctx, code)
 	var api *arlclient.APIError

@@ -83,10 +83,10 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if f.server != "" && (f.inProcess || f.db != "" || f.cpuprof != "") {
-			return usageErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
+			return flagErr("arlington loadtest: --server excludes --in-process, --db and --cpuprofile")
 		}
 		if f.pid != 0 && f.server == "" {
-			return usageErr("arlington loadtest: --pid goes with --server")
+			return flagErr("arlington loadtest: --pid goes with --server")
 		}
 		if f.serveOnly {
 			return loadtestServe(ctx, env, f)

@@ -57,13 +57,13 @@ func TestLoadtestUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no tables", []string{"--tables", "0"}, "--tables 0: want at least 1"},
-		{"one seat", []string{"--people", "1"}, "--people 1 and --bots 0 make 1 seats: want 2 to 6"},
-		{"seven seats", []string{"--people", "4", "--bots", "3"}, "--people 4 and --bots 3 make 7 seats: want 2 to 6"},
-		{"negative bots", []string{"--bots", "-1"}, "--bots -1: want at least 0"},
-		{"no duration", []string{"--duration", "0s"}, "--duration 0s: want more than 0"},
-		{"negative think", []string{"--think", "-1s"}, "--think -1s: want at least 0"},
-		{"negative actions", []string{"--max-actions", "-1"}, "--max-actions -1: want at least 0"},
+		{"no tables", []string{"--tables", "0"}, "--tables \"0\": want at least 1"},
+		{"one seat", []string{"--people", "1"}, "--people \"1\" and --bots \"0\" make 1 seats: want 2 to 6"},
+		{"seven seats", []string{"--people", "4", "--bots", "3"}, "--people \"4\" and --bots \"3\" make 7 seats: want 2 to 6"},
+		{"negative bots", []string{"--bots", "-1"}, "--bots \"-1\": want at least 0"},
+		{"no duration", []string{"--duration", "0s"}, "--duration \"0s\": want more than 0"},
+		{"negative think", []string{"--think", "-1s"}, "--think \"-1s\": want at least 0"},
+		{"negative actions", []string{"--max-actions", "-1"}, "--max-actions \"-1\": want at least 0"},
 		{"server and in-process", []string{"--server", "http://127.0.0.1:1", "--in-process"}, "--server excludes"},
 		{"pid alone", []string{"--pid", "1"}, "--pid goes with --server"},
 		{"stray argument", []string{"now"}, `unexpected argument "now"`},
@@ -165,7 +165,7 @@ func TestLoadtestServeOnly(t *testing.T) {
 // it must be positive.
 func TestServeMaxTablesUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--max-tables", "0", "--db", t.TempDir()+"/x.db")
-	if code != exitUsage || !strings.Contains(errOut, "--max-tables must be positive") {
+	if code != exitUsage || !strings.Contains(errOut, `--max-tables "0": want at least 1`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
@@ -174,7 +174,7 @@ func TestServeMaxTablesUsage(t *testing.T) {
 // usage error.
 func TestServeBotWorkersUsage(t *testing.T) {
 	_, errOut, code := arlRun(t, "", "serve", "--bot-workers", "-1", "--db", t.TempDir()+"/x.db")
-	if code != exitUsage || !strings.Contains(errOut, "--bot-workers must not be negative") {
+	if code != exitUsage || !strings.Contains(errOut, `--bot-workers "-1": want at least 0`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

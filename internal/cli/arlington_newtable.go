@@ -39,23 +39,23 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 			return usageErr("new-table: unexpected argument %q", pos[0])
 		}
 		if *server == "" {
-			return usageErr("new-table: --server is required (http://HOST:PORT)")
+			return flagErr("new-table: --server is required (http://HOST:PORT)")
 		}
 		c, err := arlclient.New(*server)
 		if err != nil {
-			return usageErr("new-table: %w", err)
+			return flagErr("new-table: %w", err)
 		}
 		if u, _ := url.Parse(strings.TrimSpace(*server)); strings.Trim(u.Path, "/") != "" {
 			// a page's address (the lobby's, pasted from the browser) would
 			// put the API under it and get the server's 404 or 405
-			return usageErr("new-table: --server %q: want the server's address alone, http://HOST:PORT, without a path", *server)
+			return flagErr("new-table: --server %q: want the server's address alone, http://HOST:PORT, without a path", *server)
 		}
 		bots, err := arlParseSeats(*seats)
 		if err != nil {
 			return err
 		}
 		if *target < 1 || *target > table.MaxTarget {
-			return usageErr("new-table: --target must be 1 to %d (a live table's limit), not %d", table.MaxTarget, *target)
+			return flagErr("new-table: %s: want 1 to %d (a live table's limit)", flagValue("target", *target), table.MaxTarget)
 		}
 		turn, err := arlParseTurnTimer(*timer)
 		if err != nil {
@@ -78,11 +78,11 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 // level per seat. It returns the server's bots list ("" for a person).
 func arlParseSeats(spec string) ([]string, error) {
 	if strings.TrimSpace(spec) == "" {
-		return nil, usageErr("new-table: --seats is required, such as human,human,medium")
+		return nil, flagErr("new-table: --seats is required, such as human,human,medium")
 	}
 	items := strings.Split(spec, ",")
 	if len(items) < 2 || len(items) > arlington.MaxSeats {
-		return nil, usageErr("new-table: --seats lists %s; a table has 2 to %d", plural(len(items), "seat"), arlington.MaxSeats)
+		return nil, flagErr("new-table: --seats lists %s; a table has 2 to %d", plural(len(items), "seat"), arlington.MaxSeats)
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -91,10 +91,10 @@ func arlParseSeats(spec string) ([]string, error) {
 		case it == "human":
 			out[i] = ""
 		case it == "":
-			return nil, usageErr("new-table: --seats: seat %d is empty (want human or a bot level)", arlSeat(i))
+			return nil, flagErr("new-table: --seats: seat %d is empty (want human or a bot level)", arlSeat(i))
 		default:
 			if !arlOfferedLevel(it) {
-				return nil, usageErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))
+				return nil, flagErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))
 			}
 			out[i] = it
 		}
@@ -118,10 +118,10 @@ func arlParseTurnTimer(s string) (int, error) {
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, usageErr("new-table: --turn-timer %q: want a duration such as 30s or 2m, or off", s)
+		return 0, flagErr("new-table: %s: want a duration such as 30s or 2m, or off", flagValue("turn-timer", s))
 	}
 	if d < arlMinTurn || d > arlMaxTurn || d%time.Second != 0 {
-		return 0, usageErr("new-table: --turn-timer %v: want whole seconds from %s to %s, or off", d, shortDur(arlMinTurn), shortDur(arlMaxTurn))
+		return 0, flagErr("new-table: %s: want whole seconds from %s to %s, or off", flagValue("turn-timer", s), shortDur(arlMinTurn), shortDur(arlMaxTurn))
 	}
 	return int(d / time.Second), nil
 }

@@ -73,7 +73,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 				}
 			})
 			if len(fixed) > 0 {
-				return usageErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
+				return flagErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
 			}
 			if s, err = arlLoad(*load); err != nil {
 				return err
@@ -83,10 +83,10 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if *players < 2 || *players > arlington.MaxSeats {
-			return usageErr("--players must be 2 to 6, not %d", *players)
+			return flagErr("%s: want 2 to 6", flagValue("players", *players))
 		}
 		if *seat < 1 || *seat > *players {
-			return usageErr("--seat must be 1 to %d, not %d", *players, *seat)
+			return flagErr("%s: want 1 to %d", flagValue("seat", *seat), *players)
 		}
 		me := *seat - 1 // the engine counts seats from 0
 		if s == nil {
@@ -115,7 +115,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
 			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
 			if err != nil {
-				return badInput(err)
+				return flagErr("--bots: %w", err)
 			}
 			bots[i] = b
 			k++

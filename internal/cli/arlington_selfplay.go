@@ -60,7 +60,7 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if *jobs < 1 || *jobs > 64 {
-			return usageErr("--jobs must be 1 to 64, not %d", *jobs)
+			return flagErr("%s: want 1 to 64", flagValue("jobs", *jobs))
 		}
 		start := time.Now()
 		deals, err := f.playDeals(ctx, env, names, *dup, *jobs)

@@ -24,7 +24,7 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 			return usageErr("backup: unexpected argument %q", pos[0])
 		}
 		if *to == "" {
-			return usageErr("backup: --to FILE is required")
+			return flagErr("backup: --to FILE is required")
 		}
 		flag := "--db"
 		if *db == "" {
@@ -64,7 +64,7 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 			return usageErr("restore: unexpected argument %q", pos[0])
 		}
 		if *from == "" {
-			return usageErr("restore: --from FILE is required")
+			return flagErr("restore: --from FILE is required")
 		}
 		defaulted, flag := false, "--db"
 		if *db == "" {

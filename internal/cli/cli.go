@@ -65,14 +65,25 @@ type flagRule struct {
 	want  string
 }
 
+// noLimitWant is what a limit flag wants, 0 meaning none.
+const noLimitWant = "at least 0 (0: no limit)"
+
+// flagValue names flag and its value in a message, the one way every
+// message about a flag's value does: --flag "value", the value quoted as
+// the flag parser's own errors quote it, so that an empty value or one
+// with spaces reads as what it is.
+func flagValue(flag string, v any) string {
+	return "--" + flag + " " + strconv.Quote(fmt.Sprint(v))
+}
+
 // firstBroken is the usage error of cmd's first broken rule, naming its
-// flag and value ("--duration -5s: want more than 0"): a rule told of
+// flag and value (`--duration "-5s": want more than 0`): a rule told of
 // several flags at once left the user to guess which was at fault. nil
 // when every rule holds.
 func firstBroken(cmd string, rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
-			return flagErr("%s: --%s %v: want %s", cmd, r.flag, r.value, r.want)
+			return flagErr("%s: %s: want %s", cmd, flagValue(r.flag, r.value), r.want)
 		}
 	}
 	return nil
@@ -87,7 +98,7 @@ func seatsRule(cmd string, people, bots int) error {
 		return err
 	}
 	if n := people + bots; n < 2 || n > 6 {
-		return flagErr("%s: --people %d and --bots %d make %d seats: want 2 to 6", cmd, people, bots, n)
+		return flagErr("%s: %s and %s make %d seats: want 2 to 6", cmd, flagValue("people", people), flagValue("bots", bots), n)
 	}
 	return nil
 }

@@ -160,18 +160,18 @@ func TestServeEnvDefaults(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "x.db")
 	t.Setenv("CARDTABLE_MAX_TABLES", "0")
 	_, errOut, code := run(t, "", "serve", "--db", db)
-	if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_MAX_TABLES (--max-tables) must be positive") {
+	if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_MAX_TABLES (--max-tables): want at least 1") {
 		t.Errorf("CARDTABLE_MAX_TABLES=0 not read, or not named: exit %d, %q", code, errOut)
 	}
 	t.Run("CARDTABLE_BOT_WORKERS=-1", func(t *testing.T) {
 		t.Setenv("CARDTABLE_BOT_WORKERS", "-1")
 		_, errOut, code := run(t, "", "serve", "--db", db, "--max-tables", "5")
-		if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_BOT_WORKERS (--bot-workers) must not be negative") {
+		if code != exitUsage || !strings.Contains(errOut, "CARDTABLE_BOT_WORKERS (--bot-workers): want at least 0") {
 			t.Errorf("CARDTABLE_BOT_WORKERS=-1 not named: exit %d, %q", code, errOut)
 		}
 	})
 	_, errOut, code = run(t, "", "serve", "--db", db, "--max-tables", "-1")
-	if code != exitUsage || !strings.Contains(errOut, ": --max-tables must be positive") {
+	if code != exitUsage || !strings.Contains(errOut, `: --max-tables "-1": want at least 1`) {
 		t.Errorf("--max-tables -1 typed: exit %d, %q", code, errOut)
 	}
 	// The flag wins: the run gets past --max-tables to the bad --host.

@@ -32,7 +32,8 @@ func TestDBAddressNotURLRefused(t *testing.T) {
 	t.Chdir(dir) // a relative file name would be made here
 	want := func(cmd, flag string) string {
 		return "cardtable: " + cmd + ": " + flag + " looks like a PostgreSQL address but is not a postgres:// URL: " +
-			"give postgres://USER@HOST/DB, the scheme in lower case, a password after USER: (the host=H password=P form is not taken)\n"
+			"give postgres://USER@HOST/DB, the scheme in lower case, a password after USER: (the host=H password=P form is not taken)\n" +
+			"Run 'cardtable " + cmd + " --help' for usage.\n"
 	}
 	for _, db := range []string{
 		"POSTGRES://u:SEC2@127.0.0.1:1/db",

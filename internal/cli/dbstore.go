@@ -67,7 +67,7 @@ func openStore(ctx context.Context, log *slog.Logger, db string, saves int, save
 // may hold a password.
 func notAddress(cmd, flag, db string) error {
 	if pgstore.LooksLikeAddress(db) {
-		return usageErr("%s: %s looks like a PostgreSQL address but is not a postgres:// URL: "+
+		return flagErr("%s: %s looks like a PostgreSQL address but is not a postgres:// URL: "+
 			"give postgres://USER@HOST/DB, the scheme in lower case, a password after USER: (the host=H password=P form is not taken)", cmd, flag)
 	}
 	return nil
@@ -130,7 +130,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 			return usageErr("db copy: unexpected argument %q", pos[0])
 		}
 		if *from == "" || *to == "" {
-			return usageErr("db copy: --from and --to are both needed")
+			return flagErr("db copy: --from and --to are both needed")
 		}
 		for flag, v := range map[string]string{"--from": *from, "--to": *to} {
 			if err := notAddress("db copy", flag, v); err != nil {
@@ -138,7 +138,7 @@ func runDBCopy(fs *pflag.FlagSet) runFunc {
 			}
 		}
 		if *from == *to {
-			return usageErr("db copy: --from and --to name the same database")
+			return flagErr("db copy: --from and --to name the same database")
 		}
 		if !pgstore.IsURL(*from) {
 			// Opening a missing file would make an empty database and

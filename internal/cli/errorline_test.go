@@ -33,9 +33,9 @@ func TestErrorLineShape(t *testing.T) {
 		want string // the whole of standard error
 	}{
 		{[]string{"arlington", "play", "--players", "9"}, exitUsage,
-			"cardtable: arlington play: --players must be 2 to 6, not 9\n"},
+			"cardtable: arlington play: --players \"9\": want 2 to 6\nRun 'cardtable arlington play --help' for usage.\n"},
 		{[]string{"arlington", "selfplay", "--games", "0"}, exitUsage,
-			"cardtable: arlington selfplay: --games must be at least 1\n"},
+			"cardtable: arlington selfplay: --games must be at least 1\nRun 'cardtable arlington selfplay --help' for usage.\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/t/abc"}, exitUsage,
 			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
@@ -55,12 +55,12 @@ func TestErrorLineShape(t *testing.T) {
 				"and put a backup in its place, or leave it aside and start with an empty database (the next start creates one). " +
 				"The sqlite3 shell's .dump command can copy what is still readable into a new file (docs/api.md, \"A damaged database\")\n"},
 		{[]string{"serve", "--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
-			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
+			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\nRun 'cardtable serve --help' for usage.\n"},
 		// The root command serves: its serve errors read as serve's. It
 		// once said "cardtable: serve --acme: ..." where serve said
 		// "cardtable: serve: --acme: ...".
 		{[]string{"--db", filepath.Join(dir, "s.db"), "--acme", "bad_name!"}, exitUsage,
-			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\n"},
+			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\nRun 'cardtable --help' for usage.\n"},
 		{[]string{"--nope"}, exitUsage,
 			"cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
 	} {
@@ -130,6 +130,35 @@ func TestFlagValueErrorsEndAlike(t *testing.T) {
 		{"spider value-train", "--deals x"},
 		{"arlington loadtest", "--tables 0"},
 		{"arlington loadtest", "--people 4 --bots 3"},
+		// Values only the command's own checks refuse: they once ended
+		// with the error line alone.
+		{"spider new", "--suits 3"},
+		{"spider new", "--variant zz"},
+		{"spider new", "--winnable --deal 5"},
+		{"spider bench", "--jobs 0"},
+		{"spider bench", "--mode fast"},
+		{"spider solve", "--deal 1 --time -1s"},
+		{"spider solve", "--deal 1 --load x.txt"},
+		{"spider autoplay", "--deal 1 --samples 0"},
+		{"spider pool", "--count 0"},
+		{"spider pool", "--jobs 65"},
+		{"spider analyze bench", "--player best"},
+		{"spider value-train", "--jobs 0"},
+		{"arlington play", "--players 7"},
+		{"arlington selfplay", "--jobs 0"},
+		{"arlington selfplay", "--seats zz"},
+		{"arlington play", "--bots zz"},
+		{"arlington compare", "--spectrum zz"},
+		{"arlington new-table", "--server http://127.0.0.1:1 --seats human,medium --target 0"},
+		{"arlington new-table", "--server http://127.0.0.1:1 --seats human"},
+		{"arlington connect", "--seat 9 http://127.0.0.1:1/arlington/t/x"},
+		{"backup", ""},
+		{"db copy", "--from a.db"},
+		{"serve", "--bot-workers -1"},
+		{"serve", "--tls-cert x"},
+		{"serve", "--log-format xml"},
+		{"serve bench", "--servers -1"},
+		{"serve bench", "--servers 1 --kills -1"},
 	} {
 		args := append(strings.Fields(tc.cmd), strings.Fields(tc.flags)...)
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -38,12 +38,12 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if cf.servers < 0 {
-			return usageErr("serve bench: --servers must be at least 0")
+			return flagErr("serve bench: --servers must be at least 0")
 		}
 		if cf.servers > 0 || cf.target != "" {
 			for _, name := range []string{"games", "players"} {
 				if fs.Changed(name) {
-					return usageErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
+					return flagErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
 				}
 			}
 			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
@@ -54,7 +54,7 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 		}
 		for _, name := range clusterOnlyFlags {
 			if fs.Changed(name) {
-				return usageErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
+				return flagErr("serve bench: --%s is for live tables: it needs --servers or --target", name)
 			}
 		}
 		if err := firstBroken("serve bench",

@@ -115,24 +115,25 @@ type pgPerAction struct {
 // benchCluster runs the live-table mode.
 func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	isPG := pgstore.IsURL(f.db)
+	seats := seatsRule("serve bench", f.people, f.bots)
 	switch {
 	case f.servers > 0 && f.target != "":
-		return usageErr("serve bench: --servers or --target, not both")
+		return flagErr("serve bench: --servers or --target, not both")
 	case f.servers > 1 && !isPG:
-		return usageErr("serve bench: --servers %d needs --db postgres://...: a SQLite file has one server", f.servers)
+		return flagErr("serve bench: %s needs --db postgres://...: a SQLite file has one server", flagValue("servers", f.servers))
 	case f.tables < 1:
 		return firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
-	case seatsRule("serve bench", f.people, f.bots) != nil:
-		return seatsRule("serve bench", f.people, f.bots)
+	case seats != nil:
+		return seats
 	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
-		return usageErr("serve bench: --kills needs --servers 2 or more")
+		return flagErr("serve bench: --kills needs --servers 2 or more")
 	case f.kills > 0 && f.killEvery < time.Second:
-		return usageErr("serve bench: --kill-every must be at least 1s")
+		return flagErr("serve bench: --kill-every must be at least 1s")
 	}
 	urls := strings.Split(f.target, ",")
 	for _, u := range urls {
 		if f.target != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-			return usageErr("serve bench: --target %q: want http://HOST:PORT", u)
+			return flagErr("serve bench: --target %q: want http://HOST:PORT", u)
 		}
 	}
 	before := loadAvg()

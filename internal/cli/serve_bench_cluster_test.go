@@ -18,9 +18,9 @@ func TestServeBenchClusterUsage(t *testing.T) {
 	}{
 		{"both", []string{"--servers", "1", "--target", "http://127.0.0.1:1"}, "--servers or --target, not both"},
 		{"negative", []string{"--servers", "-1"}, "--servers must be at least 0"},
-		{"sqlite shared", []string{"--servers", "2", "--db", "x.db"}, "--servers 2 needs --db postgres://"},
-		{"no tables", []string{"--servers", "1", "--tables", "0"}, "--tables 0: want at least 1"},
-		{"seven seats", []string{"--servers", "1", "--people", "4", "--bots", "3"}, "--people 4 and --bots 3 make 7 seats: want 2 to 6"},
+		{"sqlite shared", []string{"--servers", "2", "--db", "x.db"}, `--servers "2" needs --db postgres://`},
+		{"no tables", []string{"--servers", "1", "--tables", "0"}, "--tables \"0\": want at least 1"},
+		{"seven seats", []string{"--servers", "1", "--people", "4", "--bots", "3"}, "--people \"4\" and --bots \"3\" make 7 seats: want 2 to 6"},
 		{"kills alone", []string{"--servers", "1", "--kills", "2"}, "--kills needs --servers 2 or more"},
 		{"kills without servers", []string{"--kills", "2"}, "--kills is for live tables: it needs --servers or --target"},
 		{"tables without servers", []string{"--tables", "0"}, "--tables is for live tables"},

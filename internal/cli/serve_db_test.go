@@ -296,7 +296,7 @@ func TestServeSameAddressTwice(t *testing.T) {
 		ln.Close() // free again: serve's --addr takes it
 		path := filepath.Join(t.TempDir(), "cardtable.db")
 		_, errOut, code := run(t, "", "serve", "--addr", addr, "--metrics-addr", addr, "--db", path)
-		if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\n"; code != exitUsage || errOut != want {
+		if want := "cardtable: serve: --metrics-addr \"" + addr + "\" is the address of --addr too: give each listener an address of its own\nRun 'cardtable serve --help' for usage.\n"; code != exitUsage || errOut != want {
 			t.Errorf("exit %d, %q; want exit 2, %q", code, errOut, want)
 		}
 		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {

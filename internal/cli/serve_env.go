@@ -56,10 +56,10 @@ func envDefaults(c *cobra.Command, _ []string) error {
 		if serr := f.Value.Set(v); serr != nil {
 			// The value is not echoed: it may be a secret.
 			if w := valueProblem(f.Value.Type(), serr); w != "" {
-				err = usageErr("%s, for --%s: its value %s", envName(f.Name), f.Name, w)
+				err = flagErr("%s, for --%s: its value %s", envName(f.Name), f.Name, w)
 				return
 			}
-			err = usageErr("%s: not a valid %s for --%s", envName(f.Name), f.Value.Type(), f.Name)
+			err = flagErr("%s: not a valid %s for --%s", envName(f.Name), f.Value.Type(), f.Name)
 		}
 	})
 	return err

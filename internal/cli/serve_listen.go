@@ -146,7 +146,7 @@ func (o *serveOptions) twice(flag, addr string, err error, ls listeners) error {
 		}
 		h, p, _ := net.SplitHostPort(own.ln.Addr().String())
 		if p == port && (wild(h) || wild(host) || hostIs(host, net.ParseIP(h))) {
-			return usageErr("serve: %s is the address of %s too: give each listener an address of its own",
+			return flagErr("serve: %s is the address of %s too: give each listener an address of its own",
 				o.named(flag, addr), o.flagWords(own.flag))
 		}
 	}

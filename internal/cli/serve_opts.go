@@ -107,10 +107,10 @@ func (o *serveOptions) check() error {
 		return err
 	}
 	if o.maxTables < 1 {
-		return usageErr("serve: %s must be positive", o.flagWords("max-tables"))
+		return flagErr("serve: %s: want at least 1", o.named("max-tables", strconv.Itoa(o.maxTables)))
 	}
 	if o.botWorkers < 0 {
-		return usageErr("serve: %s must not be negative", o.flagWords("bot-workers"))
+		return flagErr("serve: %s: want at least 0 (0: one fewer than the cores)", o.named("bot-workers", strconv.Itoa(o.botWorkers)))
 	}
 	for _, r := range []struct {
 		flag     string
@@ -125,33 +125,33 @@ func (o *serveOptions) check() error {
 		}
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return usageErr("serve: --tls-cert and --tls-key go together")
+		return flagErr("serve: --tls-cert and --tls-key go together")
 	}
 	if o.acme != "" && o.tlsCert != "" {
-		return usageErr("serve: --acme and --tls-cert are two ways to get a certificate: give one")
+		return flagErr("serve: --acme and --tls-cert are two ways to get a certificate: give one")
 	}
 	if o.acme == "" && (o.acmeEmail != "" || o.acmeDirectory != "" || o.acmeCA != "") {
-		return usageErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
+		return flagErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
 	}
 	if o.acmeDirectory != "" {
 		// Refused at start, not at the first HTTPS request, when the
 		// server would already be serving without a way to a certificate.
 		u, err := url.Parse(o.acmeDirectory)
 		if err != nil || u.Scheme != "https" || u.Host == "" || u.Hostname() == "" {
-			return usageErr("serve: %s: want the ACME server's directory URL, https://HOST/...", o.named("acme-directory", o.acmeDirectory))
+			return flagErr("serve: %s: want the ACME server's directory URL, https://HOST/...", o.named("acme-directory", o.acmeDirectory))
 		}
 	}
 	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
-		return usageErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
+		return flagErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
 	}
 	if o.internalAddr != "" {
 		host, port, err := net.SplitHostPort(o.internalAddr)
 		if n, perr := strconv.Atoi(port); err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
-			return usageErr("serve: %s: want HOST:PORT, a port from 1 to 65535", o.named("internal-addr", o.internalAddr))
+			return flagErr("serve: %s: want HOST:PORT, a port from 1 to 65535", o.named("internal-addr", o.internalAddr))
 		}
 	}
 	if o.logFormat != "text" && o.logFormat != "json" {
-		return usageErr("serve: %s: want text or json", o.named("log-format", o.logFormat))
+		return flagErr("serve: %s: want text or json", o.named("log-format", o.logFormat))
 	}
 	// Only --http-redirect-addr takes "off" (its default is a listener
 	// with --acme); --addr always listens and --metrics-addr's default is
@@ -196,7 +196,7 @@ func (o *serveOptions) checkListenAddr(flag, v string) error {
 	}
 	_, port, err := net.SplitHostPort(v)
 	if n, perr := strconv.Atoi(port); err != nil || perr == nil && (n < 0 || n > 65535) {
-		return usageErr("serve: %s: want HOST:PORT or :PORT, a port from 0 to 65535 (0 or none: any free port)", o.named(flag, v))
+		return flagErr("serve: %s: want HOST:PORT or :PORT, a port from 0 to 65535 (0 or none: any free port)", o.named(flag, v))
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func (o *serveOptions) named(flag, v string) string {
 	if o.fromEnv[flag] {
 		return envName(flag) + " (--" + flag + ")"
 	}
-	return "--" + flag + " " + strconv.Quote(v)
+	return flagValue(flag, v)
 }
 
 // flagWords names flag in a message: "--flag", or the variable and the
@@ -228,9 +228,9 @@ func (o *serveOptions) flagWords(flag string) string {
 // should hold, so that no part of the value is shown.
 func (o *serveOptions) badList(flag string, err error, want string) error {
 	if o.fromEnv[flag] {
-		return usageErr("serve: %s (--%s): %s", envName(flag), flag, want)
+		return flagErr("serve: %s (--%s): %s", envName(flag), flag, want)
 	}
-	return usageErr("serve: --%s: %w", flag, err)
+	return flagErr("serve: --%s: %w", flag, err)
 }
 
 // acmeDomains is --acme as a list of normalized names.

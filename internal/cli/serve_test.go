@@ -366,9 +366,9 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"serve", "--internal-addr", ":8080"}, exitUsage, "want HOST:PORT"},
 		{[]string{"serve", "--internal-addr", "db1:99999"}, exitUsage, "a port from 1 to 65535"},
 		// A rule of several flags names the one at fault, with its value.
-		{[]string{"serve", "bench", "--games", "0"}, exitUsage, "serve bench: --games 0: want at least 1"},
-		{[]string{"serve", "bench", "--duration", "-5s"}, exitUsage, "serve bench: --duration -5s: want more than 0"},
-		{[]string{"serve", "bench", "--think", "-1s"}, exitUsage, "serve bench: --think -1s: want at least 0"},
+		{[]string{"serve", "bench", "--games", "0"}, exitUsage, "serve bench: --games \"0\": want at least 1"},
+		{[]string{"serve", "bench", "--duration", "-5s"}, exitUsage, "serve bench: --duration \"-5s\": want more than 0"},
+		{[]string{"serve", "bench", "--think", "-1s"}, exitUsage, "serve bench: --think \"-1s\": want at least 0"},
 		{[]string{"serve", "--max-save-mb", "0", "--db", filepath.Join(t.TempDir(), "x.db")}, exitUsage, `serve: --max-save-mb "0": want 1 to 1048576`},
 		{[]string{"serve", "--daily-mb", "2000000", "--db", filepath.Join(t.TempDir(), "x.db")}, exitUsage, `serve: --daily-mb "2000000": want 1 to 1048576`},
 		{[]string{"serve", "-h"}, exitOK, "-addr"},

@@ -47,13 +47,13 @@ func (gf *gameFlags) options() (spider.Options, error) {
 	var o spider.Options
 	var err error
 	if o.Variant, err = spider.ParseVariant(gf.variant); err != nil {
-		return o, usageErr("--variant: %w", err)
+		return o, flagErr("--variant: %w", err)
 	}
 	if err := card.CheckSuits(gf.suits); err != nil {
-		return o, usageErr("--suits: %w", err)
+		return o, flagErr("--suits: %w", err)
 	}
 	if o.Cheat, err = spider.ParseCheatLevel(gf.cheat); err != nil {
-		return o, usageErr("--cheat: %w", err)
+		return o, flagErr("--cheat: %w", err)
 	}
 	o.Suits, o.Open, o.Relaxed, o.AutoRemove = gf.suits, gf.open, gf.relaxed, gf.autoRemove
 	return o, nil
@@ -76,7 +76,7 @@ func (gf *gameFlags) newGame() (*spider.Game, error) {
 func (gf *gameFlags) dealNumber() (uint64, error) {
 	if gf.winnable {
 		if gf.deal != "" {
-			return 0, usageErr("--winnable picks the deal: it does not go with --deal")
+			return 0, flagErr("--winnable picks the deal: it does not go with --deal")
 		}
 		o, err := gf.options()
 		if err != nil {

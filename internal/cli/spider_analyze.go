@@ -35,8 +35,12 @@ func (af *analyzeFlags) register(fs interface {
 }
 
 func (af *analyzeFlags) limits(cmd string) (solver.AnalyzeLimits, error) {
-	if af.total < 0 || af.posNodes < 0 || af.posTime < 0 || af.memory < 0 {
-		return solver.AnalyzeLimits{}, usageErr("%s: --time, --position-nodes, --position-time and --memory must be at least 0 (0: no limit)", cmd)
+	if err := firstBroken(cmd,
+		flagRule{"time", af.total, af.total < 0, noLimitWant},
+		flagRule{"position-nodes", af.posNodes, af.posNodes < 0, noLimitWant},
+		flagRule{"position-time", af.posTime, af.posTime < 0, noLimitWant},
+		flagRule{"memory", af.memory, af.memory < 0, noLimitWant}); err != nil {
+		return solver.AnalyzeLimits{}, err
 	}
 	return solver.AnalyzeLimits{
 		Position: solver.Limits{Nodes: af.posNodes, Time: af.posTime, MemoryBytes: af.memory},
@@ -57,7 +61,7 @@ func runSpiderAnalyze(fs *pflag.FlagSet) runFunc {
 			return usageErr("spider analyze: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if *load == "" {
-			return usageErr("spider analyze: --load FILE is required (or `spider analyze bench`)")
+			return flagErr("spider analyze: --load FILE is required (or `spider analyze bench`)")
 		}
 		lim, err := af.limits("spider analyze")
 		if err != nil {
@@ -274,24 +278,24 @@ func runAnalyzeBench(fs *pflag.FlagSet) runFunc {
 func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 	var p analyzeBenchPlan
 	if err := card.CheckSuits(f.suits); err != nil {
-		return p, usageErr("--suits: %w", err)
+		return p, flagErr("--suits: %w", err)
 	}
 	v, err := spider.ParseVariant(f.variant)
 	if err != nil {
-		return p, usageErr("--variant: %w", err)
+		return p, flagErr("--variant: %w", err)
 	}
 	p.opts = spider.Options{Variant: v, Suits: f.suits}
 	if p.from, p.to, err = parseRange(f.deals); err != nil {
 		return p, flagErr("--deals: %w", err)
 	}
 	if p.to-p.from >= 100_000 {
-		return p, usageErr("--deals: at most 100 000 deals at a time")
+		return p, flagErr("--deals: at most 100 000 deals at a time")
 	}
 	if f.player != "greedy" && f.player != "fair" {
-		return p, usageErr("--player: greedy or fair, not %q", f.player)
+		return p, flagErr("--player: greedy or fair, not %q", f.player)
 	}
 	if f.maxMoves < 1 || f.maxMoves > spider.MaxSteps {
-		return p, usageErr("--max-moves: 1 to %d", spider.MaxSteps)
+		return p, flagErr("--max-moves: 1 to %d", spider.MaxSteps)
 	}
 	if err := checkFair(f.fair, "spider analyze bench"); err != nil {
 		return p, err

@@ -134,27 +134,29 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, usageErr("spider bench: unexpected argument %q", pos[0])
 		}
 		if *mode != "solve" && *mode != "autoplay" {
-			return nil, usageErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
+			return nil, flagErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
 		}
 		if err := card.CheckSuits(*suits); err != nil {
-			return nil, usageErr("--suits: %w", err)
+			return nil, flagErr("--suits: %w", err)
 		}
 		v, err := spider.ParseVariant(*variant)
 		if err != nil {
-			return nil, usageErr("--variant: %w", err)
+			return nil, flagErr("--variant: %w", err)
 		}
 		from, to, err := parseRange(*deals)
 		if err != nil {
 			return nil, flagErr("--deals: %w", err)
 		}
 		if to-from >= 1_000_000 {
-			return nil, usageErr("--deals: at most a million deals at a time")
+			return nil, flagErr("--deals: at most a million deals at a time")
 		}
 		if *jobs < 1 {
-			return nil, usageErr("--jobs must be at least 1")
+			return nil, flagErr("--jobs must be at least 1")
 		}
-		if *limit < 0 || *mem < 0 {
-			return nil, usageErr("spider bench: --time and --memory must be at least 0 (0: no limit)")
+		if err := firstBroken("spider bench",
+			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
+			return nil, err
 		}
 		if err := checkFair(o, "spider bench"); err != nil {
 			return nil, err

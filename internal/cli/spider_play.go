@@ -68,7 +68,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 				if len(clash) > 1 {
 					verb = "do"
 				}
-				return usageErr("spider play: %s %s not go with --load: the save file sets the deal and options", strings.Join(clash, ", "), verb)
+				return flagErr("spider play: %s %s not go with --load: the save file sets the deal and options", strings.Join(clash, ", "), verb)
 			}
 			if g, err = loadSpider(*load); err != nil {
 				return err

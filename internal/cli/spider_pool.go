@@ -34,20 +34,23 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 			return usageErr("spider pool: unexpected argument %q", pos[0])
 		}
 		if err := card.CheckSuits(*suits); err != nil {
-			return usageErr("--suits: %w", err)
+			return flagErr("--suits: %w", err)
 		}
 		v, err := spider.ParseVariant(*variant)
 		if err != nil {
-			return usageErr("--variant: %w", err)
+			return flagErr("--variant: %w", err)
 		}
 		if *count < 1 || *count > 1_000_000 {
-			return usageErr("--count must be 1 to 1000000")
+			return flagErr("--count must be 1 to 1000000")
 		}
 		if *jobs < 1 || *jobs > 64 {
-			return usageErr("--jobs must be 1 to 64")
+			return flagErr("--jobs must be 1 to 64")
 		}
-		if *nodes < 0 || *limit < 0 || *mem < 0 {
-			return usageErr("spider pool: --nodes, --time and --memory must be at least 0 (0: no limit)")
+		if err := firstBroken("spider pool",
+			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},
+			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
+			return err
 		}
 		lim := solver.Limits{Nodes: *nodes, Time: *limit, MemoryBytes: *mem}
 		start := time.Now()

@@ -37,7 +37,7 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 		}
 	}
 	if n > 1 || n == 1 && sf.winnable {
-		return nil, usageErr("give only one of --deal, --winnable, --load and --layout")
+		return nil, flagErr("give only one of --deal, --winnable, --load and --layout")
 	}
 	switch {
 	case sf.load != "":
@@ -98,8 +98,11 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 		if len(pos) > 0 {
 			return usageErr("spider solve: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
-		if *limit < 0 || *nodes < 0 || *mem < 0 {
-			return usageErr("spider solve: --time, --nodes and --memory must be at least 0 (0: no limit)")
+		if err := firstBroken("spider solve",
+			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},
+			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
+			return err
 		}
 		g, err := sf.game()
 		if err != nil {
@@ -185,18 +188,24 @@ func fairFlags(fs *pflag.FlagSet, note string) *solver.FairOptions {
 
 // checkFair rejects fair-player options that cannot play.
 func checkFair(o *solver.FairOptions, cmd string) error {
-	if o.Samples < 1 || o.Nodes < 1 || o.JudgeNodes < 0 || o.EndgameWorlds < 0 || o.EndgameNodes < 0 ||
-		o.DeepCands < 0 || o.DeepWorlds < 0 || o.DeepNodes < 0 || o.DeepDown < 0 || o.ValueAhead < 0 || o.ValueAhead > 2 {
-		return usageErr("%s: --samples and --nodes must be at least 1, --judge-nodes, --endgame-worlds, --endgame-nodes and the --deep flags at least 0, --value-ahead 0 to 2", cmd)
-	}
-	return nil
+	return firstBroken(cmd,
+		flagRule{"samples", o.Samples, o.Samples < 1, "at least 1"},
+		flagRule{"nodes", o.Nodes, o.Nodes < 1, "at least 1"},
+		flagRule{"judge-nodes", o.JudgeNodes, o.JudgeNodes < 0, "at least 0"},
+		flagRule{"endgame-worlds", o.EndgameWorlds, o.EndgameWorlds < 0, "at least 0"},
+		flagRule{"endgame-nodes", o.EndgameNodes, o.EndgameNodes < 0, "at least 0"},
+		flagRule{"deep-cands", o.DeepCands, o.DeepCands < 0, "at least 0"},
+		flagRule{"deep-worlds", o.DeepWorlds, o.DeepWorlds < 0, "at least 0"},
+		flagRule{"deep-nodes", o.DeepNodes, o.DeepNodes < 0, "at least 0"},
+		flagRule{"deep-down", o.DeepDown, o.DeepDown < 0, "at least 0"},
+		flagRule{"value-ahead", o.ValueAhead, o.ValueAhead < 0 || o.ValueAhead > 2, "0 to 2"})
 }
 
 // checkValue refuses --value for a suit count with no learned value,
 // which would otherwise play the usual player unannounced.
 func checkValue(o *solver.FairOptions, suits int, cmd string) error {
 	if o.Value && !solver.HasValueModel(suits) {
-		return usageErr("%s: --value: no learned value for %d suits (see docs/solver.md, \"The learned value\")", cmd, suits)
+		return flagErr("%s: --value: no learned value for %d suits (see docs/solver.md, \"The learned value\")", cmd, suits)
 	}
 	return nil
 }

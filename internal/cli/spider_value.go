@@ -74,16 +74,19 @@ func runSpiderValueTrain(fs *pflag.FlagSet) runFunc {
 func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 	var ranges [2][2]uint64
 	if err := card.CheckSuits(f.suits); err != nil {
-		return ranges, usageErr("--suits: %w", err)
+		return ranges, flagErr("--suits: %w", err)
 	}
 	if err := checkFair(f.fair, "spider value-train"); err != nil {
 		return ranges, err
 	}
-	if f.nodes < 1 || f.lineNodes < 0 || f.l2 < 0 {
-		return ranges, usageErr("spider value-train: --label-nodes must be at least 1, --line-nodes at least 0 and --l2 at least 0")
+	if err := firstBroken("spider value-train",
+		flagRule{"label-nodes", f.nodes, f.nodes < 1, "at least 1"},
+		flagRule{"line-nodes", f.lineNodes, f.lineNodes < 0, "at least 0"},
+		flagRule{"l2", f.l2, f.l2 < 0, "at least 0"}); err != nil {
+		return ranges, err
 	}
 	if f.jobs < 1 {
-		return ranges, usageErr("--jobs must be at least 1")
+		return ranges, flagErr("--jobs must be at least 1")
 	}
 	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
 		from, to, err := parseRange(r.val)
@@ -91,10 +94,10 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 			return ranges, flagErr("%s: %w", r.flag, err)
 		}
 		if from <= 400 {
-			return ranges, usageErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
+			return ranges, flagErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
 		}
 		if to-from >= maxValueDeals {
-			return ranges, usageErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
+			return ranges, flagErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
 		}
 		ranges[i] = [2]uint64{from, to}
 	}

@@ -37,19 +37,28 @@ func TestHelpCommand(t *testing.T) {
 	}
 }
 
-// Negative solver limits are refused (0 means no limit).
+// Negative solver limits are refused (0 means no limit), naming the
+// flag at fault and its value, not every limit flag together, and ending
+// with the pointer to the command's help, as any bad flag value does.
 func TestSolveLimitFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"spider", "solve", "--deal", "1", "--time", "-1s"},
-		{"spider", "solve", "--deal", "1", "--nodes", "-5"},
-		{"spider", "solve", "--deal", "1", "--memory", "-1"},
-		{"spider", "bench", "--deals", "1-1", "--time", "-1s"},
-		{"spider", "bench", "--deals", "1-1", "--memory", "-1"},
+	for _, tc := range []struct{ cmd, flags, want string }{
+		{"spider solve", "--deal 1 --time -1s", `--time "-1s": want at least 0 (0: no limit)`},
+		{"spider solve", "--deal 1 --nodes 5 --memory -1", `--memory "-1": want at least 0 (0: no limit)`},
+		{"spider bench", "--deals 1-1 --time -1s", `--time "-1s": want at least 0 (0: no limit)`},
+		{"spider bench", "--deals 1-1 --memory -1", `--memory "-1": want at least 0 (0: no limit)`},
+		{"spider pool", "--time 1s --nodes -5", `--nodes "-5": want at least 0 (0: no limit)`},
+		{"spider analyze bench", "--position-time -1s", `--position-time "-1s": want at least 0 (0: no limit)`},
+		{"spider autoplay", "--deal 1 --samples 0", `--samples "0": want at least 1`},
+		{"spider autoplay", "--deal 1 --deep-down -2", `--deep-down "-2": want at least 0`},
+		{"spider autoplay", "--deal 1 --value-ahead 3", `--value-ahead "3": want 0 to 2`},
+		{"spider value-train", "--line-nodes -1", `--line-nodes "-1": want at least 0`},
 	} {
+		args := append(strings.Fields(tc.cmd), strings.Fields(tc.flags)...)
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, errOut, code := run(t, "", args...)
-			if code != 2 || !strings.Contains(errOut, "must be at least 0") {
-				t.Errorf("exit %d: %q", code, errOut)
+			want := "cardtable: " + tc.cmd + ": " + tc.want + "\nRun 'cardtable " + tc.cmd + " --help' for usage.\n"
+			if code != exitUsage || errOut != want {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, errOut, want)
 			}
 		})
 	}

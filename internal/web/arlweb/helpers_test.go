@@ -30,6 +30,7 @@ type env struct {
 	hub  *table.Hub
 	db   *store.DB
 	site *web.Server // the shared layer, to drain it
+	arl  *Handlers   // the Arlington routes, for a test that swaps their hint bot
 }
 
 func newEnv(tb testing.TB, lim Limits) *env {
@@ -75,7 +76,8 @@ func newEnvHub(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) t
 	if err != nil {
 		tb.Fatal(err)
 	}
-	wo.Games = []web.Routes{New(hub, wired(lim))}
+	arl := New(hub, wired(lim))
+	wo.Games = []web.Routes{arl}
 	s := web.New(wo)
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
@@ -85,7 +87,7 @@ func newEnvHub(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) t
 		cancel()
 		db.Close()
 	})
-	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s}
+	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s, arl: arl}
 }
 
 // client is one browser: its own cookie jar, so its own identity.

@@ -194,3 +194,57 @@ func TestLongBrowserDamagedSave(t *testing.T) {
 	  !document.querySelector('#saves-list button[aria-label="Delete broken"]') &&
 	  !!document.querySelector('#saves-list button[aria-label="Open sound"]')`, "the damaged save deleted, the sound one kept")
 }
+
+// TestBrowserSaveOverOldDecomposedName: a save stored before names were
+// composed (NFC), "café" as e and a combining accent, is the save the
+// player means when typing "café": the same game saves over it by its
+// own name, with no twin that looks the same, and another game asks
+// before replacing it.
+func TestBrowserSaveOverOldDecomposedName(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cardtable.db")
+	p := openPage(t, startBrowser(t), pageServerAt(t, path), 1280, 800)
+	p.saveAs("old")
+	const old = "cafe\u0301"
+	webtest.Damage(t, path, `UPDATE saves SET name = ? WHERE name = 'old'`, old)
+	names := func() []string {
+		list := getJSON[struct {
+			Saves []saveSummary `json:"saves"`
+		}](p, p.srv.URL+"/api/saves")
+		var n []string
+		for _, s := range list.Saves {
+			n = append(n, s.Name)
+		}
+		return n
+	}
+	typeCafe := func() {
+		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+		p.savesListed(old)
+		p.eval(`document.querySelector("#toast .msg").textContent = ""`, nil)
+		p.eval(`document.querySelector("#save-name").value = "caf\u00e9", 1`, nil)
+		p.clickSel(`#form-save button[type=submit]`)
+	}
+
+	typeCafe()
+	p.waitJS(`document.querySelector("#toast .msg").textContent.includes("Saved as")`, "the save said")
+	var asked bool
+	p.eval(`document.querySelector("#dlg-confirm").open`, &asked)
+	if got := names(); asked || !slices.Equal(got, []string{old}) {
+		t.Fatalf("the same game saved as composed café: asked %v, saves %+q; want no question and the old save alone", asked, got)
+	}
+	p.clickSel(`#dlg-saves [data-close]`)
+	p.waitJS(`!document.querySelector("#dlg-saves").open`, "the saved games dialog to close")
+
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.eval(`document.querySelector("#new-deal").value = "", 1`, nil)
+	p.do(chromedp.SendKeys(chromedp.CSS("#new-deal"), "5"), chromedp.Click(chromedp.CSS("#new-start")))
+	p.waitJS(`!document.querySelector("#dlg-new").open`, "the dialog to close on 5")
+	typeCafe()
+	p.answer("no", "the question before replacing another game's save")
+	if got := p.text("#dlg-confirm-title"); got != "Replace “"+old+"”?" {
+		t.Errorf("the question is %q, want it to name the old save", got)
+	}
+	if got := names(); !slices.Equal(got, []string{old}) {
+		t.Errorf("after Cancel the saves are %+q, want the old save alone", got)
+	}
+}

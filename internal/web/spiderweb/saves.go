@@ -105,16 +105,22 @@ func saveName(r *http.Request) (string, error) {
 // in Unicode's composed form (NFC), so that a name that looks the same
 // (café with é as one character, or as e and an accent) is one save, not
 // two. Refused, not normalised: the name the player asked for is the one
-// listed and opened (docs/api.md, "Save names"); the page sends NFC.
-func newSaveName(r *http.Request) (string, error) {
+// listed and opened (docs/api.md, "Named saved games"); the page sends
+// NFC. A save of that exact name stored before the rule may be saved
+// over: refusing it would leave its player no way to keep it going.
+func (s *Handlers) newSaveName(r *http.Request) (string, error) {
 	name, err := saveName(r)
-	if err != nil {
-		return "", err
+	if err != nil || norm.NFC.IsNormalString(name) {
+		return name, err
 	}
-	if !norm.NFC.IsNormalString(name) {
+	_, err = s.db.Save(r.Context(), web.Player(r), name)
+	switch {
+	case err == nil, errors.Is(err, spidergame.ErrUnreadable):
+		return name, nil // it exists: damaged or not, it is saved over
+	case errors.Is(err, spidergame.ErrNotFound):
 		return "", badRequest("a save's name must be in Unicode's composed form (NFC): an accented letter as one character, not a letter and a combining accent")
 	}
-	return name, nil
+	return "", err
 }
 
 type putSaveRequest struct {
@@ -122,7 +128,7 @@ type putSaveRequest struct {
 }
 
 func (s *Handlers) putSave(w http.ResponseWriter, r *http.Request) error {
-	name, err := newSaveName(r)
+	name, err := s.newSaveName(r)
 	if err != nil {
 		return err
 	}

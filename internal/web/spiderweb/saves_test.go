@@ -367,6 +367,35 @@ func TestNewGameRefusesLookAlikes(t *testing.T) {
 	}
 }
 
+// TestSaveOverOldDecomposedName: a save whose name is not composed (NFC),
+// stored before new names had to be, is saved over by its exact name, as
+// it opens and deletes by it; a new decomposed name is still refused.
+func TestSaveOverOldDecomposedName(t *testing.T) {
+	h := newHarness(t, Options{})
+	r := h.newGame(`{"deal":"617","suits":1}`)
+	body := `{"game":"` + r.ID + `"}`
+	h.call("PUT", "/api/saves/first", body, 200, nil) // the player's cookie
+	old, err := h.db.Save(context.Background(), h.player(), "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Name = "cafe\u0301"
+	if err := h.db.PutSave(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	h.cmd(r.ID, "deal", http.StatusOK)
+	var got saveSummary
+	h.call("PUT", "/api/saves/"+url.PathEscape("cafe\u0301"), body, 200, &got)
+	if got.Name != "cafe\u0301" || got.Moves != 1 {
+		t.Errorf("the old save saved over as %+v, want its name kept and 1 move", got)
+	}
+	var e errorBody
+	h.call("PUT", "/api/saves/"+url.PathEscape("nai\u0308ve"), body, 400, &e)
+	if !strings.Contains(e.Error, "composed form (NFC)") {
+		t.Errorf("a new decomposed name refused with %q, want the NFC rule", e.Error)
+	}
+}
+
 // TestSaveNameForms: "café" written with é as one character or as e and
 // a combining accent looks the same: only the composed form (NFC) is
 // taken for a new save, so the two never make two saves; bytes that are

@@ -124,14 +124,18 @@ export async function submitSave(e) {
   e.preventDefault();
   // The server takes a new save's name in composed form (NFC) only, so
   // that "café" typed either way is one save: the page composes it.
-  const name = $("#save-name").value.trim().normalize("NFC");
-  if (!name || !S.id) return;
+  const typed = $("#save-name").value.trim().normalize("NFC");
+  if (!typed || !S.id) return;
   try {
     // Saving again under a name is how a game's progress is kept, so a
     // save of this very game (the server knows it: sameGame) is replaced
     // at once; any other, even of the same deal, only once the player
-    // says so.
-    const old = ((await api.saves(S.id)).saves || []).find((x) => x.name === name);
+    // says so. A save that looks the same is the same: one stored before
+    // names were composed is found by its composed form and saved over
+    // by its own name, never twinned by a composed one.
+    const saves = (await api.saves(S.id)).saves || [];
+    const old = saves.find((x) => x.name === typed) || saves.find((x) => x.name.normalize("NFC") === typed);
+    const name = old ? old.name : typed;
     if (old && !old.sameGame) {
       const what = old.damaged ? "a damaged save" : `${variantLabel({ variant: old.variant, suits: old.suits })} · ${old.deal ? "#" + old.deal : "custom deal"}, ${plural(old.moves, "move")}`;
       if (!await confirmBox(`Replace “${name}”?`, `“${name}” holds another game (${what}). Saving this one under its name replaces it for good.`, "Replace")) return;
