@@ -124,25 +124,8 @@ func (o *serveOptions) check() error {
 			return flagErr("serve: %s: want %s", o.named(r.flag, strconv.FormatInt(r.v, 10)), want)
 		}
 	}
-	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return flagErr("serve: --tls-cert and --tls-key go together")
-	}
-	if o.acme != "" && o.tlsCert != "" {
-		return flagErr("serve: --acme and --tls-cert are two ways to get a certificate: give one")
-	}
-	if o.acme == "" && (o.acmeEmail != "" || o.acmeDirectory != "" || o.acmeCA != "") {
-		return flagErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
-	}
-	if o.acmeDirectory != "" {
-		// Refused at start, not at the first HTTPS request, when the
-		// server would already be serving without a way to a certificate.
-		u, err := url.Parse(o.acmeDirectory)
-		if err != nil || u.Scheme != "https" || u.Host == "" || u.Hostname() == "" {
-			return flagErr("serve: %s: want the ACME server's directory URL, https://HOST/...", o.named("acme-directory", o.acmeDirectory))
-		}
-	}
-	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
-		return flagErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
+	if err := o.checkCerts(); err != nil {
+		return err
 	}
 	if o.internalAddr != "" {
 		host, port, err := net.SplitHostPort(o.internalAddr)
@@ -182,6 +165,32 @@ func (o *serveOptions) check() error {
 	}
 	if o.db == "" {
 		o.db, o.dbDefault = defaultDBPath(), true
+	}
+	return nil
+}
+
+// checkCerts checks the flags of HTTPS together: one way to a
+// certificate, its companions only with it.
+func (o *serveOptions) checkCerts() error {
+	if (o.tlsCert == "") != (o.tlsKey == "") {
+		return flagErr("serve: --tls-cert and --tls-key go together")
+	}
+	if o.acme != "" && o.tlsCert != "" {
+		return flagErr("serve: --acme and --tls-cert are two ways to get a certificate: give one")
+	}
+	if o.acme == "" && (o.acmeEmail != "" || o.acmeDirectory != "" || o.acmeCA != "") {
+		return flagErr("serve: --acme-email, --acme-directory and --acme-ca need --acme")
+	}
+	if o.acmeDirectory != "" {
+		// Refused at start, not at the first HTTPS request, when the
+		// server would already be serving without a way to a certificate.
+		u, err := url.Parse(o.acmeDirectory)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.Hostname() == "" {
+			return flagErr("serve: %s: want the ACME server's directory URL, https://HOST/...", o.named("acme-directory", o.acmeDirectory))
+		}
+	}
+	if o.acme == "" && o.tlsCert == "" && o.httpRedirectAddr != "" && o.httpRedirectAddr != "off" {
+		return flagErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
 	}
 	return nil
 }
