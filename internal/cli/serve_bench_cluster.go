@@ -114,28 +114,11 @@ type pgPerAction struct {
 
 // benchCluster runs the live-table mode.
 func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
+	urls, err := f.check()
+	if err != nil {
+		return err
+	}
 	isPG := pgstore.IsURL(f.db)
-	seats := seatsRule("serve bench", f.people, f.bots)
-	switch {
-	case f.servers > 0 && f.target != "":
-		return flagErr("serve bench: --servers or --target, not both")
-	case f.servers > 1 && !isPG:
-		return flagErr("serve bench: %s needs --db postgres://...: a SQLite file has one server", flagValue("servers", f.servers))
-	case f.tables < 1:
-		return firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
-	case seats != nil:
-		return seats
-	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
-		return flagErr("serve bench: --kills needs --servers 2 or more")
-	case f.kills > 0 && f.killEvery < time.Second:
-		return flagErr("serve bench: --kill-every must be at least 1s")
-	}
-	urls := strings.Split(f.target, ",")
-	for _, u := range urls {
-		if f.target != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-			return flagErr("serve bench: --target %q: want http://HOST:PORT", u)
-		}
-	}
 	before := loadAvg()
 	var cl *fleet
 	if f.servers > 0 {
@@ -195,6 +178,34 @@ func benchCluster(ctx context.Context, env *Env, f clusterFlags) error {
 	}
 	printClusterReport(env.Stdout, res, rep)
 	return nil
+}
+
+// check refuses flags of a cluster run that cannot go together, and
+// returns the servers of --target.
+func (f clusterFlags) check() ([]string, error) {
+	isPG := pgstore.IsURL(f.db)
+	seats := seatsRule("serve bench", f.people, f.bots)
+	switch {
+	case f.servers > 0 && f.target != "":
+		return nil, flagErr("serve bench: --servers or --target, not both")
+	case f.servers > 1 && !isPG:
+		return nil, flagErr("serve bench: %s needs --db postgres://...: a SQLite file has one server", flagValue("servers", f.servers))
+	case f.tables < 1:
+		return nil, firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
+	case seats != nil:
+		return nil, seats
+	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
+		return nil, flagErr("serve bench: --kills needs --servers 2 or more")
+	case f.kills > 0 && f.killEvery < time.Second:
+		return nil, flagErr("serve bench: --kill-every must be at least 1s")
+	}
+	urls := strings.Split(f.target, ",")
+	for _, u := range urls {
+		if f.target != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return nil, flagErr("serve bench: --target %q: want http://HOST:PORT", u)
+		}
+	}
+	return urls, nil
 }
 
 // startBenchServers starts f.servers servers of this program on f.db (a
