@@ -85,7 +85,7 @@ func TestLongServeDatabaseOutOfReach(t *testing.T) {
 	// Each failure written or counted, at most 20 a minute written: the
 	// rest in the summary the minute's end or the stop writes.
 	warned, suppressed := outOfReachLines(t, s), 0
-	for _, m := range regexp.MustCompile(`msg="suppressed similar log lines" reason="database out of reach" suppressed=(\d+)`).FindAllStringSubmatch(s.log.String(), -1) {
+	for _, m := range regexp.MustCompile(`msg="suppressed similar log lines" of="request failed" reason="database out of reach" suppressed=(\d+)`).FindAllStringSubmatch(s.log.String(), -1) {
 		n, _ := strconv.Atoi(m[1])
 		suppressed += n
 	}
