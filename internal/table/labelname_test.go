@@ -15,7 +15,7 @@ import (
 func TestLabelNamesRefused(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
 	tb := mustCreate(t, h, "c", table.Config{Players: 6})
-	for _, name := range []string{"Bot 2 (medium)", "Bot 2", "bot3", "ＢＯＴ 1", "Seat 1", "seat 6", "X (watching)", "Ann (WATCHING)", "Вot 4", "B0t 2", "b0t5 (hard)"} {
+	for _, name := range []string{"Bot 2 (medium)", "Bot 2", "bot3", "ＢＯＴ 1", "Seat 1", "seat 6", "X (watching)", "Ann (WATCHING)", "Вot 4", "B0t 2", "b0t5 (hard)", "Bot 2(medium)", "Bot 2（medium）", "Bot 2."} {
 		if _, err := tb.Join(bg, table.Player{ID: "p", Name: name}, -1); !errors.Is(err, table.ErrBadName) {
 			t.Errorf("join as %q: %v, want ErrBadName", name, err)
 		}
@@ -52,6 +52,12 @@ func TestHeldLabelNameKept(t *testing.T) {
 		tb, err := h.Table(id)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if id == "R" {
+			// The name is the held seat's: it goes to no other seat.
+			if _, err := tb.Join(bg, table.Player{ID: "p", Name: "Bot 2"}, 1); !errors.Is(err, table.ErrBadName) {
+				t.Errorf("p as the held name into another seat: %v, want ErrBadName", err)
+			}
 		}
 		if s, err := tb.Join(bg, table.Player{ID: "p", Name: " Bot 2 "}, -1); err != nil || s != 0 {
 			t.Errorf("table %s: p re-joins as the name they hold: seat %d, %v", id, s, err)

@@ -123,7 +123,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 	if err := checkID(p.ID); err != nil {
 		return -1, err
 	}
-	name, err := l.joinName(p)
+	name, err := l.joinName(p, want)
 	if err != nil {
 		return -1, err
 	}
@@ -282,10 +282,12 @@ func (l *loop) act(player string, seat int, a arlington.Action) error {
 // the name from the table before) is kept as it is, even one a newer
 // name rule would refuse, so an explicit re-join is not refused for a name
 // the table already shows; any other name is cleaned (cleanName).
-func (l *loop) joinName(p Player) (string, error) {
+func (l *loop) joinName(p Player, want int) (string, error) {
 	s := l.seatOf(p.ID)
-	if s < 0 {
-		s = l.reservedFor(p.ID)
+	if r := l.reservedFor(p.ID); s < 0 && (want == -1 || want == r) {
+		// Only into the held seat: the name is the seat's, not the
+		// person's to carry to another.
+		s = r
 	}
 	if s >= 0 && l.seats[s].name != "" && strings.TrimSpace(p.Name) == l.seats[s].name {
 		return l.seats[s].name, nil

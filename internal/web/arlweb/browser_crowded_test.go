@@ -28,6 +28,10 @@ func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
 		!strings.Contains(msg, "you can still take an open seat") {
 		t.Fatalf("the refused page says %q", msg)
 	}
+	// Refused again and again, the page waits longer each time (a wait
+	// of 500 ms or more comes by the fourth attempt); it tried every 125
+	// to 250 ms for ever, the socket's opening starting the wait afresh.
+	p.until(`Number(document.body.dataset.retryMs) >= 500`)
 	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
 	p.until(`document.querySelector("#hand button") !== null`)
 	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {

@@ -75,7 +75,6 @@ export function connect() {
   let opened = false;
   ws.onopen = () => {
     opened = true;
-    retry = 250;
     down = "";
     alive = false;
     fails = 0;
@@ -90,6 +89,11 @@ export function connect() {
     if (m.type === "error") { if (!conn.chat.refused(m)) page.showError(m); }
     else if (m.type === "ack") conn.chat.acked(m);
     else if (m.type === "view") {
+      // The wait between attempts starts again once the table answers
+      // with a view, not at the socket's opening: a table that refuses
+      // the page (too many watchers from its address) opens the socket
+      // first, and the page tried again every fraction of a second.
+      retry = 250;
       if (conn.leaving && leftGame(m)) return;
       page.view(m);
     }

@@ -65,8 +65,13 @@ export function focusAfterJoin() {
 // most a table takes: a classroom behind one router), shows the join
 // form when the table has an open seat: taking a seat needs no spectator
 // place, and without a view the form would never show. The table's
-// next view, once seated, hides it again.
+// next view, once seated, hides it again. It asks once a page: the
+// page's reconnect loop is refused again every fraction of a second.
+let offered = false;
+
 export async function offerSeat(id) {
+  if (offered) return;
+  offered = true;
   let t;
   try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; }
   if (!t.started && t.openSeats > 0) $("join").hidden = false;

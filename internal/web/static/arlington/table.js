@@ -124,7 +124,8 @@ function showError(m) {
   $("error").textContent = text;
   say(text);
   bringRefusalIntoView();
-  if (m.class === "too_many" && /spectators from your address/.test(text)) offerSeat(id);
+  // Only when the server says a seat is open (the refusal tells it).
+  if (m.class === "too_many" && /take an open seat/.test(text)) offerSeat(id);
 }
 
 // show draws one view message (the pacer calls it) and says how long to
