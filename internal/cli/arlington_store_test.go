@@ -18,21 +18,30 @@ import (
 	"cardtable/internal/web/arlweb"
 )
 
-// failSeatMoves is a store whose writes of seat's moves fail while fail
-// is set, noting when each was tried: the other seats' moves (the
-// server's bot) are stored, so only the client's are refused.
+// failSeatMoves is a store whose writes of seat's moves fail for its
+// first tries, noting when each was tried, and then work: the other
+// seats' moves (the server's bot) are stored, so only the client's are
+// refused. failed is closed at the last refusal.
 type failSeatMoves struct {
 	*store.DB
-	seat int
-	mu   sync.Mutex
-	fail bool
-	at   []time.Time // the refused tries
+	seat   int
+	tries  int
+	failed chan struct{}
+	mu     sync.Mutex
+	at     []time.Time // the refused tries
+}
+
+func newFailSeatMoves(seat, tries int) *failSeatMoves {
+	return &failSeatMoves{seat: seat, tries: tries, failed: make(chan struct{})}
 }
 
 func (s *failSeatMoves) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
 	s.mu.Lock()
-	if s.fail && m.Seat == s.seat {
+	if len(s.at) < s.tries && m.Seat == s.seat {
 		s.at = append(s.at, time.Now())
+		if len(s.at) == s.tries {
+			close(s.failed)
+		}
 		s.mu.Unlock()
 		return errors.New("sqlite: disk I/O error")
 	}
@@ -44,12 +53,6 @@ func (s *failSeatMoves) refusals() []time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]time.Time(nil), s.at...)
-}
-
-func (s *failSeatMoves) setFail(f bool) {
-	s.mu.Lock()
-	s.fail = f
-	s.mu.Unlock()
 }
 
 // serveFailing serves Arlington in this process over st, made from the
@@ -87,19 +90,16 @@ func TestArlingtonConnectBotStoreBackoff(t *testing.T) {
 	first, most := arlStoreWait, arlStoreWaitMax
 	arlStoreWait, arlStoreWaitMax = 30*time.Millisecond, 120*time.Millisecond
 	t.Cleanup(func() { arlStoreWait, arlStoreWaitMax = first, most })
-	st := &failSeatMoves{seat: 0, fail: true}
+	const tries = 5
+	st := newFailSeatMoves(0, tries)
 	url := serveFailing(t, func(db *store.DB) table.Store { st.DB = db; return st })
 	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "4", "--turn-timer", "off")
 	_, wait := arlConnect(t, link, "", "--bot", "greedy", "--identity", "")
-	const tries = 5
-	deadline := time.Now().Add(time.Minute)
-	for len(st.refusals()) < tries {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d tries refused in a minute, want %d", len(st.refusals()), tries)
-		}
-		time.Sleep(5 * time.Millisecond) // polling the store's count
+	select {
+	case <-st.failed: // and the storage works from here on
+	case <-time.After(time.Minute):
+		t.Fatalf("%d tries refused in a minute, want %d", len(st.refusals()), tries)
 	}
-	st.setFail(false)
 	at := st.refusals()
 	for i := 1; i < tries; i++ {
 		want := min(arlStoreWait<<(i-1), arlStoreWaitMax)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -146,10 +147,13 @@ func (l *loop) chat(p Player, text string) error {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	if err := l.h.o.Store.AppendChat(ctx, l.t.id, line, ChatHistory); err != nil {
-		if !errors.Is(l.checkMoved(err), ErrMoved) { // moved: the table stops here, as for a move
-			l.rereadChat()
+		// Moved: the table stops here, as for a move.
+		if errors.Is(l.checkMoved(err), ErrMoved) || !l.rereadChat(line) {
+			return fmt.Errorf("%w: %w", ErrChatNotStored, err)
 		}
-		return fmt.Errorf("%w: %w", ErrChatNotStored, err)
+		// The write committed and only its answer was lost: the line
+		// was sent to everyone with the reread, so its sender is told so.
+		return nil
 	}
 	l.addChat(line)
 	l.dirty = true
@@ -157,19 +161,28 @@ func (l *loop) chat(p Player, text string) error {
 }
 
 // rereadChat takes the lines the store has beyond this table's last
-// after a refused write: the write may have committed with its answer
-// lost, and the store then refuses every later number but the next one.
-// Those lines are sent as any other; a store that cannot be read changes
-// nothing. Its own time: the refused write may have used all of its own.
-func (l *loop) rereadChat() {
+// after a refused write, and reports whether line is among them: the
+// write may have committed with its answer lost, and the store then
+// refuses every later number but the next one. Those lines are sent as
+// any other; a store that cannot be read changes nothing (and answers
+// no). Its own time: the refused write may have used all of its own.
+func (l *loop) rereadChat(line ChatLine) bool {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
 	s, err := l.h.o.Store.LoadTable(ctx, l.t.id)
 	if err != nil || len(s.Chat) == 0 || s.Chat[len(s.Chat)-1].N <= l.chatN {
-		return
+		return false
 	}
 	l.restoreChat(s.Chat)
 	l.dirty = true
+	i := slices.IndexFunc(s.Chat, func(c ChatLine) bool { return c.N == line.N })
+	return i >= 0 && sameChat(s.Chat[i], line)
+}
+
+// sameChat reports whether a and b are one line: a store may give its
+// time back in another location.
+func sameChat(a, b ChatLine) bool {
+	return a.N == b.N && a.Seat == b.Seat && a.Name == b.Name && a.Text == b.Text && a.At.Equal(b.At)
 }
 
 // addChat keeps line, the table's newest, and forgets the lines beyond

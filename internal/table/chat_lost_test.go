@@ -36,9 +36,9 @@ func (s *lostChatAnswer) LoadTable(ctx context.Context, id string) (table.Stored
 	return s.memStore.LoadTable(ctx, id)
 }
 
-// A chat line stored whose answer was lost does not stop the table's
-// chat: the table reads the store's lines again, so everyone then sees
-// the stored line and the next line takes the next number.
+// A chat line stored whose answer was lost is sent: its sender is told
+// so (not that it was not stored, while everyone sees it), everyone sees
+// it once, and the next line takes the next number.
 func TestChatAfterALostAnswer(t *testing.T) {
 	st := &lostChatAnswer{memStore: newMemStore()}
 	h := newHub(t, st, newFakeClock())
@@ -46,8 +46,8 @@ func TestChatAfterALostAnswer(t *testing.T) {
 	w := mustSub(t, tb, "", -1)
 	next(t, w)
 	st.lose.Store(true)
-	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "stored"); !errors.Is(err, table.ErrStore) {
-		t.Fatalf("chat whose answer was lost: %v, want ErrStore", err)
+	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "stored"); err != nil {
+		t.Fatalf("chat whose answer was lost: %v, want it sent", err)
 	}
 	if err := tb.Chat(bg, table.Player{ID: "y", Name: "Y"}, "next"); err != nil {
 		t.Fatalf("the next line: %v", err)
@@ -61,6 +61,43 @@ func TestChatAfterALostAnswer(t *testing.T) {
 	}
 	if c := st.get(tb.ID()).Chat; len(c) != 2 {
 		t.Fatalf("stored %+v", c)
+	}
+}
+
+// otherChat, when other is set, stores a line of that text in place of
+// the one written, once, and answers an error.
+type otherChat struct {
+	*memStore
+	other atomic.Pointer[string]
+}
+
+func (s *otherChat) AppendChat(ctx context.Context, id string, l table.ChatLine, keep int) error {
+	if text := s.other.Swap(nil); text != nil {
+		l.Text = *text
+		if err := s.memStore.AppendChat(ctx, id, l, keep); err != nil {
+			return err
+		}
+		return errors.New("the connection reset")
+	}
+	return s.memStore.AppendChat(ctx, id, l, keep)
+}
+
+// A chat line is taken as sent after a refused write only when the store
+// holds it: when it holds another line at its number, its sender is told
+// it was not stored, and everyone sees the stored line.
+func TestChatRefusedWhenTheStoreHoldsOther(t *testing.T) {
+	st := &otherChat{memStore: newMemStore()}
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	w := mustSub(t, tb, "", -1)
+	next(t, w)
+	other := "another"
+	st.other.Store(&other)
+	if err := tb.Chat(bg, table.Player{ID: "x", Name: "X"}, "mine"); !errors.Is(err, table.ErrChatNotStored) {
+		t.Fatalf("chat whose number the store holds otherwise: %v, want ErrChatNotStored", err)
+	}
+	if got := next(t, w).Chat; len(got) != 1 || got[0].N != 1 || got[0].Text != other {
+		t.Fatalf("sent %+v, want the stored line 1 (%s)", got, other)
 	}
 }
 

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -52,12 +53,16 @@ func TestMoveAfterALostAnswer(t *testing.T) {
 	if err := tb.Act(bg, "p", 0, a); err != nil {
 		t.Fatalf("a move stored whose answer was lost: %v, want it taken", err)
 	}
-	until(t, sub, func(u table.Update) bool { return u.View != nil && u.View.EventCount > before })
+	u = until(t, sub, func(u table.Update) bool { return u.View != nil && u.View.EventCount > before })
 	if moves := st.get(tb.ID()).Moves; len(moves) <= stored || moves[stored].Seat != 0 {
 		t.Fatalf("stored %+v, want seat 1's move %v as number %d", moves, a, stored)
 	}
-	// The game goes on: seat 1 moves again once the bot has played.
-	u = until(t, sub, toMove(0))
+	// The game goes on: seat 1 moves again, at once if the move left the
+	// turn with them (they took the trick, or the bot's answer came in
+	// the same update), else once the bot has played.
+	if !toMove(0)(u) {
+		u = until(t, sub, toMove(0))
+	}
 	if err := tb.Act(bg, "p", 0, anyLegal(t, u)); err != nil {
 		t.Fatalf("the next move: %v", err)
 	}
@@ -71,5 +76,69 @@ func TestMoveAfterALostAnswer(t *testing.T) {
 	}
 	if mine != 2 {
 		t.Fatalf("stored %+v: want seat 1's two moves, each once", moves)
+	}
+}
+
+// plantedMoves, when plant is set, stores what plant makes of a move
+// instead of it, once, and answers an error: the store then holds moves
+// that are not, or not only, the one the table wrote.
+type plantedMoves struct {
+	*memStore
+	plant atomic.Pointer[func(mine table.StoredMove) []table.StoredMove]
+}
+
+func (s *plantedMoves) AppendAction(ctx context.Context, id string, seq int, m table.StoredMove) error {
+	plant := s.plant.Swap(nil)
+	if plant == nil {
+		return s.memStore.AppendAction(ctx, id, seq, m)
+	}
+	for i, p := range (*plant)(m) {
+		if err := s.memStore.AppendAction(ctx, id, seq+i, p); err != nil {
+			return err
+		}
+	}
+	return errors.New("the connection reset")
+}
+
+// A refused move is taken as made only when the store holds exactly it as
+// the next move: when the store holds another move at its number, or it
+// and a move beyond it, the refusal stands and the table keeps the
+// position before it (docs/tables.md, "A write whose answer was lost").
+func TestMoveRefusedWhenTheStoreHoldsOther(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		plant func(mine, other table.StoredMove) []table.StoredMove
+	}{
+		{"another move at its number", func(_, other table.StoredMove) []table.StoredMove { return []table.StoredMove{other} }},
+		{"it and a move beyond", func(mine, other table.StoredMove) []table.StoredMove { return []table.StoredMove{mine, other} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := &plantedMoves{memStore: newMemStore()}
+			h := newHub(t, st, newFakeClock())
+			tb := mustCreate(t, h, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+			mustJoin(t, tb, "p", 0)
+			sub := mustSub(t, tb, "p", -1)
+			u := until(t, sub, toMove(0))
+			before := u.View.EventCount
+			var planted []table.StoredMove
+			plant := func(mine table.StoredMove) []table.StoredMove {
+				other := mine // the same action, but seat 2's
+				other.Seat = 1
+				planted = c.plant(mine, other)
+				return planted
+			}
+			st.plant.Store(&plant)
+			stored := len(st.get(tb.ID()).Moves)
+			if err := tb.Act(bg, "p", 0, anyLegal(t, u)); !errors.Is(err, table.ErrStore) {
+				t.Fatalf("a move the store holds otherwise: %v, want ErrStore", err)
+			}
+			roundTrip(t, h, tb)
+			if u := next(t, mustSub(t, tb, "p", -1)); u.View == nil || u.View.EventCount != before || u.View.ToMove != 0 {
+				t.Fatalf("after the refusal the table shows %+v, want the position before (%d events, seat 1 to move)", u.View, before)
+			}
+			if moves := st.get(tb.ID()).Moves; len(moves) != stored+len(planted) {
+				t.Fatalf("stored %+v, want only the %d planted beyond the first %d", moves, len(planted), stored)
+			}
+		})
 	}
 }
