@@ -124,6 +124,11 @@ func browser(r *http.Request, page bool) bool {
 	if page {
 		return r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html")
 	}
+	// A request another site's page made (an image, a no-cors fetch)
+	// carries Sec-Fetch-Site cross-site or same-site: never the player's.
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return false
+	}
 	if r.Header.Get("Sec-Fetch-Mode") != "" || sameOrigin(r, r.Header.Get("Origin")) {
 		return true
 	}

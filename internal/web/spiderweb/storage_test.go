@@ -260,6 +260,8 @@ func TestLegacyNotAdoptedByAScript(t *testing.T) {
 		{"a HEAD asking for HTML", req("HEAD", "/spider/", "", "Accept", "text/html")},
 		{"another site's origin", req("GET", "/api/settings", lan, "Origin", "http://elsewhere.example")},
 		{"an opaque origin", req("GET", "/api/settings", lan, "Origin", "null")},
+		{"another site's page (an image, a no-cors fetch)", req("GET", "/api/settings", "",
+			"Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Site", "cross-site")},
 	}
 	browsers := []struct {
 		name string

@@ -41,13 +41,18 @@ export function addChat(got, fresh, seat) {
 // come yet, the last few: a spectator's line is known by its words
 // (spectators have no seat to tell them apart; another spectator's
 // identical line at the same moment is taken for one's own, and not
-// said).
+// said). Each is {text, at}: a line whose echo never came (refused after
+// the wait, or the connection lost) is forgotten after MINE_MS, so that
+// it does not silence another person's same words ("gg") later on.
 let mine = [];
 const MINE_KEEP = 5;
+const MINE_MS = 30000;
 
 // ownLine reports whether l is the page's person's own line.
 function ownLine(l, seat) {
-  const i = l.seat === seat ? mine.indexOf(l.text) : -1;
+  const now = Date.now();
+  mine = mine.filter((x) => now - x.at < MINE_MS);
+  const i = l.seat === seat ? mine.findIndex((x) => x.text === l.text) : -1;
   if (i >= 0) mine.splice(i, 1);
   return (seat >= 0 && l.seat === seat) || i >= 0;
 }
@@ -164,7 +169,7 @@ function refusedLine(m) {
     $("chat-msg").scrollIntoView({ block: "nearest" });
     return true;
   }
-  const i = mine.lastIndexOf(pending.text); // refused: no echo comes
+  const i = mine.findLastIndex((x) => x.text === pending.text); // refused: no echo comes
   if (i >= 0) mine.splice(i, 1);
   settle(m.class === "too_many" ?
     `Not sent: ${why}, then press Send again (your message is kept).` :
@@ -204,7 +209,7 @@ export function installChat() {
       settle(NO_ANSWER);
     }, WAIT);
     pending = { text: t, ref, ws: conn.ws, timer };
-    mine = mine.concat(t).slice(-MINE_KEEP);
+    mine = mine.concat({ text: t, at: Date.now() }).slice(-MINE_KEEP);
     said.textContent = "";
     conn.ws.send(JSON.stringify({ type: "chat", text: t, ref }));
     toEnd();
