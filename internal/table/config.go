@@ -296,4 +296,4 @@ func cleanName(s string) (string, error) {
 // o, as the fold keeps digits), an open seat ("Seat 1" to "Seat 6") or a
 // spectator's chat name ("Ann (watching)"). Names the table never shows,
 // such as "Bot2000" or "Seat 0", pass.
-var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9]|$)|^seat ?[1-6]$|\( ?watching ?\)$`)
+var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9\pL]|$)|^seat ?[1-6]$|\( ?watching ?\)$`)

@@ -23,7 +23,7 @@ func TestLabelNamesRefused(t *testing.T) {
 			t.Errorf("chat as %q: %v, want ErrBadName", name, err)
 		}
 	}
-	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t"} {
+	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t", "Bot4ever", "Bot 3rd"} {
 		if _, err := tb.Join(bg, table.Player{ID: string(rune('a' + i)), Name: name}, -1); err != nil && !errors.Is(err, table.ErrTableFull) {
 			t.Errorf("join as %q: %v", name, err)
 		}

@@ -87,3 +87,27 @@ func addPageScript(tb testing.TB, bctx context.Context, src string) {
 		tb.Fatalf("adding a script to the tab: %v", err)
 	}
 }
+
+// TestLongBrowserArlingtonLobbyStalledRefresh (long: it waits out the
+// page's 15 s for a stalled refresh): a refresh of the lists that never
+// answers (a connection left half open by a laptop's sleep) holds the
+// next ones back only so long; the lists then update again. Waiting for
+// the refresh on its way, the page once waited for ever.
+func TestLongBrowserArlingtonLobbyStalledRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	bctx := startBrowser(t)
+	addPageScript(t, bctx, listsHooks)
+	p := seatTabIn(t, bctx, "lobby")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.until(`document.querySelectorAll("#seats select").length >= 2`)
+	// The next refresh never answers.
+	eval[bool](p, `(() => { const f = window.fetch; window.fetch = (u, init) => {
+	  if (String(u) === "/api/arlington/tables" && !window.__stalled) { window.__stalled = true; window.fetch = f; return new Promise(() => {}); }
+	  return f(u, init); }; return true })()`)
+	p.until(`window.__stalled === true`)
+	e.client().create("", "random")
+	p.until(`!!document.querySelector("#open-tables a.table-link")`)
+}

@@ -273,3 +273,29 @@ func TestBrowserStockDoubleClick(t *testing.T) {
 		t.Fatalf("after a double-click on the stock: %d cards in the stock, %d moves; want one row dealt (40, 1)", v.Stock, v.Moves)
 	}
 }
+
+// TestBrowserStockDoubleClickLate: the second press of a double-click is
+// told by the mouse's own count of presses, not by the page's clock: seen
+// more than the double-click time after the first (a busy page, or a
+// player's own slower double-click setting), it still deals nothing. A
+// single click afterwards deals, so the count of rows shows which dealt.
+func TestBrowserStockDoubleClickLate(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	stock := p.elementPoint("#stock")
+	// past waits until the double-click time has gone by on the page's
+	// own clock since the last press: the time is the condition here.
+	past := func() {
+		p.eval(`window.__t0 = performance.now(), 1`, nil)
+		p.waitJS(`performance.now() - window.__t0 > 600`, "the double-click time gone by")
+	}
+	p.do(chromedp.MouseClickXY(stock.X, stock.Y))
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#st-moves").textContent === "1"`, "the first deal played")
+	past()
+	p.do(chromedp.MouseClickXY(stock.X, stock.Y, chromedp.ClickCount(2)))
+	past()
+	p.do(chromedp.MouseClickXY(stock.X, stock.Y))
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#st-moves").textContent !== "1"`, "the last click's deal played")
+	if v := p.serverView(); v.Stock != 30 || v.Moves != 2 {
+		t.Fatalf("a click, a late double-click's second press, a click: %d cards in the stock, %d moves; want two rows dealt (30, 2)", v.Stock, v.Moves)
+	}
+}

@@ -50,16 +50,22 @@ function tableItem(t) {
   return li;
 }
 
-// refreshing: a refresh is on its way. The next tick waits for it: on a
-// slow connection a reply could come after a later one's and put older
-// lists (or an older failure) back on the page.
-let refreshing = false;
+// A refresh on its way is waited for (on a slow connection a reply could
+// come after a later one's and put older lists, or an older failure, back
+// on the page), unless it has stalled for STALL_MS (a connection left half
+// open by a laptop's sleep would stop the lists for good): then another
+// goes, and a reply older than one shown is dropped.
+let asked = 0, shownReply = 0, onWayAt = 0;
+const STALL_MS = 15000;
 
 async function refresh() {
-  if (refreshing) return;
-  refreshing = true;
+  if (onWayAt && Date.now() - onWayAt < STALL_MS) return;
+  const n = ++asked;
+  onWayAt = Date.now();
   try {
     const l = await request("GET", "/api/arlington/tables");
+    if (n < shownReply) return;
+    shownReply = n;
     levels = l.levels; defaultLevel = l.defaultLevel;
     const open = $("open-tables"), play = $("play-tables");
     open.replaceChildren(); play.replaceChildren();
@@ -68,9 +74,11 @@ async function refresh() {
     if (!play.children.length) play.appendChild(el("li", "none", "none"));
     say($("lists-msg"), "");
   } catch (e) {
+    if (n < shownReply) return;
+    shownReply = n;
     say($("lists-msg"), `The lists could not be updated (${e.message}); they are tried again every few seconds.`);
   } finally {
-    refreshing = false;
+    if (n === asked) onWayAt = 0;
   }
 }
 

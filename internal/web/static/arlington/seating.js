@@ -65,14 +65,16 @@ export function focusAfterJoin() {
 // most a table takes: a classroom behind one router), shows the join
 // form when the table has an open seat: taking a seat needs no spectator
 // place, and without a view the form would never show. The table's
-// next view, once seated, hides it again. It asks once a page: the
-// page's reconnect loop is refused again every fraction of a second.
-let offered = false;
+// next view, once seated, hides it again. Once the form shows it asks no
+// more (each reconnect of the page is refused again); a failed ask is
+// tried at the next refusal, one at a time.
+let offered = false, asking = false;
 
 export async function offerSeat(id) {
-  if (offered) return;
-  offered = true;
+  if (offered || asking) return;
+  asking = true;
   let t;
-  try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; }
+  try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; } finally { asking = false; }
+  offered = true;
   if (!t.started && t.openSeats > 0) $("join").hidden = false;
 }
