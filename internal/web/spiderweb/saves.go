@@ -6,6 +6,7 @@ package spiderweb
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -110,8 +111,11 @@ func saveName(r *http.Request) (string, error) {
 // over: refusing it would leave its player no way to keep it going.
 func (s *Handlers) newSaveName(r *http.Request) (string, error) {
 	name, err := saveName(r)
-	if err != nil || norm.NFC.IsNormalString(name) {
-		return name, err
+	if err != nil {
+		return "", err
+	}
+	if norm.NFC.IsNormalString(name) {
+		return name, s.noTwin(r, name)
 	}
 	_, err = s.db.Save(r.Context(), web.Player(r), name)
 	switch {
@@ -121,6 +125,23 @@ func (s *Handlers) newSaveName(r *http.Request) (string, error) {
 		return "", badRequest("a save's name must be in Unicode's composed form (NFC): an accented letter as one character, not a letter and a combining accent")
 	}
 	return "", err
+}
+
+// noTwin refuses a composed name when a save stored before the rule has
+// the same name written another way (e and a combining accent): saving
+// beside it would make a second save that looks the same. The page saves
+// over the listed one instead (after asking); another client is told.
+func (s *Handlers) noTwin(r *http.Request, name string) error {
+	list, err := s.db.Saves(r.Context(), web.Player(r))
+	if err != nil {
+		return err
+	}
+	for _, sv := range list {
+		if sv.Name != name && norm.NFC.String(sv.Name) == name {
+			return fmt.Errorf("%w: a save named %q is there already, written another way (a letter and a combining accent): save under that name to replace it, or choose another", web.ErrConflict, sv.Name)
+		}
+	}
+	return nil
 }
 
 type putSaveRequest struct {

@@ -390,6 +390,12 @@ func TestSaveOverOldDecomposedName(t *testing.T) {
 		t.Errorf("the old save saved over as %+v, want its name kept and 1 move", got)
 	}
 	var e errorBody
+	// The same name composed, from a client that did not look at the
+	// list first (the page does): told, not made a twin.
+	h.call("PUT", "/api/saves/"+url.PathEscape("caf\u00e9"), body, 409, &e)
+	if !strings.Contains(e.Error, "written another way") {
+		t.Errorf("the composed twin refused with %q, want the other form named", e.Error)
+	}
 	h.call("PUT", "/api/saves/"+url.PathEscape("nai\u0308ve"), body, 400, &e)
 	if !strings.Contains(e.Error, "composed form (NFC)") {
 		t.Errorf("a new decomposed name refused with %q, want the NFC rule", e.Error)
