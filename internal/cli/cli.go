@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"cardtable/arlington"
 	"cardtable/internal/pgstore"
 )
 
@@ -97,8 +98,8 @@ func seatsRule(cmd string, people, bots int) error {
 		flagRule{"bots", bots, bots < 0, "at least 0"}); err != nil {
 		return err
 	}
-	if n := people + bots; n < 2 || n > 6 {
-		return flagErr("%s: %s and %s make %d seats: want 2 to 6", cmd, flagValue("people", people), flagValue("bots", bots), n)
+	if n := people + bots; n < 2 || n > arlington.MaxSeats {
+		return flagErr("%s: %s and %s make %d seats: want 2 to %d", cmd, flagValue("people", people), flagValue("bots", bots), n, arlington.MaxSeats)
 	}
 	return nil
 }

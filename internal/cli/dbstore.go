@@ -28,9 +28,6 @@ type serverStore interface {
 	CountGames(ctx context.Context) (int, error)
 	// Ping is the readiness check's (web.Pinger).
 	Ping(ctx context.Context) error
-	// SetLogger: the store's own lines (a file swapped, a slow close)
-	// in the server's log format.
-	SetLogger(l *slog.Logger)
 	Close() error
 }
 
@@ -51,6 +48,9 @@ func openStore(ctx context.Context, log *slog.Logger, db string, saves int, save
 			return nil, pgstore.Redact(db), err // a nil *DB is not a nil interface
 		}
 		s.SetSaveQuota(pgstore.SaveQuota{Count: saves, Bytes: saveBytes})
+		if log != nil {
+			s.SetLogger(log)
+		}
 		return s, pgstore.Redact(db), nil
 	}
 	s, err := store.OpenLogged(ctx, db, log)
@@ -79,7 +79,7 @@ func notAddress(cmd, flag, db string) error {
 // made), or a database a newer cardtable made (also refused untouched,
 // as backup and db copy refuse it), told what to do about it.
 func openErr(err error) error {
-	err = unprefixed{err}
+	err = reworded{strings.TrimPrefix(strings.TrimPrefix(err.Error(), "store: "), "pgstore: "), err}
 	if errors.Is(err, store.ErrNewer) {
 		return badInput(fmt.Errorf("%w: serve it with that version; nothing changed", err))
 	}
@@ -88,23 +88,6 @@ func openErr(err error) error {
 	}
 	return err
 }
-
-// unprefixed is a store's error without the Go package's name the store
-// puts ahead of it ("store: ", "pgstore: "): the error line already says
-// which command failed, and the package's name tells the user nothing.
-type unprefixed struct{ err error }
-
-func (e unprefixed) Error() string {
-	msg := e.err.Error()
-	for _, p := range []string{"store: ", "pgstore: "} {
-		if rest, ok := strings.CutPrefix(msg, p); ok {
-			return rest
-		}
-	}
-	return msg
-}
-
-func (e unprefixed) Unwrap() error { return e.err }
 
 // sqliteOnly refuses a PostgreSQL URL for a command that works on the
 // SQLite file alone, saying what to use instead; flag is how a refusal

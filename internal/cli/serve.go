@@ -134,7 +134,8 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	return err
 }
 
-// openDB opens the database serve runs on, logging to log. The default
+// openDB opens the database serve runs on, logging to log (openStore
+// gives the store the logger). The default
 // data folder is the one directory made here: a --db whose directory is
 // missing is a mistyped path, refused.
 func (o serveOptions) openDB(ctx context.Context, log *slog.Logger) (serverStore, string, error) {
@@ -147,7 +148,6 @@ func (o serveOptions) openDB(ctx context.Context, log *slog.Logger) (serverStore
 	if err != nil {
 		return nil, "", openErr(err)
 	}
-	db.SetLogger(log)
 	return db, dbName, nil
 }
 

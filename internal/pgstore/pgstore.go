@@ -242,6 +242,9 @@ func (db *DB) exec(ctx context.Context, sql string, args ...any) (pgconn.Command
 // disk_full) as ErrDiskFull, both services' sentinels, as the SQLite
 // store does; and a database out of reach as unreachable (down).
 func full(err error) error {
+	if errors.Is(err, spidergame.ErrDiskFull) {
+		return err // told already (a scan through the pool's wrapper)
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == "53100" {
 		return fmt.Errorf("%w: %w", errors.Join(spidergame.ErrDiskFull, table.ErrDiskFull), err)

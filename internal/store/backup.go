@@ -53,7 +53,11 @@ var (
 // everything committed before it began, nothing after. The copy is made
 // beside to under a temporary name, checked (SQLite's integrity check),
 // synced, and then given its name by a hard link, which fails rather than
-// replace a file that appeared meanwhile.
+// replace a file that appeared meanwhile. The source is first given
+// SQLite's full integrity check: damage that may mean lost rows is
+// refused (ErrCorrupt, nothing written); damage in the indexes alone is
+// written with its indexes made anew, and ErrCorrupt is still returned,
+// so the source is reported although the backup stands.
 func Backup(ctx context.Context, path, to string) error {
 	if _, err := os.Lstat(to); err == nil {
 		return existsError(to)

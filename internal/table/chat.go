@@ -27,8 +27,9 @@ type ChatLine struct {
 	At   time.Time `json:"at"`
 }
 
-// bucket is one player's chat allowance: ChatBurst messages, refilled at
-// one per ChatEvery.
+// bucket is a chat allowance: a person's (ChatBurst messages, refilled at
+// one per ChatEvery) or an address's at a table (AddrChatBurst,
+// AddrChatEvery).
 type bucket struct {
 	tokens float64
 	at     time.Time

@@ -413,7 +413,7 @@ func TestHintRefusalWords(t *testing.T) {
 	}
 
 	// No hint found in time: a bot that searches until its time is up
-	// is refused in the search's own words. The slot is free when the
+	// is refused in the player's words (the bot's own go to the log). The slot is free when the
 	// hint asks for it, its time far from over then, so the wait cannot
 	// be what ends it.
 	hintTime = 100 * time.Millisecond

@@ -137,7 +137,12 @@ func (s *Handlers) noTwin(r *http.Request, name string) error {
 		return err
 	}
 	for _, sv := range list {
-		if sv.Name != name && norm.NFC.String(sv.Name) == name {
+		if sv.Name == name {
+			return nil // the name is there as given: saved over
+		}
+	}
+	for _, sv := range list {
+		if norm.NFC.String(sv.Name) == name {
 			return fmt.Errorf("%w: a save named %q is there already, written another way (a letter and a combining accent): save under that name to replace it, or choose another", web.ErrConflict, sv.Name)
 		}
 	}

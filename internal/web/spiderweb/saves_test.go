@@ -396,6 +396,13 @@ func TestSaveOverOldDecomposedName(t *testing.T) {
 	if !strings.Contains(e.Error, "written another way") {
 		t.Errorf("the composed twin refused with %q, want the other form named", e.Error)
 	}
+	// Both forms stored before the rule: the composed one is saved over
+	// by its exact name, as the page does.
+	old.Name = "caf\u00e9"
+	if err := h.db.PutSave(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	h.call("PUT", "/api/saves/"+url.PathEscape("caf\u00e9"), body, 200, nil)
 	h.call("PUT", "/api/saves/"+url.PathEscape("nai\u0308ve"), body, 400, &e)
 	if !strings.Contains(e.Error, "composed form (NFC)") {
 		t.Errorf("a new decomposed name refused with %q, want the NFC rule", e.Error)

@@ -75,6 +75,8 @@ export async function offerSeat(id) {
   asking = true;
   let t;
   try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; } finally { asking = false; }
-  offered = true;
-  if (!t.started && t.openSeats > 0) $("join").hidden = false;
+  if (!t.started && t.openSeats > 0) {
+    offered = true;
+    $("join").hidden = false;
+  }
 }
