@@ -389,9 +389,10 @@ func TestDealFromSeed(t *testing.T) {
 }
 
 // Decision: the cut. Each seat cuts a different card of one shuffle; the
-// highest suit card deals; a joker cannot win; all jokers cut again.
+// highest suit card deals (in the card order: of two of one rank, the
+// higher suit); a joker cannot win; all jokers cut again.
 func TestCutForDealer(t *testing.T) {
-	recut := 0
+	recut, sameRank := 0, 0
 	for seed := range uint64(300) {
 		s, _ := New(Config{Players: 2 + int(seed%5)}, seed)
 		cut := s.Cut()
@@ -407,9 +408,19 @@ func TestCutForDealer(t *testing.T) {
 		if cut[0] == card.Joker || cut[1] == card.Joker {
 			recut++
 		}
+		for i, c := range cut {
+			for _, d := range cut[i+1:] {
+				if c != card.Joker && d != card.Joker && c.Rank() == d.Rank() {
+					sameRank++
+				}
+			}
+		}
 	}
 	if recut == 0 {
 		t.Fatal("no cut with a joker in 300 seeds: the joker case is not exercised")
+	}
+	if sameRank == 0 {
+		t.Fatal("no cut with two cards of one rank in 300 seeds: the suit deciding between them is not exercised")
 	}
 }
 

@@ -294,7 +294,7 @@ func WhyNotSet(s Set) string {
 // aloneWords is why one card is not a set, without a full stop: what
 // follows depends on what the player is doing.
 func aloneWords(c card.Card) string {
-	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace or the 2♥", CardWords(c))
+	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker", CardWords(c))
 }
 
 // valueCard is the card of Arlington value v (2..14, ace high) in suit s.
