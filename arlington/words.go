@@ -272,9 +272,6 @@ func WhyNotSet(s Set) string {
 		return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and with all four %s in it none is left for a joker (rule \"Jokered Sets\").",
 			rankPlural(suit[0].Rank()))
 	case len(suits) == 1:
-		if ranks[card.Ace] && ranks[card.Two] {
-			return "Not a run: aces are high, so an ace and a 2 are not consecutive (rule \"Runs\")."
-		}
 		lo, hi := 14, 0
 		for r := range ranks {
 			v := value(card.New(r, card.Clubs))
@@ -284,6 +281,11 @@ func WhyNotSet(s Set) string {
 		if gaps <= j { // the jokers fill the gaps, but the suit has no cards left for the others
 			return fmt.Sprintf("Not a run: a joker must stand for a card not in the set, and %d %s with %d joker(s) are more cards than the 13 of a suit (rule \"Jokered Sets\").",
 				len(suit), suit[0].Suit().Name(), j)
+		}
+		if ranks[card.Ace] && ranks[card.Two] {
+			// Not "never in one run": all thirteen of a suit are a run.
+			return fmt.Sprintf("Not a run: aces are high, not next to the 2, so a run with both holds every rank of its suit; %d missing, and %d joker(s) to fill them (rule \"Runs\").",
+				gaps, j)
 		}
 		return fmt.Sprintf("Not a run: the ranks of one suit must be consecutive; %d missing between %s and %s, and %d joker(s) to fill them (rule \"Runs\").",
 			gaps, CardWords(valueCard(lo, suit[0].Suit())), CardWords(valueCard(hi, suit[0].Suit())), j)

@@ -153,6 +153,12 @@ func TestWhyNotSet(t *testing.T) {
 		{"5C 8C", "Not a run: the ranks of one suit must be consecutive; 2 missing between 5♣ and 8♣, and 0 joker(s)"},
 		{"5C 9C JK", "3 missing between 5♣ and 9♣, and 1 joker(s)"},
 		{"AS 2S", "aces are high"},
+		// Both ends of the suit: a run holding them holds every rank, so
+		// the words count what is missing (here only the 3♠, which would
+		// make it a run), not only that an ace and a 2 are not adjacent.
+		{"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2S", "1 missing, and 0 joker(s) to fill them"},
+		{"AS 2S", "11 missing, and 0 joker(s) to fill them"},
+		{"KH AH 2H JK", "10 missing, and 1 joker(s) to fill them"},
 		{"7S 8H", "not of one rank, not a run of one suit and not a couple"},
 		{"KS QH JD", "not of one rank"},
 	} {
