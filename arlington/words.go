@@ -284,6 +284,8 @@ func WhyNotSet(s Set) string {
 		}
 		if ranks[card.Ace] && ranks[card.Two] {
 			// Not "never in one run": all thirteen of a suit are a run.
+			// After the jokers' check: with every gap filled the fault
+			// is too many cards, not a missing one.
 			return fmt.Sprintf("Not a run: aces are high, not next to the 2, so a run with both holds every rank of its suit; %d missing, and %d joker(s) to fill them (rule \"Runs\").",
 				gaps, j)
 		}

@@ -159,6 +159,11 @@ func TestWhyNotSet(t *testing.T) {
 		{"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2S", "1 missing, and 0 joker(s) to fill them"},
 		{"AS 2S", "11 missing, and 0 joker(s) to fill them"},
 		{"KH AH 2H JK", "10 missing, and 1 joker(s) to fill them"},
+		// With an ace and a 2 the jokers come first: jokers that fill
+		// every gap still stand for cards the suit no longer has, so
+		// these are told they are more than 13 cards, not what is missing.
+		{"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S JK", "13 spades with 1 joker(s) are more cards than the 13 of a suit"},
+		{"AS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S JK JK", "12 spades with 2 joker(s) are more cards than the 13 of a suit"},
 		{"7S 8H", "not of one rank, not a run of one suit and not a couple"},
 		{"KS QH JD", "not of one rank"},
 	} {
