@@ -86,20 +86,23 @@ func asciiField(t reflect.Type, name string) (namedField, bool) {
 // SameKey reports whether two JSON keys are the same in ASCII case only
 // ("Suits" is "suits"; "ſuits" is not).
 func SameKey(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
-			return false
-		}
-	}
-	return true
+	return LowerASCII(a) == LowerASCII(b)
 }
 
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
+// LowerASCII is s with the ASCII capitals A to Z made small and nothing
+// else: Unicode case mapping would take look-alikes of other scripts
+// ("ſ", "İ") for Latin letters.
+func LowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
 	}
-	return c
+	return s
 }
