@@ -73,6 +73,12 @@ export function say(text, keep = []) {
   while (box.children.length > SAY_KEEP) box.firstElementChild.remove();
 }
 
+// sayError shows text on the table page's error line, #error, and says it.
+export function sayError(text) {
+  document.getElementById("error").textContent = text;
+  say(text);
+}
+
 export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
