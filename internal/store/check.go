@@ -47,9 +47,7 @@ func CheckCopySource(ctx context.Context, path string) error {
 			"and copy from that backup (docs/operating.md)", path, ErrCorrupt, d.words())
 	}
 	if d := c.damage; len(d.found) > 0 {
-		return fmt.Errorf("%s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
-			"without a word; nothing changed: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
-			path, ErrCorrupt, d.words())
+		return rowsMayBeLost(path, d, "nothing changed")
 	}
 	return copyRefusal(path, c)
 }
