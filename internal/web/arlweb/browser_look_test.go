@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -19,16 +20,7 @@ import (
 // open. Before, the line asked for a code that sat in a closed box. The
 // box is opened once: closed by the player, it stays closed.
 func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 3, Bots: []string{"", "", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 3)
 	// The code comes with the table's summary, which the status line is
 	// written again with.
 	p.until(`document.getElementById("invite-code").textContent !== ""`)
@@ -286,16 +278,7 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 // while seats waited closes when the last seat is taken and the game
 // starts. It stayed open, nobody left to invite.
 func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	b := newSeatTab(t, bctx, "Bob")
 	b.open(e.srv.URL, got.ID)
@@ -410,16 +393,7 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 // while seats waited, closed and opened again by the player, is theirs:
 // it stays open when the game starts. It was closed as if the page's.
 func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
 	p.until(`!document.getElementById("invite-box").open`)
@@ -432,6 +406,22 @@ func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
 	if !eval[bool](p, `document.getElementById("invite-box").open`) {
 		t.Error("the game started and the invitation the player had closed and opened again was closed")
 	}
+}
+
+// annWaiting is a table of players people, Ann seated at it in a
+// browser context of her own (bctx), waiting for the others.
+func annWaiting(t *testing.T, players int) (*env, created, context.Context, *seatTab) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: players, Bots: make([]string, players), TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	return e, got, bctx, p
 }
 
 // annAgainstBot is a table of a long game with Ann seated, a random bot
