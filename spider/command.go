@@ -66,16 +66,16 @@ func ParseCommand(s string) (Command, error) {
 	if err != nil {
 		return Command{}, err
 	}
-	return v.make(n)
+	return v.build(n)
 }
 
 // verbSpec is a verb of the command language: it takes want numbers and up
 // to optional more (step counts when steps, else piles and card
-// counts), of which make makes its command, judging their values.
+// counts), of which build makes its command, judging their values.
 type verbSpec struct {
 	want, optional int
 	steps          bool
-	make           func(n []int) (Command, error)
+	build          func(n []int) (Command, error)
 }
 
 // verbs is the command language's verbs, the short forms beside the long.

@@ -171,9 +171,8 @@ func TestCheckCopyUntouched(t *testing.T) {
 			err, want, is := check(ctx, tc.path), tc.want, tc.is
 			if side == "target" && tc.path == damagedDB {
 				// Its rows, still read, refuse it first: a target
-				// with rows is no target, damaged or not. (Set on tc,
-				// this was the source's want too when the map gave
-				// the target first.)
+				// with rows is no target, damaged or not. Kept local:
+				// the source side of the same case wants tc's answer.
 				want, is = damagedDB+": the target database is not empty (table settings has rows)", dbcopy.ErrNotEmpty
 			}
 			if !errors.Is(err, is) || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; nothing changed") {

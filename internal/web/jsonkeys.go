@@ -86,7 +86,22 @@ func asciiField(t reflect.Type, name string) (namedField, bool) {
 // SameKey reports whether two JSON keys are the same in ASCII case only
 // ("Suits" is "suits"; "ſuits" is not).
 func SameKey(a, b string) bool {
-	return LowerASCII(a) == LowerASCII(b)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // LowerASCII is s with the ASCII capitals A to Z made small and nothing
@@ -95,9 +110,7 @@ func SameKey(a, b string) bool {
 func LowerASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+		b[i] = lowerByte(c)
 	}
 	return string(b)
 }

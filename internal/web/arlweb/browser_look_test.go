@@ -408,7 +408,7 @@ func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
 	}
 }
 
-// annWaiting is a table of players people, Ann seated at it in a
+// annWaiting is a table of people only, Ann seated at it in a
 // browser context of her own (bctx), waiting for the others.
 func annWaiting(t *testing.T, players int) (*env, created, context.Context, *seatTab) {
 	e := newEnv(t, Limits{Burst: 10000})
