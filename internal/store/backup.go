@@ -331,8 +331,9 @@ func copyFailed(err error) string {
 // old database, if any, is kept as path.replaced-TIME (with its -wal,
 // renamed to go with it; a -wal with no database is moved aside too); the
 // old -shm is removed, so nothing of the old database is ever replayed
-// into the backup. It returns the old
-// database's new name ("" if there was none).
+// into the backup. The restored file gets the old database's owner and
+// group (ownLike). It returns the old database's new name ("" if there
+// was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	return restore(ctx, path, from, false)
 }
@@ -379,6 +380,11 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 	defer os.Remove(tmp)
 	if err := checkCopy(ctx, tmp); err != nil {
 		return "", fmt.Errorf("restore: the copy of %s made beside the database failed its check, nothing changed: it %v", from, copyFailed(err))
+	}
+	if target.opened.Size() > 0 {
+		if err := ownLike(tmp, target.opened); err != nil {
+			return "", fmt.Errorf("restore: the restored file cannot be given the owner of the database it replaces (run restore as that user, or as root): %w; nothing changed", err)
+		}
 	}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	wal := path + ".stale-" + stamp + "-wal" // a -wal without its database

@@ -122,6 +122,42 @@ func TestBackupSaysWhatIsWrong(t *testing.T) {
 	})
 }
 
+// TestRestoreKeepsOwner: a restore run as root gives the restored file
+// the owner and group of the database it replaces, so that the service's
+// user can still open it (it was left root's, mode 0600, and the server
+// could not start on it). Changing a file's owner needs root.
+func TestRestoreKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to give a file another owner")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "backup.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillSaves(t, db, 2)
+	db.Close()
+	if err := Backup(ctx, path, backup); err != nil {
+		t.Fatal(err)
+	}
+	const uid, gid = 65534, 65533 // another user and group than root's
+	if err := os.Chown(path, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Restore(ctx, path, backup); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != uid || st.Gid != gid {
+		t.Fatalf("the restored file is owned by %d:%d, want the old database's %d:%d", st.Uid, st.Gid, uid, gid)
+	}
+}
+
 // TestRestore: refused while a store holds the database, and for a file
 // that is not a sound cardtable database (nothing changes); otherwise the
 // backup is in place, whole, the old database kept aside with its WAL, and
