@@ -366,6 +366,11 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 		return "", fmt.Errorf("restore: %w; nothing changed", err)
 	}
 	target, err := openFile(path)
+	if errors.Is(err, errInUse) {
+		// errInUse's own advice is serve's (another file would do there);
+		// a restore must wait for the server to stop.
+		return "", plainError{msg: fmt.Sprintf("restore: %s is in use by a running cardtable server: stop it first; nothing changed", path), err: err}
+	}
 	if err != nil {
 		return "", fmt.Errorf("restore: %w", err)
 	}

@@ -182,7 +182,7 @@ func TestRestore(t *testing.T) {
 		}
 	}
 	fillMore()
-	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) {
+	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) || !strings.Contains(err.Error(), "stop it first; nothing changed") || strings.Contains(err.Error(), "another database file") {
 		t.Fatalf("restore under an open store: %v", err)
 	}
 	notDB := filepath.Join(dir, "notes.txt")
