@@ -122,39 +122,42 @@ func TestBackupSaysWhatIsWrong(t *testing.T) {
 	})
 }
 
-// TestRestoreKeepsOwner: a restore run as root gives the restored file
-// the owner and group of the database it replaces, so that the service's
-// user can still open it (it was left root's, mode 0600, and the server
-// could not start on it). Changing a file's owner needs root.
-func TestRestoreKeepsOwner(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to give a file another owner")
-	}
+// TestRestoreRefusedForSwappedServer: a restore refused because a server
+// whose database file was replaced still has the -shm at the path says
+// so, with restore's advice, not serve's; docs/operating.md quotes the
+// words as printed.
+func TestRestoreRefusedForSwappedServer(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	path, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "backup.db")
+	path, swapped, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "swapped.db"), filepath.Join(dir, "backup.db")
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fillSaves(t, db, 2)
-	db.Close()
-	if err := Backup(ctx, path, backup); err != nil {
+	defer db.Close()
+	fillSaves(t, db, 3)
+	copyDB(t, db, swapped)
+	copyDB(t, db, backup)
+	if err := os.Rename(swapped, path); err != nil {
 		t.Fatal(err)
 	}
-	const uid, gid = 65534, 65533 // another user and group than root's
-	if err := os.Chown(path, uid, gid); err != nil {
-		t.Fatal(err)
+	_, err = Restore(ctx, path, backup)
+	want := "restore: " + path + "-shm is in use by a running cardtable server " +
+		"(a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop it first; nothing changed"
+	if err == nil || err.Error() != want {
+		t.Fatalf("restore beside a swapped server's -shm: %v\nwant %s", err, want)
 	}
-	if _, err := Restore(ctx, path, backup); err != nil {
-		t.Fatal(err)
+	if strings.Contains(err.Error(), "another database file") {
+		t.Fatalf("restore gives serve's advice: %v", err)
 	}
-	fi, err := os.Stat(path)
+	// docs/operating.md quotes it as printed.
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "operating.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := fi.Sys().(*syscall.Stat_t); st.Uid != uid || st.Gid != gid {
-		t.Fatalf("the restored file is owned by %d:%d, want the old database's %d:%d", st.Uid, st.Gid, uid, gid)
+	quoted := strings.TrimPrefix(want, "restore: "+path)
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "`..."+quoted+"`") {
+		t.Errorf("docs/operating.md does not quote %q", quoted)
 	}
 }
 
