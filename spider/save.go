@@ -394,6 +394,11 @@ func (f *saveFields) complete(eof int) error {
 	if f.stopped >= 0 && f.o.Variant != Spider {
 		return fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
 	}
+	if f.cheated && f.o.Variant == Spider {
+		// Spider has no cheat detection (its scoring stops instead): a
+		// halving mark there would only mislead.
+		return fmt.Errorf("%w: \"cheated: yes\" applies only to the arachnid variant", ErrFormat)
+	}
 	return nil
 }
 

@@ -435,8 +435,10 @@ func logText(c spider.Command, m spider.Move, moved bool) string {
 }
 
 // abandon records player's game id as lost if the player leaves it for
-// another game after playing at least one move without winning. An unknown
-// id is ignored: starting the new game matters more.
+// another game after playing at least one move without winning. A move
+// taken back still counts (Actions): a restart or undoing every move
+// before leaving must not escape the loss. An unknown id is ignored:
+// starting the new game matters more.
 func (gs *Service) abandon(ctx context.Context, player, id string) error {
 	if id == "" {
 		return nil
@@ -446,7 +448,7 @@ func (gs *Service) abandon(ctx context.Context, player, id string) error {
 		return nil
 	}
 	defer e.mu.Unlock()
-	if e.g.MovesPlayed() == 0 || e.g.Won() {
+	if (e.g.MovesPlayed() == 0 && e.g.Actions() == 0) || e.g.Won() {
 		return nil
 	}
 	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now(), e.played))

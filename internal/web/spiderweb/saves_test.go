@@ -144,6 +144,18 @@ func TestStatistics(t *testing.T) {
 		if g := h.statsGroupOf("spider", 4); g.Played != 1 || g.Won != 0 {
 			t.Fatalf("abandoned game: %+v", g)
 		}
+		// A game played and then restarted, or with every move undone, was
+		// still played: leaving it is a loss, or a restart before leaving
+		// would escape every loss.
+		for i, back := range []string{"restart", "undo"} {
+			c := h.newGame(`{"deal":"621","variant":"spider","suits":4}`)
+			h.cmd(c.ID, "deal", 200)
+			h.cmd(c.ID, back, 200)
+			h.call("POST", "/api/games?previous="+c.ID, `{"deal":"622","variant":"spider","suits":4}`, 201, nil)
+			if g := h.statsGroupOf("spider", 4); g.Played != 2+i || g.Won != 0 {
+				t.Fatalf("left after a move and %s: %+v, want %d played", back, g, 2+i)
+			}
+		}
 		// An unknown previous game is ignored.
 		h.call("POST", "/api/games?previous=NOPE", `{}`, 201, nil)
 	})
