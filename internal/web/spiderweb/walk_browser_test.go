@@ -207,17 +207,24 @@ func TestBrowserScoreMarkSaid(t *testing.T) {
 	}
 }
 
-// TestLongBrowserCheatSaid: the undo that halves an Arachnid score under
-// full cheat detection is said when it happens, with the level's rule.
+// TestLongBrowserCheatSaid: the undo that halves an Arachnid score is said
+// when it happens, with the level's rule: under new cards only, taking
+// back a deal counts as taking back a card turned up, and the message
+// said only the latter.
 func TestLongBrowserCheatSaid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	p := markedPage(t, "?deal=617&cheat=full")
-	p.pressSaid("d", "1")
-	want := "Cheating detected (full detection: any undo or restart counts): this game's score is halved from now on."
-	if got := p.pressSaid("u", "0"); got != want {
-		t.Errorf("after the undo the message box says %q, want %q", got, want)
+	for _, tc := range []struct{ level, rule string }{
+		{"full", "full detection: any undo or restart counts"},
+		{"newcards", "new cards only: taking back a move that turned a card up, or a deal, counts"},
+	} {
+		p := markedPage(t, "?deal=617&cheat="+tc.level)
+		p.pressSaid("d", "1")
+		want := "Cheating detected (" + tc.rule + "): this game's score is halved from now on."
+		if got := p.pressSaid("u", "0"); got != want {
+			t.Errorf("%s: after the undo of a deal the message box says %q, want %q", tc.level, got, want)
+		}
 	}
 }
 

@@ -128,7 +128,7 @@ export function send(cmd, { anim = "move" } = {}) {
 function scoreMarked(a, b) {
   if (b.breakdown.cheated && !a.breakdown.cheated) {
     const level = b.cheat === "full" ? "full detection: any undo or restart counts"
-      : "new cards only: taking back a move that turned a card up counts";
+      : "new cards only: taking back a move that turned a card up, or a deal, counts";
     info(`Cheating detected (${level}): this game's score is halved from now on.`);
   } else if (b.breakdown.stopped && !a.breakdown.stopped) {
     info(`Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at ${b.breakdown.counted}.`);
