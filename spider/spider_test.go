@@ -304,6 +304,21 @@ func TestCheatDetection(t *testing.T) {
 	// a new row.
 	layout := complete(t, []string{"|3D 8H 7H", "9C", "8S", "|4D 6C", "7D", "KS", "KH", "KD", "KC", "QS"}, "", 5, 9)
 	plain, reveal := Cards(0, 2, 1), Cards(3, 4, 1)
+	// A restart before any move marks nothing, even under full detection
+	// (docs/rules-spider.md #27); one after a move is an undo of it.
+	g, err := NewGameAt(mustLayout(t, layout, 4), Options{Variant: Arachnid, Cheat: CheatFull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Restart(); g.Cheated() {
+		t.Error("a restart before any move was taken for cheating")
+	}
+	if err := g.Play(plain); err != nil {
+		t.Fatal(err)
+	}
+	if g.Restart(); !g.Cheated() {
+		t.Error("a restart after a move under full detection was not taken for cheating")
+	}
 	for _, tc := range []struct {
 		level       CheatLevel
 		move        Move
@@ -371,6 +386,12 @@ func TestSpiderScoringStops(t *testing.T) {
 		t.Errorf("spider scoring after undo: %+v, want frozen at %d", s, at)
 	}
 	h := mustGame(t, 1, Options{Variant: Spider})
+	// A restart before any move takes nothing back: scoring goes on
+	// (docs/rules-spider.md #27).
+	h.Restart()
+	if h.ScoringStopped() || h.Actions() != 0 {
+		t.Errorf("a restart before any move stopped scoring (%v) or counted an action (%d)", h.ScoringStopped(), h.Actions())
+	}
 	if err := h.Play(Cards(5, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
