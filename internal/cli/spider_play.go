@@ -356,8 +356,11 @@ func (s *spiderSession) load(name string) (text []string, err error) {
 		// there, a directory, too big) is said as such: no format fault.
 		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
+	// Say a Spider game's stop; a cheat mark the save brings was not
+	// detected now.
+	before := spider.GameScore{Cheated: g.Cheated()}
 	s.g = g
-	return []string{"loaded " + name}, nil
+	return append([]string{"loaded " + name}, scoreMarked(before, g)...), nil
 }
 
 // extraCommand runs a command another package added (spiderExtraCommands);

@@ -366,4 +366,13 @@ func TestSpiderPlayScoreMark(t *testing.T) {
 			t.Errorf("%v: header after the redo reads %q, want %q", tc.args, strings.SplitN(last, "\n", 2)[0], tc.bar)
 		}
 	}
+	// A Spider game loaded in play stops its scoring too, and says so.
+	file := filepath.Join(t.TempDir(), "g.txt")
+	out, _, code := run(t, "move 6 1 1\nsave "+file+"\nload "+file+"\n", "spider", "play", "--deal", "1", "--variant", "spider")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	if want := "loaded " + file + "\nscoring stopped: in Spider an undo, restart or load ends this game's scoring at 12\n"; !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
 }
