@@ -296,6 +296,18 @@ func TestScoreParts(t *testing.T) {
 	if s.Builds != 2 || s.Turned != 10 || s.Total != 12 {
 		t.Errorf("after 7H on 8H: %+v, want builds 2 turned 10", s)
 	}
+	// 7H on a face-down 8H scores no build, in the open tableau too
+	// (docs/rules-spider.md #22): the score must not tell a covered card.
+	layout := complete(t, []string{"|3D |8H 7H", "9C", "8S", "|4D 6C", "7D", "KS", "KH", "KD", "KC", "QS"}, "", 5, 9)
+	for _, open := range []bool{false, true} {
+		g, err := NewGameAt(mustLayout(t, layout, 4), Options{Open: open})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := g.Score(); s.Builds != 0 {
+			t.Errorf("open %v: 7H on a face-down 8H: %+v, want no build", open, s)
+		}
+	}
 }
 
 func TestCheatDetection(t *testing.T) {
