@@ -8,6 +8,7 @@ import { announce, info, refuse, messageShown, pointedAt } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
+import { shortcutKey } from "/shared/keys.js";
 
 // The page's actions (render and pileLabel in app.js, the rest in
 // play.js), given by initKeys from app.js.
@@ -122,8 +123,9 @@ export function onKey(e) {
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
   if (dialogOpen()) return;
   if (menuOpen()) { menuKey(e); return; }
-  const key = e.key;
-  const lower = key.length === 1 ? key.toLowerCase() : key;
+  // key: the layout's letter or digit (shared/keys.js), "" for typing.
+  const key = shortcutKey(e), lower = key;
+  if (!key) return;
   if (e.ctrlKey || e.metaKey) {
     if (lower === "z" && !e.shiftKey) { e.preventDefault(); played(undo()); }
     else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); played(redo()); }

@@ -1,0 +1,64 @@
+package arlweb
+
+// Browser test of the table page for a player whose keyboard and script
+// are not US English (docs/arlington-page.md, "Keyboards, languages and
+// names").
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
+)
+
+// TestBrowserArlingtonChatScripts: a player named in Hebrew presses C on
+// a Russian layout (с, on the key of C): the chat's field takes the
+// focus, the с not typed into it. They write "3 of us?" with an input
+// method and end the word with Enter as Safari sends it (keyCode 229,
+// the composition over): no line goes. A plain Enter sends it; in the
+// chat the name stays at the line's start and the words' 3 after it
+// (without isolation the 3 is drawn left of the right-to-left name).
+func TestBrowserArlingtonChatScripts(t *testing.T) {
+	const name = "אבי"
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), name)
+	p.open(e.srv.URL, id)
+	p.join(name)
+	eval[bool](p, `(() => { document.activeElement.blur(); return true; })()`)
+	p.do(webtest.Press(webtest.LayoutKey{Key: "с", Code: "KeyC", VK: 67}))
+	p.until(`document.activeElement && document.activeElement.id === "chat-text"`)
+	if v := eval[string](p, `document.getElementById("chat-text").value`); v != "" {
+		t.Errorf("C on a Russian layout typed %q into the chat's field; want it only to open the chat", v)
+	}
+
+	p.do(webtest.InsertText("3 of us?"),
+		webtest.Press(webtest.LayoutKey{Key: "Enter", Code: "Enter", VK: 229}),
+		webtest.InsertText(" now"),
+		chromedp.KeyEvent("\r"))
+	p.until(`[...document.querySelectorAll(` + q(selChat) + `)].some((li) => li.textContent.includes("now"))`)
+	lines := eval[[]string](p, `[...document.querySelectorAll(`+q(selChat)+`)].map((li) => li.textContent)`)
+	if len(lines) != 1 || lines[0] != name+": 3 of us? now" {
+		t.Errorf("the chat shows %q; want one line, %q: the Enter that ended the input method's word sent the line half written", lines, name+": 3 of us? now")
+	}
+
+	type place struct{ Name, Colon, Three float64 }
+	got := eval[place](p, `(() => {
+	  const li = document.querySelector(`+q(selChat)+`);
+	  const at = (s) => {
+	    const w = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+	    for (let n = w.nextNode(); n; n = w.nextNode()) {
+	      const i = n.data.indexOf(s);
+	      if (i < 0) continue;
+	      const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + s.length);
+	      return r.getBoundingClientRect();
+	    }
+	    return null;
+	  };
+	  return { name: at(`+q(name)+`).left, colon: at(":").left, three: at("3").left };
+	})()`)
+	if !(got.Name < got.Colon && got.Colon < got.Three) {
+		t.Errorf("the chat line reads out of order: the name at x=%.0f, the colon at %.0f, the 3 at %.0f; want them left to right", got.Name, got.Colon, got.Three)
+	}
+}
