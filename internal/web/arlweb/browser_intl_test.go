@@ -5,10 +5,17 @@ package arlweb
 // names").
 
 import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"cardtable/internal/table"
 	"cardtable/internal/web/webtest"
 )
 
@@ -60,5 +67,46 @@ func TestBrowserArlingtonChatScripts(t *testing.T) {
 	})()`)
 	if !(got.Name < got.Colon && got.Colon < got.Three) {
 		t.Errorf("the chat line reads out of order: the name at x=%.0f, the colon at %.0f, the 3 at %.0f; want them left to right", got.Name, got.Colon, got.Three)
+	}
+}
+
+// TestBrowserArlingtonGamesDate: אבי finishes a game against a bot and
+// reads their games page in a browser set to Egyptian Arabic: the game's
+// date is the English page's (Latin digits, the month a word), not
+// toLocaleString's Arabic digits and right-to-left marks in an English
+// line.
+func TestBrowserArlingtonGamesDate(t *testing.T) {
+	const name = "אבי"
+	e := newEnv(t, Limits{Burst: 10000})
+	c := e.client()
+	var tb created
+	if code := c.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: 1}, &tb); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	c.join(tb.ID, name)
+	w := c.dial(tb.ID, -1)
+	for m := w.started(); m.View.ToMove >= 0; {
+		if m.View.ToMove == m.Seat && len(m.Legal) > 0 {
+			w.send(map[string]any{"type": "action", "action": m.Legal[0]})
+		}
+		n := m.View.EventCount
+		m = w.waitFor(func(x srvMsg) bool { return isView(x) && x.View.EventCount > n })
+	}
+	u, _ := url.Parse(e.srv.URL)
+	cookies := c.hc.Jar.Cookies(u)
+	p := newTab(t, startBrowser(t), 390, 844)
+	p.do(webtest.Locale("ar_EG"), chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for _, k := range cookies {
+			if _, err := cdp.Call(ctx, tg, network.SetCookie, network.SetCookieParams{Name: k.Name, Value: k.Value, URL: e.srv.URL, HTTPOnly: new(true)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}), chromedp.Navigate(e.srv.URL+"/arlington/games"))
+	p.wait(`document.querySelector("#games li.game .g-head")`, "the game listed")
+	var head string
+	p.eval(`document.querySelector("#games li.game .g-head").textContent`, &head)
+	if !regexp.MustCompile(`· [A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{1,2}:[0-9]{2} [AP]M$`).MatchString(head) {
+		t.Errorf("the game's line reads %q under ar_EG: want its date in the page's English, Latin digits", head)
 	}
 }

@@ -7,6 +7,7 @@ package spiderweb
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -90,5 +91,46 @@ func TestBrowserSpiderKeysLayouts(t *testing.T) {
 	p.eval(`document.body.dataset.busy`, &busy)
 	if n != before+10 || busy != "0" {
 		t.Errorf("AltGr with the key of U (typing € on Polish) undid (%d cards, want %d; busy %q): it is typing, not U", n, before+10, busy)
+	}
+}
+
+// TestBrowserSpiderSavedDateLocale: under an Egyptian Arabic locale the
+// saved games list's date is the English page's: Latin digits, the month
+// a word, no right-to-left marks. toLocaleString wrote it in Arabic
+// digits with right-to-left marks, in an English table.
+func TestBrowserSpiderSavedDateLocale(t *testing.T) {
+	savedDateLocale(t, "ar_EG", regexp.MustCompile(`^[A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{1,2}:[0-9]{2} [AP]M$`))
+}
+
+// TestLongBrowserSpiderSavedDateLocale: under a German locale the date is
+// written the same way, but for the clock, the reader's: 24 hours.
+func TestLongBrowserSpiderSavedDateLocale(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	savedDateLocale(t, "de_DE", regexp.MustCompile(`^[A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{2}:[0-9]{2}$`))
+}
+
+// savedDateLocale opens the page under locale, saves its game and checks
+// the date the list shows against want, and the page's language.
+func savedDateLocale(t *testing.T, locale string, want *regexp.Regexp) {
+	p := &browserPage{t: t, ctx: webtest.OpenTab(t, startBrowser(t), 1280, 800), srv: pageServer(t)}
+	p.watchErrors()
+	p.do(webtest.Locale(locale))
+	p.load()
+	var lang string
+	p.eval(`document.documentElement.lang`, &lang)
+	if lang != "en" {
+		t.Errorf("the page's language is %q, want en", lang)
+	}
+	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
+	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")
+	p.do(chromedp.SendKeys(chromedp.CSS("#save-name"), "partie"))
+	p.clickSel(`#form-save button[type=submit]`)
+	p.waitJS(`document.querySelector("#saves-list td[data-label=Saved]")`, "the save listed")
+	var got string
+	p.eval(`document.querySelector("#saves-list td[data-label=Saved]").textContent`, &got)
+	if !want.MatchString(got) {
+		t.Errorf("under %s the save's date reads %q, want it to match %s", locale, got, want)
 	}
 }

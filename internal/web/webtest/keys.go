@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
@@ -46,6 +47,16 @@ func Press(k LayoutKey) chromedp.Action[chromedp.Void] {
 func InsertText(text string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, input.InsertText, input.InsertTextParams{Text: text})
+		return err
+	})
+}
+
+// Locale makes the tab's default locale loc ("ar_EG", "de_DE"), as a
+// browser set to that language and region: what Intl and toLocaleString
+// use when given none. It holds for the tab's later pages.
+func Locale(loc string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetLocaleOverride, emulation.SetLocaleOverrideParams{Locale: loc})
 		return err
 	})
 }
