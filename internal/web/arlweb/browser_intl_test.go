@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -108,5 +109,23 @@ func TestBrowserArlingtonGamesDate(t *testing.T) {
 	p.eval(`document.querySelector("#games li.game .g-head").textContent`, &head)
 	if !regexp.MustCompile(`· [A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{1,2}:[0-9]{2} [AP]M$`).MatchString(head) {
 		t.Errorf("the game's line reads %q under ar_EG: want its date in the page's English, Latin digits", head)
+	}
+}
+
+// TestBrowserArlingtonLobbyLongName: a table whose player's name is 24
+// letters with no space (the longest the server takes) is listed in the
+// lobby on a 360 px screen without the page scrolling sideways.
+func TestBrowserArlingtonLobbyLongName(t *testing.T) {
+	name := strings.Repeat("W", table.MaxNameRunes)
+	e := newEnv(t, Limits{})
+	c := e.client()
+	c.join(c.create("", "random"), name)
+	p := newTab(t, startBrowser(t), 360, 740)
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.wait(`[...document.querySelectorAll(".tables .t-main")].some((s) => s.textContent.includes(`+q(name)+`)) && document.readyState === "complete"`, "the table listed")
+	var w []float64
+	p.eval(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`, &w)
+	if w[0] > w[1] {
+		t.Errorf("at 360 px the lobby is %.0f px wide, listing %s's table: it scrolls sideways", w[0], name)
 	}
 }
