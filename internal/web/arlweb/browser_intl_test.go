@@ -20,14 +20,43 @@ import (
 	"cardtable/internal/web/webtest"
 )
 
-// TestBrowserArlingtonChatScripts: a player named in Hebrew presses C on
-// a Russian layout (с, on the key of C): the chat's field takes the
+// TestBrowserArlingtonChatScripts: a player writes "3 of us?" into the
+// chat with an input method and ends the word with Enter as Safari sends
+// it (the composition over, then a keydown saying only keyCode 229): no
+// line goes. They add " now" with a keyboard that says 229 for every key
+// and starts no composition (Android's): its Enter sends the line whole.
+func TestBrowserArlingtonChatScripts(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	composition := func(typ string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").dispatchEvent(new CompositionEvent(` + q(typ) + `, {bubbles: true}))`)
+	}
+	enter229 := webtest.Press(webtest.LayoutKey{Key: "Enter", Code: "Enter", VK: 229})
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").focus()`),
+		composition("compositionstart"), webtest.InsertText("3 of us?"), composition("compositionend"),
+		enter229,
+		webtest.InsertText(" now"), enter229)
+	p.until(`[...document.querySelectorAll(` + q(selChat) + `)].some((li) => li.textContent.includes("now"))`)
+	lines := eval[[]string](p, `[...document.querySelectorAll(`+q(selChat)+`)].map((li) => li.textContent)`)
+	if len(lines) != 1 || lines[0] != "Ann: 3 of us? now" {
+		t.Errorf("the chat shows %q; want one line, %q: the Enter that ended the input method's word sent the line half written", lines, "Ann: 3 of us? now")
+	}
+}
+
+// TestLongBrowserArlingtonChatScripts: a player named in Hebrew presses
+// C on a Russian layout (с, on the key of C): the chat's field takes the
 // focus, the с not typed into it. They write "3 of us?" with an input
 // method and end the word with Enter as Safari sends it (keyCode 229,
 // the composition over): no line goes. A plain Enter sends it; in the
 // chat the name stays at the line's start and the words' 3 after it
 // (without isolation the 3 is drawn left of the right-to-left name).
-func TestBrowserArlingtonChatScripts(t *testing.T) {
+func TestLongBrowserArlingtonChatScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	const name = "אבי"
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
@@ -41,7 +70,10 @@ func TestBrowserArlingtonChatScripts(t *testing.T) {
 		t.Errorf("C on a Russian layout typed %q into the chat's field; want it only to open the chat", v)
 	}
 
-	p.do(webtest.InsertText("3 of us?"),
+	composition := func(typ string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").dispatchEvent(new CompositionEvent(` + q(typ) + `, {bubbles: true}))`)
+	}
+	p.do(composition("compositionstart"), webtest.InsertText("3 of us?"), composition("compositionend"),
 		webtest.Press(webtest.LayoutKey{Key: "Enter", Code: "Enter", VK: 229}),
 		webtest.InsertText(" now"),
 		chromedp.KeyEvent("\r"))
@@ -110,6 +142,13 @@ func TestBrowserArlingtonGamesDate(t *testing.T) {
 	if !regexp.MustCompile(`· [A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{1,2}:[0-9]{2} [AP]M$`).MatchString(head) {
 		t.Errorf("the game's line reads %q under ar_EG: want its date in the page's English, Latin digits", head)
 	}
+	// Each name isolated from the score after it: "אבי (you) 1" must not
+	// be drawn with a right-to-left name taking what follows along.
+	var got []string
+	p.eval(`[...document.querySelectorAll("#games li.game .g-scores bdi")].map((b) => b.textContent)`, &got)
+	if len(got) != 2 || got[0] != name {
+		t.Errorf("the game's scores isolate the names %q; want each of the 2 names in a <bdi>, %s's first", got, name)
+	}
 }
 
 // TestBrowserArlingtonLobbyLongName: a table whose player's name is 24
@@ -127,5 +166,33 @@ func TestBrowserArlingtonLobbyLongName(t *testing.T) {
 	p.eval(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`, &w)
 	if w[0] > w[1] {
 		t.Errorf("at 360 px the lobby is %.0f px wide, listing %s's table: it scrolls sideways", w[0], name)
+	}
+}
+
+// TestLongBrowserArlingtonKeysPunctuation: on Colemak (and Workman) the
+// key where US English has P types ";": pressed when Ann may pass, it
+// does not pass. Russian C (с, a Cyrillic letter on the key of C) after
+// it opens the chat, in order, so the ; was handled first.
+func TestLongBrowserArlingtonKeysPunctuation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{Burst: 10000})
+	_, _, p := openTable(t, e, "Ann", longGame, "", "random", "random", "random")
+	p.join("Ann")
+	// Ann plays the first action offered until she may pass.
+	p.until(`(() => {
+	  if (document.querySelector('#actions button[data-action="pass"]:not(:disabled)')) return true;
+	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
+	  if (first && window.__clickedAt !== window.__ws.count) { window.__clickedAt = window.__ws.count; first.click(); }
+	  return false;
+	})()`)
+	n := p.events()
+	eval[bool](p, `(() => { document.activeElement.blur(); return true; })()`)
+	p.do(webtest.Press(webtest.LayoutKey{Key: ";", Code: "KeyP", VK: 186}),
+		webtest.Press(webtest.LayoutKey{Key: "с", Code: "KeyC", VK: 67}))
+	p.until(`document.activeElement && document.activeElement.id === "chat-text"`)
+	if got := p.events(); got != n || p.count(`#actions button[data-action="pass"]:not(:disabled)`) != 1 {
+		t.Errorf("Colemak's ; (where US English has P) passed: events %d -> %d", n, got)
 	}
 }
