@@ -51,8 +51,14 @@ type arlRemote struct {
 	// the stand-in's.
 	mine     int
 	prompted bool // the table was shown for this position
-	asked    bool // the prompt is out, waiting for a line
-	lines    <-chan arlLine
+	// asked: the prompt is out, waiting for a line. Anything printed
+	// meanwhile (a chat line, a refusal) starts a line of its own and
+	// takes the prompt back, so that it is printed again below what came:
+	// else the line followed the "> " and no prompt was left on the
+	// screen. A new connection takes it back too: the notes of the lost
+	// one (standard error, from the follower's goroutine) came after it.
+	asked bool
+	lines <-chan arlLine
 	// wait: no action is sent before this time, set when the server
 	// refused one for coming too fast (a bot, or a script piped in, would
 	// send again at once and be refused again, until the server cut the
@@ -88,7 +94,22 @@ type arlLine struct {
 	err  error
 }
 
-func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, format, args...) }
+// out prints to standard output, below the prompt if it is out.
+func (r *arlRemote) out(format string, args ...any) {
+	r.endPrompt()
+	fmt.Fprintf(r.env.Stdout, format, args...)
+}
+
+// endPrompt ends the prompt's line on standard output, if the prompt is
+// out, before another line is printed, and takes the prompt back: it is
+// printed again once the player may type. A line the player had half
+// typed is still theirs to finish: the terminal keeps it.
+func (r *arlRemote) endPrompt() {
+	if r.asked {
+		r.asked = false
+		fmt.Fprintln(r.env.Stdout)
+	}
+}
 
 func (r *arlRemote) run(ctx context.Context) error {
 	who := "you play it from here; type 'help' for commands"
@@ -121,7 +142,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 				r.prompted = true
 			}
 			if !r.asked {
-				r.out("> ")
+				fmt.Fprint(r.env.Stdout, "> ")
 				r.asked = true
 			}
 			lines = r.lines
@@ -205,8 +226,9 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 	case m.Type == arlclient.TypeConnected:
 		// Until the first view on this connection the last one may be
 		// stale, and an action sent on the lost one may never have
-		// arrived: act again only on what the new one shows.
-		r.fresh, r.sent = false, -1
+		// arrived: act again only on what the new one shows. The prompt
+		// is asked again then, below the notes of the loss.
+		r.fresh, r.sent, r.asked = false, -1, false
 	case m.Err != nil:
 		r.sent = -1
 		if m.Err.Class == "unavailable" && r.bot != nil {
@@ -261,7 +283,8 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	if v.EventCount != r.at {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
-		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
+		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+		r.endPrompt()
 		r.storeWait, r.storeTold = 0, false // the table stores again
 	}
 	if u.Over() {

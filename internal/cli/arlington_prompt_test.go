@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// arlWaitOut waits until out holds want, and fails tb after a while.
+func arlWaitOut(tb testing.TB, out *syncBuffer, want string) {
+	tb.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), want); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("no %q in:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestArlingtonConnectPromptAfterChat: a line that arrives while the
+// prompt is out (here the chat line the player just sent, coming back
+// from the server) is printed on a line of its own, and the prompt is
+// printed again below it. Before, it followed the "> " on the same line
+// and no prompt was left on the screen: the player saw no sign that it
+// was still their turn.
+func TestArlingtonConnectPromptAfterChat(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
+	pr, pw := io.Pipe()
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), []string{"arlington", "connect", link, "--identity", ""}, pr, out, errb)
+		pr.Close()
+	}()
+	t.Cleanup(func() { pw.Close() })
+	// The line is read on the player's turn, with the prompt out.
+	go io.WriteString(pw, "say good luck\n")
+	arlWaitOut(t, out, "chat Terminal: good luck\n")
+	arlWaitOut(t, out, "chat Terminal: good luck\n> ")
+	if got := out.String(); !strings.Contains(got, "> \nchat Terminal: good luck\n> ") {
+		t.Fatalf("the chat line is not on a line of its own below the prompt, with the prompt again after it:\n%s", got)
+	}
+	go io.WriteString(pw, "quit\n")
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("connect did not end")
+	}
+}
