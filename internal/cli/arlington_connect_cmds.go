@@ -25,7 +25,7 @@ const arlConnectHelp = `commands (one a line, read when it is your turn):
   record            print the table's game record so far (the server
                     shows its seed only once the game is over)
   say TEXT          send TEXT to the table's chat
-  quit              leave the table: the server's stand-in bot plays
+  quit, q           leave the table: the server's stand-in bot plays
                     your seat from now on
 ` + arlActionsHelp
 
@@ -52,7 +52,7 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 	switch w := strings.ToLower(word); w {
 	case "":
 		return false, nil
-	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "q", "exit":
 		if rest != "" {
 			r.out("%s takes no arguments\n", word)
 			return false, nil
@@ -116,7 +116,7 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 			return false, nil
 		}
 		r.out("%s%s", recordNote, text)
-	case "quit", "exit":
+	case "quit", "q", "exit":
 		if err := r.leave(ctx); err != nil {
 			return true, err
 		}

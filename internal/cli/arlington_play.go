@@ -30,7 +30,7 @@ const arlPlayHelp = `commands (one a line):
   save FILE         save the game record to FILE, to continue later with
                     --load FILE; the file holds the seed, which reveals
                     every hand, so do not read it while playing on
-  quit              stop playing
+  quit, q           stop playing
 ` + arlActionsHelp
 
 // arlActionsHelp is the part of the help that names the actions: the
@@ -327,7 +327,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	switch strings.ToLower(word) {
 	case "":
 		return nil, false, nil
-	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "q", "exit":
 		// An argument is refused, not ignored: "quit now" or "auto 3"
 		// may mean something else (as in Spider's terminal play).
 		if rest != "" {
@@ -383,7 +383,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 			p.out("(the file holds the seed, which reveals every hand: do not read it while you play on)\n")
 		}
 		return nil, false, nil
-	case "quit", "exit":
+	case "quit", "q", "exit":
 		return nil, true, nil
 	}
 	if n, err := strconv.Atoi(line); err == nil {

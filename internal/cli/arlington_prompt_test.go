@@ -43,11 +43,12 @@ func TestArlingtonConnectPromptAfterChat(t *testing.T) {
 	if got := out.String(); !strings.Contains(got, "> \nchat Terminal: good luck\n> ") {
 		t.Fatalf("the chat line is not on a line of its own below the prompt, with the prompt again after it:\n%s", got)
 	}
-	go io.WriteString(pw, "quit\n")
+	// q, as in Spider's terminal play, is quit.
+	go io.WriteString(pw, "q\n")
 	select {
 	case code := <-done:
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, errb.String())
+		if code != exitOK || !strings.Contains(out.String(), "left the table; seat 1 is") {
+			t.Fatalf("exit %d: %s\n%s", code, errb.String(), out.String())
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("connect did not end")
