@@ -388,13 +388,13 @@ func (c *Client) callOnce(ctx context.Context, method, path string, in, out any)
 				e.Error = "" // a page, not a message
 			}
 		}
-		return &APIError{Status: resp.StatusCode, Message: e.Error, retry: movingWait(path, resp)}
+		return &APIError{Status: resp.StatusCode, Message: Clean(e.Error), retry: movingWait(path, resp)}
 	}
 	switch o := out.(type) {
 	case nil:
 		return nil
 	case *bytes.Buffer:
-		o.Write(b)
+		o.WriteString(CleanLines(string(b))) // a record, printed as it is
 		return nil
 	}
 	if err := json.Unmarshal(b, out); err != nil {
