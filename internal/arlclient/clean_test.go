@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/coder/websocket"
 )
 
 // hasControl reports a control or format character other than '\n'.
@@ -72,5 +74,22 @@ func TestServerWordsCleaned(t *testing.T) {
 	rec, err := c.Record(context.Background(), "T1")
 	if err != nil || hasControl(rec) || !strings.HasPrefix(rec, "arlington record 1\nplayers 2") {
 		t.Errorf("record not cleaned: %q, %v", rec, err)
+	}
+}
+
+// TestLostCloseReason: the reason a server gives for closing is cleaned
+// as its other words are, and a message too big for the server (1009,
+// whose reason is the WebSocket library's) is said in words.
+func TestLostCloseReason(t *testing.T) {
+	for _, c := range []struct {
+		err  websocket.CloseError
+		want string
+	}{
+		{websocket.CloseError{Code: websocket.StatusMessageTooBig, Reason: "read limited at 4097 bytes"}, "the server closed it: a message this client sent was too long for it"},
+		{websocket.CloseError{Code: websocket.StatusPolicyViolation, Reason: "bye\x1b]0;title\x07"}, "the server closed it: bye ]0;title "},
+	} {
+		if got := (lost{c.err}).Error(); got != c.want {
+			t.Errorf("%d %q: %q, want %q", c.err.Code, c.err.Reason, got, c.want)
+		}
 	}
 }

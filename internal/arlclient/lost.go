@@ -33,8 +33,11 @@ func (l lost) Error() string {
 		switch {
 		case code == websocket.StatusServiceRestart && ce.Reason == "restarting":
 			return "the server is restarting"
+		case code == websocket.StatusMessageTooBig:
+			// The reason is the library's ("read limited at 4097 bytes").
+			return "the server closed it: a message this client sent was too long for it"
 		case ce.Reason != "":
-			return "the server closed it: " + ce.Reason
+			return "the server closed it: " + Clean(ce.Reason)
 		}
 		return fmt.Sprintf("the server closed it (WebSocket status %d)", int(code))
 	}

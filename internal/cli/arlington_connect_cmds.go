@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cardtable/arlington"
 	"cardtable/internal/arlclient"
@@ -28,6 +29,10 @@ const arlConnectHelp = `commands (one a line, read when it is your turn):
   quit, q           leave the table: the server's stand-in bot plays
                     your seat from now on
 ` + arlActionsHelp
+
+// arlMaxChat is the longest chat line the server takes, in characters
+// (docs/api.md, "WebSocket").
+const arlMaxChat = 200
 
 // line handles one line of the terminal player's; stop ends play.
 func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) {
@@ -63,8 +68,19 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 			r.out("usage: say TEXT\n")
 			return false, nil
 		}
+		if n := utf8.RuneCountInString(rest); n > arlMaxChat {
+			// Refused here: past 4 KiB the server does not read the
+			// message and closes the connection instead of answering.
+			r.out("not sent: a chat line is at most %d characters, this one has %d\n", arlMaxChat, n)
+			return false, nil
+		}
 		if err := r.sess.Chat(ctx, rest); err != nil {
-			r.out("not sent: %v\n", err)
+			if ctx.Err() != nil {
+				return true, ctx.Err()
+			}
+			// The connection is going (the follower reconnects): the
+			// WebSocket library's words would tell the player nothing.
+			r.out("not sent: the connection to the table is down; say it again once it is back\n")
 		}
 		return false, nil
 	case "save":

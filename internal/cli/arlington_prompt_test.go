@@ -54,3 +54,18 @@ func TestArlingtonConnectPromptAfterChat(t *testing.T) {
 		t.Fatal("connect did not end")
 	}
 }
+
+// TestArlingtonConnectChatTooLong: a chat line longer than the server
+// takes is refused at the terminal, saying the limit, and the connection
+// stays. Before, one over 4 KiB went out, the server closed the
+// connection unread, and the player read only that it was lost.
+func TestArlingtonConnectChatTooLong(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--turn-timer", "off")
+	script := "say " + strings.Repeat("x", 5000) + "\nquit\n"
+	out, errs, code := arlRun(t, script, "arlington", "connect", link, "--identity", "")
+	if code != exitOK || !strings.Contains(out, "not sent: a chat line is at most 200 characters, this one has 5000\n") ||
+		strings.Contains(errs, "lost") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
