@@ -33,7 +33,7 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
+		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1, joined: -1}
 		if err := r.choosePlayer(*level, name); err != nil {
 			return err
 		}

@@ -69,3 +69,26 @@ func TestArlingtonConnectChatTooLong(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestArlingtonConnectAgainNoStandIn: a player who connects again to a
+// table where they played (here, once the game is over) is told the
+// game so far without calling their own moves the stand-in's: nothing in
+// the events says who made a move of their seat before this run, so
+// only the moves since it joined that it did not send are marked. Before,
+// every move of theirs in the game so far read "stand-in: seat 1 (you)".
+func TestArlingtonConnectAgainNoStandIn(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	link := arlNewTable(t, url, "--seats", "human,greedy", "--target", "1", "--turn-timer", "off")
+	id := filepath.Join(t.TempDir(), "identity.json")
+	first, errs, code := arlRun(t, strings.Repeat("auto\n", 500), "arlington", "connect", link, "--identity", id)
+	if code != exitOK || !strings.Contains(first, "game over after") || !strings.Contains(first, "seat 1 (you) ") {
+		t.Fatalf("the game: exit %d\n%s\n%s", code, first, errs)
+	}
+	again, errs, code := arlRun(t, "", "arlington", "connect", link, "--identity", id)
+	if code != exitOK || !strings.Contains(again, "you are seat 1") || !strings.Contains(again, "game over after") {
+		t.Fatalf("again: exit %d\n%s\n%s", code, again, errs)
+	}
+	if strings.Contains(first+again, "stand-in: ") {
+		t.Fatalf("the player's own moves told as the stand-in's:\n%s", again)
+	}
+}

@@ -49,7 +49,12 @@ type arlRemote struct {
 	// mine is the event count at which this client last sent an action
 	// (-1: none): a move of this seat numbered so is its own, any other
 	// the stand-in's.
-	mine     int
+	mine int
+	// joined is the event count of the first view of this run (-1
+	// before it): the events before it are the game so far, told on
+	// joining, whose moves of this seat may be the person's own from an
+	// earlier run or the stand-in's; nothing tells which.
+	joined   int
 	prompted bool // the table was shown for this position
 	// asked: the prompt is out, waiting for a line. Anything printed
 	// meanwhile (a chat line, a refusal) starts a line of its own and
@@ -266,6 +271,9 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		return false, nil
 	}
 	v := u.View
+	if r.joined < 0 {
+		r.joined = v.EventCount
+	}
 	if v.EventsFrom > r.have {
 		// The follower asked again from what it has; this view is current
 		// all the same, and the missing events follow.
