@@ -54,7 +54,10 @@ type arlRemote struct {
 	// before it): the events before it are the game so far, told on
 	// joining, whose moves of this seat may be the person's own from an
 	// earlier run or the stand-in's; nothing tells which.
-	joined   int
+	joined int
+	// acted is the action last sent, so that a refusal of a set whose
+	// cards are no set can say why, as terminal play does.
+	acted    arlington.Action
 	prompted bool // the table was shown for this position
 	// asked: the prompt is out, waiting for a line. Anything printed
 	// meanwhile (a chat line, a refusal) starts a line of its own and
@@ -242,6 +245,9 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 		}
 		if m.Err.Rule != "" {
 			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
+			if why := arlSetWhy(r.acted); why != "" && m.Err.Rule == "Sets" {
+				r.out("why: %s\n", why)
+			}
 		} else {
 			r.out("refused: %s\n", arlReason(m.Err))
 		}
@@ -362,6 +368,7 @@ func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
 	case err == nil:
 		r.sent = r.last.View.EventCount
 		r.mine = r.sent
+		r.acted = a
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:

@@ -93,7 +93,7 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup: checking %s: %w", path, err)
 	}
 	if len(dmg.found) > 0 && !dmg.indexOnly {
-		return rowsMayBeLost(path, dmg)
+		return fmt.Errorf("backup: %w", rowsMayBeLost(path, dmg, "nothing written"))
 	}
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
@@ -112,7 +112,7 @@ func Backup(ctx context.Context, path, to string) error {
 		// VACUUM INTO copied the indexes as they were; the tables are
 		// whole, so the copy's indexes are made anew from them.
 		if err := reindex(ctx, tmp); err != nil {
-			return fmt.Errorf("%w (its indexes could not be made anew on a copy: %w)", rowsMayBeLost(path, dmg), err)
+			return fmt.Errorf("backup: %w (its indexes could not be made anew on a copy: %w)", rowsMayBeLost(path, dmg, "nothing written"), err)
 		}
 	}
 	if err := checkCopy(ctx, tmp); err != nil {
