@@ -28,7 +28,7 @@ func hasControl(s string) bool {
 func TestServerWordsCleaned(t *testing.T) {
 	const esc = `\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u202e`
 	view := `{"type":"view","table":"T1","seat":0,"status":"open",` +
-		`"seats":[{"seat":0,"name":"Ann` + esc + `"}],` +
+		`"seats":[{"seat":0,"name":"Ann` + esc + `"},{"seat":1,"bot":"hi` + esc + `"}],` +
 		`"chat":[{"n":1,"seat":0,"name":"Ann` + esc + `","text":"hi` + esc + `"}],` +
 		`"log":["Ann` + esc + ` passes."],"names":["Ann` + esc + `"]}`
 	m, err := decode([]byte(view))
@@ -36,7 +36,7 @@ func TestServerWordsCleaned(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := m.Update
-	for _, s := range []string{u.Seats[0].Name, u.Chat[0].Name, u.Chat[0].Text, u.Log[0], u.Names[0]} {
+	for _, s := range []string{u.Seats[0].Name, u.Seats[1].Bot, u.Chat[0].Name, u.Chat[0].Text, u.Log[0], u.Names[0]} {
 		if hasControl(s) || !strings.HasPrefix(s, "Ann") && !strings.HasPrefix(s, "hi") {
 			t.Errorf("%q: not cleaned", s)
 		}
@@ -53,6 +53,11 @@ func TestServerWordsCleaned(t *testing.T) {
 	}
 
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/tables") {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"id":"T1` + esc + `","seats":[{"seat":0,"name":"Ann` + esc + `"},{"seat":1,"bot":"hi` + esc + `"}]}`))
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, "/record") {
 			w.Write([]byte("arlington record 1\nplayers 2\x1b]0;title\x07\n"))
 			return
@@ -74,6 +79,10 @@ func TestServerWordsCleaned(t *testing.T) {
 	rec, err := c.Record(context.Background(), "T1")
 	if err != nil || hasControl(rec) || !strings.HasPrefix(rec, "arlington record 1\nplayers 2") {
 		t.Errorf("record not cleaned: %q, %v", rec, err)
+	}
+	tb, err := c.Create(context.Background(), TableConfig{Players: 2})
+	if err != nil || hasControl(tb.ID) || hasControl(tb.Seats[0].Name) || hasControl(tb.Seats[1].Bot) {
+		t.Errorf("new table not cleaned: %+v, %v", tb, err)
 	}
 }
 

@@ -249,13 +249,24 @@ func (c *Client) Lobby(ctx context.Context) (Lobby, error) {
 // Create makes a table; nobody is seated at it yet.
 func (c *Client) Create(ctx context.Context, cfg TableConfig) (Table, error) {
 	var t Table
-	return t, c.call(ctx, http.MethodPost, "/api/arlington/tables", cfg, &t)
+	err := c.call(ctx, http.MethodPost, "/api/arlington/tables", cfg, &t)
+	t.clean()
+	return t, err
 }
 
 // Table describes table id.
 func (c *Client) Table(ctx context.Context, id string) (Table, error) {
 	var t Table
-	return t, c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id, nil, &t)
+	err := c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id, nil, &t)
+	t.clean()
+	return t, err
+}
+
+// clean makes the table's words fit for a terminal (Clean): its id and
+// link (new-table prints the link) and its seats' names and bot levels.
+func (t *Table) clean() {
+	t.ID, t.Link, t.Status = Clean(t.ID), Clean(t.Link), Clean(t.Status)
+	cleanSeats(t.Seats)
 }
 
 // Join takes a seat at table id under name: seat, or the first open one

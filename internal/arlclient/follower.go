@@ -429,12 +429,11 @@ func decode(b []byte) (Message, error) {
 	return m, nil
 }
 
-// clean makes the update's words (names, chat, the log's sentences) fit
-// for a terminal (Clean); Raw keeps them as received, for --log.
+// clean makes the update's words (names, bot levels, chat, the log's
+// sentences) fit for a terminal (Clean); Raw keeps them as received, for
+// --log.
 func (u *Update) clean() {
-	for i := range u.Seats {
-		u.Seats[i].Name = Clean(u.Seats[i].Name)
-	}
+	cleanSeats(u.Seats)
 	for i := range u.Chat {
 		u.Chat[i].Name, u.Chat[i].Text = Clean(u.Chat[i].Name), Clean(u.Chat[i].Text)
 	}
@@ -443,5 +442,13 @@ func (u *Update) clean() {
 	}
 	for i := range u.Names {
 		u.Names[i] = Clean(u.Names[i])
+	}
+}
+
+// cleanSeats cleans the words of each seat the terminal prints: the
+// player's name and the bot's level.
+func cleanSeats(seats []Seat) {
+	for i := range seats {
+		seats[i].Name, seats[i].Bot = Clean(seats[i].Name), Clean(seats[i].Bot)
 	}
 }
