@@ -36,6 +36,21 @@ func seated(t *testing.T, f *fakeTable, s *Follower) *websocket.Conn {
 	return conn
 }
 
+// drain empties notes: what the follower said before it was seated, so
+// that a later read sees only what came after. The follower notes
+// nothing while connected, and its notes before the view came are
+// in the channel by the time seated returns (the same goroutine noted,
+// then dialled).
+func drain(notes chan string) {
+	for {
+		select {
+		case <-notes:
+		default:
+			return
+		}
+	}
+}
+
 // TestFollowerWaitStartsOverAfterGoodConnection: the wait between tries
 // doubles while the server stays out of reach, and a connection on which
 // the server spoke starts it over: a later loss is tried again after the
@@ -59,6 +74,10 @@ func TestFollowerWaitStartsOverAfterGoodConnection(t *testing.T) {
 	}
 	f.answer.Store(0)
 	conn := seated(t, f, s)
+	// A refused try after the last note read and before the server
+	// answered again left its note ("8ms"): it is not the one after the
+	// good connection.
+	drain(notes)
 	// The loss again: the first wait, then doubling again.
 	f.answer.Store(http.StatusServiceUnavailable)
 	conn.CloseNow()
@@ -82,15 +101,21 @@ func TestFollowerGiveUpStartsOverAfterGoodConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	const giveUp = 100 * time.Millisecond
-	f.answer.Store(http.StatusServiceUnavailable)
 	s := c.Open(context.Background(), "T1", FollowOptions{Backoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, GiveUp: giveUp, Notef: notef})
 	defer s.Close()
-	firstLoss := time.Now()
+	// The first loss: a connection dropped before the server spoke, so
+	// not a good one. The next try is answered whenever it comes, so the
+	// follower cannot give up before it, however slow the machine.
+	first := recv(t, f.conns)
+	if m := next(t, s); m.Type != TypeConnected {
+		t.Fatalf("first message %+v, want the connected one", m)
+	}
+	first.CloseNow()
 	waitNoted(t, notes)
-	f.answer.Store(0)
 	conn := seated(t, f, s)
-	// The connection lasts until GiveUp has passed since the first loss.
-	<-time.After(time.Until(firstLoss.Add(2 * giveUp)))
+	// The first loss is before now: the connection lasts until GiveUp
+	// has passed since then.
+	<-time.After(giveUp + 10*time.Millisecond)
 	conn.CloseNow()
 	// Lost again: tried again, and back.
 	waitNoted(t, notes)
