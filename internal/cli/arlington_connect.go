@@ -33,7 +33,8 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1, joined: -1}
+		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1, joined: -1,
+			prompts: inputIsTerminal(env.Stdin)}
 		if err := r.choosePlayer(*level, name); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"cardtable/arlington"
 	"cardtable/internal/arlclient"
+	"cardtable/internal/table"
 )
 
 // The terminal player's commands at an online table.
@@ -29,10 +30,6 @@ const arlConnectHelp = `commands (one a line, read when it is your turn):
   quit, q           leave the table: the server's stand-in bot plays
                     your seat from now on
 ` + arlActionsHelp
-
-// arlMaxChat is the longest chat line the server takes, in characters
-// (docs/api.md, "WebSocket").
-const arlMaxChat = 200
 
 // line handles one line of the terminal player's; stop ends play.
 func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) {
@@ -64,17 +61,23 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 		}
 		return r.command(ctx, w)
 	case "say":
-		if rest == "" {
+		// The line as the table will keep it (its control and format
+		// characters made spaces, then trimmed), counted so: the server
+		// counts what comes, and a line over its limit is refused here,
+		// since past 4 KiB the server does not read the message and
+		// closes the connection instead of answering.
+		text := strings.TrimSpace(arlclient.Clean(rest))
+		if text == "" {
 			r.out("usage: say TEXT\n")
 			return false, nil
 		}
-		if n := utf8.RuneCountInString(rest); n > arlMaxChat {
-			// Refused here: past 4 KiB the server does not read the
-			// message and closes the connection instead of answering.
-			r.out("not sent: a chat line is at most %d characters, this one has %d\n", arlMaxChat, n)
+		if n := utf8.RuneCountInString(text); n > table.MaxChatRunes {
+			r.out("not sent: a chat line is at most %d characters, this one has %d\n", table.MaxChatRunes, n)
 			return false, nil
 		}
-		if err := r.sess.Chat(ctx, rest); err != nil {
+		err := r.sess.Chat(ctx, text)
+		r.held = err == nil
+		if err != nil {
 			if ctx.Err() != nil {
 				return true, ctx.Err()
 			}
@@ -107,7 +110,7 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 	case "help", "?":
 		r.out("%s\n", arlConnectHelp)
 	case "show":
-		showView(r.env.Stdout, r.fullView())
+		r.showView()
 	case "legal":
 		r.legal = r.last.View.Legal()
 		for i, a := range r.legal {

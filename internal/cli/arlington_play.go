@@ -152,8 +152,11 @@ type arlPlayer struct {
 	hinter bot.Bot     // answers 'hint'
 	in     *lineFeed
 	inErr  error // why input ended (io.EOF at its end)
-	auto   bool  // the action being taken came from 'auto'
-	legal  []arlington.Action
+	// prompts: standard input is a terminal, so a person reads the "> "
+	// prompt; a script piped in gets none in its output.
+	prompts bool
+	auto    bool // the action being taken came from 'auto'
+	legal   []arlington.Action
 	// nar tells the public events in the words of the page's log
 	// (arlington.Narrator); it has told every event before nar.Told().
 	nar *arlington.Narrator
@@ -190,6 +193,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the input's goroutine
 	p.in = newLineFeed(ctx, p.env.Stdin)
+	p.prompts = inputIsTerminal(p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
 	p.tell("")
@@ -284,7 +288,9 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 			p.show()
 			p.prompted = true
 		}
-		p.out("> ")
+		if p.prompts {
+			p.out("> ")
+		}
 		text, err := p.in.next(ctx)
 		if ctx.Err() != nil {
 			return arlington.Action{}, ctx.Err()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"cardtable/arlington"
@@ -60,12 +61,20 @@ type arlRemote struct {
 	acted    arlington.Action
 	prompted bool // the table was shown for this position
 	// asked: the prompt is out, waiting for a line. Anything printed
-	// meanwhile (a chat line, a refusal) starts a line of its own and
-	// takes the prompt back, so that it is printed again below what came:
-	// else the line followed the "> " and no prompt was left on the
-	// screen. A new connection takes it back too: the notes of the lost
-	// one (standard error, from the follower's goroutine) came after it.
+	// meanwhile (a chat line, a refusal, a note of a lost connection)
+	// starts a line of its own and takes the prompt back, so that it is
+	// printed again below what came. A new connection takes it back too.
+	// mu guards it and the prompt's printing: the follower's notes come
+	// from its own goroutine.
+	mu    sync.Mutex
 	asked bool
+	// prompts: standard input is a terminal, so a person reads the "> "
+	// prompt; a script piped in gets none in its output.
+	prompts bool
+	// held: a chat line was sent and its echo has not come: the prompt
+	// waits for it, else it was printed and at once pushed up by the echo,
+	// a bare "> " line above it.
+	held  bool
 	lines <-chan arlLine
 	// wait: no action is sent before this time, set when the server
 	// refused one for coming too fast (a bot, or a script piped in, would
@@ -104,19 +113,57 @@ type arlLine struct {
 
 // out prints to standard output, below the prompt if it is out.
 func (r *arlRemote) out(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.endPrompt()
 	fmt.Fprintf(r.env.Stdout, format, args...)
+}
+
+// note is notef below the prompt if it is out: the note (standard error)
+// starts a line of its own rather than following the "> ".
+func (r *arlRemote) note(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
+	notef(r.env, format, args...)
 }
 
 // endPrompt ends the prompt's line on standard output, if the prompt is
 // out, before another line is printed, and takes the prompt back: it is
 // printed again once the player may type. A line the player had half
-// typed is still theirs to finish: the terminal keeps it.
+// typed is still theirs to finish: the terminal keeps it. r.mu is held.
 func (r *arlRemote) endPrompt() {
 	if r.asked {
 		r.asked = false
 		fmt.Fprintln(r.env.Stdout)
 	}
+}
+
+// prompt prints "> " if the prompt is not out already and a person reads
+// it.
+func (r *arlRemote) prompt() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.asked && r.prompts {
+		fmt.Fprint(r.env.Stdout, "> ")
+		r.asked = true
+	}
+}
+
+// showView prints the table as this seat sees it.
+func (r *arlRemote) showView() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
+	showView(r.env.Stdout, r.fullView())
+}
+
+// unprompt takes the prompt back without printing: a line typed at it
+// ended its line on the screen.
+func (r *arlRemote) unprompt() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = false
 }
 
 func (r *arlRemote) run(ctx context.Context) error {
@@ -130,9 +177,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {
-		notef(r.env, format, args...)
-	}})
+	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: r.note})
 	defer r.sess.Close()
 	if r.bot == nil {
 		r.lines = arlReadLines(ctx, r.env.Stdin)
@@ -144,19 +189,35 @@ func (r *arlRemote) run(ctx context.Context) error {
 		if d := time.Until(r.wait); d > 0 {
 			wake, paused = time.After(d), true
 		}
+		var typed *arlLine // a line typed before the prompt
 		if r.bot == nil && r.myTurn() && r.sent < 0 && !paused {
 			if !r.prompted {
-				showView(r.env.Stdout, r.fullView())
+				r.showView()
 				r.prompted = true
 			}
-			if !r.asked {
-				fmt.Fprint(r.env.Stdout, "> ")
-				r.asked = true
+			select {
+			case l := <-r.lines:
+				// Typed before the turn came: answered at once, with no
+				// prompt printed before it (it read "> > ").
+				typed = &l
+			default:
+				if !r.held {
+					r.prompt()
+				}
 			}
 			lines = r.lines
 		}
+		if typed != nil {
+			r.unprompt()
+			stop, err := r.line(ctx, *typed)
+			if err != nil || stop {
+				return err
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
+			r.leaveUnstarted(ctx)
 			return ctx.Err()
 		case m, ok := <-r.sess.Messages():
 			if !ok {
@@ -170,7 +231,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 				return r.leaveOver(ctx)
 			}
 		case l := <-lines:
-			r.asked = false
+			r.unprompt()
 			stop, err := r.line(ctx, l)
 			if err != nil || stop {
 				return err
@@ -184,6 +245,29 @@ func (r *arlRemote) run(ctx context.Context) error {
 		}
 	}
 }
+
+// leaveUnstarted gives up the seat of a game that has not started, as the
+// program ends on an interrupt: else the game would start with this
+// player absent, and at a table without a turn timer the others would
+// wait for ever. A game in play keeps the seat (docs/arlington-client.md,
+// "Ctrl-C"). The leave has a few seconds of its own, ctx being over.
+func (r *arlRemote) leaveUnstarted(ctx context.Context) {
+	if r.last != nil && r.last.View != nil {
+		return
+	}
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), arlLeaveWait)
+	defer cancel()
+	left, err := r.client.Leave(lctx, r.id)
+	if err != nil {
+		r.note("leaving the table before the game started failed (%v): the seat may stay yours until you leave it", err)
+		return
+	}
+	r.out("%s\n", arlLeftWords(left, r.seat))
+}
+
+// arlLeaveWait bounds the leave on an interrupt: the person asked the
+// program to stop.
+const arlLeaveWait = 5 * time.Second
 
 // arlReadLines reads standard input a line at a time for the terminal
 // player. Its goroutine exits at the end of the input or a read error
@@ -225,6 +309,9 @@ func (r *arlRemote) fullView() arlington.View {
 
 // handle takes one message; done is set at the game's end.
 func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
+	// Whatever the server says, the chat line's echo or not, the prompt
+	// waits no longer.
+	r.held = false
 	if m.Raw != nil && r.log != nil {
 		if _, err := fmt.Fprintf(r.log, "%s\n", m.Raw); err != nil {
 			return false, fmt.Errorf("connect: --log: %w", err)
@@ -236,7 +323,8 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 		// stale, and an action sent on the lost one may never have
 		// arrived: act again only on what the new one shows. The prompt
 		// is asked again then, below the notes of the loss.
-		r.fresh, r.sent, r.asked = false, -1, false
+		r.fresh, r.sent = false, -1
+		r.unprompt()
 	case m.Err != nil:
 		r.sent = -1
 		if m.Err.Class == "unavailable" && r.bot != nil {
@@ -327,7 +415,7 @@ func (r *arlRemote) leaveOver(ctx context.Context) error {
 		r.out("left the table: a rematch of this game holds no seat for you (to play again, join the rematch or a new table)\n")
 	case errors.Is(err, arlclient.ErrNotFound):
 	default:
-		notef(r.env, "warning: the game is over, but leaving the table failed (%v): a rematch of it may hold a seat for you until its timer gives it up", err)
+		r.note("warning: the game is over, but leaving the table failed (%v): a rematch of it may hold a seat for you until its timer gives it up", err)
 	}
 	return nil
 }
