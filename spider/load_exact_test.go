@@ -177,7 +177,7 @@ var loadOutcomes = map[string]string{
 	"bad move":                       "error (format true, illegal false): bad format: line 12: count \"x\": want 1 to 13 cards",
 	"key after moves":                "error (format true, illegal false): bad format: line 12: \"variant: spider\" is not a move (want move, deal or remove)",
 	"too many moves":                 "error (format true, illegal false): bad format: line 100012: more than 100000 moves",
-	"stopped in arachnid":            "error (format true, illegal false): bad format: \"stopped:\" applies only to the spider variant",
+	"stopped in arachnid":            "error (format true, illegal false): bad format: line 10: \"stopped:\" with a score applies only to the spider variant",
 	"stopped in arachnid, no suits":  "error (format true, illegal false): bad format: line 5: end of file: missing \"suits:\" line",
 	"deal and layout":                "error (format true, illegal false): bad format: line 11: a save has a deal number or a layout, not both",
 	"layout and deal":                "error (format true, illegal false): bad format: line 8: a save has a deal number or a layout, not both",

@@ -170,6 +170,7 @@ type saveFields struct {
 	layoutAt int
 	cheated  bool
 	stopped  int // the frozen Spider score, or -1
+	stopAt   int // the "stopped:" line, for the error when the variant has no such score
 	actions  int // the Windows action count, or -1
 	position int // moves played, or -1 for all of them
 	posLine  int
@@ -312,6 +313,7 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 	case "cheated":
 		f.cheated, err = parseYesNo(val)
 	case "stopped":
+		f.stopAt = ln
 		if LowerASCII(val) != "no" {
 			f.stopped, err = atoi(val)
 			if err == nil && (f.stopped < 0 || f.stopped > 1000) {
@@ -392,7 +394,7 @@ func (f *saveFields) complete(eof int) error {
 		return lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(f.moves), "move line"), f.countAt, f.count)
 	}
 	if f.stopped >= 0 && f.o.Variant != Spider {
-		return fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
+		return lineErr(f.stopAt, "\"stopped:\" with a score applies only to the spider variant")
 	}
 	return nil
 }
