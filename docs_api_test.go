@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"cardtable/internal/web"
 	"cardtable/internal/web/arlweb"
 	"cardtable/internal/web/spiderweb"
+	"cardtable/spider"
 )
 
 // A client is written from docs/api.md, so the claims it relies on most
@@ -147,5 +149,51 @@ func TestAPIDocSaveQuota(t *testing.T) {
 	}
 	if want := fmt.Sprintf("A player keeps at most\n  %d named saves and %d MiB of them", q.Count, q.Bytes>>20); !strings.Contains(doc, want) {
 		t.Errorf("docs/api.md, \"Named saved games\": want %q", want)
+	}
+}
+
+// TestFormatsDocViewKeys: docs/formats.md, "JSON state", names every key
+// of spider.View, its piles and its score breakdown, which the API and
+// --json print.
+func TestFormatsDocViewKeys(t *testing.T) {
+	b, err := os.ReadFile("docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i := strings.Index(doc, "## JSON state")
+	if i < 0 {
+		t.Fatal(`docs/formats.md has no "## JSON state" section`)
+	}
+	text := doc[i:]
+	if j := strings.Index(text[1:], "\n## "); j >= 0 {
+		text = text[:j+1]
+	}
+	var keys []string
+	var walk func(reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Slice || typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct {
+			return
+		}
+		for f := range typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys = append(keys, name)
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[spider.View]())
+	if len(keys) < 20 {
+		t.Fatalf("found %d keys in spider.View", len(keys))
+	}
+	for _, k := range keys {
+		if !strings.Contains(text, "`"+k+"`") {
+			t.Errorf("docs/formats.md, \"JSON state\": key %q of spider.View is not named", k)
+		}
 	}
 }
