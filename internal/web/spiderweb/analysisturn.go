@@ -10,6 +10,15 @@ import (
 // analysisRetry seconds, and a person may take a while to.
 const turnWait = 2 * analysisRetry * time.Second
 
+// frontWait is how long the first in line keeps its place once the slot
+// is free for it (freed, or it became first while the slot was free).
+// An address is refused only while the slot is taken or another is ahead
+// of it, so the moment the slot frees for it comes after its latest
+// refusal: one that comes back when Retry-After says is never late. The
+// general turnWait let about 64 addresses that did not come back each
+// hold the free slot up to 20 s in turn while the others waited.
+const frontWait = analysisRetry * time.Second
+
 // maxInLine bounds the addresses waiting in line for the analysis: one
 // more refused while the line is full is refused without a place, and
 // may take one once the line shortens.
@@ -24,11 +33,15 @@ const maxInLine = 64
 // address never refused from taking a refused one's turn. So each
 // refused address takes a place in line, in the order first refused;
 // while anyone is in line, the slot goes only to the first in line, and
-// a place lapses turnWait after that address's latest refusal.
+// a place lapses turnWait after that address's latest refusal, or, for
+// the first in line, frontWait after the slot was free for it.
 type analysisTurns struct {
 	mu      sync.Mutex
 	running bool
 	line    []place // in the order first refused; at most maxInLine
+	// free is when the slot was last free for the first in line: when it
+	// was released, or when the place ahead lapsed while it was free.
+	free time.Time
 }
 
 // place is an address waiting in line and its latest refusal.
@@ -43,7 +56,7 @@ type place struct {
 func (a *analysisTurns) take(key string, now time.Time) (taken, running bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.line = lapse(a.line, now)
+	a.lapse(now)
 	if !a.running && (len(a.line) == 0 || a.line[0].key == key) {
 		if len(a.line) > 0 {
 			a.line = a.line[1:]
@@ -68,20 +81,38 @@ func (a *analysisTurns) wait(key string, now time.Time) {
 	}
 }
 
-// lapse drops the places whose latest refusal is turnWait old.
-func lapse(line []place, now time.Time) []place {
-	kept := line[:0]
-	for _, p := range line {
+// lapse drops the places lapsed by now: the first in line, in turn, when
+// its own lapse has come (each next one first from that moment), then
+// any other whose latest refusal is turnWait old.
+func (a *analysisTurns) lapse(now time.Time) {
+	for len(a.line) > 0 {
+		end := a.line[0].refused.Add(turnWait)
+		lapsed := !now.Before(end)
+		if f := a.free.Add(frontWait); !a.running && f.Before(end) {
+			// Back at f itself is in time: as Retry-After says.
+			end, lapsed = f, now.After(f)
+		}
+		if !lapsed {
+			break
+		}
+		a.line = a.line[1:]
+		if !a.running && end.After(a.free) {
+			a.free = end
+		}
+	}
+	kept := a.line[:0]
+	for _, p := range a.line {
 		if now.Sub(p.refused) < turnWait {
 			kept = append(kept, p)
 		}
 	}
-	return kept
+	a.line = kept
 }
 
-// release frees the slot.
-func (a *analysisTurns) release() {
+// release frees the slot at now.
+func (a *analysisTurns) release(now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.running = false
+	a.free = now
 }

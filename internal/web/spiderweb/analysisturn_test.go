@@ -100,7 +100,7 @@ func TestAnalysisTurnsFairToAPlayer(t *testing.T) {
 	for s := 0; s < 600; s++ {
 		now := t0.Add(time.Duration(s) * time.Second)
 		if owner != "" && s == ends {
-			a.release()
+			a.release(now)
 			owner = ""
 		}
 		askers := []string{v4, v6}
@@ -139,7 +139,7 @@ func TestAnalysisTurnOnlyForThoseInLine(t *testing.T) {
 	if taken, running := a.take("player", now); taken || !running {
 		t.Fatalf("while a's ran: taken %v running %v", taken, running)
 	}
-	a.release()
+	a.release(now)
 	if taken, running := a.take("newcomer", now); taken || running {
 		t.Fatalf("an address never refused took the player's turn: taken %v running %v", taken, running)
 	}
@@ -152,8 +152,73 @@ func TestAnalysisTurnOnlyForThoseInLine(t *testing.T) {
 	if len(a.line) != maxInLine {
 		t.Errorf("%d places in line, want the bound %d", len(a.line), maxInLine)
 	}
-	a.release()
+	a.release(now)
 	if taken, _ := a.take("late", now.Add(turnWait)); !taken {
 		t.Error("the free slot refused once every place had lapsed")
+	}
+}
+
+// TestAnalysisFirstInLineComesPromptly: a full line of addresses that
+// keep their places fresh but never come back when first holds the
+// free slot at most the Retry-After (frontWait) each, not the 20 s of a place's general
+// lapse; and one that comes back as Retry-After says is never late.
+func TestAnalysisFirstInLineComesPromptly(t *testing.T) {
+	var a analysisTurns
+	t0 := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	a.take("running", t0)
+	for i := range maxInLine {
+		a.take(fmt.Sprint("absent", i), t0)
+	}
+	a.release(t0.Add(time.Second))
+	// Every second each absent address still in line but the first asks
+	// again (refused, its place kept fresh); the first never asks, as if
+	// it knew, and gives up once its place lapsed. Count how long each
+	// first in line holds the free slot.
+	var held time.Duration
+	front, since := "", t0
+	gone := map[string]bool{}
+	for s := 1; s < maxInLine*25; s++ {
+		now := t0.Add(time.Duration(s) * time.Second)
+		a.mu.Lock()
+		a.lapse(now)
+		first := ""
+		if len(a.line) > 0 {
+			first = a.line[0].key
+		}
+		a.mu.Unlock()
+		if first != front {
+			if front != "" {
+				held = max(held, now.Sub(since))
+				gone[front] = true
+			}
+			front, since = first, now
+		}
+		if first == "" {
+			break
+		}
+		for i := range maxInLine {
+			if k := fmt.Sprint("absent", i); k != first && !gone[k] {
+				if taken, _ := a.take(k, now); taken {
+					t.Fatalf("second %d: %s, not first, took the slot", s, k)
+				}
+			}
+		}
+	}
+	if front != "" {
+		t.Fatalf("the line never emptied: %s still first", front)
+	}
+	// At most the Retry-After, give or take the second of this clock.
+	if want := analysisRetry * time.Second; held > want+time.Second {
+		t.Errorf("a first in line that did not come held the free slot %v, want at most %v", held, want)
+	}
+
+	// Refused while an analysis runs; the slot frees a second later; back
+	// when told, it has its turn.
+	var b analysisTurns
+	b.take("running", t0)
+	b.take("player", t0)
+	b.release(t0.Add(time.Second))
+	if taken, _ := b.take("player", t0.Add(analysisRetry*time.Second)); !taken {
+		t.Error("the first in line, back as Retry-After said, lost its turn")
 	}
 }
