@@ -287,7 +287,34 @@ func cleanName(s string) (string, error) {
 	if labelName.MatchString(f) {
 		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\"); choose another", ErrBadName, s)
 	}
+	if cardName(f) {
+		return "", fmt.Errorf("%w: %q reads as a card (\"7♠\", \"seven of spades\", \"joker\"), which the table's words would mistake it for; choose another", ErrBadName, s)
+	}
 	return s, nil
+}
+
+// cardToken is a card as the table writes it ("7♠", "10♥", "joker"),
+// maybe in brackets or before a stop, as the page reads one; cardWords is
+// one in words ("seven of spades", "7 of spades"). Both match folds.
+var (
+	cardToken = regexp.MustCompile(`^[(\[“"]*(?:(?:10|[2-9ajqk])[♠♥♦♣]|joker)[)\]”",.;:!?]*$`)
+	cardWords = regexp.MustCompile(`^(?:10|[2-9ajqk]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (?:spades|hearts|diamonds|clubs)$`)
+)
+
+// cardName reports whether the fold f of a name reads as a card or a row
+// of cards: the page speaks a name as written and cards in words, so a
+// player named "7♠" stopped the seven of spades being said, and one
+// named "seven of spades" could not be told from the card by ear.
+func cardName(f string) bool {
+	if cardWords.MatchString(strings.Trim(f, `()[]“”".,;:!?`)) {
+		return true
+	}
+	for _, w := range strings.Fields(f) {
+		if !cardToken.MatchString(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // labelName matches the fold of a name that would pass for one of the

@@ -11,10 +11,11 @@ import (
 // TestBrowserArlingtonSpokenCards: the page's own spoken (common.js, the
 // module the table page loads) puts in words only whole card tokens,
 // with a comma between every card of a row, the joker too; names it is
-// given are read as written; a burst of lines keeps them all. Then a
-// spectator named "A♠" writes "OK♥":
-// the chat line is said as written ("Oking of hearts" and "ace of
-// spades" were said).
+// given are read as written, but for a name that is only cards (one held
+// from before the server refused them), whose card is said in words (a
+// seated "A♠" kept "A♠" unsaid as a card); a burst of lines keeps them
+// all. Then a spectator named "Ace♠" writes "OK♥ 7♠": the chat line is
+// said as written ("Oking of hearts" was said).
 func TestBrowserArlingtonSpokenCards(t *testing.T) {
 	e := newEnv(t, Limits{})
 	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
@@ -27,7 +28,8 @@ func TestBrowserArlingtonSpokenCards(t *testing.T) {
 		{"joker 7♠ 7♥ (a couple).", nil, "joker, seven of spades, seven of hearts (a couple)."},
 		{"known in hand: 7♠ 8♠: a run", nil, "known in hand: seven of spades, eight of spades: a run"},
 		{"OK♥ and A♠vian", nil, "OK♥ and A♠vian"},
-		{"A♠ takes the trick with the K♠.", []string{"A♠"}, "A♠ takes the trick with the king of spades."},
+		{"A♠ takes the trick with the K♠.", []string{"A♠"}, "ace of spades takes the trick with the king of spades."},
+		{"Ann 7♠ leads 7♠ 8♠", []string{"Ann 7♠"}, "Ann 7♠ leads seven of spades, eight of spades"},
 		{"K leads 2♦; K's turn", []string{"K"}, "K leads two of diamonds; K's turn"},
 	}
 	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/common.js").then((m) => { window.__common = m; })`))
@@ -48,10 +50,10 @@ func TestBrowserArlingtonSpokenCards(t *testing.T) {
 	}
 	p.recordSaid()
 	other := e.client().dial(tbl.ID, noHello)
-	other.send(map[string]any{"type": "hello", "since": -1, "name": "A♠"})
+	other.send(map[string]any{"type": "hello", "since": -1, "name": "Ace♠"})
 	other.send(map[string]any{"type": "chat", "text": "OK♥ 7♠"})
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
-	if said := p.said(); saidCount(said, "say: A♠ (watching): OK♥ 7♠") != 1 {
+	if said := p.said(); saidCount(said, "say: Ace♠ (watching): OK♥ 7♠") != 1 {
 		t.Errorf("a chat line arrived; the page said %q, want it once, as written", said)
 	}
 }
