@@ -38,8 +38,11 @@ type SeatInfo struct {
 	Bot     string `json:"bot,omitempty"`  // the level of a bot seat
 	Name    string `json:"name,omitempty"` // the person's display name
 	Open    bool   `json:"open,omitempty"` // waiting for a person
-	Present bool   `json:"present,omitempty"`
-	Away    bool   `json:"away,omitempty"` // a bot plays for the person
+	// Present: the person is connected and has not left (a Leave is the
+	// person's, not the window's: another window of theirs still open
+	// does not keep them present).
+	Present bool `json:"present,omitempty"`
+	Away    bool `json:"away,omitempty"` // a bot plays for the person
 	// Reserved: held for Name (a rematch) until they take it or give it up.
 	Reserved bool `json:"reserved,omitempty"`
 	// Rating is the shown rating of the bot level or person (0: none
@@ -51,7 +54,7 @@ func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved, Rating: s.rating}
+			Present: s.bot == "" && s.subs > 0 && !s.left, Away: s.away, Reserved: s.reserved, Rating: s.rating}
 	}
 	return out
 }
