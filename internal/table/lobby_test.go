@@ -252,7 +252,7 @@ func TestLeftNotPresentFromAnotherWindow(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
 	tb := mustCreate(t, h, "a", table.Config{Players: 2})
 	mustJoin(t, tb, "a", 0)
-	mustJoin(t, tb, "b", 1) // the game starts
+	mustJoin(t, tb, "b", 1)          // the game starts
 	other := mustSub(t, tb, "a", -1) // Ann's other window
 	next(t, other)
 	if s := tb.Summary().Seats[0]; !s.Present || s.Away {

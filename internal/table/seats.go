@@ -34,10 +34,10 @@ type Summary struct {
 
 // SeatInfo is a seat as everyone may see it: never the identity.
 type SeatInfo struct {
-	Seat    int    `json:"seat"`
-	Bot     string `json:"bot,omitempty"`  // the level of a bot seat
-	Name    string `json:"name,omitempty"` // the person's display name
-	Open    bool   `json:"open,omitempty"` // waiting for a person
+	Seat int    `json:"seat"`
+	Bot  string `json:"bot,omitempty"`  // the level of a bot seat
+	Name string `json:"name,omitempty"` // the person's display name
+	Open bool   `json:"open,omitempty"` // waiting for a person
 	// Present: the person is connected and has not left (a Leave is the
 	// person's, not the window's: another window of theirs still open
 	// does not keep them present).
