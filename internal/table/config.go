@@ -28,6 +28,7 @@ var (
 	ErrTooMany      = errors.New("too many tables")
 	ErrTableFull    = errors.New("no open seat")
 	ErrSeatTaken    = errors.New("seat taken")
+	ErrSeatHeld     = errors.New("another seat is held for you") // at a rematch: one person, one seat
 	ErrNoSeat       = errors.New("no such seat")
 	ErrNotSeated    = errors.New("not seated at this table")
 	ErrNotYourSeat  = errors.New("not your seat")

@@ -149,8 +149,13 @@ func (l *loop) join(p Player, want int) (int, error) {
 		l.dirty = true
 		return s, nil
 	}
-	if r := l.reservedFor(p.ID); r >= 0 && (want == -1 || want == r) {
-		return r, l.takeReserved(r, name)
+	if r := l.reservedFor(p.ID); r >= 0 {
+		if want == -1 || want == r {
+			return r, l.takeReserved(r, name)
+		}
+		// One person, one seat: sitting elsewhere too held two.
+		return -1, fmt.Errorf("%w: seat %d is held for you at this rematch, not seat %d: take seat %d, or give it up (leave) and then choose another",
+			ErrSeatHeld, r+1, want+1, r+1)
 	}
 	if l.started() {
 		if l.st != nil && l.st.ToMove() < 0 {
