@@ -35,7 +35,7 @@ func TestErrorLineShape(t *testing.T) {
 		{[]string{"arlington", "play", "--players", "9"}, exitUsage,
 			"cardtable: arlington play: --players \"9\": want 2 to 6\nRun 'cardtable arlington play --help' for usage.\n"},
 		{[]string{"arlington", "selfplay", "--games", "0"}, exitUsage,
-			"cardtable: arlington selfplay: --games must be at least 1\nRun 'cardtable arlington selfplay --help' for usage.\n"},
+			"cardtable: arlington selfplay: --games \"0\": want at least 1\nRun 'cardtable arlington selfplay --help' for usage.\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/t/abc"}, exitUsage,
 			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
@@ -63,6 +63,24 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: serve: --acme: host \"bad_name!\": want a host name or an IP address, without a port\nRun 'cardtable --help' for usage.\n"},
 		{[]string{"--nope"}, exitUsage,
 			"cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
+		// A value refused is quoted as given, as every flag's refusal
+		// is: these once said only "--jobs must be at least 1".
+		{[]string{"spider", "bench", "--jobs", "0"}, exitUsage,
+			"cardtable: spider bench: --jobs \"0\": want at least 1\nRun 'cardtable spider bench --help' for usage.\n"},
+		{[]string{"spider", "bench", "--deals", "1-2000000"}, exitUsage,
+			"cardtable: spider bench: --deals \"1-2000000\": at most a million deals at a time\nRun 'cardtable spider bench --help' for usage.\n"},
+		{[]string{"spider", "pool", "--count", "0"}, exitUsage,
+			"cardtable: spider pool: --count \"0\": want 1 to 1000000\nRun 'cardtable spider pool --help' for usage.\n"},
+		{[]string{"spider", "pool", "--jobs", "65"}, exitUsage,
+			"cardtable: spider pool: --jobs \"65\": want 1 to 64\nRun 'cardtable spider pool --help' for usage.\n"},
+		{[]string{"spider", "value-train", "--jobs", "0"}, exitUsage,
+			"cardtable: spider value-train: --jobs \"0\": want at least 1\nRun 'cardtable spider value-train --help' for usage.\n"},
+		{[]string{"arlington", "selfplay", "--players", "2", "--seats", "easy,easy,easy"}, exitUsage,
+			"cardtable: arlington selfplay: --seats \"easy,easy,easy\" lists 3 bots for --players \"2\"\nRun 'cardtable arlington selfplay --help' for usage.\n"},
+		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,,easy"}, exitUsage,
+			"cardtable: arlington new-table: --seats \"human,,easy\": seat 2 is empty (want human or a bot level)\nRun 'cardtable arlington new-table --help' for usage.\n"},
+		{[]string{"spider", "analyze", "bench", "--deals", "1-200000"}, exitUsage,
+			"cardtable: spider analyze bench: --deals \"1-200000\": at most 100 000 deals at a time\nRun 'cardtable spider analyze bench --help' for usage.\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := run(t, "", tc.args...)

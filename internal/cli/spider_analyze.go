@@ -289,7 +289,7 @@ func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 		return p, flagErr("--deals: %w", err)
 	}
 	if p.to-p.from >= 100_000 {
-		return p, flagErr("--deals: at most 100 000 deals at a time")
+		return p, flagErr("%s: at most 100 000 deals at a time", flagValue("deals", f.deals))
 	}
 	if f.player != "greedy" && f.player != "fair" {
 		return p, flagErr("--player: greedy or fair, not %q", f.player)

@@ -86,7 +86,7 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 		return ranges, err
 	}
 	if f.jobs < 1 {
-		return ranges, flagErr("--jobs must be at least 1")
+		return ranges, flagErr("%s: want at least 1", flagValue("jobs", f.jobs))
 	}
 	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
 		from, to, err := parseRange(r.val)
