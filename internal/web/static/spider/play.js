@@ -44,7 +44,8 @@ export async function finish() {
       try {
         r = await api.hint(S.id);
       } catch (e) {
-        failure(e);
+        if (hintBusy(e)) info(`Finish stopped, as ${hintBusy(e)}`);
+        else failure(e);
         return;
       }
       if (!r.move) {
@@ -179,12 +180,25 @@ export function hint() {
         info(e.status === 501 ? pretty(e.message).replace(/([^.!?])$/, "$1.") : "Hints are not available on this server yet.");
         return;
       }
+      if (hintBusy(e)) {
+        info(pretty(hintBusy(e)));
+        return;
+      }
       throw e;
     }
     const moves = Array.isArray(r.moves) && r.moves.length ? r.moves : [{ move: r.move || "", text: r.text }];
     S.hintCycle = S.view === view ? { view, moves, i: 0 } : null;
     showHint(moves[0], 0, moves.length);
   });
+}
+
+// hintBusy is the news for a hint the server was too busy to work out
+// (503 with Retry-After: another hint from this address still ran), ""
+// for any other failure: busy is no fault of the game or the page, so it
+// is said calmly, with when to ask again, not shown as an error.
+function hintBusy(e) {
+  if (!(e instanceof ApiError) || e.status !== 503 || !e.retryAfter) return "";
+  return `the hint is busy: another hint from this address is still being worked out. Try again in ${e.retryAfter} s.`;
 }
 
 function showHint(h, i, n) {
