@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -136,5 +137,58 @@ func TestBrowserArlingtonConnSaid(t *testing.T) {
 	said := p.said()
 	if saidCount(said, "say: reconnecting…") != 1 || saidCount(said, "say: connected") != 1 || saidCount(said, "connecting…") != 1 {
 		t.Errorf("after a dropped connection the page said %q, want \"reconnecting…\" then \"connected\", once each, in #say", said)
+	}
+}
+
+// TestBrowserArlingtonOwnChatForgotten: a watcher's line whose echo
+// never came (lost on its way) is forgotten after 30 s: another
+// watcher's same words later are said, not taken for the page's own.
+// Within the 30 s they are taken for its own, as a watcher's line is
+// known by its words. The page's clock is moved on, not waited for.
+func TestBrowserArlingtonOwnChatForgotten(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 100}) // Olga sends her lines at once
+	tbl, _, p := openTable(t, e, "Wes", 0, "", "")
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	// The page's chat lines are dropped on their way (never sent, so
+	// never echoed nor answered), and its clock can be moved on.
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	  const s = window.__ws.socks[window.__ws.viewSock], send = s.send;
+	  s.send = (d) => { if (!/"type":"chat"/.test(d)) send(d); };
+	  const now = Date.now;
+	  window.__skew = 0;
+	  Date.now = () => now() + window.__skew;
+	})()`))
+	lost := func(text string) {
+		eval[bool](p, `(() => { document.getElementById("chat-text").value = `+q(text)+`; document.getElementById("chat-form").requestSubmit(); return true })()`)
+	}
+	p.recordSaid()
+	other := e.client().dial(tbl.ID, noHello)
+	other.send(map[string]any{"type": "hello", "since": -1, "name": "Olga"})
+	lines := 0
+	theirs := func(text string) {
+		other.send(map[string]any{"type": "chat", "text": text})
+		// The line is in the chat the table sends (or refused: said).
+		m := other.waitFor(func(m srvMsg) bool {
+			return m.Type == "error" || (len(m.Chat) > 0 && m.Chat[len(m.Chat)-1].Text == text)
+		})
+		if m.Type == "error" {
+			t.Fatalf("Olga's %q refused: %s", text, m.Error)
+		}
+		lines++
+		p.until(fmt.Sprintf(`document.querySelectorAll(%s).length === %d`, q(selChat), lines))
+	}
+	lost("gg")
+	theirs("gg") // within 30 s: taken for the page's own
+	lost("gl")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__skew = 31000`))
+	theirs("gl") // 31 s on: the lost line forgotten
+	theirs("done") // a line said for sure, so that all before it were
+	p.until(`[...document.querySelectorAll("#say p")].some((e) => e.textContent === "Olga (watching): done")`)
+	said := p.said()
+	if n := saidCount(said, "say: Olga (watching): gg"); n != 0 {
+		t.Errorf("Olga's \"gg\" within 30 s of the page's own lost \"gg\" was said %d times, want none (taken for its own): %q", n, said)
+	}
+	if n := saidCount(said, "say: Olga (watching): gl"); n != 1 {
+		t.Errorf("Olga's \"gl\" 31 s after the page's own lost \"gl\" was said %d times, want once: %q", n, said)
 	}
 }
