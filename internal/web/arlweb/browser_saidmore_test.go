@@ -181,7 +181,7 @@ func TestBrowserArlingtonOwnChatForgotten(t *testing.T) {
 	theirs("gg") // within 30 s: taken for the page's own
 	lost("gl")
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__skew = 31000`))
-	theirs("gl") // 31 s on: the lost line forgotten
+	theirs("gl")   // 31 s on: the lost line forgotten
 	theirs("done") // a line said for sure, so that all before it were
 	p.until(`[...document.querySelectorAll("#say p")].some((e) => e.textContent === "Olga (watching): done")`)
 	said := p.said()
