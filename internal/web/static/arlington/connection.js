@@ -94,10 +94,7 @@ export function connect() {
       // the page (too many watchers from its address) opens the socket
       // first, and the page tried again every fraction of a second.
       retry = 250;
-      // Own seat away while this page is connected: the person left, here
-      // or in another window (a connected person is never marked away
-      // otherwise). A Leave is the person's: every window of theirs stops.
-      if ((conn.leaving || ownAway(m)) && leftGame(m)) return;
+      if (conn.leaving && leftGame(m)) return;
       page.view(m);
     }
   };
@@ -219,16 +216,14 @@ async function askEnded() {
     await new Promise((done) => setTimeout(done, ms));
   }
 }
-// leftGame follows a Leave this page, or another window of the person's,
-// sent, in the views after it: a seat given up before the start comes
-// back as a spectator's view (done);
+// leftGame follows a Leave this page sent, in the views after it: a
+// seat given up before the start comes back as a spectator's view (done);
 // Leave pressed as the game started (the last seat filled while the
 // button was still shown) leaves the seat the person's, marked away, with
 // a stand-in playing it. The page then stops as the other stopped pages
 // do: staying connected would show the person present, and its next
 // connection (after a dropped one, say) would mark them back at the table
 // they chose to leave. "Come back" is theirs to press.
-function ownAway(m) { return m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away); }
 function leftGame(m) {
   if (m.seat < 0) { conn.leaving = false; return false; }
   if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
