@@ -141,8 +141,15 @@ func renderSpider(g *spider.Game, reveal bool) string {
 		completed = strings.Join(v.Completed, " ")
 	}
 	title := strings.ToUpper(v.Variant[:1]) + v.Variant[1:]
-	fmt.Fprintf(&b, "%s, %s, %s   score %d   moves %d   stock %d   completed: %s\n",
-		title, plural(v.Suits, "suit"), deal, v.Score, v.Moves, v.Stock, completed)
+	mark := ""
+	switch {
+	case v.Breakdown.Stopped:
+		mark = " (frozen)" // Spider: scoring stopped at an undo, restart or load
+	case v.Breakdown.Cheated:
+		mark = " (halved)" // Arachnid: cheating detected
+	}
+	fmt.Fprintf(&b, "%s, %s, %s   score %d%s   moves %d   stock %d   completed: %s\n",
+		title, plural(v.Suits, "suit"), deal, v.Score, mark, v.Moves, v.Stock, completed)
 	cols := make([][]string, len(v.Piles))
 	height := 0
 	for k, pv := range v.Piles {

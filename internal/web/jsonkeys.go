@@ -90,16 +90,27 @@ func SameKey(a, b string) bool {
 		return false
 	}
 	for i := range len(a) {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func lowerASCII(c byte) byte {
+func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// LowerASCII is s with the ASCII capitals A to Z made small and nothing
+// else: Unicode case mapping would take look-alikes of other scripts
+// ("ſ", "İ") for Latin letters.
+func LowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lowerByte(c)
+	}
+	return string(b)
 }
