@@ -10,14 +10,20 @@ import (
 // analysisRetry seconds, and a person may take a while to.
 const turnWait = 2 * analysisRetry * time.Second
 
-// frontWait is how long the first in line keeps its place once the slot
-// is free for it (freed, or it became first while the slot was free).
-// An address is refused only while the slot is taken or another is ahead
-// of it, so the moment the slot frees for it comes after its latest
-// refusal: one that comes back when Retry-After says is never late. The
-// general turnWait let about 64 addresses that did not come back each
-// hold the free slot up to 20 s in turn while the others waited.
-const frontWait = analysisRetry * time.Second
+// frontWait and frontGrace set how long the first in line keeps its
+// place once the slot is free for it (freed, or it became first while
+// the slot was free): until the later of frontWait after its latest
+// refusal (when Retry-After told it to come back) and the moment the slot
+// was free for it, plus frontGrace. The grace is for the one that comes
+// back a little after Retry-After (a network's delay, a person pressing
+// again): with none, one back 100 ms late lost its place and went to the
+// back of the line. The general turnWait let about 64 addresses that did
+// not come back each hold the free slot up to 20 s in turn while the
+// others waited; this holds it about 15 s at most.
+const (
+	frontWait  = analysisRetry * time.Second
+	frontGrace = 5 * time.Second
+)
 
 // maxInLine bounds the addresses waiting in line for the analysis: one
 // more refused while the line is full is refused without a place, and
@@ -34,7 +40,7 @@ const maxInLine = 64
 // refused address takes a place in line, in the order first refused;
 // while anyone is in line, the slot goes only to the first in line, and
 // a place lapses turnWait after that address's latest refusal, or, for
-// the first in line, frontWait after the slot was free for it.
+// the first in line while the slot is free, as frontWait says.
 type analysisTurns struct {
 	mu      sync.Mutex
 	running bool
@@ -87,12 +93,14 @@ func (a *analysisTurns) wait(key string, now time.Time) {
 func (a *analysisTurns) lapse(now time.Time) {
 	for len(a.line) > 0 {
 		end := a.line[0].refused.Add(turnWait)
-		lapsed := !now.Before(end)
-		if f := a.free.Add(frontWait); !a.running && f.Before(end) {
-			// Back at f itself is in time: as Retry-After says.
-			end, lapsed = f, now.After(f)
+		if !a.running {
+			end = a.line[0].refused.Add(frontWait)
+			if a.free.After(end) {
+				end = a.free
+			}
+			end = end.Add(frontGrace)
 		}
-		if !lapsed {
+		if now.Before(end) {
 			break
 		}
 		a.line = a.line[1:]
