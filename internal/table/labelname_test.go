@@ -44,7 +44,9 @@ func TestLabelNamesRefused(t *testing.T) {
 func TestCardNamesRefused(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
 	tb := mustCreate(t, h, "c", table.Config{Players: 6})
-	for _, name := range []string{"7♠", "10♥", "k♦", "Q♣.", "(A♠)", "７♠", "7♠\uFE0F", "joker", "Joker", "7♠ 7♥", "seven of spades", "7 of Spades", "ACE OF HEARTS", "Ten of clubs!"} {
+	for _, name := range []string{"7♠", "10♥", "k♦", "Q♣.", "(A♠)", "７♠", "7♠\uFE0F", "joker", "Joker", "7♠ 7♥", "seven of spades", "7 of Spades", "ACE OF HEARTS", "Ten of clubs!",
+		// Quoted, as the page reads a card: straight or curly quotes.
+		`"7♠"`, "“7♠”", "“joker”", "7♠”", "(“Q♣”)", "“seven of spades”"} {
 		_, err := tb.Join(bg, table.Player{ID: "p", Name: name}, -1)
 		if !errors.Is(err, table.ErrBadName) || !strings.Contains(err.Error(), "reads as a card") {
 			t.Errorf("join as %q: %v, want ErrBadName, as a card", name, err)
