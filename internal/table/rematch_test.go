@@ -329,7 +329,7 @@ func TestRematchHeldSeatOnlyOne(t *testing.T) {
 		t.Fatalf("the rematch's seats %+v", before)
 	}
 	_, err = nt.Join(ctx, table.Player{ID: "c", Name: "name c"}, 2)
-	if !errors.Is(err, table.ErrSeatHeld) || !strings.Contains(err.Error(), "seat 1 is held for you") {
+	if !errors.Is(err, table.ErrSeatHeld) || err.Error() != "another seat is held for you at this rematch: seat 1, not seat 3; take seat 1, or give it up (leave) and then choose another" {
 		t.Fatalf("c joins the open seat 3 with seat 1 held: %v, want ErrSeatHeld naming seat 1", err)
 	}
 	if after := nt.Summary().Seats; !reflect.DeepEqual(after, before) {

@@ -154,7 +154,7 @@ func (l *loop) join(p Player, want int) (int, error) {
 			return r, l.takeReserved(r, name)
 		}
 		// One person, one seat: sitting elsewhere too held two.
-		return -1, fmt.Errorf("%w: seat %d is held for you at this rematch, not seat %d: take seat %d, or give it up (leave) and then choose another",
+		return -1, fmt.Errorf("%w at this rematch: seat %d, not seat %d; take seat %d, or give it up (leave) and then choose another",
 			ErrSeatHeld, r+1, want+1, r+1)
 	}
 	if l.started() {
