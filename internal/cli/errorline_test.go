@@ -81,6 +81,16 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: arlington new-table: --seats \"human,,easy\": seat 2 is empty (want human or a bot level)\nRun 'cardtable arlington new-table --help' for usage.\n"},
 		{[]string{"spider", "analyze", "bench", "--deals", "1-200000"}, exitUsage,
 			"cardtable: spider analyze bench: --deals \"1-200000\": at most 100 000 deals at a time\nRun 'cardtable spider analyze bench --help' for usage.\n"},
+		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, exitUsage,
+			"cardtable: spider analyze bench: --max-moves \"0\": want 1 to 100000\nRun 'cardtable spider analyze bench --help' for usage.\n"},
+		{[]string{"spider", "value-train", "--deals", "1000-900000"}, exitUsage,
+			"cardtable: spider value-train: --deals \"1000-900000\": at most 100000 deals at a time\nRun 'cardtable spider value-train --help' for usage.\n"},
+		{[]string{"spider", "value-train", "--deals", "1-10"}, exitUsage,
+			"cardtable: spider value-train: --deals \"1-10\": deals 1-400 are the measured deals; train on others\nRun 'cardtable spider value-train --help' for usage.\n"},
+		{[]string{"spider", "value-train", "--out", "/no/such/dir/v.json"}, exitUsage,
+			"cardtable: spider value-train: --out \"/no/such/dir/v.json\": no such directory /no/such/dir\n"},
+		{[]string{"spider", "analyze", "bench", "--value", "--suits", "2"}, exitUsage,
+			"cardtable: spider analyze bench: --value: no learned value for --suits \"2\" (see docs/solver.md, \"The learned value\")\nRun 'cardtable spider analyze bench --help' for usage.\n"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := run(t, "", tc.args...)

@@ -295,7 +295,7 @@ func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 		return p, flagErr("--player: greedy or fair, not %q", f.player)
 	}
 	if f.maxMoves < 1 || f.maxMoves > spider.MaxSteps {
-		return p, flagErr("--max-moves: 1 to %d", spider.MaxSteps)
+		return p, flagErr("%s: want 1 to %d", flagValue("max-moves", f.maxMoves), spider.MaxSteps)
 	}
 	if err := checkFair(f.fair, "spider analyze bench"); err != nil {
 		return p, err
