@@ -193,12 +193,17 @@ export function hint() {
 }
 
 // hintBusy is the news for a hint the server was too busy to work out
-// (503 with Retry-After: another hint from this address still ran), ""
-// for any other failure: busy is no fault of the game or the page, so it
-// is said calmly, with when to ask again, not shown as an error.
+// (503 with Retry-After), "" for any other failure: busy is no fault of
+// the game or the page, so it is said calmly, with when to ask again, not
+// shown as an error. The reason is the server's own words when the answer
+// carries them ("another hint from your address is still being worked
+// out: ..."); a 503 from something in between (a proxy's page) is only
+// said to be busy, not taken for another hint of this address.
 function hintBusy(e) {
   if (!(e instanceof ApiError) || e.status !== 503 || !e.retryAfter) return "";
-  return `the hint is busy: another hint from this address is still being worked out. Try again in ${e.retryAfter} s.`;
+  const why = e.body && typeof e.body.error === "string" && e.body.error.trim();
+  if (why) return `the hint is busy: ${why.replace(/([^.!?])$/, "$1.")}`;
+  return `the hint is busy: the server is too busy to work it out. Try again in ${e.retryAfter} s.`;
 }
 
 function showHint(h, i, n) {
