@@ -28,3 +28,7 @@ func IDSetBounds(h *Hub) (unreadable, unstartable int) {
 // table live, before it asks the table anything (the table may close
 // meanwhile).
 func SetRematchFoundHook(h *Hub, f func()) { h.onRematchFound = f }
+
+// MaxChatBuckets is how many chat allowances (people's and addresses'
+// together) a table remembers at most.
+const MaxChatBuckets = maxBuckets

@@ -125,7 +125,8 @@ func answerOf(err error) (int, string) {
 // faults are logged (log nil: not logged); their details stay in the log.
 // A request failed because the database is out of reach is logged at
 // WARN through the server's event log, 20 a minute and a count
-// (LogFault, docs/hosting.md).
+// (LogFault, docs/hosting.md); one whose client went away, or refused
+// for load (Busy), at INFO the same way.
 func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -159,13 +160,48 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 // of thousands of requests a second, in which the one line that says
 // what happened was lost. A nil e (a handler used outside Server) logs
 // every fault.
+//
+// Two kinds of 503 are no fault of the server's and are logged at INFO
+// through e, bounded the same way: a request whose client went away
+// before its answer (its context canceled: a hint or a move abandoned),
+// reason "client gone", and a refusal for load (Busy: the server's one
+// analysis taken, an address's hints waiting their turn), reason
+// "busy". Logged one by one at ERROR, a client abandoning hints in a
+// loop wrote an ERROR line a request, without end.
 func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
-	if e != nil && lostConnection(err) {
-		e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
-		return
+	if e != nil {
+		var b *busy
+		switch {
+		case lostConnection(err):
+			e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
+			return
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			e.Event(ctx, slog.LevelInfo, msg, clientGone, addr, append(attrs, "err", err)...)
+			return
+		case errors.As(err, &b):
+			e.Event(ctx, slog.LevelInfo, msg, busyReason, addr, append(attrs, "err", err)...)
+			return
+		}
 	}
 	log.ErrorContext(ctx, msg, append(attrs, "err", err)...)
 }
+
+// The reasons of the 503s Fault logs bounded at INFO.
+const (
+	clientGone = "client gone"
+	busyReason = "busy"
+)
+
+// Busy marks err, a 503 refusal for load (another analysis running,
+// the address's other hint still searched), as no fault of the
+// server's: Fault logs it bounded, at INFO. Its class and words are
+// err's.
+func Busy(err error) error { return &busy{err} }
+
+type busy struct{ err error }
+
+func (b *busy) Error() string { return b.err.Error() }
+func (b *busy) Unwrap() error { return b.err }
 
 type errorBody struct {
 	Error string `json:"error"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -150,6 +151,81 @@ func (g faultyGame) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/fault", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
 		return errors.New("disk on fire")
 	}))
+}
+
+// abandonedGame answers /api/busy with a refusal for load (Busy), and
+// /api/gone with what a handler meets when its client went away: its
+// request's context canceled.
+type abandonedGame struct{ log *slog.Logger }
+
+func (g abandonedGame) Register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/busy", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
+		return Busy(Public(Errorf(ErrUnavailable, "another search is running"), "another search is running"))
+	}))
+	mux.HandleFunc("GET /api/gone", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
+		<-r.Context().Done()
+		return fmt.Errorf("searching: %w", r.Context().Err())
+	}))
+}
+
+// TestClientMade503sLogBounded: a client that abandons its requests in a
+// loop (a hint asked and dropped), or asks again and again while the
+// server refuses for load, gets a bounded share of INFO lines a minute
+// and a count, not an ERROR line each (the soak in docs/operating.md
+// found 200 such lines in ten minutes from one client). A request whose
+// own context is canceled by the server's code, not by its client, is
+// still a fault, at ERROR.
+func TestClientMade503sLogBounded(t *testing.T) {
+	buf := &lockedBuffer{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
+	events := NewEventLog(log, 3, clk.Now)
+	s := New(Options{Log: log, Games: []Routes{abandonedGame{log}}, Events: events})
+	for range 40 {
+		r := httptest.NewRequest("GET", "/api/busy", nil)
+		r.RemoteAddr = "192.0.2.7:999"
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, r)
+		if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "another search is running") {
+			t.Fatalf("busy: %d %s", rec.Code, rec.Body)
+		}
+	}
+	for range 40 {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the client is gone before the answer
+		r := httptest.NewRequest("GET", "/api/gone", nil).WithContext(ctx)
+		r.RemoteAddr = "192.0.2.7:999"
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	events.Flush()
+	counts := map[string]int{}
+	for _, l := range buf.lines(t) {
+		switch {
+		case l["msg"] == "request failed":
+			if l["level"] != "INFO" || l["client"] != "192.0.2.7" {
+				t.Errorf("line %v", l)
+			}
+			counts[fmt.Sprint(l["path"], " ", l["reason"])]++
+		case l["msg"] == "suppressed similar log lines":
+			if l["suppressed"] != 37.0 {
+				t.Errorf("line %v", l)
+			}
+			counts["summary "+fmt.Sprint(l["reason"])]++
+		}
+	}
+	want := map[string]int{"/api/busy busy": 3, "/api/gone client gone": 3, "summary busy": 1, "summary client gone": 1}
+	if !maps.Equal(counts, want) {
+		t.Fatalf("lines %v, want %v", counts, want)
+	}
+
+	// The handler's own cancelled context, the client still there: a fault.
+	buf2 := &lockedBuffer{}
+	log2 := slog.New(slog.NewJSONHandler(buf2, nil))
+	events2 := NewEventLog(log2, 3, clk.Now)
+	events2.Fault(context.Background(), log2, "request failed", "192.0.2.7", fmt.Errorf("writing: %w", context.Canceled))
+	if ls := buf2.lines(t); len(ls) != 1 || ls[0]["level"] != "ERROR" {
+		t.Fatalf("a cancel not the client's: %v", ls)
+	}
 }
 
 // TestOutOfReachLogBounded: while the database is out of reach every

@@ -69,7 +69,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	case <-ctx.Done():
 		// The player reads these words alone: the class is in the
 		// status and the log.
-		return web.Public(web.Errorf(web.ErrUnavailable, "hints are busy"), "hints are busy; try again in a moment")
+		return web.Busy(web.Public(web.Errorf(web.ErrUnavailable, "hints are busy"), "hints are busy; try again in a moment"))
 	}
 	b, err := h.newHint(rand.Uint64())
 	if err != nil {

@@ -219,7 +219,7 @@ func (s *Handlers) analysisSlot(w http.ResponseWriter, r *http.Request) (release
 	if !running {
 		msg = fmt.Sprintf("another analysis is waiting its turn on the server: try again in %d s", analysisRetry)
 	}
-	return nil, web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg)
+	return nil, web.Busy(web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg))
 }
 
 // analyse analyses g, a copy of the game game is the answer about, and

@@ -136,7 +136,7 @@ func (s *Handlers) search(w http.ResponseWriter, r *http.Request, g *spider.Game
 		}
 		w.Header().Set("Retry-After", fmt.Sprint(hintRetry))
 		msg := fmt.Sprintf("another hint from your address is still being worked out: try again in %d s", hintRetry)
-		return spider.Move{}, web.Public(fmt.Errorf("%w: %w", web.ErrUnavailable, err), msg)
+		return spider.Move{}, web.Busy(web.Public(fmt.Errorf("%w: %w", web.ErrUnavailable, err), msg))
 	}
 	defer release()
 	return s.opts.Hint(r.Context(), g)
