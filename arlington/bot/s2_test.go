@@ -175,27 +175,3 @@ func TestSearchLeadsACardIntoALastS2(t *testing.T) {
 		})
 	}
 }
-
-// The cheap lead the candidates always keep is the lowest card other
-// than the S2: the S2 ranks lowest, but led it only goes to the
-// graveyard for a card. With the hand below, `hard`'s ten candidates
-// (six sets and the four highest leads) dropped 7C, 3D, 3C and 2S, and
-// the lead kept was the 2S's; it must be the 3C's.
-func TestCandidatesKeepTheLowestCardNotTheS2(t *testing.T) {
-	v := endView(t, "QS QH QD 8C 7C 3D 3C 2S", 8, [2]string{"", ""})
-	p, err := posOfView(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hard, _ := LevelNamed("hard")
-	cands := candidates(NewGreedy(1), p, v.Legal(), hard.Candidates)
-	var leads []string
-	for _, a := range cands {
-		if a.Kind == arlington.LeadCard {
-			leads = append(leads, a.Card.String())
-		}
-	}
-	if !slices.Contains(leads, "3C") || slices.Contains(leads, "2S") {
-		t.Fatalf("leads among the candidates: %v; want the 3C's and not the 2S's", leads)
-	}
-}

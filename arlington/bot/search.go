@@ -155,8 +155,7 @@ func bound(ctx context.Context, lv Level) (context.Context, context.CancelFunc) 
 }
 
 // candidates is legal sorted by the greedy heuristic, best first, cut to
-// at most k, and then the lead of the lowest card other than the S2 if
-// the cut dropped it.
+// at most k, and then the lead of the lowest card if the cut dropped it.
 // The heuristic ranks leading a card it could use below everything and
 // prefers the high ones, so a cut keeps the costly leads; the lowest card
 // is the cheap one, the lead that strips a seat down to its last card
@@ -173,10 +172,7 @@ func candidates(g *Greedy, p pos, legal []arlington.Action, k int) []arlington.A
 	sort.SliceStable(s, func(i, j int) bool { return s[i].sc > s[j].sc })
 	low := -1
 	for i, x := range s {
-		// The S2 is the lowest card by rank but no cheap lead: led, it
-		// goes to the graveyard for one card (or none) instead of
-		// killing a set.
-		if x.a.Kind == arlington.LeadCard && x.a.Card != arlington.S2 && (low < 0 || rankOf(x.a.Card) < rankOf(s[low].a.Card)) {
+		if x.a.Kind == arlington.LeadCard && (low < 0 || rankOf(x.a.Card) < rankOf(s[low].a.Card)) {
 			low = i
 		}
 	}
