@@ -47,19 +47,7 @@ func hintFailures(t *testing.T, log *logBuffer, path string) []map[string]any {
 func TestHintRefusalsLogged(t *testing.T) {
 	var log logBuffer
 	e, _ := newEnvLogged(t, &log)
-	a, b := e.client(), e.client()
-	id := a.create("", "")
-	a.join(id, "Ann")
-	b.join(id, "Bob")
-	tb, err := e.hub.Table(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mover := a
-	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
-		mover = b
-	}
-	path := "/api/arlington/tables/" + id + "/hint"
+	mover, path := hintAsker(t, e)
 	old := hintTime
 	t.Cleanup(func() { hintTime = old })
 	for _, tc := range []struct {
@@ -132,4 +120,23 @@ func TestHintWaitLeftLoggedGone(t *testing.T) {
 		cancel()
 		leave()
 	}
+}
+
+// hintAsker seats Ann and Bob at a new table and gives the one to move,
+// with the path of the table's hint.
+func hintAsker(t *testing.T, e *env) (mover *client, path string) {
+	t.Helper()
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover = a
+	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
+		mover = b
+	}
+	return mover, "/api/arlington/tables/" + id + "/hint"
 }
