@@ -128,7 +128,9 @@ func writeJSON(w io.Writer, v any) error {
 
 // renderSpider draws the game as text: a header, the piles as columns
 // ("##" face down; with reveal or the open variant "|3D"), and with reveal
-// the stock rows.
+// the stock rows. A column is 4 characters wide, the widest cell ("|QS")
+// and a space, so the piles fit a terminal of 40 columns (a phone's, a
+// split pane): at 5, the tenth pile wrapped onto the next line there.
 func renderSpider(g *spider.Game, reveal bool) string {
 	var b strings.Builder
 	v := g.View(reveal)
@@ -168,7 +170,7 @@ func renderSpider(g *spider.Game, reveal bool) string {
 	}
 	head := ""
 	for k := range cols {
-		head += fmt.Sprintf("%4d ", k+1)
+		head += fmt.Sprintf("%3d ", k+1)
 	}
 	b.WriteString(strings.TrimRight(head, " ") + "\n")
 	for j := range height {
@@ -178,7 +180,7 @@ func renderSpider(g *spider.Game, reveal bool) string {
 			if j < len(cols[k]) {
 				cell = cols[k][j]
 			}
-			line += fmt.Sprintf("%4s ", cell)
+			line += fmt.Sprintf("%3s ", cell)
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}

@@ -31,12 +31,9 @@ func TestBrowserArlingtonChatScripts(t *testing.T) {
 	p := seatTabIn(t, startBrowser(t), "Ann")
 	p.open(e.srv.URL, id)
 	p.join("Ann")
-	composition := func(typ string) chromedp.Action[chromedp.Void] {
-		return chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").dispatchEvent(new CompositionEvent(` + q(typ) + `, {bubbles: true}))`)
-	}
 	enter229 := webtest.Press(webtest.LayoutKey{Key: "Enter", Code: "Enter", VK: 229})
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").focus()`),
-		composition("compositionstart"), webtest.InsertText("3 of us?"), composition("compositionend"),
+		chatComposition("compositionstart"), webtest.InsertText("3 of us?"), chatComposition("compositionend"),
 		enter229,
 		webtest.InsertText(" now"), enter229)
 	p.until(`[...document.querySelectorAll(` + q(selChat) + `)].some((li) => li.textContent.includes("now"))`)
@@ -70,10 +67,7 @@ func TestLongBrowserArlingtonChatScripts(t *testing.T) {
 		t.Errorf("C on a Russian layout typed %q into the chat's field; want it only to open the chat", v)
 	}
 
-	composition := func(typ string) chromedp.Action[chromedp.Void] {
-		return chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").dispatchEvent(new CompositionEvent(` + q(typ) + `, {bubbles: true}))`)
-	}
-	p.do(composition("compositionstart"), webtest.InsertText("3 of us?"), composition("compositionend"),
+	p.do(chatComposition("compositionstart"), webtest.InsertText("3 of us?"), chatComposition("compositionend"),
 		webtest.Press(webtest.LayoutKey{Key: "Enter", Code: "Enter", VK: 229}),
 		webtest.InsertText(" now"),
 		chromedp.KeyEvent("\r"))
@@ -195,4 +189,10 @@ func TestLongBrowserArlingtonKeysPunctuation(t *testing.T) {
 	if got := p.events(); got != n || p.count(`#actions button[data-action="pass"]:not(:disabled)`) != 1 {
 		t.Errorf("Colemak's ; (where US English has P) passed: events %d -> %d", n, got)
 	}
+}
+
+// chatComposition fires an input method's composition event of typ at
+// the chat's field, as a browser does around a word being composed.
+func chatComposition(typ string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").dispatchEvent(new CompositionEvent(` + q(typ) + `, {bubbles: true}))`)
 }
