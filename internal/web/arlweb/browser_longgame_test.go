@@ -98,16 +98,15 @@ func TestLongBrowserArlingtonLongGameBounded(t *testing.T) {
 	}
 }
 
-// TestLongBrowserArlingtonSlowNetworkLoad measures (it checks nothing but
-// that the page comes) the table page's first load and a return visit at
-// 400 kbit/s and 400 ms: every request with its bytes and times, the first
-// paint and the first view (docs/page.md has the figures).
-func TestLongBrowserArlingtonSlowNetworkLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: make test-long runs it")
-	}
-	e := newEnv(t, Limits{})
-	tbl, _, p := openTable(t, e, "Ann", 0, "", "random")
+// BenchmarkBrowserArlingtonSlowNetworkLoad measures the table page's
+// first load (the cache emptied) and a return visit at 400 kbit/s and
+// 400 ms, and reports for each the requests after the page, the bytes over
+// the wire and of the bodies, the first paint and when the page had its
+// first view (ms: the first look that found it, within 50 ms), the mean
+// over b.N loads; -v logs every request (docs/page.md has the figures).
+func BenchmarkBrowserArlingtonSlowNetworkLoad(b *testing.B) {
+	e := newEnv(b, Limits{})
+	tbl, _, p := openTable(b, e, "Ann", 0, "", "random")
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 			return err
@@ -116,34 +115,50 @@ func TestLongBrowserArlingtonSlowNetworkLoad(t *testing.T) {
 			MatchedNetworkConditions: []*network.Conditions{{Latency: 400, DownloadThroughput: 50000, UploadThroughput: 50000}}})
 		return err
 	}))
-	for _, visit := range []string{"first", "return"} {
-		if visit == "first" {
-			p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
-				return err
-			}))
+	visits := []string{"first", "return"}
+	type sum struct{ n, requests, wire, body, paint, view float64 }
+	sums := make([]sum, len(visits))
+	for b.Loop() {
+		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
+			return err
+		}))
+		for i, visit := range visits {
+			p.open(e.srv.URL, tbl.ID)
+			type req struct {
+				Name           string
+				Transfer, Body float64
+				Start, End     float64
+			}
+			got := eval[struct {
+				Requests []req
+				Paint    float64
+				View     float64
+			}](p, `(() => ({
+			  Requests: performance.getEntriesByType("resource").map((e) => ({Name: e.name.replace(location.origin, ""),
+			    Transfer: e.transferSize, Body: e.encodedBodySize, Start: Math.round(e.startTime), End: Math.round(e.responseEnd)})),
+			  Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
+			  View: performance.now()}))()`)
+			s := &sums[i]
+			s.n++
+			s.requests += float64(len(got.Requests))
+			for _, r := range got.Requests {
+				b.Logf("%s visit: %-28s %6.0f B wire %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Transfer, r.Body, r.Start, r.End)
+				s.wire += r.Transfer
+				s.body += r.Body
+			}
+			s.paint += got.Paint
+			s.view += got.View
 		}
-		p.open(e.srv.URL, tbl.ID)
-		type req struct {
-			Name       string
-			Body       float64
-			Start, End float64
-		}
-		got := eval[struct {
-			Requests []req
-			Paint    float64
-			View     float64
-		}](p, `(() => ({
-		  Requests: performance.getEntriesByType("resource").map((e) => ({Name: e.name.replace(location.origin, ""),
-		    Body: e.encodedBodySize, Start: Math.round(e.startTime), End: Math.round(e.responseEnd)})),
-		  Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
-		  View: performance.now()}))()`)
-		var body float64
-		for _, r := range got.Requests {
-			t.Logf("%s visit: %-28s %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Body, r.Start, r.End)
-			body += r.Body
-		}
-		t.Logf("%s visit: %d requests after the page, %.0f B of bodies, first paint %.0f ms, a view by %.0f ms",
-			visit, len(got.Requests), body, got.Paint, got.View)
 	}
+	for i, visit := range visits {
+		s := sums[i]
+		b.ReportMetric(s.requests/s.n, visit+"-requests")
+		b.ReportMetric(s.wire/s.n, visit+"-wire-B")
+		b.ReportMetric(s.body/s.n, visit+"-body-B")
+		b.ReportMetric(s.paint/s.n, visit+"-paint-ms")
+		b.ReportMetric(s.view/s.n, visit+"-view-ms")
+	}
+	// The loop's own time (two loads and the cache emptied) is no figure.
+	b.ReportMetric(0, "ns/op")
 }

@@ -140,24 +140,70 @@ const readLoad = `(() => ({
   Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
   Ready: +document.body.dataset.readyMs}))()`
 
-func TestLongBrowserSlowNetworkLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long: make test-long runs it")
-	}
-	srv := pageServer(t)
-	p := openPage(t, startBrowser(t), srv, 390, 844)
+// clearCache empties the browser's cache, so that the next load is a
+// first visit.
+func clearCache() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
+		return err
+	})
+}
+
+// BenchmarkBrowserSlowNetworkLoad measures the Spider page's first load
+// (the cache emptied) and a return visit at 400 kbit/s and 400 ms, and
+// reports for each the requests after the page, the bytes over the wire
+// and of the bodies, the first paint and the time to ready (ms), the mean
+// over b.N loads; -v logs every request (docs/page.md has the figures).
+func BenchmarkBrowserSlowNetworkLoad(b *testing.B) {
+	srv := pageServer(b)
+	p := openPage(b, startBrowser(b), srv, 390, 844)
 	p.do(slowNetwork())
-	for _, visit := range []string{"first", "return"} {
-		p.load()
-		var got firstLoad
-		p.eval(readLoad, &got)
-		var tr, body float64
-		for _, r := range got.Requests {
-			t.Logf("%s visit: %-28s %6.0f B wire %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Transfer, r.Body, r.Start, r.End)
-			tr += r.Transfer
-			body += r.Body
+	visits := []string{"first", "return"}
+	sums := make([]loadSum, len(visits))
+	for b.Loop() {
+		p.do(clearCache())
+		for i, visit := range visits {
+			p.load()
+			var got firstLoad
+			p.eval(readLoad, &got)
+			if got.Ready <= 0 {
+				b.Fatalf("%s visit: the page gave no time to ready (%v)", visit, got.Ready)
+			}
+			sums[i].add(b, visit, got)
 		}
-		t.Logf("%s visit: %d requests after the page, %.0f B over the wire (%.0f B bodies), first paint %.0f ms, ready %.0f ms",
-			visit, len(got.Requests), tr, body, got.Paint, got.Ready)
 	}
+	for i, visit := range visits {
+		sums[i].report(b, visit)
+	}
+}
+
+// loadSum adds up the figures of a kind of visit over a benchmark's loads.
+type loadSum struct {
+	n                                  int
+	requests, wire, body, paint, ready float64
+}
+
+func (s *loadSum) add(b *testing.B, visit string, got firstLoad) {
+	b.Helper()
+	s.n++
+	s.requests += float64(len(got.Requests))
+	for _, r := range got.Requests {
+		b.Logf("%s visit: %-28s %6.0f B wire %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Transfer, r.Body, r.Start, r.End)
+		s.wire += r.Transfer
+		s.body += r.Body
+	}
+	s.paint += got.Paint
+	s.ready += got.Ready
+}
+
+// report gives the means; the loop's own time (two loads and the cache
+// emptied) is not a figure anyone reads, so ns/op is left out.
+func (s *loadSum) report(b *testing.B, visit string) {
+	n := float64(s.n)
+	b.ReportMetric(s.requests/n, visit+"-requests")
+	b.ReportMetric(s.wire/n, visit+"-wire-B")
+	b.ReportMetric(s.body/n, visit+"-body-B")
+	b.ReportMetric(s.paint/n, visit+"-paint-ms")
+	b.ReportMetric(s.ready/n, visit+"-ready-ms")
+	b.ReportMetric(0, "ns/op")
 }
