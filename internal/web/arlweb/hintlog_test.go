@@ -6,13 +6,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"cardtable/arlington"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // brokenBot is a hint bot that fails at once, not for want of time.
@@ -24,28 +24,12 @@ func (brokenBot) Act(context.Context, arlington.View) (arlington.Action, error) 
 	return arlington.Action{}, errors.New("the bot is broken")
 }
 
-// hintFailures is the "request failed" lines of path in log.
-func hintFailures(t *testing.T, log *logBuffer, path string) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for line := range strings.Lines(log.String()) {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		if m["msg"] == "request failed" && m["path"] == path {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // TestHintRefusalsLogged: a hint refused because every hint slot stayed
 // taken, or because the bot ran out of the hint's time, is load, logged
 // at INFO with reason busy (docs/hosting.md "Logs"); a bot that fails
 // otherwise is a fault, at ERROR.
 func TestHintRefusalsLogged(t *testing.T) {
-	var log logBuffer
+	var log webtest.Log
 	e, _ := newEnvLogged(t, &log)
 	mover, path := hintAsker(t, e)
 	old := hintTime
@@ -60,7 +44,7 @@ func TestHintRefusalsLogged(t *testing.T) {
 		{"bot out of time", false, untilTimeUp{}, "INFO", "busy"},
 		{"bot broken", false, brokenBot{}, "ERROR", ""},
 	} {
-		before := len(hintFailures(t, &log, path))
+		before := len(log.Failed(t, path))
 		hintTime = 100 * time.Millisecond
 		e.arl.newHint = func(uint64) (table.Bot, error) { return tc.bot, nil }
 		if tc.full {
@@ -77,7 +61,7 @@ func TestHintRefusalsLogged(t *testing.T) {
 		if code != http.StatusServiceUnavailable {
 			t.Fatalf("%s: %d, want 503", tc.name, code)
 		}
-		ls := hintFailures(t, &log, path)[before:]
+		ls := log.Failed(t, path)[before:]
 		if reason, _ := ls[0]["reason"].(string); len(ls) != 1 || ls[0]["level"] != tc.level || reason != tc.want {
 			t.Errorf("%s: logged %v, want one %s line with reason %q", tc.name, ls, tc.level, tc.want)
 		}
@@ -107,7 +91,7 @@ func TestHintWaitLeftLoggedGone(t *testing.T) {
 		}
 		_, err := hintTurn(rctx, ctx)
 		<-ctx.Done()
-		var buf logBuffer
+		var buf webtest.Log
 		log := slog.New(slog.NewJSONHandler(&buf, nil))
 		web.NewEventLog(log, 0, nil).Fault(rctx, log, "request failed", "192.0.2.7", err)
 		var l map[string]any
