@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"testing"
 
+	"cardtable/internal/web/webtest"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/memory"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -107,58 +107,17 @@ func TestLongBrowserArlingtonLongGameBounded(t *testing.T) {
 func BenchmarkBrowserArlingtonSlowNetworkLoad(b *testing.B) {
 	e := newEnv(b, Limits{})
 	tbl, _, p := openTable(b, e, "Ann", 0, "", "random")
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{Latency: 400, DownloadThroughput: 50000, UploadThroughput: 50000}}})
-		return err
-	}))
+	p.do(webtest.SlowNetwork())
 	visits := []string{"first", "return"}
-	type sum struct{ n, requests, wire, body, paint, view float64 }
-	sums := make([]sum, len(visits))
+	sums := make([]webtest.LoadSum, len(visits))
 	for b.Loop() {
-		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
-			return err
-		}))
+		p.do(webtest.ClearCache())
 		for i, visit := range visits {
 			p.open(e.srv.URL, tbl.ID)
-			type req struct {
-				Name           string
-				Transfer, Body float64
-				Start, End     float64
-			}
-			got := eval[struct {
-				Requests []req
-				Paint    float64
-				View     float64
-			}](p, `(() => ({
-			  Requests: performance.getEntriesByType("resource").map((e) => ({Name: e.name.replace(location.origin, ""),
-			    Transfer: e.transferSize, Body: e.encodedBodySize, Start: Math.round(e.startTime), End: Math.round(e.responseEnd)})),
-			  Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
-			  View: performance.now()}))()`)
-			s := &sums[i]
-			s.n++
-			s.requests += float64(len(got.Requests))
-			for _, r := range got.Requests {
-				b.Logf("%s visit: %-28s %6.0f B wire %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Transfer, r.Body, r.Start, r.End)
-				s.wire += r.Transfer
-				s.body += r.Body
-			}
-			s.paint += got.Paint
-			s.view += got.View
+			sums[i].Add(b, visit, eval[webtest.Load](p, webtest.LoadScript("performance.now()")))
 		}
 	}
 	for i, visit := range visits {
-		s := sums[i]
-		b.ReportMetric(s.requests/s.n, visit+"-requests")
-		b.ReportMetric(s.wire/s.n, visit+"-wire-B")
-		b.ReportMetric(s.body/s.n, visit+"-body-B")
-		b.ReportMetric(s.paint/s.n, visit+"-paint-ms")
-		b.ReportMetric(s.view/s.n, visit+"-view-ms")
+		sums[i].Report(b, visit, "view")
 	}
-	// The loop's own time (two loads and the cache emptied) is no figure.
-	b.ReportMetric(0, "ns/op")
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/memory"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/web/webtest"
@@ -110,45 +109,6 @@ func longGameBounded(t *testing.T, moves, rounds int) {
 		times.N, times.Median, times.Worst, times.Heap/1e6)
 }
 
-// firstLoad is what a page's first load and a return visit cost on a slow
-// network: every request (name, bytes over the wire, body bytes, start
-// and end in ms) and when the first paint came.
-type firstLoad struct {
-	Requests []struct {
-		Name           string
-		Transfer, Body float64
-		Start, End     float64
-	}
-	Paint, Ready float64
-}
-
-// slowNetwork: 400 kbit/s each way, 400 ms from request to answer.
-func slowNetwork() chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{Latency: 400, DownloadThroughput: 50000, UploadThroughput: 50000}}})
-		return err
-	})
-}
-
-const readLoad = `(() => ({
-  Requests: performance.getEntriesByType("resource").map((e) => ({Name: e.name.replace(location.origin, ""),
-    Transfer: e.transferSize, Body: e.encodedBodySize, Start: Math.round(e.startTime), End: Math.round(e.responseEnd)})),
-  Paint: (performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime,
-  Ready: +document.body.dataset.readyMs}))()`
-
-// clearCache empties the browser's cache, so that the next load is a
-// first visit.
-func clearCache() chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, network.ClearBrowserCache, cdp.Empty{})
-		return err
-	})
-}
-
 // BenchmarkBrowserSlowNetworkLoad measures the Spider page's first load
 // (the cache emptied) and a return visit at 400 kbit/s and 400 ms, and
 // reports for each the requests after the page, the bytes over the wire
@@ -157,53 +117,22 @@ func clearCache() chromedp.Action[chromedp.Void] {
 func BenchmarkBrowserSlowNetworkLoad(b *testing.B) {
 	srv := pageServer(b)
 	p := openPage(b, startBrowser(b), srv, 390, 844)
-	p.do(slowNetwork())
+	p.do(webtest.SlowNetwork())
 	visits := []string{"first", "return"}
-	sums := make([]loadSum, len(visits))
+	sums := make([]webtest.LoadSum, len(visits))
 	for b.Loop() {
-		p.do(clearCache())
+		p.do(webtest.ClearCache())
 		for i, visit := range visits {
 			p.load()
-			var got firstLoad
-			p.eval(readLoad, &got)
+			var got webtest.Load
+			p.eval(webtest.LoadScript("+document.body.dataset.readyMs"), &got)
 			if got.Ready <= 0 {
 				b.Fatalf("%s visit: the page gave no time to ready (%v)", visit, got.Ready)
 			}
-			sums[i].add(b, visit, got)
+			sums[i].Add(b, visit, got)
 		}
 	}
 	for i, visit := range visits {
-		sums[i].report(b, visit)
+		sums[i].Report(b, visit, "ready")
 	}
-}
-
-// loadSum adds up the figures of a kind of visit over a benchmark's loads.
-type loadSum struct {
-	n                                  int
-	requests, wire, body, paint, ready float64
-}
-
-func (s *loadSum) add(b *testing.B, visit string, got firstLoad) {
-	b.Helper()
-	s.n++
-	s.requests += float64(len(got.Requests))
-	for _, r := range got.Requests {
-		b.Logf("%s visit: %-28s %6.0f B wire %6.0f B body  %5.0f-%5.0f ms", visit, r.Name, r.Transfer, r.Body, r.Start, r.End)
-		s.wire += r.Transfer
-		s.body += r.Body
-	}
-	s.paint += got.Paint
-	s.ready += got.Ready
-}
-
-// report gives the means; the loop's own time (two loads and the cache
-// emptied) is not a figure anyone reads, so ns/op is left out.
-func (s *loadSum) report(b *testing.B, visit string) {
-	n := float64(s.n)
-	b.ReportMetric(s.requests/n, visit+"-requests")
-	b.ReportMetric(s.wire/n, visit+"-wire-B")
-	b.ReportMetric(s.body/n, visit+"-body-B")
-	b.ReportMetric(s.paint/n, visit+"-paint-ms")
-	b.ReportMetric(s.ready/n, visit+"-ready-ms")
-	b.ReportMetric(0, "ns/op")
 }
