@@ -398,7 +398,9 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
 		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+		r.mu.Lock() // the follower's notes read and end the prompt too
 		r.endPrompt()
+		r.mu.Unlock()
 		r.storeWait, r.storeTold = 0, false // the table stores again
 	}
 	if u.Over() {

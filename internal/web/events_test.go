@@ -60,7 +60,7 @@ func TestEventLogBound(t *testing.T) {
 	}
 }
 
-// TestEventLogReasonsBounded: reasons past maxReasons share one count, so
+// TestEventLogReasonsBounded: kinds past maxKinds share one count, so
 // the counts cannot grow with what clients send.
 func TestEventLogReasonsBounded(t *testing.T) {
 	buf := &webtest.Log{}
@@ -72,10 +72,10 @@ func TestEventLogReasonsBounded(t *testing.T) {
 	e.mu.Lock()
 	n := len(e.counts)
 	e.mu.Unlock()
-	if n > maxReasons+1 {
-		t.Fatalf("%d reasons counted, bound %d", n, maxReasons+1)
+	if n > maxKinds+1 {
+		t.Fatalf("%d reasons counted, bound %d", n, maxKinds+1)
 	}
-	if got := len(buf.Lines(t)); got > maxReasons+1 {
+	if got := len(buf.Lines(t)); got > maxKinds+1 {
 		t.Fatalf("%d lines for 1000 reasons", got)
 	}
 }

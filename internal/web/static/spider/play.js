@@ -44,7 +44,8 @@ export async function finish() {
       try {
         r = await api.hint(S.id);
       } catch (e) {
-        if (hintBusy(e)) info(`Finish stopped, as ${hintBusy(e)}`);
+        const busy = hintBusy(e);
+        if (busy) info(`Finish stopped, as ${busy}`);
         else failure(e);
         return;
       }
@@ -180,8 +181,9 @@ export function hint() {
         info(e.status === 501 ? pretty(e.message).replace(/([^.!?])$/, "$1.") : "Hints are not available on this server yet.");
         return;
       }
-      if (hintBusy(e)) {
-        info(pretty(hintBusy(e)));
+      const busy = hintBusy(e);
+      if (busy) {
+        info(pretty(busy));
         return;
       }
       throw e;
