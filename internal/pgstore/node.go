@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"cardtable/internal/table"
 )
 
@@ -62,6 +64,12 @@ type Node struct {
 	db *DB
 	id string
 	o  NodeOptions
+	// beats is the heartbeat's own connection, apart from the pool the
+	// requests and tables use: requests waiting on a slow database (a
+	// lock held) took every connection of that pool, the heartbeat
+	// waited behind them, and after a lease the other servers took this
+	// server's tables, live and reachable as it was.
+	beats pool
 
 	mu     sync.Mutex
 	epochs map[string]int64 // the tables this server claimed, and at which epoch
@@ -87,13 +95,22 @@ var _ table.Claims = (*Node)(nil)
 func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 	n := newNode(db, o, time.Now())
 	o = n.o
-	if _, err := db.exec(ctx, `INSERT INTO servers (id, addr) VALUES ($1, $2)`, n.id, o.Addr); err != nil {
+	cfg := db.cfg.Copy()
+	cfg.MaxConns, cfg.MinConns = 1, 1
+	raw, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: the heartbeat's connection: %w", err)
+	}
+	n.beats = pool{raw: raw}
+	if _, err := n.beats.Exec(ctx, `INSERT INTO servers (id, addr) VALUES ($1, $2)`, n.id, o.Addr); err != nil {
+		raw.Close()
 		return nil, fmt.Errorf("pgstore: registering the server: %w", err)
 	}
 	db.node.Store(n)
 	// The heartbeat: renews the lease every Beat until Close.
 	go func() {
 		defer close(n.done)
+		defer n.beats.raw.Close()
 		t := time.NewTicker(o.Beat)
 		defer t.Stop()
 		for beats := 1; ; beats++ {
@@ -156,10 +173,10 @@ func (n *Node) beat(ctx context.Context) error {
 	if b, err := json.Marshal(sums); err == nil && string(b) != n.lobby {
 		lobby = string(b)
 	}
-	tag, err := n.db.exec(ctx, `UPDATE servers SET heartbeat = clock_timestamp(), load = $2,
+	tag, err := n.beats.Exec(ctx, `UPDATE servers SET heartbeat = clock_timestamp(), load = $2,
 		lobby = coalesce($3, lobby) WHERE id = $1`, n.id, len(sums), lobby)
 	if err == nil && tag.RowsAffected() == 0 {
-		_, err = n.db.exec(ctx, `INSERT INTO servers (id, addr, load, lobby) VALUES ($1, $2, $3, coalesce($4, '[]'))`,
+		_, err = n.beats.Exec(ctx, `INSERT INTO servers (id, addr, load, lobby) VALUES ($1, $2, $3, coalesce($4, '[]'))`,
 			n.id, n.o.Addr, len(sums), lobby)
 	}
 	if err == nil && lobby != nil {
@@ -199,7 +216,7 @@ func (n *Node) Close(ctx context.Context) error {
 
 // forget deletes the rows of servers dead for forgetAfter.
 func (n *Node) forget(ctx context.Context) error {
-	_, err := n.db.exec(ctx, `DELETE FROM servers s WHERE NOT (s.heartbeat > clock_timestamp() - make_interval(secs => $1))`,
+	_, err := n.beats.Exec(ctx, `DELETE FROM servers s WHERE NOT (s.heartbeat > clock_timestamp() - make_interval(secs => $1))`,
 		secs(forgetAfter))
 	return err
 }

@@ -50,9 +50,10 @@ var migrations embed.FS
 // DB is an open cardtable database on a PostgreSQL server. It is safe for
 // concurrent use.
 type DB struct {
-	pool  pool      // every error classified (pool.go)
-	name  string    // the URL without its password, for the log
-	quota SaveQuota // set before serving (SetSaveQuota)
+	pool  pool            // every error classified (pool.go)
+	cfg   *pgxpool.Config // the pool's settings, copied for the heartbeat's own (Join)
+	name  string          // the URL without its password, for the log
+	quota SaveQuota       // set before serving (SetSaveQuota)
 	// node is this server in the registry once it joined (Join): its
 	// claims fence every write of a table. nil: one server alone.
 	node atomic.Pointer[Node]
@@ -115,7 +116,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
-	db := &DB{pool: pool{raw: pgp}, name: Redact(url), quota: spidergame.DefaultSaveQuota}
+	db := &DB{pool: pool{raw: pgp}, cfg: cfg, name: Redact(url), quota: spidergame.DefaultSaveQuota}
 	if err := db.migrate(ctx); err != nil {
 		pgp.Close()
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
@@ -128,8 +129,19 @@ func Open(ctx context.Context, url string) (*DB, error) {
 }
 
 // Ping proves the database answers now, for the server's readiness check.
+// A ping that ran out of time while every connection of the pool was in
+// use says so: the database may answer at once, but requests wait on it
+// (a lock held, a slow database), and "context deadline exceeded" alone
+// sent the operator looking for a network fault.
 func (db *DB) Ping(ctx context.Context) error {
-	return db.pool.Ping(ctx) // down already: /readyz tells one line, the cause, no package name
+	err := db.pool.Ping(ctx) // down already: /readyz tells one line, the cause, no package name
+	if err != nil && ctx.Err() != nil {
+		if st := db.pool.raw.Stat(); st.AcquiredConns() >= st.MaxConns() {
+			return fmt.Errorf("all %d connections of the pool (pool_max_conns) are in use, none free in time: "+
+				"queries are waiting on PostgreSQL (a lock held, a slow database; see pg_stat_activity): %w", st.MaxConns(), err)
+		}
+	}
+	return err
 }
 
 // closeWithin bounds Close's wait for connections still in use, as the

@@ -1,0 +1,97 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"cardtable/internal/pgstore"
+	"cardtable/internal/pgtest"
+)
+
+// TestNodeBeatsWhilePoolBusy: requests waiting on a lock held by another
+// session (an operator's psql in a transaction) take every connection of
+// the server's pool. The heartbeat has a connection of its own, so the
+// server's lease is still renewed and no other server takes its tables
+// for a dead server's; and the readiness ping, which cannot get a
+// connection, says that the pool is busy rather than only "context
+// deadline exceeded".
+func TestNodeBeatsWhilePoolBusy(t *testing.T) {
+	ctx := context.Background()
+	base := pgtest.DB(t)
+	const conns = 2
+	url := base + "&pool_max_conns=2"
+	n := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat})
+	db := n.DB()
+
+	// The lock: the games table, which every Spider request reads.
+	locker, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `LOCK TABLE games IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	// Requests blocked on it, as many as the pool has connections; they
+	// end when the lock is released (below, or the test's end).
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer tx.Rollback(ctx)
+	for range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db.Game(ctx, "p", "G") // waits for the lock; its answer is not the point
+		}()
+	}
+	watch, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	waitFor(t, watch, `SELECT count(*) = $1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%games%'`, conns)
+
+	// The lease is renewed while they wait.
+	var since time.Time
+	if err := watch.QueryRow(ctx, `SELECT clock_timestamp()`).Scan(&since); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, watch, `SELECT heartbeat > $1 FROM servers WHERE id = $2`, since, n.ID())
+
+	pctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	err = db.Ping(pctx)
+	if err == nil || !strings.Contains(err.Error(), "connections of the pool (pool_max_conns) are in use") ||
+		!errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Ping with the pool busy: %v; want the pool's connections in use named", err)
+	}
+}
+
+// waitFor polls query (one boolean) on conn until it is true, for at
+// most 10 s (what it waits for comes within a few heartbeats).
+func waitFor(t *testing.T, conn *pgx.Conn, query string, args ...any) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var ok bool
+		if err := conn.QueryRow(context.Background(), query, args...).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not true within 10 s: %s %v", query, args)
+		}
+		time.Sleep(testBeat) // the next heartbeat
+	}
+}
