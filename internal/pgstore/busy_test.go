@@ -95,3 +95,67 @@ func waitFor(t *testing.T, conn *pgx.Conn, query string, args ...any) {
 		time.Sleep(testBeat) // the next heartbeat
 	}
 }
+
+// TestStatementTimeout: a request waiting on a lock another session
+// holds is cancelled by PostgreSQL after the store's statement_timeout
+// (shortened here; 15 s by default) and fails as a database out of reach
+// (503, try again) with words naming statement_timeout, rather than
+// waiting as long as the lock is held; a URL's own statement_timeout
+// wins. The lock's holder is not disturbed.
+func TestStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	base := pgtest.DB(t)
+	pgstore.SetStatementTimeout(t, 300*time.Millisecond)
+	db, err := pgstore.Open(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The URL's own, longer than the test waits: its request waits on.
+	patient, err := pgstore.Open(ctx, base+"&statement_timeout=60000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer patient.Close()
+
+	locker, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `LOCK TABLE games IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+
+	waited := make(chan error, 1)
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() { _, err := patient.Game(pctx, "p", "G"); waited <- err }()
+
+	got := make(chan error, 1)
+	go func() { _, err := db.Game(ctx, "p", "G"); got <- err }()
+	select {
+	case err = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a read waiting on a lock still waits after 10 s: no statement_timeout")
+	}
+	var u interface{ Unavailable() bool }
+	if !errors.As(err, &u) || !u.Unavailable() || !strings.Contains(err.Error(), "statement_timeout") {
+		t.Fatalf("read past statement_timeout: %v; want a database out of reach naming statement_timeout", err)
+	}
+	select {
+	case err := <-waited:
+		t.Fatalf("the URL's statement_timeout of 60 s was not kept: %v", err)
+	default:
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("the lock's holder: %v", err)
+	}
+	if err := <-waited; !errors.Is(err, pgstore.ErrNotFound) {
+		t.Fatalf("the patient read once the lock is gone: %v; want not found", err)
+	}
+}

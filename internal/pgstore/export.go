@@ -30,6 +30,10 @@ func (db *DB) Export(ctx context.Context, table string, each func(row any) error
 		return fmt.Errorf("no table %q", table)
 	}
 	return db.read(ctx, func(tx pgx.Tx) error {
+		// A copy reads a whole table: statementTimeout is for requests.
+		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+			return err
+		}
 		rows, err := tx.Query(ctx, dbcopy.Select(table, order))
 		if err != nil {
 			return err
@@ -43,6 +47,7 @@ func (db *DB) Export(ctx context.Context, table string, each func(row any) error
 func (db *DB) Import(ctx context.Context, table string, rows []any) error {
 	insert := dbcopy.Insert(table, func(i int) string { return "$" + strconv.Itoa(i) })
 	b := &pgx.Batch{}
+	b.Queue(`SET LOCAL statement_timeout = 0`) // a copy's batch: statementTimeout is for requests
 	for _, row := range rows {
 		vals, err := dbcopy.Values(table, row)
 		if err != nil {

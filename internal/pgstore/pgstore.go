@@ -23,6 +23,7 @@ import (
 	"net"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -102,6 +103,17 @@ func LooksLikeAddress(s string) bool {
 // (pool_max_conns): writes of many tables and games go on in parallel.
 const poolSize = 16
 
+// statementTimeout is PostgreSQL's statement_timeout on the server's
+// connections unless the URL sets one (statement_timeout=MILLISECONDS):
+// a statement still running after it is cancelled by PostgreSQL and its
+// request answered 503. Without it a request waiting on a lock (an
+// operator's session left in a transaction) waited as long as the lock
+// was held, holding a connection of the pool, and those behind it waited
+// for a connection: nothing answered, nothing was bounded. 15 s is
+// hundreds of times a statement's usual time and within the minute a
+// proxy waits (nginx's proxy_read_timeout). A variable for the tests.
+var statementTimeout = 15 * time.Second
+
 // Open connects to the database at url (postgres://USER@HOST/DB?...) and
 // brings its schema up to date.
 func Open(ctx context.Context, url string) (*DB, error) {
@@ -111,6 +123,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = poolSize
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !ok {
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(statementTimeout.Milliseconds(), 10)
 	}
 	pgp, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -205,6 +220,11 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	return db.tx(ctx, func(tx pgx.Tx) error {
+		// A migration may rewrite a large table, and may wait for
+		// another server's: statementTimeout is for requests.
+		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
 			return err
 		}
@@ -277,6 +297,10 @@ func down(err error) error {
 	if err == nil || errors.As(err, &u) {
 		return err
 	}
+	if timedOut(err) {
+		return unreachable{fmt.Errorf("PostgreSQL did not finish the statement in time (statement_timeout: "+
+			"a lock held by another session, or a slow database): %w", err)}
+	}
 	var ce *pgconn.ConnectError
 	var op *net.OpError
 	if !(errors.As(err, &ce) || errors.As(err, &op) || errors.Is(err, pgconn.ErrConnClosed) ||
@@ -303,6 +327,21 @@ func goneAway(err error) bool {
 		return true
 	}
 	return strings.HasPrefix(pe.Code, "08")
+}
+
+// timedOut is whether PostgreSQL cancelled a statement for running past
+// statement_timeout (SQLSTATE 57014 with those words: the same code is a
+// cancel the client asked for) or past lock_timeout (55P03), which an
+// operator may set in the URL. Either passes once the lock is released
+// or the database is fast again: a "try again", as a database out of
+// reach is.
+func timedOut(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout") ||
+		pe.Code == "55P03" && strings.Contains(pe.Message, "lock timeout")
 }
 
 // unreachable is an error of a database out of reach.
