@@ -89,11 +89,15 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	var hub *table.Hub
 	var sp *spiderweb.Handlers
 	bi := buildinfo.Read()
-	metrics := obs.New(obs.Gauges{Version: bi.Version, Commit: bi.Commit,
+	gauges := obs.Gauges{Version: bi.Version, Commit: bi.Commit,
 		Tables:      func() (int, int) { return tableCounts(hub.List()) },
 		Cache:       func() (int, int) { return sp.Games().CacheStats() },
 		CacheBudget: func() int { return sp.Games().CacheBudget() },
-	})
+	}
+	if pg, ok := db.(*pgstore.DB); ok {
+		gauges.DBPool = pg.PoolStats
+	}
+	metrics := obs.New(gauges)
 	timed := timedStore{serverStore: db, m: metrics}
 	repeats := newQuietRepeats(log, nil)
 	defer repeats.Flush() // after the hub and the registry have stopped logging

@@ -43,6 +43,10 @@ type Gauges struct {
 	// and their count; CacheBudget is the bound on those bytes.
 	Cache       func() (bytes, games int)
 	CacheBudget func() int
+	// DBPool is the database's connection pool (PostgreSQL; nil on
+	// SQLite): the connections in use, the most it opens, and the time
+	// requests have waited for one, in all, since the start.
+	DBPool func() (inUse, max int, waited time.Duration)
 }
 
 // latency buckets: 100 µs to about 6.5 s.
@@ -125,7 +129,38 @@ func New(g Gauges) *Metrics {
 			Help: "The bound on cardtable_spider_cache_bytes: least recently used games leave memory past it.",
 		}, func() float64 { return float64(g.CacheBudget()) }))
 	}
+	if g.DBPool != nil {
+		m.reg.MustRegister(poolCollector(g.DBPool))
+	}
 	return m
+}
+
+// poolCollector reads the connection pool once a scrape. Decision: a
+// pool whose every connection is taken by requests waiting on PostgreSQL
+// (a lock held, a slow database) showed nowhere in /metrics; in_use at
+// max and the wait's rate rising say it.
+type poolCollector func() (inUse, max int, waited time.Duration)
+
+var (
+	poolInUse = prometheus.NewDesc("cardtable_db_connections_in_use",
+		"Connections of the database pool in use now (PostgreSQL).", nil, nil)
+	poolMax = prometheus.NewDesc("cardtable_db_connections_max",
+		"The most connections the database pool opens (pool_max_conns).", nil, nil)
+	poolWait = prometheus.NewDesc("cardtable_db_connection_wait_seconds_total",
+		"Time requests waited for a connection of the database pool, all together.", nil, nil)
+)
+
+func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- poolInUse
+	ch <- poolMax
+	ch <- poolWait
+}
+
+func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
+	inUse, max, waited := p()
+	ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(inUse))
+	ch <- prometheus.MustNewConstMetric(poolMax, prometheus.GaugeValue, float64(max))
+	ch <- prometheus.MustNewConstMetric(poolWait, prometheus.CounterValue, waited.Seconds())
 }
 
 // readTogether is gauges read by one call of read per scrape, read's

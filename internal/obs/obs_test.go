@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A scrape lists the tables once for its three gauges (and counts the
@@ -32,5 +33,27 @@ func TestGaugesReadOncePerScrape(t *testing.T) {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("metrics lack %q:\n%s", strings.TrimSpace(want), b)
 		}
+	}
+}
+
+// The database pool's figures appear when the store has a pool
+// (PostgreSQL), the wait as a counter in seconds, and not otherwise.
+func TestDBPoolMetrics(t *testing.T) {
+	scrape := func(g Gauges) string {
+		rec := httptest.NewRecorder()
+		New(g).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		return rec.Body.String()
+	}
+	got := scrape(Gauges{DBPool: func() (int, int, time.Duration) { return 16, 16, 1500 * time.Millisecond }})
+	for _, want := range []string{
+		"cardtable_db_connections_in_use 16\n", "cardtable_db_connections_max 16\n",
+		"# TYPE cardtable_db_connection_wait_seconds_total counter\n", "cardtable_db_connection_wait_seconds_total 1.5\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("metrics lack %q:\n%s", strings.TrimSpace(want), got)
+		}
+	}
+	if got := scrape(Gauges{}); strings.Contains(got, "cardtable_db_connections") {
+		t.Errorf("metrics without a pool show one:\n%s", got)
 	}
 }

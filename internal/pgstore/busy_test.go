@@ -75,6 +75,11 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 		!errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Ping with the pool busy: %v; want the pool's connections in use named", err)
 	}
+
+	// /metrics' figures: every connection in use.
+	if inUse, max, _ := db.PoolStats(); inUse != conns || max != conns {
+		t.Errorf("PoolStats with the pool busy: %d in use of %d, want %d of %d", inUse, max, conns, conns)
+	}
 }
 
 // waitFor polls query (one boolean) on conn until it is true, for at

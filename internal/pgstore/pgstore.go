@@ -143,6 +143,15 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return db, nil
 }
 
+// PoolStats is the connection pool's figures for /metrics: connections
+// in use, the most it opens (pool_max_conns), and the time acquires have
+// waited for a connection since the start. The heartbeat's own
+// connection is not counted.
+func (db *DB) PoolStats() (inUse, max int, waited time.Duration) {
+	st := db.pool.raw.Stat()
+	return int(st.AcquiredConns()), int(st.MaxConns()), st.EmptyAcquireWaitTime()
+}
+
 // Ping proves the database answers now, for the server's readiness check.
 // A ping that ran out of time while every connection of the pool was in
 // use says so: the database may answer at once, but requests wait on it
