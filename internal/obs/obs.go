@@ -46,7 +46,7 @@ type Gauges struct {
 	// DBPool is the database's connection pool (PostgreSQL; nil on
 	// SQLite): the connections in use, the most it opens, and the time
 	// requests have waited for one, in all, since the start.
-	DBPool func() (inUse, max int, waited time.Duration)
+	DBPool func() (inUse, most int, waited time.Duration)
 }
 
 // latency buckets: 100 µs to about 6.5 s.
@@ -139,7 +139,7 @@ func New(g Gauges) *Metrics {
 // pool whose every connection is taken by requests waiting on PostgreSQL
 // (a lock held, a slow database) showed nowhere in /metrics; in_use at
 // max and the wait's rate rising say it.
-type poolCollector func() (inUse, max int, waited time.Duration)
+type poolCollector func() (inUse, most int, waited time.Duration)
 
 var (
 	poolInUse = prometheus.NewDesc("cardtable_db_connections_in_use",
@@ -157,9 +157,9 @@ func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
-	inUse, max, waited := p()
+	inUse, most, waited := p()
 	ch <- prometheus.MustNewConstMetric(poolInUse, prometheus.GaugeValue, float64(inUse))
-	ch <- prometheus.MustNewConstMetric(poolMax, prometheus.GaugeValue, float64(max))
+	ch <- prometheus.MustNewConstMetric(poolMax, prometheus.GaugeValue, float64(most))
 	ch <- prometheus.MustNewConstMetric(poolWait, prometheus.CounterValue, waited.Seconds())
 }
 

@@ -47,7 +47,6 @@ func (db *DB) Export(ctx context.Context, table string, each func(row any) error
 func (db *DB) Import(ctx context.Context, table string, rows []any) error {
 	insert := dbcopy.Insert(table, func(i int) string { return "$" + strconv.Itoa(i) })
 	b := &pgx.Batch{}
-	b.Queue(`SET LOCAL statement_timeout = 0`) // a copy's batch: statementTimeout is for requests
 	for _, row := range rows {
 		vals, err := dbcopy.Values(table, row)
 		if err != nil {
@@ -55,5 +54,14 @@ func (db *DB) Import(ctx context.Context, table string, rows []any) error {
 		}
 		b.Queue(insert, vals...)
 	}
-	return db.tx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
+	return db.tx(ctx, func(tx pgx.Tx) error {
+		// A copy's batch: statementTimeout is for requests. Set before
+		// the batch is sent, not as its first statement: pgx prepares
+		// the batch's INSERT first, which waits for the table's lock
+		// too, and was cancelled with the timeout still on.
+		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
+			return err
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
 }

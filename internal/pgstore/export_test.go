@@ -1,6 +1,9 @@
 package pgstore
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Crash stops the heartbeat and nothing else, as a server that stalled or
 // died would: its claims stay written, and expire with the lease.
@@ -20,9 +23,23 @@ func (n *Node) Claims() int {
 }
 
 // SetStatementTimeout sets the statement_timeout of the stores opened
-// from now on (a URL without one) to d, until the test ends.
+// from now on (where nothing else sets one) to d, until the test ends.
 func SetStatementTimeout(t interface{ Cleanup(func()) }, d time.Duration) {
 	old := statementTimeout
 	statementTimeout = d
 	t.Cleanup(func() { statementTimeout = old })
 }
+
+// MigrateLock is the advisory lock migrations hold.
+const MigrateLock = migrateLock
+
+// Setting is the value of PostgreSQL's setting name on a connection of
+// the store's pool (SHOW).
+func (db *DB) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	err := db.pool.QueryRow(ctx, `SELECT current_setting($1)`, name).Scan(&v)
+	return v, err
+}
+
+// Classify is the store's classification of a driver's error (full).
+func Classify(err error) error { return full(err) }

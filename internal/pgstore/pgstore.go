@@ -104,8 +104,8 @@ func LooksLikeAddress(s string) bool {
 const poolSize = 16
 
 // statementTimeout is PostgreSQL's statement_timeout on the server's
-// connections unless the URL sets one (statement_timeout=MILLISECONDS):
-// a statement still running after it is cancelled by PostgreSQL and its
+// connections unless one is set anywhere else (defaultTimeout): a
+// statement still running after it is cancelled by PostgreSQL and its
 // request answered 503. Without it a request waiting on a lock (an
 // operator's session left in a transaction) waited as long as the lock
 // was held, holding a connection of the pool, and those behind it waited
@@ -124,9 +124,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = poolSize
 	}
-	if _, ok := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !ok {
-		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(statementTimeout.Milliseconds(), 10)
-	}
+	cfg.AfterConnect = defaultTimeout(statementTimeout)
 	pgp, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
@@ -143,11 +141,36 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return db, nil
 }
 
+// defaultTimeout is the pool's AfterConnect: it sets statement_timeout
+// to d on a new connection only where PostgreSQL's own is its built-in
+// default (pg_settings' source "default", no timeout). Decision: an
+// operator's setting wins wherever it was made: the URL's
+// statement_timeout or options=-c, PGOPTIONS, ALTER ROLE or ALTER
+// DATABASE ... SET, postgresql.conf or ALTER SYSTEM. Given as a
+// connection parameter, as it once was, the 15 s came after all of
+// those but the URL's and overrode them.
+func defaultTimeout(d time.Duration) func(context.Context, *pgx.Conn) error {
+	ms := strconv.FormatInt(d.Milliseconds(), 10)
+	return func(ctx context.Context, c *pgx.Conn) error {
+		var source string
+		if err := c.QueryRow(ctx, `SELECT source FROM pg_settings WHERE name = 'statement_timeout'`).Scan(&source); err != nil {
+			return fmt.Errorf("reading statement_timeout's source: %w", err)
+		}
+		if source != "default" {
+			return nil
+		}
+		if _, err := c.Exec(ctx, `SELECT set_config('statement_timeout', $1, false)`, ms); err != nil {
+			return fmt.Errorf("setting statement_timeout: %w", err)
+		}
+		return nil
+	}
+}
+
 // PoolStats is the connection pool's figures for /metrics: connections
 // in use, the most it opens (pool_max_conns), and the time acquires have
 // waited for a connection since the start. The heartbeat's own
 // connection is not counted.
-func (db *DB) PoolStats() (inUse, max int, waited time.Duration) {
+func (db *DB) PoolStats() (inUse, most int, waited time.Duration) {
 	st := db.pool.raw.Stat()
 	return int(st.AcquiredConns()), int(st.MaxConns()), st.EmptyAcquireWaitTime()
 }
@@ -303,11 +326,12 @@ func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
 // returned as they are.
 func down(err error) error {
 	var u unreachable
-	if err == nil || errors.As(err, &u) {
+	var slow tooSlow
+	if err == nil || errors.As(err, &u) || errors.As(err, &slow) {
 		return err
 	}
 	if timedOut(err) {
-		return unreachable{fmt.Errorf("PostgreSQL did not finish the statement in time (statement_timeout: "+
+		return tooSlow{fmt.Errorf("PostgreSQL did not finish the statement in time (statement_timeout or lock_timeout: "+
 			"a lock held by another session, or a slow database): %w", err)}
 	}
 	var ce *pgconn.ConnectError
@@ -339,19 +363,32 @@ func goneAway(err error) bool {
 }
 
 // timedOut is whether PostgreSQL cancelled a statement for running past
-// statement_timeout (SQLSTATE 57014 with those words: the same code is a
-// cancel the client asked for) or past lock_timeout (55P03), which an
-// operator may set in the URL. Either passes once the lock is released
-// or the database is fast again: a "try again", as a database out of
-// reach is.
+// statement_timeout (SQLSTATE 57014, query_canceled) or a lock's wait
+// past lock_timeout (55P03, lock_not_available), which an operator may
+// set. Either passes once the lock is released or the database is fast
+// again: a "try again". Decision: the code alone decides, never the
+// message, which is in the server's lc_messages language; 57014 is also
+// a cancel the client asked for, which pgx reports with the context's
+// error in the chain, and that is left to the context's own handling
+// (a client gone, a request out of time).
 func timedOut(err error) bool {
 	var pe *pgconn.PgError
-	if !errors.As(err, &pe) {
+	if !errors.As(err, &pe) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return false
 	}
-	return pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout") ||
-		pe.Code == "55P03" && strings.Contains(pe.Message, "lock timeout")
+	return pe.Code == "57014" || pe.Code == "55P03"
 }
+
+// tooSlow is an error of a statement PostgreSQL cancelled for its
+// timeout (timedOut): a database that answered, but not in time. It is
+// a 503 as a database out of reach is (Unavailable), told apart by
+// TooSlow for the player's words and the log's reason (internal/web).
+type tooSlow struct{ err error }
+
+func (e tooSlow) Error() string     { return e.err.Error() }
+func (e tooSlow) Unwrap() error     { return e.err }
+func (e tooSlow) Unavailable() bool { return true }
+func (e tooSlow) TooSlow() bool     { return true }
 
 // unreachable is an error of a database out of reach.
 type unreachable struct{ err error }

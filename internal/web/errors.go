@@ -59,6 +59,8 @@ func status(err error) (int, string) {
 		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
+	case slowDatabase(err):
+		return http.StatusServiceUnavailable, "the server's database is too slow just now; try again in a moment"
 	case lostConnection(err):
 		return http.StatusServiceUnavailable, "the server cannot reach its database just now; try again in a moment"
 	}
@@ -90,6 +92,17 @@ func words(err, class error) string {
 func lostConnection(err error) bool {
 	var u interface{ Unavailable() bool }
 	return errors.As(err, &u) && u.Unavailable()
+}
+
+// slowDatabase reports whether err says the database answered but did
+// not finish a statement in time (PostgreSQL's statement_timeout or
+// lock_timeout): an error in its chain with a method TooSlow() bool
+// that reports true (pgstore). It is a 503 as lostConnection is, told
+// in its own words and log reason: "cannot reach its database" sent the
+// operator looking for a network fault where a lock was held.
+func slowDatabase(err error) bool {
+	var s interface{ TooSlow() bool }
+	return errors.As(err, &s) && s.TooSlow()
 }
 
 // public is an error with the message the player sees in place of a
@@ -141,8 +154,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 // eventsKey is the request context's key of the server's EventLog.
 type eventsKey struct{}
 
-// outOfReach is the reason of the lines LogFault bounds.
-const outOfReach = "database out of reach"
+// outOfReach and tooSlow are the reasons of the lines of the database's
+// 503s LogFault bounds (lostConnection, slowDatabase).
+const (
+	outOfReach = "database out of reach"
+	tooSlow    = "database too slow: statement_timeout"
+)
 
 // LogFault logs err, a server fault met serving a client at addr, under
 // msg, through the server's EventLog in ctx (EventLog.Fault).
@@ -154,7 +171,8 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 // Fault logs err, a server fault met serving a client at addr, under
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
-// of reach", at most its share a minute for each msg and the rest
+// of reach" (one too slow, slowDatabase: "database too slow:
+// statement_timeout"), at most its share a minute for each msg and the rest
 // counted. While PostgreSQL is stopped every request and every table's
 // action fails so: logged one by one, a busy site wrote a line for each
 // of thousands of requests a second, in which the one line that says
@@ -172,6 +190,9 @@ func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string
 	if e != nil {
 		var b *busy
 		switch {
+		case slowDatabase(err):
+			e.Event(ctx, slog.LevelWarn, msg, tooSlow, addr, append(attrs, "err", err)...)
+			return
 		case lostConnection(err):
 			e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
 			return

@@ -289,3 +289,44 @@ func TestOutOfReachKindsApart(t *testing.T) {
 		t.Fatalf("summaries %v", summaries)
 	}
 }
+
+// slowErr is a store's error of a statement PostgreSQL cancelled for its
+// timeout: a database that answered, but not in time.
+type slowErr struct{ unavailableErr }
+
+func (slowErr) Error() string { return "canceling statement due to statement timeout" }
+func (slowErr) TooSlow() bool { return true }
+
+// TestSlowDatabaseOwnWords: a request failed for a statement past its
+// timeout is a 503 as the database out of reach is, but neither the
+// player nor the log is told that the database cannot be reached: it
+// answered, slowly (a lock held). Its log lines are bounded under a
+// reason of their own.
+func TestSlowDatabaseOwnWords(t *testing.T) {
+	err := fmt.Errorf("saving: %w", slowErr{})
+	code, msg := status(err)
+	if code != 503 || msg != "the server's database is too slow just now; try again in a moment" {
+		t.Fatalf("status %d %q", code, msg)
+	}
+	buf := &webtest.Log{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
+	events := NewEventLog(log, 3, clk.Now)
+	for range 10 {
+		events.Fault(context.Background(), log, "request failed", "192.0.2.9", err)
+	}
+	events.Fault(context.Background(), log, "request failed", "192.0.2.9", fmt.Errorf("saving: %w", unavailableErr{}))
+	events.Flush()
+	reasons := map[any]int{}
+	for _, l := range buf.Lines(t) {
+		if l["msg"] == "request failed" {
+			if l["level"] != "WARN" {
+				t.Errorf("line %v", l)
+			}
+			reasons[l["reason"]]++
+		}
+	}
+	if reasons["database too slow: statement_timeout"] != 3 || reasons["database out of reach"] != 1 || len(reasons) != 2 {
+		t.Fatalf("lines by reason %v; want 3 too slow (bounded), 1 out of reach", reasons)
+	}
+}
