@@ -237,7 +237,7 @@ func arlSeed(s string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, flagErr("--seed must be a whole number, not %q", s)
+		return 0, flagErr("%s: want a whole number from 0 to %d", flagValue("seed", s), uint64(math.MaxUint64))
 	}
 	return n, nil
 }

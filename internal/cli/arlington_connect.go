@@ -96,7 +96,7 @@ func (r *arlRemote) choosePlayer(level string, name *string) error {
 	if level != "" {
 		lv := strings.ToLower(strings.TrimSpace(level))
 		if !arlOfferedLevel(lv) {
-			return flagErr("connect: --bot %q: want one of %s", level, strings.Join(bot.Names, ", "))
+			return flagErr("connect: %s: want one of %s", flagValue("bot", level), strings.Join(bot.Names, ", "))
 		}
 		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
 		r.level = lv

@@ -94,7 +94,7 @@ func arlParseSeats(spec string) ([]string, error) {
 			return nil, flagErr("new-table: %s: seat %d is empty (want human or a bot level)", flagValue("seats", spec), arlSeat(i))
 		default:
 			if !arlOfferedLevel(it) {
-				return nil, flagErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))
+				return nil, flagErr("new-table: %s: seat %d is %q: want human or a bot level (%s)", flagValue("seats", spec), arlSeat(i), it, strings.Join(bot.Names, ", "))
 			}
 			out[i] = it
 		}
