@@ -83,9 +83,16 @@ func flagValue(flag string, v any) string {
 // several flags at once left the user to guess which was at fault. nil
 // when every rule holds.
 func firstBroken(cmd string, rules ...flagRule) error {
+	return firstBrokenNamed(cmd, flagValue, rules...)
+}
+
+// firstBrokenNamed is firstBroken with name naming a flag and its value
+// in the message (serve's names a value from the environment without
+// showing it).
+func firstBrokenNamed(cmd string, name func(flag string, v any) string, rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
-			return flagErr("%s: %s: want %s", cmd, flagValue(r.flag, r.value), r.want)
+			return flagErr("%s: %s: want %s", cmd, name(r.flag, r.value), r.want)
 		}
 	}
 	return nil
