@@ -157,32 +157,15 @@ func foldedOldKey(b []byte) (string, bool) {
 	}
 	for k := range keys {
 		for _, old := range oldKeys {
-			if strings.EqualFold(k, old) && !asciiEqualFold(k, old) {
+			// old is ASCII, and every other letter Unicode folds to an
+			// ASCII one (ſ, the Kelvin sign) takes more than one byte:
+			// a key the same in ASCII case has old's length.
+			if strings.EqualFold(k, old) && len(k) != len(old) {
 				return k, true
 			}
 		}
 	}
 	return "", false
-}
-
-// asciiEqualFold is strings.EqualFold in ASCII alone.
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // normalize checks c and fills in its defaults; validLevel says whether a
