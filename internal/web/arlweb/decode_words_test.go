@@ -114,3 +114,33 @@ func TestOldConfigKeyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestNewTableOldTurnSecondsKey: a new table's timer is turnSeconds, the
+// one spelling the page, the terminal client and the load generator
+// send; the previous release's turn_seconds is still read for one
+// release (docs/api.md, "Keys (decision)"), and turnSeconds, when given
+// and not 0 (the default), wins over it.
+func TestNewTableOldTurnSecondsKey(t *testing.T) {
+	srv := web.New(web.Options{Games: []web.Routes{New(forwardHub(t, nil), wired(Limits{}))}})
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{`{"players":2,"bots":["","random"],"turnSeconds":30}`, 30},
+		{`{"players":2,"bots":["","random"],"turn_seconds":45}`, 45},
+		{`{"players":2,"bots":["","random"],"turnSeconds":30,"turn_seconds":45}`, 30},
+		{`{"players":2,"bots":["","random"],"turnSeconds":0,"turn_seconds":45}`, 45},
+	} {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(c.body)))
+		var got struct {
+			TurnSeconds *int `json:"turnSeconds"`
+		}
+		if w.Code != http.StatusCreated || json.Unmarshal(w.Body.Bytes(), &got) != nil || got.TurnSeconds == nil || *got.TurnSeconds != c.want {
+			t.Errorf("%s: %d %s; want 201 and turnSeconds %d", c.body, w.Code, w.Body, c.want)
+		}
+		if strings.Contains(w.Body.String(), "turn_seconds") {
+			t.Errorf("%s: the answer %s names the old key", c.body, w.Body)
+		}
+	}
+}
