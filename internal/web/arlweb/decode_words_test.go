@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -16,17 +17,27 @@ import (
 // TestDecodeWords: a WebSocket message that does not decode is answered
 // in the words of the HTTP routes' JSON bodies (web.DecodeJSON): the field
 // as the message names it and the kind of value it takes, never Go's
-// type or struct names.
+// type or struct names. A value with more after it (a stray "]") was
+// once taken, where an HTTP body with one was refused.
 func TestDecodeWords(t *testing.T) {
 	for _, c := range []struct{ msg, want string }{
-		{`{"type": 5}`, `bad request: "type" must be a string`},
-		{`{"type": "hello", "since": "all"}`, `bad request: "since" must be a number`},
-		{`{"type": "hello", "colour": "red"}`, `bad request: bad JSON: unknown field "colour"`},
-		{`{"type": "hello"} {}`, `bad request: bad JSON: more than one value`},
+		{`{"type": 5}`, `"type" must be a string`},
+		{`{"type": "hello", "since": "all"}`, `"since" must be a number`},
+		{`{"type": "hello", "colour": "red"}`, `bad JSON: unknown field "colour"`},
+		{`{"type": "hello"} {}`, `bad JSON: more than one value`},
+		{`{"type": "hello"} ]`, `bad JSON: data after the value`},
+		{`{"type": "hello", "TYPE": "chat"}`, `bad JSON: key "TYPE" given twice`},
 	} {
 		_, err := Decode([]byte(c.msg))
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: %v, want %q", c.msg, err, c.want)
+		if !errors.Is(err, web.ErrBadRequest) {
+			t.Errorf("%s: %v, want a bad request", c.msg, err)
+			continue
+		}
+		if m, _ := newErrorMsg(err); m.Error != c.want || m.Class != "bad_request" {
+			t.Errorf("%s: the client reads %+v, want %q", c.msg, m, c.want)
+		}
+		if got := web.DecodeJSON([]byte(c.msg), &wireMsg{}); got == nil || got.Error() != c.want {
+			t.Errorf("%s: an HTTP body says %v, want %q", c.msg, got, c.want)
 		}
 	}
 }
