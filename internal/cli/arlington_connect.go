@@ -92,7 +92,7 @@ func connectArgs(pos []string, seat int, changed bool) error {
 // person at the terminal, with the helpers for 'auto' and 'hint'; and
 // *name, if not given, to the bot's or the terminal's.
 func (r *arlRemote) choosePlayer(level string, name *string) error {
-	seedBase, _ := arlSeed("")
+	seedBase, _ := arlSeed("", "")
 	if level != "" {
 		lv := strings.ToLower(strings.TrimSpace(level))
 		if !arlOfferedLevel(lv) {
