@@ -194,6 +194,10 @@ func decodeWire(b []byte) (wireMsg, error) {
 	if !utf8.Valid(b) {
 		return w, fmt.Errorf("%w: message is not UTF-8", web.ErrBadRequest)
 	}
+	// In a message's words, not a request body's (web.DecodeJSON's).
+	if len(bytes.TrimSpace(b)) == 0 {
+		return w, fmt.Errorf("%w: empty message; want JSON", web.ErrBadRequest)
+	}
 	// The HTTP routes' strict decoding: one object, its keys in ASCII
 	// case, none given twice (a message that says two things at once is
 	// refused, not half-heard).

@@ -42,6 +42,20 @@ func TestDecodeWords(t *testing.T) {
 	}
 }
 
+// TestDecodeEmptyWords: an empty WebSocket message is named a message,
+// not a request body, and an empty HTTP body still a request body.
+func TestDecodeEmptyWords(t *testing.T) {
+	for _, msg := range []string{"", " \r\n\t"} {
+		_, err := Decode([]byte(msg))
+		if m, _ := newErrorMsg(err); !errors.Is(err, web.ErrBadRequest) || m.Error != "empty message; want JSON" || m.Class != "bad_request" {
+			t.Errorf("%q: %v, the client reads %+v; want a bad request, \"empty message; want JSON\"", msg, err, m)
+		}
+		if got := web.DecodeJSON([]byte(msg), &wireMsg{}); got == nil || got.Error() != "empty request body; want JSON" {
+			t.Errorf("%q: an HTTP body says %v, want \"empty request body; want JSON\"", msg, got)
+		}
+	}
+}
+
 // TestNewTableWords: a new table's request with a value of the wrong kind
 // is a 400 naming the key as sent and the kind it takes, though the
 // config decodes itself through an embedded copy (whose Go name
