@@ -157,9 +157,11 @@ func foldedOldKey(b []byte) (string, bool) {
 	}
 	for k := range keys {
 		for _, old := range oldKeys {
-			// old is ASCII, and every other letter Unicode folds to an
-			// ASCII one (ſ, the Kelvin sign) takes more than one byte:
-			// a key the same in ASCII case has old's length.
+			// A key that folds to old and has old's length is old in
+			// ASCII case: old is ASCII, and the only non-ASCII runes
+			// that fold to ASCII ones (ſ, the Kelvin sign) take more
+			// bytes than the letter they fold to, so a key holding one
+			// is longer than old.
 			if strings.EqualFold(k, old) && len(k) != len(old) {
 				return k, true
 			}
