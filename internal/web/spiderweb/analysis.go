@@ -218,7 +218,7 @@ func (s *Handlers) analysisSlot(w http.ResponseWriter, r *http.Request) (release
 	if !running {
 		why = "another analysis is waiting its turn on the server"
 	}
-	return nil, busy(w, analysisRetry, why, nil)
+	return nil, refuseForLoad(w, analysisRetry, why, nil)
 }
 
 // analyse analyses g, a copy of the game game is the answer about, and

@@ -134,23 +134,10 @@ func (s *Handlers) search(w http.ResponseWriter, r *http.Request, g *spider.Game
 		if r.Context().Err() != nil {
 			return spider.Move{}, err // the client went, or the server stops
 		}
-		return spider.Move{}, busy(w, hintRetry, "another hint from your address is still being worked out", err)
+		return spider.Move{}, refuseForLoad(w, hintRetry, "another hint from your address is still being worked out", err)
 	}
 	defer release()
 	return s.opts.Hint(r.Context(), g)
-}
-
-// busy refuses a request for load (503, web.Busy) with Retry-After secs,
-// the player reading why and the same wait ("...: try again in 10 s");
-// the log reads cause, or those words without one.
-func busy(w http.ResponseWriter, secs int, why string, cause error) error {
-	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	msg := fmt.Sprintf("%s: try again in %d s", why, secs)
-	err := web.Errorf(web.ErrUnavailable, "%s", msg)
-	if cause != nil {
-		err = fmt.Errorf("%w: %w", web.ErrUnavailable, cause)
-	}
-	return web.Busy(web.Public(err, msg))
 }
 
 type locateResponse struct {
