@@ -152,10 +152,11 @@ func (f *arlTableFlags) bots() ([]string, error) {
 	out := make([]string, f.players)
 	for i := range out {
 		// The report names each level as the lobby does, however typed.
-		out[i] = strings.ToLower(strings.TrimSpace(names[i%len(names)]))
-		if _, err := bot.New(out[i], 0); err != nil {
+		typed := strings.TrimSpace(names[i%len(names)])
+		if _, err := bot.New(typed, 0); err != nil { // quotes it as typed
 			return nil, flagErr("--seats: %w", err)
 		}
+		out[i] = strings.ToLower(typed)
 	}
 	return out, nil
 }
@@ -225,11 +226,12 @@ func (f *arlTableFlags) playGames(ctx context.Context, names []string, check fun
 	return nil
 }
 
-// arlSeed reads a --seed value, or picks an unguessable one when empty:
+// arlSeed reads a seed flag's value (flag is its name, for the refusal:
+// --seed or --bot-seed), or picks an unguessable one when empty:
 // a seed from the clock could be found by trying the nanoseconds around
 // the start until one deals the player's own hand, and with it every
 // other hand.
-func arlSeed(s string) (uint64, error) {
+func arlSeed(flag, s string) (uint64, error) {
 	if s == "" {
 		var b [8]byte
 		_, _ = crand.Read(b[:]) // never fails (crypto/rand.Read documents it)
@@ -237,7 +239,7 @@ func arlSeed(s string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
-		return 0, flagErr("--seed must be a whole number, not %q", s)
+		return 0, flagErr("%s: want a whole number from 0 to %d", flagValue(flag, s), uint64(math.MaxUint64))
 	}
 	return n, nil
 }

@@ -92,11 +92,11 @@ func connectArgs(pos []string, seat int, changed bool) error {
 // person at the terminal, with the helpers for 'auto' and 'hint'; and
 // *name, if not given, to the bot's or the terminal's.
 func (r *arlRemote) choosePlayer(level string, name *string) error {
-	seedBase, _ := arlSeed("")
+	seedBase, _ := arlSeed("", "")
 	if level != "" {
 		lv := strings.ToLower(strings.TrimSpace(level))
 		if !arlOfferedLevel(lv) {
-			return flagErr("connect: --bot %q: want one of %s", level, strings.Join(bot.Names, ", "))
+			return flagErr("connect: %s: want one of %s", flagValue("bot", level), strings.Join(bot.Names, ", "))
 		}
 		r.bot, _ = bot.New(lv, bot.SeatSeed(seedBase, 0))
 		r.level = lv

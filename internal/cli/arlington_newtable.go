@@ -86,17 +86,17 @@ func arlParseSeats(spec string) ([]string, error) {
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
-		it = strings.ToLower(strings.TrimSpace(it))
-		switch {
-		case it == "human":
+		typed := strings.TrimSpace(it)
+		switch level := strings.ToLower(typed); {
+		case level == "human":
 			out[i] = ""
-		case it == "":
+		case level == "":
 			return nil, flagErr("new-table: %s: seat %d is empty (want human or a bot level)", flagValue("seats", spec), arlSeat(i))
 		default:
-			if !arlOfferedLevel(it) {
-				return nil, flagErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))
+			if !arlOfferedLevel(level) {
+				return nil, flagErr("new-table: %s: seat %d is %q: want human or a bot level (%s)", flagValue("seats", spec), arlSeat(i), typed, strings.Join(bot.Names, ", "))
 			}
-			out[i] = it
+			out[i] = level
 		}
 	}
 	return out, nil

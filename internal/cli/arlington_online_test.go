@@ -218,7 +218,7 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"new-table", "--server", strings.TrimSuffix(url, "/") + "/arlington/", "--seats", "human,human"}, exitUsage, "without a path"},
 		{[]string{"new-table", "--server", url, "--seats", "human"}, exitUsage, "2 to 6"},
 		{[]string{"new-table", "--server", url, "--seats", "human,h,h,h,h,h,h"}, exitUsage, "2 to 6"},
-		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `"wizard" is neither human nor a bot level`},
+		{[]string{"new-table", "--server", url, "--seats", "human,wizard"}, exitUsage, `--seats "human,wizard": seat 2 is "wizard": want human or a bot level`},
 		{[]string{"new-table", "--server", url, "--seats", "human,,greedy"}, exitUsage, "seat 2 is empty"},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--target", "0"}, exitUsage, `--target "0": want 1 to 500`},
 		{[]string{"new-table", "--server", url, "--seats", "human,greedy", "--turn-timer", "2s"}, exitUsage, "from 5s to 1h"},

@@ -90,7 +90,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 		}
 		me := *seat - 1 // the engine counts seats from 0
 		if s == nil {
-			seed, err := arlSeed(*seedText)
+			seed, err := arlSeed("seed", *seedText)
 			if err != nil {
 				return err
 			}
@@ -100,7 +100,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 		}
 		// The bots' generators are seeded apart from the deal, so that no
 		// bot's seed says anything about the cards.
-		botSeed, err := arlSeed(*botSeedText)
+		botSeed, err := arlSeed("bot-seed", *botSeedText)
 		if err != nil {
 			return err
 		}
@@ -112,11 +112,12 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 			if i == me {
 				continue
 			}
-			levels[i] = strings.ToLower(strings.TrimSpace(names[k%len(names)]))
-			b, err := bot.New(levels[i], bot.SeatSeed(botSeed, i))
+			typed := strings.TrimSpace(names[k%len(names)])
+			b, err := bot.New(typed, bot.SeatSeed(botSeed, i)) // quotes it as typed
 			if err != nil {
 				return flagErr("--bots: %w", err)
 			}
+			levels[i] = strings.ToLower(typed)
 			bots[i] = b
 			k++
 		}

@@ -14,9 +14,19 @@ import (
 // arlWaitOut waits until out holds want, and fails tb after a while.
 func arlWaitOut(tb testing.TB, out *syncBuffer, want string) {
 	tb.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), want); time.Sleep(5 * time.Millisecond) {
+	arlWaitOutAfter(tb, out, "", want)
+}
+
+// arlWaitOutAfter waits until out holds want after the first after.
+func arlWaitOutAfter(tb testing.TB, out *syncBuffer, after, want string) {
+	tb.Helper()
+	has := func() bool {
+		_, rest, ok := strings.Cut(out.String(), after)
+		return ok && strings.Contains(rest, want)
+	}
+	for deadline := time.Now().Add(20 * time.Second); !has(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			tb.Fatalf("no %q in:\n%s", want, out.String())
+			tb.Fatalf("no %q after %q in:\n%s", want, after, out.String())
 		}
 	}
 }
@@ -68,14 +78,7 @@ func TestArlingtonConnectPromptAfterChat(t *testing.T) {
 	typ("say still here")
 	arlWaitOut(t, out, "not sent: the connection to the table is down; say it again once it is back\n")
 	p.resume(t)
-	arlWaitOut(t, out, "connection to the table is back\n")
-	_, after, _ := strings.Cut(out.String(), "connection to the table is back\n")
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(after, "> "); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no prompt after the connection came back:\n%s", out.String())
-		}
-		_, after, _ = strings.Cut(out.String(), "connection to the table is back\n")
-	}
+	arlWaitOutAfter(t, out, "connection to the table is back\n", "> ")
 	// q, as in Spider's terminal play, is quit.
 	typ("q")
 	select {

@@ -89,7 +89,7 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, `--seats "random,random,random" lists 3 bots for --players "2"`},
 		{"play seat", []string{"play", "--players", "3", "--seat", "4"}, `--seat "4": want 1 to 3`},
 		{"play seat 0", []string{"play", "--players", "3", "--seat", "0"}, `--seat "0": want 1 to 3`},
-		{"play seed", []string{"play", "--seed", "x"}, "--seed must be a whole number"},
+		{"play seed", []string{"play", "--seed", "x"}, `--seed "x": want a whole number from 0 to 18446744073709551615`},
 		{"play target 0", []string{"play", "--target", "0"}, `--target "0": want 1 to 1000`},
 		{"play target too large", []string{"play", "--target", "1001"}, `--target "1001": want 1 to 1000`},
 		{"selfplay target 0", []string{"selfplay", "--target", "0"}, `--target "0": want 1 to 1000`},

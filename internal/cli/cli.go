@@ -44,8 +44,9 @@ var errUsage = errors.New("usage")
 // message ends with a pointer to the command's help.
 var errBadCall = fmt.Errorf("%w", errUsage)
 
-// flagErr is a usage error in a flag's value that the command, not the
-// flag parser, found (--deal x): it ends as the parser's do, with the
+// flagErr is a usage error in how the command was called: a flag's
+// value the command, not the flag parser, found wrong (--deal x), a flag
+// the parser refused, an unknown command. Its line is followed by the
 // pointer to the command's help; a cause given with %w stays in the chain.
 func flagErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %w", errBadCall, fmt.Errorf(format, a...))
@@ -82,9 +83,16 @@ func flagValue(flag string, v any) string {
 // several flags at once left the user to guess which was at fault. nil
 // when every rule holds.
 func firstBroken(cmd string, rules ...flagRule) error {
+	return firstBrokenNamed(cmd, flagValue, rules...)
+}
+
+// firstBrokenNamed is firstBroken with name naming a flag and its value
+// in the message (serve's names a value from the environment without
+// showing it).
+func firstBrokenNamed(cmd string, name func(flag string, v any) string, rules ...flagRule) error {
 	for _, r := range rules {
 		if r.bad {
-			return flagErr("%s: %s: want %s", cmd, flagValue(r.flag, r.value), r.want)
+			return flagErr("%s: %s: want %s", cmd, name(r.flag, r.value), r.want)
 		}
 	}
 	return nil
@@ -108,11 +116,6 @@ func seatsRule(cmd string, people, bots int) error {
 // and its chain, so that errors.Is still finds the sentinels under it
 // (arlington.ErrBadAction, card.ErrBadCard, store.ErrBadPath).
 func badInput(err error) error { return fmt.Errorf("%w: %w", errUsage, err) }
-
-// badCall wraps a message as an error in how the command was called.
-func badCall(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", errBadCall, fmt.Sprintf(format, a...))
-}
 
 // runFunc runs a command once its flags are parsed; pos holds the
 // positional arguments.
@@ -174,7 +177,7 @@ func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
 		}
 		name, _, _ := strings.Cut(a[1:], "=")
 		if len(name) > 1 && lookup(name) != nil {
-			return c, badCall("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
+			return c, flagErr("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
 		}
 	}
 	return nil, nil
@@ -279,16 +282,16 @@ func flagError(c *cobra.Command, err error) error {
 	if m := singleDash.FindStringSubmatch(err.Error()); m != nil {
 		name, _, _ := strings.Cut(m[1], "=")
 		if c.Flags().Lookup(name) != nil {
-			return badCall("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
+			return flagErr("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
 		}
 	}
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {
 		if w := valueProblem(bad.GetFlag().Value.Type(), bad); w != "" {
-			return badCall("%s--%s: %q %s", cmdPrefix(c), bad.GetFlag().Name, bad.GetValue(), w)
+			return flagErr("%s--%s: %q %s", cmdPrefix(c), bad.GetFlag().Name, bad.GetValue(), w)
 		}
 	}
-	return badCall("%s%v", cmdPrefix(c), err)
+	return flagErr("%s%v", cmdPrefix(c), err)
 }
 
 // valueProblem says what is wrong with a bad value of a number, duration
@@ -350,7 +353,7 @@ func noArgsOrSub(c *cobra.Command, args []string) error {
 	if s := c.SuggestionsFor(args[0]); len(s) > 0 {
 		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
 	}
-	return badCall("%s", msg)
+	return flagErr("%s", msg)
 }
 
 // within puts prefix before err's words; a usage error stays one, its
@@ -377,13 +380,13 @@ func noArgs(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	return badCall("%sunexpected argument %q", cmdPrefix(c), args[0])
+	return flagErr("%sunexpected argument %q", cmdPrefix(c), args[0])
 }
 
 // groupRun is the run of a command that only holds subcommands.
 func groupRun(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
-		return badCall("%smissing subcommand", cmdPrefix(c))
+		return flagErr("%smissing subcommand", cmdPrefix(c))
 	}
 	return noArgsOrSub(c, args)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/arlington/bot"
 	"cardtable/card"
 	"cardtable/spider"
 )
@@ -79,6 +80,14 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: arlington selfplay: --seats \"easy,easy,easy\" lists 3 bots for --players \"2\"\nRun 'cardtable arlington selfplay --help' for usage.\n"},
 		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,,easy"}, exitUsage,
 			"cardtable: arlington new-table: --seats \"human,,easy\": seat 2 is empty (want human or a bot level)\nRun 'cardtable arlington new-table --help' for usage.\n"},
+		// --bot-seed once read as --seed, whose reader it shares.
+		{[]string{"arlington", "play", "--bot-seed", "x"}, exitUsage,
+			"cardtable: arlington play: --bot-seed \"x\": want a whole number from 0 to 18446744073709551615\nRun 'cardtable arlington play --help' for usage.\n"},
+		// A level refused is quoted as typed, not lower-cased.
+		{[]string{"arlington", "selfplay", "--seats", "easy,Wizard"}, exitUsage,
+			"cardtable: arlington selfplay: --seats: unknown bot \"Wizard\" (want " + strings.Join(bot.Names, ", ") + ")\nRun 'cardtable arlington selfplay --help' for usage.\n"},
+		{[]string{"arlington", "play", "--bots", "Wizard"}, exitUsage,
+			"cardtable: arlington play: --bots: unknown bot \"Wizard\" (want " + strings.Join(bot.Names, ", ") + ")\nRun 'cardtable arlington play --help' for usage.\n"},
 		{[]string{"spider", "analyze", "bench", "--deals", "1-200000"}, exitUsage,
 			"cardtable: spider analyze bench: --deals \"1-200000\": at most 100 000 deals at a time\nRun 'cardtable spider analyze bench --help' for usage.\n"},
 		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, exitUsage,
@@ -89,6 +98,18 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: spider value-train: --deals \"1-10\": deals 1-400 are the measured deals; train on others\nRun 'cardtable spider value-train --help' for usage.\n"},
 		{[]string{"spider", "value-train", "--out", "/no/such/dir/v.json"}, exitUsage,
 			"cardtable: spider value-train: --out \"/no/such/dir/v.json\": no such directory /no/such/dir\n"},
+		// These five once each had words of their own ("--mode must be
+		// solve or autoplay, not \"x\"", "--player: greedy or fair, not ...").
+		{[]string{"arlington", "play", "--seed", "x"}, exitUsage,
+			"cardtable: arlington play: --seed \"x\": want a whole number from 0 to 18446744073709551615\nRun 'cardtable arlington play --help' for usage.\n"},
+		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,Wizard"}, exitUsage,
+			"cardtable: arlington new-table: --seats \"human,Wizard\": seat 2 is \"Wizard\": want human or a bot level (" + strings.Join(bot.Names, ", ") + ")\nRun 'cardtable arlington new-table --help' for usage.\n"},
+		{[]string{"spider", "bench", "--mode", "x"}, exitUsage,
+			"cardtable: spider bench: --mode \"x\": want solve or autoplay\nRun 'cardtable spider bench --help' for usage.\n"},
+		{[]string{"spider", "analyze", "bench", "--player", "human"}, exitUsage,
+			"cardtable: spider analyze bench: --player \"human\": want greedy or fair\nRun 'cardtable spider analyze bench --help' for usage.\n"},
+		{[]string{"arlington", "connect", "--bot", "wizard", "http://127.0.0.1:1/arlington/t/abc"}, exitUsage,
+			"cardtable: arlington connect: --bot \"wizard\": want one of " + strings.Join(bot.Names, ", ") + "\nRun 'cardtable arlington connect --help' for usage.\n"},
 		{[]string{"spider", "analyze", "bench", "--value", "--suits", "2"}, exitUsage,
 			"cardtable: spider analyze bench: --value: no learned value for --suits \"2\" (see docs/solver.md, \"The learned value\")\nRun 'cardtable spider analyze bench --help' for usage.\n"},
 	} {

@@ -27,9 +27,10 @@ import (
 )
 
 // needService finds a program a test starts itself (nginx, pebble), or
-// skips the test saying so loudly; with CI=true (or
-// CARDTABLE_REQUIRE_BROWSER=1, which .ci/run sets) a missing program
-// fails the test instead: a hosting test skipped in CI is a defect.
+// skips the test saying so loudly; with CARDTABLE_REQUIRE_SERVICES=1 or
+// CI=true (both of which .ci/run sets) a missing program fails the test
+// instead: a hosting test skipped in CI is a defect.
+// CARDTABLE_REQUIRE_BROWSER=1, which once did this too, still does.
 func needService(tb testing.TB, names ...string) string {
 	tb.Helper()
 	for _, n := range names {
@@ -42,13 +43,38 @@ func needService(tb testing.TB, names ...string) string {
 			}
 		}
 	}
-	msg := fmt.Sprintf("%s NOT FOUND: this hosting test did NOT run (Debian: apt-get install %s)",
-		strings.ToUpper(filepath.Base(names[0])), filepath.Base(names[0]))
-	if os.Getenv("CI") == "true" || os.Getenv("CARDTABLE_REQUIRE_BROWSER") == "1" {
-		tb.Fatal(msg + "; CI=true makes that a failure")
+	msg, fail := serviceMissing(names[0], os.Getenv)
+	if fail {
+		tb.Fatal(msg)
 	}
 	tb.Skip("*** " + msg + " ***")
 	return ""
+}
+
+// debianPackage names the Debian package of a program whose package has
+// another name.
+var debianPackage = map[string]string{"pebble-challtestsrv": "pebble"}
+
+// serviceMissing words a missing program name's absence, and says
+// whether the environment (getenv) makes it a failure; a failure names
+// the variable that made it one, not one that may be unset.
+func serviceMissing(name string, getenv func(string) string) (msg string, fail bool) {
+	prog := filepath.Base(name)
+	pkg := prog
+	if p, ok := debianPackage[prog]; ok {
+		pkg = p
+	}
+	msg = fmt.Sprintf("%s NOT FOUND: this hosting test did NOT run (Debian: apt-get install %s)", strings.ToUpper(prog), pkg)
+	for _, v := range []struct{ key, val string }{
+		{"CARDTABLE_REQUIRE_SERVICES", "1"},
+		{"CI", "true"},
+		{"CARDTABLE_REQUIRE_BROWSER", "1"},
+	} {
+		if getenv(v.key) == v.val {
+			return msg + "; " + v.key + "=" + v.val + " makes that a failure", true
+		}
+	}
+	return msg, false
 }
 
 // selfSigned writes a self-signed certificate for names (host names or IP

@@ -106,23 +106,15 @@ func (o *serveOptions) check() error {
 	if err := notAddress("serve", o.flagWords("db"), o.db); err != nil {
 		return err
 	}
-	if o.maxTables < 1 {
-		return flagErr("serve: %s: want at least 1", o.named("max-tables", strconv.Itoa(o.maxTables)))
-	}
-	if o.botWorkers < 0 {
-		return flagErr("serve: %s: want at least 0 (0: one fewer than the cores)", o.named("bot-workers", strconv.Itoa(o.botWorkers)))
-	}
-	for _, r := range []struct {
-		flag     string
-		v, limit int64
-	}{{"max-saves", int64(o.maxSaves), 0}, {"max-save-mb", o.maxSaveMB, 1 << 20}, {"daily-mb", o.dailyMB, 1 << 20}} {
-		if r.v < 1 || (r.limit > 0 && r.v > r.limit) {
-			want := "at least 1"
-			if r.limit > 0 {
-				want = fmt.Sprintf("1 to %d", r.limit)
-			}
-			return flagErr("serve: %s: want %s", o.named(r.flag, strconv.FormatInt(r.v, 10)), want)
-		}
+	const maxMB = 1 << 20
+	mbWant := fmt.Sprintf("1 to %d", maxMB)
+	if err := firstBrokenNamed("serve", o.named,
+		flagRule{"max-tables", o.maxTables, o.maxTables < 1, "at least 1"},
+		flagRule{"bot-workers", o.botWorkers, o.botWorkers < 0, "at least 0 (0: one fewer than the cores)"},
+		flagRule{"max-saves", o.maxSaves, o.maxSaves < 1, "at least 1"},
+		flagRule{"max-save-mb", o.maxSaveMB, o.maxSaveMB < 1 || o.maxSaveMB > maxMB, mbWant},
+		flagRule{"daily-mb", o.dailyMB, o.dailyMB < 1 || o.dailyMB > maxMB, mbWant}); err != nil {
+		return err
 	}
 	if err := o.checkCerts(); err != nil {
 		return err
@@ -214,7 +206,7 @@ func (o *serveOptions) checkListenAddr(flag, v string) error {
 // value as typed on the command line; the variable and the flag, without
 // the value, when it came from the environment (docs/cli.md: a variable
 // may hold a secret, and the person reading the message can look it up).
-func (o *serveOptions) named(flag, v string) string {
+func (o *serveOptions) named(flag string, v any) string {
 	if o.fromEnv[flag] {
 		return envName(flag) + " (--" + flag + ")"
 	}

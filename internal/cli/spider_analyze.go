@@ -292,7 +292,7 @@ func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 		return p, flagErr("%s: at most 100 000 deals at a time", flagValue("deals", f.deals))
 	}
 	if f.player != "greedy" && f.player != "fair" {
-		return p, flagErr("--player: greedy or fair, not %q", f.player)
+		return p, flagErr("%s: want greedy or fair", flagValue("player", f.player))
 	}
 	if f.maxMoves < 1 || f.maxMoves > spider.MaxSteps {
 		return p, flagErr("%s: want 1 to %d", flagValue("max-moves", f.maxMoves), spider.MaxSteps)

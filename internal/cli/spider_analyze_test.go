@@ -151,7 +151,7 @@ func TestSpiderAnalyzeUsage(t *testing.T) {
 		{[]string{"spider", "analyze", "bench", "--max-moves", "0"}, 2, "max-moves"},
 		{[]string{"spider", "analyze", "bench", "--suits", "3"}, 2, "suits"},
 		{[]string{"spider", "analyze", "bench", "x"}, 2, "unexpected argument"},
-		{[]string{"spider", "analyze", "bench", "--player", "human"}, 2, "greedy or fair"},
+		{[]string{"spider", "analyze", "bench", "--player", "human"}, 2, `--player "human": want greedy or fair`},
 		{[]string{"spider", "analyze", "bench", "--player", "fair", "--samples", "0"}, 2, "--samples"},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {

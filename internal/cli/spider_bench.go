@@ -134,7 +134,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, usageErr("spider bench: unexpected argument %q", pos[0])
 		}
 		if *mode != "solve" && *mode != "autoplay" {
-			return nil, flagErr("spider bench: --mode must be solve or autoplay, not %q", *mode)
+			return nil, flagErr("spider bench: %s: want solve or autoplay", flagValue("mode", *mode))
 		}
 		if err := card.CheckSuits(*suits); err != nil {
 			return nil, flagErr("--suits: %w", err)

@@ -412,14 +412,15 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 // errInUse's own advice is serve's (another file would do there), but a
 // restore must wait for that server to stop.
 func inUseRefusal(path string, err error) error {
-	var side *sideInUseError
-	switch {
-	case errors.As(err, &side):
-		return plainError{msg: fmt.Sprintf("restore: %s-shm is in use by a running cardtable server %s: stop it first; nothing changed", path, swappedServer), err: err}
-	case errors.Is(err, errInUse):
-		return plainError{msg: fmt.Sprintf("restore: %s is in use by a running cardtable server: stop it first; nothing changed", path), err: err}
+	if !errors.Is(err, errInUse) {
+		return fmt.Errorf("restore: %w", err)
 	}
-	return fmt.Errorf("restore: %w", err)
+	what, why := path, ""
+	var side *sideInUseError
+	if errors.As(err, &side) {
+		what, why = path+"-shm", " "+swappedServer
+	}
+	return plainError{msg: fmt.Sprintf("restore: %s is in use by a running cardtable server%s: stop it first; nothing changed", what, why), err: err}
 }
 
 // ownRestored gives tmp, the restored file, the owner and group of the

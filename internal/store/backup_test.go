@@ -185,8 +185,9 @@ func TestRestore(t *testing.T) {
 		}
 	}
 	fillMore()
-	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) || !strings.Contains(err.Error(), "stop it first; nothing changed") || strings.Contains(err.Error(), "another database file") {
-		t.Fatalf("restore under an open store: %v", err)
+	want := "restore: " + path + " is in use by a running cardtable server: stop it first; nothing changed"
+	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) || err.Error() != want {
+		t.Fatalf("restore under an open store: %v\nwant %s", err, want)
 	}
 	notDB := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notDB, []byte(strings.Repeat("not a database\n", 300)), 0o644)

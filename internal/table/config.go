@@ -157,32 +157,17 @@ func foldedOldKey(b []byte) (string, bool) {
 	}
 	for k := range keys {
 		for _, old := range oldKeys {
-			if strings.EqualFold(k, old) && !asciiEqualFold(k, old) {
+			// A key that folds to old and has old's length is old in
+			// ASCII case: old is ASCII, and the only non-ASCII runes
+			// that fold to ASCII ones (ſ, the Kelvin sign) take more
+			// bytes than the letter they fold to, so a key holding one
+			// is longer than old.
+			if strings.EqualFold(k, old) && len(k) != len(old) {
 				return k, true
 			}
 		}
 	}
 	return "", false
-}
-
-// asciiEqualFold is strings.EqualFold in ASCII alone.
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // normalize checks c and fills in its defaults; validLevel says whether a

@@ -14,10 +14,6 @@ import (
 	"unicode"
 )
 
-// JSONWords is jsonWords for a decoder other than DecodeJSON's (a
-// WebSocket message's), so that both say a bad value in the same words.
-func JSONWords(err error, v any) string { return jsonWords(err, v) }
-
 // jsonWords says what is wrong with a body that failed to decode into v,
 // in the request's own terms: the field named as it is in the JSON, and
 // what kind of value it takes.

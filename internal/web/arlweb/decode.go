@@ -194,21 +194,13 @@ func decodeWire(b []byte) (wireMsg, error) {
 	if !utf8.Valid(b) {
 		return w, fmt.Errorf("%w: message is not UTF-8", web.ErrBadRequest)
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&w); err != nil {
-		return w, fmt.Errorf("%w: %s", web.ErrBadRequest, web.JSONWords(err, &w))
+	// In a message's words, not a request body's (web.DecodeJSON's).
+	if len(bytes.TrimSpace(b)) == 0 {
+		return w, fmt.Errorf("%w: empty message; want JSON", web.ErrBadRequest)
 	}
-	if d.More() {
-		return w, fmt.Errorf("%w: bad JSON: more than one value", web.ErrBadRequest)
-	}
-	if err := web.CheckKeys(b, &w); err != nil {
-		return w, fmt.Errorf("%w: %v", web.ErrBadRequest, err)
-	}
-	// encoding/json keeps the last of two equal keys; a message that says
-	// two things at once is refused instead of half-heard.
-	if k, ok := web.DuplicateKey(b, &w); ok {
-		return w, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
-	}
-	return w, nil
+	// The HTTP routes' strict decoding: one object, its keys in ASCII
+	// case, none given twice (a message that says two things at once is
+	// refused, not half-heard).
+	err := web.DecodeJSON(b, &w)
+	return w, err
 }

@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -16,17 +17,41 @@ import (
 // TestDecodeWords: a WebSocket message that does not decode is answered
 // in the words of the HTTP routes' JSON bodies (web.DecodeJSON): the field
 // as the message names it and the kind of value it takes, never Go's
-// type or struct names.
+// type or struct names. A value with more after it (a stray "]") was
+// once taken, where an HTTP body with one was refused.
 func TestDecodeWords(t *testing.T) {
 	for _, c := range []struct{ msg, want string }{
-		{`{"type": 5}`, `bad request: "type" must be a string`},
-		{`{"type": "hello", "since": "all"}`, `bad request: "since" must be a number`},
-		{`{"type": "hello", "colour": "red"}`, `bad request: bad JSON: unknown field "colour"`},
-		{`{"type": "hello"} {}`, `bad request: bad JSON: more than one value`},
+		{`{"type": 5}`, `"type" must be a string`},
+		{`{"type": "hello", "since": "all"}`, `"since" must be a number`},
+		{`{"type": "hello", "colour": "red"}`, `bad JSON: unknown field "colour"`},
+		{`{"type": "hello"} {}`, `bad JSON: more than one value`},
+		{`{"type": "hello"} ]`, `bad JSON: data after the value`},
+		{`{"type": "hello", "TYPE": "chat"}`, `bad JSON: key "TYPE" given twice`},
 	} {
 		_, err := Decode([]byte(c.msg))
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s: %v, want %q", c.msg, err, c.want)
+		if !errors.Is(err, web.ErrBadRequest) {
+			t.Errorf("%s: %v, want a bad request", c.msg, err)
+			continue
+		}
+		if m, _ := newErrorMsg(err); m.Error != c.want || m.Class != "bad_request" {
+			t.Errorf("%s: the client reads %+v, want %q", c.msg, m, c.want)
+		}
+		if got := web.DecodeJSON([]byte(c.msg), &wireMsg{}); got == nil || got.Error() != c.want {
+			t.Errorf("%s: an HTTP body says %v, want %q", c.msg, got, c.want)
+		}
+	}
+}
+
+// TestDecodeEmptyWords: an empty WebSocket message is named a message,
+// not a request body, and an empty HTTP body still a request body.
+func TestDecodeEmptyWords(t *testing.T) {
+	for _, msg := range []string{"", " \r\n\t"} {
+		_, err := Decode([]byte(msg))
+		if m, _ := newErrorMsg(err); !errors.Is(err, web.ErrBadRequest) || m.Error != "empty message; want JSON" || m.Class != "bad_request" {
+			t.Errorf("%q: %v, the client reads %+v; want a bad request, \"empty message; want JSON\"", msg, err, m)
+		}
+		if got := web.DecodeJSON([]byte(msg), &wireMsg{}); got == nil || got.Error() != "empty request body; want JSON" {
+			t.Errorf("%q: an HTTP body says %v, want \"empty request body; want JSON\"", msg, got)
 		}
 	}
 }
@@ -111,6 +136,36 @@ func TestOldConfigKeyCase(t *testing.T) {
 		}
 		if c.code == http.StatusBadRequest && !strings.Contains(w.Body.String(), "unknown field") {
 			t.Errorf("%s: %s; want an unknown field named", c.body, w.Body)
+		}
+	}
+}
+
+// TestNewTableOldTurnSecondsKey: a new table's timer is turnSeconds, the
+// one spelling the page, the terminal client and the load generator
+// send; the previous release's turn_seconds is still read for one
+// release (docs/api.md, "Keys (decision)"), and turnSeconds, when given
+// and not 0 (the default), wins over it.
+func TestNewTableOldTurnSecondsKey(t *testing.T) {
+	srv := web.New(web.Options{Games: []web.Routes{New(forwardHub(t, nil), wired(Limits{}))}})
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{`{"players":2,"bots":["","random"],"turnSeconds":30}`, 30},
+		{`{"players":2,"bots":["","random"],"turn_seconds":45}`, 45},
+		{`{"players":2,"bots":["","random"],"turnSeconds":30,"turn_seconds":45}`, 30},
+		{`{"players":2,"bots":["","random"],"turnSeconds":0,"turn_seconds":45}`, 45},
+	} {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables", strings.NewReader(c.body)))
+		var got struct {
+			TurnSeconds *int `json:"turnSeconds"`
+		}
+		if w.Code != http.StatusCreated || json.Unmarshal(w.Body.Bytes(), &got) != nil || got.TurnSeconds == nil || *got.TurnSeconds != c.want {
+			t.Errorf("%s: %d %s; want 201 and turnSeconds %d", c.body, w.Code, w.Body, c.want)
+		}
+		if strings.Contains(w.Body.String(), "turn_seconds") {
+			t.Errorf("%s: the answer %s names the old key", c.body, w.Body)
 		}
 	}
 }

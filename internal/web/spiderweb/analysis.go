@@ -211,15 +211,14 @@ func (s *Handlers) analysisSlot(w http.ResponseWriter, r *http.Request) (release
 	if taken {
 		return func() { s.analyses.release(s.now()) }, nil
 	}
-	w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
 	// Said as it is: the page tells this refusal from the other 503s (a
 	// database replaced, a save that kept meeting changes) by its first
 	// words, "another analysis".
-	msg := fmt.Sprintf("another analysis is running on the server: try again in %d s", analysisRetry)
+	why := "another analysis is running on the server"
 	if !running {
-		msg = fmt.Sprintf("another analysis is waiting its turn on the server: try again in %d s", analysisRetry)
+		why = "another analysis is waiting its turn on the server"
 	}
-	return nil, web.Busy(web.Public(web.Errorf(web.ErrUnavailable, "%s", msg), msg))
+	return nil, refuseForLoad(w, analysisRetry, why, nil)
 }
 
 // analyse analyses g, a copy of the game game is the answer about, and

@@ -2,7 +2,9 @@ package spiderweb
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"cardtable/internal/spidergame"
@@ -65,4 +67,19 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any, emptyOK bool) err
 		return nil
 	}
 	return web.DecodeJSON(b, v)
+}
+
+// refuseForLoad refuses a request for load (503, marked web.Busy) with
+// Retry-After secs, the player reading why and the same wait ("...: try
+// again in 10 s"); the log reads cause, or those words without one. The
+// hint and the analysis refuse through it, so the header and the words
+// never disagree.
+func refuseForLoad(w http.ResponseWriter, secs int, why string, cause error) error {
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	msg := fmt.Sprintf("%s: try again in %d s", why, secs)
+	err := web.Errorf(web.ErrUnavailable, "%s", msg)
+	if cause != nil {
+		err = fmt.Errorf("%w: %w", web.ErrUnavailable, cause)
+	}
+	return web.Busy(web.Public(err, msg))
 }

@@ -134,9 +134,7 @@ func (s *Handlers) search(w http.ResponseWriter, r *http.Request, g *spider.Game
 		if r.Context().Err() != nil {
 			return spider.Move{}, err // the client went, or the server stops
 		}
-		w.Header().Set("Retry-After", fmt.Sprint(hintRetry))
-		msg := fmt.Sprintf("another hint from your address is still being worked out: try again in %d s", hintRetry)
-		return spider.Move{}, web.Busy(web.Public(fmt.Errorf("%w: %w", web.ErrUnavailable, err), msg))
+		return spider.Move{}, refuseForLoad(w, hintRetry, "another hint from your address is still being worked out", err)
 	}
 	defer release()
 	return s.opts.Hint(r.Context(), g)
