@@ -56,6 +56,7 @@ export const conn = {
   ended: null,     // a gone table's finished game (GET .../ended), if it has one
   leaving: false,  // the player pressed Leave: the table's answer to it is awaited in the views
   left: false,     // the player left the game in play from this page: not reconnecting
+  away: false,     // connected, this page's seat marked away: the person left elsewhere; it watches, offering Come back
   // The chat's own look at the messages (chat.js): refused(m) takes a
   // refusal of the line it sent (true: the chat says it, by the chat),
   // acked(m) takes the server's taking of it, lost(ws) ends its wait
@@ -95,6 +96,7 @@ export function connect() {
       // first, and the page tried again every fraction of a second.
       retry = 250;
       if (conn.leaving && leftGame(m)) return;
+      followAway(m);
       page.view(m);
     }
   };
@@ -123,6 +125,12 @@ export function connect() {
       page.redraw();
       return;
     }
+    // A page watching the stand-in play for a person who left (another
+    // window's Leave) does not connect again by itself: the new
+    // connection would mark them back at the table they chose to leave.
+    // It stops as the window that sent the Leave did. A table closed
+    // under it is followed as on any page.
+    if (conn.away && ev.reason !== "table closed") { conn.away = false; stopLeft(); return; }
     // 1012: the table moves to another server, or its server restarts
     // (an update); either way it is back in a moment (docs/api.md, "How a
     // connection ends"). A failed attempt says nothing (the browser does
@@ -221,27 +229,70 @@ async function askEnded() {
 // Leave pressed as the game started (the last seat filled while the
 // button was still shown) leaves the seat the person's, marked away, with
 // a stand-in playing it. The page then stops as the other stopped pages
-// do: staying connected would show the person present, and its next
-// connection (after a dropped one, say) would mark them back at the table
-// they chose to leave. "Come back" is theirs to press.
+// do: its next connection (after a dropped one, say) would mark them
+// back at the table they chose to leave, and a person alone with bots
+// who leaves a casual table has it hold still (nobody connected) rather
+// than played out before them. "Come back" is theirs to press.
 function leftGame(m) {
   if (m.seat < 0) { conn.leaving = false; return false; }
-  if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
+  if (!ownAway(m)) return false;
   conn.leaving = false;
+  stopLeft();
+  if (conn.ws) conn.ws.close(1000, "left");
+  return true;
+}
+const LEFT_WORDS = "you left this table: a bot plays your seat ";
+// stopLeft stops the page of a person who left the game in play: no
+// reconnecting, its actions disabled, and "Come back".
+function stopLeft() {
   conn.left = true;
   clearTimeout(retryTimer);
   retryTimer = 0;
   plan("");
+  setConn(LEFT_WORDS, comeBackButton());
+  page.dropSelection();
+  page.redraw();
+}
+function ownAway(m) { return m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away); }
+// followAway follows, on a connected page, its seat marked away: a
+// connected person is never marked away but by a Leave, so the person
+// left in another window (or through the API, the terminal). The page
+// says so and offers "Come back" as the window that sent the Leave does,
+// but goes on drawing the views (the stand-in's play): it stays the
+// page it was, only not for long if its connection drops (onclose).
+// Their seat no longer away (they came back anywhere, or acted here)
+// makes it a playing page again.
+function followAway(m) {
+  seat = m.seat;
+  const away = ownAway(m);
+  if (away === conn.away) return;
+  conn.away = away;
+  setConn(...(away ? [LEFT_WORDS, comeBackButton()] : ["connected"]));
+}
+function comeBackButton() {
   const b = el("button", "play-here", "Come back");
   b.type = "button";
   b.id = "come-back";
-  b.addEventListener("click", playHere);
-  setConn("you left this table: a bot plays your seat ", b);
-  page.dropSelection();
-  if (conn.ws) conn.ws.close(1000, "left");
-  page.redraw();
-  return true;
+  b.addEventListener("click", comeBack);
+  return b;
 }
+// comeBack brings the person back from this page: a connected one
+// subscribes again (any subscription of theirs is them back; the views
+// after it show the seat theirs), a stopped one connects. Their other
+// windows in this browser are told (backWord), so that one stopped after
+// the Leave connects again too rather than go on saying they left.
+function comeBack() {
+  if (conn.away && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    conn.ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+  } else if (conn.left) playHere();
+  else return;
+  if (backWord && seat >= 0) backWord.postMessage({ back: seat });
+}
+// The seat this page last had (from the views), and the channel on
+// which the windows of this table in this browser tell each other that
+// the person came back (null without BroadcastChannel).
+let seat = -1;
+let backWord = null;
 // stoppedWords says why a stopped page does not play ("" while it
 // does): the status line, a card clicked and the Hint button say it
 // rather than ask the server about a table this page no longer plays.
@@ -325,6 +376,13 @@ function answered() {
 //   redraw(): draws the last view again, if there is one.
 export function installConnection(hooks) {
   page = hooks;
+  if ("BroadcastChannel" in window) {
+    backWord = new BroadcastChannel(`arlington-back-${page.id}`);
+    // Another window of this seat brought the person back: a page
+    // stopped because they left plays again (connecting changes nothing
+    // at the table: they are back already).
+    backWord.onmessage = (ev) => { if (ev.data && ev.data.back === seat && seat >= 0 && conn.left) playHere(); };
+  }
   window.addEventListener("online", checkAlive);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
   let tick = Date.now();
