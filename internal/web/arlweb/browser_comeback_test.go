@@ -1,15 +1,13 @@
 package arlweb
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/table"
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserArlingtonComeBackInOtherWindow: Ann has the table open in
@@ -131,18 +129,147 @@ func comeBackInOtherWindow(t *testing.T, long bool) {
 	backIn(a)
 }
 
-// sameBrowserTab opens another window of p's browser context: the same
-// cookies, so the same person, with the hooks installed.
+// sameBrowserTab opens another window of p's browser context at the
+// size of the others (390x844): the same cookies, so the same person,
+// with the hooks installed.
 func sameBrowserTab(t *testing.T, p *seatTab, name string) *seatTab {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(p.ctx)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
-			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
-		return err
-	}), reducedMotion()); err != nil {
-		t.Fatalf("%s: opening a window: %v", name, err)
+	return seatTabIn(t, webtest.OpenTab(t, p.ctx, 390, 844), name)
+}
+
+// The connection line of a page whose person left, with its button.
+const (
+	connLine  = `document.getElementById("conn").textContent`
+	leftWords = "you left this table: a bot plays your seat Come back"
+)
+
+// leftInPlay seats Ann through p at table id, starts the game (Bob
+// joins through the API) and presses Leave in p: p stops, her seat away.
+func leftInPlay(t *testing.T, e *env, p *seatTab, id string) {
+	t.Helper()
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`!document.getElementById("seated").hidden`)
+	e.client().join(id, "Bob") // the game starts
+	p.until(`window.__ws.count >= 0`)
+	// The click that landed as the game started (the button is hidden
+	// once the page draws the started game).
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+	p.until(connLine + ` === ` + q(leftWords))
+}
+
+// annSeat fails the test unless Ann's seat (0) at table id is away or not.
+func annSeat(t *testing.T, e *env, id, what string, away bool) {
+	t.Helper()
+	var sum table.Summary
+	e.client().do("GET", "/api/arlington/tables/"+id, nil, &sum)
+	if s := sum.Seats[0]; s.Away != away {
+		t.Fatalf("Ann's seat %s: %+v; want away %v", what, s, away)
 	}
-	return asSeatTab(t, ctx, name)
+}
+
+// TestBrowserArlingtonComeBackOneTable: Ann left two tables, T1 and T2,
+// in one browser, a window stopped at each. Coming back at T1 brings her
+// back there only: T2's window stays stopped, offering Come back, and
+// her seat at T2 stays away. The word that she is back is the table's.
+func TestBrowserArlingtonComeBackOneTable(t *testing.T) {
+	e := newEnv(t, Limits{})
+	t1, t2 := e.client().create("", ""), e.client().create("", "")
+	bctx := startBrowser(t)
+	at2 := seatTabIn(t, bctx, "Ann-T2")
+	leftInPlay(t, e, at2, t2)
+	at1 := sameBrowserTab(t, at2, "Ann-T1")
+	// The channels T1's page opens, for the test to post on one after
+	// the page's own words (one channel's messages arrive in order).
+	at1.beforeLoad(`(() => {
+	  const BC = window.BroadcastChannel;
+	  window.__bc = [];
+	  window.BroadcastChannel = class extends BC { constructor(n) { super(n); window.__bc.push(this); } };
+	})()`)
+	leftInPlay(t, e, at1, t1)
+	// A listener in T2's window on the channel T1's page tells on: once
+	// it heard the mark posted after Ann came back at T1, T2's page
+	// would have heard her return, were it told on that channel.
+	name := eval[string](at1, `window.__bc.find((c) => c.name.startsWith("arlington-back-")).name`)
+	at2.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+	  window.__mark = false;
+	  new BroadcastChannel(%s).onmessage = (ev) => { if (ev.data && ev.data.mark) window.__mark = true; };
+	})()`, q(name))))
+	socks := eval[int](at2, `window.__ws.socks.length`)
+	at1.do(chromedp.Click(chromedp.CSS("#come-back")))
+	at1.until(connLine + ` === "connected" && window.__ws.seat === 0 && !window.__ws.seats[0].away`)
+	annSeat(t, e, t1, "at T1 once she came back there", false)
+	at1.do(chromedp.Evaluate[chromedp.Void](`window.__bc.find((c) => c.name.startsWith("arlington-back-")).postMessage({ mark: true })`))
+	at2.until(`window.__mark`)
+	if c, n := eval[string](at2, connLine), eval[int](at2, `window.__ws.socks.length`); c != leftWords || n != socks {
+		t.Errorf("Ann came back at T1: T2's window says %q and opened %d connections; want %q, none", c, n-socks, leftWords)
+	}
+	annSeat(t, e, t2, "at T2 once she came back at T1", true)
+}
+
+// TestBrowserArlingtonBackByReloadTellsStopped: Ann left in window A;
+// window B, still connected, watches her seat away. Reloading B brings
+// her back, and A, stopped by the Leave, connects again: the return is
+// told to A whichever way it came, not only by a Come back press. A word
+// of her return that the table does not bear out (one from a view older
+// than her Leave) leaves A stopped.
+func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "")
+	bctx := startBrowser(t)
+	a := seatTabIn(t, bctx, "Ann-A")
+	a.open(e.srv.URL, id)
+	a.join("Ann")
+	a.until(`!document.getElementById("seated").hidden`)
+	b := sameBrowserTab(t, a, "Ann-B")
+	b.open(e.srv.URL, id)
+	b.until(`window.__ws.seat === 0`)
+	e.client().join(id, "Bob") // the game starts
+	a.until(`window.__ws.count >= 0`)
+	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+	a.until(connLine + ` === ` + q(leftWords))
+	b.until(connLine + ` === ` + q(leftWords))
+	annSeat(t, e, id, "once she left in A", true)
+
+	// A stale word: A asks the table, which says she is away.
+	socks := eval[int](a, `window.__ws.socks.length`)
+	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`new BroadcastChannel(%s).postMessage({ back: 0 })`, q("arlington-back-"+id))))
+	a.until(`document.body.dataset.backChecked === "1"`)
+	if c, n := eval[string](a, connLine), eval[int](a, `window.__ws.socks.length`); c != leftWords || n != socks {
+		t.Errorf("a word of her return while she is away: A says %q and opened %d connections; want %q, none", c, n-socks, leftWords)
+	}
+	annSeat(t, e, id, "after the stale word", true)
+
+	// Reloading B brings her back; A follows.
+	b.do(chromedp.Reload())
+	b.until(`window.__ws && window.__ws.seat === 0 && !window.__ws.seats[0].away && ` + connLine + ` === "connected"`)
+	a.until(connLine + ` === "connected" && window.__ws.seat === 0 && !window.__ws.seats[0].away`)
+	if n := a.count("#come-back"); n != 0 {
+		t.Errorf("Ann came back by reloading B: A still offers Come back")
+	}
+	annSeat(t, e, id, "once B reloaded", false)
+}
+
+// TestBrowserArlingtonAwayAtEnd: Ann, alone with a bot at a game to 1
+// point, leaves it through the API while her page stays connected. The
+// page says she left, a bot playing her seat; once the page shows the
+// game over it no longer speaks of a bot playing (none does) but of the
+// rematch, which holds no seat for a person who left, and still offers
+// Come back, which clears the leave.
+func TestBrowserArlingtonAwayAtEnd(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, ann := openTable(t, e, "Ann", 1, "", "random")
+	ann.join("Ann")
+	ann.until(`document.querySelector("#hand button")`)
+	eval[int](ann, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise)
+	ann.until(`!document.getElementById("winners").hidden`)
+	const over = "game over; you left this table, so a rematch holds no seat for you Come back"
+	if c := eval[string](ann, connLine); c != over {
+		t.Errorf("the game over, Ann away: the connection line says %q; want %q", c, over)
+	}
+	annSeat(t, e, got.ID, "at the end, away", true)
+	ann.do(chromedp.Click(chromedp.CSS("#come-back")))
+	ann.until(connLine + ` === "connected" && !window.__ws.seats[0].away`)
+	annSeat(t, e, got.ID, "once she came back after the end", false)
 }
