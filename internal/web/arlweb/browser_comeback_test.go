@@ -179,8 +179,9 @@ func TestBrowserArlingtonComeBackOneTable(t *testing.T) {
 	at2 := seatTabIn(t, bctx, "Ann-T2")
 	leftInPlay(t, e, at2, t2)
 	at1 := sameBrowserTab(t, at2, "Ann-T1")
-	// The channels T1's page opens, for the test to post on one after
-	// the page's own words (one channel's messages arrive in order).
+	// The channels T1's page opens, for the test to post a mark on its
+	// return channel after the page's own word: both go out from one
+	// channel object, in that order.
 	at1.beforeLoad(`(() => {
 	  const BC = window.BroadcastChannel;
 	  window.__bc = [];
@@ -203,6 +204,10 @@ func TestBrowserArlingtonComeBackOneTable(t *testing.T) {
 	at2.until(`window.__mark`)
 	if c, n := eval[string](at2, connLine), eval[int](at2, `window.__ws.socks.length`); c != leftWords || n != socks {
 		t.Errorf("Ann came back at T1: T2's window says %q and opened %d connections; want %q, none", c, n-socks, leftWords)
+	}
+	// Nor was it told (it would ask its table whether she is back).
+	if w := eval[string](at2, `document.body.dataset.backWord ?? "none"`); w != "none" {
+		t.Errorf("Ann came back at T1: T2's window was told so (its word: %q)", w)
 	}
 	annSeat(t, e, t2, "at T2 once she came back at T1", true)
 }
@@ -234,7 +239,7 @@ func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
 	// A stale word: A asks the table, which says she is away.
 	socks := eval[int](a, `window.__ws.socks.length`)
 	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`new BroadcastChannel(%s).postMessage({ back: 0 })`, q("arlington-back-"+id))))
-	a.until(`document.body.dataset.backChecked === "1"`)
+	a.until(`document.body.dataset.backWord === "not back"`)
 	if c, n := eval[string](a, connLine), eval[int](a, `window.__ws.socks.length`); c != leftWords || n != socks {
 		t.Errorf("a word of her return while she is away: A says %q and opened %d connections; want %q, none", c, n-socks, leftWords)
 	}
@@ -259,10 +264,16 @@ func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
 func TestBrowserArlingtonAwayAtEnd(t *testing.T) {
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, ann := openTable(t, e, "Ann", 1, "", "random")
-	ann.join("Ann")
-	ann.until(`document.querySelector("#hand button")`)
-	eval[int](ann, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
-		chromedp.EvalAwaitPromise)
+	ann.join("Ann") // the game starts
+	// A reload, so that the page's subscription after joining (which
+	// counts as coming back) cannot land after the Leave: once the new
+	// page has its first view its only subscription is made.
+	ann.do(chromedp.Reload())
+	ann.until(`window.__ws && window.__ws.viewSock === 0 && window.__ws.seat === 0 && !!document.querySelector("#hand button")`)
+	if code := eval[int](ann, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("Ann leaving: status %d", code)
+	}
 	ann.until(`!document.getElementById("winners").hidden`)
 	const over = "game over; you left this table, so a rematch holds no seat for you Come back"
 	if c := eval[string](ann, connLine); c != over {

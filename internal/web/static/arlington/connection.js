@@ -320,21 +320,21 @@ function comeBack() {
 // changes nothing at the table: they are back already). The table's
 // summary is asked first: a word sent from a view older than the Leave
 // (a window connecting as the person pressed it) would otherwise bring
-// them back at the table they chose to leave.
+// them back at the table they chose to leave. body's data-back-word says
+// how the last word went: "asking", then "back" or "not back".
 async function heardBack(back) {
   if (back !== seat || seat < 0 || !conn.left) return;
+  document.body.dataset.backWord = "asking";
   let sum = null;
   try {
     const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) });
     if (r.ok) sum = await r.json();
   } catch { sum = null; }
   const s = sum && (sum.seats || []).find((x) => x.seat === seat);
-  if (s && !s.away && conn.left) playHere(); // no answer: the page stays stopped, offering Come back
-  document.body.dataset.backChecked = String(++backChecked);
+  const isBack = !!s && !s.away;
+  document.body.dataset.backWord = isBack ? "back" : "not back";
+  if (isBack && conn.left) playHere(); // no answer: the page stays stopped, offering Come back
 }
-// backChecked counts the words heardBack looked into (body's
-// data-back-checked).
-let backChecked = 0;
 // The seat this page last had (from the views), and the channel on
 // which the windows of this table in this browser tell each other that
 // the person is back (null without BroadcastChannel).
