@@ -56,6 +56,7 @@ export const conn = {
   ended: null,     // a gone table's finished game (GET .../ended), if it has one
   leaving: false,  // the player pressed Leave: the table's answer to it is awaited in the views
   left: false,     // the player left the game in play from this page: not reconnecting
+  away: false,     // connected, this page's seat marked away: the person left elsewhere; it watches, offering Come back
   // The chat's own look at the messages (chat.js): refused(m) takes a
   // refusal of the line it sent (true: the chat says it, by the chat),
   // acked(m) takes the server's taking of it, lost(ws) ends its wait
@@ -72,89 +73,105 @@ export function connect() {
   setConn(down || "connecting…");
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = conn.ws = new WebSocket(`${proto}//${location.host}/api/arlington/tables/${encodeURIComponent(page.id)}/ws`);
-  let opened = false;
-  ws.onopen = () => {
-    opened = true;
-    down = "";
-    alive = false;
+  // opened: the socket opened (a failed attempt never does); viewed: the
+  // table sent this connection a view.
+  const state = { opened: false, viewed: false };
+  ws.onopen = () => { state.opened = true; opened(ws); };
+  ws.onmessage = (ev) => { answered(); heard(ev.data, state); };
+  ws.onclose = (ev) => { answered(); closed(ws, ev, state.opened); };
+}
+// opened greets the table on a new connection: its hello subscribes.
+function opened(ws) {
+  down = "";
+  alive = false;
+  fails = 0;
+  setConn("connected");
+  if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
+  ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+}
+// heard takes a message from the table.
+function heard(data, state) {
+  let m;
+  try { m = JSON.parse(data); } catch { return; }
+  if (m.type === "error") { if (!conn.chat.refused(m)) page.showError(m); }
+  else if (m.type === "ack") conn.chat.acked(m);
+  else if (m.type === "view") {
+    // The wait between attempts starts again once the table answers
+    // with a view, not at the socket's opening: a table that refuses
+    // the page (too many watchers from its address) opens the socket
+    // first, and the page tried again every fraction of a second.
+    retry = 250;
+    const first = !state.viewed;
+    state.viewed = true;
+    if (conn.leaving && leftGame(m)) return;
+    followAway(m, first);
+    page.view(m);
+  }
+}
+// closed follows a connection's end: the page stops (replaced, left,
+// away) or tries again, first asking whether the table is gone when the
+// ending may mean it.
+function closed(ws, ev, wasOpen) {
+  conn.chat.lost(ws);
+  if (conn.ws !== ws) return; // a socket the page already let go of
+  page.dropped(); // an action in flight is answered by the next view, or was lost
+  conn.ws = null;
+  if (conn.left) return; // closed by leftGame: the person left, so the page stays away
+  if (ev.code === 1001 && ev.reason.startsWith("replaced")) { stopReplaced(); return; }
+  // A page watching the stand-in play for a person who left (another
+  // window's Leave) does not connect again by itself: the new
+  // connection would mark them back at the table they chose to leave.
+  // It stops as the window that sent the Leave did. A table closed
+  // under it is followed as on any page.
+  if (conn.away && ev.reason !== "table closed") { conn.away = false; stopLeft(); return; }
+  // 1012: the table moves to another server, or its server restarts
+  // (an update); either way it is back in a moment (docs/api.md, "How a
+  // connection ends"). A failed attempt says nothing (the browser does
+  // not tell why), so the words of the ending before it stay.
+  if (wasOpen) {
+    alive = ev.code === 1012;
+    down = !alive ? "" : ev.reason.startsWith("table moved") ? "table moving to another server: reconnecting…" : "server restarting: reconnecting…";
     fails = 0;
-    setConn("connected");
-    if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
-    ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
-  };
-  ws.onmessage = (ev) => {
-    answered();
-    let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === "error") { if (!conn.chat.refused(m)) page.showError(m); }
-    else if (m.type === "ack") conn.chat.acked(m);
-    else if (m.type === "view") {
-      // The wait between attempts starts again once the table answers
-      // with a view, not at the socket's opening: a table that refuses
-      // the page (too many watchers from its address) opens the socket
-      // first, and the page tried again every fraction of a second.
-      retry = 250;
-      if (conn.leaving && leftGame(m)) return;
-      page.view(m);
-    }
-  };
-  ws.onclose = (ev) => {
-    answered();
-    conn.chat.lost(ws);
-    if (conn.ws !== ws) return; // a socket the page already let go of
-    page.dropped(); // an action in flight is answered by the next view, or was lost
-    conn.ws = null;
-    if (conn.left) return; // closed by leftGame: the person left, so the page stays away
-
-    // The seat was opened in another window or tab since: coming back
-    // would push that one out in turn, so this page stops here.
-    // Its actions are disabled until the player chooses to play here
-    // again, which replaces the other window as a reload would (and
-    // brings back a page stopped because the newer connections were
-    // dead ones the server dropped first).
-    if (ev.code === 1001 && ev.reason.startsWith("replaced")) {
-      conn.replaced = true;
-      const b = el("button", "play-here", "Play here");
-      b.type = "button";
-      b.id = "play-here";
-      b.addEventListener("click", playHere);
-      setConn("playing in another window ", b);
-      page.dropSelection();
-      page.redraw();
-      return;
-    }
-    // 1012: the table moves to another server, or its server restarts
-    // (an update); either way it is back in a moment (docs/api.md, "How a
-    // connection ends"). A failed attempt says nothing (the browser does
-    // not tell why), so the words of the ending before it stay.
-    if (opened) {
-      alive = ev.code === 1012;
-      down = !alive ? "" : ev.reason.startsWith("table moved") ? "table moving to another server: reconnecting…" : "server restarting: reconnecting…";
-      fails = 0;
-    } else fails++;
-    setConn(down || "reconnecting…");
-    // A table closed here, or a refused attempt after an ending that said
-    // nothing of the table (a lost network, a laptop asleep), may mean the
-    // table is gone for good (it closed idle while the laptop slept): the
-    // table's address says so with a 404, and then the page stops rather
-    // than try for ever. After a 1012 the table lives on, and an attempt
-    // is refused while it comes back: only every fifth failed attempt
-    // asks (a finished table does not come back after a restart).
-    if (opened ? ev.reason === "table closed" : !alive || fails % 5 === 0) {
-      // A stalled answer (a forwarded request held up) would stop the
-      // attempts: after ASK_MS the page tries again as for any answer
-      // but 404.
-      plan("ask");
-      const asked = attempts;
-      fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) }).then((r) => r.status === 404, () => false)
-        .then((isGone) => {
-          if (asked !== attempts || !planned) return; // an attempt started meanwhile, or the page stopped
-          if (isGone) tableGone(); else retryLater();
-        });
-      return;
-    }
-    retryLater();
-  };
+  } else fails++;
+  setConn(down || "reconnecting…");
+  // A table closed here, or a refused attempt after an ending that said
+  // nothing of the table (a lost network, a laptop asleep), may mean the
+  // table is gone for good (it closed idle while the laptop slept): the
+  // table's address says so with a 404, and then the page stops rather
+  // than try for ever. After a 1012 the table lives on, and an attempt
+  // is refused while it comes back: only every fifth failed attempt
+  // asks (a finished table does not come back after a restart).
+  if (wasOpen ? ev.reason === "table closed" : !alive || fails % 5 === 0) askIfGone();
+  else retryLater();
+}
+// stopReplaced stops a page whose seat was opened in another window or
+// tab since: coming back would push that one out in turn. Its actions
+// are disabled until the player chooses to play here again, which
+// replaces the other window as a reload would (and brings back a page
+// stopped because the newer connections were dead ones the server
+// dropped first).
+function stopReplaced() {
+  conn.replaced = true;
+  const b = el("button", "play-here", "Play here");
+  b.type = "button";
+  b.id = "play-here";
+  b.addEventListener("click", playHere);
+  setConn("playing in another window ", b);
+  page.dropSelection();
+  page.redraw();
+}
+// askIfGone asks the table's address whether the table is gone, and
+// stops the page (404) or tries again. A stalled answer (a forwarded
+// request held up) would stop the attempts: after ASK_MS the page tries
+// again as for any answer but 404.
+function askIfGone() {
+  plan("ask");
+  const asked = attempts;
+  fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) }).then((r) => r.status === 404, () => false)
+    .then((isGone) => {
+      if (asked !== attempts || !planned) return; // an attempt started meanwhile, or the page stopped
+      if (isGone) tableGone(); else retryLater();
+    });
 }
 // retryLater plans the next connection attempt.
 function retryLater() {
@@ -221,27 +238,108 @@ async function askEnded() {
 // Leave pressed as the game started (the last seat filled while the
 // button was still shown) leaves the seat the person's, marked away, with
 // a stand-in playing it. The page then stops as the other stopped pages
-// do: staying connected would show the person present, and its next
-// connection (after a dropped one, say) would mark them back at the table
-// they chose to leave. "Come back" is theirs to press.
+// do: its next connection (after a dropped one, say) would mark them
+// back at the table they chose to leave, and a person alone with bots
+// who leaves a casual table has it hold still (nobody connected) rather
+// than played out before them. "Come back" is theirs to press.
 function leftGame(m) {
   if (m.seat < 0) { conn.leaving = false; return false; }
-  if (!m.seats.some((s) => s.seat === m.seat && s.away)) return false;
+  if (!ownAway(m)) return false;
   conn.leaving = false;
+  stopLeft();
+  if (conn.ws) conn.ws.close(1000, "left");
+  return true;
+}
+// awayWords are the connection line's words for a person who left: in
+// play a bot plays their seat; once the game is shown over no bot plays
+// any more, but the leave still counts (a rematch holds no seat for a
+// person who left: docs/tables.md, "Rematch"), and Come back clears it.
+function awayWords() {
+  return shownOver ? "game over; you left this table, so a rematch holds no seat for you " : "you left this table: a bot plays your seat ";
+}
+// shownOver: the view the page shows is of a game over (gameShown).
+let shownOver = false;
+// gameShown tells the connection whether the view the page now shows
+// (paced: it may be behind the last one received) is of a game over, so
+// the words of a person who left do not speak of the end before the
+// page shows it.
+export function gameShown(over) {
+  if (over === shownOver) return;
+  shownOver = over;
+  if (conn.left || conn.away) setConn(awayWords(), comeBackButton());
+}
+// stopLeft stops the page of a person who left the game in play: no
+// reconnecting, its actions disabled, and "Come back".
+function stopLeft() {
   conn.left = true;
   clearTimeout(retryTimer);
   retryTimer = 0;
   plan("");
+  setConn(awayWords(), comeBackButton());
+  page.dropSelection();
+  page.redraw();
+}
+function ownAway(m) { return m.seat >= 0 && m.seats.some((s) => s.seat === m.seat && s.away); }
+// followAway follows, on a connected page, its seat marked away: a
+// connected person is never marked away but by a Leave, so the person
+// left in another window (or through the API, the terminal). The page
+// says so and offers "Come back" as the window that sent the Leave does,
+// but goes on drawing the views (the stand-in's play): it stays the
+// page it was, only not for long if its connection drops (closed).
+// Their seat no longer away (they came back anywhere, or acted here)
+// makes it a playing page again. A page that finds its seat present on
+// its first view (it connected: a reload, Come back, Play here) or no
+// longer away (an action here, Come back here) tells the table's other
+// windows in this browser, so that one stopped by the Leave plays again.
+function followAway(m, first) {
+  seat = m.seat;
+  const away = ownAway(m);
+  if (!away && seat >= 0 && (first || conn.away) && backWord) backWord.postMessage({ back: seat });
+  if (away === conn.away) return;
+  conn.away = away;
+  setConn(...(away ? [awayWords(), comeBackButton()] : ["connected"]));
+}
+function comeBackButton() {
   const b = el("button", "play-here", "Come back");
   b.type = "button";
   b.id = "come-back";
-  b.addEventListener("click", playHere);
-  setConn("you left this table: a bot plays your seat ", b);
-  page.dropSelection();
-  if (conn.ws) conn.ws.close(1000, "left");
-  page.redraw();
-  return true;
+  b.addEventListener("click", comeBack);
+  return b;
 }
+// comeBack brings the person back from this page: a connected one
+// subscribes again (any subscription of theirs is them back; the views
+// after it show the seat theirs), a stopped one connects. The view that
+// shows the seat present tells their other windows (followAway).
+function comeBack() {
+  if (conn.away && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
+    conn.ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+  } else if (conn.left) playHere();
+}
+// heardBack takes another window's word that the person is back at
+// seat: a page stopped because they left plays again (connecting
+// changes nothing at the table: they are back already). The table's
+// summary is asked first: a word sent from a view older than the Leave
+// (a window connecting as the person pressed it) would otherwise bring
+// them back at the table they chose to leave. body's data-back-word says
+// how the last word went: "asking", then "back" or "not back".
+async function heardBack(back) {
+  if (back !== seat || seat < 0 || !conn.left) return;
+  document.body.dataset.backWord = "asking";
+  let sum = null;
+  try {
+    const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) });
+    if (r.ok) sum = await r.json();
+  } catch { sum = null; }
+  const s = sum && (sum.seats || []).find((x) => x.seat === seat);
+  const isBack = !!s && !s.away;
+  document.body.dataset.backWord = isBack ? "back" : "not back";
+  if (isBack && conn.left) playHere(); // no answer: the page stays stopped, offering Come back
+}
+// The seat this page last had (from the views), and the channel on
+// which the windows of this table in this browser tell each other that
+// the person is back (null without BroadcastChannel).
+let seat = -1;
+let backWord = null;
 // stoppedWords says why a stopped page does not play ("" while it
 // does): the status line, a card clicked and the Hint button say it
 // rather than ask the server about a table this page no longer plays.
@@ -325,6 +423,11 @@ function answered() {
 //   redraw(): draws the last view again, if there is one.
 export function installConnection(hooks) {
   page = hooks;
+  if ("BroadcastChannel" in window) {
+    backWord = new BroadcastChannel(`arlington-back-${page.id}`);
+    // Another window of this seat found the person back (heardBack).
+    backWord.onmessage = (ev) => { if (ev.data) heardBack(ev.data.back); };
+  }
   window.addEventListener("online", checkAlive);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
   let tick = Date.now();

@@ -16,7 +16,7 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "
 import { installKeys } from "./keys.js";
 import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
-import { conn, connect, stoppedWords, installConnection } from "./connection.js";
+import { conn, connect, stoppedWords, installConnection, gameShown } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
@@ -250,6 +250,7 @@ function render(follow) {
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
   renderPlayers($("players"), m, names, arrive);
+  gameShown(!!v && v.toMove < 0);
   $("status").textContent = statusText(m, names, stoppedWords(), code);
   followInvite(!!v, m.seats.some((s) => s.open));
   renderPlay($("play"), v, names, held, arrive);
