@@ -18,7 +18,8 @@ import (
 
 // TestServeHTTPS: with --tls-cert and --tls-key the server speaks HTTPS,
 // HTTP/2 when the client offers it; the identity cookie is Secure; the
-// plain-HTTP listener of --http-redirect-addr only redirects to HTTPS.
+// plain-HTTP listener of --http-redirect-addr only redirects to HTTPS, its
+// answers with the main listener's security headers.
 func TestServeHTTPS(t *testing.T) {
 	dir := t.TempDir()
 	cert, key, pool := selfSigned(t, dir, "localhost", "127.0.0.1")
@@ -81,6 +82,18 @@ func TestServeHTTPS(t *testing.T) {
 		if resp.StatusCode != tc.code || resp.Header.Get("Location") != tc.want {
 			t.Errorf("%s Host %s on the redirect listener: %s to %q, want %d to %q",
 				tc.method, tc.host, resp.Status, resp.Header.Get("Location"), tc.code, tc.want)
+		}
+		// The redirect's answers are public too: the same headers as
+		// the main listener's (no sniffing of the HTML or text body, no
+		// framing, no Referer).
+		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+			"Referrer-Policy": "no-referrer"} {
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("%s Host %s on the redirect listener: %s %q, want %q", tc.method, tc.host, k, got, v)
+			}
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s Host %s on the redirect listener: Content-Security-Policy %q, want the server's", tc.method, tc.host, csp)
 		}
 	}
 }

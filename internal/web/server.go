@@ -181,7 +181,7 @@ func (s *Server) routes() http.Handler {
 	}
 	h = s.health(h)
 	h = s.observe(mux, h)
-	return securityHeaders(realClient(s.opts.TrustedProxies, h))
+	return SecurityHeaders(realClient(s.opts.TrustedProxies, h))
 }
 
 // spiderLink: r is a link to the Spider page as it was written when that
@@ -209,7 +209,11 @@ func allowed(mux *http.ServeMux, r *http.Request) string {
 	return strings.Join(out, ", ")
 }
 
-func securityHeaders(next http.Handler) http.Handler {
+// SecurityHeaders sets the headers every answer carries (docs/hosting.md,
+// "Security"): no content sniffing, no Referer, no framing, and the
+// Content-Security-Policy. cardtable serve wraps the plain-HTTP redirect
+// listener in it too, so that no public answer goes without them.
+func SecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
