@@ -93,14 +93,14 @@ func New(o Options) *Server {
 		o.Now = time.Now
 	}
 	s := &Server{log: o.Log, now: o.Now, opts: o, obs: o.Observer, events: o.Events, drain: make(chan struct{})}
-	if o.Ready != nil {
-		s.ready = &readiness{ping: o.Ready, now: o.Now}
-	}
 	if s.obs == nil {
 		s.obs = nopObserver{}
 	}
 	if s.events == nil {
 		s.events = NewEventLog(o.Log, 0, nil)
+	}
+	if o.Ready != nil {
+		s.ready = &readiness{ping: o.Ready, now: o.Now, failed: s.notReadyLogged}
 	}
 	s.legacy.Store(o.Adopt != nil)
 	s.h = s.routes()
