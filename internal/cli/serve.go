@@ -124,7 +124,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	// by events (web.LogFault), not by repeats.
 	sp = o.spiderHandlers(timed, log, pool)
 	hosts := o.answeredHosts(names, ls.main.Addr())
-	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
+	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events, HSTS: o.hsts})
 	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
 		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
 	logServing(ctx, log, db, dbName, units, hosts, names)

@@ -19,12 +19,13 @@ import (
 // TestServeHTTPS: with --tls-cert and --tls-key the server speaks HTTPS,
 // HTTP/2 when the client offers it; the identity cookie is Secure; the
 // plain-HTTP listener of --http-redirect-addr only redirects to HTTPS, its
-// answers with the main listener's security headers.
+// answers with the main listener's security headers; --hsts is sent over
+// HTTPS only.
 func TestServeHTTPS(t *testing.T) {
 	dir := t.TempDir()
 	cert, key, pool := selfSigned(t, dir, "localhost", "127.0.0.1")
 	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--tls-cert", cert, "--tls-key", key,
-		"--http-redirect-addr", "127.0.0.1:0")
+		"--http-redirect-addr", "127.0.0.1:0", "--hsts", "24h")
 	if !strings.HasPrefix(s.url, "https://127.0.0.1:") {
 		t.Fatalf("served at %s, want https://127.0.0.1:...", s.url)
 	}
@@ -41,6 +42,9 @@ func TestServeHTTPS(t *testing.T) {
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || !cookies[0].Secure || !cookies[0].HttpOnly {
 		t.Fatalf("cookies %v: want the identity cookie, Secure and HttpOnly", cookies)
+	}
+	if hsts := resp.Header.Get("Strict-Transport-Security"); hsts != "max-age=86400" {
+		t.Fatalf("--hsts 24h: Strict-Transport-Security %q over HTTPS, want max-age=86400", hsts)
 	}
 
 	// Plain HTTP on the main port is refused (a TLS server answers 400).
@@ -92,6 +96,9 @@ func TestServeHTTPS(t *testing.T) {
 				t.Errorf("%s Host %s on the redirect listener: %s %q, want %q", tc.method, tc.host, k, got, v)
 			}
 		}
+		if hsts := resp.Header.Get("Strict-Transport-Security"); hsts != "" {
+			t.Errorf("%s Host %s on the redirect listener: Strict-Transport-Security %q over plain HTTP", tc.method, tc.host, hsts)
+		}
 		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
 			t.Errorf("%s Host %s on the redirect listener: Content-Security-Policy %q, want the server's", tc.method, tc.host, csp)
 		}
@@ -121,6 +128,11 @@ func TestServeTLSUsage(t *testing.T) {
 		{[]string{"--addr", "off"}, `--addr "off": want HOST:PORT`},
 		{[]string{"--metrics-addr", "off"}, `--metrics-addr "off": want HOST:PORT`},
 		{[]string{"--tls-cert", "c", "--tls-key", "k", "--http-redirect-addr", "localhost"}, `--http-redirect-addr "localhost"`},
+		// --hsts is sent over HTTPS only: without a way to it, it would
+		// never be sent.
+		{[]string{"--hsts", "8760h"}, "--hsts is sent only over HTTPS"},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "-1h"}, "a max-age of a second or more"},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "10ms"}, "a max-age of a second or more"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb strings.Builder

@@ -58,6 +58,10 @@ type Options struct {
 	// Events, if set, logs refused and closed connections and rate-limit
 	// refusals, bounded (events.go); default: Log, EventsPerMinute.
 	Events *EventLog
+	// HSTS, if positive, is the max-age of the Strict-Transport-Security
+	// header sent on every answer to a request made over HTTPS (directly,
+	// or to a trusted proxy that says so); never over plain HTTP.
+	HSTS time.Duration
 }
 
 // Server serves the mounted games and the pages. It is an http.Handler.
@@ -181,7 +185,24 @@ func (s *Server) routes() http.Handler {
 	}
 	h = s.health(h)
 	h = s.observe(mux, h)
-	return SecurityHeaders(realClient(s.opts.TrustedProxies, h))
+	return SecurityHeaders(realClient(s.opts.TrustedProxies, s.strictTransport(h)))
+}
+
+// strictTransport sets Strict-Transport-Security (Options.HSTS) on the
+// answers to requests made over HTTPS: inside realClient, which says
+// whether a proxy's client used HTTPS. A browser ignores the header
+// over plain HTTP, where anyone on the way could have added it.
+func (s *Server) strictTransport(next http.Handler) http.Handler {
+	if s.opts.HSTS <= 0 {
+		return next
+	}
+	v := fmt.Sprintf("max-age=%d", int64(s.opts.HSTS/time.Second))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if IsHTTPS(r) {
+			w.Header().Set("Strict-Transport-Security", v)
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // spiderLink: r is a link to the Spider page as it was written when that
