@@ -62,6 +62,13 @@ type Options struct {
 	// header sent on every answer to a request made over HTTPS (directly,
 	// or to a trusted proxy that says so); never over plain HTTP.
 	HSTS time.Duration
+	// Front, if set, wraps all the server does but its outermost layers:
+	// the security headers, the reading of the client (realClient) and
+	// Strict-Transport-Security. cardtable serve gives it a cluster's
+	// forwarding to a table's server (arlweb's Forward), whose own
+	// answers then carry the headers, and which then passes the client
+	// on as this server believes it (ForwardTo).
+	Front func(http.Handler) http.Handler
 }
 
 // Server serves the mounted games and the pages. It is an http.Handler.
@@ -185,6 +192,9 @@ func (s *Server) routes() http.Handler {
 	}
 	h = s.health(h)
 	h = s.observe(mux, h)
+	if s.opts.Front != nil {
+		h = s.opts.Front(h)
+	}
 	return SecurityHeaders(realClient(s.opts.TrustedProxies, s.strictTransport(h)))
 }
 
