@@ -132,6 +132,7 @@ func TestServeTLSUsage(t *testing.T) {
 		// --hsts is sent over HTTPS only: without a way to it, it would
 		// never be sent.
 		{[]string{"--hsts", "8760h"}, "--hsts is sent only over HTTPS"},
+		{[]string{"--hsts", "8760h", "--trusted-proxy", ","}, "--hsts is sent only over HTTPS"},
 		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "-1h"}, "a max-age of a second or more"},
 		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "10ms"}, "a max-age of a second or more"},
 	} {
@@ -169,6 +170,19 @@ func TestServeTLSUsage(t *testing.T) {
 	code := Run(t.Context(), []string{"serve", "--db", db, "--acme", "bad_name!"}, nil, &out, &errb)
 	if want := "cardtable: serve: --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
 		t.Errorf("bad --acme domain: exit %d, %q; want exit 2 and %q", code, errb.String(), want)
+	}
+}
+
+// TestServeHSTSFromEnv: CARDTABLE_HSTS without a way to HTTPS is
+// refused naming the variable, where the value came from.
+func TestServeHSTSFromEnv(t *testing.T) {
+	t.Setenv("CARDTABLE_HSTS", "8760h")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // should the check be missing, the server stops at once
+	var out, errb strings.Builder
+	code := Run(ctx, []string{"serve", "--db", filepath.Join(t.TempDir(), "x.db"), "--addr", "127.0.0.1:0"}, nil, &out, &errb)
+	if want := "CARDTABLE_HSTS (--hsts) is sent only over HTTPS"; code != exitUsage || !strings.Contains(errb.String(), want) {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
 

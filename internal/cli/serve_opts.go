@@ -42,7 +42,7 @@ type serveOptions struct {
 	acmeDirectory    string
 	acmeCA           string
 	httpRedirectAddr string
-	hsts             time.Duration // docs/hosting.md "Security"
+	hsts             time.Duration // docs/hosting.md "HTTPS"
 
 	trustedProxy string // docs/hosting.md "Behind a proxy"
 	metricsAddr  string // docs/hosting.md "Health and metrics"
@@ -199,8 +199,12 @@ func (o *serveOptions) checkCerts() error {
 	if o.hsts < 0 || o.hsts > 0 && o.hsts < time.Second {
 		return flagErr("serve: %s: want a max-age of a second or more (8760h is a year), or 0 for none", o.named("hsts", o.hsts.String()))
 	}
-	if o.hsts > 0 && o.acme == "" && o.tlsCert == "" && o.trustedProxy == "" {
-		return flagErr("serve: --hsts is sent only over HTTPS: it needs --tls-cert, --acme, or --trusted-proxy (a proxy serving HTTPS)")
+	// "--trusted-proxy ," names no proxy: no way to HTTPS either. A list
+	// that does not parse is told by names, after this.
+	proxies, err := web.ParseProxies(o.trustedProxy)
+	if o.hsts > 0 && o.acme == "" && o.tlsCert == "" && err == nil && len(proxies) == 0 {
+		return flagErr("serve: %s is sent only over HTTPS: it needs --tls-cert, --acme, or --trusted-proxy (a proxy serving HTTPS)",
+			o.flagWords("hsts"))
 	}
 	return nil
 }

@@ -129,7 +129,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
-	return db.pool.Ping(ctx) // down already: /readyz tells one line, the cause, no package name
+	return db.pool.Ping(ctx) // worded already: the log's not-ready line gives the cause, no package name
 }
 
 // closeWithin bounds Close's wait for connections still in use, as the

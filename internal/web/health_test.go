@@ -38,13 +38,15 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // TestHealth: /healthz answers while the process lives; /readyz only
 // while the database takes writes and the server is not stopping, with
-// the reason otherwise (the database's own words only in the log). Both answer any Host (a load balancer probes by
-// address), past the host check.
+// the reason otherwise (the database's own words only in the log, on a
+// line that names no client, there being none). Both answer any Host (a
+// load balancer probes by address), past the host check.
 func TestHealth(t *testing.T) {
 	p := &pinger{}
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	logs := &webtest.Log{}
-	s := New(Options{CheckHost: true, Ready: p, Now: clock.Now, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	s := New(Options{CheckHost: true, Ready: p, Now: clock.Now,
+		Log: slog.New(slog.NewTextHandler(logs, nil))})
 	get := func(path string) (int, string) {
 		r := httptest.NewRequest("GET", path, nil)
 		r.Host = "10.1.2.3:8080" // not an allowed host
@@ -68,12 +70,16 @@ func TestHealth(t *testing.T) {
 	clock.Add(readyFresh)
 	// The database's words (its file's path; on PostgreSQL its host and
 	// user) go to the log, not to whoever asks /readyz.
-	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "database") ||
-		strings.Contains(body, "/srv/private") {
-		t.Fatalf("readyz, database failing: %d %q, want 503 naming the database without its words", code, body)
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable ||
+		!strings.Contains(body, "database") || strings.Contains(body, "/srv/private") {
+		t.Fatalf("readyz, database failing: %d %q, want 503 naming the database without its words",
+			code, body)
 	}
 	if !strings.Contains(logs.String(), "/srv/private/cardtable.db: database is read-only") {
 		t.Fatalf("the log lacks the failed probe's error: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), "client=") {
+		t.Fatalf("the not-ready line names a client: %s", logs.String())
 	}
 	p.err = nil
 	clock.Add(readyFresh)
