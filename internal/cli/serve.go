@@ -128,8 +128,8 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	// by events (web.LogFault), not by repeats.
 	sp = o.spiderHandlers(timed, log, pool)
 	hosts := o.answeredHosts(names, ls.main.Addr())
-	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
-	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
+	srv := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events, HSTS: o.hsts})
+	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: srv,
 		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
 	logServing(ctx, log, db, dbName, units, hosts, names)
 	stopBackground := runBackground(ctx, sp, pool, log)
@@ -157,10 +157,10 @@ func (o serveOptions) openDB(ctx context.Context, log *slog.Logger) (serverStore
 
 // webServer is the web server of both games, serving hosts: o carries
 // the readiness check, the metrics and the event log; node, if not nil,
-// is the server's place among others (forwarding to them). arl forwards
-// a table's requests to the server that holds it.
+// is the server's place among others (forwarding to them: a table's
+// requests go to the server that holds it, web.Options.Front).
 func webServer(log *slog.Logger, names serveNames, hosts []string, node *pgstore.Node, hub *table.Hub,
-	sp *spiderweb.Handlers, o web.Options) (srv *web.Server, arl *arlweb.Handlers) {
+	sp *spiderweb.Handlers, o web.Options) *web.Server {
 	rl := serveRateLimit()
 	ao := arlOptions(log)
 	if node != nil {
@@ -173,10 +173,11 @@ func webServer(log *slog.Logger, names serveNames, hosts []string, node *pgstore
 		}
 	}
 	ao.Events = o.Events
-	arl = arlweb.New(hub, ao)
+	arl := arlweb.New(hub, ao)
 	o.Log, o.CheckHost, o.Hosts, o.RateLimit, o.TrustedProxies = log, true, hosts, &rl, names.proxies
 	o.Adopt, o.Games = sp.AdoptLegacy, []web.Routes{sp, arl}
-	return web.New(o), arl
+	o.Front = arl.Forward // its 503s carry the headers; it passes on the client as believed here
+	return web.New(o)
 }
 
 // serveNames are what the flags give, read when the flags are checked,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"io"
@@ -18,12 +19,14 @@ import (
 
 // TestServeHTTPS: with --tls-cert and --tls-key the server speaks HTTPS,
 // HTTP/2 when the client offers it; the identity cookie is Secure; the
-// plain-HTTP listener of --http-redirect-addr only redirects to HTTPS.
+// plain-HTTP listener of --http-redirect-addr only redirects to HTTPS, its
+// answers with the main listener's security headers; --hsts is sent over
+// HTTPS only.
 func TestServeHTTPS(t *testing.T) {
 	dir := t.TempDir()
 	cert, key, pool := selfSigned(t, dir, "localhost", "127.0.0.1")
 	s := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s.db"), "--tls-cert", cert, "--tls-key", key,
-		"--http-redirect-addr", "127.0.0.1:0")
+		"--http-redirect-addr", "127.0.0.1:0", "--hsts", "24h")
 	if !strings.HasPrefix(s.url, "https://127.0.0.1:") {
 		t.Fatalf("served at %s, want https://127.0.0.1:...", s.url)
 	}
@@ -40,6 +43,9 @@ func TestServeHTTPS(t *testing.T) {
 	cookies := resp.Cookies()
 	if len(cookies) != 1 || !cookies[0].Secure || !cookies[0].HttpOnly {
 		t.Fatalf("cookies %v: want the identity cookie, Secure and HttpOnly", cookies)
+	}
+	if hsts := resp.Header.Get("Strict-Transport-Security"); hsts != "max-age=86400" {
+		t.Fatalf("--hsts 24h: Strict-Transport-Security %q over HTTPS, want max-age=86400", hsts)
 	}
 
 	// Plain HTTP on the main port is refused (a TLS server answers 400).
@@ -82,6 +88,21 @@ func TestServeHTTPS(t *testing.T) {
 			t.Errorf("%s Host %s on the redirect listener: %s to %q, want %d to %q",
 				tc.method, tc.host, resp.Status, resp.Header.Get("Location"), tc.code, tc.want)
 		}
+		// The redirect's answers are public too: the same headers as
+		// the main listener's (no sniffing of the HTML or text body, no
+		// framing, no Referer).
+		for k, v := range map[string]string{"X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY",
+			"Referrer-Policy": "no-referrer"} {
+			if got := resp.Header.Get(k); got != v {
+				t.Errorf("%s Host %s on the redirect listener: %s %q, want %q", tc.method, tc.host, k, got, v)
+			}
+		}
+		if hsts := resp.Header.Get("Strict-Transport-Security"); hsts != "" {
+			t.Errorf("%s Host %s on the redirect listener: Strict-Transport-Security %q over plain HTTP", tc.method, tc.host, hsts)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("%s Host %s on the redirect listener: Content-Security-Policy %q, want the server's", tc.method, tc.host, csp)
+		}
 	}
 }
 
@@ -108,10 +129,21 @@ func TestServeTLSUsage(t *testing.T) {
 		{[]string{"--addr", "off"}, `--addr "off": want HOST:PORT`},
 		{[]string{"--metrics-addr", "off"}, `--metrics-addr "off": want HOST:PORT`},
 		{[]string{"--tls-cert", "c", "--tls-key", "k", "--http-redirect-addr", "localhost"}, `--http-redirect-addr "localhost"`},
+		// --hsts is sent over HTTPS only: without a way to it, it would
+		// never be sent.
+		{[]string{"--hsts", "8760h"}, "--hsts is sent only over HTTPS"},
+		{[]string{"--hsts", "8760h", "--trusted-proxy", ","}, "--hsts is sent only over HTTPS"},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "-1h"}, "a max-age of a second or more"},
+		{[]string{"--tls-cert", "c", "--tls-key", "k", "--hsts", "10ms"}, "a max-age of a second or more"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			// Should a check be missing, the server starts: on a free
+			// port, and already told to stop, so the test fails at once
+			// rather than serving until it times out.
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
 			var out, errb strings.Builder
-			code := Run(t.Context(), append([]string{"serve", "--db", db}, tc.args...), nil, &out, &errb)
+			code := Run(ctx, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, tc.args...), nil, &out, &errb)
 			if code != exitUsage || !strings.Contains(errb.String(), tc.want) {
 				t.Fatalf("exit %d, want %d; stderr %q (want %q)", code, exitUsage, errb.String(), tc.want)
 			}
@@ -138,6 +170,19 @@ func TestServeTLSUsage(t *testing.T) {
 	code := Run(t.Context(), []string{"serve", "--db", db, "--acme", "bad_name!"}, nil, &out, &errb)
 	if want := "cardtable: serve: --acme: host \"bad_name!\""; code != exitUsage || !strings.HasPrefix(errb.String(), want) {
 		t.Errorf("bad --acme domain: exit %d, %q; want exit 2 and %q", code, errb.String(), want)
+	}
+}
+
+// TestServeHSTSFromEnv: CARDTABLE_HSTS without a way to HTTPS is
+// refused naming the variable, where the value came from.
+func TestServeHSTSFromEnv(t *testing.T) {
+	t.Setenv("CARDTABLE_HSTS", "8760h")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel() // should the check be missing, the server stops at once
+	var out, errb strings.Builder
+	code := Run(ctx, []string{"serve", "--db", filepath.Join(t.TempDir(), "x.db"), "--addr", "127.0.0.1:0"}, nil, &out, &errb)
+	if want := "CARDTABLE_HSTS (--hsts) is sent only over HTTPS"; code != exitUsage || !strings.Contains(errb.String(), want) {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errb.String(), want)
 	}
 }
 

@@ -246,7 +246,9 @@ func openUnits(ctx context.Context, o *serveOptions, ls listeners, u unitsOption
 			// answers /.well-known/acme-challenge/, redirects the rest
 			rh = u.limit(acmeChallengePath, challenge(rh))
 		}
-		units = append(units, unit{name: "redirect", ln: ls.redirect, srv: newHTTPServer(rh, errLog)})
+		// Its answers carry the main listener's headers: a redirect, a
+		// 421 or a challenge's answer is as public as a page.
+		units = append(units, unit{name: "redirect", ln: ls.redirect, srv: newHTTPServer(web.SecurityHeaders(rh), errLog)})
 	}
 	if ls.metrics != nil {
 		mux := http.NewServeMux()

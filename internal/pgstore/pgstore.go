@@ -181,7 +181,7 @@ func (db *DB) PoolStats() (inUse, most int, waited time.Duration) {
 // (a lock held, a slow database), and "context deadline exceeded" alone
 // sent the operator looking for a network fault.
 func (db *DB) Ping(ctx context.Context) error {
-	err := db.pool.Ping(ctx) // down already: /readyz tells one line, the cause, no package name
+	err := db.pool.Ping(ctx) // worded already: the log's not-ready line gives the cause, no package name
 	if err != nil && ctx.Err() != nil {
 		if st := db.pool.raw.Stat(); st.AcquiredConns() >= st.MaxConns() {
 			return fmt.Errorf("all %d connections of the pool (pool_max_conns) are in use, none free in time: "+

@@ -60,7 +60,8 @@ func NewEventLog(log *slog.Logger, perMinute int, now func() time.Time) *EventLo
 }
 
 // Event logs msg for a client at addr with reason, unless this minute has
-// had its share of msg with reason already.
+// had its share of msg with reason already. addr "": no client is
+// concerned (a failed readiness probe), and the line names none.
 func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, addr string, attrs ...any) {
 	e.mu.Lock()
 	now := e.now()
@@ -86,7 +87,11 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 	}
 	e.mu.Unlock()
 	if n <= e.perMinute {
-		e.log.Log(ctx, level, msg, append([]any{"reason", reason, "client", addr}, attrs...)...)
+		head := []any{"reason", reason}
+		if addr != "" {
+			head = append(head, "client", addr)
+		}
+		e.log.Log(ctx, level, msg, append(head, attrs...)...)
 	}
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -47,9 +48,22 @@ func (s *Server) notReady(ctx context.Context) string {
 		return ""
 	}
 	if err := s.ready.check(ctx); err != nil {
-		return "database: " + err.Error()
+		// The database's own words name its file's path, or its host,
+		// port, user and database: not for the public listener, which
+		// answers /readyz to anyone. They go to the log
+		// (notReadyLogged).
+		return notReadyDatabase
 	}
 	return ""
+}
+
+// notReadyDatabase is /readyz's reason when the database's probe fails.
+const notReadyDatabase = "the database does not answer its check; the server's log says why"
+
+// notReadyLogged logs a failed readiness probe's error, bounded like the
+// other events (at most one probe a second fails: readyFresh).
+func (s *Server) notReadyLogged(err error) {
+	s.events.Event(context.Background(), slog.LevelWarn, "not ready", "database check failed", "", "err", err)
 }
 
 func writePlain(w http.ResponseWriter, r *http.Request, code int, text string) {

@@ -3,12 +3,15 @@ package web
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
 
 type pinger struct{ err error }
@@ -35,12 +38,15 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // TestHealth: /healthz answers while the process lives; /readyz only
 // while the database takes writes and the server is not stopping, with
-// the reason otherwise. Both answer any Host (a load balancer probes by
-// address), past the host check.
+// the reason otherwise (the database's own words only in the log, on a
+// line that names no client, there being none). Both answer any Host (a
+// load balancer probes by address), past the host check.
 func TestHealth(t *testing.T) {
 	p := &pinger{}
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	s := New(Options{CheckHost: true, Ready: p, Now: clock.Now})
+	logs := &webtest.Log{}
+	s := New(Options{CheckHost: true, Ready: p, Now: clock.Now,
+		Log: slog.New(slog.NewTextHandler(logs, nil))})
 	get := func(path string) (int, string) {
 		r := httptest.NewRequest("GET", path, nil)
 		r.Host = "10.1.2.3:8080" // not an allowed host
@@ -57,13 +63,23 @@ func TestHealth(t *testing.T) {
 	if code, _ := get("/"); code != http.StatusMisdirectedRequest {
 		t.Fatalf("the page by address: %d, want the host check's 421", code)
 	}
-	p.err = errors.New("database is read-only")
+	p.err = errors.New("/srv/private/cardtable.db: database is read-only")
 	if code, _ := get("/readyz"); code != http.StatusOK {
 		t.Fatalf("readyz within a second of a good probe: %d, want the reused answer", code)
 	}
 	clock.Add(readyFresh)
-	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "read-only") {
-		t.Fatalf("readyz, database failing: %d %q", code, body)
+	// The database's words (its file's path; on PostgreSQL its host and
+	// user) go to the log, not to whoever asks /readyz.
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable ||
+		!strings.Contains(body, "database") || strings.Contains(body, "/srv/private") {
+		t.Fatalf("readyz, database failing: %d %q, want 503 naming the database without its words",
+			code, body)
+	}
+	if !strings.Contains(logs.String(), "/srv/private/cardtable.db: database is read-only") {
+		t.Fatalf("the log lacks the failed probe's error: %s", logs.String())
+	}
+	if strings.Contains(logs.String(), "client=") {
+		t.Fatalf("the not-ready line names a client: %s", logs.String())
 	}
 	p.err = nil
 	clock.Add(readyFresh)

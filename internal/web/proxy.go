@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -48,6 +49,11 @@ func ParseProxies(list string) ([]netip.Prefix, error) {
 type client struct {
 	addr  netip.Addr // invalid when RemoteAddr is not an address (tests)
 	https bool       // the client's request was made over HTTPS
+	// peer is the RemoteAddr the request came from (realClient rewrites
+	// it), and vouched is set when that peer is a trusted proxy, whose
+	// chain of addresses this server believed (ForwardTo passes both on).
+	peer    string
+	vouched bool
 }
 
 type clientKey struct{}
@@ -73,6 +79,45 @@ func ClientAddr(r *http.Request) string {
 		return c.addr.String()
 	}
 	return r.RemoteAddr
+}
+
+// ForwardTo writes on out, the headers of r as this server passes it on
+// to another server (a cluster's, which must count this one among its
+// trusted proxies), who r's client is as this server believes it, in the
+// headers that server reads: X-Forwarded-For, the chain of addresses a
+// trusted proxy gave this server (none from anyone else, who may have
+// written anything there) and then the peer r came from; and
+// X-Forwarded-Proto, https or http as this server decided it (IsHTTPS),
+// never as the client claimed. Forwarded is dropped: its chain, when
+// believed, goes on as X-Forwarded-For.
+func ForwardTo(r *http.Request, out http.Header) {
+	c, ok := r.Context().Value(clientKey{}).(client)
+	if !ok {
+		c = client{peer: r.RemoteAddr} // not through realClient: no proxy believed
+	}
+	var chain []string
+	if hops, ok := forwardedHops(r.Header); ok && c.vouched {
+		for _, h := range hops {
+			if h.addr.IsValid() {
+				chain = append(chain, h.addr.String())
+			} else {
+				chain = append(chain, "unknown") // trust stops there, there too
+			}
+		}
+	}
+	if host, _, err := net.SplitHostPort(c.peer); err == nil {
+		chain = append(chain, host)
+	}
+	out.Del("Forwarded")
+	out.Del("X-Forwarded-For")
+	if len(chain) > 0 {
+		out.Set("X-Forwarded-For", strings.Join(chain, ", "))
+	}
+	proto := "http"
+	if IsHTTPS(r) {
+		proto = "https"
+	}
+	out.Set("X-Forwarded-Proto", proto)
 }
 
 // realClient works out the client of each request and rewrites RemoteAddr
@@ -106,7 +151,7 @@ type hop struct {
 }
 
 func resolveClient(trusted []netip.Prefix, r *http.Request) client {
-	c := client{https: r.TLS != nil}
+	c := client{https: r.TLS != nil, peer: r.RemoteAddr}
 	peer, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		return c
@@ -115,6 +160,7 @@ func resolveClient(trusted []netip.Prefix, r *http.Request) client {
 	if !isTrusted(trusted, c.addr) {
 		return c
 	}
+	c.vouched = true
 	hops, ok := forwardedHops(r.Header)
 	if !ok {
 		// A proxy may say only the scheme: the peer is then the client.

@@ -18,6 +18,9 @@ const readyFresh = time.Second
 type readiness struct {
 	ping Pinger
 	now  func() time.Time
+	// failed is told each failed probe's error, before its answer is
+	// handed out (the log: /readyz does not say it).
+	failed func(error)
 
 	mu      sync.Mutex
 	at      time.Time     // when the cached answer was taken
@@ -58,6 +61,9 @@ func (r *readiness) probe(done chan struct{}) {
 	ctx, cancel := context.WithTimeout(context.Background(), readyTimeout)
 	err := r.ping.Ping(ctx)
 	cancel()
+	if err != nil && r.failed != nil {
+		r.failed(err)
+	}
 	r.mu.Lock()
 	r.at, r.err, r.valid, r.running = r.now(), err, true, nil
 	r.mu.Unlock()

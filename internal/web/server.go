@@ -58,6 +58,17 @@ type Options struct {
 	// Events, if set, logs refused and closed connections and rate-limit
 	// refusals, bounded (events.go); default: Log, EventsPerMinute.
 	Events *EventLog
+	// HSTS, if positive, is the max-age of the Strict-Transport-Security
+	// header sent on every answer to a request made over HTTPS (directly,
+	// or to a trusted proxy that says so); never over plain HTTP.
+	HSTS time.Duration
+	// Front, if set, wraps all the server does but its outermost layers:
+	// the security headers, the reading of the client (realClient) and
+	// Strict-Transport-Security. cardtable serve gives it a cluster's
+	// forwarding to a table's server (arlweb's Forward), whose own
+	// answers then carry the headers, and which then passes the client
+	// on as this server believes it (ForwardTo).
+	Front func(http.Handler) http.Handler
 }
 
 // Server serves the mounted games and the pages. It is an http.Handler.
@@ -93,14 +104,14 @@ func New(o Options) *Server {
 		o.Now = time.Now
 	}
 	s := &Server{log: o.Log, now: o.Now, opts: o, obs: o.Observer, events: o.Events, drain: make(chan struct{})}
-	if o.Ready != nil {
-		s.ready = &readiness{ping: o.Ready, now: o.Now}
-	}
 	if s.obs == nil {
 		s.obs = nopObserver{}
 	}
 	if s.events == nil {
 		s.events = NewEventLog(o.Log, 0, nil)
+	}
+	if o.Ready != nil {
+		s.ready = &readiness{ping: o.Ready, now: o.Now, failed: s.notReadyLogged}
 	}
 	s.legacy.Store(o.Adopt != nil)
 	s.h = s.routes()
@@ -181,7 +192,27 @@ func (s *Server) routes() http.Handler {
 	}
 	h = s.health(h)
 	h = s.observe(mux, h)
-	return securityHeaders(realClient(s.opts.TrustedProxies, h))
+	if s.opts.Front != nil {
+		h = s.opts.Front(h)
+	}
+	return SecurityHeaders(realClient(s.opts.TrustedProxies, s.strictTransport(h)))
+}
+
+// strictTransport sets Strict-Transport-Security (Options.HSTS) on the
+// answers to requests made over HTTPS: inside realClient, which says
+// whether a proxy's client used HTTPS. A browser ignores the header
+// over plain HTTP, where anyone on the way could have added it.
+func (s *Server) strictTransport(next http.Handler) http.Handler {
+	if s.opts.HSTS <= 0 {
+		return next
+	}
+	v := fmt.Sprintf("max-age=%d", int64(s.opts.HSTS/time.Second))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if IsHTTPS(r) {
+			w.Header().Set("Strict-Transport-Security", v)
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // spiderLink: r is a link to the Spider page as it was written when that
@@ -209,7 +240,11 @@ func allowed(mux *http.ServeMux, r *http.Request) string {
 	return strings.Join(out, ", ")
 }
 
-func securityHeaders(next http.Handler) http.Handler {
+// SecurityHeaders sets the headers every answer carries (docs/hosting.md,
+// "Security"): no content sniffing, no Referer, no framing, and the
+// Content-Security-Policy. cardtable serve wraps the plain-HTTP redirect
+// listener in it too, so that no public answer goes without them.
+func SecurityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")

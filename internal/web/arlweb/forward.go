@@ -60,7 +60,8 @@ const ForwardedHeader = "X-Cardtable-Forwarded"
 // retryAfter is the Retry-After, in seconds, of a table being taken over.
 const retryAfter = "1"
 
-// Forward wraps the server's handler (all of it: the table's server then
+// Forward wraps the server's handler (all of it but the outermost
+// layers, see below: the table's server then
 // applies the checks, limits and identity of an ordinary request) so that
 // a request for a table another server runs is forwarded there, and a
 // new table is made on the least loaded server (Cluster.ForNew); only if
@@ -68,6 +69,10 @@ const retryAfter = "1"
 // forwarded request for a table this server does not run (it moved in
 // between) is answered 503 with Retry-After: the page and the client
 // reconnect. Without a Cluster it is next.
+//
+// It goes in web.Options.Front: inside the security headers, so that its
+// own answers (the 503s) carry them, and after the server has read who
+// the client is, which it passes on (web.ForwardTo).
 func (h *Handlers) Forward(next http.Handler) http.Handler {
 	if h.cluster == nil {
 		return next
@@ -193,9 +198,11 @@ func (h *Handlers) proxyNew(w http.ResponseWriter, r *http.Request, addr string,
 }
 
 // proxy forwards r to the server at addr, WebSocket upgrades too. The
-// client's address goes on in X-Forwarded-For (the other servers must be
-// among that server's --trusted-proxy for it to be believed); the Host
-// is kept, so the host check and cookies work as on the first server.
+// client's address and scheme go on in X-Forwarded-For and
+// X-Forwarded-Proto as this server believes them (web.ForwardTo; the
+// other servers must be among that server's --trusted-proxy for them to
+// be believed); the Host is kept, so the host check and cookies work as
+// on the first server.
 func (h *Handlers) proxy(w http.ResponseWriter, r *http.Request, addr string) {
 	h.proxyOr(w, r, addr, nil)
 }
@@ -209,18 +216,20 @@ func (h *Handlers) proxyOr(w http.ResponseWriter, r *http.Request, addr string,
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.Out.Host = pr.In.Host
-			for _, k := range []string{"X-Forwarded-For", "X-Forwarded-Proto", "Forwarded"} {
-				if v := pr.In.Header.Values(k); len(v) > 0 {
-					pr.Out.Header[k] = v
-				}
-			}
-			if host, _, err := net.SplitHostPort(pr.In.RemoteAddr); err == nil {
-				if prior := pr.Out.Header.Get("X-Forwarded-For"); prior != "" {
-					host = strings.Join(pr.Out.Header.Values("X-Forwarded-For"), ", ") + ", " + host
-				}
-				pr.Out.Header.Set("X-Forwarded-For", host)
-			}
+			// The client as this server believes it: a chain or a scheme
+			// a client wrote itself must not reach the table's server,
+			// which trusts this one.
+			web.ForwardTo(pr.In, pr.Out.Header)
 			pr.Out.Header.Set(ForwardedHeader, "1")
+		},
+		// This server's headers are on w already (web.Options.Front):
+		// the table's server's answer carries its own, which replace
+		// them rather than go out twice.
+		ModifyResponse: func(res *http.Response) error {
+			for k := range res.Header {
+				w.Header().Del(k)
+			}
+			return nil
 		},
 		Transport: transport,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {

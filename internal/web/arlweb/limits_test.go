@@ -64,8 +64,10 @@ func TestPagesETag(t *testing.T) {
 		if resp.StatusCode != http.StatusOK || len(body) == 0 || !strings.HasPrefix(tag, `"`) {
 			t.Fatalf("%s: %d, %d bytes, ETag %q", path, resp.StatusCode, len(body), tag)
 		}
-		if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
-			t.Errorf("%s: Cache-Control %q", path, cc)
+		// private: the page carries the identity cookie, which a shared
+		// cache must not hand to other browsers.
+		if cc := resp.Header.Get("Cache-Control"); cc != "private, no-cache" || len(resp.Cookies()) != 1 {
+			t.Errorf("%s: Cache-Control %q with cookies %v, want private, no-cache with the identity cookie", path, cc, resp.Cookies())
 		}
 		tags[path] = tag
 		resp, body = get(path, tag)
