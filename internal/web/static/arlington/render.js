@@ -2,16 +2,11 @@
 // trick or set round in play, the last trick, the hand's log and the
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
-import { cardSVG, cardName } from "/shared/cards.js";
+import { cardSVG, cardName, cardText } from "/shared/cards.js";
 import { el, points, nameEl, spoken } from "./common.js";
 
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-
 // words is a card as people write it: "7♠", "10♥", "joker".
-export function words(code) {
-  if (code === "JK") return "joker";
-  return (code[0] === "T" ? "10" : code[0]) + (SUIT[code[1]] || "?");
-}
+export const words = cardText;
 
 // cardWordsIn writes the card codes in a server's message as the page
 // writes cards: "{7H, 7C, 5H}" becomes "7♥ 7♣ 5♥", a lone "QS" "Q♠".
