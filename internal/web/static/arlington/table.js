@@ -123,8 +123,9 @@ function showError(m) {
   }
   sayError(text);
   bringRefusalIntoView();
-  // Only when the server says a seat is open (the refusal tells it).
-  if (m.class === "too_many" && /take an open seat/.test(text)) offerSeat(id);
+  // Only when the server says a seat is open: the refusal's seatOpen,
+  // never its words, which may change.
+  if (m.seatOpen) offerSeat();
 }
 
 // show draws one view message (the pacer calls it) and says how long to
