@@ -145,10 +145,11 @@ export function renderPlay(box, v, names, held, arrive) {
 }
 
 // heldTrick is the trick that take (an event of events) took: its cards
-// in the order played, who took it with which card.
+// in the order played, who took it with which card. take is among the
+// last events: it is looked for from the end.
 export function heldTrick(events, take) {
   const cards = [];
-  for (let i = events.indexOf(take) - 1; i >= 0; i--) {
+  for (let i = events.lastIndexOf(take) - 1; i >= 0; i--) {
     const e = events[i];
     if (e.kind !== "move") break;
     const [verb, card] = e.action.split(" ");

@@ -146,8 +146,13 @@ function show(m, burst) {
     }
     const had = events.length;
     const first = last === null || !last.view;
-    events = events.slice(0, v.eventsFrom).concat(v.events);
-    log = log.slice(0, v.eventsFrom).concat(m.log || []);
+    // In place: a view carries what is new (and maybe a few events
+    // repeated), so taking it costs that much, not the whole game's log,
+    // which was copied twice at each view.
+    events.length = v.eventsFrom;
+    for (const e of v.events) events.push(e);
+    log.length = v.eventsFrom;
+    for (const w of m.log || []) log.push(w);
     if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
     else if (m.seat >= 0) noteHistory(events, m.seat);
     if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
