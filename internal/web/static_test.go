@@ -240,7 +240,10 @@ var suitTable = regexp.MustCompile(`(?:^|[{,\s])"?[CDHS]"?\s*:\s*"[♠♥♦♣]
 // TestSuitSignsOneTable: the suits' signs are written down once, in
 // /shared/cards.js, which both pages import; a page with its own copy
 // (Arlington's render.js and common.js, Spider's messages.js and
-// tools.js had them) could come to write a card two ways.
+// tools.js had them) could come to write a card two ways. It finds a
+// copy written as an object's entries pairing a letter and its sign
+// (suitTable), as those four were; one written otherwise (an array of
+// signs, a switch, a string indexed by suit) it does not see.
 func TestSuitSignsOneTable(t *testing.T) {
 	static, err := fs.Sub(Static, "static")
 	if err != nil {

@@ -101,3 +101,44 @@ func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
 		t.Fatalf("after joining the seat is %+v", s)
 	}
 }
+
+// TestBrowserArlingtonCrowdedFullNoForm: a visitor refused a spectator
+// place at a table with no open seat (its one person's seat taken, the
+// game started) is told why and shown no join form: the refusal has no
+// seatOpen, and the page offers a seat only on it, whatever the
+// refusal's class (a page showing the form on every too_many refusal
+// offered a seat there was not).
+func TestBrowserArlingtonCrowdedFullNoForm(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	e.client().join(id, "Bob")
+	for range table.MaxAddrWatch {
+		e.client().dial(id, -1).waitFor(isView)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`document.getElementById("error").textContent.includes("spectators from your address")`)
+	if msg := eval[string](p, `document.getElementById("error").textContent`); strings.Contains(msg, "you can still join") {
+		t.Fatalf("the refused page says %q", msg)
+	}
+	if eval[bool](p, `!document.getElementById("join").hidden`) {
+		t.Fatal("the join form shows at a table with no open seat")
+	}
+}
+
+// TestBrowserArlingtonCrowdedSeatGoneHidesForm: a refused page shown the
+// join form (a seat open) hides it again when a later refusal, its next
+// attempt's, says no seat is open (someone else took the seat): the
+// form stayed, offering a seat that was gone.
+func TestBrowserArlingtonCrowdedSeatGoneHidesForm(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	for range table.MaxAddrWatch {
+		e.client().dial(id, -1).waitFor(isView)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`!document.getElementById("join").hidden`)
+	e.client().join(id, "Bob")
+	p.until(`document.getElementById("join").hidden && !document.getElementById("error").textContent.includes("you can still join")`)
+}

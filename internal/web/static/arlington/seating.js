@@ -64,10 +64,11 @@ export function focusAfterJoin() {
 // offerSeat, for a page refused a spectator place whose refusal says a
 // seat is open (seatOpen: its address has the most a table takes, a
 // classroom behind one router, or the table is full of spectators),
-// shows the join form: taking a seat needs no spectator place, and
-// without a view the form would never show. The table's next view, once
-// seated, hides it again; a seat taken meanwhile by someone else makes
-// the join's answer say so.
-export function offerSeat() {
-  $("join").hidden = false;
+// shows the join form (open), or hides it when a later refusal says no
+// seat is open: taking a seat needs no spectator place, and without a
+// view the form would never show. The table's next view, once seated,
+// hides it again; a seat taken meanwhile by someone else makes the
+// join's answer say so.
+export function offerSeat(open) {
+  $("join").hidden = !open;
 }

@@ -123,9 +123,10 @@ function showError(m) {
   }
   sayError(text);
   bringRefusalIntoView();
-  // Only when the server says a seat is open: the refusal's seatOpen,
-  // never its words, which may change.
-  if (m.seatOpen) offerSeat();
+  // A page refused a spectator place has no view to say whether a seat
+  // is open: each refusal does, in its seatOpen (never its words, which
+  // may change), and a later one without it takes the form away again.
+  if (m.class === "too_many" && last === null) offerSeat(!!m.seatOpen);
 }
 
 // show draws one view message (the pacer calls it) and says how long to
