@@ -56,10 +56,17 @@ func longLog(tb testing.TB, e *env, n int) (id string, more func() int) {
 // walks with the arrays' own methods (slice, concat, filter, indexOf and
 // the like) in arrays of window.__walk.min elements or more (0: none
 // counted), each view's sum (its handling by the page: the WebSocket's
-// onmessage) and the most of any view; and the time spent handling views.
+// onmessage) and the most of any view; the most of the game log's lines
+// one view asks whether they are hidden (lines: a walk of the log's
+// hands one by one, each shorter than the log, adds up there); and the
+// time spent handling views.
 const walkHooks = `(() => {
-  const walk = window.__walk = { min: 0, cur: 0, most: 0, where: "", views: 0, ms: 0 };
+  const walk = window.__walk = { min: 0, cur: 0, most: 0, where: "", linesCur: 0, lines: 0, views: 0, ms: 0 };
   const count = (a, k) => { if (walk.min > 0 && a.length >= walk.min) { walk.cur += k; if (k >= walk.min / 2) walk.where = new Error().stack; } };
+  const hidden = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "hidden");
+  Object.defineProperty(HTMLElement.prototype, "hidden", { configurable: true,
+    get() { if (this.tagName === "LI" && this.closest("#log")) walk.linesCur++; return hidden.get.call(this); },
+    set(v) { hidden.set.call(this, v); } });
   const A = Array.prototype;
   for (const name of ["filter", "map", "forEach", "reduce", "reduceRight", "flatMap"]) {
     const f = A[name];
@@ -86,18 +93,18 @@ const walkHooks = `(() => {
     get() { return d.get.call(this); },
     set(fn) {
       d.set.call(this, fn && function (ev) {
-        walk.cur = 0;
+        walk.cur = 0; walk.linesCur = 0;
         const t0 = performance.now();
-        try { return fn.call(this, ev); } finally { walk.ms += performance.now() - t0; walk.views++; walk.most = Math.max(walk.most, walk.cur); }
+        try { return fn.call(this, ev); } finally { walk.ms += performance.now() - t0; walk.views++; walk.most = Math.max(walk.most, walk.cur); walk.lines = Math.max(walk.lines, walk.linesCur); }
       });
     } });
 })();`
 
 // walked is what walkHooks counted.
 type walked struct {
-	Most, Views int
-	Ms          float64
-	Where       string
+	Most, Lines, Views int
+	Ms                 float64
+	Where              string
 }
 
 // watchLongLog opens the page of a table with a log of n events, as a
@@ -111,7 +118,7 @@ func watchLongLog(tb testing.TB, n int) (p *seatTab, more func() int) {
 	p.beforeLoad(walkHooks)
 	p.open(e.srv.URL, id)
 	p.until(shownAll)
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__walk.min = %d; window.__walk.most = 0; window.__walk.views = 0; window.__walk.ms = 0`, n)))
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__walk.min = %d; window.__walk.most = 0; window.__walk.lines = 0; window.__walk.views = 0; window.__walk.ms = 0`, n)))
 	return p, more
 }
 
@@ -136,6 +143,39 @@ func TestBrowserArlingtonViewWalksNoLog(t *testing.T) {
 	}
 	if got.Most >= n/2 {
 		t.Errorf("a view walked %d elements of arrays of %d or more: the page goes through its whole log at each view; at %s", got.Most, n, got.Where)
+	}
+}
+
+// TestBrowserArlingtonViewWalksNoLogFiltered: with the game log's Find
+// box hiding every line, each of 10 views past 200 events asks of fewer
+// than 100 of the log's lines whether they are hidden: the log shows a
+// hand once one of its new events shows, and no hand does here. It looked through every hand's
+// lines at each view for one shown, which costs the whole log when the
+// filter hides most lines (unfiltered, the first line ends each look).
+func TestBrowserArlingtonViewWalksNoLogFiltered(t *testing.T) {
+	const n, views = 200, 10
+	p, more := watchLongLog(t, n)
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	  const f = document.getElementById("log-filter");
+	  f.value = "no event says this";
+	  f.dispatchEvent(new Event("input"));
+	  window.__walk.lines = 0; window.__walk.views = 0;
+	})()`))
+	count := 0
+	for range views {
+		count = more()
+	}
+	p.until(fmt.Sprintf(`window.__ws.count >= %d && %s`, count, shownAll))
+	got := eval[walked](p, `window.__walk`)
+	t.Logf("%d views past %d events, the log filtered to no line: at most %d of its lines looked at in one view", got.Views, n, got.Lines)
+	if got.Views < views {
+		t.Fatalf("%d views counted, want %d or more", got.Views, views)
+	}
+	if shown := eval[int](p, `document.querySelectorAll("#log section:not([hidden])").length`); shown != 0 {
+		t.Errorf("%d hands of the log show with every line filtered out", shown)
+	}
+	if got.Lines >= n/2 {
+		t.Errorf("a view looked at %d of the log's lines: the page goes through the log at each view", got.Lines)
 	}
 }
 
