@@ -113,3 +113,60 @@ func TestTurnSecondsOutOfRange(t *testing.T) {
 		t.Fatalf("-1: %v", err)
 	}
 }
+
+// A spectator refused a place is told whether a seat is open in the
+// error itself (ErrSeatOpen), whichever limit refused them: the table's,
+// the address's or their own; with every seat taken it is not said.
+func TestSpectatorRefusalSaysSeatOpen(t *testing.T) {
+	refusal := func(tb *table.Table, id, addr string) error {
+		t.Helper()
+		for range table.MaxSpectators + 1 {
+			s, err := tb.SubscribeChat(bg, id, addr, -1, -1)
+			if err != nil {
+				if !errors.Is(err, table.ErrCrowded) {
+					t.Fatalf("refused with %v, want ErrCrowded", err)
+				}
+				return err
+			}
+			t.Cleanup(s.Close)
+		}
+		t.Fatalf("%d spectators, none refused", table.MaxSpectators+1)
+		return nil
+	}
+	fresh := 0
+	freshIDs := func(tb *table.Table) error { // the table's share: fresh identities, no address
+		t.Helper()
+		for range table.MaxSpectators + 1 {
+			fresh++
+			s, err := tb.SubscribeChat(bg, fmt.Sprintf("fresh%d", fresh), "", -1, -1)
+			if err != nil {
+				return err
+			}
+			t.Cleanup(s.Close)
+		}
+		t.Fatal("the table's spectator share never filled")
+		return nil
+	}
+	for _, tc := range []struct {
+		limit string
+		err   func(*table.Table) error
+	}{
+		{"the table's", freshIDs},
+		{"the address's", func(tb *table.Table) error { return refusal(tb, "", "192.0.2.1") }},
+		{"the identity's", func(tb *table.Table) error { return refusal(tb, "spy", "") }},
+	} {
+		// A fresh hub for each, so one limit's connections do not fill another's.
+		h := newHub(t, newMemStore(), newFakeClock())
+		open := mustCreate(t, h, "c", table.Config{Players: 2})
+		mustJoin(t, open, "p", 0)
+		if err := tc.err(open); !errors.Is(err, table.ErrSeatOpen) {
+			t.Errorf("%s limit, a seat open: %v does not wrap ErrSeatOpen", tc.limit, err)
+		}
+		h = newHub(t, newMemStore(), newFakeClock())
+		full := mustCreate(t, h, "c", table.Config{Players: 2, Bots: []string{"", "random"}})
+		mustJoin(t, full, "q", 0)
+		if err := tc.err(full); errors.Is(err, table.ErrSeatOpen) {
+			t.Errorf("%s limit, every seat taken: %v wraps ErrSeatOpen", tc.limit, err)
+		}
+	}
+}

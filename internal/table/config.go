@@ -52,6 +52,13 @@ var (
 	// server holds it now (Claims); this server drops the table and its
 	// connections reconnect, to reach it where it runs.
 	ErrMoved = errors.New("the table moved to another server: reconnect")
+	// ErrSeatOpen: wrapped, besides ErrCrowded, in a spectator's refusal
+	// when the table has a seat open to the visitor (to anyone, or held
+	// for them by a rematch), which they may still take (joining needs
+	// no spectator place). The web layer tells it in a
+	// field of its own (seatOpen), so a page acts on it without reading
+	// the words.
+	ErrSeatOpen = errors.New("a seat is open, and joining needs no spectator place")
 	// ErrDamaged: a table kept in the store cannot be rebuilt (its
 	// config, or one of its moves, is refused). The store holds only
 	// what the server wrote, so this is the server's fault whatever the

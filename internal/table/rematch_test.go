@@ -3,6 +3,7 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -337,5 +338,43 @@ func TestRematchHeldSeatOnlyOne(t *testing.T) {
 	}
 	if got := mustJoin(t, nt, "c", -1); got != 0 {
 		t.Errorf("c takes seat %d, want the held seat 0", got)
+	}
+}
+
+// TestRematchHeldSeatOfferedOnRefusal: a person refused a spectator
+// place at a rematch (the table full of spectators) whose seat it holds
+// is told they can still join (ErrSeatOpen), since the seat is theirs;
+// anyone else, no seat being open to them, is not, and joining takes
+// the held seat. The refusal spoke only of seats open to anyone, so the
+// holder's page offered no seat until a spectator place freed.
+func TestRematchHeldSeatOfferedOnRefusal(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	ctx := context.Background()
+	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1, Bots: []string{"", "random", ""}})
+	mustJoin(t, old, "a", 0)
+	mustJoin(t, old, "b", 2)
+	playOut(t, old, map[int]string{0: "a", 2: "b"})
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range table.MaxSpectators {
+		s, err := nt.SubscribeChat(ctx, fmt.Sprintf("watcher%d", i), "", -1, -1)
+		if err != nil {
+			t.Fatalf("spectator %d: %v", i, err)
+		}
+		t.Cleanup(s.Close)
+	}
+	for who, want := range map[string]bool{"b": true, "c": false, "": false} {
+		_, err := nt.SubscribeChat(ctx, who, "", -1, -1)
+		if !errors.Is(err, table.ErrCrowded) {
+			t.Fatalf("%q past the table's spectators: %v, want ErrCrowded", who, err)
+		}
+		if got := errors.Is(err, table.ErrSeatOpen); got != want {
+			t.Errorf("%q's refusal %q: seat open %v, want %v", who, err, got, want)
+		}
+	}
+	if seat, err := nt.Join(ctx, table.Player{ID: "b", Name: "B"}, -1); err != nil || seat != 0 {
+		t.Fatalf("b joins: seat %d, %v; want the held seat 0", seat, err)
 	}
 }

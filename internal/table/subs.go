@@ -99,21 +99,14 @@ func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
 	watching := false
 	if seat < 0 {
 		if n := l.spectators(); n >= MaxSpectators {
-			return nil, fmt.Errorf("%w: %d spectators, the most a table takes", ErrCrowded, n)
+			return nil, l.crowded(player, fmt.Sprintf("%d spectators, the most a table takes", n))
 		}
 		if addr != "" && l.addrSpectators(addr) >= MaxAddrWatch {
-			// Says what to do: a seat needs no spectator place, so a
-			// visitor from a crowded address (a classroom behind one
-			// router) can still sit down.
-			todo := "close a window that watches this table from your address, and try again"
-			if l.openSeat() {
-				todo = "you can still take an open seat (joining needs no spectator place), or " + todo
-			}
-			return nil, fmt.Errorf("%w: %d spectators from your address, the most one address may have at a table; %s", ErrCrowded, MaxAddrWatch, todo)
+			return nil, l.crowded(player, fmt.Sprintf("%d spectators from your address, the most one address may have at a table; close a window that watches this table from your address, and try again", MaxAddrWatch))
 		}
 		if player != "" {
 			if !l.h.watch(player) {
-				return nil, fmt.Errorf("%w: you are watching with %d connections, the most one player may", ErrCrowded, MaxWatching)
+				return nil, l.crowded(player, fmt.Sprintf("you are watching with %d connections, the most one player may", MaxWatching))
 			}
 			watching = true
 		}
@@ -135,6 +128,19 @@ func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
 	}
 	l.dirty = true // the flush after this command sends s its first update
 	return s, nil
+}
+
+// crowded is player's refusal as a spectator for why (a limit reached,
+// and what to do). With a seat open to them it says so and wraps
+// ErrSeatOpen too: a seat needs no spectator place, so a visitor refused
+// one (a classroom behind one router, a table full of spectators) can
+// still sit down. A seat a rematch holds for player is open to them
+// alone: it is built for each asker, so no one else is offered it.
+func (l *loop) crowded(player, why string) error {
+	if l.openSeat() || !l.started() && l.reservedFor(player) >= 0 {
+		return fmt.Errorf("%w: %s; you can still join the game: %w", ErrCrowded, why, ErrSeatOpen)
+	}
+	return fmt.Errorf("%w: %s", ErrCrowded, why)
 }
 
 // spectators is how many connections watch without a seat.

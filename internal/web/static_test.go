@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -235,5 +236,48 @@ func TestStaticURLPaths(t *testing.T) {
 		if rec := getStatic(t, h, "GET", p); rec.Code != 200 {
 			t.Errorf("GET %s: %d", p, rec.Code)
 		}
+	}
+}
+
+// suitTable is an object's entry pairing a suit's letter and its sign,
+// either way round: `S: "♠"`, `"♠": "S"`.
+var suitTable = regexp.MustCompile(`(?:^|[{,\s])"?[CDHS]"?\s*:\s*"[♠♥♦♣]"|"[♠♥♦♣]"\s*:\s*"[CDHS]"`)
+
+// TestSuitSignsOneTable: the suits' signs are written down once, in
+// /shared/cards.js, which both pages import; a page with its own copy
+// (Arlington's render.js and common.js, Spider's messages.js and
+// tools.js had them) could come to write a card two ways. It finds a
+// copy written as an object's entries pairing a letter and its sign
+// (suitTable), as those four were; one written otherwise (an array of
+// signs, a switch, a string indexed by suit) it does not see.
+func TestSuitSignsOneTable(t *testing.T) {
+	static, err := fs.Sub(Static, "static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	err = fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
+			return err
+		}
+		b, err := fs.ReadFile(static, p)
+		if err != nil {
+			return err
+		}
+		found := suitTable.FindAllString(string(b), -1)
+		if p == "shared/cards.js" {
+			seen = len(found)
+			return nil
+		}
+		if len(found) > 0 {
+			t.Errorf("%s has a table of the suits' signs of its own (%q): import SUIT_SIGNS, cardText, signSuit or signCode from /shared/cards.js", p, found)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != 4 {
+		t.Errorf("/shared/cards.js pairs %d suits with their signs, want the 4 (the pattern no longer finds its table)", seen)
 	}
 }

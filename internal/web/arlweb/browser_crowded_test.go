@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,13 +26,46 @@ func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
 	p.until(`!document.getElementById("join").hidden`)
 	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, "spectators from your address") ||
-		!strings.Contains(msg, "you can still take an open seat") {
+		!strings.Contains(msg, "you can still join the game") {
 		t.Fatalf("the refused page says %q", msg)
 	}
 	// Refused again and again, the page waits longer each time (a wait
 	// of 500 ms or more comes by the fourth attempt); it tried every 125
 	// to 250 ms for ever, the socket's opening starting the wait afresh.
 	p.until(`Number(document.body.dataset.retryMs) >= 500`)
+	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
+	p.until(`document.querySelector("#hand button") !== null`)
+	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
+		t.Fatalf("after joining the seat is %+v", s)
+	}
+}
+
+// TestBrowserArlingtonCrowdedTableJoins: a visitor refused a spectator
+// place because the table has the most it takes (not for their address)
+// is shown the join form too, the table having an open seat: the page
+// goes by the refusal's seatOpen, not its words, which differ here from
+// the crowded address's (a page matching the words "take an open seat"
+// showed no form).
+func TestBrowserArlingtonCrowdedTableJoins(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range table.MaxSpectators {
+		s, err := tb.Subscribe(t.Context(), fmt.Sprintf("watcher%d", i), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`!document.getElementById("join").hidden`)
+	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, "the most a table takes") {
+		t.Fatalf("the refused page says %q", msg)
+	}
 	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
 	p.until(`document.querySelector("#hand button") !== null`)
 	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
@@ -66,4 +100,45 @@ func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
 	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
 		t.Fatalf("after joining the seat is %+v", s)
 	}
+}
+
+// TestBrowserArlingtonCrowdedFullNoForm: a visitor refused a spectator
+// place at a table with no open seat (its one person's seat taken, the
+// game started) is told why and shown no join form: the refusal has no
+// seatOpen, and the page offers a seat only on it, whatever the
+// refusal's class (a page showing the form on every too_many refusal
+// offered a seat there was not).
+func TestBrowserArlingtonCrowdedFullNoForm(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	e.client().join(id, "Bob")
+	for range table.MaxAddrWatch {
+		e.client().dial(id, -1).waitFor(isView)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`document.getElementById("error").textContent.includes("spectators from your address")`)
+	if msg := eval[string](p, `document.getElementById("error").textContent`); strings.Contains(msg, "you can still join") {
+		t.Fatalf("the refused page says %q", msg)
+	}
+	if eval[bool](p, `!document.getElementById("join").hidden`) {
+		t.Fatal("the join form shows at a table with no open seat")
+	}
+}
+
+// TestBrowserArlingtonCrowdedSeatGoneHidesForm: a refused page shown the
+// join form (a seat open) hides it again when a later refusal, its next
+// attempt's, says no seat is open (someone else took the seat): the
+// form stayed, offering a seat that was gone.
+func TestBrowserArlingtonCrowdedSeatGoneHidesForm(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	for range table.MaxAddrWatch {
+		e.client().dial(id, -1).waitFor(isView)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`!document.getElementById("join").hidden`)
+	e.client().join(id, "Bob")
+	p.until(`document.getElementById("join").hidden && !document.getElementById("error").textContent.includes("you can still join")`)
 }

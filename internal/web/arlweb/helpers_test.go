@@ -163,6 +163,8 @@ type srvMsg struct {
 	Rule   string           `json:"rule"`
 	Ref    string           `json:"ref"`
 	Limits *sendLimits      `json:"limits"`
+	// SeatOpen: a spectator's refusal says a seat is open to join.
+	SeatOpen bool `json:"seatOpen"`
 }
 
 type wsClient struct {

@@ -63,6 +63,10 @@ type errorMsg struct {
 	Error string `json:"error"`
 	Rule  string `json:"rule,omitempty"` // the rules section an illegal action breaks
 	Ref   string `json:"ref,omitempty"`  // the refused chat message's ref
+	// SeatOpen: a spectator refused a place (too_many) may still take a
+	// seat, one being open (table.ErrSeatOpen); the page offers its join
+	// form on it, whatever the words say.
+	SeatOpen bool `json:"seatOpen,omitempty"`
 }
 
 // ackMsg says the chat message with this ref was taken (kept by the
@@ -79,7 +83,7 @@ type ackMsg struct {
 func newErrorMsg(err error) (errorMsg, bool) {
 	err = web.Classify(err, classes)
 	msg, fault := web.Message(err)
-	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: msg}
+	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: msg, SeatOpen: errors.Is(err, table.ErrSeatOpen)}
 	var re *arlington.RuleError
 	if errors.As(err, &re) {
 		m.Rule = re.Rule

@@ -105,6 +105,19 @@ func (p *browserPage) load() {
 	p.t.Logf("page ready %s ms after navigation started", ms)
 }
 
+// measureKey is the page's sessionStorage key asking it to keep its
+// measurements (state.js's MEASURE_KEY): window.cardtableRenderTimes and
+// window.cardtableTimings.
+const measureKey = "cardtable.measure"
+
+// measure asks the page to keep its measurements and reloads it: the key
+// is read as the page loads.
+func (p *browserPage) measure() {
+	p.t.Helper()
+	p.eval(fmt.Sprintf(`sessionStorage.setItem(%q, "1"), 1`, measureKey), nil)
+	p.load()
+}
+
 // spiderPage is the Spider page's address on the server.
 const spiderPage = "/spider/"
 

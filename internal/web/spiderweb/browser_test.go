@@ -37,6 +37,7 @@ func TestBrowserGame(t *testing.T) {
 
 	t.Run("desktop", func(t *testing.T) {
 		p := openPage(t, bctx, srv, 1280, 800)
+		p.measure() // the commands' times, logged at the end
 		p.newGameByNumber(617)
 		p.noHorizontalScroll()
 		// Deal 617 opens 9C 2C 2D TH JC QD 5S 3S 3D 4D.

@@ -59,7 +59,7 @@ func longGameBounded(t *testing.T, moves, rounds int) {
 	p.eval(fmt.Sprintf(`fetch("/api/games/load", {method: "POST", body: %q}).then((r) => r.json()).then((r) => r.id)`,
 		webtest.ShuttleSave(moves)), &id)
 	p.eval(fmt.Sprintf(`sessionStorage.setItem("cardtable.spider.game", %q), 1`, id), nil)
-	p.load()
+	p.measure() // the redraw times, read below
 	p.waitJS(fmt.Sprintf(`document.querySelector("#st-moves").textContent === "%d"`, moves), "the long game on the table")
 	step := func(btn string, want int) {
 		p.t.Helper()

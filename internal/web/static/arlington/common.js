@@ -1,7 +1,7 @@
 // What the Arlington lobby and table pages share beyond /shared/: the
 // display name kept in the browser, and a small element builder.
 
-import { cardName } from "/shared/cards.js";
+import { cardName, signCode } from "/shared/cards.js";
 
 const NAME_KEY = "arlington.name";
 export function savedName() { try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; } }
@@ -13,8 +13,8 @@ export function points(n) { return n === 1 ? "point" : "points"; }
 // Cards written with suit symbols ("7♠", "10♥") are shown so but spoken
 // in words ("seven of spades"): a screen reader reads "♠" raw as "black
 // spade suit", or not at all, and a row of cards as one run of symbols.
-// The words are cardName's, of the card's code ("7♠" is "7S", "10♥" "TH").
-const SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+// The words are cardName's, of the card's code ("7♠" is "7S", "10♥" "TH":
+// signCode).
 // A card is a whole token ("7♠", "10♥", "joker"), maybe in brackets or
 // before a stop ("7♠:", "(7♠)"): "OK♥" and "A♠vian" are words.
 const TOKEN = /^([(\[“"]*)(?:(10|[2-9AJQK])([♠♥♦♣])|(joker))([)\]”",.;:!?]*)$/;
@@ -52,7 +52,7 @@ function cardsInWords(text) {
     const [, pre, rank, suit, joker, post] = c;
     const next = cards[i + 2];
     const comma = !post && next && !next[1] ? "," : ""; // the next card follows in the row
-    return pre + (joker ? "joker" : cardName(rank.replace("10", "T") + SUIT_LETTER[suit])) + post + comma;
+    return pre + (joker ? "joker" : cardName(signCode(rank, suit))) + post + comma;
   }).join("");
 }
 

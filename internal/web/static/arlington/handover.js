@@ -15,7 +15,7 @@ let seen = null;
 // before the next hand's first play.
 export function renderHandOver(v, events, names) {
   const box = $("hand-over");
-  const scored = events.filter((e) => e.kind === "score").pop();
+  const scored = lastScore(events);
   if (!v) return false;
   if (seen === null) { // arriving: only a hand just scored counts
     seen = !scored ? -1 : events[events.length - 1].kind === "deal" ? scored.n - 1 : scored.n;
@@ -37,6 +37,14 @@ export function renderHandOver(v, events, names) {
     (best > 0 ? "." : "; no one scored.");
   renderSheet($("ho-sheet"), v, names);
   return opened;
+}
+
+// lastScore is the last score event of events, looked for from the end:
+// at most a hand back, where a search from the start went through the
+// whole game at each view.
+function lastScore(events) {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].kind === "score") return events[i];
+  return undefined;
 }
 
 // installHandOver closes the sheet on its Close button, then calls

@@ -32,6 +32,7 @@ export class GameLog {
       let ol = this.groups.get(e.hand);
       if (!ol) {
         const sec = el("section", "log-hand");
+        sec.hidden = true; // until an event of it shows (below)
         sec.dataset.hand = e.hand;
         sec.appendChild(el("h3", "", `Hand ${e.hand}`));
         ol = el("ol");
@@ -47,9 +48,12 @@ export class GameLog {
       // room ("149." lost its 1 at the log's left edge).
       if (ol.children.length === 100) ol.classList.add("long");
       this.match(li);
+      // A hand shows once an event of it does: events are only added
+      // here, so no other hand's changes (hideEmpty went through every
+      // event drawn at each view).
+      if (!li.hidden) ol.parentElement.hidden = false;
     }
     this.shown = events.length;
-    this.hideEmpty();
     if (atEnd) this.box.scrollTop = this.box.scrollHeight;
     else if (again) this.box.scrollTop = top;
   }

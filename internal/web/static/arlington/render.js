@@ -2,16 +2,11 @@
 // trick or set round in play, the last trick, the hand's log and the
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
-import { cardSVG, cardName } from "/shared/cards.js";
+import { cardSVG, cardName, cardText } from "/shared/cards.js";
 import { el, points, nameEl, spoken } from "./common.js";
 
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
-
 // words is a card as people write it: "7♠", "10♥", "joker".
-export function words(code) {
-  if (code === "JK") return "joker";
-  return (code[0] === "T" ? "10" : code[0]) + (SUIT[code[1]] || "?");
-}
+export const words = cardText;
 
 // cardWordsIn writes the card codes in a server's message as the page
 // writes cards: "{7H, 7C, 5H}" becomes "7♥ 7♣ 5♥", a lone "QS" "Q♠".
@@ -150,10 +145,11 @@ export function renderPlay(box, v, names, held, arrive) {
 }
 
 // heldTrick is the trick that take (an event of events) took: its cards
-// in the order played, who took it with which card.
+// in the order played, who took it with which card. take is among the
+// last events: it is looked for from the end.
 export function heldTrick(events, take) {
   const cards = [];
-  for (let i = events.indexOf(take) - 1; i >= 0; i--) {
+  for (let i = events.lastIndexOf(take) - 1; i >= 0; i--) {
     const e = events[i];
     if (e.kind !== "move") break;
     const [verb, card] = e.action.split(" ");

@@ -61,22 +61,14 @@ export function focusAfterJoin() {
   if (card) joinFocus = false;
 }
 
-// offerSeat, for a page refused a spectator place (its address has the
-// most a table takes: a classroom behind one router), shows the join
-// form when the table has an open seat: taking a seat needs no spectator
-// place, and without a view the form would never show. The table's
-// next view, once seated, hides it again. Once the form shows it asks no
-// more (each reconnect of the page is refused again); a failed ask is
-// tried at the next refusal, one at a time.
-let offered = false, asking = false;
-
-export async function offerSeat(id) {
-  if (offered || asking) return;
-  asking = true;
-  let t;
-  try { t = await request("GET", `/api/arlington/tables/${encodeURIComponent(id)}`); } catch { return; } finally { asking = false; }
-  if (!t.started && t.openSeats > 0) {
-    offered = true;
-    $("join").hidden = false;
-  }
+// offerSeat, for a page refused a spectator place whose refusal says a
+// seat is open (seatOpen: its address has the most a table takes, a
+// classroom behind one router, or the table is full of spectators),
+// shows the join form (open), or hides it when a later refusal says no
+// seat is open: taking a seat needs no spectator place, and without a
+// view the form would never show. The table's next view, once seated,
+// hides it again; a seat taken meanwhile by someone else makes the
+// join's answer say so.
+export function offerSeat(open) {
+  $("join").hidden = !open;
 }

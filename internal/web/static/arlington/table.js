@@ -123,8 +123,10 @@ function showError(m) {
   }
   sayError(text);
   bringRefusalIntoView();
-  // Only when the server says a seat is open (the refusal tells it).
-  if (m.class === "too_many" && /take an open seat/.test(text)) offerSeat(id);
+  // A page refused a spectator place has no view to say whether a seat
+  // is open: each refusal does, in its seatOpen (never its words, which
+  // may change), and a later one without it takes the form away again.
+  if (m.class === "too_many" && last === null) offerSeat(!!m.seatOpen);
 }
 
 // show draws one view message (the pacer calls it) and says how long to
@@ -132,26 +134,8 @@ function showError(m) {
 function show(m, burst) {
   let fresh = [];
   if (m.view) {
-    const v = m.view;
-    // The log is the same for everyone and eventsFrom numbers it: a view
-    // may repeat events this page has (a new hello crossed updates still
-    // on their way, as after taking a seat), which it replaces; only a
-    // gap means events were missed.
-    if (v.eventsFrom > events.length) { // a gap: start again with a full view
-      events = []; log = [];
-      document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
-      if (conn.ws) conn.ws.close();
-      return "";
-    }
-    const had = events.length;
-    const first = last === null || !last.view;
-    events = events.slice(0, v.eventsFrom).concat(v.events);
-    log = log.slice(0, v.eventsFrom).concat(m.log || []);
-    if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
-    else if (m.seat >= 0) noteHistory(events, m.seat);
-    if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
-    if (!first) fresh = events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
-    followTrick(fresh, v);
+    fresh = takeEvents(m);
+    if (fresh === null) return "";
   }
   if (m.chat) addChat(m.chat, last !== null, m.seat);
   names = m.names && m.names.length ? m.names : m.seats.map((s) => `Seat ${s.seat + 1}`);
@@ -166,11 +150,7 @@ function show(m, burst) {
   const byPlayer = fresh.some((f) => f.e.kind === "move" && f.e.seat === m.seat && !standIn.has(f.e.n));
   const drawn = render(byPlayer);
   if (burst && fresh.length > 1) fresh = fresh.slice(-1);
-  if (started) say("The game has started.");
-  for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
-  // The result is said after the plays that ended the game, once (its box
-  // is no live region: its buttons, drawn anew, were said again).
-  if (drawn.ended) say(winnersText(m.view, names));
+  sayEvents(m, fresh, drawn, started);
   // A seat whose person is away is played by a bot at once: its turns
   // are not said nor brought onto the screen (the page would jump for a
   // move the person does not make).
@@ -181,29 +161,76 @@ function show(m, burst) {
   // they ended, a card added to a set): said too, or a player who hears
   // their move and nothing after it waits for a turn they already have.
   if (nowMine && (!myTurn || ownPlay)) say("Your turn.");
-  // The score sheet that just opened at the top comes onto the screen
-  // (in a short window it was above the window's top) and holds it until
-  // the player acts or closes it: their turn is said meanwhile, and
-  // comes into view when they close the sheet. Else the turn is brought
-  // onto the screen when it comes, and again while it lasts when the
-  // player's own play was shown (a set laid, new actions). Besides, only
-  // a focus moved by the player's own doing (hand.js restore) and the
-  // game's end move the page, so a player who scrolled up to read stays
-  // there while others (or a stand-in for them) play.
-  // None of this, the game's end included, scrolls while the player
-  // types (chat, the log's Find: the field would slide away under their
-  // fingers) nor while they are away (a stand-in plays; they are not
-  // looking at the turn). The result is still shown and said.
-  const still = away || typing();
+  bringOnScreen(drawn, nowMine && (!myTurn || byPlayer), away || typing());
+  myTurn = nowMine;
+  if (fresh.some((f) => f.e.kind === "take")) return "trick";
+  return fresh.some((f) => f.e.kind === "move") ? "move" : "";
+}
+
+// takeEvents adds view message m's events (and their words) to the
+// page's and returns those new to it, each with its words (none on the
+// first view: a page opened mid-game does not retell it), or null when
+// the view leaves a gap (the connection is then started again).
+function takeEvents(m) {
+  const v = m.view;
+  // The log is the same for everyone and eventsFrom numbers it: a view
+  // may repeat events this page has (a new hello crossed updates still
+  // on their way, as after taking a seat), which it replaces; only a
+  // gap means events were missed.
+  if (v.eventsFrom > events.length) { // a gap: start again with a full view
+    events = []; log = [];
+    document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
+    if (conn.ws) conn.ws.close();
+    return null;
+  }
+  const had = events.length;
+  const first = last === null || !last.view;
+  // In place: a view carries what is new (and maybe a few events
+  // repeated), so taking it costs that much, not the whole game's log,
+  // which was copied twice at each view.
+  events.length = v.eventsFrom;
+  for (const e of v.events) events.push(e);
+  log.length = v.eventsFrom;
+  for (const w of m.log || []) log.push(w);
+  if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
+  else if (m.seat >= 0) noteHistory(events, m.seat);
+  if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
+  const fresh = first ? [] : events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
+  followTrick(fresh, v);
+  return fresh;
+}
+
+// sayEvents says what view message m brought: the game's start, its new
+// events (a stand-in's play for the player named as such) and, after the
+// plays that ended it, the result, once (its box is no live region: its
+// buttons, drawn anew, were said again).
+function sayEvents(m, fresh, drawn, started) {
+  if (started) say("The game has started.");
+  for (const f of fresh) say((standIn.has(f.e.n) ? "A bot played for you: " : "") + f.words);
+  if (drawn.ended) say(winnersText(m.view, names));
+}
+
+// bringOnScreen moves the page to what a view drew that the player needs:
+// the score sheet that just opened at the top comes onto the screen (in
+// a short window it was above the window's top) and holds it until the
+// player acts or closes it: their turn is said meanwhile, and comes into
+// view when they close the sheet. Else a turn is brought onto the screen
+// (turnNews) when it comes, and again while it lasts when the player's
+// own play was shown (a set laid, new actions). Besides, only a focus
+// moved by the player's own doing (hand.js restore) and the game's end
+// move the page, so a player who scrolled up to read stays there while
+// others (or a stand-in for them) play. None of this, the game's end
+// included, scrolls while still: the player types (chat, the log's Find:
+// the field would slide away under their fingers) or is away (a stand-in
+// plays; they are not looking at the turn). The result is still shown
+// and said.
+function bringOnScreen(drawn, turnNews, still) {
   if (drawn.ended && !still) bringEndIntoView();
   // The last card played leaves the keyboard's focus on <body>, and no
   // deal comes to take it back (hand.js): it goes to "Watch the replay".
   if (drawn.ended && document.activeElement === document.body) $("btn-replay").focus({ preventScroll: still });
   if (drawn.sheetOpened) { sheetHolds = true; if (!still) bringSheetIntoView(); }
-  else if (nowMine && (!myTurn || byPlayer) && !sheetHolds && !still) bringTurnIntoView();
-  myTurn = nowMine;
-  if (fresh.some((f) => f.e.kind === "take")) return "trick";
-  return fresh.some((f) => f.e.kind === "move") ? "move" : "";
+  else if (turnNews && !sheetHolds && !still) bringTurnIntoView();
 }
 
 // followTrick keeps the completed trick (until the next lead) and notes

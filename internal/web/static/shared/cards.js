@@ -52,6 +52,27 @@ export function cardName(code) {
 }
 export function suitName(s) { return SUIT_NAMES[s] || s; }
 
+// SUIT_SIGNS are the suits' signs, as both pages write cards for people
+// ("7♠", "10♥"): the one table of them; SIGN_SUITS is its reverse.
+export const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const SIGN_SUITS = Object.fromEntries(Object.entries(SUIT_SIGNS).map(([s, g]) => [g, s]));
+
+// cardText is a card as people write it: "7♠", "10♥", "joker" ("?" for
+// a suit that is none of the four).
+export function cardText(code) {
+  if (isJoker(code)) return "joker";
+  return (code[0] === "T" ? "10" : code[0]) + (SUIT_SIGNS[code[1]] || "?");
+}
+
+// signSuit is the suit letter of a sign ("♠" is "S"; "?" for none).
+export function signSuit(sign) { return SIGN_SUITS[sign] || "?"; }
+
+// signCode is the code of a card written with a sign: rank "7" or "10",
+// sign "♠" make "7S", "TS".
+export function signCode(rank, sign) {
+  return (rank === "10" ? "T" : rank) + signSuit(sign);
+}
+
 // parseCard reads "QH", "10h", "hq" (either order, any case) into "QH", or
 // returns "" when it is not a card of the four suits (a joker is not:
 // Spider has none).

@@ -9,7 +9,7 @@ import { snapshot, animate } from "./anim.js";
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { initAnalysis, analyse } from "./analysis.js";
 import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
-import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, $, GAME_KEY, S } from "./state.js";
+import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, measure, $, GAME_KEY, S } from "./state.js";
 import { openLooks, bindLooks } from "./looks.js";
 import { announce, info, failure } from "./messages.js";
 import { startTimer, openStats, showStats, showTime } from "./stats.js";
@@ -37,15 +37,13 @@ function render({ anim = null } = {}) {
   renderButtons();
   if (before) animate(S, before, anim);
   maybeEnd();
-  renderTimes.push(performance.now() - t0);
-  if (renderTimes.length > 200) renderTimes.shift();
+  noteRender(performance.now() - t0);
 }
 
-// renderTimes holds how long the latest redraws took (ms, the script's
-// part: the DOM updated and the layout it reads), the last 200, for the
-// page's measurements (docs/page.md, "A long game on a slow phone").
-const renderTimes = [];
-window.cardtableRenderTimes = renderTimes;
+// noteRender notes how long a redraw took (ms, the script's part: the DOM
+// updated and the layout it reads), window.cardtableRenderTimes when the
+// tab asked for measurements (docs/page.md, "A long game on a slow phone").
+const noteRender = measure("cardtableRenderTimes");
 
 function renderStatus() {
   const v = S.view;

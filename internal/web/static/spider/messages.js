@@ -2,7 +2,7 @@
 // moves (a box when verbose, else a beep) and what a command did.
 
 import { ApiError } from "/shared/api.js";
-import { cardName, suitName } from "/shared/cards.js";
+import { cardName, cardText, signCode, suitName } from "/shared/cards.js";
 import { beep } from "/shared/sound.js";
 import { plural, dealsLeft, $, S } from "./state.js";
 
@@ -158,22 +158,18 @@ export function info(text, { quiet = false, say = text } = {}) {
   announce(say);
 }
 
-const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-
 // pretty turns the engine's wording into the page's: "illegal move: 7H goes
 // only on ..." becomes "Illegal move: 7♥ goes only on ...".
 export function pretty(text) {
-  const t = String(text).replace(/\b([A2-9TJQK]|10)([CDHS])\b/g, (_, r, s) => `${r === "T" ? "10" : r}${SUIT_SYMBOL[s]}`);
+  const t = String(text).replace(/\b([A2-9TJQK]|10)([CDHS])\b/g, (_, r, s) => cardText((r === "10" ? "T" : r) + s));
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
-
-const SYMBOL_SUIT = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
 
 // inWords turns cards written with suit signs ("the 7♥", "10♠") into
 // names ("the seven of hearts"), for the screen reader, as every other
 // announcement names them.
 export function inWords(text) {
-  return String(text).replace(/(10|[A2-9JQK])([♣♦♥♠])/g, (_, r, s) => cardName((r === "10" ? "T" : r) + SYMBOL_SUIT[s]));
+  return String(text).replace(/(10|[A2-9JQK])([♣♦♥♠])/g, (_, r, s) => cardName(signCode(r, s)));
 }
 
 // spoken turns card codes into names for the screen reader.

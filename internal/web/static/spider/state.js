@@ -27,6 +27,26 @@ export const DEFAULTS = {
   newGame: { variant: "arachnid", suits: 4, open: false, relaxed: false, autoRemove: true, winnable: false },
 };
 
+// MEASURE_KEY, set to "1" in a tab's sessionStorage before the page
+// loads, asks the page to keep its measurements (measure), for the
+// browser tests and for anyone looking into a slow page; otherwise it
+// keeps none, as nobody reads them.
+export const MEASURE_KEY = "cardtable.measure";
+const measuring = (() => { try { return sessionStorage.getItem(MEASURE_KEY) === "1"; } catch { return false; } })();
+// MEASURED is how many of each measurement are kept: the last ones.
+const MEASURED = 200;
+
+// measure is where the page notes one kind of measurement (ms), kept as
+// window[name] when the tab asked (MEASURE_KEY): the last MEASURED, in a
+// ring (in no order: readers sort them), so each note costs the same
+// however long the game. Not asked, a note does nothing.
+export function measure(name) {
+  if (!measuring) return () => {};
+  const ring = window[name] = [];
+  let next = 0;
+  return (ms) => { ring[next] = ms; next = (next + 1) % MEASURED; };
+}
+
 export const S = {
   id: null,
   view: null,

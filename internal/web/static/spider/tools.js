@@ -2,7 +2,7 @@
 // a card is (locate), and the cheat level for new games.
 
 import { api } from "/shared/api.js";
-import { cardSVG, cardName, parseCard } from "/shared/cards.js";
+import { cardSVG, cardName, parseCard, signSuit } from "/shared/cards.js";
 import { pileCards, $, S } from "./state.js";
 import { announce, info, failure } from "./messages.js";
 import { openDialog } from "./dialogs.js";
@@ -69,8 +69,9 @@ export function openLocate() {
 // parseCardName reads a card as the player may type it: QH, 10s, the
 // page's own signs (Q♦, 10 ♠) or words (queen of diamonds).
 function parseCardName(text) {
-  const signs = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
-  const c = parseCard(String(text).replace(/[♠♤♥♡♦♢♣♧]/g, (m) => signs[m]).replace(/\s+/g, ""));
+  // The outlined signs (♤♡♢♧) are read as the filled ones.
+  const outlined = { "♤": "♠", "♡": "♥", "♢": "♦", "♧": "♣" };
+  const c = parseCard(String(text).replace(/[♠♤♥♡♦♢♣♧]/g, (m) => signSuit(outlined[m] || m)).replace(/\s+/g, ""));
   if (c) return c;
   const m = String(text).toLowerCase().match(/^\s*(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|[2-9]|10)\s+(?:of\s+)?(clubs?|diamonds?|hearts?|spades?)\s*$/);
   if (!m) return "";
