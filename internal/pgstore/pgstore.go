@@ -196,7 +196,7 @@ func (db *DB) Ping(ctx context.Context) error {
 // running out.
 var closeWithin = 5 * time.Second
 
-// Close closes the connections. pgxpool's Close returns only once every
+// Close closes the connections, the heartbeat's included. pgxpool's Close returns only once every
 // connection was given back: one a caller still holds (rows not closed)
 // would keep a server's shutdown waiting for ever. So Close waits for it
 // at most closeWithin, then logs that it did not finish, with how many
@@ -208,6 +208,12 @@ func (db *DB) Close() error {
 		done := make(chan struct{})
 		go func() { // exits once pgxpool's Close has returned
 			defer close(done)
+			// The heartbeat's own connection goes too: a lease renewed
+			// after the tables' connections are gone would keep every
+			// other server from taking this one's tables.
+			if n := db.node.Load(); n != nil && n.beats.raw != nil {
+				n.beats.raw.Close()
+			}
 			db.pool.raw.Close()
 		}()
 		select {
