@@ -109,6 +109,17 @@ func (g *Greedy) choose(p pos, legal []arlington.Action) (arlington.Action, bool
 	return best, true
 }
 
+// policy is the play-out's action for seat in s among legal (not
+// empty): greedy play's best with temp 0, else chooseSoft's draw.
+func (g *Greedy) policy(s *arlington.State, seat int, legal []arlington.Action, temp int) arlington.Action {
+	if temp > 0 {
+		a, _ := g.chooseSoft(posOfState(s, seat), legal, temp)
+		return a
+	}
+	a, _ := g.choose(posOfState(s, seat), legal)
+	return a
+}
+
 // chooseSoft draws one of legal with weight exp(score/temp) relative to
 // the best score; actions more than 8 temperatures below the best are
 // never drawn.

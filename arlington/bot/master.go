@@ -47,6 +47,7 @@ func newMaster(lv Level, seed uint64) *Master {
 	b.plan = masterPlan
 	b.score = standingValues
 	b.temp[3], b.temp[4] = playoutTemp, playoutTemp
+	b.policyOthers, b.rootFloor = true, true
 	return &Master{b}
 }
 
