@@ -273,8 +273,8 @@ func expandOther(node *isNode, seat int, legal []arlington.Action, policy arling
 // play-out could leave a candidate unvisited for the rest of a decision
 // (seen: a candidate the flat values rated 8.7 points the better kept
 // its first value, -40, through 6,000 iterations). The floor costs a
-// few percent of the budget (14 candidates at 4,032 iterations: 24
-// each) and makes the choice rest on more than a sample or two.
+// few percent of a tree's iterations (14 candidates in a tree of 2,016:
+// 17 each) and makes the choice rest on more than a sample or two.
 func floorChild(root *isNode) *isNode {
 	n := 0.0
 	for _, c := range root.children {
