@@ -2,6 +2,7 @@ package arlweb
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,5 +151,32 @@ func TestBrowserArlingtonJoinAnswerKeepsLeave(t *testing.T) {
 				t.Errorf("after the join's answer: %q; want %q", w, leftWords)
 			}
 		})
+	}
+}
+
+// TestBrowserArlingtonGoneTableNoComeBack: a page watching its person
+// away whose table closes says the table is gone, and a game-over shown
+// after that (a paced render crossing the end: the page's own gameShown
+// called as render calls it) does not put back the away words with a
+// Come back that would lead nowhere.
+func TestBrowserArlingtonGoneTableNoComeBack(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann") // the game starts
+	p.until(`window.__ws.seat === 0 && window.__ws.count >= 0`)
+	if code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("Ann leaving: status %d", code)
+	}
+	p.until(connLine + ` === ` + q(leftWords))
+	e.hub.Close()
+	const gone = "this table has ended or is gone"
+	p.until(connLine + `.startsWith(` + q(gone) + `)`)
+	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/connection.js").then((m) => { m.gameShown(true); m.gameShown(false); window.__shown = true; })`))
+	p.until(`window.__shown === true`)
+	if c := eval[string](p, connLine); !strings.HasPrefix(c, gone) || p.count("#come-back") != 0 {
+		t.Errorf("a game over shown once the table was gone: the connection line says %q, Come back buttons %d", c, p.count("#come-back"))
 	}
 }
