@@ -91,7 +91,9 @@ func (s *Sub) Close() {
 // the server has not yet seen end. Spectators have a share of their own
 // (MaxSpectators a table, MaxWatching an identity across every table),
 // so however many a client opens, the seated people are never locked out.
-func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
+// A seated player's subscription brings them back from away, but with
+// keepAway (SubscribeKeep).
+func (l *loop) subscribe(player, addr string, since, chat int, keepAway bool) (*Sub, error) {
 	if len(player) > MaxPlayerIDLen {
 		return nil, ErrBadPlayer
 	}
@@ -124,7 +126,9 @@ func (l *loop) subscribe(player, addr string, since, chat int) (*Sub, error) {
 	if s.seat >= 0 {
 		l.seats[s.seat].subs++
 		l.trimSeat(s.seat)
-		l.back(s.seat)
+		if !keepAway || !l.seats[s.seat].away {
+			l.back(s.seat)
+		}
 	}
 	l.dirty = true // the flush after this command sends s its first update
 	return s, nil

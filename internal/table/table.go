@@ -211,10 +211,20 @@ func (t *Table) Subscribe(ctx context.Context, player string, since int) (*Sub, 
 // the client's address key ("" for none): a spectator past MaxAddrWatch
 // connections from one address at this table is refused (ErrCrowded).
 func (t *Table) SubscribeChat(ctx context.Context, player, addr string, since, chat int) (*Sub, error) {
+	return t.SubscribeKeep(ctx, player, addr, since, chat, false)
+}
+
+// SubscribeKeep is SubscribeChat that, with keepAway, leaves a seated
+// player marked away as they are: the subscription watches the stand-in
+// play rather than bring them back (one still present stays present).
+// A window that wants to play again only if the person has not left
+// since asks so in the same step as it connects, so no Leave can fall
+// between a look at the seat and the connection that clears it.
+func (t *Table) SubscribeKeep(ctx context.Context, player, addr string, since, chat int, keepAway bool) (*Sub, error) {
 	var s *Sub
 	err := t.do(ctx, func(l *loop) error {
 		var err error
-		s, err = l.subscribe(player, addr, since, chat)
+		s, err = l.subscribe(player, addr, since, chat, keepAway)
 		return err
 	})
 	return s, err

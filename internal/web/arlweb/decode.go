@@ -34,6 +34,7 @@ type clientMsg struct {
 	Since  int              // hello: events the client has (-1: none, a full view)
 	Chat   int              // hello: the number of the last chat line the client has (-1: none)
 	Name   string           // hello: display name for chat when watching
+	Keep   bool             // hello: keepAway, the seat's person stays away if marked so (table.SubscribeKeep)
 	Action arlington.Action // action
 	Seat   int              // action: -1 means the sender's own seat
 	Text   string           // chat
@@ -45,6 +46,7 @@ type wireMsg struct {
 	Since  *int   `json:"since,omitempty"`
 	Chat   *int   `json:"chat,omitempty"`
 	Name   string `json:"name,omitempty"`
+	Keep   *bool  `json:"keepAway,omitempty"`
 	Action string `json:"action,omitempty"`
 	Seat   *int   `json:"seat,omitempty"`
 	Text   string `json:"text,omitempty"`
@@ -138,8 +140,9 @@ func Decode(b []byte) (clientMsg, error) {
 			return clientMsg{}, fmt.Errorf("%w: hello: name longer than %d characters", web.ErrBadRequest, table.MaxNameRunes)
 		}
 		m.Name = name
+		m.Keep = w.Keep != nil && *w.Keep
 		if w.Action != "" || w.Seat != nil || w.Text != "" || w.Ref != "" {
-			return clientMsg{}, fmt.Errorf("%w: hello takes since, chat and name only", web.ErrBadRequest)
+			return clientMsg{}, fmt.Errorf("%w: hello takes since, chat, name and keepAway only", web.ErrBadRequest)
 		}
 	case msgAction:
 		a, err := arlington.ParseAction(w.Action)
@@ -154,7 +157,7 @@ func Decode(b []byte) (clientMsg, error) {
 			}
 			m.Seat = *w.Seat
 		}
-		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Text != "" || w.Ref != "" {
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Keep != nil || w.Text != "" || w.Ref != "" {
 			return clientMsg{}, fmt.Errorf("%w: action takes action and seat only", web.ErrBadRequest)
 		}
 	case msgChat:
@@ -165,7 +168,7 @@ func Decode(b []byte) (clientMsg, error) {
 			return clientMsg{}, fmt.Errorf("%w: chat: longer than %d characters", web.ErrBadRequest, table.MaxChatRunes)
 		}
 		m.Text = w.Text
-		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Action != "" || w.Seat != nil {
+		if w.Since != nil || w.Chat != nil || w.Name != "" || w.Keep != nil || w.Action != "" || w.Seat != nil {
 			return clientMsg{}, fmt.Errorf("%w: chat takes text and ref only", web.ErrBadRequest)
 		}
 		if w.Ref != "" && !validRef(w.Ref) {

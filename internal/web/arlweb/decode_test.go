@@ -51,6 +51,22 @@ func TestDecodeHelloChat(t *testing.T) {
 	}
 }
 
+// TestDecodeHelloKeepAway: hello's keepAway (absent: false) asks the
+// table to leave a person marked away so; another message carrying it,
+// or a keepAway not true or false, is refused.
+func TestDecodeHelloKeepAway(t *testing.T) {
+	for in, want := range map[string]bool{`{"type":"hello"}`: false, `{"type":"hello","keepAway":false}`: false, `{"type":"hello","since":3,"keepAway":true}`: true} {
+		if m, err := Decode([]byte(in)); err != nil || m.Keep != want {
+			t.Errorf("%s: keepAway %v, %v; want %v", in, m.Keep, err, want)
+		}
+	}
+	for _, in := range []string{`{"type":"hello","keepAway":1}`, `{"type":"hello","keepAway":"yes"}`, `{"type":"chat","text":"hi","keepAway":true}`, `{"type":"action","action":"pass","keepAway":true}`, `{"type":"ping","keepAway":false}`} {
+		if _, err := Decode([]byte(in)); !errors.Is(err, web.ErrBadRequest) {
+			t.Errorf("%s: %v, want a bad request", in, err)
+		}
+	}
+}
+
 // TestDecodeBadActionSaysItOnce: an action that does not read is refused
 // with the engine's message, which names the action once (it was named
 // twice: `action "lead XX": bad action "lead XX": ...`), and its classes.

@@ -332,7 +332,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 		case m := <-cn.hello:
 			helloWait.Stop()
 			tell = true
-			if err := w.subscribe(ctx, cn, m.Since, m.Chat); err != nil {
+			if err := w.subscribe(ctx, cn, m.Since, m.Chat, m.Keep); err != nil {
 				msg = cn.refusal(ctx, err, "")
 				if errors.Is(err, table.ErrCrowded) || errors.Is(err, table.ErrClosed) {
 					cn.send(ctx, msg)
@@ -341,7 +341,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			}
 		case <-helloWait.C:
 			if w.sub == nil {
-				if err := w.subscribe(ctx, cn, -1, -1); err != nil {
+				if err := w.subscribe(ctx, cn, -1, -1, false); err != nil {
 					cn.send(ctx, cn.refusal(ctx, err, ""))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}
@@ -379,13 +379,14 @@ type watch struct {
 	updates <-chan table.Update // nil with no subscription: never ready
 }
 
-// subscribe replaces the subscription by one from the client's point.
-func (w *watch) subscribe(ctx context.Context, cn *conn, since, chat int) error {
+// subscribe replaces the subscription by one from the client's point;
+// keep: the hello's keepAway.
+func (w *watch) subscribe(ctx context.Context, cn *conn, since, chat int, keep bool) error {
 	w.close()
 	// The table sends the events from since on (all of them for a
 	// count it never reached), each with its words, and the chat
 	// lines after the client's last.
-	s, err := cn.t.SubscribeChat(ctx, cn.player, cn.addrKey, since, chat)
+	s, err := cn.t.SubscribeKeep(ctx, cn.player, cn.addrKey, since, chat, keep)
 	if err != nil {
 		return err
 	}

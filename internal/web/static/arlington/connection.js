@@ -65,7 +65,17 @@ export const conn = {
 };
 // page holds what the connection asks of the table page (installConnection).
 let page = null;
-export function connect() {
+// keepAway: the next connection's hello asks the table to leave the
+// person away if they are marked so (docs/api.md, hello's keepAway): it
+// watches rather than brings them back. Set for a connection that must
+// not undo a Leave made elsewhere (a stopped window told the person is
+// back, the resubscription after joining, a table closed under a page
+// watching the person away); kept through failed attempts, and cleared
+// by the first view a connection gets.
+let keepAway = false;
+// connect opens a connection to the table; keep: its hello says keepAway.
+export function connect(keep = false) {
+  if (keep) keepAway = true;
   clearTimeout(retryTimer);
   retryTimer = 0;
   plan("");
@@ -87,7 +97,7 @@ function opened(ws) {
   fails = 0;
   setConn("connected");
   if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
-  ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
+  ws.send(JSON.stringify(page.hello({ name: savedName() || undefined, keepAway: keepAway || undefined })));
 }
 // heard takes a message from the table.
 function heard(data, state) {
@@ -103,6 +113,12 @@ function heard(data, state) {
     retry = 250;
     const first = !state.viewed;
     state.viewed = true;
+    // The first view after a keepAway hello says whether the person was
+    // back (body's data-back-word, after heardBack's "checking").
+    if (first && keepAway) {
+      keepAway = false;
+      if (document.body.dataset.backWord === "checking") document.body.dataset.backWord = ownAway(m) ? "not back" : "back";
+    }
     if (conn.leaving && leftGame(m)) return;
     followAway(m, first);
     page.view(m);
@@ -124,6 +140,9 @@ function closed(ws, ev, wasOpen) {
   // It stops as the window that sent the Leave did. A table closed
   // under it is followed as on any page.
   if (conn.away && ev.reason !== "table closed") { conn.away = false; stopLeft(); return; }
+  // A table closed under a page watching the person away: if it lives
+  // on after all, the next connection watches as this one did.
+  if (conn.away) keepAway = true;
   // 1012: the table moves to another server, or its server restarts
   // (an update); either way it is back in a moment (docs/api.md, "How a
   // connection ends"). A failed attempt says nothing (the browser does
@@ -155,7 +174,7 @@ function stopReplaced() {
   const b = el("button", "play-here", "Play here");
   b.type = "button";
   b.id = "play-here";
-  b.addEventListener("click", playHere);
+  b.addEventListener("click", () => playHere(false));
   setConn("playing in another window ", b);
   page.dropSelection();
   page.redraw();
@@ -192,6 +211,7 @@ function retryLater() {
 // and, if it never hears, says it could not fetch the result.
 async function tableGone() {
   conn.gone = true;
+  conn.away = false; // no Come back at a gone table
   plan("");
   setConn("the table has closed: fetching its result…");
   const { status, result } = await askEnded();
@@ -266,7 +286,8 @@ let shownOver = false;
 export function gameShown(over) {
   if (over === shownOver) return;
   shownOver = over;
-  if (conn.left || conn.away) setConn(awayWords(), comeBackButton());
+  // A gone table's words (tableGone) stay: no Come back to a closed table.
+  if ((conn.left || conn.away) && !conn.gone) setConn(awayWords(), comeBackButton());
 }
 // stopLeft stops the page of a person who left the game in play: no
 // reconnecting, its actions disabled, and "Come back".
@@ -313,27 +334,21 @@ function comeBackButton() {
 function comeBack() {
   if (conn.away && conn.ws && conn.ws.readyState === WebSocket.OPEN) {
     conn.ws.send(JSON.stringify(page.hello({ name: savedName() || undefined })));
-  } else if (conn.left) playHere();
+  } else if (conn.left) playHere(false);
 }
 // heardBack takes another window's word that the person is back at
-// seat: a page stopped because they left plays again (connecting
-// changes nothing at the table: they are back already). The table's
-// summary is asked first: a word sent from a view older than the Leave
-// (a window connecting as the person pressed it) would otherwise bring
-// them back at the table they chose to leave. body's data-back-word says
-// how the last word went: "asking", then "back" or "not back".
-async function heardBack(back) {
+// seat: a page stopped because they left connects again, with a hello
+// that keeps them away if they are (keepAway). The word may be older
+// than a Leave (a window connecting as the person pressed it, or a
+// Leave pressed again since): the table, in the same step as it takes
+// the connection, then leaves them away, and the page shows them away
+// with Come back, watching, rather than bring them back at a table they
+// chose to leave. Present, it plays as any page. body's data-back-word
+// says how the last word went: "checking", then "back" or "not back".
+function heardBack(back) {
   if (back !== seat || seat < 0 || !conn.left) return;
-  document.body.dataset.backWord = "asking";
-  let sum = null;
-  try {
-    const r = await fetch(`/api/arlington/tables/${encodeURIComponent(page.id)}`, { signal: AbortSignal.timeout(ASK_MS) });
-    if (r.ok) sum = await r.json();
-  } catch { sum = null; }
-  const s = sum && (sum.seats || []).find((x) => x.seat === seat);
-  const isBack = !!s && !s.away;
-  document.body.dataset.backWord = isBack ? "back" : "not back";
-  if (isBack && conn.left) playHere(); // no answer: the page stays stopped, offering Come back
+  document.body.dataset.backWord = "checking";
+  playHere(true);
 }
 // The seat this page last had (from the views), and the channel on
 // which the windows of this table in this browser tell each other that
@@ -351,13 +366,15 @@ export function stoppedWords() {
   return "";
 }
 // playHere takes the seat back for a page that was replaced, or whose
-// person left the game in play (connecting marks them back).
-function playHere() {
+// person left the game in play (connecting marks them back, but with
+// keep: heardBack).
+function playHere(keep) {
   if (!conn.replaced && !conn.left) return;
   conn.replaced = false;
   conn.left = false;
   $("error").textContent = "";
   page.redraw();
+  keepAway = keep === true; // Come back, Play here: the person chose to play
   connect();
 }
 function reconnectNow() {

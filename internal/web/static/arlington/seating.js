@@ -32,11 +32,16 @@ export function installSeating(id, hello) {
       // Set before the answer: the view with the seat may come first.
       joinFocus = true;
       await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/join`, { name });
-      // A new hello resubscribes: the seat's view comes on the same connection.
-      if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({})));
+      // A Leave pressed once the seat's view came (the game started as
+      // the answer was on its way) stopped the page: it stays stopped.
+      if (conn.left) return;
+      // A new hello resubscribes: the seat's view comes on the same
+      // connection. It keeps the person away (keepAway) if they are: a
+      // Leave that reached the table before it is not undone.
+      if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello({ keepAway: true })));
       // A page refused as a spectator (offerSeat) has no connection, only
       // a retry planned: it connects now, as the seated person.
-      else if (!conn.ws) connect();
+      else if (!conn.ws) connect(true);
     } catch (e) { joinFocus = false; sayError(e.message); }
   });
 }

@@ -1,0 +1,48 @@
+package table_test
+
+import (
+	"testing"
+
+	"cardtable/internal/table"
+)
+
+// TestSubscribeKeepAway: a connection that asks to keep its person away
+// watches a seat marked away without bringing them back (a window that
+// must not undo a Leave made elsewhere meanwhile), and plays as any on a
+// seat that is present; an ordinary subscription still brings them back.
+func TestSubscribeKeepAway(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "p", table.Config{Players: 2, Bots: []string{"", "random"}})
+	mustJoin(t, tb, "p", 0)
+	if err := tb.Leave(bg, "p"); err != nil {
+		t.Fatal(err)
+	}
+	keep, err := tb.SubscribeKeep(bg, "p", "", -1, -1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer keep.Close()
+	if u := next(t, keep); u.Seat != 0 || !u.Seats[0].Away {
+		t.Fatalf("first view of a connection keeping the person away: seat %d, %+v", u.Seat, u.Seats[0])
+	}
+	if s := tb.Summary().Seats[0]; !s.Away {
+		t.Fatalf("seat after a keep-away subscription: %+v", s)
+	}
+	back := mustSub(t, tb, "p", -1)
+	defer back.Close()
+	if u := next(t, back); u.Seats[0].Away {
+		t.Fatalf("first view of an ordinary subscription: %+v", u.Seats[0])
+	}
+	if s := tb.Summary().Seats[0]; s.Away || !s.Present {
+		t.Fatalf("seat after an ordinary subscription: %+v", s)
+	}
+	// Present: a keep-away subscription leaves them present.
+	again, err := tb.SubscribeKeep(bg, "p", "", -1, -1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if u := next(t, again); u.Seats[0].Away {
+		t.Fatalf("keep-away subscription to a present seat: %+v", u.Seats[0])
+	}
+}

@@ -1,0 +1,182 @@
+package arlweb
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// holdHellos is a script for a tab's page: while window.__hold is set,
+// each hello the page sends waits until window.__release (counted in
+// window.__held), as a slow network would hold it; window.__views counts
+// the views the page receives.
+const holdHellos = `(() => {
+  const W = window.WebSocket;
+  window.__held = 0;
+  window.__views = 0;
+  function Held(url, protocols) {
+    const s = new W(url, protocols);
+    const send = s.send;
+    s.send = (d) => {
+      if (!window.__hold || !String(d).includes('"hello"')) return send(d);
+      window.__held++;
+      (async () => {
+        while (!window.__release) await new Promise((done) => setTimeout(done, 20));
+        if (s.readyState === W.OPEN) send(d);
+      })();
+    };
+    s.addEventListener("message", (ev) => { if (String(ev.data).includes('"type":"view"')) window.__views++; });
+    return s;
+  }
+  Held.prototype = W.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Held[k] = W[k];
+  window.WebSocket = Held;
+})()`
+
+// TestBrowserArlingtonSlowBackWordKeepsLeave: Ann left in window A and
+// came back in window B, which tells A; A's connection is slow, and
+// before it reaches the table Ann presses Leave again in B. A's late
+// connection must not bring her back: it watches her seat away, offering
+// Come back, and B stays stopped.
+func TestBrowserArlingtonSlowBackWordKeepsLeave(t *testing.T) {
+	e := newEnv(t, Limits{HelloWait: time.Minute}) // the held hello is the page's, not the server's default
+	id := e.client().create("", "")
+	bctx := startBrowser(t)
+	a := seatTabIn(t, bctx, "Ann-A")
+	a.beforeLoad(holdHellos)
+	a.open(e.srv.URL, id)
+	a.join("Ann")
+	a.until(`!document.getElementById("seated").hidden`)
+	b := sameBrowserTab(t, a, "Ann-B")
+	b.open(e.srv.URL, id)
+	b.until(`window.__ws.seat === 0`)
+	e.client().join(id, "Bob") // the game starts
+	a.until(`window.__ws.count >= 0`)
+	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+	a.until(connLine + ` === ` + q(leftWords))
+	b.until(connLine + ` === ` + q(leftWords))
+	annSeat(t, e, id, "once she left in A", true)
+	socks := eval[int](a, `window.__ws.socks.length`)
+	a.do(chromedp.Evaluate[chromedp.Void](`window.__hold = true`))
+	// Come back in B: A is told, and its connection's hello is held.
+	b.do(chromedp.Click(chromedp.CSS("#come-back")))
+	b.until(connLine + ` === "connected" && !window.__ws.seats[0].away`)
+	a.until(`window.__held > 0`)
+	// Ann leaves again in B while A's hello is on its way.
+	b.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+	b.until(connLine + ` === ` + q(leftWords))
+	annSeat(t, e, id, "once she left again in B", true)
+	views := eval[int](a, `window.__views`)
+	a.do(chromedp.Evaluate[chromedp.Void](`window.__release = true`))
+	// A's connection answered: its first view came.
+	a.until(fmt.Sprintf(`window.__views > %d && window.__ws.socks.length > %d && window.__ws.viewSock === window.__ws.socks.length - 1`, views, socks))
+	annSeat(t, e, id, "after A's late connection", true)
+	if c := eval[string](a, connLine); c != leftWords {
+		t.Errorf("A after its late connection: %q; want %q", c, leftWords)
+	}
+	if w := eval[string](a, `document.body.dataset.backWord`); w != "not back" {
+		t.Errorf("A's word: %q; want %q", w, "not back")
+	}
+	if c := eval[string](b, connLine); c != leftWords {
+		t.Errorf("B after A's late connection: %q; want %q", c, leftWords)
+	}
+	// Come back in A, watching, brings her back.
+	a.do(chromedp.Click(chromedp.CSS("#come-back")))
+	a.until(connLine + ` === "connected" && !window.__ws.seats[0].away`)
+	annSeat(t, e, id, "once she came back in A", false)
+}
+
+// holdJoin is a script for a tab's page: each answer to a join waits
+// until window.__release (window.__held counts them); window.__answered
+// is set as the page is given it.
+const holdJoin = `(() => {
+  const f = window.fetch;
+  window.__held = 0;
+  window.fetch = async (...args) => {
+    const r = await f(...args);
+    if (String(args[0]).endsWith("/join")) {
+      window.__held++;
+      while (!window.__release) await new Promise((done) => setTimeout(done, 20));
+      window.__answered = true;
+    }
+    return r;
+  };
+})()`
+
+// TestBrowserArlingtonJoinAnswerKeepsLeave: the page subscribes again
+// once its join is answered. A Leave that came first (the seat's view
+// came before the answer, and the game started) is not undone: a page
+// stopped by its own Leave stays stopped, and one whose person left
+// elsewhere (here through the API) watches the seat away.
+func TestBrowserArlingtonJoinAnswerKeepsLeave(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		here bool // Leave pressed on the page itself
+	}{{"here", true}, {"elsewhere", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, Limits{})
+			id := e.client().create("", "")
+			a := seatTabIn(t, startBrowser(t), "Ann")
+			a.beforeLoad(holdJoin)
+			a.beforeLoad(holdHellos) // for its view count only
+			a.open(e.srv.URL, id)
+			a.do(chromedp.SendKeys(chromedp.CSS(selName), "Ann"), chromedp.Click(chromedp.CSS(selJoinSend)))
+			a.until(`window.__held > 0 && window.__ws.seat === 0`)
+			e.client().join(id, "Bob") // the game starts
+			a.until(`window.__ws.count >= 0`)
+			if c.here {
+				a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+			} else if code := eval[int](a, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+				chromedp.EvalAwaitPromise); code != 200 {
+				t.Fatalf("Ann leaving: status %d", code)
+			}
+			a.until(connLine + ` === ` + q(leftWords))
+			annSeat(t, e, id, "once she left", true)
+			socks, views := eval[int](a, `window.__ws.socks.length`), eval[int](a, `window.__views`)
+			a.do(chromedp.Evaluate[chromedp.Void](`window.__release = true`))
+			a.until(`window.__answered === true`)
+			if c.here {
+				// A stopped page opens no connection (one would bring her back).
+				if n := eval[int](a, `window.__ws.socks.length`); n != socks {
+					t.Errorf("after the join's answer the stopped page opened %d connections; want none", n-socks)
+				}
+			} else {
+				a.until(fmt.Sprintf(`window.__views > %d`, views)) // the new subscription's first view
+			}
+			annSeat(t, e, id, "after the join's answer", true)
+			if w := eval[string](a, connLine); w != leftWords {
+				t.Errorf("after the join's answer: %q; want %q", w, leftWords)
+			}
+		})
+	}
+}
+
+// TestBrowserArlingtonGoneTableNoComeBack: a page watching its person
+// away whose table closes says the table is gone, and a game-over shown
+// after that (a paced render crossing the end: the page's own gameShown
+// called as render calls it) does not put back the away words with a
+// Come back that would lead nowhere.
+func TestBrowserArlingtonGoneTableNoComeBack(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann") // the game starts
+	p.until(`window.__ws.seat === 0 && window.__ws.count >= 0`)
+	if code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("Ann leaving: status %d", code)
+	}
+	p.until(connLine + ` === ` + q(leftWords))
+	e.hub.Close()
+	const gone = "this table has ended or is gone"
+	p.until(connLine + `.startsWith(` + q(gone) + `)`)
+	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/connection.js").then((m) => { m.gameShown(true); m.gameShown(false); window.__shown = true; })`))
+	p.until(`window.__shown === true`)
+	if c := eval[string](p, connLine); !strings.HasPrefix(c, gone) || p.count("#come-back") != 0 {
+		t.Errorf("a game over shown once the table was gone: the connection line says %q, Come back buttons %d", c, p.count("#come-back"))
+	}
+}
