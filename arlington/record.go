@@ -26,11 +26,6 @@ const RecordVersion = 1
 // terminal input and Spider saves (docs/formats.md, "Line length").
 const MaxRecordLine = 64 << 10
 
-// MaxTarget is the largest target Load accepts, as the command line does
-// (docs/rules-arlington.md, "Terminal play and self-play"): a game's
-// length grows with its target.
-const MaxTarget = 1000
-
 // ErrBadRecord is wrapped by every Load error; one caused by the game
 // (its config, an action, a move) wraps that error too.
 var ErrBadRecord = errors.New("bad record")

@@ -386,12 +386,29 @@ func TestDealFromSeed(t *testing.T) {
 	if _, err := New(Config{Players: 1}, 1); !errors.Is(err, ErrConfig) {
 		t.Fatal("1 player accepted")
 	}
+	// The target: 1 to MaxTarget, the range Load reads back, so every
+	// game New starts has a record that loads.
+	for _, target := range []int{-1, MaxTarget + 1, 5000} {
+		if _, err := New(Config{Players: 2, Target: target}, 1); !errors.Is(err, ErrConfig) {
+			t.Fatalf("target %d: err %v, want ErrConfig", target, err)
+		}
+	}
+	for _, target := range []int{1, MaxTarget} {
+		s, err := New(Config{Players: 2, Target: target}, 1)
+		if err != nil {
+			t.Fatalf("target %d refused: %v", target, err)
+		}
+		if _, _, err := Load(strings.NewReader(s.Record().String())); err != nil {
+			t.Fatalf("target %d: the record does not load: %v", target, err)
+		}
+	}
 }
 
 // Decision: the cut. Each seat cuts a different card of one shuffle; the
-// highest suit card deals; a joker cannot win; all jokers cut again.
+// highest suit card deals (in the card order: of two of one rank, the
+// higher suit); a joker cannot win; all jokers cut again.
 func TestCutForDealer(t *testing.T) {
-	recut := 0
+	recut, tie := 0, 0
 	for seed := range uint64(300) {
 		s, _ := New(Config{Players: 2 + int(seed%5)}, seed)
 		cut := s.Cut()
@@ -407,10 +424,21 @@ func TestCutForDealer(t *testing.T) {
 		if cut[0] == card.Joker || cut[1] == card.Joker {
 			recut++
 		}
+		// A tie on the winning rank: only the suit decides who deals.
+		for i, c := range cut {
+			if i != best && c != card.Joker && c.Rank() == cut[best].Rank() {
+				tie++
+				break
+			}
+		}
 	}
 	if recut == 0 {
 		t.Fatal("no cut with a joker in 300 seeds: the joker case is not exercised")
 	}
+	if tie == 0 {
+		t.Fatal("no cut tied on the winning card's rank in 300 seeds: the suit deciding between them is not exercised")
+	}
+	t.Logf("%d of 300 cuts tied on the winning rank, %d with a joker", tie, recut)
 }
 
 // Decision: the S2 is an ordinary card inside a set; only "kill" (in a

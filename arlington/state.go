@@ -10,11 +10,16 @@ import (
 // Config is a table's settings.
 type Config struct {
 	Players int `json:"players"` // 2 to 6
-	Target  int `json:"target"`  // total that ends the game; 0 means 32
+	Target  int `json:"target"`  // total that ends the game, 1 to MaxTarget; 0 means 32
 }
 
 // DefaultTarget is the total of "The Game": 32.
 const DefaultTarget = 32
+
+// MaxTarget is the largest target New (and so Load, and the command
+// line) accepts: a game's length grows with its target, and a game the
+// engine starts must be one its record can load back.
+const MaxTarget = 1000
 
 // HandSize is the number of cards dealt to each player ("The Hand").
 const HandSize = 8
@@ -26,8 +31,8 @@ func (c Config) normalized() (Config, error) {
 	if c.Target == 0 {
 		c.Target = DefaultTarget
 	}
-	if c.Target < 1 {
-		return c, fmt.Errorf("%w: target must be at least 1, not %d", ErrConfig, c.Target)
+	if c.Target < 1 || c.Target > MaxTarget {
+		return c, fmt.Errorf("%w: target must be 1 to %d, not %d", ErrConfig, MaxTarget, c.Target)
 	}
 	return c, nil
 }

@@ -272,9 +272,6 @@ func WhyNotSet(s Set) string {
 		return fmt.Sprintf("Not a set: a joker must stand for a card not in the set, and with all four %s in it none is left for a joker (rule \"Jokered Sets\").",
 			rankPlural(suit[0].Rank()))
 	case len(suits) == 1:
-		if ranks[card.Ace] && ranks[card.Two] {
-			return "Not a run: aces are high, so an ace and a 2 are not consecutive (rule \"Runs\")."
-		}
 		lo, hi := 14, 0
 		for r := range ranks {
 			v := value(card.New(r, card.Clubs))
@@ -285,6 +282,13 @@ func WhyNotSet(s Set) string {
 			return fmt.Sprintf("Not a run: a joker must stand for a card not in the set, and %d %s with %d joker(s) are more cards than the 13 of a suit (rule \"Jokered Sets\").",
 				len(suit), suit[0].Suit().Name(), j)
 		}
+		if ranks[card.Ace] && ranks[card.Two] {
+			// Not "never in one run": all thirteen of a suit are a run.
+			// After the jokers' check: with every gap filled the fault
+			// is too many cards, not a missing one.
+			return fmt.Sprintf("Not a run: aces are high, not next to the 2, so a run with both holds every rank of its suit; %d missing, and %d joker(s) to fill them (rule \"Runs\").",
+				gaps, j)
+		}
 		return fmt.Sprintf("Not a run: the ranks of one suit must be consecutive; %d missing between %s and %s, and %d joker(s) to fill them (rule \"Runs\").",
 			gaps, CardWords(valueCard(lo, suit[0].Suit())), CardWords(valueCard(hi, suit[0].Suit())), j)
 	}
@@ -294,7 +298,7 @@ func WhyNotSet(s Set) string {
 // aloneWords is why one card is not a set, without a full stop: what
 // follows depends on what the player is doing.
 func aloneWords(c card.Card) string {
-	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace or the 2♥", CardWords(c))
+	return fmt.Sprintf("The %s alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker", CardWords(c))
 }
 
 // valueCard is the card of Arlington value v (2..14, ace high) in suit s.

@@ -144,7 +144,7 @@ func TestActionWords(t *testing.T) {
 // breaks; a legal set has no reason.
 func TestWhyNotSet(t *testing.T) {
 	for _, x := range []struct{ cards, want string }{
-		{"7S", "The 7♠ alone is not a set: a single card is a set only when it is an ace or the 2♥"},
+		{"7S", "The 7♠ alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker"},
 		{"7S 7H 7D 7C JK", "with all four 7s in it none is left for a joker"},
 		{"7S 7H 7D 7C JK JK", "with all four 7s in it none is left for a joker"},
 		{"AS AH AD JK JK", "two jokers for two different ones; with 3 of the four aces in it, only 1 is left for 2 jokers"},
@@ -153,6 +153,17 @@ func TestWhyNotSet(t *testing.T) {
 		{"5C 8C", "Not a run: the ranks of one suit must be consecutive; 2 missing between 5♣ and 8♣, and 0 joker(s)"},
 		{"5C 9C JK", "3 missing between 5♣ and 9♣, and 1 joker(s)"},
 		{"AS 2S", "aces are high"},
+		// Both ends of the suit: a run holding them holds every rank, so
+		// the words count what is missing (here only the 3♠, which would
+		// make it a run), not only that an ace and a 2 are not adjacent.
+		{"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2S", "1 missing, and 0 joker(s) to fill them"},
+		{"AS 2S", "11 missing, and 0 joker(s) to fill them"},
+		{"KH AH 2H JK", "10 missing, and 1 joker(s) to fill them"},
+		// With an ace and a 2 the jokers come first: jokers that fill
+		// every gap still stand for cards the suit no longer has, so
+		// these are told they are more than 13 cards, not what is missing.
+		{"AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S JK", "13 spades with 1 joker(s) are more cards than the 13 of a suit"},
+		{"AS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S JK JK", "12 spades with 2 joker(s) are more cards than the 13 of a suit"},
 		{"7S 8H", "not of one rank, not a run of one suit and not a couple"},
 		{"KS QH JD", "not of one rank"},
 	} {
@@ -198,7 +209,7 @@ func TestSelectionWords(t *testing.T) {
 		cards string
 		want  string // "" for none
 	}{
-		{"lead lone card", lead, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥ (lead it as a card instead)."},
+		{"lead lone card", lead, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker (lead it as a card instead)."},
 		{"lead set", lead, "7C 7H", ""},
 		{"lead lone ace", lead, "AH", "The A♥ alone is a set (aces, 1 point): lead it as a card or as that set."},
 		{"lead no set", lead, "5C 8C", "Not a run"},
@@ -212,7 +223,7 @@ func TestSelectionWords(t *testing.T) {
 		{"trick joker led", trick(1, 0, []int{7, 8, 8}, "JK"), "AS", "A joker was led, and it takes the trick: the A♠ cannot."},
 		{"trick joker played", trick(1, 0, []int{7, 8, 8}, "9D"), "JK", "A joker takes a trick only when it is led"},
 		{"trick several", trick(1, 0, []int{7, 8, 8}, "9D"), "7C 7H", "One card is played to a trick: select just one."},
-		{"answer lone card", round, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace or the 2♥, and an answer is a higher set of the spectrum led (a run)."},
+		{"answer lone card", round, "7C", "The 7♣ alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker, and an answer is a higher set of the spectrum led (a run)."},
 		{"answer S2", round, "2S", "The 2♠ kills the active set"},
 		{"answer set", round, "8C 9C 10C", ""},
 		{"answer lower set", round, "5C 6C", "Not an answer: 6♣ 5♣ is not higher than the active set 7♦ 6♦ 5♦ (a run)."},
@@ -254,7 +265,7 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 	}
 	names := []string{"Ann", "Bob", ""}
 	three := view(tables([]string{"7S 7H 7D"}, []string{"8C JK"}, []string{"3S 4S"}))
-	const alone = " alone is not a set: a single card is a set only when it is an ace or the 2♥ ("
+	const alone = " alone is not a set: a single card is a set only when it is an ace, the 2♥ or a joker ("
 	for _, x := range []struct {
 		name  string
 		v     View
@@ -298,6 +309,45 @@ func TestSelectionWordsLeadOnTables(t *testing.T) {
 	for _, c := range []string{"7C", "2S", "AS", "JK"} {
 		if got := SelectionWords(round, mustSet(t, c), names); strings.Contains(got, "add it") || strings.Contains(got, "play it on") || strings.Contains(got, "lead it") {
 			t.Errorf("answering a set, the %s: %q", c, got)
+		}
+	}
+}
+
+// TestLoneCardWordsNameEveryLoneSet: the sentence telling why one card is
+// no set names which single cards are sets, and that list must be the
+// rules' whole list: an ace ("Aces": a single A by itself), the 2♥
+// ("Couples") and a joker, which stands for either (docs/rules-arlington.md,
+// decision 3). Each card the engine takes as a set alone is named, as
+// its kind, in the words for every card it does not.
+func TestLoneCardWordsNameEveryLoneSet(t *testing.T) {
+	name := func(c card.Card) string {
+		switch {
+		case c == card.Joker:
+			return "a joker"
+		case c.Rank() == card.Ace:
+			return "an ace"
+		}
+		return CardWords(c)
+	}
+	var lone []string
+	for _, c := range append(FullDeck.Cards()[:52], card.Joker) {
+		if one, _ := Set(0).With(c); Legal(one) && !slices.Contains(lone, name(c)) {
+			lone = append(lone, name(c))
+		}
+	}
+	if len(lone) != 3 {
+		t.Fatalf("the engine's lone sets are %v, want an ace, the 2♥ and a joker", lone)
+	}
+	for _, c := range FullDeck.Cards()[:52] {
+		one, _ := Set(0).With(c)
+		if Legal(one) {
+			continue
+		}
+		why := WhyNotSet(one)
+		for _, n := range lone {
+			if !strings.Contains(why, n) {
+				t.Errorf("%v: %q does not name %s among the single cards that are sets", c, why, n)
+			}
 		}
 	}
 }

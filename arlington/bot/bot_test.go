@@ -87,10 +87,10 @@ func greedyBeatsRandom(t *testing.T, games int) {
 
 // Play looks at its context inside a game: cancelled before the start it
 // takes no action, and cancelled mid-game it stops within CheckEvery
-// actions, returning the game so far. The target is far beyond any game
-// these actions could finish.
+// actions, returning the game so far. The target, the largest, is far
+// beyond any game these actions could finish.
 func TestPlayStopsWhenCancelled(t *testing.T) {
-	cfg := arlington.Config{Players: 4, Target: 100_000}
+	cfg := arlington.Config{Players: 4, Target: arlington.MaxTarget}
 	names := []string{"random", "greedy", "random", "greedy"}
 	for _, cancelAt := range []int{0, 1, 300, 1000} {
 		t.Run(fmt.Sprint(cancelAt), func(t *testing.T) {

@@ -40,8 +40,15 @@ func arlParseSet(args []string) (arlington.Set, error) {
 	return s, nil
 }
 
+// arlSetAnswer is what set --json prints: the engine's analysis and, for
+// cards that are no set, why (the words the page shows).
+type arlSetAnswer struct {
+	arlington.SetInfo
+	Why string `json:"why,omitempty"`
+}
+
 func runArlingtonSet(fs *pflag.FlagSet) runFunc {
-	asJSON := fs.Bool("json", false, `print {"legal": bool, "spectra": [...], "points": N}`)
+	asJSON := fs.Bool("json", false, `print {"legal": bool, "spectra": [...], "points": N}, with "why" when not legal`)
 	return func(_ context.Context, env *Env, pos []string) error {
 		var err error
 		s, err := arlParseSet(pos)
@@ -50,7 +57,7 @@ func runArlingtonSet(fs *pflag.FlagSet) runFunc {
 		}
 		info := arlington.AnalyzeSet(s)
 		if *asJSON {
-			b, err := json.Marshal(info)
+			b, err := json.Marshal(arlSetAnswer{SetInfo: info, Why: arlington.WhyNotSet(s)})
 			if err != nil {
 				return err
 			}
@@ -58,7 +65,7 @@ func runArlingtonSet(fs *pflag.FlagSet) runFunc {
 			return nil
 		}
 		if !info.Legal {
-			fmt.Fprintf(env.Stdout, "%v: not a legal set\n", s)
+			fmt.Fprintf(env.Stdout, "%v: not a legal set\nwhy: %s\n", s, arlington.WhyNotSet(s))
 			return nil
 		}
 		names := make([]string, len(info.Spectra))

@@ -1,16 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
+	"cardtable/arlington"
+	"cardtable/card"
 	"cardtable/internal/arlclient"
 )
 
@@ -50,6 +54,35 @@ func TestArlLeftWords(t *testing.T) {
 	} {
 		if got := arlLeftWords(tc.left, 1); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.left, got, tc.want)
+		}
+	}
+}
+
+// A refused set whose cards are no set is told why under the server's
+// reason, as in arlington play; a refusal under another rule is not,
+// though the action last sent was that set.
+func TestArlingtonConnectSetWhy(t *testing.T) {
+	bad, err := arlington.SetOf([]card.Card{card.New(card.Queen, card.Spades), card.New(card.Ten, card.Hearts)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := arlington.Action{Kind: arlington.PlaySet, Set: bad}
+	for _, x := range []struct {
+		rule string
+		want bool
+	}{{"Sets", true}, {"Leading a Set", false}} {
+		var out bytes.Buffer
+		r := &arlRemote{env: &Env{Stdout: &out}, acted: a}
+		msg := &arlclient.ServerError{Class: "unprocessable", Message: "illegal action: " + bad.String() + " is not a legal set", Rule: x.rule}
+		if _, err := r.handle(arlclient.Message{Type: arlclient.TypeError, Err: msg}); err != nil {
+			t.Fatal(err)
+		}
+		why := "why: " + arlington.WhyNotSet(bad) + "\n"
+		if got := strings.Contains(out.String(), why); got != x.want {
+			t.Errorf("rule %q: why told %v, want %v:\n%s", x.rule, got, x.want, out.String())
+		}
+		if !strings.HasPrefix(out.String(), "refused, rule "+strconv.Quote(x.rule)+": "+bad.String()+" is not a legal set\n") {
+			t.Errorf("rule %q: the refusal is not told first:\n%s", x.rule, out.String())
 		}
 	}
 }

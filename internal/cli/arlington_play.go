@@ -309,6 +309,9 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 				var re *arlington.RuleError
 				if errors.As(err, &re) {
 					p.out("refused, rule %q: %s\n", re.Rule, re.Reason)
+					if why := arlSetWhy(*a); why != "" {
+						p.out("why: %s\n", why)
+					}
 					p.auto = false
 					continue
 				}
@@ -400,6 +403,17 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 		return nil, false, nil
 	}
 	return &a, false, nil
+}
+
+// arlSetWhy is why the cards of a refused set are no set at all (the
+// words of 'arlington set' and the page), "" for another action or for
+// a set refused for something else (not in hand, not higher, another
+// spectrum's).
+func arlSetWhy(a arlington.Action) string {
+	if a.Kind != arlington.PlaySet {
+		return ""
+	}
+	return arlington.WhyNotSet(a.Set)
 }
 
 // recordNote heads a record printed among lines that count seats from 1:

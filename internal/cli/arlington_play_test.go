@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cardtable/arlington"
+	"cardtable/card"
 )
 
 // A person's seat played from a script: help, listing legal actions, a
@@ -335,5 +336,37 @@ func TestArlingtonPlayHint(t *testing.T) {
 	}
 	if err := st.Check(1, a); err != nil || st.ToMove() != 1 {
 		t.Fatalf("hint %v is not legal for seat 1 now: %v", a, err)
+	}
+}
+
+// A set refused because its cards are no set is told why, in the words
+// of 'arlington set' and the page, under the engine's reason.
+func TestArlingtonPlaySetWhy(t *testing.T) {
+	const seed = 12
+	s, err := arlington.New(arlington.Config{Players: 3}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me := s.ToMove() // has the lead, so may lead a set
+	var bad arlington.Set
+	hand := s.Hand(me).Cards()
+	for i, c := range hand {
+		for _, d := range hand[i+1:] {
+			if two, _ := arlington.SetOf([]card.Card{c, d}); bad.Empty() && !arlington.Legal(two) {
+				bad = two
+			}
+		}
+	}
+	if bad.Empty() {
+		t.Fatalf("seed %d: every pair of seat %d's hand is a set", seed, me+1)
+	}
+	typed := "set " + card.Format(bad.Cards())
+	out, errOut, code := arlRun(t, typed+"\nquit\n", "arlington", "play", "--players", "3", "--seed", strconv.Itoa(seed), "--seat", strconv.Itoa(me+1), "--bots", "random")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "refused, rule \"Sets\": " + bad.String() + " is not a legal set\nwhy: " + arlington.WhyNotSet(bad) + "\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("%q: no %q in output:\n%s", typed, want, out)
 	}
 }

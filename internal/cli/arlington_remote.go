@@ -49,7 +49,10 @@ type arlRemote struct {
 	// mine is the event count at which this client last sent an action
 	// (-1: none): a move of this seat numbered so is its own, any other
 	// the stand-in's.
-	mine     int
+	mine int
+	// acted is the action last sent, so that a refusal of a set whose
+	// cards are no set can say why, as terminal play does.
+	acted    arlington.Action
 	prompted bool // the table was shown for this position
 	asked    bool // the prompt is out, waiting for a line
 	lines    <-chan arlLine
@@ -215,6 +218,9 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 		}
 		if m.Err.Rule != "" {
 			r.out("refused, rule %q: %s\n", m.Err.Rule, arlReason(m.Err))
+			if why := arlSetWhy(r.acted); why != "" && m.Err.Rule == "Sets" {
+				r.out("why: %s\n", why)
+			}
 		} else {
 			r.out("refused: %s\n", arlReason(m.Err))
 		}
@@ -331,6 +337,7 @@ func (r *arlRemote) act(ctx context.Context, a arlington.Action) error {
 	case err == nil:
 		r.sent = r.last.View.EventCount
 		r.mine = r.sent
+		r.acted = a
 	case ctx.Err() != nil:
 		return ctx.Err()
 	default:

@@ -26,13 +26,13 @@ func TestArlingtonSetJSON(t *testing.T) {
 		want string
 	}{
 		{[]string{"DQ", "JK"}, `{"legal":true,"spectra":["multiples","couples","runs"],"points":8}`},
-		{[]string{"S7 H7 D7 C7 JK"}, `{"legal":false,"spectra":[],"points":0}`},
+		{[]string{"S7 H7 D7 C7 JK"}, `{"legal":false,"spectra":[],"points":0,"why":"Not a set: a joker must stand for a card not in the set, and with all four 7s in it none is left for a joker (rule \"Jokered Sets\")."}`},
 		{[]string{"SK", "SQ"}, `{"legal":true,"spectra":["couples","runs"],"points":8}`},
 		{[]string{"QS", "KS"}, `{"legal":true,"spectra":["couples","runs"],"points":8}`},
 		{[]string{"H2"}, `{"legal":true,"spectra":["couples"],"points":2}`},
 		{[]string{"SA,HA,DA"}, `{"legal":true,"spectra":["aces","multiples"],"points":4}`},
 		{[]string{"HT", "HJ", "HQ"}, `{"legal":true,"spectra":["runs"],"points":4}`},
-		{[]string{"SA", "S2"}, `{"legal":false,"spectra":[],"points":0}`},
+		{[]string{"SA", "S2"}, `{"legal":false,"spectra":[],"points":0,"why":"Not a run: aces are high, not next to the 2, so a run with both holds every rank of its suit; 11 missing, and 0 joker(s) to fill them (rule \"Runs\")."}`},
 		{[]string{"JK"}, `{"legal":true,"spectra":["aces","couples"],"points":2}`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -44,9 +44,13 @@ func TestArlingtonSetJSON(t *testing.T) {
 				Legal   bool     `json:"legal"`
 				Spectra []string `json:"spectra"`
 				Points  int      `json:"points"`
+				Why     string   `json:"why"`
 			}
 			if err := json.Unmarshal([]byte(out), &v); err != nil {
 				t.Fatal(err)
+			}
+			if (v.Why == "") != v.Legal {
+				t.Fatalf("legal %v with why %q: an illegal group is told why, a set is not", v.Legal, v.Why)
 			}
 		})
 	}
@@ -58,7 +62,9 @@ func TestArlingtonSetText(t *testing.T) {
 		t.Fatalf("exit %d: %q", code, out)
 	}
 	out, _, code = arlRun(t, "", "arlington", "set", "SQ", "HT")
-	if code != 0 || out != "{QS, TH}: not a legal set\n" {
+	// An illegal group is told why, in the words the page uses.
+	const why = "why: Not a set: these cards are not of one rank, not a run of one suit and not a couple (rule \"Sets\"). A set is"
+	if code != 0 || !strings.HasPrefix(out, "{QS, TH}: not a legal set\n"+why) || strings.Count(out, "\n") != 2 {
 		t.Fatalf("exit %d: %q", code, out)
 	}
 }

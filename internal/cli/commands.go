@@ -105,7 +105,7 @@ func arlingtonCmd(env *Env) *cobra.Command {
 	arl := group("arlington", "Arlington: sets, self-play, terminal play, live tables")
 	arl.AddCommand(
 		leaf(env, "set CARD...", "analyse a set: legal?, spectra, points",
-			"Analyse a set: whether it is legal, its spectra and its points.\n"+
+			"Analyse a set: whether it is legal (if not, why), its spectra and its points.\n"+
 				"Cards are rank and suit in either order (SQ, QS, HT, C2), JK a joker; one argument\n"+
 				"may hold several cards (\"SQ HQ\").", runArlingtonSet),
 		leaf(env, `compare --spectrum NAME "SET A" "SET B"`, "compare two sets in a spectrum: higher, lower or equal", "", runArlingtonCompare),
