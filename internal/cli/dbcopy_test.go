@@ -44,6 +44,9 @@ func fill(t *testing.T, db string) {
 		if err := s.PutSettings(ctx, g.Player, `{"v":"`+id+`"}`); err != nil {
 			t.Fatal(err)
 		}
+		if err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
 		if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},
 			Created: t0, Updated: t0}); err != nil {
 			t.Fatal(err)

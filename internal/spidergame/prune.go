@@ -2,21 +2,34 @@ package spidergame
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
 // Game retention (docs/api.md, "Storage"): a game nobody has changed for
 // PruneIdle is deleted, and one with no move played after PruneUnplayed.
-// Named saves and statistics are never pruned.
+// Everything an identity stored (named saves and statistics too) goes
+// once the identity is unseen for Options.Forget.
 const (
 	PruneIdle     = 90 * 24 * time.Hour
 	PruneUnplayed = 24 * time.Hour
 	pruneEvery    = time.Hour
 )
 
-// Prune deletes the games past their retention and returns how many.
+// Prune deletes what identities unseen for Options.Forget stored, then
+// the games past their retention, and returns how many games the latter
+// were.
 func (s *Service) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
+	if s.forget > 0 {
+		n, err := s.db.PruneUnseen(ctx, now.Add(-s.forget))
+		if err != nil {
+			return 0, fmt.Errorf("forgetting unseen players: %w", err)
+		}
+		if n > 0 {
+			s.log.InfoContext(ctx, "forgot players unseen for the identity cookie's life", "players", n)
+		}
+	}
 	return s.db.PruneGames(ctx, now.Add(-PruneIdle), now.Add(-PruneUnplayed))
 }
 

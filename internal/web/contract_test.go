@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -219,4 +220,33 @@ func TestClassify(t *testing.T) {
 	if Classify(nil, classes) != nil {
 		t.Fatal("nil classified as an error")
 	}
+}
+
+// TestSeenOnlyReturningPlayers: Options.Seen is told the player of a
+// request that brought its cookie back, on the API and on pages, and
+// not of a request without one (a client keeping no cookie would cost a
+// write a request); a failure to record costs the request nothing.
+func TestSeenOnlyReturningPlayers(t *testing.T) {
+	var seen []string
+	fail := false
+	h := newHarness(t, Options{Games: []Routes{echoGame{}}, Seen: func(_ context.Context, player string) error {
+		seen = append(seen, player)
+		if fail {
+			return errors.New("disk full")
+		}
+		return nil
+	}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	if len(seen) != 0 {
+		t.Fatalf("a new player's first request recorded as seen: %q", seen)
+	}
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	if code, _, _ := h.do("GET", "/echo/page", ""); code != http.StatusOK {
+		t.Fatalf("page: %d", code)
+	}
+	if len(seen) != 2 || seen[0] != h.player() || seen[1] != h.player() {
+		t.Fatalf("seen %q, want the returning player %q twice", seen, h.player())
+	}
+	fail = true
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
 }

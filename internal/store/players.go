@@ -1,0 +1,43 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// Seen records that player was seen at at; an earlier time never
+// replaces a later one (servers' clocks, a memo started again).
+func (db *DB) Seen(ctx context.Context, player string, at time.Time) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO players (player, seen) VALUES (?, ?)
+			ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`,
+			player, millis(at))
+		return err
+	})
+}
+
+// unseen selects the players last seen before the query's first argument.
+const unseen = `SELECT player FROM players WHERE seen < ?`
+
+// PruneUnseen deletes everything of the players last seen before before
+// (their games with their logs, named saves, results, settings and a
+// person's rating), pruneBatch rows a transaction, and then their record;
+// it returns how many players it forgot. A player seen again meanwhile
+// keeps their record and whatever they store from then on.
+func (db *DB) PruneUnseen(ctx context.Context, before time.Time) (int64, error) {
+	at := millis(before)
+	for _, q := range []string{
+		`DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + unseen + `) LIMIT ?)`,
+		`DELETE FROM saves WHERE rowid IN (SELECT rowid FROM saves WHERE player IN (` + unseen + `) LIMIT ?)`,
+		`DELETE FROM results WHERE rowid IN (SELECT rowid FROM results WHERE player IN (` + unseen + `) LIMIT ?)`,
+		`DELETE FROM settings WHERE rowid IN (SELECT rowid FROM settings WHERE player IN (` + unseen + `) LIMIT ?)`,
+		`DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
+			WHERE bot = 0 AND entrant IN (SELECT 'p:' || player FROM players WHERE seen < ?) LIMIT ?)`,
+	} {
+		if _, err := db.pruneLoop(ctx, q, at); err != nil {
+			return 0, err
+		}
+	}
+	return db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (`+unseen+` LIMIT ?)`, at)
+}
