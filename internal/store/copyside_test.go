@@ -182,13 +182,14 @@ func TestCheckCopyUntouched(t *testing.T) {
 	} {
 		for side, check := range map[string]func(context.Context, string) error{"source": CheckCopySource, "target": CheckCopyTarget} {
 			err := check(ctx, tc.path)
+			want, is := tc.want, tc.is
 			if side == "target" && tc.path == damagedDB {
 				// Its rows, still read, refuse it first: a target
 				// with rows is no target, damaged or not.
-				tc.want, tc.is = damagedDB+": the target database is not empty (table settings has rows)", dbcopy.ErrNotEmpty
+				want, is = damagedDB+": the target database is not empty (table settings has rows)", dbcopy.ErrNotEmpty
 			}
-			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.want) || !strings.HasSuffix(err.Error(), "; nothing changed") {
-				t.Errorf("%s %s: %v; want %q", side, filepath.Base(tc.path), err, tc.want)
+			if !errors.Is(err, is) || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; nothing changed") {
+				t.Errorf("%s %s: %v; want %q", side, filepath.Base(tc.path), err, want)
 			}
 		}
 	}
