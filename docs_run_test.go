@@ -57,8 +57,8 @@ func TestLongReadmeTryCommandsRun(t *testing.T) {
 
 func testReadmeTry(t *testing.T, short bool) {
 	want := map[string]string{
-		"spider play":    "1    2    3    4    5", // the tableau's pile numbers
-		"spider solve":   "\nremove ",             // a winning line ends removing suits
+		"spider play":    "1   2   3   4   5", // the tableau's pile numbers
+		"spider solve":   "\nremove ",         // a winning line ends removing suits
 		"arlington play": "seat 1",
 	}
 	if short {

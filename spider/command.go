@@ -55,26 +55,37 @@ func ParseCommand(s string) (Command, error) {
 	// The verb and the count of arguments first, the numbers after: "deal
 	// now" is told that deal takes no arguments, "jump 3 x" that there is no
 	// such command, not that a word is not a number.
-	shape, ok := commandArgs[verb]
+	v, ok := verbs[verb]
 	if !ok {
 		return Command{}, fmt.Errorf("%w: unknown command %q", ErrFormat, verb)
 	}
-	if err := arity(verb, len(args), shape[0], shape[1]); err != nil {
+	if err := arity(verb, len(args), v.want, v.optional); err != nil {
 		return Command{}, err
 	}
-	n, err := numbers(verb, args)
+	n, err := numbers(args, v.steps)
 	if err != nil {
 		return Command{}, err
 	}
-	return commandOf(verb, n)
+	return v.build(n)
 }
 
-// commandOf makes the command of verb, a verb of commandArgs given
-// numbers it takes in count (ParseCommand has checked that), judging
-// their values.
-func commandOf(verb string, n []int) (Command, error) {
-	switch verb {
-	case "move", "m":
+// verbSpec is a verb of the command language: it takes want numbers and up
+// to optional more (step counts when steps, else piles and card
+// counts), of which build makes its command, judging their values.
+type verbSpec struct {
+	want, optional int
+	steps          bool
+	build          func(n []int) (Command, error)
+}
+
+// verbs is the command language's verbs, the short forms beside the long.
+var verbs = map[string]verbSpec{
+	"move": verbMove, "m": verbMove, "deal": verbDeal, "d": verbDeal, "remove": verbRemove, "r": verbRemove,
+	"auto": verbAuto, "a": verbAuto, "undo": verbUndo, "u": verbUndo, "redo": verbRedo, "restart": verbRestart,
+}
+
+var (
+	verbMove = verbSpec{2, 1, false, func(n []int) (Command, error) {
 		if err := piles(n[:2]...); err != nil {
 			return Command{}, err
 		}
@@ -86,14 +97,15 @@ func commandOf(verb string, n []int) (Command, error) {
 		}
 		m, err := ParseMove(fmt.Sprintf("move %d %d %d", n[0], n[1], n[2]))
 		return Command{Op: OpMove, Move: m}, err
-	case "deal", "d":
-		return Command{Op: OpMove, Move: DealMove}, nil
-	case "remove", "r":
+	}}
+	verbDeal   = verbSpec{0, 0, false, func([]int) (Command, error) { return Command{Op: OpMove, Move: DealMove}, nil }}
+	verbRemove = verbSpec{1, 0, false, func(n []int) (Command, error) {
 		if err := piles(n[0]); err != nil {
 			return Command{}, err
 		}
 		return Command{Op: OpMove, Move: RemoveFrom(n[0] - 1)}, nil
-	case "auto", "a":
+	}}
+	verbAuto = verbSpec{1, 1, false, func(n []int) (Command, error) {
 		if err := piles(n[0]); err != nil {
 			return Command{}, err
 		}
@@ -105,50 +117,41 @@ func commandOf(verb string, n []int) (Command, error) {
 			c.N = n[1]
 		}
 		return c, nil
-	case "undo", "u", "redo":
-		c := Command{Op: OpUndo, N: 1}
-		if verb == "redo" {
-			c.Op = OpRedo
-		}
-		if len(n) == 1 {
-			if n[0] > MaxSteps {
-				return Command{}, fmt.Errorf("%w: %d steps: at most %d", ErrFormat, n[0], MaxSteps)
-			}
-			c.N = n[0]
-		}
-		return c, nil
-	case "restart":
-		return Command{Op: OpRestart}, nil
-	}
-	// A verb of commandArgs with no case above: a mistake in this file,
-	// refused rather than taken for some other command.
-	return Command{}, fmt.Errorf("%w: command %q is not handled", ErrFormat, verb)
-}
+	}}
+	verbUndo    = verbSpec{0, 1, true, func(n []int) (Command, error) { return stepsCommand(OpUndo, n) }}
+	verbRedo    = verbSpec{0, 1, true, func(n []int) (Command, error) { return stepsCommand(OpRedo, n) }}
+	verbRestart = verbSpec{0, 0, false, func([]int) (Command, error) { return Command{Op: OpRestart}, nil }}
+)
 
-// commandArgs gives each verb the count of numbers it takes and how many
-// more it may take.
-var commandArgs = map[string][2]int{
-	"move": {2, 1}, "m": {2, 1}, "deal": {0, 0}, "d": {0, 0}, "remove": {1, 0}, "r": {1, 0},
-	"auto": {1, 1}, "a": {1, 1}, "undo": {0, 1}, "u": {0, 1}, "redo": {0, 1}, "restart": {0, 0},
+// stepsCommand is undo or redo (op) of n's step count, 1 without one.
+func stepsCommand(op Op, n []int) (Command, error) {
+	c := Command{Op: op, N: 1}
+	if len(n) == 1 {
+		if n[0] > MaxSteps {
+			return Command{}, fmt.Errorf("%w: %d steps: at most %d", ErrFormat, n[0], MaxSteps)
+		}
+		c.N = n[0]
+	}
+	return c, nil
 }
 
 // IsCommand reports whether verb (any case) starts a play command, so a
 // caller with commands of its own can tell them apart.
 func IsCommand(verb string) bool {
-	_, ok := commandArgs[LowerASCII(verb)]
+	_, ok := verbs[LowerASCII(verb)]
 	return ok
 }
 
-// numbers reads verb's arguments: each a number from 1 up. A number too
-// large for an int is said as such, with what the verb takes: it is a
-// number, only past any pile, count or step count.
-func numbers(verb string, args []string) ([]int, error) {
+// numbers reads a verb's arguments: each a number from 1 up. A number
+// too large for an int is said as such, with what the verb takes (steps:
+// step counts): it is a number, only past any pile, count or step count.
+func numbers(args []string, steps bool) ([]int, error) {
 	out := make([]int, len(args))
 	for i, a := range args {
 		n, err := strconv.Atoi(a)
 		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(a, "-") {
 			limit := fmt.Sprintf("piles are 1 to %d and counts 1 to %d", Piles, runLen)
-			if verb == "undo" || verb == "u" || verb == "redo" {
+			if steps {
 				limit = fmt.Sprintf("at most %d steps", MaxSteps)
 			}
 			return nil, fmt.Errorf("%w: %s is too large: %s", ErrFormat, a, limit)

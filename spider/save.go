@@ -169,7 +169,9 @@ type saveFields struct {
 	layout   []string // layout lines, one per file line from layoutAt ("" between)
 	layoutAt int
 	cheated  bool
-	stopped  int // the frozen Spider score, or -1
+	stopped  int    // the frozen Spider score, or -1
+	stopLine string // the "stopped:" line as written, for its error
+	stopAt   int
 	actions  int // the Windows action count, or -1
 	position int // moves played, or -1 for all of them
 	posLine  int
@@ -264,6 +266,9 @@ func (f *saveFields) addKeyLine(line string, ln int) error {
 	if strings.HasPrefix(key, "pile") || strings.HasPrefix(key, "row") || key == "completed" {
 		f.addLayoutLine(line, ln)
 		return nil
+	}
+	if key == "stopped" {
+		f.stopLine, f.stopAt = strings.TrimSpace(line), ln
 	}
 	return f.setKey(key, val, ln)
 }
@@ -392,7 +397,14 @@ func (f *saveFields) complete(eof int) error {
 		return lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(f.moves), "move line"), f.countAt, f.count)
 	}
 	if f.stopped >= 0 && f.o.Variant != Spider {
-		return fmt.Errorf("%w: \"stopped:\" applies only to the spider variant", ErrFormat)
+		return lineErr(f.stopAt, "%q: a frozen score applies only to the spider variant", f.stopLine)
+	}
+	if f.o.Variant == Spider {
+		// Spider has no cheat detection (its scoring stops instead): a
+		// halving mark there would only mislead, so it is read as no, as
+		// "cheat:" is (Options). Refusing it would lose files stored
+		// before: it was once kept.
+		f.cheated = false
 	}
 	return nil
 }

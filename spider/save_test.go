@@ -29,7 +29,7 @@ func TestLoadErrors(t *testing.T) {
 		{"truncated", good[:strings.Index(good, "moves:")], "cut short"},
 		{"cut at a line", good[:strings.LastIndex(strings.TrimSuffix(good, "\n"), "\n")+1], "cut short"},
 		{"missing variant", strings.Replace(good, "variant: arachnid\n", "", 1), "line 13: end of file: missing \"variant:\""},
-		{"stopped in arachnid", strings.Replace(good, "stopped: no", "stopped: 500", 1), "only to the spider variant"},
+		{"stopped in arachnid", strings.Replace(good, "stopped: no", "Stopped:  500 ", 1), `line 10: "Stopped:  500": a frozen score applies only to the spider variant`},
 		{"bad count", strings.Replace(good, "moves: 1", "moves: x", 1), "number of move lines"},
 		{"bad variant", strings.Replace(good, "variant: arachnid", "variant: klondike", 1), "line 2"},
 		{"bad suits", strings.Replace(good, "suits: 4", "suits: 3", 1), "line 3"},

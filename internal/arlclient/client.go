@@ -249,13 +249,24 @@ func (c *Client) Lobby(ctx context.Context) (Lobby, error) {
 // Create makes a table; nobody is seated at it yet.
 func (c *Client) Create(ctx context.Context, cfg TableConfig) (Table, error) {
 	var t Table
-	return t, c.call(ctx, http.MethodPost, "/api/arlington/tables", cfg, &t)
+	err := c.call(ctx, http.MethodPost, "/api/arlington/tables", cfg, &t)
+	t.clean()
+	return t, err
 }
 
 // Table describes table id.
 func (c *Client) Table(ctx context.Context, id string) (Table, error) {
 	var t Table
-	return t, c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id, nil, &t)
+	err := c.call(ctx, http.MethodGet, "/api/arlington/tables/"+id, nil, &t)
+	t.clean()
+	return t, err
+}
+
+// clean makes the table's words fit for a terminal (Clean): its id and
+// link (new-table prints the link) and its seats' names and bot levels.
+func (t *Table) clean() {
+	t.ID, t.Link, t.Status = Clean(t.ID), Clean(t.Link), Clean(t.Status)
+	cleanSeats(t.Seats)
 }
 
 // Join takes a seat at table id under name: seat, or the first open one
@@ -388,13 +399,13 @@ func (c *Client) callOnce(ctx context.Context, method, path string, in, out any)
 				e.Error = "" // a page, not a message
 			}
 		}
-		return &APIError{Status: resp.StatusCode, Message: e.Error, retry: movingWait(path, resp)}
+		return &APIError{Status: resp.StatusCode, Message: Clean(e.Error), retry: movingWait(path, resp)}
 	}
 	switch o := out.(type) {
 	case nil:
 		return nil
 	case *bytes.Buffer:
-		o.Write(b)
+		o.WriteString(CleanLines(string(b))) // a record, printed as it is
 		return nil
 	}
 	if err := json.Unmarshal(b, out); err != nil {

@@ -418,11 +418,37 @@ func decode(b []byte) (Message, error) {
 		if err := json.Unmarshal(b, m.Update); err != nil {
 			return Message{}, fmt.Errorf("a view from the server does not read: %w", err)
 		}
+		m.Update.clean()
 	case TypeError:
 		m.Err = new(ServerError)
 		if err := json.Unmarshal(b, m.Err); err != nil {
 			return Message{}, fmt.Errorf("an error from the server does not read: %w", err)
 		}
+		m.Err.Message, m.Err.Rule = Clean(m.Err.Message), Clean(m.Err.Rule)
 	}
 	return m, nil
+}
+
+// clean makes the update's words (names, bot levels, chat, the log's
+// sentences) fit for a terminal (Clean); Raw keeps them as received, for
+// --log.
+func (u *Update) clean() {
+	cleanSeats(u.Seats)
+	for i := range u.Chat {
+		u.Chat[i].Name, u.Chat[i].Text = Clean(u.Chat[i].Name), Clean(u.Chat[i].Text)
+	}
+	for i := range u.Log {
+		u.Log[i] = Clean(u.Log[i])
+	}
+	for i := range u.Names {
+		u.Names[i] = Clean(u.Names[i])
+	}
+}
+
+// cleanSeats cleans the words of each seat the terminal prints: the
+// player's name and the bot's level.
+func cleanSeats(seats []Seat) {
+	for i := range seats {
+		seats[i].Name, seats[i].Bot = Clean(seats[i].Name), Clean(seats[i].Bot)
+	}
 }

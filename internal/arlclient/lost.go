@@ -33,8 +33,11 @@ func (l lost) Error() string {
 		switch {
 		case code == websocket.StatusServiceRestart && ce.Reason == "restarting":
 			return "the server is restarting"
+		case code == websocket.StatusMessageTooBig:
+			// The reason is the library's ("read limited at 4097 bytes").
+			return "the server closed it: a message this client sent was too long for it"
 		case ce.Reason != "":
-			return "the server closed it: " + ce.Reason
+			return "the server closed it: " + Clean(ce.Reason)
 		}
 		return fmt.Sprintf("the server closed it (WebSocket status %d)", int(code))
 	}
@@ -106,15 +109,32 @@ func answerReason(body io.Reader) string {
 		}
 		return ""
 	}
-	r := strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return ' '
-		}
-		return r
-	}, a.Error)
-	r = strings.Join(strings.Fields(r), " ")
+	r := strings.Join(strings.Fields(Clean(a.Error)), " ")
 	if rs := []rune(r); len(rs) > 200 {
 		r = string(rs[:200]) + "..."
 	}
 	return r
+}
+
+// Clean is text from the server as the terminal may print it: its control
+// and format characters (escape sequences, bell, right-to-left overrides)
+// made spaces, as the server does to names and chat, so that a server
+// that does not (another program, a hostile one: connect goes to any link)
+// cannot act on the terminal. Line breaks are kept only by CleanLines.
+func Clean(s string) string { return cleanKeep(s, false) }
+
+// CleanLines is Clean for a text of several lines (a record): its line
+// breaks stay.
+func CleanLines(s string) string { return cleanKeep(s, true) }
+
+func cleanKeep(s string, lines bool) string {
+	return strings.Map(func(r rune) rune {
+		if lines && r == '\n' {
+			return r
+		}
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return ' '
+		}
+		return r
+	}, s)
 }

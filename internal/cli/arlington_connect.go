@@ -33,7 +33,8 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1}
+		r := &arlRemote{env: env, client: c, id: id, link: c.Link(id), at: -1, sent: -1, mine: -1, joined: -1,
+			prompts: inputIsTerminal(env.Stdin)}
 		if err := r.choosePlayer(*level, name); err != nil {
 			return err
 		}
@@ -54,6 +55,9 @@ func runArlingtonConnect(fs *pflag.FlagSet) runFunc {
 		}
 		r.seat, err = c.Join(ctx, id, *name, *seat-1) // the wire counts from 0; -1: any seat
 		if err != nil {
+			if e := arlSeatPastTable(ctx, c, id, *seat, err); e != nil {
+				return e
+			}
 			return arlJoinError(err, r.link, idFile, kept != "")
 		}
 		keepIdentity(env, c, idFile, kept)
@@ -228,6 +232,22 @@ func keepIdentity(env *Env, c *arlclient.Client, path, kept string) {
 	} else {
 		notef(env, "your identity at %s is kept in %s, so later runs are the same player (--identity \"\" not to keep it)", c.Origin(), path)
 	}
+}
+
+// arlSeatPastTable is the error of a --seat past the table's seats, which
+// the server refused as a seat it does not have (its words count seats
+// from 0, as its API does; docs/cli.md): said counting from 1, as the
+// flag does, with the seats the table has. nil for any other refusal.
+func arlSeatPastTable(ctx context.Context, c *arlclient.Client, id string, seat int, err error) error {
+	var api *arlclient.APIError
+	if seat < 1 || !errors.As(err, &api) || api.Status != http.StatusBadRequest || !strings.HasPrefix(api.Message, "no such seat") {
+		return nil
+	}
+	t, terr := c.Table(ctx, id)
+	if terr != nil || t.Players < 1 || seat <= t.Players {
+		return flagErr("connect: %s: the table has no such seat", flagValue("seat", seat))
+	}
+	return flagErr("connect: %s: the table has %d seats: want 1 to %d", flagValue("seat", seat), t.Players, t.Players)
 }
 
 // arlJoinError says why a seat could not be taken; idFile is where this

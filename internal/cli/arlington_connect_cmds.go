@@ -7,9 +7,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cardtable/arlington"
 	"cardtable/internal/arlclient"
+	"cardtable/internal/table"
 )
 
 // The terminal player's commands at an online table.
@@ -25,7 +27,7 @@ const arlConnectHelp = `commands (one a line, read when it is your turn):
   record            print the table's game record so far (the server
                     shows its seed only once the game is over)
   say TEXT          send TEXT to the table's chat
-  quit              leave the table: the server's stand-in bot plays
+  quit, q           leave the table: the server's stand-in bot plays
                     your seat from now on
 ` + arlActionsHelp
 
@@ -52,19 +54,36 @@ func (r *arlRemote) line(ctx context.Context, l arlLine) (stop bool, err error) 
 	switch w := strings.ToLower(word); w {
 	case "":
 		return false, nil
-	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "q", "exit":
 		if rest != "" {
 			r.out("%s takes no arguments\n", word)
 			return false, nil
 		}
 		return r.command(ctx, w)
 	case "say":
-		if rest == "" {
+		// The line as the table will keep it (its control and format
+		// characters made spaces, then trimmed), counted so: the server
+		// counts what comes, and a line over its limit is refused here,
+		// since past 4 KiB the server does not read the message and
+		// closes the connection instead of answering.
+		text := strings.TrimSpace(arlclient.Clean(rest))
+		if text == "" {
 			r.out("usage: say TEXT\n")
 			return false, nil
 		}
-		if err := r.sess.Chat(ctx, rest); err != nil {
-			r.out("not sent: %v\n", err)
+		if n := utf8.RuneCountInString(text); n > table.MaxChatRunes {
+			r.out("not sent: a chat line is at most %d characters, this one has %d\n", table.MaxChatRunes, n)
+			return false, nil
+		}
+		err := r.sess.Chat(ctx, text)
+		r.held = err == nil
+		if err != nil {
+			if ctx.Err() != nil {
+				return true, ctx.Err()
+			}
+			// The connection is going (the follower reconnects): the
+			// WebSocket library's words would tell the player nothing.
+			r.out("not sent: the connection to the table is down; say it again once it is back\n")
 		}
 		return false, nil
 	case "save":
@@ -91,7 +110,7 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 	case "help", "?":
 		r.out("%s\n", arlConnectHelp)
 	case "show":
-		showView(r.env.Stdout, r.fullView())
+		r.showView()
 	case "legal":
 		r.legal = r.last.View.Legal()
 		for i, a := range r.legal {
@@ -116,7 +135,7 @@ func (r *arlRemote) command(ctx context.Context, w string) (stop bool, err error
 			return false, nil
 		}
 		r.out("%s%s", recordNote, text)
-	case "quit", "exit":
+	case "quit", "q", "exit":
 		if err := r.leave(ctx); err != nil {
 			return true, err
 		}

@@ -239,6 +239,9 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		{[]string{"connect", full, "--bot", "wizard"}, exitUsage, "--bot"},
 		{[]string{"connect", full, "--seat", "-2"}, exitUsage, `--seat "-2": want 1 to 6`},
 		{[]string{"connect", full, "--seat", "0"}, exitUsage, `--seat "0": want 1 to 6`},
+		// Past the table's two seats: counted from 1, as the flag is (the
+		// server's own words count from 0).
+		{[]string{"connect", full, "--seat", "3"}, exitUsage, `--seat "3": the table has 2 seats: want 1 to 2`},
 		{[]string{"connect", full, "--log", filepath.Join(t.TempDir(), "no", "dir", "log")}, exitUsage, "cannot write"},
 		{[]string{"connect", strings.TrimSuffix(url, "/") + "/arlington/t/NOSUCHTABLE"}, exitFail, "no table at"},
 		{[]string{"connect", full}, exitFail, "cannot sit at"},

@@ -30,7 +30,7 @@ const arlPlayHelp = `commands (one a line):
   save FILE         save the game record to FILE, to continue later with
                     --load FILE; the file holds the seed, which reveals
                     every hand, so do not read it while playing on
-  quit              stop playing
+  quit, q           stop playing
 ` + arlActionsHelp
 
 // arlActionsHelp is the part of the help that names the actions: the
@@ -152,8 +152,11 @@ type arlPlayer struct {
 	hinter bot.Bot     // answers 'hint'
 	in     *lineFeed
 	inErr  error // why input ended (io.EOF at its end)
-	auto   bool  // the action being taken came from 'auto'
-	legal  []arlington.Action
+	// prompts: standard input is a terminal, so a person reads the "> "
+	// prompt; a script piped in gets none in its output.
+	prompts bool
+	auto    bool // the action being taken came from 'auto'
+	legal   []arlington.Action
 	// nar tells the public events in the words of the page's log
 	// (arlington.Narrator); it has told every event before nar.Told().
 	nar *arlington.Narrator
@@ -190,6 +193,7 @@ func (p *arlPlayer) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // ends the input's goroutine
 	p.in = newLineFeed(ctx, p.env.Stdin)
+	p.prompts = inputIsTerminal(p.env.Stdin)
 	seats := append([]bot.Bot(nil), p.bots...)
 	seats[p.me] = (*arlHuman)(p)
 	p.tell("")
@@ -284,7 +288,9 @@ func (h *arlHuman) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 			p.show()
 			p.prompted = true
 		}
-		p.out("> ")
+		if p.prompts {
+			p.out("> ")
+		}
 		text, err := p.in.next(ctx)
 		if ctx.Err() != nil {
 			return arlington.Action{}, ctx.Err()
@@ -330,7 +336,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 	switch strings.ToLower(word) {
 	case "":
 		return nil, false, nil
-	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "exit":
+	case "help", "?", "show", "legal", "hint", "auto", "record", "quit", "q", "exit":
 		// An argument is refused, not ignored: "quit now" or "auto 3"
 		// may mean something else (as in Spider's terminal play).
 		if rest != "" {
@@ -386,7 +392,7 @@ func (p *arlPlayer) command(ctx context.Context, line string) (act *arlington.Ac
 			p.out("(the file holds the seed, which reveals every hand: do not read it while you play on)\n")
 		}
 		return nil, false, nil
-	case "quit", "exit":
+	case "quit", "q", "exit":
 		return nil, true, nil
 	}
 	if n, err := strconv.Atoi(line); err == nil {

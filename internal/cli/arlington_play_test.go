@@ -329,7 +329,7 @@ func TestArlingtonPlayHint(t *testing.T) {
 		t.Fatalf("hint %q: %v", line, err)
 	}
 	rec := out[strings.Index(out, "arlington record"):]
-	rec = rec[:strings.Index(rec, "> ")]
+	rec = rec[:strings.Index(rec, "stopped; ")] // quit's words follow
 	_, st, err := arlington.Load(strings.NewReader(rec))
 	if err != nil {
 		t.Fatalf("record: %v", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"cardtable/arlington"
@@ -50,12 +51,31 @@ type arlRemote struct {
 	// (-1: none): a move of this seat numbered so is its own, any other
 	// the stand-in's.
 	mine int
+	// joined is the event count of the first view of this run (-1
+	// before it): the events before it are the game so far, told on
+	// joining, whose moves of this seat may be the person's own from an
+	// earlier run or the stand-in's; nothing tells which.
+	joined int
 	// acted is the action last sent, so that a refusal of a set whose
 	// cards are no set can say why, as terminal play does.
 	acted    arlington.Action
 	prompted bool // the table was shown for this position
-	asked    bool // the prompt is out, waiting for a line
-	lines    <-chan arlLine
+	// asked: the prompt is out, waiting for a line. Anything printed
+	// meanwhile (a chat line, a refusal, a note of a lost connection)
+	// starts a line of its own and takes the prompt back, so that it is
+	// printed again below what came. A new connection takes it back too.
+	// mu guards it and the prompt's printing: the follower's notes come
+	// from its own goroutine.
+	mu    sync.Mutex
+	asked bool
+	// prompts: standard input is a terminal, so a person reads the "> "
+	// prompt; a script piped in gets none in its output.
+	prompts bool
+	// held: a chat line was sent and its echo has not come: the prompt
+	// waits for it, else it was printed and at once pushed up by the echo,
+	// a bare "> " line above it.
+	held  bool
+	lines <-chan arlLine
 	// wait: no action is sent before this time, set when the server
 	// refused one for coming too fast (a bot, or a script piped in, would
 	// send again at once and be refused again, until the server cut the
@@ -91,7 +111,60 @@ type arlLine struct {
 	err  error
 }
 
-func (r *arlRemote) out(format string, args ...any) { fmt.Fprintf(r.env.Stdout, format, args...) }
+// out prints to standard output, below the prompt if it is out.
+func (r *arlRemote) out(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
+	fmt.Fprintf(r.env.Stdout, format, args...)
+}
+
+// note is notef below the prompt if it is out: the note (standard error)
+// starts a line of its own rather than following the "> ".
+func (r *arlRemote) note(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
+	notef(r.env, format, args...)
+}
+
+// endPrompt ends the prompt's line on standard output, if the prompt is
+// out, before another line is printed, and takes the prompt back: it is
+// printed again once the player may type. A line the player had half
+// typed is still theirs to finish: the terminal keeps it. r.mu is held.
+func (r *arlRemote) endPrompt() {
+	if r.asked {
+		r.asked = false
+		fmt.Fprintln(r.env.Stdout)
+	}
+}
+
+// prompt prints "> " if the prompt is not out already and a person reads
+// it.
+func (r *arlRemote) prompt() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.asked && r.prompts {
+		fmt.Fprint(r.env.Stdout, "> ")
+		r.asked = true
+	}
+}
+
+// showView prints the table as this seat sees it.
+func (r *arlRemote) showView() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
+	showView(r.env.Stdout, r.fullView())
+}
+
+// unprompt takes the prompt back without printing: a line typed at it
+// ended its line on the screen.
+func (r *arlRemote) unprompt() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.asked = false
+}
 
 func (r *arlRemote) run(ctx context.Context) error {
 	who := "you play it from here; type 'help' for commands"
@@ -104,9 +177,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: func(format string, args ...any) {
-		notef(r.env, format, args...)
-	}})
+	r.sess = r.client.Open(ctx, r.id, arlclient.FollowOptions{Notef: r.note})
 	defer r.sess.Close()
 	if r.bot == nil {
 		r.lines = arlReadLines(ctx, r.env.Stdin)
@@ -118,19 +189,35 @@ func (r *arlRemote) run(ctx context.Context) error {
 		if d := time.Until(r.wait); d > 0 {
 			wake, paused = time.After(d), true
 		}
+		var typed *arlLine // a line typed before the prompt
 		if r.bot == nil && r.myTurn() && r.sent < 0 && !paused {
 			if !r.prompted {
-				showView(r.env.Stdout, r.fullView())
+				r.showView()
 				r.prompted = true
 			}
-			if !r.asked {
-				r.out("> ")
-				r.asked = true
+			select {
+			case l := <-r.lines:
+				// Typed before the turn came: answered at once, with no
+				// prompt printed before it (it read "> > ").
+				typed = &l
+			default:
+				if !r.held {
+					r.prompt()
+				}
 			}
 			lines = r.lines
 		}
+		if typed != nil {
+			r.unprompt()
+			stop, err := r.line(ctx, *typed)
+			if err != nil || stop {
+				return err
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
+			r.leaveUnstarted(ctx)
 			return ctx.Err()
 		case m, ok := <-r.sess.Messages():
 			if !ok {
@@ -144,7 +231,7 @@ func (r *arlRemote) run(ctx context.Context) error {
 				return r.leaveOver(ctx)
 			}
 		case l := <-lines:
-			r.asked = false
+			r.unprompt()
 			stop, err := r.line(ctx, l)
 			if err != nil || stop {
 				return err
@@ -158,6 +245,29 @@ func (r *arlRemote) run(ctx context.Context) error {
 		}
 	}
 }
+
+// leaveUnstarted gives up the seat of a game that has not started, as the
+// program ends on an interrupt: else the game would start with this
+// player absent, and at a table without a turn timer the others would
+// wait for ever. A game in play keeps the seat (docs/arlington-client.md,
+// "Ctrl-C"). The leave has a few seconds of its own, ctx being over.
+func (r *arlRemote) leaveUnstarted(ctx context.Context) {
+	if r.last != nil && r.last.View != nil {
+		return
+	}
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), arlLeaveWait)
+	defer cancel()
+	left, err := r.client.Leave(lctx, r.id)
+	if err != nil {
+		r.note("leaving the table before the game started failed (%v): the seat may stay yours until you leave it", err)
+		return
+	}
+	r.out("%s\n", arlLeftWords(left, r.seat))
+}
+
+// arlLeaveWait bounds the leave on an interrupt: the person asked the
+// program to stop.
+const arlLeaveWait = 5 * time.Second
 
 // arlReadLines reads standard input a line at a time for the terminal
 // player. Its goroutine exits at the end of the input or a read error
@@ -199,6 +309,9 @@ func (r *arlRemote) fullView() arlington.View {
 
 // handle takes one message; done is set at the game's end.
 func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
+	// Whatever the server says, the chat line's echo or not, the prompt
+	// waits no longer.
+	r.held = false
 	if m.Raw != nil && r.log != nil {
 		if _, err := fmt.Fprintf(r.log, "%s\n", m.Raw); err != nil {
 			return false, fmt.Errorf("connect: --log: %w", err)
@@ -208,8 +321,10 @@ func (r *arlRemote) handle(m arlclient.Message) (done bool, err error) {
 	case m.Type == arlclient.TypeConnected:
 		// Until the first view on this connection the last one may be
 		// stale, and an action sent on the lost one may never have
-		// arrived: act again only on what the new one shows.
+		// arrived: act again only on what the new one shows. The prompt
+		// is asked again then, below the notes of the loss.
 		r.fresh, r.sent = false, -1
+		r.unprompt()
 	case m.Err != nil:
 		r.sent = -1
 		if m.Err.Class == "unavailable" && r.bot != nil {
@@ -250,6 +365,9 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		return false, nil
 	}
 	v := u.View
+	if r.joined < 0 {
+		r.joined = v.EventCount
+	}
 	if v.EventsFrom > r.have {
 		// The follower asked again from what it has; this view is current
 		// all the same, and the missing events follow.
@@ -267,7 +385,8 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 	if v.EventCount != r.at {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
-		r.at, r.prompted, r.legal, r.sent, r.asked = v.EventCount, false, nil, -1, false
+		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+		r.endPrompt()
 		r.storeWait, r.storeTold = 0, false // the table stores again
 	}
 	if u.Over() {
@@ -296,7 +415,7 @@ func (r *arlRemote) leaveOver(ctx context.Context) error {
 		r.out("left the table: a rematch of this game holds no seat for you (to play again, join the rematch or a new table)\n")
 	case errors.Is(err, arlclient.ErrNotFound):
 	default:
-		notef(r.env, "warning: the game is over, but leaving the table failed (%v): a rematch of it may hold a seat for you until its timer gives it up", err)
+		r.note("warning: the game is over, but leaving the table failed (%v): a rematch of it may hold a seat for you until its timer gives it up", err)
 	}
 	return nil
 }

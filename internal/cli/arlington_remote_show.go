@@ -13,9 +13,11 @@ import (
 // show prints one public event in the words of the table page's log and
 // of `arlington play` (arlington.Narrator), which follows the game from
 // its first event (events arrive in order, from 0). A move of this seat
-// that this client did not send is marked: the server's stand-in bot
-// played it while the seat was away or its turn timer ran out. A scored
-// hand is followed by the totals.
+// that this client did not send, since this run joined, is marked: the
+// server's stand-in bot played it while the seat was away or its turn
+// timer ran out. The game so far, told on joining, is not: its moves of
+// this seat may be the person's own, from an earlier run. A scored hand
+// is followed by the totals.
 func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
 	names := r.seatNames(u.Seats)
 	if r.nar == nil {
@@ -23,7 +25,7 @@ func (r *arlRemote) show(u *arlclient.Update, e arlington.Event) {
 	}
 	r.nar.SetNames(names)
 	mark := ""
-	if e.Kind == arlington.EventMove && e.Seat == r.seat && e.N != r.mine {
+	if e.Kind == arlington.EventMove && e.Seat == r.seat && e.N != r.mine && e.N >= r.joined {
 		mark = "stand-in: "
 	}
 	r.out("%s%s\n", mark, r.nar.Tell(e))

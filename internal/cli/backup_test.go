@@ -102,7 +102,7 @@ func TestBackupRestore(t *testing.T) {
 	}
 	run(exitOK, "integrity check: ok", "backup", "--db", path, "--to", backup)
 	run(exitUsage, "already exists", "backup", "--db", path, "--to", backup)
-	run(exitFail, "in use by another cardtable server", "restore", "--db", path, "--from", backup)
+	run(exitFail, "in use by a running cardtable server: stop it first", "restore", "--db", path, "--from", backup)
 	if _, err := post(t, c.url+"api/games", `{"deal":"9"}`, http.StatusCreated); err != nil {
 		t.Fatal(err)
 	}

@@ -50,3 +50,39 @@ func TestDeployCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestHostingNginxLocation: the location block of docs/hosting.md's nginx
+// sample is the one TestServeBehindNginx runs nginx with (proxyServer),
+// as the page says, directive for directive.
+func TestHostingNginxLocation(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "hosting.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := locationBlock(t, regexp.MustCompile("(?s)```nginx\n(.*?)```").FindStringSubmatch(string(b)))
+	tested := locationBlock(t, []string{"", proxyServer("127.0.0.1:1", "127.0.0.1:8080")})
+	if doc != tested {
+		t.Fatalf("docs/hosting.md's location block:\n%s\nthe tests':\n%s", doc, tested)
+	}
+}
+
+// locationBlock is the directives of m[1]'s "location / { }", comments
+// dropped, one a line.
+func locationBlock(t *testing.T, m []string) string {
+	t.Helper()
+	if m == nil {
+		t.Fatal("no nginx sample")
+	}
+	loc := regexp.MustCompile(`(?s)location / \{(.*?)\}`).FindStringSubmatch(m[1])
+	if loc == nil {
+		t.Fatalf("no location block in %s", m[1])
+	}
+	var out []string
+	for _, line := range strings.Split(loc[1], "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		if line = strings.Join(strings.Fields(line), " "); line != "" {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}

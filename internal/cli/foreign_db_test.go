@@ -78,20 +78,7 @@ func TestServeRefusesNewerDatabase(t *testing.T) {
 // its schema version and its tables left as they were.
 func TestServeRefusesNewerPostgres(t *testing.T) {
 	ctx := context.Background()
-	pg := pgtest.DB(t)
-	s, err := storetest.Open(ctx, pg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	conn, err := pgx.Connect(ctx, pg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = 999`); err != nil {
-		t.Fatal(err)
-	}
+	pg, conn := newerPostgres(t)
 	tables := func() []string {
 		rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables
 			WHERE table_schema = current_schema() ORDER BY table_name`)
@@ -114,12 +101,40 @@ func TestServeRefusesNewerPostgres(t *testing.T) {
 		strings.Count(errb.String(), "\n") != 1 || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and a line ending %q", code, out.String(), errb.String(), want)
 	}
-	var v int
-	if err := conn.QueryRow(ctx, `SELECT version FROM cardtable_schema`).Scan(&v); err != nil || v != 999 {
-		t.Fatalf("the newer database's schema version is now %d (%v)", v, err)
-	}
+	stillNewer(t, conn)
 	if after := tables(); !slices.Equal(after, before) {
 		t.Fatalf("tables %v, were %v", after, before)
+	}
+}
+
+// newerPostgres is a PostgreSQL database a newer cardtable migrated
+// (schema version 999), and a connection to it for the checks.
+func newerPostgres(t *testing.T) (string, *pgx.Conn) {
+	ctx := context.Background()
+	pg := pgtest.DB(t)
+	s, err := storetest.Open(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(ctx, pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = 999`); err != nil {
+		t.Fatal(err)
+	}
+	return pg, conn
+}
+
+// stillNewer fails t unless conn's database is at schema version 999
+// still: a refusal changed nothing.
+func stillNewer(t *testing.T, conn *pgx.Conn) {
+	t.Helper()
+	var v int
+	if err := conn.QueryRow(context.Background(), `SELECT version FROM cardtable_schema`).Scan(&v); err != nil || v != 999 {
+		t.Fatalf("the newer database's schema version is now %d (%v)", v, err)
 	}
 }
 
@@ -281,15 +296,5 @@ func refusedUntouched(t *testing.T, dir string, cases []refusal) {
 			}
 		})
 	}
-	after := dirBytes(t, dir)
-	for name, b := range after {
-		if before[name] == nil || !bytes.Equal(b, before[name]) {
-			t.Errorf("%s changed or appeared (%d bytes, was %d)", name, len(b), len(before[name]))
-		}
-	}
-	for name := range before {
-		if _, ok := after[name]; !ok {
-			t.Errorf("%s was removed", name)
-		}
-	}
+	sameDir(t, before, dirBytes(t, dir))
 }

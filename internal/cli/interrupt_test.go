@@ -123,8 +123,7 @@ func TestInterruptTerminalPlay(t *testing.T) {
 		name := strings.Join(tc.args[:2], " ")
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(t.Context())
-			stdin, typing := io.Pipe() // a terminal: no line comes
-			defer typing.Close()
+			_, stdin := openPTY(t) // a terminal: no line comes
 			out := &cancelOnOutput{after: tc.after, cancel: func() { cancel(Interrupt{Signal: os.Interrupt}) }}
 			var errb bytes.Buffer
 			done := make(chan int, 1)

@@ -127,7 +127,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	srv, arl := webServer(log, names, hosts, node, hub, sp, web.Options{Ready: db, Observer: metrics, Events: events})
 	units := openUnits(ctx, &o, ls, unitsOptions{names: names, certs: db, allowed: hosts, handler: arl.Forward(srv),
 		metrics: metrics.Handler(), limit: srv.LimitOften, log: log, errLog: serverErrorLog(events)})
-	logServing(ctx, log, db, dbName, units, hosts, names.domains)
+	logServing(ctx, log, db, dbName, units, hosts, names)
 	stopBackground := runBackground(ctx, sp, pool, log)
 	err = serveUnits(ctx, log, units, srv)
 	stopBackground()
@@ -225,14 +225,23 @@ func (o serveOptions) answeredHosts(names serveNames, ln net.Addr) []string {
 
 // logServing says where the server is to be reached, on what database, and
 // where its other listeners are.
-func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts, domains []string) {
+func logServing(ctx context.Context, log *slog.Logger, db serverStore, dbName string, units []unit, hosts []string, names serveNames) {
 	n, _ := db.CountGames(ctx)
 	url := openURL(units[0].ln.Addr(), units[0].tls)
-	if len(domains) > 0 && units[0].tls {
-		// With --acme only the domains have a certificate: the address
-		// (localhost, 127.0.0.1) would fail the handshake.
+	// With --acme only the domains have a certificate, and with
+	// --tls-cert the names it is for: the address (localhost,
+	// 127.0.0.1) would fail the handshake or the browser's check.
+	name := ""
+	switch {
+	case !units[0].tls:
+	case len(names.domains) > 0:
+		name = names.domains[0]
+	case names.certs != nil:
+		name = names.certs.nameFor(names.hosts)
+	}
+	if name != "" {
 		_, port, _ := net.SplitHostPort(units[0].ln.Addr().String())
-		url = "https://" + net.JoinHostPort(domains[0], port) + "/"
+		url = "https://" + net.JoinHostPort(name, port) + "/"
 	}
 	log.Info("cardtable serving", "url", url, "db", dbName, "games", n,
 		"hosts", strings.Join(servedHosts(hosts), ","))

@@ -205,6 +205,11 @@ func domainPolicy(domains []string) autocert.HostPolicy {
 		if n, err := web.NormalizeHost(host); err == nil && slices.Contains(domains, n) {
 			return nil
 		}
+		if host == "" {
+			// A visit by address (https://127.0.0.1/) names no host:
+			// say so, rather than quote an empty name.
+			return errors.New("acme: the client named no host (a visit by address has no certificate; use an --acme domain)")
+		}
 		return fmt.Errorf("acme: %q is not one of the --acme domains", host)
 	}
 }

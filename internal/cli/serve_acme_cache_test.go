@@ -296,6 +296,19 @@ func TestACMEUnknownNames(t *testing.T) {
 	}
 }
 
+// TestACMENoServerName: a handshake naming no host (a visit by address,
+// https://127.0.0.1/) is refused in words that say so, not with an empty
+// name quoted, since that error is what the log shows the operator.
+func TestACMENoServerName(t *testing.T) {
+	s := storetest.OpenTB(t, storetest.Backends()[0].New(t))
+	o := serveOptions{acme: "cards.example", db: filepath.Join(t.TempDir(), "s.db")}
+	m := acmeManager(context.Background(), &o, serveNames{domains: []string{"cards.example"}}, s, nil)
+	_, err := acmeTLSConfig(m, []string{"cards.example"}).GetCertificate(&tls.ClientHelloInfo{})
+	if err == nil || strings.Contains(err.Error(), `""`) || !strings.Contains(err.Error(), "named no host") {
+		t.Fatalf("%v", err)
+	}
+}
+
 // TestACMEChallengeDBDown: with the database unreadable, a visitor asking
 // port 80 for a challenge's answer gets 404 with a general message, never
 // the database's words, which are logged.

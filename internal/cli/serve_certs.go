@@ -119,3 +119,18 @@ func (c *certFiles) load() (tls.Certificate, error) {
 	}
 	return tls.X509KeyPair(certPEM, keyPEM)
 }
+
+// nameFor is the first of hosts the certificate in service is for, ""
+// if none: the address to give a player, since a browser sent to the
+// listen address (localhost) would find the certificate not its own.
+func (c *certFiles) nameFor(hosts []string) string {
+	c.mu.Lock()
+	leaf := c.cert.Leaf
+	c.mu.Unlock()
+	for _, h := range hosts {
+		if leaf != nil && leaf.VerifyHostname(h) == nil {
+			return h
+		}
+	}
+	return ""
+}

@@ -108,7 +108,8 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 		// is CARDTABLE_MAX_SAVES's, not CARDTABLE_MAX_SAVE_MB's.
 		best, bestD := "", 0
 		for _, flag := range flags {
-			if d := editDistance(normEnv(name), normEnv(flag)); nearName(name, flag) && (best == "" || d < bestD) {
+			a, b := normEnv(name), normEnv(flag)
+			if d := editDistance(a, b); nearName(a, b, d) && (best == "" || d < bestD) {
 				best, bestD = flag, d
 			}
 		}
@@ -125,20 +126,16 @@ func normEnv(s string) string {
 	return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
 }
 
-// nearName reports whether variable name is likely a mistyped flag's
-// variable: the same but for underscores or case, a letter or two off
-// (one for short names), or the flag's name with a different ending
-// (PROXIES for PROXY).
-func nearName(name, flag string) bool {
-	a, b := normEnv(name), normEnv(flag)
-	if a == b {
-		return true
-	}
+// nearName reports whether a variable's name a (normEnv's) is likely
+// a mistyped flag's b, d apart (editDistance): the same but for
+// underscores or case, a letter or two off (one for short names), or
+// the flag's name with a different ending (PROXIES for PROXY).
+func nearName(a, b string, d int) bool {
 	limit := 2
 	if len(b) < 6 {
 		limit = 1
 	}
-	if editDistance(a, b) <= limit {
+	if d <= limit {
 		return true
 	}
 	common := 0

@@ -51,6 +51,15 @@ func TestServeHTTPS(t *testing.T) {
 		}
 	}
 
+	// A certificate for a --host name: the start gives that name, not
+	// the listen address the certificate is not for.
+	named, namedKey, _ := selfSigned(t, t.TempDir(), "cards.example")
+	s2 := startServe(t, "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "s2.db"), "--tls-cert", named, "--tls-key", namedKey,
+		"--host", "other.example,cards.example")
+	if !strings.HasPrefix(s2.url, "https://cards.example:") {
+		t.Fatalf("served at %s, want https://cards.example:...", s2.url)
+	}
+
 	redirect := s.listenAddr(t, "redirect")
 	port := s.url[strings.LastIndex(s.url, ":")+1 : len(s.url)-1]
 	for _, tc := range []struct {

@@ -128,7 +128,9 @@ func writeJSON(w io.Writer, v any) error {
 
 // renderSpider draws the game as text: a header, the piles as columns
 // ("##" face down; with reveal or the open variant "|3D"), and with reveal
-// the stock rows.
+// the stock rows. A column is 4 characters wide, the widest cell ("|QS")
+// and a space, so the piles fit a terminal of 40 columns (a phone's, a
+// split pane): at 5, the tenth pile wrapped onto the next line there.
 func renderSpider(g *spider.Game, reveal bool) string {
 	var b strings.Builder
 	v := g.View(reveal)
@@ -141,8 +143,15 @@ func renderSpider(g *spider.Game, reveal bool) string {
 		completed = strings.Join(v.Completed, " ")
 	}
 	title := strings.ToUpper(v.Variant[:1]) + v.Variant[1:]
-	fmt.Fprintf(&b, "%s, %s, %s   score %d   moves %d   stock %d   completed: %s\n",
-		title, plural(v.Suits, "suit"), deal, v.Score, v.Moves, v.Stock, completed)
+	mark := ""
+	switch {
+	case v.Breakdown.Stopped:
+		mark = " (frozen)" // Spider: scoring stopped at an undo, restart or load
+	case v.Breakdown.Cheated:
+		mark = " (halved)" // Arachnid: cheating detected
+	}
+	fmt.Fprintf(&b, "%s, %s, %s   score %d%s   moves %d   stock %d   completed: %s\n",
+		title, plural(v.Suits, "suit"), deal, v.Score, mark, v.Moves, v.Stock, completed)
 	cols := make([][]string, len(v.Piles))
 	height := 0
 	for k, pv := range v.Piles {
@@ -161,7 +170,7 @@ func renderSpider(g *spider.Game, reveal bool) string {
 	}
 	head := ""
 	for k := range cols {
-		head += fmt.Sprintf("%4d ", k+1)
+		head += fmt.Sprintf("%3d ", k+1)
 	}
 	b.WriteString(strings.TrimRight(head, " ") + "\n")
 	for j := range height {
@@ -171,7 +180,7 @@ func renderSpider(g *spider.Game, reveal bool) string {
 			if j < len(cols[k]) {
 				cell = cols[k][j]
 			}
-			line += fmt.Sprintf("%4s ", cell)
+			line += fmt.Sprintf("%3s ", cell)
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}

@@ -228,14 +228,34 @@ func (s *spiderSession) gameCommand(line string) (extra map[string]any, text []s
 	if err != nil {
 		return nil, nil, err
 	}
+	before := s.g.Score()
 	m, moved, err := s.g.Apply(c)
-	if err != nil || !moved {
+	if err != nil {
 		return nil, nil, err
+	}
+	text = scoreMarked(before, s.g)
+	if !moved {
+		return nil, text, nil
 	}
 	if c.Op == spider.OpAuto {
 		text = append(text, "auto: "+m.String())
 	}
 	return map[string]any{"move": m.String()}, text, nil
+}
+
+// scoreMarked says so when a command halved the score (Arachnid's cheat
+// detection) or stopped it (Spider), as the page does: the header's mark
+// alone is easily missed.
+func scoreMarked(before spider.GameScore, g *spider.Game) []string {
+	after := g.Score()
+	switch {
+	case after.Cheated && !before.Cheated:
+		level := map[spider.CheatLevel]string{spider.CheatFull: "full detection", spider.CheatNewCards: "new cards only"}[g.Options().Cheat]
+		return []string{fmt.Sprintf("cheating detected (%s): the score is halved from now on", level)}
+	case after.Stopped && !before.Stopped:
+		return []string{fmt.Sprintf("scoring stopped: in Spider an undo, restart or load ends this game's scoring at %d", after.Counted)}
+	}
+	return nil
 }
 
 // locate says which piles show a card, such as QH.
@@ -336,8 +356,11 @@ func (s *spiderSession) load(name string) (text []string, err error) {
 		// there, a directory, too big) is said as such: no format fault.
 		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
+	// Say a Spider game's stop; a cheat mark the save brings was not
+	// detected now.
+	before := spider.GameScore{Cheated: g.Cheated()}
 	s.g = g
-	return []string{"loaded " + name}, nil
+	return append([]string{"loaded " + name}, scoreMarked(before, g)...), nil
 }
 
 // extraCommand runs a command another package added (spiderExtraCommands);

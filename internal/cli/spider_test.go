@@ -338,3 +338,41 @@ func TestSpiderPlayHelpListsRealCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestSpiderPlayScoreMark: the terminal says when an undo or a restart
+// halves an Arachnid score (cheat detection) or stops a Spider one, and
+// its header keeps saying so, as the page's status bar does: a score
+// that merely stops moving or drops tells the player nothing of why.
+func TestSpiderPlayScoreMark(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		said, bar string
+	}{
+		{[]string{"--cheat", "full"}, "cheating detected (full detection): the score is halved from now on", "score 6 (halved)"},
+		{[]string{"--variant", "spider"}, "scoring stopped: in Spider an undo, restart or load ends this game's scoring at 12", "score 12 (frozen)"},
+	} {
+		args := append([]string{"spider", "play", "--deal", "1"}, tc.args...)
+		// Deal 1, either layout: 7H onto 8H turns a card up and builds in
+		// suit (12 points).
+		out, _, code := run(t, "move 6 1 1\nundo\nredo\n", args...)
+		if code != 0 {
+			t.Fatal(code)
+		}
+		if strings.Count(out, tc.said) != 1 {
+			t.Errorf("%v: want %q said once in:\n%s", tc.args, tc.said, out)
+		}
+		last := out[strings.LastIndex(out, "score "):]
+		if !strings.HasPrefix(last, tc.bar) {
+			t.Errorf("%v: header after the redo reads %q, want %q", tc.args, strings.SplitN(last, "\n", 2)[0], tc.bar)
+		}
+	}
+	// A Spider game loaded in play stops its scoring too, and says so.
+	file := filepath.Join(t.TempDir(), "g.txt")
+	out, _, code := run(t, "move 6 1 1\nsave "+file+"\nload "+file+"\n", "spider", "play", "--deal", "1", "--variant", "spider")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	if want := "loaded " + file + "\nscoring stopped: in Spider an undo, restart or load ends this game's scoring at 12\n"; !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
+	}
+}

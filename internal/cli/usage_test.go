@@ -125,3 +125,12 @@ func TestArlingtonPlayRefusesArguments(t *testing.T) {
 		t.Errorf("an argument was ignored:\n%s", out)
 	}
 }
+
+// TestArlingtonPlayQuitShort: q stops the game, as it does in Spider's
+// terminal play; before, it was read as an action and refused.
+func TestArlingtonPlayQuitShort(t *testing.T) {
+	out, errOut, code := arlRun(t, "Q\n", "arlington", "play", "--players", "2", "--seed", "3")
+	if code != 0 || !strings.Contains(out, "stopped; the record so far") || strings.Contains(out, "bad action") {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+}

@@ -97,24 +97,27 @@ func New(g Gauges) *Metrics {
 		// live_tables, the sum, keeps its name for the dashboards that
 		// read it; its old help ("Live Arlington tables") hid that
 		// finished tables count in it.
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_arlington_live_tables",
-			Help: "Arlington tables this server holds, finished ones not yet closed included (open_tables + finished_tables).",
-		}, func() float64 { open, over := g.Tables(); return float64(open + over) }))
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_arlington_open_tables", Help: "Arlington tables waiting for people or in play.",
-		}, func() float64 { open, _ := g.Tables(); return float64(open) }))
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_arlington_finished_tables", Help: "Arlington tables whose game is over, still listed until they close.",
-		}, func() float64 { _, over := g.Tables(); return float64(over) }))
+		m.reg.MustRegister(readTogether{
+			descs: []*prometheus.Desc{
+				prometheus.NewDesc("cardtable_arlington_live_tables",
+					"Arlington tables this server holds, finished ones not yet closed included (open_tables + finished_tables).", nil, nil),
+				prometheus.NewDesc("cardtable_arlington_open_tables", "Arlington tables waiting for people or in play.", nil, nil),
+				prometheus.NewDesc("cardtable_arlington_finished_tables", "Arlington tables whose game is over, still listed until they close.", nil, nil),
+			},
+			read: func() []float64 {
+				open, over := g.Tables()
+				return []float64{float64(open + over), float64(open), float64(over)}
+			},
+		})
 	}
 	if g.Cache != nil {
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_spider_cache_bytes", Help: "Estimated memory of the Spider games held in memory.",
-		}, func() float64 { b, _ := g.Cache(); return float64(b) }))
-		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "cardtable_spider_cache_games", Help: "Spider games held in memory.",
-		}, func() float64 { _, n := g.Cache(); return float64(n) }))
+		m.reg.MustRegister(readTogether{
+			descs: []*prometheus.Desc{
+				prometheus.NewDesc("cardtable_spider_cache_bytes", "Estimated memory of the Spider games held in memory.", nil, nil),
+				prometheus.NewDesc("cardtable_spider_cache_games", "Spider games held in memory.", nil, nil),
+			},
+			read: func() []float64 { b, n := g.Cache(); return []float64{float64(b), float64(n)} },
+		})
 	}
 	if g.CacheBudget != nil {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -123,6 +126,26 @@ func New(g Gauges) *Metrics {
 		}, func() float64 { return float64(g.CacheBudget()) }))
 	}
 	return m
+}
+
+// readTogether is gauges read by one call of read per scrape, read's
+// figures in descs' order: the tables are listed (the cache counted)
+// once, not once a gauge, and the figures agree with each other.
+type readTogether struct {
+	descs []*prometheus.Desc
+	read  func() []float64
+}
+
+func (r readTogether) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range r.descs {
+		ch <- d
+	}
+}
+
+func (r readTogether) Collect(ch chan<- prometheus.Metric) {
+	for i, v := range r.read() {
+		ch <- prometheus.MustNewConstMetric(r.descs[i], prometheus.GaugeValue, v)
+	}
 }
 
 // Handler serves the metrics in Prometheus's text format.

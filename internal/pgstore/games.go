@@ -164,7 +164,7 @@ func (db *DB) GameVersion(ctx context.Context, id string) (int64, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, fmt.Errorf("game %q: %w", id, ErrNotFound)
 	}
-	return v, down(err)
+	return v, err
 }
 
 // CountGames is the number of stored games.

@@ -129,10 +129,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 
 // Ping proves the database answers now, for the server's readiness check.
 func (db *DB) Ping(ctx context.Context) error {
-	if err := db.pool.Ping(ctx); err != nil {
-		return down(err) // /readyz tells it: one line, the cause, no package name
-	}
-	return nil
+	return db.pool.Ping(ctx) // down already: /readyz tells one line, the cause, no package name
 }
 
 // closeWithin bounds Close's wait for connections still in use, as the

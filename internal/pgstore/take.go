@@ -176,7 +176,7 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	n.mu.Unlock()
 	rows, err := n.db.pool.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
 	if err != nil {
-		return nil, down(err) // logged every second while the database is out of reach: one line
+		return nil, err // down already (pool): logged every second while the database is out of reach, one line
 	}
 	claims, err := pgx.CollectRows(rows, pgx.RowToStructByPos[claim])
 	if err != nil {

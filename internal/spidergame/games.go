@@ -409,6 +409,12 @@ func (gs *Service) play(ctx context.Context, player, id string, c spider.Command
 			e.mu.Unlock()
 			return nil, spider.Move{}, false, ErrGivenUp
 		}
+		if c.Op == spider.OpRestart && e.g.Steps() == 0 {
+			// A restart with no move to take back or forget changes
+			// nothing: nothing is stored, so it does not make the game
+			// played (abandon).
+			return e, spider.Move{}, false, nil
+		}
 		m, moved, err := e.g.Apply(c)
 		if err != nil {
 			e.mu.Unlock()
@@ -435,8 +441,13 @@ func logText(c spider.Command, m spider.Move, moved bool) string {
 }
 
 // abandon records player's game id as lost if the player leaves it for
-// another game after playing at least one move without winning. An unknown
-// id is ignored: starting the new game matters more.
+// another game, not won, after a move, undo, redo or restart was made on
+// it since it was started or loaded: a command stored since, as its
+// version tells (a restart that changes nothing is not stored). A move
+// taken back still counts, or a restart or undoing every move before
+// leaving would escape the loss; the moves and action count a loaded
+// file brings do not, as the file's history is not this game's. An
+// unknown id is ignored: starting the new game matters more.
 func (gs *Service) abandon(ctx context.Context, player, id string) error {
 	if id == "" {
 		return nil
@@ -446,7 +457,7 @@ func (gs *Service) abandon(ctx context.Context, player, id string) error {
 		return nil
 	}
 	defer e.mu.Unlock()
-	if e.g.MovesPlayed() == 0 || e.g.Won() {
+	if e.version == 1 || e.g.Won() {
 		return nil
 	}
 	return gs.db.RecordResult(context.WithoutCancel(ctx), player, result(e, false, gs.now(), e.played))

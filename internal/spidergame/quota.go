@@ -32,14 +32,23 @@ func (q SaveQuota) OrDefault() SaveQuota {
 // other saves), else ErrTooMany with what to do.
 func (q SaveQuota) Admit(used SaveQuota, size int) error {
 	if used.Count >= q.Count {
-		return fmt.Errorf("%w: you have %d saved games (the most a player keeps); delete one to save another", ErrTooMany, used.Count)
+		return quotaError(fmt.Sprintf("you have %d saved games (the most a player keeps); delete one to save another", used.Count))
 	}
 	if used.Bytes+int64(size) > q.Bytes {
-		return fmt.Errorf("%w: your saved games take %s and this one %s more, past the %s a player keeps; delete some to save it",
-			ErrTooMany, megabytes(used.Bytes), megabytes(int64(size)), megabytes(q.Bytes))
+		return quotaError(fmt.Sprintf("your saved games take %s and this one %s more, past the %s a player keeps; delete some to save it",
+			megabytes(used.Bytes), megabytes(int64(size)), megabytes(q.Bytes)))
 	}
 	return nil
 }
+
+// quotaError is ErrTooMany in words the player reads as they are: the
+// 422 answer is the error's text, and "too many: you have 50 saved
+// games" put the sentinel's name before the sentence (docs/api.md
+// quotes it without).
+type quotaError string
+
+func (e quotaError) Error() string        { return string(e) }
+func (e quotaError) Is(target error) bool { return target == ErrTooMany }
 
 // megabytes writes n bytes for a player: "1.3 MB".
 func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

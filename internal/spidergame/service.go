@@ -194,8 +194,9 @@ func (e *BehindError) Unwrap() error { return ErrBehind }
 // for its analysis unless it is won: closed to commands, its lineage's
 // loss recorded as final (which closes the lineage's other games too).
 // previous, if not "", is the game the player leaves for it: once the new
-// game is stored, it counts as lost if it had moves and was not won
-// (failing to count it is logged, not worth refusing the new game for).
+// game is stored, it counts as lost if it was played since it was
+// started or loaded and was not won (abandon; failing to count it is
+// logged, not worth refusing the new game for).
 func (gs *Service) Start(ctx context.Context, player string, g *spider.Game, lineage string, played time.Duration, gaveUp bool, previous string) (Snapshot, error) {
 	e, err := gs.add(ctx, player, g, lineage, played, gaveUp)
 	if err != nil {

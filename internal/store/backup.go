@@ -93,7 +93,7 @@ func Backup(ctx context.Context, path, to string) error {
 		return fmt.Errorf("backup: checking %s: %w", path, err)
 	}
 	if len(dmg.found) > 0 && !dmg.indexOnly {
-		return rowsMayBeLost(path, dmg)
+		return fmt.Errorf("backup: %w", rowsMayBeLost(path, dmg, "nothing written"))
 	}
 	tmp := filepath.Join(filepath.Dir(to), fmt.Sprintf(".%s.tmp-%d", filepath.Base(to), time.Now().UnixNano()))
 	defer os.Remove(tmp)
@@ -112,7 +112,7 @@ func Backup(ctx context.Context, path, to string) error {
 		// VACUUM INTO copied the indexes as they were; the tables are
 		// whole, so the copy's indexes are made anew from them.
 		if err := reindex(ctx, tmp); err != nil {
-			return fmt.Errorf("%w (its indexes could not be made anew on a copy: %w)", rowsMayBeLost(path, dmg), err)
+			return fmt.Errorf("backup: %w (its indexes could not be made anew on a copy: %w)", rowsMayBeLost(path, dmg, "nothing written"), err)
 		}
 	}
 	if err := checkCopy(ctx, tmp); err != nil {
@@ -331,8 +331,9 @@ func copyFailed(err error) string {
 // old database, if any, is kept as path.replaced-TIME (with its -wal,
 // renamed to go with it; a -wal with no database is moved aside too); the
 // old -shm is removed, so nothing of the old database is ever replayed
-// into the backup. It returns the old
-// database's new name ("" if there was none).
+// into the backup. The restored file gets the old database's owner and
+// group, or its folder's when there was none (ownRestored). It returns
+// the old database's new name ("" if there was none).
 func Restore(ctx context.Context, path, from string) (kept string, err error) {
 	return restore(ctx, path, from, false)
 }
@@ -366,11 +367,11 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 	}
 	target, err := openFile(path)
 	if err != nil {
-		return "", fmt.Errorf("restore: %w", err)
+		return "", inUseRefusal(path, err)
 	}
 	defer target.Close()
 	if err := sideInUse(path); err != nil {
-		return "", fmt.Errorf("restore: %w", err)
+		return "", inUseRefusal(path, err)
 	}
 	tmp, err := copyBeside(path, from)
 	if err != nil {
@@ -379,6 +380,9 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 	defer os.Remove(tmp)
 	if err := checkCopy(ctx, tmp); err != nil {
 		return "", fmt.Errorf("restore: the copy of %s made beside the database failed its check, nothing changed: it %v", from, copyFailed(err))
+	}
+	if err := ownRestored(tmp, path, target.opened); err != nil {
+		return "", err
 	}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	wal := path + ".stale-" + stamp + "-wal" // a -wal without its database
@@ -402,6 +406,45 @@ func restore(ctx context.Context, path, from string, makeDir bool) (kept string,
 		return kept, fmt.Errorf("restore: %w", err)
 	}
 	return kept, syncDir(filepath.Dir(path))
+}
+
+// inUseRefusal words restore's refusal of a database a server uses:
+// errInUse's own advice is serve's (another file would do there), but a
+// restore must wait for that server to stop.
+func inUseRefusal(path string, err error) error {
+	var side *sideInUseError
+	switch {
+	case errors.As(err, &side):
+		return plainError{msg: fmt.Sprintf("restore: %s-shm is in use by a running cardtable server %s: stop it first; nothing changed", path, swappedServer), err: err}
+	case errors.Is(err, errInUse):
+		return plainError{msg: fmt.Sprintf("restore: %s is in use by a running cardtable server: stop it first; nothing changed", path), err: err}
+	}
+	return fmt.Errorf("restore: %w", err)
+}
+
+// ownRestored gives tmp, the restored file, the owner and group of the
+// database at path it replaces (opened), so that a restore run as root
+// leaves a file the service's user can open. With no database there (a
+// missing or empty file: openFile made it, or an earlier restore
+// refused later did, as whoever ran it), it takes those of path's
+// folder instead, which systemd's StateDirectory= gives to the
+// service's user. A user who may not give a new file away keeps it, as
+// any file they make (the restore worked so before).
+func ownRestored(tmp, path string, opened os.FileInfo) error {
+	if opened.Size() > 0 {
+		if err := ownLike(tmp, opened); err != nil {
+			return fmt.Errorf("restore: the restored file cannot be given the owner of the database it replaces (run restore as that user, or as root): %w; nothing changed", err)
+		}
+		return nil
+	}
+	dir, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("restore: %w; nothing changed", err)
+	}
+	if err := ownLike(tmp, dir); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("restore: giving the restored file its folder's owner: %w; nothing changed", err)
+	}
+	return nil
 }
 
 // copyBeside copies from to a new temporary file in path's directory,

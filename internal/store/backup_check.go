@@ -118,12 +118,13 @@ func reindex(ctx context.Context, path string) error {
 	return err
 }
 
-// rowsMayBeLost refuses a source whose damage is not in its indexes
-// alone: the copy could miss rows and pass its own check.
-func rowsMayBeLost(path string, d damage) error {
-	return fmt.Errorf("backup: %s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
-		"without a word; nothing written: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
-		path, ErrCorrupt, d.words())
+// rowsMayBeLost refuses a source (of a backup, of db copy) whose damage
+// is not in its indexes alone: the copy could miss rows and pass its own
+// check. nothing says what the refusal left undone.
+func rowsMayBeLost(path string, d damage, nothing string) error {
+	return fmt.Errorf("%s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
+		"without a word; %s: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
+		path, ErrCorrupt, d.words(), nothing)
 }
 
 // indexesMadeAnew reports a backup written of a source damaged in its

@@ -122,6 +122,45 @@ func TestBackupSaysWhatIsWrong(t *testing.T) {
 	})
 }
 
+// TestRestoreRefusedForSwappedServer: a restore refused because a server
+// whose database file was replaced still has the -shm at the path says
+// so, with restore's advice, not serve's; docs/operating.md quotes the
+// words as printed.
+func TestRestoreRefusedForSwappedServer(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, swapped, backup := filepath.Join(dir, "ct.db"), filepath.Join(dir, "swapped.db"), filepath.Join(dir, "backup.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fillSaves(t, db, 3)
+	copyDB(t, db, swapped)
+	copyDB(t, db, backup)
+	if err := os.Rename(swapped, path); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Restore(ctx, path, backup)
+	want := "restore: " + path + "-shm is in use by a running cardtable server " +
+		"(a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop it first; nothing changed"
+	if err == nil || err.Error() != want {
+		t.Fatalf("restore beside a swapped server's -shm: %v\nwant %s", err, want)
+	}
+	if strings.Contains(err.Error(), "another database file") {
+		t.Fatalf("restore gives serve's advice: %v", err)
+	}
+	// docs/operating.md quotes it as printed.
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "operating.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := strings.TrimPrefix(want, "restore: "+path)
+	if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), "`..."+quoted+"`") {
+		t.Errorf("docs/operating.md does not quote %q", quoted)
+	}
+}
+
 // TestRestore: refused while a store holds the database, and for a file
 // that is not a sound cardtable database (nothing changes); otherwise the
 // backup is in place, whole, the old database kept aside with its WAL, and
@@ -146,7 +185,7 @@ func TestRestore(t *testing.T) {
 		}
 	}
 	fillMore()
-	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) {
+	if _, err := Restore(ctx, path, backup); !errors.Is(err, errInUse) || !strings.Contains(err.Error(), "stop it first; nothing changed") || strings.Contains(err.Error(), "another database file") {
 		t.Fatalf("restore under an open store: %v", err)
 	}
 	notDB := filepath.Join(dir, "notes.txt")

@@ -47,9 +47,7 @@ func CheckCopySource(ctx context.Context, path string) error {
 			"and copy from that backup (docs/operating.md)", path, ErrCorrupt, d.words())
 	}
 	if d := c.damage; len(d.found) > 0 {
-		return fmt.Errorf("%s is %w (SQLite's integrity check: %s): rows of it may be lost, which a copy would miss "+
-			"without a word; nothing changed: put a backup in its place, or salvage what it still holds (docs/api.md, \"A damaged database\")",
-			path, ErrCorrupt, d.words())
+		return rowsMayBeLost(path, d, "nothing changed")
 	}
 	return copyRefusal(path, c)
 }
@@ -96,8 +94,9 @@ func CheckCopyTarget(ctx context.Context, path string) error {
 		}
 		return nil
 	}
-	if c.kind == kindDamaged && c.quick != "" {
-		return fmt.Errorf("%s is %w (SQLite's quick check: %s): give a new file; nothing changed", path, ErrCorrupt, c.quick)
+	if c.kind == kindDamaged && errors.Is(c.err, ErrCorrupt) { // the quick check's finding (inspect)
+		return fmt.Errorf("%s is %w (SQLite's quick check: %s): give a new file; nothing changed",
+			path, ErrCorrupt, strings.TrimPrefix(c.err.Error(), ErrCorrupt.Error()+": "))
 	}
 	return copyRefusal(path, c)
 }
@@ -159,11 +158,9 @@ type inspected struct {
 	// tables a copy carries that holds a row; "" if none does.
 	full string
 	// damage is what the integrity check found (inspectSource only);
-	// with any, kind is kindDamaged.
+	// with any, kind is kindDamaged. What the quick check found
+	// (inspectTarget only) is err, ErrCorrupt, with kind kindDamaged.
 	damage damage
-	// quick is what the quick check found (inspectTarget only); with
-	// any, kind is kindDamaged.
-	quick string
 }
 
 // inspectDepth is how far inspect looks into a cardtable database.
@@ -234,7 +231,6 @@ func inspect(ctx context.Context, path string, depth inspectDepth) (inspected, e
 			in.fileClass = sqliteFault(err)
 		} else if in.full == "" {
 			if err := quickCheck(ctx, db); errors.Is(err, ErrCorrupt) {
-				in.quick = strings.TrimPrefix(err.Error(), ErrCorrupt.Error()+": ")
 				in.fileClass = fileClass{kind: kindDamaged, err: err}
 			} else if err != nil {
 				in.fileClass = sqliteFault(err)

@@ -35,6 +35,20 @@ var (
 	ErrReplaced = spidergame.ErrReplaced
 )
 
+// sideInUseError: the -shm beside path is open in a process that holds
+// no lock on the database file at path, a server whose file was swapped
+// away (swap.go). It is errInUse, with why.
+type sideInUseError struct{ path string }
+
+// swappedServer says which server keeps a -shm in use.
+const swappedServer = "(a server whose database file was renamed or replaced still uses the -wal and -shm beside it)"
+
+func (e *sideInUseError) Error() string {
+	return fmt.Sprintf("%s-shm is %v %s: stop that server first", e.path, errInUse, swappedServer)
+}
+
+func (e *sideInUseError) Unwrap() error { return errInUse }
+
 // dbFile is the database file held open by the server: its descriptor
 // carries the lock, and the path is compared with it before and after each
 // write transaction.
@@ -111,7 +125,7 @@ func openFile(path string) (*dbFile, error) {
 	// whose file was swapped away may still have those open (swap.go).
 	if err := sideInUse(path); err != nil {
 		d.Close()
-		return nil, fmt.Errorf("%w (a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop that server first", err)
+		return nil, err
 	}
 	if d.opened, err = f.Stat(); err != nil {
 		d.Close()
@@ -163,7 +177,7 @@ func heldHere(path string) error {
 		}
 		dAbs, _ := filepath.Abs(d.path)
 		if (d.shm == nil && dAbs == abs) || (d.shm != nil && shmErr == nil && os.SameFile(d.shm, shm)) {
-			return fmt.Errorf("%s-shm is %w (a server whose database file was renamed or replaced still uses the -wal and -shm beside it): stop that server first", path, errInUse)
+			return &sideInUseError{path: path}
 		}
 	}
 	return nil

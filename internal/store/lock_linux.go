@@ -4,7 +4,6 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -81,7 +80,7 @@ func sideInUse(path string) error {
 		return nil // no answer (an old kernel): not known to be in use
 	}
 	if lk.Type != syscall.F_UNLCK {
-		return fmt.Errorf("%s-shm is %w", path, errInUse)
+		return &sideInUseError{path: path}
 	}
 	return nil
 }

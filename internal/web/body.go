@@ -25,8 +25,8 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 }
 
 // DecodeJSON decodes b into v strictly: one value, no unknown fields
-// (keys matched to fields in ASCII case only: CheckKeys), nothing after
-// it; an empty b is refused. Its errors are 400s.
+// (keys matched to fields in ASCII case only: CheckKeys), no key twice in
+// an object, nothing after it; an empty b is refused. Its errors are 400s.
 func DecodeJSON(b []byte, v any) error {
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return badRequest("empty request body; want JSON")
@@ -44,6 +44,11 @@ func DecodeJSON(b []byte, v any) error {
 	}
 	if err := CheckKeys(b, v); err != nil {
 		return badRequest("%v", err)
+	}
+	// A body that says two things at once is refused, not half-heard, as
+	// a WebSocket message is.
+	if k, ok := duplicateKey(b, v); ok {
+		return badRequest("bad JSON: key %.40q given twice", k)
 	}
 	return nil
 }

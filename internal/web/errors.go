@@ -107,12 +107,18 @@ func (e *public) Unwrap() error { return e.err }
 // told in its class's generic sentence or its Public one, never in its
 // own words (a database's error, a path), which belong in the log alone.
 func Message(err error) (msg string, fault bool) {
+	code, msg := answerOf(err)
+	return msg, code >= 500
+}
+
+// answerOf is err's status and the words the player reads of it (Message).
+func answerOf(err error) (int, string) {
 	code, msg := status(err)
 	var p *public
 	if code >= 500 && errors.As(err, &p) {
 		msg = p.msg
 	}
-	return msg, code >= 500
+	return code, msg
 }
 
 // WriteError answers with err's status and {"error": message}. Server
@@ -125,9 +131,8 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	code, _ := status(err)
-	msg, fault := Message(err)
-	if fault {
+	code, msg := answerOf(err)
+	if code >= 500 {
 		LogFault(r.Context(), log, "request failed", ClientAddr(r), err, "method", r.Method, "path", r.URL.Path)
 	}
 	WriteJSON(w, code, errorBody{msg})

@@ -90,16 +90,93 @@ func SameKey(a, b string) bool {
 		return false
 	}
 	for i := range len(a) {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+		if lowerByte(a[i]) != lowerByte(b[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func lowerASCII(c byte) byte {
+func lowerByte(c byte) byte {
 	if 'A' <= c && c <= 'Z' {
 		return c + 'a' - 'A'
 	}
 	return c
+}
+
+// LowerASCII is s with the ASCII capitals A to Z made small and nothing
+// else: Unicode case mapping would take look-alikes of other scripts
+// ("ſ", "İ") for Latin letters.
+func LowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = lowerByte(c)
+	}
+	return string(b)
+}
+
+// duplicateKey finds a key that one object of the JSON value b gives
+// twice, at any depth: encoding/json keeps the last of two, so {"cmd":
+// "deal", "CMD": "undo"} undid a move where the request also said deal.
+// An object read into a struct (v's type, followed down its fields)
+// compares its keys in ASCII case, as they are matched to fields; one
+// read into a map, or of no known type, compares them exactly (a map's
+// keys are the client's own words). b must have decoded into v already.
+func duplicateKey(b []byte, v any) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	k, err := dupIn(d, reflect.TypeOf(v))
+	return k, err == nil && k != ""
+}
+
+// dupIn reads one value from d, of type t (nil: unknown), and returns
+// the first key some object in it gives twice ("" for none).
+func dupIn(d *json.Decoder, t reflect.Type) (string, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return "", err
+	}
+	t = deref(t)
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for d.More() {
+			kt, err := d.Token()
+			if err != nil {
+				return "", err
+			}
+			k, _ := kt.(string)
+			key, field := k, reflect.Type(nil)
+			switch {
+			case t != nil && t.Kind() == reflect.Struct:
+				key = LowerASCII(k)
+				if f, ok := asciiField(t, k); ok {
+					field = f.typ
+				}
+			case t != nil && t.Kind() == reflect.Map:
+				field = t.Elem()
+			}
+			if seen[key] {
+				return k, nil
+			}
+			seen[key] = true
+			if dup, err := dupIn(d, field); dup != "" || err != nil {
+				return dup, err
+			}
+		}
+		_, err = d.Token() // '}'
+		return "", err
+	case json.Delim('['):
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for d.More() {
+			if dup, err := dupIn(d, elem); dup != "" || err != nil {
+				return dup, err
+			}
+		}
+		_, err = d.Token() // ']'
+		return "", err
+	}
+	return "", nil
 }

@@ -37,3 +37,35 @@ func TestDecodeJSONKeysInASCIICase(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeJSONKeyTwice: a key an object gives twice, in any ASCII case
+// where a struct reads it, at any depth, is a 400 naming it, as on the
+// WebSocket; a map's keys that differ in case are two keys, kept.
+func TestDecodeJSONKeyTwice(t *testing.T) {
+	type inner struct {
+		Name string `json:"name"`
+	}
+	type body struct {
+		Cmd  string            `json:"cmd"`
+		In   inner             `json:"in"`
+		List []inner           `json:"list"`
+		Tags map[string]string `json:"tags"`
+	}
+	for in, want := range map[string]string{
+		`{"cmd":"deal","cmd":"undo"}`:                    `bad JSON: key "cmd" given twice`,
+		`{"cmd":"deal","CMD":"undo"}`:                    `bad JSON: key "CMD" given twice`,
+		`{"in":{"name":"a","Name":"b"}}`:                 `bad JSON: key "Name" given twice`,
+		`{"list":[{"name":"a"},{"name":"a","NAME":""}]}`: `bad JSON: key "NAME" given twice`,
+		`{"tags":{"a":"1","a":"2"}}`:                     `bad JSON: key "a" given twice`,
+	} {
+		err := DecodeJSON([]byte(in), &body{})
+		if !errors.Is(err, ErrBadRequest) || err.Error() != want {
+			t.Errorf("%s: %v; want a 400, %q", in, err, want)
+		}
+	}
+	var b body
+	if err := DecodeJSON([]byte(`{"cmd":"deal","in":{"name":"x"},"list":[{"name":"a"},{"name":"b"}],"tags":{"a":"1","A":"2"}}`), &b); err != nil ||
+		b.Tags["a"] != "1" || b.Tags["A"] != "2" || len(b.List) != 2 {
+		t.Fatalf("no key twice: %v %+v", err, b)
+	}
+}

@@ -174,8 +174,14 @@ func (s *Server) routes() http.Handler {
 		s.often = newLimiter(s.opts.RateLimit.often())
 		h = s.rateLimit(mux, h)
 	}
-	// Refuses cross-site writes (a page elsewhere posting to localhost).
-	h = http.NewCrossOriginProtection().Handler(h)
+	// Refuses cross-site writes (a page elsewhere posting to localhost),
+	// in the API's error body like every other refusal (docs/api.md).
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		WriteError(w, r, s.log, &requestError{ErrForbidden,
+			"cross-site request refused: another site's page may not write to this server"})
+	}))
+	h = cop.Handler(h)
 	if s.opts.CheckHost {
 		h = s.hostCheck(s.opts.Hosts, h)
 	}

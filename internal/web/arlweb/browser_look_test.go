@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -19,16 +20,7 @@ import (
 // open. Before, the line asked for a code that sat in a closed box. The
 // box is opened once: closed by the player, it stays closed.
 func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 3, Bots: []string{"", "", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 3)
 	// The code comes with the table's summary, which the status line is
 	// written again with.
 	p.until(`document.getElementById("invite-code").textContent !== ""`)
@@ -153,9 +145,7 @@ func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
 // from two windows of one browser; a move made in one is theirs in the
 // other's log too. It was told there as "A bot played for you".
 func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.join("Ann")
+	e, got, p := annAgainstBot(t)
 	// The second window shows play at once as the first does (it has no
 	// reduced motion of its own): the speed is kept in the browser.
 	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
@@ -168,7 +158,7 @@ func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
 	}
 	// Ann plays three moves from the first window.
 	for range 3 {
-		p.until(`document.querySelector(` + q(selLegal+":not(:disabled)") + `)`)
+		p.until(enabledAction)
 		p.play()
 	}
 	n := p.events()
@@ -176,13 +166,13 @@ func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	if err := webtest.Eval(other, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`, &lines); err != nil {
+	if err := webtest.Eval(other, standInLines, &lines); err != nil {
 		t.Fatal(err)
 	}
 	if len(lines) > 0 {
 		t.Errorf("the second window tells Ann's own moves from the first as the stand-in's: %q", lines)
 	}
-	if mine := eval[[]string](p, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`); len(mine) > 0 {
+	if mine := eval[[]string](p, standInLines); len(mine) > 0 {
 		t.Errorf("the window Ann played in tells her moves as the stand-in's: %q", mine)
 	}
 }
@@ -225,16 +215,13 @@ func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
 // 16 were full, and then told the second window's move as "A bot played
 // for you".
 func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.join("Ann")
+	e, got, p := annAgainstBot(t)
 	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
 	other := seatTabIn(t, webtest.OpenTab(t, p.ctx, 390, 844), "Ann-2") // the same browser context: the same person
 	other.open(e.srv.URL, got.ID)
-	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
 	for range 20 {
-		p.until(enabled)
-		other.until(enabled + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
+		p.until(enabledAction)
+		other.until(enabledAction + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
 		// The second window stops receiving views, so it still shows
 		// the turn when the first has played it.
 		other.do(chromedp.Evaluate[chromedp.Void](`(() => {
@@ -245,16 +232,16 @@ func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
 		})()`))
 		p.play()
 		sent := eval[int](other, `window.__ws.sent.length`)
-		other.do(chromedp.Evaluate[chromedp.Void](enabled + `.click()`))
+		other.do(chromedp.Evaluate[chromedp.Void](enabledAction + `.click()`))
 		other.until(fmt.Sprintf(`window.__ws.sent.length > %d`, sent))
 		other.do(chromedp.Evaluate[chromedp.Void](`window.__release()`))
 	}
 	// Now Ann plays from the second window alone.
-	p.until(enabled)
-	other.until(enabled + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
+	p.until(enabledAction)
+	other.until(enabledAction + ` && window.__ws.count === ` + fmt.Sprint(p.events()))
 	other.play()
 	p.until(fmt.Sprintf(`document.querySelectorAll("#log li").length >= %d`, other.events()))
-	if lines := eval[[]string](p, `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`); len(lines) > 0 {
+	if lines := eval[[]string](p, standInLines); len(lines) > 0 {
 		t.Errorf("after twenty clicks in both windows, the first tells Ann's moves as the stand-in's: %q", lines)
 	}
 }
@@ -264,19 +251,16 @@ func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
 // told again as theirs (the word from another window came late) and the
 // log is drawn again. The rebuilt log was scrolled back to its end.
 func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.join("Ann")
-	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	_, got, p := annAgainstBot(t)
 	// Ann plays until the log is long enough to scroll.
 	for eval[bool](p, `(() => { const l = document.getElementById("log"); return l.scrollHeight < l.clientHeight + 200; })()`) {
-		p.until(enabled + " && " + shownAll)
+		p.until(enabledAction + " && " + shownAll)
 		p.play()
 	}
 	// One move sent on the page's connection but not by the page: told
 	// as the stand-in's (no window said it sent it).
-	p.until(enabled + " && " + shownAll)
-	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
+	p.until(enabledAction + " && " + shownAll)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabledAction + `.dataset.action }))`))
 	p.until(`!!document.querySelector("#log li.stand-in")`)
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 	  document.getElementById("log").scrollTop = 0;
@@ -294,16 +278,7 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 // while seats waited closes when the last seat is taken and the game
 // starts. It stayed open, nobody left to invite.
 func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	b := newSeatTab(t, bctx, "Bob")
 	b.open(e.srv.URL, got.ID)
@@ -321,20 +296,17 @@ func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
 // count and of the action of a move the stand-in then makes for Ann,
 // leave that move the stand-in's.
 func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.join("Ann")
-	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
-	p.until(enabled + " && " + shownAll)
+	_, got, p := annAgainstBot(t)
+	p.until(enabledAction + " && " + shownAll)
 	n := p.events()
 	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
-	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count, action = `+enabled+`.dataset.action;
+	  const c = new BroadcastChannel("arlington-sent-%s"), n = window.__ws.count, action = `+enabledAction+`.dataset.action;
 	  for (let i = 19; i >= 0; i--) c.postMessage({ seat: window.__ws.seat + 1, at: n + i, action });
 	  // Sent on the page's connection but not by the page: the stand-in's.
 	  window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action }));
 	})()`, got.ID)))
 	p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
-	if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+	if !toldStandIn(p, n) {
 		t.Error("a move the page did not send, at a count another seat's window told of, is told as Ann's own")
 	}
 }
@@ -348,10 +320,7 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 // or after its count that is its action, even past it; at most 16 words,
 // the oldest dropped.
 func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.join("Ann")
-	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+	_, got, p := annAgainstBot(t)
 	// tell posts the words as another window would, and waits until the
 	// page has had them (one channel's messages arrive in order); in
 	// words, n is the page's count and a the action standIn would send.
@@ -363,23 +332,23 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 		  const seat = window.__ws.seat, n = window.__ws.count, a = %[3]s.dataset.action;
 		  for (const w of %[2]s) c.postMessage({ seat, ...w });
 		  c.postMessage({ ping: true });
-		})()`, got.ID, words, enabled)))
+		})()`, got.ID, words, enabledAction)))
 		p.until(`window.__heard`)
 	}
 	// standIn sends Ann's first legal action on the page's connection but
 	// not through the page (as the stand-in would), and says whether the
 	// page tells the move as the stand-in's.
 	standIn := func(n int) bool {
-		p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabled + `.dataset.action }))`))
+		p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks[window.__ws.viewSock].send(JSON.stringify({ type: "action", action: ` + enabledAction + `.dataset.action }))`))
 		p.until(fmt.Sprintf(`!!document.querySelector('#log li[data-n="%d"]')`, n))
-		return eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n))
+		return toldStandIn(p, n)
 	}
 	// turn waits for Ann's turn, played on until the count just after her
 	// last move is before the current one (a word there names the move to
 	// come, not hers before); it returns both.
 	turn := func() (after, n int) {
 		for {
-			p.until(enabled + " && " + shownAll)
+			p.until(enabledAction + " && " + shownAll)
 			n = p.events()
 			after = eval[int](p, `window.__ws.evs.filter((e) => e.kind === "move" && e.seat === window.__ws.seat).reduce((m, e) => Math.max(m, e.n + 1), 0)`)
 			if after < n {
@@ -410,7 +379,7 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 	}
 	moved := eval[string](p, fmt.Sprintf(`window.__ws.evs.find((e) => e.n === %d).action`, n))
 	tell(fmt.Sprintf(`[{ at: %d, action: %q }]`, after, moved))
-	if eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+	if toldStandIn(p, n) {
 		t.Error("a word arriving after the move it tells of, its count before the move, left the move the stand-in's")
 	}
 	_, n = turn()
@@ -424,16 +393,7 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 // while seats waited, closed and opened again by the player, is theirs:
 // it stays open when the game starts. It was closed as if the page's.
 func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	var got created
-	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: -1}
-	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
-		t.Fatalf("create: %d", code)
-	}
-	bctx := startBrowser(t)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, got.ID)
-	p.join("Ann")
+	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))
 	p.until(`!document.getElementById("invite-box").open`)
@@ -446,4 +406,40 @@ func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
 	if !eval[bool](p, `document.getElementById("invite-box").open`) {
 		t.Error("the game started and the invitation the player had closed and opened again was closed")
 	}
+}
+
+// annWaiting is a table of people only, Ann seated at it in a
+// browser context of her own (bctx), waiting for the others.
+func annWaiting(t *testing.T, players int) (*env, created, context.Context, *seatTab) {
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	cfg := table.Config{Players: players, Bots: make([]string, players), TurnSeconds: -1}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	bctx := startBrowser(t)
+	p := seatTabIn(t, bctx, "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	return e, got, bctx, p
+}
+
+// annAgainstBot is a table of a long game with Ann seated, a random bot
+// the other player.
+func annAgainstBot(t *testing.T) (*env, created, *seatTab) {
+	e := newEnv(t, Limits{Burst: 10000})
+	got, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.join("Ann")
+	return e, got, p
+}
+
+// enabledAction finds the first action the seat may take now; standInLines
+// is the log's lines told as the stand-in's.
+var enabledAction = `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
+
+const standInLines = `[...document.querySelectorAll("#log li.stand-in")].map((li) => li.textContent)`
+
+// toldStandIn reports whether p's log tells move n as the stand-in's.
+func toldStandIn(p *seatTab, n int) bool {
+	return eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n))
 }

@@ -228,7 +228,7 @@ func duplicateKey(b []byte) (string, bool) {
 			return "", false
 		}
 		k, _ := t.(string)
-		lower := asciiLower(k)
+		lower := web.LowerASCII(k)
 		if seen[lower] {
 			return k, true
 		}
@@ -242,14 +242,4 @@ func duplicateKey(b []byte) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// asciiLower is k with its ASCII capitals made small, and nothing else.
-func asciiLower(k string) string {
-	return strings.Map(func(r rune) rune {
-		if 'A' <= r && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, k)
 }

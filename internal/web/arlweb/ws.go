@@ -75,27 +75,26 @@ type ackMsg struct {
 
 // newErrorMsg is err as this client reads it: its class, and the words
 // web.Message gives it (a server fault's own words, a store's error
-// say, only in the log: see refusal).
-func newErrorMsg(err error) errorMsg {
+// say, only in the log: see refusal); and whether err is a server fault.
+func newErrorMsg(err error) (errorMsg, bool) {
 	err = web.Classify(err, classes)
-	msg, _ := web.Message(err)
+	msg, fault := web.Message(err)
 	m := errorMsg{Type: "error", Class: web.ClassName(err), Error: msg}
 	var re *arlington.RuleError
 	if errors.As(err, &re) {
 		m.Rule = re.Rule
 	}
-	return m
+	return m, fault
 }
 
 // refusal is newErrorMsg of err, refusing this client's message (ref:
 // a chat message's, or ""); a server fault is logged with its own words,
 // as WriteError logs a request's.
 func (cn *conn) refusal(ctx context.Context, err error, ref string) errorMsg {
-	err = web.Classify(err, classes)
-	if _, fault := web.Message(err); fault {
+	m, fault := newErrorMsg(err)
+	if fault {
 		web.LogFault(ctx, cn.h.log, "arlington: a WebSocket message refused", cn.addr, err, "table", cn.t.ID())
 	}
-	m := newErrorMsg(err)
 	m.Ref = ref
 	return m
 }
@@ -220,7 +219,7 @@ func (cn *conn) read(ctx context.Context) {
 				cn.c.Close(websocket.StatusPolicyViolation, "too many messages")
 				return
 			}
-			e := newErrorMsg(table.ErrRateLimited)
+			e, _ := newErrorMsg(table.ErrRateLimited)
 			e.Ref = refOf(b)
 			cn.answer(ctx, e)
 			continue

@@ -248,7 +248,8 @@ func (s *Handlers) loadGame(w http.ResponseWriter, r *http.Request) error {
 
 // start stores a new game and answers 201 with it. The game named by the
 // "previous" query parameter, if any, is the one the player leaves: it
-// counts as lost if it had moves and was not won (docs/api.md). gaveUp
+// counts as lost if it was played since it was started or loaded and was
+// not won (docs/api.md). gaveUp
 // starts it given up (spidergame.Service.Start).
 func (s *Handlers) start(w http.ResponseWriter, r *http.Request, g *spider.Game, lineage, msg string, played time.Duration, gaveUp bool) error {
 	game, err := s.add(r, g, lineage, played, gaveUp)

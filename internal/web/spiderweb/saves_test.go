@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"cardtable/internal/spidergame"
 	"cardtable/internal/web/webtest"
 )
 
@@ -83,104 +82,6 @@ func TestSettings(t *testing.T) {
 	h.restart()
 	if b := h.call("GET", "/api/settings", "", 200, nil); string(b) != js {
 		t.Fatalf("settings %s, want %s", b, js)
-	}
-}
-
-func TestStatistics(t *testing.T) {
-	h := newHarness(t, Options{})
-	t.Run("win", func(t *testing.T) {
-		h := h.as(t)
-		var r gameResponse
-		h.call("POST", "/api/games/load", nearWon, 201, &r)
-		if g := h.statsGroupOf("arachnid", 1); g.Played != 0 {
-			t.Fatalf("counted before the end: %+v", g)
-		}
-		got := h.cmd(r.ID, "move 2 1 1", 200)
-		if !got.View.Won {
-			t.Fatal("not won")
-		}
-		g := h.statsGroupOf("arachnid", 1)
-		if g.Played != 1 || g.Won != 1 || g.CurrentStreak != 1 || g.BestScore != got.View.Score || len(g.History) != 1 {
-			t.Fatalf("after a win: %+v", g)
-		}
-		// Undoing and winning again does not count twice.
-		h.cmd(r.ID, "undo", 200)
-		h.cmd(r.ID, "move 2 1 1", 200)
-		h.cmd(r.ID, "remove 1", 200)
-		if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 {
-			t.Fatalf("won twice: %+v", g)
-		}
-	})
-	t.Run("no moves left", func(t *testing.T) {
-		h := h.as(t)
-		var r gameResponse
-		h.call("POST", "/api/games/load", nearStuck, 201, &r)
-		got := h.cmd(r.ID, "move 1 2 1", 200)
-		if !got.View.Stuck {
-			t.Fatalf("not stuck: %+v", got.View)
-		}
-		g := h.statsGroupOf("spider", 2)
-		if g.Played != 1 || g.Won != 0 || g.CurrentStreak != 0 {
-			t.Fatalf("after no moves left: %+v", g)
-		}
-		// Undo, and stuck again: still one game.
-		h.cmd(r.ID, "undo", 200)
-		h.cmd(r.ID, "move 1 2 1", 200)
-		if g := h.statsGroupOf("spider", 2); g.Played != 1 {
-			t.Fatalf("counted twice: %+v", g)
-		}
-	})
-	t.Run("abandoned", func(t *testing.T) {
-		h := h.as(t)
-		a := h.newGame(`{"deal":"617","variant":"spider","suits":4}`)
-		// Leaving a game with no move played does not count.
-		b := h.newGame(`{"deal":"618","variant":"spider","suits":4}`)
-		h.call("POST", "/api/games?previous="+a.ID, `{"deal":"619","variant":"spider","suits":4}`, 201, nil)
-		if g := h.statsGroupOf("spider", 4); g.Played != 0 {
-			t.Fatalf("untouched game counted: %+v", g)
-		}
-		h.cmd(b.ID, "deal", 200)
-		h.call("POST", "/api/games?previous="+b.ID, `{"deal":"620","variant":"spider","suits":4}`, 201, nil)
-		if g := h.statsGroupOf("spider", 4); g.Played != 1 || g.Won != 0 {
-			t.Fatalf("abandoned game: %+v", g)
-		}
-		// An unknown previous game is ignored.
-		h.call("POST", "/api/games?previous=NOPE", `{}`, 201, nil)
-	})
-	t.Run("a lineage counts once", func(t *testing.T) {
-		h := h.as(t)
-		// Play a move that does not win, save, leave (a loss), open the save
-		// and win: one game, won.
-		r := h.newGame(`{"deal":"1","suits":2,"variant":"arachnid"}`)
-		h.cmd(r.ID, "deal", 200)
-		h.call("PUT", "/api/saves/keep", `{"game":"`+r.ID+`"}`, 200, nil)
-		h.call("POST", "/api/games?previous="+r.ID, `{"suits":2}`, 201, nil)
-		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 0 {
-			t.Fatalf("abandoned: %+v", g)
-		}
-		var o gameResponse
-		h.call("POST", "/api/saves/keep/open", "", 201, &o)
-		sv, err := h.s.Games().Saved(context.Background(), h.player(), o.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sv.Lineage != r.ID {
-			t.Fatalf("opened save has lineage %q, want %q", sv.Lineage, r.ID)
-		}
-		// Winning it is out of reach in a test; record the win as the
-		// command path does.
-		res := spidergame.Result{Lineage: sv.Lineage, Variant: sv.Variant, Suits: sv.Suits, Won: true,
-			Score: sv.Score, At: h.now(), Played: sv.Played}
-		if err := h.db.RecordResult(context.Background(), h.player(), res); err != nil {
-			t.Fatal(err)
-		}
-		if g := h.statsGroupOf("arachnid", 2); g.Played != 1 || g.Won != 1 {
-			t.Fatalf("lineage: %+v", g)
-		}
-	})
-	h.restart()
-	if g := h.statsGroupOf("arachnid", 1); g.Played != 1 || g.Won != 1 || g.WinRate != 1 {
-		t.Fatalf("stats after restart: %+v", g)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -50,29 +51,22 @@ func TestRoutes(t *testing.T) {
 	t.Run("cross-site write refused", func(t *testing.T) {
 		req, _ := http.NewRequest("POST", "/api/games", strings.NewReader(`{}`))
 		req.Header.Set("Sec-Fetch-Site", "cross-site")
-		rec := &recorder{h: http.Header{}}
+		rec := httptest.NewRecorder()
 		h.srv.ServeHTTP(rec, req)
-		if rec.code != http.StatusForbidden || h.countGames() != 0 {
-			t.Fatalf("cross-site POST: %d, %d games", rec.code, h.countGames())
+		if rec.Code != http.StatusForbidden || h.countGames() != 0 {
+			t.Fatalf("cross-site POST: %d, %d games", rec.Code, h.countGames())
+		}
+		// Every refusal is the API's error body (docs/api.md,
+		// "Conventions"), this one too: a client reads its words.
+		var body struct{ Error string }
+		if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("cross-site POST: Content-Type %q, want JSON", ct)
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || !strings.Contains(body.Error, "cross-site") {
+			t.Errorf("cross-site POST: body %q (%v), want {\"error\": ...} naming the cross-site request", rec.Body, err)
 		}
 	})
 }
-
-type recorder struct {
-	h    http.Header
-	code int
-}
-
-func (r *recorder) Header() http.Header { return r.h }
-
-func (r *recorder) Write(b []byte) (int, error) {
-	if r.code == 0 {
-		r.code = 200
-	}
-	return len(b), nil
-}
-
-func (r *recorder) WriteHeader(c int) { r.code = c }
 
 func TestLocateAndColumn(t *testing.T) {
 	h := newHarness(t, Options{})

@@ -207,17 +207,40 @@ func TestBrowserScoreMarkSaid(t *testing.T) {
 	}
 }
 
-// TestLongBrowserCheatSaid: the undo that halves an Arachnid score under
-// full cheat detection is said when it happens, with the level's rule.
+// TestLongBrowserCheatSaid: the undo that halves an Arachnid score is said
+// when it happens, with the level's rule: under new cards only, taking
+// back a deal counts as taking back a card turned up, and the message
+// said only the latter; with the tableau open, where no card is face
+// down, only a deal counts, and the message says that.
 func TestLongBrowserCheatSaid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	p := markedPage(t, "?deal=617&cheat=full")
+	for _, tc := range []struct{ level, rule string }{
+		{"full", "full detection: any undo or restart counts"},
+		{"newcards", "new cards only: taking back a move that turned a card up, or a deal, counts"},
+	} {
+		p := markedPage(t, "?deal=617&cheat="+tc.level)
+		p.pressSaid("d", "1")
+		want := "Cheating detected (" + tc.rule + "): this game's score is halved from now on."
+		if got := p.pressSaid("u", "0"); got != want {
+			t.Errorf("%s: after the undo of a deal the message box says %q, want %q", tc.level, got, want)
+		}
+	}
+	p := markedPage(t, "?deal=617&cheat=newcards")
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.eval(`(() => { const f = document.querySelector("#form-new");
+	  f.deal.value = "617"; f.open.checked = true; f.cheat.value = "newcards"; return 1; })()`, nil)
+	p.clickSel("#new-start")
+	p.waitJS(`!document.querySelector("#dlg-new").open && document.body.dataset.busy === "0"`, "the open game")
+	if v := p.serverView(); !v.Open || v.Cheat != "newcards" || v.Variant != "arachnid" {
+		t.Fatalf("the new game is %+v, want arachnid, open, new cards only", v)
+	}
 	p.pressSaid("d", "1")
-	want := "Cheating detected (full detection: any undo or restart counts): this game's score is halved from now on."
+	want := "Cheating detected (new cards only: with the tableau open, taking back a deal counts): this game's score is halved from now on."
 	if got := p.pressSaid("u", "0"); got != want {
-		t.Errorf("after the undo the message box says %q, want %q", got, want)
+		t.Errorf("open tableau: after the undo of a deal the message box says %q, want %q", got, want)
 	}
 }
 

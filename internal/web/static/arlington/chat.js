@@ -74,8 +74,12 @@ export function renderChat() {
     li.dataset.key = key(l);
     // A spectator's line says so: a spectator's name is not checked, so
     // it must not pass for a seated player's.
-    li.appendChild(el("b", "", l.seat < 0 ? `${l.name} (watching): ` : `${l.name}: `));
-    li.appendChild(document.createTextNode(l.text));
+    // The name and the words each in a <bdi>: a right-to-left name
+    // ("אבי") must not pull the words' first digits to its left, nor
+    // right-to-left words the name to the line's end.
+    const who = el("b");
+    who.append(el("bdi", "", l.name), l.seat < 0 ? " (watching): " : ": ");
+    li.append(who, el("bdi", "", l.text));
     box.appendChild(li);
   }
   const now = anchor && [...box.children].find((li) => li.dataset.key === anchor.key);

@@ -1,6 +1,8 @@
 // What the Arlington lobby and table pages share beyond /shared/: the
 // display name kept in the browser, and a small element builder.
 
+import { cardName } from "/shared/cards.js";
+
 const NAME_KEY = "arlington.name";
 export function savedName() { try { return localStorage.getItem(NAME_KEY) || ""; } catch { return ""; } }
 export function saveName(n) { try { localStorage.setItem(NAME_KEY, n); } catch { /* private mode: not kept */ } }
@@ -11,8 +13,8 @@ export function points(n) { return n === 1 ? "point" : "points"; }
 // Cards written with suit symbols ("7♠", "10♥") are shown so but spoken
 // in words ("seven of spades"): a screen reader reads "♠" raw as "black
 // spade suit", or not at all, and a row of cards as one run of symbols.
-const RANK_WORDS = { A: "ace", K: "king", Q: "queen", J: "jack", 10: "ten", 9: "nine", 8: "eight", 7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two" };
-const SUIT_WORDS = { "♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs" };
+// The words are cardName's, of the card's code ("7♠" is "7S", "10♥" "TH").
+const SUIT_LETTER = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
 // A card is a whole token ("7♠", "10♥", "joker"), maybe in brackets or
 // before a stop ("7♠:", "(7♠)"): "OK♥" and "A♠vian" are words.
 const TOKEN = /^([(\[“"]*)(?:(10|[2-9AJQK])([♠♥♦♣])|(joker))([)\]”",.;:!?]*)$/;
@@ -45,7 +47,7 @@ function cardsInWords(text) {
     const [, pre, rank, suit, joker, post] = c;
     const next = cards[i + 2];
     const comma = !post && next && !next[1] ? "," : ""; // the next card follows in the row
-    return pre + (joker ? "joker" : `${RANK_WORDS[rank]} of ${SUIT_WORDS[suit]}`) + post + comma;
+    return pre + (joker ? "joker" : cardName(rank.replace("10", "T") + SUIT_LETTER[suit])) + post + comma;
   }).join("");
 }
 
@@ -69,6 +71,12 @@ export function say(text, keep = []) {
   if (!text || !box) return;
   box.appendChild(el("p", "", spoken(text, names.concat(keep))));
   while (box.children.length > SAY_KEEP) box.firstElementChild.remove();
+}
+
+// sayError shows text on the table page's error line, #error, and says it.
+export function sayError(text) {
+  document.getElementById("error").textContent = text;
+  say(text);
 }
 
 export function el(tag, cls, text) {

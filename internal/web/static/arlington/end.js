@@ -1,7 +1,7 @@
 // The game's end on the table page: who won, "Watch the replay" and the
 // rematch ("Play again").
 import { request, ApiError } from "/shared/api.js";
-import { el, say } from "./common.js";
+import { el, say, sayError } from "./common.js";
 import { winnersText, renderSheet } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -59,8 +59,7 @@ function renderRematch(box, last, id) {
         // 404: the rematch has closed since (it ran on another server,
         // so this page was not told); joining it cannot work.
         if (e instanceof ApiError && e.status === 404) { rematchClosed(box); return; }
-        $("error").textContent = e.message;
-        say(e.message);
+        sayError(e.message);
         b.disabled = false;
       }
     });

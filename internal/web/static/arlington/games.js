@@ -4,6 +4,7 @@
 import { request } from "/shared/api.js";
 import { installSprite } from "/shared/cards.js";
 import { el } from "./common.js";
+import { dateTime } from "/shared/dates.js";
 import { Replay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -19,11 +20,17 @@ function show(id, opener) {
 
 function item(g) {
   const li = el("li", "game");
-  const when = new Date(g.ended).toLocaleString();
+  const when = dateTime(g.ended);
   const won = g.winners.includes(g.seat);
-  const who = g.winners.map((w) => g.names[w]).join(" and ");
-  li.append(el("div", "g-head", `${won ? "You won" : `${who} won`} · to ${g.target} · ${when}`));
-  li.append(el("div", "t-sub g-scores", g.names.map((n, i) => `${n}${i === g.seat ? " (you)" : ""} ${g.totals[i]}`).join(" · ")));
+  // Each name in a <bdi>: a right-to-left name must not take the score
+  // after it to its left ("אבי 12" drawn "12 אבי").
+  const head = el("div", "g-head");
+  if (won) head.append("You won");
+  else g.winners.forEach((w, i) => head.append(i ? " and " : "", el("bdi", "", g.names[w])));
+  head.append(`${won ? "" : " won"} · to ${g.target} · ${when}`);
+  const scores = el("div", "t-sub g-scores");
+  g.names.forEach((n, i) => scores.append(i ? " · " : "", el("bdi", "", n), `${i === g.seat ? " (you)" : ""} ${g.totals[i]}`));
+  li.append(head, scores);
   const row = el("div", "row");
   const b = el("button", "", "Replay");
   b.type = "button";

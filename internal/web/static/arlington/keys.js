@@ -1,6 +1,10 @@
 // The table's keys (listed in the page's "Keys" help): P pass, S play the
 // selected cards, H hint, C chat, Escape clear the selection, the arrow
 // keys move along the hand. Keys typed into a field are the field's.
+// A letter is the one the key types on the player's layout
+// (shared/keys.js).
+
+import { shortcutKey } from "/shared/keys.js";
 
 export function installKeys(on) {
   document.addEventListener("keydown", (ev) => {
@@ -8,7 +12,8 @@ export function installKeys(on) {
     const t = ev.target;
     if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
     if (t && t.closest && t.closest("#replay")) return; // the replay has its own arrow keys
-    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const k = shortcutKey(ev);
+    if (!k) return;
     const run = { p: on.pass, s: on.play, h: on.hint, c: on.chat, Escape: on.clear }[k];
     if (run) { ev.preventDefault(); run(); return; }
     if ((k === "ArrowLeft" || k === "ArrowRight") && t && t.closest && t.closest("#hand")) {

@@ -1,5 +1,6 @@
 import { request } from "/shared/api.js";
 import { savedName, saveName, el, points } from "./common.js";
+import "/shared/keys.js"; // no form sent by the Enter that ends a composition
 
 const $ = (id) => document.getElementById(id);
 let levels = ["random", "greedy", "easy", "medium", "hard", "expert", "master"];

@@ -1,7 +1,7 @@
 // Taking and giving up a seat: the join form, Leave the seat before the
 // start, and where the focus goes once the form is gone.
 import { request } from "/shared/api.js";
-import { savedName, saveName, say } from "./common.js";
+import { savedName, saveName, sayError } from "./common.js";
 import { conn, connect } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ export function installSeating(id, hello) {
   // join form.
   $("leave").addEventListener("click", async () => {
     conn.leaving = true;
-    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; $("error").textContent = e.message; say(e.message); }
+    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; sayError(e.message); }
   });
   $("name").value = savedName();
   $("join-form").addEventListener("submit", async (ev) => {
@@ -37,7 +37,7 @@ export function installSeating(id, hello) {
       // A page refused as a spectator (offerSeat) has no connection, only
       // a retry planned: it connects now, as the seated person.
       else if (!conn.ws) connect();
-    } catch (e) { joinFocus = false; $("error").textContent = e.message; say(e.message); }
+    } catch (e) { joinFocus = false; sayError(e.message); }
   });
 }
 

@@ -54,7 +54,7 @@ let seatOf = () => -1;
 // actionKey is what makes two notations of one action the same: the
 // server names a set's spectrum and orders its cards in the event, while
 // the page may send a set as the player picked its cards.
-export function actionKey(a) {
+function actionKey(a) {
   if (typeof a !== "string") return "";
   const f = a.toLowerCase().trim().split(/\s+/);
   let verb = f.shift() || "";
@@ -130,8 +130,7 @@ export function noteStandIn(events, seat) {
   for (const e of events) {
     if (e.kind !== "move" || e.seat !== seat) continue;
     const key = actionKey(e.action);
-    seatMoves.push({ n: e.n, key });
-    if (seatMoves.length > MOVES_MAX) seatMoves.shift();
+    noteMove(e.n, key, false);
     if (mine && mine.key === key && e.n >= mine.at) mine = null;
     else if (!takeClaim(key, e.n)) {
       standIn.add(e.n);
@@ -149,10 +148,14 @@ export function noteHistory(events, seat) {
     // A full view after a gap repeats moves seen and judged already.
     if (e.kind !== "move" || e.seat !== seat || seatMoves.some((m) => m.n === e.n)) continue;
     const key = actionKey(e.action);
-    const loaded = !takeClaim(key, e.n);
-    seatMoves.push({ n: e.n, key, loaded });
-    if (seatMoves.length > MOVES_MAX) seatMoves.shift();
+    noteMove(e.n, key, !takeClaim(key, e.n));
   }
+}
+
+// noteMove keeps the seat's move n in seatMoves, the last MOVES_MAX.
+function noteMove(n, key, loaded) {
+  seatMoves.push({ n, key, loaded });
+  if (seatMoves.length > MOVES_MAX) seatMoves.shift();
 }
 
 // age counts the stand-in's move n against every claim (and mine) sent

@@ -5,7 +5,7 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, sayNames, spoken } from "./common.js";
+import { el, ruleHref, say, sayError, sayNames, spoken } from "./common.js";
 import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
 import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
@@ -121,8 +121,7 @@ function showError(m) {
       return;
     }
   }
-  $("error").textContent = text;
-  say(text);
+  sayError(text);
   bringRefusalIntoView();
   // Only when the server says a seat is open (the refusal tells it).
   if (m.class === "too_many" && /take an open seat/.test(text)) offerSeat(id);
@@ -377,8 +376,7 @@ const preview = () => previews.ask();
 // sayStopped answers a stopped page's card or Hint (by key, or a click
 // that beat the redraw) with why it does not play.
 function sayStopped() {
-  $("error").textContent = stoppedSentence();
-  say($("error").textContent);
+  sayError(stoppedSentence());
 }
 // stoppedSentence is why a stopped page does not play, as a sentence.
 function stoppedSentence() {
@@ -397,7 +395,7 @@ async function hint() {
     $("preview").className = "preview";
     $("preview").textContent = `Hint (${h.bot} bot): ${h.words || h.action}`;
     say($("preview").textContent);
-  } catch (e) { $("error").textContent = e.message; say(e.message); }
+  } catch (e) { sayError(e.message); }
 }
 
 function act(a) {
@@ -412,7 +410,7 @@ function act(a) {
     $("preview").textContent = "";
     renderHand(true);
   } else if (stoppedWords()) sayStopped();
-  else { $("error").textContent = "Not connected: reconnecting, try again in a moment."; say($("error").textContent); }
+  else sayError("Not connected: reconnecting, try again in a moment.");
 }
 
 // playSelection plays what the selected cards make: the one action that

@@ -105,7 +105,7 @@ const prev = (id) => (id ? `?previous=${enc(id)}` : "");
 
 export const api = {
   // previous names the game the player leaves: the server counts it as lost
-  // if it had moves and was not won.
+  // if it was played since it was started or loaded and was not won.
   newGame: (opts, previous) => request("POST", `/api/games${prev(previous)}`, opts),
   game: (id) => request("GET", `/api/games/${enc(id)}`),
   command: (id, cmd) => request("POST", `/api/games/${enc(id)}/commands`, { cmd, version: versions.get(id) }),

@@ -127,8 +127,11 @@ export function send(cmd, { anim = "move" } = {}) {
 // undo cost at the moment it cost it.
 function scoreMarked(a, b) {
   if (b.breakdown.cheated && !a.breakdown.cheated) {
+    // With the tableau open no card is face down, so only a deal shows a
+    // new card (spider/game.go, step.reveals).
     const level = b.cheat === "full" ? "full detection: any undo or restart counts"
-      : "new cards only: taking back a move that turned a card up counts";
+      : b.open ? "new cards only: with the tableau open, taking back a deal counts"
+      : "new cards only: taking back a move that turned a card up, or a deal, counts";
     info(`Cheating detected (${level}): this game's score is halved from now on.`);
   } else if (b.breakdown.stopped && !a.breakdown.stopped) {
     info(`Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at ${b.breakdown.counted}.`);

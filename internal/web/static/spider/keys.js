@@ -8,6 +8,7 @@ import { announce, info, refuse, messageShown, pointedAt } from "./messages.js";
 import { openNew } from "./newgame.js";
 import { openDialog, menuOpen, menuKey } from "./dialogs.js";
 import { speakColumn, openLocate } from "./tools.js";
+import { shortcutKey } from "/shared/keys.js";
 
 // The page's actions (render and pileLabel in app.js, the rest in
 // play.js), given by initKeys from app.js.
@@ -122,11 +123,15 @@ export function onKey(e) {
   if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
   if (dialogOpen()) return;
   if (menuOpen()) { menuKey(e); return; }
-  const key = e.key;
-  const lower = key.length === 1 ? key.toLowerCase() : key;
+  // key: the layout's letter or digit (shared/keys.js), "" for typing.
+  const key = shortcutKey(e);
+  if (!key) return;
+  // "?" opens the keys' help with Ctrl and Alt too: that is how Windows
+  // reports the AltGr that types it on some layouts (Brazilian AltGr+W).
+  if (key === "?" && !e.metaKey) { e.preventDefault(); openDialog("#dlg-keys"); return; }
   if (e.ctrlKey || e.metaKey) {
-    if (lower === "z" && !e.shiftKey) { e.preventDefault(); played(undo()); }
-    else if ((lower === "z" && e.shiftKey) || lower === "y") { e.preventDefault(); played(redo()); }
+    if (key === "z" && !e.shiftKey) { e.preventDefault(); played(undo()); }
+    else if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); played(redo()); }
     return;
   }
   if (e.altKey) return;
@@ -146,22 +151,21 @@ export function onKey(e) {
   else if (key === "ArrowDown") growPick(-1);
   else if (key === "Enter" || key === " ") enter();
   else if (key === "Escape") { moved = !!S.sel; cancelPick(); }
-  else if (lower === "t") splitKey();
+  else if (key === "t") splitKey();
   else {
     moved = false;
-    if (lower === "a") played(autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0));
-    else if (lower === "x") played(removeFrom(S.cursor));
-    else if (lower === "d") played(deal());
-    else if (lower === "u") played(undo());
-    else if (lower === "y") played(redo());
-    else if (lower === "h") hint();
-    else if (lower === "f") finish();
-    else if (lower === "n") openNew();
-    else if (lower === "r") restart();
-    else if (lower === "c") speakColumn(S.cursor);
-    else if (lower === "l") openLocate();
-    else if (lower === "s") speakStatus();
-    else if (key === "?") openDialog("#dlg-keys");
+    if (key === "a") played(autoMove(S.cursor, S.sel && S.sel.pile === S.cursor ? S.sel.count : 0));
+    else if (key === "x") played(removeFrom(S.cursor));
+    else if (key === "d") played(deal());
+    else if (key === "u") played(undo());
+    else if (key === "y") played(redo());
+    else if (key === "h") hint();
+    else if (key === "f") finish();
+    else if (key === "n") openNew();
+    else if (key === "r") restart();
+    else if (key === "c") speakColumn(S.cursor);
+    else if (key === "l") openLocate();
+    else if (key === "s") speakStatus();
     else handled = false;
   }
   if (handled) e.preventDefault();

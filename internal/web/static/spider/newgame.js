@@ -52,8 +52,8 @@ function linkOptions(params) {
 }
 
 // startFromLink starts the game a link names, leaving the game this browser
-// was playing: the server counts that one as lost if it had moves and was
-// not won, as the new-game dialog does. It reports whether it started one:
+// was playing: the server counts that one as lost if it was played since it
+// was started or loaded and was not won, as the new-game dialog does. It reports whether it started one:
 // a link the server refuses (a bad deal number) leaves nothing, and the
 // page then goes on with the game it had (app.js).
 export async function startFromLink(params) {

@@ -2,6 +2,7 @@
 // Saved games dialog (a save's Analyse action is analysis.js's).
 
 import { api } from "/shared/api.js";
+import { dateTime } from "/shared/dates.js";
 import { $, S, plural, variantLabel } from "./state.js";
 import { info, failure } from "./messages.js";
 import { openDialog, confirmBox } from "./dialogs.js";
@@ -70,7 +71,7 @@ async function refreshSaves() {
         : `${variantLabel({ variant: s.variant, suits: s.suits })} · ${s.deal ? "#" + s.deal : "custom deal"}`;
       const cells = [s.damaged ? `${s.name} (damaged)` : s.gaveUp ? `${s.name} (given up)` : s.name, game,
         s.moves ?? "", s.score ?? "",
-        when && !isNaN(when) ? when.toLocaleString() : ""];
+        when ? dateTime(when) : ""];
       // The labels name the cells where a phone stacks them without the
       // header row (style.css).
       const labels = ["", "Game", "Moves", "Score", "Saved"];
