@@ -45,10 +45,18 @@ var hintTimeout = 10 * time.Second
 // serveHint is the fair hint (solver.Hint: it sees only what the player
 // sees), within hintTimeout.
 func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
 	if err := acquire(ctx, hintSlots); err != nil {
-		return spider.Move{}, err
+		if parent.Err() != nil {
+			return spider.Move{}, err // the player is gone
+		}
+		// Every core's hint taken for all of hintTimeout: the
+		// machine's load, logged as a refusal for it (docs/hosting.md
+		// "Logs"), not a fault.
+		return spider.Move{}, web.Busy(web.Public(fmt.Errorf("%w: waiting for a solver core: %w", web.ErrUnavailable, err),
+			"the server's hint searches are all taken; try again in a moment"))
 	}
 	defer func() { <-hintSlots }()
 	m, err := solver.Hint(ctx, g)

@@ -193,7 +193,8 @@ const (
 )
 
 // Busy marks err, a 503 refusal for load (another analysis running,
-// the address's other hint still searched), as no fault of the
+// the address's other hint still searched, a hint out of its time
+// waiting for a slot or a core), as no fault of the
 // server's: Fault logs it bounded, at INFO. Its class and words are
 // err's.
 func Busy(err error) error { return &busy{err} }

@@ -25,6 +25,14 @@ const maxReasons = 64
 // request's line (with its path) was left to read.
 type kind struct{ msg, reason string }
 
+// tally is a kind's lines this minute and the highest level among them:
+// its summary is written at that level, so that a count of INFO lines
+// (clients gone) is no WARN line a minute.
+type tally struct {
+	n     int
+	level slog.Level
+}
+
 // EventLog writes one structured line per connection event, at most
 // perMinute lines of each kind (message and reason) in each minute. It
 // is safe for concurrent use.
@@ -35,7 +43,7 @@ type EventLog struct {
 
 	mu     sync.Mutex
 	window time.Time // start of the current minute
-	counts map[kind]int
+	counts map[kind]*tally
 	timer  *time.Timer // flushes the summaries when the minute ends
 }
 
@@ -48,7 +56,7 @@ func NewEventLog(log *slog.Logger, perMinute int, now func() time.Time) *EventLo
 	if now == nil {
 		now = time.Now
 	}
-	return &EventLog{log: log, now: now, perMinute: perMinute, counts: map[kind]int{}}
+	return &EventLog{log: log, now: now, perMinute: perMinute, counts: map[kind]*tally{}}
 }
 
 // Event logs msg for a client at addr with reason, unless this minute has
@@ -64,8 +72,14 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 	if _, ok := e.counts[key]; !ok && len(e.counts) >= maxReasons {
 		key = kind{"other", "other"}
 	}
-	e.counts[key]++
-	n := e.counts[key]
+	t := e.counts[key]
+	if t == nil {
+		t = &tally{level: level}
+		e.counts[key] = t
+	}
+	t.n++
+	t.level = max(t.level, level)
+	n := t.n
 	if n == e.perMinute+1 && e.timer == nil {
 		// Exits on its own: one call when the minute is over.
 		e.timer = time.AfterFunc(e.window.Add(time.Minute).Sub(now), e.Flush)
@@ -77,7 +91,8 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 }
 
 // Flush writes the summary lines of the minute so far ("suppressed K
-// similar" per kind over its share, with its message as "of") and starts
+// similar" per kind over its share, with its message as "of", at the
+// level of the lines it counts) and starts
 // counting afresh.
 func (e *EventLog) Flush() {
 	e.mu.Lock()
@@ -86,9 +101,9 @@ func (e *EventLog) Flush() {
 }
 
 func (e *EventLog) flushLocked() {
-	for k, n := range e.counts {
-		if n > e.perMinute {
-			e.log.Warn("suppressed similar log lines", "of", k.msg, "reason", k.reason, "suppressed", n-e.perMinute,
+	for k, t := range e.counts {
+		if n := t.n; n > e.perMinute {
+			e.log.Log(context.Background(), t.level, "suppressed similar log lines", "of", k.msg, "reason", k.reason, "suppressed", n-e.perMinute,
 				"summary", "suppressed "+strconv.Itoa(n-e.perMinute)+" similar")
 		}
 	}

@@ -4,6 +4,7 @@ package arlweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -63,14 +64,11 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
 	defer cancel()
-	select {
-	case hintSlots <- struct{}{}:
-		defer func() { <-hintSlots }()
-	case <-ctx.Done():
-		// The player reads these words alone: the class is in the
-		// status and the log.
-		return web.Busy(web.Public(web.Errorf(web.ErrUnavailable, "hints are busy"), "hints are busy; try again in a moment"))
+	release, err := hintTurn(r.Context(), ctx)
+	if err != nil {
+		return err
 	}
+	defer release()
 	b, err := h.newHint(rand.Uint64())
 	if err != nil {
 		return err
@@ -78,8 +76,34 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	a, err := b.Act(ctx, v)
 	if err != nil {
 		// The bot's own error goes to the log, not to the player.
-		return web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint could be found; try again")
+		err = web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint could be found; try again")
+		if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+			// Out of hintTime, the wait for a turn included: the
+			// machine's load, logged as a refusal for it
+			// (docs/hosting.md "Logs"). Any other error of the bot's
+			// is a fault.
+			err = web.Busy(err)
+		}
+		return err
 	}
 	web.WriteJSON(w, http.StatusOK, hintAnswer{Action: a.String(), Words: arlington.ActionWords(v, a, table.SeatNames(t.Summary().Seats)), Bot: HintBot})
 	return nil
+}
+
+// hintTurn takes one of hintSlots within ctx, the hint's time, derived
+// from rctx, the request's. Refused, its error tells a client gone (rctx
+// ended while waiting) from hints busy, a refusal for load: each is
+// logged as such (web.EventLog.Fault).
+func hintTurn(rctx, ctx context.Context) (release func(), err error) {
+	select {
+	case hintSlots <- struct{}{}:
+		return func() { <-hintSlots }, nil
+	case <-ctx.Done():
+		if err := rctx.Err(); err != nil {
+			return nil, fmt.Errorf("waiting for a hint's turn: %w", err)
+		}
+		// The player reads these words alone: the class is in the
+		// status and the log.
+		return nil, web.Busy(web.Public(web.Errorf(web.ErrUnavailable, "hints are busy"), "hints are busy; try again in a moment"))
+	}
 }

@@ -113,7 +113,8 @@ func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
 	}
 	o := wired(Limits{})
 	o.Log = slog.New(slog.NewJSONHandler(log, nil))
-	s := web.New(web.Options{Games: []web.Routes{New(hub, o)}, Log: o.Log})
+	arl := New(hub, o)
+	s := web.New(web.Options{Games: []web.Routes{arl}, Log: o.Log})
 	srv := httptest.NewServer(s)
 	tb.Cleanup(func() {
 		srv.CloseClientConnections()
@@ -122,7 +123,7 @@ func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
 		cancel()
 		db.Close()
 	})
-	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s}, st
+	return &env{tb: tb, srv: srv, hub: hub, db: db, site: s, arl: arl}, st
 }
 
 // TestStoreFailureWords: a chat line, a move or a seat the store could
