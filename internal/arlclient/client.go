@@ -262,8 +262,9 @@ func (c *Client) Table(ctx context.Context, id string) (Table, error) {
 	return t, err
 }
 
-// clean makes the table's words fit for a terminal (Clean): its id and
-// link (new-table prints the link) and its seats' names and bot levels.
+// clean makes the table's words fit for a terminal (Clean): its id
+// (new-table prints a link made from it), link, status and its seats'
+// names and bot levels.
 func (t *Table) clean() {
 	t.ID, t.Link, t.Status = Clean(t.ID), Clean(t.Link), Clean(t.Status)
 	cleanSeats(t.Seats)

@@ -133,7 +133,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		return nil, flagErr("%s: want 2 to 6", flagValue("players", f.players))
 	}
 	if f.games < 1 {
-		return nil, flagErr("--games must be at least 1")
+		return nil, flagErr("%s: want at least 1", flagValue("games", f.games))
 	}
 	if err := arlCheckTarget(f.target); err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (f *arlTableFlags) bots() ([]string, error) {
 		names = strings.Split(f.seats, ",")
 	}
 	if len(names) > f.players {
-		return nil, flagErr("--seats lists %s for %d players", plural(len(names), "bot"), f.players)
+		return nil, flagErr("%s lists %s for %s", flagValue("seats", f.seats), plural(len(names), "bot"), flagValue("players", f.players))
 	}
 	out := make([]string, f.players)
 	for i := range out {

@@ -82,7 +82,7 @@ func arlParseSeats(spec string) ([]string, error) {
 	}
 	items := strings.Split(spec, ",")
 	if len(items) < 2 || len(items) > arlington.MaxSeats {
-		return nil, flagErr("new-table: --seats lists %s; a table has 2 to %d", plural(len(items), "seat"), arlington.MaxSeats)
+		return nil, flagErr("new-table: %s lists %s; a table has 2 to %d", flagValue("seats", spec), plural(len(items), "seat"), arlington.MaxSeats)
 	}
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -91,7 +91,7 @@ func arlParseSeats(spec string) ([]string, error) {
 		case it == "human":
 			out[i] = ""
 		case it == "":
-			return nil, flagErr("new-table: --seats: seat %d is empty (want human or a bot level)", arlSeat(i))
+			return nil, flagErr("new-table: %s: seat %d is empty (want human or a bot level)", flagValue("seats", spec), arlSeat(i))
 		default:
 			if !arlOfferedLevel(it) {
 				return nil, flagErr("new-table: --seats: seat %d: %q is neither human nor a bot level (%s)", arlSeat(i), it, strings.Join(bot.Names, ", "))

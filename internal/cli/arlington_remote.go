@@ -183,30 +183,12 @@ func (r *arlRemote) run(ctx context.Context) error {
 		r.lines = arlReadLines(ctx, r.env.Stdin)
 	}
 	for {
-		var lines <-chan arlLine
 		var wake <-chan time.Time
 		paused := false
 		if d := time.Until(r.wait); d > 0 {
 			wake, paused = time.After(d), true
 		}
-		var typed *arlLine // a line typed before the prompt
-		if r.bot == nil && r.myTurn() && r.sent < 0 && !paused {
-			if !r.prompted {
-				r.showView()
-				r.prompted = true
-			}
-			select {
-			case l := <-r.lines:
-				// Typed before the turn came: answered at once, with no
-				// prompt printed before it (it read "> > ").
-				typed = &l
-			default:
-				if !r.held {
-					r.prompt()
-				}
-			}
-			lines = r.lines
-		}
+		lines, typed := r.awaitLine(paused)
 		if typed != nil {
 			r.unprompt()
 			stop, err := r.line(ctx, *typed)
@@ -221,6 +203,12 @@ func (r *arlRemote) run(ctx context.Context) error {
 			return ctx.Err()
 		case m, ok := <-r.sess.Messages():
 			if !ok {
+				if ctx.Err() != nil {
+					// Ctrl+C closes the messages too; either case may
+					// be chosen, and both must leave an unstarted seat.
+					r.leaveUnstarted(ctx)
+					return ctx.Err()
+				}
 				return fmt.Errorf("connect: %w", r.sess.Err())
 			}
 			done, err := r.handle(m)
@@ -244,6 +232,30 @@ func (r *arlRemote) run(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// awaitLine readies the person's turn: lines is where their next line
+// comes from (nil when it is not their turn to type), typed a line typed
+// before the turn came.
+func (r *arlRemote) awaitLine(paused bool) (lines <-chan arlLine, typed *arlLine) {
+	if r.bot != nil || !r.myTurn() || r.sent >= 0 || paused {
+		return nil, nil
+	}
+	if !r.prompted {
+		r.showView()
+		r.prompted = true
+	}
+	select {
+	case l := <-r.lines:
+		// Typed before the turn came: answered at once, with no prompt
+		// printed before it (it read "> > ").
+		return r.lines, &l
+	default:
+		if !r.held {
+			r.prompt()
+		}
+	}
+	return r.lines, nil
 }
 
 // leaveUnstarted gives up the seat of a game that has not started, as the
@@ -386,7 +398,9 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		// The game moved on: a new prompt, a new numbered list, and the
 		// answer to an action sent has come.
 		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
+		r.mu.Lock() // the follower's notes read and end the prompt too
 		r.endPrompt()
+		r.mu.Unlock()
 		r.storeWait, r.storeTold = 0, false // the table stores again
 	}
 	if u.Over() {

@@ -86,7 +86,7 @@ func TestArlingtonBadInput(t *testing.T) {
 		{"compare duplicate", []string{"compare", "--spectrum", "aces", "SA SA", "HA"}, "given twice"},
 		{"selfplay players", []string{"selfplay", "--players", "7"}, `--players "7": want 2 to 6`},
 		{"selfplay seats", []string{"selfplay", "--players", "2", "--seats", "random,smart"}, "unknown bot"},
-		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, "3 bots for 2 players"},
+		{"selfplay too many seats", []string{"selfplay", "--players", "2", "--seats", "random,random,random"}, `--seats "random,random,random" lists 3 bots for --players "2"`},
 		{"play seat", []string{"play", "--players", "3", "--seat", "4"}, `--seat "4": want 1 to 3`},
 		{"play seat 0", []string{"play", "--players", "3", "--seat", "0"}, `--seat "0": want 1 to 3`},
 		{"play seed", []string{"play", "--seed", "x"}, "--seed must be a whole number"},

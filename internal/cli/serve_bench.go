@@ -38,7 +38,7 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if cf.servers < 0 {
-			return flagErr("serve bench: --servers must be at least 0")
+			return flagErr("serve bench: %s: want at least 0", flagValue("servers", cf.servers))
 		}
 		if cf.servers > 0 || cf.target != "" {
 			for _, name := range []string{"games", "players"} {

@@ -194,10 +194,12 @@ func (f clusterFlags) check() ([]string, error) {
 		return nil, firstBroken("serve bench", flagRule{"tables", f.tables, true, "at least 1"})
 	case seats != nil:
 		return nil, seats
-	case f.kills < 0 || (f.kills > 0 && f.servers < 2):
-		return nil, flagErr("serve bench: --kills needs --servers 2 or more")
+	case f.kills < 0:
+		return nil, firstBroken("serve bench", flagRule{"kills", f.kills, true, "at least 0"})
+	case f.kills > 0 && f.servers < 2:
+		return nil, flagErr("serve bench: %s needs --servers 2 or more, not %s", flagValue("kills", f.kills), flagValue("servers", f.servers))
 	case f.kills > 0 && f.killEvery < time.Second:
-		return nil, flagErr("serve bench: --kill-every must be at least 1s")
+		return nil, flagErr("serve bench: %s: want at least 1s", flagValue("kill-every", f.killEvery))
 	}
 	urls := strings.Split(f.target, ",")
 	for _, u := range urls {

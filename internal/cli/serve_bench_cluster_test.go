@@ -17,18 +17,19 @@ func TestServeBenchClusterUsage(t *testing.T) {
 		want string
 	}{
 		{"both", []string{"--servers", "1", "--target", "http://127.0.0.1:1"}, "--servers or --target, not both"},
-		{"negative", []string{"--servers", "-1"}, "--servers must be at least 0"},
+		{"negative", []string{"--servers", "-1"}, `--servers "-1": want at least 0`},
 		{"sqlite shared", []string{"--servers", "2", "--db", "x.db"}, `--servers "2" needs --db postgres://`},
 		{"no tables", []string{"--servers", "1", "--tables", "0"}, "--tables \"0\": want at least 1"},
 		{"seven seats", []string{"--servers", "1", "--people", "4", "--bots", "3"}, "--people \"4\" and --bots \"3\" make 7 seats: want 2 to 6"},
-		{"kills alone", []string{"--servers", "1", "--kills", "2"}, "--kills needs --servers 2 or more"},
+		{"kills alone", []string{"--servers", "1", "--kills", "2"}, `--kills "2" needs --servers 2 or more, not --servers "1"`},
+		{"negative kills", []string{"--servers", "1", "--kills", "-1"}, `--kills "-1": want at least 0`},
 		{"kills without servers", []string{"--kills", "2"}, "--kills is for live tables: it needs --servers or --target"},
 		{"tables without servers", []string{"--tables", "0"}, "--tables is for live tables"},
 		{"json without servers", []string{"--json"}, "--json is for live tables"},
 		{"games with servers", []string{"--servers", "1", "--games", "10"}, "--games is not for live tables"},
 		{"target not a url", []string{"--target", "127.0.0.1:8080"}, `--target "127.0.0.1:8080": want http://HOST:PORT`},
 		{"kills too often", []string{"--servers", "2", "--db", "postgres://x@127.0.0.1:1/x", "--kills", "2",
-			"--kill-every", "10ms"}, "--kill-every must be at least 1s"},
+			"--kill-every", "10ms"}, `--kill-every "10ms": want at least 1s`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, code := arlRun(t, "", append([]string{"serve", "bench"}, tc.args...)...)

@@ -289,13 +289,13 @@ func (f *analyzeBenchFlags) check() (analyzeBenchPlan, error) {
 		return p, flagErr("--deals: %w", err)
 	}
 	if p.to-p.from >= 100_000 {
-		return p, flagErr("--deals: at most 100 000 deals at a time")
+		return p, flagErr("%s: at most 100 000 deals at a time", flagValue("deals", f.deals))
 	}
 	if f.player != "greedy" && f.player != "fair" {
 		return p, flagErr("--player: greedy or fair, not %q", f.player)
 	}
 	if f.maxMoves < 1 || f.maxMoves > spider.MaxSteps {
-		return p, flagErr("--max-moves: 1 to %d", spider.MaxSteps)
+		return p, flagErr("%s: want 1 to %d", flagValue("max-moves", f.maxMoves), spider.MaxSteps)
 	}
 	if err := checkFair(f.fair, "spider analyze bench"); err != nil {
 		return p, err

@@ -148,10 +148,10 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, flagErr("--deals: %w", err)
 		}
 		if to-from >= 1_000_000 {
-			return nil, flagErr("--deals: at most a million deals at a time")
+			return nil, flagErr("%s: at most a million deals at a time", flagValue("deals", *deals))
 		}
 		if *jobs < 1 {
-			return nil, flagErr("--jobs must be at least 1")
+			return nil, flagErr("%s: want at least 1", flagValue("jobs", *jobs))
 		}
 		if err := firstBroken("spider bench",
 			flagRule{"time", *limit, *limit < 0, noLimitWant},

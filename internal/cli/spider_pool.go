@@ -41,10 +41,10 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 			return flagErr("--variant: %w", err)
 		}
 		if *count < 1 || *count > 1_000_000 {
-			return flagErr("--count must be 1 to 1000000")
+			return flagErr("%s: want 1 to 1000000", flagValue("count", *count))
 		}
 		if *jobs < 1 || *jobs > 64 {
-			return flagErr("--jobs must be 1 to 64")
+			return flagErr("%s: want 1 to 64", flagValue("jobs", *jobs))
 		}
 		if err := firstBroken("spider pool",
 			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},

@@ -205,7 +205,7 @@ func checkFair(o *solver.FairOptions, cmd string) error {
 // which would otherwise play the usual player unannounced.
 func checkValue(o *solver.FairOptions, suits int, cmd string) error {
 	if o.Value && !solver.HasValueModel(suits) {
-		return flagErr("%s: --value: no learned value for %d suits (see docs/solver.md, \"The learned value\")", cmd, suits)
+		return flagErr("%s: --value: no learned value for %s (see docs/solver.md, \"The learned value\")", cmd, flagValue("suits", suits))
 	}
 	return nil
 }

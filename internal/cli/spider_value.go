@@ -86,24 +86,24 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 		return ranges, err
 	}
 	if f.jobs < 1 {
-		return ranges, flagErr("--jobs must be at least 1")
+		return ranges, flagErr("%s: want at least 1", flagValue("jobs", f.jobs))
 	}
-	for i, r := range []struct{ flag, val string }{{"--deals", f.deals}, {"--held", f.held}} {
+	for i, r := range []struct{ flag, val string }{{"deals", f.deals}, {"held", f.held}} {
 		from, to, err := parseRange(r.val)
 		if err != nil {
-			return ranges, flagErr("%s: %w", r.flag, err)
+			return ranges, flagErr("--%s: %w", r.flag, err)
 		}
 		if from <= 400 {
-			return ranges, flagErr("spider value-train: %s: deals 1-400 are the measured deals; train on others", r.flag)
+			return ranges, flagErr("%s: deals 1-400 are the measured deals; train on others", flagValue(r.flag, r.val))
 		}
 		if to-from >= maxValueDeals {
-			return ranges, flagErr("%s: at most %d deals at a time", r.flag, maxValueDeals)
+			return ranges, flagErr("%s: at most %d deals at a time", flagValue(r.flag, r.val), maxValueDeals)
 		}
 		ranges[i] = [2]uint64{from, to}
 	}
 	if f.out != "" {
 		if fi, err := os.Stat(filepath.Dir(f.out)); err != nil || !fi.IsDir() {
-			return ranges, usageErr("--out %s: no such directory %s", f.out, filepath.Dir(f.out))
+			return ranges, usageErr("%s: no such directory %s", flagValue("out", f.out), filepath.Dir(f.out))
 		}
 	}
 	return ranges, nil

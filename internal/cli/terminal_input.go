@@ -5,14 +5,19 @@ import (
 	"os"
 )
 
-// inputIsTerminal reports whether in is a terminal (a character device):
-// the terminal games print their "> " prompt only then, for a person to
-// read; a script piped in gets output without prompts in it.
+// inputIsTerminal reports whether in is a terminal (a character device
+// other than the null device): the terminal games print their "> "
+// prompt only then, for a person to read; a script piped in, or a
+// service or cron job given /dev/null, gets output without prompts.
 func inputIsTerminal(in io.Reader) bool {
 	f, ok := in.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }

@@ -50,5 +50,6 @@ type quotaError string
 func (e quotaError) Error() string        { return string(e) }
 func (e quotaError) Is(target error) bool { return target == ErrTooMany }
 
-// megabytes writes n bytes for a player: "1.3 MB".
-func megabytes(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+// megabytes writes n bytes for a player in the unit of --max-save-mb
+// and the docs (MiB), so the limit reads as set: "64.0 MiB", not 67.1 MB.
+func megabytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }

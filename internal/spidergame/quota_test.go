@@ -15,9 +15,9 @@ func TestQuotaWords(t *testing.T) {
 		want string
 	}{
 		{SaveQuota{Count: 50}, "you have 50 saved games (the most a player keeps); delete one to save another"},
-		{SaveQuota{Count: 1, Bytes: 64 << 20}, "your saved games take 67.1 MB and this one 1.0 MB more, past the 67.1 MB a player keeps; delete some to save it"},
+		{SaveQuota{Count: 1, Bytes: 64 << 20}, "your saved games take 64.0 MiB and this one 1.0 MiB more, past the 64.0 MiB a player keeps; delete some to save it"},
 	} {
-		err := q.Admit(c.used, 1000000)
+		err := q.Admit(c.used, 1<<20)
 		if !errors.Is(err, ErrTooMany) || err.Error() != c.want {
 			t.Errorf("Admit(%+v): %v; want ErrTooMany, %q", c.used, err, c.want)
 		}

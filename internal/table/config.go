@@ -28,6 +28,7 @@ var (
 	ErrTooMany      = errors.New("too many tables")
 	ErrTableFull    = errors.New("no open seat")
 	ErrSeatTaken    = errors.New("seat taken")
+	ErrSeatHeld     = errors.New("another seat is held for you") // at a rematch: one person, one seat
 	ErrNoSeat       = errors.New("no such seat")
 	ErrNotSeated    = errors.New("not seated at this table")
 	ErrNotYourSeat  = errors.New("not your seat")
@@ -287,7 +288,42 @@ func cleanName(s string) (string, error) {
 	if labelName.MatchString(f) {
 		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\"); choose another", ErrBadName, s)
 	}
+	if cardName(s) {
+		return "", fmt.Errorf("%w: %q reads as a card (\"7♠\", \"seven of spades\", \"joker\"), which the table's words would mistake it for; choose another", ErrBadName, s)
+	}
 	return s, nil
+}
+
+// cardToken is a card as the table writes it ("7♠", "10♥", "joker"),
+// maybe in brackets, quotes or before a stop, as the page reads one;
+// cardWords is one in words ("seven of spades", "7 of spades"). Both
+// match folds of names whose curly double quotes are made straight
+// (cardQuotes).
+var (
+	cardToken = regexp.MustCompile(`^[(\["]*(?:(?:10|[2-9ajqk])[♠♥♦♣]|joker)[)\]",.;:!?]*$`)
+	cardWords = regexp.MustCompile(`^(?:10|[2-9ajqk]|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of (?:spades|hearts|diamonds|clubs)$`)
+)
+
+// cardQuotes makes the page's curly double quotes straight before the
+// fold, which turns each into two apostrophes: the page reads "“7♠”" as
+// a card, as it does "\"7♠\"", and the fold alone let it through.
+var cardQuotes = strings.NewReplacer("“", `"`, "”", `"`)
+
+// cardName reports whether the name reads as a card or a row of cards:
+// the page speaks a name as written and cards in words, so a player
+// named "7♠" stopped the seven of spades being said, and one named
+// "seven of spades" could not be told from the card by ear.
+func cardName(name string) bool {
+	f := FoldName(cardQuotes.Replace(name))
+	if cardWords.MatchString(strings.Trim(f, `()[]".,;:!?`)) {
+		return true
+	}
+	for _, w := range strings.Fields(f) {
+		if !cardToken.MatchString(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // labelName matches the fold of a name that would pass for one of the

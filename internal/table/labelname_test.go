@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,12 +24,35 @@ func TestLabelNamesRefused(t *testing.T) {
 			t.Errorf("chat as %q: %v, want ErrBadName", name, err)
 		}
 	}
-	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t", "Bot4ever", "Bot 3rd"} {
+	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t", "Bot4ever", "Bot 3rd",
+		"Ann 7♠", "A♠vian", "Jokers", "Queen of Hearts fan", "7 of 9", "Z♠"} {
 		if _, err := tb.Join(bg, table.Player{ID: string(rune('a' + i)), Name: name}, -1); err != nil && !errors.Is(err, table.ErrTableFull) {
 			t.Errorf("join as %q: %v", name, err)
 		}
 		if err := tb.Chat(bg, table.Player{ID: "w" + string(rune('a'+i)), Name: name}, "hi"); err != nil {
 			t.Errorf("chat as %q: %v", name, err)
+		}
+	}
+}
+
+// TestCardNamesRefused: a name that reads as a card or a row of cards,
+// in the table's symbols or in words, is refused for a seat and for a
+// watcher's chat name: the page spoke a seated "7♠"'s card as written,
+// not as "seven of spades", and a "seven of spades" could not be told
+// from the card by ear. A name with a card in it among other words is
+// taken (TestLabelNamesRefused).
+func TestCardNamesRefused(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "c", table.Config{Players: 6})
+	for _, name := range []string{"7♠", "10♥", "k♦", "Q♣.", "(A♠)", "７♠", "7♠\uFE0F", "joker", "Joker", "7♠ 7♥", "seven of spades", "7 of Spades", "ACE OF HEARTS", "Ten of clubs!",
+		// Quoted, as the page reads a card: straight or curly quotes.
+		`"7♠"`, "“7♠”", "“joker”", "7♠”", "(“Q♣”)", "“seven of spades”"} {
+		_, err := tb.Join(bg, table.Player{ID: "p", Name: name}, -1)
+		if !errors.Is(err, table.ErrBadName) || !strings.Contains(err.Error(), "reads as a card") {
+			t.Errorf("join as %q: %v, want ErrBadName, as a card", name, err)
+		}
+		if err := tb.Chat(bg, table.Player{ID: "w", Name: name}, "hi"); !errors.Is(err, table.ErrBadName) {
+			t.Errorf("chat as %q: %v, want ErrBadName", name, err)
 		}
 	}
 }

@@ -243,3 +243,32 @@ func TestViewIsTheSeatsOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestLeftNotPresentFromAnotherWindow: a person who left the game in
+// play while another window of theirs stays connected is away and not
+// present: a Leave is the person's. Before, the other window kept them
+// shown present while the stand-in played their seat.
+func TestLeftNotPresentFromAnotherWindow(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	tb := mustCreate(t, h, "a", table.Config{Players: 2})
+	mustJoin(t, tb, "a", 0)
+	mustJoin(t, tb, "b", 1)          // the game starts
+	other := mustSub(t, tb, "a", -1) // Ann's other window
+	next(t, other)
+	if s := tb.Summary().Seats[0]; !s.Present || s.Away {
+		t.Fatalf("Ann connected: %+v", s)
+	}
+	if err := tb.Leave(bg, "a"); err != nil {
+		t.Fatal(err)
+	}
+	u := next(t, other)
+	for !u.Seats[0].Away { // updates sent before the Leave's
+		u = next(t, other)
+	}
+	if s := u.Seats[0]; s.Present {
+		t.Errorf("Ann left, her other window open: the seat is %+v; want away, not present", s)
+	}
+	if s := tb.Summary().Seats[0]; !s.Away || s.Present {
+		t.Errorf("Ann left: the lobby shows her seat %+v; want away, not present", s)
+	}
+}

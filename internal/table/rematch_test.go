@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -300,5 +301,41 @@ func TestRematchLeftKeptOverReload(t *testing.T) {
 	}
 	if s := nt.Summary().Seats; s[2].Reserved || !s[2].Open || !s[0].Reserved {
 		t.Fatalf("b left before the reload, yet the rematch's seats are %+v: want b's open, c's held", s)
+	}
+}
+
+// TestRematchHeldSeatOnlyOne: a person whose seat a rematch holds is
+// refused another open seat there, saying which seat is theirs, and
+// nothing changes; they take the held one, or give it up and then sit
+// anywhere. Before, they sat in the open seat while the held one stayed
+// theirs: two seats.
+func TestRematchHeldSeatOnlyOne(t *testing.T) {
+	ctx := context.Background()
+	h := newHub(t, newMemStore(), newFakeClock())
+	old := mustCreate(t, h, "a", table.Config{Players: 3, Target: 1})
+	for i, p := range []string{"a", "b", "c"} {
+		mustJoin(t, old, p, i)
+	}
+	playOut(t, old, map[int]string{0: "a", 1: "b", 2: "c"})
+	if err := old.Leave(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	nt, _, err := h.RematchFrom(ctx, old.ID(), "a", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := nt.Summary().Seats // turned: a at 1, b's seat 2 open, c's 0 held
+	if !before[2].Open || !before[0].Reserved {
+		t.Fatalf("the rematch's seats %+v", before)
+	}
+	_, err = nt.Join(ctx, table.Player{ID: "c", Name: "name c"}, 2)
+	if !errors.Is(err, table.ErrSeatHeld) || err.Error() != "another seat is held for you at this rematch: seat 1, not seat 3; take seat 1, or give it up (leave) and then choose another" {
+		t.Fatalf("c joins the open seat 3 with seat 1 held: %v, want ErrSeatHeld naming seat 1", err)
+	}
+	if after := nt.Summary().Seats; !reflect.DeepEqual(after, before) {
+		t.Errorf("a refused join changed the seats: %+v, was %+v", after, before)
+	}
+	if got := mustJoin(t, nt, "c", -1); got != 0 {
+		t.Errorf("c takes seat %d, want the held seat 0", got)
 	}
 }

@@ -34,12 +34,15 @@ type Summary struct {
 
 // SeatInfo is a seat as everyone may see it: never the identity.
 type SeatInfo struct {
-	Seat    int    `json:"seat"`
-	Bot     string `json:"bot,omitempty"`  // the level of a bot seat
-	Name    string `json:"name,omitempty"` // the person's display name
-	Open    bool   `json:"open,omitempty"` // waiting for a person
-	Present bool   `json:"present,omitempty"`
-	Away    bool   `json:"away,omitempty"` // a bot plays for the person
+	Seat int    `json:"seat"`
+	Bot  string `json:"bot,omitempty"`  // the level of a bot seat
+	Name string `json:"name,omitempty"` // the person's display name
+	Open bool   `json:"open,omitempty"` // waiting for a person
+	// Present: the person is connected and has not left (a Leave is the
+	// person's, not the window's: another window of theirs still open
+	// does not keep them present).
+	Present bool `json:"present,omitempty"`
+	Away    bool `json:"away,omitempty"` // a bot plays for the person
 	// Reserved: held for Name (a rematch) until they take it or give it up.
 	Reserved bool `json:"reserved,omitempty"`
 	// Rating is the shown rating of the bot level or person (0: none
@@ -51,7 +54,7 @@ func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0, Away: s.away, Reserved: s.reserved, Rating: s.rating}
+			Present: s.bot == "" && s.subs > 0 && !s.left, Away: s.away, Reserved: s.reserved, Rating: s.rating}
 	}
 	return out
 }
@@ -146,8 +149,13 @@ func (l *loop) join(p Player, want int) (int, error) {
 		l.dirty = true
 		return s, nil
 	}
-	if r := l.reservedFor(p.ID); r >= 0 && (want == -1 || want == r) {
-		return r, l.takeReserved(r, name)
+	if r := l.reservedFor(p.ID); r >= 0 {
+		if want == -1 || want == r {
+			return r, l.takeReserved(r, name)
+		}
+		// One person, one seat: sitting elsewhere too held two.
+		return -1, fmt.Errorf("%w at this rematch: seat %d, not seat %d; take seat %d, or give it up (leave) and then choose another",
+			ErrSeatHeld, r+1, want+1, r+1)
 	}
 	if l.started() {
 		if l.st != nil && l.st.ToMove() < 0 {

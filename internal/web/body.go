@@ -47,7 +47,7 @@ func DecodeJSON(b []byte, v any) error {
 	}
 	// A body that says two things at once is refused, not half-heard, as
 	// a WebSocket message is.
-	if k, ok := duplicateKey(b, v); ok {
+	if k, ok := DuplicateKey(b, v); ok {
 		return badRequest("bad JSON: key %.40q given twice", k)
 	}
 	return nil

@@ -15,9 +15,9 @@ import (
 // the disk with logs.
 const EventsPerMinute = 20
 
-// maxReasons bounds the kinds counted at once (the code names a few;
+// maxKinds bounds the kinds counted at once (the code names a few;
 // more share one count).
-const maxReasons = 64
+const maxKinds = 64
 
 // kind is what lines are counted by: their message and reason. Counted
 // by reason alone, the look-ups of reconnecting people, failing with
@@ -69,7 +69,7 @@ func (e *EventLog) Event(ctx context.Context, level slog.Level, msg, reason, add
 		e.window = now.Truncate(time.Minute)
 	}
 	key := kind{msg, reason}
-	if _, ok := e.counts[key]; !ok && len(e.counts) >= maxReasons {
+	if _, ok := e.counts[key]; !ok && len(e.counts) >= maxKinds {
 		key = kind{"other", "other"}
 	}
 	t := e.counts[key]

@@ -1,9 +1,7 @@
 package web
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,46 +9,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cardtable/internal/web/webtest"
 )
 
-// lockedBuffer is a log destination safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// lines decodes the JSON log lines written so far.
-func (l *lockedBuffer) lines(tb testing.TB) []map[string]any {
-	tb.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []map[string]any
-	for line := range strings.Lines(l.b.String()) {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			tb.Fatalf("log line %q: %v", line, err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
 // TestEventLogBound: a flood of one reason writes the minute's share, then
 // one summary line with the number left out; another reason has its own
 // share, and the next minute starts afresh.
 func TestEventLogBound(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 5, 0, time.UTC)}
 	e := NewEventLog(slog.New(slog.NewJSONHandler(buf, nil)), 5, clk.Now)
 	ctx := context.Background()
@@ -60,7 +29,7 @@ func TestEventLogBound(t *testing.T) {
 	for range 3 {
 		e.Event(ctx, slog.LevelInfo, "websocket closed", "bye", "192.0.2.1")
 	}
-	lines := buf.lines(t)
+	lines := buf.Lines(t)
 	if len(lines) != 8 {
 		t.Fatalf("%d lines after 10,003 events, want 5 + 3", len(lines))
 	}
@@ -69,7 +38,7 @@ func TestEventLogBound(t *testing.T) {
 	}
 	clk.T = clk.T.Add(time.Minute) // the next event closes the minute
 	e.Event(ctx, slog.LevelWarn, "request refused", "rate limited", "192.0.2.1")
-	lines = buf.lines(t)
+	lines = buf.Lines(t)
 	if len(lines) != 10 {
 		t.Fatalf("%d lines, want 8 + a summary + the new minute's first", len(lines))
 	}
@@ -85,16 +54,16 @@ func TestEventLogBound(t *testing.T) {
 		e.Event(ctx, slog.LevelWarn, "request refused", "rate limited", "192.0.2.1")
 	}
 	e.Flush()
-	lines = buf.lines(t)
+	lines = buf.Lines(t)
 	if last := lines[len(lines)-1]; last["summary"] != "suppressed 3 similar" {
 		t.Fatalf("after Flush: %v", last)
 	}
 }
 
-// TestEventLogReasonsBounded: reasons past maxReasons share one count, so
+// TestEventLogReasonsBounded: kinds past maxKinds share one count, so
 // the counts cannot grow with what clients send.
 func TestEventLogReasonsBounded(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
 	e := NewEventLog(slog.New(slog.NewJSONHandler(buf, nil)), 1, clk.Now)
 	for i := range 1000 {
@@ -103,10 +72,10 @@ func TestEventLogReasonsBounded(t *testing.T) {
 	e.mu.Lock()
 	n := len(e.counts)
 	e.mu.Unlock()
-	if n > maxReasons+1 {
-		t.Fatalf("%d reasons counted, bound %d", n, maxReasons+1)
+	if n > maxKinds+1 {
+		t.Fatalf("%d reasons counted, bound %d", n, maxKinds+1)
 	}
-	if got := len(buf.lines(t)); got > maxReasons+1 {
+	if got := len(buf.Lines(t)); got > maxKinds+1 {
 		t.Fatalf("%d lines for 1000 reasons", got)
 	}
 }
@@ -114,7 +83,7 @@ func TestEventLogReasonsBounded(t *testing.T) {
 // TestRateLimitRefusalLogged: a refusal is logged with the client's
 // address and the reason, bounded.
 func TestRateLimitRefusalLogged(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	rl := RateLimit{Player: Bucket{Burst: 1, Every: time.Hour}, Address: Bucket{Burst: 1, Every: time.Hour}, MaxKeys: 10}
 	// The event log's clock stands still: on the clock on the wall, the
@@ -127,7 +96,7 @@ func TestRateLimitRefusalLogged(t *testing.T) {
 		s.ServeHTTP(httptest.NewRecorder(), r)
 	}
 	var refused int
-	for _, l := range buf.lines(t) {
+	for _, l := range buf.Lines(t) {
 		if l["reason"] == "rate limited" && l["msg"] == "request refused" {
 			refused++
 			if l["client"] != "192.0.2.77" || l["route"] != "POST /api/echo/create" {
@@ -176,7 +145,7 @@ func (g abandonedGame) Register(mux *http.ServeMux) {
 // own context is canceled by the server's code, not by its client, is
 // still a fault, at ERROR.
 func TestClientMade503sLogBounded(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
 	events := NewEventLog(log, 3, clk.Now)
@@ -199,7 +168,7 @@ func TestClientMade503sLogBounded(t *testing.T) {
 	}
 	events.Flush()
 	counts := map[string]int{}
-	for _, l := range buf.lines(t) {
+	for _, l := range buf.Lines(t) {
 		switch {
 		case l["msg"] == "request failed":
 			if l["level"] != "INFO" || l["client"] != "192.0.2.7" {
@@ -221,11 +190,11 @@ func TestClientMade503sLogBounded(t *testing.T) {
 	}
 
 	// The handler's own cancelled context, the client still there: a fault.
-	buf2 := &lockedBuffer{}
+	buf2 := &webtest.Log{}
 	log2 := slog.New(slog.NewJSONHandler(buf2, nil))
 	events2 := NewEventLog(log2, 3, clk.Now)
 	events2.Fault(context.Background(), log2, "request failed", "192.0.2.7", fmt.Errorf("writing: %w", context.Canceled))
-	if ls := buf2.lines(t); len(ls) != 1 || ls[0]["level"] != "ERROR" {
+	if ls := buf2.Lines(t); len(ls) != 1 || ls[0]["level"] != "ERROR" {
 		t.Fatalf("a cancel not the client's: %v", ls)
 	}
 }
@@ -235,7 +204,7 @@ func TestClientMade503sLogBounded(t *testing.T) {
 // log, the minute's share and then a count, not one line each; a fault
 // of another kind is still logged every time, at ERROR.
 func TestOutOfReachLogBounded(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
 	events := NewEventLog(log, 3, clk.Now)
@@ -257,7 +226,7 @@ func TestOutOfReachLogBounded(t *testing.T) {
 	}
 	events.Flush()
 	var outage, fault, summary int
-	for _, l := range buf.lines(t) {
+	for _, l := range buf.Lines(t) {
 		switch {
 		case l["msg"] == "request failed" && l["path"] == "/api/outage":
 			outage++
@@ -287,7 +256,7 @@ func TestOutOfReachLogBounded(t *testing.T) {
 // make them) leaves the failed requests' lines, with their paths, to
 // read, and each kind over its share has its own summary saying which.
 func TestOutOfReachKindsApart(t *testing.T) {
-	buf := &lockedBuffer{}
+	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
 	events := NewEventLog(log, 3, clk.Now)
@@ -303,7 +272,7 @@ func TestOutOfReachKindsApart(t *testing.T) {
 	events.Flush()
 	var lookups, requests int
 	summaries := map[any]any{}
-	for _, l := range buf.lines(t) {
+	for _, l := range buf.Lines(t) {
 		switch {
 		case l["msg"] == "where a table runs":
 			lookups++

@@ -115,14 +115,14 @@ func LowerASCII(s string) string {
 	return string(b)
 }
 
-// duplicateKey finds a key that one object of the JSON value b gives
+// DuplicateKey finds a key that one object of the JSON value b gives
 // twice, at any depth: encoding/json keeps the last of two, so {"cmd":
 // "deal", "CMD": "undo"} undid a move where the request also said deal.
 // An object read into a struct (v's type, followed down its fields)
 // compares its keys in ASCII case, as they are matched to fields; one
 // read into a map, or of no known type, compares them exactly (a map's
 // keys are the client's own words). b must have decoded into v already.
-func duplicateKey(b []byte, v any) (string, bool) {
+func DuplicateKey(b []byte, v any) (string, bool) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	k, err := dupIn(d, reflect.TypeOf(v))
 	return k, err == nil && k != ""

@@ -178,8 +178,8 @@ func (s *Server) routes() http.Handler {
 	// in the API's error body like every other refusal (docs/api.md).
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		WriteError(w, r, s.log, &requestError{ErrForbidden,
-			"cross-site request refused: another site's page may not write to this server"})
+		WriteError(w, r, s.log, Errorf(ErrForbidden,
+			"cross-site request refused: another site's page may not write to this server"))
 	}))
 	h = cop.Handler(h)
 	if s.opts.CheckHost {

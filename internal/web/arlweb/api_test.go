@@ -378,19 +378,7 @@ func (untilTimeUp) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 // own words, with no class name ahead of them (the 503 tells the class).
 func TestHintRefusalWords(t *testing.T) {
 	e := newEnv(t, Limits{})
-	a, b := e.client(), e.client()
-	id := a.create("", "")
-	a.join(id, "Ann")
-	b.join(id, "Bob")
-	tb, err := e.hub.Table(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mover := a
-	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
-		mover = b
-	}
-	path := "/api/arlington/tables/" + id + "/hint"
+	mover, path := hintAsker(t, e)
 	old := hintTime
 	t.Cleanup(func() { hintTime = old })
 	ask := func() (int, string) {

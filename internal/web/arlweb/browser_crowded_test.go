@@ -38,3 +38,32 @@ func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
 		t.Fatalf("after joining the seat is %+v", s)
 	}
 }
+
+// TestBrowserArlingtonCrowdedJoinConnectsAtOnce: a page refused a
+// spectator place has no connection, only an attempt planned; joining
+// connects it at once, as the seated person, not at that attempt. Here
+// the planned attempt is cancelled (every timer the page set), so only
+// the join's own connection can bring the seat's view.
+func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	for range table.MaxAddrWatch {
+		e.client().dial(id, -1).waitFor(isView)
+	}
+	p := seatTabIn(t, startBrowser(t), "ann")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/" + id))
+	p.until(`!document.getElementById("join").hidden`)
+	// Between attempts (the last refused one closed, the next one waiting
+	// its timer), the page's timers are all cleared at once.
+	p.until(`(() => {
+	  if (document.body.dataset.next !== "wait") return false;
+	  const top = setTimeout(() => {}, 0);
+	  for (let i = 1; i <= top; i++) clearTimeout(i);
+	  return true;
+	})()`)
+	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
+	p.until(`document.querySelector("#hand button") !== null`)
+	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
+		t.Fatalf("after joining the seat is %+v", s)
+	}
+}

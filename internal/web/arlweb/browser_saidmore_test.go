@@ -1,6 +1,7 @@
 package arlweb
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 // TestBrowserArlingtonSpokenCards: the page's own spoken (common.js, the
 // module the table page loads) puts in words only whole card tokens,
 // with a comma between every card of a row, the joker too; names it is
-// given are read as written; a burst of lines keeps them all. Then a
-// spectator named "A♠" writes "OK♥":
-// the chat line is said as written ("Oking of hearts" and "ace of
-// spades" were said).
+// given are read as written, but for a name that is only cards (one held
+// from before the server refused them), whose card is said in words (a
+// seated "A♠" kept "A♠" unsaid as a card); a burst of lines keeps them
+// all. Then a spectator named "Ace♠" writes "OK♥ 7♠": the chat line is
+// said as written ("Oking of hearts" was said).
 func TestBrowserArlingtonSpokenCards(t *testing.T) {
 	e := newEnv(t, Limits{})
 	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
@@ -27,7 +29,8 @@ func TestBrowserArlingtonSpokenCards(t *testing.T) {
 		{"joker 7♠ 7♥ (a couple).", nil, "joker, seven of spades, seven of hearts (a couple)."},
 		{"known in hand: 7♠ 8♠: a run", nil, "known in hand: seven of spades, eight of spades: a run"},
 		{"OK♥ and A♠vian", nil, "OK♥ and A♠vian"},
-		{"A♠ takes the trick with the K♠.", []string{"A♠"}, "A♠ takes the trick with the king of spades."},
+		{"A♠ takes the trick with the K♠.", []string{"A♠"}, "ace of spades takes the trick with the king of spades."},
+		{"Ann 7♠ leads 7♠ 8♠", []string{"Ann 7♠"}, "Ann 7♠ leads seven of spades, eight of spades"},
 		{"K leads 2♦; K's turn", []string{"K"}, "K leads two of diamonds; K's turn"},
 	}
 	p.do(chromedp.Evaluate[chromedp.Void](`import("/arlington/common.js").then((m) => { window.__common = m; })`))
@@ -48,10 +51,10 @@ func TestBrowserArlingtonSpokenCards(t *testing.T) {
 	}
 	p.recordSaid()
 	other := e.client().dial(tbl.ID, noHello)
-	other.send(map[string]any{"type": "hello", "since": -1, "name": "A♠"})
+	other.send(map[string]any{"type": "hello", "since": -1, "name": "Ace♠"})
 	other.send(map[string]any{"type": "chat", "text": "OK♥ 7♠"})
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
-	if said := p.said(); saidCount(said, "say: A♠ (watching): OK♥ 7♠") != 1 {
+	if said := p.said(); saidCount(said, "say: Ace♠ (watching): OK♥ 7♠") != 1 {
 		t.Errorf("a chat line arrived; the page said %q, want it once, as written", said)
 	}
 }
@@ -134,5 +137,58 @@ func TestBrowserArlingtonConnSaid(t *testing.T) {
 	said := p.said()
 	if saidCount(said, "say: reconnecting…") != 1 || saidCount(said, "say: connected") != 1 || saidCount(said, "connecting…") != 1 {
 		t.Errorf("after a dropped connection the page said %q, want \"reconnecting…\" then \"connected\", once each, in #say", said)
+	}
+}
+
+// TestBrowserArlingtonOwnChatForgotten: a watcher's line whose echo
+// never came (lost on its way) is forgotten after 30 s: another
+// watcher's same words later are said, not taken for the page's own.
+// Within the 30 s they are taken for its own, as a watcher's line is
+// known by its words. The page's clock is moved on, not waited for.
+func TestBrowserArlingtonOwnChatForgotten(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 100}) // Olga sends her lines at once
+	tbl, _, p := openTable(t, e, "Wes", 0, "", "")
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	// The page's chat lines are dropped on their way (never sent, so
+	// never echoed nor answered), and its clock can be moved on.
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	  const s = window.__ws.socks[window.__ws.viewSock], send = s.send;
+	  s.send = (d) => { if (!/"type":"chat"/.test(d)) send(d); };
+	  const now = Date.now;
+	  window.__skew = 0;
+	  Date.now = () => now() + window.__skew;
+	})()`))
+	lost := func(text string) {
+		eval[bool](p, `(() => { document.getElementById("chat-text").value = `+q(text)+`; document.getElementById("chat-form").requestSubmit(); return true })()`)
+	}
+	p.recordSaid()
+	other := e.client().dial(tbl.ID, noHello)
+	other.send(map[string]any{"type": "hello", "since": -1, "name": "Olga"})
+	lines := 0
+	theirs := func(text string) {
+		other.send(map[string]any{"type": "chat", "text": text})
+		// The line is in the chat the table sends (or refused: said).
+		m := other.waitFor(func(m srvMsg) bool {
+			return m.Type == "error" || (len(m.Chat) > 0 && m.Chat[len(m.Chat)-1].Text == text)
+		})
+		if m.Type == "error" {
+			t.Fatalf("Olga's %q refused: %s", text, m.Error)
+		}
+		lines++
+		p.until(fmt.Sprintf(`document.querySelectorAll(%s).length === %d`, q(selChat), lines))
+	}
+	lost("gg")
+	theirs("gg") // within 30 s: taken for the page's own
+	lost("gl")
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__skew = 31000`))
+	theirs("gl")   // 31 s on: the lost line forgotten
+	theirs("done") // a line said for sure, so that all before it were
+	p.until(`[...document.querySelectorAll("#say p")].some((e) => e.textContent === "Olga (watching): done")`)
+	said := p.said()
+	if n := saidCount(said, "say: Olga (watching): gg"); n != 0 {
+		t.Errorf("Olga's \"gg\" within 30 s of the page's own lost \"gg\" was said %d times, want none (taken for its own): %q", n, said)
+	}
+	if n := saidCount(said, "say: Olga (watching): gl"); n != 1 {
+		t.Errorf("Olga's \"gl\" 31 s after the page's own lost \"gl\" was said %d times, want once: %q", n, said)
 	}
 }

@@ -207,39 +207,8 @@ func decodeWire(b []byte) (wireMsg, error) {
 	}
 	// encoding/json keeps the last of two equal keys; a message that says
 	// two things at once is refused instead of half-heard.
-	if k, ok := duplicateKey(b); ok {
+	if k, ok := web.DuplicateKey(b, &w); ok {
 		return w, fmt.Errorf("%w: key %.40q given twice", web.ErrBadRequest, k)
 	}
 	return w, nil
-}
-
-// duplicateKey reports a key that b's top-level object (valid JSON, one
-// object of scalars as the wire message is) has twice. Keys are compared
-// as Decode matches them to fields: in ASCII case only.
-func duplicateKey(b []byte) (string, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	seen := map[string]bool{}
-	for d.More() {
-		t, err := d.Token()
-		if err != nil {
-			return "", false
-		}
-		k, _ := t.(string)
-		lower := web.LowerASCII(k)
-		if seen[lower] {
-			return k, true
-		}
-		seen[lower] = true
-		// The value: a scalar is one token; an array or object (which the
-		// strict decode has refused already) ends the scan.
-		if t, err := d.Token(); err != nil {
-			return "", false
-		} else if _, nested := t.(json.Delim); nested {
-			return "", false
-		}
-	}
-	return "", false
 }

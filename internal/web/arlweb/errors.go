@@ -29,6 +29,7 @@ var classes = []web.Class{
 	{Err: table.ErrReplaced, Class: web.ErrConflict},
 	{Err: table.ErrTableFull, Class: web.ErrConflict},
 	{Err: table.ErrSeatTaken, Class: web.ErrConflict},
+	{Err: table.ErrSeatHeld, Class: web.ErrConflict},
 	{Err: table.ErrNoSeat, Class: web.ErrBadRequest},
 	{Err: table.ErrNameTaken, Class: web.ErrConflict},
 	{Err: table.ErrNotStarted, Class: web.ErrConflict},

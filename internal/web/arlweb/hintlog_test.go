@@ -6,13 +6,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
 	"cardtable/arlington"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // brokenBot is a hint bot that fails at once, not for want of time.
@@ -24,42 +24,14 @@ func (brokenBot) Act(context.Context, arlington.View) (arlington.Action, error) 
 	return arlington.Action{}, errors.New("the bot is broken")
 }
 
-// hintFailures is the "request failed" lines of path in log.
-func hintFailures(t *testing.T, log *logBuffer, path string) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for line := range strings.Lines(log.String()) {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		if m["msg"] == "request failed" && m["path"] == path {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // TestHintRefusalsLogged: a hint refused because every hint slot stayed
 // taken, or because the bot ran out of the hint's time, is load, logged
 // at INFO with reason busy (docs/hosting.md "Logs"); a bot that fails
 // otherwise is a fault, at ERROR.
 func TestHintRefusalsLogged(t *testing.T) {
-	var log logBuffer
+	var log webtest.Log
 	e, _ := newEnvLogged(t, &log)
-	a, b := e.client(), e.client()
-	id := a.create("", "")
-	a.join(id, "Ann")
-	b.join(id, "Bob")
-	tb, err := e.hub.Table(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mover := a
-	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
-		mover = b
-	}
-	path := "/api/arlington/tables/" + id + "/hint"
+	mover, path := hintAsker(t, e)
 	old := hintTime
 	t.Cleanup(func() { hintTime = old })
 	for _, tc := range []struct {
@@ -72,7 +44,7 @@ func TestHintRefusalsLogged(t *testing.T) {
 		{"bot out of time", false, untilTimeUp{}, "INFO", "busy"},
 		{"bot broken", false, brokenBot{}, "ERROR", ""},
 	} {
-		before := len(hintFailures(t, &log, path))
+		before := len(log.Failed(t, path))
 		hintTime = 100 * time.Millisecond
 		e.arl.newHint = func(uint64) (table.Bot, error) { return tc.bot, nil }
 		if tc.full {
@@ -89,7 +61,7 @@ func TestHintRefusalsLogged(t *testing.T) {
 		if code != http.StatusServiceUnavailable {
 			t.Fatalf("%s: %d, want 503", tc.name, code)
 		}
-		ls := hintFailures(t, &log, path)[before:]
+		ls := log.Failed(t, path)[before:]
 		if reason, _ := ls[0]["reason"].(string); len(ls) != 1 || ls[0]["level"] != tc.level || reason != tc.want {
 			t.Errorf("%s: logged %v, want one %s line with reason %q", tc.name, ls, tc.level, tc.want)
 		}
@@ -119,7 +91,7 @@ func TestHintWaitLeftLoggedGone(t *testing.T) {
 		}
 		_, err := hintTurn(rctx, ctx)
 		<-ctx.Done()
-		var buf logBuffer
+		var buf webtest.Log
 		log := slog.New(slog.NewJSONHandler(&buf, nil))
 		web.NewEventLog(log, 0, nil).Fault(rctx, log, "request failed", "192.0.2.7", err)
 		var l map[string]any
@@ -132,4 +104,23 @@ func TestHintWaitLeftLoggedGone(t *testing.T) {
 		cancel()
 		leave()
 	}
+}
+
+// hintAsker seats Ann and Bob at a new table and gives the one to move,
+// with the path of the table's hint.
+func hintAsker(t *testing.T, e *env) (mover *client, path string) {
+	t.Helper()
+	a, b := e.client(), e.client()
+	id := a.create("", "")
+	a.join(id, "Ann")
+	b.join(id, "Bob")
+	tb, err := e.hub.Table(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mover = a
+	if v := ownView(t, tb, a, e); v.ToMove != v.Seat {
+		mover = b
+	}
+	return mover, "/api/arlington/tables/" + id + "/hint"
 }

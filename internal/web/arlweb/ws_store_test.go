@@ -1,7 +1,6 @@
 package arlweb
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +17,7 @@ import (
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // dbWords is what a store's error says of itself: the database's words,
@@ -79,27 +78,9 @@ func (s *failWrites) SaveSeats(ctx context.Context, id string, seats []table.Sto
 	return s.DB.SaveSeats(ctx, id, seats)
 }
 
-// logBuffer is a log's text, written from the handlers' goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // newEnvLogged is newEnv over st (the database wrapped) whose handlers
 // log to log.
-func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
+func newEnvLogged(tb testing.TB, log *webtest.Log) (*env, *failWrites) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
@@ -131,7 +112,7 @@ func newEnvLogged(tb testing.TB, log *logBuffer) (*env, *failWrites) {
 // as over HTTP (a chat line's names the message, with its ref), never
 // in the database's words, which go to the server's log.
 func TestStoreFailureWords(t *testing.T) {
-	var log logBuffer
+	var log webtest.Log
 	e, st := newEnvLogged(t, &log)
 	a := e.client()
 	id := a.create("", "random")
@@ -176,7 +157,7 @@ const (
 // were all told as writes: "the server could not save this", though
 // nothing was being saved; and logged as "could not store the table".
 func TestStoreReadFailureWords(t *testing.T) {
-	var log logBuffer
+	var log webtest.Log
 	e, st := newEnvLogged(t, &log)
 	c := e.client()
 	c.create("", "") // a player, with its identity cookie
@@ -202,7 +183,7 @@ func TestStoreReadFailureWords(t *testing.T) {
 // minute's share), as a failed request is; not at ERROR, a line each,
 // as every move of every table would be while PostgreSQL is stopped.
 func TestWSRefusalOutOfReachLogged(t *testing.T) {
-	var log logBuffer
+	var log webtest.Log
 	e, st := newEnvLogged(t, &log)
 	a := e.client()
 	id := a.create("", "random")

@@ -209,7 +209,7 @@ func (s *Handlers) analysisSlot(w http.ResponseWriter, r *http.Request) (release
 	// core.
 	taken, running := s.analyses.take(web.AddrKey(r), s.now())
 	if taken {
-		return s.analyses.release, nil
+		return func() { s.analyses.release(s.now()) }, nil
 	}
 	w.Header().Set("Retry-After", fmt.Sprint(analysisRetry))
 	// Said as it is: the page tells this refusal from the other 503s (a

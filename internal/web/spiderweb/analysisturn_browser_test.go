@@ -33,7 +33,7 @@ func TestBrowserAnalysisWaitingItsTurn(t *testing.T) {
 	now := time.Now()
 	sp.analyses.take("198.51.100.7", now)
 	sp.analyses.take("203.0.113.9", now)
-	sp.analyses.release()
+	sp.analyses.release(now)
 
 	p := openPage(t, bctx, srv, 1280, 800)
 	before := p.gameID()

@@ -75,7 +75,7 @@ func pageServerAt(tb testing.TB, path string) *httptest.Server {
 
 // browserPage is one tab on the page, with the shadow game.
 type browserPage struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	srv    *httptest.Server
 	shadow *spider.Game
@@ -84,7 +84,7 @@ type browserPage struct {
 // openPage opens a tab at w×h on the Spider page. Every step the helpers
 // take in it has its own bound (webtest.StepTimeout), so a step that
 // cannot finish fails naming itself, not the whole test at its timeout.
-func openPage(t *testing.T, bctx context.Context, srv *httptest.Server, w, h int64, opts ...chromedp.ContextOption) *browserPage {
+func openPage(t testing.TB, bctx context.Context, srv *httptest.Server, w, h int64, opts ...chromedp.ContextOption) *browserPage {
 	t.Helper()
 	p := &browserPage{t: t, ctx: webtest.OpenTab(t, bctx, w, h, opts...), srv: srv}
 	p.watchErrors()

@@ -1,55 +1,23 @@
 package spiderweb
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
-// logLines is a JSON log written from the handlers' goroutines.
-type logLines struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// failed is the "request failed" lines of path so far.
-func (l *logLines) failed(t *testing.T, path string) []map[string]any {
-	t.Helper()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []map[string]any
-	for line := range strings.Lines(l.b.String()) {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line %q: %v", line, err)
-		}
-		if m["msg"] == "request failed" && m["path"] == path {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 // loggedHarness is newHarness whose handlers and server log as JSON to
 // the returned lines.
-func loggedHarness(t *testing.T, o Options) (*harness, *logLines) {
-	buf := &logLines{}
+func loggedHarness(t *testing.T, o Options) (*harness, *webtest.Log) {
+	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
 	o.Log = log
 	return newServerHarness(t, o, web.Options{Log: log}), buf
@@ -57,9 +25,9 @@ func loggedHarness(t *testing.T, o Options) (*harness, *logLines) {
 
 // wantBusy checks that path's one failure was logged as a refusal for
 // load: INFO, reason busy (docs/hosting.md "Logs"), not an ERROR.
-func wantBusy(t *testing.T, buf *logLines, path string) {
+func wantBusy(t *testing.T, buf *webtest.Log, path string) {
 	t.Helper()
-	ls := buf.failed(t, path)
+	ls := buf.Failed(t, path)
 	if len(ls) != 1 || ls[0]["level"] != "INFO" || ls[0]["reason"] != "busy" {
 		t.Errorf("the refusal of %s logged %v, want one INFO line with reason busy", path, ls)
 	}

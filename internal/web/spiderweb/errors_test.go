@@ -25,7 +25,7 @@ func TestErrorStatus(t *testing.T) {
 		{fmt.Errorf("game x: %w", store.ErrNotFound), 404, "game x: not found"},
 		{fmt.Errorf("%w: 9C on QD", spider.ErrIllegal), 422, "illegal move: 9C on QD"},
 		{fmt.Errorf("%w: no move to undo", spider.ErrNothing), 422, "nothing to do: no move to undo"},
-		{fmt.Errorf("%w: you have 50 saved games", store.ErrTooMany), 422, "too many: you have 50 saved games"},
+		{fmt.Errorf("%w: 3 at once", store.ErrTooMany), 422, "too many: 3 at once"},
 		{web.Errorf(web.ErrNotImplemented, "no solver"), 501, "no solver"},
 		{fmt.Errorf("store: %w", store.ErrReplaced), 503, "the server can no longer save: its database file was deleted or replaced; restart the server"},
 		{fmt.Errorf("store: %w: database or disk is full (13)", store.ErrDiskFull), 507, "the server's disk is full: this was not saved; try again later"},

@@ -22,10 +22,12 @@ const TOKEN = /^([(\[“"]*)(?:(10|[2-9AJQK])([♠♥♦♣])|(joker))([)\]”",
 // spoken is text with its cards in words, cards in a row separated by
 // commas: "Ann leads the set 7♠ joker 7♥" is "Ann leads the set seven of
 // spades, joker, seven of hearts". What keep lists (the players' names,
-// a chat line: a name "A♠" or a line "OK♥") is read as written.
+// a chat line: a name "Ann 7♠" or a line "OK♥") is read as written, but
+// for a name that is only cards ("7♠", held from before the server
+// refused such names): card words win, else its card went unsaid.
 export function spoken(text, keep = []) {
   text = String(text);
-  const ks = [...new Set(keep.filter((k) => k && text.includes(k)))].sort((a, b) => b.length - a.length);
+  const ks = [...new Set(keep.filter((k) => k && text.includes(k) && !onlyCards(k)))].sort((a, b) => b.length - a.length);
   if (!ks.length) return cardsInWords(text);
   // Whole words only: a name "K" is no part of the card "K♠".
   const re = new RegExp(`(?<![^\\s(“"])(?:${ks.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})(?![^\\s)”",.;:!?'’])`, "g");
@@ -36,6 +38,9 @@ export function spoken(text, keep = []) {
   }
   return out + cardsInWords(text.slice(at));
 }
+
+// onlyCards: every word of k is a card ("7♠", "7♠ 7♥").
+function onlyCards(k) { return k.trim().split(/\s+/).every((w) => TOKEN.test(w)); }
 
 // cardsInWords is spoken's work on text holding no kept words.
 function cardsInWords(text) {

@@ -2,10 +2,11 @@
 // answer or throws an ApiError carrying the server's message.
 
 export class ApiError extends Error {
-  constructor(status, message, body = null) {
+  constructor(status, message, body = null, retryAfter = 0) {
     super(message);
     this.status = status;
     this.body = body; // the decoded error answer, when it is JSON
+    this.retryAfter = retryAfter; // the answer's Retry-After, in seconds (0: none)
   }
 }
 
@@ -75,7 +76,7 @@ export async function request(method, path, body, { text = false, raw = false } 
       if (body && body.error) msg = body.error;
       noteVersion(body);
     } catch { /* not JSON: keep the status text */ }
-    throw new ApiError(res.status, msg, body);
+    throw new ApiError(res.status, msg, body, Number(res.headers.get("Retry-After")) || 0);
   }
   if (text) return res.text();
   if (res.status === 204) return {};

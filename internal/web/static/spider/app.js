@@ -28,6 +28,7 @@ import { initPlay, canFinish, finish, pick, dropOn, cancelPick, clickPile, remov
 function render({ anim = null } = {}) {
   const v = S.view;
   if (!v) return;
+  const t0 = performance.now();
   const before = anim && S.settings.animations ? snapshot(S) : null;
   renderStatus();
   renderStock(S);
@@ -36,7 +37,15 @@ function render({ anim = null } = {}) {
   renderButtons();
   if (before) animate(S, before, anim);
   maybeEnd();
+  renderTimes.push(performance.now() - t0);
+  if (renderTimes.length > 200) renderTimes.shift();
 }
+
+// renderTimes holds how long the latest redraws took (ms, the script's
+// part: the DOM updated and the layout it reads), the last 200, for the
+// page's measurements (docs/page.md, "A long game on a slow phone").
+const renderTimes = [];
+window.cardtableRenderTimes = renderTimes;
 
 function renderStatus() {
   const v = S.view;
@@ -237,19 +246,25 @@ async function main() {
   startTimer();
   busy(1);
   try {
+    const params = new URLSearchParams(location.search);
+    const link = params.get("deal") || params.get("new") !== null;
+    let id = null;
+    try { id = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { id = null; }
+    // The game is asked for with the settings, not after them: on a slow
+    // network each round trip is a wait the player sees (docs/page.md).
+    const saved = id && !link ? api.game(id).then((r) => ({ r }), (e) => ({ e })) : null;
     await loadSettings();
     applySettings();
-    const params = new URLSearchParams(location.search);
-    if (params.get("deal") || params.get("new") !== null) {
+    if (link) {
       history.replaceState(null, "", location.pathname);
       // A refused link (its error is shown) leaves the game as it was.
       if (await startFromLink(params)) return;
     }
-    let id = null;
-    try { id = sessionStorage.getItem(GAME_KEY) || localStorage.getItem(GAME_KEY); } catch { id = null; }
     if (id) {
       try {
-        const r = await api.game(id);
+        const got = saved ? await saved : { r: await api.game(id) };
+        if (got.e) throw got.e;
+        const r = got.r;
         // A given-up game's controls are disabled: say why (a stuck
         // one's end screen says it).
         setGame(r, r.gaveUp && !r.view.stuck ? { message: CLOSED } : {});

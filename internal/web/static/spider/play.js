@@ -44,7 +44,9 @@ export async function finish() {
       try {
         r = await api.hint(S.id);
       } catch (e) {
-        failure(e);
+        const busy = hintBusy(e);
+        if (busy) info(`Finish stopped, as ${busy}`);
+        else failure(e);
         return;
       }
       if (!r.move) {
@@ -179,12 +181,31 @@ export function hint() {
         info(e.status === 501 ? pretty(e.message).replace(/([^.!?])$/, "$1.") : "Hints are not available on this server yet.");
         return;
       }
+      const busy = hintBusy(e);
+      if (busy) {
+        info(pretty(busy));
+        return;
+      }
       throw e;
     }
     const moves = Array.isArray(r.moves) && r.moves.length ? r.moves : [{ move: r.move || "", text: r.text }];
     S.hintCycle = S.view === view ? { view, moves, i: 0 } : null;
     showHint(moves[0], 0, moves.length);
   });
+}
+
+// hintBusy is the news for a hint the server was too busy to work out
+// (503 with Retry-After), "" for any other failure: busy is no fault of
+// the game or the page, so it is said calmly, with when to ask again, not
+// shown as an error. The reason is the server's own words when the answer
+// carries them ("another hint from your address is still being worked
+// out: ..."); a 503 from something in between (a proxy's page) is only
+// said to be busy, not taken for another hint of this address.
+function hintBusy(e) {
+  if (!(e instanceof ApiError) || e.status !== 503 || !e.retryAfter) return "";
+  const why = e.body && typeof e.body.error === "string" && e.body.error.trim();
+  if (why) return `the hint is busy: ${why.replace(/([^.!?])$/, "$1.")}`;
+  return `the hint is busy: the server is too busy to work it out. Try again in ${e.retryAfter} s.`;
 }
 
 function showHint(h, i, n) {
