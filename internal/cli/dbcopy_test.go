@@ -44,7 +44,7 @@ func fill(t *testing.T, db string) {
 		if err := s.PutSettings(ctx, g.Player, `{"v":"`+id+`"}`); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
+		if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},

@@ -223,80 +223,23 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 
 // Stats returns player's statistics of every variant and suit count, in
 // the order of spidergame's groups, including groups with no games.
-// PostgreSQL adds up the counts and streaks and picks each group's latest
-// results (statsCounts, statsHistory), so a player with many results
-// costs no more memory than one with HistoryLimit.
 func (db *DB) Stats(ctx context.Context, player string) ([]spidergame.Group, error) {
-	st := spidergame.NewTally()
-	err := db.read(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, statsCounts, player)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var variant string
-			var suits int
-			var played, won, bestScore, timed, best, total, cur, longest int64
-			if err := rows.Scan(&variant, &suits, &played, &won, &bestScore, &timed, &best, &total, &cur, &longest); err != nil {
-				rows.Close()
-				return err
-			}
-			st.SetCounts(variant, suits, spidergame.Counts{Played: int(played), Won: int(won),
-				CurrentStreak: int(cur), LongestStreak: int(longest), BestScore: int(bestScore), TimedWins: int(timed),
-				BestTime: time.Duration(best) * time.Millisecond, TotalTime: time.Duration(total) * time.Millisecond})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.Query(ctx, statsHistory, player, spidergame.HistoryLimit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r spidergame.Result
-			var at, played int64
-			if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at, &played); err != nil {
-				return err
-			}
-			r.At = fromMillis(at)
-			r.Played = time.Duration(played) * time.Millisecond
-			st.AddHistory(r)
-		}
-		return rows.Err()
-	})
+	rows, err := db.pool.Query(ctx, `SELECT lineage, variant, suits, won, score, at, played
+		FROM results WHERE player = $1 ORDER BY at, n`, player)
 	if err != nil {
 		return nil, err
 	}
-	return st.Groups(), nil
+	defer rows.Close()
+	st := spidergame.NewTally()
+	for rows.Next() {
+		var r spidergame.Result
+		var at, played int64
+		if err := rows.Scan(&r.Lineage, &r.Variant, &r.Suits, &r.Won, &r.Score, &at, &played); err != nil {
+			return nil, err
+		}
+		r.At = fromMillis(at)
+		r.Played = time.Duration(played) * time.Millisecond
+		st.Add(r)
+	}
+	return st.Groups(), rows.Err()
 }
-
-// statsCounts adds up a player's results by group, as spidergame.Tally's
-// Add counts them in order (their time, then the order stored), in one
-// pass: a run is a loss and the wins after it (the first run has no
-// loss), numbered by the losses up to it; the longest streak is the run
-// with most wins, the current one the wins of the last run (the one
-// numbered by all the group's losses). The same as the SQLite store's.
-const statsCounts = `WITH r AS (
-	SELECT lower(variant) AS v, suits, CASE WHEN won THEN 1 ELSE 0 END AS w, score, played,
-		SUM(CASE WHEN won THEN 0 ELSE 1 END) OVER (PARTITION BY lower(variant), suits ORDER BY at, n ROWS UNBOUNDED PRECEDING) AS run,
-		SUM(CASE WHEN won THEN 0 ELSE 1 END) OVER (PARTITION BY lower(variant), suits) AS runs
-	FROM results WHERE player = $1),
-g AS (SELECT v, suits, run, MAX(runs) AS runs, COUNT(*) AS n, SUM(w) AS wins, MAX(score) AS best,
-		SUM(CASE WHEN w = 1 AND played > 0 THEN 1 ELSE 0 END) AS timed,
-		MIN(CASE WHEN w = 1 AND played > 0 THEN played END) AS fastest,
-		SUM(CASE WHEN w = 1 AND played > 0 THEN played ELSE 0 END) AS total
-	FROM r GROUP BY v, suits, run)
-SELECT v, suits, SUM(n)::bigint, SUM(wins)::bigint, MAX(best)::bigint, SUM(timed)::bigint,
-	COALESCE(MIN(fastest), 0)::bigint, SUM(total)::bigint,
-	SUM(CASE WHEN run = runs THEN wins ELSE 0 END)::bigint, MAX(wins)::bigint
-FROM g GROUP BY v, suits`
-
-// statsHistory is each group's latest results (the second argument's
-// count), oldest first.
-const statsHistory = `SELECT lineage, variant, suits, won, score, at, played FROM (
-	SELECT lineage, variant, suits, won, score, at, played, n,
-		ROW_NUMBER() OVER (PARTITION BY lower(variant), suits ORDER BY at DESC, n DESC) AS latest
-	FROM results WHERE player = $1) AS h
-WHERE latest <= $2 ORDER BY at, n`

@@ -5,15 +5,39 @@ import (
 	"time"
 )
 
-// Seen records that player was seen at at; an earlier time never
-// replaces a later one (servers' clocks differ, and each records the
-// player once a day).
-func (db *DB) Seen(ctx context.Context, player string, at time.Time) error {
-	_, err := db.exec(ctx, `INSERT INTO players (player, seen) VALUES ($1, $2)
+// Seen records that player was seen at at, if the store knows player: a
+// player recorded before, or one owning a row PruneUnseen would delete
+// (docs/api.md, "Retention"). It reports whether it knows player. It
+// reads first, so that a made-up identity, or one recorded at at or later
+// already, costs no write; an earlier time never replaces a later one
+// (servers' clocks differ, and each records the player once a day).
+func (db *DB) Seen(ctx context.Context, player string, at time.Time) (bool, error) {
+	var recorded, owned bool
+	var seen int64
+	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM players WHERE player = $1),
+		COALESCE((SELECT seen FROM players WHERE player = $1), 0), `+owns, player, "p:"+player).Scan(&recorded, &seen, &owned)
+	if err != nil {
+		return false, err
+	}
+	if recorded && seen >= millis(at) {
+		return true, nil
+	}
+	if !recorded && !owned {
+		return false, nil
+	}
+	_, err = db.exec(ctx, `INSERT INTO players (player, seen) VALUES ($1, $2)
 		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`,
 		player, millis(at))
-	return full(err)
+	return true, full(err)
 }
+
+// owns is whether the player ($1; $2 is its rating's key) has a row
+// PruneUnseen deletes: each lookup uses an index.
+const owns = `EXISTS (SELECT 1 FROM games WHERE player = $1)
+	OR EXISTS (SELECT 1 FROM saves WHERE player = $1)
+	OR EXISTS (SELECT 1 FROM results WHERE player = $1)
+	OR EXISTS (SELECT 1 FROM settings WHERE player = $1)
+	OR EXISTS (SELECT 1 FROM ratings WHERE entrant = $2 AND NOT bot)`
 
 // unseen selects the players last seen before the query's first argument.
 const unseen = `SELECT player FROM players WHERE seen < $1`

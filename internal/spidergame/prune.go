@@ -9,20 +9,20 @@ import (
 // Game retention (docs/api.md, "Storage"): a game nobody has changed for
 // PruneIdle is deleted, and one with no move played after PruneUnplayed.
 // Everything an identity stored (named saves and statistics too) goes
-// once the identity is unseen for Options.Forget.
+// once the identity is unseen for Options.Forget plus ForgetMargin.
 const (
 	PruneIdle     = 90 * 24 * time.Hour
 	PruneUnplayed = 24 * time.Hour
 	pruneEvery    = time.Hour
 )
 
-// Prune deletes what identities unseen for Options.Forget stored, then
-// the games past their retention, and returns how many games the latter
-// were.
+// Prune deletes what identities unseen for Options.Forget plus
+// ForgetMargin stored, then the games past their retention, and returns
+// how many games the latter were.
 func (s *Service) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
 	if s.forget > 0 {
-		n, err := s.db.PruneUnseen(ctx, now.Add(-s.forget))
+		n, err := s.db.PruneUnseen(ctx, now.Add(-s.forget-ForgetMargin))
 		if err != nil {
 			return 0, fmt.Errorf("forgetting unseen players: %w", err)
 		}

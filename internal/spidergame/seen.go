@@ -6,9 +6,18 @@ import (
 	"time"
 )
 
+// ForgetMargin is how long past Options.Forget an identity is kept before
+// pruning forgets it (docs/api.md, "Retention"). An identity is recorded
+// at most once a day, at its first request of the day, but every page
+// load that day renews its cookie, so the cookie can outlive the recorded
+// time by up to a day; several servers sharing one PostgreSQL database
+// each record by their own clock. Two days cover the day and a skew
+// between servers' clocks of up to a day.
+const ForgetMargin = 2 * 24 * time.Hour
+
 // seenMemoMax bounds the identities a server remembers having recorded
 // today: past it the memory starts again, and an identity recorded already
-// costs one more conditional write, not a row.
+// costs one more read, not a row.
 const seenMemoMax = 100_000
 
 // seenMemo is which identities this server recorded as seen on day
@@ -20,44 +29,47 @@ type seenMemo struct {
 	ids map[string]struct{}
 }
 
-// first reports whether player is not yet recorded on now's day, and
-// marks it.
-func (m *seenMemo) first(player string, now time.Time) bool {
+// recorded reports whether player was recorded on now's day.
+func (m *seenMemo) recorded(player string, now time.Time) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.ids[player]
+	return ok && m.day == now.Unix()/86400
+}
+
+// mark notes that player was recorded on now's day.
+func (m *seenMemo) mark(player string, now time.Time) {
 	day := now.Unix() / 86400
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if day != m.day || m.ids == nil || len(m.ids) >= seenMemoMax {
 		m.day, m.ids = day, map[string]struct{}{}
 	}
-	if _, ok := m.ids[player]; ok {
-		return false
-	}
 	m.ids[player] = struct{}{}
-	return true
 }
 
-// forget unmarks player, whose recording failed, so that its next request
-// tries again.
-func (m *seenMemo) forget(player string) {
-	m.mu.Lock()
-	delete(m.ids, player)
-	m.mu.Unlock()
-}
-
-// Seen records that player made a request now, at most once a day for
-// each player (docs/api.md, "Storage"): an identity not seen for
-// Options.Forget is pruned with everything it stored.
+// Seen records that player made a request now (docs/api.md,
+// "Retention"): an identity not seen for Options.Forget (and
+// ForgetMargin) is pruned with everything it stored. Only an identity the
+// store knows (recorded before, or owning something pruning would
+// delete) is recorded, so a client sending made-up identities costs reads
+// only, no row and no write; and each at most once a day on this server,
+// however many requests it makes. A failed write is not noted, so the
+// next request tries again.
 func (gs *Service) Seen(ctx context.Context, player string) error {
 	if player == "" || gs.forget <= 0 {
 		return nil
 	}
 	now := gs.now()
-	if !gs.seen.first(player, now) {
+	if gs.seen.recorded(player, now) {
 		return nil
 	}
-	if err := gs.db.Seen(ctx, player, now); err != nil {
-		gs.seen.forget(player)
+	known, err := gs.db.Seen(ctx, player, now)
+	if err != nil {
 		return err
+	}
+	if known {
+		gs.seen.mark(player, now)
 	}
 	return nil
 }

@@ -12,14 +12,18 @@ import (
 func TestSeenMemoBounded(t *testing.T) {
 	var m seenMemo
 	now := time.Date(2030, 1, 1, 10, 0, 0, 0, time.UTC)
-	if !m.first("a", now) || m.first("a", now.Add(time.Hour)) {
-		t.Fatal("an identity is not recorded exactly once a day")
+	if m.recorded("a", now) {
+		t.Fatal("an identity never marked is taken as recorded")
 	}
-	if !m.first("a", now.Add(24*time.Hour)) {
+	m.mark("a", now)
+	if !m.recorded("a", now.Add(time.Hour)) {
+		t.Fatal("an identity marked is not taken as recorded later the same day")
+	}
+	if m.recorded("a", now.Add(24*time.Hour)) {
 		t.Fatal("an identity is not recorded again the next day")
 	}
 	for i := range 2*seenMemoMax + 10 {
-		m.first(strconv.Itoa(i), now.Add(24*time.Hour))
+		m.mark(strconv.Itoa(i), now.Add(24*time.Hour))
 		if len(m.ids) > seenMemoMax {
 			t.Fatalf("%d identities remembered, past %d", len(m.ids), seenMemoMax)
 		}

@@ -38,9 +38,11 @@ type GameStore interface {
 	// PruneGames deletes the games unchanged since idle, and those with no
 	// move played unchanged since unplayed.
 	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
-	// Seen records that player was seen at at (a later time only ever
-	// replaces an earlier one).
-	Seen(ctx context.Context, player string, at time.Time) error
+	// Seen records that player was seen at at, if the store knows player:
+	// recorded before, or owning a row PruneUnseen would delete. It
+	// reports whether it knows player; a later time only ever replaces an
+	// earlier one, and an unknown player costs no write.
+	Seen(ctx context.Context, player string, at time.Time) (known bool, err error)
 	// PruneUnseen deletes everything stored for the players last seen
 	// before before: games, named saves, results, settings, a person's
 	// rating, and the record of when they were seen. It returns how many
@@ -91,9 +93,9 @@ type Options struct {
 	// refuse a stale state either way.
 	Shared bool
 	// Forget is how long an identity may go unseen before everything it
-	// stored is pruned: the identity cookie's life (web.PlayerMaxAge),
-	// after which nobody can hold it. 0: identities are neither recorded
-	// (Seen) nor forgotten.
+	// stored is pruned (once ForgetMargin more has passed): the identity
+	// cookie's life (web.PlayerMaxAge), after which nobody can hold it.
+	// 0: identities are neither recorded (Seen) nor forgotten.
 	Forget time.Duration
 }
 

@@ -80,38 +80,3 @@ func (t *Tally) Groups() []Group {
 	}
 	return t.groups
 }
-
-// Counts are a group's figures as a store adds them up (in SQL, so that
-// the statistics never hold a player's every result in memory): as Add
-// would count the same results, TotalTime being the sum of the timed
-// wins' play time.
-type Counts struct {
-	Played, Won, CurrentStreak, LongestStreak, BestScore, TimedWins int
-	BestTime, TotalTime                                             time.Duration
-}
-
-// SetCounts gives the group of variant and suits its counts; a group this
-// program does not know is left out, as by Add.
-func (t *Tally) SetCounts(variant string, suits int, c Counts) {
-	i, ok := t.index[groupKey(strings.ToLower(variant), suits)]
-	if !ok {
-		return
-	}
-	g := &t.groups[i]
-	g.Played, g.Won, g.CurrentStreak, g.LongestStreak = c.Played, c.Won, c.CurrentStreak, c.LongestStreak
-	g.BestScore, g.TimedWins, g.BestTime, g.AverageTime = c.BestScore, c.TimedWins, c.BestTime, c.TotalTime
-}
-
-// AddHistory appends r to its group's history: the store gives each
-// group's latest HistoryLimit results, oldest first.
-func (t *Tally) AddHistory(r Result) {
-	i, ok := t.index[groupKey(strings.ToLower(r.Variant), r.Suits)]
-	if !ok {
-		return
-	}
-	g := &t.groups[i]
-	g.History = append(g.History, r)
-	if len(g.History) > HistoryLimit {
-		g.History = g.History[len(g.History)-HistoryLimit:]
-	}
-}

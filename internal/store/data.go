@@ -244,41 +244,15 @@ func (db *DB) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 
 // Stats returns player's statistics of every variant and suit count, in
 // the order of spidergame.Variants then SuitCounts, including groups with
-// no games. SQLite adds up the counts and streaks and picks each group's
-// latest results (statsCounts, statsHistory), so a player with many
-// results costs no more memory than one with HistoryLimit.
+// no games (spidergame.Tally counts them).
 func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
-	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	rows, err := db.r.QueryContext(ctx, `SELECT lineage, variant, suits, won, score, at, played
+		FROM results WHERE player = ? ORDER BY at, rowid`, player)
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
+	defer rows.Close()
 	tally := spidergame.NewTally()
-	rows, err := tx.QueryContext(ctx, statsCounts, player)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var variant string
-		var suits int
-		var c spidergame.Counts
-		var best, total int64
-		if err := rows.Scan(&variant, &suits, &c.Played, &c.Won, &c.BestScore, &c.TimedWins, &best, &total,
-			&c.CurrentStreak, &c.LongestStreak); err != nil {
-			return nil, err
-		}
-		c.BestTime, c.TotalTime = time.Duration(best)*time.Millisecond, time.Duration(total)*time.Millisecond
-		tally.SetCounts(variant, suits, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows, err = tx.QueryContext(ctx, statsHistory, player, spidergame.HistoryLimit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	for rows.Next() {
 		var r Result
 		var at, played int64
@@ -287,35 +261,7 @@ func (db *DB) Stats(ctx context.Context, player string) ([]Group, error) {
 		}
 		r.At = fromMillis(at)
 		r.Played = time.Duration(played) * time.Millisecond
-		tally.AddHistory(r)
+		tally.Add(r)
 	}
 	return tally.Groups(), rows.Err()
 }
-
-// statsCounts adds up a player's results by group, as spidergame.Tally's
-// Add counts them in order (their time, then the order stored), in one
-// pass: a run is a loss and the wins after it (the first run has no
-// loss), numbered by the losses up to it; the longest streak is the run
-// with most wins, the current one the wins of the last run (the one
-// numbered by all the group's losses).
-const statsCounts = `WITH r AS (
-	SELECT lower(variant) AS v, suits, won, score, played,
-		SUM(1 - won) OVER (PARTITION BY lower(variant), suits ORDER BY at, rowid ROWS UNBOUNDED PRECEDING) AS run,
-		SUM(1 - won) OVER (PARTITION BY lower(variant), suits) AS runs
-	FROM results WHERE player = ?),
-g AS (SELECT v, suits, run, MAX(runs) AS runs, COUNT(*) AS n, SUM(won) AS wins, MAX(score) AS best,
-		SUM(CASE WHEN won AND played > 0 THEN 1 ELSE 0 END) AS timed,
-		MIN(CASE WHEN won AND played > 0 THEN played END) AS fastest,
-		SUM(CASE WHEN won AND played > 0 THEN played ELSE 0 END) AS total
-	FROM r GROUP BY v, suits, run)
-SELECT v, suits, SUM(n), SUM(wins), MAX(best), SUM(timed), COALESCE(MIN(fastest), 0), SUM(total),
-	SUM(CASE WHEN run = runs THEN wins ELSE 0 END), MAX(wins)
-FROM g GROUP BY v, suits`
-
-// statsHistory is each group's latest results (the second argument's
-// count), oldest first.
-const statsHistory = `SELECT lineage, variant, suits, won, score, at, played FROM (
-	SELECT lineage, variant, suits, won, score, at, played, rowid AS k,
-		ROW_NUMBER() OVER (PARTITION BY lower(variant), suits ORDER BY at DESC, rowid DESC) AS latest
-	FROM results WHERE player = ?)
-WHERE latest <= ? ORDER BY at, k`

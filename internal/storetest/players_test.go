@@ -108,9 +108,10 @@ func wantAll(tb testing.TB, s storetest.Store, player string, want int) {
 }
 
 // TestUnseenPlayersPruned: an identity last seen longer ago than its
-// cookie lives (web.PlayerMaxAge, 400 days) loses everything it stored at
-// the next pruning, its rating too; one seen 399 days ago keeps all of
-// it. Seen writes at most once a day. Both backends, on a test clock.
+// cookie lives (web.PlayerMaxAge, 400 days) and the margin
+// (spidergame.ForgetMargin) loses everything it stored at the next
+// pruning, its rating too; one seen 399 days ago keeps all of it. Seen
+// writes at most once a day. Both backends, on a test clock.
 func TestUnseenPlayersPruned(t *testing.T) {
 	each(t, func(t *testing.T, b storetest.Backend, db string, s storetest.Store) {
 		ctx := context.Background()
@@ -120,14 +121,14 @@ func TestUnseenPlayersPruned(t *testing.T) {
 		for _, p := range []struct {
 			player string
 			ago    time.Duration
-		}{{"gone", 401 * day}, {"kept", 399 * day}} {
+		}{{"gone", web.PlayerMaxAge + spidergame.ForgetMargin + time.Millisecond}, {"kept", 399 * day}} {
 			storePlayer(t, s, p.player, now.Add(-p.ago))
 			clock = now.Add(-p.ago)
 			if err := svc.Seen(ctx, p.player); err != nil {
 				t.Fatal(err)
 			}
 			// Later the same day: not written again.
-			clock = clock.Add(time.Hour)
+			clock = clock.Add(time.Minute)
 			if err := svc.Seen(ctx, p.player); err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +223,7 @@ func TestUpgradeKeepsPlayers(t *testing.T) {
 		for _, p := range []string{"alice", "bob", ""} {
 			wantAll(t, s, p, 1)
 		}
-		clock = after.Add(web.PlayerMaxAge + day)
+		clock = after.Add(web.PlayerMaxAge + spidergame.ForgetMargin + time.Second)
 		if _, err := svc.Prune(ctx); err != nil {
 			t.Fatal(err)
 		}
