@@ -229,7 +229,6 @@ func TestSeenRetriedAfterFailure(t *testing.T) {
 	})
 }
 
-
 // TestRatedPersonRecorded: a person whose rated game ends is recorded as
 // seen then, even with no request recorded before (they joined owning
 // nothing and played over one WebSocket), so their rating is forgotten

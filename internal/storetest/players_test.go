@@ -232,10 +232,11 @@ func TestUpgradeKeepsPlayers(t *testing.T) {
 	})
 }
 
-// TestStatsCountedInStore: the statistics the store adds up (in SQL) are
-// what spidergame.Tally counts of the same results in order: counts,
-// streaks, best score and times, and each group's latest HistoryLimit
-// results. Both backends.
+// TestStatsCountedInStore: the statistics the store gives are what
+// spidergame.Tally counts of the same results in the order stored
+// (their time, then the order they came in): counts, streaks, best score
+// and times, and each group's latest HistoryLimit results. Both
+// backends.
 func TestStatsCountedInStore(t *testing.T) {
 	each(t, func(t *testing.T, b storetest.Backend, db string, s storetest.Store) {
 		ctx := context.Background()

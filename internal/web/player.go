@@ -104,7 +104,8 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		}
 		if !fresh && s.opts.Seen != nil {
 			// A failure costs the request nothing: the identity is
-			// recorded on a later day, long before it could be pruned.
+			// recorded at a later request, long before it could be
+			// pruned.
 			if err := s.opts.Seen(r.Context(), id); err != nil {
 				s.events.Event(r.Context(), slog.LevelWarn, "recording a player as seen", err.Error(), ClientAddr(r))
 			}

@@ -49,8 +49,9 @@ type Options struct {
 	// Seen, if set, is told the player of every request that brought its
 	// identity cookie back (not of a new one: a client that keeps no
 	// cookie would cost a write a request), to record, at most once a
-	// day, that the identity is still in use; what an identity unseen for
-	// PlayerMaxAge stored is pruned.
+	// day and only for an identity the store knows, that the identity is
+	// still in use; what an identity unseen for PlayerMaxAge (and
+	// spidergame.ForgetMargin) stored is pruned.
 	Seen func(ctx context.Context, player string) error
 	// TrustedProxies are the addresses whose X-Forwarded-For,
 	// X-Forwarded-Proto and Forwarded headers are believed (proxy.go);
