@@ -17,7 +17,7 @@ const ForgetMargin = 2 * 24 * time.Hour
 
 // seenMemoMax bounds the identities a server remembers having recorded
 // today: past it the memory starts again, and an identity recorded already
-// costs one more read, not a row.
+// costs one more read and conditional write, not a row.
 const seenMemoMax = 100_000
 
 // seenMemo is which identities this server recorded as seen on day
