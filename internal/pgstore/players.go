@@ -5,21 +5,27 @@ import (
 	"time"
 )
 
-// Seen records that player was seen at at, if the store knows player: a
-// player recorded before, or one owning a row PruneUnseen would delete
+// dbNow is the database's clock in Unix milliseconds. Servers sharing one
+// database need not agree on the time (docs/scaling.md): when a player
+// was seen, and how long ago, are both read on this one clock.
+const dbNow = `(extract(epoch FROM now()) * 1000)::bigint`
+
+// Seen records that player was seen now by the database's clock (the
+// server's, now, is not used), if the store knows player: a player
+// recorded before, or one owning a row PruneUnseen would delete
 // (docs/api.md, "Retention"). It reports whether it knows player. It
-// reads first, so that a made-up identity, or one recorded at at or later
-// already, costs no write; an earlier time never replaces a later one
-// (servers' clocks differ, and each records the player once a day).
-func (db *DB) Seen(ctx context.Context, player string, at time.Time) (bool, error) {
+// reads first, so that a made-up identity costs no write; an earlier time
+// never replaces a later one.
+func (db *DB) Seen(ctx context.Context, player string, _ time.Time) (bool, error) {
 	var recorded, owned bool
-	var seen int64
+	var seen, at int64
 	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM players WHERE player = $1),
-		COALESCE((SELECT seen FROM players WHERE player = $1), 0), `+owns, player, "p:"+player).Scan(&recorded, &seen, &owned)
+		COALESCE((SELECT seen FROM players WHERE player = $1), 0), `+dbNow+`, `+owns, player, "p:"+player).
+		Scan(&recorded, &seen, &at, &owned)
 	if err != nil {
 		return false, err
 	}
-	if recorded && seen >= millis(at) {
+	if recorded && seen >= at {
 		return true, nil
 	}
 	if !recorded && !owned {
@@ -27,7 +33,7 @@ func (db *DB) Seen(ctx context.Context, player string, at time.Time) (bool, erro
 	}
 	_, err = db.exec(ctx, `INSERT INTO players (player, seen) VALUES ($1, $2)
 		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`,
-		player, millis(at))
+		player, at)
 	return true, full(err)
 }
 
@@ -39,27 +45,75 @@ const owns = `EXISTS (SELECT 1 FROM games WHERE player = $1)
 	OR EXISTS (SELECT 1 FROM settings WHERE player = $1)
 	OR EXISTS (SELECT 1 FROM ratings WHERE entrant = $2 AND NOT bot)`
 
-// unseen selects the players last seen before the query's first argument.
-const unseen = `SELECT player FROM players WHERE seen < $1`
+// forgetBatch is how many players PruneUnseen forgets at a time: their
+// rows are found through each table's player index, so a batch costs the
+// same however many players wait to be forgotten.
+const forgetBatch = 100
 
-// PruneUnseen deletes everything of the players last seen before before
-// (their games with their logs, named saves, results, settings and a
-// person's rating), pruneBatch rows a transaction, and then their record;
-// it returns how many players it forgot. A player seen again meanwhile
-// keeps their record and whatever they store from then on.
-func (db *DB) PruneUnseen(ctx context.Context, before time.Time) (int64, error) {
-	at := millis(before)
+// PruneUnseen deletes everything of the players last seen more than age
+// before the database's now (the server's, now, is not used): their games
+// with their logs, named saves, results, settings and a person's rating,
+// and then their record, forgetBatch players at a time, each table's rows
+// pruneBatch a transaction. It returns how many players it forgot. A
+// player seen again meanwhile keeps their record and whatever is not
+// deleted yet.
+func (db *DB) PruneUnseen(ctx context.Context, _ time.Time, age time.Duration) (int64, error) {
+	var before int64
+	if err := db.pool.QueryRow(ctx, `SELECT `+dbNow+` - $1::bigint`, age.Milliseconds()).Scan(&before); err != nil {
+		return 0, err
+	}
+	var total int64
+	for {
+		ids, err := db.unseen(ctx, before)
+		if err != nil || len(ids) == 0 {
+			return total, err
+		}
+		n, err := db.forget(ctx, ids, before)
+		total += n
+		if err != nil || len(ids) < forgetBatch {
+			return total, err
+		}
+	}
+}
+
+// unseen is the next forgetBatch players last seen before before, the
+// longest unseen first (through the players_seen index).
+func (db *DB) unseen(ctx context.Context, before int64) ([]string, error) {
+	rows, err := db.pool.Query(ctx, `SELECT player FROM players WHERE seen < $1 ORDER BY seen LIMIT $2`, before, forgetBatch)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// still selects which of the players $1 are still unseen since $2.
+const still = `SELECT player FROM players WHERE player = ANY($1) AND seen < $2`
+
+// forget deletes the rows of the players ids still unseen since before,
+// then their record, and returns how many records it deleted. Each row is
+// named by an indexed key (not results' n or a ctid, which would make
+// every batch scan its table).
+func (db *DB) forget(ctx context.Context, ids []string, before int64) (int64, error) {
 	for _, q := range []string{
-		`DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + unseen + `) LIMIT $2)`,
-		`DELETE FROM saves WHERE ctid IN (SELECT ctid FROM saves WHERE player IN (` + unseen + `) LIMIT $2)`,
-		`DELETE FROM results WHERE n IN (SELECT n FROM results WHERE player IN (` + unseen + `) LIMIT $2)`,
-		`DELETE FROM settings WHERE player IN (SELECT player FROM settings WHERE player IN (` + unseen + `) LIMIT $2)`,
+		`DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + still + `) LIMIT $3)`,
+		`DELETE FROM saves WHERE (player, name) IN (SELECT player, name FROM saves WHERE player IN (` + still + `) LIMIT $3)`,
+		`DELETE FROM results WHERE lineage IN (SELECT lineage FROM results WHERE player IN (` + still + `) LIMIT $3)`,
+		`DELETE FROM settings WHERE player IN (SELECT player FROM settings WHERE player IN (` + still + `) LIMIT $3)`,
 		`DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
-			WHERE NOT bot AND entrant IN (SELECT 'p:' || player FROM players WHERE seen < $1) LIMIT $2)`,
+			WHERE NOT bot AND entrant IN (SELECT 'p:' || player FROM (` + still + `) AS s) LIMIT $3)`,
 	} {
-		if _, err := db.pruneLoop(ctx, q, at); err != nil {
+		if _, err := db.pruneLoop(ctx, q, ids, before); err != nil {
 			return 0, err
 		}
 	}
-	return db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (`+unseen+` LIMIT $2)`, at)
+	return db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (SELECT player FROM (`+still+`) AS s LIMIT $3)`, ids, before)
 }

@@ -2,6 +2,7 @@ package spidergame
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -16,21 +17,27 @@ const (
 	pruneEvery    = time.Hour
 )
 
-// Prune deletes what identities unseen for Options.Forget plus
-// ForgetMargin stored, then the games past their retention, and returns
-// how many games the latter were.
+// Prune deletes the games past their retention, then what identities
+// unseen for Options.Forget plus ForgetMargin stored, and returns how many
+// games the former were. The games go first, so that a long backlog of
+// identities to forget, or a failure forgetting them, never holds back
+// the games' own retention.
 func (s *Service) Prune(ctx context.Context) (int64, error) {
 	now := s.now()
+	n, err := s.db.PruneGames(ctx, now.Add(-PruneIdle), now.Add(-PruneUnplayed))
+	if err != nil {
+		err = fmt.Errorf("pruning old games: %w", err)
+	}
 	if s.forget > 0 {
-		n, err := s.db.PruneUnseen(ctx, now.Add(-s.forget-ForgetMargin))
-		if err != nil {
-			return 0, fmt.Errorf("forgetting unseen players: %w", err)
+		forgot, ferr := s.db.PruneUnseen(ctx, now, s.forget+ForgetMargin)
+		if ferr != nil {
+			err = errors.Join(err, fmt.Errorf("forgetting unseen players: %w", ferr))
 		}
-		if n > 0 {
-			s.log.InfoContext(ctx, "forgot players unseen for the identity cookie's life", "players", n)
+		if forgot > 0 {
+			s.log.InfoContext(ctx, "forgot players unseen for the identity cookie's life", "players", forgot)
 		}
 	}
-	return s.db.PruneGames(ctx, now.Add(-PruneIdle), now.Add(-PruneUnplayed))
+	return n, err
 }
 
 // RunPruner prunes now and then every pruneEvery, until ctx ends: it
@@ -41,12 +48,13 @@ func (s *Service) RunPruner(ctx context.Context) {
 	defer t.Stop()
 	for {
 		n, err := s.Prune(ctx)
-		switch {
-		case ctx.Err() != nil:
+		if ctx.Err() != nil {
 			return
-		case err != nil:
-			s.log.WarnContext(ctx, "pruning old games", "err", err)
-		case n > 0:
+		}
+		if err != nil {
+			s.log.WarnContext(ctx, "pruning", "err", err)
+		}
+		if n > 0 {
 			s.log.InfoContext(ctx, "pruned old games", "games", n)
 		}
 		select {

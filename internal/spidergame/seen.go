@@ -10,9 +10,10 @@ import (
 // pruning forgets it (docs/api.md, "Retention"). An identity is recorded
 // at most once a day, at its first request of the day, but every page
 // load that day renews its cookie, so the cookie can outlive the recorded
-// time by up to a day; several servers sharing one PostgreSQL database
-// each record by their own clock. Two days cover the day and a skew
-// between servers' clocks of up to a day.
+// time by up to a day. The time recorded and the time pruning counts from
+// are read on one clock (the server's with SQLite, the database's with
+// PostgreSQL, whatever the servers' clocks say); the second day is to
+// spare.
 const ForgetMargin = 2 * 24 * time.Hour
 
 // seenMemoMax bounds the identities a server remembers having recorded

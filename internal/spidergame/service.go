@@ -38,16 +38,19 @@ type GameStore interface {
 	// PruneGames deletes the games unchanged since idle, and those with no
 	// move played unchanged since unplayed.
 	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
-	// Seen records that player was seen at at, if the store knows player:
+	// Seen records that player was seen now, if the store knows player:
 	// recorded before, or owning a row PruneUnseen would delete. It
 	// reports whether it knows player; a later time only ever replaces an
-	// earlier one, and an unknown player costs no write.
-	Seen(ctx context.Context, player string, at time.Time) (known bool, err error)
+	// earlier one, and an unknown player costs no write. A store servers
+	// share (PostgreSQL) takes the time from the database's clock instead
+	// of now, so that servers' clocks need not agree.
+	Seen(ctx context.Context, player string, now time.Time) (known bool, err error)
 	// PruneUnseen deletes everything stored for the players last seen
-	// before before: games, named saves, results, settings, a person's
-	// rating, and the record of when they were seen. It returns how many
-	// players it forgot.
-	PruneUnseen(ctx context.Context, before time.Time) (int64, error)
+	// more than age before now (the database's now on a shared store, as
+	// Seen): games, named saves, results, settings, a person's rating, and
+	// the record of when they were seen. It returns how many players it
+	// forgot.
+	PruneUnseen(ctx context.Context, now time.Time, age time.Duration) (int64, error)
 }
 
 // KeepStore keeps what a player has besides games in play: named saves,

@@ -111,9 +111,9 @@ func wantAll(tb testing.TB, s storetest.Store, player string, want int) {
 // cookie lives (web.PlayerMaxAge, 400 days) and the margin
 // (spidergame.ForgetMargin) loses everything it stored at the next
 // pruning, its rating too; one seen 399 days ago keeps all of it. Seen
-// writes at most once a day. Both backends, on a test clock.
+// writes at most once a day. SQLite, on a test clock (eachServerClock).
 func TestUnseenPlayersPruned(t *testing.T) {
-	each(t, func(t *testing.T, b storetest.Backend, db string, s storetest.Store) {
+	eachServerClock(t, func(t *testing.T, b storetest.Backend, db string, s storetest.Store) {
 		ctx := context.Background()
 		now := time.Date(2030, 6, 1, 12, 0, 0, 0, time.UTC)
 		clock := now
@@ -223,7 +223,7 @@ func TestUpgradeKeepsPlayers(t *testing.T) {
 		for _, p := range []string{"alice", "bob", ""} {
 			wantAll(t, s, p, 1)
 		}
-		clock = after.Add(web.PlayerMaxAge + spidergame.ForgetMargin + time.Second)
+		backdate(t, b, db, web.PlayerMaxAge+spidergame.ForgetMargin+time.Minute)
 		if _, err := svc.Prune(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -4,10 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
 
 // echoGame is a mounted game whose handlers answer with the player and
@@ -249,4 +254,37 @@ func TestSeenOnlyReturningPlayers(t *testing.T) {
 	}
 	fail = true
 	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+}
+
+// TestSeenClientGoneLoggedAtInfo: a client hanging up while its identity
+// is being recorded is logged at INFO with reason "client gone", as the
+// other requests of clients gone; a real failure to record stays a WARN.
+func TestSeenClientGoneLoggedAtInfo(t *testing.T) {
+	buf := &webtest.Log{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	var fail error
+	h := newHarness(t, Options{Log: log, Games: []Routes{echoGame{}}, Seen: func(ctx context.Context, _ string) error {
+		if fail != nil {
+			return fail
+		}
+		<-ctx.Done() // the client hangs up while the store is asked
+		return fmt.Errorf("reading players: %w", ctx.Err())
+	}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // new: the cookie, no Seen
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := httptest.NewRequest("GET", "/api/echo/player", nil).WithContext(ctx)
+	r.AddCookie(h.jar.Cookie(playerCookie))
+	h.s.ServeHTTP(httptest.NewRecorder(), r)
+	fail = errors.New("disk full")
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	var got []string
+	for _, l := range buf.Lines(t) {
+		if l["msg"] == "recording a player as seen" {
+			got = append(got, fmt.Sprint(l["level"], " ", l["reason"]))
+		}
+	}
+	if want := []string{"INFO client gone", "WARN disk full"}; !slices.Equal(got, want) {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -107,7 +108,13 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 			// recorded at a later request, long before it could be
 			// pruned.
 			if err := s.opts.Seen(r.Context(), id); err != nil {
-				s.events.Event(r.Context(), slog.LevelWarn, "recording a player as seen", err.Error(), ClientAddr(r))
+				// A client that hung up meanwhile is no fault of the
+				// server's: INFO, as Fault logs clients gone.
+				level, reason := slog.LevelWarn, err.Error()
+				if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+					level, reason = slog.LevelInfo, clientGone
+				}
+				s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r))
 			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey{}, id)))
