@@ -29,23 +29,36 @@ const day = 24 * time.Hour
 // pruning deletes it, not a game's own retention (PruneIdle).
 func storePlayer(tb testing.TB, s storetest.Store, player string, at time.Time) {
 	tb.Helper()
+	for _, table := range ownedTables {
+		storeOnly(tb, s, player, table, at)
+	}
+}
+
+// ownedTables are the tables whose rows a player owns, one kind each
+// (game_log goes with games).
+var ownedTables = []string{"games", "saves", "results", "settings", "ratings"}
+
+// storeOnly gives player a row of one kind: table's, as storePlayer.
+func storeOnly(tb testing.TB, s storetest.Store, player, table string, at time.Time) {
+	tb.Helper()
 	ctx := context.Background()
 	ms := at.UnixMilli()
 	ahead := time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	id := "g-" + player
-	for table, rows := range map[string][]any{
-		"games":    {dbcopy.Game{ID: id, Player: player, Lineage: id, Save: "x", Variant: "spider", Suits: 1, Deal: "1", Moves: 1, Created: ahead, Updated: ahead, Version: 2, LogN: 1}},
-		"saves":    {dbcopy.Save{Player: player, Name: "s", Lineage: id, Save: "x", Variant: "spider", Suits: 1, Deal: "1", Updated: ms}},
-		"results":  {dbcopy.Result{Player: player, Lineage: id, Variant: "spider", Suits: 1, Won: true, Score: 9, At: ms}},
-		"settings": {dbcopy.Setting{Player: player, JSON: "{}"}},
-		"ratings":  {dbcopy.Rating{Entrant: "p:" + player, Name: "N" + player, Mu: 25, Sigma: 8, Games: 7, Updated: ms, Folded: "n" + player}},
-	} {
-		if err := s.Import(ctx, table, rows); err != nil {
-			tb.Fatal(table, err)
-		}
+	row := map[string]any{
+		"games":    dbcopy.Game{ID: id, Player: player, Lineage: id, Save: "x", Variant: "spider", Suits: 1, Deal: "1", Moves: 1, Created: ahead, Updated: ahead, Version: 2, LogN: 1},
+		"saves":    dbcopy.Save{Player: player, Name: "s", Lineage: id, Save: "x", Variant: "spider", Suits: 1, Deal: "1", Updated: ms},
+		"results":  dbcopy.Result{Player: player, Lineage: id, Variant: "spider", Suits: 1, Won: true, Score: 9, At: ms},
+		"settings": dbcopy.Setting{Player: player, JSON: "{}"},
+		"ratings":  dbcopy.Rating{Entrant: "p:" + player, Name: "N" + player, Mu: 25, Sigma: 8, Games: 7, Updated: ms, Folded: "n" + player},
+	}[table]
+	if err := s.Import(ctx, table, []any{row}); err != nil {
+		tb.Fatal(table, err)
 	}
-	if err := s.Import(ctx, "game_log", []any{dbcopy.GameLog{Game: id, Seq: 1, Cmd: "m"}}); err != nil {
-		tb.Fatal(err)
+	if table == "games" {
+		if err := s.Import(ctx, "game_log", []any{dbcopy.GameLog{Game: id, Seq: 1, Cmd: "m"}}); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 
