@@ -1,5 +1,8 @@
 -- When each player identity was last seen (Unix milliseconds), so that
--- what an identity whose cookie has lapsed left behind can be deleted.
+-- what an identity whose cookie has lapsed left behind can be deleted:
+-- pruning forgets an identity unseen for the cookie's 400 days and a
+-- 2-day margin (spidergame.ForgetMargin), both read on the database's
+-- clock (now()), so that servers' clocks need not agree.
 -- The same as the SQLite store's migration 011_players_seen.sql: every
 -- identity that owns a row today is given this migration's time, so an
 -- upgrade loses nothing; the legacy player ('') gets none.

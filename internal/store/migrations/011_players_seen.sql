@@ -1,9 +1,11 @@
 -- When each player identity was last seen (Unix milliseconds), so that
 -- what an identity whose cookie has lapsed left behind can be deleted:
 -- its games, named saves, statistics, settings and rating (docs/api.md,
--- "Storage"). The server records a request's identity at most once a
--- day. Every identity that owns a row today is given this migration's
--- time, so an upgrade loses nothing: the count starts now. The legacy
+-- "Retention"): pruning forgets an identity unseen for the cookie's 400
+-- days and a 2-day margin (spidergame.ForgetMargin). The server records
+-- a request's identity at most once a day. Every identity that owns a
+-- row today is given this migration's time, so an upgrade loses nothing:
+-- the count starts now. The legacy
 -- player ('') is no identity (its rows wait for a browser to adopt them)
 -- and gets none; data of an identity with no row here is never pruned
 -- for being unseen.
