@@ -72,7 +72,13 @@ func personRating(t *testing.T, db, token string) (table.Rating, bool) {
 	return rs[0], true
 }
 
-func TestArlingtonConnectIdentityForgotten(t *testing.T) {
+// TestLongArlingtonConnectIdentityForgotten: two servers' starts and two
+// rated games, past 2 s under -race; storetest.TestForgottenPersonRatedAfresh
+// is the quick version of its store's part.
+func TestLongArlingtonConnectIdentityForgotten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
 	// A terminal player's identity file never lapses, but the server
 	// forgets an identity unseen for the cookie's life (docs/api.md,
 	// "Retention"), its rating with the rest. Coming back with the kept

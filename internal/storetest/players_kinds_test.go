@@ -7,6 +7,7 @@ import (
 
 	"cardtable/internal/spidergame"
 	"cardtable/internal/storetest"
+	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
 
@@ -59,6 +60,44 @@ func TestUpgradeRecordsEachKind(t *testing.T) {
 		}
 		if _, ok := seenAt(t, s, "p:only-ratings"); ok {
 			t.Error("the upgrade recorded a rating's key, not its player")
+		}
+	})
+}
+
+// TestForgottenPersonRatedAfresh: a person forgotten with their rating
+// (unseen for the cookie's life and the margin) who plays a rated game
+// again starts at one game, and their rated name was free meanwhile for
+// another person to take. The store's part of
+// cli.TestLongArlingtonConnectIdentityForgotten, quick. Both backends.
+func TestForgottenPersonRatedAfresh(t *testing.T) {
+	each(t, func(t *testing.T, b storetest.Backend, db string, s storetest.Store) {
+		ctx := context.Background()
+		now := time.Now()
+		rated := func(id, key, name string) table.Rating {
+			t.Helper()
+			openTable(t, s, id)
+			if err := s.FinishRated(ctx, id, now, bump([]string{key, "bot:hard"}, name, 1)); err != nil {
+				t.Fatal(err)
+			}
+			return must(s.Ratings(ctx, []string{key}))[0]
+		}
+		rated("t1", "p:ann", "Ann")
+		if r := rated("t2", "p:ann", "Ann"); r.Games != 2 {
+			t.Fatalf("Ann's rating %+v, want two games", r)
+		}
+		backdate(t, b, db, web.PlayerMaxAge+spidergame.ForgetMargin+time.Minute)
+		svc := spidergame.New(s, spidergame.Options{Now: func() time.Time { return now }, Forget: web.PlayerMaxAge})
+		if _, err := svc.Prune(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if rs := must(s.Ratings(ctx, []string{"p:ann"})); len(rs) != 0 {
+			t.Fatalf("the forgotten person's rating kept: %+v", rs)
+		}
+		if r := rated("t3", "p:other", "Ann"); r.Name != "Ann" {
+			t.Fatalf("another person's rating %+v, want the freed name Ann", r)
+		}
+		if r := rated("t4", "p:ann", "Ann2"); r.Games != 1 {
+			t.Fatalf("the person back: rating %+v, want one game", r)
 		}
 	})
 }
