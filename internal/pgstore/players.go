@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -60,7 +61,7 @@ const forgetBatch = 100
 func (db *DB) PruneUnseen(ctx context.Context, _ time.Time, age time.Duration) (int64, error) {
 	var before int64
 	if err := db.pool.QueryRow(ctx, `SELECT `+dbNow+` - $1::bigint`, age.Milliseconds()).Scan(&before); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("reading the database's clock: %w", err)
 	}
 	var total int64
 	for {
@@ -81,39 +82,54 @@ func (db *DB) PruneUnseen(ctx context.Context, _ time.Time, age time.Duration) (
 func (db *DB) unseen(ctx context.Context, before int64) ([]string, error) {
 	rows, err := db.pool.Query(ctx, `SELECT player FROM players WHERE seen < $1 ORDER BY seen LIMIT $2`, before, forgetBatch)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the players table: %w", err)
 	}
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading the players table: %w", err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the players table: %w", err)
+	}
+	return ids, nil
 }
 
-// still selects which of the players $1 are still unseen since $2.
-const still = `SELECT player FROM players WHERE player = ANY($1) AND seen < $2`
+// still locks the players rows of $1 still unseen since $2, leaving out
+// any a transaction holds: a Seen under way (or done since the
+// statement's snapshot, re-checked on the row's newest version). Each
+// delete then runs with its players' rows locked, so a return either
+// commits before the delete, and the delete leaves that player out, or
+// waits for it (READ COMMITTED re-checks only a statement's top-level
+// condition, not a subquery's, so the rows must be locked, not merely
+// read). SKIP LOCKED: pruning never waits on a player, so it cannot
+// deadlock with a rated game's end recording several at once.
+const still = `WITH s AS (SELECT player FROM players WHERE player = ANY($1) AND seen < $2 FOR UPDATE SKIP LOCKED) `
 
 // forget deletes the rows of the players ids still unseen since before,
 // then their record, and returns how many records it deleted. Each row is
 // named by an indexed key (not results' n or a ctid, which would make
 // every batch scan its table).
 func (db *DB) forget(ctx context.Context, ids []string, before int64) (int64, error) {
-	for _, q := range []string{
-		`DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + still + `) LIMIT $3)`,
-		`DELETE FROM saves WHERE (player, name) IN (SELECT player, name FROM saves WHERE player IN (` + still + `) LIMIT $3)`,
-		`DELETE FROM results WHERE lineage IN (SELECT lineage FROM results WHERE player IN (` + still + `) LIMIT $3)`,
-		`DELETE FROM settings WHERE player IN (SELECT player FROM settings WHERE player IN (` + still + `) LIMIT $3)`,
-		`DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
-			WHERE NOT bot AND entrant IN (SELECT 'p:' || player FROM (` + still + `) AS s) LIMIT $3)`,
+	for _, step := range []struct{ table, q string }{
+		{"games", `DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (SELECT player FROM s) LIMIT $3)`},
+		{"saves", `DELETE FROM saves WHERE (player, name) IN (SELECT player, name FROM saves WHERE player IN (SELECT player FROM s) LIMIT $3)`},
+		{"results", `DELETE FROM results WHERE lineage IN (SELECT lineage FROM results WHERE player IN (SELECT player FROM s) LIMIT $3)`},
+		{"settings", `DELETE FROM settings WHERE player IN (SELECT player FROM settings WHERE player IN (SELECT player FROM s) LIMIT $3)`},
+		{"ratings", `DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
+			WHERE NOT bot AND entrant IN (SELECT 'p:' || player FROM s) LIMIT $3)`},
 	} {
-		if _, err := db.pruneLoop(ctx, q, ids, before); err != nil {
-			return 0, err
+		if _, err := db.pruneLoop(ctx, still+step.q, ids, before); err != nil {
+			return 0, fmt.Errorf("deleting unseen players' rows from %s: %w", step.table, err)
 		}
 	}
-	return db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (SELECT player FROM (`+still+`) AS s LIMIT $3)`, ids, before)
+	n, err := db.pruneLoop(ctx, still+`DELETE FROM players WHERE player IN (SELECT player FROM s LIMIT $3)`, ids, before)
+	if err != nil {
+		return n, fmt.Errorf("deleting unseen players from the players table: %w", err)
+	}
+	return n, nil
 }

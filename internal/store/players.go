@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -82,18 +83,21 @@ func (db *DB) PruneUnseen(ctx context.Context, now time.Time, age time.Duration)
 func (db *DB) unseen(ctx context.Context, before int64) ([]any, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT player FROM players WHERE seen < ? ORDER BY seen LIMIT ?`, before, forgetBatch)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading the players table: %w", err)
 	}
 	defer rows.Close()
 	var ids []any
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("reading the players table: %w", err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the players table: %w", err)
+	}
+	return ids, nil
 }
 
 // forget deletes the rows of the players ids still unseen since before,
@@ -102,17 +106,21 @@ func (db *DB) forget(ctx context.Context, ids []any, before int64) (int64, error
 	marks := strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",")
 	still := `SELECT player FROM players WHERE player IN (` + marks + `) AND seen < ?`
 	args := append(append([]any{}, ids...), before)
-	for _, q := range []string{
-		`DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + still + `) LIMIT ?)`,
-		`DELETE FROM saves WHERE rowid IN (SELECT rowid FROM saves WHERE player IN (` + still + `) LIMIT ?)`,
-		`DELETE FROM results WHERE rowid IN (SELECT rowid FROM results WHERE player IN (` + still + `) LIMIT ?)`,
-		`DELETE FROM settings WHERE rowid IN (SELECT rowid FROM settings WHERE player IN (` + still + `) LIMIT ?)`,
-		`DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
-			WHERE bot = 0 AND entrant IN (SELECT 'p:' || player FROM (` + still + `)) LIMIT ?)`,
+	for _, step := range []struct{ table, q string }{
+		{"games", `DELETE FROM games WHERE id IN (SELECT id FROM games WHERE player IN (` + still + `) LIMIT ?)`},
+		{"saves", `DELETE FROM saves WHERE rowid IN (SELECT rowid FROM saves WHERE player IN (` + still + `) LIMIT ?)`},
+		{"results", `DELETE FROM results WHERE rowid IN (SELECT rowid FROM results WHERE player IN (` + still + `) LIMIT ?)`},
+		{"settings", `DELETE FROM settings WHERE rowid IN (SELECT rowid FROM settings WHERE player IN (` + still + `) LIMIT ?)`},
+		{"ratings", `DELETE FROM ratings WHERE entrant IN (SELECT entrant FROM ratings
+			WHERE bot = 0 AND entrant IN (SELECT 'p:' || player FROM (` + still + `)) LIMIT ?)`},
 	} {
-		if _, err := db.pruneLoop(ctx, q, args...); err != nil {
-			return 0, err
+		if _, err := db.pruneLoop(ctx, step.q, args...); err != nil {
+			return 0, fmt.Errorf("deleting unseen players' rows from %s: %w", step.table, err)
 		}
 	}
-	return db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (SELECT player FROM (`+still+`) LIMIT ?)`, args...)
+	n, err := db.pruneLoop(ctx, `DELETE FROM players WHERE player IN (SELECT player FROM (`+still+`) LIMIT ?)`, args...)
+	if err != nil {
+		return n, fmt.Errorf("deleting unseen players from the players table: %w", err)
+	}
+	return n, nil
 }
