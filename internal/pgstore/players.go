@@ -71,7 +71,10 @@ func (db *DB) PruneUnseen(ctx context.Context, _ time.Time, age time.Duration) (
 		}
 		n, err := db.forget(ctx, ids, before)
 		total += n
-		if err != nil || len(ids) < forgetBatch {
+		// n == 0: every record of a full batch was skipped (locked) or
+		// seen again; the next round takes them up, rather than this one
+		// reading the same batch while its locks are held.
+		if err != nil || len(ids) < forgetBatch || n == 0 {
 			return total, err
 		}
 	}
@@ -106,8 +109,8 @@ func (db *DB) unseen(ctx context.Context, before int64) ([]string, error) {
 // commits before the delete, and the delete leaves that player out, or
 // waits for it (READ COMMITTED re-checks only a statement's top-level
 // condition, not a subquery's, so the rows must be locked, not merely
-// read). SKIP LOCKED: pruning never waits on a player, so it cannot
-// deadlock with a rated game's end recording several at once.
+// read). SKIP LOCKED: pruning never waits for a player's record, so it
+// cannot deadlock with a rated game's end recording several at once.
 const still = `WITH s AS (SELECT player FROM players WHERE player = ANY($1) AND seen < $2 FOR UPDATE SKIP LOCKED) `
 
 // forget deletes the rows of the players ids still unseen since before,
