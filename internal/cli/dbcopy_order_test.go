@@ -19,7 +19,8 @@ import (
 
 // backups makes, in dir, good.db with rows and two backups of it:
 // backup.db (a rollback-journal file, as every backup is) and older.db,
-// brought back to schema version 9, before the certificate cache.
+// brought back to schema version 9, before the certificate cache and
+// the players' record.
 func backups(t *testing.T, dir string) (backup, older string) {
 	t.Helper()
 	good := filepath.Join(dir, "good.db")
@@ -30,7 +31,7 @@ func backups(t *testing.T, dir string) (backup, older string) {
 			t.Fatalf("backup: exit %d: %s", code, errOut)
 		}
 	}
-	sqlitetest.Exec(t, older, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	sqlitetest.Exec(t, older, "DROP TABLE acme_cache; DROP TABLE players; PRAGMA user_version = 9")
 	return backup, older
 }
 
@@ -86,7 +87,7 @@ func TestDBCopyPostgresSourceFirst(t *testing.T) {
 	}
 	defer oc.Close(ctx)
 	oldVersion := pgstore.Version() - 1
-	for _, stmt := range []string{`DROP TABLE acme_cache`, fmt.Sprintf(`UPDATE cardtable_schema SET version = %d`, oldVersion)} {
+	for _, stmt := range []string{`DROP TABLE players`, fmt.Sprintf(`UPDATE cardtable_schema SET version = %d`, oldVersion)} {
 		if _, err := oc.Exec(ctx, stmt); err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +231,7 @@ func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
 		}
 		sqlitetest.Exec(t, to, `INSERT INTO settings (player, json) VALUES ('p', '{}')`)
 	}
-	sqlitetest.Exec(t, v9, "DROP TABLE acme_cache; PRAGMA user_version = 9")
+	sqlitetest.Exec(t, v9, "DROP TABLE acme_cache; DROP TABLE players; PRAGMA user_version = 9")
 	before := dirBytes(t, dir)
 	for _, to := range []string{v9, current} {
 		out, errOut, code := run(t, "", "db", "copy", "--from", from, "--to", to)

@@ -44,6 +44,9 @@ func fill(t *testing.T, db string) {
 		if err := s.PutSettings(ctx, g.Player, `{"v":"`+id+`"}`); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
 		if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},
 			Created: t0, Updated: t0}); err != nil {
 			t.Fatal(err)
@@ -113,7 +116,9 @@ func TestDBCopy(t *testing.T) {
 		}
 	}
 	want := sums(t, from)
-	if want[0].Rows != 4 || want[len(want)-1].Rows != 4 {
+	// players: the 4 Spider players and the 2 rated people (a rated
+	// game's end records its people as seen).
+	if want[0].Rows != 4 || want[len(want)-1].Table != "players" || want[len(want)-1].Rows != 6 {
 		t.Fatalf("the source's sums: %+v", want)
 	}
 	if got := sums(t, pg); !reflect.DeepEqual(got, want) {

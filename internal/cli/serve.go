@@ -175,7 +175,7 @@ func webServer(log *slog.Logger, names serveNames, hosts []string, node *pgstore
 	ao.Events = o.Events
 	arl := arlweb.New(hub, ao)
 	o.Log, o.CheckHost, o.Hosts, o.RateLimit, o.TrustedProxies = log, true, hosts, &rl, names.proxies
-	o.Adopt, o.Games = sp.AdoptLegacy, []web.Routes{sp, arl}
+	o.Adopt, o.Seen, o.Games = sp.AdoptLegacy, sp.Seen, []web.Routes{sp, arl}
 	o.Front = arl.Forward // its 503s carry the headers; it passes on the client as believed here
 	return web.New(o)
 }

@@ -14,7 +14,7 @@ import (
 
 // Tables are the tables a copy carries, in the order it carries them:
 // each after the tables its rows refer to.
-var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings", "acme_cache"}
+var Tables = []string{"games", "game_log", "saves", "results", "settings", "live_tables", "live_table_moves", "live_table_chat", "ratings", "acme_cache", "players"}
 
 // Game is a row of games (a Spider game in play).
 type Game struct {
@@ -58,6 +58,12 @@ type Result struct {
 // Setting is a row of settings (a player's page settings, JSON).
 type Setting struct {
 	Player, JSON string
+}
+
+// Player is a row of players (when an identity was last seen).
+type Player struct {
+	Player string
+	Seen   int64
 }
 
 // Table is a row of live_tables (an Arlington table).
@@ -128,6 +134,7 @@ var Columns = map[string][]string{
 	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},
 	"ratings":          {"entrant", "name", "bot", "mu", "sigma", "games", "updated", "folded"},
 	"acme_cache":       {"key", "data", "updated"},
+	"players":          {"player", "seen"},
 }
 
 var rowTypes = map[string]reflect.Type{
@@ -137,6 +144,7 @@ var rowTypes = map[string]reflect.Type{
 	"live_table_chat": reflect.TypeFor[TableChat](),
 	"ratings":         reflect.TypeFor[Rating](),
 	"acme_cache":      reflect.TypeFor[ACMEEntry](),
+	"players":         reflect.TypeFor[Player](),
 }
 
 // Scan reads a row of table with scan (database/sql's Rows.Scan, or

@@ -21,6 +21,7 @@ var exportOrder = map[string]string{
 	"settings": `player COLLATE "C"`, "live_tables": `id COLLATE "C"`,
 	"live_table_moves": `tbl COLLATE "C", seq`, "live_table_chat": `tbl COLLATE "C", n`,
 	"ratings": `entrant COLLATE "C"`, "acme_cache": `key COLLATE "C"`,
+	"players": `player COLLATE "C"`,
 }
 
 // Export calls each for every row of table, in one read snapshot.

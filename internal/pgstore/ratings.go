@@ -79,9 +79,27 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 			if err != nil {
 				return err
 			}
+			if err := seenRated(ctx, tx, r); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
+}
+
+// seenRated records a person rated as seen now, by the database's clock
+// (as Seen, whatever the server's at says): they were playing,
+// perhaps over one WebSocket since before they owned anything, so no
+// request of theirs may have recorded them, and their rating must not
+// outlive them unpruned (docs/api.md, "Retention").
+func seenRated(ctx context.Context, tx pgx.Tx, r table.Rating) error {
+	player, ok := strings.CutPrefix(r.Key, "p:")
+	if r.Bot || !ok {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO players (player, seen) VALUES ($1, `+dbNow+`)
+		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`, player)
+	return err
 }
 
 // namesLock is the advisory lock under which people's rated names are

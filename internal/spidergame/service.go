@@ -38,6 +38,19 @@ type GameStore interface {
 	// PruneGames deletes the games unchanged since idle, and those with no
 	// move played unchanged since unplayed.
 	PruneGames(ctx context.Context, idle, unplayed time.Time) (int64, error)
+	// Seen records that player was seen now, if the store knows player:
+	// recorded before, or owning a row PruneUnseen would delete. It
+	// reports whether it knows player; a later time only ever replaces an
+	// earlier one, and an unknown player costs no write. A store servers
+	// share (PostgreSQL) takes the time from the database's clock instead
+	// of now, so that servers' clocks need not agree.
+	Seen(ctx context.Context, player string, now time.Time) (known bool, err error)
+	// PruneUnseen deletes everything stored for the players last seen
+	// more than age before now (the database's now on a shared store, as
+	// Seen): games, named saves, results, settings, a person's rating, and
+	// the record of when they were seen. It returns how many players it
+	// forgot.
+	PruneUnseen(ctx context.Context, now time.Time, age time.Duration) (int64, error)
 }
 
 // KeepStore keeps what a player has besides games in play: named saves,
@@ -82,6 +95,11 @@ type Options struct {
 	// process holds) the cache is trusted as it is; versioned writes still
 	// refuse a stale state either way.
 	Shared bool
+	// Forget is how long an identity may go unseen before everything it
+	// stored is pruned (once ForgetMargin more has passed): the identity
+	// cookie's life (web.PlayerMaxAge), after which nobody can hold it.
+	// 0: identities are neither recorded (Seen) nor forgotten.
+	Forget time.Duration
 }
 
 // Service is the set of games in play: the database is the truth, and
@@ -98,7 +116,9 @@ type Service struct {
 	now      func() time.Time
 	maxCount int
 	maxBytes int
-	shared   bool // Options.Shared
+	shared   bool          // Options.Shared
+	forget   time.Duration // Options.Forget
+	seen     seenMemo
 	// snapMin is the fewest commands between snapshots (snapshotMin;
 	// tests lower it).
 	snapMin int
@@ -128,7 +148,7 @@ func New(db GameStore, o Options) *Service {
 		o.CacheBytes = 256 << 20
 	}
 	return &Service{db: db, log: o.Log, now: o.Now, maxCount: o.MaxGames, maxBytes: o.CacheBytes,
-		shared: o.Shared, snapMin: snapshotMin, cache: map[string]*entry{}, lru: list.New()}
+		shared: o.Shared, forget: o.Forget, snapMin: snapshotMin, cache: map[string]*entry{}, lru: list.New()}
 }
 
 // Snapshot is a game as it stands at one version: what a player is shown

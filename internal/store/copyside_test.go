@@ -84,9 +84,10 @@ func TestOpenNewerUntouched(t *testing.T) {
 }
 
 // damagedCopy makes at path a rollback-journal copy of the database
-// good (as a backup is) with its last page overwritten: damage the
-// quick check alone finds, which Open would find only once it had made
-// the file a WAL database.
+// good (as a backup is) with the root page of its table acme_cache (a
+// WITHOUT ROWID table, whose damage makes the check fail rather than list
+// a problem) overwritten: damage the quick check alone finds, which Open
+// would find only once it had made the file a WAL database.
 func damagedCopy(t *testing.T, good, path string) {
 	t.Helper()
 	b, err := os.ReadFile(good)
@@ -103,7 +104,19 @@ func damagedCopy(t *testing.T, good, path string) {
 	if b[18] != 1 || b[19] != 1 {
 		t.Fatalf("the damaged file's header says WAL (%d %d)", b[18], b[19])
 	}
-	for i := len(b) - 4096; i < len(b); i++ {
+	conn, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, size int
+	err = conn.QueryRow(`SELECT rootpage FROM sqlite_schema WHERE name = 'acme_cache'`).Scan(&root)
+	if err == nil {
+		err = conn.QueryRow(`PRAGMA page_size`).Scan(&size)
+	}
+	if err = errors.Join(err, conn.Close()); err != nil {
+		t.Fatal(err)
+	}
+	for i := (root - 1) * size; i < root*size; i++ {
 		b[i] = 0x5a
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {

@@ -17,7 +17,7 @@ var _ dbcopy.Store = (*DB)(nil)
 var exportOrder = map[string]string{
 	"games": "id", "game_log": "game, seq", "saves": "player, name", "results": "at, rowid",
 	"settings": "player", "live_tables": "id", "live_table_moves": "tbl, seq", "live_table_chat": "tbl, n",
-	"ratings": "entrant", "acme_cache": "key",
+	"ratings": "entrant", "acme_cache": "key", "players": "player",
 }
 
 // Export calls each for every row of table, in one read transaction.

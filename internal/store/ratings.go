@@ -59,9 +59,26 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 			if err != nil {
 				return err
 			}
+			if err := seenRated(ctx, tx, r, at); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
+}
+
+// seenRated records a person rated at at as seen then: they were playing,
+// perhaps over one WebSocket since before they owned anything, so no
+// request of theirs may have recorded them, and their rating must not
+// outlive them unpruned (docs/api.md, "Retention").
+func seenRated(ctx context.Context, tx *sql.Tx, r table.Rating, at time.Time) error {
+	player, ok := strings.CutPrefix(r.Key, "p:")
+	if r.Bot || !ok {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO players (player, seen) VALUES (?, ?)
+		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`, player, millis(at))
+	return err
 }
 
 // rowsQuerier is a pool or a transaction.

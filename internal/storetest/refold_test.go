@@ -23,13 +23,13 @@ import (
 func rewindSchema(tb testing.TB, b storetest.Backend, db string) {
 	tb.Helper()
 	ctx := context.Background()
-	const later = `DROP TABLE acme_cache`
+	const later = `DROP TABLE acme_cache; DROP TABLE players`
 	if b.Name == "sqlite" {
 		conn, err := sql.Open("sqlite", db)
 		if err == nil {
 			_, err = conn.ExecContext(ctx, later)
 			if err == nil {
-				_, err = conn.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(store.Version()-2))
+				_, err = conn.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(store.Version()-3))
 			}
 			err = errors.Join(err, conn.Close())
 		}
@@ -46,7 +46,7 @@ func rewindSchema(tb testing.TB, b storetest.Backend, db string) {
 	if _, err := conn.Exec(ctx, later); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, pgstore.Version()-2); err != nil {
+	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, pgstore.Version()-3); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,12 +1,18 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
 
 // echoGame is a mounted game whose handlers answer with the player and
@@ -218,5 +224,67 @@ func TestClassify(t *testing.T) {
 	}
 	if Classify(nil, classes) != nil {
 		t.Fatal("nil classified as an error")
+	}
+}
+
+// TestSeenOnlyReturningPlayers: Options.Seen is told the player of a
+// request that brought its cookie back, on the API and on pages, and
+// not of a request without one (a client keeping no cookie would cost a
+// write a request); a failure to record costs the request nothing.
+func TestSeenOnlyReturningPlayers(t *testing.T) {
+	var seen []string
+	fail := false
+	h := newHarness(t, Options{Games: []Routes{echoGame{}}, Seen: func(_ context.Context, player string) error {
+		seen = append(seen, player)
+		if fail {
+			return errors.New("disk full")
+		}
+		return nil
+	}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	if len(seen) != 0 {
+		t.Fatalf("a new player's first request recorded as seen: %q", seen)
+	}
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	if code, _, _ := h.do("GET", "/echo/page", ""); code != http.StatusOK {
+		t.Fatalf("page: %d", code)
+	}
+	if len(seen) != 2 || seen[0] != h.player() || seen[1] != h.player() {
+		t.Fatalf("seen %q, want the returning player %q twice", seen, h.player())
+	}
+	fail = true
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+}
+
+// TestSeenClientGoneLoggedAtInfo: a client hanging up while its identity
+// is being recorded is logged at INFO with reason "client gone", as the
+// other requests of clients gone; a real failure to record stays a WARN.
+func TestSeenClientGoneLoggedAtInfo(t *testing.T) {
+	buf := &webtest.Log{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	var fail error
+	h := newHarness(t, Options{Log: log, Games: []Routes{echoGame{}}, Seen: func(ctx context.Context, _ string) error {
+		if fail != nil {
+			return fail
+		}
+		<-ctx.Done() // the client hangs up while the store is asked
+		return fmt.Errorf("reading players: %w", ctx.Err())
+	}})
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil) // new: the cookie, no Seen
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := httptest.NewRequest("GET", "/api/echo/player", nil).WithContext(ctx)
+	r.AddCookie(h.jar.Cookie(playerCookie))
+	h.s.ServeHTTP(httptest.NewRecorder(), r)
+	fail = errors.New("disk full")
+	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
+	var got []string
+	for _, l := range buf.Lines(t) {
+		if l["msg"] == "recording a player as seen" {
+			got = append(got, fmt.Sprint(l["level"], " ", l["reason"]))
+		}
+	}
+	if want := []string{"INFO client gone", "WARN disk full"}; !slices.Equal(got, want) {
+		t.Fatalf("lines %q, want %q", got, want)
 	}
 }

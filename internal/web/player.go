@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,9 +18,11 @@ import (
 // by a hash of it, so the database never holds a token that works.
 const (
 	playerCookie = "cardtable_player"
-	// playerMaxAge is the cookie's lifetime, the most browsers keep one
-	// (400 days); it is renewed with every page load.
-	playerMaxAge = 400 * 24 * time.Hour
+	// PlayerMaxAge is the cookie's lifetime, the most browsers keep one
+	// (400 days); it is renewed with every page load. The one source of
+	// that figure: an identity unseen for as long is one nobody holds, and
+	// what it stored is pruned (spidergame.Options.Forget).
+	PlayerMaxAge = 400 * 24 * time.Hour
 	// tokenLen is the length of rand.Text's 130-bit base32 tokens.
 	tokenLen = 26
 )
@@ -90,7 +94,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 		// lapses.
 		if fresh || page {
 			http.SetCookie(w, &http.Cookie{Name: playerCookie, Value: token, Path: "/",
-				MaxAge: int(playerMaxAge / time.Second), HttpOnly: true,
+				MaxAge: int(PlayerMaxAge / time.Second), HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: IsHTTPS(r)})
 			// Whatever answer carries the cookie (a page, an API answer,
 			// a redirect, an error) is this player's alone: no shared
@@ -102,6 +106,20 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 			if err := s.adopt(r.Context(), id); err != nil {
 				WriteError(w, r, s.log, err)
 				return
+			}
+		}
+		if !fresh && s.opts.Seen != nil {
+			// A failure costs the request nothing: the identity is
+			// recorded at a later request, long before it could be
+			// pruned.
+			if err := s.opts.Seen(r.Context(), id); err != nil {
+				// A client that hung up meanwhile is no fault of the
+				// server's: INFO, as Fault logs clients gone.
+				level, reason := slog.LevelWarn, err.Error()
+				if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+					level, reason = slog.LevelInfo, clientGone
+				}
+				s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r))
 			}
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey{}, id)))

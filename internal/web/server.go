@@ -46,6 +46,13 @@ type Options struct {
 	// to the first new browser"), reporting whether there was anything.
 	// Its error is answered (WriteError) and the request goes no further.
 	Adopt func(ctx context.Context, player string) (adopted bool, err error)
+	// Seen, if set, is told the player of every request that brought its
+	// identity cookie back (not of a new one: a client that keeps no
+	// cookie would cost a write a request), to record, at most once a
+	// day and only for an identity the store knows, that the identity is
+	// still in use; what an identity unseen for PlayerMaxAge (and
+	// spidergame.ForgetMargin) stored is pruned.
+	Seen func(ctx context.Context, player string) error
 	// TrustedProxies are the addresses whose X-Forwarded-For,
 	// X-Forwarded-Proto and Forwarded headers are believed (proxy.go);
 	// from anyone else those headers are ignored.

@@ -109,7 +109,7 @@ func (h *harness) open() {
 	h.db, h.s = db, New(db, h.opts)
 	wo := h.web
 	wo.Games = append([]web.Routes{h.s}, wo.Games...)
-	wo.Adopt = h.s.AdoptLegacy
+	wo.Adopt, wo.Seen = h.s.AdoptLegacy, h.s.Seen
 	h.srv = web.New(wo)
 }
 

@@ -78,7 +78,7 @@ func New(db Store, o Options) *Handlers {
 		o.Now = time.Now
 	}
 	games := spidergame.New(db, spidergame.Options{Log: o.Log, Now: o.Now, CacheBytes: o.CacheBytes, MaxGames: o.MaxGames,
-		Shared: o.Shared})
+		Shared: o.Shared, Forget: web.PlayerMaxAge})
 	return &Handlers{db: db, log: o.Log, now: o.Now, opts: o, analyses: &analysisTurns{}, hinting: newOneEach(), games: games,
 		damaged: newLogOnce(maxLoggedDamaged)}
 }
@@ -130,6 +130,11 @@ func (s *Handlers) Limited() []string {
 func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error) {
 	ok, err := s.db.AdoptLegacy(ctx, player)
 	return ok, web.Classify(err, classes)
+}
+
+// Seen records that player is still in use (for web.Options.Seen).
+func (s *Handlers) Seen(ctx context.Context, player string) error {
+	return s.games.Seen(ctx, player)
 }
 
 // handle is web.Handle with the engine's and the store's errors classified.
