@@ -109,8 +109,11 @@ func (db *DB) unseen(ctx context.Context, before int64) ([]string, error) {
 // commits before the delete, and the delete leaves that player out, or
 // waits for it (READ COMMITTED re-checks only a statement's top-level
 // condition, not a subquery's, so the rows must be locked, not merely
-// read). SKIP LOCKED: pruning never waits for a player's record, so it
-// cannot deadlock with a rated game's end recording several at once.
+// read). SKIP LOCKED: pruning never waits for a player's record. It can
+// still meet a rated game's end in the other order (the end locks the
+// rating, then records the player): PostgreSQL then aborts one of the
+// two, and a pruning round aborted so is retried the next hour. Neither
+// is likely: the rated player would have to be unseen for 402 days.
 const still = `WITH s AS (SELECT player FROM players WHERE player = ANY($1) AND seen < $2 FOR UPDATE SKIP LOCKED) `
 
 // forget deletes the rows of the players ids still unseen since before,
@@ -130,7 +133,17 @@ func (db *DB) forget(ctx context.Context, ids []string, before int64) (int64, er
 			return 0, fmt.Errorf("deleting unseen players' rows from %s: %w", step.table, err)
 		}
 	}
-	n, err := db.pruneLoop(ctx, still+`DELETE FROM players WHERE player IN (SELECT player FROM s LIMIT $3)`, ids, before)
+	// Only a record whose player now owns nothing goes: a player skipped
+	// by an earlier step (their record locked then, by a return that was
+	// rolled back) keeps it, and the next batch or round forgets the
+	// rest. Without it their rows would stay with no record to find them.
+	n, err := db.pruneLoop(ctx, still+`DELETE FROM players WHERE player IN (SELECT player FROM s
+		WHERE NOT EXISTS (SELECT 1 FROM games g WHERE g.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM saves v WHERE v.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM results r WHERE r.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM settings c WHERE c.player = s.player)
+		AND NOT EXISTS (SELECT 1 FROM ratings a WHERE a.entrant = 'p:' || s.player AND NOT a.bot)
+		LIMIT $3)`, ids, before)
 	if err != nil {
 		return n, fmt.Errorf("deleting unseen players from the players table: %w", err)
 	}

@@ -156,3 +156,81 @@ func TestForgetSparesReturnUnderWay(t *testing.T) {
 	}
 	wantPair(t, db)
 }
+
+// TestForgetKeepsRecordOfSkipped: a player whose record was locked during
+// the first deletes (a return that then rolled back) loses rows only in
+// the later steps; their record stays while they own anything, so the
+// next round finds and forgets the rest, rather than their rows staying
+// for good with no record to find them by.
+func TestForgetKeepsRecordOfSkipped(t *testing.T) {
+	ctx := context.Background()
+	db, url, before := unseenPair(t)
+	ids, err := db.unseen(ctx, before)
+	if err != nil || len(ids) != 2 {
+		t.Fatalf("unseen: %v, %v; want both players", ids, err)
+	}
+	begin := func() pgx.Tx {
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close(ctx) })
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	back := begin() // a return under way, rolled back below
+	if _, err := back.Exec(ctx, `UPDATE players SET seen = seen WHERE player = 'back'`); err != nil {
+		t.Fatal(err)
+	}
+	hold := begin() // holds gone's game, so the games step waits
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM games WHERE player = 'gone' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { // ends when forget returns, once hold commits at the latest
+		_, err := db.forget(ctx, ids, before)
+		done <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for waiting := false; !waiting; {
+		if time.Now().After(deadline) {
+			t.Fatal("forget did not wait for the held game in 20 s")
+		}
+		if err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := back.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := hold.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var games, recorded int
+	if err := db.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM games WHERE player = 'back'),
+		(SELECT count(*) FROM players WHERE player = 'back')`).Scan(&games, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	if games == 1 && recorded == 0 {
+		t.Fatal("back's game was left with no record: no round would ever forget it")
+	}
+	if _, err := db.PruneUnseen(ctx, time.Time{}, 402*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	if err := db.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM saves)
+		+ (SELECT count(*) FROM results) + (SELECT count(*) FROM settings)
+		+ (SELECT count(*) FROM ratings WHERE NOT bot) + (SELECT count(*) FROM players)`).Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Errorf("%d rows left after the next round; want 0", left)
+	}
+}
