@@ -109,18 +109,7 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 			}
 		}
 		if !fresh && s.opts.Seen != nil {
-			// A failure costs the request nothing: the identity is
-			// recorded at a later request, long before it could be
-			// pruned.
-			if err := s.opts.Seen(r.Context(), id); err != nil {
-				// A client that hung up meanwhile is no fault of the
-				// server's: INFO, as Fault logs clients gone.
-				level, reason := slog.LevelWarn, err.Error()
-				if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
-					level, reason = slog.LevelInfo, clientGone
-				}
-				s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r))
-			}
+			s.seen(r, id)
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), playerKey{}, id)))
 	})
@@ -181,4 +170,38 @@ func (s *Server) adopt(ctx context.Context, player string) error {
 	}
 	s.legacy.Store(false)
 	return nil
+}
+
+// seenWithin bounds recording a visit, and seenPause is how long visits
+// go unrecorded after a failure. A visit's record is worth little to one
+// request (it is tried again at a later one, long before the identity
+// could be forgotten), and a database out of reach or slow (a lock held)
+// must not hold up every request, pages and live tables included that
+// need no database, nor take a connection of its pool for each.
+var (
+	seenWithin = 2 * time.Second
+	seenPause  = 30 * time.Second
+)
+
+// seen records the visit of the player id (Options.Seen), unless a
+// failure within seenPause paused the recording.
+func (s *Server) seen(r *http.Request, id string) {
+	if s.now().UnixNano() < s.seenPaused.Load() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), seenWithin)
+	err := s.opts.Seen(ctx, id)
+	cancel()
+	if err == nil {
+		return
+	}
+	// A client that hung up meanwhile is no fault of the server's: INFO,
+	// as Fault logs clients gone.
+	level, reason := slog.LevelWarn, err.Error()
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		level, reason = slog.LevelInfo, clientGone
+	} else {
+		s.seenPaused.Store(s.now().Add(seenPause).UnixNano())
+	}
+	s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r))
 }

@@ -91,6 +91,9 @@ type Server struct {
 	pages map[string]bool
 	// legacy is set while Options.Adopt has yet to succeed (see identify).
 	legacy atomic.Bool
+	// seenPaused is until when (Unix nanoseconds) visits go unrecorded
+	// after a failure to record one (seen).
+	seenPaused atomic.Int64
 
 	obs    Observer
 	events *EventLog
