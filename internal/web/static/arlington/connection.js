@@ -57,6 +57,7 @@ export const conn = {
   leaving: false,  // the player pressed Leave: the table's answer to it is awaited in the views
   left: false,     // the player left the game in play from this page: not reconnecting
   away: false,     // connected, this page's seat marked away: the person left elsewhere; it watches, offering Come back
+  resync: false,   // the page closed its connection itself to start again after missed events (takeEvents)
   // The chat's own look at the messages (chat.js): refused(m) takes a
   // refusal of the line it sent (true: the chat says it, by the chat),
   // acked(m) takes the server's taking of it, lost(ws) ends its wait
@@ -132,6 +133,9 @@ function closed(ws, ev, wasOpen) {
   if (conn.ws !== ws) return; // a socket the page already let go of
   page.dropped(); // an action in flight is answered by the next view, or was lost
   conn.ws = null;
+  // The page's own close to start again after missed events (resync).
+  const resync = conn.resync;
+  conn.resync = false;
   if (conn.left) return; // closed by leftGame: the person left, so the page stays away
   if (ev.code === 1001 && ev.reason.startsWith("replaced")) { stopReplaced(); return; }
   // A page watching the stand-in play for a person who left (another
@@ -139,9 +143,10 @@ function closed(ws, ev, wasOpen) {
   // connection would mark them back at the table they chose to leave.
   // It stops as the window that sent the Leave did. A table closed
   // under it is followed as on any page.
-  if (conn.away && ev.reason !== "table closed") { conn.away = false; stopLeft(); return; }
-  // A table closed under a page watching the person away: if it lives
-  // on after all, the next connection watches as this one did.
+  if (conn.away && ev.reason !== "table closed" && !resync) { conn.away = false; stopLeft(); return; }
+  // A table closed under a page watching the person away, or the page's
+  // own close after missed events: the next connection watches as this
+  // one did.
   if (conn.away) keepAway = true;
   // 1012: the table moves to another server, or its server restarts
   // (an update); either way it is back in a moment (docs/api.md, "How a
@@ -286,8 +291,9 @@ let shownOver = false;
 export function gameShown(over) {
   if (over === shownOver) return;
   shownOver = over;
-  // A gone table's words (tableGone) stay: no Come back to a closed table.
-  if ((conn.left || conn.away) && !conn.gone) setConn(awayWords(), comeBackButton());
+  // A gone table's words (tableGone) stay: no Come back to a closed
+  // table; nor to a page another window replaced (its Play here stays).
+  if ((conn.left || conn.away) && !conn.gone && !conn.replaced) setConn(awayWords(), comeBackButton());
 }
 // stopLeft stops the page of a person who left the game in play: no
 // reconnecting, its actions disabled, and "Come back".

@@ -180,7 +180,7 @@ function takeEvents(m) {
   if (v.eventsFrom > events.length) { // a gap: start again with a full view
     events = []; log = [];
     document.body.dataset.resyncs = String(+(document.body.dataset.resyncs || 0) + 1);
-    if (conn.ws) conn.ws.close();
+    if (conn.ws) { conn.resync = true; conn.ws.close(); }
     return null;
   }
   const had = events.length;
