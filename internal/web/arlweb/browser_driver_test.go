@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,7 +40,8 @@ const (
 //     view's event count), __ws.views (each view's [eventsFrom,
 //     eventCount]), __ws.evs (each event received: {n, kind, seat, action}), __ws.chat (chat lines received, repeats counted), __ws.viewSock (the
 //     index in __ws.socks of the connection the last view came on) and
-//     __ws.sent (each action the page sent, in notation);
+//     __ws.sent (each action the page sent, in notation) and __ws.hellos
+//     (the hellos it sent, on any connection);
 //   - drop the connection (__ws.drop()) and hold it down (__ws.offline:
 //     a new connection goes to an address that refuses it, so the page's
 //     own reconnect loop keeps failing until offline is false again);
@@ -58,7 +60,7 @@ const shownAll = `(window.__ws.count <= 0 || !!document.querySelector('#log li[d
 
 const hooks = `(() => {
   const W = window.WebSocket;
-  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], viewSock: -1, most: 0 };
+  const ws = window.__ws = { socks: [], offline: false, seat: -1, seats: [], toMove: -1, results: 0, count: -1, views: [], evs: [], chat: 0, sent: [], hellos: 0, viewSock: -1, most: 0 };
   ws.drop = () => { for (const s of ws.socks) s.close(); };
   function Wrapped(url, protocols) {
     const s = new W(ws.offline ? url.replace(/\/ws$/, "/ws-offline") : url, protocols);
@@ -66,7 +68,11 @@ const hooks = `(() => {
     ws.most = Math.max(ws.most, ws.socks.filter((x) => x.readyState === W.CONNECTING || x.readyState === W.OPEN).length);
     const send = s.send.bind(s);
     s.send = (d) => {
-      try { const m = JSON.parse(d); if (m.type === "action") ws.sent.push(m.action); } catch { /* not ours to judge */ }
+      try {
+        const m = JSON.parse(d);
+        if (m.type === "action") ws.sent.push(m.action);
+        if (m.type === "hello") ws.hellos++;
+      } catch { /* not ours to judge */ }
       return send(d);
     };
     s.addEventListener("message", (ev) => {
@@ -278,12 +284,16 @@ func (p *seatTab) open(base, id string) {
 }
 
 // join takes a seat through the page's form, as name, and waits until the
-// page's connection has the seat.
+// page's connection has the seat and the page has answered the join with
+// its new hello (the seat's view may come first): a test that opens more
+// connections to the seat before that hello would find the page's
+// connection the newest, not the oldest.
 func (p *seatTab) join(name string) {
 	p.tb.Helper()
 	p.until(`!document.querySelector(` + q(selJoin) + `).hidden`)
+	hellos := eval[int](p, `window.__ws.hellos`)
 	p.do(chromedp.SendKeys(chromedp.CSS(selName), name), chromedp.Click(chromedp.CSS(selJoinSend)))
-	p.until(`window.__ws.seat >= 0`)
+	p.until(`window.__ws.seat >= 0 && window.__ws.hellos > ` + strconv.Itoa(hellos))
 }
 
 // hand is the cards the page shows in the person's hand.
