@@ -55,27 +55,22 @@ func keepsJoker(t *testing.T, v arlington.View, worlds int, n uint64, mk func(Le
 	return kept
 }
 
-// In a trick it cannot take, with its joker and one other card left,
-// master keeps the joker where the flat values (every action played out
-// greedily in 1,000 worlds of its belief) say giving it to the taker
-// costs 1.3 to 8.7 points, and still gives it where they say giving it
-// is 0.9 or 1.1 points the better: at its whole budget in at least 3 of
-// 4 decisions each (before, it kept the joker in 1, 0, 0 and 0 of 4 of
-// the first four); the short suite decides the first four at a twelfth
-// of the budget, twice each, and wants the joker kept every time.
-func TestLongMasterKeepsItsJoker(t *testing.T) {
-	worlds, seeds, want := masterLevel.Worlds, uint64(4), 3
-	if testing.Short() {
-		worlds, seeds, want = 8, 2, 2
-	}
-	for _, c := range []struct {
-		name string
-		keep bool
-	}{{"qd-jk", true}, {"ks-jk", true}, {"kh-jk", true}, {"jc-jk", true}, {"ah-jk", false}, {"jd-jk", false}} {
+// jokerCases are the positions of testdata/joker the tests decide, and
+// whether master should keep its joker there.
+var jokerCases = []struct {
+	name string
+	keep bool
+}{{"qd-jk", true}, {"ks-jk", true}, {"kh-jk", true}, {"jc-jk", true}, {"ah-jk", false}, {"jd-jk", false}}
+
+// checkJoker asks master, at worlds of its budget with each of seeds
+// seeds, the positions of jokerCases (only those to keep the joker in,
+// when keepOnly), and wants the right choice in at least want of them.
+func checkJoker(t *testing.T, worlds int, seeds uint64, want int, keepOnly bool) {
+	for _, c := range jokerCases {
+		if keepOnly && !c.keep {
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
-			if testing.Short() && !c.keep {
-				t.Skip("the whole budget only")
-			}
 			v := jokerView(t, c.name)
 			kept := keepsJoker(t, v, worlds, seeds, newMaster)
 			if !c.keep {
@@ -86,6 +81,27 @@ func TestLongMasterKeepsItsJoker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// In a trick it cannot take, with its joker and one other card left,
+// master keeps the joker where the flat values (every action played out
+// greedily in 1,000 worlds of its belief) say giving it to the taker
+// costs 1.3 to 8.7 points, and still gives it where they say giving it
+// is 0.9 or 1.1 points the better: at its whole budget in at least 3 of
+// 4 decisions each (before, it kept the joker in 1, 0, 0 and 0 of 4 of
+// the first four).
+func TestLongMasterKeepsItsJoker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("master's whole budget, six positions; TestMasterKeepsItsJoker is the quick version")
+	}
+	checkJoker(t, masterLevel.Worlds, 4, 3, false)
+}
+
+// TestMasterKeepsItsJoker is TestLongMasterKeepsItsJoker's quick version:
+// the four positions to keep the joker in, at a twelfth of the budget,
+// twice each, the joker kept every time.
+func TestMasterKeepsItsJoker(t *testing.T) {
+	checkJoker(t, 8, 2, 2, true)
 }
 
 // flatValues is each legal action's mean standing value for v's seat
