@@ -15,7 +15,7 @@ import (
 )
 
 // TestNodeBeatsWhilePoolBusy: requests waiting on a lock held by another
-// session (an operator's psql in a transaction) take every connection of
+// connection (an operator's psql in a transaction) take every connection of
 // the server's pool. The heartbeat has a connection of its own, so the
 // server's lease is still renewed and no other server takes its tables
 // for a dead server's; and the readiness ping, which cannot get a
@@ -101,7 +101,7 @@ func waitFor(t *testing.T, conn *pgx.Conn, query string, args ...any) {
 	}
 }
 
-// TestStatementTimeout: a request waiting on a lock another session
+// TestStatementTimeout: a request waiting on a lock another connection
 // holds is cancelled by PostgreSQL after the store's statement_timeout
 // (shortened here; 15 s by default) and fails as a database too slow
 // (503, try again; not "out of reach": it answered) with words naming

@@ -107,7 +107,7 @@ const poolSize = 16
 // connections unless one is set anywhere else (defaultTimeout): a
 // statement still running after it is cancelled by PostgreSQL and its
 // request answered 503. Without it a request waiting on a lock (an
-// operator's session left in a transaction) waited as long as the lock
+// operator's connection left in a transaction) waited as long as the lock
 // was held, holding a connection of the pool, and those behind it waited
 // for a connection: nothing answered, nothing was bounded. 15 s is
 // hundreds of times a statement's usual time and within the minute a
@@ -338,7 +338,7 @@ func down(err error) error {
 	}
 	if timedOut(err) {
 		return tooSlow{fmt.Errorf("PostgreSQL did not finish the statement in time (statement_timeout or lock_timeout: "+
-			"a lock held by another session, or a slow database): %w", err)}
+			"a lock held by another connection, or a slow database): %w", err)}
 	}
 	var ce *pgconn.ConnectError
 	var op *net.OpError

@@ -114,7 +114,7 @@ func TestTimeoutByCodeAlone(t *testing.T) {
 }
 
 // TestLockTimeout: with lock_timeout set in the URL, a request whose
-// lock another session holds fails at that timeout (SQLSTATE 55P03) as
+// lock another connection holds fails at that timeout (SQLSTATE 55P03) as
 // a database too slow, 503, not as a 500.
 func TestLockTimeout(t *testing.T) {
 	ctx := context.Background()
@@ -238,7 +238,7 @@ func TestTimeoutExemptions(t *testing.T) {
 }
 
 // holdLock takes table's lock in mode in a transaction of a connection
-// of its own, as an operator's session would; the test ends it.
+// of its own, as an operator's connection would; the test ends it.
 func holdLock(t *testing.T, u, table, mode string) pgx.Tx {
 	t.Helper()
 	ctx := context.Background()
