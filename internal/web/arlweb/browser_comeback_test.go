@@ -38,13 +38,7 @@ func comeBackInOtherWindow(t *testing.T, long bool) {
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
 	a := seatTabIn(t, bctx, "Ann-A")
-	a.open(e.srv.URL, id)
-	a.join("Ann")
-	a.until(`!document.getElementById("seated").hidden`)
-	b := sameBrowserTab(t, a, "Ann-B")
-	b.open(e.srv.URL, id)
-	b.until(`window.__ws.seat === 0`)
-	e.client().join(id, "Bob") // the game starts
+	b := twoWindows(t, e, a, id)
 	var cy *seatTab
 	pages := []*seatTab{a, b}
 	if long {
@@ -79,9 +73,9 @@ func comeBackInOtherWindow(t *testing.T, long bool) {
 			t.Errorf("Cy, watching, Ann's seat away %v: the connection line says %q, with %d Come back buttons", away, c, n)
 		}
 	}
-	// leaveInA presses Leave in A (the click that landed as the game
+	// leave presses Leave in A (the click that landed as the game
 	// started: the button is hidden once the page draws it started).
-	leaveInA := func() {
+	leave := func() {
 		t.Helper()
 		a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
 		a.until(conn + `.startsWith("you left")`)
@@ -104,21 +98,21 @@ func comeBackInOtherWindow(t *testing.T, long bool) {
 		watcherSees(false)
 	}
 
-	leaveInA()
+	leave()
 	b.do(chromedp.Click(chromedp.CSS("#come-back")))
 	backIn(b)
 
 	if !long {
 		return
 	}
-	leaveInA()
+	leave()
 	a.do(chromedp.Click(chromedp.CSS("#come-back")))
 	backIn(a)
 
 	// B's connection dropping while she is away does not bring her back
 	// (B stops as A did, still offering Come back); coming back in A
 	// has B connect again.
-	leaveInA()
+	leave()
 	b.do(chromedp.Evaluate[chromedp.Void](`window.__ws.drop()`)) // a network blip, say
 	b.until(`window.__ws.socks.every((s) => s.readyState === WebSocket.CLOSED)`)
 	if c, retry := eval[string](b, conn), eval[string](b, `document.body.dataset.retryMs ?? "none"`); c != left || retry != "none" {
@@ -142,6 +136,32 @@ const (
 	connLine  = `document.getElementById("conn").textContent`
 	leftWords = "you left this table: a bot plays your seat Come back"
 )
+
+// twoWindows seats Ann through a at table id, opens her seat in a second
+// window of the same browser, and starts the game (Bob joins through the
+// API); it returns the second window.
+func twoWindows(t *testing.T, e *env, a *seatTab, id string) *seatTab {
+	t.Helper()
+	a.open(e.srv.URL, id)
+	a.join("Ann")
+	a.until(`!document.getElementById("seated").hidden`)
+	b := sameBrowserTab(t, a, "Ann-B")
+	b.open(e.srv.URL, id)
+	b.until(`window.__ws.seat === 0`)
+	e.client().join(id, "Bob") // the game starts
+	return b
+}
+
+// leaveInA presses Leave in a once the game started: both windows say
+// Ann left, and so does the table.
+func leaveInA(t *testing.T, e *env, a, b *seatTab, id string) {
+	t.Helper()
+	a.until(`window.__ws.count >= 0`)
+	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
+	a.until(connLine + ` === ` + q(leftWords))
+	b.until(connLine + ` === ` + q(leftWords))
+	annSeat(t, e, id, "once she left in A", true)
+}
 
 // leftInPlay seats Ann through p at table id, starts the game (Bob
 // joins through the API) and presses Leave in p: p stops, her seat away.
@@ -227,18 +247,8 @@ func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
 	a := seatTabIn(t, bctx, "Ann-A")
-	a.open(e.srv.URL, id)
-	a.join("Ann")
-	a.until(`!document.getElementById("seated").hidden`)
-	b := sameBrowserTab(t, a, "Ann-B")
-	b.open(e.srv.URL, id)
-	b.until(`window.__ws.seat === 0`)
-	e.client().join(id, "Bob") // the game starts
-	a.until(`window.__ws.count >= 0`)
-	a.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("leave").click()`))
-	a.until(connLine + ` === ` + q(leftWords))
-	b.until(connLine + ` === ` + q(leftWords))
-	annSeat(t, e, id, "once she left in A", true)
+	b := twoWindows(t, e, a, id)
+	leaveInA(t, e, a, b, id)
 
 	// A stale word: A connects keeping her away, and the table does.
 	b.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`new BroadcastChannel(%s).postMessage({ back: 0 })`, q("arlington-back-"+id))))
