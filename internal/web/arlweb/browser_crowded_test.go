@@ -33,11 +33,7 @@ func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
 	// of 500 ms or more comes by the fourth attempt); it tried every 125
 	// to 250 ms for ever, the socket's opening starting the wait afresh.
 	p.until(`Number(document.body.dataset.retryMs) >= 500`)
-	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
-	p.until(`document.querySelector("#hand button") !== null`)
-	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
-		t.Fatalf("after joining the seat is %+v", s)
-	}
+	joinRefused(t, e, p)
 }
 
 // TestBrowserArlingtonCrowdedTableJoins: a visitor refused a spectator
@@ -66,11 +62,7 @@ func TestBrowserArlingtonCrowdedTableJoins(t *testing.T) {
 	if msg := eval[string](p, `document.getElementById("error").textContent`); !strings.Contains(msg, "the most a table takes") {
 		t.Fatalf("the refused page says %q", msg)
 	}
-	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
-	p.until(`document.querySelector("#hand button") !== null`)
-	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
-		t.Fatalf("after joining the seat is %+v", s)
-	}
+	joinRefused(t, e, p)
 }
 
 // TestBrowserArlingtonCrowdedJoinConnectsAtOnce: a page refused a
@@ -95,11 +87,7 @@ func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
 	  for (let i = 1; i <= top; i++) clearTimeout(i);
 	  return true;
 	})()`)
-	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
-	p.until(`document.querySelector("#hand button") !== null`)
-	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
-		t.Fatalf("after joining the seat is %+v", s)
-	}
+	joinRefused(t, e, p)
 }
 
 // TestBrowserArlingtonCrowdedFullNoForm: a visitor refused a spectator
@@ -141,4 +129,15 @@ func TestBrowserArlingtonCrowdedSeatGoneHidesForm(t *testing.T) {
 	p.until(`!document.getElementById("join").hidden`)
 	e.client().join(id, "Bob")
 	p.until(`document.getElementById("join").hidden && !document.getElementById("error").textContent.includes("you can still join")`)
+}
+
+// joinRefused takes the open seat as Ann through the join form of p, a
+// page refused a spectator place, and checks she holds it, present.
+func joinRefused(t *testing.T, e *env, p *seatTab) {
+	t.Helper()
+	eval[bool](p, `(() => { document.getElementById("name").value = "Ann"; document.getElementById("join-form").requestSubmit(); return true })()`)
+	p.until(`document.querySelector("#hand button") !== null`)
+	if s := e.hub.List()[0].Seats[0]; s.Name != "Ann" || !s.Present {
+		t.Fatalf("after joining the seat is %+v", s)
+	}
 }
