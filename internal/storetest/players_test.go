@@ -2,13 +2,9 @@ package storetest_test
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"strconv"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"cardtable/internal/dbcopy"
 	"cardtable/internal/pgstore"
@@ -175,29 +171,12 @@ func TestUnseenPlayersPruned(t *testing.T) {
 // as seen (SQLite's 011, PostgreSQL's 008), as the program before left it.
 func rewindPlayers(tb testing.TB, b storetest.Backend, db string) {
 	tb.Helper()
-	ctx := context.Background()
 	if b.Name == "sqlite" {
-		conn, err := sql.Open("sqlite", db)
-		if err == nil {
-			_, err = conn.ExecContext(ctx, `DROP TABLE players; PRAGMA user_version = `+strconv.Itoa(store.Version()-1))
-			err = errors.Join(err, conn.Close())
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
+		execOn(tb, b, db, `DROP TABLE players; PRAGMA user_version = `+strconv.Itoa(store.Version()-1))
 		return
 	}
-	conn, err := pgx.Connect(ctx, db)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `DROP TABLE players`); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := conn.Exec(ctx, `UPDATE cardtable_schema SET version = $1`, pgstore.Version()-1); err != nil {
-		tb.Fatal(err)
-	}
+	execOn(tb, b, db, `DROP TABLE players`)
+	execOn(tb, b, db, `UPDATE cardtable_schema SET version = `+strconv.Itoa(pgstore.Version()-1))
 }
 
 // TestUpgradeKeepsPlayers: a database from before players were recorded
