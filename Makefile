@@ -23,7 +23,7 @@ race:
 # The long tests run without the race detector: they are the exhaustive
 # versions of short tests that already run under it, and -race would make
 # them several times slower for no new coverage of concurrent code.
-test-long: browser-note
+test-long: browser-note pg-note
 	$(GO) test -run '^TestLong' -timeout 40m ./...
 
 # The browser tests (internal/web, TestBrowser...) skip without Chromium;
