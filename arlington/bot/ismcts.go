@@ -139,7 +139,7 @@ func (b *ISMCTS) Act(ctx context.Context, v arlington.View) (arlington.Action, e
 // candidates' visit counts.
 func (b *ISMCTS) grow(ctx context.Context, me int, deal sampler, cands []arlington.Action, seed uint64, iters int) ([]float64, error) {
 	r := arlington.NewRand(seed)
-	g := NewGreedy(^seed) // apart from r, which expert's trees draw as before
+	g := NewGreedy(^seed) // apart from r: expert's trees, which do not use g, draw from r alone
 	root := &isNode{seat: -1}
 	for _, a := range cands {
 		root.children = append(root.children, &isNode{seat: me, action: a})
@@ -189,11 +189,14 @@ func (b *ISMCTS) iterate(ctx context.Context, deal sampler, root *isNode, me int
 				fresh = append(fresh, a)
 			}
 		}
-		var next *isNode
+		var next, floor *isNode
+		if node == root && b.rootFloor {
+			floor = floorChild(root)
+		}
 		added := false
 		switch {
-		case node == root && b.rootFloor && floorChild(root) != nil:
-			next = floorChild(root)
+		case floor != nil:
+			next = floor
 		case b.policyOthers && node != root && seat != me:
 			next, added = expandOther(node, seat, legal, g.policy(s, seat, legal, temp))
 		case len(fresh) > 0:

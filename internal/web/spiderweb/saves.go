@@ -337,6 +337,13 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := s.db.PutSettings(r.Context(), web.Player(r), js); err != nil {
 		return err
 	}
+	// Settings may be the first thing an identity stores, in its first
+	// request: record it now, or a made-up identity's settings would have
+	// no record for pruning to find them by. A failure costs the request
+	// nothing: its next request tries again.
+	if err := s.Seen(r.Context(), web.Player(r)); err != nil {
+		s.log.WarnContext(r.Context(), "spider: recording a player as seen", "err", err)
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	io.WriteString(w, js)
 	return nil

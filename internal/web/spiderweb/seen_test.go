@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"cardtable/internal/dbcopy"
@@ -49,5 +50,24 @@ func TestMadeUpCookiesNotRecorded(t *testing.T) {
 	h.call("GET", "/api/stats", "", http.StatusOK, nil)
 	if seen := h.recordedPlayers(); len(seen) != 1 || !seen[h.player()] {
 		t.Fatalf("recorded %v, want the player who started a game, %s", seen, h.player())
+	}
+}
+
+// TestSettingsRecordTheirPlayer: settings stored in an identity's first
+// request (a made-up cookie, never seen again) record the identity, so
+// pruning finds them; before, nothing recorded it and the row stayed for
+// good.
+func TestSettingsRecordTheirPlayer(t *testing.T) {
+	h := newHarness(t, Options{})
+	req := httptest.NewRequest(http.MethodPut, "/api/settings", strings.NewReader(`{"suits":2}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.AddCookie(&http.Cookie{Name: playerCookie, Value: "AAAAAAAAAAAAAAAAAAAAAAAAZZ"})
+	rec := httptest.NewRecorder()
+	h.srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("settings with a made-up identity: %d %s", rec.Code, rec.Body)
+	}
+	if seen := h.recordedPlayers(); len(seen) != 1 {
+		t.Fatalf("recorded %v; want the identity that stored settings", seen)
 	}
 }

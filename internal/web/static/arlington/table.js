@@ -186,8 +186,7 @@ function takeEvents(m) {
   const had = events.length;
   const first = last === null || !last.view;
   // In place: a view carries what is new (and maybe a few events
-  // repeated), so taking it costs that much, not the whole game's log,
-  // which was copied twice at each view.
+  // repeated), so taking it costs that much, not the whole game's log.
   events.length = v.eventsFrom;
   for (const e of v.events) events.push(e);
   log.length = v.eventsFrom;
