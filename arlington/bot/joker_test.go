@@ -110,10 +110,7 @@ func TestMasterKeepsItsJoker(t *testing.T) {
 func flatValues(t *testing.T, v arlington.View, n int) map[arlington.Action]float64 {
 	out := map[arlington.Action]float64{}
 	b, r := newBelief(v), arlington.NewRand(99)
-	temp := 0
-	if v.Players == 3 || v.Players == 4 {
-		temp = playoutTemp
-	}
+	temp := newMaster(masterLevel, 0).temp[min(v.Players, 6)] // master's own play-out policy
 	for _, a := range v.Legal() {
 		sum := 0.0
 		for range n {
