@@ -306,7 +306,7 @@ func (cn *conn) answer(ctx context.Context, m any) {
 // the reader queues and pings, until the connection is to end, and
 // returns the close status and reason. Updates start once the client's
 // hello says from which event, or with every event if no hello comes
-// within HelloWait (leaving a seat's person away if they are: keepAway).
+// within HelloWait.
 func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 	lim := cn.h.limits
 	var w watch
@@ -341,11 +341,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			}
 		case <-helloWait.C:
 			if w.sub == nil {
-				// keepAway: a connection that said nothing has not asked
-				// to bring its person back (decision, docs/api.md). A
-				// page's hello that keeps them away may only be late, and
-				// this subscription came first and brought them back.
-				if err := w.subscribe(ctx, cn, -1, -1, true); err != nil {
+				if err := w.subscribe(ctx, cn, -1, -1, false); err != nil {
 					cn.send(ctx, cn.refusal(ctx, err, ""))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}

@@ -322,10 +322,7 @@ function followAway(m, first) {
   seat = m.seat;
   const away = ownAway(m);
   if (!away && seat >= 0 && (first || conn.away) && backWord) backWord.postMessage({ back: seat });
-  // A connection's first view says it again: opening it said
-  // "connected" over the away words of a page that went on watching
-  // (its own close after missed events, a closed table come back).
-  if (away === conn.away && !first) return;
+  if (away === conn.away) return;
   conn.away = away;
   setConn(...(away ? [awayWords(), comeBackButton()] : ["connected"]));
 }
