@@ -44,7 +44,9 @@ type layer struct {
 
 var layers = []layer{
 	{"card", nil, pure, "rules: pure"},
-	{"spider", []string{"card"}, pure, "rules: pure"},
+	// Words read in ASCII case only, by the rules and the web layer alike.
+	{"internal/ascii", nil, pure, "ASCII case: pure"},
+	{"spider", []string{"card", "internal/ascii"}, pure, "rules: pure"},
 	{"arlington", []string{"card"}, pure, "rules: pure"},
 	{"internal/rating", nil, pure, "players' ratings (Weng-Lin): pure"},
 	// Search reads the clock for its deadlines; its randomness comes from
@@ -71,7 +73,7 @@ var layers = []layer{
 	// Routes, identities as options.
 	// Figures for /metrics leave the web layer and the tables through
 	// small Observer interfaces: only internal/obs imports Prometheus.
-	{"internal/web", nil, []string{"database/sql", "github.com/prometheus/..."}, "the shared HTTP layer"},
+	{"internal/web", []string{"internal/ascii"}, []string{"database/sql", "github.com/prometheus/..."}, "the shared HTTP layer"},
 	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
 		"Spider's HTTP adapter"},
 	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
@@ -89,7 +91,7 @@ var layers = []layer{
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
 	// Build information imports no package of the program.
 	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},
-	{"internal/cli", []string{"card", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store", "internal/pgstore", "internal/dbcopy",
+	{"internal/cli", []string{"card", "internal/ascii", "spider", "spider/solver", "arlington", "arlington/bot", "internal/store", "internal/pgstore", "internal/dbcopy",
 		"internal/table", "internal/spidergame", "internal/web", "internal/web/spiderweb", "internal/web/arlweb",
 		"internal/arlclient", "internal/loadgen", "internal/buildinfo", "internal/obs"}, nil, "the wiring: the only importer of the bots and the stores"},
 	{"cmd/cardtable", []string{"internal/cli"}, nil, "main"},

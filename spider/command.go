@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"cardtable/internal/ascii"
 )
 
 // The command language of play, shared by the terminal and the server: one
@@ -51,7 +53,7 @@ func ParseCommand(s string) (Command, error) {
 	if len(f) == 0 {
 		return Command{}, fmt.Errorf("%w: empty command", ErrFormat)
 	}
-	verb, args := LowerASCII(f[0]), f[1:]
+	verb, args := ascii.Lower(f[0]), f[1:]
 	// The verb and the count of arguments first, the numbers after: "deal
 	// now" is told that deal takes no arguments, "jump 3 x" that there is no
 	// such command, not that a word is not a number.
@@ -138,7 +140,7 @@ func stepsCommand(op Op, n []int) (Command, error) {
 // IsCommand reports whether verb (any case) starts a play command, so a
 // caller with commands of its own can tell them apart.
 func IsCommand(verb string) bool {
-	_, ok := verbs[LowerASCII(verb)]
+	_, ok := verbs[ascii.Lower(verb)]
 	return ok
 }
 

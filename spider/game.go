@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 )
 
 // CheatLevel is the Amiga help's undo cheat detection for Arachnid.
@@ -33,7 +34,7 @@ func (c CheatLevel) String() string {
 
 // ParseCheatLevel reads "none", "newcards" or "full", in any case.
 func ParseCheatLevel(s string) (CheatLevel, error) {
-	switch LowerASCII(s) {
+	switch ascii.Lower(s) {
 	case "none", "":
 		return CheatNone, nil
 	case "newcards", "new", "new-cards":

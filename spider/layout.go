@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 )
 
 // Layout format (that of the golden layouts in docs/deals.md, plus completed
@@ -89,7 +90,7 @@ func (lp *layoutParse) readLine(ln int, line string) error {
 	if !ok {
 		return lineErr(ln, "want pileK:, rowK: or completed:, got %q", line)
 	}
-	key = strings.TrimSpace(LowerASCII(key))
+	key = strings.TrimSpace(ascii.Lower(key))
 	switch {
 	case strings.HasPrefix(key, "pile"):
 		return lp.readPile(ln, key, val)

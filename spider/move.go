@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 )
 
 // Kind is what a move does.
@@ -59,7 +60,7 @@ func ParseMove(s string) (Move, error) {
 	if len(f) == 0 {
 		return Move{}, fmt.Errorf("%w: empty move", ErrFormat)
 	}
-	switch LowerASCII(f[0]) {
+	switch ascii.Lower(f[0]) {
 	case "deal", "d":
 		if len(f) != 1 {
 			return Move{}, fmt.Errorf("%w: %q: deal takes no arguments", ErrFormat, s)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 )
 
 // Piles is the number of tableau piles.
@@ -51,7 +52,7 @@ func (v Variant) String() string {
 // ParseVariant reads "arachnid" or "spider", in any case: a flag, a save
 // and the API take "Spider" as the page shows it.
 func ParseVariant(s string) (Variant, error) {
-	switch LowerASCII(s) {
+	switch ascii.Lower(s) {
 	case "arachnid", "":
 		return Arachnid, nil
 	case "spider":

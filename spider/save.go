@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 )
 
 // SaveHeader is the first line of every save file; the number is the format
@@ -231,7 +232,7 @@ func (f *saveFields) addMove(line string, ln int) error {
 // editing the file may write it.
 func isMovesLine(line string) bool {
 	key, _, ok := strings.Cut(line, ":")
-	return ok && LowerASCII(strings.TrimSpace(key)) == "moves"
+	return ok && ascii.Lower(strings.TrimSpace(key)) == "moves"
 }
 
 // startMoves reads the "moves:" line and its count, if given: the count
@@ -262,7 +263,7 @@ func (f *saveFields) addKeyLine(line string, ln int) error {
 		}
 		return lineErr(ln, "want key: value, got %q", line)
 	}
-	key, val = LowerASCII(strings.TrimSpace(key)), strings.TrimSpace(val)
+	key, val = ascii.Lower(strings.TrimSpace(key)), strings.TrimSpace(val)
 	if strings.HasPrefix(key, "pile") || strings.HasPrefix(key, "row") || key == "completed" {
 		f.addLayoutLine(line, ln)
 		return nil
@@ -317,7 +318,7 @@ func (f *saveFields) setKey(key, val string, ln int) error {
 	case "cheated":
 		f.cheated, err = parseYesNo(val)
 	case "stopped":
-		if LowerASCII(val) != "no" {
+		if ascii.Lower(val) != "no" {
 			f.stopped, err = atoi(val)
 			if err == nil && (f.stopped < 0 || f.stopped > 1000) {
 				err = fmt.Errorf("score %d out of range", f.stopped)
@@ -372,7 +373,7 @@ func (e *numberError) Unwrap() error { return e.err }
 // parseYesNo reads a yes/no setting; Save writes yes and no, and true and
 // false are taken too for files written by hand.
 func parseYesNo(v string) (bool, error) {
-	switch LowerASCII(v) {
+	switch ascii.Lower(v) {
 	case "yes", "true":
 		return true, nil
 	case "no", "false":

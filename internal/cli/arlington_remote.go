@@ -395,13 +395,7 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		}
 	}
 	if v.EventCount != r.at {
-		// The game moved on: a new prompt, a new numbered list, and the
-		// answer to an action sent has come.
-		r.at, r.prompted, r.legal, r.sent = v.EventCount, false, nil, -1
-		r.mu.Lock() // the follower's notes read and end the prompt too
-		r.endPrompt()
-		r.mu.Unlock()
-		r.storeWait, r.storeTold = 0, false // the table stores again
+		r.movedOn(v.EventCount)
 	}
 	if u.Over() {
 		r.out("game over after %s. totals: %s\n", plural(v.HandNumber, "hand"), arlInts(v.Totals))
@@ -413,6 +407,25 @@ func (r *arlRemote) update(u *arlclient.Update) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// movedOn starts the position after the game moved on to count events:
+// a new prompt, a new numbered list, and the answer to an action sent
+// has come.
+func (r *arlRemote) movedOn(count int) {
+	r.at, r.prompted, r.legal, r.sent = count, false, nil, -1
+	r.takePrompt()
+	r.storeWait, r.storeTold = 0, false // the table stores again
+}
+
+// takePrompt ends the prompt's line, if it is out, without printing
+// more: the next position prompts again. It holds r.mu for that alone,
+// as the follower's notes read and end the prompt too (from their own
+// goroutine).
+func (r *arlRemote) takePrompt() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endPrompt()
 }
 
 // leaveOver leaves the finished table as the program ends (decision,

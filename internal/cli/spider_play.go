@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cardtable/card"
+	"cardtable/internal/ascii"
 	"cardtable/spider"
 )
 
@@ -165,7 +166,7 @@ func (s *spiderSession) refuse(err error) {
 // one that fails is refused and changes nothing.
 func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	f := strings.Fields(line)
-	verb, args := spider.LowerASCII(f[0]), f[1:]
+	verb, args := ascii.Lower(f[0]), f[1:]
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))

@@ -14,29 +14,36 @@ const dbNow = `(extract(epoch FROM now()) * 1000)::bigint`
 // Seen records that player was seen now by the database's clock (the
 // server's, now, is not used), if the store knows player: a player
 // recorded before, or one owning a row PruneUnseen would delete
-// (docs/api.md, "Retention"). It reports whether it knows player. It
-// reads first, so that a made-up identity costs no write; an earlier time
-// never replaces a later one.
+// (docs/api.md, "Retention"). It reports whether it knows player. One
+// statement (seenQuery) reads the record once and writes only when it
+// must, so that a made-up identity, or one recorded at this time
+// already, costs no write; an earlier time never replaces a later one.
 func (db *DB) Seen(ctx context.Context, player string, _ time.Time) (bool, error) {
-	var recorded, owned bool
-	var seen, at int64
-	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM players WHERE player = $1),
-		COALESCE((SELECT seen FROM players WHERE player = $1), 0), `+dbNow+`, `+owns, player, "p:"+player).
-		Scan(&recorded, &seen, &at, &owned)
-	if err != nil {
-		return false, err
+	var known bool
+	if err := db.pool.QueryRow(ctx, seenQuery, player, "p:"+player).Scan(&known); err != nil {
+		return false, full(err)
 	}
-	if recorded && seen >= at {
-		return true, nil
-	}
-	if !recorded && !owned {
-		return false, nil
-	}
-	_, err = db.exec(ctx, `INSERT INTO players (player, seen) VALUES ($1, $2)
-		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen`,
-		player, at)
-	return true, full(err)
+	return known, nil
 }
+
+// seenQuery is Seen's statement ($1 the player, $2 its rating's key). Its
+// parts read one snapshot: cur is the record (read once), known whether
+// the store knows the player (owns is looked up only without a record:
+// CASE evaluates its branches in order), and the insert writes a record
+// only for a known player not recorded at this time or later. A
+// statement that inserts no row takes no transaction id, as a read
+// does. Under concurrency it is as safe as a read followed by the
+// insert: ON CONFLICT settles a record another connection wrote or
+// moved on since the snapshot, keeping the later time, and a record
+// PruneUnseen deleted meanwhile is written again, as it was by the
+// read and the insert as two statements.
+const seenQuery = `WITH cur AS (SELECT seen FROM players WHERE player = $1),
+	k AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM cur) THEN true ELSE (` + owns + `) END AS known,
+		` + dbNow + ` AS at),
+	ins AS (INSERT INTO players (player, seen)
+		SELECT $1, at FROM k WHERE known AND NOT EXISTS (SELECT 1 FROM cur WHERE seen >= k.at)
+		ON CONFLICT (player) DO UPDATE SET seen = excluded.seen WHERE excluded.seen > players.seen)
+	SELECT known FROM k`
 
 // owns is whether the player ($1; $2 is its rating's key) has a row
 // PruneUnseen deletes: each lookup uses an index.

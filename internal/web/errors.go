@@ -158,7 +158,10 @@ type eventsKey struct{}
 // 503s LogFault bounds (lostConnection, slowDatabase).
 const (
 	outOfReach = "database out of reach"
-	tooSlow    = "database too slow: statement_timeout"
+	// Either PostgreSQL setting ends a statement so (SQLSTATE 57014 or
+	// 55P03), and the line's err says which: the reason names both, so
+	// that a lock_timeout is not read as a statement running long.
+	tooSlow = "database too slow: statement_timeout or lock_timeout"
 )
 
 // LogFault logs err, a server fault met serving a client at addr, under
@@ -172,7 +175,7 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
 // of reach" (one too slow, slowDatabase: "database too slow:
-// statement_timeout"), at most its share a minute for each msg and the rest
+// statement_timeout or lock_timeout"), at most its share a minute for each msg and the rest
 // counted. While PostgreSQL is stopped every request and every table's
 // action fails so: logged one by one, a busy site wrote a line for each
 // of thousands of requests a second, in which the one line that says

@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"cardtable/internal/ascii"
 )
 
 // CheckKeys refuses a key of the JSON value b that encoding/json would
@@ -85,35 +87,7 @@ func asciiField(t reflect.Type, name string) (namedField, bool) {
 
 // SameKey reports whether two JSON keys are the same in ASCII case only
 // ("Suits" is "suits"; "ſuits" is not).
-func SameKey(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		if lowerByte(a[i]) != lowerByte(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerByte(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// LowerASCII is s with the ASCII capitals A to Z made small and nothing
-// else: Unicode case mapping would take look-alikes of other scripts
-// ("ſ", "İ") for Latin letters.
-func LowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		b[i] = lowerByte(c)
-	}
-	return string(b)
-}
+func SameKey(a, b string) bool { return ascii.Equal(a, b) }
 
 // DuplicateKey finds a key that one object of the JSON value b gives
 // twice, at any depth: encoding/json keeps the last of two, so {"cmd":
@@ -148,7 +122,7 @@ func dupIn(d *json.Decoder, t reflect.Type) (string, error) {
 			key, field := k, reflect.Type(nil)
 			switch {
 			case t != nil && t.Kind() == reflect.Struct:
-				key = LowerASCII(k)
+				key = ascii.Lower(k)
 				if f, ok := asciiField(t, k); ok {
 					field = f.typ
 				}

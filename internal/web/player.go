@@ -97,10 +97,9 @@ func (s *Server) identify(mux *http.ServeMux, next http.Handler) http.Handler {
 				MaxAge: int(PlayerMaxAge / time.Second), HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: IsHTTPS(r)})
 			// Whatever answer carries the cookie (a page, an API answer,
-			// a redirect, an error) is this player's alone: no shared
-			// cache may keep it and hand the identity to other browsers.
-			// A handler setting a stricter value (no-store) overrides.
-			w.Header().Set("Cache-Control", "private")
+			// a redirect, an error) is this player's alone (cache.go). A
+			// handler setting a stricter value (no-store) overrides.
+			cachePrivate(w.Header())
 		}
 		if fresh && s.legacy.Load() && browser(r, page) {
 			if err := s.adopt(r.Context(), id); err != nil {

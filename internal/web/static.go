@@ -174,15 +174,9 @@ func (files staticFiles) serve(w http.ResponseWriter, r *http.Request) error {
 func (f *staticFile) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", f.ctype)
-	// A page carries the player's identity cookie (identify): "private"
-	// keeps a shared cache (a proxy's, a CDN's) from storing it and
-	// handing that cookie, the player's identity, to other browsers. The
-	// other files never carry it.
-	if len(h.Values("Set-Cookie")) > 0 {
-		h.Set("Cache-Control", "private, no-cache")
-	} else {
-		h.Set("Cache-Control", "no-cache")
-	}
+	// Added to "private" where identify handed out the cookie (a page):
+	// cache.go decides the header from both.
+	cacheRevalidate(h)
 	body, etag := f.body, f.etag
 	if f.gz != nil {
 		h.Set("Vary", "Accept-Encoding")

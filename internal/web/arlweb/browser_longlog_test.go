@@ -58,10 +58,13 @@ func longLog(tb testing.TB, e *env, n int) (id string, more func() int) {
 // counted), each view's sum (its handling by the page: the WebSocket's
 // onmessage) and the most of any view; the most of the game log's lines
 // one view asks whether they are hidden (lines: a walk of the log's
-// hands one by one, each shorter than the log, adds up there); and the
-// time spent handling views.
+// hands one by one, each shorter than the log, adds up there); the
+// elements made (document.createElement) handling views; and the time
+// spent handling views.
 const walkHooks = `(() => {
-  const walk = window.__walk = { min: 0, cur: 0, most: 0, where: "", linesCur: 0, lines: 0, views: 0, ms: 0 };
+  const walk = window.__walk = { min: 0, cur: 0, most: 0, where: "", linesCur: 0, lines: 0, views: 0, ms: 0, made: 0, handling: false };
+  const make = document.createElement;
+  document.createElement = function (...a) { if (walk.handling) walk.made++; return make.apply(this, a); };
   const count = (a, k) => { if (walk.min > 0 && a.length >= walk.min) { walk.cur += k; if (k >= walk.min / 2) walk.where = new Error().stack; } };
   const hidden = Object.getOwnPropertyDescriptor(HTMLElement.prototype, "hidden");
   Object.defineProperty(HTMLElement.prototype, "hidden", { configurable: true,
@@ -93,18 +96,18 @@ const walkHooks = `(() => {
     get() { return d.get.call(this); },
     set(fn) {
       d.set.call(this, fn && function (ev) {
-        walk.cur = 0; walk.linesCur = 0;
+        walk.cur = 0; walk.linesCur = 0; walk.handling = true;
         const t0 = performance.now();
-        try { return fn.call(this, ev); } finally { walk.ms += performance.now() - t0; walk.views++; walk.most = Math.max(walk.most, walk.cur); walk.lines = Math.max(walk.lines, walk.linesCur); }
+        try { return fn.call(this, ev); } finally { walk.handling = false; walk.ms += performance.now() - t0; walk.views++; walk.most = Math.max(walk.most, walk.cur); walk.lines = Math.max(walk.lines, walk.linesCur); }
       });
     } });
 })();`
 
 // walked is what walkHooks counted.
 type walked struct {
-	Most, Lines, Views int
-	Ms                 float64
-	Where              string
+	Most, Lines, Views, Made int
+	Ms                       float64
+	Where                    string
 }
 
 // watchLongLog opens the page of a table with a log of n events, as a
@@ -118,7 +121,7 @@ func watchLongLog(tb testing.TB, n int) (p *seatTab, more func() int) {
 	p.beforeLoad(walkHooks)
 	p.open(e.srv.URL, id)
 	p.until(shownAll)
-	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__walk.min = %d; window.__walk.most = 0; window.__walk.lines = 0; window.__walk.views = 0; window.__walk.ms = 0`, n)))
+	p.do(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`window.__walk.min = %d; window.__walk.most = 0; window.__walk.lines = 0; window.__walk.views = 0; window.__walk.ms = 0; window.__walk.made = 0`, n)))
 	return p, more
 }
 
@@ -183,8 +186,9 @@ func TestBrowserArlingtonViewWalksNoLogFiltered(t *testing.T) {
 // of a view (its WebSocket message: the events added, the table drawn)
 // when the log already holds 100 events, and 3,000: ms a view, the mean
 // over the views of b.N of the person's actions (the bots' plays after
-// each come in views of their own), and the most elements one view
-// walked in arrays as long as the log (walkHooks).
+// each come in views of their own), the most elements one view walked
+// in arrays as long as the log, and the elements a view made, the mean
+// (walkHooks).
 func BenchmarkBrowserArlingtonLongLogView(b *testing.B) {
 	for _, n := range []int{100, 3000} {
 		b.Run(fmt.Sprintf("log=%d", n), func(b *testing.B) {
@@ -197,6 +201,48 @@ func BenchmarkBrowserArlingtonLongLogView(b *testing.B) {
 			got := eval[walked](p, `window.__walk`)
 			b.ReportMetric(got.Ms/float64(got.Views), "page-ms/view")
 			b.ReportMetric(float64(got.Most), "walked/view")
+			b.ReportMetric(float64(got.Made)/float64(got.Views), "made/view")
 		})
+	}
+}
+
+// TestBrowserArlingtonSheetDrawsNewRows: at each view the score sheet
+// draws only what changed: the rows of the hands scored before stay the
+// same elements, a hand scored since adds its row, and the sheet so
+// drawn is the one a fresh page draws. It was drawn whole at each view,
+// a row per hand played.
+func TestBrowserArlingtonSheetDrawsNewRows(t *testing.T) {
+	p, more := watchLongLog(t, 1)
+	const rows = `document.querySelectorAll("#sheet tbody tr")`
+	count := 0
+	// scored plays until a hand more is scored and the page shows it: its
+	// number of hands scored.
+	scored := func() int {
+		had := eval[int](p, `window.__ws.results`)
+		for i := 0; eval[int](p, `window.__ws.results`) == had; i++ {
+			if i == 200 {
+				t.Fatalf("no hand scored in 200 actions after %d events", count)
+			}
+			count = more() // the page may be a view behind: the next look sees it
+		}
+		now := eval[int](p, `window.__ws.results`)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s && %s.length === %d`, count, shownAll, rows, now))
+		return now
+	}
+	had := scored()
+	p.do(chromedp.Evaluate[chromedp.Void](rows + `.forEach((r) => { r.__before = true; })`))
+	now := scored()
+	kept := eval[[]bool](p, `[...`+rows+`].map((r) => r.__before === true)`)
+	for i, k := range kept {
+		if k != (i < had) {
+			t.Errorf("row %d of %d (%d drawn before the new hand): kept %v, want %v", i+1, len(kept), had, k, i < had)
+		}
+	}
+	t.Logf("%d hands scored, then %d, at %d events", had, now, count)
+	drawn := eval[string](p, `document.getElementById("sheet").outerHTML`)
+	p.do(chromedp.Reload())
+	p.until(fmt.Sprintf(`window.__ws && window.__ws.count >= %d && %s`, count, shownAll))
+	if fresh := eval[string](p, `document.getElementById("sheet").outerHTML`); fresh != drawn {
+		t.Errorf("the sheet drawn view by view:\n%s\nwant the one a fresh page draws:\n%s", drawn, fresh)
 	}
 }

@@ -202,37 +202,74 @@ function sheetName(name) {
 }
 
 // renderSheet is the score sheet: each hand's points, the totals and the
-// target.
+// target. It draws only what changed since it last drew table (sheets):
+// the head when the seats' names do, a row per hand scored since (a
+// hand's row, once scored, stays as it is), the foot when the totals do.
+// Redrawn whole, the sheet cost each view of a long game a row per hand
+// played, twice (the side's and the one opened after a hand).
 export function renderSheet(table, v, names) {
-  table.replaceChildren();
-  if (!v) return;
-  const head = el("tr");
-  head.appendChild(el("th", "", "Hand"));
-  for (let s = 0; s < v.players; s++) head.appendChild(sheetName(names[s]));
-  const thead = el("thead");
-  thead.appendChild(head);
-  table.appendChild(thead);
-  const body = el("tbody");
-  for (const r of v.results || []) {
+  if (!v) { table.replaceChildren(); sheets.delete(table); return; }
+  let s = sheets.get(table);
+  if (!s || s.body.parentNode !== table) {
+    s = { head: el("thead"), body: el("tbody"), foot: el("tfoot"), headKey: "", rows: [], footKey: "" };
+    table.replaceChildren(s.head, s.body, s.foot);
+    sheets.set(table, s);
+  }
+  const ns = names.slice(0, v.players);
+  const headKey = JSON.stringify(ns);
+  if (headKey !== s.headKey) {
+    s.headKey = headKey;
+    const head = el("tr");
+    head.appendChild(el("th", "", "Hand"));
+    for (const n of ns) head.appendChild(sheetName(n));
+    s.head.replaceChildren(head);
+  }
+  sheetRows(s, v.results || []);
+  const footKey = `${v.totals.join(" ")}/${v.target}/${v.players}`;
+  if (footKey !== s.footKey) {
+    s.footKey = footKey;
+    s.foot.replaceChildren(sheetTotal(v.totals), sheetTarget(v));
+  }
+}
+
+// sheets is what renderSheet last drew in each table it draws: its parts
+// and, to tell what changed, their content as keys.
+const sheets = new WeakMap();
+
+// sheetRows brings the body of sheet s to results: a row whose hand and
+// points are unchanged stays, so a view draws the rows of the hands
+// scored since the last (none, most views).
+function sheetRows(s, results) {
+  results.forEach((r, i) => {
+    const key = `${r.hand}:${r.scores.join(" ")}`;
+    if (s.rows[i] === key) return;
     const tr = el("tr");
     tr.appendChild(el("td", "", String(r.hand)));
     for (const x of r.scores) tr.appendChild(el("td", "", String(x)));
-    body.appendChild(tr);
-  }
-  table.appendChild(body);
-  const foot = el("tfoot");
+    if (i < s.rows.length) s.body.replaceChild(tr, s.body.children[i]); else s.body.appendChild(tr);
+    s.rows[i] = key;
+  });
+  while (s.rows.length > results.length) { s.body.lastChild.remove(); s.rows.pop(); }
+}
+
+// sheetTotal is the sheet's row of totals, the leader's marked.
+function sheetTotal(totals) {
   const tot = el("tr", "total");
   tot.appendChild(el("th", "", "Total"));
-  const best = Math.max(...v.totals);
-  v.totals.forEach((x) => tot.appendChild(el("th", x === best && x > 0 ? "lead" : "", String(x))));
-  foot.appendChild(tot);
+  const best = Math.max(...totals);
+  totals.forEach((x) => tot.appendChild(el("th", x === best && x > 0 ? "lead" : "", String(x))));
+  return tot;
+}
+
+// sheetTarget is the sheet's row saying the target and when it ends the
+// game.
+function sheetTarget(v) {
   const tg = el("tr", "target");
   tg.appendChild(el("td", "", "Target"));
   const cell = el("td", "", `${v.target}: the game ends after the hand in which someone reaches it`);
   cell.colSpan = v.players;
   tg.appendChild(cell);
-  foot.appendChild(tg);
-  table.appendChild(foot);
+  return tg;
 }
 
 // listNames joins names as a sentence does: "Ann", "Ann and Bob",
