@@ -277,7 +277,8 @@ var singleDash = regexp.MustCompile(`in -([A-Za-z][A-Za-z0-9-]+)`)
 
 // flagError turns a flag parsing error into a usage error naming the
 // command; a long flag written with one dash (-deal, as Go's flag package
-// took it) is named with the two it needs.
+// took it) is named with the two it needs, and an unknown flag near one
+// of the command's is followed by the one meant, as a mistyped command is.
 func flagError(c *cobra.Command, err error) error {
 	if m := singleDash.FindStringSubmatch(err.Error()); m != nil {
 		name, _, _ := strings.Cut(m[1], "=")
@@ -290,6 +291,9 @@ func flagError(c *cobra.Command, err error) error {
 		if w := valueProblem(bad.GetFlag().Value.Type(), bad); w != "" {
 			return flagErr("%s--%s: %q %s", cmdPrefix(c), bad.GetFlag().Name, bad.GetValue(), w)
 		}
+	}
+	if near := nearFlag(c, err); near != "" {
+		return flagErr("%s%v (did you mean --%s?)", cmdPrefix(c), err, near)
 	}
 	return flagErr("%s%v", cmdPrefix(c), err)
 }

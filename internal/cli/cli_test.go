@@ -133,6 +133,12 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"spider", "play", "--deal"}, "cardtable: spider play: flag needs an argument: --deal\n"},
 		{[]string{"arlington", "connect", "--seat", "two", "http://x/arlington/t/A"}, "Run 'cardtable arlington connect --help' for usage.\n"},
 		{[]string{"--nope"}, "cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
+		// A typo of one of the command's flags names the flag meant, as a
+		// mistyped command does; one near no flag (--nope) names none.
+		{[]string{"backup", "--too", "x.db"}, "cardtable: backup: unknown flag: --too (did you mean --to?)\nRun 'cardtable backup --help' for usage.\n"},
+		{[]string{"serve", "--trusted-proxies", "10.0.0.1"}, "cardtable: serve: unknown flag: --trusted-proxies (did you mean --trusted-proxy?)\n"},
+		{[]string{"--max-table", "5"}, "cardtable: unknown flag: --max-table (did you mean --max-tables?)\n"},
+		{[]string{"arlington", "connect", "--bots", "medium", "http://x/arlington/t/A"}, "cardtable: arlington connect: unknown flag: --bots (did you mean --bot?)\n"},
 		{[]string{"nosuch"}, "cardtable: unknown command \"nosuch\" for \"cardtable\"\n"},
 		{[]string{"spidr"}, "(did you mean spider?)"},
 		{[]string{"spider"}, "cardtable: spider: missing subcommand\nRun 'cardtable spider --help' for usage.\n"},
