@@ -175,7 +175,7 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	case errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status == http.StatusConflict) && api.Message != "":
 		return nil, "", fmt.Errorf("connect: %s says: %s", c.Origin(), api.Message)
 	case err != nil:
-		return nil, "", fmt.Errorf("connect: the code %s: %w", code, err)
+		return nil, "", fmt.Errorf("connect: the code %s: %w", code, typedServer(err))
 	}
 	return c, id, nil
 }

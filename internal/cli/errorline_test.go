@@ -41,6 +41,14 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
 			"cardtable: arlington connect: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting\n"},
+		// A --server typed where nothing listens may be a mistyped port:
+		// the refusal says to check it.
+		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,random"}, exitFail,
+			"cardtable: arlington new-table: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+				"or not at that address: check --server (serve prints its address when it starts)\n"},
+		{[]string{"arlington", "connect", "ABC-DEF", "--server", "http://127.0.0.1:1", "--bot", "random"}, exitFail,
+			"cardtable: arlington connect: the code ABCDEF: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+				"or not at that address: check --server (serve prints its address when it starts)\n"},
 		{[]string{"spider", "play", "--load", missing}, exitUsage,
 			"cardtable: spider play: cannot read " + missing + ": no such file or directory\n"},
 		{[]string{"spider", "solve", "--nope"}, exitUsage,
