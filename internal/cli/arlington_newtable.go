@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -68,7 +67,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 			return usageErr("new-table: %w", err) // the server found the settings wrong
 		}
 		if err != nil {
-			return fmt.Errorf("new-table: %w", typedServer(err))
+			return fmt.Errorf("new-table: %w", serverRefusal(err, true))
 		}
 		fmt.Fprintln(env.Stdout, c.Link(t.ID))
 		return nil
@@ -137,14 +136,4 @@ func shortDur(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// typedServer adds to a first request's refused connection that the
-// --server typed may be the wrong address: "stopped or restarting" alone
-// sent a user who mistyped the port looking for a server that was up.
-func typedServer(err error) error {
-	if errors.Is(err, syscall.ECONNREFUSED) {
-		return fmt.Errorf("%w, or not at that address: check --server (serve prints its address when it starts)", err)
-	}
-	return err
 }
