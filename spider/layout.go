@@ -99,7 +99,7 @@ func (lp *layoutParse) readLine(ln int, line string) error {
 	case key == "completed":
 		return lp.readCompleted(ln, val)
 	}
-	return lineErr(ln, "unknown line %q", key)
+	return lineErr(ln, "unknown line %q: want pileK:, rowK: or completed:", key)
 }
 
 // readPile reads "pileK: cards", underneath first, '|' marking a face-down

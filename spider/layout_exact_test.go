@@ -123,7 +123,7 @@ var layoutOutcomes = map[string]string{
 	"completed not in play":            "error (format true, illegal false): bad format: line 2: completed: C: a 2-suit game has no clubs (its suits are hearts and spades)",
 	"completed not in play lower-case": "error (format true, illegal false): bad format: line 2: completed: C: a 2-suit game has no clubs (its suits are hearts and spades)",
 	"completed three lower-case":       "error (format true, illegal false): bad format: line 1: completed: S given more than 2 times, the most a 4-suit game holds",
-	"unknown line":                     "error (format true, illegal false): bad format: line 1: unknown line \"stock\"",
+	"unknown line":                     "error (format true, illegal false): bad format: line 1: unknown line \"stock\": want pileK:, rowK: or completed:",
 	"missing pile":                     "error (format true, illegal false): bad format: pile2 is missing",
 	"missing row":                      "error (format true, illegal false): bad format: row1 is missing",
 	"bad counts":                       "error (format true, illegal false): bad format: 1 card, want 104; AC appears 0 times, 2C appears 0 times, 3C appears 0 times, 4C appears 0 times, 5C appears 0 times, 6C appears 0 times and 46 more wrong cards; a 4-suit game has 2 of each card",

@@ -157,7 +157,7 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 		return c, id, nil
 	}
 	if server == "" {
-		server = "http://" + defaultAddr
+		server = arlDefaultServer
 	}
 	c, err := arlclient.New(server)
 	if err != nil {
@@ -175,7 +175,7 @@ func arlTableArg(ctx context.Context, arg, server string, serverGiven bool) (*ar
 	case errors.As(err, &api) && (api.Status == http.StatusNotFound || api.Status == http.StatusConflict) && api.Message != "":
 		return nil, "", fmt.Errorf("connect: %s says: %s", c.Origin(), api.Message)
 	case err != nil:
-		return nil, "", fmt.Errorf("connect: the code %s: %w", code, err)
+		return nil, "", fmt.Errorf("connect: the code %s: %w", code, serverRefusal(err, serverGiven))
 	}
 	return c, id, nil
 }

@@ -67,7 +67,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 			return usageErr("new-table: %w", err) // the server found the settings wrong
 		}
 		if err != nil {
-			return fmt.Errorf("new-table: %w", err)
+			return fmt.Errorf("new-table: %w", serverRefusal(err, true))
 		}
 		fmt.Fprintln(env.Stdout, c.Link(t.ID))
 		return nil

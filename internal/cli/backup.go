@@ -33,7 +33,7 @@ func runBackup(fs *pflag.FlagSet) runFunc {
 				flag = envName("db") + " (--db)"
 			}
 		}
-		if err := sqliteOnly("backup", flag, *db, "use pg_dump (docs/scaling.md)"); err != nil {
+		if err := sqliteOnly("backup", flag, *db, "back it up with pg_dump (docs/operating.md, \"Backups and restore\")"); err != nil {
 			return err
 		}
 		if err := store.Backup(ctx, *db, *to); err != nil {
@@ -72,7 +72,7 @@ func runRestore(fs *pflag.FlagSet) runFunc {
 				flag = envName("db") + " (--db)"
 			}
 		}
-		if err := sqliteOnly("restore", flag, *db, "use pg_restore or psql (docs/scaling.md)"); err != nil {
+		if err := sqliteOnly("restore", flag, *db, "restore it with pg_restore (docs/operating.md, \"Backups and restore\")"); err != nil {
 			return err
 		}
 		// As serve would: the default data folder is made (once --from

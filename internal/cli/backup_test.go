@@ -294,11 +294,17 @@ func TestBackupRestoreDBFromEnv(t *testing.T) {
 		{live, []string{"backup", "--to", backup}, exitOK, "backed up " + live + " to " + backup},
 		{restored, []string{"restore", "--from", backup}, exitOK, "restored " + restored + " from " + backup},
 		{filepath.Join(dir, "none.db"), []string{"backup", "--db", restored, "--to", filepath.Join(dir, "b2.db")}, exitOK, "backed up " + restored},
-		{"postgres://u@localhost/ct", []string{"backup", "--to", filepath.Join(dir, "b3.db")}, exitUsage, "pg_dump"},
+		// A URL is refused naming where it came from and the section
+		// that shows PostgreSQL's commands for it.
+		{"postgres://u@localhost/ct", []string{"backup", "--to", filepath.Join(dir, "b3.db")}, exitUsage,
+			"cardtable: backup: CARDTABLE_DB (--db) names a PostgreSQL database, and cardtable backup works on a SQLite file: " +
+				"back it up with pg_dump (docs/operating.md, \"Backups and restore\")\n"},
 		// Missing, it is said to come from the variable, not --db.
 		{filepath.Join(dir, "none.db"), []string{"backup", "--to", filepath.Join(dir, "b4.db")}, exitUsage,
 			"no database at " + filepath.Join(dir, "none.db") + " (CARDTABLE_DB names it: give the server's there, or with --db)\n"},
-		{"postgres://u@localhost/ct", []string{"restore", "--from", backup}, exitUsage, "pg_restore"},
+		{"postgres://u@localhost/ct", []string{"restore", "--from", backup}, exitUsage,
+			"cardtable: restore: CARDTABLE_DB (--db) names a PostgreSQL database, and cardtable restore works on a SQLite file: " +
+				"restore it with pg_restore (docs/operating.md, \"Backups and restore\")\n"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -142,8 +142,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // oneDashLong refuses a long flag of the command written with one dash
 // (-deal, -version, -help, as Go's flag package took them) before cobra
-// parses it: pflag would read -version as -v then an unknown 'e'. A word
-// that is the value of the flag before it is left alone.
+// parses it: pflag would read -version as -v then an unknown 'e'. One
+// near a flag, or another command's (flagHint), is refused with the hint
+// as a mistyped --flag is. A word that is the value of the flag before it
+// is left alone.
 func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
 	c, _, err := root.Find(args)
 	if err != nil || c == nil {
@@ -176,8 +178,16 @@ func oneDashLong(root *cobra.Command, args []string) (*cobra.Command, error) {
 			continue
 		}
 		name, _, _ := strings.Cut(a[1:], "=")
-		if len(name) > 1 && lookup(name) != nil {
+		if len(name) < 2 {
+			continue
+		}
+		if lookup(name) != nil {
 			return c, flagErr("%s-%s: use --%s (long flags take two dashes)", cmdPrefix(c), name, name)
+		}
+		// A misspelt one (-too) would be refused by its first letter
+		// alone, or the second (-hlep: -h is help's), without a hint.
+		if hint := flagHint(c, name); hint != "" {
+			return c, flagErr("%sunknown flag: -%s (%s)", cmdPrefix(c), name, hint)
 		}
 	}
 	return nil, nil
@@ -277,7 +287,9 @@ var singleDash = regexp.MustCompile(`in -([A-Za-z][A-Za-z0-9-]+)`)
 
 // flagError turns a flag parsing error into a usage error naming the
 // command; a long flag written with one dash (-deal, as Go's flag package
-// took it) is named with the two it needs.
+// took it) is named with the two it needs, and an unknown flag is
+// followed by the command it belongs to or the flag of this one likely
+// meant (flagHint; one with one dash is oneDashLong's).
 func flagError(c *cobra.Command, err error) error {
 	if m := singleDash.FindStringSubmatch(err.Error()); m != nil {
 		name, _, _ := strings.Cut(m[1], "=")
@@ -290,6 +302,9 @@ func flagError(c *cobra.Command, err error) error {
 		if w := valueProblem(bad.GetFlag().Value.Type(), bad); w != "" {
 			return flagErr("%s--%s: %q %s", cmdPrefix(c), bad.GetFlag().Name, bad.GetValue(), w)
 		}
+	}
+	if hint := flagHint(c, unknownName(err)); hint != "" {
+		return flagErr("%s%v (%s)", cmdPrefix(c), err, hint)
 	}
 	return flagErr("%s%v", cmdPrefix(c), err)
 }

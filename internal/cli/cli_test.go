@@ -133,6 +133,36 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"spider", "play", "--deal"}, "cardtable: spider play: flag needs an argument: --deal\n"},
 		{[]string{"arlington", "connect", "--seat", "two", "http://x/arlington/t/A"}, "Run 'cardtable arlington connect --help' for usage.\n"},
 		{[]string{"--nope"}, "cardtable: unknown flag: --nope\nRun 'cardtable --help' for usage.\n"},
+		// A typo of one of the command's flags names the flag meant; one
+		// near no flag (--nope) names none.
+		{[]string{"backup", "--too", "x.db"}, "cardtable: backup: unknown flag: --too (did you mean --to?)\nRun 'cardtable backup --help' for usage.\n"},
+		// Two neighbouring letters swapped are one slip, even in a short
+		// name: these once got no hint, counted as two letters off.
+		{[]string{"spider", "new", "--dael", "5"}, "cardtable: spider new: unknown flag: --dael (did you mean --deal?)\n"},
+		{[]string{"spider", "play", "--opne", "x"}, "cardtable: spider play: unknown flag: --opne (did you mean --open?)\n"},
+		{[]string{"arlington", "connect", "--bto", "x"}, "cardtable: arlington connect: unknown flag: --bto (did you mean --bot?)\n"},
+		{[]string{"db", "copy", "--form", "x"}, "cardtable: db copy: unknown flag: --form (did you mean --from?)\n"},
+		{[]string{"serve", "--hepl"}, "cardtable: serve: unknown flag: --hepl (did you mean --help?)\n"},
+		{[]string{"spider", "solve", "--ndoes", "3"}, "cardtable: spider solve: unknown flag: --ndoes (did you mean --nodes?)\n"},
+		// Another command's flag, exactly, is named as that command's, not
+		// as a typo of a flag of another meaning (--max-saves).
+		{[]string{"serve", "--max-moves", "5"}, "cardtable: serve: unknown flag: --max-moves (--max-moves is a flag of `spider analyze bench`)\n"},
+		{[]string{"spider", "analyze", "bench", "--max-saves", "3"}, "cardtable: spider analyze bench: unknown flag: --max-saves (--max-saves is a flag of `cardtable` and `serve`)\n"},
+		// Another ending of the last word is near (--trusted-proxies,
+		// below), a further word is not: --server is no --serve-xyz.
+		{[]string{"arlington", "loadtest", "--serve-xyz", "x"}, "cardtable: arlington loadtest: unknown flag: --serve-xyz\nRun"},
+		// A hidden flag is never named, however near: --serve-only is.
+		{[]string{"arlington", "loadtest", "--serve-onl", "x"}, "cardtable: arlington loadtest: unknown flag: --serve-onl\nRun"},
+		// Misspelt with one dash too: pflag's words ("unknown shorthand
+		// flag: 't' in -too", "'l' in -lep") named no flag.
+		{[]string{"backup", "-too", "x.db"}, "cardtable: backup: unknown flag: -too (did you mean --to?)\nRun 'cardtable backup --help' for usage.\n"},
+		{[]string{"spider", "new", "-dael", "5"}, "cardtable: spider new: unknown flag: -dael (did you mean --deal?)\n"},
+		{[]string{"-hlep"}, "cardtable: unknown flag: -hlep (did you mean --help?)\n"},
+		{[]string{"serve", "--trusted-proxies", "10.0.0.1"}, "cardtable: serve: unknown flag: --trusted-proxies (did you mean --trusted-proxy?)\n"},
+		{[]string{"--max-table", "5"}, "cardtable: unknown flag: --max-table (did you mean --max-tables?)\n"},
+		// Both, when the command's own is one slip away.
+		{[]string{"arlington", "connect", "--bots", "medium", "http://x/arlington/t/A"}, "cardtable: arlington connect: unknown flag: --bots " +
+			"(did you mean --bot? --bots is a flag of `arlington loadtest`, `arlington play` and `serve bench`)\n"},
 		{[]string{"nosuch"}, "cardtable: unknown command \"nosuch\" for \"cardtable\"\n"},
 		{[]string{"spidr"}, "(did you mean spider?)"},
 		{[]string{"spider"}, "cardtable: spider: missing subcommand\nRun 'cardtable spider --help' for usage.\n"},
@@ -242,6 +272,7 @@ func TestServeEnvTypo(t *testing.T) {
 		"CARDTABLE_TRUSTED_PROXIES": "CARDTABLE_TRUSTED_PROXY",
 		"CARDTABLE_MAXTABLES":       "CARDTABLE_MAX_TABLES",
 		"CARDTABLE_ADR":             "CARDTABLE_ADDR",
+		"CARDTABLE_ADRD":            "CARDTABLE_ADDR", // a swap: one slip
 		"CARDTABLE_Log_Format":      "CARDTABLE_LOG_FORMAT",
 		"CARDTABLE_MAX_SAVE":        "CARDTABLE_MAX_SAVES", // not MAX_SAVE_MB, also near
 	}

@@ -172,7 +172,8 @@ func TestBackupRefusesPostgres(t *testing.T) {
 	url := "postgres://u@127.0.0.1:1/db"
 	for _, args := range [][]string{{"backup", "--db", url, "--to", "x.db"}, {"restore", "--db", url, "--from", "x.db"}} {
 		_, errOut, code := run(t, "", args...)
-		if code != exitUsage || !strings.Contains(errOut, args[0]+" of a PostgreSQL database: use pg_") {
+		want := "cardtable: " + args[0] + ": --db names a PostgreSQL database, and cardtable " + args[0] + " works on a SQLite file: "
+		if code != exitUsage || !strings.HasPrefix(errOut, want) || !strings.Contains(errOut, "with pg_") {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
 		}
 	}

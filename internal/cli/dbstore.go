@@ -97,7 +97,7 @@ func sqliteOnly(cmd, flag, db, instead string) error {
 		return err
 	}
 	if pgstore.IsURL(db) {
-		return usageErr("%s of a PostgreSQL database: %s", cmd, instead)
+		return usageErr("%s: %s names a PostgreSQL database, and cardtable %s works on a SQLite file: %s", cmd, flag, cmd, instead)
 	}
 	return nil
 }

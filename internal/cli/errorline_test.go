@@ -21,6 +21,21 @@ import (
 // Commands' own words once started differently: bare ("cardtable:
 // --players must be ..."), with a part of the command ("cardtable:
 // connect: ..."), or with it twice.
+// TestConnectDefaultRefused: a table's code looked up with no --server,
+// nothing listening at the default address, names that address and says
+// to give --server; it once said to "check --server", never typed.
+func TestConnectDefaultRefused(t *testing.T) {
+	was := arlDefaultServer
+	arlDefaultServer = "http://127.0.0.1:1" // nothing listens on port 1
+	t.Cleanup(func() { arlDefaultServer = was })
+	_, errOut, code := run(t, "", "arlington", "connect", "ABCDEF", "--bot", "random")
+	want := "cardtable: arlington connect: the code ABCDEF: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+		"or not at http://127.0.0.1:1, the address asked when no --server is given: give the server's address with --server (serve prints it when it starts)\n"
+	if code != exitFail || errOut != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, %q", code, errOut, exitFail, want)
+	}
+}
+
 func TestErrorLineShape(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.db")
@@ -41,6 +56,14 @@ func TestErrorLineShape(t *testing.T) {
 			"cardtable: arlington connect: not a table link: \"http://127.0.0.1:1/t/abc\" (want http://HOST:PORT/arlington/t/ID)\n"},
 		{[]string{"arlington", "connect", "http://127.0.0.1:1/arlington/t/abcdefgh", "--bot", "random", "--identity", ""}, exitFail,
 			"cardtable: arlington connect: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting\n"},
+		// A --server typed where nothing listens may be a mistyped port:
+		// the refusal says to check it.
+		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,random"}, exitFail,
+			"cardtable: arlington new-table: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+				"or not at that address: check --server (serve prints its address when it starts)\n"},
+		{[]string{"arlington", "connect", "ABC-DEF", "--server", "http://127.0.0.1:1", "--bot", "random"}, exitFail,
+			"cardtable: arlington connect: the code ABCDEF: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+				"or not at that address: check --server (serve prints its address when it starts)\n"},
 		{[]string{"spider", "play", "--load", missing}, exitUsage,
 			"cardtable: spider play: cannot read " + missing + ": no such file or directory\n"},
 		{[]string{"spider", "solve", "--nope"}, exitUsage,

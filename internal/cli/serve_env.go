@@ -108,8 +108,7 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 		// is CARDTABLE_MAX_SAVES's, not CARDTABLE_MAX_SAVE_MB's.
 		best, bestD := "", 0
 		for _, flag := range flags {
-			a, b := normEnv(name), normEnv(flag)
-			if d := editDistance(a, b); nearName(a, b, d) && (best == "" || d < bestD) {
+			if d, ok := nearName(normEnv(name), normEnv(flag)); ok && (best == "" || d < bestD) {
 				best, bestD = flag, d
 			}
 		}
@@ -121,32 +120,51 @@ func envNearMisses(fs *pflag.FlagSet, environ []string) []envMiss {
 }
 
 // normEnv is a variable's name as nearName compares it: without
-// CARDTABLE_, underscores or case.
+// CARDTABLE_, in lower case, its words joined by dashes as a flag's are.
 func normEnv(s string) string {
-	return strings.ReplaceAll(strings.ToUpper(strings.TrimPrefix(s, "CARDTABLE_")), "_", "")
+	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(s, "CARDTABLE_")), "_", "-")
 }
 
-// nearName reports whether a variable's name a (normEnv's) is likely
-// a mistyped flag's b, d apart (editDistance): the same but for
-// underscores or case, a letter or two off (one for short names), or
-// the flag's name with a different ending (PROXIES for PROXY).
-func nearName(a, b string, d int) bool {
+// nearName reports whether a name typed, a, is likely a mistyped b (both
+// in lower case, words joined by dashes: a flag's name or normEnv's), and
+// how far apart they are (editDistance, dashes aside): the same but for
+// dashes or case, a letter or two off (one for names under 6 letters; two
+// neighbouring letters swapped count as one), or b with another ending of
+// its last word (trusted-proxies for trusted-proxy). A further word is
+// another name, not an ending: serve-onl is not server.
+func nearName(a, b string) (int, bool) {
+	as, bs := strings.ReplaceAll(a, "-", ""), strings.ReplaceAll(b, "-", "")
+	d := editDistance(as, bs)
 	limit := 2
-	if len(b) < 6 {
+	if len(bs) < 6 {
 		limit = 1
 	}
 	if d <= limit {
-		return true
+		return d, true
 	}
 	common := 0
-	for common < min(len(a), len(b)) && a[common] == b[common] {
+	for common < min(len(as), len(bs)) && as[common] == bs[common] {
 		common++
 	}
-	return len(b) >= 6 && common >= len(b)-1
+	if len(bs) < 6 || common < len(bs)-1 {
+		return d, false
+	}
+	letters := 0 // of a, up to the dash
+	for i := range len(a) {
+		if a[i] != '-' {
+			letters++
+		} else if letters >= common {
+			return d, false // a word starts where a leaves b
+		}
+	}
+	return d, true
 }
 
-// editDistance is the Levenshtein distance of two ASCII names.
+// editDistance is the number of letters put in, taken out, changed or
+// swapped with the next to make a b (two ASCII names): the Levenshtein
+// distance, but for a swap counted once, as a typing slip is one slip.
 func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -160,8 +178,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev = cur
+		prev2, prev = prev, cur
 	}
 	return prev[len(b)]
 }

@@ -32,7 +32,7 @@ func (gf *gameFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&gf.deal, "deal", "", "deal number, 1 to 18446744073709551615 (default: a random one)")
 	fs.StringVar(&gf.variant, "variant", "arachnid", "arachnid (extra face-down cards on piles 1-4) or spider (on 1, 4, 7, 10)")
 	fs.IntVar(&gf.suits, "suits", 4, "suits in play: 1, 2 or 4")
-	fs.BoolVar(&gf.open, "open", false, "open tableau: every tableau card face up")
+	fs.BoolVar(&gf.open, "open", false, "open tableau: every tableau card shown (the covered ones, marked |, still move as face-down cards do)")
 	fs.BoolVar(&gf.relaxed, "relaxed", false, "allow dealing a row while a pile is empty")
 	fs.BoolVar(&gf.autoRemove, "autoremove", false, "remove a completed suit at once instead of by choice")
 	fs.StringVar(&gf.cheat, "cheat", "none", "Arachnid undo cheat detection: none, newcards or full")

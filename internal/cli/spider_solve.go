@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -27,6 +28,10 @@ func (sf *solveFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&sf.load, "load", "", "start from the game saved in `file` (its current position)")
 	fs.StringVar(&sf.layout, "layout", "", "start from a position `file` in the layout format (docs/formats.md)")
 }
+
+// tableauHeader is the first line of the tableau the terminal prints
+// ("Arachnid, 4 suits, deal 617   score 0   moves 0   stock 50 ...").
+var tableauHeader = regexp.MustCompile(`^(Arachnid|Spider), .*   score -?\d+.*   moves \d+   stock \d+`)
 
 // game builds the game to work on: a save, a layout or a deal.
 func (sf *solveFlags) game() (*spider.Game, error) {
@@ -53,9 +58,16 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 		}
 		p, err := spider.ParseLayout(string(b), spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
 		if err != nil {
-			if first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n"); strings.TrimSpace(first) == spider.SaveHeader {
+			first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
+			if strings.TrimSpace(first) == spider.SaveHeader {
 				// A save given where a layout goes: say which flag reads it.
 				return nil, fmt.Errorf("%w: %s is a saved game, not a layout: read it with --load", errUsage, sf.layout)
+			}
+			if tableauHeader.MatchString(first) {
+				// The picture spider new and play print, kept in a file:
+				// it hides the face-down cards, so it cannot be a layout.
+				return nil, fmt.Errorf("%w: %s is the tableau as spider new and play print it, not a layout: "+
+					"a layout lists every card, pile1: to pile10: and the stock's rows (docs/formats.md, \"Spider layout\")", errUsage, sf.layout)
 			}
 			return nil, fmt.Errorf("%w: %s: %w", errUsage, sf.layout, err)
 		}

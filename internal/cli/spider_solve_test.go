@@ -114,6 +114,19 @@ completed: S H D C S H
 	if want := "cardtable: spider solve: " + save + " is a saved game, not a layout: read it with --load\n"; code != exitUsage || stderr != want {
 		t.Fatalf("a save given to --layout: exit %d, stderr %q, want %q", code, stderr, want)
 	}
+	// So is the tableau spider new prints, kept in a file: it hides the
+	// face-down cards, and the layout parser's "unknown line" said nothing
+	// of what a layout is.
+	shown, _, _ := run(t, "", "spider", "new", "--deal", "617", "--suits", "1")
+	pic := filepath.Join(dir, "position.txt")
+	if err := os.WriteFile(pic, []byte(shown), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = run(t, "", "spider", "solve", "--layout", pic)
+	if want := "cardtable: spider solve: " + pic + " is the tableau as spider new and play print it, not a layout: " +
+		"a layout lists every card, pile1: to pile10: and the stock's rows (docs/formats.md, \"Spider layout\")\n"; code != exitUsage || stderr != want {
+		t.Fatalf("a printed tableau given to --layout: exit %d, stderr %q, want %q", code, stderr, want)
+	}
 	if strings.Contains(out, "remove") {
 		t.Error("with auto-remove on, removals must not be printed: play makes them")
 	}
