@@ -29,13 +29,18 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
   remove PILE           (r) remove the complete suit at the bottom of PILE
   undo [N]              (u) take back N moves (default 1)
   redo [N]              replay N moves taken back (default 1)
-  restart               the same deal from the start
+  restart               (replay) the same deal from the start
+  new [DEAL]            a new game with these options: deal DEAL, else a
+                        random one (this game is left unsaved)
   locate CARD           (l) where copies of CARD (such as QH) are visible
   column PILE           (c) the visible cards of PILE, and its face-down count
   show                  print the tableau
-  save FILE             save the game
+  save [FILE]           save the game (without FILE: to the file last saved
+                        or loaded)
   load FILE             load a saved game
   hint                  suggest a move, from what you can see only
+  cheat [LEVEL]         this game's cheat detection; with LEVEL (none,
+                        newcards, full) the one new games take
   help                  (?) this list
   quit                  (q, exit) stop
 lines starting with # are skipped, so a solver's output replays as it is.
@@ -76,7 +81,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		} else if g, err = gf.newGame(); err != nil {
 			return err
 		}
-		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
+		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json, file: *load, winnable: gf.winnable, cheat: g.Options().Cheat}
 		s.show(nil)
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel() // ends the input's goroutine
@@ -129,6 +134,13 @@ type spiderSession struct {
 	env    *Env
 	reveal bool
 	json   bool
+	// file is the file last saved or loaded, which save without a name
+	// writes (the Amiga's Save beside its Save As).
+	file string
+	// winnable and cheat are for the games new starts: from the proven-
+	// winnable deals as play began, and the cheat level chosen for them.
+	winnable bool
+	cheat    spider.CheatLevel
 }
 
 // show prints the state, with extra fields in JSON mode or lines of text
@@ -169,6 +181,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
+	if verb == "replay" {
+		// The Amiga Arachnid's name for restart (Arachnid.help 1.14).
+		verb, line = "restart", "restart "+rest
+	}
 	var err error
 	var extra map[string]any
 	var text []string
@@ -204,6 +220,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		extra, text, err = s.save(rest)
 	case "load":
 		text, err = s.load(rest)
+	case "new":
+		extra, text, err = s.newGame(args)
+	case "cheat":
+		extra, text, err = s.cheatLevel(args)
 	default:
 		extra, text, err = s.extraCommand(ctx, verb, args)
 	}
@@ -336,11 +356,15 @@ func pileArgs(verb string, args []string, want, optional int) ([]int, error) {
 // save writes the game to a file.
 func (s *spiderSession) save(name string) (extra map[string]any, text []string, err error) {
 	if name == "" {
-		return nil, nil, fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
+		name = s.file
+	}
+	if name == "" {
+		return nil, nil, fmt.Errorf("%w: save takes a file name (after one save or load, save alone writes that file again)", spider.ErrFormat)
 	}
 	if err := saveFile(name, s.g.Save()); err != nil {
 		return nil, nil, err
 	}
+	s.file = name
 	return map[string]any{"saved": name}, []string{"saved to " + name}, nil
 }
 
@@ -359,7 +383,7 @@ func (s *spiderSession) load(name string) (text []string, err error) {
 	// Say a Spider game's stop; a cheat mark the save brings was not
 	// detected now.
 	before := spider.GameScore{Cheated: g.Cheated()}
-	s.g = g
+	s.g, s.file, s.cheat = g, name, g.Options().Cheat
 	return append([]string{"loaded " + name}, scoreMarked(before, g)...), nil
 }
 

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"cardtable/card"
+	"cardtable/spider"
+)
+
+// The commands of terminal play that carry the Amiga Arachnid's menu
+// items (Arachnid.help 1.13-1.15) under their names: New, Replay, Save
+// without a name, and Cheat Level. Where each item is on the page:
+// docs/rules-spider.md, "The Amiga program's menus".
+
+// cheatWords says what each level counts as cheating, as the page's
+// Cheat level dialog does.
+var cheatWords = map[spider.CheatLevel]string{
+	spider.CheatNone:     "none (any undo is safe)",
+	spider.CheatNewCards: "newcards (undoing a move that turned a card up, or a deal, halves the score)",
+	spider.CheatFull:     "full (any undo halves the score)",
+}
+
+// newGame starts another game with this game's options (and the cheat
+// level chosen for new games): the deal given, else a random one, from
+// the proven-winnable deals if play began with --winnable. The game left
+// is gone, as the Amiga's New aborts it: save it first to keep it.
+func (s *spiderSession) newGame(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) > 1 {
+		return nil, nil, fmt.Errorf("%w: new takes at most one deal number", spider.ErrFormat)
+	}
+	o := s.g.Options()
+	o.Cheat = s.cheat
+	var n uint64
+	switch {
+	case len(args) == 1:
+		if n, err = card.ParseDeal(args[0]); err != nil {
+			return nil, nil, err
+		}
+	case s.winnable:
+		if n, err = winnableDeal(o, rand.Uint64()); err != nil {
+			return nil, nil, err
+		}
+	default:
+		n = randomDeal()
+	}
+	g, err := spider.NewGame(n, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.g = g
+	return map[string]any{"message": fmt.Sprintf("new game: deal %d", n)}, []string{fmt.Sprintf("new game: deal %d", n)}, nil
+}
+
+// cheatLevel shows this game's cheat detection, or with a level sets it
+// for the games that `new` starts. A game's level is part of its rules
+// (docs/page.md, "Cheat level"): changing it in play would let a player
+// turn it off to undo, so the page's Cards menu does the same.
+func (s *spiderSession) cheatLevel(args []string) (extra map[string]any, text []string, err error) {
+	if len(args) > 1 {
+		return nil, nil, fmt.Errorf("%w: cheat takes at most one level: none, newcards or full", spider.ErrFormat)
+	}
+	if len(args) == 1 {
+		if s.cheat, err = spider.ParseCheatLevel(args[0]); err != nil {
+			return nil, nil, err
+		}
+	}
+	cur := s.g.Options().Cheat
+	lines := []string{"cheat detection in this game: " + cheatWords[cur]}
+	if s.g.Options().Variant == spider.Spider {
+		lines[0] = "cheat detection in this game: none (in the Spider variant an undo, restart or load stops the score instead)"
+	}
+	if len(args) == 1 || s.cheat != cur {
+		lines = append(lines, fmt.Sprintf("for new games (new): %s", s.cheat))
+	}
+	return map[string]any{"cheat": cur.String(), "newGamesCheat": s.cheat.String()}, lines, nil
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// playLines runs spider play with --json and the given input, and returns
+// its lines read as JSON objects.
+func playLines(t *testing.T, stdin string, args ...string) []map[string]any {
+	t.Helper()
+	out, errOut, code := run(t, stdin, append([]string{"spider", "play", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var lines []map[string]any
+	for l := range strings.Lines(out) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	return lines
+}
+
+// TestSpiderPlayReplay: replay, the Amiga Arachnid's Move menu name for
+// starting the deal again, is restart: the moves go, and under full cheat
+// detection the score is halved as restart halves it.
+func TestSpiderPlayReplay(t *testing.T) {
+	l := playLines(t, "move 6 1 1\nreplay\n", "--deal", "1", "--cheat", "full")
+	if len(l) != 3 || l[2]["error"] != nil || l[2]["moves"] != 0.0 {
+		t.Fatalf("after replay: %v", l[len(l)-1])
+	}
+	if bd := l[2]["breakdown"].(map[string]any); bd["cheated"] != true {
+		t.Errorf("replay under full detection: breakdown %v, want cheated", bd)
+	}
+}
+
+// TestSpiderPlayNew: new (the Amiga's Game menu New) starts another deal
+// with the game's options, the one named or a random one, and the cheat
+// level chosen with cheat LEVEL applies from there, not to the game in
+// play.
+func TestSpiderPlayNew(t *testing.T) {
+	l := playLines(t, "move 6 1 1\ncheat full\nnew 5\nnew\n", "--deal", "1", "--variant", "spider", "--suits", "2", "--open")
+	if len(l) != 5 {
+		t.Fatalf("%d lines: %v", len(l), l)
+	}
+	if l[2]["cheat"] != "none" || l[2]["newGamesCheat"] != "full" || l[2]["moves"] != 1.0 {
+		t.Errorf("after cheat full: %v; want this game's level none, new games' full, the game kept", l[2])
+	}
+	for i, want := range []float64{5, -1} {
+		g := l[3+i]
+		if g["error"] != nil || g["moves"] != 0.0 || g["variant"] != "spider" || g["suits"] != 2.0 || g["open"] != true {
+			t.Errorf("new game %d: %v; want a fresh spider game, 2 suits, open", i+1, g)
+		}
+		if want > 0 && g["deal"] != want {
+			t.Errorf("new 5 dealt %v", g["deal"])
+		}
+		// The Spider variant has no cheat detection (docs/rules-spider.md #23).
+		if g["cheat"] != "none" {
+			t.Errorf("new game %d in the Spider variant: cheat %v", i+1, g["cheat"])
+		}
+	}
+	if l[3]["deal"] == l[4]["deal"] {
+		t.Errorf("new without a number dealt deal %v again", l[4]["deal"])
+	}
+	l = playLines(t, "cheat newcards\nnew 7\ncheat\n", "--deal", "1")
+	if l[2]["deal"] != 7.0 || l[2]["cheat"] != "newcards" || l[3]["cheat"] != "newcards" {
+		t.Errorf("Arachnid: new after cheat newcards: %v, then %v", l[2], l[3])
+	}
+	l = playLines(t, "new 0\ncheat sometimes\n", "--deal", "1")
+	if l[1]["error"] == nil || l[2]["error"] == nil {
+		t.Errorf("deal 0 and a level that is none: %v, %v; want both refused", l[1], l[2])
+	}
+}
+
+// TestSpiderPlaySaveAgain: save without a name writes the file last saved
+// or loaded (the Amiga's Save beside its Save As), --load's file too;
+// before any, it is refused with what it needs.
+func TestSpiderPlaySaveAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	l := playLines(t, "save\nsave "+path+"\nmove 6 1 1\nsave\n", "--deal", "1")
+	if l[1]["error"] == nil || !strings.Contains(l[1]["error"].(string), "save takes a file name") {
+		t.Errorf("save before any file: %v", l[1])
+	}
+	if l[4]["saved"] != path {
+		t.Fatalf("save alone after save FILE: %v", l[3])
+	}
+	l = playLines(t, "move 4 7 1\nsave\n", "--load", path)
+	if l[2]["saved"] != path {
+		t.Fatalf("save alone after --load: %v", l[2])
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "move 6 1 1") || !strings.Contains(string(b), "move 4 7 1") {
+		t.Errorf("the file saved again lacks a move:\n%s", b)
+	}
+}
