@@ -5,6 +5,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"cardtable/spider"
 )
@@ -68,10 +69,15 @@ var amigaMenuItems = []string{
 // TestBrowserArachnidMenuNames: a player who knows the Amiga Arachnid
 // finds each of its menu items under its own name in the page's help
 // (Game ▸ Keys and help), with where it is here, and each control named
-// is on the page. The page has no Move menu and calls Replay "Restart",
+// is on the page; F1 opens that help. The page has no Move menu and calls Replay "Restart",
 // so before, such a player had nowhere to look them up.
 func TestBrowserArachnidMenuNames(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	// F1 opens the help, as the Amiga's Help key opened a program's.
+	p.keys(kb.F1)
+	p.waitJS(`document.querySelector("#dlg-keys").open`, "the keys' help opened by F1")
+	p.clickSel(`#dlg-keys [data-close]`)
+	p.waitJS(`!document.querySelector("#dlg-keys").open`, "the help to close")
 	p.menu("#btn-game-menu", `#menu-game [data-act="keys"]`)
 	p.waitJS(`document.querySelector("#dlg-keys").open`, "the keys' help")
 	var rows []struct {
