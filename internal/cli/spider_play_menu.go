@@ -67,11 +67,13 @@ func (s *spiderSession) cheatLevel(args []string) (extra map[string]any, text []
 	}
 	cur := s.g.Options().Cheat
 	lines := []string{"cheat detection in this game: " + cheatWords[cur]}
+	next := "for new games (new): " + s.cheat.String()
 	if s.g.Options().Variant == spider.Spider {
 		lines[0] = "cheat detection in this game: none (in the Spider variant an undo, restart or load stops the score instead)"
+		next += ", which the Spider variant ignores"
 	}
 	if len(args) == 1 || s.cheat != cur {
-		lines = append(lines, fmt.Sprintf("for new games (new): %s", s.cheat))
+		lines = append(lines, next)
 	}
 	return map[string]any{"cheat": cur.String(), "newGamesCheat": s.cheat.String()}, lines, nil
 }
