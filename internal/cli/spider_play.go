@@ -32,7 +32,8 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
   restart               (replay) the same deal from the start
   new [DEAL]            a new game with these options: deal DEAL, else a
                         random one (this game is left unsaved)
-  locate CARD           (l) where copies of CARD (such as QH) are visible
+  locate CARD           (l) where copies of CARD (such as QH) are visible,
+                        and how many are in completed suits
   column PILE           (c) the visible cards of PILE, and its face-down count
   show                  print the tableau
   save [FILE]           save the game (without FILE: to the file last saved
@@ -298,13 +299,23 @@ func (s *spiderSession) locate(args []string) (extra map[string]any, text []stri
 		out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
 		where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
 	}
-	extra = map[string]any{"card": c.String(), "locations": out}
-	if len(where) == 0 {
-		text = append(text, fmt.Sprintf("%s: not visible", c))
-	} else {
-		text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
+	// Copies in the completed suits are counted, as the page's Locate
+	// card does: a card not visible may be out of play for good.
+	completed := 0
+	for _, su := range s.g.Pos().Removed(nil) {
+		if su == c.Suit() {
+			completed++
+		}
 	}
-	return extra, text, nil
+	extra = map[string]any{"card": c.String(), "locations": out, "completedCopies": completed}
+	line := fmt.Sprintf("%s: not visible", c)
+	if len(where) > 0 {
+		line = fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", "))
+	}
+	if completed > 0 {
+		line += fmt.Sprintf("; %d in a completed suit", completed)
+	}
+	return extra, append(text, line), nil
 }
 
 // column lists the cards of one pile, as far as the player sees them.

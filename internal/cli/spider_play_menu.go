@@ -75,5 +75,5 @@ func (s *spiderSession) cheatLevel(args []string) (extra map[string]any, text []
 	if len(args) == 1 || s.cheat != cur {
 		lines = append(lines, next)
 	}
-	return map[string]any{"cheat": cur.String(), "newGamesCheat": s.cheat.String()}, lines, nil
+	return map[string]any{"newGamesCheat": s.cheat.String()}, lines, nil
 }

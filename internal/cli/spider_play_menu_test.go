@@ -102,3 +102,45 @@ func TestSpiderPlaySaveAgain(t *testing.T) {
 		t.Errorf("the file saved again lacks a move:\n%s", b)
 	}
 }
+
+// TestSpiderPlayLocateCompleted: locate counts the copies of a card in
+// the completed suits, as the page's Locate card does, so "not visible"
+// tells a card still to come from one out of play.
+func TestSpiderPlayLocateCompleted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "near.txt")
+	save := `cardtable spider 1
+variant: arachnid
+suits: 4
+pile1: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC
+pile2: KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C
+pile3: AC
+pile4: 3D 2D AD
+pile5:
+pile6:
+pile7:
+pile8:
+pile9:
+pile10:
+row1: KD QD JD TD 9D 8D 7D 6D 5D 4D
+completed: S S H H D
+moves: 0
+`
+	if err := os.WriteFile(path, []byte(save), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "locate AC\nlocate AH\nlocate AD\n", "spider", "play", "--load", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	for _, want := range []string{"AC: visible in pile 1, pile 3\n", "AH: not visible; 2 in a completed suit\n", "AD: visible in pile 4; 1 in a completed suit\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+	// In JSON the count has a key of its own, beside the game's list of
+	// completed suits.
+	l := playLines(t, "locate AD\n", "--load", path)
+	if l[1]["completedCopies"] != 1.0 || len(l[1]["completed"].([]any)) != 5 {
+		t.Errorf("locate AD in JSON: %v", l[1])
+	}
+}
