@@ -28,7 +28,7 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
   deal                  (d) deal a row from the stock
   remove PILE           (r) remove the complete suit at the bottom of PILE
   undo [N]              (u) take back N moves (default 1)
-  redo [N]              replay N moves taken back (default 1)
+  redo [N]              play again N moves taken back (default 1)
   restart               (replay) the same deal from the start
   new [DEAL]            a new game with these options: deal DEAL, else a
                         random one (this game is left unsaved)
