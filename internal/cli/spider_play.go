@@ -40,6 +40,7 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
                         or loaded)
   load FILE             load a saved game
   hint                  suggest a move, from what you can see only
+  score                 how the score is made up
   cheat [LEVEL]         this game's cheat detection; with LEVEL (none,
                         newcards, full) the one new games take
   help                  (?) this list
@@ -196,7 +197,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// Commands that take nothing refuse an argument rather than ignore it:
 	// "quit now" or "restart 3" may be typos for something else.
 	switch verb {
-	case "quit", "exit", "q", "help", "?", "show":
+	case "quit", "exit", "q", "help", "?", "show", "score":
 		if len(args) > 0 {
 			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
 			return false
@@ -225,6 +226,8 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		extra, text, err = s.newGame(args)
 	case "cheat":
 		extra, text, err = s.cheatLevel(args)
+	case "score":
+		extra, text, err = s.scoreLines()
 	default:
 		extra, text, err = s.extraCommand(ctx, verb, args)
 	}

@@ -10,8 +10,8 @@ import (
 
 // The commands of terminal play that carry the Amiga Arachnid's menu
 // items (Arachnid.help 1.13-1.15) under their names: New, Replay, Save
-// without a name, and Cheat Level. Where each item is on the page:
-// docs/rules-spider.md, "The Amiga program's menus".
+// without a name, and Cheat Level, and the breakdown of its score (1.8).
+// Where each item is on the page: docs/rules-spider.md.
 
 // cheatWords says what each level counts as cheating, as the page's
 // Cheat level dialog does.
@@ -76,4 +76,28 @@ func (s *spiderSession) cheatLevel(args []string) (extra map[string]any, text []
 		lines = append(lines, next)
 	}
 	return map[string]any{"newGamesCheat": s.cheat.String()}, lines, nil
+}
+
+// scoreLines breaks the score down as the Arachnid count forms it
+// (Arachnid.help 1.8, docs/rules-spider.md), in the words of the page's
+// end screen, for the score command.
+func (s *spiderSession) scoreLines() (extra map[string]any, text []string, err error) {
+	b := s.g.Score()
+	text = []string{
+		fmt.Sprintf("cards turned up (10 each)                %4d", b.Turned),
+		fmt.Sprintf("piles with no face-down cards (15 each)  %4d", b.Columns),
+		fmt.Sprintf("same-suit builds (2 each)                %4d", b.Builds),
+		fmt.Sprintf("complete suits (50 each)                 %4d", b.Complete),
+	}
+	if b.StandingWin > 0 {
+		text = append(text, fmt.Sprintf("suits left standing beyond three (2 each)%4d", b.StandingWin))
+	}
+	text = append(text, fmt.Sprintf("total                                    %4d", b.Total))
+	switch {
+	case b.Stopped:
+		text = append(text, fmt.Sprintf("scoring stopped at (undo, restart, load) %4d", b.Counted))
+	case b.Cheated:
+		text = append(text, fmt.Sprintf("cheating detected: halved                %4d", b.Counted))
+	}
+	return nil, text, nil
 }

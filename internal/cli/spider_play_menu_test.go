@@ -144,3 +144,23 @@ moves: 0
 		t.Errorf("locate AD in JSON: %v", l[1])
 	}
 }
+
+// TestSpiderPlayScore: score breaks the Arachnid count down into its
+// parts (Arachnid.help 1.8), as the page's end screen does, with the
+// halving once cheating was detected.
+func TestSpiderPlayScore(t *testing.T) {
+	// Deal 1: 7H onto 8H turns a card up and builds in suit.
+	out, errOut, code := run(t, "move 6 1 1\nundo\nredo\nscore\n", "spider", "play", "--deal", "1", "--cheat", "full")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	want := "cards turned up (10 each)                  10\n" +
+		"piles with no face-down cards (15 each)     0\n" +
+		"same-suit builds (2 each)                   2\n" +
+		"complete suits (50 each)                    0\n" +
+		"total                                      12\n" +
+		"cheating detected: halved                   6\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("want\n%s\nin:\n%s", want, out)
+	}
+}
