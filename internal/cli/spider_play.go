@@ -36,8 +36,8 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
                         and how many are in completed suits
   column PILE           (c) the visible cards of PILE, and its face-down count
   show                  print the tableau
-  save [FILE]           save the game (without FILE: to the file last saved
-                        or loaded)
+  save [FILE]           save the game (without FILE: to the file this game
+                        was last saved to or loaded from)
   load FILE             load a saved game
   hint                  suggest a move, from what you can see only
   score                 how the score is made up
@@ -136,11 +136,13 @@ type spiderSession struct {
 	env    *Env
 	reveal bool
 	json   bool
-	// file is the file last saved or loaded, which save without a name
-	// writes (the Amiga's Save beside its Save As).
+	// file is the file this game was last saved to or loaded from, which
+	// save without a name writes (the Amiga's Save beside its Save As);
+	// empty after new.
 	file string
 	// winnable and cheat are for the games new starts: from the proven-
-	// winnable deals as play began, and the cheat level chosen for them.
+	// winnable deals as play began, and the cheat level chosen for them
+	// (at first the starting game's; load leaves it).
 	winnable bool
 	cheat    spider.CheatLevel
 }
@@ -184,8 +186,13 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
 	if verb == "replay" {
-		// The Amiga Arachnid's name for restart (Arachnid.help 1.14).
-		verb, line = "restart", "restart "+rest
+		// The Amiga Arachnid's name for restart (Arachnid.help 1.14). An
+		// argument is refused here, under the name the player typed.
+		if len(args) > 0 {
+			s.refuse(fmt.Errorf("%w: replay takes no arguments", spider.ErrFormat))
+			return false
+		}
+		verb, line = "restart", "restart"
 	}
 	var err error
 	var extra map[string]any
@@ -373,7 +380,7 @@ func (s *spiderSession) save(name string) (extra map[string]any, text []string, 
 		name = s.file
 	}
 	if name == "" {
-		return nil, nil, fmt.Errorf("%w: save takes a file name (after one save or load, save alone writes that file again)", spider.ErrFormat)
+		return nil, nil, fmt.Errorf("%w: save takes a file name (once this game is saved or loaded, save alone writes that file again)", spider.ErrFormat)
 	}
 	if err := saveFile(name, s.g.Save()); err != nil {
 		return nil, nil, err
@@ -395,9 +402,10 @@ func (s *spiderSession) load(name string) (text []string, err error) {
 		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
 	// Say a Spider game's stop; a cheat mark the save brings was not
-	// detected now.
+	// detected now. The level for new games (cheat LEVEL) is a setting,
+	// as on the page: the loaded game's own level does not reset it.
 	before := spider.GameScore{Cheated: g.Cheated()}
-	s.g, s.file, s.cheat = g, name, g.Options().Cheat
+	s.g, s.file = g, name
 	return append([]string{"loaded " + name}, scoreMarked(before, g)...), nil
 }
 

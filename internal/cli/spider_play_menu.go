@@ -14,17 +14,20 @@ import (
 // Where each item is on the page: docs/rules-spider.md.
 
 // cheatWords says what each level counts as cheating, as the page's
-// Cheat level dialog does.
+// Cheat level dialog does. Restart (replay) takes every move back, so it
+// counts as undoing them all (docs/rules-spider.md #8).
 var cheatWords = map[spider.CheatLevel]string{
-	spider.CheatNone:     "none (any undo is safe)",
-	spider.CheatNewCards: "newcards (undoing a move that turned a card up, or a deal, halves the score)",
-	spider.CheatFull:     "full (any undo halves the score)",
+	spider.CheatNone:     "none (any undo or restart is safe)",
+	spider.CheatNewCards: "newcards (undoing a move that turned a card up, or a deal, halves the score, and so does a restart after one; with the tableau open, only a deal)",
+	spider.CheatFull:     "full (any undo or restart halves the score)",
 }
 
 // newGame starts another game with this game's options (and the cheat
 // level chosen for new games): the deal given, else a random one, from
 // the proven-winnable deals if play began with --winnable. The game left
-// is gone, as the Amiga's New aborts it: save it first to keep it.
+// is gone, as the Amiga's New aborts it: save it first to keep it. The
+// new game has no file yet, so a bare save asks for a name instead of
+// writing over the file of the game left.
 func (s *spiderSession) newGame(args []string) (extra map[string]any, text []string, err error) {
 	if len(args) > 1 {
 		return nil, nil, fmt.Errorf("%w: new takes at most one deal number", spider.ErrFormat)
@@ -48,7 +51,7 @@ func (s *spiderSession) newGame(args []string) (extra map[string]any, text []str
 	if err != nil {
 		return nil, nil, err
 	}
-	s.g = g
+	s.g, s.file = g, ""
 	return map[string]any{"message": fmt.Sprintf("new game: deal %d", n)}, []string{fmt.Sprintf("new game: deal %d", n)}, nil
 }
 

@@ -38,6 +38,53 @@ func TestSpiderPlayReplay(t *testing.T) {
 	if bd := l[2]["breakdown"].(map[string]any); bd["cheated"] != true {
 		t.Errorf("replay under full detection: breakdown %v, want cheated", bd)
 	}
+	// An argument is refused under the name typed, not restart's.
+	l = playLines(t, "replay 3\n", "--deal", "1")
+	if e, _ := l[1]["error"].(string); !strings.Contains(e, "replay takes no arguments") {
+		t.Errorf("replay 3: %v; want it refused as replay's", l[1])
+	}
+}
+
+// TestSpiderPlayCheatWords: what the cheat command says each level counts
+// is what the game counts: restart halves the score as an undo does
+// (under newcards, after a card was turned up), and with the tableau open
+// newcards counts only a deal.
+func TestSpiderPlayCheatWords(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--cheat", "none"}, []string{"none (any undo or restart is safe)"}},
+		{[]string{"--cheat", "newcards"}, []string{"halves the score, and so does a restart after one", "with the tableau open, only a deal"}},
+		{[]string{"--cheat", "full"}, []string{"full (any undo or restart halves the score)"}},
+	} {
+		out, errOut, code := run(t, "cheat\n", append([]string{"spider", "play", "--deal", "1"}, tc.args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s%s", code, out, errOut)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: want %q in:\n%s", tc.args, w, out)
+			}
+		}
+	}
+	// The words' claims, played: on deal 1, move 6 1 1 turns a card up.
+	for _, tc := range []struct {
+		input   string
+		args    []string
+		cheated bool
+	}{
+		{"move 6 1 1\nreplay\n", []string{"--cheat", "newcards"}, true},
+		{"move 6 1 1\nreplay\n", []string{"--cheat", "newcards", "--open"}, false},
+		{"deal\nreplay\n", []string{"--cheat", "newcards", "--open"}, true},
+		{"move 6 1 1\nreplay\n", []string{"--cheat", "none"}, false},
+	} {
+		l := playLines(t, tc.input, append([]string{"--deal", "1"}, tc.args...)...)
+		last := l[len(l)-1]
+		if bd, _ := last["breakdown"].(map[string]any); bd == nil || bd["cheated"] != tc.cheated {
+			t.Errorf("%q with %v: %v; want cheated %v", tc.input, tc.args, last, tc.cheated)
+		}
+	}
 }
 
 // TestSpiderPlayNew: new (the Amiga's Game menu New) starts another deal
@@ -88,7 +135,7 @@ func TestSpiderPlaySaveAgain(t *testing.T) {
 		t.Errorf("save before any file: %v", l[1])
 	}
 	if l[4]["saved"] != path {
-		t.Fatalf("save alone after save FILE: %v", l[3])
+		t.Fatalf("save alone after save FILE: %v", l[4])
 	}
 	l = playLines(t, "move 4 7 1\nsave\n", "--load", path)
 	if l[2]["saved"] != path {
@@ -100,6 +147,48 @@ func TestSpiderPlaySaveAgain(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "move 6 1 1") || !strings.Contains(string(b), "move 4 7 1") {
 		t.Errorf("the file saved again lacks a move:\n%s", b)
+	}
+}
+
+// TestSpiderPlayNewForgetsFile: after new, save without a name asks for
+// one: the new game has no file, and the file of the game left (loaded
+// or saved) keeps that game. Before, it was written over with the new
+// game.
+func TestSpiderPlayNewForgetsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	l := playLines(t, "move 6 1 1\nsave "+path+"\nnew 5\nsave\n", "--deal", "1")
+	if e, _ := l[4]["error"].(string); !strings.Contains(e, "save takes a file name") {
+		t.Errorf("save alone after new: %v; want a name asked for", l[4])
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l = playLines(t, "new 5\nsave\n", "--load", path)
+	if e, _ := l[2]["error"].(string); !strings.Contains(e, "save takes a file name") {
+		t.Errorf("save alone after --load and new: %v; want a name asked for", l[2])
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) != string(before) || !strings.Contains(string(after), "move 6 1 1") {
+		t.Errorf("the saved game was changed:\n%s\nwas:\n%s", after, before)
+	}
+}
+
+// TestSpiderPlayLoadKeepsCheat: the level chosen for new games with cheat
+// LEVEL is a setting, as on the page: loading a game saved under another
+// level shows that game's own, and the next new takes the one chosen.
+func TestSpiderPlayLoadKeepsCheat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none.txt")
+	playLines(t, "save "+path+"\n", "--deal", "1")
+	l := playLines(t, "cheat full\nload "+path+"\ncheat\nnew 7\n", "--deal", "2", "--cheat", "newcards")
+	if l[3]["cheat"] != "none" || l[3]["newGamesCheat"] != "full" {
+		t.Errorf("cheat after load: %v; want the loaded game's none, new games' full", l[3])
+	}
+	if l[4]["deal"] != 7.0 || l[4]["cheat"] != "full" {
+		t.Errorf("new after load: %v; want deal 7 under full detection", l[4])
 	}
 }
 
