@@ -45,7 +45,9 @@ func (p *browserPage) doubleClickWith(pt point, b chromedp.MouseOption) {
 // from the one clicked go where the auto-move's order sends them. The
 // right button, the page's stand-in for the middle one, does the same.
 // Before, the browser's dblclick (left button only) was the one way in,
-// and two middle clicks only picked the cards up twice.
+// and two middle clicks only picked the cards up twice. Two clicks on
+// different cards, or after one that put cards down, are no pair
+// (docs/page.md, "Double-click").
 func TestBrowserSplitDoubleClick(t *testing.T) {
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.loadLayout(splitAutoLayout)
@@ -55,6 +57,35 @@ func TestBrowserSplitDoubleClick(t *testing.T) {
 	p.doubleClickWith(p.cardPoint(3, 1), chromedp.ButtonRight)
 	p.play(spider.Cards(3, 4, 2))
 	p.expect("a right-button double-click on JD moves JD TD onto QC")
+
+	// The page's clock is held still from here, so each pair of clicks
+	// below is within the double-click time however slowly the machine
+	// runs: what keeps them from pairing is the page's rule alone.
+	p.eval(`(() => { const t0 = Date.now(); window.realNow = Date.now; Date.now = () => t0; return 1; })()`, nil)
+	defer p.eval(`(Date.now = window.realNow, 1)`, nil)
+	// Two middle clicks on two cards of a pile are no pair: the second
+	// picks up afresh from its card (5D 4D), where a pair would have sent
+	// 5D 4D on to the 6D of pile 1.
+	p.click(p.cardPoint(2, 2), chromedp.ButtonMiddle)
+	p.waitJS(`document.querySelectorAll("#pile-2 .card.selected").length === 1`, "4D picked up")
+	p.click(p.cardPoint(2, 1), chromedp.ButtonMiddle)
+	p.waitJS(`document.querySelectorAll("#pile-2 .card.selected").length === 2`, "5D 4D picked up from 5D")
+	p.idle()
+	p.expect("a middle click on 4D, then on 5D: picked up, not moved")
+	// A middle click that puts cards down is not the first of a pair: a
+	// second on the same card at once picks up from it (7D 6D 5D 4D),
+	// where a pair would have sent them on to the 8C of pile 2.
+	at7D := p.cardPoint(0, 0)
+	p.click(at7D, chromedp.ButtonMiddle)
+	p.play(spider.Cards(2, 0, 2))
+	p.expect("5D 4D put down on pile 1 by a middle click")
+	p.do(
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at7D.X, at7D.Y, chromedp.ButtonMiddle, chromedp.ClickCount(2)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at7D.X, at7D.Y, chromedp.ButtonMiddle, chromedp.ClickCount(2)),
+	)
+	p.waitJS(`document.querySelectorAll("#pile-0 .card.selected").length === 4`, "7D..4D picked up")
+	p.idle()
+	p.expect("a middle click on 7D at once after the drop: picked up, not moved")
 }
 
 // amigaMenuItems are the menu items of the Amiga Arachnid
