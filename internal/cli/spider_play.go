@@ -29,14 +29,21 @@ const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in
   deal                  (d) deal a row from the stock
   remove PILE           (r) remove the complete suit at the bottom of PILE
   undo [N]              (u) take back N moves (default 1)
-  redo [N]              replay N moves taken back (default 1)
-  restart               the same deal from the start
-  locate CARD           (l) where copies of CARD (such as QH) are visible
+  redo [N]              play again N moves taken back (default 1)
+  restart               (replay) the same deal from the start
+  new [DEAL]            a new game with these options: deal DEAL, else a
+                        random one (this game is left unsaved)
+  locate CARD           (l) where copies of CARD (such as QH) are visible,
+                        and how many are in completed suits
   column PILE           (c) the visible cards of PILE, and its face-down count
   show                  print the tableau
-  save FILE             save the game
+  save [FILE]           save the game (without FILE: to the file this game
+                        was last saved to or loaded from)
   load FILE             load a saved game
   hint                  suggest a move, from what you can see only
+  score                 how the score is made up
+  cheat [LEVEL]         this game's cheat detection; with LEVEL (none,
+                        newcards, full) the one new games take
   help                  (?) this list
   quit                  (q, exit) stop
 lines starting with # are skipped, so a solver's output replays as it is.
@@ -77,7 +84,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		} else if g, err = gf.newGame(); err != nil {
 			return err
 		}
-		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json}
+		s := &spiderSession{g: g, env: env, reveal: gf.reveal, json: gf.json, file: *load, winnable: gf.winnable, cheat: g.Options().Cheat}
 		s.show(nil)
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel() // ends the input's goroutine
@@ -130,6 +137,15 @@ type spiderSession struct {
 	env    *Env
 	reveal bool
 	json   bool
+	// file is the file this game was last saved to or loaded from, which
+	// save without a name writes (the Amiga's Save beside its Save As);
+	// empty after new.
+	file string
+	// winnable and cheat are for the games new starts: from the proven-
+	// winnable deals as play began, and the cheat level chosen for them
+	// (at first the starting game's; load leaves it).
+	winnable bool
+	cheat    spider.CheatLevel
 }
 
 // show prints the state, with extra fields in JSON mode or lines of text
@@ -170,6 +186,15 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
+	if verb == "replay" {
+		// The Amiga Arachnid's name for restart (Arachnid.help 1.14). An
+		// argument is refused here, under the name the player typed.
+		if len(args) > 0 {
+			s.refuse(fmt.Errorf("%w: replay takes no arguments", spider.ErrFormat))
+			return false
+		}
+		verb, line = "restart", "restart"
+	}
 	var err error
 	var extra map[string]any
 	var text []string
@@ -180,7 +205,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// Commands that take nothing refuse an argument rather than ignore it:
 	// "quit now" or "restart 3" may be typos for something else.
 	switch verb {
-	case "quit", "exit", "q", "help", "?", "show":
+	case "quit", "exit", "q", "help", "?", "show", "score":
 		if len(args) > 0 {
 			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
 			return false
@@ -205,6 +230,12 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 		extra, text, err = s.save(rest)
 	case "load":
 		text, err = s.load(rest)
+	case "new":
+		extra, text, err = s.newGame(args)
+	case "cheat":
+		extra, text, err = s.cheatLevel(args)
+	case "score":
+		extra, text, err = s.scoreLines()
 	default:
 		extra, text, err = s.extraCommand(ctx, verb, args)
 	}
@@ -279,13 +310,23 @@ func (s *spiderSession) locate(args []string) (extra map[string]any, text []stri
 		out = append(out, map[string]int{"pile": l.Pile + 1, "index": l.Index})
 		where = append(where, fmt.Sprintf("pile %d", l.Pile+1))
 	}
-	extra = map[string]any{"card": c.String(), "locations": out}
-	if len(where) == 0 {
-		text = append(text, fmt.Sprintf("%s: not visible", c))
-	} else {
-		text = append(text, fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", ")))
+	// Copies in the completed suits are counted, as the page's Locate
+	// card does: a card not visible may be out of play for good.
+	completed := 0
+	for _, su := range s.g.Pos().Removed(nil) {
+		if su == c.Suit() {
+			completed++
+		}
 	}
-	return extra, text, nil
+	extra = map[string]any{"card": c.String(), "locations": out, "completedCopies": completed}
+	line := fmt.Sprintf("%s: not visible", c)
+	if len(where) > 0 {
+		line = fmt.Sprintf("%s: visible in %s", c, strings.Join(where, ", "))
+	}
+	if completed > 0 {
+		line += fmt.Sprintf("; %d in a completed suit", completed)
+	}
+	return extra, append(text, line), nil
 }
 
 // column lists the cards of one pile, as far as the player sees them.
@@ -337,11 +378,15 @@ func pileArgs(verb string, args []string, want, optional int) ([]int, error) {
 // save writes the game to a file.
 func (s *spiderSession) save(name string) (extra map[string]any, text []string, err error) {
 	if name == "" {
-		return nil, nil, fmt.Errorf("%w: save takes a file name", spider.ErrFormat)
+		name = s.file
+	}
+	if name == "" {
+		return nil, nil, fmt.Errorf("%w: save takes a file name (once this game is saved or loaded, save alone writes that file again)", spider.ErrFormat)
 	}
 	if err := saveFile(name, s.g.Save()); err != nil {
 		return nil, nil, err
 	}
+	s.file = name
 	return map[string]any{"saved": name}, []string{"saved to " + name}, nil
 }
 
@@ -358,9 +403,10 @@ func (s *spiderSession) load(name string) (text []string, err error) {
 		return nil, renamedErr{strings.TrimPrefix(err.Error(), "usage: "), err}
 	}
 	// Say a Spider game's stop; a cheat mark the save brings was not
-	// detected now.
+	// detected now. The level for new games (cheat LEVEL) is a setting,
+	// as on the page: the loaded game's own level does not reset it.
 	before := spider.GameScore{Cheated: g.Cheated()}
-	s.g = g
+	s.g, s.file = g, name
 	return append([]string{"loaded " + name}, scoreMarked(before, g)...), nil
 }
 

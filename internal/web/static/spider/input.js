@@ -266,6 +266,10 @@ function doubleClick(k, c, split) {
   else autoMove(k, 0);
 }
 
+// The last middle or right click on a card (onContextMenu): when, which
+// button, which card.
+let lastSplit = { t: 0, button: -1, pile: -1, index: -1 };
+
 function onContextMenu(e) {
   if (!S.view) return;
   const pileEl = e.target.closest(".pile");
@@ -278,7 +282,25 @@ function onContextMenu(e) {
     clearTimeout(press.timer);
   }
   const c = cardAt(e);
-  splitAt(+pileEl.dataset.pile, c ? c.index : -1);
+  const k = +pileEl.dataset.pile;
+  // Two clicks of the middle (or the right) button on one card within the
+  // double-click time are the Amiga's middle-button double-click: the
+  // auto-move from that card (Arachnid.help 1.11). The browser sends no
+  // dblclick for these buttons, so the page pairs them itself; a click
+  // that puts cards down, or a held finger, starts no pair, and a click
+  // on another card (or with the other button) picks up afresh.
+  const now = Date.now();
+  const hold = !!(press && press.touch);
+  const drop = !!(S.sel && S.sel.pile !== k);
+  const last = lastSplit;
+  lastSplit = hold || drop || !c ? { t: 0, button: -1, pile: -1, index: -1 } : { t: now, button: e.button, pile: k, index: c.index };
+  if (!hold && !drop && c && now - last.t < DOUBLE_MS && last.button === e.button && last.pile === k && last.index === c.index &&
+      !c.el.classList.contains("down")) {
+    lastSplit = { t: 0, button: -1, pile: -1, index: -1 };
+    doubleClick(k, c, true);
+    return;
+  }
+  splitAt(k, c ? c.index : -1);
 }
 
 // splitAt is the right-click, middle-click and long press on card index of

@@ -129,6 +129,9 @@ export function onKey(e) {
   // "?" opens the keys' help with Ctrl and Alt too: that is how Windows
   // reports the AltGr that types it on some layouts (Brazilian AltGr+W).
   if (key === "?" && !e.metaKey) { e.preventDefault(); openDialog("#dlg-keys"); return; }
+  // F1, and the Help key of keyboards that have one (the Amiga's opened a
+  // program's help), open it too.
+  if ((key === "F1" || key === "Help") && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); openDialog("#dlg-keys"); return; }
   if (e.ctrlKey || e.metaKey) {
     if (key === "z" && !e.shiftKey) { e.preventDefault(); played(undo()); }
     else if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); played(redo()); }
