@@ -51,7 +51,7 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
 	// Ann plays her first unfolded action each turn until a group is
 	// folded (more than eight sets or additions: a joker in hand).
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  if (document.querySelector("#actions details.act-group:not([open])")) return true;
 	  const b = document.querySelector("#actions div.act-group button[data-action]:not(:disabled)");
 	  if (b) b.click();

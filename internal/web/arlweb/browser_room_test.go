@@ -51,7 +51,7 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 	// that sheet open: a sheet that opens keeps the screen until the
 	// player acts or closes it, and her turn comes into view when she
 	// closes it (TestBrowserArlingtonSheetOnScreen).
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  const open = !document.getElementById("hand-over").hidden;
 	  const title = open ? document.getElementById("ho-title").textContent : "";
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
