@@ -123,7 +123,7 @@ func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
 	}
 	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "random", "random", "random", "random")
 	p.auto(true)
-	p.until(`[...document.querySelectorAll("#log ol")].some((ol) => ol.children.length >= 100)`)
+	p.untilPlayed(`[...document.querySelectorAll("#log ol")].some((ol) => ol.children.length >= 100)`)
 	p.auto(false)
 	type room struct{ Pad, Need float64 }
 	r := eval[room](p, `(() => {

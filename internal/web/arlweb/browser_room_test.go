@@ -249,7 +249,7 @@ func TestLongBrowserArlingtonWholeLog(t *testing.T) {
 	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	p.join("Ann")
 	p.auto(true)
-	p.until(`document.querySelector('#log section[data-hand="2"] li')`)
+	p.untilPlayed(`document.querySelector('#log section[data-hand="2"] li')`)
 	p.auto(false)
 	hand1 := eval[[]string](p, `[...document.querySelectorAll('#log section[data-hand="1"] li')].map((li) => li.textContent)`)
 	if len(hand1) < 10 || !strings.HasPrefix(hand1[len(hand1)-1], "Hand 1 is scored") {

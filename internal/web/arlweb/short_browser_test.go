@@ -253,7 +253,7 @@ func TestLongBrowserArlingtonShortWindowEnd(t *testing.T) {
 	}
 	p := seatedAt(t, 844, 390, "Ann", 1, "", "random", "random", "random")
 	p.auto(true)
-	p.until(`!document.getElementById("winners").hidden`)
+	p.untilPlayed(`!document.getElementById("winners").hidden`)
 	for _, sel := range []string{"#winners .win-text", "#btn-replay"} {
 		if s := p.spanOf(sel); !s.shown() {
 			t.Errorf("at 844×390, at the game's end, %s spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", sel, s.Top, s.Bottom, s.Bar, s.Foot)
