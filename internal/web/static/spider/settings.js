@@ -75,20 +75,28 @@ export function saveSettings() {
   sendSettings();
 }
 
-// sendSettings writes the settings to the server, one write at a time:
-// two in flight may be taken in either order, leaving the older. A
-// change made during a write is sent once it is answered. The writes
-// count as the page's requests in flight (busy).
+// sendSettings writes the settings to the server, one write at a time
+// per page: two in flight may be taken in either order, leaving the
+// older. It sends this browser's copy (localStorage), the newest of its
+// tabs', or this page's where the browser keeps none. A change made
+// during a write is sent once it is answered; so is the browser's copy
+// when another tab changed it meanwhile: that tab's write may have been
+// taken before this one, which then undid it. The writes count as the
+// page's requests in flight (busy).
 let sending = false;
 let again = false;
 function sendSettings() {
   if (sending) { again = true; return; }
   sending = true;
   busy(1);
-  const sent = JSON.stringify(S.settings);
-  api.putSettings(S.settings).then(() => {
-    // Taken, unless a newer change waits (this tab's or another's).
-    try { if (localStorage.getItem(SETTINGS_KEY) === sent) localStorage.removeItem(UNSENT_KEY); } catch { /* private mode */ }
+  const s = mergeSettings(local() || S.settings);
+  const sent = JSON.stringify(s);
+  api.putSettings(s).then(() => {
+    try {
+      const now = local();
+      if (!now || JSON.stringify(mergeSettings(now)) === sent) localStorage.removeItem(UNSENT_KEY);
+      else { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
+    } catch { /* private mode */ }
   }, () => { /* kept as unsent: the next page sends them again */ }).finally(() => {
     sending = false;
     if (again) { again = false; sendSettings(); }
