@@ -66,21 +66,35 @@ func (s *server) logs() []string {
 	return append([]string(nil), s.logged...)
 }
 
-// Short leases, so that a take-over comes within a second.
+// A short lease for the test of a take-over after a crash, so that it
+// comes within a second. The other tests' servers never die, and hold a
+// lease no load outlasts (stableLease): a heartbeat held up past a short
+// lease on a loaded machine let the other server take a live table from
+// under the test (its next action refused as moved). Their servers still
+// take a table given back at their next scan: that needs no lease to run
+// out.
 const (
-	testLease = 500 * time.Millisecond
-	testBeat  = 100 * time.Millisecond
-	testScan  = 100 * time.Millisecond
+	testLease   = 500 * time.Millisecond
+	stableLease = time.Minute
+	testBeat    = 100 * time.Millisecond
+	testScan    = 100 * time.Millisecond
 )
 
+// startServer starts a server that holds its tables (stableLease).
 func startServer(t *testing.T, url string) *server {
 	t.Helper()
-	return startServerStore(t, url, nil)
+	return startServerLease(t, url, stableLease, nil)
 }
 
 // startServerStore is startServer with its hub's store wrap(db) (nil:
 // db itself).
 func startServerStore(t *testing.T, url string, wrap func(*pgstore.DB) table.Store) *server {
+	t.Helper()
+	return startServerLease(t, url, stableLease, wrap)
+}
+
+// startServerLease is startServerStore with a lease of its own.
+func startServerLease(t *testing.T, url string, lease time.Duration, wrap func(*pgstore.DB) table.Store) *server {
 	t.Helper()
 	ctx := context.Background()
 	db, err := pgstore.Open(ctx, url)
@@ -88,7 +102,7 @@ func startServerStore(t *testing.T, url string, wrap func(*pgstore.DB) table.Sto
 		t.Fatal(err)
 	}
 	s := &server{db: db}
-	s.n, err = db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat,
+	s.n, err = db.Join(ctx, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: lease, Beat: testBeat,
 		Tables: func() []table.Summary {
 			if h := s.live.Load(); h != nil {
 				return h.List()
@@ -128,8 +142,8 @@ func startServerStore(t *testing.T, url string, wrap func(*pgstore.DB) table.Sto
 // too) plays to the end there.
 func TestTakeOverAfterCrash(t *testing.T) {
 	url := pgtest.DB(t)
-	a := startServer(t, url)
-	b := startServer(t, url)
+	a := startServerLease(t, url, testLease, nil)
+	b := startServerLease(t, url, testLease, nil)
 	tb := mustCreate(t, a.hub, "p", table.Config{Players: 3, Target: 12, Bots: []string{"", "random", "random"}})
 	id := tb.ID()
 	if _, err := b.hub.Table(id); err == nil {

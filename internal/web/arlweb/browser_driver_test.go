@@ -202,6 +202,40 @@ func (p *seatTab) until(cond string) {
 	p.do(untilJS(cond))
 }
 
+// untilPlayed waits for cond, a JS expression that may play the
+// person's turn (click an action) and is true once the moment the test
+// looks for has come. How long that takes is how long the game runs
+// until then: tens of plays in most deals, hundreds in some, each slower
+// on a loaded machine, so no one step's bound fits the whole of it (a
+// test that waited for it as one step failed under load when a deal ran
+// long). Each wait ends once the page has received playBatch more
+// events, and the next goes on from there: a wait fails only when the
+// table stands still for a step's bound, or after playCap events, and
+// the game's end before cond fails the test saying so.
+func (p *seatTab) untilPlayed(cond string) {
+	p.tb.Helper()
+	start := p.events()
+	for {
+		from := p.events()
+		if from-start > playCap {
+			p.tb.Fatalf("%s: not true after %d events: %s; page: %s", p.name, from-start, cond, p.diag())
+		}
+		p.until(fmt.Sprintf(`(window.__played = (%s) ? "yes" : document.getElementById("btn-replay") ? "over" : "") !== "" || window.__ws.count >= %d`,
+			cond, from+playBatch))
+		switch eval[string](p, `window.__played`) {
+		case "yes":
+			return
+		case "over":
+			p.tb.Fatalf("%s: the game ended before this came: %s", p.name, cond)
+		}
+	}
+}
+
+// playBatch is the events one wait of untilPlayed lets pass (a few
+// seconds of play under load); playCap is the most it lets pass in all,
+// far past the longest wait seen (under 600 events).
+const playBatch, playCap = 60, 6000
+
 // untilJS looks at the condition whenever the page's document changes
 // (a MutationObserver's turn, once the script that changed it has run)
 // and every 50 ms for what the document does not show (the hooks'

@@ -64,7 +64,7 @@ func TestBrowserArlingtonEndNoJump(t *testing.T) {
 	}
 	// Ann's moves are sent without touching the focus (as if she tapped
 	// them and went back to typing) until the game is over.
-	ann.until(`(() => {
+	ann.untilPlayed(`(() => {
 	  if (!document.getElementById("winners").hidden) return true;
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (first) first.click();

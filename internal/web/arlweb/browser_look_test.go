@@ -51,7 +51,7 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
 	// Ann plays her first unfolded action each turn until a group is
 	// folded (more than eight sets or additions: a joker in hand).
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  if (document.querySelector("#actions details.act-group:not([open])")) return true;
 	  const b = document.querySelector("#actions div.act-group button[data-action]:not(:disabled)");
 	  if (b) b.click();
@@ -123,7 +123,7 @@ func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
 	}
 	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "random", "random", "random", "random")
 	p.auto(true)
-	p.until(`[...document.querySelectorAll("#log ol")].some((ol) => ol.children.length >= 100)`)
+	p.untilPlayed(`[...document.querySelectorAll("#log ol")].some((ol) => ol.children.length >= 100)`)
 	p.auto(false)
 	type room struct{ Pad, Need float64 }
 	r := eval[room](p, `(() => {

@@ -112,7 +112,7 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 		t.Fatalf("%v; page: %s", err, ann.diag())
 	}
 	ann.auto(true)
-	ann.until(`document.querySelector("#btn-rematch")`)
+	ann.untilPlayed(`document.querySelector("#btn-rematch")`)
 	ann.auto(false)
 	id := strings.TrimPrefix(eval[string](ann, `location.pathname`), "/arlington/t/")
 

@@ -42,8 +42,8 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 	annSeat, bobSeat := eval[int](ann, `window.__ws.seat`), eval[int](bob, `window.__ws.seat`)
 	ann.auto(true)
 	bob.auto(true)
-	ann.until(`document.querySelector("#btn-rematch")`)
-	bob.until(`document.querySelector("#btn-rematch")`)
+	ann.untilPlayed(`document.querySelector("#btn-rematch")`)
+	bob.untilPlayed(`document.querySelector("#btn-rematch")`)
 	ann.auto(false)
 	bob.auto(false)
 	if text := eval[string](bob, `document.querySelector("#btn-rematch").textContent`); text != "Play again" {

@@ -51,7 +51,7 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 	// that sheet open: a sheet that opens keeps the screen until the
 	// player acts or closes it, and her turn comes into view when she
 	// closes it (TestBrowserArlingtonSheetOnScreen).
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  const open = !document.getElementById("hand-over").hidden;
 	  const title = open ? document.getElementById("ho-title").textContent : "";
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
@@ -249,7 +249,7 @@ func TestLongBrowserArlingtonWholeLog(t *testing.T) {
 	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	p.join("Ann")
 	p.auto(true)
-	p.until(`document.querySelector('#log section[data-hand="2"] li')`)
+	p.untilPlayed(`document.querySelector('#log section[data-hand="2"] li')`)
 	p.auto(false)
 	hand1 := eval[[]string](p, `[...document.querySelectorAll('#log section[data-hand="1"] li')].map((li) => li.textContent)`)
 	if len(hand1) < 10 || !strings.HasPrefix(hand1[len(hand1)-1], "Hand 1 is scored") {

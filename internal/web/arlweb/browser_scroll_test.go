@@ -38,7 +38,7 @@ func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
 	})()`)
 	// Ann plays as a keyboard player would (the focus on the action she
 	// sends) until the first hand is scored.
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  if (window.__sheet) return true;
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (first) { first.focus(); first.click(); }
@@ -89,7 +89,7 @@ func TestBrowserArlingtonStandInNoJump(t *testing.T) {
 	// page scrolled to its top, her hand reaches below the window's foot (a
 	// trick or sets on the table above it). Then a keyboard player's focus
 	// is on an action, and the page is at its top.
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
 	  scrollTo(0, 0);
@@ -217,7 +217,7 @@ func TestBrowserArlingtonSheetEachHand(t *testing.T) {
 	// Ann plays as a keyboard player would (which scrolls the page to the
 	// action she sends, away from the sheet) until two hands are scored;
 	// she never closes the sheet.
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  if (window.__titles.length >= 2) return true;
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (first) { first.focus(); first.click(); }
@@ -277,7 +277,7 @@ func typingNoJump(t *testing.T, p *seatTab) {
 	// Ann's moves are sent without touching the focus (as if she tapped
 	// them and went back to typing) until a hand is scored and her turn
 	// has come again after it.
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (window.__ws.results > 0 && first) return true;
 	  if (first) first.click();

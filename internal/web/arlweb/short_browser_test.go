@@ -53,7 +53,7 @@ const longGame = table.MaxTarget
 func shortTable(t *testing.T) *seatTab {
 	t.Helper()
 	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random", "random", "random")
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
 	  if (document.querySelector("#play figure")) return true;
@@ -107,7 +107,7 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 	// A turn with the lead and more actions than the window holds (the
 	// Hint button, first of them, and the last action shown do not fit in
 	// it together), and two cards no action plays together.
-	p.until(`(() => {
+	p.untilPlayed(`(() => {
 	  if (document.getElementById("btn-replay")) return true; // the game is over
 	  const first = document.querySelector("#actions button[data-action]:not(:disabled)");
 	  if (!first) return false;
@@ -205,7 +205,9 @@ func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	p := seatedAt(t, 390, 844, "Ann", 0, "", "random")
+	// A long game: the usual 32 points could come before the moment
+	// looked for.
+	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
 	// Ann answers a set or adds to one as soon as she can (with cards to
 	// spare, so the hand goes on); else she plays her first action.
 	pick := `(() => {
@@ -226,7 +228,7 @@ func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
 	  first.click();
 	  return false;
 	})()`
-	p.until(pick)
+	p.untilPlayed(pick)
 	// The move keeps the lead with Ann (she keeps cards), so the next
 	// view gives her the turn and nothing happens until she acts.
 	p.until(`window.__ws.count > window.__count && document.querySelector("#actions button[data-action]:not(:disabled)")`)
@@ -251,7 +253,7 @@ func TestLongBrowserArlingtonShortWindowEnd(t *testing.T) {
 	}
 	p := seatedAt(t, 844, 390, "Ann", 1, "", "random", "random", "random")
 	p.auto(true)
-	p.until(`!document.getElementById("winners").hidden`)
+	p.untilPlayed(`!document.getElementById("winners").hidden`)
 	for _, sel := range []string{"#winners .win-text", "#btn-replay"} {
 		if s := p.spanOf(sel); !s.shown() {
 			t.Errorf("at 844×390, at the game's end, %s spans %.0f to %.0f px: not on the screen (the bar ends at %.0f, the window at %.0f)", sel, s.Top, s.Bottom, s.Bar, s.Foot)

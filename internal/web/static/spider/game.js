@@ -8,7 +8,7 @@ import { geom } from "./render.js";
 import { playEffect, played } from "/shared/sound.js";
 import { cascade } from "./celebrate.js";
 import { reviewing } from "./analysis.js";
-import { measure, $, GAME_KEY, S } from "./state.js";
+import { busy, measure, $, GAME_KEY, S } from "./state.js";
 import { info, refuse, failure, describe, succeeded, gameChanged } from "./messages.js";
 import { clearDrag } from "./input.js";
 import { endKey } from "./end.js";
@@ -41,10 +41,7 @@ export function setGame(r, { message, ended = false } = {}) {
   if (message) info(message);
 }
 
-export function busy(delta) {
-  S.pending += delta;
-  document.body.dataset.busy = S.pending > 0 ? "1" : "0";
-}
+export { busy };
 
 // queue runs fn after every earlier request, so fast play keeps its order.
 export function queue(fn) {

@@ -65,6 +65,13 @@ export const S = {
   gaveUp: false, // the player gave this game up for its analysis
 };
 
+// busy counts the page's requests in flight (S.pending): the body's
+// data-busy is "1" while any is, the settings' writes included.
+export function busy(delta) {
+  S.pending += delta;
+  document.body.dataset.busy = S.pending > 0 ? "1" : "0";
+}
+
 export function pileCards(k, v = S.view) {
   const p = v.piles[k];
   return { down: p.down, up: p.up, hidden: p.hidden || [], len: p.down + p.up.length };

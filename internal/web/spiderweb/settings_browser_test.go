@@ -1,0 +1,227 @@
+package spiderweb
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cardtable/internal/store"
+	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
+)
+
+// settingsServer is the site with its settings writes (PUT /api/settings)
+// watched: each is counted in puts and told on stored once answered; after
+// hold, the next one waits for release first (told on held as it starts
+// waiting, and by closing heldDone once answered).
+type settingsServer struct {
+	srv      *httptest.Server
+	mu       sync.Mutex
+	holding  bool
+	puts     atomic.Int32
+	held     chan struct{}
+	release  chan struct{}
+	heldDone chan struct{}
+	stored   chan struct{}
+	once     sync.Once
+}
+
+func newSettingsServer(t *testing.T) *settingsServer {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := New(db, Options{Hint: firstMoveHint})
+	site := web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy})
+	ss := &settingsServer{
+		held: make(chan struct{}, 1), release: make(chan struct{}),
+		heldDone: make(chan struct{}), stored: make(chan struct{}, 16),
+	}
+	ss.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPut || r.URL.Path != "/api/settings" {
+			site.ServeHTTP(w, r)
+			return
+		}
+		ss.puts.Add(1)
+		ss.mu.Lock()
+		hold := ss.holding
+		ss.holding = false
+		ss.mu.Unlock()
+		if hold {
+			ss.held <- struct{}{}
+			<-ss.release // open() at the latest when the test ends
+			defer close(ss.heldDone)
+		}
+		site.ServeHTTP(w, r)
+		select {
+		case ss.stored <- struct{}{}:
+		default: // nobody waits for so many
+		}
+	}))
+	t.Cleanup(func() {
+		ss.open()
+		ss.srv.Close()
+		db.Close()
+	})
+	return ss
+}
+
+// hold makes the next settings write wait for open.
+func (ss *settingsServer) hold() {
+	ss.mu.Lock()
+	ss.holding = true
+	ss.mu.Unlock()
+}
+
+// open lets the held write (and any later one) through.
+func (ss *settingsServer) open() { ss.once.Do(func() { close(ss.release) }) }
+
+// settings is what the server keeps for the page's player.
+func (ss *settingsServer) settings(p *browserPage) map[string]any {
+	return getJSON[map[string]any](p, ss.srv.URL+"/api/settings")
+}
+
+func waitSignal(t *testing.T, c chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-c:
+	case <-time.After(webtest.StepTimeout):
+		t.Fatalf("no %s within %v", what, webtest.StepTimeout)
+	}
+}
+
+// setting is the aria-checked of the page's menu item for setting key.
+func setting(p *browserPage, key string) string {
+	var v string
+	p.eval(`document.querySelector('[data-set="`+key+`"]').getAttribute("aria-checked")`, &v)
+	return v
+}
+
+// unsentMark tells whether the browser marks its settings unsent.
+func unsentMark(p *browserPage) bool {
+	var unsent bool
+	p.eval(`localStorage.getItem("cardtable.spider.settings.unsent") !== null`, &unsent)
+	return unsent
+}
+
+// TestBrowserSettingReloadedBeforeStored: a setting changed just before
+// a reload survives it, though the server has not taken the change yet
+// (its write is held at the server until after the reload), and reaches
+// the server afterwards. The reloaded page asked the server for the
+// settings, got the ones from before the change and showed them: verbose
+// messages, turned off, were on again.
+func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	// The server keeps settings for this player: sound on.
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	waitSignal(t, ss.stored, "settings stored")
+	p.idle()
+	// Verbose off; its write is held at the server while the page reloads.
+	ss.hold()
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.held, "settings write")
+	p.load()
+	if v := setting(p, "verbose"); v != "false" {
+		t.Errorf("verbose, turned off just before a reload, shows aria-checked %q after it, want false", v)
+	}
+	ss.open()
+	p.idle()
+	waitSignal(t, ss.heldDone, "held settings write answered")
+	if s := ss.settings(p); s["verbose"] != false || s["sound"] != true {
+		t.Errorf("the server's settings after the reload: %v, want verbose false and sound true", s)
+	}
+	// The server has them now: a page loaded next takes the server's.
+	if unsentMark(p) {
+		t.Errorf("the page still marks its settings unsent once the server took them")
+	}
+	p.load()
+	if v := setting(p, "verbose"); v != "false" {
+		t.Errorf("verbose after a second reload: aria-checked %q, want false", v)
+	}
+}
+
+// TestBrowserSettingsWrittenInOrder: two changes in a row, the first's
+// write slow at the server, both reach it. Sent together, the first write
+// (verbose off, sound still off) could land after the second (both
+// changed) and undo sound; so the page sends the second once the first is
+// answered, and counts the writes among its requests in flight.
+func TestBrowserSettingsWrittenInOrder(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.hold()
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.held, "settings write")
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	var busy string
+	p.eval(`document.body.dataset.busy`, &busy)
+	if busy != "1" {
+		t.Errorf("data-busy %q while a settings write is unanswered, want 1", busy)
+	}
+	// A second write sent at once would have reached the server by now
+	// (the browser sent it before this read): told by the count, or by
+	// sound on at the server before the first write is answered.
+	if s := ss.settings(p); s["sound"] == true {
+		t.Errorf("the server took sound on before the write before it was answered")
+	}
+	if n := ss.puts.Load(); n != 1 {
+		t.Errorf("%d settings writes reached the server while the first is unanswered, want 1", n)
+	}
+	ss.open()
+	waitSignal(t, ss.heldDone, "held settings write answered")
+	p.idle()
+	if s := ss.settings(p); s["verbose"] != false || s["sound"] != true {
+		t.Errorf("the server's settings: verbose %v sound %v, want false and true", s["verbose"], s["sound"])
+	}
+	if unsentMark(p) {
+		t.Errorf("the page still marks its settings unsent once the server took them")
+	}
+}
+
+// TestBrowserSettingsTwoTabsOlderWriteLast: a setting changed in one tab
+// is kept when another tab's older write lands after it. Tab A turns
+// verbose off, its write held at the server; tab B, opened meanwhile,
+// takes the browser's unsent copy and sends it, then turns sound on, which
+// the server takes; A's write (sound off) lands last. A, answered, finds
+// the browser's copy changed since it sent and sends that copy: the server
+// ends with both changes, and a tab opened next shows sound on.
+func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	a := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.hold()
+	a.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.held, "tab A's settings write")
+	b := openPage(t, bctx, ss.srv, 1280, 800)
+	if v := setting(b, "verbose"); v != "false" {
+		t.Fatalf("tab B shows verbose aria-checked %q, want false (the browser's unsent copy)", v)
+	}
+	b.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	b.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on in tab B")
+	b.idle()
+	if s := ss.settings(b); s["sound"] != true {
+		t.Fatalf("the server's settings after tab B's change: %v, want sound true", s)
+	}
+	ss.open()
+	waitSignal(t, ss.heldDone, "tab A's held write answered")
+	a.idle()
+	if s := ss.settings(a); s["verbose"] != false || s["sound"] != true {
+		t.Errorf("the server's settings once tab A's older write landed: verbose %v sound %v, want false and true", s["verbose"], s["sound"])
+	}
+	if unsentMark(a) {
+		t.Errorf("the browser still marks its settings unsent once the server took them")
+	}
+	c := openPage(t, bctx, ss.srv, 1280, 800)
+	if v := setting(c, "sound"); v != "true" {
+		t.Errorf("a tab opened afterwards shows sound aria-checked %q, want true", v)
+	}
+}
