@@ -93,6 +93,7 @@ export function connect(keep = false) {
 }
 // opened greets the table on a new connection: its hello subscribes.
 function opened(ws) {
+  netDown = false;
   down = "";
   alive = false;
   fails = 0;
@@ -131,6 +132,7 @@ function heard(data, state) {
 function closed(ws, ev, wasOpen) {
   conn.chat.lost(ws);
   if (conn.ws !== ws) return; // a socket the page already let go of
+  netDown = false;
   page.dropped(); // an action in flight is answered by the next view, or was lost
   conn.ws = null;
   // The page's own close to start again after missed events (resync).
@@ -431,6 +433,24 @@ function checkAlive() {
 function answered() {
   clearTimeout(probe);
   probe = 0;
+  if (netDown && conn.ws && conn.ws.readyState === WebSocket.OPEN) { netDown = false; setConn("connected"); }
+}
+
+// The network gone. A phone out of its network's reach keeps a socket
+// that looks open: nothing arrives and nothing is refused, so the page
+// went on saying "connected" and showing the turn as it was, while the
+// table moved on and the turn timer ran on the person. So when the
+// browser says the network is gone ("offline") the line says so; once it
+// is back ("online") the check above asks the socket (a ping), not held
+// back by an earlier check: the line says "connected" again on its
+// answer, or the page reconnects. A page reconnecting (its line says
+// so already) or stopped (away, left, replaced) keeps its line.
+let netDown = false;
+function wentOffline() {
+  if (!conn.ws || conn.ws.readyState !== WebSocket.OPEN || conn.away || conn.left || conn.replaced || conn.gone) return;
+  netDown = true;
+  checkedAt = -Infinity;
+  setConn("no network: waiting for it to come back…");
 }
 
 // installConnection gives the connection what it needs of the table page
@@ -451,6 +471,7 @@ export function installConnection(hooks) {
     // Another window of this seat found the person back (heardBack).
     backWord.onmessage = (ev) => { if (ev.data) heardBack(ev.data.back); };
   }
+  window.addEventListener("offline", wentOffline);
   window.addEventListener("online", checkAlive);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
   let tick = Date.now();
