@@ -37,7 +37,7 @@ func TestBrowserArlingtonOfflineSaid(t *testing.T) {
 	eval[bool](p, countPings)
 	p.do(networkGone(true))
 	p.until(`!navigator.onLine`)
-	p.until(`document.getElementById("conn").textContent === "no network: waiting for it to come back…"`)
+	p.until(`document.getElementById("conn").textContent === "offline: waiting for the network…"`)
 	p.shot("offline")
 	p.do(networkGone(false))
 	p.until(`document.getElementById("conn").textContent === "connected"`)

@@ -450,7 +450,38 @@ function wentOffline() {
   if (!conn.ws || conn.ws.readyState !== WebSocket.OPEN || conn.away || conn.left || conn.replaced || conn.gone) return;
   netDown = true;
   checkedAt = -Infinity;
-  setConn("no network: waiting for it to come back…");
+  setConn("offline: waiting for the network…");
+}
+
+// The back-forward cache. A page left for another (the lobby, a link)
+// is kept whole by the browser, its socket open: the table saw the
+// person still there, so their turn waited out its timer while they
+// were in the lobby, and the others saw them connected. Going into the
+// cache (pagehide, persisted) the page closes its connection as a page
+// closed does; shown from it again (Back) it connects anew and catches
+// up as after any drop. A page stopped (left, replaced, gone) stays
+// stopped; one watching its person away keeps watching (keepAway).
+let cached = false;
+function intoCache(ev) {
+  if (!ev.persisted) return;
+  clearTimeout(retryTimer);
+  retryTimer = 0;
+  plan("");
+  cached = !conn.left && !conn.replaced && !conn.gone;
+  const ws = conn.ws;
+  if (!ws) return;
+  conn.ws = null;
+  ws.onopen = ws.onmessage = ws.onclose = null;
+  answered();
+  netDown = false;
+  conn.chat.lost(ws);
+  page.dropped();
+  ws.close(1000, "page left");
+}
+function outOfCache(ev) {
+  if (!ev.persisted || !cached) return;
+  cached = false;
+  connect(conn.away);
 }
 
 // installConnection gives the connection what it needs of the table page
@@ -471,6 +502,8 @@ export function installConnection(hooks) {
     // Another window of this seat found the person back (heardBack).
     backWord.onmessage = (ev) => { if (ev.data) heardBack(ev.data.back); };
   }
+  window.addEventListener("pagehide", intoCache);
+  window.addEventListener("pageshow", outOfCache);
   window.addEventListener("offline", wentOffline);
   window.addEventListener("online", checkAlive);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
