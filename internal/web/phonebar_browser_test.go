@@ -86,3 +86,20 @@ func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
 		p.t.Errorf("in a desktop window (no touch) the header's links are %v px high, want the compact 36", h)
 	}
 }
+
+// TestBrowserPageNamesOnPhone: on a phone (390×844) the Rules page and
+// "Your games" show their names in the bar. Only the table page, whose
+// bar also holds the connection line, keeps its name for screen readers
+// alone; the rule that does so hid every Arlington page's name.
+func TestBrowserPageNamesOnPhone(t *testing.T) {
+	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 390, 844)
+	loaded := `document.readyState === "complete"`
+	for _, path := range []string{"/arlington/rules", "/arlington/games"} {
+		p.open(path, `location.pathname === "`+path+`" && `+loaded)
+		var width float64
+		p.eval(`(() => { const h = document.querySelector("header h1"); return h.checkVisibility() ? h.getBoundingClientRect().width : 0; })()`, &width)
+		if width < 40 {
+			t.Errorf("%s: its name is not shown in the bar on a phone (%v px wide)", path, width)
+		}
+	}
+}
