@@ -56,13 +56,6 @@ export function group(cards, cls, label) {
 const SPECTRUM = { aces: "aces", multiples: "of a kind", couples: "a couple", runs: "a run" };
 export function spectrumWords(s) { return SPECTRUM[s] || s; }
 
-// ratingInPlay keeps each seat's rating as this page last saw it while
-// the game was in play, so that at the end a rated game's change shows
-// beside the new rating ("+15 this game"): the new number alone did not
-// say whether the game had raised or lowered it. A page opened after
-// the end never saw the old rating and shows the new one alone.
-const ratingInPlay = new Map();
-
 // renderPlayers draws each seat: name, badges, cards in hand, score, the
 // cards everyone knows to be in that hand, and its table of sets.
 export function renderPlayers(box, m, names, arrive) {
@@ -90,9 +83,9 @@ export function renderPlayers(box, m, names, arrive) {
     else if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
     if (s.rating) badges.push(`rating ${s.rating}`);
-    if (v && !over && s.rating) ratingInPlay.set(s.seat, s.rating);
-    const was = over && s.rating ? ratingInPlay.get(s.seat) : undefined;
-    if (was !== undefined && was !== s.rating) badges.push(`${s.rating > was ? "+" : "−"}${Math.abs(s.rating - was)} this game`);
+    // A rated game's end, once drawn: how much it moved the rating (the
+    // server's figure for this game alone), which the new number did not say.
+    if (over && s.rating && s.ratingChange) badges.push(`${s.ratingChange > 0 ? "+" : "−"}${Math.abs(s.ratingChange)} this game`);
     for (const b of badges) head.appendChild(el("span", "badge", b));
     p.appendChild(head);
     if (v) {
