@@ -61,21 +61,25 @@ export function answered() {
 // table moved on and the turn timer ran on the person. So when the
 // browser says the network is gone ("offline") the line says so; once it
 // is back ("online") the check above asks the socket (a ping), not held
-// back by an earlier check (the network's return lifts the gap between
-// checks; its going does not, so a page shown again while offline
-// does not drop its socket for a ping nobody could answer): the line
+// back by an earlier check (the network's return after a loss lifts the
+// gap between checks; its going does not, so a page shown again while
+// offline does not drop its socket for a ping nobody could answer, and
+// an "online" with no "offline" before it is a wake like any): the line
 // says "connected" again on its answer, or the page reconnects. A page
 // reconnecting (its line says so already) or stopped (away, left,
 // replaced) keeps its line.
 let netDown = false;
+let lost = false; // "offline" heard, and no "online" since
 function wentOffline() {
+  lost = true;
   const { conn } = c;
   if (!conn.ws || conn.ws.readyState !== WebSocket.OPEN || conn.away || conn.left || conn.replaced || conn.gone) return;
   netDown = true;
   c.setConn("offline: waiting for the network…");
 }
 function cameOnline() {
-  checkedAt = -Infinity;
+  if (lost) checkedAt = -Infinity;
+  lost = false;
   checkAlive();
 }
 // netBack forgets the network's loss: a connection opened, closed or let
