@@ -83,6 +83,9 @@ type seat struct {
 	reserved bool
 	subs     int // the person's live subscriptions
 	rating   int // the shown rating (rating.Shown) of the bot level or person; 0: none
+	// ratingChange is what this game's rated end moved rating by (0:
+	// none, or not known: finishRated).
+	ratingChange int
 }
 
 // timerSlot is an armed timer and what it was armed for; a nil C blocks

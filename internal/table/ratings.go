@@ -236,10 +236,11 @@ func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 		return false, nil
 	}
 	end := l.ratedEnd()
-	var after []Rating
+	var before, after []Rating
 	update := end.Update
 	end.Update = func(old []Rating) ([]Rating, error) {
 		var err error
+		before = old
 		after, err = update(old)
 		return after, err
 	}
@@ -255,8 +256,38 @@ func (l *loop) finishRated(ctx context.Context, at time.Time) (bool, error) {
 			shown[a.Key] = rating.Shown(rating.Rating{Mu: a.Mu, Sigma: a.Sigma})
 		}
 		l.showRatings(shown)
+		l.showChanges(before, shown)
 	}
 	return true, nil
+}
+
+// showChanges sets each seat's rating change from this game's rated
+// end: its new shown rating less the one it had in the store as this
+// game was rated (before), so no other table's end in between counts. A
+// bot level not rated before moved from its starting rating; a person's
+// first rated game had no rating, so no change.
+func (l *loop) showChanges(before []Rating, shown map[string]int) {
+	was := map[string]int{}
+	for _, o := range before {
+		if o.Games > 0 && o.Sigma > 0 { // as ratedEnd's update reads them
+			was[o.Key] = rating.Shown(rating.Rating{Mu: o.Mu, Sigma: o.Sigma})
+		}
+	}
+	for i := range l.seats {
+		k := l.seatKey(i)
+		now, ok := shown[k.Key]
+		if !ok {
+			continue
+		}
+		old, ok := was[k.Key]
+		if !ok && k.Bot {
+			old, ok = rating.Shown(start(k)), true
+		}
+		if ok {
+			l.seats[i].ratingChange = now - old
+			l.dirty = true
+		}
+	}
 }
 
 // playsOut is called when a table nobody is connected to would close

@@ -48,13 +48,16 @@ type SeatInfo struct {
 	// Rating is the shown rating of the bot level or person (0: none
 	// yet), for the lobby (docs/tables.md, "Ratings").
 	Rating int `json:"rating,omitempty"`
+	// RatingChange is what this game's rated end moved Rating by, once
+	// the game is over (0: unmoved, or not known: finishRated).
+	RatingChange int `json:"ratingChange,omitempty"`
 }
 
 func (l *loop) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(l.seats))
 	for i, s := range l.seats {
 		out[i] = SeatInfo{Seat: i, Bot: s.bot, Name: s.name, Open: s.bot == "" && s.player == "",
-			Present: s.bot == "" && s.subs > 0 && !s.left, Away: s.away, Reserved: s.reserved, Rating: s.rating}
+			Present: s.bot == "" && s.subs > 0 && !s.left, Away: s.away, Reserved: s.reserved, Rating: s.rating, RatingChange: s.ratingChange}
 	}
 	return out
 }
@@ -230,7 +233,7 @@ func (l *loop) leave(player string) (Left, error) {
 		return Left{Seat: s, Away: true}, nil
 	}
 	old := l.seats[s]
-	l.seats[s].player, l.seats[s].name, l.seats[s].reserved, l.seats[s].rating = "", "", false, 0
+	l.seats[s].player, l.seats[s].name, l.seats[s].reserved, l.seats[s].rating, l.seats[s].ratingChange = "", "", false, 0, 0
 	if err := l.saveSeats(); err != nil {
 		l.seats[s] = old
 		return Left{}, err

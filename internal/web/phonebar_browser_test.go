@@ -63,3 +63,43 @@ func (p *sitePage) barFits(path string) {
 		p.t.Errorf("%s: the header's links %q run past the window's edge", path, out)
 	}
 }
+
+// TestBrowserBarTapsPhoneLandscape: a phone turned sideways (844×390,
+// touch) is wider than 600 px, and the header's links fell back to the
+// desktop's 36 px height: under a thumb's 40. A touch screen keeps them
+// 44 px high whatever its width; a desktop window of that size (no
+// touch) keeps the compact bar.
+func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
+	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 844, 390)
+	p.step("a phone held sideways", chromedp.EmulateViewport(844, 390, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape))
+	p.open("/arlington/", lobbyReady)
+	var low []string
+	p.eval(`[...document.querySelectorAll("header a")].filter((a) => a.getBoundingClientRect().height < 44).map((a) => a.textContent + " " + a.getBoundingClientRect().height)`, &low)
+	if len(low) > 0 {
+		p.t.Errorf("on a touch screen held sideways the header's links %q are under 44 px high", low)
+	}
+	p.barFits("/arlington/ sideways")
+	p.step("a desktop window of that size", chromedp.EmulateViewport(844, 390))
+	var h float64
+	p.eval(`document.querySelector("header a").getBoundingClientRect().height`, &h)
+	if h != 36 {
+		p.t.Errorf("in a desktop window (no touch) the header's links are %v px high, want the compact 36", h)
+	}
+}
+
+// TestBrowserPageNamesOnPhone: on a phone (390×844) the Rules page and
+// "Your games" show their names in the bar. Only the table page, whose
+// bar also holds the connection line, keeps its name for screen readers
+// alone; the rule that does so hid every Arlington page's name.
+func TestBrowserPageNamesOnPhone(t *testing.T) {
+	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 390, 844)
+	loaded := `document.readyState === "complete"`
+	for _, path := range []string{"/arlington/rules", "/arlington/games"} {
+		p.open(path, `location.pathname === "`+path+`" && `+loaded)
+		var width float64
+		p.eval(`(() => { const h = document.querySelector("header h1"); return h.checkVisibility() ? h.getBoundingClientRect().width : 0; })()`, &width)
+		if width < 40 {
+			t.Errorf("%s: its name is not shown in the bar on a phone (%v px wide)", path, width)
+		}
+	}
+}

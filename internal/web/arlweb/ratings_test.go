@@ -18,6 +18,18 @@ import (
 // game is over, with the table's id.
 func (c *client) playAway(name string, rated bool) string {
 	c.e.tb.Helper()
+	return c.playAwayBy(rated, func(id string) {
+		c.join(id, name)
+		if code := c.do("POST", "/api/arlington/tables/"+id+"/leave", nil, nil); code != http.StatusOK {
+			c.e.tb.Fatalf("leave: %d", code)
+		}
+	})
+}
+
+// playAwayBy is playAway with the joining and leaving done by sit (a
+// browser's page, say), c creating the table.
+func (c *client) playAwayBy(rated bool, sit func(id string)) string {
+	c.e.tb.Helper()
 	var got created
 	cfg := table.Config{Players: 2, Target: 1, Bots: []string{"", "random"}, StandIn: "random", Rated: rated}
 	if code := c.do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated || got.Rated != rated {
@@ -32,10 +44,7 @@ func (c *client) playAway(name string, rated bool) string {
 		c.e.tb.Fatal(err)
 	}
 	defer sub.Close()
-	c.join(got.ID, name)
-	if code := c.do("POST", "/api/arlington/tables/"+got.ID+"/leave", nil, nil); code != http.StatusOK {
-		c.e.tb.Fatalf("leave: %d", code)
-	}
+	sit(got.ID)
 	timeout := time.After(20 * time.Second)
 	for {
 		select {

@@ -2,6 +2,7 @@
 // after a drop, and the states in which the page stops playing (the seat
 // taken over by another window, the table gone, the person left).
 import { savedName, el, say } from "./common.js";
+import { answered, netBack, installWake } from "./wake.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -93,10 +94,15 @@ export function connect(keep = false) {
 }
 // opened greets the table on a new connection: its hello subscribes.
 function opened(ws) {
+  netBack();
   down = "";
   alive = false;
   fails = 0;
-  setConn("connected");
+  // A page watching its person away (Back from the cache, a table
+  // closed under it, a resync) connects with keepAway: the table keeps
+  // them away, so its first view changes nothing for followAway, and
+  // the line keeps the away words and Come back.
+  setConn(...(conn.away ? [awayWords(), comeBackButton()] : ["connected"]));
   if ($("error").textContent.startsWith("Not connected")) $("error").textContent = "";
   ws.send(JSON.stringify(page.hello({ name: savedName() || undefined, keepAway: keepAway || undefined })));
 }
@@ -131,6 +137,7 @@ function heard(data, state) {
 function closed(ws, ev, wasOpen) {
   conn.chat.lost(ws);
   if (conn.ws !== ws) return; // a socket the page already let go of
+  netBack();
   page.dropped(); // an action in flight is answered by the next view, or was lost
   conn.ws = null;
   // The page's own close to start again after missed events (resync).
@@ -388,49 +395,37 @@ function reconnectNow() {
   connect();
 }
 
-// Waking. A laptop that slept, or a network that changed under the page,
-// leaves a socket that looks open and is dead: the page found out only
-// when it sent something, or once the server's ping (which a page's
-// script does not see) had ended it. So when the page may have been
-// asleep (it is shown again, the network is back, or its clock jumped
-// past a tick it missed) it checks: it sends a ping, which the server
-// answers with a pong (a hello would resubscribe: the others would see
-// the person leave and come back, and the turn timer start again), and
-// with no answer within PROBE_MS it drops that socket and connects anew
-// (the usual waits follow a failed attempt). At most one check every
-// CHECK_EVERY_MS: no storm of pings or reconnects. The clock is the
-// wall clock (Date.now): a monotonic one may stand still while the
-// machine sleeps. A hidden page does not look at it: its timers are
-// held back (once a minute in Chrome), so every look would seem late;
-// being shown again is checked on its own.
-const TICK_MS = 5000;          // the clock's look
-const SLEPT_MS = 15000;        // a look this late: the machine slept
-const PROBE_MS = 3000;         // the wait for the ping's answer
-const CHECK_EVERY_MS = 10000;  // the least time between two checks
-let probe = 0;       // the check under way: its timer (0: none)
-let checkedAt = -Infinity;
-function checkAlive() {
-  if (!conn.ws) { reconnectNow(); return; }
+// The back-forward cache. A page left for another (the lobby, a link)
+// is kept whole by the browser, its socket open: the table saw the
+// person still there, so their turn waited out its timer while they
+// were in the lobby, and the others saw them connected. Going into the
+// cache (pagehide, persisted) the page closes its connection as a page
+// closed does; shown from it again (Back) it connects anew and catches
+// up as after any drop. A page stopped (left, replaced, gone) stays
+// stopped; one watching its person away keeps watching (keepAway), as
+// does one whose Leave was pressed and not yet answered: the Leave may
+// have reached the table, and a plain hello would bring them back.
+let cached = false;
+function intoCache(ev) {
+  if (!ev.persisted) return;
+  clearTimeout(retryTimer);
+  retryTimer = 0;
+  plan("");
+  cached = !conn.left && !conn.replaced && !conn.gone;
   const ws = conn.ws;
-  const now = Date.now();
-  if (ws.readyState !== WebSocket.OPEN || probe || Math.abs(now - checkedAt) < CHECK_EVERY_MS) return;
-  checkedAt = now;
-  ws.send(JSON.stringify({ type: "ping" }));
-  probe = setTimeout(() => {
-    probe = 0;
-    if (conn.ws !== ws) return;
-    // Dead: ended as a lost network ends it, and its late close (if
-    // ever) is not this page's business any more.
-    const ended = ws.onclose;
-    ws.onopen = ws.onmessage = ws.onclose = null;
-    ws.close();
-    ended({ code: 1006, reason: "" });
-  }, PROBE_MS);
+  if (!ws) return;
+  conn.ws = null;
+  ws.onopen = ws.onmessage = ws.onclose = null;
+  answered();
+  netBack();
+  conn.chat.lost(ws);
+  page.dropped();
+  ws.close(1000, "page left");
 }
-// answered ends a check: anything heard on the socket (or its end) does.
-function answered() {
-  clearTimeout(probe);
-  probe = 0;
+function outOfCache(ev) {
+  if (!ev.persisted || !cached) return;
+  cached = false;
+  connect(conn.away || conn.leaving);
 }
 
 // installConnection gives the connection what it needs of the table page
@@ -451,12 +446,7 @@ export function installConnection(hooks) {
     // Another window of this seat found the person back (heardBack).
     backWord.onmessage = (ev) => { if (ev.data) heardBack(ev.data.back); };
   }
-  window.addEventListener("online", checkAlive);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
-  let tick = Date.now();
-  setInterval(() => {
-    const now = Date.now();
-    if (!document.hidden && now - tick > SLEPT_MS) checkAlive();
-    tick = now;
-  }, TICK_MS);
+  window.addEventListener("pagehide", intoCache);
+  window.addEventListener("pageshow", outOfCache);
+  installWake({ conn, setConn, reconnect: reconnectNow });
 }

@@ -60,6 +60,7 @@ export function spectrumWords(s) { return SPECTRUM[s] || s; }
 // cards everyone knows to be in that hand, and its table of sets.
 export function renderPlayers(box, m, names, arrive) {
   const v = m.view;
+  const over = !!v && (v.winners || []).length > 0;
   box.replaceChildren();
   for (const s of m.seats) {
     const p = el("div", "player");
@@ -82,6 +83,9 @@ export function renderPlayers(box, m, names, arrive) {
     else if (s.away) badges.push("away: a bot plays");
     else if (!s.bot && !s.open && !s.present) badges.push("not connected");
     if (s.rating) badges.push(`rating ${s.rating}`);
+    // A rated game's end, once drawn: how much it moved the rating (the
+    // server's figure for this game alone), which the new number did not say.
+    if (over && s.rating && s.ratingChange) badges.push(`${s.ratingChange > 0 ? "+" : "−"}${Math.abs(s.ratingChange)} this game`);
     for (const b of badges) head.appendChild(el("span", "badge", b));
     p.appendChild(head);
     if (v) {

@@ -1,0 +1,101 @@
+// The table page's checks of a connection that may be dead without
+// saying so: after the machine slept, when the page is shown again, and
+// when the network goes and comes back (connection.js owns the
+// connection; installWake gives these checks what they need of it).
+
+// Waking. A laptop that slept, or a network that changed under the page,
+// leaves a socket that looks open and is dead: the page found out only
+// when it sent something, or once the server's ping (which a page's
+// script does not see) had ended it. So when the page may have been
+// asleep (it is shown again, the network is back, or its clock jumped
+// past a tick it missed) it checks: it sends a ping, which the server
+// answers with a pong (a hello would resubscribe: the others would see
+// the person leave and come back, and the turn timer start again), and
+// with no answer within PROBE_MS it drops that socket and connects anew
+// (the usual waits follow a failed attempt). At most one check every
+// CHECK_EVERY_MS: no storm of pings or reconnects. The clock is the
+// wall clock (Date.now): a monotonic one may stand still while the
+// machine sleeps. A hidden page does not look at it: its timers are
+// held back (once a minute in Chrome), so every look would seem late;
+// being shown again is checked on its own.
+const TICK_MS = 5000;          // the clock's look
+const SLEPT_MS = 15000;        // a look this late: the machine slept
+const PROBE_MS = 3000;         // the wait for the ping's answer
+const CHECK_EVERY_MS = 10000;  // the least time between two checks
+let probe = 0;       // the check under way: its timer (0: none)
+let checkedAt = -Infinity;
+// c is what the checks need of the connection (installWake): conn, its
+// state; setConn(...parts), its line; reconnect(), an attempt planned
+// started now.
+let c = null;
+function checkAlive() {
+  const { conn } = c;
+  if (!conn.ws) { c.reconnect(); return; }
+  const ws = conn.ws;
+  const now = Date.now();
+  if (ws.readyState !== WebSocket.OPEN || probe || Math.abs(now - checkedAt) < CHECK_EVERY_MS) return;
+  checkedAt = now;
+  ws.send(JSON.stringify({ type: "ping" }));
+  probe = setTimeout(() => {
+    probe = 0;
+    if (conn.ws !== ws) return;
+    // Dead: ended as a lost network ends it, and its late close (if
+    // ever) is not this page's business any more.
+    const ended = ws.onclose;
+    ws.onopen = ws.onmessage = ws.onclose = null;
+    ws.close();
+    ended({ code: 1006, reason: "" });
+  }, PROBE_MS);
+}
+// answered ends a check: anything heard on the socket (or its end) does.
+export function answered() {
+  clearTimeout(probe);
+  probe = 0;
+  const { conn } = c;
+  if (netDown && conn.ws && conn.ws.readyState === WebSocket.OPEN) { netDown = false; c.setConn("connected"); }
+}
+
+// The network gone. A phone out of its network's reach keeps a socket
+// that looks open: nothing arrives and nothing is refused, so the page
+// went on saying "connected" and showing the turn as it was, while the
+// table moved on and the turn timer ran on the person. So when the
+// browser says the network is gone ("offline") the line says so; once it
+// is back ("online") the check above asks the socket (a ping), not held
+// back by an earlier check (the network's return after a loss lifts the
+// gap between checks; its going does not, so a page shown again while
+// offline does not drop its socket for a ping nobody could answer, and
+// an "online" with no "offline" before it is a wake like any): the line
+// says "connected" again on its answer, or the page reconnects. A page
+// reconnecting (its line says so already) or stopped (away, left,
+// replaced) keeps its line.
+let netDown = false;
+let lost = false; // "offline" heard, and no "online" since
+function wentOffline() {
+  lost = true;
+  const { conn } = c;
+  if (!conn.ws || conn.ws.readyState !== WebSocket.OPEN || conn.away || conn.left || conn.replaced || conn.gone) return;
+  netDown = true;
+  c.setConn("offline: waiting for the network…");
+}
+function cameOnline() {
+  if (lost) checkedAt = -Infinity;
+  lost = false;
+  checkAlive();
+}
+// netBack forgets the network's loss: a connection opened, closed or let
+// go of has its own line.
+export function netBack() { netDown = false; }
+
+// installWake starts the checks: c is { conn, setConn, reconnect }.
+export function installWake(hooks) {
+  c = hooks;
+  window.addEventListener("offline", wentOffline);
+  window.addEventListener("online", cameOnline);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) checkAlive(); });
+  let tick = Date.now();
+  setInterval(() => {
+    const now = Date.now();
+    if (!document.hidden && now - tick > SLEPT_MS) checkAlive();
+    tick = now;
+  }, TICK_MS);
+}
