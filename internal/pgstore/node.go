@@ -207,9 +207,9 @@ func (n *Node) Close(ctx context.Context) error {
 	n.mu.Lock()
 	clear(n.epochs)
 	n.mu.Unlock()
-	_, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
+	_, err := n.db.tables.Exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
 	if err == nil {
-		_, err = n.db.exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
+		_, err = n.db.tables.Exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
 	}
 	return err
 }

@@ -89,7 +89,7 @@ func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3 AND `+cond,
+	tag, err := db.tables.Exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3 AND `+cond,
 		string(js), millis(time.Now()), id, owner, epoch)
 	if err == nil && tag.RowsAffected() == 0 {
 		return db.refused(id)
@@ -117,7 +117,7 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `WITH up AS (
+	tag, err := db.tables.Exec(ctx, `WITH up AS (
 			UPDATE live_tables SET moves = moves + 1, updated = $1
 			WHERE id = $2 AND moves = $3 AND status = $4 AND `+cond+` RETURNING id)
 		INSERT INTO live_table_moves (tbl, seq, seat, action) SELECT id, $3, $5, $6 FROM up`,
@@ -136,7 +136,7 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	var status string
 	var holder *string
 	var held int64
-	err = db.pool.QueryRow(ctx, `SELECT moves, status, owner, epoch FROM live_tables WHERE id = $1`, id).
+	err = db.tables.QueryRow(ctx, `SELECT moves, status, owner, epoch FROM live_tables WHERE id = $1`, id).
 		Scan(&moves, &status, &holder, &held)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return notFound(id)
@@ -176,7 +176,7 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND `+cond,
+	tag, err := db.tables.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND `+cond,
 		string(status), millis(at), id, owner, epoch)
 	if err == nil && tag.RowsAffected() == 0 {
 		return db.refused(id)
