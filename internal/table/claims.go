@@ -22,12 +22,78 @@ func (h *Hub) scan() {
 			return
 		case <-t.C:
 		}
+		if h.dropAdrift() {
+			continue // the store is out of reach: nothing to ask it
+		}
 		// Nothing is taken while what is held is unknown: a table still
 		// running here must stop before a new claim of it starts a copy.
 		if h.dropLost() {
+			h.giveBackAdrift()
 			h.takeOrphans()
 		}
 	}
+}
+
+// Adrift is what a Claims may also say: that this server's lease ran out
+// unrenewed (it could not reach the store for longer than a lease), so
+// another server may run its tables already.
+type Adrift interface {
+	Adrift() bool
+}
+
+// dropAdrift stops every table this hub runs while its lease is run out
+// (Adrift), and reports whether it is. Their connections end with
+// ErrMoved ("table moved: reconnect"): the pages connect again, through
+// the load balancer, and reach each table where it runs now, or are
+// told to try again in a moment until a server runs it. Kept here, a
+// table taken over elsewhere left its players refused at every action
+// until this server reached the store again. The tables stopped are
+// given back once the store answers (giveBackAdrift), those another
+// server has not taken.
+func (h *Hub) dropAdrift() bool {
+	a, ok := h.o.Claims.(Adrift)
+	if !ok || !a.Adrift() {
+		return false
+	}
+	h.mu.Lock()
+	var drop []*Table
+	for _, t := range h.tables {
+		if !t.Moved() {
+			drop = append(drop, t)
+		}
+	}
+	h.mu.Unlock()
+	if len(drop) == 0 {
+		return true
+	}
+	h.o.Logf("lease ran out (the database out of reach): %d tables stopped here; their players reconnect, "+
+		"and reach each where it runs", len(drop))
+	for _, t := range drop {
+		ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+		t.lose(ctx)
+		cancel()
+		h.adrift = append(h.adrift, t.id)
+	}
+	return true
+}
+
+// giveBackAdrift gives back the tables dropAdrift stopped that this
+// server still holds (no other server took them while it could not
+// reach the store: PostgreSQL itself was down), so that the next scan,
+// here or elsewhere, takes them and runs them again.
+func (h *Hub) giveBackAdrift() {
+	if len(h.adrift) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+	defer cancel()
+	if err := h.o.Claims.Release(ctx, h.adrift); err != nil {
+		if h.ctx.Err() == nil {
+			h.o.Logf("giving back %d tables stopped while the database was out of reach: %v", len(h.adrift), err)
+		}
+		return
+	}
+	h.adrift = nil
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another

@@ -150,6 +150,10 @@ type Hub struct {
 	// gave back, never taken again here (at most maxUnstartable; only the
 	// scan uses it).
 	unstartable idSet
+	// adrift is the tables stopped while this server's lease was run out
+	// (dropAdrift), to give back once the store answers (only the scan
+	// uses it; at most MaxTables).
+	adrift []string
 
 	// umu guards unreadables: the stored tables already reported as
 	// unreadable (at most maxUnreadable), so that each is reported once.

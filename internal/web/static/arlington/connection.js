@@ -93,6 +93,7 @@ export function connect(keep = false) {
 }
 // opened greets the table on a new connection: its hello subscribes.
 function opened(ws) {
+  heardAt = Date.now();
   down = "";
   alive = false;
   fails = 0;
@@ -431,7 +432,17 @@ function checkAlive() {
 function answered() {
   clearTimeout(probe);
   probe = 0;
+  heardAt = Date.now();
 }
+// Quiet. A server that stops without closing anything (its process
+// paused, its machine gone) leaves the page's socket open and silent:
+// the table, taken over by another server, played on while the page
+// waited, until a proxy's read timeout (nginx's 120 s) or for good. So a
+// shown page that has heard nothing for QUIET_MS checks as on waking (a
+// table waiting on a person thinking sends nothing: one ping each
+// QUIET_MS, answered by a pong).
+const QUIET_MS = 20000;
+let heardAt = Date.now();
 
 // installConnection gives the connection what it needs of the table page
 // and starts following the network and the page's visibility:
@@ -456,7 +467,8 @@ export function installConnection(hooks) {
   let tick = Date.now();
   setInterval(() => {
     const now = Date.now();
-    if (!document.hidden && now - tick > SLEPT_MS) checkAlive();
+    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS;
+    if (!document.hidden && (now - tick > SLEPT_MS || quiet)) checkAlive();
     tick = now;
   }, TICK_MS);
 }

@@ -1,0 +1,79 @@
+package table_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// TestAdriftStopsTables: a server cut off from the store for longer than
+// its lease (Adrift) stops every table it runs: their connections end
+// with ErrMoved, so the players reconnect and reach each table where it
+// runs now, rather than stay at this server with every action refused
+// until it reaches the store again. Once it does, it gives back the
+// tables no other server took (PostgreSQL itself was down), and runs
+// them again; one another server took stays that server's.
+func TestAdriftStopsTables(t *testing.T) {
+	st := newMemStore()
+	// A seat open for a person: the tables wait, quiet.
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+	})
+	subs := map[string]*table.Sub{}
+	ended := map[string]chan struct{}{}
+	for _, id := range []string{"T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		sub, done := mustSub(t, tb, "", -1), make(chan struct{})
+		subs[id], ended[id] = sub, done
+		go func() { // read to the subscription's end
+			defer close(done)
+			for range sub.Updates() {
+			}
+		}()
+	}
+
+	reg.setCut("A", true)
+	for id, sub := range subs {
+		select {
+		case <-ended[id]:
+		case <-time.After(waitTimeout):
+			t.Fatalf("a connection to %s on the server cut off is still open after %v", id, waitTimeout)
+		}
+		if !errors.Is(sub.Err(), table.ErrMoved) {
+			t.Fatalf("%s's connection ended with %v, want ErrMoved (reconnect)", id, sub.Err())
+		}
+		if _, err := a.Table(id); !errors.Is(err, table.ErrNotFound) {
+			t.Fatalf("the server cut off still runs %s: %v", id, err)
+		}
+	}
+
+	// Meanwhile B took T (A's lease ran out); nobody took U.
+	reg.mu.Lock()
+	reg.owner["T"] = "B"
+	reg.mu.Unlock()
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table("U"); err == nil && reg.ownerOf("U") == "A" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("U is not run again by A after the store answers (held by %q)", reg.ownerOf("U"))
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+	if o := reg.ownerOf("T"); o != "B" {
+		t.Fatalf("T is held by %q, want B, which took it", o)
+	}
+	if _, err := a.Table("T"); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("A runs T, which B took: %v", err)
+	}
+}
