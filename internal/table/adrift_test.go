@@ -12,9 +12,9 @@ import (
 // its lease (Adrift) stops every table it runs: their connections end
 // with ErrMoved, so the players reconnect and reach each table where it
 // runs now, rather than stay at this server with every action refused
-// until it reaches the store again. Once it does, it gives back the
-// tables no other server took (PostgreSQL itself was down), and runs
-// them again; one another server took stays that server's.
+// until it reaches the store again. Once it does, it runs again the
+// tables no other server took (PostgreSQL itself was down), still
+// holding them; one another server took stays that server's.
 func TestAdriftStopsTables(t *testing.T) {
 	st := newMemStore()
 	// A seat open for a person: the tables wait, quiet.
@@ -25,6 +25,7 @@ func TestAdriftStopsTables(t *testing.T) {
 		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
 	})
 	subs := map[string]*table.Sub{}
+	tables := map[string]*table.Table{}
 	ended := map[string]chan struct{}{}
 	for _, id := range []string{"T", "U"} {
 		tb, err := a.Table(id)
@@ -32,7 +33,7 @@ func TestAdriftStopsTables(t *testing.T) {
 			t.Fatalf("A runs %s: %v", id, err)
 		}
 		sub, done := mustSub(t, tb, "", -1), make(chan struct{})
-		subs[id], ended[id] = sub, done
+		subs[id], ended[id], tables[id] = sub, done, tb
 		go func() { // read to the subscription's end
 			defer close(done)
 			for range sub.Updates() {
@@ -50,6 +51,7 @@ func TestAdriftStopsTables(t *testing.T) {
 		if !errors.Is(sub.Err(), table.ErrMoved) {
 			t.Fatalf("%s's connection ended with %v, want ErrMoved (reconnect)", id, sub.Err())
 		}
+		<-tables[id].Done() // stopped: gone from the hub
 		if _, err := a.Table(id); !errors.Is(err, table.ErrNotFound) {
 			t.Fatalf("the server cut off still runs %s: %v", id, err)
 		}

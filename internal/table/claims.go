@@ -28,7 +28,7 @@ func (h *Hub) scan() {
 		// Nothing is taken while what is held is unknown: a table still
 		// running here must stop before a new claim of it starts a copy.
 		if h.dropLost() {
-			h.giveBackAdrift()
+			h.resumeAdrift()
 			h.takeOrphans()
 		}
 	}
@@ -47,9 +47,8 @@ type Adrift interface {
 // the load balancer, and reach each table where it runs now, or are
 // told to try again in a moment until a server runs it. Kept here, a
 // table taken over elsewhere left its players refused at every action
-// until this server reached the store again. The tables stopped are
-// given back once the store answers (giveBackAdrift), those another
-// server has not taken.
+// until this server reached the store again. Once the store answers,
+// those no other server took start again here (resumeAdrift).
 func (h *Hub) dropAdrift() bool {
 	a, ok := h.o.Claims.(Adrift)
 	if !ok || !a.Adrift() {
@@ -77,23 +76,46 @@ func (h *Hub) dropAdrift() bool {
 	return true
 }
 
-// giveBackAdrift gives back the tables dropAdrift stopped that this
+// resumeAdrift starts again the tables dropAdrift stopped that this
 // server still holds (no other server took them while it could not
-// reach the store: PostgreSQL itself was down), so that the next scan,
-// here or elsewhere, takes them and runs them again.
-func (h *Hub) giveBackAdrift() {
+// reach the store: PostgreSQL itself was down), from their stored
+// moves; the others are forgotten. Decision: resumed here, not given
+// back: after an outage of PostgreSQL every server gives back all its
+// tables at once, and the first to scan would take them all.
+func (h *Hub) resumeAdrift() {
 	if len(h.adrift) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
 	defer cancel()
-	if err := h.o.Claims.Release(ctx, h.adrift); err != nil {
-		if h.ctx.Err() == nil {
-			h.o.Logf("giving back %d tables stopped while the database was out of reach: %v", len(h.adrift), err)
-		}
-		return
+	held, err := h.o.Claims.Held(ctx)
+	if err != nil {
+		return // asked again at the next scan
 	}
-	h.adrift = nil
+	var later []string
+	for _, id := range h.adrift {
+		if !held[id] {
+			continue // another server runs it
+		}
+		if _, err := h.Table(id); err == nil {
+			later = append(later, id) // its stopped copy is still leaving
+			continue
+		}
+		s, err := h.o.Store.LoadTable(ctx, id)
+		switch {
+		case err != nil:
+			if h.ctx.Err() == nil {
+				h.o.Logf("table %s: loading it again after the database was out of reach: %v", id, err)
+			}
+			later = append(later, id)
+		case s.Status != StatusOpen:
+		default:
+			if err := h.startStored(s); err != nil {
+				h.cannotStart(s, err)
+			}
+		}
+	}
+	h.adrift = later
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another

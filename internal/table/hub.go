@@ -151,8 +151,8 @@ type Hub struct {
 	// scan uses it).
 	unstartable idSet
 	// adrift is the tables stopped while this server's lease was run out
-	// (dropAdrift), to give back once the store answers (only the scan
-	// uses it; at most MaxTables).
+	// (dropAdrift), to start again once the store answers if still held
+	// (only the scan uses it; at most MaxTables).
 	adrift []string
 
 	// umu guards unreadables: the stored tables already reported as
