@@ -337,7 +337,18 @@ func full(err error) error {
 // read runs f in a read-only snapshot, so rows read together agree (a
 // game and its log, a table and its moves).
 func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
-	return down(pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
+	return readOn(ctx, db.pool, f)
+}
+
+// readTables is read on the live tables' side of the pool (pool.go):
+// for the tables' own loads (starting one, taking one over, checking a
+// refused write), which requests holding their share must not stall.
+func (db *DB) readTables(ctx context.Context, f func(pgx.Tx) error) error {
+	return readOn(ctx, db.tables, f)
+}
+
+func readOn(ctx context.Context, p pool, f func(pgx.Tx) error) error {
+	return down(pgx.BeginTxFunc(ctx, p, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
 }
 
 // down marks err unreachable when the database could not be reached or

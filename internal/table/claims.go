@@ -101,7 +101,7 @@ func (h *Hub) resumeAdrift() {
 			later = append(later, id) // its stopped copy is still leaving
 			continue
 		}
-		s, err := h.o.Store.LoadTable(ctx, id)
+		s, err := h.loadLive(ctx, id)
 		switch {
 		case err != nil:
 			if h.ctx.Err() == nil {
