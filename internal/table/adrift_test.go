@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -77,5 +78,84 @@ func TestAdriftStopsTables(t *testing.T) {
 	}
 	if _, err := a.Table("T"); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("A runs T, which B took: %v", err)
+	}
+}
+
+// TestAdriftStuckTable: a server whose lease ran out stops its tables
+// together: one busy with a store write that hangs does not hold the
+// others up, and is noted to start again only once it has stopped, so
+// the scans that try it again while it hangs do not note it again and
+// again (the tables noted are at most MaxTables).
+func TestAdriftStuckTable(t *testing.T) {
+	st := newMemStore()
+	storeTable(t, st, "S", `{"players":2,"bots":["random","random"]}`) // bots: it moves, and hangs
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	scans := make(chan []string, 100)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 50*time.Millisecond)
+		table.SetAdriftHook(o, func(adrift []string) {
+			select {
+			case scans <- adrift:
+			default:
+			}
+		})
+	})
+	tables := map[string]*table.Table{}
+	for _, id := range []string{"S", "T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			release()
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables[id] = tb
+	}
+	mustSub(t, tables["S"], "", -1) // watched, its bots play
+	t.Cleanup(release)              // last first: the write ends before the hub closes
+	select {
+	case <-stuck:
+	case <-time.After(waitTimeout):
+		t.Fatal("no move of S reached the store")
+	}
+
+	reg.setCut("A", true)
+	for _, id := range []string{"T", "U"} {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out, behind S's hung write", id, waitTimeout)
+		}
+	}
+	// Three scans more with S still hung: S is not noted, T and U once.
+	var got []string
+	for range 3 {
+		select {
+		case got = <-scans:
+		case <-time.After(waitTimeout):
+			t.Fatalf("no scan within %v", waitTimeout)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"T", "U"}) {
+		t.Fatalf("tables to start again while S hangs: %q, want T and U once each", got)
+	}
+	release()
+	<-tables["S"].Done()
+	for {
+		select {
+		case got = <-scans:
+		case <-time.After(waitTimeout):
+			t.Fatalf("no scan within %v", waitTimeout)
+		}
+		if slices.Contains(got, "S") {
+			break
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"S", "T", "U"}) {
+		t.Fatalf("tables to start again once S stopped: %q, want S, T and U once each", got)
 	}
 }

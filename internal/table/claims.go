@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -62,18 +64,51 @@ func (h *Hub) dropAdrift() bool {
 		}
 	}
 	h.mu.Unlock()
-	if len(drop) == 0 {
-		return true
+	if len(drop) > 0 {
+		stopped := h.loseAll(drop)
+		if len(stopped) > 0 {
+			h.o.Logf("lease ran out (the database out of reach): %d of %d tables stopped here; their players reconnect, "+
+				"and reach each where it runs", len(stopped), len(drop))
+		}
+		for _, id := range stopped {
+			if !slices.Contains(h.adrift, id) {
+				h.adrift = append(h.adrift, id)
+			}
+		}
 	}
-	h.o.Logf("lease ran out (the database out of reach): %d tables stopped here; their players reconnect, "+
-		"and reach each where it runs", len(drop))
-	for _, t := range drop {
-		ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
-		t.lose(ctx)
-		cancel()
-		h.adrift = append(h.adrift, t.id)
+	if h.o.onAdrift != nil {
+		h.o.onAdrift(slices.Clone(h.adrift))
 	}
 	return true
+}
+
+// loseAll stops the tables together, waiting at most stopWait for them
+// all, and returns the ids of those stopped. A table busy with a store
+// write that hangs does not take its turn in time: it is still running
+// here, not Moved, and the next scan tries it again; noted only once
+// stopped, the tables to start again (adrift) are each noted once, so
+// at most MaxTables. Decision: together, one wait for all: one at a
+// time, each stuck table held the others up for a whole wait.
+func (h *Hub) loseAll(ts []*Table) []string {
+	ctx, cancel := context.WithTimeout(h.ctx, h.o.stopWait)
+	defer cancel()
+	ok := make([]bool, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Add(1)
+		go func() { // exits when lose does: within ctx, or once the table took the command
+			defer wg.Done()
+			ok[i] = t.lose(ctx) == nil
+		}()
+	}
+	wg.Wait()
+	var stopped []string
+	for i, t := range ts {
+		if ok[i] {
+			stopped = append(stopped, t.id)
+		}
+	}
+	return stopped
 }
 
 // resumeAdrift starts again the tables dropAdrift stopped that this
@@ -234,8 +269,10 @@ func (h *Hub) giveBack(stored []Stored) {
 
 // lose stops the table: another server holds it. Its connections end
 // with ErrMoved.
-func (t *Table) lose(ctx context.Context) {
-	_ = t.do(ctx, func(l *loop) error {
+// It fails if the table did not take the command within ctx, or had
+// stopped already (ErrClosed).
+func (t *Table) lose(ctx context.Context) error {
+	return t.do(ctx, func(l *loop) error {
 		l.lose()
 		return nil
 	})
