@@ -88,7 +88,10 @@ type Node struct {
 	done chan struct{}
 }
 
-var _ table.Claims = (*Node)(nil)
+var (
+	_ table.Claims = (*Node)(nil)
+	_ table.Adrift = (*Node)(nil) // the scan asks by type assertion: a typo there would go unseen
+)
 
 // Join registers this server and starts its heartbeat; from then on the
 // store's table writes are fenced by this server's claims. Close ends it.

@@ -20,6 +20,8 @@ import (
 var (
 	_ table.Store  = (*DB)(nil)
 	_ table.Pruner = (*DB)(nil)
+	// LoadLive is found by type assertion: checked here.
+	_ table.LiveLoader = (*DB)(nil)
 )
 
 // notFound wraps both services' sentinels, so either errors.Is holds.
