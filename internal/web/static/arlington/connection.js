@@ -443,6 +443,18 @@ function answered() {
 // QUIET_MS, answered by a pong).
 const QUIET_MS = 20000;
 let heardAt = Date.now();
+// An action awaiting its answer holds the quiet check back: the server
+// reads a connection's messages in order, so a ping sent behind an
+// action whose database write is slow (seconds, on a loaded database)
+// is answered only after it, past PROBE_MS, and the check would drop a
+// live connection. Up to ANSWER_MS from the action's sending: the server
+// bounds an action's write well within it (5 s for a connection, 10 s
+// for the write), so silence past it is a server gone.
+const ANSWER_MS = 20000;
+let actionAt = -Infinity;
+// actionSent notes that the page sent an action (page.awaiting() then
+// says whether its answer is still awaited).
+export function actionSent() { actionAt = Date.now(); }
 
 // installConnection gives the connection what it needs of the table page
 // and starts following the network and the page's visibility:
@@ -451,6 +463,7 @@ let heardAt = Date.now();
 //   showError(m): shows an error message from the server;
 //   view(m): takes a view message (after a Leave's answer is looked for);
 //   dropped(): the connection closed, so an action in flight is no longer awaited;
+//   awaiting(): whether an action sent awaits its answer (actionSent);
 //   dropSelection(): forgets the selection of a page that stops playing;
 //   ended(r, status): the table is gone; r is its finished game's result, or null
 //     (status: the HTTP status of asking for it, 0 for none);
@@ -467,7 +480,8 @@ export function installConnection(hooks) {
   let tick = Date.now();
   setInterval(() => {
     const now = Date.now();
-    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS;
+    const awaiting = page.awaiting && page.awaiting() && now - actionAt < ANSWER_MS;
+    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS && !awaiting;
     if (!document.hidden && (now - tick > SLEPT_MS || quiet)) checkAlive();
     tick = now;
   }, TICK_MS);
