@@ -1,6 +1,7 @@
 package table_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -157,5 +158,52 @@ func TestAdriftStuckTable(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"S", "T", "U"}) {
 		t.Fatalf("tables to start again once S stopped: %q, want S, T and U once each", got)
+	}
+}
+
+// liveOnly is a store whose requests' reads fail (LoadTable: every
+// connection they may hold is taken) while the tables' own (LoadLive)
+// go on.
+type liveOnly struct{ *memStore }
+
+func (s liveOnly) LoadTable(context.Context, string) (table.Stored, error) {
+	return table.Stored{}, errors.New("no connection free for requests")
+}
+
+func (s liveOnly) LoadLive(ctx context.Context, id string) (table.Stored, error) {
+	return s.memStore.LoadTable(ctx, id)
+}
+
+// TestAdriftResumesOnTablesSide: the tables a server stopped while cut
+// off start again once the store answers even while requests hold every
+// connection they may: the tables' own loads go on the store's side kept
+// for the tables (table.LiveLoader).
+func TestAdriftResumesOnTablesSide(t *testing.T) {
+	mem := newMemStore()
+	storeTable(t, mem, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(mem)
+	a := newHub(t, liveOnly{mem}, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+	})
+	tb, err := a.Table("U")
+	if err != nil {
+		t.Fatalf("A runs U: %v", err)
+	}
+	reg.setCut("A", true)
+	select {
+	case <-tb.Done():
+	case <-time.After(waitTimeout):
+		t.Fatalf("U still runs %v after the lease ran out", waitTimeout)
+	}
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table("U"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
 	}
 }
