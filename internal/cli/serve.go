@@ -96,6 +96,7 @@ func (o serveOptions) serve(ctx context.Context, env *Env) error {
 	}
 	if pg, ok := db.(*pgstore.DB); ok {
 		gauges.DBPool = pg.PoolStats
+		gauges.DBRefused = pg.Refused
 	}
 	metrics := obs.New(gauges)
 	timed := timedStore{serverStore: db, m: metrics}

@@ -47,6 +47,9 @@ type Gauges struct {
 	// SQLite): the connections in use, the most it opens, and the time
 	// requests have waited for one, in all, since the start.
 	DBPool func() (inUse, most int, waited time.Duration)
+	// DBRefused is how many calls the pool refused since the start
+	// because no connection was free within its wait (PostgreSQL).
+	DBRefused func() int64
 }
 
 // latency buckets: 100 µs to about 6.5 s.
@@ -131,6 +134,12 @@ func New(g Gauges) *Metrics {
 	}
 	if g.DBPool != nil {
 		m.reg.MustRegister(poolCollector(g.DBPool))
+	}
+	if g.DBRefused != nil {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "cardtable_db_connection_refused_total",
+			Help: "Requests and table writes refused (503) because no connection of the database pool was free within its wait.",
+		}, func() float64 { return float64(g.DBRefused()) }))
 	}
 	return m
 }

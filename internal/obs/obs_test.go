@@ -44,8 +44,10 @@ func TestDBPoolMetrics(t *testing.T) {
 		New(g).Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 		return rec.Body.String()
 	}
-	got := scrape(Gauges{DBPool: func() (int, int, time.Duration) { return 16, 16, 1500 * time.Millisecond }})
+	got := scrape(Gauges{DBPool: func() (int, int, time.Duration) { return 16, 16, 1500 * time.Millisecond },
+		DBRefused: func() int64 { return 7 }})
 	for _, want := range []string{
+		"# TYPE cardtable_db_connection_refused_total counter\n", "cardtable_db_connection_refused_total 7\n",
 		"cardtable_db_connections_in_use 16\n", "cardtable_db_connections_max 16\n",
 		"# TYPE cardtable_db_connection_wait_seconds_total counter\n", "cardtable_db_connection_wait_seconds_total 1.5\n",
 	} {

@@ -24,7 +24,9 @@ import (
 func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	ctx := context.Background()
 	base := pgtest.DB(t)
-	const conns = 2
+	// Two connections: one the requests may hold, one kept for the
+	// tables (the pool's share).
+	const conns, requests = 2, 1
 	url := base + "&pool_max_conns=2"
 	n := join(t, url, pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat})
 	db := n.DB()
@@ -47,7 +49,7 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer tx.Rollback(ctx)
-	for range conns {
+	for range requests {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -59,7 +61,7 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer watch.Close(ctx)
-	waitFor(t, watch, `SELECT count(*) = $1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%games%'`, conns)
+	waitFor(t, watch, `SELECT count(*) = $1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%games%'`, requests)
 
 	// The lease is renewed while they wait.
 	var since time.Time
@@ -76,9 +78,9 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 		t.Fatalf("Ping with the pool busy: %v; want the pool's connections in use named", err)
 	}
 
-	// /metrics' figures: every connection in use.
-	if inUse, most, _ := db.PoolStats(); inUse != conns || most != conns {
-		t.Errorf("PoolStats with the pool busy: %d in use of %d, want %d of %d", inUse, most, conns, conns)
+	// /metrics' figures: the requests' connections in use.
+	if inUse, most, _ := db.PoolStats(); inUse != requests || most != conns {
+		t.Errorf("PoolStats with the pool busy: %d in use of %d, want %d of %d", inUse, most, requests, conns)
 	}
 }
 
@@ -166,5 +168,60 @@ func TestStatementTimeout(t *testing.T) {
 	}
 	if err := <-waited; !errors.Is(err, pgstore.ErrNotFound) {
 		t.Fatalf("the patient read once the lock is gone: %v; want not found", err)
+	}
+}
+
+// TestTablesLoadWhileRequestsBusy: requests waiting on a lock of games
+// hold every connection the requests may (a quarter of the pool is
+// kept for the live tables). The tables' own loads still go: a server
+// takes a table given back, and a live table reads itself again (a
+// refused write checked, a table started again after an outage).
+// Read on the requests' side, they waited behind the lock and failed
+// for want of a connection, so no server could take a dead server's
+// tables while its requests were stuck.
+func TestTablesLoadWhileRequestsBusy(t *testing.T) {
+	ctx := context.Background()
+	base := pgtest.DB(t)
+	// Shorter than the 5 s, to fail sooner; long enough for a new
+	// connection on a busy machine.
+	pgstore.SetAcquireWait(t, 2*time.Second)
+	plain, err := pgstore.Open(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { plain.Close() })
+	if err := plain.CreateTable(ctx, newStored("T")); err != nil { // no owner: given back
+		t.Fatal(err)
+	}
+	// Four connections: three the requests may hold, one kept.
+	const requests = 3
+	n := join(t, base+"&pool_max_conns=4", pgstore.NodeOptions{Addr: "127.0.0.1:1", Lease: testLease, Beat: testBeat})
+	db := n.DB()
+	watch, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close(ctx)
+	lock := holdLock(t, base, "games", "ACCESS EXCLUSIVE")
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer lock.Rollback(ctx)
+	for range requests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			db.Game(ctx, "p", "G") // waits for the lock; its answer is not the point
+		}()
+	}
+	// Waiting on this schema's games (other tests' schemas may have
+	// waiters of their own).
+	waitFor(t, watch, `SELECT count(*) = $1 FROM pg_locks WHERE NOT granted AND relation = 'games'::regclass`, requests)
+
+	if _, err := db.LoadLive(ctx, "T"); err != nil {
+		t.Fatalf("a live table's load with the requests' connections held: %v", err)
+	}
+	got, err := n.Take(ctx, 10, nil)
+	if err != nil || len(got) != 1 || got[0].ID != "T" {
+		t.Fatalf("Take with the requests' connections held: %d tables, %v; want T", len(got), err)
 	}
 }

@@ -70,3 +70,15 @@ func (n *Node) calm(now time.Time) bool {
 	h := n.h
 	return !h.failing && (now.Sub(h.backAt) >= n.o.Lease || now.Sub(h.firstBack) >= calmCap*n.o.Lease)
 }
+
+// Adrift reports whether this server's lease has run out unrenewed: its
+// heartbeat fails, and the last that succeeded is a lease old or more.
+// Another server may have taken its tables, and it cannot learn which
+// (table.Adrift).
+func (n *Node) Adrift() bool { return n.adrift(time.Now()) }
+
+func (n *Node) adrift(now time.Time) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.h.failing && now.Sub(n.h.lastOK) >= n.o.Lease
+}

@@ -100,3 +100,23 @@ func TestCalmFlappingBounded(t *testing.T) {
 		t.Fatal("calm while the last heartbeat failed")
 	}
 }
+
+// TestAdriftAfterALease: a server is adrift (its tables may be another
+// server's already) once its heartbeats have failed for a lease since
+// the last that succeeded, not before, and no longer once one succeeds.
+func TestAdriftAfterALease(t *testing.T) {
+	t0 := time.Unix(1e9, 0)
+	n := calmNode(t0)
+	cut := t0.Add(10 * time.Second)
+	end := beats(n, t0, cut.Add(DefaultLease+DefaultBeat), func(at time.Time) bool { return !at.Before(cut) })
+	if n.adrift(cut.Add(DefaultLease - 2*DefaultBeat)) {
+		t.Error("adrift before a lease since the last good heartbeat")
+	}
+	if !n.adrift(end) {
+		t.Errorf("not adrift %v after the last good heartbeat, failing since", end.Sub(cut))
+	}
+	n.beaten(nil, end)
+	if n.adrift(end.Add(time.Second)) {
+		t.Error("still adrift after a good heartbeat")
+	}
+}

@@ -25,7 +25,7 @@ func (db *DB) AppendChat(ctx context.Context, id string, l table.ChatLine, keep 
 		return err
 	}
 	var stored int
-	err = db.pool.QueryRow(ctx, `WITH up AS (
+	err = db.tables.QueryRow(ctx, `WITH up AS (
 			UPDATE live_tables SET chat = $2 WHERE id = $1 AND chat = $2 - 1 AND `+cond+` RETURNING id),
 		ins AS (INSERT INTO live_table_chat (tbl, n, seat, name, text, at)
 			SELECT id, $2, $3, $4, $5, $6 FROM up RETURNING tbl),
@@ -43,7 +43,7 @@ func (db *DB) AppendChat(ctx context.Context, id string, l table.ChatLine, keep 
 		return nil
 	}
 	var last int
-	err = db.pool.QueryRow(ctx, `SELECT chat FROM live_tables WHERE id = $1`, id).Scan(&last)
+	err = db.tables.QueryRow(ctx, `SELECT chat FROM live_tables WHERE id = $1`, id).Scan(&last)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return notFound(id)
 	}

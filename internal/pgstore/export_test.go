@@ -43,3 +43,11 @@ func (db *DB) Setting(ctx context.Context, name string) (string, error) {
 
 // Classify is the store's classification of a driver's error (full).
 func Classify(err error) error { return full(err) }
+
+// SetAcquireWait sets the wait for a connection of the stores opened
+// from now on to d, until the test ends.
+func SetAcquireWait(t interface{ Cleanup(func()) }, d time.Duration) {
+	old := acquireWait
+	acquireWait = d
+	t.Cleanup(func() { acquireWait = old })
+}

@@ -88,7 +88,10 @@ type Node struct {
 	done chan struct{}
 }
 
-var _ table.Claims = (*Node)(nil)
+var (
+	_ table.Claims = (*Node)(nil)
+	_ table.Adrift = (*Node)(nil) // the scan asks by type assertion: a typo there would go unseen
+)
 
 // Join registers this server and starts its heartbeat; from then on the
 // store's table writes are fenced by this server's claims. Close ends it.
@@ -207,9 +210,9 @@ func (n *Node) Close(ctx context.Context) error {
 	n.mu.Lock()
 	clear(n.epochs)
 	n.mu.Unlock()
-	_, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
+	_, err := n.db.tables.Exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
 	if err == nil {
-		_, err = n.db.exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
+		_, err = n.db.tables.Exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
 	}
 	return err
 }

@@ -51,10 +51,15 @@ var migrations embed.FS
 // DB is an open cardtable database on a PostgreSQL server. It is safe for
 // concurrent use.
 type DB struct {
-	pool  pool            // every error classified (pool.go)
-	cfg   *pgxpool.Config // the pool's settings, copied for the heartbeat's own (Join)
-	name  string          // the URL without its password, for the log
-	quota SaveQuota       // set before serving (SetSaveQuota)
+	pool pool // every error classified (pool.go); requests' calls, their share of the connections
+	// tables is the same connections for the live tables' writes and
+	// claims, which may use every one of them (tableShare).
+	tables pool
+	// noConns counts calls refused for want of a connection (pool.go).
+	noConns atomic.Int64
+	cfg     *pgxpool.Config // the pool's settings, copied for the heartbeat's own (Join)
+	name    string          // the URL without its password, for the log
+	quota   SaveQuota       // set before serving (SetSaveQuota)
 	// node is this server in the registry once it joined (Join): its
 	// claims fence every write of a table. nil: one server alone.
 	node atomic.Pointer[Node]
@@ -129,7 +134,10 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
-	db := &DB{pool: pool{raw: pgp}, cfg: cfg, name: Redact(url), quota: spidergame.DefaultSaveQuota}
+	db := &DB{cfg: cfg, name: Redact(url), quota: spidergame.DefaultSaveQuota}
+	db.tables = pool{raw: pgp, wait: acquireWait, refused: &db.noConns}
+	db.pool = db.tables
+	db.pool.share = make(chan struct{}, cfg.MaxConns-tableShare(cfg.MaxConns))
 	if err := db.migrate(ctx); err != nil {
 		pgp.Close()
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
@@ -175,21 +183,28 @@ func (db *DB) PoolStats() (inUse, most int, waited time.Duration) {
 	return int(st.AcquiredConns()), int(st.MaxConns()), st.EmptyAcquireWaitTime()
 }
 
-// Ping proves the database answers now, for the server's readiness check.
-// A ping that ran out of time while every connection of the pool was in
-// use says so: the database may answer at once, but requests wait on it
-// (a lock held, a slow database), and "context deadline exceeded" alone
+// Ping proves the database answers now to a request, for the server's
+// readiness check: it takes a connection as a request does. A ping that
+// ran out of time while every connection requests may hold was in use
+// says so: the database may answer at once, but requests wait on it (a
+// lock held, a slow database), and "context deadline exceeded" alone
 // sent the operator looking for a network fault.
 func (db *DB) Ping(ctx context.Context) error {
 	err := db.pool.Ping(ctx) // worded already: the log's not-ready line gives the cause, no package name
 	if err != nil && ctx.Err() != nil {
-		if st := db.pool.raw.Stat(); st.AcquiredConns() >= st.MaxConns() {
-			return fmt.Errorf("all %d connections of the pool (pool_max_conns) are in use, none free in time: "+
-				"queries are waiting on PostgreSQL (a lock held, a slow database; see pg_stat_activity): %w", st.MaxConns(), err)
+		st := db.pool.raw.Stat()
+		if len(db.pool.share) >= cap(db.pool.share) || st.AcquiredConns() >= st.MaxConns() {
+			return fmt.Errorf("the connections of the pool (pool_max_conns) are in use, none free in time: %s: %w",
+				busyWords(db.pool.raw, db.pool.share), err)
 		}
 	}
 	return err
 }
+
+// Refused is how many calls were refused since the start because no
+// connection of the pool was free within the wait (pool.go), for
+// /metrics.
+func (db *DB) Refused() int64 { return db.noConns.Load() }
 
 // closeWithin bounds Close's wait for connections still in use, as the
 // SQLite store's Close is bounded; a variable for the test of the wait
@@ -322,7 +337,18 @@ func full(err error) error {
 // read runs f in a read-only snapshot, so rows read together agree (a
 // game and its log, a table and its moves).
 func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
-	return down(pgx.BeginTxFunc(ctx, db.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
+	return readOn(ctx, db.pool, f)
+}
+
+// readTables is read on the live tables' side of the pool (pool.go):
+// for the tables' own loads (starting one, taking one over, checking a
+// refused write), which requests holding their share must not stall.
+func (db *DB) readTables(ctx context.Context, f func(pgx.Tx) error) error {
+	return readOn(ctx, db.tables, f)
+}
+
+func readOn(ctx context.Context, p pool, f func(pgx.Tx) error) error {
+	return down(pgx.BeginTxFunc(ctx, p, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
 }
 
 // down marks err unreachable when the database could not be reached or

@@ -20,6 +20,8 @@ import (
 var (
 	_ table.Store  = (*DB)(nil)
 	_ table.Pruner = (*DB)(nil)
+	// LoadLive is found by type assertion: checked here.
+	_ table.LiveLoader = (*DB)(nil)
 )
 
 // notFound wraps both services' sentinels, so either errors.Is holds.
@@ -89,7 +91,7 @@ func (db *DB) SaveSeats(ctx context.Context, id string, seats []table.StoredSeat
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3 AND `+cond,
+	tag, err := db.tables.Exec(ctx, `UPDATE live_tables SET seats = $1, updated = $2 WHERE id = $3 AND `+cond,
 		string(js), millis(time.Now()), id, owner, epoch)
 	if err == nil && tag.RowsAffected() == 0 {
 		return db.refused(id)
@@ -117,7 +119,7 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `WITH up AS (
+	tag, err := db.tables.Exec(ctx, `WITH up AS (
 			UPDATE live_tables SET moves = moves + 1, updated = $1
 			WHERE id = $2 AND moves = $3 AND status = $4 AND `+cond+` RETURNING id)
 		INSERT INTO live_table_moves (tbl, seq, seat, action) SELECT id, $3, $5, $6 FROM up`,
@@ -136,7 +138,7 @@ func (db *DB) AppendAction(ctx context.Context, id string, seq int, m table.Stor
 	var status string
 	var holder *string
 	var held int64
-	err = db.pool.QueryRow(ctx, `SELECT moves, status, owner, epoch FROM live_tables WHERE id = $1`, id).
+	err = db.tables.QueryRow(ctx, `SELECT moves, status, owner, epoch FROM live_tables WHERE id = $1`, id).
 		Scan(&moves, &status, &holder, &held)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return notFound(id)
@@ -176,7 +178,7 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 	if err != nil {
 		return err
 	}
-	tag, err := db.exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND `+cond,
+	tag, err := db.tables.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND `+cond,
 		string(status), millis(at), id, owner, epoch)
 	if err == nil && tag.RowsAffected() == 0 {
 		return db.refused(id)
@@ -184,17 +186,20 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 	return err
 }
 
-// OpenTables is every open table with its moves and chat, oldest first.
+// OpenTables is every open table with its moves and chat, oldest first,
+// read on the tables' side (a server starting its tables).
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
-	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
+	return db.loadTables(ctx, db.readTables, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
 		string(table.StatusOpen))
 }
 
 // loadTables is the tables whose ids query selects, in its order, with
-// their moves, read in one transaction.
-func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]table.Stored, error) {
+// their moves, read in one transaction by read (db.read, the requests'
+// side, or db.readTables, the tables').
+func (db *DB) loadTables(ctx context.Context, read func(context.Context, func(pgx.Tx) error) error,
+	query string, args ...any) ([]table.Stored, error) {
 	var out []table.Stored
-	err := db.read(ctx, func(tx pgx.Tx) error {
+	err := read(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, query, args...)
 		if err != nil {
 			return err
@@ -216,10 +221,21 @@ func (db *DB) loadTables(ctx context.Context, query string, args ...any) ([]tabl
 	return out, err
 }
 
-// LoadTable is table id with its moves and chat, whatever its status.
+// LoadTable is table id with its moves and chat, whatever its status,
+// read on the requests' side (a page of a game over, a rematch's check).
 func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
+	return db.loadOne(ctx, db.read, id)
+}
+
+// LoadLive is LoadTable read on the live tables' side (table.LiveLoader):
+// a table started, taken over, or checking a refused write.
+func (db *DB) LoadLive(ctx context.Context, id string) (table.Stored, error) {
+	return db.loadOne(ctx, db.readTables, id)
+}
+
+func (db *DB) loadOne(ctx context.Context, read func(context.Context, func(pgx.Tx) error) error, id string) (table.Stored, error) {
 	var t table.Stored
-	err := db.read(ctx, func(tx pgx.Tx) error {
+	err := read(ctx, func(tx pgx.Tx) error {
 		var err error
 		t, err = loadTable(ctx, tx, id)
 		return err
@@ -295,7 +311,7 @@ func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) 
 // seats are JSON text, read for every finished table; pruning
 // (KeepRecords) bounds how many there are.
 func (db *DB) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
-	return db.loadTables(ctx, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
+	return db.loadTables(ctx, db.read, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
 		SELECT 1 FROM jsonb_array_elements(seats::jsonb) AS s
 		WHERE s->>'player' = $2 AND coalesce((s->>'reserved')::boolean, false) = false)
 		ORDER BY updated DESC, id COLLATE "C" LIMIT $3`, string(table.StatusOver), player, limit)

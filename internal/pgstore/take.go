@@ -45,7 +45,7 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 	// leave them with no server while one is restarted again and again
 	// within its lease: the new one is always the least loaded, and the
 	// row of the one before stays alive a lease after it died.
-	err := n.db.pool.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining, s.started, s.heartbeat FROM servers s WHERE `+alive+`),
+	err := n.db.tables.QueryRow(ctx, `WITH live AS (SELECT s.id, s.load, s.draining, s.started, s.heartbeat FROM servers s WHERE `+alive+`),
 		ready AS (SELECT id, load FROM live WHERE NOT draining
 			AND (NOT $4 OR id = $2 OR heartbeat >= started + make_interval(secs => $1)))
 		SELECT (SELECT count(*) FROM live_tables t WHERE t.status = 'open' AND NOT t.id = ANY($3)
@@ -69,7 +69,7 @@ func (n *Node) Take(ctx context.Context, room int, skip []string) ([]table.Store
 		return nil, nil // a lighter server takes them
 	}
 	k = min(k, room, takeBatch)
-	rows, err := n.db.pool.Query(ctx, `WITH c AS (SELECT t.id, t.owner FROM live_tables t
+	rows, err := n.db.tables.Query(ctx, `WITH c AS (SELECT t.id, t.owner FROM live_tables t
 			WHERE t.status = 'open' AND NOT t.id = ANY($4)
 			AND t.owner IS DISTINCT FROM $2 -- never its own: a copy may still run here
 			AND (t.owner IS NULL
@@ -98,7 +98,7 @@ func (n *Node) loadTaken(ctx context.Context, taken []takenClaim) ([]table.Store
 		n.epochs[c.ID] = c.Epoch
 	}
 	n.mu.Unlock()
-	stored, err := n.db.loadTables(ctx, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	stored, err := n.db.loadTables(ctx, n.db.readTables, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
 	if err != nil {
 		// Claimed but not loaded: given back, for the next scan (here or
 		// elsewhere), rather than held by a server that does not run them.
@@ -140,7 +140,7 @@ func (n *Node) tellDead(ctx context.Context, taken []takenClaim) {
 		Silent   float64
 	}
 	found := map[string]dead{}
-	rows, err := n.db.pool.Query(ctx, `SELECT id, addr, extract(epoch FROM clock_timestamp() - heartbeat)::float8
+	rows, err := n.db.tables.Query(ctx, `SELECT id, addr, extract(epoch FROM clock_timestamp() - heartbeat)::float8
 		FROM servers WHERE id = ANY($1)`, slices.Collect(maps.Keys(count)))
 	if err == nil {
 		ds, _ := pgx.CollectRows(rows, pgx.RowToStructByPos[dead])
@@ -174,7 +174,7 @@ func (n *Node) Held(ctx context.Context) (map[string]bool, error) {
 	n.mu.Lock()
 	before := maps.Clone(n.epochs)
 	n.mu.Unlock()
-	rows, err := n.db.pool.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
+	rows, err := n.db.tables.Query(ctx, `SELECT id, epoch FROM live_tables WHERE owner = $1`, n.id)
 	if err != nil {
 		return nil, err // down already (pool): logged every second while the database is out of reach, one line
 	}
@@ -208,7 +208,7 @@ func (n *Node) Release(ctx context.Context, ids []string) error {
 		delete(n.epochs, id)
 	}
 	n.mu.Unlock()
-	_, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1 AND id = ANY($2)`, n.id, ids)
+	_, err := n.db.tables.Exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1 AND id = ANY($2)`, n.id, ids)
 	return err
 }
 
@@ -224,7 +224,7 @@ func (n *Node) giveBack(ctx context.Context, id string, epoch int64) {
 	n.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, n.o.Lease)
 	defer cancel()
-	if _, err := n.db.exec(ctx, `UPDATE live_tables SET owner = NULL WHERE id = $1 AND owner = $2 AND epoch = $3`,
+	if _, err := n.db.tables.Exec(ctx, `UPDATE live_tables SET owner = NULL WHERE id = $1 AND owner = $2 AND epoch = $3`,
 		id, n.id, epoch); err != nil {
 		n.o.Logf("table %s: giving back a table behind the store: %v", id, err)
 	}

@@ -170,7 +170,7 @@ func (l *loop) chat(p Player, text string) error {
 func (l *loop) rereadChat(line ChatLine) bool {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	s, err := l.h.o.Store.LoadTable(ctx, l.t.id)
+	s, err := l.h.loadLive(ctx, l.t.id)
 	if err != nil || len(s.Chat) == 0 || s.Chat[len(s.Chat)-1].N <= l.chatN {
 		return false
 	}

@@ -3,6 +3,8 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 	"time"
 )
 
@@ -22,12 +24,133 @@ func (h *Hub) scan() {
 			return
 		case <-t.C:
 		}
+		if h.dropAdrift() {
+			continue // the store is out of reach: nothing to ask it
+		}
 		// Nothing is taken while what is held is unknown: a table still
 		// running here must stop before a new claim of it starts a copy.
 		if h.dropLost() {
+			h.resumeAdrift()
 			h.takeOrphans()
 		}
 	}
+}
+
+// Adrift is what a Claims may also say: that this server's lease ran out
+// unrenewed (it could not reach the store for longer than a lease), so
+// another server may run its tables already.
+type Adrift interface {
+	Adrift() bool
+}
+
+// dropAdrift stops every table this hub runs while its lease is run out
+// (Adrift), and reports whether it is. Their connections end with
+// ErrMoved ("table moved: reconnect"): the pages connect again, through
+// the load balancer, and reach each table where it runs now, or are
+// told to try again in a moment until a server runs it. Kept here, a
+// table taken over elsewhere left its players refused at every action
+// until this server reached the store again. Once the store answers,
+// those no other server took start again here (resumeAdrift).
+func (h *Hub) dropAdrift() bool {
+	a, ok := h.o.Claims.(Adrift)
+	if !ok || !a.Adrift() {
+		return false
+	}
+	h.mu.Lock()
+	var drop []*Table
+	for _, t := range h.tables {
+		if !t.Moved() {
+			drop = append(drop, t)
+		}
+	}
+	h.mu.Unlock()
+	if len(drop) > 0 {
+		stopped := h.loseAll(drop)
+		if len(stopped) > 0 {
+			h.o.Logf("lease ran out (the database out of reach): %d of %d tables stopped here; their players reconnect, "+
+				"and reach each where it runs", len(stopped), len(drop))
+		}
+		for _, id := range stopped {
+			if !slices.Contains(h.adrift, id) {
+				h.adrift = append(h.adrift, id)
+			}
+		}
+	}
+	if h.o.onAdrift != nil {
+		h.o.onAdrift(slices.Clone(h.adrift))
+	}
+	return true
+}
+
+// loseAll stops the tables together, waiting at most stopWait for them
+// all, and returns the ids of those stopped. A table busy with a store
+// write that hangs does not take its turn in time: it is still running
+// here, not Moved, and the next scan tries it again; noted only once
+// stopped, the tables to start again (adrift) are each noted once, so
+// at most MaxTables. Decision: together, one wait for all: one at a
+// time, each stuck table held the others up for a whole wait.
+func (h *Hub) loseAll(ts []*Table) []string {
+	ctx, cancel := context.WithTimeout(h.ctx, h.o.stopWait)
+	defer cancel()
+	ok := make([]bool, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Add(1)
+		go func() { // exits when lose does: within ctx, or once the table took the command
+			defer wg.Done()
+			ok[i] = t.lose(ctx) == nil
+		}()
+	}
+	wg.Wait()
+	var stopped []string
+	for i, t := range ts {
+		if ok[i] {
+			stopped = append(stopped, t.id)
+		}
+	}
+	return stopped
+}
+
+// resumeAdrift starts again the tables dropAdrift stopped that this
+// server still holds (no other server took them while it could not
+// reach the store: PostgreSQL itself was down), from their stored
+// moves; the others are forgotten. Decision: resumed here, not given
+// back: after an outage of PostgreSQL every server gives back all its
+// tables at once, and the first to scan would take them all.
+func (h *Hub) resumeAdrift() {
+	if len(h.adrift) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
+	defer cancel()
+	held, err := h.o.Claims.Held(ctx)
+	if err != nil {
+		return // asked again at the next scan
+	}
+	var later []string
+	for _, id := range h.adrift {
+		if !held[id] {
+			continue // another server runs it
+		}
+		if _, err := h.Table(id); err == nil {
+			later = append(later, id) // its stopped copy is still leaving
+			continue
+		}
+		s, err := h.loadLive(ctx, id)
+		switch {
+		case err != nil:
+			if h.ctx.Err() == nil {
+				h.o.Logf("table %s: loading it again after the database was out of reach: %v", id, err)
+			}
+			later = append(later, id)
+		case s.Status != StatusOpen:
+		default:
+			if err := h.startStored(s); err != nil {
+				h.cannotStart(s, err)
+			}
+		}
+	}
+	h.adrift = later
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another
@@ -146,8 +269,10 @@ func (h *Hub) giveBack(stored []Stored) {
 
 // lose stops the table: another server holds it. Its connections end
 // with ErrMoved.
-func (t *Table) lose(ctx context.Context) {
-	_ = t.do(ctx, func(l *loop) error {
+// It fails if the table did not take the command within ctx, or had
+// stopped already (ErrClosed).
+func (t *Table) lose(ctx context.Context) error {
+	return t.do(ctx, func(l *loop) error {
 		l.lose()
 		return nil
 	})

@@ -32,3 +32,8 @@ func SetRematchFoundHook(h *Hub, f func()) { h.onRematchFound = f }
 // MaxChatBuckets is how many chat allowances (people's and addresses'
 // together) a table remembers at most.
 const MaxChatBuckets = maxBuckets
+
+// SetAdriftHook has f called (in the scan's goroutine) each time a hub
+// made with o finds its lease run out, with the tables it will start
+// again once the store answers.
+func SetAdriftHook(o *Options, f func(adrift []string)) { o.onAdrift = f }

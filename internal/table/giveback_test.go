@@ -29,7 +29,29 @@ type registry struct {
 	// next Release.
 	takers  map[string]bool
 	handOff string
+	// cut: servers cut off from the store (their claims' calls fail, and
+	// their lease has run out: Adrift).
+	cut map[string]bool
 }
+
+// errCut is a claims call of a server cut off from the store.
+var errCut = errors.New("the database is out of reach")
+
+// setCut cuts server off from the store, or brings it back.
+func (r *registry) setCut(server string, cut bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cut[server] = cut
+}
+
+func (r *registry) isCut(server string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cut[server]
+}
+
+// Adrift: a server cut off (table.Adrift).
+func (c serverClaims) Adrift() bool { return c.r.isCut(c.name) }
 
 type taken struct {
 	server string
@@ -38,7 +60,7 @@ type taken struct {
 
 func newRegistry(st *memStore) *registry {
 	return &registry{st: st, owner: map[string]string{}, takes: make(chan taken, 64), releases: make(chan taken, 64),
-		stale: map[string]string{}}
+		stale: map[string]string{}, cut: map[string]bool{}}
 }
 
 // orphan makes table id nobody's, as if its server had lost it to one
@@ -65,6 +87,9 @@ type serverClaims struct {
 }
 
 func (c serverClaims) Take(ctx context.Context, room int, skip []string) ([]table.Stored, error) {
+	if c.r.isCut(c.name) {
+		return nil, errCut
+	}
 	open, err := c.r.st.OpenTables(ctx)
 	if err != nil {
 		return nil, err
@@ -92,6 +117,9 @@ func (c serverClaims) Take(ctx context.Context, room int, skip []string) ([]tabl
 }
 
 func (c serverClaims) Held(context.Context) (map[string]bool, error) {
+	if c.r.isCut(c.name) {
+		return nil, errCut
+	}
 	c.r.mu.Lock()
 	defer c.r.mu.Unlock()
 	out := map[string]bool{}
@@ -109,6 +137,9 @@ func (c serverClaims) Held(context.Context) (map[string]bool, error) {
 }
 
 func (c serverClaims) Release(_ context.Context, ids []string) error {
+	if c.r.isCut(c.name) {
+		return errCut
+	}
 	c.r.mu.Lock()
 	defer c.r.mu.Unlock()
 	for _, id := range ids {

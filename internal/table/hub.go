@@ -103,9 +103,12 @@ type Options struct {
 
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 	// stopWait is how long a scan waits for a table's old copy here to
-	// stop before starting the claim it took (default storeTimeout;
-	// tests shorten it).
+	// stop before starting the claim it took, or for the tables it stops
+	// once its lease ran out (default storeTimeout; tests shorten it).
 	stopWait time.Duration
+	// onAdrift: tests: the scan found the lease run out (dropAdrift),
+	// with the tables to start again once the store answers.
+	onAdrift func(adrift []string)
 }
 
 // Defaults of Options.
@@ -150,6 +153,10 @@ type Hub struct {
 	// gave back, never taken again here (at most maxUnstartable; only the
 	// scan uses it).
 	unstartable idSet
+	// adrift is the tables stopped while this server's lease was run out
+	// (dropAdrift), to start again once the store answers if still held
+	// (only the scan uses it; at most MaxTables).
+	adrift []string
 
 	// umu guards unreadables: the stored tables already reported as
 	// unreadable (at most maxUnreadable), so that each is reported once.

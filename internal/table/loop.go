@@ -377,7 +377,7 @@ func (l *loop) apply(seat int, a arlington.Action) error {
 func (l *loop) moveStored(mv StoredMove) bool {
 	ctx, cancel := context.WithTimeout(l.ctx, storeTimeout)
 	defer cancel()
-	s, err := l.h.o.Store.LoadTable(ctx, l.t.id)
+	s, err := l.h.loadLive(ctx, l.t.id)
 	return err == nil && len(s.Moves) == l.moves+1 && s.Moves[l.moves] == mv
 }
 

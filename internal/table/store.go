@@ -39,6 +39,24 @@ type Store interface {
 	PlayerTables(ctx context.Context, player string, limit int) ([]Stored, error)
 }
 
+// LiveLoader is what a Store may also offer: LoadLive is LoadTable for
+// the tables' own work (a table started on demand or again after an
+// outage, one taken over, a refused write checked), read on what the
+// store keeps for the live tables, so that requests holding the rest
+// (waiting on a lock, a burst) stall neither a take-over nor a move.
+type LiveLoader interface {
+	LoadLive(ctx context.Context, id string) (Stored, error)
+}
+
+// loadLive is the stored table id for the tables' own work: LoadLive
+// where the store has it, else LoadTable.
+func (h *Hub) loadLive(ctx context.Context, id string) (Stored, error) {
+	if l, ok := h.o.Store.(LiveLoader); ok {
+		return l.LoadLive(ctx, id)
+	}
+	return h.o.Store.LoadTable(ctx, id)
+}
+
 // Status is where a table is in its life.
 type Status string
 

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // errMethod: the path exists, the method does not (405). The other error
@@ -148,7 +150,32 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if code >= 500 {
 		LogFault(r.Context(), log, "request failed", ClientAddr(r), err, "method", r.Method, "path", r.URL.Path)
 	}
+	if secs := retryAfter(err); secs > 0 && code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
 	WriteJSON(w, code, errorBody{msg})
+}
+
+// retryAfter is the Retry-After, in whole seconds (at least 1), an error
+// in err's chain asks for with a method RetryAfter() time.Duration (the
+// store's refusal for want of a connection: pgstore); 0 for none.
+func retryAfter(err error) int {
+	var ra interface{ RetryAfter() time.Duration }
+	if !errors.As(err, &ra) || ra.RetryAfter() <= 0 {
+		return 0
+	}
+	return max(1, int((ra.RetryAfter()+time.Second-1)/time.Second))
+}
+
+// slowReason is the log's reason of a database too slow (slowDatabase):
+// the error's own (a method SlowReason() string: "no connection free"),
+// else statement_timeout's.
+func slowReason(err error) string {
+	var r interface{ SlowReason() string }
+	if errors.As(err, &r) && r.SlowReason() != "" {
+		return r.SlowReason()
+	}
+	return tooSlow
 }
 
 // eventsKey is the request context's key of the server's EventLog.
@@ -194,7 +221,7 @@ func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string
 		var b *busy
 		switch {
 		case slowDatabase(err):
-			e.Event(ctx, slog.LevelWarn, msg, tooSlow, addr, append(attrs, "err", err)...)
+			e.Event(ctx, slog.LevelWarn, msg, slowReason(err), addr, append(attrs, "err", err)...)
 			return
 		case lostConnection(err):
 			e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)

@@ -330,3 +330,48 @@ func TestSlowDatabaseOwnWords(t *testing.T) {
 		t.Fatalf("lines by reason %v; want 3 too slow (bounded), 1 out of reach", reasons)
 	}
 }
+
+// noConnErr is the store's refusal of a request that found no connection
+// of its pool free in time.
+type noConnErr struct{ slowErr }
+
+func (noConnErr) Error() string             { return "no connection of the pool free within 5s" }
+func (noConnErr) SlowReason() string        { return "database too slow: no connection free" }
+func (noConnErr) RetryAfter() time.Duration { return 4500 * time.Millisecond }
+
+// TestNoConnectionRetryAfter: a request refused because no connection of
+// the database's pool was free in time is answered 503 in the words of
+// a database too slow, with the Retry-After the store asks for (whole
+// seconds, rounded up), and logged under its own reason; an error that
+// asks for none gets no Retry-After.
+func TestNoConnectionRetryAfter(t *testing.T) {
+	buf := &webtest.Log{}
+	log := slog.New(slog.NewJSONHandler(buf, nil))
+	clk := &webtest.Clock{T: time.Date(2026, 11, 28, 12, 0, 30, 0, time.UTC)}
+	events := NewEventLog(log, 3, clk.Now)
+	answer := func(err error) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", "/api/stats", nil)
+		r = r.WithContext(context.WithValue(r.Context(), eventsKey{}, events))
+		WriteError(rec, r, log, err)
+		return rec
+	}
+	rec := answer(fmt.Errorf("stats: %w", noConnErr{}))
+	if rec.Code != 503 || rec.Header().Get("Retry-After") != "5" ||
+		!strings.Contains(rec.Body.String(), "the server's database is too slow just now; try again in a moment") {
+		t.Fatalf("no connection: %d, Retry-After %q, %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	if rec := answer(fmt.Errorf("stats: %w", slowErr{})); rec.Code != 503 || rec.Header().Get("Retry-After") != "" {
+		t.Fatalf("statement_timeout: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	events.Flush()
+	reasons := map[any]int{}
+	for _, l := range buf.Lines(t) {
+		if l["msg"] == "request failed" {
+			reasons[l["reason"]]++
+		}
+	}
+	if reasons["database too slow: no connection free"] != 1 || reasons["database too slow: statement_timeout"] != 1 {
+		t.Fatalf("lines by reason %v; want one of each", reasons)
+	}
+}

@@ -3,6 +3,7 @@
 // taken over by another window, the table gone, the person left).
 import { savedName, el, say } from "./common.js";
 import { answered, netBack, installWake } from "./wake.js";
+export { actionSent } from "./wake.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -95,6 +96,7 @@ export function connect(keep = false) {
 // opened greets the table on a new connection: its hello subscribes.
 function opened(ws) {
   netBack();
+  answered();
   down = "";
   alive = false;
   fails = 0;
@@ -435,6 +437,7 @@ function outOfCache(ev) {
 //   showError(m): shows an error message from the server;
 //   view(m): takes a view message (after a Leave's answer is looked for);
 //   dropped(): the connection closed, so an action in flight is no longer awaited;
+//   awaiting(): whether an action sent awaits its answer (actionSent);
 //   dropSelection(): forgets the selection of a page that stops playing;
 //   ended(r, status): the table is gone; r is its finished game's result, or null
 //     (status: the HTTP status of asking for it, 0 for none);
@@ -448,5 +451,5 @@ export function installConnection(hooks) {
   }
   window.addEventListener("pagehide", intoCache);
   window.addEventListener("pageshow", outOfCache);
-  installWake({ conn, setConn, reconnect: reconnectNow });
+  installWake({ conn, setConn, reconnect: reconnectNow, awaiting: () => Boolean(page.awaiting && page.awaiting()) });
 }

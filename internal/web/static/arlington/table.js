@@ -16,7 +16,7 @@ import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "
 import { installKeys } from "./keys.js";
 import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
-import { conn, connect, stoppedWords, installConnection, gameShown } from "./connection.js";
+import { conn, connect, stoppedWords, installConnection, gameShown, actionSent } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
 import { addChat, lastChat, renderChat, installChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
@@ -81,6 +81,7 @@ installConnection({
     pacer.push(m);
   },
   dropped() { sentAt = -1; },
+  awaiting() { return sentAt >= 0; },
   dropSelection,
   ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
@@ -430,6 +431,7 @@ function act(a) {
   if (conn.ws && conn.ws.readyState === WebSocket.OPEN) {
     sending(last.view.eventCount, last.seat, a);
     conn.ws.send(JSON.stringify({ type: "action", action: a }));
+    actionSent();
     sheetHolds = false;
     sentAt = answerAt = last.view.eventCount;
     selected = [];

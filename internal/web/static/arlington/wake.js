@@ -1,6 +1,7 @@
 // The table page's checks of a connection that may be dead without
-// saying so: after the machine slept, when the page is shown again, and
-// when the network goes and comes back (connection.js owns the
+// saying so: after the machine slept, when the page is shown again,
+// when the network goes and comes back, and when the page has heard
+// nothing for a while (connection.js owns the
 // connection; installWake gives these checks what they need of it).
 
 // Waking. A laptop that slept, or a network that changed under the page,
@@ -26,7 +27,7 @@ let probe = 0;       // the check under way: its timer (0: none)
 let checkedAt = -Infinity;
 // c is what the checks need of the connection (installWake): conn, its
 // state; setConn(...parts), its line; reconnect(), an attempt planned
-// started now.
+// started now; awaiting(), an action sent awaits its answer.
 let c = null;
 function checkAlive() {
   const { conn } = c;
@@ -51,9 +52,32 @@ function checkAlive() {
 export function answered() {
   clearTimeout(probe);
   probe = 0;
+  heardAt = Date.now();
   const { conn } = c;
   if (netDown && conn.ws && conn.ws.readyState === WebSocket.OPEN) { netDown = false; c.setConn("connected"); }
 }
+
+// Quiet. A server that stops without closing anything (its process
+// paused, its machine gone) leaves the page's socket open and silent:
+// the table, taken over by another server, played on while the page
+// waited, until a proxy's read timeout (nginx's 120 s) or for good. So a
+// shown page that has heard nothing for QUIET_MS checks as on waking (a
+// table waiting on a person thinking sends nothing: one ping each
+// QUIET_MS, answered by a pong).
+const QUIET_MS = 20000;
+let heardAt = Date.now();
+// An action awaiting its answer holds the quiet check back: the server
+// reads a connection's messages in order, so a ping sent behind an
+// action whose database write is slow (seconds, on a loaded database)
+// is answered only after it, past PROBE_MS, and the check would drop a
+// live connection. Up to ANSWER_MS from the action's sending: the server
+// bounds an action's write well within it (5 s for a connection, 10 s
+// for the write), so silence past it is a server gone.
+const ANSWER_MS = 20000;
+let actionAt = -Infinity;
+// actionSent notes that the page sent an action (the page's awaiting hook then
+// says whether its answer is still awaited).
+export function actionSent() { actionAt = Date.now(); }
 
 // The network gone. A phone out of its network's reach keeps a socket
 // that looks open: nothing arrives and nothing is refused, so the page
@@ -86,7 +110,8 @@ function cameOnline() {
 // go of has its own line.
 export function netBack() { netDown = false; }
 
-// installWake starts the checks: c is { conn, setConn, reconnect }.
+// installWake starts the checks: c is { conn, setConn, reconnect,
+// awaiting }, awaiting() saying whether an action sent awaits its answer.
 export function installWake(hooks) {
   c = hooks;
   window.addEventListener("offline", wentOffline);
@@ -95,7 +120,10 @@ export function installWake(hooks) {
   let tick = Date.now();
   setInterval(() => {
     const now = Date.now();
-    if (!document.hidden && now - tick > SLEPT_MS) checkAlive();
+    const { conn } = c;
+    const awaiting = c.awaiting() && now - actionAt < ANSWER_MS;
+    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS && !awaiting;
+    if (!document.hidden && (now - tick > SLEPT_MS || quiet)) checkAlive();
     tick = now;
   }, TICK_MS);
 }

@@ -1,0 +1,209 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// TestAdriftStopsTables: a server cut off from the store for longer than
+// its lease (Adrift) stops every table it runs: their connections end
+// with ErrMoved, so the players reconnect and reach each table where it
+// runs now, rather than stay at this server with every action refused
+// until it reaches the store again. Once it does, it runs again the
+// tables no other server took (PostgreSQL itself was down), still
+// holding them; one another server took stays that server's.
+func TestAdriftStopsTables(t *testing.T) {
+	st := newMemStore()
+	// A seat open for a person: the tables wait, quiet.
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+	})
+	subs := map[string]*table.Sub{}
+	tables := map[string]*table.Table{}
+	ended := map[string]chan struct{}{}
+	for _, id := range []string{"T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		sub, done := mustSub(t, tb, "", -1), make(chan struct{})
+		subs[id], ended[id], tables[id] = sub, done, tb
+		go func() { // read to the subscription's end
+			defer close(done)
+			for range sub.Updates() {
+			}
+		}()
+	}
+
+	reg.setCut("A", true)
+	for id, sub := range subs {
+		select {
+		case <-ended[id]:
+		case <-time.After(waitTimeout):
+			t.Fatalf("a connection to %s on the server cut off is still open after %v", id, waitTimeout)
+		}
+		if !errors.Is(sub.Err(), table.ErrMoved) {
+			t.Fatalf("%s's connection ended with %v, want ErrMoved (reconnect)", id, sub.Err())
+		}
+		<-tables[id].Done() // stopped: gone from the hub
+		if _, err := a.Table(id); !errors.Is(err, table.ErrNotFound) {
+			t.Fatalf("the server cut off still runs %s: %v", id, err)
+		}
+	}
+
+	// Meanwhile B took T (A's lease ran out); nobody took U.
+	reg.mu.Lock()
+	reg.owner["T"] = "B"
+	reg.mu.Unlock()
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table("U"); err == nil && reg.ownerOf("U") == "A" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("U is not run again by A after the store answers (held by %q)", reg.ownerOf("U"))
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+	if o := reg.ownerOf("T"); o != "B" {
+		t.Fatalf("T is held by %q, want B, which took it", o)
+	}
+	if _, err := a.Table("T"); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("A runs T, which B took: %v", err)
+	}
+}
+
+// TestAdriftStuckTable: a server whose lease ran out stops its tables
+// together: one busy with a store write that hangs does not hold the
+// others up, and is noted to start again only once it has stopped, so
+// the scans that try it again while it hangs do not note it again and
+// again (the tables noted are at most MaxTables).
+func TestAdriftStuckTable(t *testing.T) {
+	st := newMemStore()
+	storeTable(t, st, "S", `{"players":2,"bots":["random","random"]}`) // bots: it moves, and hangs
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	scans := make(chan []string, 100)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 50*time.Millisecond)
+		table.SetAdriftHook(o, func(adrift []string) {
+			select {
+			case scans <- adrift:
+			default:
+			}
+		})
+	})
+	tables := map[string]*table.Table{}
+	for _, id := range []string{"S", "T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			release()
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables[id] = tb
+	}
+	mustSub(t, tables["S"], "", -1) // watched, its bots play
+	t.Cleanup(release)              // last first: the write ends before the hub closes
+	select {
+	case <-stuck:
+	case <-time.After(waitTimeout):
+		t.Fatal("no move of S reached the store")
+	}
+
+	reg.setCut("A", true)
+	for _, id := range []string{"T", "U"} {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out, behind S's hung write", id, waitTimeout)
+		}
+	}
+	// Three scans more with S still hung: S is not noted, T and U once.
+	var got []string
+	for range 3 {
+		select {
+		case got = <-scans:
+		case <-time.After(waitTimeout):
+			t.Fatalf("no scan within %v", waitTimeout)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"T", "U"}) {
+		t.Fatalf("tables to start again while S hangs: %q, want T and U once each", got)
+	}
+	release()
+	<-tables["S"].Done()
+	for {
+		select {
+		case got = <-scans:
+		case <-time.After(waitTimeout):
+			t.Fatalf("no scan within %v", waitTimeout)
+		}
+		if slices.Contains(got, "S") {
+			break
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"S", "T", "U"}) {
+		t.Fatalf("tables to start again once S stopped: %q, want S, T and U once each", got)
+	}
+}
+
+// liveOnly is a store whose requests' reads fail (LoadTable: every
+// connection they may hold is taken) while the tables' own (LoadLive)
+// go on.
+type liveOnly struct{ *memStore }
+
+func (s liveOnly) LoadTable(context.Context, string) (table.Stored, error) {
+	return table.Stored{}, errors.New("no connection free for requests")
+}
+
+func (s liveOnly) LoadLive(ctx context.Context, id string) (table.Stored, error) {
+	return s.memStore.LoadTable(ctx, id)
+}
+
+// TestAdriftResumesOnTablesSide: the tables a server stopped while cut
+// off start again once the store answers even while requests hold every
+// connection they may: the tables' own loads go on the store's side kept
+// for the tables (table.LiveLoader).
+func TestAdriftResumesOnTablesSide(t *testing.T) {
+	mem := newMemStore()
+	storeTable(t, mem, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(mem)
+	a := newHub(t, liveOnly{mem}, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+	})
+	tb, err := a.Table("U")
+	if err != nil {
+		t.Fatalf("A runs U: %v", err)
+	}
+	reg.setCut("A", true)
+	select {
+	case <-tb.Done():
+	case <-time.After(waitTimeout):
+		t.Fatalf("U still runs %v after the lease ran out", waitTimeout)
+	}
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table("U"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+}
