@@ -1,19 +1,16 @@
 package arlweb
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	"cardtable/internal/web/webtest"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/memory"
 	"github.com/chromedp/chromedp"
 )
 
 // domCounters are the tab's DOM nodes and JavaScript event listeners
-// after a garbage collection, so that only what the page keeps counts.
+// once only what the page keeps counts (webtest.DOMCounters).
 func (p *seatTab) domCounters() memory.GetDOMCountersResult {
 	p.tb.Helper()
 	// The test's hooks keep every socket the page opened (__ws.socks):
@@ -21,14 +18,7 @@ func (p *seatTab) domCounters() memory.GetDOMCountersResult {
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.socks = window.__ws.socks.map((s) =>
 	  s.readyState === WebSocket.CLOSED ? { url: s.url, readyState: WebSocket.CLOSED, close() {} } : s)`))
 	var got memory.GetDOMCountersResult
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
-			return err
-		}
-		r, err := cdp.Call(ctx, tg, memory.GetDOMCounters, cdp.Empty{})
-		got = r
-		return err
-	}))
+	p.do(webtest.DOMCounters(&got))
 	return got
 }
 

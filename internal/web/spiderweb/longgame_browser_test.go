@@ -7,7 +7,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/memory"
 	"github.com/chromedp/chromedp"
 
@@ -32,19 +31,12 @@ func TestLongBrowserLongGameBounded(t *testing.T) {
 	longGameBounded(t, 5000, 50)
 }
 
-// domCounters are the tab's DOM nodes and JavaScript event listeners after
-// a garbage collection, so that only what the page keeps counts.
+// domCounters are the tab's DOM nodes and JavaScript event listeners once
+// only what the page keeps counts (webtest.DOMCounters).
 func (p *browserPage) domCounters() memory.GetDOMCountersResult {
 	p.t.Helper()
 	var got memory.GetDOMCountersResult
-	p.step("counting the page's nodes and listeners", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
-			return err
-		}
-		r, err := cdp.Call(ctx, tg, memory.GetDOMCounters, cdp.Empty{})
-		got = r
-		return err
-	}))
+	p.step("counting the page's nodes and listeners", webtest.DOMCounters(&got))
 	return got
 }
 
