@@ -371,7 +371,7 @@ func TestNoConnectionRetryAfter(t *testing.T) {
 			reasons[l["reason"]]++
 		}
 	}
-	if reasons["database too slow: no connection free"] != 1 || reasons["database too slow: statement_timeout"] != 1 {
+	if reasons["database too slow: no connection free"] != 1 || reasons["database too slow: statement_timeout or lock_timeout"] != 1 {
 		t.Fatalf("lines by reason %v; want one of each", reasons)
 	}
 }
