@@ -12,22 +12,25 @@ import (
 
 // settleRounds bounds the garbage collections DOMCounters runs waiting for
 // the counts to hold still: the second and third agreed every time it was
-// measured, so five never agreeing means the page keeps making nodes.
-const settleRounds = 5
+// measured, but on a loaded machine the Spider page's counts once did not
+// agree in five (a page's own timers may make nodes between two
+// readings); then the least of each count stands, since garbage only
+// adds to them.
+const settleRounds = 6
 
 // DOMCounters is an action reading the tab's DOM nodes and JavaScript
 // event listeners once only what the page keeps is left: it collects
-// garbage and reads the counts until two readings in a row agree. One
-// collection is not enough: Blink frees the nodes it finds dead a while
-// after the collection, so a single reading after a redraw also counted
-// what the redraw replaced about one time in two (at the Arlington table
-// page after a reconnect: about 140 nodes, 9 listeners), and a test
-// comparing two such readings saw growth where the page drew the same.
-// A node or listener the page keeps survives every collection, so a leak
-// still counts.
+// garbage and reads the counts until two readings in a row agree, or
+// else takes the least of its readings. One collection is not enough:
+// Blink frees the nodes it finds dead a while after the collection, so a
+// single reading after a redraw also counted what the redraw replaced
+// about one time in two (at the Arlington table page after a reconnect:
+// about 140 nodes, 9 listeners), and a test comparing two such readings
+// saw growth where the page drew the same. A node or listener the page
+// keeps survives every collection, so a leak still counts.
 func DOMCounters(got *memory.GetDOMCountersResult) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		var prev memory.GetDOMCountersResult
+		var prev, least memory.GetDOMCountersResult
 		for i := range settleRounds {
 			if _, err := cdp.Call(ctx, tg, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
 				return fmt.Errorf("collecting garbage: %w", err)
@@ -40,9 +43,15 @@ func DOMCounters(got *memory.GetDOMCountersResult) chromedp.Action[chromedp.Void
 				*got = r
 				return nil
 			}
+			if i == 0 {
+				least = r
+			}
+			least.Documents = min(least.Documents, r.Documents)
+			least.Nodes = min(least.Nodes, r.Nodes)
+			least.JsEventListeners = min(least.JsEventListeners, r.JsEventListeners)
 			prev = r
 		}
-		return fmt.Errorf("the DOM counters did not settle in %d garbage collections (last: %d nodes, %d listeners)",
-			settleRounds, prev.Nodes, prev.JsEventListeners)
+		*got = least
+		return nil
 	})
 }
