@@ -175,7 +175,8 @@ func TestStatementTimeout(t *testing.T) {
 // hold every connection the requests may (a quarter of the pool is
 // kept for the live tables). The tables' own loads still go: a server
 // takes a table given back, and a live table reads itself again (a
-// refused write checked, a table started again after an outage).
+// refused write checked, a table started again after an outage), and a
+// starting table reads its seats' ratings.
 // Read on the requests' side, they waited behind the lock and failed
 // for want of a connection, so no server could take a dead server's
 // tables while its requests were stuck.
@@ -219,6 +220,9 @@ func TestTablesLoadWhileRequestsBusy(t *testing.T) {
 
 	if _, err := db.LoadLive(ctx, "T"); err != nil {
 		t.Fatalf("a live table's load with the requests' connections held: %v", err)
+	}
+	if _, err := db.Ratings(ctx, []string{"bot:easy", "p:pat"}); err != nil {
+		t.Fatalf("a starting table's ratings read with the requests' connections held: %v", err)
 	}
 	got, err := n.Take(ctx, 10, nil)
 	if err != nil || len(got) != 1 || got[0].ID != "T" {

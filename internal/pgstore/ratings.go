@@ -196,9 +196,13 @@ func scanRatings(rows pgx.Rows, err error) ([]table.Rating, error) {
 	return out, rows.Err()
 }
 
-// Ratings is the stored ratings among keys.
+// Ratings is the stored ratings among keys. Read on the live tables'
+// side of the pool (pool.go): the tables read them for their own work (a
+// table starting, taken over, started again after an outage, a seat
+// taken), which requests holding their share must not stall; requests
+// read TopRatings (the leaderboard), on theirs.
 func (db *DB) Ratings(ctx context.Context, keys []string) ([]table.Rating, error) {
-	return scanRatings(db.pool.Query(ctx, `SELECT `+ratingCols+` FROM ratings WHERE entrant = ANY($1) AND games > 0`, keys))
+	return scanRatings(db.tables.Query(ctx, `SELECT `+ratingCols+` FROM ratings WHERE entrant = ANY($1) AND games > 0`, keys))
 }
 
 // TopRatings is at most limit ratings with at least minGames games, the

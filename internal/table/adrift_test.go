@@ -82,9 +82,10 @@ func TestAdriftStopsTables(t *testing.T) {
 	}
 }
 
-// TestAdriftStuckTable: a server whose lease ran out stops its tables
-// together: one busy with a store write that hangs does not hold the
-// others up, and is noted to start again only once it has stopped, so
+// TestAdriftStuckTable: a server whose lease ran out stops its tables;
+// one busy with a store write that hangs (stopped together with the
+// others: TestAdriftStopsTogether) is noted to start again only once it
+// has stopped, so
 // the scans that try it again while it hangs do not note it again and
 // again (the tables noted are at most MaxTables).
 func TestAdriftStuckTable(t *testing.T) {
@@ -158,6 +159,71 @@ func TestAdriftStuckTable(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, []string{"S", "T", "U"}) {
 		t.Fatalf("tables to start again once S stopped: %q, want S, T and U once each", got)
+	}
+}
+
+// TestAdriftStopsTogether: a server whose lease ran out stops its tables
+// together, one wait for all: two tables hang in a store write that is
+// let go only once every quiet table has stopped, with a stop wait far
+// longer than the test waits. Stopped one at a time, a hung table asked
+// first holds the quiet ones up for its whole wait, and as the hung ones
+// are first and last in the order the tables are stopped in (by id),
+// either way round one of them is asked before the quiet ones; only asked
+// together do the quiet ones stop at once and let the writes go.
+func TestAdriftStopsTogether(t *testing.T) {
+	st := newMemStore()
+	hung := []string{"A", "Z"}
+	quiet := []string{"M", "N", "O"}
+	for _, id := range hung { // bots: they move, and hang
+		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
+	}
+	for _, id := range quiet { // a seat open for a person: quiet
+		storeTable(t, st, id, `{"players":2,"bots":["","random"]}`)
+	}
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 3*waitTimeout)
+	})
+	tables := map[string]*table.Table{}
+	for _, id := range append(slices.Clone(hung), quiet...) {
+		tb, err := a.Table(id)
+		if err != nil {
+			release()
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables[id] = tb
+	}
+	for _, id := range hung {
+		mustSub(t, tables[id], "", -1) // watched, its bots play
+	}
+	t.Cleanup(release) // last first: the writes end before the hub closes
+	waiting := map[string]bool{}
+	for len(waiting) < len(hung) {
+		select {
+		case id := <-stuck:
+			waiting[id] = true
+		case <-time.After(waitTimeout):
+			t.Fatalf("moves of %v reached the store, want both of %q", waiting, hung)
+		}
+	}
+
+	reg.setCut("A", true)
+	for _, id := range quiet {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out: stopped behind a hung table's wait, not with it", id, waitTimeout)
+		}
+	}
+	release()
+	for _, id := range hung {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after its write ended", id, waitTimeout)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -64,6 +65,8 @@ func (h *Hub) dropAdrift() bool {
 		}
 	}
 	h.mu.Unlock()
+	// By id: the same order each time, whatever the map's.
+	slices.SortFunc(drop, func(a, b *Table) int { return strings.Compare(a.id, b.id) })
 	if len(drop) > 0 {
 		stopped := h.loseAll(drop)
 		if len(stopped) > 0 {

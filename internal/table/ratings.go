@@ -56,7 +56,9 @@ type Rater interface {
 	// same transaction stores end.Update's ratings: only if the table was
 	// open, so that a game's end is counted once.
 	FinishRated(ctx context.Context, id string, at time.Time, end RatedEnd) error
-	// Ratings is the stored ratings among keys, in any order.
+	// Ratings is the stored ratings among keys, in any order. Only the
+	// tables read it (a table starting, a seat taken): a store keeping a
+	// share for the live tables (LiveLoader) reads it there.
 	Ratings(ctx context.Context, keys []string) ([]Rating, error)
 	// TopRatings is at most limit ratings with at least minGames games,
 	// the highest rating.Ordinal (mu - 3 sigma) first.

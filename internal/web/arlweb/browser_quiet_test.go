@@ -92,15 +92,18 @@ func TestBrowserArlingtonQuietCheck(t *testing.T) {
 	}
 }
 
-// TestBrowserArlingtonQuietWhileActing: a page whose action awaits its
-// answer does not take the silence for a server gone: the server reads
-// a connection's messages in order, so a ping sent behind an action
-// whose database write is slow is answered late, and the check dropped
-// a live connection. The action's answer held back (the page keeps the
-// message), 21 s of silence send no ping; past 20 s after the action,
-// the check is made again (the server bounds an action's write well
-// within).
-func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
+// dropSent makes the page's open sockets drop what it sends of kind
+// (an action, a chat line), counting it in window.__dropped: its answer
+// never comes, as behind a slow database write.
+func dropSent(kind string) string {
+	return fmt.Sprintf(`(() => { for (const s of window.__ws.socks) { const send = s.send;
+		s.send = (d) => { if (JSON.parse(d).type === %q) window.__dropped = (window.__dropped || 0) + 1; else send(d); }; } return true })()`, kind)
+}
+
+// actingPage is a seated page whose actions' answers never come
+// (dropSent), its clock the test's, having heard something now.
+func actingPage(t *testing.T) (*env, *seatTab, string) {
+	t.Helper()
 	e := newEnv(t, Limits{Burst: 10000})
 	tbl, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.beforeLoad(hideable)
@@ -108,20 +111,87 @@ func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
 	p.join("Ann")
 	p.until(`document.querySelector(` + q(selLegal) + `) !== null`)
 	eval[bool](p, countPings)
-	eval[bool](p, `(() => { for (const s of window.__ws.socks) { const send = s.send;
-		s.send = (d) => { if (JSON.parse(d).type === "action") window.__acts = (window.__acts || 0) + 1; else send(d); }; } return true })()`)
+	eval[bool](p, dropSent("action"))
 	eval[bool](p, fakeNow)
 	heardNow(t, e, p, tbl.ID)
+	return e, p, tbl.ID
+}
+
+// TestBrowserArlingtonQuietWhileActing: a page whose action awaits its
+// answer does not take the silence for a server gone: the server reads
+// a connection's messages in order, so a ping sent behind an action
+// whose database write is slow is answered late, and the check dropped
+// a live connection. The action's answer held back (the page keeps the
+// message), 21 s of silence send no ping, nor does 59 s after the
+// action; past 60 s after it (what the server may spend on an action
+// and one move before it) the check is made.
+func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
+	_, p, _ := actingPage(t)
 	if n := eval[int](p, quietLooks(10000, 5000)); n != 0 {
 		t.Fatalf("the page pinged %d times having heard nothing for 15 s, want none", n)
 	}
 	// The person acts after 15 s of silence; the answer does not come.
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(selLegal) + `).click()`))
-	p.until(`window.__acts === 1`)
+	p.until(`window.__dropped === 1`)
 	if n := eval[int](p, quietLooks(5000, 1000)); n != 0 {
 		t.Fatalf("the page pinged %d times after 21 s of silence while its action awaited its answer, want none", n)
 	}
-	if n := eval[int](p, quietLooks(10000, 5000)); n != 1 {
-		t.Fatalf("the page pinged %d times 21 s after its action, still unanswered; want one check", n)
+	if n := eval[int](p, quietLooks(10000, 10000, 10000, 10000, 10000, 3000)); n != 0 {
+		t.Fatalf("the page pinged %d times 59 s after its action, still unanswered; want none yet", n)
+	}
+	if n := eval[int](p, quietLooks(2000)); n != 1 {
+		t.Fatalf("the page pinged %d times 61 s after its action, still unanswered; want one check", n)
+	}
+}
+
+// TestBrowserArlingtonShownWhileActing: the checks on being shown again
+// (and on waking, on the network's return) are held back too while an
+// action awaits its answer: a page shown again behind a slow write
+// dropped a live connection. Held back, the check is made once the
+// answer is no longer awaited (60 s after the action).
+func TestBrowserArlingtonShownWhileActing(t *testing.T) {
+	_, p, _ := actingPage(t)
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(selLegal) + `).click()`))
+	p.until(`window.__dropped === 1`)
+	shown := `(() => { window.__hidden = true; document.dispatchEvent(new Event("visibilitychange"));
+		window.__hidden = false; document.dispatchEvent(new Event("visibilitychange")); return window.__pings; })()`
+	if n := eval[int](p, shown); n != 0 {
+		t.Fatalf("the page shown again pinged %d times while its action awaited its answer, want none", n)
+	}
+	if n := eval[int](p, `(() => { window.dispatchEvent(new Event("online")); return window.__pings; })()`); n != 0 {
+		t.Fatalf("the network's return pinged %d times while an action awaited its answer, want none", n)
+	}
+	if n := eval[int](p, quietLooks(10000, 10000, 10000, 10000, 10000, 10000, 1000)); n != 1 {
+		t.Fatalf("the page pinged %d times 61 s after its action, still unanswered; want one check", n)
+	}
+}
+
+// TestBrowserArlingtonQuietWhileChatting: a chat line awaiting its
+// answer holds the quiet check back as an action does: the server
+// stores the line before it reads the next message, so a ping behind a
+// slow chat write was answered late and the page dropped a live
+// connection.
+func TestBrowserArlingtonQuietWhileChatting(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.beforeLoad(hideable)
+	p.open(e.srv.URL, id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	eval[bool](p, countPings)
+	eval[bool](p, dropSent("chat"))
+	eval[bool](p, fakeNow)
+	heardNow(t, e, p, id)
+	if n := eval[int](p, quietLooks(10000, 5000)); n != 0 {
+		t.Fatalf("the page pinged %d times having heard nothing for 15 s, want none", n)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("chat-text").value = "slow one";
+		document.getElementById("chat-form").requestSubmit()`))
+	p.until(`window.__dropped === 1`)
+	if n := eval[int](p, quietLooks(5000, 1000)); n != 0 {
+		t.Fatalf("the page pinged %d times after 21 s of silence while its chat line awaited its answer, want none", n)
+	}
+	if n := eval[int](p, quietLooks(10000, 10000, 10000, 10000, 10000, 5000)); n != 1 {
+		t.Fatalf("the page pinged %d times 61 s after its chat line, still unanswered; want one check", n)
 	}
 }

@@ -1,7 +1,7 @@
 // The table's chat: the lines the page has (the table's last 50), the
 // list that shows them and the field that sends a line.
 import { el, say } from "./common.js";
-import { conn } from "./connection.js";
+import { conn, actionSent } from "./connection.js";
 
 const $ = (id) => document.getElementById(id);
 const KEEP = 50; // the lines kept: the table keeps as many
@@ -116,7 +116,7 @@ function toEnd() {
 let pending = null;
 let sent = 0; // the refs this page gave: its lines, numbered
 
-// late is the last line whose wait ran out ({text, ref}, null: none):
+// late is the last line whose wait ran out ({text, ref, ws}, null: none):
 // its answer may still come, and then ends what the chat said of it
 // (the field emptied if it still holds that line), so the player is not
 // left to send it twice. Only the last is kept: the page's memory of
@@ -191,6 +191,15 @@ function lostLine(ws) {
   settle("The connection was lost before your message was answered: it is kept; if it is not in the chat, press Send again.");
 }
 
+// chatAwaiting says whether a line sent on the connection open now
+// awaits its answer (its wait here run out or not): the server stores a
+// line before it answers, and reads a ping sent after it only then, so
+// the connection's checks (wake.js) are held back meanwhile.
+export function chatAwaiting() {
+  const ws = conn.ws;
+  return !!ws && ((pending !== null && pending.ws === ws) || (late !== null && late.ws === ws));
+}
+
 // installChat sends the field's line on Send (or Enter), the list taken
 // to its end where the line will show; "New messages" takes it there
 // too, and so does the player scrolling down to the end.
@@ -209,13 +218,14 @@ export function installChat() {
     const ref = String(++sent);
     const timer = setTimeout(() => {
       if (!pending || pending.ref !== ref) return;
-      late = { text: t, ref };
+      late = { text: t, ref, ws: pending.ws };
       settle(NO_ANSWER);
     }, WAIT);
     pending = { text: t, ref, ws: conn.ws, timer };
     mine = mine.concat({ text: t, at: Date.now() }).slice(-MINE_KEEP);
     said.textContent = "";
     conn.ws.send(JSON.stringify({ type: "chat", text: t, ref }));
+    actionSent();
     toEnd();
   });
   // Pressed from the keyboard, the button goes as it is pressed: the

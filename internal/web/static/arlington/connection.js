@@ -437,7 +437,7 @@ function outOfCache(ev) {
 //   showError(m): shows an error message from the server;
 //   view(m): takes a view message (after a Leave's answer is looked for);
 //   dropped(): the connection closed, so an action in flight is no longer awaited;
-//   awaiting(): whether an action sent awaits its answer (actionSent);
+//   awaiting(): whether an action or a chat line sent awaits its answer (actionSent);
 //   dropSelection(): forgets the selection of a page that stops playing;
 //   ended(r, status): the table is gone; r is its finished game's result, or null
 //     (status: the HTTP status of asking for it, 0 for none);

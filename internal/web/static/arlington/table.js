@@ -18,7 +18,7 @@ import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
 import { conn, connect, stoppedWords, installConnection, gameShown, actionSent } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
-import { addChat, lastChat, renderChat, installChat } from "./chat.js";
+import { addChat, lastChat, renderChat, installChat, chatAwaiting } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
 import { standIn, installPeers, sending, refused as refusedSent, noteStandIn, noteHistory } from "./standin.js";
@@ -81,7 +81,7 @@ installConnection({
     pacer.push(m);
   },
   dropped() { sentAt = -1; },
-  awaiting() { return sentAt >= 0; },
+  awaiting() { return sentAt >= 0 || chatAwaiting(); },
   dropSelection,
   ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },

@@ -27,7 +27,8 @@ let probe = 0;       // the check under way: its timer (0: none)
 let checkedAt = -Infinity;
 // c is what the checks need of the connection (installWake): conn, its
 // state; setConn(...parts), its line; reconnect(), an attempt planned
-// started now; awaiting(), an action sent awaits its answer.
+// started now; awaiting(), an action or a chat line sent awaits its
+// answer.
 let c = null;
 function checkAlive() {
   const { conn } = c;
@@ -35,6 +36,8 @@ function checkAlive() {
   const ws = conn.ws;
   const now = Date.now();
   if (ws.readyState !== WebSocket.OPEN || probe || Math.abs(now - checkedAt) < CHECK_EVERY_MS) return;
+  if (awaitingAnswer()) { due = true; return; }
+  due = false;
   checkedAt = now;
   ws.send(JSON.stringify({ type: "ping" }));
   probe = setTimeout(() => {
@@ -52,6 +55,7 @@ function checkAlive() {
 export function answered() {
   clearTimeout(probe);
   probe = 0;
+  due = false;
   heardAt = Date.now();
   const { conn } = c;
   if (netDown && conn.ws && conn.ws.readyState === WebSocket.OPEN) { netDown = false; c.setConn("connected"); }
@@ -66,18 +70,30 @@ export function answered() {
 // QUIET_MS, answered by a pong).
 const QUIET_MS = 20000;
 let heardAt = Date.now();
-// An action awaiting its answer holds the quiet check back: the server
-// reads a connection's messages in order, so a ping sent behind an
-// action whose database write is slow (seconds, on a loaded database)
-// is answered only after it, past PROBE_MS, and the check would drop a
-// live connection. Up to ANSWER_MS from the action's sending: the server
-// bounds an action's write well within it (5 s for a connection, 10 s
-// for the write), so silence past it is a server gone.
-const ANSWER_MS = 20000;
+// An action or a chat line awaiting its answer holds the checks back
+// (the quiet one, and those on waking, on being shown again, on the
+// network's return): the server reads a connection's messages in order,
+// so a ping sent behind one whose database write is slow (seconds, on a
+// loaded database) is answered only after it, past PROBE_MS, and the
+// check would drop a live connection. Up to ANSWER_MS from the last
+// sending: what the server may spend before it answers. An action's
+// own store work is up to 30 s (three writes or reads of at most 10 s
+// each, each one's wait for a database connection, up to 5 s, within
+// its 10 s: the move, then after a refused write the reread of the
+// moves, then at a game's end the finish with its ratings), behind at
+// most one command the table is busy with (a bot's move, the same
+// 30 s): 60 s. A chat line's is less (its write and a reread, 20 s).
+// Silence past it is a server gone. A check held back is made once
+// nothing awaits any more, unless the page heard the socket meanwhile.
+const ANSWER_MS = 60000;
 let actionAt = -Infinity;
-// actionSent notes that the page sent an action (the page's awaiting hook then
-// says whether its answer is still awaited).
+let due = false; // a check held back by an answer awaited
+// actionSent notes that the page sent an action or a chat line (the
+// page's awaiting hook then says whether its answer is still awaited).
 export function actionSent() { actionAt = Date.now(); }
+// awaitingAnswer says whether something sent awaits its answer, within
+// ANSWER_MS.
+function awaitingAnswer() { return c.awaiting() && Date.now() - actionAt < ANSWER_MS; }
 
 // The network gone. A phone out of its network's reach keeps a socket
 // that looks open: nothing arrives and nothing is refused, so the page
@@ -111,7 +127,8 @@ function cameOnline() {
 export function netBack() { netDown = false; }
 
 // installWake starts the checks: c is { conn, setConn, reconnect,
-// awaiting }, awaiting() saying whether an action sent awaits its answer.
+// awaiting }, awaiting() saying whether an action or a chat line sent
+// awaits its answer.
 export function installWake(hooks) {
   c = hooks;
   window.addEventListener("offline", wentOffline);
@@ -121,9 +138,8 @@ export function installWake(hooks) {
   setInterval(() => {
     const now = Date.now();
     const { conn } = c;
-    const awaiting = c.awaiting() && now - actionAt < ANSWER_MS;
-    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS && !awaiting;
-    if (!document.hidden && (now - tick > SLEPT_MS || quiet)) checkAlive();
+    const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS;
+    if (!document.hidden && (now - tick > SLEPT_MS || quiet || due)) checkAlive();
     tick = now;
   }, TICK_MS);
 }
