@@ -30,13 +30,15 @@ let checkedAt = -Infinity;
 // started now; awaiting(), an action or a chat line sent awaits its
 // answer.
 let c = null;
-function checkAlive() {
+// quiet: the check is the quiet one (held back while an answer is
+// awaited; the others are not).
+function checkAlive(quiet = false) {
   const { conn } = c;
   if (!conn.ws) { c.reconnect(); return; }
   const ws = conn.ws;
   const now = Date.now();
   if (ws.readyState !== WebSocket.OPEN || probe || Math.abs(now - checkedAt) < CHECK_EVERY_MS) return;
-  if (awaitingAnswer()) { due = true; return; }
+  if (quiet && awaitingAnswer()) { due = true; return; }
   due = false;
   checkedAt = now;
   ws.send(JSON.stringify({ type: "ping" }));
@@ -70,9 +72,8 @@ export function answered() {
 // QUIET_MS, answered by a pong).
 const QUIET_MS = 20000;
 let heardAt = Date.now();
-// An action or a chat line awaiting its answer holds the checks back
-// (the quiet one, and those on waking, on being shown again, on the
-// network's return): the server reads a connection's messages in order,
+// An action or a chat line awaiting its answer holds the quiet check
+// back: the server reads a connection's messages in order,
 // so a ping sent behind one whose database write is slow (seconds, on a
 // loaded database) is answered only after it, past PROBE_MS, and the
 // check would drop a live connection. Up to ANSWER_MS from the last
@@ -81,10 +82,17 @@ let heardAt = Date.now();
 // each, each one's wait for a database connection, up to 5 s, within
 // its 10 s: the move, then after a refused write the reread of the
 // moves, then at a game's end the finish with its ratings), behind at
-// most one command the table is busy with (a bot's move, the same
-// 30 s): 60 s. A chat line's is less (its write and a reread, 20 s).
+// most one command the table is busy with (another person's chat line
+// or a seat taken: 30 s at most): 60 s. A chat line's is less (its write and a reread, 20 s).
 // Silence past it is a server gone. A check held back is made once
 // nothing awaits any more, unless the page heard the socket meanwhile.
+// The checks on waking, on being shown again and on the network's
+// return are not held back (decision): a sleep or a network change is
+// what leaves a socket dead with an action unanswered, and held back
+// they left such a page waiting a minute (saying "offline" with the
+// network back) where it reconnected in 3 s; a live socket behind a slow
+// write may be dropped by them, and the view its reconnection brings
+// shows what became of the action.
 const ANSWER_MS = 60000;
 let actionAt = -Infinity;
 let due = false; // a check held back by an answer awaited
@@ -139,7 +147,8 @@ export function installWake(hooks) {
     const now = Date.now();
     const { conn } = c;
     const quiet = conn.ws && conn.ws.readyState === WebSocket.OPEN && now - heardAt > QUIET_MS;
-    if (!document.hidden && (now - tick > SLEPT_MS || quiet || due)) checkAlive();
+    const slept = now - tick > SLEPT_MS;
+    if (!document.hidden && (slept || quiet || due)) checkAlive(!slept);
     tick = now;
   }, TICK_MS);
 }
