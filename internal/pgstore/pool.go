@@ -20,7 +20,7 @@ import (
 //
 // Each call first takes a connection, waiting for one at most wait
 // (docs/operating.md, "When PostgreSQL misbehaves"): past it the call
-// fails with errNoConnection (503, Retry-After) rather than wait behind
+// fails with a noConnection error (503, Retry-After) rather than wait behind
 // requests held by a lock or a slow database. share, if not nil, bounds
 // the connections its calls hold at once: the requests' side leaves the
 // rest of raw's connections to the live tables' side, which has none.
