@@ -144,6 +144,26 @@ func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
 	}
 }
 
+// TestBrowserArlingtonQuietAfterAnswer: an action answered no longer
+// holds the quiet check back: the page's note of its action stayed set
+// after the answer, so for 60 s after every action a silent server went
+// unnoticed (about 63 s where the check takes 23).
+func TestBrowserArlingtonQuietAfterAnswer(t *testing.T) {
+	e := newEnv(t, Limits{Burst: 10000})
+	tbl, _, p := openTable(t, e, "Ann", longGame, "", "random")
+	p.beforeLoad(hideable)
+	p.open(e.srv.URL, tbl.ID) // again, with the hook
+	p.join("Ann")
+	p.until(`document.querySelector(` + q(selLegal) + `) !== null`)
+	eval[bool](p, countPings)
+	eval[bool](p, fakeNow)
+	p.play()
+	heardNow(t, e, p, tbl.ID)
+	if n := eval[int](p, quietLooks(10000, 10000, 1000)); n != 1 {
+		t.Fatalf("the page pinged %d times after 21 s of silence, its action answered; want one check", n)
+	}
+}
+
 // TestBrowserArlingtonShownWhileActing: only the quiet check waits for
 // an answer awaited; being shown again, and the network's return after
 // its loss, check at once even while an action awaits its answer: a

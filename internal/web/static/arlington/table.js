@@ -81,7 +81,9 @@ installConnection({
     pacer.push(m);
   },
   dropped() { sentAt = -1; },
-  awaiting() { return sentAt >= 0 || chatAwaiting(); },
+  // An action awaits its answer while the view drawn is the one it was
+  // sent at (sentAt stays set after its answer: waiting, below).
+  awaiting() { return (sentAt >= 0 && !!last && !!last.view && sentAt === last.view.eventCount) || chatAwaiting(); },
   dropSelection,
   ended(r, status) { showEnded(r, !!last, replay, status); },
   redraw() { if (last) render(); },
