@@ -19,6 +19,17 @@ type timedStore struct {
 
 func (s timedStore) time(op string, began time.Time) { s.m.DBWrite(op, time.Since(began)) }
 
+// LoadLive keeps the tables' own reads on what the store keeps for them
+// where it has that (table.LiveLoader: PostgreSQL's share of the pool);
+// without it, wrapping the store hid the method and the hub read them on
+// the requests' share.
+func (s timedStore) LoadLive(ctx context.Context, id string) (table.Stored, error) {
+	if l, ok := s.serverStore.(table.LiveLoader); ok {
+		return l.LoadLive(ctx, id)
+	}
+	return s.serverStore.LoadTable(ctx, id)
+}
+
 func (s timedStore) CreateTable(ctx context.Context, t table.Stored) error {
 	defer s.time("create_table", time.Now())
 	return s.serverStore.CreateTable(ctx, t)

@@ -138,7 +138,7 @@ func New(g Gauges) *Metrics {
 	if g.DBRefused != nil {
 		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "cardtable_db_connection_refused_total",
-			Help: "Requests and table writes refused (503) because no connection of the database pool was free within its wait.",
+			Help: "Calls refused because no connection of the database pool was free within its wait: requests (503), live tables' writes (refused to the player) and the server's own table checks.",
 		}, func() float64 { return float64(g.DBRefused()) }))
 	}
 	return m

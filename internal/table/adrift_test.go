@@ -85,9 +85,8 @@ func TestAdriftStopsTables(t *testing.T) {
 // TestAdriftStuckTable: a server whose lease ran out stops its tables;
 // one busy with a store write that hangs (stopped together with the
 // others: TestAdriftStopsTogether) is noted to start again only once it
-// has stopped, so
-// the scans that try it again while it hangs do not note it again and
-// again (the tables noted are at most MaxTables).
+// has stopped, so the scans that try it again while it hangs do not
+// note it again and again (the tables noted are at most MaxTables).
 func TestAdriftStuckTable(t *testing.T) {
 	st := newMemStore()
 	storeTable(t, st, "S", `{"players":2,"bots":["random","random"]}`) // bots: it moves, and hangs

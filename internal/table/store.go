@@ -40,8 +40,8 @@ type Store interface {
 }
 
 // LiveLoader is what a Store may also offer: LoadLive is LoadTable for
-// the tables' own work (a table started on demand or again after an
-// outage, one taken over, a refused write checked), read on what the
+// the tables' own work (a table started again after an outage, a
+// refused move or chat line checked), read on what the
 // store keeps for the live tables, so that requests holding the rest
 // (waiting on a lock, a burst) stall neither a take-over nor a move.
 type LiveLoader interface {
