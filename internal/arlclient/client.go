@@ -347,7 +347,10 @@ var retryUnit = time.Second
 // movingWait is how long to wait before asking again a request answered
 // resp, or 0: not a table between servers.
 func movingWait(path string, resp *http.Response) time.Duration {
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(path, "/api/arlington/tables/") {
+	// The server marks a table between servers (arlweb.MovingHeader); a
+	// 503 with Retry-After alone (a database too busy) is shown.
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(path, "/api/arlington/tables/") ||
+		resp.Header.Get("X-Cardtable-Moving") != "1" {
 		return 0
 	}
 	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))

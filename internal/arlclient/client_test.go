@@ -421,9 +421,10 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// TestJoinTableMoving: a join answered 503 with Retry-After (the table is
-// between servers: nothing was done) is asked again by itself and
-// succeeds; other refusals, and a 503 without Retry-After, are not.
+// TestJoinTableMoving: a join answered 503 marked as a table between
+// servers (nothing was done) is asked again by itself and succeeds;
+// other refusals, a 503 without Retry-After, and one with Retry-After
+// but not marked (PostgreSQL's pool with no connection free), are not.
 func TestJoinTableMoving(t *testing.T) {
 	old := retryUnit
 	retryUnit = time.Millisecond
@@ -435,8 +436,12 @@ func TestJoinTableMoving(t *testing.T) {
 		switch n := joins.Add(1); {
 		case r.URL.Path == "/api/arlington/tables/NOHINT/join":
 			w.WriteHeader(http.StatusServiceUnavailable)
+		case r.URL.Path == "/api/arlington/tables/BUSYDB/join":
+			w.Header().Set("Retry-After", "5")
+			w.WriteHeader(http.StatusServiceUnavailable)
 		case n <= busy.Load():
 			w.Header().Set("Retry-After", "1")
+			w.Header().Set("X-Cardtable-Moving", "1")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprint(w, `{"error":"the table is moving to another server: try again in a moment"}`)
 		default:
@@ -460,6 +465,10 @@ func TestJoinTableMoving(t *testing.T) {
 	joins.Store(0)
 	if _, err := c.Join(context.Background(), "NOHINT", "Ann", -1); !errors.As(err, &ae) || ae.Status != 503 || joins.Load() != 1 {
 		t.Fatalf("a 503 without Retry-After: %v after %d askings, want 1", err, joins.Load())
+	}
+	joins.Store(0)
+	if _, err := c.Join(context.Background(), "BUSYDB", "Ann", -1); !errors.As(err, &ae) || ae.Status != 503 || joins.Load() != 1 {
+		t.Fatalf("a database too busy (503, Retry-After, not moving): %v after %d askings, want 1", err, joins.Load())
 	}
 }
 

@@ -141,7 +141,7 @@ func (h *Handlers) handle(f web.HandlerFunc) http.HandlerFunc {
 		if errors.Is(err, table.ErrMoved) {
 			// Refused unapplied: the table's new server answers in a
 			// moment (forward.go).
-			w.Header().Set("Retry-After", retryAfter)
+			markMoving(w)
 		}
 		return web.Classify(err, classes)
 	})

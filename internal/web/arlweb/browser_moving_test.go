@@ -76,6 +76,43 @@ func tableMoving(t *testing.T, refused int32) {
 	}
 }
 
+// TestBrowserArlingtonBusyDatabaseShown: a join refused 503 with
+// Retry-After but not marked as a table between servers (PostgreSQL's
+// pool with no connection free) is shown at once, not asked again: asked
+// again it added load to a busy database and kept the person waiting
+// about 14 s for the words.
+func TestBrowserArlingtonBusyDatabaseShown(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	inner := e.srv.Config.Handler
+	var joins atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/join") {
+			joins.Add(1)
+			w.Header().Set("Retry-After", "5")
+			web.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "the server's database is too slow just now; try again in a moment"})
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	ctx, cancel := context.WithTimeout(startBrowser(t), 30*time.Second)
+	defer cancel()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(front.URL+"/arlington/t/"+id),
+		untilJS(`!document.getElementById("join").hidden`),
+		chromedp.SendKeys(chromedp.CSS("#name"), "Ann"),
+		chromedp.Click(chromedp.CSS("#join-form button")),
+		untilJS(`document.getElementById("error").textContent.includes("too slow")`),
+	)
+	if err != nil {
+		t.Fatalf("%v; %d joins asked", err, joins.Load())
+	}
+	if n := joins.Load(); n != 1 {
+		t.Fatalf("%d joins asked, want the one shown", n)
+	}
+}
+
 // TestBrowserArlingtonTableMovedWords: a table that moves to another
 // server closes the page's connection with 1012 "table moved:
 // reconnect"; the connection line says the table is moving (it said

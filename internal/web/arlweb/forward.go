@@ -60,6 +60,18 @@ const ForwardedHeader = "X-Cardtable-Forwarded"
 // retryAfter is the Retry-After, in seconds, of a table being taken over.
 const retryAfter = "1"
 
+// MovingHeader marks a 503 that says the table is between servers, so
+// that the clients ask again by themselves (docs/api.md): a 503 with
+// Retry-After alone may be a database too busy, which they show.
+const MovingHeader = "X-Cardtable-Moving"
+
+// markMoving marks w's answer as a table between servers (MovingHeader),
+// to be asked again after retryAfter.
+func markMoving(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", retryAfter)
+	w.Header().Set(MovingHeader, "1")
+}
+
 // Forward wraps the server's handler (all of it but the outermost
 // layers, see below: the table's server then
 // applies the checks, limits and identity of an ordinary request) so that
@@ -156,7 +168,7 @@ func plausibleID(id string) bool {
 
 // unavailable answers 503 with Retry-After: the table is between servers.
 func unavailable(w http.ResponseWriter, r *http.Request, why string) {
-	w.Header().Set("Retry-After", retryAfter)
+	markMoving(w)
 	web.WriteJSON(w, http.StatusServiceUnavailable, struct {
 		Error string `json:"error"`
 	}{why + ": try again in a moment"})

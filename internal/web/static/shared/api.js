@@ -89,10 +89,12 @@ export async function request(method, path, body, { text = false, raw = false } 
 // servers: about 8 s at one a second, past a take-over's usual time.
 const tableRetries = 8;
 
-// movingTable: res says an Arlington table is between servers (503 with
-// Retry-After), so the request was not carried out and may be made again.
+// movingTable: res says an Arlington table is between servers (503
+// marked so by the server, with Retry-After), so the request was not
+// carried out and may be made again; a 503 not marked (a database too
+// busy) is shown.
 function movingTable(path, res) {
-  return res.status === 503 && res.headers.has("Retry-After") && path.startsWith("/api/arlington/tables/");
+  return res.status === 503 && res.headers.get("X-Cardtable-Moving") === "1" && path.startsWith("/api/arlington/tables/");
 }
 
 // parseJSON keeps deal numbers exact: they go up to 2^64-1, beyond the
