@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // dbNow is the database's clock in Unix milliseconds. Servers sharing one
@@ -94,16 +96,8 @@ func (db *DB) unseen(ctx context.Context, before int64) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the players table: %w", err)
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("reading the players table: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
 		return nil, fmt.Errorf("reading the players table: %w", err)
 	}
 	return ids, nil
