@@ -71,13 +71,7 @@ func heardNow(t *testing.T, e *env, p *seatTab, id string) {
 // checks its connection with one ping, not before; a live connection
 // answers with a pong and is kept.
 func TestBrowserArlingtonQuietCheck(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.beforeLoad(hideable)
-	p.open(e.srv.URL, id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	eval[bool](p, countPings)
+	e, p, id := watcherPage(t)
 	eval[bool](p, fakeNow)
 	heardNow(t, e, p, id)
 	if n := eval[int](p, quietLooks(10000, 10000)); n != 0 {
@@ -100,9 +94,23 @@ func dropSent(kind string) string {
 		s.send = (d) => { if (JSON.parse(d).type === %q) window.__dropped = (window.__dropped || 0) + 1; else send(d); }; } return true })()`, kind)
 }
 
-// actingPage is a seated page whose actions' answers never come
-// (dropSent), its clock the test's, having heard something now.
-func actingPage(t *testing.T) (*env, *seatTab, string) {
+// watcherPage is a spectator's page of a new table, connected, with the
+// test's hooks on its timers (hideable) and its pings counted.
+func watcherPage(t *testing.T) (*env, *seatTab, string) {
+	t.Helper()
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Watcher")
+	p.beforeLoad(hideable)
+	p.open(e.srv.URL, id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	eval[bool](p, countPings)
+	return e, p, id
+}
+
+// seatedPage is Ann's page seated against a bot, with the test's hooks
+// on its timers (hideable) and its pings counted, a play of hers legal.
+func seatedPage(t *testing.T) (*env, *seatTab, string) {
 	t.Helper()
 	e := newEnv(t, Limits{Burst: 10000})
 	tbl, _, p := openTable(t, e, "Ann", longGame, "", "random")
@@ -111,10 +119,18 @@ func actingPage(t *testing.T) (*env, *seatTab, string) {
 	p.join("Ann")
 	p.until(`document.querySelector(` + q(selLegal) + `) !== null`)
 	eval[bool](p, countPings)
+	return e, p, tbl.ID
+}
+
+// actingPage is a seated page whose actions' answers never come
+// (dropSent), its clock the test's, having heard something now.
+func actingPage(t *testing.T) (*env, *seatTab, string) {
+	t.Helper()
+	e, p, id := seatedPage(t)
 	eval[bool](p, dropSent("action"))
 	eval[bool](p, fakeNow)
-	heardNow(t, e, p, tbl.ID)
-	return e, p, tbl.ID
+	heardNow(t, e, p, id)
+	return e, p, id
 }
 
 // TestBrowserArlingtonQuietWhileActing: a page whose action awaits its
@@ -149,16 +165,10 @@ func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
 // after the answer, so for 60 s after every action a silent server went
 // unnoticed (about 63 s where the check takes 23).
 func TestBrowserArlingtonQuietAfterAnswer(t *testing.T) {
-	e := newEnv(t, Limits{Burst: 10000})
-	tbl, _, p := openTable(t, e, "Ann", longGame, "", "random")
-	p.beforeLoad(hideable)
-	p.open(e.srv.URL, tbl.ID) // again, with the hook
-	p.join("Ann")
-	p.until(`document.querySelector(` + q(selLegal) + `) !== null`)
-	eval[bool](p, countPings)
+	e, p, id := seatedPage(t)
 	eval[bool](p, fakeNow)
 	p.play()
-	heardNow(t, e, p, tbl.ID)
+	heardNow(t, e, p, id)
 	if n := eval[int](p, quietLooks(10000, 10000, 1000)); n != 1 {
 		t.Fatalf("the page pinged %d times after 21 s of silence, its action answered; want one check", n)
 	}
@@ -194,13 +204,7 @@ func TestBrowserArlingtonShownWhileActing(t *testing.T) {
 // slow chat write was answered late and the page dropped a live
 // connection.
 func TestBrowserArlingtonQuietWhileChatting(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.beforeLoad(hideable)
-	p.open(e.srv.URL, id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	eval[bool](p, countPings)
+	e, p, id := watcherPage(t)
 	eval[bool](p, dropSent("chat"))
 	eval[bool](p, fakeNow)
 	heardNow(t, e, p, id)

@@ -45,13 +45,7 @@ const hideable = `(() => {
 // it is hidden (visibilitychange to hidden); shown, the same late look
 // checks (a ping, answered by a pong).
 func TestBrowserArlingtonWakeNotWhileHidden(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.beforeLoad(hideable)
-	p.open(e.srv.URL, id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	eval[bool](p, countPings)
+	_, p, _ := watcherPage(t)
 	eval[bool](p, fakeNow)
 	if n := eval[int](p, `window.__ticks.length`); n != 1 {
 		t.Fatalf("the page has %d clock looks every 5 s, want 1", n)
