@@ -24,11 +24,10 @@ func (s timedStore) time(op string, began time.Time) { s.m.DBWrite(op, time.Sinc
 // without it, wrapping the store hid the method and the hub read them on
 // the requests' share.
 func (s timedStore) LoadLive(ctx context.Context, id string) (table.Stored, error) {
-	if l, ok := s.serverStore.(table.LiveLoader); ok {
-		return l.LoadLive(ctx, id)
-	}
-	return s.serverStore.LoadTable(ctx, id)
+	return table.LoadLive(ctx, s.serverStore, id)
 }
+
+var _ table.LiveLoader = timedStore{}
 
 func (s timedStore) CreateTable(ctx context.Context, t table.Stored) error {
 	defer s.time("create_table", time.Now())

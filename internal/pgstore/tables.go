@@ -228,7 +228,8 @@ func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
 }
 
 // LoadLive is LoadTable read on the live tables' side (table.LiveLoader):
-// a table started, taken over, or checking a refused write.
+// a table started again after an outage, or checking a refused move or
+// chat line.
 func (db *DB) LoadLive(ctx context.Context, id string) (table.Stored, error) {
 	return db.loadOne(ctx, db.readTables, id)
 }

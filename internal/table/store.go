@@ -43,18 +43,24 @@ type Store interface {
 // the tables' own work (a table started again after an outage, a
 // refused move or chat line checked), read on what the
 // store keeps for the live tables, so that requests holding the rest
-// (waiting on a lock, a burst) stall neither a take-over nor a move.
+// (waiting on a lock, a burst) stall neither a restart nor a move.
 type LiveLoader interface {
 	LoadLive(ctx context.Context, id string) (Stored, error)
 }
 
-// loadLive is the stored table id for the tables' own work: LoadLive
-// where the store has it, else LoadTable.
-func (h *Hub) loadLive(ctx context.Context, id string) (Stored, error) {
-	if l, ok := h.o.Store.(LiveLoader); ok {
+// LoadLive is the stored table id for the tables' own work: s's LoadLive
+// where it has one (LiveLoader), else its LoadTable. A store wrapping
+// another calls it to keep the wrapped one's LoadLive.
+func LoadLive(ctx context.Context, s Store, id string) (Stored, error) {
+	if l, ok := s.(LiveLoader); ok {
 		return l.LoadLive(ctx, id)
 	}
-	return h.o.Store.LoadTable(ctx, id)
+	return s.LoadTable(ctx, id)
+}
+
+// loadLive is the stored table id for the tables' own work (LoadLive).
+func (h *Hub) loadLive(ctx context.Context, id string) (Stored, error) {
+	return LoadLive(ctx, h.o.Store, id)
 }
 
 // Status is where a table is in its life.
