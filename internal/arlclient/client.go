@@ -43,7 +43,8 @@ type APIError struct {
 	Status  int
 	Message string
 	// retry: a table's request refused while the table is between
-	// servers (503 with Retry-After): nothing was done, ask again then.
+	// servers (503 with Retry-After, marked X-Cardtable-Moving): nothing
+	// was done, ask again then.
 	retry time.Duration
 }
 

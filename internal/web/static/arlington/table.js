@@ -32,8 +32,9 @@ let names = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
 // sentAt is the event count at which this page sent an action, -1 if none
-// is waiting: until the server answers (a view past that count, or an
-// error) the action buttons are disabled, so a double tap sends once.
+// (cleared by a refusal or a dropped connection, not by the answer): while
+// the view drawn is still at that count the action buttons are disabled,
+// so a double tap sends once.
 let sentAt = -1;
 let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
 // turnSeconds is the table's turn timer (0: none), from its summary: on
