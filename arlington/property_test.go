@@ -3,6 +3,7 @@ package arlington
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"cardtable/card"
@@ -116,10 +117,10 @@ func randomGamesProperties(t *testing.T, games int) {
 								}
 							}
 						}
-						// The view's legal actions are the state's.
+						// The view's legal actions are the state's, one for one.
 						v := s.View(s.ToMove())
-						if got, want := len(v.Legal()), len(s.Legal(s.ToMove())); got != want {
-							t.Fatalf("seed %d move %d: view lists %d legal actions, state %d", seed, steps, got, want)
+						if got, want := v.Legal(), s.Legal(s.ToMove()); !slices.Equal(got, want) {
+							t.Fatalf("seed %d move %d: view lists legal actions %v, state %v", seed, steps, got, want)
 						}
 					}
 				})
