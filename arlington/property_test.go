@@ -58,6 +58,7 @@ func randomGamesProperties(t *testing.T, games int) {
 				steps := 0
 				var trick []Played
 				trickHand, prevHand := 0, 1
+				var grave Set
 				s := randomGame(t, players, seed, func(s *State, seat int, a Action) {
 					steps++
 					defer func() { prevHand = s.HandNumber() }()
@@ -86,6 +87,12 @@ func randomGamesProperties(t *testing.T, games int) {
 					if err := s.CheckCards(); err != nil {
 						t.Fatalf("seed %d move %d (%d %v): %v", seed, steps, seat, a, err)
 					}
+					// "The Hand": a card on the graveyard stays there for the
+					// rest of the hand.
+					if s.HandNumber() == prevHand && !s.Terminal() && !s.Graveyard().Contains(grave) {
+						t.Fatalf("seed %d move %d (%d %v): %v left the graveyard", seed, steps, seat, a, grave.Minus(s.Graveyard()))
+					}
+					grave = s.Graveyard()
 					for seat := range players {
 						for _, set := range s.Table(seat) {
 							if !Legal(set) {
