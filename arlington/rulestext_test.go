@@ -129,6 +129,20 @@ func TestRulesTextSections(t *testing.T) {
 				}
 			}
 		}},
+		{"Jokered Sets/a jokered set ranks in the spectrum it is played in", func(t *testing.T) {
+			// As pairs both stand at best for {7S, 7H}; as runs {8S, 7S} is above {8H, 7H}.
+			a, b := mustSet(t, "7S JK"), mustSet(t, "7H JK")
+			for sp, want := range map[Spectrum]int{Multiples: 0, Runs: 1} {
+				if got, err := Compare(sp, a, b); err != nil || got != want {
+					t.Fatalf("{7S, JK} against {7H, JK} in %v: %d (%v), want %d", sp, got, err, want)
+				}
+			}
+			s := setup(t, []string{"7H JK 2C", "7S JK 3C"}, nil, 0)
+			do(t, s, "0 set runs 7H JK", "1 set runs 7S JK")
+			if s.ToMove() != 1 || s.Phase() != PhaseLead {
+				t.Fatalf("seat %d to move (%v): as runs seat 1's answer stands and it leads", s.ToMove(), s.Phase())
+			}
+		}},
 		{"Scoring/every set on the table scores; cards in hand score nothing", func(t *testing.T) {
 			s := setup(t, []string{"7D", "KS KH KD"}, []string{"SA HA|C5 C6 C7|DQ JK|7S 7H"}, 0)
 			do(t, s, "0 add 7D 0/3")
