@@ -54,7 +54,11 @@ func (s *State) deal() {
 	s.grave, _ = SetOf(deck[k:])
 	s.trick = s.trick[:0]
 	s.lead = (s.dealer + 1) % n
-	s.log(Event{Kind: EventDeal, Seat: s.dealer})
+	ev := Event{Kind: EventDeal, Seat: s.dealer}
+	if s.handNo == 1 {
+		ev.Cut = append([]card.Card(nil), s.cut...)
+	}
+	s.log(ev)
 	s.startPlay()
 }
 

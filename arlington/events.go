@@ -3,6 +3,8 @@ package arlington
 import (
 	"encoding/json"
 	"fmt"
+
+	"cardtable/card"
 )
 
 // EventKind is what a public event records.
@@ -62,6 +64,11 @@ type Event struct {
 	// S2 that killed it (move).
 	ToGrave Set
 	Scores  []int // score: each seat's points for the hand
+	// Cut is, in the first hand's deal only, the card each seat cut for
+	// the first deal, by seat ("The Hand": the highest suit card deals).
+	// The cut is made face up, so it is public; the deal comes from a
+	// fresh shuffle.
+	Cut []card.Card
 }
 
 type eventJSON struct {
@@ -73,6 +80,7 @@ type eventJSON struct {
 	ToHand  *Set      `json:"toHand,omitempty"`
 	ToGrave *Set      `json:"toGrave,omitempty"`
 	Scores  []int     `json:"scores,omitempty"`
+	Cut     Cards     `json:"cut,omitempty"`
 	// The keys of releases before the lowerCamel ones, read (never
 	// written) for one release: a client may meet an older server.
 	OldToHand  *Set `json:"to_hand,omitempty"`
@@ -82,7 +90,7 @@ type eventJSON struct {
 // MarshalJSON writes an event with only the fields its kind uses, cards in
 // notation: {"n":12,"hand":1,"kind":"take","seat":2,"toHand":"7H 9H","toGrave":"KH"}.
 func (e Event) MarshalJSON() ([]byte, error) {
-	j := eventJSON{N: e.N, Hand: e.Hand, Kind: e.Kind, Seat: e.Seat, Scores: e.Scores}
+	j := eventJSON{N: e.N, Hand: e.Hand, Kind: e.Kind, Seat: e.Seat, Scores: e.Scores, Cut: e.Cut}
 	if e.Kind == EventMove {
 		a := e.Action
 		j.Action = &a
@@ -104,7 +112,7 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*e = Event{N: j.N, Hand: j.Hand, Kind: j.Kind, Seat: j.Seat, Scores: j.Scores}
+	*e = Event{N: j.N, Hand: j.Hand, Kind: j.Kind, Seat: j.Seat, Scores: j.Scores, Cut: j.Cut}
 	if j.Action != nil {
 		e.Action = *j.Action
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"cardtable/card"
@@ -302,5 +304,58 @@ func TestSampleRefusesBadViews(t *testing.T) {
 	v.Known = v.Known[:1]
 	if _, err := Sample(v, NewRand(1)); err == nil {
 		t.Fatal("short known list accepted")
+	}
+}
+
+// "The Hand": the players cut for the first deal face up, so the first
+// deal's public event carries each seat's cut card and the narrator tells
+// it; later deals carry none. The cut survives JSON.
+func TestFirstDealEventCarriesTheCut(t *testing.T) {
+	for players := 2; players <= 6; players++ {
+		t.Run(fmt.Sprint(players), func(t *testing.T) {
+			s := randomGame(t, players, uint64(players*77), nil)
+			deals := 0
+			for _, e := range s.Events(0) {
+				if e.Kind != EventDeal {
+					continue
+				}
+				deals++
+				want := []card.Card(nil)
+				if e.Hand == 1 {
+					want = s.Cut()
+				}
+				if !slices.Equal(e.Cut, want) {
+					t.Fatalf("hand %d's deal event holds the cut %v, want %v", e.Hand, e.Cut, want)
+				}
+				b, err := json.Marshal(e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var back Event
+				if err := json.Unmarshal(b, &back); err != nil || !slices.Equal(back.Cut, want) {
+					t.Fatalf("hand %d: %s read back with the cut %v (%v)", e.Hand, b, back.Cut, err)
+				}
+			}
+			if deals < 2 {
+				t.Fatalf("%d deals: no later deal to check", deals)
+			}
+			names := make([]string, players)
+			for i := range names {
+				names[i] = fmt.Sprintf("P%d", i)
+			}
+			first := NewNarrator(names).Tell(s.Events(0)[0])
+			for i, c := range s.Cut() {
+				w := "the " + CardWords(c)
+				if c == card.Joker {
+					w = "a joker"
+				}
+				if !strings.Contains(first, fmt.Sprintf("P%d %s", i, w)) && !strings.Contains(first, fmt.Sprintf("P%d cut %s", i, w)) {
+					t.Fatalf("the first deal told as %q: no word of P%d's cut, %s", first, i, w)
+				}
+			}
+			if !strings.Contains(first, fmt.Sprintf("so P%d, with the highest card, deals", s.Results()[0].Dealer)) {
+				t.Fatalf("the first deal told as %q, want P%d dealing", first, s.Results()[0].Dealer)
+			}
+		})
 	}
 }

@@ -98,6 +98,29 @@ func (n *Narrator) set(seat, i int) Set {
 	return n.tables[seat][i]
 }
 
+// cutWords tells the cut for the first deal: "Ann cut the K♠, Bob the
+// 7♥ and Cleo a joker".
+func (n *Narrator) cutWords(cut []card.Card) string {
+	parts := make([]string, len(cut))
+	for i, c := range cut {
+		w := "the " + CardWords(c)
+		if c == card.Joker {
+			w = "a joker"
+		}
+		parts[i] = w
+		if i == 0 {
+			parts[i] = n.name(i) + " cut " + w
+		} else {
+			parts[i] = n.name(i) + " " + w
+		}
+	}
+	list := parts[0]
+	if len(parts) > 1 {
+		list = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return list
+}
+
 // Tell is event e in words, one sentence. Events must come in order, each
 // once: the words of an add or a kill name sets placed earlier.
 func (n *Narrator) Tell(e Event) string {
@@ -107,6 +130,10 @@ func (n *Narrator) Tell(e Event) string {
 	case EventDeal:
 		for i := range n.tables {
 			n.tables[i] = nil
+		}
+		if len(e.Cut) > 0 {
+			// The first deal: who cut what, and so who deals ("The Hand").
+			who = n.cutWords(e.Cut) + ", so " + who + ", with the highest card,"
 		}
 		return fmt.Sprintf("Hand %d: %s deals %d cards each; %s has the lead.", e.Hand, who, HandSize, n.name((e.Seat+1)%max(1, len(n.names))))
 	case EventTake:

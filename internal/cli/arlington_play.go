@@ -13,7 +13,6 @@ import (
 
 	"cardtable/arlington"
 	"cardtable/arlington/bot"
-	"cardtable/card"
 )
 
 const arlPlayHelp = `commands (one a line):
@@ -186,9 +185,8 @@ func (p *arlPlayer) run(ctx context.Context) error {
 		for _, e := range p.s.Events(0) {
 			p.nar.Tell(e)
 		}
-	} else {
-		p.out("cut for the deal: %s; seat %d deals first\n", card.Format(p.s.Cut()), arlSeat(p.s.Dealer()))
 	}
+	// A new game's first line, the first deal's event, tells the cut.
 	// One game loop for bots and people (bot.Run): the player is the
 	// seat whose Act reads commands.
 	ctx, cancel := context.WithCancel(ctx)
