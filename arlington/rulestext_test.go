@@ -80,6 +80,18 @@ func TestRulesTextSections(t *testing.T) {
 				}
 			}
 		}},
+		{"Leading a Set/with two players the other's one answer ends the round", func(t *testing.T) {
+			s := setup(t, []string{"5S 5H 2C", "6S 6H 3C"}, nil, 0)
+			do(t, s, "0 set multiples 5S 5H", "1 set multiples 6S 6H")
+			if s.ToMove() != 1 || s.Phase() != PhaseLead || len(s.Table(0)) != 0 {
+				t.Fatalf("seat %d to move (%v), table 0 %v: the leader may not answer; seat 1 leads", s.ToMove(), s.Phase(), s.Table(0))
+			}
+			s = setup(t, []string{"5S 5H 2C", "6S 6H 3C"}, nil, 0)
+			do(t, s, "0 set multiples 5S 5H", "1 pass")
+			if s.ToMove() != 0 || s.Phase() != PhaseLead || len(s.Table(0)) != 1 {
+				t.Fatalf("seat %d to move (%v): after a pass the leader's set stands and she leads", s.ToMove(), s.Phase())
+			}
+		}},
 		{"Playing the Two of Spades/only when some table holds a set", func(t *testing.T) {
 			s := setup(t, []string{"S2 5C", "3C"}, nil, 0)
 			for _, a := range s.Legal(0) {
