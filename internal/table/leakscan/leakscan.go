@@ -23,7 +23,7 @@ import (
 type Moment struct {
 	Hand   int                     // the hand in play
 	Hands  []arlington.Set         // every seat's hand (the truth)
-	Public map[int]arlington.Set   // per hand: every card seen face up in it so far
+	Public map[int]arlington.Set   // per hand: every card seen face up in it so far; 0 is the cut for the first deal
 	Dealt  map[int][]arlington.Set // per hand: each seat's dealt cards
 	Over   bool
 }
@@ -45,7 +45,13 @@ func Replay(rec string) (*Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	public := map[int]arlington.Set{}
+	// The cut for the first deal is made face up before hand 1 (the
+	// first deal's event tells it): every receiver may name its cards.
+	cut, err := arlington.SetOf(s.Cut())
+	if err != nil {
+		return nil, fmt.Errorf("the cut: %w", err)
+	}
+	public := map[int]arlington.Set{0: cut}
 	dealt := map[int][]arlington.Set{}
 	k := &Knowledge{At: map[int]Moment{}, Seed: r.Seed}
 	note := func() {
@@ -179,6 +185,13 @@ func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 	for _, e := range v.Events {
 		x := ActionCards(e.Action).Union(e.ToHand).Union(e.ToGrave)
 		if err := check(fmt.Sprintf("event %d", e.N), e.Hand, x); err != nil {
+			return err
+		}
+		cut, err := arlington.SetOf(e.Cut)
+		if err != nil {
+			return fmt.Errorf("event %d's cut: %w", e.N, err)
+		}
+		if err := check(fmt.Sprintf("event %d's cut", e.N), 0, cut); err != nil {
 			return err
 		}
 	}
