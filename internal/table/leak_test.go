@@ -3,7 +3,9 @@ package table_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -248,4 +250,126 @@ func contiguous(ups []table.Update) error {
 		return fmt.Errorf("the updates end before the game does")
 	}
 	return nil
+}
+
+// TestLeakScanChecksTheCut is the control of the cut for the first deal:
+// the first deal's event must carry each seat's real card, and the cut
+// being public is no leave to name its cards elsewhere in a message while
+// they lie hidden in hands.
+func TestLeakScanChecksTheCut(t *testing.T) {
+	h := newHub(t, newMemStore(), newFakeClock())
+	got, rec := leakGame(t, h, 6, 8, 98) // six cut cards: some lie in hands
+	know, err := leakscan.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cut, worked out from the record apart from the scan.
+	r, _, err := arlington.Load(strings.NewReader(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := arlington.New(r.Config, r.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := s.Cut()
+	spectator := got[0]
+	if spectator.seat != -1 || len(cut) != 6 {
+		t.Fatalf("receivers out of order, or a cut of %d cards", len(cut))
+	}
+	// firstDeal is the spectator's update carrying the first deal's event,
+	// a copy whose events may be changed, and that event's index.
+	firstDeal := func() (table.Update, int) {
+		for _, u := range spectator.updates {
+			if u.View == nil {
+				continue
+			}
+			for i, e := range u.View.Events {
+				if e.Kind == arlington.EventDeal && e.Hand == 1 {
+					v := *u.View
+					v.Events = slices.Clone(v.Events)
+					u.View = &v
+					return u, i
+				}
+			}
+		}
+		t.Fatal("no update carries the first deal")
+		return table.Update{}, 0
+	}
+	cases := []struct {
+		name string
+		make func(t *testing.T) table.Update // a clean update, then planted
+	}{
+		{"a cut card named while hidden in another hand", func(t *testing.T) table.Update {
+			for _, u := range spectator.updates {
+				if u.View == nil {
+					continue
+				}
+				m := know.At[u.View.EventCount]
+				var seen arlington.Set // face up in a hand so far
+				for h, p := range m.Public {
+					if h >= 1 {
+						seen = seen.Union(p)
+					}
+				}
+				for s, hand := range m.Hands {
+					for _, c := range cut {
+						if m.Hand == 1 && c != card.Joker && hand.Has(c) && !seen.Has(c) {
+							if err := know.Check(spectator.seat, u, nil); err != nil {
+								t.Fatalf("flagged before the plant: %v", err)
+							}
+							u.Seats = slices.Clone(u.Seats)
+							u.Seats[0].Name = "holds " + c.String()
+							t.Logf("%v, cut by seat %d, hidden in seat %d's hand at event %d", c, slices.Index(cut, c), s, u.View.EventCount)
+							return u
+						}
+					}
+				}
+			}
+			t.Fatal("no cut card lies hidden in a hand")
+			return table.Update{}
+		}},
+		{"two seats' cut cards swapped", func(t *testing.T) table.Update {
+			u, i := firstDeal()
+			if err := know.Check(spectator.seat, u, nil); err != nil {
+				t.Fatalf("flagged before the plant: %v", err)
+			}
+			e := &u.View.Events[i]
+			e.Cut = slices.Clone(e.Cut)
+			j := slices.IndexFunc(e.Cut, func(c card.Card) bool { return c != e.Cut[0] })
+			e.Cut[0], e.Cut[j] = e.Cut[j], e.Cut[0]
+			return u
+		}},
+		{"the cut on a later event", func(t *testing.T) table.Update {
+			for _, u := range spectator.updates {
+				if u.View == nil {
+					continue
+				}
+				for i, e := range u.View.Events {
+					if e.N > 0 {
+						if err := know.Check(spectator.seat, u, nil); err != nil {
+							t.Fatalf("flagged before the plant: %v", err)
+						}
+						v := *u.View
+						v.Events = slices.Clone(v.Events)
+						v.Events[i].Cut = slices.Clone(cut)
+						u.View = &v
+						return u
+					}
+				}
+			}
+			t.Fatal("no update carries a later event")
+			return table.Update{}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			u := c.make(t)
+			if err := know.Check(spectator.seat, u, nil); err == nil {
+				t.Fatal("not caught")
+			} else {
+				t.Log(err)
+			}
+		})
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,15 +24,21 @@ import (
 type Moment struct {
 	Hand   int                     // the hand in play
 	Hands  []arlington.Set         // every seat's hand (the truth)
-	Public map[int]arlington.Set   // per hand: every card seen face up in it so far; 0 is the cut for the first deal
+	Public map[int]arlington.Set   // per hand: every card seen face up in it so far
 	Dealt  map[int][]arlington.Set // per hand: each seat's dealt cards
 	Over   bool
 }
 
-// Knowledge is a whole game's moments, by event count, and its seed.
+// Knowledge is a whole game's moments, by event count, its seed and the
+// cut for the first deal.
 type Knowledge struct {
 	At   map[int]Moment
 	Seed uint64
+	// Cut is each seat's card in the cut for the first deal. It was face
+	// up, but it is no hand's card: knowing it is no reason to name the
+	// same card elsewhere while it lies hidden in a hand, so it is checked
+	// apart, in the first deal's event only (checkCut).
+	Cut []card.Card
 }
 
 // Replay reads a finished game's record (seed included) and works out
@@ -45,15 +52,9 @@ func Replay(rec string) (*Knowledge, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The cut for the first deal is made face up before hand 1 (the
-	// first deal's event tells it): every receiver may name its cards.
-	cut, err := arlington.SetOf(s.Cut())
-	if err != nil {
-		return nil, fmt.Errorf("the cut: %w", err)
-	}
-	public := map[int]arlington.Set{0: cut}
+	public := map[int]arlington.Set{}
 	dealt := map[int][]arlington.Set{}
-	k := &Knowledge{At: map[int]Moment{}, Seed: r.Seed}
+	k := &Knowledge{At: map[int]Moment{}, Seed: r.Seed, Cut: s.Cut()}
 	note := func() {
 		h := s.HandNumber()
 		if _, ok := dealt[h]; !ok && !s.Terminal() {
@@ -129,7 +130,8 @@ var cardToken = regexp.MustCompile(`\b(?:[2-9TJQKA][CDHS]|JK)\b`)
 // Check checks one update received by seat (-1: a spectator) and returns
 // what it must not have known, or nil. raw is the message as it was sent
 // (nil: u's JSON), scanned whole, whatever its fields, for card names and
-// the seed; its chat is left out (people may type card names).
+// the seed; its chat is left out (people may type card names), and so is
+// the first deal's cut, checked on its own.
 func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 	if u.View == nil {
 		return nil
@@ -145,6 +147,39 @@ func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 		}
 		return nil
 	}
+	if err := checkHand(seat, m, v); err != nil {
+		return err
+	}
+	if err := checkInSight(v, m.Hand, check); err != nil {
+		return err
+	}
+	for _, e := range v.Events {
+		x := ActionCards(e.Action).Union(e.ToHand).Union(e.ToGrave)
+		if err := check(fmt.Sprintf("event %d", e.N), e.Hand, x); err != nil {
+			return err
+		}
+		if err := k.checkCut(e); err != nil {
+			return err
+		}
+	}
+	for _, r := range v.Results {
+		for _, tab := range r.Tables {
+			for _, t := range tab {
+				x, err := arlington.SetOf(t)
+				if err != nil {
+					return err
+				}
+				if err := check(fmt.Sprintf("hand %d's result", r.Hand), r.Hand, x); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return k.scanRaw(seat, m, u, raw)
+}
+
+// checkHand: a seat is shown its own hand, exactly; a spectator none.
+func checkHand(seat int, m Moment, v *arlington.View) error {
 	hand, err := arlington.SetOf(v.Hand)
 	if err != nil {
 		return fmt.Errorf("the hand: %w", err)
@@ -155,6 +190,13 @@ func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 	if seat < 0 && !hand.Empty() {
 		return fmt.Errorf("a spectator is shown a hand %v", hand)
 	}
+	return nil
+}
+
+// checkInSight: the cards the view shows as lying in sight now (the
+// tables, the trick, the cards known to be in hands or the graveyard)
+// must be known in hand h.
+func checkInSight(v *arlington.View, h int, check func(string, int, arlington.Set) error) error {
 	var now arlington.Set
 	add := func(cs []card.Card) error {
 		x, err := arlington.SetOf(cs)
@@ -179,56 +221,38 @@ func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 	if err := add(v.GraveKnown); err != nil {
 		return err
 	}
-	if err := check("the table, trick or known cards", m.Hand, now); err != nil {
-		return err
+	return check("the table, trick or known cards", h, now)
+}
+
+// checkCut: the first deal's event carries the real cut, seat by seat
+// (the log tells who cut what, so who deals); no other event carries one.
+func (k *Knowledge) checkCut(e arlington.Event) error {
+	if e.Kind != arlington.EventDeal || e.Hand != 1 {
+		if len(e.Cut) > 0 {
+			return fmt.Errorf("event %d (%v, hand %d) carries a cut %v", e.N, e.Kind, e.Hand, e.Cut)
+		}
+		return nil
 	}
-	for _, e := range v.Events {
-		x := ActionCards(e.Action).Union(e.ToHand).Union(e.ToGrave)
-		if err := check(fmt.Sprintf("event %d", e.N), e.Hand, x); err != nil {
-			return err
-		}
-		cut, err := arlington.SetOf(e.Cut)
-		if err != nil {
-			return fmt.Errorf("event %d's cut: %w", e.N, err)
-		}
-		if err := check(fmt.Sprintf("event %d's cut", e.N), 0, cut); err != nil {
-			return err
-		}
+	if !slices.Equal(e.Cut, k.Cut) {
+		return fmt.Errorf("event %d's cut is %v, seat by seat; the cut was %v", e.N, e.Cut, k.Cut)
 	}
-	for _, r := range v.Results {
-		for _, tab := range r.Tables {
-			for _, t := range tab {
-				x, err := arlington.SetOf(t)
-				if err != nil {
-					return err
-				}
-				if err := check(fmt.Sprintf("hand %d's result", r.Hand), r.Hand, x); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return k.scanRaw(seat, m, u, raw)
+	return nil
 }
 
 // scanRaw: every card the message names anywhere must be one the receiver
 // has seen in some hand, and the seed is never in it before the game is
-// over.
+// over. The chat and the events' cut are left out.
 func (k *Knowledge) scanRaw(seat int, m Moment, u table.Update, raw []byte) error {
-	var js []byte
 	if raw == nil {
 		u.Chat = nil
 		var err error
-		if js, err = json.Marshal(u); err != nil {
+		if raw, err = json.Marshal(u); err != nil {
 			return err
 		}
-	} else {
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &fields); err != nil {
-			return fmt.Errorf("the message is not a JSON object: %w", err)
-		}
-		delete(fields, "chat")
-		js, _ = json.Marshal(fields)
+	}
+	js, err := withoutCutAndChat(raw)
+	if err != nil {
+		return err
 	}
 	ever := m.Ever(seat)
 	for _, tok := range cardToken.FindAllString(string(js), -1) {
@@ -244,4 +268,33 @@ func (k *Knowledge) scanRaw(seat int, m Moment, u table.Update, raw []byte) erro
 		return fmt.Errorf("the message holds the seed before the game is over")
 	}
 	return nil
+}
+
+// withoutCutAndChat is message raw without its chat and without the cut
+// field of each of its view's events (checkCut checks those), every other
+// field kept as sent.
+func withoutCutAndChat(raw []byte) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("the message is not a JSON object: %w", err)
+	}
+	delete(fields, "chat")
+	if vr, ok := fields["view"]; ok && string(vr) != "null" {
+		var view map[string]json.RawMessage
+		if err := json.Unmarshal(vr, &view); err != nil {
+			return nil, fmt.Errorf("the message's view is not a JSON object: %w", err)
+		}
+		if er, ok := view["events"]; ok && string(er) != "null" {
+			var events []map[string]json.RawMessage
+			if err := json.Unmarshal(er, &events); err != nil {
+				return nil, fmt.Errorf("the message's events are not a list of objects: %w", err)
+			}
+			for _, e := range events {
+				delete(e, "cut")
+			}
+			view["events"], _ = json.Marshal(events)
+		}
+		fields["view"], _ = json.Marshal(view)
+	}
+	return json.Marshal(fields)
 }
