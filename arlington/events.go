@@ -67,7 +67,8 @@ type Event struct {
 	// Cut is, in the first hand's deal only, the card each seat cut for
 	// the first deal, by seat ("The Hand": the highest suit card deals).
 	// The cut is made face up, so it is public; the deal comes from a
-	// fresh shuffle.
+	// fresh shuffle. When both of two players cut jokers and cut again,
+	// it is the last cut, the one that chose the dealer.
 	Cut []card.Card
 }
 

@@ -353,7 +353,7 @@ func TestFirstDealEventCarriesTheCut(t *testing.T) {
 					t.Fatalf("the first deal told as %q: no word of P%d's cut, %s", first, i, w)
 				}
 			}
-			if !strings.Contains(first, fmt.Sprintf("so P%d, with the highest card, deals", s.Results()[0].Dealer)) {
+			if !strings.Contains(first, fmt.Sprintf("so P%d, with the highest suit card, deals", s.Results()[0].Dealer)) {
 				t.Fatalf("the first deal told as %q, want P%d dealing", first, s.Results()[0].Dealer)
 			}
 		})

@@ -133,7 +133,7 @@ func (n *Narrator) Tell(e Event) string {
 		}
 		if len(e.Cut) > 0 {
 			// The first deal: who cut what, and so who deals ("The Hand").
-			who = n.cutWords(e.Cut) + ", so " + who + ", with the highest card,"
+			who = n.cutWords(e.Cut) + ", so " + who + ", with the highest suit card,"
 		}
 		return fmt.Sprintf("Hand %d: %s deals %d cards each; %s has the lead.", e.Hand, who, HandSize, n.name((e.Seat+1)%max(1, len(n.names))))
 	case EventTake:

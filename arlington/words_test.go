@@ -21,7 +21,7 @@ func TestNarratorTellsAHand(t *testing.T) {
 		want string
 	}{
 		{Event{Kind: EventDeal, Hand: 1, Seat: 2, Cut: []card.Card{c("7H"), card.Joker, c("KS")}},
-			"Hand 1: Ann cut the 7♥, Bob a joker and Cleo the K♠, so Cleo, with the highest card, deals 8 cards each; Ann has the lead."},
+			"Hand 1: Ann cut the 7♥, Bob a joker and Cleo the K♠, so Cleo, with the highest suit card, deals 8 cards each; Ann has the lead."},
 		{Event{Kind: EventMove, Seat: 0, Action: Action{Kind: PlaySet, Set: set("7S 7H 7D"), Spectrum: Multiples}},
 			"Ann leads the set 7♠ 7♥ 7♦ (of a kind)."},
 		{Event{Kind: EventMove, Seat: 1, Action: Action{Kind: Pass}}, "Bob passes."},
