@@ -55,104 +55,131 @@ func randomGamesProperties(t *testing.T, games int) {
 		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
 			for g := range games {
 				seed := uint64(players*1000 + g)
-				steps := 0
-				var trick []Played
-				trickHand, prevHand := 0, 1
-				var grave Set
-				s := randomGame(t, players, seed, func(s *State, seat int, a Action) {
-					steps++
-					defer func() { prevHand = s.HandNumber() }()
-					// The trick's taker, worked out here from the cards
-					// played: a led joker, else the highest of the led suit.
-					switch a.Kind {
-					case LeadCard:
-						trick = []Played{{seat, a.Card}}
-						trickHand = prevHand
-					case PlayCard:
-						trick = append(trick, Played{seat, a.Card})
-					}
-					if (a.Kind == LeadCard || a.Kind == PlayCard) && s.Phase() != PhaseTrick {
-						win := trick[0]
-						for _, p := range trick[1:] {
-							if win.Card != card.Joker && p.Card != card.Joker && p.Card.Suit() == trick[0].Card.Suit() && Index(p.Card) > Index(win.Card) {
-								win = p
-							}
-						}
-						sameHand := !s.Terminal() && s.HandNumber() == trickHand
-						if sameHand && (s.ToMove() != win.Seat || !s.Graveyard().Has(win.Card)) {
-							t.Fatalf("seed %d move %d: trick %v: seat %d leads, graveyard has %v: want seat %d to lead and %v buried",
-								seed, steps, trick, s.ToMove(), s.Graveyard().Has(win.Card), win.Seat, win.Card)
-						}
-					}
-					if err := s.CheckCards(); err != nil {
-						t.Fatalf("seed %d move %d (%d %v): %v", seed, steps, seat, a, err)
-					}
-					// "The Hand": a card on the graveyard stays there for the
-					// rest of the hand.
-					if s.HandNumber() == prevHand && !s.Terminal() && !s.Graveyard().Contains(grave) {
-						t.Fatalf("seed %d move %d (%d %v): %v left the graveyard", seed, steps, seat, a, grave.Minus(s.Graveyard()))
-					}
-					grave = s.Graveyard()
-					for seat := range players {
-						for _, set := range s.Table(seat) {
-							if !Legal(set) {
-								t.Fatalf("seed %d move %d: illegal set %v on seat %d's table", seed, steps, set, seat)
-							}
-						}
-					}
-					if err := s.CheckViews(); err != nil {
-						t.Fatalf("seed %d move %d: %v", seed, steps, err)
-					}
-					if !s.Terminal() {
-						seen := map[Action]bool{}
-						for _, a := range s.Legal(s.ToMove()) {
-							if seen[a] {
-								t.Fatalf("seed %d move %d: %v listed twice", seed, steps, a)
-							}
-							seen[a] = true
-						}
-						// Every legal action applies (checked on clones at
-						// every fifth step, to keep -race quick).
-						if steps%5 == 0 {
-							for _, a := range s.Legal(s.ToMove()) {
-								c := s.Clone()
-								if err := c.Apply(c.ToMove(), a); err != nil {
-									t.Fatalf("seed %d move %d: legal %v refused: %v", seed, steps, a, err)
-								}
-								if err := c.CheckCards(); err != nil {
-									t.Fatalf("seed %d move %d: after %v: %v", seed, steps, a, err)
-								}
-							}
-						}
-						// The view's legal actions are the state's, one for one.
-						v := s.View(s.ToMove())
-						if got, want := v.Legal(), s.Legal(s.ToMove()); !slices.Equal(got, want) {
-							t.Fatalf("seed %d move %d: view lists legal actions %v, state %v", seed, steps, got, want)
-						}
-					}
-				})
-				if w := s.Winners(); len(w) == 0 {
-					t.Fatalf("seed %d: game over without a winner", seed)
-				}
-				best := 0
-				for _, x := range s.Totals() {
-					best = max(best, x)
-				}
-				if best < 32 {
-					t.Fatalf("seed %d: game ended with best total %d < 32", seed, best)
-				}
-				// The record replays to the same final state, through the
-				// text format too.
-				rec := s.Record()
-				r2, s2, err := Load(stringsReader(rec.String()))
-				if err != nil {
-					t.Fatalf("seed %d: load: %v", seed, err)
-				}
-				if len(r2.Moves) != len(rec.Moves) || !sameState(s, s2) {
-					t.Fatalf("seed %d: replayed record differs", seed)
-				}
+				w := &propWatch{t: t, seed: seed, prevHand: 1}
+				s := randomGame(t, players, seed, w.after)
+				checkGameEnd(t, s, seed)
 			}
 		})
+	}
+}
+
+// propWatch checks a random game's properties after every action,
+// keeping what the checks need of the actions before it.
+type propWatch struct {
+	t         *testing.T
+	seed      uint64
+	steps     int
+	trick     []Played // the trick in play, as the actions played it
+	trickHand int      // the hand the trick was led in
+	prevHand  int      // the hand before this action
+	grave     Set      // the graveyard before this action
+}
+
+func (w *propWatch) after(s *State, seat int, a Action) {
+	w.steps++
+	w.checkTrickTaker(s, seat, a)
+	if err := s.CheckCards(); err != nil {
+		w.t.Fatalf("seed %d move %d (%d %v): %v", w.seed, w.steps, seat, a, err)
+	}
+	// "The Hand": a card on the graveyard stays there for the rest of
+	// the hand.
+	if s.HandNumber() == w.prevHand && !s.Terminal() && !s.Graveyard().Contains(w.grave) {
+		w.t.Fatalf("seed %d move %d (%d %v): %v left the graveyard", w.seed, w.steps, seat, a, w.grave.Minus(s.Graveyard()))
+	}
+	w.grave, w.prevHand = s.Graveyard(), s.HandNumber()
+	for seat := range s.Players() {
+		for _, set := range s.Table(seat) {
+			if !Legal(set) {
+				w.t.Fatalf("seed %d move %d: illegal set %v on seat %d's table", w.seed, w.steps, set, seat)
+			}
+		}
+	}
+	if err := s.CheckViews(); err != nil {
+		w.t.Fatalf("seed %d move %d: %v", w.seed, w.steps, err)
+	}
+	if !s.Terminal() {
+		w.checkLegal(s)
+	}
+}
+
+// checkTrickTaker: when a trick ends, its taker, worked out here from the
+// cards played (a led joker, else the highest of the led suit), leads and
+// the taking card is on the graveyard.
+func (w *propWatch) checkTrickTaker(s *State, seat int, a Action) {
+	switch a.Kind {
+	case LeadCard:
+		w.trick = []Played{{seat, a.Card}}
+		w.trickHand = w.prevHand
+	case PlayCard:
+		w.trick = append(w.trick, Played{seat, a.Card})
+	default:
+		return
+	}
+	if s.Phase() == PhaseTrick {
+		return
+	}
+	win := w.trick[0]
+	for _, p := range w.trick[1:] {
+		if win.Card != card.Joker && p.Card != card.Joker && p.Card.Suit() == w.trick[0].Card.Suit() && Index(p.Card) > Index(win.Card) {
+			win = p
+		}
+	}
+	sameHand := !s.Terminal() && s.HandNumber() == w.trickHand
+	if sameHand && (s.ToMove() != win.Seat || !s.Graveyard().Has(win.Card)) {
+		w.t.Fatalf("seed %d move %d: trick %v: seat %d leads, graveyard has %v: want seat %d to lead and %v buried",
+			w.seed, w.steps, w.trick, s.ToMove(), s.Graveyard().Has(win.Card), win.Seat, win.Card)
+	}
+}
+
+// checkLegal: the legal actions are listed once each, every one applies
+// (on clones, at every fifth step, to keep -race quick), and the view
+// of the seat to move lists the same ones, one for one.
+func (w *propWatch) checkLegal(s *State) {
+	legal := s.Legal(s.ToMove())
+	seen := map[Action]bool{}
+	for _, a := range legal {
+		if seen[a] {
+			w.t.Fatalf("seed %d move %d: %v listed twice", w.seed, w.steps, a)
+		}
+		seen[a] = true
+	}
+	if w.steps%5 == 0 {
+		for _, a := range legal {
+			c := s.Clone()
+			if err := c.Apply(c.ToMove(), a); err != nil {
+				w.t.Fatalf("seed %d move %d: legal %v refused: %v", w.seed, w.steps, a, err)
+			}
+			if err := c.CheckCards(); err != nil {
+				w.t.Fatalf("seed %d move %d: after %v: %v", w.seed, w.steps, a, err)
+			}
+		}
+	}
+	if got := s.View(s.ToMove()).Legal(); !slices.Equal(got, legal) {
+		w.t.Fatalf("seed %d move %d: view lists legal actions %v, state %v", w.seed, w.steps, got, legal)
+	}
+}
+
+// checkGameEnd: a finished game has a winner with at least 32, and its
+// record replays to the same final state, through the text format too.
+func checkGameEnd(t *testing.T, s *State, seed uint64) {
+	t.Helper()
+	if w := s.Winners(); len(w) == 0 {
+		t.Fatalf("seed %d: game over without a winner", seed)
+	}
+	best := 0
+	for _, x := range s.Totals() {
+		best = max(best, x)
+	}
+	if best < 32 {
+		t.Fatalf("seed %d: game ended with best total %d < 32", seed, best)
+	}
+	rec := s.Record()
+	r2, s2, err := Load(stringsReader(rec.String()))
+	if err != nil {
+		t.Fatalf("seed %d: load: %v", seed, err)
+	}
+	if len(r2.Moves) != len(rec.Moves) || !sameState(s, s2) {
+		t.Fatalf("seed %d: replayed record differs", seed)
 	}
 }
 
