@@ -7,11 +7,8 @@
 package leakscan
 
 import (
-	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"cardtable/arlington"
@@ -125,13 +122,10 @@ func (m Moment) Ever(seat int) arlington.Set {
 	return x
 }
 
-var cardToken = regexp.MustCompile(`\b(?:[2-9TJQKA][CDHS]|JK)\b`)
-
 // Check checks one update received by seat (-1: a spectator) and returns
 // what it must not have known, or nil. raw is the message as it was sent
-// (nil: u's JSON), scanned whole, whatever its fields, for card names and
-// the seed; its chat is left out (people may type card names), and so is
-// the first deal's cut, checked on its own.
+// (nil: u's JSON): every string and number in it is scanned for card
+// names and the seed (scanRaw says what is left out and why).
 func (k *Knowledge) Check(seat int, u table.Update, raw []byte) error {
 	if u.View == nil {
 		return nil
@@ -237,64 +231,4 @@ func (k *Knowledge) checkCut(e arlington.Event) error {
 		return fmt.Errorf("event %d's cut is %v, seat by seat; the cut was %v", e.N, e.Cut, k.Cut)
 	}
 	return nil
-}
-
-// scanRaw: every card the message names anywhere must be one the receiver
-// has seen in some hand, and the seed is never in it before the game is
-// over. The chat and the events' cut are left out.
-func (k *Knowledge) scanRaw(seat int, m Moment, u table.Update, raw []byte) error {
-	if raw == nil {
-		u.Chat = nil
-		var err error
-		if raw, err = json.Marshal(u); err != nil {
-			return err
-		}
-	}
-	js, err := withoutCutAndChat(raw)
-	if err != nil {
-		return err
-	}
-	ever := m.Ever(seat)
-	for _, tok := range cardToken.FindAllString(string(js), -1) {
-		c, err := card.Parse(tok)
-		if err != nil {
-			continue
-		}
-		if !ever.Has(c) {
-			return fmt.Errorf("the message names %v, never known to seat %d", c, seat)
-		}
-	}
-	if !m.Over && strings.Contains(string(js), strconv.FormatUint(k.Seed, 10)) {
-		return fmt.Errorf("the message holds the seed before the game is over")
-	}
-	return nil
-}
-
-// withoutCutAndChat is message raw without its chat and without the cut
-// field of each of its view's events (checkCut checks those), every other
-// field kept as sent.
-func withoutCutAndChat(raw []byte) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, fmt.Errorf("the message is not a JSON object: %w", err)
-	}
-	delete(fields, "chat")
-	if vr, ok := fields["view"]; ok && string(vr) != "null" {
-		var view map[string]json.RawMessage
-		if err := json.Unmarshal(vr, &view); err != nil {
-			return nil, fmt.Errorf("the message's view is not a JSON object: %w", err)
-		}
-		if er, ok := view["events"]; ok && string(er) != "null" {
-			var events []map[string]json.RawMessage
-			if err := json.Unmarshal(er, &events); err != nil {
-				return nil, fmt.Errorf("the message's events are not a list of objects: %w", err)
-			}
-			for _, e := range events {
-				delete(e, "cut")
-			}
-			view["events"], _ = json.Marshal(events)
-		}
-		fields["view"], _ = json.Marshal(view)
-	}
-	return json.Marshal(fields)
 }
