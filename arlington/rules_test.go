@@ -3,6 +3,7 @@ package arlington
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -408,7 +409,7 @@ func TestDealFromSeed(t *testing.T) {
 // highest suit card deals (in the card order: of two of one rank, the
 // higher suit); a joker cannot win; all jokers cut again.
 func TestCutForDealer(t *testing.T) {
-	recut, tie := 0, 0
+	jokerCut, tie := 0, 0
 	for seed := range uint64(300) {
 		s, _ := New(Config{Players: 2 + int(seed%5)}, seed)
 		cut := s.Cut()
@@ -422,7 +423,7 @@ func TestCutForDealer(t *testing.T) {
 			t.Fatalf("seed %d: cut %v, dealer %d", seed, card.Format(cut), s.Dealer())
 		}
 		if cut[0] == card.Joker || cut[1] == card.Joker {
-			recut++
+			jokerCut++
 		}
 		// A tie on the winning rank: only the suit decides who deals.
 		for i, c := range cut {
@@ -432,13 +433,45 @@ func TestCutForDealer(t *testing.T) {
 			}
 		}
 	}
-	if recut == 0 {
+	if jokerCut == 0 {
 		t.Fatal("no cut with a joker in 300 seeds: the joker case is not exercised")
 	}
 	if tie == 0 {
 		t.Fatal("no cut tied on the winning card's rank in 300 seeds: the suit deciding between them is not exercised")
 	}
-	t.Logf("%d of 300 cuts tied on the winning rank, %d with a joker", tie, recut)
+	t.Logf("%d of 300 cuts tied on the winning rank, %d with a joker", tie, jokerCut)
+}
+
+// Decision: when both players of a two-player game cut jokers they cut
+// again, and the first deal's event carries the cut that chose the
+// dealer, not the jokers. Seed 3517 is the first whose first shuffle
+// puts the two jokers on top.
+func TestRecutShowsTheLastCut(t *testing.T) {
+	const seed = 3517
+	first := (&State{rng: Rand{s: seed}, cfg: Config{Players: 2}}).shuffled()
+	if first[0] != card.Joker || first[1] != card.Joker {
+		t.Fatalf("seed %d: the first cut is %v, not two jokers", seed, card.Format(first[:2]))
+	}
+	s, err := New(Config{Players: 2}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := s.Cut()
+	if slices.Contains(cut, card.Joker) {
+		t.Fatalf("the cut that chose the dealer is %v", card.Format(cut))
+	}
+	deal := s.Events(0)[0]
+	if deal.Kind != EventDeal || deal.Hand != 1 || !slices.Equal(deal.Cut, cut) {
+		t.Fatalf("the first event is %v, hand %d, cut %v; the cut was %v", deal.Kind, deal.Hand, card.Format(deal.Cut), card.Format(cut))
+	}
+	want := 0
+	if Higher(cut[1], cut[0]) {
+		want = 1
+	}
+	if s.Dealer() != want {
+		t.Fatalf("cut %v, dealer %d", card.Format(cut), s.Dealer())
+	}
+	t.Logf("seed %d: jokers, then %v", seed, card.Format(cut))
 }
 
 // Decision: the S2 is an ordinary card inside a set; only "kill" (in a
