@@ -110,3 +110,31 @@ func TestBrowserArlingtonBackAfterLeave(t *testing.T) {
 		t.Errorf("Back after a Leave not yet answered: %+v; want them still away, the page stopped with Come back", got)
 	}
 }
+
+// TestBrowserArlingtonBackAfterLeaveElsewhere: Ann goes from the table
+// to the lobby, leaves the table there (as from another window: the
+// table's Leave through the API), and comes Back to the table page: the
+// Leave stands. The page shows her away, saying she left, with Come
+// back, and the table keeps her seat away. The page back from the cache
+// connected with a plain hello, which brought her back to the table she
+// had left.
+func TestBrowserArlingtonBackAfterLeaveElsewhere(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`window.__ws.count > 0 && document.getElementById("conn").textContent === "connected"`)
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.until(`location.pathname === "/arlington/"`)
+	if code := eval[int](p, `fetch("/api/arlington/tables/`+id+`/leave", { method: "POST" }).then((r) => r.status)`, chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("leave: %d", code)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`history.back()`))
+	p.until(`location.pathname.startsWith("/arlington/t/") && window.__ws.viewSock === 1`)
+	got := eval[backLine](p, readBackLine)
+	if !got.Away || !got.ComeBack || !strings.Contains(got.Text, "you left this table") {
+		t.Errorf("Back after a Leave made in the lobby: %+v; want her still away, the line saying she left, with Come back", got)
+	}
+	annSeat(t, e, id, "after Back", true)
+}
