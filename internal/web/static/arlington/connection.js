@@ -121,6 +121,14 @@ function heard(data, state) {
     // the page (too many watchers from its address) opens the socket
     // first, and the page tried again every fraction of a second.
     retry = 250;
+    // A view sent before the table had this connection's hello (late:
+    // the server subscribed the connection by itself, leaving the person
+    // as they were) answers no hello: their seat away in it says nothing
+    // of a Leave, and taken so it stopped a page whose hello was to bring
+    // them back, when the connection dropped before the hello came. It
+    // is drawn, but neither counts as the connection's first view nor is
+    // followed for away: the hello's view is.
+    if (m.noHello) { page.view(m); return; }
     const first = !state.viewed;
     state.viewed = true;
     // The first view after a keepAway hello says whether the person was
