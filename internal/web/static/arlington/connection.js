@@ -416,7 +416,9 @@ function reconnectNow() {
 // stopped. Every other connects with keepAway: the person may have left
 // while the page was in the cache (Leave in another window, or this
 // page's Leave not yet answered when it went), and a plain hello would
-// bring them back to the table they left. Away, the page then watches
+// bring them back to the table they left. The table keeps only a Leave
+// so: a person away because their turn's timer ran out while the page
+// was in the cache comes back (docs/api.md). Away, the page then watches
 // and says so, with Come back (followAway), as a page connected at the
 // Leave does; present, keepAway changes nothing.
 let cached = false;
