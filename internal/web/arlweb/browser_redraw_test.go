@@ -18,15 +18,15 @@ import (
 // focus was put back on a copy of the control, which a screen reader
 // announced again.
 
-// kept marks every element of the players, the trick and the hand box
-// (for stillKept), and the focused one.
-const kept = `document.querySelectorAll("#players *, #play *, #hand-box *").forEach((e) => { e.__kept = true; })`
+// kept marks every element of the players, the trick, the last trick and
+// the hand box (for stillKept), and the focused one.
+const kept = `document.querySelectorAll("#players *, #play *, #last *, #hand-box *").forEach((e) => { e.__kept = true; })`
 
-// stillKept counts the elements of the players, the trick and the hand
-// box made since kept, and says whether the focus is on the element it
+// stillKept counts the elements of the players, the trick, the last
+// trick and the hand box made since kept, and says whether the focus is on the element it
 // was on then.
 const stillKept = `(() => {
-  const made = [...document.querySelectorAll("#players *, #play *, #hand-box *")].filter((e) => !e.__kept).length;
+  const made = [...document.querySelectorAll("#players *, #play *, #last *, #hand-box *")].filter((e) => !e.__kept).length;
   return { made, focusKept: document.activeElement.__kept === true, focus: document.activeElement.outerHTML.slice(0, 80) };
 })()`
 
@@ -100,9 +100,9 @@ func TestBrowserArlingtonRedrawKeepsFocus(t *testing.T) {
 		p.until(done)
 		st := eval[keptState](p, stillKept)
 		made := eval[walked](p, `window.__walk`)
-		t.Logf("%s: %d elements made handling %d messages; %d of the players, trick and hand box new", what, made.Made, made.Views, st.Made)
+		t.Logf("%s: %d elements made handling %d messages; %d of the players, trick, last trick and hand box new", what, made.Made, made.Views, st.Made)
 		if st.Made != 0 {
-			t.Errorf("%s: %d elements of the players, the trick, the hand or the actions drawn anew", what, st.Made)
+			t.Errorf("%s: %d elements of the players, the trick, the last trick, the hand or the actions drawn anew", what, st.Made)
 		}
 		if !st.FocusKept {
 			t.Errorf("%s: the focus is on %s, not the element it was on", what, st.Focus)
@@ -119,6 +119,30 @@ func TestBrowserArlingtonRedrawKeepsFocus(t *testing.T) {
 	socks := eval[int](p, `window.__ws.socks.length`)
 	check("a reconnect, the focus on an action", onAction, func() { p.do(chromedp.Evaluate[chromedp.Void](`window.__ws.drop()`)) },
 		fmt.Sprintf(`window.__ws.socks.length > %d && window.__ws.viewSock === window.__ws.socks.length - 1 && %s`, socks, enabled))
+
+	// The last trick: Ann and Bob play until it is Ann's turn with a
+	// trick taken and not yet led to (its cards held in the trick until
+	// a click, then shown as the last trick); Bob's chat line then
+	// leaves it as it is.
+	lastShown := `document.querySelectorAll("#last *").length > 0`
+	for i := 0; ; i++ {
+		if i == 80 {
+			t.Fatal("no trick taken with Ann to lead in 80 of her turns")
+		}
+		p.until(shownAll + ` && ` + enabled)
+		p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("play").click()`))
+		if eval[bool](p, lastShown) {
+			break
+		}
+		for eval[int](p, `window.__ws.toMove`) == ann {
+			p.until(shownAll + ` && ` + enabled)
+			p.play()
+		}
+		n := bobPlays(eval[int](p, `window.__ws.count`), false)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s`, n, shownAll))
+	}
+	chats = eval[int](p, `window.__ws.chat`)
+	check("Bob's chat line, the last trick shown", onCard, say("nice trick"), fmt.Sprintf(`window.__ws.chat > %d`, chats))
 
 	// Ann plays; then, her focus on a card, Bob plays.
 	for eval[int](p, `window.__ws.toMove`) == ann {
@@ -137,5 +161,34 @@ func TestBrowserArlingtonRedrawKeepsFocus(t *testing.T) {
 		if !eval[bool](p, `document.activeElement.__mine === true`) {
 			t.Errorf("after Bob's move the focus is on %s, not the card %s it was on", eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`), card)
 		}
+	}
+}
+
+// TestBrowserArlingtonTurnKeepsFocus: Ann's focus is on a card of her
+// hand when her window passes 600 px (a phone turned): the cards are
+// drawn anew in their other look, and the focus is on that card's new
+// button. The hand was emptied before its redraw noted the focus, which
+// fell to the page's <body>.
+func TestBrowserArlingtonTurnKeepsFocus(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`document.querySelectorAll("#hand button").length > 1`)
+	// The page's own listener was added first, so it has run when this
+	// one counts a change.
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__turned = 0; window.matchMedia("(max-width: 600px)").addEventListener("change", () => { window.__turned++; })`))
+	p.do(chromedp.EmulateViewport(1000, 800))
+	p.until(`window.__turned === 1`)
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#hand button")[1].focus()`))
+	key := eval[string](p, `document.activeElement.dataset.key || ""`)
+	if key == "" {
+		t.Fatalf("no card focused: %s", eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	p.do(chromedp.EmulateViewport(500, 800))
+	p.until(`window.__turned === 2`)
+	if got := eval[string](p, `document.activeElement.dataset.key || document.activeElement.tagName`); got != key {
+		t.Errorf("after the window passed 600 px the focus is on %q, not the card %q it was on", got, key)
 	}
 }

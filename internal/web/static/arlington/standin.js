@@ -126,15 +126,16 @@ export function refused() {
 // told of, sent at or before the move's count (the server applies an
 // action at its own count, which may be past the one the window showed);
 // any other is the stand-in's. A move uses up only the claim it matched.
-// It reports whether the action this page sent is among events: answered,
-// it is no longer withdrawn by a refusal (refused).
+// It reports whether the action this page sent is among events: its
+// answer, which ends the page's wait for it (table.js, sentAt), so that
+// no later refusal is taken for its own and withdraws it (refused).
 export function noteStandIn(events, seat) {
   let own = false;
   for (const e of events) {
     if (e.kind !== "move" || e.seat !== seat) continue;
     const key = actionKey(e.action);
     noteMove(e.n, key, false);
-    if (mine && mine.key === key && e.n >= mine.at) { mine = null; sent = null; own = true; }
+    if (mine && mine.key === key && e.n >= mine.at) { mine = null; own = true; }
     else if (!takeClaim(key, e.n)) {
       standIn.add(e.n);
       age(e.n);

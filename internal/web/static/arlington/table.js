@@ -5,14 +5,14 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, sayError, sayNames, spoken } from "./common.js";
+import { el, ruleHref, say, sayError, sayNames } from "./common.js";
 import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
-import { cardEl, redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
+import { redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
-import { renderActions } from "./actions.js";
-import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
+import { drawHand, drawActions, forgetActions, turnActions } from "./handview.js";
+import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
@@ -69,12 +69,17 @@ const narrow = window.matchMedia("(max-width: 600px)");
 setSmallCards(narrow.matches);
 // The cards' look changes with the width: everything with cards is drawn
 // again, not only what changed.
+// The focus on a hand card or an action is noted before they go, and
+// put back on its new self after (a phone turned sideways lost it).
 narrow.addEventListener("change", () => {
   setSmallCards(narrow.matches);
   redrawAll();
+  const box = $("hand-box");
+  const keep = place(box);
   $("hand").replaceChildren();
-  actsShown = null;
+  forgetActions();
   if (last) render();
+  restore(box, keep, false);
 });
 
 $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
@@ -346,7 +351,7 @@ function renderHand(follow) {
     // A stopped page's cards are shown but not selectable: a selection
     // would ask for previews of a table it no longer plays.
     stopped,
-  }));
+  }), toggle);
   if (!mine) {
     const wait = v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`;
     drawActions(acts, JSON.stringify(["wait", wait]), () => acts.appendChild(el("span", "small", wait)));
@@ -354,109 +359,9 @@ function renderHand(follow) {
     return;
   }
   const shownKey = JSON.stringify([m.legal, m.legalWords, m.legalPoints, names, m.seat, v.phase, selected, hinted, waiting, stopped, turnSeconds, rated]);
-  drawActions(acts, shownKey, () => turnActions(acts, m, v, stopped, waiting));
+  drawActions(acts, shownKey, () => turnActions(acts, { m, v, stopped, waiting, selected, cards: selCards(), hinted, names,
+    openGroups, turnSeconds, rated, hint, clear: clearSelection, act }));
   restore(box, keep, follow);
-}
-
-// actsShown is what the actions box last drew, as its key (drawActions).
-let actsShown = null;
-// drawActions draws the actions box with draw when what it shows (key)
-// changed since it last drew.
-function drawActions(acts, key, draw) {
-  if (key === actsShown) return;
-  actsShown = key;
-  acts.replaceChildren();
-  draw();
-}
-
-// drawHand brings the hand's buttons to cards (their keys: handKeys),
-// each card's marks from marks(key, card). A card still in the hand keeps
-// its button, and so the keyboard's focus: only the cards gone are
-// removed, the new ones made.
-function drawHand(hand, cards, keys, marks) {
-  const have = new Map();
-  for (const b of [...hand.children]) {
-    if (keys.includes(b.dataset.key)) have.set(b.dataset.key, b); else b.remove();
-  }
-  let at = hand.firstChild;
-  cards.forEach((c, i) => {
-    const b = have.get(keys[i]) || handCard(c, keys[i]);
-    if (b === at) at = at.nextSibling; else hand.insertBefore(b, at);
-    markCard(b, marks(keys[i], c));
-  });
-}
-
-// handCard is a hand card's button.
-function handCard(c, key) {
-  const b = el("button", "hand-card");
-  b.type = "button";
-  b.dataset.card = c;
-  b.dataset.key = key;
-  b.setAttribute("aria-label", spoken(words(c)));
-  const svg = cardEl(c);
-  svg.setAttribute("aria-hidden", "true");
-  b.appendChild(svg);
-  b.addEventListener("click", () => toggle(key));
-  return b;
-}
-
-// markCard shows on hand card b whether some legal action uses it, it is
-// selected, hinted, or the page stopped.
-function markCard(b, k) {
-  const svg = b.firstChild;
-  const pressed = k.selected ? "true" : "false";
-  if (b.getAttribute("aria-pressed") !== pressed) b.setAttribute("aria-pressed", pressed);
-  b.classList.toggle("legal", k.legal);
-  svg.classList.toggle("legal", k.legal);
-  b.classList.toggle("selected", k.selected);
-  b.classList.toggle("hinted", k.hinted);
-  svg.classList.toggle("hinted", k.hinted);
-  b.disabled = k.stopped;
-}
-
-// turnActions draws the actions of the player's turn: the timer's note,
-// Hint, Clear selection, the try button, and every legal action.
-function turnActions(acts, m, v, stopped, waiting) {
-  if (turnSeconds > 0) {
-    const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
-    const when = rated ? "this game is rated: " : "if others are waiting, ";
-    acts.appendChild(el("p", "small turn-timer", `Turn timer: ${when}after ${t} a bot plays this turn for you.`));
-  }
-  const tools = el("div", "act-tools");
-  const h = el("button", "hint-button", "Hint");
-  h.type = "button";
-  h.id = "btn-hint";
-  h.title = "What the hard bot would play from your seat (key H)";
-  h.disabled = stopped;
-  h.addEventListener("click", hint);
-  tools.appendChild(h);
-  if (selected.length) {
-    const clear = el("button", "", "Clear selection");
-    clear.type = "button";
-    clear.id = "btn-clear";
-    clear.addEventListener("click", clearSelection);
-    tools.appendChild(clear);
-  }
-  // A selection no legal action plays as it is may still be tried: the
-  // server refuses it and names the rule.
-  const all = legalFor(m, selCards());
-  if (selected.length && !all.some((x) => x.exact)) {
-    const t = el("button", "try", `Play ${selCards().map(words).join(" ")}`);
-    t.type = "button";
-    t.id = "btn-try";
-    t.setAttribute("aria-label", spoken(t.textContent));
-    t.dataset.action = tryAction(v, selCards());
-    t.disabled = waiting;
-    t.addEventListener("click", () => act(t.dataset.action));
-    tools.appendChild(t);
-  }
-  acts.appendChild(tools);
-  // Every legal action is a button, in words with its points, grouped by
-  // what it does; a selection narrows them to those that play the
-  // selected cards, the exact ones first.
-  const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
-  renderActions(acts, shown, { me: m.seat, names, open: openGroups, selecting: selected.length > 0, hinted, waiting,
-    round: v.phase === "round", onAct: act });
 }
 
 function toggle(c) {
