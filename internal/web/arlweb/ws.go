@@ -348,9 +348,11 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			}
 		case <-helloWait.C:
 			if w.sub == nil {
-				// keepAway: a connection that said nothing has not asked
-				// to bring its person back, and its hello may only be
-				// late, asking to keep them away (docs/api.md). Its views
+				// keepAway: after a Leave, a connection that said nothing
+				// has not asked to bring its person back, and its hello
+				// may only be late, asking to keep them away; one marked
+				// away without a Leave is brought back by this as by any
+				// hello (docs/api.md). Its views
 				// say so (NoHello), so a client does not take the seat
 				// away in them for a Leave of the person's.
 				if err := w.subscribe(ctx, cn, -1, -1, true); err != nil {
