@@ -145,7 +145,8 @@ export function noteStandIn(events, seat) {
 }
 
 // noteHistory notes the moves of seat among events the page loaded with
-// (its first view, or a full one after a gap): not judged, since the page
+// (its first view, a full one after a gap, or one that gives it the
+// seat; table.js notes them once): not judged, since the page
 // did not see them come, but each uses up a word of another window that
 // is its action, sent at or before it, and a word coming later finds it.
 export function noteHistory(events, seat) {

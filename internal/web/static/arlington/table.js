@@ -213,8 +213,13 @@ function takeEvents(m) {
   for (const e of v.events) events.push(e);
   log.length = v.eventsFrom;
   for (const w of m.log || []) log.push(w);
-  if (had > 0 && m.seat >= 0 && noteStandIn(events.slice(had), m.seat)) sentAt = -1; // the action answered
-  else if (m.seat >= 0) noteHistory(events, m.seat);
+  // The seat's moves the page loads with (on its first view, after a gap,
+  // or on taking the seat) are noted once, unjudged; every later view's
+  // are judged. Noted again at every view, past MOVES_MAX of the seat's
+  // moves they pushed the judged ones out as loaded, and a late word of
+  // another window then left its move the stand-in's.
+  if (m.seat >= 0 && (had === 0 || !last || last.seat !== m.seat)) noteHistory(events, m.seat);
+  else if (m.seat >= 0 && noteStandIn(events.slice(had), m.seat)) sentAt = -1; // the action answered
   if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
   const fresh = first ? [] : events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
   followTrick(fresh, v);
