@@ -92,7 +92,7 @@ func (s *Sub) Close() {
 // (MaxSpectators a table, MaxWatching an identity across every table),
 // so however many a client opens, the seated people are never locked out.
 // A seated player's subscription brings them back from away, but with
-// keepAway (SubscribeKeep).
+// keepAway from away by a Leave (SubscribeKeep).
 func (l *loop) subscribe(player, addr string, since, chat int, keepAway bool) (*Sub, error) {
 	if len(player) > MaxPlayerIDLen {
 		return nil, ErrBadPlayer
@@ -126,7 +126,7 @@ func (l *loop) subscribe(player, addr string, since, chat int, keepAway bool) (*
 	if s.seat >= 0 {
 		l.seats[s.seat].subs++
 		l.trimSeat(s.seat)
-		if !keepAway || !l.seats[s.seat].away {
+		if !keepAway || !l.seats[s.seat].left {
 			l.back(s.seat)
 		}
 	}

@@ -215,8 +215,12 @@ func (t *Table) SubscribeChat(ctx context.Context, player, addr string, since, c
 }
 
 // SubscribeKeep is SubscribeChat that, with keepAway, leaves a seated
-// player marked away as they are: the subscription watches the stand-in
-// play rather than bring them back (one still present stays present).
+// player who left by a Leave away as they are: the subscription watches
+// the stand-in play rather than bring them back (one still present stays
+// present). Only a Leave is kept: a person marked away without one (their
+// turn's timer ran out while they were not connected, a rated game
+// played out with nobody there) chose nothing, and any connection of
+// theirs brings them back.
 // A window that wants to play again only if the person has not left
 // since asks so in the same step as it connects, so no Leave can fall
 // between a look at the seat and the connection that clears it.

@@ -170,3 +170,87 @@ func TestBrowserArlingtonGoneTableNoComeBack(t *testing.T) {
 		t.Errorf("a game over shown once the table was gone: the connection line says %q, Come back buttons %d", c, p.count("#come-back"))
 	}
 }
+
+// TestBrowserArlingtonLateHelloKeepsAway: a page watching Ann away
+// connects again (here its own close after missed events, as takeEvents
+// closes it) with a hello that keeps her away, and the hello is late:
+// the server's wait for it (HelloWait) ends first and subscribes the
+// connection by itself. That subscription must not bring her back, nor
+// the late hello after it: the page goes on watching her seat away,
+// saying so. The server's own subscription counted as a hello without
+// keepAway, and brought her back before the page's hello came.
+func TestBrowserArlingtonLateHelloKeepsAway(t *testing.T) {
+	e := newEnv(t, Limits{HelloWait: 300 * time.Millisecond})
+	id := e.client().create("", "")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.beforeLoad(holdHellos)
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`window.__ws.seat === 0`)
+	// Bob never plays (no turn timer without bots): the game waits for
+	// him while the test runs, and the page's words stay those of play.
+	e.client().join(id, "Bob")
+	p.until(`window.__ws.count >= 0`)
+	annLeaves(t, p)
+	p.until(connLine + ` === ` + q(leftWords))
+	socks, views := eval[int](p, `window.__ws.socks.length`), eval[int](p, `window.__views`)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__hold = true;
+	  import("/arlington/connection.js").then((m) => { m.conn.resync = true; m.conn.ws.close(); })`))
+	// The new connection's hello is held; the server's wait for it ends
+	// and its own subscription's first view comes.
+	p.until(fmt.Sprintf(`window.__held > 0 && window.__views > %d && window.__ws.socks.length > %d && window.__ws.viewSock === window.__ws.socks.length - 1`, views, socks))
+	annSeat(t, e, id, "once the server subscribed the connection without its hello", true)
+	views = eval[int](p, `window.__views`)
+	p.do(chromedp.Evaluate[chromedp.Void](`window.__release = true`))
+	p.until(fmt.Sprintf(`window.__views > %d`, views)) // the late hello's view
+	annSeat(t, e, id, "after the late hello", true)
+	if c := eval[string](p, connLine); c != leftWords {
+		t.Errorf("after the late hello: %q; want %q", c, leftWords)
+	}
+}
+
+// TestBrowserArlingtonLateHelloReloadComesBack: Ann left, and reloads
+// the page to come back; its hello is late, so the server subscribes the
+// connection by itself first (keeping her away: it has not asked), and
+// the connection drops before the hello comes. The page must not take
+// that first view's seat away for her Leave: it connects again, with a
+// hello that brings her back, and plays. Taken so, the page stopped as
+// after a Leave on the drop, and she stayed away until she found Come
+// back.
+func TestBrowserArlingtonLateHelloReloadComesBack(t *testing.T) {
+	e := newEnv(t, Limits{HelloWait: 300 * time.Millisecond})
+	id := e.client().create("", "")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.beforeLoad(holdHellos)
+	p.beforeLoad(`window.__hold = sessionStorage.getItem("hold") === "1"`)
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`window.__ws.seat === 0`)
+	e.client().join(id, "Bob")
+	p.until(`window.__ws.count >= 0`)
+	annLeaves(t, p)
+	p.until(connLine + ` === ` + q(leftWords))
+	p.do(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem("hold", "1")`), chromedp.Reload())
+	// The reloaded page's hello is held; the server's own subscription's
+	// view comes.
+	p.until(`window.__held > 0 && window.__views > 0`)
+	annSeat(t, e, id, "once the server subscribed the reloaded page's connection by itself", true)
+	socks := eval[int](p, `window.__ws.socks.length`)
+	p.do(chromedp.Evaluate[chromedp.Void](`sessionStorage.removeItem("hold"); window.__hold = false; window.__ws.drop(); window.__release = true`))
+	p.until(fmt.Sprintf(`(window.__ws.socks.length > %d && window.__ws.viewSock === window.__ws.socks.length - 1) || !!document.getElementById("come-back")`, socks))
+	if c := eval[string](p, connLine); c != "connected" {
+		t.Fatalf("the reloaded page, its first connection dropped before its hello came: %q; want it connected again, playing", c)
+	}
+	p.until(`!window.__ws.seats[0].away`)
+	annSeat(t, e, id, "after the reloaded page connected again", false)
+}
+
+// annLeaves has the person of page p leave its table through the API,
+// as from another window, while p stays connected.
+func annLeaves(t *testing.T, p *seatTab) {
+	t.Helper()
+	if code := eval[int](p, `fetch("/api/arlington/tables/" + location.pathname.split("/").pop() + "/leave", { method: "POST" }).then((r) => r.status)`,
+		chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("Ann leaving: status %d", code)
+	}
+}

@@ -1,10 +1,13 @@
 package arlweb
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/table"
 )
 
 // TestBrowserArlingtonLobbyAndBack: a person who goes from the table to
@@ -109,4 +112,70 @@ func TestBrowserArlingtonBackAfterLeave(t *testing.T) {
 	if !got.Away || !got.ComeBack || !strings.Contains(got.Text, "you left this table") {
 		t.Errorf("Back after a Leave not yet answered: %+v; want them still away, the page stopped with Come back", got)
 	}
+}
+
+// TestBrowserArlingtonBackAfterLeaveElsewhere: Ann goes from the table
+// to the lobby, leaves the table there (as from another window: the
+// table's Leave through the API), and comes Back to the table page: the
+// Leave stands. The page shows her away, saying she left, with Come
+// back, and the table keeps her seat away. The page back from the cache
+// connected with a plain hello, which brought her back to the table she
+// had left.
+func TestBrowserArlingtonBackAfterLeaveElsewhere(t *testing.T) {
+	e := newEnv(t, Limits{})
+	id := e.client().create("", "random")
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, id)
+	p.join("Ann")
+	p.until(`window.__ws.count > 0 && document.getElementById("conn").textContent === "connected"`)
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.until(`location.pathname === "/arlington/"`)
+	if code := eval[int](p, `fetch("/api/arlington/tables/`+id+`/leave", { method: "POST" }).then((r) => r.status)`, chromedp.EvalAwaitPromise); code != 200 {
+		t.Fatalf("leave: %d", code)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`history.back()`))
+	p.until(`location.pathname.startsWith("/arlington/t/") && window.__ws.viewSock === 1`)
+	got := eval[backLine](p, readBackLine)
+	if !got.Away || !got.ComeBack || !strings.Contains(got.Text, "you left this table") {
+		t.Errorf("Back after a Leave made in the lobby: %+v; want her still away, the line saying she left, with Come back", got)
+	}
+	annSeat(t, e, id, "after Back", true)
+}
+
+// TestLongBrowserArlingtonBackAfterTurnTimedOut (long: a turn timer of
+// 5 s runs out): Ann goes to the lobby during her turn at a timed table
+// while Bob waits, connected; the timer runs out and marks her away (a
+// bot plays her seat), and she comes Back. She never pressed Leave, so
+// she is back at the table: "connected", her seat not away. Back
+// connected keeping every person away, which kept her away, told she
+// had left. The quick version is internal/table's
+// TestSubscribeKeepAwayTimedOut.
+func TestLongBrowserArlingtonBackAfterTurnTimedOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: make test-long runs it")
+	}
+	e := newEnv(t, Limits{})
+	var got created
+	cfg := table.Config{Players: 2, Bots: []string{"", ""}, TurnSeconds: table.MinTurnSeconds}
+	if code := e.client().do("POST", "/api/arlington/tables", cfg, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	bob := e.client()
+	bob.join(got.ID, "Bob")
+	bw := bob.dial(got.ID, -1)
+	// Ann's turn (Bob's first, if it is his, is played by his timer).
+	p.until(`window.__ws.seat === 0 && window.__ws.toMove === 0 && document.getElementById("conn").textContent === "connected"`)
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	p.until(`location.pathname === "/arlington/"`)
+	bw.waitFor(func(m srvMsg) bool { return m.Type == "view" && len(m.Seats) > 0 && m.Seats[0].Away })
+	p.do(chromedp.Evaluate[chromedp.Void](`history.back()`))
+	p.until(`location.pathname.startsWith("/arlington/t/") && window.__ws.viewSock === 1`)
+	line := eval[backLine](p, readBackLine)
+	if line.Away || line.ComeBack || line.Text != "connected" {
+		t.Errorf("Back after her turn's timer ran out in the lobby (no Leave): %+v; want her back, the line saying connected", line)
+	}
+	annSeat(t, e, got.ID, "after Back", false)
 }

@@ -35,6 +35,11 @@ type viewMsg struct {
 	// on the first view after each hello: a program that acts for a
 	// player keeps to it instead of meeting the refusals (docs/api.md).
 	Limits *sendLimits `json:"limits,omitempty"`
+	// NoHello marks the views of a connection the server subscribed by
+	// itself, its hello not come within HelloWait: they answer no hello,
+	// and a seat away in them may be so only until the client's hello
+	// (docs/api.md).
+	NoHello bool `json:"noHello,omitempty"`
 }
 
 // sendLimits is a connection's allowance as a client is told it.
@@ -306,11 +311,12 @@ func (cn *conn) answer(ctx context.Context, m any) {
 // the reader queues and pings, until the connection is to end, and
 // returns the close status and reason. Updates start once the client's
 // hello says from which event, or with every event if no hello comes
-// within HelloWait.
+// within HelloWait (then marked NoHello until one comes).
 func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 	lim := cn.h.limits
 	var w watch
 	defer w.close()
+	asked := false // a hello came: the views answer it
 	helloWait := time.NewTimer(lim.HelloWait)
 	defer helloWait.Stop()
 	ping := time.NewTicker(lim.Ping)
@@ -331,6 +337,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			return websocket.StatusGoingAway, "table closed"
 		case m := <-cn.hello:
 			helloWait.Stop()
+			asked = true
 			tell = true
 			if err := w.subscribe(ctx, cn, m.Since, m.Chat, m.Keep); err != nil {
 				msg = cn.refusal(ctx, err, "")
@@ -341,7 +348,14 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 			}
 		case <-helloWait.C:
 			if w.sub == nil {
-				if err := w.subscribe(ctx, cn, -1, -1, false); err != nil {
+				// keepAway: after a Leave, a connection that said nothing
+				// has not asked to bring its person back, and its hello
+				// may only be late, asking to keep them away; one marked
+				// away without a Leave is brought back by this as by any
+				// hello (docs/api.md). Its views
+				// say so (NoHello), so a client does not take the seat
+				// away in them for a Leave of the person's.
+				if err := w.subscribe(ctx, cn, -1, -1, true); err != nil {
 					cn.send(ctx, cn.refusal(ctx, err, ""))
 					return websocket.StatusTryAgainLater, "cannot watch this table"
 				}
@@ -353,6 +367,7 @@ func (cn *conn) write(ctx context.Context) (websocket.StatusCode, string) {
 				return w.ended()
 			}
 			vm := message(u)
+			vm.NoHello = !asked
 			if tell {
 				vm.Limits = &sendLimits{Burst: lim.Burst, EveryMs: int((lim.Every + time.Millisecond - 1) / time.Millisecond)} // rounded up: never more than allowed
 				tell = false

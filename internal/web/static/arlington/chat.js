@@ -125,8 +125,13 @@ let late = null;
 const NO_ANSWER = "No answer from the server yet: your message is kept; if it is not in the chat, press Send again.";
 
 // WAIT is how long the page awaits an answer before it gives the line
-// back to the player: the server answers at once, so a longer silence
-// is a connection that died without closing.
+// back to the player, saying none came yet. The server answers a line
+// once it has stored it: at once mostly, but up to 20 s when its store
+// is slow (the write, then after a refused write a reread, 10 s each),
+// and more behind another command of the table. So a silence past WAIT
+// is not taken for a dead connection (the quiet check, wake.js, finds
+// those): the line is kept (late), and its answer coming later still
+// ends what the chat said of it (ackedLine, refusedLine).
 const WAIT = 10000;
 
 // cleaned is a line as the server keeps it: control and format

@@ -73,7 +73,8 @@ let page = null;
 // watches rather than brings them back. Set for a connection that must
 // not undo a Leave made elsewhere (a stopped window told the person is
 // back, the resubscription after joining, a table closed under a page
-// watching the person away); kept through failed attempts, and cleared
+// watching the person away, a page shown again from the back-forward
+// cache); kept through failed attempts, and cleared
 // by the first view a connection gets.
 let keepAway = false;
 // connect opens a connection to the table; keep: its hello says keepAway.
@@ -120,6 +121,14 @@ function heard(data, state) {
     // the page (too many watchers from its address) opens the socket
     // first, and the page tried again every fraction of a second.
     retry = 250;
+    // A view sent before the table had this connection's hello (late:
+    // the server subscribed the connection by itself, leaving the person
+    // as they were) answers no hello: their seat away in it says nothing
+    // of a Leave, and taken so it stopped a page whose hello was to bring
+    // them back, when the connection dropped before the hello came. It
+    // is drawn, but neither counts as the connection's first view nor is
+    // followed for away: the hello's view is.
+    if (m.noHello) { page.view(m); return; }
     const first = !state.viewed;
     state.viewed = true;
     // The first view after a keepAway hello says whether the person was
@@ -404,9 +413,14 @@ function reconnectNow() {
 // cache (pagehide, persisted) the page closes its connection as a page
 // closed does; shown from it again (Back) it connects anew and catches
 // up as after any drop. A page stopped (left, replaced, gone) stays
-// stopped; one watching its person away keeps watching (keepAway), as
-// does one whose Leave was pressed and not yet answered: the Leave may
-// have reached the table, and a plain hello would bring them back.
+// stopped. Every other connects with keepAway: the person may have left
+// while the page was in the cache (Leave in another window, or this
+// page's Leave not yet answered when it went), and a plain hello would
+// bring them back to the table they left. The table keeps only a Leave
+// so: a person away because their turn's timer ran out while the page
+// was in the cache comes back (docs/api.md). Away, the page then watches
+// and says so, with Come back (followAway), as a page connected at the
+// Leave does; present, keepAway changes nothing.
 let cached = false;
 function intoCache(ev) {
   if (!ev.persisted) return;
@@ -427,7 +441,7 @@ function intoCache(ev) {
 function outOfCache(ev) {
   if (!ev.persisted || !cached) return;
   cached = false;
-  connect(conn.away || conn.leaving);
+  connect(true);
 }
 
 // installConnection gives the connection what it needs of the table page

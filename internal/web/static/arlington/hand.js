@@ -50,8 +50,8 @@ export function handKeys(hand) {
 }
 export const cardOf = (key) => key.split("#")[0];
 
-// Focus across a redraw: the hand and the actions are drawn anew after
-// every view, which would drop the keyboard's place onto <body>. place()
+// Focus across a redraw: a hand card or the actions drawn anew (the hand
+// or the actions changed) would drop the keyboard's place onto <body>. place()
 // notes where focus is (a hand card by key, an action by notation or id,
 // with its position); restore() puts it back on the same control, or the
 // next sensible one: the control now at that position, the first action,

@@ -56,72 +56,122 @@ export function group(cards, cls, label) {
 const SPECTRUM = { aces: "aces", multiples: "of a kind", couples: "a couple", runs: "a run" };
 export function spectrumWords(s) { return SPECTRUM[s] || s; }
 
+// drawn holds, for each element drawn only when its content changed (a
+// player's box, the trick, the last trick), that content as a key. A view
+// that changes nothing there (a chat line, a reconnect, another seat's
+// play for most boxes) keeps the elements: made anew at every view they
+// cost a phone some 130 elements a reconnect, and a screen reader lost
+// its place in them. redrawAll forgets the keys: the cards' look changed
+// (setSmallCards), so everything with cards is drawn again.
+let drawn = new WeakMap();
+export function redrawAll() { drawn = new WeakMap(); }
+// unchanged reports whether node shows key already, and notes key as
+// what it shows otherwise (the caller then draws it).
+function unchanged(node, key) {
+  if (drawn.get(node) === key) return true;
+  drawn.set(node, key);
+  return false;
+}
+
 // renderPlayers draws each seat: name, badges, cards in hand, score, the
-// cards everyone knows to be in that hand, and its table of sets.
+// cards everyone knows to be in that hand, and its table of sets. A
+// seat's box is drawn again only when what it shows changed (seatShown).
 export function renderPlayers(box, m, names, arrive) {
+  const had = [...box.children];
+  m.seats.forEach((s, i) => {
+    const c = seatShown(s, m, names);
+    const key = JSON.stringify(c);
+    const old = had[i];
+    if (old && drawn.get(old) === key) return;
+    const p = playerEl(c, arrive);
+    drawn.set(p, key);
+    if (old) box.replaceChild(p, old); else box.appendChild(p);
+  });
+  for (const old of had.slice(m.seats.length)) old.remove();
+}
+
+// seatShown is what a seat's box shows, as plain data: what decides
+// whether it is drawn again.
+function seatShown(s, m, names) {
   const v = m.view;
   const over = !!v && (v.winners || []).length > 0;
-  box.replaceChildren();
-  for (const s of m.seats) {
-    const p = el("div", "player");
-    p.dataset.seat = s.seat;
-    if (v && v.toMove === s.seat) p.classList.add("to-move");
-    if (s.seat === m.seat) p.classList.add("me");
-    const head = el("div", "p-head");
-    // The name on one line (cut with an ellipsis if it must be), "(you)"
-    // always whole after it.
-    const who = el("span", "p-who");
-    who.appendChild(nameEl("span", "p-name", names[s.seat]));
-    if (s.seat === m.seat) who.appendChild(el("span", "p-you", "(you)"));
-    head.appendChild(who);
-    const badges = [];
-    if (v && v.dealer === s.seat) badges.push("dealer");
-    if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
-    if (v && v.toMove === s.seat) badges.push("to play");
-    if (s.open) badges.push("open seat");
-    if (s.reserved) badges.push("held for a rematch");
-    else if (s.away) badges.push("away: a bot plays");
-    else if (!s.bot && !s.open && !s.present) badges.push("not connected");
-    if (s.rating) badges.push(`rating ${s.rating}`);
-    // A rated game's end, once drawn: how much it moved the rating (the
-    // server's figure for this game alone), which the new number did not say.
-    if (over && s.rating && s.ratingChange) badges.push(`${s.ratingChange > 0 ? "+" : "−"}${Math.abs(s.ratingChange)} this game`);
-    for (const b of badges) head.appendChild(el("span", "badge", b));
-    p.appendChild(head);
-    if (v) {
-      const line = el("div", "p-line");
-      line.appendChild(el("span", "p-count", `${v.handSizes[s.seat]} card${v.handSizes[s.seat] === 1 ? "" : "s"}`));
-      line.appendChild(el("span", "p-score", playerScore(v.totals[s.seat], v.target)));
-      p.appendChild(line);
-      const known = (v.known || [])[s.seat] || [];
-      if (known.length && s.seat !== m.seat) {
-        const k = el("div", "p-known");
-        k.appendChild(el("span", "small", "known in hand: "));
-        k.appendChild(group(known, "set known", `known in hand: ${known.map(words).join(" ")}`));
-        p.appendChild(k);
-      }
-      const sets = el("div", "sets");
-      (v.tables[s.seat] || []).forEach((ts, i) => {
-        const label = `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} ${points(ts.points)}${ts.active ? " (the active set)" : ""}`;
-        const fresh = arrive && arrive.seat === s.seat && arrive.index === i;
-        const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh ? " arrive" : ""), label);
-        g.title = label;
-        sets.appendChild(g);
-      });
-      p.appendChild(sets);
-    }
-    box.appendChild(p);
+  const badges = [];
+  if (v && v.dealer === s.seat) badges.push("dealer");
+  if (v && v.toMove >= 0 && v.lead === s.seat) badges.push(v.phase === "lead" ? "has the lead" : "led");
+  if (v && v.toMove === s.seat) badges.push("to play");
+  if (s.open) badges.push("open seat");
+  if (s.reserved) badges.push("held for a rematch");
+  else if (s.away) badges.push("away: a bot plays");
+  else if (!s.bot && !s.open && !s.present) badges.push("not connected");
+  if (s.rating) badges.push(`rating ${s.rating}`);
+  // A rated game's end, once drawn: how much it moved the rating (the
+  // server's figure for this game alone), which the new number did not say.
+  if (over && s.rating && s.ratingChange) badges.push(`${s.ratingChange > 0 ? "+" : "−"}${Math.abs(s.ratingChange)} this game`);
+  const c = { seat: s.seat, name: names[s.seat], me: s.seat === m.seat, toMove: !!v && v.toMove === s.seat, badges, play: null };
+  if (v) {
+    const known = (v.known || [])[s.seat] || [];
+    c.play = {
+      count: `${v.handSizes[s.seat]} card${v.handSizes[s.seat] === 1 ? "" : "s"}`,
+      score: playerScore(v.totals[s.seat], v.target),
+      known: known.length && s.seat !== m.seat ? known : [],
+      sets: (v.tables[s.seat] || []).map((ts) => ({ cards: ts.cards, active: !!ts.active,
+        label: `${ts.cards.map(words).join(" ")}: ${ts.spectra.map(spectrumWords).join(" or ")}, ${ts.points} ${points(ts.points)}${ts.active ? " (the active set)" : ""}` })),
+    };
   }
+  return c;
+}
+
+// playerEl is a seat's box showing c (seatShown); arrive marks the set
+// the last move put down.
+function playerEl(c, arrive) {
+  const p = el("div", "player");
+  p.dataset.seat = c.seat;
+  if (c.toMove) p.classList.add("to-move");
+  if (c.me) p.classList.add("me");
+  const head = el("div", "p-head");
+  // The name on one line (cut with an ellipsis if it must be), "(you)"
+  // always whole after it.
+  const who = el("span", "p-who");
+  who.appendChild(nameEl("span", "p-name", c.name));
+  if (c.me) who.appendChild(el("span", "p-you", "(you)"));
+  head.appendChild(who);
+  for (const b of c.badges) head.appendChild(el("span", "badge", b));
+  p.appendChild(head);
+  if (c.play) {
+    const line = el("div", "p-line");
+    line.appendChild(el("span", "p-count", c.play.count));
+    line.appendChild(el("span", "p-score", c.play.score));
+    p.appendChild(line);
+    if (c.play.known.length) {
+      const k = el("div", "p-known");
+      k.appendChild(el("span", "small", "known in hand: "));
+      k.appendChild(group(c.play.known, "set known", `known in hand: ${c.play.known.map(words).join(" ")}`));
+      p.appendChild(k);
+    }
+    const sets = el("div", "sets");
+    c.play.sets.forEach((ts, i) => {
+      const fresh = arrive && arrive.seat === c.seat && arrive.index === i;
+      const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh ? " arrive" : ""), ts.label);
+      g.title = ts.label;
+      sets.appendChild(g);
+    });
+    p.appendChild(sets);
+  }
+  return p;
 }
 
 // renderPlay draws the trick in play (each card with who played it), or
 // the trick just taken (held: complete, with who took it, until the next
 // lead or a click), or the set round. arrive.trick marks the newest card.
 export function renderPlay(box, v, names, held, arrive) {
+  const trick = v ? (v.trick && v.trick.length ? v.trick : held ? held.cards : []) : [];
+  const round = v && !trick.length && v.round ? [v.round, (v.tables[v.round.owner] || []).slice(-1)] : null;
+  // What it shows: the trick's cards and names, the taker, or the round
+  // (the card just put down shows with it, so arrive needs no key).
+  if (unchanged(box, JSON.stringify([!!v, !!(v && v.trick && v.trick.length), trick, held && [held.n, held.seat, held.card], round, trick.length || round ? names : []]))) return;
   box.replaceChildren();
   box.classList.remove("held");
   if (!v) return;
-  const trick = v.trick && v.trick.length ? v.trick : held ? held.cards : [];
   if (trick.length) {
     const done = !(v.trick && v.trick.length);
     box.appendChild(el("span", "label", done ? `${names[held.seat]} takes the trick with the ${words(held.card)}:` : "Trick:"));
@@ -171,8 +221,18 @@ export function heldTrick(events, take) {
 // no longer there, so it goes: the view's known cards say which are still
 // in the hand. Nothing shows after the game's end.
 export function renderLast(box, v, events, names, trickShown) {
+  const c = lastShown(v, events, names, trickShown);
+  if (unchanged(box, JSON.stringify(c))) return;
   box.replaceChildren();
-  if (!v || v.toMove < 0 || (v.trick && v.trick.length) || trickShown) return;
+  if (!c) return;
+  box.appendChild(el("span", "label", c.label));
+  if (c.got.length) box.appendChild(group(c.got, "set"));
+}
+
+// lastShown is what renderLast shows: the line and the cards that went to
+// the taker's hand, or null for nothing.
+function lastShown(v, events, names, trickShown) {
+  if (!v || v.toMove < 0 || (v.trick && v.trick.length) || trickShown) return null;
   let take = null;
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
@@ -180,17 +240,16 @@ export function renderLast(box, v, events, names, trickShown) {
     if (e.kind === "take") { take = e; break; }
     if (e.kind === "move" && /^(lead|play) /.test(e.action)) break;
   }
-  if (!take) return;
+  if (!take) return null;
   const won = cardsOf(take.toGrave);
   const got = cardsOf(take.toHand);
   const inHand = cardsOf((v.known || [])[take.seat]).slice(); // jokers can be two alike: count them
   for (const c of got) {
     const i = inHand.indexOf(c);
-    if (i < 0) return;
+    if (i < 0) return null;
     inHand.splice(i, 1);
   }
-  box.appendChild(el("span", "label", `${names[take.seat]} took the last trick${won.length ? " with the " + words(won[0]) : ""}` + (got.length ? `; to ${names[take.seat]}'s hand:` : ".")));
-  if (got.length) box.appendChild(group(got, "set"));
+  return { label: `${names[take.seat]} took the last trick${won.length ? " with the " + words(won[0]) : ""}` + (got.length ? `; to ${names[take.seat]}'s hand:` : "."), got };
 }
 
 function cardsOf(s) { return typeof s === "string" ? s.split(/\s+/).filter(Boolean) : Array.isArray(s) ? s : []; }

@@ -126,21 +126,27 @@ export function refused() {
 // told of, sent at or before the move's count (the server applies an
 // action at its own count, which may be past the one the window showed);
 // any other is the stand-in's. A move uses up only the claim it matched.
+// It reports whether the action this page sent is among events: its
+// answer, which ends the page's wait for it (table.js, sentAt), so that
+// no later refusal is taken for its own and withdraws it (refused).
 export function noteStandIn(events, seat) {
+  let own = false;
   for (const e of events) {
     if (e.kind !== "move" || e.seat !== seat) continue;
     const key = actionKey(e.action);
     noteMove(e.n, key, false);
-    if (mine && mine.key === key && e.n >= mine.at) mine = null;
+    if (mine && mine.key === key && e.n >= mine.at) { mine = null; own = true; }
     else if (!takeClaim(key, e.n)) {
       standIn.add(e.n);
       age(e.n);
     }
   }
+  return own;
 }
 
 // noteHistory notes the moves of seat among events the page loaded with
-// (its first view, or a full one after a gap): not judged, since the page
+// (its first view, a full one after a gap, or one that gives it the
+// seat; table.js notes them once): not judged, since the page
 // did not see them come, but each uses up a word of another window that
 // is its action, sent at or before it, and a word coming later finds it.
 export function noteHistory(events, seat) {

@@ -5,14 +5,14 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, sayError, sayNames, spoken } from "./common.js";
+import { el, ruleHref, say, sayError, sayNames } from "./common.js";
 import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
-import { cardEl, renderPlayers, renderPlay, renderLast, renderSheet, words, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
+import { redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
-import { renderActions } from "./actions.js";
-import { cardsIn, legalFor, handKeys, cardOf, place, restore, tryAction } from "./hand.js";
+import { drawHand, drawActions, forgetActions, turnActions } from "./handview.js";
+import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
@@ -32,9 +32,14 @@ let names = [];
 let selected = [];   // the selected hand cards' keys (handKeys), in the order tapped
 let hinted = "";     // the action the last hint suggested, until the next view
 // sentAt is the event count at which this page sent an action, -1 if none
-// (cleared by a refusal or a dropped connection, not by the answer): while
-// the view drawn is still at that count the action buttons are disabled,
-// so a double tap sends once.
+// awaits its answer: the move that is that action shown (takeEvents), a
+// refusal, or a dropped connection clears it. While the view drawn is
+// still at that count the action buttons are disabled, so a double tap
+// sends once. A view past it that is not the action (a stand-in's move
+// as the turn's timer ran out) leaves it set: the refusal that follows
+// answers it. Left set after its answer, a later refusal of anything
+// else was taken for that action's, and withdrew it from the person's
+// other windows, which then told it as a bot's move.
 let sentAt = -1;
 let answerAt = -1; // the same, until the answer arrives (pace.js: it skips the pause)
 // turnSeconds is the table's turn timer (0: none), from its summary: on
@@ -62,7 +67,20 @@ const pacer = new Pacer(show, savedSpeed(), timedTurn);
 installSprite();
 const narrow = window.matchMedia("(max-width: 600px)");
 setSmallCards(narrow.matches);
-narrow.addEventListener("change", () => { setSmallCards(narrow.matches); if (last) render(); });
+// The cards' look changes with the width: everything with cards is drawn
+// again, not only what changed.
+// The focus on a hand card or an action is noted before they go, and
+// put back on its new self after (a phone turned sideways lost it).
+narrow.addEventListener("change", () => {
+  setSmallCards(narrow.matches);
+  redrawAll();
+  const box = $("hand-box");
+  const keep = place(box);
+  $("hand").replaceChildren();
+  forgetActions();
+  if (last) render();
+  restore(box, keep, false);
+});
 
 $("record").href = `/api/arlington/tables/${encodeURIComponent(id)}/record`;
 
@@ -83,7 +101,7 @@ installConnection({
   },
   dropped() { sentAt = -1; },
   // An action awaits its answer while the view drawn is the one it was
-  // sent at (sentAt stays set after its answer: waiting, below).
+  // sent at (waiting, below).
   awaiting() { return (sentAt >= 0 && !!last && !!last.view && sentAt === last.view.eventCount) || chatAwaiting(); },
   dropSelection,
   ended(r, status) { showEnded(r, !!last, replay, status); },
@@ -195,8 +213,13 @@ function takeEvents(m) {
   for (const e of v.events) events.push(e);
   log.length = v.eventsFrom;
   for (const w of m.log || []) log.push(w);
-  if (had > 0 && m.seat >= 0) noteStandIn(events.slice(had), m.seat);
-  else if (m.seat >= 0) noteHistory(events, m.seat);
+  // The seat's moves the page loads with (on its first view, after a gap,
+  // or on taking the seat) are noted once, unjudged; every later view's
+  // are judged. Noted again at every view, past MOVES_MAX of the seat's
+  // moves they pushed the judged ones out as loaded, and a late word of
+  // another window then left its move the stand-in's.
+  if (m.seat >= 0 && (had === 0 || !last || last.seat !== m.seat)) noteHistory(events, m.seat);
+  else if (m.seat >= 0 && noteStandIn(events.slice(had), m.seat)) sentAt = -1; // the action answered
   if (last && last.view && v.eventCount !== last.view.eventCount) { hinted = ""; $("error").textContent = ""; }
   const fresh = first ? [] : events.slice(had).map((e, i) => ({ e, words: log[had + i] }));
   followTrick(fresh, v);
@@ -297,17 +320,28 @@ function render(follow) {
 
 const selCards = () => selected.map(cardOf);
 
+// renderHand draws the hand and the actions of the last view. Each is
+// drawn only as far as it changed: a card still in the hand keeps its
+// button (its marks brought up to date), and the actions are drawn
+// again only when what they show changed (actsShown). A view that
+// changes neither (a chat line, a reconnect, most of the others' plays
+// for the hand) leaves the focused card or action the very element it
+// was: drawn anew, a screen reader announced it again, and a phone made
+// a hundred elements for nothing.
 function renderHand(follow) {
   const m = last;
   const v = m.view;
   const box = $("hand-box");
   const keep = place(box);
   const hand = $("hand");
-  hand.replaceChildren();
   const acts = $("actions");
-  acts.replaceChildren();
   box.classList.toggle("empty", !v || m.seat < 0 || (!v.hand.length && v.toMove !== m.seat));
-  if (!v || m.seat < 0) { $("preview").textContent = ""; return; }
+  if (!v || m.seat < 0) {
+    $("preview").textContent = "";
+    hand.replaceChildren();
+    drawActions(acts, "none", () => {});
+    return;
+  }
   const keys = handKeys(v.hand);
   selected = selected.filter((k) => keys.includes(k));
   const mine = v.toMove === m.seat && m.legal.length > 0;
@@ -317,71 +351,21 @@ function renderHand(follow) {
   const usable = new Set();
   for (const x of legalFor(m, selCards())) for (const c of x.cards) usable.add(c);
   const hintCards = hinted ? cardsIn(hinted) : [];
-  v.hand.forEach((c, i) => {
-    const key = keys[i];
-    const b = el("button", "hand-card");
-    b.type = "button";
-    b.dataset.card = c;
-    b.dataset.key = key;
-    b.setAttribute("aria-pressed", selected.includes(key) ? "true" : "false");
-    b.setAttribute("aria-label", spoken(words(c)));
-    const svg = cardEl(c);
-    svg.setAttribute("aria-hidden", "true");
-    if (mine && usable.has(c)) { b.classList.add("legal"); svg.classList.add("legal"); }
-    if (selected.includes(key)) b.classList.add("selected");
-    if (hintCards.includes(c)) { b.classList.add("hinted"); svg.classList.add("hinted"); }
-    b.appendChild(svg);
+  drawHand(hand, v.hand, keys, (key, c) => ({
+    legal: mine && usable.has(c), selected: selected.includes(key), hinted: hintCards.includes(c),
     // A stopped page's cards are shown but not selectable: a selection
     // would ask for previews of a table it no longer plays.
-    b.disabled = stopped;
-    b.addEventListener("click", () => toggle(key));
-    hand.appendChild(b);
-  });
+    stopped,
+  }), toggle);
   if (!mine) {
-    acts.appendChild(el("span", "small", v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`));
+    const wait = v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`;
+    drawActions(acts, JSON.stringify(["wait", wait]), () => acts.appendChild(el("span", "small", wait)));
     restore(box, keep, follow);
     return;
   }
-  if (turnSeconds > 0) {
-    const t = turnSeconds < 60 ? `${turnSeconds} s` : turnSeconds % 60 ? `${Math.floor(turnSeconds / 60)} min ${turnSeconds % 60} s` : `${turnSeconds / 60} min`;
-    const when = rated ? "this game is rated: " : "if others are waiting, ";
-    acts.appendChild(el("p", "small turn-timer", `Turn timer: ${when}after ${t} a bot plays this turn for you.`));
-  }
-  const tools = el("div", "act-tools");
-  const h = el("button", "hint-button", "Hint");
-  h.type = "button";
-  h.id = "btn-hint";
-  h.title = "What the hard bot would play from your seat (key H)";
-  h.disabled = stopped;
-  h.addEventListener("click", hint);
-  tools.appendChild(h);
-  if (selected.length) {
-    const clear = el("button", "", "Clear selection");
-    clear.type = "button";
-    clear.id = "btn-clear";
-    clear.addEventListener("click", clearSelection);
-    tools.appendChild(clear);
-  }
-  // A selection no legal action plays as it is may still be tried: the
-  // server refuses it and names the rule.
-  const all = legalFor(m, selCards());
-  if (selected.length && !all.some((x) => x.exact)) {
-    const t = el("button", "try", `Play ${selCards().map(words).join(" ")}`);
-    t.type = "button";
-    t.id = "btn-try";
-    t.setAttribute("aria-label", spoken(t.textContent));
-    t.dataset.action = tryAction(v, selCards());
-    t.disabled = waiting;
-    t.addEventListener("click", () => act(t.dataset.action));
-    tools.appendChild(t);
-  }
-  acts.appendChild(tools);
-  // Every legal action is a button, in words with its points, grouped by
-  // what it does; a selection narrows them to those that play the
-  // selected cards, the exact ones first.
-  const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
-  renderActions(acts, shown, { me: m.seat, names, open: openGroups, selecting: selected.length > 0, hinted, waiting,
-    round: v.phase === "round", onAct: act });
+  const shownKey = JSON.stringify([m.legal, m.legalWords, m.legalPoints, names, m.seat, v.phase, selected, hinted, waiting, stopped, turnSeconds, rated]);
+  drawActions(acts, shownKey, () => turnActions(acts, { m, v, stopped, waiting, selected, cards: selCards(), hinted, names,
+    openGroups, turnSeconds, rated, hint, clear: clearSelection, act }));
   restore(box, keep, follow);
 }
 
