@@ -41,7 +41,7 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 		// most before): a position takes at most 22 bytes of slots.
 		n = int(min(int64(n), memory/lostShare/24))
 	}
-	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
+	return &proofs{w: w, n: last, lost: &lostTable{max: n, bases: newBaseProofs(baseStatesMax)}, memory: memory}
 }
 
 // solve is the analysis's solveFunc: a point believed lost goes to the

@@ -22,7 +22,9 @@ import (
 // again with twice the widths each time and judge every deal candidate
 // with a lookahead; the prover visits each position once and keeps what
 // a finished proof learned. It follows the solver's one simplification
-// (docs/solver.md): a complete run is removed at once.
+// (docs/solver.md): a complete run is removed at once. With the stock
+// dealt, it stops at a position the base proof (prove_bases.go) proves
+// lost in every arrangement of its loose cards.
 
 // lostTable is a set of positions proven lost, shared by the proofs of
 // one analysis. It holds at most max positions: once full, it takes no
@@ -30,6 +32,8 @@ import (
 type lostTable struct {
 	set hashSet
 	max int
+	// bases are the base proof's verdicts (prove_bases.go), shared too.
+	bases *baseProofs
 }
 
 // has reports whether h is a position proven lost.
@@ -79,10 +83,12 @@ type prover struct {
 	lim      Limits
 	deadline time.Time
 	nodes    int64 // nodes of all its runs
+	basesCut int64 // positions the base proof proved lost
 	stopBy   Limit
 	status   Status // Unknown until the search ends
 	line     []spider.Move
 	lost     *lostTable
+	bases    *baseProofs     // the base proof's verdicts; nil: not used
 	p        spider.Position // the position of the top frame
 	seen     hashSet
 	moves    []spider.Move
@@ -90,13 +96,24 @@ type prover struct {
 	buf      [256]spider.Move
 }
 
-// newProver is a proof of p, not started; lost may be nil.
+// newProver is a proof of p, not started, with the base proof's
+// verdicts of lost, or its own when lost is nil.
 func newProver(p *spider.Position, lost *lostTable) *prover {
-	pr := &prover{p: *p, lost: lost}
+	bases := newBaseProofs(baseStatesMax)
+	if lost != nil {
+		bases = lost.bases
+	}
+	return newProverWith(p, lost, bases)
+}
+
+// newProverWith is newProver with the base proof's verdicts bases (nil:
+// no base proof, the plain search the tests compare it with).
+func newProverWith(p *spider.Position, lost *lostTable, bases *baseProofs) *prover {
+	pr := &prover{p: *p, lost: lost, bases: bases}
 	switch h := hashPos(p); {
 	case p.Won():
 		pr.status = Solved
-	case lost.has(h):
+	case lost.has(h), p.StockLen() == 0 && pr.bases.proves(p):
 		pr.status = Unsolvable
 	default:
 		pr.seen.add(h)
@@ -235,6 +252,7 @@ func (pr *prover) run() {
 		}
 		m := pr.moves[f.next]
 		f.next++
+		cut := cutsBase(p, m)
 		u := p.Do(m)
 		// The child's hash from the two piles a card move changes.
 		terms = f.terms
@@ -258,6 +276,13 @@ func (pr *prover) run() {
 			}
 			pr.status, pr.line = Solved, append(line, m)
 			return
+		}
+		if cut && p.StockLen() == 0 && pr.bases.proves(p) {
+			// Lost with every arrangement of its loose cards: it stays
+			// in seen, and goes into the table with the proof.
+			pr.basesCut++
+			p.Undo(m, u)
+			continue
 		}
 		pr.push(p, m, u, &terms)
 	}
