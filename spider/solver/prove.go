@@ -83,7 +83,7 @@ type prover struct {
 	lim      Limits
 	deadline time.Time
 	nodes    int64 // nodes of all its runs
-	basesCut int64 // positions the base proof proved lost
+	basesCut int64 // positions the base proof proved lost (read by tests and measurements)
 	stopBy   Limit
 	status   Status // Unknown until the search ends
 	line     []spider.Move
@@ -113,7 +113,7 @@ func newProverWith(p *spider.Position, lost *lostTable, bases *baseProofs) *prov
 	switch h := hashPos(p); {
 	case p.Won():
 		pr.status = Solved
-	case lost.has(h), p.StockLen() == 0 && pr.bases.proves(p):
+	case lost.has(h):
 		pr.status = Unsolvable
 	default:
 		pr.seen.add(h)
@@ -146,7 +146,11 @@ func (pr *prover) resume(ctx context.Context, lim Limits) Result {
 	}
 	var peak int64
 	if pr.status == Unknown {
-		pr.run()
+		if pr.nodes == 0 && len(pr.stack) == 1 && pr.p.StockLen() == 0 && pr.provesBase(&pr.p) {
+			pr.status = Unsolvable // before any move, under the limits
+		} else if pr.stopBy == NoLimit {
+			pr.run()
+		}
 		peak = pr.bytes()
 		if pr.status == Unsolvable {
 			pr.lost.addAll(&pr.seen)
@@ -216,12 +220,7 @@ func (pr *prover) tick() bool {
 	}
 	pr.nodes++
 	if pr.nodes&1023 == 0 {
-		if pr.ctx.Err() != nil {
-			pr.stopBy = Cancelled
-			return false
-		}
-		if !pr.deadline.IsZero() && time.Now().After(pr.deadline) {
-			pr.stopBy = TimeLimit
+		if pr.stopped() {
 			return false
 		}
 		if pr.lim.MemoryBytes > 0 && pr.bytes() > pr.lim.MemoryBytes {
@@ -230,6 +229,31 @@ func (pr *prover) tick() bool {
 		}
 	}
 	return true
+}
+
+// stopped reports whether cancellation or the time limit stops the
+// proof, and sets stopBy.
+func (pr *prover) stopped() bool {
+	switch {
+	case pr.ctx.Err() != nil:
+		pr.stopBy = Cancelled
+	case !pr.deadline.IsZero() && time.Now().After(pr.deadline):
+		pr.stopBy = TimeLimit
+	default:
+		return false
+	}
+	return true
+}
+
+// provesBase asks the base proof whether p is lost, stopping it when
+// the proof's time limit or cancellation does (stopBy then says which).
+func (pr *prover) provesBase(p *spider.Position) bool {
+	if pr.bases == nil {
+		return false
+	}
+	pr.bases.stop = pr.stopped
+	defer func() { pr.bases.stop = nil }()
+	return pr.bases.proves(p)
 }
 
 // run carries the depth-first search on from the top frame until it
@@ -277,7 +301,7 @@ func (pr *prover) run() {
 			pr.status, pr.line = Solved, append(line, m)
 			return
 		}
-		if cut && p.StockLen() == 0 && pr.bases.proves(p) {
+		if cut && p.StockLen() == 0 && pr.provesBase(p) {
 			// Lost with every arrangement of its loose cards: it stays
 			// in seen, and goes into the table with the proof.
 			pr.basesCut++
@@ -285,6 +309,9 @@ func (pr *prover) run() {
 			continue
 		}
 		pr.push(p, m, u, &terms)
+		if pr.stopBy != NoLimit {
+			return // the base proof stopped: the position is searched on resuming
+		}
 	}
 	pr.status = Unsolvable
 }

@@ -212,3 +212,88 @@ func TestBaseProofBandPoint(t *testing.T) {
 		t.Errorf("the plain prover: %s after %d nodes, want unknown", r.Status, r.Nodes)
 	}
 }
+
+// TestBaseProofCutsSearch: the greedy game of deal 1's points 48-50 have
+// a row still to deal; the prover proves them lost because the base
+// proof cuts positions after that deal (in 9-46 nodes), where the plain
+// prover does not in 20 times as many.
+func TestBaseProofCutsSearch(t *testing.T) {
+	w := &walker{g: greedyGame(t, 1)}
+	for k := 48; k <= 50; k++ {
+		p := w.at(k)
+		if p.StockLen() == 0 {
+			t.Fatalf("point %d: the stock is dealt; want a row still to deal", k)
+		}
+		pr := newProver(p, nil)
+		r := pr.resume(context.Background(), Limits{Nodes: 1_000})
+		if r.Status != Unsolvable || pr.basesCut == 0 {
+			t.Errorf("point %d: %s after %d nodes, %d positions cut by the base proof; want unsolvable with some cut", k, r.Status, r.Nodes, pr.basesCut)
+		}
+		if r := newProverWith(p, nil, nil).resume(context.Background(), Limits{Nodes: 20_000}); r.Status != Unknown {
+			t.Errorf("point %d: the plain prover: %s after %d nodes, want unknown", k, r.Status, r.Nodes)
+		}
+	}
+}
+
+// TestBaseProofStops: a base-proof call ends when asked to, proving
+// nothing and keeping no verdict, and a proof cancelled while the base
+// proof works (on a position after a move, or on its first) stops at
+// once and, resumed, still proves the point lost.
+func TestBaseProofStops(t *testing.T) {
+	w := &walker{g: greedyGame(t, 1)}
+	b := newBaseProofs(baseStatesMax)
+	asked := 0
+	b.stop = func() bool { asked++; return true }
+	if b.proves(w.at(53)) || len(b.lost) != 0 || asked == 0 {
+		t.Errorf("stopped: want not proven, no verdicts, stop asked; got %d verdicts, asked %d times", len(b.lost), asked)
+	}
+	// Stopped part way: the states it left unfinished keep no verdict,
+	// so that the next call, not stopped, still proves the point.
+	asked = 0
+	b.stop = func() bool { asked++; return asked > 10 }
+	if b.proves(w.at(53)) {
+		t.Error("stopped part way: point 53 proven lost")
+	}
+	b.stop = nil
+	if !b.proves(w.at(53)) {
+		t.Error("not stopped: point 53 not proven lost")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	pr := newProver(w.at(50), nil)
+	if r := pr.resume(ctx, Limits{Nodes: 100_000}); r.Status != Unknown || r.StoppedBy != Cancelled || r.Nodes > 10 {
+		t.Errorf("cancelled: %s (stopped by %v) after %d nodes, want unknown, cancelled, in 10 nodes at most", r.Status, r.StoppedBy, r.Nodes)
+	}
+	if r := pr.resume(context.Background(), Limits{Nodes: 100_000}); r.Status != Unsolvable {
+		t.Errorf("resumed: %s after %d nodes, want unsolvable", r.Status, r.Nodes)
+	}
+	// The proof's first position (point 53: the stock dealt) too.
+	pr = newProver(w.at(53), nil)
+	if r := pr.resume(ctx, Limits{Nodes: 100_000}); r.Status != Unknown || r.StoppedBy != Cancelled {
+		t.Errorf("point 53 cancelled: %s (stopped by %v), want unknown, cancelled", r.Status, r.StoppedBy)
+	}
+	if r := pr.resume(context.Background(), Limits{Nodes: 100_000}); r.Status != Unsolvable || r.Nodes != 0 {
+		t.Errorf("point 53 resumed: %s after %d nodes, want unsolvable after none", r.Status, r.Nodes)
+	}
+}
+
+// TestBaseProofMemory: an analysis's base-proof verdicts hold at most a
+// sixteenth of its memory limit (point 49 of deal 1's greedy game leaves
+// 7 132 of them, 1.7 MB, when unbounded), and count against it.
+func TestBaseProofMemory(t *testing.T) {
+	g := greedyGame(t, 1)
+	const memory = 4 << 20
+	pf := newProofs(&walker{g: g}, g.MovesPlayed(), memory)
+	pf.solve(context.Background(), 49, Limits{Nodes: 100_000}, true)
+	n := int64(len(pf.lost.bases.lost))
+	if n == 0 || n*baseStateBytes > memory/baseShare {
+		t.Errorf("%d verdicts, %d bytes; want some, at most %d bytes", n, n*baseStateBytes, memory/baseShare)
+	}
+	if held := pf.lost.held(); held < n*baseStateBytes {
+		t.Errorf("held %d bytes, less than the verdicts' %d", held, n*baseStateBytes)
+	}
+	if pf := newProofs(&walker{g: g}, g.MovesPlayed(), 1<<30); pf.lost.bases.max != baseStatesMax {
+		t.Errorf("at 1 GB: a cap of %d verdicts, want %d", pf.lost.bases.max, baseStatesMax)
+	}
+}
