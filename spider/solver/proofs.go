@@ -29,8 +29,13 @@ type proofs struct {
 
 // lostShare is the share of a solve's memory limit the table of lost
 // positions may hold; without a limit it holds up to lostMax positions.
-// baseShare is the share the base proof's verdicts may hold, up to
-// baseStatesMax states.
+// baseShare is the share the base proof's verdicts may hold (without a
+// limit, baseStatesMax states): the limit alone sets their cap, as a
+// band point can need more than 65 536 states (deal 3's greedy point 30
+// took 149 000) and a sixteenth of the command line's 1 GB holds 279 620
+// while a sixteenth of the server's 256 MiB, 69 905, costs it what the
+// former fixed cap did. A larger share is held back from every solve,
+// as the verdicts count at their cap.
 const (
 	lostShare = 4
 	lostMax   = 1 << 26
@@ -43,7 +48,7 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 		// A set is at least a quarter full after it grows (3 in 4 at
 		// most before): a position takes at most 22 bytes of slots.
 		n = int(min(int64(n), memory/lostShare/24))
-		bases = int(min(int64(bases), memory/baseShare/baseStateBytes))
+		bases = int(memory / baseShare / baseStateBytes)
 	}
 	return &proofs{w: w, n: last, lost: &lostTable{max: n, bases: newBaseProofs(bases)}, memory: memory}
 }

@@ -314,11 +314,12 @@ func cutsBase(p *spider.Position, m spider.Move) bool {
 	return (i == d && d > 0) || (i > d && p.Card(k, i).Rank() != p.Card(k, i-1).Rank()-1)
 }
 
-// baseStatesMax bounds the states whose verdicts a baseProofs keeps;
-// baseStateBytes is what one holds, key and map slot (65 536 states of
-// deal 1's greedy game took 14.0 MB of heap, keys of 153 bytes on
-// average, up to 177).
+// baseStatesMax bounds the states whose verdicts a baseProofs keeps
+// without a memory limit (about 250 MB at baseStateBytes; with a limit,
+// a share of it sets the bound: newProofs); baseStateBytes is what one
+// holds, key and map slot (65 536 states of deal 1's greedy game took
+// 14.0 MB of heap, keys of 153 bytes on average, up to 177).
 const (
-	baseStatesMax  = 1 << 16
+	baseStatesMax  = 1 << 20
 	baseStateBytes = 240
 )

@@ -279,8 +279,9 @@ func TestBaseProofStops(t *testing.T) {
 }
 
 // TestBaseProofMemory: an analysis's base-proof verdicts hold at most a
-// sixteenth of its memory limit (point 49 of deal 1's greedy game leaves
-// 7 132 of them, 1.7 MB, when unbounded), and count against it.
+// sixteenth of its memory limit, a cap the limit alone sets (point 49 of
+// deal 1's greedy game leaves 7 132 of them, 1.7 MB, when unbounded), and
+// count against it.
 func TestBaseProofMemory(t *testing.T) {
 	g := greedyGame(t, 1)
 	const memory = 4 << 20
@@ -293,7 +294,31 @@ func TestBaseProofMemory(t *testing.T) {
 	if held := pf.lost.held(); held < n*baseStateBytes {
 		t.Errorf("held %d bytes, less than the verdicts' %d", held, n*baseStateBytes)
 	}
-	if pf := newProofs(&walker{g: g}, g.MovesPlayed(), 1<<30); pf.lost.bases.max != baseStatesMax {
-		t.Errorf("at 1 GB: a cap of %d verdicts, want %d", pf.lost.bases.max, baseStatesMax)
+	// At the command line's 1 GB the cap holds the 149 000 states deal
+	// 3's greedy point 30 needs (TestLongBaseProofWideCap); at the
+	// server's 256 MiB it is about the former fixed 65 536.
+	for _, c := range []struct {
+		memory int64
+		want   int
+	}{{1 << 30, 279_620}, {256 << 20, 69_905}, {0, baseStatesMax}} {
+		if pf := newProofs(&walker{g: g}, g.MovesPlayed(), c.memory); pf.lost.bases.max != c.want {
+			t.Errorf("at %d bytes: a cap of %d verdicts, want %d", c.memory, pf.lost.bases.max, c.want)
+		}
+	}
+}
+
+// TestLongBaseProofWideCap: at the command line's 1 GB, an analysis's
+// proofs prove deal 3's greedy point 30 lost, every position after its
+// deal lost by the base proof; a cap of 65 536 verdicts fills first and
+// leaves it unknown.
+func TestLongBaseProofWideCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 150 000 base-proof states")
+	}
+	g := greedyGame(t, 3)
+	pf := newProofs(&walker{g: g}, g.MovesPlayed(), 1<<30)
+	r := pf.solve(context.Background(), 30, Limits{Nodes: 100_000}, true)
+	if r.Status != Unsolvable {
+		t.Errorf("point 30: %s after %d nodes (%d verdicts), want unsolvable", r.Status, r.Nodes, len(pf.lost.bases.lost))
 	}
 }
