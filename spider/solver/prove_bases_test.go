@@ -238,7 +238,8 @@ func TestBaseProofCutsSearch(t *testing.T) {
 // TestBaseProofStops: a base-proof call ends when asked to, proving
 // nothing and keeping no verdict, and a proof cancelled while the base
 // proof works (on a position after a move, or on its first) stops at
-// once and, resumed, still proves the point lost.
+// once, the position asked about on the stack, and, resumed, still
+// proves the point lost.
 func TestBaseProofStops(t *testing.T) {
 	w := &walker{g: greedyGame(t, 1)}
 	b := newBaseProofs(baseStatesMax)
@@ -264,6 +265,12 @@ func TestBaseProofStops(t *testing.T) {
 	pr := newProver(w.at(50), nil)
 	if r := pr.resume(ctx, Limits{Nodes: 100_000}); r.Status != Unknown || r.StoppedBy != Cancelled || r.Nodes > 10 {
 		t.Errorf("cancelled: %s (stopped by %v) after %d nodes, want unknown, cancelled, in 10 nodes at most", r.Status, r.StoppedBy, r.Nodes)
+	}
+	// The position the base proof was asked about (after the deal, so
+	// the stock dealt) is on the stack, its moves not yet tried: it is
+	// searched on resuming, not left marked seen and never searched.
+	if f := pr.stack[len(pr.stack)-1]; len(pr.stack) < 2 || pr.p.StockLen() != 0 || f.next != f.start {
+		t.Errorf("cancelled: %d frames, the top's stock %d, %d of its moves tried; want the position asked about on top, its stock dealt, none tried", len(pr.stack), pr.p.StockLen(), f.next-f.start)
 	}
 	if r := pr.resume(context.Background(), Limits{Nodes: 100_000}); r.Status != Unsolvable {
 		t.Errorf("resumed: %s after %d nodes, want unsolvable", r.Status, r.Nodes)
