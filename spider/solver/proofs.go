@@ -29,19 +29,35 @@ type proofs struct {
 
 // lostShare is the share of a solve's memory limit the table of lost
 // positions may hold; without a limit it holds up to lostMax positions.
+// baseShare is the share the base proof's verdicts may hold (without a
+// limit, baseStatesMax states): the limit alone sets their cap, as a
+// band point can need more than 65 536 states (deal 3's greedy point 30
+// took 149 000) and a sixteenth of the command line's 1 GB holds 279 620
+// while a sixteenth of the server's 256 MiB, 69 905, costs it what the
+// former fixed cap did. A larger share is held back from every solve,
+// as the verdicts count at their cap.
 const (
 	lostShare = 4
 	lostMax   = 1 << 26
+	baseShare = 16
 )
 
 func newProofs(w *walker, last int, memory int64) *proofs {
-	n := lostMax
+	n, bases := lostMax, baseStatesMax
 	if memory > 0 {
 		// A set is at least a quarter full after it grows (3 in 4 at
 		// most before): a position takes at most 22 bytes of slots.
 		n = int(min(int64(n), memory/lostShare/24))
+		bases = int(memory / baseShare / baseStateBytes)
 	}
-	return &proofs{w: w, n: last, lost: &lostTable{max: n}, memory: memory}
+	return &proofs{w: w, n: last, lost: &lostTable{max: n, bases: newBaseProofs(bases)}, memory: memory}
+}
+
+// held is what the table and the base proof's verdicts hold against the
+// memory limit: the verdicts at their cap, as they grow within a solve
+// without the solve's memory check seeing them.
+func (t *lostTable) held() int64 {
+	return t.set.bytes() + int64(t.bases.max)*baseStateBytes
 }
 
 // solve is the analysis's solveFunc: a point believed lost goes to the
@@ -50,13 +66,13 @@ func newProofs(w *walker, last int, memory int64) *proofs {
 // wins.
 func (pf *proofs) solve(ctx context.Context, k int, l Limits, lost bool) Result {
 	if pf.memory > 0 {
-		held := pf.lost.set.bytes()
+		held := pf.lost.held()
 		if pf.pr != nil && !(lost && pf.k == k) {
 			held += pf.pr.bytes()
 		}
 		if l.MemoryBytes = pf.memory - held; l.MemoryBytes <= 0 {
 			pf.pr = nil // the kept proof gives way
-			l.MemoryBytes = max(pf.memory-pf.lost.set.bytes(), 1)
+			l.MemoryBytes = max(pf.memory-pf.lost.held(), 1)
 		}
 	}
 	p := pf.w.at(k)

@@ -22,7 +22,9 @@ import (
 // again with twice the widths each time and judge every deal candidate
 // with a lookahead; the prover visits each position once and keeps what
 // a finished proof learned. It follows the solver's one simplification
-// (docs/solver.md): a complete run is removed at once.
+// (docs/solver.md): a complete run is removed at once. With the stock
+// dealt, it stops at a position the base proof (prove_bases.go) proves
+// lost in every arrangement of its loose cards.
 
 // lostTable is a set of positions proven lost, shared by the proofs of
 // one analysis. It holds at most max positions: once full, it takes no
@@ -30,6 +32,8 @@ import (
 type lostTable struct {
 	set hashSet
 	max int
+	// bases are the base proof's verdicts (prove_bases.go), shared too.
+	bases *baseProofs
 }
 
 // has reports whether h is a position proven lost.
@@ -79,10 +83,12 @@ type prover struct {
 	lim      Limits
 	deadline time.Time
 	nodes    int64 // nodes of all its runs
+	basesCut int64 // positions the base proof proved lost (read by tests and measurements)
 	stopBy   Limit
 	status   Status // Unknown until the search ends
 	line     []spider.Move
 	lost     *lostTable
+	bases    *baseProofs     // the base proof's verdicts; nil: not used
 	p        spider.Position // the position of the top frame
 	seen     hashSet
 	moves    []spider.Move
@@ -90,9 +96,20 @@ type prover struct {
 	buf      [256]spider.Move
 }
 
-// newProver is a proof of p, not started; lost may be nil.
+// newProver is a proof of p, not started, with the base proof's
+// verdicts of lost, or its own when lost is nil.
 func newProver(p *spider.Position, lost *lostTable) *prover {
-	pr := &prover{p: *p, lost: lost}
+	bases := newBaseProofs(baseStatesMax)
+	if lost != nil {
+		bases = lost.bases
+	}
+	return newProverWith(p, lost, bases)
+}
+
+// newProverWith is newProver with the base proof's verdicts bases (nil:
+// no base proof, the plain search the tests compare it with).
+func newProverWith(p *spider.Position, lost *lostTable, bases *baseProofs) *prover {
+	pr := &prover{p: *p, lost: lost, bases: bases}
 	switch h := hashPos(p); {
 	case p.Won():
 		pr.status = Solved
@@ -129,7 +146,11 @@ func (pr *prover) resume(ctx context.Context, lim Limits) Result {
 	}
 	var peak int64
 	if pr.status == Unknown {
-		pr.run()
+		if pr.nodes == 0 && len(pr.stack) == 1 && pr.p.StockLen() == 0 && pr.provesBase(&pr.p) {
+			pr.status = Unsolvable // before any move, under the limits
+		} else if pr.stopBy == NoLimit {
+			pr.run()
+		}
 		peak = pr.bytes()
 		if pr.status == Unsolvable {
 			pr.lost.addAll(&pr.seen)
@@ -199,12 +220,7 @@ func (pr *prover) tick() bool {
 	}
 	pr.nodes++
 	if pr.nodes&1023 == 0 {
-		if pr.ctx.Err() != nil {
-			pr.stopBy = Cancelled
-			return false
-		}
-		if !pr.deadline.IsZero() && time.Now().After(pr.deadline) {
-			pr.stopBy = TimeLimit
+		if pr.stopped() {
 			return false
 		}
 		if pr.lim.MemoryBytes > 0 && pr.bytes() > pr.lim.MemoryBytes {
@@ -213,6 +229,31 @@ func (pr *prover) tick() bool {
 		}
 	}
 	return true
+}
+
+// stopped reports whether cancellation or the time limit stops the
+// proof, and sets stopBy.
+func (pr *prover) stopped() bool {
+	switch {
+	case pr.ctx.Err() != nil:
+		pr.stopBy = Cancelled
+	case !pr.deadline.IsZero() && time.Now().After(pr.deadline):
+		pr.stopBy = TimeLimit
+	default:
+		return false
+	}
+	return true
+}
+
+// provesBase asks the base proof whether p is lost, stopping it when
+// the proof's time limit or cancellation does (stopBy then says which).
+func (pr *prover) provesBase(p *spider.Position) bool {
+	if pr.bases == nil {
+		return false
+	}
+	pr.bases.stop = pr.stopped
+	defer func() { pr.bases.stop = nil }()
+	return pr.bases.proves(p)
 }
 
 // run carries the depth-first search on from the top frame until it
@@ -235,6 +276,7 @@ func (pr *prover) run() {
 		}
 		m := pr.moves[f.next]
 		f.next++
+		cut := cutsBase(p, m)
 		u := p.Do(m)
 		// The child's hash from the two piles a card move changes.
 		terms = f.terms
@@ -259,7 +301,17 @@ func (pr *prover) run() {
 			pr.status, pr.line = Solved, append(line, m)
 			return
 		}
+		if cut && p.StockLen() == 0 && pr.provesBase(p) {
+			// Lost with every arrangement of its loose cards: it stays
+			// in seen, and goes into the table with the proof.
+			pr.basesCut++
+			p.Undo(m, u)
+			continue
+		}
 		pr.push(p, m, u, &terms)
+		if pr.stopBy != NoLimit {
+			return // the base proof stopped: the position is searched on resuming
+		}
 	}
 	pr.status = Unsolvable
 }

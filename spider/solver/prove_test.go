@@ -56,16 +56,23 @@ func TestProveAgreesWithSolver(t *testing.T) {
 	}
 }
 
+// provePlain is prove without the base proof (prove_bases.go), which
+// proves the greedy games' last points lost at once: the tests of the
+// search itself need its long proofs.
+func provePlain(ctx context.Context, p *spider.Position, lim Limits, lost *lostTable) Result {
+	return newProverWith(p, lost, nil).resume(ctx, lim)
+}
+
 // TestProveResumes: a proof stopped by its node limit and resumed ends as
 // the same proof made at once, with the same nodes in all.
 func TestProveResumes(t *testing.T) {
 	g := greedyGame(t, 2)
 	p := (&walker{g: g}).at(g.MovesPlayed() - 5)
-	whole := prove(context.Background(), p, Limits{}, nil)
+	whole := provePlain(context.Background(), p, Limits{}, nil)
 	if whole.Status != Unsolvable || whole.Nodes < 10_000 {
 		t.Fatalf("a lost point of a greedy game: %s in %d nodes, want unsolvable in 10 000 or more", whole.Status, whole.Nodes)
 	}
-	pr := newProver(p, nil)
+	pr := newProverWith(p, nil, nil)
 	var nodes int64
 	runs := 0
 	for {
@@ -104,7 +111,7 @@ func TestProveSharesLosses(t *testing.T) {
 		t.Fatal("the table holds nothing after three proofs")
 	}
 	k := n - 3
-	alone := prove(context.Background(), w.at(k), Limits{Nodes: 2_000_000}, nil)
+	alone := provePlain(context.Background(), w.at(k), Limits{Nodes: 2_000_000}, nil)
 	shared := prove(context.Background(), w.at(k), Limits{Nodes: 2_000_000}, lt)
 	if alone.Status != shared.Status {
 		t.Fatalf("point %d: %s alone, %s with the table", k, alone.Status, shared.Status)
@@ -141,15 +148,15 @@ func greedyGame(tb testing.TB, d uint64) *spider.Game {
 func TestProveLimits(t *testing.T) {
 	g := greedyGame(t, 2)
 	p := (&walker{g: g}).at(g.MovesPlayed() - 5)
-	if r := prove(context.Background(), p, Limits{MemoryBytes: 64 << 10}, nil); r.Status != Unknown || r.StoppedBy != MemoryLimit || r.PeakBytes <= 64<<10 {
+	if r := provePlain(context.Background(), p, Limits{MemoryBytes: 64 << 10}, nil); r.Status != Unknown || r.StoppedBy != MemoryLimit || r.PeakBytes <= 64<<10 {
 		t.Errorf("memory: %s, stopped by %s, peak %d bytes", r.Status, r.StoppedBy, r.PeakBytes)
 	}
-	if r := prove(context.Background(), p, Limits{Time: time.Nanosecond}, nil); r.Status != Unknown || r.StoppedBy != TimeLimit {
+	if r := provePlain(context.Background(), p, Limits{Time: time.Nanosecond}, nil); r.Status != Unknown || r.StoppedBy != TimeLimit {
 		t.Errorf("time: %s, stopped by %s", r.Status, r.StoppedBy)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if r := prove(ctx, p, Limits{}, nil); r.Status != Unknown || r.StoppedBy != Cancelled {
+	if r := provePlain(ctx, p, Limits{}, nil); r.Status != Unknown || r.StoppedBy != Cancelled {
 		t.Errorf("cancelled: %s, stopped by %s", r.Status, r.StoppedBy)
 	}
 }
