@@ -52,27 +52,77 @@ function unsent() {
   try { return localStorage.getItem(UNSENT_KEY) === "1"; } catch { return false; }
 }
 
+// hooks are the page's (initSettings): changed redraws it for settings
+// another tab changed; refused tells the player of a write the server
+// refused. The front page, which only reads the looks, sets none.
+const hooks = { changed: () => {}, refused: () => {} };
+
+// initSettings makes this tab follow the settings the browser's other
+// tabs change: each change writes the browser's copy (localStorage),
+// and the browser tells the other tabs (the storage event), which show
+// it. A tab that kept the settings it loaded wrote them all back at its
+// next change, undoing those changed in another tab meanwhile.
+export function initSettings({ changed, refused }) {
+  hooks.changed = changed;
+  hooks.refused = refused;
+  window.addEventListener("storage", (e) => {
+    if (e.key !== SETTINGS_KEY || e.newValue === null) return;
+    let s;
+    try { s = JSON.parse(e.newValue); } catch { return; }
+    S.settings = mergeSettings(s);
+    applySettings();
+    hooks.changed();
+  });
+}
+
 export async function loadSettings() {
   const mine = local();
   if (mine && unsent()) {
     S.settings = mergeSettings(mine);
-    saveSettings();
+    sendSettings();
     return;
   }
   let s = null;
   try {
     s = await api.settings();
   } catch { /* the server keeps none: fall back */ }
+  // Another tab changed the settings while they were asked for: its copy
+  // is newer than the server's answer, which may predate its write.
+  const now = local();
+  if (JSON.stringify(now) !== JSON.stringify(mine)) {
+    S.settings = mergeSettings(now);
+    return;
+  }
   if (!s || !Object.keys(s).length) s = mine;
   S.settings = mergeSettings(s);
+  // The browser's copy is the server's from now on: a change is made to
+  // it (changeSettings), and the front page's picture shows its looks.
+  const text = JSON.stringify(S.settings);
+  try { if (JSON.stringify(mine) !== text) localStorage.setItem(SETTINGS_KEY, text); } catch { /* private mode */ }
 }
 
-export function saveSettings() {
+// changeSettings makes the change fn makes to the settings, to the
+// browser's newest copy (localStorage) rather than to the one this tab
+// shows, which another tab's change may not have reached yet; then
+// shows and saves them.
+export function changeSettings(fn) {
+  const now = local();
+  if (now) S.settings = mergeSettings(now);
+  fn(S.settings);
+  applySettings();
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
     localStorage.setItem(UNSENT_KEY, "1");
   } catch { /* private mode */ }
   sendSettings();
+}
+
+// refusedAsBad: the server refused the write for what it carried (a
+// body too large, say), so sending it again would be refused again. A
+// 408 or 429 (too soon) is worth another try, as a 5xx or a network
+// failure (status 0) is.
+function refusedAsBad(e) {
+  return e && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
 }
 
 // sendSettings writes the settings to the server, one write at a time
@@ -81,8 +131,10 @@ export function saveSettings() {
 // tabs', or this page's where the browser keeps none. A change made
 // during a write is sent once it is answered; so is the browser's copy
 // when another tab changed it meanwhile: that tab's write may have been
-// taken before this one, which then undid it. The writes count as the
-// page's requests in flight (busy).
+// taken before this one, which then undid it. A write that failed stays
+// unsent, for the next page to send, unless the server refused it as
+// bad (refusedAsBad): sent again it would be refused again, on every
+// load. The writes count as the page's requests in flight (busy).
 let sending = false;
 let again = false;
 function sendSettings() {
@@ -91,15 +143,39 @@ function sendSettings() {
   busy(1);
   const s = mergeSettings(local() || S.settings);
   const sent = JSON.stringify(s);
+  // changedSince: another tab changed the browser's copy since it was sent.
+  const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
   api.putSettings(s).then(() => {
     try {
-      const now = local();
-      if (!now || JSON.stringify(mergeSettings(now)) === sent) localStorage.removeItem(UNSENT_KEY);
-      else { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
+      if (changedSince()) { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
+      else localStorage.removeItem(UNSENT_KEY);
     } catch { /* private mode */ }
-  }, () => { /* kept as unsent: the next page sends them again */ }).finally(() => {
+  }, (e) => {
+    if (!refusedAsBad(e)) return; // kept as unsent: the next page sends them again
+    if (changedSince()) { again = true; return; } // the newer copy may be taken
+    return refused(e);
+  }).finally(() => {
     sending = false;
     if (again) { again = false; sendSettings(); }
     busy(-1);
   });
+}
+
+// refused handles a write the server refused as bad: the browser's copy
+// becomes the settings the server kept, which this tab shows (and so do
+// the others, told by the browser), and the player is told once. Left as
+// it was, the copy would be sent again with every change, and refused.
+async function refused(e) {
+  let kept = null;
+  try { kept = await api.settings(); } catch { /* unknown: keep the copy */ }
+  try {
+    localStorage.removeItem(UNSENT_KEY);
+    if (kept) {
+      S.settings = mergeSettings(kept);
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
+    }
+  } catch { /* private mode */ }
+  applySettings();
+  hooks.changed();
+  hooks.refused(e, !!kept);
 }
