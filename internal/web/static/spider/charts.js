@@ -16,7 +16,8 @@ function frame(title, yTicks, yFmt, n) {
     s += `<line x1="${L}" x2="${W - R}" y1="${y}" y2="${y}" class="grid"/>`;
     s += `<text x="${L - 6}" y="${y + 4}" text-anchor="end" class="axis">${esc(yFmt(v))}</text>`;
   }
-  s += `<text x="${L}" y="${H - 8}" class="axis">game 1</text>`;
+  // No game, no "game 1" under the empty chart.
+  if (n > 0) s += `<text x="${L}" y="${H - 8}" class="axis">game 1</text>`;
   if (n > 1) s += `<text x="${W - R}" y="${H - 8}" text-anchor="end" class="axis">game ${n}</text>`;
   return s;
 }
@@ -60,7 +61,7 @@ export function winRateChart(history) {
     s += `<polygon class="area" points="${xAt(0, n)},${T + ih} ${pts.map((p) => p.join(",")).join(" ")} ${xAt(n - 1, n)},${T + ih}"/>`;
     s += `<polyline class="line rate" points="${pts.map((p) => p.join(",")).join(" ")}"/>`;
   } else {
-    s += `<circle cx="${pts[0][0]}" cy="${pts[0][1]}" r="4.5" class="dot won"/>`;
+    s += `<circle cx="${pts[0][0]}" cy="${pts[0][1]}" r="4.5" class="${history[0].won ? "dot won" : "dot lost"}"/>`;
   }
   return s + `</svg>`;
 }

@@ -1,0 +1,52 @@
+package spiderweb
+
+import (
+	"strings"
+	"testing"
+)
+
+// shownStats is the statistics panel's numbers, by their data-stat.
+func (p *browserPage) shownStats() map[string]string {
+	p.t.Helper()
+	p.menu("#btn-game-menu", `#menu-game [data-act="stats"]`)
+	p.waitJS(`document.querySelector("#dlg-stats").open && document.querySelector("#stats-numbers").getAttribute("aria-busy") === "false"`, "the statistics")
+	var shown map[string]string
+	p.eval(`Object.fromEntries([...document.querySelectorAll("#stats-numbers div")].map((d) => [d.dataset.stat, d.querySelector("dd").textContent]))`, &shown)
+	return shown
+}
+
+// TestBrowserStatsNoGames: the statistics panel shows no figures while
+// the server's come (it showed the last ones, from before the game just
+// left, until then), and the statistics of a kind of game never played
+// say no win rate and no best score ("–"), and the empty charts name no
+// "game 1"; they read "0%" and "0", as if games had been lost. One lost
+// game then shows its figures, and the win rate chart's one dot is a
+// loss's (it was drawn as a win's).
+func TestBrowserStatsNoGames(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	s := p.shownStats()
+	if s["played"] != "0" || s["win-rate"] != "–" || s["best-score"] != "–" {
+		t.Errorf("statistics with no game played: %v, want played 0, win rate and best score –", s)
+	}
+	if charts := p.text("#stats-charts"); strings.Contains(charts, "game 1") {
+		t.Errorf("the empty charts read %q: they name a game 1", charts)
+	}
+	p.clickSel(`#dlg-stats [data-close]`)
+	// A deal, then a new game: the first counts as lost.
+	p.clickSel("#btn-deal")
+	p.idle()
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.clickSel("#new-start")
+	p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game")
+	p.idle()
+	s = p.shownStats()
+	if s["played"] != "1" || s["win-rate"] != "0%" || s["best-score"] == "–" {
+		t.Errorf("statistics after one lost game: %v, want played 1, win rate 0%% and a best score", s)
+	}
+	var dot string
+	p.eval(`document.querySelectorAll("#stats-charts svg")[1].querySelector("circle").getAttribute("class")`, &dot)
+	if dot != "dot lost" {
+		t.Errorf("the win rate chart's dot for one lost game has class %q, want dot lost", dot)
+	}
+}
