@@ -50,3 +50,40 @@ func TestBrowserStatsNoGames(t *testing.T) {
 		t.Errorf("the win rate chart's dot for one lost game has class %q, want dot lost", dot)
 	}
 }
+
+// TestBrowserStatsChartsPhone: on a phone (390x844) the charts' labels
+// are 10 px or more on the screen, and none is cut at the chart's left
+// edge; the charts, scaled to the phone's width, drew them at 7 px.
+func TestBrowserStatsChartsPhone(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), 390, 844)
+	p.clickSel("#btn-deal")
+	p.idle()
+	p.clickSel("#btn-new")
+	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	p.clickSel("#new-start")
+	p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game")
+	p.idle()
+	p.shownStats()
+	var labels []struct {
+		Text   string
+		Px     float64
+		Inside bool
+	}
+	p.eval(`[...document.querySelectorAll("#stats-charts svg")].flatMap((svg) => {
+	  const box = svg.getBoundingClientRect();
+	  return [...svg.querySelectorAll("text.axis")].map((el) => {
+	    const r = el.getBoundingClientRect();
+	    return { Text: el.textContent, Px: parseFloat(getComputedStyle(el).fontSize) * svg.getScreenCTM().a,
+	      Inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+	  });
+	})`, &labels)
+	if len(labels) == 0 {
+		t.Fatal("the charts have no labels")
+	}
+	for _, l := range labels {
+		if l.Px < 10 || !l.Inside {
+			t.Errorf("chart label %q: %.1f px on the screen, inside the chart %v; want 10 px or more, inside", l.Text, l.Px, l.Inside)
+		}
+	}
+	p.shot("phone-390x844-statistics")
+}

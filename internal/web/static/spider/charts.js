@@ -1,7 +1,8 @@
 // SVG charts for the statistics panel: score per game and win rate over
 // time. Plain SVG with a viewBox, so they scale with the dialog.
 
-const W = 600, H = 220, L = 46, R = 12, T = 14, B = 34;
+// L leaves room for the y labels at a phone's larger size (style.css).
+const W = 600, H = 220, L = 58, R = 12, T = 14, B = 34;
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
