@@ -29,6 +29,10 @@ type settingsServer struct {
 	heldDone chan struct{}
 	stored   chan struct{}
 	once     sync.Once
+	// fail is how many of the next writes are answered 503 with
+	// Retry-After: 1 (a server that cannot store them just now), unseen
+	// by the site.
+	fail atomic.Int32
 }
 
 func newSettingsServer(t *testing.T) *settingsServer {
@@ -49,6 +53,12 @@ func newSettingsServer(t *testing.T) *settingsServer {
 			return
 		}
 		ss.puts.Add(1)
+		if ss.fail.Add(-1) >= 0 {
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, `{"error":"the server's database is too slow just now"}`, http.StatusServiceUnavailable)
+			return
+		}
+		ss.fail.Store(0)
 		ss.mu.Lock()
 		hold := ss.holding
 		ss.holding = false

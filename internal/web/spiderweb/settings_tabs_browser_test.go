@@ -87,3 +87,30 @@ func TestBrowserSettingsRefused(t *testing.T) {
 		t.Errorf("the server's settings after a change made once the refusal was told: %v, want sound true", s)
 	}
 }
+
+// TestBrowserSettingsRetried: a settings write that fails for now (503,
+// Retry-After: 1) is kept unsent, told nothing of, and sent again by the
+// page itself after the server's wait, which takes it. It used to wait
+// for the next page to be loaded.
+func TestBrowserSettingsRetried(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.fail.Store(1)
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	waitSignal(t, ss.stored, "the settings write sent again")
+	p.idle()
+	if n := ss.puts.Load(); n != 2 {
+		t.Errorf("%d settings writes, want 2: the failed one and one sent again", n)
+	}
+	if s := ss.settings(p); s["sound"] != true {
+		t.Errorf("the server's settings after the write sent again: %v, want sound true", s)
+	}
+	if unsentMark(p) {
+		t.Errorf("the browser still marks its settings unsent once the server took them")
+	}
+	if msg := p.text("#toast .msg"); strings.Contains(msg, "not saved") {
+		t.Errorf("a write failed for now was told as refused: %q", msg)
+	}
+}

@@ -132,11 +132,16 @@ function refusedAsBad(e) {
 // during a write is sent once it is answered; so is the browser's copy
 // when another tab changed it meanwhile: that tab's write may have been
 // taken before this one, which then undid it. A write that failed stays
-// unsent, for the next page to send, unless the server refused it as
-// bad (refusedAsBad): sent again it would be refused again, on every
-// load. The writes count as the page's requests in flight (busy).
+// unsent, and is sent again later (retryLater) and by the next page,
+// unless the server refused it as bad (refusedAsBad): sent again it
+// would be refused again, on every load. The writes count as the page's
+// requests in flight (busy).
 let sending = false;
 let again = false;
+// retries counts the writes failed in a row; retryTimer is the one
+// pending retry (one at most: a new failure replaces it).
+let retries = 0;
+let retryTimer = 0;
 function sendSettings() {
   if (sending) { again = true; return; }
   sending = true;
@@ -146,12 +151,14 @@ function sendSettings() {
   // changedSince: another tab changed the browser's copy since it was sent.
   const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
   api.putSettings(s).then(() => {
+    retries = 0;
+    clearTimeout(retryTimer);
     try {
       if (changedSince()) { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
       else localStorage.removeItem(UNSENT_KEY);
     } catch { /* private mode */ }
   }, (e) => {
-    if (!refusedAsBad(e)) return; // kept as unsent: the next page sends them again
+    if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
     if (changedSince()) { again = true; return; } // the newer copy may be taken
     return refused(e);
   }).finally(() => {
@@ -159,6 +166,17 @@ function sendSettings() {
     if (again) { again = false; sendSettings(); }
     busy(-1);
   });
+}
+
+// retryLater sends the unsent settings again after the server's
+// Retry-After, else after 5 s doubling at each failure in a row, up to 5
+// minutes: a tab kept open all day would otherwise hold a change the
+// server never had until the next page was loaded.
+function retryLater(e) {
+  clearTimeout(retryTimer);
+  const secs = e && e.retryAfter > 0 ? Math.min(e.retryAfter, 300) : Math.min(5 * 2 ** retries, 300);
+  retries++;
+  retryTimer = setTimeout(() => { if (unsent()) sendSettings(); }, secs * 1000);
 }
 
 // refused handles a write the server refused as bad: the browser's copy
