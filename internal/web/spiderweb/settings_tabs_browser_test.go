@@ -1,8 +1,11 @@
 package spiderweb
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestBrowserSettingsTabsFollow: two tabs open at once, each changing a
@@ -28,28 +31,31 @@ func TestBrowserSettingsTabsFollow(t *testing.T) {
 	}
 	b.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "tab B to show tab A's sound on")
 	a.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "tab A to show tab B's verbose off")
-	// A look changed in one tab shows in the other at once: its table.
+	// A look changed in one tab shows in the other at once: its table,
+	// and the choice in its looks dialog, open there.
+	b.menu("#btn-cards-menu", `#menu-cards [data-act="looks"]`)
 	a.menu("#btn-cards-menu", `#menu-cards [data-act="looks"]`)
 	a.clickSel(`#form-looks input[name="table"][value="blue"]`)
 	a.idle()
 	b.waitJS(`document.documentElement.classList.contains("table-blue")`, "tab B to show tab A's blue table")
+	b.waitJS(`document.querySelector("#form-looks").table.value === "blue"`, "tab B's open looks dialog to show the blue table")
 	if s := ss.settings(b); s["table"] != "blue" || s["sound"] != true || s["verbose"] != false {
 		t.Errorf("the server's settings after tab A's table: %v, want table blue, sound true, verbose false", s)
 	}
 }
 
 // TestBrowserSettingsRefused: a settings write the server refuses as bad
-// (here too large: a browser copy grown past the server's 16 KiB, which
-// the page is loaded with, marked unsent) is told to the player once,
-// and the browser's copy becomes the settings the server keeps, so no
-// page sends it again. It used to fail silently and stay unsent: every
-// load sent it again, and was refused again, and every change after it
-// too.
+// (413, as for a body past its 16 KiB; the browser's copy, which the
+// page is loaded with, marked unsent) is told to the player once, and
+// the browser's copy becomes the settings the server keeps, so no page
+// sends it again. It used to fail silently and stay unsent: every load
+// sent it again, and was refused again, and every change after it too.
 func TestBrowserSettingsRefused(t *testing.T) {
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
-	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({verbose: false, newGame: {note: "x".repeat(20000)}})),
+	ss.refuse.Store(1)
+	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({verbose: false})),
 		localStorage.setItem("cardtable.spider.settings.unsent", "1"), 1`, nil)
 	p.load()
 	if n := ss.puts.Load(); n != 1 {
@@ -61,10 +67,10 @@ func TestBrowserSettingsRefused(t *testing.T) {
 	if unsentMark(p) {
 		t.Errorf("the browser still marks the refused settings unsent")
 	}
-	var size int
-	p.eval(`(localStorage.getItem("cardtable.spider.settings") || "").length`, &size)
-	if size > 16<<10 {
-		t.Errorf("the browser's copy is still %d characters, past the server's bound", size)
+	var copied bool
+	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).verbose`, &copied)
+	if !copied {
+		t.Errorf("the browser's copy still has verbose off, not the server's settings")
 	}
 	// Shown: the server's (none kept, so the defaults: verbose on).
 	if v := setting(p, "verbose"); v != "true" {
@@ -112,5 +118,198 @@ func TestBrowserSettingsRetried(t *testing.T) {
 	}
 	if msg := p.text("#toast .msg"); strings.Contains(msg, "not saved") {
 		t.Errorf("a write failed for now was told as refused: %q", msg)
+	}
+}
+
+// TestBrowserSettingsUnknownDropped: a browser copy carrying more than the
+// page's settings (a New game choice no page knows, 20,000 characters
+// long; a 100-character cheat setting) is sent without it, and taken.
+// The New game choices were copied whole: the copy grew past the server's
+// 16 KiB, and the refusal reset every setting to the server's.
+func TestBrowserSettingsUnknownDropped(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({verbose: false, cheat: "y".repeat(100),
+		newGame: {suits: 2, note: "x".repeat(20000)}})), localStorage.setItem("cardtable.spider.settings.unsent", "1"), 1`, nil)
+	p.load()
+	s := ss.settings(p)
+	ng, _ := s["newGame"].(map[string]any)
+	if s["verbose"] != false || ng["suits"] != float64(2) || ng["note"] != nil || s["cheat"] != "none" {
+		t.Errorf("the server's settings: verbose %v, newGame %.60v, cheat %.20v; want verbose false, suits 2, no note, cheat none",
+			s["verbose"], ng, s["cheat"])
+	}
+	if msg := p.text("#toast .msg"); strings.Contains(msg, "not saved") {
+		t.Errorf("the write was refused: %q", msg)
+	}
+}
+
+// TestBrowserSettingsRefusedTabChanged: tab A's write is refused; while
+// A asks the server for the settings it keeps, tab B turns sound on, and
+// the server takes it. A's answer, from before B's write, must not
+// become the browser's copy: it did, sound off again there, and B's next
+// change sent that copy, undoing sound at the server too.
+func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	a := openPage(t, bctx, ss.srv, 1280, 800)
+	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.refuse.Store(1)
+	ss.holdGet("/api/settings")
+	a.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.getHeld, "tab A's settings read after the refusal")
+	b.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	b.idle()
+	if s := ss.settings(b); s["sound"] != true {
+		t.Fatalf("the server's settings after tab B's change: %v, want sound true", s)
+	}
+	ss.openGet()
+	a.idle()
+	b.idle()
+	var sound bool
+	b.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).sound`, &sound)
+	if !sound {
+		t.Errorf("the browser's copy has sound off after tab A's late read: tab B's change undone")
+	}
+	b.menu("#btn-cards-menu", `#menu-cards [data-set="animations"]`)
+	b.idle()
+	a.idle()
+	if s := ss.settings(b); s["sound"] != true || s["verbose"] != false {
+		t.Errorf("the server's settings after tab B's next change: sound %v verbose %v, want true and false", s["sound"], s["verbose"])
+	}
+	if unsentMark(a) {
+		t.Errorf("the browser still marks its settings unsent")
+	}
+}
+
+// TestBrowserSettingsChangeNewestCopy: a change is made to the browser's
+// copy as it is, which another tab changed (sound on) before this tab
+// was told: written straight into localStorage here, which tells no
+// tab. The tab's own settings, sound off, were written with the change.
+func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	p.eval(`localStorage.setItem("cardtable.spider.settings",
+		JSON.stringify({...JSON.parse(localStorage.getItem("cardtable.spider.settings") || "{}"), sound: true})), 1`, nil)
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	p.idle()
+	if s := ss.settings(p); s["sound"] != true || s["verbose"] != false {
+		t.Errorf("the server's settings: sound %v verbose %v, want true (the browser's copy) and false", s["sound"], s["verbose"])
+	}
+}
+
+// TestBrowserSettingsLoadTabChanged: a page loading asks the server for
+// the settings; tab A turns sound on before the answer (from before A's
+// write) comes. The loading tab keeps the browser's copy, newer: it
+// showed the answer, sound off, and made it the browser's copy.
+func TestBrowserSettingsLoadTabChanged(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	a := openPage(t, bctx, ss.srv, 1280, 800)
+	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.holdGet("/api/settings")
+	b.do(chromedp.Navigate(ss.srv.URL + spiderPage))
+	waitSignal(t, ss.getHeld, "tab B's settings read")
+	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	a.idle()
+	ss.openGet()
+	b.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "tab B to start")
+	if v := setting(b, "sound"); v != "true" {
+		t.Errorf("tab B shows sound aria-checked %q, want true (tab A's change)", v)
+	}
+	var sound bool
+	b.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).sound`, &sound)
+	if !sound {
+		t.Errorf("the browser's copy has sound off once tab B loaded: tab A's change undone")
+	}
+}
+
+// TestBrowserSettingsLoadKeepsServers: a page loaded takes the server's
+// settings (table blue) and makes them the browser's copy, which said
+// green and was not unsent: the front page's pictures show the looks of
+// that copy.
+func TestBrowserSettingsLoadKeepsServers(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	p.eval(`fetch("/api/settings", {method: "PUT", headers: {"Content-Type": "application/json"}, body: JSON.stringify({table: "blue"})}).then((r) => r.status)`, nil)
+	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({table: "green"})), 1`, nil)
+	p.load()
+	var table string
+	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).table`, &table)
+	if table != "blue" {
+		t.Errorf("the browser's copy has table %q after a load, want blue (the server's)", table)
+	}
+}
+
+// retryIn is how many ms from now the browser's next settings retry is
+// due (settings.js's RETRY_KEY).
+func retryIn(p *browserPage) int {
+	var ms int
+	p.eval(`Math.round(+localStorage.getItem("cardtable.spider.settings.retryAt") - Date.now())`, &ms)
+	return ms
+}
+
+// TestBrowserSettingsRetryWait: a failed write waits the longer of the
+// server's Retry-After and 1 s doubling at each failure in a row. A 503
+// without Retry-After waits 1 s; the next, with Retry-After: 1, 2 s (the
+// Retry-After alone had each tab write every second all through an
+// outage); one with Retry-After: 30, 30 s (it was ignored).
+func TestBrowserSettingsRetryWait(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.retryAfter.Store(0)
+	ss.fail.Store(2)
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	waitSignal(t, ss.failed, "the first settings write")
+	p.idle()
+	ss.retryAfter.Store(1)
+	if ms := retryIn(p); ms < 700 || ms > 1100 {
+		t.Errorf("the retry after a first failure is due in %d ms, want about 1000", ms)
+	}
+	waitSignal(t, ss.failed, "the settings write sent again")
+	p.idle()
+	if ms := retryIn(p); ms < 1800 {
+		t.Errorf("the retry after a second failure in a row (Retry-After: 1) is due in %d ms, want about 2000", ms)
+	}
+	ss.retryAfter.Store(30)
+	ss.fail.Store(1)
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.failed, "the write of the next change")
+	p.idle()
+	if ms := retryIn(p); ms < 29000 {
+		t.Errorf("the retry after a failure with Retry-After: 30 is due in %d ms, want about 30000", ms)
+	}
+	if n := ss.puts.Load(); n != 3 {
+		t.Errorf("%d settings writes, want 3", n)
+	}
+}
+
+// TestBrowserSettingsOneRetry: two tabs whose writes failed (503,
+// Retry-After: 1) send one retry between them when it is due, not one
+// each: the server is not sent a write per tab per wait.
+func TestBrowserSettingsOneRetry(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	a := openPage(t, bctx, ss.srv, 1280, 800)
+	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.fail.Store(100)
+	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	waitSignal(t, ss.failed, "tab A's settings write")
+	a.idle()
+	b.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	waitSignal(t, ss.failed, "tab B's settings write")
+	b.idle()
+	var due float64
+	b.eval(`+localStorage.getItem("cardtable.spider.settings.retryAt")`, &due)
+	waitSignal(t, ss.failed, "the settings write sent again")
+	// Each tab's own wait is over 0.6 s past the later one's due time.
+	b.waitJS(fmt.Sprintf(`Date.now() > %f + 600`, due), "the tabs' retries to be due")
+	a.idle()
+	b.idle()
+	if n := ss.puts.Load(); n != 3 {
+		t.Errorf("%d settings writes, want 3: one from each tab and one retry", n)
 	}
 }

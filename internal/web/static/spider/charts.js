@@ -2,7 +2,7 @@
 // time. Plain SVG with a viewBox, so they scale with the dialog.
 
 // L leaves room for the y labels at a phone's larger size (style.css).
-const W = 600, H = 220, L = 58, R = 12, T = 14, B = 34;
+const W = 600, H = 220, L = 74, R = 12, T = 14, B = 34;
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);

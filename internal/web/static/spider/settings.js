@@ -26,13 +26,28 @@ export function storedLooks() {
   try { applyLooks(mergeSettings(JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"))); } catch { /* none kept */ }
 }
 
+// mergeSettings keeps the settings the page knows, each of its default's
+// type (a string at most 64 characters), the defaults for the rest: the
+// browser's copy stays far below the 16 KiB the server takes.
 function mergeSettings(src) {
   const out = structuredClone(DEFAULTS);
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(DEFAULTS)) {
-    if (k === "newGame") Object.assign(out.newGame, typeof src.newGame === "object" ? src.newGame : {});
+    if (k === "newGame") out.newGame = mergeNewGame(src.newGame);
     else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
-    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k]) out[k] = src[k];
+    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k] && !(typeof src[k] === "string" && src[k].length > 64)) out[k] = src[k];
+  }
+  return out;
+}
+
+// mergeNewGame keeps the New game dialog's known choices, each of its
+// default's type: a copy carrying more (edited by hand, or by an older
+// page) could grow past what the server takes, and be refused whole.
+function mergeNewGame(src) {
+  const out = structuredClone(DEFAULTS.newGame);
+  if (!src || typeof src !== "object") return out;
+  for (const k of Object.keys(out)) {
+    if (src[k] !== undefined && typeof src[k] === typeof out[k]) out[k] = src[k];
   }
   return out;
 }
@@ -138,8 +153,8 @@ function refusedAsBad(e) {
 // requests in flight (busy).
 let sending = false;
 let again = false;
-// retries counts the writes failed in a row; retryTimer is the one
-// pending retry (one at most: a new failure replaces it).
+// retries counts this tab's writes failed in a row; retryTimer is its
+// one pending retry (schedule).
 let retries = 0;
 let retryTimer = 0;
 function sendSettings() {
@@ -153,14 +168,14 @@ function sendSettings() {
   api.putSettings(s).then(() => {
     retries = 0;
     clearTimeout(retryTimer);
+    setRetryAt(0);
     try {
       if (changedSince()) { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
       else localStorage.removeItem(UNSENT_KEY);
     } catch { /* private mode */ }
   }, (e) => {
     if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
-    if (changedSince()) { again = true; return; } // the newer copy may be taken
-    return refused(e);
+    return refused(e, changedSince);
   }).finally(() => {
     sending = false;
     if (again) { again = false; sendSettings(); }
@@ -168,24 +183,66 @@ function sendSettings() {
   });
 }
 
-// retryLater sends the unsent settings again after the server's
-// Retry-After, else after 5 s doubling at each failure in a row, up to 5
-// minutes: a tab kept open all day would otherwise hold a change the
-// server never had until the next page was loaded.
+// RETRY_KEY is when the browser's next retry is due (ms since 1970),
+// shared by its tabs: one tab sends it, the others wait with it, so
+// three tabs holding a failed write send one retry, not three.
+const RETRY_KEY = SETTINGS_KEY + ".retryAt";
+
+function retryAt() {
+  try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return 0; }
+}
+
+function setRetryAt(ms) {
+  try { if (ms) localStorage.setItem(RETRY_KEY, String(ms)); else localStorage.removeItem(RETRY_KEY); } catch { /* private mode */ }
+}
+
+// retryLater sends the unsent settings again after the longer of the
+// server's Retry-After and a wait of 1 s doubling at each failure in a
+// row, up to 5 minutes: a tab kept open all day would otherwise hold a
+// change the server never had until the next page was loaded, and the
+// Retry-After alone (about 1 s from a busy server) had each tab write
+// every second for as long as the server could not store them.
 function retryLater(e) {
-  clearTimeout(retryTimer);
-  const secs = e && e.retryAfter > 0 ? Math.min(e.retryAfter, 300) : Math.min(5 * 2 ** retries, 300);
+  const ra = e && e.retryAfter > 0 ? e.retryAfter : 0;
+  const secs = Math.min(Math.max(ra, 2 ** retries), 300);
   retries++;
-  retryTimer = setTimeout(() => { if (unsent()) sendSettings(); }, secs * 1000);
+  // The latest answer sets the browser's time, the claim's included.
+  setRetryAt(Date.now() + secs * 1000);
+  schedule();
+}
+
+// schedule sets this tab's one pending retry (a new one replaces it) for
+// the browser's next retry time. Due, the tab sends it unless the
+// server took the settings meanwhile or another tab moved the time on
+// (it sent the retry): then it waits for that time.
+// A tab that waited for another's time waits a little past it (lag), so
+// the one that set it claims it first.
+function schedule(lag = 0) {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => {
+    if (!unsent()) return;
+    if (retryAt() > Date.now()) { schedule(500); return; }
+    // Claim this retry for the tab, until its answer says otherwise.
+    setRetryAt(Date.now() + Math.min(2 ** retries, 300) * 1000);
+    sendSettings();
+  }, Math.max(retryAt() - Date.now(), 0) + lag);
 }
 
 // refused handles a write the server refused as bad: the browser's copy
 // becomes the settings the server kept, which this tab shows (and so do
 // the others, told by the browser), and the player is told once. Left as
 // it was, the copy would be sent again with every change, and refused.
-async function refused(e) {
+// Another tab's change made before the settings come back (changedSince)
+// is not undone: the browser's newer copy is sent instead, and may be
+// taken.
+async function refused(e, changedSince) {
   let kept = null;
   try { kept = await api.settings(); } catch { /* unknown: keep the copy */ }
+  if (changedSince()) {
+    try { localStorage.setItem(UNSENT_KEY, "1"); } catch { /* private mode */ }
+    again = true;
+    return;
+  }
   try {
     localStorage.removeItem(UNSENT_KEY);
     if (kept) {
