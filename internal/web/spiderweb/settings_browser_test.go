@@ -38,7 +38,11 @@ type settingsServer struct {
 	fail       atomic.Int32
 	retryAfter atomic.Int32
 	failed     chan struct{}
-	refuse     atomic.Int32
+	// failedAt is when the last 503 was answered (ms since 1970, the
+	// clock the browser's Date.now reads); fails counts the 503s.
+	failedAt atomic.Int64
+	fails    atomic.Int32
+	refuse   atomic.Int32
 	// After holdGet the next GET of its path is read at once and
 	// answered after openGet (told on getHeld as it waits).
 	holdingGet string
@@ -83,6 +87,8 @@ func newSettingsServer(t *testing.T) *settingsServer {
 			if ra := ss.retryAfter.Load(); ra > 0 {
 				w.Header().Set("Retry-After", strconv.Itoa(int(ra)))
 			}
+			ss.failedAt.Store(time.Now().UnixMilli())
+			ss.fails.Add(1)
 			http.Error(w, `{"error":"the server's database is too slow just now"}`, http.StatusServiceUnavailable)
 			select {
 			case ss.failed <- struct{}{}:
@@ -159,10 +165,16 @@ func (ss *settingsServer) settings(p *browserPage) map[string]any {
 
 func waitSignal(t *testing.T, c chan struct{}, what string) {
 	t.Helper()
+	waitSignalWithin(t, c, webtest.StepTimeout, what)
+}
+
+// waitSignalWithin waits for a signal on c at most d.
+func waitSignalWithin(t *testing.T, c chan struct{}, d time.Duration, what string) {
+	t.Helper()
 	select {
 	case <-c:
-	case <-time.After(webtest.StepTimeout):
-		t.Fatalf("no %s within %v", what, webtest.StepTimeout)
+	case <-time.After(d):
+		t.Fatalf("no %s within %v", what, d)
 	}
 }
 

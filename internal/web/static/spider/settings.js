@@ -26,28 +26,37 @@ export function storedLooks() {
   try { applyLooks(mergeSettings(JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"))); } catch { /* none kept */ }
 }
 
-// mergeSettings keeps the settings the page knows, each of its default's
-// type (a string at most 64 characters), the defaults for the rest: the
-// browser's copy stays far below the 16 KiB the server takes.
+// mergeSettings keeps the settings the page knows, each one of its
+// allowed values (CHOICES, NEW_GAME_CHOICES, CHEATS) or else of its
+// default's type (a string at most 64 characters), the defaults for the
+// rest: the browser's copy stays far below the 16 KiB the server takes.
 function mergeSettings(src) {
   const out = structuredClone(DEFAULTS);
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(DEFAULTS)) {
     if (k === "newGame") out.newGame = mergeNewGame(src.newGame);
     else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
+    else if (k === "cheat") out[k] = CHEATS.includes(src[k]) ? src[k] : DEFAULTS[k];
     else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k] && !(typeof src[k] === "string" && src[k].length > 64)) out[k] = src[k];
   }
   return out;
 }
 
-// mergeNewGame keeps the New game dialog's known choices, each of its
-// default's type: a copy carrying more (edited by hand, or by an older
-// page) could grow past what the server takes, and be refused whole.
+// CHEATS are the cheat detection levels; NEW_GAME_CHOICES the values the
+// New game dialog's choices that are not yes or no may take (its form).
+const CHEATS = ["none", "newcards", "full"];
+const NEW_GAME_CHOICES = { variant: ["arachnid", "spider"], suits: [1, 2, 4] };
+
+// mergeNewGame keeps the New game dialog's known choices, each one of
+// its values (NEW_GAME_CHOICES) or a yes or no: a copy carrying more or
+// longer (edited by hand, or by an older page) could grow past what the
+// server takes, and be refused whole.
 function mergeNewGame(src) {
   const out = structuredClone(DEFAULTS.newGame);
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(out)) {
-    if (src[k] !== undefined && typeof src[k] === typeof out[k]) out[k] = src[k];
+    const ok = NEW_GAME_CHOICES[k] ? NEW_GAME_CHOICES[k].includes(src[k]) : typeof src[k] === "boolean";
+    if (ok) out[k] = src[k];
   }
   return out;
 }
@@ -153,9 +162,7 @@ function refusedAsBad(e) {
 // requests in flight (busy).
 let sending = false;
 let again = false;
-// retries counts this tab's writes failed in a row; retryTimer is its
-// one pending retry (schedule).
-let retries = 0;
+// retryTimer is this tab's one pending retry (schedule).
 let retryTimer = 0;
 function sendSettings() {
   if (sending) { again = true; return; }
@@ -166,7 +173,6 @@ function sendSettings() {
   // changedSince: another tab changed the browser's copy since it was sent.
   const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
   api.putSettings(s).then(() => {
-    retries = 0;
     clearTimeout(retryTimer);
     setRetryAt(0);
     try {
@@ -186,26 +192,44 @@ function sendSettings() {
 // RETRY_KEY is when the browser's next retry is due (ms since 1970),
 // shared by its tabs: one tab sends it, the others wait with it, so
 // three tabs holding a failed write send one retry, not three.
+// FAILS_KEY counts the browser's writes failed in a row: any tab's
+// write taken clears both, so a tab's next failure waits 1 s again, not
+// the doubled wait of failures before another tab's success.
 const RETRY_KEY = SETTINGS_KEY + ".retryAt";
+const FAILS_KEY = SETTINGS_KEY + ".failures";
+// fails is the count where the browser keeps none (private mode).
+let fails = 0;
 
 function retryAt() {
   try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return 0; }
 }
 
+function failures() {
+  try { return +localStorage.getItem(FAILS_KEY) || 0; } catch { return fails; }
+}
+
+// setRetryAt sets the next retry's time; 0, on a write taken, clears it
+// and the failures counted.
 function setRetryAt(ms) {
-  try { if (ms) localStorage.setItem(RETRY_KEY, String(ms)); else localStorage.removeItem(RETRY_KEY); } catch { /* private mode */ }
+  if (!ms) fails = 0;
+  try {
+    if (ms) localStorage.setItem(RETRY_KEY, String(ms));
+    else { localStorage.removeItem(RETRY_KEY); localStorage.removeItem(FAILS_KEY); }
+  } catch { /* private mode */ }
 }
 
 // retryLater sends the unsent settings again after the longer of the
-// server's Retry-After and a wait of 1 s doubling at each failure in a
-// row, up to 5 minutes: a tab kept open all day would otherwise hold a
+// server's Retry-After and a wait of 1 s doubling at each of the
+// browser's failures in a row (FAILS_KEY), up to 5 minutes: a tab kept open all day would otherwise hold a
 // change the server never had until the next page was loaded, and the
 // Retry-After alone (about 1 s from a busy server) had each tab write
 // every second for as long as the server could not store them.
 function retryLater(e) {
   const ra = e && e.retryAfter > 0 ? e.retryAfter : 0;
-  const secs = Math.min(Math.max(ra, 2 ** retries), 300);
-  retries++;
+  const n = failures();
+  const secs = Math.min(Math.max(ra, 2 ** n), 300);
+  fails = n + 1;
+  try { localStorage.setItem(FAILS_KEY, String(n + 1)); } catch { /* private mode */ }
   // The latest answer sets the browser's time, the claim's included.
   setRetryAt(Date.now() + secs * 1000);
   schedule();
@@ -223,7 +247,7 @@ function schedule(lag = 0) {
     if (!unsent()) return;
     if (retryAt() > Date.now()) { schedule(500); return; }
     // Claim this retry for the tab, until its answer says otherwise.
-    setRetryAt(Date.now() + Math.min(2 ** retries, 300) * 1000);
+    setRetryAt(Date.now() + Math.min(2 ** failures(), 300) * 1000);
     sendSettings();
   }, Math.max(retryAt() - Date.now(), 0) + lag);
 }
