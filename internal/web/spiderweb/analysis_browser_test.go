@@ -120,6 +120,10 @@ func (p *browserPage) stepThroughLine(size string) {
 		}
 		views = append(views, c.View(true))
 	}
+	// The game's last move is its last winnable one: it is already there.
+	if got := p.text("#an-goto"); got != "Show the winning line" {
+		t.Errorf("the button to the last winnable move, the game's last, reads %q, want Show the winning line", got)
+	}
 	p.clickSel("#an-goto")
 	p.showsStep(0, views[0])
 	for i := 1; i < len(views); i++ {

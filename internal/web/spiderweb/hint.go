@@ -84,6 +84,10 @@ func hintAnswer(p *spider.Position, best spider.Move, hasBest bool) hintResponse
 	return resp
 }
 
+// noHelpfulMove is the hint's answer when the solver finds nothing worth
+// doing in a game that still has moves.
+const noHelpfulMove = "No helpful move found: moves are left, but the hint sees none that turns a card, deals or wins. Undo may help."
+
 func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	// The solver works on a copy, so the game stays free for moves while
 	// it thinks.
@@ -110,7 +114,9 @@ func (s *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 	m, err := s.search(w, r, g)
 	if errors.Is(err, ErrNoMove) {
 		// The solver sees nothing worth doing: no list either, as before.
-		web.WriteJSON(w, http.StatusOK, hintResponse{Text: "No moves left.", Moves: []hintMove{}})
+		// Moves are left, though (the game is not stuck): "No moves left"
+		// was untrue, and the end screen did not come to bear it out.
+		web.WriteJSON(w, http.StatusOK, hintResponse{Text: noHelpfulMove, Moves: []hintMove{}})
 		return nil
 	}
 	if err != nil {

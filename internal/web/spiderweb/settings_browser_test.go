@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,6 +30,25 @@ type settingsServer struct {
 	heldDone chan struct{}
 	stored   chan struct{}
 	once     sync.Once
+	// fail is how many of the next writes are answered 503 with
+	// Retry-After: retryAfter seconds (0: none; 1 unless set), a server
+	// that cannot store them just now, unseen by the site; each told on
+	// failed. refuse is how many are answered 413, as the site answers a
+	// body past its bound.
+	fail       atomic.Int32
+	retryAfter atomic.Int32
+	failed     chan struct{}
+	// failedAt is when the last 503 was answered (ms since 1970, the
+	// clock the browser's Date.now reads); fails counts the 503s.
+	failedAt atomic.Int64
+	fails    atomic.Int32
+	refuse   atomic.Int32
+	// After holdGet the next GET of its path is read at once and
+	// answered after openGet (told on getHeld as it waits).
+	holdingGet string
+	getHeld    chan struct{}
+	getRelease chan struct{}
+	getOnce    sync.Once
 }
 
 func newSettingsServer(t *testing.T) *settingsServer {
@@ -42,13 +62,46 @@ func newSettingsServer(t *testing.T) *settingsServer {
 	ss := &settingsServer{
 		held: make(chan struct{}, 1), release: make(chan struct{}),
 		heldDone: make(chan struct{}), stored: make(chan struct{}, 16),
+		failed: make(chan struct{}, 16), getHeld: make(chan struct{}, 1), getRelease: make(chan struct{}),
 	}
+	ss.retryAfter.Store(1)
 	ss.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && ss.takeHeldGet(r.URL.Path) {
+			rec := httptest.NewRecorder()
+			site.ServeHTTP(rec, r) // read now, answered after openGet
+			ss.getHeld <- struct{}{}
+			<-ss.getRelease
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+			return
+		}
 		if r.Method != http.MethodPut || r.URL.Path != "/api/settings" {
 			site.ServeHTTP(w, r)
 			return
 		}
 		ss.puts.Add(1)
+		if ss.fail.Add(-1) >= 0 {
+			if ra := ss.retryAfter.Load(); ra > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(int(ra)))
+			}
+			ss.failedAt.Store(time.Now().UnixMilli())
+			ss.fails.Add(1)
+			http.Error(w, `{"error":"the server's database is too slow just now"}`, http.StatusServiceUnavailable)
+			select {
+			case ss.failed <- struct{}{}:
+			default:
+			}
+			return
+		}
+		ss.fail.Store(0)
+		if ss.refuse.Add(-1) >= 0 {
+			http.Error(w, `{"error":"request body too large (limit 16384 bytes)"}`, http.StatusRequestEntityTooLarge)
+			return
+		}
+		ss.refuse.Store(0)
 		ss.mu.Lock()
 		hold := ss.holding
 		ss.holding = false
@@ -65,6 +118,7 @@ func newSettingsServer(t *testing.T) *settingsServer {
 		}
 	}))
 	t.Cleanup(func() {
+		ss.openGet()
 		ss.open()
 		ss.srv.Close()
 		db.Close()
@@ -79,6 +133,28 @@ func (ss *settingsServer) hold() {
 	ss.mu.Unlock()
 }
 
+// holdGet makes the next read of path (GET) answer, as it was then,
+// only after openGet.
+func (ss *settingsServer) holdGet(path string) {
+	ss.mu.Lock()
+	ss.holdingGet = path
+	ss.mu.Unlock()
+}
+
+// takeHeldGet tells whether a read of path is to be held, once.
+func (ss *settingsServer) takeHeldGet(path string) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.holdingGet != path {
+		return false
+	}
+	ss.holdingGet = ""
+	return true
+}
+
+// openGet answers the held read (and lets any later one through).
+func (ss *settingsServer) openGet() { ss.getOnce.Do(func() { close(ss.getRelease) }) }
+
 // open lets the held write (and any later one) through.
 func (ss *settingsServer) open() { ss.once.Do(func() { close(ss.release) }) }
 
@@ -89,10 +165,16 @@ func (ss *settingsServer) settings(p *browserPage) map[string]any {
 
 func waitSignal(t *testing.T, c chan struct{}, what string) {
 	t.Helper()
+	waitSignalWithin(t, c, webtest.StepTimeout, what)
+}
+
+// waitSignalWithin waits for a signal on c at most d.
+func waitSignalWithin(t *testing.T, c chan struct{}, d time.Duration, what string) {
+	t.Helper()
 	select {
 	case <-c:
-	case <-time.After(webtest.StepTimeout):
-		t.Fatalf("no %s within %v", what, webtest.StepTimeout)
+	case <-time.After(d):
+		t.Fatalf("no %s within %v", what, d)
 	}
 }
 

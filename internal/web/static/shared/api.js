@@ -43,8 +43,12 @@ export function playTime(id) {
   return { ms: c.played + idle, running: c.running && c.since + (performance.now() - c.at) < c.cap };
 }
 
-export async function request(method, path, body, { text = false, raw = false } = {}) {
+export async function request(method, path, body, { text = false, raw = false, noStore = false } = {}) {
   const init = { method, headers: {} };
+  // noStore keeps the browser's HTTP cache out of the request: a read it
+  // could cache holds a lock there that made another tab's write to the
+  // same address wait until the read was answered, or 20 s.
+  if (noStore) init.cache = "no-store";
   if (body !== undefined) {
     if (raw) {
       init.body = body;
@@ -131,6 +135,6 @@ export const api = {
   openSave: (name, previous) => request("POST", `/api/saves/${enc(name)}/open${prev(previous)}`),
   deleteSave: (name) => request("DELETE", `/api/saves/${enc(name)}`),
   stats: () => request("GET", "/api/stats"),
-  settings: () => request("GET", "/api/settings"),
+  settings: () => request("GET", "/api/settings", undefined, { noStore: true }),
   putSettings: (s) => request("PUT", "/api/settings", s),
 };

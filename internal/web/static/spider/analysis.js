@@ -175,7 +175,10 @@ function open(res) {
   }));
   const steps = res.steps.length > 1;
   $("#an-goto").hidden = !steps;
-  $("#an-goto").textContent = res.lastWinnable === 0 ? "Go to the start" : `Go to move ${res.lastWinnable}`;
+  // Still winnable at its last move, the game is already there: "Go to
+  // move 34" at move 34 read as a place elsewhere.
+  $("#an-goto").textContent = res.lastWinnable === res.points.length - 1 ? "Show the winning line" :
+    res.lastWinnable === 0 ? "Go to the start" : `Go to move ${res.lastWinnable}`;
   $("#an-step").textContent = "";
   // The "Analysing…" message is done with.
   $("#toast").hidden = true;

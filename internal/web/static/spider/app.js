@@ -10,7 +10,7 @@ import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { initAnalysis, analyse } from "./analysis.js";
 import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
 import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, measure, $, GAME_KEY, S } from "./state.js";
-import { openLooks, bindLooks } from "./looks.js";
+import { openLooks, bindLooks, showLooks } from "./looks.js";
 import { announce, info, failure } from "./messages.js";
 import { startTimer, openStats, showStats, showTime } from "./stats.js";
 import { initNewGame, startGame, startFromLink, newGameOptions, openNew, submitNew } from "./newgame.js";
@@ -19,7 +19,7 @@ import { initKeys, onKey } from "./keys.js";
 import { openDialog, confirmBox, closeMenus, toggleMenu } from "./dialogs.js";
 import { initTools, openColumn, openLocate, submitLocate, openCheat } from "./tools.js";
 import { maybeEnd } from "./end.js";
-import { applySettings, loadSettings, saveSettings } from "./settings.js";
+import { applySettings, loadSettings, changeSettings, initSettings } from "./settings.js";
 import { initGame, CLOSED, setGame, busy, queue, send, refresh } from "./game.js";
 import { initPlay, canFinish, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint } from "./play.js";
 
@@ -168,12 +168,10 @@ function closeMenu() {
 }
 
 function toggleSetting(name) {
-  S.settings[name] = !S.settings[name];
-  applySettings();
-  saveSettings();
+  const on = !S.settings[name];
+  changeSettings((s) => { s[name] = on; });
   layout();
   render();
-  const on = S.settings[name];
   const labels = { verbose: "Verbose messages", animations: "Animations", fourColor: "Four-colour suits", sound: "Sound effects" };
   info(name === "hideAreas" ? `Deal and discard areas ${on ? "hidden" : "shown"}.` : `${labels[name]} ${on ? "on" : "off"}.`);
 }
@@ -216,11 +214,16 @@ function bind() {
   $("#form-save").addEventListener("submit", submitSave);
   $("#form-locate").addEventListener("submit", submitLocate);
   $("#form-cheat").addEventListener("submit", () => {
-    S.settings.cheat = $("#form-cheat").cheat.value;
-    saveSettings();
+    const cheat = $("#form-cheat").cheat.value;
+    changeSettings((s) => { s.cheat = cheat; });
     info(`Cheat detection for new games: ${S.settings.cheat}.`);
   });
   bindLooks(render);
+  initSettings({
+    changed: () => { showLooks(); layout(); render(); },
+    refused: (e, kept) => failure({ message: `Settings not saved: the server refused them (${e.message}).` +
+      (kept ? " Showing the settings it keeps." : "") }),
+  });
   $("#stats-group").addEventListener("change", () => { $("#stats-group").dataset.touched = "1"; showStats(); });
   $("#file-input").addEventListener("change", (e) => loadFile(e.target.files[0]));
   $("#toast .close").addEventListener("click", () => { $("#toast").hidden = true; });

@@ -1,7 +1,8 @@
 // SVG charts for the statistics panel: score per game and win rate over
 // time. Plain SVG with a viewBox, so they scale with the dialog.
 
-const W = 600, H = 220, L = 46, R = 12, T = 14, B = 34;
+// L leaves room for the y labels at a phone's larger size (style.css).
+const W = 600, H = 220, L = 74, R = 12, T = 14, B = 34;
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -16,7 +17,8 @@ function frame(title, yTicks, yFmt, n) {
     s += `<line x1="${L}" x2="${W - R}" y1="${y}" y2="${y}" class="grid"/>`;
     s += `<text x="${L - 6}" y="${y + 4}" text-anchor="end" class="axis">${esc(yFmt(v))}</text>`;
   }
-  s += `<text x="${L}" y="${H - 8}" class="axis">game 1</text>`;
+  // No game, no "game 1" under the empty chart.
+  if (n > 0) s += `<text x="${L}" y="${H - 8}" class="axis">game 1</text>`;
   if (n > 1) s += `<text x="${W - R}" y="${H - 8}" text-anchor="end" class="axis">game ${n}</text>`;
   return s;
 }
@@ -60,7 +62,7 @@ export function winRateChart(history) {
     s += `<polygon class="area" points="${xAt(0, n)},${T + ih} ${pts.map((p) => p.join(",")).join(" ")} ${xAt(n - 1, n)},${T + ih}"/>`;
     s += `<polyline class="line rate" points="${pts.map((p) => p.join(",")).join(" ")}"/>`;
   } else {
-    s += `<circle cx="${pts[0][0]}" cy="${pts[0][1]}" r="4.5" class="dot won"/>`;
+    s += `<circle cx="${pts[0][0]}" cy="${pts[0][1]}" r="4.5" class="${history[0].won ? "dot won" : "dot lost"}"/>`;
   }
   return s + `</svg>`;
 }

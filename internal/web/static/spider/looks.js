@@ -3,7 +3,7 @@
 // at once and is saved with the other settings.
 
 import { $, CHOICES, S } from "./state.js";
-import { applySettings, saveSettings } from "./settings.js";
+import { changeSettings } from "./settings.js";
 import { openDialog } from "./dialogs.js";
 import { announce } from "./messages.js";
 
@@ -15,15 +15,22 @@ export function openLooks() {
   openDialog("#dlg-looks");
 }
 
+// showLooks shows the settings in the dialog, if it is open, when
+// another tab changed them.
+export function showLooks() {
+  if (!$("#dlg-looks").open) return;
+  const f = $("#form-looks");
+  for (const k of Object.keys(CHOICES)) f[k].value = S.settings[k];
+}
+
 // bindLooks makes each choice take effect as it is made; render redraws
 // the status bar for the score.
 export function bindLooks(render) {
   $("#form-looks").addEventListener("change", (e) => {
     const k = e.target.name;
     if (!CHOICES[k] || !CHOICES[k].includes(e.target.value)) return;
-    S.settings[k] = e.target.value;
-    applySettings();
-    saveSettings();
+    const v = e.target.value;
+    changeSettings((s) => { s[k] = v; });
     render();
     if (k === "scoring") announce(`Showing the ${NAMES[e.target.value]}.`);
   });

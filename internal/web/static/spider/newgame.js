@@ -5,7 +5,7 @@ import { api } from "/shared/api.js";
 import { variantLabel, $, GAME_KEY, DEFAULTS, S } from "./state.js";
 import { announce, failure, pretty } from "./messages.js";
 import { openDialog } from "./dialogs.js";
-import { saveSettings } from "./settings.js";
+import { changeSettings } from "./settings.js";
 
 // The page's game plumbing (game.js), given by initNewGame from app.js.
 let setGame, busy;
@@ -110,11 +110,11 @@ export async function submitNew(e) {
   }
   f.deal.setCustomValidity("");
   $("#new-error").hidden = true;
-  S.settings.newGame = {
+  const newGame = {
     variant: f.variant.value, suits: +f.suits.value, open: f.open.checked, relaxed: f.relaxed.checked,
     autoRemove: f.autoRemove.checked, winnable: f.winnable.checked,
   };
-  S.settings.cheat = f.cheat.value;
-  saveSettings();
+  const cheat = f.cheat.value;
+  changeSettings((s) => { s.newGame = newGame; s.cheat = cheat; });
   if (await startGame(newGameOptions(deal), { inDialog: true })) $("#dlg-new").close();
 }

@@ -26,13 +26,37 @@ export function storedLooks() {
   try { applyLooks(mergeSettings(JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"))); } catch { /* none kept */ }
 }
 
+// mergeSettings keeps the settings the page knows, each one of its
+// allowed values (CHOICES, NEW_GAME_CHOICES, CHEATS) or else of its
+// default's type (a string at most 64 characters), the defaults for the
+// rest: the browser's copy stays far below the 16 KiB the server takes.
 function mergeSettings(src) {
   const out = structuredClone(DEFAULTS);
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(DEFAULTS)) {
-    if (k === "newGame") Object.assign(out.newGame, typeof src.newGame === "object" ? src.newGame : {});
+    if (k === "newGame") out.newGame = mergeNewGame(src.newGame);
     else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
-    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k]) out[k] = src[k];
+    else if (k === "cheat") out[k] = CHEATS.includes(src[k]) ? src[k] : DEFAULTS[k];
+    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k] && !(typeof src[k] === "string" && src[k].length > 64)) out[k] = src[k];
+  }
+  return out;
+}
+
+// CHEATS are the cheat detection levels; NEW_GAME_CHOICES the values the
+// New game dialog's choices that are not yes or no may take (its form).
+const CHEATS = ["none", "newcards", "full"];
+const NEW_GAME_CHOICES = { variant: ["arachnid", "spider"], suits: [1, 2, 4] };
+
+// mergeNewGame keeps the New game dialog's known choices, each one of
+// its values (NEW_GAME_CHOICES) or a yes or no: a copy carrying more or
+// longer (edited by hand, or by an older page) could grow past what the
+// server takes, and be refused whole.
+function mergeNewGame(src) {
+  const out = structuredClone(DEFAULTS.newGame);
+  if (!src || typeof src !== "object") return out;
+  for (const k of Object.keys(out)) {
+    const ok = NEW_GAME_CHOICES[k] ? NEW_GAME_CHOICES[k].includes(src[k]) : typeof src[k] === "boolean";
+    if (ok) out[k] = src[k];
   }
   return out;
 }
@@ -52,27 +76,77 @@ function unsent() {
   try { return localStorage.getItem(UNSENT_KEY) === "1"; } catch { return false; }
 }
 
+// hooks are the page's (initSettings): changed redraws it for settings
+// another tab changed; refused tells the player of a write the server
+// refused. The front page, which only reads the looks, sets none.
+const hooks = { changed: () => {}, refused: () => {} };
+
+// initSettings makes this tab follow the settings the browser's other
+// tabs change: each change writes the browser's copy (localStorage),
+// and the browser tells the other tabs (the storage event), which show
+// it. A tab that kept the settings it loaded wrote them all back at its
+// next change, undoing those changed in another tab meanwhile.
+export function initSettings({ changed, refused }) {
+  hooks.changed = changed;
+  hooks.refused = refused;
+  window.addEventListener("storage", (e) => {
+    if (e.key !== SETTINGS_KEY || e.newValue === null) return;
+    let s;
+    try { s = JSON.parse(e.newValue); } catch { return; }
+    S.settings = mergeSettings(s);
+    applySettings();
+    hooks.changed();
+  });
+}
+
 export async function loadSettings() {
   const mine = local();
   if (mine && unsent()) {
     S.settings = mergeSettings(mine);
-    saveSettings();
+    sendSettings();
     return;
   }
   let s = null;
   try {
     s = await api.settings();
   } catch { /* the server keeps none: fall back */ }
+  // Another tab changed the settings while they were asked for: its copy
+  // is newer than the server's answer, which may predate its write.
+  const now = local();
+  if (JSON.stringify(now) !== JSON.stringify(mine)) {
+    S.settings = mergeSettings(now);
+    return;
+  }
   if (!s || !Object.keys(s).length) s = mine;
   S.settings = mergeSettings(s);
+  // The browser's copy is the server's from now on: a change is made to
+  // it (changeSettings), and the front page's picture shows its looks.
+  const text = JSON.stringify(S.settings);
+  try { if (JSON.stringify(mine) !== text) localStorage.setItem(SETTINGS_KEY, text); } catch { /* private mode */ }
 }
 
-export function saveSettings() {
+// changeSettings makes the change fn makes to the settings, to the
+// browser's newest copy (localStorage) rather than to the one this tab
+// shows, which another tab's change may not have reached yet; then
+// shows and saves them.
+export function changeSettings(fn) {
+  const now = local();
+  if (now) S.settings = mergeSettings(now);
+  fn(S.settings);
+  applySettings();
   try {
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
     localStorage.setItem(UNSENT_KEY, "1");
   } catch { /* private mode */ }
   sendSettings();
+}
+
+// refusedAsBad: the server refused the write for what it carried (a
+// body too large, say), so sending it again would be refused again. A
+// 408 or 429 (too soon) is worth another try, as a 5xx or a network
+// failure (status 0) is.
+function refusedAsBad(e) {
+  return e && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
 }
 
 // sendSettings writes the settings to the server, one write at a time
@@ -81,25 +155,126 @@ export function saveSettings() {
 // tabs', or this page's where the browser keeps none. A change made
 // during a write is sent once it is answered; so is the browser's copy
 // when another tab changed it meanwhile: that tab's write may have been
-// taken before this one, which then undid it. The writes count as the
-// page's requests in flight (busy).
+// taken before this one, which then undid it. A write that failed stays
+// unsent, and is sent again later (retryLater) and by the next page,
+// unless the server refused it as bad (refusedAsBad): sent again it
+// would be refused again, on every load. The writes count as the page's
+// requests in flight (busy).
 let sending = false;
 let again = false;
+// retryTimer is this tab's one pending retry (schedule).
+let retryTimer = 0;
 function sendSettings() {
   if (sending) { again = true; return; }
   sending = true;
   busy(1);
   const s = mergeSettings(local() || S.settings);
   const sent = JSON.stringify(s);
+  // changedSince: another tab changed the browser's copy since it was sent.
+  const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
   api.putSettings(s).then(() => {
+    clearTimeout(retryTimer);
+    setRetryAt(0);
     try {
-      const now = local();
-      if (!now || JSON.stringify(mergeSettings(now)) === sent) localStorage.removeItem(UNSENT_KEY);
-      else { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
+      if (changedSince()) { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
+      else localStorage.removeItem(UNSENT_KEY);
     } catch { /* private mode */ }
-  }, () => { /* kept as unsent: the next page sends them again */ }).finally(() => {
+  }, (e) => {
+    if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
+    return refused(e, changedSince);
+  }).finally(() => {
     sending = false;
     if (again) { again = false; sendSettings(); }
     busy(-1);
   });
+}
+
+// RETRY_KEY is when the browser's next retry is due (ms since 1970),
+// shared by its tabs: one tab sends it, the others wait with it, so
+// three tabs holding a failed write send one retry, not three.
+// FAILS_KEY counts the browser's writes failed in a row: any tab's
+// write taken clears both, so a tab's next failure waits 1 s again, not
+// the doubled wait of failures before another tab's success.
+const RETRY_KEY = SETTINGS_KEY + ".retryAt";
+const FAILS_KEY = SETTINGS_KEY + ".failures";
+// fails is the count where the browser keeps none (private mode).
+let fails = 0;
+
+function retryAt() {
+  try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return 0; }
+}
+
+function failures() {
+  try { return +localStorage.getItem(FAILS_KEY) || 0; } catch { return fails; }
+}
+
+// setRetryAt sets the next retry's time; 0, on a write taken, clears it
+// and the failures counted.
+function setRetryAt(ms) {
+  if (!ms) fails = 0;
+  try {
+    if (ms) localStorage.setItem(RETRY_KEY, String(ms));
+    else { localStorage.removeItem(RETRY_KEY); localStorage.removeItem(FAILS_KEY); }
+  } catch { /* private mode */ }
+}
+
+// retryLater sends the unsent settings again after the longer of the
+// server's Retry-After and a wait of 1 s doubling at each of the
+// browser's failures in a row (FAILS_KEY), up to 5 minutes: a tab kept open all day would otherwise hold a
+// change the server never had until the next page was loaded, and the
+// Retry-After alone (about 1 s from a busy server) had each tab write
+// every second for as long as the server could not store them.
+function retryLater(e) {
+  const ra = e && e.retryAfter > 0 ? e.retryAfter : 0;
+  const n = failures();
+  const secs = Math.min(Math.max(ra, 2 ** n), 300);
+  fails = n + 1;
+  try { localStorage.setItem(FAILS_KEY, String(n + 1)); } catch { /* private mode */ }
+  // The latest answer sets the browser's time, the claim's included.
+  setRetryAt(Date.now() + secs * 1000);
+  schedule();
+}
+
+// schedule sets this tab's one pending retry (a new one replaces it) for
+// the browser's next retry time. Due, the tab sends it unless the
+// server took the settings meanwhile or another tab moved the time on
+// (it sent the retry): then it waits for that time.
+// A tab that waited for another's time waits a little past it (lag), so
+// the one that set it claims it first.
+function schedule(lag = 0) {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => {
+    if (!unsent()) return;
+    if (retryAt() > Date.now()) { schedule(500); return; }
+    // Claim this retry for the tab, until its answer says otherwise.
+    setRetryAt(Date.now() + Math.min(2 ** failures(), 300) * 1000);
+    sendSettings();
+  }, Math.max(retryAt() - Date.now(), 0) + lag);
+}
+
+// refused handles a write the server refused as bad: the browser's copy
+// becomes the settings the server kept, which this tab shows (and so do
+// the others, told by the browser), and the player is told once. Left as
+// it was, the copy would be sent again with every change, and refused.
+// Another tab's change made before the settings come back (changedSince)
+// is not undone: the browser's newer copy is sent instead, and may be
+// taken.
+async function refused(e, changedSince) {
+  let kept = null;
+  try { kept = await api.settings(); } catch { /* unknown: keep the copy */ }
+  if (changedSince()) {
+    try { localStorage.setItem(UNSENT_KEY, "1"); } catch { /* private mode */ }
+    again = true;
+    return;
+  }
+  try {
+    localStorage.removeItem(UNSENT_KEY);
+    if (kept) {
+      S.settings = mergeSettings(kept);
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
+    }
+  } catch { /* private mode */ }
+  applySettings();
+  hooks.changed();
+  hooks.refused(e, !!kept);
 }

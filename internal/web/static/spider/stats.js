@@ -42,14 +42,21 @@ function timeStats(g) {
 let statsData = null;
 
 export async function openStats() {
+  // The figures shown last time are not shown again while the server's
+  // come: a game left since then made them wrong (aria-busy until then).
+  const nums = $("#stats-numbers");
+  nums.replaceChildren();
+  nums.setAttribute("aria-busy", "true");
+  $("#stats-charts").textContent = "Loading the statistics…";
   openDialog("#dlg-stats");
   const sel = $("#stats-group");
   try {
     statsData = (await api.stats()).groups || [];
   } catch (e) {
-    $("#stats-numbers").innerHTML = "";
     $("#stats-charts").textContent = `Statistics are not available: ${e.message}`;
     return;
+  } finally {
+    nums.setAttribute("aria-busy", "false");
   }
   const prev = sel.value;
   sel.replaceChildren();
@@ -76,8 +83,11 @@ export function showStats() {
   }
   const rate = g.winRate != null ? g.winRate : (g.played ? g.won / g.played : 0);
   const pct = rate <= 1 ? Math.round(rate * 1000) / 10 : Math.round(rate * 10) / 10;
-  const items = [["Played", g.played], ["Won", g.won], ["Win rate", `${pct}%`], ["Current streak", g.currentStreak],
-    ["Longest streak", g.longestStreak], [S.settings.scoring === "windows" ? "Best score (Arachnid count)" : "Best score", g.bestScore], ...timeStats(g)];
+  // With no game played there is no rate nor best score: "0%" and "0"
+  // read as a record of losses.
+  const none = !g.played;
+  const items = [["Played", g.played], ["Won", g.won], ["Win rate", none ? "–" : `${pct}%`], ["Current streak", g.currentStreak],
+    ["Longest streak", g.longestStreak], [S.settings.scoring === "windows" ? "Best score (Arachnid count)" : "Best score", none ? "–" : g.bestScore], ...timeStats(g)];
   nums.replaceChildren(...items.map(([k, v]) => {
     const d = document.createElement("div");
     d.innerHTML = `<dt></dt><dd></dd>`;
