@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -270,5 +271,54 @@ func TestAdriftResumesOnTablesSide(t *testing.T) {
 			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
 		}
 		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+}
+
+// TestAdriftReleasedAtClose: a server stopping while the tables it
+// stopped when cut off are not started again (the store answers, its
+// lease not renewed yet) gives them back with those it runs, so that
+// another server takes them at once rather than after the lease; one
+// another server took meanwhile stays that server's.
+func TestAdriftReleasedAtClose(t *testing.T) {
+	st := newMemStore()
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(st)
+	a, err := table.NewHub(context.Background(), table.Options{Store: st, Bots: newBot, Clock: newFakeClock(),
+		BotTime: time.Hour, Claims: reg.server("A"), ScanEvery: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	t.Cleanup(func() { once.Do(a.Close) })
+	var tables []*table.Table
+	for _, id := range []string{"T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables = append(tables, tb)
+	}
+	reg.setLeaseOut("A", true)
+	reg.setCut("A", true)
+	for _, tb := range tables {
+		select {
+		case <-tb.Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out", tb.ID(), waitTimeout)
+		}
+	}
+	// B took T while A was cut off; A's calls work again, its lease
+	// still out: nothing is started again before it stops.
+	reg.mu.Lock()
+	reg.owner["T"] = "B"
+	reg.mu.Unlock()
+	reg.setCut("A", false)
+	once.Do(a.Close)
+	if o := reg.ownerOf("U"); o != "" {
+		t.Fatalf("U, stopped while A was cut off and still A's, is held by %q after A stopped, want nobody (given back)", o)
+	}
+	if o := reg.ownerOf("T"); o != "B" {
+		t.Fatalf("T is held by %q after A stopped, want B, which took it", o)
 	}
 }
