@@ -3,6 +3,7 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -320,5 +321,76 @@ func TestAdriftReleasedAtClose(t *testing.T) {
 	}
 	if o := reg.ownerOf("T"); o != "B" {
 		t.Fatalf("T is held by %q after A stopped, want B, which took it", o)
+	}
+}
+
+// TestLostStopTogether: tables another server took are stopped here
+// together, as those of a server cut off are (TestAdriftStopsTogether):
+// two lost tables hang in a store write let go only once every quiet
+// lost table has stopped, with a stop wait far longer than the test
+// waits. Stopped one at a time, the quiet ones asked after a hung one
+// waited for the scan's whole store wait and were tried again scans
+// later (19 quiet ones behind one hung took 20 s to 80 s to stop).
+func TestLostStopTogether(t *testing.T) {
+	st := newMemStore()
+	hung := []string{"A", "Z"}
+	var quiet []string
+	for i := range 18 {
+		quiet = append(quiet, fmt.Sprintf("Q%02d", i))
+	}
+	for _, id := range hung { // bots: they move, and hang
+		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
+	}
+	for _, id := range quiet { // a seat open for a person: quiet
+		storeTable(t, st, id, `{"players":2,"bots":["","random"]}`)
+	}
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 3*waitTimeout)
+	})
+	tables := map[string]*table.Table{}
+	for _, id := range append(slices.Clone(hung), quiet...) {
+		tb, err := a.Table(id)
+		if err != nil {
+			release()
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables[id] = tb
+	}
+	for _, id := range hung {
+		mustSub(t, tables[id], "", -1) // watched, its bots play
+	}
+	t.Cleanup(release) // last first: the writes end before the hub closes
+	waiting := map[string]bool{}
+	for len(waiting) < len(hung) {
+		select {
+		case id := <-stuck:
+			waiting[id] = true
+		case <-time.After(waitTimeout):
+			t.Fatalf("moves of %v reached the store, want both of %q", waiting, hung)
+		}
+	}
+
+	reg.mu.Lock()
+	for id := range tables {
+		reg.owner[id] = "B" // A's lease ran out, B took them all
+	}
+	reg.mu.Unlock()
+	for _, id := range quiet {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, waitTimeout)
+		}
+	}
+	release()
+	for _, id := range hung {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after its write ended", id, waitTimeout)
+		}
 	}
 }

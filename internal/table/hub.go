@@ -105,7 +105,8 @@ type Options struct {
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 	// stopWait is how long a scan waits for a table's old copy here to
 	// stop before starting the claim it took, or for the tables it stops
-	// once its lease ran out (default storeTimeout; tests shorten it).
+	// once its lease ran out or another server took them (default
+	// storeTimeout; tests change it).
 	stopWait time.Duration
 	// onAdrift: tests: the scan found the lease run out (dropAdrift),
 	// with the tables to start again once the store answers.
