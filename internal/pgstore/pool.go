@@ -88,24 +88,38 @@ func busyWords(raw *pgxpool.Pool, share chan struct{}) string {
 }
 
 // acquire takes a connection for one call; release gives it back.
+//
+// A call whose own deadline ends its wait for a connection (one bound
+// tighter than the pool's wait: a visit's record, 2 s) is refused and
+// counted as one that waited the pool's wait is: no connection came
+// within the wait it had. Decision: before, it failed with its bare
+// deadline, uncounted, and a pool held by a lock showed in the count
+// only once requests had waited the full 5 s. A call whose context was
+// canceled (its client went away) is not counted.
 func (p pool) acquire(ctx context.Context) (c *pgxpool.Conn, release func(), err error) {
-	wctx := ctx
+	wctx, wait := ctx, p.wait
 	if p.wait > 0 {
 		var cancel context.CancelFunc
 		wctx, cancel = context.WithTimeout(ctx, p.wait)
 		defer cancel()
 	}
+	if dl, ok := ctx.Deadline(); ok && (wait <= 0 || time.Until(dl) < wait) {
+		wait = max(0, time.Until(dl)).Round(time.Millisecond)
+	}
+	// given: the wait ended through the caller's own context, canceled
+	// (not a refusal) rather than past its deadline (one).
+	given := func() bool { return ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) }
 	refuse := func(err error) error {
 		if p.refused != nil {
 			p.refused.Add(1)
 		}
-		return noConnection{fmt.Errorf("no connection of the pool free within %v: %s: %w", p.wait, busyWords(p.raw, p.share), err)}
+		return noConnection{fmt.Errorf("no connection of the pool free within %v: %s: %w", wait, busyWords(p.raw, p.share), err)}
 	}
 	if p.share != nil {
 		select {
 		case p.share <- struct{}{}:
 		case <-wctx.Done():
-			if ctx.Err() != nil {
+			if given() {
 				return nil, nil, ctx.Err()
 			}
 			return nil, nil, refuse(wctx.Err())
@@ -120,7 +134,7 @@ func (p pool) acquire(ctx context.Context) (c *pgxpool.Conn, release func(), err
 	if err != nil {
 		unshare()
 		var ce *pgconn.ConnectError
-		if ctx.Err() == nil && wctx.Err() != nil && !errors.As(err, &ce) {
+		if !given() && wctx.Err() != nil && !errors.As(err, &ce) {
 			return nil, nil, refuse(err)
 		}
 		return nil, nil, full(err)
