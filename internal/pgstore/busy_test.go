@@ -20,7 +20,7 @@ import (
 // server's lease is still renewed and no other server takes its tables
 // for a dead server's; and the readiness ping, which cannot get a
 // connection, says that the pool is busy rather than only "context
-// deadline exceeded".
+// deadline exceeded". A drain (a server stopping) is marked at once.
 func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	ctx := context.Background()
 	base := pgtest.DB(t)
@@ -82,6 +82,16 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	if inUse, most, _ := db.PoolStats(); inUse != requests || most != conns {
 		t.Errorf("PoolStats with the pool busy: %d in use of %d, want %d of %d", inUse, most, requests, conns)
 	}
+
+	// A server stopping marks itself so within serve's 2 s, on the
+	// connections kept for the tables: on the requests' it waited behind
+	// them, failed, and the others went on sending it new tables.
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := n.Drain(dctx); err != nil {
+		t.Fatalf("Drain with the requests' connections all waiting on a lock: %v", err)
+	}
+	waitFor(t, watch, `SELECT draining FROM servers WHERE id = $1`, n.ID())
 }
 
 // waitFor polls query (one boolean) on conn until it is true, for at
