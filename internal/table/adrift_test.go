@@ -328,7 +328,8 @@ func TestAdriftReleasedAtClose(t *testing.T) {
 // together, as those of a server cut off are (TestAdriftStopsTogether):
 // two lost tables hang in a store write let go only once every quiet
 // lost table has stopped, with a stop wait far longer than the test
-// waits. Stopped one at a time, the quiet ones asked after a hung one
+// waits; the quiet ones must all stop within 5 s of B's taking them.
+// Stopped one at a time, the quiet ones asked after a hung one
 // waited for the scan's whole store wait and were tried again scans
 // later (19 quiet ones behind one hung took 20 s to 80 s to stop).
 func TestLostStopTogether(t *testing.T) {
@@ -378,11 +379,17 @@ func TestLostStopTogether(t *testing.T) {
 		reg.owner[id] = "B" // A's lease ran out, B took them all
 	}
 	reg.mu.Unlock()
+	// One deadline for all the quiet ones, shorter than a scan's store
+	// wait (10 s): stopped one at a time, those asked after a hung table
+	// wait that whole wait, and a fresh wait for each would let a later
+	// scan stop them in time.
+	const quietWithin = 5 * time.Second
+	deadline := time.After(quietWithin)
 	for _, id := range quiet {
 		select {
 		case <-tables[id].Done():
-		case <-time.After(waitTimeout):
-			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, waitTimeout)
+		case <-deadline:
+			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, quietWithin)
 		}
 	}
 	release()
