@@ -113,7 +113,7 @@ func busyWords(p pool) string {
 func notAnswering(p pool, wait time.Duration, err error) error {
 	st := p.raw.Stat()
 	return unreachable{fmt.Errorf("PostgreSQL did not answer within %v: %d of %d connections in use (pool_max_conns), "+
-		"%d being opened got no answer (a database paused or overwhelmed, a network dropping packets; not a lock): %w",
+		"%d being opened got no answer (a database paused or overwhelmed, a network dropping packets): %w",
 		wait, st.AcquiredConns(), st.MaxConns(), st.ConstructingConns(), err)}
 }
 
