@@ -59,12 +59,16 @@ func status(err error) (int, string) {
 		return http.StatusNotImplemented, words(err, ErrNotImplemented)
 	case errors.Is(err, ErrInsufficientStorage):
 		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
-	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
+	// The database's classes before the generic deadline: the store's
+	// refusals for want of a connection, and PostgreSQL not answering,
+	// wrap the wait's context.DeadlineExceeded, and their words say
+	// which of the two went wrong.
 	case slowDatabase(err):
 		return http.StatusServiceUnavailable, "the server's database is too slow just now; try again in a moment"
 	case lostConnection(err):
 		return http.StatusServiceUnavailable, "the server cannot reach its database just now; try again in a moment"
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}
 	return http.StatusInternalServerError, "internal error"
 }

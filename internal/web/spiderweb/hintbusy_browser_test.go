@@ -117,11 +117,16 @@ func TestBrowserHintBusy(t *testing.T) {
 }
 
 // outOfReachErr is an error of the database out of reach, as the
-// PostgreSQL store's are (a method Unavailable() bool, web's contract).
+// PostgreSQL store's are (a method Unavailable() bool, web's contract):
+// PostgreSQL not answering a connection being opened, which holds the
+// wait's context.DeadlineExceeded as the store's does.
 type outOfReachErr struct{}
 
-func (outOfReachErr) Error() string     { return "failed to connect to PostgreSQL: connection refused" }
+func (outOfReachErr) Error() string {
+	return "PostgreSQL did not answer within 5s: context deadline exceeded"
+}
 func (outOfReachErr) Unavailable() bool { return true }
+func (outOfReachErr) Unwrap() error     { return context.DeadlineExceeded }
 
 // saidNews fails the test unless the page's message box holds want as
 // news (an information box), with no error noted.
