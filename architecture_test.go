@@ -76,7 +76,7 @@ var layers = []layer{
 	{"internal/web", []string{"internal/ascii"}, []string{"database/sql", "github.com/prometheus/..."}, "the shared HTTP layer"},
 	{"internal/web/spiderweb", []string{"card", "spider", "internal/spidergame", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
 		"Spider's HTTP adapter"},
-	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web"}, []string{"database/sql", "github.com/prometheus/..."},
+	{"internal/web/arlweb", []string{"arlington", "internal/table", "internal/web", "internal/arlwire"}, []string{"database/sql", "github.com/prometheus/..."},
 		"Arlington's HTTP and WebSocket adapter"},
 	{"internal/obs", nil, nil, "Prometheus metrics behind the observer interfaces"},
 	{"internal/web/webtest", nil, nil, "for tests of the web packages"},
@@ -86,8 +86,10 @@ var layers = []layer{
 	{"internal/sqlitetest", nil, nil, "for tests of the store and the commands: SQLite files made with no store"},
 	{"internal/storetest", []string{"internal/store", "internal/pgstore", "internal/pgtest", "internal/spidergame",
 		"internal/table", "internal/dbcopy"}, nil, "for tests: the same tests against every store"},
-	// Clients meet the server at the wire, as any other client would.
-	{"internal/arlclient", []string{"arlington"}, []string{"database/sql"}, "a client of the table API"},
+	// Clients meet the server at the wire, as any other client would;
+	// the wire's names both ends spell are in one package of no import.
+	{"internal/arlwire", nil, nil, "the names of the table API its server and client share"},
+	{"internal/arlclient", []string{"arlington", "internal/arlwire"}, []string{"database/sql"}, "a client of the table API"},
 	{"internal/loadgen", []string{"spider"}, []string{"database/sql"}, "simulated players, over HTTP"},
 	// Build information imports no package of the program.
 	{"internal/buildinfo", nil, nil, "the binary's version, commit and build time"},

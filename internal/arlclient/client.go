@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"cardtable/arlington"
+	"cardtable/internal/arlwire"
 )
 
 // Errors. An answer of the server that refuses a request is an *APIError;
@@ -348,10 +349,10 @@ var retryUnit = time.Second
 // movingWait is how long to wait before asking again a request answered
 // resp, or 0: not a table between servers.
 func movingWait(path string, resp *http.Response) time.Duration {
-	// The server marks a table between servers (arlweb.MovingHeader); a
+	// The server marks a table between servers (arlwire.MovingHeader); a
 	// 503 with Retry-After alone (a database too busy) is shown.
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.HasPrefix(path, "/api/arlington/tables/") ||
-		resp.Header.Get("X-Cardtable-Moving") != "1" {
+		resp.Header.Get(arlwire.MovingHeader) != "1" {
 		return 0
 	}
 	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))

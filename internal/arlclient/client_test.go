@@ -17,6 +17,8 @@ import (
 	"unicode"
 
 	"github.com/coder/websocket"
+
+	"cardtable/internal/arlwire"
 )
 
 func TestFromLink(t *testing.T) {
@@ -441,7 +443,7 @@ func TestJoinTableMoving(t *testing.T) {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		case n <= busy.Load():
 			w.Header().Set("Retry-After", "1")
-			w.Header().Set("X-Cardtable-Moving", "1")
+			w.Header().Set(arlwire.MovingHeader, "1")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			fmt.Fprint(w, `{"error":"the table is moving to another server: try again in a moment"}`)
 		default:

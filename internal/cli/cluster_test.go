@@ -111,6 +111,13 @@ func TestClusterNginxConfig(t *testing.T) {
 		!strings.Contains(conf, "listen 127.0.0.1:4;") {
 		t.Fatalf("the upstream servers or the listen address not replaced:\n%s", conf)
 	}
+	// A paused or frozen server holds a request this long before nginx
+	// tries the next (docs/hosting.md, "Several servers behind nginx").
+	for _, d := range []string{"proxy_read_timeout 60s;", "proxy_connect_timeout 2s;"} {
+		if !strings.Contains(conf, d) {
+			t.Errorf("deploy/nginx.conf lacks %q", d)
+		}
+	}
 	user := ""
 	if os.Geteuid() == 0 {
 		user = "user root;"

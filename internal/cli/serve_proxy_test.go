@@ -100,7 +100,7 @@ func proxyServer(addr, backend string) string {
 			proxy_set_header X-Forwarded-Proto $scheme;
 			proxy_set_header Upgrade $http_upgrade;
 			proxy_set_header Connection $connection_upgrade;
-			proxy_read_timeout 120s;
+			proxy_read_timeout 60s;
 		}
 	}
 `, addr, backend)

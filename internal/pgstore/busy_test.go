@@ -20,7 +20,7 @@ import (
 // server's lease is still renewed and no other server takes its tables
 // for a dead server's; and the readiness ping, which cannot get a
 // connection, says that the pool is busy rather than only "context
-// deadline exceeded".
+// deadline exceeded". A drain (a server stopping) is marked at once.
 func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	ctx := context.Background()
 	base := pgtest.DB(t)
@@ -70,18 +70,38 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	}
 	waitFor(t, watch, `SELECT heartbeat > $1 FROM servers WHERE id = $2`, since, n.ID())
 
+	// A readiness check finds no connection free, says so once, and is
+	// not counted with the calls refused (it comes at the monitoring's
+	// interval).
+	before := db.Refused()
 	pctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	err = db.Ping(pctx)
-	if err == nil || !strings.Contains(err.Error(), "connections of the pool (pool_max_conns) are in use") ||
+	if err == nil || !strings.Contains(err.Error(), "no connection of the pool free within") ||
 		!errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Ping with the pool busy: %v; want the pool's connections in use named", err)
+	}
+	if n := strings.Count(err.Error(), "in use (pool_max_conns)"); n != 1 {
+		t.Errorf("Ping's words %q say how many are in use %d times, want once", err, n)
+	}
+	if n := db.Refused(); n != before {
+		t.Errorf("refusals counted %d after a readiness check, want %d (not counted)", n, before)
 	}
 
 	// /metrics' figures: the requests' connections in use.
 	if inUse, most, _ := db.PoolStats(); inUse != requests || most != conns {
 		t.Errorf("PoolStats with the pool busy: %d in use of %d, want %d of %d", inUse, most, requests, conns)
 	}
+
+	// A server stopping marks itself so within serve's 2 s, on the
+	// connections kept for the tables: on the requests' it waited behind
+	// them, failed, and the others went on sending it new tables.
+	dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := n.Drain(dctx); err != nil {
+		t.Fatalf("Drain with the requests' connections all waiting on a lock: %v", err)
+	}
+	waitFor(t, watch, `SELECT draining FROM servers WHERE id = $1`, n.ID())
 }
 
 // waitFor polls query (one boolean) on conn until it is true, for at

@@ -135,9 +135,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, err))
 	}
 	db := &DB{cfg: cfg, name: Redact(url), quota: spidergame.DefaultSaveQuota}
-	db.tables = pool{raw: pgp, wait: acquireWait, refused: &db.noConns}
-	db.pool = db.tables
-	db.pool.share = make(chan struct{}, cfg.MaxConns-tableShare(cfg.MaxConns))
+	db.setPools(pgp)
 	if err := db.migrate(ctx); err != nil {
 		pgp.Close()
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, connectWords(err)))
@@ -147,6 +145,16 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("pgstore: %w", urlError(url, fmt.Errorf("ratings' names: %w", err)))
 	}
 	return db, nil
+}
+
+// setPools makes the store's two sides of raw (pool.go): the tables'
+// which may use every connection, and the requests', which may hold all
+// but tableShare of them. Both are counted in noConns.
+func (db *DB) setPools(raw *pgxpool.Pool) {
+	db.tables = pool{raw: raw, wait: acquireWait, refused: &db.noConns}
+	db.pool = db.tables
+	db.pool.share = make(chan struct{}, raw.Config().MaxConns-tableShare(raw.Config().MaxConns))
+	db.pool.held = new(atomic.Int64)
 }
 
 // defaultTimeout is the pool's AfterConnect: it sets statement_timeout
@@ -186,19 +194,16 @@ func (db *DB) PoolStats() (inUse, most int, waited time.Duration) {
 // Ping proves the database answers now to a request, for the server's
 // readiness check: it takes a connection as a request does. A ping that
 // ran out of time while every connection requests may hold was in use
-// says so: the database may answer at once, but requests wait on it (a
-// lock held, a slow database), and "context deadline exceeded" alone
-// sent the operator looking for a network fault.
+// says so in the pool's words (acquire): the database may answer at
+// once, but requests wait on it (a lock held, a slow database), and
+// "context deadline exceeded" alone sent the operator looking for a
+// network fault. Decision: a ping refused so is not counted in Refused:
+// the checks come at the monitoring's interval, and the count would
+// grow with it, not with the players' calls refused.
 func (db *DB) Ping(ctx context.Context) error {
-	err := db.pool.Ping(ctx) // worded already: the log's not-ready line gives the cause, no package name
-	if err != nil && ctx.Err() != nil {
-		st := db.pool.raw.Stat()
-		if len(db.pool.share) >= cap(db.pool.share) || st.AcquiredConns() >= st.MaxConns() {
-			return fmt.Errorf("the connections of the pool (pool_max_conns) are in use, none free in time: %s: %w",
-				busyWords(db.pool.raw, db.pool.share), err)
-		}
-	}
-	return err
+	p := db.pool
+	p.refused = nil
+	return p.Ping(ctx) // worded already: the log's not-ready line gives the cause, no package name
 }
 
 // Refused is how many calls were refused since the start because no

@@ -31,6 +31,10 @@ type pool struct {
 	// refused counts the calls refused for want of a connection in
 	// time, for /metrics; shared by the sides of one store.
 	refused *atomic.Int64
+	// held counts the connections share's callers hold (not those they
+	// are still opening), set with share: whether the side had every
+	// connection it may hold in use when a wait ran out (allInUse).
+	held *atomic.Int64
 }
 
 // acquireWait is the longest a statement waits for a connection of the
@@ -74,38 +78,82 @@ func (e noConnection) TooSlow() bool             { return true }
 func (e noConnection) SlowReason() string        { return "database too slow: no connection free" }
 func (e noConnection) RetryAfter() time.Duration { return retryAfterNoConnection }
 
+// allInUse is whether, at the moment a wait for a connection ended,
+// every connection this side may hold was in use: all of the pool's, or
+// all of the requests' share. Only then was the call refused for want of
+// a connection; else a connection was being opened and PostgreSQL did
+// not answer it (notAnswering).
+func (p pool) allInUse() bool {
+	st := p.raw.Stat()
+	if st.AcquiredConns() >= st.MaxConns() {
+		return true
+	}
+	return p.held != nil && p.held.Load() >= int64(cap(p.share))
+}
+
 // busyWords says why no connection came: how many are in use, and how
 // many of them this side may hold.
-func busyWords(raw *pgxpool.Pool, share chan struct{}) string {
-	st := raw.Stat()
+func busyWords(p pool) string {
+	st := p.raw.Stat()
 	side := ""
-	if share != nil {
-		side = fmt.Sprintf(", %d of the %d requests may hold (the rest are kept for the live tables)", len(share), cap(share))
+	if p.held != nil {
+		side = fmt.Sprintf(", %d of the %d requests may hold (the rest are kept for the live tables)", p.held.Load(), cap(p.share))
 	}
 	return fmt.Sprintf("%d of %d in use (pool_max_conns)%s; "+
 		"queries are waiting on PostgreSQL (a lock held, a slow database; see pg_stat_activity)",
 		st.AcquiredConns(), st.MaxConns(), side)
 }
 
+// notAnswering is the error of a wait for a connection that ended while
+// connections were free to open but PostgreSQL answered none (a paused
+// server, a network dropping packets, a proxy that accepts and stays
+// silent): pgx gives the caller's timeout while the connection is still
+// being opened. Out of reach, not "no connection free": those words sent
+// the operator after a lock that was not there.
+func notAnswering(p pool, wait time.Duration, err error) error {
+	st := p.raw.Stat()
+	return unreachable{fmt.Errorf("PostgreSQL did not answer within %v: %d of %d connections in use (pool_max_conns), "+
+		"%d being opened got no answer (a database paused or overwhelmed, a network dropping packets): %w",
+		wait, st.AcquiredConns(), st.MaxConns(), st.ConstructingConns(), err)}
+}
+
 // acquire takes a connection for one call; release gives it back.
+//
+// A wait that runs out (the pool's wait, or the call's own shorter
+// deadline: a visit's record, 2 s) while every connection this side may
+// hold is in use is refused as no connection free, and counted.
+// Decision: a call cut short by its own deadline is counted too, so that
+// a pool held by a lock shows in the count before requests have waited
+// the full 5 s. A wait that runs out with connections free to open is
+// PostgreSQL not answering (notAnswering): out of reach, not counted. A
+// call whose context was canceled (its client went away) is not counted.
 func (p pool) acquire(ctx context.Context) (c *pgxpool.Conn, release func(), err error) {
-	wctx := ctx
+	wctx, wait := ctx, p.wait
 	if p.wait > 0 {
 		var cancel context.CancelFunc
 		wctx, cancel = context.WithTimeout(ctx, p.wait)
 		defer cancel()
 	}
+	if dl, ok := ctx.Deadline(); ok && (wait <= 0 || time.Until(dl) < wait) {
+		wait = max(0, time.Until(dl)).Round(time.Millisecond)
+	}
+	// given: the wait ended through the caller's own context, canceled
+	// (not a refusal) rather than past its deadline (one).
+	given := func() bool { return ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) }
 	refuse := func(err error) error {
+		if !p.allInUse() {
+			return notAnswering(p, wait, err)
+		}
 		if p.refused != nil {
 			p.refused.Add(1)
 		}
-		return noConnection{fmt.Errorf("no connection of the pool free within %v: %s: %w", p.wait, busyWords(p.raw, p.share), err)}
+		return noConnection{fmt.Errorf("no connection of the pool free within %v: %s: %w", wait, busyWords(p), err)}
 	}
 	if p.share != nil {
 		select {
 		case p.share <- struct{}{}:
 		case <-wctx.Done():
-			if ctx.Err() != nil {
+			if given() {
 				return nil, nil, ctx.Err()
 			}
 			return nil, nil, refuse(wctx.Err())
@@ -120,13 +168,24 @@ func (p pool) acquire(ctx context.Context) (c *pgxpool.Conn, release func(), err
 	if err != nil {
 		unshare()
 		var ce *pgconn.ConnectError
-		if ctx.Err() == nil && wctx.Err() != nil && !errors.As(err, &ce) {
+		if !given() && wctx.Err() != nil && !errors.As(err, &ce) {
 			return nil, nil, refuse(err)
 		}
 		return nil, nil, full(err)
 	}
+	if p.held != nil {
+		p.held.Add(1)
+	}
 	var once sync.Once
-	return c, func() { once.Do(func() { c.Release(); unshare() }) }, nil
+	return c, func() {
+		once.Do(func() {
+			if p.held != nil {
+				p.held.Add(-1)
+			}
+			c.Release()
+			unshare()
+		})
+	}, nil
 }
 
 func (p pool) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {

@@ -130,3 +130,36 @@ func TestTablesKeepConnections(t *testing.T) {
 		}
 	}
 }
+
+// TestNoConnectionWithinOwnBound: a call whose own deadline, shorter than
+// the pool's wait, ends its wait for a connection (a visit's record, 2 s)
+// is refused and counted as one that waited the pool's wait: before, it
+// failed with its bare deadline, uncounted, and a pool held by a lock
+// showed in cardtable_db_connection_refused_total only once requests
+// had waited the full wait. A call whose client went away is not counted.
+func TestNoConnectionWithinOwnBound(t *testing.T) {
+	db := busyPool(t, time.Minute, nil) // the others' waits end long after this test
+	before := db.Refused()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, err := db.Seen(ctx, "p", time.Now())
+	cancel()
+	var u interface {
+		Unavailable() bool
+		TooSlow() bool
+	}
+	if !errors.As(err, &u) || !u.Unavailable() || !u.TooSlow() ||
+		!strings.Contains(err.Error(), "no connection of the pool free within") || strings.Contains(err.Error(), "within 1m0s") {
+		t.Fatalf("a visit finding no connection free within its own bound: %v; want a database too slow, no connection free within its 300ms", err)
+	}
+	if n := db.Refused(); n != before+1 {
+		t.Fatalf("refusals counted %d, want %d", n, before+1)
+	}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel() // the client hung up
+	if _, err := db.Seen(gone, "p", time.Now()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a visit whose client went away: %v, want its cancellation", err)
+	}
+	if n := db.Refused(); n != before+1 {
+		t.Fatalf("refusals counted %d after a client went away, want %d (not counted)", n, before+1)
+	}
+}

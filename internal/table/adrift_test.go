@@ -3,7 +3,9 @@ package table_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -270,5 +272,132 @@ func TestAdriftResumesOnTablesSide(t *testing.T) {
 			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
 		}
 		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+}
+
+// TestAdriftReleasedAtClose: a server stopping while the tables it
+// stopped when cut off are not started again (the store answers, its
+// lease not renewed yet) gives them back with those it runs, so that
+// another server takes them at once rather than after the lease; one
+// another server took meanwhile stays that server's.
+func TestAdriftReleasedAtClose(t *testing.T) {
+	st := newMemStore()
+	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
+	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
+	reg := newRegistry(st)
+	a, err := table.NewHub(context.Background(), table.Options{Store: st, Bots: newBot, Clock: newFakeClock(),
+		BotTime: time.Hour, Claims: reg.server("A"), ScanEvery: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	t.Cleanup(func() { once.Do(a.Close) })
+	var tables []*table.Table
+	for _, id := range []string{"T", "U"} {
+		tb, err := a.Table(id)
+		if err != nil {
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables = append(tables, tb)
+	}
+	reg.setLeaseOut("A", true)
+	reg.setCut("A", true)
+	for _, tb := range tables {
+		select {
+		case <-tb.Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out", tb.ID(), waitTimeout)
+		}
+	}
+	// B took T while A was cut off; A's calls work again, its lease
+	// still out: nothing is started again before it stops.
+	reg.mu.Lock()
+	reg.owner["T"] = "B"
+	reg.mu.Unlock()
+	reg.setCut("A", false)
+	once.Do(a.Close)
+	if o := reg.ownerOf("U"); o != "" {
+		t.Fatalf("U, stopped while A was cut off and still A's, is held by %q after A stopped, want nobody (given back)", o)
+	}
+	if o := reg.ownerOf("T"); o != "B" {
+		t.Fatalf("T is held by %q after A stopped, want B, which took it", o)
+	}
+}
+
+// TestLostStopTogether: tables another server took are stopped here
+// together, as those of a server cut off are (TestAdriftStopsTogether):
+// two lost tables hang in a store write let go only once every quiet
+// lost table has stopped, with a stop wait far longer than the test
+// waits; the quiet ones must all stop within 5 s of B's taking them.
+// Stopped one at a time, the quiet ones asked after a hung one
+// waited for the scan's whole store wait and were tried again scans
+// later (19 quiet ones behind one hung took 20 s to 80 s to stop).
+func TestLostStopTogether(t *testing.T) {
+	st := newMemStore()
+	hung := []string{"A", "Z"}
+	var quiet []string
+	for i := range 18 {
+		quiet = append(quiet, fmt.Sprintf("Q%02d", i))
+	}
+	for _, id := range hung { // bots: they move, and hang
+		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
+	}
+	for _, id := range quiet { // a seat open for a person: quiet
+		storeTable(t, st, id, `{"players":2,"bots":["","random"]}`)
+	}
+	stuck, release := st.holdActions()
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+		table.SetStopWait(o, 3*waitTimeout)
+	})
+	tables := map[string]*table.Table{}
+	for _, id := range append(slices.Clone(hung), quiet...) {
+		tb, err := a.Table(id)
+		if err != nil {
+			release()
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables[id] = tb
+	}
+	for _, id := range hung {
+		mustSub(t, tables[id], "", -1) // watched, its bots play
+	}
+	t.Cleanup(release) // last first: the writes end before the hub closes
+	waiting := map[string]bool{}
+	for len(waiting) < len(hung) {
+		select {
+		case id := <-stuck:
+			waiting[id] = true
+		case <-time.After(waitTimeout):
+			t.Fatalf("moves of %v reached the store, want both of %q", waiting, hung)
+		}
+	}
+
+	reg.mu.Lock()
+	for id := range tables {
+		reg.owner[id] = "B" // A's lease ran out, B took them all
+	}
+	reg.mu.Unlock()
+	// One deadline for all the quiet ones, shorter than a scan's store
+	// wait (10 s): stopped one at a time, those asked after a hung table
+	// wait that whole wait, and a fresh wait for each would let a later
+	// scan stop them in time.
+	const quietWithin = 5 * time.Second
+	deadline := time.After(quietWithin)
+	for _, id := range quiet {
+		select {
+		case <-tables[id].Done():
+		case <-deadline:
+			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, quietWithin)
+		}
+	}
+	release()
+	for _, id := range hung {
+		select {
+		case <-tables[id].Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after its write ended", id, waitTimeout)
+		}
 	}
 }

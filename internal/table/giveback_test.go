@@ -32,6 +32,10 @@ type registry struct {
 	// cut: servers cut off from the store (their claims' calls fail, and
 	// their lease has run out: Adrift).
 	cut map[string]bool
+	// leaseOut: servers whose lease is still run out (Adrift) though
+	// their claims' calls work again: the store answers, their
+	// heartbeat has not renewed the lease yet.
+	leaseOut map[string]bool
 }
 
 // errCut is a claims call of a server cut off from the store.
@@ -50,8 +54,19 @@ func (r *registry) isCut(server string) bool {
 	return r.cut[server]
 }
 
-// Adrift: a server cut off (table.Adrift).
-func (c serverClaims) Adrift() bool { return c.r.isCut(c.name) }
+// setLeaseOut keeps server's lease run out (Adrift) whether cut or not.
+func (r *registry) setLeaseOut(server string, out bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.leaseOut[server] = out
+}
+
+// Adrift: a server cut off, or whose lease is still out (table.Adrift).
+func (c serverClaims) Adrift() bool {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	return c.r.cut[c.name] || c.r.leaseOut[c.name]
+}
 
 type taken struct {
 	server string
@@ -60,7 +75,7 @@ type taken struct {
 
 func newRegistry(st *memStore) *registry {
 	return &registry{st: st, owner: map[string]string{}, takes: make(chan taken, 64), releases: make(chan taken, 64),
-		stale: map[string]string{}, cut: map[string]bool{}}
+		stale: map[string]string{}, cut: map[string]bool{}, leaseOut: map[string]bool{}}
 }
 
 // orphan makes table id nobody's, as if its server had lost it to one

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -104,7 +105,8 @@ type Options struct {
 	onPrune func(int64) // tests: a pruning round ended, with how many it deleted
 	// stopWait is how long a scan waits for a table's old copy here to
 	// stop before starting the claim it took, or for the tables it stops
-	// once its lease ran out (default storeTimeout; tests shorten it).
+	// once its lease ran out or another server took them (default
+	// storeTimeout; tests change it).
 	stopWait time.Duration
 	// onAdrift: tests: the scan found the lease run out (dropAdrift),
 	// with the tables to start again once the store answers.
@@ -267,7 +269,12 @@ func (h *Hub) validLevel(level string) bool {
 
 // Close stops every table and waits for their goroutines. The tables stay
 // open in the store: a new hub resumes them. With Claims they are then
-// released, so that another server takes them at once.
+// released, so that another server takes them at once: those running
+// here and those stopped while the store was out of reach and not yet
+// started again (adrift), which this server may still hold. A store
+// still out of reach refuses the release (logged); the others then
+// take the tables once this server's lease has run out, as they would
+// had it died.
 func (h *Hub) Close() {
 	h.mu.Lock()
 	ids := make([]string, 0, len(h.tables))
@@ -277,6 +284,14 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	h.cancel()
 	h.wg.Wait()
+	// The scan has exited: adrift is no longer written. An id another
+	// server took since is not this server's to release; the store's
+	// Release gives up only those it still holds.
+	for _, id := range h.adrift {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
 	if h.o.Claims != nil && len(ids) > 0 {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
 		defer cancel()

@@ -132,6 +132,7 @@ type Claims interface {
 	// Held is the set of tables this server holds now (its claims
 	// another server has not taken since).
 	Held(ctx context.Context) (map[string]bool, error)
-	// Release gives tables up so that another server takes them now.
+	// Release gives up those of ids this server still holds, so that
+	// another server takes them now; one another server took stays its.
 	Release(ctx context.Context, ids []string) error
 }

@@ -281,10 +281,10 @@ func TestSeenClientGoneLoggedAtInfo(t *testing.T) {
 	var got []string
 	for _, l := range buf.Lines(t) {
 		if l["msg"] == "recording a player as seen" {
-			got = append(got, fmt.Sprint(l["level"], " ", l["reason"]))
+			got = append(got, fmt.Sprint(l["level"], " ", l["reason"], " ", l["err"]))
 		}
 	}
-	if want := []string{"INFO client gone", "WARN disk full"}; !slices.Equal(got, want) {
+	if want := []string{"INFO client gone reading players: context canceled", "WARN failed disk full"}; !slices.Equal(got, want) {
 		t.Fatalf("lines %q, want %q", got, want)
 	}
 }

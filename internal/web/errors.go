@@ -59,12 +59,16 @@ func status(err error) (int, string) {
 		return http.StatusNotImplemented, words(err, ErrNotImplemented)
 	case errors.Is(err, ErrInsufficientStorage):
 		return http.StatusInsufficientStorage, "the server's storage is full; nothing was saved"
-	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
+	// The database's classes before the generic deadline: the store's
+	// refusals for want of a connection, and PostgreSQL not answering,
+	// wrap the wait's context.DeadlineExceeded, and their words say
+	// which of the two went wrong.
 	case slowDatabase(err):
 		return http.StatusServiceUnavailable, "the server's database is too slow just now; try again in a moment"
 	case lostConnection(err):
 		return http.StatusServiceUnavailable, "the server cannot reach its database just now; try again in a moment"
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable, "server busy or shutting down; try again"
 	}
 	return http.StatusInternalServerError, "internal error"
 }
@@ -158,14 +162,30 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 
 // retryAfter is the Retry-After, in whole seconds (at least 1), an error
 // in err's chain asks for with a method RetryAfter() time.Duration (the
-// store's refusal for want of a connection: pgstore); 0 for none.
+// store's refusal for want of a connection: pgstore); else
+// outOfReachRetry for the database out of reach (lostConnection); 0 for
+// none.
 func retryAfter(err error) int {
 	var ra interface{ RetryAfter() time.Duration }
 	if !errors.As(err, &ra) || ra.RetryAfter() <= 0 {
+		if lostConnection(err) && !slowDatabase(err) {
+			return outOfReachRetry
+		}
 		return 0
 	}
 	return max(1, int((ra.RetryAfter()+time.Second-1)/time.Second))
 }
+
+// outOfReachRetry is the Retry-After, in seconds, of a request refused
+// because the database is out of reach. Decision: 5, a server's lease
+// (pgstore.DefaultLease): within it a PostgreSQL restart is usually over
+// (one shorter than the lease changes nothing for the tables), or, if
+// this server alone is cut off, its tables have moved to another server
+// that answers; asked sooner, the request mostly meets the same refusal.
+// No client asks again by itself on it (only a table's moving 503 is
+// asked again); a client that honours it waits as for a database too
+// slow (no connection free: 5 s too).
+const outOfReachRetry = 5
 
 // slowReason is the log's reason of a database too slow (slowDatabase):
 // the error's own (a method SlowReason() string: "no connection free"),

@@ -15,6 +15,16 @@ type unavailableErr struct{}
 func (unavailableErr) Error() string     { return "conn closed" }
 func (unavailableErr) Unavailable() bool { return true }
 
+// notAnsweringErr is the store's error of PostgreSQL not answering a
+// connection being opened (pgstore's notAnswering): out of reach, with
+// the wait's context.DeadlineExceeded in its chain.
+type notAnsweringErr struct{ unavailableErr }
+
+func (notAnsweringErr) Error() string {
+	return "PostgreSQL did not answer within 2s: context deadline exceeded"
+}
+func (notAnsweringErr) Unwrap() error { return context.DeadlineExceeded }
+
 func TestStatus(t *testing.T) {
 	tests := []struct {
 		err  error
@@ -33,6 +43,9 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("%w: table stopped", ErrUnavailable), 503, "server busy or shutting down; try again"},
 		{errors.New("disk on fire"), 500, "internal error"},
 		{fmt.Errorf("saving: %w", unavailableErr{}), 503, "the server cannot reach its database just now; try again in a moment"},
+		{fmt.Errorf("saving: %w", notAnsweringErr{}), 503, "the server cannot reach its database just now; try again in a moment"},
+		{fmt.Errorf("saving: %w", noConnErr{}), 503, "the server's database is too slow just now; try again in a moment"},
+		{context.DeadlineExceeded, 503, "server busy or shutting down; try again"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.err.Error(), func(t *testing.T) {

@@ -335,15 +335,22 @@ func TestSlowDatabaseOwnWords(t *testing.T) {
 // of its pool free in time.
 type noConnErr struct{ slowErr }
 
-func (noConnErr) Error() string             { return "no connection of the pool free within 5s" }
+func (noConnErr) Error() string {
+	return "no connection of the pool free within 5s: context deadline exceeded"
+}
+
+// Unwrap gives the wait's deadline, as the store's refusal does
+// (pgstore's noConnection): the database's words must still win.
+func (noConnErr) Unwrap() error             { return context.DeadlineExceeded }
 func (noConnErr) SlowReason() string        { return "database too slow: no connection free" }
 func (noConnErr) RetryAfter() time.Duration { return 4500 * time.Millisecond }
 
 // TestNoConnectionRetryAfter: a request refused because no connection of
 // the database's pool was free in time is answered 503 in the words of
 // a database too slow, with the Retry-After the store asks for (whole
-// seconds, rounded up), and logged under its own reason; an error that
-// asks for none gets no Retry-After.
+// seconds, rounded up), and logged under its own reason; a statement
+// timed out, which asks for none, gets no Retry-After; the database out
+// of reach gets the lease's 5 s.
 func TestNoConnectionRetryAfter(t *testing.T) {
 	buf := &webtest.Log{}
 	log := slog.New(slog.NewJSONHandler(buf, nil))
@@ -364,6 +371,18 @@ func TestNoConnectionRetryAfter(t *testing.T) {
 	if rec := answer(fmt.Errorf("stats: %w", slowErr{})); rec.Code != 503 || rec.Header().Get("Retry-After") != "" {
 		t.Fatalf("statement_timeout: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
+	// Out of reach: the store asks for no wait; the layer gives its own
+	// (a lease, outOfReachRetry). PostgreSQL not answering is out of
+	// reach too, though its error holds the wait's deadline.
+	for _, err := range []error{unavailableErr{}, notAnsweringErr{}} {
+		if rec := answer(fmt.Errorf("stats: %w", err)); rec.Code != 503 || rec.Header().Get("Retry-After") != "5" ||
+			!strings.Contains(rec.Body.String(), "cannot reach its database") {
+			t.Fatalf("out of reach (%v): %d, Retry-After %q, %s", err, rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+		}
+	}
+	if rec := answer(fmt.Errorf("%w: stopping", ErrUnavailable)); rec.Code != 503 || rec.Header().Get("Retry-After") != "" {
+		t.Fatalf("shutting down: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
 	events.Flush()
 	reasons := map[any]int{}
 	for _, l := range buf.Lines(t) {
@@ -371,7 +390,8 @@ func TestNoConnectionRetryAfter(t *testing.T) {
 			reasons[l["reason"]]++
 		}
 	}
-	if reasons["database too slow: no connection free"] != 1 || reasons["database too slow: statement_timeout or lock_timeout"] != 1 {
-		t.Fatalf("lines by reason %v; want one of each", reasons)
+	if reasons["database too slow: no connection free"] != 1 || reasons["database too slow: statement_timeout or lock_timeout"] != 1 ||
+		reasons["database out of reach"] != 2 {
+		t.Fatalf("lines by reason %v; want one of each database class, two out of reach (refused, not answering)", reasons)
 	}
 }

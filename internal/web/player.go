@@ -196,11 +196,35 @@ func (s *Server) seen(r *http.Request, id string) {
 	}
 	// A client that hung up meanwhile is no fault of the server's: INFO,
 	// as Fault logs clients gone.
-	level, reason := slog.LevelWarn, err.Error()
+	level, reason := slog.LevelWarn, seenReason(err)
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		level, reason = slog.LevelInfo, clientGone
 	} else {
 		s.seenPaused.Store(s.now().Add(seenPause).UnixNano())
 	}
-	s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r))
+	s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r), "err", err)
 }
+
+// seenReason is the log's reason of a visit not recorded: the reasons of
+// the requests' database 503s (Fault), or seenSlow past its own bound,
+// or seenFailed; the error's own words go in the line's err. Decision:
+// the error's text was the reason, so the event log's bound by reason
+// held nothing back (each text a reason of its own, up to its limit of
+// kinds) and a line told no class an operator could count.
+func seenReason(err error) string {
+	switch {
+	case slowDatabase(err):
+		return slowReason(err)
+	case lostConnection(err):
+		return outOfReach
+	case errors.Is(err, context.DeadlineExceeded):
+		return seenSlow
+	}
+	return seenFailed
+}
+
+// The reasons of a visit not recorded besides the database 503s'.
+const (
+	seenSlow   = "database too slow: visit not recorded within its bound"
+	seenFailed = "failed"
+)

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cardtable/internal/arlwire"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
 )
@@ -60,16 +61,11 @@ const ForwardedHeader = "X-Cardtable-Forwarded"
 // retryAfter is the Retry-After, in seconds, of a table being taken over.
 const retryAfter = "1"
 
-// MovingHeader marks a 503 that says the table is between servers, so
-// that the clients ask again by themselves (docs/api.md): a 503 with
-// Retry-After alone may be a database too busy, which they show.
-const MovingHeader = "X-Cardtable-Moving"
-
-// markMoving marks w's answer as a table between servers (MovingHeader),
-// to be asked again after retryAfter.
+// markMoving marks w's answer as a table between servers
+// (arlwire.MovingHeader), to be asked again after retryAfter.
 func markMoving(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", retryAfter)
-	w.Header().Set(MovingHeader, "1")
+	w.Header().Set(arlwire.MovingHeader, "1")
 }
 
 // Forward wraps the server's handler (all of it but the outermost

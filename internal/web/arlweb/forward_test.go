@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"cardtable/internal/arlwire"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -141,16 +142,16 @@ func TestForward(t *testing.T) {
 	}
 	got = got[:1]
 	if w := serve("GET", "/api/arlington/tables/ELSEWHERE", http.Header{ForwardedHeader: {"1"}}); w.Code != http.StatusServiceUnavailable ||
-		w.Header().Get("Retry-After") == "" || w.Header().Get(MovingHeader) != "1" || len(got) != 1 {
-		t.Fatalf("a forwarded request for a table not here: %d, Retry-After %q, moving %q, %d forwarded", w.Code, w.Header().Get("Retry-After"), w.Header().Get(MovingHeader), len(got)-1)
+		w.Header().Get("Retry-After") == "" || w.Header().Get(arlwire.MovingHeader) != "1" || len(got) != 1 {
+		t.Fatalf("a forwarded request for a table not here: %d, Retry-After %q, moving %q, %d forwarded", w.Code, w.Header().Get("Retry-After"), w.Header().Get(arlwire.MovingHeader), len(got)-1)
 	}
 	asked := fc.asked
 	if w := serve("GET", "/api/arlington/tables/"+local.ID(), nil); w.Code != http.StatusOK || fc.asked != asked {
 		t.Fatalf("a table here: %d, asked where %d times", w.Code, fc.asked-asked)
 	}
 	fc.place = Place{Wait: true}
-	if w := serve("GET", "/api/arlington/tables/MOVING/ws", nil); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || w.Header().Get(MovingHeader) != "1" {
-		t.Fatalf("a table between servers: %d, moving %q", w.Code, w.Header().Get(MovingHeader))
+	if w := serve("GET", "/api/arlington/tables/MOVING/ws", nil); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || w.Header().Get(arlwire.MovingHeader) != "1" {
+		t.Fatalf("a table between servers: %d, moving %q", w.Code, w.Header().Get(arlwire.MovingHeader))
 	}
 	fc.place, fc.err = Place{}, errors.New("no database")
 	if w := serve("GET", "/api/arlington/tables/X", nil); w.Code != http.StatusServiceUnavailable {
@@ -212,7 +213,7 @@ func (movedSeats) SaveSeats(context.Context, string, []table.StoredSeat) error {
 
 // TestMovedRetryAfter: a request refused because the table moved to
 // another server meanwhile (nothing done) says Retry-After and is marked
-// as a table moving (MovingHeader), so the page asks again, reaching the
+// as a table moving (arlwire.MovingHeader), so the page asks again, reaching the
 // table's new server.
 func TestMovedRetryAfter(t *testing.T) {
 	ctx := context.Background()
@@ -225,8 +226,8 @@ func TestMovedRetryAfter(t *testing.T) {
 	}
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, httptest.NewRequest("POST", "/api/arlington/tables/"+tb.ID()+"/join", strings.NewReader(`{"name":"Ann"}`)))
-	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || w.Header().Get(MovingHeader) != "1" {
-		t.Fatalf("a join refused as moved: %d, Retry-After %q, moving %q, %s", w.Code, w.Header().Get("Retry-After"), w.Header().Get(MovingHeader), w.Body)
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || w.Header().Get(arlwire.MovingHeader) != "1" {
+		t.Fatalf("a join refused as moved: %d, Retry-After %q, moving %q, %s", w.Code, w.Header().Get("Retry-After"), w.Header().Get(arlwire.MovingHeader), w.Body)
 	}
 }
 

@@ -44,7 +44,12 @@ func TestBrowserHintBusy(t *testing.T) {
 	sp.hinting.wait = 200 * time.Millisecond // not 10 s
 	site := web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy})
 	var proxyBusy atomic.Bool // a proxy in front answers hints itself: 503, a page of its own
+	var dbDown atomic.Bool    // the server's database out of reach: its hint fails as the store's read would
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dbDown.Load() && strings.HasSuffix(r.URL.Path, "/hint") {
+			web.WriteError(w, r, nil, fmt.Errorf("reading the game: %w", outOfReachErr{}))
+			return
+		}
 		if proxyBusy.Load() && strings.HasSuffix(r.URL.Path, "/hint") {
 			w.Header().Set("Content-Type", "text/html")
 			w.Header().Set("Retry-After", "7")
@@ -100,7 +105,28 @@ func TestBrowserHintBusy(t *testing.T) {
 	p.clickSel("#btn-hint")
 	p.waitJS(`/Try again in 7 s/.test(document.querySelector("#toast .msg").textContent)`, "the proxy's busy said")
 	p.saidNews(t, "a proxy's 503", "The hint is busy: the server is too busy to work it out. Try again in 7 s.")
+
+	// The server's database out of reach: its 503 carries Retry-After
+	// (web.WriteError's) and is news in the server's words.
+	proxyBusy.Store(false)
+	dbDown.Store(true)
+	p.clickSel("#btn-hint")
+	p.waitJS(`/cannot reach its database/.test(document.querySelector("#toast .msg").textContent) || !!document.body.dataset.lastError`,
+		"the database's 503 said")
+	p.saidNews(t, "the database's 503", "The hint is busy: the server cannot reach its database just now; try again in a moment.")
 }
+
+// outOfReachErr is an error of the database out of reach, as the
+// PostgreSQL store's are (a method Unavailable() bool, web's contract):
+// PostgreSQL not answering a connection being opened, which holds the
+// wait's context.DeadlineExceeded as the store's does.
+type outOfReachErr struct{}
+
+func (outOfReachErr) Error() string {
+	return "PostgreSQL did not answer within 5s: context deadline exceeded"
+}
+func (outOfReachErr) Unavailable() bool { return true }
+func (outOfReachErr) Unwrap() error     { return context.DeadlineExceeded }
 
 // saidNews fails the test unless the page's message box holds want as
 // news (an information box), with no error noted.

@@ -251,8 +251,9 @@ async function tableGone() {
 }
 // ENDED_WAITS are the waits before each asking again for a gone table's
 // result: bounded, so a page whose server stays unreachable stops asking
-// (about 15 s in all) and says so. A Retry-After the answer gives is
-// waited instead, up to ENDED_WAIT_MAX.
+// (five times: about 15 s in all) and says so. A Retry-After the answer
+// gives is waited instead, up to ENDED_WAIT_MAX: 25 s in all when each
+// answer asks for 5 s (the database out of reach), 150 s at the most.
 const ENDED_WAITS = [500, 1000, 2000, 4000, 8000];
 const ENDED_WAIT_MAX = 30000;
 // askEnded is GET .../ended's status and result (null but for 200),

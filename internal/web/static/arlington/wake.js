@@ -66,7 +66,7 @@ export function answered() {
 // Quiet. A server that stops without closing anything (its process
 // paused, its machine gone) leaves the page's socket open and silent:
 // the table, taken over by another server, played on while the page
-// waited, until a proxy's read timeout (nginx's 120 s) or for good. So a
+// waited, until a proxy's read timeout (nginx's 60 s) or for good. So a
 // shown page that has heard nothing for QUIET_MS checks as on waking (a
 // table waiting on a person thinking sends nothing: one ping each
 // QUIET_MS, answered by a pong).

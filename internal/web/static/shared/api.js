@@ -94,9 +94,9 @@ export async function request(method, path, body, { text = false, raw = false, n
 const tableRetries = 8;
 
 // movingTable: res says an Arlington table is between servers (503
-// marked so by the server, with Retry-After), so the request was not
-// carried out and may be made again; a 503 not marked (a database too
-// busy) is shown.
+// marked so by the server, arlwire.MovingHeader, with Retry-After), so
+// the request was not carried out and may be made again; a 503 not
+// marked (a database too busy or out of reach) is shown.
 function movingTable(path, res) {
   return res.status === 503 && res.headers.get("X-Cardtable-Moving") === "1" && path.startsWith("/api/arlington/tables/");
 }
