@@ -137,6 +137,7 @@ func TestLeakScanChecksTheCut(t *testing.T) {
 		{"two seats' cut cards swapped", cutSwapped},
 		{"the cut on a later event", cutOnALaterEvent},
 		{"a second cut key after one holding a hidden card", cutTwice},
+		{"a key twice, the second in capitals", keyTwiceInCapitals},
 	})
 }
 
@@ -218,6 +219,25 @@ func cutTwice(t *testing.T, f *scanFixture) (table.Update, []byte) {
 		t.Fatalf("the message has %d cut keys", bytes.Count(raw, key))
 	}
 	raw = bytes.Replace(raw, key, append(append(slices.Clone(key), fj...), append([]byte(","), key...)...), 1)
+	var got table.Update
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	return got, raw
+}
+
+// keyTwiceInCapitals: Go's decoder takes a key whatever its case, so
+// "Cut" after "cut" would set the same field, the last one kept; a key
+// that comes twice in any case is refused. The keys here hold no card,
+// so only that rule can catch it.
+func keyTwiceInCapitals(t *testing.T, f *scanFixture) (table.Update, []byte) {
+	u, _, _ := f.firstDeal(t)
+	f.clean(t, u)
+	raw, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = append([]byte(`{"extra":0,"Extra":0,`), raw[1:]...)
 	var got table.Update
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)

@@ -317,15 +317,23 @@ func TestBaseProofMemory(t *testing.T) {
 // TestLongBaseProofWideCap: at the command line's 1 GB, an analysis's
 // proofs prove deal 3's greedy point 30 lost, every position after its
 // deal lost by the base proof; a cap of 65 536 verdicts fills first and
-// leaves it unknown.
+// leaves it unknown (both are checked).
 func TestLongBaseProofWideCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 150 000 base-proof states")
 	}
 	g := greedyGame(t, 3)
-	pf := newProofs(&walker{g: g}, g.MovesPlayed(), 1<<30)
-	r := pf.solve(context.Background(), 30, Limits{Nodes: 100_000}, true)
-	if r.Status != Unsolvable {
-		t.Errorf("point 30: %s after %d nodes (%d verdicts), want unsolvable", r.Status, r.Nodes, len(pf.lost.bases.lost))
+	for _, c := range []struct {
+		cap  int // 0: the one 1 GB sets
+		want Status
+	}{{0, Unsolvable}, {1 << 16, Unknown}} {
+		pf := newProofs(&walker{g: g}, g.MovesPlayed(), 1<<30)
+		if c.cap > 0 {
+			pf.lost.bases.max = c.cap
+		}
+		r := pf.solve(context.Background(), 30, Limits{Nodes: 100_000}, true)
+		if r.Status != c.want {
+			t.Errorf("point 30, cap %d: %s after %d nodes (%d verdicts), want %s", pf.lost.bases.max, r.Status, r.Nodes, len(pf.lost.bases.lost), c.want)
+		}
 	}
 }

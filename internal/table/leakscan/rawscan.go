@@ -165,10 +165,13 @@ func (sc *rawScan) value(path []string) error {
 					return fmt.Errorf("the message is not JSON: %w", err)
 				}
 				key := kt.(string)
-				if seen[key] {
+				// Go's decoder takes a key whatever its case, so "Cut"
+				// after "cut" would overwrite it unseen by the typed checks.
+				folded := strings.ToLower(key)
+				if seen[folded] {
 					return fmt.Errorf("the message has the key %q twice in %s", key, where(path))
 				}
-				seen[key] = true
+				seen[folded] = true
 				if err := sc.names(path, key); err != nil {
 					return err
 				}
