@@ -83,6 +83,53 @@ func lateWordTold(a *seatTab, id string, n, at int, action string) bool {
 // and loads them; that window then plays once more, and its word comes
 // after the view with the move: the log tells it as hers.
 func TestBrowserArlingtonLateWordAfterManyMovesLoaded(t *testing.T) {
+	lateWordLoaded(t, false)
+}
+
+// TestBrowserArlingtonLateWordAfterGap: as
+// TestBrowserArlingtonLateWordAfterManyMovesLoaded, with the page's
+// connection dropped and restored, its first view then leaving a gap, so
+// that the page starts again with a full view, between the move judged the
+// stand-in's and the late word. The full view repeats Ann's 41 moves:
+// noted again (only those still among the last 32 kept were skipped), the
+// older ones pushed the newer out, which came in again as loaded, the
+// judged move among them; the late word then only cleared that mark.
+func TestBrowserArlingtonLateWordAfterGap(t *testing.T) {
+	lateWordLoaded(t, true)
+}
+
+// gapOnce drops the page's connection; the next connection's first view
+// seems to leave a gap (as after messages lost), so the page starts
+// again with a new connection and a full view.
+const gapOnce = `(() => {
+  const W = window.WebSocket;
+  function Gap(url, protocols) {
+    window.WebSocket = W;
+    const s = new W(url, protocols);
+    let done = false;
+    // Registered before the page's onmessage, so it stops the view and
+    // hands the page the altered one instead.
+    s.addEventListener("message", (ev) => {
+      if (done) return;
+      const m = JSON.parse(ev.data);
+      if (m.type !== "view" || !m.view) return;
+      done = true;
+      ev.stopImmediatePropagation();
+      m.view.eventsFrom = 1e6;
+      s.onmessage({ data: JSON.stringify(m) });
+    });
+    return s;
+  }
+  Gap.prototype = W.prototype;
+  for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Gap[k] = W[k];
+  window.WebSocket = Gap;
+  window.__ws.drop();
+})()`
+
+// lateWordLoaded runs TestBrowserArlingtonLateWordAfterManyMovesLoaded,
+// with a gap before the late word when gap is set.
+func lateWordLoaded(t *testing.T, gap bool) {
+	t.Helper()
 	e := newEnv(t, Limits{Burst: 10000})
 	ann := e.client()
 	var got created
@@ -123,7 +170,15 @@ func TestBrowserArlingtonLateWordAfterManyMovesLoaded(t *testing.T) {
 	if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
 		t.Fatalf("move %d (%s), its word not yet come, is not told as the stand-in's", n, action)
 	}
+	if gap {
+		views := len(p.views())
+		p.do(chromedp.Evaluate[chromedp.Void](gapOnce))
+		p.until(fmt.Sprintf(`document.body.dataset.resyncs === "1" && window.__ws.views.length > %d && window.__ws.views.at(-1)[0] === 0 && %s`, views+1, shownAll))
+		if !eval[bool](p, fmt.Sprintf(`document.querySelector('#log li[data-n="%d"]').classList.contains("stand-in")`, n)) {
+			t.Fatalf("after the full view, move %d (%s), its word not yet come, is not told as the stand-in's", n, action)
+		}
+	}
 	if lateWordTold(p, got.ID, n, at, action) {
-		t.Errorf("with %d of Ann's moves loaded, her move %d (%s) made in another window is told as \"A bot played for you\" after its late word", moves, n, action)
+		t.Errorf("with %d of Ann's moves loaded (gap before the word: %v), her move %d (%s) made in another window is told as \"A bot played for you\" after its late word", moves, gap, n, action)
 	}
 }

@@ -20,8 +20,8 @@ export function lastChat() {
 // is still its number and time, so that one sent again (a database
 // restored from an older backup numbers its lines again) shows once.
 // Lines that come while the page is open (fresh) are said, as the list
-// shows them (the list is no live region: redrawn whole, it would be
-// read whole), their words as written (no card words in "OK♥"); the
+// shows them (the list is no live region: said here, a line is said
+// once), their words as written (no card words in "OK♥"); the
 // earlier lines a page opens with are not. The person's own line is not
 // said back: its taking was said, "Sent." (ackedLine). seat is the
 // page's seat (-1: watching): a seated person's lines are their seat's;
@@ -61,31 +61,42 @@ function ownLine(l, seat) {
 // at its end follows the newest line; one they scrolled up to read older
 // lines stays where it is (the first line in sight at the same place),
 // and a "New messages" button over its foot takes them down when pressed,
-// as chat programs do.
+// as chat programs do. Only the new lines are made, and the oldest
+// removed past KEEP: the list was made anew at each line (some 200
+// elements with 50 lines kept), and a screen reader reading it, or a
+// selection in it, lost its place.
 export function renderChat() {
   const box = $("chat");
-  if (box.children.length === lines.length && (!lines.length || box.lastElementChild.dataset.key === key(lines[lines.length - 1]))) return;
   const had = box.lastElementChild ? box.lastElementChild.dataset.key : "";
+  // The box shows the lines up to had, in order (lines only grows at its
+  // end): the lines after it are new. had gone from lines (more than KEEP
+  // came at once) leaves none of the box's lines kept.
+  const from = had ? lines.findIndex((l) => key(l) === had) + 1 : 0;
+  if (from === lines.length) return;
   const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
   const anchor = atEnd ? null : inSight(box);
-  box.replaceChildren();
-  for (const l of lines) {
-    const li = el("li");
-    li.dataset.key = key(l);
-    // A spectator's line says so: a spectator's name is not checked, so
-    // it must not pass for a seated player's.
-    // The name and the words each in a <bdi>: a right-to-left name
-    // ("אבי") must not pull the words' first digits to its left, nor
-    // right-to-left words the name to the line's end.
-    const who = el("b");
-    who.append(el("bdi", "", l.name), l.seat < 0 ? " (watching): " : ": ");
-    li.append(who, el("bdi", "", l.text));
-    box.appendChild(li);
-  }
+  if (had && from === 0) box.replaceChildren();
+  for (const l of lines.slice(from)) box.appendChild(line(l));
+  while (box.children.length > lines.length) box.firstElementChild.remove();
   const now = anchor && [...box.children].find((li) => li.dataset.key === anchor.key);
   if (!now) { toEnd(); return; }
   box.scrollTop += now.getBoundingClientRect().top - box.getBoundingClientRect().top - anchor.off;
   if (box.lastElementChild.dataset.key !== had) $("chat-new").hidden = false;
+}
+
+// line makes the list's item for chat line l.
+function line(l) {
+  const li = el("li");
+  li.dataset.key = key(l);
+  // A spectator's line says so: a spectator's name is not checked, so
+  // it must not pass for a seated player's.
+  // The name and the words each in a <bdi>: a right-to-left name
+  // ("אבי") must not pull the words' first digits to its left, nor
+  // right-to-left words the name to the line's end.
+  const who = el("b");
+  who.append(el("bdi", "", l.name), l.seat < 0 ? " (watching): " : ": ");
+  li.append(who, el("bdi", "", l.text));
+  return li;
 }
 
 // inSight is the first line of the list in sight and how far below the

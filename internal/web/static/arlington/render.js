@@ -60,8 +60,9 @@ export function spectrumWords(s) { return SPECTRUM[s] || s; }
 // player's box, the trick, the last trick), that content as a key. A view
 // that changes nothing there (a chat line, a reconnect, another seat's
 // play for most boxes) keeps the elements: made anew at every view they
-// cost a phone some 130 elements a reconnect, and a screen reader lost
-// its place in them. redrawAll forgets the keys: the cards' look changed
+// cost a phone some 60 to 75 elements at two seats (createElement calls,
+// the cards' SVG pictures not counted: docs/arlington-page.md), and a
+// screen reader lost its place in them. redrawAll forgets the keys: the cards' look changed
 // (setSmallCards), so everything with cards is drawn again.
 let drawn = new WeakMap();
 export function redrawAll() { drawn = new WeakMap(); }

@@ -45,6 +45,9 @@ const CLAIMS_MAX = 16; // each is used up or withdrawn within a round trip: a fe
 // word uses it up.
 const seatMoves = [];
 const MOVES_MAX = 32;
+// notedSeat is the seat seatMoves are of: a page given another seat
+// starts them again.
+let notedSeat = -1;
 // STALE_AFTER is how many of the seat's moves judged the stand-in's end a
 // claim (and the page's own action waiting).
 const STALE_AFTER = 2;
@@ -150,9 +153,15 @@ export function noteStandIn(events, seat) {
 // did not see them come, but each uses up a word of another window that
 // is its action, sent at or before it, and a word coming later finds it.
 export function noteHistory(events, seat) {
+  // A full view after a gap repeats moves seen and judged already: every
+  // one at or below the newest noted is skipped, not only those still in
+  // seatMoves, or past MOVES_MAX the older ones came in again, pushed out
+  // the newer ones, and those were noted again as loaded (a judged move
+  // among them then stayed the stand-in's after its late word).
+  if (seat !== notedSeat) { seatMoves.length = 0; notedSeat = seat; }
+  const newest = seatMoves.length ? seatMoves[seatMoves.length - 1].n : -1;
   for (const e of events) {
-    // A full view after a gap repeats moves seen and judged already.
-    if (e.kind !== "move" || e.seat !== seat || seatMoves.some((m) => m.n === e.n)) continue;
+    if (e.kind !== "move" || e.seat !== seat || e.n <= newest) continue;
     const key = actionKey(e.action);
     noteMove(e.n, key, !takeClaim(key, e.n));
   }
