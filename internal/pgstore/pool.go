@@ -100,7 +100,7 @@ func busyWords(p pool) string {
 		side = fmt.Sprintf(", %d of the %d requests may hold (the rest are kept for the live tables)", p.held.Load(), cap(p.share))
 	}
 	return fmt.Sprintf("%d of %d in use (pool_max_conns)%s; "+
-		"queries are waiting on PostgreSQL (a lock held, a slow database; see pg_stat_activity)",
+		"queries are waiting on PostgreSQL (a lock held, a slow database, or PostgreSQL no longer answering its open connections; see pg_stat_activity)",
 		st.AcquiredConns(), st.MaxConns(), side)
 }
 

@@ -187,10 +187,17 @@ func (h *Hub) dropLost() bool {
 	// one hung among 20 lost, the 19 quiet ones took 20 s to 80 s to
 	// stop, their players left on this server's dead copy).
 	slices.SortFunc(lost, func(a, b *Table) int { return strings.Compare(a.id, b.id) })
-	for _, t := range lost {
-		h.o.Logf("table %s: another server holds it now; dropped here", t.id)
+	// Logged once stopped: one that did not stop in time (a store write
+	// hung) is still running here and tried again at the next scan; each
+	// scan logged it as dropped, though it was not.
+	stopped := h.loseAll(lost)
+	for _, id := range stopped {
+		h.o.Logf("table %s: another server holds it now; dropped here", id)
 	}
-	h.loseAll(lost)
+	if len(stopped) < len(lost) {
+		h.o.Logf("another server holds %d tables run here: %d of %d stopped; the rest did not stop in time (a store write hung) and are tried again at the next scan",
+			len(lost), len(stopped), len(lost))
+	}
 	return true
 }
 

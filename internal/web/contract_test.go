@@ -276,7 +276,7 @@ func TestSeenClientGoneLoggedAtInfo(t *testing.T) {
 	r := httptest.NewRequest("GET", "/api/echo/player", nil).WithContext(ctx)
 	r.AddCookie(h.jar.Cookie(playerCookie))
 	h.s.ServeHTTP(httptest.NewRecorder(), r)
-	fail = errors.New("disk full")
+	fail = fmt.Errorf("disk full: %w", ErrInsufficientStorage)
 	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
 	var got []string
 	for _, l := range buf.Lines(t) {
@@ -284,7 +284,7 @@ func TestSeenClientGoneLoggedAtInfo(t *testing.T) {
 			got = append(got, fmt.Sprint(l["level"], " ", l["reason"], " ", l["err"]))
 		}
 	}
-	if want := []string{"INFO client gone reading players: context canceled", "WARN failed disk full"}; !slices.Equal(got, want) {
+	if want := []string{"INFO client gone reading players: context canceled", "WARN disk full disk full: insufficient storage"}; !slices.Equal(got, want) {
 		t.Fatalf("lines %q, want %q", got, want)
 	}
 }

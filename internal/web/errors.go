@@ -182,9 +182,10 @@ func retryAfter(err error) int {
 // (one shorter than the lease changes nothing for the tables), or, if
 // this server alone is cut off, its tables have moved to another server
 // that answers; asked sooner, the request mostly meets the same refusal.
-// No client asks again by itself on it (only a table's moving 503 is
-// asked again); a client that honours it waits as for a database too
-// slow (no connection free: 5 s too).
+// Clients that ask again by themselves wait it out first, as for a
+// database with no connection free (5 s too): the Arlington page's ask
+// for a game's result (askEnded, connection.js) on any 503, and Spider's
+// settings write on its one retry.
 const outOfReachRetry = 5
 
 // slowReason is the log's reason of a database too slow (slowDatabase):

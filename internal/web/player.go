@@ -219,12 +219,21 @@ func seenReason(err error) string {
 		return outOfReach
 	case errors.Is(err, context.DeadlineExceeded):
 		return seenSlow
+	case errors.Is(err, ErrInsufficientStorage):
+		return seenDiskFull
 	}
 	return seenFailed
 }
 
 // The reasons of a visit not recorded besides the database 503s'.
 const (
-	seenSlow   = "database too slow: visit not recorded within its bound"
-	seenFailed = "failed"
+	// The statement may have been running long, or PostgreSQL may have
+	// stopped answering on a connection already open: the bound cannot
+	// tell which.
+	seenSlow = "database slow or not answering: visit not answered within its bound"
+	// The store's disk full (classed ErrInsufficientStorage, as
+	// spiderweb's Seen does): its own reason, as the write's 507 is a
+	// class of its own, and a reason an operator can count.
+	seenDiskFull = "disk full"
+	seenFailed   = "failed"
 )

@@ -95,10 +95,11 @@ func TestSeenReasons(t *testing.T) {
 		err    error
 		reason string
 	}{
-		{nil, "database too slow: visit not recorded within its bound"},
+		{nil, "database slow or not answering: visit not answered within its bound"},
 		{fmt.Errorf("seen: %w", unavailableErr{}), "database out of reach"},
 		{fmt.Errorf("seen: %w", noConnErr{}), "database too slow: no connection free"},
 		{fmt.Errorf("seen: %w", slowErr{}), "database too slow: statement_timeout or lock_timeout"},
+		{fmt.Errorf("seen: %w", ErrInsufficientStorage), "disk full"},
 		{errors.New("seen: disk on fire at block 12345"), "failed"},
 	}
 	for _, c := range cases {

@@ -133,8 +133,10 @@ func (s *Handlers) AdoptLegacy(ctx context.Context, player string) (bool, error)
 }
 
 // Seen records that player is still in use (for web.Options.Seen).
+// Its error is classed as the requests' are, so that web logs a disk
+// full under a reason of its own.
 func (s *Handlers) Seen(ctx context.Context, player string) error {
-	return s.games.Seen(ctx, player)
+	return web.Classify(s.games.Seen(ctx, player), classes)
 }
 
 // handle is web.Handle with the engine's and the store's errors classified.

@@ -36,14 +36,7 @@ func TestBrowserStatsNoGames(t *testing.T) {
 		t.Errorf("the empty charts read %q: they name a game 1", charts)
 	}
 	p.clickSel(`#dlg-stats [data-close]`)
-	// A deal, then a new game: the first counts as lost.
-	p.clickSel("#btn-deal")
-	p.idle()
-	p.clickSel("#btn-new")
-	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
-	p.clickSel("#new-start")
-	p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game")
-	p.idle()
+	p.loseOneGame()
 	// Opened again, the panel shows nothing of the last opening while
 	// the server's figures come.
 	ss.holdGet("/api/stats")
@@ -75,11 +68,9 @@ func TestBrowserStatsNoGames(t *testing.T) {
 	}
 }
 
-// TestBrowserStatsChartsPhone: on a phone (360x780) the charts' labels
-// are 10 px or more on the screen, and none is cut at the chart's left
-// edge; the charts, scaled to the phone's width, drew them at 7 px.
-func TestBrowserStatsChartsPhone(t *testing.T) {
-	p := openPage(t, startBrowser(t), pageServer(t), phoneWidth(360), 780)
+// loseOneGame deals, then starts a new game: the first game counts as
+// lost, the statistics' one game played.
+func (p *browserPage) loseOneGame() {
 	p.clickSel("#btn-deal")
 	p.idle()
 	p.clickSel("#btn-new")
@@ -87,6 +78,14 @@ func TestBrowserStatsChartsPhone(t *testing.T) {
 	p.clickSel("#new-start")
 	p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game")
 	p.idle()
+}
+
+// TestBrowserStatsChartsPhone: on a phone (360x780) the charts' labels
+// are 10 px or more on the screen, and none is cut at the chart's left
+// edge; the charts, scaled to the phone's width, drew them at 7 px.
+func TestBrowserStatsChartsPhone(t *testing.T) {
+	p := openPage(t, startBrowser(t), pageServer(t), phoneWidth(360), 780)
+	p.loseOneGame()
 	p.shownStats()
 	var labels []struct {
 		Text   string

@@ -28,8 +28,9 @@ export function storedLooks() {
 
 // mergeSettings keeps the settings the page knows, each one of its
 // allowed values (CHOICES, NEW_GAME_CHOICES, CHEATS) or else of its
-// default's type (a string at most 64 characters), the defaults for the
-// rest: the browser's copy stays far below the 16 KiB the server takes.
+// default's type (yes or no: every setting of another type has a list
+// of its values, and one added needs one), the defaults for the rest:
+// the browser's copy stays far below the 16 KiB the server takes.
 function mergeSettings(src) {
   const out = structuredClone(DEFAULTS);
   if (!src || typeof src !== "object") return out;
@@ -37,7 +38,7 @@ function mergeSettings(src) {
     if (k === "newGame") out.newGame = mergeNewGame(src.newGame);
     else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
     else if (k === "cheat") out[k] = CHEATS.includes(src[k]) ? src[k] : DEFAULTS[k];
-    else if (src[k] !== undefined && typeof src[k] === typeof DEFAULTS[k] && !(typeof src[k] === "string" && src[k].length > 64)) out[k] = src[k];
+    else if (typeof DEFAULTS[k] === "boolean" && typeof src[k] === "boolean") out[k] = src[k];
   }
   return out;
 }
@@ -67,13 +68,26 @@ function mergeNewGame(src) {
 // the server's, and a setting changed just before a reload came back as
 // it was (the reload asked for them before the write was done).
 const UNSENT_KEY = SETTINGS_KEY + ".unsent";
+// unsentHere is the mark where the browser keeps none (private mode, or
+// storage that throws): without it a failed write was never sent again.
+let unsentHere = false;
 
 function local() {
   try { return JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch { return null; }
 }
 
 function unsent() {
-  try { return localStorage.getItem(UNSENT_KEY) === "1"; } catch { return false; }
+  try { return localStorage.getItem(UNSENT_KEY) === "1"; } catch { return unsentHere; }
+}
+
+// markUnsent sets or clears the unsent mark, in the browser's storage
+// and in this page (unsentHere).
+function markUnsent(on) {
+  unsentHere = on;
+  try {
+    if (on) localStorage.setItem(UNSENT_KEY, "1");
+    else localStorage.removeItem(UNSENT_KEY);
+  } catch { /* private mode: unsentHere */ }
 }
 
 // hooks are the page's (initSettings): changed redraws it for settings
@@ -134,10 +148,8 @@ export function changeSettings(fn) {
   if (now) S.settings = mergeSettings(now);
   fn(S.settings);
   applySettings();
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
-    localStorage.setItem(UNSENT_KEY, "1");
-  } catch { /* private mode */ }
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* private mode */ }
+  markUnsent(true);
   sendSettings();
 }
 
@@ -175,10 +187,8 @@ function sendSettings() {
   api.putSettings(s).then(() => {
     clearTimeout(retryTimer);
     setRetryAt(0);
-    try {
-      if (changedSince()) { localStorage.setItem(UNSENT_KEY, "1"); again = true; }
-      else localStorage.removeItem(UNSENT_KEY);
-    } catch { /* private mode */ }
+    if (changedSince()) { markUnsent(true); again = true; }
+    else markUnsent(false);
   }, (e) => {
     if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
     return refused(e, changedSince);
@@ -197,11 +207,14 @@ function sendSettings() {
 // the doubled wait of failures before another tab's success.
 const RETRY_KEY = SETTINGS_KEY + ".retryAt";
 const FAILS_KEY = SETTINGS_KEY + ".failures";
-// fails is the count where the browser keeps none (private mode).
+// fails and retryHere are the count and the time where the browser
+// keeps none (private mode): a time of 0 there sent the retry at once,
+// again and again.
 let fails = 0;
+let retryHere = 0;
 
 function retryAt() {
-  try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return 0; }
+  try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return retryHere; }
 }
 
 function failures() {
@@ -212,6 +225,7 @@ function failures() {
 // and the failures counted.
 function setRetryAt(ms) {
   if (!ms) fails = 0;
+  retryHere = ms;
   try {
     if (ms) localStorage.setItem(RETRY_KEY, String(ms));
     else { localStorage.removeItem(RETRY_KEY); localStorage.removeItem(FAILS_KEY); }
@@ -222,7 +236,8 @@ function setRetryAt(ms) {
 // server's Retry-After and a wait of 1 s doubling at each of the
 // browser's failures in a row (FAILS_KEY), up to 5 minutes: a tab kept open all day would otherwise hold a
 // change the server never had until the next page was loaded, and the
-// Retry-After alone (about 1 s from a busy server) had each tab write
+// Retry-After alone (about 1 s from the rate limit's 429; this server's 503s
+// ask for 5 s) had each tab write
 // every second for as long as the server could not store them.
 function retryLater(e) {
   const ra = e && e.retryAfter > 0 ? e.retryAfter : 0;
@@ -263,12 +278,12 @@ async function refused(e, changedSince) {
   let kept = null;
   try { kept = await api.settings(); } catch { /* unknown: keep the copy */ }
   if (changedSince()) {
-    try { localStorage.setItem(UNSENT_KEY, "1"); } catch { /* private mode */ }
+    markUnsent(true);
     again = true;
     return;
   }
+  markUnsent(false);
   try {
-    localStorage.removeItem(UNSENT_KEY);
     if (kept) {
       S.settings = mergeSettings(kept);
       localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));

@@ -1,0 +1,53 @@
+package spiderweb
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// noStorage makes every later page of p's tab find a localStorage that
+// throws, as a browser keeping none (a private window, storage turned
+// off) has.
+const noStorage = `Object.defineProperty(window, "localStorage", {get() { throw new DOMException("storage off", "SecurityError"); }});`
+
+// TestBrowserSettingsRetriedNoStorage: where the browser keeps nothing
+// in localStorage, a change whose write failed (503) is still sent again
+// by the page, and no sooner than a first failure's 1 s: the page keeps
+// the unsent mark and the retry's time itself. Read from storage alone,
+// the mark was never set, and the change never reached the server.
+func TestBrowserSettingsRetriedNoStorage(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
+			page.AddScriptToEvaluateOnNewDocumentParams{Source: noStorage})
+		return err
+	}))
+	p.load()
+	var throws bool
+	p.eval(`(() => { try { localStorage; return false; } catch { return true; } })()`, &throws)
+	if !throws {
+		t.Fatal("the page's localStorage does not throw")
+	}
+	ss.fail.Store(1)
+	ss.retryAfter.Store(0)
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	waitSignal(t, ss.failed, "the failed settings write")
+	waitSignal(t, ss.stored, "the settings write sent again")
+	if ms := time.Now().UnixMilli() - ss.failedAt.Load(); ms < 1000 {
+		t.Errorf("the write was sent again %d ms after its failure, want 1000 or more (a first failure's wait)", ms)
+	}
+	p.idle()
+	if n := ss.puts.Load(); n != 2 {
+		t.Errorf("%d settings writes, want 2: the failed one and one sent again", n)
+	}
+	if s := ss.settings(p); s["sound"] != true {
+		t.Errorf("the server's settings after the write sent again: %v, want sound true", s)
+	}
+}
