@@ -195,8 +195,8 @@ func (h *Hub) dropLost() bool {
 		h.o.Logf("table %s: another server holds it now; dropped here", id)
 	}
 	if len(stopped) < len(lost) {
-		h.o.Logf("another server holds %d tables run here: %d of %d stopped; the rest did not stop in time (a store write hung) and are tried again at the next scan",
-			len(lost), len(stopped), len(lost))
+		h.o.Logf("another server holds tables run here: %d of %d stopped; the rest did not stop in time (a store write hung) and are tried again at the next scan",
+			len(stopped), len(lost))
 	}
 	return true
 }

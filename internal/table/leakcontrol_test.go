@@ -137,7 +137,7 @@ func TestLeakScanChecksTheCut(t *testing.T) {
 		{"two seats' cut cards swapped", cutSwapped},
 		{"the cut on a later event", cutOnALaterEvent},
 		{"a second cut key after one holding a hidden card", cutTwice},
-		{"a key twice, the second in capitals", keyTwiceInCapitals},
+		{"a key twice, the second folded", keyTwiceInCapitals},
 	})
 }
 
@@ -228,8 +228,9 @@ func cutTwice(t *testing.T, f *scanFixture) (table.Update, []byte) {
 
 // keyTwiceInCapitals: Go's decoder takes a key whatever its case, so
 // "Cut" after "cut" would set the same field, the last one kept; a key
-// that comes twice in any case is refused. The keys here hold no card,
-// so only that rule can catch it.
+// that comes twice in any case is refused, folded as the decoder folds
+// ("extraſ" is "extras" to it). The keys here hold no card, so only that
+// rule can catch it.
 func keyTwiceInCapitals(t *testing.T, f *scanFixture) (table.Update, []byte) {
 	u, _, _ := f.firstDeal(t)
 	f.clean(t, u)
@@ -237,7 +238,7 @@ func keyTwiceInCapitals(t *testing.T, f *scanFixture) (table.Update, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw = append([]byte(`{"extra":0,"Extra":0,`), raw[1:]...)
+	raw = append([]byte(`{"extras":0,"extraſ":0,`), raw[1:]...)
 	var got table.Update
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)

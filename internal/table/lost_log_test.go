@@ -69,7 +69,7 @@ func TestLostLoggedOnceStopped(t *testing.T) {
 	reg.mu.Unlock()
 	// Three scans that found A still running: the condition the test waits for.
 	// A scan's line about A is either kind, the fix's or the fault's.
-	const notStopped = "another server holds 1 tables run here: 0 of 1 stopped"
+	const notStopped = "another server holds tables run here: 0 of 1 stopped"
 	const droppedA = "table A: another server holds it now; dropped here"
 	deadline := time.Now().Add(waitTimeout)
 	for count(notStopped)+count(droppedA) < 3 {

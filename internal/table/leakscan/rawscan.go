@@ -165,9 +165,10 @@ func (sc *rawScan) value(path []string) error {
 					return fmt.Errorf("the message is not JSON: %w", err)
 				}
 				key := kt.(string)
-				// Go's decoder takes a key whatever its case, so "Cut"
-				// after "cut" would overwrite it unseen by the typed checks.
-				folded := strings.ToLower(key)
+				// Go's decoder takes a key whatever its case (folded as
+				// strings.EqualFold does: "ſ" is "s"), so "Cut" after "cut"
+				// would overwrite it unseen by the typed checks.
+				folded := strings.ToLower(strings.ToUpper(key))
 				if seen[folded] {
 					return fmt.Errorf("the message has the key %q twice in %s", key, where(path))
 				}

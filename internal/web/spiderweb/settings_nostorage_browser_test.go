@@ -15,23 +15,37 @@ import (
 // off) has.
 const noStorage = `Object.defineProperty(window, "localStorage", {get() { throw new DOMException("storage off", "SecurityError"); }});`
 
+// fullStorage makes every later page of p's tab find a localStorage that
+// reads but keeps nothing (full, or an older private window).
+const fullStorage = `Storage.prototype.setItem = function () { throw new DOMException("full", "QuotaExceededError"); };`
+
 // TestBrowserSettingsRetriedNoStorage: where the browser keeps nothing
-// in localStorage, a change whose write failed (503) is still sent again
-// by the page, and no sooner than a first failure's 1 s: the page keeps
-// the unsent mark and the retry's time itself. Read from storage alone,
-// the mark was never set, and the change never reached the server.
+// in localStorage (it throws on every use, or only on writes), a change
+// whose write failed (503) is still sent again by the page, and no
+// sooner than a first failure's 1 s: the page keeps the unsent mark and
+// the retry's time itself. Read from storage alone, the mark was never
+// set, and the change never reached the server.
 func TestBrowserSettingsRetriedNoStorage(t *testing.T) {
+	for _, c := range []struct{ name, script, probe string }{
+		{"storage off", noStorage, `(() => { try { localStorage; return false; } catch { return true; } })()`},
+		{"storage full", fullStorage, `(() => { try { localStorage.setItem("cardtable.probe", "1"); return false; } catch { return true; } })()`},
+	} {
+		t.Run(c.name, func(t *testing.T) { retriedWithStorage(t, c.script, c.probe) })
+	}
+}
+
+func retriedWithStorage(t *testing.T, script, probe string) {
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
-			page.AddScriptToEvaluateOnNewDocumentParams{Source: noStorage})
+			page.AddScriptToEvaluateOnNewDocumentParams{Source: script})
 		return err
 	}))
 	p.load()
 	var throws bool
-	p.eval(`(() => { try { localStorage; return false; } catch { return true; } })()`, &throws)
+	p.eval(probe, &throws)
 	if !throws {
 		t.Fatal("the page's localStorage does not throw")
 	}

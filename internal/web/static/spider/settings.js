@@ -70,13 +70,20 @@ function mergeNewGame(src) {
 const UNSENT_KEY = SETTINGS_KEY + ".unsent";
 // unsentHere is the mark where the browser keeps none (private mode, or
 // storage that throws): without it a failed write was never sent again.
+// storageKeepsNone is set once a write to storage threw (storage full,
+// or a private window that reads but keeps nothing): reads would then
+// find no mark, or a copy older than this page's (sent, it undid the
+// player's change), so this page's own are read from then on.
 let unsentHere = false;
+let storageKeepsNone = false;
 
 function local() {
+  if (storageKeepsNone) return null; // a copy left there is stale
   try { return JSON.parse(localStorage.getItem(SETTINGS_KEY) || "null"); } catch { return null; }
 }
 
 function unsent() {
+  if (storageKeepsNone) return unsentHere;
   try { return localStorage.getItem(UNSENT_KEY) === "1"; } catch { return unsentHere; }
 }
 
@@ -87,7 +94,7 @@ function markUnsent(on) {
   try {
     if (on) localStorage.setItem(UNSENT_KEY, "1");
     else localStorage.removeItem(UNSENT_KEY);
-  } catch { /* private mode: unsentHere */ }
+  } catch { storageKeepsNone = true; }
 }
 
 // hooks are the page's (initSettings): changed redraws it for settings
@@ -136,7 +143,7 @@ export async function loadSettings() {
   // The browser's copy is the server's from now on: a change is made to
   // it (changeSettings), and the front page's picture shows its looks.
   const text = JSON.stringify(S.settings);
-  try { if (JSON.stringify(mine) !== text) localStorage.setItem(SETTINGS_KEY, text); } catch { /* private mode */ }
+  try { if (JSON.stringify(mine) !== text) localStorage.setItem(SETTINGS_KEY, text); } catch { storageKeepsNone = true; }
 }
 
 // changeSettings makes the change fn makes to the settings, to the
@@ -148,7 +155,7 @@ export function changeSettings(fn) {
   if (now) S.settings = mergeSettings(now);
   fn(S.settings);
   applySettings();
-  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { /* private mode */ }
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { storageKeepsNone = true; }
   markUnsent(true);
   sendSettings();
 }
@@ -214,10 +221,12 @@ let fails = 0;
 let retryHere = 0;
 
 function retryAt() {
+  if (storageKeepsNone) return retryHere;
   try { return +localStorage.getItem(RETRY_KEY) || 0; } catch { return retryHere; }
 }
 
 function failures() {
+  if (storageKeepsNone) return fails;
   try { return +localStorage.getItem(FAILS_KEY) || 0; } catch { return fails; }
 }
 
@@ -229,7 +238,7 @@ function setRetryAt(ms) {
   try {
     if (ms) localStorage.setItem(RETRY_KEY, String(ms));
     else { localStorage.removeItem(RETRY_KEY); localStorage.removeItem(FAILS_KEY); }
-  } catch { /* private mode */ }
+  } catch { storageKeepsNone = true; }
 }
 
 // retryLater sends the unsent settings again after the longer of the
@@ -244,7 +253,7 @@ function retryLater(e) {
   const n = failures();
   const secs = Math.min(Math.max(ra, 2 ** n), 300);
   fails = n + 1;
-  try { localStorage.setItem(FAILS_KEY, String(n + 1)); } catch { /* private mode */ }
+  try { localStorage.setItem(FAILS_KEY, String(n + 1)); } catch { storageKeepsNone = true; }
   // The latest answer sets the browser's time, the claim's included.
   setRetryAt(Date.now() + secs * 1000);
   schedule();
@@ -288,7 +297,7 @@ async function refused(e, changedSince) {
       S.settings = mergeSettings(kept);
       localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
     }
-  } catch { /* private mode */ }
+  } catch { storageKeepsNone = true; }
   applySettings();
   hooks.changed();
   hooks.refused(e, !!kept);
