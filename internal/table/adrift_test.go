@@ -175,40 +175,7 @@ func TestAdriftStopsTogether(t *testing.T) {
 	st := newMemStore()
 	hung := []string{"A", "Z"}
 	quiet := []string{"M", "N", "O"}
-	for _, id := range hung { // bots: they move, and hang
-		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
-	}
-	for _, id := range quiet { // a seat open for a person: quiet
-		storeTable(t, st, id, `{"players":2,"bots":["","random"]}`)
-	}
-	stuck, release := st.holdActions()
-	reg := newRegistry(st)
-	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
-		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
-		table.SetStopWait(o, 3*waitTimeout)
-	})
-	tables := map[string]*table.Table{}
-	for _, id := range append(slices.Clone(hung), quiet...) {
-		tb, err := a.Table(id)
-		if err != nil {
-			release()
-			t.Fatalf("A runs %s: %v", id, err)
-		}
-		tables[id] = tb
-	}
-	for _, id := range hung {
-		mustSub(t, tables[id], "", -1) // watched, its bots play
-	}
-	t.Cleanup(release) // last first: the writes end before the hub closes
-	waiting := map[string]bool{}
-	for len(waiting) < len(hung) {
-		select {
-		case id := <-stuck:
-			waiting[id] = true
-		case <-time.After(waitTimeout):
-			t.Fatalf("moves of %v reached the store, want both of %q", waiting, hung)
-		}
-	}
+	reg, tables, release := hungAndQuiet(t, st, hung, quiet)
 
 	reg.setCut("A", true)
 	for _, id := range quiet {
@@ -219,13 +186,7 @@ func TestAdriftStopsTogether(t *testing.T) {
 		}
 	}
 	release()
-	for _, id := range hung {
-		select {
-		case <-tables[id].Done():
-		case <-time.After(waitTimeout):
-			t.Fatalf("%s still runs %v after its write ended", id, waitTimeout)
-		}
-	}
+	hungEnd(t, tables, hung)
 }
 
 // liveOnly is a store whose requests' reads fail (LoadTable: every
@@ -339,6 +300,36 @@ func TestLostStopTogether(t *testing.T) {
 	for i := range 18 {
 		quiet = append(quiet, fmt.Sprintf("Q%02d", i))
 	}
+	reg, tables, release := hungAndQuiet(t, st, hung, quiet)
+
+	reg.mu.Lock()
+	for id := range tables {
+		reg.owner[id] = "B" // A's lease ran out, B took them all
+	}
+	reg.mu.Unlock()
+	// One deadline for all the quiet ones, shorter than a scan's store
+	// wait (10 s): stopped one at a time, those asked after a hung table
+	// wait that whole wait, and a fresh wait for each would let a later
+	// scan stop them in time.
+	const quietWithin = 5 * time.Second
+	deadline := time.After(quietWithin)
+	for _, id := range quiet {
+		select {
+		case <-tables[id].Done():
+		case <-deadline:
+			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, quietWithin)
+		}
+	}
+	release()
+	hungEnd(t, tables, hung)
+}
+
+// hungAndQuiet runs st's tables hung (bots whose moves' writes hang,
+// held until release) and quiet (a seat open, nothing written) on a hub
+// of server A, scanning every 5 ms, and waits until each hung table's
+// write is held.
+func hungAndQuiet(t *testing.T, st *memStore, hung, quiet []string) (*registry, map[string]*table.Table, func()) {
+	t.Helper()
 	for _, id := range hung { // bots: they move, and hang
 		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
 	}
@@ -373,26 +364,12 @@ func TestLostStopTogether(t *testing.T) {
 			t.Fatalf("moves of %v reached the store, want both of %q", waiting, hung)
 		}
 	}
+	return reg, tables, release
+}
 
-	reg.mu.Lock()
-	for id := range tables {
-		reg.owner[id] = "B" // A's lease ran out, B took them all
-	}
-	reg.mu.Unlock()
-	// One deadline for all the quiet ones, shorter than a scan's store
-	// wait (10 s): stopped one at a time, those asked after a hung table
-	// wait that whole wait, and a fresh wait for each would let a later
-	// scan stop them in time.
-	const quietWithin = 5 * time.Second
-	deadline := time.After(quietWithin)
-	for _, id := range quiet {
-		select {
-		case <-tables[id].Done():
-		case <-deadline:
-			t.Fatalf("%s, lost, still runs here %v after B took it: stopped behind a hung table's wait, not with it", id, quietWithin)
-		}
-	}
-	release()
+// hungEnd waits for the hung tables to stop once their writes ended.
+func hungEnd(t *testing.T, tables map[string]*table.Table, hung []string) {
+	t.Helper()
 	for _, id := range hung {
 		select {
 		case <-tables[id].Done():
