@@ -345,10 +345,7 @@ func TestFirstDealEventCarriesTheCut(t *testing.T) {
 			}
 			first := NewNarrator(names).Tell(s.Events(0)[0])
 			for i, c := range s.Cut() {
-				w := "the " + CardWords(c)
-				if c == card.Joker {
-					w = "a joker"
-				}
+				w := CutCardWords(c)
 				if !strings.Contains(first, fmt.Sprintf("P%d %s", i, w)) && !strings.Contains(first, fmt.Sprintf("P%d cut %s", i, w)) {
 					t.Fatalf("the first deal told as %q: no word of P%d's cut, %s", first, i, w)
 				}

@@ -98,16 +98,21 @@ func (n *Narrator) set(seat, i int) Set {
 	return n.tables[seat][i]
 }
 
+// CutCardWords names a card cut for the first deal as the log does:
+// "the K♠", "a joker".
+func CutCardWords(c card.Card) string {
+	if c == card.Joker {
+		return "a joker"
+	}
+	return "the " + CardWords(c)
+}
+
 // cutWords tells the cut for the first deal: "Ann cut the K♠, Bob the
 // 7♥ and Cleo a joker".
 func (n *Narrator) cutWords(cut []card.Card) string {
 	parts := make([]string, len(cut))
 	for i, c := range cut {
-		w := "the " + CardWords(c)
-		if c == card.Joker {
-			w = "a joker"
-		}
-		parts[i] = w
+		w := CutCardWords(c)
 		if i == 0 {
 			parts[i] = n.name(i) + " cut " + w
 		} else {

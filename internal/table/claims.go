@@ -65,8 +65,6 @@ func (h *Hub) dropAdrift() bool {
 		}
 	}
 	h.mu.Unlock()
-	// By id: the same order each time, whatever the map's.
-	slices.SortFunc(drop, func(a, b *Table) int { return strings.Compare(a.id, b.id) })
 	if len(drop) > 0 {
 		stopped := h.loseAll(drop)
 		if len(stopped) > 0 {
@@ -93,6 +91,8 @@ func (h *Hub) dropAdrift() bool {
 // at most MaxTables. Decision: together, one wait for all: one at a
 // time, each stuck table held the others up for a whole wait.
 func (h *Hub) loseAll(ts []*Table) []string {
+	// By id: the same order each time, whatever the map's.
+	slices.SortFunc(ts, func(a, b *Table) int { return strings.Compare(a.id, b.id) })
 	ctx, cancel := context.WithTimeout(h.ctx, h.o.stopWait)
 	defer cancel()
 	ok := make([]bool, len(ts))
@@ -186,7 +186,6 @@ func (h *Hub) dropLost() bool {
 	// store write held up every one after it for the whole wait (with
 	// one hung among 20 lost, the 19 quiet ones took 20 s to 80 s to
 	// stop, their players left on this server's dead copy).
-	slices.SortFunc(lost, func(a, b *Table) int { return strings.Compare(a.id, b.id) })
 	// Logged once stopped: one that did not stop in time (a store write
 	// hung) is still running here and tried again at the next scan; each
 	// scan logged it as dropped, though it was not.

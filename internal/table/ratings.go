@@ -58,7 +58,7 @@ type Rater interface {
 	FinishRated(ctx context.Context, id string, at time.Time, end RatedEnd) error
 	// Ratings is the stored ratings among keys, in any order. Only the
 	// tables read it (a table starting, a seat taken): a store keeping a
-	// share for the live tables (LiveLoader) reads it there.
+	// share of its connections for the live tables reads it there.
 	Ratings(ctx context.Context, keys []string) ([]Rating, error)
 	// TopRatings is at most limit ratings with at least minGames games,
 	// the highest rating.Ordinal (mu - 3 sigma) first.

@@ -108,10 +108,7 @@ func (k *Knowledge) scanRaw(seat int, m Moment, u table.Update, raw []byte) erro
 func (k *Knowledge) withoutCutWords(line string) (string, error) {
 	rest, out := line, ""
 	for i, c := range k.Cut {
-		w := "the " + arlington.CardWords(c)
-		if c == card.Joker {
-			w = "a joker"
-		}
+		w := arlington.CutCardWords(c)
 		j := strings.Index(rest, w)
 		if j < 0 {
 			return "", fmt.Errorf("the first deal's words %q do not tell seat %d's cut, %s", line, i, w)

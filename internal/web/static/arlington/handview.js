@@ -2,26 +2,19 @@
 // changed (table.js says what to draw): a card still in the hand keeps
 // its button, and the actions are drawn again only when what they show
 // changed, so the focused card or action stays the very element it was.
-import { cardEl, words } from "./render.js";
+import { cardEl, words, unchanged } from "./render.js";
 import { el, spoken } from "./common.js";
 import { renderActions } from "./actions.js";
 import { legalFor, tryAction } from "./hand.js";
 
-// actsShown is what the actions box last drew, as its key (drawActions).
-let actsShown = null;
-
 // drawActions draws the actions box with draw when what it shows (key)
-// changed since it last drew.
+// changed since it last drew (render.js's unchanged; its redrawAll makes
+// the next one draw whatever its key).
 export function drawActions(acts, key, draw) {
-  if (key === actsShown) return;
-  actsShown = key;
+  if (unchanged(acts, key)) return;
   acts.replaceChildren();
   draw();
 }
-
-// forgetActions makes the next drawActions draw whatever its key (the
-// box was emptied, or the cards' look changed).
-export function forgetActions() { actsShown = null; }
 
 // drawHand brings the hand's buttons to cards (their keys: handKeys),
 // each card's marks from marks(key, card); a click on one calls

@@ -68,7 +68,7 @@ let drawn = new WeakMap();
 export function redrawAll() { drawn = new WeakMap(); }
 // unchanged reports whether node shows key already, and notes key as
 // what it shows otherwise (the caller then draws it).
-function unchanged(node, key) {
+export function unchanged(node, key) {
   if (drawn.get(node) === key) return true;
   drawn.set(node, key);
   return false;

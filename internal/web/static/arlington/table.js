@@ -11,7 +11,7 @@ import { redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, cardWord
 import { Replay } from "./replay.js";
 import { GameLog } from "./log.js";
 import { Pacer, savedSpeed, installSpeed } from "./pace.js";
-import { drawHand, drawActions, forgetActions, turnActions } from "./handview.js";
+import { drawHand, drawActions, turnActions } from "./handview.js";
 import { cardsIn, legalFor, handKeys, cardOf, place, restore } from "./hand.js";
 import { installKeys } from "./keys.js";
 import { installInvite, showCode, followInvite } from "./invite.js";
@@ -77,7 +77,6 @@ narrow.addEventListener("change", () => {
   const box = $("hand-box");
   const keep = place(box);
   $("hand").replaceChildren();
-  forgetActions();
   if (last) render();
   restore(box, keep, false);
 });
@@ -323,7 +322,7 @@ const selCards = () => selected.map(cardOf);
 // renderHand draws the hand and the actions of the last view. Each is
 // drawn only as far as it changed: a card still in the hand keeps its
 // button (its marks brought up to date), and the actions are drawn
-// again only when what they show changed (actsShown). A view that
+// again only when what they show changed (drawActions). A view that
 // changes neither (a chat line, a reconnect, most of the others' plays
 // for the hand) leaves the focused card or action the very element it
 // was: drawn anew, a screen reader announced it again, and a phone made

@@ -9,7 +9,7 @@ import { snapshot, animate } from "./anim.js";
 import { stop as stopCascade, celebrating } from "./celebrate.js";
 import { initAnalysis, analyse } from "./analysis.js";
 import { initSaves, saveFile, loadFile, openSaves, submitSave } from "./saves.js";
-import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, measure, $, GAME_KEY, S } from "./state.js";
+import { pileCards, runLen, isCompleteRun, plural, dealsLeft, variantLabel, shownScore, windowsScore, measure, busy, $, GAME_KEY, S } from "./state.js";
 import { openLooks, bindLooks, showLooks } from "./looks.js";
 import { announce, info, failure } from "./messages.js";
 import { startTimer, openStats, showStats, showTime } from "./stats.js";
@@ -20,7 +20,7 @@ import { openDialog, confirmBox, closeMenus, toggleMenu } from "./dialogs.js";
 import { initTools, openColumn, openLocate, submitLocate, openCheat } from "./tools.js";
 import { maybeEnd } from "./end.js";
 import { applySettings, loadSettings, changeSettings, initSettings } from "./settings.js";
-import { initGame, CLOSED, setGame, busy, queue, send, refresh } from "./game.js";
+import { initGame, CLOSED, setGame, queue, send, refresh } from "./game.js";
 import { initPlay, canFinish, finish, pick, dropOn, cancelPick, clickPile, removeFrom, autoMove, deal, undo, redo, restart, hint } from "./play.js";
 
 // ---------- rendering (render.js draws the table) ----------

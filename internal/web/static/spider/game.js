@@ -41,8 +41,6 @@ export function setGame(r, { message, ended = false } = {}) {
   if (message) info(message);
 }
 
-export { busy };
-
 // queue runs fn after every earlier request, so fast play keeps its order.
 export function queue(fn) {
   busy(1);

@@ -267,8 +267,9 @@ function doubleClick(k, c, split) {
 }
 
 // The last middle or right click on a card (onContextMenu): when, which
-// button, which card.
-let lastSplit = { t: 0, button: -1, pile: -1, index: -1 };
+// button, which card; NO_SPLIT when none starts a pair.
+const NO_SPLIT = { t: 0, button: -1, pile: -1, index: -1 };
+let lastSplit = NO_SPLIT;
 
 function onContextMenu(e) {
   if (!S.view) return;
@@ -293,10 +294,10 @@ function onContextMenu(e) {
   const hold = !!(press && press.touch);
   const drop = !!(S.sel && S.sel.pile !== k);
   const last = lastSplit;
-  lastSplit = hold || drop || !c ? { t: 0, button: -1, pile: -1, index: -1 } : { t: now, button: e.button, pile: k, index: c.index };
-  if (!hold && !drop && c && now - last.t < DOUBLE_MS && last.button === e.button && last.pile === k && last.index === c.index &&
+  lastSplit = hold || drop || !c ? NO_SPLIT : { t: now, button: e.button, pile: k, index: c.index };
+  if (lastSplit !== NO_SPLIT && now - last.t < DOUBLE_MS && last.button === e.button && last.pile === k && last.index === c.index &&
       !c.el.classList.contains("down")) {
-    lastSplit = { t: 0, button: -1, pile: -1, index: -1 };
+    lastSplit = NO_SPLIT;
     doubleClick(k, c, true);
     return;
   }

@@ -27,7 +27,7 @@ export function storedLooks() {
 }
 
 // mergeSettings keeps the settings the page knows, each one of its
-// allowed values (CHOICES, NEW_GAME_CHOICES, CHEATS) or else of its
+// allowed values (VALUES, NEW_GAME_CHOICES) or else of its
 // default's type (yes or no: every setting of another type has a list
 // of its values, and one added needs one), the defaults for the rest:
 // the browser's copy stays far below the 16 KiB the server takes.
@@ -36,8 +36,7 @@ function mergeSettings(src) {
   if (!src || typeof src !== "object") return out;
   for (const k of Object.keys(DEFAULTS)) {
     if (k === "newGame") out.newGame = mergeNewGame(src.newGame);
-    else if (CHOICES[k]) out[k] = CHOICES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
-    else if (k === "cheat") out[k] = CHEATS.includes(src[k]) ? src[k] : DEFAULTS[k];
+    else if (VALUES[k]) out[k] = VALUES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
     else if (typeof DEFAULTS[k] === "boolean" && typeof src[k] === "boolean") out[k] = src[k];
   }
   return out;
@@ -46,6 +45,9 @@ function mergeSettings(src) {
 // CHEATS are the cheat detection levels; NEW_GAME_CHOICES the values the
 // New game dialog's choices that are not yes or no may take (its form).
 const CHEATS = ["none", "newcards", "full"];
+// VALUES: every setting with a list of values (the looks' CHOICES are
+// the looks form's too, so the cheat levels stand apart from them).
+const VALUES = { ...CHOICES, cheat: CHEATS };
 const NEW_GAME_CHOICES = { variant: ["arachnid", "spider"], suits: [1, 2, 4] };
 
 // mergeNewGame keeps the New game dialog's known choices, each one of
@@ -243,11 +245,11 @@ function setRetryAt(ms) {
 
 // retryLater sends the unsent settings again after the longer of the
 // server's Retry-After and a wait of 1 s doubling at each of the
-// browser's failures in a row (FAILS_KEY), up to 5 minutes: a tab kept open all day would otherwise hold a
-// change the server never had until the next page was loaded, and the
-// Retry-After alone (about 1 s from the rate limit's 429; this server's 503s
-// ask for 5 s) had each tab write
-// every second for as long as the server could not store them.
+// browser's failures in a row (FAILS_KEY), up to 5 minutes: a tab kept
+// open all day would otherwise hold a change the server never had until
+// the next page was loaded, and the Retry-After alone (about 1 s from
+// the rate limit's 429; this server's 503s ask for 5 s) had each tab
+// write every second for as long as the server could not store them.
 function retryLater(e) {
   const ra = e && e.retryAfter > 0 ? e.retryAfter : 0;
   const n = failures();
