@@ -219,6 +219,18 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 	e.Fault(ctx, log, msg, addr, err, attrs...)
 }
 
+// dbReason is the log's reason of a database refusal (too slow, or out
+// of reach), and whether err is one.
+func dbReason(err error) (string, bool) {
+	switch {
+	case slowDatabase(err):
+		return slowReason(err), true
+	case lostConnection(err):
+		return outOfReach, true
+	}
+	return "", false
+}
+
 // Fault logs err, a server fault met serving a client at addr, under
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
@@ -240,13 +252,11 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 func (e *EventLog) Fault(ctx context.Context, log *slog.Logger, msg, addr string, err error, attrs ...any) {
 	if e != nil {
 		var b *busy
+		if reason, ok := dbReason(err); ok {
+			e.Event(ctx, slog.LevelWarn, msg, reason, addr, append(attrs, "err", err)...)
+			return
+		}
 		switch {
-		case slowDatabase(err):
-			e.Event(ctx, slog.LevelWarn, msg, slowReason(err), addr, append(attrs, "err", err)...)
-			return
-		case lostConnection(err):
-			e.Event(ctx, slog.LevelWarn, msg, outOfReach, addr, append(attrs, "err", err)...)
-			return
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			e.Event(ctx, slog.LevelInfo, msg, clientGone, addr, append(attrs, "err", err)...)
 			return

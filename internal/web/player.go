@@ -212,11 +212,10 @@ func (s *Server) seen(r *http.Request, id string) {
 // held nothing back (each text a reason of its own, up to its limit of
 // kinds) and a line told no class an operator could count.
 func seenReason(err error) string {
+	if reason, ok := dbReason(err); ok {
+		return reason
+	}
 	switch {
-	case slowDatabase(err):
-		return slowReason(err)
-	case lostConnection(err):
-		return outOfReach
 	case errors.Is(err, context.DeadlineExceeded):
 		return seenSlow
 	case errors.Is(err, ErrInsufficientStorage):
