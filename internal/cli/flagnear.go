@@ -100,3 +100,65 @@ func flagOwners(c *cobra.Command, name string) string {
 		return strings.Join(owners[:3], ", ") + " and " + plural(n-3, "other command")
 	}
 }
+
+// nearName reports whether a name typed, a, is likely a mistyped b (both
+// in lower case, words joined by dashes: a flag's name or normEnv's), and
+// how far apart they are (editDistance, dashes aside): the same but for
+// dashes or case, a letter or two off (one for names under 6 letters; two
+// neighbouring letters swapped count as one), or b with another ending of
+// its last word (trusted-proxies for trusted-proxy). A further word is
+// another name, not an ending: serve-onl is not server.
+func nearName(a, b string) (int, bool) {
+	as, bs := strings.ReplaceAll(a, "-", ""), strings.ReplaceAll(b, "-", "")
+	d := editDistance(as, bs)
+	limit := 2
+	if len(bs) < 6 {
+		limit = 1
+	}
+	if d <= limit {
+		return d, true
+	}
+	common := 0
+	for common < min(len(as), len(bs)) && as[common] == bs[common] {
+		common++
+	}
+	if len(bs) < 6 || common < len(bs)-1 {
+		return d, false
+	}
+	letters := 0 // of a, up to the dash
+	for i := range len(a) {
+		if a[i] != '-' {
+			letters++
+		} else if letters >= common {
+			return d, false // a word starts where a leaves b
+		}
+	}
+	return d, true
+}
+
+// editDistance is the number of letters put in, taken out, changed or
+// swapped with the next to make a b (two ASCII names): the Levenshtein
+// distance, but for a swap counted once, as a typing slip is one slip.
+func editDistance(a, b string) int {
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev = prev, cur
+	}
+	return prev[len(b)]
+}
