@@ -317,7 +317,14 @@ func (db *DB) migrate(ctx context.Context) error {
 // tx runs f in a transaction, committing if it returns nil: a nil from tx
 // is a commit.
 func (db *DB) tx(ctx context.Context, f func(pgx.Tx) error) error {
-	return full(pgx.BeginFunc(ctx, db.pool, f))
+	return txOn(ctx, db.pool, f)
+}
+
+// txOn runs f in a transaction on p's side of the pool, committing if f
+// returns nil and rolling back otherwise; the error is classified
+// (full) once, here.
+func txOn(ctx context.Context, p pool, f func(pgx.Tx) error) error {
+	return full(pgx.BeginFunc(ctx, p, f))
 }
 
 // exec is one statement, its own transaction.
@@ -345,13 +352,9 @@ func (db *DB) read(ctx context.Context, f func(pgx.Tx) error) error {
 	return readOn(ctx, db.pool, f)
 }
 
-// readTables is read on the live tables' side of the pool (pool.go):
-// for the tables' own loads (starting one, taking one over, checking a
-// refused write), which requests holding their share must not stall.
-func (db *DB) readTables(ctx context.Context, f func(pgx.Tx) error) error {
-	return readOn(ctx, db.tables, f)
-}
-
+// readOn is read on p's side of the pool (pool.go): db.tables for the
+// tables' own loads (starting one, taking one over, checking a refused
+// write), which requests holding their share must not stall.
 func readOn(ctx context.Context, p pool, f func(pgx.Tx) error) error {
 	return down(pgx.BeginTxFunc(ctx, p, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, f))
 }

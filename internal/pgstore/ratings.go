@@ -30,7 +30,7 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 		return err
 	}
 	// A table's end: on the tables' side of the pool (tableShare).
-	return full(pgx.BeginFunc(ctx, db.tables, func(tx pgx.Tx) error {
+	return txOn(ctx, db.tables, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE live_tables SET status = $1, updated = $2 WHERE id = $3 AND status = $4 AND `+cond,
 			string(table.StatusOver), millis(at), id, string(table.StatusOpen), owner, epoch)
 		if err != nil {
@@ -85,7 +85,7 @@ func (db *DB) FinishRated(ctx context.Context, id string, at time.Time, end tabl
 			}
 		}
 		return nil
-	}))
+	})
 }
 
 // seenRated records a person rated as seen now, by the database's clock

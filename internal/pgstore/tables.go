@@ -189,17 +189,16 @@ func (db *DB) FinishTable(ctx context.Context, id string, status table.Status, a
 // OpenTables is every open table with its moves and chat, oldest first,
 // read on the tables' side (a server starting its tables).
 func (db *DB) OpenTables(ctx context.Context) ([]table.Stored, error) {
-	return db.loadTables(ctx, db.readTables, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
+	return loadTables(ctx, db.tables, `SELECT id FROM live_tables WHERE status = $1 ORDER BY created, id COLLATE "C"`,
 		string(table.StatusOpen))
 }
 
 // loadTables is the tables whose ids query selects, in its order, with
-// their moves, read in one transaction by read (db.read, the requests'
-// side, or db.readTables, the tables').
-func (db *DB) loadTables(ctx context.Context, read func(context.Context, func(pgx.Tx) error) error,
-	query string, args ...any) ([]table.Stored, error) {
+// their moves, read in one snapshot on p's side of the pool (db.pool, the
+// requests', or db.tables, the tables').
+func loadTables(ctx context.Context, p pool, query string, args ...any) ([]table.Stored, error) {
 	var out []table.Stored
-	err := read(ctx, func(tx pgx.Tx) error {
+	err := readOn(ctx, p, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, query, args...)
 		if err != nil {
 			return err
@@ -224,19 +223,19 @@ func (db *DB) loadTables(ctx context.Context, read func(context.Context, func(pg
 // LoadTable is table id with its moves and chat, whatever its status,
 // read on the requests' side (a page of a game over, a rematch's check).
 func (db *DB) LoadTable(ctx context.Context, id string) (table.Stored, error) {
-	return db.loadOne(ctx, db.read, id)
+	return loadOne(ctx, db.pool, id)
 }
 
 // LoadLive is LoadTable read on the live tables' side (table.LiveLoader):
 // a table started again after an outage, or checking a refused move or
 // chat line.
 func (db *DB) LoadLive(ctx context.Context, id string) (table.Stored, error) {
-	return db.loadOne(ctx, db.readTables, id)
+	return loadOne(ctx, db.tables, id)
 }
 
-func (db *DB) loadOne(ctx context.Context, read func(context.Context, func(pgx.Tx) error) error, id string) (table.Stored, error) {
+func loadOne(ctx context.Context, p pool, id string) (table.Stored, error) {
 	var t table.Stored
-	err := read(ctx, func(tx pgx.Tx) error {
+	err := readOn(ctx, p, func(tx pgx.Tx) error {
 		var err error
 		t, err = loadTable(ctx, tx, id)
 		return err
@@ -312,7 +311,7 @@ func (db *DB) PruneTables(ctx context.Context, before time.Time) (int64, error) 
 // seats are JSON text, read for every finished table; pruning
 // (KeepRecords) bounds how many there are.
 func (db *DB) PlayerTables(ctx context.Context, player string, limit int) ([]table.Stored, error) {
-	return db.loadTables(ctx, db.read, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
+	return loadTables(ctx, db.pool, `SELECT id FROM live_tables WHERE status = $1 AND EXISTS (
 		SELECT 1 FROM jsonb_array_elements(seats::jsonb) AS s
 		WHERE s->>'player' = $2 AND coalesce((s->>'reserved')::boolean, false) = false)
 		ORDER BY updated DESC, id COLLATE "C" LIMIT $3`, string(table.StatusOver), player, limit)

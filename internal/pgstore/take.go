@@ -98,7 +98,7 @@ func (n *Node) loadTaken(ctx context.Context, taken []takenClaim) ([]table.Store
 		n.epochs[c.ID] = c.Epoch
 	}
 	n.mu.Unlock()
-	stored, err := n.db.loadTables(ctx, n.db.readTables, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
+	stored, err := loadTables(ctx, n.db.tables, `SELECT id FROM live_tables WHERE id = ANY($1) ORDER BY created, id COLLATE "C"`, ids)
 	if err != nil {
 		// Claimed but not loaded: given back, for the next scan (here or
 		// elsewhere), rather than held by a server that does not run them.
