@@ -90,15 +90,8 @@ func TestAdriftStopsTables(t *testing.T) {
 // has stopped, so the scans that try it again while it hangs do not
 // note it again and again (the tables noted are at most MaxTables).
 func TestAdriftStuckTable(t *testing.T) {
-	st := newMemStore()
-	storeTable(t, st, "S", `{"players":2,"bots":["random","random"]}`) // bots: it moves, and hangs
-	storeTable(t, st, "T", `{"players":2,"bots":["","random"]}`)
-	storeTable(t, st, "U", `{"players":2,"bots":["","random"]}`)
-	stuck, release := st.holdActions()
-	reg := newRegistry(st)
 	scans := make(chan []string, 100)
-	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
-		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
+	reg, tables, release := hungAndQuiet(t, newMemStore(), []string{"S"}, []string{"T", "U"}, func(o *table.Options) {
 		table.SetStopWait(o, 50*time.Millisecond)
 		table.SetAdriftHook(o, func(adrift []string) {
 			select {
@@ -107,22 +100,6 @@ func TestAdriftStuckTable(t *testing.T) {
 			}
 		})
 	})
-	tables := map[string]*table.Table{}
-	for _, id := range []string{"S", "T", "U"} {
-		tb, err := a.Table(id)
-		if err != nil {
-			release()
-			t.Fatalf("A runs %s: %v", id, err)
-		}
-		tables[id] = tb
-	}
-	mustSub(t, tables["S"], "", -1) // watched, its bots play
-	t.Cleanup(release)              // last first: the write ends before the hub closes
-	select {
-	case <-stuck:
-	case <-time.After(waitTimeout):
-		t.Fatal("no move of S reached the store")
-	}
 
 	reg.setCut("A", true)
 	for _, id := range []string{"T", "U"} {
@@ -326,9 +303,10 @@ func TestLostStopTogether(t *testing.T) {
 
 // hungAndQuiet runs st's tables hung (bots whose moves' writes hang,
 // held until release) and quiet (a seat open, nothing written) on a hub
-// of server A, scanning every 5 ms, and waits until each hung table's
-// write is held.
-func hungAndQuiet(t *testing.T, st *memStore, hung, quiet []string) (*registry, map[string]*table.Table, func()) {
+// of server A, scanning every 5 ms, its stop wait longer than the tests
+// wait unless an opt sets it, and waits until each hung table's write
+// is held.
+func hungAndQuiet(t testing.TB, st *memStore, hung, quiet []string, opts ...hubOpt) (*registry, map[string]*table.Table, func()) {
 	t.Helper()
 	for _, id := range hung { // bots: they move, and hang
 		storeTable(t, st, id, `{"players":2,"bots":["random","random"]}`)
@@ -341,6 +319,9 @@ func hungAndQuiet(t *testing.T, st *memStore, hung, quiet []string) (*registry, 
 	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
 		o.Claims, o.ScanEvery = reg.server("A"), 5*time.Millisecond
 		table.SetStopWait(o, 3*waitTimeout)
+		for _, opt := range opts {
+			opt(o)
+		}
 	})
 	tables := map[string]*table.Table{}
 	for _, id := range append(slices.Clone(hung), quiet...) {
@@ -368,7 +349,7 @@ func hungAndQuiet(t *testing.T, st *memStore, hung, quiet []string) (*registry, 
 }
 
 // hungEnd waits for the hung tables to stop once their writes ended.
-func hungEnd(t *testing.T, tables map[string]*table.Table, hung []string) {
+func hungEnd(t testing.TB, tables map[string]*table.Table, hung []string) {
 	t.Helper()
 	for _, id := range hung {
 		select {

@@ -72,13 +72,11 @@ func (h *Hub) dropAdrift() bool {
 				"and reach each where it runs", len(stopped), len(drop))
 		}
 		for _, id := range stopped {
-			if !slices.Contains(h.adrift, id) {
-				h.adrift = append(h.adrift, id)
-			}
+			h.adrift.add(id)
 		}
 	}
 	if h.o.onAdrift != nil {
-		h.o.onAdrift(slices.Clone(h.adrift))
+		h.o.onAdrift(h.adrift.list())
 	}
 	return true
 }
@@ -121,7 +119,7 @@ func (h *Hub) loseAll(ts []*Table) []string {
 // back: after an outage of PostgreSQL every server gives back all its
 // tables at once, and the first to scan would take them all.
 func (h *Hub) resumeAdrift() {
-	if len(h.adrift) == 0 {
+	if len(h.adrift.ids) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
@@ -130,14 +128,13 @@ func (h *Hub) resumeAdrift() {
 	if err != nil {
 		return // asked again at the next scan
 	}
-	var later []string
-	for _, id := range h.adrift {
+	for _, id := range h.adrift.list() {
 		if !held[id] {
-			continue // another server runs it
+			h.adrift.remove(id) // another server runs it
+			continue
 		}
 		if _, err := h.Table(id); err == nil {
-			later = append(later, id) // its stopped copy is still leaving
-			continue
+			continue // its stopped copy is still leaving
 		}
 		s, err := h.loadLive(ctx, id)
 		switch {
@@ -145,15 +142,15 @@ func (h *Hub) resumeAdrift() {
 			if h.ctx.Err() == nil {
 				h.o.Logf("table %s: loading it again after the database was out of reach: %v", id, err)
 			}
-			later = append(later, id)
 		case s.Status != StatusOpen:
+			h.adrift.remove(id)
 		default:
+			h.adrift.remove(id)
 			if err := h.startStored(s); err != nil {
 				h.cannotStart(s, err)
 			}
 		}
 	}
-	h.adrift = later
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another

@@ -19,9 +19,9 @@ func BotsWaiting(h *Hub) int { return h.workers.waiting() }
 func SetStopWait(o *Options, d time.Duration) { o.stopWait = d }
 
 // IDSetBounds is the bounds of a hub's sets of tables reported as
-// unreadable and not to be taken again.
-func IDSetBounds(h *Hub) (unreadable, unstartable int) {
-	return h.unreadables.max, h.unstartable.max
+// unreadable, not to be taken again, and to start again (adrift).
+func IDSetBounds(h *Hub) (unreadable, unstartable, adrift int) {
+	return h.unreadables.max, h.unstartable.max, h.adrift.max
 }
 
 // SetRematchFoundHook has f called when RematchFrom has found its old

@@ -157,8 +157,9 @@ type Hub struct {
 	unstartable idSet
 	// adrift is the tables stopped while this server's lease was run out
 	// (dropAdrift), to start again once the store answers if still held
-	// (only the scan uses it; at most MaxTables).
-	adrift []string
+	// (only the scan uses it; at most MaxTables: a table is noted only
+	// once stopped, and only once).
+	adrift idSet
 
 	// umu guards unreadables: the stored tables already reported as
 	// unreadable (at most maxUnreadable), so that each is reported once.
@@ -181,7 +182,8 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	}
 	o = o.withDefaults()
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
-		unstartable: newIDSet(maxUnstartable), unreadables: newIDSet(maxUnreadable)}
+		unstartable: newIDSet(maxUnstartable), unreadables: newIDSet(maxUnreadable),
+		adrift: newIDSet(o.MaxTables)}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	if o.Claims != nil {
 		// The tables are shared: this hub takes its part of them (the
@@ -287,7 +289,7 @@ func (h *Hub) Close() {
 	// The scan has exited: adrift is no longer written. An id another
 	// server took since is not this server's to release; the store's
 	// Release gives up only those it still holds.
-	for _, id := range h.adrift {
+	for _, id := range h.adrift.list() {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}

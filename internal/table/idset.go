@@ -30,5 +30,8 @@ func (s idSet) add(id string) bool {
 	return true
 }
 
-// list is the set's ids, in no order.
-func (s idSet) list() []string { return slices.Collect(maps.Keys(s.ids)) }
+// remove takes id out of the set.
+func (s idSet) remove(id string) { delete(s.ids, id) }
+
+// list is the set's ids, sorted: the same order each time.
+func (s idSet) list() []string { return slices.Sorted(maps.Keys(s.ids)) }
