@@ -186,15 +186,6 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// A file name is the rest of the line, spaces and all ("save my
 	// game.txt"), as in Arlington's terminal play.
 	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), f[0]))
-	if verb == "replay" {
-		// The Amiga Arachnid's name for restart (Arachnid.help 1.14). An
-		// argument is refused here, under the name the player typed.
-		if len(args) > 0 {
-			s.refuse(fmt.Errorf("%w: replay takes no arguments", spider.ErrFormat))
-			return false
-		}
-		verb, line = "restart", "restart"
-	}
 	var err error
 	var extra map[string]any
 	var text []string
@@ -205,7 +196,7 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 	// Commands that take nothing refuse an argument rather than ignore it:
 	// "quit now" or "restart 3" may be typos for something else.
 	switch verb {
-	case "quit", "exit", "q", "help", "?", "show", "score":
+	case "quit", "exit", "q", "help", "?", "show", "score", "replay":
 		if len(args) > 0 {
 			s.refuse(fmt.Errorf("%w: %s takes no arguments", spider.ErrFormat, verb))
 			return false
@@ -222,6 +213,10 @@ func (s *spiderSession) command(ctx context.Context, line string) (quit bool) {
 			return false
 		}
 	case "show", "":
+	case "replay":
+		// The Amiga Arachnid's name for restart (Arachnid.help 1.14), a
+		// word of the terminal's, not of the server's language.
+		extra, text, err = s.gameCommand("restart")
 	case "locate", "l":
 		extra, text, err = s.locate(args)
 	case "column", "c":
