@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"io"
 	"io/fs"
-	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"slices"
@@ -280,27 +279,5 @@ func TestSuitSignsOneTable(t *testing.T) {
 	}
 	if seen != 4 {
 		t.Errorf("/shared/cards.js pairs %d suits with their signs, want the 4 (the pattern no longer finds its table)", seen)
-	}
-}
-
-// TestCacheDirectives: the two facts cache.go is told make the header
-// in either order, each once.
-func TestCacheDirectives(t *testing.T) {
-	for _, c := range []struct {
-		steps []func(http.Header)
-		want  string
-	}{
-		{[]func(http.Header){cachePrivate}, "private"},
-		{[]func(http.Header){cacheRevalidate}, "no-cache"},
-		{[]func(http.Header){cachePrivate, cacheRevalidate}, "private, no-cache"},
-		{[]func(http.Header){cacheRevalidate, cachePrivate, cacheRevalidate}, "no-cache, private"},
-	} {
-		h := http.Header{}
-		for _, f := range c.steps {
-			f(h)
-		}
-		if got := h.Get("Cache-Control"); got != c.want {
-			t.Errorf("Cache-Control %q, want %q", got, c.want)
-		}
 	}
 }
