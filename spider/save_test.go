@@ -67,12 +67,7 @@ func TestLoadErrors(t *testing.T) {
 // lines with no "moves:" line above them are refused with the fix, not
 // with "want key: value".
 func TestLoadHandWritten(t *testing.T) {
-	g := mustGame(t, 617, Options{Variant: Arachnid})
-	mv, _ := ParseMove("deal")
-	if err := g.Play(mv); err != nil {
-		t.Fatal(err)
-	}
-	good := g.Save()
+	good := dealtSave(t)
 	for _, edit := range [][2]string{
 		{"moves: 1", "moves:1"},
 		{"moves: 1", "Moves: 1"},
@@ -130,12 +125,7 @@ func TestLoadQuotesAsWritten(t *testing.T) {
 // it. Before, "moveſ: 1" loaded as "moves: 1", "SPİDER" as a variant and
 // a save's "pile9: Aſ" as an ace of spades.
 func TestASCIICaseOnly(t *testing.T) {
-	g := mustGame(t, 617, Options{Variant: Arachnid})
-	mv, _ := ParseMove("deal")
-	if err := g.Play(mv); err != nil {
-		t.Fatal(err)
-	}
-	good := g.Save()
+	good := dealtSave(t)
 	for _, edit := range [][2]string{
 		{"moves: 1", "moveſ: 1"},
 		{"variant: arachnid", "variant: arachnİd"},
@@ -486,4 +476,16 @@ func oneCardRow(save string) string {
 	i := strings.Index(save, "row1: ")
 	j := i + strings.IndexByte(save[i:], '\n')
 	return save[:i] + "row1: KS" + save[j:]
+}
+
+// dealtSave is the save of Arachnid deal 617 after a row dealt: every
+// key a save has, and one move under its "moves:" line.
+func dealtSave(tb testing.TB) string {
+	tb.Helper()
+	g := mustGame(tb, 617, Options{Variant: Arachnid})
+	mv, _ := ParseMove("deal")
+	if err := g.Play(mv); err != nil {
+		tb.Fatal(err)
+	}
+	return g.Save()
 }

@@ -65,12 +65,7 @@ func runArlingtonPlay(fs *pflag.FlagSet) runFunc {
 		if *load != "" {
 			// The record fixes these; a flag that disagreed would be dropped
 			// without a word, so any of them is refused.
-			var fixed []string
-			fs.Visit(func(f *pflag.Flag) {
-				if f.Name == "players" || f.Name == "target" || f.Name == "seed" {
-					fixed = append(fixed, "--"+f.Name)
-				}
-			})
+			fixed := setAmong(fs, "players", "target", "seed")
 			if len(fixed) > 0 {
 				return flagErr("%s and --load do not go together: the saved game fixes its players, target and seed", strings.Join(fixed, ", "))
 			}

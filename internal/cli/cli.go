@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,6 +70,19 @@ type flagRule struct {
 
 // noLimitWant is what a limit flag wants, 0 meaning none.
 const noLimitWant = "at least 0 (0: no limit)"
+
+// setAmong is the flags of names set on the command line, each as
+// "--name", in fs's order (sorted by name): those a saved game being
+// loaded would override.
+func setAmong(fs *pflag.FlagSet, names ...string) []string {
+	var set []string
+	fs.Visit(func(f *pflag.Flag) {
+		if slices.Contains(names, f.Name) {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	return set
+}
 
 // flagValue names flag and its value in a message, the one way every
 // message about a flag's value does: --flag "value", the value quoted as

@@ -14,12 +14,9 @@ import (
 	"cardtable/spider/solver"
 )
 
-// deadEndSave is a save of a custom position whose one move leads
-// nowhere (spider/solver's deadEnd): both of its points are lost.
-const deadEndSave = `cardtable spider 1
-variant: arachnid
-suits: 4
-pile1: |AD JD
+// deadEndLayout is a custom position (spider/solver's deadEnd) whose
+// only move, 10C onto JD, leads nowhere: nothing moves after it.
+const deadEndLayout = `pile1: |AD JD
 pile2: |8D |AC 9C 2D
 pile3: |5D 4C
 pile4: KD
@@ -30,9 +27,11 @@ pile8: 2C
 pile9: QC 7C 10D 8C
 pile10: JC 7D 5C QD 4D
 completed: S H D C S H
-moves: 1
-move 6 1 1
 `
+
+// deadEndSave is deadEndLayout saved after its one move: both of its
+// points are lost.
+const deadEndSave = "cardtable spider 1\nvariant: arachnid\nsuits: 4\n" + deadEndLayout + "moves: 1\nmove 6 1 1\n"
 
 func TestSpiderAnalyzeLost(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "lost.txt")

@@ -63,23 +63,8 @@ func TestSpiderAutoplayTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want strings.Builder
-	down := g.Pos().FaceDown()
-	for i, s := range r.Moves {
-		m, err := spider.ParseMove(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-		if d := g.Pos().FaceDown(); d < down || i == len(r.Moves)-1 {
-			want.WriteString("W")
-			down = d
-		}
-	}
-	if !g.Won() || r.Trace != want.String() {
-		t.Fatalf("won %v, trace %q, want %q", g.Won(), r.Trace, want.String())
+	if want := wonTrace(t, g, r.Moves); !g.Won() || r.Trace != want {
+		t.Fatalf("won %v, trace %q, want %q", g.Won(), r.Trace, want)
 	}
 	text, _, code := run(t, "", args...)
 	if lines := strings.Split(text, "\n"); code != 0 || len(lines) < 2 || lines[1] != "# trace: "+r.Trace {
@@ -119,27 +104,8 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want strings.Builder
-	down := g.Pos().FaceDown()
-	for i, s := range r.Moves {
-		m, err := spider.ParseMove(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Play(m); err != nil {
-			t.Fatal(err)
-		}
-		d := g.Pos().FaceDown()
-		if m.Kind == spider.Deal {
-			want.WriteString("|")
-		}
-		if d < down || m.Kind == spider.Deal || i == len(r.Moves)-1 {
-			want.WriteString("W")
-		}
-		down = d
-	}
-	if r.Trace != want.String() {
-		t.Fatalf("trace %q, want %q", r.Trace, want.String())
+	if want := wonTrace(t, g, r.Moves); r.Trace != want {
+		t.Fatalf("trace %q, want %q", r.Trace, want)
 	}
 	played, _, _ := run(t, strings.Join(r.Moves, "\n"), "spider", "play", "--deal", "6", "--suits", "1")
 	if !strings.Contains(played, "You won!") {
@@ -200,4 +166,31 @@ func TestLongSpiderSeed(t *testing.T) {
 	if a, b := moves(t, "0"), moves(t, "1"); a == b {
 		t.Fatal("seeds 0 and 1 played the same game")
 	}
+}
+
+// wonTrace plays moves on g and is the --trace of a game won by them: a
+// checkpoint, winnable (W), after each card turned up, each row dealt
+// (marked | before it) and the last move.
+func wonTrace(tb testing.TB, g *spider.Game, moves []string) string {
+	tb.Helper()
+	var want strings.Builder
+	down := g.Pos().FaceDown()
+	for i, s := range moves {
+		m, err := spider.ParseMove(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			tb.Fatal(err)
+		}
+		d := g.Pos().FaceDown()
+		if m.Kind == spider.Deal {
+			want.WriteString("|")
+		}
+		if d < down || m.Kind == spider.Deal || i == len(moves)-1 {
+			want.WriteString("W")
+		}
+		down = d
+	}
+	return want.String()
 }

@@ -64,13 +64,7 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		if *load != "" {
 			// The save file fixes the deal and every option; a flag that would
 			// be silently ignored is refused instead.
-			var clash []string
-			fs.Visit(func(f *pflag.Flag) {
-				switch f.Name {
-				case "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable":
-					clash = append(clash, "--"+f.Name)
-				}
-			})
+			clash := setAmong(fs, "deal", "variant", "suits", "open", "relaxed", "autoremove", "cheat", "winnable")
 			if len(clash) > 0 {
 				verb := "does"
 				if len(clash) > 1 {

@@ -76,19 +76,7 @@ func TestSpiderSolveJSON(t *testing.T) {
 func TestSpiderSolveLayoutAndLoad(t *testing.T) {
 	dir := t.TempDir()
 	lay := filepath.Join(dir, "dead.txt")
-	// 10C onto JD is the only move, and then nothing moves.
-	if err := os.WriteFile(lay, []byte(`pile1: |AD JD
-pile2: |8D |AC 9C 2D
-pile3: |5D 4C
-pile4: KD
-pile5: 3C 9D KC
-pile6: |3D |6D 10C
-pile7: 6C
-pile8: 2C
-pile9: QC 7C 10D 8C
-pile10: JC 7D 5C QD 4D
-completed: S H D C S H
-`), 0o644); err != nil {
+	if err := os.WriteFile(lay, []byte(deadEndLayout), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, stderr, code := run(t, "", "spider", "solve", "--layout", lay, "--json")

@@ -32,18 +32,7 @@ func TestNodeBeatsWhilePoolBusy(t *testing.T) {
 	db := n.DB()
 
 	// The lock: the games table, which every Spider request reads.
-	locker, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `LOCK TABLE games IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := holdLock(t, base, "games", "ACCESS EXCLUSIVE")
 	// Requests blocked on it, as many as the pool has connections; they
 	// end when the lock is released (below, or the test's end).
 	var wg sync.WaitGroup
@@ -146,18 +135,7 @@ func TestStatementTimeout(t *testing.T) {
 	}
 	defer patient.Close()
 
-	locker, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `LOCK TABLE games IN ACCESS EXCLUSIVE MODE`); err != nil {
-		t.Fatal(err)
-	}
+	tx := holdLock(t, base, "games", "ACCESS EXCLUSIVE")
 
 	waited := make(chan error, 1)
 	pctx, cancel := context.WithCancel(ctx)

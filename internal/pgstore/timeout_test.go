@@ -261,7 +261,7 @@ func TestTimeoutExemptions(t *testing.T) {
 
 // holdLock takes table's lock in mode in a transaction of a connection
 // of its own, as an operator's connection would; the test ends it.
-func holdLock(t *testing.T, u, table, mode string) pgx.Tx {
+func holdLock(t testing.TB, u, table, mode string) pgx.Tx {
 	t.Helper()
 	ctx := context.Background()
 	c, err := pgx.Connect(ctx, u)
