@@ -51,44 +51,8 @@ func Sample(v View, r *Rand) (*State, error) {
 		s.owner = v.Round.Owner
 		s.lead = v.Round.Leader
 	}
-	seen := p.hand // every card whose place is known
-	place := func(x Set) error {
-		if seen.Mask()&x.Mask() != 0 || seen.Jokers()+x.Jokers() > 2 {
-			return fmt.Errorf("%w: %v placed twice", ErrView, Set(seen.Mask()&x.Mask()))
-		}
-		seen = seen.Union(x)
-		return nil
-	}
-	for _, tab := range s.tables {
-		for _, t := range tab {
-			if err := place(t); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, t := range v.Trick {
-		s.trick = append(s.trick, Played(t))
-		one, _ := Set(0).With(t.Card)
-		if err := place(one); err != nil {
-			return nil, err
-		}
-	}
-	for i := range n {
-		if s.known[i], err = SetOf(v.Known[i]); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrView, err)
-		}
-		if i == v.Seat {
-			continue // the own hand is placed already and holds its known cards
-		}
-		if err := place(s.known[i]); err != nil {
-			return nil, err
-		}
-		s.hands[i] = s.known[i]
-	}
-	if s.graveKnown, err = SetOf(v.GraveKnown); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrView, err)
-	}
-	if err := place(s.graveKnown); err != nil {
+	seen, err := s.placeKnown(v, p.hand)
+	if err != nil {
 		return nil, err
 	}
 	s.hands[v.Seat] = p.hand
@@ -100,6 +64,55 @@ func Sample(v View, r *Rand) (*State, error) {
 		return nil, fmt.Errorf("%w: the game is over", ErrView)
 	}
 	return s, nil
+}
+
+// placeKnown puts in s the trick and the cards v knows the place of (in
+// each other hand and in the graveyard), checking that with the own
+// hand and the tables no card is placed twice; it returns every card
+// placed.
+func (s *State) placeKnown(v View, hand Set) (Set, error) {
+	seen := hand // every card whose place is known
+	place := func(x Set) error {
+		if seen.Mask()&x.Mask() != 0 || seen.Jokers()+x.Jokers() > 2 {
+			return fmt.Errorf("%w: %v placed twice", ErrView, Set(seen.Mask()&x.Mask()))
+		}
+		seen = seen.Union(x)
+		return nil
+	}
+	for _, tab := range s.tables {
+		for _, t := range tab {
+			if err := place(t); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for _, t := range v.Trick {
+		s.trick = append(s.trick, Played(t))
+		one, _ := Set(0).With(t.Card)
+		if err := place(one); err != nil {
+			return 0, err
+		}
+	}
+	var err error
+	for i := range v.Players {
+		if s.known[i], err = SetOf(v.Known[i]); err != nil {
+			return 0, fmt.Errorf("%w: %w", ErrView, err)
+		}
+		if i == v.Seat {
+			continue // the own hand is placed already and holds its known cards
+		}
+		if err := place(s.known[i]); err != nil {
+			return 0, err
+		}
+		s.hands[i] = s.known[i]
+	}
+	if s.graveKnown, err = SetOf(v.GraveKnown); err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrView, err)
+	}
+	if err := place(s.graveKnown); err != nil {
+		return 0, err
+	}
+	return seen, nil
 }
 
 // dealUnseen deals the cards not in seen at random: each other hand

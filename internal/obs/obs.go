@@ -58,6 +58,15 @@ var latency = prometheus.ExponentialBuckets(0.0001, 2, 17)
 // New makes the collectors, with the process's and Go runtime's own.
 func New(g Gauges) *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.registerCounted()
+	m.registerBuild(g)
+	m.registerGauges(g)
+	return m
+}
+
+// registerCounted registers what this package counts itself, as the
+// server reports each event, with the process's and Go runtime's own.
+func (m *Metrics) registerCounted() {
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "cardtable_http_requests_total",
 		Help: "HTTP requests by route pattern and status.",
@@ -93,6 +102,10 @@ func New(g Gauges) *Metrics {
 	})
 	m.reg.MustRegister(m.requests, m.duration, m.websockets, m.actions, m.broadcast, m.dbWrites, m.botThink,
 		m.rateLimited, m.unreadable, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+}
+
+// registerBuild registers the running build's version and commit.
+func (m *Metrics) registerBuild(g Gauges) {
 	version, commit := cmp.Or(g.Version, "unknown"), cmp.Or(g.Commit, "unknown")
 	info := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "cardtable_build_info", Help: "The running build: always 1, its version and commit as labels.",
@@ -100,6 +113,11 @@ func New(g Gauges) *Metrics {
 	})
 	info.Set(1)
 	m.reg.MustRegister(info)
+}
+
+// registerGauges registers the gauges read from the server's parts at
+// each scrape, those g gives.
+func (m *Metrics) registerGauges(g Gauges) {
 	if g.Tables != nil {
 		// live_tables, the sum, keeps its name for the dashboards that
 		// read it; its old help ("Live Arlington tables") hid that
@@ -141,7 +159,6 @@ func New(g Gauges) *Metrics {
 			Help: "Calls refused because no connection of the database pool was free within its wait: requests (503), live tables' writes (refused to the player) and the server's own table checks.",
 		}, func() float64 { return float64(g.DBRefused()) }))
 	}
-	return m
 }
 
 // poolCollector reads the connection pool once a scrape. Decision: a
