@@ -137,18 +137,18 @@ func (h *Hub) resumeAdrift() {
 			continue // its stopped copy is still leaving
 		}
 		s, err := h.loadLive(ctx, id)
-		switch {
-		case err != nil:
+		if err != nil {
 			if h.ctx.Err() == nil {
 				h.o.Logf("table %s: loading it again after the database was out of reach: %v", id, err)
 			}
-		case s.Status != StatusOpen:
-			h.adrift.remove(id)
-		default:
-			h.adrift.remove(id)
-			if err := h.startStored(s); err != nil {
-				h.cannotStart(s, err)
-			}
+			continue // tried again at the next scan
+		}
+		h.adrift.remove(id)
+		if s.Status != StatusOpen {
+			continue // it ended meanwhile: nothing to run
+		}
+		if err := h.startStored(s); err != nil {
+			h.cannotStart(s, err)
 		}
 	}
 }
