@@ -5,7 +5,7 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, sayError, sayNames } from "./common.js";
+import { el, ruleHref, say, sayError, sayNames, sync } from "./common.js";
 import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
 import { redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
@@ -339,7 +339,7 @@ function renderHand(follow) {
   if (!v || m.seat < 0) {
     $("preview").textContent = "";
     hand.replaceChildren();
-    drawActions(acts, "none", () => {});
+    drawActions(acts, "none", () => sync(acts, []));
     return;
   }
   const keys = handKeys(v.hand);
@@ -359,7 +359,7 @@ function renderHand(follow) {
   }), toggle);
   if (!mine) {
     const wait = v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`;
-    drawActions(acts, JSON.stringify(["wait", wait]), () => acts.appendChild(el("span", "small", wait)));
+    drawActions(acts, JSON.stringify(["wait", wait]), () => sync(acts, [{ key: "wait " + wait, make: () => el("span", "small", wait) }]));
     restore(box, keep, follow);
     return;
   }
