@@ -373,7 +373,11 @@ export function statusText(m, names, stopped = "", code = "") {
       if (m.held) return "Your seat is held for this rematch: take it to play.";
       return `Waiting for ${listNames(held.map((s) => s.name || `Seat ${s.seat + 1}`))} to take ${held.length > 1 ? "their seats" : "the seat"} held for this rematch.`;
     }
-    if (!m.seats.some((s) => s.open)) return "Starting…";
+    const open = m.seats.filter((s) => s.open).length;
+    if (!open) return "Starting…";
+    // A visitor is asked to sit, not to share a table they have no seat
+    // at: the line told them to send its address to others.
+    if (m.seat < 0) return `Waiting for players: ${open === 1 ? "a seat is" : `${open} seats are`} open; press Take a seat to play, or watch.`;
     return code ? `Waiting for players: share this page's address or its code, ${code} (both under Invite a friend).` : "Waiting for players: share this page's address or its code.";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;
