@@ -301,6 +301,11 @@ function render(follow) {
   // no seat is open to anyone else.
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
+  // In play the person may leave too: the stand-in plays their seat
+  // until they come back (connection.js follows the Leave). The page
+  // offered no way to, but closing it, and the others waited out the
+  // turn timer at each of their turns, or for good with none.
+  $("leave-game-box").hidden = !(m.seat >= 0 && v && v.toMove >= 0 && !stoppedWords() && !conn.away && !conn.leaving);
   renderPlayers($("players"), m, names, arrive);
   gameShown(!!v && v.toMove < 0);
   $("status").textContent = statusText(m, names, stoppedWords(), code);
