@@ -91,6 +91,33 @@ export function el(tag, cls, text) {
   return e;
 }
 
+// sync makes parent's children the elements of list, in order. Each
+// entry is { key, make, update }: an element already there under the
+// same key is kept, else make() makes one; update(e), if given, brings
+// either up to date. The elements gone are removed first and a kept one
+// moves only when out of order, so a focused control that stays is
+// never taken out of the page (which drops the focus) nor announced
+// again.
+const syncKeys = new WeakMap();
+export function sync(parent, list) {
+  const keys = new Set(list.map((x) => x.key));
+  const have = new Map();
+  for (const c of [...parent.children]) {
+    const k = syncKeys.get(c);
+    if (keys.has(k) && !have.has(k)) have.set(k, c); else c.remove();
+  }
+  let at = parent.firstElementChild;
+  for (const x of list) {
+    let e = have.get(x.key);
+    if (!e) {
+      e = x.make();
+      syncKeys.set(e, x.key);
+    }
+    if (x.update) x.update(e);
+    if (e === at) at = at.nextElementSibling; else parent.insertBefore(e, at);
+  }
+}
+
 // nameEl is an element showing a player's name, which the page may cut
 // short with an ellipsis where room is short (a phone): the whole name is
 // its title (shown on hover) and its text (what a screen reader reads).

@@ -25,6 +25,13 @@ function setConn(...parts) {
 // once) and at once when the page is shown again or the network returns.
 const RETRY_MAX = 2000;
 const ASK_MS = 3000; // the wait for the table's address
+// OPEN_MS bounds a socket's opening: a proxy or a server that takes the
+// connection and never answers it (overloaded, half gone) left the page
+// saying "connecting…" for good, since the browser sets no limit of its
+// own. Past it the attempt counts as failed, the line says the server
+// does not answer, and the page tries again as after any failed attempt.
+const OPEN_MS = 10000;
+const NO_ANSWER = "no answer from the server: trying again…";
 let retry = 250;
 // The next attempt has one owner at a time: planned is true from a drop
 // the page follows up until that attempt starts (connect), whether it
@@ -90,9 +97,22 @@ export function connect(keep = false) {
   // opened: the socket opened (a failed attempt never does); viewed: the
   // table sent this connection a view.
   const state = { opened: false, viewed: false };
-  ws.onopen = () => { state.opened = true; opened(ws); };
+  const slow = setTimeout(() => unopened(ws), OPEN_MS);
+  ws.onopen = () => { clearTimeout(slow); state.opened = true; opened(ws); };
   ws.onmessage = (ev) => { answered(); heard(ev.data, state); };
-  ws.onclose = (ev) => { answered(); closed(ws, ev, state.opened); };
+  ws.onclose = (ev) => { clearTimeout(slow); answered(); closed(ws, ev, state.opened); };
+}
+// unopened gives up a socket still opening after OPEN_MS: it ends as a
+// refused attempt does, and its late close (if ever) is not this page's
+// business any more. The line keeps NO_ANSWER through the attempts
+// after it, until one opens.
+function unopened(ws) {
+  if (conn.ws !== ws || ws.readyState !== WebSocket.CONNECTING) return;
+  const ended = ws.onclose;
+  ws.onopen = ws.onmessage = ws.onclose = null;
+  ws.close();
+  down = NO_ANSWER;
+  ended({ code: 1006, reason: "" });
 }
 // opened greets the table on a new connection: its hello subscribes.
 function opened(ws) {

@@ -41,7 +41,7 @@ let current = null;
 function renderRematch(box, last, id) {
   current = last;
   let b = $("btn-rematch");
-  if (!last || last.seat < 0) { if (b) b.remove(); return; }
+  if (!last || last.seat < 0) { if (b) b.remove(); watchRematch(box, last); return; }
   if (last.rematchClosed) { rematchClosed(box); return; }
   if (!b) {
     b = el("button", "", "");
@@ -71,6 +71,22 @@ function renderRematch(box, last, id) {
   if (last.rematch && b.textContent === "Play again") say("The rematch is ready: “Rematch ready: join” takes you to it.");
   if (b.textContent !== text) b.textContent = text;
   b.classList.toggle("primary", !!last.rematch);
+}
+
+// watchRematch offers a spectator the rematch's table once the players
+// made it ("Watch the rematch"), said once as it comes; a page watching
+// the end had nothing to follow the same people to their next game.
+function watchRematch(box, last) {
+  let a = $("watch-rematch");
+  if (!last || !last.rematch || last.rematchClosed) { if (a) a.remove(); return; }
+  const href = `/arlington/t/${encodeURIComponent(last.rematch)}`;
+  if (!a) {
+    a = el("a", "", "Watch the rematch");
+    a.id = "watch-rematch";
+    box.appendChild(a);
+    say("The players started a rematch: “Watch the rematch” takes you to it.");
+  }
+  if (a.getAttribute("href") !== href) a.href = href;
 }
 
 // showEnded stops the page of a table that is no longer live: nobody

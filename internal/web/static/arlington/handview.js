@@ -3,16 +3,16 @@
 // its button, and the actions are drawn again only when what they show
 // changed, so the focused card or action stays the very element it was.
 import { cardEl, words, unchanged } from "./render.js";
-import { el, spoken } from "./common.js";
+import { el, spoken, sync } from "./common.js";
 import { renderActions } from "./actions.js";
 import { legalFor, tryAction } from "./hand.js";
 
 // drawActions draws the actions box with draw when what it shows (key)
 // changed since it last drew (render.js's unchanged; its redrawAll makes
-// the next one draw whatever its key).
+// the next one draw whatever its key). draw brings the box's elements
+// up to date (common.js's sync), keeping those that stay.
 export function drawActions(acts, key, draw) {
   if (unchanged(acts, key)) return;
-  acts.replaceChildren();
   draw();
 }
 
@@ -69,45 +69,46 @@ function markCard(b, k) {
 // buttons do (hint, clear, act).
 export function turnActions(acts, t) {
   const { m, v, stopped, waiting, selected, cards } = t;
+  const before = [];
   if (t.turnSeconds > 0) {
     const s = t.turnSeconds;
     const d = s < 60 ? `${s} s` : s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
     const when = t.rated ? "this game is rated: " : "if others are waiting, ";
-    acts.appendChild(el("p", "small turn-timer", `Turn timer: ${when}after ${d} a bot plays this turn for you.`));
+    const text = `Turn timer: ${when}after ${d} a bot plays this turn for you.`;
+    before.push({ key: "timer " + text, make: () => el("p", "small turn-timer", text) });
   }
-  const tools = el("div", "act-tools");
-  const h = el("button", "hint-button", "Hint");
-  h.type = "button";
-  h.id = "btn-hint";
-  h.title = "What the hard bot would play from your seat (key H)";
-  h.disabled = stopped;
-  h.addEventListener("click", t.hint);
-  tools.appendChild(h);
-  if (selected.length) {
-    const clear = el("button", "", "Clear selection");
-    clear.type = "button";
-    clear.id = "btn-clear";
-    clear.addEventListener("click", t.clear);
-    tools.appendChild(clear);
-  }
+  const tools = [{ key: "hint", make: () => button("hint-button", "Hint", "btn-hint", (b) => { b.title = "What the hard bot would play from your seat (key H)"; }),
+    update: (b) => { b.disabled = stopped; clicks.set(b, t.hint); } }];
+  if (selected.length) tools.push({ key: "clear", make: () => button("", "Clear selection", "btn-clear"), update: (b) => clicks.set(b, t.clear) });
   // A selection no legal action plays as it is may still be tried: the
   // server refuses it and names the rule.
   const all = legalFor(m, cards);
   if (selected.length && !all.some((x) => x.exact)) {
-    const b = el("button", "try", `Play ${cards.map(words).join(" ")}`);
-    b.type = "button";
-    b.id = "btn-try";
-    b.setAttribute("aria-label", spoken(b.textContent));
-    b.dataset.action = tryAction(v, cards);
-    b.disabled = waiting;
-    b.addEventListener("click", () => t.act(b.dataset.action));
-    tools.appendChild(b);
+    const text = `Play ${cards.map(words).join(" ")}`;
+    const a = tryAction(v, cards);
+    tools.push({ key: "try " + a + " " + text, make: () => button("try", text, "btn-try", (b) => { b.setAttribute("aria-label", spoken(text)); b.dataset.action = a; }),
+      update: (b) => { b.disabled = waiting; clicks.set(b, () => t.act(a)); } });
   }
-  acts.appendChild(tools);
+  before.push({ key: "tools", make: () => el("div", "act-tools"), update: (box) => sync(box, tools) });
   // Every legal action is a button, in words with its points, grouped by
   // what it does; a selection narrows them to those that play the
   // selected cards, the exact ones first.
   const shown = selected.length ? all.filter((x) => x.exact).concat(all.filter((x) => !x.exact)) : all;
   renderActions(acts, shown, { me: m.seat, names: t.names, open: t.openGroups, selecting: selected.length > 0, hinted: t.hinted, waiting,
-    round: v.phase === "round", onAct: t.act });
+    round: v.phase === "round", onAct: t.act }, before);
+}
+
+// clicks holds what a click on each of the turn's tools does: the latest
+// drawing's (a button is kept across drawings).
+const clicks = new WeakMap();
+
+// button is a tool's button, with its class, words and id; more sets
+// the rest.
+function button(cls, text, id, more) {
+  const b = el("button", cls, text);
+  b.type = "button";
+  b.id = id;
+  if (more) more(b);
+  b.addEventListener("click", () => clicks.get(b)());
+  return b;
 }

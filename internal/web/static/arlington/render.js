@@ -3,7 +3,7 @@
 // score sheet. table.js owns the state and the hand; this module only
 // draws what it is given.
 import { cardSVG, cardName, cardText } from "/shared/cards.js";
-import { el, points, nameEl, spoken } from "./common.js";
+import { el, points, nameEl, spoken, sync } from "./common.js";
 
 // words is a card as people write it: "7♠", "10♥", "joker".
 export const words = cardText;
@@ -76,7 +76,10 @@ export function unchanged(node, key) {
 
 // renderPlayers draws each seat: name, badges, cards in hand, score, the
 // cards everyone knows to be in that hand, and its table of sets. A
-// seat's box is drawn again only when what it shows changed (seatShown).
+// seat's box is drawn again only when what it shows changed (seatShown),
+// and then only its parts that changed (playerParts): a move changes a
+// seat's count of cards and badges, and its sets' card pictures (some
+// 100 elements at a table with a few sets down) were made anew with them.
 export function renderPlayers(box, m, names, arrive) {
   const had = [...box.children];
   m.seats.forEach((s, i) => {
@@ -84,9 +87,13 @@ export function renderPlayers(box, m, names, arrive) {
     const key = JSON.stringify(c);
     const old = had[i];
     if (old && drawn.get(old) === key) return;
-    const p = playerEl(c, arrive);
+    const p = old || el("div", "player");
     drawn.set(p, key);
-    if (old) box.replaceChild(p, old); else box.appendChild(p);
+    p.dataset.seat = c.seat;
+    p.classList.toggle("to-move", c.toMove);
+    p.classList.toggle("me", c.me);
+    sync(p, playerParts(c, arrive));
+    if (!old) box.appendChild(p);
   });
   for (const old of had.slice(m.seats.length)) old.remove();
 }
@@ -122,43 +129,51 @@ function seatShown(s, m, names) {
   return c;
 }
 
-// playerEl is a seat's box showing c (seatShown); arrive marks the set
-// the last move put down.
-function playerEl(c, arrive) {
-  const p = el("div", "player");
-  p.dataset.seat = c.seat;
-  if (c.toMove) p.classList.add("to-move");
-  if (c.me) p.classList.add("me");
-  const head = el("div", "p-head");
-  // The name on one line (cut with an ellipsis if it must be), "(you)"
-  // always whole after it.
-  const who = el("span", "p-who");
-  who.appendChild(nameEl("span", "p-name", c.name));
-  if (c.me) who.appendChild(el("span", "p-you", "(you)"));
-  head.appendChild(who);
-  for (const b of c.badges) head.appendChild(el("span", "badge", b));
-  p.appendChild(head);
-  if (c.play) {
+// playerParts is the sync entries (common.js) of a seat's box showing c
+// (seatShown), each keyed by what it shows; arrive marks the set the
+// last move put down.
+function playerParts(c, arrive) {
+  const parts = [{ key: JSON.stringify(["head", c.name, c.me, c.badges]), make: () => {
+    const head = el("div", "p-head");
+    // The name on one line (cut with an ellipsis if it must be), "(you)"
+    // always whole after it.
+    const who = el("span", "p-who");
+    who.appendChild(nameEl("span", "p-name", c.name));
+    if (c.me) who.appendChild(el("span", "p-you", "(you)"));
+    head.appendChild(who);
+    for (const b of c.badges) head.appendChild(el("span", "badge", b));
+    return head;
+  } }];
+  if (!c.play) return parts;
+  const play = c.play;
+  parts.push({ key: JSON.stringify(["line", play.count, play.score]), make: () => {
     const line = el("div", "p-line");
-    line.appendChild(el("span", "p-count", c.play.count));
-    line.appendChild(el("span", "p-score", c.play.score));
-    p.appendChild(line);
-    if (c.play.known.length) {
+    line.appendChild(el("span", "p-count", play.count));
+    line.appendChild(el("span", "p-score", play.score));
+    return line;
+  } });
+  if (play.known.length) {
+    parts.push({ key: JSON.stringify(["known", play.known]), make: () => {
       const k = el("div", "p-known");
       k.appendChild(el("span", "small", "known in hand: "));
-      k.appendChild(group(c.play.known, "set known", `known in hand: ${c.play.known.map(words).join(" ")}`));
-      p.appendChild(k);
-    }
+      k.appendChild(group(play.known, "set known", `known in hand: ${play.known.map(words).join(" ")}`));
+      return k;
+    } });
+  }
+  // The set just put down changed the sets, so they are drawn with it
+  // marked; the mark is no part of their key (drawn again without it a
+  // view later, they would be made twice).
+  const fresh = arrive && arrive.seat === c.seat ? arrive.index : -1;
+  parts.push({ key: JSON.stringify(["sets", play.sets]), make: () => {
     const sets = el("div", "sets");
-    c.play.sets.forEach((ts, i) => {
-      const fresh = arrive && arrive.seat === c.seat && arrive.index === i;
-      const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh ? " arrive" : ""), ts.label);
+    play.sets.forEach((ts, i) => {
+      const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh === i ? " arrive" : ""), ts.label);
       g.title = ts.label;
       sets.appendChild(g);
     });
-    p.appendChild(sets);
-  }
-  return p;
+    return sets;
+  } });
+  return parts;
 }
 
 // renderPlay draws the trick in play (each card with who played it), or
@@ -358,7 +373,11 @@ export function statusText(m, names, stopped = "", code = "") {
       if (m.held) return "Your seat is held for this rematch: take it to play.";
       return `Waiting for ${listNames(held.map((s) => s.name || `Seat ${s.seat + 1}`))} to take ${held.length > 1 ? "their seats" : "the seat"} held for this rematch.`;
     }
-    if (!m.seats.some((s) => s.open)) return "Starting…";
+    const open = m.seats.filter((s) => s.open).length;
+    if (!open) return "Starting…";
+    // A visitor is asked to sit, not to share a table they have no seat
+    // at: the line told them to send its address to others.
+    if (m.seat < 0) return `Waiting for players: ${open === 1 ? "a seat is" : `${open} seats are`} open; press Take a seat to play, or watch.`;
     return code ? `Waiting for players: share this page's address or its code, ${code} (both under Invite a friend).` : "Waiting for players: share this page's address or its code.";
   }
   if (v.toMove < 0) return `Game over after ${v.handNumber} hand${v.handNumber > 1 ? "s" : ""}.`;

@@ -1,5 +1,5 @@
 // Taking and giving up a seat: the join form, Leave the seat before the
-// start, and where the focus goes once the form is gone.
+// start, Leave the game in play, and where the focus goes once the form is gone.
 import { request } from "/shared/api.js";
 import { savedName, saveName, sayError } from "./common.js";
 import { conn, connect } from "./connection.js";
@@ -19,10 +19,15 @@ export function installSeating(id, hello) {
   // Leaving before the start opens the seat for someone else; the
   // table's next view shows this page as a spectator again, with the
   // join form.
-  $("leave").addEventListener("click", async () => {
-    conn.leaving = true;
-    try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; sayError(e.message); }
-  });
+  // Leaving in play marks the seat away and a bot plays it: the views
+  // after it stop the page, offering Come back (connection.js).
+  for (const b of [$("leave"), $("leave-game")]) {
+    b.addEventListener("click", async () => {
+      conn.leaving = true;
+      $("leave-game-box").hidden = true;
+      try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; sayError(e.message); }
+    });
+  }
   $("name").value = savedName();
   $("join-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();

@@ -5,7 +5,7 @@
 // shows (pace.js).
 import { request } from "/shared/api.js";
 import { installSprite, setSmallCards } from "/shared/cards.js";
-import { el, ruleHref, say, sayError, sayNames } from "./common.js";
+import { el, ruleHref, say, sayError, sayNames, sync } from "./common.js";
 import { installSeating, focusAfterJoin, offerSeat } from "./seating.js";
 import { redrawAll, renderPlayers, renderPlay, renderLast, renderSheet, cardWordsIn, heldTrick, statusText, winnersText } from "./render.js";
 import { Replay } from "./replay.js";
@@ -301,6 +301,11 @@ function render(follow) {
   // no seat is open to anyone else.
   $("join").hidden = !(m.seat < 0 && (m.held || m.seats.some((s) => s.open)));
   $("seated").hidden = !(m.seat >= 0 && !v); // before the start a seat can be given up
+  // In play the person may leave too: the stand-in plays their seat
+  // until they come back (connection.js follows the Leave). The page
+  // offered no way to, but closing it, and the others waited out the
+  // turn timer at each of their turns, or for good with none.
+  $("leave-game-box").hidden = !(m.seat >= 0 && v && v.toMove >= 0 && !stoppedWords() && !conn.away && !conn.leaving);
   renderPlayers($("players"), m, names, arrive);
   gameShown(!!v && v.toMove < 0);
   $("status").textContent = statusText(m, names, stoppedWords(), code);
@@ -339,7 +344,7 @@ function renderHand(follow) {
   if (!v || m.seat < 0) {
     $("preview").textContent = "";
     hand.replaceChildren();
-    drawActions(acts, "none", () => {});
+    drawActions(acts, "none", () => sync(acts, []));
     return;
   }
   const keys = handKeys(v.hand);
@@ -359,7 +364,7 @@ function renderHand(follow) {
   }), toggle);
   if (!mine) {
     const wait = v.toMove < 0 ? "" : `Waiting for ${names[v.toMove]}…`;
-    drawActions(acts, JSON.stringify(["wait", wait]), () => acts.appendChild(el("span", "small", wait)));
+    drawActions(acts, JSON.stringify(["wait", wait]), () => sync(acts, [{ key: "wait " + wait, make: () => el("span", "small", wait) }]));
     restore(box, keep, follow);
     return;
   }

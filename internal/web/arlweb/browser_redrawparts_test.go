@@ -1,0 +1,155 @@
+package arlweb
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/table"
+)
+
+// The table page keeps, across a redraw, what did not change in the
+// actions box and in a seat's box: a card selected (or the selection
+// cleared) marks and reorders the actions and adds Clear selection, and
+// a move changes a seat's count of cards and badges; the action buttons
+// and the sets on the table stay the elements they were. Each was made
+// anew whole: some 50 to 130 elements at the player's turn for a
+// selection, and at every move some 40 to 125 in the seats' boxes of a
+// watching page (their sets' card pictures), in the page's own count of
+// the elements added.
+
+// redrawRigAt is Ann's page and Bob's WebSocket at a two-seat table with
+// no turn timer, at Ann's turn, her actions enabled.
+func redrawRigAt(t *testing.T) *redrawRig {
+	t.Helper()
+	e := newEnv(t, Limits{Burst: 10000})
+	var got created
+	if code := e.client().do("POST", "/api/arlington/tables", table.Config{Players: 2, Target: longGame, TurnSeconds: -1}, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, got.ID)
+	p.join("Ann")
+	p.until(`window.__ws.seat >= 0`)
+	bob := e.client()
+	bob.join(got.ID, "Bob")
+	r := &redrawRig{t: t, p: p, w: bob.dial(got.ID, -1), ann: eval[int](p, `window.__ws.seat`),
+		enabled: `!!document.querySelector(` + q(selLegal+":not(:disabled)") + `)`}
+	count := r.bobPlays(0, false)
+	p.until(fmt.Sprintf(`window.__ws.count >= %d && %s && %s`, count, shownAll, r.enabled))
+	return r
+}
+
+// markActions marks the actions box's elements and focuses its first
+// card to lead or play; keptActions says which of the lead and play
+// buttons (groups that never fold) now shown were shown then too but
+// made anew, and whether the focus is on the element it was on.
+const markActions = `(() => {
+  document.querySelectorAll("#actions *").forEach((e) => { e.__kept = true; });
+  const b = document.querySelector('#actions [data-group=lead] button, #actions [data-group=play] button');
+  b.focus();
+  window.__before = new Set([...document.querySelectorAll("#actions button[data-action]")].map((x) => x.dataset.action));
+  return b.dataset.action;
+})()`
+
+const keptActions = `(() => {
+  const again = [...document.querySelectorAll('#actions [data-group=lead] button, #actions [data-group=play] button')].filter((x) => window.__before.has(x.dataset.action));
+  return { remade: again.filter((x) => !x.__kept).map((x) => x.dataset.action), same: again.length,
+    made: [...document.querySelectorAll("#actions *")].filter((x) => !x.__kept).length, focusKept: document.activeElement.__kept === true };
+})()`
+
+type actionsKept struct {
+	Remade    []string
+	Same      int
+	Made      int
+	FocusKept bool
+}
+
+// TestBrowserArlingtonActionsKept: at Ann's turn, her focus on a card
+// to lead or play, she selects a card of her hand and then clears the
+// selection: the lead or play buttons shown before and after are the
+// same elements, and the focus stays on the one it was on.
+func TestBrowserArlingtonActionsKept(t *testing.T) {
+	r := redrawRigAt(t)
+	p := r.p
+	for _, step := range []struct{ what, do, done string }{
+		{"a card selected", `document.querySelector("#hand button.legal").click()`, `!!document.getElementById("btn-clear")`},
+		{"the selection cleared", `document.getElementById("btn-clear").click()`, `!document.getElementById("btn-clear")`},
+	} {
+		focused := eval[string](p, markActions)
+		p.do(chromedp.Evaluate[chromedp.Void](step.do))
+		p.until(step.done)
+		got := eval[actionsKept](p, keptActions)
+		t.Logf("%s: %d elements of the actions box made, %d lead or play buttons shown before and after", step.what, got.Made, got.Same)
+		if got.Same == 0 {
+			t.Fatalf("%s: no lead or play button shown before and after: nothing checked", step.what)
+		}
+		if len(got.Remade) > 0 {
+			t.Errorf("%s: the buttons %q were made anew", step.what, got.Remade)
+		}
+		if eval[bool](p, `!!document.querySelector('#actions button[data-action=`+q(focused)+`]')`) && !got.FocusKept {
+			t.Errorf("%s: the focus is on %s, not the button %q it was on", step.what, eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`), focused)
+		}
+	}
+}
+
+// TestBrowserArlingtonSetsKept: Ann lays a set when she can; then, at a
+// move of Bob's that lays no set, the sets on the table that did not
+// change stay the same elements (their card pictures were made anew at
+// every move), and so do the seats' boxes.
+func TestBrowserArlingtonSetsKept(t *testing.T) {
+	r := redrawRigAt(t)
+	p := r.p
+	const sets = `document.querySelectorAll("#players .sets .set").length`
+	for i := 0; eval[int](p, sets) == 0; i++ {
+		if i == 80 {
+			t.Fatal("no set laid in 80 of Ann's turns")
+		}
+		for eval[int](p, `window.__ws.toMove`) == r.ann {
+			p.until(shownAll + ` && ` + r.enabled)
+			n := p.events()
+			p.do(chromedp.Evaluate[chromedp.Void](`(document.querySelector("#actions [data-group=set] button:not(:disabled)") || document.querySelector(` + q(selLegal) + `)).click()`))
+			p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
+		}
+		n := r.bobPlays(eval[int](p, `window.__ws.count`), false)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s`, n, shownAll))
+	}
+	// Ann plays her turn out; Bob's next move, if it lays no set, is the
+	// one looked at.
+	for i := 0; ; i++ {
+		if i == 80 {
+			t.Fatal("Bob laid a set at each of 80 moves")
+		}
+		r.annPlays()
+		p.until(shownAll)
+		p.do(chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#players *").forEach((e) => { e.__kept = true; });
+		  window.__sets = [...document.querySelectorAll("#players .sets")].map((e) => e.outerHTML);`))
+		at := eval[int](p, `window.__ws.count`)
+		after := r.bobPlays(at, true)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && window.__ws.count > %d && %s`, after, at, shownAll))
+		if eval[string](p, `document.querySelector("#log li:last-child").textContent`) == "" {
+			t.Fatal("no line logged for Bob's move")
+		}
+		type setsKept struct{ Same, Remade, Boxes, Made int }
+		got := eval[setsKept](p, `(() => {
+		  const now = [...document.querySelectorAll("#players .sets")];
+		  const same = now.filter((e, i) => e.querySelector(".set") && e.outerHTML === window.__sets[i]);
+		  return { same: same.length, remade: same.filter((e) => !e.__kept).length,
+		    boxes: [...document.querySelectorAll("#players > .player")].filter((e) => !e.__kept).length,
+		    made: [...document.querySelectorAll("#players *")].filter((e) => !e.__kept).length };
+		})()`)
+		if got.Same == 0 {
+			continue // Bob's move changed every set down: the next one
+		}
+		t.Logf("Bob's move: %d elements of the seats' boxes made; %d seats' sets down unchanged", got.Made, got.Same)
+		if got.Remade > 0 {
+			t.Errorf("Bob's move: %d of %d seats' unchanged sets drawn anew", got.Remade, got.Same)
+		}
+		if got.Boxes > 0 {
+			t.Errorf("Bob's move: %d seats' boxes made anew", got.Boxes)
+		}
+		return
+	}
+}
