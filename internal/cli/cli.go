@@ -124,7 +124,8 @@ type runFunc func(ctx context.Context, env *Env, pos []string) error
 // Run runs cardtable with args (without the program name) and returns the
 // process exit status.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	out := &output{w: stdout}
+	env := &Env{Stdin: stdin, Stdout: out, Stderr: stderr}
 	root := newRoot(env)
 	if args == nil {
 		args = []string{} // cobra reads os.Args for nil
@@ -136,6 +137,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	c, err := root.ExecuteContextC(ctx)
 	if code, ok := interrupted(ctx, env, c, err); ok {
 		return code
+	}
+	if err == nil || errors.Is(err, pflag.ErrHelp) {
+		err = out.failed()
 	}
 	return exitCode(env, c, err)
 }
