@@ -67,6 +67,11 @@ type flagRule struct {
 	want  string
 }
 
+// maxJobs bounds every --jobs flag: each job is a search with its own
+// tables (up to --memory each in spider bench), so a slip such as
+// --jobs 999 would take the machine's memory rather than speed it up.
+const maxJobs = 64
+
 // noLimitWant is what a limit flag wants, 0 meaning none.
 const noLimitWant = "at least 0 (0: no limit)"
 
