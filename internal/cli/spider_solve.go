@@ -87,10 +87,10 @@ func readLayout(path string, o spider.Options) (*spider.Position, error) {
 	// A layout does not say its suit count: one whose suits are another
 	// count's needs --suits, and the list of every card wrong for this
 	// count (fifty for a 1-suit layout read as 4 suits) would hide that.
-	if n, names := layoutSuits(text); n != o.Suits {
+	if n, names := layoutSuits(text); n != 0 && n != o.Suits {
 		msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, n)
 		if _, err := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed}); err != nil {
-			msg += fmt.Sprintf(" (with it, still: %v)", err)
+			return nil, fmt.Errorf("%w: %s (with it, still: %w)", errUsage, msg, err)
 		}
 		return nil, fmt.Errorf("%w: %s", errUsage, msg)
 	}
@@ -99,8 +99,8 @@ func readLayout(path string, o spider.Options) (*spider.Position, error) {
 
 // layoutSuits is the fewest suits in play that hold every suit a layout's
 // cards and completed suits name (1: spades alone, 2: spades and hearts,
-// else 4), and those suits in words; a word that is no card is left to
-// ParseLayout to refuse.
+// else 4), and those suits in words; 0 when it names no card. A word
+// that is no card is left to ParseLayout to refuse.
 func layoutSuits(text string) (int, string) {
 	var seen [4]bool
 	for line := range strings.Lines(text) {
@@ -125,6 +125,8 @@ func layoutSuits(text string) (int, string) {
 		}
 	}
 	switch {
+	case len(names) == 0:
+		return 0, ""
 	case !seen[card.Clubs] && !seen[card.Diamonds] && !seen[card.Hearts]:
 		return 1, "spades alone"
 	case !seen[card.Clubs] && !seen[card.Diamonds]:

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -305,6 +306,8 @@ func TestSolveLayoutSuits(t *testing.T) {
 		{"2 suits with a card mistyped", 2, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
 			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2 " +
 				"(with it, still: bad format: KH appears 5 times, KS appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card)\n"},
+		{"no card at all", 1, func(string) string { return "# nothing yet\n" }, nil,
+			": bad format: pile1 is missing\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := layout(t, tc.suits, tc.edit)
@@ -312,8 +315,13 @@ func TestSolveLayoutSuits(t *testing.T) {
 			if want := "cardtable: spider solve: " + path + tc.want; code != exitUsage || stderr != want {
 				t.Errorf("exit %d, stderr %q; want exit %d, %q", code, stderr, exitUsage, want)
 			}
-			// With the --suits it names, the same file is read.
 			if strings.Contains(tc.want, "still") {
+				if _, err := readLayout(path, spider.Options{Suits: 4}); !errors.Is(err, spider.ErrFormat) {
+					t.Errorf("the fault left with --suits lost its cause: %v", err)
+				}
+			}
+			// With the --suits it names, the same file is read.
+			if !strings.Contains(tc.want, "give --suits") || strings.Contains(tc.want, "still") {
 				return
 			}
 			_, stderr, code = run(t, "", "spider", "solve", "--layout", path, "--suits", fmt.Sprint(tc.suits), "--nodes", "1000")
