@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -157,10 +158,22 @@ func (l *recordLoader) readHeaderLine(f []string) error {
 		return l.bad("want %q and a number", want)
 	}
 	num, err := strconv.ParseUint(f[1], 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		// A whole number all the same: say the range it is past, not
+		// that it is no number.
+		return l.bad("%s: %s is not %s", want, f[1], headerRange[want])
+	}
 	if err != nil {
 		return l.bad("%s: %q is not a whole number", want, f[1])
 	}
 	return l.setHeaderNumber(want, num)
+}
+
+// headerRange is the range of each number of the header, in words.
+var headerRange = map[string]string{
+	"players": fmt.Sprintf("2 to %d", MaxSeats),
+	"target":  fmt.Sprintf("1 to %d", MaxTarget),
+	"seed":    fmt.Sprintf("0 to %d", uint64(math.MaxUint64)),
 }
 
 // readVersion reads the first line, "arlington record 1"; a record of
@@ -181,8 +194,10 @@ func (l *recordLoader) readVersion(f []string) error {
 func (l *recordLoader) setHeaderNumber(key string, num uint64) error {
 	switch key {
 	case "players":
-		if num > MaxSeats {
-			return l.bad("players: %d is more than %d", num, MaxSeats)
+		// Checked here, not when the seed line starts the game, so that
+		// the error names the players line.
+		if num < 2 || num > MaxSeats {
+			return l.bad("players: %d is not %s", num, headerRange["players"])
 		}
 		l.r.Config.Players = int(num)
 	case "target":

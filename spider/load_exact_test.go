@@ -174,7 +174,7 @@ var loadOutcomes = map[string]string{
 	"bad count low":                  "error (format true, illegal false): bad format: line 11: moves: want the number of move lines, got \"-1\"",
 	"bad count high":                 "error (format true, illegal false): bad format: line 11: moves: want the number of move lines, got \"100001\"",
 	"count too high":                 "error (format true, illegal false): bad format: line 14: end of file: 1 move line, but line 12 says 2 (the file may be cut short)",
-	"count too low":                  "error (format true, illegal false): bad format: line 14: end of file: 1 move line, but line 12 says 0 (the file may be cut short)",
+	"count too low":                  "error (format true, illegal false): bad format: line 14: end of file: 1 move line, but line 12 says 0: if every move line is meant, make it \"moves: 1\" (or \"moves:\" alone)",
 	"bad move":                       "error (format true, illegal false): bad format: line 12: count \"x\": want 1 to 13 cards",
 	"key after moves":                "error (format true, illegal false): bad format: line 12: \"variant: spider\" is not a move (want move, deal or remove)",
 	"too many moves":                 "error (format true, illegal false): bad format: line 100012: more than 100000 moves",

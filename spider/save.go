@@ -394,6 +394,12 @@ func (f *saveFields) complete(eof int) error {
 	if !f.inMoves {
 		return lineErr(eof, "end of file: missing \"moves:\" line (the file may be cut short)")
 	}
+	if f.count >= 0 && f.count < len(f.moves) {
+		// More lines than the count: not a file cut short, but one
+		// edited by hand; say how to put it right.
+		return lineErr(eof, "end of file: %s, but line %d says %d: if every move line is meant, make it \"moves: %d\" (or \"moves:\" alone)",
+			plural(len(f.moves), "move line"), f.countAt, f.count, len(f.moves))
+	}
 	if f.count >= 0 && f.count != len(f.moves) {
 		return lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(f.moves), "move line"), f.countAt, f.count)
 	}

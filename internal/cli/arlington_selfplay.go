@@ -59,8 +59,8 @@ func runArlingtonSelfplay(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		if *jobs < 1 || *jobs > 64 {
-			return flagErr("%s: want 1 to 64", flagValue("jobs", *jobs))
+		if *jobs < 1 || *jobs > maxJobs {
+			return flagErr("%s: want 1 to %d", flagValue("jobs", *jobs), maxJobs)
 		}
 		start := time.Now()
 		deals, err := f.playDeals(ctx, env, names, *dup, *jobs)

@@ -68,6 +68,11 @@ type flagRule struct {
 	want  string
 }
 
+// maxJobs bounds every --jobs flag: each job is a search with its own
+// tables (up to --memory each in spider bench), so a slip such as
+// --jobs 999 would take the machine's memory rather than speed it up.
+const maxJobs = 64
+
 // noLimitWant is what a limit flag wants, 0 meaning none.
 const noLimitWant = "at least 0 (0: no limit)"
 
@@ -138,7 +143,8 @@ type runFunc func(ctx context.Context, env *Env, pos []string) error
 // Run runs cardtable with args (without the program name) and returns the
 // process exit status.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	out := &output{w: stdout}
+	env := &Env{Stdin: stdin, Stdout: out, Stderr: stderr}
 	root := newRoot(env)
 	if args == nil {
 		args = []string{} // cobra reads os.Args for nil
@@ -150,6 +156,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	c, err := root.ExecuteContextC(ctx)
 	if code, ok := interrupted(ctx, env, c, err); ok {
 		return code
+	}
+	if err == nil || errors.Is(err, pflag.ErrHelp) {
+		err = out.failed()
 	}
 	return exitCode(env, c, err)
 }

@@ -90,7 +90,12 @@ func TestErrorLineShape(t *testing.T) {
 		// A value refused is quoted as given, as every flag's refusal
 		// is: these once said only "--jobs must be at least 1".
 		{[]string{"spider", "bench", "--jobs", "0"}, exitUsage,
-			"cardtable: spider bench: --jobs \"0\": want at least 1\nRun 'cardtable spider bench --help' for usage.\n"},
+			"cardtable: spider bench: --jobs \"0\": want 1 to 64\nRun 'cardtable spider bench --help' for usage.\n"},
+		// Every --jobs has one bound: each job takes its own memory.
+		{[]string{"spider", "bench", "--jobs", "999"}, exitUsage,
+			"cardtable: spider bench: --jobs \"999\": want 1 to 64\nRun 'cardtable spider bench --help' for usage.\n"},
+		{[]string{"spider", "value-train", "--jobs", "65"}, exitUsage,
+			"cardtable: spider value-train: --jobs \"65\": want 1 to 64\nRun 'cardtable spider value-train --help' for usage.\n"},
 		{[]string{"spider", "bench", "--deals", "1-2000000"}, exitUsage,
 			"cardtable: spider bench: --deals \"1-2000000\": at most a million deals at a time\nRun 'cardtable spider bench --help' for usage.\n"},
 		{[]string{"spider", "pool", "--count", "0"}, exitUsage,
@@ -98,7 +103,7 @@ func TestErrorLineShape(t *testing.T) {
 		{[]string{"spider", "pool", "--jobs", "65"}, exitUsage,
 			"cardtable: spider pool: --jobs \"65\": want 1 to 64\nRun 'cardtable spider pool --help' for usage.\n"},
 		{[]string{"spider", "value-train", "--jobs", "0"}, exitUsage,
-			"cardtable: spider value-train: --jobs \"0\": want at least 1\nRun 'cardtable spider value-train --help' for usage.\n"},
+			"cardtable: spider value-train: --jobs \"0\": want 1 to 64\nRun 'cardtable spider value-train --help' for usage.\n"},
 		{[]string{"arlington", "selfplay", "--players", "2", "--seats", "easy,easy,easy"}, exitUsage,
 			"cardtable: arlington selfplay: --seats \"easy,easy,easy\" lists 3 bots for --players \"2\"\nRun 'cardtable arlington selfplay --help' for usage.\n"},
 		{[]string{"arlington", "new-table", "--server", "http://127.0.0.1:1", "--seats", "human,,easy"}, exitUsage,

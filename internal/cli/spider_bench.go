@@ -150,8 +150,8 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 		if to-from >= 1_000_000 {
 			return nil, flagErr("%s: at most a million deals at a time", flagValue("deals", *deals))
 		}
-		if *jobs < 1 {
-			return nil, flagErr("%s: want at least 1", flagValue("jobs", *jobs))
+		if *jobs < 1 || *jobs > maxJobs {
+			return nil, flagErr("%s: want 1 to %d", flagValue("jobs", *jobs), maxJobs)
 		}
 		if err := firstBroken("spider bench",
 			flagRule{"time", *limit, *limit < 0, noLimitWant},

@@ -43,8 +43,8 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 		if *count < 1 || *count > 1_000_000 {
 			return flagErr("%s: want 1 to 1000000", flagValue("count", *count))
 		}
-		if *jobs < 1 || *jobs > 64 {
-			return flagErr("%s: want 1 to 64", flagValue("jobs", *jobs))
+		if *jobs < 1 || *jobs > maxJobs {
+			return flagErr("%s: want 1 to %d", flagValue("jobs", *jobs), maxJobs)
 		}
 		if err := firstBroken("spider pool",
 			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},

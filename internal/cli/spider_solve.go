@@ -52,28 +52,87 @@ func (sf *solveFlags) game() (*spider.Game, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := readInputFile(sf.layout, maxLayout, "a layout file")
+		p, err := readLayout(sf.layout, o)
 		if err != nil {
 			return nil, err
-		}
-		p, err := spider.ParseLayout(string(b), spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
-		if err != nil {
-			first, _, _ := strings.Cut(strings.TrimPrefix(string(b), "\ufeff"), "\n")
-			if strings.TrimSpace(first) == spider.SaveHeader {
-				// A save given where a layout goes: say which flag reads it.
-				return nil, fmt.Errorf("%w: %s is a saved game, not a layout: read it with --load", errUsage, sf.layout)
-			}
-			if tableauHeader.MatchString(first) {
-				// The picture spider new and play print, kept in a file:
-				// it hides the face-down cards, so it cannot be a layout.
-				return nil, fmt.Errorf("%w: %s is the tableau as spider new and play print it, not a layout: "+
-					"a layout lists every card, pile1: to pile10: and the stock's rows (docs/formats.md, \"Spider layout\")", errUsage, sf.layout)
-			}
-			return nil, fmt.Errorf("%w: %s: %w", errUsage, sf.layout, err)
 		}
 		return spider.NewGameAt(p, o)
 	}
 	return sf.newGame()
+}
+
+// readLayout reads the position in the layout file path for a game of
+// options o.
+func readLayout(path string, o spider.Options) (*spider.Position, error) {
+	b, err := readInputFile(path, maxLayout, "a layout file")
+	if err != nil {
+		return nil, err
+	}
+	text := string(b)
+	p, err := spider.ParseLayout(text, spider.Rules{Suits: o.Suits, Relaxed: o.Relaxed})
+	if err == nil {
+		return p, nil
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(text, "\ufeff"), "\n")
+	if strings.TrimSpace(first) == spider.SaveHeader {
+		// A save given where a layout goes: say which flag reads it.
+		return nil, fmt.Errorf("%w: %s is a saved game, not a layout: read it with --load", errUsage, path)
+	}
+	if tableauHeader.MatchString(first) {
+		// The picture spider new and play print, kept in a file:
+		// it hides the face-down cards, so it cannot be a layout.
+		return nil, fmt.Errorf("%w: %s is the tableau as spider new and play print it, not a layout: "+
+			"a layout lists every card, pile1: to pile10: and the stock's rows (docs/formats.md, \"Spider layout\")", errUsage, path)
+	}
+	// A layout does not say its suit count: one whose suits are another
+	// count's needs --suits, and the list of every card wrong for this
+	// count (fifty for a 1-suit layout read as 4 suits) would hide that.
+	if n, names := layoutSuits(text); n != 0 && n != o.Suits {
+		msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, n)
+		if _, err := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed}); err != nil {
+			return nil, fmt.Errorf("%w: %s (with it, still: %w)", errUsage, msg, err)
+		}
+		return nil, fmt.Errorf("%w: %s", errUsage, msg)
+	}
+	return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
+}
+
+// layoutSuits is the fewest suits in play that hold every suit a layout's
+// cards and completed suits name (1: spades alone, 2: spades and hearts,
+// else 4), and those suits in words; 0 when it names no card. A word
+// that is no card is left to ParseLayout to refuse.
+func layoutSuits(text string) (int, string) {
+	var seen [4]bool
+	for line := range strings.Lines(text) {
+		key, val, ok := strings.Cut(line, ":")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if !ok || !strings.HasPrefix(key, "pile") && !strings.HasPrefix(key, "row") && key != "completed" {
+			continue
+		}
+		for _, w := range strings.Fields(val) {
+			if key == "completed" {
+				w = "A" + w // a suit alone: read it as a card of that suit
+			}
+			if c, err := card.Parse(strings.TrimPrefix(w, "|")); err == nil && !c.IsJoker() {
+				seen[c.Suit()] = true
+			}
+		}
+	}
+	var names []string
+	for _, s := range []card.Suit{card.Spades, card.Hearts, card.Diamonds, card.Clubs} {
+		if seen[s] {
+			names = append(names, s.Name())
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return 0, ""
+	case !seen[card.Clubs] && !seen[card.Diamonds] && !seen[card.Hearts]:
+		return 1, "spades alone"
+	case !seen[card.Clubs] && !seen[card.Diamonds]:
+		return 2, strings.Join(names, " and ")
+	}
+	return 4, strings.Join(names, ", ")
 }
 
 // describe names the game for summaries.

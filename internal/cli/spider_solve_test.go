@@ -5,6 +5,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -251,4 +253,69 @@ func FuzzParseRange(f *testing.F) {
 			t.Fatalf("%q gave %d-%d", s, from, to)
 		}
 	})
+}
+
+// TestSolveLayoutSuits: a layout does not say its suit count, so one of a
+// 1- or 2-suit game read with the default 4 suits (or another wrong
+// --suits) is told the --suits it needs, rather than listed every card
+// wrong for 4 suits ("AC appears 0 times, ... and 46 more wrong cards");
+// a fault left once --suits is right is told along with it.
+func TestSolveLayoutSuits(t *testing.T) {
+	dir := t.TempDir()
+	layout := func(tb testing.TB, suits int, edit func(string) string) string {
+		tb.Helper()
+		g, err := spider.NewGame(617, spider.Options{Suits: suits})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pos := g.Position()
+		path := filepath.Join(dir, fmt.Sprintf("s%d-%d.txt", suits, len(tb.Name())))
+		if err := os.WriteFile(path, []byte(edit(pos.FormatLayout())), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return path
+	}
+	same := func(s string) string { return s }
+	for _, tc := range []struct {
+		name  string
+		suits int // the layout's
+		edit  func(string) string
+		flags []string
+		want  string // after "cardtable: spider solve: PATH"
+	}{
+		{"1 suit read as 4", 1, same, nil,
+			" holds spades alone, the suits of a 1-suit game, not a 4-suit one: give --suits 1\n"},
+		{"2 suits read as 4", 2, same, nil,
+			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2\n"},
+		{"2 suits read as 1", 2, same, []string{"--suits", "1"},
+			" holds spades and hearts, the suits of a 2-suit game, not a 1-suit one: give --suits 2\n"},
+		{"4 suits read as 2", 4, same, []string{"--suits", "2"},
+			" holds spades, hearts, diamonds, clubs, the suits of a 4-suit game, not a 2-suit one: give --suits 4\n"},
+		{"2 suits with a card mistyped", 2, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
+			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2 " +
+				"(with it, still: bad format: KH appears 5 times, KS appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card)\n"},
+		{"no card at all", 1, func(string) string { return "# nothing yet\n" }, nil,
+			": bad format: pile1 is missing\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := layout(t, tc.suits, tc.edit)
+			_, stderr, code := run(t, "", append([]string{"spider", "solve", "--layout", path}, tc.flags...)...)
+			if want := "cardtable: spider solve: " + path + tc.want; code != exitUsage || stderr != want {
+				t.Errorf("exit %d, stderr %q; want exit %d, %q", code, stderr, exitUsage, want)
+			}
+			if strings.Contains(tc.want, "still") {
+				if _, err := readLayout(path, spider.Options{Suits: 4}); !errors.Is(err, spider.ErrFormat) {
+					t.Errorf("the fault left with --suits lost its cause: %v", err)
+				}
+			}
+			// With the --suits it names, the same file is read.
+			if !strings.Contains(tc.want, "give --suits") || strings.Contains(tc.want, "still") {
+				return
+			}
+			_, stderr, code = run(t, "", "spider", "solve", "--layout", path, "--suits", fmt.Sprint(tc.suits), "--nodes", "1000")
+			if code != exitOK {
+				t.Errorf("with --suits %d: exit %d, stderr %q", tc.suits, code, stderr)
+			}
+		})
+	}
 }

@@ -85,8 +85,8 @@ func (f *valueTrainFlags) check() ([2][2]uint64, error) {
 		flagRule{"l2", f.l2, f.l2 < 0, "at least 0"}); err != nil {
 		return ranges, err
 	}
-	if f.jobs < 1 {
-		return ranges, flagErr("%s: want at least 1", flagValue("jobs", f.jobs))
+	if f.jobs < 1 || f.jobs > maxJobs {
+		return ranges, flagErr("%s: want 1 to %d", flagValue("jobs", f.jobs), maxJobs)
 	}
 	for i, r := range []struct{ flag, val string }{{"deals", f.deals}, {"held", f.held}} {
 		from, to, err := parseRange(r.val)
