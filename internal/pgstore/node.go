@@ -86,6 +86,12 @@ type Node struct {
 
 	stop chan struct{}
 	done chan struct{}
+	// halt cancels beatCtx, under which every heartbeat runs, so that
+	// Close does not wait out a heartbeat in flight: a slow one (a lock
+	// on the servers' rows, a slow database) took the whole of Close's
+	// budget, and the tables were given back by no one.
+	beatCtx context.Context
+	halt    context.CancelFunc
 }
 
 var (
@@ -121,8 +127,12 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 			case <-n.stop:
 				return
 			case <-t.C:
-				bctx, cancel := context.WithTimeout(context.Background(), o.Lease)
+				bctx, cancel := context.WithTimeout(n.beatCtx, o.Lease)
 				err := n.beat(bctx)
+				if n.beatCtx.Err() != nil {
+					cancel()
+					return // Close cut it: no failure to log
+				}
 				if err != nil {
 					o.Logf("server heartbeat: %v", err)
 				}
@@ -153,12 +163,14 @@ func newNode(db *DB, o NodeOptions, now time.Time) *Node {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
+	beatCtx, halt := context.WithCancel(context.Background())
 	return &Node{db: db, id: rand.Text()[:16], o: o, epochs: map[string]int64{},
 		// A new server is as one just back from an outage: it may have
 		// started just after PostgreSQL's return, when every other
 		// server's lease is stale; it waits a lease (calm).
 		h:    health{lastOK: now, backAt: now, firstBack: now},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}),
+		beatCtx: beatCtx, halt: halt}
 }
 
 // ID is the server's id in the registry.
@@ -202,7 +214,8 @@ func (n *Node) Drain(ctx context.Context) error {
 
 // Close stops the heartbeat, gives up every table the server still holds
 // (the others take them at their next scan, not after the lease) and
-// removes its row.
+// removes its row. A heartbeat in flight is cancelled, not waited for,
+// so ctx's whole budget goes to giving the tables back.
 func (n *Node) Close(ctx context.Context) error {
 	select {
 	case <-n.stop:
@@ -210,7 +223,15 @@ func (n *Node) Close(ctx context.Context) error {
 	default:
 	}
 	close(n.stop)
-	<-n.done
+	n.halt()
+	// The heartbeat returns once its statement sees the cancel; waited
+	// for (within ctx) so that no beat of it comes after the row's
+	// removal and writes the row again.
+	select {
+	case <-n.done:
+	case <-ctx.Done():
+		return fmt.Errorf("pgstore: the heartbeat did not stop: %w", ctx.Err())
+	}
 	n.mu.Lock()
 	clear(n.epochs)
 	n.mu.Unlock()

@@ -341,3 +341,87 @@ func TestNodeBadLobbyLogged(t *testing.T) {
 		t.Fatalf("logged %q; want the bad server's lobby logged once", logged)
 	}
 }
+
+// TestNodeCloseDuringSlowHeartbeat: a server stopping while its heartbeat
+// waits on the database (here a lock on its row in the registry, held by
+// another connection) gives its tables back within Close's budget, not
+// after that heartbeat ends: before, Close waited for the heartbeat, its
+// budget ran out meanwhile, and the tables stayed held by a server gone
+// until its lease ran out after the heartbeat's late renewal.
+func TestNodeCloseDuringSlowHeartbeat(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	// The lease bounds a heartbeat: longer than Close's budget, as the
+	// default 5 s is longer than serve's 2 s.
+	const lease, budget = 3 * time.Second, time.Second
+	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: lease, Beat: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer na.Close(ctx)
+	if err := a.CreateTable(ctx, newStored("S1")); err != nil {
+		t.Fatal(err)
+	}
+	locker, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM servers WHERE id = $1 FOR UPDATE`, na.ID()); err != nil {
+		t.Fatal(err)
+	}
+	// Until the heartbeat waits on the lock.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var waiting bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE servers SET heartbeat%')`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the heartbeat never waited on the lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	closed := make(chan error, 1)
+	go func() { // exits when Close returns
+		cctx, cancel := context.WithTimeout(ctx, budget)
+		defer cancel()
+		closed <- na.Close(cctx)
+	}()
+	// The lock is held until the table is given back or Close returns:
+	// the row's removal, Close's last step, waits on it too.
+	var given bool
+	for !given {
+		select {
+		case err := <-closed:
+			t.Fatalf("Close returned (%v) with the table still held by the server", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+		if err := tx.QueryRow(ctx, `SELECT owner IS NULL FROM live_tables WHERE id = 'S1'`).Scan(&given); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-closed; err != nil {
+		t.Fatalf("Close after its heartbeat was cut: %v", err)
+	}
+	var rows int
+	if err := locker.QueryRow(ctx, `SELECT count(*) FROM servers WHERE id = $1`, na.ID()).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("the server's row after Close: %d (%v), want none", rows, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -262,7 +263,14 @@ func (d *dbFile) verify() error {
 		case ferr == nil && isDeleted(open):
 			why = "deleted"
 		case errors.Is(err, fs.ErrNotExist):
-			why = "no file at the path any more: renamed or moved away"
+			// A restart at a path with no file makes a new, empty
+			// database there: the operator is told where the games went.
+			now := "its new name unknown"
+			if name := openName(d.f); name != "" {
+				now = "now " + name
+			}
+			why = "no file at the path any more: renamed or moved away (" + now +
+				"): move it back to the path before the restart, which would otherwise start a new, empty database"
 		case err != nil:
 			return fmt.Errorf("checking %s: %w", d.path, err) // not conclusive: not kept
 		default:
@@ -272,6 +280,21 @@ func (d *dbFile) verify() error {
 	d.why = why
 	d.lost = fmt.Errorf("%s: %w (%s): writes are refused until the server is restarted", d.path, ErrReplaced, why)
 	return d.lost
+}
+
+// openName is the name f has now, as the kernel tells it (/proc on
+// Linux; "" where that cannot be read): a file renamed under the server
+// is still open by its descriptor.
+func openName(f *os.File) string {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return ""
+	}
+	var name string
+	rc.Control(func(fd uintptr) {
+		name, _ = os.Readlink("/proc/self/fd/" + strconv.FormatUint(uint64(fd), 10))
+	})
+	return name
 }
 
 // statPath is verify's os.Stat of the path. statFault, set by a test

@@ -401,3 +401,16 @@ func full(err error) error {
 func millis(t time.Time) int64 { return t.UnixMilli() }
 
 func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+// SetMaxPages bounds the database to pages pages (SQLite's
+// max_page_count, on the one connection that writes, until the store
+// closes; SQLite never sets it below the pages in use) and returns the
+// bound now in force. A write needing a page past it fails as on a full
+// disk, with the same SQLITE_FULL (ErrDiskFull); a bound set higher
+// again is room come back. For tests and drills of a full disk, which
+// cannot be had on demand.
+func (db *DB) SetMaxPages(ctx context.Context, pages int64) (int64, error) {
+	var got int64
+	err := db.w.QueryRowContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages)).Scan(&got)
+	return got, err
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -103,6 +104,12 @@ func TestRenamedUnderServerLosesNothing(t *testing.T) {
 	err = db.PutSave(context.Background(), SaveRecord{Player: "p", Name: "late", Lineage: "x", Save: "s", Updated: t0})
 	if !errors.Is(err, ErrReplaced) || !strings.Contains(err.Error(), "renamed") {
 		t.Fatalf("write after the rename: %v", err)
+	}
+	// Restarted as told, a server with no file at the path would start
+	// an empty database: the words say where the file went, and to move
+	// it back first.
+	if runtime.GOOS == "linux" && !strings.Contains(err.Error(), "(now "+moved+"): move it back to the path before the restart") {
+		t.Fatalf("write after the rename: %v, want the file's new name and to move it back", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a file was created at the old path: %v", err)

@@ -219,17 +219,26 @@ func LogFault(ctx context.Context, log *slog.Logger, msg, addr string, err error
 	e.Fault(ctx, log, msg, addr, err, attrs...)
 }
 
-// dbReason is the log's reason of a database refusal (too slow, or out
-// of reach), and whether err is one.
+// dbReason is the log's reason of a database refusal (too slow, out of
+// reach, or its disk full), and whether err is one.
 func dbReason(err error) (string, bool) {
 	switch {
 	case slowDatabase(err):
 		return slowReason(err), true
 	case lostConnection(err):
 		return outOfReach, true
+	case errors.Is(err, ErrInsufficientStorage):
+		// Every write needing room fails while the disk is full: one
+		// ERROR line each, unbounded, wrote to the full disk the most
+		// when it had the least room.
+		return diskFull, true
 	}
 	return "", false
 }
+
+// diskFull is the log's reason of a write refused for want of room (507,
+// a visit not recorded): the store's disk full.
+const diskFull = "disk full"
 
 // Fault logs err, a server fault met serving a client at addr, under
 // msg: at ERROR on log with its own words; but the database out of

@@ -206,7 +206,8 @@ func (s *Server) seen(r *http.Request, id string) {
 }
 
 // seenReason is the log's reason of a visit not recorded: the reasons of
-// the requests' database 503s (Fault), or seenSlow past its own bound,
+// the requests' database refusals (dbReason: the 503s, the disk full's
+// 507), or seenSlow past its own bound,
 // or seenFailed; the error's own words go in the line's err. Decision:
 // the error's text was the reason, so the event log's bound by reason
 // held nothing back (each text a reason of its own, up to its limit of
@@ -215,24 +216,17 @@ func seenReason(err error) string {
 	if reason, ok := dbReason(err); ok {
 		return reason
 	}
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
+	if errors.Is(err, context.DeadlineExceeded) {
 		return seenSlow
-	case errors.Is(err, ErrInsufficientStorage):
-		return seenDiskFull
 	}
 	return seenFailed
 }
 
-// The reasons of a visit not recorded besides the database 503s'.
+// The reasons of a visit not recorded besides the database refusals'.
 const (
 	// The statement may have been running long, or PostgreSQL may have
 	// stopped answering on a connection already open: the bound cannot
 	// tell which.
-	seenSlow = "database slow or not answering: visit not answered within its bound"
-	// The store's disk full (classed ErrInsufficientStorage, as
-	// spiderweb's Seen does): its own reason, as the write's 507 is a
-	// class of its own, and a reason an operator can count.
-	seenDiskFull = "disk full"
-	seenFailed   = "failed"
+	seenSlow   = "database slow or not answering: visit not answered within its bound"
+	seenFailed = "failed"
 )

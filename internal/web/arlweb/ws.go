@@ -102,7 +102,9 @@ func newErrorMsg(err error) (errorMsg, bool) {
 func (cn *conn) refusal(ctx context.Context, err error, ref string) errorMsg {
 	m, fault := newErrorMsg(err)
 	if fault {
-		web.LogFault(ctx, cn.h.log, "arlington: a WebSocket message refused", cn.addr, err, "table", cn.t.ID())
+		// Classified, as a request's error is before WriteError logs it,
+		// so that the log's reason sees its class (a disk full).
+		web.LogFault(ctx, cn.h.log, "arlington: a WebSocket message refused", cn.addr, web.Classify(err, classes), "table", cn.t.ID())
 	}
 	m.Ref = ref
 	return m

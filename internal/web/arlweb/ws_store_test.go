@@ -31,6 +31,9 @@ const dbWords = "sqlite: disk I/O error (SQLITE_IOERR_WRITE) writing /srv/cardta
 type failWrites struct {
 	*store.DB
 	fail, failReads, down atomic.Bool
+	// full, if set, is the error the writes fail with: one the store
+	// really gave.
+	full atomic.Pointer[error]
 }
 
 func (s *failWrites) TopRatings(ctx context.Context, minGames, limit int) ([]table.Rating, error) {
@@ -48,6 +51,9 @@ func (s *failWrites) PlayerTables(ctx context.Context, player string, limit int)
 }
 
 func (s *failWrites) refused() error {
+	if err := s.full.Load(); err != nil {
+		return *err
+	}
 	if s.fail.Load() && s.down.Load() {
 		return fmt.Errorf("%s: %w", dbWords, outOfReach{})
 	}
@@ -215,5 +221,55 @@ func TestWSRefusalOutOfReachLogged(t *testing.T) {
 	if l["level"] != "WARN" || l["reason"] != "database out of reach" || l["client"] != "127.0.0.1" || l["table"] != id ||
 		!strings.Contains(fmt.Sprint(l["err"]), dbWords) {
 		t.Errorf("the refusal's line: %v", l)
+	}
+}
+
+// TestWSRefusalDiskFullLogged: a move refused because the database is
+// full (the store's own error from a real SQLITE_FULL, its page bound
+// reached) reaches the player as storage_full, in the words that say it
+// was not saved, and the log as one WARN line with reason "disk full";
+// the same move is taken once there is room.
+func TestWSRefusalDiskFullLogged(t *testing.T) {
+	ctx := context.Background()
+	var log webtest.Log
+	e, st := newEnvLogged(t, &log)
+	if _, err := e.db.SetMaxPages(ctx, 1); err != nil { // the pages in use
+		t.Fatal(err)
+	}
+	full := e.db.PutSave(ctx, store.SaveRecord{Player: "p", Name: "big", Lineage: "l",
+		Save: strings.Repeat("move 3 7 2\n", 10000), Updated: time.Now()}) // 110 KB: pages more
+	if !errors.Is(full, store.ErrDiskFull) {
+		t.Fatalf("a write past the page bound: %v", full)
+	}
+	if _, err := e.db.SetMaxPages(ctx, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	w := a.dial(id, -1)
+	mine := w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Legal) > 0 })
+	st.full.Store(&full)
+	w.send(map[string]any{"type": "action", "action": mine.Legal[0]})
+	if m := w.waitFor(isError); m.Class != "storage_full" || m.Error != "the server's disk is full: this was not saved; try again later" {
+		t.Errorf("a move refused on a full disk: %+v", m)
+	}
+	w.send(map[string]any{"type": "ping"}) // the reader has logged the refusal before it answers this
+	w.waitFor(func(m srvMsg) bool { return m.Type == "pong" })
+	var found []map[string]any
+	for _, l := range log.Lines(t) {
+		if l["msg"] == "arlington: a WebSocket message refused" {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 || found[0]["level"] != "WARN" || found[0]["reason"] != "disk full" || found[0]["table"] != id {
+		t.Fatalf("the refusal logged %v, want one WARN line with reason \"disk full\"", found)
+	}
+	st.full.Store(nil)
+	w.send(map[string]any{"type": "action", "action": mine.Legal[0]})
+	// Nothing changed at the table since the refusal: the next view is
+	// the move's, and an error its refusal.
+	if m := w.waitFor(func(m srvMsg) bool { return isView(m) || isError(m) }); isError(m) {
+		t.Fatalf("the move once there was room: %+v", m)
 	}
 }
