@@ -1,7 +1,9 @@
 package spiderweb
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -19,7 +21,8 @@ import (
 // settingsServer is the site with its settings writes (PUT /api/settings)
 // watched: each is counted in puts and told on stored once answered; after
 // hold, the next one waits for release first (told on held as it starts
-// waiting, and by closing heldDone once answered).
+// waiting, and by closing heldDone once answered), and is dropped if the
+// browser cancelled it meanwhile.
 type settingsServer struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
@@ -29,7 +32,9 @@ type settingsServer struct {
 	release  chan struct{}
 	heldDone chan struct{}
 	stored   chan struct{}
-	once     sync.Once
+	// abandoned: the held write's request was cancelled before open.
+	abandoned atomic.Bool
+	once      sync.Once
 	// fail is how many of the next writes are answered 503 with
 	// Retry-After: retryAfter seconds (0: none; 1 unless set), a server
 	// that cannot store them just now, unseen by the site; each told on
@@ -107,9 +112,24 @@ func newSettingsServer(t *testing.T) *settingsServer {
 		ss.holding = false
 		ss.mu.Unlock()
 		if hold {
+			// Read first: the server notices a request cancelled only
+			// once its body is read.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				ss.abandoned.Store(true)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			ss.held <- struct{}{}
 			<-ss.release // open() at the latest when the test ends
 			defer close(ss.heldDone)
+			// A write the browser abandoned meanwhile (its page closed
+			// or left, the request cancelled) is lost with it, as a
+			// store write under a cancelled request would be.
+			if r.Context().Err() != nil {
+				ss.abandoned.Store(true)
+				return
+			}
 		}
 		site.ServeHTTP(w, r)
 		select {
