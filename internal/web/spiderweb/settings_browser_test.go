@@ -205,6 +205,28 @@ func setting(p *browserPage, key string) string {
 	return v
 }
 
+// toggle turns setting key over from the page's Cards menu.
+func toggle(p *browserPage, key string) {
+	p.t.Helper()
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="`+key+`"]`)
+}
+
+// waitSetting waits until p's menu item for setting key shows
+// aria-checked want ("true" or "false"); what names the wait.
+func waitSetting(p *browserPage, key, want, what string) {
+	p.t.Helper()
+	p.waitJS(`document.querySelector('[data-set="`+key+`"]').getAttribute("aria-checked") === "`+want+`"`, what)
+}
+
+// copied is setting key in the browser's copy of the settings
+// (localStorage).
+func copied[T any](p *browserPage, key string) T {
+	p.t.Helper()
+	var v T
+	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings"))[`+strconv.Quote(key)+`]`, &v)
+	return v
+}
+
 // unsentMark tells whether the browser marks its settings unsent.
 func unsentMark(p *browserPage) bool {
 	var unsent bool
@@ -223,12 +245,12 @@ func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	// The server keeps settings for this player: sound on.
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(p, "sound")
 	waitSignal(t, ss.stored, "settings stored")
 	p.idle()
 	// Verbose off; its write is held at the server while the page reloads.
 	ss.hold()
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(p, "verbose")
 	waitSignal(t, ss.held, "settings write")
 	p.load()
 	if v := setting(p, "verbose"); v != "false" {
@@ -260,10 +282,10 @@ func TestBrowserSettingsWrittenInOrder(t *testing.T) {
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.hold()
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(p, "verbose")
 	waitSignal(t, ss.held, "settings write")
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	toggle(p, "sound")
+	waitSetting(p, "sound", "true", "sound on")
 	var busy string
 	p.eval(`document.body.dataset.busy`, &busy)
 	if busy != "1" {
@@ -301,14 +323,14 @@ func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.hold()
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(a, "verbose")
 	waitSignal(t, ss.held, "tab A's settings write")
 	b := openPage(t, bctx, ss.srv, 1280, 800)
 	if v := setting(b, "verbose"); v != "false" {
 		t.Fatalf("tab B shows verbose aria-checked %q, want false (the browser's unsent copy)", v)
 	}
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	b.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on in tab B")
+	toggle(b, "sound")
+	waitSetting(b, "sound", "true", "sound on in tab B")
 	b.idle()
 	if s := ss.settings(b); s["sound"] != true {
 		t.Fatalf("the server's settings after tab B's change: %v, want sound true", s)

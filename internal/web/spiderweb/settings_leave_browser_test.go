@@ -58,11 +58,11 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 			reader := openPage(t, bctx, ss.srv, 1280, 800)
 			p := openPage(t, bctx, ss.srv, 1280, 800)
 			ss.hold()
-			p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+			toggle(p, "sound")
 			waitSignal(t, ss.held, "settings write for the sound")
 			if c.queued {
-				p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
-				p.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "verbose off")
+				toggle(p, "verbose")
+				waitSetting(p, "verbose", "false", "verbose off")
 			}
 			c.leave(p)
 			if c.queued {
