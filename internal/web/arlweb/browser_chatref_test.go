@@ -141,13 +141,7 @@ func TestBrowserArlingtonChatLostAnswer(t *testing.T) {
 // (10 s, made 300 ms here): the field keeps it, the chat says so, and
 // Send sends it again.
 func TestBrowserArlingtonChatNoAnswer(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "")
-	bctx := startBrowser(t)
-	addPageScript(t, bctx, `(() => { const st = window.setTimeout; window.setTimeout = (f, ms, ...a) => st(f, ms === 10000 ? 300 : ms, ...a); })()`)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, id)
-	p.holdChat()
+	p := chatHeldShortWait(t)
 	p.say("heard?")
 	p.until(`document.getElementById("chat-msg").textContent !== ""`)
 	if msg := eval[string](p, `document.getElementById("chat-msg").textContent`); !strings.Contains(msg, "No answer") || !strings.Contains(msg, "Send again") {
@@ -166,13 +160,7 @@ func TestBrowserArlingtonChatNoAnswer(t *testing.T) {
 // field empties and "No answer" goes, so the player does not send it
 // twice.
 func TestBrowserArlingtonChatLateAnswer(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "")
-	bctx := startBrowser(t)
-	addPageScript(t, bctx, `(() => { const st = window.setTimeout; window.setTimeout = (f, ms, ...a) => st(f, ms === 10000 ? 300 : ms, ...a); })()`)
-	p := seatTabIn(t, bctx, "Ann")
-	p.open(e.srv.URL, id)
-	p.holdChat()
+	p := chatHeldShortWait(t)
 	p.say("late?")
 	p.until(`document.getElementById("chat-msg").textContent.includes("No answer")`)
 	p.releaseChat()
@@ -243,4 +231,19 @@ func TestBrowserArlingtonActionStoreRefused(t *testing.T) {
 	if mine != 1 {
 		t.Errorf("%d of Ann's moves stored, want the one played after the store came back", mine)
 	}
+}
+
+// chatHeldShortWait is Ann's page on a new table whose chat lines'
+// answers are held (holdChat), with the page's 10 s wait for an answer
+// made 300 ms.
+func chatHeldShortWait(tb testing.TB) *seatTab {
+	tb.Helper()
+	e := newEnv(tb, Limits{})
+	id := e.client().create("", "")
+	bctx := startBrowser(tb)
+	addPageScript(tb, bctx, `(() => { const st = window.setTimeout; window.setTimeout = (f, ms, ...a) => st(f, ms === 10000 ? 300 : ms, ...a); })()`)
+	p := seatTabIn(tb, bctx, "Ann")
+	p.open(e.srv.URL, id)
+	p.holdChat()
+	return p
 }

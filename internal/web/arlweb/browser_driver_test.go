@@ -116,11 +116,7 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 	// the Run.
 	done := make(chan error, 1)
 	go func() {
-		done <- chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
-				page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
-			return err
-		}), chromedp.EmulateViewport(390, 844), reducedMotion())
+		done <- chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion())
 	}()
 	select {
 	case err := <-done:
@@ -145,15 +141,35 @@ func seatTabIn(tb testing.TB, bctx context.Context, name string) *seatTab {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(bctx, browserWait)
 	defer cancel()
-	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
-			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
-		return err
-	}), chromedp.EmulateViewport(390, 844), reducedMotion())
+	err := chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion())
 	if err != nil {
 		tb.Fatalf("%s: preparing the tab: %v", name, err)
 	}
 	return asSeatTab(tb, bctx, name)
+}
+
+// installHooks installs the hooks for every page the tab loads next.
+func installHooks() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument,
+			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
+		return err
+	})
+}
+
+// secondWindow opens a second tab in a's browser context (the same
+// browser: the same person, so the same seat), with the hooks, on the
+// table id of server url.
+func secondWindow(tb testing.TB, a *seatTab, name, url, id string) *seatTab {
+	tb.Helper()
+	ctx, cancel := chromedp.NewContext(a.ctx)
+	tb.Cleanup(cancel)
+	if err := chromedp.Do(ctx, installHooks()); err != nil {
+		tb.Fatalf("%s: opening a second window: %v", name, err)
+	}
+	b := asSeatTab(tb, ctx, name)
+	b.open(url, id)
+	return b
 }
 
 // asSeatTab is the seatTab of the prepared tab ctx.

@@ -22,18 +22,7 @@ func TestLongBrowserArlingtonQuietCheck(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	px := newFreezer(t, e.srv.Listener.Addr().String())
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open("http://"+px.addr(), id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	px.freeze()
-	w := e.client().dial(id, -1)
-	w.next()
-	w.send(map[string]any{"type": "chat", "text": "are you there?"})
-	w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
-	eval[bool](p, countPings)
+	p := frozenWatcher(t)
 	// The page's clock twice as fast: its 5 s looks see 10 s pass, less
 	// than a sleep's 15 s.
 	eval[bool](p, fakeNow)

@@ -1,12 +1,9 @@
 package arlweb
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -20,17 +17,7 @@ func TestBrowserArlingtonBothWindowsOneTurnNotStandIn(t *testing.T) {
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
 	a.join("Ann")
-	ctx2, cancel := chromedp.NewContext(a.ctx) // the same browser: the same person
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx2, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
-			page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(hooks, selLegal)})
-		return err
-	})); err != nil {
-		t.Fatal(err)
-	}
-	b := asSeatTab(t, ctx2, "Ann-B")
-	b.open(e.srv.URL, got.ID)
+	b := secondWindow(t, a, "Ann-B", e.srv.URL, got.ID)
 	enabled := `document.querySelector(` + q(selLegal+":not(:disabled)") + `)`
 	a.until(enabled)
 	n := a.events()

@@ -99,6 +99,19 @@ const giveUpNow = `(() => {
 // gives up on it), when the question came (a little after the page
 // asked it: a wait measured from here is a little short) and the
 // connections p had opened by then.
+// askHeldWatcher is a spectator's page, connected, on a new table
+// reached through an askHolder on its address's questions.
+func askHeldWatcher(tb testing.TB) (*seatTab, *askHolder) {
+	tb.Helper()
+	e := newEnv(tb, Limits{})
+	id := e.client().create("", "random")
+	held := newAskHolder(tb, e.srv.URL, "/api/arlington/tables/"+id)
+	p := seatTabIn(tb, startBrowser(tb), "Watcher")
+	p.open(held.url(), id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	return p, held
+}
+
 func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, time.Time, int) {
 	t.Helper()
 	held.arm()
@@ -116,12 +129,7 @@ func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, tim
 // run out by the test (TestLongBrowserArlingtonWakeAskGivesUp waits the
 // 3 s).
 func TestBrowserArlingtonWakeAskGivesUp(t *testing.T) {
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	held := newAskHolder(t, e.srv.URL, "/api/arlington/tables/"+id)
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open(held.url(), id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
+	p, held := askHeldWatcher(t)
 	eval[bool](p, giveUpNow)
 	ask, _, n := stalledAsk(t, p, held)
 	if ms := eval[[]int](p, `window.__askMs`); len(ms) != 1 || ms[0] != 3000 {
@@ -159,12 +167,7 @@ func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	held := newAskHolder(t, e.srv.URL, "/api/arlington/tables/"+id)
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open(held.url(), id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
+	p, held := askHeldWatcher(t)
 	eval[bool](p, askLimits)
 	ask, start, n := stalledAsk(t, p, held)
 	if ms := eval[[]int](p, `window.__askMs`); len(ms) != 1 || ms[0] != 3000 {

@@ -81,18 +81,7 @@ func TestLongBrowserArlingtonWakeDeadSocket(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
-	e := newEnv(t, Limits{})
-	id := e.client().create("", "random")
-	px := newFreezer(t, e.srv.Listener.Addr().String())
-	p := seatTabIn(t, startBrowser(t), "Watcher")
-	p.open("http://"+px.addr(), id)
-	p.until(`document.getElementById("conn").textContent === "connected"`)
-	px.freeze()
-	w := e.client().dial(id, -1)
-	w.next()
-	w.send(map[string]any{"type": "chat", "text": "are you there?"})
-	w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
-	eval[bool](p, countPings)
+	p := frozenWatcher(t)
 	p.do(chromedp.Evaluate[chromedp.Void](`window.__woke = performance.now();` + wakeUp))
 	p.until(`document.querySelectorAll(` + q(selChat) + `).length === 1`)
 	type woke struct {
@@ -122,7 +111,28 @@ type frozenPair struct {
 	frozen bool
 }
 
-func newFreezer(t *testing.T, to string) *freezer {
+// frozenWatcher is a spectator's page on a new table, connected through
+// a freezer that then stops passing its bytes; a line said meanwhile by
+// another spectator (taken by the server) does not reach it. The page
+// counts its pings (countPings).
+func frozenWatcher(tb testing.TB) *seatTab {
+	tb.Helper()
+	e := newEnv(tb, Limits{})
+	id := e.client().create("", "random")
+	px := newFreezer(tb, e.srv.Listener.Addr().String())
+	p := seatTabIn(tb, startBrowser(tb), "Watcher")
+	p.open("http://"+px.addr(), id)
+	p.until(`document.getElementById("conn").textContent === "connected"`)
+	px.freeze()
+	w := e.client().dial(id, -1)
+	w.next()
+	w.send(map[string]any{"type": "chat", "text": "are you there?"})
+	w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
+	eval[bool](p, countPings)
+	return p
+}
+
+func newFreezer(t testing.TB, to string) *freezer {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -263,7 +273,7 @@ type askHolder struct {
 	release func()
 }
 
-func newAskHolder(t *testing.T, to, path string) *askHolder {
+func newAskHolder(t testing.TB, to, path string) *askHolder {
 	u, err := url.Parse(to)
 	if err != nil {
 		t.Fatal(err)

@@ -154,6 +154,11 @@ func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect(what)
 	p.closedControls()
+	// The page says why (the controls were disabled unexplained until
+	// a key was pressed or the page loaded again).
+	if msg := p.text("#toast:not([hidden]) .msg"); !strings.Contains(msg, "given up for its analysis") {
+		t.Errorf("the message once the analysis closed (after %s): %q, want why the game takes no moves", after, msg)
+	}
 	// Its clock stands, as a won game's does (it ran on, the time climbing
 	// with every control disabled).
 	p.waitJS(`document.querySelector("#st-time").dataset.running === "0"`, "the game's clock to stand")

@@ -1,7 +1,9 @@
 package spiderweb
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -19,7 +21,8 @@ import (
 // settingsServer is the site with its settings writes (PUT /api/settings)
 // watched: each is counted in puts and told on stored once answered; after
 // hold, the next one waits for release first (told on held as it starts
-// waiting, and by closing heldDone once answered).
+// waiting, and by closing heldDone once answered), and is dropped if the
+// browser cancelled it meanwhile.
 type settingsServer struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
@@ -29,7 +32,9 @@ type settingsServer struct {
 	release  chan struct{}
 	heldDone chan struct{}
 	stored   chan struct{}
-	once     sync.Once
+	// abandoned: the held write's request was cancelled before open.
+	abandoned atomic.Bool
+	once      sync.Once
 	// fail is how many of the next writes are answered 503 with
 	// Retry-After: retryAfter seconds (0: none; 1 unless set), a server
 	// that cannot store them just now, unseen by the site; each told on
@@ -107,9 +112,24 @@ func newSettingsServer(t *testing.T) *settingsServer {
 		ss.holding = false
 		ss.mu.Unlock()
 		if hold {
+			// Read first: the server notices a request cancelled only
+			// once its body is read.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				ss.abandoned.Store(true)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			ss.held <- struct{}{}
 			<-ss.release // open() at the latest when the test ends
 			defer close(ss.heldDone)
+			// A write the browser abandoned meanwhile (its page closed
+			// or left, the request cancelled) is lost with it, as a
+			// store write under a cancelled request would be.
+			if r.Context().Err() != nil {
+				ss.abandoned.Store(true)
+				return
+			}
 		}
 		site.ServeHTTP(w, r)
 		select {
@@ -185,6 +205,28 @@ func setting(p *browserPage, key string) string {
 	return v
 }
 
+// toggle turns setting key over from the page's Cards menu.
+func toggle(p *browserPage, key string) {
+	p.t.Helper()
+	p.menu("#btn-cards-menu", `#menu-cards [data-set="`+key+`"]`)
+}
+
+// waitSetting waits until p's menu item for setting key shows
+// aria-checked want ("true" or "false"); what names the wait.
+func waitSetting(p *browserPage, key, want, what string) {
+	p.t.Helper()
+	p.waitJS(`document.querySelector('[data-set="`+key+`"]').getAttribute("aria-checked") === "`+want+`"`, what)
+}
+
+// copied is setting key in the browser's copy of the settings
+// (localStorage).
+func copied[T any](p *browserPage, key string) T {
+	p.t.Helper()
+	var v T
+	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings"))[`+strconv.Quote(key)+`]`, &v)
+	return v
+}
+
 // unsentMark tells whether the browser marks its settings unsent.
 func unsentMark(p *browserPage) bool {
 	var unsent bool
@@ -203,12 +245,12 @@ func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	// The server keeps settings for this player: sound on.
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(p, "sound")
 	waitSignal(t, ss.stored, "settings stored")
 	p.idle()
 	// Verbose off; its write is held at the server while the page reloads.
 	ss.hold()
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(p, "verbose")
 	waitSignal(t, ss.held, "settings write")
 	p.load()
 	if v := setting(p, "verbose"); v != "false" {
@@ -240,10 +282,10 @@ func TestBrowserSettingsWrittenInOrder(t *testing.T) {
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.hold()
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(p, "verbose")
 	waitSignal(t, ss.held, "settings write")
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	toggle(p, "sound")
+	waitSetting(p, "sound", "true", "sound on")
 	var busy string
 	p.eval(`document.body.dataset.busy`, &busy)
 	if busy != "1" {
@@ -281,14 +323,14 @@ func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.hold()
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(a, "verbose")
 	waitSignal(t, ss.held, "tab A's settings write")
 	b := openPage(t, bctx, ss.srv, 1280, 800)
 	if v := setting(b, "verbose"); v != "false" {
 		t.Fatalf("tab B shows verbose aria-checked %q, want false (the browser's unsent copy)", v)
 	}
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	b.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on in tab B")
+	toggle(b, "sound")
+	waitSetting(b, "sound", "true", "sound on in tab B")
 	b.idle()
 	if s := ss.settings(b); s["sound"] != true {
 		t.Fatalf("the server's settings after tab B's change: %v, want sound true", s)

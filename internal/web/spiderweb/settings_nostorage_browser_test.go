@@ -51,7 +51,7 @@ func retriedWithStorage(t *testing.T, script, probe string) {
 	}
 	ss.fail.Store(1)
 	ss.retryAfter.Store(0)
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(p, "sound")
 	waitSignal(t, ss.failed, "the failed settings write")
 	waitSignal(t, ss.stored, "the settings write sent again")
 	if ms := time.Now().UnixMilli() - ss.failedAt.Load(); ms < 1000 {

@@ -21,17 +21,17 @@ func TestBrowserSettingsTabsFollow(t *testing.T) {
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
 	b := openPage(t, bctx, ss.srv, 1280, 800)
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(a, "sound")
 	waitSignal(t, ss.stored, "tab A's settings write")
 	a.idle()
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
-	b.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "verbose off in tab B")
+	toggle(b, "verbose")
+	waitSetting(b, "verbose", "false", "verbose off in tab B")
 	b.idle()
 	if s := ss.settings(b); s["sound"] != true || s["verbose"] != false {
 		t.Errorf("the server's settings after a change in each tab: sound %v verbose %v, want true and false", s["sound"], s["verbose"])
 	}
-	b.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "tab B to show tab A's sound on")
-	a.waitJS(`document.querySelector('[data-set="verbose"]').getAttribute("aria-checked") === "false"`, "tab A to show tab B's verbose off")
+	waitSetting(b, "sound", "true", "tab B to show tab A's sound on")
+	waitSetting(a, "verbose", "false", "tab A to show tab B's verbose off")
 	// A look changed in one tab shows in the other at once: its table,
 	// and the choice in its looks dialog, open there.
 	b.menu("#btn-cards-menu", `#menu-cards [data-act="looks"]`)
@@ -68,9 +68,7 @@ func TestBrowserSettingsRefused(t *testing.T) {
 	if unsentMark(p) {
 		t.Errorf("the browser still marks the refused settings unsent")
 	}
-	var copied bool
-	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).verbose`, &copied)
-	if !copied {
+	if !copied[bool](p, "verbose") {
 		t.Errorf("the browser's copy still has verbose off, not the server's settings")
 	}
 	// Shown: the server's (none kept, so the defaults: verbose on).
@@ -87,8 +85,8 @@ func TestBrowserSettingsRefused(t *testing.T) {
 		t.Errorf("a message shows after the reload: %q", p.text("#toast .msg"))
 	}
 	// A change made now is taken.
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	toggle(p, "sound")
+	waitSetting(p, "sound", "true", "sound on")
 	p.idle()
 	if s := ss.settings(p); s["sound"] != true {
 		t.Errorf("the server's settings after a change made once the refusal was told: %v, want sound true", s)
@@ -104,8 +102,8 @@ func TestBrowserSettingsRetried(t *testing.T) {
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.fail.Store(1)
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
-	p.waitJS(`document.querySelector('[data-set="sound"]').getAttribute("aria-checked") === "true"`, "sound on")
+	toggle(p, "sound")
+	waitSetting(p, "sound", "true", "sound on")
 	waitSignal(t, ss.stored, "the settings write sent again")
 	p.idle()
 	if n := ss.puts.Load(); n != 2 {
@@ -158,9 +156,9 @@ func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
 	b := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.refuse.Store(1)
 	ss.holdGet("/api/settings")
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(a, "verbose")
 	waitSignal(t, ss.getHeld, "tab A's settings read after the refusal")
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(b, "sound")
 	b.idle()
 	if s := ss.settings(b); s["sound"] != true {
 		t.Fatalf("the server's settings after tab B's change: %v, want sound true", s)
@@ -168,12 +166,10 @@ func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
 	ss.openGet()
 	a.idle()
 	b.idle()
-	var sound bool
-	b.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).sound`, &sound)
-	if !sound {
+	if !copied[bool](b, "sound") {
 		t.Errorf("the browser's copy has sound off after tab A's late read: tab B's change undone")
 	}
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="animations"]`)
+	toggle(b, "animations")
 	b.idle()
 	a.idle()
 	if s := ss.settings(b); s["sound"] != true || s["verbose"] != false {
@@ -194,7 +190,7 @@ func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
 	p := openPage(t, bctx, ss.srv, 1280, 800)
 	p.eval(`localStorage.setItem("cardtable.spider.settings",
 		JSON.stringify({...JSON.parse(localStorage.getItem("cardtable.spider.settings") || "{}"), sound: true})), 1`, nil)
-	p.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(p, "verbose")
 	p.idle()
 	if s := ss.settings(p); s["sound"] != true || s["verbose"] != false {
 		t.Errorf("the server's settings: sound %v verbose %v, want true (the browser's copy) and false", s["sound"], s["verbose"])
@@ -213,7 +209,7 @@ func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 	ss.holdGet("/api/settings")
 	b.do(chromedp.Navigate(ss.srv.URL + spiderPage))
 	waitSignal(t, ss.getHeld, "tab B's settings read")
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(a, "sound")
 	// Well under the 20 s the browser's HTTP cache held a write to the
 	// address of a read in flight (the read now bypasses it).
 	waitSignalWithin(t, ss.stored, 8*time.Second, "tab A's settings write while tab B's read is unanswered")
@@ -223,9 +219,7 @@ func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 	if v := setting(b, "sound"); v != "true" {
 		t.Errorf("tab B shows sound aria-checked %q, want true (tab A's change)", v)
 	}
-	var sound bool
-	b.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).sound`, &sound)
-	if !sound {
+	if !copied[bool](b, "sound") {
 		t.Errorf("the browser's copy has sound off once tab B loaded: tab A's change undone")
 	}
 }
@@ -241,10 +235,8 @@ func TestBrowserSettingsLoadKeepsServers(t *testing.T) {
 	p.eval(`fetch("/api/settings", {method: "PUT", headers: {"Content-Type": "application/json"}, body: JSON.stringify({table: "blue"})}).then((r) => r.status)`, nil)
 	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({table: "green"})), 1`, nil)
 	p.load()
-	var table string
-	p.eval(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).table`, &table)
-	if table != "blue" {
-		t.Errorf("the browser's copy has table %q after a load, want blue (the server's)", table)
+	if got := copied[string](p, "table"); got != "blue" {
+		t.Errorf("the browser's copy has table %q after a load, want blue (the server's)", got)
 	}
 }
 
@@ -300,7 +292,7 @@ func TestBrowserSettingsRetryWait(t *testing.T) {
 	} {
 		ss.retryAfter.Store(c.retryAfter)
 		holdRetry(p)
-		p.menu("#btn-cards-menu", `#menu-cards [data-set="`+c.set+`"]`)
+		toggle(p, c.set)
 		waitSignal(t, ss.failed, fmt.Sprintf("failed write %d", i+1))
 		p.idle()
 		checkWait(t, p, ss, c.want, c.what)
@@ -322,16 +314,16 @@ func TestBrowserSettingsOtherTabTaken(t *testing.T) {
 	b := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.retryAfter.Store(30)
 	ss.fail.Store(1)
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(a, "sound")
 	waitSignal(t, ss.failed, "tab A's failed write")
 	a.idle()
 	checkWait(t, a, ss, 30000, "tab A's first failure (Retry-After: 30)")
 	ss.retryAfter.Store(0)
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(b, "verbose")
 	waitSignal(t, ss.stored, "tab B's write")
 	b.idle()
 	ss.fail.Store(1)
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="hideAreas"]`)
+	toggle(a, "hideAreas")
 	waitSignal(t, ss.failed, "tab A's next failed write")
 	a.idle()
 	checkWait(t, a, ss, 1000, "tab A's failure after tab B's write was taken")
@@ -352,11 +344,11 @@ func TestLongBrowserSettingsOneRetry(t *testing.T) {
 	a := openPage(t, bctx, ss.srv, 1280, 800)
 	b := openPage(t, bctx, ss.srv, 1280, 800)
 	ss.fail.Store(100)
-	a.menu("#btn-cards-menu", `#menu-cards [data-set="sound"]`)
+	toggle(a, "sound")
 	waitSignal(t, ss.failed, "tab A's settings write")
 	a.idle()
 	holdRetry(b)
-	b.menu("#btn-cards-menu", `#menu-cards [data-set="verbose"]`)
+	toggle(b, "verbose")
 	waitSignal(t, ss.failed, "tab B's settings write")
 	waitSignal(t, ss.failed, "the settings write sent again")
 	// The window is the condition: time with no write from either tab.

@@ -43,8 +43,12 @@ export function playTime(id) {
   return { ms: c.played + idle, running: c.running && c.since + (performance.now() - c.at) < c.cap };
 }
 
-export async function request(method, path, body, { text = false, raw = false, noStore = false } = {}) {
+export async function request(method, path, body, { text = false, raw = false, noStore = false, keepalive = false, signal } = {}) {
   const init = { method, headers: {} };
+  // keepalive lets the request outlive the page (closed, or left), where
+  // the browser would cancel it; signal lets the caller abort it.
+  if (keepalive) init.keepalive = true;
+  if (signal) init.signal = signal;
   // noStore keeps the browser's HTTP cache out of the request: a read it
   // could cache holds a lock there that made another tab's write to the
   // same address wait until the read was answered, or 20 s.
@@ -136,5 +140,7 @@ export const api = {
   deleteSave: (name) => request("DELETE", `/api/saves/${enc(name)}`),
   stats: () => request("GET", "/api/stats"),
   settings: () => request("GET", "/api/settings", undefined, { noStore: true }),
-  putSettings: (s) => request("PUT", "/api/settings", s),
+  // putSettings' write is aborted by signal; with keepalive it outlives
+  // the page (closed or left), and the browser no longer aborts it.
+  putSettings: (s, { signal, keepalive = false } = {}) => request("PUT", "/api/settings", s, { signal, keepalive }),
 };

@@ -14,7 +14,7 @@ const WORDS = { winnable: "winnable", lost: "lost", unknown: "unknown" };
 // A is the analysis shown: {res, i} (i: the step shown, -1: the game as
 // it stands) or null.
 let A = null;
-let host = null; // {S, render, info, announce, confirmBox, queue, failure, setGame}
+let host = null; // {S, render, info, announce, confirmBox, queue, failure, setGame, closedWhy}
 
 export function initAnalysis(h) {
   host = h;
@@ -228,4 +228,8 @@ function close() {
   document.body.classList.remove("analysis-open");
   document.body.dataset.review = "";
   render();
+  // The game shown again takes no moves: say why, as a page loaded on
+  // it does, rather than leave every control disabled unexplained (a
+  // stuck game's end screen says it).
+  if (S.gaveUp && S.view && !S.view.stuck) host.info(host.closedWhy);
 }

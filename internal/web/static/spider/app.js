@@ -204,7 +204,7 @@ function bind() {
   document.querySelectorAll("[data-set]").forEach((b) => b.addEventListener("click", () => { closeMenu(); toggleSetting(b.dataset.set); }));
   document.addEventListener("click", (e) => { if (!e.target.closest(".menu")) closeMenus(); });
   document.querySelectorAll("[data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
-  initAnalysis({ S, render, info, announce, confirmBox, queue, failure, setGame });
+  initAnalysis({ S, render, info, announce, confirmBox, queue, failure, setGame, closedWhy: CLOSED });
   initSaves({ queue, setGame });
   document.querySelectorAll("[data-end]").forEach((b) => b.addEventListener("click", () => onEndButton(b.dataset.end)));
   $("#form-new").addEventListener("submit", submitNew);

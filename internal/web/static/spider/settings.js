@@ -112,6 +112,8 @@ const hooks = { changed: () => {}, refused: () => {} };
 export function initSettings({ changed, refused }) {
   hooks.changed = changed;
   hooks.refused = refused;
+  window.addEventListener("pagehide", flushSettings);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushSettings(); });
   window.addEventListener("storage", (e) => {
     if (e.key !== SETTINGS_KEY || e.newValue === null) return;
     let s;
@@ -185,27 +187,58 @@ let sending = false;
 let again = false;
 // retryTimer is this tab's one pending retry (schedule).
 let retryTimer = 0;
-function sendSettings() {
+// inflight aborts the write in flight, which flushSettings may replace.
+let inflight = null;
+function sendSettings(keepalive = false) {
   if (sending) { again = true; return; }
   sending = true;
   busy(1);
+  const ctl = new AbortController();
+  ctl.keepalive = keepalive;
+  inflight = ctl;
+  // replaced: flushSettings aborted this write and sent a newer one,
+  // whose answer settles the unsent mark and the retries.
+  const replaced = () => inflight !== ctl;
   const s = mergeSettings(local() || S.settings);
   const sent = JSON.stringify(s);
   // changedSince: another tab changed the browser's copy since it was sent.
   const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
-  api.putSettings(s).then(() => {
+  api.putSettings(s, { signal: ctl.signal, keepalive }).then(() => {
+    if (replaced()) return;
     clearTimeout(retryTimer);
     setRetryAt(0);
     if (changedSince()) { markUnsent(true); again = true; }
     else markUnsent(false);
   }, (e) => {
+    if (replaced()) return;
     if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
     return refused(e, changedSince);
   }).finally(() => {
+    busy(-1);
+    if (replaced()) return;
+    inflight = null;
     sending = false;
     if (again) { again = false; sendSettings(); }
-    busy(-1);
   });
+}
+
+// flushSettings sends the browser's copy again, as the page is hidden or
+// left, when a write is in flight: the browser cancels it when the page
+// goes, and a change made meanwhile waited for its answer, which a page
+// gone never reads (both stayed unsent until the next page was loaded).
+// The write in flight is aborted, so that its older copy cannot land
+// after the newer one; the new one outlives the page (keepalive, which
+// only this last write uses: the browser does not abort such a write,
+// and its body, bounded by mergeSettings, is far below keepalive's 64 KiB).
+// Nothing else is sent: a failed write waits for its retry as the
+// server asked (Retry-After), or is sent by the next page.
+function flushSettings() {
+  if (!sending || inflight.keepalive) return;
+  again = false;
+  inflight.abort();
+  inflight = null;
+  sending = false;
+  sendSettings(true);
 }
 
 // RETRY_KEY is when the browser's next retry is due (ms since 1970),

@@ -1,0 +1,84 @@
+package spiderweb
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// leaveBy is how a test's player leaves the page: closing its tab, or
+// going to another page in it.
+type leaveBy func(p *browserPage)
+
+// closeTab closes p's tab as the player would (Page.close runs the
+// page's unload steps, pagehide among them). The tab's end may cut the
+// call's answer short, so its error is not the test's: what the server
+// got is.
+func closeTab(p *browserPage) {
+	p.t.Helper()
+	_ = chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.Close, cdp.Empty{})
+		return err
+	}))
+}
+
+// goToFront takes p's tab to the front page.
+func goToFront(p *browserPage) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.srv.URL + "/"))
+}
+
+// TestBrowserSettingsSentOnLeaving: a setting changed just before the
+// player closes the tab or leaves the page reaches the server, without
+// another page being loaded. A write in flight was cancelled by the
+// browser as the page went (now it outlives the page: keepalive); a
+// change made while a write was in flight waited for its answer, which a
+// page gone never reads, and stayed in the browser's copy until the next
+// page was loaded (now it is sent as the page is hidden or left, the
+// older write in flight aborted so that it cannot land after it). The
+// server's settings are read from a second tab, opened first.
+func TestBrowserSettingsSentOnLeaving(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		leave leaveBy
+		// queued: a second change (verbose off) is made while the first
+		// one's write is held at the server.
+		queued bool
+	}{
+		{"write in flight, tab closed", closeTab, false},
+		{"change behind a write, tab closed", closeTab, true},
+		{"change behind a write, page left", goToFront, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bctx := startBrowser(t)
+			ss := newSettingsServer(t)
+			reader := openPage(t, bctx, ss.srv, 1280, 800)
+			p := openPage(t, bctx, ss.srv, 1280, 800)
+			ss.hold()
+			toggle(p, "sound")
+			waitSignal(t, ss.held, "settings write for the sound")
+			if c.queued {
+				toggle(p, "verbose")
+				waitSetting(p, "verbose", "false", "verbose off")
+			}
+			c.leave(p)
+			if c.queued {
+				// The change's write, sent as the page went, while the
+				// first is still held.
+				waitSignal(t, ss.stored, "settings write sent as the page went")
+			}
+			ss.open()
+			waitSignal(t, ss.heldDone, "answer to the held settings write")
+			s := ss.settings(reader)
+			if s["sound"] != true {
+				t.Errorf("the server's settings once the page went: sound %v, want true", s["sound"])
+			}
+			if c.queued && s["verbose"] != false {
+				t.Errorf("the server's settings once the page went: verbose %v, want false (changed just before)", s["verbose"])
+			}
+		})
+	}
+}
