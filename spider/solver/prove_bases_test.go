@@ -133,7 +133,7 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 					if a.Status == Solved {
 						wins++
 					}
-					if !newBaseProofs(baseStatesMax).proves(&q) {
+					if !newBaseProofs(baseStatesMax).proves(&q, nil) {
 						continue
 					}
 					lost++
@@ -244,20 +244,23 @@ func TestBaseProofStops(t *testing.T) {
 	w := &walker{g: greedyGame(t, 1)}
 	b := newBaseProofs(baseStatesMax)
 	asked := 0
-	b.stop = func() bool { asked++; return true }
-	if b.proves(w.at(53)) || len(b.lost) != 0 || asked == 0 {
+	if b.proves(w.at(53), func() bool { asked++; return true }) || len(b.lost) != 0 || asked == 0 {
 		t.Errorf("stopped: want not proven, no verdicts, stop asked; got %d verdicts, asked %d times", len(b.lost), asked)
 	}
 	// Stopped part way: the states it left unfinished keep no verdict,
 	// so that the next call, not stopped, still proves the point.
 	asked = 0
-	b.stop = func() bool { asked++; return asked > 10 }
-	if b.proves(w.at(53)) {
+	if b.proves(w.at(53), func() bool { asked++; return asked > 10 }) {
 		t.Error("stopped part way: point 53 proven lost")
 	}
-	b.stop = nil
-	if !b.proves(w.at(53)) {
+	// The verdicts are shared, the stop is not: a call without one on
+	// the same verdicts is not stopped by the last call's.
+	before := asked
+	if !b.proves(w.at(53), nil) {
 		t.Error("not stopped: point 53 not proven lost")
+	}
+	if asked != before {
+		t.Errorf("a call without a stop asked the last call's %d times", asked-before)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
