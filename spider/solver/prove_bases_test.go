@@ -2,9 +2,12 @@ package solver
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"cardtable/card"
 	"cardtable/spider"
 )
 
@@ -18,8 +21,27 @@ func TestBaseProofMovesCover(t *testing.T) {
 	if _, cuts := checkBaseMoves(t, layout(t, lastDown, 1)); cuts == 0 {
 		t.Error("lastDown: no move changes the state")
 	}
+	// A suit complete on pile 1's base top, its 4 to ace free to go on a
+	// 5 and its queen to 5 stuck (no bare card one rank higher, no empty
+	// pile): they are not pinned, as the suit can be removed.
+	q := layout(t, pinnedSuit, 1)
+	if _, cuts := checkBaseMoves(t, q); cuts == 0 {
+		t.Error("pinnedSuit: no move changes the state")
+	}
 	baseMovesCover(t, 4, 4, 20, 50_000, 50)
 }
+
+const pinnedSuit = `pile1: |KS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS
+pile2: |KS |KS |KS |KS |KS |KS |QS |QS 2S AS
+pile3: |QS |QS |QS |QS |QS |JS |JS |JS 2S AS
+pile4: |JS |JS |JS |JS |TS |TS |TS |TS 2S AS
+pile5: |TS |TS |TS |9S |9S |9S |9S |9S 2S AS
+pile6: |9S |9S |8S |8S |8S |8S |8S |8S 2S AS
+pile7: |8S |7S |7S |7S |7S |7S |7S |7S 2S AS
+pile8: |6S |6S |6S |6S |6S |6S |6S |5S 2S AS
+pile9: |5S |5S |5S |5S |4S |4S |4S |4S |4S 5S
+pile10: |4S |4S |3S |3S |3S |3S |3S |3S |3S 5S
+`
 
 const lastDown = `pile1: |3S |AS KS QS QS JS TS 9S 8S 9S 8S 7S 6S KS QS JS
 pile2: JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS
@@ -45,7 +67,7 @@ func TestLongBaseProofMovesCover(t *testing.T) {
 
 func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int64, want int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var positions, moves, cuts int
+	var positions, moves, cuts, floors, pinned int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -57,48 +79,83 @@ func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int6
 					positions++
 					n, c := checkBaseMoves(t, &q)
 					moves, cuts = moves+n, cuts+c
+					b := baseOf(&q)
+					if slices.ContainsFunc(b.base[:], func(c []card.Card) bool { return len(c) == 0 }) {
+						floors++
+					}
+					if slices.ContainsFunc(b.pin[:], func(n int) bool { return n > 0 }) {
+						pinned++
+					}
 				}
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt, %d moves, %d of them change the state, all among its moves", positions, moves, cuts)
-	if positions < want || cuts == 0 {
-		t.Errorf("want at least %d positions and some moves that change the state, got %d and %d", want, positions, cuts)
+	t.Logf("%d positions with the stock dealt (%d with an empty base, %d with cards pinned), %d moves, %d of them leave the state, all among its moves", positions, floors, pinned, moves, cuts)
+	if positions < want || cuts == 0 || floors == 0 || pinned == 0 {
+		t.Errorf("want at least %d positions, some with an empty base and some with cards pinned, and some moves that leave the state; got %d, %d, %d and %d", want, positions, floors, pinned, cuts)
 	}
 }
 
 // checkBaseMoves checks q's state and moves, and returns the number of
-// legal moves and of those that change the state.
+// legal moves and of those that leave the state. A move leaves q's
+// state when the position it leads to is not one of the state's
+// arrangements (the same bases and loose cards, its pinned cards where
+// they were); it must then be one of the state's moves' arrangements,
+// and a move cutsBase passes over must not leave it (pinned cards stay
+// put through every move that keeps the bases).
 func checkBaseMoves(t *testing.T, q *spider.Position) (moves, cuts int) {
 	t.Helper()
 	s := baseOf(q)
 	if m := s.room(); !m.fits() {
 		t.Fatalf("the position's own arrangement has no room:\n%s", q.FormatLayout())
 	}
-	own := s.key()
-	to := map[string]bool{}
-	for _, n := range s.moves() {
-		to[n.key()] = true
+	if !s.holds(q) {
+		t.Fatalf("the position is not an arrangement of its own state:\n%s", q.FormatLayout())
 	}
+	next := s.moves()
 	var buf [256]spider.Move
 	for _, m := range q.Legal(buf[:0]) {
 		cut := cutsBase(q, m)
 		u := q.Do(m)
-		k := baseOf(q).key()
+		stays := s.holds(q)
+		among := slices.ContainsFunc(next, func(n *baseState) bool { return n.holds(q) })
 		q.Undo(m, u)
 		moves++
-		if k == own {
+		if stays {
 			continue
 		}
 		cuts++
-		if !to[k] {
+		if !among {
 			t.Fatalf("move %v leads to a state not among the state's moves:\n%s", m, q.FormatLayout())
 		}
 		if !cut {
-			t.Fatalf("move %v changes the state, cutsBase says not:\n%s", m, q.FormatLayout())
+			t.Fatalf("move %v leaves the state, cutsBase says not:\n%s", m, q.FormatLayout())
 		}
 	}
 	return moves, cuts
+}
+
+// holds reports whether q is an arrangement of s: the same bases and
+// loose cards, and s's pinned cards where they lie in q.
+func (s *baseState) holds(q *spider.Position) bool {
+	for k := range s.base {
+		c := q.Cards(nil, k)
+		if len(c) < len(s.base[k]) || !slices.Equal(c[:len(s.base[k])], s.base[k]) {
+			return false
+		}
+	}
+	u := s.clone()
+	for k := range u.base {
+		u.unpinFrom(k, len(u.base[k])-u.pin[k])
+	}
+	return u.key() == looseBaseOf(q).key()
+}
+
+// looseBaseOf is q's state with no card pinned.
+func looseBaseOf(q *spider.Position) *baseState {
+	defer func(v bool) { basePins = v }(basePins)
+	basePins = false
+	return baseOf(q)
 }
 
 // TestBaseProofAgrees: the base proof never proves lost a position the
@@ -340,3 +397,40 @@ func TestLongBaseProofWideCap(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseProofPins: a 2-suit position off deal 4 (the stock dealt) that
+// the plain prover proves lost in 452 736 nodes is proven lost by the base
+// proof with its pinned cards, and not without them: there the loose
+// cards may be arranged as its own pinned ones never can be.
+func TestBaseProofPins(t *testing.T) {
+	q := layout(t, pinsDecide, 2)
+	if r := newProverWith(q, nil, nil).resume(context.Background(), Limits{Nodes: 1_000_000}); r.Status != Unsolvable {
+		t.Fatalf("the plain prover: %s after %d nodes, want unsolvable", r.Status, r.Nodes)
+	}
+	for _, c := range []struct {
+		pins bool
+		want bool
+	}{{true, true}, {false, false}} {
+		t.Run(fmt.Sprintf("pins=%v", c.pins), func(t *testing.T) {
+			defer func(v bool) { basePins = v }(basePins)
+			basePins = c.pins
+			b := newBaseProofs(baseStatesMax)
+			if got := b.proves(q, nil); got != c.want {
+				t.Errorf("proven lost: %v after %d states, want %v", got, len(b.lost), c.want)
+			}
+		})
+	}
+}
+
+const pinsDecide = `pile1: KH QH JH TS 9S 8S 7S
+pile2: KH
+pile3: KS QS JS
+pile4: KH QH JH TH 9H 5S 4S 3S
+pile5: |7H |TS |2S 6H 4H JH 2S AS TH 9H 8H 7H 6H 5H 4H 3H 2H AS QS JS TH 9H
+pile6: 3S
+pile7: AH KS QH
+pile8: 9S 8S 7S 6S 5S
+pile9: |4S |8H |6S |5H 2H AH
+pile10: 8H 7H 6H 5H 4H 3H 2H AH 3H
+completed: H S S
+`
