@@ -32,10 +32,6 @@ type baseState struct {
 	down    [spider.Piles]int
 	loose   [card.King + 1][4]int // by rank and suit
 	removed int
-	// pin[k] counts the cards at the top of base[k] that are pinned:
-	// loose by rank, but known to stay where they are while the state
-	// lasts (settle).
-	pin [spider.Piles]int
 }
 
 // baseOf is the state of p, whose stock is dealt.
@@ -44,22 +40,20 @@ func baseOf(p *spider.Position) *baseState {
 	for k := range spider.Piles {
 		s.base[k] = p.Cards(nil, k)
 		s.down[k] = p.Down(k)
-		s.pinAll(k, s.cut(k))
+		s.cut(k)
 	}
-	s.settle()
 	return s
 }
 
 // cut ends pile k at its base, and counts the cards above it as loose;
-// when no face-up card is left it turns the top face-down one first. It
-// returns the cards it cut, in their order on the pile.
-func (s *baseState) cut(k int) []card.Card {
+// when no face-up card is left it turns the top face-down one first.
+func (s *baseState) cut(k int) {
 	b, d := s.base[k], s.down[k]
 	if len(b) == d && d > 0 {
 		d--
 		s.down[k] = d
 		if d > 0 {
-			return nil // the card turned lies on a face-down one: the base's top
+			return // the card turned lies on a face-down one: the base's top
 		}
 	}
 	top := -1 // the base's last card; -1: the base is empty
@@ -76,14 +70,13 @@ func (s *baseState) cut(k int) []card.Card {
 		s.loose[c.Rank()][c.Suit()]++
 	}
 	s.base[k] = b[:top+1]
-	return b[top+1:]
 }
 
 // key is s as a map key.
 func (s *baseState) key() string {
 	b := make([]byte, 0, 128)
 	for k := range s.base {
-		b = append(b, byte(s.down[k]), byte(len(s.base[k])), byte(s.pin[k]))
+		b = append(b, byte(s.down[k]), byte(len(s.base[k])))
 		for _, c := range s.base[k] {
 			b = append(b, byte(c))
 		}
@@ -166,16 +159,15 @@ func (s *baseState) moves() []*baseState {
 	m0 := s.room()
 	for k := range s.base {
 		n := len(s.base[k])
-		if n == 0 || n == s.down[k] || s.pin[k] > 0 {
-			continue // a pinned top stays (settle), and so does the card under it
+		if n == 0 || n == s.down[k] {
+			continue
 		}
 		u := s.base[k][n-1]
 		if s.topCanLeave(k, &m0) {
 			t := s.clone()
 			t.base[k] = t.base[k][:n-1]
 			t.loose[u.Rank()][u.Suit()]++
-			t.pinAll(k, t.cut(k))
-			t.settle()
+			t.cut(k)
 			out = append(out, t)
 		}
 		if u.Rank() == card.King && s.suitAbove(u.Suit(), card.Queen) {
@@ -184,8 +176,7 @@ func (s *baseState) moves() []*baseState {
 			if m.fits() {
 				t := s.removal(u.Suit(), card.Queen)
 				t.base[k] = t.base[k][:n-1]
-				t.pinAll(k, t.cut(k))
-				t.settle()
+				t.cut(k)
 				out = append(out, t)
 			}
 		}
@@ -198,9 +189,7 @@ func (s *baseState) moves() []*baseState {
 		m.chain(card.King, 13, true)
 		m.floors-- // the king's
 		if m.fits() {
-			t := s.removal(x, card.King)
-			t.settle()
-			out = append(out, t)
+			out = append(out, s.removal(x, card.King))
 		}
 	}
 	return out
@@ -341,71 +330,3 @@ const (
 	baseStatesMax  = 1 << 20
 	baseStateBytes = 240
 )
-
-// basePins turns pinning on (false: every loose card may be anywhere,
-// the looser proof the tests compare it with).
-var basePins = true
-
-// pinAll pins cards, just cut from pile k's base and lying on it in
-// that order: where they are is known when they are cut.
-func (s *baseState) pinAll(k int, cards []card.Card) {
-	if !basePins || len(cards) == 0 {
-		return
-	}
-	for _, c := range cards {
-		s.loose[c.Rank()][c.Suit()]--
-	}
-	s.base[k] = append(s.base[k], cards...)
-	s.pin[k] += len(cards)
-}
-
-// unpinFrom makes pile k's pinned cards from index j up loose.
-func (s *baseState) unpinFrom(k, j int) {
-	b := s.base[k]
-	for _, c := range b[j:] {
-		s.loose[c.Rank()][c.Suit()]++
-	}
-	s.pin[k] -= len(b) - j
-	s.base[k] = b[:j]
-}
-
-// settle unpins every pinned card that could leave its place in some
-// arrangement of the state, until none can: what stays pinned stays
-// put through every move that keeps the state.
-func (s *baseState) settle() {
-	for changed := true; changed; {
-		changed = false
-		for k := range s.base {
-			if s.pin[k] > 0 && s.unpinTop(k) {
-				changed = true
-			}
-		}
-	}
-}
-
-// unpinTop unpins pile k's top pinned cards if a run could start in
-// them (or on the base's own top under them) and leave, or if they
-// could go in a suit removed; it reports whether it did.
-func (s *baseState) unpinTop(k int) bool {
-	b := s.base[k]
-	n := len(b)
-	o := n - s.pin[k] - 1 // the unpinned base's top; -1: none
-	lo := n - 1           // the top's run of one suit, down to o at most
-	for lo-1 >= 0 && lo-1 >= o && lo-1 >= s.down[k] && b[lo-1].Suit() == b[lo].Suit() && b[lo-1].Rank() == b[lo].Rank()+1 {
-		lo--
-	}
-	if b[lo].Rank() == card.King && (lo == o || lo == 0) && s.suitAbove(b[lo].Suit(), b[n-1].Rank()-1) {
-		s.unpinFrom(k, o+1)
-		return true
-	}
-	for i := n - 1; i >= lo; i-- {
-		t := s.clone()
-		t.unpinFrom(k, i+1)
-		m := t.room()
-		if t.topCanLeave(k, &m) {
-			s.unpinFrom(k, max(i, o+1))
-			return true
-		}
-	}
-	return false
-}

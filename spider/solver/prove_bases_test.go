@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -21,27 +20,8 @@ func TestBaseProofMovesCover(t *testing.T) {
 	if _, cuts := checkBaseMoves(t, layout(t, lastDown, 1)); cuts == 0 {
 		t.Error("lastDown: no move changes the state")
 	}
-	// A suit complete on pile 1's base top, its 4 to ace free to go on a
-	// 5 and its queen to 5 stuck (no bare card one rank higher, no empty
-	// pile): they are not pinned, as the suit can be removed.
-	q := layout(t, pinnedSuit, 1)
-	if _, cuts := checkBaseMoves(t, q); cuts == 0 {
-		t.Error("pinnedSuit: no move changes the state")
-	}
 	baseMovesCover(t, 4, 4, 20, 50_000, 50)
 }
-
-const pinnedSuit = `pile1: |KS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS
-pile2: |KS |KS |KS |KS |KS |KS |QS |QS 2S AS
-pile3: |QS |QS |QS |QS |QS |JS |JS |JS 2S AS
-pile4: |JS |JS |JS |JS |TS |TS |TS |TS 2S AS
-pile5: |TS |TS |TS |9S |9S |9S |9S |9S 2S AS
-pile6: |9S |9S |8S |8S |8S |8S |8S |8S 2S AS
-pile7: |8S |7S |7S |7S |7S |7S |7S |7S 2S AS
-pile8: |6S |6S |6S |6S |6S |6S |6S |5S 2S AS
-pile9: |5S |5S |5S |5S |4S |4S |4S |4S |4S 5S
-pile10: |4S |4S |3S |3S |3S |3S |3S |3S |3S 5S
-`
 
 const lastDown = `pile1: |3S |AS KS QS QS JS TS 9S 8S 9S 8S 7S 6S KS QS JS
 pile2: JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS
@@ -67,7 +47,7 @@ func TestLongBaseProofMovesCover(t *testing.T) {
 
 func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int64, want int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var positions, moves, cuts, floors, pinned int
+	var positions, moves, cuts, floors int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -79,83 +59,59 @@ func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int6
 					positions++
 					n, c := checkBaseMoves(t, &q)
 					moves, cuts = moves+n, cuts+c
-					b := baseOf(&q)
-					if slices.ContainsFunc(b.base[:], func(c []card.Card) bool { return len(c) == 0 }) {
+					if emptyBase(&q) {
 						floors++
-					}
-					if slices.ContainsFunc(b.pin[:], func(n int) bool { return n > 0 }) {
-						pinned++
 					}
 				}
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt (%d with an empty base, %d with cards pinned), %d moves, %d of them leave the state, all among its moves", positions, floors, pinned, moves, cuts)
-	if positions < want || cuts == 0 || floors == 0 || pinned == 0 {
-		t.Errorf("want at least %d positions, some with an empty base and some with cards pinned, and some moves that leave the state; got %d, %d, %d and %d", want, positions, floors, pinned, cuts)
+	t.Logf("%d positions with the stock dealt (%d with an empty base), %d moves, %d of them change the state, all among its moves", positions, floors, moves, cuts)
+	if positions < want || cuts == 0 || floors == 0 {
+		t.Errorf("want at least %d positions, some with an empty base, and some moves that change the state; got %d, %d and %d", want, positions, floors, cuts)
 	}
 }
 
+// emptyBase reports whether some pile of q has an empty base: its
+// cards, if any, all loose on its floor, where the base proof seats any
+// loose run.
+func emptyBase(q *spider.Position) bool {
+	s := baseOf(q)
+	return slices.ContainsFunc(s.base[:], func(b []card.Card) bool { return len(b) == 0 })
+}
+
 // checkBaseMoves checks q's state and moves, and returns the number of
-// legal moves and of those that leave the state. A move leaves q's
-// state when the position it leads to is not one of the state's
-// arrangements (the same bases and loose cards, its pinned cards where
-// they were); it must then be one of the state's moves' arrangements,
-// and a move cutsBase passes over must not leave it (pinned cards stay
-// put through every move that keeps the bases).
+// legal moves and of those that change the state.
 func checkBaseMoves(t *testing.T, q *spider.Position) (moves, cuts int) {
 	t.Helper()
 	s := baseOf(q)
 	if m := s.room(); !m.fits() {
 		t.Fatalf("the position's own arrangement has no room:\n%s", q.FormatLayout())
 	}
-	if !s.holds(q) {
-		t.Fatalf("the position is not an arrangement of its own state:\n%s", q.FormatLayout())
+	own := s.key()
+	to := map[string]bool{}
+	for _, n := range s.moves() {
+		to[n.key()] = true
 	}
-	next := s.moves()
 	var buf [256]spider.Move
 	for _, m := range q.Legal(buf[:0]) {
 		cut := cutsBase(q, m)
 		u := q.Do(m)
-		stays := s.holds(q)
-		among := slices.ContainsFunc(next, func(n *baseState) bool { return n.holds(q) })
+		k := baseOf(q).key()
 		q.Undo(m, u)
 		moves++
-		if stays {
+		if k == own {
 			continue
 		}
 		cuts++
-		if !among {
+		if !to[k] {
 			t.Fatalf("move %v leads to a state not among the state's moves:\n%s", m, q.FormatLayout())
 		}
 		if !cut {
-			t.Fatalf("move %v leaves the state, cutsBase says not:\n%s", m, q.FormatLayout())
+			t.Fatalf("move %v changes the state, cutsBase says not:\n%s", m, q.FormatLayout())
 		}
 	}
 	return moves, cuts
-}
-
-// holds reports whether q is an arrangement of s: the same bases and
-// loose cards, and s's pinned cards where they lie in q.
-func (s *baseState) holds(q *spider.Position) bool {
-	for k := range s.base {
-		c := q.Cards(nil, k)
-		if len(c) < len(s.base[k]) || !slices.Equal(c[:len(s.base[k])], s.base[k]) {
-			return false
-		}
-	}
-	u := s.clone()
-	for k := range u.base {
-		u.unpinFrom(k, len(u.base[k])-u.pin[k])
-	}
-	return u.key() == looseBaseOf(q).key()
-}
-
-// looseBaseOf is q's state with no card pinned.
-func looseBaseOf(q *spider.Position) *baseState {
-	defer func(v bool) { basePins = v }(basePins)
-	basePins = false
-	return baseOf(q)
 }
 
 // TestBaseProofAgrees: the base proof never proves lost a position the
@@ -176,7 +132,7 @@ func TestLongBaseProofAgrees(t *testing.T) {
 
 func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes int64) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var tried, wins, lost, both int
+	var tried, wins, lost, both, floors int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -194,6 +150,9 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 						continue
 					}
 					lost++
+					if emptyBase(&q) {
+						floors++
+					}
 					switch a.Status {
 					case Solved:
 						t.Fatalf("%d suits, deal %d: the plain prover wins, the base proof proves lost\n%s", suits, d, q.FormatLayout())
@@ -204,9 +163,9 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d proven lost by both); disagreements 0", tried, wins, lost, both)
-	if wins == 0 || both == 0 {
-		t.Errorf("want positions the plain prover wins and some both prove lost; got %d and %d", wins, both)
+	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d with an empty base; %d proven lost by both); disagreements 0", tried, wins, lost, floors, both)
+	if wins == 0 || both == 0 || floors == 0 {
+		t.Errorf("want positions the plain prover wins, some both prove lost and some proven lost with an empty base; got %d, %d and %d", wins, both, floors)
 	}
 }
 
@@ -397,40 +356,3 @@ func TestLongBaseProofWideCap(t *testing.T) {
 		}
 	}
 }
-
-// TestBaseProofPins: a 2-suit position off deal 4 (the stock dealt) that
-// the plain prover proves lost in 452 736 nodes is proven lost by the base
-// proof with its pinned cards, and not without them: there the loose
-// cards may be arranged as its own pinned ones never can be.
-func TestBaseProofPins(t *testing.T) {
-	q := layout(t, pinsDecide, 2)
-	if r := newProverWith(q, nil, nil).resume(context.Background(), Limits{Nodes: 1_000_000}); r.Status != Unsolvable {
-		t.Fatalf("the plain prover: %s after %d nodes, want unsolvable", r.Status, r.Nodes)
-	}
-	for _, c := range []struct {
-		pins bool
-		want bool
-	}{{true, true}, {false, false}} {
-		t.Run(fmt.Sprintf("pins=%v", c.pins), func(t *testing.T) {
-			defer func(v bool) { basePins = v }(basePins)
-			basePins = c.pins
-			b := newBaseProofs(baseStatesMax)
-			if got := b.proves(q, nil); got != c.want {
-				t.Errorf("proven lost: %v after %d states, want %v", got, len(b.lost), c.want)
-			}
-		})
-	}
-}
-
-const pinsDecide = `pile1: KH QH JH TS 9S 8S 7S
-pile2: KH
-pile3: KS QS JS
-pile4: KH QH JH TH 9H 5S 4S 3S
-pile5: |7H |TS |2S 6H 4H JH 2S AS TH 9H 8H 7H 6H 5H 4H 3H 2H AS QS JS TH 9H
-pile6: 3S
-pile7: AH KS QH
-pile8: 9S 8S 7S 6S 5S
-pile9: |4S |8H |6S |5H 2H AH
-pile10: 8H 7H 6H 5H 4H 3H 2H AH 3H
-completed: H S S
-`
