@@ -251,9 +251,7 @@ func (pr *prover) provesBase(p *spider.Position) bool {
 	if pr.bases == nil {
 		return false
 	}
-	pr.bases.stop = pr.stopped
-	defer func() { pr.bases.stop = nil }()
-	return pr.bases.proves(p)
+	return pr.bases.proves(p, pr.stopped)
 }
 
 // run carries the depth-first search on from the top frame until it

@@ -250,32 +250,38 @@ func (s *baseState) removal(x card.Suit, top card.Rank) *baseState {
 type baseProofs struct {
 	lost map[string]bool // a state's verdict: true lost, false not proven
 	max  int
-	// stop, when set, is asked at every state: true ends the call, which
-	// then proves nothing and keeps no verdict. The calls measured visit
-	// at most some thousands of states, under 0.1 s, but only the cap
-	// bounds one: 279 620 states at 1 GB, seconds (docs/analysis.md).
-	stop    func() bool
-	stopped bool
 }
 
 func newBaseProofs(max int) *baseProofs {
 	return &baseProofs{lost: map[string]bool{}, max: max}
 }
 
+// baseCall is one call's stop check, apart from the shared verdicts so
+// that one proof's stop never reaches another's call. stop, when not
+// nil, is asked at every state: true ends the call, which then proves
+// nothing and keeps no verdict. The calls measured visit at most some
+// thousands of states, under 0.1 s, but only the cap bounds one:
+// 279 620 states at 1 GB, seconds (docs/analysis.md).
+type baseCall struct {
+	stop    func() bool
+	stopped bool
+}
+
 // proves reports whether p, whose stock is dealt, is lost by the base
-// proof.
-func (b *baseProofs) proves(p *spider.Position) bool {
+// proof; stop (nil: none) is asked at every state and ends the call,
+// which then reports false.
+func (b *baseProofs) proves(p *spider.Position, stop func() bool) bool {
 	if b == nil {
 		return false
 	}
-	b.stopped = false
-	return b.state(baseOf(p)) && !b.stopped
+	c := &baseCall{stop: stop}
+	return b.state(baseOf(p), c) && !c.stopped
 }
 
-// state reports whether every position of s is lost. The states a move
-// leads to have fewer cards face down, or a smaller base, or fewer cards:
-// the search meets no state twice on a line.
-func (b *baseProofs) state(s *baseState) bool {
+// state reports whether every position of s is lost, within call c. The
+// states a move leads to have fewer cards face down, or a smaller base,
+// or fewer cards: the search meets no state twice on a line.
+func (b *baseProofs) state(s *baseState, c *baseCall) bool {
 	if s.removed == 8 {
 		return false
 	}
@@ -283,21 +289,21 @@ func (b *baseProofs) state(s *baseState) bool {
 	if v, ok := b.lost[key]; ok {
 		return v
 	}
-	if len(b.lost) >= b.max || b.stopped {
+	if len(b.lost) >= b.max || c.stopped {
 		return false
 	}
-	if b.stop != nil && b.stop() {
-		b.stopped = true
+	if c.stop != nil && c.stop() {
+		c.stopped = true
 		return false
 	}
 	v := true
 	for _, t := range s.moves() {
-		if !b.state(t) {
+		if !b.state(t, c) {
 			v = false
 			break
 		}
 	}
-	if len(b.lost) < b.max && !b.stopped {
+	if len(b.lost) < b.max && !c.stopped {
 		b.lost[key] = v
 	}
 	return v

@@ -23,12 +23,11 @@ func TestBaseProofStopsUnproven(t *testing.T) {
 	for i := range qs {
 		q := &qs[i]
 		full := newBaseProofs(baseStatesMax)
-		want := full.proves(q)
+		want := full.proves(q, nil)
 		for _, k := range []int{1, 3, 10, 30, 100, len(full.lost) / 2} {
 			b := newBaseProofs(baseStatesMax)
 			asked := 0
-			b.stop = func() bool { asked++; return asked > k }
-			if b.proves(q) {
+			if b.proves(q, func() bool { asked++; return asked > k }) {
 				t.Errorf("position %d stopped after %d states: proven lost", i, k)
 			}
 			for key, v := range b.lost {
@@ -37,12 +36,11 @@ func TestBaseProofStopsUnproven(t *testing.T) {
 				if s.key() != key {
 					t.Fatalf("a key read back keys as another")
 				}
-				if w := truth.state(s); v != w {
+				if w := truth.state(s, &baseCall{}); v != w {
 					t.Errorf("position %d stopped after %d states: a kept verdict %v, an unstopped proof's %v", i, k, v, w)
 				}
 			}
-			b.stop = nil
-			if got := b.proves(q); got != want {
+			if got := b.proves(q, nil); got != want {
 				t.Errorf("position %d stopped after %d states, asked again: %v, a full call's %v", i, k, got, want)
 			}
 			calls++
@@ -67,7 +65,7 @@ func unprovenBases(t *testing.T, n int) []spider.Position {
 					continue
 				}
 				b := newBaseProofs(baseStatesMax)
-				if b.proves(&q) || len(b.lost) < 20 {
+				if b.proves(&q, nil) || len(b.lost) < 20 {
 					continue
 				}
 				if out = append(out, q); len(out) == n {

@@ -3,8 +3,10 @@ package solver
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"cardtable/card"
 	"cardtable/spider"
 )
 
@@ -45,7 +47,7 @@ func TestLongBaseProofMovesCover(t *testing.T) {
 
 func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int64, want int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var positions, moves, cuts int
+	var positions, moves, cuts, floors int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -57,14 +59,25 @@ func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int6
 					positions++
 					n, c := checkBaseMoves(t, &q)
 					moves, cuts = moves+n, cuts+c
+					if emptyBase(&q) {
+						floors++
+					}
 				}
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt, %d moves, %d of them change the state, all among its moves", positions, moves, cuts)
-	if positions < want || cuts == 0 {
-		t.Errorf("want at least %d positions and some moves that change the state, got %d and %d", want, positions, cuts)
+	t.Logf("%d positions with the stock dealt (%d with an empty base), %d moves, %d of them change the state, all among its moves", positions, floors, moves, cuts)
+	if positions < want || cuts == 0 || floors == 0 {
+		t.Errorf("want at least %d positions, some with an empty base, and some moves that change the state; got %d, %d and %d", want, positions, floors, cuts)
 	}
+}
+
+// emptyBase reports whether some pile of q has an empty base: its
+// cards, if any, all loose on its floor, where the base proof seats any
+// loose run.
+func emptyBase(q *spider.Position) bool {
+	s := baseOf(q)
+	return slices.ContainsFunc(s.base[:], func(b []card.Card) bool { return len(b) == 0 })
 }
 
 // checkBaseMoves checks q's state and moves, and returns the number of
@@ -119,7 +132,7 @@ func TestLongBaseProofAgrees(t *testing.T) {
 
 func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes int64) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var tried, wins, lost, both int
+	var tried, wins, lost, both, floors int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -133,10 +146,13 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 					if a.Status == Solved {
 						wins++
 					}
-					if !newBaseProofs(baseStatesMax).proves(&q) {
+					if !newBaseProofs(baseStatesMax).proves(&q, nil) {
 						continue
 					}
 					lost++
+					if emptyBase(&q) {
+						floors++
+					}
 					switch a.Status {
 					case Solved:
 						t.Fatalf("%d suits, deal %d: the plain prover wins, the base proof proves lost\n%s", suits, d, q.FormatLayout())
@@ -147,9 +163,9 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d proven lost by both); disagreements 0", tried, wins, lost, both)
-	if wins == 0 || both == 0 {
-		t.Errorf("want positions the plain prover wins and some both prove lost; got %d and %d", wins, both)
+	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d with an empty base; %d proven lost by both); disagreements 0", tried, wins, lost, floors, both)
+	if wins == 0 || both == 0 || floors == 0 {
+		t.Errorf("want positions the plain prover wins, some both prove lost and some proven lost with an empty base; got %d, %d and %d", wins, both, floors)
 	}
 }
 
@@ -244,20 +260,23 @@ func TestBaseProofStops(t *testing.T) {
 	w := &walker{g: greedyGame(t, 1)}
 	b := newBaseProofs(baseStatesMax)
 	asked := 0
-	b.stop = func() bool { asked++; return true }
-	if b.proves(w.at(53)) || len(b.lost) != 0 || asked == 0 {
+	if b.proves(w.at(53), func() bool { asked++; return true }) || len(b.lost) != 0 || asked == 0 {
 		t.Errorf("stopped: want not proven, no verdicts, stop asked; got %d verdicts, asked %d times", len(b.lost), asked)
 	}
 	// Stopped part way: the states it left unfinished keep no verdict,
 	// so that the next call, not stopped, still proves the point.
 	asked = 0
-	b.stop = func() bool { asked++; return asked > 10 }
-	if b.proves(w.at(53)) {
+	if b.proves(w.at(53), func() bool { asked++; return asked > 10 }) {
 		t.Error("stopped part way: point 53 proven lost")
 	}
-	b.stop = nil
-	if !b.proves(w.at(53)) {
+	// The verdicts are shared, the stop is not: a call without one on
+	// the same verdicts is not stopped by the last call's.
+	before := asked
+	if !b.proves(w.at(53), nil) {
 		t.Error("not stopped: point 53 not proven lost")
+	}
+	if asked != before {
+		t.Errorf("a call without a stop asked the last call's %d times", asked-before)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
