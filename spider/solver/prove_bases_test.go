@@ -47,7 +47,7 @@ func TestLongBaseProofMovesCover(t *testing.T) {
 
 func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int64, want int) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var positions, moves, cuts, floors int
+	var positions, moves, cuts, emptied int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -60,15 +60,15 @@ func baseMovesCover(t *testing.T, first, last uint64, walks int, solveNodes int6
 					n, c := checkBaseMoves(t, &q)
 					moves, cuts = moves+n, cuts+c
 					if emptyBase(&q) {
-						floors++
+						emptied++
 					}
 				}
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt (%d with an empty base), %d moves, %d of them change the state, all among its moves", positions, floors, moves, cuts)
-	if positions < want || cuts == 0 || floors == 0 {
-		t.Errorf("want at least %d positions, some with an empty base, and some moves that change the state; got %d, %d and %d", want, positions, floors, cuts)
+	t.Logf("%d positions with the stock dealt (%d with an empty base), %d moves, %d of them change the state, all among its moves", positions, emptied, moves, cuts)
+	if positions < want || cuts == 0 || emptied == 0 {
+		t.Errorf("want at least %d positions, some with an empty base, and some moves that change the state; got %d, %d and %d", want, positions, emptied, cuts)
 	}
 }
 
@@ -132,7 +132,7 @@ func TestLongBaseProofAgrees(t *testing.T) {
 
 func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes int64) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var tried, wins, lost, both, floors int
+	var tried, wins, lost, both, emptied int
 	for _, suits := range []int{1, 2, 4} {
 		for d := first; d <= last; d++ {
 			for _, s := range baseStarts(t, d, suits, solveNodes) {
@@ -151,7 +151,7 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 					}
 					lost++
 					if emptyBase(&q) {
-						floors++
+						emptied++
 					}
 					switch a.Status {
 					case Solved:
@@ -163,9 +163,9 @@ func baseAgrees(t *testing.T, first, last uint64, walks int, solveNodes, nodes i
 			}
 		}
 	}
-	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d with an empty base; %d proven lost by both); disagreements 0", tried, wins, lost, floors, both)
-	if wins == 0 || both == 0 || floors == 0 {
-		t.Errorf("want positions the plain prover wins, some both prove lost and some proven lost with an empty base; got %d, %d and %d", wins, both, floors)
+	t.Logf("%d positions with the stock dealt: the plain prover wins %d; the base proof proves %d lost (%d with an empty base; %d proven lost by both); disagreements 0", tried, wins, lost, emptied, both)
+	if wins == 0 || both == 0 || emptied == 0 {
+		t.Errorf("want positions the plain prover wins, some both prove lost and some proven lost with an empty base; got %d, %d and %d", wins, both, emptied)
 	}
 }
 
@@ -288,7 +288,10 @@ func TestBaseProofStops(t *testing.T) {
 	// The position the base proof was asked about (after the deal, so
 	// the stock dealt) is on the stack, its moves not yet tried: it is
 	// searched on resuming, not left marked seen and never searched.
-	if f := pr.stack[len(pr.stack)-1]; len(pr.stack) < 2 || pr.p.StockLen() != 0 || f.next != f.start {
+	if len(pr.stack) < 2 {
+		t.Fatalf("cancelled: %d frames, want the position asked about on top of the first", len(pr.stack))
+	}
+	if f := pr.stack[len(pr.stack)-1]; pr.p.StockLen() != 0 || f.next != f.start {
 		t.Errorf("cancelled: %d frames, the top's stock %d, %d of its moves tried; want the position asked about on top, its stock dealt, none tried", len(pr.stack), pr.p.StockLen(), f.next-f.start)
 	}
 	if r := pr.resume(context.Background(), Limits{Nodes: 100_000}); r.Status != Unsolvable {
