@@ -102,20 +102,7 @@ func TestBrowserArlingtonActionsKept(t *testing.T) {
 func TestBrowserArlingtonSetsKept(t *testing.T) {
 	r := redrawRigAt(t)
 	p := r.p
-	const sets = `document.querySelectorAll("#players .sets .set").length`
-	for i := 0; eval[int](p, sets) == 0; i++ {
-		if i == 80 {
-			t.Fatal("no set laid in 80 of Ann's turns")
-		}
-		for eval[int](p, `window.__ws.toMove`) == r.ann {
-			p.until(shownAll + ` && ` + r.enabled)
-			n := p.events()
-			p.do(chromedp.Evaluate[chromedp.Void](`(document.querySelector("#actions [data-group=set] button:not(:disabled)") || document.querySelector(` + q(selLegal) + `)).click()`))
-			p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
-		}
-		n := r.bobPlays(eval[int](p, `window.__ws.count`), false)
-		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s`, n, shownAll))
-	}
+	r.setDown()
 	// Ann plays her turn out; Bob's next move, if it lays no set, is the
 	// one looked at.
 	for i := 0; ; i++ {
@@ -151,5 +138,26 @@ func TestBrowserArlingtonSetsKept(t *testing.T) {
 			t.Errorf("Bob's move: %d seats' boxes made anew", got.Boxes)
 		}
 		return
+	}
+}
+
+// setDown plays Ann's turns, laying a set when she can, and Bob's, until
+// a set is on the table; it returns at Ann's turn.
+func (r *redrawRig) setDown() {
+	r.t.Helper()
+	p := r.p
+	const sets = `document.querySelectorAll("#players .sets .set").length`
+	for i := 0; eval[int](p, sets) == 0; i++ {
+		if i == 80 {
+			r.t.Fatal("no set laid in 80 of Ann's turns")
+		}
+		for eval[int](p, `window.__ws.toMove`) == r.ann {
+			p.until(shownAll + ` && ` + r.enabled)
+			n := p.events()
+			p.do(chromedp.Evaluate[chromedp.Void](`(document.querySelector("#actions [data-group=set] button:not(:disabled)") || document.querySelector(` + q(selLegal) + `)).click()`))
+			p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
+		}
+		n := r.bobPlays(eval[int](p, `window.__ws.count`), false)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s && %s`, n, shownAll, r.enabled))
 	}
 }
