@@ -45,3 +45,31 @@ func TestBrowserArlingtonLeaveInPlay(t *testing.T) {
 	p.do(chromedp.Click(chromedp.CSS("#come-back")))
 	p.until(`document.getElementById("conn").textContent === "connected" && ` + shown)
 }
+
+// TestBrowserArlingtonLeaveFails: Ann presses Leave the game and the
+// server cannot be reached: the page says so and offers Leave the game
+// again (the button stayed hidden, and with it the only way to leave).
+func TestBrowserArlingtonLeaveFails(t *testing.T) {
+	e := newEnv(t, Limits{})
+	c := e.client()
+	var got created
+	if code := c.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: longGame, TurnSeconds: -1}, &got); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	p := seatTabIn(t, startBrowser(t), "Ann")
+	p.open(e.srv.URL, got.ID)
+	shown := `(!document.getElementById("leave-game-box").hidden && document.getElementById("leave-game").offsetParent !== null)`
+	p.join("Ann")
+	p.until(`window.__ws.toMove >= 0 && ` + shown)
+	// The Leave request fails as a network failure does.
+	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
+	  const f = window.fetch;
+	  window.fetch = (url, ...a) => String(url).endsWith("/leave") ? Promise.reject(new TypeError("Failed to fetch")) : f(url, ...a);
+	})()`))
+	p.do(chromedp.Click(chromedp.CSS("#leave-game")))
+	p.until(`document.getElementById("error").textContent.includes("cannot be reached")`)
+	p.until(shown)
+	if eval[bool](p, `!!document.getElementById("come-back")`) {
+		t.Errorf("the page offers Come back though Ann did not leave")
+	}
+}

@@ -15,10 +15,7 @@ import (
 // cleared) marks and reorders the actions and adds Clear selection, and
 // a move changes a seat's count of cards and badges; the action buttons
 // and the sets on the table stay the elements they were. Each was made
-// anew whole: some 50 to 130 elements at the player's turn for a
-// selection, and at every move some 40 to 125 in the seats' boxes of a
-// watching page (their sets' card pictures), in the page's own count of
-// the elements added.
+// anew whole, at every selection and at every move.
 
 // redrawRigAt is Ann's page and Bob's WebSocket at a two-seat table with
 // no turn timer, at Ann's turn, her actions enabled.
@@ -67,24 +64,44 @@ type actionsKept struct {
 	FocusKept bool
 }
 
-// TestBrowserArlingtonActionsKept: at Ann's turn, her focus on a card
-// to lead or play, she selects a card of her hand and then clears the
-// selection: the lead or play buttons shown before and after are the
-// same elements, and the focus stays on the one it was on.
+// TestBrowserArlingtonActionsKept: at a turn of Ann's with two or more
+// cards to lead or play, her focus on one, she selects a card of her
+// hand, clears the selection, asks for a hint and sends an action (its
+// answer held back, so the page waits for it): at each step the lead or
+// play buttons shown before and after are the same elements, and the
+// focus stays on the one it was on.
 func TestBrowserArlingtonActionsKept(t *testing.T) {
 	r := redrawRigAt(t)
 	p := r.p
-	for _, step := range []struct{ what, do, done string }{
-		{"a card selected", `document.querySelector("#hand button.legal").click()`, `!!document.getElementById("btn-clear")`},
-		{"the selection cleared", `document.getElementById("btn-clear").click()`, `!document.getElementById("btn-clear")`},
+	const cards = `document.querySelectorAll('#actions [data-group=lead] button, #actions [data-group=play] button').length`
+	for i := 0; eval[int](p, cards) < 2; i++ {
+		if i == 80 {
+			t.Fatal("no turn of Ann's with two cards to lead or play in 80")
+		}
+		r.annPlays()
+		p.until(shownAll + ` && ` + r.enabled)
+	}
+	for _, step := range []struct {
+		what, do, done string
+		least          int // the buttons shown before and after, at least (a selection shows one)
+	}{
+		{"a card selected", `document.querySelector("#hand button.legal").click()`, `!!document.getElementById("btn-clear")`, 1},
+		{"the selection cleared", `document.getElementById("btn-clear").click()`, `!document.getElementById("btn-clear")`, 1},
+		{"a hint", `document.getElementById("btn-hint").click()`, `!!document.querySelector("#actions button.hinted")`, 2},
+		// The action goes nowhere (a send the page makes is dropped), so
+		// the page shows it waiting for its answer.
+		{"an action sent", `const w = window.__ws.socks[window.__ws.socks.length - 1], send = w.send.bind(w);
+		  w.send = (m) => { if (!String(m).includes('"type":"action"')) send(m); };
+		  document.querySelector('#actions [data-group=lead] button:not(:focus), #actions [data-group=play] button:not(:focus)').click()`,
+			`!!document.querySelector("#actions [data-group=lead] button:disabled, #actions [data-group=play] button:disabled")`, 2},
 	} {
 		focused := eval[string](p, markActions)
 		p.do(chromedp.Evaluate[chromedp.Void](step.do))
 		p.until(step.done)
 		got := eval[actionsKept](p, keptActions)
 		t.Logf("%s: %d elements of the actions box made, %d lead or play buttons shown before and after", step.what, got.Made, got.Same)
-		if got.Same == 0 {
-			t.Fatalf("%s: no lead or play button shown before and after: nothing checked", step.what)
+		if got.Same < step.least {
+			t.Fatalf("%s: %d lead or play buttons shown before and after, not %d: too few checked", step.what, got.Same, step.least)
 		}
 		if len(got.Remade) > 0 {
 			t.Errorf("%s: the buttons %q were made anew", step.what, got.Remade)
@@ -102,20 +119,7 @@ func TestBrowserArlingtonActionsKept(t *testing.T) {
 func TestBrowserArlingtonSetsKept(t *testing.T) {
 	r := redrawRigAt(t)
 	p := r.p
-	const sets = `document.querySelectorAll("#players .sets .set").length`
-	for i := 0; eval[int](p, sets) == 0; i++ {
-		if i == 80 {
-			t.Fatal("no set laid in 80 of Ann's turns")
-		}
-		for eval[int](p, `window.__ws.toMove`) == r.ann {
-			p.until(shownAll + ` && ` + r.enabled)
-			n := p.events()
-			p.do(chromedp.Evaluate[chromedp.Void](`(document.querySelector("#actions [data-group=set] button:not(:disabled)") || document.querySelector(` + q(selLegal) + `)).click()`))
-			p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
-		}
-		n := r.bobPlays(eval[int](p, `window.__ws.count`), false)
-		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s`, n, shownAll))
-	}
+	r.setDown()
 	// Ann plays her turn out; Bob's next move, if it lays no set, is the
 	// one looked at.
 	for i := 0; ; i++ {
@@ -151,5 +155,26 @@ func TestBrowserArlingtonSetsKept(t *testing.T) {
 			t.Errorf("Bob's move: %d seats' boxes made anew", got.Boxes)
 		}
 		return
+	}
+}
+
+// setDown plays Ann's turns, laying a set when she can, and Bob's, until
+// a set is on the table; it returns at Ann's turn.
+func (r *redrawRig) setDown() {
+	r.t.Helper()
+	p := r.p
+	const sets = `document.querySelectorAll("#players .sets .set").length`
+	for i := 0; eval[int](p, sets) == 0; i++ {
+		if i == 80 {
+			r.t.Fatal("no set laid in 80 of Ann's turns")
+		}
+		for eval[int](p, `window.__ws.toMove`) == r.ann {
+			p.until(shownAll + ` && ` + r.enabled)
+			n := p.events()
+			p.do(chromedp.Evaluate[chromedp.Void](`(document.querySelector("#actions [data-group=set] button:not(:disabled)") || document.querySelector(` + q(selLegal) + `)).click()`))
+			p.until(fmt.Sprintf(`window.__ws.count > %d`, n))
+		}
+		n := r.bobPlays(eval[int](p, `window.__ws.count`), false)
+		p.until(fmt.Sprintf(`window.__ws.count >= %d && %s && %s`, n, shownAll, r.enabled))
 	}
 }

@@ -97,7 +97,9 @@ export function el(tag, cls, text) {
 // either up to date. The elements gone are removed first and a kept one
 // moves only when out of order, so a focused control that stays is
 // never taken out of the page (which drops the focus) nor announced
-// again.
+// again. The one holding the focus never moves (moving an element in
+// the page takes it out and back, and Chrome drops the focus): the
+// others are placed around it.
 const syncKeys = new WeakMap();
 export function sync(parent, list) {
   const keys = new Set(list.map((x) => x.key));
@@ -106,14 +108,26 @@ export function sync(parent, list) {
     const k = syncKeys.get(c);
     if (keys.has(k) && !have.has(k)) have.set(k, c); else c.remove();
   }
-  let at = parent.firstElementChild;
-  for (const x of list) {
+  const els = list.map((x) => {
     let e = have.get(x.key);
     if (!e) {
       e = x.make();
       syncKeys.set(e, x.key);
     }
     if (x.update) x.update(e);
+    return e;
+  });
+  const f = document.activeElement;
+  const pin = els.findIndex((e) => e.parentNode === parent && e.contains(f));
+  if (pin < 0) { place(parent, els, parent.firstElementChild); return; }
+  place(parent, els.slice(0, pin), parent.firstElementChild);
+  place(parent, els.slice(pin + 1), els[pin].nextElementSibling);
+}
+
+// place puts els in order from at on, moving each only when it is not
+// already next.
+function place(parent, els, at) {
+  for (const e of els) {
     if (e === at) at = at.nextElementSibling; else parent.insertBefore(e, at);
   }
 }

@@ -64,8 +64,11 @@ export function spectrumWords(s) { return SPECTRUM[s] || s; }
 // the cards' SVG pictures not counted: docs/arlington-page.md), and a
 // screen reader lost its place in them. redrawAll forgets the keys: the cards' look changed
 // (setSmallCards), so everything with cards is drawn again.
+// look counts those changes: it is part of the keys of a seat's card
+// pictures (playerParts), so they are made again too.
 let drawn = new WeakMap();
-export function redrawAll() { drawn = new WeakMap(); }
+let look = 0;
+export function redrawAll() { drawn = new WeakMap(); look++; }
 // unchanged reports whether node shows key already, and notes key as
 // what it shows otherwise (the caller then draws it).
 export function unchanged(node, key) {
@@ -153,7 +156,7 @@ function playerParts(c, arrive) {
     return line;
   } });
   if (play.known.length) {
-    parts.push({ key: JSON.stringify(["known", play.known]), make: () => {
+    parts.push({ key: JSON.stringify(["known", look, play.known]), make: () => {
       const k = el("div", "p-known");
       k.appendChild(el("span", "small", "known in hand: "));
       k.appendChild(group(play.known, "set known", `known in hand: ${play.known.map(words).join(" ")}`));
@@ -164,7 +167,7 @@ function playerParts(c, arrive) {
   // marked; the mark is no part of their key (drawn again without it a
   // view later, they would be made twice).
   const fresh = arrive && arrive.seat === c.seat ? arrive.index : -1;
-  parts.push({ key: JSON.stringify(["sets", play.sets]), make: () => {
+  parts.push({ key: JSON.stringify(["sets", look, play.sets]), make: () => {
     const sets = el("div", "sets");
     play.sets.forEach((ts, i) => {
       const g = group(ts.cards, "set" + (ts.active ? " active" : "") + (fresh === i ? " arrive" : ""), ts.label);

@@ -24,8 +24,14 @@ export function installSeating(id, hello) {
   for (const b of [$("leave"), $("leave-game")]) {
     b.addEventListener("click", async () => {
       conn.leaving = true;
-      $("leave-game-box").hidden = true;
-      try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) { conn.leaving = false; sayError(e.message); }
+      const box = $("leave-game-box"), shown = !box.hidden;
+      box.hidden = true;
+      try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) {
+        // Not left: the button comes back, to try again.
+        conn.leaving = false;
+        if (shown) box.hidden = false;
+        sayError(e.message);
+      }
     });
   }
   $("name").value = savedName();
