@@ -396,9 +396,15 @@ func (f *saveFields) complete(eof int) error {
 	}
 	if f.count >= 0 && f.count < len(f.moves) {
 		// More lines than the count: not a file cut short, but one
-		// edited by hand; say how to put it right.
-		return lineErr(eof, "end of file: %s, but line %d says %d: if every move line is meant, make it \"moves: %d\" (or \"moves:\" alone)",
-			plural(len(f.moves), "move line"), f.countAt, f.count, len(f.moves))
+		// edited by hand; say how to put it right. A position at the old
+		// count (as every written save has) would load the added moves
+		// as undone, so it needs changing too.
+		fix := fmt.Sprintf("make it \"moves: %d\" (or \"moves:\" alone)", len(f.moves))
+		if f.position == f.count {
+			fix += fmt.Sprintf(", and line %d \"position: %d\" (or remove that line) so that they are played", f.posLine, len(f.moves))
+		}
+		return lineErr(eof, "end of file: %s, but line %d says %d: if every move line is meant, %s",
+			plural(len(f.moves), "move line"), f.countAt, f.count, fix)
 	}
 	if f.count >= 0 && f.count != len(f.moves) {
 		return lineErr(eof, "end of file: %s, but line %d says %d (the file may be cut short)", plural(len(f.moves), "move line"), f.countAt, f.count)

@@ -157,7 +157,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if code, ok := interrupted(ctx, env, c, err); ok {
 		return code
 	}
-	if err == nil || errors.Is(err, pflag.ErrHelp) {
+	// A command that checks its own write (writeJSON, --version) fails
+	// with the output's error: say it in the words of any lost output.
+	if err == nil || errors.Is(err, pflag.ErrHelp) || out.lost(err) {
 		err = out.failed()
 	}
 	return exitCode(env, c, err)

@@ -1,19 +1,19 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 )
 
 // output is standard output as the commands write it. It keeps the first
-// write error, so that output lost to a full disk (`> /dev/full`) or a
-// closed descriptor (`>&-`) ends the command as a failure, exit 1, rather
-// than as a success whose answer is missing or cut short: the commands
-// print with fmt.Fprint* and do not check each write. After a failed
-// write nothing more is written, so that the output is a whole prefix of
-// what the command meant to print, never one with a hole in it. A
-// closed pipe (`| head -1`) never gets here: Go ends the program with
+// write error, so that output lost to a full disk (`> /dev/full`) ends
+// the command as a failure, exit 1, rather than as a success whose
+// answer is missing or cut short: the commands print with fmt.Fprint*
+// and do not check each write. After a failed write nothing more is
+// written, so that the output is a whole prefix of what the command
+// meant to print, never one with a hole in it. A closed pipe (`| head -1`) never gets here: Go ends the program with
 // SIGPIPE on a write to a broken pipe on standard output, as a shell's
 // tools end.
 type output struct {
@@ -48,4 +48,12 @@ func (o *output) failed() error {
 		return nil
 	}
 	return fmt.Errorf("cannot write the output, so it is incomplete: %w", o.err)
+}
+
+// lost reports whether err is the output's own write error, as a command
+// that checks its writes returns it.
+func (o *output) lost(err error) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err != nil && errors.Is(err, o.err)
 }

@@ -87,22 +87,29 @@ func readLayout(path string, o spider.Options) (*spider.Position, error) {
 	// A layout does not say its suit count: one whose suits are another
 	// count's needs --suits, and the list of every card wrong for this
 	// count (fifty for a 1-suit layout read as 4 suits) would hide that.
-	if n, names := layoutSuits(text); n != 0 && n != o.Suits {
+	// But one card mistyped as a suit not in play changes the suits seen
+	// too: the hint is given only when the other count reads the layout,
+	// or leaves fewer wrong cards, so that a right --suits keeps the error
+	// that names the card.
+	counts := layoutCards(text)
+	if n, names := layoutSuits(counts); n != 0 && n != o.Suits {
 		msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, n)
-		if _, err := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed}); err != nil {
-			return nil, fmt.Errorf("%w: %s (with it, still: %w)", errUsage, msg, err)
+		_, err2 := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed})
+		switch {
+		case err2 == nil:
+			return nil, fmt.Errorf("%w: %s", errUsage, msg)
+		case wrongCards(counts, n) < wrongCards(counts, o.Suits):
+			return nil, fmt.Errorf("%w: %s (with it, still: %w)", errUsage, msg, err2)
 		}
-		return nil, fmt.Errorf("%w: %s", errUsage, msg)
 	}
 	return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
 }
 
-// layoutSuits is the fewest suits in play that hold every suit a layout's
-// cards and completed suits name (1: spades alone, 2: spades and hearts,
-// else 4), and those suits in words; 0 when it names no card. A word
-// that is no card is left to ParseLayout to refuse.
-func layoutSuits(text string) (int, string) {
-	var seen [4]bool
+// layoutCards counts the cards a layout's piles, rows and completed suits
+// (thirteen cards each) name. A word that is no card is left to
+// ParseLayout to refuse.
+func layoutCards(text string) map[card.Card]int {
+	counts := map[card.Card]int{}
 	for line := range strings.Lines(text) {
 		key, val, ok := strings.Cut(line, ":")
 		key = strings.ToLower(strings.TrimSpace(key))
@@ -111,11 +118,49 @@ func layoutSuits(text string) (int, string) {
 		}
 		for _, w := range strings.Fields(val) {
 			if key == "completed" {
-				w = "A" + w // a suit alone: read it as a card of that suit
+				// A suit alone: a run of it, ace to king.
+				if c, err := card.Parse("A" + w); err == nil && !c.IsJoker() {
+					for r := card.Ace; r <= card.King; r++ {
+						counts[card.New(r, c.Suit())]++
+					}
+				}
+				continue
 			}
 			if c, err := card.Parse(strings.TrimPrefix(w, "|")); err == nil && !c.IsJoker() {
-				seen[c.Suit()] = true
+				counts[c]++
 			}
+		}
+	}
+	return counts
+}
+
+// wrongCards is how many cards the counts hold a wrong number of for a
+// game of suits suits, as spider's layout check counts them: each card of
+// the game's deck as often as the deck has it, and no other card.
+func wrongCards(counts map[card.Card]int, suits int) int {
+	want := map[card.Card]int{}
+	for _, c := range card.SpiderDeck(suits) {
+		want[c]++
+	}
+	wrong := 0
+	for _, s := range card.Suits {
+		for r := card.Ace; r <= card.King; r++ {
+			if c := card.New(r, s); counts[c] != want[c] {
+				wrong++
+			}
+		}
+	}
+	return wrong
+}
+
+// layoutSuits is the fewest suits in play that hold every suit a layout's
+// cards name (1: spades alone, 2: spades and hearts, else 4), and those
+// suits in words; 0 when it names no card.
+func layoutSuits(counts map[card.Card]int) (int, string) {
+	var seen [4]bool
+	for c, n := range counts {
+		if n > 0 {
+			seen[c.Suit()] = true
 		}
 	}
 	var names []string

@@ -259,7 +259,9 @@ func FuzzParseRange(f *testing.F) {
 // 1- or 2-suit game read with the default 4 suits (or another wrong
 // --suits) is told the --suits it needs, rather than listed every card
 // wrong for 4 suits ("AC appears 0 times, ... and 46 more wrong cards");
-// a fault left once --suits is right is told along with it.
+// a fault left once --suits is right is told along with it. One card
+// typed with a suit not in play, under the right --suits, keeps the
+// error that names it.
 func TestSolveLayoutSuits(t *testing.T) {
 	dir := t.TempDir()
 	layout := func(tb testing.TB, suits int, edit func(string) string) string {
@@ -294,6 +296,12 @@ func TestSolveLayoutSuits(t *testing.T) {
 		{"2 suits with a card mistyped", 2, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
 			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2 " +
 				"(with it, still: bad format: KH appears 5 times, KS appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card)\n"},
+		// A card mistyped as a suit not in play, with the right --suits:
+		// the other count reads worse, so the error names the card.
+		{"1 suit with a spade typed as a heart", 1, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, []string{"--suits", "1"},
+			": bad format: KH appears 1 time, KS appears 7 times; a 1-suit game has 8 of each spade card and no other card: hearts are not in play\n"},
+		{"2 suits with a heart typed as a diamond", 2, func(s string) string { return strings.Replace(s, "KH", "KD", 1) }, []string{"--suits", "2"},
+			": bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play\n"},
 		{"no card at all", 1, func(string) string { return "# nothing yet\n" }, nil,
 			": bad format: pile1 is missing\n"},
 	} {
