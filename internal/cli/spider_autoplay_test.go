@@ -170,7 +170,9 @@ func TestLongSpiderSeed(t *testing.T) {
 
 // wonTrace plays moves on g and is the --trace of a game won by them: a
 // checkpoint, winnable (W), after each card turned up, each row dealt
-// (marked | before it) and the last move.
+// (marked | before it) and the last move. Both trace tests use it, so
+// TestSpiderAutoplayTrace also checks the |W of any row dealt, as
+// TestLongSpiderAutoplayTrace did alone.
 func wonTrace(tb testing.TB, g *spider.Game, moves []string) string {
 	tb.Helper()
 	var want strings.Builder

@@ -82,13 +82,19 @@ func TestAdriftStopsTables(t *testing.T) {
 	if _, err := a.Table("T"); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("A runs T, which B took: %v", err)
 	}
+	// U runs again and B holds T: neither waits to start again here.
+	if got := table.AdriftOf(a); len(got) > 0 {
+		t.Fatalf("tables to start again once U runs and B holds T: %q, want none", got)
+	}
 }
 
 // TestAdriftStuckTable: a server whose lease ran out stops its tables;
 // one busy with a store write that hangs (stopped together with the
 // others: TestAdriftStopsTogether) is noted to start again only once it
 // has stopped, so the scans that try it again while it hangs do not
-// note it again and again (the tables noted are at most MaxTables).
+// note it again and again (the tables noted are the tables stopped, each
+// once; those waiting keep their places under MaxTables:
+// TestAdriftHoldsPlaces).
 func TestAdriftStuckTable(t *testing.T) {
 	scans := make(chan []string, 100)
 	reg, tables, release := hungAndQuiet(t, newMemStore(), []string{"S"}, []string{"T", "U"}, func(o *table.Options) {
@@ -210,6 +216,9 @@ func TestAdriftResumesOnTablesSide(t *testing.T) {
 			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
 		}
 		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+	if got := table.AdriftOf(a); len(got) > 0 {
+		t.Fatalf("tables to start again once U runs again: %q, want none", got)
 	}
 }
 

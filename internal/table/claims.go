@@ -71,22 +71,52 @@ func (h *Hub) dropAdrift() bool {
 			h.o.Logf("lease ran out (the database out of reach): %d of %d tables stopped here; their players reconnect, "+
 				"and reach each where it runs", len(stopped), len(drop))
 		}
-		for _, id := range stopped {
-			h.adrift.add(id)
-		}
+		h.noteAdrift(stopped)
 	}
 	if h.o.onAdrift != nil {
-		h.o.onAdrift(h.adrift.list())
+		h.mu.Lock()
+		adrift := h.adrift.list()
+		h.mu.Unlock()
+		h.o.onAdrift(adrift)
 	}
 	return true
+}
+
+// noteAdrift notes the stopped tables to start again. One past
+// MaxTables (tables taken as the limit was reached, by a scan and a
+// create together) is given back rather than forgotten: forgotten, it
+// stayed this server's, run nowhere, until its lease ran out.
+func (h *Hub) noteAdrift(stopped []string) {
+	var over []string
+	h.mu.Lock()
+	for _, id := range stopped {
+		if !h.adrift.fits(id) {
+			over = append(over, id)
+			continue
+		}
+		h.adrift.add(id)
+	}
+	h.mu.Unlock()
+	if len(over) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
+	defer cancel()
+	if err := h.o.Claims.Release(ctx, over); err != nil {
+		h.o.Logf("lease ran out: %d tables stopped past the %d to start again, not given back (%v); "+
+			"held and run nowhere until this server's lease runs out: %s", len(over), h.o.MaxTables, err, strings.Join(over, " "))
+		return
+	}
+	h.o.Logf("lease ran out: %d tables stopped past the %d to start again, given back: %s",
+		len(over), h.o.MaxTables, strings.Join(over, " "))
 }
 
 // loseAll stops the tables together, waiting at most stopWait for them
 // all, and returns the ids of those stopped. A table busy with a store
 // write that hangs does not take its turn in time: it is still running
 // here, not Moved, and the next scan tries it again; noted only once
-// stopped, the tables to start again (adrift) are each noted once, so
-// at most MaxTables. Decision: together, one wait for all: one at a
+// stopped, the tables to start again (adrift) are each noted once.
+// Decision: together, one wait for all: one at a
 // time, each stuck table held the others up for a whole wait.
 func (h *Hub) loseAll(ts []*Table) []string {
 	// By id: the same order each time, whatever the map's.
@@ -119,7 +149,10 @@ func (h *Hub) loseAll(ts []*Table) []string {
 // back: after an outage of PostgreSQL every server gives back all its
 // tables at once, and the first to scan would take them all.
 func (h *Hub) resumeAdrift() {
-	if len(h.adrift.ids) == 0 {
+	h.mu.Lock()
+	adrift := h.adrift.list()
+	h.mu.Unlock()
+	if len(adrift) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
@@ -128,9 +161,9 @@ func (h *Hub) resumeAdrift() {
 	if err != nil {
 		return // asked again at the next scan
 	}
-	for _, id := range h.adrift.list() {
+	for _, id := range adrift {
 		if !held[id] {
-			h.adrift.remove(id) // another server runs it
+			h.forgetAdrift(id) // another server runs it
 			continue
 		}
 		if _, err := h.Table(id); err == nil {
@@ -143,7 +176,7 @@ func (h *Hub) resumeAdrift() {
 			}
 			continue // tried again at the next scan
 		}
-		h.adrift.remove(id)
+		h.forgetAdrift(id)
 		if s.Status != StatusOpen {
 			continue // it ended meanwhile: nothing to run
 		}
@@ -151,6 +184,13 @@ func (h *Hub) resumeAdrift() {
 			h.cannotStart(s, err)
 		}
 	}
+}
+
+// forgetAdrift takes id out of the tables to start again.
+func (h *Hub) forgetAdrift(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.adrift.remove(id)
 }
 
 // dropLost stops the tables this hub runs but no longer holds (another
@@ -202,7 +242,9 @@ func (h *Hub) dropLost() bool {
 // an older claim is stopped first.
 func (h *Hub) takeOrphans() {
 	h.mu.Lock()
-	room := h.o.MaxTables - len(h.tables)
+	// Those waiting to start again (adrift) keep their places: taken
+	// past them, a second lease run out noted more than MaxTables.
+	room := max(h.o.MaxTables-h.occupied(), 0)
 	h.mu.Unlock()
 	ctx, cancel := context.WithTimeout(h.ctx, storeTimeout)
 	defer cancel()

@@ -37,3 +37,15 @@ const MaxChatBuckets = maxBuckets
 // made with o finds its lease run out, with the tables it will start
 // again once the store answers.
 func SetAdriftHook(o *Options, f func(adrift []string)) { o.onAdrift = f }
+
+// AdriftOf is the tables a hub stopped while its lease was run out and will
+// start again once the store answers, if still held.
+func AdriftOf(h *Hub) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.adrift.list()
+}
+
+// NoteAdrift notes ids as stopped while h's lease was run out, as its
+// scan does.
+func NoteAdrift(h *Hub, ids []string) { h.noteAdrift(ids) }

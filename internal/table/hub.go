@@ -156,9 +156,12 @@ type Hub struct {
 	// scan uses it).
 	unstartable idSet
 	// adrift is the tables stopped while this server's lease was run out
-	// (dropAdrift), to start again once the store answers if still held
-	// (only the scan uses it; at most MaxTables: a table is noted only
-	// once stopped, and only once).
+	// (dropAdrift), to start again once the store answers if still held.
+	// Only the scan writes it, under mu; read elsewhere under mu. Each
+	// counts against MaxTables as a running table does (occupied), so the
+	// tables run and adrift together stay within MaxTables, and adrift,
+	// noted from the tables run, with them: one noted past it (a table
+	// taken as the limit was reached) is given back, not forgotten.
 	adrift idSet
 
 	// umu guards unreadables: the stored tables already reported as
@@ -349,10 +352,16 @@ func (h *Hub) createLocked(ctx context.Context, creator, addr string, cfg Config
 	return t, nil
 }
 
+// occupied is how many of the MaxTables places are taken: the tables
+// run here and those stopped while the lease was run out, waiting to
+// start again here (adrift); a table in both (its stopped copy still
+// leaving) counts twice, for a moment. h.mu must be held.
+func (h *Hub) occupied() int { return len(h.tables) + len(h.adrift.ids) }
+
 // mayCreate says whether creator, from addr, may open one more table.
 // h.mu must be held.
 func (h *Hub) mayCreate(creator, addr string) error {
-	if len(h.tables) >= h.o.MaxTables {
+	if h.occupied() >= h.o.MaxTables {
 		return fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
 	}
 	mine, fromAddr, openAddr := 0, 0, 0
@@ -373,7 +382,7 @@ func (h *Hub) mayCreate(creator, addr string) error {
 		return fmt.Errorf("%w: you have %d tables open", ErrTooMany, mine)
 	case h.o.MaxPerAddress > 0 && fromAddr >= h.o.MaxPerAddress:
 		return fmt.Errorf("%w: %d tables open from your address", ErrTooMany, fromAddr)
-	case h.o.Reserve > 0 && len(h.tables) >= h.o.MaxTables-h.o.Reserve && mine+openAddr > 0:
+	case h.o.Reserve > 0 && h.occupied() >= h.o.MaxTables-h.o.Reserve && mine+openAddr > 0:
 		return fmt.Errorf("%w: the last %d of %d places are kept for players with no table open", ErrTooMany, h.o.Reserve, h.o.MaxTables)
 	}
 	return nil

@@ -30,6 +30,10 @@ func (s idSet) add(id string) bool {
 	return true
 }
 
+// fits reports whether add(id) forgets nothing: id is in the set
+// already, or there is room for it.
+func (s idSet) fits(id string) bool { return s.ids[id] || len(s.ids) < s.max }
+
 // remove takes id out of the set.
 func (s idSet) remove(id string) { delete(s.ids, id) }
 

@@ -14,11 +14,17 @@ func TestIDSetBounded(t *testing.T) {
 	if !s.add("a") || s.add("a") {
 		t.Fatal(`"a" should be new once, then known`)
 	}
+	if !s.fits("a") || !s.fits("b") {
+		t.Fatal(`with room, "a" (known) and "b" (new) should fit`)
+	}
 	for i := range 10 {
 		s.add(fmt.Sprint(i))
 		if len(s.ids) > 3 {
 			t.Fatalf("after %d adds the set holds %d ids, bound 3", i+2, len(s.ids))
 		}
+	}
+	if s.fits("new") || !s.fits("9") {
+		t.Fatal(`full, a new id should not fit and the last added "9" should`)
 	}
 	forgotten := 0
 	var gone string

@@ -1,0 +1,163 @@
+package table_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"cardtable/internal/table"
+)
+
+// adriftAt runs tables ids on a hub of server A over st (MaxTables 2,
+// scanning every 5 ms), cuts A off from the store and waits until every
+// one has stopped and is noted to start again (adrift).
+func adriftAt(t testing.TB, st table.Store, mem *memStore, ids []string) (*table.Hub, *registry) {
+	t.Helper()
+	for _, id := range ids {
+		storeTable(t, mem, id, `{"players":2,"bots":["","random"]}`)
+	}
+	reg := newRegistry(mem)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery, o.MaxTables = reg.server("A"), 5*time.Millisecond, 2
+	})
+	var tables []*table.Table
+	for _, id := range ids {
+		tb, err := a.Table(id)
+		if err != nil {
+			t.Fatalf("A runs %s: %v", id, err)
+		}
+		tables = append(tables, tb)
+	}
+	reg.setCut("A", true)
+	for _, tb := range tables {
+		select {
+		case <-tb.Done():
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s still runs %v after the lease ran out", tb.ID(), waitTimeout)
+		}
+	}
+	deadline := time.Now().Add(waitTimeout)
+	for !slices.Equal(table.AdriftOf(a), ids) {
+		if time.Now().After(deadline) {
+			t.Fatalf("tables to start again: %q, want %q", table.AdriftOf(a), ids)
+		}
+		time.Sleep(time.Millisecond) // the scan notes them once stopped
+	}
+	return a, reg
+}
+
+// TestAdriftHoldsPlaces: the tables a server stopped while its lease was
+// run out, waiting to start again here, keep their places under
+// MaxTables: a create at the limit they make is refused. Were it not,
+// the tables run and those waiting together passed MaxTables, and a
+// second lease run out had more tables to note than the limit.
+func TestAdriftHoldsPlaces(t *testing.T) {
+	mem := newMemStore()
+	a, _ := adriftAt(t, mem, mem, []string{"T", "U"})
+	_, err := a.CreateFrom(bg, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
+	if !errors.Is(err, table.ErrTooMany) {
+		t.Fatalf("create with 2 of 2 places held by tables waiting to start again: %v, want ErrTooMany", err)
+	}
+}
+
+// failLive is a store on which the tables' own load of table bad fails
+// (a damaged row, or the store refusing it), so that it cannot start
+// again after an outage.
+type failLive struct {
+	*memStore
+	bad string
+}
+
+func (s failLive) LoadLive(ctx context.Context, id string) (table.Stored, error) {
+	if id == s.bad {
+		return table.Stored{}, errors.New("the row cannot be read")
+	}
+	return s.memStore.LoadTable(ctx, id)
+}
+
+// TestAdriftTakesFewer: a table that cannot be loaded again after an
+// outage keeps waiting to start again, and keeps its place: a server at
+// MaxTables with it waiting takes no orphan. Had it taken one, a second
+// lease run out noted more tables than MaxTables.
+func TestAdriftTakesFewer(t *testing.T) {
+	mem := newMemStore()
+	a, reg := adriftAt(t, failLive{mem, "T"}, mem, []string{"T", "U"})
+	storeTable(t, mem, "V", `{"players":2,"bots":["","random"]}`) // an orphan
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table("U"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("U is not run again by A after the store answers")
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+	// Three scans' takes once U runs again: V is not taken.
+	for range 3 {
+		select {
+		case tk := <-reg.takes:
+			if tk.server == "A" && slices.Contains(tk.ids, "V") {
+				t.Fatal("A took V with U running and T waiting to start again: 3 tables, past MaxTables 2")
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("no scan within %v", waitTimeout)
+		}
+	}
+	if got := table.AdriftOf(a); !slices.Equal(got, []string{"T"}) {
+		t.Fatalf("tables to start again: %q, want T, which cannot be loaded", got)
+	}
+	if o := reg.ownerOf("V"); o != "" {
+		t.Fatalf("V is held by %q, want nobody", o)
+	}
+}
+
+// TestAdriftForgetsTaken: a table stopped while the lease was run out
+// that another server took meanwhile is no longer one to start again
+// here once the store answers: its place under MaxTables is free again.
+func TestAdriftForgetsTaken(t *testing.T) {
+	mem := newMemStore()
+	a, reg := adriftAt(t, mem, mem, []string{"T"})
+	reg.mu.Lock()
+	reg.owner["T"] = "B"
+	reg.mu.Unlock()
+	reg.setCut("A", false)
+	deadline := time.Now().Add(waitTimeout)
+	for len(table.AdriftOf(a)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("tables to start again: %q after the store answers, want none (B holds T)", table.AdriftOf(a))
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+	if _, err := a.Table("T"); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("A runs T, which B took: %v", err)
+	}
+}
+
+// TestAdriftPastLimitGivenBack: a table stopped while the lease was run
+// out with no place left to note it (taken as MaxTables was reached) is
+// given back, so that a server takes it, rather than forgotten: still
+// this server's, it ran nowhere until this server's lease ran out.
+func TestAdriftPastLimitGivenBack(t *testing.T) {
+	st := newMemStore()
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery, o.MaxTables = reg.server("A"), time.Hour, 1
+	})
+	reg.mu.Lock()
+	reg.owner["T"], reg.owner["U"] = "A", "A"
+	reg.mu.Unlock()
+	table.NoteAdrift(a, []string{"T", "U"})
+	if got := table.AdriftOf(a); !slices.Equal(got, []string{"T"}) {
+		t.Fatalf("tables to start again: %q, want T (the one place)", got)
+	}
+	if o := reg.ownerOf("U"); o != "" {
+		t.Fatalf("U, past the one place, is held by %q, want nobody (given back)", o)
+	}
+	if o := reg.ownerOf("T"); o != "A" {
+		t.Fatalf("T, noted to start again, is held by %q, want A", o)
+	}
+}
