@@ -164,8 +164,19 @@ func secondWindow(tb testing.TB, a *seatTab, name, url, id string) *seatTab {
 	tb.Helper()
 	ctx, cancel := chromedp.NewContext(a.ctx)
 	tb.Cleanup(cancel)
-	if err := chromedp.Do(ctx, installHooks()); err != nil {
-		tb.Fatalf("%s: opening a second window: %v", name, err)
+	// The first action opens the tab, which a context with a timeout
+	// would close as it ends, so it is bounded here as in newSeatTab.
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(ctx, installHooks()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			tb.Fatalf("%s: opening a second window: %v", name, err)
+		}
+	case <-time.After(browserWait):
+		cancel()
+		<-done
+		tb.Fatalf("%s: the browser opened no second window within %v", name, browserWait)
 	}
 	b := asSeatTab(tb, ctx, name)
 	b.open(url, id)

@@ -93,12 +93,6 @@ const giveUpNow = `(() => {
   return true;
 })()`
 
-// stalledAsk drops p's connection and keeps it down, so that a failed
-// attempt asks for the table's address, which held (armed before) never
-// answers. It returns the question's context (it ends when the page
-// gives up on it), when the question came (a little after the page
-// asked it: a wait measured from here is a little short) and the
-// connections p had opened by then.
 // askHeldWatcher is a spectator's page, connected, on a new table
 // reached through an askHolder on its address's questions.
 func askHeldWatcher(tb testing.TB) (*seatTab, *askHolder) {
@@ -112,6 +106,12 @@ func askHeldWatcher(tb testing.TB) (*seatTab, *askHolder) {
 	return p, held
 }
 
+// stalledAsk drops p's connection and keeps it down, so that a failed
+// attempt asks for the table's address, which held (armed before) never
+// answers. It returns the question's context (it ends when the page
+// gives up on it), when the question came (a little after the page
+// asked it: a wait measured from here is a little short) and the
+// connections p had opened by then.
 func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, time.Time, int) {
 	t.Helper()
 	held.arm()

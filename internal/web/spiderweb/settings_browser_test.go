@@ -22,7 +22,7 @@ import (
 // watched: each is counted in puts and told on stored once answered; after
 // hold, the next one waits for release first (told on held as it starts
 // waiting, and by closing heldDone once answered), and is dropped if the
-// browser cancelled it meanwhile.
+// browser cancelled it meanwhile; after holdLost it is dropped in any case.
 type settingsServer struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
@@ -32,9 +32,12 @@ type settingsServer struct {
 	release  chan struct{}
 	heldDone chan struct{}
 	stored   chan struct{}
-	// abandoned: the held write's request was cancelled before open.
+	// abandoned: the held write's request was cancelled before open
+	// (after holdLost: by a step after open).
 	abandoned atomic.Bool
-	once      sync.Once
+	// lost: the held write is never stored (holdLost).
+	lost atomic.Bool
+	once sync.Once
 	// fail is how many of the next writes are answered 503 with
 	// Retry-After: retryAfter seconds (0: none; 1 unless set), a server
 	// that cannot store them just now, unseen by the site; each told on
@@ -130,6 +133,17 @@ func newSettingsServer(t *testing.T) *settingsServer {
 				ss.abandoned.Store(true)
 				return
 			}
+			if ss.lost.Load() {
+				// Whether the browser cancelled it is told by a step
+				// at most: the server sees a cancel only once the
+				// connection is closed.
+				select {
+				case <-r.Context().Done():
+					ss.abandoned.Store(true)
+				case <-time.After(webtest.StepTimeout):
+				}
+				return
+			}
 		}
 		site.ServeHTTP(w, r)
 		select {
@@ -151,6 +165,15 @@ func (ss *settingsServer) hold() {
 	ss.mu.Lock()
 	ss.holding = true
 	ss.mu.Unlock()
+}
+
+// holdLost makes the next settings write wait for open, and then be
+// dropped whether or not the browser cancelled it: a write the browser
+// cancels as its page goes, which the server may or may not see as
+// cancelled, can never deliver what it carries.
+func (ss *settingsServer) holdLost() {
+	ss.lost.Store(true)
+	ss.hold()
 }
 
 // holdGet makes the next read of path (GET) answer, as it was then,

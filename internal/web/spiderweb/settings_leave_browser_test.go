@@ -7,6 +7,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"cardtable/internal/web/webtest"
 )
 
 // leaveBy is how a test's player leaves the page: closing its tab, or
@@ -34,12 +36,13 @@ func goToFront(p *browserPage) {
 // TestBrowserSettingsSentOnLeaving: a setting changed just before the
 // player closes the tab or leaves the page reaches the server, without
 // another page being loaded. A write in flight was cancelled by the
-// browser as the page went (now it outlives the page: keepalive); a
-// change made while a write was in flight waited for its answer, which a
-// page gone never reads, and stayed in the browser's copy until the next
-// page was loaded (now it is sent as the page is hidden or left, the
-// older write in flight aborted so that it cannot land after it). The
-// server's settings are read from a second tab, opened first.
+// browser as the page went (now it is sent again, outliving the page:
+// keepalive); a change made while a write was in flight waited for its
+// answer, which a page gone never reads, and stayed in the browser's copy
+// until the next page was loaded (now it is sent as the page is hidden or
+// left, the older write in flight aborted). The held write is never
+// stored here, so only the write sent as the page went can deliver the
+// change. The server's settings are read from a second tab, opened first.
 func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -57,7 +60,10 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 			ss := newSettingsServer(t)
 			reader := openPage(t, bctx, ss.srv, 1280, 800)
 			p := openPage(t, bctx, ss.srv, 1280, 800)
-			ss.hold()
+			if n := ss.puts.Load(); n != 0 {
+				t.Fatalf("%d settings writes as the pages loaded, want none", n)
+			}
+			ss.holdLost()
 			toggle(p, "sound")
 			waitSignal(t, ss.held, "settings write for the sound")
 			if c.queued {
@@ -65,13 +71,14 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 				waitSetting(p, "verbose", "false", "verbose off")
 			}
 			c.leave(p)
-			if c.queued {
-				// The change's write, sent as the page went, while the
-				// first is still held.
-				waitSignal(t, ss.stored, "settings write sent as the page went")
-			}
+			// The write sent as the page went, while the first is held.
+			waitSignal(t, ss.stored, "settings write sent as the page went")
 			ss.open()
-			waitSignal(t, ss.heldDone, "answer to the held settings write")
+			// The held write waits a step at most to see its cancel.
+			waitSignalWithin(t, ss.heldDone, 2*webtest.StepTimeout, "answer to the held settings write")
+			if !ss.abandoned.Load() {
+				t.Error("the write held when the page went was not aborted: its older copy could land after the newer one")
+			}
 			s := ss.settings(reader)
 			if s["sound"] != true {
 				t.Errorf("the server's settings once the page went: sound %v, want true", s["sound"])

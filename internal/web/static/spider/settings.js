@@ -226,8 +226,9 @@ function sendSettings(keepalive = false) {
 // left, when a write is in flight: the browser cancels it when the page
 // goes, and a change made meanwhile waited for its answer, which a page
 // gone never reads (both stayed unsent until the next page was loaded).
-// The write in flight is aborted, so that its older copy cannot land
-// after the newer one; the new one outlives the page (keepalive, which
+// The write in flight is aborted, so that its older copy is unlikely to
+// land after the newer one (one already being stored still lands: see
+// docs/page.md, Settings); the new one outlives the page (keepalive, which
 // only this last write uses: the browser does not abort such a write,
 // and its body, bounded by mergeSettings, is far below keepalive's 64 KiB).
 // Nothing else is sent: a failed write waits for its retry as the
