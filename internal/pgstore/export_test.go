@@ -51,3 +51,11 @@ func SetAcquireWait(t interface{ Cleanup(func()) }, d time.Duration) {
 	acquireWait = d
 	t.Cleanup(func() { acquireWait = old })
 }
+
+// SetForgetEvery makes the nodes joined from now on look for dead
+// servers to forget every k heartbeats, until the test ends.
+func SetForgetEvery(t interface{ Cleanup(func()) }, k int) {
+	old := forgetEvery
+	forgetEvery = k
+	t.Cleanup(func() { forgetEvery = old })
+}

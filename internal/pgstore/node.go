@@ -55,8 +55,9 @@ const (
 	// forgetAfter: a server dead this long has its row deleted, looked
 	// for every forgetEvery heartbeats.
 	forgetAfter = time.Hour
-	forgetEvery = 600
 )
+
+var forgetEvery = 600 // a variable for the tests
 
 // Node is this server in the registry of servers. Its methods are safe
 // for concurrent use.
@@ -86,6 +87,11 @@ type Node struct {
 
 	stop chan struct{}
 	done chan struct{}
+	// closeMu orders Close; closeErr is what the first Close returned,
+	// returned again by the next.
+	closeMu  sync.Mutex
+	closed   bool
+	closeErr error
 	// halt cancels beatCtx, under which every heartbeat runs, so that
 	// Close does not wait out a heartbeat in flight: a slow one (a lock
 	// on the servers' rows, a slow database) took the whole of Close's
@@ -106,6 +112,9 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 	o = n.o
 	cfg := db.cfg.Copy()
 	cfg.MaxConns, cfg.MinConns = 1, 1
+	// Named so that Close finds the heartbeat's backends, which may
+	// outlive their connection (beatsGone).
+	cfg.ConnConfig.RuntimeParams["application_name"] = n.beatsName()
 	raw, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pgstore: the heartbeat's connection: %w", err)
@@ -138,7 +147,8 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 				}
 				n.beaten(err, time.Now())
 				if beats%forgetEvery == 0 {
-					if err := n.forget(bctx); err != nil {
+					// Close may cut it too: no failure to log then.
+					if err := n.forget(bctx); err != nil && n.beatCtx.Err() == nil {
 						o.Logf("forgetting dead servers: %v", err)
 					}
 				}
@@ -212,34 +222,98 @@ func (n *Node) Drain(ctx context.Context) error {
 	return err
 }
 
+// giveBackWithin bounds giving the tables back when Close's own budget
+// ran out waiting for the heartbeat.
+const giveBackWithin = time.Second
+
 // Close stops the heartbeat, gives up every table the server still holds
 // (the others take them at their next scan, not after the lease) and
 // removes its row. A heartbeat in flight is cancelled, not waited for,
-// so ctx's whole budget goes to giving the tables back.
+// so ctx's whole budget goes to giving the tables back. A second Close
+// returns what the first did.
 func (n *Node) Close(ctx context.Context) error {
+	n.closeMu.Lock()
+	defer n.closeMu.Unlock()
+	if n.closed {
+		return n.closeErr
+	}
+	n.closed = true
+	n.closeErr = n.close(ctx)
+	return n.closeErr
+}
+
+func (n *Node) close(ctx context.Context) error {
 	select {
 	case <-n.stop:
-		return nil
+		return nil // stopped without Close (a crash, in tests)
 	default:
 	}
 	close(n.stop)
 	n.halt()
-	// The heartbeat returns once its statement sees the cancel; waited
-	// for (within ctx) so that no beat of it comes after the row's
-	// removal and writes the row again.
+	// The heartbeat returns once its statement sees the cancel.
 	select {
 	case <-n.done:
 	case <-ctx.Done():
-		return fmt.Errorf("pgstore: the heartbeat did not stop: %w", ctx.Err())
+		// The tables are given back all the same (the heartbeat never
+		// writes them), with a budget of their own; the row stays, dead
+		// after its lease, as the heartbeat may still write it.
+		gctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), giveBackWithin)
+		defer cancel()
+		err := fmt.Errorf("pgstore: the heartbeat did not stop: %w", ctx.Err())
+		if gerr := n.releaseAll(gctx); gerr != nil {
+			err = fmt.Errorf("%w; giving the tables back: %w", err, gerr)
+		}
+		return err
 	}
+	if err := n.releaseAll(ctx); err != nil {
+		return err
+	}
+	// The row is removed once no statement of the heartbeat can write it
+	// again: cut, a statement may still run in PostgreSQL (the driver
+	// drops its connection; the backend goes on until it next reads it),
+	// and the heartbeat's INSERT of a row found gone, landing after the
+	// DELETE, made the row of a gone server again, alive for a lease.
+	if err := n.beatsGone(ctx); err != nil {
+		return err
+	}
+	_, err := n.db.tables.Exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
+	return err
+}
+
+// releaseAll gives back every table this server holds.
+func (n *Node) releaseAll(ctx context.Context) error {
 	n.mu.Lock()
 	clear(n.epochs)
 	n.mu.Unlock()
 	_, err := n.db.tables.Exec(ctx, `UPDATE live_tables SET owner = NULL WHERE owner = $1`, n.id)
-	if err == nil {
-		_, err = n.db.tables.Exec(ctx, `DELETE FROM servers WHERE id = $1`, n.id)
-	}
 	return err
+}
+
+// beatsName is the application_name of the heartbeat's connections.
+func (n *Node) beatsName() string { return "cardtable heartbeat " + n.id }
+
+// beatsGone cancels what the heartbeat's backends still run and waits
+// (within ctx) until none is left. The heartbeat has stopped and closed
+// its connections: a backend left is one whose statement was cut, and it
+// ends once that statement does.
+func (n *Node) beatsGone(ctx context.Context) error {
+	// A refusal (a role not allowed to signal) only makes the wait longer.
+	_, _ = n.db.tables.Exec(ctx, `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, n.beatsName())
+	for {
+		var left bool
+		if err := n.db.tables.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = $1)`,
+			n.beatsName()).Scan(&left); err != nil {
+			return fmt.Errorf("pgstore: waiting for the heartbeat's statements to end: %w", err)
+		}
+		if !left {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("pgstore: the heartbeat's statement still runs in PostgreSQL: %w", ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // forget deletes the rows of servers dead for forgetAfter.

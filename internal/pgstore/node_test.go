@@ -358,7 +358,7 @@ func TestNodeCloseDuringSlowHeartbeat(t *testing.T) {
 	defer a.Close()
 	// The lease bounds a heartbeat: longer than Close's budget, as the
 	// default 5 s is longer than serve's 2 s.
-	const lease, budget = 3 * time.Second, time.Second
+	const lease, budget = 3 * time.Second, 2 * time.Second
 	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: lease, Beat: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -244,8 +244,9 @@ const diskFull = "disk full"
 // msg: at ERROR on log with its own words; but the database out of
 // reach (lostConnection) at WARN through e, with reason "database out
 // of reach" (one too slow, slowDatabase: "database too slow:
-// statement_timeout or lock_timeout"), at most its share a minute for each msg and the rest
-// counted. While PostgreSQL is stopped every request and every table's
+// statement_timeout or lock_timeout"; a write refused for want of room,
+// ErrInsufficientStorage: "disk full"), at most its share a minute for
+// each msg and the rest counted. While PostgreSQL is stopped every request and every table's
 // action fails so: logged one by one, a busy site wrote a line for each
 // of thousands of requests a second, in which the one line that says
 // what happened was lost. A nil e (a handler used outside Server) logs

@@ -109,13 +109,17 @@ func TestRateLimitRefusalLogged(t *testing.T) {
 	}
 }
 
-// faultyGame answers /api/outage with the database out of reach, and
-// /api/fault with a fault of another kind, logged by log.
+// faultyGame answers /api/outage with the database out of reach,
+// /api/full with its disk full, and /api/fault with a fault of another
+// kind, logged by log.
 type faultyGame struct{ log *slog.Logger }
 
 func (g faultyGame) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/outage", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("saving: %w", unavailableErr{})
+	}))
+	mux.HandleFunc("GET /api/full", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
+		return fmt.Errorf("saving: %w", ErrInsufficientStorage)
 	}))
 	mux.HandleFunc("GET /api/fault", Handle(g.log, func(w http.ResponseWriter, r *http.Request) error {
 		return errors.New("disk on fire")
@@ -199,54 +203,64 @@ func TestClientMade503sLogBounded(t *testing.T) {
 	}
 }
 
-// TestOutOfReachLogBounded: while the database is out of reach every
-// request fails with it; those failures are logged through the event
-// log, the minute's share and then a count, not one line each; a fault
-// of another kind is still logged every time, at ERROR.
+// TestOutOfReachLogBounded: while the database is out of reach (or its
+// disk full) every request fails with it; those failures are logged
+// through the event log, the minute's share (EventsPerMinute) and then a
+// count of the rest, not one line each; a fault of another kind is still
+// logged every time, at ERROR.
 func TestOutOfReachLogBounded(t *testing.T) {
-	buf := &webtest.Log{}
-	log := slog.New(slog.NewJSONHandler(buf, nil))
-	clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
-	events := NewEventLog(log, 3, clk.Now)
-	s := New(Options{Log: log, Games: []Routes{faultyGame{log}}, Events: events})
-	get := func(path string) {
-		r := httptest.NewRequest("GET", path, nil)
-		r.RemoteAddr = "192.0.2.7:999"
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, r)
-		if rec.Code/100 != 5 {
-			t.Fatalf("%s: %d", path, rec.Code)
-		}
-	}
-	for range 50 {
-		get("/api/outage")
-	}
-	for range 5 {
-		get("/api/fault")
-	}
-	events.Flush()
-	var outage, fault, summary int
-	for _, l := range buf.Lines(t) {
-		switch {
-		case l["msg"] == "request failed" && l["path"] == "/api/outage":
-			outage++
-			if l["level"] != "WARN" || l["reason"] != "database out of reach" || l["client"] != "192.0.2.7" {
-				t.Errorf("line %v", l)
+	for _, tc := range []struct{ name, path, reason string }{
+		{"out of reach", "/api/outage", "database out of reach"},
+		{"disk full", "/api/full", "disk full"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buf := &webtest.Log{}
+			log := slog.New(slog.NewJSONHandler(buf, nil))
+			clk := &webtest.Clock{T: time.Date(2026, 11, 26, 12, 0, 30, 0, time.UTC)}
+			events := NewEventLog(log, 0, clk.Now) // 0: EventsPerMinute
+			s := New(Options{Log: log, Games: []Routes{faultyGame{log}}, Events: events})
+			get := func(path string) {
+				r := httptest.NewRequest("GET", path, nil)
+				r.RemoteAddr = "192.0.2.7:999"
+				rec := httptest.NewRecorder()
+				s.ServeHTTP(rec, r)
+				if rec.Code/100 != 5 {
+					t.Fatalf("%s: %d", path, rec.Code)
+				}
 			}
-		case l["msg"] == "request failed" && l["path"] == "/api/fault":
-			fault++
-			if l["level"] != "ERROR" {
-				t.Errorf("line %v", l)
+			const failed = 50
+			for range failed {
+				get(tc.path)
 			}
-		case l["msg"] == "suppressed similar log lines" && l["reason"] == "database out of reach":
-			summary++
-			if l["suppressed"] != 47.0 || l["level"] != "WARN" {
-				t.Errorf("line %v", l)
+			for range 5 {
+				get("/api/fault")
 			}
-		}
-	}
-	if outage != 3 || fault != 5 || summary != 1 {
-		t.Fatalf("%d out-of-reach lines (want 3), %d other faults (want 5), %d summaries (want 1)", outage, fault, summary)
+			events.Flush()
+			var bounded, fault, summary int
+			for _, l := range buf.Lines(t) {
+				switch {
+				case l["msg"] == "request failed" && l["path"] == tc.path:
+					bounded++
+					if l["level"] != "WARN" || l["reason"] != tc.reason || l["client"] != "192.0.2.7" {
+						t.Errorf("line %v", l)
+					}
+				case l["msg"] == "request failed" && l["path"] == "/api/fault":
+					fault++
+					if l["level"] != "ERROR" {
+						t.Errorf("line %v", l)
+					}
+				case l["msg"] == "suppressed similar log lines" && l["reason"] == tc.reason:
+					summary++
+					if l["suppressed"] != float64(failed-EventsPerMinute) || l["level"] != "WARN" {
+						t.Errorf("line %v", l)
+					}
+				}
+			}
+			if bounded != EventsPerMinute || fault != 5 || summary != 1 {
+				t.Fatalf("%d %s lines (want %d), %d other faults (want 5), %d summaries (want 1)",
+					bounded, tc.reason, EventsPerMinute, fault, summary)
+			}
+		})
 	}
 }
 

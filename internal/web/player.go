@@ -171,19 +171,19 @@ func (s *Server) adopt(ctx context.Context, player string) error {
 	return nil
 }
 
-// seenWithin bounds recording a visit, and seenPause is how long visits
+// seenWithin bounds recording a visit, and SeenPause is how long visits
 // go unrecorded after a failure. A visit's record is worth little to one
 // request (it is tried again at a later one, long before the identity
 // could be forgotten), and a database out of reach or slow (a lock held)
 // must not hold up every request, pages and live tables included that
 // need no database, nor take a connection of its pool for each.
-var (
-	seenWithin = 2 * time.Second
-	seenPause  = 30 * time.Second
-)
+var seenWithin = 2 * time.Second
+
+// SeenPause: see seenWithin.
+const SeenPause = 30 * time.Second
 
 // seen records the visit of the player id (Options.Seen), unless a
-// failure within seenPause paused the recording.
+// failure within SeenPause paused the recording.
 func (s *Server) seen(r *http.Request, id string) {
 	if s.now().UnixNano() < s.seenPaused.Load() {
 		return
@@ -200,7 +200,7 @@ func (s *Server) seen(r *http.Request, id string) {
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		level, reason = slog.LevelInfo, clientGone
 	} else {
-		s.seenPaused.Store(s.now().Add(seenPause).UnixNano())
+		s.seenPaused.Store(s.now().Add(SeenPause).UnixNano())
 	}
 	s.events.Event(r.Context(), level, "recording a player as seen", reason, ClientAddr(r), "err", err)
 }

@@ -18,7 +18,7 @@ import (
 
 // TestSeenBoundedAndPaused: recording a returning player's visit is
 // bounded (seenWithin), and after a failure visits go unrecorded for
-// seenPause, so a database that does not answer holds up no request
+// SeenPause, so a database that does not answer holds up no request
 // beyond the first, nor takes a connection for each.
 func TestSeenBoundedAndPaused(t *testing.T) {
 	defer func(w time.Duration) { seenWithin = w }(seenWithin)
@@ -53,7 +53,7 @@ func TestSeenBoundedAndPaused(t *testing.T) {
 		t.Fatalf("%d visits recorded during the pause's first request; want 1 (the failed one)", n)
 	}
 	mu.Lock()
-	now = now.Add(seenPause)
+	now = now.Add(SeenPause)
 	mu.Unlock()
 	h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
 	if n := calls.Load(); n != 2 {
@@ -104,7 +104,7 @@ func TestSeenReasons(t *testing.T) {
 	}
 	for _, c := range cases {
 		mu.Lock()
-		fail, now = c.err, now.Add(seenPause) // past the last failure's pause
+		fail, now = c.err, now.Add(SeenPause) // past the last failure's pause
 		mu.Unlock()
 		h.call("GET", "/api/echo/player", "", http.StatusOK, nil)
 	}

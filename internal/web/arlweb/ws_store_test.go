@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"cardtable/arlington"
 	"cardtable/internal/store"
 	"cardtable/internal/table"
 	"cardtable/internal/web"
@@ -269,7 +270,15 @@ func TestWSRefusalDiskFullLogged(t *testing.T) {
 	w.send(map[string]any{"type": "action", "action": mine.Legal[0]})
 	// Nothing changed at the table since the refusal: the next view is
 	// the move's, and an error its refusal.
-	if m := w.waitFor(func(m srvMsg) bool { return isView(m) || isError(m) }); isError(m) {
+	m := w.waitFor(func(m srvMsg) bool { return isView(m) || isError(m) })
+	if isError(m) {
 		t.Fatalf("the move once there was room: %+v", m)
+	}
+	taken := false
+	for _, ev := range m.View.Events {
+		taken = taken || ev.Kind == arlington.EventMove && ev.Seat == mine.Seat && ev.Action.String() == mine.Legal[0]
+	}
+	if !taken {
+		t.Fatalf("the view after the move once there was room has no move %q by seat %d: %+v", mine.Legal[0], mine.Seat, m.View.Events)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"cardtable/internal/dbcopy"
 	"cardtable/internal/store"
+	"cardtable/internal/web"
 	"cardtable/internal/web/webtest"
 )
 
@@ -50,19 +51,17 @@ func TestDiskFullRefusedAndRecovered(t *testing.T) {
 			rows[j] = dbcopy.Player{Player: p[:len(p)-5] + fmt.Sprintf("~%04x", i+j), Seen: 1}
 		}
 		err := h.db.Import(ctx, "players", rows)
-		switch {
-		case err == nil:
+		if err == nil {
 			i += batch
-		case !errors.Is(err, store.ErrDiskFull):
-			t.Fatal(err)
-		case batch == 1:
-		default:
-			batch /= 2
 			continue
 		}
-		if err != nil {
-			break
+		if !errors.Is(err, store.ErrDiskFull) {
+			t.Fatal(err)
 		}
+		if batch == 1 {
+			break // full: not one more row
+		}
+		batch /= 2
 	}
 
 	save := webtest.ShuttleSave(1000) // about 13 KB: pages more
@@ -102,7 +101,7 @@ func TestDiskFullRefusedAndRecovered(t *testing.T) {
 	if got := h.stored(g.ID); got != acked {
 		t.Fatalf("the acknowledged game after a restart:\n%s\nwant\n%s", got, acked)
 	}
-	h.clk.advance(31 * time.Second) // past the pause a failed visit starts
+	h.clk.advance(web.SeenPause + time.Second) // past the pause a failed visit starts
 	h.upload(save)
 	if !h.recordedPlayers()[p] {
 		t.Fatal("the player's visit not recorded once there was room")
