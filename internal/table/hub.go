@@ -160,8 +160,8 @@ type Hub struct {
 	// Only the scan writes it, under mu; read elsewhere under mu. Each
 	// counts against MaxTables as a running table does (occupied), so the
 	// tables run and adrift together stay within MaxTables, and adrift,
-	// noted from the tables run, with them: one noted past it (a table
-	// taken as the limit was reached) is given back, not forgotten.
+	// noted from the tables run, with them; its bound, twice MaxTables,
+	// leaves room for tables taken as the limit was reached (noteAdrift).
 	adrift idSet
 
 	// umu guards unreadables: the stored tables already reported as
@@ -186,7 +186,7 @@ func NewHub(ctx context.Context, o Options) (*Hub, error) {
 	o = o.withDefaults()
 	h := &Hub{o: o, tables: map[string]*Table{}, watching: map[string]int{}, workers: newWorkers(o.BotWorkers),
 		unstartable: newIDSet(maxUnstartable), unreadables: newIDSet(maxUnreadable),
-		adrift: newIDSet(o.MaxTables)}
+		adrift: newIDSet(2 * o.MaxTables)}
 	h.ctx, h.cancel = context.WithCancel(ctx)
 	if o.Claims != nil {
 		// The tables are shared: this hub takes its part of them (the
