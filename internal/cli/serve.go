@@ -302,7 +302,9 @@ func (o serveOptions) joinServers(ctx context.Context, db serverStore, ln net.Li
 }
 
 // leaveServers takes the server out of the registry; it is given two
-// seconds even though ctx has ended (it runs as the server stops).
+// seconds even though ctx has ended (it runs as the server stops), and
+// Close may take one more to give the tables back when the heartbeat
+// does not stop within them.
 func leaveServers(ctx context.Context, node *pgstore.Node, log *slog.Logger) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
