@@ -380,9 +380,14 @@ func TestNodeCloseDuringSlowHeartbeat(t *testing.T) {
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM servers WHERE id = $1 FOR UPDATE`, na.ID()); err != nil {
 		t.Fatal(err)
 	}
-	// Until the heartbeat waits on the lock.
+	// Until the heartbeat waits on the lock. The poll runs in the lock's
+	// transaction, where PostgreSQL keeps the first read of
+	// pg_stat_activity until the transaction ends: cleared before each.
 	for deadline := time.Now().Add(10 * time.Second); ; {
 		var waiting bool
+		if _, err := tx.Exec(ctx, `SELECT pg_stat_clear_snapshot()`); err != nil {
+			t.Fatal(err)
+		}
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE servers SET heartbeat%')`).Scan(&waiting); err != nil {
 			t.Fatal(err)
