@@ -50,8 +50,10 @@ const (
 //
 // and it plays for the person while sessionStorage "auto" is "1" (kept
 // across a reload): whenever a legal action is offered, it clicks the
-// first, then waits for the page to redraw the actions before clicking
-// again.
+// first, then waits until that button has left the page, or the page has
+// drawn a view newer than the click, before clicking again. The page
+// keeps a button whose action is offered again (the same card to lead
+// in the next trick), so waiting for it to leave alone stood still.
 // shownAll is true once the page has drawn every event it received (the
 // hooks' __ws counts them on arrival): a paced page draws a view's plays
 // some time after it came, and until then still offers the actions of the
@@ -88,11 +90,13 @@ const hooks = `(() => {
   Wrapped.prototype = W.prototype;
   for (const k of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) Wrapped[k] = W[k];
   window.WebSocket = Wrapped;
-  let pending = null;
+  let pending = null, pendingAt = -1;
+  const shown = () => ws.count <= 0 || !!document.querySelector('#log li[data-n="' + (ws.count - 1) + '"]');
   setInterval(() => {
-    if (sessionStorage.getItem("auto") !== "1" || (pending && pending.isConnected)) return;
+    if (sessionStorage.getItem("auto") !== "1") return;
+    if (pending && pending.isConnected && !(ws.count > pendingAt && shown())) return;
     const b = document.querySelector(%q);
-    if (b) { pending = b; b.click(); }
+    if (b && !b.disabled) { pending = b; pendingAt = ws.count; b.click(); }
   }, 100);
 })();`
 
