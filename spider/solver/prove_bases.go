@@ -32,9 +32,6 @@ type baseState struct {
 	down    [spider.Piles]int
 	loose   [card.King + 1][4]int // by rank and suit
 	removed int
-	// joined[k]: pile k's base top may hold a loose card of its suit one
-	// rank lower in some position of the state (joins).
-	joined [spider.Piles]bool
 }
 
 // baseOf is the state of p, whose stock is dealt.
@@ -44,11 +41,7 @@ func baseOf(p *spider.Position) *baseState {
 		s.base[k] = p.Cards(nil, k)
 		s.down[k] = p.Down(k)
 		s.cut(k)
-		if n := len(s.base[k]); n > 0 && p.Len(k) > n {
-			s.joined[k] = p.Card(k, n).Suit() == s.base[k][n-1].Suit()
-		}
 	}
-	s.settleJoins()
 	return s
 }
 
@@ -93,13 +86,7 @@ func (s *baseState) key() string {
 			b = append(b, byte(s.loose[r][x]))
 		}
 	}
-	var j uint16
-	for k, v := range s.joined {
-		if v {
-			j |= 1 << k
-		}
-	}
-	return string(append(b, byte(s.removed), byte(j), byte(j>>8)))
+	return string(append(b, byte(s.removed)))
 }
 
 func (s *baseState) clone() *baseState {
@@ -180,19 +167,16 @@ func (s *baseState) moves() []*baseState {
 			t := s.clone()
 			t.base[k] = t.base[k][:n-1]
 			t.loose[u.Rank()][u.Suit()]++
-			t.cutJoined(k)
-			t.joinOnto(u)
-			t.settleJoins()
+			t.cut(k)
 			out = append(out, t)
 		}
-		if u.Rank() == card.King && s.joined[k] && s.suitAbove(u.Suit(), card.Queen) {
+		if u.Rank() == card.King && s.suitAbove(u.Suit(), card.Queen) {
 			m := m0
 			m.chain(card.King, 13, false)
 			if m.fits() {
 				t := s.removal(u.Suit(), card.Queen)
 				t.base[k] = t.base[k][:n-1]
-				t.cutJoined(k)
-				t.settleJoins()
+				t.cut(k)
 				out = append(out, t)
 			}
 		}
@@ -205,9 +189,7 @@ func (s *baseState) moves() []*baseState {
 		m.chain(card.King, 13, true)
 		m.floors-- // the king's
 		if m.fits() {
-			t := s.removal(x, card.King)
-			t.settleJoins() // the cards removed leave room
-			out = append(out, t)
+			out = append(out, s.removal(x, card.King))
 		}
 	}
 	return out
@@ -220,7 +202,7 @@ func (s *baseState) topCanLeave(k int, m0 *room) bool {
 	u := s.base[k][len(s.base[k])-1]
 	r, x := u.Rank(), u.Suit()
 	for n := 1; n <= int(r); n++ {
-		if n > 1 && (!s.joined[k] || s.loose[r-card.Rank(n-1)][x] == 0) {
+		if n > 1 && s.loose[r-card.Rank(n-1)][x] == 0 {
 			return false
 		}
 		m := *m0
@@ -348,79 +330,3 @@ const (
 	baseStatesMax  = 1 << 20
 	baseStateBytes = 240
 )
-
-// Joins. A base's top leaves under loose cards of its suit only if the
-// first of them lies on it, and a loose card comes onto a base's top only
-// by a move from a position where the top and the last card of the run
-// moved are both bare at once, the other loose cards seated: two seats
-// counted in one arrangement, where the room of the moves above counts
-// each alone. A state keeps, pile by pile, whether its base's top may
-// hold a loose card of its suit one rank lower (joined): true when a
-// position the state begins with has one there, or when some arrangement
-// of the state lets one be moved there (settleJoins); where it is false,
-// the top leaves alone.
-
-// settleJoins sets joined[k] wherever a move within the state could put
-// a loose card on pile k's base top.
-func (s *baseState) settleJoins() {
-	m0 := s.room()
-	for k := range s.base {
-		if !s.joined[k] {
-			s.joined[k] = !baseJoins || s.joinable(k, &m0)
-		}
-	}
-}
-
-// baseJoins turns the joins on (false: a top may always leave under loose
-// cards of its suit, the looser proof the tests compare it with).
-var baseJoins = true
-
-// joinable reports whether some arrangement of s has pile k's base top
-// bare and a run of loose cards of its suit, one rank lower down, at the
-// top of a pile, its first card seated elsewhere.
-func (s *baseState) joinable(k int, m0 *room) bool {
-	n := len(s.base[k])
-	if n == 0 || n == s.down[k] {
-		return false
-	}
-	u := s.base[k][n-1]
-	r, x := u.Rank(), u.Suit()
-	m := *m0
-	m.supply[r]-- // the top stays bare
-	for i := 1; i < int(r); i++ {
-		if s.loose[r-card.Rank(i)][x] == 0 {
-			return false
-		}
-		mm := m
-		mm.chain(r-1, i, false)
-		if mm.fits() {
-			return true
-		}
-	}
-	return false
-}
-
-// cutJoined cuts pile k after its base top left, and sets joined[k] as
-// the pile then lies: a card turned holds nothing, and a card cut holds
-// the next one cut.
-func (s *baseState) cutJoined(k int) {
-	b := s.base[k]
-	s.cut(k)
-	s.joined[k] = false
-	if n := len(s.base[k]); n > 0 && len(b) > n && s.down[k] < n {
-		s.joined[k] = b[n].Suit() == s.base[k][n-1].Suit()
-	}
-}
-
-// joinOnto sets joined on every pile whose base top u, just left, may
-// have gone onto.
-func (s *baseState) joinOnto(u card.Card) {
-	if u.Rank() == card.King {
-		return
-	}
-	for k, b := range s.base {
-		if n := len(b); n > 0 && n > s.down[k] && b[n-1].Rank() == u.Rank()+1 && b[n-1].Suit() == u.Suit() {
-			s.joined[k] = true
-		}
-	}
-}

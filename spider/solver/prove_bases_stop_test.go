@@ -98,9 +98,5 @@ func baseFromKey(key string) *baseState {
 		}
 	}
 	s.removed = int(key[i])
-	j := int(key[i+1]) | int(key[i+2])<<8
-	for k := range s.joined {
-		s.joined[k] = j&(1<<k) != 0
-	}
 	return s
 }
