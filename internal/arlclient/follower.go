@@ -66,6 +66,12 @@ type FollowOptions struct {
 	// GiveUp is how long the follower keeps trying to reach a server it
 	// lost before it ends with ErrUnreachable (default 10 minutes).
 	GiveUp time.Duration
+	// OpenTimeout bounds the opening of each WebSocket, until the server
+	// answers the upgrade (default 10 s, as the table page's): a server or
+	// a proxy that takes the connection and never answers it counts as a
+	// failed attempt, told and tried again, instead of a wait as long as
+	// an HTTP call's.
+	OpenTimeout time.Duration
 	// Notef, if set, hears of lost and regained connections.
 	Notef func(format string, args ...any)
 }
@@ -79,6 +85,9 @@ func (o FollowOptions) withDefaults() FollowOptions {
 	}
 	if o.GiveUp <= 0 {
 		o.GiveUp = 10 * time.Minute
+	}
+	if o.OpenTimeout <= 0 {
+		o.OpenTimeout = 10 * time.Second
 	}
 	if o.Notef == nil {
 		o.Notef = func(string, ...any) {}
@@ -268,9 +277,12 @@ func (s *Follower) dial(ctx context.Context) (*websocket.Conn, error) {
 		u.Scheme = "ws"
 	}
 	u.Path += "/api/arlington/tables/" + s.id + "/ws"
-	dctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	dctx, cancel := context.WithTimeout(ctx, s.o.OpenTimeout)
 	defer cancel()
 	conn, resp, err := websocket.Dial(dctx, u.String(), &websocket.DialOptions{HTTPClient: s.c.hc})
+	if err != nil && ctx.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+		return nil, noAnswer{within: s.o.OpenTimeout, err: err}
+	}
 	if err != nil {
 		if resp != nil {
 			switch resp.StatusCode {

@@ -149,7 +149,7 @@ func TestIdentityOnWebSocket(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s := &Follower{c: c, id: "ABC"}
+			s := &Follower{c: c, id: "ABC", o: FollowOptions{}.withDefaults()}
 			if _, err := s.dial(context.Background()); !errors.Is(err, ErrNotFound) {
 				t.Fatalf("tls %v: dial: %v", tls, err)
 			}

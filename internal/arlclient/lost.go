@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"syscall"
+	"time"
 	"unicode"
 
 	"github.com/coder/websocket"
@@ -44,6 +45,10 @@ func (l lost) Error() string {
 	var answer answerError
 	if errors.As(err, &answer) {
 		return answer.Error()
+	}
+	var silent noAnswer
+	if errors.As(err, &silent) {
+		return silent.Error()
 	}
 	var dns *net.DNSError
 	switch {
@@ -137,4 +142,18 @@ func cleanKeep(s string, lines bool) string {
 		}
 		return r
 	}, s)
+}
+
+// noAnswer is a WebSocket opening given up: the server (or a proxy)
+// took the connection and did not answer the upgrade within the
+// follower's OpenTimeout.
+type noAnswer struct {
+	within time.Duration
+	err    error
+}
+
+func (e noAnswer) Unwrap() error { return e.err }
+
+func (e noAnswer) Error() string {
+	return fmt.Sprintf("no answer from the server within %v", e.within)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -126,6 +127,8 @@ func (l *loop) chat(p Player, text string) error {
 	name := ""
 	if seat >= 0 {
 		name = l.seats[seat].name
+	} else if strings.TrimSpace(p.Name) == "" {
+		name = l.anonName(p.ID)
 	} else {
 		var err error
 		if name, err = cleanName(p.Name); err != nil {
@@ -186,10 +189,43 @@ func sameChat(a, b ChatLine) bool {
 	return a.N == b.N && a.Seat == b.Seat && a.Name == b.Name && a.Text == b.Text && a.At.Equal(b.At)
 }
 
+// anonName is the name a spectator who gave none chats under,
+// "Spectator N": N is given in the order such spectators first chat at
+// this table, so that two of them are told apart and one person's lines
+// read as one person's. It says nothing of who they are but that order.
+// A number is never given twice, not even after a restart (addChat goes
+// on past the numbers of the lines kept); the identities remembered are
+// bounded by maxAnon, all forgotten at once when it is reached (a person
+// forgotten takes a new number at their next line).
+func (l *loop) anonName(id string) string {
+	n, ok := l.anon[id]
+	if !ok {
+		if l.anon == nil || len(l.anon) >= maxAnon {
+			l.anon = make(map[string]int)
+		}
+		l.anonN++
+		n = l.anonN
+		l.anon[id] = n
+	}
+	return anonPrefix + strconv.Itoa(n)
+}
+
+// anonPrefix begins the name of a spectator who gave none; cleanName
+// refuses names that read as one (labelName).
+const anonPrefix = "Spectator "
+
+// maxAnon bounds the nameless spectators' numbers a table remembers.
+const maxAnon = maxBuckets
+
 // addChat keeps line, the table's newest, and forgets the lines beyond
 // ChatHistory.
 func (l *loop) addChat(line ChatLine) {
 	l.chatN = line.N
+	if n, ok := strings.CutPrefix(line.Name, anonPrefix); ok && line.Seat < 0 {
+		if k, err := strconv.Atoi(n); err == nil && k > l.anonN {
+			l.anonN = k
+		}
+	}
 	l.chatLines = append(l.chatLines, line)
 	if len(l.chatLines) > ChatHistory {
 		// A new array, so that no update sent holds a slice of this one.

@@ -278,7 +278,7 @@ func cleanName(s string) (string, error) {
 		return "", fmt.Errorf("%w: no visible characters", ErrBadName)
 	}
 	if labelName.MatchString(f) {
-		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\"); choose another", ErrBadName, s)
+		return "", fmt.Errorf("%w: %q reads as the table's own words for a bot (\"Bot 2 (medium)\"), an open seat (\"Seat 3\") or a watcher (\"Ann (watching)\", \"Spectator 2\"); choose another", ErrBadName, s)
 	}
 	if cardName(s) {
 		return "", fmt.Errorf("%w: %q reads as a card (\"7♠\", \"seven of spades\", \"joker\"), which the table's words would mistake it for; choose another", ErrBadName, s)
@@ -322,6 +322,7 @@ func cardName(name string) bool {
 // labels the table shows for what is not a person in a seat: a bot
 // ("Bot 2", "Bot 2 (medium)": seats 1 to 6, and "B0t 2", a zero for the
 // o, as the fold keeps digits), an open seat ("Seat 1" to "Seat 6") or a
-// spectator's chat name ("Ann (watching)"). Names the table never shows,
+// spectator's chat name ("Ann (watching)", and "Spectator 2", the name
+// of one who gave none: anonName). Names the table never shows,
 // such as "Bot2000" or "Seat 0", pass.
-var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9\pL]|$)|^seat ?[1-6]$|\( ?watching ?\)$`)
+var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9\pL]|$)|^seat ?[1-6]$|^spectator ?[0-9]+$|\( ?watching ?\)$`)

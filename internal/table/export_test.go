@@ -49,3 +49,7 @@ func AdriftOf(h *Hub) []string {
 // NoteAdrift notes ids as stopped while h's lease was run out, as its
 // scan does.
 func NoteAdrift(h *Hub, ids []string) { h.noteAdrift(ids) }
+
+// MaxAnon is how many nameless spectators' chat numbers a table
+// remembers at once.
+const MaxAnon = maxAnon

@@ -16,7 +16,7 @@ import (
 func TestLabelNamesRefused(t *testing.T) {
 	h := newHub(t, newMemStore(), newFakeClock())
 	tb := mustCreate(t, h, "c", table.Config{Players: 6})
-	for _, name := range []string{"Bot 2 (medium)", "Bot 2", "bot3", "ＢＯＴ 1", "Seat 1", "seat 6", "X (watching)", "Ann (WATCHING)", "Вot 4", "B0t 2", "b0t5 (hard)", "Bot 2(medium)", "Bot 2（medium）", "Bot 2."} {
+	for _, name := range []string{"Bot 2 (medium)", "Bot 2", "bot3", "ＢＯＴ 1", "Seat 1", "seat 6", "X (watching)", "Ann (WATCHING)", "Вot 4", "B0t 2", "b0t5 (hard)", "Bot 2(medium)", "Bot 2（medium）", "Bot 2.", "Spectator 2", "spectator12", "ＳＰＥＣＴＡＴＯＲ 3"} {
 		if _, err := tb.Join(bg, table.Player{ID: "p", Name: name}, -1); !errors.Is(err, table.ErrBadName) {
 			t.Errorf("join as %q: %v, want ErrBadName", name, err)
 		}
@@ -25,7 +25,7 @@ func TestLabelNamesRefused(t *testing.T) {
 		}
 	}
 	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t", "Bot4ever", "Bot 3rd",
-		"Ann 7♠", "A♠vian", "Jokers", "Queen of Hearts fan", "7 of 9", "Z♠"} {
+		"Ann 7♠", "A♠vian", "Jokers", "Queen of Hearts fan", "7 of 9", "Z♠", "Spectator", "Spectators 2"} {
 		if _, err := tb.Join(bg, table.Player{ID: string(rune('a' + i)), Name: name}, -1); err != nil && !errors.Is(err, table.ErrTableFull) {
 			t.Errorf("join as %q: %v", name, err)
 		}

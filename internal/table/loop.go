@@ -45,6 +45,10 @@ type loop struct {
 
 	chatLines []ChatLine
 	chatN     int
+	// anon numbers the spectators without a name who chatted, anonN the
+	// last number given (anonName).
+	anon  map[string]int
+	anonN int
 	// words are the events told in words, one for each event from the
 	// first, by nar (words.go).
 	words   []string

@@ -12,10 +12,10 @@ import (
 )
 
 // TestLongBrowserArlingtonLobbyGameOver (long: a browser, several seconds under
-// -race; make test-long runs it): a finished game stays listed while
-// its table is open (people read the end, watch the replay); the lobby
-// says it is over. It was listed among the tables in play with its hand
-// and scores as if still going.
+// -race; make test-long runs it): a finished game of bots stays listed
+// while its table is open (people read the end, watch the replay), under
+// "Games just finished", and the lobby says it is over. It was listed
+// among the tables in play with its hand and scores as if still going.
 func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
@@ -34,10 +34,64 @@ func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
 	bctx := startBrowser(t)
 	p := seatTabIn(t, bctx, "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
-	p.until(`document.querySelector("#play-tables a.table-link")`)
-	text := eval[string](p, `document.querySelector("#play-tables a.table-link").textContent`)
+	p.until(`document.querySelector("#over-tables a.table-link")`)
+	text := eval[string](p, `document.querySelector("#over-tables a.table-link").textContent`)
 	if !strings.Contains(text, "game over") {
 		t.Errorf("the lobby lists the finished game as %q, without saying it is over", text)
+	}
+	if n := p.count("#play-tables a.table-link"); n != 0 {
+		t.Errorf("the lobby lists %d tables in play, want none: the only table's game is over", n)
+	}
+}
+
+// TestBrowserArlingtonLobbyFinishedApart: the lobby lists a finished
+// game under "Games just finished" and a game still going under "Tables
+// in play", each once. The finished one was listed among the tables in
+// play, where a person looking for a game to watch found it over.
+func TestBrowserArlingtonLobbyFinishedApart(t *testing.T) {
+	e := newEnv(t, Limits{})
+	c := e.client()
+	over := c.playAway("Pat", false)
+	var going created
+	if code := c.do("POST", "/api/arlington/tables", table.Config{Players: 2, Bots: []string{"", "random"}, Target: longGame, TurnSeconds: -1}, &going); code != http.StatusCreated {
+		t.Fatalf("create: %d", code)
+	}
+	c.join(going.ID, "Pat")
+	// What the page sorts by: the list's status and open seats.
+	var l struct {
+		Tables []table.Summary `json:"tables"`
+	}
+	if code := c.do("GET", "/api/arlington/tables", nil, &l); code != http.StatusOK {
+		t.Fatalf("list: %d", code)
+	}
+	status := map[string]table.Status{}
+	for _, s := range l.Tables {
+		status[s.ID] = s.Status
+	}
+	if status[over] != table.StatusOver || status[going.ID] == table.StatusOver || status[going.ID] == "" {
+		t.Fatalf("the list's statuses: %v; want %s over and %s in play", status, over, going.ID)
+	}
+	p := seatTabIn(t, startBrowser(t), "lobby")
+	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
+	// Drawn: the lists are filled at once, from one answer.
+	p.until(`!!document.querySelector("#play-tables a.table-link")`)
+	links := func(list string) []string {
+		return eval[[]string](p, `[...document.querySelectorAll("#`+list+` a.table-link")].map((a) => a.getAttribute("href"))`)
+	}
+	for list, want := range map[string]string{"over-tables": over, "play-tables": going.ID, "open-tables": ""} {
+		got := links(list)
+		if want == "" {
+			if len(got) != 0 {
+				t.Errorf("#%s lists %v, want none", list, got)
+			}
+			continue
+		}
+		if len(got) != 1 || got[0] != "/arlington/t/"+want {
+			t.Errorf("#%s lists %v, want only /arlington/t/%s", list, got, want)
+		}
+	}
+	if h := eval[string](p, `document.getElementById("h-over").textContent`); h != "Games just finished" {
+		t.Errorf("the finished games' heading is %q", h)
 	}
 }
 

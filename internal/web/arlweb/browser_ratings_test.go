@@ -36,8 +36,8 @@ func TestBrowserArlingtonRatingsShown(t *testing.T) {
 	bctx := startBrowser(t)
 	p := seatTabIn(t, bctx, "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
-	p.until(`document.querySelector("#play-tables a.table-link") && document.querySelectorAll("#leaderboard li").length === 2`)
-	text := eval[string](p, `document.querySelector("#play-tables a.table-link").textContent`)
+	p.until(`document.querySelector("#over-tables a.table-link") && document.querySelectorAll("#leaderboard li").length === 2`)
+	text := eval[string](p, `document.querySelector("#over-tables a.table-link").textContent`)
 	if want := "2 seats: " + strings.Join(seatsShown(t, sum), ", "); !strings.Contains(text, want) || !strings.Contains(text, "rated") {
 		t.Errorf("the lobby lists the game as %q, want %q and 'rated'", text, want)
 	}
@@ -130,8 +130,8 @@ func TestLongBrowserArlingtonRatings(t *testing.T) {
 		t.Errorf("the bot's rating did not move from its start: %+v", sum.Seats)
 	}
 	ann.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
-	ann.until(`document.querySelector("#play-tables a.table-link")`)
-	text := eval[string](ann, `document.querySelector("#play-tables a.table-link").textContent`)
+	ann.until(`document.querySelector("#over-tables a.table-link")`)
+	text := eval[string](ann, `document.querySelector("#over-tables a.table-link").textContent`)
 	if !strings.Contains(text, "2 seats: "+strings.Join(want, ", ")) || !strings.Contains(text, "rated") {
 		t.Errorf("the lobby lists the game as %q, want the ratings %v and 'rated'", text, want)
 	}

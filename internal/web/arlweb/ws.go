@@ -268,7 +268,7 @@ func (cn *conn) handle(ctx context.Context, m clientMsg) error {
 	case msgAction:
 		return cn.t.Act(ctx, cn.player, m.Seat, m.Action)
 	case msgChat:
-		if err := cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.chatName(), Addr: cn.addrKey}, m.Text); err != nil {
+		if err := cn.t.Chat(ctx, table.Player{ID: cn.player, Name: cn.name, Addr: cn.addrKey}, m.Text); err != nil {
 			return err
 		}
 		if m.Ref != "" {
@@ -286,15 +286,6 @@ func (cn *conn) handle(ctx context.Context, m clientMsg) error {
 // pongMsg answers a ping.
 type pongMsg struct {
 	Type string `json:"type"`
-}
-
-// chatName is the name a spectator's chat lines carry (a seated player's
-// carry their seat's name: the table knows it).
-func (cn *conn) chatName() string {
-	if cn.name == "" {
-		return "Spectator"
-	}
-	return cn.name
 }
 
 // answer queues m for this client. While the outbox is full the reader

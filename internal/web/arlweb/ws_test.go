@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -315,6 +316,43 @@ func TestWSChat(t *testing.T) {
 		}
 		if seen["hello all"] != "Ann" || seen["hi"] != "Watcher" {
 			t.Errorf("chat seen %v", seen)
+		}
+	}
+}
+
+// TestWSChatNamelessSpectators: two spectators who gave no name chat;
+// everyone sees their lines as "Spectator 1" and "Spectator 2", watching
+// (seat -1). Both read "Spectator", and the players could not tell one
+// from the other.
+func TestWSChatNamelessSpectators(t *testing.T) {
+	e := newEnv(t, Limits{})
+	a := e.client()
+	id := a.create("", "random")
+	a.join(id, "Ann")
+	wa := a.dial(id, -1)
+	w1, w2 := e.client().dial(id, -1), e.client().dial(id, -1)
+	// The order they first chat in is their numbers' order: a third
+	// spectator waits for each line before the next is sent.
+	order := e.client().dial(id, -1)
+	w1.send(map[string]any{"type": "chat", "text": "first"})
+	order.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 && m.Chat[len(m.Chat)-1].Text == "first" })
+	w2.send(map[string]any{"type": "chat", "text": "second"})
+	order.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 && m.Chat[len(m.Chat)-1].Text == "second" })
+	w1.send(map[string]any{"type": "chat", "text": "third"})
+	want := map[string]string{"first": "Spectator 1", "second": "Spectator 2", "third": "Spectator 1"}
+	for who, w := range map[string]*wsClient{"Ann": wa, "the first spectator": w1, "the second spectator": w2} {
+		seen := map[string]string{}
+		for len(seen) < len(want) {
+			m := w.waitFor(func(m srvMsg) bool { return isView(m) && len(m.Chat) > 0 })
+			for _, l := range m.Chat {
+				if l.Seat != -1 {
+					t.Errorf("%s sees a spectator's line at seat %d: %+v", who, l.Seat, l)
+				}
+				seen[l.Text] = l.Name
+			}
+		}
+		if !maps.Equal(seen, want) {
+			t.Errorf("%s sees the chat as %v, want %v", who, seen, want)
 		}
 	}
 }

@@ -68,11 +68,12 @@ async function refresh() {
     if (n < shownReply) return;
     shownReply = n;
     levels = l.levels; defaultLevel = l.defaultLevel;
-    const open = $("open-tables"), play = $("play-tables");
-    open.replaceChildren(); play.replaceChildren();
-    for (const t of l.tables) (t.openSeats > 0 ? open : play).appendChild(tableItem(t));
-    if (!open.children.length) open.appendChild(el("li", "none", "none"));
-    if (!play.children.length) play.appendChild(el("li", "none", "none"));
+    const open = $("open-tables"), play = $("play-tables"), over = $("over-tables");
+    for (const list of [open, play, over]) list.replaceChildren();
+    // A finished game is no table in play: it has its own list (its
+    // table stays open for the result and the replay until it closes).
+    for (const t of l.tables) (t.status === "over" ? over : t.openSeats > 0 ? open : play).appendChild(tableItem(t));
+    for (const list of [open, play, over]) if (!list.children.length) list.appendChild(el("li", "none", "none"));
     say($("lists-msg"), "");
   } catch (e) {
     if (n < shownReply) return;

@@ -14,8 +14,9 @@ const $ = (id) => document.getElementById(id);
 let joinFocus = false;
 
 // installSeating wires the join form and the Leave button of table id;
-// hello makes the message that subscribes again (connection.js).
-export function installSeating(id, hello) {
+// hello makes the message that subscribes again (connection.js);
+// leaveOffered says whether the view shown offers Leave the game.
+export function installSeating(id, hello, leaveOffered) {
   // Leaving before the start opens the seat for someone else; the
   // table's next view shows this page as a spectator again, with the
   // join form.
@@ -24,12 +25,14 @@ export function installSeating(id, hello) {
   for (const b of [$("leave"), $("leave-game")]) {
     b.addEventListener("click", async () => {
       conn.leaving = true;
-      const box = $("leave-game-box"), shown = !box.hidden;
+      const box = $("leave-game-box");
       box.hidden = true;
       try { await request("POST", `/api/arlington/tables/${encodeURIComponent(id)}/leave`); } catch (e) {
-        // Not left: the button comes back, to try again.
+        // Not left: the button comes back, to try again, if the view
+        // shown now still offers it (the game may have ended meanwhile,
+        // and then there is nothing to leave).
         conn.leaving = false;
-        if (shown) box.hidden = false;
+        box.hidden = !leaveOffered();
         sayError(e.message);
       }
     });

@@ -305,7 +305,7 @@ function render(follow) {
   // until they come back (connection.js follows the Leave). The page
   // offered no way to, but closing it, and the others waited out the
   // turn timer at each of their turns, or for good with none.
-  $("leave-game-box").hidden = !(m.seat >= 0 && v && v.toMove >= 0 && !stoppedWords() && !conn.away && !conn.leaving);
+  $("leave-game-box").hidden = !leaveOffered();
   renderPlayers($("players"), m, names, arrive);
   gameShown(!!v && v.toMove < 0);
   $("status").textContent = statusText(m, names, stoppedWords(), code);
@@ -320,6 +320,14 @@ function render(follow) {
   renderChat();
   putBack();
   return drawn;
+}
+
+// leaveOffered: the view shown is of a game in play at this person's
+// seat, which they have not left nor are leaving. A game over has
+// nothing to leave.
+function leaveOffered() {
+  const m = last, v = m && m.view;
+  return !!(m && m.seat >= 0 && v && v.toMove >= 0 && !stoppedWords() && !conn.away && !conn.leaving);
 }
 
 const selCards = () => selected.map(cardOf);
@@ -456,7 +464,7 @@ $("play").addEventListener("click", () => {
   if (last) render(true);
   pacer.skip();
 });
-installSeating(id, hello);
+installSeating(id, hello, leaveOffered);
 
 installSpeed(pacer);
 
