@@ -49,7 +49,7 @@ func TestSettingsRevision(t *testing.T) {
 		t.Errorf("refused writes changed the settings: %s, want %s", b, newer)
 	}
 	put(`{"sound":false,"rev":1000000000000000}`, `{"sound":false,"rev":1000000000000000}`) // the bound itself
-	put(`{"sound":true}`, `{"sound":true}`) // no revision: stored
+	put(`{"sound":true}`, `{"sound":true}`)                                                 // no revision: stored
 	h.restart()
 	if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != `{"sound":true}` {
 		t.Errorf("after a restart the server keeps %s", b)
