@@ -104,3 +104,37 @@ func (q *queuedWrites) waitHeld(t *testing.T, what string) chan struct{} {
 		return nil
 	}
 }
+
+// TestBrowserSettingsNewerKeptAdopted: a write answered with settings of a
+// newer revision than its own (changed on another device of the player
+// after this change was made, and taken while this write waited for its
+// retry) makes them the browser's copy, shown at once: the last change
+// made is the one kept, and the page shows what is kept. Another device
+// is told by the other tab writing with fetch, which leaves the browser's
+// copy alone.
+func TestBrowserSettingsNewerKeptAdopted(t *testing.T) {
+	bctx := startBrowser(t)
+	ss := newSettingsServer(t)
+	other := openPage(t, bctx, ss.srv, 1280, 800)
+	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss.fail.Store(1)
+	toggle(p, "sound")
+	waitSignal(t, ss.failed, "the failed settings write for the sound")
+	var status int
+	other.eval(`fetch("/api/settings", {method: "PUT", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({verbose: false, rev: Date.now()})}).then((r) => r.status)`, &status)
+	if status != http.StatusOK {
+		t.Fatalf("the other device's write answered %d", status)
+	}
+	// The retry, older, is answered with the other device's settings.
+	p.waitJS(`JSON.parse(localStorage.getItem("cardtable.spider.settings")).verbose === false`, "the browser's copy to take the newer settings kept")
+	waitSetting(p, "verbose", "false", "the page to show verbose off")
+	waitSetting(p, "sound", "false", "the page to show sound as kept")
+	p.idle()
+	if unsentMark(p) {
+		t.Error("the browser marks its settings unsent once the server answered with newer ones")
+	}
+	if s := ss.settings(p); s["verbose"] != false || s["sound"] != nil {
+		t.Errorf("the server's settings: %v, want the other device's", s)
+	}
+}
