@@ -195,8 +195,9 @@ function refusedAsBad(e) {
 
 // sendSettings writes the settings to the server, one write at a time
 // per page (the server keeps the newer revision whatever the order, but
-// a write each change would load it for nothing). It sends this browser's copy (localStorage), the newest of its
-// tabs', or this page's where the browser keeps none. A change made
+// a write in flight for each change would load it for nothing). It
+// sends this browser's copy (localStorage), the newest of its tabs', or
+// this page's where the browser keeps none. A change made
 // during a write is sent once it is answered; so is the browser's copy
 // when another tab changed it meanwhile: that tab's write may have been
 // taken before this one, which then undid it. A write that failed stays
