@@ -41,7 +41,8 @@ func fill(t *testing.T, db string) {
 		if err := s.PutSave(ctx, spidergame.Save{Player: g.Player, Name: "n " + id, Lineage: id, Save: "s", Updated: t0}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.PutSettings(ctx, g.Player, `{"v":"`+id+`"}`); err != nil {
+		// A revision of its own, which the copy carries.
+		if _, err := s.PutSettingsRev(ctx, g.Player, `{"v":"`+id+`"}`, int64(1800000000000+i)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {

@@ -55,9 +55,11 @@ type Result struct {
 	GaveUp                   bool
 }
 
-// Setting is a row of settings (a player's page settings, JSON).
+// Setting is a row of settings (a player's page settings, JSON, and
+// their revision: a write older than the one kept is not stored).
 type Setting struct {
 	Player, JSON string
+	Rev          int64
 }
 
 // Player is a row of players (when an identity was last seen).
@@ -128,7 +130,7 @@ var Columns = map[string][]string{
 	"game_log":         {"game", "seq", "cmd"},
 	"saves":            {"player", "name", "lineage", "save", "variant", "suits", "deal", "moves", "score", "updated", "played"},
 	"results":          {"player", "lineage", "variant", "suits", "won", "score", "at", "played", "gave_up"},
-	"settings":         {"player", "json"},
+	"settings":         {"player", "json", "rev"},
 	"live_tables":      {"id", "creator", "config", "seed", "seats", "status", "moves", "created", "updated", "chat"},
 	"live_table_moves": {"tbl", "seq", "seat", "action"},
 	"live_table_chat":  {"tbl", "n", "seat", "name", "text", "at"},

@@ -66,6 +66,10 @@ type KeepStore interface {
 	Stats(ctx context.Context, player string) ([]Group, error)
 	Settings(ctx context.Context, player string) (string, error)
 	PutSettings(ctx context.Context, player, json string) error
+	// PutSettingsRev stores the settings unless those kept have a newer
+	// revision, and returns the settings kept afterwards (NoRevision:
+	// stored whatever is kept).
+	PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, error)
 	// AdoptLegacy gives player the rows stored before players existed,
 	// reporting whether there were any.
 	AdoptLegacy(ctx context.Context, player string) (bool, error)

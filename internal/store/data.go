@@ -206,14 +206,35 @@ func (db *DB) Settings(ctx context.Context, player string) (string, error) {
 	return s, err
 }
 
-// PutSettings stores player's settings JSON as given. The caller validates
-// it.
+// PutSettings stores player's settings JSON as given, whatever revision
+// is kept (a write that carries none). The caller validates it.
 func (db *DB) PutSettings(ctx context.Context, player, json string) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO settings (player, json) VALUES (?, ?)
-			ON CONFLICT (player) DO UPDATE SET json = excluded.json`, player, json)
-		return err
+	_, err := db.PutSettingsRev(ctx, player, json, spidergame.NoRevision)
+	return err
+}
+
+// PutSettingsRev stores player's settings JSON with its revision rev,
+// unless the settings kept have a newer one (a larger rev): a write held
+// up on its way must not undo a newer one. It returns the settings kept
+// afterwards: json, or the newer ones it left in place. A rev of
+// spidergame.NoRevision is stored whatever is kept, and keeps the
+// revision kept. Compared and written in one statement, so two writes
+// cannot both pass the check. The caller validates json.
+func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, error) {
+	kept := json
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO settings (player, json, rev) VALUES (?1, ?2, max(?3, 0))
+			ON CONFLICT (player) DO UPDATE SET json = excluded.json, rev = max(settings.rev, excluded.rev)
+			WHERE ?3 < 0 OR excluded.rev >= settings.rev`, player, json, rev)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n > 0 {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT json FROM settings WHERE player = ?`, player).Scan(&kept)
 	})
+	return kept, err
 }
 
 // AdoptLegacy gives player every row stored before players existed (the

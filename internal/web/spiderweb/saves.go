@@ -333,8 +333,13 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(b, &obj); err != nil || obj == nil {
 		return badRequest("settings must be a JSON object")
 	}
+	rev, err := settingsRev(obj["rev"])
+	if err != nil {
+		return err
+	}
 	js := strings.TrimSpace(string(b))
-	if err := s.db.PutSettings(r.Context(), web.Player(r), js); err != nil {
+	kept, err := s.db.PutSettingsRev(r.Context(), web.Player(r), js, rev)
+	if err != nil {
 		return err
 	}
 	// Settings may be the first thing an identity stores, in its first
@@ -345,6 +350,20 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 		s.log.WarnContext(r.Context(), "spider: recording a player as seen", "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	io.WriteString(w, js)
+	io.WriteString(w, kept)
 	return nil
+}
+
+// settingsRev reads a settings write's revision ("rev"): a whole number
+// from 0 to spidergame.MaxRevision, or none (spidergame.NoRevision: a
+// page from before revisions, whose write is stored whatever is kept).
+func settingsRev(raw json.RawMessage) (int64, error) {
+	if raw == nil {
+		return spidergame.NoRevision, nil
+	}
+	rev, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || rev < 0 || rev > spidergame.MaxRevision {
+		return 0, badRequest("settings' rev must be a whole number from 0 to %d", spidergame.MaxRevision)
+	}
+	return rev, nil
 }

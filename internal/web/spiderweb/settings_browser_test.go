@@ -22,7 +22,8 @@ import (
 // watched: each is counted in puts and told on stored once answered; after
 // hold, the next one waits for release first (told on held as it starts
 // waiting, and by closing heldDone once answered), and is dropped if the
-// browser cancelled it meanwhile; after holdLost it is dropped in any case.
+// browser cancelled it meanwhile; after holdLost it is dropped in any case,
+// after holdLate stored in any case.
 type settingsServer struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
@@ -35,8 +36,11 @@ type settingsServer struct {
 	// abandoned: the held write's request was cancelled before open
 	// (after holdLost: by a step after open).
 	abandoned atomic.Bool
-	// lost: the held write is never stored (holdLost).
+	// lost: the held write is never stored (holdLost). late: it is
+	// stored once open whether or not the browser cancelled it, as a
+	// database write already under way when the cancel came (holdLate).
 	lost atomic.Bool
+	late atomic.Bool
 	once sync.Once
 	// fail is how many of the next writes are answered 503 with
 	// Retry-After: retryAfter seconds (0: none; 1 unless set), a server
@@ -126,6 +130,12 @@ func newSettingsServer(t *testing.T) *settingsServer {
 			ss.held <- struct{}{}
 			<-ss.release // open() at the latest when the test ends
 			defer close(ss.heldDone)
+			if ss.late.Load() {
+				ss.abandoned.Store(r.Context().Err() != nil)
+				r = r.WithContext(context.WithoutCancel(r.Context()))
+				site.ServeHTTP(w, r)
+				return
+			}
 			// A write the browser abandoned meanwhile (its page closed
 			// or left, the request cancelled) is lost with it, as a
 			// store write under a cancelled request would be.
@@ -173,6 +183,14 @@ func (ss *settingsServer) hold() {
 // cancelled, can never deliver what it carries.
 func (ss *settingsServer) holdLost() {
 	ss.lost.Store(true)
+	ss.hold()
+}
+
+// holdLate makes the next settings write wait for open, and then be
+// stored whether or not the browser cancelled it meanwhile: its database
+// write was already under way when the cancel came.
+func (ss *settingsServer) holdLate() {
+	ss.late.Store(true)
 	ss.hold()
 }
 

@@ -39,7 +39,27 @@ function mergeSettings(src) {
     else if (VALUES[k]) out[k] = VALUES[k].includes(src[k]) ? src[k] : DEFAULTS[k];
     else if (typeof DEFAULTS[k] === "boolean" && typeof src[k] === "boolean") out[k] = src[k];
   }
+  if (Number.isInteger(src.rev) && src.rev >= 0 && src.rev <= MAX_REV) out.rev = src.rev;
   return out;
+}
+
+// rev is the revision of settings s: their last change's (nextRev), 0
+// for settings from before revisions.
+const rev = (s) => (s && Number.isInteger(s.rev) ? s.rev : 0);
+
+// MAX_REV is the largest revision the server takes
+// (spidergame.MaxRevision).
+const MAX_REV = 1e15;
+
+// nextRev is the revision of a change made to settings s: the time in
+// ms, or one past s's if that is later (a clock set back, or another
+// device's ahead), so that every change is newer than the copy it was
+// made to. The server does not store a write older than the one it
+// keeps: an older write held up on its way (aborted as its page went,
+// but already being stored) cannot undo a newer one, and the last
+// change made, in any tab or device, is the one kept.
+function nextRev(s) {
+  return Math.min(Math.max(Date.now(), rev(s) + 1), MAX_REV);
 }
 
 // CHEATS are the cheat detection levels; NEW_GAME_CHOICES the values the
@@ -158,6 +178,7 @@ export function changeSettings(fn) {
   const now = local();
   if (now) S.settings = mergeSettings(now);
   fn(S.settings);
+  S.settings.rev = nextRev(S.settings);
   applySettings();
   try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { storageKeepsNone = true; }
   markUnsent(true);
@@ -173,9 +194,10 @@ function refusedAsBad(e) {
 }
 
 // sendSettings writes the settings to the server, one write at a time
-// per page: two in flight may be taken in either order, leaving the
-// older. It sends this browser's copy (localStorage), the newest of its
-// tabs', or this page's where the browser keeps none. A change made
+// per page (the server keeps the newer revision whatever the order, but
+// a write in flight for each change would load it for nothing). It
+// sends this browser's copy (localStorage), the newest of its tabs', or
+// this page's where the browser keeps none. A change made
 // during a write is sent once it is answered; so is the browser's copy
 // when another tab changed it meanwhile: that tab's write may have been
 // taken before this one, which then undid it. A write that failed stays
@@ -203,12 +225,17 @@ function sendSettings(keepalive = false) {
   const sent = JSON.stringify(s);
   // changedSince: another tab changed the browser's copy since it was sent.
   const changedSince = () => { const now = local(); return !!now && JSON.stringify(mergeSettings(now)) !== sent; };
-  api.putSettings(s, { signal: ctl.signal, keepalive }).then(() => {
+  api.putSettings(s, { signal: ctl.signal, keepalive }).then((kept) => {
     if (replaced()) return;
     clearTimeout(retryTimer);
     setRetryAt(0);
     if (changedSince()) { markUnsent(true); again = true; }
-    else markUnsent(false);
+    else {
+      markUnsent(false);
+      // The server keeps newer settings than these (another device's):
+      // they are the browser's copy from now on.
+      if (rev(kept) > rev(s)) adopt(kept);
+    }
   }, (e) => {
     if (replaced()) return;
     if (!refusedAsBad(e)) { retryLater(e); return; } // kept as unsent
@@ -226,17 +253,23 @@ function sendSettings(keepalive = false) {
 // left, when a write is in flight: the browser cancels it when the page
 // goes, and a change made meanwhile waited for its answer, which a page
 // gone never reads (both stayed unsent until the next page was loaded).
-// The write in flight is aborted, so that its older copy is unlikely to
-// land after the newer one (one already being stored still lands: see
-// docs/page.md, Settings); the new one outlives the page (keepalive, which
-// only this last write uses: the browser does not abort such a write,
-// and its body, bounded by mergeSettings, is far below keepalive's 64 KiB).
+// The write in flight is aborted, which spares the server storing it;
+// one already being stored still lands, and its older revision has the
+// server keep the newer copy (docs/page.md, Settings). The new one
+// outlives the page (keepalive: the browser does not abort such a write
+// as the page goes, and its body, bounded by mergeSettings, is far below
+// keepalive's 64 KiB).
 // Nothing else is sent: a failed write waits for its retry as the
 // server asked (Retry-After), or is sent by the next page.
 function flushSettings() {
-  if (!sending || inflight.keepalive) return;
+  // A keepalive write in flight carries the newest copy unless a change
+  // waits behind it (again): then that change is sent too, in a write
+  // of its own (each is small, far below keepalive's 64 KiB for all the
+  // page's requests in flight), and the revision has the server keep
+  // the newer whichever lands last.
+  if (!sending || (inflight.keepalive && !again)) return;
   again = false;
-  inflight.abort();
+  if (!inflight.keepalive) inflight.abort();
   inflight = null;
   sending = false;
   sendSettings(true);
@@ -328,13 +361,16 @@ async function refused(e, changedSince) {
     return;
   }
   markUnsent(false);
-  try {
-    if (kept) {
-      S.settings = mergeSettings(kept);
-      localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings));
-    }
-  } catch { storageKeepsNone = true; }
+  if (kept) adopt(kept);
+  else { applySettings(); hooks.changed(); }
+  hooks.refused(e, !!kept);
+}
+
+// adopt makes settings kept, the server's, the browser's copy and shows
+// them (the other tabs are told by the browser).
+function adopt(kept) {
+  S.settings = mergeSettings(kept);
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(S.settings)); } catch { storageKeepsNone = true; }
   applySettings();
   hooks.changed();
-  hooks.refused(e, !!kept);
 }
