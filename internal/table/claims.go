@@ -172,14 +172,31 @@ func (h *Hub) resumeAdrift() {
 			}
 			continue // tried again at the next scan
 		}
-		h.forgetAdrift(id)
 		if s.Status != StatusOpen {
+			h.forgetAdrift(id)
 			continue // it ended meanwhile: nothing to run
 		}
-		if err := h.startStored(s); err != nil {
+		t, err := h.restore(s)
+		if err != nil {
+			h.forgetAdrift(id)
 			h.cannotStart(s, err)
+			continue
 		}
+		if h.o.onResume != nil {
+			h.o.onResume(id)
+		}
+		h.resume(t)
 	}
+}
+
+// resume runs t, stopped while the lease was run out, in the place it
+// kept: one step under mu. Freed first and taken after, the place went
+// to a create that came between, and MaxTables+1 tables were open.
+func (h *Hub) resume(t *Table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.adrift.remove(t.id)
+	h.startLocked(t)
 }
 
 // forgetAdrift takes id out of the tables to start again.

@@ -49,3 +49,8 @@ func AdriftOf(h *Hub) []string {
 // NoteAdrift notes ids as stopped while h's lease was run out, as its
 // scan does.
 func NoteAdrift(h *Hub, ids []string) { h.noteAdrift(ids) }
+
+// SetResumeHook has f called (in the scan's goroutine, no lock held) each
+// time a hub made with o has loaded a table stopped while its lease was
+// run out, before the table runs again.
+func SetResumeHook(o *Options, f func(id string)) { o.onResume = f }
