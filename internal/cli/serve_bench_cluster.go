@@ -56,7 +56,11 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 // clusterReport is the live-table mode's result (--json).
 type clusterReport struct {
 	Servers     int     `json:"servers"`
-	Store       string  `json:"store"` // "sqlite" or "postgres"
+	Store       string  `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
+	// where is the servers and their database in words, for the printed
+	// report: the path of a SQLite file given, a temporary one, or
+	// PostgreSQL (its URL not shown: it may hold a password).
+	where string
 	Tables      int     `json:"tables"`
 	People      int     `json:"people"`
 	Bots        int     `json:"bots"`
@@ -248,18 +252,33 @@ func newClusterReport(f clusterFlags, res loadgen.ArlResult, killer *killRun, me
 		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
 		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
 		RSS: mem.result(), CPUs: runtime.NumCPU()}
-	switch {
-	case pgstore.IsURL(f.db):
-		rep.Store = "postgres"
-	case f.servers > 0:
-		rep.Store = "sqlite"
-	}
+	rep.Store, rep.where = benchStore(f)
 	if killer.err != nil {
 		rep.KillError = killer.err.Error()
 	}
 	rep.Failover, rep.Stuck = failoverTimes(killer.at, res.Outages, servedAgain)
 	rep.MovedOn, rep.NotMovedOn = failoverTimes(killer.at, res.Outages, movedOn)
 	return rep
+}
+
+// benchStore is the database a live-table run's servers used, as the
+// report's store field names it ("unknown" only for servers of --target
+// without --db, whose database this run cannot see), and the servers
+// and it in words ("on PostgreSQL").
+func benchStore(f clusterFlags) (store, where string) {
+	at := ""
+	if f.target != "" {
+		at = "at --target, "
+	}
+	switch {
+	case pgstore.IsURL(f.db):
+		return "postgres", at + "on PostgreSQL"
+	case f.servers == 0:
+		return "unknown", at + "on a database not known here (no --db postgres://... given)"
+	case f.db == "":
+		return "sqlite", "on a temporary SQLite database (removed after the run)"
+	}
+	return "sqlite", "on the SQLite database " + strconv.Quote(f.db)
 }
 
 // pgDelta reads PostgreSQL's counts again once they have settled (each
@@ -457,7 +476,7 @@ func (w *nodeMemWatch) result() []nodeMemory {
 
 // printClusterReport writes the live-table result for a person to read.
 func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
-	fmt.Fprintf(w, "%d server(s) on %s\n", rep.Servers, rep.Store)
+	fmt.Fprintf(w, "%d server(s) %s\n", rep.Servers, rep.where)
 	fmt.Fprintln(w, res)
 	fmt.Fprintf(w, "reconnections %d; acknowledged events lost or changed: %d\n", rep.Reconnects, rep.Lost)
 	if rep.Kills > 0 {
