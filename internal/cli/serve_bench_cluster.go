@@ -55,12 +55,12 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 
 // clusterReport is the live-table mode's result (--json).
 type clusterReport struct {
-	Servers     int     `json:"servers"`
-	Store       string  `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
+	Servers int    `json:"servers"`
+	Store   string `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
 	// where is the servers and their database in words, for the printed
 	// report: the path of a SQLite file given, a temporary one, or
 	// PostgreSQL (its URL not shown: it may hold a password).
-	where string
+	where       string
 	Tables      int     `json:"tables"`
 	People      int     `json:"people"`
 	Bots        int     `json:"bots"`
