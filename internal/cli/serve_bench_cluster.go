@@ -55,12 +55,8 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 
 // clusterReport is the live-table mode's result (--json).
 type clusterReport struct {
-	Servers int    `json:"servers"`
-	Store   string `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
-	// where is the servers and their database in words, for the printed
-	// report: the path of a SQLite file given, a temporary one, or
-	// PostgreSQL (its URL not shown: it may hold a password).
-	where       string
+	Servers     int     `json:"servers"`
+	Store       string  `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
 	Tables      int     `json:"tables"`
 	People      int     `json:"people"`
 	Bots        int     `json:"bots"`
@@ -89,6 +85,10 @@ type clusterReport struct {
 	LoadBefore       string       `json:"loadavgBefore"`
 	LoadAfter        string       `json:"loadavgAfter"`
 	CPUs             int          `json:"cpus"`
+	// where is the servers and their database in words, for the printed
+	// report: the path of a SQLite file given, a temporary one, or
+	// PostgreSQL (its URL not shown: it may hold a password).
+	where string
 }
 
 // nodeMemory is one server's resident memory (/proc/PID/status), over
