@@ -30,6 +30,7 @@ type clusterFlags struct {
 	kills, serverProcs            int
 	target, db                    string
 	killEvery, think, duration    time.Duration
+	killEveryFlag                 *durationValue // --kill-every as typed
 	asJSON                        bool
 }
 
@@ -48,7 +49,7 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the servers' bots (their actions are not timed)")
 	fs.IntVar(&f.kills, "kills", 0, "kill -9 a server this many times during the play, each in turn, and time how long its\n"+
 		"tables take to move on (the play lasts as long as the kills need; needs --servers 2 or more)")
-	fs.DurationVar(&f.killEvery, "kill-every", 15*time.Second, "time between kills; the killed server is started again four fifths of the way to the next")
+	f.killEveryFlag = durationVar(fs, &f.killEvery, "kill-every", 15*time.Second, "time between kills; the killed server is started again four fifths of the way to the next")
 	fs.IntVar(&f.serverProcs, "server-procs", 0, "GOMAXPROCS of each started server (0: the Go default)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the live-table result as one JSON object")
 }
@@ -203,7 +204,7 @@ func (f clusterFlags) check() ([]string, error) {
 	case f.kills > 0 && f.servers < 2:
 		return nil, flagErr("serve bench: %s needs --servers 2 or more, not %s", flagValue("kills", f.kills), flagValue("servers", f.servers))
 	case f.kills > 0 && f.killEvery < time.Second:
-		return nil, flagErr("serve bench: %s: want at least 1s", flagValue("kill-every", f.killEvery))
+		return nil, flagErr("serve bench: %s: want at least 1s", flagValue("kill-every", f.killEveryFlag))
 	}
 	urls := strings.Split(f.target, ",")
 	for _, u := range urls {

@@ -232,7 +232,8 @@ func playable(g *spider.Game, moves []spider.Move) []string {
 func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 	var sf solveFlags
 	sf.register(fs)
-	limit := fs.Duration("time", 30*time.Second, "time limit (0: none)")
+	var limit time.Duration
+	limitFlag := durationVar(fs, &limit, "time", 30*time.Second, "time limit (0: none)")
 	nodes := fs.Int64("nodes", 0, "node limit (0: none)")
 	mem := fs.Int64("memory", 1<<30, "memory limit for the search tables, in bytes (0: none)")
 	return func(ctx context.Context, env *Env, pos []string) error {
@@ -241,7 +242,7 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 			return usageErr("spider solve: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if err := firstBroken("spider solve",
-			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"time", limitFlag, limit < 0, noLimitWant},
 			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},
 			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
 			return err
@@ -250,7 +251,7 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, Nodes: *nodes, MemoryBytes: *mem})
+		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: limit, Nodes: *nodes, MemoryBytes: *mem})
 		moves := playable(g, r.Moves)
 		if sf.json {
 			return writeJSON(env.Stdout, map[string]any{
