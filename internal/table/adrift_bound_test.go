@@ -166,7 +166,7 @@ func TestAdriftForgetsTaken(t *testing.T) {
 }
 
 // TestAdriftPastLimitKept: a table stopped while the lease was run out
-// past MaxTables (taken as the limit was reached) is kept to start again,
+// past MaxTables (were any ever run past it) is kept to start again,
 // not given back: the store is out of reach then, so a give-back fails,
 // and the renewed lease would keep it held and run nowhere.
 func TestAdriftPastLimitKept(t *testing.T) {
@@ -180,7 +180,7 @@ func TestAdriftPastLimitKept(t *testing.T) {
 	reg.mu.Unlock()
 	table.NoteAdrift(a, []string{"T", "U"})
 	if got := table.AdriftOf(a); !slices.Equal(got, []string{"T", "U"}) {
-		t.Fatalf("tables to start again: %q, want T and U (room past MaxTables for tables taken at the limit)", got)
+		t.Fatalf("tables to start again: %q, want T and U (room past MaxTables: a margin)", got)
 	}
 	for _, id := range []string{"T", "U"} {
 		if o := reg.ownerOf(id); o != "A" {
@@ -245,5 +245,52 @@ func TestAdriftCountsForReserve(t *testing.T) {
 	}
 	if _, err := a.CreateFrom(bg, "q", "", cfg); err != nil {
 		t.Fatalf("a first table for q in the place kept: %v", err)
+	}
+}
+
+// TestTakeKeepsLimit: an orphan the scan claimed while there was room is
+// given back, not run, if a create took that room before it started:
+// run, MaxTables+1 tables were open. Another server with room takes it.
+func TestTakeKeepsLimit(t *testing.T) {
+	st := newMemStore()
+	reg := newRegistry(st)
+	created := make(chan error, 1)
+	var hub atomic.Pointer[table.Hub]
+	var once sync.Once
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery, o.MaxTables, o.Reserve = reg.server("A"), 5*time.Millisecond, 1, -1
+		table.SetTakeHook(o, func(string) {
+			once.Do(func() { // set by then: the orphan is stored after the hub starts
+				_, err := hub.Load().CreateFrom(bg, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
+				created <- err
+			})
+		})
+	})
+	hub.Store(a)
+	storeTable(t, st, "V", `{"players":2,"bots":["","random"]}`) // an orphan
+	select {
+	case err := <-created:
+		if err != nil {
+			t.Fatalf("create with the 1 place free: %v", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatalf("V not taken within %v", waitTimeout)
+	}
+	for {
+		select {
+		case r := <-reg.releases:
+			if r.server != "A" || !slices.Contains(r.ids, "V") {
+				continue
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("V, taken as the create filled the 1 place, is not given back within %v", waitTimeout)
+		}
+		break
+	}
+	if _, err := a.Table("V"); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("A runs V besides the table created: 2 tables, past MaxTables 1 (%v)", err)
+	}
+	if o := reg.ownerOf("V"); o != "" {
+		t.Fatalf("V is held by %q, want nobody (given back)", o)
 	}
 }

@@ -54,3 +54,8 @@ func NoteAdrift(h *Hub, ids []string) { h.noteAdrift(ids) }
 // time a hub made with o has loaded a table stopped while its lease was
 // run out, before the table runs again.
 func SetResumeHook(o *Options, f func(id string)) { o.onResume = f }
+
+// SetTakeHook has f called (in the scan's goroutine, no lock held) each
+// time a hub made with o has claimed and loaded an orphaned table,
+// before the table runs.
+func SetTakeHook(o *Options, f func(id string)) { o.onTake = f }

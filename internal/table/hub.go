@@ -114,6 +114,9 @@ type Options struct {
 	// onResume: tests: the scan loaded table id, stopped while the lease
 	// was run out, and is about to run it again (resumeAdrift).
 	onResume func(id string)
+	// onTake: tests: the scan claimed orphaned table id and loaded it,
+	// and is about to run it (takeOrphans).
+	onTake func(id string)
 }
 
 // Defaults of Options.
@@ -164,7 +167,7 @@ type Hub struct {
 	// counts against MaxTables as a running table does (occupied), so the
 	// tables run and adrift together stay within MaxTables, and adrift,
 	// noted from the tables run, with them; its bound, twice MaxTables,
-	// leaves room for tables taken as the limit was reached (noteAdrift).
+	// is a margin past that (noteAdrift).
 	adrift idSet
 
 	// umu guards unreadables: the stored tables already reported as
