@@ -29,12 +29,14 @@ type loadtestFlags struct {
 	botLevel             string
 	target               int
 	duration, think      time.Duration
-	maxActions           int64
-	seed                 uint64
-	server, db, cpuprof  string
-	pid                  int
-	inProcess, serveOnly bool
-	asJSON               bool
+	// --duration and --think as typed
+	durationFlag, thinkFlag *durationValue
+	maxActions              int64
+	seed                    uint64
+	server, db, cpuprof     string
+	pid                     int
+	inProcess, serveOnly    bool
+	asJSON                  bool
 }
 
 // runArlingtonLoadtest is the load benchmark of live tables: simulated
@@ -48,9 +50,9 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the server's bots")
 	fs.StringVar(&f.botLevel, "bot-level", "random", "the bots' level")
 	fs.IntVar(&f.target, "target", 0, "the games' target score (0: the default, 32)")
-	fs.DurationVar(&f.duration, "duration", time.Minute, "how long to measure, once every table is connected")
+	f.durationFlag = durationVar(fs, &f.duration, "duration", time.Minute, "how long to measure, once every table is connected")
 	fs.Int64Var(&f.maxActions, "max-actions", 0, "stop sooner, once this many actions are acknowledged (0: no limit)")
-	fs.DurationVar(&f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
+	f.thinkFlag = durationVar(fs, &f.think, "think", 2*time.Second, "a person's mean pause before acting (exponential); tables/think actions a second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the people's choices")
 	fs.StringVar(&f.server, "server", "", "a running server's `url` (default: start one on a temporary database)")
 	fs.IntVar(&f.pid, "pid", 0, "with --server: the server's process id, to read its memory")
@@ -74,8 +76,8 @@ func runArlingtonLoadtest(fs *pflag.FlagSet) runFunc {
 			return err
 		}
 		if err := firstBroken(cmd,
-			flagRule{"duration", f.duration, f.duration <= 0, "more than 0"},
-			flagRule{"think", f.think, f.think < 0, "at least 0"},
+			flagRule{"duration", f.durationFlag, f.duration <= 0, "more than 0"},
+			flagRule{"think", f.thinkFlag, f.think < 0, "at least 0"},
 			flagRule{"max-actions", f.maxActions, f.maxActions < 0, "at least 0"}); err != nil {
 			return err
 		}

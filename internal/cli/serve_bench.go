@@ -23,8 +23,9 @@ import (
 func runServeBench(fs *pflag.FlagSet) runFunc {
 	games := fs.Int("games", 1000, "games in play")
 	players := fs.Int("players", 50, "simulated players sending requests at once")
-	dur := fs.Duration("duration", 10*time.Second, "how long to measure")
-	think := fs.Duration("think", 0, "mean pause of a player between moves (0: none, the server saturates;\n"+
+	var dur, think time.Duration
+	durFlag := durationVar(fs, &dur, "duration", 10*time.Second, "how long to measure")
+	thinkFlag := durationVar(fs, &think, "think", 0, "mean pause of a player between moves (0: none, the server saturates;\n"+
 		"with --servers or --target the default is 2s)")
 	dbPath := fs.String("db", "", "the `database`: a SQLite file, or with --servers a postgres:// URL (default: a temporary\n"+
 		"SQLite file, removed after)")
@@ -46,7 +47,7 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 					return flagErr("serve bench: --%s is not for live tables: they take --tables and --people", name)
 				}
 			}
-			cf.db, cf.duration, cf.think = *dbPath, *dur, *think
+			cf.db, cf.duration, cf.think = *dbPath, dur, think
 			if !fs.Changed("think") {
 				cf.think = 2 * time.Second // a brisk human pace, as arlington loadtest
 			}
@@ -60,11 +61,11 @@ func runServeBench(fs *pflag.FlagSet) runFunc {
 		if err := firstBroken("serve bench",
 			flagRule{"games", *games, *games < 1, "at least 1"},
 			flagRule{"players", *players, *players < 1, "at least 1"},
-			flagRule{"duration", *dur, *dur <= 0, "more than 0"},
-			flagRule{"think", *think, *think < 0, "at least 0"}); err != nil {
+			flagRule{"duration", durFlag, dur <= 0, "more than 0"},
+			flagRule{"think", thinkFlag, think < 0, "at least 0"}); err != nil {
 			return err
 		}
-		return benchOneServer(ctx, env, *dbPath, loadgen.LoadConfig{Games: *games, Players: *players, Duration: *dur, Think: *think})
+		return benchOneServer(ctx, env, *dbPath, loadgen.LoadConfig{Games: *games, Players: *players, Duration: dur, Think: think})
 	}
 }
 

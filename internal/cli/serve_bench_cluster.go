@@ -8,7 +8,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -30,6 +29,7 @@ type clusterFlags struct {
 	kills, serverProcs            int
 	target, db                    string
 	killEvery, think, duration    time.Duration
+	killEveryFlag                 *durationValue // --kill-every as typed
 	asJSON                        bool
 }
 
@@ -48,7 +48,7 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 	fs.IntVar(&f.bots, "bots", 0, "seats per table held by the servers' bots (their actions are not timed)")
 	fs.IntVar(&f.kills, "kills", 0, "kill -9 a server this many times during the play, each in turn, and time how long its\n"+
 		"tables take to move on (the play lasts as long as the kills need; needs --servers 2 or more)")
-	fs.DurationVar(&f.killEvery, "kill-every", 15*time.Second, "time between kills; the killed server is started again four fifths of the way to the next")
+	f.killEveryFlag = durationVar(fs, &f.killEvery, "kill-every", 15*time.Second, "time between kills; the killed server is started again four fifths of the way to the next")
 	fs.IntVar(&f.serverProcs, "server-procs", 0, "GOMAXPROCS of each started server (0: the Go default)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the live-table result as one JSON object")
 }
@@ -56,7 +56,7 @@ func addClusterFlags(fs *pflag.FlagSet, f *clusterFlags) {
 // clusterReport is the live-table mode's result (--json).
 type clusterReport struct {
 	Servers     int     `json:"servers"`
-	Store       string  `json:"store"` // "sqlite" or "postgres"
+	Store       string  `json:"store"` // "sqlite" or "postgres", or "unknown" (--target without --db)
 	Tables      int     `json:"tables"`
 	People      int     `json:"people"`
 	Bots        int     `json:"bots"`
@@ -85,6 +85,10 @@ type clusterReport struct {
 	LoadBefore       string       `json:"loadavgBefore"`
 	LoadAfter        string       `json:"loadavgAfter"`
 	CPUs             int          `json:"cpus"`
+	// where is the servers and their database in words, for the printed
+	// report: the path of a SQLite file given, a temporary one, or
+	// PostgreSQL (its URL not shown: it may hold a password).
+	where string
 }
 
 // nodeMemory is one server's resident memory (/proc/PID/status), over
@@ -199,7 +203,7 @@ func (f clusterFlags) check() ([]string, error) {
 	case f.kills > 0 && f.servers < 2:
 		return nil, flagErr("serve bench: %s needs --servers 2 or more, not %s", flagValue("kills", f.kills), flagValue("servers", f.servers))
 	case f.kills > 0 && f.killEvery < time.Second:
-		return nil, flagErr("serve bench: %s: want at least 1s", flagValue("kill-every", f.killEvery))
+		return nil, flagErr("serve bench: %s: want at least 1s", flagValue("kill-every", f.killEveryFlag))
 	}
 	urls := strings.Split(f.target, ",")
 	for _, u := range urls {
@@ -248,12 +252,7 @@ func newClusterReport(f clusterFlags, res loadgen.ArlResult, killer *killRun, me
 		ActionsPerS: res.ActionsPerSecond(), Errors: res.Errors, FirstError: res.FirstError, Reconnects: res.Reconnects,
 		Lost: res.Lost, All: latOf(res.All), Others: latOf(res.Others), Kills: len(killer.at),
 		RSS: mem.result(), CPUs: runtime.NumCPU()}
-	switch {
-	case pgstore.IsURL(f.db):
-		rep.Store = "postgres"
-	case f.servers > 0:
-		rep.Store = "sqlite"
-	}
+	rep.Store, rep.where = benchStore(f)
 	if killer.err != nil {
 		rep.KillError = killer.err.Error()
 	}
@@ -453,48 +452,4 @@ func (w *nodeMemWatch) result() []nodeMemory {
 		m[i].Warnings, m[i].Errors, m[i].FirstError = w.cl.nodes[i].logCounts()
 	}
 	return m
-}
-
-// printClusterReport writes the live-table result for a person to read.
-func printClusterReport(w io.Writer, res loadgen.ArlResult, rep clusterReport) {
-	fmt.Fprintf(w, "%d server(s) on %s\n", rep.Servers, rep.Store)
-	fmt.Fprintln(w, res)
-	fmt.Fprintf(w, "reconnections %d; acknowledged events lost or changed: %d\n", rep.Reconnects, rep.Lost)
-	if rep.Kills > 0 {
-		f, m := rep.Failover, rep.MovedOn
-		fmt.Fprintf(w, "failover over %d kills (%d tables hit), kill to a view of the table again: p50 %.0fms, p99 %.0fms, max %.0fms; never: %d\n",
-			rep.Kills, f.N+rep.Stuck, f.P50, f.P99, f.Max, rep.Stuck)
-		fmt.Fprintf(w, "  kill to the table's next event (a person's pause included): p50 %.0fms, p99 %.0fms, max %.0fms; never: %d\n",
-			m.P50, m.P99, m.Max, rep.NotMovedOn)
-	}
-	if rep.KillError != "" {
-		fmt.Fprintf(w, "the kills stopped early: %s\n", rep.KillError)
-	}
-	for _, m := range rep.RSS {
-		fmt.Fprintf(w, "server %d: peak RSS %.0f MB, at the end %.0f MB", m.Server, m.PeakRSSMB, m.EndRSSMB)
-		if m.CPUSeconds >= 0 {
-			fmt.Fprintf(w, "; CPU %.1f s during the play", m.CPUSeconds)
-		}
-		fmt.Fprintf(w, "; logged %d warnings, %d errors\n", m.Warnings, m.Errors)
-		if m.FirstError != "" {
-			fmt.Fprintf(w, "  first error: %.300s\n", m.FirstError)
-		}
-	}
-	var cpu float64
-	for _, m := range rep.RSS {
-		if m.CPUSeconds < 0 {
-			cpu = -1
-			break
-		}
-		cpu += m.CPUSeconds
-	}
-	if cpu > 0 && rep.Acked > 0 {
-		fmt.Fprintf(w, "servers' CPU per acknowledged action: %.2f ms\n", 1000*cpu/float64(rep.Acked))
-	}
-	fmt.Fprintf(w, "load generator's CPU during the play: %.1f s\n", rep.ClientCPUSeconds)
-	if p := rep.PG; p != nil {
-		fmt.Fprintf(w, "PostgreSQL per acknowledged action: %.2f commits, %.2f rows inserted, %.2f updated, %.2f deleted\n",
-			p.Commits, p.Inserted, p.Updated, p.Deleted)
-	}
-	fmt.Fprintf(w, "load average before %s, after %s (%d CPUs)\n", rep.LoadBefore, rep.LoadAfter, rep.CPUs)
 }

@@ -102,3 +102,36 @@ func TestLongServeBenchServers(t *testing.T) {
 		t.Fatalf("PostgreSQL per action %+v: each action is at least one committed insert", rep.PG)
 	}
 }
+
+// TestServeBenchSaysStore: the live-table report says the database its
+// servers ran on: a temporary SQLite file when --servers is given no
+// --db, the file given, PostgreSQL, or, with --target and no --db, that
+// the servers' database is not known here. It said "on unknown" or "on
+// sqlite", a temporary file and the user's alike.
+func TestServeBenchSaysStore(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    clusterFlags
+		want string
+	}{
+		{"servers without --db", clusterFlags{servers: 1}, "1 server(s) on a temporary SQLite database (removed after the run)\n"},
+		{"servers on a file", clusterFlags{servers: 1, db: "/tmp/b.db"}, `1 server(s) on the SQLite database "/tmp/b.db"` + "\n"},
+		{"servers on PostgreSQL", clusterFlags{servers: 2, db: "postgres://u:secret@h/d"}, "2 server(s) on PostgreSQL\n"},
+		{"target without --db", clusterFlags{target: "http://a:1,http://b:2"}, "2 server(s) at --target, on a database not known here (no --db postgres://... given)\n"},
+		{"target on PostgreSQL", clusterFlags{target: "http://a:1", db: "postgres://h/d"}, "1 server(s) at --target, on PostgreSQL\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rep := newClusterReport(tc.f, loadgen.ArlResult{}, &killRun{}, &nodeMemWatch{})
+			rep.Servers = max(tc.f.servers, len(strings.Split(tc.f.target, ",")))
+			var b strings.Builder
+			printClusterReport(&b, loadgen.ArlResult{}, rep)
+			first, _, _ := strings.Cut(b.String(), "\n")
+			if first+"\n" != tc.want {
+				t.Fatalf("first line %q, want %q", first, tc.want)
+			}
+			if strings.Contains(b.String(), "secret") {
+				t.Fatalf("the report shows the database's password: %s", b.String())
+			}
+		})
+	}
+}

@@ -42,7 +42,8 @@ type serveOptions struct {
 	acmeDirectory    string
 	acmeCA           string
 	httpRedirectAddr string
-	hsts             time.Duration // docs/hosting.md "HTTPS"
+	hsts             time.Duration  // docs/hosting.md "HTTPS"
+	hstsFlag         *durationValue // --hsts as typed
 
 	trustedProxy string // docs/hosting.md "Behind a proxy"
 	metricsAddr  string // docs/hosting.md "Health and metrics"
@@ -95,7 +96,7 @@ func (o *serveOptions) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.acmeCA, "acme-ca", "", "trust this CA certificate (PEM) for the ACME server's own HTTPS (a private ACME server)")
 	fs.StringVar(&o.httpRedirectAddr, "http-redirect-addr", "", "also listen for plain HTTP here, only to redirect to HTTPS and\n"+
 		"answer ACME http-01 challenges (default "+defaultHTTPAddr+" with --acme, none otherwise; \"off\": none)")
-	fs.DurationVar(&o.hsts, "hsts", 0, "send Strict-Transport-Security with this max-age (such as 8760h, a year) on answers\n"+
+	o.hstsFlag = durationVar(fs, &o.hsts, "hsts", 0, "send Strict-Transport-Security with this max-age (such as 8760h, a year) on answers\n"+
 		"over HTTPS, so browsers refuse plain HTTP to the name for that long (default 0: not sent)")
 	fs.StringVar(&o.trustedProxy, "trusted-proxy", "", "addresses or CIDR prefixes, comma-separated, of reverse proxies whose\n"+
 		"X-Forwarded-For, X-Forwarded-Proto and Forwarded headers are believed (default: none, the headers are ignored)")
@@ -189,7 +190,7 @@ func (o *serveOptions) checkCerts() error {
 		return flagErr("serve: --http-redirect-addr redirects to HTTPS: it needs --tls-cert or --acme")
 	}
 	if o.hsts < 0 || o.hsts > 0 && o.hsts < time.Second {
-		return flagErr("serve: %s: want a max-age of a second or more (8760h is a year), or 0 for none", o.named("hsts", o.hsts.String()))
+		return flagErr("serve: %s: want a max-age of a second or more (8760h is a year), or 0 for none", o.named("hsts", o.hstsFlag))
 	}
 	// "--trusted-proxy ," names no proxy: no way to HTTPS either. A list
 	// that does not parse is told by names, after this.

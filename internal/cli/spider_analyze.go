@@ -22,23 +22,25 @@ type analyzeFlags struct {
 	posNodes int64
 	posTime  time.Duration
 	memory   int64
+	// the duration flags' values, whose String is the text typed
+	totalFlag, posTimeFlag *durationValue
 }
 
 func (af *analyzeFlags) register(fs interface {
-	DurationVar(*time.Duration, string, time.Duration, string)
+	Var(pflag.Value, string, string)
 	Int64Var(*int64, string, int64, string)
 }) {
-	fs.DurationVar(&af.total, "time", time.Minute, "time limit for the whole analysis (0: none)")
+	af.totalFlag = durationVar(fs, &af.total, "time", time.Minute, "time limit for the whole analysis (0: none)")
 	fs.Int64Var(&af.posNodes, "position-nodes", 1_000_000, "node limit for each position's solve (0: none)")
-	fs.DurationVar(&af.posTime, "position-time", 0, "time limit for each position's solve (0: none)")
+	af.posTimeFlag = durationVar(fs, &af.posTime, "position-time", 0, "time limit for each position's solve (0: none)")
 	fs.Int64Var(&af.memory, "memory", 1<<30, "memory limit for each solve's search tables, in bytes (0: none)")
 }
 
 func (af *analyzeFlags) limits(cmd string) (solver.AnalyzeLimits, error) {
 	if err := firstBroken(cmd,
-		flagRule{"time", af.total, af.total < 0, noLimitWant},
+		flagRule{"time", af.totalFlag, af.total < 0, noLimitWant},
 		flagRule{"position-nodes", af.posNodes, af.posNodes < 0, noLimitWant},
-		flagRule{"position-time", af.posTime, af.posTime < 0, noLimitWant},
+		flagRule{"position-time", af.posTimeFlag, af.posTime < 0, noLimitWant},
 		flagRule{"memory", af.memory, af.memory < 0, noLimitWant}); err != nil {
 		return solver.AnalyzeLimits{}, err
 	}

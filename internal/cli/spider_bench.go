@@ -123,7 +123,8 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 	suits := fs.Int("suits", 4, "suits in play: 1, 2 or 4")
 	variant := fs.String("variant", "arachnid", "arachnid or spider")
 	deals := fs.String("deals", "1-10", "deal numbers, A-B")
-	limit := fs.Duration("time", 30*time.Second, "time limit per deal (solve)")
+	var limit time.Duration
+	limitFlag := durationVar(fs, &limit, "time", 30*time.Second, "time limit per deal (solve)")
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (solve)")
 	jobs := fs.Int("jobs", 1, "deals run at once (one core each)")
 	record := fs.String("record", "", "append the deals proven winnable to this `file` as 'VARIANT SUITS DEAL' lines")
@@ -154,7 +155,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, flagErr("%s: want 1 to %d", flagValue("jobs", *jobs), maxJobs)
 		}
 		if err := firstBroken("spider bench",
-			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"time", limitFlag, limit < 0, noLimitWant},
 			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
 			return nil, err
 		}
@@ -165,7 +166,7 @@ func benchFlags(fs *pflag.FlagSet) func(pos []string) (*bench, error) {
 			return nil, err
 		}
 		return &bench{mode: *mode, opts: spider.Options{Variant: v, Suits: *suits}, from: from, to: to,
-			limit: *limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
+			limit: limit, mem: *mem, jobs: *jobs, record: *record, trace: *trace, fair: o}, nil
 	}
 }
 

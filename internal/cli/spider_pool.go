@@ -25,7 +25,8 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 	seed := fs.Uint64("seed", 24, "seed of the deal numbers tried")
 	from := fs.Uint64("from", 0, "index of the first deal number tried (a later run continues where one ended)")
 	nodes := fs.Int64("nodes", 6_000_000, "node limit per deal (0: none); unlike --time it gives the same result on any machine")
-	limit := fs.Duration("time", 0, "time limit per deal (0: none)")
+	var limit time.Duration
+	limitFlag := durationVar(fs, &limit, "time", 0, "time limit per deal (0: none)")
 	mem := fs.Int64("memory", 1<<30, "memory limit per deal's search tables, bytes (0: none)")
 	jobs := fs.Int("jobs", 1, "deals solved at once (one core each)")
 	return func(ctx context.Context, env *Env, pos []string) error {
@@ -48,11 +49,11 @@ func runSpiderPool(fs *pflag.FlagSet) runFunc {
 		}
 		if err := firstBroken("spider pool",
 			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},
-			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"time", limitFlag, limit < 0, noLimitWant},
 			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
 			return err
 		}
-		lim := solver.Limits{Nodes: *nodes, Time: *limit, MemoryBytes: *mem}
+		lim := solver.Limits{Nodes: *nodes, Time: limit, MemoryBytes: *mem}
 		start := time.Now()
 		proven, tried := 0, uint64(0)
 		i := *from

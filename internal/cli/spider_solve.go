@@ -87,22 +87,48 @@ func readLayout(path string, o spider.Options) (*spider.Position, error) {
 	// A layout does not say its suit count: one whose suits are another
 	// count's needs --suits, and the list of every card wrong for this
 	// count (fifty for a 1-suit layout read as 4 suits) would hide that.
-	// But one card mistyped as a suit not in play changes the suits seen
-	// too: the hint is given only when the other count reads the layout,
-	// or leaves fewer wrong cards, so that a right --suits keeps the error
-	// that names the card.
+	// The hint names the count that leaves the fewest wrong cards, not
+	// the fewest suits that hold every suit named: one card mistyped as a
+	// suit not in play would else ask for 4 suits, fifty cards wrong, for
+	// a 2-suit layout with one. It is given only when that count reads
+	// the layout, or leaves fewer wrong cards than --suits, so that a
+	// right --suits keeps the error that names the card.
 	counts := layoutCards(text)
-	if n, names := layoutSuits(counts); n != 0 && n != o.Suits {
-		msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, n)
-		_, err2 := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed})
-		switch {
-		case err2 == nil:
-			return nil, fmt.Errorf("%w: %s", errUsage, msg)
-		case wrongCards(counts, n) < wrongCards(counts, o.Suits):
+	if len(counts) > 0 {
+		if best, err2 := bestSuits(text, counts, o); best != o.Suits {
+			n, names := layoutSuits(counts)
+			msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, best)
+			if n != best {
+				msg = fmt.Sprintf("%s holds %s, but its cards fit a %d-suit game best, not a %d-suit one: give --suits %d", path, names, best, o.Suits, best)
+			}
+			if err2 == nil {
+				return nil, fmt.Errorf("%w: %s", errUsage, msg)
+			}
 			return nil, fmt.Errorf("%w: %s (with it, still: %w)", errUsage, msg, err2)
 		}
 	}
 	return nil, fmt.Errorf("%w: %s: %w", errUsage, path, err)
+}
+
+// bestSuits is the suit count (1, 2 or 4) the layout text, whose cards
+// are counts, fits best, and the error reading it with that count gives
+// (nil: none). Best is the fewest wrong cards; of counts as good, one
+// that reads the layout, then --suits (o.Suits: no hint), then the
+// fewest suits. A count other than o.Suits is named only if it reads
+// the layout or leaves fewer wrong cards than o.Suits; else o.Suits.
+func bestSuits(text string, counts map[card.Card]int, o spider.Options) (int, error) {
+	best, bestWrong, bestErr := 0, 0, error(nil)
+	for i, n := range []int{o.Suits, 1, 2, 4} {
+		if i > 0 && n == o.Suits {
+			continue // weighed first
+		}
+		_, err := spider.ParseLayout(text, spider.Rules{Suits: n, Relaxed: o.Relaxed})
+		w := wrongCards(counts, n)
+		if best == 0 || w < bestWrong || w == bestWrong && err == nil && bestErr != nil {
+			best, bestWrong, bestErr = n, w, err
+		}
+	}
+	return best, bestErr
 }
 
 // layoutCards counts the cards a layout's piles, rows and completed suits
@@ -206,7 +232,8 @@ func playable(g *spider.Game, moves []spider.Move) []string {
 func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 	var sf solveFlags
 	sf.register(fs)
-	limit := fs.Duration("time", 30*time.Second, "time limit (0: none)")
+	var limit time.Duration
+	limitFlag := durationVar(fs, &limit, "time", 30*time.Second, "time limit (0: none)")
 	nodes := fs.Int64("nodes", 0, "node limit (0: none)")
 	mem := fs.Int64("memory", 1<<30, "memory limit for the search tables, in bytes (0: none)")
 	return func(ctx context.Context, env *Env, pos []string) error {
@@ -215,7 +242,7 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 			return usageErr("spider solve: unexpected argument %q (a saved game is read with --load FILE)", pos[0])
 		}
 		if err := firstBroken("spider solve",
-			flagRule{"time", *limit, *limit < 0, noLimitWant},
+			flagRule{"time", limitFlag, limit < 0, noLimitWant},
 			flagRule{"nodes", *nodes, *nodes < 0, noLimitWant},
 			flagRule{"memory", *mem, *mem < 0, noLimitWant}); err != nil {
 			return err
@@ -224,7 +251,7 @@ func runSpiderSolve(fs *pflag.FlagSet) runFunc {
 		if err != nil {
 			return err
 		}
-		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: *limit, Nodes: *nodes, MemoryBytes: *mem})
+		r := solver.Solve(ctx, g.Pos(), solver.Limits{Time: limit, Nodes: *nodes, MemoryBytes: *mem})
 		moves := playable(g, r.Moves)
 		if sf.json {
 			return writeJSON(env.Stdout, map[string]any{

@@ -296,6 +296,18 @@ func TestSolveLayoutSuits(t *testing.T) {
 		{"2 suits with a card mistyped", 2, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
 			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2 " +
 				"(with it, still: bad format: KH appears 5 times, KS appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card)\n"},
+		// One card mistyped as a suit not in play, with a wrong --suits:
+		// the count with the fewest wrong cards is named, not the fewest
+		// suits that hold every suit seen (4, fifty cards wrong).
+		{"2 suits with a heart typed as a diamond, read as 1", 2, func(s string) string { return strings.Replace(s, "KH", "KD", 1) }, []string{"--suits", "1"},
+			" holds spades, hearts, diamonds, but its cards fit a 2-suit game best, not a 1-suit one: give --suits 2 " +
+				"(with it, still: bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play)\n"},
+		{"2 suits with a heart typed as a diamond, read as 4", 2, func(s string) string { return strings.Replace(s, "KH", "KD", 1) }, nil,
+			" holds spades, hearts, diamonds, but its cards fit a 2-suit game best, not a 4-suit one: give --suits 2 " +
+				"(with it, still: bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play)\n"},
+		{"1 suit with a spade typed as a heart, read as 4", 1, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
+			" holds spades and hearts, but its cards fit a 1-suit game best, not a 4-suit one: give --suits 1 " +
+				"(with it, still: bad format: KH appears 1 time, KS appears 7 times; a 1-suit game has 8 of each spade card and no other card: hearts are not in play)\n"},
 		// A card mistyped as a suit not in play, with the right --suits:
 		// the other count reads worse, so the error names the card.
 		{"1 suit with a spade typed as a heart", 1, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, []string{"--suits", "1"},
@@ -323,6 +335,31 @@ func TestSolveLayoutSuits(t *testing.T) {
 			_, stderr, code = run(t, "", "spider", "solve", "--layout", path, "--suits", fmt.Sprint(tc.suits), "--nodes", "1000")
 			if code != exitOK {
 				t.Errorf("with --suits %d: exit %d, stderr %q", tc.suits, code, stderr)
+			}
+		})
+	}
+}
+
+// TestSolveLayoutSuitsTie: where the suit counts leave as many wrong
+// cards each (one of every card of the four suits: 52 wrong whatever
+// the count) and none reads the layout, --suits is kept, with the error
+// that lists the cards, rather than a count named that fits no better.
+func TestSolveLayoutSuitsTie(t *testing.T) {
+	var cards []string
+	for _, s := range []string{"S", "H", "D", "C"} {
+		for _, r := range []string{"A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"} {
+			cards = append(cards, r+s)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "each-once.txt")
+	if err := os.WriteFile(path, []byte("pile1: "+strings.Join(cards, " ")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, suits := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(suits), func(t *testing.T) {
+			_, err := readLayout(path, spider.Options{Suits: suits})
+			if err == nil || strings.Contains(err.Error(), "give --suits") || !errors.Is(err, spider.ErrFormat) {
+				t.Fatalf("read with --suits %d: %v; want the layout's own error, no other count named", suits, err)
 			}
 		})
 	}

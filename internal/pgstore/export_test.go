@@ -53,7 +53,8 @@ func SetAcquireWait(t interface{ Cleanup(func()) }, d time.Duration) {
 }
 
 // SetForgetEvery makes the nodes joined from now on look for dead
-// servers to forget every k heartbeats, until the test ends.
+// servers to forget every k heartbeats, until the test ends; nodes
+// joined before keep their pace.
 func SetForgetEvery(t interface{ Cleanup(func()) }, k int) {
 	old := forgetEvery
 	forgetEvery = k

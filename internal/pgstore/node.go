@@ -57,7 +57,9 @@ const (
 	forgetAfter = time.Hour
 )
 
-var forgetEvery = 600 // a variable for the tests
+// forgetEvery is a variable for the tests; each Node copies it when it
+// joins (Node.forgetEvery).
+var forgetEvery = 600
 
 // Node is this server in the registry of servers. Its methods are safe
 // for concurrent use.
@@ -71,6 +73,12 @@ type Node struct {
 	// waited behind them, and after a lease the other servers took this
 	// server's tables, live and reachable as it was.
 	beats pool
+	// forgetEvery is the package's forgetEvery as it was at Join.
+	// Decision: copied, not read live: a server's heartbeat keeps the
+	// pace it started with, and a test that sets it for the servers it
+	// joins changes no server already running (another test's, still
+	// stopping), whose heartbeat read it while the setting was written.
+	forgetEvery int
 
 	mu     sync.Mutex
 	epochs map[string]int64 // the tables this server claimed, and at which epoch
@@ -146,7 +154,7 @@ func (db *DB) Join(ctx context.Context, o NodeOptions) (*Node, error) {
 					o.Logf("server heartbeat: %v", err)
 				}
 				n.beaten(err, time.Now())
-				if beats%forgetEvery == 0 {
+				if beats%n.forgetEvery == 0 {
 					// Close may cut it too: no failure to log then.
 					if err := n.forget(bctx); err != nil && n.beatCtx.Err() == nil {
 						o.Logf("forgetting dead servers: %v", err)
@@ -174,7 +182,7 @@ func newNode(db *DB, o NodeOptions, now time.Time) *Node {
 		o.Logf = func(string, ...any) {}
 	}
 	beatCtx, halt := context.WithCancel(context.Background())
-	return &Node{db: db, id: rand.Text()[:16], o: o, epochs: map[string]int64{},
+	return &Node{db: db, id: rand.Text()[:16], o: o, epochs: map[string]int64{}, forgetEvery: forgetEvery,
 		// A new server is as one just back from an outage: it may have
 		// started just after PostgreSQL's return, when every other
 		// server's lease is stale; it waits a lease (calm).

@@ -16,6 +16,36 @@ import (
 	"cardtable/internal/table"
 )
 
+// connect is a connection of its own to the database at url, for a test
+// to lock rows with or watch PostgreSQL's activity from. The caller
+// closes it, deferred: a lock it holds must end before the servers'
+// deferred Close, which would wait on it (t.Cleanup runs after that).
+func connect(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	c, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// lockServer locks server id's row in the registry in a transaction of
+// c left open, as a slow statement of another connection would; the
+// caller rolls it back, deferred (connect says why not t.Cleanup).
+func lockServer(t testing.TB, c *pgx.Conn, id string) pgx.Tx {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM servers WHERE id = $1 FOR UPDATE`, id); err != nil {
+		tx.Rollback(ctx)
+		t.Fatal(err)
+	}
+	return tx
+}
+
 // lockWaiter is the pid of the backend running a statement that starts
 // with prefix and waits on a lock, once there is one (within 10 s).
 func lockWaiter(t testing.TB, c *pgx.Conn, prefix string) int32 {
@@ -56,10 +86,7 @@ func TestNodeCloseCutInsertLandsNot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer na.Close(ctx)
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	locker := connect(t, url)
 	defer locker.Close(ctx)
 	// The row deleted, and inserted again by a transaction left open:
 	// the heartbeat's UPDATE finds no row and its INSERT waits on that
@@ -81,10 +108,7 @@ func TestNodeCloseCutInsertLandsNot(t *testing.T) {
 		tx.Rollback(ctx)
 	}
 	defer tx.Rollback(ctx)
-	watch, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	watch := connect(t, url)
 	defer watch.Close(ctx)
 	beat := lockWaiter(t, watch, "INSERT INTO servers (id, addr, load")
 	closed := make(chan error, 1)
@@ -165,10 +189,7 @@ func TestNodeCloseHeartbeatStuckGivesBack(t *testing.T) {
 	if !errors.Is(first, context.DeadlineExceeded) {
 		t.Fatalf("Close with its heartbeat stuck: %v, want its budget run out", first)
 	}
-	watch, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	watch := connect(t, url)
 	defer watch.Close(ctx)
 	var given bool
 	if err := watch.QueryRow(ctx, `SELECT owner IS NULL FROM live_tables WHERE id = 'S1'`).Scan(&given); err != nil {
@@ -194,22 +215,13 @@ func TestNodeCloseDuringForgetQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	locker := connect(t, url)
 	defer locker.Close(ctx)
 	if _, err := locker.Exec(ctx, `INSERT INTO servers (id, addr, heartbeat) VALUES ('dead', 'd:1', now() - interval '2 hours')`); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := lockServer(t, locker, "dead")
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM servers WHERE id = 'dead' FOR UPDATE`); err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var logged []string
 	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: 3 * time.Second, Beat: 20 * time.Millisecond,
@@ -222,10 +234,7 @@ func TestNodeCloseDuringForgetQuiet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer na.Close(ctx)
-	watch, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	watch := connect(t, url)
 	defer watch.Close(ctx)
 	lockWaiter(t, watch, "DELETE FROM servers s WHERE")
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -239,5 +248,45 @@ func TestNodeCloseDuringForgetQuiet(t *testing.T) {
 		if strings.Contains(l, "forgetting dead servers") {
 			t.Fatalf("logged %q while stopping", logged)
 		}
+	}
+}
+
+// TestNodeForgetEveryAtJoin: a server keeps the pace of its look for
+// dead servers to forget that it joined with: set again afterwards, the
+// setting changes only the servers joined after. Here the server joined
+// to look at every heartbeat still forgets a server dead for two hours,
+// though the setting is then made too large for any look to come.
+func TestNodeForgetEveryAtJoin(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.DB(t)
+	pgstore.SetForgetEvery(t, 1)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	watch := connect(t, url)
+	defer watch.Close(ctx)
+	if _, err := watch.Exec(ctx, `INSERT INTO servers (id, addr, heartbeat) VALUES ('dead', 'd:1', now() - interval '2 hours')`); err != nil {
+		t.Fatal(err)
+	}
+	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: 3 * time.Second, Beat: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer na.Close(ctx)
+	pgstore.SetForgetEvery(t, 1<<30)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		var left bool
+		if err := watch.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM servers WHERE id = 'dead')`).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if !left {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server dead for two hours is not forgotten within 10 s: the heartbeat took up the pace set after it joined")
+		}
+		time.Sleep(10 * time.Millisecond) // the next heartbeat
 	}
 }

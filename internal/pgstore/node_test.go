@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
 	"cardtable/internal/table"
@@ -305,10 +303,7 @@ func TestNodeBadLobbyLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close(ctx)
-	raw, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := connect(t, url)
 	defer raw.Close(ctx)
 	if _, err := raw.Exec(ctx, `INSERT INTO servers (id, addr, lobby) VALUES
 		('goodserver', '127.0.0.1:2', '[{"id":"T1","players":2}]'), ('badserver', '127.0.0.1:3', '{not json')`); err != nil {
@@ -367,19 +362,10 @@ func TestNodeCloseDuringSlowHeartbeat(t *testing.T) {
 	if err := a.CreateTable(ctx, newStored("S1")); err != nil {
 		t.Fatal(err)
 	}
-	locker, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
+	locker := connect(t, url)
 	defer locker.Close(ctx)
-	tx, err := locker.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := lockServer(t, locker, na.ID())
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, `SELECT 1 FROM servers WHERE id = $1 FOR UPDATE`, na.ID()); err != nil {
-		t.Fatal(err)
-	}
 	// Until the heartbeat waits on the lock. The poll runs in the lock's
 	// transaction, where PostgreSQL keeps the first read of
 	// pg_stat_activity until the transaction ends: cleared before each.

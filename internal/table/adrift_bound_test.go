@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,15 +16,15 @@ import (
 // adriftAt runs tables ids on a hub of server A over st (MaxTables 2,
 // scanning every 5 ms), cuts A off from the store and waits until every
 // one has stopped and is noted to start again (adrift).
-func adriftAt(t testing.TB, st table.Store, mem *memStore, ids []string) (*table.Hub, *registry) {
+func adriftAt(t testing.TB, st table.Store, mem *memStore, ids []string, opts ...hubOpt) (*table.Hub, *registry) {
 	t.Helper()
 	for _, id := range ids {
 		storeTable(t, mem, id, `{"players":2,"bots":["","random"]}`)
 	}
 	reg := newRegistry(mem)
-	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+	a := newHub(t, st, newFakeClock(), append([]hubOpt{func(o *table.Options) {
 		o.Claims, o.ScanEvery, o.MaxTables = reg.server("A"), 5*time.Millisecond, 2
-	})
+	}}, opts...)...)
 	var tables []*table.Table
 	for _, id := range ids {
 		tb, err := a.Table(id)
@@ -48,6 +51,22 @@ func adriftAt(t testing.TB, st table.Store, mem *memStore, ids []string) (*table
 	return a, reg
 }
 
+// waitRuns waits until hub a runs table id again (within waitTimeout),
+// as its scan does once the store answers.
+func waitRuns(t testing.TB, a *table.Hub, id string) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if _, err := a.Table(id); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is not run again after the store answers (within %v)", id, waitTimeout)
+		}
+		time.Sleep(5 * time.Millisecond) // the next scan
+	}
+}
+
 // TestAdriftHoldsPlaces: the tables a server stopped while its lease was
 // run out, waiting to start again here, keep their places under
 // MaxTables: a create at the limit they make is refused. Were it not,
@@ -59,6 +78,24 @@ func TestAdriftHoldsPlaces(t *testing.T) {
 	_, err := a.CreateFrom(bg, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
 	if !errors.Is(err, table.ErrTooMany) {
 		t.Fatalf("create with 2 of 2 places held by tables waiting to start again: %v, want ErrTooMany", err)
+	}
+	// The refusal counts as it says: no table is open here, two wait.
+	if want := "too many tables: 0 tables open and 2 waiting to start again (the limit is 2)"; err.Error() != want {
+		t.Fatalf("refusal %q, want %q", err, want)
+	}
+}
+
+// TestFullSaysOpen: at MaxTables with no table waiting to start again,
+// the refusal says how many tables are open.
+func TestFullSaysOpen(t *testing.T) {
+	st := newMemStore()
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) { o.MaxTables, o.Reserve = 2, -1 })
+	cfg := table.Config{Players: 2, Bots: []string{"", "random"}}
+	mustCreate(t, a, "p", cfg)
+	mustCreate(t, a, "q", cfg)
+	_, err := a.CreateFrom(bg, "r", "", cfg)
+	if want := "too many tables: 2 tables open"; err == nil || err.Error() != want {
+		t.Fatalf("create at 2 of 2: %v, want %q", err, want)
 	}
 }
 
@@ -86,16 +123,7 @@ func TestAdriftTakesFewer(t *testing.T) {
 	a, reg := adriftAt(t, failLive{mem, "T"}, mem, []string{"T", "U"})
 	storeTable(t, mem, "V", `{"players":2,"bots":["","random"]}`) // an orphan
 	reg.setCut("A", false)
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		if _, err := a.Table("U"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("U is not run again by A after the store answers")
-		}
-		time.Sleep(5 * time.Millisecond) // the next scan
-	}
+	waitRuns(t, a, "U")
 	// Three scans' takes once U runs again: V is not taken.
 	for range 3 {
 		select {
@@ -138,7 +166,7 @@ func TestAdriftForgetsTaken(t *testing.T) {
 }
 
 // TestAdriftPastLimitKept: a table stopped while the lease was run out
-// past MaxTables (taken as the limit was reached) is kept to start again,
+// past MaxTables (were any ever run past it) is kept to start again,
 // not given back: the store is out of reach then, so a give-back fails,
 // and the renewed lease would keep it held and run nowhere.
 func TestAdriftPastLimitKept(t *testing.T) {
@@ -152,11 +180,117 @@ func TestAdriftPastLimitKept(t *testing.T) {
 	reg.mu.Unlock()
 	table.NoteAdrift(a, []string{"T", "U"})
 	if got := table.AdriftOf(a); !slices.Equal(got, []string{"T", "U"}) {
-		t.Fatalf("tables to start again: %q, want T and U (room past MaxTables for tables taken at the limit)", got)
+		t.Fatalf("tables to start again: %q, want T and U (room past MaxTables: a margin)", got)
 	}
 	for _, id := range []string{"T", "U"} {
 		if o := reg.ownerOf(id); o != "A" {
 			t.Fatalf("%s, noted to start again, is held by %q, want A", id, o)
 		}
+	}
+}
+
+// TestAdriftResumeKeepsLimit: a table stopped while the lease was run
+// out keeps its place until it runs again: a create that comes while it
+// is loaded again, at the limit, is refused. Were the place freed before
+// the table took it again, that create got in, and MaxTables+1 tables
+// were open.
+func TestAdriftResumeKeepsLimit(t *testing.T) {
+	mem := newMemStore()
+	created := make(chan error, 1)
+	var hub atomic.Pointer[table.Hub]
+	var once sync.Once
+	a, reg := adriftAt(t, mem, mem, []string{"T", "U"}, func(o *table.Options) {
+		table.SetResumeHook(o, func(string) {
+			once.Do(func() { // set by then: tables start again only once the cut ends, below
+				_, err := hub.Load().CreateFrom(bg, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
+				created <- err
+			})
+		})
+	})
+	hub.Store(a)
+	reg.setCut("A", false)
+	select {
+	case err := <-created:
+		if !errors.Is(err, table.ErrTooMany) {
+			t.Fatalf("create while a table waiting to start again is loaded, with 2 of 2 places taken: %v, want ErrTooMany", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatalf("no table started again within %v", waitTimeout)
+	}
+	waitRuns(t, a, "T")
+	waitRuns(t, a, "U")
+}
+
+// TestAdriftCountsForReserve: a table waiting to start again takes a
+// place under MaxTables for the reserve too: with 3 places, the last
+// one kept for players with no table open, one table waiting and one
+// run, a player who has a table open is refused, and one who has none
+// is let in. Not counted, the waiting table left the reserve untouched
+// and the player got a second table in it.
+func TestAdriftCountsForReserve(t *testing.T) {
+	st := newMemStore()
+	reg := newRegistry(st)
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery, o.MaxTables, o.Reserve = reg.server("A"), time.Hour, 3, 1
+	})
+	reg.mu.Lock()
+	reg.owner["W"] = "A"
+	reg.mu.Unlock()
+	table.NoteAdrift(a, []string{"W"})
+	cfg := table.Config{Players: 2, Bots: []string{"", "random"}}
+	mustCreate(t, a, "p", cfg)
+	_, err := a.CreateFrom(bg, "p", "", cfg)
+	if !errors.Is(err, table.ErrTooMany) || !strings.Contains(err.Error(), "the last 1 of 3 places are kept") {
+		t.Fatalf("a second table for p with 1 run, 1 waiting to start again, 3 places and 1 kept: %v, want the reserve's refusal", err)
+	}
+	if _, err := a.CreateFrom(bg, "q", "", cfg); err != nil {
+		t.Fatalf("a first table for q in the place kept: %v", err)
+	}
+}
+
+// TestTakeKeepsLimit: an orphan the scan claimed while there was room is
+// given back, not run, if a create took that room before it started:
+// run, MaxTables+1 tables were open. Another server with room takes it.
+func TestTakeKeepsLimit(t *testing.T) {
+	st := newMemStore()
+	reg := newRegistry(st)
+	created := make(chan error, 1)
+	var hub atomic.Pointer[table.Hub]
+	var once sync.Once
+	a := newHub(t, st, newFakeClock(), func(o *table.Options) {
+		o.Claims, o.ScanEvery, o.MaxTables, o.Reserve = reg.server("A"), 5*time.Millisecond, 1, -1
+		table.SetTakeHook(o, func(string) {
+			once.Do(func() { // set by then: the orphan is stored after the hub starts
+				_, err := hub.Load().CreateFrom(bg, "p", "", table.Config{Players: 2, Bots: []string{"", "random"}})
+				created <- err
+			})
+		})
+	})
+	hub.Store(a)
+	storeTable(t, st, "V", `{"players":2,"bots":["","random"]}`) // an orphan
+	select {
+	case err := <-created:
+		if err != nil {
+			t.Fatalf("create with the 1 place free: %v", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatalf("V not taken within %v", waitTimeout)
+	}
+	for {
+		select {
+		case r := <-reg.releases:
+			if r.server != "A" || !slices.Contains(r.ids, "V") {
+				continue
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("V, taken as the create filled the 1 place, is not given back within %v", waitTimeout)
+		}
+		break
+	}
+	if _, err := a.Table("V"); !errors.Is(err, table.ErrNotFound) {
+		t.Fatalf("A runs V besides the table created: 2 tables, past MaxTables 1 (%v)", err)
+	}
+	if o := reg.ownerOf("V"); o != "" {
+		t.Fatalf("V is held by %q, want nobody (given back)", o)
 	}
 }

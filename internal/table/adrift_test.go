@@ -207,16 +207,7 @@ func TestAdriftResumesOnTablesSide(t *testing.T) {
 		t.Fatalf("U still runs %v after the lease ran out", waitTimeout)
 	}
 	reg.setCut("A", false)
-	deadline := time.Now().Add(waitTimeout)
-	for {
-		if _, err := a.Table("U"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("U is not run again by A after the store answers, the requests' reads refused")
-		}
-		time.Sleep(5 * time.Millisecond) // the next scan
-	}
+	waitRuns(t, a, "U")
 	if got := table.AdriftOf(a); len(got) > 0 {
 		t.Fatalf("tables to start again once U runs again: %q, want none", got)
 	}

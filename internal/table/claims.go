@@ -83,9 +83,10 @@ func (h *Hub) dropAdrift() bool {
 }
 
 // noteAdrift notes the stopped tables to start again. Tables run and
-// adrift together stay within MaxTables (creates and takeovers count
-// both), but a create and a scan at the limit can each add one, so the
-// set has room for as many again (newHub). Given back instead, such a
+// adrift together stay within MaxTables (creates, takeovers and resumes
+// count both, and start a table under the lock they count it with:
+// startIfRoom, resume), yet the set has room for as many again (newHub),
+// a margin should anything ever run past the limit. Given back instead, such a
 // table would stay this server's: the store is out of reach here, so
 // the give-back fails, and once it answers again the renewed lease keeps
 // the table held and run nowhere. Past even that room (not met), an id
@@ -172,14 +173,31 @@ func (h *Hub) resumeAdrift() {
 			}
 			continue // tried again at the next scan
 		}
-		h.forgetAdrift(id)
 		if s.Status != StatusOpen {
+			h.forgetAdrift(id)
 			continue // it ended meanwhile: nothing to run
 		}
-		if err := h.startStored(s); err != nil {
+		t, err := h.restore(s)
+		if err != nil {
+			h.forgetAdrift(id)
 			h.cannotStart(s, err)
+			continue
 		}
+		if h.o.onResume != nil {
+			h.o.onResume(id)
+		}
+		h.resume(t)
 	}
+}
+
+// resume runs t, stopped while the lease was run out, in the place it
+// kept: one step under mu. Freed first and taken after, the place went
+// to a create that came between, and MaxTables+1 tables were open.
+func (h *Hub) resume(t *Table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.adrift.remove(t.id)
+	h.startLocked(t)
 }
 
 // forgetAdrift takes id out of the tables to start again.
@@ -257,9 +275,19 @@ func (h *Hub) takeOrphans() {
 			h.giveBack(stored[i:])
 			break
 		}
-		if err := h.startStored(s); err != nil {
+		t, err := h.restore(s)
+		if err != nil {
 			h.cannotStart(s, err)
 			continue
+		}
+		if h.o.onTake != nil {
+			h.o.onTake(s.ID)
+		}
+		if !h.startIfRoom(t) {
+			// Creates since the room was counted took it: the rest go
+			// to a server with room, at its next scan.
+			h.giveBack(stored[i:])
+			break
 		}
 		started++
 	}
@@ -270,6 +298,20 @@ func (h *Hub) takeOrphans() {
 		}
 		h.o.Logf("took %d orphaned %s", started, noun)
 	}
+}
+
+// startIfRoom starts t, taken at the scan, if a place under MaxTables is
+// still free, and reports whether it did: the room was counted before
+// the store was asked, and creates meanwhile may have filled it;
+// started anyway, the tables open passed MaxTables.
+func (h *Hub) startIfRoom(t *Table) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.occupied() >= h.o.MaxTables {
+		return false
+	}
+	h.startLocked(t)
+	return true
 }
 
 // stopOld stops a table's old copy here, before its new claim starts,

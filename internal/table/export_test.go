@@ -53,3 +53,13 @@ func NoteAdrift(h *Hub, ids []string) { h.noteAdrift(ids) }
 // MaxAnon is how many nameless spectators' chat numbers a table
 // remembers at once.
 const MaxAnon = maxAnon
+
+// SetResumeHook has f called (in the scan's goroutine, no lock held) each
+// time a hub made with o has loaded a table stopped while its lease was
+// run out, before the table runs again.
+func SetResumeHook(o *Options, f func(id string)) { o.onResume = f }
+
+// SetTakeHook has f called (in the scan's goroutine, no lock held) each
+// time a hub made with o has claimed and loaded an orphaned table,
+// before the table runs.
+func SetTakeHook(o *Options, f func(id string)) { o.onTake = f }

@@ -111,6 +111,12 @@ type Options struct {
 	// onAdrift: tests: the scan found the lease run out (dropAdrift),
 	// with the tables to start again once the store answers.
 	onAdrift func(adrift []string)
+	// onResume: tests: the scan loaded table id, stopped while the lease
+	// was run out, and is about to run it again (resumeAdrift).
+	onResume func(id string)
+	// onTake: tests: the scan claimed orphaned table id and loaded it,
+	// and is about to run it (takeOrphans).
+	onTake func(id string)
 }
 
 // Defaults of Options.
@@ -161,7 +167,7 @@ type Hub struct {
 	// counts against MaxTables as a running table does (occupied), so the
 	// tables run and adrift together stay within MaxTables, and adrift,
 	// noted from the tables run, with them; its bound, twice MaxTables,
-	// leaves room for tables taken as the limit was reached (noteAdrift).
+	// is a margin past that (noteAdrift).
 	adrift idSet
 
 	// umu guards unreadables: the stored tables already reported as
@@ -362,7 +368,7 @@ func (h *Hub) occupied() int { return len(h.tables) + len(h.adrift.ids) }
 // h.mu must be held.
 func (h *Hub) mayCreate(creator, addr string) error {
 	if h.occupied() >= h.o.MaxTables {
-		return fmt.Errorf("%w: %d tables open", ErrTooMany, h.o.MaxTables)
+		return h.fullErr()
 	}
 	mine, fromAddr, openAddr := 0, 0, 0
 	for _, t := range h.tables {
@@ -386,6 +392,18 @@ func (h *Hub) mayCreate(creator, addr string) error {
 		return fmt.Errorf("%w: the last %d of %d places are kept for players with no table open", ErrTooMany, h.o.Reserve, h.o.MaxTables)
 	}
 	return nil
+}
+
+// fullErr is the refusal at MaxTables, counting as it says: the tables
+// run here, and those waiting to start again (adrift), which hold places
+// too. It said "N tables open" with N the limit, tables waiting
+// included: wrong by those. h.mu must be held.
+func (h *Hub) fullErr() error {
+	if n := len(h.adrift.ids); n > 0 {
+		return fmt.Errorf("%w: %d tables open and %d waiting to start again (the limit is %d)",
+			ErrTooMany, len(h.tables), n, h.o.MaxTables)
+	}
+	return fmt.Errorf("%w: %d tables open", ErrTooMany, len(h.tables))
 }
 
 func (h *Hub) start(t *Table) {
