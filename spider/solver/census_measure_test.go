@@ -88,7 +88,7 @@ func spaceAfterFirst(p *spider.Position, m spider.Move) bool {
 
 func runCensus(p *spider.Position, nodes int64) census {
 	var c census
-	pr := newProver(p, nil)
+	pr := (&prover{p: *p, bases: newBaseProofs(baseStatesMax), every: true}).start(p)
 	if pr.status != Unknown {
 		return c
 	}
@@ -217,9 +217,10 @@ func TestMeasureProverSkips(t *testing.T) {
 		}
 		p := (&walker{g: greedyGame(t, d)}).at(k)
 		for _, every := range []bool{true, false} {
-			pr := (&prover{p: *p, bases: newBaseProofs(baseStatesMax), every: every}).start(p)
+			lt := &lostTable{max: 1 << 28}
+			pr := (&prover{p: *p, lost: lt, bases: newBaseProofs(baseStatesMax), every: every}).start(p)
 			r := pr.resume(context.Background(), Limits{Nodes: *censusNodes})
-			t.Logf("deal %d point %d (stock %d, %d down), every move %v: %s in %d nodes, %.2f s, %d positions", d, k, p.StockLen(), p.FaceDown(), every, r.Status, r.Nodes, r.Elapsed.Seconds(), pr.seen.n)
+			t.Logf("deal %d point %d (stock %d, %d down), every move %v: %s in %d nodes, %.2f s, %d positions", d, k, p.StockLen(), p.FaceDown(), every, r.Status, r.Nodes, r.Elapsed.Seconds(), pr.seen.n+lt.set.n)
 		}
 	}
 }

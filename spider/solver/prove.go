@@ -217,8 +217,8 @@ func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms 
 // the stock dealt, a run put into an empty pile past the first one (the
 // position the same run put into the first empty pile reaches, with two
 // piles swapped, which hashPos does not tell apart: no pile's term
-// depends on its place once the stock is dealt, and that move is tried
-// before this one). Leaving them out changes which moves are tried, not
+// depends on its place once the stock is dealt; that move comes earlier
+// in the same frame, or is itself the move back). Leaving them out changes which moves are tried, not
 // which positions are visited, so no proof changes but for its nodes
 // (TestProveSkipsOnlyKnown).
 func reaches(p *spider.Position, mv spider.Move, u spider.Undo, m spider.Move) bool {
