@@ -89,6 +89,7 @@ type prover struct {
 	line     []spider.Move
 	lost     *lostTable
 	bases    *baseProofs     // the base proof's verdicts; nil: not used
+	every    bool            // try the moves reaches leaves out too (the tests' reference)
 	p        spider.Position // the position of the top frame
 	seen     hashSet
 	moves    []spider.Move
@@ -109,11 +110,15 @@ func newProver(p *spider.Position, lost *lostTable) *prover {
 // newProverWith is newProver with the base proof's verdicts bases (nil:
 // no base proof, the plain search the tests compare it with).
 func newProverWith(p *spider.Position, lost *lostTable, bases *baseProofs) *prover {
-	pr := &prover{p: *p, lost: lost, bases: bases}
+	return (&prover{p: *p, lost: lost, bases: bases}).start(p)
+}
+
+// start sets pr, which holds p, to search p, and returns it.
+func (pr *prover) start(p *spider.Position) *prover {
 	switch h := hashPos(p); {
 	case p.Won():
 		pr.status = Solved
-	case lost.has(h):
+	case pr.lost.has(h):
 		pr.status = Unsolvable
 	default:
 		pr.seen.add(h)
@@ -191,7 +196,7 @@ func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms 
 	// order decides nothing in a proof, but finds a win sooner.
 	for pass := range 3 {
 		for _, m := range moves {
-			if !p.Null(m) && moveClass(p, m) == pass {
+			if !p.Null(m) && moveClass(p, m) == pass && (pr.every || !reaches(p, mv, u, m)) {
 				pr.moves = append(pr.moves, m)
 			}
 		}
@@ -203,6 +208,35 @@ func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms 
 	for _, t := range f.terms {
 		f.sum += t
 	}
+}
+
+// reaches reports whether move m of p, reached by mv (which u undoes),
+// leads to a position the search holds already, so that trying it would
+// only find it there: the move taking mv's run back where it came from,
+// when mv turned no card (p before mv, a position on the path), or, with
+// the stock dealt, a run put into an empty pile past the first one (the
+// position the same run put into the first empty pile reaches, with two
+// piles swapped, which hashPos does not tell apart: no pile's term
+// depends on its place once the stock is dealt; that move comes earlier
+// in the same frame, or is itself the move back). Leaving them out changes which moves are tried, not
+// which positions are visited, so no proof changes but for its nodes
+// (TestProveSkipsOnlyKnown).
+func reaches(p *spider.Position, mv spider.Move, u spider.Undo, m spider.Move) bool {
+	if m.Kind != spider.MoveCards {
+		return false
+	}
+	if mv.Kind == spider.MoveCards && !u.Flipped() && m.From == mv.To && m.To == mv.From && m.Count == mv.Count {
+		return true
+	}
+	if p.StockLen() != 0 || p.Len(int(m.To)) != 0 {
+		return false
+	}
+	for k := range int(m.To) {
+		if p.Len(k) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // allTerms sets terms to p's per-pile hash terms.
