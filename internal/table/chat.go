@@ -124,11 +124,13 @@ func (l *loop) chat(p Player, text string) error {
 		return err
 	}
 	seat := l.seatOf(p.ID)
-	name := ""
+	name, anon := "", 0
 	if seat >= 0 {
 		name = l.seats[seat].name
 	} else if strings.TrimSpace(p.Name) == "" {
-		name = l.anonName(p.ID)
+		// Only named here: the number is given once the line is stored.
+		anon = l.anonOf(p.ID)
+		name = anonPrefix + strconv.Itoa(anon)
 	} else {
 		var err error
 		if name, err = cleanName(p.Name); err != nil {
@@ -157,8 +159,10 @@ func (l *loop) chat(p Player, text string) error {
 		}
 		// The write committed and only its answer was lost: the line
 		// was sent to everyone with the reread, so its sender is told so.
+		l.keepAnon(p.ID, anon)
 		return nil
 	}
+	l.keepAnon(p.ID, anon)
 	l.addChat(line)
 	l.dirty = true
 	return nil
@@ -189,25 +193,33 @@ func sameChat(a, b ChatLine) bool {
 	return a.N == b.N && a.Seat == b.Seat && a.Name == b.Name && a.Text == b.Text && a.At.Equal(b.At)
 }
 
-// anonName is the name a spectator who gave none chats under,
-// "Spectator N": N is given in the order such spectators first chat at
-// this table, so that two of them are told apart and one person's lines
-// read as one person's. It says nothing of who they are but that order.
-// A number is never given twice, not even after a restart (addChat goes
-// on past the numbers of the lines kept); the identities remembered are
-// bounded by maxAnon, all forgotten at once when it is reached (a person
-// forgotten takes a new number at their next line).
-func (l *loop) anonName(id string) string {
-	n, ok := l.anon[id]
-	if !ok {
-		if l.anon == nil || len(l.anon) >= maxAnon {
-			l.anon = make(map[string]int)
-		}
-		l.anonN++
-		n = l.anonN
-		l.anon[id] = n
+// anonOf is the number of the name a spectator who gave none chats
+// under, "Spectator N": N is given in the order such spectators first
+// have a line accepted at this table, so that two of them are told apart
+// and one person's lines read as one person's. It says nothing of who
+// they are but that order. anonOf only reads: keepAnon gives the number
+// once the line is stored, so a refused line uses none up.
+func (l *loop) anonOf(id string) int {
+	if n, ok := l.anon[id]; ok {
+		return n
 	}
-	return anonPrefix + strconv.Itoa(n)
+	return l.anonN + 1
+}
+
+// keepAnon has id keep number n (0: a line not under such a name). A
+// number is never given twice at a table, not even after a restart
+// (restoreChat); the identities remembered are bounded by maxAnon, all
+// forgotten at once when it is reached (a person forgotten takes a new
+// number at their next line), and a restart forgets them all.
+func (l *loop) keepAnon(id string, n int) {
+	if n == 0 {
+		return
+	}
+	if _, ok := l.anon[id]; !ok && (l.anon == nil || len(l.anon) >= maxAnon) {
+		l.anon = make(map[string]int)
+	}
+	l.anon[id] = n
+	l.anonN = max(l.anonN, n)
 }
 
 // anonPrefix begins the name of a spectator who gave none; cleanName
@@ -231,6 +243,19 @@ func (l *loop) addChat(line ChatLine) {
 		// A new array, so that no update sent holds a slice of this one.
 		l.chatLines = append([]ChatLine(nil), l.chatLines[len(l.chatLines)-ChatHistory:]...)
 	}
+}
+
+// startChat takes the chat lines of a stored table being started,
+// oldest first. The nameless spectators' numbers go on past every number
+// given, though the lines that bore some are forgotten: a stored line
+// gives at most one new number, in order, so those given in the lines
+// before the first kept (number F+1) are at most F. The table then
+// numbers from past F, a gap in the numbers but never one given twice.
+func (l *loop) startChat(lines []ChatLine) {
+	if len(lines) > 0 {
+		l.anonN = max(l.anonN, lines[0].N-1)
+	}
+	l.restoreChat(lines)
 }
 
 // restoreChat takes the chat lines a stored table kept, oldest first: the

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -48,6 +49,44 @@ func TestChatNamelessSpectatorsNumbered(t *testing.T) {
 	}
 }
 
+// TestChatNamelessRefusedLinesTakeNoNumber: a nameless spectator's line
+// that is refused (empty, past the chat allowance, not stored) gives no
+// number: the next line accepted takes the next one, with no gap.
+func TestChatNamelessRefusedLinesTakeNoNumber(t *testing.T) {
+	st := newMemStore()
+	h := newHub(t, st, newFakeClock())
+	tb := mustCreate(t, h, "p", table.Config{Players: 2})
+	w := mustSub(t, tb, "", -1)
+	next(t, w)
+	if err := tb.Chat(bg, table.Player{ID: "empty"}, "  "); !errors.Is(err, table.ErrChat) {
+		t.Fatalf("an empty line: %v, want ErrChat", err)
+	}
+	// One address's allowance used up by a named spectator.
+	for i := 0; ; i++ {
+		err := tb.Chat(bg, table.Player{ID: fmt.Sprint("named", i), Name: "Ann", Addr: "192.0.2.1"}, "hi")
+		if errors.Is(err, table.ErrRateLimited) {
+			break
+		}
+		if err != nil || i > table.AddrChatBurst {
+			t.Fatalf("line %d from one address: %v", i, err)
+		}
+		next(t, w)
+	}
+	if err := tb.Chat(bg, table.Player{ID: "limited", Addr: "192.0.2.1"}, "hi"); !errors.Is(err, table.ErrRateLimited) {
+		t.Fatalf("a line past the address's allowance: %v, want ErrRateLimited", err)
+	}
+	st.setFail(errors.New("disk full"))
+	if err := tb.Chat(bg, table.Player{ID: "unstored"}, "hi"); !errors.Is(err, table.ErrChatNotStored) {
+		t.Fatalf("a line the store refused: %v, want ErrChatNotStored", err)
+	}
+	st.setFail(nil)
+	for _, c := range []struct{ id, want string }{{"s1", "Spectator 1"}, {"unstored", "Spectator 2"}, {"s1", "Spectator 1"}} {
+		if got := chatAs(t, tb, w, table.Player{ID: c.id}, "hello").Name; got != c.want {
+			t.Errorf("%s chats as %q after lines refused, want %q", c.id, got, c.want)
+		}
+	}
+}
+
 // TestChatNamelessNumbersBounded: a table remembers at most MaxAnon
 // nameless spectators' numbers; past it they are forgotten and each
 // takes a new number at their next line, never one given before.
@@ -79,36 +118,38 @@ func TestChatNamelessNumbersBounded(t *testing.T) {
 }
 
 // TestChatNamelessNumbersAfterRestart: a table restored from its store
-// gives nameless spectators numbers past those of the lines it kept, so
-// a newcomer's lines cannot pass for an earlier spectator's.
+// gives nameless spectators numbers past every number given before,
+// those of the lines it kept and those of the lines it forgot, so a
+// newcomer's lines cannot pass for an earlier spectator's.
 func TestChatNamelessNumbersAfterRestart(t *testing.T) {
 	for _, b := range storetest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			path := b.New(t)
 			db := openDB(t, path)
-			h1 := newHub(t, db, newFakeClock())
+			clk := newFakeClock()
+			h1 := newHub(t, db, clk)
 			tb := mustCreate(t, h1, "p", table.Config{Players: 2})
 			id := tb.ID()
 			mustJoin(t, tb, "p", 0)
 			w := mustSub(t, tb, "", -1)
 			next(t, w)
-			chatAs(t, tb, w, table.Player{ID: "s1"}, "one")
-			chatAs(t, tb, w, table.Player{ID: "s2"}, "two")
-			h1.Close()
-			if err := db.Close(); err != nil {
-				t.Fatal(err)
+			for _, s := range []string{"s1", "s2", "s3", "s1"} {
+				chatAs(t, tb, w, table.Player{ID: s}, "hi")
 			}
-			db2 := openDB(t, path)
-			defer db2.Close()
-			h2 := newHub(t, db2, newFakeClock())
-			tb2, err := h2.Table(id)
-			if err != nil {
-				t.Fatalf("not restored: %v", err)
+			// Spectators 2 and 3's lines are forgotten; only 1's last is kept.
+			for i := range table.ChatHistory - 1 {
+				clk.Advance(table.ChatEvery)
+				chatAs(t, tb, w, table.Player{ID: "p"}, fmt.Sprint("line ", i))
 			}
+			tb2, _ := restartTable(t, h1, db, path, id)
 			w2 := mustSub(t, tb2, "", -1)
-			next(t, w2)
-			if got := chatAs(t, tb2, w2, table.Player{ID: "s9"}, "three").Name; got != "Spectator 3" {
-				t.Errorf("after the restart a newcomer chats as %q, want Spectator 3 (1 and 2 are in the kept lines)", got)
+			if c := next(t, w2).Chat; len(c) != table.ChatHistory || c[0].Name != "Spectator 1" {
+				t.Fatalf("kept after the restart: %d lines from %+v, want %d from Spectator 1's", len(c), c[0], table.ChatHistory)
+			}
+			for _, c := range []struct{ id, want string }{{"s9", "Spectator 4"}, {"s1", "Spectator 5"}, {"s9", "Spectator 4"}} {
+				if got := chatAs(t, tb2, w2, table.Player{ID: c.id}, "again").Name; got != c.want {
+					t.Errorf("after the restart %s chats as %q, want %q (1 to 3 were given before)", c.id, got, c.want)
+				}
 			}
 		})
 	}

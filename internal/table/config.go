@@ -323,6 +323,6 @@ func cardName(name string) bool {
 // ("Bot 2", "Bot 2 (medium)": seats 1 to 6, and "B0t 2", a zero for the
 // o, as the fold keeps digits), an open seat ("Seat 1" to "Seat 6") or a
 // spectator's chat name ("Ann (watching)", and "Spectator 2", the name
-// of one who gave none: anonName). Names the table never shows,
-// such as "Bot2000" or "Seat 0", pass.
-var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9\pL]|$)|^seat ?[1-6]$|^spectator ?[0-9]+$|\( ?watching ?\)$`)
+// of one who gave none: anonOf). Names the table never shows,
+// such as "Bot2000", "Seat 0" or "Spectator 0", pass.
+var labelName = regexp.MustCompile(`^b[o0]t ?[1-6]([^0-9\pL]|$)|^seat ?[1-6]$|^spectator ?[1-9][0-9]*$|\( ?watching ?\)$`)

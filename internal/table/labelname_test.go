@@ -25,7 +25,7 @@ func TestLabelNamesRefused(t *testing.T) {
 		}
 	}
 	for i, name := range []string{"Botond", "Seattle", "Bot", "Seat", "Ann (Paris)", "Watching", "Seat 0", "Bot2000", "Seat 12", "Bot 7", "B0t", "Bot4ever", "Bot 3rd",
-		"Ann 7♠", "A♠vian", "Jokers", "Queen of Hearts fan", "7 of 9", "Z♠", "Spectator", "Spectators 2"} {
+		"Ann 7♠", "A♠vian", "Jokers", "Queen of Hearts fan", "7 of 9", "Z♠", "Spectator", "Spectators 2", "Spectator 0", "Spectator 007", "spectator 01"} {
 		if _, err := tb.Join(bg, table.Player{ID: string(rune('a' + i)), Name: name}, -1); err != nil && !errors.Is(err, table.ErrTableFull) {
 			t.Errorf("join as %q: %v", name, err)
 		}

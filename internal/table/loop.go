@@ -46,7 +46,7 @@ type loop struct {
 	chatLines []ChatLine
 	chatN     int
 	// anon numbers the spectators without a name who chatted, anonN the
-	// last number given (anonName).
+	// last number given (anonOf, keepAnon).
 	anon  map[string]int
 	anonN int
 	// words are the events told in words, one for each event from the

@@ -28,6 +28,25 @@ func openDB(tb testing.TB, db string) storetest.Store {
 	return s
 }
 
+// restartTable stops hub h and closes its store db, as a stopped server
+// does, then opens the store at path again with a new hub and returns
+// table id as that hub restored it, with the store opened. The new store
+// is closed when the test ends.
+func restartTable(tb testing.TB, h *table.Hub, db storetest.Store, path, id string) (*table.Table, storetest.Store) {
+	tb.Helper()
+	h.Close()
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	db2 := openDB(tb, path)
+	tb.Cleanup(func() { db2.Close() })
+	t, err := newHub(tb, db2, newFakeClock()).Table(id)
+	if err != nil {
+		tb.Fatalf("table %s not restored: %v", id, err)
+	}
+	return t, db2
+}
+
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 func movesOf(tb testing.TB, rec string) []string {
@@ -195,18 +214,7 @@ func restartKeepsChat(t *testing.T, path string) {
 			t.Fatalf("sent line %d: %+v", i, l)
 		}
 	}
-	h1.Close()
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	db2 := openDB(t, path)
-	defer db2.Close()
-	h2 := newHub(t, db2, newFakeClock())
-	tb2, err := h2.Table(id)
-	if err != nil {
-		t.Fatalf("not restored: %v", err)
-	}
+	tb2, db2 := restartTable(t, h1, db, path, id)
 	if got := next(t, mustSub(t, tb2, "", -1)).Chat; !reflect.DeepEqual(got, seen[said-table.ChatHistory:]) {
 		t.Fatalf("a new client's chat after the restart:\n%+v\nwant the last %d sent:\n%+v", got, table.ChatHistory, seen[said-table.ChatHistory:])
 	}

@@ -34,7 +34,7 @@ func newTable(h *Hub, s Stored, cfg Config, st *arlington.State) *Table {
 	t := &Table{id: s.ID, creator: s.Creator, created: s.Created, h: h,
 		cmds: make(chan func(*loop)), done: make(chan struct{})}
 	t.l = newLoop(t, cfg, st, s.Seats)
-	t.l.restoreChat(s.Chat)
+	t.l.startChat(s.Chat)
 	t.summary.Store(t.l.summary())
 	return t
 }
