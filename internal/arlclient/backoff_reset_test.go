@@ -11,14 +11,17 @@ import (
 	"github.com/coder/websocket"
 )
 
-// waitNoted reads lost-connection notes until one says the wait before
-// the next try, and returns that wait as written ("8ms").
+// waitNoted reads lost-connection (or never-connected) notes until one
+// says the wait before the next try, and returns that wait as written
+// ("8ms").
 func waitNoted(t *testing.T, notes chan string) string {
 	t.Helper()
 	for {
 		n := recv(t, notes)
-		if _, w, ok := strings.Cut(n, "; reconnecting in "); ok {
-			return w
+		for _, sep := range []string{"; reconnecting in ", "; trying again in "} {
+			if _, w, ok := strings.Cut(n, sep); ok {
+				return w
+			}
 		}
 	}
 }

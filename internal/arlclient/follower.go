@@ -226,9 +226,11 @@ func (s *Follower) run(ctx context.Context) {
 	have := -1 // events delivered so far; -1: none yet, ask for all
 	wait := s.o.Backoff
 	var lostAt time.Time // when the server was last lost; zero while connected
+	opened := false      // whether a connection was ever opened: else none was lost
 	for {
 		conn, err := s.dial(ctx)
 		if err == nil {
+			opened = true
 			var got bool
 			have, got, err = s.serve(ctx, conn, have)
 			if got {
@@ -249,7 +251,11 @@ func (s *Follower) run(ctx context.Context) {
 			s.end(fmt.Errorf("%w %s for %v: %w", ErrUnreachable, s.c.base, s.o.GiveUp, lost{err}))
 			return
 		}
-		s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)
+		if opened {
+			s.o.Notef("connection to the table lost (%v); reconnecting in %v", lost{err}, wait)
+		} else {
+			s.o.Notef("could not connect to the table (%v); trying again in %v", lost{err}, wait)
+		}
 		s.lostNoted = true
 		t := time.NewTimer(wait)
 		select {

@@ -14,7 +14,8 @@ import (
 // connection and never answers it is given up after OpenTimeout (10 s
 // unless set, as the table page's), told in words, and tried again. The
 // opening waited as long as an HTTP call, 30 s, saying nothing
-// meanwhile.
+// meanwhile. Never having connected, the client says it could not
+// connect, not that a connection was lost.
 func TestFollowerOpenBounded(t *testing.T) {
 	if got := (FollowOptions{}).withDefaults().OpenTimeout; got != 10*time.Second {
 		t.Errorf("the default bound on an opening is %v, want 10s", got)
@@ -78,8 +79,8 @@ func TestFollowerOpenBounded(t *testing.T) {
 	within("first connection", accepted)
 	select {
 	case n := <-notes:
-		if want := "no answer from the server within " + bound.String(); !strings.Contains(n, want) {
-			t.Errorf("the note of a silent server is %q, want it to say %q", n, want)
+		if want := "could not connect to the table (no answer from the server within " + bound.String() + ")"; !strings.Contains(n, want) {
+			t.Errorf("the note of a silent server at the first opening is %q, want it to say %q: no connection was lost", n, want)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("an opening the server never answered was not given up within 10 s")
