@@ -63,6 +63,13 @@ func newSeededEnvWeb(tb testing.TB, lim Limits, wo web.Options, seed uint64) *en
 // (nil: random ones).
 func newEnvHub(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) table.Store, seed func() uint64) *env {
 	tb.Helper()
+	return newEnvOpts(tb, lim, wo, wrap, func(o *table.Options) { o.Seed = seed })
+}
+
+// newEnvOpts is newEnvStore whose hub's options set changes (a seed, a
+// clock) before it starts.
+func newEnvOpts(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) table.Store, set func(*table.Options)) *env {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	db, err := store.Open(ctx, filepath.Join(tb.TempDir(), "test.db"))
 	if err != nil {
@@ -72,7 +79,9 @@ func newEnvHub(tb testing.TB, lim Limits, wo web.Options, wrap func(*store.DB) t
 	if wrap != nil {
 		st = wrap(db)
 	}
-	hub, err := table.NewHub(ctx, table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf, Seed: seed})
+	o := table.Options{Store: st, Bots: newBot, BotTime: time.Second, Logf: tb.Logf}
+	set(&o)
+	hub, err := table.NewHub(ctx, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
