@@ -4,27 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"cardtable/internal/table"
-	"cardtable/internal/web"
 )
-
-// stillClock is a table clock whose time stands at now; its timers run
-// in real time.
-type stillClock struct{ now time.Time }
-
-func (c stillClock) Now() time.Time { return c.now }
-
-func (stillClock) NewTimer(d time.Duration) table.Timer { return realTimer{time.NewTimer(d)} }
-
-// realTimer is a time.Timer as a table.Timer.
-type realTimer struct{ t *time.Timer }
-
-func (r realTimer) C() <-chan time.Time { return r.t.C }
-func (r realTimer) Stop() bool          { return r.t.Stop() }
 
 // TestLongBrowserArlingtonChatRefusedKept (long: a browser and the
 // chat's burst, over 2 s under -race; make test-long runs it;
@@ -42,7 +26,7 @@ func TestLongBrowserArlingtonChatRefusedKept(t *testing.T) {
 	// The table's clock stands still, so the chat's allowance does not
 	// refill while the burst is sent: on a loaded machine the burst took
 	// longer than one refill, and the line past it was taken.
-	e := newEnvOpts(t, Limits{}, web.Options{}, nil, func(o *table.Options) { o.Clock = stillClock{time.Now()} })
+	e := newStillEnv(t)
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
 	p.join("Ann")
 	for i := range table.ChatBurst {

@@ -324,3 +324,25 @@ func switchable(tb testing.TB, first *web.Server) (*httptest.Server, func(*web.S
 	tb.Cleanup(srv.Close)
 	return srv, func(s *web.Server) { cur.Store(s) }
 }
+
+// newStillEnv is newEnv whose tables' clock stands still (stillClock):
+// for a test of a rate the table refills with time, which a loaded
+// machine could otherwise let refill between two messages.
+func newStillEnv(tb testing.TB) *env {
+	tb.Helper()
+	return newEnvOpts(tb, Limits{}, web.Options{}, nil, func(o *table.Options) { o.Clock = stillClock{time.Now()} })
+}
+
+// stillClock is a table clock whose time stands at now; its timers run
+// in real time.
+type stillClock struct{ now time.Time }
+
+func (c stillClock) Now() time.Time { return c.now }
+
+func (stillClock) NewTimer(d time.Duration) table.Timer { return realTimer{time.NewTimer(d)} }
+
+// realTimer is a time.Timer as a table.Timer.
+type realTimer struct{ t *time.Timer }
+
+func (r realTimer) C() <-chan time.Time { return r.t.C }
+func (r realTimer) Stop() bool          { return r.t.Stop() }

@@ -9,9 +9,10 @@ import (
 
 // TestWSPerAddress: connections without a cookie, each a fresh identity,
 // all from one address: they take at most table.MaxAddrWatch spectator
-// places at a table, and share the address's chat allowance.
+// places at a table, and share the address's chat allowance (counted
+// with the table's clock standing, so none refills between the lines).
 func TestWSPerAddress(t *testing.T) {
-	e := newEnv(t, Limits{})
+	e := newStillEnv(t)
 	a := e.client()
 	id := a.create("", "random")
 	a.join(id, "Ann")
