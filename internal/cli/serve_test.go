@@ -103,11 +103,16 @@ func startChildAt(tb testing.TB, db, addr string) *child {
 		}
 		c.done <- cmd.Wait()
 	}()
+	// A minute: a race-built child on a heavily loaded 2-core machine
+	// missed a 30 s bound to open its database and listen. A child that
+	// exits first ends the wait with its log.
 	select {
 	case c.url = <-urlc:
-	case <-time.After(30 * time.Second):
+	case err := <-c.done:
+		tb.Fatalf("server exited before it listened (%v); log:\n%s", err, c.logs)
+	case <-time.After(time.Minute):
 		cmd.Process.Kill()
-		tb.Fatalf("server did not start; log:\n%s", c.logs)
+		tb.Fatalf("server did not start within a minute; log:\n%s", c.logs)
 	}
 	tb.Cleanup(func() {
 		if cmd.ProcessState == nil {
