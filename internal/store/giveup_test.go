@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -14,27 +12,7 @@ import (
 // none given up, and its games can then be given up.
 func TestMigrationGivenUp(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v4.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := migrationNames()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range names[:4] {
-		text, err := migrations.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := old.Exec(string(text)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := old.Exec(fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, old := oldSchema(t, 4)
 	for _, q := range []string{
 		`INSERT INTO games (id, player, lineage, save, variant, suits, deal, moves, score, created, updated, version, logn, played)
 			VALUES ('g', 'p', 'g', 'old save', 'arachnid', 4, '617', 1, 20, 1000, 2000, 2, 1, 5000)`,

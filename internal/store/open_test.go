@@ -231,3 +231,32 @@ func openAtVersion(t *testing.T, dir string, names []string, v int) {
 	}
 	db.Close()
 }
+
+// oldSchema makes a database at schema version v, as the first v
+// migrations leave it, and opens it without Open (which would migrate
+// it), for a test to put rows of that version in.
+func oldSchema(tb testing.TB, v int) (string, *sql.DB) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), fmt.Sprintf("v%d.db", v))
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	names, err := migrationNames()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i, name := range names[:v] {
+		text, err := migrations.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := old.Exec(string(text)); err != nil {
+			tb.Fatalf("%s: %v", name, err)
+		}
+		if _, err := old.Exec(fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return path, old
+}

@@ -2,9 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"path/filepath"
 	"testing"
 )
 
@@ -13,27 +10,7 @@ import (
 // newer than them; from then on an older one is not stored.
 func TestMigrationSettingsRev(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "v11.db")
-	old, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names, err := migrationNames()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, name := range names[:11] {
-		text, err := migrations.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := old.Exec(string(text)); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if _, err := old.Exec(fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path, old := oldSchema(t, 11)
 	if _, err := old.Exec(`INSERT INTO settings (player, json) VALUES ('p', '{"sound":false}')`); err != nil {
 		t.Fatal(err)
 	}
