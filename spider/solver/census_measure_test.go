@@ -66,9 +66,10 @@ func disjoint(a, b spider.Move) bool {
 	return true
 }
 
-// inverse reports whether m undoes prev: the same run taken back.
-func inverse(prev, m spider.Move) bool {
-	return prev.Kind == spider.MoveCards && m.Kind == spider.MoveCards &&
+// inverse reports whether m undoes prev, which u undoes: the same run
+// taken back, when prev turned no card.
+func inverse(prev spider.Move, u spider.Undo, m spider.Move) bool {
+	return prev.Kind == spider.MoveCards && m.Kind == spider.MoveCards && !u.Flipped() &&
 		m.From == prev.To && m.To == prev.From && m.Count == prev.Count
 }
 
@@ -84,6 +85,29 @@ func spaceAfterFirst(p *spider.Position, m spider.Move) bool {
 		}
 	}
 	return false
+}
+
+// measurePoint is a point of a greedy game: its deal and the moves
+// played to it.
+type measurePoint struct {
+	deal  uint64
+	point int
+}
+
+// measurePoints are the points of -points.
+func measurePoints(tb testing.TB) []measurePoint {
+	tb.Helper()
+	var out []measurePoint
+	for _, part := range strings.Split(*censusPoints, ",") {
+		a, b, _ := strings.Cut(part, ":")
+		d, err1 := strconv.ParseUint(a, 10, 64)
+		k, err2 := strconv.Atoi(b)
+		if err1 != nil || err2 != nil {
+			tb.Fatalf("-points %q: want deal:point", part)
+		}
+		out = append(out, measurePoint{d, k})
+	}
+	return out
 }
 
 func runCensus(p *spider.Position, nodes int64) census {
@@ -112,7 +136,7 @@ func runCensus(p *spider.Position, nodes int64) census {
 		m := pr.moves[i]
 		f.next++
 		space := spaceAfterFirst(q, m)
-		back := len(pr.stack) > 1 && inverse(f.mv, m)
+		back := len(pr.stack) > 1 && inverse(f.mv, f.u, m)
 		sleep := false
 		for _, s := range sleeps[len(sleeps)-1] {
 			if s == m {
@@ -175,13 +199,8 @@ func runCensus(p *spider.Position, nodes int64) census {
 }
 
 func TestMeasureProverCensus(t *testing.T) {
-	for _, part := range strings.Split(*censusPoints, ",") {
-		a, b, _ := strings.Cut(part, ":")
-		d, err1 := strconv.ParseUint(a, 10, 64)
-		k, err2 := strconv.Atoi(b)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("-points %q: want deal:point", part)
-		}
+	for _, pt := range measurePoints(t) {
+		d, k := pt.deal, pt.point
 		w := &walker{g: greedyGame(t, d)}
 		p := w.at(k)
 		c := runCensus(p, *censusNodes)
@@ -208,13 +227,8 @@ func empties(p *spider.Position) int {
 //
 //	go test -tags measure -run TestMeasureProverSkips -v ./spider/solver -args -points 1:44,9:44 -census-nodes 2000000
 func TestMeasureProverSkips(t *testing.T) {
-	for _, part := range strings.Split(*censusPoints, ",") {
-		a, b, _ := strings.Cut(part, ":")
-		d, err1 := strconv.ParseUint(a, 10, 64)
-		k, err2 := strconv.Atoi(b)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("-points %q: want deal:point", part)
-		}
+	for _, pt := range measurePoints(t) {
+		d, k := pt.deal, pt.point
 		p := (&walker{g: greedyGame(t, d)}).at(k)
 		for _, every := range []bool{true, false} {
 			lt := &lostTable{max: 1 << 28}

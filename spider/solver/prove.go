@@ -124,6 +124,9 @@ func (pr *prover) start(p *spider.Position) *prover {
 		pr.seen.add(h)
 		var terms [spider.Piles]uint64
 		allTerms(p, &terms)
+		// The root has no move that reached it: the zero Move moves no
+		// cards from the first pile to itself, which no legal move
+		// takes back, so reaches finds no move back at the root.
 		pr.push(p, spider.Move{}, 0, &terms)
 	}
 	return pr
@@ -212,14 +215,18 @@ func (pr *prover) push(p *spider.Position, mv spider.Move, u spider.Undo, terms 
 
 // reaches reports whether move m of p, reached by mv (which u undoes),
 // leads to a position the search holds already, so that trying it would
-// only find it there: the move taking mv's run back where it came from,
-// when mv turned no card (p before mv, a position on the path), or, with
-// the stock dealt, a run put into an empty pile past the first one (the
-// position the same run put into the first empty pile reaches, with two
-// piles swapped, which hashPos does not tell apart: no pile's term
-// depends on its place once the stock is dealt; that move comes earlier
-// in the same frame, or is itself the move back). Leaving them out changes which moves are tried, not
-// which positions are visited, so no proof changes but for its nodes
+// only find it there. Two rules:
+//   - m takes mv's run back where it came from and mv turned no card:
+//     m reaches p before mv, a position on the path.
+//   - With the stock dealt, m puts a run into an empty pile past the
+//     first one: it reaches the position the same run put into the first
+//     empty pile reaches, with two piles swapped, which hashPos does not
+//     tell apart (no pile's term depends on its place once no row is to
+//     deal); that move comes earlier in the same frame, or is the move
+//     back.
+//
+// Leaving them out changes which moves are tried, not which positions
+// are visited, so no proof changes but for its nodes
 // (TestProveSkipsOnlyKnown).
 func reaches(p *spider.Position, mv spider.Move, u spider.Undo, m spider.Move) bool {
 	if m.Kind != spider.MoveCards {
