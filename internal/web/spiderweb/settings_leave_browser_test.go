@@ -40,7 +40,7 @@ func goToFront(p *browserPage) {
 // visibilityState is redefined on the document and the event dispatched
 // by hand, since headless Chromium has no way to hide a page that keeps
 // running (no other tab comes forward, no window is minimised, and
-// emulating a hidden page through the DevTools protocol also freezes it).
+// the DevTools protocol's page lifecycle control only freezes a page).
 // The page reads only visibilityState and the event, both given here.
 func hidePage(p *browserPage) {
 	p.t.Helper()
