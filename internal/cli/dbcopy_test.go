@@ -42,7 +42,7 @@ func fill(t *testing.T, db string) {
 			t.Fatal(err)
 		}
 		// A revision of its own, which the copy carries.
-		if _, err := s.PutSettingsRev(ctx, g.Player, `{"v":"`+id+`"}`, int64(1800000000000+i)); err != nil {
+		if _, _, err := s.PutSettingsRev(ctx, g.Player, `{"v":"`+id+`"}`, int64(1800000000000+i)); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
@@ -84,6 +84,26 @@ func acmeCarried(t *testing.T, db string) {
 		data, found, err := s.ACMEGet(ctx, id+".example+rsa")
 		if err != nil || !found || !bytes.Equal(data, []byte{0, byte(i), 0xff, '\n'}) {
 			t.Fatalf("%s: the certificate cache's entry %s: %q %v %v", db, id, data, found, err)
+		}
+	}
+}
+
+// revCarried: each player's settings kept their revision through the
+// copy, so a write one older than fill's is not stored (the sums compare
+// rows without it). It writes nothing when the revision was carried.
+func revCarried(t *testing.T, db string) {
+	t.Helper()
+	ctx := context.Background()
+	s, err := storetest.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, id := range []string{"b", "a", "Ä", "c"} {
+		want := `{"v":"` + id + `"}`
+		kept, rev, err := s.PutSettingsRev(ctx, "p"+id, `{"v":"older"}`, int64(1800000000000+i-1))
+		if err != nil || kept != want || rev != int64(1800000000000+i) {
+			t.Fatalf("%s: an older write over p%s's copied settings kept %s rev %d (%v), want %s rev %d", db, id, kept, rev, err, want, 1800000000000+i)
 		}
 	}
 }
@@ -139,6 +159,9 @@ func TestDBCopy(t *testing.T) {
 	}
 	if got := sums(t, pg); !reflect.DeepEqual(got, want) {
 		t.Fatalf("the refused copy wrote: %+v", got)
+	}
+	for _, db := range []string{pg, back} {
+		revCarried(t, db)
 	}
 	for _, args := range [][]string{{"--from", from}, {"--from", from, "--to", from}, {"--to", pg, "x"}} {
 		if _, errOut, code := run(t, "", append([]string{"db", "copy"}, args...)...); code != exitUsage {

@@ -196,28 +196,40 @@ func (db *DB) Settings(ctx context.Context, player string) (string, error) {
 // PutSettings stores player's settings JSON as given, whatever revision
 // is kept (a write that carries none).
 func (db *DB) PutSettings(ctx context.Context, player, json string) error {
-	_, err := db.PutSettingsRev(ctx, player, json, spidergame.NoRevision)
+	_, _, err := db.PutSettingsRev(ctx, player, json, spidergame.NoRevision)
 	return err
+}
+
+// SettingsRev returns player's stored settings JSON and the revision
+// kept with them, as the SQLite store's does.
+func (db *DB) SettingsRev(ctx context.Context, player string) (string, int64, error) {
+	var s string
+	var rev int64
+	err := db.pool.QueryRow(ctx, `SELECT json, rev FROM settings WHERE player = $1`, player).Scan(&s, &rev)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "{}", 0, nil
+	}
+	return s, rev, err
 }
 
 // PutSettingsRev stores player's settings JSON with its revision rev,
 // unless the settings kept have a newer one, and returns the settings
-// kept afterwards, as the SQLite store's does. The check and the write
+// kept afterwards and their revision, as the SQLite store's does. The check and the write
 // are one statement (the conflicting row is locked and compared as it
 // stands); the newer settings left in place are read in the same
 // transaction, by a statement that sees the row that won.
-func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, error) {
-	kept := json
+func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, int64, error) {
+	kept, keptRev := json, int64(0)
 	err := db.tx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO settings (player, json, rev) VALUES ($1, $2, greatest($3::bigint, 0))
+		_, err := tx.Exec(ctx, `INSERT INTO settings (player, json, rev) VALUES ($1, $2, greatest($3::bigint, 0))
 			ON CONFLICT (player) DO UPDATE SET json = excluded.json, rev = greatest(settings.rev, excluded.rev)
 			WHERE $3::bigint < 0 OR excluded.rev >= settings.rev`, player, json, rev)
-		if err != nil || tag.RowsAffected() > 0 {
+		if err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT json FROM settings WHERE player = $1`, player).Scan(&kept)
+		return tx.QueryRow(ctx, `SELECT json, rev FROM settings WHERE player = $1`, player).Scan(&kept, &keptRev)
 	})
-	return kept, err
+	return kept, keptRev, err
 }
 
 // AdoptLegacy gives player every row stored before players existed (the

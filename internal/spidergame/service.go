@@ -68,8 +68,11 @@ type KeepStore interface {
 	PutSettings(ctx context.Context, player, json string) error
 	// PutSettingsRev stores the settings unless those kept have a newer
 	// revision, and returns the settings kept afterwards (NoRevision:
-	// stored whatever is kept).
-	PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, error)
+	// stored whatever is kept), with the revision kept.
+	PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, int64, error)
+	// SettingsRev returns the settings kept with their revision (which
+	// a write without one leaves, so their JSON's may differ).
+	SettingsRev(ctx context.Context, player string) (string, int64, error)
 	// AdoptLegacy gives player the rows stored before players existed,
 	// reporting whether there were any.
 	AdoptLegacy(ctx context.Context, player string) (bool, error)

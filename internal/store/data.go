@@ -209,19 +209,33 @@ func (db *DB) Settings(ctx context.Context, player string) (string, error) {
 // PutSettings stores player's settings JSON as given, whatever revision
 // is kept (a write that carries none). The caller validates it.
 func (db *DB) PutSettings(ctx context.Context, player, json string) error {
-	_, err := db.PutSettingsRev(ctx, player, json, spidergame.NoRevision)
+	_, _, err := db.PutSettingsRev(ctx, player, json, spidergame.NoRevision)
 	return err
+}
+
+// SettingsRev returns player's stored settings JSON and the revision
+// kept with them (which a write without one left as it was, so the
+// JSON's own "rev" may differ), or "{}" and 0 if none were stored.
+func (db *DB) SettingsRev(ctx context.Context, player string) (string, int64, error) {
+	var s string
+	var rev int64
+	err := db.r.QueryRowContext(ctx, `SELECT json, rev FROM settings WHERE player = ?`, player).Scan(&s, &rev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "{}", 0, nil
+	}
+	return s, rev, err
 }
 
 // PutSettingsRev stores player's settings JSON with its revision rev,
 // unless the settings kept have a newer one (a larger rev): a write held
 // up on its way must not undo a newer one. It returns the settings kept
-// afterwards: json, or the newer ones it left in place. A rev of
+// afterwards, json or the newer ones it left in place, with the revision
+// kept (SettingsRev). A rev of
 // spidergame.NoRevision is stored whatever is kept, and keeps the
 // revision kept. Compared and written in one statement, so two writes
 // cannot both pass the check. The caller validates json.
-func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, error) {
-	kept := json
+func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, int64, error) {
+	kept, keptRev := json, int64(0)
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO settings (player, json, rev) VALUES (?1, ?2, max(?3, 0))
 			ON CONFLICT (player) DO UPDATE SET json = excluded.json, rev = max(settings.rev, excluded.rev)
@@ -229,12 +243,12 @@ func (db *DB) PutSettingsRev(ctx context.Context, player, json string, rev int64
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n > 0 {
+		if _, err := res.RowsAffected(); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, `SELECT json FROM settings WHERE player = ?`, player).Scan(&kept)
+		return tx.QueryRowContext(ctx, `SELECT json, rev FROM settings WHERE player = ?`, player).Scan(&kept, &keptRev)
 	})
-	return kept, err
+	return kept, keptRev, err
 }
 
 // AdoptLegacy gives player every row stored before players existed (the

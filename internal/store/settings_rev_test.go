@@ -32,8 +32,9 @@ func TestMigrationSettingsRev(t *testing.T) {
 		{`{"sound":true,"rev":1}`, 1, `{"sound":true,"rev":1}`},
 		{`{"sound":false,"rev":0}`, 0, `{"sound":true,"rev":1}`},
 	} {
-		if kept := must(db.PutSettingsRev(ctx, "p", w.js, w.rev)); kept != w.kept {
-			t.Fatalf("writing %s after the migration: kept %s, want %s", w.js, kept, w.kept)
+		kept, rev, err := db.PutSettingsRev(ctx, "p", w.js, w.rev)
+		if err != nil || kept != w.kept || rev != 1 {
+			t.Fatalf("writing %s after the migration: kept %s rev %d (%v), want %s rev 1", w.js, kept, rev, err, w.kept)
 		}
 	}
 }

@@ -314,13 +314,13 @@ func (s *Handlers) stats(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Handlers) getSettings(w http.ResponseWriter, r *http.Request) error {
-	js, err := s.db.Settings(r.Context(), web.Player(r))
+	js, rev, err := s.db.SettingsRev(r.Context(), web.Player(r))
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	io.WriteString(w, js)
+	io.WriteString(w, withRev(js, rev))
 	return nil
 }
 
@@ -337,8 +337,9 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	rev = clampRev(rev, s.now())
 	js := strings.TrimSpace(string(b))
-	kept, err := s.db.PutSettingsRev(r.Context(), web.Player(r), js, rev)
+	kept, keptRev, err := s.db.PutSettingsRev(r.Context(), web.Player(r), js, rev)
 	if err != nil {
 		return err
 	}
@@ -350,8 +351,46 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 		s.log.WarnContext(r.Context(), "spider: recording a player as seen", "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	io.WriteString(w, kept)
+	io.WriteString(w, withRev(kept, keptRev))
 	return nil
+}
+
+// revAhead is how far past the server's clock a settings write's
+// revision may be (clampRev).
+const revAhead = time.Minute
+
+// clampRev bounds a write's revision to the server's time plus revAhead:
+// a device whose clock runs ahead (or a hand-made revision) would
+// otherwise keep its settings over every later change from the other
+// devices until that time came. A little margin leaves the order of
+// changes made within it, on clocks that agree, as the page made them.
+func clampRev(rev int64, now time.Time) int64 {
+	if rev == spidergame.NoRevision {
+		return rev
+	}
+	return min(rev, now.Add(revAhead).UnixMilli())
+}
+
+// withRev is settings JSON js with "rev" set to rev, the revision kept
+// with it: a write without one (a page from before revisions) stores
+// JSON whose own says nothing of the revision kept, and a clamped one
+// (clampRev) JSON whose own is larger. The page compares an answer with
+// what it sent, so the two must never disagree in one.
+func withRev(js string, rev int64) string {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(js), &obj); err != nil || obj == nil {
+		return js // stored before settings were checked: as it is
+	}
+	// Agreeing already (no "rev" reads as 0): as stored, byte for byte.
+	if own, ok := obj["rev"]; (!ok && rev == 0) || (ok && string(own) == strconv.FormatInt(rev, 10)) {
+		return js
+	}
+	obj["rev"] = json.RawMessage(strconv.FormatInt(rev, 10))
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return js
+	}
+	return string(b)
 }
 
 // settingsRev reads a settings write's revision ("rev"): a whole number

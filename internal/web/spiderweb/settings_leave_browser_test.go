@@ -36,7 +36,12 @@ func goToFront(p *browserPage) {
 // hidePage tells p's page it is hidden, as the browser does when another
 // tab is brought forward or the window is minimised (visibilityState
 // "hidden", then visibilitychange), the page staying alive: no pagehide,
-// and nothing the browser cancels by itself.
+// and nothing the browser cancels by itself. The hidden state is faked:
+// visibilityState is redefined on the document and the event dispatched
+// by hand, since headless Chromium has no way to hide a page that keeps
+// running (no other tab comes forward, no window is minimised, and
+// the DevTools protocol's page lifecycle control only freezes a page).
+// The page reads only visibilityState and the event, both given here.
 func hidePage(p *browserPage) {
 	p.t.Helper()
 	p.eval(`Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});

@@ -3,6 +3,7 @@ package spiderweb
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSettingsRevision: a settings write carries the page's revision
@@ -12,7 +13,8 @@ import (
 // revision that is no whole number from 0 to the bound is refused 400
 // with the reason, and changes nothing.
 func TestSettingsRevision(t *testing.T) {
-	h := newHarness(t, Options{})
+	// A clock past the revisions written, so that none is clamped.
+	h := newHarness(t, Options{Now: func() time.Time { return time.UnixMilli(1900000000000) }})
 	put := func(body, want string) {
 		t.Helper()
 		if b := strings.TrimSpace(string(h.call("PUT", "/api/settings", body, 200, nil))); b != want {
@@ -48,10 +50,63 @@ func TestSettingsRevision(t *testing.T) {
 	if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != newer {
 		t.Errorf("refused writes changed the settings: %s, want %s", b, newer)
 	}
-	put(`{"sound":false,"rev":1000000000000000}`, `{"sound":false,"rev":1000000000000000}`) // the bound itself
-	put(`{"sound":true}`, `{"sound":true}`)                                                 // no revision: stored
+	// The bound itself is taken, clamped to the server's time and a minute.
+	put(`{"sound":false,"rev":1000000000000000}`, `{"rev":1900000060000,"sound":false}`)
+	// No revision: stored, answered with the revision kept.
+	put(`{"sound":true}`, `{"rev":1900000060000,"sound":true}`)
 	h.restart()
-	if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != `{"sound":true}` {
+	if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != `{"rev":1900000060000,"sound":true}` {
 		t.Errorf("after a restart the server keeps %s", b)
+	}
+}
+
+// TestSettingsAnswerRev: what GET and PUT answer always carries the
+// revision kept, so a write refused after one without a revision (a page
+// from before revisions) is not answered with settings that look older
+// than the write, which the page would take for its own stored.
+func TestSettingsAnswerRev(t *testing.T) {
+	now := time.UnixMilli(1800000000000)
+	h := newHarness(t, Options{Now: func() time.Time { return now }})
+	put := func(body, want string) {
+		t.Helper()
+		if b := strings.TrimSpace(string(h.call("PUT", "/api/settings", body, 200, nil))); b != want {
+			t.Errorf("PUT %s answered %s, want %s", body, b, want)
+		}
+		if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != want {
+			t.Errorf("after PUT %s GET answers %s, want %s", body, b, want)
+		}
+	}
+	if b := strings.TrimSpace(string(h.call("GET", "/api/settings", "", 200, nil))); b != `{}` {
+		t.Errorf("no settings kept: GET answers %s, want {}", b)
+	}
+	put(`{"verbose":false,"rev":1800000030000}`, `{"verbose":false,"rev":1800000030000}`)
+	put(`{"verbose":true}`, `{"rev":1800000030000,"verbose":true}`)
+	// Older than the revision kept: refused, answered with what is kept.
+	put(`{"sound":false,"rev":1800000000000}`, `{"rev":1800000030000,"verbose":true}`)
+	put(`{"sound":false,"rev":1800000030001}`, `{"sound":false,"rev":1800000030001}`)
+}
+
+// TestSettingsRevClamped: a revision ahead of the server's clock by more
+// than a minute (a device whose clock runs ahead, or a hand-made one) is
+// taken as the server's time plus a minute, so a change made a little
+// later on another device is still kept over it.
+func TestSettingsRevClamped(t *testing.T) {
+	t0 := time.UnixMilli(1800000000000)
+	now := t0
+	h := newHarness(t, Options{Now: func() time.Time { return now }})
+	for _, tc := range []struct {
+		at         time.Duration // the server's clock, past t0
+		body, want string
+	}{
+		{0, `{"sound":false,"rev":1800003600000}`, `{"rev":1800000060000,"sound":false}`},              // an hour ahead
+		{time.Minute / 2, `{"sound":true,"rev":1800000030000}`, `{"rev":1800000060000,"sound":false}`}, // older than the clamped one
+		{2 * time.Minute, `{"sound":true,"rev":1800000120000}`, `{"sound":true,"rev":1800000120000}`},  // later: taken over it
+		{2 * time.Minute, `{"sound":false,"rev":1000000000000000}`, `{"rev":1800000180000,"sound":false}`},
+		{4 * time.Minute, `{"sound":true,"rev":1800000240000}`, `{"sound":true,"rev":1800000240000}`},
+	} {
+		now = t0.Add(tc.at)
+		if b := strings.TrimSpace(string(h.call("PUT", "/api/settings", tc.body, 200, nil))); b != tc.want {
+			t.Errorf("at %v PUT %s answered %s, want %s", tc.at, tc.body, b, tc.want)
+		}
 	}
 }

@@ -223,6 +223,7 @@ function bind() {
     changed: () => { showLooks(); layout(); render(); },
     refused: (e, kept) => failure({ message: `Settings not saved: the server refused them (${e.message}).` +
       (kept ? " Showing the settings it keeps." : "") }),
+    kept: () => info("Settings changed on another device were kept."),
   });
   $("#stats-group").addEventListener("change", () => { $("#stats-group").dataset.touched = "1"; showStats(); });
   $("#file-input").addEventListener("change", (e) => loadFile(e.target.files[0]));

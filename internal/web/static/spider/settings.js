@@ -47,6 +47,10 @@ function mergeSettings(src) {
 // for settings from before revisions.
 const rev = (s) => (s && Number.isInteger(s.rev) ? s.rev : 0);
 
+// withoutRev is settings s as the page knows them, less their revision:
+// what a write's answer is compared by.
+const withoutRev = (s) => { const { rev: _, ...rest } = mergeSettings(s); return JSON.stringify(rest); };
+
 // MAX_REV is the largest revision the server takes
 // (spidergame.MaxRevision).
 const MAX_REV = 1e15;
@@ -121,17 +125,20 @@ function markUnsent(on) {
 
 // hooks are the page's (initSettings): changed redraws it for settings
 // another tab changed; refused tells the player of a write the server
-// refused. The front page, which only reads the looks, sets none.
-const hooks = { changed: () => {}, refused: () => {} };
+// refused; kept tells of a write answered with other settings the
+// server keeps (another device's). The front page, which only reads the
+// looks, sets none.
+const hooks = { changed: () => {}, refused: () => {}, kept: () => {} };
 
 // initSettings makes this tab follow the settings the browser's other
 // tabs change: each change writes the browser's copy (localStorage),
 // and the browser tells the other tabs (the storage event), which show
 // it. A tab that kept the settings it loaded wrote them all back at its
 // next change, undoing those changed in another tab meanwhile.
-export function initSettings({ changed, refused }) {
+export function initSettings({ changed, refused, kept }) {
   hooks.changed = changed;
   hooks.refused = refused;
+  hooks.kept = kept;
   window.addEventListener("pagehide", flushSettings);
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushSettings(); });
   window.addEventListener("storage", (e) => {
@@ -232,9 +239,13 @@ function sendSettings(keepalive = false) {
     if (changedSince()) { markUnsent(true); again = true; }
     else {
       markUnsent(false);
-      // The server keeps newer settings than these (another device's):
-      // they are the browser's copy from now on.
-      if (rev(kept) > rev(s)) adopt(kept);
+      // The server answers what it keeps, with its revision. Settings
+      // other than those sent were not stored: the server keeps another
+      // device's, which are the browser's copy from now on, and the
+      // player is told. The same settings with another revision (one
+      // the server clamped to its clock) were stored.
+      if (withoutRev(kept) !== withoutRev(s)) { adopt(kept); hooks.kept(); }
+      else if (rev(kept) !== rev(s)) adopt(kept);
     }
   }, (e) => {
     if (replaced()) return;
