@@ -394,10 +394,9 @@ func (h *Hub) mayCreate(creator, addr string) error {
 	return nil
 }
 
-// fullErr is the refusal at MaxTables, counting as it says: the tables
-// run here, and those waiting to start again (adrift), which hold places
-// too. It said "N tables open" with N the limit, tables waiting
-// included: wrong by those. h.mu must be held.
+// fullErr is the refusal at MaxTables, counting both kinds of place:
+// the tables run here, and those waiting to start again (adrift), so
+// that the numbers it gives add up to the limit. h.mu must be held.
 func (h *Hub) fullErr() error {
 	if n := len(h.adrift.ids); n > 0 {
 		return fmt.Errorf("%w: %d tables open and %d waiting to start again (the limit is %d)",
