@@ -106,8 +106,8 @@ func TestLongServeBenchServers(t *testing.T) {
 // TestServeBenchSaysStore: the live-table report says the database its
 // servers ran on: a temporary SQLite file when --servers is given no
 // --db, the file given, PostgreSQL, or, with --target and no --db, that
-// the servers' database is not known here. It said "on unknown" or "on
-// sqlite", a temporary file and the user's alike.
+// the servers' database is not known here: a temporary file and the
+// user's are told apart.
 func TestServeBenchSaysStore(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -201,9 +201,17 @@ func layoutSuits(counts map[card.Card]int) (int, string) {
 	case !seen[card.Clubs] && !seen[card.Diamonds] && !seen[card.Hearts]:
 		return 1, "spades alone"
 	case !seen[card.Clubs] && !seen[card.Diamonds]:
-		return 2, strings.Join(names, " and ")
+		return 2, inWords(names)
 	}
-	return 4, strings.Join(names, ", ")
+	return 4, inWords(names)
+}
+
+// inWords lists names as a sentence does: "a, b and c".
+func inWords(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // describe names the game for summaries.

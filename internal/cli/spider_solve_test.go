@@ -263,7 +263,6 @@ func FuzzParseRange(f *testing.F) {
 // typed with a suit not in play, under the right --suits, keeps the
 // error that names it.
 func TestSolveLayoutSuits(t *testing.T) {
-	dir := t.TempDir()
 	layout := func(tb testing.TB, suits int, edit func(string) string) string {
 		tb.Helper()
 		g, err := spider.NewGame(617, spider.Options{Suits: suits})
@@ -271,7 +270,7 @@ func TestSolveLayoutSuits(t *testing.T) {
 			tb.Fatal(err)
 		}
 		pos := g.Position()
-		path := filepath.Join(dir, fmt.Sprintf("s%d-%d.txt", suits, len(tb.Name())))
+		path := filepath.Join(tb.TempDir(), fmt.Sprintf("s%d.txt", suits)) // a directory of each test's own
 		if err := os.WriteFile(path, []byte(edit(pos.FormatLayout())), 0o644); err != nil {
 			tb.Fatal(err)
 		}
@@ -292,7 +291,7 @@ func TestSolveLayoutSuits(t *testing.T) {
 		{"2 suits read as 1", 2, same, []string{"--suits", "1"},
 			" holds spades and hearts, the suits of a 2-suit game, not a 1-suit one: give --suits 2\n"},
 		{"4 suits read as 2", 4, same, []string{"--suits", "2"},
-			" holds spades, hearts, diamonds, clubs, the suits of a 4-suit game, not a 2-suit one: give --suits 4\n"},
+			" holds spades, hearts, diamonds and clubs, the suits of a 4-suit game, not a 2-suit one: give --suits 4\n"},
 		{"2 suits with a card mistyped", 2, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
 			" holds spades and hearts, the suits of a 2-suit game, not a 4-suit one: give --suits 2 " +
 				"(with it, still: bad format: KH appears 5 times, KS appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card)\n"},
@@ -300,10 +299,10 @@ func TestSolveLayoutSuits(t *testing.T) {
 		// the count with the fewest wrong cards is named, not the fewest
 		// suits that hold every suit seen (4, fifty cards wrong).
 		{"2 suits with a heart typed as a diamond, read as 1", 2, func(s string) string { return strings.Replace(s, "KH", "KD", 1) }, []string{"--suits", "1"},
-			" holds spades, hearts, diamonds, but its cards fit a 2-suit game best, not a 1-suit one: give --suits 2 " +
+			" holds spades, hearts and diamonds, but its cards fit a 2-suit game best, not a 1-suit one: give --suits 2 " +
 				"(with it, still: bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play)\n"},
 		{"2 suits with a heart typed as a diamond, read as 4", 2, func(s string) string { return strings.Replace(s, "KH", "KD", 1) }, nil,
-			" holds spades, hearts, diamonds, but its cards fit a 2-suit game best, not a 4-suit one: give --suits 2 " +
+			" holds spades, hearts and diamonds, but its cards fit a 2-suit game best, not a 4-suit one: give --suits 2 " +
 				"(with it, still: bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play)\n"},
 		{"1 suit with a spade typed as a heart, read as 4", 1, func(s string) string { return strings.Replace(s, "KS", "KH", 1) }, nil,
 			" holds spades and hearts, but its cards fit a 1-suit game best, not a 4-suit one: give --suits 1 " +

@@ -203,23 +203,34 @@ func TestNodeCloseHeartbeatStuckGivesBack(t *testing.T) {
 	}
 }
 
+// withDeadServer is a database of its own (its url), opened (a) for
+// servers that look for dead servers to forget at every heartbeat, with
+// a server 'dead' whose last heartbeat was two hours ago, and a
+// connection of its own to it; all closed when tb ends.
+func withDeadServer(tb testing.TB) (url string, a *pgstore.DB, c *pgx.Conn) {
+	tb.Helper()
+	ctx := context.Background()
+	url = pgtest.DB(tb)
+	pgstore.SetForgetEvery(tb, 1)
+	a, err := pgstore.Open(ctx, url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { a.Close() })
+	c = connect(tb, url)
+	tb.Cleanup(func() { c.Close(ctx) })
+	if _, err := c.Exec(ctx, `INSERT INTO servers (id, addr, heartbeat) VALUES ('dead', 'd:1', now() - interval '2 hours')`); err != nil {
+		tb.Fatal(err)
+	}
+	return url, a, c
+}
+
 // TestNodeCloseDuringForgetQuiet: a server stopping while its heartbeat
 // looks for dead servers to forget (here waiting on a lock on a dead
 // one's row) cuts it, and logs no failure of it: the stop is no fault.
 func TestNodeCloseDuringForgetQuiet(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.DB(t)
-	pgstore.SetForgetEvery(t, 1)
-	a, err := pgstore.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	locker := connect(t, url)
-	defer locker.Close(ctx)
-	if _, err := locker.Exec(ctx, `INSERT INTO servers (id, addr, heartbeat) VALUES ('dead', 'd:1', now() - interval '2 hours')`); err != nil {
-		t.Fatal(err)
-	}
+	url, a, locker := withDeadServer(t)
 	tx := lockServer(t, locker, "dead")
 	defer tx.Rollback(ctx)
 	var mu sync.Mutex
@@ -258,18 +269,7 @@ func TestNodeCloseDuringForgetQuiet(t *testing.T) {
 // though the setting is then made too large for any look to come.
 func TestNodeForgetEveryAtJoin(t *testing.T) {
 	ctx := context.Background()
-	url := pgtest.DB(t)
-	pgstore.SetForgetEvery(t, 1)
-	a, err := pgstore.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	watch := connect(t, url)
-	defer watch.Close(ctx)
-	if _, err := watch.Exec(ctx, `INSERT INTO servers (id, addr, heartbeat) VALUES ('dead', 'd:1', now() - interval '2 hours')`); err != nil {
-		t.Fatal(err)
-	}
+	_, a, watch := withDeadServer(t)
 	na, err := a.Join(ctx, pgstore.NodeOptions{Addr: "a:1", Lease: 3 * time.Second, Beat: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,8 @@ func (h *Hub) scan() {
 		}
 		// Nothing is taken while what is held is unknown: a table still
 		// running here must stop before a new claim of it starts a copy.
-		if h.dropLost() {
+		if held, ok := h.dropLost(); ok {
+			h.giveBackStrays(held)
 			h.resumeAdrift()
 			h.takeOrphans()
 		}
@@ -90,7 +91,7 @@ func (h *Hub) dropAdrift() bool {
 // table would stay this server's: the store is out of reach here, so
 // the give-back fails, and once it answers again the renewed lease keeps
 // the table held and run nowhere. Past even that room (not met), an id
-// is logged, not forgotten silently.
+// is logged, and given back once the store answers (giveBackStrays).
 func (h *Hub) noteAdrift(stopped []string) {
 	var over []string
 	h.mu.Lock()
@@ -103,7 +104,7 @@ func (h *Hub) noteAdrift(stopped []string) {
 	}
 	h.mu.Unlock()
 	if len(over) > 0 {
-		h.o.Logf("lease ran out: %d tables stopped past the %d to start again, held and run nowhere until this server stops: %s",
+		h.o.Logf("lease ran out: %d tables stopped past the %d to start again, given back once the database answers: %s",
 			len(over), 2*h.o.MaxTables, strings.Join(over, " "))
 	}
 }
@@ -211,8 +212,9 @@ func (h *Hub) forgetAdrift(id string) {
 // server took them while this one could not renew its lease), together
 // (loseAll); one that did not stop in time is tried again at the next
 // scan. Tables started after the question was asked are not judged by
-// its answer. It reports whether it could ask.
-func (h *Hub) dropLost() bool {
+// its answer. It returns what this server holds, and whether it could
+// ask.
+func (h *Hub) dropLost() (map[string]bool, bool) {
 	h.mu.Lock()
 	gen := h.gen
 	h.mu.Unlock()
@@ -223,7 +225,7 @@ func (h *Hub) dropLost() bool {
 		if h.ctx.Err() == nil {
 			h.o.Logf("checking the tables held: %v", err)
 		}
-		return false
+		return nil, false
 	}
 	h.mu.Lock()
 	var lost []*Table
@@ -248,7 +250,29 @@ func (h *Hub) dropLost() bool {
 		h.o.Logf("another server holds tables run here: %d of %d stopped; the rest did not stop in time (a store write hung) and are tried again at the next scan",
 			len(stopped), len(lost))
 	}
-	return true
+	return held, true
+}
+
+// giveBackStrays gives back the tables this server holds (held, as
+// asked before) but neither runs nor will start again (adrift): one
+// whose give-back failed (giveBack, released) stays this server's, its
+// lease renewed by the heartbeat, and run nowhere. Given back before
+// takeOrphans, such a table is taken again at once by this scan if it
+// has room (and can run it), else by another server's.
+func (h *Hub) giveBackStrays(held map[string]bool) {
+	var strays []Stored
+	h.mu.Lock()
+	for id := range held {
+		if _, run := h.tables[id]; !run && !h.adrift.ids[id] {
+			strays = append(strays, Stored{ID: id})
+		}
+	}
+	h.mu.Unlock()
+	if len(strays) == 0 {
+		return
+	}
+	slices.SortFunc(strays, func(a, b Stored) int { return strings.Compare(a.ID, b.ID) })
+	h.giveBack(strays)
 }
 
 // takeOrphans claims what orphaned tables this hub has room for and

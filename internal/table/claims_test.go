@@ -270,14 +270,16 @@ func TestRematchElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	var there *table.Table
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := time.Now().Add(waitTimeout); ; {
 		_, errA := a.hub.Table(re.ID())
 		if tb, errB := b.hub.Table(re.ID()); errB == nil && errA != nil {
 			there = tb
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the rematch table did not move to B")
+			r, err := a.n.Route(bg, re.ID())
+			t.Fatalf("the rematch table did not move to B in %v: at A %v; its row %+v (%v), A is %s, B is %s\nA's log %q\nB's log %q",
+				waitTimeout, errA, r, err, a.n.ID(), b.n.ID(), a.logs(), b.logs())
 		}
 		time.Sleep(testScan / 2) // the servers' next scans
 	}

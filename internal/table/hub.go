@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -295,17 +296,27 @@ func (h *Hub) Close() {
 	h.mu.Unlock()
 	h.cancel()
 	h.wg.Wait()
-	// The scan has exited: adrift is no longer written. An id another
-	// server took since is not this server's to release; the store's
-	// Release gives up only those it still holds.
-	for _, id := range h.adrift.list() {
+	if h.o.Claims == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
+	defer cancel()
+	// The scan has exited: adrift is no longer written, and nothing is
+	// claimed any more. What the store says this server holds is given
+	// back too: a table started after the list above was made, or one
+	// whose give-back failed. An id another server took since is not
+	// this server's to release; the store's Release gives up only those
+	// it still holds.
+	more := h.adrift.list()
+	if held, err := h.o.Claims.Held(ctx); err == nil {
+		more = append(more, slices.Sorted(maps.Keys(held))...)
+	}
+	for _, id := range more {
 		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
-	if h.o.Claims != nil && len(ids) > 0 {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(h.ctx), releaseTimeout)
-		defer cancel()
+	if len(ids) > 0 {
 		if err := h.o.Claims.Release(ctx, ids); err != nil {
 			h.o.Logf("releasing %d tables: %v", len(ids), err)
 		}
@@ -394,10 +405,9 @@ func (h *Hub) mayCreate(creator, addr string) error {
 	return nil
 }
 
-// fullErr is the refusal at MaxTables, counting as it says: the tables
-// run here, and those waiting to start again (adrift), which hold places
-// too. It said "N tables open" with N the limit, tables waiting
-// included: wrong by those. h.mu must be held.
+// fullErr is the refusal at MaxTables, counting both kinds of place:
+// the tables run here, and those waiting to start again (adrift), so
+// that the numbers it gives add up to the limit. h.mu must be held.
 func (h *Hub) fullErr() error {
 	if n := len(h.adrift.ids); n > 0 {
 		return fmt.Errorf("%w: %d tables open and %d waiting to start again (the limit is %d)",
