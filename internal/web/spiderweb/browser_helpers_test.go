@@ -253,11 +253,21 @@ func (p *browserPage) clickSel(sel string) {
 	p.step("clicking "+sel, chromedp.Click(chromedp.CSS(sel)))
 }
 
-// menu opens a toolbar menu and picks an item.
+// menu opens a toolbar menu and picks an item. The button is clicked
+// once free (webtest.Free); if the menu then does not open, the failure
+// says what lay at the button's middle.
 func (p *browserPage) menu(menuButton, item string) {
 	p.t.Helper()
-	p.clickSel(menuButton)
-	p.waitJS(fmt.Sprintf(`document.querySelector(%q).closest(".menu").querySelector("[role=menu]:not([hidden])")`, menuButton), "the menu to open")
+	if err := webtest.ClickFree(p.ctx, menuButton); err != nil {
+		p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+		p.t.Fatal(err)
+	}
+	if err := webtest.Wait(p.ctx, fmt.Sprintf(`document.querySelector(%q).closest(".menu").querySelector("[role=menu]:not([hidden])")`, menuButton), "the menu to open"); err != nil {
+		p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+		var at string
+		p.eval(webtest.At(menuButton), &at)
+		p.t.Fatalf("%v; the menu's button: %s", err, at)
+	}
 	p.clickSel(item)
 }
 
