@@ -145,6 +145,9 @@ func randomPlay(t *testing.T, deals int) {
 			n = card.MaxDeal - uint64(i)
 		}
 		t.Run(fmt.Sprintf("deal%d-%s-%d", n, o.Variant, o.Suits), func(t *testing.T) {
+			// Each deal has its own game and generator, and every is only
+			// read: the deals run side by side.
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(n, 7))
 			g := mustGame(t, n, o)
 			var buf [256]Move

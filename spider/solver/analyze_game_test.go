@@ -202,6 +202,7 @@ func TestLongAnalyzeSmallGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	analyzeSmallGames(t, 15, true)
 }
 
@@ -365,6 +366,7 @@ func TestLongAnalyzeFourSuitGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	for _, deal := range []uint64{1, 11} {
 		g, err := spider.NewGame(deal, spider.Options{Suits: 4})
 		if err != nil {

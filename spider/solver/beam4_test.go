@@ -71,6 +71,7 @@ func TestLongFullBeamWins4Suits(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	for _, c := range []struct {
 		deal uint64
 		want int
@@ -101,6 +102,7 @@ func TestLongSolveUsesFullBeam4Suits(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	solveShorterThan(t, 16, 4, 20_000_000, 170)
 }
 

@@ -362,6 +362,7 @@ func TestLongBeamMatchesReference(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	beamMatchesReference(t, 200, 300_000)
 }
 

@@ -85,6 +85,12 @@ var fairConfigs = []struct {
 	rollouts bool
 }{{0, false}, {0, true}, {2000, false}, {2000, true}}
 
+// longSkip is what a long test says under -short. Past the skip, every
+// long test but TestLongWideBeamSolvesWhatStagedMisses calls t.Parallel:
+// they search within node limits, never a time limit, and set no package
+// state, so make test-long keeps both cores busy with them. That one sets
+// wideStart and stays sequential; Go ends every sequential test before it
+// resumes the parallel ones.
 const longSkip = "long: make test-long runs it"
 
 // TestHintIgnoresHiddenCards: deal 1 in the short suite, deals 1-3 in
@@ -95,6 +101,7 @@ func TestLongHintIgnoresHiddenCards(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	hintIgnoresHiddenCards(t, 1, 2, 3)
 }
 
@@ -149,6 +156,7 @@ func TestLongAutoplayIgnoresHiddenCards(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	autoplayIgnoresHiddenCards(t, fairConfigs...)
 }
 
@@ -226,6 +234,7 @@ func TestLongAutoplayReplaysAndWins(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	tests := []struct {
 		deal     uint64
 		judge    int64
@@ -400,6 +409,7 @@ func TestLongAutoplayDeterministic(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	autoplayDeterministic(t, 12)
 }
 
@@ -430,6 +440,7 @@ func TestLongJudgeLine(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	judgeLine(t, 6, []int{1, 2, 4}, 1, 5)
 }
 
@@ -623,6 +634,7 @@ func TestLongEndgameIgnoresHiddenCards(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	p := endgamePosition(t, 3, 2)
 	o := FairOptions{Samples: 3, Nodes: 4000, JudgeNodes: 2000, Rollouts: true, EndgameWorlds: 6, EndgameNodes: 5000}
 	sameHint(t, &p, permuteHidden(t, &p, 5), o)
@@ -704,6 +716,7 @@ func TestLongEndgameRolloutsUseEveryWorld(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	p := layout(t, deal10Endgame, 1)
 	line := decide(t, p, AutoplayOptions, 134)
 	if got, want := fmt.Sprint(line), "[move 10 2 2 move 1 2 2 move 5 3 4]"; got != want {
@@ -737,6 +750,7 @@ func TestLongDeepJudgeKeepsWinnable(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	p := layout(t, deal41Endgame, 2)
 	choose := func(o FairOptions) []spider.Move { return decide(t, p, o, 142) }
 	winnable := func(line []spider.Move) Status {
@@ -768,6 +782,7 @@ func TestLongDeepValueIgnoresHiddenCards(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	deepValueIgnoresHiddenCards(t, 2)
 }
 

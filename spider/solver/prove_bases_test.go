@@ -42,6 +42,7 @@ func TestLongBaseProofMovesCover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: the short suite has TestBaseProofMovesCover")
 	}
+	t.Parallel()
 	baseMovesCover(t, 1, 8, 60, 300_000, 1000)
 }
 
@@ -127,6 +128,7 @@ func TestLongBaseProofAgrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: the short suite has TestBaseProofAgrees")
 	}
+	t.Parallel()
 	baseAgrees(t, 1, 4, 40, 300_000, 300_000)
 }
 
@@ -344,6 +346,7 @@ func TestLongBaseProofWideCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about 150 000 base-proof states")
 	}
+	t.Parallel()
 	g := greedyGame(t, 3)
 	for _, c := range []struct {
 		cap  int // 0: the one 1 GB sets

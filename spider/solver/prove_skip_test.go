@@ -33,6 +33,7 @@ func TestLongProveSkipsOnlyKnown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long sweep; TestProveSkipsOnlyKnown covers it under -short")
 	}
+	t.Parallel()
 	proveSkipSweep(t, skipSweep{deals: 2, points: 3, small: map[int]int{1: 32, 2: 32, 4: 32}, keep: []int{2, 3}, nodes: 20_000})
 }
 

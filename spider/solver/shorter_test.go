@@ -62,6 +62,7 @@ func TestLongSolveLinesShorter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	var with, without int
 	for n := uint64(1); n <= 3; n++ {
 		p, err := spider.NewDeal(n, spider.Spider, spider.Rules{Suits: 1})

@@ -259,6 +259,7 @@ func TestLongSolveAgreesWithBruteForce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	solveAgreesWithBruteForce(t, 400)
 }
 
@@ -305,6 +306,7 @@ func TestLongSolutionsReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	solutionsReplay(t, false)
 }
 

@@ -86,6 +86,7 @@ func TestLongValueData(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	s, err := ValueData(context.Background(), 2, spider.Options{Suits: 1}, 300, 200_000, FairOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -166,6 +166,7 @@ func TestLongWideBeamOtherWeights(t *testing.T) {
 	if testing.Short() {
 		t.Skip(longSkip)
 	}
+	t.Parallel()
 	p, err := spider.NewDeal(210, spider.Spider, spider.Rules{Suits: 4})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ func TestLongWinnableCache(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	t.Parallel()
 	winnableCache(t, true)
 }
 
