@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"cardtable/spider"
@@ -207,75 +208,102 @@ func TestLongAnalyzeSmallGames(t *testing.T) {
 }
 
 func analyzeSmallGames(t *testing.T, want int, stocks bool) {
+	// The games come from one generator, in turn, so they are the same
+	// whatever runs alongside; each is then checked in a subtest of its
+	// own, side by side (brute force takes most of the time).
 	r := rand.New(rand.NewPCG(24, 24))
 	opts := []spider.Options{{Suits: 4}, {Suits: 4, Variant: spider.Spider, AutoRemove: true}}
-	found, tries := 0, 0
-	var bruteWin, bruteLost, turned int // points checked by brute force; games lost on the way
-	for found < want && tries < 200*want {
+	var games []*spider.Game
+	tries := 0
+	for len(games) < want && tries < 200*want {
 		tries++
-		o := opts[found%len(opts)]
-		stock := stocks && found%3 != 0
-		g, ok := smallGame(t, r, o, stock)
-		if !ok {
-			continue
-		}
-		found++
-		n := g.MovesPlayed()
-		a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 2_000_000}})
-		if !a.Complete() {
-			t.Fatalf("game %d (%d moves): not complete: %+v", found, n, a.Points)
-		}
-		last := a.LastWinnable
-		checkAnalysis(t, a, n, last)
-		if a.Solves > logBound(n) {
-			t.Errorf("game %d: %d solves for %d points", found, a.Solves, n+1)
-		}
-		// Brute force at the points that matter: the opening, the last
-		// winnable point, the first lost one and the end (every point
-		// would take too long: a lost position is searched to its end).
-		c := g.Clone()
-		for k := n; k >= 0; k-- {
-			if k != 0 && k != last && k != last+1 && k != n {
-				if err := c.Undo(); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			win, ok := bruteWinnable(t, c.Position(), 100_000)
-			switch {
-			case ok && win != (k <= last):
-				t.Fatalf("game %d point %d: brute force says winnable=%v, the analysis %s", found, k, win, a.Points[k].Verdict)
-			case ok && win:
-				bruteWin++
-			case ok:
-				bruteLost++
-			}
-			if k > 0 {
-				if err := c.Undo(); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if last >= 0 && last < n {
-			turned++
-		}
-		if last >= 0 {
-			replayLine(t, g, last, a.Line)
-		}
-		if o.AutoRemove {
-			for _, m := range a.Line {
-				if m.Kind == spider.Remove {
-					t.Fatalf("game %d: a removal in the line of an auto-remove game", found)
-				}
-			}
+		o := opts[len(games)%len(opts)]
+		stock := stocks && len(games)%3 != 0
+		if g, ok := smallGame(t, r, o, stock); ok {
+			games = append(games, g)
 		}
 	}
-	t.Logf("%d games in %d tries, %d lost on the way; brute force confirmed %d winnable and %d lost points", found, tries, turned, bruteWin, bruteLost)
+	if len(games) < want {
+		t.Fatalf("%d games in %d tries, want %d", len(games), tries, want)
+	}
+	var mu sync.Mutex
+	var bruteWin, bruteLost, turned int // points checked by brute force; games lost on the way
+	t.Run("games", func(t *testing.T) {
+		for i, g := range games {
+			t.Run(fmt.Sprint(i+1), func(t *testing.T) {
+				t.Parallel()
+				win, lost, turn := analyzeSmallGame(t, i+1, g)
+				mu.Lock()
+				defer mu.Unlock()
+				bruteWin, bruteLost, turned = bruteWin+win, bruteLost+lost, turned+turn
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	t.Logf("%d games in %d tries, %d lost on the way; brute force confirmed %d winnable and %d lost points", len(games), tries, turned, bruteWin, bruteLost)
 	// Winnable points need no brute force: the line replayed from the
 	// last winnable one proves it, and the points before it follow.
-	if found < want || bruteLost == 0 || (stocks && turned == 0) {
+	if bruteLost == 0 || (stocks && turned == 0) {
 		t.Fatalf("want %d games, some lost on the way, and losses confirmed by brute force", want)
 	}
+}
+
+// analyzeSmallGame checks game number found of analyzeSmallGames: it
+// returns the points brute force confirmed winnable and lost, and 1 if
+// the game threw its win away.
+func analyzeSmallGame(t *testing.T, found int, g *spider.Game) (bruteWin, bruteLost, turned int) {
+	n := g.MovesPlayed()
+	a := Analyze(context.Background(), g, AnalyzeLimits{Position: Limits{Nodes: 2_000_000}})
+	if !a.Complete() {
+		t.Fatalf("game %d (%d moves): not complete: %+v", found, n, a.Points)
+	}
+	last := a.LastWinnable
+	checkAnalysis(t, a, n, last)
+	if a.Solves > logBound(n) {
+		t.Errorf("game %d: %d solves for %d points", found, a.Solves, n+1)
+	}
+	// Brute force at the points that matter: the opening, the last
+	// winnable point, the first lost one and the end (every point
+	// would take too long: a lost position is searched to its end).
+	c := g.Clone()
+	for k := n; k >= 0; k-- {
+		if k != 0 && k != last && k != last+1 && k != n {
+			if err := c.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		win, ok := bruteWinnable(t, c.Position(), 100_000)
+		switch {
+		case ok && win != (k <= last):
+			t.Fatalf("game %d point %d: brute force says winnable=%v, the analysis %s", found, k, win, a.Points[k].Verdict)
+		case ok && win:
+			bruteWin++
+		case ok:
+			bruteLost++
+		}
+		if k > 0 {
+			if err := c.Undo(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if last >= 0 && last < n {
+		turned = 1
+	}
+	if last >= 0 {
+		replayLine(t, g, last, a.Line)
+	}
+	if g.Options().AutoRemove {
+		for _, m := range a.Line {
+			if m.Kind == spider.Remove {
+				t.Fatalf("game %d: a removal in the line of an auto-remove game", found)
+			}
+		}
+	}
+	return bruteWin, bruteLost, turned
 }
 
 // TestAnalyzeWonGame: a won game is decided by one solve of its end.
