@@ -79,6 +79,9 @@ func TestLongSpiderAutoplayTrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	// In process and CPU-bound, with no environment, port or file shared:
+	// it overlaps the other long spider tests.
+	t.Parallel()
 	args := []string{"--deal", "6", "--suits", "1", "--samples", "4", "--nodes", "30000", "--judge-nodes", "5000", "--trace"}
 	out, stderr, code := run(t, "", append([]string{"spider", "autoplay", "--json"}, args...)...)
 	if code != 0 {
@@ -141,6 +144,9 @@ func TestLongSpiderSeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	// In process and CPU-bound, with no environment, port or file shared:
+	// it overlaps the other long spider tests.
+	t.Parallel()
 	weak := []string{"--suits", "2", "--samples", "2", "--nodes", "20000", "--judge-nodes", "0"}
 	moves := func(tb testing.TB, seed string) string {
 		tb.Helper()

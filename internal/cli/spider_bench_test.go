@@ -20,6 +20,9 @@ func TestLongSpiderBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
+	// In process and CPU-bound, with no environment, port or file shared:
+	// it overlaps the other long spider tests.
+	t.Parallel()
 	spiderBench(t, true)
 }
 
