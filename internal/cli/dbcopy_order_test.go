@@ -42,6 +42,7 @@ func backups(t *testing.T, dir string) (backup, older string) {
 // checked only once the source had been opened, which did both; a
 // directory that could not be made was found only by the open.
 func TestDBCopyTargetCheckedFirst(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	dir := t.TempDir()
 	backup, older := backups(t, dir)
 	other := filepath.Join(dir, "other.db")
@@ -74,6 +75,7 @@ func TestDBCopyTargetCheckedFirst(t *testing.T) {
 // (before the certificate cache) is not migrated by a copy refused for
 // its target; an empty PostgreSQL source is refused: nothing to copy.
 func TestDBCopyPostgresSourceFirst(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	ctx := context.Background()
 	dir := t.TempDir()
 	other := filepath.Join(dir, "other.db")
@@ -113,6 +115,7 @@ func TestDBCopyPostgresSourceFirst(t *testing.T) {
 // TestDBCopyFullPostgresTarget: a PostgreSQL target with rows is refused
 // before the source is opened (the source, a backup, left as it was).
 func TestDBCopyFullPostgresTarget(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	dir := t.TempDir()
 	backup, _ := backups(t, dir)
 	pg := pgtest.DB(t)
@@ -132,6 +135,7 @@ func TestDBCopyFullPostgresTarget(t *testing.T) {
 // the source (a backup) left as it was. It passed, and was given
 // cardtable's tables beside its own.
 func TestDBCopyForeignPostgresTarget(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	ctx := context.Background()
 	dir := t.TempDir()
 	backup, _ := backups(t, dir)
@@ -188,6 +192,7 @@ func TestDBCopyTargetFilledMeanwhile(t *testing.T) {
 // how to roll it back, to db copy and to backup alike; each read
 // "attempt to write a readonly database (776)", exit 1.
 func TestDBCopyHotJournal(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	dir := t.TempDir()
 	hot := sqlitetest.HotFile(t, dir)
 	before := dirBytes(t, dir)
@@ -214,6 +219,7 @@ func TestDBCopyHotJournal(t *testing.T) {
 // db copy refuses either before opening it, and it stays byte for byte
 // as it was, nothing made beside it, as "nothing changed" says.
 func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	ctx := context.Background()
 	from := filepath.Join(t.TempDir(), "from.db")
 	fill(t, from)

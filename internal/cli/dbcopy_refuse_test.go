@@ -41,6 +41,7 @@ func oneRow(t *testing.T, path string) {
 // database left an empty -wal and a -shm beside it. An empty --to file is
 // a new database, as a path with nothing there is.
 func TestDBCopyRefusals(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.db")
 	oneRow(t, good)
@@ -124,6 +125,7 @@ func TestDBCopyRefusals(t *testing.T) {
 // same advice and "nothing changed"; it exited 1, the PostgreSQL store's
 // refusal not telling why.
 func TestDBCopyNewerPostgres(t *testing.T) {
+	t.Parallel() // its own files and schema, no hook or environment: alongside the others
 	dir := t.TempDir()
 	good, fresh := filepath.Join(dir, "good.db"), filepath.Join(dir, "fresh.db")
 	fill(t, good)
