@@ -15,6 +15,7 @@ import (
 // your turn", or the card no longer in hand), an error the player had
 // not caused.
 func TestLongBrowserArlingtonDoubleTap(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

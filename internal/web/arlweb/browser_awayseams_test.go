@@ -29,6 +29,7 @@ func leaveByAPI(t *testing.T, p *seatTab, base, id string) {
 // then shows the game over, rather than the away words with a Come back
 // that has no connection to act on.
 func TestBrowserArlingtonAwayPageReplaced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -54,6 +55,7 @@ func TestBrowserArlingtonAwayPageReplaced(t *testing.T) {
 // page does, still watching (not marking the person back), rather than
 // stopping with an empty log.
 func TestBrowserArlingtonAwayPageResyncs(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

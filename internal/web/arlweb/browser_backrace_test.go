@@ -42,6 +42,7 @@ const holdHellos = `(() => {
 // connection must not bring her back: it watches her seat away, offering
 // Come back, and B stays stopped.
 func TestBrowserArlingtonSlowBackWordKeepsLeave(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{HelloWait: time.Minute}) // the held hello is the page's, not the server's default
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
@@ -102,6 +103,7 @@ const holdJoin = `(() => {
 // stopped by its own Leave stays stopped, and one whose person left
 // elsewhere (here through the API) watches the seat away.
 func TestBrowserArlingtonJoinAnswerKeepsLeave(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		here bool // Leave pressed on the page itself
@@ -150,6 +152,7 @@ func TestBrowserArlingtonJoinAnswerKeepsLeave(t *testing.T) {
 // called as render calls it) does not put back the away words with a
 // Come back that would lead nowhere.
 func TestBrowserArlingtonGoneTableNoComeBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -180,6 +183,7 @@ func TestBrowserArlingtonGoneTableNoComeBack(t *testing.T) {
 // saying so. The server's own subscription counted as a hello without
 // keepAway, and brought her back before the page's hello came.
 func TestBrowserArlingtonLateHelloKeepsAway(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{HelloWait: 300 * time.Millisecond})
 	id := e.client().create("", "")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -218,6 +222,7 @@ func TestBrowserArlingtonLateHelloKeepsAway(t *testing.T) {
 // after a Leave on the drop, and she stayed away until she found Come
 // back.
 func TestBrowserArlingtonLateHelloReloadComesBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{HelloWait: 300 * time.Millisecond})
 	id := e.client().create("", "")
 	p := seatTabIn(t, startBrowser(t), "Ann")

@@ -18,6 +18,7 @@ import (
 // page closes its connection on going into the cache, and connects
 // anew when Back shows it again.
 func TestBrowserArlingtonLobbyAndBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "", "random")
 	p := seatTabIn(t, startBrowser(t), "Ben")
@@ -73,6 +74,7 @@ const readBackLine = `({ text: document.getElementById("conn").textContent, come
 // the table kept them away, so the first view changed nothing the page
 // followed.
 func TestBrowserArlingtonBackWatchingAway(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -97,6 +99,7 @@ func TestBrowserArlingtonBackWatchingAway(t *testing.T) {
 // It connected with a plain hello, which brought them back to the
 // table they had just left.
 func TestBrowserArlingtonBackAfterLeave(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -122,6 +125,7 @@ func TestBrowserArlingtonBackAfterLeave(t *testing.T) {
 // connected with a plain hello, which brought her back to the table she
 // had left.
 func TestBrowserArlingtonBackAfterLeaveElsewhere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -151,6 +155,7 @@ func TestBrowserArlingtonBackAfterLeaveElsewhere(t *testing.T) {
 // had left. The quick version is internal/table's
 // TestSubscribeKeepAwayTimedOut.
 func TestLongBrowserArlingtonBackAfterTurnTimedOut(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

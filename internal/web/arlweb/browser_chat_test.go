@@ -22,6 +22,7 @@ func (p *seatTab) say(text string) {
 // the last chat line the page has, so the server sends each line once
 // and the page shows it once.
 func TestLongBrowserArlingtonChatOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -65,6 +66,7 @@ func TestLongBrowserArlingtonChatOnce(t *testing.T) {
 // chat line is marked as a spectator's on every page: a spectator's name
 // is not checked, so it must not pass for a seated player's.
 func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -93,6 +95,7 @@ func TestLongBrowserArlingtonSpectatorChat(t *testing.T) {
 // spectators' connections (each may say 5 lines at once), long enough
 // that a few fill the list on a phone.
 func TestBrowserArlingtonChatKeepsPlace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -150,6 +153,7 @@ func TestBrowserArlingtonChatKeepsPlace(t *testing.T) {
 // the arrow; pressed with Enter, it takes the list to its end and the
 // focus to the list (it fell to the page's top as the button hid).
 func TestBrowserArlingtonChatNewKeyboard(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

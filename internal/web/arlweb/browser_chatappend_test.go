@@ -22,6 +22,7 @@ type chatLineState struct {
 // 50 lines kept), and a screen reader lost its place. Past 50 lines the
 // oldest goes.
 func TestBrowserArlingtonChatAppends(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	id := e.client().create("", "")
 	p := seatTabIn(t, startBrowser(t), "Ann")

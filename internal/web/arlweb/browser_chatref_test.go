@@ -35,6 +35,7 @@ const fieldJS = `document.getElementById("chat-text").value`
 // have seat -1): the field keeps the line until the server takes this
 // page's own, which then empties it.
 func TestBrowserArlingtonChatOwnAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	tbl, _, w1 := openTable(t, e, "Cy", 0, "", "") // and stays a spectator
 	w2 := e.client().dial(tbl.ID, -1)              // another spectator
@@ -70,6 +71,7 @@ func (s *failChat) AppendChat(ctx context.Context, id string, l table.ChatLine, 
 // not in the play area, the line kept; pressing Send again with the same
 // text sends it again, and once taken the field empties.
 func TestBrowserArlingtonChatStoreRefused(t *testing.T) {
+	t.Parallel()
 	var st *failChat
 	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { st = &failChat{DB: db}; return st })
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
@@ -96,6 +98,7 @@ func TestBrowserArlingtonChatStoreRefused(t *testing.T) {
 // trimmed) still empties the field once taken; and Send pressed twice
 // before the answer sends the line once.
 func TestBrowserArlingtonChatCleanedTaken(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
 	p.join("Ann")
@@ -119,6 +122,7 @@ func TestBrowserArlingtonChatCleanedTaken(t *testing.T) {
 // before its answer is given back: the field keeps it, the chat says so,
 // and Send sends it again on the new connection.
 func TestBrowserArlingtonChatLostAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
 	p.join("Ann")
@@ -141,6 +145,7 @@ func TestBrowserArlingtonChatLostAnswer(t *testing.T) {
 // (10 s, made 300 ms here): the field keeps it, the chat says so, and
 // Send sends it again.
 func TestBrowserArlingtonChatNoAnswer(t *testing.T) {
+	t.Parallel()
 	p := chatHeldShortWait(t)
 	p.say("heard?")
 	p.until(`document.getElementById("chat-msg").textContent !== ""`)
@@ -160,6 +165,7 @@ func TestBrowserArlingtonChatNoAnswer(t *testing.T) {
 // field empties and "No answer" goes, so the player does not send it
 // twice.
 func TestBrowserArlingtonChatLateAnswer(t *testing.T) {
+	t.Parallel()
 	p := chatHeldShortWait(t)
 	p.say("late?")
 	p.until(`document.getElementById("chat-msg").textContent.includes("No answer")`)
@@ -172,6 +178,7 @@ func TestBrowserArlingtonChatLateAnswer(t *testing.T) {
 // player replaced before its answer came is said by the chat field, not
 // in the play area, and the line awaited now is left to its own answer.
 func TestBrowserArlingtonChatEarlierRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
 	p.join("Ann")
@@ -198,6 +205,7 @@ func TestBrowserArlingtonChatEarlierRefused(t *testing.T) {
 // works again the person plays from the same page, without a reload,
 // and the game goes on.
 func TestBrowserArlingtonActionStoreRefused(t *testing.T) {
+	t.Parallel()
 	var st *failWrites
 	e := newEnvStore(t, Limits{}, web.Options{}, func(db *store.DB) table.Store { st = &failWrites{DB: db}; return st })
 	got, _, p := openTable(t, e, "Ann", 0, "", "random")

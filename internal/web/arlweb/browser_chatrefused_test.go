@@ -20,6 +20,7 @@ import (
 // the line was sent, so a refused line was lost, and its refusal showed
 // by the cards.
 func TestLongBrowserArlingtonChatRefusedKept(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -42,6 +43,7 @@ func TestLongBrowserArlingtonChatRefusedKept(t *testing.T) {
 // TestBrowserArlingtonChatTooLongKept: a line over the length limit stays
 // in the field, its refusal said under the chat's field, in sight.
 func TestBrowserArlingtonChatTooLongKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "")
 	p.join("Ann")

@@ -18,6 +18,7 @@ import (
 // Before, B showed her seat away with no way back but a reload. The
 // quick part of TestLongBrowserArlingtonComeBackInOtherWindow.
 func TestBrowserArlingtonComeBackInOtherWindow(t *testing.T) {
+	t.Parallel()
 	comeBackInOtherWindow(t, false)
 }
 
@@ -27,6 +28,7 @@ func TestBrowserArlingtonComeBackInOtherWindow(t *testing.T) {
 // connection while she was away (it does not reconnect by itself)
 // connects again.
 func TestLongBrowserArlingtonComeBackInOtherWindow(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a third window and three rounds; TestBrowserArlingtonComeBackInOtherWindow is its quick part")
 	}
@@ -196,6 +198,7 @@ func annSeat(t *testing.T, e *env, id, what string, away bool) {
 // return too, so this passes without it: it guards that a word sent more
 // often still reaches only its table's windows.
 func TestBrowserArlingtonComeBackOneTable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	t1, t2 := e.client().create("", ""), e.client().create("", "")
 	bctx := startBrowser(t)
@@ -243,6 +246,7 @@ func TestBrowserArlingtonComeBackOneTable(t *testing.T) {
 // than her Leave) leaves her away: A connects asking to keep her so, and
 // watches her seat, offering Come back.
 func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	bctx := startBrowser(t)
@@ -275,6 +279,7 @@ func TestBrowserArlingtonBackByReloadTellsStopped(t *testing.T) {
 // rematch, which holds no seat for a person who left, and still offers
 // Come back, which clears the leave.
 func TestBrowserArlingtonAwayAtEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, ann := openTable(t, e, "Ann", 1, "", "random")
 	ann.join("Ann") // the game starts

@@ -51,6 +51,7 @@ const contrastJS = `((sels) => {
 // lighter pill) and 4.3:1 and 3.7:1 (the points, pale colours at 85%
 // opacity on a button).
 func TestBrowserArlingtonSmallTextContrast(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	_, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.join("Ann")
@@ -84,6 +85,7 @@ func jsonOf(v any) string {
 // one yet", "none") keep 4.5:1 over the felt's lightest shade; at 60%
 // opacity they were 3.9:1.
 func TestBrowserArlingtonEmptyListsContrast(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	p := seatTabIn(t, startBrowser(t), "Ann")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))

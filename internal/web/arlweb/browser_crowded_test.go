@@ -16,6 +16,7 @@ import (
 // form as the table has an open seat, and takes that seat: the page then
 // plays from it.
 func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	for range table.MaxAddrWatch {
@@ -43,6 +44,7 @@ func TestBrowserArlingtonCrowdedAddressJoins(t *testing.T) {
 // the crowded address's (a page matching the words "take an open seat"
 // showed no form).
 func TestBrowserArlingtonCrowdedTableJoins(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	tb, err := e.hub.Table(id)
@@ -71,6 +73,7 @@ func TestBrowserArlingtonCrowdedTableJoins(t *testing.T) {
 // the planned attempt is cancelled (every timer the page set), so only
 // the join's own connection can bring the seat's view.
 func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	for range table.MaxAddrWatch {
@@ -97,6 +100,7 @@ func TestBrowserArlingtonCrowdedJoinConnectsAtOnce(t *testing.T) {
 // refusal's class (a page showing the form on every too_many refusal
 // offered a seat there was not).
 func TestBrowserArlingtonCrowdedFullNoForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	e.client().join(id, "Bob")
@@ -119,6 +123,7 @@ func TestBrowserArlingtonCrowdedFullNoForm(t *testing.T) {
 // attempt's, says no seat is open (someone else took the seat): the
 // form stayed, offering a seat that was gone.
 func TestBrowserArlingtonCrowdedSeatGoneHidesForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	for range table.MaxAddrWatch {

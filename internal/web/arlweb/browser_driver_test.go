@@ -120,7 +120,7 @@ func newSeatTab(tb testing.TB, bctx context.Context, name string) *seatTab {
 	// the Run.
 	done := make(chan error, 1)
 	go func() {
-		done <- chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion())
+		done <- chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion(), focusEmulated())
 	}()
 	select {
 	case err := <-done:
@@ -145,7 +145,7 @@ func seatTabIn(tb testing.TB, bctx context.Context, name string) *seatTab {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(bctx, browserWait)
 	defer cancel()
-	err := chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion())
+	err := chromedp.Do(ctx, installHooks(), chromedp.EmulateViewport(390, 844), reducedMotion(), focusEmulated())
 	if err != nil {
 		tb.Fatalf("%s: preparing the tab: %v", name, err)
 	}
@@ -171,7 +171,7 @@ func secondWindow(tb testing.TB, a *seatTab, name, url, id string) *seatTab {
 	// The first action opens the tab, which a context with a timeout
 	// would close as it ends, so it is bounded here as in newSeatTab.
 	done := make(chan error, 1)
-	go func() { done <- chromedp.Do(ctx, installHooks()) }()
+	go func() { done <- chromedp.Do(ctx, installHooks(), focusEmulated()) }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -208,6 +208,17 @@ func reducedMotion() chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+		return err
+	})
+}
+
+// focusEmulated has the tab behave as the focused window's whatever
+// other tabs are open: Chromium gives the focus (focus and blur events,
+// :focus, document.hasFocus) to one window at a time, and the package's
+// browser tests run side by side in one browser (t.Parallel).
+func focusEmulated() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
 		return err
 	})
 }

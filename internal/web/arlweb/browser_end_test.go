@@ -16,6 +16,7 @@ import (
 // chat's field sliding away under Ann's fingers. A game to 1 point, the
 // two of them alone at the table.
 func TestBrowserArlingtonEndNoJump(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	got, bctx, ann := openTable(t, e, "Ann", 1, "", "")
 	ann.do(chromedp.EmulateViewport(844, 390))

@@ -32,6 +32,7 @@ import (
 // opens the replay, and "Play again" makes the rematch from the stored
 // game and seats Ann there, one seat on.
 func TestLongBrowserArlingtonEndedAfterRestart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -100,6 +101,7 @@ func browserIs(p *seatTab, e *env, c *client) {
 // sends her to the lobby for a new table, rather than offering a
 // rematch to join that cannot be joined.
 func TestLongBrowserArlingtonRematchClosed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -142,6 +144,7 @@ func shownJS(sel string) string {
 // says so plainly, with the way back to the lobby, and shows nothing
 // else of a table: no result, no hand, no plays, chat, keys or record.
 func TestBrowserArlingtonNoSuchTable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	p := seatTabIn(t, startBrowser(t), "Ann")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/t/NOSUCHTABLE234567ABCDEFGHJ"))
@@ -168,6 +171,7 @@ func TestBrowserArlingtonNoSuchTable(t *testing.T) {
 // table, with the game's views, when the table closes: its chat field
 // goes (nobody chats at a closed table), as the join form does.
 func TestBrowserArlingtonFinishedTableCloses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
 	id := finishedBy(t, e.client())
 	p := seatTabIn(t, startBrowser(t), "Bo")
@@ -195,6 +199,7 @@ func TestBrowserArlingtonFinishedTableCloses(t *testing.T) {
 // Chromium itself asks again on a kept-alive connection closed without
 // an answer.)
 func TestBrowserArlingtonEndedRetried(t *testing.T) {
+	t.Parallel()
 	endedRetried(t, func(w http.ResponseWriter) {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
 	})
@@ -205,6 +210,7 @@ func TestBrowserArlingtonEndedRetried(t *testing.T) {
 // first asking is refused as the rate limit refuses (429, Retry-After),
 // and the page asks again after that wait.
 func TestLongBrowserArlingtonEndedRetried(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -254,6 +260,7 @@ func endedRetried(t *testing.T, refuse func(http.ResponseWriter)) {
 // rematch closes idle. The page then stops offering "Rematch ready:
 // join" and says the rematch has closed, with the way to the lobby.
 func TestBrowserArlingtonLiveRematchCloses(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	db := testDB(t, ctx)
@@ -304,6 +311,7 @@ func TestBrowserArlingtonLiveRematchCloses(t *testing.T) {
 // the rematch has closed, with the way to the lobby, not a bare error;
 // it is said, once (the result is no live region).
 func TestBrowserArlingtonRematchGoneOnClick(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
 	ann := e.client()
 	id := finishedBy(t, ann)

@@ -13,6 +13,7 @@ import (
 // keeping it scrolled the page up by the field's distance from the
 // window's top, 150 px here).
 func TestBrowserArlingtonFieldDrawnAway(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Watcher")

@@ -15,6 +15,7 @@ import (
 // the player left it. Driven through the page's own module, so that the
 // group is sure to fold.
 func TestBrowserArlingtonFoldedGroupKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	type kept struct {

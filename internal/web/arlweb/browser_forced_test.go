@@ -13,6 +13,7 @@ import (
 // contrast) the hint's cards in the hand are still marked: a box-shadow
 // alone marked them, and forced colours drop every box-shadow.
 func TestBrowserArlingtonHintForcedColors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	_, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {

@@ -25,6 +25,7 @@ import (
 // sideways and every control is big enough to touch; on both the page
 // breaks no part of the Content-Security-Policy.
 func TestBrowserArlingtonGames(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	db := testDB(t, ctx)

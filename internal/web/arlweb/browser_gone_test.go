@@ -13,6 +13,7 @@ import (
 // is connected ("table closed", then 404), and a page that was away (a
 // laptop asleep) whose next attempt is refused with 404.
 func TestBrowserArlingtonTableGone(t *testing.T) {
+	t.Parallel()
 	for _, away := range []bool{false, true} {
 		name := "connected"
 		if away {

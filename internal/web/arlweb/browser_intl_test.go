@@ -26,6 +26,7 @@ import (
 // line goes. They add " now" with a keyboard that says 229 for every key
 // and starts no composition (Android's): its Enter sends the line whole.
 func TestBrowserArlingtonChatScripts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")
@@ -51,6 +52,7 @@ func TestBrowserArlingtonChatScripts(t *testing.T) {
 // chat the name stays at the line's start and the words' 3 after it
 // (without isolation the 3 is drawn left of the right-to-left name).
 func TestLongBrowserArlingtonChatScripts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -103,6 +105,7 @@ func TestLongBrowserArlingtonChatScripts(t *testing.T) {
 // toLocaleString's Arabic digits and right-to-left marks in an English
 // line.
 func TestBrowserArlingtonGamesDate(t *testing.T) {
+	t.Parallel()
 	const name = "אבי"
 	e := newEnv(t, Limits{Burst: 10000})
 	c := e.client()
@@ -149,6 +152,7 @@ func TestBrowserArlingtonGamesDate(t *testing.T) {
 // letters with no space (the longest the server takes) is listed in the
 // lobby on a 360 px screen without the page scrolling sideways.
 func TestBrowserArlingtonLobbyLongName(t *testing.T) {
+	t.Parallel()
 	name := strings.Repeat("W", table.MaxNameRunes)
 	e := newEnv(t, Limits{})
 	c := e.client()
@@ -168,6 +172,7 @@ func TestBrowserArlingtonLobbyLongName(t *testing.T) {
 // does not pass. Russian C (с, a Cyrillic letter on the key of C) after
 // it opens the chat, in order, so the ; was handled first.
 func TestLongBrowserArlingtonKeysPunctuation(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -13,6 +13,7 @@ import (
 // refused with the server's words, and the seat stays open; another
 // name then takes it.
 func TestBrowserArlingtonLabelNameRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	bctx := startBrowser(t)

@@ -15,6 +15,7 @@ import (
 // game's end. It stayed, naming cards since laid in a set, and after the
 // end named the last hand's cards long gone to the graveyard.
 func TestLongBrowserArlingtonLastTrickStale(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

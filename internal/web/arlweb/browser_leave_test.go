@@ -13,6 +13,7 @@ import (
 // way to leave (only the API did): someone who sat at the wrong table
 // held a seat the game could not start without.
 func TestLongBrowserArlingtonLeaveBeforeStart(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

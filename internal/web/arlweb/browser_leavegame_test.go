@@ -15,6 +15,7 @@ import (
 // and the button with her. The page offered no way to leave once the
 // game had started: closing it left the others waiting out her turns.
 func TestBrowserArlingtonLeaveInPlay(t *testing.T) {
+	t.Parallel()
 	_, c, id, p := leaveGameTable(t, longGame)
 	if eval[bool](p, leaveShown) {
 		t.Errorf("a visitor is offered Leave the game")
@@ -42,6 +43,7 @@ func TestBrowserArlingtonLeaveInPlay(t *testing.T) {
 // server cannot be reached: the page says so and offers Leave the game
 // again (the button stayed hidden, and with it the only way to leave).
 func TestBrowserArlingtonLeaveFails(t *testing.T) {
+	t.Parallel()
 	_, _, _, p := leaveGameTable(t, longGame)
 	p.join("Ann")
 	p.until(`window.__ws.toMove >= 0 && ` + leaveShown)
@@ -64,6 +66,7 @@ func TestBrowserArlingtonLeaveFails(t *testing.T) {
 // over has nothing to leave. The page put the button back as it was
 // when pressed, beside the game's result.
 func TestBrowserArlingtonLeaveFailsGameOver(t *testing.T) {
+	t.Parallel()
 	e, _, id, p := leaveGameTable(t, 1)
 	p.join("Ann")
 	p.until(`window.__ws.toMove >= 0 && ` + leaveShown)

@@ -17,6 +17,7 @@ import (
 // "Come back" is the person's choice and marks them back. Before, the
 // page stayed connected and its next connection marked them back.
 func TestBrowserArlingtonLeftGameStaysAway(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	p := seatTabIn(t, startBrowser(t), "Ann")

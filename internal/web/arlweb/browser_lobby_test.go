@@ -17,6 +17,7 @@ import (
 // "Games just finished", and the lobby says it is over. It was listed
 // among the tables in play with its hand and scores as if still going.
 func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -49,6 +50,7 @@ func TestLongBrowserArlingtonLobbyGameOver(t *testing.T) {
 // in play", each once. The finished one was listed among the tables in
 // play, where a person looking for a game to watch found it over.
 func TestBrowserArlingtonLobbyFinishedApart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	c := e.client()
 	over := c.playAway("Pat", false)
@@ -100,6 +102,7 @@ func TestBrowserArlingtonLobbyFinishedApart(t *testing.T) {
 // the creator's limit of tables; the tries make one table, which the
 // person takes once they choose another name.
 func TestBrowserArlingtonLobbyNameRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
 	p := seatTabIn(t, bctx, "lobby")

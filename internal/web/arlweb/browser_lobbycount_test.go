@@ -12,6 +12,7 @@ import (
 // player here, and a spectator with two windows is one watching; a table
 // nobody is connected to says neither.
 func TestBrowserArlingtonLobbyPeopleHere(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	ann, bob := e.client(), e.client()
 	id := ann.create("", "", "random")

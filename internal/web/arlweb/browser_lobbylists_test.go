@@ -37,6 +37,7 @@ const listsHooks = `(() => {
 // change: the same words set again every few seconds were read again),
 // and the words go once a refresh works again.
 func TestBrowserArlingtonLobbyListsMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	bctx := startBrowser(t)
 	addPageScript(t, bctx, listsHooks)
@@ -59,6 +60,7 @@ func TestBrowserArlingtonLobbyListsMessage(t *testing.T) {
 // TestBrowserArlingtonLobbyCodeRefused: a table code that leads nowhere
 // is said by the code's field, in the server's words, and the page stays.
 func TestBrowserArlingtonLobbyCodeRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	p := seatTabIn(t, startBrowser(t), "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))
@@ -94,6 +96,7 @@ func addPageScript(tb testing.TB, bctx context.Context, src string) {
 // next ones back only so long; the lists then update again. Waiting for
 // the refresh on its way, the page once waited for ever.
 func TestLongBrowserArlingtonLobbyStalledRefresh(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

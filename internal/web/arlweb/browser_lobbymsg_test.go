@@ -17,6 +17,7 @@ import (
 // it at the page's foot, far below the fold (about 1,300 px down), so
 // nothing seemed to happen.
 func TestBrowserArlingtonLobbyRefusalShown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	p := seatTabIn(t, startBrowser(t), "lobby")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))

@@ -28,6 +28,7 @@ func (p *seatTab) domCounters() memory.GetDOMCountersResult {
 // adds no listener and no node, and asks the server only for the events
 // after those the page has.
 func TestLongBrowserArlingtonLongGameBounded(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -132,6 +132,7 @@ func watchLongLog(tb testing.TB, n int) (p *seatTab, more func() int) {
 // and their words), looked for the last score through all of it and the
 // taken trick from the log's start.
 func TestBrowserArlingtonViewWalksNoLog(t *testing.T) {
+	t.Parallel()
 	const n, views = 200, 10
 	p, more := watchLongLog(t, n)
 	count := 0
@@ -156,6 +157,7 @@ func TestBrowserArlingtonViewWalksNoLog(t *testing.T) {
 // lines at each view for one shown, which costs the whole log when the
 // filter hides most lines (unfiltered, the first line ends each look).
 func TestBrowserArlingtonViewWalksNoLogFiltered(t *testing.T) {
+	t.Parallel()
 	const n, views = 200, 10
 	p, more := watchLongLog(t, n)
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
@@ -212,6 +214,7 @@ func BenchmarkBrowserArlingtonLongLogView(b *testing.B) {
 // drawn is the one a fresh page draws. It was drawn whole at each view,
 // a row per hand played.
 func TestBrowserArlingtonSheetDrawsNewRows(t *testing.T) {
+	t.Parallel()
 	p, more := watchLongLog(t, 1)
 	const rows = `document.querySelectorAll("#sheet tbody tr")`
 	count := 0

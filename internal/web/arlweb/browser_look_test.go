@@ -20,6 +20,7 @@ import (
 // open. Before, the line asked for a code that sat in a closed box. The
 // box is opened once: closed by the player, it stays closed.
 func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
+	t.Parallel()
 	e, got, bctx, p := annWaiting(t, 3)
 	// The code comes with the table's summary, which the status line is
 	// written again with.
@@ -48,6 +49,7 @@ func TestBrowserArlingtonInviteOpenWhileWaiting(t *testing.T) {
 // folded "Answer with a higher set (35, …)" above a lone Pass button read
 // as a heading with nothing under it.
 func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
+	t.Parallel()
 	p := seatedAt(t, 390, 844, "Ann", longGame, "", "random")
 	// Ann plays her first unfolded action each turn until a group is
 	// folded (more than eight sets or additions: a joker in hand).
@@ -94,6 +96,7 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 // "Bot 6", its level in the title: cut with an ellipsis, five columns
 // read "Bot …" alike.
 func TestBrowserArlingtonSheetBotsNamed(t *testing.T) {
+	t.Parallel()
 	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "greedy", "random", "greedy", "random")
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("sheet-box").open = true`))
 	p.until(`document.querySelectorAll("#sheet thead th").length === 7`)
@@ -118,6 +121,7 @@ func TestBrowserArlingtonSheetBotsNamed(t *testing.T) {
 // them in the room the log's list gives: "149." lost its 1 at the left
 // edge of the log.
 func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -145,11 +149,12 @@ func TestLongBrowserArlingtonLogNumbersFit(t *testing.T) {
 // from two windows of one browser; a move made in one is theirs in the
 // other's log too. It was told there as "A bot played for you".
 func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
+	t.Parallel()
 	e, got, p := annAgainstBot(t)
 	// The second window shows play at once as the first does (it has no
 	// reduced motion of its own): the speed is kept in the browser.
 	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
-	other := webtest.OpenTab(t, p.ctx, 390, 844) // the same browser context: the same person
+	other := openTab(t, p.ctx, 390, 844) // the same browser context: the same person
 	if err := webtest.Do(other, "opening the table in a second window", chromedp.Navigate(e.srv.URL+"/arlington/t/"+got.ID)); err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +188,7 @@ func TestBrowserArlingtonOtherWindowNotStandIn(t *testing.T) {
 // starts. The form went away with the focus, and the next Tab started
 // from the page's top.
 func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	var got created
 	if code := e.client().do("POST", "/api/arlington/tables", table.Config{Players: 3, Bots: []string{"", "", "random"}, TurnSeconds: -1}, &got); code != http.StatusCreated {
@@ -215,6 +221,7 @@ func TestBrowserArlingtonJoinKeepsFocus(t *testing.T) {
 // 16 were full, and then told the second window's move as "A bot played
 // for you".
 func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
+	t.Parallel()
 	e, got, p := annAgainstBot(t)
 	p.do(chromedp.Evaluate[chromedp.Void](`localStorage.setItem("arlington.speed", "instant")`))
 	other := seatTabIn(t, webtest.OpenTab(t, p.ctx, 390, 844), "Ann-2") // the same browser context: the same person
@@ -251,6 +258,7 @@ func TestBrowserArlingtonBothWindowsSendNotStandIn(t *testing.T) {
 // told again as theirs (the word from another window came late) and the
 // log is drawn again. The rebuilt log was scrolled back to its end.
 func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
+	t.Parallel()
 	_, got, p := annAgainstBot(t)
 	// Ann plays until the log is long enough to scroll.
 	for eval[bool](p, `(() => { const l = document.getElementById("log"); return l.scrollHeight < l.clientHeight + 200; })()`) {
@@ -278,6 +286,7 @@ func TestBrowserArlingtonLogRetoldKeepsScroll(t *testing.T) {
 // while seats waited closes when the last seat is taken and the game
 // starts. It stayed open, nobody left to invite.
 func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
+	t.Parallel()
 	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	b := newSeatTab(t, bctx, "Bob")
@@ -296,6 +305,7 @@ func TestBrowserArlingtonInviteClosesAtStart(t *testing.T) {
 // count and of the action of a move the stand-in then makes for Ann,
 // leave that move the stand-in's.
 func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
+	t.Parallel()
 	_, got, p := annAgainstBot(t)
 	p.until(enabledAction + " && " + shownAll)
 	n := p.events()
@@ -320,6 +330,7 @@ func TestBrowserArlingtonOtherSeatWordsIgnored(t *testing.T) {
 // or after its count that is its action, even past it; at most 16 words,
 // the oldest dropped.
 func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
+	t.Parallel()
 	_, got, p := annAgainstBot(t)
 	// tell posts the words as another window would, and waits until the
 	// page has had them (one channel's messages arrive in order); in
@@ -393,6 +404,7 @@ func TestBrowserArlingtonPeerWordsBounded(t *testing.T) {
 // while seats waited, closed and opened again by the player, is theirs:
 // it stays open when the game starts. It was closed as if the page's.
 func TestBrowserArlingtonInviteReopenedStays(t *testing.T) {
+	t.Parallel()
 	e, got, bctx, p := annWaiting(t, 2)
 	p.until(`document.getElementById("invite-box").open`)
 	p.do(chromedp.Click(chromedp.CSS("#invite-box summary")))

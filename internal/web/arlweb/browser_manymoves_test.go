@@ -23,6 +23,7 @@ import (
 // window's), and its word is posted on the windows' channel by hand once
 // the view has come.
 func TestLongBrowserArlingtonLateWordAfterManyMoves(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -83,6 +84,7 @@ func lateWordTold(a *seatTab, id string, n, at int, action string) bool {
 // and loads them; that window then plays once more, and its word comes
 // after the view with the move: the log tells it as hers.
 func TestBrowserArlingtonLateWordAfterManyMovesLoaded(t *testing.T) {
+	t.Parallel()
 	lateWordLoaded(t, false)
 }
 
@@ -95,6 +97,7 @@ func TestBrowserArlingtonLateWordAfterManyMovesLoaded(t *testing.T) {
 // older ones pushed the newer out, which came in again as loaded, the
 // judged move among them; the late word then only cleared that mark.
 func TestBrowserArlingtonLateWordAfterGap(t *testing.T) {
+	t.Parallel()
 	lateWordLoaded(t, true)
 }
 

@@ -22,11 +22,15 @@ import (
 // person joins, and no error is shown. The first join is answered so, as
 // the server forwarding it would. (Each answer so costs the second its
 // Retry-After asks for: TestLongBrowserArlingtonTableMoving has two.)
-func TestBrowserArlingtonTableMoving(t *testing.T) { tableMoving(t, 1) }
+func TestBrowserArlingtonTableMoving(t *testing.T) {
+	t.Parallel()
+	tableMoving(t, 1)
+}
 
 // TestLongBrowserArlingtonTableMoving: as TestBrowserArlingtonTableMoving,
 // the first two joins answered so: the page asks again more than once.
 func TestLongBrowserArlingtonTableMoving(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -82,6 +86,7 @@ func tableMoving(t *testing.T, refused int32) {
 // again it added load to a busy database and kept the person waiting
 // about 14 s for the words.
 func TestBrowserArlingtonBusyDatabaseShown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	inner := e.srv.Config.Handler
@@ -121,6 +126,7 @@ func TestBrowserArlingtonBusyDatabaseShown(t *testing.T) {
 // runs it yet). Those attempts do not ask the table's address: the
 // ending said the table lives on (each refused attempt asked it).
 func TestBrowserArlingtonTableMovedWords(t *testing.T) {
+	t.Parallel()
 	m := startMoving(t, func(w http.ResponseWriter, r *http.Request) {
 		unavailable(w, r, "the table is moving to another server")
 	})
@@ -161,6 +167,7 @@ func TestBrowserArlingtonTableMovedWords(t *testing.T) {
 // refused attempt, so it stops as gone after the fifth, having asked
 // once, rather than trying for ever.
 func TestLongBrowserArlingtonMovedThenGone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

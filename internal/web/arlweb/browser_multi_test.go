@@ -31,6 +31,7 @@ func caughtUp(views [][2]int, had int) bool {
 // made through the page reaches everyone; a dropped connection catches up
 // with what it missed. (A whole hand with bots: TestLongBrowserArlington.)
 func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "")
 	// Ann's is the tab startBrowser opened (a browser context of its
@@ -116,6 +117,7 @@ func TestBrowserArlingtonPeopleAndSpectator(t *testing.T) {
 // loses the connection for a while (the turn timer lets a bot play for
 // them), and both carry on in their seats to the score sheet.
 func TestLongBrowserArlington(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -13,6 +13,7 @@ import (
 // five bots), one table for two looks: the longest name (LongName), then
 // a long row of known cards (KnownWraps).
 func TestBrowserArlingtonSixOnPhone(t *testing.T) {
+	t.Parallel()
 	name := strings.Repeat("W", table.MaxNameRunes)
 	p := seatedAt(t, 390, 844, name, longGame, "", "random", "random", "random", "random", "random")
 	if !t.Run("LongName", func(t *testing.T) { p.tb = t; longNameOnPhone(t, p, name) }) {

@@ -33,6 +33,7 @@ func networkGone(on bool) chromedp.Action[chromedp.Void] {
 // gap: going offline lifted it, so a page shown again while offline
 // pinged at once and dropped its socket when no answer could come.
 func TestBrowserArlingtonOfflineSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Bob")

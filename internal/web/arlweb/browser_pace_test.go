@@ -47,6 +47,7 @@ const shownEvents = `document.querySelectorAll("#log li").length`
 // at once (holdBacklog), then Ann sends a line; the page notes how many
 // events it had shown when the line appeared.
 func TestBrowserArlingtonChatNotPaced(t *testing.T) {
+	t.Parallel()
 	p := backlogLag(t, false, 4)
 	p.do(chromedp.Evaluate[chromedp.Void](`(() => {
 	  window.__want = window.__ws.count;
@@ -220,6 +221,7 @@ func backlogLag(t *testing.T, watched bool, views int) *seatTab {
 // paused as at the fast speed still held a 5 s turn back 17.7 s behind
 // twenty lone tricks.
 func TestBrowserArlingtonTurnNotHeldByPace(t *testing.T) {
+	t.Parallel()
 	p := backlogLag(t, true, 12)
 	// A page that paces the backlog is caught at its first pause too many,
 	// not after all of them.
@@ -242,6 +244,7 @@ func TestBrowserArlingtonTurnNotHeldByPace(t *testing.T) {
 // chose (a hurried backlog shows all plays but the last at once and
 // pauses at most a fast trick's, 0.8 s).
 func TestBrowserArlingtonUntimedTurnPaced(t *testing.T) {
+	t.Parallel()
 	p := backlogLag(t, false, 4)
 	type release struct {
 		Planned []int
@@ -262,6 +265,7 @@ func TestBrowserArlingtonUntimedTurnPaced(t *testing.T) {
 // TestLongBrowserArlingtonTurnNotHeldByPace (long: several turns at the
 // slow speed): the same over four such turns.
 func TestLongBrowserArlingtonTurnNotHeldByPace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -31,6 +31,7 @@ const (
 // target line were 10.8 to 11.7 px), and its header cuts no text (the
 // page's name showed as "A…").
 func TestBrowserArlingtonPhoneText(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random", "random")
 	p := seatTabIn(t, startBrowser(t), "Amy")

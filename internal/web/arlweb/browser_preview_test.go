@@ -28,6 +28,7 @@ import (
 // TestLongBrowserArlingtonTrickPreviewFourSeats checks the same at four
 // seats, where players still come after Ann.
 func TestBrowserArlingtonTrickPreview(t *testing.T) {
+	t.Parallel()
 	e := newSeededEnv(t, Limits{Burst: 10000}, trickSeed(t))
 	_, _, p := openTable(t, e, "Ann", longGame, "", "random") // 390×844
 	p.join("Ann")
@@ -39,6 +40,7 @@ func TestBrowserArlingtonTrickPreview(t *testing.T) {
 // more under -race): as TestBrowserArlingtonTrickPreview, where a card
 // played to the trick may still be beaten by a player after Ann.
 func TestLongBrowserArlingtonTrickPreviewFourSeats(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -97,6 +99,7 @@ func trickPreview(t *testing.T, p *seatTab) {
 // coming too often (429) is shown as a refusal, not in the colour of
 // the "ok" preview before it.
 func TestBrowserArlingtonPreviewNames(t *testing.T) {
+	t.Parallel()
 	rl := web.RateLimit{Player: web.Bucket{Burst: 1000, Every: time.Second}, Address: web.Bucket{Burst: 1000, Every: time.Second},
 		OftenPlayer: web.Bucket{Burst: 100, Every: time.Hour}, OftenAddress: web.Bucket{Burst: 1000, Every: time.Second}}
 	d := findBesideSet(t, true, false)
@@ -175,6 +178,7 @@ func TestBrowserArlingtonPreviewNames(t *testing.T) {
 // go on, Bob's named), in the look of a set the player can lead. Before,
 // its preview was only the set's analysis and named no set on the tables.
 func TestBrowserArlingtonPreviewSetAlone(t *testing.T) {
+	t.Parallel()
 	d := findBesideSet(t, false, true)
 	e := newSeededEnvWeb(t, Limits{Burst: 10000}, web.Options{}, d.seed)
 	tb, ann, _ := leadBesideSet(t, e, d, "Bob")

@@ -19,6 +19,7 @@ import (
 // the silent connection until a proxy's read timeout closed it, or for
 // good.
 func TestLongBrowserArlingtonQuietCheck(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -60,6 +61,7 @@ func heardNow(t *testing.T, e *env, p *seatTab, id string) {
 // checks its connection with one ping, not before; a live connection
 // answers with a pong and is kept.
 func TestBrowserArlingtonQuietCheck(t *testing.T) {
+	t.Parallel()
 	e, p, id := watcherPage(t)
 	eval[bool](p, fakeNow)
 	heardNow(t, e, p, id)
@@ -131,6 +133,7 @@ func actingPage(t *testing.T) (*env, *seatTab, string) {
 // action; past 60 s after it (what the server may spend on an action
 // and one move before it) the check is made.
 func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
+	t.Parallel()
 	_, p, _ := actingPage(t)
 	if n := eval[int](p, quietLooks(10000, 5000)); n != 0 {
 		t.Fatalf("the page pinged %d times having heard nothing for 15 s, want none", n)
@@ -154,6 +157,7 @@ func TestBrowserArlingtonQuietWhileActing(t *testing.T) {
 // after the answer, so for 60 s after every action a silent server went
 // unnoticed (about 63 s where the check takes 23).
 func TestBrowserArlingtonQuietAfterAnswer(t *testing.T) {
+	t.Parallel()
 	e, p, id := seatedPage(t)
 	eval[bool](p, fakeNow)
 	p.play()
@@ -171,6 +175,7 @@ func TestBrowserArlingtonQuietAfterAnswer(t *testing.T) {
 // minute (saying "offline" with the network back) where it reconnected
 // in 3 s.
 func TestBrowserArlingtonShownWhileActing(t *testing.T) {
+	t.Parallel()
 	_, p, _ := actingPage(t)
 	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector(` + q(selLegal) + `).click()`))
 	p.until(`window.__dropped === 1`)
@@ -193,6 +198,7 @@ func TestBrowserArlingtonShownWhileActing(t *testing.T) {
 // slow chat write was answered late and the page dropped a live
 // connection.
 func TestBrowserArlingtonQuietWhileChatting(t *testing.T) {
+	t.Parallel()
 	e, p, id := watcherPage(t)
 	eval[bool](p, dropSent("chat"))
 	eval[bool](p, fakeNow)

@@ -20,6 +20,7 @@ import (
 // (here the same bot level's, at another table) are not counted, as they
 // were when the page took the new rating less the one it saw in play.
 func TestBrowserArlingtonRatingChange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	c := e.client()
 	p := seatTabIn(t, startBrowser(t), "Ann")

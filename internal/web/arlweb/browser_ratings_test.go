@@ -19,6 +19,7 @@ import (
 // lists the person and the bot level with their ratings and games, the
 // same as the API's.
 func TestBrowserArlingtonRatingsShown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	c := e.client()
 	var id string
@@ -87,6 +88,7 @@ func seatsShown(tb testing.TB, sum created) []string {
 // saying the table is rated), the same as the ratings the store keeps; the leaderboard says no one has
 // enough games yet.
 func TestLongBrowserArlingtonRatings(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -123,6 +123,7 @@ const onCard = `document.querySelector("#hand button").focus()`
 // hand unchanged by it: her focused card is the same element. The
 // elements the page made handling each view are logged (walkHooks).
 func TestBrowserArlingtonRedrawKeepsFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	c := e.client()
 	var got created
@@ -214,6 +215,7 @@ func checkLastTrickKept(r *redrawRig) {
 // button. The hand was emptied before its redraw noted the focus, which
 // fell to the page's <body>.
 func TestBrowserArlingtonTurnKeepsFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

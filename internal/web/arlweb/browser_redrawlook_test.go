@@ -11,6 +11,7 @@ import (
 // px: the sets on the table are drawn again with the large pictures.
 // They kept the small ones, their redraw keeping what did not change.
 func TestBrowserArlingtonSetsLookWide(t *testing.T) {
+	t.Parallel()
 	r := redrawRigAt(t)
 	p := r.p
 	r.setDown()
@@ -41,6 +42,7 @@ func allPrefixed(xs []string, prefix string) bool {
 // the button it was on (moving it in the page dropped the focus onto the
 // page's body), and the order is the new one.
 func TestBrowserArlingtonSyncKeepsFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

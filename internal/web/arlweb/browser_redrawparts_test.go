@@ -71,6 +71,7 @@ type actionsKept struct {
 // play buttons shown before and after are the same elements, and the
 // focus stays on the one it was on.
 func TestBrowserArlingtonActionsKept(t *testing.T) {
+	t.Parallel()
 	r := redrawRigAt(t)
 	p := r.p
 	const cards = `document.querySelectorAll('#actions [data-group=lead] button, #actions [data-group=play] button').length`
@@ -117,6 +118,7 @@ func TestBrowserArlingtonActionsKept(t *testing.T) {
 // change stay the same elements (their card pictures were made anew at
 // every move), and so do the seats' boxes.
 func TestBrowserArlingtonSetsKept(t *testing.T) {
+	t.Parallel()
 	r := redrawRigAt(t)
 	p := r.p
 	r.setDown()

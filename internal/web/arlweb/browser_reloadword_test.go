@@ -16,6 +16,7 @@ import (
 // you". The later move is fed to the page's standin.js itself: the
 // stand-in plays only after a turn timer of 5 s or more.
 func TestBrowserArlingtonReloadedWordUsedUp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
 	a.join("Ann")
@@ -53,6 +54,7 @@ func TestBrowserArlingtonReloadedWordUsedUp(t *testing.T) {
 // later one are fed to the page's standin.js itself, as in
 // TestBrowserArlingtonReloadedWordUsedUp.
 func TestBrowserArlingtonHistoryUsesWord(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
 	a.join("Ann")

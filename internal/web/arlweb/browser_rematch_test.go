@@ -25,6 +25,7 @@ import (
 // on from where they sat, the bot too, and the game starts. Ann's games
 // then list the finished game and replay it.
 func TestLongBrowserArlingtonRematch(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -118,6 +119,7 @@ func TestLongBrowserArlingtonRematch(t *testing.T) {
 // it takes the held seat and the game starts. The old game is played out
 // on the server, so only the part under test runs in the browser.
 func TestLongBrowserArlingtonHeldSeat(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

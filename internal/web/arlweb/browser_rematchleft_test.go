@@ -14,6 +14,7 @@ import (
 // players rather than waiting for Bob, and a newcomer is offered the
 // join form.
 func TestBrowserArlingtonRematchLeaverSeatOpen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	ann, bob := e.client(), e.client()
 	var old created

@@ -16,6 +16,7 @@ import (
 // newer one out in turn). Its "Play here" takes the seat back, and the
 // person plays from it again.
 func TestBrowserArlingtonSeatReplaced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

@@ -21,6 +21,7 @@ import (
 // button clicked from script): Close put the focus on the second game's
 // button, kept from the replay before, and scrolled the page to it.
 func TestBrowserArlingtonReplayGamesFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	ann := e.client()
 	ids := []string{finishedTableOf(t, e, ann), finishedTableOf(t, e, ann)}

@@ -19,6 +19,7 @@ import (
 // player was by then. A game to 1 point against a bot, played to its
 // end before the page opens.
 func TestBrowserArlingtonReplayFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	id := finishedTable(t, e)
 	// The finished table's page, watched.
@@ -87,6 +88,7 @@ func finishedTableOf(t *testing.T, e *env, ann *client) string {
 // where Enter and the arrow keys go on, and Close gives it back to
 // "Watch the replay". Each had dropped the focus to <body>.
 func TestBrowserArlingtonReplayEndsKeepFocus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	id := finishedTable(t, e)
 	p := seatTabIn(t, startBrowser(t), "Watcher")

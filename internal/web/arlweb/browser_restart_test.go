@@ -16,6 +16,7 @@ import (
 // page says the server is restarting and, once a server answers again,
 // reconnects by itself.
 func TestBrowserArlingtonServerRestart(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	db := testDB(t, ctx)

@@ -41,6 +41,7 @@ func openTable(tb testing.TB, e *env, name string, target int, seats ...string) 
 // the sheets break between words only ("Alice" never "Alic/e", "Bot 2
 // (random)" never "(rando/m)").
 func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -100,6 +101,7 @@ func TestLongBrowserArlingtonTurnOnScreen(t *testing.T) {
 // selection (with two spectra to choose from, it moves focus to the
 // first choice), Escape clears it; each play is announced in words.
 func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -204,6 +206,7 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 // already arrived, until it shows that play. The speed is the player's:
 // kept in the browser, "instant" by default with reduced motion.
 func TestLongBrowserArlingtonPaced(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -242,6 +245,7 @@ func TestLongBrowserArlingtonPaced(t *testing.T) {
 // hand's last play, often a kill, stayed out of sight); a filter shows
 // the matching lines only; after a reload the whole log is back.
 func TestLongBrowserArlingtonWholeLog(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -285,6 +289,7 @@ func TestLongBrowserArlingtonWholeLog(t *testing.T) {
 // Refusals write cards as the page does, and a total past the target
 // reads "16 points (target 12)".
 func TestLongBrowserArlingtonReconnect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -332,6 +337,7 @@ func TestLongBrowserArlingtonReconnect(t *testing.T) {
 // page shows its code and copies its link; the code typed in the lobby
 // (in lower case) leads to the table.
 func TestLongBrowserArlingtonInvite(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

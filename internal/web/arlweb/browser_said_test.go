@@ -56,6 +56,7 @@ var suitSymbol = regexp.MustCompile(`[♠♥♦♣]`)
 // said, and the names of the hand's cards and the actions, have their
 // cards in words ("seven of spades"), not suit symbols read raw.
 func TestBrowserArlingtonSaidOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	_, _, p := openTable(t, e, "Ann", longGame, "", "random")
 	p.recordSaid()
@@ -110,6 +111,7 @@ func TestBrowserArlingtonSaidOnce(t *testing.T) {
 // buttons were said too, "Play again" twice), and the keyboard's focus,
 // left on <body> by the last card played, goes to "Watch the replay".
 func TestLongBrowserArlingtonEndSaidOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -144,6 +146,7 @@ func TestLongBrowserArlingtonEndSaidOnce(t *testing.T) {
 // a blind player never heard the others' lines); the lines a page opens
 // with are not said again.
 func TestBrowserArlingtonChatSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
 	other := e.client().dial(tbl.ID, -1)

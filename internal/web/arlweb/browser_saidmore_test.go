@@ -18,6 +18,7 @@ import (
 // all. Then a spectator named "Ace♠" writes "OK♥ 7♠": the chat line is
 // said as written ("Oking of hearts" was said).
 func TestBrowserArlingtonSpokenCards(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	tbl, _, p := openTable(t, e, "Cy", 0, "", "")
 	cases := []struct {
@@ -63,6 +64,7 @@ func TestBrowserArlingtonSpokenCards(t *testing.T) {
 // back to them whole (it was, seated and watching): its taking is said,
 // "Sent.", once; the others' lines are still said.
 func TestBrowserArlingtonOwnChatSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	tbl, bctx, ann := openTable(t, e, "Ann", 0, "", "random")
 	ann.join("Ann")
@@ -101,6 +103,7 @@ func TestBrowserArlingtonOwnChatSaid(t *testing.T) {
 // the button becomes "Rematch ready: join", which the page says, once
 // (the result stopped being a live region, so nothing said it).
 func TestBrowserArlingtonRematchSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000}) // finishedBy sends its moves at once
 	ann := e.client()
 	id := finishedBy(t, ann)
@@ -123,6 +126,7 @@ func TestBrowserArlingtonRematchSaid(t *testing.T) {
 // (#say is the one for what happens at the table); a dropped connection
 // is said there, "reconnecting…", once, and "connected" once it is back.
 func TestBrowserArlingtonConnSaid(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Cy", 0, "", "")
 	p.until(`document.getElementById("conn").textContent === "connected"`)
@@ -146,6 +150,7 @@ func TestBrowserArlingtonConnSaid(t *testing.T) {
 // Within the 30 s they are taken for its own, as a watcher's line is
 // known by its words. The page's clock is moved on, not waited for.
 func TestBrowserArlingtonOwnChatForgotten(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 100}) // Olga sends her lines at once
 	tbl, _, p := openTable(t, e, "Wes", 0, "", "")
 	p.until(`document.getElementById("conn").textContent === "connected"`)

@@ -19,6 +19,7 @@ import (
 // that Ann leads the first hand (annLeadsSeed): the bot leads the
 // second, so her turn there comes after the sheet opened, not with it.
 func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
+	t.Parallel()
 	p := seededAt(t, 844, 390, annLeadsSeed(t), "Ann", longGame, "", "random")
 	// Where the sheet and the focus are as it opens (the observer runs
 	// once the page has drawn the view that opened it, scrolling included).
@@ -84,6 +85,7 @@ func TestBrowserArlingtonSheetOnScreen(t *testing.T) {
 // goes to the hand without scrolling the page. The page jumped back down
 // to the hand for a move the player did not make.
 func TestBrowserArlingtonStandInNoJump(t *testing.T) {
+	t.Parallel()
 	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random", "random", "random")
 	// Ann plays her first action each turn until a turn comes where, the
 	// page scrolled to its top, her hand reaches below the window's foot (a
@@ -199,6 +201,7 @@ func annLeadsSeed(tb testing.TB) uint64 {
 // playing on does not close it, and from the second hand on its new
 // scores stood above the window's top.
 func TestBrowserArlingtonSheetEachHand(t *testing.T) {
+	t.Parallel()
 	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
 	// The sheet's title each time it is written (once the page has drawn
 	// the view that scored the hand, scrolling included).
@@ -242,6 +245,7 @@ func TestBrowserArlingtonSheetEachHand(t *testing.T) {
 // a hand scored and her turn after it, then away (Away) until the next
 // hand is scored.
 func TestBrowserArlingtonNoJump(t *testing.T) {
+	t.Parallel()
 	p := seatedAt(t, 844, 390, "Ann", longGame, "", "random")
 	if !t.Run("Typing", func(t *testing.T) { p.tb = t; typingNoJump(t, p) }) {
 		return
@@ -359,6 +363,7 @@ func awayNoJump(t *testing.T, p *seatTab) {
 // left it let the fractions add up (2 px over a hand, near 8 here). Driven
 // through the page's own module, so that each redraw's growth is known.
 func TestBrowserArlingtonFieldNoCreep(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	p.do(chromedp.EmulateViewport(844, 390))

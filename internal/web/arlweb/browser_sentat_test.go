@@ -15,6 +15,7 @@ import (
 // refusal for its answer, and withdrew it from B, which then judged the
 // move the stand-in's.
 func TestBrowserArlingtonLaterRefusalNotTheAction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
 	a.join("Ann")

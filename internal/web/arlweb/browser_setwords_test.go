@@ -14,6 +14,7 @@ import (
 // pair of queens (2 points), scores 8 as K♦ Q♦. The words come from the
 // server's own preview answer, shown by the page's own function.
 func TestBrowserArlingtonSetWordsBest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	_, _, p := openTable(t, e, "Ann", 0, "", "random")
 	type said struct{ Lead, Answer, One string }

@@ -14,6 +14,7 @@ import (
 // off where nobody could reach them; on a desktop it ran out of the side
 // column, off the screen.
 func TestLongBrowserArlingtonSheetOnPhone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -99,12 +99,16 @@ func checkSilentOpen(t *testing.T, quick bool) {
 
 // TestBrowserArlingtonSilentOpen is checkSilentOpen with the page's long
 // timers sped up (quickTimers).
-func TestBrowserArlingtonSilentOpen(t *testing.T) { checkSilentOpen(t, true) }
+func TestBrowserArlingtonSilentOpen(t *testing.T) {
+	t.Parallel()
+	checkSilentOpen(t, true)
+}
 
 // TestLongBrowserArlingtonSilentOpen (long: the page waits out its 10 s
 // bound on opening a socket, and maybe another): checkSilentOpen on the
 // page's own clock.
 func TestLongBrowserArlingtonSilentOpen(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: the page's 10 s bound on opening a socket")
 	}

@@ -19,6 +19,7 @@ import (
 // add): moves other windows claimed do not count.
 // The page's standin.js runs alone here, on the lobby page, fed moves.
 func TestBrowserArlingtonStaleWordEnds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	p := seatTabIn(t, startBrowser(t), "watcher")
 	p.do(chromedp.Navigate(e.srv.URL + "/arlington/"))

@@ -18,6 +18,7 @@ const selStandIn = `#log li.stand-in`
 // make themselves is not marked, and nobody else's page marks it. Before,
 // the log read "Ann passes." for a turn Ann never played.
 func TestLongBrowserArlingtonStandInMarked(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -15,15 +15,33 @@ import (
 // (webtest.StartBrowser: a missing Chromium fails under
 // CARDTABLE_REQUIRE_BROWSER=1 or CI=true, and skips loudly elsewhere).
 // The test is quick (a few seconds), so it runs in the short suite.
+// The tab counts as focused whatever other tabs the browser has open
+// (focusEmulated): the browser tests run side by side.
 func startBrowser(tb testing.TB) context.Context {
 	tb.Helper()
-	return webtest.StartBrowser(tb)
+	ctx := webtest.StartBrowser(tb)
+	if err := webtest.Do(ctx, "emulating focus", focusEmulated()); err != nil {
+		tb.Fatal(err)
+	}
+	return ctx
+}
+
+// openTab is webtest.OpenTab with the tab counted as focused
+// (focusEmulated).
+func openTab(tb testing.TB, bctx context.Context, w, h int64) context.Context {
+	tb.Helper()
+	ctx := webtest.OpenTab(tb, bctx, w, h)
+	if err := webtest.Do(ctx, "emulating focus", focusEmulated()); err != nil {
+		tb.Fatal(err)
+	}
+	return ctx
 }
 
 // TestBrowserArlingtonSeatAndPlay: a person opens a table's link against a
 // bot, takes the seat through the page, sees the hand, asks for a hint and
 // plays the action it marks, which the hand's log then shows.
 func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	startCtx := startBrowser(t)

@@ -16,6 +16,7 @@ import (
 // in the log for a turn they had not played. At a rated table, where the
 // timer runs even with nobody else there, it says so.
 func TestLongBrowserArlingtonTurnTimerSaid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -12,6 +12,7 @@ import (
 // a desktop. It was cut to "Bot 2 (ra…", and two long names alike could
 // not be told apart.
 func TestLongBrowserArlingtonTrickNames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -14,6 +14,7 @@ import (
 // nothing is played. Before, the page sent the first card alone and it
 // was played, though the button read "Play 8♣ A♦".
 func TestLongBrowserArlingtonTryTwoInTrick(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

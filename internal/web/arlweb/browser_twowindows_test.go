@@ -14,6 +14,7 @@ import (
 // own move at n had used up the count) and told B's move m as "A bot
 // played for you".
 func TestBrowserArlingtonBothWindowsOneTurnNotStandIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{Burst: 10000})
 	got, _, a := openTable(t, e, "Ann", longGame, "", "random")
 	a.join("Ann")

@@ -16,6 +16,7 @@ import (
 // wait that ended and went on looking, throwing, under the next one),
 // and a condition that throws ends the wait with its error.
 func TestBrowserUntilStops(t *testing.T) {
+	t.Parallel()
 	p := seatTabIn(t, startBrowser(t), "Page")
 	p.do(chromedp.Navigate("about:blank"))
 	// Counts the page's connected observers.

@@ -10,6 +10,7 @@ import (
 // there, to share the table's address); once seated, they are asked to
 // share it.
 func TestBrowserArlingtonVisitorWaitWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "", "random")
 	p := seatTabIn(t, startBrowser(t), "Ann")

@@ -45,6 +45,7 @@ const hideable = `(() => {
 // it is hidden (visibilitychange to hidden); shown, the same late look
 // checks (a ping, answered by a pong).
 func TestBrowserArlingtonWakeNotWhileHidden(t *testing.T) {
+	t.Parallel()
 	_, p, _ := watcherPage(t)
 	eval[bool](p, fakeNow)
 	if n := eval[int](p, `window.__ticks.length`); n != 1 {
@@ -129,6 +130,7 @@ func stalledAsk(t *testing.T, p *seatTab, held *askHolder) (context.Context, tim
 // run out by the test (TestLongBrowserArlingtonWakeAskGivesUp waits the
 // 3 s).
 func TestBrowserArlingtonWakeAskGivesUp(t *testing.T) {
+	t.Parallel()
 	p, held := askHeldWatcher(t)
 	eval[bool](p, giveUpNow)
 	ask, _, n := stalledAsk(t, p, held)
@@ -164,6 +166,7 @@ const askLimits = `(() => {
 // is checked as the page set it, not timed: on a shared machine the
 // time taken says how busy it is (a limit of 10 s must fail).
 func TestLongBrowserArlingtonWakeAskGivesUp(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

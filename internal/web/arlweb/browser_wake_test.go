@@ -44,6 +44,7 @@ const fakeNow = `(() => { window.__now = Date.now(); Date.now = () => window.__n
 // answered but less than 10 s apart by the page's clock; one 10 s after
 // the last check checks again: no storm.
 func TestBrowserArlingtonWakeCheck(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	p := seatTabIn(t, startBrowser(t), "Watcher")
@@ -78,6 +79,7 @@ func TestBrowserArlingtonWakeCheck(t *testing.T) {
 // 3 s later it drops that connection and connects anew: the line shows.
 // The page kept the dead socket until it sent something.
 func TestLongBrowserArlingtonWakeDeadSocket(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -222,6 +224,7 @@ func (f *freezer) pass(pr *frozenPair, src, dst net.Conn, fromPage bool) {
 // connections at once. The question is held by a server in front of the
 // table's, until the test lets it through.
 func TestBrowserArlingtonWakeWhileAsking(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	id := e.client().create("", "random")
 	held := newAskHolder(t, e.srv.URL, "/api/arlington/tables/"+id)

@@ -13,6 +13,7 @@ import (
 // spectator's page offered nothing: the players went on elsewhere and
 // the watcher was left at the finished table.
 func TestBrowserArlingtonWatchRematch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, Limits{})
 	ann := e.client()
 	var got created

@@ -15,6 +15,7 @@ import (
 // lobby, the status line and the players' scores, and a win with one
 // point is announced in the singular. The page said "to 1 points".
 func TestLongBrowserArlingtonOnePoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

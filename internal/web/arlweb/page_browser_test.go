@@ -109,6 +109,7 @@ func jsString(s string) string {
 // so -short skips it outside CI. Screenshots:
 // internal/web/testdata/artifacts/arlington-*.png.
 func TestBrowserArlingtonPage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("long browser test: skipped with -short outside CI, as the web package's TestBrowserCSP")
 	}
@@ -249,6 +250,7 @@ func TestBrowserArlingtonPage(t *testing.T) {
 // creating a table through the lobby's form, sitting down and playing a
 // few actions breaks no part of it, and a planted violation is seen.
 func TestBrowserArlingtonCSP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("long browser test: skipped with -short outside CI, as the web package's TestBrowserCSP")
 	}

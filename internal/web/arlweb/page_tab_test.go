@@ -209,7 +209,7 @@ func newTab(t *testing.T, bctx context.Context, w, h int64) *tab {
 			webtest.Screenshot(t, p.ctx, fmt.Sprintf("end-%dx%d", w, h))
 		}
 	})
-	p.do(reducedMotion())
+	p.do(reducedMotion(), focusEmulated())
 	p.watchErrors()
 	return p
 }

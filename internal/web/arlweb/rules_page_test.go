@@ -86,6 +86,7 @@ func TestRulesPageSections(t *testing.T) {
 // and every rule a refusal can cite has its section, reached through the
 // same link the table page puts in the refusal.
 func TestLongBrowserRulesPage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

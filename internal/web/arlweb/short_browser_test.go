@@ -72,6 +72,7 @@ func shortTable(t *testing.T) *seatTab {
 // TestBrowserArlingtonShortWindow: at 844×390 with four seats, on a turn
 // in a trick the trick and the hand are on the screen together.
 func TestBrowserArlingtonShortWindow(t *testing.T) {
+	t.Parallel()
 	shortTable(t)
 }
 
@@ -85,6 +86,7 @@ func TestBrowserArlingtonShortWindow(t *testing.T) {
 // the actions leaves the focus where it can be seen: it went to the
 // hand's first card, above the window's top.
 func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -202,6 +204,7 @@ func TestLongBrowserArlingtonShortWindowKeys(t *testing.T) {
 // someone else, so a player who heard their move and nothing after it
 // waited for a turn they already had.
 func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -248,6 +251,7 @@ func TestLongBrowserArlingtonOwnMoveTurnSaid(t *testing.T) {
 // ends. It was at the page's top while the player was further down at
 // their hand, so they saw the log and had to look for the result.
 func TestLongBrowserArlingtonShortWindowEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

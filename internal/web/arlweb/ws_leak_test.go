@@ -202,8 +202,10 @@ func scanGame(t *testing.T, hs []*heard, know *leakscan.Knowledge, what string) 
 }
 
 // TestLongWSLeakScan: twenty whole games to 32, four at each of 2 to 6
-// seats.
+// seats. It runs beside the browser tests (t.Parallel): it spends CPU
+// where they wait on their pages, and sets nothing they share.
 func TestLongWSLeakScan(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -224,7 +226,9 @@ func TestLongWSLeakScan(t *testing.T) {
 // messages of that game, each with one leak planted as a sender wrapped
 // around the server's would add it, must each be caught (and each is
 // clean before the plant). The long test scans whole games at every size.
+// Like it, it runs beside the browser tests (t.Parallel).
 func TestWSLeakScan(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, leakLimits)
 	hs, rec := wsLeakGame(t, e, 3, 8, 77)
 	know, err := leakscan.Replay(rec)

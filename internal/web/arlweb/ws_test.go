@@ -137,6 +137,7 @@ func play(t testing.TB, clients []*wsClient, stop func(srvMsg) bool) {
 func handOver(m srvMsg) bool { return len(m.View.Results) > 0 }
 
 func TestLongWSFullHand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
