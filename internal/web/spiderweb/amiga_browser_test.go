@@ -49,6 +49,7 @@ func (p *browserPage) doubleClickWith(pt point, b chromedp.MouseOption) {
 // different cards, or after one that put cards down, are no pair
 // (docs/page.md, "Double-click").
 func TestBrowserSplitDoubleClick(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.loadLayout(splitAutoLayout)
 	p.doubleClickWith(p.cardPoint(0, 2), chromedp.ButtonMiddle)
@@ -103,6 +104,7 @@ var amigaMenuItems = []string{
 // is on the page; F1 opens that help. The page has no Move menu and calls Replay "Restart",
 // so before, such a player had nowhere to look them up.
 func TestBrowserArachnidMenuNames(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	// F1 opens the help, as the Amiga's Help key opened a program's.
 	p.keys(kb.F1)

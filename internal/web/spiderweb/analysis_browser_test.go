@@ -18,6 +18,7 @@ import (
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
@@ -45,6 +46,7 @@ func analysisPageServer(tb testing.TB, analyze func(context.Context, *spider.Gam
 // lost. The save is then listed as given up, and analysing it again from
 // the list shows the timeline again on a new game, closed too.
 func TestBrowserAnalysis(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	for _, size := range []struct {
 		name string
@@ -211,6 +213,7 @@ func (p *browserPage) analyseGivenUpSave(size, save string) {
 // The analyser is a stand-in that finds nothing (the analysis itself is
 // TestBrowserAnalysis's).
 func TestBrowserAnalysisClosed(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	var failNext atomic.Bool
 	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
@@ -459,7 +462,7 @@ func (p *browserPage) showsStep(i int, v spider.View) {
 	p.t.Helper()
 	p.waitJS(fmt.Sprintf(`document.body.dataset.review === "%d"`, i), fmt.Sprintf("step %d", i))
 	want := domOf(v)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(webtest.StepTimeout)
 	for {
 		got := p.dom()
 		if reflect.DeepEqual(got, want) {
@@ -502,6 +505,7 @@ func (p *browserPage) fitsPhone() {
 // game's own position comes back with "Back to the game". Before, the tab
 // put the game's position under the panel, which still named the step.
 func TestLongBrowserAnalysisStepKept(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -541,6 +545,7 @@ func TestLongBrowserAnalysisStepKept(t *testing.T) {
 // by a reload, says why its controls are disabled; before, the toolbar
 // came back greyed out without a word until a gesture was refused.
 func TestLongBrowserGivenUpResumed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -564,6 +569,7 @@ func TestLongBrowserGivenUpResumed(t *testing.T) {
 // words: the band of moves left unknown and the time limit that left it
 // open, or the exact move that lost the game.
 func TestBrowserAnalysisSureness(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	var calls atomic.Int32
 	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {

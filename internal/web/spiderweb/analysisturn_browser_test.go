@@ -17,6 +17,7 @@ import (
 // the refusal while another runs is: an information box, no error, and
 // the game left as it was.
 func TestBrowserAnalysisWaitingItsTurn(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
 	if err != nil {

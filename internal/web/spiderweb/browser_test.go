@@ -24,6 +24,7 @@ import (
 )
 
 func TestBrowserGame(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	srv := pageServer(t)
 	downloads := t.TempDir()

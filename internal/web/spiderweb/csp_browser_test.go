@@ -69,6 +69,7 @@ func (c *cspConsole) all() []string {
 // show that a violation would be seen, both by the page's
 // securitypolicyviolation events and in the browser's console.
 func TestBrowserCSP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("browser tests skipped with -short")
 	}
@@ -182,7 +183,7 @@ func TestBrowserCSP(t *testing.T) {
 			if ran {
 				t.Error("the planted inline script ran: the policy does not refuse inline scripts")
 			}
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(webtest.StepTimeout)
 			for len(console.all()) < 2 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond) // polling the collector for a condition
 			}

@@ -63,6 +63,7 @@ func hidePage(p *browserPage) {
 // cancel came: its older revision leaves the newer settings kept. The
 // server's settings are read from a second tab, opened first.
 func TestBrowserSettingsSentOnLeaving(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		leave leaveBy

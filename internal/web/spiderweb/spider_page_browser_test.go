@@ -137,6 +137,7 @@ func (p *browserPage) noVerticalScroll(what string) {
 }
 
 func TestBrowserSpiderPage(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	srv := pageServer(t)
 
