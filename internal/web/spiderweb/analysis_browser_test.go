@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -53,6 +54,7 @@ func TestBrowserAnalysis(t *testing.T) {
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel() // a server and a browser context of its own
 			srv := analysisPageServer(t, solverAnalyze)
 			p := openPage(t, bctx, srv, size.w, size.h, chromedp.WithNewBrowserContext())
 			p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
@@ -152,14 +154,15 @@ func (p *browserPage) stepThroughLine(size string) {
 func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
 	t := p.t
 	t.Helper()
+	p.recordMessages()
 	p.clickSel("#an-close")
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect(what)
 	p.closedControls()
 	// The page says why (the controls were disabled unexplained until
 	// a key was pressed or the page loaded again).
-	if msg := p.text("#toast:not([hidden]) .msg"); !strings.Contains(msg, "given up for its analysis") {
-		t.Errorf("the message once the analysis closed (after %s): %q, want why the game takes no moves", after, msg)
+	if msgs := p.messagesShown(); !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, "given up for its analysis") }) {
+		t.Errorf("the messages shown once the analysis closed (after %s): %q, want why the game takes no moves", after, msgs)
 	}
 	// Its clock stands, as a won game's does (it ran on, the time climbing
 	// with every control disabled).

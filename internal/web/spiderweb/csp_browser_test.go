@@ -74,14 +74,17 @@ func TestBrowserCSP(t *testing.T) {
 		t.Skip("browser tests skipped with -short")
 	}
 	bctx := startBrowser(t)
-	srv := pageServer(t)
-
 	for _, size := range []struct {
 		name string
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
-			ctx := webtest.OpenTab(t, bctx, size.w, size.h)
+			// Side by side, each its own player (a browser context) on
+			// a server of its own: in one context the two tabs would
+			// share one game.
+			t.Parallel()
+			srv := pageServer(t)
+			ctx := webtest.OpenTab(t, bctx, size.w, size.h, chromedp.WithNewBrowserContext())
 			p := &browserPage{t: t, ctx: ctx, srv: srv}
 			p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,

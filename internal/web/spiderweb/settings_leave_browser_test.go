@@ -83,6 +83,7 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 		{"older write stored late, page hidden", hidePage, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // a server and a browser context of its own
 			bctx := startBrowser(t)
 			ss := newSettingsServer(t)
 			reader := openPage(t, bctx, ss.srv, 1280, 800)
