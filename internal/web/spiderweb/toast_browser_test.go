@@ -206,7 +206,6 @@ func (p *browserPage) footAtWindowFoot(win string) {
 // panel's buttons in reach, and the long pile's foot brought into view
 // from the keyboard and the menus' last items stay clear of it.
 func TestLongBrowserSpiderMessageClears(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
