@@ -16,6 +16,7 @@ import (
 // view below the bar, not under it; on a desktop and on a phone. (The
 // Spider page has its own test in spiderweb.)
 func TestBrowserFocusBelowBar(t *testing.T) {
+	t.Parallel()
 	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 1280, 800)
 	p.open("/", frontReady)
 	var game struct{ ID string }

@@ -27,6 +27,7 @@ document.addEventListener("securitypolicyviolation", (e) => { window.__csp.push(
 // sideways and keeps to the Content-Security-Policy; and the court cards
 // of the sprite every page shares carry their chest signs upright.
 func TestBrowserFrontPage(t *testing.T) {
+	t.Parallel()
 	srv := siteServer(t)
 	p := openSite(t, webtest.StartBrowser(t), srv, 390, 844)
 	p.step("recording policy violations", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -103,6 +104,7 @@ func contains(list []string, s string) bool {
 // links and buttons are reached with the Tab key; opening the save from
 // the front page plays it on the Spider page.
 func TestLongBrowserFrontPage(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -289,6 +291,7 @@ func (p *sitePage) spiderIndexesShown() {
 // no longer parses) does not hide the player's other saves on the front
 // page; it is named with where to delete it, and offers no Open button.
 func TestLongBrowserFrontDamagedSave(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -9,6 +9,7 @@ import (
 // TestLongBrowserFrontLooks: the front page's Spider picture shows the card
 // back and table colour chosen on the Spider page (kept in this browser).
 func TestLongBrowserFrontLooks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

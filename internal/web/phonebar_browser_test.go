@@ -16,6 +16,7 @@ import (
 // sideways under a finger. TestLongBrowserBarsFitSmallPhone checks every
 // page.
 func TestBrowserBarsFitSmallPhone(t *testing.T) {
+	t.Parallel()
 	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 360, 640)
 	p.open("/arlington/", lobbyReady)
 	p.barFits("/arlington/")
@@ -28,6 +29,7 @@ func TestBrowserBarsFitSmallPhone(t *testing.T) {
 // TestLongBrowserBarsFitSmallPhone (long: six pages, about 8 s under
 // -race): as TestBrowserBarsFitSmallPhone, on every page.
 func TestLongBrowserBarsFitSmallPhone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -70,6 +72,7 @@ func (p *sitePage) barFits(path string) {
 // 44 px high whatever its width; a desktop window of that size (no
 // touch) keeps the compact bar.
 func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
+	t.Parallel()
 	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 844, 390)
 	p.step("a phone held sideways", chromedp.EmulateViewport(844, 390, chromedp.EmulateScale(3), chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateLandscape))
 	p.open("/arlington/", lobbyReady)
@@ -92,6 +95,7 @@ func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
 // bar also holds the connection line, keeps its name for screen readers
 // alone; the rule that does so hid every Arlington page's name.
 func TestBrowserPageNamesOnPhone(t *testing.T) {
+	t.Parallel()
 	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 390, 844)
 	loaded := `document.readyState === "complete"`
 	for _, path := range []string{"/arlington/rules", "/arlington/games"} {

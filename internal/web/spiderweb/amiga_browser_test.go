@@ -49,8 +49,15 @@ func (p *browserPage) doubleClickWith(pt point, b chromedp.MouseOption) {
 // different cards, or after one that put cards down, are no pair
 // (docs/page.md, "Double-click").
 func TestBrowserSplitDoubleClick(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.loadLayout(splitAutoLayout)
+	// The page's clock is held still from here, so each pair of clicks
+	// is within the double-click time however slowly the machine runs
+	// (the page pairs these buttons' clicks itself, by its clock): what
+	// pairs them or keeps them apart is the page's rule alone.
+	p.eval(`(() => { const t0 = Date.now(); window.realNow = Date.now; Date.now = () => t0; return 1; })()`, nil)
+	defer p.eval(`(Date.now = window.realNow, 1)`, nil)
 	p.doubleClickWith(p.cardPoint(0, 2), chromedp.ButtonMiddle)
 	p.play(spider.Cards(0, 2, 2))
 	p.expect("a middle-button double-click on 5D moves 5D 4D onto 6C")
@@ -58,11 +65,6 @@ func TestBrowserSplitDoubleClick(t *testing.T) {
 	p.play(spider.Cards(3, 4, 2))
 	p.expect("a right-button double-click on JD moves JD TD onto QC")
 
-	// The page's clock is held still from here, so each pair of clicks
-	// below is within the double-click time however slowly the machine
-	// runs: what keeps them from pairing is the page's rule alone.
-	p.eval(`(() => { const t0 = Date.now(); window.realNow = Date.now; Date.now = () => t0; return 1; })()`, nil)
-	defer p.eval(`(Date.now = window.realNow, 1)`, nil)
 	// Two middle clicks on two cards of a pile are no pair: the second
 	// picks up afresh from its card (5D 4D), where a pair would have sent
 	// 5D 4D on to the 6D of pile 1.
@@ -103,6 +105,7 @@ var amigaMenuItems = []string{
 // is on the page; F1 opens that help. The page has no Move menu and calls Replay "Restart",
 // so before, such a player had nowhere to look them up.
 func TestBrowserArachnidMenuNames(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	// F1 opens the help, as the Amiga's Help key opened a program's.
 	p.keys(kb.F1)

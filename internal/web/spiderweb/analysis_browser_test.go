@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -18,6 +19,7 @@ import (
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 	"cardtable/spider"
 )
 
@@ -45,12 +47,14 @@ func analysisPageServer(tb testing.TB, analyze func(context.Context, *spider.Gam
 // lost. The save is then listed as given up, and analysing it again from
 // the list shows the timeline again on a new game, closed too.
 func TestBrowserAnalysis(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	for _, size := range []struct {
 		name string
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
+			t.Parallel() // a server and a browser context of its own
 			srv := analysisPageServer(t, solverAnalyze)
 			p := openPage(t, bctx, srv, size.w, size.h, chromedp.WithNewBrowserContext())
 			p.loadSaveFile(writeAutoRemoveLayout(t, finishLayout))
@@ -150,14 +154,15 @@ func (p *browserPage) stepThroughLine(size string) {
 func (p *browserPage) closeAnalysisGivenUp(base, what, after string) {
 	t := p.t
 	t.Helper()
+	p.recordMessages()
 	p.clickSel("#an-close")
 	p.waitJS(`document.querySelector("#analysis").hidden`, "the analysis to close")
 	p.expect(what)
 	p.closedControls()
 	// The page says why (the controls were disabled unexplained until
 	// a key was pressed or the page loaded again).
-	if msg := p.text("#toast:not([hidden]) .msg"); !strings.Contains(msg, "given up for its analysis") {
-		t.Errorf("the message once the analysis closed (after %s): %q, want why the game takes no moves", after, msg)
+	if msgs := p.messagesShown(); !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, "given up for its analysis") }) {
+		t.Errorf("the messages shown once the analysis closed (after %s): %q, want why the game takes no moves", after, msgs)
 	}
 	// Its clock stands, as a won game's does (it ran on, the time climbing
 	// with every control disabled).
@@ -211,6 +216,7 @@ func (p *browserPage) analyseGivenUpSave(size, save string) {
 // The analyser is a stand-in that finds nothing (the analysis itself is
 // TestBrowserAnalysis's).
 func TestBrowserAnalysisClosed(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	var failNext atomic.Bool
 	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {
@@ -459,7 +465,7 @@ func (p *browserPage) showsStep(i int, v spider.View) {
 	p.t.Helper()
 	p.waitJS(fmt.Sprintf(`document.body.dataset.review === "%d"`, i), fmt.Sprintf("step %d", i))
 	want := domOf(v)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(webtest.StepTimeout)
 	for {
 		got := p.dom()
 		if reflect.DeepEqual(got, want) {
@@ -502,6 +508,7 @@ func (p *browserPage) fitsPhone() {
 // game's own position comes back with "Back to the game". Before, the tab
 // put the game's position under the panel, which still named the step.
 func TestLongBrowserAnalysisStepKept(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -541,6 +548,7 @@ func TestLongBrowserAnalysisStepKept(t *testing.T) {
 // by a reload, says why its controls are disabled; before, the toolbar
 // came back greyed out without a word until a gesture was refused.
 func TestLongBrowserGivenUpResumed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -564,6 +572,7 @@ func TestLongBrowserGivenUpResumed(t *testing.T) {
 // words: the band of moves left unknown and the time limit that left it
 // open, or the exact move that lost the game.
 func TestBrowserAnalysisSureness(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	var calls atomic.Int32
 	srv := analysisPageServer(t, func(ctx context.Context, g *spider.Game) (*Analysis, error) {

@@ -10,6 +10,7 @@ import (
 
 	"cardtable/internal/store"
 	"cardtable/internal/web"
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserAnalysisWaitingItsTurn: an analysis refused because another
@@ -17,12 +18,17 @@ import (
 // the refusal while another runs is: an information box, no error, and
 // the game left as it was.
 func TestBrowserAnalysisWaitingItsTurn(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp := New(db, Options{Hint: firstMoveHint, Analyze: solverAnalyze})
+	// The server's clock stands still: the other address keeps its place
+	// in line however long the page takes to ask on a loaded machine
+	// (the place lapses some seconds after its refusal).
+	clock := &webtest.Clock{T: time.Now()}
+	sp := New(db, Options{Hint: firstMoveHint, Analyze: solverAnalyze, Now: clock.Now})
 	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy}))
 	t.Cleanup(func() {
 		srv.Close()
@@ -30,7 +36,7 @@ func TestBrowserAnalysisWaitingItsTurn(t *testing.T) {
 	})
 	// Another address, refused while an analysis ran, is first in line;
 	// the page's (127.0.0.1) is not in line.
-	now := time.Now()
+	now := clock.Now()
 	sp.analyses.take("198.51.100.7", now)
 	sp.analyses.take("203.0.113.9", now)
 	sp.analyses.release(now)

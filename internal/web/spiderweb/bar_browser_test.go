@@ -15,6 +15,7 @@ import (
 // keyboard comes back into view below the sticky bar, not under it: on a
 // desktop (a bar of one row) and on a phone (two rows).
 func TestBrowserSpiderFocusBelowBar(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.loadLayout(towerLayout())
 	for _, size := range []struct {

@@ -102,7 +102,7 @@ func (p *browserPage) expect(what string) {
 	p.t.Helper()
 	want := p.shadow.View(false)
 	wantDOM := domOf(want)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(webtest.StepTimeout)
 	for {
 		got := p.dom()
 		if strings.HasPrefix(got.Score, "W") {
@@ -278,7 +278,7 @@ func (p *browserPage) loadSaveFile(path string) {
 
 func waitDownload(tb testing.TB, dir string) string {
 	tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(webtest.StepTimeout)
 	for time.Now().Before(deadline) {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {

@@ -10,6 +10,7 @@ package spiderweb
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -232,16 +233,46 @@ func (p *browserPage) tap(pt point) {
 	p.touch(input.DispatchTouchEventTypeTouchEnd)
 }
 
-// touchDrag drags with a finger from one point to another.
+// doubleTap taps twice at pt with a finger, as the browser's own gesture
+// (Input.synthesizeTapGesture): the browser times the two taps, so they
+// come within the page's double-tap time (input.js's DOUBLE_MS) however
+// late the test's own steps are; two taps sent as a test's four touch
+// steps came too far apart on a loaded machine, and were two single taps.
+func (p *browserPage) doubleTap(pt point) {
+	p.t.Helper()
+	sctx, cancel := context.WithTimeout(p.ctx, webtest.StepTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(sctx, input.SynthesizeTapGesture, input.SynthesizeTapGestureParams{
+		X: pt.X, Y: pt.Y, TapCount: 2, GestureSourceType: input.GestureSourceTypeTouch,
+	}); err != nil {
+		p.t.Fatalf("double tap at %v: %v", pt, err)
+	}
+}
+
+// touchDrag drags with a finger from one point to another. The finger's
+// first move already goes past the page's touch slop (touchSlop), as a
+// finger setting off does: a finger held still for half a second is a
+// long press, and the page times that itself, so a drag whose first few
+// small moves came late, as a test's do on a loaded machine, was taken
+// for a long press and never dragged.
 func (p *browserPage) touchDrag(from, to point) {
 	p.t.Helper()
 	p.touch(input.DispatchTouchEventTypeTouchStart, from)
+	if d := math.Hypot(to.X-from.X, to.Y-from.Y); d > touchSlop {
+		k := touchSlop / d
+		from = point{from.X + (to.X-from.X)*k, from.Y + (to.Y-from.Y)*k}
+		p.touch(input.DispatchTouchEventTypeTouchMove, from)
+	}
 	const n = 12
 	for i := 1; i <= n; i++ {
 		p.touch(input.DispatchTouchEventTypeTouchMove, point{from.X + (to.X-from.X)*float64(i)/n, from.Y + (to.Y-from.Y)*float64(i)/n})
 	}
 	p.touch(input.DispatchTouchEventTypeTouchEnd)
 }
+
+// touchSlop is a little past how far a finger may move and still be held
+// still to the page (10 px, input.js's onPointerMove).
+const touchSlop = 12
 
 func (p *browserPage) keys(keys string, mods ...chromedp.Modifier) {
 	p.t.Helper()
@@ -279,15 +310,15 @@ func (p *browserPage) text(sel string) string {
 }
 
 // closeToast closes the message box if it shows: it lies over the foot
-// of the window, where a short window's menu ends.
+// of the window, where a short window's menu ends. The look and the
+// press of its × are one step in the page: the box hides itself after a
+// few seconds, and a click sent after a look that found it showing waited
+// a whole step for a button that had gone meanwhile.
 func (p *browserPage) closeToast() {
 	p.t.Helper()
-	var shown bool
-	p.eval(`!document.querySelector("#toast").hidden`, &shown)
-	if shown {
-		p.clickSel("#toast .close")
-		p.waitJS(`document.querySelector("#toast").hidden`, "the message box to close")
-	}
+	p.eval(`(() => { const box = document.querySelector("#toast");
+	  if (!box.hidden) box.querySelector(".close").click(); return 1; })()`, nil)
+	p.waitJS(`document.querySelector("#toast").hidden`, "the message box to close")
 }
 
 // scrollGesture turns the mouse wheel at pt, dy px (negative: down the
@@ -301,4 +332,29 @@ func (p *browserPage) scrollGesture(pt point, dy float64) {
 	}); err != nil {
 		p.t.Fatalf("scrolling at %v: %v", pt, err)
 	}
+}
+
+// recordMessages makes the page note every message its message box shows
+// from now on, as it shows (messagesShown reads them): the box hides
+// itself after a few seconds, which the steps a test takes before it
+// looks may outlast on a loaded machine.
+func (p *browserPage) recordMessages() {
+	p.t.Helper()
+	p.eval(`(() => {
+	  const box = document.querySelector("#toast"), seen = window.cardtableMessagesShown = [];
+	  const look = () => {
+	    const m = box.querySelector(".msg").textContent;
+	    if (!box.hidden && seen[seen.length - 1] !== m) seen.push(m);
+	  };
+	  new MutationObserver(look).observe(box, {attributes: true, childList: true, characterData: true, subtree: true});
+	  return 1;
+	})()`, nil)
+}
+
+// messagesShown is what the message box showed since recordMessages.
+func (p *browserPage) messagesShown() []string {
+	p.t.Helper()
+	var got []string
+	p.eval(`window.cardtableMessagesShown`, &got)
+	return got
 }

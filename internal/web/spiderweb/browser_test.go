@@ -24,8 +24,8 @@ import (
 )
 
 func TestBrowserGame(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
-	srv := pageServer(t)
 	downloads := t.TempDir()
 	enabled := true
 	if _, err := chromedp.CallBrowser(bctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
@@ -35,7 +35,11 @@ func TestBrowserGame(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The parts run side by side, each on a server of its own and, but
+	// for the first (the downloads'), in a browser context of its own.
 	t.Run("desktop", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		p := openPage(t, bctx, srv, 1280, 800)
 		p.measure() // the commands' times, logged at the end
 		p.newGameByNumber(617)
@@ -344,6 +348,8 @@ func TestBrowserGame(t *testing.T) {
 	})
 
 	t.Run("options", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		// Spider, two suits, open tableau and relaxed dealing through the
 		// New game dialog; Spider's scoring freezes at the first undo.
 		p := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())
@@ -397,6 +403,8 @@ func TestBrowserGame(t *testing.T) {
 	})
 
 	t.Run("phone", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		// A fresh browser context: a new player, with nothing stored.
 		// A phone: a fresh browser context (a new player, nothing stored), the
 		// mobile viewport and touch input.
@@ -420,8 +428,7 @@ func TestBrowserGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.tap(p.bottomPoint(1))
-		p.tap(p.bottomPoint(1))
+		p.doubleTap(p.bottomPoint(1))
 		p.play(auto)
 		p.expect("phone: double tap auto-move " + auto.String())
 		for i := range 5 {

@@ -19,6 +19,7 @@ import (
 // held still, so the pair is within the double-click time however slowly
 // the machine runs.
 func TestLongBrowserDropThenPick(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -46,6 +47,7 @@ func TestLongBrowserDropThenPick(t *testing.T) {
 // refused here, and legal whenever the card turned up fitted. (The second
 // click now reads the pile as it is shown until the answer: empty here.)
 func TestLongBrowserDropOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -78,6 +80,7 @@ func TestLongBrowserDropOnce(t *testing.T) {
 // It said "Moved cards and 5 cards below it", the cards being gone from
 // the pile they were put on.
 func TestLongBrowserSpokenMoveRemoved(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -7,6 +7,7 @@ import "testing"
 // shade on each table colour. At 55% opacity it was 2.9:1 on the green
 // table, 3.5:1 on the blue and 3.6:1 on the grey.
 func TestBrowserCompletedLabelContrast(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	var got map[string]float64
 	p.eval(`(() => {

@@ -69,18 +69,22 @@ func (c *cspConsole) all() []string {
 // show that a violation would be seen, both by the page's
 // securitypolicyviolation events and in the browser's console.
 func TestBrowserCSP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() && os.Getenv("CI") != "true" {
 		t.Skip("browser tests skipped with -short")
 	}
 	bctx := startBrowser(t)
-	srv := pageServer(t)
-
 	for _, size := range []struct {
 		name string
 		w, h int64
 	}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
 		t.Run(size.name, func(t *testing.T) {
-			ctx := webtest.OpenTab(t, bctx, size.w, size.h)
+			// Side by side, each its own player (a browser context) on
+			// a server of its own: in one context the two tabs would
+			// share one game.
+			t.Parallel()
+			srv := pageServer(t)
+			ctx := webtest.OpenTab(t, bctx, size.w, size.h, chromedp.WithNewBrowserContext())
 			p := &browserPage{t: t, ctx: ctx, srv: srv}
 			p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
@@ -182,7 +186,7 @@ func TestBrowserCSP(t *testing.T) {
 			if ran {
 				t.Error("the planted inline script ran: the policy does not refuse inline scripts")
 			}
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(webtest.StepTimeout)
 			for len(console.all()) < 2 && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond) // polling the collector for a condition
 			}

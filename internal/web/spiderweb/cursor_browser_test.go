@@ -188,6 +188,7 @@ func near(img image.Image, x, y int, c [3]uint8) bool {
 // TestLongBrowserSpiderCursorFoot checks A, U and a hidden cursor too, on
 // a phone held upright as well, and the cursor's look at desktop size.
 func TestBrowserSpiderCursorFoot(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.cursorFoot("844x390", cursorLayout, cursorSteps{})
 }
@@ -203,6 +204,7 @@ func TestBrowserSpiderCursorFoot(t *testing.T) {
 // the cursor shown both over its pile's top and under its foot card (or
 // its space's), and no other pile marked.
 func TestLongBrowserSpiderCursorFoot(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -18,6 +18,7 @@ import (
 // dialog's backdrop, dimmed and out of reach. A good number then starts
 // the game and the message is gone the next time the dialog opens.
 func TestLongBrowserNewGameRefused(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -60,6 +61,7 @@ func TestLongBrowserNewGameRefused(t *testing.T) {
 // dialog's backdrop and its × closes it; before, the box stayed behind
 // the backdrop, dimmed, and the × could not be reached.
 func TestLongBrowserMessageOverDialog(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -105,6 +107,7 @@ func TestLongBrowserMessageOverDialog(t *testing.T) {
 // words; turning "Hide deal and discard" off said "Deal and discard areas
 // hidden shown."
 func TestLongBrowserToggleMessages(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -127,6 +130,7 @@ func TestLongBrowserToggleMessages(t *testing.T) {
 // the status bar does ("Arachnid · 4 suits · #617"); it said "arachnid
 // 4♠ #617", which reads as a four of spades.
 func TestLongBrowserSavesListGame(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -145,6 +149,7 @@ func TestLongBrowserSavesListGame(t *testing.T) {
 // the screen's width (92%), not half of it: the box was placed at the
 // middle and shrank to the half it had left, a column of short lines.
 func TestLongBrowserPhoneMessageWidth(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -166,6 +171,7 @@ func TestLongBrowserPhoneMessageWidth(t *testing.T) {
 // dialog marked damaged, with Delete and no Open or Analyse, next to the
 // sound save; Delete removes it once the player confirms.
 func TestLongBrowserDamagedSave(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -201,6 +207,7 @@ func TestLongBrowserDamagedSave(t *testing.T) {
 // own name, with no twin that looks the same, and another game asks
 // before replacing it.
 func TestBrowserSaveOverOldDecomposedName(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "cardtable.db")
 	p := openPage(t, startBrowser(t), pageServerAt(t, path), 1280, 800)
 	p.saveAs("old")

@@ -29,6 +29,7 @@ func forcedColors() chromedp.Action[chromedp.Void] {
 // (winnable, lost, unknown: backgrounds, all forced to one colour), its
 // current point outlined so as to be seen in dark and light themes.
 func TestBrowserForcedColors(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.do(forcedColors())
 	p.keys("h")

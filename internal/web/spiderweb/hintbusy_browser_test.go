@@ -26,6 +26,7 @@ import (
 // the server's words (a proxy's page) is said as busy, not as another
 // hint from this address. Before, the page showed it as a fault.
 func TestBrowserHintBusy(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // further press (button or H) the next of its ranked moves, wrapping
 // round; a move starts the list again. The spoken text names the cards.
 func TestLongBrowserHintCycle(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it; TestHintRanked is the quick version")
 	}

@@ -83,6 +83,7 @@ func (p *browserPage) toTop() {
 // window's bottom. TestLongBrowserSpiderKeysScroll checks a phone held
 // upright and the analysis panel.
 func TestBrowserSpiderKeysScroll(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.keysScroll("844x390", 844, 390, 56, 40, true, 9)
 }
@@ -93,6 +94,7 @@ func TestBrowserSpiderKeysScroll(t *testing.T) {
 // with its foot in view. Then, with the analysis panel open at the
 // window's foot, the long pile's foot comes into view above the panel.
 func TestLongBrowserSpiderKeysScroll(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -24,6 +24,7 @@ import (
 // first fetch was given an identity that adopted nothing, and the data
 // went to the next device that loaded a page.
 func TestBrowserLegacyAdoptedOnLANHost(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "cardtable.db"))

@@ -86,6 +86,7 @@ func (p *layoutsPage) nothingDone(digit string, pile, cards int, what string) {
 // "?" typed with AltGr (Brazilian ABNT's AltGr+W, the AltGraph modifier
 // on Linux) opens the keys' help.
 func TestBrowserSpiderKeysLayouts(t *testing.T) {
+	t.Parallel()
 	p := openLayoutsPage(t)
 	p.press(layoutKey{Key: "&", Code: "Digit1", VK: 49})
 	p.cursorAt(0, `AZERTY's "&" to choose pile 1`)
@@ -104,6 +105,7 @@ func TestBrowserSpiderKeysLayouts(t *testing.T) {
 // Ukrainian AltGr+U (ґ, a Cyrillic letter on the key of U) with Linux's
 // AltGraph modifier; Windows' AltGr+W typing ? opens the keys' help.
 func TestLongBrowserSpiderKeysLayouts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -150,12 +152,14 @@ func TestLongBrowserSpiderKeysLayouts(t *testing.T) {
 // a word, no right-to-left marks. toLocaleString wrote it in Arabic
 // digits with right-to-left marks, in an English table.
 func TestBrowserSpiderSavedDateLocale(t *testing.T) {
+	t.Parallel()
 	savedDateLocale(t, "ar_EG", regexp.MustCompile(`^[A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4}, [0-9]{1,2}:[0-9]{2} [AP]M$`))
 }
 
 // TestLongBrowserSpiderSavedDateLocale: under a German locale the date is
 // written the same way, but for the clock, the reader's: 24 hours.
 func TestLongBrowserSpiderSavedDateLocale(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

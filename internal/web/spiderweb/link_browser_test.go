@@ -12,6 +12,7 @@ import (
 // deal as named, whatever the player's settings (open tableau, relaxed
 // dealing, another variant), and the settings stay as they were.
 func TestBrowserDealLink(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800) // a random 4-suit Arachnid deal
 	p.keys("d")
@@ -72,6 +73,7 @@ func TestBrowserDealLink(t *testing.T) {
 // the game they were playing, which it does not count as left; before, the
 // page showed an empty table.
 func TestLongBrowserBadDealLink(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

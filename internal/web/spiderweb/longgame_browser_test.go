@@ -20,11 +20,15 @@ import (
 
 // TestBrowserLongGameBounded is the quick version: 500 moves, 5 undos
 // and redos.
-func TestBrowserLongGameBounded(t *testing.T) { longGameBounded(t, 500, 5) }
+func TestBrowserLongGameBounded(t *testing.T) {
+	t.Parallel()
+	longGameBounded(t, 500, 5)
+}
 
 // TestLongBrowserLongGameBounded: 5,000 moves, 100 undos and redos, the
 // processor slowed fourfold.
 func TestLongBrowserLongGameBounded(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -36,6 +36,7 @@ func (p *browserPage) statusScore(label string, score int) {
 // status bar shows it, a removal and an undo each cost a point, and the
 // choice is kept by the server and localStorage across a reload.
 func TestLongBrowserWindowsScore(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it; spider.TestWindowsScoreActions is the quick version")
 	}
@@ -102,6 +103,7 @@ type looks struct {
 // as chosen, keeps the text and the focus ring readable, and is kept
 // across a reload.
 func TestLongBrowserCardBacksAndTables(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -137,6 +139,7 @@ func TestLongBrowserCardBacksAndTables(t *testing.T) {
 // TestLongBrowserLooksDialogPhone: on a 390x844 phone the dialog fits the
 // screen, its Done button within reach, nothing sideways.
 func TestLongBrowserLooksDialogPhone(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

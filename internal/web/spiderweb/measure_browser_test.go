@@ -9,6 +9,7 @@ import (
 // times only in a tab that asked for them (measureKey), as nobody else
 // reads them; it kept the last 200 of each in every tab.
 func TestBrowserMeasuresOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.newGameByNumber(617)

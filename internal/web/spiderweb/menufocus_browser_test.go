@@ -14,6 +14,7 @@ import (
 // dialog it opens gives the focus back there when closed with Escape, and
 // a choice with no dialog (Restart this deal, a setting) keeps it there.
 func TestBrowserMenuChoiceKeepsFocus(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	focused := func() string {
 		var s string

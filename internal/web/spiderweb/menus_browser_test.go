@@ -44,6 +44,7 @@ var lastMenuItems = map[string]struct{ item, opens string }{
 // over the lower items of both menus. TestLongBrowserSpiderMenus checks
 // the windows the menus fit.
 func TestBrowserSpiderMenus(t *testing.T) {
+	t.Parallel()
 	usableMenus(t, menuWindow{"844x390", 844, 390, []string{"#btn-cards-menu"}})
 }
 
@@ -52,6 +53,7 @@ func TestBrowserSpiderMenus(t *testing.T) {
 // every item is reached from the keyboard, with and without the analysis
 // panel.
 func TestLongBrowserSpiderMenus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

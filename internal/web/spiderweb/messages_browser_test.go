@@ -18,6 +18,7 @@ const toastJS = `(() => { const t = document.querySelector("#toast"); return t.h
 // the box; D then deals a row, and the refusal, no longer true, goes
 // with it. Before, it stayed over the dealt row until its timer ran out.
 func TestBrowserRefusalGoesOnSuccess(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	stock := p.serverView().Stock
 	p.keys("u")
@@ -40,6 +41,7 @@ func TestBrowserRefusalGoesOnSuccess(t *testing.T) {
 // new game. A refusal with no game shown yet (a bad link) is kept: the
 // game the page then goes on with is not what it was about.
 func TestBrowserGivenUpMessageGoesOnNewGame(t *testing.T) {
+	t.Parallel()
 	srv := analysisPageServer(t, unknownAnalysis)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	var code int
@@ -80,6 +82,7 @@ func TestBrowserGivenUpMessageGoesOnNewGame(t *testing.T) {
 // command's refusal goes with a later command played. Before, any error
 // in the box went.
 func TestBrowserSaveFailureStaysOnMove(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")
@@ -106,6 +109,7 @@ func TestBrowserSaveFailureStaysOnMove(t *testing.T) {
 // the message goes once a later command is played, since the table then
 // shows something newer than what failed.
 func TestBrowserLostMoveGoesOnMove(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.eval(`(() => { window.__failOnce = true; const f = window.fetch; window.fetch = (u, o) => {
 	  if (window.__failOnce && String(u).includes("/commands")) { window.__failOnce = false; return Promise.reject(new TypeError("network lost")); }
@@ -133,6 +137,7 @@ func TestBrowserLostMoveGoesOnMove(t *testing.T) {
 // is saved as the composed one the server takes (NFC), and typed again
 // composed it is the same save, not a second that looks the same.
 func TestBrowserSaveNameComposed(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 	p.waitJS(`document.querySelector("#dlg-saves").open`, "the saved games dialog")

@@ -10,6 +10,7 @@ import (
 // offered; before, the veiled cards counted as face-down and it never was
 // (deal 1, two suits, after the last deal).
 func TestLongBrowserOpenTableauFinish(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -149,6 +149,7 @@ func (p *browserPage) phoneTable() phoneTable {
 // height has room), face-up cards show 44 px of themselves while the
 // piles fit, and a 25-card pile still fits without scrolling.
 func TestBrowserPhoneCards(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	srv := pageServer(t)
 	p := phonePage(t, bctx, srv)

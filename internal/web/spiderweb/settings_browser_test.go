@@ -282,6 +282,7 @@ func unsentMark(p *browserPage) bool {
 // settings, got the ones from before the change and showed them: verbose
 // messages, turned off, were on again.
 func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -319,6 +320,7 @@ func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
 // changed) and undo sound; so the page sends the second once the first is
 // answered, and counts the writes among its requests in flight.
 func TestBrowserSettingsWrittenInOrder(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -360,6 +362,7 @@ func TestBrowserSettingsWrittenInOrder(t *testing.T) {
 // the browser's copy changed since it sent and sends that copy: the server
 // ends with both changes, and a tab opened next shows sound on.
 func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)

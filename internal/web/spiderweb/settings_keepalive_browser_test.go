@@ -70,6 +70,7 @@ func newQueuedWrites(t *testing.T, holds int32) *queuedWrites {
 // load. The keepalive write, let through last, is older and leaves the
 // newer settings kept.
 func TestBrowserSettingsChangeBehindKeepalive(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	q := newQueuedWrites(t, 2)
 	reader := openPage(t, bctx, q.srv, 1280, 800)
@@ -113,6 +114,7 @@ func (q *queuedWrites) waitHeld(t *testing.T, what string) chan struct{} {
 // is told by the other tab writing with fetch, which leaves the browser's
 // copy alone.
 func TestBrowserSettingsNewerKeptAdopted(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	other := openPage(t, bctx, ss.srv, 1280, 800)

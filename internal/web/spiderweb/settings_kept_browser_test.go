@@ -13,6 +13,7 @@ import (
 // answered with A's settings. B shows and keeps those, and says so; it
 // showed its own change as saved, and so did every later one.
 func TestBrowserSettingsKeptElsewhere(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)

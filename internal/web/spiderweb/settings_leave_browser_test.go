@@ -63,6 +63,7 @@ func hidePage(p *browserPage) {
 // cancel came: its older revision leaves the newer settings kept. The
 // server's settings are read from a second tab, opened first.
 func TestBrowserSettingsSentOnLeaving(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		leave leaveBy
@@ -82,6 +83,7 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 		{"older write stored late, page hidden", hidePage, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // a server and a browser context of its own
 			bctx := startBrowser(t)
 			ss := newSettingsServer(t)
 			reader := openPage(t, bctx, ss.srv, 1280, 800)

@@ -26,6 +26,7 @@ const fullStorage = `Storage.prototype.setItem = function () { throw new DOMExce
 // the retry's time itself. Read from storage alone, the mark was never
 // set, and the change never reached the server.
 func TestBrowserSettingsRetriedNoStorage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, script, probe string }{
 		{"storage off", noStorage, `(() => { try { localStorage; return false; } catch { return true; } })()`},
 		{"storage full", fullStorage, `(() => { try { localStorage.setItem("cardtable.probe", "1"); return false; } catch { return true; } })()`},

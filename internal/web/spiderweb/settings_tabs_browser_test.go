@@ -17,6 +17,7 @@ import (
 // browser's storage event) and a change is made to the browser's newest
 // copy.
 func TestBrowserSettingsTabsFollow(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
@@ -52,6 +53,7 @@ func TestBrowserSettingsTabsFollow(t *testing.T) {
 // sends it again. It used to fail silently and stay unsent: every load
 // sent it again, and was refused again, and every change after it too.
 func TestBrowserSettingsRefused(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -98,6 +100,7 @@ func TestBrowserSettingsRefused(t *testing.T) {
 // page itself after the server's wait, which takes it. It used to wait
 // for the next page to be loaded.
 func TestBrowserSettingsRetried(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -127,6 +130,7 @@ func TestBrowserSettingsRetried(t *testing.T) {
 // whole, then checked for their type only: the copy grew past the
 // server's 16 KiB, and the refusal reset every setting to the server's.
 func TestBrowserSettingsUnknownDropped(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -150,6 +154,7 @@ func TestBrowserSettingsUnknownDropped(t *testing.T) {
 // become the browser's copy: it did, sound off again there, and B's next
 // change sent that copy, undoing sound at the server too.
 func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
@@ -185,6 +190,7 @@ func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
 // was told: written straight into localStorage here, which tells no
 // tab. The tab's own settings, sound off, were written with the change.
 func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -202,6 +208,7 @@ func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
 // write) comes. The loading tab keeps the browser's copy, newer: it
 // showed the answer, sound off, and made it the browser's copy.
 func TestBrowserSettingsLoadTabChanged(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
@@ -229,6 +236,7 @@ func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 // green and was not unsent: the front page's pictures show the looks of
 // that copy.
 func TestBrowserSettingsLoadKeepsServers(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -276,6 +284,7 @@ func checkWait(t *testing.T, p *browserPage, ss *settingsServer, want int64, wha
 // outage); the next, with Retry-After: 30, 30 s (it was ignored). Each
 // failure after the first is a change's write, made while the retry waits.
 func TestBrowserSettingsRetryWait(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	p := openPage(t, bctx, ss.srv, 1280, 800)
@@ -308,6 +317,7 @@ func TestBrowserSettingsRetryWait(t *testing.T) {
 // A's next fails (no Retry-After) and waits 1 s, as a first failure. A
 // counted only its own failures, and waited 2 s.
 func TestBrowserSettingsOtherTabTaken(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
 	ss := newSettingsServer(t)
 	a := openPage(t, bctx, ss.srv, 1280, 800)
@@ -336,6 +346,7 @@ func TestBrowserSettingsOtherTabTaken(t *testing.T) {
 // second). It takes 5 to 10 s under -race (measured: 5.0 to 9.6 s);
 // TestBrowserSettingsRetried is the short suite's.
 func TestLongBrowserSettingsOneRetry(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("5 s or more of retries; TestBrowserSettingsRetried is the quick one")
 	}

@@ -137,10 +137,14 @@ func (p *browserPage) noVerticalScroll(what string) {
 }
 
 func TestBrowserSpiderPage(t *testing.T) {
+	t.Parallel()
 	bctx := startBrowser(t)
-	srv := pageServer(t)
-
+	// The parts run side by side, each on a server of its own and, but
+	// for the first, in a browser context of its own: a player's game is
+	// theirs alone, and no part waits on another's.
 	t.Run("input during a redraw", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		p := openPage(t, bctx, srv, 1280, 800)
 		p.newGameByNumber(617)
 		// Deal 617 opens 9C 2C 2D TH JC QD 5S 3S 3D 4D. The button goes down
@@ -171,6 +175,8 @@ func TestBrowserSpiderPage(t *testing.T) {
 	})
 
 	t.Run("phone stock tap during a redraw", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		p := openPage(t, bctx, srv, 390, 844, chromedp.WithNewBrowserContext())
 		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulateScale(2)))
 		p.load()
@@ -187,6 +193,8 @@ func TestBrowserSpiderPage(t *testing.T) {
 	})
 
 	t.Run("long piles", func(t *testing.T) {
+		t.Parallel()
+		srv := pageServer(t)
 		for _, size := range []struct {
 			name  string
 			w, h  int64
@@ -206,9 +214,18 @@ func TestBrowserSpiderPage(t *testing.T) {
 		}
 	})
 
-	t.Run("finish", func(t *testing.T) { testFinish(t, bctx) })
-	t.Run("phone", func(t *testing.T) { testPhone(t, bctx, srv) })
-	t.Run("card faces", func(t *testing.T) { testCardFaces(t, bctx, srv) })
+	t.Run("finish", func(t *testing.T) {
+		t.Parallel()
+		testFinish(t, bctx)
+	})
+	t.Run("phone", func(t *testing.T) {
+		t.Parallel()
+		testPhone(t, bctx, pageServer(t))
+	})
+	t.Run("card faces", func(t *testing.T) {
+		t.Parallel()
+		testCardFaces(t, bctx, pageServer(t))
+	})
 }
 
 // solverHint is the server's real hint (the solver), as cardtable serve has it.

@@ -6,6 +6,7 @@ import "testing"
 // together with the settings, not once the settings have come: on a slow
 // network that was a round trip more before the table showed.
 func TestBrowserGameAskedWithSettings(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.load() // the game the first load started is in sessionStorage

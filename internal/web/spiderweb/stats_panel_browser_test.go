@@ -26,6 +26,7 @@ func (p *browserPage) shownStats() map[string]string {
 // game then shows its figures, and the win rate chart's one dot is a
 // loss's (it was drawn as a win's).
 func TestBrowserStatsNoGames(t *testing.T) {
+	t.Parallel()
 	ss := newSettingsServer(t)
 	p := openPage(t, startBrowser(t), ss.srv, 1280, 800)
 	s := p.shownStats()
@@ -84,6 +85,7 @@ func (p *browserPage) loseOneGame() {
 // are 10 px or more on the screen, and none is cut at the chart's left
 // edge; the charts, scaled to the phone's width, drew them at 7 px.
 func TestBrowserStatsChartsPhone(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), phoneWidth(360), 780)
 	p.loseOneGame()
 	p.shownStats()

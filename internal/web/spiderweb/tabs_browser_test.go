@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cardtable/internal/web/webtest"
 )
 
 // TestBrowserTwoTabs: two tabs of one browser show the same game; one deals,
@@ -12,6 +14,7 @@ import (
 // server refuses the stale undo (the deal stays), and the stale tab catches
 // up: it shows the game as it stands and says why nothing happened.
 func TestBrowserTwoTabs(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	bctx := startBrowser(t)
 	a := openPage(t, bctx, srv, 1280, 800)
@@ -35,7 +38,7 @@ func TestBrowserTwoTabs(t *testing.T) {
 	b.keys("u")
 	b.waitJS(`document.body.dataset.caughtUp === "2"`, "tab B to catch up")
 	want := domOf(dealt)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(webtest.StepTimeout)
 	for got := b.dom(); !reflect.DeepEqual(got, want); got = b.dom() {
 		if time.Now().After(deadline) {
 			b.shot("two-tabs-mismatch")

@@ -27,6 +27,7 @@ func clockText(ms int64) string {
 // and the statistics panel shows the best and the average time of won
 // games.
 func TestBrowserTimer(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	p.loadLayout(nearWonLayout)
@@ -79,6 +80,7 @@ document.addEventListener("DOMContentLoaded", () => {
 // until the game comes, then the game's time: it showed 0:00 for the
 // moment the game took to come, then jumped.
 func TestLongBrowserTimerAfterReload(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -108,6 +110,7 @@ func TestLongBrowserTimerAfterReload(t *testing.T) {
 // signs ("the 7♥") and spoken with names ("the seven of hearts"), as every
 // other announcement; the screen reader was given the signs.
 func TestLongBrowserHintSpokenInWords(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

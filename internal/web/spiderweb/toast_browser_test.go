@@ -115,6 +115,7 @@ func (p *browserPage) menuClearOfMessage(btn, where string) {
 // TestLongBrowserSpiderMessageClears checks a phone held upright and the
 // analysis panel.
 func TestBrowserSpiderMessageClearsMenu(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.closeToast()
 	for _, btn := range []string{"#btn-game-menu", "#btn-cards-menu"} {
@@ -143,6 +144,7 @@ const footCardJS = `document.querySelector("#pile-4").lastElementChild`
 // pile brings its foot above the message again. When the message closes,
 // the table does not move. Before, the foot lay under the message.
 func TestBrowserSpiderMessageClearsKeysFoot(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.keysFootClear("844x390", 56, 40)
 }
@@ -254,6 +256,7 @@ func TestLongBrowserSpiderMessageClears(t *testing.T) {
 // (taps, a finger's drag) and 1280x800, and the box's way back to the
 // foot.
 func TestBrowserSpiderMessageClearsPointer(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 844, 390)
 	p.pointerFootClear("844x390", 56, 40, false)
 }
@@ -265,6 +268,7 @@ func TestBrowserSpiderMessageClearsPointer(t *testing.T) {
 // back to the foot and the pile's foot card above it, as after any key;
 // so do a click off the table and a menu opened from the keyboard.
 func TestLongBrowserSpiderMessageClearsPointer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

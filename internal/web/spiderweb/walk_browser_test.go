@@ -17,6 +17,7 @@ import (
 // "#617 " with the browser's "Please match the requested format", the
 // page's own message never showed, and the player was not told why.
 func TestBrowserNewGameDealTyped(t *testing.T) {
+	t.Parallel()
 	srv := pageServer(t)
 	p := openPage(t, startBrowser(t), srv, 1280, 800)
 	typeDeal := func(deal string) {
@@ -53,6 +54,7 @@ func TestBrowserNewGameDealTyped(t *testing.T) {
 // or a name typed that was already taken, lost the save at once.
 // TestBrowserSaveDeleteAsks is its quick part.
 func TestLongBrowserSavesAskBeforeLoss(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -105,6 +107,7 @@ func TestLongBrowserSavesAskBeforeLoss(t *testing.T) {
 // and Cancel keeps the save (TestLongBrowserSavesAskBeforeLoss has the
 // rest).
 func TestBrowserSaveDeleteAsks(t *testing.T) {
+	t.Parallel()
 	p, saved := otherGameSaved(t)
 	p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
 	p.savesListed("other")
@@ -123,6 +126,7 @@ func TestBrowserSaveDeleteAsks(t *testing.T) {
 // and Cancel keeps that save. Before, the page took the same deal for
 // the same game and replaced the save without a question.
 func TestBrowserSaveSameDealAsks(t *testing.T) {
+	t.Parallel()
 	p, _ := otherGameSaved(t)
 	p.clickSel("#btn-new")
 	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
@@ -195,6 +199,7 @@ func (p *browserPage) answer(button, what string) {
 // undo, the score already stopped, says nothing of it.
 // TestLongBrowserCheatSaid does the same for Arachnid's cheat detection.
 func TestBrowserScoreMarkSaid(t *testing.T) {
+	t.Parallel()
 	p := markedPage(t, "?deal=617&variant=spider")
 	p.pressSaid("d", "1")
 	want := "Scoring stopped: in Spider an undo or a restart ends this game's scoring, and the score it records stays at 2."
@@ -213,6 +218,7 @@ func TestBrowserScoreMarkSaid(t *testing.T) {
 // said only the latter; with the tableau open, where no card is face
 // down, only a deal counts, and the message says that.
 func TestLongBrowserCheatSaid(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
@@ -270,6 +276,7 @@ func (p *browserPage) pressSaid(key, moves string) string {
 // the suit signs the page itself writes (Q♦, 10 ♠), as it reads QD and
 // "queen of diamonds"; before, "Q♦" was "not a card".
 func TestBrowserLocateSigns(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	p.menu("#btn-cards-menu", `#menu-cards [data-act="locate"]`)
 	p.waitJS(`document.querySelector("#dlg-locate").open`, "the locate dialog")
@@ -288,6 +295,7 @@ func TestBrowserLocateSigns(t *testing.T) {
 // dealt, so a double-click from habit dealt two rows, and taking the
 // second back could halve the score or stop it.
 func TestBrowserStockDoubleClick(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	stock := p.elementPoint("#stock")
 	p.do(chromedp.MouseClickXY(stock.X, stock.Y), chromedp.MouseClickXY(stock.X, stock.Y, chromedp.ClickCount(2)))
@@ -303,6 +311,7 @@ func TestBrowserStockDoubleClick(t *testing.T) {
 // player's own slower double-click setting), it still deals nothing. A
 // single click afterwards deals, so the count of rows shows which dealt.
 func TestBrowserStockDoubleClickLate(t *testing.T) {
+	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
 	stock := p.elementPoint("#stock")
 	// past waits until the double-click time has gone by on the page's

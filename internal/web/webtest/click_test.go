@@ -15,6 +15,7 @@ import (
 // in the open, standing still, is (the control that the condition can
 // hold). At names what covers it, and ClickFree clicks it once free.
 func TestBrowserFree(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `<!doctype html><button id="b" onclick="document.title='clicked'" style="position:absolute;left:20px;top:20px;width:80px;height:30px">Go</button>
 <div id="cover" style="position:absolute;left:0;top:0;width:200px;height:100px;background:#fff"></div>`)

@@ -17,6 +17,7 @@ func TestMain(m *testing.M) { Main(m) }
 // control, a second tab of the first test, sees the first's cookie, so
 // the check can see a cookie that leaks.
 func TestBrowserContextsApart(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/set" {
 			http.SetCookie(w, &http.Cookie{Name: "who", Value: "first", Path: "/"})
@@ -54,5 +55,49 @@ func TestBrowserContextsApart(t *testing.T) {
 	}
 	if got := title(OpenTab(t, first, 800, 600), "/get"); got != "first" {
 		t.Errorf("control: a second tab of the first test has no cookie (%q)", got)
+	}
+}
+
+// TestBrowserTabsKeepFocus: the tabs of tests running side by side in the
+// shared browser each keep the focus, as the one tab of a test running
+// alone does, so the keyboard and focus tests can run in parallel: each
+// tab's document has the focus and shows, a field focused in one stays
+// focused (its focus event came, its blur did not) while the others focus
+// theirs, and keys sent to a tab type into its own field only.
+func TestBrowserTabsKeepFocus(t *testing.T) {
+	t.Parallel()
+	const page = `data:text/html,<input id="f"><script>window.events = [];
+		f.addEventListener("focus", () => events.push("focus"));
+		f.addEventListener("blur", () => events.push("blur"));</script>`
+	first := StartBrowser(t)
+	tabs := []context.Context{first, StartBrowser(t), OpenTab(t, first, 800, 600)}
+	for i, ctx := range tabs {
+		if err := Do(ctx, fmt.Sprint("opening tab ", i), chromedp.Navigate(page)); err != nil {
+			t.Fatal(err)
+		}
+		if err := Eval(ctx, `document.querySelector("#f").focus(), 1`, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, ctx := range tabs {
+		if err := Do(ctx, fmt.Sprint("typing in tab ", i), chromedp.KeyEvent(fmt.Sprint(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, ctx := range tabs {
+		var got struct {
+			HasFocus bool
+			Active   string
+			Events   []string
+			Value    string
+			Visible  string
+		}
+		if err := Eval(ctx, `({HasFocus: document.hasFocus(), Active: document.activeElement.id, Events: events,
+			Value: document.querySelector("#f").value, Visible: document.visibilityState})`, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !got.HasFocus || got.Active != "f" || fmt.Sprint(got.Events) != "[focus]" || got.Value != fmt.Sprint(i) || got.Visible != "visible" {
+			t.Errorf("tab %d, beside the others: %+v; want the focus in its field (one focus event, no blur), its own key typed, the page shown", i, got)
+		}
 	}
 }
