@@ -379,8 +379,6 @@ func (untilTimeUp) Act(ctx context.Context, _ arlington.View) (arlington.Action,
 func TestHintRefusalWords(t *testing.T) {
 	e := newEnv(t, Limits{})
 	mover, path := hintAsker(t, e)
-	old := hintTime
-	t.Cleanup(func() { hintTime = old })
 	ask := func() (int, string) {
 		var h struct{ Error string }
 		code := mover.do("GET", path, nil, &h)
@@ -388,7 +386,7 @@ func TestHintRefusalWords(t *testing.T) {
 	}
 
 	// Every slot taken: the wait ends and the hint is refused as busy.
-	hintTime = 50 * time.Millisecond
+	e.arl.hintTime = 50 * time.Millisecond
 	for range cap(hintSlots) {
 		hintSlots <- struct{}{}
 	}
@@ -404,7 +402,7 @@ func TestHintRefusalWords(t *testing.T) {
 	// is refused in the player's words (the bot's own go to the log). The slot is free when the
 	// hint asks for it, its time far from over then, so the wait cannot
 	// be what ends it.
-	hintTime = 100 * time.Millisecond
+	e.arl.hintTime = 100 * time.Millisecond
 	e.arl.newHint = func(uint64) (table.Bot, error) { return untilTimeUp{}, nil }
 	code, msg = ask()
 	if want := "no hint could be found; try again"; code != http.StatusServiceUnavailable || msg != want {

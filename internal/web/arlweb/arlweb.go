@@ -5,6 +5,7 @@
 package arlweb
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,9 @@ type Options struct {
 	// afresh for each hint with the seed given (the wiring passes
 	// arlington/bot's). nil: no hints (501).
 	Hint func(seed uint64) (table.Bot, error)
+	// HintTime bounds a hint's wait for a search slot and its search
+	// together (zero: 2 s, what a player waits for a hint).
+	HintTime time.Duration
 	// Cluster, if set, is the servers this one shares the tables with
 	// (forward.go): the lobby lists their tables too, and Forward sends
 	// each table's requests to its server.
@@ -66,16 +70,17 @@ type Options struct {
 
 // Handlers are the Arlington routes; they implement web.Routes.
 type Handlers struct {
-	hub     Hub
-	log     *slog.Logger
-	pages   map[string]*web.Page // the lobby and table pages, by file name; nil: missing
-	limits  Limits
-	conns   addrConns // WebSocket connections open, by client address
-	levels  []string
-	newHint func(seed uint64) (table.Bot, error)
-	cluster Cluster
-	peers   *peerTransports
-	events  *web.EventLog
+	hub      Hub
+	log      *slog.Logger
+	pages    map[string]*web.Page // the lobby and table pages, by file name; nil: missing
+	limits   Limits
+	conns    addrConns // WebSocket connections open, by client address
+	levels   []string
+	newHint  func(seed uint64) (table.Bot, error)
+	hintTime time.Duration
+	cluster  Cluster
+	peers    *peerTransports
+	events   *web.EventLog
 }
 
 // New makes the handlers for hub.
@@ -91,7 +96,7 @@ func New(hub Hub, o Options) *Handlers {
 		o.Pages = sub
 	}
 	h := &Handlers{hub: hub, log: o.Log, pages: map[string]*web.Page{}, limits: o.Limits.withDefaults(),
-		levels: append([]string{}, o.Levels...), newHint: o.Hint, cluster: o.Cluster,
+		levels: append([]string{}, o.Levels...), newHint: o.Hint, hintTime: cmp.Or(o.HintTime, hintTime), cluster: o.Cluster,
 		peers: newPeerTransports(o.PeerNames, nil), events: o.Events}
 	for _, name := range []string{lobbyPage, tablePage, rulesPage, gamesPage} {
 		if b, err := fs.ReadFile(o.Pages, name); err == nil {

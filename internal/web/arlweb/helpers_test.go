@@ -299,7 +299,10 @@ func newBot(level string, seed uint64) (table.Bot, error) { return bot.New(level
 // wired is the handlers' options as cardtable serve sets them: the bots'
 // levels and the hint bot, and lim.
 func wired(lim Limits) Options {
-	return Options{Limits: lim, Levels: bot.Names,
+	// A hint's time is generous: tests run side by side on a loaded
+	// machine, where 2 s for the slot and the search can run out (the
+	// hint tests that mean it to set their own).
+	return Options{Limits: lim, Levels: bot.Names, HintTime: 30 * time.Second,
 		Hint: func(seed uint64) (table.Bot, error) { return bot.New(HintBot, seed) }}
 }
 

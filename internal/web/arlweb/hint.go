@@ -19,9 +19,9 @@ import (
 // wiring makes it, Options.Hint).
 const HintBot = "hard"
 
-// hintTime bounds a hint's wait for a slot and its search (a variable
-// so that tests can shorten it).
-var hintTime = 2 * time.Second
+// hintTime bounds a hint's wait for a slot and its search unless
+// Options.HintTime says otherwise.
+const hintTime = 2 * time.Second
 
 // hintSlots bounds the hints searching at once: each searches on several
 // goroutines, and the players' tables come first.
@@ -62,7 +62,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		// the page does.
 		return web.Errorf(web.ErrConflict, "a hint is for your turn; it is seat %d's turn", v.ToMove+1)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), hintTime)
+	ctx, cancel := context.WithTimeout(r.Context(), h.hintTime)
 	defer cancel()
 	release, err := hintTurn(r.Context(), ctx)
 	if err != nil {
@@ -78,7 +78,7 @@ func (h *Handlers) hint(w http.ResponseWriter, r *http.Request) error {
 		// The bot's own error goes to the log, not to the player.
 		err = web.Public(fmt.Errorf("%w: no hint: %w", web.ErrUnavailable, err), "no hint could be found; try again")
 		if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
-			// Out of hintTime, the wait for a turn included: the
+			// Out of its time, the wait for a turn included: the
 			// machine's load, logged as a refusal for it
 			// (docs/hosting.md "Logs"). Any other error of the bot's
 			// is a fault.

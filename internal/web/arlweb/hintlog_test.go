@@ -32,8 +32,6 @@ func TestHintRefusalsLogged(t *testing.T) {
 	var log webtest.Log
 	e, _ := newEnvLogged(t, &log)
 	mover, path := hintAsker(t, e)
-	old := hintTime
-	t.Cleanup(func() { hintTime = old })
 	for _, tc := range []struct {
 		name        string
 		full        bool
@@ -45,7 +43,7 @@ func TestHintRefusalsLogged(t *testing.T) {
 		{"bot broken", false, brokenBot{}, "ERROR", ""},
 	} {
 		before := len(log.Failed(t, path))
-		hintTime = 100 * time.Millisecond
+		e.arl.hintTime = 100 * time.Millisecond
 		e.arl.newHint = func(uint64) (table.Bot, error) { return tc.bot, nil }
 		if tc.full {
 			for range cap(hintSlots) {

@@ -15,7 +15,7 @@ import (
 // waiting on them, so they run side by side (t.Parallel). What makes that
 // safe: each test has its own server (newEnv), store and browser context;
 // every tab it opens counts as focused (focusEmulated); and the tests
-// that set the package's variables (hintTime, hintSlots, timeNow,
+// that set the package's variables (hintSlots, timeNow,
 // forwardTransport) are not browser tests and run alone, before any
 // parallel test starts.
 var browserTest = regexp.MustCompile(`^Test(Long)?Browser`)
