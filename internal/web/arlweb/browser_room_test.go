@@ -206,7 +206,6 @@ func TestLongBrowserArlingtonGroupedActions(t *testing.T) {
 // already arrived, until it shows that play. The speed is the player's:
 // kept in the browser, "instant" by default with reduced motion.
 func TestLongBrowserArlingtonPaced(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}

@@ -24,7 +24,9 @@ var browserTest = regexp.MustCompile(`^Test(Long)?Browser`)
 // others, each with the reason. A reason is a property of the test (a
 // variable of the package it sets, a measure the others would disturb),
 // never "it failed once".
-var sequentialBrowser = map[string]string{}
+var sequentialBrowser = map[string]string{
+	"TestLongBrowserArlingtonPaced": "it must see the bots' next play arrive while the page still holds the taken trick, a window of the page's pace; tests beside it slow the server past that window",
+}
 
 // TestParallelBrowserTests checks, from the package's test files, that
 // every browser test calls t.Parallel as its first statement, but those
