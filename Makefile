@@ -17,8 +17,15 @@ check:
 	$(GO) vet -tags measure ./spider/solver
 	$(GO) tool staticcheck -tags measure ./spider/solver
 
+# The two browser packages run one after the other, each with its tests
+# side by side: together they overfill two cores with Chromium (about
+# 680 s each, side by side) where one at a time takes about 220 s each
+# (docs/benchmarks.md).
+BROWSER_PKGS = ./internal/web/arlweb ./internal/web/spiderweb
+
 race:
-	$(GO) test -short -race -timeout 15m ./...
+	$(GO) test -short -race -timeout 15m $$($(GO) list ./... | grep -v -e '/internal/web/arlweb$$' -e '/internal/web/spiderweb$$')
+	$(GO) test -short -race -timeout 15m -p 1 $(BROWSER_PKGS)
 
 # The long tests run without the race detector: they are the exhaustive
 # versions of short tests that already run under it, and -race would make
