@@ -1,16 +1,16 @@
 package arlweb
 
 import (
+	"cardtable/internal/web/webtest"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
 
-// browserTest names the package's browser tests: each opens pages in the
+// The package's browser tests (TestBrowser..., TestLongBrowser...) each opens pages in the
 // one Chromium the package shares (webtest.Main) and spends its time
 // waiting on them, so they run side by side (t.Parallel). What makes that
 // safe: each test has its own server (newEnv), store and browser context;
@@ -18,7 +18,6 @@ import (
 // that set the package's variables (hintSlots, timeNow,
 // forwardTransport) are not browser tests and run alone, before any
 // parallel test starts.
-var browserTest = regexp.MustCompile(`^Test(Long)?Browser`)
 
 // sequentialBrowser lists the browser tests kept from running beside the
 // others, each with the reason. A reason is a property of the test (a
@@ -67,41 +66,16 @@ func TestParallelBrowserTests(t *testing.T) {
 	if len(vars) == 0 || len(tests) == 0 {
 		t.Fatalf("read %d package variables and %d tests from %v: not the package's files", len(vars), len(tests), files)
 	}
-	seen, browsers := map[string]bool{}, 0
+	// The browser tests' own rule (t.Parallel first, or listed with a
+	// reason) is webtest's, shared with the Spider page's tests.
+	webtest.CheckParallel(t, sequentialBrowser)
 	for _, fd := range tests {
-		name, first := fd.Name.Name, firstCallsParallel(fd)
-		seen[name] = true
-		if browserTest.MatchString(name) {
-			browsers++
-			why, listed := sequentialBrowser[name]
-			switch {
-			case listed && first:
-				t.Errorf("%s calls t.Parallel but is listed as sequential (%s)", name, why)
-			case !listed && !first:
-				t.Errorf("%s (%s) does not call t.Parallel() as its first statement: call it, or list the test in sequentialBrowser with the reason", name, fset.Position(fd.Pos()))
-			}
-		}
 		if callsParallel(fd) {
 			for _, v := range assigned(fd, vars) {
-				t.Errorf("%s runs in parallel and sets the package variable %s, which the tests beside it read", name, v)
+				t.Errorf("%s runs in parallel and sets the package variable %s, which the tests beside it read", fd.Name.Name, v)
 			}
 		}
 	}
-	for name := range sequentialBrowser {
-		if !seen[name] {
-			t.Errorf("sequentialBrowser lists %s, which is no test of the package", name)
-		}
-	}
-	t.Logf("%d browser tests, %d kept sequential", browsers, len(sequentialBrowser))
-}
-
-// firstCallsParallel reports whether the test fd's first statement is
-// t.Parallel() on its own *testing.T.
-func firstCallsParallel(fd *ast.FuncDecl) bool {
-	if len(fd.Type.Params.List) != 1 || len(fd.Type.Params.List[0].Names) != 1 || fd.Body == nil || len(fd.Body.List) == 0 {
-		return false
-	}
-	return isParallelCall(fd.Body.List[0], fd.Type.Params.List[0].Names[0].Name)
 }
 
 // callsParallel reports whether the test fd calls t.Parallel() anywhere
