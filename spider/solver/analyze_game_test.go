@@ -2,8 +2,11 @@ package solver
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -194,38 +197,20 @@ func TestAnalyzeKnownGames(t *testing.T) {
 
 // TestLongAnalyzeSmallGames checks the analysis of 15 games on random
 // small positions (randomSmall's, and two in three randomStock's, with a
-// stock row, kept only if a random move throws the win away: about a
-// hundred tries each) against brute force at the points that matter.
-// Every point must be decided, brute force must agree wherever it
-// finishes (on a position with a stock it often does not, and the
-// solver's own exhaustive proof stands), and the line must replay.
+// stock row, kept only if a random move throws the win away) against
+// brute force at the points that matter. Every point must be decided,
+// brute force must agree wherever it finishes (on a position with a
+// stock it often does not, and the solver's own exhaustive proof
+// stands), and the line must replay. The games are read from
+// testdata/small-games.json: finding them takes about 1 300 tries and
+// five minutes of processor time, so they were found once (-update finds
+// them again) and the test spends its time on the checks.
 func TestLongAnalyzeSmallGames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: make test-long runs it")
 	}
 	t.Parallel()
-	analyzeSmallGames(t, 15, true)
-}
-
-func analyzeSmallGames(t *testing.T, want int, stocks bool) {
-	// The games come from one generator, in turn, so they are the same
-	// whatever runs alongside; each is then checked in a subtest of its
-	// own, side by side (brute force takes most of the time).
-	r := rand.New(rand.NewPCG(24, 24))
-	opts := []spider.Options{{Suits: 4}, {Suits: 4, Variant: spider.Spider, AutoRemove: true}}
-	var games []*spider.Game
-	tries := 0
-	for len(games) < want && tries < 200*want {
-		tries++
-		o := opts[len(games)%len(opts)]
-		stock := stocks && len(games)%3 != 0
-		if g, ok := smallGame(t, r, o, stock); ok {
-			games = append(games, g)
-		}
-	}
-	if len(games) < want {
-		t.Fatalf("%d games in %d tries, want %d", len(games), tries, want)
-	}
+	games := smallGames(t, 15)
 	var mu sync.Mutex
 	var bruteWin, bruteLost, turned int // points checked by brute force; games lost on the way
 	t.Run("games", func(t *testing.T) {
@@ -242,12 +227,105 @@ func analyzeSmallGames(t *testing.T, want int, stocks bool) {
 	if t.Failed() {
 		return
 	}
-	t.Logf("%d games in %d tries, %d lost on the way; brute force confirmed %d winnable and %d lost points", len(games), tries, turned, bruteWin, bruteLost)
+	t.Logf("%d games, %d lost on the way; brute force confirmed %d winnable and %d lost points", len(games), turned, bruteWin, bruteLost)
 	// Winnable points need no brute force: the line replayed from the
 	// last winnable one proves it, and the points before it follow.
-	if bruteLost == 0 || (stocks && turned == 0) {
-		t.Fatalf("want %d games, some lost on the way, and losses confirmed by brute force", want)
+	if bruteLost == 0 || turned == 0 {
+		t.Fatalf("want %d games, some lost on the way, and losses confirmed by brute force", len(games))
 	}
+}
+
+var update = flag.Bool("update", false, "find the games of testdata/small-games.json again")
+
+const smallGamesFile = "testdata/small-games.json"
+
+// storedGame is a game of smallGamesFile: its options, the layout it
+// starts from and the moves played, in play notation.
+type storedGame struct {
+	Spider     bool     `json:"spider"`
+	AutoRemove bool     `json:"autoRemove"`
+	Layout     string   `json:"layout"`
+	Moves      []string `json:"moves"`
+}
+
+// smallGames returns the want games of smallGamesFile, after finding
+// them again with findSmallGames under -update.
+func smallGames(tb testing.TB, want int) []*spider.Game {
+	tb.Helper()
+	if *update {
+		var stored []storedGame
+		for _, g := range findSmallGames(tb, want) {
+			o, start := g.Options(), g.Start()
+			s := storedGame{Spider: o.Variant == spider.Spider, AutoRemove: o.AutoRemove, Layout: start.FormatLayout()}
+			for _, m := range g.History()[:g.MovesPlayed()] {
+				s.Moves = append(s.Moves, m.String())
+			}
+			stored = append(stored, s)
+		}
+		b, err := json.MarshalIndent(stored, "", "  ")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(smallGamesFile, append(b, '\n'), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(smallGamesFile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var stored []storedGame
+	if err := json.Unmarshal(b, &stored); err != nil {
+		tb.Fatalf("%s: %v", smallGamesFile, err)
+	}
+	if len(stored) != want {
+		tb.Fatalf("%s holds %d games, want %d (-update finds them again)", smallGamesFile, len(stored), want)
+	}
+	games := make([]*spider.Game, len(stored))
+	for i, s := range stored {
+		o := spider.Options{Suits: 4, AutoRemove: s.AutoRemove}
+		if s.Spider {
+			o.Variant = spider.Spider
+		}
+		g, err := spider.NewGameAt(layout(tb, s.Layout, 4), o)
+		if err != nil {
+			tb.Fatalf("game %d: %v", i+1, err)
+		}
+		for j, text := range s.Moves {
+			m, err := spider.ParseMove(text)
+			if err == nil {
+				err = g.Play(m)
+			}
+			if err != nil {
+				tb.Fatalf("game %d move %d %q: %v", i+1, j+1, text, err)
+			}
+		}
+		games[i] = g
+	}
+	return games
+}
+
+// findSmallGames finds want games for TestLongAnalyzeSmallGames. They
+// come from one generator, in turn, so the same games every time.
+func findSmallGames(tb testing.TB, want int) []*spider.Game {
+	tb.Helper()
+	r := rand.New(rand.NewPCG(24, 24))
+	opts := []spider.Options{{Suits: 4}, {Suits: 4, Variant: spider.Spider, AutoRemove: true}}
+	var games []*spider.Game
+	tries := 0
+	for len(games) < want && tries < 200*want {
+		tries++
+		o := opts[len(games)%len(opts)]
+		stock := len(games)%3 != 0
+		if g, ok := smallGame(tb, r, o, stock); ok {
+			games = append(games, g)
+		}
+	}
+	if len(games) < want {
+		tb.Fatalf("%d games in %d tries, want %d", len(games), tries, want)
+	}
+	tb.Logf("%d games in %d tries", len(games), tries)
+	return games
 }
 
 // analyzeSmallGame checks game number found of analyzeSmallGames: it

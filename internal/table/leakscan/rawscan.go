@@ -5,44 +5,127 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cardtable/arlington"
 	"cardtable/card"
 	"cardtable/internal/table"
 )
 
-// cardNames finds a card named in a string, in either form a message
-// may use: the code ("AD", "TS", "JK", as JSON carries cards) or the
-// words people read (arlington.CardWords: "A♦", "10♠", "joker", as the
-// log writes them). It matches within decoded strings, so a name right
-// after an escape (\n, \u003c) is found.
-var cardNames, cardOfWords = func() (*regexp.Regexp, map[string]card.Card) {
-	words := map[string]card.Card{}
-	var alts []string
-	add := func(c card.Card) {
-		w := arlington.CardWords(c)
-		words[strings.ToLower(w)] = c
-		q := regexp.QuoteMeta(w)
-		if c == card.Joker { // a word: whole, any case, and "jokers" too
-			q = `(?i:\b` + q + `s?\b)`
-		}
-		alts = append(alts, q)
-	}
+// cardWords maps each card's words (arlington.CardWords: "A♦", "10♠",
+// "joker"), in lower case, to the card.
+var cardWords = func() map[string]card.Card {
+	words := map[string]card.Card{"joker": card.Joker}
 	for s := range 4 {
 		for r := card.Ace; r <= card.King; r++ {
-			add(card.New(r, card.Suit(s)))
+			c := card.New(r, card.Suit(s))
+			words[strings.ToLower(arlington.CardWords(c))] = c
 		}
 	}
-	add(card.Joker)
-	// Longest first, so "10♠" is not read as a shorter name.
-	slices.SortStableFunc(alts, func(a, b string) int { return len(b) - len(a) })
-	codes := `\b(?:[2-9TJQKA][CDHS]|JK)\b`
-	return regexp.MustCompile(codes + "|" + strings.Join(alts, "|")), words
+	return words
 }()
+
+// cardNames calls yield with each card named in s, left to right, in
+// either form a message may use: the code ("AD", "TS", "JK", as JSON
+// carries cards, a word of its own) or the words people read
+// (arlington.CardWords: "A♦", "10♠", anywhere; "joker" or "jokers", a
+// word of its own in any case). It reads decoded strings, so a name right
+// after an escape (\n, \u003c) is found. It finds what a regular
+// expression of those names would (the test holds one to compare), by a
+// hand-written scan: the expression took most of a leak scan's time.
+func cardNames(s string, yield func(name string) bool) {
+	for i := 0; i < len(s); {
+		n := nameAt(s, i)
+		if n == 0 {
+			i++
+			continue
+		}
+		if !yield(s[i : i+n]) {
+			return
+		}
+		i += n
+	}
+}
+
+// nameAt is the length in bytes of the card name starting at s[i], or 0.
+func nameAt(s string, i int) int {
+	if wordAt(s, i-1) {
+		// A code or "joker" needs a word's start; the words people read do not.
+		return wordsAt(s, i)
+	}
+	if i+2 <= len(s) && !wordAt(s, i+2) {
+		r, su := s[i], s[i+1]
+		if strings.IndexByte("23456789TJQKA", r) >= 0 && strings.IndexByte("CDHS", su) >= 0 || r == 'J' && su == 'K' {
+			return 2
+		}
+	}
+	if n := jokerAt(s, i); n > 0 {
+		return n
+	}
+	return wordsAt(s, i)
+}
+
+// wordAt reports whether s[j] is an ASCII word character, as regexp's
+// \b reads one; outside s is not.
+func wordAt(s string, j int) bool {
+	if j < 0 || j >= len(s) {
+		return false
+	}
+	b := s[j]
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// suitWords are the suits' symbols as arlington.CardWords writes them.
+var suitWords = func() (out [4]string) {
+	for s := range out {
+		out[s] = strings.TrimPrefix(arlington.CardWords(card.New(card.Ace, card.Suit(s))), "A")
+	}
+	return out
+}()
+
+// wordsAt is the length of a card's words ("10♠", "A♦") at s[i], or 0.
+func wordsAt(s string, i int) int {
+	r := 1
+	if strings.HasPrefix(s[i:], "10") {
+		r = 2
+	} else if strings.IndexByte("A23456789JQK", s[i]) < 0 {
+		return 0
+	}
+	for _, sym := range suitWords {
+		if strings.HasPrefix(s[i+r:], sym) {
+			return r + len(sym)
+		}
+	}
+	return 0
+}
+
+// jokerAt is the length of "joker" or "jokers" at s[i] in any case, as
+// regexp's (?i) folds letters (the Kelvin sign for k, the long s for s),
+// with a word ending after it, or 0.
+func jokerAt(s string, i int) int {
+	j := i
+	for _, want := range "joker" {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if n == 0 || !strings.EqualFold(string(r), string(want)) {
+			return 0
+		}
+		j += n
+	}
+	if r, n := utf8.DecodeRuneInString(s[j:]); n > 0 && strings.EqualFold(string(r), "s") {
+		// A word ends after the s if what follows differs in being a word
+		// character (the long s is not one).
+		if (r < utf8.RuneSelf) != wordAt(s, j+n) {
+			return j + n - i
+		}
+	}
+	if wordAt(s, j) {
+		return 0
+	}
+	return j - i
+}
 
 // namedCard is the card a cardNames match names.
 func namedCard(m string) (card.Card, bool) {
@@ -50,7 +133,7 @@ func namedCard(m string) (card.Card, bool) {
 	if strings.HasPrefix(low, "joker") {
 		return card.Joker, true
 	}
-	if c, ok := cardOfWords[low]; ok {
+	if c, ok := cardWords[low]; ok {
 		return c, true
 	}
 	c, err := card.Parse(m)
@@ -190,11 +273,15 @@ func (sc *rawScan) value(path []string) error {
 
 // names checks one string of the message at path.
 func (sc *rawScan) names(path []string, s string) error {
-	for _, m := range cardNames.FindAllString(s, -1) {
-		c, ok := namedCard(m)
-		if ok && !sc.ever.Has(c) {
-			return fmt.Errorf("the message names %v (%q) in %s, never known to seat %d", c, m, where(path), sc.seat)
+	var err error
+	cardNames(s, func(m string) bool {
+		if c, ok := namedCard(m); ok && !sc.ever.Has(c) {
+			err = fmt.Errorf("the message names %v (%q) in %s, never known to seat %d", c, m, where(path), sc.seat)
 		}
+		return err == nil
+	})
+	if err != nil {
+		return err
 	}
 	if sc.seed != "" && strings.Contains(s, sc.seed) {
 		return fmt.Errorf("the message holds the seed in %s before the game is over", where(path))

@@ -25,7 +25,7 @@ func TestBrowserLongGameBounded(t *testing.T) {
 	longGameBounded(t, 500, 5)
 }
 
-// TestLongBrowserLongGameBounded: 5,000 moves, 100 undos and redos, the
+// TestLongBrowserLongGameBounded: 5,000 moves, 50 undos and redos a round, the
 // processor slowed fourfold.
 func TestLongBrowserLongGameBounded(t *testing.T) {
 	t.Parallel()
