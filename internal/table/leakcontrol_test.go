@@ -288,5 +288,26 @@ func TestLeakScanReadsTheWholeMessage(t *testing.T) {
 			u.Seats[0].Name = "<" + hidden.String() + ">"
 			return u, nil
 		}},
+		{"a joker in words in the log", func(t *testing.T, f *scanFixture) (table.Update, []byte) {
+			u, i := f.noJokerSeen(t)
+			u.Log[i] += " Ann holds a joker."
+			return u, nil
+		}},
+		{"jokers in capitals in a name", func(t *testing.T, f *scanFixture) (table.Update, []byte) {
+			u, _ := f.noJokerSeen(t)
+			u.Seats[0].Name = "two JOKERS"
+			return u, nil
+		}},
 	})
+}
+
+// noJokerSeen is firstDeal's update, checked clean, at a moment the
+// spectator has seen no joker: naming one is then a leak.
+func (f *scanFixture) noJokerSeen(t *testing.T) (table.Update, int) {
+	u, i, _ := f.firstDeal(t)
+	f.clean(t, u)
+	if f.know.At[u.View.EventCount].Ever(-1).Has(card.Joker) {
+		t.Fatal("the spectator has seen a joker by the first deal")
+	}
+	return u, i
 }

@@ -328,7 +328,7 @@ func findSmallGames(tb testing.TB, want int) []*spider.Game {
 	return games
 }
 
-// analyzeSmallGame checks game number found of analyzeSmallGames: it
+// analyzeSmallGame checks game number found of TestLongAnalyzeSmallGames: it
 // returns the points brute force confirmed winnable and lost, and 1 if
 // the game threw its win away.
 func analyzeSmallGame(t *testing.T, found int, g *spider.Game) (bruteWin, bruteLost, turned int) {

@@ -90,6 +90,11 @@ func TestLongBrowserMessageOverDialog(t *testing.T) {
 	if msg := p.text("#toast .msg"); !strings.Contains(msg, "not found") {
 		t.Errorf("the message says %q, want the save not found", msg)
 	}
+	var shown bool
+	p.eval(`!document.querySelector("#toast").hidden`, &shown)
+	if !shown {
+		t.Fatal("the message hid itself before the test could click its ×")
+	}
 	// On top: the point in the middle of its × hits the ×, not the backdrop.
 	var onTop bool
 	p.eval(`(() => { const r = document.querySelector("#toast .close").getBoundingClientRect();
