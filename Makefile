@@ -21,10 +21,10 @@ check:
 # side by side: together they overfill two cores with Chromium (about
 # 680 s each, side by side) where one at a time takes about 220 s each
 # (docs/benchmarks.md).
-BROWSER_PKGS = ./internal/web/arlweb ./internal/web/spiderweb
+BROWSER_PKGS = cardtable/internal/web/arlweb cardtable/internal/web/spiderweb
 
 race:
-	$(GO) test -short -race -timeout 15m $$($(GO) list ./... | grep -v -e '/internal/web/arlweb$$' -e '/internal/web/spiderweb$$')
+	$(GO) test -short -race -timeout 15m $$($(GO) list ./... | grep -v -x $(addprefix -e ,$(BROWSER_PKGS)))
 	$(GO) test -short -race -timeout 15m -p 1 $(BROWSER_PKGS)
 
 # The long tests run without the race detector: they are the exhaustive

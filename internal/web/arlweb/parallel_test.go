@@ -85,28 +85,11 @@ func callsParallel(fd *ast.FuncDecl) bool {
 		return false
 	}
 	for _, s := range fd.Body.List {
-		if isParallelCall(s, fd.Type.Params.List[0].Names[0].Name) {
+		if webtest.ParallelCall(s, fd.Type.Params.List[0].Names[0].Name) {
 			return true
 		}
 	}
 	return false
-}
-
-func isParallelCall(s ast.Stmt, t string) bool {
-	es, ok := s.(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	call, ok := es.X.(*ast.CallExpr)
-	if !ok || len(call.Args) != 0 {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != "Parallel" {
-		return false
-	}
-	x, ok := sel.X.(*ast.Ident)
-	return ok && x.Name == t
 }
 
 // assigned is the variables among vars that fd assigns (=, op=, ++, --)

@@ -89,11 +89,17 @@ func callsParallelFirst(fn *ast.FuncDecl) bool {
 	if len(params) == 0 || len(params[0].Names) == 0 || fn.Body == nil || len(fn.Body.List) == 0 {
 		return false
 	}
-	st, ok := fn.Body.List[0].(*ast.ExprStmt)
+	return ParallelCall(fn.Body.List[0], params[0].Names[0].Name)
+}
+
+// ParallelCall says whether the statement s is the call t.Parallel(),
+// t being the name of a test's *testing.T.
+func ParallelCall(s ast.Stmt, t string) bool {
+	es, ok := s.(*ast.ExprStmt)
 	if !ok {
 		return false
 	}
-	call, ok := st.X.(*ast.CallExpr)
+	call, ok := es.X.(*ast.CallExpr)
 	if !ok || len(call.Args) != 0 {
 		return false
 	}
@@ -101,6 +107,6 @@ func callsParallelFirst(fn *ast.FuncDecl) bool {
 	if !ok || sel.Sel.Name != "Parallel" {
 		return false
 	}
-	recv, ok := sel.X.(*ast.Ident)
-	return ok && recv.Name == params[0].Names[0].Name
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == t
 }
