@@ -1,5 +1,6 @@
 # make test: formatting, vet, staticcheck and every package's tests with the
-# race detector, in their short form (a few minutes; README "Test it").
+# race detector, in their short form (10-15 minutes on two cores; README
+# "Test it").
 # make test-long: the long, exhaustive tests (named TestLong..., skipped by
 # -short). CI (.ci/run) runs both.
 GO ?= go
