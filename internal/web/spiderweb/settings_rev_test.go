@@ -1,7 +1,10 @@
 package spiderweb
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,4 +193,69 @@ func TestSettingsOldRowRev(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzWithRev: whatever settings object withRev is given, it answers
+// one: the same members in the same order less every "rev" of its own,
+// then rev as its one "rev" (none for 0); anything else is given back
+// as it is.
+func FuzzWithRev(f *testing.F) {
+	for _, js := range []string{`{}`, `{"rev":1}`, ` { "a" : [1, {"rev":2}] , "rev" : 3 , "b":"}"} `,
+		`{"r\u0065v":4,"c":null}`, `{"rev":1,"rev":2}`, `{"a":1,"a":2}`, `[1]`, `"x"`, `null`, `{"a":`, `{} {}`,
+		`{"<&>":"\u2028"}`} {
+		f.Add(js, int64(1800000000000))
+		f.Add(js, int64(0))
+	}
+	f.Fuzz(func(t *testing.T, js string, rev int64) {
+		got := withRev(js, rev)
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(js), &obj); err != nil || obj == nil {
+			if got != js {
+				t.Fatalf("withRev(%q) = %q, want it as it was", js, got)
+			}
+			return
+		}
+		var want []member
+		for _, m := range members(t, js) {
+			if m.key != "rev" {
+				want = append(want, m)
+			}
+		}
+		if rev != 0 {
+			want = append(want, member{"rev", strconv.FormatInt(rev, 10)})
+		}
+		if out := members(t, got); !reflect.DeepEqual(out, want) {
+			t.Fatalf("withRev(%q, %d) = %q: members %q, want %q", js, rev, got, out, want)
+		}
+	})
+}
+
+// member is a JSON object's member: its key and its value, compacted.
+type member struct{ key, value string }
+
+// members are the members of JSON object js, in order, each key as
+// often as it is given.
+func members(tb testing.TB, js string) []member {
+	tb.Helper()
+	dec := json.NewDecoder(strings.NewReader(js))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		tb.Fatalf("%q is no object (%v)", js, err)
+	}
+	var out []member
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			tb.Fatalf("%q: %v", js, err)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			tb.Fatalf("%q: %v", js, err)
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, v); err != nil {
+			tb.Fatalf("%q: %v", js, err)
+		}
+		out = append(out, member{key.(string), b.String()})
+	}
+	return out
 }
