@@ -70,8 +70,9 @@ type KeepStore interface {
 	// revision, and returns the settings kept afterwards (NoRevision:
 	// stored whatever is kept), with the revision kept.
 	PutSettingsRev(ctx context.Context, player, json string, rev int64) (string, int64, error)
-	// SettingsRev returns the settings kept with their revision (which
-	// a write without one leaves, so their JSON's may differ).
+	// SettingsRev returns the settings kept and the revision kept
+	// beside them, their one revision (the Spider page's handlers store
+	// the JSON without a "rev" and answer with this one).
 	SettingsRev(ctx context.Context, player string) (string, int64, error)
 	// AdoptLegacy gives player the rows stored before players existed,
 	// reporting whether there were any.

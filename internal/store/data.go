@@ -214,8 +214,8 @@ func (db *DB) PutSettings(ctx context.Context, player, json string) error {
 }
 
 // SettingsRev returns player's stored settings JSON and the revision
-// kept with them (which a write without one left as it was, so the
-// JSON's own "rev" may differ), or "{}" and 0 if none were stored.
+// kept beside them, or "{}" and 0 if none were stored. The JSON is the
+// caller's, as given; the revision is the column's alone.
 func (db *DB) SettingsRev(ctx context.Context, player string) (string, int64, error) {
 	var s string
 	var rev int64

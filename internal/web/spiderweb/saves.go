@@ -4,6 +4,7 @@ package spiderweb
 // statistics and settings.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -338,7 +339,9 @@ func (s *Handlers) putSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rev = clampRev(rev, s.now())
-	js := strings.TrimSpace(string(b))
+	// The revision is kept beside the settings, not in them: stored as
+	// sent less their "rev" (withRev with none).
+	js := withRev(string(b), 0)
 	kept, keptRev, err := s.db.PutSettingsRev(r.Context(), web.Player(r), js, rev)
 	if err != nil {
 		return err
@@ -371,26 +374,49 @@ func clampRev(rev int64, now time.Time) int64 {
 	return min(rev, now.Add(revAhead).UnixMilli())
 }
 
-// withRev is settings JSON js with "rev" set to rev, the revision kept
-// with it: a write without one (a page from before revisions) stores
-// JSON whose own says nothing of the revision kept, and a clamped one
-// (clampRev) JSON whose own is larger. The page compares an answer with
-// what it sent, so the two must never disagree in one.
+// withRev is settings JSON js with rev, the revision kept beside it, as
+// its "rev", last (none for revision 0, as settings from before
+// revisions have), the rest as in js less its insignificant spaces. The
+// revision kept is the one: a "rev" of js's own (a write's, or one stored
+// in the JSON before the revision was kept apart) is left out.
 func withRev(js string, rev int64) string {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(js), &obj); err != nil || obj == nil {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(js)); err != nil {
 		return js // stored before settings were checked: as it is
 	}
-	// Agreeing already (no "rev" reads as 0): as stored, byte for byte.
-	if own, ok := obj["rev"]; (!ok && rev == 0) || (ok && string(own) == strconv.FormatInt(rev, 10)) {
-		return js
+	text := b.Bytes()
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return js // no object: as it is
 	}
-	obj["rev"] = json.RawMessage(strconv.FormatInt(rev, 10))
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return js
+	out := []byte{'{'}
+	for dec.More() {
+		// The member runs from the end of the one before (its comma
+		// included, in compact text) to the end of its value.
+		from := dec.InputOffset()
+		key, err := dec.Token()
+		if err != nil {
+			return js
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return js
+		}
+		if key == "rev" {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, bytes.TrimPrefix(text[from:dec.InputOffset()], []byte(","))...)
 	}
-	return string(b)
+	if rev != 0 {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendInt(append(out, `"rev":`...), rev, 10)
+	}
+	return string(append(out, '}'))
 }
 
 // settingsRev reads a settings write's revision ("rev"): a whole number
