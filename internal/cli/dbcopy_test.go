@@ -18,8 +18,12 @@ import (
 	"cardtable/internal/table"
 )
 
-// fill stores rows in every table of the database at db.
-func fill(t *testing.T, db string) {
+// fillIDs name the rows fill stores: out of byte order, one not ASCII.
+var fillIDs = []string{"b", "a", "Ä", "c"}
+
+// withStore opens db, runs f on it and closes it before returning, so the
+// command under test next finds no other connection open.
+func withStore(t testing.TB, db string, f func(ctx context.Context, s storetest.Store)) {
 	t.Helper()
 	ctx := context.Background()
 	s, err := storetest.Open(ctx, db)
@@ -27,98 +31,95 @@ func fill(t *testing.T, db string) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	for i, id := range []string{"b", "a", "Ä", "c"} {
-		g := spidergame.Game{ID: id, Player: "p" + id, Lineage: id, Save: "save " + id, Created: t0, Updated: t0,
-			Summary: spidergame.Summary{Variant: "spider", Suits: 2, Deal: 1<<63 + uint64(i)}}
-		if err := s.CreateGame(ctx, g); err != nil {
-			t.Fatal(err)
+	f(ctx, s)
+}
+
+// fill stores rows in every table of the database at db.
+func fill(t testing.TB, db string) {
+	t.Helper()
+	withStore(t, db, func(ctx context.Context, s storetest.Store) {
+		t0 := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+		for i, id := range fillIDs {
+			g := spidergame.Game{ID: id, Player: "p" + id, Lineage: id, Save: "save " + id, Created: t0, Updated: t0,
+				Summary: spidergame.Summary{Variant: "spider", Suits: 2, Deal: 1<<63 + uint64(i)}}
+			if err := s.CreateGame(ctx, g); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.UpdateGame(ctx, spidergame.Change{ID: id, Player: g.Player, Version: 1, Cmd: "deal", Updated: t0},
+				spidergame.Result{Lineage: id, Variant: "spider", Suits: 2, Won: i%2 == 0, At: t0}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.PutSave(ctx, spidergame.Save{Player: g.Player, Name: "n " + id, Lineage: id, Save: "s", Updated: t0}); err != nil {
+				t.Fatal(err)
+			}
+			// A revision of its own, which the copy carries.
+			if _, _, err := s.PutSettingsRev(ctx, g.Player, `{"v":"`+id+`"}`, int64(1800000000000+i)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},
+				Created: t0, Updated: t0}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.AppendAction(ctx, "t"+id, 0, table.StoredMove{Seat: 0, Action: "lead 7H"}); err != nil {
+				t.Fatal(err)
+			}
+			line := table.ChatLine{N: 1, Seat: i - 1, Name: "Ñame " + id, Text: "hi ♠ " + id, At: t0.Add(time.Duration(i) * time.Millisecond)}
+			if err := s.AppendChat(ctx, "t"+id, line, table.ChatHistory); err != nil {
+				t.Fatal(err)
+			}
+			r := table.Rating{Key: "p:" + id, Name: id, Bot: i%2 == 0, Mu: 25 + float64(i)/3, Sigma: 8.0 / 7, Games: i + 1}
+			if err := s.FinishRated(ctx, "t"+id, t0, table.RatedEnd{Keys: []string{r.Key},
+				Update: func([]table.Rating) ([]table.Rating, error) { return []table.Rating{r}, nil }}); err != nil {
+				t.Fatal(err)
+			}
+			// A certificate cache entry: binary data, keys in byte order.
+			if err := s.ACMEPut(ctx, id+".example+rsa", []byte{0, byte(i), 0xff, '\n'}); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := s.UpdateGame(ctx, spidergame.Change{ID: id, Player: g.Player, Version: 1, Cmd: "deal", Updated: t0},
-			spidergame.Result{Lineage: id, Variant: "spider", Suits: 2, Won: i%2 == 0, At: t0}); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.PutSave(ctx, spidergame.Save{Player: g.Player, Name: "n " + id, Lineage: id, Save: "s", Updated: t0}); err != nil {
-			t.Fatal(err)
-		}
-		// A revision of its own, which the copy carries.
-		if _, _, err := s.PutSettingsRev(ctx, g.Player, `{"v":"`+id+`"}`, int64(1800000000000+i)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Seen(ctx, g.Player, t0.Add(time.Duration(i)*time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.CreateTable(ctx, table.Stored{ID: "t" + id, Config: "{}", Seed: 1 << 63, Seats: []table.StoredSeat{{Player: "x", Name: "X"}},
-			Created: t0, Updated: t0}); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.AppendAction(ctx, "t"+id, 0, table.StoredMove{Seat: 0, Action: "lead 7H"}); err != nil {
-			t.Fatal(err)
-		}
-		line := table.ChatLine{N: 1, Seat: i - 1, Name: "Ñame " + id, Text: "hi ♠ " + id, At: t0.Add(time.Duration(i) * time.Millisecond)}
-		if err := s.AppendChat(ctx, "t"+id, line, table.ChatHistory); err != nil {
-			t.Fatal(err)
-		}
-		r := table.Rating{Key: "p:" + id, Name: id, Bot: i%2 == 0, Mu: 25 + float64(i)/3, Sigma: 8.0 / 7, Games: i + 1}
-		if err := s.FinishRated(ctx, "t"+id, t0, table.RatedEnd{Keys: []string{r.Key},
-			Update: func([]table.Rating) ([]table.Rating, error) { return []table.Rating{r}, nil }}); err != nil {
-			t.Fatal(err)
-		}
-		// A certificate cache entry: binary data, keys in byte order.
-		if err := s.ACMEPut(ctx, id+".example+rsa", []byte{0, byte(i), 0xff, '\n'}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 }
 
 // acmeCarried: db holds the certificate cache entries fill stored.
-func acmeCarried(t *testing.T, db string) {
+func acmeCarried(t testing.TB, db string) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := storetest.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for i, id := range []string{"b", "a", "Ä", "c"} {
-		data, found, err := s.ACMEGet(ctx, id+".example+rsa")
-		if err != nil || !found || !bytes.Equal(data, []byte{0, byte(i), 0xff, '\n'}) {
-			t.Fatalf("%s: the certificate cache's entry %s: %q %v %v", db, id, data, found, err)
+	withStore(t, db, func(ctx context.Context, s storetest.Store) {
+		for i, id := range fillIDs {
+			data, found, err := s.ACMEGet(ctx, id+".example+rsa")
+			if err != nil || !found || !bytes.Equal(data, []byte{0, byte(i), 0xff, '\n'}) {
+				t.Fatalf("%s: the certificate cache's entry %s: %q %v %v", db, id, data, found, err)
+			}
 		}
-	}
+	})
 }
 
 // revCarried: each player's settings kept their revision through the
 // copy, so a write one older than fill's is not stored (the sums compare
 // rows without it). It writes nothing when the revision was carried.
-func revCarried(t *testing.T, db string) {
+func revCarried(t testing.TB, db string) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := storetest.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for i, id := range []string{"b", "a", "Ä", "c"} {
-		want := `{"v":"` + id + `"}`
-		kept, rev, err := s.PutSettingsRev(ctx, "p"+id, `{"v":"older"}`, int64(1800000000000+i-1))
-		if err != nil || kept != want || rev != int64(1800000000000+i) {
-			t.Fatalf("%s: an older write over p%s's copied settings kept %s rev %d (%v), want %s rev %d", db, id, kept, rev, err, want, 1800000000000+i)
+	withStore(t, db, func(ctx context.Context, s storetest.Store) {
+		for i, id := range fillIDs {
+			want := `{"v":"` + id + `"}`
+			kept, rev, err := s.PutSettingsRev(ctx, "p"+id, `{"v":"older"}`, int64(1800000000000+i-1))
+			if err != nil || kept != want || rev != int64(1800000000000+i) {
+				t.Fatalf("%s: an older write over p%s's copied settings kept %s rev %d (%v), want %s rev %d", db, id, kept, rev, err, want, 1800000000000+i)
+			}
 		}
-	}
+	})
 }
 
-func sums(t *testing.T, db string) []dbcopy.Sum {
+func sums(t testing.TB, db string) (out []dbcopy.Sum) {
 	t.Helper()
-	s, err := storetest.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	out, err := dbcopy.Sums(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	withStore(t, db, func(ctx context.Context, s storetest.Store) {
+		var err error
+		if out, err = dbcopy.Sums(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	})
 	return out
 }
 

@@ -276,17 +276,7 @@ func TestTakeKeepsLimit(t *testing.T) {
 	case <-time.After(waitTimeout):
 		t.Fatalf("V not taken within %v", waitTimeout)
 	}
-	for {
-		select {
-		case r := <-reg.releases:
-			if r.server != "A" || !slices.Contains(r.ids, "V") {
-				continue
-			}
-		case <-time.After(waitTimeout):
-			t.Fatalf("V, taken as the create filled the 1 place, is not given back within %v", waitTimeout)
-		}
-		break
-	}
+	reg.waitReleased(t, "A", "V", "V, taken as the create filled the 1 place, is not given back")
 	if _, err := a.Table("V"); !errors.Is(err, table.ErrNotFound) {
 		t.Fatalf("A runs V besides the table created: 2 tables, past MaxTables 1 (%v)", err)
 	}

@@ -96,6 +96,23 @@ func (r *registry) ownerOf(id string) string {
 	return r.owner[id]
 }
 
+// waitReleased waits for server's give-back of id (a Release naming it),
+// passing over other releases; a wait past waitTimeout fails tb with
+// what, and who holds id then.
+func (r *registry) waitReleased(tb testing.TB, server, id, what string) {
+	tb.Helper()
+	for {
+		select {
+		case rel := <-r.releases:
+			if rel.server == server && slices.Contains(rel.ids, id) {
+				return
+			}
+		case <-time.After(waitTimeout):
+			tb.Fatalf("%s within %v (%s held by %q)", what, waitTimeout, id, r.ownerOf(id))
+		}
+	}
+}
+
 type serverClaims struct {
 	r    *registry
 	name string

@@ -3,7 +3,6 @@ package table_test
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -63,17 +62,7 @@ func strayHub(tb testing.TB, scanEvery time.Duration) (*table.Hub, *registry) {
 // scan, rather than held, its lease renewed, and run nowhere.
 func TestStrayGivenBackByScan(t *testing.T) {
 	h, reg := strayHub(t, 5*time.Millisecond)
-	for {
-		select {
-		case r := <-reg.releases:
-			if r.server != "A" || !slices.Contains(r.ids, "T") {
-				continue
-			}
-		case <-time.After(waitTimeout):
-			t.Fatalf("A's scans never gave T back (held by %q)", reg.ownerOf("T"))
-		}
-		break
-	}
+	reg.waitReleased(t, "A", "T", "A's scans did not give T back")
 	if o := reg.ownerOf("T"); o != "" {
 		t.Fatalf("T is held by %q after A gave it back", o)
 	}

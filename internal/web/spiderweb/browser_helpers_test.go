@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -60,18 +61,23 @@ func pageServer(tb testing.TB) *httptest.Server {
 // that changes the file behind the server's back.
 func pageServerAt(tb testing.TB, path string) *httptest.Server {
 	tb.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, path)
+	srv := httptest.NewServer(pageSite(tb, path))
+	tb.Cleanup(srv.Close) // before the database's close: cleanups run last first
+	return srv
+}
+
+// pageSite is the real site on the database file at path, for a server
+// that wraps it; the database is closed when the test ends, after the
+// cleanups registered later (the server's).
+func pageSite(tb testing.TB, path string) http.Handler {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	tb.Cleanup(func() { db.Close() })
 	sp := New(db, Options{Hint: firstMoveHint})
-	srv := httptest.NewServer(web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy}))
-	tb.Cleanup(func() {
-		srv.Close()
-		db.Close()
-	})
-	return srv
+	return web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy})
 }
 
 // browserPage is one tab on the page, with the shadow game.

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"cardtable/internal/store"
-	"cardtable/internal/web"
 	"cardtable/internal/web/webtest"
 )
 
@@ -63,14 +61,9 @@ type settingsServer struct {
 	getOnce    sync.Once
 }
 
-func newSettingsServer(t *testing.T) *settingsServer {
+func newSettingsServer(t testing.TB) *settingsServer {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := New(db, Options{Hint: firstMoveHint})
-	site := web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy})
+	site := pageSite(t, filepath.Join(t.TempDir(), "cardtable.db"))
 	ss := &settingsServer{
 		held: make(chan struct{}, 1), release: make(chan struct{}),
 		heldDone: make(chan struct{}), stored: make(chan struct{}, 16),
@@ -165,9 +158,30 @@ func newSettingsServer(t *testing.T) *settingsServer {
 		ss.openGet()
 		ss.open()
 		ss.srv.Close()
-		db.Close()
 	})
 	return ss
+}
+
+// settingsBrowser is a browser against a settingsServer, for a test of
+// the page's settings in one tab or more: tab opens a tab, and open is
+// still the server's (it lets a held write through).
+type settingsBrowser struct {
+	*settingsServer
+	t    testing.TB
+	bctx context.Context
+}
+
+// newSettingsBrowser starts a browser, then a settingsServer.
+func newSettingsBrowser(t testing.TB) *settingsBrowser {
+	t.Helper()
+	bctx := startBrowser(t)
+	return &settingsBrowser{settingsServer: newSettingsServer(t), t: t, bctx: bctx}
+}
+
+// tab opens a tab of the page on the server, 1280×800.
+func (sb *settingsBrowser) tab() *browserPage {
+	sb.t.Helper()
+	return openPage(sb.t, sb.bctx, sb.srv, 1280, 800)
 }
 
 // hold makes the next settings write wait for open.
@@ -232,10 +246,20 @@ func waitSignal(t *testing.T, c chan struct{}, what string) {
 // waitSignalWithin waits for a signal on c at most d.
 func waitSignalWithin(t *testing.T, c chan struct{}, d time.Duration, what string) {
 	t.Helper()
+	receiveWithin(t, c, d, what)
+}
+
+// receiveWithin is the next value on c, waited for at most d; what
+// names it in the failure.
+func receiveWithin[T any](t testing.TB, c <-chan T, d time.Duration, what string) T {
+	t.Helper()
 	select {
-	case <-c:
+	case v := <-c:
+		return v
 	case <-time.After(d):
 		t.Fatalf("no %s within %v", what, d)
+		var zero T
+		return zero // not reached: Fatalf ends the test's goroutine
 	}
 }
 
@@ -283,9 +307,8 @@ func unsentMark(p *browserPage) bool {
 // messages, turned off, were on again.
 func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	// The server keeps settings for this player: sound on.
 	toggle(p, "sound")
 	waitSignal(t, ss.stored, "settings stored")
@@ -321,9 +344,8 @@ func TestBrowserSettingReloadedBeforeStored(t *testing.T) {
 // answered, and counts the writes among its requests in flight.
 func TestBrowserSettingsWrittenInOrder(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	ss.hold()
 	toggle(p, "verbose")
 	waitSignal(t, ss.held, "settings write")
@@ -363,13 +385,12 @@ func TestBrowserSettingsWrittenInOrder(t *testing.T) {
 // ends with both changes, and a tab opened next shows sound on.
 func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a := ss.tab()
 	ss.hold()
 	toggle(a, "verbose")
 	waitSignal(t, ss.held, "tab A's settings write")
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	b := ss.tab()
 	if v := setting(b, "verbose"); v != "false" {
 		t.Fatalf("tab B shows verbose aria-checked %q, want false (the browser's unsent copy)", v)
 	}
@@ -388,7 +409,7 @@ func TestBrowserSettingsTwoTabsOlderWriteLast(t *testing.T) {
 	if unsentMark(a) {
 		t.Errorf("the browser still marks its settings unsent once the server took them")
 	}
-	c := openPage(t, bctx, ss.srv, 1280, 800)
+	c := ss.tab()
 	if v := setting(c, "sound"); v != "true" {
 		t.Errorf("a tab opened afterwards shows sound aria-checked %q, want true", v)
 	}

@@ -7,10 +7,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"cardtable/internal/store"
-	"cardtable/internal/web"
 	"cardtable/internal/web/webtest"
 )
 
@@ -28,12 +25,7 @@ type queuedWrites struct {
 
 func newQueuedWrites(t *testing.T, holds int32) *queuedWrites {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cardtable.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := New(db, Options{Hint: firstMoveHint})
-	site := web.New(web.Options{Games: []web.Routes{sp}, Adopt: sp.AdoptLegacy})
+	site := pageSite(t, filepath.Join(t.TempDir(), "cardtable.db"))
 	q := &queuedWrites{held: make(chan chan struct{}, 8), stored: make(chan struct{}, 16)}
 	q.holds.Store(holds)
 	done := make(chan struct{}) // the test's end lets every held write through
@@ -57,7 +49,6 @@ func newQueuedWrites(t *testing.T, holds int32) *queuedWrites {
 	t.Cleanup(func() {
 		close(done)
 		q.srv.Close()
-		db.Close()
 	})
 	return q
 }
@@ -97,13 +88,7 @@ func TestBrowserSettingsChangeBehindKeepalive(t *testing.T) {
 // held within a step.
 func (q *queuedWrites) waitHeld(t *testing.T, what string) chan struct{} {
 	t.Helper()
-	select {
-	case r := <-q.held:
-		return r
-	case <-time.After(webtest.StepTimeout):
-		t.Fatalf("no %s within %v", what, webtest.StepTimeout)
-		return nil
-	}
+	return receiveWithin(t, q.held, webtest.StepTimeout, what)
 }
 
 // TestBrowserSettingsNewerKeptAdopted: a write answered with settings of a
@@ -115,10 +100,8 @@ func (q *queuedWrites) waitHeld(t *testing.T, what string) chan struct{} {
 // copy alone.
 func TestBrowserSettingsNewerKeptAdopted(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	other := openPage(t, bctx, ss.srv, 1280, 800)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	other, p := ss.tab(), ss.tab()
 	ss.fail.Store(1)
 	toggle(p, "sound")
 	waitSignal(t, ss.failed, "the failed settings write for the sound")

@@ -14,10 +14,8 @@ import (
 // showed its own change as saved, and so did every later one.
 func TestBrowserSettingsKeptElsewhere(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	put := func(body string) {
 		t.Helper()
 		var status int

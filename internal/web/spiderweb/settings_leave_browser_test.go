@@ -84,10 +84,8 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel() // a server and a browser context of its own
-			bctx := startBrowser(t)
-			ss := newSettingsServer(t)
-			reader := openPage(t, bctx, ss.srv, 1280, 800)
-			p := openPage(t, bctx, ss.srv, 1280, 800)
+			ss := newSettingsBrowser(t)
+			reader, p := ss.tab(), ss.tab()
 			if n := ss.puts.Load(); n != 0 {
 				t.Fatalf("%d settings writes as the pages loaded, want none", n)
 			}

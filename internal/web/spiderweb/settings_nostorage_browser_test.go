@@ -36,9 +36,8 @@ func TestBrowserSettingsRetriedNoStorage(t *testing.T) {
 }
 
 func retriedWithStorage(t *testing.T, script, probe string) {
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument,
 			page.AddScriptToEvaluateOnNewDocumentParams{Source: script})

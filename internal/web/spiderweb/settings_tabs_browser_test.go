@@ -18,10 +18,8 @@ import (
 // copy.
 func TestBrowserSettingsTabsFollow(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	toggle(a, "sound")
 	waitSignal(t, ss.stored, "tab A's settings write")
 	a.idle()
@@ -54,9 +52,8 @@ func TestBrowserSettingsTabsFollow(t *testing.T) {
 // sent it again, and was refused again, and every change after it too.
 func TestBrowserSettingsRefused(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	ss.refuse.Store(1)
 	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({verbose: false})),
 		localStorage.setItem("cardtable.spider.settings.unsent", "1"), 1`, nil)
@@ -101,9 +98,8 @@ func TestBrowserSettingsRefused(t *testing.T) {
 // for the next page to be loaded.
 func TestBrowserSettingsRetried(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	ss.fail.Store(1)
 	toggle(p, "sound")
 	waitSetting(p, "sound", "true", "sound on")
@@ -131,9 +127,8 @@ func TestBrowserSettingsRetried(t *testing.T) {
 // server's 16 KiB, and the refusal reset every setting to the server's.
 func TestBrowserSettingsUnknownDropped(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({verbose: false, cheat: "y".repeat(100),
 		newGame: {suits: 2, note: "x".repeat(20000), variant: "x".repeat(20000)}})), localStorage.setItem("cardtable.spider.settings.unsent", "1"), 1`, nil)
 	p.load()
@@ -155,10 +150,8 @@ func TestBrowserSettingsUnknownDropped(t *testing.T) {
 // change sent that copy, undoing sound at the server too.
 func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	ss.refuse.Store(1)
 	ss.holdGet("/api/settings")
 	toggle(a, "verbose")
@@ -191,9 +184,8 @@ func TestBrowserSettingsRefusedTabChanged(t *testing.T) {
 // tab. The tab's own settings, sound off, were written with the change.
 func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	p.eval(`localStorage.setItem("cardtable.spider.settings",
 		JSON.stringify({...JSON.parse(localStorage.getItem("cardtable.spider.settings") || "{}"), sound: true})), 1`, nil)
 	toggle(p, "verbose")
@@ -209,10 +201,8 @@ func TestBrowserSettingsChangeNewestCopy(t *testing.T) {
 // showed the answer, sound off, and made it the browser's copy.
 func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	ss.holdGet("/api/settings")
 	b.do(chromedp.Navigate(ss.srv.URL + spiderPage))
 	waitSignal(t, ss.getHeld, "tab B's settings read")
@@ -237,9 +227,8 @@ func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 // that copy.
 func TestBrowserSettingsLoadKeepsServers(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	p.eval(`fetch("/api/settings", {method: "PUT", headers: {"Content-Type": "application/json"}, body: JSON.stringify({table: "blue"})}).then((r) => r.status)`, nil)
 	p.eval(`localStorage.setItem("cardtable.spider.settings", JSON.stringify({table: "green"})), 1`, nil)
 	p.load()
@@ -285,9 +274,8 @@ func checkWait(t *testing.T, p *browserPage, ss *settingsServer, want int64, wha
 // failure after the first is a change's write, made while the retry waits.
 func TestBrowserSettingsRetryWait(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	p := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	p := ss.tab()
 	ss.fail.Store(3)
 	for i, c := range []struct {
 		set        string
@@ -304,7 +292,7 @@ func TestBrowserSettingsRetryWait(t *testing.T) {
 		toggle(p, c.set)
 		waitSignal(t, ss.failed, fmt.Sprintf("failed write %d", i+1))
 		p.idle()
-		checkWait(t, p, ss, c.want, c.what)
+		checkWait(t, p, ss.settingsServer, c.want, c.what)
 	}
 	if n := ss.puts.Load(); n != 3 {
 		t.Errorf("%d settings writes, want 3", n)
@@ -318,16 +306,14 @@ func TestBrowserSettingsRetryWait(t *testing.T) {
 // counted only its own failures, and waited 2 s.
 func TestBrowserSettingsOtherTabTaken(t *testing.T) {
 	t.Parallel()
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	ss.retryAfter.Store(30)
 	ss.fail.Store(1)
 	toggle(a, "sound")
 	waitSignal(t, ss.failed, "tab A's failed write")
 	a.idle()
-	checkWait(t, a, ss, 30000, "tab A's first failure (Retry-After: 30)")
+	checkWait(t, a, ss.settingsServer, 30000, "tab A's first failure (Retry-After: 30)")
 	ss.retryAfter.Store(0)
 	toggle(b, "verbose")
 	waitSignal(t, ss.stored, "tab B's write")
@@ -336,7 +322,7 @@ func TestBrowserSettingsOtherTabTaken(t *testing.T) {
 	toggle(a, "hideAreas")
 	waitSignal(t, ss.failed, "tab A's next failed write")
 	a.idle()
-	checkWait(t, a, ss, 1000, "tab A's failure after tab B's write was taken")
+	checkWait(t, a, ss.settingsServer, 1000, "tab A's failure after tab B's write was taken")
 }
 
 // TestLongBrowserSettingsOneRetry: two tabs whose writes keep failing
@@ -350,10 +336,8 @@ func TestLongBrowserSettingsOneRetry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5 s or more of retries; TestBrowserSettingsRetried is the quick one")
 	}
-	bctx := startBrowser(t)
-	ss := newSettingsServer(t)
-	a := openPage(t, bctx, ss.srv, 1280, 800)
-	b := openPage(t, bctx, ss.srv, 1280, 800)
+	ss := newSettingsBrowser(t)
+	a, b := ss.tab(), ss.tab()
 	ss.fail.Store(100)
 	toggle(a, "sound")
 	waitSignal(t, ss.failed, "tab A's settings write")
