@@ -44,6 +44,15 @@ func (db *DB) Setting(ctx context.Context, name string) (string, error) {
 // Classify is the store's classification of a driver's error (full).
 func Classify(err error) error { return full(err) }
 
+// SetWait sets the wait for a connection of db, opened already, to d:
+// opened with a short wait, a store's own opening (its first
+// connections, its migrations) could be refused on a loaded machine.
+// Call it before db is shared with other goroutines.
+func SetWait(db *DB, d time.Duration) {
+	db.tables.wait = d
+	db.pool.wait = d
+}
+
 // SetAcquireWait sets the wait for a connection of the stores opened
 // from now on to d, until the test ends.
 func SetAcquireWait(t interface{ Cleanup(func()) }, d time.Duration) {
