@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -224,6 +225,9 @@ func FuzzWithRev(f *testing.F) {
 		if rev != 0 {
 			want = append(want, member{"rev", strconv.FormatInt(rev, 10)})
 		}
+		if !json.Valid([]byte(got)) {
+			t.Fatalf("withRev(%q, %d) = %q, not JSON", js, rev, got)
+		}
 		if out := members(t, got); !reflect.DeepEqual(out, want) {
 			t.Fatalf("withRev(%q, %d) = %q: members %q, want %q", js, rev, got, out, want)
 		}
@@ -256,6 +260,13 @@ func members(tb testing.TB, js string) []member {
 			tb.Fatalf("%q: %v", js, err)
 		}
 		out = append(out, member{key.(string), b.String()})
+	}
+	// The object closes, and nothing but spaces follows it.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		tb.Fatalf("%q: the object does not close (%v, %v)", js, tok, err)
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		tb.Fatalf("%q: %v follows the object (%v)", js, tok, err)
 	}
 	return out
 }
