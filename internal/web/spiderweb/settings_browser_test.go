@@ -238,15 +238,10 @@ func (ss *settingsServer) settings(p *browserPage) map[string]any {
 	return getJSON[map[string]any](p, ss.srv.URL+"/api/settings")
 }
 
+// waitSignal waits for a signal on c at most a step's bound.
 func waitSignal(t *testing.T, c chan struct{}, what string) {
 	t.Helper()
-	waitSignalWithin(t, c, webtest.StepTimeout, what)
-}
-
-// waitSignalWithin waits for a signal on c at most d.
-func waitSignalWithin(t *testing.T, c chan struct{}, d time.Duration, what string) {
-	t.Helper()
-	receiveWithin(t, c, d, what)
+	receiveWithin(t, c, webtest.StepTimeout, what)
 }
 
 // receiveWithin is the next value on c, waited for at most d; what

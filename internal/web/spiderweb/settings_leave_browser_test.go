@@ -105,7 +105,7 @@ func TestBrowserSettingsSentOnLeaving(t *testing.T) {
 			waitSignal(t, ss.stored, "settings write sent as the page went")
 			ss.open()
 			// The held write waits a step at most to see its cancel.
-			waitSignalWithin(t, ss.heldDone, 2*webtest.StepTimeout, "answer to the held settings write")
+			receiveWithin(t, ss.heldDone, 2*webtest.StepTimeout, "answer to the held settings write")
 			if !c.late && !ss.abandoned.Load() {
 				t.Error("the write held when the page went was not aborted: its older copy could land after the newer one")
 			}

@@ -209,7 +209,7 @@ func TestBrowserSettingsLoadTabChanged(t *testing.T) {
 	toggle(a, "sound")
 	// Well under the 20 s the browser's HTTP cache held a write to the
 	// address of a read in flight (the read now bypasses it).
-	waitSignalWithin(t, ss.stored, 8*time.Second, "tab A's settings write while tab B's read is unanswered")
+	receiveWithin(t, ss.stored, 8*time.Second, "tab A's settings write while tab B's read is unanswered")
 	a.idle()
 	ss.openGet()
 	b.waitJS(`document.body.dataset.ready === "1" && document.body.dataset.busy === "0"`, "tab B to start")
