@@ -1,5 +1,5 @@
 # make test: formatting, vet, staticcheck and every package's tests with the
-# race detector, in their short form (10-15 minutes on two cores; README
+# race detector, in their short form (12-16 minutes on two cores; README
 # "Test it").
 # make test-long: the long, exhaustive tests (named TestLong..., skipped by
 # -short). CI (.ci/run) runs both.
@@ -15,8 +15,8 @@ check:
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
 	@# The measurements build only with their tag: keep them compiling.
-	$(GO) vet -tags measure ./spider/solver
-	$(GO) tool staticcheck -tags measure ./spider/solver
+	$(GO) vet -tags measure ./spider/solver ./internal/web/spiderweb
+	$(GO) tool staticcheck -tags measure ./spider/solver ./internal/web/spiderweb
 
 # The two browser packages run one after the other, each with its tests
 # side by side: together they overfill two cores with Chromium (about
