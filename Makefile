@@ -1,5 +1,5 @@
 # make test: formatting, vet, staticcheck and every package's tests with the
-# race detector, in their short form (12-16 minutes on two cores; README
+# race detector, in their short form (12-17 minutes on two cores; README
 # "Test it").
 # make test-long: the long, exhaustive tests (named TestLong..., skipped by
 # -short). CI (.ci/run) runs both.
