@@ -30,14 +30,15 @@ func TestMeasurePageCPU(t *testing.T) {
 		name string
 		do   func(t *testing.T)
 	}{
-		{"a reload of the page", func(t *testing.T) { p.load() }},
+		{"a reload of the page", func(t *testing.T) { p.in(t).load() }},
 		{"a new browser context and its first page", func(t *testing.T) {
 			openPage(t, startBrowser(t), srv, 1280, 800)
 		}},
 		{"a new browser context alone", func(t *testing.T) { startBrowser(t) }},
 		{"the page from a new server in the open tab", func(t *testing.T) {
-			p.srv = pageServer(t)
-			p.load()
+			q := p.in(t)
+			q.srv = pageServer(t)
+			q.load()
 		}},
 		{"a new tab in the open context and its page", func(t *testing.T) {
 			ctx, cancel := chromedp.NewContext(b)
@@ -55,6 +56,14 @@ func TestMeasurePageCPU(t *testing.T) {
 		}
 		t.Logf("%s: %s", c.name, cpuSpent(before, chromiumCPU(t), n))
 	}
+}
+
+// in is the open tab p for the subtest t: a failure must end the
+// subtest's goroutine, not call the parent test's Fatal from it.
+func (p *browserPage) in(t *testing.T) *browserPage {
+	q := *p
+	q.t = t
+	return &q
 }
 
 // chromiumCPU is the processor time (s) of Chromium's processes by type
