@@ -24,15 +24,18 @@ check:
 # (docs/benchmarks.md).
 BROWSER_PKGS = cardtable/internal/web/arlweb cardtable/internal/web/spiderweb
 
+# -vet=off: check has run go vet in full on the same code; the subset go
+# test runs by default would vet every package again for each build
+# (-race and not), about 60 s of a cold build (docs/benchmarks.md).
 race:
-	$(GO) test -short -race -timeout 15m $$($(GO) list ./... | grep -v -x $(addprefix -e ,$(BROWSER_PKGS)))
-	$(GO) test -short -race -timeout 15m -p 1 $(BROWSER_PKGS)
+	$(GO) test -short -race -vet=off -timeout 15m $$($(GO) list ./... | grep -v -x $(addprefix -e ,$(BROWSER_PKGS)))
+	$(GO) test -short -race -vet=off -timeout 15m -p 1 $(BROWSER_PKGS)
 
 # The long tests run without the race detector: they are the exhaustive
 # versions of short tests that already run under it, and -race would make
 # them several times slower for no new coverage of concurrent code.
 test-long: browser-note pg-note
-	$(GO) test -run '^TestLong' -timeout 40m ./...
+	$(GO) test -run '^TestLong' -vet=off -timeout 40m ./...
 
 # The browser tests (internal/web, TestBrowser...) skip without Chromium;
 # a skip is silent in go test's summary, so say it here, where it is seen.

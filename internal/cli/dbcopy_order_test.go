@@ -12,7 +12,6 @@ import (
 
 	"cardtable/internal/pgstore"
 	"cardtable/internal/pgtest"
-	"cardtable/internal/storetest"
 
 	"cardtable/internal/sqlitetest"
 )
@@ -173,11 +172,7 @@ func TestDBCopyTargetFilledMeanwhile(t *testing.T) {
 	dir := t.TempDir()
 	good, to := filepath.Join(dir, "good.db"), filepath.Join(dir, "to.db")
 	oneRow(t, good)
-	s, err := storetest.Open(context.Background(), to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	emptyStore(t, to)
 	dbCopySourceOpened = func() { oneRow(t, to) }
 	defer func() { dbCopySourceOpened = nil }()
 	_, errOut, code := run(t, "", "db", "copy", "--from", good, "--to", to)
@@ -220,15 +215,10 @@ func TestDBCopyHotJournal(t *testing.T) {
 // as it was, nothing made beside it, as "nothing changed" says.
 func TestDBCopyTargetWithSettingsUntouched(t *testing.T) {
 	t.Parallel() // its own files and schema, no hook or environment: alongside the others
-	ctx := context.Background()
 	from := filepath.Join(t.TempDir(), "from.db")
 	fill(t, from)
 	empty := filepath.Join(t.TempDir(), "empty.db")
-	s, err := storetest.Open(ctx, empty)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	emptyStore(t, empty)
 	dir := t.TempDir()
 	v9, current := filepath.Join(dir, "v9.db"), filepath.Join(dir, "current.db")
 	for _, to := range []string{v9, current} {

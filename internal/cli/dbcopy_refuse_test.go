@@ -17,14 +17,11 @@ import (
 // settings.
 func oneRow(t *testing.T, path string) {
 	t.Helper()
-	s, err := storetest.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.PutSettings(context.Background(), "p", `{"v":1}`); err != nil {
-		t.Fatal(err)
-	}
+	withStore(t, path, func(ctx context.Context, s storetest.Store) {
+		if err := s.PutSettings(ctx, "p", `{"v":1}`); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestDBCopyRefusals: a SQLite --from that is no cardtable database
@@ -57,11 +54,7 @@ func TestDBCopyRefusals(t *testing.T) {
 	afile := write("afile", []byte("a file"))
 	other, newer := filepath.Join(dir, "other.db"), filepath.Join(dir, "newer.db")
 	sqlitetest.Exec(t, other, "CREATE TABLE t(x); INSERT INTO t VALUES ('theirs')")
-	s, err := storetest.Open(context.Background(), newer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
+	emptyStore(t, newer)
 	sqlitetest.Exec(t, newer, "PRAGMA user_version = 999")
 	// A rollback-journal file with a schema version past this program's:
 	// opening it made it a WAL database before its version was read.

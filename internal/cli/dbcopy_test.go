@@ -34,6 +34,13 @@ func withStore(t testing.TB, db string, f func(ctx context.Context, s storetest.
 	f(ctx, s)
 }
 
+// emptyStore makes a cardtable database with no rows at db, its schema
+// current.
+func emptyStore(t testing.TB, db string) {
+	t.Helper()
+	withStore(t, db, func(context.Context, storetest.Store) {})
+}
+
 // fill stores rows in every table of the database at db.
 func fill(t testing.TB, db string) {
 	t.Helper()

@@ -34,6 +34,13 @@ func TestMeasurePageCPU(t *testing.T) {
 		{"a new browser context and its first page", func(t *testing.T) {
 			openPage(t, startBrowser(t), srv, 1280, 800)
 		}},
+		{"a new browser context, its page in the context's own tab", func(t *testing.T) {
+			ctx := startBrowser(t)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+				t.Fatal(err)
+			}
+			(&browserPage{t: t, ctx: ctx, srv: srv}).load()
+		}},
 		{"a new browser context alone", func(t *testing.T) { startBrowser(t) }},
 		{"the page from a new server in the open tab", func(t *testing.T) {
 			q := p.in(t)
