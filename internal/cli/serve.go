@@ -366,7 +366,9 @@ func (o serveOptions) spiderHandlers(st spiderweb.Store, log *slog.Logger, pool 
 	winnable := func(ctx context.Context, so spider.Options) (uint64, bool, error) {
 		return serveWinnableDeal(ctx, pool, so)
 	}
-	return spiderweb.New(st, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: serveHint, WinnableDeal: winnable,
+	hints := solver.NewHinter(hintLines)
+	hint := func(ctx context.Context, g *spider.Game) (spider.Move, error) { return serveHint(ctx, hints, g) }
+	return spiderweb.New(st, spiderweb.Options{Log: log, Shared: pgstore.IsURL(o.db), Hint: hint, WinnableDeal: winnable,
 		DailyBytes: &web.DailyBytes{Limit: o.dailyMB << 20, MaxKeys: web.DefaultRateLimit().MaxKeys},
 		Analyze:    serveAnalyze})
 }

@@ -42,9 +42,15 @@ func acquire(ctx context.Context, slots chan struct{}) error {
 // machine can wait longer than a player would).
 var hintTimeout = 10 * time.Second
 
-// serveHint is the fair hint (solver.Hint: it sees only what the player
-// sees), within hintTimeout.
-func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
+// hintLines bounds the lines of earlier hints a server keeps (a line is
+// a few dozen moves at most): one for each game whose player asked for a
+// hint, up to this many, then a dropped one costs a new choice.
+const hintLines = 10_000
+
+// serveHint is the fair hint (solver.Hinter: it sees only what the player
+// sees, and keeps to the line of the hint that led here), within
+// hintTimeout.
+func serveHint(ctx context.Context, hints *solver.Hinter, g *spider.Game) (spider.Move, error) {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, hintTimeout)
 	defer cancel()
@@ -59,7 +65,7 @@ func serveHint(ctx context.Context, g *spider.Game) (spider.Move, error) {
 			"the server's hint searches are all taken; try again in a moment"))
 	}
 	defer func() { <-hintSlots }()
-	m, err := solver.Hint(ctx, g)
+	m, err := hints.Hint(ctx, g)
 	if errors.Is(err, solver.ErrNoMove) {
 		return m, fmt.Errorf("%w: %w", spiderweb.ErrNoMove, err)
 	}

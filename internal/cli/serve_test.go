@@ -536,7 +536,7 @@ func TestServeHint(t *testing.T) {
 	defer func(d time.Duration) { hintTimeout = d }(hintTimeout)
 	hintTimeout = 5 * time.Minute
 	g, _ := spider.NewGame(617, spider.Options{Suits: 2})
-	m, err := serveHint(context.Background(), g)
+	m, err := serveHint(context.Background(), solver.NewHinter(1), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -568,7 +568,7 @@ func TestServeHintNoCoreLoggedBusy(t *testing.T) {
 		ctx    context.Context
 		reason string
 	}{{"stayed", context.Background(), "busy"}, {"left", left, "client gone"}} {
-		_, err := serveHint(tc.ctx, g)
+		_, err := serveHint(tc.ctx, solver.NewHinter(1), g)
 		var buf syncBuffer
 		log := slog.New(slog.NewJSONHandler(&buf, nil))
 		web.NewEventLog(log, 0, nil).Fault(tc.ctx, log, "request failed", "192.0.2.7", err)

@@ -471,9 +471,13 @@ func init() { spiderExtraCommands["hint"] = hintLine }
 // errNoHint is what the hint command reports when nothing can be played.
 var errNoHint = errors.New("no move to suggest: the game is won or stuck")
 
+// playHints keeps the lines of the terminal's hints (solver.Hinter), so
+// that following them does not go back and forth; one player, so a few.
+var playHints = solver.NewHinter(16)
+
 // hintLine returns the hint for the terminal: the move in play notation.
 func hintLine(ctx context.Context, g *spider.Game) (string, error) {
-	m, err := solver.Hint(ctx, g)
+	m, err := playHints.Hint(ctx, g)
 	if errors.Is(err, solver.ErrNoMove) {
 		return "", errNoHint
 	}

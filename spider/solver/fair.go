@@ -303,20 +303,26 @@ func Hint(ctx context.Context, g *spider.Game) (spider.Move, error) {
 // HintWith is Hint for a position, with options. The position's hidden
 // cards are never read: they are replaced before any search.
 func HintWith(ctx context.Context, p *spider.Position, open bool, o FairOptions) (spider.Move, error) {
+	line, err := hintLine(ctx, p, open, o)
+	if err != nil {
+		return spider.Move{}, err
+	}
+	return line[0], nil
+}
+
+// hintLine is the line whose first move HintWith gives: it turns a card,
+// deals or wins at its end only.
+func hintLine(ctx context.Context, p *spider.Position, open bool, o FairOptions) ([]spider.Move, error) {
 	if p.Won() {
-		return spider.Move{}, ErrNoMove
+		return nil, ErrNoMove
 	}
 	h := visibleHash(p, open)
 	rng := rand.New(rand.NewPCG(h, o.Seed))
 	view, err := scramble(p, open, rng)
 	if err != nil {
-		return spider.Move{}, err
+		return nil, err
 	}
-	line, err := plan(ctx, &view, open, o, rng)
-	if err != nil {
-		return spider.Move{}, err
-	}
-	return line[0], nil
+	return plan(ctx, &view, open, o, rng)
 }
 
 // Autoplay plays g to the end without undo, choosing every move from the
