@@ -43,8 +43,9 @@ func acquire(ctx context.Context, slots chan struct{}) error {
 var hintTimeout = 10 * time.Second
 
 // hintLines bounds the lines of earlier hints a server keeps (a line is
-// a few dozen moves at most): one for each game whose player asked for a
-// hint, up to this many, then a dropped one costs a new choice.
+// at most a game's moves, 4 bytes each): about one for each game whose
+// player asked for a hint, up to this many; a dropped one costs a new
+// choice.
 const hintLines = 10_000
 
 // serveHint is the fair hint (solver.Hinter: it sees only what the player

@@ -31,28 +31,44 @@ func NewHinter(n int) *Hinter {
 // Hint returns the hint for g now: the next move of the line of a hint
 // that led here, if that move can be made, else Hint's.
 func (h *Hinter) Hint(ctx context.Context, g *spider.Game) (spider.Move, error) {
-	p, open := g.Pos(), g.Options().Open
+	p, o := g.Pos(), g.Options()
 	h.mu.Lock()
-	line := h.lines[visibleHash(p, open)]
+	line := h.lines[hintKey(p, o)]
 	h.mu.Unlock()
 	if len(line) == 0 || p.CheckMove(line[0]) != nil {
 		var err error
-		if line, err = hintLine(ctx, p, open, HintOptions); err != nil {
+		if line, err = hintLine(ctx, p, o.Open, HintOptions); err != nil {
 			return spider.Move{}, err
 		}
 	}
-	h.keep(p, open, line)
+	h.keep(p, o, line)
 	return line[0], nil
 }
 
+// hintKey is what a kept line is found by: what the player sees of p, and
+// the game's rules (a line kept for one game's rules may not suit
+// another's).
+func hintKey(p *spider.Position, o spider.Options) uint64 {
+	r := uint64(o.Variant) << 3
+	for i, on := range []bool{o.Relaxed, o.AutoRemove, o.Open} {
+		if on {
+			r |= 1 << i
+		}
+	}
+	return visibleHash(p, o.Open) ^ mix(r+1)
+}
+
 // keep notes the rest of line, for the position its first move leads to.
-func (h *Hinter) keep(p *spider.Position, open bool, line []spider.Move) {
+// That position is reached with Position.Do, which removes no completed
+// suit: in a game that removes them itself, a line whose first move
+// completes one is not found again, and the next hint is a new choice.
+func (h *Hinter) keep(p *spider.Position, o spider.Options, line []spider.Move) {
 	if len(line) < 2 {
 		return
 	}
 	q := *p
 	q.Do(line[0])
-	key := visibleHash(&q, open)
+	key := hintKey(&q, o)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, ok := h.lines[key]; !ok && len(h.lines) >= h.max {
