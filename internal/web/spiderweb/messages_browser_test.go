@@ -5,6 +5,7 @@ package spiderweb
 // when another starts (docs/page.md, "Messages").
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -130,6 +131,32 @@ func TestBrowserLostMoveGoesOnMove(t *testing.T) {
 	p.eval(failed, &still)
 	if still {
 		t.Errorf("the lost deal's message stays after a row was dealt: the table shows newer")
+	}
+}
+
+// TestBrowserHintGoesOnDeal: a hint's message goes once a command is
+// played (a deal here), since the table then shows another position,
+// where the hinted move may be covered. The message's own 4.5 s timer is
+// held, so only the deal can close it.
+func TestBrowserHintGoesOnDeal(t *testing.T) {
+	t.Parallel()
+	p := openPage(t, startBrowser(t), pageServer(t), 1280, 800)
+	best := getJSON[hintResponse](p, p.srv.URL+"/api/games/"+p.gameID()+"/hint").Moves[0].Text
+	p.eval(`(() => { window.realSetTimeout = setTimeout;
+	  window.setTimeout = (f, ms, ...a) => ms === 4500 ? 0 : window.realSetTimeout(f, ms, ...a); return 1; })()`, nil)
+	shown := fmt.Sprintf(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.startsWith(%q)`, best)
+	p.clickSel("#btn-hint")
+	p.waitJS(shown+` && document.body.dataset.busy === "0"`, "the hint in the message box")
+	stock := p.serverView().Stock
+	p.keys("d")
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
+	if got := p.serverView().Stock; got >= stock {
+		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
+	}
+	var still bool
+	p.eval(shown, &still)
+	if still {
+		t.Errorf("the hint's message (%q) stays after a row was dealt: the table shows another position", best)
 	}
 }
 

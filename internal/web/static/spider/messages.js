@@ -10,8 +10,8 @@ let toastTimer = 0;
 // toastGame is the game shown when the box's message came (S.id then):
 // a message about one game is no longer true once another starts.
 let toastGame = null;
-// toastPlay: the box's message is a command's refusal or failure, which
-// a later command played makes untrue (succeeded).
+// toastPlay: the box's message is a command's refusal or failure, or a
+// hint, which a later command played makes untrue (succeeded).
 let toastPlay = false;
 export function announce(text) {
   const live = $("#live");
@@ -137,9 +137,10 @@ function hideMessage() {
 
 // succeeded is called when a command was played: a refusal or failure
 // of a command still shown answered an earlier one, and a later one went
-// through, so it is no longer news. Any other message stays: news (an
-// info message) is still true, and so is a failed save, delete or
-// analysis, which a move does not undo (docs/page.md, "Messages").
+// through, so it is no longer news; a hint was about the position before.
+// Any other message stays: news (an info message) is still true, and so
+// is a failed save, delete or analysis, which a move does not undo
+// (docs/page.md, "Messages").
 export function succeeded() {
   if (!$("#toast").hidden && toastPlay) hideMessage();
 }
@@ -152,9 +153,11 @@ export function gameChanged() {
   if (toastGame !== null && toastGame !== S.id) hideMessage();
 }
 
-// say is the spoken text, when it differs from the written one.
-export function info(text, { quiet = false, say = text } = {}) {
-  if (!quiet) toast(text, "info");
+// say is the spoken text, when it differs from the written one; play:
+// true when the message is about the position shown (a hint), so that a
+// command played closes it (succeeded).
+export function info(text, { quiet = false, say = text, play = false } = {}) {
+  if (!quiet) toast(text, "info", undefined, { play });
   announce(say);
 }
 

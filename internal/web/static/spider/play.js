@@ -213,7 +213,7 @@ function showHint(h, i, n) {
   render();
   let text = h.text || (h.move ? `Try: ${h.move}` : "No move to suggest.");
   if (n > 1) text += ` (Hint ${i + 1} of ${n}.)`;
-  info(text, { say: inWords(text) });
+  info(text, { say: inWords(text), play: true });
   const at = S.hint;
   setTimeout(() => { if (S.hint === at) { S.hint = null; render(); } }, 6000);
 }
