@@ -90,20 +90,32 @@ func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
 	}
 }
 
-// TestBrowserPageNamesOnPhone: on a phone (390×844) the Rules page and
-// "Your games" show their names in the bar. Only the table page, whose
-// bar also holds the connection line, keeps its name for screen readers
-// alone; the rule that does so hid every Arlington page's name.
+// TestBrowserPageNamesOnPhone: on a phone (360×740 and 390×844) the
+// lobby, the Rules page and "Your games" show their names whole in the
+// bar (the lobby's, beside four links, was cut to "A"), and the bar fits
+// in the room the page keeps clear under it (--bar-pad). Only the table
+// page, whose bar also holds the connection line, keeps its name for
+// screen readers alone; the rule that does so hid every Arlington page's
+// name.
 func TestBrowserPageNamesOnPhone(t *testing.T) {
 	t.Parallel()
-	p := openSite(t, webtest.StartBrowser(t), siteServer(t), 390, 844)
+	srv := siteServer(t)
 	loaded := `document.readyState === "complete"`
-	for _, path := range []string{"/arlington/rules", "/arlington/games"} {
-		p.open(path, `location.pathname === "`+path+`" && `+loaded)
-		var width float64
-		p.eval(`(() => { const h = document.querySelector("header h1"); return h.checkVisibility() ? h.getBoundingClientRect().width : 0; })()`, &width)
-		if width < 40 {
-			t.Errorf("%s: its name is not shown in the bar on a phone (%v px wide)", path, width)
+	for _, size := range [][2]int64{{360, 740}, {390, 844}} {
+		p := openSite(t, webtest.StartBrowser(t), srv, size[0], size[1])
+		for _, path := range []string{"/arlington/", "/arlington/rules", "/arlington/games"} {
+			p.open(path, `location.pathname === "`+path+`" && `+loaded)
+			var got struct{ Shown, Whole, Bar, Pad float64 }
+			p.eval(`(() => { const h = document.querySelector("header h1");
+			  return {Shown: h.checkVisibility() ? h.getBoundingClientRect().width : 0, Whole: h.scrollWidth,
+			    Bar: document.querySelector("header").getBoundingClientRect().height,
+			    Pad: parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--bar-pad"))}; })()`, &got)
+			if got.Shown < 40 || got.Whole > got.Shown+1 {
+				t.Errorf("%dx%d %s: its name is not shown whole in the bar (%v px of %v)", size[0], size[1], path, got.Shown, got.Whole)
+			}
+			if got.Bar > got.Pad {
+				t.Errorf("%dx%d %s: the bar is %v px high, more than the %v px the page keeps clear under it", size[0], size[1], path, got.Bar, got.Pad)
+			}
 		}
 	}
 }
