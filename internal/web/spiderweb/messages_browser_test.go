@@ -93,15 +93,7 @@ func TestBrowserSaveFailureStaysOnMove(t *testing.T) {
 	p.waitJS(failed, "the refused save in the message box")
 	p.clickSel(`#dlg-saves [data-close]`)
 	p.waitJS(`!document.querySelector("#dlg-saves").open`, "the saved games dialog to close")
-	stock := p.serverView().Stock
-	p.keys("d")
-	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
-	if got := p.serverView().Stock; got >= stock {
-		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
-	}
-	var still bool
-	p.eval(failed, &still)
-	if !still {
+	if !p.dealThenHolds(failed) {
 		t.Errorf("the refused save's message went when a row was dealt: the game is still unsaved")
 	}
 }
@@ -122,14 +114,7 @@ func TestBrowserLostMoveGoesOnMove(t *testing.T) {
 	if got := p.serverView().Stock; got != stock {
 		t.Fatalf("the stock holds %d after the lost deal, was %d", got, stock)
 	}
-	p.keys("d")
-	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
-	if got := p.serverView().Stock; got >= stock {
-		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
-	}
-	var still bool
-	p.eval(failed, &still)
-	if still {
+	if p.dealThenHolds(failed) {
 		t.Errorf("the lost deal's message stays after a row was dealt: the table shows newer")
 	}
 }
@@ -147,15 +132,7 @@ func TestBrowserHintGoesOnDeal(t *testing.T) {
 	shown := fmt.Sprintf(`!document.querySelector("#toast").hidden && document.querySelector("#toast .msg").textContent.startsWith(%q)`, best)
 	p.clickSel("#btn-hint")
 	p.waitJS(shown+` && document.body.dataset.busy === "0"`, "the hint in the message box")
-	stock := p.serverView().Stock
-	p.keys("d")
-	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
-	if got := p.serverView().Stock; got >= stock {
-		t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
-	}
-	var still bool
-	p.eval(shown, &still)
-	if still {
+	if p.dealThenHolds(shown) {
 		t.Errorf("the hint's message (%q) stays after a row was dealt: the table shows another position", best)
 	}
 }
@@ -178,4 +155,19 @@ func TestBrowserSaveNameComposed(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d saves named café listed, want 1", n)
 	}
+}
+
+// dealThenHolds deals a row with D, checks with the server that it was
+// dealt, and says whether the condition cond holds on the page then.
+func (p *browserPage) dealThenHolds(cond string) bool {
+	p.t.Helper()
+	stock := p.serverView().Stock
+	p.keys("d")
+	p.waitJS(`document.body.dataset.busy === "0" && document.querySelector("#pile-0").children.length > 0`, "the deal to be answered")
+	if got := p.serverView().Stock; got >= stock {
+		p.t.Fatalf("the stock holds %d after D, was %d: no row dealt", got, stock)
+	}
+	var holds bool
+	p.eval(cond, &holds)
+	return holds
 }
