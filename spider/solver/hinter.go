@@ -46,10 +46,10 @@ func (h *Hinter) Hint(ctx context.Context, g *spider.Game) (spider.Move, error) 
 }
 
 // hintKey is what a kept line is found by: what the player sees of p, and
-// the game's rules (a line kept for one game's rules may not suit
+// the game's rules and suits (a line kept for one game's may not suit
 // another's).
 func hintKey(p *spider.Position, o spider.Options) uint64 {
-	r := uint64(o.Variant) << 3
+	r := uint64(o.Variant)<<3 | uint64(o.Suits)<<8
 	for i, on := range []bool{o.Relaxed, o.AutoRemove, o.Open} {
 		if on {
 			r |= 1 << i

@@ -35,7 +35,7 @@ func TestHinterNoLoop(t *testing.T) {
 }
 
 // TestHinterBounded: a Hinter keeps no more lines than it was made with,
-// and keeps the newest.
+// and keeps the newest, found by the game's rules too.
 func TestHinterBounded(t *testing.T) {
 	h := NewHinter(2)
 	o := spider.Options{Variant: spider.Spider, Suits: 1}
@@ -44,15 +44,18 @@ func TestHinterBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		legal := g.Pos().Legal(nil)
-		if len(legal) < 2 {
-			t.Fatalf("deal %d: %d legal moves", d, len(legal))
-		}
-		h.keep(g.Pos(), o, legal[:2])
+		first := g.Pos().Legal(nil)[0]
 		q := *g.Pos()
-		q.Do(legal[0])
-		if got := h.lines[hintKey(&q, o)]; len(got) != 1 || got[0] != legal[1] {
-			t.Fatalf("deal %d: the line kept after its first move is %v, want [%v]", d, got, legal[1])
+		q.Do(first)
+		second := q.Legal(nil)[0]
+		h.keep(g.Pos(), o, []spider.Move{first, second})
+		if got := h.lines[hintKey(&q, o)]; len(got) != 1 || got[0] != second {
+			t.Fatalf("deal %d: the line kept after its first move is %v, want [%v]", d, got, second)
+		}
+		relaxed := o
+		relaxed.Relaxed = true
+		if got := h.lines[hintKey(&q, relaxed)]; got != nil {
+			t.Fatalf("deal %d: the line kept for a game without relaxed dealing is found for one with it: %v", d, got)
 		}
 		if n, want := len(h.lines), min(int(d), 2); n != want {
 			t.Errorf("after %d lines a Hinter made for 2 keeps %d, want %d", d, n, want)
