@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -23,7 +22,6 @@ import (
 	"testing"
 	"time"
 
-	"cardtable/internal/web"
 	"cardtable/spider"
 	"cardtable/spider/solver"
 )
@@ -527,60 +525,5 @@ func TestServeWinnableDeal(t *testing.T) {
 	cancel()
 	if _, ok, err := serveWinnableDeal(ctx, solver.NewPool(), spider.Options{Suits: 4}); ok || err == nil {
 		t.Fatalf("cancelled: %v %v", ok, err)
-	}
-}
-
-func TestServeHint(t *testing.T) {
-	// The 10 s bound is for players; under -race on a busy machine the
-	// search can take longer, and the test is about the move, not the time.
-	defer func(d time.Duration) { hintTimeout = d }(hintTimeout)
-	hintTimeout = 5 * time.Minute
-	g, _ := spider.NewGame(617, spider.Options{Suits: 2})
-	m, err := serveHint(context.Background(), solver.NewHinter(1), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.Pos().CheckMove(m); err != nil {
-		t.Fatalf("hint %v is illegal: %v", m, err)
-	}
-}
-
-// TestServeHintNoCoreLoggedBusy: a hint that waited its whole time for a
-// solver core is refused for load, logged at INFO with reason busy
-// (docs/hosting.md "Logs"), in words saying so; one whose player left
-// while it waited is a client gone.
-func TestServeHintNoCoreLoggedBusy(t *testing.T) {
-	defer func(d time.Duration) { hintTimeout = d }(hintTimeout)
-	hintTimeout = 20 * time.Millisecond
-	for range cap(hintSlots) {
-		hintSlots <- struct{}{}
-	}
-	defer func() {
-		for range cap(hintSlots) {
-			<-hintSlots
-		}
-	}()
-	g, _ := spider.NewGame(617, spider.Options{Suits: 2})
-	left, leave := context.WithCancel(context.Background())
-	leave()
-	for _, tc := range []struct {
-		name   string
-		ctx    context.Context
-		reason string
-	}{{"stayed", context.Background(), "busy"}, {"left", left, "client gone"}} {
-		_, err := serveHint(tc.ctx, solver.NewHinter(1), g)
-		var buf syncBuffer
-		log := slog.New(slog.NewJSONHandler(&buf, nil))
-		web.NewEventLog(log, 0, nil).Fault(tc.ctx, log, "request failed", "192.0.2.7", err)
-		var l map[string]any
-		if err := json.Unmarshal([]byte(buf.String()), &l); err != nil {
-			t.Fatalf("%s: %q: %v", tc.name, buf.String(), err)
-		}
-		if l["level"] != "INFO" || l["reason"] != tc.reason {
-			t.Errorf("%s: logged %v, want INFO with reason %q", tc.name, l, tc.reason)
-		}
-		if msg, _ := web.Message(err); tc.name == "stayed" && msg != "the server's hint searches are all taken; try again in a moment" {
-			t.Errorf("%s: the player reads %q", tc.name, msg)
-		}
 	}
 }
