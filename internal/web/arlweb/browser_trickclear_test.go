@@ -44,7 +44,6 @@ func trickClear(t *testing.T, p *seatTab, minCards int) {
 		t.Errorf("halfway through a card's move onto the trick, these names are over their cards: %q", over)
 	}
 	p.untilPlayed(`document.querySelector("#play.held .played.taker") !== null && (window.__held = (` + overCards + `)(), true)`)
-	p.shot("trick-taken")
 	if over := eval[[]string](p, `window.__held`); len(over) > 0 {
 		t.Errorf("in a trick taken, these names are over their cards (or the taker's ring): %q", over)
 	}
