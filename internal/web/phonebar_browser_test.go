@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -90,14 +91,16 @@ func TestBrowserBarTapsPhoneLandscape(t *testing.T) {
 	}
 }
 
-// TestBrowserPageNamesOnPhone: on a phone (360×740 and 390×844) the
+// TestBrowserArlingtonPagesOnPhone: on a phone (360×740 and 390×844) the
 // lobby, the Rules page and "Your games" show their names whole in the
 // bar (the lobby's, beside four links, was cut to "A"), and the bar fits
 // in the room the page keeps clear under it (--bar-pad). Only the table
 // page, whose bar also holds the connection line, keeps its name for
 // screen readers alone; the rule that does so hid every Arlington page's
-// name.
-func TestBrowserPageNamesOnPhone(t *testing.T) {
+// name. Each choice of the lobby's lists shows whole once chosen: the
+// turn timer's default, its rule in its words, read "default (60 s with
+// bots or rated, off withou".
+func TestBrowserArlingtonPagesOnPhone(t *testing.T) {
 	t.Parallel()
 	srv := siteServer(t)
 	loaded := `document.readyState === "complete"`
@@ -115,6 +118,36 @@ func TestBrowserPageNamesOnPhone(t *testing.T) {
 			}
 			if got.Bar > got.Pad {
 				t.Errorf("%dx%d %s: the bar is %v px high, more than the %v px the page keeps clear under it", size[0], size[1], path, got.Bar, got.Pad)
+			}
+			if path != "/arlington/" {
+				continue
+			}
+			// Six seats: a list for each, a person or a bot.
+			p.step("six seats", chromedp.SetValue(chromedp.CSS("#players"), "6"),
+				chromedp.Evaluate[chromedp.Void](`document.getElementById("players").dispatchEvent(new Event("change"))`))
+			cut, err := webtest.CutChoices(p.ctx, "#create")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cut) > 0 {
+				t.Errorf("%dx%d: the lobby's lists cut these choices short: %q", size[0], size[1], cut)
+			}
+			// The default named as the table is set: off at a casual table of
+			// people alone, 60 s once a seat is a bot's (table.Config).
+			var said []string
+			p.eval(`(() => { const said = () => document.getElementById("timer").options[0].text, out = [said()];
+			  for (const s of document.querySelectorAll("#seats select")) { s.value = ""; s.dispatchEvent(new Event("change", { bubbles: true })); }
+			  out.push(said());
+			  const rated = document.getElementById("rated");
+			  rated.click();
+			  out.push(said());
+			  const last = document.querySelector("#seats select");
+			  last.value = "random"; last.dispatchEvent(new Event("change", { bubbles: true }));
+			  out.push(said());
+			  rated.click();
+			  return out; })()`, &said)
+			if want := []string{"default (60 s)", "default (60 s)", "default (off)", "default (60 s)"}; !slices.Equal(said, want) {
+				t.Errorf("%dx%d: the turn timer's default read %q (bots and rated; people alone, rated; casual; a bot, casual), want %q", size[0], size[1], said, want)
 			}
 		}
 	}

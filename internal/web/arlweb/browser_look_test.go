@@ -91,11 +91,13 @@ func TestBrowserArlingtonFoldedGroupMarked(t *testing.T) {
 	marked()
 }
 
-// TestBrowserArlingtonSheetBotsNamed: at six seats the score sheet in the
-// side column (1280×800) names each bot's column in full, "Bot 2" to
-// "Bot 6", its level in the title: cut with an ellipsis, five columns
-// read "Bot …" alike.
-func TestBrowserArlingtonSheetBotsNamed(t *testing.T) {
+// TestBrowserArlingtonSixSeatsDesktop: at six seats and 1280×800 the
+// score sheet in the side column names each bot's column in full, "Bot 2"
+// to "Bot 6", its level in the title: cut with an ellipsis, five columns
+// read "Bot …" alike. The names under the trick's cards stay clear of
+// their cards, as a card moves in and once the trick is taken
+// (trickClear).
+func TestBrowserArlingtonSixSeatsDesktop(t *testing.T) {
 	t.Parallel()
 	p := seatedAt(t, 1280, 800, "Ann", longGame, "", "random", "greedy", "random", "greedy", "random")
 	p.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("sheet-box").open = true`))
@@ -114,6 +116,7 @@ func TestBrowserArlingtonSheetBotsNamed(t *testing.T) {
 		}
 	}
 	p.shot("arlington-sheet-six-1280")
+	trickClear(t, p, 3)
 }
 
 // TestLongBrowserArlingtonLogNumbersFit (long: a six-seat hand played

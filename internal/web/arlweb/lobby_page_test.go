@@ -44,3 +44,36 @@ func TestLobbyTargetBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyTimerDefault: the lobby's turn timer names the server's
+// default turn (table.DefaultTurnSeconds) in its first choice, which the
+// page shows as "default (60 s)" or "default (off)" as the table is set,
+// and in the line under it.
+func TestLobbyTimerDefault(t *testing.T) {
+	e := newEnv(t, Limits{})
+	res, err := http.Get(e.srv.URL + "/arlington/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("GET /arlington/: %d %v", res.StatusCode, err)
+	}
+	want := strconv.Itoa(table.DefaultTurnSeconds) + " s"
+	for _, c := range []struct{ what, re string }{
+		{"the default choice", `<option value="0" selected data-on="([^"]*)">default \(([^)]*)\)</option>`},
+		{"the line under the list", `<p id="timer-help" class="help">The default is ([^<]*?) at a table with a bot or a rated one`},
+	} {
+		m := regexp.MustCompile(c.re).FindSubmatch(b)
+		if m == nil {
+			t.Errorf("the lobby has no %s of the turn timer (%s)", c.what, c.re)
+			continue
+		}
+		for _, got := range m[1:] {
+			if string(got) != want {
+				t.Errorf("%s of the turn timer says %q, the server's default is %q", c.what, got, want)
+			}
+		}
+	}
+}

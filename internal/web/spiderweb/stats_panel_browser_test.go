@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cardtable/internal/web/webtest"
 )
 
 // shownStats is the statistics panel's numbers, by their data-stat.
@@ -71,11 +73,18 @@ func TestBrowserStatsNoGames(t *testing.T) {
 
 // loseOneGame deals, then starts a new game: the first game counts as
 // lost, the statistics' one game played.
-func (p *browserPage) loseOneGame() {
+func (p *browserPage) loseOneGame() { p.loseOneGameLooking(nil) }
+
+// loseOneGameLooking is loseOneGame calling look (if not nil) while the
+// New game dialog is open.
+func (p *browserPage) loseOneGameLooking(look func()) {
 	p.clickSel("#btn-deal")
 	p.idle()
 	p.clickSel("#btn-new")
 	p.waitJS(`document.querySelector("#dlg-new").open`, "the new game dialog")
+	if look != nil {
+		look()
+	}
 	p.clickSel("#new-start")
 	p.waitJS(`!document.querySelector("#dlg-new").open`, "the new game")
 	p.idle()
@@ -83,12 +92,37 @@ func (p *browserPage) loseOneGame() {
 
 // TestBrowserStatsChartsPhone: on a phone (360x780) the charts' labels
 // are 10 px or more on the screen, and none is cut at the chart's left
-// edge; the charts, scaled to the phone's width, drew them at 7 px.
+// edge; the charts, scaled to the phone's width, drew them at 7 px. The
+// lists of the New game dialog and of the statistics show each choice
+// whole once chosen: the cheat detection's, squeezed beside its label,
+// put "none" under its arrow.
 func TestBrowserStatsChartsPhone(t *testing.T) {
 	t.Parallel()
 	p := openPage(t, startBrowser(t), pageServer(t), phoneWidth(360), 780)
-	p.loseOneGame()
+	choicesWhole := func(dialog string) {
+		cut, err := webtest.CutChoices(p.ctx, dialog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cut) > 0 {
+			t.Errorf("%s: its lists cut these choices short: %q", dialog, cut)
+		}
+	}
+	p.loseOneGameLooking(func() {
+		p.shot(fmt.Sprintf("phone-%dx780-new-game", phoneWidth(360)))
+		choicesWhole("#dlg-new")
+		// Its boxes to tick keep their size beside two lines of words
+		// ("Relaxed dealing"'s was 15 px of 22).
+		var squeezed []string
+		p.eval(`(() => { const boxes = [...document.querySelectorAll("#dlg-new input[type=checkbox], #dlg-new input[type=radio]")];
+		  const w = (i) => i.getBoundingClientRect().width, most = Math.max(...boxes.map(w));
+		  return boxes.filter((i) => w(i) < most - 0.5).map((i) => i.name + ": " + w(i).toFixed(1) + " px of " + most); })()`, &squeezed)
+		if len(squeezed) > 0 {
+			t.Errorf("#dlg-new: these boxes to tick are squeezed: %q", squeezed)
+		}
+	})
 	p.shownStats()
+	choicesWhole("#dlg-stats")
 	var labels []struct {
 		Text   string
 		Px     float64

@@ -21,6 +21,17 @@ function seatRows() {
     lab.appendChild(sel);
     box.appendChild(lab);
   }
+  timerDefault();
+}
+
+// timerDefault names in the turn timer's first choice what "default"
+// gives the table as it is set now, as the server decides it (a timer
+// with a bot at the table or when rated, none otherwise): the whole rule
+// in the choice ran past its box on a phone, and is said under it.
+function timerDefault() {
+  const o = $("timer").options[0];
+  const timed = $("rated").checked || [...$("seats").querySelectorAll("select")].some((s) => s.value !== "");
+  o.text = `default (${timed ? o.dataset.on : "off"})`;
 }
 
 // seatWords names each seat, with its rating when it has one.
@@ -183,6 +194,8 @@ $("code-form").addEventListener("submit", byCode);
 $("name").value = savedName();
 $("name").addEventListener("change", () => saveName($("name").value.trim()));
 $("players").addEventListener("change", seatRows);
+$("seats").addEventListener("change", timerDefault);
+$("rated").addEventListener("change", timerDefault);
 $("create").addEventListener("submit", create);
 seatRows();
 refresh().then(seatRows);

@@ -196,9 +196,9 @@ export function renderPlay(box, v, names, held, arrive) {
     box.appendChild(el("span", "label", done ? `${names[held.seat]} takes the trick with the ${words(held.card)}:` : "Trick:"));
     trick.forEach((t, i) => {
       const f = el("figure", "played" + (done && t.card === held.card && t.seat === held.seat ? " taker" : ""));
-      const c = cardEl(t.card);
-      if (arrive && arrive.trick && i === trick.length - 1) c.classList.add("arrive");
-      f.appendChild(c);
+      // The card and its player's name move in together.
+      if (arrive && arrive.trick && i === trick.length - 1) f.classList.add("arrive");
+      f.appendChild(cardEl(t.card));
       f.appendChild(nameEl("figcaption", "", names[t.seat]));
       box.appendChild(f);
     });
