@@ -83,7 +83,15 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel() // ends the input's goroutine
 		in := newLineFeed(ctx, env.Stdin)
+		// A person at a terminal is asked for each line, as in Arlington's
+		// terminal play: without it the screen ended on the tableau or a
+		// refusal, with no sign that the program was waiting. A script's
+		// input, and the JSON lines, get none.
+		prompts := !gf.json && inputIsTerminal(env.Stdin)
 		for {
+			if prompts {
+				fmt.Fprint(env.Stdout, "> ")
+			}
 			text, err := in.next(ctx)
 			if err == io.EOF {
 				return nil
