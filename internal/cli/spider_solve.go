@@ -93,9 +93,13 @@ func readLayout(path string, o spider.Options) (*spider.Position, error) {
 	// a 2-suit layout with one. It is given only when that count reads
 	// the layout, or leaves fewer wrong cards than --suits, so that a
 	// right --suits keeps the error that names the card.
+	// A fault that reads the same under the count named (a pile cut
+	// short, a pile missing: a file cut short) is no matter of suits, and
+	// its missing cards would make any count seem to fit better: it is
+	// told alone.
 	counts := layoutCards(text)
 	if len(counts) > 0 {
-		if best, err2 := bestSuits(text, counts, o); best != o.Suits {
+		if best, err2 := bestSuits(text, counts, o); best != o.Suits && (err2 == nil || err2.Error() != err.Error()) {
 			n, names := layoutSuits(counts)
 			msg := fmt.Sprintf("%s holds %s, the suits of a %d-suit game, not a %d-suit one: give --suits %d", path, names, n, o.Suits, best)
 			if n != best {
