@@ -94,6 +94,11 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 			}
 			text, err := in.next(ctx)
 			if err == io.EOF {
+				if prompts {
+					// Ctrl+D at the prompt: the shell's own prompt
+					// starts a line of its own, not after "> ".
+					fmt.Fprintln(env.Stdout)
+				}
 				return nil
 			}
 			var long *longLineError

@@ -42,6 +42,22 @@ func TestSpiderPlayPrompt(t *testing.T) {
 			t.Errorf("%d prompts, want 4 (one a line read):\n%s", got, out.String())
 		}
 	})
+	// Ctrl+D at the prompt ends the game, the prompt's line ended.
+	t.Run("terminal EOF", func(t *testing.T) {
+		typing, stdin := openPTY(t)
+		out := &syncBuffer{}
+		done := make(chan int, 1)
+		go func() {
+			done <- Run(context.Background(), []string{"spider", "play", "--deal", "617", "--suits", "2"}, stdin, out, out)
+		}()
+		arlWaitOut(t, out, "TH\n> ")
+		if _, err := typing.Write([]byte{4}); err != nil { // the terminal's end-of-file character
+			t.Fatal(err)
+		}
+		if code := <-done; code != exitOK || !strings.HasSuffix(out.String(), "TH\n> \n") {
+			t.Fatalf("exit %d, want 0 and the output ending \"> \\n\":\n%q", code, out.String())
+		}
+	})
 	// --json lines are for a program, even one run at a terminal.
 	t.Run("terminal JSON", func(t *testing.T) {
 		typing, stdin := openPTY(t)
