@@ -27,6 +27,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	rewordCompletion(root)
+	completeFlagValues(root)
 	return root
 }
 

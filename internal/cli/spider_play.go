@@ -20,7 +20,7 @@ import (
 // JSON. The game's own commands are the server's language (spider.Command);
 // the rest (locate, column, save, load, help) are the terminal's.
 
-const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in brackets):
+const spiderPlayHelp = `commands, one a line (piles are 1 to 10; other names in brackets):
   move FROM TO [COUNT]  (m) move COUNT cards from the bottom of FROM onto TO
                         (without COUNT: the longest run that TO accepts)
   auto PILE [COUNT]     (a) auto-move the bottom run (or COUNT cards) of PILE:
