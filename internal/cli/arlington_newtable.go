@@ -26,7 +26,7 @@ const (
 
 // runArlingtonNewTable creates a table on a server and prints its link.
 func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
-	server := fs.String("server", "", "the server's `url`, as http://HOST:PORT (required)")
+	server := fs.String("server", "", "the server's `url`, as http://HOST:PORT (default: http://"+defaultAddr+", where serve listens by default)")
 	seats := fs.String("seats", "", "`list` of the seats, comma-separated: 'human' for a seat open to a person,\n"+
 		"or a bot level ("+strings.Join(bot.Names, ", ")+"); 2 to 6 seats (required)")
 	target := fs.Int("target", arlington.DefaultTarget, fmt.Sprintf("total score that ends the game, 1 to %d (a live table's limit)", table.MaxTarget))
@@ -39,7 +39,9 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 			return usageErr("new-table: unexpected argument %q", pos[0])
 		}
 		if *server == "" {
-			return flagErr("new-table: --server is required (http://HOST:PORT)")
+			// As connect's: the server of a player trying a table on
+			// their own machine.
+			*server = arlDefaultServer
 		}
 		c, err := arlclient.New(*server)
 		if err != nil {
@@ -67,7 +69,7 @@ func runArlingtonNewTable(fs *pflag.FlagSet) runFunc {
 			return usageErr("new-table: %w", err) // the server found the settings wrong
 		}
 		if err != nil {
-			return fmt.Errorf("new-table: %w", serverRefusal(err, true))
+			return fmt.Errorf("new-table: %w", serverRefusal(err, fs.Changed("server")))
 		}
 		fmt.Fprintln(env.Stdout, c.Link(t.ID))
 		return nil

@@ -212,7 +212,6 @@ func TestArlingtonOnlineUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"new-table", "--seats", "human,human"}, exitUsage, "--server is required"},
 		{[]string{"new-table", "--server", "ftp://x", "--seats", "human,human"}, exitUsage, "not a server address"},
 		{[]string{"new-table", "--server", url}, exitUsage, "--seats is required"},
 		{[]string{"new-table", "--server", strings.TrimSuffix(url, "/") + "/arlington/", "--seats", "human,human"}, exitUsage, "without a path"},

@@ -27,6 +27,7 @@ func newRoot(env *Env) *cobra.Command {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	rewordCompletion(root)
+	completeFlagValues(root)
 	return root
 }
 
@@ -113,7 +114,7 @@ func arlingtonCmd(env *Env) *cobra.Command {
 		leaf(env, "play", "play one seat in the terminal against bots",
 			"Play one seat in the terminal against bots: one command a line on standard input.\n\n"+arlPlayHelp, runArlingtonPlay),
 		leaf(env, "bench", "measure self-play speed in games per second", "", runArlingtonBench),
-		leaf(env, "new-table --server URL --seats SPEC", "create a table on a server and print its link",
+		leaf(env, "new-table --seats SPEC", "create a table on a server and print its link",
 			"Create a table on a server and print its link alone on standard output.", runArlingtonNewTable),
 		leaf(env, "connect LINK|CODE", "join a table on a server and play a seat, or let a bot play it",
 			"Join the table at LINK (http://HOST:PORT/arlington/t/ID), or the one with CODE (the six\n"+

@@ -36,6 +36,28 @@ func TestConnectDefaultRefused(t *testing.T) {
 	}
 }
 
+// TestNewTableDefaultServer: new-table without --server makes its table
+// on the server connect asks by default, where serve listens by default
+// (it was refused, "--server is required"); with nothing listening there,
+// it names that address and says to give --server.
+func TestNewTableDefaultServer(t *testing.T) {
+	url, _ := serveInProcess(t, "--db", filepath.Join(t.TempDir(), "t.db"))
+	was := arlDefaultServer
+	t.Cleanup(func() { arlDefaultServer = was })
+	arlDefaultServer = strings.TrimSuffix(url, "/")
+	out, errOut, code := run(t, "", "arlington", "new-table", "--seats", "human,greedy")
+	if code != exitOK || !strings.HasPrefix(out, arlDefaultServer+"/arlington/t/") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want 0 and a link on %s", code, out, errOut, arlDefaultServer)
+	}
+	arlDefaultServer = "http://127.0.0.1:1" // nothing listens on port 1
+	_, errOut, code = run(t, "", "arlington", "new-table", "--seats", "human,greedy")
+	want := "cardtable: arlington new-table: cannot reach http://127.0.0.1:1: the server refuses connections: it is stopped or restarting, " +
+		"or not at http://127.0.0.1:1, the address asked when no --server is given: give the server's address with --server (serve prints it when it starts)\n"
+	if code != exitFail || errOut != want {
+		t.Errorf("exit %d, stderr %q; want exit %d, %q", code, errOut, exitFail, want)
+	}
+}
+
 func TestErrorLineShape(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.db")

@@ -67,6 +67,11 @@ func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (co
 	if stopsOnSignal(c) && !errors.Is(err, context.Canceled) {
 		return 0, false
 	}
+	if inputIsTerminal(env.Stdin) {
+		// The terminal echoed ^C where the cursor was, after a game's
+		// "> " prompt or a line of output: the message starts a line.
+		fmt.Fprintln(env.Stderr)
+	}
 	fmt.Fprintln(env.Stderr, errorLine(c, "interrupted"))
 	n := 2 // SIGINT's number, where the signal has none (os.Interrupt on Windows is one)
 	if s, isNum := in.Signal.(syscall.Signal); isNum {

@@ -108,16 +108,16 @@ func (w *cancelOnOutput) Write(p []byte) (int, error) {
 
 // TestInterruptTerminalPlay: a Ctrl+C while terminal play waits for the
 // player's next line ends the game at once (it waited for the line, and
-// a terminal left idle never sends one). The interrupt comes once the
-// game has asked for a line: Arlington's "> " prompt (before it, the
-// game would see the interrupt without reading), Spider's first output
-// (it shows the board and reads, with no check of its own between).
+// a terminal left idle never sends one), saying so on a line of its own
+// rather than after the echoed ^C. The interrupt comes once the
+// game has asked for a line: its "> " prompt (before it, the game would
+// see the interrupt without reading).
 func TestInterruptTerminalPlay(t *testing.T) {
 	for _, tc := range []struct {
 		args  []string
 		after string
 	}{
-		{[]string{"spider", "play", "--deal", "1"}, ""},
+		{[]string{"spider", "play", "--deal", "1"}, "\n> "},
 		{[]string{"arlington", "play", "--seed", "1", "--bot-seed", "1"}, "\n> "},
 	} {
 		name := strings.Join(tc.args[:2], " ")
@@ -130,7 +130,9 @@ func TestInterruptTerminalPlay(t *testing.T) {
 			go func() { done <- Run(ctx, tc.args, stdin, out, &errb) }()
 			select {
 			case code := <-done:
-				if want := "cardtable: " + name + ": interrupted\n"; code != 130 || errb.String() != want {
+				// On a line of its own, below the ^C the terminal echoed
+				// after the prompt.
+				if want := "\ncardtable: " + name + ": interrupted\n"; code != 130 || errb.String() != want {
 					t.Fatalf("exit %d, stderr %q; want 130 and %q", code, errb.String(), want)
 				}
 				if ctx.Err() == nil {

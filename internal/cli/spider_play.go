@@ -20,7 +20,7 @@ import (
 // JSON. The game's own commands are the server's language (spider.Command);
 // the rest (locate, column, save, load, help) are the terminal's.
 
-const spiderPlayHelp = `commands, one a line (piles are 1 to 10; a short form in brackets):
+const spiderPlayHelp = `commands, one a line (piles are 1 to 10; other names in brackets):
   move FROM TO [COUNT]  (m) move COUNT cards from the bottom of FROM onto TO
                         (without COUNT: the longest run that TO accepts)
   auto PILE [COUNT]     (a) auto-move the bottom run (or COUNT cards) of PILE:
@@ -83,9 +83,22 @@ func runSpiderPlay(fs *pflag.FlagSet) runFunc {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel() // ends the input's goroutine
 		in := newLineFeed(ctx, env.Stdin)
+		// A person at a terminal is asked for each line, as in Arlington's
+		// terminal play: without it the screen ended on the tableau or a
+		// refusal, with no sign that the program was waiting. A script's
+		// input, and the JSON lines, get none.
+		prompts := !gf.json && inputIsTerminal(env.Stdin)
 		for {
+			if prompts {
+				fmt.Fprint(env.Stdout, "> ")
+			}
 			text, err := in.next(ctx)
 			if err == io.EOF {
+				if prompts {
+					// Ctrl+D at the prompt: the shell's own prompt
+					// starts a line of its own, not after "> ".
+					fmt.Fprintln(env.Stdout)
+				}
 				return nil
 			}
 			var long *longLineError

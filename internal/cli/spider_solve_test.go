@@ -315,6 +315,15 @@ func TestSolveLayoutSuits(t *testing.T) {
 			": bad format: KD appears 1 time, KH appears 3 times; a 2-suit game has 4 of each heart and spade card and no other card: diamonds are not in play\n"},
 		{"no card at all", 1, func(string) string { return "# nothing yet\n" }, nil,
 			": bad format: pile1 is missing\n"},
+		// A file cut short mid-pile, under the right --suits: most of its
+		// cards are missing, which made 1 suit seem to fit best ("give
+		// --suits 1"); the fault is its shape, whatever the count.
+		{"2 suits cut short", 2, func(s string) string { return s[:strings.Index(s, "pile4:")+14] }, []string{"--suits", "2"},
+			": bad format: line 4: pile4: face-down cards need a face-up card after them\n"},
+		{"2 suits cut short, read as 4", 2, func(s string) string { return s[:strings.Index(s, "pile4:")+14] }, nil,
+			": bad format: line 4: pile4: face-down cards need a face-up card after them\n"},
+		{"2 suits cut after a pile", 2, func(s string) string { return s[:strings.Index(s, "pile6:")] }, []string{"--suits", "2"},
+			": bad format: pile6 is missing\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := layout(t, tc.suits, tc.edit)

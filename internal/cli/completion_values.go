@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"cardtable/arlington/bot"
+)
+
+// flagChoices are the values of the flags that take one of a few words,
+// by flag name and type (the same name and type mean the same values in
+// every command; --bots of the load benchmarks, a number, is another
+// flag): shell completion offers them after the flag, where it offered
+// the directory's files. A list flag (bots by seat, comma-separated)
+// offers them after its last comma.
+var flagChoices = map[string]struct {
+	kind   string // the flag's pflag type
+	values []string
+	list   bool
+}{
+	"variant":    {kind: "string", values: []string{"arachnid", "spider"}},
+	"suits":      {kind: "int", values: []string{"1", "2", "4"}},
+	"cheat":      {kind: "string", values: []string{"none", "newcards", "full"}},
+	"mode":       {kind: "string", values: []string{"solve", "autoplay"}},
+	"player":     {kind: "string", values: []string{"greedy", "fair"}},
+	"spectrum":   {kind: "string", values: []string{"aces", "multiples", "couples", "runs"}},
+	"log-format": {kind: "string", values: []string{"text", "json"}},
+	"bot":        {kind: "string", values: bot.Names},
+	"bot-level":  {kind: "string", values: bot.Names},
+	"bots":       {kind: "string", values: bot.Names, list: true},
+	"seats":      {kind: "string", values: bot.Names, list: true},
+}
+
+// newTableSeats is new-table's --seats: a seat is a person's too.
+var newTableSeats = append([]string{"human"}, bot.Names...)
+
+// completeFlagValues registers flagChoices' completions on every command
+// of the tree under c that has such a flag.
+func completeFlagValues(c *cobra.Command) {
+	for name, ch := range flagChoices {
+		f := c.LocalFlags().Lookup(name)
+		if f == nil || f.Value.Type() != ch.kind {
+			continue
+		}
+		values := ch.values
+		if name == "seats" && c.Name() == "new-table" {
+			values = newTableSeats
+		}
+		_ = c.RegisterFlagCompletionFunc(name, func(_ *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+			prefix := ""
+			if ch.list {
+				if i := strings.LastIndex(typed, ","); i >= 0 {
+					prefix = typed[:i+1]
+				}
+			}
+			var out []string
+			for _, v := range values {
+				out = append(out, prefix+v)
+			}
+			if ch.list {
+				// Another seat's level may follow: no space after it.
+				return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+	for _, sub := range c.Commands() {
+		completeFlagValues(sub)
+	}
+}
