@@ -134,20 +134,29 @@ func TestBrowserArlingtonPagesOnPhone(t *testing.T) {
 			}
 			// The default named as the table is set: off at a casual table of
 			// people alone, 60 s once a seat is a bot's (table.Config).
+			// "off" is offered only while Rated is not ticked (a rated
+			// table needs a timer), and ticking Rated moves off to the default.
 			var said []string
-			p.eval(`(() => { const said = () => document.getElementById("timer").options[0].text, out = [said()];
+			p.eval(`(() => { const list = document.getElementById("timer");
+			  const said = () => list.options[0].text + (list.querySelector('option[value="-1"]').disabled ? ", no off" : ", off") + " / " + list.value;
+			  const out = [said()];
 			  for (const s of document.querySelectorAll("#seats select")) { s.value = ""; s.dispatchEvent(new Event("change", { bubbles: true })); }
 			  out.push(said());
 			  const rated = document.getElementById("rated");
 			  rated.click();
 			  out.push(said());
-			  const last = document.querySelector("#seats select");
-			  last.value = "random"; last.dispatchEvent(new Event("change", { bubbles: true }));
+			  const seat = document.querySelector("#seats select");
+			  seat.value = "random"; seat.dispatchEvent(new Event("change", { bubbles: true }));
+			  list.value = "-1";
 			  out.push(said());
 			  rated.click();
+			  out.push(said());
 			  return out; })()`, &said)
-			if want := []string{"default (60 s)", "default (60 s)", "default (off)", "default (60 s)"}; !slices.Equal(said, want) {
-				t.Errorf("%dx%d: the turn timer's default read %q (bots and rated; people alone, rated; casual; a bot, casual), want %q", size[0], size[1], said, want)
+			want := []string{"default (60 s), no off / 0", "default (60 s), no off / 0", "default (off), off / 0",
+				"default (60 s), off / -1", "default (60 s), no off / 0"}
+			if !slices.Equal(said, want) {
+				t.Errorf("%dx%d: the turn timer read %q (bots and rated; people alone, rated; casual; a bot, casual, off chosen; rated again), want %q",
+					size[0], size[1], said, want)
 			}
 		}
 	}

@@ -43,11 +43,28 @@ func trickClear(t *testing.T, p *seatTab, minCards int) {
 	if over := eval[[]string](p, `window.__moving`); len(over) > 0 {
 		t.Errorf("halfway through a card's move onto the trick, these names are over their cards: %q", over)
 	}
-	p.untilPlayed(`document.querySelector("#play.held .played.taker") !== null && (window.__held = (` + overCards + `)(), true)`)
+	// The trick held is measured at rest: its last card may still be
+	// moving in when the page marks it held.
+	p.untilPlayed(`document.querySelector("#play.held .played.taker") !== null &&
+	  (document.getAnimations().forEach((a) => a.finish()), window.__held = (` + overCards + `)(), window.__level = (` + unlevelCards + `)(), true)`)
 	if over := eval[[]string](p, `window.__held`); len(over) > 0 {
 		t.Errorf("in a trick taken, these names are over their cards (or the taker's ring): %q", over)
 	}
+	if off := eval[[]string](p, `window.__level`); len(off) > 0 {
+		t.Errorf("in a trick taken, these cards side by side do not stand level: %q", off)
+	}
 }
+
+// unlevelCards is a JS function giving the pairs of the trick's cards, by
+// their players' names, that sit side by side (their figures on one line)
+// with their tops more than half a pixel apart: a card over a name of one
+// line stood 7 px lower than one over a name of two.
+const unlevelCards = `() => {
+  const fs = [...document.querySelectorAll("#play figure")].map((f) =>
+    ({ box: f.getBoundingClientRect(), top: f.querySelector(".card").getBoundingClientRect().top, name: f.querySelector("figcaption").textContent }));
+  return fs.flatMap((a, i) => fs.slice(i + 1).filter((b) => a.box.top < b.box.bottom && b.box.top < a.box.bottom && Math.abs(a.top - b.top) > 0.5)
+    .map((b) => a.name + " " + a.top.toFixed(1) + " / " + b.name + " " + b.top.toFixed(1)));
+}`
 
 // overCards is a JS function giving the names under the trick's cards
 // whose boxes meet their card's, the card's ring (outline) included.

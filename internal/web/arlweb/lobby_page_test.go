@@ -17,15 +17,7 @@ import (
 // the form was sent.
 func TestLobbyTargetBounds(t *testing.T) {
 	e := newEnv(t, Limits{})
-	res, err := http.Get(e.srv.URL + "/arlington/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /arlington/: %d %v", res.StatusCode, err)
-	}
+	b := lobbyHTML(t, e.srv.URL)
 	input := regexp.MustCompile(`<input id="target"[^>]*>`).Find(b)
 	if input == nil {
 		t.Fatal("the lobby has no target field")
@@ -51,15 +43,7 @@ func TestLobbyTargetBounds(t *testing.T) {
 // and in the line under it.
 func TestLobbyTimerDefault(t *testing.T) {
 	e := newEnv(t, Limits{})
-	res, err := http.Get(e.srv.URL + "/arlington/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("GET /arlington/: %d %v", res.StatusCode, err)
-	}
+	b := lobbyHTML(t, e.srv.URL)
 	want := strconv.Itoa(table.DefaultTurnSeconds) + " s"
 	for _, c := range []struct{ what, re string }{
 		{"the default choice", `<option value="0" selected data-on="([^"]*)">default \(([^)]*)\)</option>`},
@@ -76,4 +60,19 @@ func TestLobbyTimerDefault(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lobbyHTML is the lobby page as the server sends it.
+func lobbyHTML(tb testing.TB, url string) []byte {
+	tb.Helper()
+	res, err := http.Get(url + "/arlington/")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusOK {
+		tb.Fatalf("GET /arlington/: %d %v", res.StatusCode, err)
+	}
+	return b
 }

@@ -23,11 +23,11 @@ func CutChoices(ctx context.Context, scope string) ([]string, error) {
 	      const c = s.cloneNode(false);
 	      c.removeAttribute("id");
 	      c.style.cssText = "position: absolute; visibility: hidden; width: max-content; min-width: 0; max-width: none";
-	      c.appendChild(new Option(o.text));
+	      c.appendChild(new Option(o.label));
 	      s.after(c);
 	      const needs = c.getBoundingClientRect().width;
 	      c.remove();
-	      return needs > has + 0.5 ? [name + ": " + o.text + " (needs " + Math.ceil(needs) + " px, has " + Math.floor(has) + " px)"] : [];
+	      return needs > has + 0.5 ? [name + ": " + o.label + " (needs " + Math.ceil(needs) + " px, has " + Math.floor(has) + " px)"] : [];
 	    });
 	  })`, jsQuote(scope)), &cut)
 	return cut, err

@@ -29,9 +29,14 @@ function seatRows() {
 // with a bot at the table or when rated, none otherwise): the whole rule
 // in the choice ran past its box on a phone, and is said under it.
 function timerDefault() {
-  const o = $("timer").options[0];
-  const timed = $("rated").checked || [...$("seats").querySelectorAll("select")].some((s) => s.value !== "");
+  const list = $("timer"), o = list.options[0], rated = $("rated").checked;
+  const timed = rated || [...$("seats").querySelectorAll("select")].some((s) => s.value !== "");
   o.text = `default (${timed ? o.dataset.on : "off"})`;
+  // A rated table needs a timer (the server refuses one without): "off"
+  // is not offered while Rated is ticked.
+  const off = list.querySelector('option[value="-1"]');
+  off.disabled = rated;
+  if (rated && list.value === "-1") list.value = "0";
 }
 
 // seatWords names each seat, with its rating when it has one.
