@@ -1,6 +1,7 @@
 // The table's keys (listed in the page's "Keys" help): P pass, S play the
 // selected cards, H hint, C chat, Escape clear the selection, the arrow
-// keys move along the hand. Keys typed into a field are the field's.
+// keys move along the hand (and into it from <body>). Keys typed into a
+// field are the field's.
 // A letter is the one the key types on the player's layout
 // (shared/keys.js).
 
@@ -16,10 +17,18 @@ export function installKeys(on) {
     if (!k) return;
     const run = { p: on.pass, s: on.play, h: on.hint, c: on.chat, Escape: on.clear }[k];
     if (run) { ev.preventDefault(); run(); return; }
-    if ((k === "ArrowLeft" || k === "ArrowRight") && t && t.closest && t.closest("#hand")) {
-      const cards = [...document.querySelectorAll("#hand button")];
+    if (k !== "ArrowLeft" && k !== "ArrowRight") return;
+    const cards = [...document.querySelectorAll("#hand button")];
+    if (t && t.closest && t.closest("#hand")) {
       const i = cards.indexOf(t.closest("button"));
       const to = cards[i + (k === "ArrowLeft" ? -1 : 1)];
+      if (to) { ev.preventDefault(); to.focus(); }
+    } else if (!t || t === document.body || t === document.documentElement) {
+      // Focus on nothing in particular (the page just opened or was
+      // reloaded, a rematch's table): the arrows go to the hand, → to its
+      // first card and ← to its last, rather than making the player tab
+      // past the bar's links to reach it.
+      const to = k === "ArrowLeft" ? cards[cards.length - 1] : cards[0];
       if (to) { ev.preventDefault(); to.focus(); }
     }
   });
