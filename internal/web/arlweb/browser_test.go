@@ -81,6 +81,26 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 			t.Errorf("%s pressed with the focus on nothing: the focus went to %s (%v), want the hand's %s card", k.name, got, err, k.want)
 		}
 	}
+	// C goes to the chat's field and Escape there back to the hand, the
+	// words typed kept (the player tabbed back through the side panel and
+	// every action to reach their cards).
+	err = chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#hand button")[1].focus()`),
+		// As a keyboard sends it: chromedp.KeyEvent's separate char event
+		// would type the "c" into the field the keydown focused.
+		webtest.Press(webtest.LayoutKey{Key: "c", Code: "KeyC", VK: 67}),
+		untilJS(`document.activeElement.id === "chat-text"`),
+		chromedp.KeyEvent("hi"),
+		chromedp.KeyEvent(kb.Escape),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const f = document.activeElement;
+	  return (f.closest("#hand") ? "the hand" : f.id || f.tagName) + ", the field holding " + JSON.stringify(document.getElementById("chat-text").value); })()`))
+	if want := `the hand, the field holding "hi"`; err != nil || back != want {
+		t.Errorf("Escape in the chat's field: the focus on %s (%v), want %s", back, err, want)
+	}
 	// Taking the seat sent a new hello while the spectator's updates were
 	// still arriving: the overlap is no gap, so the page never dropped its
 	// connection to start again.

@@ -1,5 +1,6 @@
 // The table's keys (listed in the page's "Keys" help): P pass, S play the
-// selected cards, H hint, C chat, Escape clear the selection, the arrow
+// selected cards, H hint, C chat (Escape in its field comes back), Escape
+// clear the selection, the arrow
 // keys move along the hand (and into it from <body>). Keys typed into a
 // field are the field's.
 // A letter is the one the key types on the player's layout
@@ -11,6 +12,15 @@ export function installKeys(on) {
   document.addEventListener("keydown", (ev) => {
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
     const t = ev.target;
+    // Escape in the chat's field goes back to where C came from (the
+    // message typed so far stays): without it a keyboard player tabbed
+    // back through the side panel and every action to reach the hand.
+    // Not while an input method composes: its Escape cancels the word.
+    if (ev.key === "Escape" && t && t.id === "chat-text" && !ev.isComposing && ev.keyCode !== 229) {
+      ev.preventDefault();
+      on.leaveChat();
+      return;
+    }
     if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))) return;
     if (t && t.closest && t.closest("#replay")) return; // the replay has its own arrow keys
     const k = shortcutKey(ev);
