@@ -224,6 +224,13 @@ func TestBrowserGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.expect("key U")
+		// Every move taken back, a restart would end the way to redo them:
+		// it asks too (it went at once), and Cancel keeps them.
+		p.keys("r")
+		p.waitJS(`document.querySelector("#dlg-confirm").open && document.querySelector("#confirm-text").textContent === "The moves you took back can no longer be redone."`, "the restart confirmation with moves to redo")
+		p.clickSel(`#dlg-confirm button[value="no"]`)
+		p.waitJS(`!document.querySelector("#dlg-confirm").open && !document.querySelector("#btn-redo").disabled`, "the moves to redo kept")
+		p.expect("restart cancelled with moves to redo")
 
 		// Cards menu: locate a card, display a column, hide the deal and
 		// discard areas.
