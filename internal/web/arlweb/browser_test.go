@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"cardtable/internal/web/webtest"
 )
@@ -65,6 +66,40 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 		defer dcancel()
 		diag, _ := chromedp.Run(dctx, chromedp.Evaluate[string](`document.getElementById("conn").textContent + " | " + document.getElementById("status").textContent + " | " + document.getElementById("error").textContent + " | join hidden " + document.getElementById("join").hidden + " | hand " + document.querySelectorAll("#hand svg").length + " | actions " + document.querySelectorAll("#actions button").length + " | log " + document.getElementById("log").textContent.slice(0, 300)`))
 		t.Fatalf("%v; page: %s", err, diag)
+	}
+	// The arrow keys reach the hand from <body>, where the focus is when
+	// the page has just opened or been reloaded: → its first card, ← its
+	// last (they did nothing until the player tabbed past the bar's links).
+	for _, k := range []struct{ name, key, want string }{{"ArrowRight", kb.ArrowRight, "first"}, {"ArrowLeft", kb.ArrowLeft, "last"}} {
+		if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement.blur()`), chromedp.KeyEvent(k.key)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		  const cards = [...document.querySelectorAll("#hand button")], f = document.activeElement;
+		  return cards.length < 2 ? "a hand of " + cards.length : f === cards[0] ? "first" : f === cards[cards.length - 1] ? "last" : f.tagName + " " + f.textContent.slice(0, 30); })()`))
+		if err != nil || got != k.want {
+			t.Errorf("%s pressed with the focus on nothing: the focus went to %s (%v), want the hand's %s card", k.name, got, err, k.want)
+		}
+	}
+	// C goes to the chat's field and Escape there back to the hand, the
+	// words typed kept (the player tabbed back through the side panel and
+	// every action to reach their cards).
+	err = chromedp.Do(ctx,
+		chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("#hand button")[1].focus()`),
+		// As a keyboard sends it: chromedp.KeyEvent's separate char event
+		// would type the "c" into the field the keydown focused.
+		webtest.Press(webtest.LayoutKey{Key: "c", Code: "KeyC", VK: 67}),
+		untilJS(`document.activeElement.id === "chat-text"`),
+		chromedp.KeyEvent("hi"),
+		chromedp.KeyEvent(kb.Escape),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const f = document.activeElement;
+	  return (f.closest("#hand") ? "the hand" : f.id || f.tagName) + ", the field holding " + JSON.stringify(document.getElementById("chat-text").value); })()`))
+	if want := `the hand, the field holding "hi"`; err != nil || back != want {
+		t.Errorf("Escape in the chat's field: the focus on %s (%v), want %s", back, err, want)
 	}
 	// Taking the seat sent a new hello while the spectator's updates were
 	// still arriving: the overlap is no gap, so the page never dropped its

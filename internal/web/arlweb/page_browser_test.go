@@ -207,6 +207,21 @@ func TestBrowserArlingtonPage(t *testing.T) {
 		t.Errorf("the score sheet opened after %d hands; the game had %d before its last", handOvers, end.SheetRows-1)
 	}
 	t.Logf("%d hands", end.SheetRows)
+	// Brought onto the screen (the game ending while the player is down at
+	// the page's foot), the result comes with the status line above it
+	// ("Game over after 2 hands."): scrolled to the result alone, that line
+	// sat under the translucent bar, its words blurred through it.
+	var at struct{ Y, Status, Result, Bar float64 }
+	p.eval(`(async () => {
+	  scrollTo(0, document.documentElement.scrollHeight);
+	  (await import("/arlington/onscreen.js")).bringEndIntoView();
+	  return { y: scrollY, status: document.getElementById("status").getBoundingClientRect().top,
+	    result: document.getElementById("winners").getBoundingClientRect().top, bar: document.querySelector(".bar").getBoundingClientRect().bottom };
+	})()`, &at)
+	if at.Status < at.Bar-0.5 || at.Result > 844 {
+		t.Errorf("the result brought onto the screen from the page's foot: scrolled to %.0f px, the status line's top at %.0f px (the bar's foot at %.0f px) and the result's at %.0f px; want both below the bar",
+			at.Y, at.Status, at.Bar, at.Result)
+	}
 	notation := []string{"lead ", "play ", "set runs", "set multiples", "s2 ", "/"}
 	for _, l := range end.Log {
 		for _, n := range notation {

@@ -6,6 +6,7 @@ package spiderweb
 // tableau, the server's view and the shadow's view must agree.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -177,6 +178,23 @@ func TestBrowserGame(t *testing.T) {
 			t.Fatal("a damaged file replaced the game")
 		}
 		p.expect("after a refused load")
+		// A file larger than any save (a photo chosen by mistake) is refused
+		// in the page's words, by its size; the server's "request body too
+		// large (limit 2097152 bytes)" was all the player read.
+		huge := filepath.Join(t.TempDir(), "photo.txt")
+		if err := os.WriteFile(huge, bytes.Repeat([]byte("x"), 5<<19), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.do(chromedp.SetUploadFiles(chromedp.CSS("#file-input"), []string{huge}))
+		p.waitJS(`(document.body.dataset.lastError || "").startsWith("Could not load photo.txt: ")`, "the large file refused")
+		var said string
+		p.eval(`document.body.dataset.lastError`, &said)
+		if want := "Could not load photo.txt: it is 2.5 MB, and a save file is 2 MB at most."; said != want {
+			t.Errorf("a 2.5 MB file refused with %q, want %q", said, want)
+		}
+		if p.gameID() != keep {
+			t.Fatal("a file too large replaced the game")
+		}
 
 		// Saved games on the server: save under a name, find it listed, open it.
 		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)
@@ -206,6 +224,13 @@ func TestBrowserGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.expect("key U")
+		// Every move taken back, a restart would end the way to redo them:
+		// it asks too (it went at once), and Cancel keeps them.
+		p.keys("r")
+		p.waitJS(`document.querySelector("#dlg-confirm").open && document.querySelector("#confirm-text").textContent === "The moves you took back can no longer be redone."`, "the restart confirmation with moves to redo")
+		p.clickSel(`#dlg-confirm button[value="no"]`)
+		p.waitJS(`!document.querySelector("#dlg-confirm").open && !document.querySelector("#btn-redo").disabled`, "the moves to redo kept")
+		p.expect("restart cancelled with moves to redo")
 
 		// Cards menu: locate a card, display a column, hide the deal and
 		// discard areas.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -190,6 +191,28 @@ func TestBrowserPhoneCards(t *testing.T) {
 	p.noVerticalScroll("a 25-card pile")
 	p.indexShows("a 25-card pile")
 	p.shot("phone-390x844-long-pile")
+
+	// A random deal's long number beside seven completed suits: the area
+	// shrinks to leave the number room, and its kings close up to stay
+	// inside it (they covered "Deal #" and the first digits).
+	path, err := filepath.Abs(filepath.Join("testdata", "phone-completed.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.loadSaveFile(path)
+	var c struct {
+		Kings            int
+		Right, Box, Deal float64
+	}
+	p.eval(`(() => { const ks = [...document.querySelectorAll("#completed svg")];
+	  return { kings: ks.length, right: Math.max(...ks.map((k) => k.getBoundingClientRect().right)),
+	    box: document.querySelector("#completed").getBoundingClientRect().right,
+	    deal: document.querySelector("#st-deal").getBoundingClientRect().left }; })()`, &c)
+	if c.Kings != 7 || c.Right > c.Box+0.5 || c.Right > c.Deal {
+		t.Errorf("7 completed suits beside a long deal number: %d kings reach %.0f px, their area ends at %.0f px and the deal number starts at %.0f px; want the kings inside the area, left of the number",
+			c.Kings, c.Right, c.Box, c.Deal)
+	}
+	p.shot("phone-390x844-completed")
 
 	// The desktop keeps its cards: 100x140 px at 1280x800, the usual faces.
 	d := openPage(t, bctx, srv, 1280, 800, chromedp.WithNewBrowserContext())

@@ -48,10 +48,16 @@ export function bringSheetIntoView() {
 // replay", "Play again") when the game ends: the player was further down
 // at their hand, and on a phone or in a short window the result lay
 // above the window's top.
+// As with the sheet, the status line above it ("Game over after 2
+// hands.") comes too when both fit: scrolled to the result alone, that
+// line sat under the translucent bar, its words blurred through it.
 export function bringEndIntoView() {
-  const box = $("winners");
-  const r = box.getBoundingClientRect();
-  if (r.top < barBottom() || r.bottom > window.innerHeight) box.scrollIntoView({ block: "start" });
+  const r = $("winners").getBoundingClientRect();
+  const status = $("status").getBoundingClientRect();
+  const top = barBottom();
+  const foot = window.innerHeight;
+  if (r.top >= top && r.bottom <= foot) return;
+  window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
 }
 
 // bringRefusalIntoView shows a refusal of the player's own action (its

@@ -468,11 +468,26 @@ installSeating(id, hello, leaveOffered);
 
 installSpeed(pacer);
 
+// chatFrom is where the keyboard's focus was when C went to the chat:
+// Escape in the chat's field goes back there (else to the hand).
+let chatFrom = null;
+
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
   play: playSelection,
   hint: () => { if (stoppedWords()) { sayStopped(); return; } const b = $("btn-hint"); if (b) b.click(); },
-  chat: () => { $("chat-box").open = true; $("chat-text").focus(); },
+  chat: () => {
+    const f = document.activeElement;
+    chatFrom = f && f !== document.body && !$("chat-box").contains(f) ? f : null;
+    $("chat-box").open = true;
+    $("chat-text").focus();
+  },
+  leaveChat: () => {
+    const usable = (b) => b && b.isConnected && !b.disabled && b.offsetParent !== null;
+    const to = usable(chatFrom) ? chatFrom : document.querySelector("#hand button");
+    chatFrom = null;
+    if (usable(to)) to.focus();
+  },
   clear: () => { if (selected.length) clearSelection(); },
 });
 

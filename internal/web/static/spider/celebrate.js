@@ -35,9 +35,10 @@ function path(x, y, vx, vy, w, h, cw, ch) {
 }
 
 // cascade throws the cards of the completed suits (codes like "S", "H")
-// from the completed area at rect from. It resolves when the last card is
+// from the completed area at rect from, each suit's from its king's left
+// edge in at (the kings are closer than half a card in a narrow area). It resolves when the last card is
 // off the screen (about four seconds at most), or when stop() ends it early.
-export function cascade(suits, from, cw, ch) {
+export function cascade(suits, from, at, cw, ch) {
   stop();
   const layer = document.querySelector("#celebration");
   const w = window.innerWidth, h = window.innerHeight;
@@ -50,7 +51,7 @@ export function cascade(suits, from, cw, ch) {
     const el = document.createElement("div");
     el.className = "fly";
     el.appendChild(cardSVG(c.code, { big: true }));
-    const x = from.left + c.slot * cw * 0.5, y = from.top;
+    const x = at[c.slot] ?? from.left + c.slot * cw * 0.5, y = from.top;
     el.style.left = `${x}px`;
     el.style.top = `${y}px`;
     el.style.width = `${cw}px`;

@@ -148,7 +148,9 @@ function celebrate() {
   const id = S.id;
   const p = new Promise((res) => setTimeout(res, 360)).then(() => {
     if (S.id !== id || !S.view || !S.view.won || S.settings.hideAreas) return;
-    return cascade(S.view.completed, $("#completed").getBoundingClientRect(), geom.tw, geom.th);
+    // Each suit's cards leave from where its king is drawn.
+    const at = [...$("#completed").querySelectorAll("svg")].map((k) => k.getBoundingClientRect().left);
+    return cascade(S.view.completed, $("#completed").getBoundingClientRect(), at, geom.tw, geom.th);
   });
   S.celebration = p;
   p.finally(() => { if (S.celebration === p) S.celebration = null; });

@@ -153,6 +153,11 @@ export async function restart() {
     const ok = await confirmBox("Restart this deal?",
       `Every move of this game is taken back${spider ? " and scoring stops, as with undo" : v.cheat !== "none" ? "; with cheat detection on this counts as undoing them" : ""}.`, "Restart");
     if (!ok) return;
+  } else if (v.moves === 0 && v.canRedo) {
+    // Every move taken back: a restart keeps the deal as it is but ends
+    // the way to redo them, as many moves as were played.
+    const ok = await confirmBox("Restart this deal?", "The moves you took back can no longer be redone.", "Restart");
+    if (!ok) return;
   }
   S.sel = null;
   await send("restart");

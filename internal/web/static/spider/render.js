@@ -175,8 +175,8 @@ export function renderCompleted(S, canDrop) {
   } else if (v.completed.length && label) {
     label.remove();
   }
-  const kings = box.getElementsByTagName("svg");
-  while (kings.length > v.completed.length) kings[kings.length - 1].remove();
+  const kings = box.getElementsByTagName("svg"), n = v.completed.length;
+  while (kings.length > n) kings[kings.length - 1].remove();
   v.completed.forEach((s, i) => {
     let svg = kings[i];
     if (!svg) {
@@ -186,7 +186,12 @@ export function renderCompleted(S, canDrop) {
     } else {
       setCardFace(svg, "K" + s, { big: true });
     }
-    setPx(svg, "left", i * geom.tw * 0.5);
+    // Half a card apart, closer where the area is narrower than that
+    // needs (a phone beside a long deal number): the kings stay inside
+    // it instead of covering the status beside it.
+    const left = i === 0 ? "0px" :
+      `max(0px, min(calc(var(--tw) * ${i / 2}), calc((100% - var(--tw)) * ${i / (n - 1)})))`;
+    if (svg.kingLeft !== left) { svg.style.left = left; svg.kingLeft = left; }
   });
   box.setAttribute("aria-label", v.completed.length ?
     `Completed suits: ${v.completed.map(suitName).join(", ")}` : "Completed suits: none yet");

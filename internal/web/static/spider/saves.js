@@ -23,9 +23,18 @@ export function saveFile() {
   info("Saving the game to a file.");
 }
 
+// The most a save file can be: the server takes 2 MiB (docs/api.md; the
+// longest game's file is 1.3 MB). A larger file is refused here, by its
+// size and in the player's words, before it is read and sent.
+const maxSaveFile = 2 << 20;
+
 export function loadFile(file) {
   if (!file) return;
   return host.queue(async () => {
+    if (file.size > maxSaveFile) {
+      failure(new Error(`Could not load ${file.name}: it is ${(file.size / (1 << 20)).toFixed(1)} MB, and a save file is 2 MB at most.`));
+      return;
+    }
     const text = await file.text();
     try {
       const r = await api.load(text, S.id);
