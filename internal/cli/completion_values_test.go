@@ -19,24 +19,25 @@ func TestCompleteFlagValues(t *testing.T) {
 		name string
 		args []string
 		want []string // the words offered; nil: none, files instead
+		list bool     // a list: no space after a word, more may follow
 	}{
-		{"variant", []string{"spider", "play", "--variant", ""}, []string{"arachnid", "spider"}},
-		{"suits", []string{"spider", "solve", "--suits", ""}, []string{"1", "2", "4"}},
-		{"cheat", []string{"spider", "new", "--cheat", ""}, []string{"none", "newcards", "full"}},
-		{"bench mode", []string{"spider", "bench", "--mode", ""}, []string{"solve", "autoplay"}},
-		{"analysed player", []string{"spider", "analyze", "bench", "--player", ""}, []string{"greedy", "fair"}},
-		{"spectrum", []string{"arlington", "compare", "--spectrum", ""}, []string{"aces", "multiples", "couples", "runs"}},
-		{"log format", []string{"serve", "--log-format", ""}, []string{"text", "json"}},
+		{"variant", []string{"spider", "play", "--variant", ""}, []string{"arachnid", "spider"}, false},
+		{"suits", []string{"spider", "solve", "--suits", ""}, []string{"1", "2", "4"}, false},
+		{"cheat", []string{"spider", "new", "--cheat", ""}, []string{"none", "newcards", "full"}, false},
+		{"bench mode", []string{"spider", "bench", "--mode", ""}, []string{"solve", "autoplay"}, false},
+		{"analysed player", []string{"spider", "analyze", "bench", "--player", ""}, []string{"greedy", "fair"}, false},
+		{"spectrum", []string{"arlington", "compare", "--spectrum", ""}, []string{"aces", "multiples", "couples", "runs"}, false},
+		{"log format", []string{"serve", "--log-format", ""}, []string{"text", "json"}, false},
 		{"bots after a comma", []string{"arlington", "play", "--bots", "medium,h"},
-			[]string{"medium,random", "medium,greedy", "medium,easy", "medium,medium", "medium,hard", "medium,expert", "medium,master"}},
+			[]string{"medium,random", "medium,greedy", "medium,easy", "medium,medium", "medium,hard", "medium,expert", "medium,master"}, true},
 		{"a table's seats", []string{"arlington", "new-table", "--seats", ""},
-			[]string{"human", "random", "greedy", "easy", "medium", "hard", "expert", "master"}},
+			[]string{"human", "random", "greedy", "easy", "medium", "hard", "expert", "master"}, true},
 		{"self-play seats", []string{"arlington", "selfplay", "--seats", ""},
-			[]string{"random", "greedy", "easy", "medium", "hard", "expert", "master"}},
+			[]string{"random", "greedy", "easy", "medium", "hard", "expert", "master"}, true},
 		{"connect's bot", []string{"arlington", "connect", "--bot", ""},
-			[]string{"random", "greedy", "easy", "medium", "hard", "expert", "master"}},
-		{"bot seats as a number", []string{"serve", "bench", "--bots", ""}, nil},
-		{"a file", []string{"spider", "play", "--load", ""}, nil},
+			[]string{"random", "greedy", "easy", "medium", "hard", "expert", "master"}, false},
+		{"bot seats as a number", []string{"serve", "bench", "--bots", ""}, nil, false},
+		{"a file", []string{"spider", "play", "--load", ""}, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errs strings.Builder
@@ -54,7 +55,7 @@ func TestCompleteFlagValues(t *testing.T) {
 			switch {
 			case tc.want == nil:
 				want = ":0"
-			case strings.HasPrefix(tc.name, "bots") || strings.HasSuffix(tc.name, "seats"):
+			case tc.list:
 				want = ":6"
 			}
 			if directive != want {

@@ -67,9 +67,11 @@ func interrupted(ctx context.Context, env *Env, c *cobra.Command, err error) (co
 	if stopsOnSignal(c) && !errors.Is(err, context.Canceled) {
 		return 0, false
 	}
-	if inputIsTerminal(env.Stdin) {
-		// The terminal echoed ^C where the cursor was, after a game's
-		// "> " prompt or a line of output: the message starts a line.
+	if in.Signal == os.Interrupt && writesToTerminal(env.Stderr) {
+		// A Ctrl+C: the terminal echoed ^C where the cursor was, after a
+		// game's "> " prompt or a line of output, so the message starts
+		// a line there (not in a file, nor after a SIGTERM, which echo
+		// nothing).
 		fmt.Fprintln(env.Stderr)
 	}
 	fmt.Fprintln(env.Stderr, errorLine(c, "interrupted"))

@@ -109,31 +109,37 @@ func (w *cancelOnOutput) Write(p []byte) (int, error) {
 // TestInterruptTerminalPlay: a Ctrl+C while terminal play waits for the
 // player's next line ends the game at once (it waited for the line, and
 // a terminal left idle never sends one), saying so on a line of its own
-// rather than after the echoed ^C. The interrupt comes once the
-// game has asked for a line: its "> " prompt (before it, the game would
-// see the interrupt without reading).
+// rather than after the echoed ^C when standard error is the terminal;
+// in a file, or after a SIGTERM (no ^C echoed), the line comes alone. The
+// interrupt comes once the game has asked for a line: its "> " prompt
+// (before it, the game would see the interrupt without reading).
 func TestInterruptTerminalPlay(t *testing.T) {
+	spider := []string{"spider", "play", "--deal", "1"}
 	for _, tc := range []struct {
-		args  []string
-		after string
+		name   string
+		args   []string
+		sig    os.Signal
+		toFile bool // standard error a file, not the terminal
+		code   int
+		want   string
 	}{
-		{[]string{"spider", "play", "--deal", "1"}, "\n> "},
-		{[]string{"arlington", "play", "--seed", "1", "--bot-seed", "1"}, "\n> "},
+		{"spider play", spider, os.Interrupt, false, 130, "\ncardtable: spider play: interrupted\n"},
+		{"arlington play", []string{"arlington", "play", "--seed", "1", "--bot-seed", "1"}, os.Interrupt, false, 130,
+			"\ncardtable: arlington play: interrupted\n"},
+		{"spider play, errors to a file", spider, os.Interrupt, true, 130, "cardtable: spider play: interrupted\n"},
+		{"spider play, SIGTERM", spider, syscall.SIGTERM, false, 143, "cardtable: spider play: interrupted\n"},
 	} {
-		name := strings.Join(tc.args[:2], " ")
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(t.Context())
 			_, stdin := openPTY(t) // a terminal: no line comes
-			out := &cancelOnOutput{after: tc.after, cancel: func() { cancel(Interrupt{Signal: os.Interrupt}) }}
-			var errb bytes.Buffer
+			stderr, said := stderrSink(t, tc.toFile)
+			out := &cancelOnOutput{after: "\n> ", cancel: func() { cancel(Interrupt{Signal: tc.sig}) }}
 			done := make(chan int, 1)
-			go func() { done <- Run(ctx, tc.args, stdin, out, &errb) }()
+			go func() { done <- Run(ctx, tc.args, stdin, out, stderr) }()
 			select {
 			case code := <-done:
-				// On a line of its own, below the ^C the terminal echoed
-				// after the prompt.
-				if want := "\ncardtable: " + name + ": interrupted\n"; code != 130 || errb.String() != want {
-					t.Fatalf("exit %d, stderr %q; want 130 and %q", code, errb.String(), want)
+				if got := said(); code != tc.code || got != tc.want {
+					t.Fatalf("exit %d, stderr %q; want %d and %q", code, got, tc.code, tc.want)
 				}
 				if ctx.Err() == nil {
 					t.Fatalf("ended before it asked for a line (output %q)", out.seen.String())
@@ -142,6 +148,36 @@ func TestInterruptTerminalPlay(t *testing.T) {
 				t.Fatal("still waiting for a line 10 s after the interrupt")
 			}
 		})
+	}
+}
+
+// stderrSink is a standard error for a command: a file, or a terminal (a
+// pseudo-terminal's side a program writes to). said, called once the
+// command has ended, returns what it wrote, a terminal's "\r\n" read as
+// "\n".
+func stderrSink(tb testing.TB, toFile bool) (w *os.File, said func() string) {
+	tb.Helper()
+	if toFile {
+		f, err := os.Create(filepath.Join(tb.TempDir(), "stderr"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { f.Close() })
+		return f, func() string {
+			b, err := os.ReadFile(f.Name())
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	read, term := openPTY(tb)
+	var got syncBuffer
+	go io.Copy(&got, read) // ends when the test's cleanup closes read
+	return term, func() string {
+		// What the terminal shows reaches its other side a moment later.
+		arlWaitOut(tb, &got, "interrupted\r\n")
+		return strings.ReplaceAll(got.String(), "\r\n", "\n")
 	}
 }
 

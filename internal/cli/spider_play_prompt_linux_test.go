@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSpiderPlayPrompt: at a terminal (a pseudo-terminal here) spider play
@@ -13,12 +15,7 @@ import (
 // JSON lines, get no prompt.
 func TestSpiderPlayPrompt(t *testing.T) {
 	t.Run("terminal", func(t *testing.T) {
-		typing, stdin := openPTY(t)
-		out := &syncBuffer{}
-		done := make(chan int, 1)
-		go func() {
-			done <- Run(context.Background(), []string{"spider", "play", "--deal", "617", "--suits", "2"}, stdin, out, out)
-		}()
+		typing, out, done := startTerminalPlay(t, "spider", "play", "--deal", "617", "--suits", "2")
 		typ := func(line string) {
 			t.Helper()
 			if _, err := io.WriteString(typing, line+"\n"); err != nil {
@@ -35,7 +32,7 @@ func TestSpiderPlayPrompt(t *testing.T) {
 		typ("help")
 		arlWaitOut(t, out, "as it is.\n> ")
 		typ("quit")
-		if code := <-done; code != exitOK {
+		if code := ended(t, done); code != exitOK {
 			t.Fatalf("exit %d\n%s", code, out.String())
 		}
 		if got := strings.Count(out.String(), "> "); got != 4 {
@@ -44,33 +41,23 @@ func TestSpiderPlayPrompt(t *testing.T) {
 	})
 	// Ctrl+D at the prompt ends the game, the prompt's line ended.
 	t.Run("terminal EOF", func(t *testing.T) {
-		typing, stdin := openPTY(t)
-		out := &syncBuffer{}
-		done := make(chan int, 1)
-		go func() {
-			done <- Run(context.Background(), []string{"spider", "play", "--deal", "617", "--suits", "2"}, stdin, out, out)
-		}()
+		typing, out, done := startTerminalPlay(t, "spider", "play", "--deal", "617", "--suits", "2")
 		arlWaitOut(t, out, "TH\n> ")
 		if _, err := typing.Write([]byte{4}); err != nil { // the terminal's end-of-file character
 			t.Fatal(err)
 		}
-		if code := <-done; code != exitOK || !strings.HasSuffix(out.String(), "TH\n> \n") {
+		if code := ended(t, done); code != exitOK || !strings.HasSuffix(out.String(), "TH\n> \n") {
 			t.Fatalf("exit %d, want 0 and the output ending \"> \\n\":\n%q", code, out.String())
 		}
 	})
 	// --json lines are for a program, even one run at a terminal.
 	t.Run("terminal JSON", func(t *testing.T) {
-		typing, stdin := openPTY(t)
-		out := &syncBuffer{}
-		done := make(chan int, 1)
-		go func() {
-			done <- Run(context.Background(), []string{"spider", "play", "--deal", "617", "--suits", "2", "--json"}, stdin, out, out)
-		}()
+		typing, out, done := startTerminalPlay(t, "spider", "play", "--deal", "617", "--suits", "2", "--json")
 		arlWaitOut(t, out, "\n")
 		if _, err := io.WriteString(typing, "m 4 5\nquit\n"); err != nil {
 			t.Fatal(err)
 		}
-		if code := <-done; code != exitOK || strings.Count(out.String(), "\n") != 2 || strings.Contains(out.String(), "> ") {
+		if code := ended(t, done); code != exitOK || strings.Count(out.String(), "\n") != 2 || strings.Contains(out.String(), "> ") {
 			t.Fatalf("exit %d, want 0, two JSON lines and no prompt:\n%s", code, out.String())
 		}
 	})
@@ -83,11 +70,45 @@ func TestSpiderPlayPrompt(t *testing.T) {
 			if c.json {
 				args = append(args, "--json")
 			}
+			// A real pipe, as a shell gives: an *os.File that is no terminal.
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, err := io.WriteString(w, "move 11 2\nm 4 5\nquit\n"); err != nil {
+				t.Fatal(err)
+			}
+			w.Close()
 			var out, errs strings.Builder
-			code := Run(context.Background(), args, strings.NewReader("move 11 2\nm 4 5\nquit\n"), &out, &errs)
+			code := Run(context.Background(), args, r, &out, &errs)
 			if code != exitOK || !strings.Contains(out.String(), "piles are 1 to 10") || strings.Contains(out.String(), "> ") {
 				t.Fatalf("exit %d, want 0 and no prompt\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
 			}
 		})
+	}
+}
+
+// startTerminalPlay runs cardtable with args at a terminal (a
+// pseudo-terminal: what is written to typing is read as typed lines),
+// its output and errors in out, its exit code sent on done.
+func startTerminalPlay(tb testing.TB, args ...string) (typing *os.File, out *syncBuffer, done chan int) {
+	tb.Helper()
+	typing, stdin := openPTY(tb)
+	out = &syncBuffer{}
+	done = make(chan int, 1)
+	go func() { done <- Run(context.Background(), args, stdin, out, out) }()
+	return typing, out, done
+}
+
+// ended waits, 20 s at most, for the end of what startTerminalPlay runs.
+func ended(tb testing.TB, done <-chan int) int {
+	tb.Helper()
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(20 * time.Second):
+		tb.Fatal("the game still runs 20 s after its last line")
+		return 0
 	}
 }

@@ -21,3 +21,10 @@ func inputIsTerminal(in io.Reader) bool {
 	null, err := os.Stat(os.DevNull)
 	return err != nil || !os.SameFile(fi, null)
 }
+
+// writesToTerminal says whether w is a terminal, as inputIsTerminal does
+// for what is read.
+func writesToTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && inputIsTerminal(f)
+}
