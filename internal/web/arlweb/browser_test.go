@@ -97,8 +97,10 @@ func TestBrowserArlingtonSeatAndPlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	back, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const f = document.activeElement;
-	  return (f.closest("#hand") ? "the hand" : f.id || f.tagName) + ", the field holding " + JSON.stringify(document.getElementById("chat-text").value); })()`))
-	if want := `the hand, the field holding "hi"`; err != nil || back != want {
+	  const i = [...document.querySelectorAll("#hand button")].indexOf(f);
+	  return (i >= 0 ? "the hand's card " + i : f.id || f.tagName) + ", the field holding " + JSON.stringify(document.getElementById("chat-text").value); })()`))
+	// Back to the card C was pressed on, not merely into the hand.
+	if want := `the hand's card 1, the field holding "hi"`; err != nil || back != want {
 		t.Errorf("Escape in the chat's field: the focus on %s (%v), want %s", back, err, want)
 	}
 	// Taking the seat sent a new hello while the spectator's updates were

@@ -195,6 +195,21 @@ func TestBrowserGame(t *testing.T) {
 		if p.gameID() != keep {
 			t.Fatal("a file too large replaced the game")
 		}
+		// A picture under the limit is not text: read as text its bytes
+		// grew past the limit, and the server's words came back.
+		picture := filepath.Join(t.TempDir(), "photo.jpg")
+		if err := os.WriteFile(picture, bytes.Repeat([]byte{0xff, 0xd8, 0x00, 0x9c}, 300<<10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.do(chromedp.SetUploadFiles(chromedp.CSS("#file-input"), []string{picture}))
+		p.waitJS(`(document.body.dataset.lastError || "").startsWith("Could not load photo.jpg: ")`, "the picture refused")
+		p.eval(`document.body.dataset.lastError`, &said)
+		if want := "Could not load photo.jpg: it is not text, so not a save file."; said != want {
+			t.Errorf("a 1.2 MB picture refused with %q, want %q", said, want)
+		}
+		if p.gameID() != keep {
+			t.Fatal("a picture replaced the game")
+		}
 
 		// Saved games on the server: save under a name, find it listed, open it.
 		p.menu("#btn-game-menu", `#menu-game [data-act="saves"]`)

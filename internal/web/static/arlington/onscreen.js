@@ -30,34 +30,35 @@ export function bringTurnIntoView() {
 }
 
 // bringSheetIntoView shows the score sheet that opened at the page's
-// top after a hand, unless it is wholly on the screen already: the
-// status line above it ("… you have the lead · your turn") just below
-// the bar when both fit, else the sheet's top. The keyboard's focus
-// stays where it was (on the hand or the actions: the player's keys act
-// there); the hand's scores are said in the live region, as every event.
+// top after a hand (showWithStatus). The keyboard's focus stays where it
+// was (on the hand or the actions: the player's keys act there); the
+// hand's scores are said in the live region, as every event.
 export function bringSheetIntoView() {
-  const r = $("hand-over").getBoundingClientRect();
-  const status = $("status").getBoundingClientRect();
-  const top = barBottom();
-  const foot = window.innerHeight;
-  if (r.top >= top && r.bottom <= foot) return;
-  window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
+  showWithStatus($("hand-over"));
 }
 
 // bringEndIntoView shows the game's result with its buttons ("Watch the
-// replay", "Play again") when the game ends: the player was further down
-// at their hand, and on a phone or in a short window the result lay
-// above the window's top.
-// As with the sheet, the status line above it ("Game over after 2
-// hands.") comes too when both fit: scrolled to the result alone, that
-// line sat under the translucent bar, its words blurred through it.
+// replay", "Play again") when the game ends (showWithStatus): the player
+// was further down at their hand, and on a phone or in a short window
+// the result lay above the window's top.
 export function bringEndIntoView() {
-  const r = $("winners").getBoundingClientRect();
+  showWithStatus($("winners"));
+}
+
+// showWithStatus scrolls box onto the screen with the status line above
+// it ("… you have the lead · your turn", "Game over after 2 hands.") just
+// below the bar when both fit, else box's top. Nothing moves when box is
+// wholly on the screen and the status line is clear of the bar (or both
+// cannot fit): scrolled to box alone, that line sat under the
+// translucent bar, its words blurred through it.
+function showWithStatus(box) {
+  const r = box.getBoundingClientRect();
   const status = $("status").getBoundingClientRect();
   const top = barBottom();
   const foot = window.innerHeight;
-  if (r.top >= top && r.bottom <= foot) return;
-  window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
+  const bothFit = r.bottom - status.top <= foot - top;
+  if (r.top >= top && r.bottom <= foot && (status.top >= top || !bothFit)) return;
+  window.scrollBy(0, (bothFit ? status.top : r.top) - top);
 }
 
 // bringRefusalIntoView shows a refusal of the player's own action (its

@@ -32,10 +32,21 @@ export function loadFile(file) {
   if (!file) return;
   return host.queue(async () => {
     if (file.size > maxSaveFile) {
-      failure(new Error(`Could not load ${file.name}: it is ${(file.size / (1 << 20)).toFixed(1)} MB, and a save file is 2 MB at most.`));
+      // Rounded up: a file just over the limit must not read "2.0 MB".
+      const mb = (Math.ceil(file.size / (1 << 20) * 10) / 10).toFixed(1);
+      failure(new Error(`Could not load ${file.name}: it is ${mb} MB, and a save file is 2 MB at most.`));
       return;
     }
-    const text = await file.text();
+    // Read strictly: file.text() would turn each byte that is not UTF-8
+    // into a 3-byte stand-in, so a picture under the limit grew past it
+    // and the player read the server's "request body too large".
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+    } catch {
+      failure(new Error(`Could not load ${file.name}: it is not text, so not a save file.`));
+      return;
+    }
     try {
       const r = await api.load(text, S.id);
       host.setGame(r);
