@@ -2,6 +2,7 @@
 // list that shows them and the field that sends a line.
 import { el, say } from "./common.js";
 import { conn, actionSent } from "./connection.js";
+import { usable } from "./hand.js";
 
 const $ = (id) => document.getElementById(id);
 const KEEP = 50; // the lines kept: the table keeps as many
@@ -256,4 +257,25 @@ export function installChat() {
     const box = $("chat");
     if (box.scrollTop + box.clientHeight >= box.scrollHeight - 4) $("chat-new").hidden = true;
   });
+}
+
+// chatFrom is where the keyboard's focus was when C went to the chat:
+// Escape in the chat's field goes back there (else to the hand).
+let chatFrom = null;
+
+// enterChat (the key C) opens the chat and puts the focus in its field.
+export function enterChat() {
+  const f = document.activeElement;
+  const box = document.getElementById("chat-box");
+  chatFrom = f && f !== document.body && !box.contains(f) ? f : null;
+  box.open = true;
+  document.getElementById("chat-text").focus();
+}
+
+// leaveChat (Escape in the chat's field) takes the focus back to where C
+// came from, else to the hand's first card; the words typed stay.
+export function leaveChat() {
+  const to = usable(chatFrom) ? chatFrom : document.querySelector("#hand button");
+  chatFrom = null;
+  if (usable(to)) to.focus();
 }

@@ -76,6 +76,10 @@ export function place(box) {
   return { hand: !!f.closest("#hand"), key: f.dataset.key || "", action: f.dataset.action || "", id: f.id || "", at: list.indexOf(f) };
 }
 
+// usable says whether the keyboard's focus can go to control b: on the
+// page, enabled and shown.
+export const usable = (b) => !!b && b.isConnected && !b.disabled && b.offsetParent !== null;
+
 // restore's follow says the redraw answers the player's own doing (an action sent,
 // a card tapped, a key): a focus moved to another control is then
 // scrolled into view. For anything else (the others' plays, a stand-in's
@@ -84,7 +88,6 @@ export function place(box) {
 // move the player did not make, while they had scrolled up to read.
 export function restore(box, p, follow) {
   if (!p) return;
-  const usable = (b) => b && !b.disabled && b.offsetParent !== null;
   const hand = [...box.querySelectorAll("#hand button")];
   const acts = [...box.querySelectorAll("#actions button")].filter(usable);
   let to = p.hand ? hand.find((b) => b.dataset.key === p.key) :

@@ -1,10 +1,8 @@
 // The table's keys (listed in the page's "Keys" help): P pass, S play the
 // selected cards, H hint, C chat (Escape in its field comes back), Escape
-// clear the selection, the arrow
-// keys move along the hand (and into it from <body>). Keys typed into a
-// field are the field's.
-// A letter is the one the key types on the player's layout
-// (shared/keys.js).
+// clear the selection, the arrow keys move along the hand (and into it
+// from <body>). Keys typed into a field are the field's. A letter is the
+// one the key types on the player's layout (shared/keys.js).
 
 import { shortcutKey } from "/shared/keys.js";
 

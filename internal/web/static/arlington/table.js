@@ -18,7 +18,7 @@ import { installInvite, showCode, followInvite } from "./invite.js";
 import { renderEnd, showEnded } from "./end.js";
 import { conn, connect, stoppedWords, installConnection, gameShown, actionSent } from "./connection.js";
 import { bringTurnIntoView, bringSheetIntoView, bringEndIntoView, bringRefusalIntoView, typing, keepField } from "./onscreen.js";
-import { addChat, lastChat, renderChat, installChat, chatAwaiting } from "./chat.js";
+import { addChat, lastChat, renderChat, installChat, chatAwaiting, enterChat, leaveChat } from "./chat.js";
 import { renderHandOver, installHandOver } from "./handover.js";
 import { SelectionPreview } from "./preview.js";
 import { standIn, installPeers, sending, refused as refusedSent, noteStandIn, noteHistory } from "./standin.js";
@@ -468,26 +468,12 @@ installSeating(id, hello, leaveOffered);
 
 installSpeed(pacer);
 
-// chatFrom is where the keyboard's focus was when C went to the chat:
-// Escape in the chat's field goes back there (else to the hand).
-let chatFrom = null;
-
 installKeys({
   pass: () => { const b = document.querySelector('#actions button[data-action="pass"]:not(:disabled)'); if (b) b.click(); },
   play: playSelection,
   hint: () => { if (stoppedWords()) { sayStopped(); return; } const b = $("btn-hint"); if (b) b.click(); },
-  chat: () => {
-    const f = document.activeElement;
-    chatFrom = f && f !== document.body && !$("chat-box").contains(f) ? f : null;
-    $("chat-box").open = true;
-    $("chat-text").focus();
-  },
-  leaveChat: () => {
-    const usable = (b) => b && b.isConnected && !b.disabled && b.offsetParent !== null;
-    const to = usable(chatFrom) ? chatFrom : document.querySelector("#hand button");
-    chatFrom = null;
-    if (usable(to)) to.focus();
-  },
+  chat: enterChat,
+  leaveChat,
   clear: () => { if (selected.length) clearSelection(); },
 });
 

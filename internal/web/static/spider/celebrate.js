@@ -36,8 +36,9 @@ function path(x, y, vx, vy, w, h, cw, ch) {
 
 // cascade throws the cards of the completed suits (codes like "S", "H")
 // from the completed area at rect from, each suit's from its king's left
-// edge in at (the kings are closer than half a card in a narrow area). It resolves when the last card is
-// off the screen (about four seconds at most), or when stop() ends it early.
+// edge in at (the kings are closer than half a card in a narrow area).
+// It resolves when the last card is off the screen (about four seconds
+// at most), or when stop() ends it early.
 export function cascade(suits, from, at, cw, ch) {
   stop();
   const layer = document.querySelector("#celebration");
