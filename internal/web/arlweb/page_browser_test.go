@@ -223,19 +223,6 @@ func TestBrowserArlingtonPage(t *testing.T) {
 		t.Errorf("the result brought onto the screen from the page's foot: scrolled to %.0f px, the status line's top at %.0f px (the bar's foot at %.0f px) and the result's foot at %.0f px (the window's at %.0f px); want the status line below the bar and the result on the screen",
 			at.Y, at.Status, at.Bar, at.Result, at.Foot)
 	}
-	// With the result on the screen but the status line under the bar, it
-	// still comes down below the bar (the result alone once held it still).
-	p.eval(`(async () => {
-	  const bar = document.querySelector(".bar").getBoundingClientRect().bottom;
-	  scrollBy(0, document.getElementById("status").getBoundingClientRect().top - bar + 10);
-	  (await import("/arlington/onscreen.js")).bringEndIntoView();
-	  return { y: scrollY, status: document.getElementById("status").getBoundingClientRect().top,
-	    result: document.getElementById("winners").getBoundingClientRect().bottom, bar, foot: innerHeight };
-	})()`, &at)
-	if at.Status < at.Bar-0.5 || at.Result > at.Foot+0.5 {
-		t.Errorf("the result on the screen, the status line under the bar: brought to %.0f px, the status line's top at %.0f px (the bar's foot at %.0f px) and the result's foot at %.0f px (the window's at %.0f px); want the status line below the bar and the result on the screen",
-			at.Y, at.Status, at.Bar, at.Result, at.Foot)
-	}
 	notation := []string{"lead ", "play ", "set runs", "set multiples", "s2 ", "/"}
 	for _, l := range end.Log {
 		for _, n := range notation {

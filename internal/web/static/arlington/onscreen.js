@@ -45,20 +45,18 @@ export function bringEndIntoView() {
   showWithStatus($("winners"));
 }
 
-// showWithStatus scrolls box onto the screen with the status line above
-// it ("… you have the lead · your turn", "Game over after 2 hands.") just
-// below the bar when both fit, else box's top. Nothing moves when box is
-// wholly on the screen and the status line is clear of the bar (or both
-// cannot fit): scrolled to box alone, that line sat under the
+// showWithStatus scrolls box onto the screen, unless it is wholly there
+// already, with the status line above it ("… you have the lead · your
+// turn", "Game over after 2 hands.") just below the bar when both fit,
+// else box's top: scrolled to box alone, that line sat under the
 // translucent bar, its words blurred through it.
 function showWithStatus(box) {
   const r = box.getBoundingClientRect();
   const status = $("status").getBoundingClientRect();
   const top = barBottom();
   const foot = window.innerHeight;
-  const bothFit = r.bottom - status.top <= foot - top;
-  if (r.top >= top && r.bottom <= foot && (status.top >= top || !bothFit)) return;
-  window.scrollBy(0, (bothFit ? status.top : r.top) - top);
+  if (r.top >= top && r.bottom <= foot) return;
+  window.scrollBy(0, (r.bottom - status.top <= foot - top ? status.top : r.top) - top);
 }
 
 // bringRefusalIntoView shows a refusal of the player's own action (its
