@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"cardtable/arlington"
 	"cardtable/arlington/bot"
+	"cardtable/spider"
 )
 
 // flagChoices are the values of the flags that take one of a few words,
@@ -19,17 +22,26 @@ var flagChoices = map[string]struct {
 	values []string
 	list   bool
 }{
-	"variant":    {kind: "string", values: []string{"arachnid", "spider"}},
+	"variant":    {kind: "string", values: names(spider.Arachnid, spider.Spider)},
 	"suits":      {kind: "int", values: []string{"1", "2", "4"}},
-	"cheat":      {kind: "string", values: []string{"none", "newcards", "full"}},
+	"cheat":      {kind: "string", values: names(spider.CheatNone, spider.CheatNewCards, spider.CheatFull)},
 	"mode":       {kind: "string", values: []string{"solve", "autoplay"}},
 	"player":     {kind: "string", values: []string{"greedy", "fair"}},
-	"spectrum":   {kind: "string", values: []string{"aces", "multiples", "couples", "runs"}},
+	"spectrum":   {kind: "string", values: names(arlington.Spectra[:]...)},
 	"log-format": {kind: "string", values: []string{"text", "json"}},
 	"bot":        {kind: "string", values: bot.Names},
 	"bot-level":  {kind: "string", values: bot.Names},
 	"bots":       {kind: "string", values: bot.Names, list: true},
 	"seats":      {kind: "string", values: bot.Names, list: true},
+}
+
+// names are the words of vs, as the rules packages write (and read) them.
+func names[T fmt.Stringer](vs ...T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.String()
+	}
+	return out
 }
 
 // newTableSeats is new-table's --seats: a seat is a person's too.
